@@ -3,9 +3,12 @@
 They read what to answer from the document itself, so every task's ``process_docs`` must
 provide these fields:
 
-* ``answer_kind``: ``"choice"`` (pick one of ``choices``) or ``"score"`` (a 1-10 rating);
-* ``choices``: the option labels, in the order the prompt presents them;
-* ``candidate_images``: image paths aligned with ``choices`` (for ``"score"``: the one image rated).
+* ``answer_kind``: ``"choice"`` (pick one of ``choices``), ``"score"`` (a 1-10 rating) or
+  ``"text"`` (free text: answer with one of the candidate texts in ``choices``);
+* ``choices``: the option labels in the order the prompt presents them, or for ``"text"`` the
+  candidate texts (e.g. other items' references: a retrieval baseline for generation tasks);
+* ``candidate_images``: image paths aligned with ``choices`` (for ``"score"``: the one image
+  rated; for ``"text"``: the images whose brightness ``dumb_pixel`` maps to a candidate).
 
 Answers use the format the prompts ask for ("2. ..." / "Score: 7"), so they run through the
 same parsing and metrics as any model.
@@ -63,12 +66,15 @@ class RandomBaseline(_DocumentBaseline):
     def answer(self, doc: dict, rng: random.Random) -> str:
         if doc["answer_kind"] == "choice":
             return f"{rng.choice(doc['choices'])}. Chosen at random."
+        if doc["answer_kind"] == "text":
+            return rng.choice(doc["choices"])
         return f"Score: {rng.randint(*SCORE_RANGE)}. Chosen at random."
 
 
 class DumbPixel(_DocumentBaseline):
     """NL-Eye's dumb-pixel baseline: the candidate whose upper-left pixel is brightest wins
-    (the first on ties); a rated image scores 1 + 9 * luminance / 255."""
+    (the first on ties); a rated image scores 1 + 9 * luminance / 255; for free text, the mean
+    upper-left luminance of the images picks a candidate text by its position in ``choices``."""
 
     name = "dumb_pixel"
 
@@ -76,5 +82,8 @@ class DumbPixel(_DocumentBaseline):
         brightness = [top_left_luminance(path) for path in doc["candidate_images"]]
         if doc["answer_kind"] == "choice":
             return f"{doc['choices'][brightness.index(max(brightness))]}. Its upper-left pixel is the brightest."
+        if doc["answer_kind"] == "text":
+            mean = sum(brightness) / len(brightness)
+            return doc["choices"][min(int(mean / 256 * len(doc["choices"])), len(doc["choices"]) - 1)]
         low, high = SCORE_RANGE
         return f"Score: {low + (high - low) * brightness[0] / 255:.3f}. Read from the upper-left pixel."
