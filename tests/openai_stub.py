@@ -1,0 +1,157 @@
+"""A scripted OpenAI-compatible HTTP server on 127.0.0.1 for tests (judge, served vLLM route).
+
+It answers ``POST /v1/chat/completions`` from a script and records every request body::
+
+    with OpenAIStub(["Score: 7", Fault(500), Delay(2.0, "8/10")]) as stub:
+        os.environ["OPENAI_API_URL"] = stub.url          # http://127.0.0.1:<port>/v1
+        ...
+    stub.requests        # JSON bodies received, in arrival order
+    stub.image_counts()  # images (``image_url`` parts) per request
+
+A script is a list consumed in order (the last entry repeats once the list is exhausted) or a
+callable ``body -> reply``; a reply is a string, a :class:`Fault` (HTTP error status) or a
+:class:`Delay` (sleep, then reply: provokes client timeouts). ``GET /health`` and
+``GET /v1/models`` answer as vLLM's server does, so readiness polling works against it.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+@dataclass(frozen=True)
+class Fault:
+    """Answer with this HTTP status and an OpenAI-style error body."""
+
+    status: int = 500
+
+
+@dataclass(frozen=True)
+class Delay:
+    """Sleep ``seconds`` before answering with ``reply``."""
+
+    seconds: float
+    reply: str | Fault = ""
+
+
+Reply = str | Fault | Delay
+Script = list[Reply] | Callable[[dict], Reply]
+
+
+def count_images(body: dict) -> int:
+    """Number of ``image_url`` content parts in a chat-completions request body."""
+    return sum(
+        1
+        for message in body.get("messages", [])
+        if isinstance(message.get("content"), list)
+        for part in message["content"]
+        if isinstance(part, dict) and part.get("type") == "image_url"
+    )
+
+
+def message_text(body: dict) -> str:
+    """All text content of a request's messages, joined by newlines."""
+    texts = []
+    for message in body.get("messages", []):
+        content = message.get("content")
+        if isinstance(content, str):
+            texts.append(content)
+        elif isinstance(content, list):
+            texts.extend(part.get("text", "") for part in content if isinstance(part, dict) and part.get("type") == "text")
+    return "\n".join(texts)
+
+
+class OpenAIStub:
+    """Context manager running the scripted server in a background thread."""
+
+    def __init__(self, script: Script, model: str = "stub-model") -> None:
+        self.model = model
+        self.requests: list[dict] = []
+        self._script = script
+        self._position = 0
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        """Base URL as OpenAI clients expect it (``.../v1``)."""
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def image_counts(self) -> list[int]:
+        with self._lock:
+            return [count_images(body) for body in self.requests]
+
+    def __enter__(self) -> OpenAIStub:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
+
+    def _next_reply(self, body: dict) -> Reply:
+        with self._lock:
+            self.requests.append(body)
+            if callable(self._script):
+                return self._script(body)
+            reply = self._script[min(self._position, len(self._script) - 1)]
+            self._position += 1
+            return reply
+
+    def _completion(self, content: str) -> dict:
+        return {
+            "id": f"chatcmpl-stub-{len(self.requests)}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": self.model,
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+        }
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args) -> None:  # keep test output clean
+                pass
+
+            def _send(self, status: int, payload: dict) -> None:
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self) -> None:
+                if self.path.rstrip("/") == "/health":
+                    self._send(200, {})
+                elif self.path.rstrip("/") == "/v1/models":
+                    self._send(200, {"object": "list", "data": [{"id": stub.model, "object": "model"}]})
+                else:
+                    self._send(404, {"error": {"message": f"no route {self.path}"}})
+
+            def do_POST(self) -> None:
+                if self.path.rstrip("/") != "/v1/chat/completions":
+                    self._send(404, {"error": {"message": f"no route {self.path}"}})
+                    return
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                reply = stub._next_reply(body)
+                if isinstance(reply, Delay):
+                    time.sleep(reply.seconds)
+                    reply = reply.reply
+                if isinstance(reply, Fault):
+                    self._send(reply.status, {"error": {"message": "scripted fault", "type": "server_error", "code": reply.status}})
+                else:
+                    self._send(200, stub._completion(reply))
+
+        return Handler
