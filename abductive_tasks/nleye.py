@@ -18,8 +18,9 @@ import numpy as np
 from abductive_tasks.aggregation import ItemAggregations
 from abductive_tasks.data import DataError, benchmark_root, check_image, read_csv, resolve_columns, resolve_inside
 from abductive_tasks.images import compose_row, load_image
+from abductive_tasks.judge import JUDGE_FAILED, OK, UNPARSABLE, ask_judge, judge_configured, warn_not_configured
 from abductive_tasks.metrics import ItemOutcomes, PairScores, consistency_outcomes, mean_or_none, pair_scores, rank_statistics
-from abductive_tasks.parsing import parse_choice, parse_score
+from abductive_tasks.parsing import parse_choice, parse_judge_label, parse_score
 
 BENCHMARK = "nleye"
 HUB_REPO = "MorVentura/NL-Eye"
@@ -69,6 +70,16 @@ PROMPT_PAIRS_SEPARATE = (
 PROMPT_PAIRS_COMBINED = "The first (left) image is the context image. " + PROMPT_PAIRS_SEPARATE
 PROMPT_TRIPLET_TEXT = "Given a context, hypothesis1, and hypothesis2, which hypothesis is more plausible? The context can occur before or after the hypotheses."
 COMBINED_ALIASES = {"middle": 1, "right": 2}  # panel positions named in the combined prompt
+
+# Appendix C, "Prompt of Auto Evaluation of Explanation" (verbatim; the layout around it is ours, see the README).
+EXPLANATION_JUDGE_QUESTION = (
+    "Return 0 (Not logical at all), 1 (Logical but different), or 2 (Logical and same as one of the gold) "
+    "if the candidate’s explanation presents the same logical common sense as appears in one of the gold explanations "
+    "for justifying the plausible hypothesis."
+)
+EXPLANATION_CLASSES = (0, 1, 2)
+VALID_EXPLANATION = 2  # Appendix C: classes 0 and 1 are invalid, class 2 is valid
+NO_REFERENCE = "no_reference"  # an explanation that cannot be judged: descriptions or gold explanation missing
 
 
 # ---------------------------------------------------------------- loading
@@ -260,6 +271,14 @@ TRIPLET_METRICS = (
     "consistency_by_time_direction",
     "consistency_by_time_duration",
 )
+# §4.2 automatic explanation evaluation (nleye_triplet, nleye_triplet_combined); computed only with a judge.
+EXPLANATION_METRICS = (
+    "explanation_valid_rate",
+    "explanations_judged",
+    "explanations_judge_failed",
+    "explanations_judge_unparsable",
+    "explanations_unjudgeable",
+)
 PAIRS_METRICS = (
     "order_faithful_acc",
     "rank_diff",
@@ -283,24 +302,71 @@ def _categories(doc: dict) -> dict:
     return {name: doc[name] for name in ("reasoning_category", "time_direction", "time_duration")}
 
 
-def _triplet_result(doc: dict, answer: str, aliases: dict[str, int] | None) -> dict:
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith((".", "!", "?")) else f"{text}."
+
+
+def explanation_judge_prompt(doc: dict, candidate: str) -> str | None:
+    """Appendix C's judge prompt for a triplet document's candidate explanation; None without descriptions or gold explanation.
+
+    The reference explanations are the gold explanation only: the crowd-written explanations the
+    paper adds to the references (§4.2) are not in the columns this loader reads.
+    """
+    references = [doc["gold_explanation"].strip()] if doc["gold_explanation"].strip() else []
+    if not references or len(doc["shown_descriptions"]) != 2 or not doc["premise_description"]:
+        return None
+    plausible = doc["shown_descriptions"][doc["gold_position"] - 1]
+    other = doc["shown_descriptions"][2 - doc["gold_position"]]
+    golds = "\n".join(f"Explanation {number}: {_sentence(text)}" for number, text in enumerate(references, 1))
+    return (
+        f"Context: {_sentence(doc['premise_description'])}\n"
+        f"Plausible Hypothesis: {_sentence(plausible)}\n"
+        f"Less Plausible Hypothesis: {_sentence(other)}\n"
+        f"{EXPLANATION_JUDGE_QUESTION}\n"
+        f"Candidate explanation: {_sentence(candidate)}\n"
+        f"Gold explanations:\n{golds}"
+    )
+
+
+def _explanation_verdict(doc: dict, answer: str) -> tuple[str, bool | None]:
+    """§4.2 automatic evaluation of the explanation of a correct prediction: (status, valid)."""
+    prompt = explanation_judge_prompt(doc, answer)
+    if prompt is None:
+        return NO_REFERENCE, None
+    verdict = ask_judge(prompt, lambda reply: parse_judge_label(reply, EXPLANATION_CLASSES))
+    return verdict.status, (verdict.value == VALID_EXPLANATION if verdict.status == OK else None)
+
+
+def _triplet_result(doc: dict, answer: str, aliases: dict[str, int] | None, judge_explanations: bool) -> dict:
+    """One record for every metric; with ``judge_explanations``, correct predictions get their explanation judged."""
     choice = parse_choice(answer, 2, aliases)
+    correct = choice == doc["gold_position"]
     record = {
         "item_id": doc["item_id"],
         "gold_position": doc["gold_position"],
         "prediction": choice,
-        "correct": choice == doc["gold_position"],
+        "correct": correct,
         **_categories(doc),
     }
-    return {metric: record for metric in TRIPLET_METRICS}
+    if not judge_explanations:
+        return {metric: record for metric in TRIPLET_METRICS}
+    status, valid = _explanation_verdict(doc, answer) if correct else (None, None)
+    record |= {"judge_configured": judge_configured(), "explanation": status, "explanation_valid": valid}
+    return {metric: record for metric in (*TRIPLET_METRICS, *EXPLANATION_METRICS)}
 
 
 def process_results_triplet(doc: dict, results: Sequence[str]) -> dict:
-    return _triplet_result(doc, results[0], None)
+    return _triplet_result(doc, results[0], None, judge_explanations=True)
 
 
 def process_results_triplet_combined(doc: dict, results: Sequence[str]) -> dict:
-    return _triplet_result(doc, results[0], COMBINED_ALIASES)
+    return _triplet_result(doc, results[0], COMBINED_ALIASES, judge_explanations=True)
+
+
+def process_results_triplet_text(doc: dict, results: Sequence[str]) -> dict:
+    """Text-only approach: its prompt asks for no explanation, so none is judged."""
+    return _triplet_result(doc, results[0], None, judge_explanations=False)
 
 
 def process_results_pairs(doc: dict, results: Sequence[str]) -> dict:
@@ -372,3 +438,34 @@ wrong_rank_mean = _rank_statistic("wrong_rank_mean")
 gap_when_correct = _rank_statistic("gap_when_correct")
 gap_when_wrong = _rank_statistic("gap_when_wrong")
 items_with_both_scores = _rank_statistic("items_with_both_scores")
+
+
+def _explanation_statuses(records: list[dict]) -> list[str] | None:
+    """Statuses of the judged explanations (correct predictions only); None when no judge is configured."""
+    if not all(record["judge_configured"] for record in records):
+        warn_not_configured("NL-Eye explanation metrics (explanation_valid_rate, explanations_*)")
+        return None
+    return [record["explanation"] for record in records if record["explanation"] is not None]
+
+
+def explanation_valid_rate(records: list[dict]) -> float | None:
+    """§4.2 / Table 2 "Explanation Auto": share of the judged explanations of correct predictions that the judge finds valid."""
+    if _explanation_statuses(records) is None:
+        return None
+    return mean_or_none(np.array([record["explanation_valid"] for record in records if record["explanation"] == OK], dtype=float))
+
+
+def _explanation_count(status: str):
+    def count(records: list[dict]) -> int | None:
+        statuses = _explanation_statuses(records)
+        return None if statuses is None else statuses.count(status)
+
+    count.__name__ = f"explanations_{status}"
+    count.__doc__ = f"Number of explanations of correct predictions with judge status '{status}'; None without a judge."
+    return count
+
+
+explanations_judged = _explanation_count(OK)  # Table 10: number of evaluated explanations
+explanations_judge_failed = _explanation_count(JUDGE_FAILED)
+explanations_judge_unparsable = _explanation_count(UNPARSABLE)
+explanations_unjudgeable = _explanation_count(NO_REFERENCE)

@@ -7,6 +7,7 @@ wrong and report them (``parse_failure_rate``), they never drop them.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 _MARKUP = re.compile(r"[*_`#>]+")
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
@@ -91,3 +92,70 @@ def parse_score(text: str, low: float = 1.0, high: float = 10.0) -> float | None
             value = float(match.group(1))
             return value if low <= value <= high else None
     return None
+
+
+def parse_label(text: str, labels: Sequence[str], aliases: dict[str, str] | None = None) -> str | None:
+    """Return the word label (one of ``labels``) a free-text answer gives, or ``None``.
+
+    Readable forms: an explicit statement ("Answer: weakener", "final answer is a strengthener"),
+    a leading label ("Weakener. The ball ..."), or a text that names exactly one label. Plurals
+    count, and ``aliases`` maps other words to labels (e.g. "weakens" -> "weakener"). A text
+    naming several labels without an explicit statement or a leading label is unreadable.
+    """
+    norm = _normalise(text)
+    words = {label.lower(): label for label in labels} | {alias.lower(): label for alias, label in (aliases or {}).items()}
+    alternatives = "|".join(sorted(map(re.escape, words), key=len, reverse=True))
+    word = rf"\b({alternatives})s?\b"
+    statement = re.search(rf"\b(?:answer|choice|prediction|label|verdict)\b(?: is)?\s*[:\-]?\s*(?:an?\s+|the\s+)?{word}", norm)
+    if statement:
+        return words[statement.group(1)]
+    lead = re.match(rf"^(?:an?\s+|the\s+)?{word}", norm)
+    if lead:
+        return words[lead.group(1)]
+    named = {words[match.group(1)] for match in re.finditer(word, norm)}
+    return named.pop() if len(named) == 1 else None
+
+
+def parse_option_text(text: str, options: Sequence[str]) -> int | None:
+    """Return the 1-based option whose text a free-text answer quotes, or ``None``.
+
+    The answer either is an option (ignoring case, markup and surrounding punctuation) or
+    contains exactly one option as a whole phrase, counting an option only where it is not part
+    of a longer option that also occurs ("catch cold" hides "cold").
+    """
+    norm = _normalise(text).strip(" .!\"'")
+    texts = [_normalise(option) for option in options]
+    if norm in texts:
+        return texts.index(norm) + 1
+    found = {index for index, option in enumerate(texts) if option and re.search(rf"(?<!\w){re.escape(option)}(?!\w)", norm)}
+    shadowed = {index for index in found if any(other != index and texts[index] in texts[other] for other in found)}
+    named = found - shadowed
+    return named.pop() + 1 if len(named) == 1 else None
+
+
+_ANY_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?!\d|\.\d)")
+
+
+def parse_judge_score(text: str, low: float = 0.0, high: float = 10.0) -> float | None:
+    """Return the numeric verdict in ``[low, high]`` of an LLM judge's reply, or ``None``.
+
+    Reads every form :func:`parse_score` reads ("Score: 7", "7/10", a leading number), and
+    otherwise a reply holding exactly one number ("The similarity is 6."). Replies with no
+    number, several candidate numbers or a number outside the range are unreadable.
+    """
+    score = parse_score(text, low, high)
+    if score is not None:
+        return score
+    numbers = _ANY_NUMBER.findall(_normalise(text))
+    if len(numbers) != 1:
+        return None
+    value = float(numbers[0])
+    return value if low <= value <= high else None
+
+
+def parse_judge_label(text: str, labels: tuple[int, ...]) -> int | None:
+    """Return the integer class among ``labels`` an LLM judge's reply gives ("2", "Class: 1"), or ``None``."""
+    value = parse_judge_score(text, min(labels), max(labels))
+    if value is None or not value.is_integer() or int(value) not in labels:
+        return None
+    return int(value)

@@ -13,7 +13,9 @@ import pytest
 
 from abductive_tasks.data import SAMPLE_ROOT
 
-OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "WANDB_MODE": "disabled"}
+# ABDUCTIVE_JUDGE=off: no test reaches a real judge even when the environment holds OPENAI_API_KEY;
+# judge tests opt in with monkeypatch.setenv("ABDUCTIVE_JUDGE", "on") or env={"ABDUCTIVE_JUDGE": "on"}.
+OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "WANDB_MODE": "disabled", "ABDUCTIVE_JUDGE": "off"}
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,137 @@
+"""NL-Eye explanation auto-evaluation (§4.2, Appendix C): judge prompt, aggregations, and an end-to-end run against the stub judge."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from abductive_tasks import nleye
+from abductive_tasks.data import SAMPLE_ROOT
+
+from conftest import abductive_eval, metric, read_results
+from openai_stub import Fault, OpenAIStub, message_text
+
+ITEMS = nleye.load_items(SAMPLE_ROOT / "nleye")
+DOCS = nleye.triplet_docs_from(ITEMS)
+EXPLANATION_METRICS = ("explanation_valid_rate", "explanations_judged", "explanations_judge_failed", "explanations_judge_unparsable", "explanations_unjudgeable")
+
+
+def test_appendix_c_judge_prompt():
+    doc = next(doc for doc in DOCS if doc["item_id"] == "4" and doc["swapped"])  # gold hypothesis 2, shown first
+    assert doc["gold_position"] == 1
+    assert nleye.explanation_judge_prompt(doc, "1. The rolling pin flattened the dough") == (
+        "Context: A large thin circle of dough on a kitchen surface.\n"
+        "Plausible Hypothesis: A lump of dough and a rolling pin on a kitchen surface.\n"
+        "Less Plausible Hypothesis: A lump of dough and a pasta maker on a kitchen surface.\n"
+        "Return 0 (Not logical at all), 1 (Logical but different), or 2 (Logical and same as one of the gold) "
+        "if the candidate’s explanation presents the same logical common sense as appears in one of the gold explanations "
+        "for justifying the plausible hypothesis.\n"
+        "Candidate explanation: 1. The rolling pin flattened the dough.\n"
+        "Gold explanations:\n"
+        "Explanation 1: A rolling pin flattens dough into a thin circle."
+    )
+    assert nleye.explanation_judge_prompt({**doc, "gold_explanation": " "}, "1") is None
+    assert nleye.explanation_judge_prompt({**doc, "shown_descriptions": [], "premise_description": ""}, "1") is None
+
+
+def _record(status: str | None, valid: bool | None = None, configured: bool = True) -> dict:
+    return {"judge_configured": configured, "explanation": status, "explanation_valid": valid}
+
+
+def test_explanation_aggregations_by_hand():
+    # Two wrong predictions (not judged), three valid, one invalid, one failure, one unreadable, one without references.
+    records = [_record(None), _record(None), *[_record("ok", True)] * 3, _record("ok", False), _record("judge_failed"), _record("unparsable"), _record("no_reference")]
+    assert nleye.explanation_valid_rate(records) == pytest.approx(3 / 4)
+    assert nleye.explanations_judged(records) == 4
+    assert nleye.explanations_judge_failed(records) == 1
+    assert nleye.explanations_judge_unparsable(records) == 1
+    assert nleye.explanations_unjudgeable(records) == 1
+    assert nleye.explanation_valid_rate([_record(None)]) is None  # no correct prediction: nothing to rate
+    assert nleye.explanations_judged([_record(None)]) == 0
+
+
+def test_explanation_metrics_not_computed_without_judge(monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("API_TYPE", "openai")
+    doc = next(doc for doc in DOCS if doc["gold_position"] == 1)
+    record = nleye.process_results_triplet(doc, ["1"])["explanation_valid_rate"]
+    assert record["correct"] and record["explanation"] == "not_configured" and not record["judge_configured"]
+    for name in EXPLANATION_METRICS:
+        assert getattr(nleye, name)([record]) is None
+    assert set(nleye.process_results_triplet_text(doc, ["1"])) == set(nleye.TRIPLET_METRICS)  # the text task judges nothing
+
+
+def _blank_explanation(root: Path, sample_id: str) -> None:
+    path = root / "nleye" / "test_set.csv"
+    with path.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    for row in rows:
+        if row["sample_id"] == sample_id:
+            row["gold_explanation"] = ""
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+# Scripted verdict per sample id (the judge prompt names the item by its premise description).
+VERDICTS = {
+    **{"1": "2", "2": "2", "3": "2", "4": "2", "5": "2 (Logical and same as one of the gold)"},  # valid
+    **{"6": "1", "7": "1", "8": "0", "9": "Class: 1"},  # invalid
+    **{"10": "no idea", "11": Fault(500)},  # unreadable, failing
+}
+PREMISES = {item["descriptions"][0]: item["item_id"] for item in ITEMS}
+
+
+def _verdict(body: dict):
+    text = message_text(body)
+    (item_id,) = [item for premise, item in PREMISES.items() if f"Context: {premise}" in text]
+    return VERDICTS[item_id]
+
+
+@pytest.mark.e2e
+def test_explanations_judged_end_to_end_and_cached_on_rerun(tmp_path, data_copy):
+    """dummy answers "1": one correct document per item and task; item 12 has no gold explanation."""
+    _blank_explanation(data_copy, "12")
+    tasks = "nleye_triplet,nleye_triplet_combined,nleye_triplet_text"
+    with OpenAIStub(_verdict) as stub:
+        env = {
+            "OPENAI_API_URL": stub.url,
+            "OPENAI_API_KEY": "test-key",
+            "MODEL_VERSION": "stub-judge",
+            "API_TYPE": "openai",
+            "ABDUCTIVE_JUDGE": "on",
+            "ABDUCTIVE_JUDGE_CACHE": str(tmp_path / "judge-cache"),
+            "ABDUCTIVE_JUDGE_RETRIES": "1",
+            "ABDUCTIVE_JUDGE_BACKOFF": "0.01",
+            "ABDUCTIVE_JUDGE_TIMEOUT": "10",
+            "NO_PROXY": "127.0.0.1,localhost",
+        }
+        first = abductive_eval(["--model", "dummy", "--model_args", "response=1", "--tasks", tasks], tmp_path / "first", data=str(data_copy), env=env)
+        assert first.returncode == 0, first.stdout[-3000:] + first.stderr[-3000:]
+        first_requests = [message_text(body) for body in stub.requests]
+        again = abductive_eval(["--model", "dummy", "--model_args", "response=1", "--tasks", "nleye_triplet"], tmp_path / "again", data=str(data_copy), env=env)
+        assert again.returncode == 0, again.stderr[-3000:]
+        rerun_requests = [message_text(body) for body in stub.requests][len(first_requests) :]
+
+    results = read_results(tmp_path / "first")
+    for task in ("nleye_triplet", "nleye_triplet_combined"):
+        assert metric(results, task, "order1_acc") == 1.0 and metric(results, task, "order2_acc") == 0.0
+        assert metric(results, task, "explanations_judged") == 9  # items 1-9
+        assert metric(results, task, "explanation_valid_rate") == pytest.approx(5 / 9)  # items 1-5 answered 2
+        assert metric(results, task, "explanations_judge_failed") == 1  # item 11
+        assert metric(results, task, "explanations_judge_unparsable") == 1  # item 10
+        assert metric(results, task, "explanations_unjudgeable") == 1  # item 12
+    assert not any(key.startswith("explanation") for key in results["nleye_triplet_text"])
+    # Only correct predictions are judged; both tasks ask the same 11 questions, asked once each,
+    # except the failing one: two attempts per task.
+    assert len(set(first_requests)) == 11
+    assert len(first_requests) == 10 + 2 * 2
+    item_4 = next(text for text in first_requests if "Context: A large thin circle of dough" in text)
+    assert "Plausible Hypothesis: A lump of dough and a rolling pin on a kitchen surface." in item_4
+    assert "Candidate explanation: 1.\nGold explanations:\nExplanation 1: A rolling pin flattens dough into a thin circle." in item_4
+    # The rerun pays only for the answer that failed.
+    assert len(rerun_requests) == 2 and all("Context: A family decorates a pine tree" in text for text in rerun_requests)
+    assert metric(read_results(tmp_path / "again"), "nleye_triplet", "explanation_valid_rate") == pytest.approx(5 / 9)
