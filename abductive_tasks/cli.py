@@ -2,6 +2,11 @@
 
 * ``abductive-eval --tasks-path`` prints the folder of our task YAML, for
   ``lmms-eval --include_path <folder>``.
+* ``abductive-eval batch SPEC [--model NAME] [--print-commands]`` runs a leaderboard spec
+  (many models, resumable; ``abductive_tasks/batch.py``).
+* ``abductive-eval serve MODEL --tasks ... [--tensor-parallel-size N]`` evaluates one model
+  through ``vllm serve`` and lmms-eval's ``openai`` backend, stopping the server at the end.
+* ``abductive-eval leaderboard RESULTS_DIR`` writes CSV, Markdown, HTML and PNG plots.
 * ``abductive-eval <lmms-eval eval arguments>`` runs the evaluation with our tasks on the
   include path (beside any ``--include_path`` given) and exits 1 when lmms-eval reports a
   failure, which lmms-eval 0.7.3 itself swallows (its exit status is 0). After lmms-eval's
@@ -11,10 +16,18 @@
 from __future__ import annotations
 
 import sys
+from importlib import import_module
 from importlib.resources import files
 from pathlib import Path
 
 from abductive_tasks.report import summary_table
+
+# Subcommands: first argument -> (module, function taking the remaining arguments).
+SUBCOMMANDS = {
+    "batch": ("abductive_tasks.batch", "main"),
+    "serve": ("abductive_tasks.batch", "serve_main"),
+    "leaderboard": ("abductive_tasks.leaderboard", "main"),
+}
 
 
 def tasks_path() -> Path:
@@ -64,6 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     if argv == ["--tasks-path"]:
         print(tasks_path())
         return 0
+    if argv and argv[0] in SUBCOMMANDS:
+        module, function = SUBCOMMANDS[argv[0]]
+        return getattr(import_module(module), function)(argv[1:])
     if not argv or argv in (["-h"], ["--help"]):
         print(__doc__.strip())
         if not argv:

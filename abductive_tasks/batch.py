@@ -1,0 +1,463 @@
+"""Batch runs from one YAML spec: many models on our tasks, resumable, one lmms-eval run per model.
+
+A spec (see ``examples/leaderboard_spec.yaml``)::
+
+    output_dir: results/leaderboard        # relative to the spec file
+    tasks: [abductive]                     # task or group names
+    limit: null                            # lmms-eval --limit
+    env: {ABDUCTIVE_DATA: sample}          # for every run
+    eval_args: [--batch_size, "1"]         # more lmms-eval arguments for every run
+    vllm_executable: vllm                  # what `vllm serve` is started with
+    judge: {model: Qwen/Qwen2.5-72B-Instruct, tensor_parallel_size: 4}   # optional served judge
+    models:
+      - {name: dumb_pixel, backend: dumb_pixel}
+      - {name: qwen-72b, route: vllm, model: Qwen/Qwen2.5-VL-72B-Instruct, tensor_parallel_size: 4}
+      - {name: internvl, route: served, model: OpenGVLab/InternVL3-8B, tensor_parallel_size: 2}
+
+Routes: ``lmms`` (default; any lmms-eval backend with its ``model_args``), ``vllm`` (lmms-eval
+``--model vllm`` in process) and ``served`` (``vllm serve`` + lmms-eval ``--model openai``), see
+:mod:`abductive_tasks.vllm`. Each model runs as one ``abductive-eval`` subprocess writing to
+``<output_dir>/<name>/``; tasks whose results are already there (same ``model_args`` and
+``limit``) are skipped, and ``--use_cache <output_dir>/<name>/cache`` with a fixed cache run
+id lets a rerun reuse the responses an interrupted run stored. A model that fails is reported
+and the batch goes on; the exit status is 1 if any model failed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from abductive_tasks.suite import GENERATION_ONLY_BACKENDS, Suite
+from abductive_tasks.vllm import (
+    VllmServer,
+    VllmSettings,
+    client_env,
+    format_model_args,
+    free_port,
+    inprocess_model_args,
+    interrupts_held,
+    judge_env,
+    serve_command,
+    served_model_args,
+    unblock_interrupts,
+)
+
+ROUTES = ("lmms", "vllm", "served")
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+HOST = "127.0.0.1"
+VLLM_KEYS = ("model", "tensor_parallel_size", "pipeline_parallel_size", "max_model_len", "gpu_memory_utilization", "served_model_name")
+
+
+class SpecError(ValueError):
+    """A malformed batch spec; the message names the field."""
+
+
+def _model_args_string(value: str | dict | None) -> str:
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else format_model_args(value)
+
+
+def _vllm_settings(entry: dict, where: str) -> VllmSettings:
+    if "model" not in entry:
+        raise SpecError(f"{where}: a vLLM model needs `model` (hub id or local folder)")
+    known = {key: entry[key] for key in VLLM_KEYS if key in entry}
+    return VllmSettings(**known, extra_args=dict(entry.get("vllm_args") or {}))
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """One leaderboard row: how to run the model."""
+
+    name: str
+    route: str = "lmms"
+    backend: str = ""
+    model_args: str = ""
+    vllm: VllmSettings | None = None
+    max_new_tokens: int | None = None
+    port: int | None = None
+    env: dict = field(default_factory=dict)
+    eval_args: tuple[str, ...] = ()
+
+    @classmethod
+    def from_dict(cls, entry: dict, index: int) -> ModelSpec:
+        where = f"models[{index}]"
+        name = str(entry.get("name", ""))
+        if not NAME_PATTERN.match(name):
+            raise SpecError(f"{where}.name: {name!r} must be a folder-safe name (letters, digits, . _ -)")
+        route = entry.get("route", "lmms")
+        if route not in ROUTES:
+            raise SpecError(f"{where}.route: {route!r} is not one of {', '.join(ROUTES)}")
+        if route == "lmms" and not entry.get("backend"):
+            raise SpecError(f"{where}: route lmms needs `backend` (an lmms-eval --model name)")
+        default_backend = {"lmms": "", "vllm": "vllm", "served": "openai"}[route]
+        return cls(
+            name=name,
+            route=route,
+            backend=str(entry.get("backend") or default_backend),
+            model_args=_model_args_string(entry.get("model_args")),
+            vllm=_vllm_settings(entry, where) if route != "lmms" else None,
+            max_new_tokens=entry.get("max_new_tokens"),
+            port=entry.get("port"),
+            env={key: str(value) for key, value in (entry.get("env") or {}).items()},
+            eval_args=tuple(str(arg) for arg in entry.get("eval_args") or ()),
+        )
+
+
+@dataclass(frozen=True)
+class JudgeSpec:
+    """A judge served by vLLM (``model`` ...) or an existing OpenAI-compatible endpoint (``url``, ``model_version``)."""
+
+    vllm: VllmSettings | None = None
+    url: str | None = None
+    model_version: str | None = None
+    api_type: str = "openai"
+    port: int | None = None
+    env: dict = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, entry: dict) -> JudgeSpec:
+        if entry.get("url"):
+            if not entry.get("model_version"):
+                raise SpecError("judge: an endpoint `url` needs `model_version`")
+            return cls(url=entry["url"], model_version=entry["model_version"], api_type=entry.get("api_type", "openai"))
+        return cls(
+            vllm=_vllm_settings(entry, "judge"),
+            api_type=entry.get("api_type", "openai"),
+            port=entry.get("port"),
+            env={key: str(value) for key, value in (entry.get("env") or {}).items()},
+        )
+
+
+@dataclass(frozen=True)
+class BatchSpec:
+    path: Path
+    models: tuple[ModelSpec, ...]
+    tasks: tuple[str, ...]
+    output_dir: Path
+    limit: int | float | None = None
+    env: dict = field(default_factory=dict)
+    eval_args: tuple[str, ...] = ()
+    vllm_executable: str = "vllm"
+    judge: JudgeSpec | None = None
+    health_timeout: float = 1800.0
+
+
+def load_spec(path: Path | str) -> BatchSpec:
+    """Read and check a batch spec; relative ``output_dir`` resolves against the spec's folder."""
+    path = Path(path).resolve()
+    raw = yaml.safe_load(path.read_text())
+    if not isinstance(raw, dict):
+        raise SpecError(f"{path}: a spec is a mapping")
+    unknown = set(raw) - {"models", "tasks", "output_dir", "limit", "env", "eval_args", "vllm_executable", "judge", "health_timeout"}
+    if unknown:
+        raise SpecError(f"{path}: unknown keys {sorted(unknown)}")
+    models = tuple(ModelSpec.from_dict(entry, index) for index, entry in enumerate(raw.get("models") or []))
+    if not models:
+        raise SpecError(f"{path}: `models` lists no model")
+    names = [model.name for model in models]
+    if len(set(names)) != len(names):
+        raise SpecError(f"{path}: model names repeat: {names}")
+    tasks = raw.get("tasks") or []
+    tasks = tuple(tasks.split(",") if isinstance(tasks, str) else tasks)
+    if not tasks:
+        raise SpecError(f"{path}: `tasks` is empty")
+    return BatchSpec(
+        path=path,
+        models=models,
+        tasks=tasks,
+        output_dir=(path.parent / raw.get("output_dir", "results")).resolve(),
+        limit=raw.get("limit"),
+        env={key: str(value) for key, value in (raw.get("env") or {}).items()},
+        eval_args=tuple(str(arg) for arg in raw.get("eval_args") or ()),
+        vllm_executable=str(raw.get("vllm_executable", "vllm")),
+        judge=JudgeSpec.from_dict(raw["judge"]) if raw.get("judge") else None,
+        health_timeout=float(raw.get("health_timeout", 1800.0)),
+    )
+
+
+@dataclass
+class ModelPlan:
+    """What a batch run does for one model."""
+
+    model: ModelSpec
+    tasks: list[str]  # every task of the spec the backend can run
+    unsupported: list[str]  # tasks the backend cannot run (loglikelihood on a generation-only backend)
+    done: list[str]
+    model_args: str
+    output: Path
+
+    @property
+    def pending(self) -> list[str]:
+        return [task for task in self.tasks if task not in self.done]
+
+
+def model_args_for(model: ModelSpec, suite: Suite, tasks: list[str]) -> str:
+    """The ``--model_args`` a model runs with; fixed by the spec's whole task list, so resumed runs keep it."""
+    if model.route == "vllm":
+        max_new_tokens = model.max_new_tokens or suite.max_new_tokens(tasks)
+        return inprocess_model_args(model.vllm, suite.image_limit(tasks), max_new_tokens)
+    if model.route == "served":
+        return served_model_args(model.vllm, model.model_args)
+    return model.model_args
+
+
+def completed_tasks(output: Path, model_args: str, limit: int | float | None) -> set[str]:
+    """Tasks with results under ``output`` from a run with these ``model_args`` and ``limit``."""
+    done: set[str] = set()
+    for path in output.rglob("*_results.json"):
+        try:
+            results = json.loads(path.read_text())
+        except (OSError, json.JSONDecodeError):
+            continue
+        config = results.get("config") or {}
+        if config.get("model_args", "") == model_args and config.get("limit") == limit:
+            done.update(results.get("results") or {})
+    return done
+
+
+def plan(spec: BatchSpec, suite: Suite, only: list[str] | None = None) -> list[ModelPlan]:
+    tasks = suite.expand(spec.tasks)
+    plans = []
+    for model in spec.models:
+        if only and model.name not in only:
+            continue
+        runnable = [task for task in tasks if model.backend not in GENERATION_ONLY_BACKENDS or suite.facts(task).generates]
+        model_args = model_args_for(model, suite, runnable)
+        output = spec.output_dir / model.name
+        done = completed_tasks(output, model_args, spec.limit)
+        plans.append(ModelPlan(model, runnable, [task for task in tasks if task not in runnable], [task for task in runnable if task in done], model_args, output))
+    unknown = set(only or ()) - {model_plan.model.name for model_plan in plans}
+    if unknown:
+        raise SpecError(f"unknown model names {sorted(unknown)}")
+    return plans
+
+
+def eval_arguments(spec: BatchSpec, model_plan: ModelPlan, tasks: list[str]) -> list[str]:
+    """The ``abductive-eval`` arguments of one model's run over ``tasks``."""
+    model = model_plan.model
+    arguments = ["--model", model.backend]
+    if model_plan.model_args:
+        arguments += ["--model_args", model_plan.model_args]
+    arguments += ["--tasks", ",".join(tasks), "--output_path", str(model_plan.output), "--use_cache", str(model_plan.output / "cache")]
+    if spec.limit is not None:
+        arguments += ["--limit", str(spec.limit)]
+    return [*arguments, *spec.eval_args, *model.eval_args]
+
+
+def run_child(command: list[str], env: dict[str, str], log_path: Path) -> int:
+    """Run ``command`` with output appended to ``log_path``; on Ctrl-C or SIGTERM interrupt it too, then re-raise."""
+    process = None
+    with log_path.open("ab") as log:
+        log.write(f"$ {shlex.join(command)}\n".encode())
+        log.flush()
+        try:
+            with interrupts_held():
+                process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, preexec_fn=unblock_interrupts)
+            return process.wait()
+        except BaseException:
+            if process is not None:
+                process.send_signal(signal.SIGINT)
+                try:
+                    process.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+            raise
+
+
+def _log_tail(path: Path, lines: int = 15) -> str:
+    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:]) if path.exists() else ""
+
+
+def _say(message: str) -> None:
+    print(f"[batch] {message}", flush=True)
+
+
+def start_judge(spec: BatchSpec, stack: contextlib.ExitStack, suite: Suite, tasks: list[str]) -> dict[str, str]:
+    """Start the spec's judge (if it is served) and return the environment that wires lmms-eval's judge to it."""
+    judge = spec.judge
+    if judge is None:
+        return {}
+    if judge.url:
+        return judge_env(judge.url, judge.model_version, judge.api_type)
+    port = judge.port or free_port(HOST)
+    command = serve_command(judge.vllm, suite.image_limit(tasks), HOST, port, spec.vllm_executable)
+    _say(f"judge: starting {shlex.join(command)}")
+    server = stack.enter_context(
+        VllmServer(command, HOST, port, spec.output_dir / "judge_server.log", env={**os.environ, **spec.env, **judge.env}, health_timeout=spec.health_timeout)
+    )
+    _say(f"judge: healthy at {server.base_url}")
+    return judge_env(server.base_url, judge.vllm.name_served, judge.api_type)
+
+
+def run_model(spec: BatchSpec, model_plan: ModelPlan, suite: Suite, base_env: dict[str, str]) -> int:
+    """One model's lmms-eval run over its pending tasks (starting and stopping its server on the served route)."""
+    model = model_plan.model
+    model_plan.output.mkdir(parents=True, exist_ok=True)
+    log_path = model_plan.output / "eval.log"
+    # A fixed cache run id: an interrupted run's response shard is reopened, not orphaned.
+    env = {**base_env, **model.env, "LMMS_CACHE_RUN_ID": f"batch-{model.name}"}
+    command = [sys.executable, "-m", "abductive_tasks.cli", *eval_arguments(spec, model_plan, model_plan.pending)]
+    with contextlib.ExitStack() as stack:
+        if model.route == "served":
+            port = model.port or free_port(HOST)
+            serve = serve_command(model.vllm, suite.image_limit(model_plan.tasks), HOST, port, spec.vllm_executable)
+            _say(f"{model.name}: starting {shlex.join(serve)}")
+            server = stack.enter_context(VllmServer(serve, HOST, port, model_plan.output / "server.log", env=env, health_timeout=spec.health_timeout))
+            _say(f"{model.name}: server healthy at {server.base_url}")
+            env.update(client_env(server.base_url, env))
+        return run_child(command, env, log_path)
+
+
+def print_commands(spec: BatchSpec, plans: list[ModelPlan]) -> None:
+    """One self-contained command per model (e.g. one line per Slurm array task); nothing runs."""
+    for model_plan in plans:
+        print(shlex.join(["abductive-eval", "batch", str(spec.path), "--model", model_plan.model.name]))
+
+
+def write_status(spec: BatchSpec, status: dict[str, dict]) -> None:
+    spec.output_dir.mkdir(parents=True, exist_ok=True)
+    (spec.output_dir / "batch_status.json").write_text(json.dumps(status, indent=2) + "\n")
+
+
+def run_batch(spec: BatchSpec, only: list[str] | None = None, suite: Suite | None = None) -> int:
+    """Run every model's pending tasks; 0 when every model succeeded, 1 otherwise. Ctrl-C stops cleanly (rerun resumes)."""
+    suite = suite or Suite()
+    plans = plan(spec, suite, only)
+    status: dict[str, dict] = {}
+    failed: list[str] = []
+    base_env = {**os.environ, **spec.env}
+    with contextlib.ExitStack() as stack:
+        judge_environment: dict[str, str] | None = None
+        for number, model_plan in enumerate(plans, 1):
+            name, prefix = model_plan.model.name, f"[{number}/{len(plans)}] {model_plan.model.name}"
+            tasks_status = {task: "done (earlier run)" for task in model_plan.done}
+            tasks_status |= {task: "unsupported by backend" for task in model_plan.unsupported}
+            if model_plan.unsupported:
+                _say(f"{prefix}: backend {model_plan.model.backend} cannot run {', '.join(model_plan.unsupported)} (loglikelihood); skipped")
+            if not model_plan.pending:
+                _say(f"{prefix}: all {len(model_plan.tasks)} tasks done earlier; skipped")
+                status[name] = {"state": "done", "tasks": tasks_status}
+                continue
+            log_path = model_plan.output / "eval.log"
+            _say(f"{prefix}: running {', '.join(model_plan.pending)} ({len(model_plan.done)} of {len(model_plan.tasks)} done earlier); log {log_path}")
+            started = time.monotonic()
+            try:
+                if judge_environment is None:
+                    judge_environment = start_judge(spec, stack, suite, plan_tasks(plans))
+                code = run_model(spec, model_plan, suite, {**base_env, **judge_environment})
+                error = None if code == 0 else f"abductive-eval exited with status {code}"
+            except (OSError, RuntimeError) as exception:  # server failed to start, executable missing, ...
+                error = str(exception)
+            done_now = completed_tasks(model_plan.output, model_plan.model_args, spec.limit)
+            for task in model_plan.pending:
+                tasks_status[task] = "done" if task in done_now else "failed"
+            elapsed = time.monotonic() - started
+            if error or not set(model_plan.pending) <= done_now:
+                failed.append(name)
+                error = error or "no results for " + ", ".join(sorted(set(model_plan.pending) - done_now))
+                _say(f"{prefix}: FAILED after {elapsed:.0f} s: {error}\n{_log_tail(model_plan.output / 'eval.log')}")
+                status[name] = {"state": "failed", "error": error, "tasks": tasks_status}
+            else:
+                _say(f"{prefix}: done in {elapsed:.0f} s: " + ", ".join(f"{task} {state}" for task, state in tasks_status.items()))
+                status[name] = {"state": "done", "tasks": tasks_status}
+            write_status(spec, status)
+    write_status(spec, status)
+    _say(f"{len(plans) - len(failed)} of {len(plans)} models complete" + (f"; failed: {', '.join(failed)}" if failed else ""))
+    return 1 if failed else 0
+
+
+def plan_tasks(plans: list[ModelPlan]) -> list[str]:
+    """Every task some model of the batch runs (the judge's image limit covers them)."""
+    return list(dict.fromkeys(task for model_plan in plans for task in model_plan.tasks))
+
+
+def main(argv: list[str]) -> int:
+    """``abductive-eval batch SPEC [--model NAME ...] [--print-commands]``."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="abductive-eval batch", description="Run a leaderboard spec: every model on every task, resumable.")
+    parser.add_argument("spec", type=Path)
+    parser.add_argument("--model", action="append", dest="only", help="run only this model of the spec (repeatable)")
+    parser.add_argument("--print-commands", action="store_true", help="print one self-contained command per model instead of running")
+    args = parser.parse_args(argv)
+    spec = load_spec(args.spec)
+    if args.print_commands:
+        print_commands(spec, [model_plan for model_plan in plan(spec, Suite(), args.only)])
+        return 0
+    return run_interruptible(spec, args.only)
+
+
+def _raise_interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+def run_interruptible(spec: BatchSpec, only: list[str] | None = None) -> int:
+    """:func:`run_batch`, with Ctrl-C and a scheduler's SIGTERM stopping children and servers cleanly (status 130)."""
+    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        return run_batch(spec, only)
+    except KeyboardInterrupt:
+        _say("interrupted; servers stopped. Rerun the same command to resume.")
+        return 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def serve_main(argv: list[str]) -> int:
+    """``abductive-eval serve MODEL --tasks T [options] [-- more lmms-eval args]``: one model through ``vllm serve``."""
+    import argparse
+
+    extra: list[str] = []
+    if "--" in argv:
+        argv, extra = argv[: argv.index("--")], argv[argv.index("--") + 1 :]
+    parser = argparse.ArgumentParser(prog="abductive-eval serve", description="Start `vllm serve`, evaluate through lmms-eval's openai backend, stop the server.")
+    parser.add_argument("model", help="hub id or local folder, as `vllm serve` takes it")
+    parser.add_argument("--tasks", required=True, help="task or group names, comma-separated")
+    parser.add_argument("--output_path", type=Path, default=Path("results"))
+    parser.add_argument("--name", help="row name (default: the model's last path part)")
+    parser.add_argument("--tensor-parallel-size", type=int, default=1)
+    parser.add_argument("--pipeline-parallel-size", type=int, default=1)
+    parser.add_argument("--max-model-len", type=int)
+    parser.add_argument("--gpu-memory-utilization", type=float, default=0.9)
+    parser.add_argument("--port", type=int)
+    parser.add_argument("--limit", type=float)
+    parser.add_argument("--backend", default="openai", choices=["openai", "async_openai"])
+    parser.add_argument("--vllm-executable", default="vllm")
+    parser.add_argument("--health-timeout", type=float, default=1800.0)
+    parser.add_argument("--judge-model", help="also serve this judge model (wired via API_TYPE, OPENAI_API_URL, MODEL_VERSION)")
+    parser.add_argument("--judge-tensor-parallel-size", type=int, default=1)
+    args = parser.parse_args(argv)
+    settings = dict(
+        model=args.model,
+        tensor_parallel_size=args.tensor_parallel_size,
+        pipeline_parallel_size=args.pipeline_parallel_size,
+        max_model_len=args.max_model_len,
+        gpu_memory_utilization=args.gpu_memory_utilization,
+    )
+    name = args.name or re.sub(r"[^A-Za-z0-9._-]", "-", args.model.rstrip("/").split("/")[-1])
+    limit = int(args.limit) if args.limit is not None and args.limit.is_integer() else args.limit
+    spec = BatchSpec(
+        path=Path.cwd(),
+        models=(ModelSpec.from_dict({"name": name, "route": "served", "backend": args.backend, "port": args.port, "eval_args": extra, **settings}, 0),),
+        tasks=tuple(args.tasks.split(",")),
+        output_dir=args.output_path.resolve(),
+        limit=limit,
+        vllm_executable=args.vllm_executable,
+        judge=JudgeSpec.from_dict({"model": args.judge_model, "tensor_parallel_size": args.judge_tensor_parallel_size}) if args.judge_model else None,
+        health_timeout=args.health_timeout,
+    )
+    return run_interruptible(spec)

@@ -1,0 +1,117 @@
+"""What the batch tooling knows about a task, read from the task's own YAML through lmms-eval.
+
+Every task declares in its ``metadata`` the most images one prompt carries
+(``max_images_per_prompt``, which becomes vLLM's ``limit_mm_per_prompt``) and its main number
+(``headline_metric``, a leaderboard column). Nothing here names a task: a new task folder
+under ``yaml_tasks/`` plugs in by declaring those two keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from abductive_tasks.cli import tasks_path
+
+# The backends that only generate text: no loglikelihood requests (lmms-eval 0.7.3).
+GENERATION_ONLY_BACKENDS = frozenset({"vllm", "vllm_chat", "openai", "async_openai"})
+
+
+class SuiteError(ValueError):
+    """A task or group name that does not resolve, or a task missing the metadata the tooling reads."""
+
+
+@dataclass(frozen=True)
+class TaskFacts:
+    """The per-task facts the batch tooling and the leaderboard use."""
+
+    name: str
+    max_images_per_prompt: int
+    headline_metric: str
+    output_type: str
+    max_new_tokens: int | None
+    higher_is_better: dict[str, bool]
+
+    @property
+    def generates(self) -> bool:
+        """Whether the task only needs text generation (so vLLM and OpenAI-compatible backends can run it)."""
+        return self.output_type.startswith("generate_until")
+
+
+class Suite:
+    """Our tasks as lmms-eval's ``TaskManager`` indexes them (our include path only, no built-ins)."""
+
+    def __init__(self, include_path: Path | str | None = None) -> None:
+        self.include_path = str(include_path or tasks_path())
+        self._configs: dict[str, dict] = {}
+
+    @cached_property
+    def _manager(self):
+        from lmms_eval.tasks import TaskManager
+
+        return TaskManager(include_path=self.include_path, include_defaults=False)
+
+    def _config(self, name: str) -> dict:
+        from lmms_eval.utils import load_yaml_config
+
+        if name not in self._manager.task_index:
+            known = ", ".join(sorted(self._manager.task_index))
+            raise SuiteError(f"unknown task or group {name!r}; known: {known}")
+        if name not in self._configs:
+            # mode="simple" resolves ``include:`` without importing the ``!function`` hooks.
+            self._configs[name] = load_yaml_config(self._manager.task_index[name]["yaml_path"], mode="simple")
+        return self._configs[name]
+
+    def is_group(self, name: str) -> bool:
+        self._config(name)
+        return self._manager.task_index[name]["type"] == "group"
+
+    @property
+    def task_names(self) -> list[str]:
+        """Every task (not group) in the index."""
+        return sorted(name for name, entry in self._manager.task_index.items() if entry["type"] == "task")
+
+    def expand(self, names: Iterable[str]) -> list[str]:
+        """Task names with groups replaced by their tasks (recursively), in order, without repeats."""
+        tasks: list[str] = []
+        for name in names:
+            if self.is_group(name):
+                members = self._config(name).get("task", [])
+                if not all(isinstance(member, str) for member in members):
+                    raise SuiteError(f"group {name!r} must list its tasks by name")
+                leaves = self.expand(members)
+            else:
+                leaves = [name]
+            tasks += [leaf for leaf in leaves if leaf not in tasks]
+        return tasks
+
+    def facts(self, task: str) -> TaskFacts:
+        config = self._config(task)
+        if self.is_group(task):
+            raise SuiteError(f"{task!r} is a group, not a task")
+        metadata = config.get("metadata") or {}
+        missing = [key for key in ("max_images_per_prompt", "headline_metric") if key not in metadata]
+        if missing:
+            raise SuiteError(f"task {task!r} ({self._manager.task_index[task]['yaml_path']}): metadata lacks {', '.join(missing)}")
+        metrics = {entry["metric"]: bool(entry.get("higher_is_better", True)) for entry in config.get("metric_list", [])}
+        if metadata["headline_metric"] not in metrics:
+            raise SuiteError(f"task {task!r}: headline_metric {metadata['headline_metric']!r} is not in its metric_list")
+        return TaskFacts(
+            name=task,
+            max_images_per_prompt=int(metadata["max_images_per_prompt"]),
+            headline_metric=str(metadata["headline_metric"]),
+            output_type=str(config.get("output_type", "generate_until")),
+            max_new_tokens=(config.get("generation_kwargs") or {}).get("max_new_tokens"),
+            higher_is_better=metrics,
+        )
+
+    def image_limit(self, tasks: Sequence[str]) -> int:
+        """vLLM's ``limit_mm_per_prompt`` image count for running ``tasks`` (groups allowed): the largest declared."""
+        return max((self.facts(task).max_images_per_prompt for task in self.expand(tasks)), default=0)
+
+    def max_new_tokens(self, tasks: Sequence[str], default: int = 256) -> int:
+        """The smallest generation budget among ``tasks``: as vLLM's floor it leaves every task's own budget in force."""
+        budgets = [facts.max_new_tokens for facts in map(self.facts, self.expand(tasks)) if facts.max_new_tokens]
+        return min(budgets, default=default)

@@ -1,0 +1,71 @@
+"""A stand-in for the ``vllm`` executable: ``python tests/fake_vllm.py serve MODEL --host H --port P ...``.
+
+It serves the scripted OpenAI-compatible stub (``openai_stub.py``) on the requested port, with
+vLLM's behaviour for multi-image prompts: a request with more images than
+``--limit-mm-per-prompt`` allows is rejected with HTTP 400. Everything observable is written to
+the folder ``$FAKE_VLLM_RECORD``: ``argv.json`` (its command line and pid, on start),
+``requests.jsonl`` (one line per chat request: model, image count) and ``stopped`` (on a clean
+SIGTERM/SIGINT shutdown). ``FAKE_VLLM_REPLY`` is the answer text (default ``1``);
+``FAKE_VLLM_FAIL=1`` makes it exit with status 3 at once, as a vLLM that cannot load would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sys
+import threading
+import time
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+import openai_stub  # noqa: E402
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("command", choices=["serve"])
+    parser.add_argument("model")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--served-model-name")
+    parser.add_argument("--tensor-parallel-size", type=int, default=1)
+    parser.add_argument("--limit-mm-per-prompt", type=json.loads, default={"image": 1})
+    args, _rest = parser.parse_known_args(argv)
+    record = Path(os.environ["FAKE_VLLM_RECORD"])
+    record.mkdir(parents=True, exist_ok=True)
+    (record / "argv.json").write_text(json.dumps({"argv": argv, "pid": os.getpid()}))
+    print(f"fake vllm: {argv}", flush=True)
+    if os.environ.get("FAKE_VLLM_FAIL") == "1":
+        print("fake vllm: failing at startup", flush=True)
+        return 3
+    limit = int(args.limit_mm_per_prompt.get("image", 1))
+    reply = os.environ.get("FAKE_VLLM_REPLY", "1")
+    lock = threading.Lock()
+
+    def answer(body: dict) -> openai_stub.Reply:
+        images = openai_stub.count_images(body)
+        with lock, (record / "requests.jsonl").open("a") as log:
+            log.write(json.dumps({"model": body.get("model"), "images": images}) + "\n")
+        return openai_stub.Fault(400) if images > limit else reply
+
+    class OnRequestedPort(ThreadingHTTPServer):
+        def __init__(self, _address, handler) -> None:
+            super().__init__((args.host, args.port), handler)
+
+    openai_stub.ThreadingHTTPServer = OnRequestedPort
+    stopping = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stopping.set())
+    time.sleep(0.3)  # vLLM is not healthy at once: the caller must poll /health
+    with openai_stub.OpenAIStub(answer, model=args.served_model_name or args.model):
+        stopping.wait()
+    (record / "stopped").write_text("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

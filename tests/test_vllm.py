@@ -1,0 +1,191 @@
+"""Both vLLM routes: golden command lines and model_args, and the served route's life cycle against a fake `vllm serve`."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from lmms_eval.utils import simple_parse_args_string
+
+from abductive_tasks.batch import ModelSpec, eval_arguments, load_spec, plan, start_judge
+from abductive_tasks.suite import Suite
+from abductive_tasks.vllm import ServerError, VllmServer, VllmSettings, client_env, free_port, inprocess_model_args, judge_env, serve_command
+
+from conftest import OFFLINE, metric, read_results
+
+FAKE_VLLM = f"{sys.executable} {Path(__file__).with_name('fake_vllm.py')}"
+SETTINGS = VllmSettings(model="Qwen/Qwen2.5-VL-72B-Instruct", tensor_parallel_size=4, max_model_len=32768, gpu_memory_utilization=0.85)
+
+
+@pytest.fixture(scope="module")
+def suite() -> Suite:
+    return Suite()
+
+
+def test_inprocess_model_args_golden_and_parsed_by_lmms_eval():
+    args = inprocess_model_args(SETTINGS, image_limit=3, max_new_tokens=256)
+    assert args == (
+        'model=Qwen/Qwen2.5-VL-72B-Instruct,tensor_parallel_size=4,gpu_memory_utilization=0.85,limit_mm_per_prompt={"image":3},max_new_tokens=256,max_model_len=32768'
+    )
+    parsed = simple_parse_args_string(args)  # what lmms-eval does with --model_args
+    assert parsed["tensor_parallel_size"] == 4 and parsed["max_model_len"] == 32768 and parsed["max_new_tokens"] == 256
+    assert json.loads(parsed["limit_mm_per_prompt"]) == {"image": 3}  # the vllm backend json-loads "{...}" values
+
+
+def test_serve_command_golden():
+    settings = VllmSettings(model="OpenGVLab/InternVL3-8B", tensor_parallel_size=2, pipeline_parallel_size=2, extra_args={"trust_remote_code": True, "dtype": "bfloat16"})
+    assert serve_command(settings, image_limit=5, host="127.0.0.1", port=8123) == [
+        "vllm", "serve", "OpenGVLab/InternVL3-8B", "--host", "127.0.0.1", "--port", "8123",
+        "--served-model-name", "OpenGVLab/InternVL3-8B", "--tensor-parallel-size", "2", "--pipeline-parallel-size", "2",
+        "--limit-mm-per-prompt", '{"image": 5}', "--gpu-memory-utilization", "0.9", "--trust-remote-code", "--dtype", "bfloat16",
+    ]  # fmt: skip
+
+
+def test_environment_for_client_and_judge(monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    url = "http://127.0.0.1:8000/v1"
+    # Our placeholder key must not pass for a GPT judge; a configured judge or a real key is left alone.
+    assert client_env(url, {}) == {"OPENAI_API_BASE": url, "OPENAI_API_KEY": "EMPTY", "ABDUCTIVE_JUDGE": "off"}
+    assert client_env(url, {"OPENAI_API_URL": "http://judge:8001/v1"}) == {"OPENAI_API_BASE": url, "OPENAI_API_KEY": "EMPTY"}
+    assert client_env(url, {"OPENAI_API_KEY": "sk-real"}) == {"OPENAI_API_BASE": url}
+    assert judge_env("http://127.0.0.1:8001/v1", "judge-7b") == {
+        "API_TYPE": "openai",
+        "OPENAI_API_URL": "http://127.0.0.1:8001/v1",
+        "MODEL_VERSION": "judge-7b",
+        "OPENAI_API_KEY": "EMPTY",
+    }
+
+
+def test_spec_derives_image_limit_and_token_cap_from_task_metadata(tmp_path, suite):
+    spec_path = tmp_path / "spec.yaml"
+    spec_path.write_text(
+        "tasks: [nleye_triplet_combined, nleye_pairs]\nlimit: 8\n"
+        "models:\n"
+        "  - {name: big, route: vllm, model: org/big, tensor_parallel_size: 8, max_model_len: 16384}\n"
+        "  - {name: served, route: served, model: org/served, tensor_parallel_size: 2}\n"
+    )
+    spec = load_spec(spec_path)
+    big, served = plan(spec, suite)
+    # nleye_pairs declares 2 images per prompt, nleye_triplet_combined 1; both budget 256 new tokens.
+    assert big.model_args == ('model=org/big,tensor_parallel_size=8,gpu_memory_utilization=0.9,limit_mm_per_prompt={"image":2},max_new_tokens=256,max_model_len=16384')
+    assert eval_arguments(spec, big, big.pending) == [
+        "--model", "vllm", "--model_args", big.model_args, "--tasks", "nleye_triplet_combined,nleye_pairs",
+        "--output_path", str(tmp_path / "results" / "big"), "--use_cache", str(tmp_path / "results" / "big" / "cache"), "--limit", "8",
+    ]  # fmt: skip
+    assert served.model.backend == "openai" and served.model_args == "model_version=org/served"
+    assert suite.image_limit(["nleye"]) == 3 and suite.image_limit(["nleye_triplet_text"]) == 0
+
+
+def test_server_lifecycle_success_and_failure(tmp_path):
+    record = tmp_path / "record"
+    env = {**os.environ, "FAKE_VLLM_RECORD": str(record)}
+    port = free_port()
+    command = serve_command(VllmSettings(model="m", served_model_name="served-m"), 3, "127.0.0.1", port, FAKE_VLLM)
+    with VllmServer(command, "127.0.0.1", port, tmp_path / "server.log", env=env, health_timeout=60) as server:
+        with urllib.request.urlopen(f"{server.base_url}/models", timeout=5) as response:
+            assert json.loads(response.read())["data"][0]["id"] == "served-m"
+        process = server.process
+    assert process.poll() is not None and (record / "stopped").exists()  # stopped on success
+
+    (record / "stopped").unlink()
+    with pytest.raises(RuntimeError, match="evaluation broke"):
+        with VllmServer(command, "127.0.0.1", port, tmp_path / "server.log", env=env, health_timeout=60) as server:
+            raise RuntimeError("evaluation broke")
+    assert server.process.poll() is not None and (record / "stopped").exists()  # stopped on failure
+
+    with pytest.raises(ServerError, match="exited with status 3 before becoming healthy(.|\n)*failing at startup"):
+        with VllmServer(command, "127.0.0.1", port, tmp_path / "server.log", env={**env, "FAKE_VLLM_FAIL": "1"}, health_timeout=60):
+            pytest.fail("a server that died must not be entered")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _serve(tmp_path: Path, *args: str, record: Path) -> subprocess.Popen:
+    env = {**os.environ, **OFFLINE, "ABDUCTIVE_DATA": "sample", "FAKE_VLLM_RECORD": str(record)}
+    command = [sys.executable, "utils/serve_vllm.py", "stub/model-7b", "--vllm-executable", FAKE_VLLM, "--output_path", str(tmp_path / "out"), *args]
+    return subprocess.Popen(command, cwd=Path(__file__).parents[1], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+@pytest.mark.e2e
+def test_served_route_end_to_end_sends_every_image_within_the_limit(tmp_path):
+    record = tmp_path / "record"
+    process = _serve(tmp_path, "--tasks", "nleye_triplet,nleye_pairs", "--limit", "4", "--tensor-parallel-size", "2", record=record)
+    output, _ = process.communicate(timeout=600)
+    assert process.returncode == 0, output[-4000:]
+    argv = json.loads((record / "argv.json").read_text())["argv"]
+    assert argv[argv.index("--limit-mm-per-prompt") + 1] == '{"image": 3}'
+    assert argv[argv.index("--tensor-parallel-size") + 1] == "2"
+    requests = [json.loads(line) for line in (record / "requests.jsonl").read_text().splitlines()]
+    # 4 triplet documents with 3 images each, 4 pairs documents with 2: all served, none above the limit.
+    assert Counter(request["images"] for request in requests) == {3: 4, 2: 4}
+    assert {request["model"] for request in requests} == {"stub/model-7b"}
+    assert (record / "stopped").exists() and not _alive(json.loads((record / "argv.json").read_text())["pid"])
+    results = read_results(tmp_path / "out" / "model-7b")
+    assert metric(results, "nleye_triplet", "order1_acc") == 1.0  # the stub always answers "1"
+    assert metric(results, "nleye_triplet", "parse_failure_rate") == 0.0
+    assert metric(results, "nleye_pairs", "equal_rank_rate") == 1.0
+
+
+def test_ctrl_c_stops_the_server(tmp_path):
+    record = tmp_path / "record"
+    process = _serve(tmp_path, "--tasks", "nleye_triplet", record=record)
+    deadline = time.monotonic() + 120
+    while not (tmp_path / "out" / "model-7b" / "eval.log").exists():  # the server is healthy, the evaluation started
+        assert process.poll() is None and time.monotonic() < deadline, process.stdout.read()
+        time.sleep(0.2)
+    process.send_signal(signal.SIGINT)
+    output, _ = process.communicate(timeout=120)
+    assert process.returncode == 130, output
+    assert "interrupted; servers stopped" in output
+    pid = json.loads((record / "argv.json").read_text())["pid"]
+    assert (record / "stopped").exists() and not _alive(pid)
+
+
+def test_model_spec_rejects_bad_entries():
+    with pytest.raises(ValueError, match=r"models\[0\]\.route"):
+        ModelSpec.from_dict({"name": "x", "route": "ray"}, 0)
+    with pytest.raises(ValueError, match="needs `model`"):
+        ModelSpec.from_dict({"name": "x", "route": "served"}, 0)
+    with pytest.raises(ValueError, match="folder-safe"):
+        ModelSpec.from_dict({"name": "../x", "backend": "dummy"}, 0)
+
+
+def test_judge_server_is_served_and_wired_through_the_judge_variables(tmp_path, suite, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    record = tmp_path / "record"
+    spec_path = tmp_path / "spec.yaml"
+    spec_path.write_text(
+        f"tasks: [nleye_triplet]\nvllm_executable: {FAKE_VLLM}\nmodels: [{{name: a, backend: dummy}}]\n"
+        f"judge: {{model: org/judge-7b, tensor_parallel_size: 2, env: {{FAKE_VLLM_RECORD: {record}}}}}\n"
+    )
+    spec = load_spec(spec_path)
+    with contextlib.ExitStack() as stack:
+        env = start_judge(spec, stack, suite, ["nleye_triplet"])
+        assert env["API_TYPE"] == "openai" and env["MODEL_VERSION"] == "org/judge-7b" and env["OPENAI_API_KEY"] == "EMPTY"
+        with urllib.request.urlopen(f"{env['OPENAI_API_URL']}/models", timeout=5) as response:
+            assert json.loads(response.read())["data"][0]["id"] == "org/judge-7b"
+    argv = json.loads((record / "argv.json").read_text())["argv"]
+    assert argv[argv.index("--tensor-parallel-size") + 1] == "2"
+    assert (record / "stopped").exists()  # stopped with the batch
+    spec_path.write_text("tasks: [nleye_triplet]\nmodels: [{name: a, backend: dummy}]\njudge: {url: 'http://judge:8001/v1', model_version: j}\n")
+    assert start_judge(load_spec(spec_path), contextlib.ExitStack(), suite, []) == {
+        "API_TYPE": "openai",
+        "OPENAI_API_URL": "http://judge:8001/v1",
+        "MODEL_VERSION": "j",
+        "OPENAI_API_KEY": "EMPTY",
+    }
