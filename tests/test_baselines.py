@@ -1,6 +1,8 @@
 """Baseline construction: lmms-eval's runtime settings are accepted, typos in --model_args are not."""
 
 import random
+import subprocess
+import sys
 
 import pytest
 from PIL import Image
@@ -30,3 +32,11 @@ def test_text_answers_come_from_the_candidate_texts(tmp_path):
     assert pixel.answer({"answer_kind": "text", "choices": texts, "candidate_images": [str(dark), str(bright)]}, random.Random(0)) == "second"
     randomly = RandomBaseline.create_from_arg_string("")
     assert randomly.answer({"answer_kind": "text", "choices": texts, "candidate_images": []}, random.Random("0:t:3")) == random.Random("0:t:3").choice(texts)
+
+
+def test_registry_has_our_models_when_a_backend_module_is_imported_first():
+    """lmms-eval loads entry points while its models package initialises; importing one of our
+    backends first must not leave the registry without our models (a circular-import trap)."""
+    code = "import abductive_tasks.models.baselines\nfrom lmms_eval.models import get_model\nprint(get_model('dumb_pixel').__name__)"
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert completed.stdout.strip().splitlines()[-1] == "DumbPixel", completed.stderr[-2000:]

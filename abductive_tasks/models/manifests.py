@@ -1,0 +1,16 @@
+"""Models this package registers with lmms-eval (entry-point group ``lmms_eval.models``).
+
+This module is the entry point's target, not the package ``__init__``: lmms-eval loads entry
+points while ``lmms_eval.models`` initialises, which can happen in the middle of importing
+``abductive_tasks.models.<backend>``; a package ``__init__`` importing lmms-eval would then be
+only half initialised and our models would silently be missing from the registry.
+"""
+
+from lmms_eval.models.registry_v2 import ModelManifest
+
+MANIFESTS = (
+    ModelManifest(model_id="random_baseline", simple_class_path="abductive_tasks.models.baselines.RandomBaseline"),
+    ModelManifest(model_id="dumb_pixel", simple_class_path="abductive_tasks.models.baselines.DumbPixel"),
+    ModelManifest(model_id="clip_scorer", simple_class_path="abductive_tasks.models.clip_scorer.ClipScorer"),
+    ModelManifest(model_id="llava_hf_scorer", simple_class_path="abductive_tasks.models.llava_scorer.LlavaHfScorer"),
+)
