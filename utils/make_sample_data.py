@@ -14,6 +14,9 @@ import shutil
 from pathlib import Path
 
 from PIL import Image, ImageDraw
+from sample_dve import make_dve
+from sample_mucr import make_mucr
+from sample_sherlock import make_sherlock
 
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "abductive_tasks" / "sample_data"
 
@@ -195,7 +198,7 @@ def make_nleye(out: Path) -> None:
         writer.writerows(rows)
 
 
-BENCHMARKS = {"nleye": make_nleye}
+BENCHMARKS = {"nleye": make_nleye, "dve": make_dve, "mucr": make_mucr, "sherlock": make_sherlock}
 
 
 def main() -> None:
