@@ -107,3 +107,15 @@ def accuracy_by(groups: Sequence[str], correct: np.ndarray) -> dict[str, dict[st
     counts = np.bincount(codes, minlength=len(labels))
     hits = np.bincount(codes, weights=np.asarray(correct, dtype=float), minlength=len(labels))
     return {str(label): {"acc": float(h / n), "n": int(n)} for label, h, n in zip(labels, hits, counts, strict=True)}
+
+
+def weighted_part_means(scores: np.ndarray, weights: Sequence[float]) -> tuple[list[float | None], float | None]:
+    """Column means of an (items x parts) score array and their weighted sum (MuCR Eq. 9: sum_i lambda_i S_i).
+
+    Every row must hold all its part scores; with no rows every value is ``None``.
+    """
+    scores = np.asarray(scores, dtype=float).reshape(-1, len(weights))
+    if not len(scores):
+        return [None] * len(weights), None
+    means = scores.mean(axis=0)
+    return [float(mean) for mean in means], float(means @ np.asarray(weights, dtype=float))
