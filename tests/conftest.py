@@ -53,3 +53,19 @@ def read_samples(output: Path, task: str) -> list[dict]:
 
 def metric(results: dict, task: str, name: str):
     return results[task][f"{name},none"]
+
+
+@pytest.fixture
+def llava_images_per_call(monkeypatch) -> list[int]:
+    """Images the tiny LLaVA encodes per forward call, recorded at LlavaModel.get_image_features."""
+    from transformers.models.llava import modeling_llava
+
+    counts: list[int] = []
+    real = modeling_llava.LlavaModel.get_image_features
+
+    def counting(self, pixel_values, *args, **kwargs):
+        counts.append(pixel_values.shape[0])
+        return real(self, pixel_values, *args, **kwargs)
+
+    monkeypatch.setattr(modeling_llava.LlavaModel, "get_image_features", counting)
+    return counts

@@ -8,7 +8,6 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from transformers.models.llava import modeling_llava
 
 from abductive_tasks import dve
 from abductive_tasks.cli import main
@@ -109,22 +108,14 @@ def test_dumb_pixel(tmp_path):
     assert_lexical_metrics(results, predictions)
 
 
-def test_tiny_llava_sees_the_image_premise(tmp_path, monkeypatch):
+def test_tiny_llava_sees_the_image_premise(tmp_path, monkeypatch, llava_images_per_call):
     model_dir = build_tiny_llava(tmp_path / "tiny-llava")
-    images_per_call: list[int] = []
-    real = modeling_llava.LlavaModel.get_image_features
-
-    def counting(self, pixel_values, *args, **kwargs):
-        images_per_call.append(pixel_values.shape[0])
-        return real(self, pixel_values, *args, **kwargs)
-
-    monkeypatch.setattr(modeling_llava.LlavaModel, "get_image_features", counting)
     for key, value in {"ABDUCTIVE_DATA": "sample", metrics.BERTSCORE_ENV: "off", metrics.CLIP_ENV: "off", evaluator.WEIGHTS_ENV: "off"}.items():
         monkeypatch.setenv(key, value)
     output = tmp_path / "out"
     arguments = ["--model", "llava_hf", "--model_args", f"pretrained={model_dir},device_map=cpu,device=cpu", "--tasks", "dve", "--gen_kwargs", "max_new_tokens=4"]
     assert main([*arguments, "--output_path", str(output)]) == 0
-    assert Counter(images_per_call) == {1: 17 + 11}  # one image premise per document
+    assert Counter(llava_images_per_call) == {1: 17 + 11}  # one image premise per document
     results = read_results(output)
     assert_counts(results)
     assert metric(results, "dve_cls", "parse_failure_rate") == pytest.approx(metric(results, "dve_cls", "unparsable_count") / 17)

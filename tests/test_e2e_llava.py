@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from transformers.models.llava import modeling_llava
 
 from abductive_tasks.cli import main
 
@@ -15,16 +14,8 @@ from tiny_llava import build_tiny_llava
 pytestmark = pytest.mark.e2e
 
 
-def test_tiny_llava_sees_every_image(tmp_path, monkeypatch):
+def test_tiny_llava_sees_every_image(tmp_path, monkeypatch, llava_images_per_call):
     model_dir = build_tiny_llava(tmp_path / "tiny-llava")
-    images_per_call: list[int] = []
-    real = modeling_llava.LlavaModel.get_image_features
-
-    def counting(self, pixel_values, *args, **kwargs):
-        images_per_call.append(pixel_values.shape[0])
-        return real(self, pixel_values, *args, **kwargs)
-
-    monkeypatch.setattr(modeling_llava.LlavaModel, "get_image_features", counting)
     monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
     output = tmp_path / "out"
     code = main(
@@ -43,7 +34,7 @@ def test_tiny_llava_sees_every_image(tmp_path, monkeypatch):
     )
     assert code == 0
     # One prefill per document: 24 triplet documents with 3 images, 24 combined with 1, 24 pairs with 2.
-    assert Counter(images_per_call) == {3: 24, 1: 24, 2: 24}
+    assert Counter(llava_images_per_call) == {3: 24, 1: 24, 2: 24}
     results = read_results(output)
     for task in ("nleye_triplet", "nleye_triplet_combined"):
         assert metric(results, task, "items_scored") == 12

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-from transformers.models.llava import modeling_llava
 
 from abductive_tasks import judge, mucr
 from abductive_tasks.cli import main
@@ -155,20 +154,12 @@ def test_exp_judged_by_a_scripted_openai_server(tmp_path, monkeypatch):
         assert metric(results, task, "exp_offline_score") is None
 
 
-def test_tiny_llava_on_form_1_and_form_3(tmp_path, monkeypatch):
+def test_tiny_llava_on_form_1_and_form_3(tmp_path, monkeypatch, llava_images_per_call):
     model_dir = build_tiny_llava(tmp_path / "tiny-llava")
-    images_per_call: list[int] = []
-    real = modeling_llava.LlavaModel.get_image_features
-
-    def counting(self, pixel_values, *args, **kwargs):
-        images_per_call.append(pixel_values.shape[0])
-        return real(self, pixel_values, *args, **kwargs)
-
-    monkeypatch.setattr(modeling_llava.LlavaModel, "get_image_features", counting)
     args = ["--model", "llava_hf", "--model_args", f"pretrained={model_dir},device_map=cpu,device=cpu", "--gen_kwargs", "max_new_tokens=4"]
     results = run_in_process(tmp_path, monkeypatch, *args, "--tasks", "mucr_c2e,mucr_cue_split,mucr_exp")
     # Form-1: one composite per prompt (c2e, exp); Form-3 cue: cause and effect separately.
-    assert Counter(images_per_call) == {1: 24, 2: 12}
+    assert Counter(llava_images_per_call) == {1: 24, 2: 12}
     for task, level in (("mucr_c2e", "c2e"), ("mucr_cue_split", "cue")):
         assert metric(results, task, "items_scored") == 12
         assert 0.0 <= metric(results, task, f"{level}_accuracy") <= 1.0
