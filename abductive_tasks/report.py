@@ -10,7 +10,8 @@ def _format(value: object) -> str:
 
 
 def summary_table(results: dict) -> str:
-    """Markdown table of every task's metrics; a breakdown ``{label: {"acc", "n"}}`` becomes one row per label."""
+    """Markdown table of every task's metrics; a breakdown ``{label: {"acc", "n"}}`` becomes one row per label
+    (one per named value for breakdowns with several)."""
     rows = ["| task | metric | value | n |", "|---|---|---:|---:|"]
     for task, metrics in sorted(results.items()):
         for key, value in sorted(metrics.items()):
@@ -18,7 +19,8 @@ def summary_table(results: dict) -> str:
             if not _filter or "_stderr" in name:
                 continue
             if isinstance(value, dict):
-                rows += [f"| {task} | {name}[{label}] | {_format(cell['acc'])} | {cell['n']} |" for label, cell in value.items()]
+                for label, cell in value.items():  # {"acc", "n"}, or several named values and "n" (e.g. Sherlock per chunk)
+                    rows += [f"| {task} | {name}[{label}]{'' if key == 'acc' else '.' + key} | {_format(cell[key])} | {cell['n']} |" for key in cell if key != "n"]
             else:
                 rows.append(f"| {task} | {name} | {_format(value)} | |")
     return "\n".join(rows)

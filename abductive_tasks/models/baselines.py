@@ -12,16 +12,21 @@ provide these fields:
 
 Answers use the format the prompts ask for ("2. ..." / "Score: 7"), so they run through the
 same parsing and metrics as any model.
+
+Loglikelihood requests (Sherlock's scoring interface) get ``(loss, False)`` like lmms-eval's
+backends, lower = more plausible: ``random_baseline`` a seeded uniform number, ``dumb_pixel``
+minus the mean luminance (0-1) of the request's first image (for Sherlock, the region-drawn image).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from lmms_eval.api.instance import Instance
 from lmms_eval.api.model import lmms
 
-from abductive_tasks.images import top_left_luminance
+from abductive_tasks.images import mean_luminance, top_left_luminance
 
 SCORE_RANGE = (1, 10)
 
@@ -54,8 +59,18 @@ class _DocumentBaseline(lmms):
     def generate_until_multi_round(self, requests: list[Instance]) -> list[str]:
         return self.generate_until(requests)
 
+    def loss(self, doc: dict, doc_to_visual: Callable[[dict], list], rng: random.Random) -> float:
+        raise NotImplementedError
+
     def loglikelihood(self, requests: list[Instance]) -> list[tuple[float, bool]]:
-        raise NotImplementedError(f"{self.name} has no loglikelihood route: no task of this package needs one yet")
+        """A loss-like number per request (lower = more plausible), seeded per task and document."""
+        losses = []
+        for request in requests:
+            _context, _continuation, doc_to_visual, doc_id, task, split = request.args
+            doc = self.task_dict[task][split][doc_id]
+            rng = random.Random(f"{self.seed}:{task}:{doc_id}")
+            losses.append((self.loss(doc, doc_to_visual, rng), False))
+        return losses
 
 
 class RandomBaseline(_DocumentBaseline):
@@ -69,6 +84,9 @@ class RandomBaseline(_DocumentBaseline):
         if doc["answer_kind"] == "text":
             return rng.choice(doc["choices"])
         return f"Score: {rng.randint(*SCORE_RANGE)}. Chosen at random."
+
+    def loss(self, doc: dict, doc_to_visual: Callable[[dict], list], rng: random.Random) -> float:
+        return rng.random()
 
 
 class DumbPixel(_DocumentBaseline):
@@ -87,3 +105,7 @@ class DumbPixel(_DocumentBaseline):
             return doc["choices"][min(int(mean / 256 * len(doc["choices"])), len(doc["choices"]) - 1)]
         low, high = SCORE_RANGE
         return f"Score: {low + (high - low) * brightness[0] / 255:.3f}. Read from the upper-left pixel."
+
+    def loss(self, doc: dict, doc_to_visual: Callable[[dict], list], rng: random.Random) -> float:
+        """Brighter first image = more plausible: minus its mean luminance, scaled to 0-1."""
+        return -mean_luminance(doc_to_visual(doc)[0]) / 255

@@ -1,0 +1,94 @@
+"""Sherlock metric kernels on hand-computed cases (paper §4; official leaderboard scorers)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from abductive_tasks.sherlock import metrics
+
+# np.random.seed(1); np.random.random(10): the official comparison tie-break, before scaling by 1e-9.
+OFFICIAL_NOISE = [0.417022005, 0.720324493, 0.000114374817, 0.302332573, 0.146755891, 0.0923385948, 0.186260211, 0.345560727, 0.396767474, 0.538816734]
+
+
+def test_retrieval_ranks_with_ties_get_average_ranks():
+    sim = np.array(
+        [
+            [0.9, 0.1, 0.2],  # true item first: rank 1
+            [0.5, 0.5, 0.5],  # three-way tie: rank 2
+            [0.3, 0.8, 0.3],  # tied with item 0 for second place: rank 2.5
+        ]
+    )
+    result = metrics.retrieval_metrics(sim)
+    assert result["im2txt_rank"] == pytest.approx((1 + 2 + 2.5) / 3)
+    # columns: item 0: 0.9 > 0.5, 0.3 -> 1; item 1: 0.8 > 0.5 > 0.1 -> 2; item 2: 0.3 > 0.2 but 0.5 above -> 2
+    assert result["txt2im_rank"] == pytest.approx((1 + 2 + 2) / 3)
+    assert result["p_at_1"] == pytest.approx(100 / 3)  # only an exact rank 1 counts, not a tie for first
+    assert result["n"] == 3
+
+
+def test_retrieval_perfect_and_constant_scores():
+    assert metrics.retrieval_metrics(np.eye(4)) == {"im2txt_rank": 1.0, "txt2im_rank": 1.0, "p_at_1": 100.0, "n": 4}
+    assert metrics.retrieval_metrics(np.zeros((4, 4))) == {"im2txt_rank": 2.5, "txt2im_rank": 2.5, "p_at_1": 0.0, "n": 4}
+
+
+def test_localization_gt_assignment_is_one_to_one_not_argmax():
+    # Inference 0 prefers box 0 (0.9) and so does inference 1 (0.8); the best assignment
+    # gives box 0 to inference 0 and box 1 to inference 1: 0.9 + 0.7 > 0.1 + 0.8.
+    sim = np.array([[0.9, 0.8], [0.1, 0.7]])
+    assert metrics.localization_gt_accuracy(sim) == 1.0
+    # Here swapping wins (0.2 + 0.9 > 0.6 + 0.4): both inferences get the wrong box.
+    assert metrics.localization_gt_accuracy(np.array([[0.6, 0.9], [0.2, 0.4]])) == 0.0
+    # 3 x 3: inference 2 has box 1's best score but box 1 goes to inference 1 overall.
+    sim = np.array([[5.0, 0.0, 0.0], [0.0, 4.0, 3.0], [0.0, 0.0, 2.0]])
+    assert metrics.localization_gt_accuracy(sim) == 1.0
+    assert metrics.localization_gt_accuracy(np.array([[0.3]])) == 1.0
+
+
+def test_localization_auto_takes_the_first_best_proposal_and_needs_iou_above_half():
+    ious = np.array([0.2, 0.9, 0.5, 0.7])
+    assert metrics.localization_auto_correct(np.array([0.1, 0.8, 0.3, 0.8]), ious)  # tie 1 vs 3: first (IoU 0.9)
+    assert not metrics.localization_auto_correct(np.array([0.1, 0.2, 0.8, 0.3]), ious)  # IoU exactly 0.5 is not > 0.5
+    assert not metrics.localization_auto_correct(np.zeros(4), ious)  # all tied: proposal 0 (IoU 0.2)
+    assert metrics.localization_auto_oracle(ious)
+    assert not metrics.localization_auto_oracle(np.array([0.5, 0.1]))
+
+
+def test_tie_break_noise_is_the_official_stream():
+    np.testing.assert_allclose(metrics.tie_break_noise(10), np.array(OFFICIAL_NOISE) * 1e-9, rtol=1e-8)
+    np.testing.assert_allclose(metrics.tie_break_noise(3), np.array(OFFICIAL_NOISE[:3]) * 1e-9, rtol=1e-8)
+    assert metrics.tie_break_noise(12)[:10] == pytest.approx(metrics.tie_break_noise(10), rel=1e-12)
+
+
+def test_pairwise_accuracy_by_hand():
+    label = np.array([3, 2, 1, 2, 1])
+    # Pairs with different labels: (0,1) (0,2) (0,3) (0,4) (1,2) (1,4) (2,3) (3,4): 8.
+    perfect = np.array([3.0, 2.0, 1.0, 2.0, 1.0])
+    assert metrics.pairwise_accuracy(perfect, label) == 1.0  # tied predictions only on tied labels
+    assert metrics.pairwise_accuracy(-perfect, label) == -1.0
+    # Constant scores: the noise orders positions 1 > 0 > 3 > 4 > 2; only (0,1) is ordered wrongly: (7/8 - 0.5) * 2.
+    assert metrics.pairwise_accuracy(np.zeros(5), label) == pytest.approx(0.75)
+    assert metrics.pairwise_accuracy(np.zeros(3), np.array([2, 2, 2])) == 0.0  # no pair differs
+    # A real difference dominates the 1e-9 noise.
+    assert metrics.pairwise_accuracy(np.array([1.0, 1.0 + 1e-6, 0.0]), np.array([1, 2, 3])) == pytest.approx((1 / 3 - 0.5) * 2)
+
+
+def test_comparison_input_scores_by_hand():
+    annot1 = np.array([3, 1, 2, 3])
+    annot2 = np.array([2, 1, 2, 3])
+    scores = metrics.comparison_input_scores(np.zeros(4), annot1, annot2)
+    # label annot1: 5 differing pairs, noise gets (0,2) and (2,3) right: -0.2; label annot2: 5 pairs, only (2,3): -0.6.
+    assert scores["model"] == pytest.approx(-0.4)
+    # annot2 (+ noise) predicting annot1: differing pairs (0,1) (0,2) (1,2) (1,3) (2,3), all ordered alike: 1.0.
+    # annot1 (+ noise) predicting annot2: pairs (0,1) (0,3) (1,2) (1,3) (2,3); (0,3) is 3 + .417e-9 vs 3 + .302e-9,
+    # ordered against the label 2 < 3: 4/5 -> 0.6. Mean 0.8.
+    assert scores["human"] == pytest.approx(0.8)
+    # The mean of both annotators [2.5, 1, 2, 3] orders every differing pair like either label.
+    assert scores["oracle"] == pytest.approx(1.0)
+
+
+def test_as_submitted_rounds_to_float32_and_puts_unparsable_lowest():
+    values = metrics.as_submitted(np.array([0.1, np.nan, -3.0, 2.0]))
+    assert values[1] == -4.0
+    assert values[0] == np.float64(np.float32(0.1))
+    assert metrics.as_submitted(np.array([np.nan, np.nan])).tolist() == [0.0, 0.0]

@@ -1,0 +1,312 @@
+#!/usr/bin/env python
+"""What the full Sherlock retrieval protocol costs in lmms-eval 0.7.3 (issue 4, "Scale").
+
+Writes a synthetic leaderboard-format val retrieval set (``--chunks`` chunk files of ``--n`` x
+``--n`` instances with full answer keys, the official size is 23 x 1000 x 1000; small synthetic
+images) and runs it through the real task machinery (``TaskManager`` + the task YAML,
+``build_all_requests``, the model's ``loglikelihood``, ``process_results`` on the stringified
+results, every aggregation), reporting wall time and peak RSS per stage:
+
+1. ``per-pair``: the one-document-per-instance design (task ``--per-pair-task``) on one chunk of
+   ``--per-pair-n`` x ``--per-pair-n`` instances, extrapolated per request to 23M retrieval and
+   2.37M localization instances;
+2. ``factored``: ``sherlock_retrieval`` (``abductive_tasks.sherlock.scale``, one document per
+   instance id) at full size, scored by ``clip_scorer`` built from a tiny random CLIP
+   (``--model tiny``; a checkpoint path; or ``none`` for random embeddings), counting how often
+   each image file is decoded; then the test-split export of every chunk's 1M scores.
+
+    python utils/bench_sherlock_scale.py                 # the full protocol (~8 GB of JSON in a temp dir)
+    python utils/bench_sherlock_scale.py --chunks 2      # a quick run
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+import psutil
+from PIL import Image
+
+REPO = Path(__file__).resolve().parents[1]
+WORDS = "the a person man woman dog cat car street kitchen waiter rain party beach store office child old young is are was will has".split()
+LOCALIZATION_INSTANCES = 2_365_256  # test localization, official validate_submission.py
+FULL_RETRIEVAL_INSTANCES = 23 * 1000 * 1000
+GB = 2**30
+
+
+class Meter:
+    """Wall time and peak resident memory per stage (RSS of the process and its children, sampled every 10 ms)."""
+
+    def __init__(self) -> None:
+        self.process = psutil.Process()
+        self.peak = 0
+        self.rows: list[dict] = []
+        self._stop = threading.Event()
+        threading.Thread(target=self._sample, daemon=True).start()
+
+    def rss(self) -> int:
+        """Resident memory of this process and its children (the chunk-loading workers)."""
+        total = self.process.memory_info().rss
+        for child in self.process.children(recursive=True):
+            try:
+                total += child.memory_info().rss
+            except psutil.NoSuchProcess:
+                pass
+        return total
+
+    def _sample(self) -> None:
+        while not self._stop.wait(0.01):
+            self.peak = max(self.peak, self.rss())
+
+    @contextmanager
+    def stage(self, name: str, **facts):
+        gc.collect()
+        start_rss = self.peak = self.rss()
+        start = time.perf_counter()
+        yield facts
+        seconds = time.perf_counter() - start
+        self.peak = max(self.peak, self.rss())
+        growth = (self.peak - start_rss) / 2**30
+        row = {"stage": name, "seconds": round(seconds, 2), "peak_rss_gb": round(self.peak / 2**30, 3), "rss_growth_gb": round(growth, 3), **facts}
+        self.rows.append(row)
+        print(json.dumps(row), flush=True)
+
+
+# ---------------------------------------------------------------- synthetic leaderboard data
+
+
+CHUNK_MARK = "@CHUNK@"  # replaced by the chunk index: one template gives every chunk distinct images and inferences
+
+
+def write_images(root: Path, chunks: int, per_chunk: int, rng: np.random.Generator) -> list[tuple[str, int, int]]:
+    """``per_chunk`` small JPEGs per chunk under images/VG_<chunk>/; returns the (url template, width, height) of each index."""
+    sizes = [(int(rng.integers(40, 72)), int(rng.integers(32, 56))) for _ in range(per_chunk)]
+    for chunk in range(chunks):
+        folder = root / "images" / f"VG_{chunk}"
+        folder.mkdir(parents=True, exist_ok=True)
+        for index, size in enumerate(sizes):
+            Image.new("RGB", size, tuple(int(v) for v in rng.integers(0, 256, 3))).save(folder / f"{index}.jpg", quality=80)
+    return [(f"https://cs.stanford.edu/people/rak248/VG_{CHUNK_MARK}/{index}.jpg", *size) for index, size in enumerate(sizes)]
+
+
+def chunk_template(n: int, images: list[tuple[str, int, int]], rng: np.random.Generator) -> tuple[str, str]:
+    """Official-format instances and answer key of one chunk (n instance ids, all n x n pairs, shuffled), chunk index left as a mark."""
+    ids = [f"{CHUNK_MARK}x{k:05d}{rng.integers(1 << 40):010x}" for k in range(n)]
+    image_parts, text_parts = [], []
+    for k in range(n):
+        url, width, height = images[int(rng.integers(len(images)))]
+        left, top = int(rng.integers(0, width // 2)), int(rng.integers(0, height // 2))
+        box = {"left": left, "top": top, "width": int(rng.integers(4, width - left)), "height": int(rng.integers(4, height - top))}
+        image_parts.append(f'"image": {{"url": "{url}", "width": {width}, "height": {height}}}, "region": [{json.dumps(box)}]')
+        text_parts.append(f'"inference": "{" ".join(rng.choice(WORDS, 8))} {CHUNK_MARK}-{k}"')
+    test_ids = [f"{a:016x}{b:016x}" for a, b in rng.integers(0, 1 << 62, size=(n * n, 2)).tolist()]
+    instances, key = [], []
+    for i in range(n):
+        for j in range(n):
+            test_id = test_ids[i * n + j]
+            instances.append(f'{{{image_parts[i]}, {text_parts[j]}, "test_id": "{test_id}", "extra_info": {{"task": "retrieval"}}}}')
+            key.append(f'"{test_id}": ["{ids[i]}", "{ids[j]}"]')
+    order = rng.permutation(n * n)  # the official files are not ordered by pair
+    return "[" + ",\n".join(instances[o] for o in order) + "]", "{" + ",\n".join(key[o] for o in order) + "}"
+
+
+def synthesize(root: Path, chunks: int, n: int, images_per_chunk: int, seed: int) -> dict:
+    """A val retrieval set in the official layout under ``root`` (= ``<ABDUCTIVE_DATA>/sherlock``)."""
+    rng = np.random.default_rng(seed)
+    images = write_images(root, chunks, images_per_chunk, rng)
+    instances, key = chunk_template(n, images, rng)
+    folder = root / "val_retrieval"
+    folder.mkdir(parents=True, exist_ok=True)
+    for chunk in range(chunks):
+        (folder / f"val_retrieval_{chunk}_instances.json").write_text(instances.replace(CHUNK_MARK, str(chunk)))
+        (folder / f"val_retrieval_{chunk}_answer_key.json").write_text(key.replace(CHUNK_MARK, str(chunk)))
+    return {"chunks": chunks, "instances": chunks * n * n, "json_gb": round(chunks * (len(instances) + len(key)) / GB, 2), "image_files": chunks * images_per_chunk}
+
+
+# ---------------------------------------------------------------- lmms-eval stages
+
+
+_MANAGER = None
+
+
+def load_task(name: str, data: Path):
+    """The task as lmms-eval builds it from our YAML, on the data under ``data`` (the task index is built once)."""
+    global _MANAGER
+    from lmms_eval.tasks import TaskManager, get_task_dict
+
+    os.environ["ABDUCTIVE_DATA"] = str(data)
+    _MANAGER = _MANAGER or TaskManager(include_path=str(REPO / "yaml_tasks"), include_defaults=False)
+    return get_task_dict([name], _MANAGER)[name]
+
+
+def run_task(meter: Meter, prefix: str, name: str, data: Path, model) -> tuple:
+    with meter.stage(f"{prefix}: process_docs (read + documents)") as facts:
+        task = load_task(name, data)
+        facts["documents"] = len(task.eval_docs)
+    with meter.stage(f"{prefix}: build_all_requests") as facts:
+        task.build_all_requests(limit=None, rank=0, world_size=1)
+        facts["requests"] = len(task.instances)
+    responses = None
+    if model is not None:
+        with meter.stage(f"{prefix}: model loglikelihood") as facts:
+            model.task_dict = {name: task.dataset}
+            responses = model.loglikelihood(task.instances)
+            facts |= {"images_encoded": model.images_encoded, "texts_encoded": model.texts_encoded}
+    return task, responses
+
+
+def process_and_aggregate(meter: Meter, prefix: str, task, responses: list) -> list[dict]:
+    """The evaluator's steps after the model (lmms-eval 0.7.3 ``evaluate``): store the unwrapped (stringified)
+    responses, apply the filters, ``process_results`` per document in document order, then every aggregation."""
+    from lmms_eval.api.instance import unwrap_generation_output
+    from lmms_eval.evaluator import _process_document_results
+
+    with meter.stage(f"{prefix}: process_results + aggregation") as facts:
+        for instance, response in zip(task.instances, responses, strict=True):
+            instance.resps.append(unwrap_generation_output(response)[0])
+        task.apply_filters()
+        by_doc: dict[int, list] = {}
+        for instance in task.instances:
+            by_doc.setdefault(instance.doc_id, []).append(instance)
+        values: dict[str, list] = {}
+        for doc_id, doc in enumerate(task.eval_docs_no_media):
+            processed = _process_document_results((doc_id, doc, by_doc[doc_id]), task=task, filter_key="none", reasoning_tags=None, log_samples=False)
+            for metric, value in processed.metrics.items():
+                values.setdefault(metric, []).append(value)
+        aggregations = task.aggregation()
+        results = {metric: aggregations[metric](items) for metric, items in values.items()}
+        facts |= {name: results[name] for name in ("retrieval_p_at_1", "retrieval_chunks_scored", "retrieval_unparsable", "retrieval_documents") if name in results}
+    return values.get("retrieval_documents", [])
+
+
+def random_payloads(task, dim: int = 512) -> list[tuple[str, bool]]:
+    """Stand-in model: random unit embeddings per row and column (``--model none``)."""
+    from abductive_tasks.sherlock.scale import encode_embeddings
+
+    rng = np.random.default_rng(0)
+    table: dict = {}
+
+    def unit(key) -> np.ndarray:
+        if key not in table:
+            vector = rng.standard_normal(dim).astype(np.float32)
+            table[key] = vector / np.linalg.norm(vector)
+        return table[key]
+
+    docs = [task.eval_docs[instance.doc_id] for instance in task.instances]
+    return [(encode_embeddings(unit(("r", doc["chunk"], doc["row"])), unit(("c", doc["chunk"], doc["col"]))), False) for doc in docs]
+
+
+def measure_per_pair(meter: Meter, args: argparse.Namespace, work: Path) -> dict:
+    """Marginal cost of one request in the one-document-per-instance design: two sizes, the difference per request."""
+    sizes = (2, args.per_pair_n // 2, args.per_pair_n)  # the first only warms lmms-eval and the hooks up
+    costs = []
+    for size in sizes:
+        with meter.stage(f"per-pair {size}x{size}: synthesize data") as facts:
+            facts |= synthesize(work / f"per_pair_{size}" / "sherlock", 1, size, min(args.images, size), seed=size)
+        task, _ = run_task(meter, f"per-pair {size}x{size}", args.per_pair_task, work / f"per_pair_{size}", None)
+        answer = "Score: 5" if task.OUTPUT_TYPE == "generate_until" else (-0.5, False)  # what a model would return
+        process_and_aggregate(meter, f"per-pair {size}x{size}", task, [answer] * len(task.instances))
+        stages = meter.rows[-3:]
+        costs.append((stages[1]["requests"], sum(row["seconds"] for row in stages), sum(row["rss_growth_gb"] for row in stages) * GB))
+    (small, small_s, small_b), (large, large_s, large_b) = costs[1:]
+    per_request_s, per_request_bytes = (large_s - small_s) / (large - small), (large_b - small_b) / (large - small)
+    return {
+        "requests": [small, large],
+        "us_per_request": round(per_request_s * 1e6, 1),
+        "kb_per_request": round(per_request_bytes / 1024, 2),
+        "retrieval_23M": {"hours": round(per_request_s * FULL_RETRIEVAL_INSTANCES / 3600, 2), "gb": round(per_request_bytes * FULL_RETRIEVAL_INSTANCES / GB, 1)},
+        "localization_2.37M": {"minutes": round(per_request_s * LOCALIZATION_INSTANCES / 60, 1), "gb": round(per_request_bytes * LOCALIZATION_INSTANCES / GB, 1)},
+    }
+
+
+def build_model(spec: str, work: Path):
+    if spec == "none":
+        return None
+    from abductive_tasks.models.clip_scorer import ClipScorer
+
+    if spec == "tiny":
+        sys.path.insert(0, str(REPO / "tests"))
+        from tiny_clip import build_tiny_clip
+
+        spec = str(build_tiny_clip(work / "tiny-clip"))
+    return ClipScorer(pretrained=spec, device="cpu", batch_size=256)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--chunks", type=int, default=23, help="retrieval chunks (official: 23)")
+    parser.add_argument("--n", type=int, default=1000, help="instance ids per chunk (official: about 1000)")
+    parser.add_argument("--images", type=int, default=400, help="distinct synthetic image files per chunk")
+    parser.add_argument("--per-pair-n", type=int, default=150, help="per-pair measurement: one chunk of N x N instances")
+    parser.add_argument("--per-pair-task", default="sherlock_retrieval_rating", help="a task with one document per instance")
+    parser.add_argument("--factored-task", default="sherlock_retrieval")
+    parser.add_argument("--model", default="tiny", help="'tiny' (random tiny CLIP), a CLIP checkpoint path, or 'none' (random embeddings)")
+    parser.add_argument("--skip-per-pair", action="store_true")
+    parser.add_argument("--workdir", type=Path, default=None, help="where the synthetic data go (default: a temp dir, removed afterwards)")
+    args = parser.parse_args()
+
+    work = args.workdir or Path(tempfile.mkdtemp(prefix="sherlock-scale-"))
+    meter = Meter()
+    from abductive_tasks import images as image_module
+
+    opened: Counter = Counter()
+
+    class DecodeCounter:
+        """PIL.Image as abductive_tasks.images sees it, counting the files it decodes."""
+
+        def __getattr__(self, name: str):
+            return getattr(Image, name)
+
+        def open(self, path, *rest, **kwargs):
+            opened[str(path)] += 1
+            return Image.open(path, *rest, **kwargs)
+
+    try:
+        summary: dict = {"machine": f"{psutil.cpu_count()} cores, {round(psutil.virtual_memory().total / 2**30)} GB RAM"}
+        if not args.skip_per_pair:
+            summary["per_pair"] = measure_per_pair(meter, args, work)
+            print(json.dumps({"per_pair_extrapolation": summary["per_pair"]}), flush=True)
+
+        with meter.stage("factored: synthesize data (not part of the protocol)") as facts:
+            facts |= synthesize(work / "full" / "sherlock", args.chunks, args.n, args.images, seed=2)
+        model = build_model(args.model, work)
+        image_module.Image = DecodeCounter()
+        start = time.perf_counter()
+        task, responses = run_task(meter, "factored", args.factored_task, work / "full", model)
+        if responses is None:
+            responses = random_payloads(task)
+        records = process_and_aggregate(meter, "factored", task, responses)
+        protocol_seconds = time.perf_counter() - start
+        image_module.Image = Image
+        from abductive_tasks.sherlock.scale import submission_scores_from_samples
+
+        with meter.stage("factored: submission scores of every chunk (export)") as facts:
+            exported = [submission_scores_from_samples(records, chunk, work / "full" / "sherlock") for chunk in range(args.chunks)]
+            facts["scores"] = sum(len(scores) for scores in exported)
+        summary["factored"] = {
+            "protocol_seconds": round(protocol_seconds, 1),
+            "requests_and_aggregation_seconds": round(sum(row["seconds"] for row in meter.rows if row["stage"].startswith(("factored: process", "factored: build"))), 1),
+            "peak_rss_gb": max(row["peak_rss_gb"] for row in meter.rows if row["stage"].startswith("factored:")),
+            "image_files_decoded": len(opened),
+            "max_decodes_per_file": max(opened.values(), default=0),
+        }
+        print(json.dumps({"summary": summary}, indent=1))
+    finally:
+        image_module.Image = Image
+        if args.workdir is None:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
