@@ -229,3 +229,18 @@ def test_clip_scorer_runs_every_sherlock_task_and_both_retrieval_routes_agree(tm
         assert metric(results, task, name) is not None
     assert metric(results, "sherlock_localization", "localization_unparsable") == 0
     assert metric(results, "sherlock_comparison", "comparison_unparsable") == 0
+
+
+@pytest.mark.e2e
+def test_llava_hf_scorer_scores_every_per_pair_task_with_its_images(tmp_path, llava_dir):
+    """The image-aware loglikelihood runs through abductive-eval; the embedding-only full retrieval counts its answers as unparsable."""
+    tasks = "sherlock_retrieval,sherlock_retrieval_mini,sherlock_localization,sherlock_comparison"
+    output = tmp_path / "out"
+    run = abductive_eval(["--model", "llava_hf_scorer", "--model_args", f"pretrained={llava_dir},device_map=cpu,device=cpu", "--tasks", tasks], output)
+    assert run.returncode == 0, run.stderr[-3000:]
+    results = read_results(output)
+    assert metric(results, "sherlock_retrieval_mini", "mini_chunks_scored") == 2 and metric(results, "sherlock_retrieval_mini", "mini_unparsable") == 0
+    assert 0 <= metric(results, "sherlock_retrieval_mini", "mini_p_at_1") <= 100
+    assert metric(results, "sherlock_localization", "localization_unparsable") == 0 and metric(results, "sherlock_localization", "localization_gt_images") == 3
+    assert metric(results, "sherlock_comparison", "comparison_unparsable") == 0 and metric(results, "sherlock_comparison", "comparison_inputs_scored") == 3
+    assert (metric(results, "sherlock_retrieval", "retrieval_unparsable"), metric(results, "sherlock_retrieval", "retrieval_chunks_scored")) == (7, 0)
