@@ -24,8 +24,12 @@ class DataError(ValueError):
     """Bad or missing benchmark data; the message names the file, row and field."""
 
 
-def benchmark_root(benchmark: str, hub_repo: str) -> Path:
-    """Return the folder holding ``benchmark``'s files in its official layout."""
+def benchmark_root(benchmark: str, hub_repo: str | None, how_to_get: str = "") -> Path:
+    """Return the folder holding ``benchmark``'s files in its official layout.
+
+    ``hub_repo`` None: the official release is not on the hub, so with ``ABDUCTIVE_DATA`` unset
+    nothing is downloaded and the error says ``how_to_get`` the data.
+    """
     choice = os.environ.get(ENV_VAR, "").strip()
     if choice == "sample":
         return SAMPLE_ROOT / benchmark
@@ -34,6 +38,11 @@ def benchmark_root(benchmark: str, hub_repo: str) -> Path:
         if not root.is_dir():
             raise DataError(f"{ENV_VAR}={choice}: no folder {root} for benchmark '{benchmark}'")
         return root
+    if hub_repo is None:
+        raise DataError(
+            f"'{benchmark}' has no hub copy and nothing is downloaded at evaluation time. {how_to_get} "
+            f"Then set {ENV_VAR}=<root> (data under <root>/{benchmark}/), or use the embedded sample with {ENV_VAR}=sample."
+        )
     return _hub_snapshot(benchmark, hub_repo)
 
 

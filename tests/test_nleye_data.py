@@ -114,3 +114,9 @@ def test_text_task_needs_descriptions(data_copy):
     with pytest.raises(DataError, match=r"nleye_triplet_text needs .* sample ids \['3'\]"):
         nleye.triplet_text_docs_from(items)
     assert len(nleye.triplet_docs_from(items)) == 24
+
+
+def test_benchmark_without_a_hub_copy_says_how_to_get_its_data(monkeypatch):
+    monkeypatch.delenv("ABDUCTIVE_DATA", raising=False)
+    with pytest.raises(DataError, match=r"'dve' has no hub copy.*Fetch it here\. Then set ABDUCTIVE_DATA=<root> \(data under <root>/dve/\)"):
+        benchmark_root("dve", None, "Fetch it here.")

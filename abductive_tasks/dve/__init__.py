@@ -27,7 +27,7 @@ import numpy as np
 from loguru import logger
 
 from abductive_tasks.aggregation import ItemAggregations
-from abductive_tasks.data import ENV_VAR, DataError, benchmark_root, check_image, read_csv, resolve_columns, resolve_inside
+from abductive_tasks.data import DataError, benchmark_root, check_image, read_csv, resolve_columns, resolve_inside
 from abductive_tasks.dve import metrics
 from abductive_tasks.images import load_image
 from abductive_tasks.metrics import ItemOutcomes, mean_or_none
@@ -83,15 +83,13 @@ class DveSplit:
 
 
 def data_root() -> Path:
-    """The ``dve`` folder ``ABDUCTIVE_DATA`` names; the official release is on GitHub, so unset is an error that says what to do."""
-    if not os.environ.get(ENV_VAR, "").strip():
-        raise DataError(
-            f"DVE is distributed on GitHub, not on the Hugging Face hub, and nothing is downloaded at evaluation time. "
-            f"Download Data/DVE_test.csv (and DVE_dev.csv, DVE_train.csv) from {OFFICIAL_REPO}, and the Flickr30k images "
-            f"(request form: https://forms.illinois.edu/sec/229675), lay them out as <root>/dve/DVE_test.csv and "
-            f"<root>/dve/{IMAGE_DIR}/<image>.jpg, and set {ENV_VAR}=<root> (or {ENV_VAR}=sample for the embedded sample)."
-        )
-    return benchmark_root(BENCHMARK, hub_repo="")
+    """The ``dve`` folder ``ABDUCTIVE_DATA`` selects; the official release is on GitHub, not on the hub."""
+    return benchmark_root(
+        BENCHMARK,
+        hub_repo=None,
+        how_to_get=f"Download Data/DVE_test.csv (and DVE_dev.csv, DVE_train.csv) from {OFFICIAL_REPO} and the Flickr30k images "
+        f"(request form: https://forms.illinois.edu/sec/229675), laid out as <root>/dve/DVE_test.csv and <root>/dve/{IMAGE_DIR}/<image>.jpg.",
+    )
 
 
 def selected_split() -> DveSplit:

@@ -20,16 +20,14 @@ from __future__ import annotations
 import functools
 import json
 import math
-import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from abductive_tasks.data import ENV_VAR, DataError, benchmark_root, check_image, resolve_inside
+from abductive_tasks.data import DataError, benchmark_root, check_image, resolve_inside
 
 BENCHMARK = "sherlock"
-HUB_REPO = "allenai/sherlock"  # never fetched: sherlock_root requires ABDUCTIVE_DATA (the official data are zips, see README)
 TASKS = ("retrieval", "localization", "comparison")
 SPLITS = ("val", "test")
 BOX_FIELDS = ("left", "top", "width", "height")
@@ -71,14 +69,13 @@ LEADERBOARD_DATA = "https://storage.googleapis.com/ai2-mosaic-public/projects/sh
 
 
 def sherlock_root() -> Path:
-    """The folder ``ABDUCTIVE_DATA`` selects for Sherlock; there is no hub copy to fall back on."""
-    if not os.environ.get(ENV_VAR, "").strip():
-        raise DataError(
-            f"Sherlock has no downloadable hub copy: unpack the official leaderboard zips ({LEADERBOARD_DATA}val_retrieval.zip, "
-            f"val_localization.zip, val_comparison.zip, test_*_public.zip) and the Visual Genome / VCR images into <dir>/sherlock/ "
-            f"(layout: yaml_tasks/sherlock/README.md) and set {ENV_VAR}=<dir>, or use the embedded sample with {ENV_VAR}=sample."
-        )
-    return benchmark_root(BENCHMARK, HUB_REPO)
+    """The folder ``ABDUCTIVE_DATA`` selects for Sherlock; the official data are zips, not a hub copy."""
+    return benchmark_root(
+        BENCHMARK,
+        hub_repo=None,
+        how_to_get=f"Unpack the official leaderboard zips ({LEADERBOARD_DATA}val_retrieval.zip, val_localization.zip, val_comparison.zip, "
+        f"test_*_public.zip) and the Visual Genome / VCR images into <root>/sherlock/ (layout: yaml_tasks/sherlock/README.md).",
+    )
 
 
 def image_key(url: str) -> str:
