@@ -309,7 +309,9 @@ def run_model(spec: BatchSpec, model_plan: ModelPlan, suite: Suite, base_env: di
     model_plan.output.mkdir(parents=True, exist_ok=True)
     log_path = model_plan.output / "eval.log"
     # A fixed cache run id: an interrupted run's response shard is reopened, not orphaned.
-    env = {**base_env, **model.env, "LMMS_CACHE_RUN_ID": f"batch-{model.name}"}
+    # PYTHONSAFEPATH: `-m` would otherwise put the working directory first on sys.path, and a
+    # source checkout there shadows the installed package (whose task YAML lives only in the install).
+    env = {**base_env, **model.env, "LMMS_CACHE_RUN_ID": f"batch-{model.name}", "PYTHONSAFEPATH": "1"}
     command = [sys.executable, "-m", "abductive_tasks.cli", *eval_arguments(spec, model_plan, model_plan.pending)]
     with contextlib.ExitStack() as stack:
         if model.route == "served":
