@@ -24,6 +24,13 @@ class DataError(ValueError):
     """Bad or missing benchmark data; the message names the file, row and field."""
 
 
+def cache_root() -> Path:
+    """Where this package keeps files it derives (judge replies, extracted images): ``ABDUCTIVE_CACHE``,
+    default ``$XDG_CACHE_HOME/abductive_tasks`` (``~/.cache/abductive_tasks``)."""
+    configured = os.environ.get("ABDUCTIVE_CACHE", "").strip()
+    return Path(configured).expanduser() if configured else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "abductive_tasks"
+
+
 def benchmark_root(benchmark: str, hub_repo: str | None, how_to_get: str = "") -> Path:
     """Return the folder holding ``benchmark``'s files in its official layout.
 

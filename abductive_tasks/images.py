@@ -18,6 +18,8 @@ from pathlib import Path
 from cachetools import LRUCache, cached
 from PIL import Image, ImageDraw, ImageFont, ImageStat
 
+from abductive_tasks.data import cache_root
+
 _CACHE_BYTES = int(os.environ.get("ABDUCTIVE_IMAGE_CACHE_MB", "4096")) * 2**20
 _GAP = 8  # white pixels between composite panels
 
@@ -81,13 +83,11 @@ def compose_labelled(paths: Sequence[str], labels: Sequence[str]) -> Image.Image
 def materialise_image(data: bytes, directory: Path | None = None) -> str:
     """Write encoded image bytes (e.g. a parquet image cell) to a content-addressed file; return its path.
 
-    Files live under ``directory`` (default ``$ABDUCTIVE_CACHE/images``, ``ABDUCTIVE_CACHE``
-    defaulting to ``$XDG_CACHE_HOME/abductive_tasks``, i.e. ``~/.cache/abductive_tasks``) and are
+    Files live under ``directory`` (default ``<cache_root()>/images``, see :func:`abductive_tasks.data.cache_root`) and are
     named by the SHA-256 of the bytes, so rewriting is idempotent and concurrent writers cannot
     corrupt each other (atomic rename).
     """
-    default_root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "abductive_tasks"
-    folder = directory or Path(os.environ.get("ABDUCTIVE_CACHE") or default_root).expanduser() / "images"
+    folder = directory or cache_root() / "images"
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / hashlib.sha256(data).hexdigest()
     if not target.is_file():

@@ -13,8 +13,8 @@ lmms-eval's own variables, so GPT-4/GPT-4o or any OpenAI-compatible server (e.g.
 - ``OPENAI_API_KEY``: must be non-empty (any string for a server without authentication).
 
 Our own variables: ``ABDUCTIVE_JUDGE=off`` disables the judge even when the above are set;
-``ABDUCTIVE_JUDGE_CACHE`` is the cache folder (default ``$XDG_CACHE_HOME/abductive_tasks/judge``,
-i.e. ``~/.cache/abductive_tasks/judge``); ``ABDUCTIVE_JUDGE_RETRIES`` (default 4 retries after the
+``ABDUCTIVE_JUDGE_CACHE`` is the cache folder (default ``<cache_root()>/judge``, i.e.
+``$ABDUCTIVE_CACHE/judge`` or ``~/.cache/abductive_tasks/judge``); ``ABDUCTIVE_JUDGE_RETRIES`` (default 4 retries after the
 first attempt), ``ABDUCTIVE_JUDGE_BACKOFF`` (seconds before the first retry, doubled before each
 next one up to 60 s; default 2) and ``ABDUCTIVE_JUDGE_TIMEOUT`` (seconds per request, default 60).
 
@@ -45,6 +45,8 @@ from typing import Any
 
 import numpy as np
 from loguru import logger
+
+from abductive_tasks.data import cache_root
 
 DEFAULT_MODEL = "gpt-4o-2024-11-20"
 CONFIG_VARIABLES = ("API_TYPE", "MODEL_VERSION", "OPENAI_API_URL", "OPENAI_API_KEY", "ABDUCTIVE_JUDGE", "ABDUCTIVE_JUDGE_CACHE")
@@ -150,10 +152,6 @@ class _Judge:
         return None
 
 
-def default_cache_dir() -> Path:
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "abductive_tasks" / "judge"
-
-
 def _number(name: str, default: float, kind: type = float) -> float:
     value = os.environ.get(name, "").strip()
     try:
@@ -200,7 +198,7 @@ def _build_judge() -> tuple[_Judge | None, str]:
     if client is not None and hasattr(client, "with_options"):
         # The openai client would otherwise wait 600 s and retry on its own; our loop does both.
         provider.client = client.with_options(timeout=timeout, max_retries=0)
-    cache = _ReplyCache(Path(os.environ.get("ABDUCTIVE_JUDGE_CACHE") or default_cache_dir()))
+    cache = _ReplyCache(Path(os.environ.get("ABDUCTIVE_JUDGE_CACHE") or cache_root() / "judge"))
     logger.info(f"LLM judge: {api_type} model {config.model_name}, cache {cache.root}")
     return _Judge(provider, config, cache, retries=retries, backoff=backoff), ""
 

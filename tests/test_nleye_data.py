@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from abductive_tasks import nleye
-from abductive_tasks.data import SAMPLE_ROOT, DataError, benchmark_root
+from abductive_tasks.data import SAMPLE_ROOT, DataError, benchmark_root, cache_root
 
 
 @pytest.fixture(autouse=True)
@@ -120,3 +120,11 @@ def test_benchmark_without_a_hub_copy_says_how_to_get_its_data(monkeypatch):
     monkeypatch.delenv("ABDUCTIVE_DATA", raising=False)
     with pytest.raises(DataError, match=r"'dve' has no hub copy.*Fetch it here\. Then set ABDUCTIVE_DATA=<root> \(data under <root>/dve/\)"):
         benchmark_root("dve", None, "Fetch it here.")
+
+
+def test_cache_root_honours_abductive_cache_then_xdg(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("ABDUCTIVE_CACHE", raising=False)
+    assert cache_root() == tmp_path / "xdg" / "abductive_tasks"
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "mine"))
+    assert cache_root() == tmp_path / "mine"

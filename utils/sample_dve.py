@@ -17,6 +17,8 @@ from PIL import Image, ImageDraw
 
 from abductive_tasks.dve import HEADER
 
+from sample_drawing import random_shapes_image
+
 IMPOSSIBLE = "__impossible__"
 
 # (image file, caption index, premise, hypothesis, [(update type, update or IMPOSSIBLE), ...])
@@ -99,13 +101,8 @@ CORNERS = {"6556870225.jpg": 240, "1015118661.jpg": 20, "2398605966.jpg": 130, "
 def _photo(rng: random.Random, corner: int) -> Image.Image:
     """A small stand-in photograph: random background and shapes, a 6x6 corner patch of grey ``corner``."""
     size = (rng.randrange(64, 112), rng.randrange(48, 96))
-    image = Image.new("RGB", size, tuple(rng.randrange(60, 200) for _ in range(3)))
-    draw = ImageDraw.Draw(image)
-    for _ in range(4):
-        x0, y0 = rng.randrange(size[0] // 2), rng.randrange(size[1] // 2)
-        box = (x0, y0, x0 + rng.randrange(10, size[0] // 2), y0 + rng.randrange(10, size[1] // 2))
-        (draw.ellipse if rng.random() < 0.5 else draw.rectangle)(box, fill=tuple(rng.randrange(256) for _ in range(3)))
-    draw.rectangle((0, 0, 5, 5), fill=(corner, corner, corner))
+    image = random_shapes_image(rng, size, background=(60, 200), shapes=4, min_side=10)
+    ImageDraw.Draw(image).rectangle((0, 0, 5, 5), fill=(corner, corner, corner))
     return image
 
 

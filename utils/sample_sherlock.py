@@ -13,7 +13,7 @@ import json
 import random
 from pathlib import Path
 
-from PIL import Image, ImageDraw
+from sample_drawing import random_shapes_image
 
 VG_URL = "https://cs.stanford.edu/people/rak248/{}"
 VCR_URL = "http://s3-us-west-2.amazonaws.com/ai2-rowanz/vcr1images/{}"
@@ -103,12 +103,7 @@ def _folder(out: Path, split: str, task: str) -> tuple[Path, str]:
 def _draw_images(out: Path) -> None:
     rng = random.Random(0)
     for name, (_url, size) in IMAGES.items():
-        image = Image.new("RGB", size, tuple(rng.randrange(40, 220) for _ in range(3)))
-        draw = ImageDraw.Draw(image)
-        for _ in range(4):
-            x0, y0 = rng.randrange(size[0] // 2), rng.randrange(size[1] // 2)
-            box = (x0, y0, x0 + rng.randrange(8, size[0] // 2), y0 + rng.randrange(8, size[1] // 2))
-            (draw.ellipse if rng.random() < 0.5 else draw.rectangle)(box, fill=tuple(rng.randrange(256) for _ in range(3)))
+        image = random_shapes_image(rng, size, background=(40, 220), shapes=4, min_side=8)
         path = out / "images" / name
         path.parent.mkdir(parents=True, exist_ok=True)
         image.save(path, format="JPEG", quality=90)

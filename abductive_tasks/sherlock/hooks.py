@@ -13,7 +13,6 @@ Unparsable results are counted and scored below every other score (``metrics.as_
 
 from __future__ import annotations
 
-import ast
 import math
 from collections.abc import Callable, Sequence
 
@@ -22,7 +21,7 @@ import numpy as np
 from loguru import logger
 
 from abductive_tasks.images import draw_regions
-from abductive_tasks.parsing import parse_score
+from abductive_tasks.parsing import loglikelihood_value, parse_score
 from abductive_tasks.sherlock import metrics
 from abductive_tasks.sherlock.docs import documents
 
@@ -145,11 +144,7 @@ _RECORD_FIELDS = {
 
 def loglikelihood_score(result: object) -> float | None:
     """The plausibility in a loglikelihood result: minus its loss-like first element; ``None`` when unreadable."""
-    try:
-        value = ast.literal_eval(result) if isinstance(result, str) else result
-        loss = value[0]
-    except (ValueError, SyntaxError, TypeError, IndexError, MemoryError, RecursionError):
-        return None
+    loss = loglikelihood_value(result)
     if isinstance(loss, bool) or not isinstance(loss, int | float) or not math.isfinite(loss):
         return None
     return -float(loss)

@@ -15,7 +15,6 @@ n x n grid (image instance x text instance, truth on the diagonal) to the metric
 
 from __future__ import annotations
 
-import ast
 import base64
 import functools
 import gc
@@ -33,6 +32,7 @@ import numpy as np
 from loguru import logger
 
 from abductive_tasks.data import DataError, check_image, resolve_inside
+from abductive_tasks.parsing import loglikelihood_value
 from abductive_tasks.sherlock import metrics
 from abductive_tasks.sherlock.data import TaskFile, image_key, sherlock_root, task_files
 from abductive_tasks.sherlock.hooks import METRICS, _Memo
@@ -356,11 +356,7 @@ def retrieval_embedding_test_docs(placeholder: datasets.Dataset) -> datasets.Dat
 
 
 def _payload(result: object) -> str | None:
-    try:
-        value = ast.literal_eval(result) if isinstance(result, str) else result
-        payload = value[0]
-    except (ValueError, SyntaxError, TypeError, IndexError, MemoryError, RecursionError):
-        return None
+    payload = loglikelihood_value(result)
     return payload if decode_embeddings(payload) is not None else None
 
 
