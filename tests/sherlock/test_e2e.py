@@ -15,8 +15,8 @@ from abductive_tasks.sherlock import metrics
 from abductive_tasks.sherlock.docs import documents_from
 from abductive_tasks.sherlock.export import write_submission
 
-from conftest import abductive_eval, metric, read_results
-from tiny_llava import build_tiny_llava
+from helpers.runs import abductive_eval, metric, read_results
+from helpers.tiny_llava import build_tiny_llava
 
 pytestmark = pytest.mark.e2e
 

@@ -12,8 +12,8 @@ from abductive_tasks import judge
 from abductive_tasks.judge import JudgeResult, ask_judge, judge_configured, judge_summary, offline_similarity, similarity_unavailable_reason, warn_not_configured
 from abductive_tasks.parsing import parse_judge_label, parse_judge_score
 
-from openai_stub import Delay, Fault, OpenAIStub, message_text
-from tiny_embedder import build_tiny_embedder
+from helpers.openai_stub import Delay, Fault, OpenAIStub, message_text
+from helpers.tiny_embedder import build_tiny_embedder
 
 JUDGE_VARIABLES = ("API_TYPE", "MODEL_VERSION", "OPENAI_API_URL", "OPENAI_API_KEY", "ABDUCTIVE_JUDGE", "ABDUCTIVE_JUDGE_CACHE")
 

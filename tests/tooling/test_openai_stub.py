@@ -3,7 +3,7 @@
 import openai
 import pytest
 
-from openai_stub import Delay, Fault, OpenAIStub
+from helpers.openai_stub import Delay, Fault, OpenAIStub
 
 
 def test_scripted_replies_faults_delays_and_recorded_images():

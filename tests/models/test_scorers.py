@@ -16,9 +16,9 @@ from abductive_tasks.models.clip_scorer import ClipScorer, square_crops
 from abductive_tasks.models.llava_scorer import LlavaHfScorer
 from abductive_tasks.sherlock.scale import EMBEDDING_ROUTE, decode_embeddings
 
-from conftest import abductive_eval, metric, read_results
-from tiny_clip import build_tiny_clip
-from tiny_llava import build_tiny_llava
+from helpers.runs import abductive_eval, metric, read_results
+from helpers.tiny_clip import build_tiny_clip
+from helpers.tiny_llava import build_tiny_llava
 
 
 def _image(size: tuple[int, int], colour: tuple[int, int, int]) -> Image.Image:

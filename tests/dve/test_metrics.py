@@ -11,7 +11,7 @@ from abductive_tasks import dve
 from abductive_tasks.data import SAMPLE_ROOT
 from abductive_tasks.dve import evaluator, metrics
 
-from dve_tiny_models import tiny_metric_env
+from helpers.dve_tiny_models import tiny_metric_env
 
 
 @pytest.fixture(autouse=True)

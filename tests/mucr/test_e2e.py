@@ -14,11 +14,11 @@ from abductive_tasks import judge, mucr
 from abductive_tasks.cli import main
 from abductive_tasks.data import SAMPLE_ROOT
 
-from conftest import abductive_eval, metric, read_results
-from openai_stub import Fault, OpenAIStub, message_text
-from tiny_llava import build_tiny_llava
+from helpers.openai_stub import Fault, OpenAIStub, message_text
+from helpers.runs import abductive_eval, metric, read_results
+from helpers.tiny_llava import build_tiny_llava
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "utils"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "utils"))
 from sample_mucr import make_mucr_v2  # noqa: E402
 
 pytestmark = pytest.mark.e2e

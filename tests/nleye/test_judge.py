@@ -10,8 +10,8 @@ import pytest
 from abductive_tasks import nleye
 from abductive_tasks.data import SAMPLE_ROOT
 
-from conftest import abductive_eval, metric, read_results
-from openai_stub import Fault, OpenAIStub, message_text
+from helpers.openai_stub import Fault, OpenAIStub, message_text
+from helpers.runs import abductive_eval, metric, read_results
 
 ITEMS = nleye.load_items(SAMPLE_ROOT / "nleye")
 DOCS = nleye.triplet_docs_from(ITEMS)

@@ -18,11 +18,11 @@ from abductive_tasks.batch import load_spec, main, plan
 from abductive_tasks.leaderboard import write_report
 from abductive_tasks.suite import Suite
 
-from conftest import OFFLINE
-from tiny_llava import build_tiny_llava
+from helpers.runs import OFFLINE
+from helpers.tiny_llava import build_tiny_llava
 
 pytestmark = pytest.mark.e2e
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 
 
 def write_spec(tmp_path: Path) -> Path:
@@ -32,7 +32,7 @@ def write_spec(tmp_path: Path) -> Path:
         "tasks": ["abductive"],
         "limit": 4,
         "env": {"ABDUCTIVE_DATA": "sample"},
-        "vllm_executable": f"{sys.executable} {Path(__file__).with_name('fake_vllm.py')}",
+        "vllm_executable": f"{sys.executable} {Path(__file__).parents[1] / 'helpers' / 'fake_vllm.py'}",
         "models": [
             {"name": "dummy", "backend": "dummy", "model_args": {"response": "1"}},
             {"name": "dumb_pixel", "backend": "dumb_pixel"},

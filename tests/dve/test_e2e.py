@@ -15,9 +15,9 @@ from abductive_tasks.data import SAMPLE_ROOT
 from abductive_tasks.dve import evaluator, metrics
 from abductive_tasks.images import load_image, top_left_luminance
 
-from conftest import abductive_eval, metric, read_results
-from dve_tiny_models import tiny_metric_env
-from tiny_llava import build_tiny_llava
+from helpers.dve_tiny_models import tiny_metric_env
+from helpers.runs import abductive_eval, metric, read_results
+from helpers.tiny_llava import build_tiny_llava
 
 pytestmark = pytest.mark.e2e
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 TASKS = {"nleye_triplet", "nleye_triplet_combined", "nleye_triplet_text", "nleye_pairs", "nleye_pairs_combined", "nleye"}
 
 

@@ -8,8 +8,8 @@ import pytest
 
 from abductive_tasks.cli import main
 
-from conftest import metric, read_results
-from tiny_llava import build_tiny_llava
+from helpers.runs import metric, read_results
+from helpers.tiny_llava import build_tiny_llava
 
 pytestmark = pytest.mark.e2e
 

@@ -21,8 +21,7 @@ import time
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-import openai_stub  # noqa: E402
+import openai_stub  # run as a script: its folder is on sys.path
 
 
 def main(argv: list[str]) -> int:

@@ -241,7 +241,7 @@ def test_export_command_line(tmp_path):
     docs = documents_from(ROOT, "comparison", "val")
     records = _records("comparison", {d["test_id"]: float(index) for index, d in enumerate(docs)})
     _write_samples(tmp_path / "run", "sherlock_comparison", records)
-    script = Path(__file__).resolve().parents[1] / "utils" / "export_sherlock_submission.py"
+    script = Path(__file__).resolve().parents[2] / "utils" / "export_sherlock_submission.py"
     done = subprocess.run([sys.executable, str(script), str(tmp_path / "run"), "--out", str(tmp_path / "out"), "--split", "val"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == str(tmp_path / "out" / "validation_set_predictions.zip")

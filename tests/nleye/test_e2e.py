@@ -15,7 +15,7 @@ from PIL import Image
 from abductive_tasks import nleye
 from abductive_tasks.data import SAMPLE_ROOT
 
-from conftest import OFFLINE, abductive_eval, metric, read_results, read_samples
+from helpers.runs import OFFLINE, abductive_eval, metric, read_results, read_samples
 
 pytestmark = pytest.mark.e2e
 

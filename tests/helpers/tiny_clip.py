@@ -15,7 +15,7 @@ import torch
 from tokenizers import Tokenizer, models, pre_tokenizers, processors, trainers
 from transformers import CLIPConfig, CLIPImageProcessor, CLIPModel, PreTrainedTokenizerFast
 
-from tiny_llava import CORPUS
+from helpers.tiny_llava import CORPUS
 
 BOS, EOS, UNK = "<|startoftext|>", "<|endoftext|>", "<unk>"
 IMAGE_SIZE = 32

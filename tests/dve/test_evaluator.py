@@ -15,7 +15,7 @@ from transformers import AutoTokenizer, BertConfig
 
 from abductive_tasks.dve import evaluator
 
-from dve_tiny_models import TINY_RESNET, build_tiny_bert, build_tiny_evaluator
+from helpers.dve_tiny_models import TINY_RESNET, build_tiny_bert, build_tiny_evaluator
 
 
 @pytest.fixture(scope="module")
@@ -143,7 +143,7 @@ def test_training_loss_by_hand():
 
 
 def test_training_entry_point_on_the_sample(bert_dir, tmp_path, monkeypatch):
-    spec = importlib.util.spec_from_file_location("train_dve_evaluator", Path(__file__).parents[1] / "utils" / "train_dve_evaluator.py")
+    spec = importlib.util.spec_from_file_location("train_dve_evaluator", Path(__file__).parents[2] / "utils" / "train_dve_evaluator.py")
     trainer = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(trainer)
     assert trainer.parse_args(["--output", "x.pth"]).__dict__ | {"output": None} == {

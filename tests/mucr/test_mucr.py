@@ -15,7 +15,7 @@ from abductive_tasks.data import SAMPLE_ROOT, DataError
 from abductive_tasks.images import compose_labelled, load_image, materialise_image
 from abductive_tasks.judge import JudgeResult
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "utils"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "utils"))
 from sample_mucr import make_mucr_v2  # noqa: E402
 
 V1 = mucr.load_items(SAMPLE_ROOT / "mucr")
@@ -311,7 +311,7 @@ def test_exp_without_judge_reports_offline_similarity(monkeypatch):
 
 def test_offline_similarity_with_a_real_embedder(monkeypatch, tmp_path):
     pytest.importorskip("sentence_transformers")
-    from tiny_embedder import build_tiny_embedder
+    from helpers.tiny_embedder import build_tiny_embedder
 
     monkeypatch.setenv("ABDUCTIVE_SIMILARITY_MODEL", str(build_tiny_embedder(tmp_path / "embedder")))
     doc = mucr.exp_docs_from(V1)[0]

@@ -20,9 +20,9 @@ from abductive_tasks.batch import ModelSpec, eval_arguments, load_spec, plan, st
 from abductive_tasks.suite import Suite
 from abductive_tasks.vllm import ServerError, VllmServer, VllmSettings, client_env, free_port, inprocess_model_args, judge_env, serve_command
 
-from conftest import OFFLINE, metric, read_results
+from helpers.runs import OFFLINE, metric, read_results
 
-FAKE_VLLM = f"{sys.executable} {Path(__file__).with_name('fake_vllm.py')}"
+FAKE_VLLM = f"{sys.executable} {Path(__file__).parents[1] / 'helpers' / 'fake_vllm.py'}"
 SETTINGS = VllmSettings(model="Qwen/Qwen2.5-VL-72B-Instruct", tensor_parallel_size=4, max_model_len=32768, gpu_memory_utilization=0.85)
 
 
@@ -118,7 +118,7 @@ def _alive(pid: int) -> bool:
 def _serve(tmp_path: Path, *args: str, record: Path) -> subprocess.Popen:
     env = {**os.environ, **OFFLINE, "ABDUCTIVE_DATA": "sample", "FAKE_VLLM_RECORD": str(record)}
     command = [sys.executable, "utils/serve_vllm.py", "stub/model-7b", "--vllm-executable", FAKE_VLLM, "--output_path", str(tmp_path / "out"), *args]
-    return subprocess.Popen(command, cwd=Path(__file__).parents[1], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return subprocess.Popen(command, cwd=Path(__file__).parents[2], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
 @pytest.mark.e2e
