@@ -21,7 +21,8 @@ import time
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 
-import openai_stub  # run as a script: its folder is on sys.path
+sys.path.insert(0, str(Path(__file__).parent))  # the batch runs children with PYTHONSAFEPATH=1
+import openai_stub  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
