@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import sys
 from importlib import import_module
-from importlib.resources import files
-from pathlib import Path
 
 from abductive_tasks.report import summary_table
 
@@ -30,51 +28,25 @@ SUBCOMMANDS = {
 }
 
 
-def tasks_path() -> Path:
-    """The installed folder holding our task YAML (``abductive_tasks.tasks``)."""
-    return Path(str(files("abductive_tasks.tasks")))
-
-
 def run_eval(argv: list[str]) -> int:
-    """Run lmms-eval's evaluation with ``argv``; return 0 on success, 1 on any failure."""
-    import lmms_eval.__main__ as lmms_main
+    """Run lmms-eval's evaluation with ``argv`` (our tasks are registered by :mod:`abductive_tasks.compat`);
+    return 0 on success, 1 on any failure."""
+    from abductive_tasks import compat
 
-    sys.argv = ["abductive-eval", *argv]
-    _parser, args = lmms_main.parse_eval_args()
-    args.include_path = [str(tasks_path()), *([args.include_path] if args.include_path else [])]
-
-    failures: list[Exception] = []
-    finished: list[dict] = []
-    evaluate_single = lmms_main.cli_evaluate_single
-
-    def recording_evaluate_single(*call_args, **call_kwargs):
-        try:
-            outcome = evaluate_single(*call_args, **call_kwargs)
-        except Exception as error:
-            failures.append(error)
-            raise
-        if outcome and outcome[0]:  # (results, samples); None on non-main ranks
-            finished.append(outcome[0])
-        return outcome
-
-    lmms_main.cli_evaluate_single = recording_evaluate_single
-    try:
-        lmms_main.cli_evaluate(args)
-    except SystemExit as exit_:
-        return 0 if exit_.code in (0, None) else 1
-    finally:
-        lmms_main.cli_evaluate_single = evaluate_single
+    finished, failures, code = compat.evaluate_cli(compat.parse_eval_args(argv))
     if failures:
         print(f"abductive-eval: evaluation failed: {failures[0]!r}", file=sys.stderr)
         return 1
     for results in finished:
         print(summary_table(results["results"]))
-    return 0
+    return code
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv == ["--tasks-path"]:
+        from abductive_tasks.compat import tasks_path
+
         print(tasks_path())
         return 0
     if argv and argv[0] in SUBCOMMANDS:

@@ -10,11 +10,14 @@
 from __future__ import annotations
 
 import csv
-import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from PIL import Image, UnidentifiedImageError
+import datasets
+
+from abductive_tasks import settings
 
 ENV_VAR = "ABDUCTIVE_DATA"
 SAMPLE_ROOT = Path(__file__).resolve().parent / "sample_data"
@@ -24,11 +27,14 @@ class DataError(ValueError):
     """Bad or missing benchmark data; the message names the file, row and field."""
 
 
-def cache_root() -> Path:
-    """Where this package keeps files it derives (judge replies, extracted images): ``ABDUCTIVE_CACHE``,
-    default ``$XDG_CACHE_HOME/abductive_tasks`` (``~/.cache/abductive_tasks``)."""
-    configured = os.environ.get("ABDUCTIVE_CACHE", "").strip()
-    return Path(configured).expanduser() if configured else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "abductive_tasks"
+@dataclass(frozen=True)
+class Loaded:
+    """What every benchmark's ``data.load`` returns: the validated items, the file(s) they came
+    from, and how many rows were left out and why (e.g. ``{"impossible": 4}``)."""
+
+    source: str
+    items: datasets.Dataset
+    excluded: Mapping[str, int] = field(default_factory=dict)
 
 
 def benchmark_root(benchmark: str, hub_repo: str | None, how_to_get: str = "") -> Path:
@@ -37,7 +43,7 @@ def benchmark_root(benchmark: str, hub_repo: str | None, how_to_get: str = "") -
     ``hub_repo`` None: the official release is not on the hub, so with ``ABDUCTIVE_DATA`` unset
     nothing is downloaded and the error says ``how_to_get`` the data.
     """
-    choice = os.environ.get(ENV_VAR, "").strip()
+    choice = settings.data_source()
     if choice == "sample":
         return SAMPLE_ROOT / benchmark
     if choice:
@@ -74,30 +80,34 @@ def resolve_inside(root: Path, relative: str, where: str) -> Path:
     return candidate
 
 
-def check_image(path: Path, where: str) -> str:
-    """Fail unless ``path`` is an image file PIL can identify (reads the header only)."""
-    if not path.is_file():
-        raise DataError(f"{where}: image file not found: {path}")
+@contextmanager
+def reading(path: Path) -> Iterator[None]:
+    """Any failure while reading ``path`` becomes one :class:`DataError` naming the file (a DataError passes unchanged)."""
     try:
-        with Image.open(path) as image:
-            image.size  # noqa: B018 - forces header parsing
-    except (UnidentifiedImageError, OSError) as error:
-        raise DataError(f"{where}: unreadable image {path}: {error}") from error
-    return str(path)
+        yield
+    except DataError:
+        raise
+    except UnicodeDecodeError as error:
+        raise DataError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from error
+    except RecursionError as error:
+        raise DataError(f"{path}: nested too deeply to read") from error
+    except Exception as error:  # a broken parquet, JSON or CSV file, whatever the library raises
+        raise DataError(f"{path}: cannot be read: {type(error).__name__}: {error}") from error
 
 
-def resolve_columns(header: Sequence[str], mapping: Mapping[str, Sequence[str]], required: set[str], source: Path) -> dict[str, str]:
+def resolve_columns(header: Sequence[str], mapping: Mapping[str, Sequence[str]], required: set[str], source: Path, hint: str = "") -> dict[str, str]:
     """Map canonical field names to the columns present in ``header``.
 
     ``mapping`` lists, per canonical field, the column names accepted for it, in order of
-    preference. A missing required field is an error listing the columns actually present.
+    preference. A missing required field is an error listing the columns actually present
+    (and ``hint``: how to name another column).
     """
     present = set(header)
     resolved = {field: next((c for c in candidates if c in present), None) for field, candidates in mapping.items()}
     missing = sorted(field for field in required if resolved[field] is None)
     if missing:
         wanted = "; ".join(f"{field}: one of {list(mapping[field])}" for field in missing)
-        raise DataError(f"{source}: missing column(s) for {wanted}. Columns present: {list(header)}")
+        raise DataError(f"{source}: missing column(s) for {wanted}. Columns present: {list(header)}" + (f"; {hint}" if hint else ""))
     return {field: column for field, column in resolved.items() if column is not None}
 
 
@@ -105,7 +115,7 @@ def read_csv(path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
     """Return the header and ``(line number, row)`` pairs of a CSV file; malformed rows are errors."""
     if not path.is_file():
         raise DataError(f"data file not found: {path}")
-    with path.open(newline="", encoding="utf-8") as handle:
+    with reading(path), path.open(newline="", encoding="utf-8-sig") as handle:
         reader = csv.DictReader(handle, restkey="\0extra", restval="\0missing")
         header = list(reader.fieldnames or [])
         if not header:

@@ -4,6 +4,12 @@ Decoded images and composites live in one process-wide LRU cache bounded by deco
 (``ABDUCTIVE_IMAGE_CACHE_MB``, default 4096), so an image used by several documents and tasks
 (the NL-Eye premise appears in four) is decoded once per run. The full NL-Eye set decodes
 to about 3.3 GB; lower the budget on small machines at the price of re-decoding.
+
+Loaders call :func:`check_image`, which decodes the whole file into that cache (so the later
+use is a cache hit, not a second decode) and rejects, naming the file and row: a missing or
+unreadable file, a truncated one (lmms-eval turns on PIL's ``LOAD_TRUNCATED_IMAGES``, which would
+silently pad it), one over ``ABDUCTIVE_MAX_IMAGE_PIXELS`` pixels, and modes with no faithful RGB
+conversion. 16-bit greyscale is scaled to 8 bits (PIL's own conversion clips it to white).
 """
 
 from __future__ import annotations
@@ -15,28 +21,67 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 from cachetools import LRUCache, cached
-from PIL import Image, ImageDraw, ImageFont, ImageStat
+from PIL import Image, ImageDraw, ImageFile, ImageFont, ImageStat
 
-from abductive_tasks.data import cache_root
+from abductive_tasks import settings
+from abductive_tasks.data import DataError
 
-_CACHE_BYTES = int(os.environ.get("ABDUCTIVE_IMAGE_CACHE_MB", "4096")) * 2**20
 _GAP = 8  # white pixels between composite panels
+_WIDE_MODES = {"I;16", "I;16L", "I;16B", "I;16N", "I"}  # 16/32-bit greyscale, scaled to 8 bits
+_RGB_MODES = {"1", "L", "LA", "La", "P", "PA", "RGB", "RGBA", "RGBa", "RGBX", "CMYK", "YCbCr"}
 
 
 def _decoded_bytes(image: Image.Image) -> int:
     return image.width * image.height * len(image.getbands())
 
 
-_cache: LRUCache = LRUCache(maxsize=_CACHE_BYTES, getsizeof=_decoded_bytes)
+_cache: LRUCache = LRUCache(maxsize=settings.image_cache_bytes(), getsizeof=_decoded_bytes)
 _lock = threading.RLock()
+
+
+def to_rgb(image: Image.Image) -> Image.Image:
+    """RGB of a decoded image; 16/32-bit greyscale scaled to 8 bits, modes with no faithful conversion refused."""
+    if image.mode in _WIDE_MODES:
+        wide = np.asarray(image, dtype=np.float64)
+        image = Image.fromarray(np.clip(np.rint(wide / 257), 0, 255).astype(np.uint8), "L")
+    elif image.mode not in _RGB_MODES:
+        raise ValueError(f"unsupported image mode {image.mode}")
+    return image.convert("RGB")
+
+
+def _decode(path: str) -> Image.Image:
+    """Decode the whole file strictly: a truncated file raises instead of being padded."""
+    limit = settings.max_image_pixels()
+    with _lock:  # LOAD_TRUNCATED_IMAGES is a PIL global that lmms-eval sets
+        strict, ImageFile.LOAD_TRUNCATED_IMAGES = ImageFile.LOAD_TRUNCATED_IMAGES, False
+        try:
+            with Image.open(path) as image:
+                if image.width * image.height > limit:
+                    raise ValueError(f"{image.width}x{image.height} pixels is over the limit of {limit} (ABDUCTIVE_MAX_IMAGE_PIXELS)")
+                image.load()
+                return to_rgb(image)
+        finally:
+            ImageFile.LOAD_TRUNCATED_IMAGES = strict
 
 
 @cached(_cache, key=lambda path: ("file", path), lock=_lock)
 def load_image(path: str) -> Image.Image:
     """Decode ``path`` to RGB once per run (callers must not modify the returned image)."""
-    with Image.open(path) as image:
-        return image.convert("RGB")
+    return _decode(path)
+
+
+def check_image(path: Path, where: str) -> str:
+    """Fail unless ``path`` is a whole, decodable image within the pixel limit; it is decoded into the
+    cache now (the later use is a cache hit). Returns the path as a string."""
+    if not path.is_file():
+        raise DataError(f"{where}: image file not found: {path}")
+    try:
+        load_image(str(path))
+    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError) as error:
+        raise DataError(f"{where}: unusable image {path}: {error}") from error
+    return str(path)
 
 
 @cached(_cache, key=lambda paths: ("row", tuple(paths)), lock=_lock)
@@ -87,7 +132,7 @@ def materialise_image(data: bytes, directory: Path | None = None) -> str:
     named by the SHA-256 of the bytes, so rewriting is idempotent and concurrent writers cannot
     corrupt each other (atomic rename).
     """
-    folder = directory or cache_root() / "images"
+    folder = directory or settings.cache_root() / "images"
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / hashlib.sha256(data).hexdigest()
     if not target.is_file():

@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 from loguru import logger
 
-from abductive_tasks.data import cache_root
+from abductive_tasks.settings import cache_root
 
 DEFAULT_MODEL = "gpt-4o-2024-11-20"
 CONFIG_VARIABLES = ("API_TYPE", "MODEL_VERSION", "OPENAI_API_URL", "OPENAI_API_KEY", "ABDUCTIVE_JUDGE", "ABDUCTIVE_JUDGE_CACHE")

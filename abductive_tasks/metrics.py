@@ -46,61 +46,6 @@ def consistency_outcomes(item_ids: Sequence[str], orders: Sequence[int], correct
     return ItemOutcomes(ids[complete], all_correct[complete], int((~complete).sum()))
 
 
-@dataclass(frozen=True)
-class PairScores:
-    """Scores of the gold and the distractor hypothesis for each complete item (NaN = unparsable)."""
-
-    item_ids: np.ndarray
-    gold: np.ndarray
-    distractor: np.ndarray
-    incomplete: int
-
-    def order_faithful(self) -> ItemOutcomes:
-        """Correct only when the gold hypothesis scores strictly higher (NL-Eye A.3); ties and NaN are wrong."""
-        return ItemOutcomes(self.item_ids, self.gold > self.distractor, self.incomplete)
-
-
-def pair_scores(item_ids: Sequence[str], is_gold: Sequence[bool], scores: Sequence[float | None]) -> PairScores:
-    """Collect each item's gold and distractor score from one document per hypothesis."""
-    ids, codes = np.unique(np.asarray(item_ids, dtype=str), return_inverse=True)
-    gold_mask = np.asarray(is_gold, dtype=bool)
-    values = np.array([np.nan if s is None else s for s in scores], dtype=float)
-    gold = np.full(len(ids), np.nan)
-    distractor = np.full(len(ids), np.nan)
-    has_gold = np.zeros(len(ids), dtype=bool)
-    has_distractor = np.zeros(len(ids), dtype=bool)
-    gold[codes[gold_mask]] = values[gold_mask]
-    has_gold[codes[gold_mask]] = True
-    distractor[codes[~gold_mask]] = values[~gold_mask]
-    has_distractor[codes[~gold_mask]] = True
-    complete = has_gold & has_distractor
-    return PairScores(ids[complete], gold[complete], distractor[complete], int((~complete).sum()))
-
-
-def rank_statistics(pairs: PairScores) -> dict[str, float | int | None]:
-    """NL-Eye Table 8 statistics over the items whose two scores were both parsed.
-
-    ``rank_diff``: mean |gold - distractor|; ``equal_rank_rate``: share of ties;
-    ``correct_rank_mean`` / ``wrong_rank_mean``: mean score of the gold / distractor hypothesis;
-    ``gap_when_correct`` / ``gap_when_wrong``: mean |gold - distractor| over items ordered
-    right / not right (ties count as not right), so that
-    rank_diff = acc * gap_when_correct + (1 - acc) * gap_when_wrong, as in Table 8.
-    """
-    parsed = ~(np.isnan(pairs.gold) | np.isnan(pairs.distractor))
-    gold, distractor = pairs.gold[parsed], pairs.distractor[parsed]
-    gap = np.abs(gold - distractor)
-    right = gold > distractor
-    return {
-        "rank_diff": mean_or_none(gap),
-        "equal_rank_rate": mean_or_none(gold == distractor),
-        "correct_rank_mean": mean_or_none(gold),
-        "wrong_rank_mean": mean_or_none(distractor),
-        "gap_when_correct": mean_or_none(gap[right]),
-        "gap_when_wrong": mean_or_none(gap[~right]),
-        "items_with_both_scores": int(parsed.sum()),
-    }
-
-
 def accuracy_by(groups: Sequence[str], correct: np.ndarray) -> dict[str, dict[str, float | int]]:
     """Accuracy and item count per group label, labels sorted."""
     labels, codes = np.unique(np.asarray(groups, dtype=str), return_inverse=True)

@@ -31,8 +31,8 @@ import pyarrow.parquet as pq
 
 from abductive_tasks import judge
 from abductive_tasks.aggregation import ItemAggregations
-from abductive_tasks.data import DataError, benchmark_root, check_image, resolve_columns, resolve_inside
-from abductive_tasks.images import compose_labelled, load_image, materialise_image
+from abductive_tasks.data import DataError, benchmark_root, resolve_columns, resolve_inside
+from abductive_tasks.images import check_image, compose_labelled, load_image, materialise_image
 from abductive_tasks.metrics import ItemOutcomes, consistency_outcomes, weighted_part_means
 from abductive_tasks.parsing import parse_choice, parse_judge_score, parse_option_text
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 _MARKUP = re.compile(r"[*_`#>]+")
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
@@ -171,3 +172,57 @@ def loglikelihood_value(result: object) -> object | None:
         return value[0]
     except (ValueError, SyntaxError, TypeError, IndexError, MemoryError, RecursionError):
         return None
+
+
+# ---------------------------------------------------------------- answer kinds (what a task asks for)
+
+REQUEST_FAILED_MARKER = "[LMMS_EVAL_REQUEST_FAILED"
+
+
+def is_request_failure(reply: object) -> bool:
+    """True for no reply, an empty one, or lmms-eval's failed-request text: never an answer."""
+    return reply is None or (isinstance(reply, str) and (not reply.strip() or reply.lstrip().startswith(REQUEST_FAILED_MARKER)))
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One of ``n`` numbered options (aliases: words naming an option, e.g. panel positions; option_texts: the options' texts)."""
+
+    n: int
+    aliases: tuple[tuple[str, int], ...] = ()
+    option_texts: tuple[str, ...] = ()
+
+    def read(self, text: str) -> int | None:
+        found = parse_choice(text, self.n, dict(self.aliases) or None)
+        return found if found is not None or not self.option_texts else parse_option_text(text, self.option_texts)
+
+    def describe(self) -> str:
+        return f"one of the options 1 to {self.n}"
+
+
+@dataclass(frozen=True)
+class Score:
+    """A rating between ``low`` and ``high``."""
+
+    low: float = 1.0
+    high: float = 10.0
+
+    def read(self, text: str) -> float | None:
+        return parse_score(text, self.low, self.high)
+
+    def describe(self) -> str:
+        return f"a score from {self.low:g} to {self.high:g}"
+
+
+@dataclass(frozen=True)
+class Label:
+    """One of ``labels`` (``aliases``: other words for a label)."""
+
+    labels: tuple[str, ...]
+    aliases: tuple[tuple[str, str], ...] = ()
+
+    def read(self, text: str) -> str | None:
+        return parse_label(text, self.labels, dict(self.aliases) or None)
+
+    def describe(self) -> str:
+        return "one of: " + ", ".join(self.labels)

@@ -19,8 +19,11 @@ def summary_table(results: dict) -> str:
             if not _filter or "_stderr" in name:
                 continue
             if isinstance(value, dict):
-                for label, cell in value.items():  # {"acc", "n"}, or several named values and "n" (e.g. Sherlock per chunk)
-                    rows += [f"| {task} | {name}[{label}]{'' if key == 'acc' else '.' + key} | {_format(cell[key])} | {cell['n']} |" for key in cell if key != "n"]
+                for label, cell in value.items():  # {"acc", "n", ...} per label, or a flat dict of counts
+                    if not isinstance(cell, dict):
+                        rows.append(f"| {task} | {name}.{label} | {_format(cell)} | |")
+                        continue
+                    rows += [f"| {task} | {name}[{label}]{'' if key == 'acc' else '.' + key} | {_format(cell[key])} | {cell.get('n', '')} |" for key in cell if key != "n"]
             else:
                 rows.append(f"| {task} | {name} | {_format(value)} | |")
     return "\n".join(rows)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from abductive_tasks.cli import tasks_path
+from abductive_tasks.compat import tasks_path
 
 # The backends that only generate text: no loglikelihood requests (lmms-eval 0.7.3).
 GENERATION_ONLY_BACKENDS = frozenset({"vllm", "vllm_chat", "openai", "async_openai"})
@@ -32,7 +32,7 @@ class TaskFacts:
     headline_metric: str
     output_type: str
     max_new_tokens: int | None
-    higher_is_better: dict[str, bool]
+    higher_is_better: dict[str, bool | None]
 
     @property
     def generates(self) -> bool:
@@ -95,7 +95,7 @@ class Suite:
         missing = [key for key in ("max_images_per_prompt", "headline_metric") if key not in metadata]
         if missing:
             raise SuiteError(f"task {task!r} ({self._manager.task_index[task]['yaml_path']}): metadata lacks {', '.join(missing)}")
-        metrics = {entry["metric"]: bool(entry.get("higher_is_better", True)) for entry in config.get("metric_list", [])}
+        metrics = {entry["metric"]: entry.get("higher_is_better", True) for entry in config.get("metric_list", [])}  # None: a diagnostics dict
         if metadata["headline_metric"] not in metrics:
             raise SuiteError(f"task {task!r}: headline_metric {metadata['headline_metric']!r} is not in its metric_list")
         return TaskFacts(

@@ -27,9 +27,9 @@ import numpy as np
 from loguru import logger
 
 from abductive_tasks.aggregation import ItemAggregations
-from abductive_tasks.data import DataError, benchmark_root, check_image, read_csv, resolve_columns, resolve_inside
+from abductive_tasks.data import DataError, benchmark_root, read_csv, resolve_columns, resolve_inside
 from abductive_tasks.dve import metrics
-from abductive_tasks.images import load_image
+from abductive_tasks.images import check_image, load_image
 from abductive_tasks.metrics import ItemOutcomes, mean_or_none
 from abductive_tasks.parsing import parse_label
 

@@ -8,6 +8,10 @@ only half initialised and our models would silently be missing from the registry
 
 from lmms_eval.models.registry_v2 import ModelManifest
 
+from abductive_tasks import compat
+
+compat.install()  # our task folder and statistics, before lmms-eval builds its TaskManager
+
 MANIFESTS = (
     ModelManifest(model_id="random_baseline", simple_class_path="abductive_tasks.models.baselines.RandomBaseline"),
     ModelManifest(model_id="dumb_pixel", simple_class_path="abductive_tasks.models.baselines.DumbPixel"),

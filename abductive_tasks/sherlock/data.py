@@ -25,7 +25,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from abductive_tasks.data import DataError, benchmark_root, check_image, resolve_inside
+from abductive_tasks.data import DataError, benchmark_root, resolve_inside
+from abductive_tasks.images import check_image
 
 BENCHMARK = "sherlock"
 TASKS = ("retrieval", "localization", "comparison")

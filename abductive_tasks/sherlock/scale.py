@@ -31,7 +31,8 @@ import datasets
 import numpy as np
 from loguru import logger
 
-from abductive_tasks.data import DataError, check_image, resolve_inside
+from abductive_tasks.data import DataError, resolve_inside
+from abductive_tasks.images import check_image
 from abductive_tasks.parsing import loglikelihood_value
 from abductive_tasks.sherlock import metrics
 from abductive_tasks.sherlock.data import TaskFile, image_key, sherlock_root, task_files

@@ -33,3 +33,9 @@ def read_samples(output: Path, task: str) -> list[dict]:
 
 def metric(results: dict, task: str, name: str):
     return results[task][f"{name},none"]
+
+
+def count(results: dict, task: str, key: str):
+    """One entry of the task's diagnostics dict (``<prefix>_counts``: documents, items scored, unparsable ...)."""
+    (counts,) = [value for name, value in results[task].items() if name.endswith("_counts,none")]
+    return counts[key]

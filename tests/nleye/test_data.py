@@ -8,15 +8,21 @@ from pathlib import Path
 
 import pytest
 
-from abductive_tasks import nleye
-from abductive_tasks.data import SAMPLE_ROOT, DataError, benchmark_root, cache_root
+from abductive_tasks.data import SAMPLE_ROOT, DataError, benchmark_root
+from abductive_tasks.nleye import data as nleye
+from abductive_tasks.nleye.hooks import triplet_docs_from, triplet_text_docs_from
+from abductive_tasks.settings import cache_root
 
 
 @pytest.fixture(autouse=True)
 def fresh_loader():
-    nleye.load_items.cache_clear()
+    nleye.load.cache_clear()
     yield
-    nleye.load_items.cache_clear()
+    nleye.load.cache_clear()
+
+
+def load_items(root: Path, overrides: tuple = ()):
+    return nleye.load(root, overrides).items
 
 
 def rewrite_csv(root: Path, edit) -> Path:
@@ -33,7 +39,7 @@ def rewrite_csv(root: Path, edit) -> Path:
 
 
 def test_sample_covers_categories_directions_and_balanced_gold():
-    items = nleye.load_items(SAMPLE_ROOT / "nleye")
+    items = load_items(SAMPLE_ROOT / "nleye")
     assert len(items) == 12
     assert set(items["reasoning_category"]) == nleye.REASONING_CATEGORIES
     assert set(items["time_direction"]) == nleye.TIME_DIRECTIONS
@@ -63,14 +69,14 @@ def test_local_copy_with_renamed_columns_loads(data_copy):
         return [{("label" if k == "gold_label" else "explanation" if k == "gold_explanation" else k): v for k, v in row.items()} for row in rows]
 
     rewrite_csv(data_copy, rename)
-    items = nleye.load_items(data_copy / "nleye")
-    assert items["gold"] == nleye.load_items(SAMPLE_ROOT / "nleye")["gold"]
+    items = load_items(data_copy / "nleye")
+    assert items["gold"] == load_items(SAMPLE_ROOT / "nleye")["gold"]
 
 
 def test_missing_required_column_lists_columns_present(data_copy):
     rewrite_csv(data_copy, lambda rows: [{k: v for k, v in row.items() if k != "gold_label"} for row in rows])
     with pytest.raises(DataError, match=r"gold_label: one of .*Columns present: \['sample_id'"):
-        nleye.load_items(data_copy / "nleye")
+        load_items(data_copy / "nleye")
 
 
 @pytest.mark.parametrize(
@@ -80,13 +86,13 @@ def test_missing_required_column_lists_columns_present(data_copy):
         (lambda rows: rows.__setitem__(4, {**rows[4], "sample_id": rows[0]["sample_id"]}), r"line 6, field 'sample_id': duplicate sample id '1' \(first on line 2\)"),
         (lambda rows: rows.__setitem__(1, {**rows[1], "reasoning_category": "magical"}), r"line 3, field 'reasoning_category': unknown category 'magical'"),
         (lambda rows: rows.__setitem__(1, {**rows[1], "time_direction": "sideways"}), r"line 3, field 'time_direction'"),
-        (lambda rows: rows.__setitem__(0, {**rows[0], "sample_id": "../../.."}), r"line 2, field 'sample_id': path 'images/../../..' escapes the data root"),
+        (lambda rows: rows.__setitem__(0, {**rows[0], "sample_id": "../../.."}), r"line 2, field 'sample_id': path 'images/../../../premise.png' escapes the data root"),
     ],
 )
 def test_bad_rows_name_file_line_and_field(data_copy, edit, message):
     path = rewrite_csv(data_copy, edit)
     with pytest.raises(DataError, match=message) as error:
-        nleye.load_items(data_copy / "nleye")
+        load_items(data_copy / "nleye")
     assert str(path) in str(error.value)
 
 
@@ -96,24 +102,24 @@ def test_malformed_row_names_its_line(data_copy):
     lines[2] += ",an extra field"
     path.write_text("\n".join(lines) + "\n")
     with pytest.raises(DataError, match=r"test_set.csv, line 3: expected 10 fields"):
-        nleye.load_items(data_copy / "nleye")
+        load_items(data_copy / "nleye")
 
 
 def test_missing_and_unreadable_images_stop_loading(data_copy):
     (data_copy / "nleye" / "images" / "5" / "hypothesis2.png").unlink()
-    with pytest.raises(DataError, match=r"line 6: image file not found: .*images/5/hypothesis2.png"):
-        nleye.load_items(data_copy / "nleye")
+    with pytest.raises(DataError, match=r"line 6, field 'sample_id': image file not found: .*images/5/hypothesis2.png"):
+        load_items(data_copy / "nleye")
     (data_copy / "nleye" / "images" / "5" / "hypothesis2.png").write_bytes(b"not a png")
-    with pytest.raises(DataError, match=r"line 6: unreadable image .*images/5/hypothesis2.png"):
-        nleye.load_items(data_copy / "nleye")
+    with pytest.raises(DataError, match=r"line 6, field 'sample_id': unusable image .*images/5/hypothesis2.png"):
+        load_items(data_copy / "nleye")
 
 
 def test_text_task_needs_descriptions(data_copy):
     rewrite_csv(data_copy, lambda rows: rows.__setitem__(2, {**rows[2], "premise_description": ""}))
-    items = nleye.load_items(data_copy / "nleye")
+    items = load_items(data_copy / "nleye")
     with pytest.raises(DataError, match=r"nleye_triplet_text needs .* sample ids \['3'\]"):
-        nleye.triplet_text_docs_from(items)
-    assert len(nleye.triplet_docs_from(items)) == 24
+        triplet_text_docs_from(items)
+    assert len(triplet_docs_from(items)) == 24
 
 
 def test_benchmark_without_a_hub_copy_says_how_to_get_its_data(monkeypatch):
@@ -128,3 +134,57 @@ def test_cache_root_honours_abductive_cache_then_xdg(monkeypatch, tmp_path):
     assert cache_root() == tmp_path / "xdg" / "abductive_tasks"
     monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "mine"))
     assert cache_root() == tmp_path / "mine"
+
+
+def test_column_override_maps_a_field_to_a_column(data_copy, monkeypatch):
+    def rename(rows):
+        return [{("which_one" if k == "gold_label" else k): v for k, v in row.items()} for row in rows]
+
+    path = rewrite_csv(data_copy, rename)
+    with pytest.raises(DataError, match=r"gold_label: one of .*name a column with ABDUCTIVE_NLEYE_COLUMNS") as error:
+        load_items(data_copy / "nleye")
+    assert str(path) in str(error.value)
+    monkeypatch.setenv("ABDUCTIVE_NLEYE_COLUMNS", "gold_label=which_one")
+    assert nleye.column_overrides() == (("gold_label", "which_one"),)
+    assert load_items(data_copy / "nleye", nleye.column_overrides())["gold"] == load_items(SAMPLE_ROOT / "nleye")["gold"]
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("gold_label", r"expected 'field=column,field=column'"),
+        ("golden=label", r"unknown field\(s\) \['golden'\]"),
+    ],
+)
+def test_bad_column_override_is_a_clear_error(monkeypatch, value, message):
+    monkeypatch.setenv("ABDUCTIVE_NLEYE_COLUMNS", value)
+    with pytest.raises(DataError, match=message):
+        nleye.column_overrides()
+
+
+def test_column_override_naming_an_absent_column_is_an_error(data_copy):
+    with pytest.raises(DataError, match=r"ABDUCTIVE_NLEYE_COLUMNS names column\(s\) the file lacks: \['gold_explanation=expl'\]"):
+        load_items(data_copy / "nleye", (("gold_explanation", "expl"),))
+
+
+def test_image_symlink_leaving_the_root_is_refused(data_copy, tmp_path):
+    outside = tmp_path / "outside.png"
+    target = data_copy / "nleye" / "images" / "4" / "premise.png"
+    outside.write_bytes(target.read_bytes())
+    target.unlink()
+    target.symlink_to(outside)
+    with pytest.raises(DataError, match=r"line 5, field 'sample_id': path 'images/4/premise.png' escapes the data root"):
+        load_items(data_copy / "nleye")
+
+
+def test_csv_with_a_byte_order_mark_loads(data_copy):
+    path = data_copy / "nleye" / "test_set.csv"
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert len(load_items(data_copy / "nleye")) == 12
+
+
+def test_non_utf8_csv_names_the_file(data_copy):
+    path = data_copy / "nleye" / "test_set.csv"
+    path.write_bytes(path.read_bytes().replace(b"kitchen", b"k\xe9tchen", 1))
+    with pytest.raises(DataError, match=r"test_set.csv: not UTF-8 text"):
+        load_items(data_copy / "nleye")

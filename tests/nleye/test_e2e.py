@@ -12,16 +12,16 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from abductive_tasks import nleye
 from abductive_tasks.data import SAMPLE_ROOT
+from abductive_tasks.nleye import data, hooks
 
-from helpers.runs import OFFLINE, abductive_eval, metric, read_results, read_samples
+from helpers.runs import OFFLINE, abductive_eval, count, metric, read_results, read_samples
 
 pytestmark = pytest.mark.e2e
 
 TRIPLET_TASKS = ("nleye_triplet", "nleye_triplet_combined", "nleye_triplet_text")
 PAIRS_TASKS = ("nleye_pairs", "nleye_pairs_combined")
-ITEMS = nleye.load_items(SAMPLE_ROOT / "nleye")
+ITEMS = data.load(SAMPLE_ROOT / "nleye").items
 
 
 def run_ok(tmp_path: Path, *args: str, data: str = "sample") -> dict:
@@ -36,10 +36,10 @@ def test_dummy_always_one_on_triplets(tmp_path):
         assert metric(results, task, "consistency_acc") == 0.0
         assert metric(results, task, "order1_acc") == 1.0
         assert metric(results, task, "order2_acc") == 0.0
-        assert metric(results, task, "parse_failure_rate") == 0.0
-        assert metric(results, task, "items_scored") == 12
-        assert metric(results, task, "items_incomplete") == 0
-        assert metric(results, task, "consistency_by_category")["social"] == {"acc": 0.0, "n": 2}
+        assert count(results, task, "unparsable") == 0
+        assert count(results, task, "items_scored") == 12
+        assert count(results, task, "items_incomplete") == 0
+        assert metric(results, task, "consistency_by_category")["social"] == {"acc": 0.0, "n": 2, "lower": 0.0, "upper": 0.0}
 
 
 def test_dummy_always_seven_on_pairs(tmp_path):
@@ -49,26 +49,26 @@ def test_dummy_always_seven_on_pairs(tmp_path):
         assert metric(results, task, "equal_rank_rate") == 1.0
         assert metric(results, task, "rank_diff") == 0.0
         assert metric(results, task, "correct_rank_mean") == 7.0
-        assert metric(results, task, "items_with_both_scores") == 12
+        assert count(results, task, "items_with_both_scores") == 12
 
 
 def test_unparsable_answers_are_counted_as_wrong(tmp_path):
     completed = abductive_eval(["--model", "dummy", "--model_args", "response=no idea", "--tasks", "nleye_triplet,nleye_pairs"], tmp_path / "out")
     assert completed.returncode == 0, completed.stderr[-3000:]
-    assert "| nleye_triplet | unparsable_count | 24 | |" in completed.stdout  # the compact summary
+    assert "| nleye_triplet | triplet_counts.unparsable | 24 | |" in completed.stdout  # the compact summary
     results = read_results(tmp_path / "out")
-    assert metric(results, "nleye_triplet", "parse_failure_rate") == 1.0
-    assert metric(results, "nleye_triplet", "unparsable_count") == 24
+    assert count(results, "nleye_triplet", "unparsable") == count(results, "nleye_triplet", "documents")
+    assert count(results, "nleye_triplet", "unparsable") == 24
     assert metric(results, "nleye_triplet", "consistency_acc") == 0.0
-    assert metric(results, "nleye_pairs", "unparsable_count") == 24
+    assert count(results, "nleye_pairs", "unparsable") == 24
     assert metric(results, "nleye_pairs", "order_faithful_acc") == 0.0
-    assert metric(results, "nleye_pairs", "items_with_both_scores") == 0
+    assert count(results, "nleye_pairs", "items_with_both_scores") == 0
 
 
 def test_limit_cutting_an_item_is_reported(tmp_path):
     results = run_ok(tmp_path, "--model", "dummy", "--model_args", "response=1", "--tasks", "nleye_triplet", "--limit", "3")
-    assert metric(results, "nleye_triplet", "items_scored") == 1
-    assert metric(results, "nleye_triplet", "items_incomplete") == 1
+    assert count(results, "nleye_triplet", "items_scored") == 1
+    assert count(results, "nleye_triplet", "items_incomplete") == 1
 
 
 def _corner_luminance(path: str) -> float:
@@ -86,17 +86,17 @@ def test_dumb_pixel_on_every_task_matches_the_pixels(tmp_path):
         assert metric(results, task, "consistency_acc") == pytest.approx(expected)
         assert metric(results, task, "order1_acc") == pytest.approx(expected)
         assert metric(results, task, "order2_acc") == pytest.approx(expected)
-        assert metric(results, task, "parse_failure_rate") == 0.0
+        assert count(results, task, "unparsable") == 0
     for task in PAIRS_TASKS:
         assert metric(results, task, "order_faithful_acc") == pytest.approx(expected)
         assert metric(results, task, "equal_rank_rate") == 0.0
-        assert metric(results, task, "parse_failure_rate") == 0.0
+        assert count(results, task, "unparsable") == 0
     responses = [s["filtered_resps"] for s in read_samples(tmp_path / "out", "nleye_pairs")]
     assert all(r.startswith("Score: ") for r in responses)
 
 
 def _random_triplet_consistency(task: str, seed: int = 0) -> float:
-    docs = nleye.triplet_docs_from(ITEMS)
+    docs = hooks.triplet_docs_from(ITEMS)
     picks = [random.Random(f"{seed}:{task}:{doc_id}").choice(["1", "2"]) for doc_id in range(len(docs))]
     right = [int(pick) == doc["gold_position"] for pick, doc in zip(picks, docs, strict=True)]
     return float(np.mean(np.logical_and(right[0::2], right[1::2])))
@@ -106,10 +106,10 @@ def test_random_baseline_on_every_task_is_seeded_per_document(tmp_path):
     results = run_ok(tmp_path, "--model", "random_baseline", "--model_args", "seed=0", "--tasks", "nleye")
     for task in TRIPLET_TASKS:
         assert metric(results, task, "consistency_acc") == pytest.approx(_random_triplet_consistency(task))
-        assert metric(results, task, "parse_failure_rate") == 0.0
+        assert count(results, task, "unparsable") == 0
     for task in PAIRS_TASKS:
-        assert metric(results, task, "parse_failure_rate") == 0.0
-        assert metric(results, task, "items_with_both_scores") == 12
+        assert count(results, task, "unparsable") == 0
+        assert count(results, task, "items_with_both_scores") == 12
         assert 0.0 <= metric(results, task, "order_faithful_acc") <= 1.0
 
 

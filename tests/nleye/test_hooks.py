@@ -5,17 +5,20 @@ from __future__ import annotations
 import PIL.Image
 import pytest
 
-from abductive_tasks import images, nleye
+from abductive_tasks import images
 from abductive_tasks.data import SAMPLE_ROOT
+from abductive_tasks.nleye import data, hooks, prompts
+
+from helpers.specs import evaluate, records
 
 
 @pytest.fixture(scope="module")
 def items():
-    return nleye.load_items(SAMPLE_ROOT / "nleye")
+    return data.load(SAMPLE_ROOT / "nleye").items
 
 
 def test_triplet_docs_show_both_orders(items):
-    docs = nleye.triplet_docs_from(items)
+    docs = hooks.triplet_docs_from(items)
     assert len(docs) == 2 * len(items)
     for item, original, swapped in zip(items, docs.select(range(0, len(docs), 2)), docs.select(range(1, len(docs), 2)), strict=True):
         assert original["item_id"] == swapped["item_id"] == item["item_id"]
@@ -27,7 +30,7 @@ def test_triplet_docs_show_both_orders(items):
 
 
 def test_pairs_docs_one_per_hypothesis(items):
-    docs = nleye.pairs_docs_from(items)
+    docs = hooks.pairs_docs_from(items)
     assert len(docs) == 2 * len(items)
     assert sum(docs["is_gold"]) == len(items)
     first = docs[0]
@@ -36,21 +39,21 @@ def test_pairs_docs_one_per_hypothesis(items):
 
 
 def test_prompts_are_table_6(items):
-    doc = nleye.triplet_docs_from(items)[0]
-    assert nleye.doc_to_text_triplet_separate(doc).startswith("Given a context image and 2 hypothesis images (3 total images)")
-    assert nleye.doc_to_text_triplet_combined(doc).endswith("The context image can happen before or after the hypothesis images.")
-    assert nleye.doc_to_text_pairs_combined(doc) == "The first (left) image is the context image. " + nleye.PROMPT_PAIRS_SEPARATE
-    assert "10: Almost necessarily plausible. Explain why." in nleye.PROMPT_PAIRS_SEPARATE
-    text = nleye.doc_to_text_triplet_text(doc)
+    doc = hooks.triplet_docs_from(items)[0]
+    assert hooks.doc_to_text_triplet_separate(doc).startswith("Given a context image and 2 hypothesis images (3 total images)")
+    assert hooks.doc_to_text_triplet_combined(doc).endswith("The context image can happen before or after the hypothesis images.")
+    assert hooks.doc_to_text_pairs_combined(doc) == "The first (left) image is the context image. " + prompts.PROMPT_PAIRS_SEPARATE
+    assert "10: Almost necessarily plausible. Explain why." in prompts.PROMPT_PAIRS_SEPARATE
+    text = hooks.doc_to_text_triplet_text(doc)
     assert text.startswith("Given a context, hypothesis1, and hypothesis2, which hypothesis is more plausible?")
     assert f"Context: {items[0]['descriptions'][0]}" in text
-    assert nleye.doc_to_visual_none(doc) == []
+    assert hooks.doc_to_visual_none(doc) == []
 
 
 def test_combined_image_puts_premise_left(items):
-    doc = nleye.triplet_docs_from(items)[0]
-    separate = nleye.doc_to_visual_separate(doc)
-    (combined,) = nleye.doc_to_visual_combined(doc)
+    doc = hooks.triplet_docs_from(items)[0]
+    separate = hooks.doc_to_visual_separate(doc)
+    (combined,) = hooks.doc_to_visual_combined(doc)
     height = max(image.height for image in separate)
     widths = [round(image.width * height / image.height) for image in separate]
     assert combined.size == (sum(widths) + 2 * 8, height)
@@ -58,33 +61,45 @@ def test_combined_image_puts_premise_left(items):
     assert combined.getpixel((0, 0)) == premise.getpixel((0, 0))
 
 
-def test_each_image_file_is_decoded_once(items, monkeypatch):
+def test_each_image_file_is_decoded_once_across_loading_and_visuals(monkeypatch):
     images.clear_cache()
+    data.load.cache_clear()
     opened = []
     real_open = PIL.Image.open
     monkeypatch.setattr(PIL.Image, "open", lambda path, *a, **k: opened.append(str(path)) or real_open(path, *a, **k))
-    for docs in (nleye.triplet_docs_from(items), nleye.pairs_docs_from(items)):
+    items = data.load(SAMPLE_ROOT / "nleye").items  # loading decodes every image (and rejects bad ones)
+    for docs in (hooks.triplet_docs_from(items), hooks.pairs_docs_from(items)):
         for doc in docs:
-            nleye.doc_to_visual_separate(doc)
-            nleye.doc_to_visual_combined(doc)
-            nleye.doc_to_visual_combined(doc)
+            hooks.doc_to_visual_separate(doc)
+            hooks.doc_to_visual_combined(doc)
+            hooks.doc_to_visual_combined(doc)
     assert len(opened) == len(set(opened)) == 3 * len(items)
 
 
 def test_triplet_results_count_unparsable_as_wrong(items):
-    doc = nleye.triplet_docs_from(items)[0]
+    doc = hooks.triplet_docs_from(items)[0]
     gold = str(doc["gold_position"])
-    right = nleye.process_results_triplet(doc, [f"Hypothesis {gold} is more plausible."])
-    unreadable = nleye.process_results_triplet(doc, ["I cannot decide."])
-    assert right["consistency_acc"]["correct"] is True
-    assert unreadable["consistency_acc"]["correct"] is False
-    assert unreadable["consistency_acc"]["prediction"] is None
-    assert nleye.triplet_parse_failure_rate([right["parse_failure_rate"], unreadable["parse_failure_rate"]]) == 0.5
-    assert nleye.process_results_triplet_combined(doc, ["the middle image"])["consistency_acc"]["prediction"] == 1
+    right, unreadable = records(hooks.process_results_triplet, [doc, doc], [f"Hypothesis {gold} is more plausible.", "I cannot decide."])
+    assert right["correct"] is True and right["answer_status"] == "parsed"
+    assert unreadable["correct"] is False and unreadable["prediction"] is None and unreadable["answer_status"] == "unparsable"
+    assert records(hooks.process_results_triplet_combined, [doc], ["the middle image"])[0]["prediction"] == 1
+
+
+@pytest.mark.parametrize("reply", ["[LMMS_EVAL_REQUEST_FAILED after 5 retries] Error code: 400 - Invalid image 2", "   ", "", None])
+def test_a_failed_request_is_never_an_answer(items, reply):
+    docs = hooks.triplet_docs_from(items)
+    values = evaluate(hooks.TRIPLET, hooks.process_results_triplet, docs, [reply] * len(docs))
+    assert values["consistency_acc"] == 0.0
+    assert values["triplet_counts"]["request_failed"] == len(docs)
+    assert values["triplet_counts"]["unparsable"] == 0
+    pairs = hooks.pairs_docs_from(items)
+    rating = evaluate(hooks.PAIRS, hooks.process_results_pairs, pairs, ["[LMMS_EVAL_REQUEST_FAILED after 3 retries] 429 Rate limit"] * len(pairs))
+    assert rating["order_faithful_acc"] == 0.0 and rating["pairs_counts"]["request_failed"] == len(pairs)
+    assert rating["pairs_counts"]["items_with_both_scores"] == 0
 
 
 def test_triplet_aggregations_by_hand(items):
-    docs = nleye.triplet_docs_from(items).select(range(6))  # items 1-3, both orders
+    docs = hooks.triplet_docs_from(items).select(range(6))  # items 1-3, both orders
     # item 1: right twice; item 2: right then unparsable; item 3: wrong twice.
     answers = [
         str(docs[0]["gold_position"]),
@@ -94,27 +109,28 @@ def test_triplet_aggregations_by_hand(items):
         str(3 - docs[4]["gold_position"]),
         str(3 - docs[5]["gold_position"]),
     ]
-    payloads = [nleye.process_results_triplet(doc, [answer])["consistency_acc"] for doc, answer in zip(docs, answers, strict=True)]
-    assert nleye.consistency_acc(payloads) == pytest.approx(1 / 3)
-    assert nleye.triplet_items_scored(payloads) == 3
-    assert nleye.triplet_unparsable_count(payloads) == 1
+    values = evaluate(hooks.TRIPLET_TEXT, hooks.process_results_triplet_text, docs, answers)
+    assert values["consistency_acc"] == pytest.approx(1 / 3)
+    assert values["triplet_counts"] == {"documents": 6, "items_scored": 3, "items_incomplete": 0, "unparsable": 1, "request_failed": 0, "judge_extracted": 0}
     # gold positions by document: item 1 (1, 2), item 2 (2, 1), item 3 (1, 2)
     assert [d["gold_position"] for d in docs] == [1, 2, 2, 1, 1, 2]
-    assert nleye.order1_acc(payloads) == pytest.approx(1 / 3)  # docs 0 right, 3 unparsable, 4 wrong
-    assert nleye.order2_acc(payloads) == pytest.approx(2 / 3)  # docs 1, 2 right, 5 wrong
-    by_category = nleye.consistency_by_category(payloads)
-    assert by_category == {"emotional": {"acc": 0.0, "n": 1}, "logical": {"acc": 0.0, "n": 1}, "physical": {"acc": 1.0, "n": 1}}
-    assert nleye.triplet_items_incomplete(payloads[:5]) == 1
+    assert values["order1_acc"] == pytest.approx(1 / 3)  # docs 0 right, 3 unparsable, 4 wrong
+    assert values["order2_acc"] == pytest.approx(2 / 3)  # docs 1, 2 right, 5 wrong
+    by_category = {label: (cell["acc"], cell["n"]) for label, cell in values["consistency_by_category"].items()}
+    assert by_category == {"emotional": (0.0, 1), "logical": (0.0, 1), "physical": (1.0, 1)}
+    assert values["triplet_ci95"]["consistency_acc"]["units"] == 3 and values["triplet_ci95"]["consistency_acc"]["chance"] == 0.25
+    cut = evaluate(hooks.TRIPLET_TEXT, hooks.process_results_triplet_text, docs.select(range(5)), answers[:5])
+    assert cut["triplet_counts"]["items_incomplete"] == 1 and cut["triplet_counts"]["items_scored"] == 2
 
 
 def test_pairs_aggregations_by_hand(items):
-    docs = nleye.pairs_docs_from(items).select(range(4))  # items 1 and 2
+    docs = hooks.pairs_docs_from(items).select(range(4))  # items 1 and 2
     ratings = {True: "Score: 8", False: "Score: 3"}
-    payloads = [nleye.process_results_pairs(doc, [ratings[doc["is_gold"]]])["order_faithful_acc"] for doc in docs.select([0, 1])]
-    payloads += [nleye.process_results_pairs(doc, ["7/10"])["order_faithful_acc"] for doc in docs.select([2, 3])]
-    assert nleye.order_faithful_acc(payloads) == 0.5
-    assert nleye.equal_rank_rate(payloads) == 0.5
-    assert nleye.rank_diff(payloads) == 2.5
-    assert nleye.correct_rank_mean(payloads) == 7.5
-    assert nleye.wrong_rank_mean(payloads) == 5.0
-    assert nleye.pairs_items_scored(payloads) == 2
+    answers = [ratings[doc["is_gold"]] for doc in docs.select([0, 1])] + ["7/10", "7/10"]
+    values = evaluate(hooks.PAIRS, hooks.process_results_pairs, docs, answers)
+    assert values["order_faithful_acc"] == 0.5
+    assert values["equal_rank_rate"] == 0.5
+    assert values["rank_diff"] == 2.5
+    assert values["correct_rank_mean"] == 7.5
+    assert values["wrong_rank_mean"] == 5.0
+    assert values["pairs_counts"]["items_scored"] == 2 and values["pairs_counts"]["items_with_both_scores"] == 2

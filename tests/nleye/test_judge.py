@@ -7,21 +7,22 @@ from pathlib import Path
 
 import pytest
 
-from abductive_tasks import nleye
 from abductive_tasks.data import SAMPLE_ROOT
+from abductive_tasks.nleye import data, hooks
+from abductive_tasks.nleye.metrics import triplet_outcome
 
 from helpers.openai_stub import Fault, OpenAIStub, message_text
-from helpers.runs import abductive_eval, metric, read_results
+from helpers.runs import abductive_eval, count, metric, read_results
 
-ITEMS = nleye.load_items(SAMPLE_ROOT / "nleye")
-DOCS = nleye.triplet_docs_from(ITEMS)
+ITEMS = data.load(SAMPLE_ROOT / "nleye").items
+DOCS = hooks.triplet_docs_from(ITEMS)
 EXPLANATION_METRICS = ("explanation_valid_rate", "explanations_judged", "explanations_judge_failed", "explanations_judge_unparsable", "explanations_unjudgeable")
 
 
 def test_appendix_c_judge_prompt():
     doc = next(doc for doc in DOCS if doc["item_id"] == "4" and doc["swapped"])  # gold hypothesis 2, shown first
     assert doc["gold_position"] == 1
-    assert nleye.explanation_judge_prompt(doc, "1. The rolling pin flattened the dough") == (
+    assert hooks.explanation_judge_prompt(doc, "1. The rolling pin flattened the dough") == (
         "Context: A large thin circle of dough on a kitchen surface.\n"
         "Plausible Hypothesis: A lump of dough and a rolling pin on a kitchen surface.\n"
         "Less Plausible Hypothesis: A lump of dough and a pasta maker on a kitchen surface.\n"
@@ -32,35 +33,50 @@ def test_appendix_c_judge_prompt():
         "Gold explanations:\n"
         "Explanation 1: A rolling pin flattens dough into a thin circle."
     )
-    assert nleye.explanation_judge_prompt({**doc, "gold_explanation": " "}, "1") is None
-    assert nleye.explanation_judge_prompt({**doc, "shown_descriptions": [], "premise_description": ""}, "1") is None
+    assert hooks.explanation_judge_prompt({**doc, "gold_explanation": " "}, "1") is None
+    assert hooks.explanation_judge_prompt({**doc, "shown_descriptions": [], "premise_description": ""}, "1") is None
 
 
-def _record(status: str | None, valid: bool | None = None, configured: bool = True) -> dict:
-    return {"judge_configured": configured, "explanation": status, "explanation_valid": valid}
+def _record(item: int, status: str | None, valid: bool | None = None, configured: bool = True) -> dict:
+    return {
+        "item_id": str(item),
+        "gold_position": 1,
+        "correct": status is not None,
+        "reasoning_category": "social",
+        "time_direction": "forward",
+        "time_duration": "short-term",
+        "judge_configured": configured,
+        "explanation": status,
+        "explanation_valid": valid,
+    }
+
+
+def _explanations(records: list[dict]) -> tuple[float | None, dict]:
+    outcome = triplet_outcome(records, explanations=True)
+    rate = outcome.estimates["explanation_valid_rate"].value if "explanation_valid_rate" in outcome.estimates else outcome.values["explanation_valid_rate"]
+    return rate, outcome.counts
 
 
 def test_explanation_aggregations_by_hand():
     # Two wrong predictions (not judged), three valid, one invalid, one failure, one unreadable, one without references.
-    records = [_record(None), _record(None), *[_record("ok", True)] * 3, _record("ok", False), _record("judge_failed"), _record("unparsable"), _record("no_reference")]
-    assert nleye.explanation_valid_rate(records) == pytest.approx(3 / 4)
-    assert nleye.explanations_judged(records) == 4
-    assert nleye.explanations_judge_failed(records) == 1
-    assert nleye.explanations_judge_unparsable(records) == 1
-    assert nleye.explanations_unjudgeable(records) == 1
-    assert nleye.explanation_valid_rate([_record(None)]) is None  # no correct prediction: nothing to rate
-    assert nleye.explanations_judged([_record(None)]) == 0
+    statuses = [(None, None), (None, None), *[("ok", True)] * 3, ("ok", False), ("judge_failed", None), ("unparsable", None), ("no_reference", None)]
+    rate, counts = _explanations([_record(item, status, valid) for item, (status, valid) in enumerate(statuses)])
+    assert rate == pytest.approx(3 / 4)
+    assert (counts["explanations_judged"], counts["explanations_judge_failed"], counts["explanations_judge_unparsable"], counts["explanations_unjudgeable"]) == (4, 1, 1, 1)
+    rate, counts = _explanations([_record(1, None)])
+    assert rate is None and counts["explanations_judged"] == 0  # no correct prediction: nothing to rate
 
 
 def test_explanation_metrics_not_computed_without_judge(monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.setenv("API_TYPE", "openai")
     doc = next(doc for doc in DOCS if doc["gold_position"] == 1)
-    record = nleye.process_results_triplet(doc, ["1"])["explanation_valid_rate"]
+    record = hooks.process_results_triplet(doc, ["1"])["explanation_valid_rate"][1]
     assert record["correct"] and record["explanation"] == "not_configured" and not record["judge_configured"]
-    for name in EXPLANATION_METRICS:
-        assert getattr(nleye, name)([record]) is None
-    assert set(nleye.process_results_triplet_text(doc, ["1"])) == set(nleye.TRIPLET_METRICS)  # the text task judges nothing
+    rate, counts = _explanations([record])
+    assert rate is None and counts["explanations_judged"] is None
+    assert set(hooks.process_results_triplet_text(doc, ["1"])) == set(hooks.TRIPLET_TEXT.metric_names)  # the text task judges nothing
+    assert "explanation_valid_rate" not in hooks.TRIPLET_TEXT.metric_names
 
 
 def _blank_explanation(root: Path, sample_id: str) -> None:
@@ -119,11 +135,11 @@ def test_explanations_judged_end_to_end_and_cached_on_rerun(tmp_path, data_copy)
     results = read_results(tmp_path / "first")
     for task in ("nleye_triplet", "nleye_triplet_combined"):
         assert metric(results, task, "order1_acc") == 1.0 and metric(results, task, "order2_acc") == 0.0
-        assert metric(results, task, "explanations_judged") == 9  # items 1-9
+        assert count(results, task, "explanations_judged") == 9  # items 1-9
         assert metric(results, task, "explanation_valid_rate") == pytest.approx(5 / 9)  # items 1-5 answered 2
-        assert metric(results, task, "explanations_judge_failed") == 1  # item 11
-        assert metric(results, task, "explanations_judge_unparsable") == 1  # item 10
-        assert metric(results, task, "explanations_unjudgeable") == 1  # item 12
+        assert count(results, task, "explanations_judge_failed") == 1  # item 11
+        assert count(results, task, "explanations_judge_unparsable") == 1  # item 10
+        assert count(results, task, "explanations_unjudgeable") == 1  # item 12
     assert not any(key.startswith("explanation") for key in results["nleye_triplet_text"])
     # Only correct predictions are judged; both tasks ask the same 11 questions, asked once each,
     # except the failing one: two attempts per task.

@@ -37,7 +37,7 @@ def test_installed_wheel_lists_tasks_and_models(wheel, tmp_path):
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)], check=True)
     env = {**os.environ, "PYTHONPATH": str(target)}
     probe = (
-        "from abductive_tasks.cli import tasks_path\n"
+        "from abductive_tasks.compat import tasks_path\n"
         "from lmms_eval.tasks import TaskManager\n"
         "from lmms_eval.models import get_model\n"
         "print(tasks_path())\n"

@@ -22,7 +22,7 @@ def test_nleye_facts(suite):
     assert [suite.facts(task).max_images_per_prompt for task in ("nleye_triplet", "nleye_pairs", "nleye_triplet_combined", "nleye_triplet_text")] == [3, 2, 1, 0]
     facts = suite.facts("nleye_triplet")
     assert facts.headline_metric == "consistency_acc" and facts.max_new_tokens == 256 and facts.generates
-    assert facts.higher_is_better["parse_failure_rate"] is False
+    assert facts.higher_is_better["consistency_acc"] is True and facts.higher_is_better["triplet_counts"] is None
 
 
 def test_groups_expand_to_generation_tasks_every_backend_can_run(suite):

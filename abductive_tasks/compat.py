@@ -1,0 +1,168 @@
+"""Every place this package relies on lmms-eval 0.7.3 internals, in one module.
+
+:func:`install` runs when lmms-eval loads our ``lmms_eval.models`` entry point
+(:mod:`abductive_tasks.models.manifests`), i.e. whenever lmms-eval imports its models, before
+its CLI builds a ``TaskManager``. It
+
+* adds our task folder to every ``TaskManager``, after the built-in tasks and the user's include
+  paths (so a built-in task keeps its name on a clash): plain ``lmms-eval --tasks nleye_triplet``
+  finds our tasks with no ``--include_path``;
+* gives lmms-eval's ``<metric>_stderr`` our bootstrap standard error for our aggregations
+  (lmms-eval only bootstraps its own built-in aggregations);
+* stops lmms-eval's dataset-loading retries from repeating a :class:`~abductive_tasks.data.DataError`
+  (bad data does not get better in 2 seconds) and lets the error itself surface, not a ``RetryError``.
+
+The other internals: loglikelihood results reach ``process_results`` stringified
+(:func:`loglikelihood_value`); the task index and YAML loading (:func:`task_manager`,
+:func:`task_config`); and the evaluation entry point the ``abductive-eval`` command wraps
+(:func:`evaluate_cli`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import functools
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+_installed = False
+
+
+def tasks_path() -> Path:
+    """The installed folder holding our task YAML (``abductive_tasks.tasks``)."""
+    return Path(str(files("abductive_tasks.tasks")))
+
+
+def install() -> None:
+    """Hook our tasks and statistics into lmms-eval (idempotent)."""
+    global _installed
+    if _installed:
+        return
+    _installed = True
+    _register_task_folder()
+    _route_stderr()
+    _stop_retrying_data_errors()
+
+
+def _register_task_folder() -> None:
+    from lmms_eval.tasks import TaskManager
+
+    initialize = TaskManager.initialize_tasks
+
+    @functools.wraps(initialize)
+    def initialize_with_ours(self, include_path=None, include_defaults=True):
+        paths = _flat_paths(include_path)
+        ours = tasks_path().resolve()
+        if all(Path(path).resolve() != ours for path in paths):
+            paths.append(str(ours))
+        return initialize(self, include_path=paths, include_defaults=include_defaults)
+
+    TaskManager.initialize_tasks = initialize_with_ours
+
+
+def _flat_paths(include_path: object) -> list[str]:
+    """Include paths as a flat list (``LMMS_EVAL_PLUGINS`` wraps an existing list in another list)."""
+    if include_path is None:
+        return []
+    if isinstance(include_path, str | Path):
+        return [str(include_path)]
+    return [path for entry in include_path for path in _flat_paths(entry)]
+
+
+def _route_stderr() -> None:
+    import lmms_eval.evaluator_utils as evaluator_utils
+
+    from abductive_tasks.taskspec import TaskSpec
+
+    builtin = evaluator_utils.stderr_for_metric
+
+    @functools.wraps(builtin)
+    def stderr_for_metric(metric, bootstrap_iters: int):
+        spec = getattr(metric, "__self__", None)
+        if isinstance(spec, TaskSpec):
+            return spec.stderr if bootstrap_iters > 0 else None
+        return builtin(metric=metric, bootstrap_iters=bootstrap_iters)
+
+    evaluator_utils.stderr_for_metric = stderr_for_metric
+
+
+def _stop_retrying_data_errors() -> None:
+    from lmms_eval.api.task import ConfigurableTask
+    from tenacity import retry_if_not_exception_type
+
+    from abductive_tasks.data import DataError
+
+    retrying = ConfigurableTask.download.retry
+    retrying.retry = retry_if_not_exception_type(DataError)
+    retrying.reraise = True
+
+
+def loglikelihood_value(result: object) -> object | None:
+    """The first element of a loglikelihood result, which lmms-eval 0.7.3 hands to
+    ``process_results`` stringified (``"(-3.71, False)"``); read with ``ast.literal_eval``,
+    never ``eval``. ``None`` when unreadable."""
+    try:
+        value = ast.literal_eval(result) if isinstance(result, str) else result
+        return value[0]
+    except (ValueError, SyntaxError, TypeError, IndexError, MemoryError, RecursionError):
+        return None
+
+
+def task_manager(include_path: str | Path | None = None, include_defaults: bool = False):
+    """lmms-eval's task index: our tasks only by default (skips indexing ~340 built-in folders)."""
+    install()
+    from lmms_eval.tasks import TaskManager
+
+    return TaskManager(include_path=str(include_path or tasks_path()), include_defaults=include_defaults)
+
+
+def task_config(yaml_path: str | Path) -> dict[str, Any]:
+    """A task YAML as lmms-eval reads it (``include:`` resolved, ``!function`` tags imported)."""
+    from lmms_eval.utils import load_yaml_config
+
+    return load_yaml_config(str(yaml_path))
+
+
+def parse_eval_args(argv: list[str]) -> argparse.Namespace:
+    """lmms-eval's ``eval`` arguments."""
+    import sys
+
+    import lmms_eval.__main__ as lmms_main
+
+    saved, sys.argv = sys.argv, ["abductive-eval", *argv]
+    try:
+        return lmms_main.parse_eval_args()[1]
+    finally:
+        sys.argv = saved
+
+
+def evaluate_cli(args: argparse.Namespace) -> tuple[list[dict], list[BaseException], int]:
+    """Run lmms-eval's CLI evaluation; return the results of every finished run, the exceptions
+    lmms-eval swallowed (0.7.3 logs them and exits 0) and the exit code it asked for."""
+    import lmms_eval.__main__ as lmms_main
+
+    install()
+    failures: list[BaseException] = []
+    finished: list[dict] = []
+    evaluate_single = lmms_main.cli_evaluate_single
+
+    def recording_evaluate_single(*call_args, **call_kwargs):
+        try:
+            outcome = evaluate_single(*call_args, **call_kwargs)
+        except Exception as error:
+            failures.append(error)
+            raise
+        if outcome and outcome[0]:  # (results, samples); None on non-main ranks
+            finished.append(outcome[0])
+        return outcome
+
+    lmms_main.cli_evaluate_single = recording_evaluate_single
+    try:
+        lmms_main.cli_evaluate(args)
+    except SystemExit as exit_:
+        return finished, failures, 0 if exit_.code in (0, None) else 1
+    finally:
+        lmms_main.cli_evaluate_single = evaluate_single
+    return finished, failures, 0

@@ -1,0 +1,122 @@
+"""NL-Eye data: the official layout, its columns, and the loader.
+
+Layout (official, Hugging Face dataset ``MorVentura/NL-Eye``): ``test_set.csv`` and
+``images/<sample_id>/{premise,hypothesis1,hypothesis2}.png``; one item per row.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import datasets
+
+from abductive_tasks import settings
+from abductive_tasks.data import DataError, Loaded, benchmark_root, read_csv, resolve_columns, resolve_inside
+from abductive_tasks.images import check_image
+
+BENCHMARK = "nleye"
+HUB_REPO = "MorVentura/NL-Eye"
+CSV_NAME = "test_set.csv"
+IMAGE_NAMES = ("premise.png", "hypothesis1.png", "hypothesis2.png")
+COLUMNS_VARIABLE = "ABDUCTIVE_NLEYE_COLUMNS"
+
+# Canonical field -> accepted CSV column names, in order of preference. The dataset card
+# documents the first five; the names of the label, description and explanation columns
+# could not be verified offline, so every plausible spelling is accepted, and
+# ABDUCTIVE_NLEYE_COLUMNS=field=column,... names the column for a field (see the README).
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "sample_id": ("sample_id",),
+    "reasoning_category": ("reasoning_category",),
+    "domain": ("domain",),
+    "time_direction": ("time_direction",),
+    "time_duration": ("time_duration",),
+    "gold_label": ("gold_label", "label", "gold", "answer", "plausible_hypothesis", "correct_hypothesis"),
+    "premise_description": ("premise_description", "premise", "premise_text", "premise_desc"),
+    "hypothesis1_description": ("hypothesis1_description", "hypothesis1", "hypothesis_1", "hypothesis1_text", "hypothesis_1_description"),
+    "hypothesis2_description": ("hypothesis2_description", "hypothesis2", "hypothesis_2", "hypothesis2_text", "hypothesis_2_description"),
+    "gold_explanation": ("gold_explanation", "explanation", "gold_explanations"),
+}
+REQUIRED = {"sample_id", "reasoning_category", "domain", "time_direction", "time_duration", "gold_label"}
+DESCRIPTIONS = ("premise_description", "hypothesis1_description", "hypothesis2_description")
+
+REASONING_CATEGORIES = {"physical", "functional", "logical", "emotional", "cultural", "social"}  # §2.2
+TIME_DIRECTIONS = {"forward", "backward", "parallel"}  # §2.2
+GOLD_LABELS = {"1": 1, "2": 2, "hypothesis1": 1, "hypothesis2": 2, "hypothesis 1": 1, "hypothesis 2": 2, "h1": 1, "h2": 2}
+NO_DURATION = "unspecified"  # parallel items carry no duration (§2.2)
+
+
+def column_overrides() -> tuple[tuple[str, str], ...]:
+    """The (field, column) pairs ``ABDUCTIVE_NLEYE_COLUMNS`` names, checked against ``COLUMNS``."""
+    try:
+        overrides = settings.nleye_columns()
+    except ValueError as error:
+        raise DataError(str(error)) from None
+    unknown = sorted(set(overrides) - set(COLUMNS))
+    if unknown:
+        raise DataError(f"{COLUMNS_VARIABLE}: unknown field(s) {unknown}; fields: {sorted(COLUMNS)}")
+    return tuple(sorted(overrides.items()))
+
+
+def load_selected() -> Loaded:
+    """The items of the data source ``ABDUCTIVE_DATA`` selects."""
+    return load(benchmark_root(BENCHMARK, HUB_REPO), column_overrides())
+
+
+@functools.cache
+def load(root: Path, column_overrides: tuple[tuple[str, str], ...] = ()) -> Loaded:
+    """Read and validate ``test_set.csv`` and every image under ``root`` (once per run and column mapping;
+    ``column_overrides`` map a field to exactly one column, see :func:`column_overrides`).
+
+    One item per row: ``item_id``, ``gold`` (1 or 2), the categories, the three image paths
+    (each resolved inside ``root`` and decoded whole), the descriptions (None unless all three
+    are present) and the gold explanation.
+    """
+    csv_path = root / CSV_NAME
+    header, rows = read_csv(csv_path)
+    absent = [f"{field}={column}" for field, column in column_overrides if column not in header]
+    if absent:
+        raise DataError(f"{csv_path}: {COLUMNS_VARIABLE} names column(s) the file lacks: {absent}. Columns present: {list(header)}")
+    candidates = COLUMNS | {field: (column,) for field, column in column_overrides}
+    columns = resolve_columns(header, candidates, REQUIRED, csv_path, hint=f"name a column with {COLUMNS_VARIABLE}=<field>=<column>,...")
+    items, seen = [], {}
+    for line, row in rows:
+        field = {name: (row[column] or "").strip() for name, column in columns.items()}
+
+        def fail(name: str, problem: str, line: int = line) -> DataError:
+            return DataError(f"{csv_path}, line {line}, field '{columns.get(name, name)}': {problem}")
+
+        sample_id = field["sample_id"]
+        if not sample_id:
+            raise fail("sample_id", "empty sample id")
+        if sample_id in seen:
+            raise fail("sample_id", f"duplicate sample id '{sample_id}' (first on line {seen[sample_id]})")
+        seen[sample_id] = line
+        gold = GOLD_LABELS.get(field["gold_label"].lower())
+        if gold is None:
+            raise fail("gold_label", f"unknown label '{field['gold_label']}', expected one of {sorted(GOLD_LABELS)}")
+        category = field["reasoning_category"].lower()
+        if category not in REASONING_CATEGORIES:
+            raise fail("reasoning_category", f"unknown category '{category}', expected one of {sorted(REASONING_CATEGORIES)}")
+        direction = field["time_direction"].lower()
+        if direction not in TIME_DIRECTIONS:
+            raise fail("time_direction", f"unknown direction '{direction}', expected one of {sorted(TIME_DIRECTIONS)}")
+        where = f"{csv_path}, line {line}, field '{columns['sample_id']}'"
+        images = [check_image(resolve_inside(root, f"images/{sample_id}/{name}", where), where) for name in IMAGE_NAMES]
+        items.append(
+            {
+                "item_id": sample_id,
+                "gold": gold,
+                "reasoning_category": category,
+                "domain": field["domain"],
+                "time_direction": direction,
+                "time_duration": field["time_duration"].lower() or NO_DURATION,
+                "premise_image": images[0],
+                "hypothesis_images": images[1:],
+                "descriptions": [field[name] for name in DESCRIPTIONS] if all(field.get(name) for name in DESCRIPTIONS) else None,
+                "gold_explanation": field.get("gold_explanation", ""),
+            }
+        )
+    if not items:
+        raise DataError(f"{csv_path}: no rows")
+    return Loaded(str(csv_path), datasets.Dataset.from_list(items))

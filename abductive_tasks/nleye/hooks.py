@@ -1,0 +1,243 @@
+"""NL-Eye lmms-eval hooks: documents, visuals, prompts, and the task specs process_results and
+the aggregations derive from (:mod:`abductive_tasks.taskspec`).
+
+Every item becomes two documents per task: the triplet tasks show the hypotheses in the
+original and the swapped order (§4.2), the pairs tasks show the premise with each hypothesis
+(§4.1). lmms-eval hands ``process_docs`` a one-row placeholder dataset (see
+``yaml_tasks/nleye/_default_template_yaml``); the documents are built from the items
+``ABDUCTIVE_DATA`` selects instead (``*_from`` build them from given items).
+"""
+
+from __future__ import annotations
+
+import datasets
+
+from abductive_tasks.data import DataError
+from abductive_tasks.images import compose_row, load_image
+from abductive_tasks.judge import OK, ask_judge, judge_configured
+from abductive_tasks.nleye import prompts
+from abductive_tasks.nleye.data import COLUMNS, DESCRIPTIONS, load_selected
+from abductive_tasks.nleye.metrics import NO_REFERENCE, pairs_outcome, triplet_outcome
+from abductive_tasks.parsing import Choice, Score, parse_judge_label
+from abductive_tasks.taskspec import Metric, Reading, TaskSpec
+
+_CATEGORY_FIELDS = ("reasoning_category", "domain", "time_direction", "time_duration")
+_RECORD_CATEGORIES = ("reasoning_category", "time_direction", "time_duration")
+COMBINED_ALIASES = (("middle", 1), ("right", 2))  # panel positions the combined prompt names
+EXPLANATION_CLASSES = (0, 1, 2)
+VALID_EXPLANATION = 2  # Appendix C: classes 0 and 1 are invalid, class 2 is valid
+
+# ---------------------------------------------------------------- documents (process_docs)
+
+
+def _triplet_doc(item: dict, swapped: bool, combined_aliases: bool = False) -> dict:
+    shown = [2, 1] if swapped else [1, 2]  # original hypothesis index at each position
+    hypotheses = [item["hypothesis_images"][i - 1] for i in shown]
+    descriptions = item["descriptions"]
+    return {
+        "item_id": item["item_id"],
+        "swapped": swapped,
+        "gold_position": shown.index(item["gold"]) + 1,
+        "image_paths": [item["premise_image"], *hypotheses],
+        "premise_description": descriptions[0] if descriptions else "",
+        "shown_descriptions": [descriptions[i] for i in shown] if descriptions else [],
+        "gold_explanation": item["gold_explanation"],
+        **{name: item[name] for name in _CATEGORY_FIELDS},
+        # What the baseline models need to answer (abductive_tasks.models.baselines).
+        "answer_kind": "choice",
+        "choices": ["1", "2"],
+        "candidate_images": hypotheses,
+    }
+
+
+def triplet_docs_from(items: datasets.Dataset) -> datasets.Dataset:
+    """Two documents per item: hypotheses in the original and in the swapped order (§4.2)."""
+    return datasets.Dataset.from_list([_triplet_doc(item, swapped) for item in items for swapped in (False, True)])
+
+
+def triplet_text_docs_from(items: datasets.Dataset) -> datasets.Dataset:
+    """Triplet documents for the text-only approach; every item needs its gold descriptions."""
+    missing = [item["item_id"] for item in items if item["descriptions"] is None]
+    if missing:
+        raise DataError(
+            f"nleye_triplet_text needs the premise and hypothesis descriptions (columns {[COLUMNS[d] for d in DESCRIPTIONS]}); "
+            f"they are missing or empty for sample ids {missing[:10]}{' ...' if len(missing) > 10 else ''}"
+        )
+    return triplet_docs_from(items)
+
+
+def pairs_docs_from(items: datasets.Dataset) -> datasets.Dataset:
+    """Two documents per item: the premise with each hypothesis (§4.1, pairs setup)."""
+    return datasets.Dataset.from_list(
+        [
+            {
+                "item_id": item["item_id"],
+                "hypothesis": index,
+                "is_gold": index == item["gold"],
+                "image_paths": [item["premise_image"], item["hypothesis_images"][index - 1]],
+                **{name: item[name] for name in _CATEGORY_FIELDS},
+                "answer_kind": "score",
+                "choices": [],
+                "candidate_images": [item["hypothesis_images"][index - 1]],
+            }
+            for item in items
+            for index in (1, 2)
+        ]
+    )
+
+
+def triplet_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
+    """process_docs of nleye_triplet and nleye_triplet_combined."""
+    return triplet_docs_from(load_selected().items)
+
+
+def triplet_text_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
+    """process_docs of nleye_triplet_text."""
+    return triplet_text_docs_from(load_selected().items)
+
+
+def pairs_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
+    """process_docs of the pairs tasks."""
+    return pairs_docs_from(load_selected().items)
+
+
+# ---------------------------------------------------------------- visuals and prompts
+
+
+def doc_to_visual_separate(doc: dict) -> list:
+    """Separate-images strategy (v.2): the premise first, then the shown hypotheses."""
+    return [load_image(path) for path in doc["image_paths"]]
+
+
+def doc_to_visual_combined(doc: dict) -> list:
+    """Combined-image strategy (v.1): one image, premise on the left (§4.1)."""
+    return [compose_row(tuple(doc["image_paths"]))]
+
+
+def doc_to_visual_none(doc: dict) -> list:
+    """Text-only approach (t.2): no image."""
+    return []
+
+
+def doc_to_text_triplet_separate(doc: dict) -> str:
+    return prompts.PROMPT_TRIPLET_SEPARATE
+
+
+def doc_to_text_triplet_combined(doc: dict) -> str:
+    return prompts.PROMPT_TRIPLET_COMBINED
+
+
+def doc_to_text_pairs_separate(doc: dict) -> str:
+    return prompts.PROMPT_PAIRS_SEPARATE
+
+
+def doc_to_text_pairs_combined(doc: dict) -> str:
+    return prompts.PROMPT_PAIRS_COMBINED
+
+
+def doc_to_text_triplet_text(doc: dict) -> str:
+    first, second = doc["shown_descriptions"]
+    return prompts.triplet_text_prompt(doc["premise_description"], first, second)
+
+
+# ---------------------------------------------------------------- explanations (§4.2 automatic evaluation)
+
+
+def explanation_judge_prompt(doc: dict, candidate: str) -> str | None:
+    """Appendix C's judge prompt for a triplet document's candidate explanation; None without descriptions or gold explanation.
+
+    The reference explanations are the gold explanation only: the crowd-written explanations the
+    paper adds to the references (§4.2) are not in the columns this loader reads.
+    """
+    references = [doc["gold_explanation"].strip()] if doc["gold_explanation"].strip() else []
+    if not references or len(doc["shown_descriptions"]) != 2 or not doc["premise_description"]:
+        return None
+    plausible = doc["shown_descriptions"][doc["gold_position"] - 1]
+    other = doc["shown_descriptions"][2 - doc["gold_position"]]
+    return prompts.explanation_judge_prompt(doc["premise_description"], plausible, other, candidate, references)
+
+
+def _explanation_verdict(doc: dict, answer: str) -> tuple[str, bool | None]:
+    """The judge's verdict on the explanation of a correct prediction: (status, valid)."""
+    prompt = explanation_judge_prompt(doc, answer)
+    if prompt is None:
+        return NO_REFERENCE, None
+    verdict = ask_judge(prompt, lambda reply: parse_judge_label(reply, EXPLANATION_CLASSES))
+    return verdict.status, (verdict.value == VALID_EXPLANATION if verdict.status == OK else None)
+
+
+# ---------------------------------------------------------------- task specs
+
+
+def _triplet_record(doc: dict, reading: Reading) -> dict:
+    return {
+        "item_id": doc["item_id"],
+        "gold_position": doc["gold_position"],
+        "prediction": reading.value,
+        "correct": reading.value == doc["gold_position"],
+        **{name: doc[name] for name in _RECORD_CATEGORIES},
+    }
+
+
+def _judged_triplet_record(doc: dict, reading: Reading) -> dict:
+    record = _triplet_record(doc, reading)
+    status, valid = _explanation_verdict(doc, reading.text) if record["correct"] else (None, None)
+    return record | {"judge_configured": judge_configured(), "explanation": status, "explanation_valid": valid}
+
+
+_TRIPLET_METRICS = (
+    Metric("consistency_acc"),  # A.3
+    Metric("order1_acc"),  # Table 7
+    Metric("order2_acc"),  # Table 7
+    Metric("consistency_by_category", breakdown=True),  # Figure 6, left
+    Metric("consistency_by_time_direction", breakdown=True),  # Figure 6, right
+    Metric("consistency_by_time_duration", breakdown=True),
+)
+
+TRIPLET = TaskSpec(
+    name="nleye_triplet",
+    prefix="triplet",
+    metrics=(*_TRIPLET_METRICS, Metric("explanation_valid_rate")),  # Table 2 "Explanation / Auto"
+    record=_judged_triplet_record,
+    compute=lambda records: triplet_outcome(records, explanations=True),
+)
+TRIPLET_TEXT = TaskSpec(  # its Table 6 prompt asks for no explanation, so none is judged
+    name="nleye_triplet_text",
+    prefix="triplet",
+    metrics=_TRIPLET_METRICS,
+    record=_triplet_record,
+    compute=lambda records: triplet_outcome(records, explanations=False),
+)
+PAIRS = TaskSpec(
+    name="nleye_pairs",
+    prefix="pairs",
+    metrics=(
+        Metric("order_faithful_acc"),  # A.3: strictly higher for the gold hypothesis; ties are wrong
+        Metric("rank_diff", scale="raw"),  # Table 8
+        Metric("equal_rank_rate", higher_is_better=False),  # Table 8
+        Metric("correct_rank_mean", scale="raw"),  # Table 8 "Correct Rank"
+        Metric("wrong_rank_mean", higher_is_better=False, scale="raw"),  # Table 8 "Incorrect Rank"
+        Metric("gap_when_correct", scale="raw"),  # Table 8 "Correct Rank Diff"
+        Metric("gap_when_wrong", higher_is_better=False, scale="raw"),  # Table 8 "Incorrect Rank Diff"
+        Metric("faithful_by_category", breakdown=True),
+        Metric("faithful_by_time_direction", breakdown=True),
+        Metric("faithful_by_time_duration", breakdown=True),
+    ),
+    record=lambda doc, reading: {"item_id": doc["item_id"], "is_gold": doc["is_gold"], "rating": reading.value, **{n: doc[n] for n in _RECORD_CATEGORIES}},
+    compute=pairs_outcome,
+)
+SPECS = (TRIPLET, TRIPLET_TEXT, PAIRS)
+
+
+def _fixed(prompt: str):
+    return lambda doc: prompt
+
+
+process_results_triplet = TRIPLET.results_reader(lambda doc: Choice(2), _fixed(prompts.PROMPT_TRIPLET_SEPARATE))
+process_results_triplet_combined = TRIPLET.results_reader(lambda doc: Choice(2, aliases=COMBINED_ALIASES), _fixed(prompts.PROMPT_TRIPLET_COMBINED))
+process_results_triplet_text = TRIPLET_TEXT.results_reader(lambda doc: Choice(2), doc_to_text_triplet_text)
+process_results_pairs = PAIRS.results_reader(lambda doc: Score(1, 10), _fixed(prompts.PROMPT_PAIRS_SEPARATE))
+process_results_pairs_combined = PAIRS.results_reader(lambda doc: Score(1, 10), _fixed(prompts.PROMPT_PAIRS_COMBINED))
+aggregate_triplet = TRIPLET.aggregate
+aggregate_triplet_text = TRIPLET_TEXT.aggregate
+aggregate_pairs = PAIRS.aggregate

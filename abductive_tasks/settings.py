@@ -1,0 +1,145 @@
+"""Every ``ABDUCTIVE_*`` environment variable, read in this one module.
+
+Each variable is declared once in :data:`VARIABLES` (name, default, what it does); code asks for
+a typed value through the functions below, which read the environment at call time so that a
+test or a batch child can change a variable between runs. ``abductive-eval --help`` and the
+README list the same table.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Variable:
+    name: str
+    default: str
+    help: str
+
+
+VARIABLES: dict[str, Variable] = {
+    variable.name: variable
+    for variable in (
+        Variable("ABDUCTIVE_DATA", "", "data for every benchmark: unset = official source, 'sample' = embedded sample, a path = local copies"),
+        Variable("ABDUCTIVE_CACHE", "", "folder for derived files (judge replies, extracted images); default $XDG_CACHE_HOME/abductive_tasks"),
+        Variable("ABDUCTIVE_IMAGE_CACHE_MB", "4096", "decoded-image cache budget in MB (each image is decoded once per run within it)"),
+        Variable("ABDUCTIVE_MAX_IMAGE_PIXELS", "64000000", "largest image accepted at load time, in pixels (width x height)"),
+        Variable("ABDUCTIVE_NLEYE_COLUMNS", "", "NL-Eye column overrides, e.g. 'gold_label=label,gold_explanation=explanation'"),
+        Variable("ABDUCTIVE_JUDGE", "on", "'off' disables the LLM judge even when OPENAI_API_KEY is set"),
+        Variable("ABDUCTIVE_JUDGE_CACHE", "", "judge reply cache folder; default <ABDUCTIVE_CACHE>/judge"),
+        Variable("ABDUCTIVE_JUDGE_RETRIES", "4", "judge retries after the first attempt"),
+        Variable("ABDUCTIVE_JUDGE_BACKOFF", "2", "seconds before the first judge retry, doubled before each next one (at most 60)"),
+        Variable("ABDUCTIVE_JUDGE_TIMEOUT", "60", "seconds per judge request"),
+        Variable("ABDUCTIVE_JUDGE_EXTRACT", "0", "'1': the judge reads answers the rules cannot (counted as *judge_extracted)"),
+        Variable("ABDUCTIVE_SIMILARITY_MODEL", "", "local sentence-transformers folder for the offline similarity (MuCR exp without a judge)"),
+        Variable("ABDUCTIVE_BERTSCORE_MODEL", "roberta-large", "DVE BERTScore model (hub id or local folder; 'off' skips it)"),
+        Variable("ABDUCTIVE_BERTSCORE_LAYERS", "", "DVE BERTScore layer (default: bert-score's choice for the model)"),
+        Variable("ABDUCTIVE_CLIP_MODEL", "openai/clip-vit-base-patch32", "DVE CLIPScore model (hub id or local folder; 'off' skips it)"),
+        Variable("ABDUCTIVE_DVE_EVALUATOR", "skywalkerzhang19/DVE_evaluator", "DVE evaluator weights (hub repo or local .pth; 'off' skips it)"),
+        Variable("ABDUCTIVE_DVE_EVALUATOR_TEXT", "bert-large-uncased", "DVE evaluator text backbone (hub id or local folder)"),
+        Variable("ABDUCTIVE_DVE_EVALUATOR_RESNET", "torchvision", "DVE evaluator image backbone ('torchvision' or a local ResNet-50 state dict)"),
+        Variable("ABDUCTIVE_WORKERS", "", "processes that read Sherlock chunk files (default min(4, CPUs))"),
+        Variable("ABDUCTIVE_BOOTSTRAP", "1000", "bootstrap resamples for every confidence interval; 0 turns intervals off"),
+        Variable("ABDUCTIVE_BOOTSTRAP_SEED", "0", "seed of the bootstrap resampling"),
+    )
+}
+
+
+def raw(name: str) -> str:
+    """The variable's value, stripped, or its default."""
+    return os.environ.get(name, "").strip() or VARIABLES[name].default
+
+
+def _number(name: str, kind: type = float):
+    value = raw(name)
+    try:
+        return kind(value)
+    except ValueError:
+        raise ValueError(f"{name}={value!r}: expected a {kind.__name__}") from None
+
+
+def _flag(name: str) -> bool:
+    return raw(name).lower() not in {"", "0", "off", "false", "no"}
+
+
+def data_source() -> str:
+    """``ABDUCTIVE_DATA``: '' (official source), 'sample', or a path."""
+    return raw("ABDUCTIVE_DATA")
+
+
+def cache_root() -> Path:
+    """Where this package keeps files it derives: ``ABDUCTIVE_CACHE``, default ``$XDG_CACHE_HOME/abductive_tasks``."""
+    configured = raw("ABDUCTIVE_CACHE")
+    if configured:
+        return Path(configured).expanduser()
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "abductive_tasks"
+
+
+def image_cache_bytes() -> int:
+    return _number("ABDUCTIVE_IMAGE_CACHE_MB", int) * 2**20
+
+
+def max_image_pixels() -> int:
+    return _number("ABDUCTIVE_MAX_IMAGE_PIXELS", int)
+
+
+def nleye_columns() -> dict[str, str]:
+    """``ABDUCTIVE_NLEYE_COLUMNS`` as {canonical field: CSV column}."""
+    text = raw("ABDUCTIVE_NLEYE_COLUMNS")
+    pairs = [part.split("=", 1) for part in text.split(",") if part.strip()]
+    if any(len(pair) != 2 or not pair[0].strip() or not pair[1].strip() for pair in pairs):
+        raise ValueError(f"ABDUCTIVE_NLEYE_COLUMNS={text!r}: expected 'field=column,field=column'")
+    return {field.strip(): column.strip() for field, column in pairs}
+
+
+def judge_disabled() -> bool:
+    return not _flag("ABDUCTIVE_JUDGE")
+
+
+def judge_cache() -> Path:
+    configured = raw("ABDUCTIVE_JUDGE_CACHE")
+    return Path(configured).expanduser() if configured else cache_root() / "judge"
+
+
+def judge_retries() -> int:
+    return max(0, _number("ABDUCTIVE_JUDGE_RETRIES", int))
+
+
+def judge_backoff() -> float:
+    return max(0.0, _number("ABDUCTIVE_JUDGE_BACKOFF"))
+
+
+def judge_timeout() -> float:
+    return _number("ABDUCTIVE_JUDGE_TIMEOUT")
+
+
+def judge_extraction() -> bool:
+    return _flag("ABDUCTIVE_JUDGE_EXTRACT")
+
+
+def bootstrap_resamples() -> int:
+    return max(0, _number("ABDUCTIVE_BOOTSTRAP", int))
+
+
+def bootstrap_seed() -> int:
+    return _number("ABDUCTIVE_BOOTSTRAP_SEED", int)
+
+
+def model_source(name: str) -> str | None:
+    """A model-backed metric's source (hub id, folder or file); None when set to 'off'."""
+    value = raw(name)
+    return None if value.lower() == "off" else value
+
+
+def workers(files: int) -> int:
+    configured = raw("ABDUCTIVE_WORKERS")
+    wanted = int(configured) if configured else min(4, os.cpu_count() or 1)
+    return max(1, min(files, wanted))
+
+
+def help_table() -> str:
+    """One line per variable, for ``--help``."""
+    return "\n".join(f"  {v.name:<32} {v.help}" + (f" (default {v.default})" if v.default else "") for v in VARIABLES.values())

@@ -1,0 +1,44 @@
+"""NL-Eye metric kernels on hand-computed cases (A.3 order-faithful pairs, Table 8)."""
+
+import pytest
+
+from abductive_tasks.nleye.metrics import pair_scores, rank_estimates
+
+
+def test_order_faithful_ties_and_unparsable_are_wrong():
+    # a: 8 > 3 right; b: 5 == 5 tie, wrong; c: gold unparsable, wrong; d: 2 < 9 wrong; e: gold only, incomplete.
+    pairs = pair_scores(
+        item_ids=["a", "a", "b", "b", "c", "c", "d", "d", "e"],
+        is_gold=[True, False, False, True, True, False, True, False, True],
+        scores=[8, 3, 5, 5, None, 4, 2, 9, 7],
+    )
+    assert pairs.item_ids.tolist() == ["a", "b", "c", "d"]
+    assert pairs.incomplete == 1
+    outcome = pairs.order_faithful()
+    assert outcome.correct.tolist() == [True, False, False, False]
+    assert outcome.accuracy == 0.25
+
+
+def test_rank_statistics_by_hand():
+    # parsed items: a (8, 3), b (5, 5), d (2, 9); c has an unparsable score and is left out.
+    pairs = pair_scores(
+        item_ids=["a", "a", "b", "b", "c", "c", "d", "d"],
+        is_gold=[True, False, True, False, True, False, True, False],
+        scores=[8, 3, 5, 5, None, 4, 2, 9],
+    )
+    stats = {name: estimate.value for name, estimate in rank_estimates(pairs).items()}
+    assert rank_estimates(pairs)["rank_diff"].units.tolist() == ["a", "b", "d"]
+    assert stats["rank_diff"] == pytest.approx((5 + 0 + 7) / 3)
+    assert stats["equal_rank_rate"] == pytest.approx(1 / 3)
+    assert stats["correct_rank_mean"] == pytest.approx((8 + 5 + 2) / 3)
+    assert stats["wrong_rank_mean"] == pytest.approx((3 + 5 + 9) / 3)
+    assert stats["gap_when_correct"] == pytest.approx(5.0)
+    assert stats["gap_when_wrong"] == pytest.approx((0 + 7) / 2)
+    # Table 8's identity: rank diff = acc * correct diff + (1 - acc) * incorrect diff.
+    accuracy = 1 / 3
+    assert stats["rank_diff"] == pytest.approx(accuracy * stats["gap_when_correct"] + (1 - accuracy) * stats["gap_when_wrong"])
+
+
+def test_rank_statistics_without_parsed_items_are_none():
+    estimates = rank_estimates(pair_scores(["a", "a"], [True, False], [None, None]))
+    assert estimates["rank_diff"].value is None and estimates["rank_diff"].n_units == 0

@@ -1,0 +1,46 @@
+"""lmms-eval internals hooked by abductive_tasks.compat, through the real ``lmms-eval`` CLI (no --include_path)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers.runs import OFFLINE
+
+pytestmark = pytest.mark.e2e
+LMMS_EVAL = str(Path(sys.executable).with_name("lmms-eval"))
+
+
+def lmms_eval(args: list[str], cwd: Path, data: str = "sample") -> subprocess.CompletedProcess:
+    environment = {**os.environ, **OFFLINE, "ABDUCTIVE_DATA": data}
+    return subprocess.run([LMMS_EVAL, *args], capture_output=True, text=True, env=environment, cwd=cwd, timeout=600)
+
+
+def test_plain_lmms_eval_finds_our_tasks_and_reports_our_stderr(tmp_path):
+    completed = lmms_eval(["--tasks", "nleye_triplet", "--model", "dumb_pixel", "--output_path", str(tmp_path / "out")], tmp_path)
+    (path,) = (tmp_path / "out").rglob("*_results.json")
+    results = json.loads(path.read_text())["results"]["nleye_triplet"]
+    assert results["consistency_acc,none"] == pytest.approx(7 / 12), completed.stderr[-2000:]
+    interval = results["triplet_ci95,none"]["consistency_acc"]
+    assert results["consistency_acc_stderr,none"] == interval["stderr"] > 0  # lmms-eval's own column carries our bootstrap
+    assert interval["lower"] < 7 / 12 < interval["upper"]
+
+
+def test_plain_lmms_eval_lists_our_tasks(tmp_path):
+    listed = lmms_eval(["--tasks", "list"], tmp_path).stdout
+    for name in ("nleye_triplet", "mucr_c2e", "dve_cls", "sherlock_comparison"):
+        assert name in listed
+
+
+def test_bad_data_fails_once_with_the_data_error(tmp_path):
+    (tmp_path / "bad" / "nleye").mkdir(parents=True)
+    (tmp_path / "bad" / "nleye" / "test_set.csv").write_text("x\n1\n")
+    completed = lmms_eval(["--tasks", "nleye_triplet", "--model", "dumb_pixel", "--output_path", str(tmp_path / "out")], tmp_path, data=str(tmp_path / "bad"))
+    log = completed.stdout + completed.stderr
+    assert log.count("DataError: ") == 1 and "test_set.csv: missing column(s)" in log
+    assert "RetryError" not in log
