@@ -7,7 +7,7 @@ documents into chunks, images and inputs happens in :mod:`abductive_tasks.sherlo
 
 from __future__ import annotations
 
-import lap
+import lapjv
 import numpy as np
 from scipy.stats import rankdata
 
@@ -48,12 +48,13 @@ def retrieval_metrics(sim: np.ndarray) -> dict[str, float | int]:
 def localization_gt_accuracy(sim: np.ndarray) -> float:
     """Share of inferences given their own box by the maximum-score one-to-one assignment.
 
-    ``sim[box, inference]``, the true box of inference ``j`` being box ``j`` (the diagonal); the
-    official scorer solves the same linear assignment with ``lapjv`` on ``-sim``.
+    ``sim[box, inference]``, the true box of inference ``j`` being box ``j`` (the diagonal). As the
+    official ``get_region_sol``: ``lapjv.lapjv`` (src-d) on ``-sim``, which solves in float32 (score
+    differences below float32 resolution are ties) and breaks exact ties by its own deterministic
+    order (a constant matrix of size n >= 2 gets no box right).
     """
-    sim = np.asarray(sim, dtype=np.float64)
-    _cost, box_to_inference, _ = lap.lapjv(-sim)
-    return float(np.mean(box_to_inference == np.arange(len(sim))))
+    box_to_inference, _inference_to_box, _duals = lapjv.lapjv(-np.asarray(sim, dtype=np.float64))
+    return float(np.mean(box_to_inference == np.arange(len(box_to_inference))))
 
 
 def localization_auto_correct(scores: np.ndarray, ious: np.ndarray, threshold: float = IOU_THRESHOLD) -> bool:

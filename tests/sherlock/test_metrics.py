@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import lapjv
 import numpy as np
 import pytest
 
@@ -43,6 +44,58 @@ def test_localization_gt_assignment_is_one_to_one_not_argmax():
     sim = np.array([[5.0, 0.0, 0.0], [0.0, 4.0, 3.0], [0.0, 0.0, 2.0]])
     assert metrics.localization_gt_accuracy(sim) == 1.0
     assert metrics.localization_gt_accuracy(np.array([[0.3]])) == 1.0
+
+
+def official_gt_accuracy(sim: np.ndarray) -> float:
+    """The official GT-box accuracy of one image (allenai/sherlock ``leaderboard_eval/score_localization.py``).
+
+    Restated from ``get_region_sol`` and the ``gt_accs`` loop: the float64 box x inference matrix,
+    negated, goes to src-d ``lapjv.lapjv`` as is (the solver casts it to float32); its first output
+    is the inference assigned to each box; accuracy = mean of ``arange(n) == solution``.
+    """
+    solution = lapjv.lapjv(-np.array(sim, dtype=np.float64))[0]
+    return float(np.mean(np.arange(len(sim)) == solution[np.arange(len(solution))]))
+
+
+def random_matrices(kind: str, sizes: range, per_size: int, seed: int = 0) -> list[np.ndarray]:
+    """Score matrices with many exact ties (constant, 1-10 integer ratings, three levels, two decimals) or none (uniform)."""
+    rng = np.random.default_rng(seed)
+    draw = {
+        "constant": lambda n: np.full((n, n), float(rng.integers(1, 11))),
+        "ratings_1_10": lambda n: rng.integers(1, 11, size=(n, n)).astype(np.float64),
+        "three_levels": lambda n: rng.integers(1, 4, size=(n, n)).astype(np.float64),
+        "two_decimals": lambda n: np.round(rng.random((n, n)), 2),
+        "uniform": lambda n: rng.random((n, n)),
+    }[kind]
+    return [draw(n) for n in sizes for _ in range(per_size)]
+
+
+@pytest.mark.parametrize("kind", ["constant", "ratings_1_10", "three_levels", "two_decimals", "uniform"])
+def test_localization_gt_equals_the_official_scorer(kind):
+    for sim in random_matrices(kind, range(1, 25), per_size=20):
+        assert metrics.localization_gt_accuracy(sim) == official_gt_accuracy(sim), sim
+
+
+def test_localization_gt_constant_scores_get_no_box_right():
+    # The official solver's tie order on a constant matrix assigns no box to its own inference (n >= 2);
+    # the former solver (lap 0.5, float64) gave 1/n on odd n >= 5, e.g. 0.2 here.
+    assert metrics.localization_gt_accuracy(np.zeros((5, 5))) == 0.0
+    assert metrics.localization_gt_accuracy(np.full((7, 7), 4.0)) == 0.0
+    assert metrics.localization_gt_accuracy(np.full((1, 1), 4.0)) == 1.0
+    # A rating model that gives every box of 2,000 images the same score: 0% (the former solver: 4.99% on these images).
+    rng = np.random.default_rng(10)
+    images = [np.full((n, n), 5.0) for n in rng.integers(2, 16, size=2000)]
+    accuracies = [metrics.localization_gt_accuracy(sim) for sim in images]
+    assert 100 * np.mean(accuracies) == 0.0
+    assert accuracies == [official_gt_accuracy(sim) for sim in images]
+
+
+def test_localization_gt_differences_below_float32_resolution_are_ties():
+    # In float64 the diagonal wins by 1e-9; the official solver works in float32, where all four scores are 1.0 (a tie).
+    sim = np.array([[1.0, 1.0], [1.0, 1.0 + 1e-9]])
+    assert metrics.localization_gt_accuracy(sim) == official_gt_accuracy(sim) == 0.0
+    # A difference float32 keeps decides as usual.
+    assert metrics.localization_gt_accuracy(np.array([[1.0, 1.0], [1.0, 1.001]])) == 1.0
 
 
 def test_localization_auto_takes_the_first_best_proposal_and_needs_iou_above_half():
