@@ -98,6 +98,9 @@ class TaskSpec:
     record: Callable[[dict, Reading], dict]
     compute: Callable[[Records], Outcome]
 
+    def __post_init__(self) -> None:
+        REGISTRY[self.name] = self
+
     @property
     def counts_metric(self) -> str:
         return f"{self.prefix}_counts"
@@ -207,6 +210,19 @@ def read_reply(reply: object, kind: AnswerKind, question: str | None) -> Reading
         if extracted is not None:
             return Reading(extracted, JUDGE_EXTRACTED, text)
     return Reading(None, UNPARSABLE, text)
+
+
+REGISTRY: dict[str, TaskSpec] = {}  # every task spec defined so far, by name
+BENCHMARKS = ("nleye", "mucr", "dve", "sherlock")
+
+
+def metric_info(name: str) -> Metric | None:
+    """The declaration of a metric of any of our tasks (importing every benchmark's hooks), None if unknown."""
+    import importlib
+
+    for benchmark in BENCHMARKS:
+        importlib.import_module(f"abductive_tasks.{benchmark}")
+    return next((metric for spec in REGISTRY.values() for metric in spec.metrics if metric.name == name), None)
 
 
 _CACHE_SIZE = 16

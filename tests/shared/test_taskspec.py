@@ -71,3 +71,12 @@ def test_bootstrap_can_be_turned_off(monkeypatch):
     monkeypatch.setenv("ABDUCTIVE_BOOTSTRAP", "0")
     values = values_of(["1"] * 8)
     assert TOY.aggregate([v["toy_ci95"] for v in values])["toy_acc"]["lower"] is None
+
+
+def test_metric_declarations_are_found_by_name():
+    from abductive_tasks.taskspec import REGISTRY, metric_info
+
+    assert REGISTRY["toy"] is TOY
+    assert metric_info("toy_note").scale == "raw"
+    assert metric_info("consistency_acc").scale == "fraction"  # imported from NL-Eye's hooks on demand
+    assert metric_info("no_such_metric") is None
