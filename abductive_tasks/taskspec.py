@@ -132,6 +132,7 @@ class TaskSpec:
             return {name: [name, record] for name in self.metric_names}
 
         process_results.__qualname__ = f"{self.name}.process_results"
+        process_results.spec = self  # type: ignore[attr-defined]  # the static YAML test checks the task against it
         return process_results
 
     # ------------------------------------------------------------ over all documents

@@ -1,0 +1,47 @@
+"""Static checks of every task YAML we ship: hooks resolve, the metric list is the task spec's, metadata is complete."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from abductive_tasks import compat
+
+MANAGER = compat.task_manager()
+TASKS = sorted(name for name, entry in MANAGER.task_index.items() if entry["type"] == "task")
+
+
+def config(task: str) -> dict:
+    return compat.task_config(MANAGER.task_index[task]["yaml_path"])  # full mode: every !function is imported
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_hooks_resolve_and_metric_list_is_the_spec(task):
+    cfg = config(task)
+    for hook in ("process_docs", "doc_to_visual", "doc_to_text", "process_results"):
+        assert callable(cfg[hook]) or isinstance(cfg[hook], str), f"{task}: {hook}"
+    spec = getattr(cfg["process_results"], "spec", None)
+    assert spec is not None, f"{task}: process_results is not derived from a TaskSpec"
+    listed = [entry["metric"] for entry in cfg["metric_list"]]
+    assert listed == list(spec.metric_names), task
+    for entry in cfg["metric_list"]:
+        assert getattr(entry["aggregation"], "__self__", None) is spec, f"{task}: {entry['metric']} aggregates with another spec"
+        assert entry["higher_is_better"] == spec.higher_is_better(entry["metric"]), f"{task}: {entry['metric']}"
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_metadata_declares_version_headline_and_image_limit(task):
+    metadata = config(task)["metadata"]
+    spec = config(task)["process_results"].spec
+    assert isinstance(metadata["version"], int | float)
+    assert isinstance(metadata["max_images_per_prompt"], int) and metadata["max_images_per_prompt"] >= 0
+    headline = next(metric for metric in spec.metrics if metric.name == metadata["headline_metric"])
+    assert not headline.breakdown and headline.higher_is_better is not None
+
+
+def test_no_metric_name_is_part_of_another():
+    """lmms-eval matches group metrics by substring: `acc` would also match `acc_by_category`."""
+    names = {entry["metric"] for task in TASKS for entry in config(task)["metric_list"]}
+    clashes = [(a, b) for a, b in itertools.permutations(sorted(names), 2) if a in b]
+    assert not clashes
