@@ -41,17 +41,21 @@ import yaml
 
 from abductive_tasks.suite import GENERATION_ONLY_BACKENDS, Suite
 from abductive_tasks.vllm import (
+    PLACEHOLDER_API_KEY,
+    PRESETS,
     VllmServer,
     VllmSettings,
+    child_setup,
     client_env,
     format_model_args,
     free_port,
     inprocess_model_args,
     interrupts_held,
     judge_env,
+    require_ray,
     serve_command,
     served_model_args,
-    unblock_interrupts,
+    with_preset,
 )
 
 ROUTES = ("lmms", "vllm", "served")
@@ -71,6 +75,10 @@ def _model_args_string(value: str | dict | None) -> str:
 
 
 def _vllm_settings(entry: dict, where: str) -> VllmSettings:
+    try:
+        entry = with_preset(entry, where)
+    except ValueError as error:
+        raise SpecError(str(error)) from None
     if "model" not in entry:
         raise SpecError(f"{where}: a vLLM model needs `model` (hub id or local folder)")
     known = {key: entry[key] for key in VLLM_KEYS if key in entry}
@@ -102,6 +110,8 @@ class ModelSpec:
             raise SpecError(f"{where}.route: {route!r} is not one of {', '.join(ROUTES)}")
         if route == "lmms" and not entry.get("backend"):
             raise SpecError(f"{where}: route lmms needs `backend` (an lmms-eval --model name)")
+        if route == "lmms" and entry.get("preset"):
+            raise SpecError(f"{where}.preset: presets are vLLM settings, for route vllm or served")
         default_backend = {"lmms": "", "vllm": "vllm", "served": "openai"}[route]
         return cls(
             name=name,
@@ -265,7 +275,7 @@ def run_child(command: list[str], env: dict[str, str], log_path: Path) -> int:
         log.flush()
         try:
             with interrupts_held():
-                process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, preexec_fn=unblock_interrupts)
+                process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, preexec_fn=child_setup())
             return process.wait()
         except BaseException:
             if process is not None:
@@ -286,15 +296,27 @@ def _say(message: str) -> None:
     print(f"[batch] {message}", flush=True)
 
 
-def start_judge(spec: BatchSpec, stack: contextlib.ExitStack, suite: Suite, tasks: list[str]) -> dict[str, str]:
+def _require_executor(spec: BatchSpec, settings: VllmSettings, in_process: bool) -> None:
+    """Check the Ray executor's dependency where vLLM runs in this environment (in process, or the default `vllm` executable)."""
+    if in_process or spec.vllm_executable == "vllm":
+        require_ray(settings)
+
+
+def judge_command(spec: BatchSpec, port: int | str) -> list[str]:
+    """The served judge's ``vllm serve`` line: a text-only model, so no multimodal limit."""
+    return serve_command(spec.judge.vllm, None, HOST, port, spec.vllm_executable)
+
+
+def start_judge(spec: BatchSpec, stack: contextlib.ExitStack) -> dict[str, str]:
     """Start the spec's judge (if it is served) and return the environment that wires lmms-eval's judge to it."""
     judge = spec.judge
     if judge is None:
         return {}
     if judge.url:
         return judge_env(judge.url, judge.model_version, judge.api_type)
+    _require_executor(spec, judge.vllm, in_process=False)
     port = judge.port or free_port(HOST)
-    command = serve_command(judge.vllm, suite.image_limit(tasks), HOST, port, spec.vllm_executable)
+    command = judge_command(spec, port)
     _say(f"judge: starting {shlex.join(command)}")
     server = stack.enter_context(
         VllmServer(command, HOST, port, spec.output_dir / "judge_server.log", env={**os.environ, **spec.env, **judge.env}, health_timeout=spec.health_timeout)
@@ -303,31 +325,92 @@ def start_judge(spec: BatchSpec, stack: contextlib.ExitStack, suite: Suite, task
     return judge_env(server.base_url, judge.vllm.name_served, judge.api_type)
 
 
+def model_env(model: ModelSpec) -> dict[str, str]:
+    """The variables one model's run (evaluation and server) gets over the batch's."""
+    # A fixed cache run id: an interrupted run's response shard is reopened, not orphaned.
+    # PYTHONSAFEPATH: `-m` would otherwise put the working directory first on sys.path, and a
+    # source checkout there shadows the installed package (whose task YAML lives only in the install).
+    return {**model.env, "LMMS_CACHE_RUN_ID": f"batch-{model.name}", "PYTHONSAFEPATH": "1"}
+
+
+def eval_command(spec: BatchSpec, model_plan: ModelPlan) -> list[str]:
+    """The ``abductive-eval`` process of one model's run over its pending tasks."""
+    return [sys.executable, "-m", "abductive_tasks.cli", *eval_arguments(spec, model_plan, model_plan.pending)]
+
+
+def model_server_command(spec: BatchSpec, model_plan: ModelPlan, suite: Suite, port: int | str) -> list[str]:
+    """The served route's ``vllm serve`` line, its image limit fixed by the spec's whole task list."""
+    return serve_command(model_plan.model.vllm, suite.image_limit(model_plan.tasks), HOST, port, spec.vllm_executable)
+
+
 def run_model(spec: BatchSpec, model_plan: ModelPlan, suite: Suite, base_env: dict[str, str]) -> int:
     """One model's lmms-eval run over its pending tasks (starting and stopping its server on the served route)."""
     model = model_plan.model
     model_plan.output.mkdir(parents=True, exist_ok=True)
     log_path = model_plan.output / "eval.log"
-    # A fixed cache run id: an interrupted run's response shard is reopened, not orphaned.
-    # PYTHONSAFEPATH: `-m` would otherwise put the working directory first on sys.path, and a
-    # source checkout there shadows the installed package (whose task YAML lives only in the install).
-    env = {**base_env, **model.env, "LMMS_CACHE_RUN_ID": f"batch-{model.name}", "PYTHONSAFEPATH": "1"}
-    command = [sys.executable, "-m", "abductive_tasks.cli", *eval_arguments(spec, model_plan, model_plan.pending)]
+    env = {**base_env, **model_env(model)}
     with contextlib.ExitStack() as stack:
+        if model.route != "lmms":
+            _require_executor(spec, model.vllm, in_process=model.route == "vllm")
         if model.route == "served":
             port = model.port or free_port(HOST)
-            serve = serve_command(model.vllm, suite.image_limit(model_plan.tasks), HOST, port, spec.vllm_executable)
+            serve = model_server_command(spec, model_plan, suite, port)
             _say(f"{model.name}: starting {shlex.join(serve)}")
             server = stack.enter_context(VllmServer(serve, HOST, port, model_plan.output / "server.log", env=env, health_timeout=spec.health_timeout))
             _say(f"{model.name}: server healthy at {server.base_url}")
             env.update(client_env(server.base_url, env))
-        return run_child(command, env, log_path)
+        return run_child(eval_command(spec, model_plan), env, log_path)
 
 
-def print_commands(spec: BatchSpec, plans: list[ModelPlan]) -> None:
-    """One self-contained command per model (e.g. one line per Slurm array task); nothing runs."""
+# Ports chosen free at start, as the printed commands show them.
+PORT, JUDGE_PORT = "$PORT", "$JUDGE_PORT"
+SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD", re.IGNORECASE)
+
+
+def _shell_word(word: str) -> str:
+    """``word`` quoted for a shell; one holding a port placeholder in double quotes, so the shell expands it."""
+    if "$" in word and re.fullmatch(r"[\w@%+=:,./$-]+", word):
+        return f'"{word}"'
+    return shlex.quote(word)
+
+
+def shell_line(command: list[str], env: dict[str, str]) -> str:
+    """``command`` run with the variables ``env`` sets, as one shell line; secrets appear as references to the environment."""
+    assignments = [f'{name}="${name}"' if SECRET_NAME.search(name) and value != PLACEHOLDER_API_KEY else f"{name}={_shell_word(value)}" for name, value in env.items()]
+    return " ".join([*assignments, *map(_shell_word, command)])
+
+
+def print_commands(spec: BatchSpec, plans: list[ModelPlan], suite: Suite, job_lines: bool = True) -> None:
+    """Show what a run starts, starting nothing: per model its server and evaluation command lines, with the
+    variables they get over the inherited environment (as ``#`` comments), then with ``job_lines`` one
+    self-contained command per model (e.g. one per Slurm array task: ``grep -v '^#'``)."""
+    added = dict(spec.env)
+    judge = spec.judge
+    if judge is not None and judge.url:
+        added |= judge_env(judge.url, judge.model_version, judge.api_type)
+    elif judge is not None:
+        port = judge.port or JUDGE_PORT
+        port_note = "" if judge.port else f"; {JUDGE_PORT}: a free port chosen at start"
+        print(f"# judge, served for the whole batch (log {spec.output_dir / 'judge_server.log'}){port_note}")
+        print(f"#   {shell_line(judge_command(spec, port), {**spec.env, **judge.env})}")
+        added |= judge_env(f"http://{HOST}:{port}/v1", judge.vllm.name_served, judge.api_type)
     for model_plan in plans:
-        print(shlex.join(["abductive-eval", "batch", str(spec.path), "--model", model_plan.model.name]))
+        model = model_plan.model
+        env = {**added, **model_env(model)}
+        pending = f"runs {', '.join(model_plan.pending)}" if model_plan.pending else "nothing to run"
+        print(f"# {model.name} (route {model.route}): {pending} ({len(model_plan.done)} of {len(model_plan.tasks)} done earlier)")
+        if model_plan.unsupported:
+            print(f"#   backend {model.backend} cannot run {', '.join(model_plan.unsupported)} (loglikelihood); skipped")
+        if model_plan.pending and model.route == "served":
+            port = model.port or PORT
+            print(f"#   server (log {model_plan.output / 'server.log'})" + ("" if model.port else f"; {PORT}: a free port chosen at start"))
+            print(f"#   {shell_line(model_server_command(spec, model_plan, suite, port), env)}")
+            print(f"#   evaluation, once http://{HOST}:{port}/health answers 200 (the server is stopped after it)")
+            env |= client_env(f"http://{HOST}:{port}/v1", {**os.environ, **env})
+        if model_plan.pending:
+            print(f"#   {shell_line(eval_command(spec, model_plan), env)}")
+        if job_lines:
+            print(shlex.join(["abductive-eval", "batch", str(spec.path), "--model", model.name]))
 
 
 def write_status(spec: BatchSpec, status: dict[str, dict]) -> None:
@@ -359,7 +442,7 @@ def run_batch(spec: BatchSpec, only: list[str] | None = None, suite: Suite | Non
             started = time.monotonic()
             try:
                 if judge_environment is None:
-                    judge_environment = start_judge(spec, stack, suite, plan_tasks(plans))
+                    judge_environment = start_judge(spec, stack)
                 code = run_model(spec, model_plan, suite, {**base_env, **judge_environment})
                 error = None if code == 0 else f"abductive-eval exited with status {code}"
             except (OSError, RuntimeError) as exception:  # server failed to start, executable missing, ...
@@ -382,11 +465,6 @@ def run_batch(spec: BatchSpec, only: list[str] | None = None, suite: Suite | Non
     return 1 if failed else 0
 
 
-def plan_tasks(plans: list[ModelPlan]) -> list[str]:
-    """Every task some model of the batch runs (the judge's image limit covers them)."""
-    return list(dict.fromkeys(task for model_plan in plans for task in model_plan.tasks))
-
-
 def main(argv: list[str]) -> int:
     """``abductive-eval batch SPEC [--model NAME ...] [--print-commands]``."""
     import argparse
@@ -394,11 +472,12 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="abductive-eval batch", description="Run a leaderboard spec: every model on every task, resumable.")
     parser.add_argument("spec", type=Path)
     parser.add_argument("--model", action="append", dest="only", help="run only this model of the spec (repeatable)")
-    parser.add_argument("--print-commands", action="store_true", help="print one self-contained command per model instead of running")
+    parser.add_argument("--print-commands", action="store_true", help="print what would run (servers, evaluations, variables), then one command per model; start nothing")
     args = parser.parse_args(argv)
     spec = load_spec(args.spec)
     if args.print_commands:
-        print_commands(spec, [model_plan for model_plan in plan(spec, Suite(), args.only)])
+        suite = Suite()
+        print_commands(spec, plan(spec, suite, args.only), suite)
         return 0
     return run_interruptible(spec, args.only)
 
@@ -442,6 +521,9 @@ def serve_main(argv: list[str]) -> int:
     parser.add_argument("--health-timeout", type=float, default=1800.0)
     parser.add_argument("--judge-model", help="also serve this judge model (wired via API_TYPE, OPENAI_API_URL, MODEL_VERSION)")
     parser.add_argument("--judge-tensor-parallel-size", type=int, default=1)
+    parser.add_argument("--preset", choices=list(PRESETS), help="known-good vLLM settings of a model family (README, Leaderboards and vLLM)")
+    parser.add_argument("--trust-remote-code", action="store_true", help="pass --trust-remote-code to vllm serve (models shipping custom code)")
+    parser.add_argument("--print-command", action="store_true", help="print the server and evaluation command lines with their variables; start nothing")
     args = parser.parse_args(argv)
     settings = dict(
         model=args.model,
@@ -449,7 +531,10 @@ def serve_main(argv: list[str]) -> int:
         pipeline_parallel_size=args.pipeline_parallel_size,
         max_model_len=args.max_model_len,
         gpu_memory_utilization=args.gpu_memory_utilization,
+        preset=args.preset,
+        vllm_args={"trust_remote_code": True} if args.trust_remote_code else None,
     )
+    settings = {key: value for key, value in settings.items() if value is not None}  # unset: the preset's value, or vLLM's default
     name = args.name or re.sub(r"[^A-Za-z0-9._-]", "-", args.model.rstrip("/").split("/")[-1])
     limit = int(args.limit) if args.limit is not None and args.limit.is_integer() else args.limit
     spec = BatchSpec(
@@ -462,4 +547,8 @@ def serve_main(argv: list[str]) -> int:
         judge=JudgeSpec.from_dict({"model": args.judge_model, "tensor_parallel_size": args.judge_tensor_parallel_size}) if args.judge_model else None,
         health_timeout=args.health_timeout,
     )
+    if args.print_command:
+        suite = Suite()
+        print_commands(spec, plan(spec, suite), suite, job_lines=False)
+        return 0
     return run_interruptible(spec)

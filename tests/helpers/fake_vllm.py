@@ -6,7 +6,11 @@ vLLM's behaviour for multi-image prompts: a request with more images than
 the folder ``$FAKE_VLLM_RECORD``: ``argv.json`` (its command line and pid, on start),
 ``requests.jsonl`` (one line per chat request: model, image count) and ``stopped`` (on a clean
 SIGTERM/SIGINT shutdown). ``FAKE_VLLM_REPLY`` is the answer text (default ``1``);
-``FAKE_VLLM_FAIL=1`` makes it exit with status 3 at once, as a vLLM that cannot load would.
+``FAKE_VLLM_FAIL=1`` makes it exit with status 3 at once, as a vLLM that cannot load would;
+``FAKE_VLLM_DELAY`` (seconds) delays every answer.
+``FAKE_VLLM_WORKERS=N`` starts N worker processes first, as vLLM's engine and workers, in the
+server's process group; like a server killed mid-flight, it never stops them itself. Their pids
+are in ``workers.json``.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import argparse
 import json
 import os
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -42,15 +47,20 @@ def main(argv: list[str]) -> int:
     if os.environ.get("FAKE_VLLM_FAIL") == "1":
         print("fake vllm: failing at startup", flush=True)
         return 3
+    workers = [subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"]) for _ in range(int(os.environ.get("FAKE_VLLM_WORKERS", "0")))]
+    (record / "workers.json").write_text(json.dumps([worker.pid for worker in workers]))
     limit = int(args.limit_mm_per_prompt.get("image", 1))
     reply = os.environ.get("FAKE_VLLM_REPLY", "1")
+    delay = float(os.environ.get("FAKE_VLLM_DELAY", "0"))
     lock = threading.Lock()
 
     def answer(body: dict) -> openai_stub.Reply:
         images = openai_stub.count_images(body)
         with lock, (record / "requests.jsonl").open("a") as log:
             log.write(json.dumps({"model": body.get("model"), "images": images}) + "\n")
-        return openai_stub.Fault(400) if images > limit else reply
+        if images > limit:
+            return openai_stub.Fault(400)
+        return openai_stub.Delay(delay, reply) if delay else reply
 
     class OnRequestedPort(ThreadingHTTPServer):
         def __init__(self, _address, handler) -> None:

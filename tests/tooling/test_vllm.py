@@ -18,7 +18,19 @@ from lmms_eval.utils import simple_parse_args_string
 
 from abductive_tasks.batch import ModelSpec, eval_arguments, load_spec, plan, start_judge
 from abductive_tasks.suite import Suite
-from abductive_tasks.vllm import ServerError, VllmServer, VllmSettings, client_env, free_port, inprocess_model_args, judge_env, serve_command
+from abductive_tasks.vllm import (
+    PRESETS,
+    ServerError,
+    VllmServer,
+    VllmSettings,
+    client_env,
+    free_port,
+    inprocess_model_args,
+    judge_env,
+    require_ray,
+    serve_command,
+    with_preset,
+)
 
 from helpers.runs import OFFLINE, metric, read_results
 
@@ -34,11 +46,20 @@ def suite() -> Suite:
 def test_inprocess_model_args_golden_and_parsed_by_lmms_eval():
     args = inprocess_model_args(SETTINGS, image_limit=3, max_new_tokens=256)
     assert args == (
-        'model=Qwen/Qwen2.5-VL-72B-Instruct,tensor_parallel_size=4,gpu_memory_utilization=0.85,limit_mm_per_prompt={"image":3},max_new_tokens=256,max_model_len=32768'
+        "model=Qwen/Qwen2.5-VL-72B-Instruct,tensor_parallel_size=4,gpu_memory_utilization=0.85,"
+        'limit_mm_per_prompt={"image":3,"video":0},max_new_tokens=256,max_model_len=32768'
     )
     parsed = simple_parse_args_string(args)  # what lmms-eval does with --model_args
     assert parsed["tensor_parallel_size"] == 4 and parsed["max_model_len"] == 32768 and parsed["max_new_tokens"] == 256
-    assert json.loads(parsed["limit_mm_per_prompt"]) == {"image": 3}  # the vllm backend json-loads "{...}" values
+    # The vllm backend json-loads "{...}" values; no memory is reserved for videos (vLLM's default limit is 999).
+    assert json.loads(parsed["limit_mm_per_prompt"]) == {"image": 3, "video": 0}
+
+
+def test_inprocess_extra_args_override_in_place_and_false_stays_false():
+    settings = VllmSettings(model="m", extra_args={"gpu_memory_utilization": 0.5, "enforce_eager": False, "mm_processor_kwargs": {"max_pixels": 1003520}, "seed": None})
+    parsed = simple_parse_args_string(inprocess_model_args(settings, image_limit=2, max_new_tokens=32))
+    assert parsed["gpu_memory_utilization"] == 0.5 and parsed["enforce_eager"] is False and "seed" not in parsed
+    assert json.loads(parsed["mm_processor_kwargs"]) == {"max_pixels": 1003520}
 
 
 def test_serve_command_golden():
@@ -46,8 +67,74 @@ def test_serve_command_golden():
     assert serve_command(settings, image_limit=5, host="127.0.0.1", port=8123) == [
         "vllm", "serve", "OpenGVLab/InternVL3-8B", "--host", "127.0.0.1", "--port", "8123",
         "--served-model-name", "OpenGVLab/InternVL3-8B", "--tensor-parallel-size", "2", "--pipeline-parallel-size", "2",
-        "--limit-mm-per-prompt", '{"image": 5}', "--gpu-memory-utilization", "0.9", "--trust-remote-code", "--dtype", "bfloat16",
+        "--limit-mm-per-prompt", '{"image":5,"video":0}', "--gpu-memory-utilization", "0.9", "--generation-config", "vllm",
+        "--trust-remote-code", "--dtype", "bfloat16",
     ]  # fmt: skip
+
+
+def test_serve_flags_false_none_and_overrides():
+    settings = VllmSettings(
+        model="m",
+        extra_args={
+            "enable_prefix_caching": False,  # BooleanOptionalAction in vLLM: --no-enable-prefix-caching
+            "disable_log_stats": False,  # store_true in vLLM: false is its default, nothing to pass
+            "enforce_eager": True,
+            "generation_config": "auto",  # the user's choice replaces ours in place
+            "max_num_seqs": None,  # null: left to vLLM
+        },
+    )
+    command = serve_command(settings, image_limit=1, host="h", port=1)
+    assert command[command.index("--generation-config") + 1] == "auto" and command.count("--generation-config") == 1
+    assert "--no-enable-prefix-caching" in command and "--enforce-eager" in command
+    assert not [word for word in command if "log-stats" in word or "max-num-seqs" in word]
+    # A text-only server (the judge) gets no multimodal limit: older vLLM refused it for models without vision.
+    assert "--limit-mm-per-prompt" not in serve_command(settings, image_limit=None, host="h", port=1)
+
+
+def test_ray_executor_needs_ray(monkeypatch):
+    settings = VllmSettings(model="m", extra_args={"distributed_executor_backend": "ray"})
+    monkeypatch.setattr("importlib.util.find_spec", lambda name: None if name == "ray" else object())
+    with pytest.raises(ServerError, match=r"pip install 'abductive-tasks\[ray\]'"):
+        require_ray(settings)
+    require_ray(VllmSettings(model="m"))  # the default executor needs nothing more
+    monkeypatch.setattr("importlib.util.find_spec", lambda name: object())
+    require_ray(settings)
+
+
+def test_presets_apply_and_explicit_keys_win(tmp_path, suite):
+    spec_path = tmp_path / "spec.yaml"
+    spec_path.write_text(
+        "tasks: [nleye_triplet]\nmodels:\n"
+        "  - {name: internvl, route: served, preset: internvl3, model: OpenGVLab/InternVL3-8B, tensor_parallel_size: 2}\n"
+        "  - {name: qwen, route: vllm, preset: qwen2.5-vl, model: Qwen/Qwen2.5-VL-7B-Instruct, max_model_len: 16384,\n"
+        "     vllm_args: {mm_processor_kwargs: {max_pixels: 401408}, enforce_eager: true}}\n"
+        "  - {name: ov, route: served, preset: llava-onevision, model: llava-hf/llava-onevision-qwen2-7b-ov-hf, max_model_len: null}\n"
+    )
+    internvl, qwen, onevision = plan(load_spec(spec_path), suite)
+    # InternVL3 on the served route: trust_remote_code (route 1 gets it from lmms-eval), 4 tiles per image, 8192 tokens.
+    assert internvl.model.vllm == VllmSettings(
+        model="OpenGVLab/InternVL3-8B",
+        tensor_parallel_size=2,
+        max_model_len=8192,
+        extra_args={"trust_remote_code": True, "mm_processor_kwargs": {"max_dynamic_patch": 4}},
+    )
+    command = serve_command(internvl.model.vllm, 3, "127.0.0.1", 8000)
+    assert "--trust-remote-code" in command and command[command.index("--mm-processor-kwargs") + 1] == '{"max_dynamic_patch":4}'
+    # Explicit keys override the preset's; vllm_args merge key by key.
+    assert qwen.model.vllm.max_model_len == 16384
+    assert qwen.model.vllm.extra_args == {"mm_processor_kwargs": {"max_pixels": 401408}, "enforce_eager": True}
+    assert "max_model_len=16384" in qwen.model_args and 'mm_processor_kwargs={"max_pixels":401408}' in qwen.model_args
+    assert onevision.model.vllm.max_model_len is None  # null removes the preset's value: vLLM's default
+    assert PRESETS["qwen2.5-vl"]["vllm_args"]["mm_processor_kwargs"]["max_pixels"] == 1280 * 28 * 28
+    assert set(PRESETS) == {"qwen2.5-vl", "qwen3-vl", "internvl3", "llava-onevision", "llava-1.6"}
+
+
+def test_preset_errors_name_the_field():
+    with pytest.raises(ValueError, match=r"models\[0\]\.preset: 'qwen9' is not one of qwen2.5-vl"):
+        ModelSpec.from_dict({"name": "x", "route": "served", "model": "m", "preset": "qwen9"}, 0)
+    with pytest.raises(ValueError, match=r"models\[0\]\.preset: presets are vLLM settings"):
+        ModelSpec.from_dict({"name": "x", "backend": "dummy", "preset": "qwen3-vl"}, 0)
+    assert with_preset({"model": "m"}, "judge") == {"model": "m"}
 
 
 def test_environment_for_client_and_judge(monkeypatch):
@@ -76,7 +163,7 @@ def test_spec_derives_image_limit_and_token_cap_from_task_metadata(tmp_path, sui
     spec = load_spec(spec_path)
     big, served = plan(spec, suite)
     # nleye_pairs declares 2 images per prompt, nleye_triplet_combined 1; both budget 256 new tokens.
-    assert big.model_args == ('model=org/big,tensor_parallel_size=8,gpu_memory_utilization=0.9,limit_mm_per_prompt={"image":2},max_new_tokens=256,max_model_len=16384')
+    assert big.model_args == ('model=org/big,tensor_parallel_size=8,gpu_memory_utilization=0.9,limit_mm_per_prompt={"image":2,"video":0},max_new_tokens=256,max_model_len=16384')
     assert eval_arguments(spec, big, big.pending) == [
         "--model", "vllm", "--model_args", big.model_args, "--tasks", "nleye_triplet_combined,nleye_pairs",
         "--output_path", str(tmp_path / "results" / "big"), "--use_cache", str(tmp_path / "results" / "big" / "cache"), "--limit", "8",
@@ -128,8 +215,9 @@ def test_served_route_end_to_end_sends_every_image_within_the_limit(tmp_path):
     output, _ = process.communicate(timeout=600)
     assert process.returncode == 0, output[-4000:]
     argv = json.loads((record / "argv.json").read_text())["argv"]
-    assert argv[argv.index("--limit-mm-per-prompt") + 1] == '{"image": 3}'
+    assert argv[argv.index("--limit-mm-per-prompt") + 1] == '{"image":3,"video":0}'
     assert argv[argv.index("--tensor-parallel-size") + 1] == "2"
+    assert argv[argv.index("--generation-config") + 1] == "vllm"
     requests = [json.loads(line) for line in (record / "requests.jsonl").read_text().splitlines()]
     # 4 triplet documents with 3 images each, 4 pairs documents with 2: all served, none above the limit.
     assert Counter(request["images"] for request in requests) == {3: 4, 2: 4}
@@ -175,15 +263,16 @@ def test_judge_server_is_served_and_wired_through_the_judge_variables(tmp_path, 
     )
     spec = load_spec(spec_path)
     with contextlib.ExitStack() as stack:
-        env = start_judge(spec, stack, suite, ["nleye_triplet"])
+        env = start_judge(spec, stack)
         assert env["API_TYPE"] == "openai" and env["MODEL_VERSION"] == "org/judge-7b" and env["OPENAI_API_KEY"] == "EMPTY"
         with urllib.request.urlopen(f"{env['OPENAI_API_URL']}/models", timeout=5) as response:
             assert json.loads(response.read())["data"][0]["id"] == "org/judge-7b"
     argv = json.loads((record / "argv.json").read_text())["argv"]
     assert argv[argv.index("--tensor-parallel-size") + 1] == "2"
+    assert "--limit-mm-per-prompt" not in argv  # a text-only judge
     assert (record / "stopped").exists()  # stopped with the batch
     spec_path.write_text("tasks: [nleye_triplet]\nmodels: [{name: a, backend: dummy}]\njudge: {url: 'http://judge:8001/v1', model_version: j}\n")
-    assert start_judge(load_spec(spec_path), contextlib.ExitStack(), suite, []) == {
+    assert start_judge(load_spec(spec_path), contextlib.ExitStack()) == {
         "API_TYPE": "openai",
         "OPENAI_API_URL": "http://judge:8001/v1",
         "MODEL_VERSION": "j",
