@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -13,10 +14,12 @@ import urllib.request
 from collections import Counter
 from pathlib import Path
 
+import psutil
 import pytest
 from lmms_eval.utils import simple_parse_args_string
 
-from abductive_tasks.batch import ModelSpec, eval_arguments, load_spec, plan, start_judge
+from abductive_tasks.batch import ModelSpec, eval_arguments, load_spec, plan, serve_main, start_judge
+from abductive_tasks.batch import main as batch_main
 from abductive_tasks.suite import Suite
 from abductive_tasks.vllm import (
     PRESETS,
@@ -163,7 +166,9 @@ def test_spec_derives_image_limit_and_token_cap_from_task_metadata(tmp_path, sui
     spec = load_spec(spec_path)
     big, served = plan(spec, suite)
     # nleye_pairs declares 2 images per prompt, nleye_triplet_combined 1; both budget 256 new tokens.
-    assert big.model_args == ('model=org/big,tensor_parallel_size=8,gpu_memory_utilization=0.9,limit_mm_per_prompt={"image":2,"video":0},max_new_tokens=256,max_model_len=16384')
+    assert big.model_args == (
+        'model=org/big,tensor_parallel_size=8,gpu_memory_utilization=0.9,limit_mm_per_prompt={"image":2,"video":0},max_new_tokens=256,max_model_len=16384'
+    )
     assert eval_arguments(spec, big, big.pending) == [
         "--model", "vllm", "--model_args", big.model_args, "--tasks", "nleye_triplet_combined,nleye_pairs",
         "--output_path", str(tmp_path / "results" / "big"), "--use_cache", str(tmp_path / "results" / "big" / "cache"), "--limit", "8",
@@ -174,7 +179,7 @@ def test_spec_derives_image_limit_and_token_cap_from_task_metadata(tmp_path, sui
 
 def test_server_lifecycle_success_and_failure(tmp_path):
     record = tmp_path / "record"
-    env = {**os.environ, "FAKE_VLLM_RECORD": str(record)}
+    env = {**os.environ, "FAKE_VLLM_RECORD": str(record), "FAKE_VLLM_WORKERS": "1"}
     port = free_port()
     command = serve_command(VllmSettings(model="m", served_model_name="served-m"), 3, "127.0.0.1", port, FAKE_VLLM)
     with VllmServer(command, "127.0.0.1", port, tmp_path / "server.log", env=env, health_timeout=60) as server:
@@ -182,6 +187,7 @@ def test_server_lifecycle_success_and_failure(tmp_path):
             assert json.loads(response.read())["data"][0]["id"] == "served-m"
         process = server.process
     assert process.poll() is not None and (record / "stopped").exists()  # stopped on success
+    assert all(_gone(pid) for pid in json.loads((record / "workers.json").read_text()))  # with the workers it left in its group
 
     (record / "stopped").unlink()
     with pytest.raises(RuntimeError, match="evaluation broke"):
@@ -278,3 +284,114 @@ def test_judge_server_is_served_and_wired_through_the_judge_variables(tmp_path, 
         "MODEL_VERSION": "j",
         "OPENAI_API_KEY": "EMPTY",
     }
+
+
+def _gone(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE  # exited, not yet reaped by its new parent
+    except psutil.NoSuchProcess:
+        return True
+
+
+def test_sigkill_of_the_batch_ends_the_server_its_workers_and_the_evaluation(tmp_path):
+    """The batch killed with no chance to clean up (SIGKILL): the server gets SIGTERM (parent-death signal), and the
+    watchdog ends its whole process group, workers included; the evaluation gets SIGTERM too."""
+    record = tmp_path / "record"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("FAKE_VLLM_WORKERS", "2")  # vLLM's engine and workers: never stopped by the server itself
+        patch.setenv("FAKE_VLLM_DELAY", "300")  # every answer hangs: the evaluation is mid-flight when killed
+        process = _serve(tmp_path, "--tasks", "nleye_triplet", record=record)
+    descendants: list[int] = []
+    try:
+        deadline = time.monotonic() + 120
+        while not (record / "requests.jsonl").exists():  # the server is healthy and the evaluation is asking it
+            assert process.poll() is None and time.monotonic() < deadline, process.stdout.read()
+            time.sleep(0.2)
+        server = json.loads((record / "argv.json").read_text())["pid"]
+        workers = json.loads((record / "workers.json").read_text())
+        descendants = [child.pid for child in psutil.Process(process.pid).children(recursive=True)]
+        assert {server, *workers} <= set(descendants)  # and the evaluation, the watchdog
+        process.kill()
+        process.wait()
+        deadline = time.monotonic() + 60
+        while not all(_gone(pid) for pid in descendants):
+            assert time.monotonic() < deadline, [psutil.Process(pid).cmdline() for pid in descendants if not _gone(pid)]
+            time.sleep(0.2)
+        assert (record / "stopped").exists()  # the server was asked to stop (SIGTERM), not only killed
+    finally:  # a failed run leaves nothing behind either
+        for pid in [process.pid, *descendants]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        process.wait()
+
+
+def test_print_commands_show_what_runs_and_start_nothing(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_API_URL", raising=False)
+    spec_path = tmp_path / "spec.yaml"
+    spec_path.write_text(
+        "tasks: [nleye_triplet]\nlimit: 2\nenv: {ABDUCTIVE_DATA: sample}\n"
+        "judge: {model: org/judge-7b, env: {CUDA_VISIBLE_DEVICES: '7'}}\n"
+        "models:\n"
+        "  - {name: a, backend: dummy}\n"
+        "  - {name: q, route: served, preset: qwen2.5-vl, model: Qwen/Qwen2.5-VL-7B-Instruct, env: {CUDA_VISIBLE_DEVICES: '0,1'}}\n"
+    )
+    assert batch_main([str(spec_path), "--print-commands"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    results = tmp_path / "results"
+    assert not results.exists()  # nothing ran
+    python = sys.executable
+
+    def eval_args(name: str) -> str:
+        return shlex.join(["--tasks", "nleye_triplet", "--output_path", str(results / name), "--use_cache", str(results / name / "cache"), "--limit", "2"])
+
+    assert lines == [
+        f"# judge, served for the whole batch (log {results}/judge_server.log); $JUDGE_PORT: a free port chosen at start",
+        '#   ABDUCTIVE_DATA=sample CUDA_VISIBLE_DEVICES=7 vllm serve org/judge-7b --host 127.0.0.1 --port "$JUDGE_PORT" --served-model-name org/judge-7b '
+        "--tensor-parallel-size 1 --gpu-memory-utilization 0.9 --generation-config vllm",
+        "# a (route lmms): runs nleye_triplet (0 of 1 done earlier)",
+        '#   ABDUCTIVE_DATA=sample API_TYPE=openai OPENAI_API_URL="http://127.0.0.1:$JUDGE_PORT/v1" MODEL_VERSION=org/judge-7b OPENAI_API_KEY=EMPTY '
+        f"LMMS_CACHE_RUN_ID=batch-a PYTHONSAFEPATH=1 {python} -m abductive_tasks.cli --model dummy " + eval_args("a"),
+        f"abductive-eval batch {spec_path} --model a",
+        "# q (route served): runs nleye_triplet (0 of 1 done earlier)",
+        f"#   server (log {results}/q/server.log); $PORT: a free port chosen at start",
+        '#   ABDUCTIVE_DATA=sample API_TYPE=openai OPENAI_API_URL="http://127.0.0.1:$JUDGE_PORT/v1" MODEL_VERSION=org/judge-7b OPENAI_API_KEY=EMPTY '
+        'CUDA_VISIBLE_DEVICES=0,1 LMMS_CACHE_RUN_ID=batch-q PYTHONSAFEPATH=1 vllm serve Qwen/Qwen2.5-VL-7B-Instruct --host 127.0.0.1 --port "$PORT" '
+        '--served-model-name Qwen/Qwen2.5-VL-7B-Instruct --tensor-parallel-size 1 --limit-mm-per-prompt \'{"image":3,"video":0}\' '
+        "--gpu-memory-utilization 0.9 --max-model-len 32768 --generation-config vllm --mm-processor-kwargs '{\"max_pixels\":1003520}'",
+        "#   evaluation, once http://127.0.0.1:$PORT/health answers 200 (the server is stopped after it)",
+        '#   ABDUCTIVE_DATA=sample API_TYPE=openai OPENAI_API_URL="http://127.0.0.1:$JUDGE_PORT/v1" MODEL_VERSION=org/judge-7b OPENAI_API_KEY=EMPTY '
+        'CUDA_VISIBLE_DEVICES=0,1 LMMS_CACHE_RUN_ID=batch-q PYTHONSAFEPATH=1 OPENAI_API_BASE="http://127.0.0.1:$PORT/v1" '
+        f"{python} -m abductive_tasks.cli --model openai --model_args model_version=Qwen/Qwen2.5-VL-7B-Instruct " + eval_args("q"),
+        f"abductive-eval batch {spec_path} --model q",
+    ]
+    # The job lines alone are one self-contained command per model (e.g. one per Slurm array task).
+    assert [line for line in lines if not line.startswith("#")] == [f"abductive-eval batch {spec_path} --model {name}" for name in ("a", "q")]
+
+
+def test_serve_print_command_shows_the_server_and_the_evaluation(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret")  # a real key: used by the run, never printed
+    argv = ["OpenGVLab/InternVL3-8B", "--tasks", "nleye_pairs", "--preset", "internvl3", "--port", "8123", "--output_path", str(tmp_path)]
+    assert serve_main([*argv, "--print-command"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert not any(tmp_path.iterdir())  # nothing ran
+    assert lines[0] == "# InternVL3-8B (route served): runs nleye_pairs (0 of 1 done earlier)"
+    server = shlex.split(lines[2].removeprefix("#   "))
+    assert server[server.index("vllm") :] == serve_command(
+        VllmSettings(model="OpenGVLab/InternVL3-8B", max_model_len=8192, extra_args={"trust_remote_code": True, "mm_processor_kwargs": {"max_dynamic_patch": 4}}),
+        2,
+        "127.0.0.1",
+        8123,
+    )
+    evaluation = lines[4].removeprefix("#   ")
+    assert "OPENAI_API_BASE=http://127.0.0.1:8123/v1" in evaluation and "sk-secret" not in "\n".join(lines)
+    assert 'OPENAI_API_KEY="$OPENAI_API_KEY"' not in evaluation  # inherited as it is: client_env adds only the base URL
+    assert len(lines) == 5
+
+
+def test_shipped_multi_gpu_spec_plans_with_its_presets(suite):
+    spec = load_spec(Path(__file__).parents[2] / "utils" / "specs" / "multi_gpu_node.yaml")
+    plans = {model_plan.model.name: model_plan for model_plan in plan(spec, suite)}
+    assert 'mm_processor_kwargs={"max_pixels":1003520}' in plans["qwen2.5-vl-7b"].model_args
+    internvl = plans["internvl3-8b"].model.vllm
+    assert "--trust-remote-code" in serve_command(internvl, suite.image_limit(plans["internvl3-8b"].tasks), "127.0.0.1", 8000)
