@@ -369,7 +369,7 @@ SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD", re.IGNORECASE)
 
 def _shell_word(word: str) -> str:
     """``word`` quoted for a shell; one holding a port placeholder in double quotes, so the shell expands it."""
-    if "$" in word and re.fullmatch(r"[\w@%+=:,./$-]+", word):
+    if re.fullmatch(r"[\w@%+=:,./-]*\$(JUDGE_)?PORT\b[\w@%+=:,./-]*", word):
         return f'"{word}"'
     return shlex.quote(word)
 
