@@ -33,7 +33,7 @@ def run_eval(argv: list[str]) -> int:
     return 0 on success, 1 on any failure."""
     from abductive_tasks import compat
 
-    finished, failures, code = compat.evaluate_cli(compat.parse_eval_args(argv))
+    finished, failures, code = compat.evaluate_cli(argv)
     if failures:
         print(f"abductive-eval: evaluation failed: {failures[0]!r}", file=sys.stderr)
         return 1

@@ -20,7 +20,6 @@ The other internals: loglikelihood results reach ``process_results`` stringified
 
 from __future__ import annotations
 
-import argparse
 import ast
 import functools
 from importlib.resources import files
@@ -125,22 +124,12 @@ def task_config(yaml_path: str | Path) -> dict[str, Any]:
     return load_yaml_config(str(yaml_path))
 
 
-def parse_eval_args(argv: list[str]) -> argparse.Namespace:
-    """lmms-eval's ``eval`` arguments."""
+def evaluate_cli(argv: list[str]) -> tuple[list[dict], list[BaseException], int]:
+    """Run lmms-eval's CLI evaluation on ``argv``; return the results of every finished run, the
+    exceptions lmms-eval swallowed (0.7.3 logs them and exits 0) and the exit code it asked for.
+    (lmms-eval re-reads ``sys.argv`` inside ``cli_evaluate``, so it holds ``argv`` meanwhile.)"""
     import sys
 
-    import lmms_eval.__main__ as lmms_main
-
-    saved, sys.argv = sys.argv, ["abductive-eval", *argv]
-    try:
-        return lmms_main.parse_eval_args()[1]
-    finally:
-        sys.argv = saved
-
-
-def evaluate_cli(args: argparse.Namespace) -> tuple[list[dict], list[BaseException], int]:
-    """Run lmms-eval's CLI evaluation; return the results of every finished run, the exceptions
-    lmms-eval swallowed (0.7.3 logs them and exits 0) and the exit code it asked for."""
     import lmms_eval.__main__ as lmms_main
 
     install()
@@ -159,10 +148,12 @@ def evaluate_cli(args: argparse.Namespace) -> tuple[list[dict], list[BaseExcepti
         return outcome
 
     lmms_main.cli_evaluate_single = recording_evaluate_single
+    saved_argv, sys.argv = sys.argv, ["abductive-eval", *argv]
     try:
-        lmms_main.cli_evaluate(args)
+        lmms_main.cli_evaluate()
     except SystemExit as exit_:
         return finished, failures, 0 if exit_.code in (0, None) else 1
     finally:
         lmms_main.cli_evaluate_single = evaluate_single
+        sys.argv = saved_argv
     return finished, failures, 0

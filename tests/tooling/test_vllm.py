@@ -231,7 +231,7 @@ def test_served_route_end_to_end_sends_every_image_within_the_limit(tmp_path):
     assert (record / "stopped").exists() and not _alive(json.loads((record / "argv.json").read_text())["pid"])
     results = read_results(tmp_path / "out" / "model-7b")
     assert metric(results, "nleye_triplet", "order1_acc") == 1.0  # the stub always answers "1"
-    assert metric(results, "nleye_triplet", "parse_failure_rate") == 0.0
+    assert metric(results, "nleye_triplet", "triplet_counts")["unparsable"] == 0
     assert metric(results, "nleye_pairs", "equal_rank_rate") == 1.0
 
 
