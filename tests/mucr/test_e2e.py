@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -35,13 +34,8 @@ def run_cli(tmp_path: Path, *args: str, data: str = "sample") -> dict:
 
 
 def run_in_process(tmp_path: Path, monkeypatch, *args: str, data: str = "sample") -> dict:
-    """The same command in this process (saves the lmms-eval import; monkeypatches apply).
-
-    lmms-eval's ``cli_evaluate`` parses ``sys.argv`` again whatever it is given, so pytest's own
-    arguments are hidden from it.
-    """
+    """The same command in this process (saves the lmms-eval import; monkeypatches apply)."""
     monkeypatch.setenv("ABDUCTIVE_DATA", data)
-    monkeypatch.setattr(sys, "argv", ["abductive-eval"])
     output = tmp_path / "out"
     assert main([*args, "--output_path", str(output)]) == 0
     return read_results(output)
