@@ -20,13 +20,16 @@ One engine reads every kind, driven by small tables:
 3. Mentions are marked: the kind's mention table turns what names an answer ("image 2", "the
    second option", "on the right", "heavy rain", "weakens", "8/10") into a numbered placeholder;
    other digits become bare mentions, which count only inside a verdict ("Answer: 2").
-4. Verdicts: the verdict table finds statements that pick or reject a mention ("Answer: 2",
-   "2 is more plausible", "1 is less plausible than 2", "not 1 but 2", "I'd give it a 7"); an
-   answer standing alone at the start of a line or as a sentence ("2.", "Option 3: ...",
-   "Weakener.") is a pick too, unless such lines name different answers (an enumeration).
-5. The last pick wins: a final statement over earlier ones. Without a pick, a choice or label is
-   the only one the reply names and does not reject (of two, rejecting one picks the other),
-   unless the reply hedges ("either could be"); a score needs a pick.
+4. Verdicts: the kind's tables find statements of the answer ("Answer: 2", "the more plausible
+   image is 1", "Score: 7", "7/10", or an answer standing alone at the start of a line or as a
+   sentence: "2.", "Option 3: ...", "Weakener.", unless such lines name different answers, an
+   enumeration), and other verdicts that pick or reject a mention ("2 is more plausible", "1 is
+   less plausible than 2", "not 1 but 2", "I'd give it a 7").
+5. The last statement of the answer wins (a final statement over earlier ones), else the last
+   other pick: an explanation after "Answer: 2" ("image 1 is more likely to be morning") does not
+   override it. Without a pick, a choice or label is the only one the reply names and does not
+   reject (of two, rejecting one picks the other), unless the reply hedges ("either could be");
+   a score needs a pick.
 """
 
 from __future__ import annotations
@@ -108,10 +111,12 @@ _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixt
 _NUMBER = r"\d+(?![\w%]|[.,]\d)"
 _NUMBER_WORD = "|".join(_NUMBER_WORDS)
 _ORDINAL = "|".join(_ORDINALS) + r"|\d+(?:st|nd|rd|th)"
-# Nouns that take an option number after them ("image 2", "Option (3)", "choice three", "#3").
-_OPTION_NOUN = r"(?:hypothesis\s+images?|hypothes[ie]s|images?|pictures?|photos?|panels?|options?|choices?|candidates?|cue\s+phrases?|phrases?)"
+# Nouns that take an option number after them ("Option (3)", "choice three", "hypothesis image 2"),
+# and nouns that count images ("image 2", "the third picture"), which may count the context image too.
+_OPTION_NOUN = r"(?:hypothesis\s+images?|hypothes[ie]s|options?|choices?|candidates?|cue\s+phrases?|phrases?)"
+_IMAGE_NOUN = r"(?:images?|pictures?|photos?|panels?|frames?)"
 # Nouns an ordinal or a panel position names ("the third option", "the right image", "the middle one").
-_ORDINAL_NOUN = r"(?:hypothesis\s+)?(?:images?|pictures?|photos?|panels?|options?|choices?|candidates?|phrases?|hypothes[ie]s|ones?|scenes?|scenarios?|frames?|sides?)"
+_ORDINAL_NOUN = rf"(?:hypothesis\s+{_IMAGE_NOUN}|{_IMAGE_NOUN}|options?|choices?|candidates?|phrases?|hypothes[ie]s|ones?|scenes?|scenarios?|sides?)"
 _POSITION_NOT_PANEL = r"answer|choice|option|decision|way|thing|track|time|call|to|place|conclusion|idea|direction|now|after|away"
 # A placeholder: «i» for a named mention, ‹i› for a bare one, i written as a private-use character
 # so that no later rule reads it as a number.
@@ -123,6 +128,7 @@ _INDEX_BASE = 0xF0000  # Supplementary Private Use Area-A: 65,534 mentions
 class _Mention:
     value: object  # what the mention names; None when it names nothing valid (an ambiguous range)
     named: bool  # False for a bare number or position word, which counts only inside a verdict
+    image: bool = False  # an image count ("image 3", "the third picture")
 
 
 @dataclass(frozen=True)
@@ -132,6 +138,7 @@ class _MentionRule:
     pattern: re.Pattern
     value: Callable[[re.Match], object]  # a list: one mention per element ("options 2 and 4")
     named: bool = True
+    image: bool = False
 
 
 def _mark(text: str, rules: Sequence[_MentionRule]) -> tuple[str, list[_Mention]]:
@@ -143,7 +150,7 @@ def _mark(text: str, rules: Sequence[_MentionRule]) -> tuple[str, list[_Mention]
         opening, closing = (_OPEN, _CLOSE) if rule.named else (_BARE_OPEN, _BARE_CLOSE)
         placeholders = []
         for value in values if isinstance(values, list) else [values]:
-            mentions.append(_Mention(value, rule.named))
+            mentions.append(_Mention(value, rule.named, rule.image))
             placeholders.append(f"{opening}{chr(_INDEX_BASE + len(mentions) - 1)}{closing}")
         return " and ".join(placeholders)
 
@@ -181,12 +188,16 @@ _CUE = (
 )
 _ARTICLE = r"(?:(?:the|a|an)\s+)?"
 
-# Statements that choose or reject an option or label, in the order a reader meets them.
-VERDICTS = _verdicts(
-    # "Answer: 2", "the more plausible image is 1", "The correct option is #3", "Effect: Option 4", "### Answer\nImage 1"
+# Statements of the answer: "Answer: 2", "the more plausible image is 1", "The correct option is #3",
+# "Effect: Option 4", "### Answer\nImage 1", "Plausible: Image 2".
+STATEMENTS = _verdicts(
     rf"\b(?:{_CUE})\s*(?:is|would\s+be)?\s*[:=-]?\s*{_ARTICLE}{{pick}}",
-    # "Plausible: Image 2" / "Less plausible: Image 1"
     rf"\b{_QUALITY}\s*:\s*{_ARTICLE}{{pick}}",
+)
+
+# Other verdicts that choose or reject an option or label.
+VERDICTS = _verdicts(
+    # "Less plausible: Image 1"
     rf"\b(?:{_LESS}|implausible|unlikely|improbable)\s*:\s*{_ARTICLE}{{reject}}",
     # "2 is more plausible", "Option 3 is the most likely cause", "1 is closer", "image 1 makes more sense"
     rf"{{pick}}\s*{_COPULA}\s+{_ARTICLE}(?:{_MORE}|correct|the\s+(?:answer|effect|cause|cue))\b",
@@ -230,12 +241,18 @@ HEDGES = tuple(
     )
 )
 
-# A score's verdicts: "7/10", "Score: 7", "I'd give it a 7", "rank this an 8", "Very plausible (7)",
-# "A 5 seems fair", "around 5"; "not a 10" rejects.
-_SCORE_WORDS = r"(?:scores?|scored|rating|rate[ds]?|rank(?:ed|ing|s)?|plausibility|grade[ds]?|give|gave|assign(?:ed)?)"
+# A score's statements: "7/10", "Score: 7", "Rating = 7.5", "The score is 7", "a score of 3".
+SCORE_STATEMENTS = _verdicts(
+    r"{named_pick}",
+    r"\b(?:score|rating|rank|plausibility)(?:\s+(?:score|rating))?\s*(?:[:=]|\bis\b)\s*(?:n\s*=\s*)?{pick}",
+    r"\b(?:score|rating)\s+of\s+{pick}",
+)
+
+# A score's other verdicts: "I'd give it a 7", "I rate it 6", "rank this an 8", "Very plausible (7)",
+# "A 5 seems fair", "around 5", "this is a 9"; "not a 10" rejects.
+_SCORE_WORDS = r"(?:scores?|rating|rate[ds]?|rank(?:ed|ing|s)?|plausibility|(?:give|gave|assign(?:ed)?)\s+(?:it|this|that))"
 _FILLER = r"(?:[\s:=-]|\b(?:is|of|as|at|it|this|that|the|a|an|would|be|i|n|my|final|overall|score|rating|plausibility|inference|hypothesis|image|level|value)\b)"
 SCORE_VERDICTS = _verdicts(
-    r"{named_pick}",
     rf"\b{_SCORE_WORDS}\b{_FILLER}{{{{0,40}}}}?{{pick}}",
     r"\bplausib\w*(?:\s+at\s+all)?\s*\(\s*{pick}\s*\)",
     r"^\s*(?:a|an)\s+{pick}",
@@ -252,28 +269,39 @@ def _index(placeholder: str) -> int:
     return ord(placeholder[len(placeholder) // 2]) - _INDEX_BASE
 
 
-def _decide(text: str, mentions: list[_Mention], verdicts: Sequence[re.Pattern], valid: Callable[[object], bool], values: Sequence[object] | None) -> object | None:
-    """The answer ``text`` (already marked) gives: the last pick, else the one named option (see the module docstring).
+def _decide(
+    text: str,
+    mentions: list[_Mention],
+    statements: Sequence[re.Pattern],
+    verdicts: Sequence[re.Pattern],
+    valid: Callable[[object], bool],
+    values: Sequence[object] | None,
+) -> object | None:
+    """The answer ``text`` (already marked) gives: the last statement of the answer, else the last
+    other pick, else the one named option (see the module docstring).
 
     ``values`` lists every valid answer of a choice or label (None for a score, which needs a pick).
     """
     # "the third image (right)": the parenthesis names the answer when the outer mention is not valid.
     text = _COLLAPSE.sub(lambda m: m["outer"] if valid(mentions[_index(m["outer"])].value) else m["inner"], text)
-    picks: list[tuple[int, int]] = []
+    picks: list[tuple[bool, int, int]] = []  # (a statement of the answer, position, mention)
     rejected: set[int] = set()
-    for pattern in verdicts:
-        for match in pattern.finditer(text):
-            found = match.groupdict()
-            if found.get("reject"):
-                rejected.add(_index(found["reject"]))
-            if found.get("pick"):
-                picks.append((match.start("pick"), _index(found["pick"])))
-    alone = [(match.start("pick"), _index(match["pick"])) for pattern in ALONE for match in pattern.finditer(text)]
-    if len({mentions[index].value for _, index in alone}) == 1:  # several: an enumeration of options, no answer
+    for strong, patterns in ((True, statements), (False, verdicts)):
+        for pattern in patterns:
+            for match in pattern.finditer(text):
+                found = match.groupdict()
+                if found.get("reject"):
+                    rejected.add(_index(found["reject"]))
+                if found.get("pick"):
+                    picks.append((strong, match.start("pick"), _index(found["pick"])))
+    # Answers standing alone count when they name one valid answer: several are an enumeration.
+    alone = [(True, match.start("pick"), _index(match["pick"])) for pattern in ALONE for match in pattern.finditer(text)]
+    alone = [pick for pick in alone if valid(mentions[pick[2]].value)]
+    if len({mentions[index].value for _, _, index in alone}) == 1:
         picks += alone
-    picks = [(position, index) for position, index in picks if index not in rejected]
+    picks = [pick for pick in picks if pick[2] not in rejected]
     if picks:
-        value = mentions[max(picks)[1]].value
+        value = mentions[max(picks)[2]].value
         return value if valid(value) else None
     if values is None:
         return None
@@ -302,12 +330,17 @@ class _Reader:
     """
 
     _mention_rules: tuple[_MentionRule, ...]
+    _statement_rules: tuple[re.Pattern, ...]
     _verdict_rules: tuple[re.Pattern, ...]
     _values: tuple | None
     _ignore: re.Pattern | None = None  # text that names no answer (a score's "on a 1-10 scale")
 
     def _valid(self, value: object) -> bool:
         raise NotImplementedError
+
+    def _revise(self, mentions: list[_Mention]) -> list[_Mention]:
+        """The mentions as this kind reads them, knowing all of them (by default as marked)."""
+        return mentions
 
     def read(self, text: str) -> object | None:
         """The answer a person reads in ``text``, or None (see the module docstring)."""
@@ -318,7 +351,7 @@ class _Reader:
         if self._ignore is not None:
             plain = self._ignore.sub(" ", plain)
         marked, mentions = _mark(plain, self._mention_rules)
-        return _decide(marked, mentions, self._verdict_rules, self._valid, self._values)
+        return _decide(marked, self._revise(mentions), self._statement_rules, self._verdict_rules, self._valid, self._values)
 
 
 @dataclass(frozen=True)
@@ -329,12 +362,19 @@ class Choice(_Reader):
     ``{"middle": 1, "right": 2}``); ``letters`` reads A, B, ... as options 1, 2, ... (only where
     the prompt lists letters); ``option_texts`` are the options' own texts, which an answer may
     quote instead of a number (MuCR cue phrases). With two options, "the former"/"the latter" count.
+
+    Image counts ("image 2", "the second picture") name options, unless the options are texts
+    (then images are no options). ``context_images`` is the number of images shown before the
+    options (the context or cause image): a reply that counts images beyond the options ("the
+    third image" of two options) counts these too, and its image counts are shifted back; with
+    ``context_images=0`` such counts are ambiguous and name nothing.
     """
 
     n: int
     aliases: Mapping[str, int] = field(default_factory=dict)
     letters: bool = False
     option_texts: tuple[str, ...] = ()
+    context_images: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "option_texts", tuple(self.option_texts))
@@ -343,7 +383,7 @@ class Choice(_Reader):
             raise ValueError(f"Choice: {len(self.option_texts)} option texts for {self.n} options")
 
     def __hash__(self) -> int:
-        return hash((self.n, tuple(sorted(self.aliases.items())), self.letters, self.option_texts))
+        return hash((self.n, tuple(sorted(self.aliases.items())), self.letters, self.option_texts, self.context_images))
 
     def describe(self) -> str:
         numbers = [str(number) for number in range(1, self.n + 1)]
@@ -363,6 +403,20 @@ class Choice(_Reader):
     def _values(self) -> tuple[int, ...]:
         return tuple(range(1, self.n + 1))
 
+    def _revise(self, mentions: list[_Mention]) -> list[_Mention]:
+        images = [mention.value for mention in mentions if mention.image and isinstance(mention.value, int)]
+        if not self.option_texts and not any(value > self.n for value in images):
+            return mentions
+        shift = self.context_images if not self.option_texts else None
+
+        def revised(mention: _Mention) -> _Mention:
+            if not mention.image:
+                return mention
+            value = mention.value - shift if shift and isinstance(mention.value, int) else None
+            return _Mention(value, mention.named, mention.image)
+
+        return [revised(mention) for mention in mentions]
+
     @cached_property
     def _mention_rules(self) -> tuple[_MentionRule, ...]:
         label = rf"{_NUMBER}|{_NUMBER_WORD}" + (r"|(?-i:[A-Z])\b" if self.letters else "")
@@ -381,8 +435,8 @@ class Choice(_Reader):
             token = token.lower()
             return _ORDINALS[token] if token in _ORDINALS else int(re.sub(r"\D", "", token))
 
-        def rule(pattern: str, value: Callable[[re.Match], object], named: bool = True) -> _MentionRule:
-            return _MentionRule(re.compile(pattern, _FLAGS), value, named)
+        def rule(pattern: str, value: Callable[[re.Match], object], named: bool = True, image: bool = False) -> _MentionRule:
+            return _MentionRule(re.compile(pattern, _FLAGS), value, named, image)
 
         rules = []
         if self.option_texts:  # longest first: "catch cold" is one mention, not "cold" inside it
@@ -397,14 +451,19 @@ class Choice(_Reader):
             ]
         one = rf"(?:\(\s*(?:{label})\s*\)|(?:{label}))"
         glue = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+)"
+        labels = rf"(?P<labels>{one}(?:{glue}{one})*)"
+
+        def numbers(match: re.Match) -> list[int]:
+            return [number(token) for token in re.findall(label, match["labels"], _FLAGS)]
+
         rules += [
-            # "image 2", "Option (3)", "choice three", "phrase #4", and lists: "options 2 and 4", "Options 1, 3 and 4"
-            rule(
-                rf"\b{_OPTION_NOUN}\s*(?:#\s*|no\.\s*|number\s+)?(?P<labels>{one}(?:{glue}{one})*)",
-                lambda m: [number(token) for token in re.findall(label, m["labels"], _FLAGS)],
-            ),
+            # "Option (3)", "choice three", "phrase #4", "image 2", and lists: "options 2 and 4", "Options 1, 3 and 4"
+            rule(rf"\b{_OPTION_NOUN}\s*(?:#\s*|no\.\s*|number\s+)?{labels}", numbers),
+            rule(rf"\b{_IMAGE_NOUN}\s*(?:#\s*|no\.\s*|number\s+)?{labels}", numbers, image=True),
             rule(rf"(?:#\s*|\bnumber\s+)(?P<label>{_NUMBER}|{_NUMBER_WORD})\b", lambda m: number(m["label"])),
-            rule(rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+{_ORDINAL_NOUN}\b", lambda m: ordinal(m["ordinal"])),
+            # "the third option", "the second hypothesis image", "the first one"; "the third image" counts images
+            rule(rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+(?!{_IMAGE_NOUN}\b){_ORDINAL_NOUN}\b", lambda m: ordinal(m["ordinal"])),
+            rule(rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+{_IMAGE_NOUN}\b", lambda m: ordinal(m["ordinal"]), image=True),
         ]
         if position:
             rules.append(
@@ -420,6 +479,7 @@ class Choice(_Reader):
         rules.append(rule(rf"(?<![\w.,/]){_NUMBER}(?!\s*/)", lambda m: int(m.group()), named=False))
         return tuple(rules)
 
+    _statement_rules = STATEMENTS
     _verdict_rules = VERDICTS
 
 
@@ -459,6 +519,7 @@ class Label(_Reader):
         pattern = re.compile(rf"\b(?P<word>{_alternatives(list(words))})s?\b", _FLAGS)
         return (_MentionRule(pattern, lambda m: words[" ".join(m["word"].lower().split())]),)
 
+    _statement_rules = STATEMENTS
     _verdict_rules = VERDICTS
 
 
@@ -500,6 +561,7 @@ class Score(_Reader):
             _MentionRule(re.compile(rf"(?<![\w.]){number}(?![\w%/]|\.\d)", _FLAGS), lambda m: float(m.group()), named=False),
         )
 
+    _statement_rules = SCORE_STATEMENTS
     _verdict_rules = SCORE_VERDICTS
 
 

@@ -18,7 +18,7 @@ MIN_AGREEMENT = 0.98
 
 def build_kind(kind: str, params: dict) -> AnswerKind:
     if kind == "choice":
-        return Choice(params["n"], params.get("aliases", {}), params.get("letters", False), tuple(params.get("option_texts", ())))
+        return Choice(params["n"], params.get("aliases", {}), params.get("letters", False), tuple(params.get("option_texts", ())), params.get("context_images", 0))
     if kind == "label":
         return Label(tuple(params["labels"]), params.get("aliases", {}))
     if kind == "score":

@@ -134,6 +134,28 @@ def test_panel_positions_of_the_combined_image():
     assert Choice(2).read("The image on the right is more plausible.") is None  # no positions without aliases
 
 
+def test_a_reply_that_counts_the_context_image_too():
+    counted = "In the first image, a man holds an umbrella. In the second image, he is wet. In the third image, he is dry. The second image is more plausible."
+    assert Choice(2, context_images=1).read(counted) == 1  # the second of three images is hypothesis 1
+    assert Choice(2).read(counted) is None  # without knowing what comes first, such counts name nothing
+    assert Choice(2, context_images=1).read("Hypothesis 2 (the third image) is more plausible.") == 2
+    assert Choice(2, context_images=1).read("The second image is more plausible.") == 2  # counted as the prompt numbers them
+    assert Choice(4, context_images=1).read("The fifth image shows the effect.") == 4
+
+
+def test_images_are_no_options_when_the_options_are_texts():
+    cue = Choice(4, option_texts=("slippery floor", "birthday party", "heavy rain", "broken glass"))
+    assert cue.read("In the second image the street is flooded.") is None
+    assert cue.read("The second image shows a flooded street, so the cue is heavy rain.") == 3
+
+
+def test_a_stated_answer_outranks_verdicts_in_the_explanation():
+    assert Choice(2).read("Answer: 2. Image 1 is more likely to be in the morning, unlike the night context.") == 2
+    assert Score().read("Score: 6. The man gave 2 apples to the boy.") == 6.0
+    assert Choice(2).read("Image 2 is more plausible? No: image 1 is more plausible.") == 1  # of equal rank, the last wins
+    assert Label(("strengthener", "weakener")).read("Answer: weakener. On second thought, answer: strengthener.") == "strengthener"
+
+
 def test_former_and_latter_name_one_of_two_options():
     assert Choice(2).read("The latter is more plausible.") == 2
     assert Choice(2).read("I prefer the former.") == 1
