@@ -181,7 +181,9 @@ def doc_to_text_exp_split(doc: dict) -> str:
 # ---------------------------------------------------------------- answers
 
 
-FOUR_OPTIONS = Choice(N_CANDIDATES)
+# A reply counting images counts the cause/effect image first, so "the third image" is option 2
+# (tests/shared/answer_corpus.yaml checks these kinds against realistic answers).
+FOUR_OPTIONS = Choice(N_CANDIDATES, context_images=1)
 
 
 def cue_answer(doc: dict) -> Choice:

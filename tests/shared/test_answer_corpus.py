@@ -78,3 +78,21 @@ def test_parser_agrees_with_a_person(corpus_report):
     corpus_report.append(f"disagreements ({len(disagreements)}):" + ("" if disagreements else " none"))
     corpus_report.extend(disagreements)
     assert agreement >= MIN_AGREEMENT, "\n".join(disagreements)
+
+
+def test_the_tasks_read_replies_with_the_kinds_the_corpus_checks():
+    """Each corpus group answers one of our prompts: the task must read its replies the same way."""
+    from abductive_tasks.mucr import hooks as mucr
+    from abductive_tasks.nleye import hooks as nleye
+
+    used = {
+        "nleye_triplet_separate": nleye.TRIPLET_ANSWER,
+        "nleye_triplet_combined": nleye.TRIPLET_COMBINED_ANSWER,
+        "nleye_triplet_text": nleye.TRIPLET_TEXT_ANSWER,
+        "nleye_pairs": nleye.PAIRS_ANSWER,
+        "mucr_c2e_e2c": mucr.FOUR_OPTIONS,
+        "mucr_cue_weather": mucr.cue_answer({"options": ["slippery floor", "birthday party", "heavy rain", "broken glass"]}),
+    }
+    kinds = {group: kind for group, kind, _, _ in CASES}
+    for group, kind in used.items():
+        assert kinds[group] == kind, group
