@@ -17,6 +17,8 @@ Our own variables: ``ABDUCTIVE_JUDGE=off`` disables the judge even when the abov
 ``$ABDUCTIVE_CACHE/judge`` or ``~/.cache/abductive_tasks/judge``); ``ABDUCTIVE_JUDGE_RETRIES`` (default 4 retries after the
 first attempt), ``ABDUCTIVE_JUDGE_BACKOFF`` (seconds before the first retry, doubled before each
 next one up to 60 s; default 2) and ``ABDUCTIVE_JUDGE_TIMEOUT`` (seconds per request, default 60).
+``ABDUCTIVE_JUDGE_EXTRACT=1`` lets the judge extract the answer of a reply the rules cannot read
+(:func:`extract_answer`; off by default).
 
 Replies are cached as one JSON file per (judge model, system prompt, prompt, max_tokens), written
 atomically, so a rerun never pays twice; failures are not cached. Concurrent asks of the same
@@ -46,6 +48,8 @@ from typing import Any
 import numpy as np
 from loguru import logger
 
+from abductive_tasks import settings
+from abductive_tasks.parsing import AnswerKind, is_request_failure
 from abductive_tasks.settings import cache_root
 
 DEFAULT_MODEL = "gpt-4o-2024-11-20"
@@ -66,7 +70,7 @@ class JudgeResult:
     """One judge verdict: ``status`` is ok, judge_failed, not_configured or unparsable."""
 
     status: str
-    value: float | int | None  # the parsed verdict when status is "ok"
+    value: float | int | str | None  # the parsed verdict when status is "ok" (a label for extracted answers)
     raw: str | None  # the judge's reply; None when no reply was obtained
 
 
@@ -242,6 +246,50 @@ def judge_summary(results: Sequence[JudgeResult]) -> dict[str, int]:
     statuses = [result.status for result in results]
     names = {"judged": OK, "judge_failed": JUDGE_FAILED, "unparsable": UNPARSABLE, "not_configured": NOT_CONFIGURED}
     return {name: statuses.count(status) for name, status in names.items()}
+
+
+# ---------------------------------------------------------------- answer extraction
+
+# VLMEvalKit's design (vlmeval/dataset/utils/multiple_choice.py, build_prompt): the judge sees the
+# question, the valid answers and the reply, with two worked examples, and answers with one valid
+# answer or a token for none (VLMEvalKit's "Z"; ours "none", since our answers are numbers and words).
+EXTRACTION_PROMPT = (
+    "You help to grade a model's reply to a question. You are given the question, the valid answers and the reply. "
+    "Find the final answer the reply gives and output it as one of the valid answers. "
+    "If the reply gives none of the valid answers, names several without choosing one, or refuses to answer, output none. "
+    "Output only the answer or none, nothing else.\n"
+    "Example 1:\nQuestion: Which image is more plausible, 1 or 2?\nValid answers: the number of one option: 1 or 2\n"
+    "Reply: The picture where the snowman has melted is the believable one, that is the second.\nYour output: 2\n"
+    "Example 2:\nQuestion: Which image is more plausible, 1 or 2?\nValid answers: the number of one option: 1 or 2\n"
+    "Reply: Both could happen, depending on the weather.\nYour output: none\n"
+    "Example 3:\nQuestion: {question}\nValid answers: {valid}\nReply: {reply}\nYour output:"
+)
+
+
+def extraction_enabled() -> bool:
+    """True when ``ABDUCTIVE_JUDGE_EXTRACT`` is on (``settings.judge_extraction``) and a judge is configured."""
+    return settings.judge_extraction() and judge_configured()
+
+
+def extraction_verdict(kind: AnswerKind, question: str, answer: str) -> JudgeResult:
+    """Ask the judge which valid answer of ``kind`` the model's ``answer`` to ``question`` gives.
+
+    For replies the rules (``kind.read``) cannot read. The judge's reply is read with ``kind.read``:
+    status ``ok`` with the answer, ``unparsable`` when the judge says none (or something unreadable),
+    ``judge_failed`` after failed requests, ``not_configured`` when extraction is off (nothing is
+    asked). A failed model request is no answer: nothing is asked and the status is ``unparsable``.
+    """
+    if not extraction_enabled():
+        return JudgeResult(NOT_CONFIGURED, None, None)
+    if is_request_failure(answer):
+        return JudgeResult(UNPARSABLE, None, None)
+    prompt = EXTRACTION_PROMPT.format(question=question.strip(), valid=kind.describe(), reply=answer.strip())
+    return ask_judge(prompt, kind.read, max_tokens=32)
+
+
+def extract_answer(kind: AnswerKind, question: str, answer: str) -> object | None:
+    """The answer the judge extracts from ``answer`` (see :func:`extraction_verdict`), or None when it finds none."""
+    return extraction_verdict(kind, question, answer).value
 
 
 # ---------------------------------------------------------------- offline similarity

@@ -1,154 +1,609 @@
-"""Answer parsing shared by every benchmark: choices among numbered options and numeric scores.
+"""Reading model answers as a person would: answer kinds, failed requests, and LLM-judge verdicts.
 
-Both parsers return ``None`` for an answer they cannot read; callers count such answers as
-wrong and report them (``parse_failure_rate``), they never drop them.
+An answer kind reads a model's reply with ``read(text)`` and returns the answer a careful person
+reads in it, or ``None`` when the reply chooses nothing (two options without a choice, a refusal,
+a value out of range). ``describe()`` says in one line what the valid answers are (the judge's
+extraction prompt uses it). The kinds the tasks parse:
+
+- :class:`Choice`: one of ``n`` numbered options ("Image 2", "Option (3)", "the third option",
+  "the image on the right" with ``aliases``, an option's own text with ``option_texts``);
+- :class:`Label`: one of a few words ("weakener", or an alias such as "weakens");
+- :class:`Score`: a rating in ``[low, high]`` ("Score: 7.5", "7/10", "I'd give it a 7").
+
+Callers check :func:`is_request_failure` first: a failed request is counted as such, never read
+(``read`` also returns ``None`` for one). Callers count ``None`` as wrong and report how many.
+
+One engine reads every kind, driven by small tables:
+
+1. A JSON object with an answer-like key (``{"answer": 2}``, fenced or not) is read by its value.
+2. Markdown (emphasis, headers, bullets, code fences) and quotes are removed.
+3. Mentions are marked: the kind's mention table turns what names an answer ("image 2", "the
+   second option", "on the right", "heavy rain", "weakens", "8/10") into a numbered placeholder;
+   other digits become bare mentions, which count only inside a verdict ("Answer: 2").
+4. Verdicts: the kind's tables find statements of the answer ("Answer: 2", "the more plausible
+   image is 1", "Score: 7", "7/10", or an answer standing alone at the start of a line or as a
+   sentence: "2.", "Option 3: ...", "Weakener.", unless such lines name different answers, an
+   enumeration), and other verdicts that pick or reject a mention ("2 is more plausible", "1 is
+   less plausible than 2", "not 1 but 2", "I'd give it a 7").
+5. The last statement of the answer wins (a final statement over earlier ones), else the last
+   other pick: an explanation after "Answer: 2" ("image 1 is more likely to be morning") does not
+   override it. Without a pick, a choice or label is the only one the reply names and does not
+   reject (of two, rejecting one picks the other), unless the reply hedges ("either could be");
+   a score needs a pick.
 """
 
 from __future__ import annotations
 
 import ast
+import json
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Protocol
 
-_MARKUP = re.compile(r"[*_`#>]+")
-_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
-_ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
-_NOUN = r"(?:image|hypothesis|option|candidate|picture|choice|answer)"
-_LABEL = r"(\d+|one|two|three|four|five)"
-
-
-def _normalise(text: str) -> str:
-    return " ".join(_MARKUP.sub(" ", text).lower().split())
+# lmms-eval's API backends answer a request that failed after their retries with this text
+# (lmms_eval/models/chat/openai.py: f"[LMMS_EVAL_REQUEST_FAILED after {n} retries] {error}").
+REQUEST_FAILED_MARKER = "[LMMS_EVAL_REQUEST_FAILED"
 
 
-def _label_value(token: str) -> int:
-    return _NUMBER_WORDS.get(token) or int(token)
+def is_request_failure(reply: object) -> bool:
+    """True when ``reply`` is no answer at all: None, empty or blank, or lmms-eval's failure marker."""
+    if reply is None:
+        return True
+    return isinstance(reply, str) and (not reply.strip() or reply.lstrip().startswith(REQUEST_FAILED_MARKER))
 
 
-def parse_choice(text: str, n_choices: int, aliases: dict[str, int] | None = None) -> int | None:
-    """Return the 1-based option a free-text answer picks, or ``None`` when it is unreadable.
+class AnswerKind(Protocol):
+    """What every answer kind offers."""
 
-    Readable forms: a leading label ("2.", "**1**", "Image 2 is ..."), an explicit statement
-    ("Answer: 1", "hypothesis 2 is more plausible", "the more plausible one is 1"), an ordinal
-    ("the first one"), an alias such as "the middle image" (``aliases`` maps words to options),
-    or a text that names exactly one option. Answers naming several options without saying
-    which one is chosen are unreadable.
-    """
-    norm = _normalise(text)
-    if not norm:
-        return None
-    valid = range(1, n_choices + 1)
-    ordinals = {**_ORDINAL_WORDS, **(aliases or {})}
-    ordinal = "|".join(sorted(map(re.escape, ordinals), key=len, reverse=True))
+    def read(self, text: str) -> object | None: ...
 
-    def option(label: str | None, word: str | None) -> int | None:
-        value = _label_value(label) if label else ordinals[word]
-        return value if value in valid else None
+    def describe(self) -> str: ...
 
-    statements = (
-        # "answer: 2", "my choice is hypothesis 1", "final answer - image two"
-        rf"\b(?:answer|choice|prediction)\b(?: is)?\s*[:\-]?\s*(?:{_NOUN}\s*)?(?:#\s*)?\b{_LABEL}\b",
-        # "hypothesis 2 is more plausible", "image 1 is the more plausible"
-        rf"\b{_NOUN}\s*#?\s*{_LABEL}\b[^.;\n]{{0,20}}?\bis\b[^.;\n]{{0,20}}?\bmore plausible",
-        # "the more plausible (one|image) is (image) 2"
-        rf"\bmore plausible\b[^.;\n]{{0,30}}?\bis\b\s*(?:the\s*)?(?:{_NOUN}\s*)?#?\s*{_LABEL}\b",
-        rf"\b(?:i (?:choose|select|pick)|choose|select|pick)\s+(?:{_NOUN}\s*)?#?\s*{_LABEL}\b",
+
+# ---------------------------------------------------------------- text preparation
+
+_JSON_OBJECT = re.compile(r"\{[^{}]*\}")
+_ANSWER_KEY = re.compile(r"answer|choice|option|plausib|prediction|label|verdict|score|rating|result|cue|selection", re.I)
+_EXPLANATION_KEY = re.compile(r"reason|explanation|rationale|justification|analysis|description", re.I)
+
+
+def _json_answer(text: str) -> str | None:
+    """The value of the first answer-like key of a JSON object in ``text``, as text."""
+    for match in _JSON_OBJECT.finditer(text):
+        try:
+            value = json.loads(match.group())
+        except ValueError:
+            continue
+        if not isinstance(value, dict):
+            continue
+        for key, answer in value.items():
+            if _ANSWER_KEY.search(key) and not _EXPLANATION_KEY.search(key) and isinstance(answer, str | int | float) and not isinstance(answer, bool):
+                return str(answer)
+    return None
+
+
+_PLAIN = (
+    (re.compile(r"```(?:json)?", re.I), " "),  # code fences
+    (re.compile(r"[*_~`]+"), " "),  # emphasis, inline code
+    (re.compile(r"(?m)^[ \t]*(?:#+|>+|[-•+](?=\s))[ \t]*"), ""),  # headers, quotes, bullets
+    (re.compile(r"[’‘]"), "'"),
+    (re.compile(r"[\"“”«»‹›\U000f0000-\U000ffffd]|(?<![A-Za-z])'|'(?![A-Za-z])"), " "),  # quotes, placeholder characters
+    (re.compile(r"[–—]"), "-"),
+    (re.compile("[\ufe0f\u20e3]"), ""),  # keycap emoji: 2️⃣ is 2
+    (re.compile(r"[ \t]+"), " "),
+    (re.compile(r" ?\n\s*"), "\n"),
+)
+
+
+def _plain(text: str) -> str:
+    """``text`` without markdown, quotes and extra white space; line breaks are kept."""
+    for pattern, replacement in _PLAIN:
+        text = pattern.sub(replacement, text)
+    return text.strip()
+
+
+# ---------------------------------------------------------------- mentions
+
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
+_NUMBER = r"\d+(?![\w%]|[.,]\d)"
+_NUMBER_WORD = "|".join(_NUMBER_WORDS)
+_ORDINAL = "|".join(_ORDINALS) + r"|\d+(?:st|nd|rd|th)"
+# Nouns that take an option number after them ("Option (3)", "choice three", "hypothesis image 2"),
+# and nouns that count images ("image 2", "the third picture"), which may count the context image too.
+_OPTION_NOUN = r"(?:hypothesis\s+images?|hypothes[ie]s|options?|choices?|candidates?|cue\s+phrases?|phrases?)"
+_IMAGE_NOUN = r"(?:images?|pictures?|photos?|panels?|frames?)"
+# Nouns an ordinal or a panel position names ("the third option", "the right image", "the middle one").
+_ORDINAL_NOUN = rf"(?:hypothesis\s+{_IMAGE_NOUN}|{_IMAGE_NOUN}|options?|choices?|candidates?|phrases?|hypothes[ie]s|ones?|scenes?|scenarios?|sides?)"
+_POSITION_NOT_PANEL = r"answer|choice|option|decision|way|thing|track|time|call|to|place|conclusion|idea|direction|now|after|away"
+# A placeholder: «i» for a named mention, ‹i› for a bare one, i written as a private-use character
+# so that no later rule reads it as a number.
+_OPEN, _CLOSE, _BARE_OPEN, _BARE_CLOSE = "«", "»", "‹", "›"
+_INDEX_BASE = 0xF0000  # Supplementary Private Use Area-A: 65,534 mentions
+
+
+@dataclass(frozen=True)
+class _Mention:
+    value: object  # what the mention names; None when it names nothing valid (an ambiguous range)
+    named: bool  # False for a bare number or position word, which counts only inside a verdict
+    image: bool = False  # an image count ("image 3", "the third picture")
+
+
+@dataclass(frozen=True)
+class _MentionRule:
+    """Every match of ``pattern`` is a mention; ``value`` reads what it names from the match."""
+
+    pattern: re.Pattern
+    value: Callable[[re.Match], object]  # a list: one mention per element ("options 2 and 4")
+    named: bool = True
+    image: bool = False
+
+
+def _mark(text: str, rules: Sequence[_MentionRule]) -> tuple[str, list[_Mention]]:
+    """``text`` with every mention replaced by a numbered placeholder («i» named, ‹i› bare), and the mentions."""
+    mentions: list[_Mention] = []
+
+    def replace(rule: _MentionRule, match: re.Match) -> str:
+        values = rule.value(match)
+        opening, closing = (_OPEN, _CLOSE) if rule.named else (_BARE_OPEN, _BARE_CLOSE)
+        placeholders = []
+        for value in values if isinstance(values, list) else [values]:
+            mentions.append(_Mention(value, rule.named, rule.image))
+            placeholders.append(f"{opening}{chr(_INDEX_BASE + len(mentions) - 1)}{closing}")
+        return " and ".join(placeholders)
+
+    for rule in rules:
+        text = rule.pattern.sub(lambda match, rule=rule: replace(rule, match), text)
+    return text, mentions
+
+
+_FLAGS = re.IGNORECASE
+_REF = r"\(?\s*[«‹](?P<{name}>[\U000f0000-\U000ffffd])[»›]\s*\)?"  # a named or bare mention, perhaps in parentheses
+_NAMED_REF = r"«(?P<{name}>[\U000f0000-\U000ffffd])»"
+
+
+def _verdicts(*patterns: str) -> tuple[re.Pattern, ...]:
+    """Compile verdict patterns: ``{pick}``/``{reject}`` any mention, ``{named_pick}`` a named one."""
+    fill = {"pick": _REF.format(name="pick"), "reject": _REF.format(name="reject"), "named_pick": _NAMED_REF.format(name="pick")}
+    return tuple(re.compile(pattern.format(**fill), _FLAGS | re.MULTILINE) for pattern in patterns)
+
+
+# ---------------------------------------------------------------- verdicts
+
+_ADVERBS = r"(?:\s+(?:clearly|definitely|probably|likely|much|far|even|also|indeed|therefore|thus|actually|certainly|somewhat|slightly|a\s+bit|still|the))*"
+_COPULA = rf"(?:is|are|was|seems?|looks?|appears?|would\s+be|could\s+be|must\s+be|should\s+be|remains?|makes?){_ADVERBS}"
+_QUALITY = r"(?:plausible|likely|probable|reasonable|logical|realistic|believable|sensible|consistent|coherent|fitting|appropriate|accurate|suitable|natural|sense)"
+_MORE = rf"(?:more|most)\s+{_QUALITY}|better|best|closer|closest"
+_LESS = rf"(?:less|least)\s+{_QUALITY}|worse|worst"
+_WORSE = rf"{_LESS}|implausible|unlikely|improbable|impossible|unrealistic|illogical|wrong|incorrect|not\b"
+_NEGATED_VERB = r"(?:does|do|did|would|could|can|should|will)\s*(?:not|n't)\b|doesn't|isn't|cannot|can't|won't|wouldn't|contradicts?\b|conflicts?\s+with"
+_CUE_NOUN = r"(?:one|image|hypothesis(?:\s+image)?|option|choice|answer|effect|cause|cue(?:\s+phrase)?|phrase|picture|scenario|candidate|panel)"
+_CUE = (
+    r"(?:final\s+|correct\s+|my\s+|the\s+)?(?:answer|choice|selection|prediction|verdict|label|classification|conclusion)"
+    r"|correct\s+(?:option|one|image|hypothesis|phrase|cue)"
+    rf"|(?<!less )(?<!least )(?:(?:more|most)\s+)?{_QUALITY}(?:\s+{_CUE_NOUN})?"
+    r"|best\s+(?:match|fit|option|choice|answer)|effect|cause|cue(?:\s+phrase)?"
+)
+_ARTICLE = r"(?:(?:the|a|an)\s+)?"
+
+# Statements of the answer: "Answer: 2", "the more plausible image is 1", "The correct option is #3",
+# "Effect: Option 4", "### Answer\nImage 1", "Plausible: Image 2".
+STATEMENTS = _verdicts(
+    rf"\b(?:{_CUE})\s*(?:is|would\s+be)?\s*[:=-]?\s*{_ARTICLE}{{pick}}",
+    rf"\b{_QUALITY}\s*:\s*{_ARTICLE}{{pick}}",
+)
+
+# Other verdicts that choose or reject an option or label.
+VERDICTS = _verdicts(
+    # "Less plausible: Image 1"
+    rf"\b(?:{_LESS}|implausible|unlikely|improbable)\s*:\s*{_ARTICLE}{{reject}}",
+    # "2 is more plausible", "Option 3 is the most likely cause", "1 is closer", "image 1 makes more sense"
+    rf"{{pick}}\s*{_COPULA}\s+{_ARTICLE}(?:{_MORE}|correct|the\s+(?:answer|effect|cause|cue))\b",
+    # "1 is less plausible than 2"; "2 is more plausible than 1"
+    rf"{{reject}}\s*{_COPULA}\s+(?:{_LESS})\s+than\s+(?:that\s+of\s+)?{_ARTICLE}{{pick}}",
+    rf"{{pick}}\s*{_COPULA}\s+{_ARTICLE}(?:{_MORE})\s+than\s+{_ARTICLE}{{reject}}",
+    # "Image 2 is implausible", "Option 2 is not the effect", "Image 1 does not make sense"
+    rf"{{reject}}\s*(?:{_COPULA}\s+(?:{_WORSE})|{_NEGATED_VERB})",
+    # "not 1 but 2", "Not option 2, which shows a dry road, but option 4"
+    rf"\bnot\s+{_ARTICLE}{{reject}}[^.;\n]{{{{0,80}}}}?\bbut\s+(?:rather\s+)?{_ARTICLE}{{pick}}",
+    # "not a strengthener", "neither 1 nor 2", "rather than 1", "instead of 1"
+    rf"\b(?:not|neither|nor|rather\s+than|instead\s+of)\s+{_ARTICLE}{{reject}}",
+    # "I'd go with 2", "I choose image 1", "I lean towards 1", "it must be option 2"
+    rf"\b(?:choose|chose|select|pick|go\s+with|going\s+with|opt\s+for|lean(?:ing)?\s+towards?|must\s+be|i'd\s+say|i\s+would\s+say"
+    rf"|classif(?:y|ied)(?:\s+(?:it|this|the\s+update))?\s+as)\s+(?:with\s+)?{_ARTICLE}{{pick}}",
+    # "..., so 2." / "Therefore, weakener."
+    rf"\b(?:so|thus|hence|therefore)\s*,?\s+{_ARTICLE}{{pick}}(?=\s*(?:[.!;]|$))",
+    # "it is a weakener", "it's the earthquake", "this is clearly option 2"
+    rf"\b(?:it|this|that)(?:\s+is|'s)(?:\s+(?:clearly|definitely|probably|actually))?\s+{_ARTICLE}{{named_pick}}",
+    rf"\bactually\s+(?:is\s+)?{_ARTICLE}{{pick}}",
+    # "which might seem to strengthen it", "could be read as a strengthener": a concession, not the verdict
+    rf"\b(?:might|may|could)\s+(?:seem|appear|look|be\s+(?:read|seen|considered|interpreted|viewed|taken))\s+(?:to\s+be\s+|to\s+|like\s+|as\s+)?{_ARTICLE}{{reject}}",
+)
+
+# Answers standing alone: at the start of a line (or after ";") before punctuation ("2.", "Option 3: ...",
+# "2 (the right image)", "Weakener. The ..."), or as a whole sentence ("... ? Weakener.").
+ALONE = _verdicts(
+    r"(?:^|(?<=;))[ \t]*{pick}(?=\s*(?:[.:)!,;(-]|$))",
+    r"(?:(?<=[.!?;])|^)\s*{pick}\s*(?=[.!?;]|$)",
+)
+
+# Hedges: without a pick, a reply that says these chooses nothing even if it names one option.
+HEDGES = tuple(
+    re.compile(pattern, _FLAGS)
+    for pattern in (
+        r"\b(?:both|either)\b[^.;\n]*\b(?:could|can|plausible|possible|likely|fit|work|valid|reasonable)\b",
+        r"\bequally\b",
+        r"\b(?:can\s*not|can't|unable\s+to|impossible\s+to|hard\s+to|difficult\s+to)\s+(?:tell|determine|decide|say|choose)\b",
+        r"\bnot\s+sure\b",
+        r"[«‹][\U000f0000-\U000ffffd][»›]\s*,?\s+or\s+[«‹][\U000f0000-\U000ffffd][»›]",
     )
-    for pattern in statements:
-        match = re.search(pattern, norm)
-        if match and (found := option(match.group(1), None)):
-            return found
-    lead = re.match(rf"^\(?(?:{_NOUN}\s*)?#?\s*{_LABEL}\s*(?:[).:,\-!]|$|\s)", norm)
-    if lead and (found := option(lead.group(1), None)):
-        return found
-    lead_word = re.match(rf"^(?:the\s+)?({ordinal})\b", norm)
-    if lead_word:
-        return option(None, lead_word.group(1))
-    named = {option(m.group(1), None) for m in re.finditer(rf"\b{_NOUN}\s*#?\s*{_LABEL}\b", norm)}
-    named |= {option(None, m.group(1)) for m in re.finditer(rf"\bthe ({ordinal})(?: one| image| hypothesis)\b", norm)}
-    named.discard(None)
-    if len(named) == 1:
+)
+
+# A score's statements: "7/10", "Score: 7", "Rating = 7.5", "The score is 7", "a score of 3".
+SCORE_STATEMENTS = _verdicts(
+    r"{named_pick}",
+    r"\b(?:score|rating|rank|plausibility)(?:\s+(?:score|rating))?\s*(?:[:=]|\bis\b)\s*(?:n\s*=\s*)?{pick}",
+    r"\b(?:score|rating)\s+of\s+{pick}",
+)
+
+# A score's other verdicts: "I'd give it a 7", "I rate it 6", "rank this an 8", "Very plausible (7)",
+# "A 5 seems fair", "around 5", "this is a 9"; "not a 10" rejects.
+_SCORE_WORDS = r"(?:scores?|rating|rate[ds]?|rank(?:ed|ing|s)?|plausibility|(?:give|gave|assign(?:ed)?)\s+(?:it|this|that))"
+_FILLER = r"(?:[\s:=-]|\b(?:is|of|as|at|it|this|that|the|a|an|would|be|i|n|my|final|overall|score|rating|plausibility|inference|hypothesis|image|level|value)\b)"
+SCORE_VERDICTS = _verdicts(
+    rf"\b{_SCORE_WORDS}\b{_FILLER}{{{{0,40}}}}?{{pick}}",
+    r"\bplausib\w*(?:\s+at\s+all)?\s*\(\s*{pick}\s*\)",
+    r"^\s*(?:a|an)\s+{pick}",
+    r"\b(?:around|about|roughly|approximately|maybe|perhaps|probably|so|thus|hence|therefore|say)\s*,?\s+(?:a\s+|an\s+)?{pick}(?=\s*(?:[.,;!)]|$))",
+    r"\b(?:it|this|that)(?:\s+is|'s|\s+would\s+be|\s+deserves)\s+(?:a|an)\s+{pick}",
+    r"\bnot\s+(?:a\s+|an\s+)?{reject}",
+)
+
+_COLLAPSE = re.compile(r"(?P<outer>[«‹][\U000f0000-\U000ffffd][»›])\s*\(\s*(?:the\s+|i\.e\.,?\s+)?(?P<inner>[«‹][\U000f0000-\U000ffffd][»›])\s*\)", _FLAGS)
+
+
+def _index(placeholder: str) -> int:
+    """The mention number of a placeholder («i», ‹i›) or of its index character alone."""
+    return ord(placeholder[len(placeholder) // 2]) - _INDEX_BASE
+
+
+def _decide(
+    text: str,
+    mentions: list[_Mention],
+    statements: Sequence[re.Pattern],
+    verdicts: Sequence[re.Pattern],
+    valid: Callable[[object], bool],
+    values: Sequence[object] | None,
+) -> object | None:
+    """The answer ``text`` (already marked) gives: the last statement of the answer, else the last
+    other pick, else the one named option (see the module docstring).
+
+    ``values`` lists every valid answer of a choice or label (None for a score, which needs a pick).
+    """
+    # "the third image (right)": the parenthesis names the answer when the outer mention is not valid.
+    text = _COLLAPSE.sub(lambda m: m["outer"] if valid(mentions[_index(m["outer"])].value) else m["inner"], text)
+    picks: list[tuple[bool, int, int]] = []  # (a statement of the answer, position, mention)
+    rejected: set[int] = set()
+    for strong, patterns in ((True, statements), (False, verdicts)):
+        for pattern in patterns:
+            for match in pattern.finditer(text):
+                found = match.groupdict()
+                if found.get("reject"):
+                    rejected.add(_index(found["reject"]))
+                if found.get("pick"):
+                    picks.append((strong, match.start("pick"), _index(found["pick"])))
+    # Answers standing alone count when they name one valid answer: several are an enumeration.
+    alone = [(True, match.start("pick"), _index(match["pick"])) for pattern in ALONE for match in pattern.finditer(text)]
+    alone = [pick for pick in alone if valid(mentions[pick[2]].value)]
+    if len({mentions[index].value for _, _, index in alone}) == 1:
+        picks += alone
+    picks = [pick for pick in picks if pick[2] not in rejected]
+    if picks:
+        value = mentions[max(picks)[2]].value
+        return value if valid(value) else None
+    if values is None:
+        return None
+    rejected_values = {mentions[index].value for index in rejected} & set(values)
+    named = {mention.value for mention in mentions if mention.named and valid(mention.value)} - rejected_values
+    if not named and len(values) == 2 and len(rejected_values) == 1:
+        return (set(values) - rejected_values).pop()
+    if len(named) == 1 and not any(hedge.search(text) for hedge in HEDGES):
         return named.pop()
     return None
 
 
-_SCORE_NUMBER = r"(\d+(?:\.\d+)?)"
+# ---------------------------------------------------------------- answer kinds
+
+
+def _alternatives(words: Sequence[str]) -> str:
+    """Words as a regex alternation, longest first, each word's spaces matching any white space."""
+    return "|".join(r"\s+".join(map(re.escape, word.split())) for word in sorted(words, key=len, reverse=True))
+
+
+class _Reader:
+    """Shared ``read``: failures and JSON first, then mentions, verdicts and the decision.
+
+    A kind provides its mention and verdict tables, ``_valid`` (is a value a valid answer) and
+    ``_values`` (every valid answer of a choice or label; None for a score, which needs a pick).
+    """
+
+    _mention_rules: tuple[_MentionRule, ...]
+    _statement_rules: tuple[re.Pattern, ...]
+    _verdict_rules: tuple[re.Pattern, ...]
+    _values: tuple | None
+    _ignore: re.Pattern | None = None  # text that names no answer (a score's "on a 1-10 scale")
+
+    def _valid(self, value: object) -> bool:
+        raise NotImplementedError
+
+    def _revise(self, mentions: list[_Mention]) -> list[_Mention]:
+        """The mentions as this kind reads them, knowing all of them (by default as marked)."""
+        return mentions
+
+    def read(self, text: str) -> object | None:
+        """The answer a person reads in ``text``, or None (see the module docstring)."""
+        if is_request_failure(text) or not isinstance(text, str):
+            return None
+        json_answer = _json_answer(text)
+        plain = _plain(json_answer if json_answer is not None else text)
+        if self._ignore is not None:
+            plain = self._ignore.sub(" ", plain)
+        marked, mentions = _mark(plain, self._mention_rules)
+        return _decide(marked, self._revise(mentions), self._statement_rules, self._verdict_rules, self._valid, self._values)
+
+
+@dataclass(frozen=True)
+class Choice(_Reader):
+    """One of ``n`` options numbered from 1; ``read`` returns the 1-based option.
+
+    ``aliases`` maps panel positions or other words to options (NL-Eye's combined image:
+    ``{"middle": 1, "right": 2}``); ``letters`` reads A, B, ... as options 1, 2, ... (only where
+    the prompt lists letters); ``option_texts`` are the options' own texts, which an answer may
+    quote instead of a number (MuCR cue phrases). With two options, "the former"/"the latter" count.
+
+    Image counts ("image 2", "the second picture") name options, unless the options are texts
+    (then images are no options). ``context_images`` is the number of images shown before the
+    options (the context or cause image): a reply that counts images beyond the options ("the
+    third image" of two options) counts these too, and its image counts are shifted back; with
+    ``context_images=0`` such counts are ambiguous and name nothing.
+    """
+
+    n: int
+    aliases: Mapping[str, int] = field(default_factory=dict)
+    letters: bool = False
+    option_texts: tuple[str, ...] = ()
+    context_images: int = 0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "option_texts", tuple(self.option_texts))
+        object.__setattr__(self, "aliases", dict(self.aliases))
+        if self.option_texts and len(self.option_texts) != self.n:
+            raise ValueError(f"Choice: {len(self.option_texts)} option texts for {self.n} options")
+
+    def __hash__(self) -> int:
+        return hash((self.n, tuple(sorted(self.aliases.items())), self.letters, self.option_texts, self.context_images))
+
+    def describe(self) -> str:
+        numbers = [str(number) for number in range(1, self.n + 1)]
+        text = f"the number of one option: {', '.join(numbers[:-1])} or {numbers[-1]}"
+        if self.option_texts:
+            text += " (" + "; ".join(f"{number} = {option}" for number, option in zip(numbers, self.option_texts, strict=True)) + ")"
+        if self.aliases:
+            text += " (" + "; ".join(f"the {word} image = {option}" for word, option in self.aliases.items()) + ")"
+        if self.letters:
+            text += f" (or the letters A to {chr(ord('A') + self.n - 1)})"
+        return text
+
+    def _valid(self, value: object) -> bool:
+        return isinstance(value, int) and 1 <= value <= self.n
+
+    @property
+    def _values(self) -> tuple[int, ...]:
+        return tuple(range(1, self.n + 1))
+
+    def _revise(self, mentions: list[_Mention]) -> list[_Mention]:
+        images = [mention.value for mention in mentions if mention.image and isinstance(mention.value, int)]
+        if not self.option_texts and not any(value > self.n for value in images):
+            return mentions
+        shift = self.context_images if not self.option_texts else None
+
+        def revised(mention: _Mention) -> _Mention:
+            if not mention.image:
+                return mention
+            value = mention.value - shift if shift and isinstance(mention.value, int) else None
+            return _Mention(value, mention.named, mention.image)
+
+        return [revised(mention) for mention in mentions]
+
+    @cached_property
+    def _mention_rules(self) -> tuple[_MentionRule, ...]:
+        label = rf"{_NUMBER}|{_NUMBER_WORD}" + (r"|(?-i:[A-Z])\b" if self.letters else "")
+        positions = {**({"former": 1, "latter": 2} if self.n == 2 else {}), **{word.lower(): option for word, option in self.aliases.items()}}
+        position = _alternatives(list(positions)) if positions else None
+
+        def number(token: str) -> int:
+            token = token.strip().lower()
+            if token.isdigit():
+                return int(token)
+            if token in _NUMBER_WORDS:
+                return _NUMBER_WORDS[token]
+            return ord(token.upper()) - ord("A") + 1  # a letter
+
+        def ordinal(token: str) -> int:
+            token = token.lower()
+            return _ORDINALS[token] if token in _ORDINALS else int(re.sub(r"\D", "", token))
+
+        def rule(pattern: str, value: Callable[[re.Match], object], named: bool = True, image: bool = False) -> _MentionRule:
+            return _MentionRule(re.compile(pattern, _FLAGS), value, named, image)
+
+        rules = []
+        if self.option_texts:  # longest first: "catch cold" is one mention, not "cold" inside it
+            texts = {_plain(option).lower(): index for index, option in enumerate(self.option_texts, start=1)}
+            rules.append(rule(rf"(?<!\w)(?:{_alternatives(list(texts))})(?!\w)", lambda m: texts[" ".join(m.group().lower().split())]))
+        if position:
+            word = rf"(?P<word>{position})(?:-?most)?"
+            rules += [
+                rule(rf"\b(?:on|in|at|from|to)\s+the\s+{word}\b(?:\s+{_ORDINAL_NOUN}\b)?", lambda m: positions[m["word"].lower()]),
+                rule(rf"\b(?:the\s+)?{word}\s+{_ORDINAL_NOUN}\b", lambda m: positions[m["word"].lower()]),
+                rule(rf"\bthe\s+{word}\b(?!\s+(?:{_POSITION_NOT_PANEL})\b)", lambda m: positions[m["word"].lower()]),
+            ]
+        one = rf"(?:\(\s*(?:{label})\s*\)|(?:{label}))"
+        glue = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+)"
+        labels = rf"(?P<labels>{one}(?:{glue}{one})*)"
+
+        def numbers(match: re.Match) -> list[int]:
+            return [number(token) for token in re.findall(label, match["labels"], _FLAGS)]
+
+        rules += [
+            # "Option (3)", "choice three", "phrase #4", "image 2", and lists: "options 2 and 4", "Options 1, 3 and 4"
+            rule(rf"\b{_OPTION_NOUN}\s*(?:#\s*|no\.\s*|number\s+)?{labels}", numbers),
+            rule(rf"\b{_IMAGE_NOUN}\s*(?:#\s*|no\.\s*|number\s+)?{labels}", numbers, image=True),
+            rule(rf"(?:#\s*|\bnumber\s+)(?P<label>{_NUMBER}|{_NUMBER_WORD})\b", lambda m: number(m["label"])),
+            # "the third option", "the second hypothesis image", "the first one"; "the third image" counts images
+            rule(rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+(?!{_IMAGE_NOUN}\b){_ORDINAL_NOUN}\b", lambda m: ordinal(m["ordinal"])),
+            rule(rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+{_IMAGE_NOUN}\b", lambda m: ordinal(m["ordinal"]), image=True),
+        ]
+        if position:
+            rules.append(
+                rule(
+                    rf"(?<!\ball )(?<!that's )(?<!you're )(?<!\bis )(?<!\bare )\b(?P<word>{position})(?:-?most)?\b(?!\s+(?:{_POSITION_NOT_PANEL})\b)",
+                    lambda m: positions[m["word"].lower()],
+                    named=False,
+                )
+            )
+        if self.letters:
+            # a letter standing as an answer ("Answer: C", "(B)", "D."), not "A man ..." or "I think"
+            rules.append(rule(r"(?<![\w'])(?-i:[A-Z])(?=\s*(?:[.):;,]|$))", lambda m: number(m.group()), named=False))
+        rules.append(rule(rf"(?<![\w.,/]){_NUMBER}(?!\s*/)", lambda m: int(m.group()), named=False))
+        return tuple(rules)
+
+    _statement_rules = STATEMENTS
+    _verdict_rules = VERDICTS
+
+
+@dataclass(frozen=True)
+class Label(_Reader):
+    """One of a few word ``labels``; ``aliases`` maps other words to labels ("weakens" -> "weakener").
+
+    A label or alias counts in the plural too ("weakeners"). ``read`` returns the label as given.
+    """
+
+    labels: tuple[str, ...]
+    aliases: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "labels", tuple(self.labels))
+        object.__setattr__(self, "aliases", dict(self.aliases))
+        unknown = set(self.aliases.values()) - set(self.labels)
+        if unknown:
+            raise ValueError(f"Label: aliases name unknown labels {sorted(unknown)}")
+
+    def __hash__(self) -> int:
+        return hash((self.labels, tuple(sorted(self.aliases.items()))))
+
+    def describe(self) -> str:
+        return "one of the words " + " or ".join(self.labels)
+
+    def _valid(self, value: object) -> bool:
+        return value in self.labels
+
+    @property
+    def _values(self) -> tuple[str, ...]:
+        return self.labels
+
+    @cached_property
+    def _mention_rules(self) -> tuple[_MentionRule, ...]:
+        words = {label.lower(): label for label in self.labels} | {alias.lower(): label for alias, label in self.aliases.items()}
+        pattern = re.compile(rf"\b(?P<word>{_alternatives(list(words))})s?\b", _FLAGS)
+        return (_MentionRule(pattern, lambda m: words[" ".join(m["word"].lower().split())]),)
+
+    _statement_rules = STATEMENTS
+    _verdict_rules = VERDICTS
+
+
+@dataclass(frozen=True)
+class Score(_Reader):
+    """A rating in ``[low, high]``; ``read`` returns it as a float. A rating out of range is unreadable."""
+
+    low: float = 1.0
+    high: float = 10.0
+
+    def describe(self) -> str:
+        return f"one number from {self.low:g} to {self.high:g}"
+
+    def _valid(self, value: object) -> bool:
+        return isinstance(value, float) and self.low <= value <= self.high
+
+    _values = None
+
+    @cached_property
+    def _ignore(self) -> re.Pattern:  # the scale itself: "(1-10)", "on a scale of 1 to 10", "between 1 and 10"
+        low, high = re.escape(f"{self.low:g}"), re.escape(f"{self.high:g}")
+        return re.compile(
+            rf"\(?\s*(?:(?:on|using|in)\s+)?(?:(?:a|the)\s+)?(?:(?:scale|range)\s+(?:of\s+|from\s+)?)?(?:from\s+)?"
+            rf"(?<![\d.]){low}\s*(?:-|to)\s*{high}(?!\d|\.\d)(?:\s*(?:point\s+)?(?:scale|range))?\s*\)?"
+            rf"|\bbetween\s+{low}\s+and\s+{high}(?!\d|\.\d)",
+            _FLAGS,
+        )
+
+    @cached_property
+    def _mention_rules(self) -> tuple[_MentionRule, ...]:
+        number, high = r"\d+(?:\.\d+)?", re.escape(f"{self.high:g}")
+        return (
+            _MentionRule(re.compile(rf"(?<![\w.])(?P<value>{number})\s*(?:/|out\s+of)\s*{high}(?!\d|\.\d)", _FLAGS), lambda m: float(m["value"])),
+            _MentionRule(  # "6 or 7", "7-8", "between 6 and 7": no single rating
+                re.compile(rf"(?:\bbetween\s+{number}\s+and\s+{number}|(?<![\w.]){number}\s*(?:or|to|-)\s*{number})(?![\w.]|\s*/)", _FLAGS),
+                lambda m: None,
+                named=False,
+            ),
+            _MentionRule(re.compile(rf"(?<![\w.]){number}(?![\w%/]|\.\d)", _FLAGS), lambda m: float(m.group()), named=False),
+        )
+
+    _statement_rules = SCORE_STATEMENTS
+    _verdict_rules = SCORE_VERDICTS
+
+
+# ---------------------------------------------------------------- the former helpers
+
+
+def parse_choice(text: str, n_choices: int, aliases: Mapping[str, int] | None = None) -> int | None:
+    """The 1-based option a free-text answer picks, or None: ``Choice(n_choices, aliases).read(text)``."""
+    return Choice(n_choices, aliases or {}).read(text)
 
 
 def parse_score(text: str, low: float = 1.0, high: float = 10.0) -> float | None:
-    """Return the numeric rating in ``[low, high]`` a free-text answer gives, or ``None``.
-
-    Readable forms: "Score: 7", "Rank: 7/10", "I rate it 8 out of 10", "7/10", "**6**", or an
-    answer that starts with the number. A number outside the range is unreadable.
-    """
-    norm = _normalise(text)
-    patterns = (
-        rf"\b(?:score|rank|rating|rate|plausibility|ranked|rated)\b[^0-9]{{0,25}}?{_SCORE_NUMBER}",
-        rf"{_SCORE_NUMBER}\s*(?:/|out of)\s*10\b",
-        rf"^\(?{_SCORE_NUMBER}(?![\d/])",
-    )
-    for pattern in patterns:
-        match = re.search(pattern, norm)
-        if match:
-            value = float(match.group(1))
-            return value if low <= value <= high else None
-    return None
+    """The rating in ``[low, high]`` a free-text answer gives, or None: ``Score(low, high).read(text)``."""
+    return Score(low, high).read(text)
 
 
-def parse_label(text: str, labels: Sequence[str], aliases: dict[str, str] | None = None) -> str | None:
-    """Return the word label (one of ``labels``) a free-text answer gives, or ``None``.
-
-    Readable forms: an explicit statement ("Answer: weakener", "final answer is a strengthener"),
-    a leading label ("Weakener. The ball ..."), or a text that names exactly one label. Plurals
-    count, and ``aliases`` maps other words to labels (e.g. "weakens" -> "weakener"). A text
-    naming several labels without an explicit statement or a leading label is unreadable.
-    """
-    norm = _normalise(text)
-    words = {label.lower(): label for label in labels} | {alias.lower(): label for alias, label in (aliases or {}).items()}
-    alternatives = "|".join(sorted(map(re.escape, words), key=len, reverse=True))
-    word = rf"\b({alternatives})s?\b"
-    statement = re.search(rf"\b(?:answer|choice|prediction|label|verdict)\b(?: is)?\s*[:\-]?\s*(?:an?\s+|the\s+)?{word}", norm)
-    if statement:
-        return words[statement.group(1)]
-    lead = re.match(rf"^(?:an?\s+|the\s+)?{word}", norm)
-    if lead:
-        return words[lead.group(1)]
-    named = {words[match.group(1)] for match in re.finditer(word, norm)}
-    return named.pop() if len(named) == 1 else None
+def parse_label(text: str, labels: Sequence[str], aliases: Mapping[str, str] | None = None) -> str | None:
+    """The label (one of ``labels``) a free-text answer gives, or None: ``Label(labels, aliases).read(text)``."""
+    return Label(tuple(labels), aliases or {}).read(text)
 
 
 def parse_option_text(text: str, options: Sequence[str]) -> int | None:
-    """Return the 1-based option whose text a free-text answer quotes, or ``None``.
-
-    The answer either is an option (ignoring case, markup and surrounding punctuation) or
-    contains exactly one option as a whole phrase, counting an option only where it is not part
-    of a longer option that also occurs ("catch cold" hides "cold").
-    """
-    norm = _normalise(text).strip(" .!\"'")
-    texts = [_normalise(option) for option in options]
-    if norm in texts:
-        return texts.index(norm) + 1
-    found = {index for index, option in enumerate(texts) if option and re.search(rf"(?<!\w){re.escape(option)}(?!\w)", norm)}
-    shadowed = {index for index in found if any(other != index and texts[index] in texts[other] for other in found)}
-    named = found - shadowed
-    return named.pop() + 1 if len(named) == 1 else None
+    """The 1-based option an answer picks by number or by quoting its text, or None."""
+    return Choice(len(options), option_texts=tuple(options)).read(text)
 
 
 _ANY_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?!\d|\.\d)")
 
 
 def parse_judge_score(text: str, low: float = 0.0, high: float = 10.0) -> float | None:
-    """Return the numeric verdict in ``[low, high]`` of an LLM judge's reply, or ``None``.
+    """The numeric verdict in ``[low, high]`` of an LLM judge's reply, or None.
 
-    Reads every form :func:`parse_score` reads ("Score: 7", "7/10", a leading number), and
-    otherwise a reply holding exactly one number ("The similarity is 6."). Replies with no
-    number, several candidate numbers or a number outside the range are unreadable.
+    Reads every form :class:`Score` reads ("Score: 7", "7/10", a leading number), and otherwise a
+    reply holding exactly one number ("The similarity is 6."). Replies with no number, several
+    candidate numbers or a number outside the range are unreadable.
     """
     score = parse_score(text, low, high)
     if score is not None:
         return score
-    numbers = _ANY_NUMBER.findall(_normalise(text))
+    if is_request_failure(text):
+        return None
+    numbers = _ANY_NUMBER.findall(_plain(text))
     if len(numbers) != 1:
         return None
     value = float(numbers[0])
@@ -172,57 +627,3 @@ def loglikelihood_value(result: object) -> object | None:
         return value[0]
     except (ValueError, SyntaxError, TypeError, IndexError, MemoryError, RecursionError):
         return None
-
-
-# ---------------------------------------------------------------- answer kinds (what a task asks for)
-
-REQUEST_FAILED_MARKER = "[LMMS_EVAL_REQUEST_FAILED"
-
-
-def is_request_failure(reply: object) -> bool:
-    """True for no reply, an empty one, or lmms-eval's failed-request text: never an answer."""
-    return reply is None or (isinstance(reply, str) and (not reply.strip() or reply.lstrip().startswith(REQUEST_FAILED_MARKER)))
-
-
-@dataclass(frozen=True)
-class Choice:
-    """One of ``n`` numbered options (aliases: words naming an option, e.g. panel positions; option_texts: the options' texts)."""
-
-    n: int
-    aliases: tuple[tuple[str, int], ...] = ()
-    option_texts: tuple[str, ...] = ()
-
-    def read(self, text: str) -> int | None:
-        found = parse_choice(text, self.n, dict(self.aliases) or None)
-        return found if found is not None or not self.option_texts else parse_option_text(text, self.option_texts)
-
-    def describe(self) -> str:
-        return f"one of the options 1 to {self.n}"
-
-
-@dataclass(frozen=True)
-class Score:
-    """A rating between ``low`` and ``high``."""
-
-    low: float = 1.0
-    high: float = 10.0
-
-    def read(self, text: str) -> float | None:
-        return parse_score(text, self.low, self.high)
-
-    def describe(self) -> str:
-        return f"a score from {self.low:g} to {self.high:g}"
-
-
-@dataclass(frozen=True)
-class Label:
-    """One of ``labels`` (``aliases``: other words for a label)."""
-
-    labels: tuple[str, ...]
-    aliases: tuple[tuple[str, str], ...] = ()
-
-    def read(self, text: str) -> str | None:
-        return parse_label(text, self.labels, dict(self.aliases) or None)
-
-    def describe(self) -> str:
-        return "one of: " + ", ".join(self.labels)

@@ -28,22 +28,14 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 from abductive_tasks import settings
-from abductive_tasks.parsing import is_request_failure
+from abductive_tasks.parsing import AnswerKind, is_request_failure
 from abductive_tasks.stats import Estimate, interval, seed_for
 
 PARSED, JUDGE_EXTRACTED, UNPARSABLE, REQUEST_FAILED = "parsed", "judge_extracted", "unparsable", "request_failed"
 Records = list[dict]
-
-
-class AnswerKind(Protocol):
-    """What a task asks the model for (see :mod:`abductive_tasks.parsing`)."""
-
-    def read(self, text: str) -> Any | None: ...
-
-    def describe(self) -> str: ...
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,13 @@ from abductive_tasks.taskspec import Metric, Reading, TaskSpec
 
 _CATEGORY_FIELDS = ("reasoning_category", "domain", "time_direction", "time_duration")
 _RECORD_CATEGORIES = ("reasoning_category", "time_direction", "time_duration")
-COMBINED_ALIASES = (("middle", 1), ("right", 2))  # panel positions the combined prompt names
+# What a reply is read as (tests/shared/answer_corpus.yaml checks these kinds against realistic answers).
+# A reply counting images counts the context image first, so "the third image" is hypothesis 2.
+TRIPLET_ANSWER = Choice(2, context_images=1)
+# The combined prompt names the panels: context left, hypotheses "middle" and "right".
+TRIPLET_COMBINED_ANSWER = Choice(2, aliases=(("middle", 1), ("center", 1), ("centre", 1), ("right", 2)), context_images=1)
+TRIPLET_TEXT_ANSWER = Choice(2)
+PAIRS_ANSWER = Score(1, 10)
 EXPLANATION_CLASSES = (0, 1, 2)
 VALID_EXPLANATION = 2  # Appendix C: classes 0 and 1 are invalid, class 2 is valid
 
@@ -229,15 +235,15 @@ PAIRS = TaskSpec(
 SPECS = (TRIPLET, TRIPLET_TEXT, PAIRS)
 
 
-def _fixed(prompt: str):
-    return lambda doc: prompt
+def _fixed(value):
+    return lambda doc: value
 
 
-process_results_triplet = TRIPLET.results_reader(lambda doc: Choice(2), _fixed(prompts.PROMPT_TRIPLET_SEPARATE))
-process_results_triplet_combined = TRIPLET.results_reader(lambda doc: Choice(2, aliases=COMBINED_ALIASES), _fixed(prompts.PROMPT_TRIPLET_COMBINED))
-process_results_triplet_text = TRIPLET_TEXT.results_reader(lambda doc: Choice(2), doc_to_text_triplet_text)
-process_results_pairs = PAIRS.results_reader(lambda doc: Score(1, 10), _fixed(prompts.PROMPT_PAIRS_SEPARATE))
-process_results_pairs_combined = PAIRS.results_reader(lambda doc: Score(1, 10), _fixed(prompts.PROMPT_PAIRS_COMBINED))
+process_results_triplet = TRIPLET.results_reader(_fixed(TRIPLET_ANSWER), _fixed(prompts.PROMPT_TRIPLET_SEPARATE))
+process_results_triplet_combined = TRIPLET.results_reader(_fixed(TRIPLET_COMBINED_ANSWER), _fixed(prompts.PROMPT_TRIPLET_COMBINED))
+process_results_triplet_text = TRIPLET_TEXT.results_reader(_fixed(TRIPLET_TEXT_ANSWER), doc_to_text_triplet_text)
+process_results_pairs = PAIRS.results_reader(_fixed(PAIRS_ANSWER), _fixed(prompts.PROMPT_PAIRS_SEPARATE))
+process_results_pairs_combined = PAIRS.results_reader(_fixed(PAIRS_ANSWER), _fixed(prompts.PROMPT_PAIRS_COMBINED))
 aggregate_triplet = TRIPLET.aggregate
 aggregate_triplet_text = TRIPLET_TEXT.aggregate
 aggregate_pairs = PAIRS.aggregate

@@ -1,8 +1,25 @@
-"""Answer parsing: the ways models answer a two-way choice or a 1-10 rating."""
+"""Answer parsing: the answer kinds, failed requests, and the ways models answer a choice or a rating.
+
+The realistic corpus (answer_corpus.yaml, test_answer_corpus.py) measures agreement with a person;
+these tests pin the interface and the rules one by one.
+"""
 
 import pytest
 
-from abductive_tasks.parsing import loglikelihood_value, parse_choice, parse_score
+from abductive_tasks.parsing import (
+    Choice,
+    Label,
+    Score,
+    is_request_failure,
+    loglikelihood_value,
+    parse_choice,
+    parse_label,
+    parse_option_text,
+    parse_score,
+)
+
+RATE_LIMITED = "[LMMS_EVAL_REQUEST_FAILED after 5 retries] Error code: 429 - Rate limit reached for gpt-4o; retry in 4 s"
+INVALID_IMAGE = "[LMMS_EVAL_REQUEST_FAILED after 3 retries] Error code: 400 - Invalid image 2 in the request"
 
 
 @pytest.mark.parametrize(
@@ -72,3 +89,140 @@ def test_loglikelihood_value_reads_lmms_evals_stringified_results_without_eval()
     assert loglikelihood_value("__import__('os').getcwd()") is None  # a literal only, never code
     assert loglikelihood_value("") is None
     assert loglikelihood_value("()") is None
+
+
+# ---------------------------------------------------------------- failed requests
+
+
+@pytest.mark.parametrize("reply", [None, "", "   \n", RATE_LIMITED, INVALID_IMAGE, "  [LMMS_EVAL_REQUEST_FAILED after 1 retries] Connection error."])
+def test_request_failures_are_recognised(reply):
+    assert is_request_failure(reply)
+
+
+@pytest.mark.parametrize("reply", ["2", "Score: 4", "The model said [LMMS_EVAL_REQUEST_FAILED earlier, but the answer is 2"])
+def test_answers_are_not_request_failures(reply):
+    assert not is_request_failure(reply)
+
+
+def test_a_failed_request_is_never_read_as_an_answer():
+    """The old parser read "...Invalid image 2..." as choice 2 and "...429 Rate limit..." as a score."""
+    for reply in (RATE_LIMITED, INVALID_IMAGE):
+        assert Choice(2).read(reply) is None
+        assert Choice(4, option_texts=("rate limit", "image", "request", "error")).read(reply) is None
+        assert Score().read(reply) is None
+        assert Label(("strengthener", "weakener")).read(reply + " weakener") is None
+        assert parse_choice(reply, 2) is None and parse_score(reply) is None
+
+
+# ---------------------------------------------------------------- the answer kinds
+
+
+def test_letters_only_where_the_prompt_lists_them():
+    assert [Choice(4).read(answer) for answer in ("A", "(B)", "Answer: C", "D.")] == [None, None, None, None]
+    lettered = Choice(4, letters=True)
+    assert [lettered.read(answer) for answer in ("A", "(B) the second image", "Answer: C", "The answer is D.", "E")] == [1, 2, 3, 4, None]
+    assert lettered.read("A man is walking his dog, so option 3 is the effect.") == 3  # the article is no letter
+    assert lettered.read("I think option B is more plausible.") == 2
+
+
+def test_panel_positions_of_the_combined_image():
+    combined = Choice(2, {"middle": 1, "right": 2})
+    assert combined.read("The image on the right is more plausible.") == 2
+    assert combined.read("The middle one.") == 1
+    assert combined.read("The left image.") is None  # the context, not an option
+    assert combined.read("That's right: the middle image is more plausible.") == 1
+    assert Choice(2).read("The image on the right is more plausible.") is None  # no positions without aliases
+
+
+def test_a_reply_that_counts_the_context_image_too():
+    counted = "In the first image, a man holds an umbrella. In the second image, he is wet. In the third image, he is dry. The second image is more plausible."
+    assert Choice(2, context_images=1).read(counted) == 1  # the second of three images is hypothesis 1
+    assert Choice(2).read(counted) is None  # without knowing what comes first, such counts name nothing
+    assert Choice(2, context_images=1).read("Hypothesis 2 (the third image) is more plausible.") == 2
+    assert Choice(2, context_images=1).read("The second image is more plausible.") == 2  # counted as the prompt numbers them
+    assert Choice(4, context_images=1).read("The fifth image shows the effect.") == 4
+
+
+def test_images_are_no_options_when_the_options_are_texts():
+    cue = Choice(4, option_texts=("slippery floor", "birthday party", "heavy rain", "broken glass"))
+    assert cue.read("In the second image the street is flooded.") is None
+    assert cue.read("The second image shows a flooded street, so the cue is heavy rain.") == 3
+
+
+def test_a_stated_answer_outranks_verdicts_in_the_explanation():
+    assert Choice(2).read("Answer: 2. Image 1 is more likely to be in the morning, unlike the night context.") == 2
+    assert Score().read("Score: 6. The man gave 2 apples to the boy.") == 6.0
+    assert Choice(2).read("Image 2 is more plausible? No: image 1 is more plausible.") == 1  # of equal rank, the last wins
+    assert Label(("strengthener", "weakener")).read("Answer: weakener. On second thought, answer: strengthener.") == "strengthener"
+
+
+def test_former_and_latter_name_one_of_two_options():
+    assert Choice(2).read("The latter is more plausible.") == 2
+    assert Choice(2).read("I prefer the former.") == 1
+    assert Choice(4).read("The latter is more plausible.") is None
+
+
+def test_option_texts_and_numbers():
+    cue = Choice(4, option_texts=("cold", "catch cold", "wet floor", "rain"))
+    assert cue.read("I think catch cold.") == 2  # "cold" inside the longer option is no second mention
+    assert cue.read("The cue is 'wet floor' (3).") == 3
+    assert cue.read("Phrase 4") == 4
+    assert cue.read("Either cold or rain.") is None
+    assert parse_option_text("The cue is rain.", ["cold", "catch cold", "wet floor", "rain"]) == 4
+
+
+def test_scores_in_another_range():
+    assert Score(0, 10).read("Score: 0") == 0.0
+    assert Score(0, 10).read("On a scale from 0 to 10 I give it a 3.") == 3.0
+    assert Score(1, 5).read("4/5") == 4.0
+    assert Score(1, 5).read("Score: 7") is None
+    assert Score(1, 5).read("Rating (1-5): 2") == 2.0
+
+
+def test_labels_with_aliases_and_negation():
+    update = Label(("strengthener", "weakener"), {"strengthens": "strengthener", "weakens": "weakener"})
+    assert update.read("It is not a strengthener; it is a weakener.") == "weakener"
+    assert update.read("The update weakens the hypothesis.") == "weakener"
+    assert update.read("Neither a strengthener nor a weakener.") is None
+    assert Label(("strengthener", "weakener")).read("The update weakens the hypothesis.") is None  # aliases only where given
+
+
+def test_describe_names_the_valid_answers():
+    assert Choice(2).describe() == "the number of one option: 1 or 2"
+    assert Choice(2, {"middle": 1, "right": 2}).describe() == "the number of one option: 1 or 2 (the middle image = 1; the right image = 2)"
+    assert Choice(3, option_texts=("rain", "wind", "snow")).describe() == "the number of one option: 1, 2 or 3 (1 = rain; 2 = wind; 3 = snow)"
+    assert Choice(4, letters=True).describe() == "the number of one option: 1, 2, 3 or 4 (or the letters A to D)"
+    assert Label(("strengthener", "weakener")).describe() == "one of the words strengthener or weakener"
+    assert Score().describe() == "one number from 1 to 10"
+
+
+def test_kinds_are_hashable_values_and_check_their_parameters():
+    assert Choice(2, {"middle": 1}) == Choice(2, {"middle": 1}) and len({Choice(2, {"middle": 1}), Choice(2, {"middle": 1})}) == 1
+    assert hash(Label(["a", "b"], {"as": "a"})) == hash(Label(("a", "b"), {"as": "a"}))
+    with pytest.raises(ValueError, match="3 option texts for 4 options"):
+        Choice(4, option_texts=("a", "b", "c"))
+    with pytest.raises(ValueError, match="unknown labels"):
+        Label(("strengthener", "weakener"), {"weakens": "weak"})
+
+
+@pytest.mark.parametrize(
+    ("kind", "answer", "expected"),
+    [
+        (Choice(2), "2. Chosen at random.", 2),
+        (Choice(2, {"middle": 1, "right": 2}), "1. Its upper-left pixel is the brightest.", 1),
+        (Choice(4, option_texts=("heavy rain", "slippery floor", "birthday party", "broken glass")), "broken glass. Chosen at random.", 4),
+        (Label(("strengthener", "weakener")), "strengthener. Its upper-left pixel is the brightest.", "strengthener"),
+        (Score(), "Score: 6.470. Read from the upper-left pixel.", 6.47),
+        (Score(), "Score: 10. Chosen at random.", 10.0),
+    ],
+)
+def test_the_baselines_answers_are_read(kind, answer, expected):
+    """random_baseline and dumb_pixel answer in these forms (abductive_tasks/models/baselines.py)."""
+    assert kind.read(answer) == expected
+
+
+def test_the_former_helpers_read_as_the_kinds_do():
+    assert parse_choice("1 is less plausible than 2", 2) == 2
+    assert parse_choice("The right one", 2, {"middle": 1, "right": 2}) == 2
+    assert parse_score("I'd give it a 7.") == 7.0
+    assert parse_label("It is not a strengthener; it is a weakener.", ["strengthener", "weakener"]) == "weakener"

@@ -28,6 +28,10 @@ def test_wheel_contents(wheel):
         assert f"abductive_tasks/tasks/nleye/{name}" in names
     assert "abductive_tasks/sample_data/nleye/test_set.csv" in names
     assert sum(n.startswith("abductive_tasks/sample_data/nleye/images/") for n in names) == 36
+    modules = {path.relative_to(REPO).as_posix() for path in (REPO / "abductive_tasks").rglob("*.py") if "tasks" not in path.relative_to(REPO).parts[1:2]}
+    assert modules and modules <= names  # every subpackage is found, none listed by hand
+    yaml = {f"abductive_tasks/tasks/{path.relative_to(REPO / 'yaml_tasks').as_posix()}" for path in (REPO / "yaml_tasks").rglob("*.yaml")}
+    assert yaml <= names
     entry_points = next(zipfile.Path(wheel, n).read_text() for n in names if n.endswith("entry_points.txt"))
     assert "[lmms_eval.models]" in entry_points and "abductive-eval = abductive_tasks.cli:main" in entry_points
 

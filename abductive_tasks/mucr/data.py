@@ -1,0 +1,265 @@
+"""MuCR data: the official layout, its columns, the loader and the C2E/E2C candidate sets.
+
+Layout (official, Hugging Face dataset ``Pinkygin/MuCR``): parquet files anywhere under the
+root (``data/test-*.parquet`` on the hub), one cause-effect pair per row, in either record schema
+the project README documents:
+
+* v1: ``id, caption_0, caption_1, link_id, cue, false_cue, style, label, causal_reason, image_0, image_1``
+  (``causal_reason``: three annotations; ``link_id``: the other pairs of the causal group);
+* v2: ``id, style, cause, effect, cue, false_cue, label, causal_reason, image_0, image_1``
+  (``causal_reason``: one annotation string).
+
+Image cells are Hugging Face image features (``{"bytes", "path"}``: the bytes are written once to
+a content-addressed cache file) or paths relative to the root.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import json
+import random
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import datasets
+import pyarrow.parquet as pq
+
+from abductive_tasks.data import DataError, Loaded, benchmark_root, reading, resolve_columns, resolve_inside
+from abductive_tasks.images import check_image, materialise_image
+
+BENCHMARK = "mucr"
+HUB_REPO = "Pinkygin/MuCR"
+
+# Canonical field -> accepted columns (the same name in v1 and v2). link_id exists in v1 only.
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "id": ("id",),
+    "link_id": ("link_id",),
+    "cue": ("cue",),
+    "false_cue": ("false_cue",),
+    "style": ("style",),
+    "label": ("label",),
+    "causal_reason": ("causal_reason",),
+    "image_0": ("image_0",),
+    "image_1": ("image_1",),
+}
+REQUIRED = set(COLUMNS) - {"link_id"}
+LABELS = {"human": "human", "person": "human", "animal": "animal", "plant": "plant", "character": "character", "mixture": "mixture"}  # Figure 5 (b)
+STYLES = {"photograph": "photograph", "photographic": "photograph", "photo": "photograph", "comic": "comic"}  # Figure 5 (c)
+N_CANDIDATES = 4  # "four potential images" / "four potential cue phrases" (Evaluation Metrics)
+LINK_ID, SEEDED = "link_id", "seeded"
+CANDIDATE_RULES = (LINK_ID, SEEDED)  # how a pair's C2E/E2C distractors were chosen (candidate_sets)
+
+
+def load_selected() -> Loaded:
+    """The pairs of the data source ``ABDUCTIVE_DATA`` selects."""
+    return load(benchmark_root(BENCHMARK, HUB_REPO))
+
+
+@functools.cache
+def load(root: Path) -> Loaded:
+    """Read and validate every parquet file under ``root`` (once per run), in sorted path order.
+
+    One item per pair: ``item_id``, ``link_ids``, ``cue``, ``false_cues``, ``label``, ``style``,
+    ``references`` (the annotations), ``cause_image`` / ``effect_image`` (paths, decoded whole),
+    and the C2E/E2C candidate set: ``distractors`` (three other pair ids) and ``candidate_rule``.
+    """
+    files = sorted(root.rglob("*.parquet"))
+    if not files:
+        raise DataError(f"{root}: no parquet files (expected the {HUB_REPO} layout, e.g. data/test-00000-of-00001.parquet)")
+    items: list[dict] = []
+    seen: dict[str, str] = {}
+    for path in files:
+        with reading(path):
+            parquet = pq.ParquetFile(path)
+            columns = resolve_columns(parquet.schema_arrow.names, COLUMNS, REQUIRED, path)
+            row = 0
+            for batch in parquet.iter_batches(batch_size=64, columns=list(columns.values())):
+                for record in batch.to_pylist():
+                    row += 1
+                    where = f"{path}, row {row}"
+                    item = _item(record, columns, root, where)
+                    if item["item_id"] in seen:
+                        raise DataError(f"{where}, field '{columns['id']}': duplicate id '{item['item_id']}' (first at {seen[item['item_id']]})")
+                    seen[item["item_id"]] = where
+                    items.append(item)
+    if len(items) < N_CANDIDATES:
+        raise DataError(f"{root}: {len(items)} pairs; the {N_CANDIDATES}-way candidate sets need at least {N_CANDIDATES}")
+    for item, (distractors, rule) in zip(items, candidate_sets(items), strict=True):
+        item["distractors"], item["candidate_rule"] = distractors, rule
+    return Loaded(", ".join(str(path) for path in files), datasets.Dataset.from_list(items))
+
+
+# ---------------------------------------------------------------- cells
+
+
+class _BadCell(ValueError):
+    """A cell that does not hold what its field needs; the caller names the file, row and field."""
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _text(value: object) -> str:
+    """A text cell (an int id reads as its digits); bytes must be UTF-8; lists and other values are refused."""
+    if value is None:
+        return ""
+    if isinstance(value, bytes):
+        try:
+            value = value.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise _BadCell(f"not UTF-8 text ({error.reason} at byte {error.start})") from None
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise _BadCell(f"expected text, found {type(value).__name__} {_short(value)}")
+    return str(value).strip()
+
+
+def _literal_list(text: str) -> list:
+    """A list written as text: JSON, a Python literal (parsed safely, never ``eval``), or bare ``[a, b, c]`` tokens."""
+    for parse in (json.loads, ast.literal_eval):
+        try:
+            value = parse(text)
+        except (ValueError, SyntaxError):
+            continue
+        except (RecursionError, MemoryError):
+            raise _BadCell(f"written list nested too deeply: {_short(text)}") from None
+        if isinstance(value, list):
+            return value
+    tokens = [token.strip().strip("'\"") for token in text[1:-1].split(",")]
+    if any("[" in token or "]" in token for token in tokens):
+        raise _BadCell(f"unreadable written list {_short(text)}")
+    return tokens
+
+
+def _string_list(value: object, split_commas: bool) -> list[str]:
+    """A list cell as non-empty strings; a text cell is a written list, a comma list or one string.
+
+    Entries must be text (or int ids): a nested list is refused.
+    """
+    if value is None:
+        return []
+    if isinstance(value, str | bytes):
+        text = _text(value)
+        if text.startswith("[") and text.endswith("]"):
+            value = _literal_list(text)
+        else:
+            value = text.split(",") if split_commas else [text]
+    if not isinstance(value, list | tuple):
+        value = [value]
+    return [entry for entry in map(_text, value) if entry]
+
+
+def _image(value: object, root: Path, where: str) -> str:
+    """The path of an image cell: embedded bytes are written to the image cache, paths resolved inside ``root``."""
+    if isinstance(value, dict):
+        if value.get("bytes"):
+            if not isinstance(value["bytes"], bytes):
+                raise DataError(f"{where}: image bytes expected, found {type(value['bytes']).__name__}")
+            return check_image(Path(materialise_image(value["bytes"])), where)
+        value = value.get("path")
+    if isinstance(value, str) and value.strip():
+        return check_image(resolve_inside(root, value.strip(), where), where)
+    raise DataError(f"{where}: no image (expected an image cell with bytes, or a path relative to {root})")
+
+
+def _item(record: dict, columns: dict[str, str], root: Path, where: str) -> dict:
+    def fail(field: str, problem: str) -> DataError:
+        return DataError(f"{where}, field '{columns.get(field, field)}': {problem}")
+
+    def cell(field: str, read: Callable[[object], object]):
+        try:
+            return read(record[columns[field]])
+        except _BadCell as error:
+            raise fail(field, str(error)) from None
+
+    item_id = cell("id", _text)
+    if not item_id:
+        raise fail("id", "empty id")
+    cue = cell("cue", _text)
+    if not cue:
+        raise fail("cue", "empty cue phrase")
+    false_cues = cell("false_cue", lambda value: _string_list(value, split_commas=True))
+    if len(false_cues) != N_CANDIDATES - 1 or len({c.lower() for c in [cue, *false_cues]}) != N_CANDIDATES:
+        raise fail("false_cue", f"expected {N_CANDIDATES - 1} distinct false cues differing from the cue '{cue}', found {false_cues}")
+    label = LABELS.get(cell("label", _text).lower())
+    if label is None:
+        raise fail("label", f"unknown category '{record[columns['label']]}', expected one of {sorted(LABELS)}")
+    style = STYLES.get(cell("style", _text).lower())
+    if style is None:
+        raise fail("style", f"unknown style '{record[columns['style']]}', expected one of {sorted(STYLES)}")
+    references = cell("causal_reason", lambda value: _string_list(value, split_commas=False))
+    if not references:
+        raise fail("causal_reason", "no explanation annotation")
+    return {
+        "item_id": item_id,
+        "link_ids": cell("link_id", lambda value: _string_list(value, split_commas=True)) if "link_id" in columns else [],
+        "cue": cue,
+        "false_cues": false_cues,
+        "label": label,
+        "style": style,
+        "references": references,
+        "cause_image": _image(record[columns["image_0"]], root, f"{where}, field '{columns['image_0']}'"),
+        "effect_image": _image(record[columns["image_1"]], root, f"{where}, field '{columns['image_1']}'"),
+    }
+
+
+# ---------------------------------------------------------------- candidate sets
+
+
+def causal_groups(items: Sequence[dict]) -> dict[str, int]:
+    """Group number per item: connected components of the ``link_id`` references between loaded pairs.
+
+    ``link_id`` names the other pairs of an item's causal group (the paper's groups of four
+    captions); unresolvable ids are ignored, and an item nobody links stays alone.
+    """
+    parent = {item["item_id"]: item["item_id"] for item in items}
+
+    def root(node: str) -> str:
+        while parent[node] != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    for item in items:
+        for other in item["link_ids"]:
+            if other in parent:
+                parent[root(other)] = root(item["item_id"])
+    roots = sorted({root(node) for node in parent})
+    return {node: roots.index(root(node)) for node in parent}
+
+
+def _links_resolve(item: dict, known: set[str]) -> bool:
+    links = item["link_ids"]
+    return len(links) == N_CANDIDATES - 1 and len(set(links)) == len(links) and item["item_id"] not in links and set(links) <= known
+
+
+def candidate_sets(items: Sequence[dict]) -> list[tuple[list[str], str]]:
+    """The three distractor pairs of every item and the rule that chose them (the paper does not publish its sets).
+
+    ``link_id``: the item's ``link_id`` when it names exactly three other loaded pairs.
+    ``seeded``: otherwise three pairs drawn by a generator seeded with the item id, taking first
+    the item's causal group (:func:`causal_groups`), then pairs with the same category label,
+    then any other pair; each tier is shuffled.
+    """
+    known = {item["item_id"] for item in items}
+    group = causal_groups(items)
+    label = {item["item_id"]: item["label"] for item in items}
+    chosen = []
+    for item in items:
+        item_id = item["item_id"]
+        if _links_resolve(item, known):
+            chosen.append((list(item["link_ids"]), LINK_ID))
+            continue
+        rng = random.Random(f"mucr-distractors:{item_id}")
+        others = sorted(known - {item_id})
+        same_group = [other for other in others if group[other] == group[item_id]]
+        same_label = [other for other in others if group[other] != group[item_id] and label[other] == label[item_id]]
+        rest = [other for other in others if group[other] != group[item_id] and label[other] != label[item_id]]
+        picked = []
+        for tier in (same_group, same_label, rest):
+            rng.shuffle(tier)
+            picked += tier
+        chosen.append((picked[: N_CANDIDATES - 1], SEEDED))
+    return chosen

@@ -1,0 +1,304 @@
+"""MuCR lmms-eval hooks: documents, visuals, prompts, and the task specs process_results and the
+aggregations derive from (:mod:`abductive_tasks.taskspec`).
+
+Each pair becomes one document per task: C2E and E2C (image level), Cue (phrase level), Exp
+(sentence level); see the paper's "Evaluation Metrics". lmms-eval hands ``process_docs`` a one-row
+placeholder dataset (see ``yaml_tasks/mucr/_default_template_yaml``); the documents are built from
+the pairs ``ABDUCTIVE_DATA`` selects instead (``*_docs_from`` build them from given pairs).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import datasets
+
+from abductive_tasks import judge
+from abductive_tasks.images import compose_labelled, load_image
+from abductive_tasks.mucr import prompts
+from abductive_tasks.mucr.data import N_CANDIDATES, load_selected
+from abductive_tasks.mucr.metrics import choice_outcome, exp_outcome, split_explanation
+from abductive_tasks.parsing import Choice, parse_judge_score
+from abductive_tasks.taskspec import REQUEST_FAILED, Metric, Reading, TaskSpec
+
+# ---------------------------------------------------------------- documents (process_docs)
+
+
+def _shuffled(values: Sequence, seed: str) -> list:
+    shown = list(values)
+    random.Random(seed).shuffle(shown)
+    return shown
+
+
+QUERY_PANEL = {"c2e": "Cause image", "e2c": "Effect image"}
+OPTION_PANELS = [f"Option {number}" for number in range(1, N_CANDIDATES + 1)]
+PAIR_PANELS = ["Cause image", "Effect image"]
+
+
+def _image_choice_doc(item: dict, by_id: dict[str, dict], direction: str) -> dict:
+    """C2E: the cause image and four candidate effect images; E2C the reverse (Eq. 1-2)."""
+    query, answer = ("cause_image", "effect_image") if direction == "c2e" else ("effect_image", "cause_image")
+    order = _shuffled([item["item_id"], *item["distractors"]], f"mucr:{direction}:{item['item_id']}")
+    candidates = [by_id[pair_id][answer] for pair_id in order]
+    return {
+        "item_id": item["item_id"],
+        "label": item["label"],
+        "style": item["style"],
+        "candidate_rule": item["candidate_rule"],
+        "candidate_ids": order,
+        "gold_position": order.index(item["item_id"]) + 1,
+        "image_paths": [item[query], *candidates],
+        "panel_labels": [QUERY_PANEL[direction], *OPTION_PANELS],
+        # What the baseline models need to answer (abductive_tasks.models.baselines).
+        "answer_kind": "choice",
+        "choices": [str(number) for number in range(1, N_CANDIDATES + 1)],
+        "candidate_images": candidates,
+    }
+
+
+def _cue_doc(item: dict) -> dict:
+    """Cue: cause and effect images and the four cue phrases, shuffled per pair (Eq. 3-4)."""
+    options = _shuffled([item["cue"], *item["false_cues"]], f"mucr:cue:{item['item_id']}")
+    return {
+        "item_id": item["item_id"],
+        "label": item["label"],
+        "style": item["style"],
+        "options": options,
+        "gold_position": options.index(item["cue"]) + 1,
+        "image_paths": [item["cause_image"], item["effect_image"]],
+        "panel_labels": PAIR_PANELS,
+        # Baselines answer with one of the phrases (text), read like a model quoting an option.
+        "answer_kind": "text",
+        "choices": options,
+        "candidate_images": [item["cause_image"], item["effect_image"]],
+    }
+
+
+def _exp_doc(item: dict, by_id: dict[str, dict]) -> dict:
+    """Exp: cause and effect images and the correct cue phrase (Eq. 5); the annotations are the references."""
+    return {
+        "item_id": item["item_id"],
+        "label": item["label"],
+        "style": item["style"],
+        "cue": item["cue"],
+        "references": item["references"],
+        "reference_text": item["references"][0],
+        "image_paths": [item["cause_image"], item["effect_image"]],
+        "panel_labels": PAIR_PANELS,
+        # Baselines retrieve another pair's annotation: the first one of each distractor pair.
+        "answer_kind": "text",
+        "choices": [by_id[pair_id]["references"][0] for pair_id in item["distractors"]],
+        "candidate_images": [item["cause_image"], item["effect_image"]],
+    }
+
+
+def c2e_docs_from(items: Iterable[dict]) -> datasets.Dataset:
+    by_id = {item["item_id"]: item for item in items}
+    return datasets.Dataset.from_list([_image_choice_doc(item, by_id, "c2e") for item in by_id.values()])
+
+
+def e2c_docs_from(items: Iterable[dict]) -> datasets.Dataset:
+    by_id = {item["item_id"]: item for item in items}
+    return datasets.Dataset.from_list([_image_choice_doc(item, by_id, "e2c") for item in by_id.values()])
+
+
+def cue_docs_from(items: Iterable[dict]) -> datasets.Dataset:
+    return datasets.Dataset.from_list([_cue_doc(item) for item in items])
+
+
+def exp_docs_from(items: Iterable[dict]) -> datasets.Dataset:
+    by_id = {item["item_id"]: item for item in items}
+    return datasets.Dataset.from_list([_exp_doc(item, by_id) for item in by_id.values()])
+
+
+def c2e_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
+    """process_docs of mucr_c2e and mucr_c2e_split."""
+    return c2e_docs_from(load_selected().items)
+
+
+def e2c_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
+    """process_docs of mucr_e2c and mucr_e2c_split."""
+    return e2c_docs_from(load_selected().items)
+
+
+def cue_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
+    """process_docs of mucr_cue and mucr_cue_split."""
+    return cue_docs_from(load_selected().items)
+
+
+def exp_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
+    """process_docs of mucr_exp and mucr_exp_split."""
+    return exp_docs_from(load_selected().items)
+
+
+# ---------------------------------------------------------------- visuals and prompts
+
+
+def doc_to_visual_composite(doc: dict) -> list:
+    """Form-1: one composite image, panels left to right in prompt order, each labelled."""
+    return [compose_labelled(tuple(doc["image_paths"]), tuple(doc["panel_labels"]))]
+
+
+def doc_to_visual_split(doc: dict) -> list:
+    """Form-3: the images separately, in prompt order."""
+    return [load_image(path) for path in doc["image_paths"]]
+
+
+def doc_to_text_c2e_composite(doc: dict) -> str:
+    return prompts.PROMPTS[("c2e", "composite")]
+
+
+def doc_to_text_c2e_split(doc: dict) -> str:
+    return prompts.PROMPTS[("c2e", "split")]
+
+
+def doc_to_text_e2c_composite(doc: dict) -> str:
+    return prompts.PROMPTS[("e2c", "composite")]
+
+
+def doc_to_text_e2c_split(doc: dict) -> str:
+    return prompts.PROMPTS[("e2c", "split")]
+
+
+def doc_to_text_cue_composite(doc: dict) -> str:
+    return prompts.cue_prompt(doc["options"], "composite")
+
+
+def doc_to_text_cue_split(doc: dict) -> str:
+    return prompts.cue_prompt(doc["options"], "split")
+
+
+def doc_to_text_exp_composite(doc: dict) -> str:
+    return prompts.exp_prompt(doc["cue"], "composite")
+
+
+def doc_to_text_exp_split(doc: dict) -> str:
+    return prompts.exp_prompt(doc["cue"], "split")
+
+
+# ---------------------------------------------------------------- answers
+
+
+# A reply counting images counts the cause/effect image first, so "the third image" is option 2
+# (tests/shared/answer_corpus.yaml checks these kinds against realistic answers).
+FOUR_OPTIONS = Choice(N_CANDIDATES, context_images=1)
+
+
+def cue_answer(doc: dict) -> Choice:
+    """The option number, or else the one phrase the answer quotes."""
+    return Choice(N_CANDIDATES, option_texts=tuple(doc["options"]))
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """What Exp asks for (Eq. 5): an explanation in three parts, read as ``(parts, labelled)`` (see ``split_explanation``)."""
+
+    def read(self, text: str) -> tuple[tuple[str, str, str], bool]:
+        return split_explanation(text)
+
+    def describe(self) -> str:
+        return "an explanation of the cause image, the effect image and the causal link"
+
+
+def _judge_part(part: int, candidate: str, references: Sequence[str]) -> tuple[float | None, str]:
+    """One f_sim score (Eq. 6-8); an empty model part scores 0 without asking (there is nothing to compare)."""
+    if not candidate:
+        return 0.0, judge.OK
+    verdict = judge.ask_judge(prompts.judge_prompt(part, candidate, references), parse_judge_score, system=prompts.JUDGE_SYSTEM, max_tokens=32)
+    return (float(verdict.value) if verdict.status == judge.OK else None), verdict.status
+
+
+def _offline_part(candidate: str, references: Sequence[str]) -> float | None:
+    """The offline similarity; an empty part scores 0 where the similarity model is there (None where it is not)."""
+    if not candidate:
+        return 0.0 if judge.similarity_unavailable_reason() is None else None
+    return judge.offline_similarity(candidate, references)
+
+
+# ---------------------------------------------------------------- task specs
+
+
+def _choice_record(doc: dict, reading: Reading) -> dict:
+    return {
+        "item_id": doc["item_id"],
+        "label": doc["label"],
+        "style": doc["style"],
+        "candidate_rule": doc.get("candidate_rule", ""),
+        "gold_position": doc["gold_position"],
+        "prediction": reading.value,
+        "correct": reading.value == doc["gold_position"],
+    }
+
+
+def _exp_record(doc: dict, reading: Reading) -> dict:
+    """Score the answer's three parts against the matching parts of every annotation (Eq. 6-8).
+
+    With a judge: one 0-10 judge score per part (one annotation in the v2 schema). Without: the
+    offline similarity per part. A failed request is no answer: every part scores 0, and no
+    judge question is asked.
+    """
+    failed = reading.status == REQUEST_FAILED
+    parts, labelled = (("", "", ""), None) if failed else reading.value
+    references = [split_explanation(reference)[0] for reference in doc["references"]]
+    judged = judge.judge_configured()
+    record: dict = {"item_id": doc["item_id"], "judge_configured": judged, "labelled": labelled}
+    for k, part in enumerate(parts):
+        part_references = [reference[k] for reference in references]
+        if not judged:
+            score, status = None, judge.NOT_CONFIGURED
+        elif failed:
+            score, status = 0.0, REQUEST_FAILED
+        else:
+            score, status = _judge_part(k, part, part_references)
+        record[f"s{k + 1}"], record[f"s{k + 1}_status"] = score, status
+        record[f"o{k + 1}"] = None if judged else _offline_part(part, part_references)
+    return record
+
+
+def _choice_spec(level: str) -> TaskSpec:
+    return TaskSpec(
+        name=f"mucr_{level}",
+        prefix=level,
+        metrics=(
+            Metric(f"{level}_accuracy"),  # Eq. (2) / (4); Table 1
+            Metric(f"{level}_acc_by_label", breakdown=True),  # Figure 9, category
+            Metric(f"{level}_acc_by_style", breakdown=True),  # Figure 9, style
+        ),
+        record=_choice_record,
+        compute=choice_outcome(level),
+    )
+
+
+C2E, E2C, CUE = (_choice_spec(level) for level in ("c2e", "e2c", "cue"))
+EXP = TaskSpec(
+    name="mucr_exp",
+    prefix="exp",
+    metrics=(
+        Metric("exp_s1", scale="raw"),  # Eq. (6): cause image, 0-10
+        Metric("exp_s2", scale="raw"),  # Eq. (7): effect image
+        Metric("exp_s3", scale="raw"),  # Eq. (8): causal link
+        Metric("exp_score", scale="raw"),  # Eq. (9): 0.25 S1 + 0.25 S2 + 0.5 S3 (Table 1 "Exp")
+        Metric("exp_offline_s1", scale="raw"),  # ours: cosine similarity, only without a judge
+        Metric("exp_offline_s2", scale="raw"),
+        Metric("exp_offline_s3", scale="raw"),
+        Metric("exp_offline_score", scale="raw"),
+        Metric("exp_unlabelled_rate", higher_is_better=False),  # ours: answers without the three labelled parts
+    ),
+    record=_exp_record,
+    compute=exp_outcome,
+)
+SPECS = (C2E, E2C, CUE, EXP)
+
+process_results_c2e = C2E.results_reader(lambda doc: FOUR_OPTIONS, doc_to_text_c2e_composite)
+process_results_c2e_split = C2E.results_reader(lambda doc: FOUR_OPTIONS, doc_to_text_c2e_split)
+process_results_e2c = E2C.results_reader(lambda doc: FOUR_OPTIONS, doc_to_text_e2c_composite)
+process_results_e2c_split = E2C.results_reader(lambda doc: FOUR_OPTIONS, doc_to_text_e2c_split)
+process_results_cue = CUE.results_reader(cue_answer, doc_to_text_cue_composite)
+process_results_cue_split = CUE.results_reader(cue_answer, doc_to_text_cue_split)
+process_results_exp = EXP.results_reader(lambda doc: Explanation())  # the text is the answer: nothing to extract
+aggregate_c2e = C2E.aggregate
+aggregate_e2c = E2C.aggregate
+aggregate_cue = CUE.aggregate
+aggregate_exp = EXP.aggregate

@@ -1,0 +1,71 @@
+"""MuCR prompts: the task questions and the Exp judge question, all ours.
+
+The paper prints neither its questions Q_I, Q_P, Q_S nor its GPT-4 scoring prompt. Ours state
+the tasks as "Evaluation Metrics" defines them and ask for the explanation in the order the
+annotators wrote theirs ("Creating Images and Annotations": cause image, effect image, causal
+link); ``yaml_tasks/mucr/README.md`` prints them. Form-1 (Figure 7 a, Table 3): one composite
+image with labelled panels; Form-3: the images separately.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+_CHOICE_TAIL = "Answer with the option number (1, 2, 3 or 4) first, then explain."
+PROMPTS = {
+    ("c2e", "composite"): (
+        'The image shows five pictures side by side. The first, labelled "Cause image", shows a cause. The other four, '
+        'labelled "Option 1" to "Option 4", are candidate effect images. Which option shows the effect of the cause image? ' + _CHOICE_TAIL
+    ),
+    ("c2e", "split"): (
+        "The first image shows a cause. The next four images are candidate effect images, Option 1 to Option 4 in order. "
+        "Which option shows the effect of the first image? " + _CHOICE_TAIL
+    ),
+    ("e2c", "composite"): (
+        'The image shows five pictures side by side. The first, labelled "Effect image", shows an effect. The other four, '
+        'labelled "Option 1" to "Option 4", are candidate cause images. Which option shows the cause of the effect image? ' + _CHOICE_TAIL
+    ),
+    ("e2c", "split"): (
+        "The first image shows an effect. The next four images are candidate cause images, Option 1 to Option 4 in order. "
+        "Which option shows the cause of the first image? " + _CHOICE_TAIL
+    ),
+    ("pair", "composite"): (
+        'The image shows two pictures side by side: the cause image on the left (labelled "Cause image") and its effect on the right (labelled "Effect image").'
+    ),
+    ("pair", "split"): "The first image shows a cause and the second image shows its effect.",
+}
+CUE_QUESTION = "Which of the following phrases is the cue that explains the causal link between the two images?"
+CUE_TAIL = "Answer with the number of the phrase (1, 2, 3 or 4) first, then explain."
+EXP_QUESTION = (
+    'The cue phrase linking them is "{cue}". Explain the causal relationship: first describe the content of the cause image, '
+    "then the content of the effect image, and conclude with the causal link between the two images using the cue phrase. "
+    "Answer in three lines:\nCause image: <description>\nEffect image: <description>\nCausal link: <explanation>"
+)
+
+
+def cue_prompt(options: Sequence[str], form: str) -> str:
+    """The Cue question (Eq. 3) with the four phrases numbered 1-4."""
+    listed = "\n".join(f"{number}. {option}" for number, option in enumerate(options, start=1))
+    return f"{PROMPTS[('pair', form)]} {CUE_QUESTION}\n{listed}\n{CUE_TAIL}"
+
+
+def exp_prompt(cue: str, form: str) -> str:
+    """The Exp question (Eq. 5) given the correct cue phrase."""
+    return f"{PROMPTS[('pair', form)]} {EXP_QUESTION.format(cue=cue)}"
+
+
+# GPT-4 as f_sim, "scoring from 0 to 10" (Experimental Setup); the paper does not print the judge prompt.
+JUDGE_SYSTEM = "You are a careful evaluator of image descriptions and causal explanations."
+JUDGE_PROMPT = (
+    "Two images show a cause and its effect. Human annotators described them; below is one part of each human explanation, "
+    "the part describing {part_description}.\n\nHuman references:\n{references}\n\nModel explanation (same part):\n{candidate}\n\n"
+    "Rate the semantic similarity of the model explanation to the human references on a scale from 0 to 10 "
+    '(0: unrelated or contradictory, 10: the same meaning). Reply with "Score: <number>" only.'
+)
+PART_DESCRIPTIONS = ("the content of the cause image (the first image)", "the content of the effect image (the second image)", "the causal link between the two images")
+
+
+def judge_prompt(part: int, candidate: str, references: Sequence[str]) -> str:
+    """The judge question for one part (0: cause image, 1: effect image, 2: causal link)."""
+    listed = "\n".join(f"{number}. {reference}" for number, reference in enumerate(references, start=1))
+    return JUDGE_PROMPT.format(part_description=PART_DESCRIPTIONS[part], references=listed, candidate=candidate)

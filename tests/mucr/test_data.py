@@ -1,0 +1,292 @@
+"""MuCR loading: both record schemas, the candidate rule, the sample, and errors naming file, row and field."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from PIL import Image
+
+from abductive_tasks import images
+from abductive_tasks.data import SAMPLE_ROOT, DataError
+from abductive_tasks.images import load_image, materialise_image
+from abductive_tasks.mucr import data
+from abductive_tasks.mucr.sample import make_mucr, make_mucr_v2
+
+PARQUET = Path("data") / "test-00000-of-00001.parquet"
+GROUPS = [{"0", "1", "2", "3"}, {"4", "5", "6", "7"}, {"8", "9", "10", "11"}]
+
+
+@pytest.fixture(autouse=True)
+def fresh_loader(tmp_path, monkeypatch):
+    """A fresh loader cache and image cache; embedded images are written under this test's folder."""
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+    data.load.cache_clear()
+    images.clear_cache()
+    yield
+    data.load.cache_clear()
+    images.clear_cache()
+
+
+def group_of(item_id: str) -> set[str]:
+    return next(group for group in GROUPS if item_id in group)
+
+
+def load_items(root: Path) -> list[dict]:
+    return list(data.load(root).items)
+
+
+@pytest.fixture
+def v2_root(tmp_path) -> Path:
+    root = tmp_path / "v2" / "mucr"
+    make_mucr_v2(root)
+    return root
+
+
+def rewrite(root: Path, column: str, edit, kind: pa.DataType | None = None) -> Path:
+    """Apply ``edit(values)`` to one column of ``root``'s parquet file (values as Python objects) and write it back."""
+    path = root / PARQUET
+    table = pq.read_table(path)
+    values = table.column(column).to_pylist()
+    values = edit(values) or values
+    index = table.schema.get_field_index(column)
+    table = table.set_column(index, column, pa.array(values, kind or table.schema.field(index).type))
+    pq.write_table(table, path)
+    return path
+
+
+def png_bytes(array: np.ndarray, format: str = "PNG") -> bytes:
+    buffer = io.BytesIO()
+    Image.fromarray(array).save(buffer, format=format)
+    return buffer.getvalue()
+
+
+# ---------------------------------------------------------------- the two schemas and the sample
+
+
+def test_v1_sample_loads_with_embedded_images():
+    loaded = data.load(SAMPLE_ROOT / "mucr")
+    items = list(loaded.items)
+    assert loaded.source == str(SAMPLE_ROOT / "mucr" / PARQUET) and dict(loaded.excluded) == {}
+    assert [item["item_id"] for item in items] == [str(n) for n in range(12)]
+    first = items[0]
+    assert first["label"] == "human" and first["style"] == "photograph" and first["cue"] == "speeding"
+    assert first["false_cues"] == ["car", "road", "police officer"]
+    assert len(first["references"]) == 3
+    assert first["link_ids"] == ["1", "2", "3"]
+    assert load_image(first["cause_image"]).getpixel((0, 0)) == (250, 250, 250)  # CORNERS[0]
+    assert load_image(first["effect_image"]).getpixel((0, 0)) == (20, 20, 20)
+
+
+def test_v2_schema_loads_with_image_files(v2_root):
+    items, v1 = load_items(v2_root), load_items(SAMPLE_ROOT / "mucr")
+    assert len(items) == 12
+    assert all(len(item["references"]) == 1 and item["link_ids"] == [] for item in items)
+    assert items[4]["references"] == [v1[4]["references"][0]]
+    assert items[4]["false_cues"] == v1[4]["false_cues"]  # written as a JSON list string
+    assert Path(items[0]["cause_image"]) == v2_root / "images" / "0_0.png"
+    # No link_id: every set is drawn by the seeded rule; the same-label tier is the pair's group.
+    assert {item["candidate_rule"] for item in items} == {"seeded"}
+    assert all(set(item["distractors"]) == group_of(item["item_id"]) - {item["item_id"]} for item in items)
+
+
+def test_abductive_data_selects_a_local_copy(data_copy, monkeypatch):
+    monkeypatch.setenv("ABDUCTIVE_DATA", str(data_copy))
+    loaded = data.load_selected()
+    assert loaded.source == str(data_copy / "mucr" / PARQUET)
+    assert list(loaded.items["item_id"]) == [str(n) for n in range(12)]
+
+
+def test_regenerated_sample_is_byte_identical(tmp_path):
+    make_mucr(tmp_path / "mucr")
+    assert (tmp_path / "mucr" / PARQUET).read_bytes() == (SAMPLE_ROOT / "mucr" / PARQUET).read_bytes()
+    assert sorted(p.relative_to(tmp_path / "mucr") for p in (tmp_path / "mucr").rglob("*")) == sorted(
+        p.relative_to(SAMPLE_ROOT / "mucr") for p in (SAMPLE_ROOT / "mucr").rglob("*")
+    )
+
+
+def test_sample_images_are_small():
+    total = sum(path.stat().st_size for path in (SAMPLE_ROOT / "mucr").rglob("*") if path.is_file())
+    assert total < 100_000
+    assert Image.open(load_items(SAMPLE_ROOT / "mucr")[0]["cause_image"]).format == "PNG"
+
+
+def test_embedded_image_encodedare_written_once_by_content(tmp_path):
+    image = load_items(SAMPLE_ROOT / "mucr")[0]["cause_image"]
+    assert Path(image).parent == tmp_path / "cache" / "images"
+    encoded = Path(image).read_bytes()
+    assert materialise_image(encoded) == image and Path(image).name == hashlib.sha256(encoded).hexdigest()
+    assert len(list((tmp_path / "cache" / "images").iterdir())) == 24  # 12 pairs x 2 distinct images
+
+
+# ---------------------------------------------------------------- candidate sets
+
+
+def test_candidate_rule_on_the_v1_sample():
+    items = load_items(SAMPLE_ROOT / "mucr")
+    rules = {item["item_id"]: item["candidate_rule"] for item in items}
+    # 8 names a missing pair, 10 has no link_id, 11 only two: seeded; 9 and groups 0-7 resolve.
+    assert [i for i, rule in rules.items() if rule == "seeded"] == ["8", "10", "11"]
+    assert items[9]["distractors"] == ["8", "10", "11"] and items[0]["distractors"] == ["1", "2", "3"]
+    # Seeded sets come from the causal group the other pairs' link_ids reveal.
+    assert all(set(item["distractors"]) == group_of(item["item_id"]) - {item["item_id"]} for item in items)
+
+
+def _pair(item_id: str, label: str, links: list[str]) -> dict:
+    return {"item_id": item_id, "label": label, "link_ids": links}
+
+
+def test_seeded_rule_prefers_group_then_label_and_is_deterministic():
+    pairs = [
+        _pair("a", "human", ["b", "c", "d"]),
+        _pair("b", "human", ["a", "zz"]),
+        _pair("c", "human", []),
+        _pair("d", "human", []),
+        _pair("e", "animal", []),
+        _pair("f", "animal", []),
+        _pair("g", "human", []),
+        _pair("h", "plant", []),
+    ]
+    sets = dict(zip("abcdefgh", data.candidate_sets(pairs), strict=True))
+    assert sets["a"] == (["b", "c", "d"], "link_id")
+    assert sets["b"][1] == "seeded" and set(sets["b"][0]) == {"a", "c", "d"}  # its group, found through a's links
+    e_set, rule = sets["e"]
+    assert rule == "seeded" and e_set[0] == "f" and set(e_set[1:]) <= {"a", "b", "c", "d", "g", "h"}
+    assert data.candidate_sets(list(reversed(pairs)))[::-1] == [sets[k] for k in "abcdefgh"]  # order-independent
+    assert data.causal_groups(pairs)["c"] == data.causal_groups(pairs)["a"] != data.causal_groups(pairs)["e"]
+
+
+# ---------------------------------------------------------------- bad data: file, row and field
+
+
+def _set_row(index: int, value):
+    def edit(values: list) -> list:
+        values[index] = value
+        return values
+
+    return edit
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "message"),
+    [
+        ("label", "robot", "row 3, field 'label': unknown category 'robot'"),
+        ("style", "oil painting", "row 3, field 'style': unknown style 'oil painting'"),
+        ("id", "0", "row 3, field 'id': duplicate id '0' (first at "),
+        ("id", " ", "row 3, field 'id': empty id"),
+        ("cue", "", "row 3, field 'cue': empty cue phrase"),
+        ("causal_reason", " ", "row 3, field 'causal_reason': no explanation annotation"),
+        ("false_cue", '["fin", "teeth"]', "row 3, field 'false_cue': expected 3 distinct false cues"),
+        ("false_cue", '["car", "road", "Speeding"]', "row 3, field 'false_cue': expected 3 distinct false cues differing from the cue 'speeding'"),
+        ("false_cue", '[["fin"], "teeth", "water"]', "row 3, field 'false_cue': expected text, found list"),
+        ("false_cue", "[[fin, teeth, water]", "row 3, field 'false_cue': unreadable written list"),
+        ("false_cue", "[" * 5000 + "]" * 5000, "row 3, field 'false_cue': written list nested too deeply"),
+        ("image_1", "../outside.png", "row 3, field 'image_1': path '../outside.png' escapes the data root"),
+        ("image_0", "images/missing.png", "row 3, field 'image_0': image file not found"),
+        ("image_0", "", "row 3, field 'image_0': no image"),
+    ],
+)
+def test_bad_rows_name_file_row_and_field(v2_root, column, value, message):
+    path = rewrite(v2_root, column, _set_row(2, value))
+    with pytest.raises(DataError) as error:
+        data.load(v2_root)
+    assert str(path) in str(error.value) and message in str(error.value)
+
+
+def test_missing_column_and_missing_files_are_reported(v2_root, tmp_path):
+    path = v2_root / PARQUET
+    pq.write_table(pq.read_table(path).drop_columns(["cue"]), path)
+    with pytest.raises(DataError, match=r"missing column\(s\) for cue: one of \['cue'\]. Columns present: \['id'"):
+        data.load(v2_root)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(DataError, match="no parquet files"):
+        data.load(tmp_path / "empty")
+
+
+def test_too_few_pairs_for_four_candidates(v2_root):
+    path = v2_root / PARQUET
+    pq.write_table(pq.read_table(path).slice(0, 3), path)
+    with pytest.raises(DataError, match=r"3 pairs; the 4-way candidate sets need at least 4"):
+        data.load(v2_root)
+
+
+def test_written_lists_parse_without_eval():
+    assert data._string_list("[a, b,c]", split_commas=True) == ["a", "b", "c"]
+    assert data._string_list("['x, y', 'z']", split_commas=False) == ["x, y", "z"]
+    assert data._string_list("__import__('os')", split_commas=False) == ["__import__('os')"]
+    assert data._string_list("[1, 2, 3]", split_commas=True) == ["1", "2", "3"]  # int ids read as their digits
+    assert data._string_list(None, split_commas=True) == [] and data._string_list(" ", split_commas=True) == []
+
+
+def test_a_duplicate_id_in_a_second_file_names_both(data_copy):
+    root = data_copy / "mucr"
+    second = root / "data" / "test-00001-of-00001.parquet"
+    shutil.copy(root / PARQUET, second)
+    with pytest.raises(DataError) as error:
+        data.load(root)
+    assert f"{second}, row 1, field 'id': duplicate id '0' (first at {root / PARQUET}, row 1)" in str(error.value)
+
+
+def test_a_broken_parquet_file_is_one_error_naming_it(data_copy):
+    path = data_copy / "mucr" / PARQUET
+    path.write_bytes(path.read_bytes()[:300])
+    with pytest.raises(DataError, match=rf"{path}: cannot be read: ArrowInvalid"):
+        data.load(data_copy / "mucr")
+
+
+def test_non_utf8_text_names_file_row_and_field(data_copy):
+    root = data_copy / "mucr"
+    path = rewrite(root, "cue", _set_row(0, b"sp\xe9eding"), pa.binary())
+    with pytest.raises(DataError) as error:
+        data.load(root)
+    assert f"{path}, row 1, field 'cue': not UTF-8 text (invalid continuation byte at byte 2)" in str(error.value)
+
+
+def test_a_nested_list_cell_is_refused(data_copy):
+    root = data_copy / "mucr"
+    path = rewrite(root, "causal_reason", lambda values: [[[text] for text in row] for row in values], pa.list_(pa.list_(pa.string())))
+    with pytest.raises(DataError) as error:
+        data.load(root)
+    assert f"{path}, row 1, field 'causal_reason': expected text, found list" in str(error.value)
+
+
+def _set_image(index: int, payload: bytes):
+    return _set_row(index, {"bytes": payload, "path": f"{index}_0.png"})
+
+
+def test_a_truncated_embedded_image_is_refused(data_copy):
+    root = data_copy / "mucr"
+    whole = png_bytes(np.random.default_rng(0).integers(0, 255, (64, 64, 3), dtype=np.uint8))
+    path = rewrite(root, "image_0", _set_image(4, whole[: len(whole) // 2]))
+    with pytest.raises(DataError) as error:
+        data.load(root)
+    assert f"{path}, row 5, field 'image_0': unusable image " in str(error.value) and "truncated" in str(error.value)
+
+
+def test_an_oversize_image_is_refused(data_copy, monkeypatch):
+    monkeypatch.setenv("ABDUCTIVE_MAX_IMAGE_PIXELS", "100")
+    with pytest.raises(DataError, match=r"row 1, field 'image_0': unusable image .* pixels is over the limit of 100 \(ABDUCTIVE_MAX_IMAGE_PIXELS\)"):
+        data.load(data_copy / "mucr")
+
+
+def test_an_image_mode_without_faithful_rgb_is_refused(data_copy):
+    root = data_copy / "mucr"
+    rewrite(root, "image_1", _set_image(6, png_bytes(np.zeros((8, 8), dtype=np.float32), format="TIFF")))
+    with pytest.raises(DataError, match=r"row 7, field 'image_1': unusable image .*unsupported image mode F"):
+        data.load(root)
+
+
+def test_an_image_file_symlinked_out_of_the_root_is_refused(v2_root, tmp_path):
+    target = v2_root / "images" / "3_1.png"
+    outside = tmp_path / "outside.png"
+    outside.write_bytes(target.read_bytes())
+    target.unlink()
+    target.symlink_to(outside)
+    with pytest.raises(DataError, match=r"row 4, field 'image_1': path 'images/3_1.png' escapes the data root"):
+        data.load(v2_root)
