@@ -136,11 +136,11 @@ def _percent_limits(panels: Sequence[Panel]) -> tuple[float, float]:
     return low - 0.12 * (high - low) * (low < 0), high + 0.12 * (high - low)
 
 
-def plot_headlines(panels: Sequence[Panel], out: Path) -> list[Path]:
-    """``headline.png`` (percentage metrics, one shared axis) and ``headline_raw.png`` (the others); the paths written."""
+def headline_figures(panels: Sequence[Panel]) -> dict[str, object]:
+    """The figures of :func:`plot_headlines`, by file stem: ``headline`` (percentages, one shared axis), ``headline_raw``."""
     plt = pyplot()
     colors = model_colors([bar.model for panel in panels for bar in panel.bars])
-    written = []
+    figures = {}
     for name, chosen, shared in (("headline", [p for p in panels if p.percent], True), ("headline_raw", [p for p in panels if not p.percent], False)):
         if not chosen:
             continue
@@ -149,20 +149,30 @@ def plot_headlines(panels: Sequence[Panel], out: Path) -> list[Path]:
             _draw_panel(panel_axes, panel, colors, "%" if shared else "")
             if shared:
                 panel_axes.tick_params(labelleft=True)
+            elif all(bar.value is None for bar in panel.bars):
+                panel_axes.set_ylim(0, 1)
+                panel_axes.set_yticks([])
+            else:
+                panel_axes.margins(y=0.15)
         if shared:
             axes.flat[0].set_ylim(*_percent_limits(chosen))
             for row in axes:
                 row[0].set_ylabel("percent")
-        else:
-            for panel_axes in axes.flat:
-                panel_axes.margins(y=0.15)
         title = "headline metrics, percent" if shared else "headline metrics that are not percentages (own scales)"
         figure.suptitle(title + "\n" + textwrap.fill(CAPTION, width=int(figure.get_figwidth() * 16)), fontsize=8)
         figure.tight_layout()
-        path = out / f"{name}.png"
-        figure.savefig(path, dpi=100)
+        figures[name] = figure
+    return figures
+
+
+def plot_headlines(panels: Sequence[Panel], out: Path) -> list[Path]:
+    """``headline.png`` and ``headline_raw.png`` (see the module docstring); the paths written."""
+    plt = pyplot()
+    written = []
+    for name, figure in headline_figures(panels).items():
+        written.append(out / f"{name}.png")
+        figure.savefig(written[-1], dpi=100)
         plt.close(figure)
-        written.append(path)
     return written
 
 
