@@ -38,13 +38,12 @@ import numpy as np
 
 from abductive_tasks.data import DataError, Loaded, benchmark_root, reading, resolve_inside
 from abductive_tasks.images import check_image, load_image
-from abductive_tasks.sherlock.grid import FactoredChunk, load_factored_chunks
+from abductive_tasks.sherlock.grid import BOX_FIELDS, Box, FactoredChunk, load_factored_chunks
 
 BENCHMARK = "sherlock"
 TASKS = ("retrieval", "localization", "comparison")
 SPLITS = ("val", "test")
 VIEWS = ("pairs", "mini", "factored")
-BOX_FIELDS = ("left", "top", "width", "height")
 LEADERBOARD_DATA = "https://storage.googleapis.com/ai2-mosaic-public/projects/sherlock/leaderboard_data/"
 
 # sherlock_retrieval_mini (val only): per chunk, a seeded choice of MINI_ROWS image-region rows and
@@ -52,8 +51,6 @@ LEADERBOARD_DATA = "https://storage.googleapis.com/ai2-mosaic-public/projects/sh
 # on the diagonal; 23 chunks x 30^2 = 20,700 pairs, 690 queries (size justified in the task README).
 MINI_ROWS = 30
 MINI_SEED = 0
-
-Box = tuple[int, int, int, int]  # left, top, width, height (absolute pixels)
 
 # Answer fields per task, with the neutral values test items (no answer key) carry. Only the
 # task's own fields become columns: fewer columns make lmms-eval's per-document access cheaper.
