@@ -7,6 +7,8 @@
 * ``abductive-eval serve MODEL --tasks ... [--tensor-parallel-size N]`` evaluates one model
   through ``vllm serve`` and lmms-eval's ``openai`` backend, stopping the server at the end.
 * ``abductive-eval leaderboard RESULTS_DIR`` writes CSV, Markdown, HTML and PNG plots.
+* ``abductive-eval export-sherlock RUN_DIR [--out DIR] [--split test|val]`` writes the Sherlock
+  leaderboard submission from a run's logged scores.
 * ``abductive-eval <lmms-eval eval arguments>`` runs the evaluation with our tasks on the
   include path (beside any ``--include_path`` given) and exits 1 when lmms-eval reports a
   failure, which lmms-eval 0.7.3 itself swallows (its exit status is 0). After lmms-eval's
@@ -25,6 +27,7 @@ SUBCOMMANDS = {
     "batch": ("abductive_tasks.batch", "main"),
     "serve": ("abductive_tasks.batch", "serve_main"),
     "leaderboard": ("abductive_tasks.leaderboard", "main"),
+    "export-sherlock": ("abductive_tasks.sherlock.export", "main"),
 }
 
 

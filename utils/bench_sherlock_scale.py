@@ -10,13 +10,17 @@ results, every aggregation), reporting wall time and peak RSS per stage:
 1. ``per-pair``: the one-document-per-instance design (task ``--per-pair-task``) on one chunk of
    ``--per-pair-n`` x ``--per-pair-n`` instances, extrapolated per request to 23M retrieval and
    2.37M localization instances;
-2. ``factored``: ``sherlock_retrieval`` (``abductive_tasks.sherlock.scale``, one document per
-   instance id) at full size, scored by ``clip_scorer`` built from a tiny random CLIP
-   (``--model tiny``; a checkpoint path; or ``none`` for random embeddings), counting how often
-   each image file is decoded; then the test-split export of every chunk's 1M scores.
+2. ``factored``: ``sherlock_retrieval`` (``abductive_tasks.sherlock.grid``, one document per
+   instance id) at full size, answered by a model that returns embeddings: ``--model dumb_pixel``
+   (default: draws every image-region, like an embedding scorer, without an encoder),
+   ``random_baseline``, a CLIP checkpoint folder (``clip_scorer``), or ``none`` (random
+   embeddings, no model call), counting how often each image file is decoded; then the export of
+   every chunk's 1M submission scores.
 
     python utils/bench_sherlock_scale.py                 # the full protocol (~8 GB of JSON in a temp dir)
     python utils/bench_sherlock_scale.py --chunks 2      # a quick run
+
+The script imports the installed package only.
 """
 
 from __future__ import annotations
@@ -26,7 +30,6 @@ import gc
 import json
 import os
 import shutil
-import sys
 import tempfile
 import threading
 import time
@@ -38,7 +41,11 @@ import numpy as np
 import psutil
 from PIL import Image
 
-REPO = Path(__file__).resolve().parents[1]
+from abductive_tasks import compat
+from abductive_tasks import images as image_module
+from abductive_tasks.sherlock import data, grid
+from abductive_tasks.sherlock.embeddings import encode_embeddings
+
 WORDS = "the a person man woman dog cat car street kitchen waiter rain party beach store office child old young is are was will has".split()
 LOCALIZATION_INSTANCES = 2_365_256  # test localization, official validate_submission.py
 FULL_RETRIEVAL_INSTANCES = 23 * 1000 * 1000
@@ -140,19 +147,19 @@ def synthesize(root: Path, chunks: int, n: int, images_per_chunk: int, seed: int
 _MANAGER = None
 
 
-def load_task(name: str, data: Path):
-    """The task as lmms-eval builds it from our YAML, on the data under ``data`` (the task index is built once)."""
+def load_task(name: str, root: Path):
+    """The task as lmms-eval builds it from our YAML, on the data under ``root`` (the task index is built once)."""
     global _MANAGER
-    from lmms_eval.tasks import TaskManager, get_task_dict
+    from lmms_eval.tasks import get_task_dict
 
-    os.environ["ABDUCTIVE_DATA"] = str(data)
-    _MANAGER = _MANAGER or TaskManager(include_path=str(REPO / "yaml_tasks"), include_defaults=False)
+    os.environ["ABDUCTIVE_DATA"] = str(root)
+    _MANAGER = _MANAGER or compat.task_manager()
     return get_task_dict([name], _MANAGER)[name]
 
 
-def run_task(meter: Meter, prefix: str, name: str, data: Path, model) -> tuple:
+def run_task(meter: Meter, prefix: str, name: str, root: Path, model) -> tuple:
     with meter.stage(f"{prefix}: process_docs (read + documents)") as facts:
-        task = load_task(name, data)
+        task = load_task(name, root)
         facts["documents"] = len(task.eval_docs)
     with meter.stage(f"{prefix}: build_all_requests") as facts:
         task.build_all_requests(limit=None, rank=0, world_size=1)
@@ -162,7 +169,7 @@ def run_task(meter: Meter, prefix: str, name: str, data: Path, model) -> tuple:
         with meter.stage(f"{prefix}: model loglikelihood") as facts:
             model.task_dict = {name: task.dataset}
             responses = model.loglikelihood(task.instances)
-            facts |= {"images_encoded": model.images_encoded, "texts_encoded": model.texts_encoded}
+            facts |= {name: getattr(model, name) for name in ("images_encoded", "texts_encoded") if hasattr(model, name)}
     return task, responses
 
 
@@ -186,14 +193,12 @@ def process_and_aggregate(meter: Meter, prefix: str, task, responses: list) -> l
                 values.setdefault(metric, []).append(value)
         aggregations = task.aggregation()
         results = {metric: aggregations[metric](items) for metric, items in values.items()}
-        facts |= {name: results[name] for name in ("retrieval_p_at_1", "retrieval_chunks_scored", "retrieval_unparsable", "retrieval_documents") if name in results}
-    return values.get("retrieval_documents", [])
+        facts |= {name: results[name] for name in ("retrieval_p_at_1", "retrieval_counts") if name in results}
+    return [record for _name, record in values.get("retrieval_counts", [])]
 
 
 def random_payloads(task, dim: int = 512) -> list[tuple[str, bool]]:
     """Stand-in model: random unit embeddings per row and column (``--model none``)."""
-    from abductive_tasks.sherlock.scale import encode_embeddings
-
     rng = np.random.default_rng(0)
     table: dict = {}
 
@@ -230,16 +235,16 @@ def measure_per_pair(meter: Meter, args: argparse.Namespace, work: Path) -> dict
     }
 
 
-def build_model(spec: str, work: Path):
+def build_model(spec: str):
+    """The model answering the factored task: a baseline, ``clip_scorer`` on a checkpoint folder, or None (``none``)."""
     if spec == "none":
         return None
+    if spec in ("dumb_pixel", "random_baseline"):
+        from abductive_tasks.models.baselines import DumbPixel, RandomBaseline
+
+        return {"dumb_pixel": DumbPixel, "random_baseline": RandomBaseline}[spec]()
     from abductive_tasks.models.clip_scorer import ClipScorer
 
-    if spec == "tiny":
-        sys.path.insert(0, str(REPO / "tests"))
-        from tiny_clip import build_tiny_clip
-
-        spec = str(build_tiny_clip(work / "tiny-clip"))
     return ClipScorer(pretrained=spec, device="cpu", batch_size=256)
 
 
@@ -251,15 +256,13 @@ def main() -> None:
     parser.add_argument("--per-pair-n", type=int, default=150, help="per-pair measurement: one chunk of N x N instances")
     parser.add_argument("--per-pair-task", default="sherlock_retrieval_rating", help="a task with one document per instance")
     parser.add_argument("--factored-task", default="sherlock_retrieval")
-    parser.add_argument("--model", default="tiny", help="'tiny' (random tiny CLIP), a CLIP checkpoint path, or 'none' (random embeddings)")
+    parser.add_argument("--model", default="dumb_pixel", help="'dumb_pixel', 'random_baseline', a CLIP checkpoint folder, or 'none' (random embeddings)")
     parser.add_argument("--skip-per-pair", action="store_true")
     parser.add_argument("--workdir", type=Path, default=None, help="where the synthetic data go (default: a temp dir, removed afterwards)")
     args = parser.parse_args()
 
     work = args.workdir or Path(tempfile.mkdtemp(prefix="sherlock-scale-"))
     meter = Meter()
-    from abductive_tasks import images as image_module
-
     opened: Counter = Counter()
 
     class DecodeCounter:
@@ -280,7 +283,7 @@ def main() -> None:
 
         with meter.stage("factored: synthesize data (not part of the protocol)") as facts:
             facts |= synthesize(work / "full" / "sherlock", args.chunks, args.n, args.images, seed=2)
-        model = build_model(args.model, work)
+        model = build_model(args.model)
         image_module.Image = DecodeCounter()
         start = time.perf_counter()
         task, responses = run_task(meter, "factored", args.factored_task, work / "full", model)
@@ -289,10 +292,9 @@ def main() -> None:
         records = process_and_aggregate(meter, "factored", task, responses)
         protocol_seconds = time.perf_counter() - start
         image_module.Image = Image
-        from abductive_tasks.sherlock.scale import submission_scores_from_samples
-
         with meter.stage("factored: submission scores of every chunk (export)") as facts:
-            exported = [submission_scores_from_samples(records, chunk, work / "full" / "sherlock") for chunk in range(args.chunks)]
+            chunks = data.factored_chunks(work / "full" / "sherlock", "val")
+            exported = [grid.submission_scores(chunk, scored.scores) for chunk, scored in zip(chunks, grid.chunk_scores(records), strict=True)]
             facts["scores"] = sum(len(scores) for scores in exported)
         summary["factored"] = {
             "protocol_seconds": round(protocol_seconds, 1),

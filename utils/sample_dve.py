@@ -16,8 +16,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 from abductive_tasks.dve import HEADER
-
-from sample_drawing import random_shapes_image
+from abductive_tasks.sample_drawing import random_shapes_image
 
 IMPOSSIBLE = "__impossible__"
 

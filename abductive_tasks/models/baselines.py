@@ -16,6 +16,12 @@ same parsing and metrics as any model.
 Loglikelihood requests (Sherlock's scoring interface) get ``(loss, False)`` like lmms-eval's
 backends, lower = more plausible: ``random_baseline`` a seeded uniform number, ``dumb_pixel``
 minus the mean luminance (0-1) of the request's first image (for Sherlock, the region-drawn image).
+Documents of the factored Sherlock retrieval (``score_route`` "embedding") get an embedding
+payload (:mod:`abductive_tasks.sherlock.embeddings`) whose dot product is the score:
+``random_baseline`` seeded random unit vectors keyed by the image-region and by the inference
+text (random scores, the same for every document showing them), ``dumb_pixel`` the mean
+luminance (0-1) of the region-drawn image against the text vector ``[1.0]`` (the score of its
+loglikelihood route).
 """
 
 from __future__ import annotations
@@ -23,12 +29,15 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+import numpy as np
 from lmms_eval.api.instance import Instance
 from lmms_eval.api.model import lmms
 
 from abductive_tasks.images import mean_luminance, top_left_luminance
+from abductive_tasks.sherlock.embeddings import EMBEDDING_ROUTE, encode_embeddings
 
 SCORE_RANGE = (1, 10)
+RANDOM_EMBEDDING_SIZE = 16
 
 
 class _DocumentBaseline(lmms):
@@ -62,12 +71,20 @@ class _DocumentBaseline(lmms):
     def loss(self, doc: dict, doc_to_visual: Callable[[dict], list], rng: random.Random) -> float:
         raise NotImplementedError
 
-    def loglikelihood(self, requests: list[Instance]) -> list[tuple[float, bool]]:
-        """A loss-like number per request (lower = more plausible), seeded per task and document."""
-        losses = []
+    def embeddings(self, doc: dict, doc_to_visual: Callable[[dict], list]) -> tuple[np.ndarray, np.ndarray]:
+        """The (image-region, inference) embeddings of an embedding-route document."""
+        raise NotImplementedError
+
+    def loglikelihood(self, requests: list[Instance]) -> list[tuple[float | str, bool]]:
+        """A loss-like number per request (lower = more plausible), seeded per task and document;
+        an embedding payload for embedding-route documents."""
+        losses: list[tuple[float | str, bool]] = []
         for request in requests:
             _context, _continuation, doc_to_visual, doc_id, task, split = request.args
             doc = self.task_dict[task][split][doc_id]
+            if doc.get("score_route") == EMBEDDING_ROUTE:
+                losses.append((encode_embeddings(*self.embeddings(doc, doc_to_visual)), False))
+                continue
             rng = random.Random(f"{self.seed}:{task}:{doc_id}")
             losses.append((self.loss(doc, doc_to_visual, rng), False))
         return losses
@@ -87,6 +104,15 @@ class RandomBaseline(_DocumentBaseline):
 
     def loss(self, doc: dict, doc_to_visual: Callable[[dict], list], rng: random.Random) -> float:
         return rng.random()
+
+    def embeddings(self, doc: dict, doc_to_visual: Callable[[dict], list]) -> tuple[np.ndarray, np.ndarray]:
+        """Seeded random unit vectors keyed by content, so that every document showing a region or a text agrees."""
+        return self._unit_vector(f"image:{doc['region_key']}"), self._unit_vector(f"text:{doc['inference']}")
+
+    def _unit_vector(self, key: str) -> np.ndarray:
+        rng = random.Random(f"{self.seed}:{key}")
+        vector = np.array([rng.gauss(0.0, 1.0) for _ in range(RANDOM_EMBEDDING_SIZE)])
+        return vector / np.linalg.norm(vector)
 
 
 class DumbPixel(_DocumentBaseline):
@@ -109,3 +135,7 @@ class DumbPixel(_DocumentBaseline):
     def loss(self, doc: dict, doc_to_visual: Callable[[dict], list], rng: random.Random) -> float:
         """Brighter first image = more plausible: minus its mean luminance, scaled to 0-1."""
         return -mean_luminance(doc_to_visual(doc)[0]) / 255
+
+    def embeddings(self, doc: dict, doc_to_visual: Callable[[dict], list]) -> tuple[np.ndarray, np.ndarray]:
+        """The image-region's mean luminance (0-1) against a constant text: the score of the loglikelihood route."""
+        return np.array([mean_luminance(doc_to_visual(doc)[0]) / 255]), np.array([1.0])

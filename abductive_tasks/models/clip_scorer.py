@@ -17,7 +17,7 @@ image file are consecutive and the file is decoded once.
 
 Documents with ``score_route == "embedding"`` (the factored full-size ``sherlock_retrieval``)
 get the embeddings themselves instead of a score: ``(payload, False)`` with the payload from
-``abductive_tasks.sherlock.scale.encode_embeddings``; the task's aggregation then computes the
+``abductive_tasks.sherlock.embeddings.encode_embeddings``; the task's aggregation then computes the
 whole score matrix in one matrix product.
 
 Widescreen images (§5, official ``clip_inference_iterator.py``): with ``crops=two`` (default)
@@ -37,7 +37,7 @@ from lmms_eval.api.model import lmms
 from PIL import Image
 from transformers import AutoImageProcessor, AutoTokenizer, CLIPModel
 
-from abductive_tasks.sherlock.scale import EMBEDDING_ROUTE, encode_embeddings
+from abductive_tasks.sherlock.embeddings import EMBEDDING_ROUTE, encode_embeddings
 
 CROP_MODES = ("two", "center")
 

@@ -1,7 +1,77 @@
-"""Sherlock (Hessel et al., ECCV 2022): retrieval, localization and comparison over (image, region, inference) scores.
+"""Sherlock (Hessel et al., ECCV 2022): ``data`` (loader; ``grid`` factors the full retrieval) -> ``hooks``
+(documents, prompts, task specs) -> ``metrics``; ``export`` writes the leaderboard submission.
 
-The task YAML (``yaml_tasks/sherlock``) names its hooks ``abductive_tasks.sherlock.<function>``;
-they live in :mod:`abductive_tasks.sherlock.hooks` (with one aggregation per metric name) and are re-exported here.
+The task YAML (``yaml_tasks/sherlock``) names the hooks re-exported here. They are imported on
+first use (PEP 562), so that the modules model backends import (``embeddings``, the payload
+codec ``clip_scorer`` and the baselines use) do not load the task hooks.
 """
 
-from abductive_tasks.sherlock.hooks import *  # noqa: F403
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from abductive_tasks.sherlock.hooks import (
+        aggregate_comparison,
+        aggregate_embedding,
+        aggregate_localization,
+        aggregate_mini,
+        aggregate_retrieval,
+        comparison_docs,
+        comparison_test_docs,
+        doc_to_target,
+        doc_to_text_loglikelihood,
+        doc_to_text_rating,
+        doc_to_visual,
+        localization_docs,
+        localization_test_docs,
+        process_results_comparison,
+        process_results_comparison_rating,
+        process_results_embedding,
+        process_results_localization,
+        process_results_localization_rating,
+        process_results_mini,
+        process_results_mini_rating,
+        process_results_retrieval_rating,
+        retrieval_docs,
+        retrieval_embedding_docs,
+        retrieval_embedding_test_docs,
+        retrieval_mini_docs,
+        retrieval_test_docs,
+    )
+
+__all__ = [
+    "aggregate_comparison",
+    "aggregate_embedding",
+    "aggregate_localization",
+    "aggregate_mini",
+    "aggregate_retrieval",
+    "comparison_docs",
+    "comparison_test_docs",
+    "doc_to_target",
+    "doc_to_text_loglikelihood",
+    "doc_to_text_rating",
+    "doc_to_visual",
+    "localization_docs",
+    "localization_test_docs",
+    "process_results_comparison",
+    "process_results_comparison_rating",
+    "process_results_embedding",
+    "process_results_localization",
+    "process_results_localization_rating",
+    "process_results_mini",
+    "process_results_mini_rating",
+    "process_results_retrieval_rating",
+    "retrieval_docs",
+    "retrieval_embedding_docs",
+    "retrieval_embedding_test_docs",
+    "retrieval_mini_docs",
+    "retrieval_test_docs",
+]
+
+
+def __getattr__(name: str) -> object:
+    if name in __all__:
+        return getattr(import_module("abductive_tasks.sherlock.hooks"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

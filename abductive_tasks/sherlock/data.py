@@ -1,4 +1,4 @@
-"""Sherlock leaderboard-format data (Hessel et al., ECCV 2022; allenai/sherlock ``leaderboard_eval``).
+"""Sherlock data: the official leaderboard layout (Hessel et al., ECCV 2022; allenai/sherlock ``leaderboard_eval``) and its loader.
 
 Layout under ``ABDUCTIVE_DATA/sherlock`` (the official zips unpacked side by side, plus the images)::
 
@@ -13,6 +13,14 @@ Layout under ``ABDUCTIVE_DATA/sherlock`` (the official zips unpacked side by sid
 An instance is ``{"image": {"url", "width", "height"}, "region": [{"left", "top", "width",
 "height"}, ...], "inference", "test_id", "extra_info": {"task"}}``; boxes are absolute pixels.
 Images are found by the last two components of their URL (never fetched).
+
+:func:`load` is the one entry point. Its items are the documents' data: one per leaderboard
+``test_id`` (view ``pairs``), the seeded retrieval sub-grid (``mini``), or for the factored
+retrieval route one per instance id of each chunk (``factored``, built by
+:mod:`abductive_tasks.sherlock.grid`). Each per-pair item carries the answer-key fields (neutral
+values on the test split, ``has_key`` false) and the group a metric is computed over (``group``:
+retrieval chunk, localization image and box type, comparison input) with its size, so that
+groups cut apart by ``--limit`` are counted, not scored.
 """
 
 from __future__ import annotations
@@ -25,13 +33,32 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from abductive_tasks.data import DataError, benchmark_root, resolve_inside
-from abductive_tasks.images import check_image
+import datasets
+import numpy as np
+
+from abductive_tasks.data import DataError, Loaded, benchmark_root, reading, resolve_inside
+from abductive_tasks.images import check_image, load_image
+from abductive_tasks.sherlock.grid import BOX_FIELDS, Box, FactoredChunk, load_factored_chunks
 
 BENCHMARK = "sherlock"
 TASKS = ("retrieval", "localization", "comparison")
 SPLITS = ("val", "test")
-BOX_FIELDS = ("left", "top", "width", "height")
+VIEWS = ("pairs", "mini", "factored")
+LEADERBOARD_DATA = "https://storage.googleapis.com/ai2-mosaic-public/projects/sherlock/leaderboard_data/"
+
+# sherlock_retrieval_mini (val only): per chunk, a seeded choice of MINI_ROWS image-region rows and
+# the same instances' inferences as columns, i.e. a MINI_ROWS x MINI_ROWS sub-grid with the true pairs
+# on the diagonal; 23 chunks x 30^2 = 20,700 pairs, 690 queries (size justified in the task README).
+MINI_ROWS = 30
+MINI_SEED = 0
+
+# Answer fields per task, with the neutral values test items (no answer key) carry. Only the
+# task's own fields become columns: fewer columns make lmms-eval's per-document access cheaper.
+NO_KEY = {
+    "retrieval": {"image_instance": "", "text_instance": ""},
+    "localization": {"box_type": "", "inst_id": "", "bbox_idx": -1, "correct": False, "iou": math.nan, "key_order": -1},
+    "comparison": {"input_iid": "", "candidate": "", "position": -1, "annot1": math.nan, "annot2": math.nan},
+}
 
 
 @dataclass(frozen=True)
@@ -51,7 +78,7 @@ class Instance:
     url: str
     image_key: str
     image_path: str
-    boxes: tuple[tuple[int, int, int, int], ...]
+    boxes: tuple[Box, ...]
     inference: str
 
     @property
@@ -60,13 +87,10 @@ class Instance:
         return region_key(self.image_key, self.boxes)
 
 
-@functools.lru_cache(maxsize=2**16)  # documents repeat regions: a retrieval row n times, a proposal once per inference
-def region_key(key: str, boxes: tuple[tuple[int, int, int, int], ...]) -> str:
+@functools.lru_cache(maxsize=2**16)  # items repeat regions: a retrieval row n times, a proposal once per inference
+def region_key(key: str, boxes: tuple[Box, ...]) -> str:
     """``<image key>|<JSON list of [left, top, width, height]>``, the cache key of a region-drawn image."""
     return f"{key}|{json.dumps([list(box) for box in boxes])}"
-
-
-LEADERBOARD_DATA = "https://storage.googleapis.com/ai2-mosaic-public/projects/sherlock/leaderboard_data/"
 
 
 def sherlock_root() -> Path:
@@ -114,14 +138,21 @@ def task_files(root: Path, task: str, split: str) -> list[TaskFile]:
 
 
 def read_json(path: Path) -> object:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as error:
-        raise DataError(f"{path}: cannot read JSON: {error}") from error
+    """A JSON file; unreadable, non-UTF-8 or broken files raise one DataError naming the file."""
+    with reading(path):
+        return json.loads(path.read_bytes().decode("utf-8"))
 
 
 def _integer(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(value: object) -> bool:
+    """A finite JSON number (``NaN`` and ``Infinity``, which Python's json accepts, are not)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+# ---------------------------------------------------------------- instances
 
 
 def read_instance_list(path: Path) -> tuple[list, list[str]]:
@@ -140,15 +171,34 @@ def read_instance_list(path: Path) -> tuple[list, list[str]]:
     return raw, list(seen)
 
 
+def check_boxes(boxes: Iterable[Box], size: tuple[int, int], where: str) -> None:
+    """Every box must have a non-negative width and height (PIL cannot draw a negative one) and overlap the
+    ``size`` (width, height) image (else nothing is drawn). Coordinates may be negative or pass the border:
+    the official drawing (``hide_region``) clips such a box like any other."""
+    width, height = size
+    for number, (left, top, box_width, box_height) in enumerate(boxes):
+        if box_width < 0 or box_height < 0:
+            raise DataError(f"{where}, field 'region[{number}]': negative width or height ({box_width} x {box_height})")
+        if left > width - 1 or top > height - 1 or left + box_width < 0 or top + box_height < 0:
+            raise DataError(f"{where}, field 'region[{number}]': box {[left, top, box_width, box_height]} lies outside the {width}x{height} image")
+
+
+def checked_image(root: Path, url: str, where: str) -> tuple[str, tuple[int, int]]:
+    """The local path of an image url, decoded whole (:func:`abductive_tasks.images.check_image`), and its size."""
+    path = check_image(resolve_inside(root / "images", image_key(url), where), where)
+    return path, load_image(path).size  # a cache hit: check_image decoded it
+
+
 def validate_instances(raw: list, path: Path, root: Path, task: str, indices: Iterable[int] | None = None) -> list[Instance]:
     """Validate the instances at ``indices`` (default: all) of a raw list; errors name the file, the list index and the field."""
-    checked_images: dict[str, str] = {}
+    images: dict[str, tuple[str, tuple[int, int]]] = {}
     instances = []
     for index in range(len(raw)) if indices is None else indices:
         item = raw[index]
+        where = f"{path}, instance {index}"
 
-        def fail(field: str, problem: str, index: int = index) -> DataError:
-            return DataError(f"{path}, instance {index}, field '{field}': {problem}")
+        def fail(field: str, problem: str, where: str = where) -> DataError:
+            return DataError(f"{where}, field '{field}': {problem}")
 
         declared = (item.get("extra_info") or {}).get("task", task)
         if declared != task:
@@ -169,17 +219,12 @@ def validate_instances(raw: list, path: Path, root: Path, task: str, indices: It
         if not isinstance(inference, str) or not inference.strip():
             raise fail("inference", "missing or empty")
         key = image_key(url)
-        if key not in checked_images:
-            where = f"{path}, instance {index}, field 'image.url'"
-            checked_images[key] = check_image(resolve_inside(root / "images", key, where), where)
-        instances.append(Instance(item["test_id"], url, key, checked_images[key], tuple(boxes), inference))
+        if key not in images:
+            images[key] = checked_image(root, url, f"{where}, field 'image.url'")
+        image_path, size = images[key]
+        check_boxes(boxes, size, where)
+        instances.append(Instance(item["test_id"], url, key, image_path, tuple(boxes), inference))
     return instances
-
-
-def read_instances(path: Path, root: Path, task: str) -> list[Instance]:
-    """Every instance of ``path``, validated."""
-    raw, _ids = read_instance_list(path)
-    return validate_instances(raw, path, root, task)
 
 
 # ---------------------------------------------------------------- answer keys (val only)
@@ -233,7 +278,7 @@ def localization_key(path: Path, test_ids: Iterable[str]) -> dict[str, dict]:
             entry |= {"bbox_idx": answer["bbox_idx"], "correct": answer["correct"], "iou": math.nan}
         else:
             iou = answer.get("IoU")
-            if not isinstance(iou, int | float) or isinstance(iou, bool) or not 0 <= iou <= 1:
+            if not _number(iou) or not 0 <= iou <= 1:
                 raise _key_fail(path, test_id, f"an 'auto' answer needs a numeric 'IoU' in [0, 1], got {iou!r}")
             entry |= {"bbox_idx": -1, "correct": False, "iou": float(iou)}
         key[test_id] = entry
@@ -258,7 +303,11 @@ def _check_gt_grids(path: Path, key: dict[str, dict]) -> None:
 
 
 def comparison_key(path: Path, test_ids: Iterable[str]) -> dict[str, dict]:
-    """``test_id -> {input_iid, candidate, position, annot1, annot2, group_size}`` from ``test_id_map`` and ``annotations``."""
+    """``test_id -> {input_iid, candidate, position, annot1, annot2, group_size}`` from ``test_id_map`` and ``annotations``.
+
+    Ratings must be finite JSON numbers: a ``NaN`` (which Python's json reads), an infinity or a
+    string would make every pairwise comparison with it silently false.
+    """
     raw = read_json(path)
     if not isinstance(raw, dict) or not isinstance(raw.get("test_id_map"), dict) or not isinstance(raw.get("annotations"), list):
         raise DataError(f"{path}: expected an object with 'test_id_map' and 'annotations'")
@@ -275,13 +324,200 @@ def comparison_key(path: Path, test_ids: Iterable[str]) -> dict[str, dict]:
         input_iid = str(annotation["Input_iid"])
         candidates = annotation["candidates"]
         for position, candidate in enumerate(candidates):
-            try:
-                source, ratings = str(candidate["source_iid"]), (float(candidate["annot1"]), float(candidate["annot2"]))
-            except (KeyError, TypeError, ValueError) as error:
-                raise DataError(f"{where}, candidates[{position}]: needs 'source_iid', numeric 'annot1' and 'annot2' ({error})") from error
+            if not isinstance(candidate, dict) or "source_iid" not in candidate:
+                raise DataError(f"{where}, candidates[{position}]: needs 'source_iid', numeric 'annot1' and 'annot2', got {candidate!r}")
+            for field in ("annot1", "annot2"):
+                if not _number(candidate.get(field)):
+                    raise DataError(f"{where}, candidates[{position}], field '{field}': expected a finite number, got {candidate.get(field)!r}")
+            source = str(candidate["source_iid"])
             test_id = by_pair.get((input_iid, source))
             if test_id is None:
                 raise DataError(f"{where}, candidates[{position}]: no test_id maps to (Input_iid '{input_iid}', candidate '{source}')")
-            key[test_id] = {"input_iid": input_iid, "candidate": source, "position": position, "annot1": ratings[0], "annot2": ratings[1], "group_size": len(candidates)}
+            key[test_id] = {
+                "input_iid": input_iid,
+                "candidate": source,
+                "position": position,
+                "annot1": float(candidate["annot1"]),
+                "annot2": float(candidate["annot2"]),
+                "group_size": len(candidates),
+            }
     _check_coverage(path, set(key), test_ids)
     return key
+
+
+# ---------------------------------------------------------------- items
+
+
+def mini_rows(key: dict[str, tuple[str, str]], chunk: int, size: int = MINI_ROWS) -> set[str]:
+    """The instance ids of chunk ``chunk``'s mini sub-grid: ``size`` of them, chosen with seed ``MINI_SEED + chunk``."""
+    ids = sorted({image for image, _ in key.values()})
+    chosen = np.random.default_rng(MINI_SEED + chunk).choice(len(ids), size=min(size, len(ids)), replace=False)
+    return {ids[i] for i in chosen}
+
+
+def _retrieval_answers(key: dict[str, tuple[str, str]], test_ids: list[str], chunk: int, rows: set[str] | None) -> list[dict | None]:
+    n = len(rows) if rows is not None else math.isqrt(len(key))
+    answers = []
+    for test_id in test_ids:
+        image, text = key[test_id]
+        keep = rows is None or (image in rows and text in rows)
+        answers.append({"image_instance": image, "text_instance": text, "group": str(chunk), "group_size": n * n} if keep else None)
+    return answers
+
+
+def _localization_answers(path: Path, test_ids: list[str]) -> list[dict]:
+    key = localization_key(path, test_ids)
+    sizes: dict[str, int] = {}
+    for answer in key.values():
+        group = f"{answer['image']}|{answer['type']}"
+        sizes[group] = sizes.get(group, 0) + 1
+    answers = []
+    for test_id in test_ids:
+        answer = key[test_id]
+        group = f"{answer['image']}|{answer['type']}"
+        answers.append(
+            {
+                "box_type": answer["type"],
+                "inst_id": answer["inst_id"],
+                "bbox_idx": answer["bbox_idx"],
+                "correct": answer["correct"],
+                "iou": answer["iou"],
+                "key_order": answer["order"],
+                "group": group,
+                "group_size": sizes[group],
+            }
+        )
+    return answers
+
+
+def _comparison_answers(path: Path, test_ids: list[str]) -> list[dict]:
+    key = comparison_key(path, test_ids)
+    return [
+        {
+            "input_iid": (answer := key[test_id])["input_iid"],
+            "candidate": answer["candidate"],
+            "position": answer["position"],
+            "annot1": answer["annot1"],
+            "annot2": answer["annot2"],
+            "group": answer["input_iid"],
+            "group_size": answer["group_size"],
+        }
+        for test_id in test_ids
+    ]
+
+
+def _pair_items(root: Path, task: str, split: str, mini_size: int | None) -> tuple[datasets.Dataset, int]:
+    """One item per test_id (``mini_size``: only the retrieval sub-grid's); also the number of instances left out."""
+    columns: dict[str, list] = {}  # built column by column: large files make millions of items
+    left_out = 0
+    for file in task_files(root, task, split):
+        raw, test_ids = read_instance_list(file.instances)
+        if file.answer_key is None:
+            answers: list[dict | None] = [{"group": "", "group_size": 0} for _ in test_ids]
+        elif task == "retrieval":
+            key = retrieval_key(file.answer_key, test_ids)
+            answers = _retrieval_answers(key, test_ids, file.chunk, mini_rows(key, file.chunk, mini_size) if mini_size else None)
+        elif task == "localization":
+            answers = _localization_answers(file.answer_key, test_ids)
+        else:
+            answers = _comparison_answers(file.answer_key, test_ids)
+        kept = [index for index, answer in enumerate(answers) if answer is not None]  # mini: validate only the sub-grid
+        left_out += len(answers) - len(kept)
+        for instance, index in zip(validate_instances(raw, file.instances, root, task, kept), kept, strict=True):
+            item = {
+                "test_id": instance.test_id,
+                "sherlock_task": task,
+                "split": split,
+                "chunk": file.chunk,
+                "file_size": len(test_ids),  # instances in the leaderboard file: the export checks a submission is complete
+                "image_path": instance.image_path,
+                "boxes": [list(box) for box in instance.boxes],
+                "region_key": instance.region_key,
+                "inference": instance.inference,
+                **NO_KEY[task],
+                "has_key": file.answer_key is not None,
+                **answers[index],
+            }
+            for field, value in item.items():
+                columns.setdefault(field, []).append(value)
+    return datasets.Dataset.from_dict(columns), left_out
+
+
+@functools.cache
+def factored_chunks(root: Path, split: str) -> tuple[FactoredChunk, ...]:
+    """Every retrieval chunk of ``split`` under ``root``, factored into its distinct image-regions and inferences (once per run)."""
+    return load_factored_chunks([(file.instances, file.answer_key, file.chunk) for file in task_files(root, "retrieval", split)])
+
+
+def _factored_items(root: Path, split: str) -> datasets.Dataset:
+    """The factored route's items: per chunk, item ``k`` carries row ``k`` and column ``k`` (wrapping when one
+    side has fewer distinct entries) and the k-th answer-key instance id's gold row and column (-1 without a key).
+
+    Fields follow the per-pair items (``image_path``, ``boxes``, ``region_key``, ``inference``), so the same
+    visual and target hooks serve both routes. Each image file is decoded once and every distinct box checked.
+    """
+    items: list[dict] = []
+    for chunk in factored_chunks(root, split):
+        images: dict[str, tuple[str, tuple[int, int]]] = {}
+        regions = []
+        for url, boxes in chunk.rows:
+            where = f"Sherlock {split} retrieval chunk {chunk.chunk}, image url '{url}'"
+            if url not in images:
+                images[url] = checked_image(root, url, where)
+            check_boxes(boxes, images[url][1], where)
+            regions.append((images[url][0], [list(box) for box in boxes], region_key(image_key(url), boxes)))
+        gold = 0 if chunk.gold_rows is None else len(chunk.gold_rows)
+        for k in range(chunk.documents):
+            row, col = k % len(chunk.rows), k % len(chunk.texts)
+            image_path, boxes, key = regions[row]
+            items.append(
+                {
+                    "chunk": chunk.chunk,
+                    "row": row,
+                    "col": col,
+                    "gold_row": int(chunk.gold_rows[k]) if k < gold else -1,
+                    "gold_col": int(chunk.gold_cols[k]) if k < gold else -1,
+                    "rows": len(chunk.rows),
+                    "cols": len(chunk.texts),
+                    "documents": chunk.documents,
+                    "image_path": image_path,
+                    "boxes": boxes,
+                    "region_key": key,
+                    "inference": chunk.texts[col],
+                    "split": split,
+                    "has_key": chunk.gold_rows is not None,
+                }
+            )
+    return datasets.Dataset.from_list(items)
+
+
+def _source(root: Path, task: str, split: str) -> str:
+    files = task_files(root, task, split)
+    return str(files[0].instances if len(files) == 1 else files[0].instances.parent)
+
+
+@functools.cache
+def load(root: Path, task: str, split: str, view: str = "pairs", mini_size: int = MINI_ROWS) -> Loaded:
+    """Read and validate ``task`` on ``split`` under ``root`` once per run.
+
+    ``view``: ``pairs`` (one item per test_id), ``mini`` (the seeded ``mini_size`` x ``mini_size``
+    retrieval sub-grid per chunk, val only; the rest counted in ``excluded``) or ``factored`` (the
+    retrieval route through embeddings, one item per instance id of each chunk, see
+    :func:`factored_chunks`). Every error names the file, the instance (list index or test id)
+    and the field.
+    """
+    if view not in VIEWS or task not in TASKS or split not in SPLITS:
+        raise ValueError(f"unknown Sherlock task/split/view {task}/{split}/{view}")
+    if view != "pairs" and task != "retrieval":
+        raise DataError(f"the {view} view exists for retrieval only")
+    if view == "mini" and split != "val":
+        raise DataError("the mini sub-grid exists for val retrieval only (test answer keys are private)")
+    if view == "factored":
+        return Loaded(_source(root, task, split), _factored_items(root, split))
+    items, left_out = _pair_items(root, task, split, mini_size if view == "mini" else None)
+    return Loaded(_source(root, task, split), items, {"outside_mini_grid": left_out} if view == "mini" else {})
+
+
+def load_selected(task: str, split: str, view: str = "pairs") -> Loaded:
+    """The items of the data source ``ABDUCTIVE_DATA`` selects."""
+    return load(sherlock_root(), task, split, view)

@@ -1,4 +1,4 @@
-"""Leaderboard submission from a run's logged scores (``--log_samples``).
+"""Leaderboard submission from a run's logged scores (``--log_samples``): ``abductive-eval export-sherlock``.
 
 The Sherlock leaderboard (allenai/sherlock ``leaderboard_eval``) takes one float32 ``.npy`` per
 task file, scores in sorted ``test_id`` order: ``comparison.npy``, ``localization.npy`` and
@@ -6,22 +6,36 @@ task file, scores in sorted ``test_id`` order: ``comparison.npy``, ``localizatio
 ``test_set_predictions/`` (the names its ``validate_submission.py`` checks; its README also says
 ``test_set_submission``, which the validator rejects). Val runs export the same files under
 ``validation_set_predictions/``, which the official scorers read with the val ``*_instance_ids.json``.
+
+Unparsable scores are written below every other score (the validator rejects NaN), as the
+metrics score them. A failed request is not a score: a run with failed requests is refused (rerun them).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
+import sys
 import zipfile
 from pathlib import Path
 
 import numpy as np
 
-from abductive_tasks.data import DataError
-from abductive_tasks.sherlock import metrics, scale
+from abductive_tasks.data import DataError, reading
+from abductive_tasks.sherlock import data, grid, metrics
+from abductive_tasks.taskspec import REQUEST_FAILED
 
 FOLDERS = {"test": "test_set_predictions", "val": "validation_set_predictions"}
 _SAMPLES = re.compile(r".*_samples_(sherlock_[a-z0-9_]+)\.jsonl")
+
+
+def _record(sample: dict) -> dict | None:
+    """The process_results record of a logged sample (``{metric: [metric, record]}``)."""
+    for value in sample.values():
+        if isinstance(value, list) and len(value) == 2 and isinstance(value[1], dict) and ("test_id" in value[1] or "payload" in value[1]):
+            return value[1]
+    return None
 
 
 def logged_records(run_dir: Path, split: str = "test", tasks: set[str] | None = None) -> dict[str, list[dict]]:
@@ -31,31 +45,39 @@ def logged_records(run_dir: Path, split: str = "test", tasks: set[str] | None = 
         match = _SAMPLES.fullmatch(path.name)
         if not match or (tasks and match.group(1) not in tasks):
             continue
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            sample = json.loads(line)
-            record = next((value for value in sample.values() if isinstance(value, dict) and ("test_id" in value or "payload" in value)), None)
-            if record is None:
-                raise DataError(f"{path}, line {number}: no Sherlock record (was the run made with this package's Sherlock tasks?)")
-            if record["split"] == split:
-                by_task.setdefault(match.group(1), []).append(record)
+        with reading(path):
+            lines = path.read_text(encoding="utf-8").splitlines()
+            for number, line in enumerate(lines, start=1):
+                record = _record(json.loads(line))
+                if record is None:
+                    raise DataError(f"{path}, line {number}: no Sherlock record (was the run made with this version of the Sherlock tasks?)")
+                if record["split"] == split:
+                    by_task.setdefault(match.group(1), []).append(record)
     if not by_task:
         raise DataError(f"{run_dir}: no Sherlock {split}-split samples (*_samples_sherlock_*.jsonl); run abductive-eval with --log_samples")
     return by_task
 
 
-def submission_arrays(by_task: dict[str, list[dict]]) -> dict[str, np.ndarray]:
-    """``{file name: float32 scores in sorted test_id order}``; every task file must be complete."""
-    arrays: dict[str, np.ndarray] = {}
-    origin: dict[str, str] = {}
-    for task, records in sorted(by_task.items()):
-        if "payload" in records[0]:  # the embedding route of sherlock_retrieval (abductive_tasks.sherlock.scale)
-            files = {f"retrieval_{chunk}": scale.submission_scores_from_samples(records, chunk) for chunk in sorted({r["chunk"] for r in records})}
-        else:
-            files = _per_pair_arrays(task, records)
-        for name, array in files.items():
-            if name in arrays:
-                raise DataError(f"both {origin[name]} and {task} score {name}: export one of them (--tasks)")
-            arrays[name], origin[name] = array, task
+def _refuse_failed_requests(task: str, records: list[dict]) -> None:
+    failed = [record for record in records if record["answer_status"] == REQUEST_FAILED]
+    if failed:
+        example = failed[0].get("test_id", f"chunk {failed[0]['chunk']}")
+        raise DataError(f"{task}: {len(failed)} of {len(records)} requests failed (e.g. {example}); a failed request is not a score: rerun them before exporting")
+
+
+def _embedding_arrays(records: list[dict], root: Path | None) -> dict[str, np.ndarray]:
+    """``retrieval_<i>`` scores of the factored route: each chunk's matrix product indexed by its instances."""
+    root = root or data.sherlock_root()
+    chunks = {chunk.chunk: chunk for chunk in data.factored_chunks(root, records[0]["split"])}
+    arrays = {}
+    for scored in grid.chunk_scores(records):
+        chunk = chunks.get(scored.chunk)
+        if chunk is None:
+            raise DataError(f"retrieval chunk {scored.chunk} is not in the data under {root}: export with the ABDUCTIVE_DATA of the run")
+        if scored.scores is None:
+            logged = chunk.documents - scored.missing
+            raise DataError(f"retrieval chunk {scored.chunk}: {logged} of {chunk.documents} documents logged, {scored.unreadable} without embeddings")
+        arrays[f"retrieval_{scored.chunk}"] = grid.submission_scores(chunk, scored.scores)
     return arrays
 
 
@@ -74,9 +96,24 @@ def _per_pair_arrays(task: str, records: list[dict]) -> dict[str, np.ndarray]:
     return arrays
 
 
-def write_submission(run_dir: Path, out_dir: Path, split: str = "test", tasks: set[str] | None = None) -> Path:
+def submission_arrays(by_task: dict[str, list[dict]], root: Path | None = None) -> dict[str, np.ndarray]:
+    """``{file name: float32 scores in sorted test_id order}``; every task file must be complete.
+    ``root``: the Sherlock data folder the factored route reads its chunks from (default: ``ABDUCTIVE_DATA``'s)."""
+    arrays: dict[str, np.ndarray] = {}
+    origin: dict[str, str] = {}
+    for task, records in sorted(by_task.items()):
+        _refuse_failed_requests(task, records)
+        files = _embedding_arrays(records, root) if "payload" in records[0] else _per_pair_arrays(task, records)
+        for name, array in files.items():
+            if name in arrays:
+                raise DataError(f"both {origin[name]} and {task} score {name}: export one of them (--tasks)")
+            arrays[name], origin[name] = array, task
+    return arrays
+
+
+def write_submission(run_dir: Path, out_dir: Path, split: str = "test", tasks: set[str] | None = None, root: Path | None = None) -> Path:
     """Write ``<folder>/<file>.npy`` and ``<folder>.zip`` under ``out_dir`` from ``split``'s scores in the run under ``run_dir``; return the zip."""
-    arrays = submission_arrays(logged_records(run_dir, split, tasks))
+    arrays = submission_arrays(logged_records(run_dir, split, tasks), root)
     folder = out_dir / FOLDERS[split]
     folder.mkdir(parents=True, exist_ok=True)
     archive = out_dir / f"{FOLDERS[split]}.zip"
@@ -85,3 +122,33 @@ def write_submission(run_dir: Path, out_dir: Path, split: str = "test", tasks: s
             np.save(folder / f"{name}.npy", array)
             bundle.write(folder / f"{name}.npy", f"{FOLDERS[split]}/{name}.npy")
     return archive
+
+
+USAGE = """Write the Sherlock leaderboard submission from a run's logged scores.
+
+    abductive-eval --model clip_scorer --model_args pretrained=... --tasks sherlock_test --log_samples --output_path runs/test
+    abductive-eval export-sherlock runs/test --out submission/
+    # -> submission/test_set_predictions.zip (test_set_predictions/{comparison,localization,retrieval_<i>}.npy)
+
+Run one route per task file (e.g. not sherlock_comparison_test and sherlock_comparison_rating_test in
+the same run), or pick tasks with --tasks. --split val writes validation_set_predictions.zip, the
+files the official scorers read with the val *_instance_ids.json. The factored sherlock_retrieval
+route reads its chunk files again: run with the same ABDUCTIVE_DATA as the evaluation.
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``abductive-eval export-sherlock RUN_DIR [--out DIR] [--split test|val] [--tasks a,b]``; 0 on success, 1 on a data error."""
+    parser = argparse.ArgumentParser(prog="abductive-eval export-sherlock", description=USAGE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("run_dir", type=Path, help="an abductive-eval --output_path run with --log_samples")
+    parser.add_argument("--out", type=Path, default=Path("."), help="folder for the .npy files and the zip (default: .)")
+    parser.add_argument("--split", choices=("test", "val"), default="test", help="which split's scores to export (default: test)")
+    parser.add_argument("--tasks", default="", help="comma-separated Sherlock task names to export (default: all logged)")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        archive = write_submission(args.run_dir, args.out, args.split, {t for t in args.tasks.split(",") if t} or None)
+    except DataError as error:
+        print(f"abductive-eval export-sherlock: {error}", file=sys.stderr)
+        return 1
+    print(archive)
+    return 0

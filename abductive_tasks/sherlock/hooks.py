@@ -1,70 +1,117 @@
-"""lmms-eval hooks of the Sherlock tasks: documents, the region-drawn image, prompts, results and aggregations.
+"""Sherlock lmms-eval hooks: documents, the region-drawn image, prompts, and the task specs process_results
+and the aggregations derive from (:mod:`abductive_tasks.taskspec`).
 
 Routes (paper §4: a model maps (image, region, inference) to a real score):
 
 * loglikelihood: the image with the region drawn on it, a fixed instruction as context and the
   inference as continuation. lmms-eval 0.7.3 backends return a LOSS-like first element (mean
   negative log-likelihood, lower = more plausible) and stringify the pair before process_results,
-  so the score is ``-value`` of ``ast.literal_eval(result)``;
-* generate (``*_rating`` tasks): a 1-10 plausibility rating, read with ``parse_score``.
+  so the score is minus the first element (:class:`Plausibility`);
+* generate (``*_rating`` tasks): a 1-10 plausibility rating (``parsing.Score``);
+* embeddings (``sherlock_retrieval``, the factored full-size retrieval): the model returns the
+  image-region's and the inference's embeddings (:class:`EmbeddingPayload`).
 
-Unparsable results are counted and scored below every other score (``metrics.as_submitted``).
+An unreadable result and a failed request carry no plausibility: both are scored below every other
+score (as the exported submission must hold them) and counted (``unparsable``, ``request_failed``).
+
+lmms-eval hands ``process_docs`` a one-row placeholder dataset (``_default_template_yaml``); the
+documents are the items of :func:`abductive_tasks.sherlock.data.load` for the data
+``ABDUCTIVE_DATA`` selects, with the fields the baseline models read added.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import datasets
-import numpy as np
-from loguru import logger
 
+from abductive_tasks.compat import loglikelihood_value
 from abductive_tasks.images import draw_regions
-from abductive_tasks.parsing import loglikelihood_value, parse_score
-from abductive_tasks.sherlock import metrics
-from abductive_tasks.sherlock.docs import documents
+from abductive_tasks.parsing import Score
+from abductive_tasks.sherlock import metrics, prompts
+from abductive_tasks.sherlock.data import load_selected
+from abductive_tasks.sherlock.embeddings import EMBEDDING_ROUTE, decode_embeddings
+from abductive_tasks.taskspec import Metric, Reading, TaskSpec
 
-# The paper's models are CLIP-style scorers without a prompt (§5); for language models the context
-# names the highlighted region as the paper renders it (Fig. 5b). Our choice: the paper is silent.
-LOGLIKELIHOOD_CONTEXT = "Look at the region of the image highlighted with a purple fill and a green outline. What can you infer from it about the scene?"
-RATING_PROMPT = (
-    "Look at the region of the image highlighted with a purple fill and a green outline. "
-    'Consider this inference about the scene: "{inference}"\n'
-    "How plausible is it that this inference can be drawn from the highlighted region and the rest of the image? "
-    "Rate the plausibility with a score between 1 and 10, where 1 means not plausible at all and 10 means almost certainly true. "
-    'Answer in the form "Score: N".'
-)
+# ---------------------------------------------------------------- answer kinds of the scoring routes
 
-# ---------------------------------------------------------------- process_docs (the placeholder is replaced)
+
+@dataclass(frozen=True)
+class Plausibility:
+    """A loglikelihood result ``(loss, greedy)`` read as a plausibility: minus the loss (higher = more plausible)."""
+
+    def read(self, text: str) -> float | None:
+        loss = loglikelihood_value(text)
+        if isinstance(loss, bool) or not isinstance(loss, int | float) or not math.isfinite(loss):
+            return None
+        return -float(loss)
+
+    def describe(self) -> str:
+        return "a loglikelihood result (loss, greedy)"
+
+
+@dataclass(frozen=True)
+class EmbeddingPayload:
+    """A loglikelihood result carrying an embedding payload (:mod:`abductive_tasks.sherlock.embeddings`); kept as the string."""
+
+    def read(self, text: str) -> str | None:
+        payload = loglikelihood_value(text)
+        return payload if decode_embeddings(payload) is not None else None
+
+    def describe(self) -> str:
+        return "an image and a text embedding (an embedding scorer's payload)"
+
+
+# ---------------------------------------------------------------- documents (process_docs)
+
+
+def documents_from(items: datasets.Dataset, route: str = "") -> datasets.Dataset:
+    """The documents of loaded items: each item plus what the baseline models read
+    (``abductive_tasks.models.baselines``: one image rated 1-10) and, for the factored retrieval, ``score_route``."""
+    documents = items.add_column("answer_kind", ["score"] * len(items))
+    documents = documents.add_column("choices", [[] for _ in range(len(items))])
+    documents = documents.add_column("candidate_images", [[path] for path in items["image_path"]])
+    return documents.add_column("score_route", [route] * len(items)) if route else documents
 
 
 def retrieval_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
-    return documents("retrieval", "val")
+    """process_docs of sherlock_retrieval_rating: every pair of every val chunk."""
+    return documents_from(load_selected("retrieval", "val").items)
 
 
 def retrieval_mini_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
-    return documents("retrieval", "val", mini=True)
+    """process_docs of the mini tasks: the seeded sub-grid of every val chunk."""
+    return documents_from(load_selected("retrieval", "val", "mini").items)
+
+
+def retrieval_embedding_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
+    """process_docs of sherlock_retrieval: one document per instance id of each val chunk (the factored route)."""
+    return documents_from(load_selected("retrieval", "val", "factored").items, EMBEDDING_ROUTE)
 
 
 def localization_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
-    return documents("localization", "val")
+    return documents_from(load_selected("localization", "val").items)
 
 
 def comparison_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
-    return documents("comparison", "val")
+    return documents_from(load_selected("comparison", "val").items)
 
 
 def retrieval_test_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
-    return documents("retrieval", "test")
+    return documents_from(load_selected("retrieval", "test").items)
+
+
+def retrieval_embedding_test_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
+    return documents_from(load_selected("retrieval", "test", "factored").items, EMBEDDING_ROUTE)
 
 
 def localization_test_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
-    return documents("localization", "test")
+    return documents_from(load_selected("localization", "test").items)
 
 
 def comparison_test_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
-    return documents("comparison", "test")
+    return documents_from(load_selected("comparison", "test").items)
 
 
 # ---------------------------------------------------------------- visuals and prompts
@@ -76,7 +123,7 @@ def doc_to_visual(doc: dict) -> list:
 
 
 def doc_to_text_loglikelihood(doc: dict) -> str:
-    return LOGLIKELIHOOD_CONTEXT
+    return prompts.LOGLIKELIHOOD_CONTEXT
 
 
 def doc_to_target(doc: dict) -> str:
@@ -85,217 +132,101 @@ def doc_to_target(doc: dict) -> str:
 
 
 def doc_to_text_rating(doc: dict) -> str:
-    return RATING_PROMPT.format(inference=doc["inference"])
+    return prompts.rating_prompt(doc["inference"])
 
 
-# ---------------------------------------------------------------- process_results
+# ---------------------------------------------------------------- task specs
 
-METRICS = {
-    "retrieval": (
-        "retrieval_p_at_1",
-        "retrieval_im2txt_rank",
-        "retrieval_txt2im_rank",
-        "retrieval_per_chunk",
-        "retrieval_chunks_scored",
-        "retrieval_chunks_incomplete",
-        "retrieval_documents",
-        "retrieval_unparsable",
-    ),
-    "retrieval_mini": (
-        "mini_p_at_1",
-        "mini_im2txt_rank",
-        "mini_txt2im_rank",
-        "mini_per_chunk",
-        "mini_chunks_scored",
-        "mini_chunks_incomplete",
-        "mini_documents",
-        "mini_unparsable",
-    ),
-    "localization": (
-        "localization_gt_acc",
-        "localization_auto_acc",
-        "localization_auto_oracle_acc",
-        "localization_gt_images",
-        "localization_auto_images",
-        "localization_images_incomplete",
-        "localization_documents",
-        "localization_unparsable",
-    ),
-    "comparison": (
-        "comparison_acc",
-        "comparison_human_acc",
-        "comparison_oracle_acc",
-        "comparison_inputs_scored",
-        "comparison_inputs_incomplete",
-        "comparison_documents",
-        "comparison_unparsable",
-    ),
-}
-# What each metric family's aggregation and the submission export read from a document: records
-# stay small (large runs keep one per document, and --log_samples writes one per metric).
+# What each family's computation and the submission export read from a document: records stay
+# small (large runs keep one per document, and --log_samples writes them). Not "score": lmms-eval
+# computes a CLT stderr over a record field of that name.
 _COMMON_FIELDS = ("test_id", "sherlock_task", "split", "chunk", "file_size", "has_key", "group", "group_size")
-_RECORD_FIELDS = {
-    "retrieval": (*_COMMON_FIELDS, "image_instance", "text_instance"),
-    "retrieval_mini": (*_COMMON_FIELDS, "image_instance", "text_instance"),
-    "localization": (*_COMMON_FIELDS, "box_type", "inst_id", "bbox_idx", "correct", "iou", "key_order"),
-    "comparison": (*_COMMON_FIELDS, "position", "annot1", "annot2"),
-}
+_RETRIEVAL_FIELDS = (*_COMMON_FIELDS, "image_instance", "text_instance")
+_LOCALIZATION_FIELDS = (*_COMMON_FIELDS, "box_type", "inst_id", "bbox_idx", "correct", "iou", "key_order")
+_COMPARISON_FIELDS = (*_COMMON_FIELDS, "position", "annot1", "annot2")
+_EMBEDDING_FIELDS = ("split", "chunk", "row", "col", "gold_row", "gold_col", "rows", "cols", "documents")
 
 
-def loglikelihood_score(result: object) -> float | None:
-    """The plausibility in a loglikelihood result: minus its loss-like first element; ``None`` when unreadable."""
-    loss = loglikelihood_value(result)
-    if isinstance(loss, bool) or not isinstance(loss, int | float) or not math.isfinite(loss):
-        return None
-    return -float(loss)
+def _scored(fields: tuple[str, ...]):
+    def record(doc: dict, reading: Reading) -> dict:
+        return {field: doc[field] for field in fields} | {"plausibility": reading.value}
+
+    return record
 
 
-def _records(doc: dict, score: float | None) -> dict:
-    # not "score": lmms-eval would compute a CLT stderr over a record field of that name
-    record = {field: doc[field] for field in _RECORD_FIELDS[doc["metric_set"]]} | {"plausibility": score}
-    return {metric: record for metric in METRICS[doc["metric_set"]]}
-
-
-def process_results_loglikelihood(doc: dict, results: Sequence[object]) -> dict:
-    return _records(doc, loglikelihood_score(results[0]))
-
-
-def process_results_rating(doc: dict, results: Sequence[str]) -> dict:
-    return _records(doc, parse_score(results[0]))
-
-
-# ---------------------------------------------------------------- aggregations
-
-Records = list[dict]
-
-
-def _groups(records: Records) -> tuple[dict[str, list[tuple[dict, float]]], int]:
-    """Complete groups of labelled records (with their submitted scores) and the number of incomplete ones."""
-    labelled = [r for r in records if r["has_key"]]
-    scores = metrics.as_submitted(np.array([np.nan if r["plausibility"] is None else r["plausibility"] for r in labelled], dtype=np.float64))
-    groups: dict[str, list[tuple[dict, float]]] = {}
-    for record, score in zip(labelled, scores, strict=True):
-        groups.setdefault(record["group"], []).append((record, float(score)))
-    complete = {group: members for group, members in groups.items() if len(members) == members[0][0]["group_size"]}
-    return complete, len(groups) - len(complete)
-
-
-class _Memo:
-    """Remembers the last computation per metric family: lmms-eval calls every aggregation of a task on lists
-    holding the same record objects (process_results returns one record for all metrics)."""
-
-    def __init__(self, compute: Callable[[Records], dict]) -> None:
-        self.compute = compute
-        self.key: tuple = ()
-        self.value: dict = {}
-
-    def __call__(self, records: Records) -> dict:
-        key = (len(records), records[0] if records else None, records[-1] if records else None)
-        if len(self.key) != 3 or key[0] != self.key[0] or key[1] is not self.key[1] or key[2] is not self.key[2]:
-            self.key, self.value = key, self.compute(records)  # the key holds the records, so their ids cannot be reused
-        return self.value
-
-
-def _counts(records: Records, incomplete: int) -> dict:
-    return {"documents": len(records), "unparsable": sum(r["plausibility"] is None for r in records), "incomplete": incomplete}
-
-
-def _retrieval(records: Records) -> dict:
-    """Per complete chunk: the n x n grid (image instances x text instances, true pairs on the diagonal), §4.1."""
-    groups, incomplete = _groups(records)
-    per_chunk = {}
-    for members in groups.values():
-        rows, row_of = np.unique([r["image_instance"] for r, _ in members], return_inverse=True)
-        _, col_of = np.unique([r["text_instance"] for r, _ in members], return_inverse=True)
-        sim = np.zeros((len(rows), len(rows)))
-        sim[row_of, col_of] = [score for _, score in members]
-        per_chunk[int(members[0][0]["chunk"])] = metrics.retrieval_metrics(sim)
-    per_chunk = dict(sorted(per_chunk.items()))
-    mean = {name: float(np.mean([c[name] for c in per_chunk.values()])) if per_chunk else None for name in ("im2txt_rank", "txt2im_rank", "p_at_1")}
-    return mean | {"per_chunk": per_chunk, "scored": len(per_chunk)} | _counts(records, incomplete)
-
-
-def _localization(records: Records) -> dict:
-    """GT boxes: one-to-one assignment per image; auto boxes: best proposal per inference, per image (§4.2)."""
-    groups, incomplete = _groups(records)
-    gt, auto, oracle = [], [], []
-    for members in groups.values():
-        if members[0][0]["box_type"] == "gt":
-            box_of = {r["inst_id"]: r["bbox_idx"] for r, _ in members if r["correct"]}
-            n = len(box_of)
-            sim = np.zeros((n, n))
-            for record, score in members:
-                sim[record["bbox_idx"], box_of[record["inst_id"]]] = score
-            gt.append(metrics.localization_gt_accuracy(sim))
-            continue
-        per_inference: dict[str, list[tuple[int, float, float]]] = {}
-        for record, score in members:
-            per_inference.setdefault(record["inst_id"], []).append((record["key_order"], score, record["iou"]))
-        proposals = [np.array(sorted(rows)) for rows in per_inference.values()]  # answer-key order decides ties
-        auto.append(np.mean([metrics.localization_auto_correct(p[:, 1], p[:, 2]) for p in proposals]))
-        oracle.append(np.mean([metrics.localization_auto_oracle(p[:, 2]) for p in proposals]))
-
-    def percent(values: list) -> float | None:
-        return float(100 * np.mean(values)) if values else None
-
-    return {"gt_acc": percent(gt), "auto_acc": percent(auto), "auto_oracle_acc": percent(oracle), "gt_images": len(gt), "auto_images": len(auto)} | _counts(
-        records, incomplete
+def _retrieval_metrics(prefix: str) -> tuple[Metric, ...]:
+    return (
+        Metric(f"{prefix}_p_at_1", scale="percent"),  # §4.1 P@1 im->txt
+        Metric(f"{prefix}_im2txt_rank", higher_is_better=False, scale="raw"),  # §4.1 mean rank of the true inference
+        Metric(f"{prefix}_txt2im_rank", higher_is_better=False, scale="raw"),  # §4.1 mean rank of the true image-region
+        Metric(f"{prefix}_per_chunk", higher_is_better=None, scale="raw"),  # {chunk: {im2txt_rank, txt2im_rank, p_at_1, n}}
     )
 
 
-def _comparison(records: Records) -> dict:
-    """Pairwise accuracy with the official tie-break, each annotator in turn as the label; mean over inputs x 100 (§4.3)."""
-    groups, incomplete = _groups(records)
-    per_input = []
-    for members in groups.values():
-        ordered = sorted(members, key=lambda member: member[0]["position"])
-        annot1 = np.array([r["annot1"] for r, _ in ordered])
-        annot2 = np.array([r["annot2"] for r, _ in ordered])
-        per_input.append(metrics.comparison_input_scores(np.array([score for _, score in ordered]), annot1, annot2))
+RETRIEVAL = TaskSpec(
+    name="sherlock_retrieval_pairs",
+    prefix="retrieval",
+    metrics=_retrieval_metrics("retrieval"),
+    record=_scored(_RETRIEVAL_FIELDS),
+    compute=lambda records: metrics.retrieval_outcome(records, "retrieval"),
+)
+RETRIEVAL_MINI = TaskSpec(
+    name="sherlock_retrieval_mini",
+    prefix="mini",
+    metrics=_retrieval_metrics("mini"),
+    record=_scored(_RETRIEVAL_FIELDS),
+    compute=lambda records: metrics.retrieval_outcome(records, "mini"),
+)
+RETRIEVAL_EMBEDDING = TaskSpec(
+    name="sherlock_retrieval_embedding",
+    prefix="retrieval",
+    metrics=_retrieval_metrics("retrieval"),
+    record=lambda doc, reading: {field: doc[field] for field in _EMBEDDING_FIELDS} | {"payload": reading.value},
+    compute=metrics.embedding_retrieval_outcome,
+)
+LOCALIZATION = TaskSpec(
+    name="sherlock_localization",
+    prefix="localization",
+    metrics=(
+        Metric("localization_gt_acc", scale="percent"),  # Table 2 GT-Box
+        Metric("localization_auto_acc", scale="percent"),  # Table 2 Auto-Box
+        Metric("localization_auto_oracle_acc", scale="percent"),  # Table 2 "(96.2)": some proposal has IoU > 0.5
+    ),
+    record=_scored(_LOCALIZATION_FIELDS),
+    compute=metrics.localization_outcome,
+)
+COMPARISON = TaskSpec(
+    name="sherlock_comparison",
+    prefix="comparison",
+    metrics=(
+        Metric("comparison_acc", scale="percent"),  # Table 2 "Human Acc" of a model
+        Metric("comparison_human_acc", scale="percent"),  # Table 2 "Human": one annotator predicting the other
+        Metric("comparison_oracle_acc", scale="percent"),  # official "Oracle corr": the mean of both annotators
+    ),
+    record=_scored(_COMPARISON_FIELDS),
+    compute=metrics.comparison_outcome,
+)
+SPECS = (RETRIEVAL, RETRIEVAL_MINI, RETRIEVAL_EMBEDDING, LOCALIZATION, COMPARISON)
 
-    def mean(name: str) -> float | None:
-        return float(100 * np.mean([scores[name] for scores in per_input])) if per_input else None
 
-    return {"acc": mean("model"), "human_acc": mean("human"), "oracle_acc": mean("oracle"), "scored": len(per_input)} | _counts(records, incomplete)
-
-
-_FAMILIES = {"retrieval": _Memo(_retrieval), "retrieval_mini": _Memo(_retrieval), "localization": _Memo(_localization), "comparison": _Memo(_comparison)}
+def _plausibility(doc: dict) -> Plausibility:
+    return Plausibility()
 
 
-def _aggregation(family: str, name: str, field: str) -> Callable[[Records], object]:
-    def aggregate(records: Records) -> object:
-        value = _FAMILIES[family](records)[field]
-        if value is None and records and field not in ("documents", "unparsable") and not any(r["has_key"] for r in records):
-            logger.info(f"{name}: not computed on the {records[0]['split']} split (no answer key); export the scores with utils/export_sherlock_submission.py")
-        return value
-
-    aggregate.__name__ = name
-    aggregate.__doc__ = f"Sherlock {family} metric '{field}' (see abductive_tasks.sherlock.hooks._{family.split('_')[0]})."
-    return aggregate
+def _rating(doc: dict) -> Score:
+    return Score(1, 10)
 
 
-_FIELDS = {
-    "retrieval": ("p_at_1", "im2txt_rank", "txt2im_rank", "per_chunk", "scored", "incomplete", "documents", "unparsable"),
-    "localization": ("gt_acc", "auto_acc", "auto_oracle_acc", "gt_images", "auto_images", "incomplete", "documents", "unparsable"),
-    "comparison": ("acc", "human_acc", "oracle_acc", "scored", "incomplete", "documents", "unparsable"),
-}
-_FIELDS["retrieval_mini"] = _FIELDS["retrieval"]
-AGGREGATIONS = {name: _aggregation(family, name, field) for family, names in METRICS.items() for name, field in zip(names, _FIELDS[family], strict=True)}
-globals().update(AGGREGATIONS)  # each metric's aggregation is importable as abductive_tasks.sherlock.hooks.<metric name>
-
-__all__ = [
-    "retrieval_docs",
-    "retrieval_mini_docs",
-    "localization_docs",
-    "comparison_docs",
-    "retrieval_test_docs",
-    "localization_test_docs",
-    "comparison_test_docs",
-    "doc_to_visual",
-    "doc_to_text_loglikelihood",
-    "doc_to_text_rating",
-    "doc_to_target",
-    "process_results_loglikelihood",
-    "process_results_rating",
-    *AGGREGATIONS,
-]
+process_results_retrieval_rating = RETRIEVAL.results_reader(_rating, doc_to_text_rating)
+process_results_mini = RETRIEVAL_MINI.results_reader(_plausibility)
+process_results_mini_rating = RETRIEVAL_MINI.results_reader(_rating, doc_to_text_rating)
+process_results_embedding = RETRIEVAL_EMBEDDING.results_reader(lambda doc: EmbeddingPayload())
+process_results_localization = LOCALIZATION.results_reader(_plausibility)
+process_results_localization_rating = LOCALIZATION.results_reader(_rating, doc_to_text_rating)
+process_results_comparison = COMPARISON.results_reader(_plausibility)
+process_results_comparison_rating = COMPARISON.results_reader(_rating, doc_to_text_rating)
+aggregate_retrieval = RETRIEVAL.aggregate
+aggregate_mini = RETRIEVAL_MINI.aggregate
+aggregate_embedding = RETRIEVAL_EMBEDDING.aggregate
+aggregate_localization = LOCALIZATION.aggregate
+aggregate_comparison = COMPARISON.aggregate

@@ -1,15 +1,31 @@
-"""Sherlock metric kernels (paper §4, Table 2), equal to the official leaderboard scorers
+"""Sherlock metrics (paper §4, Table 2), equal to the official leaderboard scorers
 (allenai/sherlock ``leaderboard_eval/score_{retrieval,localization,comparison}.py``) on the same scores.
 
-Scores are plausibilities (higher = more plausible). Every kernel takes plain arrays; grouping
-documents into chunks, images and inputs happens in :mod:`abductive_tasks.sherlock.hooks`.
+Scores are plausibilities (higher = more plausible). The kernels take plain arrays; the
+``*_outcome`` functions group the per-document records into the protocol's units and are the
+``compute`` of the task specs (:mod:`abductive_tasks.sherlock.hooks`). Every metric stays on the
+paper's 0-100 scale (mean ranks: raw); its bootstrap resamples the unit the protocol averages
+over: the retrieval chunk, the localization image, the comparison input.
+
+Records (per document): ``group`` (chunk, image and box type, input) and ``group_size`` (a group
+is scored only when all its documents are present: ``--limit`` can cut one apart), ``has_key``
+(false on the test split: nothing is scored), ``plausibility`` (None for an unreadable result
+or a failed request: scored below every other score, as the exported submission holds it), and
+the task's answer fields.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import lapjv
 import numpy as np
+from loguru import logger
 from scipy.stats import rankdata
+
+from abductive_tasks.sherlock.grid import chunk_scores
+from abductive_tasks.stats import Estimate
+from abductive_tasks.taskspec import Outcome
 
 IOU_THRESHOLD = 0.5  # §4.2: a proposal is correct when its IoU with a true box is > 0.5
 TIE_BREAK_SEED = 1  # score_comparison.pairwise_acc: np.random.seed(1); np.random.random(size=10) / 1e9
@@ -103,3 +119,135 @@ def comparison_input_scores(model: np.ndarray, annot1: np.ndarray, annot2: np.nd
         "human": float(np.mean([pairwise_accuracy(other, label) for other, label in roles])),
         "oracle": float(np.mean([pairwise_accuracy(oracle, label) for _, label in roles])),
     }
+
+
+# ---------------------------------------------------------------- outcomes (the task specs' computations)
+
+Records = Sequence[dict]
+EXPORT_HINT = "export the scores with `abductive-eval export-sherlock`"
+
+
+def _groups(records: Records) -> tuple[dict[str, list[tuple[dict, float]]], int]:
+    """Complete groups of labelled records (with their submitted scores) and the number of incomplete ones."""
+    labelled = [r for r in records if r["has_key"]]
+    scores = as_submitted(np.array([np.nan if r["plausibility"] is None else r["plausibility"] for r in labelled], dtype=np.float64))
+    groups: dict[str, list[tuple[dict, float]]] = {}
+    for record, score in zip(labelled, scores, strict=True):
+        groups.setdefault(record["group"], []).append((record, float(score)))
+    complete = {group: members for group, members in groups.items() if len(members) == members[0][0]["group_size"]}
+    if records and not labelled:
+        logger.info(f"Sherlock {records[0]['split']} split: no answer key, metrics not computed; {EXPORT_HINT}")
+    return complete, len(groups) - len(complete)
+
+
+def _retrieval(per_chunk: dict[int, dict], prefix: str, counts: dict) -> Outcome:
+    """Mean over chunks (§4.1, footnote 12), the chunk being the bootstrap unit; ``<prefix>_per_chunk`` keeps
+    each chunk's values. Chance: a random scorer ranks the true item (n + 1) / 2 on average, first with probability 1 / n."""
+    per_chunk = dict(sorted(per_chunk.items()))
+    units, values = [str(chunk) for chunk in per_chunk], list(per_chunk.values())
+    sizes = np.array([chunk["n"] for chunk in values], dtype=float)
+    names = ("p_at_1", "im2txt_rank", "txt2im_rank")
+    chance = {}
+    if values:
+        middle = float(np.mean((sizes + 1) / 2))
+        chance = {f"{prefix}_p_at_1": float(np.mean(100 / sizes)), f"{prefix}_im2txt_rank": middle, f"{prefix}_txt2im_rank": middle}
+    return Outcome(
+        estimates={f"{prefix}_{name}": Estimate.mean(units, [chunk[name] for chunk in values]) for name in names},
+        values={f"{prefix}_per_chunk": per_chunk},
+        counts=counts,
+        chance=chance,
+    )
+
+
+def retrieval_outcome(records: Records, prefix: str) -> Outcome:
+    """Per complete chunk the n x n grid (image instances x text instances, true pairs on the diagonal), §4.1;
+    ``prefix``: ``retrieval`` (every pair) or ``mini`` (the seeded sub-grid)."""
+    groups, incomplete = _groups(records)
+    per_chunk = {}
+    for members in groups.values():
+        rows, row_of = np.unique([r["image_instance"] for r, _ in members], return_inverse=True)
+        _, col_of = np.unique([r["text_instance"] for r, _ in members], return_inverse=True)
+        sim = np.zeros((len(rows), len(rows)))
+        sim[row_of, col_of] = [score for _, score in members]
+        per_chunk[int(members[0][0]["chunk"])] = retrieval_metrics(sim)
+    return _retrieval(per_chunk, prefix, {"chunks_scored": len(per_chunk), "chunks_incomplete": incomplete})
+
+
+def embedding_retrieval_outcome(records: Records) -> Outcome:
+    """§4.1 through the factored route: per complete chunk the official grid from one matrix product of the
+    documents' embeddings, then the same kernel on the submitted (float32) scores."""
+    per_chunk, incomplete = {}, 0
+    for scored in chunk_scores(records):
+        incomplete += scored.missing > 0  # a chunk cut by --limit; unreadable results are counted as unparsable
+        if scored.grid is not None:
+            per_chunk[scored.chunk] = retrieval_metrics(as_submitted(scored.grid))
+    unreadable = sum(record["payload"] is None for record in records)
+    if unreadable:
+        logger.warning(f"sherlock_retrieval: {unreadable} results are not embeddings: it needs an embedding scorer (else use sherlock_retrieval_mini)")
+    if records and not any(record["gold_row"] >= 0 for record in records):
+        logger.info(f"Sherlock {records[0]['split']} split: no answer key, metrics not computed; {EXPORT_HINT}")
+    return _retrieval(per_chunk, "retrieval", {"chunks_scored": len(per_chunk), "chunks_incomplete": incomplete})
+
+
+def localization_outcome(records: Records) -> Outcome:
+    """§4.2, each a mean over images (the bootstrap unit), percent. GT boxes: the share of inferences the
+    one-to-one assignment gives their own box (chance 1 / boxes: a random assignment fixes one box on
+    average). Auto boxes: the share of inferences whose best proposal has IoU > 0.5 (chance: the share of
+    such proposals); the oracle takes the IoU as score."""
+    groups, incomplete = _groups(records)
+    gt: dict[str, float] = {}
+    gt_chance: list[float] = []
+    auto: dict[str, tuple[float, float, float]] = {}  # image -> (accuracy, oracle, chance)
+    for group, members in groups.items():
+        if members[0][0]["box_type"] == "gt":
+            box_of = {r["inst_id"]: r["bbox_idx"] for r, _ in members if r["correct"]}
+            n = len(box_of)
+            sim = np.zeros((n, n))
+            for record, score in members:
+                sim[record["bbox_idx"], box_of[record["inst_id"]]] = score
+            gt[group] = localization_gt_accuracy(sim)
+            gt_chance.append(1 / n)
+            continue
+        per_inference: dict[str, list[tuple[int, float, float]]] = {}
+        for record, score in members:
+            per_inference.setdefault(record["inst_id"], []).append((record["key_order"], score, record["iou"]))
+        proposals = [np.array(sorted(rows)) for rows in per_inference.values()]  # answer-key order decides ties
+        auto[group] = (
+            float(np.mean([localization_auto_correct(p[:, 1], p[:, 2]) for p in proposals])),
+            float(np.mean([localization_auto_oracle(p[:, 2]) for p in proposals])),
+            float(np.mean([np.mean(p[:, 2] > IOU_THRESHOLD) for p in proposals])),
+        )
+    auto_ids = list(auto)
+    chance = {"localization_gt_acc": 100 * float(np.mean(gt_chance))} if gt else {}
+    if auto:
+        chance["localization_auto_acc"] = 100 * float(np.mean([auto[image][2] for image in auto_ids]))
+    return Outcome(
+        estimates={
+            "localization_gt_acc": Estimate.mean(list(gt), list(gt.values()), scale=100),
+            "localization_auto_acc": Estimate.mean(auto_ids, [auto[image][0] for image in auto_ids], scale=100),
+            "localization_auto_oracle_acc": Estimate.mean(auto_ids, [auto[image][1] for image in auto_ids], scale=100),
+        },
+        counts={"gt_images": len(gt), "auto_images": len(auto), "images_incomplete": incomplete},
+        chance=chance,
+    )
+
+
+def comparison_outcome(records: Records) -> Outcome:
+    """§4.3: pairwise accuracy with the official tie-break, each annotator in turn as the label; mean over
+    inputs (the bootstrap unit) x 100. Chance 0: random scores order a differing pair right half the time."""
+    groups, incomplete = _groups(records)
+    inputs, per_input = [], []
+    for group, members in groups.items():
+        ordered = sorted(members, key=lambda member: member[0]["position"])
+        annot1 = np.array([r["annot1"] for r, _ in ordered])
+        annot2 = np.array([r["annot2"] for r, _ in ordered])
+        inputs.append(group)
+        per_input.append(comparison_input_scores(np.array([score for _, score in ordered]), annot1, annot2))
+    return Outcome(
+        estimates={
+            f"comparison_{name}acc": Estimate.mean(inputs, [scores[role] for scores in per_input], scale=100)
+            for name, role in (("", "model"), ("human_", "human"), ("oracle_", "oracle"))
+        },
+        counts={"inputs_scored": len(inputs), "inputs_incomplete": incomplete},
+        chance={"comparison_acc": 0.0} if inputs else {},
+    )

@@ -14,9 +14,9 @@ from transformers import AutoImageProcessor, AutoTokenizer, CLIPModel
 
 from abductive_tasks.models.clip_scorer import ClipScorer, square_crops
 from abductive_tasks.models.llava_scorer import LlavaHfScorer
-from abductive_tasks.sherlock.scale import EMBEDDING_ROUTE, decode_embeddings
+from abductive_tasks.sherlock.embeddings import EMBEDDING_ROUTE, decode_embeddings
 
-from helpers.runs import abductive_eval, metric, read_results
+from helpers.runs import abductive_eval, count, metric, read_results
 from helpers.tiny_clip import build_tiny_clip
 from helpers.tiny_llava import build_tiny_llava
 
@@ -219,16 +219,16 @@ def test_clip_scorer_runs_every_sherlock_task_and_both_retrieval_routes_agree(tm
     run = abductive_eval(["--model", "clip_scorer", "--model_args", f"pretrained={clip_dir},device=cpu", "--tasks", tasks], output)
     assert run.returncode == 0, run.stderr[-3000:]
     results = read_results(output)
-    assert metric(results, "sherlock_retrieval", "retrieval_chunks_scored") == 2
-    assert metric(results, "sherlock_retrieval", "retrieval_documents") == 4 + 3  # one per instance id: 16 + 9 instances
-    assert metric(results, "sherlock_retrieval", "retrieval_unparsable") == 0
-    assert metric(results, "sherlock_retrieval_mini", "mini_documents") == 16 + 9
+    assert count(results, "sherlock_retrieval", "chunks_scored") == 2
+    assert count(results, "sherlock_retrieval", "documents") == 4 + 3  # one per instance id: 16 + 9 instances
+    assert count(results, "sherlock_retrieval", "unparsable") == 0
+    assert count(results, "sherlock_retrieval_mini", "documents") == 16 + 9
     for name in ("p_at_1", "im2txt_rank", "txt2im_rank"):
         assert metric(results, "sherlock_retrieval", f"retrieval_{name}") == pytest.approx(metric(results, "sherlock_retrieval_mini", f"mini_{name}"))
     for task, name in (("sherlock_localization", "localization_gt_acc"), ("sherlock_localization", "localization_auto_acc"), ("sherlock_comparison", "comparison_acc")):
         assert metric(results, task, name) is not None
-    assert metric(results, "sherlock_localization", "localization_unparsable") == 0
-    assert metric(results, "sherlock_comparison", "comparison_unparsable") == 0
+    assert count(results, "sherlock_localization", "unparsable") == 0
+    assert count(results, "sherlock_comparison", "unparsable") == 0
 
 
 @pytest.mark.e2e
@@ -239,8 +239,8 @@ def test_llava_hf_scorer_scores_every_per_pair_task_with_its_images(tmp_path, ll
     run = abductive_eval(["--model", "llava_hf_scorer", "--model_args", f"pretrained={llava_dir},device_map=cpu,device=cpu", "--tasks", tasks], output)
     assert run.returncode == 0, run.stderr[-3000:]
     results = read_results(output)
-    assert metric(results, "sherlock_retrieval_mini", "mini_chunks_scored") == 2 and metric(results, "sherlock_retrieval_mini", "mini_unparsable") == 0
+    assert count(results, "sherlock_retrieval_mini", "chunks_scored") == 2 and count(results, "sherlock_retrieval_mini", "unparsable") == 0
     assert 0 <= metric(results, "sherlock_retrieval_mini", "mini_p_at_1") <= 100
-    assert metric(results, "sherlock_localization", "localization_unparsable") == 0 and metric(results, "sherlock_localization", "localization_gt_images") == 3
-    assert metric(results, "sherlock_comparison", "comparison_unparsable") == 0 and metric(results, "sherlock_comparison", "comparison_inputs_scored") == 3
-    assert (metric(results, "sherlock_retrieval", "retrieval_unparsable"), metric(results, "sherlock_retrieval", "retrieval_chunks_scored")) == (7, 0)
+    assert count(results, "sherlock_localization", "unparsable") == 0 and count(results, "sherlock_localization", "gt_images") == 3
+    assert count(results, "sherlock_comparison", "unparsable") == 0 and count(results, "sherlock_comparison", "inputs_scored") == 3
+    assert (count(results, "sherlock_retrieval", "unparsable"), count(results, "sherlock_retrieval", "chunks_scored")) == (7, 0)

@@ -145,3 +145,70 @@ def test_as_submitted_rounds_to_float32_and_puts_unparsable_lowest():
     assert values[1] == -4.0
     assert values[0] == np.float64(np.float32(0.1))
     assert metrics.as_submitted(np.array([np.nan, np.nan])).tolist() == [0.0, 0.0]
+
+
+# ---------------------------------------------------------------- outcomes: units, counts, chance levels
+
+
+def _record(group: str, size: int, plausibility: float | None, **fields) -> dict:
+    return {"group": group, "group_size": size, "has_key": True, "split": "val", "chunk": 0, "plausibility": plausibility, **fields}
+
+
+def test_retrieval_outcome_averages_chunks_and_gives_the_random_levels():
+    records = []
+    for chunk, n in ((0, 2), (1, 3)):
+        for image in range(n):
+            for text in range(n):  # chunk 0 perfect; chunk 1 all tied
+                score = float(image == text) if chunk == 0 else 0.5
+                records.append(_record(str(chunk), n * n, score, chunk=chunk, image_instance=f"i{image}", text_instance=f"i{text}"))
+    records.append(_record("2", 4, 1.0, chunk=2, image_instance="i0", text_instance="i0"))  # a chunk cut apart by --limit
+    outcome = metrics.retrieval_outcome(records, "mini")
+    assert outcome.estimates["mini_p_at_1"].value == pytest.approx((100 + 0) / 2)
+    assert outcome.estimates["mini_im2txt_rank"].value == pytest.approx((1 + 2) / 2)  # tied: (n + 1) / 2 = 2
+    assert list(outcome.estimates["mini_p_at_1"].units) == ["0", "1"]  # the chunk is the bootstrap unit
+    assert outcome.chance == {"mini_p_at_1": pytest.approx((50 + 100 / 3) / 2), "mini_im2txt_rank": 1.75, "mini_txt2im_rank": 1.75}
+    assert outcome.counts == {"chunks_scored": 2, "chunks_incomplete": 1}
+    assert sorted(outcome.values["mini_per_chunk"]) == [0, 1]
+
+
+def test_localization_outcome_units_and_random_levels():
+    records = [  # image A: a 2 x 2 gt grid scored right; image B: 3 x 3 all tied (the official solver gets none right)
+        _record("A|gt", 4, float(box == inference), box_type="gt", inst_id=f"a{inference}", bbox_idx=box, correct=box == inference, iou=np.nan, key_order=0)
+        for box in range(2)
+        for inference in range(2)
+    ] + [
+        _record("B|gt", 9, 1.0, box_type="gt", inst_id=f"b{inference}", bbox_idx=box, correct=box == inference, iou=np.nan, key_order=0)
+        for box in range(3)
+        for inference in range(3)
+    ]
+    # Auto: image A, two inferences with 4 and 2 proposals; the best-scored is right for the first, wrong for the second.
+    auto = [("x", 0.9, 0.7), ("x", 0.1, 0.2), ("x", 0.3, 0.6), ("x", 0.2, 0.1), ("y", 0.8, 0.3), ("y", 0.1, 0.9)]
+    records += [
+        _record("A|auto", 6, score, box_type="auto", inst_id=inst, bbox_idx=-1, correct=False, iou=iou, key_order=order) for order, (inst, score, iou) in enumerate(auto)
+    ]
+    outcome = metrics.localization_outcome(records)
+    assert outcome.estimates["localization_gt_acc"].value == pytest.approx(100 * (1 + 0) / 2)
+    assert outcome.estimates["localization_auto_acc"].value == pytest.approx(100 * 0.5)
+    assert outcome.estimates["localization_auto_oracle_acc"].value == pytest.approx(100.0)
+    assert sorted(outcome.estimates["localization_gt_acc"].units) == ["A|gt", "B|gt"]  # one unit per image
+    # Random levels: a random assignment gets 1/n of an image's boxes right; a random proposal is right with the share of correct ones.
+    assert outcome.chance["localization_gt_acc"] == pytest.approx(100 * (1 / 2 + 1 / 3) / 2)
+    assert outcome.chance["localization_auto_acc"] == pytest.approx(100 * (2 / 4 + 1 / 2) / 2)
+    assert outcome.counts == {"gt_images": 2, "auto_images": 1, "images_incomplete": 0}
+
+
+def test_comparison_outcome_is_a_mean_over_inputs_with_chance_zero():
+    records = [
+        _record(group, 3, score, position=position, annot1=label, annot2=label)
+        for group, scores in (("in1", (3.0, 2.0, 1.0)), ("in2", (1.0, 2.0, 3.0)))
+        for position, (score, label) in enumerate(zip(scores, (3, 2, 1), strict=True))
+    ]
+    outcome = metrics.comparison_outcome(records)
+    assert outcome.estimates["comparison_acc"].value == pytest.approx(100 * (1 + -1) / 2)
+    assert outcome.estimates["comparison_human_acc"].value == pytest.approx(100.0)
+    assert list(outcome.estimates["comparison_acc"].units) == ["in1", "in2"] and outcome.chance == {"comparison_acc": 0.0}
+    # Random scores: every differing pair is ordered right with probability 1/2, so (acc - 0.5) x 2 averages 0.
+    rng = np.random.default_rng(0)
+    labels = np.array([3, 1, 2, 2, 1])
+    mean = np.mean([metrics.pairwise_accuracy(rng.random(5), labels) for _ in range(20_000)])
+    assert abs(mean) < 0.01

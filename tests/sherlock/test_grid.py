@@ -1,17 +1,21 @@
-"""The factored route of full-size Sherlock retrieval (``abductive_tasks.sherlock.scale``), on a small grid."""
+"""The factored route of full-size Sherlock retrieval (``abductive_tasks.sherlock.grid``), on a small grid."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
 from PIL import Image
 
+from abductive_tasks import settings
 from abductive_tasks.data import DataError
-from abductive_tasks.sherlock import metrics, scale
-from abductive_tasks.sherlock.hooks import METRICS
-from abductive_tasks.sherlock.scale import FactoringError, decode_embeddings, encode_embeddings, factor_retrieval_chunk
+from abductive_tasks.sherlock import data, grid, hooks, metrics
+from abductive_tasks.sherlock.embeddings import encode_embeddings
+from abductive_tasks.sherlock.grid import FactoringError, factor_retrieval_chunk
+
+from helpers.specs import evaluate, records
 
 # Four instance ids. Ids "b" and "c" share their image-region (same url and box), ids "a" and "d" their
 # inference text: 3 distinct rows and 3 distinct columns for a 4 x 4 grid.
@@ -44,6 +48,29 @@ def chunk_files() -> tuple[list[dict], dict]:
     return [instances[i] for i in order], key
 
 
+def write_root(root: Path, chunks: int = 1) -> Path:
+    """``<root>/sherlock`` with ``chunks`` val chunk files of the grid (each a rotation of the instance list) and its two images."""
+    sherlock = root / "sherlock"
+    (sherlock / "val_retrieval").mkdir(parents=True)
+    (sherlock / "images" / "VG_100K").mkdir(parents=True)
+    for name in ("1.jpg", "2.jpg"):
+        Image.new("RGB", (20, 20), (10, 200, 30) if name == "1.jpg" else (250, 250, 250)).save(sherlock / "images" / "VG_100K" / name)
+    instances, key = chunk_files()
+    for chunk in range(chunks):
+        (sherlock / "val_retrieval" / f"val_retrieval_{chunk}_instances.json").write_text(json.dumps(instances[chunk:] + instances[:chunk]))
+        (sherlock / "val_retrieval" / f"val_retrieval_{chunk}_answer_key.json").write_text(json.dumps(key))
+    return sherlock
+
+
+@pytest.fixture(autouse=True)
+def fresh_loader():
+    data.load.cache_clear()
+    data.factored_chunks.cache_clear()
+    yield
+    data.load.cache_clear()
+    data.factored_chunks.cache_clear()
+
+
 def embeddings(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
     """Fixed random unit vectors (the grid still has ties: ids b and c share a region, a and d a text)."""
     rng = np.random.default_rng(3)
@@ -69,70 +96,60 @@ def test_a_chunk_factors_into_its_distinct_regions_and_inferences():
 
 def test_the_embedding_route_scores_exactly_like_the_per_pair_route(tmp_path):
     """Same numbers as scoring all 16 instances one by one and running the official score_retrieval.py logic."""
+    root = write_root(tmp_path)
     instances, key = chunk_files()
-    chunk = factor_retrieval_chunk(instances, key, 0, "chunk.json")
+    (chunk,) = data.factored_chunks(root, "val")
     image, text = embeddings(len(chunk.rows), len(chunk.texts))
-    paths = {url: f"/images/{url.rsplit('/', 1)[1]}" for url, _ in chunk.rows}
-    docs = scale.chunk_documents(chunk, paths, "val")
-    assert [doc["region_key"] for doc in docs[:1]] == [f"VG_100K/{docs[0]['image_path'][-5:]}|{json.dumps(docs[0]['boxes'])}"]
-    results = [str((encode_embeddings(image[doc["row"]], text[doc["col"]]), False)) for doc in docs]  # lmms-eval stringifies
-    records = [scale.process_results_embedding(doc, [result])["retrieval_p_at_1"] for doc, result in zip(docs, results, strict=True)]
-    aggregated = {name: getattr(scale, name)(records) for name in METRICS["retrieval"]}
+    docs = hooks.documents_from(data.load(root, "retrieval", "val", "factored").items, "embedding")
+    assert docs[0]["region_key"] == f"VG_100K/{Path(docs[0]['image_path']).name}|{json.dumps(docs[0]['boxes'])}"
+    replies = [str((encode_embeddings(image[doc["row"]], text[doc["col"]]), False)) for doc in docs]  # lmms-eval stringifies
+    values = evaluate(hooks.RETRIEVAL_EMBEDDING, hooks.process_results_embedding, docs, replies)
 
     # Per pair: each instance's score from its own image-region and inference, grid by answer-key instance ids.
-    row_index = {row: chunk.rows.index(row) for row in chunk.rows}
     ids = sorted({pair[0] for pair in key.values()})
-    grid = np.zeros((4, 4))
+    grid_scores = np.zeros((4, 4))
     for instance in instances:
         region = (instance["image"]["url"], tuple(tuple(box.values()) for box in instance["region"]))
-        score = image[row_index[region]] @ text[chunk.texts.index(instance["inference"])]
+        score = image[chunk.rows.index(region)] @ text[chunk.texts.index(instance["inference"])]
         image_id, text_id = key[instance["test_id"]]
-        grid[ids.index(image_id), ids.index(text_id)] = np.float32(score)
-    expected = metrics.retrieval_metrics(grid)
-    assert aggregated["retrieval_p_at_1"] == pytest.approx(expected["p_at_1"])
-    assert aggregated["retrieval_im2txt_rank"] == pytest.approx(expected["im2txt_rank"])
-    assert aggregated["retrieval_txt2im_rank"] == pytest.approx(expected["txt2im_rank"])
-    assert aggregated["retrieval_per_chunk"] == {0: expected}
-    assert (aggregated["retrieval_chunks_scored"], aggregated["retrieval_chunks_incomplete"]) == (1, 0)
-    assert (aggregated["retrieval_documents"], aggregated["retrieval_unparsable"]) == (4, 0)
+        grid_scores[ids.index(image_id), ids.index(text_id)] = np.float32(score)
+    expected = metrics.retrieval_metrics(grid_scores)
+    assert values["retrieval_p_at_1"] == pytest.approx(expected["p_at_1"])
+    assert values["retrieval_im2txt_rank"] == pytest.approx(expected["im2txt_rank"])
+    assert values["retrieval_txt2im_rank"] == pytest.approx(expected["txt2im_rank"])
+    assert values["retrieval_per_chunk"] == {0: expected}
+    assert values["retrieval_counts"] == {"documents": 4, "chunks_scored": 1, "chunks_incomplete": 0, "unparsable": 0, "request_failed": 0, "judge_extracted": 0}
 
 
 def test_submission_scores_follow_the_sorted_test_ids(tmp_path):
-    root = tmp_path / "sherlock"
-    (root / "val_retrieval").mkdir(parents=True)
-    (root / "images" / "VG_100K").mkdir(parents=True)
-    for name in ("1.jpg", "2.jpg"):
-        Image.new("RGB", (20, 20)).save(root / "images" / "VG_100K" / name)
-    instances, key = chunk_files()
-    (root / "val_retrieval" / "val_retrieval_0_instances.json").write_text(json.dumps(instances))
-    (root / "val_retrieval" / "val_retrieval_0_answer_key.json").write_text(json.dumps(key))
-    docs = scale.embedding_documents_from(root, "val")
+    root = write_root(tmp_path)
+    instances, _key = chunk_files()
+    docs = hooks.documents_from(data.load(root, "retrieval", "val", "factored").items, "embedding")
     assert docs.num_rows == 4 and docs[0]["image_path"].startswith(str(root / "images"))
-    chunk = scale.factored_chunks(root, "val")[0]
+    (chunk,) = data.factored_chunks(root, "val")
     image, text = embeddings(len(chunk.rows), len(chunk.texts))
-    records = [scale.embedding_record(doc, encode_embeddings(image[doc["row"]], text[doc["col"]])) for doc in docs]
-    scores = scale.submission_scores_from_samples(records, 0, root)
+    logged = records(hooks.process_results_embedding, docs, [str((encode_embeddings(image[d["row"]], text[d["col"]]), False)) for d in docs])
+    (scored,) = grid.chunk_scores(logged)
+    scores = grid.submission_scores(chunk, scored.scores)
     by_test_id = {instance["test_id"]: instance for instance in instances}
     ordered = [by_test_id[test_id] for test_id in sorted(by_test_id)]
     expected = [image[chunk.rows.index((i["image"]["url"], tuple(tuple(b.values()) for b in i["region"])))] @ text[chunk.texts.index(i["inference"])] for i in ordered]
     assert scores.dtype == np.float32 and scores.shape == (16,)
     np.testing.assert_allclose(scores, expected, rtol=1e-6)
-    with pytest.raises(DataError, match="3 of 4 documents"):
-        scale.submission_scores_from_samples(records[:3], 0, root)
+    (partial,) = grid.chunk_scores(logged[:3])
+    assert partial.scores is None and (partial.missing, partial.unreadable) == (1, 0)
 
 
-def test_missing_documents_and_plain_scores_are_counted_not_scored():
-    instances, key = chunk_files()
-    chunk = factor_retrieval_chunk(instances, key, 0, "chunk.json")
-    image, text = embeddings(len(chunk.rows), len(chunk.texts))
-    docs = scale.chunk_documents(chunk, {url: "x.jpg" for url, _ in chunk.rows}, "val")
+def test_missing_documents_and_plain_scores_are_counted_not_scored(tmp_path):
+    root = write_root(tmp_path)
+    docs = hooks.documents_from(data.load(root, "retrieval", "val", "factored").items, "embedding")
+    image, text = embeddings(docs[0]["rows"], docs[0]["cols"])
     payloads = [str((encode_embeddings(image[d["row"]], text[d["col"]]), False)) for d in docs]
-    plain = [scale.process_results_embedding(d, ["(-0.25, False)"])["retrieval_documents"] for d in docs]  # a per-pair scorer's answer
-    assert scale.retrieval_unparsable(plain) == 4 and scale.retrieval_p_at_1(plain) is None
-    assert (scale.retrieval_chunks_scored(plain), scale.retrieval_chunks_incomplete(plain)) == (0, 0)  # complete, but nothing to score
-    partial = [scale.process_results_embedding(d, [p])["retrieval_documents"] for d, p in list(zip(docs, payloads, strict=True))[:3]]  # --limit 3
-    assert (scale.retrieval_chunks_scored(partial), scale.retrieval_chunks_incomplete(partial), scale.retrieval_unparsable(partial)) == (0, 1, 0)
-    assert decode_embeddings("Score: 7") is None and decode_embeddings(-0.25) is None
+    plain = evaluate(hooks.RETRIEVAL_EMBEDDING, hooks.process_results_embedding, docs, ["(-0.25, False)"] * 4)  # a per-pair scorer's answer
+    assert plain["retrieval_counts"]["unparsable"] == 4 and plain["retrieval_p_at_1"] is None
+    assert (plain["retrieval_counts"]["chunks_scored"], plain["retrieval_counts"]["chunks_incomplete"]) == (0, 0)  # complete, but nothing to score
+    partial = evaluate(hooks.RETRIEVAL_EMBEDDING, hooks.process_results_embedding, docs.select(range(3)), payloads[:3])  # --limit 3
+    assert (partial["retrieval_counts"]["chunks_scored"], partial["retrieval_counts"]["chunks_incomplete"], partial["retrieval_counts"]["unparsable"]) == (0, 1, 0)
 
 
 @pytest.mark.parametrize(
@@ -154,21 +171,17 @@ def test_a_chunk_that_is_not_a_retrieval_grid_is_rejected(change, message):
 
 
 def test_chunks_load_in_parallel_processes_with_the_same_result(tmp_path, monkeypatch):
-    root = tmp_path / "sherlock"
-    (root / "val_retrieval").mkdir(parents=True)
+    root = write_root(tmp_path, chunks=2)
     instances, key = chunk_files()
-    for chunk in (0, 1):
-        (root / "val_retrieval" / f"val_retrieval_{chunk}_instances.json").write_text(json.dumps(instances[chunk:] + instances[:chunk]))
-        (root / "val_retrieval" / f"val_retrieval_{chunk}_answer_key.json").write_text(json.dumps(key))
     monkeypatch.setenv("ABDUCTIVE_WORKERS", "2")
-    assert scale.loading_workers(23) == 2
-    chunks = scale.factored_chunks(root, "val")
+    assert settings.workers(23) == 2
+    chunks = data.factored_chunks(root, "val")
     assert [chunk.chunk for chunk in chunks] == [0, 1]
     for chunk in chunks:
         alone = factor_retrieval_chunk(instances[chunk.chunk :] + instances[: chunk.chunk], key, chunk.chunk, "x")
         assert chunk.rows == alone.rows and chunk.texts == alone.texts
         assert all(np.array_equal(getattr(chunk, name), getattr(alone, name)) for name in ("row_of", "col_of", "gold_rows", "gold_cols"))
     (root / "val_retrieval" / "val_retrieval_1_instances.json").write_text(json.dumps(instances[:-1]))  # one instance lost
-    scale.factored_chunks.cache_clear()
+    data.factored_chunks.cache_clear()
     with pytest.raises(DataError, match="val_retrieval_1_instances.json.*different test_ids"):
-        scale.factored_chunks(root, "val")
+        data.factored_chunks(root, "val")

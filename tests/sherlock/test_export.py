@@ -1,0 +1,92 @@
+"""The leaderboard submission (``abductive-eval export-sherlock``) from logged samples."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from abductive_tasks.cli import main
+from abductive_tasks.data import SAMPLE_ROOT, DataError
+from abductive_tasks.sherlock import data, hooks
+from abductive_tasks.sherlock.embeddings import encode_embeddings
+from abductive_tasks.sherlock.export import write_submission
+
+ROOT = SAMPLE_ROOT / "sherlock"
+
+
+def _write_samples(run_dir: Path, task: str, process_results, docs, replies) -> None:
+    """A samples file as lmms-eval writes it with --log_samples: process_results' values per document."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    lines = [
+        json.dumps({"doc_id": number, "filtered_resps": reply, **process_results(doc, [reply])}) for number, (doc, reply) in enumerate(zip(docs, replies, strict=True))
+    ]
+    (run_dir / f"20261122_samples_{task}.jsonl").write_text("\n".join(lines) + "\n")
+
+
+def _comparison(split: str = "val"):
+    return hooks.documents_from(data.load(ROOT, "comparison", split).items)
+
+
+def test_export_writes_sorted_float32_scores_and_refuses_partial_runs(tmp_path):
+    docs = _comparison()
+    scores = {d["test_id"]: 0.5 + index for index, d in enumerate(docs)}
+    replies = [str((-scores[d["test_id"]], False)) for d in docs]
+    replies[3] = "(nan, False)"  # unreadable: below every other score
+    _write_samples(tmp_path / "run", "sherlock_comparison", hooks.process_results_comparison, docs, replies)
+    archive = write_submission(tmp_path / "run", tmp_path / "out", split="val")
+    assert zipfile.ZipFile(archive).namelist() == ["validation_set_predictions/comparison.npy"]
+    array = np.load(tmp_path / "out" / "validation_set_predictions" / "comparison.npy")
+    expected = [scores[t] for t in sorted(scores)]
+    expected[sorted(scores).index(docs[3]["test_id"])] = 0.5 - 1
+    assert array.dtype == np.float32 and array.tolist() == expected
+    with pytest.raises(DataError, match="no Sherlock test-split samples"):
+        write_submission(tmp_path / "run", tmp_path / "out")
+    _write_samples(tmp_path / "partial", "sherlock_comparison", hooks.process_results_comparison, docs.select(range(5)), replies[:5])
+    with pytest.raises(DataError, match="5 of the 12 instances of comparison were logged"):
+        write_submission(tmp_path / "partial", tmp_path / "out", split="val")
+
+
+def test_export_refuses_failed_requests(tmp_path):
+    docs = _comparison("test")
+    _write_samples(
+        tmp_path / "run",
+        "sherlock_comparison_rating_test",
+        hooks.process_results_comparison_rating,
+        docs,
+        ["Score: 4", "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 500", "Score: 2"],
+    )
+    with pytest.raises(DataError, match="sherlock_comparison_rating_test: 1 of 3 requests failed .* rerun them"):
+        write_submission(tmp_path / "run", tmp_path / "out")
+
+
+def test_export_of_the_factored_retrieval_indexes_each_chunk_by_its_instances(tmp_path, monkeypatch):
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
+    docs = hooks.documents_from(data.load(ROOT, "retrieval", "test", "factored").items, "embedding")
+    rng = np.random.default_rng(0)
+    image, text = rng.standard_normal((10, 4)), rng.standard_normal((10, 4))
+    replies = [str((encode_embeddings(image[d["row"]], text[d["col"]]), False)) for d in docs]
+    _write_samples(tmp_path / "run", "sherlock_retrieval_test", hooks.process_results_embedding, docs, replies)
+    write_submission(tmp_path / "run", tmp_path / "out")
+    chunks = data.factored_chunks(ROOT, "test")
+    for chunk in chunks:
+        instances = sorted(json.loads((ROOT / "test_retrieval_public" / f"test_retrieval_{chunk.chunk}_instances.json").read_text()), key=lambda i: i["test_id"])
+        rows = [chunk.rows.index((i["image"]["url"], tuple(tuple(box[f] for f in data.BOX_FIELDS) for box in i["region"]))) for i in instances]
+        cols = [chunk.texts.index(i["inference"]) for i in instances]
+        expected = (image[rows].astype(np.float32) * text[cols].astype(np.float32)).sum(axis=1)
+        np.testing.assert_allclose(np.load(tmp_path / "out" / "test_set_predictions" / f"retrieval_{chunk.chunk}.npy"), expected, rtol=1e-5)
+    _write_samples(tmp_path / "cut", "sherlock_retrieval_test", hooks.process_results_embedding, docs.select(range(4)), replies[:4])
+    with pytest.raises(DataError, match="retrieval chunk 1: 1 of 2 documents logged, 0 without embeddings"):
+        write_submission(tmp_path / "cut", tmp_path / "out")
+
+
+def test_export_is_an_abductive_eval_subcommand(tmp_path, capsys):
+    docs = _comparison()
+    _write_samples(tmp_path / "run", "sherlock_comparison", hooks.process_results_comparison, docs, [str((-float(i), False)) for i in range(len(docs))])
+    assert main(["export-sherlock", str(tmp_path / "run"), "--out", str(tmp_path / "out"), "--split", "val"]) == 0
+    assert capsys.readouterr().out.strip() == str(tmp_path / "out" / "validation_set_predictions.zip")
+    assert main(["export-sherlock", str(tmp_path / "run"), "--out", str(tmp_path / "out")]) == 1
+    assert "no Sherlock test-split samples" in capsys.readouterr().err
