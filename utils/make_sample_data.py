@@ -15,9 +15,9 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
+from abductive_tasks.dve.sample import make_dve
 from abductive_tasks.mucr.sample import make_mucr
 
-from sample_dve import make_dve
 from sample_sherlock import make_sherlock
 
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "abductive_tasks" / "sample_data"
