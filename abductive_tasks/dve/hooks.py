@@ -27,7 +27,7 @@ from abductive_tasks.images import load_image
 from abductive_tasks.parsing import Label
 from abductive_tasks.taskspec import Metric, Reading, TaskSpec
 
-LABEL = Label(UPDATE_TYPES, aliases=(("strengthens", "strengthener"), ("weakens", "weakener")))  # "the update weakens the hypothesis"
+LABEL = Label(UPDATE_TYPES, aliases={"strengthens": "strengthener", "weakens": "weakener"})  # "the update weakens the hypothesis"
 
 
 @dataclass(frozen=True)

@@ -54,23 +54,20 @@ def rouge_l(predictions: Sequence[str], references: Sequence[Sequence[str]]) -> 
     return np.array([scorer.score_multi(list(refs), prediction)["rougeL"].fmeasure for prediction, refs in zip(predictions, references, strict=True)], dtype=float)
 
 
-def _bleu():
-    from sacrebleu.metrics import BLEU
-
-    return BLEU()  # corpus_bleu's defaults: 13a tokenisation, exp smoothing, no effective order
-
-
 def bleu_statistics(predictions: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
     """sacrebleu's per-sentence BLEU-4 sufficient statistics, shape (N, 10); references may vary in number.
 
     These are the rows ``sacrebleu.corpus_bleu`` sums (its ``_extract_corpus_statistics``, also
     behind sacrebleu's own paired bootstrap), so :func:`bleu_score` of their sum is corpus BLEU.
     """
+    from sacrebleu.metrics import BLEU
+
     if not predictions:
         return np.zeros((0, BLEU_STATS))
     width = max(len(refs) for refs in references)
     streams = [[refs[i] if i < len(refs) else None for refs in references] for i in range(width)]
-    return np.array(_bleu()._extract_corpus_statistics(list(predictions), streams), dtype=float).reshape(-1, BLEU_STATS)
+    bleu = BLEU()  # corpus_bleu's defaults: 13a tokenisation, exp smoothing, no effective order
+    return np.array(bleu._extract_corpus_statistics(list(predictions), streams), dtype=float).reshape(-1, BLEU_STATS)
 
 
 def bleu_score(totals: np.ndarray) -> np.ndarray:
