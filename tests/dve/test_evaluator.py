@@ -10,6 +10,7 @@ from PIL import Image
 from torchvision import models as tv_models
 from transformers import AutoTokenizer, BertConfig
 
+from abductive_tasks import settings
 from abductive_tasks.dve import evaluator, training
 
 from helpers.dve_tiny_models import TINY_RESNET, build_tiny_bert, build_tiny_evaluator
@@ -161,3 +162,9 @@ def test_training_on_the_sample(bert_dir, tmp_path, monkeypatch):
     assert [record["epoch"] for record in history] == [1]
     assert all(np.isfinite(record["train_loss"]) and 0.0 <= record["pairwise_accuracy"] <= 1.0 for record in history)
     evaluator.load_weights(_model(bert_dir), torch.load(output, weights_only=True))  # the released layout, strictly
+
+
+def test_defaults_are_the_settings_defaults():
+    assert settings.VARIABLES[evaluator.TEXT_ENV].default == evaluator.TEXT_BACKBONE == training.parse_args(["--output", "x"]).text_backbone
+    assert settings.VARIABLES[evaluator.RESNET_ENV].default == evaluator.RESNET
+    assert settings.VARIABLES[evaluator.WEIGHTS_ENV].default == evaluator.HUB_REPO
