@@ -158,8 +158,10 @@ def evaluator_scores(images: Sequence[Image.Image], hypotheses: Sequence[str], t
     """Strength scores (Eq. 6) of (image, hypothesis, text) triples by the configured evaluator."""
     if source(EVALUATOR_ENV) is None:  # before importing torchvision
         raise MetricUnavailable(f"disabled by {EVALUATOR_ENV}=off")
-    from abductive_tasks.dve import evaluator  # torch and torchvision: imported only when scoring
-
+    try:
+        from abductive_tasks.dve import evaluator  # torch and torchvision: imported only when scoring
+    except ImportError as error:  # torchvision is in the dve extra
+        raise MetricUnavailable(f"the evaluator needs the {error.name} package (pip install 'abductive-tasks[dve]')") from None
     return evaluator.configured_scorer().predict(images, hypotheses, texts)[0]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import shutil
 import socket
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -296,6 +297,22 @@ def test_a_named_hub_model_may_download(hub, monkeypatch):
         evaluator.configured_scorer()
     assert calls[1] == {"repo_id": "skywalkerzhang19/DVE_evaluator", "filename": "evaluator_weights.pth"}
     assert attempts == []
+
+
+def test_missing_optional_packages_mean_not_computed(monkeypatch, gen_docs, warnings_logged):
+    import abductive_tasks.dve
+
+    monkeypatch.setitem(sys.modules, "bert_score", None)  # the dve extra: bert-score and torchvision
+    monkeypatch.setitem(sys.modules, "torchvision", None)
+    monkeypatch.delitem(sys.modules, "abductive_tasks.dve.evaluator")
+    monkeypatch.delattr(abductive_tasks.dve, "evaluator")
+    monkeypatch.setenv(metrics.BERTSCORE_ENV, str(SAMPLE_ROOT))  # a local folder: no cache lookup before the import
+    values = _gen(gen_docs.select(range(2)), ["a", "b"])
+    assert values["dve_gen_counts"]["bertscore_computed"] is False and values["dve_gen_counts"]["evaluator_computed"] is False
+    assert values["dve_rouge_l_all"] is not None
+    lines = [line for line in warnings_logged if line.startswith("dve_gen:")]
+    assert "dve_gen: bertscore not computed: the bert-score package is not installed (pip install 'abductive-tasks[dve]')" in lines
+    assert "dve_gen: evaluator not computed: the evaluator needs the torchvision package (pip install 'abductive-tasks[dve]')" in lines
 
 
 def test_missing_weights_are_reported_with_the_reason(monkeypatch, tmp_path):
