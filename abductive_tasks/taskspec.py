@@ -64,7 +64,8 @@ class Outcome:
     """What a family computation returns.
 
     ``estimates``: scalar metrics with bootstrap intervals; ``breakdowns``: per-label estimates
-    (cells ``{"acc", "n", "lower", "upper"}``); ``values``: any other metric value, as is;
+    (cells ``{"acc", "n", "lower", "upper"}``, ``n`` the rows behind the cell: units, or the
+    documents of a grouped estimate); ``values``: any other metric value, as is;
     ``counts``: coverage counts for ``<prefix>_counts``; ``chance``: the random-answer level of a
     metric where the task defines one.
     """
@@ -179,7 +180,7 @@ class TaskSpec:
             values[name] = {}
             for label, estimate in sorted(cells.items()):
                 bounds = interval(estimate, resamples, seed_for(base_seed, self.name, name, label))
-                values[name][label] = {"acc": estimate.value, "n": estimate.n_units, "lower": bounds.lower, "upper": bounds.upper}
+                values[name][label] = {"acc": estimate.value, "n": estimate.n_rows, "lower": bounds.lower, "upper": bounds.upper}
         values[self.counts_metric] = counts
         values[self.interval_metric] = intervals
         missing = set(self.metric_names) - set(values)
