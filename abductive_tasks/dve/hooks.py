@@ -27,7 +27,8 @@ from abductive_tasks.images import load_image
 from abductive_tasks.parsing import Label
 from abductive_tasks.taskspec import Metric, Reading, TaskSpec
 
-LABEL = Label(UPDATE_TYPES, aliases={"strengthens": "strengthener", "weakens": "weakener"})  # "the update weakens the hypothesis"
+# "the update weakens the hypothesis" (tests/shared/answer_corpus.yaml checks this kind against realistic answers)
+LABEL = Label(UPDATE_TYPES, aliases={verb: label for label, stem in (("strengthener", "strengthen"), ("weakener", "weaken")) for verb in (stem, f"{stem}s", f"{stem}ed")})
 
 
 @dataclass(frozen=True)
