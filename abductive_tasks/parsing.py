@@ -590,10 +590,31 @@ class Label(_Reader):
 
 @dataclass(frozen=True)
 class Score(_Reader):
-    """A rating in ``[low, high]``; ``read`` returns it as a float. A rating out of range is unreadable."""
+    """A rating in ``[low, high]``; ``read`` returns it as a float. A rating out of range is unreadable.
+
+    ``labels`` maps the prompt's own scale words to their ratings ("very plausible" -> 7 where the
+    prompt defines "7: Very plausible"); they are read only when the reply gives no number.
+    """
 
     low: float = 1.0
     high: float = 10.0
+    labels: Mapping[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "labels", {label.lower(): float(rating) for label, rating in dict(self.labels).items()})
+
+    def __hash__(self) -> int:
+        return hash((self.low, self.high, tuple(sorted(self.labels.items()))))
+
+    def read(self, text: str) -> float | None:
+        value = super().read(text)
+        if value is not None or not self.labels or is_request_failure(text) or re.search(r"\d", text):
+            return value
+        words = " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+        found = [label for label in self.labels if re.search(rf"(?<!\w){re.escape(label)}(?!\w)", words)]
+        # "not plausible at all" contains "plausible": a label inside another label found counts as that one
+        ratings = {self.labels[label] for label in found if not any(label != other and label in other for other in found)}
+        return ratings.pop() if len(ratings) == 1 else None
 
     def describe(self) -> str:
         return f"one number from {self.low:g} to {self.high:g}"
@@ -625,8 +646,8 @@ class Score(_Reader):
 
         return (
             _MentionRule(re.compile(rf"(?<![\w.])(?P<value>{number}|{_NUMBER_WORD})\s*(?:/|out\s+of)\s*{out_of}", _FLAGS), value),
-            _MentionRule(  # "6 or 7", "7-8", "between 6 and 7": no single rating
-                re.compile(rf"(?:\bbetween\s+{number}\s+and\s+{number}|(?<![\w.]){number}\s*(?:or|to|-)\s*{number})(?![\w.]|\s*/)", _FLAGS),
+            _MentionRule(  # "6 or 7", "7-8", "between 6 and 7": no single rating, as naming two options chooses none
+                re.compile(rf"(?:\bbetween\s+{number}\s+and\s+{number}|(?<![\w.]){number}\s*(?:or|to|-)\s*{number})(?!\w|\.\d|\s*/)", _FLAGS),
                 lambda m: None,
                 named=False,
             ),

@@ -28,7 +28,15 @@ from abductive_tasks.parsing import Label
 from abductive_tasks.taskspec import Metric, Reading, TaskSpec
 
 # "the update weakens the hypothesis" (tests/shared/answer_corpus.yaml checks this kind against realistic answers)
-LABEL = Label(UPDATE_TYPES, aliases={verb: label for label, stem in (("strengthener", "strengthen"), ("weakener", "weaken")) for verb in (stem, f"{stem}s", f"{stem}ed")})
+LABEL = Label(
+    UPDATE_TYPES,
+    aliases={
+        verb: label
+        for label, stems in (("strengthener", ("strengthen", "support")), ("weakener", ("weaken", "undermine")))
+        for stem in stems
+        for verb in (stem, f"{stem}s", f"{stem.removesuffix('e')}ed")
+    },
+)
 
 
 @dataclass(frozen=True)

@@ -213,7 +213,8 @@ def _plausibility(doc: dict) -> Plausibility:
     return Plausibility()
 
 
-RATING_ANSWER = Score(1, 10)  # tests/shared/answer_corpus.yaml checks this kind against realistic answers
+# The scale words of RATING_PROMPT mean their ratings; tests/shared/answer_corpus.yaml checks this kind against realistic answers.
+RATING_ANSWER = Score(1, 10, labels={"not plausible at all": 1, "almost certainly true": 10})
 
 
 def _rating(doc: dict) -> Score:

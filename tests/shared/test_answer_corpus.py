@@ -22,7 +22,7 @@ def build_kind(kind: str, params: dict) -> AnswerKind:
     if kind == "label":
         return Label(tuple(params["labels"]), params.get("aliases", {}))
     if kind == "score":
-        return Score(params["low"], params["high"])
+        return Score(params["low"], params["high"], params.get("labels", {}))
     raise ValueError(f"{CORPUS.name}: unknown kind {kind!r}")
 
 

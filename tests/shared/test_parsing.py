@@ -313,3 +313,14 @@ def test_more_score_forms():
     assert Score().read("It is not a 10, since the man could have dried off, but it's at least an 8.") == 8.0
     assert Score().read("| Aspect | Assessment |\n|---|---|\n| Consistency | High |\n| **Score** | **8** |") == 8.0
     assert Score().read("The highlighted region shows 3 people waiting at a bus stop. The inference is quite plausible.") is None
+
+
+def test_score_reads_the_prompts_own_scale_words_only_without_a_number():
+    scale = Score(1, 10, labels={"not plausible at all": 1, "slightly plausible": 3, "very plausible": 7})
+    assert scale.read("Very plausible.") == 7.0
+    assert scale.read("It is not plausible at all.") == 1.0  # not read as the shorter label inside it
+    assert scale.read("Very plausible (8).") == 8.0  # a number wins
+    assert scale.read("Slightly plausible, maybe very plausible.") is None  # two ratings named
+    assert scale.read("plausible") is None
+    assert Score(1, 10).read("Very plausible.") is None  # only where the prompt defines the words
+    assert scale.read("[LMMS_EVAL_REQUEST_FAILED after 3 retries] very plausible") is None
