@@ -437,12 +437,12 @@ def scan_runs(model_dir: Path, identity: Mapping) -> Scan:
 
 
 def quarantine(path: Path) -> Path:
-    """Set a damaged file or run folder aside (``<name>.damaged[-N]``), out of every later reader's way."""
+    """Set a damaged file or run folder aside (``<name>[.N].damaged``), out of every later reader's way."""
     target = path.with_name(path.name + QUARANTINED)
     number = 1
     while target.exists():
         number += 1
-        target = path.with_name(f"{path.name}{QUARANTINED}-{number}")
+        target = path.with_name(f"{path.name}.{number}{QUARANTINED}")
     path.rename(target)
     return target
 
@@ -461,6 +461,10 @@ def _database_problem(path: Path) -> str | None:
             verdict = connection.execute("PRAGMA quick_check").fetchall()
         finally:
             connection.close()
+    except sqlite3.OperationalError as error:
+        if "locked" in str(error):  # in use, not damaged
+            raise RuntimeError(f"the response cache {path} is in use ({error}): is another batch running this model?") from error
+        return str(error)
     except sqlite3.DatabaseError as error:
         return str(error)
     return None if verdict == [("ok",)] else "; ".join(str(row[0]) for row in verdict[:3])

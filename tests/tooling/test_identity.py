@@ -25,6 +25,7 @@ from abductive_tasks.identity import (
     limit_covers,
     model_args_secrets,
     purge_failed_replies,
+    quarantine,
     read_results,
     redact_mapping,
     redact_model_args,
@@ -255,6 +256,14 @@ def test_scan_reads_only_matching_runs_and_reports_damage(tmp_path):
     only_failures = scan_runs(model_dir, spec)
     assert not only_failures.done("nleye_triplet", None) and only_failures.done("nleye_triplet", 2)
     assert only_failures.best("nleye_triplet").limit is None and only_failures.best("nleye_triplet").failed_requests == 24  # a full run ranks first
+
+
+def test_set_aside_never_overwrites_and_is_never_read_again(tmp_path):
+    model_dir, spec = tmp_path / "dummy", identity()
+    assert quarantine(write_run(model_dir, "1-full", spec, {"nleye_triplet": triplet(0.5)})).name == "1-full.damaged"
+    assert quarantine(write_run(model_dir, "1-full", spec, {"nleye_triplet": triplet(0.5)})).name == "1-full.2.damaged"
+    assert sorted(path.name for path in (model_dir / RUNS_DIR).iterdir()) == ["1-full.2.damaged", "1-full.damaged"]
+    assert scan_runs(model_dir, spec).outcomes == {}
 
 
 # ---------------------------------------------------------------- lmms-eval's response cache
