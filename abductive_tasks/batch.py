@@ -17,10 +17,14 @@ A spec (see ``examples/leaderboard_spec.yaml``)::
 Routes: ``lmms`` (default; any lmms-eval backend with its ``model_args``), ``vllm`` (lmms-eval
 ``--model vllm`` in process) and ``served`` (``vllm serve`` + lmms-eval ``--model openai``), see
 :mod:`abductive_tasks.vllm`. Each model runs as one ``abductive-eval`` subprocess writing to
-``<output_dir>/<name>/``; tasks whose results are already there (same ``model_args`` and
-``limit``) are skipped, and ``--use_cache <output_dir>/<name>/cache`` with a fixed cache run
-id lets a rerun reuse the responses an interrupted run stored. A model that fails is reported
-and the batch goes on; the exit status is 1 if any model failed.
+``<output_dir>/<name>/runs/<run>/`` beside the run's identity (:mod:`abductive_tasks.identity`:
+model, secret-hashed ``model_args``, ``env``, tasks, versions, data fingerprint). A task is done
+when a run with the same identity has its results without failed requests (and with no smaller
+``limit``); ``<name>/spec_identity.json`` records the spec's identity for the leaderboard. The
+response cache ``<name>/cache/<identity hash>`` (with that hash as lmms-eval's cache run id) lets
+a rerun reuse the answers an interrupted run stored, never across data or settings. Damaged
+results and caches are reported by path, set aside and recomputed. A model that fails is reported
+and the batch goes on; the exit status is 1 if any model failed or left failed requests.
 """
 
 from __future__ import annotations
@@ -34,11 +38,32 @@ import signal
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 import yaml
 
+from abductive_tasks.data import ENV_VAR
+from abductive_tasks.identity import (
+    RUN_RECORD,
+    RUNS_DIR,
+    SPEC_RECORD,
+    Record,
+    Scan,
+    build_identity,
+    cache_key,
+    data_fingerprint,
+    mapping_secrets,
+    model_args_secrets,
+    purge_failed_replies,
+    quarantine,
+    redact_text,
+    repair_cache,
+    scan_runs,
+    scrub_cache,
+)
 from abductive_tasks.suite import GENERATION_ONLY_BACKENDS, Suite
 from abductive_tasks.vllm import (
     PLACEHOLDER_API_KEY,
@@ -208,10 +233,18 @@ class ModelPlan:
     done: list[str]
     model_args: str
     output: Path
+    identity: dict = field(default_factory=dict)  # what its results must be results of (abductive_tasks.identity)
+    earlier: Scan = field(default_factory=Scan)  # what earlier runs with this identity left
+    secrets: tuple[str, ...] = ()  # clear values never to be written (model_args, env, vLLM arguments)
 
     @property
     def pending(self) -> list[str]:
         return [task for task in self.tasks if task not in self.done]
+
+    @property
+    def cache(self) -> Path:
+        """lmms-eval's response cache for this identity: new data or settings never meet old answers."""
+        return self.output / "cache" / cache_key(self.identity)
 
 
 def model_args_for(model: ModelSpec, suite: Suite, tasks: list[str]) -> str:
@@ -224,58 +257,99 @@ def model_args_for(model: ModelSpec, suite: Suite, tasks: list[str]) -> str:
     return model.model_args
 
 
-def completed_tasks(output: Path, model_args: str, limit: int | float | None) -> set[str]:
-    """Tasks with results under ``output`` from a run with these ``model_args`` and ``limit``."""
-    done: set[str] = set()
-    for path in output.rglob("*_results.json"):
-        try:
-            results = json.loads(path.read_text())
-        except (OSError, json.JSONDecodeError):
-            continue
-        config = results.get("config") or {}
-        if config.get("model_args", "") == model_args and config.get("limit") == limit:
-            done.update(results.get("results") or {})
-    return done
+def _judge_description(judge: JudgeSpec | None) -> dict | None:
+    """What of the judge decides judged scores (a served judge's port and URL change from run to run)."""
+    if judge is None:
+        return None
+    if judge.url:
+        return {"url": judge.url, "model_version": judge.model_version, "api_type": judge.api_type}
+    return {"vllm": asdict(judge.vllm), "api_type": judge.api_type, "env": judge.env}
+
+
+def model_identity(spec: BatchSpec, model: ModelSpec, model_args: str, tasks: list[str], suite: Suite, fingerprints: dict | None = None) -> dict:
+    """The identity of ``model``'s run over ``tasks`` (``fingerprints``: a memo of data fingerprints by benchmark and source)."""
+    fingerprints = {} if fingerprints is None else fingerprints
+    env = {**spec.env, **model.env}
+    choice = {**os.environ, **env}.get(ENV_VAR, "").strip()
+    facts = [suite.facts(task) for task in tasks]
+    data = {}
+    for benchmark in sorted({fact.benchmark for fact in facts if fact.benchmark}):
+        if (benchmark, choice) not in fingerprints:
+            fingerprints[benchmark, choice] = data_fingerprint(benchmark, choice)
+        data[benchmark] = fingerprints[benchmark, choice]
+    return build_identity(
+        model={"route": model.route, "backend": model.backend, "vllm": asdict(model.vllm) if model.vllm else None},
+        model_args=model_args,
+        eval_args=[*spec.eval_args, *model.eval_args],
+        env=env,
+        environment={**os.environ, **env},
+        judge=_judge_description(spec.judge),
+        tasks={fact.name: {"benchmark": fact.benchmark, "version": fact.version} for fact in facts},
+        data=data,
+    )
+
+
+def model_secrets(spec: BatchSpec, model: ModelSpec, model_args: str) -> tuple[str, ...]:
+    """Clear secret values a model's run receives: never written to its log or cache. Values under 4 characters
+    (placeholders such as ``x``) are left alone: replacing them would garble every line of the log."""
+    judge_env = spec.judge.env if spec.judge else {}
+    found = [*model_args_secrets(model_args), *mapping_secrets({**spec.env, **judge_env, **model.env}), *mapping_secrets(model.vllm.extra_args if model.vllm else {})]
+    return tuple(secret for secret in dict.fromkeys(found) if len(secret) >= 4)
 
 
 def plan(spec: BatchSpec, suite: Suite, only: list[str] | None = None) -> list[ModelPlan]:
     tasks = suite.expand(spec.tasks)
     plans = []
+    fingerprints: dict = {}
     for model in spec.models:
         if only and model.name not in only:
             continue
         runnable = [task for task in tasks if model.backend not in GENERATION_ONLY_BACKENDS or suite.facts(task).generates]
         model_args = model_args_for(model, suite, runnable)
         output = spec.output_dir / model.name
-        done = completed_tasks(output, model_args, spec.limit)
-        plans.append(ModelPlan(model, runnable, [task for task in tasks if task not in runnable], [task for task in runnable if task in done], model_args, output))
+        identity = model_identity(spec, model, model_args, runnable, suite, fingerprints)
+        earlier = scan_runs(output, identity)
+        done = [task for task in runnable if earlier.done(task, spec.limit)]
+        unsupported = [task for task in tasks if task not in runnable]
+        plans.append(ModelPlan(model, runnable, unsupported, done, model_args, output, identity, earlier, model_secrets(spec, model, model_args)))
     unknown = set(only or ()) - {model_plan.model.name for model_plan in plans}
     if unknown:
         raise SpecError(f"unknown model names {sorted(unknown)}")
     return plans
 
 
-def eval_arguments(spec: BatchSpec, model_plan: ModelPlan, tasks: list[str]) -> list[str]:
-    """The ``abductive-eval`` arguments of one model's run over ``tasks``."""
+def eval_arguments(spec: BatchSpec, model_plan: ModelPlan, tasks: list[str], run_dir: Path) -> list[str]:
+    """The ``abductive-eval`` arguments of one model's run over ``tasks``, writing its results into ``run_dir``."""
     model = model_plan.model
     arguments = ["--model", model.backend]
     if model_plan.model_args:
         arguments += ["--model_args", model_plan.model_args]
-    arguments += ["--tasks", ",".join(tasks), "--output_path", str(model_plan.output), "--use_cache", str(model_plan.output / "cache")]
+    arguments += ["--tasks", ",".join(tasks), "--output_path", str(run_dir), "--use_cache", str(model_plan.cache)]
     if spec.limit is not None:
         arguments += ["--limit", str(spec.limit)]
     return [*arguments, *spec.eval_args, *model.eval_args]
 
 
-def run_child(command: list[str], env: dict[str, str], log_path: Path) -> int:
-    """Run ``command`` with output appended to ``log_path``; on Ctrl-C or SIGTERM interrupt it too, then re-raise."""
+def _copy_redacted(source: BinaryIO, log: BinaryIO, secrets: Sequence[str]) -> None:
+    """Copy a child's output line by line into ``log`` with every secret replaced (lmms-eval prints ``model_args`` in clear)."""
+    encoded = [secret.encode() for secret in sorted(secrets, key=len, reverse=True)]
+    for line in source:
+        for secret in encoded:
+            line = line.replace(secret, b"[REDACTED]")
+        log.write(line)
+        log.flush()
+
+
+def run_child(command: list[str], env: dict[str, str], log_path: Path, secrets: Sequence[str] = ()) -> int:
+    """Run ``command`` with output appended to ``log_path`` (``secrets`` redacted); on Ctrl-C or SIGTERM interrupt it too, then re-raise."""
     process = None
     with log_path.open("ab") as log:
-        log.write(f"$ {shlex.join(command)}\n".encode())
+        log.write(redact_text(f"$ {shlex.join(command)}\n", secrets).encode())
         log.flush()
         try:
             with interrupts_held():
-                process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, preexec_fn=child_setup())
+                process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, preexec_fn=child_setup())
+            _copy_redacted(process.stdout, log, secrets)
             return process.wait()
         except BaseException:
             if process is not None:
@@ -325,17 +399,17 @@ def start_judge(spec: BatchSpec, stack: contextlib.ExitStack) -> dict[str, str]:
     return judge_env(server.base_url, judge.vllm.name_served, judge.api_type)
 
 
-def model_env(model: ModelSpec) -> dict[str, str]:
+def model_env(model_plan: ModelPlan) -> dict[str, str]:
     """The variables one model's run (evaluation and server) gets over the batch's."""
-    # A fixed cache run id: an interrupted run's response shard is reopened, not orphaned.
+    # The cache run id is the identity's hash: an interrupted run's response shard is reopened, not orphaned.
     # PYTHONSAFEPATH: `-m` would otherwise put the working directory first on sys.path, and a
     # source checkout there shadows the installed package (whose task YAML lives only in the install).
-    return {**model.env, "LMMS_CACHE_RUN_ID": f"batch-{model.name}", "PYTHONSAFEPATH": "1"}
+    return {**model_plan.model.env, "LMMS_CACHE_RUN_ID": model_plan.cache.name, "PYTHONSAFEPATH": "1"}
 
 
-def eval_command(spec: BatchSpec, model_plan: ModelPlan) -> list[str]:
-    """The ``abductive-eval`` process of one model's run over its pending tasks."""
-    return [sys.executable, "-m", "abductive_tasks.cli", *eval_arguments(spec, model_plan, model_plan.pending)]
+def eval_command(spec: BatchSpec, model_plan: ModelPlan, run_dir: Path) -> list[str]:
+    """The ``abductive-eval`` process of one model's run over its pending tasks, writing into ``run_dir``."""
+    return [sys.executable, "-m", "abductive_tasks.cli", *eval_arguments(spec, model_plan, model_plan.pending, run_dir)]
 
 
 def model_server_command(spec: BatchSpec, model_plan: ModelPlan, suite: Suite, port: int | str) -> list[str]:
@@ -343,13 +417,50 @@ def model_server_command(spec: BatchSpec, model_plan: ModelPlan, suite: Suite, p
     return serve_command(model_plan.model.vllm, suite.image_limit(model_plan.tasks), HOST, port, spec.vllm_executable)
 
 
+def start_run(spec: BatchSpec, model_plan: ModelPlan) -> Path:
+    """Make the model's response cache safe to read and create the run's folder with its identity; returns the folder.
+
+    One folder per run, its identity written before it starts: results are never attributed to another run.
+    """
+    for message in repair_cache(model_plan.cache):
+        _say(f"{model_plan.model.name}: {message}")
+    purged = purge_failed_replies(model_plan.cache)
+    if purged:
+        _say(f"{model_plan.model.name}: {purged} failed requests removed from the response cache {model_plan.cache}; they are asked again")
+    scrub_cache(model_plan.cache, model_plan.secrets)
+    run_dir = model_plan.output / RUNS_DIR / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.urandom(3).hex()}"
+    Record(model_plan.identity, spec.limit, tuple(model_plan.pending), model_plan.model.name, str(spec.path)).write(run_dir / RUN_RECORD)
+    return run_dir
+
+
+def end_run(run_dir: Path, code: int) -> int:
+    """Record the run's exit status (a run that ended without results for a task is a failed run)."""
+    record = Record.read(run_dir / RUN_RECORD)
+    Record(**{**record.__dict__, "exit_status": code}).write(run_dir / RUN_RECORD)
+    return code
+
+
+def _record_start_failure(run_dir: Path):
+    """An exit callback recording a run that could not start (server failed, executable missing) as failed (status -1)."""
+
+    def on_exit(kind, error, trace) -> bool:
+        if kind is not None and issubclass(kind, OSError | RuntimeError):
+            end_run(run_dir, -1)
+        return False
+
+    return on_exit
+
+
 def run_model(spec: BatchSpec, model_plan: ModelPlan, suite: Suite, base_env: dict[str, str]) -> int:
     """One model's lmms-eval run over its pending tasks (starting and stopping its server on the served route)."""
     model = model_plan.model
     model_plan.output.mkdir(parents=True, exist_ok=True)
     log_path = model_plan.output / "eval.log"
-    env = {**base_env, **model_env(model)}
+    run_dir = start_run(spec, model_plan)
+    env = {**base_env, **model_env(model_plan)}
     with contextlib.ExitStack() as stack:
+        stack.callback(scrub_cache, model_plan.cache, model_plan.secrets)  # lmms-eval stores model_args in clear
+        stack.push(_record_start_failure(run_dir))
         if model.route != "lmms":
             _require_executor(spec, model.vllm, in_process=model.route == "vllm")
         if model.route == "served":
@@ -359,11 +470,12 @@ def run_model(spec: BatchSpec, model_plan: ModelPlan, suite: Suite, base_env: di
             server = stack.enter_context(VllmServer(serve, HOST, port, model_plan.output / "server.log", env=env, health_timeout=spec.health_timeout))
             _say(f"{model.name}: server healthy at {server.base_url}")
             env.update(client_env(server.base_url, env))
-        return run_child(eval_command(spec, model_plan), env, log_path)
+        return end_run(run_dir, run_child(eval_command(spec, model_plan, run_dir), env, log_path, model_plan.secrets))
 
 
-# Ports chosen free at start, as the printed commands show them.
+# Ports chosen free at start, and the run folder made at start, as the printed commands show them.
 PORT, JUDGE_PORT = "$PORT", "$JUDGE_PORT"
+NEW_RUN = "<time>-<id>"
 SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD", re.IGNORECASE)
 
 
@@ -396,7 +508,7 @@ def print_commands(spec: BatchSpec, plans: list[ModelPlan], suite: Suite, job_li
         added |= judge_env(f"http://{HOST}:{port}/v1", judge.vllm.name_served, judge.api_type)
     for model_plan in plans:
         model = model_plan.model
-        env = {**added, **model_env(model)}
+        env = {**added, **model_env(model_plan)}
         pending = f"runs {', '.join(model_plan.pending)}" if model_plan.pending else "nothing to run"
         print(f"# {model.name} (route {model.route}): {pending} ({len(model_plan.done)} of {len(model_plan.tasks)} done earlier)")
         if model_plan.unsupported:
@@ -404,11 +516,11 @@ def print_commands(spec: BatchSpec, plans: list[ModelPlan], suite: Suite, job_li
         if model_plan.pending and model.route == "served":
             port = model.port or PORT
             print(f"#   server (log {model_plan.output / 'server.log'})" + ("" if model.port else f"; {PORT}: a free port chosen at start"))
-            print(f"#   {shell_line(model_server_command(spec, model_plan, suite, port), env)}")
+            print(f"#   {redact_text(shell_line(model_server_command(spec, model_plan, suite, port), env), model_plan.secrets)}")
             print(f"#   evaluation, once http://{HOST}:{port}/health answers 200 (the server is stopped after it)")
             env |= client_env(f"http://{HOST}:{port}/v1", {**os.environ, **env})
         if model_plan.pending:
-            print(f"#   {shell_line(eval_command(spec, model_plan), env)}")
+            print(f"#   {redact_text(shell_line(eval_command(spec, model_plan, model_plan.output / RUNS_DIR / NEW_RUN), env), model_plan.secrets)}")
         if job_lines:
             print(shlex.join(["abductive-eval", "batch", str(spec.path), "--model", model.name]))
 
@@ -416,6 +528,27 @@ def print_commands(spec: BatchSpec, plans: list[ModelPlan], suite: Suite, job_li
 def write_status(spec: BatchSpec, status: dict[str, dict]) -> None:
     spec.output_dir.mkdir(parents=True, exist_ok=True)
     (spec.output_dir / "batch_status.json").write_text(json.dumps(status, indent=2) + "\n")
+
+
+def record_spec(spec: BatchSpec, model_plan: ModelPlan, prefix: str) -> None:
+    """Write the spec's identity for the leaderboard; report, by path, what earlier runs left damaged (set aside) or failed."""
+    Record(model_plan.identity, spec.limit, tuple(model_plan.tasks), model_plan.model.name, str(spec.path)).write(model_plan.output / SPEC_RECORD)
+    for damaged in model_plan.earlier.damaged:
+        target = damaged.path.parent if damaged.path.name == RUN_RECORD else damaged.path
+        if target.exists():
+            _say(f"{prefix}: {damaged}; set aside as {quarantine(target).name}")
+    for task in model_plan.pending:
+        for outcome in model_plan.earlier.outcomes.get(task, []):
+            if outcome.failed_requests:
+                _say(f"{prefix}: {task} had {outcome.failed_requests} failed requests in {outcome.results_path}; run again")
+
+
+def task_state(scan: Scan, task: str, limit: int | float | None) -> str:
+    """A pending task's state after its run: done, N failed requests, or failed."""
+    if scan.done(task, limit):
+        return "done"
+    best = scan.best(task)
+    return f"{best.failed_requests} failed requests" if best is not None and best.failed_requests else "failed"
 
 
 def run_batch(spec: BatchSpec, only: list[str] | None = None, suite: Suite | None = None) -> int:
@@ -431,6 +564,7 @@ def run_batch(spec: BatchSpec, only: list[str] | None = None, suite: Suite | Non
             name, prefix = model_plan.model.name, f"[{number}/{len(plans)}] {model_plan.model.name}"
             tasks_status = {task: "done (earlier run)" for task in model_plan.done}
             tasks_status |= {task: "unsupported by backend" for task in model_plan.unsupported}
+            record_spec(spec, model_plan, prefix)
             if model_plan.unsupported:
                 _say(f"{prefix}: backend {model_plan.model.backend} cannot run {', '.join(model_plan.unsupported)} (loglikelihood); skipped")
             if not model_plan.pending:
@@ -447,13 +581,14 @@ def run_batch(spec: BatchSpec, only: list[str] | None = None, suite: Suite | Non
                 error = None if code == 0 else f"abductive-eval exited with status {code}"
             except (OSError, RuntimeError) as exception:  # server failed to start, executable missing, ...
                 error = str(exception)
-            done_now = completed_tasks(model_plan.output, model_plan.model_args, spec.limit)
+            after = scan_runs(model_plan.output, model_plan.identity)
             for task in model_plan.pending:
-                tasks_status[task] = "done" if task in done_now else "failed"
+                tasks_status[task] = task_state(after, task, spec.limit)
+            not_done = [task for task in model_plan.pending if tasks_status[task] != "done"]
             elapsed = time.monotonic() - started
-            if error or not set(model_plan.pending) <= done_now:
+            if error or not_done:
                 failed.append(name)
-                error = error or "no results for " + ", ".join(sorted(set(model_plan.pending) - done_now))
+                error = error or "not done: " + ", ".join(f"{task} ({tasks_status[task]})" for task in not_done)
                 _say(f"{prefix}: FAILED after {elapsed:.0f} s: {error}\n{_log_tail(model_plan.output / 'eval.log')}")
                 status[name] = {"state": "failed", "error": error, "tasks": tasks_status}
             else:

@@ -21,7 +21,7 @@ next one up to 60 s; default 2) and ``ABDUCTIVE_JUDGE_TIMEOUT`` (seconds per req
 (:func:`extract_answer`; off by default).
 
 Replies are cached as one JSON file per (judge model, system prompt, prompt, max_tokens), written
-atomically, so a rerun never pays twice; failures are not cached. Concurrent asks of the same
+atomically, so a rerun never pays twice; failures (a blank reply is one) are not cached. Concurrent asks of the same
 prompt wait for one request. A judge that still fails after the retries gives status
 ``judge_failed``; callers count such items and leave them out of their means.
 
@@ -92,7 +92,7 @@ class _ReplyCache:
         if not isinstance(stored, dict) or any(stored.get(name) != value for name, value in entry.items()):
             return None
         reply = stored.get("reply")
-        return reply if isinstance(reply, str) else None
+        return reply if isinstance(reply, str) and reply.strip() else None
 
     def put(self, key: str, entry: dict, reply: str) -> None:
         path = self._path(key)
@@ -143,9 +143,9 @@ class _Judge:
         for attempt in range(self.retries + 1):
             try:
                 response = self.provider.evaluate(Request(messages=messages, config=config))
-                if response.success and isinstance(response.content, str):
+                if response.success and isinstance(response.content, str) and response.content.strip():
                     return response.content
-                error: Exception | str = response.error_message or "no reply content"
+                error: Exception | str = response.error_message or "empty reply"
             except Exception as exception:  # the providers raise whatever their client raises
                 error = exception
             status = getattr(error, "status_code", None)

@@ -1,9 +1,13 @@
-"""Leaderboard report from a results folder: CSV, Markdown, static HTML and PNG plots.
+"""Leaderboard report from a batch results folder: CSV, Markdown, static HTML and PNG plots.
 
-``<results_dir>/<model>/.../*_results.json`` (the batch runner's layout, and lmms-eval's own
-``--output_path`` layout) gives one row per model with each task's headline metric (the task
-YAML's ``metadata.headline_metric``). Dict-valued breakdown metrics (``{label: {"acc", "n"}}``,
-e.g. NL-Eye's ``consistency_by_category``) become one grouped bar chart per task and metric.
+Every model folder the batch runner wrote (``<results_dir>/<model>/spec_identity.json``) gives one
+row with each task's headline metric (the task YAML's ``metadata.headline_metric``), read only
+from runs whose identity matches the spec's (same model, settings, data and versions; see
+:mod:`abductive_tasks.identity`). A cell whose best run was limited (``--limit``), had failed
+requests or failed shows that instead of a score; a full run without failed requests wins over
+those, then the newest. Damaged files and folders without a batch identity are listed by path
+(notes), never read as results. Dict-valued breakdown metrics (``{label: {"acc", "n"}}``, e.g.
+NL-Eye's ``consistency_by_category``) become one grouped bar chart per task and metric.
 The papers' own numbers are listed apart, marked "paper-reported", never mixed with our runs.
 """
 
@@ -11,12 +15,12 @@ from __future__ import annotations
 
 import csv
 import html
-import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from abductive_tasks.identity import SPEC_RECORD, DamagedFile, Outcome, Record, scan_runs
 from abductive_tasks.suite import Suite, SuiteError
 
 PAPER_REPORTED = "paper-reported"
@@ -108,15 +112,21 @@ REFERENCE: tuple[PaperValue, ...] = (
 
 @dataclass
 class Leaderboard:
-    """Our runs: ``rows[model][task]`` is that task's results dict (``"<metric>,none"`` keys)."""
+    """Our runs: ``rows[model][task]`` is that task's results dict (``"<metric>,none"`` keys), for scores only."""
 
     rows: dict[str, dict[str, dict]]
     tasks: list[str]  # leaderboard columns, suite order
     headline: dict[str, str]  # task -> headline metric
     higher_is_better: dict[str, bool]  # task -> direction of its headline metric
+    marks: dict[str, dict[str, str]] = field(default_factory=dict)  # model -> task -> why the cell is not a score
+    notes: list[str] = field(default_factory=list)  # what was not read, by path, and the command that fixes it
 
     def value(self, model: str, task: str) -> float | None:
         return self.rows[model].get(task, {}).get(f"{self.headline[task]},none")
+
+    def cell(self, model: str, task: str) -> str:
+        """The table cell: the headline score, or what stands in its place."""
+        return self.marks.get(model, {}).get(task) or _format(self.value(model, task))
 
     def breakdowns(self) -> dict[tuple[str, str], dict[str, dict[str, dict]]]:
         """``{(task, metric): {model: {label: {"acc", "n"}}}}`` for every dict-valued metric."""
@@ -130,17 +140,53 @@ class Leaderboard:
         return found
 
 
+def _mark(outcome: Outcome) -> str | None:
+    """Why an outcome is not a score (None: it is one)."""
+    reasons = [f"limited (limit={outcome.limit})"] if outcome.limit is not None else []
+    reasons += [f"{outcome.failed_requests} failed requests"] if outcome.failed_requests else []
+    return "; ".join(reasons) or None
+
+
+def _fix(record: Record) -> str:
+    """The command that recomputes a model's results."""
+    if Path(record.spec).is_file():
+        return f"abductive-eval batch {record.spec} --model {record.model}"
+    return f"rerun the `abductive-eval serve` command that wrote {record.model}"
+
+
 def collect(results_dir: Path, suite: Suite | None = None) -> Leaderboard:
-    """Read every ``*_results.json`` under ``results_dir``; a model is the first folder below it; later files win per task."""
+    """One row per model folder holding a batch spec identity, each cell from the runs matching it (see the module docstring)."""
     suite = suite or Suite()
+    results_dir = Path(results_dir)
     rows: dict[str, dict[str, dict]] = {}
-    paths = sorted(Path(results_dir).rglob("*_results.json"), key=lambda path: (path.stat().st_mtime, path.name))
-    for path in paths:
-        model = path.relative_to(results_dir).parts[0]
-        results = json.loads(path.read_text()).get("results") or {}
-        rows.setdefault(model, {}).update(results)
+    marks: dict[str, dict[str, str]] = {}
+    notes: list[str] = []
+    columns: list[str] = []
+    for folder in sorted(path for path in results_dir.iterdir() if path.is_dir()):
+        if not (folder / SPEC_RECORD).exists():
+            if next(folder.rglob("*_results.json"), None):
+                notes.append(f"{folder}: not shown: no {SPEC_RECORD} says which data and settings its results come from; run it through `abductive-eval batch`")
+            continue
+        try:
+            spec = Record.read(folder / SPEC_RECORD)
+        except DamagedFile as error:
+            notes.append(f"{error}: {folder.name} not shown; rerun its batch spec to rewrite it")
+            continue
+        scan = scan_runs(folder, spec.identity)
+        notes += [f"{damaged}: not read; fix: {_fix(spec)}" for damaged in scan.damaged]
+        rows[folder.name], marks[folder.name] = {}, {}
+        for task in spec.tasks:
+            columns += [task] if task not in columns else []
+            best = scan.best(task)
+            if best is None:
+                if scan.failed_run(task):
+                    marks[folder.name][task] = "run failed"
+            elif _mark(best):
+                marks[folder.name][task] = _mark(best)
+            else:
+                rows[folder.name][task] = best.results
     known = suite.task_names
-    present = {task for tasks in rows.values() for task in tasks if task in known}
+    present = {task for task in columns if task in known}
     headline: dict[str, str] = {}
     higher_is_better: dict[str, bool] = {}
     for task in present:
@@ -152,7 +198,7 @@ def collect(results_dir: Path, suite: Suite | None = None) -> Leaderboard:
         higher_is_better[task] = facts.higher_is_better[facts.headline_metric]
     order = [task for task in suite.expand(["abductive"]) if task in headline]
     order += sorted(task for task in headline if task not in order)
-    return Leaderboard(rows=dict(sorted(rows.items())), tasks=order, headline=headline, higher_is_better=higher_is_better)
+    return Leaderboard(rows=dict(sorted(rows.items())), tasks=order, headline=headline, higher_is_better=higher_is_better, marks=marks, notes=notes)
 
 
 def _format(value: object) -> str:
@@ -165,7 +211,7 @@ def _format(value: object) -> str:
 
 def headline_table(board: Leaderboard) -> tuple[list[str], list[list[str]]]:
     header = ["model", *(f"{task} ({board.headline[task]})" for task in board.tasks)]
-    return header, [[model, *(_format(board.value(model, task)) for task in board.tasks)] for model in board.rows]
+    return header, [[model, *(board.cell(model, task) for task in board.tasks)] for model in board.rows]
 
 
 def reference_rows(benchmarks: set[str] | None = None) -> list[PaperValue]:
@@ -200,6 +246,8 @@ def write_csv(board: Leaderboard, out: Path) -> tuple[Path, Path]:
 def markdown(board: Leaderboard, plots: list[Path], out: Path) -> str:
     parts = ["# Leaderboard", "", "Our runs: one row per model, each task's headline metric (`metadata.headline_metric`).", ""]
     parts += [_markdown_table(*headline_table(board)), ""]
+    if board.notes:
+        parts += ["Not shown:", "", *(f"- {note}" for note in board.notes), ""]
     if plots:
         parts += ["## Plots", "", *(f"![{plot.stem}]({plot.relative_to(out).as_posix()})" for plot in plots), ""]
     parts += [
@@ -298,12 +346,12 @@ def plot_breakdown(task: str, metric: str, by_model: dict[str, dict], out: Path)
     return path
 
 
-def write_report(results_dir: Path, out: Path | None = None, suite: Suite | None = None) -> dict[str, Path]:
+def write_report(results_dir: Path, out: Path | None = None, suite: Suite | None = None, board: Leaderboard | None = None) -> dict[str, Path]:
     """Write ``leaderboard.{csv,md,html}``, ``paper_reported.csv`` and ``plots/*.png`` (default: ``<results_dir>/leaderboard``)."""
     results_dir = Path(results_dir)
     out = Path(out or results_dir / "leaderboard")
+    board = board or collect(results_dir, suite)
     (out / "plots").mkdir(parents=True, exist_ok=True)
-    board = collect(results_dir, suite)
     plots = [path for path in [plot_headlines(board, out)] if path]
     plots += [plot_breakdown(task, metric, by_model, out) for (task, metric), by_model in board.breakdowns().items()]
     ours, reference = write_csv(board, out)
@@ -320,7 +368,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("results_dir", type=Path)
     parser.add_argument("--out", type=Path, default=None, help="output folder (default: RESULTS_DIR/leaderboard)")
     args = parser.parse_args(argv)
-    written = write_report(args.results_dir, args.out)
+    if not args.results_dir.is_dir():
+        parser.error(f"{args.results_dir} is not a folder")
+    board = collect(args.results_dir)
+    written = write_report(args.results_dir, args.out, board=board)
     print(written["markdown"].read_text())
     for kind, path in written.items():
         print(f"{kind}: {path}")

@@ -16,20 +16,23 @@ Callers check :func:`is_request_failure` first: a failed request is counted as s
 One engine reads every kind, driven by small tables:
 
 1. A JSON object with an answer-like key (``{"answer": 2}``, fenced or not) is read by its value.
-2. Markdown (emphasis, headers, bullets, code fences) and quotes are removed.
+2. Markdown (emphasis, headers, bullets, code fences) and quotes are removed, and so is the
+   question's own list of answers ("(1, 2, 3 or 4)", "strengthener or weakener", a score's scale).
 3. Mentions are marked: the kind's mention table turns what names an answer ("image 2", "the
-   second option", "on the right", "heavy rain", "weakens", "8/10") into a numbered placeholder;
-   other digits become bare mentions, which count only inside a verdict ("Answer: 2").
+   second option", "the last one", "on the right", "heavy rain", "weakens", "8/10", "seven out of
+   ten") into a numbered placeholder; other digits and number words standing as an answer ("Two.")
+   become bare mentions, which count only inside a verdict ("Answer: 2").
 4. Verdicts: the kind's tables find statements of the answer ("Answer: 2", "the more plausible
    image is 1", "Score: 7", "7/10", or an answer standing alone at the start of a line or as a
    sentence: "2.", "Option 3: ...", "Weakener.", unless such lines name different answers, an
    enumeration), and other verdicts that pick or reject a mention ("2 is more plausible", "1 is
-   less plausible than 2", "not 1 but 2", "I'd give it a 7").
+   less plausible than 2", "not 1 but 2", "probably 2", "| 2 | Yes |", "2 > 1", "I'd give it a 7").
 5. The last statement of the answer wins (a final statement over earlier ones), else the last
    other pick: an explanation after "Answer: 2" ("image 1 is more likely to be morning") does not
-   override it. Without a pick, a choice or label is the only one the reply names and does not
-   reject (of two, rejecting one picks the other), unless the reply hedges ("either could be");
-   a score needs a pick.
+   override it, but a self-correction does ("Wait, actually 1 is more plausible"). Without a pick,
+   a choice or label is the only one the reply names and does not reject (of two, rejecting one
+   picks the other), unless the reply hedges ("either could be") or was cut off mid-sentence after
+   other sentences (the token limit); a score needs a pick.
 """
 
 from __future__ import annotations
@@ -111,9 +114,11 @@ _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixt
 _NUMBER = r"\d+(?![\w%]|[.,]\d)"
 _NUMBER_WORD = "|".join(_NUMBER_WORDS)
 _ORDINAL = "|".join(_ORDINALS) + r"|\d+(?:st|nd|rd|th)"
+# A number word standing as an answer: "Two.", "The answer is one.", "Score: five", "a six." (not "the other one", "of the two images").
+_NUMBER_WORD_ALONE = rf"(?:(?m:^)|(?<=\bis )|(?<=\bbe )|(?<=\ba )|(?<=\ban )|(?<=: ))(?P<value>{_NUMBER_WORD})\b(?=\s*(?:[.!?,;)]|$))"
 # Nouns that take an option number after them ("Option (3)", "choice three", "hypothesis image 2"),
 # and nouns that count images ("image 2", "the third picture"), which may count the context image too.
-_OPTION_NOUN = r"(?:hypothesis\s+images?|hypothes[ie]s|options?|choices?|candidates?|cue\s+phrases?|phrases?)"
+_OPTION_NOUN = r"(?:hypothesis\s+images?|hypothes[ie]s|options?|choices?|candidates?|cue\s+phrases?|phrases?|h(?=\d))"  # "H2" too
 _IMAGE_NOUN = r"(?:images?|pictures?|photos?|panels?|frames?)"
 # Nouns an ordinal or a panel position names ("the third option", "the right image", "the middle one").
 _ORDINAL_NOUN = rf"(?:hypothesis\s+{_IMAGE_NOUN}|{_IMAGE_NOUN}|options?|choices?|candidates?|phrases?|hypothes[ie]s|ones?|scenes?|scenarios?|sides?)"
@@ -183,16 +188,18 @@ _CUE_NOUN = r"(?:one|image|hypothesis(?:\s+image)?|option|choice|answer|effect|c
 _CUE = (
     r"(?:final\s+|correct\s+|my\s+|the\s+)?(?:answer|choice|selection|prediction|verdict|label|classification|conclusion)"
     r"|correct\s+(?:option|one|image|hypothesis|phrase|cue)"
-    rf"|(?<!less )(?<!least )(?:(?:more|most)\s+)?{_QUALITY}(?:\s+{_CUE_NOUN})?"
-    r"|best\s+(?:match|fit|option|choice|answer)|effect|cause|cue(?:\s+phrase)?"
+    r"|best\s+(?:match|fit|option|choice|answer)|(?:that|which)\s+(?:best\s+(?:fits|matches)|(?:fits|matches)\s+best)|(?:effect|cause)(?:\s+of\s+the\s+\w+(?:\s+image)?)?|cue(?:\s+phrase)?"
 )
+# "the more plausible image", "most likely": a cue only with "is" ("X is more plausible: because ..." states nothing)
+_QUALITY_CUE = rf"(?<!less )(?<!least )(?:(?:more|most)\s+)?{_QUALITY}(?:\s+{_CUE_NOUN})?"
 _ARTICLE = r"(?:(?:the|a|an)\s+)?"
 
 # Statements of the answer: "Answer: 2", "the more plausible image is 1", "The correct option is #3",
-# "Effect: Option 4", "### Answer\nImage 1", "Plausible: Image 2".
+# "Effect: Option 4", "the cause of the effect image is 2", "### Answer\nImage 1", "More plausible: Image 2".
 STATEMENTS = _verdicts(
     rf"\b(?:{_CUE})\s*(?:is|would\s+be)?\s*[:=-]?\s*{_ARTICLE}{{pick}}",
-    rf"\b{_QUALITY}\s*:\s*{_ARTICLE}{{pick}}",
+    rf"\b{_QUALITY_CUE}\s*(?:is|would\s+be)\s*[:=-]?\s*{_ARTICLE}{{pick}}",
+    rf"(?:^|(?<=[.!?;]))\s*(?:the\s+)?{_QUALITY_CUE}\s*[:=-]\s*{_ARTICLE}{{pick}}",
 )
 
 # Other verdicts that choose or reject an option or label.
@@ -208,15 +215,32 @@ VERDICTS = _verdicts(
     rf"{{reject}}\s*(?:{_COPULA}\s+(?:{_WORSE})|{_NEGATED_VERB})",
     # "not 1 but 2", "Not option 2, which shows a dry road, but option 4"
     rf"\bnot\s+{_ARTICLE}{{reject}}[^.;\n]{{{{0,80}}}}?\bbut\s+(?:rather\s+)?{_ARTICLE}{{pick}}",
-    # "not a strengthener", "neither 1 nor 2", "rather than 1", "instead of 1"
-    rf"\b(?:not|neither|nor|rather\s+than|instead\s+of)\s+{_ARTICLE}{{reject}}",
+    # "not a strengthener", "neither 1 nor 2", "rather than 1", "instead of 1", "doesn't strengthen"
+    rf"(?:\b(?:not|neither|nor|rather\s+than|instead\s+of)|n't)\s+{_ARTICLE}{{reject}}",
     # "I'd go with 2", "I choose image 1", "I lean towards 1", "it must be option 2"
-    rf"\b(?:choose|chose|select|pick|go\s+with|going\s+with|opt\s+for|lean(?:ing)?\s+towards?|must\s+be|i'd\s+say|i\s+would\s+say"
-    rf"|classif(?:y|ied)(?:\s+(?:it|this|the\s+update))?\s+as)\s+(?:with\s+)?{_ARTICLE}{{pick}}",
+    rf"\b(?:choose|chose|select|pick|go\s+with|going\s+with|opt\s+for|lean(?:ing)?{_ADVERBS}\s+towards?|must\s+be"
+    rf"|(?:i'd|i\s+would|i'll|i\s+will|i'm\s+going\s+to)\s+say|classif(?:y|ied)(?:\s+(?:it|this|the\s+update))?\s+as)\s*,?\s+(?:with\s+)?{_ARTICLE}{{pick}}",
+    # "Probably 2, but I'm not sure": a probable pick is a pick ("maybe 3?" is a guess, no pick)
+    rf"\b(?:most\s+)?(?:probably|likely)\s*,?\s+{_ARTICLE}{{pick}}(?=\s*(?:[.,;!)]|$))",
+    # "options 2 and 4 both show water, but only option 4 ..."
+    rf"\bbut\s+only\s+{_ARTICLE}{{pick}}",
+    # a yes or no for an option (a table row, a checklist): "| 2 | Yes |", "Option 3 - yes, ...", "Option 1: ✅"
+    r"{pick}\s*[|:-]\s*(?:(?:yes|true|correct)(?=\s*(?:[|.,;!]|$))|[✓✔✅])",
+    r"{reject}\s*[|:-]\s*(?:(?:no|false|incorrect)(?=\s*(?:[|.,;!]|$))|[✗✘❌])",
+    # a ranking: "2 > 1", "1 < 2"
+    r"{pick}\s*>\s*{reject}",
+    r"{reject}\s*<\s*{pick}",
+    # "the right one better matches the context", "option 2 fits best"
+    r"{pick}\s+(?:(?:better|best)\s+(?:match|fit|suit|explain)\w*|(?:matches|fits|suits)\s+(?:better|best))\b",
+    # "not 1 or 2": the negation holds for the whole list
+    r"\b(?:not|neither)\s+[«‹][\U000f0000-\U000ffffd][»›]\s+(?:or|nor|and)\s+{reject}",
+    # "No - weakener.", "No, image 2." after a question
+    rf"(?:^|(?<=[.!?;]))\s*no\s*[-,:]\s*(?:it's\s+|it\s+is\s+)?{_ARTICLE}{{pick}}(?=\s*(?:[.!;]|$))",
     # "..., so 2." / "Therefore, weakener."
     rf"\b(?:so|thus|hence|therefore)\s*,?\s+{_ARTICLE}{{pick}}(?=\s*(?:[.!;]|$))",
     # "it is a weakener", "it's the earthquake", "this is clearly option 2"
     rf"\b(?:it|this|that)(?:\s+is|'s)(?:\s+(?:clearly|definitely|probably|actually))?\s+{_ARTICLE}{{named_pick}}",
+    rf"\b(?:it|this|that)(?:\s+is|'s)\s+{_ARTICLE}{{pick}}(?=\s*(?:[.!;]|$))",  # "I think it's 3."
     rf"\bactually\s+(?:is\s+)?{_ARTICLE}{{pick}}",
     # "which might seem to strengthen it", "could be read as a strengthener": a concession, not the verdict
     rf"\b(?:might|may|could)\s+(?:seem|appear|look|be\s+(?:read|seen|considered|interpreted|viewed|taken))\s+(?:to\s+be\s+|to\s+|like\s+|as\s+)?{_ARTICLE}{{reject}}",
@@ -226,7 +250,7 @@ VERDICTS = _verdicts(
 # "2 (the right image)", "Weakener. The ..."), or as a whole sentence ("... ? Weakener.").
 ALONE = _verdicts(
     r"(?:^|(?<=;))[ \t]*{pick}(?=\s*(?:[.:)!,;(-]|$))",
-    r"(?:(?<=[.!?;])|^)\s*{pick}\s*(?=[.!?;]|$)",
+    r"(?:(?<=[.!?;])|^)\s*{pick}\s*(?=[.!;]|$)",  # "Strengthener?" asks, it does not answer
 )
 
 # Hedges: without a pick, a reply that says these chooses nothing even if it names one option.
@@ -244,22 +268,33 @@ HEDGES = tuple(
 # A score's statements: "7/10", "Score: 7", "Rating = 7.5", "The score is 7", "a score of 3".
 SCORE_STATEMENTS = _verdicts(
     r"{named_pick}",
-    r"\b(?:score|rating|rank|plausibility)(?:\s+(?:score|rating))?\s*(?:[:=]|\bis\b)\s*(?:n\s*=\s*)?{pick}",
+    r"\b(?:score|rating|rank|plausibility)(?:\s+(?:score|rating))?\s*(?:[:=|]|\bis\b)\s*(?:n\s*=\s*)?{pick}",  # "| Score | 8 |" too
     r"\b(?:score|rating)\s+of\s+{pick}",
 )
 
 # A score's other verdicts: "I'd give it a 7", "I rate it 6", "rank this an 8", "Very plausible (7)",
 # "A 5 seems fair", "around 5", "this is a 9"; "not a 10" rejects.
 _SCORE_WORDS = r"(?:scores?|rating|rate[ds]?|rank(?:ed|ing|s)?|plausibility|(?:give|gave|assign(?:ed)?)\s+(?:it|this|that))"
-_FILLER = r"(?:[\s:=-]|\b(?:is|of|as|at|it|this|that|the|a|an|would|be|i|n|my|final|overall|score|rating|plausibility|inference|hypothesis|image|level|value)\b)"
+_FILLER = (
+    r"(?:[\s:=-]|\b(?:is|of|as|at|it|this|that|the|a|an|would|be|i|n|my|final|overall|score|rating|plausibility|inference|hypothesis|image|level|value"
+    r"|solid|strong|firm|fair|high|low|moderate|modest|generous|conservative)\b)"
+)
 SCORE_VERDICTS = _verdicts(
     rf"\b{_SCORE_WORDS}\b{_FILLER}{{{{0,40}}}}?{{pick}}",
     r"\bplausib\w*(?:\s+at\s+all)?\s*\(\s*{pick}\s*\)",
     r"^\s*(?:a|an)\s+{pick}",
     r"\b(?:around|about|roughly|approximately|maybe|perhaps|probably|so|thus|hence|therefore|say)\s*,?\s+(?:a\s+|an\s+)?{pick}(?=\s*(?:[.,;!)]|$))",
-    r"\b(?:it|this|that)(?:\s+is|'s|\s+would\s+be|\s+deserves)\s+(?:a|an)\s+{pick}",
+    r"\b(?:it|this|that)(?:\s+is|'s|\s+would\s+be|\s+deserves)\s+(?:at\s+(?:least|most)\s+)?(?:a|an)\s+{pick}",
     r"\bnot\s+(?:a\s+|an\s+)?{reject}",
 )
+
+# A self-correction ("Wait,", "Actually,", "On second thought"): the picks after it restate the answer.
+SELF_CORRECTIONS = re.compile(
+    r"(?:^|(?<=[.!?;:,-]))\s*(?:wait|actually|on\s+(?:second\s+thought|reflection)|correction|re-?reading|looking\s+again)\b", _FLAGS | re.MULTILINE
+)
+# A reply cut off by the token limit: sentences, then an unfinished one. It names no answer without a pick.
+_CUT_OFF = re.compile(r"[.!?]\s.*[^\s.!?)\]|:»›]\s*$", re.DOTALL)
+_PLACEHOLDER = re.compile(r"[«‹][\U000f0000-\U000ffffd][»›]")  # a mention left in the text
 
 _COLLAPSE = re.compile(r"(?P<outer>[«‹][\U000f0000-\U000ffffd][»›])\s*\(\s*(?:the\s+|i\.e\.,?\s+)?(?P<inner>[«‹][\U000f0000-\U000ffffd][»›])\s*\)", _FLAGS)
 
@@ -282,8 +317,17 @@ def _decide(
 
     ``values`` lists every valid answer of a choice or label (None for a score, which needs a pick).
     """
-    # "the third image (right)": the parenthesis names the answer when the outer mention is not valid.
-    text = _COLLAPSE.sub(lambda m: m["outer"] if valid(mentions[_index(m["outer"])].value) else m["inner"], text)
+
+    # "the third image (right)", "the second image (Option 1)": the parenthesis names the answer when the
+    # outer mention is not valid or counts images (which may count the context image too).
+    def collapse(match: re.Match) -> str:
+        outer, inner = mentions[_index(match["outer"])], mentions[_index(match["inner"])]
+        if valid(inner.value) and (outer.image or not valid(outer.value)):
+            return match["outer"][0] + match["inner"][1] + match["outer"][-1]  # named as the outer mention is
+        return match["outer"]
+
+    text = _COLLAPSE.sub(collapse, text)
+    corrected = max((match.end() for match in SELF_CORRECTIONS.finditer(text)), default=len(text))
     picks: list[tuple[bool, int, int]] = []  # (a statement of the answer, position, mention)
     rejected: set[int] = set()
     for strong, patterns in ((True, statements), (False, verdicts)):
@@ -293,7 +337,7 @@ def _decide(
                 if found.get("reject"):
                     rejected.add(_index(found["reject"]))
                 if found.get("pick"):
-                    picks.append((strong, match.start("pick"), _index(found["pick"])))
+                    picks.append((strong or match.start() >= corrected, match.start("pick"), _index(found["pick"])))
     # Answers standing alone count when they name one valid answer: several are an enumeration.
     alone = [(True, match.start("pick"), _index(match["pick"])) for pattern in ALONE for match in pattern.finditer(text)]
     alone = [pick for pick in alone if valid(mentions[pick[2]].value)]
@@ -305,8 +349,11 @@ def _decide(
         return value if valid(value) else None
     if values is None:
         return None
+    if _CUT_OFF.search(text):
+        return None
     rejected_values = {mentions[index].value for index in rejected} & set(values)
-    named = {mention.value for mention in mentions if mention.named and valid(mention.value)} - rejected_values
+    named_left = [mentions[_index(placeholder)].value for placeholder in _PLACEHOLDER.findall(text) if placeholder[0] == _OPEN]
+    named = {value for value in named_left if valid(value)} - rejected_values
     if not named and len(values) == 2 and len(rejected_values) == 1:
         return (set(values) - rejected_values).pop()
     if len(named) == 1 and not any(hedge.search(text) for hedge in HEDGES):
@@ -333,7 +380,7 @@ class _Reader:
     _statement_rules: tuple[re.Pattern, ...]
     _verdict_rules: tuple[re.Pattern, ...]
     _values: tuple | None
-    _ignore: re.Pattern | None = None  # text that names no answer (a score's "on a 1-10 scale")
+    _ignore: re.Pattern | None = None  # text that names no answer: the question's list of answers, a score's scale
 
     def _valid(self, value: object) -> bool:
         raise NotImplementedError
@@ -399,6 +446,11 @@ class Choice(_Reader):
     def _valid(self, value: object) -> bool:
         return isinstance(value, int) and 1 <= value <= self.n
 
+    @cached_property
+    def _ignore(self) -> re.Pattern:  # the prompt's list of the options: "(1, 2, 3 or 4)", "1 or 2"
+        listed = r"\s*,\s*".join(str(number) for number in range(1, self.n))
+        return re.compile(rf"\(?(?<![\w.,]){listed}\s*,?\s*or\s+{self.n}(?![\w.,])\s*\)?", _FLAGS)
+
     @property
     def _values(self) -> tuple[int, ...]:
         return tuple(range(1, self.n + 1))
@@ -456,14 +508,19 @@ class Choice(_Reader):
         def numbers(match: re.Match) -> list[int]:
             return [number(token) for token in re.findall(label, match["labels"], _FLAGS)]
 
+        last_noun = rf"(?!{_IMAGE_NOUN}\b){_ORDINAL_NOUN}" if self.option_texts else _ORDINAL_NOUN
         rules += [
             # "Option (3)", "choice three", "phrase #4", "image 2", and lists: "options 2 and 4", "Options 1, 3 and 4"
-            rule(rf"\b{_OPTION_NOUN}\s*(?:#\s*|no\.\s*|number\s+)?{labels}", numbers),
+            rule(rf"\b{_OPTION_NOUN}\s*(?:#\s*|no\.\s*|number\s*[:=]?\s*)?{labels}", numbers),
             rule(rf"\b{_IMAGE_NOUN}\s*(?:#\s*|no\.\s*|number\s+)?{labels}", numbers, image=True),
             rule(rf"(?:#\s*|\bnumber\s+)(?P<label>{_NUMBER}|{_NUMBER_WORD})\b", lambda m: number(m["label"])),
             # "the third option", "the second hypothesis image", "the first one"; "the third image" counts images
             rule(rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+(?!{_IMAGE_NOUN}\b){_ORDINAL_NOUN}\b", lambda m: ordinal(m["ordinal"])),
             rule(rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+{_IMAGE_NOUN}\b", lambda m: ordinal(m["ordinal"]), image=True),
+            # "the last one", "the final option"; "the last image" too, unless the images are no options
+            rule(rf"\b(?:the\s+)?(?:last|final)\s+{last_noun}\b", lambda m: self.n),
+            # an ordinal standing alone: "The first.", "the second, because ...", "the second is more plausible"
+            rule(rf"\bthe\s+(?P<ordinal>{_ORDINAL})(?=\s*(?:[.!,;)]|$)|\s+{_COPULA}\b)", lambda m: ordinal(m["ordinal"])),
         ]
         if position:
             rules.append(
@@ -476,6 +533,7 @@ class Choice(_Reader):
         if self.letters:
             # a letter standing as an answer ("Answer: C", "(B)", "D."), not "A man ..." or "I think"
             rules.append(rule(r"(?<![\w'])(?-i:[A-Z])(?=\s*(?:[.):;,]|$))", lambda m: number(m.group()), named=False))
+        rules.append(rule(_NUMBER_WORD_ALONE, lambda m: number(m["value"]), named=False))
         rules.append(rule(rf"(?<![\w.,/]){_NUMBER}(?!\s*/)", lambda m: int(m.group()), named=False))
         return tuple(rules)
 
@@ -487,7 +545,8 @@ class Choice(_Reader):
 class Label(_Reader):
     """One of a few word ``labels``; ``aliases`` maps other words to labels ("weakens" -> "weakener").
 
-    A label or alias counts in the plural too ("weakeners"). ``read`` returns the label as given.
+    A label or alias counts in the plural and in the -ing form too ("weakeners", "weakening"). The
+    question's own list of the labels ("strengthener or weakener") names none. ``read`` returns the label as given.
     """
 
     labels: tuple[str, ...]
@@ -516,8 +575,14 @@ class Label(_Reader):
     @cached_property
     def _mention_rules(self) -> tuple[_MentionRule, ...]:
         words = {label.lower(): label for label in self.labels} | {alias.lower(): label for alias, label in self.aliases.items()}
-        pattern = re.compile(rf"\b(?P<word>{_alternatives(list(words))})s?\b", _FLAGS)
+        pattern = re.compile(rf"\b(?P<word>{_alternatives(list(words))})(?:s|ing)?\b", _FLAGS)
         return (_MentionRule(pattern, lambda m: words[" ".join(m["word"].lower().split())]),)
+
+    @cached_property
+    def _ignore(self) -> re.Pattern:  # the question's list: "strengthener or weakener", "strengthens or weakens"
+        word = rf"(?:an?\s+)?(?:{_alternatives([*self.labels, *self.aliases])})s?"
+        listed = rf"{word}(?:\s*[/,]\s*{word}){{{len(self.labels) - 2}}}"  # as many words as labels, the last after "or" or "/"
+        return re.compile(rf"\b{listed}\s*(?:/|,?\s*\bor\b)\s*{word}\b", _FLAGS)
 
     _statement_rules = STATEMENTS
     _verdict_rules = VERDICTS
@@ -525,10 +590,31 @@ class Label(_Reader):
 
 @dataclass(frozen=True)
 class Score(_Reader):
-    """A rating in ``[low, high]``; ``read`` returns it as a float. A rating out of range is unreadable."""
+    """A rating in ``[low, high]``; ``read`` returns it as a float. A rating out of range is unreadable.
+
+    ``labels`` maps the prompt's own scale words to their ratings ("very plausible" -> 7 where the
+    prompt defines "7: Very plausible"); they are read only when the reply gives no number.
+    """
 
     low: float = 1.0
     high: float = 10.0
+    labels: Mapping[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "labels", {label.lower(): float(rating) for label, rating in dict(self.labels).items()})
+
+    def __hash__(self) -> int:
+        return hash((self.low, self.high, tuple(sorted(self.labels.items()))))
+
+    def read(self, text: str) -> float | None:
+        value = super().read(text)
+        if value is not None or not self.labels or is_request_failure(text) or re.search(r"\d", text):
+            return value
+        words = " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+        found = [label for label in self.labels if re.search(rf"(?<!\w){re.escape(label)}(?!\w)", words)]
+        # "not plausible at all" contains "plausible": a label inside another label found counts as that one
+        ratings = {self.labels[label] for label in found if not any(label != other and label in other for other in found)}
+        return ratings.pop() if len(ratings) == 1 else None
 
     def describe(self) -> str:
         return f"one number from {self.low:g} to {self.high:g}"
@@ -551,14 +637,22 @@ class Score(_Reader):
     @cached_property
     def _mention_rules(self) -> tuple[_MentionRule, ...]:
         number, high = r"\d+(?:\.\d+)?", re.escape(f"{self.high:g}")
+        high_words = [word for word, value in _NUMBER_WORDS.items() if value == self.high]
+        out_of = rf"(?:{'|'.join([high, *high_words])})(?!\d|\.\d)"  # "/10", "out of ten"
+
+        def value(match: re.Match) -> float:
+            token = match["value"].lower()
+            return float(_NUMBER_WORDS.get(token, token))
+
         return (
-            _MentionRule(re.compile(rf"(?<![\w.])(?P<value>{number})\s*(?:/|out\s+of)\s*{high}(?!\d|\.\d)", _FLAGS), lambda m: float(m["value"])),
-            _MentionRule(  # "6 or 7", "7-8", "between 6 and 7": no single rating
-                re.compile(rf"(?:\bbetween\s+{number}\s+and\s+{number}|(?<![\w.]){number}\s*(?:or|to|-)\s*{number})(?![\w.]|\s*/)", _FLAGS),
+            _MentionRule(re.compile(rf"(?<![\w.])(?P<value>{number}|{_NUMBER_WORD})\s*(?:/|out\s+of)\s*{out_of}", _FLAGS), value),
+            _MentionRule(  # "6 or 7", "7-8", "between 6 and 7": no single rating, as naming two options chooses none
+                re.compile(rf"(?:\bbetween\s+{number}\s+and\s+{number}|(?<![\w.]){number}\s*(?:or|to|-)\s*{number})(?!\w|\.\d|\s*/)", _FLAGS),
                 lambda m: None,
                 named=False,
             ),
             _MentionRule(re.compile(rf"(?<![\w.]){number}(?![\w%/]|\.\d)", _FLAGS), lambda m: float(m.group()), named=False),
+            _MentionRule(re.compile(_NUMBER_WORD_ALONE, _FLAGS), value, named=False),
         )
 
     _statement_rules = SCORE_STATEMENTS

@@ -35,12 +35,14 @@ VARIABLES: dict[str, Variable] = {
         Variable("ABDUCTIVE_JUDGE_TIMEOUT", "60", "seconds per judge request"),
         Variable("ABDUCTIVE_JUDGE_EXTRACT", "0", "'1': the judge reads answers the rules cannot (counted as *judge_extracted)"),
         Variable("ABDUCTIVE_SIMILARITY_MODEL", "", "local sentence-transformers folder for the offline similarity (MuCR exp without a judge)"),
-        Variable("ABDUCTIVE_BERTSCORE_MODEL", "roberta-large", "DVE BERTScore model (hub id or local folder; 'off' skips it)"),
+        # DVE model-based metrics: unset = the default from the local Hugging Face cache only (never downloaded);
+        # a hub id the user sets may be downloaded; a local folder or file; 'off' skips the metric.
+        Variable("ABDUCTIVE_BERTSCORE_MODEL", "roberta-large", "DVE BERTScore model (hub id: downloads; local folder; 'off'; unset: local cache only)"),
         Variable("ABDUCTIVE_BERTSCORE_LAYERS", "", "DVE BERTScore layer (default: bert-score's choice for the model)"),
-        Variable("ABDUCTIVE_CLIP_MODEL", "openai/clip-vit-base-patch32", "DVE CLIPScore model (hub id or local folder; 'off' skips it)"),
-        Variable("ABDUCTIVE_DVE_EVALUATOR", "skywalkerzhang19/DVE_evaluator", "DVE evaluator weights (hub repo or local .pth; 'off' skips it)"),
-        Variable("ABDUCTIVE_DVE_EVALUATOR_TEXT", "bert-large-uncased", "DVE evaluator text backbone (hub id or local folder)"),
-        Variable("ABDUCTIVE_DVE_EVALUATOR_RESNET", "torchvision", "DVE evaluator image backbone ('torchvision' or a local ResNet-50 state dict)"),
+        Variable("ABDUCTIVE_CLIP_MODEL", "openai/clip-vit-base-patch32", "DVE CLIPScore model (hub id: downloads; local folder; 'off'; unset: local cache only)"),
+        Variable("ABDUCTIVE_DVE_EVALUATOR", "skywalkerzhang19/DVE_evaluator", "DVE evaluator weights (hub repo: downloads; local .pth; 'off'; unset: local cache only)"),
+        Variable("ABDUCTIVE_DVE_EVALUATOR_TEXT", "google-bert/bert-large-uncased", "DVE evaluator text backbone config and tokenizer (hub id or local folder)"),
+        Variable("ABDUCTIVE_DVE_EVALUATOR_RESNET", "resnet50", "DVE evaluator image backbone: a torchvision ResNet name or 'basic|bottleneck:n1,n2,n3,n4'"),
         Variable("ABDUCTIVE_WORKERS", "", "processes that read Sherlock chunk files (default min(4, CPUs))"),
         Variable("ABDUCTIVE_BOOTSTRAP", "1000", "bootstrap resamples for every confidence interval; 0 turns intervals off"),
         Variable("ABDUCTIVE_BOOTSTRAP_SEED", "0", "seed of the bootstrap resampling"),
@@ -128,10 +130,15 @@ def bootstrap_seed() -> int:
     return _number("ABDUCTIVE_BOOTSTRAP_SEED", int)
 
 
+def is_set(name: str) -> bool:
+    """Whether the user set the variable (to anything but blanks), as opposed to leaving its default."""
+    return bool(os.environ.get(name, "").strip())
+
+
 def model_source(name: str) -> str | None:
-    """A model-backed metric's source (hub id, folder or file); None when set to 'off'."""
+    """A model-backed metric's source (hub id, folder or file); None when set to 'off' (or 'none', '0', 'false', 'no')."""
     value = raw(name)
-    return None if value.lower() == "off" else value
+    return None if value.lower() in {"off", "none", "0", "false", "no"} else value
 
 
 def workers(files: int) -> int:

@@ -40,6 +40,7 @@ class Estimate:
     stats: np.ndarray  # (U, k) additive statistics per unit
     statistic: Statistic = ratio
     scale: float = 1.0  # the reported value is statistic * scale (e.g. 100 for percentages)
+    rows: int | None = None  # rows (documents) behind the units where a unit holds several (grouped_mean)
 
     @classmethod
     def mean(cls, units: Sequence[str], values: Sequence[float], scale: float = 1.0) -> Estimate:
@@ -54,11 +55,16 @@ class Estimate:
         values = np.asarray(values, dtype=float)
         sums = np.bincount(codes, weights=values, minlength=len(ids))
         counts = np.bincount(codes, minlength=len(ids)).astype(float)
-        return cls(ids, np.column_stack([sums, counts]).reshape(-1, 2), ratio, scale)
+        return cls(ids, np.column_stack([sums, counts]).reshape(-1, 2), ratio, scale, rows=len(values))
 
     @property
     def n_units(self) -> int:
         return len(self.units)
+
+    @property
+    def n_rows(self) -> int:
+        """The rows the metric is computed over (the units themselves unless a unit groups several)."""
+        return self.n_units if self.rows is None else self.rows
 
     @property
     def value(self) -> float | None:

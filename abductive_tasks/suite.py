@@ -2,8 +2,9 @@
 
 Every task declares in its ``metadata`` the most images one prompt carries
 (``max_images_per_prompt``, which becomes vLLM's ``limit_mm_per_prompt``) and its main number
-(``headline_metric``, a leaderboard column). Nothing here names a task: a new task folder
-under ``yaml_tasks/`` plugs in by declaring those two keys.
+(``headline_metric``, a leaderboard column), besides the ``version`` every task carries. A
+task's benchmark is the package module its ``process_docs`` hook lives in. Nothing here names a
+task: a new task folder under ``yaml_tasks/`` plugs in by declaring those keys.
 """
 
 from __future__ import annotations
@@ -33,11 +34,22 @@ class TaskFacts:
     output_type: str
     max_new_tokens: int | None
     higher_is_better: dict[str, bool | None]
+    version: str  # metadata.version
+    benchmark: str | None  # the package module its documents come from: abductive_tasks.<benchmark>... in process_docs
 
     @property
     def generates(self) -> bool:
         """Whether the task only needs text generation (so vLLM and OpenAI-compatible backends can run it)."""
         return self.output_type.startswith("generate_until")
+
+
+def _benchmark(process_docs: object) -> str | None:
+    """``nleye`` for ``!function abductive_tasks.nleye.triplet_docs`` (or ``abductive_tasks.nleye.hooks.triplet_docs``); None for other hooks."""
+    path = getattr(process_docs, "value", process_docs)  # mode="simple" leaves the YAML node unresolved
+    if callable(path):
+        path = f"{path.__module__}.{path.__qualname__}"
+    parts = str(path or "").split(".")
+    return parts[1] if len(parts) > 2 and parts[0] == "abductive_tasks" else None
 
 
 class Suite:
@@ -92,7 +104,7 @@ class Suite:
         if self.is_group(task):
             raise SuiteError(f"{task!r} is a group, not a task")
         metadata = config.get("metadata") or {}
-        missing = [key for key in ("max_images_per_prompt", "headline_metric") if key not in metadata]
+        missing = [key for key in ("version", "max_images_per_prompt", "headline_metric") if key not in metadata]
         if missing:
             raise SuiteError(f"task {task!r} ({self._manager.task_index[task]['yaml_path']}): metadata lacks {', '.join(missing)}")
         metrics = {entry["metric"]: entry.get("higher_is_better", True) for entry in config.get("metric_list", [])}  # None: a diagnostics dict
@@ -105,6 +117,8 @@ class Suite:
             output_type=str(config.get("output_type", "generate_until")),
             max_new_tokens=(config.get("generation_kwargs") or {}).get("max_new_tokens"),
             higher_is_better=metrics,
+            version=str(metadata["version"]),
+            benchmark=_benchmark(config.get("process_docs")),
         )
 
     def image_limit(self, tasks: Sequence[str]) -> int:

@@ -23,7 +23,7 @@ own interval. The standard error also reaches lmms-eval's ``<metric>_stderr`` co
 from __future__ import annotations
 
 import hashlib
-import json
+import pickle
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -64,7 +64,8 @@ class Outcome:
     """What a family computation returns.
 
     ``estimates``: scalar metrics with bootstrap intervals; ``breakdowns``: per-label estimates
-    (cells ``{"acc", "n", "lower", "upper"}``); ``values``: any other metric value, as is;
+    (cells ``{"acc", "n", "lower", "upper"}``, ``n`` the rows behind the cell: units, or the
+    documents of a grouped estimate); ``values``: any other metric value, as is;
     ``counts``: coverage counts for ``<prefix>_counts``; ``chance``: the random-answer level of a
     metric where the task defines one.
     """
@@ -144,17 +145,25 @@ class TaskSpec:
         return "N/A" if entry.get("stderr") is None else entry["stderr"]
 
     def evaluate(self, records: Records) -> dict[str, Any]:
-        """Every metric of the family on ``records``, computed once per distinct record list."""
-        key = (self.name, settings.bootstrap_resamples(), settings.bootstrap_seed(), _digest(records))
+        """Every metric of the family on ``records``, computed once per distinct record list.
+
+        lmms-eval hands each metric's aggregation its own list: in one process the lists hold the
+        same record objects (found by identity, at no cost), after a multi-process gather they hold
+        equal copies (found by a digest of their content).
+        """
+        run = (self.name, settings.bootstrap_resamples(), settings.bootstrap_seed())
+        same_objects = (*run, tuple(map(id, records)))
         with _cache_lock:
-            if key in _cache:
-                _cache.move_to_end(key)
-                return _cache[key]
-        values = self._evaluate(records)
+            if same_objects in _by_identity:
+                return _by_identity[same_objects][1]
+        same_content = (*run, _digest(records))
         with _cache_lock:
-            _cache[key] = values
-            while len(_cache) > _CACHE_SIZE:
-                _cache.popitem(last=False)
+            values = _by_content.get(same_content)
+        if values is None:
+            values = self._evaluate(records)
+        with _cache_lock:
+            _remember(_by_content, same_content, values, _CONTENT_ENTRIES)
+            _remember(_by_identity, same_objects, (records, values), _IDENTITY_ENTRIES)  # holding the records keeps their ids unique
         return values
 
     def _evaluate(self, records: Records) -> dict[str, Any]:
@@ -179,7 +188,7 @@ class TaskSpec:
             values[name] = {}
             for label, estimate in sorted(cells.items()):
                 bounds = interval(estimate, resamples, seed_for(base_seed, self.name, name, label))
-                values[name][label] = {"acc": estimate.value, "n": estimate.n_units, "lower": bounds.lower, "upper": bounds.upper}
+                values[name][label] = {"acc": estimate.value, "n": estimate.n_rows, "lower": bounds.lower, "upper": bounds.upper}
         values[self.counts_metric] = counts
         values[self.interval_metric] = intervals
         missing = set(self.metric_names) - set(values)
@@ -218,11 +227,19 @@ def metric_info(name: str) -> Metric | None:
     return next((metric for spec in REGISTRY.values() for metric in spec.metrics if metric.name == name), None)
 
 
-_CACHE_SIZE = 16
-_cache: OrderedDict[tuple, dict] = OrderedDict()
+_CONTENT_ENTRIES, _IDENTITY_ENTRIES = 16, 2
+_by_content: OrderedDict[tuple, dict] = OrderedDict()
+_by_identity: OrderedDict[tuple, tuple[Records, dict]] = OrderedDict()
 _cache_lock = threading.Lock()
+
+
+def _remember(cache: OrderedDict, key: tuple, value: object, entries: int) -> None:
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > entries:
+        cache.popitem(last=False)
 
 
 def _digest(records: Records) -> str:
     """A content key for a record list: equal lists from different processes get the same key."""
-    return hashlib.blake2b(json.dumps(records, default=repr).encode(), digest_size=16).hexdigest()
+    return hashlib.blake2b(pickle.dumps(records, protocol=5), digest_size=16).hexdigest()

@@ -11,11 +11,10 @@ import argparse
 import shutil
 from pathlib import Path
 
+from abductive_tasks.dve.sample import make_dve
 from abductive_tasks.mucr.sample import make_mucr
 from abductive_tasks.nleye.sample import make_nleye
 from abductive_tasks.sherlock.sample import make_sherlock
-
-from sample_dve import make_dve
 
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "abductive_tasks" / "sample_data"
 

@@ -15,12 +15,15 @@ receives the input ids and the attention mask only (token type ids default to ze
 are padded to 128 tokens, and images are resized to 224x224 and normalised with the ImageNet
 statistics.
 
-Configuration (environment variables, read when the evaluator is first needed):
+Configuration (environment variables, read through :mod:`abductive_tasks.settings` when the
+evaluator is first needed; offline first, as :mod:`abductive_tasks.dve.weights` describes):
 
-* ``ABDUCTIVE_DVE_EVALUATOR``: the weights: a local ``.pth`` file, a hub repository holding
-  ``evaluator_weights.pth`` (default ``skywalkerzhang19/DVE_evaluator``), or ``off``.
-* ``ABDUCTIVE_DVE_EVALUATOR_TEXT``: hub id or folder of the BERT config and tokenizer
-  (default ``google-bert/bert-large-uncased``; the weights come from the evaluator file).
+* ``ABDUCTIVE_DVE_EVALUATOR``: the weights: a local ``.pth`` file or a folder holding
+  ``evaluator_weights.pth``, a hub repository holding it (default ``skywalkerzhang19/DVE_evaluator``,
+  used only from the local Hugging Face cache unless the variable names it), or ``off``.
+* ``ABDUCTIVE_DVE_EVALUATOR_TEXT``: hub id or folder of the BERT config and tokenizer (default
+  ``google-bert/bert-large-uncased``, from the local cache unless this variable or
+  ``ABDUCTIVE_DVE_EVALUATOR`` names a hub model; the weights come from the evaluator file).
 * ``ABDUCTIVE_DVE_EVALUATOR_RESNET``: the visual backbone's architecture, ``resnet50``
   (default) or any torchvision ResNet name, or ``<basic|bottleneck>:<n1>,<n2>,<n3>,<n4>``
   blocks per stage (small test networks).
@@ -29,7 +32,6 @@ Configuration (environment variables, read when the evaluator is first needed):
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -42,11 +44,10 @@ from torchvision import models as tv_models
 from torchvision import transforms
 from torchvision.models.resnet import BasicBlock, Bottleneck, ResNet
 
-from abductive_tasks.dve.metrics import MetricUnavailable, first_line
+from abductive_tasks import settings
+from abductive_tasks.dve.weights import EVALUATOR_ENV, EVALUATOR_RESNET_ENV, EVALUATOR_TEXT_ENV, MetricUnavailable, Source, first_line, resolve, source
 
-WEIGHTS_ENV = "ABDUCTIVE_DVE_EVALUATOR"
-TEXT_ENV = "ABDUCTIVE_DVE_EVALUATOR_TEXT"
-RESNET_ENV = "ABDUCTIVE_DVE_EVALUATOR_RESNET"
+WEIGHTS_ENV, TEXT_ENV, RESNET_ENV = EVALUATOR_ENV, EVALUATOR_TEXT_ENV, EVALUATOR_RESNET_ENV
 HUB_REPO = "skywalkerzhang19/DVE_evaluator"
 WEIGHTS_FILE = "evaluator_weights.pth"
 TEXT_BACKBONE = "google-bert/bert-large-uncased"  # Implementation Detail, footnote 2
@@ -180,35 +181,52 @@ def build_evaluator(text_backbone: str, resnet_spec: str) -> tuple[InferenceAwar
     return InferenceAwareEvaluator(config, build_resnet(resnet_spec)), tokenizer
 
 
-def weights_path(source: str) -> Path:
-    """A local ``.pth`` file or folder holding one, or the released file of the hub repository ``source``."""
-    path = Path(source).expanduser()
+def weights_path(weights: Source) -> Path:
+    """A local ``.pth`` file or folder holding one, or the released file of the hub repository
+    (downloaded only when the user named it, otherwise from the local Hugging Face cache)."""
+    path = Path(weights.name).expanduser()
     if path.is_dir():
         path = path / WEIGHTS_FILE
     if path.is_file():
         return path
-    if source.endswith(".pth") or source.startswith(("/", ".", "~")):
+    if weights.is_path or weights.name.endswith(".pth"):
         raise FileNotFoundError(f"no evaluator weights at {path}")
-    from huggingface_hub import hf_hub_download
+    if weights.named:
+        from huggingface_hub import hf_hub_download
 
-    return Path(hf_hub_download(repo_id=source, filename=WEIGHTS_FILE))
+        return Path(hf_hub_download(repo_id=weights.name, filename=WEIGHTS_FILE))
+    from huggingface_hub import try_to_load_from_cache  # a cache lookup only (hf_hub_download(local_files_only=True) still contacts the hub)
+
+    cached = try_to_load_from_cache(repo_id=weights.name, filename=WEIGHTS_FILE)
+    if not isinstance(cached, str):
+        raise EvaluatorUnavailable(
+            f"the evaluator weights '{weights.name}' are not in the local Hugging Face cache, and nothing is downloaded unless you name a model. "
+            f"{weights.how_to_get(WEIGHTS_FILE)}"
+        )
+    return Path(cached)
+
+
+def configured_scorer() -> EvaluatorScorer:
+    """The evaluator the environment configures (loaded once per configuration); raises :class:`EvaluatorUnavailable`."""
+    weights = source(WEIGHTS_ENV)
+    if weights is None:
+        raise EvaluatorUnavailable(f"disabled by {WEIGHTS_ENV}=off")
+    return load_scorer(weights, source(TEXT_ENV) or Source(TEXT_ENV, TEXT_BACKBONE, False), settings.raw(RESNET_ENV))
 
 
 @functools.cache
-def configured_scorer() -> EvaluatorScorer:
-    """The evaluator the environment configures, loaded once per run; raises :class:`EvaluatorUnavailable`."""
-    source = os.environ.get(WEIGHTS_ENV, "").strip() or HUB_REPO
-    if source.lower() in {"off", "none", "0", "false"}:
-        raise EvaluatorUnavailable(f"disabled by {WEIGHTS_ENV}={source}")
-    text_backbone = os.environ.get(TEXT_ENV, "").strip() or TEXT_BACKBONE
-    resnet_spec = os.environ.get(RESNET_ENV, "").strip() or RESNET
+def load_scorer(weights: Source, text: Source, resnet_spec: str) -> EvaluatorScorer:
+    """Load the evaluator. The text backbone's config and tokenizer may be downloaded when the user
+    named it, or named the evaluator on the hub (they belong to that model)."""
     try:
-        state = torch.load(weights_path(source), map_location="cpu", weights_only=True)
-        model, tokenizer = build_evaluator(text_backbone, resnet_spec)
+        state = torch.load(weights_path(weights), map_location="cpu", weights_only=True)
+        model, tokenizer = build_evaluator(resolve(text, text.named or (weights.named and not weights.is_path), "BERT config and tokenizer"), resnet_spec)
         load_weights(model, state)
-    except Exception as error:  # missing files, offline hub, wrong layout: all mean "not computed"
+    except MetricUnavailable:
+        raise
+    except Exception as error:  # missing files, a failed download, wrong layout: all mean "not computed"
         raise EvaluatorUnavailable(
-            f"cannot load the evaluator (weights '{source}', text backbone '{text_backbone}', ResNet '{resnet_spec}'): {first_line(error)}. "
+            f"cannot load the evaluator (weights '{weights.name}', text backbone '{text.name}', ResNet '{resnet_spec}'): {first_line(error)}. "
             f"Set {WEIGHTS_ENV} to a local {WEIGHTS_FILE} and {TEXT_ENV} to a local bert-large-uncased folder to compute it offline."
         ) from error
     return EvaluatorScorer(model, tokenizer)

@@ -1,42 +1,49 @@
-"""Generation metrics of DVE Table 3 through maintained implementations: ROUGE-L, BLEU-4, BERTScore, CLIPScore.
+"""DVE metrics: the Table 3 generation kernels through maintained implementations, and the
+computations of both tasks from their per-document records.
 
-Nothing here is specific to DVE. ROUGE-L (``rouge-score``) and BLEU-4 (``sacrebleu``) run
-offline. BERTScore (``bert-score``) and CLIPScore (transformers CLIP) need model weights,
-named by a hub id or a local folder in the environment:
+Kernels: ROUGE-L (``rouge-score``) and BLEU-4 (``sacrebleu``) run offline; BERTScore
+(``bert-score``) and CLIPScore (transformers CLIP) need weights, found as
+:mod:`abductive_tasks.dve.weights` describes (offline first).
 
-* ``ABDUCTIVE_BERTSCORE_MODEL`` (default ``roberta-large``, BERTScore's English default) and
-  ``ABDUCTIVE_BERTSCORE_LAYERS`` (default: BERTScore's tuned layer for known models, else the last);
-* ``ABDUCTIVE_CLIP_MODEL`` (default ``openai/clip-vit-base-patch32``, the ViT-B/32 CLIPScore used).
-
-Either may be ``off``. When weights cannot be loaded the function raises
-:class:`MetricUnavailable` with the reason, so the caller reports the metric as not computed.
+Records (see :mod:`abductive_tasks.dve.hooks`): ``dve_cls``: ``pair_id``, ``update_type``,
+``prediction``, ``correct``, ``impossible_excluded``; ``dve_gen``: ``pair_id``, ``goal``,
+``prediction`` (None for a failed request), ``references``, ``image_path``, ``premise``,
+``hypothesis``, ``impossible_excluded``, ``goals_skipped``. The resampling unit of every interval
+is the premise-hypothesis pair (issue 13: a pair's updates and goals are not independent).
 """
 
 from __future__ import annotations
 
 import functools
-import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from PIL import Image
 
-BERTSCORE_ENV = "ABDUCTIVE_BERTSCORE_MODEL"
-BERTSCORE_LAYERS_ENV = "ABDUCTIVE_BERTSCORE_LAYERS"
-CLIP_ENV = "ABDUCTIVE_CLIP_MODEL"
-BERTSCORE_MODEL = "roberta-large"
-CLIP_MODEL = "openai/clip-vit-base-patch32"
-_DISABLED = {"off", "none", "0", "false"}
+from abductive_tasks import settings
+from abductive_tasks.dve.data import UPDATE_TYPES
+from abductive_tasks.dve.weights import (
+    BERTSCORE_ENV,
+    BERTSCORE_LAYERS_ENV,
+    CLIP_ENV,
+    EVALUATOR_ENV,
+    MetricUnavailable,
+    Source,
+    first_line,
+    report_not_computed,
+    resolve,
+    source,
+)
+from abductive_tasks.images import load_image
+from abductive_tasks.stats import Estimate
+from abductive_tasks.taskspec import JUDGE_EXTRACTED, PARSED, Outcome
+
+CLS_CHANCE = 0.5  # a random label is right half the time
+PARTS = ("all", *UPDATE_TYPES)  # Table 3 reports each goal; "all" pools both
+BLEU_STATS = 10  # sacrebleu's per-sentence statistics: hypothesis length, reference length, 4 matches, 4 totals
 
 
-class MetricUnavailable(RuntimeError):
-    """A model-based metric cannot run here (missing package or weights); the message says why."""
-
-
-def first_line(error: Exception) -> str:
-    """The first line of an error message, for one-line "not computed" reasons."""
-    text = str(error).strip()
-    return text.splitlines()[0].rstrip(".") if text else type(error).__name__
+# ---------------------------------------------------------------- kernels
 
 
 def rouge_l(predictions: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
@@ -47,37 +54,56 @@ def rouge_l(predictions: Sequence[str], references: Sequence[Sequence[str]]) -> 
     return np.array([scorer.score_multi(list(refs), prediction)["rougeL"].fmeasure for prediction, refs in zip(predictions, references, strict=True)], dtype=float)
 
 
-def bleu4(predictions: Sequence[str], references: Sequence[Sequence[str]]) -> float | None:
-    """Corpus BLEU-4 in [0, 1] (``sacrebleu`` defaults: 13a tokenisation, no smoothing); references may vary in number."""
-    if not predictions:
-        return None
-    import sacrebleu
+def bleu_statistics(predictions: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
+    """sacrebleu's per-sentence BLEU-4 sufficient statistics, shape (N, 10); references may vary in number.
 
+    These are the rows ``sacrebleu.corpus_bleu`` sums (its ``_extract_corpus_statistics``, also
+    behind sacrebleu's own paired bootstrap), so :func:`bleu_score` of their sum is corpus BLEU.
+    """
+    from sacrebleu.metrics import BLEU
+
+    if not predictions:
+        return np.zeros((0, BLEU_STATS))
     width = max(len(refs) for refs in references)
     streams = [[refs[i] if i < len(refs) else None for refs in references] for i in range(width)]
-    return sacrebleu.corpus_bleu(list(predictions), streams).score / 100
+    bleu = BLEU()  # corpus_bleu's defaults: 13a tokenisation, exp smoothing, no effective order
+    return np.array(bleu._extract_corpus_statistics(list(predictions), streams), dtype=float).reshape(-1, BLEU_STATS)
+
+
+def bleu_score(totals: np.ndarray) -> np.ndarray:
+    """Corpus BLEU-4 in [0, 1] from summed statistics (..., 10), by sacrebleu's own ``compute_bleu``
+    row by row (exp smoothing, as ``corpus_bleu``), so the value is sacrebleu's to the last bit."""
+    from sacrebleu.metrics import BLEU
+
+    rows = np.asarray(totals, dtype=float).reshape(-1, BLEU_STATS).tolist()
+    scores = [BLEU.compute_bleu(row[2:6], row[6:10], int(row[0]), int(row[1]), smooth_method="exp").score / 100 for row in rows]
+    return np.array(scores, dtype=float).reshape(np.shape(totals)[:-1])
 
 
 @functools.cache
-def _bertscorer(model: str, layers: int | None):
+def _bertscorer(model: Source, layers: int | None):
+    path = resolve(model, what="BERTScore model")  # first: importing bert-score takes seconds
     try:
         from bert_score import BERTScorer
         from bert_score.utils import model2layers
-        from transformers import AutoConfig
-
+    except ImportError:
+        raise MetricUnavailable("the bert-score package is not installed (pip install 'abductive-tasks[dve]')") from None
+    try:
         if layers is None:
-            layers = model2layers.get(model) or AutoConfig.from_pretrained(model).num_hidden_layers
-        return BERTScorer(model_type=model, num_layers=layers, lang="en")
-    except Exception as error:  # ImportError, offline hub, missing folder
-        raise MetricUnavailable(f"BERTScore model '{model}' unavailable: {first_line(error)}. Set {BERTSCORE_ENV} to a local model folder.") from error
+            from transformers import AutoConfig
+
+            layers = model2layers.get(model.name) or AutoConfig.from_pretrained(path).num_hidden_layers
+        return BERTScorer(model_type=path, num_layers=layers, lang="en")
+    except Exception as error:  # a missing folder, weights that do not load, a download that fails
+        raise MetricUnavailable(f"BERTScore model '{model.name}' unavailable: {first_line(error)}. {model.how_to_get()}") from error
 
 
 def bertscore_f1(predictions: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
-    """BERTScore F1 per prediction, the best over its references (no baseline rescaling)."""
-    model = os.environ.get(BERTSCORE_ENV, "").strip() or BERTSCORE_MODEL
-    if model.lower() in _DISABLED:
-        raise MetricUnavailable(f"disabled by {BERTSCORE_ENV}={model}")
-    layers = os.environ.get(BERTSCORE_LAYERS_ENV, "").strip()
+    """BERTScore F1 per prediction, the best over its references (no baseline rescaling); an empty prediction scores 0."""
+    model = source(BERTSCORE_ENV)
+    if model is None:
+        raise MetricUnavailable(f"disabled by {BERTSCORE_ENV}=off")
+    layers = settings.raw(BERTSCORE_LAYERS_ENV)
     scorer = _bertscorer(model, int(layers) if layers else None)
     # bert-score gives an empty candidate F1 = 0 but, under transformers 5, fails to encode it: score the others only.
     scores = np.zeros(len(predictions))
@@ -89,13 +115,14 @@ def bertscore_f1(predictions: Sequence[str], references: Sequence[Sequence[str]]
 
 
 @functools.cache
-def _clip(model: str):
+def _clip(model: Source):
+    path = resolve(model, what="CLIP model")
     try:
         from transformers import AutoImageProcessor, AutoTokenizer, CLIPModel
 
-        return CLIPModel.from_pretrained(model).eval(), AutoTokenizer.from_pretrained(model), AutoImageProcessor.from_pretrained(model)
+        return CLIPModel.from_pretrained(path).eval(), AutoTokenizer.from_pretrained(path), AutoImageProcessor.from_pretrained(path)
     except Exception as error:
-        raise MetricUnavailable(f"CLIP model '{model}' unavailable: {first_line(error)}. Set {CLIP_ENV} to a local model folder.") from error
+        raise MetricUnavailable(f"CLIP model '{model.name}' unavailable: {first_line(error)}. {model.how_to_get()}") from error
 
 
 def clip_scores(images: Sequence[Image.Image], texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
@@ -103,12 +130,12 @@ def clip_scores(images: Sequence[Image.Image], texts: Sequence[str], batch_size:
 
     Table 3's values (0.21-0.29) are on this scale, not on Hessel's 2.5x rescaled one.
     """
+    configured = source(CLIP_ENV)
+    if configured is None:
+        raise MetricUnavailable(f"disabled by {CLIP_ENV}=off")
+    model, tokenizer, processor = _clip(configured)
     import torch
 
-    name = os.environ.get(CLIP_ENV, "").strip() or CLIP_MODEL
-    if name.lower() in _DISABLED:
-        raise MetricUnavailable(f"disabled by {CLIP_ENV}={name}")
-    model, tokenizer, processor = _clip(name)
     values = []
     with torch.no_grad():
         for start in range(0, len(texts), batch_size):
@@ -125,3 +152,139 @@ def clip_scores(images: Sequence[Image.Image], texts: Sequence[str], batch_size:
 def _features(output):
     """``get_*_features`` returns a tensor, or (recent transformers) an output holding the projected embeddings."""
     return output if hasattr(output, "dim") else output.pooler_output
+
+
+def evaluator_scores(images: Sequence[Image.Image], hypotheses: Sequence[str], texts: Sequence[str]) -> np.ndarray:
+    """Strength scores (Eq. 6) of (image, hypothesis, text) triples by the configured evaluator."""
+    if source(EVALUATOR_ENV) is None:  # before importing torchvision
+        raise MetricUnavailable(f"disabled by {EVALUATOR_ENV}=off")
+    try:
+        from abductive_tasks.dve import evaluator  # torch and torchvision: imported only when scoring
+    except ImportError as error:  # torchvision is in the dve extra
+        raise MetricUnavailable(f"the evaluator needs the {error.name} package (pip install 'abductive-tasks[dve]')") from None
+    return evaluator.configured_scorer().predict(images, hypotheses, texts)[0]
+
+
+def success(goals: np.ndarray, update: np.ndarray, caption: np.ndarray) -> np.ndarray:
+    """The authors' per-update check: above the caption's score for a strengthener, below it for a weakener; ties fail."""
+    return np.where(goals == "strengthener", update > caption, update < caption)
+
+
+# ---------------------------------------------------------------- per-unit statistics
+
+
+def per_unit(units: Sequence[str], stats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Unit ids (sorted) and the column sums of ``stats`` (rows x k) per unit."""
+    ids, codes = np.unique(np.asarray(units, dtype=str), return_inverse=True)
+    sums = np.zeros((len(ids), stats.shape[1]))
+    np.add.at(sums, codes, stats)
+    return ids, sums
+
+
+def bleu_estimate(pairs: np.ndarray, statistics: np.ndarray) -> Estimate:
+    """Corpus BLEU-4 over the documents given, resampled by pair (per-pair summed statistics)."""
+    return Estimate(*per_unit(pairs, statistics), statistic=bleu_score)
+
+
+# ---------------------------------------------------------------- dve_cls
+
+
+def cls_outcome(records: list[dict]) -> Outcome:
+    """Classification Task accuracy (Table 4) and its per-update-type breakdown, resampled by pair."""
+    pairs = np.array([r["pair_id"] for r in records], dtype=str)
+    types = np.array([r["update_type"] for r in records], dtype=str)
+    correct = np.array([r["correct"] for r in records], dtype=bool)
+    return Outcome(
+        estimates={"dve_accuracy": Estimate.grouped_mean(pairs, correct)},
+        breakdowns={"dve_by_update_type": {str(label): Estimate.grouped_mean(pairs[types == label], correct[types == label]) for label in np.unique(types)}},
+        counts={"pairs": len(set(pairs)), "impossible_excluded": _first(records, "impossible_excluded")},
+        chance={"dve_accuracy": CLS_CHANCE},
+    )
+
+
+def _first(records: list[dict], field: str) -> int:
+    """A per-split figure every record carries (0 without records)."""
+    return int(records[0][field]) if records else 0
+
+
+# ---------------------------------------------------------------- dve_gen
+
+
+def _computed(family: str, compute: Callable[[], np.ndarray | tuple]) -> np.ndarray | tuple | None:
+    """The family's per-document values, or None when its model is unavailable (one log line says why)."""
+    try:
+        return compute()
+    except MetricUnavailable as error:
+        report_not_computed(family, str(error))
+        return None
+
+
+def gen_outcome(records: list[dict]) -> Outcome:
+    """Table 3 per goal and over both goals, the evaluator's strength means and success rate, resampled by pair.
+
+    A document without an answer (failed request) has no update: it scores 0 on ROUGE-L, BERTScore
+    and CLIPScore, adds no n-gram to BLEU-4 (its references still count in the brevity penalty),
+    fails the success check, and is left out of the evaluator's strength means, which have no
+    worst value. A family whose weights are unavailable is reported as not computed: its metrics
+    are None and ``<family>_computed`` is false in ``dve_gen_counts``.
+    """
+    pairs = np.array([r["pair_id"] for r in records], dtype=str)
+    goals = np.array([r["goal"] for r in records], dtype=str)
+    answered = np.array([r["answer_status"] in (PARSED, JUDGE_EXTRACTED) for r in records], dtype=bool)
+    predictions = [r["prediction"] if r["answer_status"] in (PARSED, JUDGE_EXTRACTED) else "" for r in records]
+    references = [r["references"] for r in records]
+    written = [i for i in range(len(records)) if answered[i]]
+
+    rouge = rouge_l(predictions, references)
+    bleu = bleu_statistics(predictions, references)
+    bert = _computed("bertscore", lambda: bertscore_f1(predictions, references))
+    clip = _computed("clipscore", lambda: _clip_values(records, predictions, written))
+    strength = _computed("evaluator", lambda: _strength(records, predictions, written))
+    passed = None if strength is None else answered & success(goals, *strength)
+
+    outcome = Outcome(
+        counts={
+            "pairs": len(set(pairs)),
+            "impossible_excluded": _first(records, "impossible_excluded"),
+            "goals_skipped": _first(records, "goals_skipped"),
+            **{f"{family}_computed": values is not None for family, values in (("bertscore", bert), ("clipscore", clip), ("evaluator", strength))},
+        }
+    )
+    for part in PARTS:
+        chosen = np.ones(len(records), dtype=bool) if part == "all" else goals == part
+        outcome.estimates[f"dve_rouge_l_{part}"] = Estimate.grouped_mean(pairs[chosen], rouge[chosen])
+        outcome.estimates[f"dve_bleu4_{part}"] = bleu_estimate(pairs[chosen], bleu[chosen])
+        for family, values in (("bertscore", bert), ("clipscore", clip)):
+            _put(outcome, f"dve_{family}_{part}", None if values is None else Estimate.grouped_mean(pairs[chosen], values[chosen]))
+        _put(outcome, f"dve_success_{part}", None if passed is None else Estimate.grouped_mean(pairs[chosen], passed[chosen]))
+        if part != "all":  # Table 3 "Ours": opposite directions per goal, so no pooled mean
+            scored = chosen & answered
+            _put(outcome, f"dve_evaluator_{part}", None if strength is None else Estimate.grouped_mean(pairs[scored], strength[0][scored]))
+    return outcome
+
+
+def _clip_values(records: list[dict], predictions: list[str], written: list[int]) -> np.ndarray:
+    """CLIPScore of the answered documents' updates with their images; 0 for the other documents."""
+    values = np.zeros(len(records))
+    values[written] = clip_scores([load_image(records[i]["image_path"]) for i in written], [predictions[i] for i in written])
+    return values
+
+
+def _strength(records: list[dict], predictions: list[str], written: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Evaluator scores of the answered documents' updates and of their premise captions in the
+    update's place (the success baseline), in one pass; 0 for the other documents."""
+    chosen = [records[i] for i in written]
+    images = [load_image(r["image_path"]) for r in chosen]
+    hypotheses = [r["hypothesis"] for r in chosen]
+    scores = evaluator_scores([*images, *images], [*hypotheses, *hypotheses], [*(predictions[i] for i in written), *(r["premise"] for r in chosen)])
+    update, caption = np.zeros(len(records)), np.zeros(len(records))
+    update[written], caption[written] = scores[: len(written)], scores[len(written) :]
+    return update, caption
+
+
+def _put(outcome: Outcome, name: str, estimate: Estimate | None) -> None:
+    """An estimate, or None as the value of a metric whose family is not computed."""
+    if estimate is None:
+        outcome.values[name] = None
+    else:
+        outcome.estimates[name] = estimate

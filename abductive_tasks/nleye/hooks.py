@@ -29,7 +29,7 @@ TRIPLET_ANSWER = Choice(2, context_images=1)
 # The combined prompt names the panels: context left, hypotheses "middle" and "right".
 TRIPLET_COMBINED_ANSWER = Choice(2, aliases=(("middle", 1), ("center", 1), ("centre", 1), ("right", 2)), context_images=1)
 TRIPLET_TEXT_ANSWER = Choice(2)
-PAIRS_ANSWER = Score(1, 10)
+PAIRS_ANSWER = Score(1, 10, labels=prompts.PAIRS_SCALE)  # Table 6 anchors the scale: "7: Very plausible"
 EXPLANATION_CLASSES = (0, 1, 2)
 VALID_EXPLANATION = 2  # Appendix C: classes 0 and 1 are invalid, class 2 is valid
 

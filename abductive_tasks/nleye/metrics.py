@@ -14,9 +14,37 @@ from dataclasses import dataclass
 import numpy as np
 
 from abductive_tasks.judge import JUDGE_FAILED, OK, UNPARSABLE
-from abductive_tasks.metrics import ItemOutcomes, consistency_outcomes
 from abductive_tasks.stats import Estimate
 from abductive_tasks.taskspec import Outcome
+
+
+@dataclass(frozen=True)
+class ItemOutcomes:
+    """Per-item correctness for the complete items, in sorted item-id order."""
+
+    item_ids: np.ndarray
+    correct: np.ndarray
+    incomplete: int
+
+    @property
+    def accuracy(self) -> float | None:
+        return float(np.mean(self.correct)) if len(self.correct) else None
+
+
+def consistency_outcomes(item_ids: Sequence[str], orders: Sequence[int], correct: Sequence[bool], n_orders: int = 2) -> ItemOutcomes:
+    """An item is correct only when the answer is right in every order (NL-Eye A.3 consistency).
+
+    ``orders`` numbers each document's presentation order from 1 to ``n_orders``; an item is
+    complete when every order has a document.
+    """
+    ids, codes = np.unique(np.asarray(item_ids, dtype=str), return_inverse=True)
+    seen = np.zeros((len(ids), n_orders), dtype=bool)
+    seen[codes, np.asarray(orders, dtype=int) - 1] = True
+    all_correct = np.ones(len(ids), dtype=bool)
+    np.logical_and.at(all_correct, codes, np.asarray(correct, dtype=bool))
+    complete = seen.all(axis=1)
+    return ItemOutcomes(ids[complete], all_correct[complete], int((~complete).sum()))
+
 
 BREAKDOWNS = ("reasoning_category", "time_direction", "time_duration")  # Figure 6
 NO_REFERENCE = "no_reference"  # an explanation that cannot be judged: descriptions or gold explanation missing

@@ -213,8 +213,12 @@ def _plausibility(doc: dict) -> Plausibility:
     return Plausibility()
 
 
+# The scale words of RATING_PROMPT mean their ratings; tests/shared/answer_corpus.yaml checks this kind against realistic answers.
+RATING_ANSWER = Score(1, 10, labels={"not plausible at all": 1, "almost certainly true": 10})
+
+
 def _rating(doc: dict) -> Score:
-    return Score(1, 10)
+    return RATING_ANSWER
 
 
 process_results_retrieval_rating = RETRIEVAL.results_reader(_rating, doc_to_text_rating)

@@ -1,4 +1,4 @@
-"""DVE loader, documents, prompts and answer parsing on the embedded sample and on broken copies of it."""
+"""DVE loading: the sample, the test/dev splits, the JSONL release, and errors that name file, row and field."""
 
 from __future__ import annotations
 
@@ -6,46 +6,67 @@ import csv
 import json
 from pathlib import Path
 
+import PIL.Image
 import pytest
 
-from abductive_tasks import dve
+from abductive_tasks import images
 from abductive_tasks.data import SAMPLE_ROOT, DataError
-from abductive_tasks.parsing import parse_label
+from abductive_tasks.dve import data, hooks
 
 SAMPLE = SAMPLE_ROOT / "dve"
 
 
-@pytest.fixture
-def split() -> dve.DveSplit:
-    return dve.load_split(SAMPLE, "test")
+@pytest.fixture(autouse=True)
+def fresh_loader():
+    data.load.cache_clear()
+    yield
+    data.load.cache_clear()
 
 
-def _rewrite(root: Path, edit) -> Path:
-    """Apply ``edit(rows)`` to the rows (header first) of ``root/dve/DVE_test.csv``; return the dve folder."""
-    path = root / "dve" / "DVE_test.csv"
-    with path.open(newline="", encoding="utf-8") as handle:
+def rewrite(root: Path, edit, name: str = "DVE_test.csv") -> Path:
+    """Apply ``edit(rows)`` to the rows (header first) of ``root/dve/DVE_test.csv``, write them to
+    ``root/dve/<name>``; return the dve folder."""
+    with (root / "dve" / "DVE_test.csv").open(newline="", encoding="utf-8") as handle:
         rows = list(csv.reader(handle))
     edit(rows)
-    with path.open("w", newline="", encoding="utf-8") as handle:
+    with (root / "dve" / name).open("w", newline="", encoding="utf-8") as handle:
         csv.writer(handle).writerows(rows)
     return root / "dve"
+
+
+def as_jsonl(root: Path) -> Path:
+    """Replace ``DVE_test.csv`` by ``cleaned_test.jsonl`` as pandas writes it (booleans, NaN for the empty updates)."""
+    with (root / "DVE_test.csv").open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    lines = []
+    for row in rows:
+        impossible = row["UpdateTypeImpossible"] == "True"
+        lines.append(json.dumps({**row, "UpdateTypeImpossible": impossible, "Update": float("nan") if impossible else row["Update"]}))
+    (root / "DVE_test.csv").unlink()
+    path = root / "cleaned_test.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
 
 
 def test_sample_layout_and_header():
     with (SAMPLE / "DVE_test.csv").open(newline="", encoding="utf-8") as handle:
         header = next(csv.reader(handle))
     assert ",".join(header) == "DataSource,AssignmentIdAnon,WorkerIdAnon,Premise,Hypothesis,SNLIPairId,Update,UpdateType,UpdateTypeImpossible,UpdateTypeImpossibleReason"
+    assert tuple(header) == data.HEADER
     assert sorted(p.name for p in (SAMPLE / "flickr30k-images").iterdir()) == ["1015118661.jpg", "2398605966.jpg", "3637013.jpg", "4701338123.jpg", "6556870225.jpg"]
 
 
-def test_sample_rows_impossible_excluded_and_free_text_kept(split):
-    assert len(split.rows) == 17
-    assert split.impossible_excluded == 4
-    assert sum(row["update_type"] == "strengthener" for row in split.rows) == 9
-    updates = [row["update"] for row in split.rows]
+def test_sample_rows_impossible_excluded_and_free_text_kept():
+    loaded = data.load(SAMPLE, "test")
+    items = loaded.items
+    assert len(items) == 17
+    assert loaded.excluded == {"impossible": 4}
+    assert loaded.source == str(SAMPLE / "DVE_test.csv")
+    assert sum(row["update_type"] == "strengthener" for row in items) == 9
+    updates = items["update"]
     assert 'The "man" is actually a 12-year-old boy, and he plays on the school team.' in updates
     assert "nan" not in updates and "" not in updates
-    assert split.rows[0] == {
+    assert items[0] == {
         "line": 2,
         "image_path": str((SAMPLE / "flickr30k-images" / "6556870225.jpg").resolve()),
         "premise": "A young male is running while playing tennis against another person.",
@@ -54,83 +75,72 @@ def test_sample_rows_impossible_excluded_and_free_text_kept(split):
         "update_type": "weakener",
         "pair_id": "6556870225.jpg#3r1n",
     }
-    assert len({row["pair_id"] for row in split.rows}) == 6
-    assert len({row["image_path"] for row in split.rows}) == 5
-
-
-def test_cls_documents(split):
-    docs = dve.cls_docs_from(split)
-    assert len(docs) == 17
-    doc = docs[0]
-    assert doc["item_id"] == "line 2" and doc["update_type"] == "weakener" and doc["impossible_excluded"] == 4
-    assert doc["choices"] == ["strengthener", "weakener"] and doc["candidate_images"] == [doc["image_path"]] * 2
-    assert dve.doc_to_text_cls(doc) == (
-        "You are a helpful assistant that helps to determine if an update strengthens or weakens a hypothesis. The premise is an image that sets the "
-        "scenario. The hypothesis is an inference based on this scenario, and the update provides additional information that could impact the "
-        "hypothesis. Based on the premise provided and the given update, please judge whether the update strengthens or weakens the hypothesis. "
-        "ONLY output strengthener or weakener in your final answer.\nConsider this image as a premise.\nHypothesis: A man moves while playing a game\n"
-        "Update: The young male is a child."
-    )
-    (image,) = dve.doc_to_visual(doc)
-    assert image.mode == "RGB"
-
-
-def test_gen_documents(split):
-    docs = dve.gen_docs_from(split)
-    # 6 pairs x 2 goals, less the last pair's weakener goal (all its weakeners are impossible).
-    assert len(docs) == 11
-    assert docs[0]["goals_skipped"] == 1
-    by_id = {doc["item_id"]: doc for doc in docs}
-    assert "4701338123.jpg#4r1n|weakener" not in by_id
-    dog = by_id["1015118661.jpg#0r1n|strengthener"]
-    assert dog["references"] == ["The dog is a hunting dog.", "A rabbit darts into the bushes, just ahead of the dog."]
-    assert dog["answer_kind"] == "text" and dog["candidate_images"] == [dog["image_path"]]
-    # Retrieval baseline: the first strengthener of every other pair, never one of this pair's references.
-    assert dog["choices"] == [
-        "The player is in his thirties.",
-        "The woman is holding a chef's knife.",
-        "A delivery truck, loaded with pipes, is turning onto the street.",
-        "They have been digging since dawn, in the heat.",
-        "It is Monday morning, and his badge hangs from his neck.",
-    ]
-    assert dve.doc_to_text_gen(dog) == (
-        "You are a helpful assistant that generates updates to impact hypotheses based on given premises.\nConsider this image as a premise.\n"
-        "Hypothesis: A dog chases a rabbit.\nGoal: strengthener\nBased on the goal, generate an update that:\n"
-        "- Strengthens the hypothesis if the goal is a strengthener.\n- Weakens the hypothesis if the goal is a weakener.\n"
-        "Ensure the update is logically consistent with the image premise.\nPlease provide only the update. Do not include any other information."
-    )
+    assert len(set(items["pair_id"])) == 6
+    assert len(set(items["image_path"])) == 5
 
 
 def test_unset_data_source_explains_the_download(monkeypatch):
     monkeypatch.delenv("ABDUCTIVE_DATA", raising=False)
     with pytest.raises(DataError, match=r"github.com/skywalkerzhang/Defeasible_Visual_Entailment.*ABDUCTIVE_DATA=<root>"):
-        dve.selected_split()
+        data.load_selected()
 
 
-def test_split_selection(monkeypatch):
+def test_dev_split_is_its_own_file(monkeypatch, data_copy):
     monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
-    monkeypatch.setenv("ABDUCTIVE_DVE_SPLIT", "validation")
-    with pytest.raises(DataError, match="expected one of"):
-        dve.selected_split()
-    monkeypatch.setenv("ABDUCTIVE_DVE_SPLIT", "dev")
-    with pytest.raises(DataError, match="DVE_dev.csv"):
-        dve.selected_split()
+    with pytest.raises(DataError, match=r"data file not found: .*DVE_dev.csv \(nor cleaned_dev.jsonl\).*holds the test split only"):
+        data.load_selected("dev")
+    with pytest.raises(ValueError, match=r"DVE split 'validation': expected one of \['test', 'dev', 'train'\]"):
+        data.load(SAMPLE, "validation")
+    root = rewrite(data_copy, lambda rows: rows.__delitem__(slice(5, None)), name="DVE_dev.csv")  # the first pair only
+    monkeypatch.setenv("ABDUCTIVE_DATA", str(data_copy))
+    dev, test = data.load_selected("dev"), data.load_selected("test")
+    assert dev.source == str(root / "DVE_dev.csv") and len(dev.items) == 4 and set(dev.items["pair_id"]) == {"6556870225.jpg#3r1n"}
+    assert len(test.items) == 17
 
 
 def test_jsonl_release_is_read_like_the_csv(data_copy):
-    root = data_copy / "dve"
-    with (root / "DVE_test.csv").open(newline="", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle))
-    lines = []
-    for row in rows:  # as pandas writes it: booleans, NaN for the empty updates
-        impossible = row["UpdateTypeImpossible"] == "True"
-        lines.append(json.dumps({**row, "UpdateTypeImpossible": impossible, "Update": float("nan") if impossible else row["Update"]}))
-    (root / "DVE_test.csv").unlink()
-    (root / "cleaned_test.jsonl").write_text("\n".join(lines) + "\n")
-    loaded = dve.load_split(root, "test")
-    expected = dve.load_split(SAMPLE, "test")
-    assert [r["update"] for r in loaded.rows] == [r["update"] for r in expected.rows]
-    assert loaded.impossible_excluded == 4
+    as_jsonl(data_copy / "dve")
+    loaded = data.load(data_copy / "dve", "test")
+    expected = data.load(SAMPLE, "test")
+    assert loaded.items["update"] == expected.items["update"] and loaded.items["pair_id"] == expected.items["pair_id"]
+    assert loaded.excluded == {"impossible": 4}
+
+
+@pytest.mark.parametrize(
+    ("corrupt", "message"),
+    [
+        (lambda text: b"\xef\xbb\xbf" + text, None),  # a byte order mark is accepted
+        (lambda text: text.replace(b"hunting", b"h\xfcnting", 1), r"cleaned_test.jsonl: not UTF-8 text"),
+        (lambda text: text.replace(b"}\n", b"\n", 1), r"cleaned_test.jsonl, line 1: not a JSON object"),
+        (
+            lambda text: text.replace(b'"Premise": ', b'"Premise": [["nested"]], "x": ', 1),
+            r"cleaned_test.jsonl, line 1, field 'Premise': expected text, found a JSON list",
+        ),
+        (lambda text: b"[" * 100_000 + text, r"cleaned_test.jsonl: nested too deeply to read"),
+    ],
+)
+def test_damaged_jsonl_is_one_error_naming_the_file(data_copy, corrupt, message):
+    path = as_jsonl(data_copy / "dve")
+    path.write_bytes(corrupt(path.read_bytes()))
+    if message is None:
+        assert len(data.load(data_copy / "dve", "test").items) == 17
+        return
+    with pytest.raises(DataError, match=message):
+        data.load(data_copy / "dve", "test")
+
+
+def test_csv_with_a_byte_order_mark_loads_and_non_utf8_names_the_file(data_copy):
+    path = data_copy / "dve" / "DVE_test.csv"
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert len(data.load(data_copy / "dve", "test").items) == 17
+    data.load.cache_clear()
+    path.write_bytes(path.read_bytes().replace(b"hunting", b"h\xfcnting", 1))
+    with pytest.raises(DataError, match=r"DVE_test.csv: not UTF-8 text"):
+        data.load(data_copy / "dve", "test")
+
+
+def _repeat_row(rows: list, line: int) -> None:
+    rows.append(list(rows[line - 1]))
 
 
 @pytest.mark.parametrize(
@@ -144,28 +154,55 @@ def test_jsonl_release_is_read_like_the_csv(data_copy):
         (lambda rows: rows[1].__setitem__(5, "missing.jpg#0r1n"), r"line 2, field 'SNLIPairId': image file not found"),
         (lambda rows: rows[4].append("extra, unquoted"), r"line 5: expected 10 fields"),
         (lambda rows: [row.pop(7) for row in rows], r"missing column\(s\) for UpdateType"),
+        # issue 11: a repeated row would count twice in dve_cls and add a reference in dve_gen
+        (lambda rows: _repeat_row(rows, 3), r"line 23, field 'Update': duplicate of line 3: the same strengthener 'The player is in his thirties.'"),
+        (lambda rows: rows[3].__setitem__(6, rows[1][6] + "  "), r"line 4, field 'Update': duplicate of line 2: the same weakener 'The young male is a child.'"),
     ],
 )
 def test_bad_rows_name_file_line_and_field(data_copy, edit, message):
-    root = _rewrite(data_copy, edit)
+    root = rewrite(data_copy, edit)
     with pytest.raises(DataError, match=message) as error:
-        dve.load_split(root, "test")
-    assert "DVE_test.csv" in str(error.value)
+        data.load(root, "test")
+    assert str(root / "DVE_test.csv") in str(error.value)
 
 
-@pytest.mark.parametrize(
-    ("answer", "expected"),
-    [
-        ("weakener", "weakener"),
-        ("Strengthener. Chosen at random.", "strengthener"),
-        ("**Weakener**", "weakener"),
-        ("The update weakens the hypothesis.", "weakener"),
-        ("Final answer: strengthener", "strengthener"),
-        ("I think this is a strengthener because the dog hunts.", "strengthener"),
-        ("It could be a strengthener or a weakener.", None),
-        ("no idea", None),
-        ("", None),
-    ],
-)
-def test_parse_label(answer, expected):
-    assert parse_label(answer, dve.UPDATE_TYPES, dve.LABEL_ALIASES) == expected
+def test_same_update_text_elsewhere_is_no_duplicate(data_copy):
+    # Line 8 (dog pair, strengthener) gets the text of line 7 (dog pair, weakener); line 12 (kitchen pair,
+    # weakener) that of line 2 (tennis pair, weakener): neither is the same update for the same pair and type.
+    root = rewrite(data_copy, lambda rows: (rows[7].__setitem__(6, rows[6][6]), rows[11].__setitem__(6, rows[1][6])))
+    assert len(data.load(root, "test").items) == 17
+
+
+def test_unusable_images_stop_loading(data_copy, monkeypatch):
+    image = data_copy / "dve" / "flickr30k-images" / "1015118661.jpg"
+    image.write_bytes(image.read_bytes()[: image.stat().st_size // 2])  # truncated
+    with pytest.raises(DataError, match=r"DVE_test.csv, line 6, field 'SNLIPairId': unusable image .*1015118661.jpg"):
+        data.load(data_copy / "dve", "test")
+    data.load.cache_clear()
+    images.clear_cache()
+    monkeypatch.setenv("ABDUCTIVE_MAX_IMAGE_PIXELS", "100")
+    with pytest.raises(DataError, match=r"line 2, field 'SNLIPairId': unusable image .*6556870225.jpg: .* over the limit of 100"):
+        data.load(SAMPLE, "test")
+    images.clear_cache()
+
+
+def test_image_symlink_leaving_the_root_is_refused(data_copy, tmp_path):
+    outside = tmp_path / "outside.jpg"
+    target = data_copy / "dve" / "flickr30k-images" / "2398605966.jpg"
+    outside.write_bytes(target.read_bytes())
+    target.unlink()
+    target.symlink_to(outside)
+    with pytest.raises(DataError, match=r"line 11, field 'SNLIPairId': path '2398605966.jpg' escapes the data root"):
+        data.load(data_copy / "dve", "test")
+
+
+def test_each_image_file_is_decoded_once_across_loading_and_visuals(monkeypatch):
+    images.clear_cache()
+    opened = []
+    real_open = PIL.Image.open
+    monkeypatch.setattr(PIL.Image, "open", lambda path, *a, **k: opened.append(str(path)) or real_open(path, *a, **k))
+    loaded = data.load(SAMPLE, "test")  # loading decodes every image (and rejects bad ones)
+    for docs in (hooks.cls_docs_from(loaded), hooks.gen_docs_from(loaded)):
+        for doc in docs:
+            hooks.doc_to_visual(doc)
+    assert len(opened) == len(set(opened)) == 5

@@ -1,10 +1,7 @@
 """The inference-aware evaluator built from tiny random configs: shapes, determinism, batching,
-and the released checkpoint's key layout loading strictly."""
+the released checkpoint's key layout loading strictly, and training with the paper's loss."""
 
 from __future__ import annotations
-
-import importlib.util
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,7 +10,8 @@ from PIL import Image
 from torchvision import models as tv_models
 from transformers import AutoTokenizer, BertConfig
 
-from abductive_tasks.dve import evaluator
+from abductive_tasks import settings
+from abductive_tasks.dve import evaluator, training
 
 from helpers.dve_tiny_models import TINY_RESNET, build_tiny_bert, build_tiny_evaluator
 
@@ -107,21 +105,20 @@ def test_configured_scorer_loads_a_local_checkpoint(bert_dir, tmp_path, monkeypa
     monkeypatch.setenv(evaluator.WEIGHTS_ENV, str(path))
     monkeypatch.setenv(evaluator.TEXT_ENV, str(bert_dir))
     monkeypatch.setenv(evaluator.RESNET_ENV, TINY_RESNET)
-    evaluator.configured_scorer.cache_clear()
+    evaluator.load_scorer.cache_clear()
     try:
         loaded = evaluator.configured_scorer()
+        assert evaluator.configured_scorer() is loaded  # once per configuration
         expected, _ = _scorer(bert_dir, seed=3).predict(IMAGES, HYPOTHESES, UPDATES)
         assert loaded.predict(IMAGES, HYPOTHESES, UPDATES)[0] == pytest.approx(expected, abs=1e-6)
-        evaluator.configured_scorer.cache_clear()
         monkeypatch.setenv(evaluator.RESNET_ENV, "resnet18")  # wrong architecture for these weights
         with pytest.raises(evaluator.EvaluatorUnavailable, match="ResNet 'resnet18'"):
             evaluator.configured_scorer()
-        evaluator.configured_scorer.cache_clear()
         monkeypatch.setenv(evaluator.WEIGHTS_ENV, "off")
         with pytest.raises(evaluator.EvaluatorUnavailable, match="disabled"):
             evaluator.configured_scorer()
     finally:
-        evaluator.configured_scorer.cache_clear()
+        evaluator.load_scorer.cache_clear()
 
 
 @pytest.mark.parametrize("spec", ["basic:1,1,1", "triangle:1,1,1,1", "vgg16"])
@@ -142,11 +139,8 @@ def test_training_loss_by_hand():
     assert low < high
 
 
-def test_training_entry_point_on_the_sample(bert_dir, tmp_path, monkeypatch):
-    spec = importlib.util.spec_from_file_location("train_dve_evaluator", Path(__file__).parents[2] / "utils" / "train_dve_evaluator.py")
-    trainer = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(trainer)
-    assert trainer.parse_args(["--output", "x.pth"]).__dict__ | {"output": None} == {
+def test_training_on_the_sample(bert_dir, tmp_path, monkeypatch):
+    assert training.parse_args(["--output", "x.pth"]).__dict__ | {"output": None} == {
         "output": None,
         "train_split": "train",
         "dev_split": "dev",
@@ -164,7 +158,13 @@ def test_training_entry_point_on_the_sample(bert_dir, tmp_path, monkeypatch):
     monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
     output = tmp_path / "trained.pth"
     arguments = ["--output", str(output), "--train-split", "test", "--dev-split", "test", "--text-backbone", str(bert_dir), "--resnet", TINY_RESNET]
-    history = trainer.main([*arguments, "--init", "random", "--epochs", "1", "--batch-size", "17", "--lr", "1e-3"])
+    history = training.main([*arguments, "--init", "random", "--epochs", "1", "--batch-size", "17", "--lr", "1e-3"])
     assert [record["epoch"] for record in history] == [1]
     assert all(np.isfinite(record["train_loss"]) and 0.0 <= record["pairwise_accuracy"] <= 1.0 for record in history)
     evaluator.load_weights(_model(bert_dir), torch.load(output, weights_only=True))  # the released layout, strictly
+
+
+def test_defaults_are_the_settings_defaults():
+    assert settings.VARIABLES[evaluator.TEXT_ENV].default == evaluator.TEXT_BACKBONE == training.parse_args(["--output", "x"]).text_backbone
+    assert settings.VARIABLES[evaluator.RESNET_ENV].default == evaluator.RESNET
+    assert settings.VARIABLES[evaluator.WEIGHTS_ENV].default == evaluator.HUB_REPO

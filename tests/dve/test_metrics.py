@@ -1,33 +1,72 @@
-"""DVE generation metrics: hand-computed ROUGE-L and BLEU-4, per-goal aggregation, the evaluator's
-success rule, and model-based metrics reported as not computed when their weights are missing."""
+"""DVE metrics: hand-computed ROUGE-L and BLEU-4, BLEU from per-pair sufficient statistics, per-goal
+aggregation, the evaluator's success rule, and the model-based families offline first."""
 
 from __future__ import annotations
 
+import random
+import shutil
+import socket
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
+import sacrebleu
+from loguru import logger
 from PIL import Image
 
-from abductive_tasks import dve
+from abductive_tasks import taskspec
 from abductive_tasks.data import SAMPLE_ROOT
-from abductive_tasks.dve import evaluator, metrics
+from abductive_tasks.dve import data, evaluator, hooks, metrics, weights
 
-from helpers.dve_tiny_models import tiny_metric_env
+from helpers.dve_tiny_models import TINY_RESNET, tiny_metric_env
+from helpers.specs import evaluate
+
+MODEL_VARIABLES = (metrics.BERTSCORE_ENV, metrics.CLIP_ENV, evaluator.WEIGHTS_ENV, evaluator.TEXT_ENV, evaluator.RESNET_ENV, metrics.BERTSCORE_LAYERS_ENV)
+NOT_COMPUTED = {"bertscore_computed": False, "clipscore_computed": False, "evaluator_computed": False}
 
 
 @pytest.fixture(autouse=True)
-def fresh_caches():
-    """Model loaders and per-family values are cached per run; each test starts clean."""
-    caches = (dve._family_values, evaluator.configured_scorer, metrics._bertscorer, metrics._clip)
+def fresh_caches(monkeypatch):
+    """Model loaders, the once-per-run log lines and family results are cached per run; each test starts clean."""
+    for variable in MODEL_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
+    caches = (evaluator.load_scorer, metrics._bertscorer, metrics._clip, weights.report_not_computed)
     for cached in caches:
         cached.cache_clear()
+    taskspec._cache.clear()
     yield
     for cached in caches:
         cached.cache_clear()
+    taskspec._cache.clear()
 
 
 @pytest.fixture(scope="module")
 def tiny_env(tmp_path_factory) -> dict[str, str]:
     return tiny_metric_env(tmp_path_factory.mktemp("dve-tiny"))
+
+
+@pytest.fixture(scope="module")
+def gen_docs():
+    return hooks.gen_docs_from(data.load(SAMPLE_ROOT / "dve", "test"))
+
+
+@pytest.fixture
+def warnings_logged():
+    messages: list[str] = []
+    sink = logger.add(lambda message: messages.append(message.record["message"]), level="WARNING")
+    yield messages
+    logger.remove(sink)
+
+
+def corpus_bleu4(predictions: list[str], references: list[list[str]]) -> float:
+    """BLEU-4 as dve_gen computed it before per-pair statistics (sacrebleu.corpus_bleu / 100)."""
+    width = max(len(refs) for refs in references)
+    streams = [[refs[i] if i < len(refs) else None for refs in references] for i in range(width)]
+    return sacrebleu.corpus_bleu(predictions, streams).score / 100
+
+
+# ---------------------------------------------------------------- kernels
 
 
 def test_rouge_l_by_hand():
@@ -40,48 +79,81 @@ def test_rouge_l_by_hand():
 def test_bleu4_by_hand():
     # pred/ref: "the dog runs in the park" / "the dog runs in a park": clipped n-gram precisions
     # 5/6, 3/5, 2/4, 1/3 and equal lengths: BLEU = (5/6 * 3/5 * 2/4 * 1/3) ** 0.25.
-    assert metrics.bleu4(["the dog runs in the park"], [["the dog runs in a park"]]) == pytest.approx((5 / 6 * 3 / 5 * 2 / 4 * 1 / 3) ** 0.25)
+    stats = metrics.bleu_statistics(["the dog runs in the park"], [["the dog runs in a park"]])
+    assert stats.tolist() == [[6, 6, 5, 3, 2, 1, 6, 5, 4, 3]]  # hypothesis and reference length, matches, totals
+    assert metrics.bleu_score(stats.sum(axis=0)) == pytest.approx((5 / 6 * 3 / 5 * 2 / 4 * 1 / 3) ** 0.25)
     # A variable number of references per prediction; each prediction matches one exactly.
-    assert metrics.bleu4(["the dog runs in the park", "a man is at work today"], [["x y z w", "the dog runs in the park"], ["a man is at work today"]]) == pytest.approx(
-        1.0
-    )
-    assert metrics.bleu4([], []) is None
+    two = metrics.bleu_statistics(["the dog runs in the park", "a man is at work today"], [["x y z w", "the dog runs in the park"], ["a man is at work today"]])
+    assert metrics.bleu_score(two.sum(axis=0)) == pytest.approx(1.0)
+    assert metrics.bleu_statistics([], []).shape == (0, 10)
+    # Replicates: a (2, 10) array of summed statistics gives two scores.
+    assert metrics.bleu_score(np.stack([stats[0], two.sum(axis=0)])).tolist() == pytest.approx([(1 / 12) ** 0.25, 1.0])
 
 
-def _records(predictions: list[str]) -> list[dict]:
-    docs = dve.gen_docs_from(dve.load_split(SAMPLE_ROOT / "dve", "test"))
-    return [dve.process_results_gen(doc, [prediction])["dve_rouge_l_all"] for doc, prediction in zip(docs, predictions, strict=False)]
+def _random_corpus(rng: random.Random) -> tuple[list[str], list[list[str]]]:
+    words = "the a dog man runs park ball is in at work today rabbit hunting .".split()
+    sentence = lambda: " ".join(rng.choice(words) for _ in range(rng.randrange(0, 9)))  # noqa: E731
+    size = rng.randrange(1, 12)
+    return [sentence() for _ in range(size)], [[sentence() or "x" for _ in range(rng.randrange(1, 4))] for _ in range(size)]
 
 
-def test_per_goal_lexical_metrics_without_any_model(monkeypatch):
+def test_bleu_of_summed_statistics_is_sacrebleu_corpus_bleu_exactly(gen_docs):
+    rng = random.Random(0)
+    corpora = [_random_corpus(rng) for _ in range(300)]  # short sentences: zero 3-/4-gram matches, exp smoothing, empty hypotheses
+    corpora.append(([doc["choices"][0] for doc in gen_docs], gen_docs["references"]))
+    for predictions, references in corpora:
+        assert metrics.bleu_score(metrics.bleu_statistics(predictions, references).sum(axis=0)) == corpus_bleu4(predictions, references)
+
+
+def test_bleu_estimate_resamples_pairs():
+    predictions = ["the dog runs in the park", "a cat", "a man is at work today"]
+    references = [["the dog runs in a park"], ["the cat sleeps"], ["a man is at work today"]]
+    statistics = metrics.bleu_statistics(predictions, references)
+    estimate = metrics.bleu_estimate(np.array(["p1", "p2", "p1"]), statistics)
+    assert estimate.units.tolist() == ["p1", "p2"]
+    assert estimate.value == corpus_bleu4(predictions, references)
+    # A replicate that draws pair p1 twice is corpus BLEU over p1's documents, each twice.
+    doubled = float(metrics.bleu_score(2 * estimate.stats[0]))
+    assert doubled == corpus_bleu4([predictions[0], predictions[2]] * 2, [references[0], references[2]] * 2)
+    only_p2 = float(metrics.bleu_score(2 * estimate.stats[1]))
+    assert set(estimate.replicates(200, seed=1).tolist()) == {doubled, only_p2, estimate.value}
+
+
+# ---------------------------------------------------------------- dve_gen from records
+
+
+def _gen(docs, predictions) -> dict:
+    return evaluate(hooks.GEN, hooks.process_results_gen, docs, predictions)
+
+
+def test_per_goal_lexical_metrics_without_any_model(monkeypatch, gen_docs):
     for variable in (metrics.BERTSCORE_ENV, metrics.CLIP_ENV, evaluator.WEIGHTS_ENV):
         monkeypatch.setenv(variable, "off")
-    # Documents 0-3: pair 1 strengthener/weakener, pair 2 strengthener/weakener.
-    records = _records(["The player is in his thirties.", "cats sleep", "  ", "The ball bounces once."])
-    assert [r["goal"] for r in records] == ["strengthener", "weakener", "strengthener", "weakener"]
-    # Exact references score 1, "cats sleep" shares no token with its references, the blank answer scores 0.
-    assert dve.dve_rouge_l_strengthener(records) == pytest.approx(0.5)
-    assert dve.dve_rouge_l_weakener(records) == pytest.approx(0.5)
-    assert dve.dve_rouge_l_all(records) == pytest.approx(0.5)
-    assert dve.dve_bleu4_strengthener(records) == pytest.approx(
-        metrics.bleu4(["The player is in his thirties.", ""], [records[0]["references"], records[2]["references"]])
-    )
-    assert dve.dve_gen_empty_answers(records) == 1
-    assert dve.dve_gen_scored(records) == 4
-    assert dve.impossible_excluded(records) == 4
-    assert dve.dve_gen_goals_skipped(records) == 1
+    docs = gen_docs.select(range(4))  # pair 1 strengthener/weakener, pair 2 strengthener/weakener
+    assert docs["goal"] == ["strengthener", "weakener", "strengthener", "weakener"]
+    # Exact references score 1, "cats sleep" shares no token with its references, the failed request scores 0.
+    predictions = ["The player is in his thirties.", "cats sleep", "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 500", "The ball bounces once."]
+    values = _gen(docs, predictions)
+    assert values["dve_rouge_l_strengthener"] == pytest.approx(0.5)
+    assert values["dve_rouge_l_weakener"] == pytest.approx(0.5)
+    assert values["dve_rouge_l_all"] == pytest.approx(0.5)
+    answers = ["The player is in his thirties.", "cats sleep", "", "The ball bounces once."]  # a failed request adds no n-gram
+    assert values["dve_bleu4_strengthener"] == corpus_bleu4(answers[0::2], docs["references"][0::2])
+    assert values["dve_bleu4_all"] == corpus_bleu4(answers, docs["references"])
     for name in ("dve_bertscore_all", "dve_clipscore_weakener", "dve_evaluator_strengthener", "dve_evaluator_weakener", "dve_success_all"):
-        assert getattr(dve, name)(records) is None
-    assert dve.dve_gen_not_computed(records) == "bertscore, clipscore, evaluator"
-
-
-def test_missing_weights_are_reported_with_the_reason(monkeypatch, tmp_path):
-    monkeypatch.setenv(metrics.BERTSCORE_ENV, str(tmp_path / "no-such-model"))
-    with pytest.raises(metrics.MetricUnavailable, match=r"BERTScore model '.*no-such-model' unavailable: .*Set ABDUCTIVE_BERTSCORE_MODEL"):
-        metrics.bertscore_f1(["a"], [["b"]])
-    monkeypatch.setenv(evaluator.WEIGHTS_ENV, str(tmp_path / "weights.pth"))
-    with pytest.raises(evaluator.EvaluatorUnavailable, match=r"cannot load the evaluator \(weights '.*weights.pth'"):
-        evaluator.configured_scorer()
+        assert values[name] is None
+    assert values["dve_gen_counts"] == {
+        "documents": 4,
+        "pairs": 2,
+        "impossible_excluded": 4,
+        "goals_skipped": 1,
+        **NOT_COMPUTED,
+        "unparsable": 0,
+        "request_failed": 1,
+        "judge_extracted": 0,
+    }
+    assert set(values["dve_gen_ci95"]) == {f"dve_{family}_{part}" for family in ("rouge_l", "bleu4") for part in ("all", "strengthener", "weakener")}
+    assert values["dve_gen_ci95"]["dve_rouge_l_all"]["units"] == 2  # resampled by premise-hypothesis pair
 
 
 class FixedScorer:
@@ -94,24 +166,27 @@ class FixedScorer:
         return np.array([self.scores[text] for text in texts]), np.full(len(texts), 0.5)
 
 
-def test_evaluator_means_and_success_against_the_caption(monkeypatch):
+def test_evaluator_means_and_success_against_the_caption(monkeypatch, gen_docs):
     monkeypatch.setenv(metrics.BERTSCORE_ENV, "off")
     monkeypatch.setenv(metrics.CLIP_ENV, "off")
-    records = _records(["s1", "w1", "s2", "w2"])
-    captions = {r["premise"]: 1.0 for r in records}
-    # Pair 1 caption scores 1.0, pair 2 caption 1.0: s1 above (success), w1 tie (fails),
-    # s2 below (fails), w2 below (success).
+    docs = gen_docs.select(range(6))  # pairs 1-3, strengthener then weakener
+    captions = {premise: 1.0 for premise in docs["premise"]}
+    # Every caption scores 1.0: s1 above (success), w1 tie (fails), s2 below (fails), w2 below (success);
+    # pair 3's requests failed: no strength score, and no success.
     scorer = FixedScorer({**captions, "s1": 3.0, "w1": 1.0, "s2": 0.0, "w2": -2.0})
     monkeypatch.setattr(evaluator, "configured_scorer", lambda: scorer)
-    assert dve.dve_evaluator_strengthener(records) == pytest.approx(1.5)
-    assert dve.dve_evaluator_weakener(records) == pytest.approx(-0.5)
-    assert dve.dve_success_strengthener(records) == pytest.approx(0.5)
-    assert dve.dve_success_weakener(records) == pytest.approx(0.5)
-    assert dve.dve_success_all(records) == pytest.approx(0.5)
-    assert dve.dve_gen_not_computed(records) == "bertscore, clipscore"
+    values = _gen(docs, ["s1", "w1", "s2", "w2", "", "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 500"])
+    assert values["dve_evaluator_strengthener"] == pytest.approx(1.5)
+    assert values["dve_evaluator_weakener"] == pytest.approx(-0.5)
+    assert values["dve_success_strengthener"] == pytest.approx(1 / 3)
+    assert values["dve_success_weakener"] == pytest.approx(1 / 3)
+    assert values["dve_success_all"] == pytest.approx(2 / 6)
+    assert values["dve_gen_counts"]["request_failed"] == 2
+    assert values["dve_gen_counts"]["evaluator_computed"] is True and values["dve_gen_counts"]["bertscore_computed"] is False
+    assert values["dve_gen_ci95"]["dve_evaluator_strengthener"]["units"] == 2 and values["dve_gen_ci95"]["dve_success_all"]["units"] == 3
 
 
-def test_model_metrics_with_tiny_local_models(monkeypatch, tiny_env):
+def test_model_metrics_with_tiny_local_models(monkeypatch, tiny_env, gen_docs):
     for key, value in tiny_env.items():
         monkeypatch.setenv(key, value)
     bert = metrics.bertscore_f1(["the dog chases a rabbit", "", "the man"], [["the dog is a hunting dog", "a ball"], ["the man"], ["the man"]])
@@ -121,8 +196,132 @@ def test_model_metrics_with_tiny_local_models(monkeypatch, tiny_env):
     image = Image.new("RGB", (40, 30), (200, 30, 30))
     clip = metrics.clip_scores([image, image, image], ["the dog chases", "the dog chases", "a man at work"])
     assert clip.shape == (3,) and clip[0] == clip[1] and np.all((clip >= 0) & (clip <= 1))
-    records = _records(["The player is in his thirties.", "cats sleep", "The dog is a hunting dog.", "The ball bounces once."])
-    assert dve.dve_gen_not_computed(records) == "none"
-    assert dve.dve_bertscore_strengthener(records) == pytest.approx(1.0, abs=1e-5)  # both strengtheners are references
-    assert dve.dve_clipscore_all(records) is not None
-    assert dve.dve_success_all(records) in {0.0, 0.25, 0.5, 0.75, 1.0}
+    values = _gen(gen_docs.select(range(4)), ["The player is in his thirties.", "cats sleep", "The dog is a hunting dog.", "The ball bounces once."])
+    assert {key: values["dve_gen_counts"][key] for key in NOT_COMPUTED} == dict.fromkeys(NOT_COMPUTED, True)
+    assert values["dve_bertscore_strengthener"] == pytest.approx(1.0, abs=1e-5)  # both strengtheners are references
+    assert values["dve_clipscore_all"] is not None
+    assert values["dve_success_all"] in {0.0, 0.25, 0.5, 0.75, 1.0}
+
+
+# ---------------------------------------------------------------- offline first (issue 12)
+
+
+@pytest.fixture
+def hub(monkeypatch, tmp_path) -> tuple[Path, list]:
+    """An empty local Hugging Face cache, HF's own offline switches off, and every network route refused and recorded."""
+    import huggingface_hub.constants
+    import huggingface_hub.file_download
+
+    cache = tmp_path / "hub"
+    cache.mkdir()
+    for variable in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_DATASETS_OFFLINE"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(cache))
+    attempts: list = []
+
+    def refuse(*args, **kwargs):
+        attempts.append(args)
+        raise AssertionError("network access attempted")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+    for name in ("http_get", "get_hf_file_metadata", "_get_metadata_or_catch_error"):
+        monkeypatch.setattr(huggingface_hub.file_download, name, refuse)
+    return cache, attempts
+
+
+def cache_as_hub_model(cache: Path, repo_id: str, folder: Path) -> None:
+    """Lay out ``folder`` as the huggingface_hub cache holds a downloaded ``repo_id``."""
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    repo = cache / f"models--{repo_id.replace('/', '--')}"
+    (repo / "refs").mkdir(parents=True)
+    (repo / "refs" / "main").write_text(commit)
+    shutil.copytree(folder, repo / "snapshots" / commit)
+
+
+def test_defaults_not_in_the_local_cache_are_not_computed_at_once(hub, gen_docs, warnings_logged, monkeypatch):
+    _cache, attempts = hub
+
+    def no_loading(*args, **kwargs):
+        raise AssertionError("a model was loaded")
+
+    monkeypatch.setattr("transformers.CLIPModel.from_pretrained", no_loading)
+    monkeypatch.setattr("transformers.AutoTokenizer.from_pretrained", no_loading)
+    answers = [doc["choices"][0] for doc in gen_docs]
+    first = _gen(gen_docs, answers)
+    second = _gen(gen_docs.select(range(4)), answers[:4])  # e.g. dve_gen_dev in the same run
+    for values in (first, second):
+        assert {key: values["dve_gen_counts"][key] for key in NOT_COMPUTED} == NOT_COMPUTED
+        assert values["dve_success_all"] is None and values["dve_bertscore_all"] is None and values["dve_clipscore_all"] is None
+        assert values["dve_rouge_l_all"] is not None
+    assert attempts == []
+    dve_lines = [message for message in warnings_logged if message.startswith("dve_gen:")]
+    assert len(dve_lines) == 3  # one line per family, however often it is computed
+    assert [line.split(":")[1].strip().split()[0] for line in dve_lines] == ["bertscore", "clipscore", "evaluator"]
+    for line, variable in zip(dve_lines, (metrics.BERTSCORE_ENV, metrics.CLIP_ENV, evaluator.WEIGHTS_ENV), strict=True):
+        assert "not in the local Hugging Face cache" in line and f"Set {variable} to a local folder or file" in line and "to allow the download" in line
+
+
+def test_defaults_in_the_local_cache_are_used_without_network(hub, tiny_env, gen_docs, monkeypatch):
+    cache, attempts = hub
+    bert = Path(tiny_env[metrics.BERTSCORE_ENV])
+    cache_as_hub_model(cache, "roberta-large", bert)
+    cache_as_hub_model(cache, "openai/clip-vit-base-patch32", Path(tiny_env[metrics.CLIP_ENV]))
+    cache_as_hub_model(cache, "skywalkerzhang19/DVE_evaluator", Path(tiny_env[evaluator.WEIGHTS_ENV]).parent)
+    cache_as_hub_model(cache, "google-bert/bert-large-uncased", bert)
+    monkeypatch.setenv(metrics.BERTSCORE_LAYERS_ENV, "2")  # the tiny model stands in for roberta-large (17 layers)
+    monkeypatch.setenv(evaluator.RESNET_ENV, TINY_RESNET)
+    values = _gen(gen_docs, [doc["choices"][0] for doc in gen_docs])
+    assert {key: values["dve_gen_counts"][key] for key in NOT_COMPUTED} == dict.fromkeys(NOT_COMPUTED, True)
+    assert 0.0 <= values["dve_success_all"] <= 1.0 and 0.0 <= values["dve_bertscore_all"] <= 1.0
+    assert attempts == []
+
+
+def test_a_named_hub_model_may_download(hub, monkeypatch):
+    _cache, attempts = hub
+    calls = []
+
+    def record(name, *args, **kwargs):
+        calls.append((name, kwargs.get("local_files_only", False)))
+        raise OSError("unreachable here")
+
+    monkeypatch.setattr("transformers.CLIPModel.from_pretrained", record)
+    monkeypatch.setenv(metrics.CLIP_ENV, "openai/clip-vit-large-patch14")
+    with pytest.raises(weights.MetricUnavailable, match=r"CLIP model 'openai/clip-vit-large-patch14' unavailable: unreachable here"):
+        metrics.clip_scores([], [])
+    assert calls == [("openai/clip-vit-large-patch14", False)]  # the hub id itself, downloads allowed
+    monkeypatch.setattr("huggingface_hub.hf_hub_download", lambda **kwargs: calls.append(kwargs) or record("weights"))
+    monkeypatch.setenv(evaluator.WEIGHTS_ENV, "skywalkerzhang19/DVE_evaluator")
+    with pytest.raises(evaluator.EvaluatorUnavailable, match="unreachable here"):
+        evaluator.configured_scorer()
+    assert calls[1] == {"repo_id": "skywalkerzhang19/DVE_evaluator", "filename": "evaluator_weights.pth"}
+    assert attempts == []
+
+
+def test_missing_optional_packages_mean_not_computed(monkeypatch, gen_docs, warnings_logged):
+    import abductive_tasks.dve
+
+    monkeypatch.setitem(sys.modules, "bert_score", None)  # the dve extra: bert-score and torchvision
+    monkeypatch.setitem(sys.modules, "torchvision", None)
+    monkeypatch.delitem(sys.modules, "abductive_tasks.dve.evaluator")
+    monkeypatch.delattr(abductive_tasks.dve, "evaluator")
+    monkeypatch.setenv(metrics.BERTSCORE_ENV, str(SAMPLE_ROOT))  # a local folder: no cache lookup before the import
+    values = _gen(gen_docs.select(range(2)), ["a", "b"])
+    assert values["dve_gen_counts"]["bertscore_computed"] is False and values["dve_gen_counts"]["evaluator_computed"] is False
+    assert values["dve_rouge_l_all"] is not None
+    lines = [line for line in warnings_logged if line.startswith("dve_gen:")]
+    assert "dve_gen: bertscore not computed: the bert-score package is not installed (pip install 'abductive-tasks[dve]')" in lines
+    assert "dve_gen: evaluator not computed: the evaluator needs the torchvision package (pip install 'abductive-tasks[dve]')" in lines
+
+
+def test_missing_weights_are_reported_with_the_reason(monkeypatch, tmp_path):
+    monkeypatch.setenv(metrics.BERTSCORE_ENV, str(tmp_path / "no-such-model"))
+    with pytest.raises(weights.MetricUnavailable, match=r"no folder or file at '.*no-such-model' \(BERTScore model\)\. Set ABDUCTIVE_BERTSCORE_MODEL"):
+        metrics.bertscore_f1(["a"], [["b"]])
+    monkeypatch.setenv(evaluator.WEIGHTS_ENV, str(tmp_path / "weights.pth"))
+    with pytest.raises(evaluator.EvaluatorUnavailable, match=r"cannot load the evaluator \(weights '.*weights.pth'"):
+        evaluator.configured_scorer()
+    monkeypatch.setenv(evaluator.WEIGHTS_ENV, "off")
+    with pytest.raises(evaluator.EvaluatorUnavailable, match="disabled by ABDUCTIVE_DVE_EVALUATOR=off"):
+        evaluator.configured_scorer()

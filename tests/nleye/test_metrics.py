@@ -2,7 +2,7 @@
 
 import pytest
 
-from abductive_tasks.nleye.metrics import pair_scores, rank_estimates
+from abductive_tasks.nleye.metrics import consistency_outcomes, pair_scores, rank_estimates
 
 
 def test_order_faithful_ties_and_unparsable_are_wrong():
@@ -42,3 +42,22 @@ def test_rank_statistics_by_hand():
 def test_rank_statistics_without_parsed_items_are_none():
     estimates = rank_estimates(pair_scores(["a", "a"], [True, False], [None, None]))
     assert estimates["rank_diff"].value is None and estimates["rank_diff"].n_units == 0
+
+
+def test_consistency_needs_both_orders_right_and_complete_items():
+    # item a: right in both orders -> 1; b: right once -> 0; c: only one document -> incomplete.
+    outcomes = consistency_outcomes(
+        item_ids=["a", "a", "b", "b", "c"],
+        orders=[1, 2, 2, 1, 1],
+        correct=[True, True, True, False, True],
+    )
+    assert outcomes.item_ids.tolist() == ["a", "b"]
+    assert outcomes.correct.tolist() == [True, False]
+    assert outcomes.incomplete == 1
+    assert outcomes.accuracy == 0.5
+
+
+def test_consistency_with_no_complete_item_is_none():
+    outcomes = consistency_outcomes(["a"], [1], [True])
+    assert outcomes.accuracy is None
+    assert outcomes.incomplete == 1

@@ -22,7 +22,7 @@ def build_kind(kind: str, params: dict) -> AnswerKind:
     if kind == "label":
         return Label(tuple(params["labels"]), params.get("aliases", {}))
     if kind == "score":
-        return Score(params["low"], params["high"])
+        return Score(params["low"], params["high"], params.get("labels", {}))
     raise ValueError(f"{CORPUS.name}: unknown kind {kind!r}")
 
 
@@ -82,8 +82,10 @@ def test_parser_agrees_with_a_person(corpus_report):
 
 def test_the_tasks_read_replies_with_the_kinds_the_corpus_checks():
     """Each corpus group answers one of our prompts: the task must read its replies the same way."""
+    from abductive_tasks.dve import hooks as dve
     from abductive_tasks.mucr import hooks as mucr
     from abductive_tasks.nleye import hooks as nleye
+    from abductive_tasks.sherlock import hooks as sherlock
 
     used = {
         "nleye_triplet_separate": nleye.TRIPLET_ANSWER,
@@ -92,6 +94,8 @@ def test_the_tasks_read_replies_with_the_kinds_the_corpus_checks():
         "nleye_pairs": nleye.PAIRS_ANSWER,
         "mucr_c2e_e2c": mucr.FOUR_OPTIONS,
         "mucr_cue_weather": mucr.cue_answer({"options": ["slippery floor", "birthday party", "heavy rain", "broken glass"]}),
+        "dve_cls": dve.LABEL,
+        "sherlock_rating": sherlock.RATING_ANSWER,
     }
     kinds = {group: kind for group, kind, _, _ in CASES}
     for group, kind in used.items():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from pathlib import Path
 
@@ -35,6 +36,8 @@ def use_stub(monkeypatch, stub: OpenAIStub, cache: Path, retries: int = 2, timeo
 @pytest.fixture
 def warnings():
     """Messages logged through loguru at WARNING or above during the test."""
+    import lmms_eval.llm_judge  # noqa: F401  (importing it removes every loguru handler: do it before adding ours)
+
     messages: list[str] = []
     sink = logger.add(lambda message: messages.append(message.record["message"]), level="WARNING")
     yield messages
@@ -95,6 +98,28 @@ def test_failure_after_retries_is_judge_failed_and_not_cached(monkeypatch, tmp_p
         assert len(stub.requests) == 2  # first attempt + one retry
         assert any("request failed after 2 attempt(s)" in message for message in warnings)
         assert ask_judge("Rate me", score) == JudgeResult("ok", 4.0, "Score: 4")  # the failure was not cached
+
+
+@pytest.mark.parametrize("blank", ["", "  \n\t "])
+def test_blank_reply_is_a_failure_and_not_cached(monkeypatch, tmp_path, warnings, blank):
+    with OpenAIStub([blank, blank, "Score: 4"]) as stub:
+        use_stub(monkeypatch, stub, tmp_path / "cache", retries=1)
+        assert ask_judge("Rate me", score) == JudgeResult("judge_failed", None, None)
+        assert len(stub.requests) == 2  # a blank reply is retried like an error
+        assert any("request failed after 2 attempt(s): empty reply" in message for message in warnings)
+        assert not list((tmp_path / "cache").rglob("*.json"))
+        assert ask_judge("Rate me", score) == JudgeResult("ok", 4.0, "Score: 4")
+
+
+def test_blank_reply_cached_by_an_earlier_version_is_asked_again(monkeypatch, tmp_path):
+    with OpenAIStub(["Score: 5", "Score: 8"]) as stub:
+        use_stub(monkeypatch, stub, tmp_path / "cache")
+        ask_judge("Rate me", score)
+        (path,) = (tmp_path / "cache").rglob("*.json")
+        path.write_text(json.dumps({**json.loads(path.read_text()), "reply": " "}))
+        judge._judges.clear()
+        assert ask_judge("Rate me", score) == JudgeResult("ok", 8.0, "Score: 8")
+        assert len(stub.requests) == 2
 
 
 def test_no_retry_when_the_server_rejects_the_request(monkeypatch, tmp_path):

@@ -226,3 +226,101 @@ def test_the_former_helpers_read_as_the_kinds_do():
     assert parse_choice("The right one", 2, {"middle": 1, "right": 2}) == 2
     assert parse_score("I'd give it a 7.") == 7.0
     assert parse_label("It is not a strengthener; it is a weakener.", ["strengthener", "weakener"]) == "weakener"
+
+
+# ---------------------------------------------------------------- rules from the held-out batch (corpus groups *_d)
+
+
+def test_number_words_standing_as_an_answer():
+    assert [Choice(2).read(answer) for answer in ("Two.", "The answer is one.", "Answer: two")] == [2, 1, 2]
+    assert Choice(2).read("I'd go with the other one.") is None  # a pronoun, not an option
+    assert Choice(2).read("Neither of the two is more plausible.") is None
+    assert [Score().read(answer) for answer in ("seven", "Score: five", "Score: seven out of ten", "I'd say it's about a six.")] == [7.0, 5.0, 7.0, 6.0]
+
+
+def test_last_and_bare_ordinals():
+    assert Choice(4).read("The last one.") == 4
+    assert Choice(2, {"middle": 1, "right": 2}, context_images=1).read("The last image is more plausible.") == 2
+    cue = Choice(4, option_texts=("heavy snow", "forgot umbrella", "power outage", "ate too much"))
+    assert cue.read("The last image shows a buried car; the cue is heavy snow.") == 1  # images are no options of a text choice
+    assert Choice(2).read("The first.") == 1
+    assert Choice(2).read("In the first, the man is dry; in the second, he is wet. The second is more plausible.") == 2
+
+
+def test_the_questions_own_list_of_answers_names_none():
+    assert Choice(4).read("1, 2, 3 or 4") is None
+    assert Choice(4).read("Option number (1, 2, 3 or 4): 2") == 2
+    assert Choice(2).read("Is it 1 or 2? I'd say 2.") == 2
+    update = Label(("strengthener", "weakener"), {"strengthens": "strengthener", "weakens": "weakener"})
+    assert update.read("Strengthener or weakener: weakener") == "weakener"
+    assert update.read("Judging whether the update strengthens or weakens the hypothesis: it weakens it.") == "weakener"
+    assert update.read("strengthener/weakener") is None
+
+
+def test_a_colon_after_a_verdict_introduces_the_reason_not_an_answer():
+    counted = "The second image is more plausible: the first image shows a boy with a kite, and the third image shows him on the beach."
+    assert Choice(2, context_images=1).read(counted) == 1  # the reply counts the context as its first image
+    assert Choice(2).read("Image 1 is more plausible: image 2 shows a dry road after rain.") == 1
+    assert Choice(2).read("More plausible: image 2. Less plausible: image 1.") == 2
+
+
+def test_a_parenthesis_names_the_option_an_image_count_means():
+    assert Choice(4, context_images=1).read("The second image (Option 1) shows the effect: the cup is broken.") == 1
+    assert Choice(2, {"middle": 1, "right": 2}, context_images=1).read("The second panel (middle) fits better.") == 1
+    assert Choice(2, context_images=1).read("Hypothesis 2 (the third image) is more plausible.") == 2  # an option outranks its image count
+
+
+def test_a_self_correction_restates_the_answer():
+    assert Choice(2).read("1. Actually, on second thought, 2 is more plausible because of the snow.") == 2
+    assert Choice(2).read("Answer: 2. Actually, image 1 shows the shoes, which are dry.") == 2  # no pick after it
+    assert Score().read("Score: 3\n\nOn reflection, the region shows a police uniform, so Score: 8") == 8.0
+
+
+def test_a_reply_cut_off_after_other_sentences_names_nothing_without_a_pick():
+    assert Choice(2).read("Looking at the context image, a woman carries a box up the stairs. In image 1, she") is None
+    assert Choice(2).read("Image 2 because the man is wet") == 2  # one unpunctuated sentence is a complete short answer
+    assert Choice(2).read("hypothesis1 is the one") == 1
+
+
+def test_hedged_ranked_and_tabled_picks():
+    assert Choice(2).read("Probably 2, but I'm not entirely sure.") == 2
+    assert Choice(4).read("I am not sure, maybe option 3?") is None  # a guess, no pick
+    assert Choice(2).read("I'd lean slightly towards image 1, though both are plausible.") == 1
+    assert Choice(2).read("Plausibility ranking: 2 > 1") == 2
+    assert Choice(2).read("| Image | Plausible? |\n|---|---|\n| 1 | No |\n| 2 | Yes |") == 2
+    assert Choice(2).read("| Image | Plausible? |\n|---|---|\n| 1 | No |\n| 2 | No |") is None
+    assert Choice(4).read("Option 1 — no. Option 2 — no. Option 3 — yes, the glass is shattered. Option 4 — no.") == 3
+    assert Choice(2).read("Option 1: ✅ More plausible\nOption 2: ❌ Less plausible") == 1
+    assert Choice(2).read("Image 1: yes, the man is wet. Image 2: no, he is dry.") == 1
+
+
+def test_more_ways_to_pick_or_reject():
+    assert Choice(4).read("Options 2 and 4 both show water, but only option 4 shows a flooded room.") == 4
+    assert Choice(4, context_images=1).read("First, each option:\n- Option 1: A park.\n- Option 2: A cast.\n\nThe cause of the effect image is Option 2.") == 2
+    assert Choice(4).read("It's not 1 or 2. I think it's 3.") == 3
+    assert Choice(2).read("The hypothesis image that best fits is 2.") == 2
+    assert Choice(2, {"middle": 1, "right": 2}).read("Of the middle and right images, the right one better matches the context.") == 2
+    assert Choice(2).read("Neither image clearly follows; if forced to choose, 2.") == 2
+    assert Choice(2).read("H2") == 2 and Choice(2).read("H2O on the floor suggests image 1.") == 1
+    update = Label(("strengthener", "weakener"), {"strengthen": "strengthener", "weaken": "weakener"})
+    assert update.read("Strengthener? No — weakener.") == "weakener"  # a question is no answer
+    assert update.read("The update is strengthening the hypothesis.") == "strengthener"
+    assert update.read("The update doesn't strengthen the hypothesis.") == "weakener"  # of two, rejecting one picks the other
+
+
+def test_more_score_forms():
+    assert Score().read("I'd give it a solid 7.") == 7.0
+    assert Score().read("It is not a 10, since the man could have dried off, but it's at least an 8.") == 8.0
+    assert Score().read("| Aspect | Assessment |\n|---|---|\n| Consistency | High |\n| **Score** | **8** |") == 8.0
+    assert Score().read("The highlighted region shows 3 people waiting at a bus stop. The inference is quite plausible.") is None
+
+
+def test_score_reads_the_prompts_own_scale_words_only_without_a_number():
+    scale = Score(1, 10, labels={"not plausible at all": 1, "slightly plausible": 3, "very plausible": 7})
+    assert scale.read("Very plausible.") == 7.0
+    assert scale.read("It is not plausible at all.") == 1.0  # not read as the shorter label inside it
+    assert scale.read("Very plausible (8).") == 8.0  # a number wins
+    assert scale.read("Slightly plausible, maybe very plausible.") is None  # two ratings named
+    assert scale.read("plausible") is None
+    assert Score(1, 10).read("Very plausible.") is None  # only where the prompt defines the words
+    assert scale.read("[LMMS_EVAL_REQUEST_FAILED after 3 retries] very plausible") is None

@@ -1,8 +1,11 @@
 """The batch runner end to end: dummy, a baseline, the tiny LLaVA and a broken model on the `abductive` group;
-interrupted with Ctrl-C, resumed, rerun with nothing left to compute; then the leaderboard of those results."""
+interrupted with Ctrl-C, resumed, rerun with nothing left to compute; then the leaderboard of those results.
+Then the integrity cases (issue 11): changed data, a changed data source, a `limit` smoke run, a secret in
+`model_args`, damaged results and a damaged response cache, each ending with the clean run's leaderboard."""
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import signal
@@ -12,9 +15,10 @@ import time
 from pathlib import Path
 
 import pytest
-from PIL import Image
 
 from abductive_tasks.batch import load_spec, main, plan
+from abductive_tasks.identity import Record, scan_runs
+from abductive_tasks.leaderboard import main as leaderboard_main
 from abductive_tasks.leaderboard import write_report
 from abductive_tasks.suite import Suite
 
@@ -107,18 +111,21 @@ def test_batch_interrupt_resume_failure_and_leaderboard(tmp_path, capsys):
     assert main([str(spec_path), "--model", "dummy", "--model", "dumb_pixel", "--model", "tiny-llava"]) == 0
     assert "3 of 3 models complete" in capsys.readouterr().out
     assert results_files(results) == second
-    assert (results / "tiny-llava" / "cache" / "cache.db").exists()  # lmms-eval's response cache, kept per model
+    (spec_plan,) = plan(spec, Suite(), ["tiny-llava"])
+    assert (spec_plan.cache / "cache.db").exists() and spec_plan.cache.parent == results / "tiny-llava" / "cache"  # lmms-eval's, per model and identity
 
-    # 4. The leaderboard of these results.
+    # 4. The leaderboard of these results: every cell comes from a `limit: 4` run (or a failed one), so none is a score.
     written = write_report(results)
-    rows = (written["csv"]).read_text().splitlines()
-    assert rows[0].split(",")[:3] == ["model", "nleye_triplet (consistency_acc)", "nleye_pairs (order_faithful_acc)"]
-    assert [row.split(",")[0] for row in rows[1:]] == ["dumb_pixel", "dummy", "tiny-llava"]
-    # Dummy always answers "1": never consistent across both orders, never ranks the gold higher.
-    assert rows[2].split(",")[1:3] == ["0.0000", "0.0000"]
+    rows = list(csv.reader(written["csv"].open()))
+    assert rows[0][:3] == ["model", "nleye_triplet (consistency_acc)", "nleye_pairs (order_faithful_acc)"]
+    assert [row[0] for row in rows[1:]] == ["broken", "dumb_pixel", "dummy", "tiny-llava"]
+    assert {cell for row in rows[1:] if row[0] != "broken" for cell in row[1:]} == {"limited (limit=4)"}
+    assert set(rows[1][1:]) == {"run failed"}
+    # The numbers behind the marks: dummy always answers "1", never consistent across both orders, never ranking the gold higher.
+    dummy = scan_runs(results / "dummy", Record.read(results / "dummy" / "spec_identity.json").identity)
+    assert [dummy.best(task).results[f"{metric},none"] for task, metric in [("nleye_triplet", "consistency_acc"), ("nleye_pairs", "order_faithful_acc")]] == [0.0, 0.0]
     page = written["html"].read_text()
-    assert "<td>tiny-llava</td>" in page and "broken" not in page
-    assert Image.open(written["plots"] / "nleye_triplet__consistency_by_category.png").size[0] > 100
+    assert "<td>tiny-llava</td><td>limited (limit=4)</td>" in page and "<td>broken</td><td>run failed</td>" in page
 
 
 def test_print_commands_one_per_model(tmp_path, capsys):
@@ -144,3 +151,149 @@ def test_spec_errors_name_the_field(tmp_path):
     path.write_text("tasks: [no_such_task]\nmodels: [{name: a, backend: dummy}]\n")
     with pytest.raises(ValueError, match="unknown task or group 'no_such_task'"):
         plan(load_spec(path), Suite())
+
+
+# ---------------------------------------------------------------- integrity: a leaderboard cell is the spec's, or marked
+# One cheap task (nleye_triplet: 24 documents) and cheap models (dumb_pixel, dummy).
+
+SECRET = "sk-test-9f8e7d6c5b4a39281706f5e4d3c2b1a0"
+
+
+def integrity_spec(path: Path, models: list[dict], output_dir: str = "results", limit: int | None = None, data: str = "sample") -> Path:
+    spec = {"output_dir": output_dir, "tasks": ["nleye_triplet"], "limit": limit, "env": {"ABDUCTIVE_DATA": data}, "models": models}
+    path.write_text(json.dumps(spec))
+    return path
+
+
+DUMB_PIXEL = [{"name": "dumb_pixel", "backend": "dumb_pixel"}]
+
+
+def leaderboard_rows(results: Path) -> dict[str, list[str]]:
+    """``leaderboard.csv`` as {model: cells}."""
+    rows = list(csv.reader(write_report(results)["csv"].open()))
+    return {row[0]: row[1:] for row in rows[1:]}
+
+
+def last_run_log(output: Path) -> str:
+    """The part of ``eval.log`` written by the latest child run."""
+    return (output / "eval.log").read_text().rsplit("\n$ ", 1)[-1]
+
+
+def swap_hypothesis_images(root: Path, items: list[str]) -> None:
+    """New images behind the same document index: hypothesis1.png and hypothesis2.png change places."""
+    for item in items:
+        folder = root / "nleye" / "images" / item
+        first, second = (folder / "hypothesis1.png").read_bytes(), (folder / "hypothesis2.png").read_bytes()
+        (folder / "hypothesis1.png").write_bytes(second)
+        (folder / "hypothesis2.png").write_bytes(first)
+
+
+def test_changed_data_is_recomputed_never_served_from_the_cache(tmp_path, data_copy, capsys):
+    spec = integrity_spec(tmp_path / "spec.yaml", DUMB_PIXEL)
+    results = tmp_path / "results"
+    assert main([str(spec)]) == 0
+    on_sample = leaderboard_rows(results)["dumb_pixel"]
+
+    # Another ABDUCTIVE_DATA in the spec's env (a copy, same content): another data root, so another run.
+    integrity_spec(spec, DUMB_PIXEL, data=str(data_copy))
+    capsys.readouterr()
+    assert main([str(spec)]) == 0
+    assert "dumb_pixel: running nleye_triplet" in capsys.readouterr().out
+    assert leaderboard_rows(results)["dumb_pixel"] == on_sample
+
+    # New images behind the same document index: NL-Eye's prompt text is the same for every item,
+    # so only the data fingerprint tells these documents from the old ones.
+    swap_hypothesis_images(data_copy, ["8", "9", "10"])
+    assert main([str(spec)]) == 0
+    assert "dumb_pixel: running nleye_triplet" in capsys.readouterr().out
+    assert "ResponseCache stats: 0 hits" in last_run_log(results / "dumb_pixel")
+    assert main([str(integrity_spec(tmp_path / "fresh.yaml", DUMB_PIXEL, output_dir="fresh", data=str(data_copy)))]) == 0
+    fresh = leaderboard_rows(tmp_path / "fresh")["dumb_pixel"]
+    assert leaderboard_rows(results)["dumb_pixel"] == fresh == ["0.8333"] != on_sample == ["0.5833"]
+
+
+def test_limit_smoke_run_never_replaces_the_full_run(tmp_path):
+    results = tmp_path / "results"
+    assert main([str(integrity_spec(tmp_path / "spec.yaml", DUMB_PIXEL))]) == 0
+    full = leaderboard_rows(results)
+    assert full == {"dumb_pixel": ["0.5833"]}
+    assert main([str(integrity_spec(tmp_path / "smoke.yaml", DUMB_PIXEL, limit=2))]) == 0
+    assert leaderboard_rows(results) == full
+
+
+def test_api_key_in_model_args_no_rerun_and_never_in_clear(tmp_path, capsys):
+    models = [
+        {"name": "dummy", "backend": "dummy", "model_args": {"response": "1"}},
+        {"name": "dummy-key", "backend": "dummy", "model_args": {"response": "1", "api_key": SECRET}},
+    ]
+    spec = integrity_spec(tmp_path / "spec.yaml", models)
+    results = tmp_path / "results"
+    assert main([str(spec), "--print-commands"]) == 0
+    printed = capsys.readouterr().out
+    assert "api_key=[REDACTED]" in printed and SECRET not in printed
+    assert main([str(spec)]) == 0
+    assert main([str(spec)]) == 0
+    output = capsys.readouterr().out
+    assert "[2/2] dummy-key: all 1 tasks done earlier; skipped" in output
+    rows = leaderboard_rows(results)
+    assert rows["dummy-key"] == rows["dummy"] == ["0.0000"]
+    assert SECRET not in output
+    assert [path for path in results.rglob("*") if path.is_file() and SECRET.encode() in path.read_bytes()] == []
+
+
+def test_damaged_results_are_reported_and_recomputed(tmp_path, capsys):
+    spec = integrity_spec(tmp_path / "spec.yaml", DUMB_PIXEL)
+    results = tmp_path / "results"
+    assert main([str(spec)]) == 0
+    clean = leaderboard_rows(results)
+    (damaged,) = results.rglob("*_results.json")
+    damaged.write_text("[1, 2]")  # valid JSON, not a results object
+    capsys.readouterr()
+    assert main([str(spec)]) == 0
+    output = capsys.readouterr().out
+    assert str(damaged) in output and "dumb_pixel: running nleye_triplet" in output
+    assert leaderboard_rows(results) == clean
+
+    (recomputed,) = results.rglob("*_results.json")
+    recomputed.write_text(recomputed.read_text()[:200])  # truncated
+    capsys.readouterr()
+    assert leaderboard_main([str(results)]) == 0
+    output = capsys.readouterr().out
+    assert str(recomputed) in output and f"abductive-eval batch {spec}" in output
+    assert main([str(spec)]) == 0
+    assert leaderboard_rows(results) == clean
+
+
+def test_corrupt_response_cache_is_reported_and_recomputed(tmp_path, capsys):
+    spec = integrity_spec(tmp_path / "spec.yaml", DUMB_PIXEL)
+    results = tmp_path / "results"
+    assert main([str(spec)]) == 0
+    clean = leaderboard_rows(results)
+    for path in results.rglob("*_results.json"):  # as an interrupted run leaves it: a cache, no results
+        path.unlink()
+    databases = sorted((results / "dumb_pixel").rglob("*.db"))
+    assert databases
+    for database in databases:
+        database.write_bytes(b"this is not an SQLite database\n" * 64)
+    capsys.readouterr()
+    assert main([str(spec)]) == 0
+    output = capsys.readouterr().out
+    assert all(str(database) in output for database in databases)
+    assert leaderboard_rows(results) == clean
+
+
+def test_failed_requests_leave_a_task_not_done_and_are_asked_again(tmp_path, capsys):
+    failing = [{"name": "rate-limited", "backend": "dummy", "model_args": {"response": "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 429 Rate limit"}}]
+    spec = integrity_spec(tmp_path / "spec.yaml", failing)
+    results = tmp_path / "results"
+    assert main([str(spec)]) == 1
+    output = capsys.readouterr().out
+    assert "rate-limited: FAILED" in output and "not done: nleye_triplet (24 failed requests)" in output
+    assert json.loads((results / "batch_status.json").read_text())["rate-limited"]["tasks"] == {"nleye_triplet": "24 failed requests"}
+    assert leaderboard_rows(results) == {"rate-limited": ["24 failed requests"]}
+
+    assert main([str(spec)]) == 1  # not done: run again, the failures asked again rather than served from the cache
+    output = capsys.readouterr().out
+    assert "nleye_triplet had 24 failed requests in" in output and "rate-limited: running nleye_triplet" in output
+    assert "24 failed requests removed from the response cache" in output
+    assert "ResponseCache stats: 0 hits" in last_run_log(results / "rate-limited")

@@ -169,10 +169,12 @@ def test_spec_derives_image_limit_and_token_cap_from_task_metadata(tmp_path, sui
     assert big.model_args == (
         'model=org/big,tensor_parallel_size=8,gpu_memory_utilization=0.9,limit_mm_per_prompt={"image":2,"video":0},max_new_tokens=256,max_model_len=16384'
     )
-    assert eval_arguments(spec, big, big.pending) == [
+    run_dir = tmp_path / "results" / "big" / "runs" / "1"
+    assert eval_arguments(spec, big, big.pending, run_dir) == [
         "--model", "vllm", "--model_args", big.model_args, "--tasks", "nleye_triplet_combined,nleye_pairs",
-        "--output_path", str(tmp_path / "results" / "big"), "--use_cache", str(tmp_path / "results" / "big" / "cache"), "--limit", "8",
+        "--output_path", str(run_dir), "--use_cache", str(big.cache), "--limit", "8",
     ]  # fmt: skip
+    assert big.cache.parent == tmp_path / "results" / "big" / "cache"
     assert served.model.backend == "openai" and served.model_args == "model_version=org/served"
     assert suite.image_limit(["nleye"]) == 3 and suite.image_limit(["nleye_triplet_text"]) == 0
 
@@ -341,9 +343,12 @@ def test_print_commands_show_what_runs_and_start_nothing(tmp_path, capsys, monke
     results = tmp_path / "results"
     assert not results.exists()  # nothing ran
     python = sys.executable
+    plans = {model_plan.model.name: model_plan for model_plan in plan(load_spec(spec_path), Suite())}
+    run_id = {name: model_plan.cache.name for name, model_plan in plans.items()}  # the identity's hash names the response cache
 
     def eval_args(name: str) -> str:
-        return shlex.join(["--tasks", "nleye_triplet", "--output_path", str(results / name), "--use_cache", str(results / name / "cache"), "--limit", "2"])
+        run = results / name / "runs" / "<time>-<id>"  # made when the run starts
+        return shlex.join(["--tasks", "nleye_triplet", "--output_path", str(run), "--use_cache", str(plans[name].cache), "--limit", "2"])
 
     assert lines == [
         f"# judge, served for the whole batch (log {results}/judge_server.log); $JUDGE_PORT: a free port chosen at start",
@@ -351,17 +356,17 @@ def test_print_commands_show_what_runs_and_start_nothing(tmp_path, capsys, monke
         "--tensor-parallel-size 1 --gpu-memory-utilization 0.9 --generation-config vllm",
         "# a (route lmms): runs nleye_triplet (0 of 1 done earlier)",
         '#   ABDUCTIVE_DATA=sample API_TYPE=openai OPENAI_API_URL="http://127.0.0.1:$JUDGE_PORT/v1" MODEL_VERSION=org/judge-7b OPENAI_API_KEY=EMPTY '
-        f"LMMS_CACHE_RUN_ID=batch-a PYTHONSAFEPATH=1 {python} -m abductive_tasks.cli --model dummy " + eval_args("a"),
+        f"LMMS_CACHE_RUN_ID={run_id['a']} PYTHONSAFEPATH=1 {python} -m abductive_tasks.cli --model dummy " + eval_args("a"),
         f"abductive-eval batch {spec_path} --model a",
         "# q (route served): runs nleye_triplet (0 of 1 done earlier)",
         f"#   server (log {results}/q/server.log); $PORT: a free port chosen at start",
         '#   ABDUCTIVE_DATA=sample API_TYPE=openai OPENAI_API_URL="http://127.0.0.1:$JUDGE_PORT/v1" MODEL_VERSION=org/judge-7b OPENAI_API_KEY=EMPTY '
-        'CUDA_VISIBLE_DEVICES=0,1 LMMS_CACHE_RUN_ID=batch-q PYTHONSAFEPATH=1 vllm serve Qwen/Qwen2.5-VL-7B-Instruct --host 127.0.0.1 --port "$PORT" '
+        f'CUDA_VISIBLE_DEVICES=0,1 LMMS_CACHE_RUN_ID={run_id["q"]} PYTHONSAFEPATH=1 vllm serve Qwen/Qwen2.5-VL-7B-Instruct --host 127.0.0.1 --port "$PORT" '
         '--served-model-name Qwen/Qwen2.5-VL-7B-Instruct --tensor-parallel-size 1 --limit-mm-per-prompt \'{"image":3,"video":0}\' '
         "--gpu-memory-utilization 0.9 --max-model-len 32768 --generation-config vllm --mm-processor-kwargs '{\"max_pixels\":1003520}'",
         "#   evaluation, once http://127.0.0.1:$PORT/health answers 200 (the server is stopped after it)",
         '#   ABDUCTIVE_DATA=sample API_TYPE=openai OPENAI_API_URL="http://127.0.0.1:$JUDGE_PORT/v1" MODEL_VERSION=org/judge-7b OPENAI_API_KEY=EMPTY '
-        'CUDA_VISIBLE_DEVICES=0,1 LMMS_CACHE_RUN_ID=batch-q PYTHONSAFEPATH=1 OPENAI_API_BASE="http://127.0.0.1:$PORT/v1" '
+        f'CUDA_VISIBLE_DEVICES=0,1 LMMS_CACHE_RUN_ID={run_id["q"]} PYTHONSAFEPATH=1 OPENAI_API_BASE="http://127.0.0.1:$PORT/v1" '
         f"{python} -m abductive_tasks.cli --model openai --model_args model_version=Qwen/Qwen2.5-VL-7B-Instruct " + eval_args("q"),
         f"abductive-eval batch {spec_path} --model q",
     ]

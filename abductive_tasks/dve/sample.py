@@ -1,4 +1,5 @@
-"""Defeasible Visual Entailment sample in the official layout: ``DVE_test.csv`` and ``flickr30k-images/<file>.jpg``.
+"""The embedded DVE sample (``abductive_tasks/sample_data/dve``) in the official layout: ``DVE_test.csv``
+and ``flickr30k-images/<file>.jpg``; written by ``utils/make_sample_data.py``.
 
 Six premise-hypothesis pairs over five images (two pairs share an image, as in the real
 data). The texts of pairs 1-3 come from the paper (the issue's real row, Figure 1, Figure 8);
@@ -15,7 +16,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from abductive_tasks.dve import HEADER
+from abductive_tasks.dve.data import HEADER
 from abductive_tasks.sample_drawing import random_shapes_image
 
 IMPOSSIBLE = "__impossible__"

@@ -1,0 +1,167 @@
+"""DVE data: the official layout, its columns, and the loader.
+
+Official release: GitHub ``skywalkerzhang/Defeasible_Visual_Entailment``, ``Data/DVE_{train,dev,test}.csv``
+(or ``cleaned_<split>.jsonl``), images from Flickr30k. Local layout under ``ABDUCTIVE_DATA``:
+``dve/DVE_<split>.csv`` and ``dve/flickr30k-images/<file>``. One item per usable row (an update);
+rows marked ``UpdateTypeImpossible=True`` carry no update and are left out and counted.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import datasets
+
+from abductive_tasks.data import SAMPLE_ROOT, DataError, Loaded, benchmark_root, read_csv, reading, resolve_columns, resolve_inside
+from abductive_tasks.images import check_image
+
+BENCHMARK = "dve"
+OFFICIAL_REPO = "https://github.com/skywalkerzhang/Defeasible_Visual_Entailment"
+SPLITS = ("test", "dev", "train")  # Table 1: test, validation (released as "dev"), train
+IMAGE_DIR = "flickr30k-images"
+# The official header, exactly.
+HEADER = (
+    "DataSource",
+    "AssignmentIdAnon",
+    "WorkerIdAnon",
+    "Premise",
+    "Hypothesis",
+    "SNLIPairId",
+    "Update",
+    "UpdateType",
+    "UpdateTypeImpossible",
+    "UpdateTypeImpossibleReason",
+)
+REQUIRED = {"Premise", "Hypothesis", "SNLIPairId", "Update", "UpdateType", "UpdateTypeImpossible"}
+UPDATE_TYPES = ("strengthener", "weakener")  # Task Definition: s and w
+BOOLEANS = {"true": True, "false": False}
+IMPOSSIBLE = "impossible"  # the key of Loaded.excluded for rows marked UpdateTypeImpossible
+
+
+def data_root() -> Path:
+    """The ``dve`` folder ``ABDUCTIVE_DATA`` selects; the official release is on GitHub, not on the hub."""
+    return benchmark_root(
+        BENCHMARK,
+        hub_repo=None,
+        how_to_get=f"Download Data/DVE_test.csv (and DVE_dev.csv, DVE_train.csv) from {OFFICIAL_REPO} and the Flickr30k images "
+        f"(request form: https://forms.illinois.edu/sec/229675), laid out as <root>/dve/DVE_test.csv and <root>/dve/{IMAGE_DIR}/<image>.jpg.",
+    )
+
+
+def load_selected(split: str = "test") -> Loaded:
+    """The items of ``split`` in the data source ``ABDUCTIVE_DATA`` selects."""
+    return load(data_root(), split)
+
+
+def split_file(root: Path, split: str) -> Path:
+    """``DVE_<split>.csv``, or ``cleaned_<split>.jsonl`` where only that exists."""
+    if split not in SPLITS:
+        raise ValueError(f"DVE split '{split}': expected one of {list(SPLITS)}")
+    csv_path, jsonl_path = root / f"DVE_{split}.csv", root / f"cleaned_{split}.jsonl"
+    if csv_path.is_file() or not jsonl_path.is_file():
+        if not csv_path.is_file():
+            sample = " The embedded sample (ABDUCTIVE_DATA=sample) holds the test split only." if root == SAMPLE_ROOT / BENCHMARK else ""
+            raise DataError(f"data file not found: {csv_path} (nor {jsonl_path.name}); the official file is Data/DVE_{split}.csv in {OFFICIAL_REPO}.{sample}")
+        return csv_path
+    return jsonl_path
+
+
+def _cell(value: object, path: Path, line: int, key: str) -> str:
+    """A JSON value as the CSV would hold it: null and NaN empty, booleans ``True``/``False``; no lists or objects."""
+    if value is None or value != value:
+        return ""
+    if isinstance(value, list | dict):
+        raise DataError(f"{path}, line {line}, field '{key}': expected text, found a JSON {type(value).__name__}")
+    return str(value)
+
+
+def read_jsonl(path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
+    """The header and ``(line number, row)`` pairs of ``cleaned_<split>.jsonl``, cells as strings."""
+    rows = []
+    with reading(path), path.open(encoding="utf-8-sig") as handle:
+        for line, text in enumerate(handle, start=1):
+            if not text.strip():
+                continue
+            try:
+                record = json.loads(text)
+            except json.JSONDecodeError as error:
+                raise DataError(f"{path}, line {line}: not a JSON object ({error.msg})") from error
+            if not isinstance(record, dict):
+                raise DataError(f"{path}, line {line}: not a JSON object")
+            rows.append((line, {key: _cell(value, path, line, key) for key, value in record.items()}))
+    return sorted({key for _, row in rows for key in row}), rows
+
+
+@functools.cache
+def load(root: Path, split: str = "test") -> Loaded:
+    """Read and validate ``split`` under ``root`` and its images (once per run and split).
+
+    One item per usable row: ``line``, ``pair_id`` (the premise-hypothesis pair, see
+    :func:`_pair_ids`), ``image_path`` (resolved inside ``root/flickr30k-images`` and decoded whole),
+    ``premise``, ``hypothesis``, ``update``, ``update_type``. ``excluded["impossible"]`` counts the
+    rows marked ``UpdateTypeImpossible``.
+    """
+    path = split_file(root, split)
+    header, raw_rows = read_jsonl(path) if path.suffix == ".jsonl" else read_csv(path)
+    columns = resolve_columns(header, {name: (name,) for name in HEADER}, REQUIRED, path)
+    images_root = root / IMAGE_DIR
+    checked: dict[str, str] = {}
+    first_seen: dict[tuple[str, ...], int] = {}
+    rows, impossible = [], 0
+    for line, raw in raw_rows:
+        field = {name: (raw.get(column) or "").strip() for name, column in columns.items()}
+
+        def fail(name: str, problem: str, line: int = line) -> DataError:
+            return DataError(f"{path}, line {line}, field '{name}': {problem}")
+
+        flag = BOOLEANS.get(field["UpdateTypeImpossible"].lower())
+        if flag is None:
+            raise fail("UpdateTypeImpossible", f"expected True or False, found '{field['UpdateTypeImpossible']}'")
+        update_type = field["UpdateType"].lower()
+        if update_type not in UPDATE_TYPES:
+            raise fail("UpdateType", f"unknown update type '{field['UpdateType']}', expected one of {list(UPDATE_TYPES)}")
+        if flag:
+            impossible += 1
+            continue
+        for name in ("Premise", "Hypothesis", "Update"):
+            if not field[name]:
+                raise fail(name, "empty" + (" (the row is not marked UpdateTypeImpossible)" if name == "Update" else ""))
+        image_file, hash_sign, _caption = field["SNLIPairId"].partition("#")
+        if not hash_sign or not image_file:
+            raise fail("SNLIPairId", f"expected '<image file>#<caption index><label>', found '{field['SNLIPairId']}'")
+        key = (field["SNLIPairId"], field["Premise"], field["Hypothesis"], update_type, field["Update"])
+        if key in first_seen:  # it would count twice in dve_cls and as an extra reference in dve_gen
+            raise fail("Update", f"duplicate of line {first_seen[key]}: the same {update_type} '{field['Update']}' for the same premise-hypothesis pair")
+        first_seen[key] = line
+        if image_file not in checked:
+            where = f"{path}, line {line}, field 'SNLIPairId'"
+            checked[image_file] = check_image(resolve_inside(images_root, image_file, where), where)
+        rows.append(
+            {
+                "line": line,
+                "pair_key": key[:3],
+                "image_path": checked[image_file],
+                "premise": field["Premise"],
+                "hypothesis": field["Hypothesis"],
+                "update": field["Update"],
+                "update_type": update_type,
+            }
+        )
+    if not rows:
+        raise DataError(f"{path}: no usable rows ({impossible} marked UpdateTypeImpossible)")
+    return Loaded(str(path), datasets.Dataset.from_list(_pair_ids(rows)), {IMPOSSIBLE: impossible})
+
+
+def _pair_ids(rows: list[dict]) -> list[dict]:
+    """Name each premise-hypothesis pair by its SNLIPairId (``/2``, ``/3`` ... if the id recurs with other texts)."""
+    names: dict[tuple, str] = {}
+    per_id: dict[str, int] = {}
+    for row in rows:
+        key = row.pop("pair_key")
+        if key not in names:
+            per_id[key[0]] = per_id.get(key[0], 0) + 1
+            names[key] = key[0] if per_id[key[0]] == 1 else f"{key[0]}/{per_id[key[0]]}"
+        row["pair_id"] = names[key]
+    return rows
