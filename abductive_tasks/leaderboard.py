@@ -6,9 +6,24 @@ from runs whose identity matches the spec's (same model, settings, data and vers
 :mod:`abductive_tasks.identity`). A cell whose best run was limited (``--limit``), had failed
 requests or failed shows that instead of a score; a full run without failed requests wins over
 those, then the newest. Damaged files and folders without a batch identity are listed by path
-(notes), never read as results. Dict-valued breakdown metrics (``{label: {"acc", "n"}}``, e.g.
-NL-Eye's ``consistency_by_category``) become one grouped bar chart per task and metric.
-The papers' own numbers are listed apart, marked "paper-reported", never mixed with our runs.
+(notes), never read as results. The papers' own numbers are listed apart, marked
+"paper-reported", never mixed with our runs.
+
+Statistics (issue 13): every cell carries its 95% bootstrap interval (the task's
+``<prefix>_ci95``); where the runs logged their samples (``--log_samples``), the best model of
+each task and those statistically tied with it (the paired 95% interval of best - model, over the
+items both answered, includes 0; :mod:`abductive_tasks.compare`) are marked, and
+``--compare A B`` gives the paired difference of two models on every task. Written:
+
+* ``leaderboard.csv``: one row per model; per task ``<task>__<metric>`` and its ``__lower``,
+  ``__upper``, ``__stderr``, ``__tied_with_best`` (true for the best too) and ``<task>__status``
+  (why a cell is not a score);
+* ``leaderboard_long.csv``: one row per model x task x metric (breakdown cells: one per label);
+* ``comparisons.csv``: per task, best - each other model (difference, interval, p-value);
+* ``leaderboard.md`` / ``.html``: value [interval], best and tied in bold, chance in the header;
+* ``plots/headline.png`` (percentage metrics on one axis, error bars, chance lines, values),
+  ``plots/headline_raw.png`` (the others), ``plots/<task>__<metric>.png`` (breakdowns);
+* ``paper_reported.csv``.
 """
 
 from __future__ import annotations
@@ -18,10 +33,13 @@ import html
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
+from abductive_tasks import plots
+from abductive_tasks.compare import CompareError, Ties, estimate_from_run, paired, ties_with_best
 from abductive_tasks.identity import SPEC_RECORD, DamagedFile, Outcome, Record, scan_runs
+from abductive_tasks.samples import samples_path
+from abductive_tasks.stats import Estimate
 from abductive_tasks.suite import Suite, SuiteError
+from abductive_tasks.taskspec import metric_info
 
 PAPER_REPORTED = "paper-reported"
 
@@ -120,24 +138,46 @@ class Leaderboard:
     higher_is_better: dict[str, bool]  # task -> direction of its headline metric
     marks: dict[str, dict[str, str]] = field(default_factory=dict)  # model -> task -> why the cell is not a score
     notes: list[str] = field(default_factory=list)  # what was not read, by path, and the command that fixes it
+    sources: dict[str, dict[str, Path]] = field(default_factory=dict)  # model -> task -> the results file of the cell
 
-    def value(self, model: str, task: str) -> float | None:
-        return self.rows[model].get(task, {}).get(f"{self.headline[task]},none")
+    def value(self, model: str, task: str, metric: str | None = None) -> float | None:
+        return self.rows[model].get(task, {}).get(f"{metric or self.headline[task]},none")
+
+    def interval(self, model: str, task: str, metric: str | None = None) -> dict:
+        """The cell's ``<prefix>_ci95`` entry (lower, upper, stderr, units, resamples, chance); {} when none."""
+        metric = metric or self.headline[task]
+        for key, value in self.rows[model].get(task, {}).items():
+            if key.endswith("_ci95,none") and isinstance(value, dict) and isinstance(value.get(metric), dict):
+                return value[metric]
+        return {}
+
+    def chance(self, task: str, metric: str | None = None) -> float | None:
+        """The task's random-answer level of ``metric`` (the headline by default), as its results report it."""
+        return next((entry["chance"] for model in self.rows if (entry := self.interval(model, task, metric)).get("chance") is not None), None)
 
     def cell(self, model: str, task: str) -> str:
-        """The table cell: the headline score, or what stands in its place."""
-        return self.marks.get(model, {}).get(task) or _format(self.value(model, task))
+        """The table cell: the headline score and its interval, or what stands in its place."""
+        mark = self.marks.get(model, {}).get(task)
+        if mark:
+            return mark
+        entry = self.interval(model, task)
+        bounds = f" [{_format(entry['lower'])}, {_format(entry['upper'])}]" if entry.get("lower") is not None else ""
+        return _format(self.value(model, task)) + bounds
 
     def breakdowns(self) -> dict[tuple[str, str], dict[str, dict[str, dict]]]:
-        """``{(task, metric): {model: {label: {"acc", "n"}}}}`` for every dict-valued metric."""
+        """``{(task, metric): {model: {label: {"acc", "n", ...}}}}`` for every dict-valued metric."""
         found: dict[tuple[str, str], dict[str, dict]] = {}
         for model, tasks in self.rows.items():
             for task in self.tasks:
                 for key, value in tasks.get(task, {}).items():
                     name, _, filter_ = key.partition(",")
-                    if filter_ and isinstance(value, dict) and value and all(isinstance(cell, dict) and "acc" in cell for cell in value.values()):
+                    if filter_ and _is_breakdown(value):
                         found.setdefault((task, name), {})[model] = value
         return found
+
+
+def _is_breakdown(value: object) -> bool:
+    return isinstance(value, dict) and bool(value) and all(isinstance(cell, dict) and "acc" in cell for cell in value.values())
 
 
 def _mark(outcome: Outcome) -> str | None:
@@ -160,6 +200,7 @@ def collect(results_dir: Path, suite: Suite | None = None) -> Leaderboard:
     results_dir = Path(results_dir)
     rows: dict[str, dict[str, dict]] = {}
     marks: dict[str, dict[str, str]] = {}
+    sources: dict[str, dict[str, Path]] = {}
     notes: list[str] = []
     columns: list[str] = []
     for folder in sorted(path for path in results_dir.iterdir() if path.is_dir()):
@@ -174,7 +215,7 @@ def collect(results_dir: Path, suite: Suite | None = None) -> Leaderboard:
             continue
         scan = scan_runs(folder, spec.identity)
         notes += [f"{damaged}: not read; fix: {_fix(spec)}" for damaged in scan.damaged]
-        rows[folder.name], marks[folder.name] = {}, {}
+        rows[folder.name], marks[folder.name], sources[folder.name] = {}, {}, {}
         for task in spec.tasks:
             columns += [task] if task not in columns else []
             best = scan.best(task)
@@ -185,6 +226,7 @@ def collect(results_dir: Path, suite: Suite | None = None) -> Leaderboard:
                 marks[folder.name][task] = _mark(best)
             else:
                 rows[folder.name][task] = best.results
+                sources[folder.name][task] = best.results_path
     known = suite.task_names
     present = {task for task in columns if task in known}
     headline: dict[str, str] = {}
@@ -198,7 +240,7 @@ def collect(results_dir: Path, suite: Suite | None = None) -> Leaderboard:
         higher_is_better[task] = facts.higher_is_better[facts.headline_metric]
     order = [task for task in suite.expand(["abductive"]) if task in headline]
     order += sorted(task for task in headline if task not in order)
-    return Leaderboard(rows=dict(sorted(rows.items())), tasks=order, headline=headline, higher_is_better=higher_is_better, marks=marks, notes=notes)
+    return Leaderboard(rows=dict(sorted(rows.items())), tasks=order, headline=headline, higher_is_better=higher_is_better, marks=marks, notes=notes, sources=sources)
 
 
 def _format(value: object) -> str:
@@ -209,9 +251,142 @@ def _format(value: object) -> str:
     return str(value)
 
 
-def headline_table(board: Leaderboard) -> tuple[list[str], list[list[str]]]:
-    header = ["model", *(f"{task} ({board.headline[task]})" for task in board.tasks)]
-    return header, [[model, *(board.cell(model, task) for task in board.tasks)] for model in board.rows]
+def _plain(value: object) -> str:
+    """A CSV value: full precision, '' for none."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(value).lower()
+    return str(value)
+
+
+def scale_of(metric: str) -> str:
+    """How a metric reads as a percentage (``fraction``, ``percent``, ``raw``), ``unknown`` for a metric not ours."""
+    info = metric_info(metric)
+    return info.scale if info else "unknown"
+
+
+def status(board: Leaderboard, model: str, task: str) -> str:
+    """Why a cell holds no score ('' when it does): the collection's mark, "not computed" or "not run"."""
+    mark = board.marks.get(model, {}).get(task)
+    if mark:
+        return mark
+    if task not in board.rows[model]:
+        return "not run"
+    return "" if board.value(model, task) is not None else "not computed"
+
+
+# ---------------------------------------------------------------- paired statistics from the samples
+
+
+@dataclass
+class Statistics:
+    """What the runs' samples add: each task's best model(s) and who is tied with them; what could not be computed."""
+
+    estimates: dict[tuple[str, str], Estimate] = field(default_factory=dict)  # (model, task) -> headline Estimate
+    problems: dict[tuple[str, str], str] = field(default_factory=dict)  # (model, task) -> why there is no Estimate
+    ties: dict[str, Ties] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def tied(self, model: str, task: str) -> bool | None:
+        """True for the best and those tied with it, False for the others, None when unknown."""
+        ties = self.ties.get(task)
+        return None if ties is None else ties.tied(model)
+
+
+def statistics(board: Leaderboard) -> Statistics:
+    """Headline Estimates from every scored cell's samples JSONL (checked against the reported value), and ties with the best."""
+    found = Statistics()
+    for model in board.rows:
+        for task in board.tasks:
+            value, source = board.value(model, task), board.sources.get(model, {}).get(task)
+            if value is None or source is None:
+                continue
+            try:
+                found.estimates[(model, task)] = estimate_from_run(samples_path(source, task), board.headline[task], value)
+            except CompareError as error:
+                found.problems[(model, task)] = str(error)
+    if found.problems and not found.estimates:
+        found.notes.append("Ties with the best not computed: no run logged its samples (add `eval_args: [--log_samples]` to the batch spec and rerun).")
+    else:
+        models_of: dict[str, list[str]] = {}
+        for model, task in found.problems:
+            models_of.setdefault(task, []).append(model)
+        found.notes += [f"{task}: {', '.join(models)} not compared with the best: {found.problems[(models[0], task)]}" for task, models in models_of.items()]
+    for task in board.tasks:
+        scored = {model: value for model in board.rows if (value := board.value(model, task)) is not None}
+        if not scored:
+            continue
+        top = (max if board.higher_is_better.get(task, True) else min)(scored.values())
+        if any((model, task) not in found.estimates for model, value in scored.items() if value == top):
+            continue  # the best has no usable samples: its problem is noted above
+        estimates = {model: found.estimates[(model, task)] for model in scored if (model, task) in found.estimates}
+        found.ties[task] = ties_with_best(task, board.headline[task], estimates, board.higher_is_better.get(task, True))
+    return found
+
+
+def compare_models(board: Leaderboard, found: Statistics, a: str, b: str) -> list[dict]:
+    """Per task, ``a - b`` on the headline metric with its paired interval and p-value, or a note saying why not."""
+    rows = []
+    for task in board.tasks:
+        metric = board.headline[task]
+        estimate_a, estimate_b = found.estimates.get((a, task)), found.estimates.get((b, task))
+        if estimate_a is not None and estimate_b is not None:
+            rows.append(paired(task, metric, (a, estimate_a), (b, estimate_b)).as_row())
+            continue
+        why = [f"{model}: {found.problems.get((model, task)) or status(board, model, task)}" for model in (a, b) if (model, task) not in found.estimates]
+        rows.append({"task": task, "metric": metric, "a": a, "b": b, "value_a": board.value(a, task), "value_b": board.value(b, task), "note": "; ".join(why)})
+    return rows
+
+
+COMPARE_COLUMNS = ["task", "metric", "a", "b", "value_a", "value_b", "difference", "lower", "upper", "p_value", "units", "resamples", "tied", "note"]
+
+
+def compare_markdown(rows: list[dict], a: str, b: str) -> str:
+    header = ["task", "metric", a, b, f"{a} − {b}", "95% interval", "p", "units", "note"]
+    table = [
+        [
+            row["task"],
+            row["metric"],
+            _format(row["value_a"]),
+            _format(row["value_b"]),
+            _format(row.get("difference")),
+            f"[{_format(row['lower'])}, {_format(row['upper'])}]" if row.get("lower") is not None else "—",
+            _format(row.get("p_value")),
+            _format(row.get("units")),
+            row.get("note", ""),
+        ]
+        for row in rows
+    ]
+    intro = f"Paired comparison {a} − {b}: per task, the headline metric's difference on the units both were scored on, its 95% paired interval and p-value."
+    return "\n".join([intro, "", _markdown_table(header, table, numeric_from=2), ""])
+
+
+# ---------------------------------------------------------------- tables
+
+
+def _header(board: Leaderboard) -> list[str]:
+    def title(task: str) -> str:
+        chance = board.chance(task)
+        return f"{task} ({board.headline[task]}" + ("" if chance is None else f"; chance {_format(chance)}") + ")"
+
+    return ["model", *(title(task) for task in board.tasks)]
+
+
+def headline_table(board: Leaderboard, found: Statistics | None = None, strong: tuple[str, str] = ("", "")) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of the headline table; the value of the best and of those tied with it between ``strong``."""
+    found = found or Statistics()
+    rows = []
+    for model in board.rows:
+        row = [model]
+        for task in board.tasks:
+            cell = board.cell(model, task)
+            if found.tied(model, task) and not board.marks.get(model, {}).get(task):
+                value, _, bounds = cell.partition(" [")
+                cell = f"{strong[0]}{value}{strong[1]}" + (f" [{bounds}" if bounds else "")
+            row.append(cell)
+        rows.append(row)
+    return _header(board), rows
 
 
 def reference_rows(benchmarks: set[str] | None = None) -> list[PaperValue]:
@@ -229,31 +404,106 @@ def _reference_header_rows() -> tuple[list[str], list[list[str]]]:
     return header, [[PAPER_REPORTED, row.benchmark, row.table, row.model, row.column, row.task, row.printed, row.note] for row in REFERENCE]
 
 
-def write_csv(board: Leaderboard, out: Path) -> tuple[Path, Path]:
-    header, rows = headline_table(board)
-    ours = out / "leaderboard.csv"
-    with ours.open("w", newline="") as handle:
+def wide_table(board: Leaderboard, found: Statistics) -> tuple[list[str], list[list[str]]]:
+    """``leaderboard.csv``: one row per model, machine-friendly columns per task (see the module docstring)."""
+    header = ["model"]
+    for task in board.tasks:
+        base = f"{task}__{board.headline[task]}"
+        header += [base, f"{base}__lower", f"{base}__upper", f"{base}__stderr", f"{base}__tied_with_best", f"{task}__status"]
+    rows = []
+    for model in board.rows:
+        row = [model]
+        for task in board.tasks:
+            entry = board.interval(model, task)
+            values = (board.value(model, task), entry.get("lower"), entry.get("upper"), entry.get("stderr"), found.tied(model, task))
+            row += [*map(_plain, values), status(board, model, task)]
+        rows.append(row)
+    return header, rows
+
+
+LONG_COLUMNS = "model task metric label headline value lower upper stderr units resamples chance scale higher_is_better tied_with_best status".split()
+
+
+def long_rows(board: Leaderboard, found: Statistics) -> list[dict]:
+    """``leaderboard_long.csv``: one row per model x task x metric (a breakdown: one per label), numbers at full precision."""
+    rows = []
+    for model in board.rows:
+        for task in board.tasks:
+            headline = board.headline[task]
+            why = status(board, model, task)
+            if task not in board.rows[model]:
+                rows.append({"model": model, "task": task, "metric": headline, "headline": True, "scale": scale_of(headline), "status": why})
+                continue
+            for key, value in board.rows[model][task].items():
+                name, _, filter_ = key.partition(",")
+                if not filter_ or "_stderr" in name:
+                    continue
+                info = metric_info(name)
+                base = {"model": model, "task": task, "metric": name, "headline": name == headline, "scale": scale_of(name)}
+                base["higher_is_better"] = None if info is None else info.higher_is_better
+                if _is_breakdown(value):
+                    rows += [
+                        {**base, "label": label, "value": cell.get("acc"), "lower": cell.get("lower"), "upper": cell.get("upper"), "units": cell.get("n")}
+                        for label, cell in value.items()
+                    ]
+                elif value is None or (isinstance(value, int | float) and not isinstance(value, bool)):
+                    entry = board.interval(model, task, name)
+                    rows.append(
+                        {
+                            **base,
+                            **{field_: entry.get(field_) for field_ in ("lower", "upper", "stderr", "units", "resamples", "chance")},
+                            "value": value,
+                            "tied_with_best": found.tied(model, task) if name == headline else None,
+                            "status": "" if value is not None else "not computed",
+                        }
+                    )
+    return rows
+
+
+def _write_csv(path: Path, header: list[str], rows: list[list[str]]) -> Path:
+    with path.open("w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(header)
-        writer.writerows([[row[0], *(cell if cell != "—" else "" for cell in row[1:])] for row in rows])
-    reference = out / "paper_reported.csv"
-    with reference.open("w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerows([_reference_header_rows()[0], *_reference_header_rows()[1]])
-    return ours, reference
+        writer.writerows(rows)
+    return path
 
 
-def markdown(board: Leaderboard, plots: list[Path], out: Path) -> str:
-    parts = ["# Leaderboard", "", "Our runs: one row per model, each task's headline metric (`metadata.headline_metric`).", ""]
-    parts += [_markdown_table(*headline_table(board)), ""]
-    if board.notes:
-        parts += ["Not shown:", "", *(f"- {note}" for note in board.notes), ""]
-    if plots:
-        parts += ["## Plots", "", *(f"![{plot.stem}]({plot.relative_to(out).as_posix()})" for plot in plots), ""]
+def _write_dicts(path: Path, columns: list[str], rows: list[dict]) -> Path:
+    return _write_csv(path, columns, [[_plain(row.get(column)) for column in columns] for row in rows])
+
+
+def write_csv(board: Leaderboard, out: Path, found: Statistics | None = None) -> dict[str, Path]:
+    """``leaderboard.csv``, ``leaderboard_long.csv``, ``comparisons.csv`` and ``paper_reported.csv``."""
+    found = found or Statistics()
+    comparisons = [comparison.as_row() for task in board.tasks if task in found.ties for comparison in found.ties[task].comparisons.values()]
+    return {
+        "csv": _write_csv(out / "leaderboard.csv", *wide_table(board, found)),
+        "long_csv": _write_dicts(out / "leaderboard_long.csv", LONG_COLUMNS, long_rows(board, found)),
+        "comparisons_csv": _write_dicts(out / "comparisons.csv", COMPARE_COLUMNS, comparisons),
+        "paper_reported_csv": _write_csv(out / "paper_reported.csv", *_reference_header_rows()),
+    }
+
+
+LEGEND = (
+    "Each cell: the headline value [95% bootstrap interval over the benchmark's units: NL-Eye/MuCR item, DVE pair, Sherlock image or chunk]. "
+    "**Bold**: the best model on the task and every model statistically tied with it (the paired 95% bootstrap interval of best − model, "
+    "over the units both were scored on, includes 0; one comparison per model, no correction for multiple comparisons). "
+    "Chance: the random-answer level the task reports."
+)
+
+
+def markdown(board: Leaderboard, plot_files: list[Path], out: Path, found: Statistics | None = None) -> str:
+    found = found or Statistics()
+    parts = ["# Leaderboard", "", "Our runs: one row per model, each task's headline metric (`metadata.headline_metric`).", "", LEGEND, ""]
+    parts += [_markdown_table(*headline_table(board, found, ("**", "**"))), ""]
+    if board.notes or found.notes:
+        parts += ["Not shown:", "", *(f"- {note}" for note in [*board.notes, *found.notes]), ""]
+    if plot_files:
+        parts += ["## Plots", "", *(f"![{plot.stem}]({plot.relative_to(out).as_posix()})" for plot in plot_files), ""]
     parts += [
         "## Paper-reported reference numbers (not run here)",
         "",
-        "Transcribed from each paper's main table, as printed (percentages as in the paper; our table uses fractions).",
+        "Transcribed from each paper's main table, as printed (percentages as in the paper; our table uses each metric's own scale).",
         "",
         _markdown_table(*_reference_header_rows(), numeric_from=99),
         "",
@@ -262,21 +512,34 @@ def markdown(board: Leaderboard, plots: list[Path], out: Path) -> str:
 
 
 def _html_table(header: list[str], rows: list[list[str]], css_class: str) -> str:
+    """A table whose cells are escaped, except the ``<strong>`` markers of :func:`headline_table`."""
+
+    def escape(cell: str) -> str:
+        return html.escape(cell).replace(STRONG[0], "<strong>").replace(STRONG[1], "</strong>")
+
     head = "".join(f"<th>{html.escape(cell)}</th>" for cell in header)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in rows)
+    body = "".join("<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>" for row in rows)
     return f'<table class="{css_class}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
-def html_page(board: Leaderboard, plots: list[Path], out: Path) -> str:
-    images = "".join(f'<figure><img src="{html.escape(plot.relative_to(out).as_posix())}" alt="{html.escape(plot.stem)}"></figure>' for plot in plots)
+STRONG = ("\x02", "\x03")  # placeholders for <strong> in a cell, escaped apart from the text
+
+
+def html_page(board: Leaderboard, plot_files: list[Path], out: Path, found: Statistics | None = None) -> str:
+    found = found or Statistics()
+    images = "".join(f'<figure><img src="{html.escape(plot.relative_to(out).as_posix())}" alt="{html.escape(plot.stem)}"></figure>' for plot in plot_files)
+    notes = "".join(f"<li>{html.escape(note)}</li>" for note in [*board.notes, *found.notes])
+    legend = html.escape(LEGEND.replace("**Bold**", "Bold"))
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>abductive-tasks leaderboard</title>
 <style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #999;padding:4px 8px;text-align:right}}
 td:first-child,th:first-child{{text-align:left}}table.paper-reported{{background:#f4f4f4;font-style:italic}}img{{max-width:900px}}</style></head>
 <body><h1>Leaderboard</h1>
 <p>Our runs: one row per model, each task's headline metric.</p>
-{_html_table(*headline_table(board), "ours")}
-<h2>Plots</h2>{images or "<p>No breakdown metrics.</p>"}
+<p>{legend}</p>
+{_html_table(*headline_table(board, found, STRONG), "ours")}
+{f"<p>Not shown:</p><ul>{notes}</ul>" if notes else ""}
+<h2>Plots</h2>{images or "<p>No plots.</p>"}
 <h2>Paper-reported reference numbers (not run here)</h2>
 <p>Transcribed from each paper's main table, as printed; every row is marked {PAPER_REPORTED}.</p>
 {_html_table(*_reference_header_rows(), PAPER_REPORTED)}
@@ -284,95 +547,74 @@ td:first-child,th:first-child{{text-align:left}}table.paper-reported{{background
 """
 
 
-def _pyplot():
-    """matplotlib's pyplot on the file-only Agg backend (extra ``report``)."""
-    try:
-        import matplotlib
-    except ImportError as error:
-        raise SystemExit('the leaderboard plots need matplotlib: pip install "abductive-tasks[report]"') from error
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+# ---------------------------------------------------------------- plots
 
 
-def plot_headlines(board: Leaderboard, out: Path) -> Path | None:
-    """One panel per task (own scale; "lower is better" marked), one bar per model."""
-    plt = _pyplot()
+def headline_panels(board: Leaderboard, found: Statistics) -> list[plots.Panel]:
+    """One panel per task: every model's headline value, interval and tie mark; the task's chance level."""
+    panels = []
+    for task in board.tasks:
+        metric = board.headline[task]
+        bars = []
+        for model in board.rows:
+            entry = board.interval(model, task)
+            bars.append(plots.Bar(model, board.value(model, task), entry.get("lower"), entry.get("upper"), found.tied(model, task), status(board, model, task)))
+        panels.append(plots.Panel(task, metric, scale_of(metric), board.higher_is_better.get(task, True), board.chance(task), bars))
+    return panels
+
+
+def write_plots(board: Leaderboard, out: Path, found: Statistics) -> list[Path]:
     if not board.tasks or not board.rows:
-        return None
-    models = list(board.rows)
-    columns = min(4, len(board.tasks))
-    rows = -(-len(board.tasks) // columns)
-    panel_width = max(3.0, 0.45 * len(models) + 1.5)
-    figure, axes = plt.subplots(rows, columns, figsize=(panel_width * columns, 3.4 * rows), squeeze=False)
-    for panel in axes.flat[len(board.tasks) :]:
-        panel.set_visible(False)
-    for panel, task in zip(axes.flat, board.tasks, strict=False):
-        values = [board.value(model, task) for model in models]
-        panel.bar(np.arange(len(models)), [np.nan if value is None else value for value in values], color=[f"C{index}" for index in range(len(models))])
-        panel.set_xticks(np.arange(len(models)), models, rotation=30, ha="right", fontsize=8)
-        direction = "" if board.higher_is_better.get(task, True) else " (lower is better)"
-        panel.set_title(f"{task}\n{board.headline[task]}{direction}", fontsize=9)
-        if all(value is None for value in values):
-            panel.text(0.5, 0.5, "not computed", ha="center", va="center", transform=panel.transAxes, color="gray")
-    figure.tight_layout()
-    path = out / "plots" / "headline.png"
-    figure.savefig(path, dpi=100)
-    plt.close(figure)
-    return path
+        return []
+    colors = plots.model_colors(list(board.rows))
+    written = plots.plot_headlines(headline_panels(board, found), out)
+    return written + [plots.plot_breakdown(task, metric, by_model, scale_of(metric), out, colors) for (task, metric), by_model in board.breakdowns().items()]
 
 
-def plot_breakdown(task: str, metric: str, by_model: dict[str, dict], out: Path) -> Path:
-    """Grouped bars: one group per label, one bar per model (accuracy; n in the label)."""
-    plt = _pyplot()
-    labels = sorted({label for cells in by_model.values() for label in cells})
-    figure, axes = plt.subplots(figsize=(max(6, 0.9 * len(labels) * max(1, len(by_model)) / 2 + 2), 4))
-    width = 0.8 / len(by_model)
-    positions = np.arange(len(labels))
-    for index, (model, cells) in enumerate(by_model.items()):
-        values = [cells.get(label, {}).get("acc") for label in labels]
-        axes.bar(positions + index * width, [np.nan if value is None else value for value in values], width, label=model)
-    counts = {label: max(cells.get(label, {}).get("n", 0) for cells in by_model.values()) for label in labels}
-    axes.set_xticks(positions + width * (len(by_model) - 1) / 2, [f"{label}\n(n={counts[label]})" for label in labels], fontsize=8)
-    axes.set_ylim(0, 1)
-    axes.set_ylabel("accuracy")
-    axes.set_title(f"{task}: {metric}")
-    axes.legend(fontsize=8)
-    figure.tight_layout()
-    path = out / "plots" / f"{task}__{metric}.png"
-    figure.savefig(path, dpi=100)
-    plt.close(figure)
-    return path
+# ---------------------------------------------------------------- report and command
 
 
-def write_report(results_dir: Path, out: Path | None = None, suite: Suite | None = None, board: Leaderboard | None = None) -> dict[str, Path]:
-    """Write ``leaderboard.{csv,md,html}``, ``paper_reported.csv`` and ``plots/*.png`` (default: ``<results_dir>/leaderboard``)."""
+def write_report(
+    results_dir: Path, out: Path | None = None, suite: Suite | None = None, board: Leaderboard | None = None, found: Statistics | None = None
+) -> dict[str, Path]:
+    """Write the files the module docstring lists (default folder: ``<results_dir>/leaderboard``)."""
     results_dir = Path(results_dir)
     out = Path(out or results_dir / "leaderboard")
     board = board or collect(results_dir, suite)
+    found = found or statistics(board)
     (out / "plots").mkdir(parents=True, exist_ok=True)
-    plots = [path for path in [plot_headlines(board, out)] if path]
-    plots += [plot_breakdown(task, metric, by_model, out) for (task, metric), by_model in board.breakdowns().items()]
-    ours, reference = write_csv(board, out)
-    (out / "leaderboard.md").write_text(markdown(board, plots, out))
-    (out / "leaderboard.html").write_text(html_page(board, plots, out))
-    return {"csv": ours, "paper_reported_csv": reference, "markdown": out / "leaderboard.md", "html": out / "leaderboard.html", "plots": out / "plots"}
+    plot_files = write_plots(board, out / "plots", found)
+    written = write_csv(board, out, found)
+    (out / "leaderboard.md").write_text(markdown(board, plot_files, out, found))
+    (out / "leaderboard.html").write_text(html_page(board, plot_files, out, found))
+    return {**written, "markdown": out / "leaderboard.md", "html": out / "leaderboard.html", "plots": out / "plots"}
 
 
 def main(argv: list[str]) -> int:
-    """``abductive-eval leaderboard RESULTS_DIR [--out DIR]``."""
+    """``abductive-eval leaderboard RESULTS_DIR [--out DIR] [--compare A B]``."""
     import argparse
 
     parser = argparse.ArgumentParser(prog="abductive-eval leaderboard", description="Leaderboard (CSV, Markdown, HTML, PNG plots) from a results folder.")
     parser.add_argument("results_dir", type=Path)
     parser.add_argument("--out", type=Path, default=None, help="output folder (default: RESULTS_DIR/leaderboard)")
+    parser.add_argument("--compare", nargs=2, metavar=("A", "B"), help="paired difference A - B per task (needs both runs' --log_samples)")
     args = parser.parse_args(argv)
     if not args.results_dir.is_dir():
         parser.error(f"{args.results_dir} is not a folder")
     board = collect(args.results_dir)
-    written = write_report(args.results_dir, args.out, board=board)
+    unknown = [model for model in args.compare or () if model not in board.rows]
+    if unknown:
+        parser.error(f"--compare: no model {unknown} in {args.results_dir}; models: {', '.join(board.rows)}")
+    found = statistics(board)
+    written = write_report(args.results_dir, args.out, board=board, found=found)
     print(written["markdown"].read_text())
+    if args.compare:
+        a, b = args.compare
+        rows = compare_models(board, found, a, b)
+        written["compare_csv"] = _write_dicts(written["markdown"].with_name(f"compare_{a}_vs_{b}.csv"), COMPARE_COLUMNS, rows)
+        written["compare_markdown"] = written["markdown"].with_name(f"compare_{a}_vs_{b}.md")
+        written["compare_markdown"].write_text(compare_markdown(rows, a, b))
+        print(written["compare_markdown"].read_text())
     for kind, path in written.items():
         print(f"{kind}: {path}")
     return 0

@@ -116,11 +116,11 @@ def test_batch_interrupt_resume_failure_and_leaderboard(tmp_path, capsys):
 
     # 4. The leaderboard of these results: every cell comes from a `limit: 4` run (or a failed one), so none is a score.
     written = write_report(results)
-    rows = list(csv.reader(written["csv"].open()))
-    assert rows[0][:3] == ["model", "nleye_triplet (consistency_acc)", "nleye_pairs (order_faithful_acc)"]
-    assert [row[0] for row in rows[1:]] == ["broken", "dumb_pixel", "dummy", "tiny-llava"]
-    assert {cell for row in rows[1:] if row[0] != "broken" for cell in row[1:]} == {"limited (limit=4)"}
-    assert set(rows[1][1:]) == {"run failed"}
+    assert next(csv.reader(written["csv"].open()))[:2] == ["model", "nleye_triplet__consistency_acc"]
+    rows = leaderboard_rows(results)
+    assert list(rows) == ["broken", "dumb_pixel", "dummy", "tiny-llava"]
+    assert {cell for model, cells in rows.items() if model != "broken" for cell in cells} == {"limited (limit=4)"}
+    assert set(rows["broken"]) == {"run failed"}
     # The numbers behind the marks: dummy always answers "1", never consistent across both orders, never ranking the gold higher.
     dummy = scan_runs(results / "dummy", Record.read(results / "dummy" / "spec_identity.json").identity)
     assert [dummy.best(task).results[f"{metric},none"] for task, metric in [("nleye_triplet", "consistency_acc"), ("nleye_pairs", "order_faithful_acc")]] == [0.0, 0.0]
@@ -169,9 +169,11 @@ DUMB_PIXEL = [{"name": "dumb_pixel", "backend": "dumb_pixel"}]
 
 
 def leaderboard_rows(results: Path) -> dict[str, list[str]]:
-    """``leaderboard.csv`` as {model: cells}."""
-    rows = list(csv.reader(write_report(results)["csv"].open()))
-    return {row[0]: row[1:] for row in rows[1:]}
+    """``leaderboard.csv`` as {model: per task its headline value (4 decimals), or the status standing in its place}."""
+    with write_report(results)["csv"].open() as handle:
+        header, *rows = csv.reader(handle)
+    # per task: value, lower, upper, stderr, tied_with_best, status
+    return {row[0]: [row[column + 5] or f"{float(row[column]):.4f}" for column in range(1, len(header), 6)] for row in rows}
 
 
 def last_run_log(output: Path) -> str:

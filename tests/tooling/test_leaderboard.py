@@ -12,7 +12,9 @@ import pytest
 from PIL import Image
 
 from abductive_tasks.identity import RUN_RECORD, RUNS_DIR, SPEC_RECORD, Record, build_identity
-from abductive_tasks.leaderboard import PAPER_REPORTED, REFERENCE, collect, main, write_report
+from abductive_tasks.leaderboard import PAPER_REPORTED, REFERENCE, collect, main, statistics, write_report
+from abductive_tasks.nleye.hooks import TRIPLET
+from abductive_tasks.samples import samples_path
 from abductive_tasks.suite import Suite
 
 TASKS = ("nleye_triplet", "nleye_pairs")
@@ -73,11 +75,11 @@ def report(tmp_path_factory) -> dict[str, Path]:
 
 
 def test_csv_one_row_per_model_with_headline_metrics(report):
-    rows = list(csv.reader(report["csv"].open()))
-    assert rows == [
-        ["model", "nleye_triplet (consistency_acc)", "nleye_pairs (order_faithful_acc)"],
-        ["model-a", "0.2500", "0.7500"],
-        ["model-b", "0.5000", ""],
+    rows = list(csv.DictReader(report["csv"].open()))
+    columns = ["nleye_triplet__consistency_acc", "nleye_triplet__status", "nleye_pairs__order_faithful_acc", "nleye_pairs__status"]
+    assert [[row["model"], *(row[column] for column in columns)] for row in rows] == [
+        ["model-a", "0.25", "", "0.75", ""],
+        ["model-b", "0.5", "", "", "not run"],
     ]
 
 
@@ -161,3 +163,118 @@ def test_html_references_valid_pngs(report):
         with Image.open(report["plots"] / name) as image:
             image.verify()
             assert image.format == "PNG" and image.size[0] >= 400
+
+
+# ---------------------------------------------------------------- statistics (issue 13)
+
+ITEMS = 40
+
+
+def triplet_records(consistent: int) -> list[dict]:
+    """NL-Eye triplet records of ITEMS items: the first ``consistent`` right in both orders, the others in the first only."""
+    records = []
+    for index in range(ITEMS):
+        for position in (1, 2):
+            right = index < consistent or position == 1
+            records.append(
+                {
+                    "item_id": f"i{index:02d}",
+                    "gold_position": position,
+                    "prediction": position if right else 3 - position,
+                    "correct": right,
+                    "reasoning_category": ("physical", "social")[index % 2],
+                    "time_direction": "forward",
+                    "time_duration": "short-term",
+                    "judge_configured": True,
+                    "explanation": "ok" if right else None,
+                    "explanation_valid": True if right else None,
+                    "answer_status": "parsed",
+                }
+            )
+    return records
+
+
+def write_logged_run(results: Path, model: str, records: list[dict], reported: list[dict] | None = None) -> None:
+    """A run's results JSON as the task's aggregation computes it (from ``reported``, default ``records``) and its samples JSONL."""
+    values = TRIPLET.evaluate(reported or records)
+    path = write_run(results, model, "01-full", {"nleye_triplet": {"alias": "nleye_triplet", **{f"{name},none": value for name, value in values.items()}}})
+    lines = [{"doc_id": index, **{name: [name, record] for name in TRIPLET.metric_names}} for index, record in enumerate(records)]
+    samples_path(path, "nleye_triplet").write_text("".join(json.dumps(line) + "\n" for line in lines))
+
+
+@pytest.fixture(scope="module")
+def logged(tmp_path_factory):
+    """Three models on the same 40 items: strong (30 consistent), close (28 of those 30), weak (10)."""
+    results = tmp_path_factory.mktemp("logged")
+    for model, consistent in (("strong", 30), ("close", 28), ("weak", 10)):
+        write_spec(results, model)
+        write_logged_run(results, model, triplet_records(consistent))
+    return results, write_report(results, suite=Suite())
+
+
+def test_intervals_and_ties_with_the_best_in_the_tables(logged):
+    _, report = logged
+    markdown = report["markdown"].read_text()
+    assert "nleye_triplet (consistency_acc; chance 0.2500)" in markdown
+    rows = {line.split(" | ")[0].strip("| "): line for line in markdown.splitlines() if line.startswith(("| strong", "| close", "| weak"))}
+    assert rows["strong"].startswith("| strong | **0.7500** [") and rows["close"].startswith("| close | **0.7000** [")
+    assert rows["weak"].startswith("| weak | 0.2500 [")  # 20 more items wrong than the best: not tied
+    page = report["html"].read_text()
+    assert "<td><strong>0.7500</strong> [" in page and "<td>0.2500 [" in page
+    wide = {row["model"]: row for row in csv.DictReader(report["csv"].open())}
+    assert [wide[model]["nleye_triplet__consistency_acc__tied_with_best"] for model in ("strong", "close", "weak")] == ["true", "true", "false"]
+    strong = TRIPLET.evaluate(triplet_records(30))["triplet_ci95"]["consistency_acc"]
+    assert (
+        float(wide["strong"]["nleye_triplet__consistency_acc__lower"]) == strong["lower"]
+        and float(wide["strong"]["nleye_triplet__consistency_acc__stderr"]) == strong["stderr"]
+    )
+
+
+def test_long_csv_one_row_per_model_task_metric(logged):
+    _, report = logged
+    rows = list(csv.DictReader(report["long_csv"].open()))
+    headline = next(row for row in rows if row["model"] == "weak" and row["metric"] == "consistency_acc")
+    assert headline | {"lower": "", "upper": "", "stderr": ""} == {
+        "model": "weak", "task": "nleye_triplet", "metric": "consistency_acc", "label": "", "headline": "true", "value": "0.25", "lower": "", "upper": "",
+        "stderr": "", "units": "40", "resamples": "1000", "chance": "0.25", "scale": "fraction", "higher_is_better": "true", "tied_with_best": "false", "status": "",
+    }  # fmt: skip
+    assert float(headline["lower"]) < 0.25 < float(headline["upper"])
+    cells = {row["label"]: row for row in rows if row["model"] == "strong" and row["metric"] == "consistency_by_category"}
+    assert set(cells) == {"physical", "social"} and cells["physical"]["units"] == "20" and cells["physical"]["lower"]
+    metrics = {row["metric"] for row in rows if row["model"] == "strong"}
+    assert {"consistency_acc", "order1_acc", "order2_acc", "explanation_valid_rate"} <= metrics and "triplet_counts" not in metrics
+
+
+def test_comparisons_with_the_best_and_the_compare_command(logged, capsys):
+    results, report = logged
+    comparisons = {row["b"]: row for row in csv.DictReader(report["comparisons_csv"].open())}
+    assert set(comparisons) == {"close", "weak"} and {row["a"] for row in comparisons.values()} == {"strong"}
+    assert float(comparisons["close"]["difference"]) == pytest.approx(0.05) and comparisons["close"]["tied"] == "true"
+    assert float(comparisons["weak"]["difference"]) == pytest.approx(0.5) and float(comparisons["weak"]["p_value"]) < 0.01
+    assert main([str(results), "--compare", "weak", "close"]) == 0
+    printed = capsys.readouterr().out
+    assert "Paired comparison weak − close" in printed and "| nleye_triplet | consistency_acc | 0.2500 | 0.7000 | -0.4500 | [" in printed
+    rows = {row["task"]: row for row in csv.DictReader((results / "leaderboard" / "compare_weak_vs_close.csv").open())}
+    assert float(rows["nleye_triplet"]["upper"]) < 0 and rows["nleye_triplet"]["units"] == "40" and rows["nleye_triplet"]["tied"] == "false"
+    assert rows["nleye_pairs"]["note"] == "weak: not run; close: not run" and rows["nleye_pairs"]["difference"] == ""
+    with pytest.raises(SystemExit):
+        main([str(results), "--compare", "weak", "absent"])
+    assert "no model ['absent']" in capsys.readouterr().err
+
+
+def test_samples_that_do_not_give_the_reported_value_are_not_compared(tmp_path):
+    for model in ("strong", "weak"):
+        write_spec(tmp_path, model)
+    write_logged_run(tmp_path, "strong", triplet_records(30))
+    write_logged_run(tmp_path, "weak", triplet_records(10), reported=triplet_records(12))  # samples of another run
+    board = collect(tmp_path, Suite())
+    found = statistics(board)
+    assert found.tied("strong", "nleye_triplet") is True and found.tied("weak", "nleye_triplet") is None
+    (note,) = found.notes
+    assert "nleye_triplet: weak not compared with the best" in note and "its records give consistency_acc = 0.25, the results file reports 0.3" in note
+
+
+def test_without_samples_one_note_says_how_to_get_them(report):
+    markdown = report["markdown"].read_text()
+    assert "Ties with the best not computed: no run logged its samples (add `eval_args: [--log_samples]`" in markdown
+    assert "**" not in markdown.split("## Plots")[0].replace("**Bold**", "")
