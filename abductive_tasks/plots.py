@@ -112,7 +112,7 @@ def _grid(plt, count: int, models: int, sharey: bool):
     columns = min(4, count)
     rows = -(-count // columns)
     panel_width = max(3.0, 0.45 * models + 1.6)
-    figure, axes = plt.subplots(rows, columns, figsize=(panel_width * columns, 3.6 * rows), squeeze=False, sharey=sharey)
+    figure, axes = plt.subplots(rows, columns, figsize=(max(6.5, panel_width * columns), 3.6 * rows), squeeze=False, sharey=sharey)
     for unused in axes.flat[count:]:
         unused.set_visible(False)
     return figure, axes
