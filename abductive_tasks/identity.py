@@ -38,7 +38,7 @@ from pathlib import Path
 
 from abductive_tasks import settings
 from abductive_tasks.data import ENV_VAR, DataError, benchmark_root
-from abductive_tasks.parsing import is_request_failure
+from abductive_tasks.parsing import REQUEST_FAILED_MARKER, is_request_failure
 
 SCHEMA = 1
 RUNS_DIR = "runs"
