@@ -14,8 +14,10 @@ its CLI builds a ``TaskManager``. It
 
 The other internals: loglikelihood results reach ``process_results`` stringified
 (:func:`loglikelihood_value`); the task index and YAML loading (:func:`task_manager`,
-:func:`task_config`); and the evaluation entry point the ``abductive-eval`` command wraps
-(:func:`evaluate_cli`).
+:func:`task_config`); the evaluation entry point the ``abductive-eval`` command wraps
+(:func:`evaluate_cli`); and the ``llm_judge`` pieces our judge layer builds on. Model backends
+(:mod:`abductive_tasks.models`) use lmms-eval's model plugin API (``lmms``, ``Instance``,
+``ModelManifest``) directly, as every lmms-eval model does.
 """
 
 from __future__ import annotations
@@ -117,11 +119,12 @@ def task_manager(include_path: str | Path | None = None, include_defaults: bool 
     return TaskManager(include_path=str(include_path or tasks_path()), include_defaults=include_defaults)
 
 
-def task_config(yaml_path: str | Path) -> dict[str, Any]:
-    """A task YAML as lmms-eval reads it (``include:`` resolved, ``!function`` tags imported)."""
+def task_config(yaml_path: str | Path, mode: str = "full") -> dict[str, Any]:
+    """A task YAML as lmms-eval reads it: ``include:`` resolved; ``!function`` tags imported
+    (``mode="full"``) or left as names (``"simple"``, cheap: no hook module is imported)."""
     from lmms_eval.utils import load_yaml_config
 
-    return load_yaml_config(str(yaml_path))
+    return load_yaml_config(str(yaml_path), mode=mode)
 
 
 def evaluate_cli(argv: list[str]) -> tuple[list[dict], list[BaseException], int]:
@@ -157,3 +160,32 @@ def evaluate_cli(argv: list[str]) -> tuple[list[dict], list[BaseException], int]
         lmms_main.cli_evaluate_single = evaluate_single
         sys.argv = saved_argv
     return finished, failures, 0
+
+
+# ---------------------------------------------------------------- llm_judge (abductive_tasks.judge)
+
+
+def load_judge_environment() -> None:
+    """Import lmms-eval's ``llm_judge``, which loads its ``.env`` (as its own judge tasks do) before the variables are read."""
+    import lmms_eval.llm_judge  # noqa: F401
+
+
+def judge_config(model_name: str, timeout: float):
+    """lmms-eval's judge ``ServerConfig``: greedy, one attempt per call (our judge layer retries with backoff)."""
+    from lmms_eval.llm_judge import ServerConfig
+
+    return ServerConfig(model_name=model_name, temperature=0.0, timeout=timeout, num_retries=1, retry_delay=0)
+
+
+def judge_provider(api_type: str, config):
+    """lmms-eval's judge provider for ``API_TYPE``."""
+    from lmms_eval.llm_judge import get_server
+
+    return get_server(api_type, config)
+
+
+def judge_request(**fields):
+    """lmms-eval's judge ``Request``."""
+    from lmms_eval.llm_judge import Request
+
+    return Request(**fields)

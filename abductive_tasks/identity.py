@@ -38,7 +38,7 @@ from pathlib import Path
 
 from abductive_tasks import settings
 from abductive_tasks.data import ENV_VAR, DataError, benchmark_root
-from abductive_tasks.parsing import is_request_failure
+from abductive_tasks.parsing import REQUEST_FAILED_MARKER, is_request_failure
 
 SCHEMA = 1
 RUNS_DIR = "runs"
@@ -48,19 +48,6 @@ ANNOTATION_SUFFIXES = frozenset({".csv", ".json", ".jsonl", ".parquet"})
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp", ".tif", ".tiff"})
 SECRET_NAME = re.compile(r"(key|token|secret|password)$", re.IGNORECASE)
 MODEL_ARG = re.compile(r"(^|,)(\s*)([^=,\s]+)=([^,]*)")
-FAILED_REPLY_MARKER = "LMMS_EVAL_REQUEST_FAILED"  # lmms-eval's API backends reply "[LMMS_EVAL_REQUEST_FAILED after N retries] ..."
-# ABDUCTIVE_* variables that change where files go or how fast, never a score: left out of the identity.
-NOT_SCORE_SETTINGS = frozenset(
-    {
-        "ABDUCTIVE_CACHE",
-        "ABDUCTIVE_IMAGE_CACHE_MB",
-        "ABDUCTIVE_JUDGE_CACHE",
-        "ABDUCTIVE_JUDGE_RETRIES",
-        "ABDUCTIVE_JUDGE_BACKOFF",
-        "ABDUCTIVE_JUDGE_TIMEOUT",
-        "ABDUCTIVE_WORKERS",
-    }
-)
 REDACTED = "[REDACTED]"
 QUARANTINED = ".damaged"  # suffix of a damaged file or run folder set aside by the batch runner
 
@@ -206,7 +193,7 @@ def package_versions() -> dict[str, str]:
 
 def score_settings(environment: Mapping[str, str]) -> dict[str, str]:
     """The ``ABDUCTIVE_*`` variables set in ``environment`` (the run's whole environment) that can change a score."""
-    found = {name: environment.get(name, "").strip() for name in settings.VARIABLES if name not in NOT_SCORE_SETTINGS}
+    found = {name: environment.get(name, "").strip() for name, variable in settings.VARIABLES.items() if variable.changes_scores}
     return {name: value for name, value in sorted(found.items()) if value and value != settings.VARIABLES[name].default}
 
 
@@ -515,7 +502,7 @@ def purge_failed_replies(cache_dir: Path) -> int:
         connection = sqlite3.connect(path, timeout=30)
         try:
             if connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'responses'").fetchone():
-                candidates = connection.execute("SELECT cache_key, response FROM responses WHERE instr(response, ?) > 0", (FAILED_REPLY_MARKER,)).fetchall()
+                candidates = connection.execute("SELECT cache_key, response FROM responses WHERE instr(response, ?) > 0", (REQUEST_FAILED_MARKER,)).fetchall()
                 failed = [(key,) for key, response in candidates if _is_failed_reply(response)]
                 connection.executemany("DELETE FROM responses WHERE cache_key = ?", failed)
                 connection.commit()
@@ -533,7 +520,7 @@ def purge_failed_replies(cache_dir: Path) -> int:
 
 
 def _is_failed_audit_line(line: str) -> bool:
-    if FAILED_REPLY_MARKER not in line:
+    if REQUEST_FAILED_MARKER not in line:
         return False
     try:
         record = json.loads(line)

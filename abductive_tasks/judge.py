@@ -13,7 +13,7 @@ lmms-eval's own variables, so GPT-4/GPT-4o or any OpenAI-compatible server (e.g.
 - ``OPENAI_API_KEY``: must be non-empty (any string for a server without authentication).
 
 Our own variables: ``ABDUCTIVE_JUDGE=off`` disables the judge even when the above are set;
-``ABDUCTIVE_JUDGE_CACHE`` is the cache folder (default ``<cache_root()>/judge``, i.e.
+``ABDUCTIVE_JUDGE_CACHE`` is the cache folder (default ``<settings.cache_root()>/judge``, i.e.
 ``$ABDUCTIVE_CACHE/judge`` or ``~/.cache/abductive_tasks/judge``); ``ABDUCTIVE_JUDGE_RETRIES`` (default 4 retries after the
 first attempt), ``ABDUCTIVE_JUDGE_BACKOFF`` (seconds before the first retry, doubled before each
 next one up to 60 s; default 2) and ``ABDUCTIVE_JUDGE_TIMEOUT`` (seconds per request, default 60).
@@ -48,9 +48,8 @@ from typing import Any
 import numpy as np
 from loguru import logger
 
-from abductive_tasks import settings
+from abductive_tasks import compat, settings
 from abductive_tasks.parsing import AnswerKind, is_request_failure
-from abductive_tasks.settings import cache_root
 
 DEFAULT_MODEL = "gpt-4o-2024-11-20"
 CONFIG_VARIABLES = ("API_TYPE", "MODEL_VERSION", "OPENAI_API_URL", "OPENAI_API_KEY", "ABDUCTIVE_JUDGE", "ABDUCTIVE_JUDGE_CACHE")
@@ -136,13 +135,11 @@ class _Judge:
 
     def _request(self, prompt: str, system: str | None, max_tokens: int) -> str | None:
         """The judge's reply, or None after the retries; the provider makes one attempt per call."""
-        from lmms_eval.llm_judge import Request
-
         messages = ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": prompt}]
         config = dataclasses.replace(self.config, max_tokens=max_tokens)
         for attempt in range(self.retries + 1):
             try:
-                response = self.provider.evaluate(Request(messages=messages, config=config))
+                response = self.provider.evaluate(compat.judge_request(messages=messages, config=config))
                 if response.success and isinstance(response.content, str) and response.content.strip():
                     return response.content
                 error: Exception | str = response.error_message or "empty reply"
@@ -156,22 +153,13 @@ class _Judge:
         return None
 
 
-def _number(name: str, default: float, kind: type = float) -> float:
-    value = os.environ.get(name, "").strip()
-    try:
-        return kind(value) if value else default
-    except ValueError as error:
-        raise ValueError(f"{name}={value!r} is not a valid {kind.__name__}") from error
-
-
 _judges: dict[tuple, tuple[_Judge | None, str]] = {}
 _judges_guard = threading.Lock()
 
 
 def _current_judge() -> tuple[_Judge | None, str]:
     """The judge the environment configures (built once per configuration) and, when there is none, why."""
-    import lmms_eval.llm_judge  # noqa: F401  (loads lmms-eval's .env, as its judge tasks do, before the variables are read)
-
+    compat.load_judge_environment()
     key = tuple(os.environ.get(name) for name in (*CONFIG_VARIABLES, *RETRY_VARIABLES))
     with _judges_guard:
         if key not in _judges:
@@ -180,20 +168,16 @@ def _current_judge() -> tuple[_Judge | None, str]:
 
 
 def _build_judge() -> tuple[_Judge | None, str]:
-    from lmms_eval.llm_judge import ServerConfig, get_server
-
-    if os.environ.get("ABDUCTIVE_JUDGE", "").strip().lower() in {"off", "0", "false", "no"}:
+    if settings.judge_disabled():
         return None, "ABDUCTIVE_JUDGE=off"
     api_type = os.environ.get("API_TYPE", "openai").strip().lower() or "openai"
-    retries = max(0, int(_number("ABDUCTIVE_JUDGE_RETRIES", 4, int)))
-    backoff = max(0.0, _number("ABDUCTIVE_JUDGE_BACKOFF", 2.0))
-    timeout = _number("ABDUCTIVE_JUDGE_TIMEOUT", 60.0)
+    retries, backoff, timeout = settings.judge_retries(), settings.judge_backoff(), settings.judge_timeout()
     # num_retries=1: the provider makes one attempt per call and _Judge retries with backoff.
-    config = ServerConfig(model_name=os.environ.get("MODEL_VERSION") or DEFAULT_MODEL, temperature=0.0, timeout=timeout, num_retries=1, retry_delay=0)
+    config = compat.judge_config(model_name=os.environ.get("MODEL_VERSION") or DEFAULT_MODEL, timeout=timeout)
     if api_type == "openai" and not os.environ.get("OPENAI_API_KEY"):
         return None, "OPENAI_API_KEY is not set"
     try:
-        provider = get_server(api_type, config)
+        provider = compat.judge_provider(api_type, config)
     except Exception as error:  # unknown API_TYPE, or the provider's client rejects its configuration
         return None, f"API_TYPE={api_type!r}: {error}"
     if not provider.is_available():
@@ -202,7 +186,7 @@ def _build_judge() -> tuple[_Judge | None, str]:
     if client is not None and hasattr(client, "with_options"):
         # The openai client would otherwise wait 600 s and retry on its own; our loop does both.
         provider.client = client.with_options(timeout=timeout, max_retries=0)
-    cache = _ReplyCache(Path(os.environ.get("ABDUCTIVE_JUDGE_CACHE") or cache_root() / "judge"))
+    cache = _ReplyCache(settings.judge_cache())
     logger.info(f"LLM judge: {api_type} model {config.model_name}, cache {cache.root}")
     return _Judge(provider, config, cache, retries=retries, backoff=backoff), ""
 
@@ -314,7 +298,7 @@ _embedders_guard = threading.Lock()
 
 
 def _similarity_model_path() -> tuple[Path | None, str]:
-    configured = os.environ.get("ABDUCTIVE_SIMILARITY_MODEL", "").strip()
+    configured = settings.raw("ABDUCTIVE_SIMILARITY_MODEL")
     if configured:
         path = Path(configured).expanduser()
         return (path, "") if path.is_dir() else (None, f"ABDUCTIVE_SIMILARITY_MODEL={configured} is not a folder")
@@ -326,7 +310,7 @@ def _similarity_model_path() -> tuple[Path | None, str]:
 
 
 def _current_embedder() -> tuple[_Embedder | None, str]:
-    key = os.environ.get("ABDUCTIVE_SIMILARITY_MODEL")
+    key = settings.raw("ABDUCTIVE_SIMILARITY_MODEL")
     with _embedders_guard:
         if key not in _embedders:
             path, reason = _similarity_model_path()

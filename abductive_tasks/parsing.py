@@ -37,7 +37,6 @@ One engine reads every kind, driven by small tables:
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -710,14 +709,3 @@ def parse_judge_label(text: str, labels: tuple[int, ...]) -> int | None:
     if value is None or not value.is_integer() or int(value) not in labels:
         return None
     return int(value)
-
-
-def loglikelihood_value(result: object) -> object | None:
-    """The first element of a loglikelihood result, which lmms-eval 0.7.3 hands to
-    ``process_results`` stringified (``"(-3.71, False)"``); read with ``ast.literal_eval``,
-    never ``eval``. ``None`` when unreadable."""
-    try:
-        value = ast.literal_eval(result) if isinstance(result, str) else result
-        return value[0]
-    except (ValueError, SyntaxError, TypeError, IndexError, MemoryError, RecursionError):
-        return None

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from abductive_tasks import compat
 from abductive_tasks.compat import tasks_path
 
 # The backends that only generate text: no loglikelihood requests (lmms-eval 0.7.3).
@@ -61,19 +62,15 @@ class Suite:
 
     @cached_property
     def _manager(self):
-        from lmms_eval.tasks import TaskManager
-
-        return TaskManager(include_path=self.include_path, include_defaults=False)
+        return compat.task_manager(self.include_path)
 
     def _config(self, name: str) -> dict:
-        from lmms_eval.utils import load_yaml_config
-
         if name not in self._manager.task_index:
             known = ", ".join(sorted(self._manager.task_index))
             raise SuiteError(f"unknown task or group {name!r}; known: {known}")
         if name not in self._configs:
             # mode="simple" resolves ``include:`` without importing the ``!function`` hooks.
-            self._configs[name] = load_yaml_config(self._manager.task_index[name]["yaml_path"], mode="simple")
+            self._configs[name] = compat.task_config(self._manager.task_index[name]["yaml_path"], mode="simple")
         return self._configs[name]
 
     def is_group(self, name: str) -> bool:

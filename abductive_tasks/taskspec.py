@@ -233,6 +233,13 @@ _by_identity: OrderedDict[tuple, tuple[Records, dict]] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
+def clear_cache() -> None:
+    """Forget every computed family (tests use it to count computations)."""
+    with _cache_lock:
+        _by_content.clear()
+        _by_identity.clear()
+
+
 def _remember(cache: OrderedDict, key: tuple, value: object, entries: int) -> None:
     cache[key] = value
     cache.move_to_end(key)

@@ -34,11 +34,11 @@ def fresh_caches(monkeypatch):
     caches = (evaluator.load_scorer, metrics._bertscorer, metrics._clip, weights.report_not_computed)
     for cached in caches:
         cached.cache_clear()
-    taskspec._cache.clear()
+    taskspec.clear_cache()
     yield
     for cached in caches:
         cached.cache_clear()
-    taskspec._cache.clear()
+    taskspec.clear_cache()
 
 
 @pytest.fixture(scope="module")

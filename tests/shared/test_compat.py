@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from abductive_tasks.compat import loglikelihood_value
+
 from helpers.runs import OFFLINE
 
-pytestmark = pytest.mark.e2e
 LMMS_EVAL = str(Path(sys.executable).with_name("lmms-eval"))
 
 
@@ -21,6 +22,7 @@ def lmms_eval(args: list[str], cwd: Path, data: str = "sample") -> subprocess.Co
     return subprocess.run([LMMS_EVAL, *args], capture_output=True, text=True, env=environment, cwd=cwd, timeout=600)
 
 
+@pytest.mark.e2e
 def test_plain_lmms_eval_finds_our_tasks_and_reports_our_stderr(tmp_path):
     completed = lmms_eval(["--tasks", "nleye_triplet", "--model", "dumb_pixel", "--output_path", str(tmp_path / "out")], tmp_path)
     (path,) = (tmp_path / "out").rglob("*_results.json")
@@ -31,12 +33,14 @@ def test_plain_lmms_eval_finds_our_tasks_and_reports_our_stderr(tmp_path):
     assert interval["lower"] < 7 / 12 < interval["upper"]
 
 
+@pytest.mark.e2e
 def test_plain_lmms_eval_lists_our_tasks(tmp_path):
     listed = lmms_eval(["--tasks", "list"], tmp_path).stdout
     for name in ("nleye_triplet", "mucr_c2e", "dve_cls", "sherlock_comparison"):
         assert name in listed
 
 
+@pytest.mark.e2e
 def test_bad_data_fails_once_with_the_data_error(tmp_path):
     (tmp_path / "bad" / "nleye").mkdir(parents=True)
     (tmp_path / "bad" / "nleye" / "test_set.csv").write_text("x\n1\n")
@@ -44,3 +48,12 @@ def test_bad_data_fails_once_with_the_data_error(tmp_path):
     log = completed.stdout + completed.stderr
     assert log.count("DataError: ") == 1 and "test_set.csv: missing column(s)" in log
     assert "RetryError" not in log
+
+
+def test_loglikelihood_value_reads_lmms_evals_stringified_results_without_eval():
+    assert loglikelihood_value("(-3.71, False)") == -3.71
+    assert loglikelihood_value((2.5, True)) == 2.5
+    assert loglikelihood_value("('payload', False)") == "payload"
+    assert loglikelihood_value("__import__('os').getcwd()") is None  # a literal only, never code
+    assert loglikelihood_value("") is None
+    assert loglikelihood_value("()") is None

@@ -11,7 +11,6 @@ from abductive_tasks.parsing import (
     Label,
     Score,
     is_request_failure,
-    loglikelihood_value,
     parse_choice,
     parse_label,
     parse_option_text,
@@ -80,15 +79,6 @@ def test_score_forms(answer, expected):
 @pytest.mark.parametrize("answer", ["Score: 11", "0", "blah", "", "very plausible"])
 def test_unreadable_or_out_of_range_scores_are_none(answer):
     assert parse_score(answer) is None
-
-
-def test_loglikelihood_value_reads_lmms_evals_stringified_results_without_eval():
-    assert loglikelihood_value("(-3.71, False)") == -3.71
-    assert loglikelihood_value((2.5, True)) == 2.5
-    assert loglikelihood_value("('payload', False)") == "payload"
-    assert loglikelihood_value("__import__('os').getcwd()") is None  # a literal only, never code
-    assert loglikelihood_value("") is None
-    assert loglikelihood_value("()") is None
 
 
 # ---------------------------------------------------------------- failed requests

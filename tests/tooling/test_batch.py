@@ -78,7 +78,7 @@ def test_batch_interrupt_resume_failure_and_leaderboard(tmp_path, capsys):
     env = {**os.environ, **OFFLINE}
 
     # 1. Ctrl-C while the second model runs: the first model's results stay, the runner exits 130.
-    process = subprocess.Popen([sys.executable, "utils/run_batch.py", str(spec_path)], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen([str(Path(sys.executable).with_name("abductive-eval")), "batch", str(spec_path)], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.monotonic() + 300
     while not (results / "dumb_pixel" / "eval.log").exists():
         assert process.poll() is None and time.monotonic() < deadline, process.stdout.read()

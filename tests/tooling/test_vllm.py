@@ -212,7 +212,7 @@ def _alive(pid: int) -> bool:
 
 def _serve(tmp_path: Path, *args: str, record: Path) -> subprocess.Popen:
     env = {**os.environ, **OFFLINE, "ABDUCTIVE_DATA": "sample", "FAKE_VLLM_RECORD": str(record)}
-    command = [sys.executable, "utils/serve_vllm.py", "stub/model-7b", "--vllm-executable", FAKE_VLLM, "--output_path", str(tmp_path / "out"), *args]
+    command = [str(Path(sys.executable).with_name("abductive-eval")), "serve", "stub/model-7b", "--vllm-executable", FAKE_VLLM, "--output_path", str(tmp_path / "out"), *args]
     return subprocess.Popen(command, cwd=Path(__file__).parents[2], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
