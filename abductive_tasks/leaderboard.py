@@ -297,16 +297,18 @@ class Statistics:
 def statistics(board: Leaderboard) -> Statistics:
     """Headline Estimates from every scored cell's samples JSONL (checked against the reported value), and ties with the best."""
     found = Statistics()
+    unlogged = set()  # cells whose run wrote no samples file
     for model in board.rows:
         for task in board.tasks:
             value, source = board.value(model, task), board.sources.get(model, {}).get(task)
             if value is None or source is None:
                 continue
+            unlogged |= set() if samples_path(source, task).is_file() else {(model, task)}
             try:
                 found.estimates[(model, task)] = estimate_from_run(samples_path(source, task), board.headline[task], value)
             except CompareError as error:
                 found.problems[(model, task)] = str(error)
-    if found.problems and not found.estimates:
+    if found.problems and not found.estimates and unlogged == set(found.problems):
         found.notes.append("Ties with the best not computed: no run logged its samples (add `eval_args: [--log_samples]` to the batch spec and rerun).")
     else:
         models_of: dict[str, list[str]] = {}
