@@ -327,7 +327,10 @@ def eval_arguments(spec: BatchSpec, model_plan: ModelPlan, tasks: list[str], run
     arguments += ["--tasks", ",".join(tasks), "--output_path", str(run_dir), "--use_cache", str(model_plan.cache)]
     if spec.limit is not None:
         arguments += ["--limit", str(spec.limit)]
-    return [*arguments, *spec.eval_args, *model.eval_args]
+    extra = [*spec.eval_args, *model.eval_args]
+    # the per-document records: the leaderboard's paired comparisons and ties are computed from them
+    logging = [] if "--log_samples" in extra else ["--log_samples"]
+    return [*arguments, *logging, *extra]
 
 
 def _copy_redacted(source: BinaryIO, log: BinaryIO, secrets: Sequence[str]) -> None:

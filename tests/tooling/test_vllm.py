@@ -172,7 +172,7 @@ def test_spec_derives_image_limit_and_token_cap_from_task_metadata(tmp_path, sui
     run_dir = tmp_path / "results" / "big" / "runs" / "1"
     assert eval_arguments(spec, big, big.pending, run_dir) == [
         "--model", "vllm", "--model_args", big.model_args, "--tasks", "nleye_triplet_combined,nleye_pairs",
-        "--output_path", str(run_dir), "--use_cache", str(big.cache), "--limit", "8",
+        "--output_path", str(run_dir), "--use_cache", str(big.cache), "--limit", "8", "--log_samples",
     ]  # fmt: skip
     assert big.cache.parent == tmp_path / "results" / "big" / "cache"
     assert served.model.backend == "openai" and served.model_args == "model_version=org/served"
@@ -348,7 +348,7 @@ def test_print_commands_show_what_runs_and_start_nothing(tmp_path, capsys, monke
 
     def eval_args(name: str) -> str:
         run = results / name / "runs" / "<time>-<id>"  # made when the run starts
-        return shlex.join(["--tasks", "nleye_triplet", "--output_path", str(run), "--use_cache", str(plans[name].cache), "--limit", "2"])
+        return shlex.join(["--tasks", "nleye_triplet", "--output_path", str(run), "--use_cache", str(plans[name].cache), "--limit", "2", "--log_samples"])
 
     assert lines == [
         f"# judge, served for the whole batch (log {results}/judge_server.log); $JUDGE_PORT: a free port chosen at start",
