@@ -34,20 +34,21 @@ from lmms_eval.api.instance import Instance
 from lmms_eval.api.model import lmms
 
 from abductive_tasks.images import mean_luminance, top_left_luminance
+from abductive_tasks.models.arguments import CheckedArguments
 from abductive_tasks.sherlock.embeddings import EMBEDDING_ROUTE, encode_embeddings
 
 SCORE_RANGE = (1, 10)
 RANDOM_EMBEDDING_SIZE = 16
 
 
-class _DocumentBaseline(lmms):
+class _DocumentBaseline(CheckedArguments, lmms):
     """Answers each request from its document, without looking at the prompt."""
 
-    name = "baseline"
+    model_id = "baseline"
 
     def __init__(self, seed: int | str = 0, batch_size: int | str = 1, max_batch_size: int | None = None, device: str | None = None) -> None:
         """``seed`` comes from ``--model_args``; lmms-eval passes the batch and device settings,
-        which a baseline does not need. Any other argument is a typo and raises ``TypeError``."""
+        which a baseline does not need. Any other argument is refused by name (:mod:`abductive_tasks.models.arguments`)."""
         super().__init__()
         self.seed = int(seed)
 
@@ -60,7 +61,7 @@ class _DocumentBaseline(lmms):
             _context, _gen_kwargs, _doc_to_visual, doc_id, task, split = request.args
             doc = self.task_dict[task][split][doc_id]
             if "answer_kind" not in doc:
-                raise ValueError(f"{self.name} answers only abductive-tasks tasks; task '{task}' documents lack 'answer_kind'")
+                raise ValueError(f"{self.model_id} answers only abductive-tasks tasks; task '{task}' documents lack 'answer_kind'")
             rng = random.Random(f"{self.seed}:{task}:{doc_id}")  # independent of request order
             answers.append(self.answer(doc, rng))
         return answers
@@ -93,7 +94,7 @@ class _DocumentBaseline(lmms):
 class RandomBaseline(_DocumentBaseline):
     """A uniformly random option, or a uniformly random integer score; seeded per document."""
 
-    name = "random_baseline"
+    model_id = "random_baseline"
 
     def answer(self, doc: dict, rng: random.Random) -> str:
         if doc["answer_kind"] == "choice":
@@ -120,7 +121,7 @@ class DumbPixel(_DocumentBaseline):
     (the first on ties); a rated image scores 1 + 9 * luminance / 255; for free text, the mean
     upper-left luminance of the images picks a candidate text by its position in ``choices``."""
 
-    name = "dumb_pixel"
+    model_id = "dumb_pixel"
 
     def answer(self, doc: dict, rng: random.Random) -> str:
         brightness = [top_left_luminance(path) for path in doc["candidate_images"]]

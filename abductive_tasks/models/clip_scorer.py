@@ -37,6 +37,7 @@ from lmms_eval.api.model import lmms
 from PIL import Image
 from transformers import AutoImageProcessor, AutoTokenizer, CLIPModel
 
+from abductive_tasks.models.arguments import CheckedArguments
 from abductive_tasks.sherlock.embeddings import EMBEDDING_ROUTE, encode_embeddings
 
 CROP_MODES = ("two", "center")
@@ -57,8 +58,10 @@ def image_digest(image: Image.Image) -> str:
     return digest.hexdigest()
 
 
-class ClipScorer(lmms):
+class ClipScorer(CheckedArguments, lmms):
     """Cosine similarity between CLIP image-region and inference embeddings, with embedding caches."""
+
+    model_id = "clip_scorer"
 
     def __init__(
         self,

@@ -23,11 +23,15 @@ from lmms_eval.api.instance import Instance
 from lmms_eval.models.simple.llava_hf import DEFAULT_IMAGE_TOKEN, VICUNA_CHAT_TEMPLATE
 from lmms_eval.models.simple.llava_hf import LlavaHf as _SimpleLlavaHf
 
+from abductive_tasks.models.arguments import CheckedArguments
+
 SCORE_MODES = ("mean", "sum")
 
 
-class LlavaHfScorer(_SimpleLlavaHf):
+class LlavaHfScorer(CheckedArguments, _SimpleLlavaHf):
     """``llava_hf`` (simple) whose loglikelihood passes the images through the processor."""
+
+    model_id = "llava_hf_scorer"
 
     def __init__(self, score: str = "mean", **kwargs) -> None:
         """``score``: "mean" (default) or "sum" of the continuation's token log-probs; other
