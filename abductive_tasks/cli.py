@@ -1,47 +1,204 @@
 """``abductive-eval``: lmms-eval's ``eval`` with this package's tasks added, failing loudly.
 
-* ``abductive-eval --tasks-path`` prints the folder of our task YAML, for
-  ``lmms-eval --include_path <folder>``.
-* ``abductive-eval batch SPEC [--model NAME] [--print-commands]`` runs a leaderboard spec
-  (many models, resumable; ``abductive_tasks/batch.py``).
-* ``abductive-eval serve MODEL --tasks ... [--tensor-parallel-size N]`` evaluates one model
-  through ``vllm serve`` and lmms-eval's ``openai`` backend, stopping the server at the end.
-* ``abductive-eval leaderboard RESULTS_DIR`` writes CSV, Markdown, HTML and PNG plots.
-* ``abductive-eval export-sherlock RUN_DIR [--out DIR] [--split test|val]`` writes the Sherlock
-  leaderboard submission from a run's logged scores.
-* ``abductive-eval <lmms-eval eval arguments>`` runs the evaluation with our tasks on the
-  include path (beside any ``--include_path`` given) and exits 1 when lmms-eval reports a
-  failure, which lmms-eval 0.7.3 itself swallows (its exit status is 0). After lmms-eval's
-  own table it prints a compact one (breakdowns one row per label).
+``abductive-eval <lmms-eval eval arguments>`` runs the evaluation in process (our tasks are
+registered by :mod:`abductive_tasks.compat`) and, unlike lmms-eval 0.7.3, exits 1 when the
+evaluation failed. Before lmms-eval starts it checks the task and model names (with a close
+match for a typo), the ``--model_args`` of our own models, and that a backend needing the
+original LLaVA package has it. Each run's results go to ``<output_path>/<model folder>/``
+(:mod:`abductive_tasks.layout`); at the end it prints one summary per run
+(:mod:`abductive_tasks.report`) in place of lmms-eval's table for our tasks (lmms-eval prints
+dict metrics in full, hundreds of characters wide; every value is in the results JSON).
+
+``--help``, ``tasks`` and ``--tasks-path`` import neither lmms-eval nor torch, so they answer at once.
+Subcommands come from :data:`SUBCOMMANDS`: first argument -> (module, function taking the remaining arguments).
 """
 
 from __future__ import annotations
 
+import difflib
+import importlib.util
+import re
 import sys
 from importlib import import_module
+from pathlib import Path
 
-from abductive_tasks.report import summary_table
-
-# Subcommands: first argument -> (module, function taking the remaining arguments).
 SUBCOMMANDS = {
     "batch": ("abductive_tasks.batch", "main"),
     "serve": ("abductive_tasks.batch", "serve_main"),
     "leaderboard": ("abductive_tasks.leaderboard", "main"),
     "export-sherlock": ("abductive_tasks.sherlock.export", "main"),
+    "tasks": ("abductive_tasks.catalog", "main"),
 }
+SUBCOMMAND_HELP = {
+    "tasks": "list our tasks and groups, one line each",
+    "batch": "SPEC [--model NAME] [--print-commands]: many models from a leaderboard spec, resumable",
+    "serve": "MODEL --tasks ... [--tensor-parallel-size N]: one model through `vllm serve`, stopped at the end",
+    "leaderboard": "RESULTS_DIR: CSV, Markdown, HTML and PNG plots of finished runs",
+    "export-sherlock": "RUN_DIR [--out DIR] [--split test|val]: the Sherlock leaderboard submission from a run's scores",
+}
+BASELINES = {
+    "random_baseline": "a uniformly random option or 1-10 score, seeded per document (--model_args seed=N)",
+    "dumb_pixel": "NL-Eye §4.3: the candidate image whose upper-left pixel is brightest",
+}
+# lmms-eval backends that import the original LLaVA code base (package `llava`) and fail with a
+# NameError without it; the Hugging Face backend `llava_hf` runs the llava-hf checkpoints.
+NEEDS_LLAVA_PACKAGE = frozenset({"llava", "llava_onevision", "llava_vid", "llava_onevision_moviechat"})
+LLAVA_HINT = (
+    "lmms-eval's '{model}' backend needs the LLaVA package (pip install git+https://github.com/LLaVA-VL/LLaVA-NeXT.git), "
+    "or use the Hugging Face backend: --model llava_hf --model_args pretrained=llava-hf/llava-1.5-7b-hf "
+    "(also llava-hf/llava-v1.6-mistral-7b-hf, llava-hf/llava-onevision-qwen2-7b-ov-hf)"
+)
+LIST_TASKS = {"list", "list_groups", "list_subtasks", "list_tags"}  # lmms-eval's own listings, passed through
+EXAMPLE = "ABDUCTIVE_DATA=sample abductive-eval --model dumb_pixel --tasks nleye --output_path results/demo"
+
+
+class UsageError(Exception):
+    """A mistake in the command line, found before lmms-eval starts."""
+
+
+def help_text() -> str:
+    """``abductive-eval --help`` (built without lmms-eval)."""
+    from abductive_tasks.settings import help_table
+
+    described = {name: SUBCOMMAND_HELP.get(name, f"see abductive-eval {name} --help") for name in SUBCOMMANDS}
+    described["--tasks-path"] = 'the folder of our task YAML: lmms-eval --include_path "$(abductive-eval --tasks-path)"'
+    width = max(map(len, described))
+    subcommands = "\n".join(f"  abductive-eval {name:<{width}}  {text}" for name, text in described.items())
+    baselines = "\n".join(f"  {name:<16} {text}" for name, text in BASELINES.items())
+    return f"""usage: abductive-eval --model MODEL [--model_args K=V,...] --tasks TASK[,TASK...] [--output_path DIR] [lmms-eval eval options]
+       abductive-eval SUBCOMMAND ...
+
+lmms-eval's `eval` with the abductive-tasks benchmarks (NL-Eye, MuCR, DVE, Sherlock) added, exiting 1
+when the evaluation failed. Results go to DIR/<model>-<hash of its args>/; a summary ends each run
+(headline metrics in percent; the results JSON keeps each paper's scale).
+
+Example (offline, CPU, the embedded sample data):
+  {EXAMPLE}
+
+Subcommands:
+{subcommands}
+
+Baseline models (no weights; they answer every task):
+{baselines}
+Any lmms-eval backend works too, e.g. --model llava_hf --model_args pretrained=llava-hf/llava-1.5-7b-hf
+
+Environment (ABDUCTIVE_DATA selects the data of every benchmark):
+{help_table()}
+
+Every lmms-eval eval option: lmms-eval eval --help"""
+
+
+# ---------------------------------------------------------------- checks before lmms-eval starts
+
+
+def option_value(argv: list[str], option: str) -> str | None:
+    """The value given to ``option`` (``--x v`` or ``--x=v``; the last one wins, as in argparse)."""
+    value = None
+    for index, argument in enumerate(argv):
+        if argument == option and index + 1 < len(argv):
+            value = argv[index + 1]
+        elif argument.startswith(option + "="):
+            value = argument.split("=", 1)[1]
+    return value
+
+
+def did_you_mean(name: str, candidates: set[str] | list[str]) -> str:
+    close = difflib.get_close_matches(name, sorted(candidates), n=3, cutoff=0.6)
+    return f" (did you mean {' or '.join(repr(match) for match in close)}?)" if close else ""
+
+
+def _task_yaml_text(folders: list[Path]) -> str:
+    return "\n".join(path.read_text(encoding="utf-8", errors="replace") for folder in folders if folder.is_dir() for path in folder.rglob("*.yaml"))
+
+
+def check_tasks(value: str, include_path: str | None) -> None:
+    """Refuse a task name that is neither ours nor in any task YAML lmms-eval will index, suggesting close names.
+
+    Names of ours are known at once; any other name is looked up as a word in the built-in and
+    ``--include_path`` YAML text (a name found there is left to lmms-eval: no false refusals).
+    """
+    from abductive_tasks import catalog, compat
+
+    if value in LIST_TASKS:
+        return
+    ours = catalog.names()
+    unknown = [name for name in value.split(",") if name and name not in ours and "*" not in name and not Path(name).exists()]
+    if not unknown:
+        return
+    folders = [folder for folder in (compat.builtin_task_folder(), Path(include_path) if include_path else None) if folder]
+    text = _task_yaml_text(folders)
+    missing = [name for name in unknown if not re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", text)]
+    if missing:
+        known = ours | set(re.findall(r"^\s*(?:task|group|tag)\s*:\s*[\"']?([\w.-]+)[\"']?\s*$", text, re.MULTILINE))
+        unknowns = "; ".join(f"'{name}'{did_you_mean(name, known)}" for name in missing)
+        raise UsageError(f"unknown task {unknowns}. Our tasks: abductive-eval tasks; lmms-eval's: lmms-eval --tasks list")
+
+
+def check_backend_package(model: str) -> None:
+    if model in NEEDS_LLAVA_PACKAGE and importlib.util.find_spec("llava") is None:
+        raise UsageError(LLAVA_HINT.format(model=model))
+
+
+def check_model(model: str, model_args: object, force_simple: bool) -> None:
+    """Refuse an unknown ``--model`` (suggesting close names) and, for our models, a ``--model_args`` they do not take."""
+    from abductive_tasks import compat
+    from abductive_tasks.models.arguments import CheckedArguments, ModelArgumentError, check
+
+    names = compat.model_names()
+    if model not in names:
+        raise UsageError(f"unknown model '{model}'{did_you_mean(model, names)}; every backend: lmms-eval models")
+    module, _, name = compat.model_class_path(model, force_simple).rpartition(".")
+    if not module.startswith("abductive_tasks."):
+        return
+    cls = getattr(import_module(module), name)
+    arguments = model_args if isinstance(model_args, dict) else compat.parse_model_args(str(model_args or ""))
+    if issubclass(cls, CheckedArguments):
+        try:
+            check(model, cls, arguments)
+        except ModelArgumentError as error:
+            raise UsageError(str(error)) from None
+
+
+# ---------------------------------------------------------------- the evaluation
+
+
+def describe(error: BaseException) -> str:
+    """A failure in the user's terms: our own errors by their message, others with their type."""
+    from abductive_tasks.data import DataError
+    from abductive_tasks.models.arguments import ModelArgumentError
+
+    return str(error) if isinstance(error, DataError | ModelArgumentError) else f"{type(error).__name__}: {error}"
 
 
 def run_eval(argv: list[str]) -> int:
-    """Run lmms-eval's evaluation with ``argv`` (our tasks are registered by :mod:`abductive_tasks.compat`);
-    return 0 on success, 1 on any failure."""
-    from abductive_tasks import compat
+    """Check the command line, run lmms-eval's evaluation with ``argv`` and print a summary per run;
+    return 0 on success, 1 on any failure, 2 for a command-line mistake found before the run."""
+    from abductive_tasks import catalog, compat, layout, report
 
-    finished, failures, code = compat.evaluate_cli(argv)
+    try:
+        if model := option_value(argv, "--model"):
+            check_backend_package(model)
+        if tasks := option_value(argv, "--tasks"):
+            check_tasks(tasks, option_value(argv, "--include_path"))
+        args = compat.parse_eval_args(argv)
+        if args.model and args.tasks not in LIST_TASKS:
+            check_model(args.model, args.model_args, bool(getattr(args, "force_simple", False)))
+    except UsageError as error:
+        print(f"abductive-eval: {error}", file=sys.stderr)
+        return 2
+
+    def name_run(backend: str, model_args: dict) -> tuple[str, str]:
+        return layout.model_name(backend, model_args), layout.model_folder(backend, model_args)
+
+    note = "(lmms-eval's table of our tasks is left out: see the summary below; every value is in the results JSON)"
+    finished, failures, code = compat.evaluate_cli(argv, name_runs=name_run, hide_in_table=catalog.names(), table_note=note)
     if failures:
-        print(f"abductive-eval: evaluation failed: {failures[0]!r}", file=sys.stderr)
+        print(f"abductive-eval: evaluation failed: {describe(failures[0])}", file=sys.stderr)
         return 1
-    for results in finished:
-        print(summary_table(results["results"]))
+    headline = report.suite_headline() if finished else None
+    for run in finished:
+        folder = Path(args.output_path) / run["model_name_sanitized"] if args.output_path and run.get("model_name_sanitized") else None
+        print("\n" + report.summary(run, headline, folder))
     return code
 
 
@@ -56,9 +213,8 @@ def main(argv: list[str] | None = None) -> int:
         module, function = SUBCOMMANDS[argv[0]]
         return getattr(import_module(module), function)(argv[1:])
     if not argv or argv in (["-h"], ["--help"]):
-        print(__doc__.strip())
-        if not argv:
-            return 2
+        print(help_text())
+        return 0 if argv else 2
     return run_eval(argv)
 
 

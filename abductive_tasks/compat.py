@@ -14,16 +14,24 @@ its CLI builds a ``TaskManager``. It
 
 The other internals: loglikelihood results reach ``process_results`` stringified
 (:func:`loglikelihood_value`); the task index and YAML loading (:func:`task_manager`,
-:func:`task_config`); the evaluation entry point the ``abductive-eval`` command wraps
-(:func:`evaluate_cli`); and the ``llm_judge`` pieces our judge layer builds on. Model backends
+:func:`task_config`); the model registry and ``--model_args`` parsing (:func:`model_names`,
+:func:`model_class_path`, :func:`parse_model_args`); where the built-in task YAML lives
+(:func:`builtin_task_folder`); the evaluation entry point the ``abductive-eval`` command wraps
+(:func:`evaluate_cli`, with its results-folder naming and table filter; :func:`parse_eval_args`
+for the checks before it); and the ``llm_judge`` pieces our judge layer builds on. Model backends
 (:mod:`abductive_tasks.models`) use lmms-eval's model plugin API (``lmms``, ``Instance``,
 ``ModelManifest``) directly, as every lmms-eval model does.
 """
 
 from __future__ import annotations
 
+import argparse
 import ast
 import functools
+import importlib.util
+import inspect
+from collections.abc import Callable, Collection, Iterator, Mapping
+from contextlib import contextmanager, nullcontext
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -127,10 +135,110 @@ def task_config(yaml_path: str | Path, mode: str = "full") -> dict[str, Any]:
     return load_yaml_config(str(yaml_path), mode=mode)
 
 
-def evaluate_cli(argv: list[str]) -> tuple[list[dict], list[BaseException], int]:
+def parse_eval_args(argv: list[str]) -> argparse.Namespace:
+    """lmms-eval's ``eval`` arguments, parsed as lmms-eval will (for checks before the run)."""
+    import sys
+
+    import lmms_eval.__main__ as lmms_main
+
+    saved, sys.argv = sys.argv, ["abductive-eval", *argv]
+    try:
+        return lmms_main.parse_eval_args()[1]
+    finally:
+        sys.argv = saved
+
+
+def parse_model_args(text: str) -> dict[str, Any]:
+    """``--model_args`` as lmms-eval reads it (``k=v,k=v``; JSON values may hold commas; numbers and booleans converted)."""
+    from lmms_eval.utils import simple_parse_args_string
+
+    return simple_parse_args_string(text or "")
+
+
+def model_names() -> list[str]:
+    """Every name ``--model`` accepts (built-in backends, aliases and entry-point plugins such as ours)."""
+    from lmms_eval.models import MODEL_REGISTRY_V2
+
+    return MODEL_REGISTRY_V2.list_model_names()
+
+
+def model_class_path(name: str, force_simple: bool = False) -> str:
+    """The ``module.Class`` lmms-eval would load for ``--model name`` (without importing it)."""
+    from lmms_eval.models import MODEL_REGISTRY_V2
+
+    return MODEL_REGISTRY_V2.resolve(name, force_simple=force_simple).class_path
+
+
+def builtin_task_folder() -> Path | None:
+    """lmms-eval's own task YAML folder, located without importing lmms-eval (None if not installed)."""
+    spec = importlib.util.find_spec("lmms_eval")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(list(spec.submodule_search_locations)[0]) / "tasks"
+
+
+# (backend name, parsed model_args) -> (model_name, results folder name)
+RunNamer = Callable[[str, Mapping[str, Any]], tuple[str, str]]
+
+
+@contextmanager
+def _named_runs(namer: RunNamer) -> Iterator[None]:
+    """lmms-eval records ``model_name`` and names the results folder from ``model_args`` alone
+    (``GeneralConfigTracker.log_experiment_args``); within this block ``namer`` decides both."""
+    from lmms_eval.loggers.evaluation_tracker import GeneralConfigTracker
+
+    builtin = GeneralConfigTracker.log_experiment_args
+    signature = inspect.signature(builtin)
+
+    @functools.wraps(builtin)
+    def log_experiment_args(self, *args, **kwargs):
+        builtin(self, *args, **kwargs)
+        bound = signature.bind(self, *args, **kwargs)
+        model_args = bound.arguments.get("model_args") or ""
+        parsed = dict(model_args) if isinstance(model_args, Mapping) else parse_model_args(model_args)
+        self.model_name, self.model_name_sanitized = namer(str(bound.arguments.get("model_source")), parsed)
+
+    GeneralConfigTracker.log_experiment_args = log_experiment_args
+    try:
+        yield
+    finally:
+        GeneralConfigTracker.log_experiment_args = builtin
+
+
+@contextmanager
+def _tables_without(hidden: Collection[str], note: str) -> Iterator[None]:
+    """lmms-eval's end-of-run table without the tasks and groups in ``hidden`` (``note`` when none is left)."""
+    import lmms_eval.__main__ as lmms_main
+
+    builtin = lmms_main.make_table
+
+    @functools.wraps(builtin)
+    def make_table(result_dict, column="results", *args, **kwargs):
+        kept = {name: value for name, value in result_dict.get(column, {}).items() if name not in hidden}
+        if not kept:
+            return note if column == "results" else ""
+        return builtin({**result_dict, column: kept}, column, *args, **kwargs)
+
+    lmms_main.make_table = make_table
+    try:
+        yield
+    finally:
+        lmms_main.make_table = builtin
+
+
+def evaluate_cli(
+    argv: list[str],
+    name_runs: RunNamer | None = None,
+    hide_in_table: Collection[str] = (),
+    table_note: str = "",
+) -> tuple[list[dict], list[BaseException], int]:
     """Run lmms-eval's CLI evaluation on ``argv``; return the results of every finished run, the
     exceptions lmms-eval swallowed (0.7.3 logs them and exits 0) and the exit code it asked for.
-    (lmms-eval re-reads ``sys.argv`` inside ``cli_evaluate``, so it holds ``argv`` meanwhile.)"""
+    (lmms-eval re-reads ``sys.argv`` inside ``cli_evaluate``, so it holds ``argv`` meanwhile.)
+
+    ``name_runs`` names each run's ``model_name`` and results folder; lmms-eval's final table
+    leaves out the tasks in ``hide_in_table`` (printing ``table_note`` when none is left).
+    """
     import sys
 
     import lmms_eval.__main__ as lmms_main
@@ -153,7 +261,8 @@ def evaluate_cli(argv: list[str]) -> tuple[list[dict], list[BaseException], int]
     lmms_main.cli_evaluate_single = recording_evaluate_single
     saved_argv, sys.argv = sys.argv, ["abductive-eval", *argv]
     try:
-        lmms_main.cli_evaluate()
+        with _named_runs(name_runs) if name_runs else nullcontext(), _tables_without(hide_in_table, table_note):
+            lmms_main.cli_evaluate()
     except SystemExit as exit_:
         return finished, failures, 0 if exit_.code in (0, None) else 1
     finally:
