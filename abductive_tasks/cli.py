@@ -139,8 +139,9 @@ def check_backend_package(model: str) -> None:
         raise UsageError(LLAVA_HINT.format(model=model))
 
 
-def check_model(model: str, model_args: object, force_simple: bool) -> None:
-    """Refuse an unknown ``--model`` (suggesting close names) and, for our models, a ``--model_args`` they do not take."""
+def check_model(model: str, model_args: object, force_simple: bool, supplied: list[str]) -> None:
+    """Refuse an unknown ``--model`` (suggesting close names) and, for our models, a ``--model_args`` they do not take
+    (``supplied``: the arguments lmms-eval passes from its own options)."""
     from abductive_tasks import compat
     from abductive_tasks.models.arguments import CheckedArguments, ModelArgumentError, check
 
@@ -154,7 +155,7 @@ def check_model(model: str, model_args: object, force_simple: bool) -> None:
     arguments = model_args if isinstance(model_args, dict) else compat.parse_model_args(str(model_args or ""))
     if issubclass(cls, CheckedArguments):
         try:
-            check(model, cls, arguments)
+            check(model, cls, arguments, supplied)
         except ModelArgumentError as error:
             raise UsageError(str(error)) from None
 
@@ -174,6 +175,7 @@ def run_eval(argv: list[str]) -> int:
     """Check the command line, run lmms-eval's evaluation with ``argv`` and print a summary per run;
     return 0 on success, 1 on any failure, 2 for a command-line mistake found before the run."""
     from abductive_tasks import catalog, compat, layout, report
+    from abductive_tasks.models.arguments import FROM_LMMS_EVAL_OPTIONS
 
     try:
         if model := option_value(argv, "--model"):
@@ -182,7 +184,8 @@ def run_eval(argv: list[str]) -> int:
             check_tasks(tasks, option_value(argv, "--include_path"))
         args = compat.parse_eval_args(argv)
         if args.model and args.tasks not in LIST_TASKS:
-            check_model(args.model, args.model_args, bool(getattr(args, "force_simple", False)))
+            supplied = [name for name in FROM_LMMS_EVAL_OPTIONS if getattr(args, name, None) is not None]
+            check_model(args.model, args.model_args, bool(getattr(args, "force_simple", False)), supplied)
     except UsageError as error:
         print(f"abductive-eval: {error}", file=sys.stderr)
         return 2

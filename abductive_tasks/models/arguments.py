@@ -14,7 +14,8 @@ import difflib
 import inspect
 from collections.abc import Iterable, Mapping
 
-# lmms-eval passes these from its own options (--batch_size, --device); in --model_args they clash.
+# lmms-eval passes these from its own options when set (--batch_size always: its default is 1);
+# in --model_args they then clash, and they are not listed as accepted model arguments.
 FROM_LMMS_EVAL_OPTIONS = {"batch_size": "--batch_size", "max_batch_size": "--max_batch_size", "device": "--device"}
 
 
@@ -35,12 +36,14 @@ def accepted_arguments(cls: type) -> list[str]:
     return names
 
 
-def check(model: str, cls: type, given: Iterable[str]) -> None:
-    """Raise :class:`ModelArgumentError` for an argument ``cls`` does not take or lmms-eval supplies itself."""
+def check(model: str, cls: type, given: Iterable[str], supplied: Iterable[str] = ("batch_size",)) -> None:
+    """Raise :class:`ModelArgumentError` for an argument ``cls`` does not take, or one lmms-eval
+    ``supplied`` from its own options (``batch_size`` always)."""
     accepted = accepted_arguments(cls)
     settable = [name for name in accepted if name not in FROM_LMMS_EVAL_OPTIONS]
+    supplied = set(supplied)
     for name in given:
-        if name in FROM_LMMS_EVAL_OPTIONS:
+        if name in supplied and name in FROM_LMMS_EVAL_OPTIONS:
             raise ModelArgumentError(f"{model}: '{name}' comes from lmms-eval's {FROM_LMMS_EVAL_OPTIONS[name]} option; leave it out of --model_args")
         if name not in accepted:
             close = difflib.get_close_matches(name, settable, n=1)
@@ -60,6 +63,6 @@ class CheckedArguments:
         from abductive_tasks.compat import parse_model_args
 
         arguments = dict(arg_string) if isinstance(arg_string, Mapping) else parse_model_args(arg_string)
-        check(cls.model_id, cls, arguments)
-        extra = {key: value for key, value in (additional_config or {}).items() if value is not None}
+        extra = {key: value for key, value in (additional_config or {}).items() if value is not None}  # as lmms-eval does
+        check(cls.model_id, cls, arguments, supplied=extra)
         return cls(**arguments, **extra)

@@ -115,6 +115,8 @@ def test_model_args_typo_names_the_argument_not_the_class(capsys):
     assert error.strip() == "abductive-eval: random_baseline: unknown --model_args entry 'sed' (did you mean 'seed'?); accepted: seed"
     assert cli.main(["--model", "dumb_pixel", "--model_args", "batch_size=4", "--tasks", "nleye_triplet"]) == 2
     assert "'batch_size' comes from lmms-eval's --batch_size option" in capsys.readouterr().err
+    assert cli.main(["--model", "dumb_pixel", "--model_args", "device=cpu", "--device", "cpu", "--tasks", "nleye_triplet"]) == 2
+    assert "'device' comes from lmms-eval's --device option" in capsys.readouterr().err
 
 
 def test_our_models_check_their_arguments_when_lmms_eval_builds_them():
@@ -123,6 +125,7 @@ def test_our_models_check_their_arguments_when_lmms_eval_builds_them():
     from abductive_tasks.models.llava_scorer import LlavaHfScorer
 
     assert RandomBaseline.create_from_arg_string("seed=3", {"batch_size": 1, "max_batch_size": None, "device": None}).seed == 3
+    assert RandomBaseline.create_from_arg_string("device=cpu", {"batch_size": 1, "device": None}).seed == 0  # --device not given: no clash
     with pytest.raises(ModelArgumentError) as raised:
         RandomBaseline.create_from_arg_string("seed=3,tempreature=0", {"batch_size": 1, "device": None})
     assert str(raised.value) == "random_baseline: unknown --model_args entry 'tempreature'; accepted: seed"
