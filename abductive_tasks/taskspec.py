@@ -223,7 +223,7 @@ def metric_info(name: str) -> Metric | None:
     import importlib
 
     for benchmark in BENCHMARKS:
-        importlib.import_module(f"abductive_tasks.{benchmark}")
+        importlib.import_module(f"abductive_tasks.{benchmark}.hooks")  # the hooks module itself: a package may load it lazily (Sherlock)
     return next((metric for spec in REGISTRY.values() for metric in spec.metrics if metric.name == name), None)
 
 

@@ -110,6 +110,9 @@ def test_format_value(value, scale, shown):
 
 def test_scale_comes_from_the_task_specs():
     assert report.metric_scale("consistency_acc") == "fraction"  # NL-Eye's TaskSpec
+    assert report.metric_scale("c2e_accuracy") == "fraction"  # MuCR's
+    assert report.metric_scale("comparison_acc") == "percent"  # Sherlock's (0-100 in its paper), whose package loads its hooks lazily
+    assert report.metric_scale("exp_score") == "raw"  # MuCR's 0-10 judge score
     assert report.metric_scale("no_such_metric") == "raw"  # undeclared: shown as is
 
 
