@@ -174,7 +174,7 @@ def describe(error: BaseException) -> str:
 def run_eval(argv: list[str]) -> int:
     """Check the command line, run lmms-eval's evaluation with ``argv`` and print a summary per run;
     return 0 on success, 1 on any failure, 2 for a command-line mistake found before the run."""
-    from abductive_tasks import catalog, compat, layout, report
+    from abductive_tasks import catalog, compat
     from abductive_tasks.models.arguments import FROM_LMMS_EVAL_OPTIONS
 
     try:
@@ -189,6 +189,7 @@ def run_eval(argv: list[str]) -> int:
     except UsageError as error:
         print(f"abductive-eval: {error}", file=sys.stderr)
         return 2
+    from abductive_tasks import layout, report
 
     def name_run(backend: str, model_args: dict) -> tuple[str, str]:
         return layout.model_name(backend, model_args), layout.model_folder(backend, model_args)

@@ -11,9 +11,9 @@ folder and cannot be told apart. ``abductive-eval`` names it instead (through
   every ``model_args`` entry (order-insensitive), e.g. ``llava-hf__llava-1.5-7b-hf-1c9a0f3e``, so
   two configurations of one model never share a folder and a rerun of one configuration reuses its own.
 
-Secret-valued arguments (names ending in ``key``, ``token``, ``secret`` or ``password``, the rule
-of the run identity) enter neither: only their names are hashed, so the folder name neither shows
-a secret nor changes when a key is rotated.
+Secret-valued arguments (:func:`abductive_tasks.identity.is_secret_name`: names ending in ``key``,
+``token``, ``secret`` or ``password``) enter neither: only their names are hashed, so the folder
+name neither shows a secret, not even hashed, nor changes when a key is rotated.
 """
 
 from __future__ import annotations
@@ -23,29 +23,26 @@ import json
 import re
 from collections.abc import Mapping
 
+from abductive_tasks.identity import is_secret_name
+
 # lmms-eval's GeneralConfigTracker._get_model_name order: peft and delta come with pretrained and name the tuned model.
 NAME_KEYS = ("peft", "delta", "pretrained", "model", "model_version", "model_name", "model_id", "path", "engine")
-SECRET_NAME = re.compile(r"(key|token|secret|password)$", re.IGNORECASE)
 UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 MAX_NAME = 80
-
-
-def is_secret(name: str) -> bool:
-    return bool(SECRET_NAME.search(name.strip()))
 
 
 def model_name(backend: str, model_args: Mapping[str, object]) -> str:
     """The name a run is recorded under: the first model-naming argument's value, else the backend."""
     for key in NAME_KEYS:
         value = model_args.get(key)
-        if value not in (None, "") and not is_secret(key):
+        if value not in (None, "") and not is_secret_name(key):
             return str(value)
     return backend
 
 
 def args_digest(backend: str, model_args: Mapping[str, object]) -> str:
     """8 hex digits identifying the backend and its arguments; secret values are left out."""
-    canonical = {str(key): "<secret>" if is_secret(str(key)) else str(value) for key, value in model_args.items()}
+    canonical = {str(key): "<secret>" if is_secret_name(str(key)) else str(value) for key, value in model_args.items()}
     payload = json.dumps({"backend": backend, "model_args": canonical}, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()[:8]
 
