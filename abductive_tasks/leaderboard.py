@@ -39,7 +39,7 @@ from abductive_tasks.identity import SPEC_RECORD, DamagedFile, Outcome, Record, 
 from abductive_tasks.samples import samples_path
 from abductive_tasks.stats import Estimate
 from abductive_tasks.suite import Suite, SuiteError
-from abductive_tasks.taskspec import metric_info
+from abductive_tasks.taskspec import metric_info, metric_scale
 
 PAPER_REPORTED = "paper-reported"
 
@@ -260,12 +260,6 @@ def _plain(value: object) -> str:
     return str(value)
 
 
-def scale_of(metric: str) -> str:
-    """How a metric reads as a percentage (``fraction``, ``percent``, ``raw``), ``unknown`` for a metric not ours."""
-    info = metric_info(metric)
-    return info.scale if info else "unknown"
-
-
 def status(board: Leaderboard, model: str, task: str) -> str:
     """Why a cell holds no score ('' when it does): the collection's mark, "not computed" or "not run"."""
     mark = board.marks.get(model, {}).get(task)
@@ -434,14 +428,14 @@ def long_rows(board: Leaderboard, found: Statistics) -> list[dict]:
             headline = board.headline[task]
             why = status(board, model, task)
             if task not in board.rows[model]:
-                rows.append({"model": model, "task": task, "metric": headline, "headline": True, "scale": scale_of(headline), "status": why})
+                rows.append({"model": model, "task": task, "metric": headline, "headline": True, "scale": metric_scale(headline, "unknown"), "status": why})
                 continue
             for key, value in board.rows[model][task].items():
                 name, _, filter_ = key.partition(",")
                 if not filter_ or "_stderr" in name:
                     continue
                 info = metric_info(name)
-                base = {"model": model, "task": task, "metric": name, "headline": name == headline, "scale": scale_of(name)}
+                base = {"model": model, "task": task, "metric": name, "headline": name == headline, "scale": metric_scale(name, "unknown")}
                 base["higher_is_better"] = None if info is None else info.higher_is_better
                 if _is_breakdown(value):
                     rows += [
@@ -561,7 +555,7 @@ def headline_panels(board: Leaderboard, found: Statistics) -> list[plots.Panel]:
         for model in board.rows:
             entry = board.interval(model, task)
             bars.append(plots.Bar(model, board.value(model, task), entry.get("lower"), entry.get("upper"), found.tied(model, task), status(board, model, task)))
-        panels.append(plots.Panel(task, metric, scale_of(metric), board.higher_is_better.get(task, True), board.chance(task), bars))
+        panels.append(plots.Panel(task, metric, metric_scale(metric, "unknown"), board.higher_is_better.get(task, True), board.chance(task), bars))
     return panels
 
 
@@ -570,7 +564,7 @@ def write_plots(board: Leaderboard, out: Path, found: Statistics) -> list[Path]:
         return []
     colors = plots.model_colors(list(board.rows))
     written = plots.plot_headlines(headline_panels(board, found), out)
-    return written + [plots.plot_breakdown(task, metric, by_model, scale_of(metric), out, colors) for (task, metric), by_model in board.breakdowns().items()]
+    return written + [plots.plot_breakdown(task, metric, by_model, metric_scale(metric, "unknown"), out, colors) for (task, metric), by_model in board.breakdowns().items()]
 
 
 # ---------------------------------------------------------------- report and command

@@ -20,19 +20,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from abductive_tasks.taskspec import metric_scale
+
 FRACTION, PERCENT, RAW = "fraction", "percent", "raw"
 WIDTH = 100  # wrap width of the breakdown block
 
 
 # ---------------------------------------------------------------- scale
-
-
-def metric_scale(metric: str) -> str:
-    """How ``metric``'s raw value reads as a percentage ("fraction", "percent" or "raw"); "raw" when undeclared."""
-    from abductive_tasks.taskspec import metric_info
-
-    info = metric_info(metric)
-    return info.scale if info else RAW
 
 
 def shown(value: float | None, scale: str) -> float | None:

@@ -227,6 +227,12 @@ def metric_info(name: str) -> Metric | None:
     return next((metric for spec in REGISTRY.values() for metric in spec.metrics if metric.name == name), None)
 
 
+def metric_scale(name: str, undeclared: str = "raw") -> str:
+    """How a metric's raw value reads as a percentage ("fraction", "percent" or "raw"); ``undeclared`` for a metric not ours."""
+    info = metric_info(name)
+    return info.scale if info else undeclared
+
+
 _CONTENT_ENTRIES, _IDENTITY_ENTRIES = 16, 2
 _by_content: OrderedDict[tuple, dict] = OrderedDict()
 _by_identity: OrderedDict[tuple, tuple[Records, dict]] = OrderedDict()

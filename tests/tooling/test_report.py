@@ -7,6 +7,7 @@ import re
 import pytest
 
 from abductive_tasks import report
+from abductive_tasks.taskspec import metric_scale
 
 SCALES = {"consistency_acc": "fraction", "consistency_by_category": "fraction", "comparison_acc": "percent", "exp_score": "raw"}
 HEADLINES = {"nleye_triplet": "consistency_acc", "sherlock_comparison": "comparison_acc", "mucr_exp": "exp_score"}
@@ -109,11 +110,11 @@ def test_format_value(value, scale, shown):
 
 
 def test_scale_comes_from_the_task_specs():
-    assert report.metric_scale("consistency_acc") == "fraction"  # NL-Eye's TaskSpec
-    assert report.metric_scale("c2e_accuracy") == "fraction"  # MuCR's
-    assert report.metric_scale("comparison_acc") == "percent"  # Sherlock's (0-100 in its paper), whose package loads its hooks lazily
-    assert report.metric_scale("exp_score") == "raw"  # MuCR's 0-10 judge score
-    assert report.metric_scale("no_such_metric") == "raw"  # undeclared: shown as is
+    assert metric_scale("consistency_acc") == "fraction"  # NL-Eye's TaskSpec
+    assert metric_scale("c2e_accuracy") == "fraction"  # MuCR's
+    assert metric_scale("comparison_acc") == "percent"  # Sherlock's (0-100 in its paper), whose package loads its hooks lazily
+    assert metric_scale("exp_score") == "raw"  # MuCR's 0-10 judge score
+    assert metric_scale("no_such_metric") == "raw"  # undeclared: shown as is
 
 
 def test_breakdown_lines_wrap_between_cells():
