@@ -86,7 +86,14 @@ from abductive_tasks.vllm import (
 ROUTES = ("lmms", "vllm", "served")
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 HOST = "127.0.0.1"
-VLLM_KEYS = ("model", "tensor_parallel_size", "pipeline_parallel_size", "max_model_len", "gpu_memory_utilization", "served_model_name")
+VLLM_KEYS = (
+    "model",
+    "tensor_parallel_size",
+    "pipeline_parallel_size",
+    "max_model_len",
+    "gpu_memory_utilization",
+    "served_model_name",
+)
 
 
 class SpecError(ValueError):
@@ -196,7 +203,17 @@ def load_spec(path: Path | str) -> BatchSpec:
     raw = yaml.safe_load(path.read_text())
     if not isinstance(raw, dict):
         raise SpecError(f"{path}: a spec is a mapping")
-    unknown = set(raw) - {"models", "tasks", "output_dir", "limit", "env", "eval_args", "vllm_executable", "judge", "health_timeout"}
+    unknown = set(raw) - {
+        "models",
+        "tasks",
+        "output_dir",
+        "limit",
+        "env",
+        "eval_args",
+        "vllm_executable",
+        "judge",
+        "health_timeout",
+    }
     if unknown:
         raise SpecError(f"{path}: unknown keys {sorted(unknown)}")
     models = tuple(ModelSpec.from_dict(entry, index) for index, entry in enumerate(raw.get("models") or []))
@@ -266,7 +283,9 @@ def _judge_description(judge: JudgeSpec | None) -> dict | None:
     return {"vllm": asdict(judge.vllm), "api_type": judge.api_type, "env": judge.env}
 
 
-def model_identity(spec: BatchSpec, model: ModelSpec, model_args: str, tasks: list[str], suite: Suite, fingerprints: dict | None = None) -> dict:
+def model_identity(
+    spec: BatchSpec, model: ModelSpec, model_args: str, tasks: list[str], suite: Suite, fingerprints: dict | None = None
+) -> dict:
     """The identity of ``model``'s run over ``tasks`` (``fingerprints``: a memo of data fingerprints by benchmark and source)."""
     fingerprints = {} if fingerprints is None else fingerprints
     env = {**spec.env, **model.env}
@@ -293,7 +312,11 @@ def model_secrets(spec: BatchSpec, model: ModelSpec, model_args: str) -> tuple[s
     """Clear secret values a model's run receives: never written to its log or cache. Values under 4 characters
     (placeholders such as ``x``) are left alone: replacing them would garble every line of the log."""
     judge_env = spec.judge.env if spec.judge else {}
-    found = [*model_args_secrets(model_args), *mapping_secrets({**spec.env, **judge_env, **model.env}), *mapping_secrets(model.vllm.extra_args if model.vllm else {})]
+    found = [
+        *model_args_secrets(model_args),
+        *mapping_secrets({**spec.env, **judge_env, **model.env}),
+        *mapping_secrets(model.vllm.extra_args if model.vllm else {}),
+    ]
     return tuple(secret for secret in dict.fromkeys(found) if len(secret) >= 4)
 
 
@@ -304,14 +327,28 @@ def plan(spec: BatchSpec, suite: Suite, only: list[str] | None = None) -> list[M
     for model in spec.models:
         if only and model.name not in only:
             continue
-        runnable = [task for task in tasks if model.backend not in GENERATION_ONLY_BACKENDS or suite.facts(task).generates]
+        runnable = [
+            task for task in tasks if model.backend not in GENERATION_ONLY_BACKENDS or suite.facts(task).generates
+        ]
         model_args = model_args_for(model, suite, runnable)
         output = spec.output_dir / model.name
         identity = model_identity(spec, model, model_args, runnable, suite, fingerprints)
         earlier = scan_runs(output, identity)
         done = [task for task in runnable if earlier.done(task, spec.limit)]
         unsupported = [task for task in tasks if task not in runnable]
-        plans.append(ModelPlan(model, runnable, unsupported, done, model_args, output, identity, earlier, model_secrets(spec, model, model_args)))
+        plans.append(
+            ModelPlan(
+                model,
+                runnable,
+                unsupported,
+                done,
+                model_args,
+                output,
+                identity,
+                earlier,
+                model_secrets(spec, model, model_args),
+            )
+        )
     unknown = set(only or ()) - {model_plan.model.name for model_plan in plans}
     if unknown:
         raise SpecError(f"unknown model names {sorted(unknown)}")
@@ -351,7 +388,9 @@ def run_child(command: list[str], env: dict[str, str], log_path: Path, secrets: 
         log.flush()
         try:
             with interrupts_held():
-                process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, preexec_fn=child_setup())
+                process = subprocess.Popen(
+                    command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, preexec_fn=child_setup()
+                )
             _copy_redacted(process.stdout, log, secrets)
             return process.wait()
         except BaseException:
@@ -396,7 +435,14 @@ def start_judge(spec: BatchSpec, stack: contextlib.ExitStack) -> dict[str, str]:
     command = judge_command(spec, port)
     _say(f"judge: starting {shlex.join(command)}")
     server = stack.enter_context(
-        VllmServer(command, HOST, port, spec.output_dir / "judge_server.log", env={**os.environ, **spec.env, **judge.env}, health_timeout=spec.health_timeout)
+        VllmServer(
+            command,
+            HOST,
+            port,
+            spec.output_dir / "judge_server.log",
+            env={**os.environ, **spec.env, **judge.env},
+            health_timeout=spec.health_timeout,
+        )
     )
     _say(f"judge: healthy at {server.base_url}")
     return judge_env(server.base_url, judge.vllm.name_served, judge.api_type)
@@ -429,10 +475,14 @@ def start_run(spec: BatchSpec, model_plan: ModelPlan) -> Path:
         _say(f"{model_plan.model.name}: {message}")
     purged = purge_failed_replies(model_plan.cache)
     if purged:
-        _say(f"{model_plan.model.name}: {purged} failed requests removed from the response cache {model_plan.cache}; they are asked again")
+        _say(
+            f"{model_plan.model.name}: {purged} failed requests removed from the response cache {model_plan.cache}; they are asked again"
+        )
     scrub_cache(model_plan.cache, model_plan.secrets)
     run_dir = model_plan.output / RUNS_DIR / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.urandom(3).hex()}"
-    Record(model_plan.identity, spec.limit, tuple(model_plan.pending), model_plan.model.name, str(spec.path)).write(run_dir / RUN_RECORD)
+    Record(model_plan.identity, spec.limit, tuple(model_plan.pending), model_plan.model.name, str(spec.path)).write(
+        run_dir / RUN_RECORD
+    )
     return run_dir
 
 
@@ -470,7 +520,11 @@ def run_model(spec: BatchSpec, model_plan: ModelPlan, suite: Suite, base_env: di
             port = model.port or free_port(HOST)
             serve = model_server_command(spec, model_plan, suite, port)
             _say(f"{model.name}: starting {shlex.join(serve)}")
-            server = stack.enter_context(VllmServer(serve, HOST, port, model_plan.output / "server.log", env=env, health_timeout=spec.health_timeout))
+            server = stack.enter_context(
+                VllmServer(
+                    serve, HOST, port, model_plan.output / "server.log", env=env, health_timeout=spec.health_timeout
+                )
+            )
             _say(f"{model.name}: server healthy at {server.base_url}")
             env.update(client_env(server.base_url, env))
         return end_run(run_dir, run_child(eval_command(spec, model_plan, run_dir), env, log_path, model_plan.secrets))
@@ -491,7 +545,12 @@ def _shell_word(word: str) -> str:
 
 def shell_line(command: list[str], env: dict[str, str]) -> str:
     """``command`` run with the variables ``env`` sets, as one shell line; secrets appear as references to the environment."""
-    assignments = [f'{name}="${name}"' if SECRET_NAME.search(name) and value != PLACEHOLDER_API_KEY else f"{name}={_shell_word(value)}" for name, value in env.items()]
+    assignments = [
+        f'{name}="${name}"'
+        if SECRET_NAME.search(name) and value != PLACEHOLDER_API_KEY
+        else f"{name}={_shell_word(value)}"
+        for name, value in env.items()
+    ]
     return " ".join([*assignments, *map(_shell_word, command)])
 
 
@@ -513,17 +572,28 @@ def print_commands(spec: BatchSpec, plans: list[ModelPlan], suite: Suite, job_li
         model = model_plan.model
         env = {**added, **model_env(model_plan)}
         pending = f"runs {', '.join(model_plan.pending)}" if model_plan.pending else "nothing to run"
-        print(f"# {model.name} (route {model.route}): {pending} ({len(model_plan.done)} of {len(model_plan.tasks)} done earlier)")
+        print(
+            f"# {model.name} (route {model.route}): {pending} ({len(model_plan.done)} of {len(model_plan.tasks)} done earlier)"
+        )
         if model_plan.unsupported:
-            print(f"#   backend {model.backend} cannot run {', '.join(model_plan.unsupported)} (loglikelihood); skipped")
+            print(
+                f"#   backend {model.backend} cannot run {', '.join(model_plan.unsupported)} (loglikelihood); skipped"
+            )
         if model_plan.pending and model.route == "served":
             port = model.port or PORT
-            print(f"#   server (log {model_plan.output / 'server.log'})" + ("" if model.port else f"; {PORT}: a free port chosen at start"))
-            print(f"#   {redact_text(shell_line(model_server_command(spec, model_plan, suite, port), env), model_plan.secrets)}")
+            print(
+                f"#   server (log {model_plan.output / 'server.log'})"
+                + ("" if model.port else f"; {PORT}: a free port chosen at start")
+            )
+            print(
+                f"#   {redact_text(shell_line(model_server_command(spec, model_plan, suite, port), env), model_plan.secrets)}"
+            )
             print(f"#   evaluation, once http://{HOST}:{port}/health answers 200 (the server is stopped after it)")
             env |= client_env(f"http://{HOST}:{port}/v1", {**os.environ, **env})
         if model_plan.pending:
-            print(f"#   {redact_text(shell_line(eval_command(spec, model_plan, model_plan.output / RUNS_DIR / NEW_RUN), env), model_plan.secrets)}")
+            print(
+                f"#   {redact_text(shell_line(eval_command(spec, model_plan, model_plan.output / RUNS_DIR / NEW_RUN), env), model_plan.secrets)}"
+            )
         if job_lines:
             print(shlex.join(["abductive-eval", "batch", str(spec.path), "--model", model.name]))
 
@@ -535,7 +605,9 @@ def write_status(spec: BatchSpec, status: dict[str, dict]) -> None:
 
 def record_spec(spec: BatchSpec, model_plan: ModelPlan, prefix: str) -> None:
     """Write the spec's identity for the leaderboard; report, by path, what earlier runs left damaged (set aside) or failed."""
-    Record(model_plan.identity, spec.limit, tuple(model_plan.tasks), model_plan.model.name, str(spec.path)).write(model_plan.output / SPEC_RECORD)
+    Record(model_plan.identity, spec.limit, tuple(model_plan.tasks), model_plan.model.name, str(spec.path)).write(
+        model_plan.output / SPEC_RECORD
+    )
     for damaged in model_plan.earlier.damaged:
         target = damaged.path.parent if damaged.path.name == RUN_RECORD else damaged.path
         if target.exists():
@@ -543,7 +615,9 @@ def record_spec(spec: BatchSpec, model_plan: ModelPlan, prefix: str) -> None:
     for task in model_plan.pending:
         for outcome in model_plan.earlier.outcomes.get(task, []):
             if outcome.failed_requests:
-                _say(f"{prefix}: {task} had {outcome.failed_requests} failed requests in {outcome.results_path}; run again")
+                _say(
+                    f"{prefix}: {task} had {outcome.failed_requests} failed requests in {outcome.results_path}; run again"
+                )
 
 
 def task_state(scan: Scan, task: str, limit: int | float | None) -> str:
@@ -569,13 +643,17 @@ def run_batch(spec: BatchSpec, only: list[str] | None = None, suite: Suite | Non
             tasks_status |= {task: "unsupported by backend" for task in model_plan.unsupported}
             record_spec(spec, model_plan, prefix)
             if model_plan.unsupported:
-                _say(f"{prefix}: backend {model_plan.model.backend} cannot run {', '.join(model_plan.unsupported)} (loglikelihood); skipped")
+                _say(
+                    f"{prefix}: backend {model_plan.model.backend} cannot run {', '.join(model_plan.unsupported)} (loglikelihood); skipped"
+                )
             if not model_plan.pending:
                 _say(f"{prefix}: all {len(model_plan.tasks)} tasks done earlier; skipped")
                 status[name] = {"state": "done", "tasks": tasks_status}
                 continue
             log_path = model_plan.output / "eval.log"
-            _say(f"{prefix}: running {', '.join(model_plan.pending)} ({len(model_plan.done)} of {len(model_plan.tasks)} done earlier); log {log_path}")
+            _say(
+                f"{prefix}: running {', '.join(model_plan.pending)} ({len(model_plan.done)} of {len(model_plan.tasks)} done earlier); log {log_path}"
+            )
             started = time.monotonic()
             try:
                 if judge_environment is None:
@@ -595,11 +673,17 @@ def run_batch(spec: BatchSpec, only: list[str] | None = None, suite: Suite | Non
                 _say(f"{prefix}: FAILED after {elapsed:.0f} s: {error}\n{_log_tail(model_plan.output / 'eval.log')}")
                 status[name] = {"state": "failed", "error": error, "tasks": tasks_status}
             else:
-                _say(f"{prefix}: done in {elapsed:.0f} s: " + ", ".join(f"{task} {state}" for task, state in tasks_status.items()))
+                _say(
+                    f"{prefix}: done in {elapsed:.0f} s: "
+                    + ", ".join(f"{task} {state}" for task, state in tasks_status.items())
+                )
                 status[name] = {"state": "done", "tasks": tasks_status}
             write_status(spec, status)
     write_status(spec, status)
-    _say(f"{len(plans) - len(failed)} of {len(plans)} models complete" + (f"; failed: {', '.join(failed)}" if failed else ""))
+    _say(
+        f"{len(plans) - len(failed)} of {len(plans)} models complete"
+        + (f"; failed: {', '.join(failed)}" if failed else "")
+    )
     return 1 if failed else 0
 
 
@@ -607,10 +691,16 @@ def main(argv: list[str]) -> int:
     """``abductive-eval batch SPEC [--model NAME ...] [--print-commands]``."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog="abductive-eval batch", description="Run a leaderboard spec: every model on every task, resumable.")
+    parser = argparse.ArgumentParser(
+        prog="abductive-eval batch", description="Run a leaderboard spec: every model on every task, resumable."
+    )
     parser.add_argument("spec", type=Path)
     parser.add_argument("--model", action="append", dest="only", help="run only this model of the spec (repeatable)")
-    parser.add_argument("--print-commands", action="store_true", help="print what would run (servers, evaluations, variables), then one command per model; start nothing")
+    parser.add_argument(
+        "--print-commands",
+        action="store_true",
+        help="print what would run (servers, evaluations, variables), then one command per model; start nothing",
+    )
     args = parser.parse_args(argv)
     spec = load_spec(args.spec)
     if args.print_commands:
@@ -643,7 +733,10 @@ def serve_main(argv: list[str]) -> int:
     extra: list[str] = []
     if "--" in argv:
         argv, extra = argv[: argv.index("--")], argv[argv.index("--") + 1 :]
-    parser = argparse.ArgumentParser(prog="abductive-eval serve", description="Start `vllm serve`, evaluate through lmms-eval's openai backend, stop the server.")
+    parser = argparse.ArgumentParser(
+        prog="abductive-eval serve",
+        description="Start `vllm serve`, evaluate through lmms-eval's openai backend, stop the server.",
+    )
     parser.add_argument("model", help="hub id or local folder, as `vllm serve` takes it")
     parser.add_argument("--tasks", required=True, help="task or group names, comma-separated")
     parser.add_argument("--output_path", type=Path, default=Path("results"))
@@ -657,11 +750,25 @@ def serve_main(argv: list[str]) -> int:
     parser.add_argument("--backend", default="openai", choices=["openai", "async_openai"])
     parser.add_argument("--vllm-executable", default="vllm")
     parser.add_argument("--health-timeout", type=float, default=1800.0)
-    parser.add_argument("--judge-model", help="also serve this judge model (wired via API_TYPE, OPENAI_API_URL, MODEL_VERSION)")
+    parser.add_argument(
+        "--judge-model", help="also serve this judge model (wired via API_TYPE, OPENAI_API_URL, MODEL_VERSION)"
+    )
     parser.add_argument("--judge-tensor-parallel-size", type=int, default=1)
-    parser.add_argument("--preset", choices=list(PRESETS), help="known-good vLLM settings of a model family (README, Leaderboards and vLLM)")
-    parser.add_argument("--trust-remote-code", action="store_true", help="pass --trust-remote-code to vllm serve (models shipping custom code)")
-    parser.add_argument("--print-command", action="store_true", help="print the server and evaluation command lines with their variables; start nothing")
+    parser.add_argument(
+        "--preset",
+        choices=list(PRESETS),
+        help="known-good vLLM settings of a model family (README, Leaderboards and vLLM)",
+    )
+    parser.add_argument(
+        "--trust-remote-code",
+        action="store_true",
+        help="pass --trust-remote-code to vllm serve (models shipping custom code)",
+    )
+    parser.add_argument(
+        "--print-command",
+        action="store_true",
+        help="print the server and evaluation command lines with their variables; start nothing",
+    )
     args = parser.parse_args(argv)
     settings = dict(
         model=args.model,
@@ -672,17 +779,33 @@ def serve_main(argv: list[str]) -> int:
         preset=args.preset,
         vllm_args={"trust_remote_code": True} if args.trust_remote_code else None,
     )
-    settings = {key: value for key, value in settings.items() if value is not None}  # unset: the preset's value, or vLLM's default
+    settings = {
+        key: value for key, value in settings.items() if value is not None
+    }  # unset: the preset's value, or vLLM's default
     name = args.name or re.sub(r"[^A-Za-z0-9._-]", "-", args.model.rstrip("/").split("/")[-1])
     limit = int(args.limit) if args.limit is not None and args.limit.is_integer() else args.limit
     spec = BatchSpec(
         path=Path.cwd(),
-        models=(ModelSpec.from_dict({"name": name, "route": "served", "backend": args.backend, "port": args.port, "eval_args": extra, **settings}, 0),),
+        models=(
+            ModelSpec.from_dict(
+                {
+                    "name": name,
+                    "route": "served",
+                    "backend": args.backend,
+                    "port": args.port,
+                    "eval_args": extra,
+                    **settings,
+                },
+                0,
+            ),
+        ),
         tasks=tuple(args.tasks.split(",")),
         output_dir=args.output_path.resolve(),
         limit=limit,
         vllm_executable=args.vllm_executable,
-        judge=JudgeSpec.from_dict({"model": args.judge_model, "tensor_parallel_size": args.judge_tensor_parallel_size}) if args.judge_model else None,
+        judge=JudgeSpec.from_dict({"model": args.judge_model, "tensor_parallel_size": args.judge_tensor_parallel_size})
+        if args.judge_model
+        else None,
         health_timeout=args.health_timeout,
     )
     if args.print_command:

@@ -59,7 +59,13 @@ def read_entry(path: Path, root: Path) -> Entry | None:
     folder = path.relative_to(root).parts[0]
     if "group" in config:
         members = config.get("task") or []
-        return Entry(str(config["group"]), "group", folder, leading_comment(text), tuple(str(member) for member in members if isinstance(member, str)))
+        return Entry(
+            str(config["group"]),
+            "group",
+            folder,
+            leading_comment(text),
+            tuple(str(member) for member in members if isinstance(member, str)),
+        )
     if "task" in config and isinstance(config["task"], str):
         return Entry(config["task"], "task", folder, leading_comment(text))
     return None
@@ -92,7 +98,9 @@ def render(listed: tuple[Entry, ...] | None = None) -> str:
     """Our tasks grouped by benchmark, one line each; groups first, with their size."""
     listed = entries() if listed is None else listed
     width = max((len(entry.name) for entry in listed), default=0) + 2
-    lines = ["Tasks of abductive-tasks (run: abductive-eval --model MODEL --tasks NAME[,NAME...]; a group runs all its tasks)"]
+    lines = [
+        "Tasks of abductive-tasks (run: abductive-eval --model MODEL --tasks NAME[,NAME...]; a group runs all its tasks)"
+    ]
     folder = None
     for entry in listed:
         if entry.folder != folder:
@@ -106,7 +114,9 @@ def render(listed: tuple[Entry, ...] | None = None) -> str:
 def main(argv: list[str]) -> int:
     """``abductive-eval tasks``: list our tasks and groups."""
     if argv and argv[0] in ("-h", "--help"):
-        print("usage: abductive-eval tasks\n\nLists this package's tasks and groups with one line each (lmms-eval's own: lmms-eval --tasks list).")
+        print(
+            "usage: abductive-eval tasks\n\nLists this package's tasks and groups with one line each (lmms-eval's own: lmms-eval --tasks list)."
+        )
         return 0
     if argv:
         print(f"abductive-eval tasks: takes no arguments (got {' '.join(argv)})", file=sys.stderr)

@@ -108,7 +108,12 @@ def did_you_mean(name: str, candidates: set[str] | list[str]) -> str:
 
 
 def _task_yaml_text(folders: list[Path]) -> str:
-    return "\n".join(path.read_text(encoding="utf-8", errors="replace") for folder in folders if folder.is_dir() for path in folder.rglob("*.yaml"))
+    return "\n".join(
+        path.read_text(encoding="utf-8", errors="replace")
+        for folder in folders
+        if folder.is_dir()
+        for path in folder.rglob("*.yaml")
+    )
 
 
 def check_tasks(value: str, include_path: str | None) -> None:
@@ -122,16 +127,22 @@ def check_tasks(value: str, include_path: str | None) -> None:
     if value in LIST_TASKS:
         return
     ours = catalog.names()
-    unknown = [name for name in value.split(",") if name and name not in ours and "*" not in name and not Path(name).exists()]
+    unknown = [
+        name for name in value.split(",") if name and name not in ours and "*" not in name and not Path(name).exists()
+    ]
     if not unknown:
         return
-    folders = [folder for folder in (compat.builtin_task_folder(), Path(include_path) if include_path else None) if folder]
+    folders = [
+        folder for folder in (compat.builtin_task_folder(), Path(include_path) if include_path else None) if folder
+    ]
     text = _task_yaml_text(folders)
     missing = [name for name in unknown if not re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", text)]
     if missing:
         known = ours | set(re.findall(r"^\s*(?:task|group|tag)\s*:\s*[\"']?([\w.-]+)[\"']?\s*$", text, re.MULTILINE))
         unknowns = "; ".join(f"'{name}'{did_you_mean(name, known)}" for name in missing)
-        raise UsageError(f"unknown task {unknowns}. Our tasks: abductive-eval tasks; lmms-eval's: lmms-eval --tasks list")
+        raise UsageError(
+            f"unknown task {unknowns}. Our tasks: abductive-eval tasks; lmms-eval's: lmms-eval --tasks list"
+        )
 
 
 def check_backend_package(model: str) -> None:
@@ -195,13 +206,19 @@ def run_eval(argv: list[str]) -> int:
         return layout.model_name(backend, model_args), layout.model_folder(backend, model_args)
 
     note = "(lmms-eval's table of our tasks is left out: see the summary below; every value is in the results JSON)"
-    finished, failures, code = compat.evaluate_cli(argv, name_runs=name_run, hide_in_table=catalog.names(), table_note=note)
+    finished, failures, code = compat.evaluate_cli(
+        argv, name_runs=name_run, hide_in_table=catalog.names(), table_note=note
+    )
     if failures:
         print(f"abductive-eval: evaluation failed: {describe(failures[0])}", file=sys.stderr)
         return 1
     headline = report.suite_headline() if finished else None
     for run in finished:
-        folder = Path(args.output_path) / run["model_name_sanitized"] if args.output_path and run.get("model_name_sanitized") else None
+        folder = (
+            Path(args.output_path) / run["model_name_sanitized"]
+            if args.output_path and run.get("model_name_sanitized")
+            else None
+        )
         print("\n" + report.summary(run, headline, folder))
     return code
 

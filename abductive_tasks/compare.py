@@ -38,7 +38,9 @@ def headline_estimate(samples: Samples, metric: str, reported: float | None) -> 
         raise CompareError(f"{samples.path}: {samples.spec.name} gives no interval-bearing estimate of {metric!r}")
     value = estimate.value
     if reported is None or value is None or not math.isclose(value, reported, rel_tol=TOLERANCE, abs_tol=TOLERANCE):
-        raise CompareError(f"{samples.path}: its records give {metric} = {value}, the results file reports {reported} (different settings or files?)")
+        raise CompareError(
+            f"{samples.path}: its records give {metric} = {value}, the results file reports {reported} (different settings or files?)"
+        )
     return estimate
 
 
@@ -79,7 +81,9 @@ class Paired:
         common = self.result.units
         if common == self.units_a == self.units_b:
             return ""
-        return f"difference on the {common} units both were scored on ({self.a}: {self.units_a}, {self.b}: {self.units_b})"
+        return (
+            f"difference on the {common} units both were scored on ({self.a}: {self.units_a}, {self.b}: {self.units_b})"
+        )
 
     def as_row(self) -> dict:
         return {
@@ -104,7 +108,9 @@ def paired(task: str, metric: str, a: tuple[str, Estimate], b: tuple[str, Estima
     (name_a, estimate_a), (name_b, estimate_b) = a, b
     seed = seed_for(settings.bootstrap_seed(), "paired", task, metric)
     result = paired_difference(estimate_a, estimate_b, settings.bootstrap_resamples(), seed)
-    return Paired(task, metric, name_a, name_b, estimate_a.value, estimate_b.value, estimate_a.n_units, estimate_b.n_units, result)
+    return Paired(
+        task, metric, name_a, name_b, estimate_a.value, estimate_b.value, estimate_a.n_units, estimate_b.n_units, result
+    )
 
 
 @dataclass(frozen=True)
@@ -134,5 +140,9 @@ def ties_with_best(task: str, metric: str, estimates: dict[str, Estimate], highe
     top = pick(estimate.value for estimate in scored.values())
     best = sorted(model for model, estimate in scored.items() if estimate.value == top)
     leader = best[0]
-    comparisons = {model: paired(task, metric, (leader, scored[leader]), (model, estimate)) for model, estimate in sorted(scored.items()) if model not in best}
+    comparisons = {
+        model: paired(task, metric, (leader, scored[leader]), (model, estimate))
+        for model, estimate in sorted(scored.items())
+        if model not in best
+    }
     return Ties(best, comparisons)

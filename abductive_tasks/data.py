@@ -95,7 +95,9 @@ def reading(path: Path) -> Iterator[None]:
         raise DataError(f"{path}: cannot be read: {type(error).__name__}: {error}") from error
 
 
-def resolve_columns(header: Sequence[str], mapping: Mapping[str, Sequence[str]], required: set[str], source: Path, hint: str = "") -> dict[str, str]:
+def resolve_columns(
+    header: Sequence[str], mapping: Mapping[str, Sequence[str]], required: set[str], source: Path, hint: str = ""
+) -> dict[str, str]:
     """Map canonical field names to the columns present in ``header``.
 
     ``mapping`` lists, per canonical field, the column names accepted for it, in order of
@@ -107,7 +109,9 @@ def resolve_columns(header: Sequence[str], mapping: Mapping[str, Sequence[str]],
     missing = sorted(field for field in required if resolved[field] is None)
     if missing:
         wanted = "; ".join(f"{field}: one of {list(mapping[field])}" for field in missing)
-        raise DataError(f"{source}: missing column(s) for {wanted}. Columns present: {list(header)}" + (f"; {hint}" if hint else ""))
+        raise DataError(
+            f"{source}: missing column(s) for {wanted}. Columns present: {list(header)}" + (f"; {hint}" if hint else "")
+        )
     return {field: column for field, column in resolved.items() if column is not None}
 
 
@@ -123,6 +127,8 @@ def read_csv(path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
         rows = []
         for row in reader:
             if "\0extra" in row or "\0missing" in row.values():
-                raise DataError(f"{path}, line {reader.line_num}: expected {len(header)} fields, found a different number (unquoted comma or truncated row?)")
+                raise DataError(
+                    f"{path}, line {reader.line_num}: expected {len(header)} fields, found a different number (unquoted comma or truncated row?)"
+                )
             rows.append((reader.line_num, row))
     return header, rows

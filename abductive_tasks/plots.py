@@ -87,20 +87,47 @@ def _draw_panel(axes, panel: Panel, colors: dict[str, str], unit: str) -> None:
     has_interval = ~(np.isnan(lower) | np.isnan(upper) | np.isnan(values))
     if has_interval.any():
         errors = np.vstack([values - lower, upper - values])[:, has_interval]
-        axes.errorbar(positions[has_interval], values[has_interval], yerr=np.clip(errors, 0, None), fmt="none", ecolor="black", elinewidth=1, capsize=3)
+        axes.errorbar(
+            positions[has_interval],
+            values[has_interval],
+            yerr=np.clip(errors, 0, None),
+            fmt="none",
+            ecolor="black",
+            elinewidth=1,
+            capsize=3,
+        )
     if panel.chance is not None:
         axes.axhline(panel.chance * factor, color="dimgray", linestyle="--", linewidth=1)
     for position, bar, value, low, high in zip(positions, panel.bars, values, lower, upper, strict=True):
         if np.isnan(value):
             note = bar.note or "not computed"
-            axes.annotate(note, (position, 0), xytext=(0, 3), textcoords="offset points", ha="center", va="bottom", rotation=90, fontsize=7, color="gray")
+            axes.annotate(
+                note,
+                (position, 0),
+                xytext=(0, 3),
+                textcoords="offset points",
+                ha="center",
+                va="bottom",
+                rotation=90,
+                fontsize=7,
+                color="gray",
+            )
             continue
         below = value < 0  # a negative bar: its label below the interval
         anchor = np.nanmin([value, low]) if below else np.nanmax([value, high])
         weight = "bold" if bar.best_or_tied else "normal"
         offset, align = ((0, -2), "top") if below else ((0, 2), "bottom")
         text = _label(value, percent=bool(unit))
-        axes.annotate(text, (position, anchor), xytext=offset, textcoords="offset points", ha="center", va=align, fontsize=7, fontweight=weight)
+        axes.annotate(
+            text,
+            (position, anchor),
+            xytext=offset,
+            textcoords="offset points",
+            ha="center",
+            va=align,
+            fontsize=7,
+            fontweight=weight,
+        )
     axes.set_xticks(positions, [bar.model for bar in panel.bars], rotation=30, ha="right", fontsize=8)
     details = [] if panel.higher_is_better else ["lower is better"]
     details += [] if panel.chance is None else [f"chance {_label(panel.chance * factor, percent=bool(unit))}{unit}"]
@@ -112,7 +139,9 @@ def _grid(plt, count: int, models: int, sharey: bool):
     columns = min(4, count)
     rows = -(-count // columns)
     panel_width = max(3.0, 0.45 * models + 1.6)
-    figure, axes = plt.subplots(rows, columns, figsize=(max(6.5, panel_width * columns), 3.6 * rows), squeeze=False, sharey=sharey)
+    figure, axes = plt.subplots(
+        rows, columns, figsize=(max(6.5, panel_width * columns), 3.6 * rows), squeeze=False, sharey=sharey
+    )
     for unused in axes.flat[count:]:
         unused.set_visible(False)
     return figure, axes
@@ -131,7 +160,12 @@ def _percent_limits(panels: Sequence[Panel]) -> tuple[float, float]:
     points = [0.0, 100.0]
     for panel in panels:
         points += [panel.chance * panel.factor] if panel.chance is not None else []
-        points += [value * panel.factor for bar in panel.bars for value in (bar.value, bar.lower, bar.upper) if value is not None]
+        points += [
+            value * panel.factor
+            for bar in panel.bars
+            for value in (bar.value, bar.lower, bar.upper)
+            if value is not None
+        ]
     low, high = min(points), max(points)
     return low - 0.12 * (high - low) * (low < 0), high + 0.12 * (high - low)
 
@@ -141,7 +175,10 @@ def headline_figures(panels: Sequence[Panel]) -> dict[str, object]:
     plt = pyplot()
     colors = model_colors([bar.model for panel in panels for bar in panel.bars])
     figures = {}
-    for name, chosen, shared in (("headline", [p for p in panels if p.percent], True), ("headline_raw", [p for p in panels if not p.percent], False)):
+    for name, chosen, shared in (
+        ("headline", [p for p in panels if p.percent], True),
+        ("headline_raw", [p for p in panels if not p.percent], False),
+    ):
         if not chosen:
             continue
         figure, axes = _grid(plt, len(chosen), max(len(p.bars) for p in chosen), sharey=shared)
@@ -176,7 +213,9 @@ def plot_headlines(panels: Sequence[Panel], out: Path) -> list[Path]:
     return written
 
 
-def plot_breakdown(task: str, metric: str, by_model: dict[str, dict], scale: str, out: Path, colors: dict[str, str] | None = None) -> Path:
+def plot_breakdown(
+    task: str, metric: str, by_model: dict[str, dict], scale: str, out: Path, colors: dict[str, str] | None = None
+) -> Path:
     """Grouped bars: one group per label (its item count below), one bar per model, 95% intervals as error bars."""
     plt = pyplot()
     colors = colors or model_colors(list(by_model))
@@ -196,9 +235,19 @@ def plot_breakdown(task: str, metric: str, by_model: dict[str, dict], scale: str
         has_interval = ~(np.isnan(lower) | np.isnan(upper) | np.isnan(values))
         if has_interval.any():
             errors = np.clip(np.vstack([values - lower, upper - values])[:, has_interval], 0, None)
-            axes.errorbar(where[has_interval], values[has_interval], yerr=errors, fmt="none", ecolor="black", elinewidth=0.8, capsize=2)
+            axes.errorbar(
+                where[has_interval],
+                values[has_interval],
+                yerr=errors,
+                fmt="none",
+                ecolor="black",
+                elinewidth=0.8,
+                capsize=2,
+            )
     counts = {label: max(cells.get(label, {}).get("n", 0) for cells in by_model.values()) for label in labels}
-    axes.set_xticks(positions + width * (len(models) - 1) / 2, [f"{label}\n(n={counts[label]})" for label in labels], fontsize=8)
+    axes.set_xticks(
+        positions + width * (len(models) - 1) / 2, [f"{label}\n(n={counts[label]})" for label in labels], fontsize=8
+    )
     if scale in PERCENT_FACTOR:
         axes.set_ylim(0, 105)
         axes.set_ylabel("percent")

@@ -70,7 +70,11 @@ def _suffixed(metrics: Mapping[str, object], suffix: str) -> dict:
 
 def is_breakdown(value: object) -> bool:
     """A breakdown: ``{label: {"acc": ..., "n": ..., ...}}``."""
-    return isinstance(value, dict) and bool(value) and all(isinstance(cell, dict) and "acc" in cell and "n" in cell for cell in value.values())
+    return (
+        isinstance(value, dict)
+        and bool(value)
+        and all(isinstance(cell, dict) and "acc" in cell and "n" in cell for cell in value.values())
+    )
 
 
 def coverage(counts: Mapping[str, object]) -> str:
@@ -118,7 +122,14 @@ class Row:
 
 def task_row(task: str, task_results: Mapping, headline: str, scale: Callable[[str], str] = metric_scale) -> Row:
     metrics = _metrics(task_results)
-    return Row(task, headline, scale(headline), metrics.get(headline), _suffixed(metrics, "_ci95").get(headline), _suffixed(metrics, "_counts"))
+    return Row(
+        task,
+        headline,
+        scale(headline),
+        metrics.get(headline),
+        _suffixed(metrics, "_ci95").get(headline),
+        _suffixed(metrics, "_counts"),
+    )
 
 
 # ---------------------------------------------------------------- rendering
@@ -129,9 +140,22 @@ def markdown_table(headers: list[str], rows: list[list[str]], right: set[int]) -
     widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows, strict=True)]
 
     def line(cells: list[str]) -> str:
-        return "| " + " | ".join(cell.rjust(width) if index in right else cell.ljust(width) for index, (cell, width) in enumerate(zip(cells, widths, strict=True))) + " |"
+        return (
+            "| "
+            + " | ".join(
+                cell.rjust(width) if index in right else cell.ljust(width)
+                for index, (cell, width) in enumerate(zip(cells, widths, strict=True))
+            )
+            + " |"
+        )
 
-    rule = "|" + "|".join("-" * (width + 1) + ":" if index in right else "-" * (width + 2) for index, width in enumerate(widths)) + "|"
+    rule = (
+        "|"
+        + "|".join(
+            "-" * (width + 1) + ":" if index in right else "-" * (width + 2) for index, width in enumerate(widths)
+        )
+        + "|"
+    )
     return "\n".join([line(headers), rule, *map(line, rows)])
 
 
@@ -161,12 +185,19 @@ def breakdown_lines(task: str, task_results: Mapping, scale: Callable[[str], str
         cells = []
         for label, cell in value.items():
             interval = _interval(cell, unit)
-            cells.append(f"{label} {format_value(cell['acc'], unit)}{'' if interval == '-' else ' ' + interval} n={cell['n']}")
+            cells.append(
+                f"{label} {format_value(cell['acc'], unit)}{'' if interval == '-' else ' ' + interval} n={cell['n']}"
+            )
         lines += wrap_cells(f"{task} {name}{' (raw)' if unit == RAW else ''}:", cells)
     return lines
 
 
-def summary(run: Mapping, headline: Callable[[str], str | None], folder: Path | None = None, scale: Callable[[str], str] = metric_scale) -> str:
+def summary(
+    run: Mapping,
+    headline: Callable[[str], str | None],
+    folder: Path | None = None,
+    scale: Callable[[str], str] = metric_scale,
+) -> str:
     """The end-of-run summary of an lmms-eval results dict (``results``, ``config``, ``model_name``).
 
     ``headline(task)``: the task's headline metric, None for a task that is not ours (listed apart).
@@ -196,7 +227,9 @@ def summary(run: Mapping, headline: Callable[[str], str | None], folder: Path | 
             failed = row.counts.get("request_failed")
             if isinstance(failed, int) and failed:
                 documents = row.counts.get("documents", "?")
-                lines.append(f"! {row.task}: {failed} of {documents} requests failed; they are never read as answers, so this is not a clean score: rerun them.")
+                lines.append(
+                    f"! {row.task}: {failed} of {documents} requests failed; they are never read as answers, so this is not a clean score: rerun them."
+                )
     if breakdowns:
         lines += ["", "Breakdowns (percent unless raw: value [95% CI] n=units):", *("  " + line for line in breakdowns)]
     if others:

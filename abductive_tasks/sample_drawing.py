@@ -7,7 +7,9 @@ import random
 from PIL import Image, ImageDraw
 
 
-def random_shapes_image(rng: random.Random, size: tuple[int, int], background: tuple[int, int], shapes: int, min_side: int) -> Image.Image:
+def random_shapes_image(
+    rng: random.Random, size: tuple[int, int], background: tuple[int, int], shapes: int, min_side: int
+) -> Image.Image:
     """A background of random grey-ish colour (channels in ``background``) with ``shapes`` random
     ellipses or rectangles of at least ``min_side`` pixels, in the upper-left quarter's reach."""
     image = Image.new("RGB", size, tuple(rng.randrange(*background) for _ in range(3)))

@@ -82,7 +82,11 @@ def spec_of_task(task: str) -> TaskSpec | None:
 
 def _record_metrics(line: dict) -> set[str]:
     """The keys of a samples line holding a ``[metric, record]`` value, as ``process_results`` returns them."""
-    return {key for key, value in line.items() if isinstance(value, list) and len(value) == 2 and value[0] == key and isinstance(value[1], dict)}
+    return {
+        key
+        for key, value in line.items()
+        if isinstance(value, list) and len(value) == 2 and value[0] == key and isinstance(value[1], dict)
+    }
 
 
 def identify_spec(metric_names: set[str], task: str | None) -> TaskSpec:
@@ -96,7 +100,11 @@ def identify_spec(metric_names: set[str], task: str | None) -> TaskSpec:
     known = sorted(spec.name for spec in REGISTRY.values())
     raise SamplesError(
         f"no single task spec reports exactly the metrics {sorted(metric_names)}"
-        + (f" (candidates: {[spec.name for spec in candidates]}; the task {task!r} does not decide)" if candidates else f"; known specs: {known}")
+        + (
+            f" (candidates: {[spec.name for spec in candidates]}; the task {task!r} does not decide)"
+            if candidates
+            else f"; known specs: {known}"
+        )
     )
 
 
@@ -124,7 +132,9 @@ def read_samples(path: Path | str, spec: TaskSpec | None = None) -> Samples:
             names = _record_metrics(line)
             if expected is None:
                 if not names:
-                    raise SamplesError(f"{path}, line {number}: no [metric, record] values: not a samples file of one of our tasks (run with --log_samples)")
+                    raise SamplesError(
+                        f"{path}, line {number}: no [metric, record] values: not a samples file of one of our tasks (run with --log_samples)"
+                    )
                 spec = identify_spec(names, task)
                 expected = set(spec.metric_names)
             missing = sorted(expected - names)
@@ -134,7 +144,9 @@ def read_samples(path: Path | str, spec: TaskSpec | None = None) -> Samples:
             record = line[first][1]
             differing = [name for name in others if line[name][1] != record]
             if differing:
-                raise SamplesError(f"{path}, line {number}: the records of {differing} differ from the record of {first!r}")
+                raise SamplesError(
+                    f"{path}, line {number}: the records of {differing} differ from the record of {first!r}"
+                )
             records.append(record)
     if spec is None:
         raise SamplesError(f"{path}: no samples")

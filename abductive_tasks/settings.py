@@ -24,28 +24,93 @@ class Variable:
 VARIABLES: dict[str, Variable] = {
     variable.name: variable
     for variable in (
-        Variable("ABDUCTIVE_DATA", "", "data for every benchmark: unset = official source, 'sample' = embedded sample, a path = local copies"),
-        Variable("ABDUCTIVE_CACHE", "", "folder for derived files (judge replies, extracted images); default $XDG_CACHE_HOME/abductive_tasks", changes_scores=False),
-        Variable("ABDUCTIVE_IMAGE_CACHE_MB", "4096", "decoded-image cache budget in MB (each image is decoded once per run within it)", changes_scores=False),
-        Variable("ABDUCTIVE_MAX_IMAGE_PIXELS", "64000000", "largest image accepted at load time, in pixels (width x height)"),
-        Variable("ABDUCTIVE_NLEYE_COLUMNS", "", "NL-Eye column overrides, e.g. 'gold_label=label,gold_explanation=explanation'"),
+        Variable(
+            "ABDUCTIVE_DATA",
+            "",
+            "data for every benchmark: unset = official source, 'sample' = embedded sample, a path = local copies",
+        ),
+        Variable(
+            "ABDUCTIVE_CACHE",
+            "",
+            "folder for derived files (judge replies, extracted images); default $XDG_CACHE_HOME/abductive_tasks",
+            changes_scores=False,
+        ),
+        Variable(
+            "ABDUCTIVE_IMAGE_CACHE_MB",
+            "4096",
+            "decoded-image cache budget in MB (each image is decoded once per run within it)",
+            changes_scores=False,
+        ),
+        Variable(
+            "ABDUCTIVE_MAX_IMAGE_PIXELS", "64000000", "largest image accepted at load time, in pixels (width x height)"
+        ),
+        Variable(
+            "ABDUCTIVE_NLEYE_COLUMNS",
+            "",
+            "NL-Eye column overrides, e.g. 'gold_label=label,gold_explanation=explanation'",
+        ),
         Variable("ABDUCTIVE_JUDGE", "on", "'off' disables the LLM judge even when OPENAI_API_KEY is set"),
-        Variable("ABDUCTIVE_JUDGE_CACHE", "", "judge reply cache folder; default <ABDUCTIVE_CACHE>/judge", changes_scores=False),
+        Variable(
+            "ABDUCTIVE_JUDGE_CACHE",
+            "",
+            "judge reply cache folder; default <ABDUCTIVE_CACHE>/judge",
+            changes_scores=False,
+        ),
         Variable("ABDUCTIVE_JUDGE_RETRIES", "4", "judge retries after the first attempt", changes_scores=False),
-        Variable("ABDUCTIVE_JUDGE_BACKOFF", "2", "seconds before the first judge retry, doubled before each next one (at most 60)", changes_scores=False),
+        Variable(
+            "ABDUCTIVE_JUDGE_BACKOFF",
+            "2",
+            "seconds before the first judge retry, doubled before each next one (at most 60)",
+            changes_scores=False,
+        ),
         Variable("ABDUCTIVE_JUDGE_TIMEOUT", "60", "seconds per judge request", changes_scores=False),
-        Variable("ABDUCTIVE_JUDGE_EXTRACT", "0", "'1': the judge reads answers the rules cannot (counted as *judge_extracted)"),
-        Variable("ABDUCTIVE_SIMILARITY_MODEL", "", "local sentence-transformers folder for the offline similarity (MuCR exp without a judge)"),
+        Variable(
+            "ABDUCTIVE_JUDGE_EXTRACT",
+            "0",
+            "'1': the judge reads answers the rules cannot (counted as *judge_extracted)",
+        ),
+        Variable(
+            "ABDUCTIVE_SIMILARITY_MODEL",
+            "",
+            "local sentence-transformers folder for the offline similarity (MuCR exp without a judge)",
+        ),
         # DVE model-based metrics: unset = the default from the local Hugging Face cache only (never downloaded);
         # a hub id the user sets may be downloaded; a local folder or file; 'off' skips the metric.
-        Variable("ABDUCTIVE_BERTSCORE_MODEL", "roberta-large", "DVE BERTScore model (hub id: downloads; local folder; 'off'; unset: local cache only)"),
+        Variable(
+            "ABDUCTIVE_BERTSCORE_MODEL",
+            "roberta-large",
+            "DVE BERTScore model (hub id: downloads; local folder; 'off'; unset: local cache only)",
+        ),
         Variable("ABDUCTIVE_BERTSCORE_LAYERS", "", "DVE BERTScore layer (default: bert-score's choice for the model)"),
-        Variable("ABDUCTIVE_CLIP_MODEL", "openai/clip-vit-base-patch32", "DVE CLIPScore model (hub id: downloads; local folder; 'off'; unset: local cache only)"),
-        Variable("ABDUCTIVE_DVE_EVALUATOR", "skywalkerzhang19/DVE_evaluator", "DVE evaluator weights (hub repo: downloads; local .pth; 'off'; unset: local cache only)"),
-        Variable("ABDUCTIVE_DVE_EVALUATOR_TEXT", "google-bert/bert-large-uncased", "DVE evaluator text backbone config and tokenizer (hub id or local folder)"),
-        Variable("ABDUCTIVE_DVE_EVALUATOR_RESNET", "resnet50", "DVE evaluator image backbone: a torchvision ResNet name or 'basic|bottleneck:n1,n2,n3,n4'"),
-        Variable("ABDUCTIVE_WORKERS", "", "processes that read Sherlock chunk files (default min(4, CPUs))", changes_scores=False),
-        Variable("ABDUCTIVE_BOOTSTRAP", "1000", "bootstrap resamples for every confidence interval; 0 turns intervals off"),
+        Variable(
+            "ABDUCTIVE_CLIP_MODEL",
+            "openai/clip-vit-base-patch32",
+            "DVE CLIPScore model (hub id: downloads; local folder; 'off'; unset: local cache only)",
+        ),
+        Variable(
+            "ABDUCTIVE_DVE_EVALUATOR",
+            "skywalkerzhang19/DVE_evaluator",
+            "DVE evaluator weights (hub repo: downloads; local .pth; 'off'; unset: local cache only)",
+        ),
+        Variable(
+            "ABDUCTIVE_DVE_EVALUATOR_TEXT",
+            "google-bert/bert-large-uncased",
+            "DVE evaluator text backbone config and tokenizer (hub id or local folder)",
+        ),
+        Variable(
+            "ABDUCTIVE_DVE_EVALUATOR_RESNET",
+            "resnet50",
+            "DVE evaluator image backbone: a torchvision ResNet name or 'basic|bottleneck:n1,n2,n3,n4'",
+        ),
+        Variable(
+            "ABDUCTIVE_WORKERS",
+            "",
+            "processes that read Sherlock chunk files (default min(4, CPUs))",
+            changes_scores=False,
+        ),
+        Variable(
+            "ABDUCTIVE_BOOTSTRAP", "1000", "bootstrap resamples for every confidence interval; 0 turns intervals off"
+        ),
         Variable("ABDUCTIVE_BOOTSTRAP_SEED", "0", "seed of the bootstrap resampling"),
     )
 }
@@ -150,4 +215,6 @@ def workers(files: int) -> int:
 
 def help_table() -> str:
     """One line per variable, for ``--help``."""
-    return "\n".join(f"  {v.name:<32} {v.help}" + (f" (default {v.default})" if v.default else "") for v in VARIABLES.values())
+    return "\n".join(
+        f"  {v.name:<32} {v.help}" + (f" (default {v.default})" if v.default else "") for v in VARIABLES.values()
+    )

@@ -46,7 +46,9 @@ class Estimate:
     def mean(cls, units: Sequence[str], values: Sequence[float], scale: float = 1.0) -> Estimate:
         """The mean of one value per unit."""
         values = np.asarray(values, dtype=float)
-        return cls(np.asarray(units, dtype=str), np.column_stack([values, np.ones(len(values))]).reshape(-1, 2), ratio, scale)
+        return cls(
+            np.asarray(units, dtype=str), np.column_stack([values, np.ones(len(values))]).reshape(-1, 2), ratio, scale
+        )
 
     @classmethod
     def grouped_mean(cls, units: Sequence[str], values: Sequence[float], scale: float = 1.0) -> Estimate:
@@ -107,7 +109,13 @@ class Interval:
     resamples: int
 
     def as_dict(self) -> dict:
-        return {"lower": self.lower, "upper": self.upper, "stderr": self.stderr, "units": self.units, "resamples": self.resamples}
+        return {
+            "lower": self.lower,
+            "upper": self.upper,
+            "stderr": self.stderr,
+            "units": self.units,
+            "resamples": self.resamples,
+        }
 
 
 def _finite(value: float) -> float | None:

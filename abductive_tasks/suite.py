@@ -103,10 +103,16 @@ class Suite:
         metadata = config.get("metadata") or {}
         missing = [key for key in ("version", "max_images_per_prompt", "headline_metric") if key not in metadata]
         if missing:
-            raise SuiteError(f"task {task!r} ({self._manager.task_index[task]['yaml_path']}): metadata lacks {', '.join(missing)}")
-        metrics = {entry["metric"]: entry.get("higher_is_better", True) for entry in config.get("metric_list", [])}  # None: a diagnostics dict
+            raise SuiteError(
+                f"task {task!r} ({self._manager.task_index[task]['yaml_path']}): metadata lacks {', '.join(missing)}"
+            )
+        metrics = {
+            entry["metric"]: entry.get("higher_is_better", True) for entry in config.get("metric_list", [])
+        }  # None: a diagnostics dict
         if metadata["headline_metric"] not in metrics:
-            raise SuiteError(f"task {task!r}: headline_metric {metadata['headline_metric']!r} is not in its metric_list")
+            raise SuiteError(
+                f"task {task!r}: headline_metric {metadata['headline_metric']!r} is not in its metric_list"
+            )
         return TaskFacts(
             name=task,
             max_images_per_prompt=int(metadata["max_images_per_prompt"]),

@@ -112,7 +112,9 @@ class TaskSpec:
 
     # ------------------------------------------------------------ per document
 
-    def results_reader(self, answer: Callable[[dict], AnswerKind], question: Callable[[dict], str] | None = None) -> Callable[[dict, Sequence], dict]:
+    def results_reader(
+        self, answer: Callable[[dict], AnswerKind], question: Callable[[dict], str] | None = None
+    ) -> Callable[[dict, Sequence], dict]:
         """lmms-eval's ``process_results`` for one input strategy of the family.
 
         ``answer(doc)``: the document's answer kind; ``question(doc)``: the prompt, given to the
@@ -163,7 +165,9 @@ class TaskSpec:
             values = self._evaluate(records)
         with _cache_lock:
             _remember(_by_content, same_content, values, _CONTENT_ENTRIES)
-            _remember(_by_identity, same_objects, (records, values), _IDENTITY_ENTRIES)  # holding the records keeps their ids unique
+            _remember(
+                _by_identity, same_objects, (records, values), _IDENTITY_ENTRIES
+            )  # holding the records keeps their ids unique
         return values
 
     def _evaluate(self, records: Records) -> dict[str, Any]:
@@ -188,7 +192,12 @@ class TaskSpec:
             values[name] = {}
             for label, estimate in sorted(cells.items()):
                 bounds = interval(estimate, resamples, seed_for(base_seed, self.name, name, label))
-                values[name][label] = {"acc": estimate.value, "n": estimate.n_rows, "lower": bounds.lower, "upper": bounds.upper}
+                values[name][label] = {
+                    "acc": estimate.value,
+                    "n": estimate.n_rows,
+                    "lower": bounds.lower,
+                    "upper": bounds.upper,
+                }
         values[self.counts_metric] = counts
         values[self.interval_metric] = intervals
         missing = set(self.metric_names) - set(values)
@@ -223,7 +232,9 @@ def metric_info(name: str) -> Metric | None:
     import importlib
 
     for benchmark in BENCHMARKS:
-        importlib.import_module(f"abductive_tasks.{benchmark}.hooks")  # the hooks module itself: a package may load it lazily (Sherlock)
+        importlib.import_module(
+            f"abductive_tasks.{benchmark}.hooks"
+        )  # the hooks module itself: a package may load it lazily (Sherlock)
     return next((metric for spec in REGISTRY.values() for metric in spec.metrics if metric.name == name), None)
 
 

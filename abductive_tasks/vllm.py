@@ -100,7 +100,9 @@ class VllmSettings:
     max_model_len: int | None = None
     gpu_memory_utilization: float = 0.9
     served_model_name: str | None = None
-    extra_args: dict = field(default_factory=dict)  # route 1: more vllm.LLM kwargs; route 2: more `vllm serve` flags (None: left out)
+    extra_args: dict = field(
+        default_factory=dict
+    )  # route 1: more vllm.LLM kwargs; route 2: more `vllm serve` flags (None: left out)
 
     @property
     def name_served(self) -> str:
@@ -131,7 +133,10 @@ PRESETS: dict[str, dict] = {
     # flag). max_dynamic_patch 4 (default 12): "Conserving Memory" and vLLM's multi-image
     # load_internvl; an image is then at most 4 tiles + 1 thumbnail of 256 tokens = 1280 tokens.
     # 8192: vLLM's run_internvl (InternVL3-2B); 5 images x 1280 = 6400 tokens fit.
-    "internvl3": {"max_model_len": 8192, "vllm_args": {"trust_remote_code": True, "mm_processor_kwargs": {"max_dynamic_patch": 4}}},
+    "internvl3": {
+        "max_model_len": 8192,
+        "vllm_args": {"trust_remote_code": True, "mm_processor_kwargs": {"max_dynamic_patch": 4}},
+    },
     # LLaVA-OneVision (llava-hf/llava-onevision-qwen2-*-ov-hf): vLLM's examples use 16384 for one or
     # two images, but an image takes up to ~7.3k tokens (anyres_max_9 in vLLM's llava_onevision.py:
     # up to 9 crops plus the base image, 27x27 = 729 SigLIP tokens each), so 3 images need ~22k:
@@ -198,7 +203,9 @@ def inprocess_model_args(settings: VllmSettings, image_limit: int, max_new_token
 # parser; every other boolean option there is a BooleanOptionalAction (--<flag> / --no-<flag>).
 # A false value of one of these is their default, so the flag is left out. tests/tooling/test_vllm.py
 # checks this set against vLLM's own parser where vLLM is installed.
-STORE_TRUE_FLAGS = frozenset({"aggregate_engine_logging", "data_parallel_multi_port_external_lb", "disable_log_stats", "grpc", "headless"})
+STORE_TRUE_FLAGS = frozenset(
+    {"aggregate_engine_logging", "data_parallel_multi_port_external_lb", "disable_log_stats", "grpc", "headless"}
+)
 
 
 def _flag_words(key: str, value: object) -> list[str]:
@@ -212,7 +219,9 @@ def _flag_words(key: str, value: object) -> list[str]:
     return [f"--{flag}", _arg_value(value)]
 
 
-def serve_command(settings: VllmSettings, image_limit: int | None, host: str, port: int | str, executable: str = "vllm") -> list[str]:
+def serve_command(
+    settings: VllmSettings, image_limit: int | None, host: str, port: int | str, executable: str = "vllm"
+) -> list[str]:
     """Route 2: the ``vllm serve`` command line; ``image_limit`` None for a text-only server (a judge).
 
     ``--generation-config vllm``: otherwise vLLM's server fills every sampling field a request
@@ -239,7 +248,9 @@ def serve_command(settings: VllmSettings, image_limit: int | None, host: str, po
 def require_ray(settings: VllmSettings) -> None:
     """vLLM's Ray executor needs ``ray``, which vLLM does not install: say so before any model loads."""
     if settings.extra_args.get("distributed_executor_backend") == "ray" and importlib.util.find_spec("ray") is None:
-        raise ServerError("distributed_executor_backend: ray needs the `ray` package, which vLLM does not install: pip install 'abductive-tasks[ray]'")
+        raise ServerError(
+            "distributed_executor_backend: ray needs the `ray` package, which vLLM does not install: pip install 'abductive-tasks[ray]'"
+        )
 
 
 def served_model_args(settings: VllmSettings, extra: str = "") -> str:
@@ -308,7 +319,9 @@ class Watchdog:
         try:
             command = [sys.executable, "-m", "abductive_tasks.vllm", "watchdog", str(pgid), str(grace)]
             # PYTHONSAFEPATH: a source checkout in the working directory must not shadow the package.
-            self._process = subprocess.Popen(command, stdin=read_end, start_new_session=True, env={**os.environ, "PYTHONSAFEPATH": "1"})
+            self._process = subprocess.Popen(
+                command, stdin=read_end, start_new_session=True, env={**os.environ, "PYTHONSAFEPATH": "1"}
+            )
         except BaseException:
             os.close(self._write_end)
             raise
@@ -378,7 +391,14 @@ class VllmServer:
             log.flush()
             # Own session: a terminal's Ctrl-C reaches us, not vLLM's workers; stop() ends the whole group.
             with interrupts_held():
-                self.process = subprocess.Popen(self.command, stdout=log, stderr=subprocess.STDOUT, env=self.env, start_new_session=True, preexec_fn=child_setup())
+                self.process = subprocess.Popen(
+                    self.command,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    env=self.env,
+                    start_new_session=True,
+                    preexec_fn=child_setup(),
+                )
                 self.watchdog = Watchdog(self.process.pid, self.stop_timeout)
 
     def log_tail(self, lines: int = 20) -> str:
@@ -391,7 +411,9 @@ class VllmServer:
         url = f"http://{self.host}:{self.port}/health"
         while True:
             if self.process.poll() is not None:
-                raise ServerError(f"server exited with status {self.process.returncode} before becoming healthy; log {self.log_path}:\n{self.log_tail()}")
+                raise ServerError(
+                    f"server exited with status {self.process.returncode} before becoming healthy; log {self.log_path}:\n{self.log_tail()}"
+                )
             try:
                 with urllib.request.urlopen(url, timeout=5) as response:
                     if response.status == 200:
@@ -399,7 +421,9 @@ class VllmServer:
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 pass
             if time.monotonic() > deadline:
-                raise ServerError(f"server not healthy at {url} after {self.health_timeout:.0f} s; log {self.log_path}:\n{self.log_tail()}")
+                raise ServerError(
+                    f"server not healthy at {url} after {self.health_timeout:.0f} s; log {self.log_path}:\n{self.log_tail()}"
+                )
             time.sleep(0.5)
 
     def stop(self) -> None:
@@ -417,7 +441,9 @@ class VllmServer:
                     break
                 except subprocess.TimeoutExpired:
                     continue
-        with contextlib.suppress(ProcessLookupError):  # workers the server left behind in its group, even if it exited by itself
+        with contextlib.suppress(
+            ProcessLookupError
+        ):  # workers the server left behind in its group, even if it exited by itself
             os.killpg(self.process.pid, signal.SIGKILL)
         if self.watchdog is not None:
             self.watchdog.release()

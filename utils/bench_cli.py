@@ -32,7 +32,9 @@ def main(argv: list[str] | None = None) -> int:
     executable = str(Path(sys.executable).with_name("abductive-eval"))
     for arguments in COMMANDS:
         times = [wall_time([executable, *arguments]) for _ in range(args.repeats)]
-        print(f"abductive-eval {' '.join(arguments):<45} median {statistics.median(times):.2f} s, slowest {max(times):.2f} s ({args.repeats} runs)")
+        print(
+            f"abductive-eval {' '.join(arguments):<45} median {statistics.median(times):.2f} s, slowest {max(times):.2f} s ({args.repeats} runs)"
+        )
     return 0
 
 

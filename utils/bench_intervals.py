@@ -34,7 +34,13 @@ from abductive_tasks import settings
 from abductive_tasks.samples import SamplesError, read_samples, task_of
 from abductive_tasks.taskspec import TaskSpec
 
-OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "ABDUCTIVE_JUDGE": "off", "WANDB_MODE": "disabled"}
+OFFLINE = {
+    "HF_HUB_OFFLINE": "1",
+    "HF_DATASETS_OFFLINE": "1",
+    "TRANSFORMERS_OFFLINE": "1",
+    "ABDUCTIVE_JUDGE": "off",
+    "WANDB_MODE": "disabled",
+}
 MODELS_OFF = {"ABDUCTIVE_BERTSCORE_MODEL": "off", "ABDUCTIVE_CLIP_MODEL": "off", "ABDUCTIVE_DVE_EVALUATOR": "off"}
 
 
@@ -121,7 +127,9 @@ def nleye_pairs_records(rng: np.random.Generator, items: int = 350) -> list[dict
     return records
 
 
-WORDS = "the man woman dog street rain umbrella runs holds wet smiles car crowd light night morning because after".split()
+WORDS = (
+    "the man woman dog street rain umbrella runs holds wet smiles car crowd light night morning because after".split()
+)
 
 
 def sentence(rng: np.random.Generator) -> str:
@@ -175,7 +183,10 @@ def full_size() -> list[tuple[str, int, float, float]]:
     from abductive_tasks.nleye.hooks import PAIRS, TRIPLET
 
     rng = np.random.default_rng(0)
-    inputs: list[tuple[TaskSpec, list[dict]]] = [(TRIPLET, nleye_triplet_records(rng)), (PAIRS, nleye_pairs_records(rng))]
+    inputs: list[tuple[TaskSpec, list[dict]]] = [
+        (TRIPLET, nleye_triplet_records(rng)),
+        (PAIRS, nleye_pairs_records(rng)),
+    ]
     try:
         from abductive_tasks.dve.hooks import CLS, GEN
     except ImportError:
@@ -193,7 +204,16 @@ def full_size() -> list[tuple[str, int, float, float]]:
 
 def run_sample(tasks: str, output: Path, resamples: str | None) -> float:
     """Wall seconds of one ``abductive-eval`` run on the sample (random_baseline, samples logged)."""
-    command = [str(Path(sys.executable).with_name("abductive-eval")), "--model", "random_baseline", "--tasks", tasks, "--log_samples", "--output_path", str(output)]
+    command = [
+        str(Path(sys.executable).with_name("abductive-eval")),
+        "--model",
+        "random_baseline",
+        "--tasks",
+        tasks,
+        "--log_samples",
+        "--output_path",
+        str(output),
+    ]
     env = {**os.environ, **OFFLINE, "ABDUCTIVE_DATA": "sample"}
     if resamples is not None:
         env["ABDUCTIVE_BOOTSTRAP"] = resamples
@@ -215,20 +235,34 @@ def sample_costs(output: Path) -> list[tuple[str, int, float, float]]:
             except SamplesError as error:
                 print(f"{task_of(path)}: not recomputed ({error})")
                 continue
-            rows.append((samples.task or path.name, len(samples.records), *aggregation_times(samples.spec, samples.records)))
+            rows.append(
+                (samples.task or path.name, len(samples.records), *aggregation_times(samples.spec, samples.records))
+            )
     return rows
 
 
 def table(rows: list[tuple[str, int, float, float]], first: str) -> str:
-    lines = [f"| {first} | documents | aggregation without intervals (s) | with intervals (s) | intervals (s) |", "|---|---:|---:|---:|---:|"]
-    lines += [f"| {name} | {documents} | {without:.3f} | {with_:.3f} | {with_ - without:.3f} |" for name, documents, without, with_ in rows]
+    lines = [
+        f"| {first} | documents | aggregation without intervals (s) | with intervals (s) | intervals (s) |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    lines += [
+        f"| {name} | {documents} | {without:.3f} | {with_:.3f} | {with_ - without:.3f} |"
+        for name, documents, without, with_ in rows
+    ]
     return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tasks", default="nleye,mucr,dve,sherlock", help="tasks or groups of the sample run (default: nleye,mucr,dve,sherlock)")
-    parser.add_argument("--ab", action="store_true", help="also time whole runs with ABDUCTIVE_BOOTSTRAP=0 and the default, alternating")
+    parser.add_argument(
+        "--tasks",
+        default="nleye,mucr,dve,sherlock",
+        help="tasks or groups of the sample run (default: nleye,mucr,dve,sherlock)",
+    )
+    parser.add_argument(
+        "--ab", action="store_true", help="also time whole runs with ABDUCTIVE_BOOTSTRAP=0 and the default, alternating"
+    )
     parser.add_argument("--skip-run", action="store_true", help="full-size input only")
     args = parser.parse_args()
     print(f"ABDUCTIVE_BOOTSTRAP={settings.bootstrap_resamples()} resamples, {os.cpu_count()} CPUs\n")
@@ -236,7 +270,9 @@ def main() -> None:
     rows = full_size()
     print("## Full size (synthetic records, real task specs)\n")
     print(table(rows, "family"))
-    print(f"\ntotal with intervals: {sum(row[3] for row in rows):.2f} s; intervals: {sum(row[3] - row[2] for row in rows):.2f} s\n")
+    print(
+        f"\ntotal with intervals: {sum(row[3] for row in rows):.2f} s; intervals: {sum(row[3] - row[2] for row in rows):.2f} s\n"
+    )
     if args.skip_run:
         return
 
@@ -246,14 +282,18 @@ def main() -> None:
         intervals = sum(row[3] - row[2] for row in rows)
         print(f"## Sample run: --tasks {args.tasks} (random_baseline)\n")
         print(table(rows, "task"))
-        print(f"\nrun wall time {wall:.1f} s; intervals of all {len(rows)} tasks {intervals:.3f} s = {100 * intervals / wall:.2f}% of it")
+        print(
+            f"\nrun wall time {wall:.1f} s; intervals of all {len(rows)} tasks {intervals:.3f} s = {100 * intervals / wall:.2f}% of it"
+        )
         if args.ab:  # alternating, so that warm caches favour neither setting
             walls: dict[str, list[float]] = {"default": [wall], "ABDUCTIVE_BOOTSTRAP=0": []}
             for round_ in range(2):
                 walls["ABDUCTIVE_BOOTSTRAP=0"].append(run_sample(args.tasks, Path(folder) / f"off{round_}", "0"))
                 walls["default"].append(run_sample(args.tasks, Path(folder) / f"on{round_}", None))
             for name, times in walls.items():
-                print(f"whole runs, {name}: {', '.join(f'{time:.1f}' for time in times)} s (median {np.median(times):.1f} s)")
+                print(
+                    f"whole runs, {name}: {', '.join(f'{time:.1f}' for time in times)} s (median {np.median(times):.1f} s)"
+                )
 
 
 if __name__ == "__main__":

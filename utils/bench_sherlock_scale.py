@@ -85,7 +85,13 @@ class Meter:
         seconds = time.perf_counter() - start
         self.peak = max(self.peak, self.rss())
         growth = (self.peak - start_rss) / 2**30
-        row = {"stage": name, "seconds": round(seconds, 2), "peak_rss_gb": round(self.peak / 2**30, 3), "rss_growth_gb": round(growth, 3), **facts}
+        row = {
+            "stage": name,
+            "seconds": round(seconds, 2),
+            "peak_rss_gb": round(self.peak / 2**30, 3),
+            "rss_growth_gb": round(growth, 3),
+            **facts,
+        }
         self.rows.append(row)
         print(json.dumps(row), flush=True)
 
@@ -103,8 +109,13 @@ def write_images(root: Path, chunks: int, per_chunk: int, rng: np.random.Generat
         folder = root / "images" / f"VG_{chunk}"
         folder.mkdir(parents=True, exist_ok=True)
         for index, size in enumerate(sizes):
-            Image.new("RGB", size, tuple(int(v) for v in rng.integers(0, 256, 3))).save(folder / f"{index}.jpg", quality=80)
-    return [(f"https://cs.stanford.edu/people/rak248/VG_{CHUNK_MARK}/{index}.jpg", *size) for index, size in enumerate(sizes)]
+            Image.new("RGB", size, tuple(int(v) for v in rng.integers(0, 256, 3))).save(
+                folder / f"{index}.jpg", quality=80
+            )
+    return [
+        (f"https://cs.stanford.edu/people/rak248/VG_{CHUNK_MARK}/{index}.jpg", *size)
+        for index, size in enumerate(sizes)
+    ]
 
 
 def chunk_template(n: int, images: list[tuple[str, int, int]], rng: np.random.Generator) -> tuple[str, str]:
@@ -114,15 +125,24 @@ def chunk_template(n: int, images: list[tuple[str, int, int]], rng: np.random.Ge
     for k in range(n):
         url, width, height = images[int(rng.integers(len(images)))]
         left, top = int(rng.integers(0, width // 2)), int(rng.integers(0, height // 2))
-        box = {"left": left, "top": top, "width": int(rng.integers(4, width - left)), "height": int(rng.integers(4, height - top))}
-        image_parts.append(f'"image": {{"url": "{url}", "width": {width}, "height": {height}}}, "region": [{json.dumps(box)}]')
+        box = {
+            "left": left,
+            "top": top,
+            "width": int(rng.integers(4, width - left)),
+            "height": int(rng.integers(4, height - top)),
+        }
+        image_parts.append(
+            f'"image": {{"url": "{url}", "width": {width}, "height": {height}}}, "region": [{json.dumps(box)}]'
+        )
         text_parts.append(f'"inference": "{" ".join(rng.choice(WORDS, 8))} {CHUNK_MARK}-{k}"')
     test_ids = [f"{a:016x}{b:016x}" for a, b in rng.integers(0, 1 << 62, size=(n * n, 2)).tolist()]
     instances, key = [], []
     for i in range(n):
         for j in range(n):
             test_id = test_ids[i * n + j]
-            instances.append(f'{{{image_parts[i]}, {text_parts[j]}, "test_id": "{test_id}", "extra_info": {{"task": "retrieval"}}}}')
+            instances.append(
+                f'{{{image_parts[i]}, {text_parts[j]}, "test_id": "{test_id}", "extra_info": {{"task": "retrieval"}}}}'
+            )
             key.append(f'"{test_id}": ["{ids[i]}", "{ids[j]}"]')
     order = rng.permutation(n * n)  # the official files are not ordered by pair
     return "[" + ",\n".join(instances[o] for o in order) + "]", "{" + ",\n".join(key[o] for o in order) + "}"
@@ -138,7 +158,12 @@ def synthesize(root: Path, chunks: int, n: int, images_per_chunk: int, seed: int
     for chunk in range(chunks):
         (folder / f"val_retrieval_{chunk}_instances.json").write_text(instances.replace(CHUNK_MARK, str(chunk)))
         (folder / f"val_retrieval_{chunk}_answer_key.json").write_text(key.replace(CHUNK_MARK, str(chunk)))
-    return {"chunks": chunks, "instances": chunks * n * n, "json_gb": round(chunks * (len(instances) + len(key)) / GB, 2), "image_files": chunks * images_per_chunk}
+    return {
+        "chunks": chunks,
+        "instances": chunks * n * n,
+        "json_gb": round(chunks * (len(instances) + len(key)) / GB, 2),
+        "image_files": chunks * images_per_chunk,
+    }
 
 
 # ---------------------------------------------------------------- lmms-eval stages
@@ -169,7 +194,9 @@ def run_task(meter: Meter, prefix: str, name: str, root: Path, model) -> tuple:
         with meter.stage(f"{prefix}: model loglikelihood") as facts:
             model.task_dict = {name: task.dataset}
             responses = model.loglikelihood(task.instances)
-            facts |= {name: getattr(model, name) for name in ("images_encoded", "texts_encoded") if hasattr(model, name)}
+            facts |= {
+                name: getattr(model, name) for name in ("images_encoded", "texts_encoded") if hasattr(model, name)
+            }
     return task, responses
 
 
@@ -188,7 +215,9 @@ def process_and_aggregate(meter: Meter, prefix: str, task, responses: list) -> l
             by_doc.setdefault(instance.doc_id, []).append(instance)
         values: dict[str, list] = {}
         for doc_id, doc in enumerate(task.eval_docs_no_media):
-            processed = _process_document_results((doc_id, doc, by_doc[doc_id]), task=task, filter_key="none", reasoning_tags=None, log_samples=False)
+            processed = _process_document_results(
+                (doc_id, doc, by_doc[doc_id]), task=task, filter_key="none", reasoning_tags=None, log_samples=False
+            )
             for metric, value in processed.metrics.items():
                 values.setdefault(metric, []).append(value)
         aggregations = task.aggregation()
@@ -209,7 +238,10 @@ def random_payloads(task, dim: int = 512) -> list[tuple[str, bool]]:
         return table[key]
 
     docs = [task.eval_docs[instance.doc_id] for instance in task.instances]
-    return [(encode_embeddings(unit(("r", doc["chunk"], doc["row"])), unit(("c", doc["chunk"], doc["col"]))), False) for doc in docs]
+    return [
+        (encode_embeddings(unit(("r", doc["chunk"], doc["row"])), unit(("c", doc["chunk"], doc["col"]))), False)
+        for doc in docs
+    ]
 
 
 def measure_per_pair(meter: Meter, args: argparse.Namespace, work: Path) -> dict:
@@ -223,15 +255,27 @@ def measure_per_pair(meter: Meter, args: argparse.Namespace, work: Path) -> dict
         answer = "Score: 5" if task.OUTPUT_TYPE == "generate_until" else (-0.5, False)  # what a model would return
         process_and_aggregate(meter, f"per-pair {size}x{size}", task, [answer] * len(task.instances))
         stages = meter.rows[-3:]
-        costs.append((stages[1]["requests"], sum(row["seconds"] for row in stages), sum(row["rss_growth_gb"] for row in stages) * GB))
+        costs.append(
+            (
+                stages[1]["requests"],
+                sum(row["seconds"] for row in stages),
+                sum(row["rss_growth_gb"] for row in stages) * GB,
+            )
+        )
     (small, small_s, small_b), (large, large_s, large_b) = costs[1:]
     per_request_s, per_request_bytes = (large_s - small_s) / (large - small), (large_b - small_b) / (large - small)
     return {
         "requests": [small, large],
         "us_per_request": round(per_request_s * 1e6, 1),
         "kb_per_request": round(per_request_bytes / 1024, 2),
-        "retrieval_23M": {"hours": round(per_request_s * FULL_RETRIEVAL_INSTANCES / 3600, 2), "gb": round(per_request_bytes * FULL_RETRIEVAL_INSTANCES / GB, 1)},
-        "localization_2.37M": {"minutes": round(per_request_s * LOCALIZATION_INSTANCES / 60, 1), "gb": round(per_request_bytes * LOCALIZATION_INSTANCES / GB, 1)},
+        "retrieval_23M": {
+            "hours": round(per_request_s * FULL_RETRIEVAL_INSTANCES / 3600, 2),
+            "gb": round(per_request_bytes * FULL_RETRIEVAL_INSTANCES / GB, 1),
+        },
+        "localization_2.37M": {
+            "minutes": round(per_request_s * LOCALIZATION_INSTANCES / 60, 1),
+            "gb": round(per_request_bytes * LOCALIZATION_INSTANCES / GB, 1),
+        },
     }
 
 
@@ -253,12 +297,25 @@ def main() -> None:
     parser.add_argument("--chunks", type=int, default=23, help="retrieval chunks (official: 23)")
     parser.add_argument("--n", type=int, default=1000, help="instance ids per chunk (official: about 1000)")
     parser.add_argument("--images", type=int, default=400, help="distinct synthetic image files per chunk")
-    parser.add_argument("--per-pair-n", type=int, default=150, help="per-pair measurement: one chunk of N x N instances")
-    parser.add_argument("--per-pair-task", default="sherlock_retrieval_rating", help="a task with one document per instance")
+    parser.add_argument(
+        "--per-pair-n", type=int, default=150, help="per-pair measurement: one chunk of N x N instances"
+    )
+    parser.add_argument(
+        "--per-pair-task", default="sherlock_retrieval_rating", help="a task with one document per instance"
+    )
     parser.add_argument("--factored-task", default="sherlock_retrieval")
-    parser.add_argument("--model", default="dumb_pixel", help="'dumb_pixel', 'random_baseline', a CLIP checkpoint folder, or 'none' (random embeddings)")
+    parser.add_argument(
+        "--model",
+        default="dumb_pixel",
+        help="'dumb_pixel', 'random_baseline', a CLIP checkpoint folder, or 'none' (random embeddings)",
+    )
     parser.add_argument("--skip-per-pair", action="store_true")
-    parser.add_argument("--workdir", type=Path, default=None, help="where the synthetic data go (default: a temp dir, removed afterwards)")
+    parser.add_argument(
+        "--workdir",
+        type=Path,
+        default=None,
+        help="where the synthetic data go (default: a temp dir, removed afterwards)",
+    )
     args = parser.parse_args()
 
     work = args.workdir or Path(tempfile.mkdtemp(prefix="sherlock-scale-"))
@@ -276,7 +333,9 @@ def main() -> None:
             return Image.open(path, *rest, **kwargs)
 
     try:
-        summary: dict = {"machine": f"{psutil.cpu_count()} cores, {round(psutil.virtual_memory().total / 2**30)} GB RAM"}
+        summary: dict = {
+            "machine": f"{psutil.cpu_count()} cores, {round(psutil.virtual_memory().total / 2**30)} GB RAM"
+        }
         if not args.skip_per_pair:
             summary["per_pair"] = measure_per_pair(meter, args, work)
             print(json.dumps({"per_pair_extrapolation": summary["per_pair"]}), flush=True)
@@ -294,11 +353,21 @@ def main() -> None:
         image_module.Image = Image
         with meter.stage("factored: submission scores of every chunk (export)") as facts:
             chunks = data.factored_chunks(work / "full" / "sherlock", "val")
-            exported = [grid.submission_scores(chunk, scored.scores) for chunk, scored in zip(chunks, grid.chunk_scores(records), strict=True)]
+            exported = [
+                grid.submission_scores(chunk, scored.scores)
+                for chunk, scored in zip(chunks, grid.chunk_scores(records), strict=True)
+            ]
             facts["scores"] = sum(len(scores) for scores in exported)
         summary["factored"] = {
             "protocol_seconds": round(protocol_seconds, 1),
-            "requests_and_aggregation_seconds": round(sum(row["seconds"] for row in meter.rows if row["stage"].startswith(("factored: process", "factored: build"))), 1),
+            "requests_and_aggregation_seconds": round(
+                sum(
+                    row["seconds"]
+                    for row in meter.rows
+                    if row["stage"].startswith(("factored: process", "factored: build"))
+                ),
+                1,
+            ),
             "peak_rss_gb": max(row["peak_rss_gb"] for row in meter.rows if row["stage"].startswith("factored:")),
             "image_files_decoded": len(opened),
             "max_decodes_per_file": max(opened.values(), default=0),

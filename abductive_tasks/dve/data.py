@@ -14,7 +14,16 @@ from pathlib import Path
 
 import datasets
 
-from abductive_tasks.data import SAMPLE_ROOT, DataError, Loaded, benchmark_root, read_csv, reading, resolve_columns, resolve_inside
+from abductive_tasks.data import (
+    SAMPLE_ROOT,
+    DataError,
+    Loaded,
+    benchmark_root,
+    read_csv,
+    reading,
+    resolve_columns,
+    resolve_inside,
+)
 from abductive_tasks.images import check_image
 
 BENCHMARK = "dve"
@@ -62,8 +71,14 @@ def split_file(root: Path, split: str) -> Path:
     csv_path, jsonl_path = root / f"DVE_{split}.csv", root / f"cleaned_{split}.jsonl"
     if csv_path.is_file() or not jsonl_path.is_file():
         if not csv_path.is_file():
-            sample = " The embedded sample (ABDUCTIVE_DATA=sample) holds the test split only." if root == SAMPLE_ROOT / BENCHMARK else ""
-            raise DataError(f"data file not found: {csv_path} (nor {jsonl_path.name}); the official file is Data/DVE_{split}.csv in {OFFICIAL_REPO}.{sample}")
+            sample = (
+                " The embedded sample (ABDUCTIVE_DATA=sample) holds the test split only."
+                if root == SAMPLE_ROOT / BENCHMARK
+                else ""
+            )
+            raise DataError(
+                f"data file not found: {csv_path} (nor {jsonl_path.name}); the official file is Data/DVE_{split}.csv in {OFFICIAL_REPO}.{sample}"
+            )
         return csv_path
     return jsonl_path
 
@@ -121,19 +136,26 @@ def load(root: Path, split: str = "test") -> Loaded:
             raise fail("UpdateTypeImpossible", f"expected True or False, found '{field['UpdateTypeImpossible']}'")
         update_type = field["UpdateType"].lower()
         if update_type not in UPDATE_TYPES:
-            raise fail("UpdateType", f"unknown update type '{field['UpdateType']}', expected one of {list(UPDATE_TYPES)}")
+            raise fail(
+                "UpdateType", f"unknown update type '{field['UpdateType']}', expected one of {list(UPDATE_TYPES)}"
+            )
         if flag:
             impossible += 1
             continue
         for name in ("Premise", "Hypothesis", "Update"):
             if not field[name]:
-                raise fail(name, "empty" + (" (the row is not marked UpdateTypeImpossible)" if name == "Update" else ""))
+                raise fail(
+                    name, "empty" + (" (the row is not marked UpdateTypeImpossible)" if name == "Update" else "")
+                )
         image_file, hash_sign, _caption = field["SNLIPairId"].partition("#")
         if not hash_sign or not image_file:
             raise fail("SNLIPairId", f"expected '<image file>#<caption index><label>', found '{field['SNLIPairId']}'")
         key = (field["SNLIPairId"], field["Premise"], field["Hypothesis"], update_type, field["Update"])
         if key in first_seen:  # it would count twice in dve_cls and as an extra reference in dve_gen
-            raise fail("Update", f"duplicate of line {first_seen[key]}: the same {update_type} '{field['Update']}' for the same premise-hypothesis pair")
+            raise fail(
+                "Update",
+                f"duplicate of line {first_seen[key]}: the same {update_type} '{field['Update']}' for the same premise-hypothesis pair",
+            )
         first_seen[key] = line
         if image_file not in checked:
             where = f"{path}, line {line}, field 'SNLIPairId'"

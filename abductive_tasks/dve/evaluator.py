@@ -45,7 +45,16 @@ from torchvision import transforms
 from torchvision.models.resnet import BasicBlock, Bottleneck, ResNet
 
 from abductive_tasks import settings
-from abductive_tasks.dve.weights import EVALUATOR_ENV, EVALUATOR_RESNET_ENV, EVALUATOR_TEXT_ENV, MetricUnavailable, Source, first_line, resolve, source
+from abductive_tasks.dve.weights import (
+    EVALUATOR_ENV,
+    EVALUATOR_RESNET_ENV,
+    EVALUATOR_TEXT_ENV,
+    MetricUnavailable,
+    Source,
+    first_line,
+    resolve,
+    source,
+)
 
 WEIGHTS_ENV, TEXT_ENV, RESNET_ENV = EVALUATOR_ENV, EVALUATOR_TEXT_ENV, EVALUATOR_RESNET_ENV
 HUB_REPO = "skywalkerzhang19/DVE_evaluator"
@@ -104,11 +113,15 @@ class InferenceAwareEvaluator(nn.Module):
         self.regressor = nn.Linear(features, 1)  # Eq. 6
         self.classifier = nn.Linear(features, 2)  # Eq. 8
 
-    def forward(self, images: torch.Tensor, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(
+        self, images: torch.Tensor, input_ids: torch.Tensor, attention_mask: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         """Return ``(class logits (N, 2), strength scores (N,))``."""
         return self.heads(self.visual_encoder(images), input_ids, attention_mask)
 
-    def heads(self, visual: torch.Tensor, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def heads(
+        self, visual: torch.Tensor, input_ids: torch.Tensor, attention_mask: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         """The same from image features already computed (one image, several texts)."""
         text = self.bert_model(input_ids=input_ids, attention_mask=attention_mask).pooler_output
         combined = torch.cat((text, visual), dim=1)  # text first, as released
@@ -123,7 +136,11 @@ def load_weights(model: InferenceAwareEvaluator, state: dict[str, torch.Tensor])
 
 
 def training_loss(
-    update_scores: torch.Tensor, caption_scores: torch.Tensor, update_logits: torch.Tensor, labels: torch.Tensor, alpha: float = 0.9
+    update_scores: torch.Tensor,
+    caption_scores: torch.Tensor,
+    update_logits: torch.Tensor,
+    labels: torch.Tensor,
+    alpha: float = 0.9,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Eq. 10: ``(1 - alpha) * L_p + alpha * L_c``; returns ``(loss, L_p, L_c)``.
 
@@ -138,33 +155,50 @@ def training_loss(
 
 
 IMAGE_TRANSFORM = transforms.Compose(
-    [transforms.Resize((IMAGE_SIZE, IMAGE_SIZE)), transforms.CenterCrop(IMAGE_SIZE), transforms.ToTensor(), transforms.Normalize(IMAGENET_MEAN, IMAGENET_STD)]
+    [
+        transforms.Resize((IMAGE_SIZE, IMAGE_SIZE)),
+        transforms.CenterCrop(IMAGE_SIZE),
+        transforms.ToTensor(),
+        transforms.Normalize(IMAGENET_MEAN, IMAGENET_STD),
+    ]
 )
 
 
-def encode_pairs(tokenizer, hypotheses: Sequence[str], texts: Sequence[str], device: str | torch.device = "cpu") -> tuple[torch.Tensor, torch.Tensor]:
+def encode_pairs(
+    tokenizer, hypotheses: Sequence[str], texts: Sequence[str], device: str | torch.device = "cpu"
+) -> tuple[torch.Tensor, torch.Tensor]:
     """Token ids and attention mask of the (hypothesis, text) pairs, padded and truncated to 128 tokens (Eq. 4)."""
-    tokens = tokenizer(list(hypotheses), list(texts), padding="max_length", truncation=True, max_length=MAX_TOKENS, return_tensors="pt")
+    tokens = tokenizer(
+        list(hypotheses), list(texts), padding="max_length", truncation=True, max_length=MAX_TOKENS, return_tensors="pt"
+    )
     return tokens["input_ids"].to(device), tokens["attention_mask"].to(device)
 
 
 class EvaluatorScorer:
     """Scores (image, hypothesis, text) triples with an :class:`InferenceAwareEvaluator`."""
 
-    def __init__(self, model: InferenceAwareEvaluator, tokenizer, batch_size: int = 32, device: str | None = None) -> None:
+    def __init__(
+        self, model: InferenceAwareEvaluator, tokenizer, batch_size: int = 32, device: str | None = None
+    ) -> None:
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
         self.model = model.to(self.device).eval()
         self.tokenizer = tokenizer
         self.batch_size = batch_size
 
     @torch.no_grad()
-    def predict(self, images: Sequence[Image.Image], hypotheses: Sequence[str], texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    def predict(
+        self, images: Sequence[Image.Image], hypotheses: Sequence[str], texts: Sequence[str]
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Return ``(strength scores, strengthener probabilities)``, one per triple."""
         scores, probabilities = [], []
         for start in range(0, len(texts), self.batch_size):
             stop = start + self.batch_size
-            pixels = torch.stack([IMAGE_TRANSFORM(image.convert("RGB")) for image in images[start:stop]]).to(self.device)
-            logits, score = self.model(pixels, *encode_pairs(self.tokenizer, hypotheses[start:stop], texts[start:stop], self.device))
+            pixels = torch.stack([IMAGE_TRANSFORM(image.convert("RGB")) for image in images[start:stop]]).to(
+                self.device
+            )
+            logits, score = self.model(
+                pixels, *encode_pairs(self.tokenizer, hypotheses[start:stop], texts[start:stop], self.device)
+            )
             scores.append(score.float().cpu().numpy())
             probabilities.append(torch.softmax(logits.float(), dim=-1)[:, STRENGTHENER_CLASS].cpu().numpy())
         if not scores:
@@ -195,7 +229,9 @@ def weights_path(weights: Source) -> Path:
         from huggingface_hub import hf_hub_download
 
         return Path(hf_hub_download(repo_id=weights.name, filename=WEIGHTS_FILE))
-    from huggingface_hub import try_to_load_from_cache  # a cache lookup only (hf_hub_download(local_files_only=True) still contacts the hub)
+    from huggingface_hub import (
+        try_to_load_from_cache,
+    )  # a cache lookup only (hf_hub_download(local_files_only=True) still contacts the hub)
 
     cached = try_to_load_from_cache(repo_id=weights.name, filename=WEIGHTS_FILE)
     if not isinstance(cached, str):
@@ -220,7 +256,10 @@ def load_scorer(weights: Source, text: Source, resnet_spec: str) -> EvaluatorSco
     named it, or named the evaluator on the hub (they belong to that model)."""
     try:
         state = torch.load(weights_path(weights), map_location="cpu", weights_only=True)
-        model, tokenizer = build_evaluator(resolve(text, text.named or (weights.named and not weights.is_path), "BERT config and tokenizer"), resnet_spec)
+        model, tokenizer = build_evaluator(
+            resolve(text, text.named or (weights.named and not weights.is_path), "BERT config and tokenizer"),
+            resnet_spec,
+        )
         load_weights(model, state)
     except MetricUnavailable:
         raise

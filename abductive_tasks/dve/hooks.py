@@ -80,7 +80,11 @@ def gen_docs_from(loaded: Loaded) -> datasets.Dataset:
     pairs: dict[str, list[dict]] = {}
     for row in loaded.items:
         pairs.setdefault(row["pair_id"], []).append(row)
-    goals = [(pair_id, goal, [row["update"] for row in rows if row["update_type"] == goal]) for pair_id, rows in pairs.items() for goal in UPDATE_TYPES]
+    goals = [
+        (pair_id, goal, [row["update"] for row in rows if row["update_type"] == goal])
+        for pair_id, rows in pairs.items()
+        for goal in UPDATE_TYPES
+    ]
     skipped = sum(1 for _, _, references in goals if not references)
     # Retrieval baseline candidates: the first human update of the same goal from every other pair.
     first_update = {(pair_id, goal): references[0] for pair_id, goal, references in goals if references}
@@ -89,7 +93,9 @@ def gen_docs_from(loaded: Loaded) -> datasets.Dataset:
         if not references:
             continue
         row = pairs[pair_id][0]
-        candidates = [text for (other, other_goal), text in first_update.items() if other != pair_id and other_goal == goal]
+        candidates = [
+            text for (other, other_goal), text in first_update.items() if other != pair_id and other_goal == goal
+        ]
         docs.append(
             {
                 "item_id": f"{pair_id}|{goal}",

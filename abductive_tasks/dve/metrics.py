@@ -51,7 +51,13 @@ def rouge_l(predictions: Sequence[str], references: Sequence[Sequence[str]]) -> 
     from rouge_score import rouge_scorer
 
     scorer = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=False)
-    return np.array([scorer.score_multi(list(refs), prediction)["rougeL"].fmeasure for prediction, refs in zip(predictions, references, strict=True)], dtype=float)
+    return np.array(
+        [
+            scorer.score_multi(list(refs), prediction)["rougeL"].fmeasure
+            for prediction, refs in zip(predictions, references, strict=True)
+        ],
+        dtype=float,
+    )
 
 
 def bleu_statistics(predictions: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
@@ -76,7 +82,10 @@ def bleu_score(totals: np.ndarray) -> np.ndarray:
     from sacrebleu.metrics import BLEU
 
     rows = np.asarray(totals, dtype=float).reshape(-1, BLEU_STATS).tolist()
-    scores = [BLEU.compute_bleu(row[2:6], row[6:10], int(row[0]), int(row[1]), smooth_method="exp").score / 100 for row in rows]
+    scores = [
+        BLEU.compute_bleu(row[2:6], row[6:10], int(row[0]), int(row[1]), smooth_method="exp").score / 100
+        for row in rows
+    ]
     return np.array(scores, dtype=float).reshape(np.shape(totals)[:-1])
 
 
@@ -87,7 +96,9 @@ def _bertscorer(model: Source, layers: int | None):
         from bert_score import BERTScorer
         from bert_score.utils import model2layers
     except ImportError:
-        raise MetricUnavailable("the bert-score package is not installed (pip install 'abductive-tasks[dve]')") from None
+        raise MetricUnavailable(
+            "the bert-score package is not installed (pip install 'abductive-tasks[dve]')"
+        ) from None
     try:
         if layers is None:
             from transformers import AutoConfig
@@ -95,7 +106,9 @@ def _bertscorer(model: Source, layers: int | None):
             layers = model2layers.get(model.name) or AutoConfig.from_pretrained(path).num_hidden_layers
         return BERTScorer(model_type=path, num_layers=layers, lang="en")
     except Exception as error:  # a missing folder, weights that do not load, a download that fails
-        raise MetricUnavailable(f"BERTScore model '{model.name}' unavailable: {first_line(error)}. {model.how_to_get()}") from error
+        raise MetricUnavailable(
+            f"BERTScore model '{model.name}' unavailable: {first_line(error)}. {model.how_to_get()}"
+        ) from error
 
 
 def bertscore_f1(predictions: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
@@ -109,7 +122,9 @@ def bertscore_f1(predictions: Sequence[str], references: Sequence[Sequence[str]]
     scores = np.zeros(len(predictions))
     written = [i for i, prediction in enumerate(predictions) if prediction.strip()]
     if written:
-        _precision, _recall, f1 = scorer.score([predictions[i] for i in written], [list(references[i]) for i in written])
+        _precision, _recall, f1 = scorer.score(
+            [predictions[i] for i in written], [list(references[i]) for i in written]
+        )
         scores[written] = f1.numpy()
     return scores
 
@@ -120,9 +135,15 @@ def _clip(model: Source):
     try:
         from transformers import AutoImageProcessor, AutoTokenizer, CLIPModel
 
-        return CLIPModel.from_pretrained(path).eval(), AutoTokenizer.from_pretrained(path), AutoImageProcessor.from_pretrained(path)
+        return (
+            CLIPModel.from_pretrained(path).eval(),
+            AutoTokenizer.from_pretrained(path),
+            AutoImageProcessor.from_pretrained(path),
+        )
     except Exception as error:
-        raise MetricUnavailable(f"CLIP model '{model.name}' unavailable: {first_line(error)}. {model.how_to_get()}") from error
+        raise MetricUnavailable(
+            f"CLIP model '{model.name}' unavailable: {first_line(error)}. {model.how_to_get()}"
+        ) from error
 
 
 def clip_scores(images: Sequence[Image.Image], texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
@@ -140,10 +161,20 @@ def clip_scores(images: Sequence[Image.Image], texts: Sequence[str], batch_size:
     with torch.no_grad():
         for start in range(0, len(texts), batch_size):
             stop = start + batch_size
-            pixels = processor(images=[image.convert("RGB") for image in images[start:stop]], return_tensors="pt")["pixel_values"]
-            tokens = tokenizer(list(texts[start:stop]), padding=True, truncation=True, max_length=model.config.text_config.max_position_embeddings, return_tensors="pt")
+            pixels = processor(images=[image.convert("RGB") for image in images[start:stop]], return_tensors="pt")[
+                "pixel_values"
+            ]
+            tokens = tokenizer(
+                list(texts[start:stop]),
+                padding=True,
+                truncation=True,
+                max_length=model.config.text_config.max_position_embeddings,
+                return_tensors="pt",
+            )
             image_features = _features(model.get_image_features(pixel_values=pixels))
-            text_features = _features(model.get_text_features(input_ids=tokens["input_ids"], attention_mask=tokens["attention_mask"]))
+            text_features = _features(
+                model.get_text_features(input_ids=tokens["input_ids"], attention_mask=tokens["attention_mask"])
+            )
             cosine = torch.nn.functional.cosine_similarity(image_features, text_features, dim=-1)
             values.append(cosine.clamp(min=0).float().numpy())
     return np.concatenate(values).astype(float) if values else np.zeros(0)
@@ -161,7 +192,9 @@ def evaluator_scores(images: Sequence[Image.Image], hypotheses: Sequence[str], t
     try:
         from abductive_tasks.dve import evaluator  # torch and torchvision: imported only when scoring
     except ImportError as error:  # torchvision is in the dve extra
-        raise MetricUnavailable(f"the evaluator needs the {error.name} package (pip install 'abductive-tasks[dve]')") from None
+        raise MetricUnavailable(
+            f"the evaluator needs the {error.name} package (pip install 'abductive-tasks[dve]')"
+        ) from None
     return evaluator.configured_scorer().predict(images, hypotheses, texts)[0]
 
 
@@ -196,7 +229,12 @@ def cls_outcome(records: list[dict]) -> Outcome:
     correct = np.array([r["correct"] for r in records], dtype=bool)
     return Outcome(
         estimates={"dve_accuracy": Estimate.grouped_mean(pairs, correct)},
-        breakdowns={"dve_by_update_type": {str(label): Estimate.grouped_mean(pairs[types == label], correct[types == label]) for label in np.unique(types)}},
+        breakdowns={
+            "dve_by_update_type": {
+                str(label): Estimate.grouped_mean(pairs[types == label], correct[types == label])
+                for label in np.unique(types)
+            }
+        },
         counts={"pairs": len(set(pairs)), "impossible_excluded": _first(records, "impossible_excluded")},
         chance={"dve_accuracy": CLS_CHANCE},
     )
@@ -247,7 +285,10 @@ def gen_outcome(records: list[dict]) -> Outcome:
             "pairs": len(set(pairs)),
             "impossible_excluded": _first(records, "impossible_excluded"),
             "goals_skipped": _first(records, "goals_skipped"),
-            **{f"{family}_computed": values is not None for family, values in (("bertscore", bert), ("clipscore", clip), ("evaluator", strength))},
+            **{
+                f"{family}_computed": values is not None
+                for family, values in (("bertscore", bert), ("clipscore", clip), ("evaluator", strength))
+            },
         }
     )
     for part in PARTS:
@@ -255,18 +296,32 @@ def gen_outcome(records: list[dict]) -> Outcome:
         outcome.estimates[f"dve_rouge_l_{part}"] = Estimate.grouped_mean(pairs[chosen], rouge[chosen])
         outcome.estimates[f"dve_bleu4_{part}"] = bleu_estimate(pairs[chosen], bleu[chosen])
         for family, values in (("bertscore", bert), ("clipscore", clip)):
-            _put(outcome, f"dve_{family}_{part}", None if values is None else Estimate.grouped_mean(pairs[chosen], values[chosen]))
-        _put(outcome, f"dve_success_{part}", None if passed is None else Estimate.grouped_mean(pairs[chosen], passed[chosen]))
+            _put(
+                outcome,
+                f"dve_{family}_{part}",
+                None if values is None else Estimate.grouped_mean(pairs[chosen], values[chosen]),
+            )
+        _put(
+            outcome,
+            f"dve_success_{part}",
+            None if passed is None else Estimate.grouped_mean(pairs[chosen], passed[chosen]),
+        )
         if part != "all":  # Table 3 "Ours": opposite directions per goal, so no pooled mean
             scored = chosen & answered
-            _put(outcome, f"dve_evaluator_{part}", None if strength is None else Estimate.grouped_mean(pairs[scored], strength[0][scored]))
+            _put(
+                outcome,
+                f"dve_evaluator_{part}",
+                None if strength is None else Estimate.grouped_mean(pairs[scored], strength[0][scored]),
+            )
     return outcome
 
 
 def _clip_values(records: list[dict], predictions: list[str], written: list[int]) -> np.ndarray:
     """CLIPScore of the answered documents' updates with their images; 0 for the other documents."""
     values = np.zeros(len(records))
-    values[written] = clip_scores([load_image(records[i]["image_path"]) for i in written], [predictions[i] for i in written])
+    values[written] = clip_scores(
+        [load_image(records[i]["image_path"]) for i in written], [predictions[i] for i in written]
+    )
     return values
 
 
@@ -276,7 +331,11 @@ def _strength(records: list[dict], predictions: list[str], written: list[int]) -
     chosen = [records[i] for i in written]
     images = [load_image(r["image_path"]) for r in chosen]
     hypotheses = [r["hypothesis"] for r in chosen]
-    scores = evaluator_scores([*images, *images], [*hypotheses, *hypotheses], [*(predictions[i] for i in written), *(r["premise"] for r in chosen)])
+    scores = evaluator_scores(
+        [*images, *images],
+        [*hypotheses, *hypotheses],
+        [*(predictions[i] for i in written), *(r["premise"] for r in chosen)],
+    )
     update, caption = np.zeros(len(records)), np.zeros(len(records))
     update[written], caption[written] = scores[: len(written)], scores[len(written) :]
     return update, caption

@@ -45,7 +45,13 @@ class UpdateTriples(Dataset):
     def __getitem__(self, index: int) -> tuple:
         row = self.rows[index]
         label = 1.0 if row["update_type"] == "strengthener" else -1.0
-        return evaluator.IMAGE_TRANSFORM(load_image(row["image_path"])), row["hypothesis"], row["premise"], row["update"], label
+        return (
+            evaluator.IMAGE_TRANSFORM(load_image(row["image_path"])),
+            row["hypothesis"],
+            row["premise"],
+            row["update"],
+            label,
+        )
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -54,8 +60,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--train-split", default="train", choices=SPLITS)
     parser.add_argument("--dev-split", default="dev", choices=SPLITS)
     parser.add_argument("--text-backbone", default=evaluator.TEXT_BACKBONE, help="BERT hub id or folder")
-    parser.add_argument("--resnet", default=evaluator.RESNET, help="resnet50, or a small spec such as basic:1,1,1,1 (with --init random)")
-    parser.add_argument("--init", choices=("pretrained", "random"), default="pretrained", help="pretrained BERT and ImageNet ResNet-50, or random weights")
+    parser.add_argument(
+        "--resnet",
+        default=evaluator.RESNET,
+        help="resnet50, or a small spec such as basic:1,1,1,1 (with --init random)",
+    )
+    parser.add_argument(
+        "--init",
+        choices=("pretrained", "random"),
+        default="pretrained",
+        help="pretrained BERT and ImageNet ResNet-50, or random weights",
+    )
     parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--lr", type=float, default=5e-6)
@@ -84,12 +99,16 @@ def scores(model: evaluator.InferenceAwareEvaluator, tokenizer, batch: tuple, de
     images, hypotheses, captions, updates, labels = batch
     visual = model.visual_encoder(images.to(device))  # once for both texts
     logits, update_scores = model.heads(visual, *evaluator.encode_pairs(tokenizer, hypotheses, updates, device))
-    _caption_logits, caption_scores = model.heads(visual, *evaluator.encode_pairs(tokenizer, hypotheses, captions, device))
+    _caption_logits, caption_scores = model.heads(
+        visual, *evaluator.encode_pairs(tokenizer, hypotheses, captions, device)
+    )
     return logits, update_scores, caption_scores, labels.to(device)
 
 
 @torch.no_grad()
-def evaluate_dev(model: evaluator.InferenceAwareEvaluator, tokenizer, loader: DataLoader, device: str) -> dict[str, float]:
+def evaluate_dev(
+    model: evaluator.InferenceAwareEvaluator, tokenizer, loader: DataLoader, device: str
+) -> dict[str, float]:
     """Dev pairwise accuracy (update beyond the caption in the label's direction; ties fail) and classification accuracy."""
     model.eval()
     pairwise, classified, total = 0, 0, 0
@@ -108,7 +127,12 @@ def main(argv: list[str] | None = None) -> list[dict[str, float]]:
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
     root = data_root()
-    train = DataLoader(UpdateTriples(load(root, args.train_split)), batch_size=args.batch_size, shuffle=True, generator=torch.Generator().manual_seed(args.seed))
+    train = DataLoader(
+        UpdateTriples(load(root, args.train_split)),
+        batch_size=args.batch_size,
+        shuffle=True,
+        generator=torch.Generator().manual_seed(args.seed),
+    )
     dev = DataLoader(UpdateTriples(load(root, args.dev_split)), batch_size=args.batch_size)
     model, tokenizer = build_model(args)
     model.to(args.device)
@@ -120,13 +144,19 @@ def main(argv: list[str] | None = None) -> list[dict[str, float]]:
         losses = []
         for batch in train:
             logits, update_scores, caption_scores, labels = scores(model, tokenizer, batch, args.device)
-            loss, _pairwise, _classification = evaluator.training_loss(update_scores, caption_scores, logits, labels, args.alpha)
+            loss, _pairwise, _classification = evaluator.training_loss(
+                update_scores, caption_scores, logits, labels, args.alpha
+            )
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
             losses.append(loss.item())
         schedule.step()
-        record = {"epoch": epoch, "train_loss": float(np.mean(losses)), **evaluate_dev(model, tokenizer, dev, args.device)}
+        record = {
+            "epoch": epoch,
+            "train_loss": float(np.mean(losses)),
+            **evaluate_dev(model, tokenizer, dev, args.device),
+        }
         history.append(record)
         print(record, flush=True)
         if record["pairwise_accuracy"] > best:

@@ -30,7 +30,9 @@ def accepted_arguments(cls: type) -> list[str]:
         if "__init__" not in vars(klass) or klass is object:
             continue
         parameters = list(inspect.signature(vars(klass)["__init__"]).parameters.values())[1:]
-        names += [p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in names]
+        names += [
+            p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in names
+        ]
         if not any(p.kind is p.VAR_KEYWORD for p in parameters):
             break
     return names
@@ -44,11 +46,15 @@ def check(model: str, cls: type, given: Iterable[str], supplied: Iterable[str] =
     supplied = set(supplied)
     for name in given:
         if name in supplied and name in FROM_LMMS_EVAL_OPTIONS:
-            raise ModelArgumentError(f"{model}: '{name}' comes from lmms-eval's {FROM_LMMS_EVAL_OPTIONS[name]} option; leave it out of --model_args")
+            raise ModelArgumentError(
+                f"{model}: '{name}' comes from lmms-eval's {FROM_LMMS_EVAL_OPTIONS[name]} option; leave it out of --model_args"
+            )
         if name not in accepted:
             close = difflib.get_close_matches(name, settable, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
-            raise ModelArgumentError(f"{model}: unknown --model_args entry '{name}'{hint}; accepted: {', '.join(settable) or 'none'}")
+            raise ModelArgumentError(
+                f"{model}: unknown --model_args entry '{name}'{hint}; accepted: {', '.join(settable) or 'none'}"
+            )
 
 
 class CheckedArguments:
@@ -63,6 +69,8 @@ class CheckedArguments:
         from abductive_tasks.compat import parse_model_args
 
         arguments = dict(arg_string) if isinstance(arg_string, Mapping) else parse_model_args(arg_string)
-        extra = {key: value for key, value in (additional_config or {}).items() if value is not None}  # as lmms-eval does
+        extra = {
+            key: value for key, value in (additional_config or {}).items() if value is not None
+        }  # as lmms-eval does
         check(cls.model_id, cls, arguments, supplied=extra)
         return cls(**arguments, **extra)

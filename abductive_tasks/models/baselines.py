@@ -46,7 +46,13 @@ class _DocumentBaseline(CheckedArguments, lmms):
 
     model_id = "baseline"
 
-    def __init__(self, seed: int | str = 0, batch_size: int | str = 1, max_batch_size: int | None = None, device: str | None = None) -> None:
+    def __init__(
+        self,
+        seed: int | str = 0,
+        batch_size: int | str = 1,
+        max_batch_size: int | None = None,
+        device: str | None = None,
+    ) -> None:
         """``seed`` comes from ``--model_args``; lmms-eval passes the batch and device settings,
         which a baseline does not need. Any other argument is refused by name (:mod:`abductive_tasks.models.arguments`)."""
         super().__init__()
@@ -61,7 +67,9 @@ class _DocumentBaseline(CheckedArguments, lmms):
             _context, _gen_kwargs, _doc_to_visual, doc_id, task, split = request.args
             doc = self.task_dict[task][split][doc_id]
             if "answer_kind" not in doc:
-                raise ValueError(f"{self.model_id} answers only abductive-tasks tasks; task '{task}' documents lack 'answer_kind'")
+                raise ValueError(
+                    f"{self.model_id} answers only abductive-tasks tasks; task '{task}' documents lack 'answer_kind'"
+                )
             rng = random.Random(f"{self.seed}:{task}:{doc_id}")  # independent of request order
             answers.append(self.answer(doc, rng))
         return answers

@@ -104,7 +104,9 @@ class ClipScorer(CheckedArguments, lmms):
         """L2-normalised embeddings, one row per image (float32, on CPU)."""
         views = [square_crops(image) if self.crops == "two" else [image] for image in images]
         flat = [view.convert("RGB") if view.mode != "RGB" else view for group in views for view in group]
-        pixels = self.image_processor(images=flat, return_tensors="pt")["pixel_values"].to(self._device, self.model.dtype)
+        pixels = self.image_processor(images=flat, return_tensors="pt")["pixel_values"].to(
+            self._device, self.model.dtype
+        )
         features = self.model.get_image_features(pixel_values=pixels).pooler_output.float()
         features = features.view(len(images), len(views[0]), -1).mean(dim=1)  # §5: average the crops' embeddings
         self.images_encoded += len(images)
@@ -112,7 +114,13 @@ class ClipScorer(CheckedArguments, lmms):
 
     @torch.inference_mode()
     def _encode_texts(self, texts: list[str]) -> torch.Tensor:
-        tokens = self.tokenizer([self.text_prefix + text for text in texts], padding=True, truncation=True, max_length=self.max_text_tokens, return_tensors="pt")
+        tokens = self.tokenizer(
+            [self.text_prefix + text for text in texts],
+            padding=True,
+            truncation=True,
+            max_length=self.max_text_tokens,
+            return_tensors="pt",
+        )
         tokens = {name: tokens[name].to(self._device) for name in ("input_ids", "attention_mask") if name in tokens}
         features = self.model.get_text_features(**tokens).pooler_output.float()
         self.texts_encoded += len(texts)
@@ -136,7 +144,9 @@ class ClipScorer(CheckedArguments, lmms):
         def flush() -> None:
             embeddings, start = self._encode_images(images_in_batch), 0
             for key, count in batch:  # several images for one request: their embeddings are averaged
-                self.image_embeddings[key] = torch.nn.functional.normalize(embeddings[start : start + count].mean(dim=0), dim=-1)
+                self.image_embeddings[key] = torch.nn.functional.normalize(
+                    embeddings[start : start + count].mean(dim=0), dim=-1
+                )
                 start += count
             batch.clear()
             images_in_batch.clear()
@@ -151,7 +161,9 @@ class ClipScorer(CheckedArguments, lmms):
                 continue
             images = images if images is not None else doc_to_visual(doc)
             if not images:
-                raise ValueError(f"clip_scorer needs an image per request; document {doc.get('region_key', index)!r} has none")
+                raise ValueError(
+                    f"clip_scorer needs an image per request; document {doc.get('region_key', index)!r} has none"
+                )
             batch.append((key, len(images)))
             images_in_batch.extend(images)
             if len(images_in_batch) >= self.batch_size:
@@ -187,7 +199,9 @@ class ClipScorer(CheckedArguments, lmms):
         return results
 
     def generate_until(self, requests: list[Instance]) -> list[str]:
-        raise NotImplementedError("clip_scorer only scores (loglikelihood); use the Sherlock loglikelihood tasks, not the *_rating variants")
+        raise NotImplementedError(
+            "clip_scorer only scores (loglikelihood); use the Sherlock loglikelihood tasks, not the *_rating variants"
+        )
 
     def generate_until_multi_round(self, requests: list[Instance]) -> list[str]:
         return self.generate_until(requests)

@@ -47,7 +47,9 @@ class LlavaHfScorer(CheckedArguments, _SimpleLlavaHf):
         if images and image_token not in context:
             context = f"{' '.join([image_token] * images)}\n{context}"
         template = self.chat_template or self.tokenizer.chat_template or VICUNA_CHAT_TEMPLATE
-        return self.tokenizer.apply_chat_template([{"role": "user", "content": context}], chat_template=template, tokenize=False, add_generation_prompt=True)
+        return self.tokenizer.apply_chat_template(
+            [{"role": "user", "content": context}], chat_template=template, tokenize=False, add_generation_prompt=True
+        )
 
     def _encode(self, request: Instance) -> dict:
         """Token ids of prompt + continuation, the continuation's length, and the processor's image tensors."""
@@ -62,10 +64,16 @@ class LlavaHfScorer(CheckedArguments, _SimpleLlavaHf):
         # word is split as the model would see it); the processor expands the prompt's image tokens.
         prompt_ids, full_ids = self.tok_encode(prompt), self.tok_encode(prompt + continuation)
         if full_ids[: len(prompt_ids)] != prompt_ids or len(full_ids) == len(prompt_ids):
-            raise ValueError(f"llava_hf_scorer: the continuation of document {doc_id} of task {task} does not extend the prompt's tokens")
+            raise ValueError(
+                f"llava_hf_scorer: the continuation of document {doc_id} of task {task} does not extend the prompt's tokens"
+            )
         inputs = self._image_processor(text=[prompt + continuation], images=visuals or None, return_tensors="pt")
         images = {name: value for name, value in inputs.items() if name not in ("input_ids", "attention_mask")}
-        return {"ids": inputs["input_ids"][0].tolist(), "continuation": len(full_ids) - len(prompt_ids), "images": images}
+        return {
+            "ids": inputs["input_ids"][0].tolist(),
+            "continuation": len(full_ids) - len(prompt_ids),
+            "images": images,
+        }
 
     @torch.inference_mode()
     def _score_batch(self, encoded: list[dict]) -> list[tuple[float, bool]]:
@@ -81,7 +89,9 @@ class LlavaHfScorer(CheckedArguments, _SimpleLlavaHf):
             images[name] = torch.cat([item["images"][name] for item in encoded]).to(self._device)
             if images[name].is_floating_point():
                 images[name] = images[name].to(self.model.dtype)
-        logits = self.model(input_ids=input_ids.to(self._device), attention_mask=attention_mask.to(self._device), **images).logits.float()
+        logits = self.model(
+            input_ids=input_ids.to(self._device), attention_mask=attention_mask.to(self._device), **images
+        ).logits.float()
         log_probs = torch.log_softmax(logits, dim=-1).cpu()
         results = []
         for row, item in enumerate(encoded):
@@ -109,7 +119,9 @@ class LlavaHfScorer(CheckedArguments, _SimpleLlavaHf):
 
         for index in order:
             shapes = {name: tuple(value.shape[1:]) for name, value in encoded[index]["images"].items()}
-            if batch and shapes != {name: tuple(value.shape[1:]) for name, value in encoded[batch[0]]["images"].items()}:
+            if batch and shapes != {
+                name: tuple(value.shape[1:]) for name, value in encoded[batch[0]]["images"].items()
+            }:
                 flush()  # image tensors of different shapes cannot be concatenated
             batch.append(index)
             if len(batch) >= self.batch_size:

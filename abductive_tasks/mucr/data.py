@@ -44,8 +44,20 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "image_1": ("image_1",),
 }
 REQUIRED = set(COLUMNS) - {"link_id"}
-LABELS = {"human": "human", "person": "human", "animal": "animal", "plant": "plant", "character": "character", "mixture": "mixture"}  # Figure 5 (b)
-STYLES = {"photograph": "photograph", "photographic": "photograph", "photo": "photograph", "comic": "comic"}  # Figure 5 (c)
+LABELS = {
+    "human": "human",
+    "person": "human",
+    "animal": "animal",
+    "plant": "plant",
+    "character": "character",
+    "mixture": "mixture",
+}  # Figure 5 (b)
+STYLES = {
+    "photograph": "photograph",
+    "photographic": "photograph",
+    "photo": "photograph",
+    "comic": "comic",
+}  # Figure 5 (c)
 N_CANDIDATES = 4  # "four potential images" / "four potential cue phrases" (Evaluation Metrics)
 LINK_ID, SEEDED = "link_id", "seeded"
 CANDIDATE_RULES = (LINK_ID, SEEDED)  # how a pair's C2E/E2C distractors were chosen (candidate_sets)
@@ -66,7 +78,9 @@ def load(root: Path) -> Loaded:
     """
     files = sorted(root.rglob("*.parquet"))
     if not files:
-        raise DataError(f"{root}: no parquet files (expected the {HUB_REPO} layout, e.g. data/test-00000-of-00001.parquet)")
+        raise DataError(
+            f"{root}: no parquet files (expected the {HUB_REPO} layout, e.g. data/test-00000-of-00001.parquet)"
+        )
     items: list[dict] = []
     seen: dict[str, str] = {}
     for path in files:
@@ -80,11 +94,15 @@ def load(root: Path) -> Loaded:
                     where = f"{path}, row {row}"
                     item = _item(record, columns, root, where)
                     if item["item_id"] in seen:
-                        raise DataError(f"{where}, field '{columns['id']}': duplicate id '{item['item_id']}' (first at {seen[item['item_id']]})")
+                        raise DataError(
+                            f"{where}, field '{columns['id']}': duplicate id '{item['item_id']}' (first at {seen[item['item_id']]})"
+                        )
                     seen[item["item_id"]] = where
                     items.append(item)
     if len(items) < N_CANDIDATES:
-        raise DataError(f"{root}: {len(items)} pairs; the {N_CANDIDATES}-way candidate sets need at least {N_CANDIDATES}")
+        raise DataError(
+            f"{root}: {len(items)} pairs; the {N_CANDIDATES}-way candidate sets need at least {N_CANDIDATES}"
+        )
     for item, (distractors, rule) in zip(items, candidate_sets(items), strict=True):
         item["distractors"], item["candidate_rule"] = distractors, rule
     return Loaded(", ".join(str(path) for path in files), datasets.Dataset.from_list(items))
@@ -182,7 +200,10 @@ def _item(record: dict, columns: dict[str, str], root: Path, where: str) -> dict
         raise fail("cue", "empty cue phrase")
     false_cues = cell("false_cue", lambda value: _string_list(value, split_commas=True))
     if len(false_cues) != N_CANDIDATES - 1 or len({c.lower() for c in [cue, *false_cues]}) != N_CANDIDATES:
-        raise fail("false_cue", f"expected {N_CANDIDATES - 1} distinct false cues differing from the cue '{cue}', found {false_cues}")
+        raise fail(
+            "false_cue",
+            f"expected {N_CANDIDATES - 1} distinct false cues differing from the cue '{cue}', found {false_cues}",
+        )
     label = LABELS.get(cell("label", _text).lower())
     if label is None:
         raise fail("label", f"unknown category '{record[columns['label']]}', expected one of {sorted(LABELS)}")
@@ -194,7 +215,9 @@ def _item(record: dict, columns: dict[str, str], root: Path, where: str) -> dict
         raise fail("causal_reason", "no explanation annotation")
     return {
         "item_id": item_id,
-        "link_ids": cell("link_id", lambda value: _string_list(value, split_commas=True)) if "link_id" in columns else [],
+        "link_ids": cell("link_id", lambda value: _string_list(value, split_commas=True))
+        if "link_id" in columns
+        else [],
         "cue": cue,
         "false_cues": false_cues,
         "label": label,
@@ -232,7 +255,12 @@ def causal_groups(items: Sequence[dict]) -> dict[str, int]:
 
 def _links_resolve(item: dict, known: set[str]) -> bool:
     links = item["link_ids"]
-    return len(links) == N_CANDIDATES - 1 and len(set(links)) == len(links) and item["item_id"] not in links and set(links) <= known
+    return (
+        len(links) == N_CANDIDATES - 1
+        and len(set(links)) == len(links)
+        and item["item_id"] not in links
+        and set(links) <= known
+    )
 
 
 def candidate_sets(items: Sequence[dict]) -> list[tuple[list[str], str]]:

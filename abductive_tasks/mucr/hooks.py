@@ -206,7 +206,9 @@ def _judge_part(part: int, candidate: str, references: Sequence[str]) -> tuple[f
     """One f_sim score (Eq. 6-8); an empty model part scores 0 without asking (there is nothing to compare)."""
     if not candidate:
         return 0.0, judge.OK
-    verdict = judge.ask_judge(prompts.judge_prompt(part, candidate, references), parse_judge_score, system=prompts.JUDGE_SYSTEM, max_tokens=32)
+    verdict = judge.ask_judge(
+        prompts.judge_prompt(part, candidate, references), parse_judge_score, system=prompts.JUDGE_SYSTEM, max_tokens=32
+    )
     return (float(verdict.value) if verdict.status == judge.OK else None), verdict.status
 
 

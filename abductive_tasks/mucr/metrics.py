@@ -40,11 +40,15 @@ def choice_outcome(level: str) -> Callable[[Records], Outcome]:
         breakdowns = {}
         for field in BREAKDOWNS:
             labels = np.array([record[field] for record in records], dtype=str)
-            breakdowns[f"{level}_acc_by_{field}"] = {str(label): Estimate.mean(ids[labels == label], correct[labels == label]) for label in np.unique(labels)}
+            breakdowns[f"{level}_acc_by_{field}"] = {
+                str(label): Estimate.mean(ids[labels == label], correct[labels == label]) for label in np.unique(labels)
+            }
         counts = {"items_scored": len(np.unique(ids))}
         if level != "cue":  # how each pair's C2E/E2C candidate set was chosen (data.candidate_sets)
             rule_of = {record["item_id"]: record["candidate_rule"] for record in records}
-            counts |= {f"candidates_{rule}": sum(value == rule for value in rule_of.values()) for rule in CANDIDATE_RULES}
+            counts |= {
+                f"candidates_{rule}": sum(value == rule for value in rule_of.values()) for rule in CANDIDATE_RULES
+            }
         return Outcome(
             estimates={f"{level}_accuracy": Estimate.mean(ids, correct)},  # Eq. (2) / (4) over pairs
             breakdowns=breakdowns,
@@ -62,7 +66,9 @@ _PART_LABEL = re.compile(r"\b(cause image|effect image|causal link)\b\s*[*_]*\s*
 _PART_MARKUP = " \t\n*_#-"
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _EFFECT_SENTENCE = re.compile(r"\b(?:second|effect|other|next|right)\s+(?:image|picture|panel)\b", re.IGNORECASE)
-_LINK_SENTENCE = re.compile(r"\b(?:caus\w*|connection|link\w*|relationship|reason\w*|because|led|leads|result\w*|therefore)\b", re.IGNORECASE)
+_LINK_SENTENCE = re.compile(
+    r"\b(?:caus\w*|connection|link\w*|relationship|reason\w*|because|led|leads|result\w*|therefore)\b", re.IGNORECASE
+)
 
 
 def split_explanation(text: str) -> tuple[tuple[str, str, str], bool]:
@@ -87,7 +93,14 @@ def split_explanation(text: str) -> tuple[tuple[str, str, str], bool]:
             return parts, True  # type: ignore[return-value]
     sentences = [sentence for sentence in _SENTENCE_END.split(text.strip()) if sentence]
     effect_at = next((i for i, sentence in enumerate(sentences) if i > 0 and _EFFECT_SENTENCE.search(sentence)), None)
-    link_at = next((i for i, sentence in enumerate(sentences) if effect_at is not None and i > effect_at and _LINK_SENTENCE.search(sentence)), None)
+    link_at = next(
+        (
+            i
+            for i, sentence in enumerate(sentences)
+            if effect_at is not None and i > effect_at and _LINK_SENTENCE.search(sentence)
+        ),
+        None,
+    )
     if effect_at is not None and link_at is not None:
         bounds = (0, effect_at, link_at, len(sentences))
     elif len(sentences) >= len(PARTS):
@@ -114,12 +127,16 @@ def part_estimates(prefix: str, item_ids: Sequence[str], scores: np.ndarray) -> 
     ids = np.asarray(item_ids, dtype=str)
     scores = np.asarray(scores, dtype=float).reshape(-1, len(PARTS))
     estimates = {f"{prefix}s{k + 1}": Estimate.mean(ids, scores[:, k]) for k in range(len(PARTS))}
-    estimates[f"{prefix}score"] = Estimate(ids, np.column_stack([scores, np.ones(len(ids))]).reshape(-1, len(PARTS) + 1), weighted_parts)
+    estimates[f"{prefix}score"] = Estimate(
+        ids, np.column_stack([scores, np.ones(len(ids))]).reshape(-1, len(PARTS) + 1), weighted_parts
+    )
     return estimates
 
 
 def _scores(records: Records, key: str) -> np.ndarray:
-    return np.array([[record[f"{key}{k}"] for k in (1, 2, 3)] for record in records], dtype=float).reshape(-1, len(PARTS))
+    return np.array([[record[f"{key}{k}"] for k in (1, 2, 3)] for record in records], dtype=float).reshape(
+        -1, len(PARTS)
+    )
 
 
 def exp_outcome(records: Records) -> Outcome:
@@ -133,7 +150,9 @@ def exp_outcome(records: Records) -> Outcome:
     answered = [record for record in records if record["answer_status"] != REQUEST_FAILED]
     outcome = Outcome(
         # Answers without the three labelled parts the prompt asks for (split by sentences instead).
-        values={"exp_unlabelled_rate": float(np.mean([not record["labelled"] for record in answered])) if answered else None},
+        values={
+            "exp_unlabelled_rate": float(np.mean([not record["labelled"] for record in answered])) if answered else None
+        },
         counts={"items_scored": len({record["item_id"] for record in records})},
     )
     statuses = [{record[f"s{k}_status"] for k in (1, 2, 3)} for record in records]
@@ -153,8 +172,12 @@ def exp_outcome(records: Records) -> Outcome:
     }
     offline = [record for record in records if all(record[f"o{k}"] is not None for k in (1, 2, 3))]
     if offline:
-        outcome.estimates |= part_estimates("exp_offline_", [record["item_id"] for record in offline], _scores(offline, "o"))
+        outcome.estimates |= part_estimates(
+            "exp_offline_", [record["item_id"] for record in offline], _scores(offline, "o")
+        )
     else:
-        outcome.values |= {name: None for name in ("exp_offline_s1", "exp_offline_s2", "exp_offline_s3", "exp_offline_score")}
+        outcome.values |= {
+            name: None for name in ("exp_offline_s1", "exp_offline_s2", "exp_offline_s3", "exp_offline_score")
+        }
     outcome.counts["items_offline_scored"] = len(offline)
     return outcome

@@ -15,7 +15,8 @@ _CHOICE_TAIL = "Answer with the option number (1, 2, 3 or 4) first, then explain
 PROMPTS = {
     ("c2e", "composite"): (
         'The image shows five pictures side by side. The first, labelled "Cause image", shows a cause. The other four, '
-        'labelled "Option 1" to "Option 4", are candidate effect images. Which option shows the effect of the cause image? ' + _CHOICE_TAIL
+        'labelled "Option 1" to "Option 4", are candidate effect images. Which option shows the effect of the cause image? '
+        + _CHOICE_TAIL
     ),
     ("c2e", "split"): (
         "The first image shows a cause. The next four images are candidate effect images, Option 1 to Option 4 in order. "
@@ -23,7 +24,8 @@ PROMPTS = {
     ),
     ("e2c", "composite"): (
         'The image shows five pictures side by side. The first, labelled "Effect image", shows an effect. The other four, '
-        'labelled "Option 1" to "Option 4", are candidate cause images. Which option shows the cause of the effect image? ' + _CHOICE_TAIL
+        'labelled "Option 1" to "Option 4", are candidate cause images. Which option shows the cause of the effect image? '
+        + _CHOICE_TAIL
     ),
     ("e2c", "split"): (
         "The first image shows an effect. The next four images are candidate cause images, Option 1 to Option 4 in order. "
@@ -62,7 +64,11 @@ JUDGE_PROMPT = (
     "Rate the semantic similarity of the model explanation to the human references on a scale from 0 to 10 "
     '(0: unrelated or contradictory, 10: the same meaning). Reply with "Score: <number>" only.'
 )
-PART_DESCRIPTIONS = ("the content of the cause image (the first image)", "the content of the effect image (the second image)", "the causal link between the two images")
+PART_DESCRIPTIONS = (
+    "the content of the cause image (the first image)",
+    "the content of the effect image (the second image)",
+    "the causal link between the two images",
+)
 
 
 def judge_prompt(part: int, candidate: str, references: Sequence[str]) -> str:

@@ -31,8 +31,16 @@ GROUPS = [
         ("car", "road", "police officer"),
         [
             ("The man drove his car at an excessive speed.", "The man got a speeding ticket.", "photograph"),
-            ("The woman drove her car at an excessive speed.", "The woman was pulled over by the policeman.", "photograph"),
-            ("The old man drove his car at an excessive speed.", "The old man was pulled over by the policeman.", "comic"),
+            (
+                "The woman drove her car at an excessive speed.",
+                "The woman was pulled over by the policeman.",
+                "photograph",
+            ),
+            (
+                "The old man drove his car at an excessive speed.",
+                "The old man was pulled over by the policeman.",
+                "comic",
+            ),
             ("The old woman drove her car at an excessive speed.", "The old woman got a speeding ticket.", "comic"),
         ],
     ),
@@ -61,11 +69,41 @@ GROUPS = [
 ]
 # v1 link_id per pair id: groups 0-3 and 4-7 fully linked; group 8-11 exercises the fallback:
 # 8 names a missing pair, 10 has none, 11 only two, 9 resolves.
-LINK_IDS = ["[1, 2, 3]", "[0, 2, 3]", "[0, 1, 3]", "[0, 1, 2]", "[5, 6, 7]", "[4, 6, 7]", "[4, 5, 7]", "[4, 5, 6]", "[9, 10, 42]", "[8, 10, 11]", "", "[8, 9]"]
+LINK_IDS = [
+    "[1, 2, 3]",
+    "[0, 2, 3]",
+    "[0, 1, 3]",
+    "[0, 1, 2]",
+    "[5, 6, 7]",
+    "[4, 6, 7]",
+    "[4, 5, 7]",
+    "[4, 5, 6]",
+    "[9, 10, 42]",
+    "[8, 10, 11]",
+    "",
+    "[8, 9]",
+]
 # Upper-left grey level of (cause, effect) per pair; distinct within each group. The brightest
 # effect is pair 1, 6 and 8; the brightest cause pair 0, 7 and 10.
-CORNERS = [(250, 20), (60, 240), (90, 40), (120, 80), (30, 70), (70, 110), (110, 230), (240, 150), (80, 245), (140, 35), (235, 120), (20, 200)]
-CAUSAL_LINKS = ("The causal link is that", "The connection between the two images is that", "The causal relationship is that")
+CORNERS = [
+    (250, 20),
+    (60, 240),
+    (90, 40),
+    (120, 80),
+    (30, 70),
+    (70, 110),
+    (110, 230),
+    (240, 150),
+    (80, 245),
+    (140, 35),
+    (235, 120),
+    (20, 200),
+]
+CAUSAL_LINKS = (
+    "The causal link is that",
+    "The connection between the two images is that",
+    "The causal relationship is that",
+)
 
 
 def _picture(rng: random.Random, corner: int, tint: tuple[int, int, int]) -> bytes:
@@ -94,7 +132,8 @@ def _pairs() -> list[dict]:
             pair_id = len(pairs)
             subject, happened = cause.rstrip("."), effect[0].lower() + effect[1:].rstrip(".")
             reasons = [
-                f"In the first image, {subject[0].lower() + subject[1:]}. In the second image, {happened}. {link} {cue} explains why {happened}." for link in CAUSAL_LINKS
+                f"In the first image, {subject[0].lower() + subject[1:]}. In the second image, {happened}. {link} {cue} explains why {happened}."
+                for link in CAUSAL_LINKS
             ]
             corner_cause, corner_effect = CORNERS[pair_id]
             pairs.append(

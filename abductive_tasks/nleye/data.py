@@ -33,8 +33,20 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "time_duration": ("time_duration",),
     "gold_label": ("gold_label", "label", "gold", "answer", "plausible_hypothesis", "correct_hypothesis"),
     "premise_description": ("premise_description", "premise", "premise_text", "premise_desc"),
-    "hypothesis1_description": ("hypothesis1_description", "hypothesis1", "hypothesis_1", "hypothesis1_text", "hypothesis_1_description"),
-    "hypothesis2_description": ("hypothesis2_description", "hypothesis2", "hypothesis_2", "hypothesis2_text", "hypothesis_2_description"),
+    "hypothesis1_description": (
+        "hypothesis1_description",
+        "hypothesis1",
+        "hypothesis_1",
+        "hypothesis1_text",
+        "hypothesis_1_description",
+    ),
+    "hypothesis2_description": (
+        "hypothesis2_description",
+        "hypothesis2",
+        "hypothesis_2",
+        "hypothesis2_text",
+        "hypothesis_2_description",
+    ),
     "gold_explanation": ("gold_explanation", "explanation", "gold_explanations"),
 }
 REQUIRED = {"sample_id", "reasoning_category", "domain", "time_direction", "time_duration", "gold_label"}
@@ -42,7 +54,16 @@ DESCRIPTIONS = ("premise_description", "hypothesis1_description", "hypothesis2_d
 
 REASONING_CATEGORIES = {"physical", "functional", "logical", "emotional", "cultural", "social"}  # §2.2
 TIME_DIRECTIONS = {"forward", "backward", "parallel"}  # §2.2
-GOLD_LABELS = {"1": 1, "2": 2, "hypothesis1": 1, "hypothesis2": 2, "hypothesis 1": 1, "hypothesis 2": 2, "h1": 1, "h2": 2}
+GOLD_LABELS = {
+    "1": 1,
+    "2": 2,
+    "hypothesis1": 1,
+    "hypothesis2": 2,
+    "hypothesis 1": 1,
+    "hypothesis 2": 2,
+    "h1": 1,
+    "h2": 2,
+}
 NO_DURATION = "unspecified"  # parallel items carry no duration (§2.2)
 
 
@@ -76,9 +97,13 @@ def load(root: Path, column_overrides: tuple[tuple[str, str], ...] = ()) -> Load
     header, rows = read_csv(csv_path)
     absent = [f"{field}={column}" for field, column in column_overrides if column not in header]
     if absent:
-        raise DataError(f"{csv_path}: {COLUMNS_VARIABLE} names column(s) the file lacks: {absent}. Columns present: {list(header)}")
+        raise DataError(
+            f"{csv_path}: {COLUMNS_VARIABLE} names column(s) the file lacks: {absent}. Columns present: {list(header)}"
+        )
     candidates = COLUMNS | {field: (column,) for field, column in column_overrides}
-    columns = resolve_columns(header, candidates, REQUIRED, csv_path, hint=f"name a column with {COLUMNS_VARIABLE}=<field>=<column>,...")
+    columns = resolve_columns(
+        header, candidates, REQUIRED, csv_path, hint=f"name a column with {COLUMNS_VARIABLE}=<field>=<column>,..."
+    )
     items, seen = [], {}
     for line, row in rows:
         field = {name: (row[column] or "").strip() for name, column in columns.items()}
@@ -97,7 +122,9 @@ def load(root: Path, column_overrides: tuple[tuple[str, str], ...] = ()) -> Load
             raise fail("gold_label", f"unknown label '{field['gold_label']}', expected one of {sorted(GOLD_LABELS)}")
         category = field["reasoning_category"].lower()
         if category not in REASONING_CATEGORIES:
-            raise fail("reasoning_category", f"unknown category '{category}', expected one of {sorted(REASONING_CATEGORIES)}")
+            raise fail(
+                "reasoning_category", f"unknown category '{category}', expected one of {sorted(REASONING_CATEGORIES)}"
+            )
         direction = field["time_direction"].lower()
         if direction not in TIME_DIRECTIONS:
             raise fail("time_direction", f"unknown direction '{direction}', expected one of {sorted(TIME_DIRECTIONS)}")
@@ -113,7 +140,9 @@ def load(root: Path, column_overrides: tuple[tuple[str, str], ...] = ()) -> Load
                 "time_duration": field["time_duration"].lower() or NO_DURATION,
                 "premise_image": images[0],
                 "hypothesis_images": images[1:],
-                "descriptions": [field[name] for name in DESCRIPTIONS] if all(field.get(name) for name in DESCRIPTIONS) else None,
+                "descriptions": [field[name] for name in DESCRIPTIONS]
+                if all(field.get(name) for name in DESCRIPTIONS)
+                else None,
                 "gold_explanation": field.get("gold_explanation", ""),
             }
         )

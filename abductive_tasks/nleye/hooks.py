@@ -27,7 +27,9 @@ _RECORD_CATEGORIES = ("reasoning_category", "time_direction", "time_duration")
 # A reply counting images counts the context image first, so "the third image" is hypothesis 2.
 TRIPLET_ANSWER = Choice(2, context_images=1)
 # The combined prompt names the panels: context left, hypotheses "middle" and "right".
-TRIPLET_COMBINED_ANSWER = Choice(2, aliases=(("middle", 1), ("center", 1), ("centre", 1), ("right", 2)), context_images=1)
+TRIPLET_COMBINED_ANSWER = Choice(
+    2, aliases=(("middle", 1), ("center", 1), ("centre", 1), ("right", 2)), context_images=1
+)
 TRIPLET_TEXT_ANSWER = Choice(2)
 PAIRS_ANSWER = Score(1, 10, labels=prompts.PAIRS_SCALE)  # Table 6 anchors the scale: "7: Very plausible"
 EXPLANATION_CLASSES = (0, 1, 2)
@@ -229,7 +231,12 @@ PAIRS = TaskSpec(
         Metric("faithful_by_time_direction", breakdown=True),
         Metric("faithful_by_time_duration", breakdown=True),
     ),
-    record=lambda doc, reading: {"item_id": doc["item_id"], "is_gold": doc["is_gold"], "rating": reading.value, **{n: doc[n] for n in _RECORD_CATEGORIES}},
+    record=lambda doc, reading: {
+        "item_id": doc["item_id"],
+        "is_gold": doc["is_gold"],
+        "rating": reading.value,
+        **{n: doc[n] for n in _RECORD_CATEGORIES},
+    },
     compute=pairs_outcome,
 )
 SPECS = (TRIPLET, TRIPLET_TEXT, PAIRS)
@@ -240,7 +247,9 @@ def _fixed(value):
 
 
 process_results_triplet = TRIPLET.results_reader(_fixed(TRIPLET_ANSWER), _fixed(prompts.PROMPT_TRIPLET_SEPARATE))
-process_results_triplet_combined = TRIPLET.results_reader(_fixed(TRIPLET_COMBINED_ANSWER), _fixed(prompts.PROMPT_TRIPLET_COMBINED))
+process_results_triplet_combined = TRIPLET.results_reader(
+    _fixed(TRIPLET_COMBINED_ANSWER), _fixed(prompts.PROMPT_TRIPLET_COMBINED)
+)
 process_results_triplet_text = TRIPLET_TEXT.results_reader(_fixed(TRIPLET_TEXT_ANSWER), doc_to_text_triplet_text)
 process_results_pairs = PAIRS.results_reader(_fixed(PAIRS_ANSWER), _fixed(prompts.PROMPT_PAIRS_SEPARATE))
 process_results_pairs_combined = PAIRS.results_reader(_fixed(PAIRS_ANSWER), _fixed(prompts.PROMPT_PAIRS_COMBINED))

@@ -31,7 +31,9 @@ class ItemOutcomes:
         return float(np.mean(self.correct)) if len(self.correct) else None
 
 
-def consistency_outcomes(item_ids: Sequence[str], orders: Sequence[int], correct: Sequence[bool], n_orders: int = 2) -> ItemOutcomes:
+def consistency_outcomes(
+    item_ids: Sequence[str], orders: Sequence[int], correct: Sequence[bool], n_orders: int = 2
+) -> ItemOutcomes:
     """An item is correct only when the answer is right in every order (NL-Eye A.3 consistency).
 
     ``orders`` numbers each document's presentation order from 1 to ``n_orders``; an item is
@@ -59,7 +61,10 @@ def _breakdowns(outcomes: ItemOutcomes, records: list[dict], names: dict[str, st
     result = {}
     for metric, field in names.items():
         labels = np.array([label_of[item][field] for item in outcomes.item_ids], dtype=str)
-        result[metric] = {str(label): Estimate.mean(outcomes.item_ids[labels == label], outcomes.correct[labels == label]) for label in np.unique(labels)}
+        result[metric] = {
+            str(label): Estimate.mean(outcomes.item_ids[labels == label], outcomes.correct[labels == label])
+            for label in np.unique(labels)
+        }
     return result
 
 
@@ -77,7 +82,9 @@ def triplet_outcome(records: list[dict], explanations: bool) -> Outcome:
             "order1_acc": Estimate.grouped_mean(ids[positions == 1], correct[positions == 1]),
             "order2_acc": Estimate.grouped_mean(ids[positions == 2], correct[positions == 2]),
         },
-        breakdowns=_breakdowns(outcomes, records, {f"consistency_by_{field.removeprefix('reasoning_')}": field for field in BREAKDOWNS}),
+        breakdowns=_breakdowns(
+            outcomes, records, {f"consistency_by_{field.removeprefix('reasoning_')}": field for field in BREAKDOWNS}
+        ),
         counts={"items_scored": len(outcomes.item_ids), "items_incomplete": outcomes.incomplete},
         chance={"consistency_acc": TRIPLET_CHANCE, "order1_acc": ORDER_CHANCE, "order2_acc": ORDER_CHANCE},
     )
@@ -96,10 +103,20 @@ def _add_explanations(outcome: Outcome, records: list[dict]) -> None:
 
         warn_not_configured("NL-Eye explanation metrics (explanation_valid_rate, explanations_*)")
         outcome.values["explanation_valid_rate"] = None
-        outcome.counts |= {name: None for name in ("explanations_judged", "explanations_judge_failed", "explanations_judge_unparsable", "explanations_unjudgeable")}
+        outcome.counts |= {
+            name: None
+            for name in (
+                "explanations_judged",
+                "explanations_judge_failed",
+                "explanations_judge_unparsable",
+                "explanations_unjudgeable",
+            )
+        }
         return
     judged = [record for record in records if record["explanation"] == OK]
-    outcome.estimates["explanation_valid_rate"] = Estimate.grouped_mean([r["item_id"] for r in judged], [r["explanation_valid"] for r in judged])
+    outcome.estimates["explanation_valid_rate"] = Estimate.grouped_mean(
+        [r["item_id"] for r in judged], [r["explanation_valid"] for r in judged]
+    )
     statuses = [record["explanation"] for record in records if record["explanation"] is not None]
     outcome.counts |= {
         "explanations_judged": statuses.count(OK),  # Table 10: number of evaluated explanations
@@ -165,12 +182,20 @@ def rank_estimates(pairs: PairScores) -> dict[str, Estimate]:
 
 def pairs_outcome(records: list[dict]) -> Outcome:
     """A.3 order-faithful accuracy (the gold hypothesis rated strictly higher), Table 8, Figure 6 breakdowns."""
-    pairs = pair_scores([r["item_id"] for r in records], [r["is_gold"] for r in records], [r["rating"] for r in records])
+    pairs = pair_scores(
+        [r["item_id"] for r in records], [r["is_gold"] for r in records], [r["rating"] for r in records]
+    )
     faithful = pairs.order_faithful()
     both = int((~(np.isnan(pairs.gold) | np.isnan(pairs.distractor))).sum())
     return Outcome(
         estimates={"order_faithful_acc": Estimate.mean(faithful.item_ids, faithful.correct), **rank_estimates(pairs)},
-        breakdowns=_breakdowns(faithful, records, {f"faithful_by_{field.removeprefix('reasoning_')}": field for field in BREAKDOWNS}),
-        counts={"items_scored": len(faithful.item_ids), "items_incomplete": faithful.incomplete, "items_with_both_scores": both},
+        breakdowns=_breakdowns(
+            faithful, records, {f"faithful_by_{field.removeprefix('reasoning_')}": field for field in BREAKDOWNS}
+        ),
+        counts={
+            "items_scored": len(faithful.item_ids),
+            "items_incomplete": faithful.incomplete,
+            "items_with_both_scores": both,
+        },
         chance={"order_faithful_acc": PAIRS_CHANCE},
     )

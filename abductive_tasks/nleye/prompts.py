@@ -20,7 +20,13 @@ PROMPT_PAIRS_SEPARATE = (
 )
 PROMPT_PAIRS_COMBINED = "The first (left) image is the context image. " + PROMPT_PAIRS_SEPARATE
 # The scale words PROMPT_PAIRS_SEPARATE defines; a reply giving only the words means their rating.
-PAIRS_SCALE = {"not plausible at all": 1, "slightly plausible": 3, "moderately plausible": 5, "very plausible": 7, "almost necessarily plausible": 10}
+PAIRS_SCALE = {
+    "not plausible at all": 1,
+    "slightly plausible": 3,
+    "moderately plausible": 5,
+    "very plausible": 7,
+    "almost necessarily plausible": 10,
+}
 PROMPT_TRIPLET_TEXT = "Given a context, hypothesis1, and hypothesis2, which hypothesis is more plausible? The context can occur before or after the hypotheses."
 
 

@@ -140,7 +140,20 @@ ITEMS = [
 GOLD = [1, 2, 1, 2, 1, 2, 2, 1, 2, 1, 1, 2]  # balanced between hypothesis 1 and 2
 # Upper-left pixel brightness of (gold, distractor) hypothesis: decides the dumb-pixel baseline.
 # Gold is brighter in items 0-6 and darker in 7-11, so dumb_pixel scores 7/12 on the triplet.
-CORNERS = [(230, 40), (220, 30), (210, 60), (200, 70), (190, 50), (240, 20), (180, 90), (20, 240), (10, 250), (15, 245), (25, 235), (35, 225)]
+CORNERS = [
+    (230, 40),
+    (220, 30),
+    (210, 60),
+    (200, 70),
+    (190, 50),
+    (240, 20),
+    (180, 90),
+    (20, 240),
+    (10, 250),
+    (15, 245),
+    (25, 235),
+    (35, 225),
+]
 
 
 def _scene(rng: random.Random, size: tuple[int, int], corner: int) -> Image.Image:

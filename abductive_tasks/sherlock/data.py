@@ -116,7 +116,9 @@ def task_files(root: Path, task: str, split: str) -> list[TaskFile]:
     folder_name = f"{split}_{task}" if split == "val" else f"test_{task}_public"
     folder = root / folder_name
     if not folder.is_dir():
-        raise DataError(f"Sherlock {split} {task}: folder {folder} not found (unpack the official {folder_name}.zip there; see yaml_tasks/sherlock/README.md)")
+        raise DataError(
+            f"Sherlock {split} {task}: folder {folder} not found (unpack the official {folder_name}.zip there; see yaml_tasks/sherlock/README.md)"
+        )
     if task == "retrieval":
         pattern = re.compile(rf"{split}_retrieval_(\d+)_instances\.json")
         chunks = sorted(int(match.group(1)) for path in folder.iterdir() if (match := pattern.fullmatch(path.name)))
@@ -132,7 +134,9 @@ def task_files(root: Path, task: str, split: str) -> list[TaskFile]:
             raise DataError(f"Sherlock {split} {task}: {instances} not found")
         key = folder / f"{stem}_answer_key.json" if split == "val" else None
         if key is not None and not key.is_file():
-            raise DataError(f"Sherlock val {task}: answer key {key} not found (it ships in the official val_{task}.zip)")
+            raise DataError(
+                f"Sherlock val {task}: answer key {key} not found (it ships in the official val_{task}.zip)"
+            )
         files.append(TaskFile(chunk, instances, key))
     return files
 
@@ -166,7 +170,9 @@ def read_instance_list(path: Path) -> tuple[list, list[str]]:
         if not isinstance(test_id, str) or not test_id:
             raise DataError(f"{path}, instance {index}, field 'test_id': missing or not a non-empty string")
         if test_id in seen:
-            raise DataError(f"{path}, instance {index}, field 'test_id': duplicate test_id '{test_id}' (first at instance {seen[test_id]})")
+            raise DataError(
+                f"{path}, instance {index}, field 'test_id': duplicate test_id '{test_id}' (first at instance {seen[test_id]})"
+            )
         seen[test_id] = index
     return raw, list(seen)
 
@@ -180,7 +186,9 @@ def check_boxes(boxes: Iterable[Box], size: tuple[int, int], where: str) -> None
         if box_width < 0 or box_height < 0:
             raise DataError(f"{where}, field 'region[{number}]': negative width or height ({box_width} x {box_height})")
         if left > width - 1 or top > height - 1 or left + box_width < 0 or top + box_height < 0:
-            raise DataError(f"{where}, field 'region[{number}]': box {[left, top, box_width, box_height]} lies outside the {width}x{height} image")
+            raise DataError(
+                f"{where}, field 'region[{number}]': box {[left, top, box_width, box_height]} lies outside the {width}x{height} image"
+            )
 
 
 def checked_image(root: Path, url: str, where: str) -> tuple[str, tuple[int, int]]:
@@ -189,7 +197,9 @@ def checked_image(root: Path, url: str, where: str) -> tuple[str, tuple[int, int
     return path, load_image(path).size  # a cache hit: check_image decoded it
 
 
-def validate_instances(raw: list, path: Path, root: Path, task: str, indices: Iterable[int] | None = None) -> list[Instance]:
+def validate_instances(
+    raw: list, path: Path, root: Path, task: str, indices: Iterable[int] | None = None
+) -> list[Instance]:
     """Validate the instances at ``indices`` (default: all) of a raw list; errors name the file, the list index and the field."""
     images: dict[str, tuple[str, tuple[int, int]]] = {}
     instances = []
@@ -255,7 +265,9 @@ def retrieval_key(path: Path, test_ids: Iterable[str]) -> dict[str, tuple[str, s
     _check_coverage(path, set(key), test_ids)
     images, texts = {pair[0] for pair in key.values()}, {pair[1] for pair in key.values()}
     if images != texts or len(set(key.values())) != len(images) ** 2 or len(key) != len(images) ** 2:
-        raise DataError(f"{path}: the (image, text) instance pairs do not form a full n x n grid ({len(images)} images, {len(texts)} texts, {len(key)} pairs)")
+        raise DataError(
+            f"{path}: the (image, text) instance pairs do not form a full n x n grid ({len(images)} images, {len(texts)} texts, {len(key)} pairs)"
+        )
     return key
 
 
@@ -271,9 +283,18 @@ def localization_key(path: Path, test_ids: Iterable[str]) -> dict[str, dict]:
         for field in ("image", "inst_id"):
             if not isinstance(answer.get(field), str | int) or isinstance(answer.get(field), bool):
                 raise _key_fail(path, test_id, f"field '{field}' missing or not a string")
-        entry = {"type": answer["type"], "image": str(answer["image"]), "inst_id": str(answer["inst_id"]), "order": order}
+        entry = {
+            "type": answer["type"],
+            "image": str(answer["image"]),
+            "inst_id": str(answer["inst_id"]),
+            "order": order,
+        }
         if answer["type"] == "gt":
-            if not _integer(answer.get("bbox_idx")) or answer["bbox_idx"] < 0 or not isinstance(answer.get("correct"), bool):
+            if (
+                not _integer(answer.get("bbox_idx"))
+                or answer["bbox_idx"] < 0
+                or not isinstance(answer.get("correct"), bool)
+            ):
                 raise _key_fail(path, test_id, "a 'gt' answer needs an integer 'bbox_idx' >= 0 and a boolean 'correct'")
             entry |= {"bbox_idx": answer["bbox_idx"], "correct": answer["correct"], "iou": math.nan}
         else:
@@ -298,8 +319,16 @@ def _check_gt_grids(path: Path, key: dict[str, dict]) -> None:
         correct = {a["inst_id"]: a["bbox_idx"] for a in answers if a["correct"]}
         cells = {(a["bbox_idx"], a["inst_id"]) for a in answers}
         boxes = {a["bbox_idx"] for a in answers}
-        if n * n != len(answers) or len(correct) != n or len(cells) != n * n or boxes != set(range(n)) or set(correct.values()) != boxes:
-            raise DataError(f"{path}: the gt answers of image '{image}' are not a full box x inference grid with one correct box per inference")
+        if (
+            n * n != len(answers)
+            or len(correct) != n
+            or len(cells) != n * n
+            or boxes != set(range(n))
+            or set(correct.values()) != boxes
+        ):
+            raise DataError(
+                f"{path}: the gt answers of image '{image}' are not a full box x inference grid with one correct box per inference"
+            )
 
 
 def comparison_key(path: Path, test_ids: Iterable[str]) -> dict[str, dict]:
@@ -309,30 +338,46 @@ def comparison_key(path: Path, test_ids: Iterable[str]) -> dict[str, dict]:
     string would make every pairwise comparison with it silently false.
     """
     raw = read_json(path)
-    if not isinstance(raw, dict) or not isinstance(raw.get("test_id_map"), dict) or not isinstance(raw.get("annotations"), list):
+    if (
+        not isinstance(raw, dict)
+        or not isinstance(raw.get("test_id_map"), dict)
+        or not isinstance(raw.get("annotations"), list)
+    ):
         raise DataError(f"{path}: expected an object with 'test_id_map' and 'annotations'")
     by_pair = {}
     for test_id, entry in raw["test_id_map"].items():
-        if not isinstance(entry, dict) or not all(isinstance(entry.get(f), str | int) for f in ("Input_iid", "candidate")):
+        if not isinstance(entry, dict) or not all(
+            isinstance(entry.get(f), str | int) for f in ("Input_iid", "candidate")
+        ):
             raise _key_fail(path, test_id, f"test_id_map entry needs 'Input_iid' and 'candidate', got {entry!r}")
         by_pair[(str(entry["Input_iid"]), str(entry["candidate"]))] = test_id
     key: dict[str, dict] = {}
     for number, annotation in enumerate(raw["annotations"]):
         where = f"{path}, annotations[{number}]"
-        if not isinstance(annotation, dict) or not isinstance(annotation.get("candidates"), list) or "Input_iid" not in annotation:
+        if (
+            not isinstance(annotation, dict)
+            or not isinstance(annotation.get("candidates"), list)
+            or "Input_iid" not in annotation
+        ):
             raise DataError(f"{where}: expected an object with 'Input_iid' and a 'candidates' list")
         input_iid = str(annotation["Input_iid"])
         candidates = annotation["candidates"]
         for position, candidate in enumerate(candidates):
             if not isinstance(candidate, dict) or "source_iid" not in candidate:
-                raise DataError(f"{where}, candidates[{position}]: needs 'source_iid', numeric 'annot1' and 'annot2', got {candidate!r}")
+                raise DataError(
+                    f"{where}, candidates[{position}]: needs 'source_iid', numeric 'annot1' and 'annot2', got {candidate!r}"
+                )
             for field in ("annot1", "annot2"):
                 if not _number(candidate.get(field)):
-                    raise DataError(f"{where}, candidates[{position}], field '{field}': expected a finite number, got {candidate.get(field)!r}")
+                    raise DataError(
+                        f"{where}, candidates[{position}], field '{field}': expected a finite number, got {candidate.get(field)!r}"
+                    )
             source = str(candidate["source_iid"])
             test_id = by_pair.get((input_iid, source))
             if test_id is None:
-                raise DataError(f"{where}, candidates[{position}]: no test_id maps to (Input_iid '{input_iid}', candidate '{source}')")
+                raise DataError(
+                    f"{where}, candidates[{position}]: no test_id maps to (Input_iid '{input_iid}', candidate '{source}')"
+                )
             key[test_id] = {
                 "input_iid": input_iid,
                 "candidate": source,
@@ -355,13 +400,17 @@ def mini_rows(key: dict[str, tuple[str, str]], chunk: int, size: int = MINI_ROWS
     return {ids[i] for i in chosen}
 
 
-def _retrieval_answers(key: dict[str, tuple[str, str]], test_ids: list[str], chunk: int, rows: set[str] | None) -> list[dict | None]:
+def _retrieval_answers(
+    key: dict[str, tuple[str, str]], test_ids: list[str], chunk: int, rows: set[str] | None
+) -> list[dict | None]:
     n = len(rows) if rows is not None else math.isqrt(len(key))
     answers = []
     for test_id in test_ids:
         image, text = key[test_id]
         keep = rows is None or (image in rows and text in rows)
-        answers.append({"image_instance": image, "text_instance": text, "group": str(chunk), "group_size": n * n} if keep else None)
+        answers.append(
+            {"image_instance": image, "text_instance": text, "group": str(chunk), "group_size": n * n} if keep else None
+        )
     return answers
 
 
@@ -416,7 +465,9 @@ def _pair_items(root: Path, task: str, split: str, mini_size: int | None) -> tup
             answers: list[dict | None] = [{"group": "", "group_size": 0} for _ in test_ids]
         elif task == "retrieval":
             key = retrieval_key(file.answer_key, test_ids)
-            answers = _retrieval_answers(key, test_ids, file.chunk, mini_rows(key, file.chunk, mini_size) if mini_size else None)
+            answers = _retrieval_answers(
+                key, test_ids, file.chunk, mini_rows(key, file.chunk, mini_size) if mini_size else None
+            )
         elif task == "localization":
             answers = _localization_answers(file.answer_key, test_ids)
         else:
@@ -429,7 +480,9 @@ def _pair_items(root: Path, task: str, split: str, mini_size: int | None) -> tup
                 "sherlock_task": task,
                 "split": split,
                 "chunk": file.chunk,
-                "file_size": len(test_ids),  # instances in the leaderboard file: the export checks a submission is complete
+                "file_size": len(
+                    test_ids
+                ),  # instances in the leaderboard file: the export checks a submission is complete
                 "image_path": instance.image_path,
                 "boxes": [list(box) for box in instance.boxes],
                 "region_key": instance.region_key,
@@ -446,7 +499,9 @@ def _pair_items(root: Path, task: str, split: str, mini_size: int | None) -> tup
 @functools.cache
 def factored_chunks(root: Path, split: str) -> tuple[FactoredChunk, ...]:
     """Every retrieval chunk of ``split`` under ``root``, factored into its distinct image-regions and inferences (once per run)."""
-    return load_factored_chunks([(file.instances, file.answer_key, file.chunk) for file in task_files(root, "retrieval", split)])
+    return load_factored_chunks(
+        [(file.instances, file.answer_key, file.chunk) for file in task_files(root, "retrieval", split)]
+    )
 
 
 def _factored_items(root: Path, split: str) -> datasets.Dataset:

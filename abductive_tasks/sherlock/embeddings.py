@@ -25,7 +25,9 @@ def encode_embeddings(image: np.ndarray, text: np.ndarray) -> str:
     """One request's image and text embeddings (same length, stored as little-endian float32) as a string."""
     image, text = np.asarray(image, dtype="<f4").ravel(), np.asarray(text, dtype="<f4").ravel()
     if image.size != text.size or not image.size:
-        raise ValueError(f"image and text embeddings must be non-empty and of equal length, got {image.size} and {text.size}")
+        raise ValueError(
+            f"image and text embeddings must be non-empty and of equal length, got {image.size} and {text.size}"
+        )
     return PAYLOAD_PREFIX + base64.b64encode(np.concatenate([image, text]).tobytes()).decode("ascii")
 
 

@@ -33,7 +33,12 @@ _SAMPLES = re.compile(r".*_samples_(sherlock_[a-z0-9_]+)\.jsonl")
 def _record(sample: dict) -> dict | None:
     """The process_results record of a logged sample (``{metric: [metric, record]}``)."""
     for value in sample.values():
-        if isinstance(value, list) and len(value) == 2 and isinstance(value[1], dict) and ("test_id" in value[1] or "payload" in value[1]):
+        if (
+            isinstance(value, list)
+            and len(value) == 2
+            and isinstance(value[1], dict)
+            and ("test_id" in value[1] or "payload" in value[1])
+        ):
             return value[1]
     return None
 
@@ -50,11 +55,15 @@ def logged_records(run_dir: Path, split: str = "test", tasks: set[str] | None = 
             for number, line in enumerate(lines, start=1):
                 record = _record(json.loads(line))
                 if record is None:
-                    raise DataError(f"{path}, line {number}: no Sherlock record (was the run made with this version of the Sherlock tasks?)")
+                    raise DataError(
+                        f"{path}, line {number}: no Sherlock record (was the run made with this version of the Sherlock tasks?)"
+                    )
                 if record["split"] == split:
                     by_task.setdefault(match.group(1), []).append(record)
     if not by_task:
-        raise DataError(f"{run_dir}: no Sherlock {split}-split samples (*_samples_sherlock_*.jsonl); run abductive-eval with --log_samples")
+        raise DataError(
+            f"{run_dir}: no Sherlock {split}-split samples (*_samples_sherlock_*.jsonl); run abductive-eval with --log_samples"
+        )
     return by_task
 
 
@@ -62,7 +71,9 @@ def _refuse_failed_requests(task: str, records: list[dict]) -> None:
     failed = [record for record in records if record["answer_status"] == REQUEST_FAILED]
     if failed:
         example = failed[0].get("test_id", f"chunk {failed[0]['chunk']}")
-        raise DataError(f"{task}: {len(failed)} of {len(records)} requests failed (e.g. {example}); a failed request is not a score: rerun them before exporting")
+        raise DataError(
+            f"{task}: {len(failed)} of {len(records)} requests failed (e.g. {example}); a failed request is not a score: rerun them before exporting"
+        )
 
 
 def _embedding_arrays(records: list[dict], root: Path | None) -> dict[str, np.ndarray]:
@@ -73,10 +84,14 @@ def _embedding_arrays(records: list[dict], root: Path | None) -> dict[str, np.nd
     for scored in grid.chunk_scores(records):
         chunk = chunks.get(scored.chunk)
         if chunk is None:
-            raise DataError(f"retrieval chunk {scored.chunk} is not in the data under {root}: export with the ABDUCTIVE_DATA of the run")
+            raise DataError(
+                f"retrieval chunk {scored.chunk} is not in the data under {root}: export with the ABDUCTIVE_DATA of the run"
+            )
         if scored.scores is None:
             logged = chunk.documents - scored.missing
-            raise DataError(f"retrieval chunk {scored.chunk}: {logged} of {chunk.documents} documents logged, {scored.unreadable} without embeddings")
+            raise DataError(
+                f"retrieval chunk {scored.chunk}: {logged} of {chunk.documents} documents logged, {scored.unreadable} without embeddings"
+            )
         arrays[f"retrieval_{scored.chunk}"] = grid.submission_scores(chunk, scored.scores)
     return arrays
 
@@ -89,9 +104,13 @@ def _per_pair_arrays(task: str, records: list[dict]) -> dict[str, np.ndarray]:
     arrays = {}
     for name, group in files.items():
         if len({r["test_id"] for r in group}) != group[0]["file_size"]:
-            raise DataError(f"{task}: {len(group)} of the {group[0]['file_size']} instances of {name} were logged (a --limit run cannot be submitted)")
+            raise DataError(
+                f"{task}: {len(group)} of the {group[0]['file_size']} instances of {name} were logged (a --limit run cannot be submitted)"
+            )
         ordered = sorted(group, key=lambda r: r["test_id"])
-        scores = np.array([np.nan if r["plausibility"] is None else r["plausibility"] for r in ordered], dtype=np.float64)
+        scores = np.array(
+            [np.nan if r["plausibility"] is None else r["plausibility"] for r in ordered], dtype=np.float64
+        )
         arrays[name] = metrics.as_submitted(scores).astype(np.float32)  # unparsable -> below every other score
     return arrays
 
@@ -111,7 +130,9 @@ def submission_arrays(by_task: dict[str, list[dict]], root: Path | None = None) 
     return arrays
 
 
-def write_submission(run_dir: Path, out_dir: Path, split: str = "test", tasks: set[str] | None = None, root: Path | None = None) -> Path:
+def write_submission(
+    run_dir: Path, out_dir: Path, split: str = "test", tasks: set[str] | None = None, root: Path | None = None
+) -> Path:
     """Write ``<folder>/<file>.npy`` and ``<folder>.zip`` under ``out_dir`` from ``split``'s scores in the run under ``run_dir``; return the zip."""
     arrays = submission_arrays(logged_records(run_dir, split, tasks), root)
     folder = out_dir / FOLDERS[split]
@@ -139,11 +160,19 @@ route reads its chunk files again: run with the same ABDUCTIVE_DATA as the evalu
 
 def main(argv: list[str] | None = None) -> int:
     """``abductive-eval export-sherlock RUN_DIR [--out DIR] [--split test|val] [--tasks a,b]``; 0 on success, 1 on a data error."""
-    parser = argparse.ArgumentParser(prog="abductive-eval export-sherlock", description=USAGE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="abductive-eval export-sherlock", description=USAGE, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("run_dir", type=Path, help="an abductive-eval --output_path run with --log_samples")
-    parser.add_argument("--out", type=Path, default=Path("."), help="folder for the .npy files and the zip (default: .)")
-    parser.add_argument("--split", choices=("test", "val"), default="test", help="which split's scores to export (default: test)")
-    parser.add_argument("--tasks", default="", help="comma-separated Sherlock task names to export (default: all logged)")
+    parser.add_argument(
+        "--out", type=Path, default=Path("."), help="folder for the .npy files and the zip (default: .)"
+    )
+    parser.add_argument(
+        "--split", choices=("test", "val"), default="test", help="which split's scores to export (default: test)"
+    )
+    parser.add_argument(
+        "--tasks", default="", help="comma-separated Sherlock task names to export (default: all logged)"
+    )
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     try:
         archive = write_submission(args.run_dir, args.out, args.split, {t for t in args.tasks.split(",") if t} or None)

@@ -86,19 +86,32 @@ def _first_bad_instance(instances: Sequence[object], source: str) -> FactoringEr
     for index, instance in enumerate(instances):
         where = f"{source}, instance {index}"
         try:
-            fields = {"test_id": instance["test_id"], "image.url": instance["image"]["url"], "inference": instance["inference"], "region": instance["region"]}
+            fields = {
+                "test_id": instance["test_id"],
+                "image.url": instance["image"]["url"],
+                "inference": instance["inference"],
+                "region": instance["region"],
+            }
         except (TypeError, KeyError, IndexError) as error:
             return FactoringError(f"{where}: missing or malformed field ({error!r})")
         for name, value in fields.items():
             if name != "region" and not (isinstance(value, str) and value):
                 return FactoringError(f"{where}, field '{name}': expected a non-empty string, got {value!r}")
         region = fields["region"]
-        if not isinstance(region, list) or not region or not all(isinstance(box, dict) and all(_integer(box.get(f)) for f in BOX_FIELDS) for box in region):
-            return FactoringError(f"{where}, field 'region': expected a non-empty list of boxes with integer {list(BOX_FIELDS)}, got {region!r}")
+        if (
+            not isinstance(region, list)
+            or not region
+            or not all(isinstance(box, dict) and all(_integer(box.get(f)) for f in BOX_FIELDS) for box in region)
+        ):
+            return FactoringError(
+                f"{where}, field 'region': expected a non-empty list of boxes with integer {list(BOX_FIELDS)}, got {region!r}"
+            )
     return FactoringError(f"{source}: malformed instances")
 
 
-def factor_retrieval_chunk(instances: Sequence[dict], answer_key: dict | None, chunk: int, source: str) -> FactoredChunk:
+def factor_retrieval_chunk(
+    instances: Sequence[dict], answer_key: dict | None, chunk: int, source: str
+) -> FactoredChunk:
     """Reduce a retrieval chunk (official instance dicts, optional answer key) to a ``FactoredChunk``.
 
     A chunk holds ~1M instances: fields are read with comprehensions and checked on the distinct
@@ -107,7 +120,13 @@ def factor_retrieval_chunk(instances: Sequence[dict], answer_key: dict | None, c
     with _without_gc():
         try:
             test_ids = [instance["test_id"] for instance in instances]
-            row_keys = [(instance["image"]["url"], tuple([(b["left"], b["top"], b["width"], b["height"]) for b in instance["region"]])) for instance in instances]
+            row_keys = [
+                (
+                    instance["image"]["url"],
+                    tuple([(b["left"], b["top"], b["width"], b["height"]) for b in instance["region"]]),
+                )
+                for instance in instances
+            ]
             texts = [instance["inference"] for instance in instances]
         except (TypeError, KeyError, IndexError):
             raise _first_bad_instance(instances, source) from None
@@ -115,8 +134,15 @@ def factor_retrieval_chunk(instances: Sequence[dict], answer_key: dict | None, c
         text_index = {text: number for number, text in enumerate(dict.fromkeys(texts))}
         rows, cols = list(map(row_index.__getitem__, row_keys)), list(map(text_index.__getitem__, texts))
         del row_keys, texts
-        distinct_ok = all(isinstance(url, str) and url and boxes and all(_integer(v) for box in boxes for v in box) for url, boxes in row_index)
-        if not distinct_ok or not all(isinstance(text, str) and text for text in text_index) or set(map(type, test_ids)) != {str}:
+        distinct_ok = all(
+            isinstance(url, str) and url and boxes and all(_integer(v) for box in boxes for v in box)
+            for url, boxes in row_index
+        )
+        if (
+            not distinct_ok
+            or not all(isinstance(text, str) and text for text in text_index)
+            or set(map(type, test_ids)) != {str}
+        ):
             raise _first_bad_instance(instances, source)
         order = sorted(range(len(test_ids)), key=test_ids.__getitem__)  # submission order: sorted test_id
         sorted_ids = [test_ids[index] for index in order]
@@ -133,11 +159,15 @@ def factor_retrieval_chunk(instances: Sequence[dict], answer_key: dict | None, c
     return FactoredChunk(chunk, tuple(row_index), tuple(text_index), row_of, col_of, gold_rows, gold_cols)
 
 
-def _gold_grid(test_ids: list[str], row_of: np.ndarray, col_of: np.ndarray, answer_key: dict, source: str) -> tuple[np.ndarray, np.ndarray]:
+def _gold_grid(
+    test_ids: list[str], row_of: np.ndarray, col_of: np.ndarray, answer_key: dict, source: str
+) -> tuple[np.ndarray, np.ndarray]:
     """Rows and columns of the answer key's instance ids; checks the key is a full n x n grid over the instances."""
     pairs = list(map(answer_key.get, test_ids))
     if len(answer_key) != len(test_ids) or None in pairs:
-        missing = [test_id for test_id in test_ids if test_id not in answer_key][:3] or [test_id for test_id in answer_key if test_id not in set(test_ids)][:3]
+        missing = [test_id for test_id in test_ids if test_id not in answer_key][:3] or [
+            test_id for test_id in answer_key if test_id not in set(test_ids)
+        ][:3]
         raise FactoringError(f"{source}: the answer key and the instances list different test_ids (e.g. {missing})")
     try:
         if set(map(len, pairs)) != {2}:
@@ -148,7 +178,9 @@ def _gold_grid(test_ids: list[str], row_of: np.ndarray, col_of: np.ndarray, answ
             raise TypeError
         image_ids = np.fromiter(map(number.__getitem__, image_side), dtype=np.int64, count=len(pairs))
     except TypeError:
-        raise FactoringError(f"{source}: every answer-key value must be [image_instance_id, text_instance_id]") from None
+        raise FactoringError(
+            f"{source}: every answer-key value must be [image_instance_id, text_instance_id]"
+        ) from None
     try:
         text_ids = np.fromiter(map(number.__getitem__, text_side), dtype=np.int64, count=len(pairs))
     except (KeyError, TypeError):
@@ -157,13 +189,17 @@ def _gold_grid(test_ids: list[str], row_of: np.ndarray, col_of: np.ndarray, answ
     if (text_ids < 0).any() or not np.bincount(text_ids, minlength=size).all():
         raise FactoringError(f"{source}: image and text instance ids differ; retrieval needs one id set for both")
     if len(pairs) != size**2 or not (np.bincount(image_ids * size + text_ids, minlength=size**2) == 1).all():
-        raise FactoringError(f"{source}: the answer key is not a full {size} x {size} grid of (image, text) instance ids")
+        raise FactoringError(
+            f"{source}: the answer key is not a full {size} x {size} grid of (image, text) instance ids"
+        )
     gold_rows = np.full(size, -1, dtype=np.int32)
     gold_cols = np.full(size, -1, dtype=np.int32)
     gold_rows[image_ids] = row_of
     gold_cols[text_ids] = col_of
     if not (np.array_equal(gold_rows[image_ids], row_of) and np.array_equal(gold_cols[text_ids], col_of)):
-        raise FactoringError(f"{source}: an instance id names different image-regions or inferences in different instances")
+        raise FactoringError(
+            f"{source}: an instance id names different image-regions or inferences in different instances"
+        )
     return gold_rows, gold_cols
 
 
@@ -180,7 +216,9 @@ def load_factored_chunk(instances_path: Path, answer_key_path: Path | None, chun
     if not isinstance(instances, list) or not instances:
         raise DataError(f"{instances_path}: expected a non-empty JSON list of instances")
     if answer_key is not None and not isinstance(answer_key, dict):
-        raise DataError(f"{answer_key_path}: expected a JSON object mapping test_id to [image_instance_id, text_instance_id]")
+        raise DataError(
+            f"{answer_key_path}: expected a JSON object mapping test_id to [image_instance_id, text_instance_id]"
+        )
     try:
         return factor_retrieval_chunk(instances, answer_key, chunk, str(instances_path))
     except FactoringError as error:

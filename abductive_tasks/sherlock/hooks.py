@@ -159,7 +159,9 @@ def _retrieval_metrics(prefix: str) -> tuple[Metric, ...]:
         Metric(f"{prefix}_p_at_1", scale="percent"),  # §4.1 P@1 im->txt
         Metric(f"{prefix}_im2txt_rank", higher_is_better=False, scale="raw"),  # §4.1 mean rank of the true inference
         Metric(f"{prefix}_txt2im_rank", higher_is_better=False, scale="raw"),  # §4.1 mean rank of the true image-region
-        Metric(f"{prefix}_per_chunk", higher_is_better=None, scale="raw"),  # {chunk: {im2txt_rank, txt2im_rank, p_at_1, n}}
+        Metric(
+            f"{prefix}_per_chunk", higher_is_better=None, scale="raw"
+        ),  # {chunk: {im2txt_rank, txt2im_rank, p_at_1, n}}
     )
 
 

@@ -55,7 +55,12 @@ def retrieval_metrics(sim: np.ndarray) -> dict[str, float | int]:
     sim = np.asarray(sim, dtype=np.float64)
     im2txt = np.diagonal(rankdata(-sim, axis=1))
     txt2im = np.diagonal(rankdata(-sim, axis=0))
-    return {"im2txt_rank": float(im2txt.mean()), "txt2im_rank": float(txt2im.mean()), "p_at_1": float(100 * np.mean(im2txt == 1.0)), "n": int(len(sim))}
+    return {
+        "im2txt_rank": float(im2txt.mean()),
+        "txt2im_rank": float(txt2im.mean()),
+        "p_at_1": float(100 * np.mean(im2txt == 1.0)),
+        "n": int(len(sim)),
+    }
 
 
 # ---------------------------------------------------------------- localization (§4.2)
@@ -130,7 +135,9 @@ EXPORT_HINT = "export the scores with `abductive-eval export-sherlock`"
 def _groups(records: Records) -> tuple[dict[str, list[tuple[dict, float]]], int]:
     """Complete groups of labelled records (with their submitted scores) and the number of incomplete ones."""
     labelled = [r for r in records if r["has_key"]]
-    scores = as_submitted(np.array([np.nan if r["plausibility"] is None else r["plausibility"] for r in labelled], dtype=np.float64))
+    scores = as_submitted(
+        np.array([np.nan if r["plausibility"] is None else r["plausibility"] for r in labelled], dtype=np.float64)
+    )
     groups: dict[str, list[tuple[dict, float]]] = {}
     for record, score in zip(labelled, scores, strict=True):
         groups.setdefault(record["group"], []).append((record, float(score)))
@@ -150,7 +157,11 @@ def _retrieval(per_chunk: dict[int, dict], prefix: str, counts: dict) -> Outcome
     chance = {}
     if values:
         middle = float(np.mean((sizes + 1) / 2))
-        chance = {f"{prefix}_p_at_1": float(np.mean(100 / sizes)), f"{prefix}_im2txt_rank": middle, f"{prefix}_txt2im_rank": middle}
+        chance = {
+            f"{prefix}_p_at_1": float(np.mean(100 / sizes)),
+            f"{prefix}_im2txt_rank": middle,
+            f"{prefix}_txt2im_rank": middle,
+        }
     return Outcome(
         estimates={f"{prefix}_{name}": Estimate.mean(units, [chunk[name] for chunk in values]) for name in names},
         values={f"{prefix}_per_chunk": per_chunk},
@@ -183,7 +194,9 @@ def embedding_retrieval_outcome(records: Records) -> Outcome:
             per_chunk[scored.chunk] = retrieval_metrics(as_submitted(scored.grid))
     unreadable = sum(record["payload"] is None for record in records)
     if unreadable:
-        logger.warning(f"sherlock_retrieval: {unreadable} results are not embeddings: it needs an embedding scorer (else use sherlock_retrieval_mini)")
+        logger.warning(
+            f"sherlock_retrieval: {unreadable} results are not embeddings: it needs an embedding scorer (else use sherlock_retrieval_mini)"
+        )
     if records and not any(record["gold_row"] >= 0 for record in records):
         logger.info(f"Sherlock {records[0]['split']} split: no answer key, metrics not computed; {EXPORT_HINT}")
     return _retrieval(per_chunk, "retrieval", {"chunks_scored": len(per_chunk), "chunks_incomplete": incomplete})

@@ -32,8 +32,18 @@ OBSERVATIONS = [
     ("o2", "VG_100K/101.jpg", [(50, 20, 40, 30)], "someone walks their dog here every morning"),
     ("o3", "VG_100K/102.jpg", [(10, 10, 20, 20), (40, 40, 30, 30)], "the owner plays soccer"),
     ("o4", "VG_100K_2/103.jpg", [(20, 8, 50, 40)], "it is winter"),
-    ("o5", "lsmdc_0001_American_Beauty/0001_American_Beauty_00.00.51.926-00.00.54.129@0.jpg", [(8, 8, 40, 40)], "the man is late for work"),
-    ("o6", "lsmdc_0001_American_Beauty/0001_American_Beauty_00.00.51.926-00.00.54.129@0.jpg", [(70, 10, 50, 44)], "the woman is upset"),
+    (
+        "o5",
+        "lsmdc_0001_American_Beauty/0001_American_Beauty_00.00.51.926-00.00.54.129@0.jpg",
+        [(8, 8, 40, 40)],
+        "the man is late for work",
+    ),
+    (
+        "o6",
+        "lsmdc_0001_American_Beauty/0001_American_Beauty_00.00.51.926-00.00.54.129@0.jpg",
+        [(70, 10, 50, 44)],
+        "the woman is upset",
+    ),
     ("o7", "movieclips_Lethal_Weapon/xa3kgQ3LxFk@12.jpg", [(30, 6, 60, 40)], "they are police officers"),
     ("o8", "VG_100K_2/104.jpg", [(6, 30, 50, 50)], "it is winter"),  # the same text as o4: tied columns
     ("o9", "VG_100K_2/103.jpg", [(60, 40, 30, 28)], "the photo was taken at night"),
@@ -43,7 +53,10 @@ RETRIEVAL_CHUNKS = {"val": [["o1", "o3", "o4", "o8"], ["o2", "o5", "o7"]], "test
 LOCALIZATION = {
     "val": {
         "VG_100K/101.jpg": (["o1", "o2"], [(4, 4, 30, 24), (4, 4, 30, 12), (50, 20, 40, 30), (0, 40, 20, 20)]),
-        "lsmdc_0001_American_Beauty/0001_American_Beauty_00.00.51.926-00.00.54.129@0.jpg": (["o5", "o6"], [(8, 8, 40, 20), (70, 10, 50, 44), (0, 0, 128, 64)]),
+        "lsmdc_0001_American_Beauty/0001_American_Beauty_00.00.51.926-00.00.54.129@0.jpg": (
+            ["o5", "o6"],
+            [(8, 8, 40, 20), (70, 10, 50, 44), (0, 0, 128, 64)],
+        ),
         "VG_100K_2/103.jpg": (["o4", "o9"], [(20, 8, 50, 40), (60, 40, 30, 28), (0, 0, 10, 10)]),
     },
     "test": {"VG_100K/102.jpg": (["o3"], [(10, 10, 20, 20), (0, 0, 80, 80)])},
@@ -121,7 +134,11 @@ def make_sherlock(out: Path) -> None:
             for row in ids:
                 for column in ids:
                     test_id = _test_id(split, "retrieval", str(chunk), row, column)
-                    instances.append(_instance(observations[row][0], observations[row][1], observations[column][2], test_id, "retrieval"))
+                    instances.append(
+                        _instance(
+                            observations[row][0], observations[row][1], observations[column][2], test_id, "retrieval"
+                        )
+                    )
                     key[test_id] = [row, column]
             _write(folder / f"{stem}_{chunk}_instances.json", instances)
             if split == "val":
@@ -134,13 +151,26 @@ def make_sherlock(out: Path) -> None:
             for box_index, box_owner in enumerate(ids):
                 for oid in ids:
                     test_id = _test_id(split, "localization", "gt", image, str(box_index), oid)
-                    instances.append(_instance(image, observations[box_owner][1], observations[oid][2], test_id, "localization"))
-                    key[test_id] = {"type": "gt", "image": image, "inst_id": oid, "bbox_idx": box_index, "correct": box_owner == oid}
+                    instances.append(
+                        _instance(image, observations[box_owner][1], observations[oid][2], test_id, "localization")
+                    )
+                    key[test_id] = {
+                        "type": "gt",
+                        "image": image,
+                        "inst_id": oid,
+                        "bbox_idx": box_index,
+                        "correct": box_owner == oid,
+                    }
             for oid in ids:
                 for number, proposal in enumerate(proposals):
                     test_id = _test_id(split, "localization", "auto", image, str(number), oid)
                     instances.append(_instance(image, [proposal], observations[oid][2], test_id, "localization"))
-                    key[test_id] = {"type": "auto", "image": image, "inst_id": oid, "IoU": max(_iou(proposal, box) for box in observations[oid][1])}
+                    key[test_id] = {
+                        "type": "auto",
+                        "image": image,
+                        "inst_id": oid,
+                        "IoU": max(_iou(proposal, box) for box in observations[oid][1]),
+                    }
         _write(folder / f"{stem}_instances.json", instances)
         if split == "val":
             _write(folder / f"{stem}_answer_key.json", key)

@@ -41,7 +41,11 @@ def as_jsonl(root: Path) -> Path:
     lines = []
     for row in rows:
         impossible = row["UpdateTypeImpossible"] == "True"
-        lines.append(json.dumps({**row, "UpdateTypeImpossible": impossible, "Update": float("nan") if impossible else row["Update"]}))
+        lines.append(
+            json.dumps(
+                {**row, "UpdateTypeImpossible": impossible, "Update": float("nan") if impossible else row["Update"]}
+            )
+        )
     (root / "DVE_test.csv").unlink()
     path = root / "cleaned_test.jsonl"
     path.write_text("\n".join(lines) + "\n")
@@ -51,9 +55,18 @@ def as_jsonl(root: Path) -> Path:
 def test_sample_layout_and_header():
     with (SAMPLE / "DVE_test.csv").open(newline="", encoding="utf-8") as handle:
         header = next(csv.reader(handle))
-    assert ",".join(header) == "DataSource,AssignmentIdAnon,WorkerIdAnon,Premise,Hypothesis,SNLIPairId,Update,UpdateType,UpdateTypeImpossible,UpdateTypeImpossibleReason"
+    assert (
+        ",".join(header)
+        == "DataSource,AssignmentIdAnon,WorkerIdAnon,Premise,Hypothesis,SNLIPairId,Update,UpdateType,UpdateTypeImpossible,UpdateTypeImpossibleReason"
+    )
     assert tuple(header) == data.HEADER
-    assert sorted(p.name for p in (SAMPLE / "flickr30k-images").iterdir()) == ["1015118661.jpg", "2398605966.jpg", "3637013.jpg", "4701338123.jpg", "6556870225.jpg"]
+    assert sorted(p.name for p in (SAMPLE / "flickr30k-images").iterdir()) == [
+        "1015118661.jpg",
+        "2398605966.jpg",
+        "3637013.jpg",
+        "4701338123.jpg",
+        "6556870225.jpg",
+    ]
 
 
 def test_sample_rows_impossible_excluded_and_free_text_kept():
@@ -81,20 +94,28 @@ def test_sample_rows_impossible_excluded_and_free_text_kept():
 
 def test_unset_data_source_explains_the_download(monkeypatch):
     monkeypatch.delenv("ABDUCTIVE_DATA", raising=False)
-    with pytest.raises(DataError, match=r"github.com/skywalkerzhang/Defeasible_Visual_Entailment.*ABDUCTIVE_DATA=<root>"):
+    with pytest.raises(
+        DataError, match=r"github.com/skywalkerzhang/Defeasible_Visual_Entailment.*ABDUCTIVE_DATA=<root>"
+    ):
         data.load_selected()
 
 
 def test_dev_split_is_its_own_file(monkeypatch, data_copy):
     monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
-    with pytest.raises(DataError, match=r"data file not found: .*DVE_dev.csv \(nor cleaned_dev.jsonl\).*holds the test split only"):
+    with pytest.raises(
+        DataError, match=r"data file not found: .*DVE_dev.csv \(nor cleaned_dev.jsonl\).*holds the test split only"
+    ):
         data.load_selected("dev")
     with pytest.raises(ValueError, match=r"DVE split 'validation': expected one of \['test', 'dev', 'train'\]"):
         data.load(SAMPLE, "validation")
     root = rewrite(data_copy, lambda rows: rows.__delitem__(slice(5, None)), name="DVE_dev.csv")  # the first pair only
     monkeypatch.setenv("ABDUCTIVE_DATA", str(data_copy))
     dev, test = data.load_selected("dev"), data.load_selected("test")
-    assert dev.source == str(root / "DVE_dev.csv") and len(dev.items) == 4 and set(dev.items["pair_id"]) == {"6556870225.jpg#3r1n"}
+    assert (
+        dev.source == str(root / "DVE_dev.csv")
+        and len(dev.items) == 4
+        and set(dev.items["pair_id"]) == {"6556870225.jpg#3r1n"}
+    )
     assert len(test.items) == 17
 
 
@@ -146,17 +167,32 @@ def _repeat_row(rows: list, line: int) -> None:
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
-        (lambda rows: rows[3].__setitem__(8, "maybe"), r"line 4, field 'UpdateTypeImpossible': expected True or False, found 'maybe'"),
+        (
+            lambda rows: rows[3].__setitem__(8, "maybe"),
+            r"line 4, field 'UpdateTypeImpossible': expected True or False, found 'maybe'",
+        ),
         (lambda rows: rows[2].__setitem__(7, "neutral"), r"line 3, field 'UpdateType': unknown update type 'neutral'"),
-        (lambda rows: rows[1].__setitem__(6, ""), r"line 2, field 'Update': empty \(the row is not marked UpdateTypeImpossible\)"),
+        (
+            lambda rows: rows[1].__setitem__(6, ""),
+            r"line 2, field 'Update': empty \(the row is not marked UpdateTypeImpossible\)",
+        ),
         (lambda rows: rows[1].__setitem__(5, "6556870225.jpg"), r"line 2, field 'SNLIPairId': expected '<image file>#"),
-        (lambda rows: rows[1].__setitem__(5, "../../x.jpg#0r1n"), r"line 2, field 'SNLIPairId': path '../../x.jpg' escapes the data root"),
+        (
+            lambda rows: rows[1].__setitem__(5, "../../x.jpg#0r1n"),
+            r"line 2, field 'SNLIPairId': path '../../x.jpg' escapes the data root",
+        ),
         (lambda rows: rows[1].__setitem__(5, "missing.jpg#0r1n"), r"line 2, field 'SNLIPairId': image file not found"),
         (lambda rows: rows[4].append("extra, unquoted"), r"line 5: expected 10 fields"),
         (lambda rows: [row.pop(7) for row in rows], r"missing column\(s\) for UpdateType"),
         # issue 11: a repeated row would count twice in dve_cls and add a reference in dve_gen
-        (lambda rows: _repeat_row(rows, 3), r"line 23, field 'Update': duplicate of line 3: the same strengthener 'The player is in his thirties.'"),
-        (lambda rows: rows[3].__setitem__(6, rows[1][6] + "  "), r"line 4, field 'Update': duplicate of line 2: the same weakener 'The young male is a child.'"),
+        (
+            lambda rows: _repeat_row(rows, 3),
+            r"line 23, field 'Update': duplicate of line 3: the same strengthener 'The player is in his thirties.'",
+        ),
+        (
+            lambda rows: rows[3].__setitem__(6, rows[1][6] + "  "),
+            r"line 4, field 'Update': duplicate of line 2: the same weakener 'The young male is a child.'",
+        ),
     ],
 )
 def test_bad_rows_name_file_line_and_field(data_copy, edit, message):
@@ -181,7 +217,9 @@ def test_unusable_images_stop_loading(data_copy, monkeypatch):
     data.load.cache_clear()
     images.clear_cache()
     monkeypatch.setenv("ABDUCTIVE_MAX_IMAGE_PIXELS", "100")
-    with pytest.raises(DataError, match=r"line 2, field 'SNLIPairId': unusable image .*6556870225.jpg: .* over the limit of 100"):
+    with pytest.raises(
+        DataError, match=r"line 2, field 'SNLIPairId': unusable image .*6556870225.jpg: .* over the limit of 100"
+    ):
         data.load(SAMPLE, "test")
     images.clear_cache()
 

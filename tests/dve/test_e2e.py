@@ -39,36 +39,60 @@ def run_ok(tmp_path, *args: str, env: dict | None = None, data: str = "sample") 
 
 def corpus_bleu4(predictions: list[str], references: list[list[str]]) -> float:
     width = max(len(refs) for refs in references)
-    return sacrebleu.corpus_bleu(predictions, [[refs[i] if i < len(refs) else None for refs in references] for i in range(width)]).score / 100
+    return (
+        sacrebleu.corpus_bleu(
+            predictions, [[refs[i] if i < len(refs) else None for refs in references] for i in range(width)]
+        ).score
+        / 100
+    )
 
 
 def assert_lexical_metrics(results: dict, predictions: list[str]) -> None:
     """ROUGE-L and BLEU-4 per goal and overall, from the hand-checked kernels on the same answers."""
     references = list(GEN_DOCS["references"])
     rouge = metrics.rouge_l(predictions, references)
-    for part, mask in (("all", np.ones(len(GOALS), bool)), ("strengthener", GOALS == "strengthener"), ("weakener", GOALS == "weakener")):
+    for part, mask in (
+        ("all", np.ones(len(GOALS), bool)),
+        ("strengthener", GOALS == "strengthener"),
+        ("weakener", GOALS == "weakener"),
+    ):
         assert metric(results, "dve_gen", f"dve_rouge_l_{part}") == pytest.approx(rouge[mask].mean())
         chosen = np.flatnonzero(mask)
-        assert metric(results, "dve_gen", f"dve_bleu4_{part}") == pytest.approx(corpus_bleu4([predictions[i] for i in chosen], [references[i] for i in chosen]))
+        assert metric(results, "dve_gen", f"dve_bleu4_{part}") == pytest.approx(
+            corpus_bleu4([predictions[i] for i in chosen], [references[i] for i in chosen])
+        )
         interval = metric(results, "dve_gen", "dve_gen_ci95")[f"dve_bleu4_{part}"]
         assert interval["units"] == (6 if part == "strengthener" or part == "all" else 5)  # premise-hypothesis pairs
         assert metric(results, "dve_gen", f"dve_bleu4_{part}_stderr") == interval["stderr"]
 
 
 def assert_counts(results: dict) -> None:
-    assert (count(results, "dve_cls", "documents"), count(results, "dve_cls", "pairs"), count(results, "dve_cls", "impossible_excluded")) == (17, 6, 4)
-    assert (count(results, "dve_gen", "documents"), count(results, "dve_gen", "impossible_excluded"), count(results, "dve_gen", "goals_skipped")) == (11, 4, 1)
+    assert (
+        count(results, "dve_cls", "documents"),
+        count(results, "dve_cls", "pairs"),
+        count(results, "dve_cls", "impossible_excluded"),
+    ) == (17, 6, 4)
+    assert (
+        count(results, "dve_gen", "documents"),
+        count(results, "dve_gen", "impossible_excluded"),
+        count(results, "dve_gen", "goals_skipped"),
+    ) == (11, 4, 1)
 
 
 def test_dummy_with_every_metric_on_tiny_models(tmp_path, monkeypatch):
     env = tiny_metric_env(tmp_path / "models")
     answer = "Weakener. The ball bounces once."
-    results, _log = run_ok(tmp_path, "--model", "dummy", "--model_args", f"response={answer}", "--tasks", "dve", env=env)
+    results, _log = run_ok(
+        tmp_path, "--model", "dummy", "--model_args", f"response={answer}", "--tasks", "dve", env=env
+    )
     assert_counts(results)
     # Always "weakener": right on the 8 weakeners of 17 updates.
     assert metric(results, "dve_cls", "dve_accuracy") == pytest.approx(8 / 17)
     by_type = metric(results, "dve_cls", "dve_by_update_type")
-    assert {label: (cell["acc"], cell["n"]) for label, cell in by_type.items()} == {"strengthener": (0.0, 9), "weakener": (1.0, 8)}
+    assert {label: (cell["acc"], cell["n"]) for label, cell in by_type.items()} == {
+        "strengthener": (0.0, 9),
+        "weakener": (1.0, 8),
+    }
     assert count(results, "dve_cls", "unparsable") == 0
     predictions = [answer] * len(GEN_DOCS)
     assert_lexical_metrics(results, predictions)
@@ -80,13 +104,19 @@ def test_dummy_with_every_metric_on_tiny_models(tmp_path, monkeypatch):
     evaluator.load_scorer.cache_clear()
     try:
         images = [load_image(path) for path in GEN_DOCS["image_path"]]
-        scores, _ = evaluator.configured_scorer().predict(images * 2, list(GEN_DOCS["hypothesis"]) * 2, predictions + list(GEN_DOCS["premise"]))
+        scores, _ = evaluator.configured_scorer().predict(
+            images * 2, list(GEN_DOCS["hypothesis"]) * 2, predictions + list(GEN_DOCS["premise"])
+        )
     finally:
         evaluator.load_scorer.cache_clear()
     update, caption = scores[: len(GEN_DOCS)], scores[len(GEN_DOCS) :]
     success = np.where(GOALS == "strengthener", update > caption, update < caption)
-    assert metric(results, "dve_gen", "dve_evaluator_strengthener") == pytest.approx(update[GOALS == "strengthener"].mean(), abs=1e-5)
-    assert metric(results, "dve_gen", "dve_evaluator_weakener") == pytest.approx(update[GOALS == "weakener"].mean(), abs=1e-5)
+    assert metric(results, "dve_gen", "dve_evaluator_strengthener") == pytest.approx(
+        update[GOALS == "strengthener"].mean(), abs=1e-5
+    )
+    assert metric(results, "dve_gen", "dve_evaluator_weakener") == pytest.approx(
+        update[GOALS == "weakener"].mean(), abs=1e-5
+    )
     assert metric(results, "dve_gen", "dve_success_all") == pytest.approx(success.mean())
     for name in ("dve_bertscore_all", "dve_bertscore_weakener", "dve_clipscore_all", "dve_clipscore_strengthener"):
         assert 0.0 <= metric(results, "dve_gen", name) <= 1.0
@@ -122,10 +152,14 @@ def test_random_baseline_with_no_hf_variable_tries_no_download(tmp_path):
     }
     env |= {variable: "" for variable in (*MODELS_OFF, evaluator.TEXT_ENV)}
     try:
-        results, log = run_ok(tmp_path, "--model", "random_baseline", "--model_args", "seed=0", "--tasks", "dve_cls,dve_gen", env=env)
+        results, log = run_ok(
+            tmp_path, "--model", "random_baseline", "--model_args", "seed=0", "--tasks", "dve_cls,dve_gen", env=env
+        )
     finally:
         server.shutdown()
-    model_requests = [request for request in _Trap.requests if "/api/agent-harnesses" not in request]  # huggingface_hub's own user-agent lookup
+    model_requests = [
+        request for request in _Trap.requests if "/api/agent-harnesses" not in request
+    ]  # huggingface_hub's own user-agent lookup
     assert model_requests == []
     assert_counts(results)
     picks = [random.Random(f"0:dve_cls:{i}").choice(doc["choices"]) for i, doc in enumerate(CLS_DOCS)]
@@ -134,7 +168,13 @@ def test_random_baseline_with_no_hf_variable_tries_no_download(tmp_path):
     assert count(results, "dve_cls", "unparsable") == 0
     predictions = [random.Random(f"0:dve_gen:{i}").choice(doc["choices"]) for i, doc in enumerate(GEN_DOCS)]
     assert_lexical_metrics(results, predictions)
-    for name in ("dve_bertscore_all", "dve_clipscore_all", "dve_evaluator_strengthener", "dve_evaluator_weakener", "dve_success_all"):
+    for name in (
+        "dve_bertscore_all",
+        "dve_clipscore_all",
+        "dve_evaluator_strengthener",
+        "dve_evaluator_weakener",
+        "dve_success_all",
+    ):
         assert metric(results, "dve_gen", name) is None
     assert [count(results, "dve_gen", key) for key in COMPUTED] == [False, False, False]
     lines = [line for line in log.splitlines() if "dve_gen: " in line and " not computed: " in line]
@@ -146,10 +186,18 @@ def test_dumb_pixel(tmp_path):
     assert_counts(results)
     # Both options show the same image: a tie, so the first option, strengthener, every time (9 of 17).
     assert metric(results, "dve_cls", "dve_accuracy") == pytest.approx(9 / 17)
-    assert metric(results, "dve_cls", "dve_by_update_type")["weakener"] == {"acc": 0.0, "n": 8, "lower": 0.0, "upper": 0.0}
+    assert metric(results, "dve_cls", "dve_by_update_type")["weakener"] == {
+        "acc": 0.0,
+        "n": 8,
+        "lower": 0.0,
+        "upper": 0.0,
+    }
     assert metric(results, "dve_cls", "dve_cls_ci95")["dve_accuracy"]["chance"] == 0.5
     brightness = [top_left_luminance(doc["image_path"]) for doc in GEN_DOCS]
-    predictions = [doc["choices"][min(int(b / 256 * len(doc["choices"])), len(doc["choices"]) - 1)] for b, doc in zip(brightness, GEN_DOCS, strict=True)]
+    predictions = [
+        doc["choices"][min(int(b / 256 * len(doc["choices"])), len(doc["choices"]) - 1)]
+        for b, doc in zip(brightness, GEN_DOCS, strict=True)
+    ]
     assert len(set(predictions)) > 3  # the sample's corners spread the picks
     assert_lexical_metrics(results, predictions)
 
@@ -160,7 +208,17 @@ def test_failed_requests_on_every_task_and_split(tmp_path, data_copy):
     (data_copy / "dve" / "DVE_dev.csv").write_text("".join(lines[:10]))  # pairs 1 and 2, one impossible row
     env = tiny_metric_env(tmp_path / "models")
     reply = "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 429 Rate limit"
-    results, _log = run_ok(tmp_path, "--model", "dummy", "--model_args", f"response={reply}", "--tasks", "dve,dve_dev", env=env, data=str(data_copy))
+    results, _log = run_ok(
+        tmp_path,
+        "--model",
+        "dummy",
+        "--model_args",
+        f"response={reply}",
+        "--tasks",
+        "dve,dve_dev",
+        env=env,
+        data=str(data_copy),
+    )
     documents = {"dve_cls": 17, "dve_gen": 11, "dve_cls_dev": 8, "dve_gen_dev": 4}
     for task, n in documents.items():
         assert count(results, task, "request_failed") == count(results, task, "documents") == n
@@ -180,7 +238,16 @@ def test_tiny_llava_sees_the_image_premise(tmp_path, monkeypatch, llava_images_p
     for key, value in {"ABDUCTIVE_DATA": "sample", **MODELS_OFF}.items():
         monkeypatch.setenv(key, value)
     output = tmp_path / "out"
-    arguments = ["--model", "llava_hf", "--model_args", f"pretrained={model_dir},device_map=cpu,device=cpu", "--tasks", "dve", "--gen_kwargs", "max_new_tokens=4"]
+    arguments = [
+        "--model",
+        "llava_hf",
+        "--model_args",
+        f"pretrained={model_dir},device_map=cpu,device=cpu",
+        "--tasks",
+        "dve",
+        "--gen_kwargs",
+        "max_new_tokens=4",
+    ]
     assert main([*arguments, "--output_path", str(output)]) == 0
     assert Counter(llava_images_per_call) == {1: 17 + 11}  # one image premise per document
     results = read_results(output)

@@ -27,10 +27,15 @@ def _model(bert_dir, seed: int = 0) -> evaluator.InferenceAwareEvaluator:
 
 
 def _scorer(bert_dir, batch_size: int = 32, seed: int = 0) -> evaluator.EvaluatorScorer:
-    return evaluator.EvaluatorScorer(_model(bert_dir, seed), AutoTokenizer.from_pretrained(bert_dir), batch_size=batch_size, device="cpu")
+    return evaluator.EvaluatorScorer(
+        _model(bert_dir, seed), AutoTokenizer.from_pretrained(bert_dir), batch_size=batch_size, device="cpu"
+    )
 
 
-IMAGES = [Image.new("RGB", size, color) for size, color in (((64, 48), (250, 10, 10)), ((30, 90), (10, 200, 30)), ((100, 100), (20, 20, 220)))]
+IMAGES = [
+    Image.new("RGB", size, color)
+    for size, color in (((64, 48), (250, 10, 10)), ((30, 90), (10, 200, 30)), ((100, 100), (20, 20, 220)))
+]
 HYPOTHESES = ["a dog chases a rabbit", "the man is at work", "the young woman makes a meal"]
 UPDATES = ["the dog is a hunting dog", "it is monday morning", "the woman is washing a dish"]
 
@@ -41,7 +46,9 @@ def test_shapes_and_dimensions(bert_dir):
     assert model.classifier.out_features == 2
     pixels = torch.stack([evaluator.IMAGE_TRANSFORM(image) for image in IMAGES])
     assert pixels.shape == (3, 3, 224, 224)
-    tokens = AutoTokenizer.from_pretrained(bert_dir)(HYPOTHESES, UPDATES, padding="max_length", truncation=True, max_length=128, return_tensors="pt")
+    tokens = AutoTokenizer.from_pretrained(bert_dir)(
+        HYPOTHESES, UPDATES, padding="max_length", truncation=True, max_length=128, return_tensors="pt"
+    )
     assert tokens["input_ids"].shape == (3, 128)
     with torch.no_grad():
         logits, scores = model(pixels, tokens["input_ids"], tokens["attention_mask"])
@@ -69,7 +76,10 @@ def test_predictions_are_deterministic_and_batch_independent(bert_dir):
     assert ((probabilities > 0) & (probabilities < 1)).all()
     again, _ = scorer.predict(IMAGES, HYPOTHESES, UPDATES)
     assert (again == scores).all()
-    singles = [scorer.predict([image], [hypothesis], [update])[0][0] for image, hypothesis, update in zip(IMAGES, HYPOTHESES, UPDATES, strict=True)]
+    singles = [
+        scorer.predict([image], [hypothesis], [update])[0][0]
+        for image, hypothesis, update in zip(IMAGES, HYPOTHESES, UPDATES, strict=True)
+    ]
     assert singles == pytest.approx(scores, abs=1e-5)
     assert len(set(scores.round(6))) == 3  # the inputs reach the score
 
@@ -129,7 +139,9 @@ def test_bad_resnet_specs(spec):
 
 def test_training_loss_by_hand():
     # L_p = -(log sigmoid(1) + log sigmoid(0)) / 2 = (0.313262 + 0.693147) / 2; L_c = log 2 (zero logits).
-    loss, pairwise, classification = evaluator.training_loss(torch.tensor([1.0, 0.0]), torch.tensor([0.0, 0.0]), torch.zeros(2, 2), torch.tensor([1.0, -1.0]), alpha=0.9)
+    loss, pairwise, classification = evaluator.training_loss(
+        torch.tensor([1.0, 0.0]), torch.tensor([0.0, 0.0]), torch.zeros(2, 2), torch.tensor([1.0, -1.0]), alpha=0.9
+    )
     assert pairwise.item() == pytest.approx((0.3132617 + 0.6931472) / 2, abs=1e-6)
     assert classification.item() == pytest.approx(0.6931472, abs=1e-6)
     assert loss.item() == pytest.approx(0.1 * pairwise.item() + 0.9 * classification.item(), abs=1e-6)
@@ -157,7 +169,18 @@ def test_training_on_the_sample(bert_dir, tmp_path, monkeypatch):
     }
     monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
     output = tmp_path / "trained.pth"
-    arguments = ["--output", str(output), "--train-split", "test", "--dev-split", "test", "--text-backbone", str(bert_dir), "--resnet", TINY_RESNET]
+    arguments = [
+        "--output",
+        str(output),
+        "--train-split",
+        "test",
+        "--dev-split",
+        "test",
+        "--text-backbone",
+        str(bert_dir),
+        "--resnet",
+        TINY_RESNET,
+    ]
     history = training.main([*arguments, "--init", "random", "--epochs", "1", "--batch-size", "17", "--lr", "1e-3"])
     assert [record["epoch"] for record in history] == [1]
     assert all(np.isfinite(record["train_loss"]) and 0.0 <= record["pairwise_accuracy"] <= 1.0 for record in history)
@@ -165,6 +188,10 @@ def test_training_on_the_sample(bert_dir, tmp_path, monkeypatch):
 
 
 def test_defaults_are_the_settings_defaults():
-    assert settings.VARIABLES[evaluator.TEXT_ENV].default == evaluator.TEXT_BACKBONE == training.parse_args(["--output", "x"]).text_backbone
+    assert (
+        settings.VARIABLES[evaluator.TEXT_ENV].default
+        == evaluator.TEXT_BACKBONE
+        == training.parse_args(["--output", "x"]).text_backbone
+    )
     assert settings.VARIABLES[evaluator.RESNET_ENV].default == evaluator.RESNET
     assert settings.VARIABLES[evaluator.WEIGHTS_ENV].default == evaluator.HUB_REPO

@@ -25,7 +25,12 @@ def test_cls_documents(loaded):
     docs = hooks.cls_docs_from(loaded)
     assert len(docs) == 17
     doc = docs[0]
-    assert doc["item_id"] == "line 2" and doc["pair_id"] == "6556870225.jpg#3r1n" and doc["update_type"] == "weakener" and doc["impossible_excluded"] == 4
+    assert (
+        doc["item_id"] == "line 2"
+        and doc["pair_id"] == "6556870225.jpg#3r1n"
+        and doc["update_type"] == "weakener"
+        and doc["impossible_excluded"] == 4
+    )
     assert doc["choices"] == ["strengthener", "weakener"] and doc["candidate_images"] == [doc["image_path"]] * 2
     assert hooks.doc_to_text_cls(doc) == (
         "You are a helpful assistant that helps to determine if an update strengthens or weakens a hypothesis. The premise is an image that sets the "
@@ -66,14 +71,18 @@ def test_gen_documents(loaded):
 
 
 def test_dev_tasks_read_the_dev_split(monkeypatch, data_copy):
-    (data_copy / "dve" / "DVE_dev.csv").write_text("".join((data_copy / "dve" / "DVE_test.csv").read_text().splitlines(keepends=True)[:10]))
+    (data_copy / "dve" / "DVE_dev.csv").write_text(
+        "".join((data_copy / "dve" / "DVE_test.csv").read_text().splitlines(keepends=True)[:10])
+    )
     monkeypatch.setenv("ABDUCTIVE_DATA", str(data_copy))
     data.load.cache_clear()
     try:
         assert len(hooks.cls_docs_dev(None)) == 8 and len(hooks.cls_docs(None)) == 17  # lines 2-10: one impossible row
         assert hooks.cls_docs_dev(None)[0]["impossible_excluded"] == 1
         assert [doc["item_id"] for doc in hooks.gen_docs_dev(None)] == [
-            f"{pair}|{goal}" for pair in ("6556870225.jpg#3r1n", "1015118661.jpg#0r1n") for goal in ("strengthener", "weakener")
+            f"{pair}|{goal}"
+            for pair in ("6556870225.jpg#3r1n", "1015118661.jpg#0r1n")
+            for goal in ("strengthener", "weakener")
         ]
         assert len(hooks.gen_docs(None)) == 11
     finally:
@@ -109,7 +118,16 @@ def test_generated_update_is_kept_as_written(loaded):
 
 def test_cls_aggregation_by_hand(loaded):
     docs = hooks.cls_docs_from(loaded).select(range(8))  # pair 1 (lines 2-5) and pair 2 (lines 6-9)
-    assert docs["update_type"] == ["weakener", "strengthener", "weakener", "strengthener", "strengthener", "weakener", "strengthener", "weakener"]
+    assert docs["update_type"] == [
+        "weakener",
+        "strengthener",
+        "weakener",
+        "strengthener",
+        "strengthener",
+        "weakener",
+        "strengthener",
+        "weakener",
+    ]
     assert docs["pair_id"] == ["6556870225.jpg#3r1n"] * 4 + ["1015118661.jpg#0r1n"] * 4
     # Always "strengthener", but unreadable on line 8 (a strengthener): pair 1 has 2 of 4 right, pair 2 1 of 4.
     replies = ["strengthener"] * 8
@@ -118,7 +136,14 @@ def test_cls_aggregation_by_hand(loaded):
     assert values["dve_accuracy"] == pytest.approx(3 / 8)
     cells = {label: (cell["acc"], cell["n"]) for label, cell in values["dve_by_update_type"].items()}
     assert cells == {"strengthener": (0.75, 4), "weakener": (0.0, 4)}  # n counts updates, not pairs
-    assert values["dve_cls_counts"] == {"documents": 8, "pairs": 2, "impossible_excluded": 4, "unparsable": 1, "request_failed": 0, "judge_extracted": 0}
+    assert values["dve_cls_counts"] == {
+        "documents": 8,
+        "pairs": 2,
+        "impossible_excluded": 4,
+        "unparsable": 1,
+        "request_failed": 0,
+        "judge_extracted": 0,
+    }
     # Resampled by pair: a replicate is pair 1 twice (2/4), pair 2 twice (1/4) or one of each (3/8).
     interval = values["dve_cls_ci95"]["dve_accuracy"]
     assert (interval["lower"], interval["upper"], interval["units"], interval["chance"]) == (0.25, 0.5, 2, 0.5)
@@ -138,7 +163,15 @@ def test_a_failed_request_is_never_an_answer(loaded, reply, monkeypatch):
     assert gen["dve_gen_counts"]["request_failed"] == 11 and gen["dve_gen_counts"]["unparsable"] == 0
 
 
-@pytest.mark.parametrize(("task", "process_docs"), [("dve_cls", "cls_docs"), ("dve_cls_dev", "cls_docs_dev"), ("dve_gen", "gen_docs"), ("dve_gen_dev", "gen_docs_dev")])
+@pytest.mark.parametrize(
+    ("task", "process_docs"),
+    [
+        ("dve_cls", "cls_docs"),
+        ("dve_cls_dev", "cls_docs_dev"),
+        ("dve_gen", "gen_docs"),
+        ("dve_gen_dev", "gen_docs_dev"),
+    ],
+)
 def test_each_task_reads_its_split(task, process_docs):
     """The metric lists against the specs are checked for every task by tests/tooling/test_task_yaml.py."""
     config = compat.task_config(YAML / f"{task}.yaml")

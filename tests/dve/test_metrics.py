@@ -22,7 +22,14 @@ from abductive_tasks.dve import data, evaluator, hooks, metrics, weights
 from helpers.dve_tiny_models import TINY_RESNET, tiny_metric_env
 from helpers.specs import evaluate
 
-MODEL_VARIABLES = (metrics.BERTSCORE_ENV, metrics.CLIP_ENV, evaluator.WEIGHTS_ENV, evaluator.TEXT_ENV, evaluator.RESNET_ENV, metrics.BERTSCORE_LAYERS_ENV)
+MODEL_VARIABLES = (
+    metrics.BERTSCORE_ENV,
+    metrics.CLIP_ENV,
+    evaluator.WEIGHTS_ENV,
+    evaluator.TEXT_ENV,
+    evaluator.RESNET_ENV,
+    metrics.BERTSCORE_LAYERS_ENV,
+)
 NOT_COMPUTED = {"bertscore_computed": False, "clipscore_computed": False, "evaluator_computed": False}
 
 
@@ -72,7 +79,10 @@ def corpus_bleu4(predictions: list[str], references: list[list[str]]) -> float:
 def test_rouge_l_by_hand():
     # pred: the dog is a hunting dog (6 tokens); ref 1: a dog is hunting (4): LCS "dog is hunting" = 3,
     # P = 3/6, R = 3/4, F = 0.6; ref 2: the cat: LCS 1, P = 1/6, R = 1/2, F = 0.25. Best: 0.6.
-    scores = metrics.rouge_l(["The dog is a hunting dog.", "", "A man is at work."], [["a dog is hunting", "the cat"], ["a man"], ["A man is at work"]])
+    scores = metrics.rouge_l(
+        ["The dog is a hunting dog.", "", "A man is at work."],
+        [["a dog is hunting", "the cat"], ["a man"], ["A man is at work"]],
+    )
     assert scores == pytest.approx([0.6, 0.0, 1.0])
 
 
@@ -83,7 +93,10 @@ def test_bleu4_by_hand():
     assert stats.tolist() == [[6, 6, 5, 3, 2, 1, 6, 5, 4, 3]]  # hypothesis and reference length, matches, totals
     assert metrics.bleu_score(stats.sum(axis=0)) == pytest.approx((5 / 6 * 3 / 5 * 2 / 4 * 1 / 3) ** 0.25)
     # A variable number of references per prediction; each prediction matches one exactly.
-    two = metrics.bleu_statistics(["the dog runs in the park", "a man is at work today"], [["x y z w", "the dog runs in the park"], ["a man is at work today"]])
+    two = metrics.bleu_statistics(
+        ["the dog runs in the park", "a man is at work today"],
+        [["x y z w", "the dog runs in the park"], ["a man is at work today"]],
+    )
     assert metrics.bleu_score(two.sum(axis=0)) == pytest.approx(1.0)
     assert metrics.bleu_statistics([], []).shape == (0, 10)
     # Replicates: a (2, 10) array of summed statistics gives two scores.
@@ -94,15 +107,21 @@ def _random_corpus(rng: random.Random) -> tuple[list[str], list[list[str]]]:
     words = "the a dog man runs park ball is in at work today rabbit hunting .".split()
     sentence = lambda: " ".join(rng.choice(words) for _ in range(rng.randrange(0, 9)))  # noqa: E731
     size = rng.randrange(1, 12)
-    return [sentence() for _ in range(size)], [[sentence() or "x" for _ in range(rng.randrange(1, 4))] for _ in range(size)]
+    return [sentence() for _ in range(size)], [
+        [sentence() or "x" for _ in range(rng.randrange(1, 4))] for _ in range(size)
+    ]
 
 
 def test_bleu_of_summed_statistics_is_sacrebleu_corpus_bleu_exactly(gen_docs):
     rng = random.Random(0)
-    corpora = [_random_corpus(rng) for _ in range(300)]  # short sentences: zero 3-/4-gram matches, exp smoothing, empty hypotheses
+    corpora = [
+        _random_corpus(rng) for _ in range(300)
+    ]  # short sentences: zero 3-/4-gram matches, exp smoothing, empty hypotheses
     corpora.append(([doc["choices"][0] for doc in gen_docs], gen_docs["references"]))
     for predictions, references in corpora:
-        assert metrics.bleu_score(metrics.bleu_statistics(predictions, references).sum(axis=0)) == corpus_bleu4(predictions, references)
+        assert metrics.bleu_score(metrics.bleu_statistics(predictions, references).sum(axis=0)) == corpus_bleu4(
+            predictions, references
+        )
 
 
 def test_bleu_estimate_resamples_pairs():
@@ -132,15 +151,31 @@ def test_per_goal_lexical_metrics_without_any_model(monkeypatch, gen_docs):
     docs = gen_docs.select(range(4))  # pair 1 strengthener/weakener, pair 2 strengthener/weakener
     assert docs["goal"] == ["strengthener", "weakener", "strengthener", "weakener"]
     # Exact references score 1, "cats sleep" shares no token with its references, the failed request scores 0.
-    predictions = ["The player is in his thirties.", "cats sleep", "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 500", "The ball bounces once."]
+    predictions = [
+        "The player is in his thirties.",
+        "cats sleep",
+        "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 500",
+        "The ball bounces once.",
+    ]
     values = _gen(docs, predictions)
     assert values["dve_rouge_l_strengthener"] == pytest.approx(0.5)
     assert values["dve_rouge_l_weakener"] == pytest.approx(0.5)
     assert values["dve_rouge_l_all"] == pytest.approx(0.5)
-    answers = ["The player is in his thirties.", "cats sleep", "", "The ball bounces once."]  # a failed request adds no n-gram
+    answers = [
+        "The player is in his thirties.",
+        "cats sleep",
+        "",
+        "The ball bounces once.",
+    ]  # a failed request adds no n-gram
     assert values["dve_bleu4_strengthener"] == corpus_bleu4(answers[0::2], docs["references"][0::2])
     assert values["dve_bleu4_all"] == corpus_bleu4(answers, docs["references"])
-    for name in ("dve_bertscore_all", "dve_clipscore_weakener", "dve_evaluator_strengthener", "dve_evaluator_weakener", "dve_success_all"):
+    for name in (
+        "dve_bertscore_all",
+        "dve_clipscore_weakener",
+        "dve_evaluator_strengthener",
+        "dve_evaluator_weakener",
+        "dve_success_all",
+    ):
         assert values[name] is None
     assert values["dve_gen_counts"] == {
         "documents": 4,
@@ -152,7 +187,9 @@ def test_per_goal_lexical_metrics_without_any_model(monkeypatch, gen_docs):
         "request_failed": 1,
         "judge_extracted": 0,
     }
-    assert set(values["dve_gen_ci95"]) == {f"dve_{family}_{part}" for family in ("rouge_l", "bleu4") for part in ("all", "strengthener", "weakener")}
+    assert set(values["dve_gen_ci95"]) == {
+        f"dve_{family}_{part}" for family in ("rouge_l", "bleu4") for part in ("all", "strengthener", "weakener")
+    }
     assert values["dve_gen_ci95"]["dve_rouge_l_all"]["units"] == 2  # resampled by premise-hypothesis pair
 
 
@@ -182,21 +219,32 @@ def test_evaluator_means_and_success_against_the_caption(monkeypatch, gen_docs):
     assert values["dve_success_weakener"] == pytest.approx(1 / 3)
     assert values["dve_success_all"] == pytest.approx(2 / 6)
     assert values["dve_gen_counts"]["request_failed"] == 2
-    assert values["dve_gen_counts"]["evaluator_computed"] is True and values["dve_gen_counts"]["bertscore_computed"] is False
-    assert values["dve_gen_ci95"]["dve_evaluator_strengthener"]["units"] == 2 and values["dve_gen_ci95"]["dve_success_all"]["units"] == 3
+    assert (
+        values["dve_gen_counts"]["evaluator_computed"] is True
+        and values["dve_gen_counts"]["bertscore_computed"] is False
+    )
+    assert (
+        values["dve_gen_ci95"]["dve_evaluator_strengthener"]["units"] == 2
+        and values["dve_gen_ci95"]["dve_success_all"]["units"] == 3
+    )
 
 
 def test_model_metrics_with_tiny_local_models(monkeypatch, tiny_env, gen_docs):
     for key, value in tiny_env.items():
         monkeypatch.setenv(key, value)
-    bert = metrics.bertscore_f1(["the dog chases a rabbit", "", "the man"], [["the dog is a hunting dog", "a ball"], ["the man"], ["the man"]])
+    bert = metrics.bertscore_f1(
+        ["the dog chases a rabbit", "", "the man"], [["the dog is a hunting dog", "a ball"], ["the man"], ["the man"]]
+    )
     assert bert[1] == 0.0  # empty candidate, as bert-score defines it
     assert bert[2] == pytest.approx(1.0, abs=1e-5)  # identical to its reference
     assert 0.0 < bert[0] <= 1.0
     image = Image.new("RGB", (40, 30), (200, 30, 30))
     clip = metrics.clip_scores([image, image, image], ["the dog chases", "the dog chases", "a man at work"])
     assert clip.shape == (3,) and clip[0] == clip[1] and np.all((clip >= 0) & (clip <= 1))
-    values = _gen(gen_docs.select(range(4)), ["The player is in his thirties.", "cats sleep", "The dog is a hunting dog.", "The ball bounces once."])
+    values = _gen(
+        gen_docs.select(range(4)),
+        ["The player is in his thirties.", "cats sleep", "The dog is a hunting dog.", "The ball bounces once."],
+    )
     assert {key: values["dve_gen_counts"][key] for key in NOT_COMPUTED} == dict.fromkeys(NOT_COMPUTED, True)
     assert values["dve_bertscore_strengthener"] == pytest.approx(1.0, abs=1e-5)  # both strengtheners are references
     assert values["dve_clipscore_all"] is not None
@@ -253,14 +301,22 @@ def test_defaults_not_in_the_local_cache_are_not_computed_at_once(hub, gen_docs,
     second = _gen(gen_docs.select(range(4)), answers[:4])  # e.g. dve_gen_dev in the same run
     for values in (first, second):
         assert {key: values["dve_gen_counts"][key] for key in NOT_COMPUTED} == NOT_COMPUTED
-        assert values["dve_success_all"] is None and values["dve_bertscore_all"] is None and values["dve_clipscore_all"] is None
+        assert (
+            values["dve_success_all"] is None
+            and values["dve_bertscore_all"] is None
+            and values["dve_clipscore_all"] is None
+        )
         assert values["dve_rouge_l_all"] is not None
     assert attempts == []
     dve_lines = [message for message in warnings_logged if message.startswith("dve_gen:")]
     assert len(dve_lines) == 3  # one line per family, however often it is computed
     assert [line.split(":")[1].strip().split()[0] for line in dve_lines] == ["bertscore", "clipscore", "evaluator"]
     for line, variable in zip(dve_lines, (metrics.BERTSCORE_ENV, metrics.CLIP_ENV, evaluator.WEIGHTS_ENV), strict=True):
-        assert "not in the local Hugging Face cache" in line and f"Set {variable} to a local folder or file" in line and "to allow the download" in line
+        assert (
+            "not in the local Hugging Face cache" in line
+            and f"Set {variable} to a local folder or file" in line
+            and "to allow the download" in line
+        )
 
 
 def test_defaults_in_the_local_cache_are_used_without_network(hub, tiny_env, gen_docs, monkeypatch):
@@ -288,7 +344,9 @@ def test_a_named_hub_model_may_download(hub, monkeypatch):
 
     monkeypatch.setattr("transformers.CLIPModel.from_pretrained", record)
     monkeypatch.setenv(metrics.CLIP_ENV, "openai/clip-vit-large-patch14")
-    with pytest.raises(weights.MetricUnavailable, match=r"CLIP model 'openai/clip-vit-large-patch14' unavailable: unreachable here"):
+    with pytest.raises(
+        weights.MetricUnavailable, match=r"CLIP model 'openai/clip-vit-large-patch14' unavailable: unreachable here"
+    ):
         metrics.clip_scores([], [])
     assert calls == [("openai/clip-vit-large-patch14", False)]  # the hub id itself, downloads allowed
     monkeypatch.setattr("huggingface_hub.hf_hub_download", lambda **kwargs: calls.append(kwargs) or record("weights"))
@@ -308,16 +366,28 @@ def test_missing_optional_packages_mean_not_computed(monkeypatch, gen_docs, warn
     monkeypatch.delattr(abductive_tasks.dve, "evaluator")
     monkeypatch.setenv(metrics.BERTSCORE_ENV, str(SAMPLE_ROOT))  # a local folder: no cache lookup before the import
     values = _gen(gen_docs.select(range(2)), ["a", "b"])
-    assert values["dve_gen_counts"]["bertscore_computed"] is False and values["dve_gen_counts"]["evaluator_computed"] is False
+    assert (
+        values["dve_gen_counts"]["bertscore_computed"] is False
+        and values["dve_gen_counts"]["evaluator_computed"] is False
+    )
     assert values["dve_rouge_l_all"] is not None
     lines = [line for line in warnings_logged if line.startswith("dve_gen:")]
-    assert "dve_gen: bertscore not computed: the bert-score package is not installed (pip install 'abductive-tasks[dve]')" in lines
-    assert "dve_gen: evaluator not computed: the evaluator needs the torchvision package (pip install 'abductive-tasks[dve]')" in lines
+    assert (
+        "dve_gen: bertscore not computed: the bert-score package is not installed (pip install 'abductive-tasks[dve]')"
+        in lines
+    )
+    assert (
+        "dve_gen: evaluator not computed: the evaluator needs the torchvision package (pip install 'abductive-tasks[dve]')"
+        in lines
+    )
 
 
 def test_missing_weights_are_reported_with_the_reason(monkeypatch, tmp_path):
     monkeypatch.setenv(metrics.BERTSCORE_ENV, str(tmp_path / "no-such-model"))
-    with pytest.raises(weights.MetricUnavailable, match=r"no folder or file at '.*no-such-model' \(BERTScore model\)\. Set ABDUCTIVE_BERTSCORE_MODEL"):
+    with pytest.raises(
+        weights.MetricUnavailable,
+        match=r"no folder or file at '.*no-such-model' \(BERTScore model\)\. Set ABDUCTIVE_BERTSCORE_MODEL",
+    ):
         metrics.bertscore_f1(["a"], [["b"]])
     monkeypatch.setenv(evaluator.WEIGHTS_ENV, str(tmp_path / "weights.pth"))
     with pytest.raises(evaluator.EvaluatorUnavailable, match=r"cannot load the evaluator \(weights '.*weights.pth'"):

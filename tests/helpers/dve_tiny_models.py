@@ -31,7 +31,9 @@ WORDS = (
 def build_tiny_bert(folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "vocab.txt").write_text("\n".join(SPECIALS + WORDS) + "\n")
-    tokenizer = BertTokenizerFast(vocab_file=str(folder / "vocab.txt"), do_lower_case=True, model_max_length=evaluator.MAX_TOKENS)
+    tokenizer = BertTokenizerFast(
+        vocab_file=str(folder / "vocab.txt"), do_lower_case=True, model_max_length=evaluator.MAX_TOKENS
+    )
     tokenizer.save_pretrained(folder)
     config = BertConfig(
         vocab_size=len(SPECIALS) + len(WORDS),
@@ -50,9 +52,27 @@ def build_tiny_clip(folder: Path, bert_folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     tokenizer = BertTokenizerFast.from_pretrained(bert_folder)
     tokenizer.save_pretrained(folder)
-    text = {"vocab_size": len(tokenizer), "hidden_size": 16, "intermediate_size": 32, "num_hidden_layers": 1, "num_attention_heads": 2}
-    text |= {"max_position_embeddings": 64, "bos_token_id": tokenizer.cls_token_id, "eos_token_id": tokenizer.sep_token_id, "pad_token_id": tokenizer.pad_token_id}
-    vision = {"hidden_size": 16, "intermediate_size": 32, "num_hidden_layers": 1, "num_attention_heads": 2, "image_size": 32, "patch_size": 8}
+    text = {
+        "vocab_size": len(tokenizer),
+        "hidden_size": 16,
+        "intermediate_size": 32,
+        "num_hidden_layers": 1,
+        "num_attention_heads": 2,
+    }
+    text |= {
+        "max_position_embeddings": 64,
+        "bos_token_id": tokenizer.cls_token_id,
+        "eos_token_id": tokenizer.sep_token_id,
+        "pad_token_id": tokenizer.pad_token_id,
+    }
+    vision = {
+        "hidden_size": 16,
+        "intermediate_size": 32,
+        "num_hidden_layers": 1,
+        "num_attention_heads": 2,
+        "image_size": 32,
+        "patch_size": 8,
+    }
     torch.manual_seed(0)
     CLIPModel(CLIPConfig(text_config=text, vision_config=vision, projection_dim=8)).save_pretrained(folder)
     CLIPImageProcessor(size={"shortest_edge": 32}, crop_size={"height": 32, "width": 32}).save_pretrained(folder)
@@ -62,7 +82,9 @@ def build_tiny_clip(folder: Path, bert_folder: Path) -> Path:
 def build_tiny_evaluator(folder: Path, bert_folder: Path, seed: int = 0) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(seed)
-    model = evaluator.InferenceAwareEvaluator(BertConfig.from_pretrained(bert_folder), evaluator.build_resnet(TINY_RESNET))
+    model = evaluator.InferenceAwareEvaluator(
+        BertConfig.from_pretrained(bert_folder), evaluator.build_resnet(TINY_RESNET)
+    )
     torch.save(model.state_dict(), folder / evaluator.WEIGHTS_FILE)
     return folder / evaluator.WEIGHTS_FILE
 

@@ -47,7 +47,10 @@ def main(argv: list[str]) -> int:
     if os.environ.get("FAKE_VLLM_FAIL") == "1":
         print("fake vllm: failing at startup", flush=True)
         return 3
-    workers = [subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"]) for _ in range(int(os.environ.get("FAKE_VLLM_WORKERS", "0")))]
+    workers = [
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+        for _ in range(int(os.environ.get("FAKE_VLLM_WORKERS", "0")))
+    ]
     (record / "workers.json").write_text(json.dumps([worker.pid for worker in workers]))
     limit = int(args.limit_mm_per_prompt.get("image", 1))
     reply = os.environ.get("FAKE_VLLM_REPLY", "1")

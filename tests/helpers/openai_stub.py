@@ -62,7 +62,9 @@ def message_text(body: dict) -> str:
         if isinstance(content, str):
             texts.append(content)
         elif isinstance(content, list):
-            texts.extend(part.get("text", "") for part in content if isinstance(part, dict) and part.get("type") == "text")
+            texts.extend(
+                part.get("text", "") for part in content if isinstance(part, dict) and part.get("type") == "text"
+            )
     return "\n".join(texts)
 
 
@@ -150,7 +152,10 @@ class OpenAIStub:
                     time.sleep(reply.seconds)
                     reply = reply.reply
                 if isinstance(reply, Fault):
-                    self._send(reply.status, {"error": {"message": "scripted fault", "type": "server_error", "code": reply.status}})
+                    self._send(
+                        reply.status,
+                        {"error": {"message": "scripted fault", "type": "server_error", "code": reply.status}},
+                    )
                 else:
                     self._send(200, stub._completion(reply))
 

@@ -10,10 +10,18 @@ from pathlib import Path
 
 # ABDUCTIVE_JUDGE=off: no test reaches a real judge even when the environment holds OPENAI_API_KEY;
 # judge tests opt in with monkeypatch.setenv("ABDUCTIVE_JUDGE", "on") or env={"ABDUCTIVE_JUDGE": "on"}.
-OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "WANDB_MODE": "disabled", "ABDUCTIVE_JUDGE": "off"}
+OFFLINE = {
+    "HF_HUB_OFFLINE": "1",
+    "HF_DATASETS_OFFLINE": "1",
+    "TRANSFORMERS_OFFLINE": "1",
+    "WANDB_MODE": "disabled",
+    "ABDUCTIVE_JUDGE": "off",
+}
 
 
-def abductive_eval(args: list[str], output: Path, data: str = "sample", env: dict | None = None) -> subprocess.CompletedProcess:
+def abductive_eval(
+    args: list[str], output: Path, data: str = "sample", env: dict | None = None
+) -> subprocess.CompletedProcess:
     """Run the ``abductive-eval`` console command as a user would; output under ``output``."""
     command = [str(Path(sys.executable).with_name("abductive-eval")), *args, "--output_path", str(output)]
     environment = {**os.environ, **OFFLINE, "ABDUCTIVE_DATA": data, **(env or {})}

@@ -25,10 +25,16 @@ SHERLOCK_WORDS = "the person is a waiter this is a kitchen it is raining they ar
 def _build_tokenizer() -> PreTrainedTokenizerFast:
     tokenizer = Tokenizer(models.WordLevel(unk_token=UNK))
     tokenizer.pre_tokenizer = pre_tokenizers.Whitespace()
-    tokenizer.train_from_iterator([*CORPUS, SHERLOCK_WORDS], trainer=trainers.WordLevelTrainer(special_tokens=[UNK, BOS, EOS]))
+    tokenizer.train_from_iterator(
+        [*CORPUS, SHERLOCK_WORDS], trainer=trainers.WordLevelTrainer(special_tokens=[UNK, BOS, EOS])
+    )
     bos, eos = tokenizer.token_to_id(BOS), tokenizer.token_to_id(EOS)
-    tokenizer.post_processor = processors.TemplateProcessing(single=f"{BOS} $A {EOS}", special_tokens=[(BOS, bos), (EOS, eos)])
-    return PreTrainedTokenizerFast(tokenizer_object=tokenizer, bos_token=BOS, eos_token=EOS, pad_token=EOS, unk_token=UNK, model_max_length=32)
+    tokenizer.post_processor = processors.TemplateProcessing(
+        single=f"{BOS} $A {EOS}", special_tokens=[(BOS, bos), (EOS, eos)]
+    )
+    return PreTrainedTokenizerFast(
+        tokenizer_object=tokenizer, bos_token=BOS, eos_token=EOS, pad_token=EOS, unk_token=UNK, model_max_length=32
+    )
 
 
 def build_tiny_clip(out_dir: pathlib.Path) -> pathlib.Path:
@@ -48,11 +54,20 @@ def build_tiny_clip(out_dir: pathlib.Path) -> pathlib.Path:
             "eos_token_id": tokenizer.eos_token_id,
             "pad_token_id": tokenizer.pad_token_id,
         },
-        vision_config={"image_size": IMAGE_SIZE, "patch_size": 8, "hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 2, "num_attention_heads": 2},
+        vision_config={
+            "image_size": IMAGE_SIZE,
+            "patch_size": 8,
+            "hidden_size": 32,
+            "intermediate_size": 64,
+            "num_hidden_layers": 2,
+            "num_attention_heads": 2,
+        },
         projection_dim=16,
     )
     torch.manual_seed(0)
     CLIPModel(config).eval().save_pretrained(out_dir)
-    CLIPImageProcessor(size={"shortest_edge": IMAGE_SIZE}, crop_size={"height": IMAGE_SIZE, "width": IMAGE_SIZE}).save_pretrained(out_dir)
+    CLIPImageProcessor(
+        size={"shortest_edge": IMAGE_SIZE}, crop_size={"height": IMAGE_SIZE, "width": IMAGE_SIZE}
+    ).save_pretrained(out_dir)
     tokenizer.save_pretrained(out_dir)
     return out_dir

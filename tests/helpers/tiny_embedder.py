@@ -28,8 +28,22 @@ def build_tiny_embedder(out_dir: Path) -> Path:
     tokenizer = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
     tokenizer.normalizer = normalizers.Lowercase()
     tokenizer.pre_tokenizer = pre_tokenizers.Whitespace()
-    fast = PreTrainedTokenizerFast(tokenizer_object=tokenizer, pad_token="[PAD]", unk_token="[UNK]", cls_token="[CLS]", sep_token="[SEP]", model_max_length=64)
-    config = BertConfig(vocab_size=len(vocab), hidden_size=HIDDEN, num_hidden_layers=1, num_attention_heads=2, intermediate_size=32, max_position_embeddings=64)
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tokenizer,
+        pad_token="[PAD]",
+        unk_token="[UNK]",
+        cls_token="[CLS]",
+        sep_token="[SEP]",
+        model_max_length=64,
+    )
+    config = BertConfig(
+        vocab_size=len(vocab),
+        hidden_size=HIDDEN,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=32,
+        max_position_embeddings=64,
+    )
     transformer_dir = Path(out_dir) / "transformer"
     BertModel(config).save_pretrained(transformer_dir)
     fast.save_pretrained(transformer_dir)

@@ -27,11 +27,24 @@ def test_text_answers_come_from_the_candidate_texts(tmp_path):
     texts = ["first", "second", "third", "fourth"]
     pixel = DumbPixel.create_from_arg_string("")
     # mean luminance 0 -> first text; 255 -> last; (0 + 255) / 2 = 127.5 -> index int(127.5 / 256 * 4) = 1
-    assert pixel.answer({"answer_kind": "text", "choices": texts, "candidate_images": [str(dark)]}, random.Random(0)) == "first"
-    assert pixel.answer({"answer_kind": "text", "choices": texts, "candidate_images": [str(bright)]}, random.Random(0)) == "fourth"
-    assert pixel.answer({"answer_kind": "text", "choices": texts, "candidate_images": [str(dark), str(bright)]}, random.Random(0)) == "second"
+    assert (
+        pixel.answer({"answer_kind": "text", "choices": texts, "candidate_images": [str(dark)]}, random.Random(0))
+        == "first"
+    )
+    assert (
+        pixel.answer({"answer_kind": "text", "choices": texts, "candidate_images": [str(bright)]}, random.Random(0))
+        == "fourth"
+    )
+    assert (
+        pixel.answer(
+            {"answer_kind": "text", "choices": texts, "candidate_images": [str(dark), str(bright)]}, random.Random(0)
+        )
+        == "second"
+    )
     randomly = RandomBaseline.create_from_arg_string("")
-    assert randomly.answer({"answer_kind": "text", "choices": texts, "candidate_images": []}, random.Random("0:t:3")) == random.Random("0:t:3").choice(texts)
+    assert randomly.answer(
+        {"answer_kind": "text", "choices": texts, "candidate_images": []}, random.Random("0:t:3")
+    ) == random.Random("0:t:3").choice(texts)
 
 
 def test_registry_has_our_models_when_a_backend_module_is_imported_first():

@@ -27,7 +27,11 @@ def _image(size: tuple[int, int], colour: tuple[int, int, int]) -> Image.Image:
     return image
 
 
-IMAGES = {"wide": _image((64, 32), (200, 30, 30)), "tall": _image((24, 56), (20, 180, 60)), "square": _image((40, 40), (10, 10, 240))}
+IMAGES = {
+    "wide": _image((64, 32), (200, 30, 30)),
+    "tall": _image((24, 56), (20, 180, 60)),
+    "square": _image((40, 40), (10, 10, 240)),
+}
 TEXTS = ["the dog is hungry", "it is raining", "a waiter in a kitchen"]
 
 
@@ -57,7 +61,12 @@ def documents(region_keys: bool = True, route: str | None = None) -> list[dict]:
 def requests_for(model, docs: list[dict], visual, context: str = "Look at the image .") -> list[Instance]:
     model.task_dict = {"task": {"test": docs}}
     metadata = [{"task": "task", "doc_id": index, "repeats": 1, "split": "test"} for index in range(len(docs))]
-    return [Instance("loglikelihood", (context, doc["inference"], visual, index, "task", "test"), idx=0, metadata=metadata[index]) for index, doc in enumerate(docs)]
+    return [
+        Instance(
+            "loglikelihood", (context, doc["inference"], visual, index, "task", "test"), idx=0, metadata=metadata[index]
+        )
+        for index, doc in enumerate(docs)
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -83,9 +92,13 @@ def _reference_embeddings(clip_dir, images: list[Image.Image], texts: list[str])
     model = CLIPModel.from_pretrained(clip_dir).eval()
     processor, tokenizer = AutoImageProcessor.from_pretrained(clip_dir), AutoTokenizer.from_pretrained(clip_dir)
     with torch.no_grad():
-        image = model.get_image_features(pixel_values=processor(images=images, return_tensors="pt")["pixel_values"]).pooler_output
+        image = model.get_image_features(
+            pixel_values=processor(images=images, return_tensors="pt")["pixel_values"]
+        ).pooler_output
         tokens = tokenizer(texts, padding=True, return_tensors="pt")
-        text = model.get_text_features(input_ids=tokens["input_ids"], attention_mask=tokens["attention_mask"]).pooler_output
+        text = model.get_text_features(
+            input_ids=tokens["input_ids"], attention_mask=tokens["attention_mask"]
+        ).pooler_output
     return torch.nn.functional.normalize(image, dim=-1), torch.nn.functional.normalize(text, dim=-1)
 
 
@@ -93,7 +106,9 @@ def test_clip_score_is_the_negated_cosine_of_the_checkpoint_embeddings(clip_dir)
     model = ClipScorer(pretrained=str(clip_dir), crops="center", device="cpu")
     docs = documents()
     scores = [value for value, greedy in model.loglikelihood(requests_for(model, docs, CountingVisual()))]
-    image, text = _reference_embeddings(clip_dir, [IMAGES[doc["image"]] for doc in docs], [doc["inference"] for doc in docs])
+    image, text = _reference_embeddings(
+        clip_dir, [IMAGES[doc["image"]] for doc in docs], [doc["inference"] for doc in docs]
+    )
     expected = -(image * text).sum(dim=-1)
     np.testing.assert_allclose(scores, expected.numpy(), atol=1e-5)
     assert len(set(np.round(scores, 6))) == 9  # nine distinct pairs, nine distinct scores
@@ -108,11 +123,15 @@ def test_two_crops_average_the_squares_of_a_widescreen_image(clip_dir):
     reference = CLIPModel.from_pretrained(clip_dir).eval()
     processor = AutoImageProcessor.from_pretrained(clip_dir)
     with torch.no_grad():
-        raw = reference.get_image_features(pixel_values=processor(images=[left, right], return_tensors="pt")["pixel_values"]).pooler_output
+        raw = reference.get_image_features(
+            pixel_values=processor(images=[left, right], return_tensors="pt")["pixel_values"]
+        ).pooler_output
     expected = torch.nn.functional.normalize(raw.mean(dim=0), dim=-1)
     torch.testing.assert_close(model._encode_images([wide])[0], expected, atol=1e-5, rtol=0)
     center = ClipScorer(pretrained=str(clip_dir), crops="center", device="cpu")
-    torch.testing.assert_close(model._encode_images([IMAGES["square"]]), center._encode_images([IMAGES["square"]]), atol=1e-5, rtol=0)
+    torch.testing.assert_close(
+        model._encode_images([IMAGES["square"]]), center._encode_images([IMAGES["square"]]), atol=1e-5, rtol=0
+    )
 
 
 def test_clip_batches_and_caches_encode_each_image_and_text_once(clip_dir):
@@ -216,7 +235,9 @@ def test_clip_scorer_runs_every_sherlock_task_and_both_retrieval_routes_agree(tm
     grid (which covers the whole small sample chunks) must give the same numbers from the same model."""
     tasks = "sherlock_retrieval,sherlock_retrieval_mini,sherlock_localization,sherlock_comparison"
     output = tmp_path / "out"
-    run = abductive_eval(["--model", "clip_scorer", "--model_args", f"pretrained={clip_dir},device=cpu", "--tasks", tasks], output)
+    run = abductive_eval(
+        ["--model", "clip_scorer", "--model_args", f"pretrained={clip_dir},device=cpu", "--tasks", tasks], output
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     results = read_results(output)
     assert count(results, "sherlock_retrieval", "chunks_scored") == 2
@@ -224,8 +245,14 @@ def test_clip_scorer_runs_every_sherlock_task_and_both_retrieval_routes_agree(tm
     assert count(results, "sherlock_retrieval", "unparsable") == 0
     assert count(results, "sherlock_retrieval_mini", "documents") == 16 + 9
     for name in ("p_at_1", "im2txt_rank", "txt2im_rank"):
-        assert metric(results, "sherlock_retrieval", f"retrieval_{name}") == pytest.approx(metric(results, "sherlock_retrieval_mini", f"mini_{name}"))
-    for task, name in (("sherlock_localization", "localization_gt_acc"), ("sherlock_localization", "localization_auto_acc"), ("sherlock_comparison", "comparison_acc")):
+        assert metric(results, "sherlock_retrieval", f"retrieval_{name}") == pytest.approx(
+            metric(results, "sherlock_retrieval_mini", f"mini_{name}")
+        )
+    for task, name in (
+        ("sherlock_localization", "localization_gt_acc"),
+        ("sherlock_localization", "localization_auto_acc"),
+        ("sherlock_comparison", "comparison_acc"),
+    ):
         assert metric(results, task, name) is not None
     assert count(results, "sherlock_localization", "unparsable") == 0
     assert count(results, "sherlock_comparison", "unparsable") == 0
@@ -236,11 +263,33 @@ def test_llava_hf_scorer_scores_every_per_pair_task_with_its_images(tmp_path, ll
     """The image-aware loglikelihood runs through abductive-eval; the embedding-only full retrieval counts its answers as unparsable."""
     tasks = "sherlock_retrieval,sherlock_retrieval_mini,sherlock_localization,sherlock_comparison"
     output = tmp_path / "out"
-    run = abductive_eval(["--model", "llava_hf_scorer", "--model_args", f"pretrained={llava_dir},device_map=cpu,device=cpu", "--tasks", tasks], output)
+    run = abductive_eval(
+        [
+            "--model",
+            "llava_hf_scorer",
+            "--model_args",
+            f"pretrained={llava_dir},device_map=cpu,device=cpu",
+            "--tasks",
+            tasks,
+        ],
+        output,
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     results = read_results(output)
-    assert count(results, "sherlock_retrieval_mini", "chunks_scored") == 2 and count(results, "sherlock_retrieval_mini", "unparsable") == 0
+    assert (
+        count(results, "sherlock_retrieval_mini", "chunks_scored") == 2
+        and count(results, "sherlock_retrieval_mini", "unparsable") == 0
+    )
     assert 0 <= metric(results, "sherlock_retrieval_mini", "mini_p_at_1") <= 100
-    assert count(results, "sherlock_localization", "unparsable") == 0 and count(results, "sherlock_localization", "gt_images") == 3
-    assert count(results, "sherlock_comparison", "unparsable") == 0 and count(results, "sherlock_comparison", "inputs_scored") == 3
-    assert (count(results, "sherlock_retrieval", "unparsable"), count(results, "sherlock_retrieval", "chunks_scored")) == (7, 0)
+    assert (
+        count(results, "sherlock_localization", "unparsable") == 0
+        and count(results, "sherlock_localization", "gt_images") == 3
+    )
+    assert (
+        count(results, "sherlock_comparison", "unparsable") == 0
+        and count(results, "sherlock_comparison", "inputs_scored") == 3
+    )
+    assert (
+        count(results, "sherlock_retrieval", "unparsable"),
+        count(results, "sherlock_retrieval", "chunks_scored"),
+    ) == (7, 0)

@@ -183,7 +183,11 @@ def _set_row(index: int, value):
         ("cue", "", "row 3, field 'cue': empty cue phrase"),
         ("causal_reason", " ", "row 3, field 'causal_reason': no explanation annotation"),
         ("false_cue", '["fin", "teeth"]', "row 3, field 'false_cue': expected 3 distinct false cues"),
-        ("false_cue", '["car", "road", "Speeding"]', "row 3, field 'false_cue': expected 3 distinct false cues differing from the cue 'speeding'"),
+        (
+            "false_cue",
+            '["car", "road", "Speeding"]',
+            "row 3, field 'false_cue': expected 3 distinct false cues differing from the cue 'speeding'",
+        ),
         ("false_cue", '[["fin"], "teeth", "water"]', "row 3, field 'false_cue': expected text, found list"),
         ("false_cue", "[[fin, teeth, water]", "row 3, field 'false_cue': unreadable written list"),
         ("false_cue", "[" * 5000 + "]" * 5000, "row 3, field 'false_cue': written list nested too deeply"),
@@ -250,7 +254,12 @@ def test_non_utf8_text_names_file_row_and_field(data_copy):
 
 def test_a_nested_list_cell_is_refused(data_copy):
     root = data_copy / "mucr"
-    path = rewrite(root, "causal_reason", lambda values: [[[text] for text in row] for row in values], pa.list_(pa.list_(pa.string())))
+    path = rewrite(
+        root,
+        "causal_reason",
+        lambda values: [[[text] for text in row] for row in values],
+        pa.list_(pa.list_(pa.string())),
+    )
     with pytest.raises(DataError) as error:
         data.load(root)
     assert f"{path}, row 1, field 'causal_reason': expected text, found list" in str(error.value)
@@ -271,7 +280,10 @@ def test_a_truncated_embedded_image_is_refused(data_copy):
 
 def test_an_oversize_image_is_refused(data_copy, monkeypatch):
     monkeypatch.setenv("ABDUCTIVE_MAX_IMAGE_PIXELS", "100")
-    with pytest.raises(DataError, match=r"row 1, field 'image_0': unusable image .* pixels is over the limit of 100 \(ABDUCTIVE_MAX_IMAGE_PIXELS\)"):
+    with pytest.raises(
+        DataError,
+        match=r"row 1, field 'image_0': unusable image .* pixels is over the limit of 100 \(ABDUCTIVE_MAX_IMAGE_PIXELS\)",
+    ):
         data.load(data_copy / "mucr")
 
 

@@ -54,17 +54,25 @@ def test_dumb_pixel_on_both_forms_matches_the_pixels(tmp_path):
             task = f"mucr_{level}{suffix}"
             assert metric(results, task, f"{level}_accuracy") == 0.25
             by_label = metric(results, task, f"{level}_acc_by_label")
-            assert {label: (cell["acc"], cell["n"]) for label, cell in by_label.items()} == {label: (0.25, 4) for label in ("animal", "character", "human")}
+            assert {label: (cell["acc"], cell["n"]) for label, cell in by_label.items()} == {
+                label: (0.25, 4) for label in ("animal", "character", "human")
+            }
             assert all(cell["lower"] <= 0.25 <= cell["upper"] for cell in by_label.values())
             interval = metric(results, task, f"{level}_ci95")[f"{level}_accuracy"]
-            assert interval["units"] == 12 and interval["chance"] == 0.25 and interval["lower"] <= 0.25 <= interval["upper"]
+            assert (
+                interval["units"] == 12
+                and interval["chance"] == 0.25
+                and interval["lower"] <= 0.25 <= interval["upper"]
+            )
             assert results[task][f"{level}_accuracy_stderr,none"] == interval["stderr"] > 0
             assert count(results, task, "candidates_link_id") == 9
             assert count(results, task, "candidates_seeded") == 3
             assert count(results, task, "unparsable") == 0 and count(results, task, "request_failed") == 0
         # Cue: the mean corner grey of the two images picks the phrase at that quarter of the list.
         docs = hooks.cue_docs_from(ITEMS)
-        picks = [min(int((_corner(d["image_paths"][0]) + _corner(d["image_paths"][1])) / 2 / 256 * 4), 3) + 1 for d in docs]
+        picks = [
+            min(int((_corner(d["image_paths"][0]) + _corner(d["image_paths"][1])) / 2 / 256 * 4), 3) + 1 for d in docs
+        ]
         expected = sum(pick == doc["gold_position"] for pick, doc in zip(picks, docs, strict=True)) / 12
         assert metric(results, f"mucr_cue{suffix}", "cue_accuracy") == pytest.approx(expected)
         assert count(results, f"mucr_cue{suffix}", "unparsable") == 0
@@ -81,9 +89,14 @@ def test_random_baseline_on_the_v2_schema(tmp_path):
     items = data.load(tmp_path / "data" / "mucr").items
     tasks = ("mucr_c2e", "mucr_e2c_split", "mucr_cue_split")
     results = run_cli(tmp_path, "--model", "random_baseline", "--tasks", ",".join(tasks), data=str(tmp_path / "data"))
-    for task, docs in zip(tasks, (hooks.c2e_docs_from(items), hooks.e2c_docs_from(items), hooks.cue_docs_from(items)), strict=True):
+    for task, docs in zip(
+        tasks, (hooks.c2e_docs_from(items), hooks.e2c_docs_from(items), hooks.cue_docs_from(items)), strict=True
+    ):
         picks = [random.Random(f"0:{task}:{doc_id}").choice(doc["choices"]) for doc_id, doc in enumerate(docs)]
-        expected = sum(doc["choices"].index(pick) + 1 == doc["gold_position"] for pick, doc in zip(picks, docs, strict=True)) / 12
+        expected = (
+            sum(doc["choices"].index(pick) + 1 == doc["gold_position"] for pick, doc in zip(picks, docs, strict=True))
+            / 12
+        )
         level = task.split("_")[1]
         assert metric(results, task, f"{level}_accuracy") == pytest.approx(expected)
         assert count(results, task, "unparsable") == 0
@@ -95,7 +108,9 @@ def test_random_baseline_on_the_v2_schema(tmp_path):
 def test_dummy_answers_every_task_offline_similarity_in_process(tmp_path, monkeypatch):
     parts = {"a man drives fast.": 0.2, "he gets a ticket.": 0.4, "speeding caused the ticket.": 0.8}
     monkeypatch.setattr(judge, "offline_similarity", lambda candidate, references: parts[candidate])
-    results = run_in_process(tmp_path, monkeypatch, "--model", "dummy", "--model_args", f"response={LABELLED}", "--tasks", "mucr")
+    results = run_in_process(
+        tmp_path, monkeypatch, "--model", "dummy", "--model_args", f"response={LABELLED}", "--tasks", "mucr"
+    )
     for suffix in FORMS:
         for level in ("c2e", "e2c"):
             task = f"mucr_{level}{suffix}"
@@ -103,7 +118,12 @@ def test_dummy_answers_every_task_offline_similarity_in_process(tmp_path, monkey
             assert count(results, task, "unparsable") == count(results, task, "documents") == 12
         # The answer quotes "speeding", the cue of the four speeding pairs; it names no option of the others.
         assert metric(results, f"mucr_cue{suffix}", "cue_accuracy") == pytest.approx(4 / 12)
-        assert metric(results, f"mucr_cue{suffix}", "cue_acc_by_label")["human"] == {"acc": 1.0, "n": 4, "lower": 1.0, "upper": 1.0}
+        assert metric(results, f"mucr_cue{suffix}", "cue_acc_by_label")["human"] == {
+            "acc": 1.0,
+            "n": 4,
+            "lower": 1.0,
+            "upper": 1.0,
+        }
         assert count(results, f"mucr_cue{suffix}", "unparsable") == 8
         task = f"mucr_exp{suffix}"
         assert metric(results, task, "exp_s1") is None and metric(results, task, "exp_score") is None
@@ -140,7 +160,16 @@ def test_exp_judged_by_a_scripted_openai_server(tmp_path, monkeypatch):
         }
         for name, value in env.items():
             monkeypatch.setenv(name, value)
-        results = run_in_process(tmp_path, monkeypatch, "--model", "dummy", "--model_args", f"response={LABELLED}", "--tasks", "mucr_exp,mucr_exp_split")
+        results = run_in_process(
+            tmp_path,
+            monkeypatch,
+            "--model",
+            "dummy",
+            "--model_args",
+            f"response={LABELLED}",
+            "--tasks",
+            "mucr_exp,mucr_exp_split",
+        )
     # 36 distinct questions (12 pairs x 3 parts); the second task reads the 35 answered ones from the
     # cache; the fox pair's link question fails twice (one retry) in each task and is not cached.
     assert len(stub.requests) == 35 + 2 * 2
@@ -167,7 +196,9 @@ def test_failed_requests_score_nothing_on_every_task(tmp_path):
             "ABDUCTIVE_JUDGE_CACHE": str(tmp_path / "judge"),
         }
         failure = "response=[LMMS_EVAL_REQUEST_FAILED after 3 retries] 429 Rate limit"
-        completed = abductive_eval(["--model", "dummy", "--model_args", failure, "--tasks", "mucr"], tmp_path / "out", env=env)
+        completed = abductive_eval(
+            ["--model", "dummy", "--model_args", failure, "--tasks", "mucr"], tmp_path / "out", env=env
+        )
     assert completed.returncode == 0, completed.stdout[-3000:] + completed.stderr[-3000:]
     results = read_results(tmp_path / "out")
     assert stub.requests == []  # nothing to judge: a failed request scores 0 on every part unasked
@@ -178,7 +209,9 @@ def test_failed_requests_score_nothing_on_every_task(tmp_path):
             assert count(results, task, "unparsable") == 0
             if level == "exp":
                 assert count(results, task, "items_judged") == 12 and count(results, task, "items_judge_failed") == 0
-                assert [metric(results, task, name) for name in ("exp_s1", "exp_s2", "exp_s3", "exp_score")] == [0.0] * 4
+                assert [metric(results, task, name) for name in ("exp_s1", "exp_s2", "exp_s3", "exp_score")] == [
+                    0.0
+                ] * 4
                 assert metric(results, task, "exp_unlabelled_rate") is None
             else:
                 assert metric(results, task, f"{level}_accuracy") == 0.0
@@ -187,7 +220,14 @@ def test_failed_requests_score_nothing_on_every_task(tmp_path):
 
 def test_tiny_llava_on_form_1_and_form_3(tmp_path, monkeypatch, llava_images_per_call):
     model_dir = build_tiny_llava(tmp_path / "tiny-llava")
-    args = ["--model", "llava_hf", "--model_args", f"pretrained={model_dir},device_map=cpu,device=cpu", "--gen_kwargs", "max_new_tokens=4"]
+    args = [
+        "--model",
+        "llava_hf",
+        "--model_args",
+        f"pretrained={model_dir},device_map=cpu,device=cpu",
+        "--gen_kwargs",
+        "max_new_tokens=4",
+    ]
     results = run_in_process(tmp_path, monkeypatch, *args, "--tasks", "mucr_c2e,mucr_cue_split,mucr_exp")
     # Form-1: one composite per prompt (c2e, exp); Form-3 cue: cause and effect separately.
     assert Counter(llava_images_per_call) == {1: 24, 2: 12}

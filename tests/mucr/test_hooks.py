@@ -62,10 +62,16 @@ def test_prompts_as_the_readme_prints_them():
         "The first image shows a cause. The next four images are candidate effect images, Option 1 to Option 4 in order. "
         "Which option shows the effect of the first image? Answer with the option number (1, 2, 3 or 4) first, then explain."
     )
-    assert hooks.doc_to_text_e2c_composite(doc).startswith('The image shows five pictures side by side. The first, labelled "Effect image"')
+    assert hooks.doc_to_text_e2c_composite(doc).startswith(
+        'The image shows five pictures side by side. The first, labelled "Effect image"'
+    )
     exp = hooks.exp_docs_from(ITEMS)[0]
-    assert hooks.doc_to_text_exp_split(exp).startswith('The first image shows a cause and the second image shows its effect. The cue phrase linking them is "speeding".')
-    assert hooks.doc_to_text_exp_split(exp).endswith("Answer in three lines:\nCause image: <description>\nEffect image: <description>\nCausal link: <explanation>")
+    assert hooks.doc_to_text_exp_split(exp).startswith(
+        'The first image shows a cause and the second image shows its effect. The cue phrase linking them is "speeding".'
+    )
+    assert hooks.doc_to_text_exp_split(exp).endswith(
+        "Answer in three lines:\nCause image: <description>\nEffect image: <description>\nCausal link: <explanation>"
+    )
 
 
 def test_composite_has_labelled_panels_and_split_keeps_images_apart():
@@ -104,7 +110,14 @@ def test_each_image_is_decoded_once_across_loading_and_visuals(monkeypatch, tmp_
 
 @pytest.mark.parametrize(
     ("answer", "expected"),
-    [("3. The fin is visible.", 3), ("Answer: 2", 2), ("speeding", 2), ("The cue is police officer.", 4), ("car and road", None), ("no idea", None)],
+    [
+        ("3. The fin is visible.", 3),
+        ("Answer: 2", 2),
+        ("speeding", 2),
+        ("The cue is police officer.", 4),
+        ("car and road", None),
+        ("no idea", None),
+    ],
 )
 def test_cue_answers_by_number_or_phrase(answer, expected):
     assert hooks.cue_answer({"options": ["car", "speeding", "road", "police officer"]}).read(answer) == expected
@@ -142,7 +155,9 @@ def test_choice_results_hand_computed():
     assert everything["c2e_counts"]["candidates_link_id"] == 9 and everything["c2e_counts"]["candidates_seeded"] == 3
 
 
-@pytest.mark.parametrize("reply", [FAILED, "[LMMS_EVAL_REQUEST_FAILED after 5 retries] Error code: 400 - Invalid image 2", " ", "", None])
+@pytest.mark.parametrize(
+    "reply", [FAILED, "[LMMS_EVAL_REQUEST_FAILED after 5 retries] Error code: 400 - Invalid image 2", " ", "", None]
+)
 def test_a_failed_request_is_never_a_choice(reply):
     for spec, process, docs in (
         (hooks.C2E, hooks.process_results_c2e, hooks.c2e_docs_from(ITEMS)),
@@ -151,14 +166,21 @@ def test_a_failed_request_is_never_a_choice(reply):
     ):
         values = evaluate(spec, process, docs, [reply] * len(docs))
         assert values[f"{spec.prefix}_accuracy"] == 0.0
-        assert values[f"{spec.prefix}_counts"]["request_failed"] == 12 and values[f"{spec.prefix}_counts"]["unparsable"] == 0
+        assert (
+            values[f"{spec.prefix}_counts"]["request_failed"] == 12
+            and values[f"{spec.prefix}_counts"]["unparsable"] == 0
+        )
 
 
 # ---------------------------------------------------------------- Exp
 
 
 LABELLED = "Cause image: a man drives fast. Effect image: he gets a ticket. Causal link: speeding caused the ticket."
-PART_SCORES = {"cause image (the first": "Score: 6", "effect image (the second": "7/10", "causal link between": "Score: 9"}
+PART_SCORES = {
+    "cause image (the first": "Score: 6",
+    "effect image (the second": "7/10",
+    "causal link between": "Score: 9",
+}
 EXP_DOCS = hooks.exp_docs_from(ITEMS)
 
 
@@ -167,7 +189,11 @@ def _scripted_judge(prompts_seen: list[str], fail_when: str | None = None):
         prompts_seen.append(prompt)
         if fail_when and fail_when in prompt and "causal link between" in prompt:
             return JudgeResult(judge.JUDGE_FAILED, None, None)
-        reply = "Score: 10" if "speed" in prompt and "cause image (the first" in prompt else next(v for k, v in PART_SCORES.items() if k in prompt)
+        reply = (
+            "Score: 10"
+            if "speed" in prompt and "cause image (the first" in prompt
+            else next(v for k, v in PART_SCORES.items() if k in prompt)
+        )
         value = parse(reply)
         return JudgeResult(judge.OK if value is not None else judge.UNPARSABLE, value, reply)
 
@@ -181,17 +207,30 @@ def test_exp_scores_from_a_scripted_judge(monkeypatch):
     values = evaluate(hooks.EXP, hooks.process_results_exp, EXP_DOCS, [LABELLED] * 12)
     assert len(prompts_seen) == 36
     cause_prompt = prompts_seen[0]
-    assert cause_prompt == prompts.judge_prompt(0, "a man drives fast.", [ref.split(". In the second")[0] + "." for ref in BY_ID["0"]["references"]])
-    assert "a man drives fast." in cause_prompt and "1. In the first image, the man drove his car at an excessive speed." in cause_prompt
-    assert "3. In the first image" in cause_prompt and "second image" not in cause_prompt.split("Human references:")[1].split("Model")[0]
+    assert cause_prompt == prompts.judge_prompt(
+        0, "a man drives fast.", [ref.split(". In the second")[0] + "." for ref in BY_ID["0"]["references"]]
+    )
+    assert (
+        "a man drives fast." in cause_prompt
+        and "1. In the first image, the man drove his car at an excessive speed." in cause_prompt
+    )
+    assert (
+        "3. In the first image" in cause_prompt
+        and "second image" not in cause_prompt.split("Human references:")[1].split("Model")[0]
+    )
     # Pairs 0-3 (speeding) score 10 on the cause part, the others 6; the fox pair (11) fails on the link.
     counts = values["exp_counts"]
     assert counts["items_judged"] == 11 and counts["items_judge_failed"] == 1 and counts["items_judge_unparsable"] == 0
     assert values["exp_s1"] == pytest.approx((4 * 10 + 7 * 6) / 11)
     assert values["exp_s2"] == pytest.approx(7.0) and values["exp_s3"] == pytest.approx(9.0)
     assert values["exp_score"] == pytest.approx(0.25 * (82 / 11) + 0.25 * 7 + 0.5 * 9)
-    assert values["exp_score"] == pytest.approx(0.25 * values["exp_s1"] + 0.25 * values["exp_s2"] + 0.5 * values["exp_s3"], abs=1e-12)
-    assert values["exp_ci95"]["exp_score"]["units"] == 11 and values["exp_ci95"]["exp_score"]["lower"] <= values["exp_score"] <= values["exp_ci95"]["exp_score"]["upper"]
+    assert values["exp_score"] == pytest.approx(
+        0.25 * values["exp_s1"] + 0.25 * values["exp_s2"] + 0.5 * values["exp_s3"], abs=1e-12
+    )
+    assert (
+        values["exp_ci95"]["exp_score"]["units"] == 11
+        and values["exp_ci95"]["exp_score"]["lower"] <= values["exp_score"] <= values["exp_ci95"]["exp_score"]["upper"]
+    )
     assert values["exp_offline_score"] is None and counts["items_offline_scored"] == 0
     assert values["exp_unlabelled_rate"] == 0.0 and counts["items_scored"] == 12
 
@@ -222,7 +261,12 @@ def test_a_failed_exp_request_scores_zero_without_asking_the_judge(monkeypatch):
     values = evaluate(hooks.EXP, hooks.process_results_exp, EXP_DOCS, replies)
     assert len(asked) == 18  # only the six answers' three parts
     failed = records(hooks.process_results_exp, EXP_DOCS.select([0]), [FAILED])[0]
-    assert (failed["s1"], failed["s1_status"], failed["labelled"], failed["answer_status"]) == (0.0, "request_failed", None, "request_failed")
+    assert (failed["s1"], failed["s1_status"], failed["labelled"], failed["answer_status"]) == (
+        0.0,
+        "request_failed",
+        None,
+        "request_failed",
+    )
     counts = values["exp_counts"]
     assert counts["request_failed"] == 6 and counts["items_judged"] == 12 and counts["unparsable"] == 0
     # Answered pairs 6-11 (no speeding pair): S1 6, S2 7, S3 9; the failed six count 0.
@@ -240,7 +284,9 @@ def test_exp_without_judge_reports_offline_similarity(monkeypatch):
 
     monkeypatch.setattr(judge, "offline_similarity", similarity)
     values = evaluate(hooks.EXP, hooks.process_results_exp, EXP_DOCS, [LABELLED] * 12)
-    assert seen[1] == [ref.split(". ")[1] + "." for ref in BY_ID["0"]["references"]]  # the effect parts of the annotations
+    assert seen[1] == [
+        ref.split(". ")[1] + "." for ref in BY_ID["0"]["references"]
+    ]  # the effect parts of the annotations
     assert values["exp_s1"] is None and values["exp_score"] is None and values["exp_counts"]["items_judged"] == 0
     assert values["exp_offline_s1"] == pytest.approx(0.2) and values["exp_offline_s3"] == pytest.approx(0.8)
     assert values["exp_offline_score"] == pytest.approx(0.25 * 0.2 + 0.25 * 0.4 + 0.5 * 0.8)
@@ -248,7 +294,9 @@ def test_exp_without_judge_reports_offline_similarity(monkeypatch):
 
 
 @pytest.mark.parametrize(("unavailable", "scored"), [(None, 12), ("no sentence-embedding model", 6)])
-def test_a_failed_exp_request_without_judge_scores_zero_only_where_the_similarity_model_is(monkeypatch, unavailable, scored):
+def test_a_failed_exp_request_without_judge_scores_zero_only_where_the_similarity_model_is(
+    monkeypatch, unavailable, scored
+):
     # Answered parts score 0.5 in both cases (stubbed); a failed request's empty parts score 0 only when the model is there.
     monkeypatch.setattr(judge, "offline_similarity", lambda candidate, references: 0.5)
     monkeypatch.setattr(judge, "similarity_unavailable_reason", lambda: unavailable)
@@ -263,7 +311,9 @@ def test_offline_similarity_with_a_real_embedder(monkeypatch, tmp_path):
 
     monkeypatch.setenv("ABDUCTIVE_SIMILARITY_MODEL", str(build_tiny_embedder(tmp_path / "embedder")))
     doc = EXP_DOCS[0]
-    values = evaluate(hooks.EXP, hooks.process_results_exp, [doc], [doc["references"][1]])  # an annotation scores itself 1
+    values = evaluate(
+        hooks.EXP, hooks.process_results_exp, [doc], [doc["references"][1]]
+    )  # an annotation scores itself 1
     assert values["exp_offline_score"] == pytest.approx(1.0, abs=1e-5)
 
 
@@ -284,7 +334,11 @@ def _task_config(path: Path) -> dict:
     return config
 
 
-TASKS = {f"mucr_{level}{form}": spec for level, spec in zip(("c2e", "e2c", "cue", "exp"), hooks.SPECS, strict=True) for form in ("", "_split")}
+TASKS = {
+    f"mucr_{level}{form}": spec
+    for level, spec in zip(("c2e", "e2c", "cue", "exp"), hooks.SPECS, strict=True)
+    for form in ("", "_split")
+}
 
 
 @pytest.mark.parametrize("task", sorted(TASKS))
@@ -295,7 +349,9 @@ def test_yaml_metric_list_is_the_spec(task):
     for entry in config["metric_list"]:
         assert entry["aggregation"] == ("!function", f"abductive_tasks.mucr.aggregate_{spec.prefix}")
         assert entry["higher_is_better"] is spec.higher_is_better(entry["metric"])
-    functions = [value[1] for value in config.values() if isinstance(value, tuple)] + [entry["aggregation"][1] for entry in config["metric_list"]]
+    functions = [value[1] for value in config.values() if isinstance(value, tuple)] + [
+        entry["aggregation"][1] for entry in config["metric_list"]
+    ]
     for name in functions:
         module, _, attribute = name.rpartition(".")
         assert callable(getattr(importlib.import_module(module), attribute)), name

@@ -6,15 +6,28 @@ import numpy as np
 import pytest
 
 from abductive_tasks.judge import JUDGE_FAILED, NOT_CONFIGURED, OK, UNPARSABLE
-from abductive_tasks.mucr.metrics import CHANCE, choice_outcome, exp_outcome, part_estimates, split_explanation, weighted_parts
+from abductive_tasks.mucr.metrics import (
+    CHANCE,
+    choice_outcome,
+    exp_outcome,
+    part_estimates,
+    split_explanation,
+    weighted_parts,
+)
 from abductive_tasks.taskspec import PARSED, REQUEST_FAILED
 
 
 def test_split_explanation_labelled_and_by_sentences():
-    parts, labelled = split_explanation("**Cause image:** A man speeds.\nEffect image: He gets a ticket.\nCausal link: Speeding led to it.")
+    parts, labelled = split_explanation(
+        "**Cause image:** A man speeds.\nEffect image: He gets a ticket.\nCausal link: Speeding led to it."
+    )
     assert labelled and parts == ("A man speeds.", "He gets a ticket.", "Speeding led to it.")
     annotation = "The first image shows a man planting a tree. It is spring. The second image depicts a grown tree. The causal link is the care."
-    expected = ("The first image shows a man planting a tree. It is spring.", "The second image depicts a grown tree.", "The causal link is the care.")
+    expected = (
+        "The first image shows a man planting a tree. It is spring.",
+        "The second image depicts a grown tree.",
+        "The causal link is the care.",
+    )
     assert split_explanation(annotation) == (expected, False)
     assert split_explanation("One. Two. Three. Four.") == (("One.", "Two.", "Three. Four."), False)
     assert split_explanation("Just one sentence.") == (("Just one sentence.",) * 3, False)
@@ -23,7 +36,14 @@ def test_split_explanation_labelled_and_by_sentences():
 
 
 def _choice(item_id: str, label: str, style: str, correct: bool, rule: str = "link_id", status: str = PARSED) -> dict:
-    return {"item_id": item_id, "label": label, "style": style, "candidate_rule": rule, "correct": correct, "answer_status": status}
+    return {
+        "item_id": item_id,
+        "label": label,
+        "style": style,
+        "candidate_rule": rule,
+        "correct": correct,
+        "answer_status": status,
+    }
 
 
 def test_choice_accuracy_breakdowns_counts_and_chance():
@@ -36,7 +56,9 @@ def test_choice_accuracy_breakdowns_counts_and_chance():
     ]
     outcome = choice_outcome("c2e")(records)
     accuracy = outcome.estimates["c2e_accuracy"]
-    assert accuracy.value == pytest.approx(2 / 5) and accuracy.n_units == 5  # failed and unreadable answers count as wrong
+    assert (
+        accuracy.value == pytest.approx(2 / 5) and accuracy.n_units == 5
+    )  # failed and unreadable answers count as wrong
     by_label = {label: (cell.value, cell.n_units) for label, cell in outcome.breakdowns["c2e_acc_by_label"].items()}
     assert by_label == {"animal": (0.5, 2), "human": (pytest.approx(1 / 3), 3)}
     by_style = {label: (cell.value, cell.n_units) for label, cell in outcome.breakdowns["c2e_acc_by_style"].items()}
@@ -44,7 +66,9 @@ def test_choice_accuracy_breakdowns_counts_and_chance():
     assert outcome.counts == {"items_scored": 5, "candidates_link_id": 3, "candidates_seeded": 2}
     assert outcome.chance == {"c2e_accuracy": CHANCE} and CHANCE == 0.25
     cue = choice_outcome("cue")(records)
-    assert set(cue.estimates) == {"cue_accuracy"} and cue.counts == {"items_scored": 5}  # no candidate sets at the phrase level
+    assert set(cue.estimates) == {"cue_accuracy"} and cue.counts == {
+        "items_scored": 5
+    }  # no candidate sets at the phrase level
 
 
 def test_choice_outcome_without_records_is_undefined_not_zero():
@@ -60,7 +84,9 @@ def test_exp_is_the_weighted_sum_of_the_part_means_in_every_replicate():
     assert estimates["exp_score"].value == pytest.approx(0.25 * 6 + 0.25 * 4.75 + 0.5 * 6.5) == pytest.approx(5.9375)
     # Same seed, same units: the same resampling weights, so the identity holds replicate by replicate.
     parts = [estimates[f"exp_s{k}"].replicates(300, seed=7) for k in (1, 2, 3)]
-    assert np.allclose(estimates["exp_score"].replicates(300, seed=7), 0.25 * parts[0] + 0.25 * parts[1] + 0.5 * parts[2])
+    assert np.allclose(
+        estimates["exp_score"].replicates(300, seed=7), 0.25 * parts[0] + 0.25 * parts[1] + 0.5 * parts[2]
+    )
 
 
 def test_weighted_parts_is_undefined_without_pairs():
@@ -69,7 +95,15 @@ def test_weighted_parts_is_undefined_without_pairs():
     assert values[0] == pytest.approx((0.25 * 4 + 0.25 * 8 + 0.5 * 12) / 2) and np.isnan(values[1])
 
 
-def _exp(item_id: str, s: tuple, statuses: tuple | str = OK, labelled: bool | None = True, answer: str = PARSED, judge: bool = True, o=(None, None, None)) -> dict:
+def _exp(
+    item_id: str,
+    s: tuple,
+    statuses: tuple | str = OK,
+    labelled: bool | None = True,
+    answer: str = PARSED,
+    judge: bool = True,
+    o=(None, None, None),
+) -> dict:
     statuses = (statuses,) * 3 if isinstance(statuses, str) else statuses
     record = {"item_id": item_id, "judge_configured": judge, "labelled": labelled, "answer_status": answer}
     for k in range(3):
@@ -88,11 +122,23 @@ def test_exp_with_a_judge_hand_computed():
     ]
     outcome = exp_outcome(records)
     values = {name: estimate.value for name, estimate in outcome.estimates.items()}
-    assert values["exp_s1"] == pytest.approx(12 / 3) and values["exp_s2"] == pytest.approx(8 / 3) and values["exp_s3"] == pytest.approx(16 / 3)
+    assert (
+        values["exp_s1"] == pytest.approx(12 / 3)
+        and values["exp_s2"] == pytest.approx(8 / 3)
+        and values["exp_s3"] == pytest.approx(16 / 3)
+    )
     assert values["exp_score"] == pytest.approx(0.25 * 4 + 0.25 * 8 / 3 + 0.5 * 16 / 3)
     assert outcome.estimates["exp_score"].units.tolist() == ["a", "b", "c"]
-    assert outcome.counts == {"items_scored": 6, "items_judged": 3, "items_judge_failed": 2, "items_judge_unparsable": 1, "items_offline_scored": 0}
-    assert outcome.values["exp_unlabelled_rate"] == pytest.approx(1 / 5)  # over the five answers; the failed request is none
+    assert outcome.counts == {
+        "items_scored": 6,
+        "items_judged": 3,
+        "items_judge_failed": 2,
+        "items_judge_unparsable": 1,
+        "items_offline_scored": 0,
+    }
+    assert outcome.values["exp_unlabelled_rate"] == pytest.approx(
+        1 / 5
+    )  # over the five answers; the failed request is none
     assert all(outcome.values[f"exp_offline_{name}"] is None for name in ("s1", "s2", "s3", "score"))
 
 

@@ -44,7 +44,9 @@ def test_sample_covers_categories_directions_and_balanced_gold():
     assert set(items["reasoning_category"]) == nleye.REASONING_CATEGORIES
     assert set(items["time_direction"]) == nleye.TIME_DIRECTIONS
     assert Counter(items["gold"]) == {1: 6, 2: 6}
-    sizes = {Path(path).stat().st_size for item in items for path in [item["premise_image"], *item["hypothesis_images"]]}
+    sizes = {
+        Path(path).stat().st_size for item in items for path in [item["premise_image"], *item["hypothesis_images"]]
+    }
     assert len(sizes) > 1
     assert all(item["descriptions"] and len(item["descriptions"]) == 3 for item in items)
 
@@ -66,7 +68,13 @@ def test_switch_selects_sample_local_copy_or_official(monkeypatch, data_copy):
 
 def test_local_copy_with_renamed_columns_loads(data_copy):
     def rename(rows):
-        return [{("label" if k == "gold_label" else "explanation" if k == "gold_explanation" else k): v for k, v in row.items()} for row in rows]
+        return [
+            {
+                ("label" if k == "gold_label" else "explanation" if k == "gold_explanation" else k): v
+                for k, v in row.items()
+            }
+            for row in rows
+        ]
 
     rewrite_csv(data_copy, rename)
     items = load_items(data_copy / "nleye")
@@ -82,11 +90,26 @@ def test_missing_required_column_lists_columns_present(data_copy):
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
-        (lambda rows: rows.__setitem__(3, {**rows[3], "gold_label": "3"}), r"line 5, field 'gold_label': unknown label '3'"),
-        (lambda rows: rows.__setitem__(4, {**rows[4], "sample_id": rows[0]["sample_id"]}), r"line 6, field 'sample_id': duplicate sample id '1' \(first on line 2\)"),
-        (lambda rows: rows.__setitem__(1, {**rows[1], "reasoning_category": "magical"}), r"line 3, field 'reasoning_category': unknown category 'magical'"),
-        (lambda rows: rows.__setitem__(1, {**rows[1], "time_direction": "sideways"}), r"line 3, field 'time_direction'"),
-        (lambda rows: rows.__setitem__(0, {**rows[0], "sample_id": "../../.."}), r"line 2, field 'sample_id': path 'images/../../../premise.png' escapes the data root"),
+        (
+            lambda rows: rows.__setitem__(3, {**rows[3], "gold_label": "3"}),
+            r"line 5, field 'gold_label': unknown label '3'",
+        ),
+        (
+            lambda rows: rows.__setitem__(4, {**rows[4], "sample_id": rows[0]["sample_id"]}),
+            r"line 6, field 'sample_id': duplicate sample id '1' \(first on line 2\)",
+        ),
+        (
+            lambda rows: rows.__setitem__(1, {**rows[1], "reasoning_category": "magical"}),
+            r"line 3, field 'reasoning_category': unknown category 'magical'",
+        ),
+        (
+            lambda rows: rows.__setitem__(1, {**rows[1], "time_direction": "sideways"}),
+            r"line 3, field 'time_direction'",
+        ),
+        (
+            lambda rows: rows.__setitem__(0, {**rows[0], "sample_id": "../../.."}),
+            r"line 2, field 'sample_id': path 'images/../../../premise.png' escapes the data root",
+        ),
     ],
 )
 def test_bad_rows_name_file_line_and_field(data_copy, edit, message):
@@ -124,7 +147,10 @@ def test_text_task_needs_descriptions(data_copy):
 
 def test_benchmark_without_a_hub_copy_says_how_to_get_its_data(monkeypatch):
     monkeypatch.delenv("ABDUCTIVE_DATA", raising=False)
-    with pytest.raises(DataError, match=r"'dve' has no hub copy.*Fetch it here\. Then set ABDUCTIVE_DATA=<root> \(data under <root>/dve/\)"):
+    with pytest.raises(
+        DataError,
+        match=r"'dve' has no hub copy.*Fetch it here\. Then set ABDUCTIVE_DATA=<root> \(data under <root>/dve/\)",
+    ):
         benchmark_root("dve", None, "Fetch it here.")
 
 
@@ -146,7 +172,9 @@ def test_column_override_maps_a_field_to_a_column(data_copy, monkeypatch):
     assert str(path) in str(error.value)
     monkeypatch.setenv("ABDUCTIVE_NLEYE_COLUMNS", "gold_label=which_one")
     assert nleye.column_overrides() == (("gold_label", "which_one"),)
-    assert load_items(data_copy / "nleye", nleye.column_overrides())["gold"] == load_items(SAMPLE_ROOT / "nleye")["gold"]
+    assert (
+        load_items(data_copy / "nleye", nleye.column_overrides())["gold"] == load_items(SAMPLE_ROOT / "nleye")["gold"]
+    )
 
 
 @pytest.mark.parametrize(
@@ -163,7 +191,9 @@ def test_bad_column_override_is_a_clear_error(monkeypatch, value, message):
 
 
 def test_column_override_naming_an_absent_column_is_an_error(data_copy):
-    with pytest.raises(DataError, match=r"ABDUCTIVE_NLEYE_COLUMNS names column\(s\) the file lacks: \['gold_explanation=expl'\]"):
+    with pytest.raises(
+        DataError, match=r"ABDUCTIVE_NLEYE_COLUMNS names column\(s\) the file lacks: \['gold_explanation=expl'\]"
+    ):
         load_items(data_copy / "nleye", (("gold_explanation", "expl"),))
 
 
@@ -173,7 +203,9 @@ def test_image_symlink_leaving_the_root_is_refused(data_copy, tmp_path):
     outside.write_bytes(target.read_bytes())
     target.unlink()
     target.symlink_to(outside)
-    with pytest.raises(DataError, match=r"line 5, field 'sample_id': path 'images/4/premise.png' escapes the data root"):
+    with pytest.raises(
+        DataError, match=r"line 5, field 'sample_id': path 'images/4/premise.png' escapes the data root"
+    ):
         load_items(data_copy / "nleye")
 
 
@@ -195,5 +227,9 @@ def test_the_sample_regenerates_byte_for_byte(tmp_path):
 
     make_nleye(tmp_path)
     written = {path.relative_to(tmp_path): path.read_bytes() for path in tmp_path.rglob("*") if path.is_file()}
-    shipped = {path.relative_to(SAMPLE_ROOT / "nleye"): path.read_bytes() for path in (SAMPLE_ROOT / "nleye").rglob("*") if path.is_file()}
+    shipped = {
+        path.relative_to(SAMPLE_ROOT / "nleye"): path.read_bytes()
+        for path in (SAMPLE_ROOT / "nleye").rglob("*")
+        if path.is_file()
+    }
     assert written == shipped

@@ -39,7 +39,12 @@ def test_dummy_always_one_on_triplets(tmp_path):
         assert count(results, task, "unparsable") == 0
         assert count(results, task, "items_scored") == 12
         assert count(results, task, "items_incomplete") == 0
-        assert metric(results, task, "consistency_by_category")["social"] == {"acc": 0.0, "n": 2, "lower": 0.0, "upper": 0.0}
+        assert metric(results, task, "consistency_by_category")["social"] == {
+            "acc": 0.0,
+            "n": 2,
+            "lower": 0.0,
+            "upper": 0.0,
+        }
 
 
 def test_dummy_always_seven_on_pairs(tmp_path):
@@ -53,10 +58,15 @@ def test_dummy_always_seven_on_pairs(tmp_path):
 
 
 def test_unparsable_answers_are_counted_as_wrong(tmp_path):
-    completed = abductive_eval(["--model", "dummy", "--model_args", "response=no idea", "--tasks", "nleye_triplet,nleye_pairs"], tmp_path / "out")
+    completed = abductive_eval(
+        ["--model", "dummy", "--model_args", "response=no idea", "--tasks", "nleye_triplet,nleye_pairs"],
+        tmp_path / "out",
+    )
     assert completed.returncode == 0, completed.stderr[-3000:]
     shown = [" ".join(line.split()) for line in completed.stdout.splitlines()]
-    assert "| nleye_triplet | consistency_acc | 0.0 | [0.0, 0.0] | 25.0 | 12/12 items | 24 | 0 |" in shown  # the summary: 24 unparsable
+    assert (
+        "| nleye_triplet | consistency_acc | 0.0 | [0.0, 0.0] | 25.0 | 12/12 items | 24 | 0 |" in shown
+    )  # the summary: 24 unparsable
     results = read_results(tmp_path / "out")
     assert count(results, "nleye_triplet", "unparsable") == count(results, "nleye_triplet", "documents")
     assert count(results, "nleye_triplet", "unparsable") == 24
@@ -67,7 +77,9 @@ def test_unparsable_answers_are_counted_as_wrong(tmp_path):
 
 
 def test_limit_cutting_an_item_is_reported(tmp_path):
-    results = run_ok(tmp_path, "--model", "dummy", "--model_args", "response=1", "--tasks", "nleye_triplet", "--limit", "3")
+    results = run_ok(
+        tmp_path, "--model", "dummy", "--model_args", "response=1", "--tasks", "nleye_triplet", "--limit", "3"
+    )
     assert count(results, "nleye_triplet", "items_scored") == 1
     assert count(results, "nleye_triplet", "items_incomplete") == 1
 
@@ -79,7 +91,13 @@ def _corner_luminance(path: str) -> float:
 
 def test_dumb_pixel_on_every_task_matches_the_pixels(tmp_path):
     results = run_ok(tmp_path, "--model", "dumb_pixel", "--tasks", "nleye", "--log_samples")
-    gold_brighter = np.array([_corner_luminance(i["hypothesis_images"][i["gold"] - 1]) > _corner_luminance(i["hypothesis_images"][2 - i["gold"]]) for i in ITEMS])
+    gold_brighter = np.array(
+        [
+            _corner_luminance(i["hypothesis_images"][i["gold"] - 1])
+            > _corner_luminance(i["hypothesis_images"][2 - i["gold"]])
+            for i in ITEMS
+        ]
+    )
     expected = gold_brighter.mean()
     assert expected == pytest.approx(7 / 12)  # how the sample was drawn
     for task in TRIPLET_TASKS:
@@ -116,7 +134,12 @@ def test_random_baseline_on_every_task_is_seeded_per_document(tmp_path):
 
 def test_plain_lmms_eval_route_with_include_path(tmp_path, data_copy):
     """The documented plain route works, and shows why abductive-eval exists: 0.7.3 exits 0 on failure."""
-    tasks_path = subprocess.run([str(Path(sys.executable).with_name("abductive-eval")), "--tasks-path"], capture_output=True, text=True, check=True).stdout.strip()
+    tasks_path = subprocess.run(
+        [str(Path(sys.executable).with_name("abductive-eval")), "--tasks-path"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     env = {**os.environ, **OFFLINE}
     command = [
         str(Path(sys.executable).with_name("lmms-eval")),
@@ -129,11 +152,23 @@ def test_plain_lmms_eval_route_with_include_path(tmp_path, data_copy):
         "--include_path",
         tasks_path,
     ]
-    good = subprocess.run([*command, "--output_path", str(tmp_path / "good")], capture_output=True, text=True, env={**env, "ABDUCTIVE_DATA": "sample"}, cwd=tmp_path)
+    good = subprocess.run(
+        [*command, "--output_path", str(tmp_path / "good")],
+        capture_output=True,
+        text=True,
+        env={**env, "ABDUCTIVE_DATA": "sample"},
+        cwd=tmp_path,
+    )
     assert good.returncode == 0
     assert metric(read_results(tmp_path / "good"), "nleye_triplet", "order1_acc") == 1.0
     (data_copy / "nleye" / "images" / "4" / "premise.png").unlink()
-    bad = subprocess.run([*command, "--output_path", str(tmp_path / "bad")], capture_output=True, text=True, env={**env, "ABDUCTIVE_DATA": str(data_copy)}, cwd=tmp_path)
+    bad = subprocess.run(
+        [*command, "--output_path", str(tmp_path / "bad")],
+        capture_output=True,
+        text=True,
+        env={**env, "ABDUCTIVE_DATA": str(data_copy)},
+        cwd=tmp_path,
+    )
     assert bad.returncode == 0 and "image file not found" in bad.stdout + bad.stderr
     assert not list((tmp_path / "bad").rglob("*_results.json"))
 

@@ -16,7 +16,13 @@ from helpers.runs import abductive_eval, count, metric, read_results
 
 ITEMS = data.load(SAMPLE_ROOT / "nleye").items
 DOCS = hooks.triplet_docs_from(ITEMS)
-EXPLANATION_METRICS = ("explanation_valid_rate", "explanations_judged", "explanations_judge_failed", "explanations_judge_unparsable", "explanations_unjudgeable")
+EXPLANATION_METRICS = (
+    "explanation_valid_rate",
+    "explanations_judged",
+    "explanations_judge_failed",
+    "explanations_judge_unparsable",
+    "explanations_unjudgeable",
+)
 
 
 def test_appendix_c_judge_prompt():
@@ -53,16 +59,33 @@ def _record(item: int, status: str | None, valid: bool | None = None, configured
 
 def _explanations(records: list[dict]) -> tuple[float | None, dict]:
     outcome = triplet_outcome(records, explanations=True)
-    rate = outcome.estimates["explanation_valid_rate"].value if "explanation_valid_rate" in outcome.estimates else outcome.values["explanation_valid_rate"]
+    rate = (
+        outcome.estimates["explanation_valid_rate"].value
+        if "explanation_valid_rate" in outcome.estimates
+        else outcome.values["explanation_valid_rate"]
+    )
     return rate, outcome.counts
 
 
 def test_explanation_aggregations_by_hand():
     # Two wrong predictions (not judged), three valid, one invalid, one failure, one unreadable, one without references.
-    statuses = [(None, None), (None, None), *[("ok", True)] * 3, ("ok", False), ("judge_failed", None), ("unparsable", None), ("no_reference", None)]
+    statuses = [
+        (None, None),
+        (None, None),
+        *[("ok", True)] * 3,
+        ("ok", False),
+        ("judge_failed", None),
+        ("unparsable", None),
+        ("no_reference", None),
+    ]
     rate, counts = _explanations([_record(item, status, valid) for item, (status, valid) in enumerate(statuses)])
     assert rate == pytest.approx(3 / 4)
-    assert (counts["explanations_judged"], counts["explanations_judge_failed"], counts["explanations_judge_unparsable"], counts["explanations_unjudgeable"]) == (4, 1, 1, 1)
+    assert (
+        counts["explanations_judged"],
+        counts["explanations_judge_failed"],
+        counts["explanations_judge_unparsable"],
+        counts["explanations_unjudgeable"],
+    ) == (4, 1, 1, 1)
     rate, counts = _explanations([_record(1, None)])
     assert rate is None and counts["explanations_judged"] == 0  # no correct prediction: nothing to rate
 
@@ -75,7 +98,9 @@ def test_explanation_metrics_not_computed_without_judge(monkeypatch):
     assert record["correct"] and record["explanation"] == "not_configured" and not record["judge_configured"]
     rate, counts = _explanations([record])
     assert rate is None and counts["explanations_judged"] is None
-    assert set(hooks.process_results_triplet_text(doc, ["1"])) == set(hooks.TRIPLET_TEXT.metric_names)  # the text task judges nothing
+    assert set(hooks.process_results_triplet_text(doc, ["1"])) == set(
+        hooks.TRIPLET_TEXT.metric_names
+    )  # the text task judges nothing
     assert "explanation_valid_rate" not in hooks.TRIPLET_TEXT.metric_names
 
 
@@ -125,10 +150,20 @@ def test_explanations_judged_end_to_end_and_cached_on_rerun(tmp_path, data_copy)
             "ABDUCTIVE_JUDGE_TIMEOUT": "10",
             "NO_PROXY": "127.0.0.1,localhost",
         }
-        first = abductive_eval(["--model", "dummy", "--model_args", "response=1", "--tasks", tasks], tmp_path / "first", data=str(data_copy), env=env)
+        first = abductive_eval(
+            ["--model", "dummy", "--model_args", "response=1", "--tasks", tasks],
+            tmp_path / "first",
+            data=str(data_copy),
+            env=env,
+        )
         assert first.returncode == 0, first.stdout[-3000:] + first.stderr[-3000:]
         first_requests = [message_text(body) for body in stub.requests]
-        again = abductive_eval(["--model", "dummy", "--model_args", "response=1", "--tasks", "nleye_triplet"], tmp_path / "again", data=str(data_copy), env=env)
+        again = abductive_eval(
+            ["--model", "dummy", "--model_args", "response=1", "--tasks", "nleye_triplet"],
+            tmp_path / "again",
+            data=str(data_copy),
+            env=env,
+        )
         assert again.returncode == 0, again.stderr[-3000:]
         rerun_requests = [message_text(body) for body in stub.requests][len(first_requests) :]
 
@@ -147,7 +182,12 @@ def test_explanations_judged_end_to_end_and_cached_on_rerun(tmp_path, data_copy)
     assert len(first_requests) == 10 + 2 * 2
     item_4 = next(text for text in first_requests if "Context: A large thin circle of dough" in text)
     assert "Plausible Hypothesis: A lump of dough and a rolling pin on a kitchen surface." in item_4
-    assert "Candidate explanation: 1.\nGold explanations:\nExplanation 1: A rolling pin flattens dough into a thin circle." in item_4
+    assert (
+        "Candidate explanation: 1.\nGold explanations:\nExplanation 1: A rolling pin flattens dough into a thin circle."
+        in item_4
+    )
     # The rerun pays only for the answer that failed.
-    assert len(rerun_requests) == 2 and all("Context: A family decorates a pine tree" in text for text in rerun_requests)
+    assert len(rerun_requests) == 2 and all(
+        "Context: A family decorates a pine tree" in text for text in rerun_requests
+    )
     assert metric(read_results(tmp_path / "again"), "nleye_triplet", "explanation_valid_rate") == pytest.approx(5 / 9)

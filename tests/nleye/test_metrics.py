@@ -36,7 +36,9 @@ def test_rank_statistics_by_hand():
     assert stats["gap_when_wrong"] == pytest.approx((0 + 7) / 2)
     # Table 8's identity: rank diff = acc * correct diff + (1 - acc) * incorrect diff.
     accuracy = 1 / 3
-    assert stats["rank_diff"] == pytest.approx(accuracy * stats["gap_when_correct"] + (1 - accuracy) * stats["gap_when_wrong"])
+    assert stats["rank_diff"] == pytest.approx(
+        accuracy * stats["gap_when_correct"] + (1 - accuracy) * stats["gap_when_wrong"]
+    )
 
 
 def test_rank_statistics_without_parsed_items_are_none():

@@ -18,7 +18,13 @@ MIN_AGREEMENT = 0.98
 
 def build_kind(kind: str, params: dict) -> AnswerKind:
     if kind == "choice":
-        return Choice(params["n"], params.get("aliases", {}), params.get("letters", False), tuple(params.get("option_texts", ())), params.get("context_images", 0))
+        return Choice(
+            params["n"],
+            params.get("aliases", {}),
+            params.get("letters", False),
+            tuple(params.get("option_texts", ())),
+            params.get("context_images", 0),
+        )
     if kind == "label":
         return Label(tuple(params["labels"]), params.get("aliases", {}))
     if kind == "score":
@@ -29,7 +35,11 @@ def build_kind(kind: str, params: dict) -> AnswerKind:
 def load_cases() -> list[tuple[str, AnswerKind, str, object]]:
     """(group, kind, answer, what a person reads) for every case of the corpus."""
     groups = yaml.safe_load(CORPUS.read_text(encoding="utf-8"))["groups"]
-    return [(group["name"], build_kind(group["kind"], group["params"]), case["answer"], case["reads"]) for group in groups for case in group["cases"]]
+    return [
+        (group["name"], build_kind(group["kind"], group["params"]), case["answer"], case["reads"])
+        for group in groups
+        for case in group["cases"]
+    ]
 
 
 CASES = load_cases()
@@ -57,7 +67,9 @@ def test_every_annotation_is_a_valid_answer_of_its_kind():
             return reads in kind.labels
         return isinstance(reads, int | float) and kind.low <= reads <= kind.high
 
-    assert [(group, answer, reads) for group, kind, answer, reads in CASES if reads is not None and not valid(kind, reads)] == []
+    assert [
+        (group, answer, reads) for group, kind, answer, reads in CASES if reads is not None and not valid(kind, reads)
+    ] == []
 
 
 def test_parser_agrees_with_a_person(corpus_report):
@@ -74,7 +86,9 @@ def test_parser_agrees_with_a_person(corpus_report):
     agreed = sum(counts[0] for counts in per_group.values())
     agreement = agreed / len(CASES)
     corpus_report.append(f"agreement {agreed}/{len(CASES)} = {agreement:.1%} (required {MIN_AGREEMENT:.0%})")
-    corpus_report.append("per group: " + ", ".join(f"{group} {right}/{total}" for group, (right, total) in per_group.items()))
+    corpus_report.append(
+        "per group: " + ", ".join(f"{group} {right}/{total}" for group, (right, total) in per_group.items())
+    )
     corpus_report.append(f"disagreements ({len(disagreements)}):" + ("" if disagreements else " none"))
     corpus_report.extend(disagreements)
     assert agreement >= MIN_AGREEMENT, "\n".join(disagreements)
@@ -93,7 +107,9 @@ def test_the_tasks_read_replies_with_the_kinds_the_corpus_checks():
         "nleye_triplet_text": nleye.TRIPLET_TEXT_ANSWER,
         "nleye_pairs": nleye.PAIRS_ANSWER,
         "mucr_c2e_e2c": mucr.FOUR_OPTIONS,
-        "mucr_cue_weather": mucr.cue_answer({"options": ["slippery floor", "birthday party", "heavy rain", "broken glass"]}),
+        "mucr_cue_weather": mucr.cue_answer(
+            {"options": ["slippery floor", "birthday party", "heavy rain", "broken glass"]}
+        ),
         "dve_cls": dve.LABEL,
         "sherlock_rating": sherlock.RATING_ANSWER,
     }

@@ -19,7 +19,14 @@ def triplet_records(consistent: np.ndarray) -> list[dict]:
     """NL-Eye triplet records: an item flagged consistent is right in both orders, the others only in the first."""
     category = {"reasoning_category": "physical", "time_direction": "forward", "time_duration": "short-term"}
     return [
-        {"item_id": item, "gold_position": position, "prediction": 1, "correct": bool(ok or position == 1), **category, "answer_status": "parsed"}
+        {
+            "item_id": item,
+            "gold_position": position,
+            "prediction": 1,
+            "correct": bool(ok or position == 1),
+            **category,
+            "answer_status": "parsed",
+        }
         for item, ok in zip(ITEMS, consistent, strict=True)
         for position in (1, 2)
     ]
@@ -39,14 +46,24 @@ def models() -> dict[str, np.ndarray]:
 
 
 def test_a_planted_difference_is_detected(models):
-    gap = paired("nleye_triplet_text", "consistency_acc", ("better", consistency(models["better"])), ("base", consistency(models["base"])))
+    gap = paired(
+        "nleye_triplet_text",
+        "consistency_acc",
+        ("better", consistency(models["better"])),
+        ("base", consistency(models["base"])),
+    )
     assert gap.result.difference == pytest.approx(28 / 350)
     assert gap.result.lower > 0 and gap.result.p_value < 0.01 and gap.tied is False
     assert gap.result.units == 350 and gap.note == ""
 
 
 def test_a_null_difference_is_not(models):
-    gap = paired("nleye_triplet_text", "consistency_acc", ("base", consistency(models["base"])), ("other", consistency(models["other"])))
+    gap = paired(
+        "nleye_triplet_text",
+        "consistency_acc",
+        ("base", consistency(models["base"])),
+        ("other", consistency(models["other"])),
+    )
     assert gap.result.lower < 0 < gap.result.upper and gap.result.p_value > 0.05 and gap.tied is True
 
 
@@ -59,7 +76,9 @@ def test_a_minus_b_mirrors_b_minus_a(models):
 
 
 def test_units_one_model_lacks_are_left_out_and_said(models):
-    partial = TRIPLET_TEXT.compute(triplet_records(models["base"])[:-20]).estimates["consistency_acc"]  # 10 items cut off
+    partial = TRIPLET_TEXT.compute(triplet_records(models["base"])[:-20]).estimates[
+        "consistency_acc"
+    ]  # 10 items cut off
     gap = paired("t", "consistency_acc", ("full", consistency(models["base"])), ("partial", partial))
     assert gap.result.units == 340 and gap.result.difference == 0 and gap.result.p_value == 1.0
     assert gap.note == "difference on the 340 units both were scored on (full: 350, partial: 340)"
@@ -80,7 +99,12 @@ def test_ties_with_the_best_in_either_direction(models):
 def test_a_run_must_reproduce_its_reported_value(tmp_path, models):
     records = triplet_records(models["base"])
     path = tmp_path / "20260101_000000_samples_nleye_triplet_text.jsonl"
-    path.write_text("".join(json.dumps({"doc_id": i, **{name: [name, r] for name in TRIPLET_TEXT.metric_names}}) + "\n" for i, r in enumerate(records)))
+    path.write_text(
+        "".join(
+            json.dumps({"doc_id": i, **{name: [name, r] for name in TRIPLET_TEXT.metric_names}}) + "\n"
+            for i, r in enumerate(records)
+        )
+    )
     value = models["base"].mean()
     assert estimate_from_run(path, "consistency_acc", value).value == pytest.approx(value)
     with pytest.raises(CompareError, match="the results file reports 0.5"):

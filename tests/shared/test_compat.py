@@ -24,12 +24,16 @@ def lmms_eval(args: list[str], cwd: Path, data: str = "sample") -> subprocess.Co
 
 @pytest.mark.e2e
 def test_plain_lmms_eval_finds_our_tasks_and_reports_our_stderr(tmp_path):
-    completed = lmms_eval(["--tasks", "nleye_triplet", "--model", "dumb_pixel", "--output_path", str(tmp_path / "out")], tmp_path)
+    completed = lmms_eval(
+        ["--tasks", "nleye_triplet", "--model", "dumb_pixel", "--output_path", str(tmp_path / "out")], tmp_path
+    )
     (path,) = (tmp_path / "out").rglob("*_results.json")
     results = json.loads(path.read_text())["results"]["nleye_triplet"]
     assert results["consistency_acc,none"] == pytest.approx(7 / 12), completed.stderr[-2000:]
     interval = results["triplet_ci95,none"]["consistency_acc"]
-    assert results["consistency_acc_stderr,none"] == interval["stderr"] > 0  # lmms-eval's own column carries our bootstrap
+    assert (
+        results["consistency_acc_stderr,none"] == interval["stderr"] > 0
+    )  # lmms-eval's own column carries our bootstrap
     assert interval["lower"] < 7 / 12 < interval["upper"]
 
 
@@ -44,7 +48,11 @@ def test_plain_lmms_eval_lists_our_tasks(tmp_path):
 def test_bad_data_fails_once_with_the_data_error(tmp_path):
     (tmp_path / "bad" / "nleye").mkdir(parents=True)
     (tmp_path / "bad" / "nleye" / "test_set.csv").write_text("x\n1\n")
-    completed = lmms_eval(["--tasks", "nleye_triplet", "--model", "dumb_pixel", "--output_path", str(tmp_path / "out")], tmp_path, data=str(tmp_path / "bad"))
+    completed = lmms_eval(
+        ["--tasks", "nleye_triplet", "--model", "dumb_pixel", "--output_path", str(tmp_path / "out")],
+        tmp_path,
+        data=str(tmp_path / "bad"),
+    )
     log = completed.stdout + completed.stderr
     assert log.count("DataError: ") == 1 and "test_set.csv: missing column(s)" in log
     assert "RetryError" not in log

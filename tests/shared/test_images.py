@@ -36,13 +36,20 @@ def test_sixteen_bit_greyscale_is_scaled_not_clipped_to_white(tmp_path):
     path = _png(tmp_path / "deep.png", np.array([[0, 257 * 128, 65535]], dtype=np.uint16))
     assert Image.open(path).mode == "I;16"
     images.check_image(path, "row 1")
-    assert [images.load_image(str(path)).getpixel((x, 0)) for x in range(3)] == [(0, 0, 0), (128, 128, 128), (255, 255, 255)]
+    assert [images.load_image(str(path)).getpixel((x, 0)) for x in range(3)] == [
+        (0, 0, 0),
+        (128, 128, 128),
+        (255, 255, 255),
+    ]
 
 
 def test_an_image_over_the_pixel_limit_is_refused_with_the_variable_named(tmp_path, monkeypatch):
     path = _png(tmp_path / "big.png", np.zeros((100, 100, 3), dtype=np.uint8))
     monkeypatch.setenv("ABDUCTIVE_MAX_IMAGE_PIXELS", "9999")
-    with pytest.raises(DataError, match=r"row 2: unusable image .*100x100 pixels is over the limit of 9999 \(ABDUCTIVE_MAX_IMAGE_PIXELS\)"):
+    with pytest.raises(
+        DataError,
+        match=r"row 2: unusable image .*100x100 pixels is over the limit of 9999 \(ABDUCTIVE_MAX_IMAGE_PIXELS\)",
+    ):
         images.check_image(path, "row 2")
 
 

@@ -10,16 +10,33 @@ import pytest
 from loguru import logger
 
 from abductive_tasks import judge
-from abductive_tasks.judge import JudgeResult, ask_judge, judge_configured, judge_summary, offline_similarity, similarity_unavailable_reason, warn_not_configured
+from abductive_tasks.judge import (
+    JudgeResult,
+    ask_judge,
+    judge_configured,
+    judge_summary,
+    offline_similarity,
+    similarity_unavailable_reason,
+    warn_not_configured,
+)
 from abductive_tasks.parsing import parse_judge_label, parse_judge_score
 
 from helpers.openai_stub import Delay, Fault, OpenAIStub, message_text
 from helpers.tiny_embedder import build_tiny_embedder
 
-JUDGE_VARIABLES = ("API_TYPE", "MODEL_VERSION", "OPENAI_API_URL", "OPENAI_API_KEY", "ABDUCTIVE_JUDGE", "ABDUCTIVE_JUDGE_CACHE")
+JUDGE_VARIABLES = (
+    "API_TYPE",
+    "MODEL_VERSION",
+    "OPENAI_API_URL",
+    "OPENAI_API_KEY",
+    "ABDUCTIVE_JUDGE",
+    "ABDUCTIVE_JUDGE_CACHE",
+)
 
 
-def use_stub(monkeypatch, stub: OpenAIStub, cache: Path, retries: int = 2, timeout: float = 5.0, model: str = "stub-judge") -> None:
+def use_stub(
+    monkeypatch, stub: OpenAIStub, cache: Path, retries: int = 2, timeout: float = 5.0, model: str = "stub-judge"
+) -> None:
     """Point lmms-eval's judge configuration at ``stub``, with fast retries."""
     for name in JUDGE_VARIABLES:
         monkeypatch.delenv(name, raising=False)
@@ -51,7 +68,14 @@ def score(reply: str) -> float | None:
 @pytest.mark.parametrize(
     ("reply", "expected"),
     [
-        *[("Score: 7", 7.0), ("7/10", 7.0), ("6.5 out of 10", 6.5), ("**8**", 8.0), ("The similarity is 3.", 3.0), ("Score: 0", 0.0)],
+        *[
+            ("Score: 7", 7.0),
+            ("7/10", 7.0),
+            ("6.5 out of 10", 6.5),
+            ("**8**", 8.0),
+            ("The similarity is 3.", 3.0),
+            ("Score: 0", 0.0),
+        ],
         *[("garbage", None), ("Score: 11", None), ("between 6 and 7", None), ("", None)],
     ],
 )
@@ -74,14 +98,22 @@ def test_prompt_model_and_parsed_reply(monkeypatch, tmp_path):
     with OpenAIStub(["Score: 7", "7/10", "garbage"]) as stub:
         use_stub(monkeypatch, stub, tmp_path / "cache", model="judge-v1")
         assert judge_configured()
-        assert ask_judge("Rate A", score, system="You are a judge.", max_tokens=16) == JudgeResult("ok", 7.0, "Score: 7")
+        assert ask_judge("Rate A", score, system="You are a judge.", max_tokens=16) == JudgeResult(
+            "ok", 7.0, "Score: 7"
+        )
         assert ask_judge("Rate B", score) == JudgeResult("ok", 7.0, "7/10")
         assert ask_judge("Rate C", score) == JudgeResult("unparsable", None, "garbage")
         first = stub.requests[0]
         assert first["model"] == "judge-v1"
-        assert first["messages"] == [{"role": "system", "content": "You are a judge."}, {"role": "user", "content": "Rate A"}]
+        assert first["messages"] == [
+            {"role": "system", "content": "You are a judge."},
+            {"role": "user", "content": "Rate A"},
+        ]
         assert first["max_tokens"] == 16 and first["temperature"] == 0.0
-        assert stub.requests[1]["messages"] == [{"role": "user", "content": "Rate B"}] and stub.requests[1]["max_tokens"] == 256
+        assert (
+            stub.requests[1]["messages"] == [{"role": "user", "content": "Rate B"}]
+            and stub.requests[1]["max_tokens"] == 256
+        )
 
 
 def test_retries_on_server_errors_and_timeouts(monkeypatch, tmp_path):
@@ -139,7 +171,9 @@ def test_cache_survives_a_new_judge_and_keys_on_the_model(monkeypatch, tmp_path)
         judge._judges.clear()  # as a fresh process would: only the files remain
         assert ask_judge("Rate me", score).value == 5.0
         assert len(stub.requests) == 1
-        assert ask_judge("Rate me", score, system="Be strict.").value == 6.0  # another system prompt is another question
+        assert (
+            ask_judge("Rate me", score, system="Be strict.").value == 6.0
+        )  # another system prompt is another question
         monkeypatch.setenv("MODEL_VERSION", "another-judge")
         assert ask_judge("Rate me", score).value == 6.0
         assert len(stub.requests) == 3
@@ -201,11 +235,20 @@ def test_not_configured_makes_no_request_and_warns_once(monkeypatch, tmp_path, w
     warn_not_configured("test metric")
     warn_not_configured("test metric")
     (line,) = [message for message in warnings if "test metric" in message]
-    assert "LLM judge not configured (ABDUCTIVE_JUDGE=off): test metric not computed. To enable the judge, set OPENAI_API_KEY" in line and "OPENAI_API_KEY" in line
+    assert (
+        "LLM judge not configured (ABDUCTIVE_JUDGE=off): test metric not computed. To enable the judge, set OPENAI_API_KEY"
+        in line
+        and "OPENAI_API_KEY" in line
+    )
 
 
 def test_judge_summary_counts():
-    results = [JudgeResult("ok", 1, "1"), JudgeResult("ok", 2, "2"), JudgeResult("judge_failed", None, None), JudgeResult("unparsable", None, "?")]
+    results = [
+        JudgeResult("ok", 1, "1"),
+        JudgeResult("ok", 2, "2"),
+        JudgeResult("judge_failed", None, None),
+        JudgeResult("unparsable", None, "?"),
+    ]
     assert judge_summary(results) == {"judged": 2, "judge_failed": 1, "unparsable": 1, "not_configured": 0}
 
 
@@ -213,7 +256,9 @@ def test_offline_similarity_with_a_local_model(monkeypatch, tmp_path):
     monkeypatch.setenv("ABDUCTIVE_SIMILARITY_MODEL", str(build_tiny_embedder(tmp_path / "embedder")))
     assert similarity_unavailable_reason() is None
     candidate = "the man slipped on the wet floor"
-    assert offline_similarity(candidate, ["a dog ran", "The man slipped on the wet floor"]) == pytest.approx(1.0, abs=1e-5)  # max over references
+    assert offline_similarity(candidate, ["a dog ran", "The man slipped on the wet floor"]) == pytest.approx(
+        1.0, abs=1e-5
+    )  # max over references
     other = offline_similarity(candidate, ["a dog ran"])
     assert -1.0 <= other < 0.99
     assert offline_similarity(candidate, []) is None

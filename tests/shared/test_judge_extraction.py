@@ -12,7 +12,15 @@ from abductive_tasks.parsing import Choice, Label, Score
 
 from helpers.openai_stub import Fault, OpenAIStub, message_text
 
-JUDGE_VARIABLES = ("API_TYPE", "MODEL_VERSION", "OPENAI_API_URL", "OPENAI_API_KEY", "ABDUCTIVE_JUDGE", "ABDUCTIVE_JUDGE_CACHE", "ABDUCTIVE_JUDGE_EXTRACT")
+JUDGE_VARIABLES = (
+    "API_TYPE",
+    "MODEL_VERSION",
+    "OPENAI_API_URL",
+    "OPENAI_API_KEY",
+    "ABDUCTIVE_JUDGE",
+    "ABDUCTIVE_JUDGE_CACHE",
+    "ABDUCTIVE_JUDGE_EXTRACT",
+)
 # A reply the rules leave unread: it describes both images and picks one only in other words.
 UNREAD = "The first shows a dry street, the other a flooded one; after that storm, I find the flooded street far more believable."
 
@@ -54,7 +62,10 @@ def test_extraction_returns_the_option_the_judge_names(judge_at):
     assert extraction_verdict(Choice(2), PROMPT_TRIPLET_SEPARATE, UNREAD) == JudgeResult("ok", 2, "2")
     (request,) = stub.requests
     prompt = message_text(request)
-    assert f"Question: {PROMPT_TRIPLET_SEPARATE}\nValid answers: the number of one option: 1 or 2\nReply: {UNREAD}\nYour output:" in prompt
+    assert (
+        f"Question: {PROMPT_TRIPLET_SEPARATE}\nValid answers: the number of one option: 1 or 2\nReply: {UNREAD}\nYour output:"
+        in prompt
+    )
     assert "output none" in prompt and request["max_tokens"] == 32 and request["temperature"] == 0.0
     assert extract_answer(Choice(2), PROMPT_TRIPLET_SEPARATE, UNREAD) == 2  # cached: no second request
     assert len(stub.requests) == 1
@@ -62,8 +73,15 @@ def test_extraction_returns_the_option_the_judge_names(judge_at):
 
 def test_extraction_reads_the_judge_with_the_kind(judge_at):
     judge_at(["Weakener", "Seven, so 7."])
-    assert extract_answer(Label(("strengthener", "weakener")), "Does the update strengthen or weaken?", "It sort of undermines it.") == "weakener"
-    assert extraction_verdict(Score(), "Rate 1-10.", "Quite believable, I would say.") == JudgeResult("ok", 7.0, "Seven, so 7.")
+    assert (
+        extract_answer(
+            Label(("strengthener", "weakener")), "Does the update strengthen or weaken?", "It sort of undermines it."
+        )
+        == "weakener"
+    )
+    assert extraction_verdict(Score(), "Rate 1-10.", "Quite believable, I would say.") == JudgeResult(
+        "ok", 7.0, "Seven, so 7."
+    )
 
 
 @pytest.mark.parametrize("reply", ["none", "Z", "1 or 2"])
@@ -90,7 +108,9 @@ def test_nothing_is_asked_when_extraction_is_off(judge_at, extract):
 
 def test_nothing_is_asked_without_a_judge_or_for_a_failed_request(judge_at, monkeypatch):
     stub = judge_at(["2"])
-    assert extraction_verdict(Choice(2), PROMPT_TRIPLET_SEPARATE, "[LMMS_EVAL_REQUEST_FAILED after 3 retries] Invalid image 2") == JudgeResult("unparsable", None, None)
+    assert extraction_verdict(
+        Choice(2), PROMPT_TRIPLET_SEPARATE, "[LMMS_EVAL_REQUEST_FAILED after 3 retries] Invalid image 2"
+    ) == JudgeResult("unparsable", None, None)
     monkeypatch.setenv("ABDUCTIVE_JUDGE", "off")
     assert not extraction_enabled()
     assert extraction_verdict(Choice(2), PROMPT_TRIPLET_SEPARATE, UNREAD).status == "not_configured"

@@ -17,7 +17,9 @@ from abductive_tasks.parsing import (
     parse_score,
 )
 
-RATE_LIMITED = "[LMMS_EVAL_REQUEST_FAILED after 5 retries] Error code: 429 - Rate limit reached for gpt-4o; retry in 4 s"
+RATE_LIMITED = (
+    "[LMMS_EVAL_REQUEST_FAILED after 5 retries] Error code: 429 - Rate limit reached for gpt-4o; retry in 4 s"
+)
 INVALID_IMAGE = "[LMMS_EVAL_REQUEST_FAILED after 3 retries] Error code: 400 - Invalid image 2 in the request"
 
 
@@ -84,12 +86,17 @@ def test_unreadable_or_out_of_range_scores_are_none(answer):
 # ---------------------------------------------------------------- failed requests
 
 
-@pytest.mark.parametrize("reply", [None, "", "   \n", RATE_LIMITED, INVALID_IMAGE, "  [LMMS_EVAL_REQUEST_FAILED after 1 retries] Connection error."])
+@pytest.mark.parametrize(
+    "reply",
+    [None, "", "   \n", RATE_LIMITED, INVALID_IMAGE, "  [LMMS_EVAL_REQUEST_FAILED after 1 retries] Connection error."],
+)
 def test_request_failures_are_recognised(reply):
     assert is_request_failure(reply)
 
 
-@pytest.mark.parametrize("reply", ["2", "Score: 4", "The model said [LMMS_EVAL_REQUEST_FAILED earlier, but the answer is 2"])
+@pytest.mark.parametrize(
+    "reply", ["2", "Score: 4", "The model said [LMMS_EVAL_REQUEST_FAILED earlier, but the answer is 2"]
+)
 def test_answers_are_not_request_failures(reply):
     assert not is_request_failure(reply)
 
@@ -110,7 +117,9 @@ def test_a_failed_request_is_never_read_as_an_answer():
 def test_letters_only_where_the_prompt_lists_them():
     assert [Choice(4).read(answer) for answer in ("A", "(B)", "Answer: C", "D.")] == [None, None, None, None]
     lettered = Choice(4, letters=True)
-    assert [lettered.read(answer) for answer in ("A", "(B) the second image", "Answer: C", "The answer is D.", "E")] == [1, 2, 3, 4, None]
+    assert [
+        lettered.read(answer) for answer in ("A", "(B) the second image", "Answer: C", "The answer is D.", "E")
+    ] == [1, 2, 3, 4, None]
     assert lettered.read("A man is walking his dog, so option 3 is the effect.") == 3  # the article is no letter
     assert lettered.read("I think option B is more plausible.") == 2
 
@@ -129,7 +138,9 @@ def test_a_reply_that_counts_the_context_image_too():
     assert Choice(2, context_images=1).read(counted) == 1  # the second of three images is hypothesis 1
     assert Choice(2).read(counted) is None  # without knowing what comes first, such counts name nothing
     assert Choice(2, context_images=1).read("Hypothesis 2 (the third image) is more plausible.") == 2
-    assert Choice(2, context_images=1).read("The second image is more plausible.") == 2  # counted as the prompt numbers them
+    assert (
+        Choice(2, context_images=1).read("The second image is more plausible.") == 2
+    )  # counted as the prompt numbers them
     assert Choice(4, context_images=1).read("The fifth image shows the effect.") == 4
 
 
@@ -142,8 +153,13 @@ def test_images_are_no_options_when_the_options_are_texts():
 def test_a_stated_answer_outranks_verdicts_in_the_explanation():
     assert Choice(2).read("Answer: 2. Image 1 is more likely to be in the morning, unlike the night context.") == 2
     assert Score().read("Score: 6. The man gave 2 apples to the boy.") == 6.0
-    assert Choice(2).read("Image 2 is more plausible? No: image 1 is more plausible.") == 1  # of equal rank, the last wins
-    assert Label(("strengthener", "weakener")).read("Answer: weakener. On second thought, answer: strengthener.") == "strengthener"
+    assert (
+        Choice(2).read("Image 2 is more plausible? No: image 1 is more plausible.") == 1
+    )  # of equal rank, the last wins
+    assert (
+        Label(("strengthener", "weakener")).read("Answer: weakener. On second thought, answer: strengthener.")
+        == "strengthener"
+    )
 
 
 def test_former_and_latter_name_one_of_two_options():
@@ -174,20 +190,31 @@ def test_labels_with_aliases_and_negation():
     assert update.read("It is not a strengthener; it is a weakener.") == "weakener"
     assert update.read("The update weakens the hypothesis.") == "weakener"
     assert update.read("Neither a strengthener nor a weakener.") is None
-    assert Label(("strengthener", "weakener")).read("The update weakens the hypothesis.") is None  # aliases only where given
+    assert (
+        Label(("strengthener", "weakener")).read("The update weakens the hypothesis.") is None
+    )  # aliases only where given
 
 
 def test_describe_names_the_valid_answers():
     assert Choice(2).describe() == "the number of one option: 1 or 2"
-    assert Choice(2, {"middle": 1, "right": 2}).describe() == "the number of one option: 1 or 2 (the middle image = 1; the right image = 2)"
-    assert Choice(3, option_texts=("rain", "wind", "snow")).describe() == "the number of one option: 1, 2 or 3 (1 = rain; 2 = wind; 3 = snow)"
+    assert (
+        Choice(2, {"middle": 1, "right": 2}).describe()
+        == "the number of one option: 1 or 2 (the middle image = 1; the right image = 2)"
+    )
+    assert (
+        Choice(3, option_texts=("rain", "wind", "snow")).describe()
+        == "the number of one option: 1, 2 or 3 (1 = rain; 2 = wind; 3 = snow)"
+    )
     assert Choice(4, letters=True).describe() == "the number of one option: 1, 2, 3 or 4 (or the letters A to D)"
     assert Label(("strengthener", "weakener")).describe() == "one of the words strengthener or weakener"
     assert Score().describe() == "one number from 1 to 10"
 
 
 def test_kinds_are_hashable_values_and_check_their_parameters():
-    assert Choice(2, {"middle": 1}) == Choice(2, {"middle": 1}) and len({Choice(2, {"middle": 1}), Choice(2, {"middle": 1})}) == 1
+    assert (
+        Choice(2, {"middle": 1}) == Choice(2, {"middle": 1})
+        and len({Choice(2, {"middle": 1}), Choice(2, {"middle": 1})}) == 1
+    )
     assert hash(Label(["a", "b"], {"as": "a"})) == hash(Label(("a", "b"), {"as": "a"}))
     with pytest.raises(ValueError, match="3 option texts for 4 options"):
         Choice(4, option_texts=("a", "b", "c"))
@@ -200,7 +227,11 @@ def test_kinds_are_hashable_values_and_check_their_parameters():
     [
         (Choice(2), "2. Chosen at random.", 2),
         (Choice(2, {"middle": 1, "right": 2}), "1. Its upper-left pixel is the brightest.", 1),
-        (Choice(4, option_texts=("heavy rain", "slippery floor", "birthday party", "broken glass")), "broken glass. Chosen at random.", 4),
+        (
+            Choice(4, option_texts=("heavy rain", "slippery floor", "birthday party", "broken glass")),
+            "broken glass. Chosen at random.",
+            4,
+        ),
         (Label(("strengthener", "weakener")), "strengthener. Its upper-left pixel is the brightest.", "strengthener"),
         (Score(), "Score: 6.470. Read from the upper-left pixel.", 6.47),
         (Score(), "Score: 10. Chosen at random.", 10.0),
@@ -225,14 +256,19 @@ def test_number_words_standing_as_an_answer():
     assert [Choice(2).read(answer) for answer in ("Two.", "The answer is one.", "Answer: two")] == [2, 1, 2]
     assert Choice(2).read("I'd go with the other one.") is None  # a pronoun, not an option
     assert Choice(2).read("Neither of the two is more plausible.") is None
-    assert [Score().read(answer) for answer in ("seven", "Score: five", "Score: seven out of ten", "I'd say it's about a six.")] == [7.0, 5.0, 7.0, 6.0]
+    assert [
+        Score().read(answer)
+        for answer in ("seven", "Score: five", "Score: seven out of ten", "I'd say it's about a six.")
+    ] == [7.0, 5.0, 7.0, 6.0]
 
 
 def test_last_and_bare_ordinals():
     assert Choice(4).read("The last one.") == 4
     assert Choice(2, {"middle": 1, "right": 2}, context_images=1).read("The last image is more plausible.") == 2
     cue = Choice(4, option_texts=("heavy snow", "forgot umbrella", "power outage", "ate too much"))
-    assert cue.read("The last image shows a buried car; the cue is heavy snow.") == 1  # images are no options of a text choice
+    assert (
+        cue.read("The last image shows a buried car; the cue is heavy snow.") == 1
+    )  # images are no options of a text choice
     assert Choice(2).read("The first.") == 1
     assert Choice(2).read("In the first, the man is dry; in the second, he is wet. The second is more plausible.") == 2
 
@@ -257,7 +293,9 @@ def test_a_colon_after_a_verdict_introduces_the_reason_not_an_answer():
 def test_a_parenthesis_names_the_option_an_image_count_means():
     assert Choice(4, context_images=1).read("The second image (Option 1) shows the effect: the cup is broken.") == 1
     assert Choice(2, {"middle": 1, "right": 2}, context_images=1).read("The second panel (middle) fits better.") == 1
-    assert Choice(2, context_images=1).read("Hypothesis 2 (the third image) is more plausible.") == 2  # an option outranks its image count
+    assert (
+        Choice(2, context_images=1).read("Hypothesis 2 (the third image) is more plausible.") == 2
+    )  # an option outranks its image count
 
 
 def test_a_self_correction_restates_the_answer():
@@ -286,23 +324,38 @@ def test_hedged_ranked_and_tabled_picks():
 
 def test_more_ways_to_pick_or_reject():
     assert Choice(4).read("Options 2 and 4 both show water, but only option 4 shows a flooded room.") == 4
-    assert Choice(4, context_images=1).read("First, each option:\n- Option 1: A park.\n- Option 2: A cast.\n\nThe cause of the effect image is Option 2.") == 2
+    assert (
+        Choice(4, context_images=1).read(
+            "First, each option:\n- Option 1: A park.\n- Option 2: A cast.\n\nThe cause of the effect image is Option 2."
+        )
+        == 2
+    )
     assert Choice(4).read("It's not 1 or 2. I think it's 3.") == 3
     assert Choice(2).read("The hypothesis image that best fits is 2.") == 2
-    assert Choice(2, {"middle": 1, "right": 2}).read("Of the middle and right images, the right one better matches the context.") == 2
+    assert (
+        Choice(2, {"middle": 1, "right": 2}).read(
+            "Of the middle and right images, the right one better matches the context."
+        )
+        == 2
+    )
     assert Choice(2).read("Neither image clearly follows; if forced to choose, 2.") == 2
     assert Choice(2).read("H2") == 2 and Choice(2).read("H2O on the floor suggests image 1.") == 1
     update = Label(("strengthener", "weakener"), {"strengthen": "strengthener", "weaken": "weakener"})
     assert update.read("Strengthener? No — weakener.") == "weakener"  # a question is no answer
     assert update.read("The update is strengthening the hypothesis.") == "strengthener"
-    assert update.read("The update doesn't strengthen the hypothesis.") == "weakener"  # of two, rejecting one picks the other
+    assert (
+        update.read("The update doesn't strengthen the hypothesis.") == "weakener"
+    )  # of two, rejecting one picks the other
 
 
 def test_more_score_forms():
     assert Score().read("I'd give it a solid 7.") == 7.0
     assert Score().read("It is not a 10, since the man could have dried off, but it's at least an 8.") == 8.0
     assert Score().read("| Aspect | Assessment |\n|---|---|\n| Consistency | High |\n| **Score** | **8** |") == 8.0
-    assert Score().read("The highlighted region shows 3 people waiting at a bus stop. The inference is quite plausible.") is None
+    assert (
+        Score().read("The highlighted region shows 3 people waiting at a bus stop. The inference is quite plausible.")
+        is None
+    )
 
 
 def test_score_reads_the_prompts_own_scale_words_only_without_a_number():

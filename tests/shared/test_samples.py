@@ -19,25 +19,44 @@ CATEGORIES = {"reasoning_category": "physical", "time_direction": "forward", "ti
 
 def triplet_record(item: str, position: int, correct: bool) -> dict:
     prediction = position if correct else 3 - position
-    return {"item_id": item, "gold_position": position, "prediction": prediction, "correct": correct, **CATEGORIES, "answer_status": "parsed"}
+    return {
+        "item_id": item,
+        "gold_position": position,
+        "prediction": prediction,
+        "correct": correct,
+        **CATEGORIES,
+        "answer_status": "parsed",
+    }
 
 
 def write_samples(path: Path, spec, records: list[dict], extra: dict | None = None) -> Path:
     """Lines as lmms-eval writes them: its own fields, then ``{metric: [metric, record]}`` for every metric."""
-    lines = [{"doc_id": index, "target": "1", **{name: [name, record] for name in spec.metric_names}, **(extra or {})} for index, record in enumerate(records)]
+    lines = [
+        {"doc_id": index, "target": "1", **{name: [name, record] for name in spec.metric_names}, **(extra or {})}
+        for index, record in enumerate(records)
+    ]
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     return path
 
 
 def test_file_names_follow_lmms_eval():
-    assert samples_path(Path("out/m/20260101_000000_results.json"), "nleye_pairs") == Path("out/m/20260101_000000_samples_nleye_pairs.jsonl")
+    assert samples_path(Path("out/m/20260101_000000_results.json"), "nleye_pairs") == Path(
+        "out/m/20260101_000000_samples_nleye_pairs.jsonl"
+    )
     assert task_of(Path("20260101_000000_samples_nleye_triplet_text.jsonl")) == "nleye_triplet_text"
     assert task_of(Path("records.jsonl")) is None
 
 
 def test_records_and_spec_come_back_from_the_lines(tmp_path):
-    records = [triplet_record("a", 1, True), triplet_record("a", 2, True), triplet_record("b", 1, True), triplet_record("b", 2, False)]
-    samples = read_samples(write_samples(tmp_path / "20260101_000000_samples_nleye_triplet_text.jsonl", TRIPLET_TEXT, records))
+    records = [
+        triplet_record("a", 1, True),
+        triplet_record("a", 2, True),
+        triplet_record("b", 1, True),
+        triplet_record("b", 2, False),
+    ]
+    samples = read_samples(
+        write_samples(tmp_path / "20260101_000000_samples_nleye_triplet_text.jsonl", TRIPLET_TEXT, records)
+    )
     # TRIPLET_TEXT's metrics lack TRIPLET's explanation_valid_rate: the metric names alone decide
     assert samples.spec is TRIPLET_TEXT and samples.task == "nleye_triplet_text" and samples.records == records
     values = samples.evaluate()
@@ -79,7 +98,10 @@ def test_an_explicit_spec_reads_lines_carrying_more_keys(tmp_path):
 def spec_tasks() -> list[str]:
     """The suite's tasks whose process_results derive from a task spec (every converted benchmark)."""
     manager = compat.task_manager()
-    configs = {task: compat.task_config(manager.task_index[task]["yaml_path"]) for task in Suite().expand(["abductive", "nleye"])}
+    configs = {
+        task: compat.task_config(manager.task_index[task]["yaml_path"])
+        for task in Suite().expand(["abductive", "nleye"])
+    }
     return [task for task, config in configs.items() if getattr(config["process_results"], "spec", None) is not None]
 
 
@@ -97,13 +119,24 @@ def test_a_real_run_is_recomputed_from_its_samples_alone(tmp_path, monkeypatch):
     with_intervals = []
     for task in tasks:
         samples = read_samples(samples_path(results_file, task))
-        assert samples.task == task and samples.spec is spec_of_task(task)  # the metric names found the task YAML's spec
+        assert samples.task == task and samples.spec is spec_of_task(
+            task
+        )  # the metric names found the task YAML's spec
         recomputed = samples.evaluate()
-        reported = {key.removesuffix(",none"): value for key, value in results[task].items() if key.endswith(",none") and "_stderr" not in key}
+        reported = {
+            key.removesuffix(",none"): value
+            for key, value in results[task].items()
+            if key.endswith(",none") and "_stderr" not in key
+        }
         assert json.loads(json.dumps(recomputed)) == reported, task  # as JSON: a dict's int keys read back as strings
-        intervals = recomputed[samples.spec.interval_metric]  # empty where nothing was computed (mucr_exp without a judge)
+        intervals = recomputed[
+            samples.spec.interval_metric
+        ]  # empty where nothing was computed (mucr_exp without a judge)
         assert all(entry["resamples"] == 1000 for entry in intervals.values())
         with_intervals += [task] if intervals else []
         for metric, entry in intervals.items():
-            assert results[task][f"{metric}_stderr,none"] == ("N/A" if entry["stderr"] is None else entry["stderr"]), (task, metric)
+            assert results[task][f"{metric}_stderr,none"] == ("N/A" if entry["stderr"] is None else entry["stderr"]), (
+                task,
+                metric,
+            )
     assert {"nleye_triplet", "nleye_pairs"} <= set(with_intervals)

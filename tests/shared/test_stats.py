@@ -12,7 +12,10 @@ def test_estimate_values_by_hand():
     grouped = Estimate.grouped_mean(["p", "p", "q"], [1, 0, 1])
     assert grouped.units.tolist() == ["p", "q"] and grouped.stats.tolist() == [[1, 2], [1, 1]]
     assert grouped.value == pytest.approx(2 / 3)
-    assert (grouped.n_units, grouped.n_rows) == (2, 3)  # a breakdown cell's "n" counts the rows (updates), not the units
+    assert (grouped.n_units, grouped.n_rows) == (
+        2,
+        3,
+    )  # a breakdown cell's "n" counts the rows (updates), not the units
     assert Estimate.mean(["a", "b"], [1, 0]).n_rows == 2
     assert Estimate.mean(["a"], [50], scale=2).value == 100
     assert Estimate.mean([], []).value is None

@@ -35,7 +35,9 @@ def values_of(replies):
 
 
 def test_every_metric_gets_the_same_record_and_the_counts():
-    values = values_of(["1", "2", "Option 2", "gibberish", "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 500", "", "1", "2"])
+    values = values_of(
+        ["1", "2", "Option 2", "gibberish", "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 500", "", "1", "2"]
+    )
     assert set(values[0]) == {"toy_acc", "toy_note", "toy_counts", "toy_ci95"} == set(TOY.metric_names)
     assert values[0]["toy_acc"] == ["toy_acc", {"item_id": "0", "correct": True, "answer_status": "parsed"}]
     assert values[0]["toy_acc"][1] is values[0]["toy_counts"][1]
@@ -61,7 +63,11 @@ def test_intervals_and_stderr_for_lmms_eval():
     items = [v["toy_acc"] for v in values]
     intervals = TOY.aggregate([v["toy_ci95"] for v in values])
     entry = intervals["toy_acc"]
-    assert set(entry) == {"lower", "upper", "stderr", "units", "resamples", "chance"} and entry["units"] == 8 and entry["chance"] == 0.5
+    assert (
+        set(entry) == {"lower", "upper", "stderr", "units", "resamples", "chance"}
+        and entry["units"] == 8
+        and entry["chance"] == 0.5
+    )
     assert entry["lower"] <= TOY.aggregate(items) <= entry["upper"]
     assert TOY.stderr(items) == entry["stderr"] > 0
     assert TOY.stderr([v["toy_note"] for v in values]) == "N/A"

@@ -79,8 +79,13 @@ def test_factored_view_has_one_item_per_instance_id_of_each_chunk():
     # Chunk 0: o1, o3, o4, o8; o4 and o8 share their inference text, so 4 rows and 3 columns.
     assert {(item["rows"], item["cols"], item["documents"]) for item in first} == {(4, 3, 4)}
     assert [item["row"] for item in first] == [0, 1, 2, 3] and [item["col"] for item in first] == [0, 1, 2, 0]
-    assert sorted(item["gold_row"] for item in first) == [0, 1, 2, 3] and sorted(item["gold_col"] for item in first) == [0, 1, 2, 2]
-    assert first[0]["region_key"] == f"{Path(first[0]['image_path']).parent.name}/{Path(first[0]['image_path']).name}|{json.dumps(first[0]['boxes'])}"
+    assert sorted(item["gold_row"] for item in first) == [0, 1, 2, 3] and sorted(
+        item["gold_col"] for item in first
+    ) == [0, 1, 2, 2]
+    assert (
+        first[0]["region_key"]
+        == f"{Path(first[0]['image_path']).parent.name}/{Path(first[0]['image_path']).name}|{json.dumps(first[0]['boxes'])}"
+    )
     test = items(ROOT, "retrieval", "test", view="factored")
     assert len(test) == 3 + 2 and not any(test["has_key"]) and set(test["gold_row"]) == {-1}
 
@@ -115,30 +120,80 @@ LOCALIZATION_KEY = "val_localization/val_localization_answer_key.json"
 @pytest.mark.parametrize(
     ("task", "file", "change", "message"),
     [
-        ("comparison", COMPARISON, lambda d: d[1].update(test_id=d[0]["test_id"]), "instance 1, field 'test_id': duplicate"),
+        (
+            "comparison",
+            COMPARISON,
+            lambda d: d[1].update(test_id=d[0]["test_id"]),
+            "instance 1, field 'test_id': duplicate",
+        ),
         ("comparison", COMPARISON, lambda d: d[2]["region"][0].update(left=1.5), "instance 2, field 'region\\[0\\]'"),
         ("comparison", COMPARISON, lambda d: d[0].update(inference=""), "instance 0, field 'inference'"),
         ("comparison", COMPARISON, lambda d: d[0]["image"].update(url="http://x/../.."), "escapes the data root"),
-        ("comparison", COMPARISON_KEY, lambda d: d["annotations"][0]["candidates"][0].pop("annot2"), "annotations\\[0\\], candidates\\[0\\], field 'annot2'"),
-        ("comparison", COMPARISON_KEY, _rating("annot1", "NaN"), "annotations\\[1\\], candidates\\[2\\], field 'annot1': expected a finite number, got 'NaN'"),
-        ("comparison", COMPARISON_KEY, _rating("annot2", float("nan")), "annotations\\[1\\], candidates\\[2\\], field 'annot2': expected a finite number, got nan"),
-        ("comparison", COMPARISON_KEY, _rating("annot1", float("inf")), "field 'annot1': expected a finite number, got inf"),
+        (
+            "comparison",
+            COMPARISON_KEY,
+            lambda d: d["annotations"][0]["candidates"][0].pop("annot2"),
+            "annotations\\[0\\], candidates\\[0\\], field 'annot2'",
+        ),
+        (
+            "comparison",
+            COMPARISON_KEY,
+            _rating("annot1", "NaN"),
+            "annotations\\[1\\], candidates\\[2\\], field 'annot1': expected a finite number, got 'NaN'",
+        ),
+        (
+            "comparison",
+            COMPARISON_KEY,
+            _rating("annot2", float("nan")),
+            "annotations\\[1\\], candidates\\[2\\], field 'annot2': expected a finite number, got nan",
+        ),
+        (
+            "comparison",
+            COMPARISON_KEY,
+            _rating("annot1", float("inf")),
+            "field 'annot1': expected a finite number, got inf",
+        ),
         ("comparison", COMPARISON_KEY, _rating("annot1", "3"), "field 'annot1': expected a finite number, got '3'"),
         ("comparison", COMPARISON_KEY, _rating("annot1", True), "field 'annot1': expected a finite number, got True"),
         # A negative box crashed the drawing mid-inference; a box outside the image was scored with nothing drawn.
-        ("localization", LOCALIZATION, lambda d: d[1]["region"][0].update(width=-4), "instance 1, field 'region\\[0\\]': negative width or height \\(-4 x 24\\)"),
-        ("localization", LOCALIZATION, lambda d: d[5]["region"][0].update(height=-1), "instance 5, field 'region\\[0\\]': negative width or height"),
+        (
+            "localization",
+            LOCALIZATION,
+            lambda d: d[1]["region"][0].update(width=-4),
+            "instance 1, field 'region\\[0\\]': negative width or height \\(-4 x 24\\)",
+        ),
+        (
+            "localization",
+            LOCALIZATION,
+            lambda d: d[5]["region"][0].update(height=-1),
+            "instance 5, field 'region\\[0\\]': negative width or height",
+        ),
         (
             "localization",
             LOCALIZATION,
             lambda d: d[0]["region"][0].update(left=96),
             "instance 0, field 'region\\[0\\]': box \\[96, 4, 30, 24\\] lies outside the 96x64 image",
         ),
-        ("localization", LOCALIZATION, lambda d: d[0]["region"][0].update(left=-40, width=30), "instance 0, field 'region\\[0\\]': box .* lies outside"),
+        (
+            "localization",
+            LOCALIZATION,
+            lambda d: d[0]["region"][0].update(left=-40, width=30),
+            "instance 0, field 'region\\[0\\]': box .* lies outside",
+        ),
         ("localization", LOCALIZATION_KEY, lambda d: d.pop(next(iter(d))), "no answer for 1 test_id"),
         ("localization", LOCALIZATION_KEY, lambda d: next(iter(d.values())).update(type="box"), "type 'gt' or 'auto'"),
-        ("localization", LOCALIZATION_KEY, lambda d: next(a for a in d.values() if a["type"] == "auto").update(IoU=float("nan")), "numeric 'IoU' in \\[0, 1\\], got nan"),
-        ("retrieval", "val_retrieval/val_retrieval_1_answer_key.json", lambda d: d.update({next(iter(d)): ["o2", "o5"]}), "full n x n grid"),
+        (
+            "localization",
+            LOCALIZATION_KEY,
+            lambda d: next(a for a in d.values() if a["type"] == "auto").update(IoU=float("nan")),
+            "numeric 'IoU' in \\[0, 1\\], got nan",
+        ),
+        (
+            "retrieval",
+            "val_retrieval/val_retrieval_1_answer_key.json",
+            lambda d: d.update({next(iter(d)): ["o2", "o5"]}),
+            "full n x n grid",
+        ),
     ],
 )
 def test_bad_data_names_file_instance_and_field(data_copy, task, file, change, message):
@@ -151,7 +206,9 @@ def test_bad_data_names_file_instance_and_field(data_copy, task, file, change, m
 
 def test_boxes_partly_outside_the_image_are_drawn_clipped_and_accepted(data_copy):
     # The official drawing clips such boxes (negative coordinates, or past the border): they are real regions.
-    _edit(data_copy / "sherlock" / LOCALIZATION, lambda d: d[2]["region"][0].update(left=-5, top=50, width=120, height=30))
+    _edit(
+        data_copy / "sherlock" / LOCALIZATION, lambda d: d[2]["region"][0].update(left=-5, top=50, width=120, height=30)
+    )
     item = items(data_copy / "sherlock", "localization")[2]
     assert item["boxes"] == [[-5, 50, 120, 30]]
 
@@ -177,7 +234,14 @@ def test_a_box_outside_the_image_is_refused_on_both_retrieval_views(data_copy, v
         (b"[" * 100_000 + b"]" * 100_000, "nested too deeply|cannot be read"),
     ],
 )
-@pytest.mark.parametrize(("task", "file"), [("comparison", COMPARISON), ("comparison", COMPARISON_KEY), ("retrieval", "val_retrieval/val_retrieval_0_instances.json")])
+@pytest.mark.parametrize(
+    ("task", "file"),
+    [
+        ("comparison", COMPARISON),
+        ("comparison", COMPARISON_KEY),
+        ("retrieval", "val_retrieval/val_retrieval_0_instances.json"),
+    ],
+)
 def test_unreadable_json_is_named_by_file(data_copy, task, file, content, message):
     path = data_copy / "sherlock" / file
     path.write_bytes(content)
@@ -200,7 +264,9 @@ def test_a_truncated_image_is_refused_with_its_instance(data_copy):
     path = data_copy / "sherlock" / "images" / "VG_100K" / "102.jpg"
     path.write_bytes(path.read_bytes()[:200])
     images.clear_cache()
-    with pytest.raises(DataError, match=r"val_comparison_instances.json, instance 0, field 'image.url': unusable image"):
+    with pytest.raises(
+        DataError, match=r"val_comparison_instances.json, instance 0, field 'image.url': unusable image"
+    ):
         items(data_copy / "sherlock", "comparison")
 
 

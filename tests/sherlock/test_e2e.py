@@ -22,7 +22,9 @@ ROOT = SAMPLE_ROOT / "sherlock"
 CONSTANT_COMPARISON = 100 * (0.75 - 0.4 - 1 / 6) / 3  # the tie-break noise alone (test_metrics.py)
 CONSTANT_AUTO = 100 * (0.5 + 0 + 1 / 3) / 3  # the first proposal per inference (test_hooks.py)
 ORACLE_AUTO = 100 * (1 + 0.5 + 2 / 3) / 3
-EVERY_TASK = "sherlock,sherlock_rating,sherlock_retrieval_mini,sherlock_retrieval_mini_rating,sherlock_test,sherlock_rating_test"
+EVERY_TASK = (
+    "sherlock,sherlock_rating,sherlock_retrieval_mini,sherlock_retrieval_mini_rating,sherlock_test,sherlock_rating_test"
+)
 RATING_TASKS = {
     "sherlock_retrieval_rating": 25,
     "sherlock_retrieval_mini_rating": 25,
@@ -47,7 +49,11 @@ def test_dummy_on_every_task_and_route(tmp_path):
     for suffix in ("", "_rating"):
         comparison, localization = f"sherlock_comparison{suffix}", f"sherlock_localization{suffix}"
         assert metric(results, comparison, "comparison_acc") == pytest.approx(CONSTANT_COMPARISON)
-        assert metric(results, comparison, "comparison_oracle_acc") > metric(results, comparison, "comparison_human_acc") > 0
+        assert (
+            metric(results, comparison, "comparison_oracle_acc")
+            > metric(results, comparison, "comparison_human_acc")
+            > 0
+        )
         assert count(results, comparison, "inputs_scored") == 3
         assert count(results, comparison, "unparsable") == 0
         assert metric(results, localization, "localization_auto_acc") == pytest.approx(CONSTANT_AUTO)
@@ -61,8 +67,17 @@ def test_dummy_on_every_task_and_route(tmp_path):
         assert count(results, mini, "chunks_scored") == 2
         ci95 = metric(results, mini, "mini_ci95")["mini_p_at_1"]
         assert ci95["units"] == 2 and ci95["chance"] == pytest.approx((100 / 4 + 100 / 3) / 2)
-    assert metric(results, "sherlock_retrieval_rating", "retrieval_per_chunk")["1"] == {"im2txt_rank": 2.0, "txt2im_rank": 2.0, "p_at_1": 0.0, "n": 3}
-    assert metric(results, "sherlock_comparison", "comparison_acc_stderr") == metric(results, "sherlock_comparison", "comparison_ci95")["comparison_acc"]["stderr"] > 0
+    assert metric(results, "sherlock_retrieval_rating", "retrieval_per_chunk")["1"] == {
+        "im2txt_rank": 2.0,
+        "txt2im_rank": 2.0,
+        "p_at_1": 0.0,
+        "n": 3,
+    }
+    assert (
+        metric(results, "sherlock_comparison", "comparison_acc_stderr")
+        == metric(results, "sherlock_comparison", "comparison_ci95")["comparison_acc"]["stderr"]
+        > 0
+    )
     # The full retrieval task takes the embedding route: a plain score is counted, not ranked.
     assert count(results, "sherlock_retrieval", "unparsable") == 7
     assert metric(results, "sherlock_retrieval", "retrieval_p_at_1") is None
@@ -80,11 +95,17 @@ def _drawn(doc: dict) -> float:
 def test_baselines_answer_every_task(tmp_path, monkeypatch, model):
     monkeypatch.setenv("ABDUCTIVE_DATA", "sample")  # the export of the factored retrieval reads the chunk files again
     results = run_ok(tmp_path, "--model", model, "--tasks", EVERY_TASK, "--log_samples")
-    tasks = [task for task, values in results.items() if any(key.endswith("_counts,none") for key in values)]  # not the groups
+    tasks = [
+        task for task, values in results.items() if any(key.endswith("_counts,none") for key in values)
+    ]  # not the groups
     assert len(tasks) == 14
     for task in tasks:
         assert (count(results, task, "unparsable"), count(results, task, "request_failed")) == (0, 0), task
-        headline = next(name for name in ("retrieval_p_at_1", "mini_p_at_1", "localization_gt_acc", "comparison_acc") if f"{name},none" in results[task])
+        headline = next(
+            name
+            for name in ("retrieval_p_at_1", "mini_p_at_1", "localization_gt_acc", "comparison_acc")
+            if f"{name},none" in results[task]
+        )
         assert (metric(results, task, headline) is None) == task.endswith("_test"), task
     assert count(results, "sherlock_retrieval", "chunks_scored") == 2
     if model == "dumb_pixel":
@@ -109,13 +130,19 @@ def _dumb_pixel_by_hand(tmp_path, results: dict) -> None:
     assert metric(results, "sherlock_retrieval_mini", "mini_im2txt_rank") == pytest.approx(2.25)
     # Its factored retrieval gives the same scores as the per-pair mini grid, which covers the small sample chunks whole.
     for name in ("p_at_1", "im2txt_rank", "txt2im_rank"):
-        assert metric(results, "sherlock_retrieval", f"retrieval_{name}") == pytest.approx(metric(results, "sherlock_retrieval_mini", f"mini_{name}"))
+        assert metric(results, "sherlock_retrieval", f"retrieval_{name}") == pytest.approx(
+            metric(results, "sherlock_retrieval_mini", f"mini_{name}")
+        )
 
     tasks = "sherlock_comparison_test,sherlock_localization_test,sherlock_retrieval_test"
-    assert main(["export-sherlock", str(tmp_path / "out"), "--out", str(tmp_path / "submission"), "--tasks", tasks]) == 0
+    assert (
+        main(["export-sherlock", str(tmp_path / "out"), "--out", str(tmp_path / "submission"), "--tasks", tasks]) == 0
+    )
     archive = tmp_path / "submission" / "test_set_predictions.zip"
     names = sorted(zipfile.ZipFile(archive).namelist())
-    assert names == [f"test_set_predictions/{name}.npy" for name in ("comparison", "localization", "retrieval_0", "retrieval_1")]
+    assert names == [
+        f"test_set_predictions/{name}.npy" for name in ("comparison", "localization", "retrieval_0", "retrieval_1")
+    ]
     folder = tmp_path / "submission" / "test_set_predictions"
     for task in ("comparison", "localization", "retrieval"):
         test_items = sorted(data.load(ROOT, task, "test").items, key=lambda item: item["test_id"])
@@ -125,10 +152,27 @@ def _dumb_pixel_by_hand(tmp_path, results: dict) -> None:
             assert array.dtype == np.float32
             np.testing.assert_array_equal(array, np.array(expected, dtype=np.float32))
     # The rating route of the same files: the upper-left pixel's "Score: x".
-    assert main(["export-sherlock", str(tmp_path / "out"), "--out", str(tmp_path / "rating"), "--tasks", "sherlock_retrieval_rating_test"]) == 0
-    retrieval = sorted((item for item in data.load(ROOT, "retrieval", "test").items if item["chunk"] == 1), key=lambda item: item["test_id"])
+    assert (
+        main(
+            [
+                "export-sherlock",
+                str(tmp_path / "out"),
+                "--out",
+                str(tmp_path / "rating"),
+                "--tasks",
+                "sherlock_retrieval_rating_test",
+            ]
+        )
+        == 0
+    )
+    retrieval = sorted(
+        (item for item in data.load(ROOT, "retrieval", "test").items if item["chunk"] == 1),
+        key=lambda item: item["test_id"],
+    )
     expected = [float(f"{1 + 9 * top_left_luminance(item['image_path']) / 255:.3f}") for item in retrieval]
-    np.testing.assert_array_equal(np.load(tmp_path / "rating" / "test_set_predictions" / "retrieval_1.npy"), np.array(expected, dtype=np.float32))
+    np.testing.assert_array_equal(
+        np.load(tmp_path / "rating" / "test_set_predictions" / "retrieval_1.npy"), np.array(expected, dtype=np.float32)
+    )
 
 
 def test_a_failed_request_is_never_an_answer(tmp_path):
@@ -138,14 +182,21 @@ def test_a_failed_request_is_never_an_answer(tmp_path):
     marker = "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 429 Rate limit"
     results = run_ok(tmp_path, "--model", "dummy", "--model_args", f"response={marker}", "--tasks", EVERY_TASK)
     for task, documents in RATING_TASKS.items():
-        assert (count(results, task, "documents"), count(results, task, "request_failed"), count(results, task, "unparsable")) == (documents, documents, 0), task
+        assert (
+            count(results, task, "documents"),
+            count(results, task, "request_failed"),
+            count(results, task, "unparsable"),
+        ) == (documents, documents, 0), task
     assert metric(results, "sherlock_retrieval_rating", "retrieval_p_at_1") == 0.0
     assert metric(results, "sherlock_retrieval_mini_rating", "mini_p_at_1") == 0.0
     assert metric(results, "sherlock_localization_rating", "localization_gt_acc") == 0.0
     assert metric(results, "sherlock_localization_rating", "localization_auto_acc") == pytest.approx(CONSTANT_AUTO)
     assert metric(results, "sherlock_comparison_rating", "comparison_acc") == pytest.approx(CONSTANT_COMPARISON)
     # The loglikelihood route never sees the marker: lmms-eval's dummy answers (0.0, False) there.
-    assert count(results, "sherlock_localization", "request_failed") == 0 and count(results, "sherlock_localization", "unparsable") == 0
+    assert (
+        count(results, "sherlock_localization", "request_failed") == 0
+        and count(results, "sherlock_localization", "unparsable") == 0
+    )
 
 
 def test_tiny_llava_rates_every_region_image(tmp_path, monkeypatch, llava_images_per_call):
@@ -153,7 +204,14 @@ def test_tiny_llava_rates_every_region_image(tmp_path, monkeypatch, llava_images
     monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
     output = tmp_path / "out"
     tasks = "sherlock_comparison_rating,sherlock_localization_rating,sherlock_retrieval_mini_rating"
-    arguments = ["--model", "llava_hf", "--model_args", f"pretrained={model_dir},device_map=cpu,device=cpu", "--tasks", tasks]
+    arguments = [
+        "--model",
+        "llava_hf",
+        "--model_args",
+        f"pretrained={model_dir},device_map=cpu,device=cpu",
+        "--tasks",
+        tasks,
+    ]
     code = main([*arguments, "--gen_kwargs", "max_new_tokens=4", "--output_path", str(output)])
     assert code == 0
     assert Counter(llava_images_per_call) == {1: 12 + 40 + 25}  # one region-drawn image per document

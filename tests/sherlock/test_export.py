@@ -22,7 +22,8 @@ def _write_samples(run_dir: Path, task: str, process_results, docs, replies) -> 
     """A samples file as lmms-eval writes it with --log_samples: process_results' values per document."""
     run_dir.mkdir(parents=True, exist_ok=True)
     lines = [
-        json.dumps({"doc_id": number, "filtered_resps": reply, **process_results(doc, [reply])}) for number, (doc, reply) in enumerate(zip(docs, replies, strict=True))
+        json.dumps({"doc_id": number, "filtered_resps": reply, **process_results(doc, [reply])})
+        for number, (doc, reply) in enumerate(zip(docs, replies, strict=True))
     ]
     (run_dir / f"20261122_samples_{task}.jsonl").write_text("\n".join(lines) + "\n")
 
@@ -45,7 +46,13 @@ def test_export_writes_sorted_float32_scores_and_refuses_partial_runs(tmp_path):
     assert array.dtype == np.float32 and array.tolist() == expected
     with pytest.raises(DataError, match="no Sherlock test-split samples"):
         write_submission(tmp_path / "run", tmp_path / "out")
-    _write_samples(tmp_path / "partial", "sherlock_comparison", hooks.process_results_comparison, docs.select(range(5)), replies[:5])
+    _write_samples(
+        tmp_path / "partial",
+        "sherlock_comparison",
+        hooks.process_results_comparison,
+        docs.select(range(5)),
+        replies[:5],
+    )
     with pytest.raises(DataError, match="5 of the 12 instances of comparison were logged"):
         write_submission(tmp_path / "partial", tmp_path / "out", split="val")
 
@@ -73,19 +80,35 @@ def test_export_of_the_factored_retrieval_indexes_each_chunk_by_its_instances(tm
     write_submission(tmp_path / "run", tmp_path / "out")
     chunks = data.factored_chunks(ROOT, "test")
     for chunk in chunks:
-        instances = sorted(json.loads((ROOT / "test_retrieval_public" / f"test_retrieval_{chunk.chunk}_instances.json").read_text()), key=lambda i: i["test_id"])
-        rows = [chunk.rows.index((i["image"]["url"], tuple(tuple(box[f] for f in data.BOX_FIELDS) for box in i["region"]))) for i in instances]
+        instances = sorted(
+            json.loads((ROOT / "test_retrieval_public" / f"test_retrieval_{chunk.chunk}_instances.json").read_text()),
+            key=lambda i: i["test_id"],
+        )
+        rows = [
+            chunk.rows.index((i["image"]["url"], tuple(tuple(box[f] for f in data.BOX_FIELDS) for box in i["region"])))
+            for i in instances
+        ]
         cols = [chunk.texts.index(i["inference"]) for i in instances]
         expected = (image[rows].astype(np.float32) * text[cols].astype(np.float32)).sum(axis=1)
-        np.testing.assert_allclose(np.load(tmp_path / "out" / "test_set_predictions" / f"retrieval_{chunk.chunk}.npy"), expected, rtol=1e-5)
-    _write_samples(tmp_path / "cut", "sherlock_retrieval_test", hooks.process_results_embedding, docs.select(range(4)), replies[:4])
+        np.testing.assert_allclose(
+            np.load(tmp_path / "out" / "test_set_predictions" / f"retrieval_{chunk.chunk}.npy"), expected, rtol=1e-5
+        )
+    _write_samples(
+        tmp_path / "cut", "sherlock_retrieval_test", hooks.process_results_embedding, docs.select(range(4)), replies[:4]
+    )
     with pytest.raises(DataError, match="retrieval chunk 1: 1 of 2 documents logged, 0 without embeddings"):
         write_submission(tmp_path / "cut", tmp_path / "out")
 
 
 def test_export_is_an_abductive_eval_subcommand(tmp_path, capsys):
     docs = _comparison()
-    _write_samples(tmp_path / "run", "sherlock_comparison", hooks.process_results_comparison, docs, [str((-float(i), False)) for i in range(len(docs))])
+    _write_samples(
+        tmp_path / "run",
+        "sherlock_comparison",
+        hooks.process_results_comparison,
+        docs,
+        [str((-float(i), False)) for i in range(len(docs))],
+    )
     assert main(["export-sherlock", str(tmp_path / "run"), "--out", str(tmp_path / "out"), "--split", "val"]) == 0
     assert capsys.readouterr().out.strip() == str(tmp_path / "out" / "validation_set_predictions.zip")
     assert main(["export-sherlock", str(tmp_path / "run"), "--out", str(tmp_path / "out")]) == 1

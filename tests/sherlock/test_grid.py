@@ -19,8 +19,18 @@ from helpers.specs import evaluate, records
 
 # Four instance ids. Ids "b" and "c" share their image-region (same url and box), ids "a" and "d" their
 # inference text: 3 distinct rows and 3 distinct columns for a 4 x 4 grid.
-REGIONS = {"a": ("VG_100K/1.jpg", (1, 2, 10, 8)), "b": ("VG_100K/2.jpg", (0, 0, 5, 5)), "c": ("VG_100K/2.jpg", (0, 0, 5, 5)), "d": ("VG_100K/1.jpg", (3, 3, 4, 4))}
-TEXTS = {"a": "the person is a waiter", "b": "it is raining", "c": "they are on vacation", "d": "the person is a waiter"}
+REGIONS = {
+    "a": ("VG_100K/1.jpg", (1, 2, 10, 8)),
+    "b": ("VG_100K/2.jpg", (0, 0, 5, 5)),
+    "c": ("VG_100K/2.jpg", (0, 0, 5, 5)),
+    "d": ("VG_100K/1.jpg", (3, 3, 4, 4)),
+}
+TEXTS = {
+    "a": "the person is a waiter",
+    "b": "it is raining",
+    "c": "they are on vacation",
+    "d": "the person is a waiter",
+}
 URL = "https://cs.stanford.edu/people/rak248/"
 
 
@@ -54,10 +64,14 @@ def write_root(root: Path, chunks: int = 1) -> Path:
     (sherlock / "val_retrieval").mkdir(parents=True)
     (sherlock / "images" / "VG_100K").mkdir(parents=True)
     for name in ("1.jpg", "2.jpg"):
-        Image.new("RGB", (20, 20), (10, 200, 30) if name == "1.jpg" else (250, 250, 250)).save(sherlock / "images" / "VG_100K" / name)
+        Image.new("RGB", (20, 20), (10, 200, 30) if name == "1.jpg" else (250, 250, 250)).save(
+            sherlock / "images" / "VG_100K" / name
+        )
     instances, key = chunk_files()
     for chunk in range(chunks):
-        (sherlock / "val_retrieval" / f"val_retrieval_{chunk}_instances.json").write_text(json.dumps(instances[chunk:] + instances[:chunk]))
+        (sherlock / "val_retrieval" / f"val_retrieval_{chunk}_instances.json").write_text(
+            json.dumps(instances[chunk:] + instances[:chunk])
+        )
         (sherlock / "val_retrieval" / f"val_retrieval_{chunk}_answer_key.json").write_text(json.dumps(key))
     return sherlock
 
@@ -91,7 +105,9 @@ def test_a_chunk_factors_into_its_distinct_regions_and_inferences():
     # Instance ids in first-seen order of the sorted test ids; their rows and columns follow REGIONS and TEXTS.
     rows = {name: chunk.rows.index((URL + REGIONS[name][0], (REGIONS[name][1],))) for name in "abcd"}
     cols = {name: chunk.texts.index(TEXTS[name]) for name in "abcd"}
-    assert sorted(zip(chunk.gold_rows.tolist(), chunk.gold_cols.tolist(), strict=True)) == sorted((rows[n], cols[n]) for n in "abcd")
+    assert sorted(zip(chunk.gold_rows.tolist(), chunk.gold_cols.tolist(), strict=True)) == sorted(
+        (rows[n], cols[n]) for n in "abcd"
+    )
 
 
 def test_the_embedding_route_scores_exactly_like_the_per_pair_route(tmp_path):
@@ -102,7 +118,9 @@ def test_the_embedding_route_scores_exactly_like_the_per_pair_route(tmp_path):
     image, text = embeddings(len(chunk.rows), len(chunk.texts))
     docs = hooks.documents_from(data.load(root, "retrieval", "val", "factored").items, "embedding")
     assert docs[0]["region_key"] == f"VG_100K/{Path(docs[0]['image_path']).name}|{json.dumps(docs[0]['boxes'])}"
-    replies = [str((encode_embeddings(image[doc["row"]], text[doc["col"]]), False)) for doc in docs]  # lmms-eval stringifies
+    replies = [
+        str((encode_embeddings(image[doc["row"]], text[doc["col"]]), False)) for doc in docs
+    ]  # lmms-eval stringifies
     values = evaluate(hooks.RETRIEVAL_EMBEDDING, hooks.process_results_embedding, docs, replies)
 
     # Per pair: each instance's score from its own image-region and inference, grid by answer-key instance ids.
@@ -118,7 +136,14 @@ def test_the_embedding_route_scores_exactly_like_the_per_pair_route(tmp_path):
     assert values["retrieval_im2txt_rank"] == pytest.approx(expected["im2txt_rank"])
     assert values["retrieval_txt2im_rank"] == pytest.approx(expected["txt2im_rank"])
     assert values["retrieval_per_chunk"] == {0: expected}
-    assert values["retrieval_counts"] == {"documents": 4, "chunks_scored": 1, "chunks_incomplete": 0, "unparsable": 0, "request_failed": 0, "judge_extracted": 0}
+    assert values["retrieval_counts"] == {
+        "documents": 4,
+        "chunks_scored": 1,
+        "chunks_incomplete": 0,
+        "unparsable": 0,
+        "request_failed": 0,
+        "judge_extracted": 0,
+    }
 
 
 def test_submission_scores_follow_the_sorted_test_ids(tmp_path):
@@ -128,12 +153,20 @@ def test_submission_scores_follow_the_sorted_test_ids(tmp_path):
     assert docs.num_rows == 4 and docs[0]["image_path"].startswith(str(root / "images"))
     (chunk,) = data.factored_chunks(root, "val")
     image, text = embeddings(len(chunk.rows), len(chunk.texts))
-    logged = records(hooks.process_results_embedding, docs, [str((encode_embeddings(image[d["row"]], text[d["col"]]), False)) for d in docs])
+    logged = records(
+        hooks.process_results_embedding,
+        docs,
+        [str((encode_embeddings(image[d["row"]], text[d["col"]]), False)) for d in docs],
+    )
     (scored,) = grid.chunk_scores(logged)
     scores = grid.submission_scores(chunk, scored.scores)
     by_test_id = {instance["test_id"]: instance for instance in instances}
     ordered = [by_test_id[test_id] for test_id in sorted(by_test_id)]
-    expected = [image[chunk.rows.index((i["image"]["url"], tuple(tuple(b.values()) for b in i["region"])))] @ text[chunk.texts.index(i["inference"])] for i in ordered]
+    expected = [
+        image[chunk.rows.index((i["image"]["url"], tuple(tuple(b.values()) for b in i["region"])))]
+        @ text[chunk.texts.index(i["inference"])]
+        for i in ordered
+    ]
     assert scores.dtype == np.float32 and scores.shape == (16,)
     np.testing.assert_allclose(scores, expected, rtol=1e-6)
     (partial,) = grid.chunk_scores(logged[:3])
@@ -145,11 +178,22 @@ def test_missing_documents_and_plain_scores_are_counted_not_scored(tmp_path):
     docs = hooks.documents_from(data.load(root, "retrieval", "val", "factored").items, "embedding")
     image, text = embeddings(docs[0]["rows"], docs[0]["cols"])
     payloads = [str((encode_embeddings(image[d["row"]], text[d["col"]]), False)) for d in docs]
-    plain = evaluate(hooks.RETRIEVAL_EMBEDDING, hooks.process_results_embedding, docs, ["(-0.25, False)"] * 4)  # a per-pair scorer's answer
+    plain = evaluate(
+        hooks.RETRIEVAL_EMBEDDING, hooks.process_results_embedding, docs, ["(-0.25, False)"] * 4
+    )  # a per-pair scorer's answer
     assert plain["retrieval_counts"]["unparsable"] == 4 and plain["retrieval_p_at_1"] is None
-    assert (plain["retrieval_counts"]["chunks_scored"], plain["retrieval_counts"]["chunks_incomplete"]) == (0, 0)  # complete, but nothing to score
-    partial = evaluate(hooks.RETRIEVAL_EMBEDDING, hooks.process_results_embedding, docs.select(range(3)), payloads[:3])  # --limit 3
-    assert (partial["retrieval_counts"]["chunks_scored"], partial["retrieval_counts"]["chunks_incomplete"], partial["retrieval_counts"]["unparsable"]) == (0, 1, 0)
+    assert (plain["retrieval_counts"]["chunks_scored"], plain["retrieval_counts"]["chunks_incomplete"]) == (
+        0,
+        0,
+    )  # complete, but nothing to score
+    partial = evaluate(
+        hooks.RETRIEVAL_EMBEDDING, hooks.process_results_embedding, docs.select(range(3)), payloads[:3]
+    )  # --limit 3
+    assert (
+        partial["retrieval_counts"]["chunks_scored"],
+        partial["retrieval_counts"]["chunks_incomplete"],
+        partial["retrieval_counts"]["unparsable"],
+    ) == (0, 1, 0)
 
 
 @pytest.mark.parametrize(
@@ -159,7 +203,12 @@ def test_missing_documents_and_plain_scores_are_counted_not_scored(tmp_path):
         (lambda instances, key: instances.append(dict(instances[0])), "duplicate test_id"),
         (lambda instances, key: instances[5]["region"][0].pop("left"), "instance 5, field 'region'"),
         (lambda instances, key: instances[2].__setitem__("inference", 3), "instance 2, field 'inference'"),
-        (lambda instances, key: [key.__setitem__(instance["test_id"], ["id-a", "id-a"]) for instance in instances[:2]], "full 4 x 4 grid"),
+        (
+            lambda instances, key: [
+                key.__setitem__(instance["test_id"], ["id-a", "id-a"]) for instance in instances[:2]
+            ],
+            "full 4 x 4 grid",
+        ),
         (lambda instances, key: key.__setitem__(instances[0]["test_id"], ["id-a", "id-z"]), "ids differ"),
     ],
 )
@@ -180,8 +229,13 @@ def test_chunks_load_in_parallel_processes_with_the_same_result(tmp_path, monkey
     for chunk in chunks:
         alone = factor_retrieval_chunk(instances[chunk.chunk :] + instances[: chunk.chunk], key, chunk.chunk, "x")
         assert chunk.rows == alone.rows and chunk.texts == alone.texts
-        assert all(np.array_equal(getattr(chunk, name), getattr(alone, name)) for name in ("row_of", "col_of", "gold_rows", "gold_cols"))
-    (root / "val_retrieval" / "val_retrieval_1_instances.json").write_text(json.dumps(instances[:-1]))  # one instance lost
+        assert all(
+            np.array_equal(getattr(chunk, name), getattr(alone, name))
+            for name in ("row_of", "col_of", "gold_rows", "gold_cols")
+        )
+    (root / "val_retrieval" / "val_retrieval_1_instances.json").write_text(
+        json.dumps(instances[:-1])
+    )  # one instance lost
     data.factored_chunks.cache_clear()
     with pytest.raises(DataError, match="val_retrieval_1_instances.json.*different test_ids"):
         data.factored_chunks(root, "val")

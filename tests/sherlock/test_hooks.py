@@ -57,7 +57,9 @@ def test_regions_are_drawn_like_the_official_code_and_cached():
     # Inside: the #ff05cd fill at alpha 0x3c over the picture.
     red, green, blue = original.getpixel((15, 15))
     alpha = 0x3C / 255
-    expected = tuple(round(c * (1 - alpha) + f * alpha) for c, f in zip((red, green, blue), (0xFF, 0x05, 0xCD), strict=True))
+    expected = tuple(
+        round(c * (1 - alpha) + f * alpha) for c, f in zip((red, green, blue), (0xFF, 0x05, 0xCD), strict=True)
+    )
     assert all(abs(a - b) <= 1 for a, b in zip(drawn.getpixel((15, 15)), expected, strict=True))
     assert drawn.getpixel((60, 50)) == original.getpixel((60, 50))  # outside the box: untouched
     assert images.draw_regions(path, [[4, 4, 30, 24]]) is drawn  # cached, whatever the box container
@@ -70,7 +72,9 @@ def test_prompts_name_the_drawn_region_and_the_inference():
     assert hooks.doc_to_text_loglikelihood(doc) == prompts.LOGLIKELIHOOD_CONTEXT
     assert hooks.doc_to_target(doc) == doc["inference"]
     rating = hooks.doc_to_text_rating(doc)
-    assert f'Consider this inference about the scene: "{doc["inference"]}"' in rating and rating.endswith('Answer in the form "Score: N".')
+    assert f'Consider this inference about the scene: "{doc["inference"]}"' in rating and rating.endswith(
+        'Answer in the form "Score: N".'
+    )
 
 
 # ---------------------------------------------------------------- answer reading
@@ -109,7 +113,22 @@ def test_records_keep_what_the_metrics_and_the_export_read():
     doc = docs_of("comparison")[0]
     (record,) = records(hooks.process_results_comparison, [doc], [loglikelihood(0.5)])
     assert record == {
-        **{field: doc[field] for field in ("test_id", "sherlock_task", "split", "chunk", "file_size", "has_key", "group", "group_size", "position", "annot1", "annot2")},
+        **{
+            field: doc[field]
+            for field in (
+                "test_id",
+                "sherlock_task",
+                "split",
+                "chunk",
+                "file_size",
+                "has_key",
+                "group",
+                "group_size",
+                "position",
+                "annot1",
+                "annot2",
+            )
+        },
         "plausibility": 0.5,
         "answer_status": "parsed",
     }
@@ -126,11 +145,22 @@ def test_retrieval_scores_complete_chunks_and_counts_the_rest():
     values = evaluate(hooks.RETRIEVAL, hooks.process_results_retrieval_rating, docs, truth)
     assert values["retrieval_p_at_1"] == 100.0 and values["retrieval_im2txt_rank"] == 1.0
     assert values["retrieval_per_chunk"][1] == {"im2txt_rank": 1.0, "txt2im_rank": 1.0, "p_at_1": 100.0, "n": 3}
-    assert values["retrieval_counts"] == {"documents": 25, "chunks_scored": 2, "chunks_incomplete": 0, "unparsable": 0, "request_failed": 0, "judge_extracted": 0}
+    assert values["retrieval_counts"] == {
+        "documents": 25,
+        "chunks_scored": 2,
+        "chunks_incomplete": 0,
+        "unparsable": 0,
+        "request_failed": 0,
+        "judge_extracted": 0,
+    }
     interval = values["retrieval_ci95"]["retrieval_p_at_1"]
-    assert interval["units"] == 2 and interval["chance"] == pytest.approx((100 / 4 + 100 / 3) / 2)  # the chunk is the unit
+    assert interval["units"] == 2 and interval["chance"] == pytest.approx(
+        (100 / 4 + 100 / 3) / 2
+    )  # the chunk is the unit
     assert values["retrieval_ci95"]["retrieval_im2txt_rank"]["chance"] == pytest.approx((2.5 + 2) / 2)
-    cut = evaluate(hooks.RETRIEVAL, hooks.process_results_retrieval_rating, docs.select(range(20)), truth[:20])  # --limit: chunk 1 loses 5 of 9
+    cut = evaluate(
+        hooks.RETRIEVAL, hooks.process_results_retrieval_rating, docs.select(range(20)), truth[:20]
+    )  # --limit: chunk 1 loses 5 of 9
     assert (cut["retrieval_counts"]["chunks_scored"], cut["retrieval_counts"]["chunks_incomplete"]) == (1, 1)
     # An unparsable answer ranks below every other score and is counted.
     broken = evaluate(hooks.RETRIEVAL, hooks.process_results_retrieval_rating, docs, ["no idea", *truth[1:]])
@@ -164,10 +194,20 @@ def test_localization_and_comparison_on_the_sample_by_hand():
     constant = evaluate(hooks.COMPARISON, hooks.process_results_comparison, docs, [loglikelihood(0.0)] * len(docs))
     # Inputs o3, o7, o4 with the tie-break noise alone: 0.75, -0.4, -1/6 (see test_metrics).
     assert constant["comparison_acc"] == pytest.approx(100 * (0.75 - 0.4 - 1 / 6) / 3)
-    mean_rating = evaluate(hooks.COMPARISON, hooks.process_results_comparison, docs, [loglikelihood((d["annot1"] + d["annot2"]) / 2) for d in docs])
+    mean_rating = evaluate(
+        hooks.COMPARISON,
+        hooks.process_results_comparison,
+        docs,
+        [loglikelihood((d["annot1"] + d["annot2"]) / 2) for d in docs],
+    )
     assert mean_rating["comparison_acc"] == constant["comparison_oracle_acc"]
-    assert constant["comparison_ci95"]["comparison_acc"]["units"] == 3 and constant["comparison_ci95"]["comparison_acc"]["chance"] == 0.0
-    cut = evaluate(hooks.COMPARISON, hooks.process_results_comparison, docs.select(range(10)), [loglikelihood(0.0)] * 10)
+    assert (
+        constant["comparison_ci95"]["comparison_acc"]["units"] == 3
+        and constant["comparison_ci95"]["comparison_acc"]["chance"] == 0.0
+    )
+    cut = evaluate(
+        hooks.COMPARISON, hooks.process_results_comparison, docs.select(range(10)), [loglikelihood(0.0)] * 10
+    )
     assert (cut["comparison_counts"]["inputs_scored"], cut["comparison_counts"]["inputs_incomplete"]) == (2, 1)
     assert np.isfinite(constant["comparison_human_acc"])
 
@@ -177,7 +217,13 @@ def test_test_split_documents_are_counted_not_scored():
     values = evaluate(hooks.LOCALIZATION, hooks.process_results_localization, docs, [loglikelihood(0.1)] * len(docs))
     assert values["localization_gt_acc"] is None and values["localization_auto_acc"] is None
     assert values["localization_counts"]["documents"] == 3 and values["localization_counts"]["gt_images"] == 0
-    assert values["localization_ci95"]["localization_gt_acc"] == {"lower": None, "upper": None, "stderr": None, "units": 0, "resamples": 0}
+    assert values["localization_ci95"]["localization_gt_acc"] == {
+        "lower": None,
+        "upper": None,
+        "stderr": None,
+        "units": 0,
+        "resamples": 0,
+    }
 
 
 FAMILIES = [
@@ -189,14 +235,20 @@ FAMILIES = [
 ]
 
 
-@pytest.mark.parametrize(("spec", "process_results", "task", "view"), FAMILIES, ids=[family[0].name for family in FAMILIES])
+@pytest.mark.parametrize(
+    ("spec", "process_results", "task", "view"), FAMILIES, ids=[family[0].name for family in FAMILIES]
+)
 @pytest.mark.parametrize("reply", [FAILED, "", None])
 def test_a_failed_request_is_never_an_answer(spec, process_results, task, view, reply):
     """Counted as request_failed, not unparsable, and scored like an unreadable answer: below every other score."""
     docs = docs_of(task, view=view)
     failed = evaluate(spec, process_results, docs, [reply] * len(docs))
     unreadable = evaluate(spec, process_results, docs, ["no idea"] * len(docs))
-    assert failed[spec.counts_metric] == {**unreadable[spec.counts_metric], "unparsable": 0, "request_failed": len(docs)}
+    assert failed[spec.counts_metric] == {
+        **unreadable[spec.counts_metric],
+        "unparsable": 0,
+        "request_failed": len(docs),
+    }
     for metric in spec.metrics:
         assert failed[metric.name] == unreadable[metric.name], metric.name
 
@@ -207,7 +259,9 @@ def test_an_unreadable_loglikelihood_is_counted_and_scored_lowest():
     replies = [loglikelihood(score) for score in scores]
     replies[2] = "(nan, False)"
     values = evaluate(hooks.COMPARISON, hooks.process_results_comparison, docs, replies)
-    lowest = evaluate(hooks.COMPARISON, hooks.process_results_comparison, docs, [*replies[:2], loglikelihood(-1.0), *replies[3:]])
+    lowest = evaluate(
+        hooks.COMPARISON, hooks.process_results_comparison, docs, [*replies[:2], loglikelihood(-1.0), *replies[3:]]
+    )
     assert values["comparison_counts"]["unparsable"] == 1 and values["comparison_acc"] == lowest["comparison_acc"]
 
 
@@ -239,7 +293,9 @@ def test_model_backends_import_the_payload_codec_without_the_task_hooks():
     assert imported == {"abductive_tasks.sherlock.embeddings"}
     code = "import sys, abductive_tasks.sherlock.embeddings\nprint(sorted(m for m in sys.modules if m.startswith('abductive_tasks.')))"
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert completed.stdout.split() == ["['abductive_tasks.sherlock',", "'abductive_tasks.sherlock.embeddings']"], completed.stderr[-2000:]
+    assert completed.stdout.split() == ["['abductive_tasks.sherlock',", "'abductive_tasks.sherlock.embeddings']"], (
+        completed.stderr[-2000:]
+    )
 
 
 # ---------------------------------------------------------------- baselines answer every route
@@ -258,7 +314,12 @@ def _requests(task: str, docs) -> list[Instance]:
 
 
 def _drawn_luminance(doc: dict) -> float:
-    return np.asarray(images.draw_regions(doc["image_path"], tuple(map(tuple, doc["boxes"]))).convert("L"), dtype=float).mean() / 255
+    return (
+        np.asarray(
+            images.draw_regions(doc["image_path"], tuple(map(tuple, doc["boxes"]))).convert("L"), dtype=float
+        ).mean()
+        / 255
+    )
 
 
 def test_baselines_answer_loglikelihood_requests():
@@ -267,7 +328,9 @@ def test_baselines_answer_loglikelihood_requests():
     for model in (random_model, pixel_model):
         model.task_dict = {"sherlock_comparison": {"test": docs}}
     random_losses = random_model.loglikelihood(_requests("sherlock_comparison", docs))
-    assert random_losses == [(random.Random(f"3:sherlock_comparison:{doc_id}").random(), False) for doc_id in range(len(docs))]
+    assert random_losses == [
+        (random.Random(f"3:sherlock_comparison:{doc_id}").random(), False) for doc_id in range(len(docs))
+    ]
     pixel_losses = pixel_model.loglikelihood(_requests("sherlock_comparison", docs))
     assert [loss for loss, _ in pixel_losses] == pytest.approx([-_drawn_luminance(d) for d in docs])
     assert all(isinstance(loss, float) and greedy is False for loss, greedy in pixel_losses)
@@ -279,14 +342,18 @@ def test_baselines_answer_the_factored_retrieval_with_embeddings():
     answers = {}
     for name, model in (("pixel", pixel), ("random", randomly), ("other", other_seed)):
         model.task_dict = {"sherlock_retrieval": {"test": docs}}
-        answers[name] = [decode_embeddings(payload) for payload, _ in model.loglikelihood(_requests("sherlock_retrieval", docs))]
+        answers[name] = [
+            decode_embeddings(payload) for payload, _ in model.loglikelihood(_requests("sherlock_retrieval", docs))
+        ]
     # dumb_pixel: the region-drawn image's mean luminance against a constant text, i.e. its loglikelihood-route score.
     for doc, (image, text) in zip(docs, answers["pixel"], strict=True):
         assert image.tolist() == pytest.approx([_drawn_luminance(doc)], abs=1e-6) and text.tolist() == [1.0]
     # random_baseline: unit vectors keyed by content (documents 0 and 3 of chunk 0 show the same inference), seeded.
     image, text = answers["random"][0]
     assert image.shape == text.shape == (16,) and float(np.linalg.norm(image)) == pytest.approx(1, abs=1e-6)
-    assert docs[0]["inference"] == docs[3]["inference"] and np.array_equal(answers["random"][0][1], answers["random"][3][1])
+    assert docs[0]["inference"] == docs[3]["inference"] and np.array_equal(
+        answers["random"][0][1], answers["random"][3][1]
+    )
     assert not np.array_equal(answers["random"][0][0], answers["random"][1][0])
     assert not np.array_equal(answers["random"][0][0], answers["other"][0][0])
     replies = [str((encode_embeddings(image, text), False)) for image, text in answers["pixel"]]

@@ -9,7 +9,18 @@ import pytest
 from abductive_tasks.sherlock import metrics
 
 # np.random.seed(1); np.random.random(10): the official comparison tie-break, before scaling by 1e-9.
-OFFICIAL_NOISE = [0.417022005, 0.720324493, 0.000114374817, 0.302332573, 0.146755891, 0.0923385948, 0.186260211, 0.345560727, 0.396767474, 0.538816734]
+OFFICIAL_NOISE = [
+    0.417022005,
+    0.720324493,
+    0.000114374817,
+    0.302332573,
+    0.146755891,
+    0.0923385948,
+    0.186260211,
+    0.345560727,
+    0.396767474,
+    0.538816734,
+]
 
 
 def test_retrieval_ranks_with_ties_get_average_ranks():
@@ -30,7 +41,12 @@ def test_retrieval_ranks_with_ties_get_average_ranks():
 
 def test_retrieval_perfect_and_constant_scores():
     assert metrics.retrieval_metrics(np.eye(4)) == {"im2txt_rank": 1.0, "txt2im_rank": 1.0, "p_at_1": 100.0, "n": 4}
-    assert metrics.retrieval_metrics(np.zeros((4, 4))) == {"im2txt_rank": 2.5, "txt2im_rank": 2.5, "p_at_1": 0.0, "n": 4}
+    assert metrics.retrieval_metrics(np.zeros((4, 4))) == {
+        "im2txt_rank": 2.5,
+        "txt2im_rank": 2.5,
+        "p_at_1": 0.0,
+        "n": 4,
+    }
 
 
 def test_localization_gt_assignment_is_one_to_one_not_argmax():
@@ -123,7 +139,9 @@ def test_pairwise_accuracy_by_hand():
     assert metrics.pairwise_accuracy(np.zeros(5), label) == pytest.approx(0.75)
     assert metrics.pairwise_accuracy(np.zeros(3), np.array([2, 2, 2])) == 0.0  # no pair differs
     # A real difference dominates the 1e-9 noise.
-    assert metrics.pairwise_accuracy(np.array([1.0, 1.0 + 1e-6, 0.0]), np.array([1, 2, 3])) == pytest.approx((1 / 3 - 0.5) * 2)
+    assert metrics.pairwise_accuracy(np.array([1.0, 1.0 + 1e-6, 0.0]), np.array([1, 2, 3])) == pytest.approx(
+        (1 / 3 - 0.5) * 2
+    )
 
 
 def test_comparison_input_scores_by_hand():
@@ -151,7 +169,15 @@ def test_as_submitted_rounds_to_float32_and_puts_unparsable_lowest():
 
 
 def _record(group: str, size: int, plausibility: float | None, **fields) -> dict:
-    return {"group": group, "group_size": size, "has_key": True, "split": "val", "chunk": 0, "plausibility": plausibility, **fields}
+    return {
+        "group": group,
+        "group_size": size,
+        "has_key": True,
+        "split": "val",
+        "chunk": 0,
+        "plausibility": plausibility,
+        **fields,
+    }
 
 
 def test_retrieval_outcome_averages_chunks_and_gives_the_random_levels():
@@ -160,31 +186,60 @@ def test_retrieval_outcome_averages_chunks_and_gives_the_random_levels():
         for image in range(n):
             for text in range(n):  # chunk 0 perfect; chunk 1 all tied
                 score = float(image == text) if chunk == 0 else 0.5
-                records.append(_record(str(chunk), n * n, score, chunk=chunk, image_instance=f"i{image}", text_instance=f"i{text}"))
-    records.append(_record("2", 4, 1.0, chunk=2, image_instance="i0", text_instance="i0"))  # a chunk cut apart by --limit
+                records.append(
+                    _record(str(chunk), n * n, score, chunk=chunk, image_instance=f"i{image}", text_instance=f"i{text}")
+                )
+    records.append(
+        _record("2", 4, 1.0, chunk=2, image_instance="i0", text_instance="i0")
+    )  # a chunk cut apart by --limit
     outcome = metrics.retrieval_outcome(records, "mini")
     assert outcome.estimates["mini_p_at_1"].value == pytest.approx((100 + 0) / 2)
     assert outcome.estimates["mini_im2txt_rank"].value == pytest.approx((1 + 2) / 2)  # tied: (n + 1) / 2 = 2
     assert list(outcome.estimates["mini_p_at_1"].units) == ["0", "1"]  # the chunk is the bootstrap unit
-    assert outcome.chance == {"mini_p_at_1": pytest.approx((50 + 100 / 3) / 2), "mini_im2txt_rank": 1.75, "mini_txt2im_rank": 1.75}
+    assert outcome.chance == {
+        "mini_p_at_1": pytest.approx((50 + 100 / 3) / 2),
+        "mini_im2txt_rank": 1.75,
+        "mini_txt2im_rank": 1.75,
+    }
     assert outcome.counts == {"chunks_scored": 2, "chunks_incomplete": 1}
     assert sorted(outcome.values["mini_per_chunk"]) == [0, 1]
 
 
 def test_localization_outcome_units_and_random_levels():
     records = [  # image A: a 2 x 2 gt grid scored right; image B: 3 x 3 all tied (the official solver gets none right)
-        _record("A|gt", 4, float(box == inference), box_type="gt", inst_id=f"a{inference}", bbox_idx=box, correct=box == inference, iou=np.nan, key_order=0)
+        _record(
+            "A|gt",
+            4,
+            float(box == inference),
+            box_type="gt",
+            inst_id=f"a{inference}",
+            bbox_idx=box,
+            correct=box == inference,
+            iou=np.nan,
+            key_order=0,
+        )
         for box in range(2)
         for inference in range(2)
     ] + [
-        _record("B|gt", 9, 1.0, box_type="gt", inst_id=f"b{inference}", bbox_idx=box, correct=box == inference, iou=np.nan, key_order=0)
+        _record(
+            "B|gt",
+            9,
+            1.0,
+            box_type="gt",
+            inst_id=f"b{inference}",
+            bbox_idx=box,
+            correct=box == inference,
+            iou=np.nan,
+            key_order=0,
+        )
         for box in range(3)
         for inference in range(3)
     ]
     # Auto: image A, two inferences with 4 and 2 proposals; the best-scored is right for the first, wrong for the second.
     auto = [("x", 0.9, 0.7), ("x", 0.1, 0.2), ("x", 0.3, 0.6), ("x", 0.2, 0.1), ("y", 0.8, 0.3), ("y", 0.1, 0.9)]
     records += [
-        _record("A|auto", 6, score, box_type="auto", inst_id=inst, bbox_idx=-1, correct=False, iou=iou, key_order=order) for order, (inst, score, iou) in enumerate(auto)
+        _record("A|auto", 6, score, box_type="auto", inst_id=inst, bbox_idx=-1, correct=False, iou=iou, key_order=order)
+        for order, (inst, score, iou) in enumerate(auto)
     ]
     outcome = metrics.localization_outcome(records)
     assert outcome.estimates["localization_gt_acc"].value == pytest.approx(100 * (1 + 0) / 2)
@@ -206,7 +261,9 @@ def test_comparison_outcome_is_a_mean_over_inputs_with_chance_zero():
     outcome = metrics.comparison_outcome(records)
     assert outcome.estimates["comparison_acc"].value == pytest.approx(100 * (1 + -1) / 2)
     assert outcome.estimates["comparison_human_acc"].value == pytest.approx(100.0)
-    assert list(outcome.estimates["comparison_acc"].units) == ["in1", "in2"] and outcome.chance == {"comparison_acc": 0.0}
+    assert list(outcome.estimates["comparison_acc"].units) == ["in1", "in2"] and outcome.chance == {
+        "comparison_acc": 0.0
+    }
     # Random scores: every differing pair is ordered right with probability 1/2, so (acc - 0.5) x 2 averages 0.
     rng = np.random.default_rng(0)
     labels = np.array([3, 1, 2, 2, 1])

@@ -41,7 +41,12 @@ def write_spec(tmp_path: Path) -> Path:
             {"name": "dummy", "backend": "dummy", "model_args": {"response": "1"}},
             {"name": "dumb_pixel", "backend": "dumb_pixel"},
             # vLLM that dies while loading (the fake `vllm serve` exits with status 3).
-            {"name": "broken", "route": "served", "model": "org/broken", "env": {"FAKE_VLLM_FAIL": "1", "FAKE_VLLM_RECORD": str(tmp_path / "record")}},
+            {
+                "name": "broken",
+                "route": "served",
+                "model": "org/broken",
+                "env": {"FAKE_VLLM_FAIL": "1", "FAKE_VLLM_RECORD": str(tmp_path / "record")},
+            },
             {
                 "name": "tiny-llava",
                 "backend": "llava_hf",
@@ -78,7 +83,14 @@ def test_batch_interrupt_resume_failure_and_leaderboard(tmp_path, capsys):
     env = {**os.environ, **OFFLINE}
 
     # 1. Ctrl-C while the second model runs: the first model's results stay, the runner exits 130.
-    process = subprocess.Popen([str(Path(sys.executable).with_name("abductive-eval")), "batch", str(spec_path)], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(
+        [str(Path(sys.executable).with_name("abductive-eval")), "batch", str(spec_path)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     deadline = time.monotonic() + 300
     while not (results / "dumb_pixel" / "eval.log").exists():
         assert process.poll() is None and time.monotonic() < deadline, process.stdout.read()
@@ -112,7 +124,9 @@ def test_batch_interrupt_resume_failure_and_leaderboard(tmp_path, capsys):
     assert "3 of 3 models complete" in capsys.readouterr().out
     assert results_files(results) == second
     (spec_plan,) = plan(spec, Suite(), ["tiny-llava"])
-    assert (spec_plan.cache / "cache.db").exists() and spec_plan.cache.parent == results / "tiny-llava" / "cache"  # lmms-eval's, per model and identity
+    assert (
+        spec_plan.cache / "cache.db"
+    ).exists() and spec_plan.cache.parent == results / "tiny-llava" / "cache"  # lmms-eval's, per model and identity
 
     # 4. The leaderboard of these results: every cell comes from a `limit: 4` run (or a failed one), so none is a score.
     written = write_report(results)
@@ -123,16 +137,23 @@ def test_batch_interrupt_resume_failure_and_leaderboard(tmp_path, capsys):
     assert set(rows["broken"]) == {"run failed"}
     # The numbers behind the marks: dummy always answers "1", never consistent across both orders, never ranking the gold higher.
     dummy = scan_runs(results / "dummy", Record.read(results / "dummy" / "spec_identity.json").identity)
-    assert [dummy.best(task).results[f"{metric},none"] for task, metric in [("nleye_triplet", "consistency_acc"), ("nleye_pairs", "order_faithful_acc")]] == [0.0, 0.0]
+    assert [
+        dummy.best(task).results[f"{metric},none"]
+        for task, metric in [("nleye_triplet", "consistency_acc"), ("nleye_pairs", "order_faithful_acc")]
+    ] == [0.0, 0.0]
     page = written["html"].read_text()
     assert "<td>tiny-llava</td><td>limited (limit=4)</td>" in page and "<td>broken</td><td>run failed</td>" in page
 
 
 def test_print_commands_one_per_model(tmp_path, capsys):
     spec_path = tmp_path / "spec.yaml"
-    spec_path.write_text("tasks: [abductive]\nmodels:\n  - {name: a, backend: dummy}\n  - {name: b, route: served, model: org/m, tensor_parallel_size: 4}\n")
+    spec_path.write_text(
+        "tasks: [abductive]\nmodels:\n  - {name: a, backend: dummy}\n  - {name: b, route: served, model: org/m, tensor_parallel_size: 4}\n"
+    )
     assert main([str(spec_path), "--print-commands"]) == 0
-    jobs = [line for line in capsys.readouterr().out.splitlines() if not line.startswith("#")]  # the rest: what each job runs
+    jobs = [
+        line for line in capsys.readouterr().out.splitlines() if not line.startswith("#")
+    ]  # the rest: what each job runs
     assert jobs == [
         f"abductive-eval batch {spec_path} --model a",
         f"abductive-eval batch {spec_path} --model b",
@@ -159,8 +180,16 @@ def test_spec_errors_name_the_field(tmp_path):
 SECRET = "sk-test-9f8e7d6c5b4a39281706f5e4d3c2b1a0"
 
 
-def integrity_spec(path: Path, models: list[dict], output_dir: str = "results", limit: int | None = None, data: str = "sample") -> Path:
-    spec = {"output_dir": output_dir, "tasks": ["nleye_triplet"], "limit": limit, "env": {"ABDUCTIVE_DATA": data}, "models": models}
+def integrity_spec(
+    path: Path, models: list[dict], output_dir: str = "results", limit: int | None = None, data: str = "sample"
+) -> Path:
+    spec = {
+        "output_dir": output_dir,
+        "tasks": ["nleye_triplet"],
+        "limit": limit,
+        "env": {"ABDUCTIVE_DATA": data},
+        "models": models,
+    }
     path.write_text(json.dumps(spec))
     return path
 
@@ -173,7 +202,9 @@ def leaderboard_rows(results: Path) -> dict[str, list[str]]:
     with write_report(results)["csv"].open() as handle:
         header, *rows = csv.reader(handle)
     # per task: value, lower, upper, stderr, tied_with_best, status
-    return {row[0]: [row[column + 5] or f"{float(row[column]):.4f}" for column in range(1, len(header), 6)] for row in rows}
+    return {
+        row[0]: [row[column + 5] or f"{float(row[column]):.4f}" for column in range(1, len(header), 6)] for row in rows
+    }
 
 
 def last_run_log(output: Path) -> str:
@@ -209,7 +240,9 @@ def test_changed_data_is_recomputed_never_served_from_the_cache(tmp_path, data_c
     assert main([str(spec)]) == 0
     assert "dumb_pixel: running nleye_triplet" in capsys.readouterr().out
     assert "ResponseCache stats: 0 hits" in last_run_log(results / "dumb_pixel")
-    assert main([str(integrity_spec(tmp_path / "fresh.yaml", DUMB_PIXEL, output_dir="fresh", data=str(data_copy)))]) == 0
+    assert (
+        main([str(integrity_spec(tmp_path / "fresh.yaml", DUMB_PIXEL, output_dir="fresh", data=str(data_copy)))]) == 0
+    )
     fresh = leaderboard_rows(tmp_path / "fresh")["dumb_pixel"]
     assert leaderboard_rows(results)["dumb_pixel"] == fresh == ["0.8333"] != on_sample == ["0.5833"]
 
@@ -285,13 +318,21 @@ def test_corrupt_response_cache_is_reported_and_recomputed(tmp_path, capsys):
 
 
 def test_failed_requests_leave_a_task_not_done_and_are_asked_again(tmp_path, capsys):
-    failing = [{"name": "rate-limited", "backend": "dummy", "model_args": {"response": "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 429 Rate limit"}}]
+    failing = [
+        {
+            "name": "rate-limited",
+            "backend": "dummy",
+            "model_args": {"response": "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 429 Rate limit"},
+        }
+    ]
     spec = integrity_spec(tmp_path / "spec.yaml", failing)
     results = tmp_path / "results"
     assert main([str(spec)]) == 1
     output = capsys.readouterr().out
     assert "rate-limited: FAILED" in output and "not done: nleye_triplet (24 failed requests)" in output
-    assert json.loads((results / "batch_status.json").read_text())["rate-limited"]["tasks"] == {"nleye_triplet": "24 failed requests"}
+    assert json.loads((results / "batch_status.json").read_text())["rate-limited"]["tasks"] == {
+        "nleye_triplet": "24 failed requests"
+    }
     assert leaderboard_rows(results) == {"rate-limited": ["24 failed requests"]}
 
     assert main([str(spec)]) == 1  # not done: run again, the failures asked again rather than served from the cache

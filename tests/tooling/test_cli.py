@@ -21,7 +21,14 @@ HEAVY = ("lmms_eval", "torch", "transformers", "datasets")
 
 
 def run_in_fresh_python(code: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, **OFFLINE}, timeout=120, check=True)
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **OFFLINE},
+        timeout=120,
+        check=True,
+    )
 
 
 # ---------------------------------------------------------------- help and the task list
@@ -43,7 +50,15 @@ def test_help_and_tasks_import_neither_lmms_eval_nor_torch():
 def test_help_names_the_data_switch_variables_baselines_subcommands_and_an_example(capsys):
     assert cli.main(["--help"]) == 0
     text = capsys.readouterr().out
-    for expected in ("ABDUCTIVE_DATA", "ABDUCTIVE_BOOTSTRAP", "random_baseline", "dumb_pixel", "abductive-eval tasks", "--tasks-path", cli.EXAMPLE):
+    for expected in (
+        "ABDUCTIVE_DATA",
+        "ABDUCTIVE_BOOTSTRAP",
+        "random_baseline",
+        "dumb_pixel",
+        "abductive-eval tasks",
+        "--tasks-path",
+        cli.EXAMPLE,
+    ):
         assert expected in text
     assert all(f"abductive-eval {name}" in text for name in cli.SUBCOMMANDS)
     assert cli.main([]) == 2 and "ABDUCTIVE_DATA" in capsys.readouterr().out  # no arguments: the help, as a usage error
@@ -63,7 +78,10 @@ def test_tasks_lists_ours_only_with_a_line_each(capsys):
 @pytest.mark.parametrize(
     ("text", "description"),
     [
-        ("# Classification Task (Eq. 1): does the update weaken it? Prompt: Figure 5.\ninclude: x\n", "Classification Task (Eq. 1): does the update weaken it?"),
+        (
+            "# Classification Task (Eq. 1): does the update weaken it? Prompt: Figure 5.\ninclude: x\n",
+            "Classification Task (Eq. 1): does the update weaken it?",
+        ),
         ("\n# Every NL-Eye task. No aggregate_metric_list: not comparable.\n", "Every NL-Eye task."),
         ("task: x\n# a comment after content\n", ""),
     ],
@@ -101,7 +119,10 @@ def test_task_check_reads_the_include_path(tmp_path):
 def test_llava_backend_without_its_package_gets_a_one_line_hint(capsys):
     assert cli.main(["--model", "llava", "--tasks", "nleye_triplet"]) == 2
     (line,) = capsys.readouterr().err.strip().splitlines()
-    assert "needs the LLaVA package" in line and "--model llava_hf --model_args pretrained=llava-hf/llava-1.5-7b-hf" in line
+    assert (
+        "needs the LLaVA package" in line
+        and "--model llava_hf --model_args pretrained=llava-hf/llava-1.5-7b-hf" in line
+    )
 
 
 def test_misspelt_model_gets_the_closest_names(capsys):
@@ -112,10 +133,16 @@ def test_misspelt_model_gets_the_closest_names(capsys):
 def test_model_args_typo_names_the_argument_not_the_class(capsys):
     assert cli.main(["--model", "random_baseline", "--model_args", "sed=3", "--tasks", "nleye_triplet"]) == 2
     error = capsys.readouterr().err
-    assert error.strip() == "abductive-eval: random_baseline: unknown --model_args entry 'sed' (did you mean 'seed'?); accepted: seed"
+    assert (
+        error.strip()
+        == "abductive-eval: random_baseline: unknown --model_args entry 'sed' (did you mean 'seed'?); accepted: seed"
+    )
     assert cli.main(["--model", "dumb_pixel", "--model_args", "batch_size=4", "--tasks", "nleye_triplet"]) == 2
     assert "'batch_size' comes from lmms-eval's --batch_size option" in capsys.readouterr().err
-    assert cli.main(["--model", "dumb_pixel", "--model_args", "device=cpu", "--device", "cpu", "--tasks", "nleye_triplet"]) == 2
+    assert (
+        cli.main(["--model", "dumb_pixel", "--model_args", "device=cpu", "--device", "cpu", "--tasks", "nleye_triplet"])
+        == 2
+    )
     assert "'device' comes from lmms-eval's --device option" in capsys.readouterr().err
 
 
@@ -124,8 +151,13 @@ def test_our_models_check_their_arguments_when_lmms_eval_builds_them():
     from abductive_tasks.models.clip_scorer import ClipScorer
     from abductive_tasks.models.llava_scorer import LlavaHfScorer
 
-    assert RandomBaseline.create_from_arg_string("seed=3", {"batch_size": 1, "max_batch_size": None, "device": None}).seed == 3
-    assert RandomBaseline.create_from_arg_string("device=cpu", {"batch_size": 1, "device": None}).seed == 0  # --device not given: no clash
+    assert (
+        RandomBaseline.create_from_arg_string("seed=3", {"batch_size": 1, "max_batch_size": None, "device": None}).seed
+        == 3
+    )
+    assert (
+        RandomBaseline.create_from_arg_string("device=cpu", {"batch_size": 1, "device": None}).seed == 0
+    )  # --device not given: no clash
     with pytest.raises(ModelArgumentError) as raised:
         RandomBaseline.create_from_arg_string("seed=3,tempreature=0", {"batch_size": 1, "device": None})
     assert str(raised.value) == "random_baseline: unknown --model_args entry 'tempreature'; accepted: seed"
@@ -133,7 +165,10 @@ def test_our_models_check_their_arguments_when_lmms_eval_builds_them():
     assert accepted_arguments(ClipScorer)[:3] == ["pretrained", "crops", "text_prefix"]
     scorer_arguments = accepted_arguments(LlavaHfScorer)  # its own, then llava_hf's through **kwargs
     assert scorer_arguments[0] == "score" and {"pretrained", "device_map", "dtype"} <= set(scorer_arguments)
-    with pytest.raises(ModelArgumentError, match=r"llava_hf_scorer: unknown --model_args entry 'pretraind' \(did you mean 'pretrained'\?\)"):
+    with pytest.raises(
+        ModelArgumentError,
+        match=r"llava_hf_scorer: unknown --model_args entry 'pretraind' \(did you mean 'pretrained'\?\)",
+    ):
         check("llava_hf_scorer", LlavaHfScorer, ["pretraind"])
 
 
@@ -142,7 +177,9 @@ def test_our_models_check_their_arguments_when_lmms_eval_builds_them():
 
 def test_model_name_and_folder():
     assert layout.model_name("dumb_pixel", {}) == "dumb_pixel"
-    assert layout.model_folder("dumb_pixel", {}) == "dumb_pixel-bbab07ed"  # pinned: a changed digest moves every user's results
+    assert (
+        layout.model_folder("dumb_pixel", {}) == "dumb_pixel-bbab07ed"
+    )  # pinned: a changed digest moves every user's results
     arguments = {"pretrained": "llava-hf/llava-1.5-7b-hf", "device_map": "cpu"}
     assert layout.model_name("llava_hf", arguments) == "llava-hf/llava-1.5-7b-hf"
     folder = layout.model_folder("llava_hf", arguments)
@@ -151,7 +188,9 @@ def test_model_name_and_folder():
     assert layout.model_folder("llava_hf", {**arguments, "device_map": "cuda"}) != folder  # another configuration
     assert layout.model_folder("vllm", arguments) != folder  # another backend
     assert layout.model_folder("random_baseline", {"seed": 1}) != layout.model_folder("random_baseline", {"seed": 2})
-    assert layout.model_folder("llava_hf", {"pretrained": "/models/ my llava v2/"}).startswith("models___my_llava_v2-")  # last two parts, path-safe
+    assert layout.model_folder("llava_hf", {"pretrained": "/models/ my llava v2/"}).startswith(
+        "models___my_llava_v2-"
+    )  # last two parts, path-safe
     assert layout.model_folder("llava_hf", {"pretrained": "../.."}).startswith("llava_hf-")  # nothing left: the backend
     assert "/" not in layout.model_folder("x", {"pretrained": "../../etc"})
 
@@ -171,7 +210,9 @@ def test_secrets_never_reach_the_folder_name():
 def test_two_models_two_folders_model_name_and_one_summary(tmp_path):
     output = tmp_path / "demo"
     first = abductive_eval(["--model", "dumb_pixel", "--tasks", "nleye_triplet"], output)
-    second = abductive_eval(["--model", "random_baseline", "--model_args", "seed=1", "--tasks", "nleye_triplet"], output)
+    second = abductive_eval(
+        ["--model", "random_baseline", "--model_args", "seed=1", "--tasks", "nleye_triplet"], output
+    )
     assert first.returncode == 0 and second.returncode == 0, first.stderr[-3000:] + second.stderr[-3000:]
     folders = sorted(path.name for path in output.iterdir())
     assert folders == ["dumb_pixel-bbab07ed", layout.model_folder("random_baseline", {"seed": 1})]

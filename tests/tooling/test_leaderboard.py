@@ -37,7 +37,15 @@ def write_spec(results: Path, model: str, spec_path: str = "spec.yaml") -> None:
     Record(identity(), None, TASKS, model, spec_path).write(results / model / SPEC_RECORD)
 
 
-def write_run(results: Path, model: str, run: str, task_results: dict | None, limit: int | None = None, data_root: str = "/data/a", exit_status: int = 0) -> Path:
+def write_run(
+    results: Path,
+    model: str,
+    run: str,
+    task_results: dict | None,
+    limit: int | None = None,
+    data_root: str = "/data/a",
+    exit_status: int = 0,
+) -> Path:
     """One batch run folder (its identity, then lmms-eval's results file) whose results are ``run`` seconds old-ordered."""
     folder = results / model / RUNS_DIR / run
     asked = tuple(task for task in TASKS if task_results is None or task in task_results)
@@ -46,7 +54,9 @@ def write_run(results: Path, model: str, run: str, task_results: dict | None, li
         return folder
     path = folder / "dummy" / f"{run}_results.json"
     path.parent.mkdir(parents=True)
-    path.write_text(json.dumps({"results": task_results, "config": {"model": "dummy", "model_args": "response=1", "limit": limit}}))
+    path.write_text(
+        json.dumps({"results": task_results, "config": {"model": "dummy", "model_args": "response=1", "limit": limit}})
+    )
     os.utime(path, (1_800_000_000 + int(run[:2]), 1_800_000_000 + int(run[:2])))  # later runs are newer
     return path
 
@@ -70,13 +80,20 @@ def report(tmp_path_factory) -> dict[str, Path]:
     write_run(results, "model-a", "01-run1", {"nleye_triplet": triplet(0.25, 0.5)})
     write_run(results, "model-a", "02-run2", {"nleye_pairs": {"order_faithful_acc,none": 0.75}})
     write_run(results, "model-b", "01-run1", {"nleye_triplet": triplet(0.1, 1.0), "not_ours": {"acc,none": 1.0}})
-    write_run(results, "model-b", "03-rerun", {"nleye_triplet": triplet(0.5, 0.0)})  # a rerun: its numbers replace the older ones
+    write_run(
+        results, "model-b", "03-rerun", {"nleye_triplet": triplet(0.5, 0.0)}
+    )  # a rerun: its numbers replace the older ones
     return write_report(results, suite=Suite())
 
 
 def test_csv_one_row_per_model_with_headline_metrics(report):
     rows = list(csv.DictReader(report["csv"].open()))
-    columns = ["nleye_triplet__consistency_acc", "nleye_triplet__status", "nleye_pairs__order_faithful_acc", "nleye_pairs__status"]
+    columns = [
+        "nleye_triplet__consistency_acc",
+        "nleye_triplet__status",
+        "nleye_pairs__order_faithful_acc",
+        "nleye_pairs__status",
+    ]
     assert [[row["model"], *(row[column] for column in columns)] for row in rows] == [
         ["model-a", "0.25", "", "0.75", ""],
         ["model-b", "0.5", "", "", "not run"],
@@ -87,10 +104,24 @@ def test_csv_one_row_per_model_with_headline_metrics(report):
 def board(tmp_path_factory):
     """Every way a results file may not be a score, one model folder each (issue 11)."""
     results = tmp_path_factory.mktemp("integrity")
-    for model in ("clean", "smoke-beside-full", "smoke-only", "failed-requests", "other-data", "crashed", "damaged-newest", "damaged-spec"):
+    for model in (
+        "clean",
+        "smoke-beside-full",
+        "smoke-only",
+        "failed-requests",
+        "other-data",
+        "crashed",
+        "damaged-newest",
+        "damaged-spec",
+    ):
         write_spec(results, model, spec_path=str(results / "spec.yaml"))
     (results / "spec.yaml").write_text("{}")
-    write_run(results, "clean", "01-full", {"nleye_triplet": triplet(0.5833, 0.5), "nleye_pairs": {"order_faithful_acc,none": 0.5}})
+    write_run(
+        results,
+        "clean",
+        "01-full",
+        {"nleye_triplet": triplet(0.5833, 0.5), "nleye_pairs": {"order_faithful_acc,none": 0.5}},
+    )
     write_run(results, "smoke-beside-full", "01-full", {"nleye_triplet": triplet(0.5833, 0.5)})
     write_run(results, "smoke-beside-full", "02-smoke", {"nleye_triplet": triplet(1.0, 1.0)}, limit=2)
     write_run(results, "smoke-only", "01-smoke", {"nleye_triplet": triplet(1.0, 1.0)}, limit=2)
@@ -98,7 +129,9 @@ def board(tmp_path_factory):
     write_run(results, "other-data", "01-full", {"nleye_triplet": triplet(0.5833, 0.5)})
     write_run(results, "other-data", "02-new-data", {"nleye_triplet": triplet(0.9, 1.0)}, data_root="/data/b")
     write_run(results, "crashed", "01-full", None, exit_status=1)
-    write_run(results, "crashed", "02-interrupted", None, exit_status=None)  # no exit recorded: running or killed, not a failure
+    write_run(
+        results, "crashed", "02-interrupted", None, exit_status=None
+    )  # no exit recorded: running or killed, not a failure
     write_run(results, "damaged-newest", "01-full", {"nleye_triplet": triplet(0.5833, 0.5)})
     truncated = write_run(results, "damaged-newest", "02-full", {"nleye_triplet": triplet(0.1, 0.5)})
     truncated.write_text(truncated.read_text()[:120])
@@ -120,13 +153,21 @@ def test_cells_come_only_from_the_spec_identity_and_marks_stand_for_non_scores(b
         "smoke-beside-full": ["0.5833", "—"],
         "smoke-only": ["limited (limit=2)", "—"],
     }
-    assert board.breakdowns()[("nleye_triplet", "consistency_by_category")].keys() == {"clean", "damaged-newest", "other-data", "smoke-beside-full"}
+    assert board.breakdowns()[("nleye_triplet", "consistency_by_category")].keys() == {
+        "clean",
+        "damaged-newest",
+        "other-data",
+        "smoke-beside-full",
+    }
 
 
 def test_what_is_not_read_is_named_with_the_fix(board, capsys):
     results, truncated, board = board
     notes = "\n".join(board.notes)
-    assert f"{truncated}: not valid JSON, truncated?" in notes and f"fix: abductive-eval batch {results / 'spec.yaml'} --model damaged-newest" in notes
+    assert (
+        f"{truncated}: not valid JSON, truncated?" in notes
+        and f"fix: abductive-eval batch {results / 'spec.yaml'} --model damaged-newest" in notes
+    )
     assert f"{results / 'damaged-spec' / SPEC_RECORD}: not a JSON object (a list): damaged-spec not shown" in notes
     assert f"{results / 'plain'}: not shown: no {SPEC_RECORD}" in notes
     assert main([str(results)]) == 0
@@ -137,7 +178,10 @@ def test_what_is_not_read_is_named_with_the_fix(board, capsys):
 def test_paper_reported_rows_are_apart_and_marked(report):
     reference = list(csv.DictReader(report["paper_reported_csv"].open()))
     assert len(reference) == len(REFERENCE) and {row["source"] for row in reference} == {PAPER_REPORTED}
-    printed = {(row["benchmark"], row["table"], row["model"], row["paper column"]): row["value (as printed)"] for row in reference}
+    printed = {
+        (row["benchmark"], row["table"], row["model"], row["paper column"]): row["value (as printed)"]
+        for row in reference
+    }
     assert printed[("NL-Eye", "Table 2", "Humans", "Triplet")] == "85%"
     assert printed[("NL-Eye", "Table 2", "LLaVA 1.6", "Combined Image / Triplet")] == "14%"
     assert printed[("NL-Eye", "Table 2", "Dumb Pixel", "Pairs")] == "50%"
@@ -154,7 +198,11 @@ def test_paper_reported_rows_are_apart_and_marked(report):
 
 def test_html_references_valid_pngs(report):
     page = report["html"].read_text()
-    assert page.startswith("<!DOCTYPE html>") and '<table class="ours">' in page and '<table class="paper-reported">' in page
+    assert (
+        page.startswith("<!DOCTYPE html>")
+        and '<table class="ours">' in page
+        and '<table class="paper-reported">' in page
+    )
     assert "<td>model-b</td><td>0.5000</td><td>—</td>" in page
     plots = sorted(path.name for path in report["plots"].glob("*.png"))
     assert plots == ["headline.png", "nleye_triplet__consistency_by_category.png"]
@@ -197,8 +245,16 @@ def triplet_records(consistent: int) -> list[dict]:
 def write_logged_run(results: Path, model: str, records: list[dict], reported: list[dict] | None = None) -> None:
     """A run's results JSON as the task's aggregation computes it (from ``reported``, default ``records``) and its samples JSONL."""
     values = TRIPLET.evaluate(reported or records)
-    path = write_run(results, model, "01-full", {"nleye_triplet": {"alias": "nleye_triplet", **{f"{name},none": value for name, value in values.items()}}})
-    lines = [{"doc_id": index, **{name: [name, record] for name in TRIPLET.metric_names}} for index, record in enumerate(records)]
+    path = write_run(
+        results,
+        model,
+        "01-full",
+        {"nleye_triplet": {"alias": "nleye_triplet", **{f"{name},none": value for name, value in values.items()}}},
+    )
+    lines = [
+        {"doc_id": index, **{name: [name, record] for name in TRIPLET.metric_names}}
+        for index, record in enumerate(records)
+    ]
     samples_path(path, "nleye_triplet").write_text("".join(json.dumps(line) + "\n" for line in lines))
 
 
@@ -216,13 +272,21 @@ def test_intervals_and_ties_with_the_best_in_the_tables(logged):
     _, report = logged
     markdown = report["markdown"].read_text()
     assert "nleye_triplet (consistency_acc; chance 0.2500)" in markdown
-    rows = {line.split(" | ")[0].strip("| "): line for line in markdown.splitlines() if line.startswith(("| strong", "| close", "| weak"))}
+    rows = {
+        line.split(" | ")[0].strip("| "): line
+        for line in markdown.splitlines()
+        if line.startswith(("| strong", "| close", "| weak"))
+    }
     assert rows["strong"].startswith("| strong | **0.7500** [") and rows["close"].startswith("| close | **0.7000** [")
     assert rows["weak"].startswith("| weak | 0.2500 [")  # 20 more items wrong than the best: not tied
     page = report["html"].read_text()
     assert "<td><strong>0.7500</strong> [" in page and "<td>0.2500 [" in page
     wide = {row["model"]: row for row in csv.DictReader(report["csv"].open())}
-    assert [wide[model]["nleye_triplet__consistency_acc__tied_with_best"] for model in ("strong", "close", "weak")] == ["true", "true", "false"]
+    assert [wide[model]["nleye_triplet__consistency_acc__tied_with_best"] for model in ("strong", "close", "weak")] == [
+        "true",
+        "true",
+        "false",
+    ]
     strong = TRIPLET.evaluate(triplet_records(30))["triplet_ci95"]["consistency_acc"]
     assert (
         float(wide["strong"]["nleye_triplet__consistency_acc__lower"]) == strong["lower"]
@@ -239,10 +303,17 @@ def test_long_csv_one_row_per_model_task_metric(logged):
         "stderr": "", "units": "40", "resamples": "1000", "chance": "0.25", "scale": "fraction", "higher_is_better": "true", "tied_with_best": "false", "status": "",
     }  # fmt: skip
     assert float(headline["lower"]) < 0.25 < float(headline["upper"])
-    cells = {row["label"]: row for row in rows if row["model"] == "strong" and row["metric"] == "consistency_by_category"}
+    cells = {
+        row["label"]: row for row in rows if row["model"] == "strong" and row["metric"] == "consistency_by_category"
+    }
     assert set(cells) == {"physical", "social"} and cells["physical"]["units"] == "20" and cells["physical"]["lower"]
     metrics = {row["metric"] for row in rows if row["model"] == "strong"}
-    assert {"consistency_acc", "order1_acc", "order2_acc", "explanation_valid_rate"} <= metrics and "triplet_counts" not in metrics
+    assert {
+        "consistency_acc",
+        "order1_acc",
+        "order2_acc",
+        "explanation_valid_rate",
+    } <= metrics and "triplet_counts" not in metrics
 
 
 def test_comparisons_with_the_best_and_the_compare_command(logged, capsys):
@@ -250,12 +321,21 @@ def test_comparisons_with_the_best_and_the_compare_command(logged, capsys):
     comparisons = {row["b"]: row for row in csv.DictReader(report["comparisons_csv"].open())}
     assert set(comparisons) == {"close", "weak"} and {row["a"] for row in comparisons.values()} == {"strong"}
     assert float(comparisons["close"]["difference"]) == pytest.approx(0.05) and comparisons["close"]["tied"] == "true"
-    assert float(comparisons["weak"]["difference"]) == pytest.approx(0.5) and float(comparisons["weak"]["p_value"]) < 0.01
+    assert (
+        float(comparisons["weak"]["difference"]) == pytest.approx(0.5) and float(comparisons["weak"]["p_value"]) < 0.01
+    )
     assert main([str(results), "--compare", "weak", "close"]) == 0
     printed = capsys.readouterr().out
-    assert "Paired comparison weak − close" in printed and "| nleye_triplet | consistency_acc | 0.2500 | 0.7000 | -0.4500 | [" in printed
+    assert (
+        "Paired comparison weak − close" in printed
+        and "| nleye_triplet | consistency_acc | 0.2500 | 0.7000 | -0.4500 | [" in printed
+    )
     rows = {row["task"]: row for row in csv.DictReader((results / "leaderboard" / "compare_weak_vs_close.csv").open())}
-    assert float(rows["nleye_triplet"]["upper"]) < 0 and rows["nleye_triplet"]["units"] == "40" and rows["nleye_triplet"]["tied"] == "false"
+    assert (
+        float(rows["nleye_triplet"]["upper"]) < 0
+        and rows["nleye_triplet"]["units"] == "40"
+        and rows["nleye_triplet"]["tied"] == "false"
+    )
     assert rows["nleye_pairs"]["note"] == "weak: not run; close: not run" and rows["nleye_pairs"]["difference"] == ""
     with pytest.raises(SystemExit):
         main([str(results), "--compare", "weak", "absent"])
@@ -271,7 +351,10 @@ def test_samples_that_do_not_give_the_reported_value_are_not_compared(tmp_path):
     found = statistics(board)
     assert found.tied("strong", "nleye_triplet") is True and found.tied("weak", "nleye_triplet") is None
     (note,) = found.notes
-    assert "nleye_triplet: weak not compared with the best" in note and "its records give consistency_acc = 0.25, the results file reports 0.3" in note
+    assert (
+        "nleye_triplet: weak not compared with the best" in note
+        and "its records give consistency_acc = 0.25, the results file reports 0.3" in note
+    )
 
 
 def test_without_samples_one_note_says_how_to_get_them(report):

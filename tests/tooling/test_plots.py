@@ -10,9 +10,27 @@ from PIL import Image
 from abductive_tasks.plots import Bar, Panel, headline_figures, plot_breakdown, plot_headlines
 
 PANELS = [
-    Panel("nleye_triplet", "consistency_acc", "fraction", chance=0.25, bars=[Bar("a", 0.5833, 0.3333, 0.8333, True), Bar("b", 0.1667, 0.0, 0.4167, False)]),
-    Panel("sherlock_comparison", "comparison_acc", "percent", chance=0.0, bars=[Bar("a", -16.1, -30.0, -2.0, False), Bar("b", 6.1, -10.0, 20.0, True)]),
-    Panel("nleye_pairs", "order_faithful_acc", "fraction", chance=0.45, bars=[Bar("a", None, note="limited (limit=2)"), Bar("b", 0.3333, 0.0833, 0.5833, True)]),
+    Panel(
+        "nleye_triplet",
+        "consistency_acc",
+        "fraction",
+        chance=0.25,
+        bars=[Bar("a", 0.5833, 0.3333, 0.8333, True), Bar("b", 0.1667, 0.0, 0.4167, False)],
+    ),
+    Panel(
+        "sherlock_comparison",
+        "comparison_acc",
+        "percent",
+        chance=0.0,
+        bars=[Bar("a", -16.1, -30.0, -2.0, False), Bar("b", 6.1, -10.0, 20.0, True)],
+    ),
+    Panel(
+        "nleye_pairs",
+        "order_faithful_acc",
+        "fraction",
+        chance=0.45,
+        bars=[Bar("a", None, note="limited (limit=2)"), Bar("b", 0.3333, 0.0833, 0.5833, True)],
+    ),
     Panel("mucr_exp", "exp_score", "raw", bars=[Bar("a", 2.5, 1.5, 3.5, True), Bar("b", 1.0, 0.5, 1.5, False)]),
 ]
 
@@ -34,7 +52,11 @@ def panels_of(figure) -> list:
 def test_percentages_share_one_axis_in_percent_and_raw_metrics_are_apart(figures):
     assert list(figures) == ["headline", "headline_raw"]
     percent = panels_of(figures["headline"])
-    assert [axes.get_title().split("\n")[0] for axes in percent] == ["nleye_triplet", "sherlock_comparison", "nleye_pairs"]
+    assert [axes.get_title().split("\n")[0] for axes in percent] == [
+        "nleye_triplet",
+        "sherlock_comparison",
+        "nleye_pairs",
+    ]
     limits = {axes.get_ylim() for axes in percent}
     assert len(limits) == 1
     low, high = limits.pop()
@@ -62,7 +84,11 @@ def test_files_are_pngs(tmp_path):
     written = plot_headlines(PANELS, tmp_path)
     cells = {"a": {"physical": {"acc": 0.5, "n": 2, "lower": 0.0, "upper": 1.0}}}
     written.append(plot_breakdown("nleye_triplet", "consistency_by_category", cells, "fraction", tmp_path))
-    assert [path.name for path in written] == ["headline.png", "headline_raw.png", "nleye_triplet__consistency_by_category.png"]
+    assert [path.name for path in written] == [
+        "headline.png",
+        "headline_raw.png",
+        "nleye_triplet__consistency_by_category.png",
+    ]
     for path in written:
         with Image.open(path) as image:
             assert image.format == "PNG" and image.size[0] >= 300

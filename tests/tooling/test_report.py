@@ -9,7 +9,12 @@ import pytest
 from abductive_tasks import report
 from abductive_tasks.taskspec import metric_scale
 
-SCALES = {"consistency_acc": "fraction", "consistency_by_category": "fraction", "comparison_acc": "percent", "exp_score": "raw"}
+SCALES = {
+    "consistency_acc": "fraction",
+    "consistency_by_category": "fraction",
+    "comparison_acc": "percent",
+    "exp_score": "raw",
+}
 HEADLINES = {"nleye_triplet": "consistency_acc", "sherlock_comparison": "comparison_acc", "mucr_exp": "exp_score"}
 
 
@@ -24,13 +29,34 @@ def nleye_triplet(**counts) -> dict:
             "social": {"acc": 0.5, "n": 2, "lower": 0.0, "upper": 1.0},
         },
         "consistency_by_category_stderr,none": "N/A",
-        "triplet_counts,none": {"documents": 24, "items_scored": 12, "items_incomplete": 0, "unparsable": 1, "request_failed": 0, **counts},
-        "triplet_ci95,none": {"consistency_acc": {"lower": 1 / 3, "upper": 5 / 6, "stderr": 0.135, "units": 12, "resamples": 1000, "chance": 0.25}},
+        "triplet_counts,none": {
+            "documents": 24,
+            "items_scored": 12,
+            "items_incomplete": 0,
+            "unparsable": 1,
+            "request_failed": 0,
+            **counts,
+        },
+        "triplet_ci95,none": {
+            "consistency_acc": {
+                "lower": 1 / 3,
+                "upper": 5 / 6,
+                "stderr": 0.135,
+                "units": 12,
+                "resamples": 1000,
+                "chance": 0.25,
+            }
+        },
     }
 
 
 def run(results: dict, **extra) -> dict:
-    return {"results": results, "config": {"model": "dumb_pixel", "model_args": "", "limit": None}, "model_name": "dumb_pixel", **extra}
+    return {
+        "results": results,
+        "config": {"model": "dumb_pixel", "model_args": "", "limit": None},
+        "model_name": "dumb_pixel",
+        **extra,
+    }
 
 
 def lines(text: str) -> list[str]:
@@ -42,7 +68,10 @@ def test_one_row_per_task_in_percent_with_interval_chance_coverage_and_counts(tm
     results = {
         "nleye": {" ": " ", "alias": "nleye"},  # a group header: no row
         "nleye_triplet": nleye_triplet(),
-        "sherlock_comparison": {"comparison_acc,none": 6.111111, "comparison_acc_stderr,none": "N/A"},  # not yet on the task-spec shape
+        "sherlock_comparison": {
+            "comparison_acc,none": 6.111111,
+            "comparison_acc_stderr,none": "N/A",
+        },  # not yet on the task-spec shape
         "mucr_exp": {"exp_score,none": None, "exp_counts,none": {"documents": 12, "items_scored": 12}},
         "mme": {"mme_cognition_score,none": 300.0},  # not ours
     }
@@ -72,10 +101,20 @@ def test_one_row_per_task_in_percent_with_interval_chance_coverage_and_counts(tm
 
 def test_failed_requests_and_limit_are_called_out():
     results = {"nleye_triplet": nleye_triplet(request_failed=3)}
-    text = report.summary(run(results, config={"model": "openai", "limit": 5}, model_name="gpt-4o"), HEADLINES.get, scale=SCALES.__getitem__)
-    assert lines(text)[:2] == ["abductive-eval summary: gpt-4o, results not saved (no --output_path)", "--limit 5: a partial evaluation, not a score"]
+    text = report.summary(
+        run(results, config={"model": "openai", "limit": 5}, model_name="gpt-4o"),
+        HEADLINES.get,
+        scale=SCALES.__getitem__,
+    )
+    assert lines(text)[:2] == [
+        "abductive-eval summary: gpt-4o, results not saved (no --output_path)",
+        "--limit 5: a partial evaluation, not a score",
+    ]
     assert "| nleye_triplet | consistency_acc | 58.3 | [33.3, 83.3] | 25.0 | 12/12 items | 1 | 3 |" in lines(text)
-    assert "! nleye_triplet: 3 of 24 requests failed; they are never read as answers, so this is not a clean score: rerun them." in lines(text)
+    assert (
+        "! nleye_triplet: 3 of 24 requests failed; they are never read as answers, so this is not a clean score: rerun them."
+        in lines(text)
+    )
 
 
 @pytest.mark.parametrize(
@@ -112,7 +151,9 @@ def test_format_value(value, scale, shown):
 def test_scale_comes_from_the_task_specs():
     assert metric_scale("consistency_acc") == "fraction"  # NL-Eye's TaskSpec
     assert metric_scale("c2e_accuracy") == "fraction"  # MuCR's
-    assert metric_scale("comparison_acc") == "percent"  # Sherlock's (0-100 in its paper), whose package loads its hooks lazily
+    assert (
+        metric_scale("comparison_acc") == "percent"
+    )  # Sherlock's (0-100 in its paper), whose package loads its hooks lazily
     assert metric_scale("exp_score") == "raw"  # MuCR's 0-10 judge score
     assert metric_scale("no_such_metric") == "raw"  # undeclared: shown as is
 

@@ -19,7 +19,10 @@ def test_every_task_declares_what_the_tooling_reads(suite):
 
 
 def test_nleye_facts(suite):
-    assert [suite.facts(task).max_images_per_prompt for task in ("nleye_triplet", "nleye_pairs", "nleye_triplet_combined", "nleye_triplet_text")] == [3, 2, 1, 0]
+    assert [
+        suite.facts(task).max_images_per_prompt
+        for task in ("nleye_triplet", "nleye_pairs", "nleye_triplet_combined", "nleye_triplet_text")
+    ] == [3, 2, 1, 0]
     facts = suite.facts("nleye_triplet")
     assert facts.headline_metric == "consistency_acc" and facts.max_new_tokens == 256 and facts.generates
     assert facts.higher_is_better["consistency_acc"] is True and facts.higher_is_better["triplet_counts"] is None
@@ -44,6 +47,8 @@ def test_unknown_names_and_groups_as_tasks_are_errors(suite):
 
 
 def test_missing_metadata_is_named(tmp_path):
-    (tmp_path / "bare.yaml").write_text("task: bare_task\ndataset_path: json\noutput_type: generate_until\nmetadata:\n  version: 1.0\n")
+    (tmp_path / "bare.yaml").write_text(
+        "task: bare_task\ndataset_path: json\noutput_type: generate_until\nmetadata:\n  version: 1.0\n"
+    )
     with pytest.raises(SuiteError, match=r"bare_task.*metadata lacks max_images_per_prompt, headline_metric"):
         Suite(tmp_path).facts("bare_task")

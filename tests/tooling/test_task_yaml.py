@@ -26,7 +26,9 @@ def test_hooks_resolve_and_metric_list_is_the_spec(task):
     listed = [entry["metric"] for entry in cfg["metric_list"]]
     assert listed == list(spec.metric_names), task
     for entry in cfg["metric_list"]:
-        assert getattr(entry["aggregation"], "__self__", None) is spec, f"{task}: {entry['metric']} aggregates with another spec"
+        assert getattr(entry["aggregation"], "__self__", None) is spec, (
+            f"{task}: {entry['metric']} aggregates with another spec"
+        )
         assert entry["higher_is_better"] == spec.higher_is_better(entry["metric"]), f"{task}: {entry['metric']}"
 
 

@@ -38,7 +38,9 @@ from abductive_tasks.vllm import (
 from helpers.runs import OFFLINE, metric, read_results
 
 FAKE_VLLM = f"{sys.executable} {Path(__file__).parents[1] / 'helpers' / 'fake_vllm.py'}"
-SETTINGS = VllmSettings(model="Qwen/Qwen2.5-VL-72B-Instruct", tensor_parallel_size=4, max_model_len=32768, gpu_memory_utilization=0.85)
+SETTINGS = VllmSettings(
+    model="Qwen/Qwen2.5-VL-72B-Instruct", tensor_parallel_size=4, max_model_len=32768, gpu_memory_utilization=0.85
+)
 
 
 @pytest.fixture(scope="module")
@@ -59,14 +61,27 @@ def test_inprocess_model_args_golden_and_parsed_by_lmms_eval():
 
 
 def test_inprocess_extra_args_override_in_place_and_false_stays_false():
-    settings = VllmSettings(model="m", extra_args={"gpu_memory_utilization": 0.5, "enforce_eager": False, "mm_processor_kwargs": {"max_pixels": 1003520}, "seed": None})
+    settings = VllmSettings(
+        model="m",
+        extra_args={
+            "gpu_memory_utilization": 0.5,
+            "enforce_eager": False,
+            "mm_processor_kwargs": {"max_pixels": 1003520},
+            "seed": None,
+        },
+    )
     parsed = simple_parse_args_string(inprocess_model_args(settings, image_limit=2, max_new_tokens=32))
     assert parsed["gpu_memory_utilization"] == 0.5 and parsed["enforce_eager"] is False and "seed" not in parsed
     assert json.loads(parsed["mm_processor_kwargs"]) == {"max_pixels": 1003520}
 
 
 def test_serve_command_golden():
-    settings = VllmSettings(model="OpenGVLab/InternVL3-8B", tensor_parallel_size=2, pipeline_parallel_size=2, extra_args={"trust_remote_code": True, "dtype": "bfloat16"})
+    settings = VllmSettings(
+        model="OpenGVLab/InternVL3-8B",
+        tensor_parallel_size=2,
+        pipeline_parallel_size=2,
+        extra_args={"trust_remote_code": True, "dtype": "bfloat16"},
+    )
     assert serve_command(settings, image_limit=5, host="127.0.0.1", port=8123) == [
         "vllm", "serve", "OpenGVLab/InternVL3-8B", "--host", "127.0.0.1", "--port", "8123",
         "--served-model-name", "OpenGVLab/InternVL3-8B", "--tensor-parallel-size", "2", "--pipeline-parallel-size", "2",
@@ -122,7 +137,10 @@ def test_presets_apply_and_explicit_keys_win(tmp_path, suite):
         extra_args={"trust_remote_code": True, "mm_processor_kwargs": {"max_dynamic_patch": 4}},
     )
     command = serve_command(internvl.model.vllm, 3, "127.0.0.1", 8000)
-    assert "--trust-remote-code" in command and command[command.index("--mm-processor-kwargs") + 1] == '{"max_dynamic_patch":4}'
+    assert (
+        "--trust-remote-code" in command
+        and command[command.index("--mm-processor-kwargs") + 1] == '{"max_dynamic_patch":4}'
+    )
     # Explicit keys override the preset's; vllm_args merge key by key.
     assert qwen.model.vllm.max_model_len == 16384
     assert qwen.model.vllm.extra_args == {"mm_processor_kwargs": {"max_pixels": 401408}, "enforce_eager": True}
@@ -145,7 +163,10 @@ def test_environment_for_client_and_judge(monkeypatch):
     url = "http://127.0.0.1:8000/v1"
     # Our placeholder key must not pass for a GPT judge; a configured judge or a real key is left alone.
     assert client_env(url, {}) == {"OPENAI_API_BASE": url, "OPENAI_API_KEY": "EMPTY", "ABDUCTIVE_JUDGE": "off"}
-    assert client_env(url, {"OPENAI_API_URL": "http://judge:8001/v1"}) == {"OPENAI_API_BASE": url, "OPENAI_API_KEY": "EMPTY"}
+    assert client_env(url, {"OPENAI_API_URL": "http://judge:8001/v1"}) == {
+        "OPENAI_API_BASE": url,
+        "OPENAI_API_KEY": "EMPTY",
+    }
     assert client_env(url, {"OPENAI_API_KEY": "sk-real"}) == {"OPENAI_API_BASE": url}
     assert judge_env("http://127.0.0.1:8001/v1", "judge-7b") == {
         "API_TYPE": "openai",
@@ -189,7 +210,9 @@ def test_server_lifecycle_success_and_failure(tmp_path):
             assert json.loads(response.read())["data"][0]["id"] == "served-m"
         process = server.process
     assert process.poll() is not None and (record / "stopped").exists()  # stopped on success
-    assert all(_gone(pid) for pid in json.loads((record / "workers.json").read_text()))  # with the workers it left in its group
+    assert all(
+        _gone(pid) for pid in json.loads((record / "workers.json").read_text())
+    )  # with the workers it left in its group
 
     (record / "stopped").unlink()
     with pytest.raises(RuntimeError, match="evaluation broke"):
@@ -198,7 +221,9 @@ def test_server_lifecycle_success_and_failure(tmp_path):
     assert server.process.poll() is not None and (record / "stopped").exists()  # stopped on failure
 
     with pytest.raises(ServerError, match="exited with status 3 before becoming healthy(.|\n)*failing at startup"):
-        with VllmServer(command, "127.0.0.1", port, tmp_path / "server.log", env={**env, "FAKE_VLLM_FAIL": "1"}, health_timeout=60):
+        with VllmServer(
+            command, "127.0.0.1", port, tmp_path / "server.log", env={**env, "FAKE_VLLM_FAIL": "1"}, health_timeout=60
+        ):
             pytest.fail("a server that died must not be entered")
 
 
@@ -212,14 +237,27 @@ def _alive(pid: int) -> bool:
 
 def _serve(tmp_path: Path, *args: str, record: Path) -> subprocess.Popen:
     env = {**os.environ, **OFFLINE, "ABDUCTIVE_DATA": "sample", "FAKE_VLLM_RECORD": str(record)}
-    command = [str(Path(sys.executable).with_name("abductive-eval")), "serve", "stub/model-7b", "--vllm-executable", FAKE_VLLM, "--output_path", str(tmp_path / "out"), *args]
-    return subprocess.Popen(command, cwd=Path(__file__).parents[2], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    command = [
+        str(Path(sys.executable).with_name("abductive-eval")),
+        "serve",
+        "stub/model-7b",
+        "--vllm-executable",
+        FAKE_VLLM,
+        "--output_path",
+        str(tmp_path / "out"),
+        *args,
+    ]
+    return subprocess.Popen(
+        command, cwd=Path(__file__).parents[2], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
 
 
 @pytest.mark.e2e
 def test_served_route_end_to_end_sends_every_image_within_the_limit(tmp_path):
     record = tmp_path / "record"
-    process = _serve(tmp_path, "--tasks", "nleye_triplet,nleye_pairs", "--limit", "4", "--tensor-parallel-size", "2", record=record)
+    process = _serve(
+        tmp_path, "--tasks", "nleye_triplet,nleye_pairs", "--limit", "4", "--tensor-parallel-size", "2", record=record
+    )
     output, _ = process.communicate(timeout=600)
     assert process.returncode == 0, output[-4000:]
     argv = json.loads((record / "argv.json").read_text())["argv"]
@@ -272,14 +310,18 @@ def test_judge_server_is_served_and_wired_through_the_judge_variables(tmp_path, 
     spec = load_spec(spec_path)
     with contextlib.ExitStack() as stack:
         env = start_judge(spec, stack)
-        assert env["API_TYPE"] == "openai" and env["MODEL_VERSION"] == "org/judge-7b" and env["OPENAI_API_KEY"] == "EMPTY"
+        assert (
+            env["API_TYPE"] == "openai" and env["MODEL_VERSION"] == "org/judge-7b" and env["OPENAI_API_KEY"] == "EMPTY"
+        )
         with urllib.request.urlopen(f"{env['OPENAI_API_URL']}/models", timeout=5) as response:
             assert json.loads(response.read())["data"][0]["id"] == "org/judge-7b"
     argv = json.loads((record / "argv.json").read_text())["argv"]
     assert argv[argv.index("--tensor-parallel-size") + 1] == "2"
     assert "--limit-mm-per-prompt" not in argv  # a text-only judge
     assert (record / "stopped").exists()  # stopped with the batch
-    spec_path.write_text("tasks: [nleye_triplet]\nmodels: [{name: a, backend: dummy}]\njudge: {url: 'http://judge:8001/v1', model_version: j}\n")
+    spec_path.write_text(
+        "tasks: [nleye_triplet]\nmodels: [{name: a, backend: dummy}]\njudge: {url: 'http://judge:8001/v1', model_version: j}\n"
+    )
     assert start_judge(load_spec(spec_path), contextlib.ExitStack()) == {
         "API_TYPE": "openai",
         "OPENAI_API_URL": "http://judge:8001/v1",
@@ -344,11 +386,25 @@ def test_print_commands_show_what_runs_and_start_nothing(tmp_path, capsys, monke
     assert not results.exists()  # nothing ran
     python = sys.executable
     plans = {model_plan.model.name: model_plan for model_plan in plan(load_spec(spec_path), Suite())}
-    run_id = {name: model_plan.cache.name for name, model_plan in plans.items()}  # the identity's hash names the response cache
+    run_id = {
+        name: model_plan.cache.name for name, model_plan in plans.items()
+    }  # the identity's hash names the response cache
 
     def eval_args(name: str) -> str:
         run = results / name / "runs" / "<time>-<id>"  # made when the run starts
-        return shlex.join(["--tasks", "nleye_triplet", "--output_path", str(run), "--use_cache", str(plans[name].cache), "--limit", "2", "--log_samples"])
+        return shlex.join(
+            [
+                "--tasks",
+                "nleye_triplet",
+                "--output_path",
+                str(run),
+                "--use_cache",
+                str(plans[name].cache),
+                "--limit",
+                "2",
+                "--log_samples",
+            ]
+        )
 
     assert lines == [
         f"# judge, served for the whole batch (log {results}/judge_server.log); $JUDGE_PORT: a free port chosen at start",
@@ -356,7 +412,8 @@ def test_print_commands_show_what_runs_and_start_nothing(tmp_path, capsys, monke
         "--tensor-parallel-size 1 --gpu-memory-utilization 0.9 --generation-config vllm",
         "# a (route lmms): runs nleye_triplet (0 of 1 done earlier)",
         '#   ABDUCTIVE_DATA=sample API_TYPE=openai OPENAI_API_URL="http://127.0.0.1:$JUDGE_PORT/v1" MODEL_VERSION=org/judge-7b OPENAI_API_KEY=EMPTY '
-        f"LMMS_CACHE_RUN_ID={run_id['a']} PYTHONSAFEPATH=1 {python} -m abductive_tasks.cli --model dummy " + eval_args("a"),
+        f"LMMS_CACHE_RUN_ID={run_id['a']} PYTHONSAFEPATH=1 {python} -m abductive_tasks.cli --model dummy "
+        + eval_args("a"),
         f"abductive-eval batch {spec_path} --model a",
         "# q (route served): runs nleye_triplet (0 of 1 done earlier)",
         f"#   server (log {results}/q/server.log); $PORT: a free port chosen at start",
@@ -367,23 +424,40 @@ def test_print_commands_show_what_runs_and_start_nothing(tmp_path, capsys, monke
         "#   evaluation, once http://127.0.0.1:$PORT/health answers 200 (the server is stopped after it)",
         '#   ABDUCTIVE_DATA=sample API_TYPE=openai OPENAI_API_URL="http://127.0.0.1:$JUDGE_PORT/v1" MODEL_VERSION=org/judge-7b OPENAI_API_KEY=EMPTY '
         f'CUDA_VISIBLE_DEVICES=0,1 LMMS_CACHE_RUN_ID={run_id["q"]} PYTHONSAFEPATH=1 OPENAI_API_BASE="http://127.0.0.1:$PORT/v1" '
-        f"{python} -m abductive_tasks.cli --model openai --model_args model_version=Qwen/Qwen2.5-VL-7B-Instruct " + eval_args("q"),
+        f"{python} -m abductive_tasks.cli --model openai --model_args model_version=Qwen/Qwen2.5-VL-7B-Instruct "
+        + eval_args("q"),
         f"abductive-eval batch {spec_path} --model q",
     ]
     # The job lines alone are one self-contained command per model (e.g. one per Slurm array task).
-    assert [line for line in lines if not line.startswith("#")] == [f"abductive-eval batch {spec_path} --model {name}" for name in ("a", "q")]
+    assert [line for line in lines if not line.startswith("#")] == [
+        f"abductive-eval batch {spec_path} --model {name}" for name in ("a", "q")
+    ]
 
 
 def test_serve_print_command_shows_the_server_and_the_evaluation(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-secret")  # a real key: used by the run, never printed
-    argv = ["OpenGVLab/InternVL3-8B", "--tasks", "nleye_pairs", "--preset", "internvl3", "--port", "8123", "--output_path", str(tmp_path)]
+    argv = [
+        "OpenGVLab/InternVL3-8B",
+        "--tasks",
+        "nleye_pairs",
+        "--preset",
+        "internvl3",
+        "--port",
+        "8123",
+        "--output_path",
+        str(tmp_path),
+    ]
     assert serve_main([*argv, "--print-command"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert not any(tmp_path.iterdir())  # nothing ran
     assert lines[0] == "# InternVL3-8B (route served): runs nleye_pairs (0 of 1 done earlier)"
     server = shlex.split(lines[2].removeprefix("#   "))
     assert server[server.index("vllm") :] == serve_command(
-        VllmSettings(model="OpenGVLab/InternVL3-8B", max_model_len=8192, extra_args={"trust_remote_code": True, "mm_processor_kwargs": {"max_dynamic_patch": 4}}),
+        VllmSettings(
+            model="OpenGVLab/InternVL3-8B",
+            max_model_len=8192,
+            extra_args={"trust_remote_code": True, "mm_processor_kwargs": {"max_dynamic_patch": 4}},
+        ),
         2,
         "127.0.0.1",
         8123,
@@ -399,4 +473,6 @@ def test_shipped_multi_gpu_spec_plans_with_its_presets(suite):
     plans = {model_plan.model.name: model_plan for model_plan in plan(spec, suite)}
     assert 'mm_processor_kwargs={"max_pixels":1003520}' in plans["qwen2.5-vl-7b"].model_args
     internvl = plans["internvl3-8b"].model.vllm
-    assert "--trust-remote-code" in serve_command(internvl, suite.image_limit(plans["internvl3-8b"].tasks), "127.0.0.1", 8000)
+    assert "--trust-remote-code" in serve_command(
+        internvl, suite.image_limit(plans["internvl3-8b"].tasks), "127.0.0.1", 8000
+    )

@@ -30,7 +30,14 @@ from vllm.engine.arg_utils import AsyncEngineArgs, EngineArgs  # noqa: E402
 from vllm.entrypoints.launchers.cli_args import make_arg_parser, validate_parsed_serve_args  # noqa: E402
 from vllm.utils.argparse_utils import FlexibleArgumentParser  # noqa: E402
 
-from abductive_tasks.vllm import PRESETS, STORE_TRUE_FLAGS, VllmSettings, inprocess_model_args, serve_command, with_preset  # noqa: E402
+from abductive_tasks.vllm import (
+    PRESETS,
+    STORE_TRUE_FLAGS,
+    VllmSettings,
+    inprocess_model_args,
+    serve_command,
+    with_preset,
+)  # noqa: E402
 
 IMAGES = 5  # the most images one of our prompts carries (MuCR's _split variants)
 MODELS = {
@@ -45,7 +52,14 @@ MODELS = {
 def settings_for(preset: str, **entry) -> VllmSettings:
     """What a spec entry ``{preset: P, model: M, ...}`` becomes (as batch._vllm_settings builds it)."""
     merged = with_preset({"preset": preset, "model": MODELS[preset], **entry}, "models[0]")
-    keys = ("model", "tensor_parallel_size", "pipeline_parallel_size", "max_model_len", "gpu_memory_utilization", "served_model_name")
+    keys = (
+        "model",
+        "tensor_parallel_size",
+        "pipeline_parallel_size",
+        "max_model_len",
+        "gpu_memory_utilization",
+        "served_model_name",
+    )
     return VllmSettings(**{key: merged[key] for key in keys if key in merged}, extra_args=merged.get("vllm_args", {}))
 
 
@@ -73,7 +87,9 @@ def test_store_true_flags_are_vllms(serve_parser):
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_served_preset_parses(serve_parser, preset):
-    settings = settings_for(preset, tensor_parallel_size=2, vllm_args={"enable_prefix_caching": False, "disable_log_stats": False})
+    settings = settings_for(
+        preset, tensor_parallel_size=2, vllm_args={"enable_prefix_caching": False, "disable_log_stats": False}
+    )
     engine = parse_serve(serve_parser, serve_command(settings, IMAGES, "127.0.0.1", 8000))
     assert engine.model == MODELS[preset] and engine.tensor_parallel_size == 2
     assert engine.limit_mm_per_prompt == {"image": IMAGES, "video": 0}
@@ -85,7 +101,10 @@ def test_served_preset_parses(serve_parser, preset):
 
 
 def test_text_only_judge_parses(serve_parser):
-    engine = parse_serve(serve_parser, serve_command(VllmSettings(model="Qwen/Qwen2.5-7B-Instruct", tensor_parallel_size=4), None, "127.0.0.1", 8001))
+    engine = parse_serve(
+        serve_parser,
+        serve_command(VllmSettings(model="Qwen/Qwen2.5-7B-Instruct", tensor_parallel_size=4), None, "127.0.0.1", 8001),
+    )
     assert engine.tensor_parallel_size == 4 and engine.generation_config == "vllm"
     assert engine.limit_mm_per_prompt == {}  # vLLM's own default: no multimodal limit passed
 
@@ -97,8 +116,15 @@ def test_inprocess_kwargs_build_engine_args(monkeypatch, preset):
     settings = settings_for(preset, pipeline_parallel_size=2)
     kwargs = lmms_utils.simple_parse_args_string(inprocess_model_args(settings, IMAGES, max_new_tokens=256))
     # lmms_eval/models/simple/vllm.py (0.7.3): "{...}" strings are json-loaded; max_new_tokens is the backend's own.
-    kwargs = {key: json.loads(value) if isinstance(value, str) and value.startswith("{") else value for key, value in kwargs.items()}
-    model, tensor_parallel_size, gpu_memory_utilization = kwargs.pop("model"), kwargs.pop("tensor_parallel_size"), kwargs.pop("gpu_memory_utilization")
+    kwargs = {
+        key: json.loads(value) if isinstance(value, str) and value.startswith("{") else value
+        for key, value in kwargs.items()
+    }
+    model, tensor_parallel_size, gpu_memory_utilization = (
+        kwargs.pop("model"),
+        kwargs.pop("tensor_parallel_size"),
+        kwargs.pop("gpu_memory_utilization"),
+    )
     trust_remote_code = kwargs.pop("trust_remote_code", True)  # the backend's default
     assert kwargs.pop("max_new_tokens") == 256
     captured: list[EngineArgs] = []
