@@ -56,6 +56,10 @@ class UsageError(Exception):
     """A mistake in the command line, found before lmms-eval starts."""
 
 
+class DataProblem(Exception):
+    """Data our tasks cannot use, found before lmms-eval starts (the message names file, row and field, and the fix)."""
+
+
 def help_text() -> str:
     """``abductive-eval --help`` (built without lmms-eval)."""
     from abductive_tasks.settings import help_table
@@ -182,6 +186,29 @@ def describe(error: BaseException) -> str:
     return str(error) if isinstance(error, DataError | ModelArgumentError) else f"{type(error).__name__}: {error}"
 
 
+def check_data(tasks: str) -> None:
+    """Load the data of our tasks among ``tasks`` before lmms-eval starts, so bad data is one short message
+    naming file, row and field, with the fix (not lmms-eval's traceback). The loaders cache what they read,
+    so lmms-eval's own ``process_docs`` reuses it: no file is read or decoded twice."""
+    from abductive_tasks import catalog, compat
+    from abductive_tasks.data import DataError
+    from abductive_tasks.suite import Suite
+
+    suite = Suite()
+    ours = [name for name in tasks.split(",") if name in catalog.names()]
+    for task in suite.expand(ours):
+        config = compat.task_config(suite.yaml_path(task))
+        try:
+            config["process_docs"](None)
+        except DataError as error:
+            benchmark = suite.facts(task).benchmark
+            layout = compat.tasks_path() / str(benchmark) / "README.md"
+            raise DataProblem(
+                f"{error}\nFix the data (expected layout: section Data of {layout}), or run on the embedded sample with "
+                f"ABDUCTIVE_DATA=sample. Full traceback: --verbosity DEBUG."
+            ) from error
+
+
 def run_eval(argv: list[str]) -> int:
     """Check the command line, run lmms-eval's evaluation with ``argv`` and print a summary per run;
     return 0 on success, 1 on any failure, 2 for a command-line mistake found before the run."""
@@ -200,6 +227,12 @@ def run_eval(argv: list[str]) -> int:
     except UsageError as error:
         print(f"abductive-eval: {error}", file=sys.stderr)
         return 2
+    if args.tasks and args.tasks not in LIST_TASKS and (args.verbosity or "").upper() != "DEBUG":
+        try:
+            check_data(args.tasks)
+        except DataProblem as problem:
+            print(f"abductive-eval: {problem}", file=sys.stderr)
+            return 1
     from abductive_tasks import layout, report
 
     def name_run(backend: str, model_args: dict) -> tuple[str, str]:

@@ -73,6 +73,11 @@ class Suite:
             self._configs[name] = compat.task_config(self._manager.task_index[name]["yaml_path"], mode="simple")
         return self._configs[name]
 
+    def yaml_path(self, name: str) -> str:
+        """The YAML file of a task or group (which must be known)."""
+        self._config(name)
+        return self._manager.task_index[name]["yaml_path"]
+
     def is_group(self, name: str) -> bool:
         self._config(name)
         return self._manager.task_index[name]["type"] == "group"

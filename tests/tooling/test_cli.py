@@ -240,3 +240,21 @@ def test_plain_lmms_eval_reports_a_model_args_typo_by_name(tmp_path):
     log = completed.stdout + completed.stderr
     assert "dumb_pixel: unknown --model_args entry 'sed' (did you mean 'seed'?); accepted: seed" in log
     assert "unexpected keyword argument" not in log and "DumbPixel.__init__" not in log
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("benchmark", ["nleye", "dve"])
+def test_bad_data_is_one_short_message_with_the_fix_and_exit_1(data_copy, tmp_path, benchmark):
+    csv = next((data_copy / benchmark).glob("*.csv"))
+    csv.write_text("x\n1\n", encoding="utf-8")
+    task = {"nleye": "nleye_triplet", "dve": "dve_cls"}[benchmark]
+    completed = abductive_eval(["--model", "dumb_pixel", "--tasks", task], tmp_path / "out", data=str(data_copy))
+    assert completed.returncode == 1
+    lines = completed.stderr.strip().splitlines()
+    assert len(lines) == 2 and lines[0].startswith(f"abductive-eval: {csv}") and "missing column" in lines[0]
+    assert "ABDUCTIVE_DATA=sample" in lines[1] and f"{benchmark}/README.md" in lines[1]
+    assert "Traceback" not in completed.stdout + completed.stderr
+    debug = abductive_eval(
+        ["--model", "dumb_pixel", "--tasks", task, "--verbosity", "DEBUG"], tmp_path / "debug", data=str(data_copy)
+    )
+    assert "Traceback" in debug.stdout + debug.stderr and debug.returncode == 1
