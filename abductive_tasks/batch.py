@@ -286,7 +286,8 @@ def _judge_description(judge: JudgeSpec | None) -> dict | None:
 def model_identity(
     spec: BatchSpec, model: ModelSpec, model_args: str, tasks: list[str], suite: Suite, fingerprints: dict | None = None
 ) -> dict:
-    """The identity of ``model``'s run over ``tasks`` (``fingerprints``: a memo of data fingerprints by benchmark and source)."""
+    """The identity of ``model``'s run over ``tasks``
+    (``fingerprints``: a memo of data fingerprints by benchmark and source)."""
     fingerprints = {} if fingerprints is None else fingerprints
     env = {**spec.env, **model.env}
     choice = {**os.environ, **env}.get(ENV_VAR, "").strip()
@@ -371,7 +372,8 @@ def eval_arguments(spec: BatchSpec, model_plan: ModelPlan, tasks: list[str], run
 
 
 def _copy_redacted(source: BinaryIO, log: BinaryIO, secrets: Sequence[str]) -> None:
-    """Copy a child's output line by line into ``log`` with every secret replaced (lmms-eval prints ``model_args`` in clear)."""
+    """Copy a child's output line by line into ``log`` with every secret replaced
+    (lmms-eval prints ``model_args`` in clear)."""
     encoded = [secret.encode() for secret in sorted(secrets, key=len, reverse=True)]
     for line in source:
         for secret in encoded:
@@ -381,7 +383,8 @@ def _copy_redacted(source: BinaryIO, log: BinaryIO, secrets: Sequence[str]) -> N
 
 
 def run_child(command: list[str], env: dict[str, str], log_path: Path, secrets: Sequence[str] = ()) -> int:
-    """Run ``command`` with output appended to ``log_path`` (``secrets`` redacted); on Ctrl-C or SIGTERM interrupt it too, then re-raise."""
+    """Run ``command`` with output appended to ``log_path`` (``secrets`` redacted);
+    on Ctrl-C or SIGTERM interrupt it too, then re-raise."""
     process = None
     with log_path.open("ab") as log:
         log.write(redact_text(f"$ {shlex.join(command)}\n", secrets).encode())
@@ -413,7 +416,8 @@ def _say(message: str) -> None:
 
 
 def _require_executor(spec: BatchSpec, settings: VllmSettings, in_process: bool) -> None:
-    """Check the Ray executor's dependency where vLLM runs in this environment (in process, or the default `vllm` executable)."""
+    """Check the Ray executor's dependency where vLLM runs in this environment
+    (in process, or the default `vllm` executable)."""
     if in_process or spec.vllm_executable == "vllm":
         require_ray(settings)
 
@@ -476,7 +480,8 @@ def start_run(spec: BatchSpec, model_plan: ModelPlan) -> Path:
     purged = purge_failed_replies(model_plan.cache)
     if purged:
         _say(
-            f"{model_plan.model.name}: {purged} failed requests removed from the response cache {model_plan.cache}; they are asked again"
+            f"{model_plan.model.name}: {purged} failed requests removed from the response cache "
+            f"{model_plan.cache}; they are asked again"
         )
     scrub_cache(model_plan.cache, model_plan.secrets)
     run_dir = model_plan.output / RUNS_DIR / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.urandom(3).hex()}"
@@ -494,7 +499,8 @@ def end_run(run_dir: Path, code: int) -> int:
 
 
 def _record_start_failure(run_dir: Path):
-    """An exit callback recording a run that could not start (server failed, executable missing) as failed (status -1)."""
+    """An exit callback recording a run that could not start (server failed, executable missing) as failed
+    (status -1)."""
 
     def on_exit(kind, error, trace) -> bool:
         if kind is not None and issubclass(kind, OSError | RuntimeError):
@@ -544,7 +550,8 @@ def _shell_word(word: str) -> str:
 
 
 def shell_line(command: list[str], env: dict[str, str]) -> str:
-    """``command`` run with the variables ``env`` sets, as one shell line; secrets appear as references to the environment."""
+    """``command`` run with the variables ``env`` sets, as one shell line;
+    secrets appear as references to the environment."""
     assignments = [
         f'{name}="${name}"'
         if SECRET_NAME.search(name) and value != PLACEHOLDER_API_KEY
@@ -573,7 +580,8 @@ def print_commands(spec: BatchSpec, plans: list[ModelPlan], suite: Suite, job_li
         env = {**added, **model_env(model_plan)}
         pending = f"runs {', '.join(model_plan.pending)}" if model_plan.pending else "nothing to run"
         print(
-            f"# {model.name} (route {model.route}): {pending} ({len(model_plan.done)} of {len(model_plan.tasks)} done earlier)"
+            f"# {model.name} (route {model.route}): {pending} ({len(model_plan.done)} of {len(model_plan.tasks)} "
+            "done earlier)"
         )
         if model_plan.unsupported:
             print(
@@ -585,15 +593,13 @@ def print_commands(spec: BatchSpec, plans: list[ModelPlan], suite: Suite, job_li
                 f"#   server (log {model_plan.output / 'server.log'})"
                 + ("" if model.port else f"; {PORT}: a free port chosen at start")
             )
-            print(
-                f"#   {redact_text(shell_line(model_server_command(spec, model_plan, suite, port), env), model_plan.secrets)}"
-            )
+            server_line = shell_line(model_server_command(spec, model_plan, suite, port), env)
+            print(f"#   {redact_text(server_line, model_plan.secrets)}")
             print(f"#   evaluation, once http://{HOST}:{port}/health answers 200 (the server is stopped after it)")
             env |= client_env(f"http://{HOST}:{port}/v1", {**os.environ, **env})
         if model_plan.pending:
-            print(
-                f"#   {redact_text(shell_line(eval_command(spec, model_plan, model_plan.output / RUNS_DIR / NEW_RUN), env), model_plan.secrets)}"
-            )
+            eval_line = shell_line(eval_command(spec, model_plan, model_plan.output / RUNS_DIR / NEW_RUN), env)
+            print(f"#   {redact_text(eval_line, model_plan.secrets)}")
         if job_lines:
             print(shlex.join(["abductive-eval", "batch", str(spec.path), "--model", model.name]))
 
@@ -604,7 +610,8 @@ def write_status(spec: BatchSpec, status: dict[str, dict]) -> None:
 
 
 def record_spec(spec: BatchSpec, model_plan: ModelPlan, prefix: str) -> None:
-    """Write the spec's identity for the leaderboard; report, by path, what earlier runs left damaged (set aside) or failed."""
+    """Write the spec's identity for the leaderboard;
+    report, by path, what earlier runs left damaged (set aside) or failed."""
     Record(model_plan.identity, spec.limit, tuple(model_plan.tasks), model_plan.model.name, str(spec.path)).write(
         model_plan.output / SPEC_RECORD
     )
@@ -616,7 +623,8 @@ def record_spec(spec: BatchSpec, model_plan: ModelPlan, prefix: str) -> None:
         for outcome in model_plan.earlier.outcomes.get(task, []):
             if outcome.failed_requests:
                 _say(
-                    f"{prefix}: {task} had {outcome.failed_requests} failed requests in {outcome.results_path}; run again"
+                    f"{prefix}: {task} had {outcome.failed_requests} failed requests in {outcome.results_path}; "
+                    "run again"
                 )
 
 
@@ -629,7 +637,8 @@ def task_state(scan: Scan, task: str, limit: int | float | None) -> str:
 
 
 def run_batch(spec: BatchSpec, only: list[str] | None = None, suite: Suite | None = None) -> int:
-    """Run every model's pending tasks; 0 when every model succeeded, 1 otherwise. Ctrl-C stops cleanly (rerun resumes)."""
+    """Run every model's pending tasks; 0 when every model succeeded, 1 otherwise.
+    Ctrl-C stops cleanly (rerun resumes)."""
     suite = suite or Suite()
     plans = plan(spec, suite, only)
     status: dict[str, dict] = {}
@@ -644,7 +653,8 @@ def run_batch(spec: BatchSpec, only: list[str] | None = None, suite: Suite | Non
             record_spec(spec, model_plan, prefix)
             if model_plan.unsupported:
                 _say(
-                    f"{prefix}: backend {model_plan.model.backend} cannot run {', '.join(model_plan.unsupported)} (loglikelihood); skipped"
+                    f"{prefix}: backend {model_plan.model.backend} cannot run "
+                    f"{', '.join(model_plan.unsupported)} (loglikelihood); skipped"
                 )
             if not model_plan.pending:
                 _say(f"{prefix}: all {len(model_plan.tasks)} tasks done earlier; skipped")
@@ -652,7 +662,8 @@ def run_batch(spec: BatchSpec, only: list[str] | None = None, suite: Suite | Non
                 continue
             log_path = model_plan.output / "eval.log"
             _say(
-                f"{prefix}: running {', '.join(model_plan.pending)} ({len(model_plan.done)} of {len(model_plan.tasks)} done earlier); log {log_path}"
+                f"{prefix}: running {', '.join(model_plan.pending)} ({len(model_plan.done)} of "
+                f"{len(model_plan.tasks)} done earlier); log {log_path}"
             )
             started = time.monotonic()
             try:

@@ -99,7 +99,8 @@ def render(listed: tuple[Entry, ...] | None = None) -> str:
     listed = entries() if listed is None else listed
     width = max((len(entry.name) for entry in listed), default=0) + 2
     lines = [
-        "Tasks of abductive-tasks (run: abductive-eval --model MODEL --tasks NAME[,NAME...]; a group runs all its tasks)"
+        "Tasks of abductive-tasks (run: abductive-eval --model MODEL --tasks NAME[,NAME...]; a group runs all "
+        "its tasks)"
     ]
     folder = None
     for entry in listed:
@@ -115,7 +116,8 @@ def main(argv: list[str]) -> int:
     """``abductive-eval tasks``: list our tasks and groups."""
     if argv and argv[0] in ("-h", "--help"):
         print(
-            "usage: abductive-eval tasks\n\nLists this package's tasks and groups with one line each (lmms-eval's own: lmms-eval --tasks list)."
+            "usage: abductive-eval tasks\n\nLists this package's tasks and groups with one line each "
+            "(lmms-eval's own: lmms-eval --tasks list)."
         )
         return 0
     if argv:

@@ -34,7 +34,9 @@ SUBCOMMAND_HELP = {
     "batch": "SPEC [--model NAME] [--print-commands]: many models from a leaderboard spec, resumable",
     "serve": "MODEL --tasks ... [--tensor-parallel-size N]: one model through `vllm serve`, stopped at the end",
     "leaderboard": "RESULTS_DIR: CSV, Markdown, HTML and PNG plots of finished runs",
-    "export-sherlock": "RUN_DIR [--out DIR] [--split test|val]: the Sherlock leaderboard submission from a run's scores",
+    "export-sherlock": (
+        "RUN_DIR [--out DIR] [--split test|val]: the Sherlock leaderboard submission from a run's scores"
+    ),
 }
 BASELINES = {
     "random_baseline": "a uniformly random option or 1-10 score, seeded per document (--model_args seed=N)",
@@ -44,7 +46,8 @@ BASELINES = {
 # NameError without it; the Hugging Face backend `llava_hf` runs the llava-hf checkpoints.
 NEEDS_LLAVA_PACKAGE = frozenset({"llava", "llava_onevision", "llava_vid", "llava_onevision_moviechat"})
 LLAVA_HINT = (
-    "lmms-eval's '{model}' backend needs the LLaVA package (pip install git+https://github.com/LLaVA-VL/LLaVA-NeXT.git), "
+    "lmms-eval's '{model}' backend needs the LLaVA package (pip install "
+    "git+https://github.com/LLaVA-VL/LLaVA-NeXT.git), "
     "or use the Hugging Face backend: --model llava_hf --model_args pretrained=llava-hf/llava-1.5-7b-hf "
     "(also llava-hf/llava-v1.6-mistral-7b-hf, llava-hf/llava-onevision-qwen2-7b-ov-hf)"
 )
@@ -69,7 +72,8 @@ def help_text() -> str:
     width = max(map(len, described))
     subcommands = "\n".join(f"  abductive-eval {name:<{width}}  {text}" for name, text in described.items())
     baselines = "\n".join(f"  {name:<16} {text}" for name, text in BASELINES.items())
-    return f"""usage: abductive-eval --model MODEL [--model_args K=V,...] --tasks TASK[,TASK...] [--output_path DIR] [lmms-eval eval options]
+    return f"""usage: abductive-eval --model MODEL [--model_args K=V,...] --tasks TASK[,TASK...] [--output_path DIR] \
+[lmms-eval eval options]
        abductive-eval SUBCOMMAND ...
 
 lmms-eval's `eval` with the abductive-tasks benchmarks (NL-Eye, MuCR, DVE, Sherlock) added, exiting 1

@@ -39,7 +39,8 @@ def headline_estimate(samples: Samples, metric: str, reported: float | None) -> 
     value = estimate.value
     if reported is None or value is None or not math.isclose(value, reported, rel_tol=TOLERANCE, abs_tol=TOLERANCE):
         raise CompareError(
-            f"{samples.path}: its records give {metric} = {value}, the results file reports {reported} (different settings or files?)"
+            f"{samples.path}: its records give {metric} = {value}, the results file reports {reported} "
+            "(different settings or files?)"
         )
     return estimate
 

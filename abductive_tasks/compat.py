@@ -149,7 +149,8 @@ def parse_eval_args(argv: list[str]) -> argparse.Namespace:
 
 
 def parse_model_args(text: str) -> dict[str, Any]:
-    """``--model_args`` as lmms-eval reads it (``k=v,k=v``; JSON values may hold commas; numbers and booleans converted)."""
+    """``--model_args`` as lmms-eval reads it (``k=v,k=v``; JSON values may hold commas;
+    numbers and booleans converted)."""
     from lmms_eval.utils import simple_parse_args_string
 
     return simple_parse_args_string(text or "")
@@ -275,7 +276,8 @@ def evaluate_cli(
 
 
 def load_judge_environment() -> None:
-    """Import lmms-eval's ``llm_judge``, which loads its ``.env`` (as its own judge tasks do) before the variables are read."""
+    """Import lmms-eval's ``llm_judge``, which loads its ``.env`` (as its own judge tasks do)
+    before the variables are read."""
     import lmms_eval.llm_judge  # noqa: F401
 
 

@@ -54,7 +54,8 @@ def benchmark_root(benchmark: str, hub_repo: str | None, how_to_get: str = "") -
     if hub_repo is None:
         raise DataError(
             f"'{benchmark}' has no hub copy and nothing is downloaded at evaluation time. {how_to_get} "
-            f"Then set {ENV_VAR}=<root> (data under <root>/{benchmark}/), or use the embedded sample with {ENV_VAR}=sample."
+            f"Then set {ENV_VAR}=<root> (data under <root>/{benchmark}/), or use the embedded sample with "
+            f"{ENV_VAR}=sample."
         )
     return _hub_snapshot(benchmark, hub_repo)
 
@@ -82,7 +83,8 @@ def resolve_inside(root: Path, relative: str, where: str) -> Path:
 
 @contextmanager
 def reading(path: Path) -> Iterator[None]:
-    """Any failure while reading ``path`` becomes one :class:`DataError` naming the file (a DataError passes unchanged)."""
+    """Any failure while reading ``path`` becomes one :class:`DataError` naming the file
+    (a DataError passes unchanged)."""
     try:
         yield
     except DataError:
@@ -128,7 +130,8 @@ def read_csv(path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
         for row in reader:
             if "\0extra" in row or "\0missing" in row.values():
                 raise DataError(
-                    f"{path}, line {reader.line_num}: expected {len(header)} fields, found a different number (unquoted comma or truncated row?)"
+                    f"{path}, line {reader.line_num}: expected {len(header)} fields, found a different number "
+                    "(unquoted comma or truncated row?)"
                 )
             rows.append((reader.line_num, row))
     return header, rows

@@ -65,7 +65,8 @@ class DamagedFile(ValueError):
 
 @functools.cache
 def hash_secret(value: str) -> str:
-    """A stable stand-in for a secret: PBKDF2-SHA256 (200,000 rounds, fixed salt), so a weak password is slow to guess."""
+    """A stable stand-in for a secret: PBKDF2-SHA256 (200,000 rounds, fixed salt),
+    so a weak password is slow to guess."""
     digest = hashlib.pbkdf2_hmac("sha256", value.encode(), b"abductive-tasks run identity", 200_000)
     return f"<secret {digest.hex()[:16]}>"
 
@@ -163,7 +164,8 @@ def _walk_files(root: Path) -> Iterator[Path]:
 
 
 def data_fingerprint(benchmark: str, choice: str) -> dict:
-    """The data ``ABDUCTIVE_DATA=choice`` gives ``benchmark``: resolved root, annotation content hash, image listing hash.
+    """The data ``ABDUCTIVE_DATA=choice`` gives ``benchmark``:
+    resolved root, annotation content hash, image listing hash.
 
     A source that does not resolve is fingerprinted by its error (the run then fails with it).
     """
@@ -275,7 +277,8 @@ def task_key(identity: Mapping, task: str) -> str | None:
 
 
 def cache_key(identity: Mapping) -> str:
-    """What a cached response depends on beyond lmms-eval's own key (task config, document index, prompt text): model, settings, data."""
+    """What a cached response depends on beyond lmms-eval's own key (task config, document index, prompt text):
+    model, settings, data."""
     return _digest({**_run_settings(identity), "data": identity["data"]})
 
 
@@ -370,7 +373,8 @@ def failed_requests(task_results: Mapping) -> int:
 
 
 def read_results(path: Path) -> dict[str, dict]:
-    """The ``results`` section of an lmms-eval results file, checked: an object of per-task objects with valid failure counts."""
+    """The ``results`` section of an lmms-eval results file, checked:
+    an object of per-task objects with valid failure counts."""
     results = read_json_object(path).get("results")
     if not isinstance(results, dict):
         raise DamagedFile(path, "no `results` object")
@@ -411,7 +415,8 @@ class Scan:
     damaged: list[DamagedFile] = field(default_factory=list)  # files that cannot be trusted, by path
 
     def best(self, task: str) -> Outcome | None:
-        """The outcome a leaderboard cell shows: a full run before a limited one, no failed requests before some, newest first."""
+        """The outcome a leaderboard cell shows: a full run before a limited one, no failed requests before some,
+        newest first."""
         found = [outcome for outcome in self.outcomes.get(task, []) if outcome.results is not None]
         return max(
             found, key=lambda outcome: (outcome.limit is None, outcome.failed_requests == 0, outcome.when), default=None
@@ -430,7 +435,8 @@ class Scan:
 
 
 def scan_runs(model_dir: Path, identity: Mapping) -> Scan:
-    """Read every run under ``model_dir/runs`` whose identity matches ``identity`` for some task; never raises for bad files."""
+    """Read every run under ``model_dir/runs`` whose identity matches ``identity`` for some task;
+    never raises for bad files."""
     scan = Scan()
     wanted = {task: task_key(identity, task) for task in identity["tasks"]}
     runs_dir = model_dir / RUNS_DIR
@@ -527,7 +533,8 @@ def repair_cache(cache_dir: Path) -> list[str]:
                 if companion.exists():
                     quarantine(companion)
             messages.append(
-                f"damaged response cache {path} ({problem}): set aside as {quarantine(path).name}; its answers are recomputed"
+                f"damaged response cache {path} ({problem}): set aside as {quarantine(path).name}; its answers "
+                "are recomputed"
             )
     return messages
 
@@ -541,8 +548,8 @@ def _is_failed_reply(stored: object) -> bool:
 
 
 def purge_failed_replies(cache_dir: Path) -> int:
-    """Delete cached replies that are failed requests (lmms-eval caches its failure text like an answer); returns how many
-    distinct requests were purged (a reply sits in the run's shard and in the merged root database).
+    """Delete cached replies that are failed requests (lmms-eval caches its failure text like an answer); returns how
+    many distinct requests were purged (a reply sits in the run's shard and in the merged root database).
 
     Audit logs are filtered too: lmms-eval replays them into its database when it opens the cache.
     """
@@ -581,7 +588,8 @@ def _is_failed_audit_line(line: str) -> bool:
 
 
 def scrub_cache(cache_dir: Path, secrets: Sequence[str]) -> None:
-    """Replace secrets in the cache databases' metadata (lmms-eval stores the model fingerprint, ``model_args`` included, in clear).
+    """Replace secrets in the cache databases' metadata
+    (lmms-eval stores the model fingerprint, ``model_args`` included, in clear).
 
     ``secure_delete`` overwrites the old values on disk and the checkpoint empties the write-ahead log.
     """

@@ -133,8 +133,8 @@ def compose_labelled(paths: Sequence[str], labels: Sequence[str]) -> Image.Image
 def materialise_image(data: bytes, directory: Path | None = None) -> str:
     """Write encoded image bytes (e.g. a parquet image cell) to a content-addressed file; return its path.
 
-    Files live under ``directory`` (default ``<cache_root()>/images``, see :func:`abductive_tasks.data.cache_root`) and are
-    named by the SHA-256 of the bytes, so rewriting is idempotent and concurrent writers cannot
+    Files live under ``directory`` (default ``<cache_root()>/images``, see :func:`abductive_tasks.data.cache_root`) and
+    are named by the SHA-256 of the bytes, so rewriting is idempotent and concurrent writers cannot
     corrupt each other (atomic rename).
     """
     folder = directory or settings.cache_root() / "images"
@@ -156,7 +156,8 @@ REGION_OUTLINE_WIDTH = 3
 
 @cached(_cache, key=lambda path, boxes: ("regions", path, tuple(map(tuple, boxes))), lock=_lock)
 def draw_regions(path: str, boxes: Sequence[Sequence[int]]) -> Image.Image:
-    """The image at ``path`` with each ``(left, top, width, height)`` box highlighted, as RGB (cached; do not modify)."""
+    """The image at ``path`` with each ``(left, top, width, height)`` box highlighted, as RGB
+    (cached; do not modify)."""
     overlay = Image.new("RGBA", load_image(path).size, "#00000000")
     draw = ImageDraw.Draw(overlay, "RGBA")
     for left, top, width, height in boxes:

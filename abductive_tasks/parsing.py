@@ -145,7 +145,8 @@ _ORDINALS = {
 _NUMBER = r"\d+(?![\w%]|[.,]\d)"
 _NUMBER_WORD = "|".join(_NUMBER_WORDS)
 _ORDINAL = "|".join(_ORDINALS) + r"|\d+(?:st|nd|rd|th)"
-# A number word standing as an answer: "Two.", "The answer is one.", "Score: five", "a six." (not "the other one", "of the two images").
+# A number word standing as an answer: "Two.", "The answer is one.", "Score: five", "a six."
+# (not "the other one", "of the two images").
 _NUMBER_WORD_ALONE = (
     rf"(?:(?m:^)|(?<=\bis )|(?<=\bbe )|(?<=\ba )|(?<=\ban )|(?<=: ))(?P<value>{_NUMBER_WORD})\b(?=\s*(?:[.!?,;)]|$))"
 )
@@ -156,7 +157,10 @@ _OPTION_NOUN = (
 )
 _IMAGE_NOUN = r"(?:images?|pictures?|photos?|panels?|frames?)"
 # Nouns an ordinal or a panel position names ("the third option", "the right image", "the middle one").
-_ORDINAL_NOUN = rf"(?:hypothesis\s+{_IMAGE_NOUN}|{_IMAGE_NOUN}|options?|choices?|candidates?|phrases?|hypothes[ie]s|ones?|scenes?|scenarios?|sides?)"
+_ORDINAL_NOUN = (
+    rf"(?:hypothesis\s+{_IMAGE_NOUN}|{_IMAGE_NOUN}|options?|choices?|candidates?|phrases?|hypothes[ie]s|ones?|"
+    r"scenes?|scenarios?|sides?)"
+)
 _POSITION_NOT_PANEL = (
     r"answer|choice|option|decision|way|thing|track|time|call|to|place|conclusion|idea|direction|now|after|away"
 )
@@ -218,16 +222,28 @@ def _verdicts(*patterns: str) -> tuple[re.Pattern, ...]:
 
 # ---------------------------------------------------------------- verdicts
 
-_ADVERBS = r"(?:\s+(?:clearly|definitely|probably|likely|much|far|even|also|indeed|therefore|thus|actually|certainly|somewhat|slightly|a\s+bit|still|the))*"
+_ADVERBS = (
+    r"(?:\s+(?:clearly|definitely|probably|likely|much|far|even|also|indeed|therefore|thus|actually|certainly|"
+    r"somewhat|slightly|a\s+bit|still|the))*"
+)
 _COPULA = (
     rf"(?:is|are|was|seems?|looks?|appears?|would\s+be|could\s+be|must\s+be|should\s+be|remains?|makes?){_ADVERBS}"
 )
-_QUALITY = r"(?:plausible|likely|probable|reasonable|logical|realistic|believable|sensible|consistent|coherent|fitting|appropriate|accurate|suitable|natural|sense)"
+_QUALITY = (
+    r"(?:plausible|likely|probable|reasonable|logical|realistic|believable|sensible|consistent|coherent|fitting|"
+    r"appropriate|accurate|suitable|natural|sense)"
+)
 _MORE = rf"(?:more|most)\s+{_QUALITY}|better|best|closer|closest"
 _LESS = rf"(?:less|least)\s+{_QUALITY}|worse|worst"
 _WORSE = rf"{_LESS}|implausible|unlikely|improbable|impossible|unrealistic|illogical|wrong|incorrect|not\b"
-_NEGATED_VERB = r"(?:does|do|did|would|could|can|should|will)\s*(?:not|n't)\b|doesn't|isn't|cannot|can't|won't|wouldn't|contradicts?\b|conflicts?\s+with"
-_CUE_NOUN = r"(?:one|image|hypothesis(?:\s+image)?|option|choice|answer|effect|cause|cue(?:\s+phrase)?|phrase|picture|scenario|candidate|panel)"
+_NEGATED_VERB = (
+    r"(?:does|do|did|would|could|can|should|will)\s*(?:not|n't)\b|doesn't|isn't|cannot|can't|won't|wouldn't|"
+    r"contradicts?\b|conflicts?\s+with"
+)
+_CUE_NOUN = (
+    r"(?:one|image|hypothesis(?:\s+image)?|option|choice|answer|effect|cause|cue(?:\s+phrase)?|phrase|picture|"
+    r"scenario|candidate|panel)"
+)
 _CUE = (
     r"(?:final\s+|correct\s+|my\s+|the\s+)?(?:answer|choice|selection|prediction|verdict|label|classification|conclusion)"
     r"|correct\s+(?:option|one|image|hypothesis|phrase|cue)"
@@ -311,7 +327,8 @@ HEDGES = tuple(
 # A score's statements: "7/10", "Score: 7", "Rating = 7.5", "The score is 7", "a score of 3".
 SCORE_STATEMENTS = _verdicts(
     r"{named_pick}",
-    r"\b(?:score|rating|rank|plausibility)(?:\s+(?:score|rating))?\s*(?:[:=|]|\bis\b)\s*(?:n\s*=\s*)?{pick}",  # "| Score | 8 |" too
+    # "| Score | 8 |" too
+    r"\b(?:score|rating|rank|plausibility)(?:\s+(?:score|rating))?\s*(?:[:=|]|\bis\b)\s*(?:n\s*=\s*)?{pick}",
     r"\b(?:score|rating)\s+of\s+{pick}",
 )
 
@@ -604,7 +621,8 @@ class Choice(_Reader):
         if position:
             rules.append(
                 rule(
-                    rf"(?<!\ball )(?<!that's )(?<!you're )(?<!\bis )(?<!\bare )\b(?P<word>{position})(?:-?most)?\b(?!\s+(?:{_POSITION_NOT_PANEL})\b)",
+                    r"(?<!\ball )(?<!that's )(?<!you're )(?<!\bis )(?<!\bare )"
+                    rf"\b(?P<word>{position})(?:-?most)?\b(?!\s+(?:{_POSITION_NOT_PANEL})\b)",
                     lambda m: positions[m["word"].lower()],
                     named=False,
                 )
@@ -662,7 +680,8 @@ class Label(_Reader):
     @cached_property
     def _ignore(self) -> re.Pattern:  # the question's list: "strengthener or weakener", "strengthens or weakens"
         word = rf"(?:an?\s+)?(?:{_alternatives([*self.labels, *self.aliases])})s?"
-        listed = rf"{word}(?:\s*[/,]\s*{word}){{{len(self.labels) - 2}}}"  # as many words as labels, the last after "or" or "/"
+        # as many words as labels, the last after "or" or "/"
+        listed = rf"{word}(?:\s*[/,]\s*{word}){{{len(self.labels) - 2}}}"
         return re.compile(rf"\b{listed}\s*(?:/|,?\s*\bor\b)\s*{word}\b", _FLAGS)
 
     _statement_rules = STATEMENTS

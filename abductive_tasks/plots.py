@@ -152,7 +152,10 @@ def model_colors(models: Sequence[str]) -> dict[str, str]:
     return {model: f"C{index % 10}" for index, model in enumerate(dict.fromkeys(models))}
 
 
-CAPTION = "error bars: 95% bootstrap interval; dashed: chance level; bold value: best, or tied with it (paired 95% interval includes 0)"
+CAPTION = (
+    "error bars: 95% bootstrap interval; dashed: chance level; bold value: best, or tied with it (paired 95% "
+    "interval includes 0)"
+)
 
 
 def _percent_limits(panels: Sequence[Panel]) -> tuple[float, float]:
@@ -171,7 +174,8 @@ def _percent_limits(panels: Sequence[Panel]) -> tuple[float, float]:
 
 
 def headline_figures(panels: Sequence[Panel]) -> dict[str, object]:
-    """The figures of :func:`plot_headlines`, by file stem: ``headline`` (percentages, one shared axis), ``headline_raw``."""
+    """The figures of :func:`plot_headlines`, by file stem:
+    ``headline`` (percentages, one shared axis), ``headline_raw``."""
     plt = pyplot()
     colors = model_colors([bar.model for panel in panels for bar in panel.bars])
     figures = {}

@@ -78,7 +78,8 @@ def is_breakdown(value: object) -> bool:
 
 
 def coverage(counts: Mapping[str, object]) -> str:
-    """Units scored of units present (``items_scored`` / ``items_incomplete`` or another ``<unit>_scored``), else documents."""
+    """Units scored of units present (``items_scored`` / ``items_incomplete`` or another ``<unit>_scored``),
+    else documents."""
     scored_keys = sorted((key for key in counts if key.endswith("_scored")), key=lambda key: key != "items_scored")
     for key in scored_keys:
         unit, scored = key.removesuffix("_scored"), counts[key]
@@ -219,7 +220,8 @@ def summary(
         lines.append(f"--limit {config['limit']}: a partial evaluation, not a score")
     if rows:
         lines += [
-            "Headline metric of each task in percent, as the papers report (raw: not a percentage); the results JSON keeps each paper's scale.",
+            "Headline metric of each task in percent, as the papers report (raw: not a percentage); the results "
+            "JSON keeps each paper's scale.",
             "",
             markdown_table(HEADERS, [row.cells() for row in rows], right={2, 4, 6, 7}),
         ]
@@ -228,7 +230,8 @@ def summary(
             if isinstance(failed, int) and failed:
                 documents = row.counts.get("documents", "?")
                 lines.append(
-                    f"! {row.task}: {failed} of {documents} requests failed; they are never read as answers, so this is not a clean score: rerun them."
+                    f"! {row.task}: {failed} of {documents} requests failed; they are never read as answers, so "
+                    "this is not a clean score: rerun them."
                 )
     if breakdowns:
         lines += ["", "Breakdowns (percent unless raw: value [95% CI] n=units):", *("  " + line for line in breakdowns)]
@@ -248,7 +251,9 @@ def suite_headline() -> Callable[[str], str | None]:
     def headline(task: str) -> str | None:
         try:
             return suite.facts(task).headline_metric if task in ours else None
-        except SuiteError:  # metadata missing (tests/tooling/test_task_yaml.py forbids it): listed with the other tasks, not a crash after the run
+        except SuiteError:
+            # metadata missing (tests/tooling/test_task_yaml.py forbids it):
+            # listed with the other tasks, not a crash after the run
             return None
 
     return headline

@@ -133,7 +133,8 @@ def read_samples(path: Path | str, spec: TaskSpec | None = None) -> Samples:
             if expected is None:
                 if not names:
                     raise SamplesError(
-                        f"{path}, line {number}: no [metric, record] values: not a samples file of one of our tasks (run with --log_samples)"
+                        f"{path}, line {number}: no [metric, record] values: not a samples file of one of our "
+                        "tasks (run with --log_samples)"
                     )
                 spec = identify_spec(names, task)
                 expected = set(spec.metric_names)

@@ -202,7 +202,8 @@ def is_set(name: str) -> bool:
 
 
 def model_source(name: str) -> str | None:
-    """A model-backed metric's source (hub id, folder or file); None when set to 'off' (or 'none', '0', 'false', 'no')."""
+    """A model-backed metric's source (hub id, folder or file);
+    None when set to 'off' (or 'none', '0', 'false', 'no')."""
     value = raw(name)
     return None if value.lower() in {"off", "none", "0", "false", "no"} else value
 

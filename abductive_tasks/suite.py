@@ -45,7 +45,8 @@ class TaskFacts:
 
 
 def _benchmark(process_docs: object) -> str | None:
-    """``nleye`` for ``!function abductive_tasks.nleye.triplet_docs`` (or ``abductive_tasks.nleye.hooks.triplet_docs``); None for other hooks."""
+    """``nleye`` for ``!function abductive_tasks.nleye.triplet_docs`` (or ``abductive_tasks.nleye.hooks.triplet_docs``);
+    None for other hooks."""
     path = getattr(process_docs, "value", process_docs)  # mode="simple" leaves the YAML node unresolved
     if callable(path):
         path = f"{path.__module__}.{path.__qualname__}"
@@ -134,6 +135,7 @@ class Suite:
         return max((self.facts(task).max_images_per_prompt for task in self.expand(tasks)), default=0)
 
     def max_new_tokens(self, tasks: Sequence[str], default: int = 256) -> int:
-        """The smallest generation budget among ``tasks``: as vLLM's floor it leaves every task's own budget in force."""
+        """The smallest generation budget among ``tasks``:
+        as vLLM's floor it leaves every task's own budget in force."""
         budgets = [facts.max_new_tokens for facts in map(self.facts, self.expand(tasks)) if facts.max_new_tokens]
         return min(budgets, default=default)

@@ -140,7 +140,8 @@ class TaskSpec:
         return self.evaluate([item[1] for item in items])[name]
 
     def stderr(self, items: Sequence[Sequence]) -> float | str:
-        """The bootstrap standard error of the metric in ``items`` (lmms-eval's ``<metric>_stderr``), "N/A" when none."""
+        """The bootstrap standard error of the metric in ``items`` (lmms-eval's ``<metric>_stderr``),
+        "N/A" when none."""
         if not items:
             return "N/A"
         entry = self.evaluate([item[1] for item in items])[self.interval_metric].get(items[0][0]) or {}
@@ -239,7 +240,8 @@ def metric_info(name: str) -> Metric | None:
 
 
 def metric_scale(name: str, undeclared: str = "raw") -> str:
-    """How a metric's raw value reads as a percentage ("fraction", "percent" or "raw"); ``undeclared`` for a metric not ours."""
+    """How a metric's raw value reads as a percentage ("fraction", "percent" or "raw");
+    ``undeclared`` for a metric not ours."""
     info = metric_info(name)
     return info.scale if info else undeclared
 

@@ -249,17 +249,20 @@ def require_ray(settings: VllmSettings) -> None:
     """vLLM's Ray executor needs ``ray``, which vLLM does not install: say so before any model loads."""
     if settings.extra_args.get("distributed_executor_backend") == "ray" and importlib.util.find_spec("ray") is None:
         raise ServerError(
-            "distributed_executor_backend: ray needs the `ray` package, which vLLM does not install: pip install 'abductive-tasks[ray]'"
+            "distributed_executor_backend: ray needs the `ray` package, which vLLM does not install: pip install "
+            "'abductive-tasks[ray]'"
         )
 
 
 def served_model_args(settings: VllmSettings, extra: str = "") -> str:
-    """Route 2: the ``--model_args`` for lmms-eval ``--model openai`` against the served model (``extra``: more of them)."""
+    """Route 2: the ``--model_args`` for lmms-eval ``--model openai`` against the served model
+    (``extra``: more of them)."""
     return ",".join(filter(None, [f"model_version={settings.name_served}", extra]))
 
 
 def client_env(base_url: str, environment: Mapping[str, str]) -> dict[str, str]:
-    """Variables for lmms-eval's ``openai`` backend to reach ``base_url`` (``http://host:port/v1``), given the run's ``environment``.
+    """Variables for lmms-eval's ``openai`` backend to reach ``base_url`` (``http://host:port/v1``),
+    given the run's ``environment``.
 
     The backend needs a non-empty ``OPENAI_API_KEY``; when we supply the placeholder and nothing
     configures a judge (no key, no ``OPENAI_API_URL``), ``ABDUCTIVE_JUDGE=off`` keeps the
@@ -274,7 +277,8 @@ def client_env(base_url: str, environment: Mapping[str, str]) -> dict[str, str]:
 
 
 def judge_env(base_url: str, model_version: str, api_type: str = "openai") -> dict[str, str]:
-    """Environment for lmms-eval's ``llm_judge`` to use a served judge (its openai provider reads ``OPENAI_API_URL``)."""
+    """Environment for lmms-eval's ``llm_judge`` to use a served judge
+    (its openai provider reads ``OPENAI_API_URL``)."""
     return {
         "API_TYPE": api_type,
         "OPENAI_API_URL": base_url,
@@ -412,7 +416,8 @@ class VllmServer:
         while True:
             if self.process.poll() is not None:
                 raise ServerError(
-                    f"server exited with status {self.process.returncode} before becoming healthy; log {self.log_path}:\n{self.log_tail()}"
+                    f"server exited with status {self.process.returncode} before becoming healthy; log "
+                    f"{self.log_path}:\n{self.log_tail()}"
                 )
             try:
                 with urllib.request.urlopen(url, timeout=5) as response:
@@ -422,12 +427,14 @@ class VllmServer:
                 pass
             if time.monotonic() > deadline:
                 raise ServerError(
-                    f"server not healthy at {url} after {self.health_timeout:.0f} s; log {self.log_path}:\n{self.log_tail()}"
+                    f"server not healthy at {url} after {self.health_timeout:.0f} s; log {self.log_path}:\n"
+                    f"{self.log_tail()}"
                 )
             time.sleep(0.5)
 
     def stop(self) -> None:
-        """SIGTERM the server's process group, SIGKILL it after ``stop_timeout``, end what it left behind; idempotent."""
+        """SIGTERM the server's process group, SIGKILL it after ``stop_timeout``, end what it left behind;
+        idempotent."""
         if self.process is None:
             return
         if self.process.poll() is None:

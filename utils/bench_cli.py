@@ -33,7 +33,8 @@ def main(argv: list[str] | None = None) -> int:
     for arguments in COMMANDS:
         times = [wall_time([executable, *arguments]) for _ in range(args.repeats)]
         print(
-            f"abductive-eval {' '.join(arguments):<45} median {statistics.median(times):.2f} s, slowest {max(times):.2f} s ({args.repeats} runs)"
+            f"abductive-eval {' '.join(arguments):<45} median {statistics.median(times):.2f} s, slowest "
+            f"{max(times):.2f} s ({args.repeats} runs)"
         )
     return 0
 

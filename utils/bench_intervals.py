@@ -226,7 +226,8 @@ def run_sample(tasks: str, output: Path, resamples: str | None) -> float:
 
 
 def sample_costs(output: Path) -> list[tuple[str, int, float, float]]:
-    """(task, documents, seconds without intervals, seconds with), recomputed from every samples file under ``output``."""
+    """(task, documents, seconds without intervals, seconds with),
+    recomputed from every samples file under ``output``."""
     rows = []
     with environment({**OFFLINE, "ABDUCTIVE_DATA": "sample"}):
         for path in sorted(output.rglob("*_samples_*.jsonl")):
@@ -271,7 +272,8 @@ def main() -> None:
     print("## Full size (synthetic records, real task specs)\n")
     print(table(rows, "family"))
     print(
-        f"\ntotal with intervals: {sum(row[3] for row in rows):.2f} s; intervals: {sum(row[3] - row[2] for row in rows):.2f} s\n"
+        f"\ntotal with intervals: {sum(row[3] for row in rows):.2f} s; intervals: "
+        f"{sum(row[3] - row[2] for row in rows):.2f} s\n"
     )
     if args.skip_run:
         return
@@ -283,7 +285,8 @@ def main() -> None:
         print(f"## Sample run: --tasks {args.tasks} (random_baseline)\n")
         print(table(rows, "task"))
         print(
-            f"\nrun wall time {wall:.1f} s; intervals of all {len(rows)} tasks {intervals:.3f} s = {100 * intervals / wall:.2f}% of it"
+            f"\nrun wall time {wall:.1f} s; intervals of all {len(rows)} tasks {intervals:.3f} s = "
+            f"{100 * intervals / wall:.2f}% of it"
         )
         if args.ab:  # alternating, so that warm caches favour neither setting
             walls: dict[str, list[float]] = {"default": [wall], "ABDUCTIVE_BOOTSTRAP=0": []}
@@ -292,7 +295,8 @@ def main() -> None:
                 walls["default"].append(run_sample(args.tasks, Path(folder) / f"on{round_}", None))
             for name, times in walls.items():
                 print(
-                    f"whole runs, {name}: {', '.join(f'{time:.1f}' for time in times)} s (median {np.median(times):.1f} s)"
+                    f"whole runs, {name}: {', '.join(f'{time:.1f}' for time in times)} s (median "
+                    f"{np.median(times):.1f} s)"
                 )
 
 

@@ -46,7 +46,10 @@ from abductive_tasks import images as image_module
 from abductive_tasks.sherlock import data, grid
 from abductive_tasks.sherlock.embeddings import encode_embeddings
 
-WORDS = "the a person man woman dog cat car street kitchen waiter rain party beach store office child old young is are was will has".split()
+WORDS = (
+    "the a person man woman dog cat car street kitchen waiter rain party beach store office child old young "
+    "is are was will has"
+).split()
 LOCALIZATION_INSTANCES = 2_365_256  # test localization, official validate_submission.py
 FULL_RETRIEVAL_INSTANCES = 23 * 1000 * 1000
 GB = 2**30
@@ -103,7 +106,8 @@ CHUNK_MARK = "@CHUNK@"  # replaced by the chunk index: one template gives every 
 
 
 def write_images(root: Path, chunks: int, per_chunk: int, rng: np.random.Generator) -> list[tuple[str, int, int]]:
-    """``per_chunk`` small JPEGs per chunk under images/VG_<chunk>/; returns the (url template, width, height) of each index."""
+    """``per_chunk`` small JPEGs per chunk under images/VG_<chunk>/;
+    returns the (url template, width, height) of each index."""
     sizes = [(int(rng.integers(40, 72)), int(rng.integers(32, 56))) for _ in range(per_chunk)]
     for chunk in range(chunks):
         folder = root / "images" / f"VG_{chunk}"
@@ -119,7 +123,8 @@ def write_images(root: Path, chunks: int, per_chunk: int, rng: np.random.Generat
 
 
 def chunk_template(n: int, images: list[tuple[str, int, int]], rng: np.random.Generator) -> tuple[str, str]:
-    """Official-format instances and answer key of one chunk (n instance ids, all n x n pairs, shuffled), chunk index left as a mark."""
+    """Official-format instances and answer key of one chunk (n instance ids, all n x n pairs, shuffled),
+    chunk index left as a mark."""
     ids = [f"{CHUNK_MARK}x{k:05d}{rng.integers(1 << 40):010x}" for k in range(n)]
     image_parts, text_parts = [], []
     for k in range(n):

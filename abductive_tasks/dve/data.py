@@ -54,8 +54,11 @@ def data_root() -> Path:
     return benchmark_root(
         BENCHMARK,
         hub_repo=None,
-        how_to_get=f"Download Data/DVE_test.csv (and DVE_dev.csv, DVE_train.csv) from {OFFICIAL_REPO} and the Flickr30k images "
-        f"(request form: https://forms.illinois.edu/sec/229675), laid out as <root>/dve/DVE_test.csv and <root>/dve/{IMAGE_DIR}/<image>.jpg.",
+        how_to_get=(
+            f"Download Data/DVE_test.csv (and DVE_dev.csv, DVE_train.csv) from {OFFICIAL_REPO} and the Flickr30k "
+            "images (request form: https://forms.illinois.edu/sec/229675), laid out as <root>/dve/DVE_test.csv and "
+            f"<root>/dve/{IMAGE_DIR}/<image>.jpg."
+        ),
     )
 
 
@@ -77,7 +80,8 @@ def split_file(root: Path, split: str) -> Path:
                 else ""
             )
             raise DataError(
-                f"data file not found: {csv_path} (nor {jsonl_path.name}); the official file is Data/DVE_{split}.csv in {OFFICIAL_REPO}.{sample}"
+                f"data file not found: {csv_path} (nor {jsonl_path.name}); the official file is "
+                f"Data/DVE_{split}.csv in {OFFICIAL_REPO}.{sample}"
             )
         return csv_path
     return jsonl_path
@@ -154,7 +158,8 @@ def load(root: Path, split: str = "test") -> Loaded:
         if key in first_seen:  # it would count twice in dve_cls and as an extra reference in dve_gen
             raise fail(
                 "Update",
-                f"duplicate of line {first_seen[key]}: the same {update_type} '{field['Update']}' for the same premise-hypothesis pair",
+                f"duplicate of line {first_seen[key]}: the same {update_type} '{field['Update']}' for the same "
+                "premise-hypothesis pair",
             )
         first_seen[key] = line
         if image_file not in checked:

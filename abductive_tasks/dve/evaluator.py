@@ -236,14 +236,16 @@ def weights_path(weights: Source) -> Path:
     cached = try_to_load_from_cache(repo_id=weights.name, filename=WEIGHTS_FILE)
     if not isinstance(cached, str):
         raise EvaluatorUnavailable(
-            f"the evaluator weights '{weights.name}' are not in the local Hugging Face cache, and nothing is downloaded unless you name a model. "
+            f"the evaluator weights '{weights.name}' are not in the local Hugging Face cache, and nothing is "
+            "downloaded unless you name a model. "
             f"{weights.how_to_get(WEIGHTS_FILE)}"
         )
     return Path(cached)
 
 
 def configured_scorer() -> EvaluatorScorer:
-    """The evaluator the environment configures (loaded once per configuration); raises :class:`EvaluatorUnavailable`."""
+    """The evaluator the environment configures (loaded once per configuration);
+    raises :class:`EvaluatorUnavailable`."""
     weights = source(WEIGHTS_ENV)
     if weights is None:
         raise EvaluatorUnavailable(f"disabled by {WEIGHTS_ENV}=off")
@@ -265,7 +267,9 @@ def load_scorer(weights: Source, text: Source, resnet_spec: str) -> EvaluatorSco
         raise
     except Exception as error:  # missing files, a failed download, wrong layout: all mean "not computed"
         raise EvaluatorUnavailable(
-            f"cannot load the evaluator (weights '{weights.name}', text backbone '{text.name}', ResNet '{resnet_spec}'): {first_line(error)}. "
-            f"Set {WEIGHTS_ENV} to a local {WEIGHTS_FILE} and {TEXT_ENV} to a local bert-large-uncased folder to compute it offline."
+            f"cannot load the evaluator (weights '{weights.name}', text backbone '{text.name}', ResNet "
+            f"'{resnet_spec}'): {first_line(error)}. "
+            f"Set {WEIGHTS_ENV} to a local {WEIGHTS_FILE} and {TEXT_ENV} to a local bert-large-uncased folder to "
+            "compute it offline."
         ) from error
     return EvaluatorScorer(model, tokenizer)

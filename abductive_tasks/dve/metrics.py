@@ -112,7 +112,8 @@ def _bertscorer(model: Source, layers: int | None):
 
 
 def bertscore_f1(predictions: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
-    """BERTScore F1 per prediction, the best over its references (no baseline rescaling); an empty prediction scores 0."""
+    """BERTScore F1 per prediction, the best over its references (no baseline rescaling);
+    an empty prediction scores 0."""
     model = source(BERTSCORE_ENV)
     if model is None:
         raise MetricUnavailable(f"disabled by {BERTSCORE_ENV}=off")
@@ -199,7 +200,8 @@ def evaluator_scores(images: Sequence[Image.Image], hypotheses: Sequence[str], t
 
 
 def success(goals: np.ndarray, update: np.ndarray, caption: np.ndarray) -> np.ndarray:
-    """The authors' per-update check: above the caption's score for a strengthener, below it for a weakener; ties fail."""
+    """The authors' per-update check: above the caption's score for a strengthener, below it for a weakener;
+    ties fail."""
     return np.where(goals == "strengthener", update > caption, update < caption)
 
 

@@ -109,7 +109,8 @@ def scores(model: evaluator.InferenceAwareEvaluator, tokenizer, batch: tuple, de
 def evaluate_dev(
     model: evaluator.InferenceAwareEvaluator, tokenizer, loader: DataLoader, device: str
 ) -> dict[str, float]:
-    """Dev pairwise accuracy (update beyond the caption in the label's direction; ties fail) and classification accuracy."""
+    """Dev pairwise accuracy (update beyond the caption in the label's direction; ties fail)
+    and classification accuracy."""
     model.eval()
     pairwise, classified, total = 0, 0, 0
     for batch in loader:

@@ -87,7 +87,8 @@ def resolve(model: Source, may_download: bool | None = None, what: str = "weight
         return snapshot_download(repo_id=model.name, local_files_only=True)
     except Exception:  # LocalEntryNotFoundError, or a name that is no valid repo id
         raise MetricUnavailable(
-            f"'{model.name}' ({what}) is not in the local Hugging Face cache, and nothing is downloaded unless you name a model. {model.how_to_get(what)}"
+            f"'{model.name}' ({what}) is not in the local Hugging Face cache, and nothing is downloaded unless "
+            f"you name a model. {model.how_to_get(what)}"
         ) from None
 
 

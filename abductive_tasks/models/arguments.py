@@ -47,7 +47,8 @@ def check(model: str, cls: type, given: Iterable[str], supplied: Iterable[str] =
     for name in given:
         if name in supplied and name in FROM_LMMS_EVAL_OPTIONS:
             raise ModelArgumentError(
-                f"{model}: '{name}' comes from lmms-eval's {FROM_LMMS_EVAL_OPTIONS[name]} option; leave it out of --model_args"
+                f"{model}: '{name}' comes from lmms-eval's {FROM_LMMS_EVAL_OPTIONS[name]} option; leave it out "
+                "of --model_args"
             )
         if name not in accepted:
             close = difflib.get_close_matches(name, settable, n=1)

@@ -54,7 +54,8 @@ class _DocumentBaseline(CheckedArguments, lmms):
         device: str | None = None,
     ) -> None:
         """``seed`` comes from ``--model_args``; lmms-eval passes the batch and device settings,
-        which a baseline does not need. Any other argument is refused by name (:mod:`abductive_tasks.models.arguments`)."""
+        which a baseline does not need. Any other argument is refused by name
+        (:mod:`abductive_tasks.models.arguments`)."""
         super().__init__()
         self.seed = int(seed)
 

@@ -180,7 +180,8 @@ class ClipScorer(CheckedArguments, lmms):
                 self.text_embeddings[text] = embedding
 
     def loglikelihood(self, requests: list[Instance]) -> list[tuple[float | str, bool]]:
-        """``(-cosine similarity, False)`` per request (loss-like), or ``(embedding payload, False)`` for embedding-route documents."""
+        """``(-cosine similarity, False)`` per request (loss-like),
+        or ``(embedding payload, False)`` for embedding-route documents."""
         docs, texts = [], []
         for request in requests:
             _context, target, doc_to_visual, doc_id, task, split = request.args

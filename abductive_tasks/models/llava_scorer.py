@@ -65,7 +65,8 @@ class LlavaHfScorer(CheckedArguments, _SimpleLlavaHf):
         prompt_ids, full_ids = self.tok_encode(prompt), self.tok_encode(prompt + continuation)
         if full_ids[: len(prompt_ids)] != prompt_ids or len(full_ids) == len(prompt_ids):
             raise ValueError(
-                f"llava_hf_scorer: the continuation of document {doc_id} of task {task} does not extend the prompt's tokens"
+                f"llava_hf_scorer: the continuation of document {doc_id} of task {task} does not extend the "
+                "prompt's tokens"
             )
         inputs = self._image_processor(text=[prompt + continuation], images=visuals or None, return_tensors="pt")
         images = {name: value for name, value in inputs.items() if name not in ("input_ids", "attention_mask")}

@@ -1,4 +1,5 @@
-"""MuCR (Li et al., arXiv 2408.08105): ``data`` (loader, candidate sets) -> ``hooks`` (documents, prompts, task specs) -> ``metrics``.
+"""MuCR (Li et al., arXiv 2408.08105): ``data`` (loader, candidate sets) -> ``hooks`` (documents, prompts, task specs)
+-> ``metrics``.
 
 The task YAML (``yaml_tasks/mucr``) names the hooks re-exported here; ``sample`` writes the embedded sample.
 """

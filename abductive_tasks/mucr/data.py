@@ -95,7 +95,8 @@ def load(root: Path) -> Loaded:
                     item = _item(record, columns, root, where)
                     if item["item_id"] in seen:
                         raise DataError(
-                            f"{where}, field '{columns['id']}': duplicate id '{item['item_id']}' (first at {seen[item['item_id']]})"
+                            f"{where}, field '{columns['id']}': duplicate id '{item['item_id']}' (first at "
+                            f"{seen[item['item_id']]})"
                         )
                     seen[item["item_id"]] = where
                     items.append(item)

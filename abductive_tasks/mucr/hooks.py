@@ -193,7 +193,8 @@ def cue_answer(doc: dict) -> Choice:
 
 @dataclass(frozen=True)
 class Explanation:
-    """What Exp asks for (Eq. 5): an explanation in three parts, read as ``(parts, labelled)`` (see ``split_explanation``)."""
+    """What Exp asks for (Eq. 5): an explanation in three parts, read as ``(parts, labelled)``
+    (see ``split_explanation``)."""
 
     def read(self, text: str) -> tuple[tuple[str, str, str], bool]:
         return split_explanation(text)

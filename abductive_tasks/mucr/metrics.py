@@ -112,7 +112,8 @@ def split_explanation(text: str) -> tuple[tuple[str, str, str], bool]:
 
 
 def weighted_parts(totals: np.ndarray) -> np.ndarray:
-    """Eq. (9) on summed statistics ``(..., 4)`` = (sum S1, sum S2, sum S3, pairs): sum_i lambda_i S_i; NaN without pairs."""
+    """Eq. (9) on summed statistics ``(..., 4)`` = (sum S1, sum S2, sum S3, pairs): sum_i lambda_i S_i;
+    NaN without pairs."""
     pairs = totals[..., 3]
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(pairs > 0, (totals[..., :3] @ EXP_WEIGHTS) / np.where(pairs > 0, pairs, 1), np.nan)

@@ -14,33 +14,37 @@ from collections.abc import Sequence
 _CHOICE_TAIL = "Answer with the option number (1, 2, 3 or 4) first, then explain."
 PROMPTS = {
     ("c2e", "composite"): (
-        'The image shows five pictures side by side. The first, labelled "Cause image", shows a cause. The other four, '
-        'labelled "Option 1" to "Option 4", are candidate effect images. Which option shows the effect of the cause image? '
-        + _CHOICE_TAIL
+        'The image shows five pictures side by side. The first, labelled "Cause image", shows a cause. '
+        'The other four, labelled "Option 1" to "Option 4", are candidate effect images. '
+        "Which option shows the effect of the cause image? " + _CHOICE_TAIL
     ),
     ("c2e", "split"): (
-        "The first image shows a cause. The next four images are candidate effect images, Option 1 to Option 4 in order. "
+        "The first image shows a cause. "
+        "The next four images are candidate effect images, Option 1 to Option 4 in order. "
         "Which option shows the effect of the first image? " + _CHOICE_TAIL
     ),
     ("e2c", "composite"): (
-        'The image shows five pictures side by side. The first, labelled "Effect image", shows an effect. The other four, '
-        'labelled "Option 1" to "Option 4", are candidate cause images. Which option shows the cause of the effect image? '
-        + _CHOICE_TAIL
+        'The image shows five pictures side by side. The first, labelled "Effect image", shows an effect. '
+        'The other four, labelled "Option 1" to "Option 4", are candidate cause images. '
+        "Which option shows the cause of the effect image? " + _CHOICE_TAIL
     ),
     ("e2c", "split"): (
-        "The first image shows an effect. The next four images are candidate cause images, Option 1 to Option 4 in order. "
+        "The first image shows an effect. "
+        "The next four images are candidate cause images, Option 1 to Option 4 in order. "
         "Which option shows the cause of the first image? " + _CHOICE_TAIL
     ),
     ("pair", "composite"): (
-        'The image shows two pictures side by side: the cause image on the left (labelled "Cause image") and its effect on the right (labelled "Effect image").'
+        'The image shows two pictures side by side: the cause image on the left (labelled "Cause image") '
+        'and its effect on the right (labelled "Effect image").'
     ),
     ("pair", "split"): "The first image shows a cause and the second image shows its effect.",
 }
 CUE_QUESTION = "Which of the following phrases is the cue that explains the causal link between the two images?"
 CUE_TAIL = "Answer with the number of the phrase (1, 2, 3 or 4) first, then explain."
 EXP_QUESTION = (
-    'The cue phrase linking them is "{cue}". Explain the causal relationship: first describe the content of the cause image, '
-    "then the content of the effect image, and conclude with the causal link between the two images using the cue phrase. "
+    'The cue phrase linking them is "{cue}". Explain the causal relationship: '
+    "first describe the content of the cause image, then the content of the effect image, "
+    "and conclude with the causal link between the two images using the cue phrase. "
     "Answer in three lines:\nCause image: <description>\nEffect image: <description>\nCausal link: <explanation>"
 )
 
@@ -59,8 +63,9 @@ def exp_prompt(cue: str, form: str) -> str:
 # GPT-4 as f_sim, "scoring from 0 to 10" (Experimental Setup); the paper does not print the judge prompt.
 JUDGE_SYSTEM = "You are a careful evaluator of image descriptions and causal explanations."
 JUDGE_PROMPT = (
-    "Two images show a cause and its effect. Human annotators described them; below is one part of each human explanation, "
-    "the part describing {part_description}.\n\nHuman references:\n{references}\n\nModel explanation (same part):\n{candidate}\n\n"
+    "Two images show a cause and its effect. Human annotators described them; "
+    "below is one part of each human explanation, the part describing {part_description}.\n\n"
+    "Human references:\n{references}\n\nModel explanation (same part):\n{candidate}\n\n"
     "Rate the semantic similarity of the model explanation to the human references on a scale from 0 to 10 "
     '(0: unrelated or contradictory, 10: the same meaning). Reply with "Score: <number>" only.'
 )

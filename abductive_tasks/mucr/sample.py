@@ -132,7 +132,8 @@ def _pairs() -> list[dict]:
             pair_id = len(pairs)
             subject, happened = cause.rstrip("."), effect[0].lower() + effect[1:].rstrip(".")
             reasons = [
-                f"In the first image, {subject[0].lower() + subject[1:]}. In the second image, {happened}. {link} {cue} explains why {happened}."
+                f"In the first image, {subject[0].lower() + subject[1:]}. In the second image, {happened}. "
+                f"{link} {cue} explains why {happened}."
                 for link in CAUSAL_LINKS
             ]
             corner_cause, corner_effect = CORNERS[pair_id]

@@ -68,7 +68,8 @@ def triplet_text_docs_from(items: datasets.Dataset) -> datasets.Dataset:
     missing = [item["item_id"] for item in items if item["descriptions"] is None]
     if missing:
         raise DataError(
-            f"nleye_triplet_text needs the premise and hypothesis descriptions (columns {[COLUMNS[d] for d in DESCRIPTIONS]}); "
+            "nleye_triplet_text needs the premise and hypothesis descriptions (columns "
+            f"{[COLUMNS[d] for d in DESCRIPTIONS]}); "
             f"they are missing or empty for sample ids {missing[:10]}{' ...' if len(missing) > 10 else ''}"
         )
     return triplet_docs_from(items)
@@ -152,7 +153,8 @@ def doc_to_text_triplet_text(doc: dict) -> str:
 
 
 def explanation_judge_prompt(doc: dict, candidate: str) -> str | None:
-    """Appendix C's judge prompt for a triplet document's candidate explanation; None without descriptions or gold explanation.
+    """Appendix C's judge prompt for a triplet document's candidate explanation;
+    None without descriptions or gold explanation.
 
     The reference explanations are the gold explanation only: the crowd-written explanations the
     paper adds to the references (§4.2) are not in the columns this loader reads.

@@ -27,7 +27,10 @@ PAIRS_SCALE = {
     "very plausible": 7,
     "almost necessarily plausible": 10,
 }
-PROMPT_TRIPLET_TEXT = "Given a context, hypothesis1, and hypothesis2, which hypothesis is more plausible? The context can occur before or after the hypotheses."
+PROMPT_TRIPLET_TEXT = (
+    "Given a context, hypothesis1, and hypothesis2, which hypothesis is more plausible? The context can occur before "
+    "or after the hypotheses."
+)
 
 
 def triplet_text_prompt(premise: str, first: str, second: str) -> str:

@@ -1,4 +1,5 @@
-"""Sherlock data: the official leaderboard layout (Hessel et al., ECCV 2022; allenai/sherlock ``leaderboard_eval``) and its loader.
+"""Sherlock data: the official leaderboard layout (Hessel et al., ECCV 2022; allenai/sherlock ``leaderboard_eval``)
+and its loader.
 
 Layout under ``ABDUCTIVE_DATA/sherlock`` (the official zips unpacked side by side, plus the images)::
 
@@ -98,13 +99,17 @@ def sherlock_root() -> Path:
     return benchmark_root(
         BENCHMARK,
         hub_repo=None,
-        how_to_get=f"Unpack the official leaderboard zips ({LEADERBOARD_DATA}val_retrieval.zip, val_localization.zip, val_comparison.zip, "
-        f"test_*_public.zip) and the Visual Genome / VCR images into <root>/sherlock/ (layout: yaml_tasks/sherlock/README.md).",
+        how_to_get=(
+            f"Unpack the official leaderboard zips ({LEADERBOARD_DATA}val_retrieval.zip, val_localization.zip, "
+            "val_comparison.zip, test_*_public.zip) and the Visual Genome / VCR images into <root>/sherlock/ "
+            "(layout: yaml_tasks/sherlock/README.md)."
+        ),
     )
 
 
 def image_key(url: str) -> str:
-    """Local image name of an official URL: its last two path components (``VG_100K/2371713.jpg``, ``<movie>/<frame>.jpg``)."""
+    """Local image name of an official URL: its last two path components
+    (``VG_100K/2371713.jpg``, ``<movie>/<frame>.jpg``)."""
     parts = [part for part in url.split("?")[0].split("/") if part]
     if len(parts) < 2:
         raise ValueError(f"image url '{url}' has fewer than two path components")
@@ -117,7 +122,8 @@ def task_files(root: Path, task: str, split: str) -> list[TaskFile]:
     folder = root / folder_name
     if not folder.is_dir():
         raise DataError(
-            f"Sherlock {split} {task}: folder {folder} not found (unpack the official {folder_name}.zip there; see yaml_tasks/sherlock/README.md)"
+            f"Sherlock {split} {task}: folder {folder} not found (unpack the official {folder_name}.zip there; "
+            "see yaml_tasks/sherlock/README.md)"
         )
     if task == "retrieval":
         pattern = re.compile(rf"{split}_retrieval_(\d+)_instances\.json")
@@ -171,7 +177,8 @@ def read_instance_list(path: Path) -> tuple[list, list[str]]:
             raise DataError(f"{path}, instance {index}, field 'test_id': missing or not a non-empty string")
         if test_id in seen:
             raise DataError(
-                f"{path}, instance {index}, field 'test_id': duplicate test_id '{test_id}' (first at instance {seen[test_id]})"
+                f"{path}, instance {index}, field 'test_id': duplicate test_id '{test_id}' (first at instance "
+                f"{seen[test_id]})"
             )
         seen[test_id] = index
     return raw, list(seen)
@@ -187,7 +194,8 @@ def check_boxes(boxes: Iterable[Box], size: tuple[int, int], where: str) -> None
             raise DataError(f"{where}, field 'region[{number}]': negative width or height ({box_width} x {box_height})")
         if left > width - 1 or top > height - 1 or left + box_width < 0 or top + box_height < 0:
             raise DataError(
-                f"{where}, field 'region[{number}]': box {[left, top, box_width, box_height]} lies outside the {width}x{height} image"
+                f"{where}, field 'region[{number}]': box {[left, top, box_width, box_height]} lies outside the "
+                f"{width}x{height} image"
             )
 
 
@@ -200,7 +208,8 @@ def checked_image(root: Path, url: str, where: str) -> tuple[str, tuple[int, int
 def validate_instances(
     raw: list, path: Path, root: Path, task: str, indices: Iterable[int] | None = None
 ) -> list[Instance]:
-    """Validate the instances at ``indices`` (default: all) of a raw list; errors name the file, the list index and the field."""
+    """Validate the instances at ``indices`` (default: all) of a raw list;
+    errors name the file, the list index and the field."""
     images: dict[str, tuple[str, tuple[int, int]]] = {}
     instances = []
     for index in range(len(raw)) if indices is None else indices:
@@ -266,13 +275,15 @@ def retrieval_key(path: Path, test_ids: Iterable[str]) -> dict[str, tuple[str, s
     images, texts = {pair[0] for pair in key.values()}, {pair[1] for pair in key.values()}
     if images != texts or len(set(key.values())) != len(images) ** 2 or len(key) != len(images) ** 2:
         raise DataError(
-            f"{path}: the (image, text) instance pairs do not form a full n x n grid ({len(images)} images, {len(texts)} texts, {len(key)} pairs)"
+            f"{path}: the (image, text) instance pairs do not form a full n x n grid ({len(images)} images, "
+            f"{len(texts)} texts, {len(key)} pairs)"
         )
     return key
 
 
 def localization_key(path: Path, test_ids: Iterable[str]) -> dict[str, dict]:
-    """``test_id -> {type, image, inst_id, bbox_idx, correct | IoU, order}`` (``order``: position in the key, for first-on-ties)."""
+    """``test_id -> {type, image, inst_id, bbox_idx, correct | IoU, order}``
+    (``order``: position in the key, for first-on-ties)."""
     raw = read_json(path)
     if not isinstance(raw, dict):
         raise DataError(f"{path}: expected a JSON object test_id -> answer")
@@ -327,12 +338,14 @@ def _check_gt_grids(path: Path, key: dict[str, dict]) -> None:
             or set(correct.values()) != boxes
         ):
             raise DataError(
-                f"{path}: the gt answers of image '{image}' are not a full box x inference grid with one correct box per inference"
+                f"{path}: the gt answers of image '{image}' are not a full box x inference grid with one correct "
+                "box per inference"
             )
 
 
 def comparison_key(path: Path, test_ids: Iterable[str]) -> dict[str, dict]:
-    """``test_id -> {input_iid, candidate, position, annot1, annot2, group_size}`` from ``test_id_map`` and ``annotations``.
+    """``test_id -> {input_iid, candidate, position, annot1, annot2, group_size}`` from ``test_id_map`` and
+    ``annotations``.
 
     Ratings must be finite JSON numbers: a ``NaN`` (which Python's json reads), an infinity or a
     string would make every pairwise comparison with it silently false.
@@ -365,18 +378,21 @@ def comparison_key(path: Path, test_ids: Iterable[str]) -> dict[str, dict]:
         for position, candidate in enumerate(candidates):
             if not isinstance(candidate, dict) or "source_iid" not in candidate:
                 raise DataError(
-                    f"{where}, candidates[{position}]: needs 'source_iid', numeric 'annot1' and 'annot2', got {candidate!r}"
+                    f"{where}, candidates[{position}]: needs 'source_iid', numeric 'annot1' and 'annot2', got "
+                    f"{candidate!r}"
                 )
             for field in ("annot1", "annot2"):
                 if not _number(candidate.get(field)):
                     raise DataError(
-                        f"{where}, candidates[{position}], field '{field}': expected a finite number, got {candidate.get(field)!r}"
+                        f"{where}, candidates[{position}], field '{field}': expected a finite number, got "
+                        f"{candidate.get(field)!r}"
                     )
             source = str(candidate["source_iid"])
             test_id = by_pair.get((input_iid, source))
             if test_id is None:
                 raise DataError(
-                    f"{where}, candidates[{position}]: no test_id maps to (Input_iid '{input_iid}', candidate '{source}')"
+                    f"{where}, candidates[{position}]: no test_id maps to (Input_iid '{input_iid}', candidate "
+                    f"'{source}')"
                 )
             key[test_id] = {
                 "input_iid": input_iid,
@@ -498,7 +514,8 @@ def _pair_items(root: Path, task: str, split: str, mini_size: int | None) -> tup
 
 @functools.cache
 def factored_chunks(root: Path, split: str) -> tuple[FactoredChunk, ...]:
-    """Every retrieval chunk of ``split`` under ``root``, factored into its distinct image-regions and inferences (once per run)."""
+    """Every retrieval chunk of ``split`` under ``root``, factored into its distinct image-regions and inferences
+    (once per run)."""
     return load_factored_chunks(
         [(file.instances, file.answer_key, file.chunk) for file in task_files(root, "retrieval", split)]
     )

@@ -56,13 +56,15 @@ def logged_records(run_dir: Path, split: str = "test", tasks: set[str] | None = 
                 record = _record(json.loads(line))
                 if record is None:
                     raise DataError(
-                        f"{path}, line {number}: no Sherlock record (was the run made with this version of the Sherlock tasks?)"
+                        f"{path}, line {number}: no Sherlock record (was the run made with this version of the "
+                        "Sherlock tasks?)"
                     )
                 if record["split"] == split:
                     by_task.setdefault(match.group(1), []).append(record)
     if not by_task:
         raise DataError(
-            f"{run_dir}: no Sherlock {split}-split samples (*_samples_sherlock_*.jsonl); run abductive-eval with --log_samples"
+            f"{run_dir}: no Sherlock {split}-split samples (*_samples_sherlock_*.jsonl); run abductive-eval with "
+            "--log_samples"
         )
     return by_task
 
@@ -72,7 +74,8 @@ def _refuse_failed_requests(task: str, records: list[dict]) -> None:
     if failed:
         example = failed[0].get("test_id", f"chunk {failed[0]['chunk']}")
         raise DataError(
-            f"{task}: {len(failed)} of {len(records)} requests failed (e.g. {example}); a failed request is not a score: rerun them before exporting"
+            f"{task}: {len(failed)} of {len(records)} requests failed (e.g. {example}); a failed request is not "
+            "a score: rerun them before exporting"
         )
 
 
@@ -85,12 +88,14 @@ def _embedding_arrays(records: list[dict], root: Path | None) -> dict[str, np.nd
         chunk = chunks.get(scored.chunk)
         if chunk is None:
             raise DataError(
-                f"retrieval chunk {scored.chunk} is not in the data under {root}: export with the ABDUCTIVE_DATA of the run"
+                f"retrieval chunk {scored.chunk} is not in the data under {root}: export with the ABDUCTIVE_DATA "
+                "of the run"
             )
         if scored.scores is None:
             logged = chunk.documents - scored.missing
             raise DataError(
-                f"retrieval chunk {scored.chunk}: {logged} of {chunk.documents} documents logged, {scored.unreadable} without embeddings"
+                f"retrieval chunk {scored.chunk}: {logged} of {chunk.documents} documents logged, "
+                f"{scored.unreadable} without embeddings"
             )
         arrays[f"retrieval_{scored.chunk}"] = grid.submission_scores(chunk, scored.scores)
     return arrays
@@ -105,7 +110,8 @@ def _per_pair_arrays(task: str, records: list[dict]) -> dict[str, np.ndarray]:
     for name, group in files.items():
         if len({r["test_id"] for r in group}) != group[0]["file_size"]:
             raise DataError(
-                f"{task}: {len(group)} of the {group[0]['file_size']} instances of {name} were logged (a --limit run cannot be submitted)"
+                f"{task}: {len(group)} of the {group[0]['file_size']} instances of {name} were logged (a --limit "
+                "run cannot be submitted)"
             )
         ordered = sorted(group, key=lambda r: r["test_id"])
         scores = np.array(
@@ -133,7 +139,8 @@ def submission_arrays(by_task: dict[str, list[dict]], root: Path | None = None) 
 def write_submission(
     run_dir: Path, out_dir: Path, split: str = "test", tasks: set[str] | None = None, root: Path | None = None
 ) -> Path:
-    """Write ``<folder>/<file>.npy`` and ``<folder>.zip`` under ``out_dir`` from ``split``'s scores in the run under ``run_dir``; return the zip."""
+    """Write ``<folder>/<file>.npy`` and ``<folder>.zip`` under ``out_dir`` from ``split``'s scores in the run under
+    ``run_dir``; return the zip."""
     arrays = submission_arrays(logged_records(run_dir, split, tasks), root)
     folder = out_dir / FOLDERS[split]
     folder.mkdir(parents=True, exist_ok=True)
@@ -147,7 +154,8 @@ def write_submission(
 
 USAGE = """Write the Sherlock leaderboard submission from a run's logged scores.
 
-    abductive-eval --model clip_scorer --model_args pretrained=... --tasks sherlock_test --log_samples --output_path runs/test
+    abductive-eval --model clip_scorer --model_args pretrained=... --tasks sherlock_test --log_samples \
+--output_path runs/test
     abductive-eval export-sherlock runs/test --out submission/
     # -> submission/test_set_predictions.zip (test_set_predictions/{comparison,localization,retrieval_<i>}.npy)
 
@@ -159,7 +167,8 @@ route reads its chunk files again: run with the same ABDUCTIVE_DATA as the evalu
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``abductive-eval export-sherlock RUN_DIR [--out DIR] [--split test|val] [--tasks a,b]``; 0 on success, 1 on a data error."""
+    """``abductive-eval export-sherlock RUN_DIR [--out DIR] [--split test|val] [--tasks a,b]``;
+    0 on success, 1 on a data error."""
     parser = argparse.ArgumentParser(
         prog="abductive-eval export-sherlock", description=USAGE, formatter_class=argparse.RawDescriptionHelpFormatter
     )

@@ -104,7 +104,8 @@ def _first_bad_instance(instances: Sequence[object], source: str) -> FactoringEr
             or not all(isinstance(box, dict) and all(_integer(box.get(f)) for f in BOX_FIELDS) for box in region)
         ):
             return FactoringError(
-                f"{where}, field 'region': expected a non-empty list of boxes with integer {list(BOX_FIELDS)}, got {region!r}"
+                f"{where}, field 'region': expected a non-empty list of boxes with integer {list(BOX_FIELDS)}, "
+                f"got {region!r}"
             )
     return FactoringError(f"{source}: malformed instances")
 

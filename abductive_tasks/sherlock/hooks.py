@@ -53,7 +53,8 @@ class Plausibility:
 
 @dataclass(frozen=True)
 class EmbeddingPayload:
-    """A loglikelihood result carrying an embedding payload (:mod:`abductive_tasks.sherlock.embeddings`); kept as the string."""
+    """A loglikelihood result carrying an embedding payload (:mod:`abductive_tasks.sherlock.embeddings`);
+    kept as the string."""
 
     def read(self, text: str) -> str | None:
         payload = loglikelihood_value(text)
@@ -215,7 +216,8 @@ def _plausibility(doc: dict) -> Plausibility:
     return Plausibility()
 
 
-# The scale words of RATING_PROMPT mean their ratings; tests/shared/answer_corpus.yaml checks this kind against realistic answers.
+# The scale words of RATING_PROMPT mean their ratings;
+# tests/shared/answer_corpus.yaml checks this kind against realistic answers.
 RATING_ANSWER = Score(1, 10, labels={"not plausible at all": 1, "almost certainly true": 10})
 
 

@@ -79,7 +79,8 @@ def localization_gt_accuracy(sim: np.ndarray) -> float:
 
 
 def localization_auto_correct(scores: np.ndarray, ious: np.ndarray, threshold: float = IOU_THRESHOLD) -> bool:
-    """The highest-scoring proposal (the first on ties, in answer-key order) is correct when its IoU is > ``threshold``."""
+    """The highest-scoring proposal (the first on ties, in answer-key order)
+    is correct when its IoU is > ``threshold``."""
     return bool(np.asarray(ious)[int(np.argmax(scores))] > threshold)
 
 
@@ -94,7 +95,8 @@ def localization_auto_oracle(ious: np.ndarray, threshold: float = IOU_THRESHOLD)
 def tie_break_noise(n: int) -> np.ndarray:
     """The official fixed noise added by candidate position: ``np.random.seed(1); np.random.random(10) / 1e9``.
 
-    The official scorer draws exactly 10 values (every input has at most 10 candidates); longer inputs continue the same stream.
+    The official scorer draws exactly 10 values (every input has at most 10 candidates);
+    longer inputs continue the same stream.
     """
     return np.random.RandomState(TIE_BREAK_SEED).random_sample(max(10, n))[:n] * TIE_BREAK_SCALE
 
@@ -149,7 +151,8 @@ def _groups(records: Records) -> tuple[dict[str, list[tuple[dict, float]]], int]
 
 def _retrieval(per_chunk: dict[int, dict], prefix: str, counts: dict) -> Outcome:
     """Mean over chunks (§4.1, footnote 12), the chunk being the bootstrap unit; ``<prefix>_per_chunk`` keeps
-    each chunk's values. Chance: a random scorer ranks the true item (n + 1) / 2 on average, first with probability 1 / n."""
+    each chunk's values. Chance: a random scorer ranks the true item (n + 1) / 2 on average,
+    first with probability 1 / n."""
     per_chunk = dict(sorted(per_chunk.items()))
     units, values = [str(chunk) for chunk in per_chunk], list(per_chunk.values())
     sizes = np.array([chunk["n"] for chunk in values], dtype=float)
@@ -195,7 +198,8 @@ def embedding_retrieval_outcome(records: Records) -> Outcome:
     unreadable = sum(record["payload"] is None for record in records)
     if unreadable:
         logger.warning(
-            f"sherlock_retrieval: {unreadable} results are not embeddings: it needs an embedding scorer (else use sherlock_retrieval_mini)"
+            f"sherlock_retrieval: {unreadable} results are not embeddings: it needs an embedding scorer (else "
+            "use sherlock_retrieval_mini)"
         )
     if records and not any(record["gold_row"] >= 0 for record in records):
         logger.info(f"Sherlock {records[0]['split']} split: no answer key, metrics not computed; {EXPORT_HINT}")

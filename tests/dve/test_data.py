@@ -55,9 +55,9 @@ def as_jsonl(root: Path) -> Path:
 def test_sample_layout_and_header():
     with (SAMPLE / "DVE_test.csv").open(newline="", encoding="utf-8") as handle:
         header = next(csv.reader(handle))
-    assert (
-        ",".join(header)
-        == "DataSource,AssignmentIdAnon,WorkerIdAnon,Premise,Hypothesis,SNLIPairId,Update,UpdateType,UpdateTypeImpossible,UpdateTypeImpossibleReason"
+    assert ",".join(header) == (
+        "DataSource,AssignmentIdAnon,WorkerIdAnon,Premise,Hypothesis,SNLIPairId,Update,UpdateType,"
+        "UpdateTypeImpossible,UpdateTypeImpossibleReason"
     )
     assert tuple(header) == data.HEADER
     assert sorted(p.name for p in (SAMPLE / "flickr30k-images").iterdir()) == [

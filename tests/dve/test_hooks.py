@@ -33,10 +33,14 @@ def test_cls_documents(loaded):
     )
     assert doc["choices"] == ["strengthener", "weakener"] and doc["candidate_images"] == [doc["image_path"]] * 2
     assert hooks.doc_to_text_cls(doc) == (
-        "You are a helpful assistant that helps to determine if an update strengthens or weakens a hypothesis. The premise is an image that sets the "
-        "scenario. The hypothesis is an inference based on this scenario, and the update provides additional information that could impact the "
-        "hypothesis. Based on the premise provided and the given update, please judge whether the update strengthens or weakens the hypothesis. "
-        "ONLY output strengthener or weakener in your final answer.\nConsider this image as a premise.\nHypothesis: A man moves while playing a game\n"
+        "You are a helpful assistant that helps to determine if an update strengthens or weakens a hypothesis. "
+        "The premise is an image that sets the scenario. "
+        "The hypothesis is an inference based on this scenario, "
+        "and the update provides additional information that could impact the hypothesis. "
+        "Based on the premise provided and the given update, "
+        "please judge whether the update strengthens or weakens the hypothesis. "
+        "ONLY output strengthener or weakener in your final answer.\nConsider this image as a premise.\n"
+        "Hypothesis: A man moves while playing a game\n"
         "Update: The young male is a child."
     )
     (image,) = hooks.doc_to_visual(doc)
@@ -63,10 +67,13 @@ def test_gen_documents(loaded):
         "It is Monday morning, and his badge hangs from his neck.",
     ]
     assert hooks.doc_to_text_gen(dog) == (
-        "You are a helpful assistant that generates updates to impact hypotheses based on given premises.\nConsider this image as a premise.\n"
+        "You are a helpful assistant that generates updates to impact hypotheses based on given premises.\n"
+        "Consider this image as a premise.\n"
         "Hypothesis: A dog chases a rabbit.\nGoal: strengthener\nBased on the goal, generate an update that:\n"
-        "- Strengthens the hypothesis if the goal is a strengthener.\n- Weakens the hypothesis if the goal is a weakener.\n"
-        "Ensure the update is logically consistent with the image premise.\nPlease provide only the update. Do not include any other information."
+        "- Strengthens the hypothesis if the goal is a strengthener.\n"
+        "- Weakens the hypothesis if the goal is a weakener.\n"
+        "Ensure the update is logically consistent with the image premise.\n"
+        "Please provide only the update. Do not include any other information."
     )
 
 

@@ -256,7 +256,8 @@ def test_model_metrics_with_tiny_local_models(monkeypatch, tiny_env, gen_docs):
 
 @pytest.fixture
 def hub(monkeypatch, tmp_path) -> tuple[Path, list]:
-    """An empty local Hugging Face cache, HF's own offline switches off, and every network route refused and recorded."""
+    """An empty local Hugging Face cache, HF's own offline switches off,
+    and every network route refused and recorded."""
     import huggingface_hub.constants
     import huggingface_hub.file_download
 
@@ -377,9 +378,9 @@ def test_missing_optional_packages_mean_not_computed(monkeypatch, gen_docs, warn
         in lines
     )
     assert (
-        "dve_gen: evaluator not computed: the evaluator needs the torchvision package (pip install 'abductive-tasks[dve]')"
-        in lines
-    )
+        "dve_gen: evaluator not computed: "
+        "the evaluator needs the torchvision package (pip install 'abductive-tasks[dve]')"
+    ) in lines
 
 
 def test_missing_weights_are_reported_with_the_reason(monkeypatch, tmp_path):

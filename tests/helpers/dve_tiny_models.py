@@ -22,8 +22,9 @@ from abductive_tasks.dve import evaluator, metrics
 TINY_RESNET = "basic:1,1,1,1"
 SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 WORDS = (
-    "a the an is are of and to in on at with his her their its it he she they man woman dog ball rabbit game tennis player young male child boy "
-    "kitchen meal knife dish crew workers street truck supplies break lunch tired work desk suit badge monday morning grown running moves "
+    "a the an is are of and to in on at with his her their its it he she they man woman dog ball rabbit game "
+    "tennis player young male child boy kitchen meal knife dish crew workers street truck supplies break lunch "
+    "tired work desk suit badge monday morning grown running moves "
     "chases hunting bounces once weakener strengthener update hypothesis premise image goal , . ' \""
 ).split()
 

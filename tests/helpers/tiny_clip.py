@@ -19,7 +19,10 @@ from helpers.tiny_llava import CORPUS
 
 BOS, EOS, UNK = "<|startoftext|>", "<|endoftext|>", "<unk>"
 IMAGE_SIZE = 32
-SHERLOCK_WORDS = "the person is a waiter this is a kitchen it is raining they are on vacation someone will eat soon the dog is hungry"
+SHERLOCK_WORDS = (
+    "the person is a waiter this is a kitchen it is raining they are on vacation "
+    "someone will eat soon the dog is hungry"
+)
 
 
 def _build_tokenizer() -> PreTrainedTokenizerFast:

@@ -17,7 +17,9 @@ from tokenizers import Tokenizer, models, normalizers, pre_tokenizers
 from transformers import BertConfig, BertModel, PreTrainedTokenizerFast
 
 SPECIAL = ["[PAD]", "[UNK]", "[CLS]", "[SEP]"]
-WORDS = "a the man woman child dog cat sat ran fell wet floor slipped rain umbrella because so is was on in and of to it".split()
+WORDS = (
+    "a the man woman child dog cat sat ran fell wet floor slipped rain umbrella because so is was on in and of to it"
+).split()
 HIDDEN = 16
 
 

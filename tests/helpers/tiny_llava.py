@@ -153,7 +153,8 @@ def _build_model(tokenizer: PreTrainedTokenizerFast) -> LlavaForConditionalGener
 
 
 def build_tiny_llava(out_dir: pathlib.Path) -> pathlib.Path:
-    """Build and save a tiny randomly initialised LLaVA checkpoint (model + processor) under out_dir; return its path."""
+    """Build and save a tiny randomly initialised LLaVA checkpoint (model + processor) under out_dir;
+    return its path."""
     out_dir = pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     tokenizer = _build_tokenizer()

@@ -50,6 +50,9 @@ def test_text_answers_come_from_the_candidate_texts(tmp_path):
 def test_registry_has_our_models_when_a_backend_module_is_imported_first():
     """lmms-eval loads entry points while its models package initialises; importing one of our
     backends first must not leave the registry without our models (a circular-import trap)."""
-    code = "import abductive_tasks.models.baselines\nfrom lmms_eval.models import get_model\nprint(get_model('dumb_pixel').__name__)"
+    code = (
+        "import abductive_tasks.models.baselines\nfrom lmms_eval.models import get_model\n"
+        "print(get_model('dumb_pixel').__name__)"
+    )
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert completed.stdout.strip().splitlines()[-1] == "DumbPixel", completed.stderr[-2000:]

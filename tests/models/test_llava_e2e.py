@@ -40,7 +40,8 @@ def test_tiny_llava_sees_every_image(tmp_path, monkeypatch, llava_images_per_cal
         counts = metric(results, task, "triplet_counts")
         assert counts["items_scored"] == 12 and counts["documents"] == 24
         assert 0.0 <= metric(results, task, "consistency_acc") <= 1.0
-        # A random model's words are rarely "1" or "2": whatever it says is parsed or counted (an empty reply as a failed request).
+        # A random model's words are rarely "1" or "2":
+        # whatever it says is parsed or counted (an empty reply as a failed request).
         unread = counts["unparsable"] + counts["request_failed"]
         assert metric(results, task, "consistency_acc") <= (24 - unread) / 24
     assert metric(results, "nleye_pairs", "pairs_counts")["items_scored"] == 12

@@ -260,7 +260,8 @@ def test_clip_scorer_runs_every_sherlock_task_and_both_retrieval_routes_agree(tm
 
 @pytest.mark.e2e
 def test_llava_hf_scorer_scores_every_per_pair_task_with_its_images(tmp_path, llava_dir):
-    """The image-aware loglikelihood runs through abductive-eval; the embedding-only full retrieval counts its answers as unparsable."""
+    """The image-aware loglikelihood runs through abductive-eval;
+    the embedding-only full retrieval counts its answers as unparsable."""
     tasks = "sherlock_retrieval,sherlock_retrieval_mini,sherlock_localization,sherlock_comparison"
     output = tmp_path / "out"
     run = abductive_eval(

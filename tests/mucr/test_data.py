@@ -282,7 +282,8 @@ def test_an_oversize_image_is_refused(data_copy, monkeypatch):
     monkeypatch.setenv("ABDUCTIVE_MAX_IMAGE_PIXELS", "100")
     with pytest.raises(
         DataError,
-        match=r"row 1, field 'image_0': unusable image .* pixels is over the limit of 100 \(ABDUCTIVE_MAX_IMAGE_PIXELS\)",
+        match=r"row 1, field 'image_0': unusable image .* pixels is over the limit of 100 "
+        r"\(ABDUCTIVE_MAX_IMAGE_PIXELS\)",
     ):
         data.load(data_copy / "mucr")
 

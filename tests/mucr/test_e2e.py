@@ -27,7 +27,8 @@ LABELLED = "Cause image: a man drives fast. Effect image: he gets a ticket. Caus
 
 
 def run_cli(tmp_path: Path, *args: str, data: str = "sample") -> dict:
-    """A real ``abductive-eval`` subprocess: the baselines' entry points load as for a user, whatever this process imported."""
+    """A real ``abductive-eval`` subprocess: the baselines' entry points load as for a user,
+    whatever this process imported."""
     completed = abductive_eval(list(args), tmp_path / "out", data=data)
     assert completed.returncode == 0, completed.stdout[-3000:] + completed.stderr[-3000:]
     return read_results(tmp_path / "out")

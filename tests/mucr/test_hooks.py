@@ -59,15 +59,18 @@ def test_exp_documents_offer_other_pairs_annotations_to_baselines():
 def test_prompts_as_the_readme_prints_them():
     doc = hooks.c2e_docs_from(ITEMS)[0]
     assert hooks.doc_to_text_c2e_split(doc) == (
-        "The first image shows a cause. The next four images are candidate effect images, Option 1 to Option 4 in order. "
-        "Which option shows the effect of the first image? Answer with the option number (1, 2, 3 or 4) first, then explain."
+        "The first image shows a cause. "
+        "The next four images are candidate effect images, Option 1 to Option 4 in order. "
+        "Which option shows the effect of the first image? "
+        "Answer with the option number (1, 2, 3 or 4) first, then explain."
     )
     assert hooks.doc_to_text_e2c_composite(doc).startswith(
         'The image shows five pictures side by side. The first, labelled "Effect image"'
     )
     exp = hooks.exp_docs_from(ITEMS)[0]
     assert hooks.doc_to_text_exp_split(exp).startswith(
-        'The first image shows a cause and the second image shows its effect. The cue phrase linking them is "speeding".'
+        "The first image shows a cause and the second image shows its effect. "
+        'The cue phrase linking them is "speeding".'
     )
     assert hooks.doc_to_text_exp_split(exp).endswith(
         "Answer in three lines:\nCause image: <description>\nEffect image: <description>\nCausal link: <explanation>"
@@ -297,7 +300,8 @@ def test_exp_without_judge_reports_offline_similarity(monkeypatch):
 def test_a_failed_exp_request_without_judge_scores_zero_only_where_the_similarity_model_is(
     monkeypatch, unavailable, scored
 ):
-    # Answered parts score 0.5 in both cases (stubbed); a failed request's empty parts score 0 only when the model is there.
+    # Answered parts score 0.5 in both cases (stubbed);
+    # a failed request's empty parts score 0 only when the model is there.
     monkeypatch.setattr(judge, "offline_similarity", lambda candidate, references: 0.5)
     monkeypatch.setattr(judge, "similarity_unavailable_reason", lambda: unavailable)
     values = evaluate(hooks.EXP, hooks.process_results_exp, EXP_DOCS, [FAILED] * 6 + [LABELLED] * 6)

@@ -1,4 +1,5 @@
-"""MuCR metric kernels on hand-computed cases: choice accuracy and breakdowns, explanation parts, S1-S3 and Exp (Eq. 6-9)."""
+"""MuCR metric kernels on hand-computed cases:
+choice accuracy and breakdowns, explanation parts, S1-S3 and Exp (Eq. 6-9)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,10 @@ def test_split_explanation_labelled_and_by_sentences():
         "**Cause image:** A man speeds.\nEffect image: He gets a ticket.\nCausal link: Speeding led to it."
     )
     assert labelled and parts == ("A man speeds.", "He gets a ticket.", "Speeding led to it.")
-    annotation = "The first image shows a man planting a tree. It is spring. The second image depicts a grown tree. The causal link is the care."
+    annotation = (
+        "The first image shows a man planting a tree. It is spring. "
+        "The second image depicts a grown tree. The causal link is the care."
+    )
     expected = (
         "The first image shows a man planting a tree. It is spring.",
         "The second image depicts a grown tree.",

@@ -1,4 +1,5 @@
-"""NL-Eye explanation auto-evaluation (§4.2, Appendix C): judge prompt, aggregations, and an end-to-end run against the stub judge."""
+"""NL-Eye explanation auto-evaluation (§4.2, Appendix C):
+judge prompt, aggregations, and an end-to-end run against the stub judge."""
 
 from __future__ import annotations
 
@@ -33,8 +34,8 @@ def test_appendix_c_judge_prompt():
         "Plausible Hypothesis: A lump of dough and a rolling pin on a kitchen surface.\n"
         "Less Plausible Hypothesis: A lump of dough and a pasta maker on a kitchen surface.\n"
         "Return 0 (Not logical at all), 1 (Logical but different), or 2 (Logical and same as one of the gold) "
-        "if the candidate’s explanation presents the same logical common sense as appears in one of the gold explanations "
-        "for justifying the plausible hypothesis.\n"
+        "if the candidate’s explanation presents the same logical common sense as appears in one of the gold "
+        "explanations for justifying the plausible hypothesis.\n"
         "Candidate explanation: 1. The rolling pin flattened the dough.\n"
         "Gold explanations:\n"
         "Explanation 1: A rolling pin flattens dough into a thin circle."

@@ -236,10 +236,9 @@ def test_not_configured_makes_no_request_and_warns_once(monkeypatch, tmp_path, w
     warn_not_configured("test metric")
     (line,) = [message for message in warnings if "test metric" in message]
     assert (
-        "LLM judge not configured (ABDUCTIVE_JUDGE=off): test metric not computed. To enable the judge, set OPENAI_API_KEY"
-        in line
-        and "OPENAI_API_KEY" in line
-    )
+        "LLM judge not configured (ABDUCTIVE_JUDGE=off): test metric not computed. "
+        "To enable the judge, set OPENAI_API_KEY"
+    ) in line and "OPENAI_API_KEY" in line
 
 
 def test_judge_summary_counts():

@@ -22,7 +22,10 @@ JUDGE_VARIABLES = (
     "ABDUCTIVE_JUDGE_EXTRACT",
 )
 # A reply the rules leave unread: it describes both images and picks one only in other words.
-UNREAD = "The first shows a dry street, the other a flooded one; after that storm, I find the flooded street far more believable."
+UNREAD = (
+    "The first shows a dry street, the other a flooded one; "
+    "after that storm, I find the flooded street far more believable."
+)
 
 
 @pytest.fixture
@@ -63,9 +66,9 @@ def test_extraction_returns_the_option_the_judge_names(judge_at):
     (request,) = stub.requests
     prompt = message_text(request)
     assert (
-        f"Question: {PROMPT_TRIPLET_SEPARATE}\nValid answers: the number of one option: 1 or 2\nReply: {UNREAD}\nYour output:"
-        in prompt
-    )
+        f"Question: {PROMPT_TRIPLET_SEPARATE}\nValid answers: the number of one option: 1 or 2\n"
+        f"Reply: {UNREAD}\nYour output:"
+    ) in prompt
     assert "output none" in prompt and request["max_tokens"] == 32 and request["temperature"] == 0.0
     assert extract_answer(Choice(2), PROMPT_TRIPLET_SEPARATE, UNREAD) == 2  # cached: no second request
     assert len(stub.requests) == 1

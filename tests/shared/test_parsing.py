@@ -134,7 +134,10 @@ def test_panel_positions_of_the_combined_image():
 
 
 def test_a_reply_that_counts_the_context_image_too():
-    counted = "In the first image, a man holds an umbrella. In the second image, he is wet. In the third image, he is dry. The second image is more plausible."
+    counted = (
+        "In the first image, a man holds an umbrella. In the second image, he is wet. In the third image, he is dry. "
+        "The second image is more plausible."
+    )
     assert Choice(2, context_images=1).read(counted) == 1  # the second of three images is hypothesis 1
     assert Choice(2).read(counted) is None  # without knowing what comes first, such counts name nothing
     assert Choice(2, context_images=1).read("Hypothesis 2 (the third image) is more plausible.") == 2
@@ -284,7 +287,10 @@ def test_the_questions_own_list_of_answers_names_none():
 
 
 def test_a_colon_after_a_verdict_introduces_the_reason_not_an_answer():
-    counted = "The second image is more plausible: the first image shows a boy with a kite, and the third image shows him on the beach."
+    counted = (
+        "The second image is more plausible: "
+        "the first image shows a boy with a kite, and the third image shows him on the beach."
+    )
     assert Choice(2, context_images=1).read(counted) == 1  # the reply counts the context as its first image
     assert Choice(2).read("Image 1 is more plausible: image 2 shows a dry road after rain.") == 1
     assert Choice(2).read("More plausible: image 2. Less plausible: image 1.") == 2
@@ -326,7 +332,8 @@ def test_more_ways_to_pick_or_reject():
     assert Choice(4).read("Options 2 and 4 both show water, but only option 4 shows a flooded room.") == 4
     assert (
         Choice(4, context_images=1).read(
-            "First, each option:\n- Option 1: A park.\n- Option 2: A cast.\n\nThe cause of the effect image is Option 2."
+            "First, each option:\n- Option 1: A park.\n- Option 2: A cast.\n\n"
+            "The cause of the effect image is Option 2."
         )
         == 2
     )

@@ -82,9 +82,9 @@ def test_factored_view_has_one_item_per_instance_id_of_each_chunk():
     assert sorted(item["gold_row"] for item in first) == [0, 1, 2, 3] and sorted(
         item["gold_col"] for item in first
     ) == [0, 1, 2, 2]
-    assert (
-        first[0]["region_key"]
-        == f"{Path(first[0]['image_path']).parent.name}/{Path(first[0]['image_path']).name}|{json.dumps(first[0]['boxes'])}"
+    assert first[0]["region_key"] == (
+        f"{Path(first[0]['image_path']).parent.name}/{Path(first[0]['image_path']).name}|"
+        f"{json.dumps(first[0]['boxes'])}"
     )
     test = items(ROOT, "retrieval", "test", view="factored")
     assert len(test) == 3 + 2 and not any(test["has_key"]) and set(test["gold_row"]) == {-1}

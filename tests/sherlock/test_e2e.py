@@ -128,7 +128,8 @@ def _dumb_pixel_by_hand(tmp_path, results: dict) -> None:
     assert metric(results, "sherlock_localization", "localization_gt_acc") == pytest.approx(100 * np.mean(gt))
     # The score depends on the image-region only: every inference ties within a row.
     assert metric(results, "sherlock_retrieval_mini", "mini_im2txt_rank") == pytest.approx(2.25)
-    # Its factored retrieval gives the same scores as the per-pair mini grid, which covers the small sample chunks whole.
+    # Its factored retrieval gives the same scores as the per-pair mini grid,
+    # which covers the small sample chunks whole.
     for name in ("p_at_1", "im2txt_rank", "txt2im_rank"):
         assert metric(results, "sherlock_retrieval", f"retrieval_{name}") == pytest.approx(
             metric(results, "sherlock_retrieval_mini", f"mini_{name}")

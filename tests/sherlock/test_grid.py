@@ -59,7 +59,8 @@ def chunk_files() -> tuple[list[dict], dict]:
 
 
 def write_root(root: Path, chunks: int = 1) -> Path:
-    """``<root>/sherlock`` with ``chunks`` val chunk files of the grid (each a rotation of the instance list) and its two images."""
+    """``<root>/sherlock`` with ``chunks`` val chunk files of the grid (each a rotation of the instance list)
+    and its two images."""
     sherlock = root / "sherlock"
     (sherlock / "val_retrieval").mkdir(parents=True)
     (sherlock / "images" / "VG_100K").mkdir(parents=True)

@@ -1,4 +1,5 @@
-"""Sherlock documents, visuals, prompts, answer reading and the task specs (process_results + aggregation, no lmms-eval run)."""
+"""Sherlock documents, visuals, prompts, answer reading and the task specs
+(process_results + aggregation, no lmms-eval run)."""
 
 from __future__ import annotations
 
@@ -31,7 +32,8 @@ def docs_of(task: str, split: str = "val", view: str = "pairs"):
 
 
 def loglikelihood(score: float | None) -> str:
-    """What lmms-eval hands process_results for a backend's (loss, greedy) pair, for a plausibility ``score`` (None: unreadable)."""
+    """What lmms-eval hands process_results for a backend's (loss, greedy) pair, for a plausibility ``score``
+    (None: unreadable)."""
     return "?" if score is None else str((-score, False))
 
 
@@ -174,8 +176,8 @@ def test_localization_and_comparison_on_the_sample_by_hand():
     oracle = [loglikelihood(d["iou"] if d["box_type"] == "auto" else float(d["correct"])) for d in docs]
     values = evaluate(hooks.LOCALIZATION, hooks.process_results_localization, docs, oracle)
     assert values["localization_gt_acc"] == 100.0
-    # Per image: 101: o1 and o2 each have an IoU-1 proposal; American Beauty: o5's best is exactly 0.5 (wrong), o6 right;
-    # 103: o4 and o9 right, o10 has no overlapping proposal.
+    # Per image: 101: o1 and o2 each have an IoU-1 proposal; American Beauty: o5's best is exactly 0.5 (wrong),
+    # o6 right; 103: o4 and o9 right, o10 has no overlapping proposal.
     expected = 100 * (1 + 0.5 + 2 / 3) / 3
     assert values["localization_auto_acc"] == pytest.approx(expected)
     assert values["localization_auto_oracle_acc"] == pytest.approx(expected)
@@ -265,7 +267,7 @@ def test_an_unreadable_loglikelihood_is_counted_and_scored_lowest():
     assert values["comparison_counts"]["unparsable"] == 1 and values["comparison_acc"] == lowest["comparison_acc"]
 
 
-# ---------------------------------------------------------------- the task YAML and the specs agree (beyond tests/tooling/test_task_yaml.py)
+# ---------------------------------------------------------------- task YAML and specs agree beyond test_task_yaml.py
 
 
 @pytest.mark.parametrize("path", sorted(YAML.glob("sherlock_*.yaml")), ids=lambda path: path.stem)
@@ -291,7 +293,10 @@ def test_model_backends_import_the_payload_codec_without_the_task_hooks():
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("abductive_tasks.sherlock")
     }
     assert imported == {"abductive_tasks.sherlock.embeddings"}
-    code = "import sys, abductive_tasks.sherlock.embeddings\nprint(sorted(m for m in sys.modules if m.startswith('abductive_tasks.')))"
+    code = (
+        "import sys, abductive_tasks.sherlock.embeddings\nprint(sorted(m for m in sys.modules if "
+        "m.startswith('abductive_tasks.')))"
+    )
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert completed.stdout.split() == ["['abductive_tasks.sherlock',", "'abductive_tasks.sherlock.embeddings']"], (
         completed.stderr[-2000:]

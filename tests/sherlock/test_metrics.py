@@ -74,7 +74,8 @@ def official_gt_accuracy(sim: np.ndarray) -> float:
 
 
 def random_matrices(kind: str, sizes: range, per_size: int, seed: int = 0) -> list[np.ndarray]:
-    """Score matrices with many exact ties (constant, 1-10 integer ratings, three levels, two decimals) or none (uniform)."""
+    """Score matrices with many exact ties (constant, 1-10 integer ratings, three levels, two decimals) or none
+    (uniform)."""
     rng = np.random.default_rng(seed)
     draw = {
         "constant": lambda n: np.full((n, n), float(rng.integers(1, 11))),
@@ -235,7 +236,8 @@ def test_localization_outcome_units_and_random_levels():
         for box in range(3)
         for inference in range(3)
     ]
-    # Auto: image A, two inferences with 4 and 2 proposals; the best-scored is right for the first, wrong for the second.
+    # Auto: image A, two inferences with 4 and 2 proposals;
+    # the best-scored is right for the first, wrong for the second.
     auto = [("x", 0.9, 0.7), ("x", 0.1, 0.2), ("x", 0.3, 0.6), ("x", 0.2, 0.1), ("y", 0.8, 0.3), ("y", 0.1, 0.9)]
     records += [
         _record("A|auto", 6, score, box_type="auto", inst_id=inst, bbox_idx=-1, correct=False, iou=iou, key_order=order)
@@ -246,7 +248,8 @@ def test_localization_outcome_units_and_random_levels():
     assert outcome.estimates["localization_auto_acc"].value == pytest.approx(100 * 0.5)
     assert outcome.estimates["localization_auto_oracle_acc"].value == pytest.approx(100.0)
     assert sorted(outcome.estimates["localization_gt_acc"].units) == ["A|gt", "B|gt"]  # one unit per image
-    # Random levels: a random assignment gets 1/n of an image's boxes right; a random proposal is right with the share of correct ones.
+    # Random levels: a random assignment gets 1/n of an image's boxes right;
+    # a random proposal is right with the share of correct ones.
     assert outcome.chance["localization_gt_acc"] == pytest.approx(100 * (1 / 2 + 1 / 3) / 2)
     assert outcome.chance["localization_auto_acc"] == pytest.approx(100 * (2 / 4 + 1 / 2) / 2)
     assert outcome.counts == {"gt_images": 2, "auto_images": 1, "images_incomplete": 0}

@@ -135,7 +135,8 @@ def test_batch_interrupt_resume_failure_and_leaderboard(tmp_path, capsys):
     assert list(rows) == ["broken", "dumb_pixel", "dummy", "tiny-llava"]
     assert {cell for model, cells in rows.items() if model != "broken" for cell in cells} == {"limited (limit=4)"}
     assert set(rows["broken"]) == {"run failed"}
-    # The numbers behind the marks: dummy always answers "1", never consistent across both orders, never ranking the gold higher.
+    # The numbers behind the marks: dummy always answers "1", never consistent across both orders,
+    # never ranking the gold higher.
     dummy = scan_runs(results / "dummy", Record.read(results / "dummy" / "spec_identity.json").identity)
     assert [
         dummy.best(task).results[f"{metric},none"]
@@ -148,7 +149,8 @@ def test_batch_interrupt_resume_failure_and_leaderboard(tmp_path, capsys):
 def test_print_commands_one_per_model(tmp_path, capsys):
     spec_path = tmp_path / "spec.yaml"
     spec_path.write_text(
-        "tasks: [abductive]\nmodels:\n  - {name: a, backend: dummy}\n  - {name: b, route: served, model: org/m, tensor_parallel_size: 4}\n"
+        "tasks: [abductive]\nmodels:\n  - {name: a, backend: dummy}\n  - {name: b, route: served, model: org/m, "
+        "tensor_parallel_size: 4}\n"
     )
     assert main([str(spec_path), "--print-commands"]) == 0
     jobs = [
@@ -174,7 +176,7 @@ def test_spec_errors_name_the_field(tmp_path):
         plan(load_spec(path), Suite())
 
 
-# ---------------------------------------------------------------- integrity: a leaderboard cell is the spec's, or marked
+# ---------------------------------------------------------------- integrity: a leaderboard cell is the spec's or marked
 # One cheap task (nleye_triplet: 24 documents) and cheap models (dumb_pixel, dummy).
 
 SECRET = "sk-test-9f8e7d6c5b4a39281706f5e4d3c2b1a0"

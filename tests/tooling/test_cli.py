@@ -1,4 +1,5 @@
-"""The ``abductive-eval`` command: fast help and task list, checks before lmms-eval starts, output folders, the summary."""
+"""The ``abductive-eval`` command: fast help and task list, checks before lmms-eval starts, output folders,
+the summary."""
 
 from __future__ import annotations
 
@@ -38,7 +39,8 @@ def test_help_and_tasks_import_neither_lmms_eval_nor_torch():
     code = (
         "import json, sys\n"
         "from abductive_tasks.cli import main\n"
-        "codes = [main(['--help']), main(['tasks']), main(['--tasks-path']), main(['--model', 'dumb_pixel', '--tasks', 'nleye_triplt'])]\n"
+        "codes = [main(['--help']), main(['tasks']), main(['--tasks-path']), main(['--model', 'dumb_pixel', "
+        "'--tasks', 'nleye_triplt'])]\n"
         f"heavy = sorted(name for name in sys.modules if name.split('.')[0] in {HEAVY!r})\n"
         "print(json.dumps({'codes': codes, 'heavy': heavy}))\n"
     )
@@ -222,7 +224,10 @@ def test_two_models_two_folders_model_name_and_one_summary(tmp_path):
     interval = written["results"]["nleye_triplet"]["triplet_ci95,none"]["consistency_acc"]
     shown = [" ".join(line.split()) for line in first.stdout.splitlines()]
     assert f"abductive-eval summary: dumb_pixel, results in {output / 'dumb_pixel-bbab07ed'}" in shown
-    row = f"| nleye_triplet | consistency_acc | 58.3 | [{100 * interval['lower']:.1f}, {100 * interval['upper']:.1f}] | 25.0 | 12/12 items | 0 | 0 |"
+    row = (
+        f"| nleye_triplet | consistency_acc | 58.3 | [{100 * interval['lower']:.1f}, {100 * interval['upper']:.1f}] "
+        "| 25.0 | 12/12 items | 0 | 0 |"
+    )
     assert row in shown  # 7/12 in percent, chance 1/4 (two orders both right at random)
     assert any(line.startswith("nleye_triplet consistency_by_category: cultural 50.0") for line in shown)
     assert "{'cultural'" not in first.stdout  # lmms-eval's table, which prints breakdown dicts in full, is left out
@@ -234,7 +239,8 @@ def test_plain_lmms_eval_reports_a_model_args_typo_by_name(tmp_path):
     environment = {**os.environ, **OFFLINE, "ABDUCTIVE_DATA": "sample"}
     lmms_eval = str(Path(sys.executable).with_name("lmms-eval"))
     completed = subprocess.run(
-        [lmms_eval, "--model", "dumb_pixel", "--model_args", "sed=1", "--tasks", "nleye_triplet", "--output_path", str(tmp_path / "out")],
+        [lmms_eval, "--model", "dumb_pixel", "--model_args", "sed=1", "--tasks", "nleye_triplet",
+         "--output_path", str(tmp_path / "out")],
         capture_output=True, text=True, env=environment, cwd=tmp_path, timeout=600,
     )  # fmt: skip
     log = completed.stdout + completed.stderr

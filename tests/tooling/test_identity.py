@@ -1,4 +1,5 @@
-"""Run identity: secrets, data fingerprints, task keys, reading earlier runs, and lmms-eval's response cache kept honest."""
+"""Run identity: secrets, data fingerprints, task keys, reading earlier runs,
+and lmms-eval's response cache kept honest."""
 
 from __future__ import annotations
 
@@ -85,7 +86,10 @@ def test_a_failure_count_that_is_not_a_count_is_an_error(count):
 
 
 def test_secret_values_are_hashed_and_the_rest_kept():
-    model_args = f'pretrained=org/m,api_key={SECRET},openai_api_key=other-key,hf_token=hf_abc,max_new_tokens=4,limit_mm_per_prompt={{"image":3}}'
+    model_args = (
+        f"pretrained=org/m,api_key={SECRET},openai_api_key=other-key,hf_token=hf_abc,max_new_tokens=4,"
+        'limit_mm_per_prompt={"image":3}'
+    )
     redacted = redact_model_args(model_args)
     assert SECRET not in redacted and "other-key" not in redacted and "hf_abc" not in redacted
     assert redacted == (
@@ -164,7 +168,8 @@ def test_data_fingerprint_follows_root_annotations_and_image_files(data_copy):
 
 
 def test_data_fingerprint_reads_no_image(data_copy):
-    """Documented limit: an image rewritten with the same size and modification time is not noticed (no image is read)."""
+    """Documented limit: an image rewritten with the same size and modification time is not noticed
+    (no image is read)."""
     image = data_copy / "nleye" / "images" / "8" / "hypothesis1.png"
     before = data_fingerprint("nleye", str(data_copy))
     stat = image.stat()

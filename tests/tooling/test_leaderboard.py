@@ -1,5 +1,6 @@
 """The leaderboard report on hand-written batch folders: values, later runs winning, plots, paper-reported rows apart;
-a cell comes only from runs of the spec's identity, and a limited, failed or failed-request run is marked, never a score."""
+a cell comes only from runs of the spec's identity, and a limited, failed or failed-request run is marked,
+never a score."""
 
 from __future__ import annotations
 
@@ -46,7 +47,8 @@ def write_run(
     data_root: str = "/data/a",
     exit_status: int = 0,
 ) -> Path:
-    """One batch run folder (its identity, then lmms-eval's results file) whose results are ``run`` seconds old-ordered."""
+    """One batch run folder (its identity, then lmms-eval's results file)
+    whose results are ``run`` seconds old-ordered."""
     folder = results / model / RUNS_DIR / run
     asked = tuple(task for task in TASKS if task_results is None or task in task_results)
     Record(identity(data_root), limit, asked, model, "spec.yaml", exit_status).write(folder / RUN_RECORD)
@@ -219,7 +221,8 @@ ITEMS = 40
 
 
 def triplet_records(consistent: int) -> list[dict]:
-    """NL-Eye triplet records of ITEMS items: the first ``consistent`` right in both orders, the others in the first only."""
+    """NL-Eye triplet records of ITEMS items: the first ``consistent`` right in both orders,
+    the others in the first only."""
     records = []
     for index in range(ITEMS):
         for position in (1, 2):
@@ -243,7 +246,8 @@ def triplet_records(consistent: int) -> list[dict]:
 
 
 def write_logged_run(results: Path, model: str, records: list[dict], reported: list[dict] | None = None) -> None:
-    """A run's results JSON as the task's aggregation computes it (from ``reported``, default ``records``) and its samples JSONL."""
+    """A run's results JSON as the task's aggregation computes it (from ``reported``, default ``records``)
+    and its samples JSONL."""
     values = TRIPLET.evaluate(reported or records)
     path = write_run(
         results,
@@ -299,8 +303,9 @@ def test_long_csv_one_row_per_model_task_metric(logged):
     rows = list(csv.DictReader(report["long_csv"].open()))
     headline = next(row for row in rows if row["model"] == "weak" and row["metric"] == "consistency_acc")
     assert headline | {"lower": "", "upper": "", "stderr": ""} == {
-        "model": "weak", "task": "nleye_triplet", "metric": "consistency_acc", "label": "", "headline": "true", "value": "0.25", "lower": "", "upper": "",
-        "stderr": "", "units": "40", "resamples": "1000", "chance": "0.25", "scale": "fraction", "higher_is_better": "true", "tied_with_best": "false", "status": "",
+        "model": "weak", "task": "nleye_triplet", "metric": "consistency_acc", "label": "", "headline": "true",
+        "value": "0.25", "lower": "", "upper": "", "stderr": "", "units": "40", "resamples": "1000", "chance": "0.25",
+        "scale": "fraction", "higher_is_better": "true", "tied_with_best": "false", "status": "",
     }  # fmt: skip
     assert float(headline["lower"]) < 0.25 < float(headline["upper"])
     cells = {

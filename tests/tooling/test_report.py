@@ -81,7 +81,8 @@ def test_one_row_per_task_in_percent_with_interval_chance_coverage_and_counts(tm
     assert re.fullmatch(r"\|-+\|-+\|-+:\|-+\|-+:\|-+\|-+:\|-+:\|", rule)  # numbers right-aligned
     assert shown[:8] == [
         f"abductive-eval summary: dumb_pixel, results in {tmp_path / 'dumb_pixel-bbab07ed'}",
-        "Headline metric of each task in percent, as the papers report (raw: not a percentage); the results JSON keeps each paper's scale.",
+        "Headline metric of each task in percent, as the papers report (raw: not a percentage); the results JSON "
+        "keeps each paper's scale.",
         "",
         "| task | headline metric | value | 95% CI | chance | coverage | unparsable | failed requests |",
         "| mucr_exp | exp_score (raw) | n/a | - | - | 12 items | - | - |",  # not computed (no judge); raw: a 0-10 score
@@ -112,9 +113,9 @@ def test_failed_requests_and_limit_are_called_out():
     ]
     assert "| nleye_triplet | consistency_acc | 58.3 | [33.3, 83.3] | 25.0 | 12/12 items | 1 | 3 |" in lines(text)
     assert (
-        "! nleye_triplet: 3 of 24 requests failed; they are never read as answers, so this is not a clean score: rerun them."
-        in lines(text)
-    )
+        "! nleye_triplet: 3 of 24 requests failed; they are never read as answers, "
+        "so this is not a clean score: rerun them."
+    ) in lines(text)
 
 
 @pytest.mark.parametrize(

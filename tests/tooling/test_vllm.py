@@ -1,4 +1,5 @@
-"""Both vLLM routes: golden command lines and model_args, and the served route's life cycle against a fake `vllm serve`."""
+"""Both vLLM routes: golden command lines and model_args,
+and the served route's life cycle against a fake `vllm serve`."""
 
 from __future__ import annotations
 
@@ -85,7 +86,8 @@ def test_serve_command_golden():
     assert serve_command(settings, image_limit=5, host="127.0.0.1", port=8123) == [
         "vllm", "serve", "OpenGVLab/InternVL3-8B", "--host", "127.0.0.1", "--port", "8123",
         "--served-model-name", "OpenGVLab/InternVL3-8B", "--tensor-parallel-size", "2", "--pipeline-parallel-size", "2",
-        "--limit-mm-per-prompt", '{"image":5,"video":0}', "--gpu-memory-utilization", "0.9", "--generation-config", "vllm",
+        "--limit-mm-per-prompt", '{"image":5,"video":0}', "--gpu-memory-utilization", "0.9",
+        "--generation-config", "vllm",
         "--trust-remote-code", "--dtype", "bfloat16",
     ]  # fmt: skip
 
@@ -123,10 +125,12 @@ def test_presets_apply_and_explicit_keys_win(tmp_path, suite):
     spec_path = tmp_path / "spec.yaml"
     spec_path.write_text(
         "tasks: [nleye_triplet]\nmodels:\n"
-        "  - {name: internvl, route: served, preset: internvl3, model: OpenGVLab/InternVL3-8B, tensor_parallel_size: 2}\n"
+        "  - {name: internvl, route: served, preset: internvl3, model: OpenGVLab/InternVL3-8B, "
+        "tensor_parallel_size: 2}\n"
         "  - {name: qwen, route: vllm, preset: qwen2.5-vl, model: Qwen/Qwen2.5-VL-7B-Instruct, max_model_len: 16384,\n"
         "     vllm_args: {mm_processor_kwargs: {max_pixels: 401408}, enforce_eager: true}}\n"
-        "  - {name: ov, route: served, preset: llava-onevision, model: llava-hf/llava-onevision-qwen2-7b-ov-hf, max_model_len: null}\n"
+        "  - {name: ov, route: served, preset: llava-onevision, model: llava-hf/llava-onevision-qwen2-7b-ov-hf, "
+        "max_model_len: null}\n"
     )
     internvl, qwen, onevision = plan(load_spec(spec_path), suite)
     # InternVL3 on the served route: trust_remote_code (route 1 gets it from lmms-eval), 4 tiles per image, 8192 tokens.
@@ -320,7 +324,8 @@ def test_judge_server_is_served_and_wired_through_the_judge_variables(tmp_path, 
     assert "--limit-mm-per-prompt" not in argv  # a text-only judge
     assert (record / "stopped").exists()  # stopped with the batch
     spec_path.write_text(
-        "tasks: [nleye_triplet]\nmodels: [{name: a, backend: dummy}]\njudge: {url: 'http://judge:8001/v1', model_version: j}\n"
+        "tasks: [nleye_triplet]\nmodels: [{name: a, backend: dummy}]\njudge: {url: 'http://judge:8001/v1', "
+        "model_version: j}\n"
     )
     assert start_judge(load_spec(spec_path), contextlib.ExitStack()) == {
         "API_TYPE": "openai",
@@ -378,7 +383,8 @@ def test_print_commands_show_what_runs_and_start_nothing(tmp_path, capsys, monke
         "judge: {model: org/judge-7b, env: {CUDA_VISIBLE_DEVICES: '7'}}\n"
         "models:\n"
         "  - {name: a, backend: dummy}\n"
-        "  - {name: q, route: served, preset: qwen2.5-vl, model: Qwen/Qwen2.5-VL-7B-Instruct, env: {CUDA_VISIBLE_DEVICES: '0,1'}}\n"
+        "  - {name: q, route: served, preset: qwen2.5-vl, model: Qwen/Qwen2.5-VL-7B-Instruct, env: "
+        "{CUDA_VISIBLE_DEVICES: '0,1'}}\n"
     )
     assert batch_main([str(spec_path), "--print-commands"]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -407,23 +413,31 @@ def test_print_commands_show_what_runs_and_start_nothing(tmp_path, capsys, monke
         )
 
     assert lines == [
-        f"# judge, served for the whole batch (log {results}/judge_server.log); $JUDGE_PORT: a free port chosen at start",
-        '#   ABDUCTIVE_DATA=sample CUDA_VISIBLE_DEVICES=7 vllm serve org/judge-7b --host 127.0.0.1 --port "$JUDGE_PORT" --served-model-name org/judge-7b '
+        f"# judge, served for the whole batch (log {results}/judge_server.log); "
+        "$JUDGE_PORT: a free port chosen at start",
+        "#   ABDUCTIVE_DATA=sample CUDA_VISIBLE_DEVICES=7 "
+        'vllm serve org/judge-7b --host 127.0.0.1 --port "$JUDGE_PORT" --served-model-name org/judge-7b '
         "--tensor-parallel-size 1 --gpu-memory-utilization 0.9 --generation-config vllm",
         "# a (route lmms): runs nleye_triplet (0 of 1 done earlier)",
-        '#   ABDUCTIVE_DATA=sample API_TYPE=openai OPENAI_API_URL="http://127.0.0.1:$JUDGE_PORT/v1" MODEL_VERSION=org/judge-7b OPENAI_API_KEY=EMPTY '
+        '#   ABDUCTIVE_DATA=sample API_TYPE=openai OPENAI_API_URL="http://127.0.0.1:$JUDGE_PORT/v1" '
+        "MODEL_VERSION=org/judge-7b OPENAI_API_KEY=EMPTY "
         f"LMMS_CACHE_RUN_ID={run_id['a']} PYTHONSAFEPATH=1 {python} -m abductive_tasks.cli --model dummy "
         + eval_args("a"),
         f"abductive-eval batch {spec_path} --model a",
         "# q (route served): runs nleye_triplet (0 of 1 done earlier)",
         f"#   server (log {results}/q/server.log); $PORT: a free port chosen at start",
-        '#   ABDUCTIVE_DATA=sample API_TYPE=openai OPENAI_API_URL="http://127.0.0.1:$JUDGE_PORT/v1" MODEL_VERSION=org/judge-7b OPENAI_API_KEY=EMPTY '
-        f'CUDA_VISIBLE_DEVICES=0,1 LMMS_CACHE_RUN_ID={run_id["q"]} PYTHONSAFEPATH=1 vllm serve Qwen/Qwen2.5-VL-7B-Instruct --host 127.0.0.1 --port "$PORT" '
-        '--served-model-name Qwen/Qwen2.5-VL-7B-Instruct --tensor-parallel-size 1 --limit-mm-per-prompt \'{"image":3,"video":0}\' '
-        "--gpu-memory-utilization 0.9 --max-model-len 32768 --generation-config vllm --mm-processor-kwargs '{\"max_pixels\":1003520}'",
+        '#   ABDUCTIVE_DATA=sample API_TYPE=openai OPENAI_API_URL="http://127.0.0.1:$JUDGE_PORT/v1" '
+        "MODEL_VERSION=org/judge-7b OPENAI_API_KEY=EMPTY "
+        f"CUDA_VISIBLE_DEVICES=0,1 LMMS_CACHE_RUN_ID={run_id['q']} PYTHONSAFEPATH=1 "
+        'vllm serve Qwen/Qwen2.5-VL-7B-Instruct --host 127.0.0.1 --port "$PORT" '
+        "--served-model-name Qwen/Qwen2.5-VL-7B-Instruct --tensor-parallel-size 1 "
+        '--limit-mm-per-prompt \'{"image":3,"video":0}\' --gpu-memory-utilization 0.9 --max-model-len 32768 '
+        "--generation-config vllm --mm-processor-kwargs '{\"max_pixels\":1003520}'",
         "#   evaluation, once http://127.0.0.1:$PORT/health answers 200 (the server is stopped after it)",
-        '#   ABDUCTIVE_DATA=sample API_TYPE=openai OPENAI_API_URL="http://127.0.0.1:$JUDGE_PORT/v1" MODEL_VERSION=org/judge-7b OPENAI_API_KEY=EMPTY '
-        f'CUDA_VISIBLE_DEVICES=0,1 LMMS_CACHE_RUN_ID={run_id["q"]} PYTHONSAFEPATH=1 OPENAI_API_BASE="http://127.0.0.1:$PORT/v1" '
+        '#   ABDUCTIVE_DATA=sample API_TYPE=openai OPENAI_API_URL="http://127.0.0.1:$JUDGE_PORT/v1" '
+        "MODEL_VERSION=org/judge-7b OPENAI_API_KEY=EMPTY "
+        f"CUDA_VISIBLE_DEVICES=0,1 LMMS_CACHE_RUN_ID={run_id['q']} PYTHONSAFEPATH=1 "
+        'OPENAI_API_BASE="http://127.0.0.1:$PORT/v1" '
         f"{python} -m abductive_tasks.cli --model openai --model_args model_version=Qwen/Qwen2.5-VL-7B-Instruct "
         + eval_args("q"),
         f"abductive-eval batch {spec_path} --model q",

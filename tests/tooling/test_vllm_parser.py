@@ -15,6 +15,15 @@ from types import SimpleNamespace
 
 import pytest
 
+from abductive_tasks.vllm import (
+    PRESETS,
+    STORE_TRUE_FLAGS,
+    VllmSettings,
+    inprocess_model_args,
+    serve_command,
+    with_preset,
+)
+
 if importlib.util.find_spec("vllm") is None:
     pytest.skip("vLLM is not installed: pip install '.[vllm]', then pytest -m vllm", allow_module_level=True)
 
@@ -29,15 +38,6 @@ import vllm.entrypoints.llm  # noqa: E402
 from vllm.engine.arg_utils import AsyncEngineArgs, EngineArgs  # noqa: E402
 from vllm.entrypoints.launchers.cli_args import make_arg_parser, validate_parsed_serve_args  # noqa: E402
 from vllm.utils.argparse_utils import FlexibleArgumentParser  # noqa: E402
-
-from abductive_tasks.vllm import (
-    PRESETS,
-    STORE_TRUE_FLAGS,
-    VllmSettings,
-    inprocess_model_args,
-    serve_command,
-    with_preset,
-)  # noqa: E402
 
 IMAGES = 5  # the most images one of our prompts carries (MuCR's _split variants)
 MODELS = {
@@ -111,7 +111,8 @@ def test_text_only_judge_parses(serve_parser):
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_inprocess_kwargs_build_engine_args(monkeypatch, preset):
-    """Route 1: our --model_args, parsed as lmms-eval 0.7.3 parses them, passed to vllm.LLM as its vllm backend passes them."""
+    """Route 1: our --model_args, parsed as lmms-eval 0.7.3 parses them,
+    passed to vllm.LLM as its vllm backend passes them."""
     lmms_utils = pytest.importorskip("lmms_eval.utils", reason="lmms-eval is not installed")
     settings = settings_for(preset, pipeline_parallel_size=2)
     kwargs = lmms_utils.simple_parse_args_string(inprocess_model_args(settings, IMAGES, max_new_tokens=256))
