@@ -208,8 +208,8 @@ def check_data(tasks: str) -> None:
             benchmark = suite.facts(task).benchmark
             layout = compat.tasks_path() / str(benchmark) / "README.md"
             raise DataProblem(
-                f"{error}\nFix the data (expected layout: section Data of {layout}), or run on the embedded sample with "
-                f"ABDUCTIVE_DATA=sample. Full traceback: --verbosity DEBUG."
+                f"{error}\nFix the data (expected layout: section Data of {layout}), "
+                "or run on the embedded sample with ABDUCTIVE_DATA=sample. Full traceback: --verbosity DEBUG."
             ) from error
 
 
