@@ -255,7 +255,7 @@ def test_a_failed_request_is_never_an_answer(spec, process_results, task, view, 
         assert failed[metric.name] == unreadable[metric.name], metric.name
 
 
-def test_an_unreadable_loglikelihood_is_counted_and_scored_lowest():
+def test_an_unreadable_loglikelihood_is_counted_and_never_right():
     docs = docs_of("comparison")
     scores = [float(index % 5) for index in range(len(docs))]
     replies = [loglikelihood(score) for score in scores]
@@ -264,7 +264,24 @@ def test_an_unreadable_loglikelihood_is_counted_and_scored_lowest():
     lowest = evaluate(
         hooks.COMPARISON, hooks.process_results_comparison, docs, [*replies[:2], loglikelihood(-1.0), *replies[3:]]
     )
-    assert values["comparison_counts"]["unparsable"] == 1 and values["comparison_acc"] == lowest["comparison_acc"]
+    assert values["comparison_counts"]["unparsable"] == 1
+    # as the lowest score, some of its pairs would be ordered right by luck; unread, none is
+    assert values["comparison_acc"] < lowest["comparison_acc"]
+
+
+def test_every_request_failed_gives_the_worst_score_on_every_sherlock_metric():
+    failed = "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 429 Rate limit"
+    for task, spec, process_results, worst in (
+        # every differing pair wrong: -100 per annotator role, except where the label rates every candidate
+        # the same (input o4 with annotator 1 as the label: the official scorer gives 0): (-100 - 100 - 50) / 3
+        ("comparison", hooks.COMPARISON, hooks.process_results_comparison_rating, {"comparison_acc": -250 / 3}),
+        ("localization", hooks.LOCALIZATION, hooks.process_results_localization_rating,
+         {"localization_gt_acc": 0.0, "localization_auto_acc": 0.0}),
+    ):  # fmt: skip
+        docs = docs_of(task)
+        values = evaluate(spec, process_results, docs, [failed] * len(docs))
+        assert values[f"{task}_counts"]["request_failed"] == len(docs)
+        assert {name: values[name] for name in worst} == pytest.approx(worst)
 
 
 # ---------------------------------------------------------------- task YAML and specs agree beyond test_task_yaml.py

@@ -272,3 +272,23 @@ def test_comparison_outcome_is_a_mean_over_inputs_with_chance_zero():
     labels = np.array([3, 1, 2, 2, 1])
     mean = np.mean([metrics.pairwise_accuracy(rng.random(5), labels) for _ in range(20_000)])
     assert abs(mean) < 0.01
+
+
+def test_a_missing_score_is_never_right():
+    """Unreadable results and failed requests: below every score, and nothing resting on them counts as right."""
+    # comparison: pairs (0,1) right; (0,2) ordered right but candidate 2 unread; (1,2) wrong -> 1 of 3 right
+    assert metrics.pairwise_accuracy(np.array([3.0, 1.0, 2.0]), np.array([3.0, 2.0, 1.0])) == pytest.approx(1 / 3)
+    assert metrics.pairwise_accuracy(
+        np.array([3.0, 1.0, 2.0]), np.array([3.0, 2.0, 1.0]), readable=np.array([True, True, False])
+    ) == pytest.approx(-1 / 3)
+    # GT boxes: a constant unread matrix would get box 0 right by the solver's tie order
+    sim, unread = np.zeros((1, 1)), np.zeros((1, 1), dtype=bool)
+    assert metrics.localization_gt_accuracy(sim) == 1.0 and metrics.localization_gt_accuracy(sim, unread) == 0.0
+    # auto boxes: the first proposal wins a tie; unread, it is not right
+    assert metrics.localization_auto_correct(np.zeros(2), np.array([0.9, 0.1]))
+    assert not metrics.localization_auto_correct(np.zeros(2), np.array([0.9, 0.1]), readable=np.array([False, False]))
+    # retrieval: an unread true pair ranks last
+    grid, read = np.eye(3), np.ones((3, 3), dtype=bool)
+    read[1, 1] = False
+    result = metrics.retrieval_metrics(grid, read)
+    assert result["p_at_1"] == pytest.approx(200 / 3) and result["im2txt_rank"] == pytest.approx((1 + 3 + 1) / 3)
