@@ -16,15 +16,6 @@ from abductive_tasks.sherlock import data
 ROOT = SAMPLE_ROOT / "sherlock"
 
 
-@pytest.fixture(autouse=True)
-def fresh_loader():
-    data.load.cache_clear()
-    data.factored_chunks.cache_clear()
-    yield
-    data.load.cache_clear()
-    data.factored_chunks.cache_clear()
-
-
 def items(root: Path, task: str, split: str = "val", view: str = "pairs", mini_size: int = data.MINI_ROWS):
     return data.load(root, task, split, view, mini_size).items
 

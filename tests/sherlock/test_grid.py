@@ -77,15 +77,6 @@ def write_root(root: Path, chunks: int = 1) -> Path:
     return sherlock
 
 
-@pytest.fixture(autouse=True)
-def fresh_loader():
-    data.load.cache_clear()
-    data.factored_chunks.cache_clear()
-    yield
-    data.load.cache_clear()
-    data.factored_chunks.cache_clear()
-
-
 def embeddings(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
     """Fixed random unit vectors (the grid still has ties: ids b and c share a region, a and d a text)."""
     rng = np.random.default_rng(3)
