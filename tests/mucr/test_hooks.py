@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from abductive_tasks import images, judge
+from abductive_tasks.compat import tasks_path
 from abductive_tasks.data import SAMPLE_ROOT
 from abductive_tasks.images import compose_labelled, load_image
 from abductive_tasks.judge import JudgeResult
@@ -19,7 +20,7 @@ from helpers.specs import evaluate, records
 
 ITEMS = data.load(SAMPLE_ROOT / "mucr").items
 BY_ID = {item["item_id"]: item for item in ITEMS}
-YAML_ROOT = Path(hooks.__file__).resolve().parents[2] / "yaml_tasks" / "mucr"
+YAML_ROOT = tasks_path() / "mucr"  # the installed task folder (the wheel ships yaml_tasks/ as abductive_tasks.tasks)
 FAILED = "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 429 Rate limit"
 
 

@@ -177,5 +177,5 @@ def test_bad_data_fails_loudly(tmp_path, data_copy):
     (data_copy / "nleye" / "images" / "4" / "premise.png").unlink()
     completed = abductive_eval(["--model", "dummy", "--tasks", "nleye_triplet"], tmp_path / "out", data=str(data_copy))
     assert completed.returncode == 1
-    assert "image file not found" in completed.stdout + completed.stderr
-    assert "abductive-eval: evaluation failed" in completed.stderr
+    assert "image file not found" in completed.stderr and "ABDUCTIVE_DATA=sample" in completed.stderr
+    assert completed.stderr.startswith(f"abductive-eval: {data_copy / 'nleye' / 'test_set.csv'}, line 5")
