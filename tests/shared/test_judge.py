@@ -11,6 +11,7 @@ from loguru import logger
 
 from abductive_tasks import judge
 from abductive_tasks.judge import (
+    CONFIG_VARIABLES,
     JudgeResult,
     ask_judge,
     judge_configured,
@@ -24,14 +25,7 @@ from abductive_tasks.parsing import parse_judge_label, parse_judge_score
 from helpers.openai_stub import Delay, Fault, OpenAIStub, message_text
 from helpers.tiny_embedder import build_tiny_embedder
 
-JUDGE_VARIABLES = (
-    "API_TYPE",
-    "MODEL_VERSION",
-    "OPENAI_API_URL",
-    "OPENAI_API_KEY",
-    "ABDUCTIVE_JUDGE",
-    "ABDUCTIVE_JUDGE_CACHE",
-)
+JUDGE_VARIABLES = CONFIG_VARIABLES
 
 
 def use_stub(

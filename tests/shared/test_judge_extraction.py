@@ -6,21 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from abductive_tasks.judge import JudgeResult, extract_answer, extraction_enabled, extraction_verdict
+from abductive_tasks.judge import CONFIG_VARIABLES, JudgeResult, extract_answer, extraction_enabled, extraction_verdict
 from abductive_tasks.nleye.prompts import PROMPT_TRIPLET_SEPARATE
 from abductive_tasks.parsing import Choice, Label, Score
 
 from helpers.openai_stub import Fault, OpenAIStub, message_text
 
-JUDGE_VARIABLES = (
-    "API_TYPE",
-    "MODEL_VERSION",
-    "OPENAI_API_URL",
-    "OPENAI_API_KEY",
-    "ABDUCTIVE_JUDGE",
-    "ABDUCTIVE_JUDGE_CACHE",
-    "ABDUCTIVE_JUDGE_EXTRACT",
-)
+JUDGE_VARIABLES = (*CONFIG_VARIABLES, "ABDUCTIVE_JUDGE_EXTRACT")
 # A reply the rules leave unread: it describes both images and picks one only in other words.
 UNREAD = (
     "The first shows a dry street, the other a flooded one; "

@@ -15,13 +15,13 @@ from types import SimpleNamespace
 
 import pytest
 
+from abductive_tasks.batch import _vllm_settings
 from abductive_tasks.vllm import (
     PRESETS,
     STORE_TRUE_FLAGS,
     VllmSettings,
     inprocess_model_args,
     serve_command,
-    with_preset,
 )
 
 if importlib.util.find_spec("vllm") is None:
@@ -50,17 +50,8 @@ MODELS = {
 
 
 def settings_for(preset: str, **entry) -> VllmSettings:
-    """What a spec entry ``{preset: P, model: M, ...}`` becomes (as batch._vllm_settings builds it)."""
-    merged = with_preset({"preset": preset, "model": MODELS[preset], **entry}, "models[0]")
-    keys = (
-        "model",
-        "tensor_parallel_size",
-        "pipeline_parallel_size",
-        "max_model_len",
-        "gpu_memory_utilization",
-        "served_model_name",
-    )
-    return VllmSettings(**{key: merged[key] for key in keys if key in merged}, extra_args=merged.get("vllm_args", {}))
+    """What a spec entry ``{preset: P, model: M, ...}`` becomes: the batch runner's own reading."""
+    return _vllm_settings({"preset": preset, "model": MODELS[preset], **entry}, "models[0]")
 
 
 @pytest.fixture(scope="module")
