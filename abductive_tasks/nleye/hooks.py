@@ -37,6 +37,12 @@ TRIPLET_COMBINED_ANSWER = Choice(
 TRIPLET_TEXT_ANSWER = Choice(2)
 
 
+def triplet_text_answer(doc: dict) -> Choice:
+    """The hypothesis number, or else the one hypothesis text the answer quotes ("The man's clothes are soaking wet
+    is more plausible"); the model-written descriptions of ``nleye_triplet_described`` are no option texts."""
+    return Choice(2, option_texts=tuple(doc["shown_descriptions"]))
+
+
 @dataclass(frozen=True)
 class Description:
     """What ``nleye_describe`` asks for: a description of one image, kept as written (whitespace stripped)."""
@@ -384,7 +390,7 @@ process_results_triplet = TRIPLET.results_reader(_fixed(TRIPLET_ANSWER), _fixed(
 process_results_triplet_combined = TRIPLET.results_reader(
     _fixed(TRIPLET_COMBINED_ANSWER), _fixed(prompts.PROMPT_TRIPLET_COMBINED)
 )
-process_results_triplet_text = TRIPLET_TEXT.results_reader(_fixed(TRIPLET_TEXT_ANSWER), doc_to_text_triplet_text)
+process_results_triplet_text = TRIPLET_TEXT.results_reader(triplet_text_answer, doc_to_text_triplet_text)
 process_results_triplet_described = TRIPLET_DESCRIBED.results_reader(
     _fixed(TRIPLET_TEXT_ANSWER), doc_to_text_triplet_text
 )

@@ -147,6 +147,16 @@ def _json_answer(text: str) -> str | None:
 
 
 _PLAIN = (
+    # chat-template artefacts a deployment leaves in the reply: "ASSISTANT: 3</s>", "<|im_start|>assistant\n4<|im_end|>"
+    (
+        re.compile(
+            r"<\|im_start\|>\s*(?:assistant|user|system)?|<\|[a-z_]+\|>|</?s>|\[/?INST\]|<(?:start|end)_of_turn>(?:model)?",
+            re.I,
+        ),
+        " ",
+    ),
+    (re.compile(r"(?m)^[ \t]*(?:assistant|gpt|model)[ \t]*:", re.I), " "),
+    (re.compile(r"(?<=\d)(?=[A-Z][a-z])"), " "),  # a repetition loop without spaces: "Option 3Option 3"
     (re.compile(r"```(?:json)?", re.I), " "),  # code fences
     (re.compile(r"[*_~`]+"), " "),  # emphasis, inline code
     (re.compile(r"(?m)^[ \t]*(?:#+|>+|[-•+](?=\s))[ \t]*"), ""),  # headers, quotes, bullets
@@ -287,6 +297,8 @@ def _translate(text: str) -> str:
 TYPO_MIN_LENGTH = 5
 TYPO_MIN_LENGTH_ALONE = 7
 TYPO_MIN_PREFIX = 4
+# Words of the statement tables read through typos too ("hypothsis 1 is more plasuible")
+TYPO_VOCABULARY = ("hypothesis", "plausible")
 _WORD = re.compile(r"[^\W\d_]+")
 
 
@@ -513,6 +525,11 @@ STATEMENTS = _verdicts(
     rf"{{pick}}\s*[:→-]\s*(?:{_MORE})\b",
     # "not 1 but 2", "Not option 2, which shows a dry road, but option 4"
     rf"\bnot\s+{_ARTICLE}{{reject}}[^.;\n]{{{{0,80}}}}?\bbut\s+(?:rather\s+)?{_ARTICLE}{{pick}}",
+    # the answer's role, then its option: "The effect of the heavy rain in the cause image is Option 3", "The cause is
+    # the child throwing the ball shown in Option 1, ...", "The effect image shows the broken vase, which is Option 3."
+    # (not "the effect could be in option 2 or 4", "the cause is not in option 1")
+    r"\b(?:effect|cause|cue)\b(?:(?!\b(?:could|might|may|perhaps|possibly|if|not|no|or|n't)\b)[^.;:?!\n]){{0,100}}?"
+    r"(?:\bis|\b(?:shown|depicted|pictured|seen)\s+in|,\s*which\s+is)\s+{named_pick}(?=\s*(?:[.!;,]|$))",
     # "I'd go with 2", "I choose image 1", "I lean towards 1", "it must be option 2", "I'll change my answer to 2"
     rf"\b(?:choose|chose|select|pick|go\s+with|going\s+with|opt\s+for|lean(?:ing)?{_ADVERBS}\s+towards?|must\s+be"
     rf"|(?:chang|switch|revis)\w*(?:\s+(?:my\s+answer|it))?\s+to"
@@ -526,6 +543,7 @@ _CORRECTION_WORDS = (
     r"wait|actually|on\s+(?:second\s+thought|reflection|closer\s+(?:inspection|look))|correction|re-?reading"
     r"|looking\s+again|scratch\s+that|let\s+me\s+reconsider|i\s+was\s+wrong"
     r"|(?:revised|updated|corrected)(?=\s+(?:score|rating|answer)\b)"
+    r"|(?:my\s+)?final\s+(?:answer|choice|verdict|decision|rating|score)"
 )
 
 # Other verdicts that choose or reject an option or label.
@@ -559,10 +577,11 @@ VERDICTS = _verdicts(
     # "No - weakener.", "No, image 2." after a question
     rf"(?:^|(?<=[.!?;]))\s*no\s*[-,:]\s*(?:it's\s+|it\s+is\s+)?{_ARTICLE}{{pick}}(?=\s*(?:[.!;]|$))",
     # "..., so 2." / "Therefore, weakener."
-    rf"\b(?:so|thus|hence|therefore)\s*,?\s+{_ARTICLE}{{pick}}(?=\s*(?:[.!;]|$))",
+    rf"\b(?:so|thus|hence|therefore)\s*[,:]?\s+{_ARTICLE}{{pick}}(?=\s*(?:[.!;]|$))",
     # "it is a weakener", "it's the earthquake", "this is clearly option 2"
     rf"\b(?:it|this|that)(?:\s+is|'s)(?:\s+(?:clearly|definitely|probably|actually))?\s+{_ARTICLE}{{named_pick}}",
-    rf"\b(?:it|this|that)(?:\s+is|'s)\s+{_ARTICLE}{{pick}}(?=\s*(?:[.!;,]|$))",  # "I think it's 3."
+    # "I think it's 3.", "It's 4 - the dog ..."
+    rf"\b(?:it|this|that)(?:\s+is|'s)\s+{_ARTICLE}{{pick}}(?=\s*(?:[.!;,]|$)|\s+-\s)",
     # the answer a self-correction gives: "Actually, no - it's 2", "Wait, option 3", "actually, strengthener"
     rf"\b(?:{_CORRECTION_WORDS})\s*[,:-]?\s*(?:(?:no|yes)\s*[,:-]?\s*)?(?:(?:it's|it\s+is|make\s+(?:it|that)|is)\s+)?{_ARTICLE}{{pick}}"
     r"(?=\s*(?:[.!;,)]|$))",
@@ -587,6 +606,24 @@ LABEL_STATEMENTS = _verdicts(
 LABEL_VERBS = {
     "strengthen": "support|reinforce|bolster|corroborate|confirm",
     "weaken": "undermine|contradict|refute|challenge|cast doubt on",
+}
+# Phrases that state a label's effect on the hypothesis without its verb ("makes the hypothesis more likely"); a label
+# whose explanation states the other effect with them is contradictory as with LABEL_VERBS.
+_HYPOTHESIS_NOUN = (
+    r"(?:the|this|that|her|his|their|our)\s+(?:idea|notion|assumption|hypothesis|inference|claim|conclusion)\b"
+)
+LABEL_EFFECTS = {
+    "strengthen": (
+        rf"makes?\s+{_HYPOTHESIS_NOUN}\s+(?:much\s+|even\s+|far\s+)?more\s+(?:likely|plausible|probable|credible)"
+        rf"|makes?\s+it\s+(?:much\s+|even\s+|far\s+)?more\s+(?:likely|plausible|probable)\s+that\s+{_HYPOTHESIS_NOUN}"
+        rf"|(?:increases?|raises?)\s+the\s+(?:likelihood|probability|plausibility)\s+(?:of|that)\b"
+    ),
+    "weaken": (
+        rf"makes?\s+{_HYPOTHESIS_NOUN}\s+(?:much\s+|even\s+|far\s+)?(?:less\s+(?:likely|plausible|probable|credible)"
+        r"|unlikely|implausible|improbable)"
+        rf"|makes?\s+it\s+(?:much\s+|even\s+|far\s+)?less\s+(?:likely|plausible|probable)\s+that\s+{_HYPOTHESIS_NOUN}"
+        rf"|(?:decreases?|lowers?|reduces?)\s+the\s+(?:likelihood|probability|plausibility)\s+(?:of|that)\b"
+    ),
 }
 # A concession names a label without choosing it: "although it might strengthen ...", "one could argue it weakens".
 LABEL_CONCESSIONS = _verdicts(r"\b(?:might|may|could|although|though|even\s+if)\b[^.;,\n]{{0,60}}?{reject}")
@@ -689,6 +726,11 @@ JUDGEMENTS = {  # share of the scale: the words, separated by |
     ),
 }
 JUDGEMENT_TOLERANCE = 0.4
+# Scale words sharing their last word ("between slightly and moderately plausible", "very or highly likely") are
+# written out in full, so that the two of them name a range, no rating.
+_SHARED_HEAD = re.compile(
+    r"\b(?P<first>[a-z]+)\s+(?P<glue>and|or|to)\s+(?P<second>[a-z]+)\s+(?P<head>plausible|likely|probable)\b"
+)
 
 # A self-correction ("Wait,", "Actually,", "On second thought"): the picks after it restate the answer.
 SELF_CORRECTIONS = re.compile(
@@ -698,8 +740,17 @@ SELF_CORRECTIONS = re.compile(
 # A reply cut off by the token limit: sentences, then an unfinished one. It names no answer without a pick.
 _CUT_OFF = re.compile(r"[.!?]\s.*[^\s.!?)\]|:»›]\s*$", re.DOTALL)
 # A reply ending on an article and a word after its sentences is cut off too: "... with the context. The middle"
-_UNFINISHED = re.compile(r"[.!?][ \t]+(?:the|a|an)\s+[^\W\d_]+\s*$", re.IGNORECASE)
+# or on a prepositional phrase alone ("... a cloudy sky. In the middle panel"), or on a heading ("... Option 1:")
+_UNFINISHED = re.compile(
+    r"[.!?][ \t]+(?:(?:in|on|at|from|for|to|with|looking\s+at)\s+)?(?:the|a|an)\s+[^\W\d_]+(?:\s+[^\W\d_]+)?\s*$"
+    r"|:\s*$",
+    re.IGNORECASE,
+)
 _PLACEHOLDER = re.compile(r"[«‹][\U000f0000-\U000ffffd][»›]")  # a mention left in the text
+# The hypotheses counted ("the second hypothesis image"): the reply's ordinal counts of images ("the second image")
+# then count the options too. (Naming the context image by its role does not show how a reply counts: "The second
+# image is more plausible. It shows the aftermath seen in the context image." may count the context image first.)
+_COUNTS_OPTIONS = re.compile(rf"\b(?:{_ORDINAL})\s+(?:hypothesis|hypotheses|option|candidate)\b", _FLAGS)
 
 # A mention explained by another: "the third image (right)", "Hypothesis 1 (right image)", "3 - heavy rain".
 _COLLAPSE = re.compile(
@@ -834,6 +885,11 @@ def _repeated(text: str, mentions: list[_Mention], valid: Callable[[object], boo
 # ---------------------------------------------------------------- answer kinds
 
 
+def _option_text(option: str) -> str:
+    """An option's text as a reply quotes it: plain, without its closing full stop ("The man is wet.")."""
+    return _plain(option).rstrip(".!")
+
+
 def _alternatives(words: Sequence[str]) -> str:
     """Words as a regex alternation, longest first, each word's spaces matching any white space."""
     return "|".join(r"\s+".join(map(re.escape, word.split())) for word in sorted(words, key=len, reverse=True))
@@ -857,8 +913,9 @@ class _Reader:
     def _valid(self, value: object) -> bool:
         raise NotImplementedError
 
-    def _revise(self, mentions: list[_Mention]) -> list[_Mention]:
-        """The mentions as this kind reads them, knowing all of them (by default as marked)."""
+    def _revise(self, mentions: list[_Mention], text: str = "") -> list[_Mention]:
+        """The mentions as this kind reads them, knowing all of them and the reply's ``text`` (by default as
+        marked)."""
         return mentions
 
     def read(self, text: str) -> object | None:
@@ -877,7 +934,7 @@ class _Reader:
         marked, mentions = _mark(plain, self._mention_rules)
         return _decide(
             marked,
-            self._revise(mentions),
+            self._revise(mentions, plain),
             self._statement_rules,
             self._verdict_rules,
             self._valid,
@@ -932,7 +989,7 @@ class Choice(_Reader):
 
     @property
     def _answer_words(self) -> tuple[str, ...]:
-        return tuple(_plain(option) for option in self.option_texts)
+        return (*(_option_text(option) for option in self.option_texts), *TYPO_VOCABULARY)
 
     def describe(self) -> str:
         numbers = [str(number) for number in range(1, self.n + 1)]
@@ -961,11 +1018,15 @@ class Choice(_Reader):
     def _values(self) -> tuple[int, ...]:
         return tuple(range(1, self.n + 1))
 
-    def _revise(self, mentions: list[_Mention]) -> list[_Mention]:
+    def _revise(self, mentions: list[_Mention], text: str = "") -> list[_Mention]:
         images = [mention.value for mention in mentions if mention.image and isinstance(mention.value, int)]
         # "the third image" of two options, "the first image (the context)": the reply counts the context image too
         counts_context = any(value > self.n for value in images) or any(mention.context for mention in mentions)
         if not self.option_texts and not counts_context and not self.context_images:
+            return mentions
+        # "The second image is more plausible. The first hypothesis image shows ...": a reply that counts the
+        # hypotheses counts the options with its ordinals
+        if self.image_numbers and not self.option_texts and not counts_context and _COUNTS_OPTIONS.search(text):
             return mentions
         numbered = self.image_numbers and not self.option_texts
         shift = self.context_images if counts_context and not self.option_texts else None
@@ -1015,7 +1076,7 @@ class Choice(_Reader):
 
         rules = []
         if self.option_texts:  # longest first: "catch cold" is one mention, not "cold" inside it
-            texts = {_plain(option).lower(): index for index, option in enumerate(self.option_texts, start=1)}
+            texts = {_option_text(option).lower(): index for index, option in enumerate(self.option_texts, start=1)}
             rules.append(
                 rule(
                     rf"(?<!\w)(?:{_alternatives(list(texts))})(?!\w)",
@@ -1154,7 +1215,15 @@ class Label(_Reader):
         verbs = {label.lower().removesuffix("er"): label for label in self.labels if label.lower().endswith("er")}
         words = {verb + ending: label for verb, label in verbs.items() for ending in ("", "s", "ed")} | words
         pattern = re.compile(rf"\b(?P<word>{_alternatives(list(words))})(?:s|ing)?\b", _FLAGS)
-        return (_MentionRule(pattern, lambda m: words[" ".join(m["word"].lower().split())]),)
+        # "the update makes the hypothesis less likely" names "weakener" (:data:`LABEL_EFFECTS`)
+        effects = [
+            _MentionRule(
+                re.compile(rf"(?<!not )(?<!n't )(?<!never )\b(?:{LABEL_EFFECTS[stem]})", _FLAGS), lambda m, x=label: x
+            )
+            for stem, label in verbs.items()
+            if stem.lower() in LABEL_EFFECTS
+        ]
+        return (*effects, _MentionRule(pattern, lambda m: words[" ".join(m["word"].lower().split())]))
 
     @cached_property
     def _ignore(self) -> re.Pattern:  # the question's list: "strengthener or weakener", "strengthens or weakens"
@@ -1183,9 +1252,10 @@ class Label(_Reader):
                 rf"{verb.split()[0].removesuffix('e')}\w{{0,4}}" + "".join(rf"\s+{word}" for word in verb.split()[1:])
                 for verb in synonyms.split("|")
             )
-            pattern = (  # not denied nor conceded: "does not support the idea", "at first seems to support the idea"
-                rf"(?<!not )(?<!n't )(?<!never )(?<!to )(?<!might )(?<!may )(?<!could )\b(?:{verbs})\s+"
-                r"(?:the|this|that|her|his|their|our)\s+(?:idea|notion|assumption|hypothesis|inference|claim|conclusion)\b"
+            # not denied nor conceded: "does not support the idea", "at first seems to support the idea"
+            pattern = (
+                r"(?<!not )(?<!n't )(?<!never )(?<!to )(?<!might )(?<!may )(?<!could )"
+                rf"\b(?:(?:{verbs})\s+{_HYPOTHESIS_NOUN}|{LABEL_EFFECTS[stem]})"
             )
             if re.search(pattern, _plain(text), _FLAGS):
                 argued.add(stems[stem])
@@ -1227,6 +1297,7 @@ class Score(_Reader):
         if not self.labels or re.search(r"\d", text):
             return None
         words = " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+        words = _SHARED_HEAD.sub(r"\g<first> \g<head> \g<glue> \g<second> \g<head>", words)
         found = [label for label in self.labels if re.search(rf"(?<!\w){re.escape(label)}(?!\w)", words)]
         # "It is not very plausible" denies a label: no rating
         if any(re.search(rf"\b(?:not|n't|never|hardly)\s+{re.escape(label)}(?!\w)", words) for label in found):
