@@ -155,7 +155,6 @@ _PLAIN = (
         ),
         " ",
     ),
-    (re.compile(r"(?m)^[ \t]*(?:assistant|gpt|model)[ \t]*:", re.I), " "),
     (re.compile(r"(?<=\d)(?=[A-Z][a-z])"), " "),  # a repetition loop without spaces: "Option 3Option 3"
     (re.compile(r"```(?:json)?", re.I), " "),  # code fences
     (re.compile(r"[*_~`]+"), " "),  # emphasis, inline code
@@ -175,6 +174,21 @@ _PLAIN = (
     (re.compile(r"[ \t]+"), " "),
     (re.compile(r" ?\n\s*"), "\n"),
 )
+
+
+# A chat role marker: what follows the last one is the reply, what precedes it an echo of the prompt
+# ("USER: <image> Given a pair of images ... ASSISTANT: 7").
+_ROLE_MARKER = re.compile(
+    r"(?:^|(?<=\s))(?:###\s*)?(?-i:ASSISTANT|Assistant|GPT)\s*:|<\|im_start\|>\s*assistant\b|<\|assistant\|>|\[/INST\]"
+    r"|<start_of_turn>\s*model\b",
+    re.I,
+)
+
+
+def _reply_part(text: str) -> str:
+    """``text`` after its last chat role marker, when something follows it; else ``text``."""
+    markers = list(_ROLE_MARKER.finditer(text))
+    return text[markers[-1].end() :] if markers and text[markers[-1].end() :].strip() else text
 
 
 def _plain(text: str) -> str:
@@ -217,7 +231,7 @@ GLOSSARY = {  # English: the words it translates, separated by |
     "with": "mit",
     "is": "是",
     "think": "认为|我觉得",
-    "the more plausible is": "更合理的是|更合理的一个是|更可能的是|最合理的是",
+    "the more plausible is": "更合理的是|更合理的一个是|更可能的是|最合理的是|より妥当なのは|よりもっともらしいのは",
     "is more plausible": (
         "更合理|更加合理|更可信|更有可能|更可能|es más plausible|é mais plausível|est plus plausible|ist plausibler|"
         "ist wahrscheinlicher|è più plausibile|の方が妥当|がより妥当|の方がもっともらしい|がよりもっともらしい|"
@@ -517,7 +531,11 @@ STATEMENTS = _verdicts(
     # "2 is more plausible", "Option 3 is the most likely cause", "1 is closer", "image 1 makes more sense"
     # (not "image 1 is more likely to be in the morning": a property, not the answer)
     # "The second picture, the first hypothesis, is the more plausible one"
-    rf"{{pick}}\s*,?\s*{_COPULA}\s+{_ARTICLE}(?:{_MORE}|correct|the\s+(?:answer|effect|cause|cue))\b(?!\s+to\s+(?:be|have)\b)",
+    rf"{{pick}}\s*[,-]?\s*{_COPULA}\s+{_ARTICLE}(?:{_MORE}|correct|the\s+(?:answer|effect|cause|cue))\b(?!\s+to\s+(?:be|have)\b)",
+    # "Therefore, Option 3 shows the effect."
+    r"{pick}\s+(?:shows|depicts|represents|illustrates|is)\s+the\s+(?:effect|cause|cue)(?=\s*(?:[.!;]|$))",
+    # "I find the rightmost panel more plausible", "I consider image 2 (to be) the more plausible one"
+    rf"\b(?:find|consider|deem|judge)\s+{_ARTICLE}{{pick}}\s+(?:to\s+be\s+)?{_ARTICLE}(?:{_MORE})\b",
     # "1 is less plausible than 2"; "2 is more plausible than 1"
     rf"{{reject}}\s*{_COPULA}\s+(?:{_LESS})\s+than\s+(?:that\s+of\s+)?{_ARTICLE}{{pick}}",
     rf"{{pick}}\s*{_COPULA}\s+{_ARTICLE}(?:{_MORE})\s+than\s+{_ARTICLE}{{reject}}",
@@ -529,7 +547,7 @@ STATEMENTS = _verdicts(
     # the child throwing the ball shown in Option 1, ...", "The effect image shows the broken vase, which is Option 3."
     # (not "the effect could be in option 2 or 4", "the cause is not in option 1")
     r"\b(?:effect|cause|cue)\b(?:(?!\b(?:could|might|may|perhaps|possibly|if|not|no|or|n't)\b)[^.;:?!\n]){{0,100}}?"
-    r"(?:\bis|\b(?:shown|depicted|pictured|seen)\s+in|,\s*which\s+is)\s+{named_pick}(?=\s*(?:[.!;,]|$))",
+    rf"(?:\bis|\b(?:shown|depicted|pictured|seen)\s+in|,\s*which\s+is)\s+{_ARTICLE}{{named_pick}}(?=\s*(?:[.!;,:]|$))",
     # "I'd go with 2", "I choose image 1", "I lean towards 1", "it must be option 2", "I'll change my answer to 2"
     rf"\b(?:choose|chose|select|pick|go\s+with|going\s+with|opt\s+for|lean(?:ing)?{_ADVERBS}\s+towards?|must\s+be"
     rf"|(?:chang|switch|revis)\w*(?:\s+(?:my\s+answer|it))?\s+to"
@@ -543,7 +561,7 @@ _CORRECTION_WORDS = (
     r"wait|actually|on\s+(?:second\s+thought|reflection|closer\s+(?:inspection|look))|correction|re-?reading"
     r"|looking\s+again|scratch\s+that|let\s+me\s+reconsider|i\s+was\s+wrong"
     r"|(?:revised|updated|corrected)(?=\s+(?:score|rating|answer)\b)"
-    r"|(?:my\s+)?final\s+(?:answer|choice|verdict|decision|rating|score)"
+    r"|(?:(?:so|thus|hence|therefore)\s*,?\s+)?(?:the\s+|my\s+)?final\s+(?:answer|choice|verdict|decision|rating|score)"
 )
 
 # Other verdicts that choose or reject an option or label.
@@ -665,7 +683,20 @@ _WHICH_ANSWER = (
     rf"which\s+(?:{_ANY_REF}|(?:one|ones|of|is|was|would|could|fits|applies|answer|option|image|picture|hypothesis|label|"
     r"cue|phrase|effect|cause|candidate|panel|score|rating)\b)"
 )
-REFUSALS = (re.compile(rf"{_CANNOT}\s+(?:\w+\s+){{0,2}}?{_DECIDE}\s+{_WHICH_ANSWER}", _FLAGS),)
+REFUSALS = tuple(
+    re.compile(pattern, _FLAGS)
+    for pattern in (
+        rf"{_CANNOT}\s+(?:\w+\s+){{0,2}}?{_DECIDE}\s+{_WHICH_ANSWER}",
+        # "I cannot determine a single answer", "no way to pick one option"
+        rf"{_CANNOT}\s+(?:\w+\s+){{0,2}}?(?:{_DECIDE}|pick|select|give)\s+(?:a|one|the|any)\s+"
+        r"(?:single\s+|clear\s+|definitive\s+|correct\s+|right\s+)?(?:answer|option|choice|image|hypothesis|cause|effect|cue)\b",
+        # "I can't make out the details well enough to choose"
+        rf"{_CANNOT}\b[^.!?\n]{{0,80}}?\benough\s+to\s+(?:{_DECIDE}|pick|select|answer)\b",
+        # "None of the options clearly shows the effect" (not "none of the other options")
+        r"\bnone\s+of\s+(?:the\s+)?(?:(?:two|four|given|candidate|listed)\s+)?"
+        r"(?:options|images|pictures|hypotheses|phrases|candidates|choices|panels|them)\b(?!\s+(?:other|except|besides|but)\b)",
+    )
+)
 DOUBTS = (
     # about the answer: "whether the update ... the hypothesis", "if image 1 is more plausible", "whether it holds"
     # (not "whether it is his car")
@@ -754,7 +785,8 @@ _COUNTS_OPTIONS = re.compile(rf"\b(?:{_ORDINAL})\s+(?:hypothesis|hypotheses|opti
 
 # A mention explained by another: "the third image (right)", "Hypothesis 1 (right image)", "3 - heavy rain".
 _COLLAPSE = re.compile(
-    r"(?P<outer>[«‹][\U000f0000-\U000ffffd][»›])\s*(?:\(\s*(?:the\s+|i\.e\.,?\s+)?(?P<inner>[«‹][\U000f0000-\U000ffffd][»›])\s*\)"
+    r"(?P<outer>[«‹][\U000f0000-\U000ffffd][»›])(?:\s+overall|\s+(?:from|on)\s+the\s+(?:left|right))?"
+    r"\s*(?:(?:\(|-(?=\s*i\.e\.))\s*(?:the\s+|i\.e\.,?\s+)?(?P<inner>[«‹][\U000f0000-\U000ffffd][»›])\s*[)-]"
     r"|[-:=]\s*(?:the\s+)?(?P<named>«[\U000f0000-\U000ffffd]»)(?=\s*(?:[.,;!)\n]|$)))",
     _FLAGS,
 )
@@ -922,6 +954,7 @@ class _Reader:
         """The answer a person reads in ``text``, or None (see the module docstring)."""
         if is_request_failure(text) or not isinstance(text, str):
             return None
+        text = _reply_part(text)
         answer = _THINK.sub(" ", text)
         text = answer if answer.strip() or "</think>" not in text.lower() else text
         json_answer = _json_answer(text)
@@ -1012,7 +1045,8 @@ class Choice(_Reader):
     @cached_property
     def _ignore(self) -> re.Pattern:  # the prompt's list of the options: "(1, 2, 3 or 4)", "1 or 2"
         listed = r"\s*,\s*".join(str(number) for number in range(1, self.n))
-        return re.compile(rf"\(?(?<![\w.,]){listed}\s*,?\s*or\s+{self.n}(?![\w.,])\s*\)?", _FLAGS)
+        whole_range = rf"\b{_OPTION_NOUN}\s*1\s*(?:-|to|through|thru)\s*(?:{_OPTION_NOUN}\s*)?{self.n}(?![\w.,])"
+        return re.compile(rf"\(?(?<![\w.,]){listed}\s*,?\s*or\s+{self.n}(?![\w.,])\s*\)?|{whole_range}", _FLAGS)
 
     @property
     def _values(self) -> tuple[int, ...]:
@@ -1150,11 +1184,12 @@ class Choice(_Reader):
         # a letter as an option position where a person reads one: "(B)", "Answer: C", "The answer is (B)."
         rules.append(rule(rf"\(\s*{letter}\s*\)", lambda m: number(m.group().strip("() ")), named=True))
         any_case = f"(?i:{letter.removeprefix('(?-i:')}"
-        rules.append(rule(rf"\A\s*{letter}(?=[.)]\s)", lambda m: number(m.group()), named=False))  # "B. The child"
+        # "B. The child", "D" alone on the first line
+        rules.append(rule(rf"\A\s*{letter}(?=[.)]\s|[ \t]*\n)", lambda m: number(m.group()), named=False))
         rules.append(
             rule(
                 rf"(?:(?<=answer:)|(?<=answer: )|(?<=answer is )|(?<=choice: )|(?<=choice is )){any_case}"
-                r"(?=\s*(?:[.):;,!]|$))",
+                r"(?=[ \t]*(?:[.):;,!\n]|$))",
                 lambda m: number(m.group()),
                 named=False,
             )
@@ -1336,8 +1371,12 @@ class Score(_Reader):
     @cached_property
     def _ignore(self) -> re.Pattern:  # the scale itself: "(1-10)", "on a scale of 1 to 10", "between 1 and 10"
         low, high = re.escape(f"{self.low:g}"), re.escape(f"{self.high:g}")
+        # the scale's own words restated with their numbers, two or more: "1: Not plausible at all, 3: Slightly ..."
+        anchor = "|".join(rf"{rating:g}\s*[:=]\s*{_alternatives([label])}" for label, rating in self.labels.items())
+        listing = rf"(?:(?<![\w.])(?:{anchor})\s*[,;]?\s*){{2,}}|" if anchor else ""
         return re.compile(
-            rf"\(?\s*(?:(?:on|using|in)\s+)?(?:(?:a|the)\s+)?(?:(?:scale|range)\s+(?:of\s+|from\s+)?)?(?:from\s+)?"
+            listing
+            + rf"\(?\s*(?:(?:on|using|in)\s+)?(?:(?:a|the)\s+)?(?:(?:scale|range)\s+(?:of\s+|from\s+)?)?(?:from\s+)?"
             rf"(?<![\d.]){low}\s*(?:-|to)\s*{high}(?!\d|\.\d)(?:\s*(?:point\s+)?(?:scale|range))?\s*\)?"
             rf"|\bbetween\s+{low}\s+and\s+{high}(?!\d|\.\d)",
             _FLAGS,
