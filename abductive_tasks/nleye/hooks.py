@@ -22,7 +22,7 @@ from abductive_tasks.nleye import descriptions, prompts
 from abductive_tasks.nleye.data import COLUMNS, DESCRIPTIONS, load_selected
 from abductive_tasks.nleye.metrics import NO_REFERENCE, describe_outcome, pairs_outcome, triplet_outcome
 from abductive_tasks.scoring.judge import OK, ask_judge, judge_configured
-from abductive_tasks.scoring.parsing import Choice, Score, parse_judge_label
+from abductive_tasks.scoring.parsing import CONTEXT_ALIAS, Choice, Score, parse_judge_label
 from abductive_tasks.scoring.taskspec import PARSED, Metric, Reading, TaskSpec
 
 _CATEGORY_FIELDS = ("reasoning_category", "domain", "time_direction", "time_duration")
@@ -32,7 +32,9 @@ _RECORD_CATEGORIES = ("reasoning_category", "time_direction", "time_duration")
 TRIPLET_ANSWER = Choice(2, context_images=1)
 # The combined prompt names the panels: context left, hypotheses "middle" and "right".
 TRIPLET_COMBINED_ANSWER = Choice(
-    2, aliases=(("middle", 1), ("center", 1), ("centre", 1), ("right", 2)), context_images=1
+    2,
+    aliases=(("left", CONTEXT_ALIAS), ("middle", 1), ("center", 1), ("centre", 1), ("right", 2)),
+    context_images=1,
 )
 TRIPLET_TEXT_ANSWER = Choice(2)
 

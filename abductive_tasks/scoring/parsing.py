@@ -185,10 +185,22 @@ _ROLE_MARKER = re.compile(
 )
 
 
+# The start of the next user turn ends the reply ("ASSISTANT: The update is a strengthener. USER:").
+_USER_MARKER = re.compile(
+    r"(?:^|(?<=\s))(?:###\s*)?(?-i:USER|User|Human)\s*:|<\|im_start\|>\s*user\b|<\|user\|>|\[INST\]"
+    r"|<start_of_turn>\s*user\b",
+    re.I,
+)
+
+
 def _reply_part(text: str) -> str:
-    """``text`` after its last chat role marker, when something follows it; else ``text``."""
+    """``text`` after its last chat role marker, when something follows it, up to the next user turn; else
+    ``text``."""
     markers = list(_ROLE_MARKER.finditer(text))
-    return text[markers[-1].end() :] if markers and text[markers[-1].end() :].strip() else text
+    if markers and text[markers[-1].end() :].strip():
+        text = text[markers[-1].end() :]
+    user = _USER_MARKER.search(text)
+    return text[: user.start()] if user and text[: user.start()].strip() else text
 
 
 def _plain(text: str) -> str:
@@ -229,7 +241,7 @@ GLOSSARY = {  # English: the words it translates, separated by |
     "plausibility": "plausibilität|plausibilidad|plausibilité|plausibilidade|合理性|可信度",
     "rate": "bewerten|bewerte|califico|calificaría|daría|darei|donnerais",
     "with": "mit",
-    "is": "是",
+    "is": "是|es|est|ist|é",
     "think": "认为|我觉得",
     "the more plausible is": "更合理的是|更合理的一个是|更可能的是|最合理的是|より妥当なのは|よりもっともらしいのは",
     "is more plausible": (
@@ -471,13 +483,14 @@ def _mark(text: str, rules: Sequence[_MentionRule]) -> tuple[str, list[_Mention]
 
 _FLAGS = re.IGNORECASE
 _REF = r"\(?\s*[«‹](?P<{name}>[\U000f0000-\U000ffffd])[»›]\s*\)?"  # a named or bare mention, perhaps in parentheses
+_LIST_HEAD = r"(?!\s*,?\s*(?:and|or|&|/)\s*\(?\s*[«‹][\U000f0000-\U000ffffd][»›])"  # "1 and 3 are equally valid"
 _NAMED_REF = r"«(?P<{name}>[\U000f0000-\U000ffffd])»"
 
 
 def _verdicts(*patterns: str) -> tuple[re.Pattern, ...]:
     """Compile verdict patterns: ``{pick}``/``{reject}`` any mention, ``{named_pick}`` a named one."""
-    fill = {
-        "pick": _REF.format(name="pick"),
+    fill = {  # a pick heads no list: "I would say 1 and 3 are equally valid" picks neither
+        "pick": _REF.format(name="pick") + _LIST_HEAD,
         "reject": _REF.format(name="reject"),
         "named_pick": _NAMED_REF.format(name="pick"),
     }
@@ -526,14 +539,14 @@ STATEMENTS = _verdicts(
     r"→\s*{pick}(?=\s*(?:[.!;]|$))",
     # "Option 3 shows curtains on fire, which is the effect."
     r"{pick}[^.;\n]{{0,80}}?,\s*which\s+(?:is|would\s+be)\s+the\s+(?:answer|effect|cause|cue|correct\s+one)(?=\s*(?:[.!;]|$))",
-    rf"\b{_QUALITY_CUE}\s*(?:is|would\s+be)\s*[:=-]?\s*{_ARTICLE}{{pick}}",
+    rf"\b{_QUALITY_CUE}\s*(?:is|would\s+be)\s*[:=-]?\s*{_ARTICLE}(?:one\s+)?{{pick}}",
     rf"(?:^|(?<=[.!?;]))\s*(?:the\s+)?{_QUALITY_CUE}\s*[:=-]\s*{_ARTICLE}{{pick}}",
     # "2 is more plausible", "Option 3 is the most likely cause", "1 is closer", "image 1 makes more sense"
     # (not "image 1 is more likely to be in the morning": a property, not the answer)
     # "The second picture, the first hypothesis, is the more plausible one"
     rf"{{pick}}\s*[,-]?\s*{_COPULA}\s+{_ARTICLE}(?:{_MORE}|correct|the\s+(?:answer|effect|cause|cue))\b(?!\s+to\s+(?:be|have)\b)",
     # "Therefore, Option 3 shows the effect."
-    r"{pick}\s+(?:shows|depicts|represents|illustrates|is)\s+the\s+(?:effect|cause|cue)(?=\s*(?:[.!;]|$))",
+    r"{pick}\s+(?:shows|depicts|represents|illustrates|is)\s+the\s+(?:effect|cause|cue)(?=\s*(?:[.!;,]|$))",
     # "I find the rightmost panel more plausible", "I consider image 2 (to be) the more plausible one"
     rf"\b(?:find|consider|deem|judge)\s+{_ARTICLE}{{pick}}\s+(?:to\s+be\s+)?{_ARTICLE}(?:{_MORE})\b",
     # "1 is less plausible than 2"; "2 is more plausible than 1"
@@ -792,6 +805,9 @@ _COLLAPSE = re.compile(
 )
 
 
+CONTEXT_ALIAS = 0  # a Choice alias naming the context panel, which is no option ("left" in NL-Eye's combined image)
+
+
 def _index(placeholder: str) -> int:
     """The mention number of a placeholder («i», ‹i›) or of its index character alone."""
     return ord(placeholder[len(placeholder) // 2]) - _INDEX_BASE
@@ -820,6 +836,9 @@ def _decide(
     def collapse(match: re.Match) -> str:
         explained = match["inner"] or match["named"]
         outer, inner = mentions[_index(match["outer"])], mentions[_index(explained)]
+        if values is not None and inner.value == CONTEXT_ALIAS and valid(outer.value):
+            mentions.append(_Mention(None, True))  # "Image 1 (the left one)", where the left panel is the context
+            return f"{_OPEN}{chr(_INDEX_BASE + len(mentions) - 1)}{_CLOSE}"
         if values is not None and valid(inner.value) and valid(outer.value) and inner.value != outer.value:
             if not outer.image:
                 mentions.append(_Mention(None, True))
@@ -1070,7 +1089,8 @@ class Choice(_Reader):
                 return mention  # "image 2" numbers the options as the prompt does
             # a count of the images shown ("the second image") may count the context image or not: no answer
             value = mention.value - shift if shift and isinstance(mention.value, int) else None
-            return _Mention(value, mention.named, mention.image, mention.ordinal, mention.context)
+            # the count of the context image itself ("The first image shows the cause") picks no option
+            return _Mention(value, mention.named, mention.image, mention.ordinal, mention.context or value == 0)
 
         return [revised(mention) for mention in mentions]
 

@@ -24,7 +24,7 @@ MIN_BLIND_AGREEMENT = 0.92
 MAX_BLIND_SILENT = 0.01
 # Blind batches measured but not yet fixed on (tests/shared/pending/): the reader may not fall below the first
 # contact recorded in FIRST_CONTACT.md (agreeing replies at least, silent misreads at most).
-PENDING_FIRST_CONTACT = {"blind_batch_h.yaml": (245, 7)}
+PENDING_FIRST_CONTACT = {"blind_batch_i.yaml": (175, 3), "blind_batch_j.yaml": (180, 3)}
 
 
 def load_cases(path: Path = CORPUS) -> list[tuple[str, AnswerKind, str, object]]:
@@ -155,3 +155,8 @@ def test_the_tasks_read_replies_with_the_kinds_the_corpus_checks():
     kinds = {group: kind for group, kind, _, _ in CASES}
     for group, kind in used.items():
         assert kinds[group] == kind, group
+    # nleye_triplet_text reads the hypothesis texts it shows as option texts: the blind batches give the writers'
+    texts = ["The man's clothes are soaking wet.", "The man is sunbathing on a beach."]
+    blind = {group: kind for group, kind, _, _ in load_cases(SHARED / "blind_batch_h.yaml")}
+    assert blind["nleye_triplet_text_h"] == nleye.triplet_text_answer({"shown_descriptions": texts})
+    assert blind["nleye_triplet_combined_h"] == nleye.TRIPLET_COMBINED_ANSWER

@@ -20,6 +20,11 @@ TASK_KINDS: dict[str, tuple[AnswerKind, str, str]] = {
     "nleye.TRIPLET_ANSWER": (nleye.TRIPLET_ANSWER, "image 1", "image 2"),
     "nleye.TRIPLET_COMBINED_ANSWER": (nleye.TRIPLET_COMBINED_ANSWER, "the middle image", "the right image"),
     "nleye.TRIPLET_TEXT_ANSWER": (nleye.TRIPLET_TEXT_ANSWER, "hypothesis 1", "hypothesis 2"),
+    "nleye.triplet_text_answer": (
+        nleye.triplet_text_answer({"shown_descriptions": ["The man is wet.", "The man is on a beach."]}),
+        "the man is wet",
+        "hypothesis 2",
+    ),
     "nleye.PAIRS_ANSWER": (nleye.PAIRS_ANSWER, "3", "8"),
     "mucr.FOUR_OPTIONS": (mucr.FOUR_OPTIONS, "option 1", "option 3"),
     "mucr.cue_answer": (mucr.cue_answer(CUE_DOC), "heavy rain", "phrase 3"),

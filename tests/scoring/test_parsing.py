@@ -593,3 +593,69 @@ PAIRS_SCALE = {"not plausible at all": 1, "slightly plausible": 3, "very plausib
 )
 def test_the_reading_policy(kind, answer, expected):
     assert kind.read(answer) == expected
+
+
+COMBINED_PANELS = Choice(2, aliases={"left": 0, "middle": 1, "right": 2}, context_images=1)
+PAIRS_WORDS = Score(labels={"not plausible at all": 1, "slightly plausible": 3, "moderately plausible": 5})
+HYPOTHESES = Choice(2, option_texts=("The man is wet.", "The man is on a beach."))
+
+
+@pytest.mark.parametrize(
+    ("kind", "answer", "expected"),
+    [
+        # chat-template artefacts; a role marker separates an echoed prompt from the reply, a user turn ends it
+        (Score(), "ASSISTANT: 6</s>", 6.0),
+        (FOUR_IMAGES, "<|im_start|>assistant\n2<|im_end|>", 2),
+        (Choice(2), "USER: <image> Which image (1 or 2) is more plausible? ASSISTANT: 2", 2),
+        (UPDATE, "ASSISTANT: The update is a weakener. USER:", "weakener"),
+        (FOUR_IMAGES, "Option 2Option 2Option 2", 2),
+        # "Final answer" restates the answer; "Therefore: 3"; "It's 4 - ..."
+        (FOUR_IMAGES, "I first thought option 1, the broken cup. Hmm. Final answer: 3", 3),
+        (FOUR_IMAGES, "Option 1 is out. Therefore: 3", 3),
+        (FOUR_IMAGES, "Not 1. It's 4 - the storm flooded the street.", 4),
+        # the answer's role with its option; a contradiction between them is no answer
+        (FOUR_IMAGES, "Option 1 shows a cat. The effect of the fire in the cause image is Option 2.", 2),
+        (FOUR_IMAGES, "Option 3. The cause is the boy kicking the ball shown in Option 1, which broke it.", None),
+        (FOUR_IMAGES, "3\n\nOption 1 shows the effect, because the vase is broken there.", None),
+        (FOUR_IMAGES, "The effect could be in option 2 or option 4.", None),
+        # cut off on a prepositional phrase or on a heading
+        (COMBINED_PANELS, "Let me compare. The left panel shows rain. In the middle panel", None),
+        (FOUR_IMAGES, "Let me check each option in turn. Option 2:", None),
+        # refusals that name options
+        (FOUR_IMAGES, "None of the options shows the effect; option 2 is the closest but still wrong.", None),
+        (
+            FOUR_IMAGES,
+            "It is unclear whether option 1 or option 3 is the cause, so I cannot determine a single answer.",
+            None,
+        ),
+        (FOUR_IMAGES, "I can't make out Options 1 through 4 well enough to choose.", None),
+        (FOUR_IMAGES, "Option 3 is the effect; none of the other options show water.", 3),
+        # lists head no pick; the context panel named for an option contradicts it
+        (CUE_PHRASES, "I would say 1 and 3 are equally valid.", None),
+        (COMBINED_PANELS, "Image 1 (the left one) is more plausible.", None),
+        (COMBINED_PANELS, "The more plausible hypothesis image is the one in the middle.", 1),
+        (COMBINED_PANELS, "I find the rightmost panel more plausible.", 2),
+        (
+            TWO_IMAGES,
+            "The second image overall - i.e. Hypothesis 1 - is more plausible. The first image (the context) ...",
+            1,
+        ),
+        # a scale restated, scale words making a range
+        (PAIRS_WORDS, "1: Not plausible at all, 3: Slightly plausible, 5: Moderately plausible. I'd say 5.", 5.0),
+        (PAIRS_WORDS, "Somewhere between slightly and moderately plausible.", None),
+        # a label's effect stated without its verb
+        (UPDATE, "The update makes the hypothesis less likely.", "weakener"),
+        (UPDATE, "Weakener. The briefcase makes the hypothesis more likely.", None),
+        # hypotheses counted by ordinals; a quoted hypothesis text; typos of the tables' words
+        (TWO_IMAGES, "The second image. The first hypothesis image shows a beach, the second one the rain.", 2),
+        (TWO_IMAGES, "The second image is more plausible. It shows what the context image shows later.", None),
+        (HYPOTHESES, '"The man is wet" is more plausible.', 1),
+        (Choice(2), "hypothsis 1 is more plasuible", 1),
+        # letters: alone on the first line before an explanation, not a bare letter
+        (FOUR_IMAGES, "D\n\nThe effect shows a flood; D shows the storm.", 4),
+        (FOUR_IMAGES, "D", None),
+        (Choice(2), "Answer: A\n\nThe rain explains it.", 1),
+    ],
+)
+def test_the_reading_policy_of_rounds_4_and_5(kind, answer, expected):
+    assert kind.read(answer) == expected
