@@ -121,13 +121,17 @@ class AnswerKind(Protocol):
 
 _JSON_OBJECT = re.compile(r"\{[^{}]*\}")
 _ANSWER_KEY = re.compile(
-    r"answer|choice|option|plausib|prediction|label|verdict|score|rating|result|cue|selection", re.I
+    r"answer|choice|option|plausib|prediction|label|verdict|score|rating|result|cue|selection|decision"
+    r"|^(?:hypothesis|image|panel|phrase)$",
+    re.I,
 )
 _EXPLANATION_KEY = re.compile(r"reason|explanation|rationale|justification|analysis|description", re.I)
 
 
 def _json_answer(text: str) -> str | None:
-    """The value of the first answer-like key of a JSON object in ``text``, as text."""
+    """The values of the answer-like keys of the first JSON object in ``text`` that has them, as text: one value, or
+    several joined as an answer and its explanation (``{"cue_number": 3, "phrase": "broken glass"}`` is
+    "3 - broken glass", which the phrase may contradict)."""
     for match in _JSON_OBJECT.finditer(text):
         try:
             value = json.loads(match.group())
@@ -135,14 +139,16 @@ def _json_answer(text: str) -> str | None:
             continue
         if not isinstance(value, dict):
             continue
-        for key, answer in value.items():
-            if (
-                _ANSWER_KEY.search(key)
-                and not _EXPLANATION_KEY.search(key)
-                and isinstance(answer, str | int | float)
-                and not isinstance(answer, bool)
-            ):
-                return str(answer)
+        answers = [
+            str(answer)
+            for key, answer in value.items()
+            if _ANSWER_KEY.search(key)
+            and not _EXPLANATION_KEY.search(key)
+            and isinstance(answer, str | int | float)
+            and not isinstance(answer, bool)
+        ]
+        if answers:
+            return " - ".join(answers)
     return None
 
 
@@ -263,6 +269,10 @@ GLOSSARY = {  # English: the words it translates, separated by |
     "strengthener": "fortalecedor|fortalecedora|reforzador|renforçateur|verstärker|rafforzativo",
     "weakener": "debilitador|debilitadora|affaiblisseur|abschwächer|indebolente",
     # Arabic puts the ordinal after its noun: "الفرضية الأولى" is "the first hypothesis"
+    "the first": "첫 번째|첫번째",
+    "the second": "두 번째|두번째",
+    "the third": "세 번째|세번째",
+    "the fourth": "네 번째|네번째",
     "the first hypothesis": "الفرضية الأولى",
     "the second hypothesis": "الفرضية الثانية",
     "the first image": "الصورة الأولى",
@@ -304,11 +314,12 @@ _GLOSSARY_PATTERN = re.compile(
 
 # Korean counts with 번 before the noun: "2번 이미지" is "이미지 2" (image 2)
 _KOREAN_NUMBERED = re.compile(r"(\d+)\s*번\s*(이미지|사진|그림|선택지|옵션|가설)")
+_KOREAN_NUMBER = re.compile(r"(\d+)\s*번(?!\s*째)")  # "정답은 3번" (the answer is number 3)
 
 
 def _translate(text: str) -> str:
     """``text`` with full-width punctuation as ASCII, CJK set apart, and the glossary's answer words in English."""
-    text = _KOREAN_NUMBERED.sub(r"\2 \1", text)
+    text = _KOREAN_NUMBER.sub(r"number \1", _KOREAN_NUMBERED.sub(r"\2 \1", text))
     text = _GLOSSARY_PATTERN.sub(
         lambda match: f" {_GLOSSARY_WORDS[match.group().lower()]} ", text.translate(_FULL_WIDTH)
     )
@@ -522,7 +533,7 @@ _CUE_NOUN = (
     r"scenario|candidate|panel)"
 )
 _CUE = (
-    r"(?:final\s+|correct\s+|my\s+|the\s+)?(?:answer|choice|selection|prediction|verdict|label|classification|conclusion)"
+    r"(?:final\s+|correct\s+|my\s+|the\s+)?(?:answer|choice|selection|prediction|verdict|label|classification|conclusion|decision)"
     r"|final(?=\s*:)"
     r"|correct\s+(?:option|one|image|hypothesis|phrase|cue)"
     r"|best\s+(?:match|fit|option|choice|answer)|(?:that|which)\s+(?:best\s+(?:fits|matches)|(?:fits|matches)\s+best)|(?:effect|cause)(?:\s+of\s+the\s+\w+(?:\s+image)?)?|cue(?:\s+phrase)?"
@@ -534,7 +545,7 @@ _ARTICLE = r"(?:(?:the|a|an)\s+)?"
 # Statements of the answer: "Answer: 2", "the more plausible image is 1", "The correct option is #3",
 # "Effect: Option 4", "the cause of the effect image is 2", "### Answer\nImage 1", "More plausible: Image 2".
 STATEMENTS = _verdicts(
-    rf"\b(?:{_CUE})\s*(?:is|would\s+be)?(?:\s+(?:shown|depicted|pictured|seen)\s+in)?\s*[:=→-]?\s*{_ARTICLE}{{pick}}",
+    rf"\b(?:{_CUE})\s*(?:is|would\s+be)?(?:\s+(?:(?:shown|depicted|pictured|seen)\s+)?in)?\s*[:=→-]?\s*{_ARTICLE}{{pick}}",
     # "→ 3" ending a table or a list of checks
     r"→\s*{pick}(?=\s*(?:[.!;]|$))",
     # "Option 3 shows curtains on fire, which is the effect."
@@ -562,7 +573,7 @@ STATEMENTS = _verdicts(
     r"\b(?:effect|cause|cue)\b(?:(?!\b(?:could|might|may|perhaps|possibly|if|not|no|or|n't)\b)[^.;:?!\n]){{0,100}}?"
     rf"(?:\bis|\b(?:shown|depicted|pictured|seen)\s+in|,\s*which\s+is)\s+{_ARTICLE}{{named_pick}}(?=\s*(?:[.!;,:]|$))",
     # "I'd go with 2", "I choose image 1", "I lean towards 1", "it must be option 2", "I'll change my answer to 2"
-    rf"\b(?:choose|chose|select|pick|go\s+with|going\s+with|opt\s+for|lean(?:ing)?{_ADVERBS}\s+towards?|must\s+be"
+    rf"\b(?:choose|chose|select|pick|go\s+with|going\s+with|settle\s+on|opt\s+for|lean(?:ing)?{_ADVERBS}\s+towards?|must\s+be"
     rf"|(?:chang|switch|revis)\w*(?:\s+(?:my\s+answer|it))?\s+to"
     rf"|(?:i'd|i\s+would|i'll|i\s+will|i'm\s+going\s+to)\s+say|classif(?:y|ied)(?:\s+(?:it|this|the\s+update))?\s+as)\s*,?\s+(?:with\s+)?{_ARTICLE}{{pick}}",
     # "the right one better matches the context", "option 2 fits best"
@@ -597,6 +608,11 @@ VERDICTS = _verdicts(
     r"{reject}(?:\s*[|:→-]\s*(?:no|false|incorrect|low|lower)(?=\s*(?:[|.,;!]|$))"
     r"|(?:[ \t]*[|:→-])?[ \t]*(?<!\n)[✗✘❌☒])",
     r"(?:^|(?<=[|]))\s*[✓✔✅☑]\s*{pick}",  # "✅ Image 2"
+    r"^\s*\[[xX✓]\]\s*{pick}",  # a checklist: "- [x] 3. slippery floor"
+    r"^\s*\[\s\]\s*{reject}",
+    # a table row of an option whose last cell is a check mark: "| 3 | A man lifting weights | ✓ |"
+    r"^\s*\|?\s*{pick}\s*\|[^\n]*\|\s*[✓✔✅☑]\s*\|?\s*$",
+    r"^\s*\|?\s*{reject}\s*\|[^\n]*\|\s*[✗✘❌☒]\s*\|?\s*$",
     r"(?:^|(?<=[|]))\s*[✗✘❌☒]\s*{reject}",
     # a ranking: "2 > 1", "1 < 2"
     r"{pick}\s*>\s*{reject}",
@@ -747,6 +763,7 @@ _FILLER = (
 SCORE_VERDICTS = _verdicts(
     # "I'll lower it to 6", "raising my score to 8"
     r"\b(?:lower|rais|chang|revis|adjust|bump|reduc|increas|decreas|drop|mov|updat)\w*(?:\s+(?:it|this|that|my\s+(?:score|rating|answer)))?(?:\s+(?:down|up))?\s+to\s+(?:a\s+|an\s+)?{pick}",
+    r"\b(?:settle|land)\w*\s+on\s+(?:a\s+|an\s+)?{pick}",  # "I'd settle on a 6"
     rf"\b{_SCORE_WORDS}\b{_FILLER}{{{{0,40}}}}?{{pick}}",
     r"\bplausib\w*(?:\s+at\s+all)?\s*\(\s*{pick}\s*\)",
     r"^\s*(?:a|an)\s+{pick}",
@@ -1138,7 +1155,7 @@ class Choice(_Reader):
                 )
             )
         if position:
-            word = rf"(?P<word>{position})(?:-?most)?"
+            word = rf"(?P<word>{position})(?:-?most|-hand(?:\s+side)?)?"
             rules += [
                 rule(
                     rf"\b(?:on|in|at|from|to)\s+the\s+{word}\b(?:\s+{_ORDINAL_NOUN}\b)?",
@@ -1166,8 +1183,8 @@ class Choice(_Reader):
                 context=True,
             ),
             # "Option (3)", "choice three", "phrase #4", "image 2", and lists: "options 2 and 4", "Options 1, 3 and 4"
-            rule(rf"\b{_OPTION_NOUN}\s*(?:#\s*|no\.\s*|number\s*[:=]?\s*)?{labels}", numbers),
-            rule(rf"\b{_IMAGE_NOUN}\s*(?:#\s*|no\.\s*|number\s+)?{labels}", numbers, image=True),
+            rule(rf"\b{_OPTION_NOUN}[ \t]*(?:#\s*|no\.\s*|number\s*[:=]?\s*)?{labels}", numbers),
+            rule(rf"\b{_IMAGE_NOUN}[ \t]*(?:#\s*|no\.\s*|number\s+)?{labels}", numbers, image=True),
             rule(rf"(?:#\s*|\bnumber\s+)(?P<label>{_NUMBER}|{_NUMBER_WORD})\b", lambda m: number(m["label"])),
             # "the third option", "the second hypothesis image", "the first one"; "the third image" counts images
             rule(
@@ -1196,7 +1213,7 @@ class Choice(_Reader):
             rules.append(
                 rule(
                     r"(?<!\ball )(?<!that's )(?<!you're )(?<!\bis )(?<!\bare )"
-                    rf"\b(?P<word>{position})(?:-?most)?\b(?!\s+(?:{_POSITION_NOT_PANEL})\b)",
+                    rf"\b(?P<word>{position})(?:-?most|-hand(?:\s+side)?)?\b(?!\s+(?:{_POSITION_NOT_PANEL})\b)",
                     lambda m: positions[m["word"].lower()],
                     named=False,
                 )

@@ -659,3 +659,27 @@ HYPOTHESES = Choice(2, option_texts=("The man is wet.", "The man is on a beach."
 )
 def test_the_reading_policy_of_rounds_4_and_5(kind, answer, expected):
     assert kind.read(answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("kind", "answer", "expected"),
+    [
+        (
+            FOUR_IMAGES,
+            "Option 1 at first. On second thought, option 1 is a different scene. The effect is in Option 4.",
+            4,
+        ),
+        (FOUR_IMAGES, "### Option 1\nA dog.\n\n### Option 2\nA storm.\n\n### Decision\nOption 2.", 2),
+        (FOUR_IMAGES, "Effect image\nA large tree, split.\n\nThe cause is option 3.", 3),  # no letter across a line
+        (COMBINED_PANELS, "The second hypothesis (the right-hand image) is the more plausible.", 2),
+        (CUE_PHRASES, "- [ ] 1. heavy rain\n- [x] 3. slippery floor\n- [ ] 4. broken glass", 3),
+        (FOUR_IMAGES, "| Option | Shows | Cause? |\n|---|---|---|\n| 1 | a jogger | ✗ |\n| 3 | a lifter | ✓ |", 3),
+        (Score(), "Not a 10, not as low as a 3. I'd settle on a 6.", 6.0),
+        (Choice(2), "두 번째 가설 이미지가 더 그럴듯합니다.", 2),
+        (CUE_PHRASES, "정답은 3번입니다.", 3),
+        (CUE_PHRASES, '{"cue_number": 3, "phrase": "broken glass"}', None),  # the phrase is cue 4
+        (COMBINED_PANELS, '{"hypothesis": 2, "confidence": 0.7, "hypothesis_1": "an empty room"}', 2),
+    ],
+)
+def test_the_reading_policy_of_round_7(kind, answer, expected):
+    assert kind.read(answer) == expected
