@@ -2,36 +2,51 @@
 
 The reading policy (issue 22; the READMEs repeat it). A reply is read as a careful person reads it, given the prompt:
 
+- The reply is what the model said: chat-template artefacts ("</s>", "<|im_end|>") are no text, an echoed prompt
+  before the last role marker ("USER: ... ASSISTANT: 7") and a next user turn after the reply ("... USER:") are no
+  part of it.
 - The reply's final committed answer wins. A self-correction ("actually", "wait", "on reflection", "on closer
-  inspection", "I'll change my answer to 2", "I'll lower it to 6") replaces what came before it; a closed
-  ``<think>...</think>`` block is deliberation, and the answer after it counts (a block never closed, cut off while
-  reasoning, holds none). A concession ("Although image 1 seems more plausible at first, ...") or a question
+  inspection", "I'll change my answer to 2", "I'll lower it to 6", "Final answer: 3") replaces what came before it;
+  a closed ``<think>...</think>`` block is deliberation, and the answer after it counts (a block never closed, cut
+  off while reasoning, holds none). A concession ("Although image 1 seems more plausible at first, ...") or a question
   ("Image 2 is more plausible?") commits to nothing.
 - Hedges, refusals, "cannot determine", "neither", "both", "none of the options" and contradictory replies are never
-  a value. A reply is contradictory when it commits to two answers without a self-correction between them
-  ("Image 2 is more plausible. ... In summary, image 1 is the more plausible"), or when a rating contradicts the
+  a value ("None of the options shows the effect", "I cannot determine a single answer", "I can't make them out well
+  enough to choose"; not "none of the other options"); a pick heading a list ("I would say 1 and 3") picks none, and
+  the whole range of options ("Options 1-4") names none. A reply is contradictory when it commits to two answers
+  without a self-correction between them ("Image 2 is more plausible. ... In summary, image 1 is the more plausible",
+  "2\n\nOption 4 shows the effect", a JSON answer whose phrase is another option's), or when a rating contradicts the
   reply's own words about it ("Score: 3. This is very plausible"). A rating on another scale ("4 out of 5",
   "8/100") or below zero is no rating. After the last self-correction, a refusal to choose ("I cannot determine
   which is more plausible") outweighs any pick elsewhere in the reply, and so does a doubt ("unable to judge whether
   ...", "Either option 2 or option 4 could be the effect") unless a statement of the answer follows its sentence. A
   declined choice ("I would not pick image 2") rejects its option. A reply cut off mid-sentence commits to nothing
   its unfinished last line heads ("Middle (hypothesis 1): Children"), nor does one ending on an article and a word
-  after its sentences ("... with the context. The middle"), unless it is a repetition loop whose every complete
+  after its sentences ("... with the context. The middle"), on a prepositional phrase ("... a cloudy sky. In the
+  middle panel") or on a heading ("... Option 1:"), unless it is a repetition loop whose every complete
   sentence names the same answer ("Option 3 shows the effect. Option 3 shows the effect. Option 3 shows the"). A
   conditional reply ("It depends on the timing. If ..., about 8; if ..., more like 3") gives no answer.
 - An answer its own explanation contradicts is no answer: a number whose parenthesis or option text names another
   option ("Hypothesis 1 (right image)" where right is 2, "3 - heavy rain" where heavy rain is option 1); a label whose
-  explanation states the other label's effect with a verb of :data:`LABEL_VERBS` ("weakener ... which supports the
-  idea that ..."). "Revised score: 4" corrects "Score: 7".
+  explanation states the other label's effect with a verb of :data:`LABEL_VERBS` or a phrase of
+  :data:`LABEL_EFFECTS` ("weakener ... which supports the idea that ...", "weakener ... makes the hypothesis more
+  likely"); an option explained as the context panel ("Image 1 (the left one)", where the left panel is the context).
+  "Revised score: 4" corrects "Score: 7". The prompt's scale restated with its numbers ("1: Not plausible at all,
+  3: ...") names no rating; two scale words sharing their head ("between slightly and moderately plausible") are a
+  range. A decimal rating on the scale ("Score: 6.5") is read as written: the prompts ask for a score between 1 and 10,
+  not for an integer.
 - When in doubt, abstain: the reply is counted unparsable (and wrong), never guessed. A silent misread (a value a
   person does not read) is worse than an unread reply, which is at least counted.
 - Letters are option positions where a person reads them so: "(B)", "Answer: C", "answer: c", a reply opening
-  "B. ...", "Option A" (A to the last option's letter), and any letter standing as an answer where the prompt lists
-  letters (``Choice(letters=True)``).
+  "B. ..." or with a letter alone on its first line before an explanation (a bare "B" reply is not read), "Option A"
+  (A to the last option's letter), and any letter standing as an answer where the prompt lists letters
+  (``Choice(letters=True)``).
 - Ordinals and positions count where a person reads them unambiguously: "the second option", "the right image",
   "the third of the candidate images", "image 2" (numbered as the prompt numbers the options). An ordinal count of the
   images shown ("the second image") where the prompt also shows a context image may count it or not and names no
-  option, unless the reply shows how it counts ("the third image" of two options, "(i.e. hypothesis 1)"). Where the
+  option, unless the reply shows how it counts ("the third image" of two options, "(i.e. hypothesis 1)", "the first
+  hypothesis image" elsewhere in the reply; naming "the context image" by its role does not show it). An option's own
+  text quoted is that option (MuCR cue phrases, ``nleye_triplet_text``'s hypotheses). Where the
   prompt numbers the options otherwise ("Option 1" to "Option 4" after a context image), "image 3" is such a count
   too (``Choice(image_numbers=False)``).
 - A plain answer in another language is read: answer words and the digits after them ("答案是 2", "La imagen 2 es más
