@@ -23,7 +23,8 @@ The other internals: loglikelihood results reach ``process_results`` stringified
 :func:`model_class_path`, :func:`parse_model_args`); where the built-in task YAML lives
 (:func:`builtin_task_folder`); the evaluation entry point the ``abductive-eval`` command wraps
 (:func:`evaluate_cli`, with its results-folder naming and table filter; :func:`parse_eval_args`
-for the checks before it); and the ``llm_judge`` pieces our judge layer builds on. Model backends
+for the checks before it); lmms-eval's other subcommands and its web UI server with our tasks
+(:func:`run_subcommand`, :func:`ui_app`); and the ``llm_judge`` pieces our judge layer builds on. Model backends
 (:mod:`abductive_tasks.models`) use lmms-eval's model plugin API (``lmms``, ``Instance``,
 ``ModelManifest``) directly, as every lmms-eval model does.
 """
