@@ -58,12 +58,14 @@ def test_a_sample_without_readable_images_has_no_picture(tmp_path):
 def test_ui_without_fastapi_says_what_to_install_in_one_line(monkeypatch, capsys):
     real = lmms_tools.importlib.util.find_spec
     monkeypatch.setattr(
-        lmms_tools.importlib.util, "find_spec", lambda name, *a: None if name == "fastapi" else real(name, *a)
+        lmms_tools.importlib.util,
+        "find_spec",
+        lambda name, *a: None if name in lmms_tools.UI_PACKAGES else real(name, *a),
     )
     assert main(["ui", "--no-browser"]) == 1
     error = capsys.readouterr().err
     assert error == (
-        "abductive-eval ui: needs fastapi: pip install 'abductive-tasks[ui]' "
+        "abductive-eval ui: needs fastapi and uvicorn: pip install 'abductive-tasks[ui]' "
         "(lmms-eval's extra: pip install 'lmms-eval[tui]')\n"
     )
 
