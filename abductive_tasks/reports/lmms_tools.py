@@ -46,9 +46,10 @@ def power_main(argv: list[str]) -> int:
 
 def sample_picture(task: str, line: Mapping[str, Any]) -> tuple[bytes, str] | None:
     """The input images of one logged document (``input_media``, written by lmms-eval's evaluator) side by side as
-    one PNG, in the order the model got them; None when the sample names none or one cannot be read."""
-    paths = tuple(path for path in item_of(task, line).images if Path(path).is_file())
-    if not paths:
+    one PNG, in the order the model got them; None when the sample names none, or one is gone or unreadable (a
+    picture missing a panel would misplace the others)."""
+    paths = tuple(item_of(task, line).images)
+    if not paths or not all(Path(path).is_file() for path in paths):
         return None
     try:
         picture = compose_row(paths)

@@ -51,7 +51,10 @@ def test_a_samples_input_images_are_served_side_by_side_in_the_order_the_model_g
 def test_a_sample_without_readable_images_has_no_picture(tmp_path):
     (tmp_path / "broken.png").write_bytes(b"not an image")
     assert sample_picture("mucr_c2e", {"doc_id": 0, "c2e_accuracy": ["c2e_accuracy", {"item_id": "0"}]}) is None
-    assert sample_picture("nleye_triplet", {"doc_id": 0, "input_media": [str(tmp_path / "missing.png")]}) is None
+    assert (
+        sample_picture("nleye_triplet", {"doc_id": 0, "input_media": [*NLEYE_1[:2], str(tmp_path / "gone.png")]})
+        is None
+    )
     assert sample_picture("nleye_triplet", {"doc_id": 0, "input_media": [str(tmp_path / "broken.png")]}) is None
 
 
