@@ -31,6 +31,8 @@ SUBCOMMANDS = {
     "diff": ("abductive_tasks.reports.diff", "main"),
     "export-sherlock": ("abductive_tasks.sherlock.export", "main"),
     "tasks": ("abductive_tasks.runs.catalog", "main"),
+    "power": ("abductive_tasks.reports.lmms_tools", "power_main"),
+    "ui": ("abductive_tasks.reports.lmms_tools", "ui_main"),
 }
 SUBCOMMAND_HELP = {
     "tasks": "list our tasks and groups, one line each",
@@ -43,6 +45,8 @@ SUBCOMMAND_HELP = {
     "export-sherlock": (
         "RUN_DIR [--out DIR] [--split test|val]: the Sherlock leaderboard submission from a run's scores"
     ),
+    "power": "--tasks T1,T2 [lmms-eval power options]: lmms-eval's power analysis, our tasks' sizes included",
+    "ui": "[--port N]: lmms-eval's web UI with our tasks (needs pip install 'abductive-tasks[ui]')",
 }
 BASELINES = {
     "random_baseline": "a uniformly random option or 1-10 score, seeded per document (--model_args seed=N)",

@@ -23,7 +23,8 @@ The other internals: loglikelihood results reach ``process_results`` stringified
 :func:`model_class_path`, :func:`parse_model_args`); where the built-in task YAML lives
 (:func:`builtin_task_folder`); the evaluation entry point the ``abductive-eval`` command wraps
 (:func:`evaluate_cli`, with its results-folder naming and table filter; :func:`parse_eval_args`
-for the checks before it); and the ``llm_judge`` pieces our judge layer builds on. Model backends
+for the checks before it); lmms-eval's other subcommands and its web UI server with our tasks
+(:func:`run_subcommand`, :func:`ui_app`); and the ``llm_judge`` pieces our judge layer builds on. Model backends
 (:mod:`abductive_tasks.models`) use lmms-eval's model plugin API (``lmms``, ``Instance``,
 ``ModelManifest``) directly, as every lmms-eval model does.
 """
@@ -36,6 +37,7 @@ import ast
 import functools
 import importlib.util
 import inspect
+import json
 import os
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
@@ -349,6 +351,106 @@ def evaluate_cli(
         lmms_main.cli_evaluate_single = evaluate_single
         sys.argv = saved_argv
     return finished, failures, 0
+
+
+# ---------------------------------------------------------------- lmms-eval's own tools (power, ui)
+
+
+def run_subcommand(argv: list[str]) -> int:
+    """``lmms-eval <argv>`` (a subcommand such as ``power``) in process, with our tasks registered: lmms-eval 0.7.3
+    loads model entry points only for an evaluation, so its ``power`` and ``tasks`` subcommands never see ours."""
+    import sys
+
+    from lmms_eval.cli.dispatch import main as lmms_main
+
+    install()
+    saved, sys.argv = sys.argv, ["lmms-eval", *argv]
+    try:
+        lmms_main()
+    except SystemExit as exit_:
+        return exit_.code if isinstance(exit_.code, int) else 0 if exit_.code is None else 1
+    finally:
+        sys.argv = saved
+    return 0
+
+
+SampleMedia = Callable[[str, Mapping[str, Any]], "tuple[bytes, str] | None"]
+
+
+@functools.cache
+def ui_app(sample_media: SampleMedia):
+    """lmms-eval's web UI server (``lmms_eval.tui.server.app``, what ``lmms-eval ui`` runs in a subprocess) with our
+    tasks: in its task list (0.7.3 lists only YAML under its own ``tasks/`` that loads with ``yaml.safe_load``,
+    i.e. no ``!function`` tag), its task YAML preview (its own folder only) and its per-sample media route, which for
+    our tasks serves ``sample_media(task, samples JSONL line)`` (lmms-eval's resolver reads the task's raw dataset:
+    ours is a one-row placeholder that ``process_docs`` replaces). Other tasks keep lmms-eval's handlers. Needs
+    fastapi."""
+    from fastapi import HTTPException, Query
+    from fastapi.responses import Response
+    from lmms_eval.tui import discovery, server
+
+    install()
+    index = task_manager().task_index
+    ours = {name: Path(info["yaml_path"]) for name, info in index.items()}
+    listed = {
+        name: discovery._create_display_name(name, ours[name], is_group=info["type"] == "group")
+        for name, info in index.items()
+    }
+    discover = discovery.discover_tasks
+
+    def discover_with_ours(include_path: str | None = None) -> list[tuple[str, str]]:
+        return sorted({**listed, **dict(discover(include_path))}.items())  # a built-in name wins, as in lmms-eval
+
+    discovery.discover_tasks = discover_with_ours
+    discovery.get_discovery_cache().clear()
+    builtin_yaml, builtin_media = server.get_task_yaml, server.get_log_run_sample_media
+
+    async def task_yaml(task_id: str) -> dict[str, str]:
+        if task_id not in ours:
+            return await builtin_yaml(task_id)
+        path, root = ours[task_id], tasks_path().parents[1]
+        shown = path.relative_to(root) if path.is_relative_to(root) else path
+        return {"task_id": task_id, "yaml": path.read_text(encoding="utf-8"), "path": str(shown)}
+
+    async def sample_picture(run_id: str, task_name: str, doc_id: int, logs_path: str = Query("./logs/")):
+        if task_name not in ours:
+            return await builtin_media(run_id, task_name, doc_id, logs_path)
+        results = server._resolve_run_results_path(logs_path, run_id)
+        samples = results.with_name(f"{results.name.removesuffix('_results.json')}_samples_{task_name}.jsonl")
+        if not results.name.endswith("_results.json") or not samples.is_file():
+            raise HTTPException(status_code=404, detail="Samples file not found")
+        line = next((sample for sample in _json_lines(samples) if sample.get("doc_id") == doc_id), None)
+        picture = sample_media(task_name, line) if line is not None else None
+        if picture is None:
+            raise HTTPException(status_code=404, detail="No image found for this sample")
+        content, media_type = picture
+        return Response(content, media_type=media_type, headers={"Cache-Control": "public, max-age=3600"})
+
+    # in front of lmms-eval's routes, whose last one serves the web page for every other path
+    server.app.add_api_route("/tasks/{task_id}/yaml", task_yaml, methods=["GET"])
+    server.app.add_api_route("/logs/runs/{run_id:path}/samples/{task_name}/media/{doc_id}", sample_picture)
+    routes = server.app.router.routes
+    routes[:0] = [routes.pop(), routes.pop()]
+    return server.app
+
+
+def _json_lines(path: Path) -> Iterator[dict]:
+    """The JSON objects of a JSONL file, skipping blank and unreadable lines (as lmms-eval's samples route does)."""
+    with path.open(encoding="utf-8") as lines:
+        for line in lines:
+            try:
+                value = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(value, dict):
+                yield value
+
+
+def ui_built() -> bool:
+    """Whether lmms-eval's web UI bundle is built (its wheel ships it; a source checkout builds it with npm)."""
+    from lmms_eval.tui.cli import build_web_ui, check_web_built
+
+    return check_web_built() or build_web_ui()
 
 
 # ---------------------------------------------------------------- llm_judge (abductive_tasks.scoring.judge)

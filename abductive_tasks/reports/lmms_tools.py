@@ -1,0 +1,106 @@
+"""lmms-eval's own tools with our tasks: ``abductive-eval power`` and ``abductive-eval ui``.
+
+lmms-eval 0.7.3 loads the ``lmms_eval.models`` entry points (where :mod:`abductive_tasks.compat` registers our task
+folder) only for an evaluation, so its ``power`` and ``ui`` subcommands do not know our tasks. These commands run the
+same code in process after registering them: ``power`` is lmms-eval's subcommand itself; ``ui`` serves lmms-eval's own
+web UI app (``lmms_eval.tui.server``, which ``lmms-eval ui`` starts as a ``uvicorn`` subprocess, where nothing of
+ours would be loaded) with our tasks in its task list and YAML preview, and, for the samples of our runs, the
+document's input images on its media route (:func:`sample_picture`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import io
+import os
+import sys
+import webbrowser
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from abductive_tasks import compat
+from abductive_tasks.inputs.images import compose_row
+from abductive_tasks.reports.browse import item_of
+
+UI_PACKAGES = ("fastapi", "uvicorn")
+LOG_LEVELS = ("TRACE", "DEBUG", "INFO", "SUCCESS", "WARNING", "ERROR", "CRITICAL")
+
+
+def power_main(argv: list[str]) -> int:
+    """``abductive-eval power ...``: ``lmms-eval power ...`` with our tasks, logging at its ``--verbosity`` (default
+    WARNING; lmms-eval 0.7.3 passes it to the task index, which does not apply it, and prints its DEBUG lines)."""
+    from loguru import logger
+
+    peek = argparse.ArgumentParser(add_help=False)
+    peek.add_argument("--verbosity", default="WARNING")
+    verbosity = peek.parse_known_args(argv)[0].verbosity.upper()
+    if verbosity in LOG_LEVELS:
+        logger.remove()
+        logger.add(sys.stderr, level=verbosity)
+    return compat.run_subcommand(["power", *argv])
+
+
+def sample_picture(task: str, line: Mapping[str, Any]) -> tuple[bytes, str] | None:
+    """The input images of one logged document (``input_media``, written by lmms-eval's evaluator) side by side as
+    one PNG, in the order the model got them; None when the sample names none, or one is gone or unreadable (a
+    picture missing a panel would misplace the others)."""
+    paths = tuple(item_of(task, line).images)
+    if not paths or not all(Path(path).is_file() for path in paths):
+        return None
+    try:
+        picture = compose_row(paths)
+    except (OSError, ValueError, Image.DecompressionBombError):  # unreadable (our DataError is a ValueError)
+        return None
+    buffer = io.BytesIO()
+    picture.save(buffer, format="PNG")
+    return buffer.getvalue(), "image/png"
+
+
+def ui_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="abductive-eval ui",
+        description="lmms-eval's web UI (runs, results, samples; task list; evaluation launcher) with our tasks. "
+        "In 'View Logs', set the logs path to an --output_path of ours (e.g. results/demo).",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=int(os.environ.get("LMMS_SERVER_PORT", "8000")),
+        help="port (default: $LMMS_SERVER_PORT or 8000, as lmms-eval ui)",
+    )
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to bind (default: 127.0.0.1, this machine only; lmms-eval ui binds 0.0.0.0, every interface, "
+        "and its evaluation launcher runs shell commands sent to it)",
+    )
+    parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    return parser
+
+
+def ui_main(argv: list[str]) -> int:
+    """``abductive-eval ui [--port N] [--host H] [--no-browser]``."""
+    args = ui_parser().parse_args(argv)
+    missing = [name for name in UI_PACKAGES if importlib.util.find_spec(name) is None]
+    if missing:
+        print(
+            f"abductive-eval ui: needs {' and '.join(missing)}: pip install 'abductive-tasks[ui]' "
+            "(lmms-eval's extra: pip install 'lmms-eval[tui]')",
+            file=sys.stderr,
+        )
+        return 1
+    if not compat.ui_built():
+        return 1
+    import uvicorn
+
+    app = compat.ui_app(sample_picture)
+    url = f"http://{'localhost' if args.host in ('127.0.0.1', '0.0.0.0') else args.host}:{args.port}"
+    print(f"Starting LMMs-Eval Web UI (with the abductive-tasks tasks) on {url}; press Ctrl+C to stop")
+    if not args.no_browser:
+        webbrowser.open(url)
+    uvicorn.run(app, host=args.host, port=args.port)
+    return 0

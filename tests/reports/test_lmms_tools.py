@@ -1,0 +1,158 @@
+"""``abductive-eval power`` and ``abductive-eval ui``: lmms-eval's own power analysis and web UI with our tasks."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from PIL import Image
+
+from abductive_tasks.cli import main
+from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.reports import lmms_tools
+from abductive_tasks.reports.lmms_tools import sample_picture
+from abductive_tasks.runs import catalog
+
+from helpers.runs import OFFLINE, abductive_eval
+
+ABDUCTIVE_EVAL = str(Path(sys.executable).with_name("abductive-eval"))
+NLEYE_1 = [
+    str(SAMPLE_ROOT / "nleye" / "images" / "1" / f"{name}.png") for name in ("premise", "hypothesis1", "hypothesis2")
+]
+
+
+def png(content: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(content))
+    assert image.format == "PNG"
+    return image.convert("RGB")
+
+
+def test_a_samples_input_images_are_served_side_by_side_in_the_order_the_model_got_them():
+    line = {"doc_id": 1, "input_media": NLEYE_1, "consistency_acc": ["consistency_acc", {"item_id": "1"}]}
+    content, media_type = sample_picture("nleye_triplet", line)
+    picture = png(content)
+    # premise 72x66, hypothesis1 50x56, hypothesis2 80x71: scaled to height 71 -> widths 77, 63, 80; two 8-pixel gaps
+    assert media_type == "image/png" and picture.size == (77 + 8 + 63 + 8 + 80, 71)
+    assert picture.getpixel((77, 0)) == (255, 255, 255)  # the gap after the premise
+    assert picture.getpixel((77 + 8 + 63 + 8, 0)) == (40, 40, 40)  # hypothesis2's upper-left pixel, unscaled
+
+
+def test_a_sample_without_readable_images_has_no_picture(tmp_path):
+    (tmp_path / "broken.png").write_bytes(b"not an image")
+    assert sample_picture("mucr_c2e", {"doc_id": 0, "c2e_accuracy": ["c2e_accuracy", {"item_id": "0"}]}) is None
+    assert (
+        sample_picture("nleye_triplet", {"doc_id": 0, "input_media": [*NLEYE_1[:2], str(tmp_path / "gone.png")]})
+        is None
+    )
+    assert sample_picture("nleye_triplet", {"doc_id": 0, "input_media": [str(tmp_path / "broken.png")]}) is None
+
+
+def test_ui_without_fastapi_says_what_to_install_in_one_line(monkeypatch, capsys):
+    real = lmms_tools.importlib.util.find_spec
+    monkeypatch.setattr(
+        lmms_tools.importlib.util,
+        "find_spec",
+        lambda name, *a: None if name in lmms_tools.UI_PACKAGES else real(name, *a),
+    )
+    assert main(["ui", "--no-browser"]) == 1
+    error = capsys.readouterr().err
+    assert error == (
+        "abductive-eval ui: needs fastapi and uvicorn: pip install 'abductive-tasks[ui]' "
+        "(lmms-eval's extra: pip install 'lmms-eval[tui]')\n"
+    )
+
+
+@pytest.mark.e2e
+def test_power_gives_our_tasks_sizes_without_an_include_path():
+    completed = subprocess.run(
+        [ABDUCTIVE_EVAL, "power", "--tasks", "nleye_triplet,dve_cls"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **OFFLINE, "ABDUCTIVE_DATA": "sample"},
+        timeout=300,
+        check=True,
+    )
+    sizes = re.findall(r"^  (\w+):\n    Sample size: +n = (\d+)$", completed.stdout, re.M)
+    assert sizes == [("dve_cls", "17"), ("nleye_triplet", "24")] and "Unresolved task names" not in completed.stdout
+    assert "DEBUG" not in completed.stderr  # --verbosity WARNING (its default) holds
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def get(url: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+@pytest.mark.e2e
+def test_ui_lists_our_tasks_and_serves_a_demo_runs_samples_with_their_images(tmp_path):
+    pytest.importorskip("fastapi")
+    pytest.importorskip("uvicorn")
+    output = tmp_path / "demo"
+    run = abductive_eval(["--model", "dumb_pixel", "--tasks", "nleye_triplet", "--log_samples"], output)
+    assert run.returncode == 0, run.stderr[-2000:]
+    port = free_port()
+    server = subprocess.Popen(
+        [ABDUCTIVE_EVAL, "ui", "--no-browser", "--port", str(port)],
+        env={**os.environ, **OFFLINE},
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and server.poll() is None:
+            try:
+                if get(f"{base}/health")[0] == 200:
+                    break
+            except OSError:
+                time.sleep(0.5)
+        status, page = get(base + "/")
+        assert status == 200 and b'<div id="root">' in page, server.stdout.read() if server.poll() is not None else ""
+
+        tasks = {task["id"]: task for task in json.loads(get(f"{base}/tasks")[1])}
+        assert tasks["nleye_triplet"] == {"id": "nleye_triplet", "name": "Nleye Triplet", "group": False}
+        assert catalog.names() <= set(tasks) and len(catalog.names()) == 43  # every task and group of ours
+        assert tasks["nleye"]["group"] and "mmbench" in tasks  # lmms-eval's own list stays
+        preview = json.loads(get(f"{base}/tasks/nleye_triplet/yaml")[1])
+        assert preview["path"] == "abductive_tasks/tasks/nleye/nleye_triplet.yaml"
+        assert "task: nleye_triplet" in preview["yaml"]
+
+        logs = quote(str(output))
+        (listed,) = json.loads(get(f"{base}/logs/runs?logs_path={logs}")[1])
+        assert listed["model_name"] == "dumb_pixel" and listed["tasks"] == ["nleye_triplet"]
+        samples = json.loads(get(f"{base}/logs/runs/{listed['run_id']}/samples/nleye_triplet?logs_path={logs}")[1])
+        assert samples["total"] == 24  # 12 sample items, both hypothesis orders
+        first = samples["samples"][0]
+        assert first["doc_id"] == 0 and first["input_media"][0].endswith("nleye/images/1/premise.png")
+        assert first["consistency_acc"][1]["item_id"] == "1"
+
+        status, content = get(f"{base}/logs/runs/{listed['run_id']}/samples/nleye_triplet/media/0?logs_path={logs}")
+        picture = png(content)
+        assert status == 200 and picture.size == (77 + 8 + 63 + 8 + 80, 71)  # item 1's three images (see above)
+        assert picture.tobytes() == png(sample_picture("nleye_triplet", first)[0]).tobytes()
+        missing = get(f"{base}/logs/runs/{listed['run_id']}/samples/nleye_triplet/media/99?logs_path={logs}")
+        assert missing == (404, b'{"detail":"No image found for this sample"}')
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
