@@ -34,7 +34,7 @@ from abductive_tasks.runs.progress import task_line
 from abductive_tasks.runs.record import record_spec, write_status
 from abductive_tasks.runs.run import log_tail, run_model, say, start_judge, task_state
 from abductive_tasks.runs.spec import BatchSpec, JudgeSpec, ModelSpec, SpecError, load_spec
-from abductive_tasks.runs.suite import Suite
+from abductive_tasks.runs.suite import Suite, SuiteError
 from abductive_tasks.runs.vllm import PRESETS
 
 
@@ -146,7 +146,7 @@ def user_errors(verbosity: str, run: Callable[[], int], prog: str) -> int:
     the traceback only with ``--verbosity DEBUG``."""
     try:
         return run()
-    except SpecError as error:
+    except (SpecError, SuiteError) as error:
         if verbosity.upper() == "DEBUG":
             raise
         print(f"{prog}: error: {error}", file=sys.stderr)
@@ -217,10 +217,10 @@ def serve_main(argv: list[str]) -> int:
     parser.add_argument("--max-model-len", type=int)
     parser.add_argument("--gpu-memory-utilization", type=float, default=0.9)
     parser.add_argument("--port", type=int)
-    parser.add_argument("--limit", type=float)
+    parser.add_argument("--limit", type=_positive, help="documents per task (a count, or a share below 1)")
     parser.add_argument("--backend", default="openai", choices=["openai", "async_openai"])
     parser.add_argument("--vllm-executable", default="vllm")
-    parser.add_argument("--health-timeout", type=float, default=1800.0)
+    parser.add_argument("--health-timeout", type=_positive, default=1800.0, help="seconds to wait for the server")
     parser.add_argument(
         "--judge-model", help="also serve this judge model (wired via API_TYPE, OPENAI_API_URL, MODEL_VERSION)"
     )
@@ -240,7 +240,26 @@ def serve_main(argv: list[str]) -> int:
         action="store_true",
         help="print the server and evaluation command lines with their variables; start nothing",
     )
+    parser.add_argument("--verbosity", default="INFO", help="DEBUG: a user error shows its traceback too")
     args = parser.parse_args(argv)
+    return user_errors(args.verbosity, lambda: _serve(args, extra), parser.prog)
+
+
+def _positive(text: str) -> float:
+    """An argparse type: a number above 0."""
+    import argparse
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"a number above 0, not {text!r}")
+    return value
+
+
+def _serve(args, extra: list[str]) -> int:
+    """``serve_main`` after parsing: the one-model spec (checked), then its run."""
     settings = dict(
         model=args.model,
         tensor_parallel_size=args.tensor_parallel_size,
@@ -280,11 +299,8 @@ def serve_main(argv: list[str]) -> int:
         health_timeout=args.health_timeout,
     )
 
-    def run() -> int:
-        if args.print_command:
-            suite = Suite()
-            print_commands(spec, plan(spec, suite), suite, job_lines=False)
-            return 0
-        return run_interruptible(spec)
-
-    return user_errors("INFO", run, parser.prog)
+    if args.print_command:
+        suite = Suite()
+        print_commands(spec, plan(spec, suite), suite, job_lines=False)
+        return 0
+    return run_interruptible(spec)

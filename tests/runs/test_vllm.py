@@ -493,3 +493,26 @@ def test_shipped_multi_gpu_spec_plans_with_its_presets(suite):
     assert "--trust-remote-code" in serve_command(
         internvl, suite.image_limit(plans["internvl3-8b"].tasks), "127.0.0.1", 8000
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--tensor-parallel-size", "0"], "models[0].tensor_parallel_size: input should be greater than 0"),
+        (["--port", "99999"], "models[0].port: input should be less than or equal to 65535"),
+        (["--tasks", "nleye_triplet,no_such_task"], "unknown task or group 'no_such_task'"),
+    ],
+)
+def test_serve_refuses_a_bad_setting_in_one_line(args, message, capsys):
+    assert serve_main(["m", "--tasks", "nleye_pairs", *args, "--print-command"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert err.startswith(f"abductive-eval serve: error: {message}")
+
+
+@pytest.mark.parametrize("flag", ["--limit", "--health-timeout"])
+def test_serve_takes_only_positive_limits_and_timeouts(flag, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        serve_main(["m", "--tasks", "nleye_pairs", flag, "-5", "--print-command"])
+    assert exit_.value.code == 2
+    assert f"argument {flag}: a number above 0, not '-5'" in capsys.readouterr().err
