@@ -50,7 +50,7 @@ from abductive_tasks.runs.history import SPEC_RECORD, DamagedFile, Outcome, Reco
 from abductive_tasks.runs.identity import data_content, data_fingerprint, package_versions
 from abductive_tasks.runs.suite import Suite, SuiteError
 from abductive_tasks.scoring.stats import Estimate
-from abductive_tasks.scoring.taskspec import metric_info, metric_scale
+from abductive_tasks.scoring.taskspec import metric_info, metric_proportion, metric_scale
 
 PAPER_REPORTED = "paper-reported"
 
@@ -667,12 +667,14 @@ def _header(board: Leaderboard) -> list[str]:
 
 
 def average_tasks(board: Leaderboard) -> list[str]:
-    """The tasks the average column spans: percentage headlines where higher is better that some row has a score on
-    (none when fewer than 2)."""
+    """The tasks the average column spans: headlines that are shares of units (accuracies, 0-100%; not a signed score
+    such as Sherlock's comparison accuracy) where higher is better that some row has a score on (none when fewer
+    than 2)."""
     tasks = [
         task
         for task in board.tasks
         if board.percent(task)
+        and metric_proportion(board.headline[task])
         and board.higher_is_better.get(task, True)
         and any(board.shown(model, task)[0] is not None for model in board.rows)
     ]
@@ -930,7 +932,8 @@ LEGEND = (
     "**Bold**: the best model on the task and every model statistically tied with it "
     "(the paired 95% bootstrap interval of best − model, over the units both were scored on, includes 0; "
     "one comparison per model, no correction for multiple comparisons). "
-    "Average: the mean of the percentage headlines, for rows with a score on each, on the same data. "
+    "Average: the mean of the accuracy headlines (shares of units; not a signed score such as Sherlock's comparison "
+    "accuracy, -100 to 100), for rows with a score on each, on the same data. "
     "Chance: the random-answer level the task reports."
 )
 

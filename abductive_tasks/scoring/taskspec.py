@@ -57,12 +57,15 @@ class Reading:
 @dataclass(frozen=True)
 class Metric:
     """One reported metric. ``scale``: how its raw value reads as a percentage in summaries
-    ("fraction": 0-1, "percent": already 0-100, "raw": not a percentage, e.g. a mean rank)."""
+    ("fraction": 0-1, "percent": already 0-100, "raw": not a percentage, e.g. a mean rank). ``proportion``: the value
+    is a share of units (0-100%), which an average over tasks may mix with others; False for a signed score
+    (Sherlock's comparison accuracy, -100..100%)."""
 
     name: str
     higher_is_better: bool | None = True
     scale: Literal["fraction", "percent", "raw"] = "fraction"
     breakdown: bool = False
+    proportion: bool = True
 
 
 @dataclass
@@ -247,6 +250,12 @@ def metric_info(name: str) -> Metric | None:
             f"abductive_tasks.{benchmark}.hooks"
         )  # the hooks module itself: a package may load it lazily (Sherlock)
     return next((metric for spec in REGISTRY.values() for metric in spec.metrics if metric.name == name), None)
+
+
+def metric_proportion(name: str) -> bool:
+    """Whether a metric of ours is a share of units (0-100%); False for a metric not ours."""
+    info = metric_info(name)
+    return bool(info and info.proportion and info.scale != "raw")
 
 
 def metric_scale(name: str, undeclared: str = "raw") -> str:

@@ -203,9 +203,13 @@ COMPARISON = TaskSpec(
     name="sherlock_comparison",
     prefix="comparison",
     metrics=(
-        Metric("comparison_acc", scale="percent"),  # Table 2 "Human Acc" of a model
-        Metric("comparison_human_acc", scale="percent"),  # Table 2 "Human": one annotator predicting the other
-        Metric("comparison_oracle_acc", scale="percent"),  # official "Oracle corr": the mean of both annotators
+        Metric("comparison_acc", scale="percent", proportion=False),  # Table 2 "Human Acc" of a model: -100..100
+        Metric(
+            "comparison_human_acc", scale="percent", proportion=False
+        ),  # Table 2 "Human": one annotator predicting the other
+        Metric(
+            "comparison_oracle_acc", scale="percent", proportion=False
+        ),  # official "Oracle corr": the mean of both annotators
     ),
     record=_scored(_COMPARISON_FIELDS),
     compute=metrics.comparison_outcome,
