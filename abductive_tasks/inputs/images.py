@@ -180,16 +180,29 @@ def compose_labelled(paths: Sequence[str], labels: Sequence[str]) -> Image.Image
     return canvas
 
 
+# Encoded image formats by their first bytes: the cached file's suffix, so that tools that know an image by its name
+# (lmms-eval's logged ``input_media``, the run browser) find it.
+_MAGIC_SUFFIXES = ((b"\x89PNG", ".png"), (b"\xff\xd8\xff", ".jpg"), (b"GIF8", ".gif"), (b"BM", ".bmp"))
+
+
+def _suffix(data: bytes) -> str:
+    """The file suffix of encoded image bytes by their signature ("" when unknown)."""
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return ".webp"
+    return next((suffix for magic, suffix in _MAGIC_SUFFIXES if data.startswith(magic)), "")
+
+
 def materialise_image(data: bytes, directory: Path | None = None) -> str:
     """Write encoded image bytes (e.g. a parquet image cell) to a content-addressed file; return its path.
 
     Files live under ``directory`` (default ``<cache_root()>/images``, see
-    :func:`abductive_tasks.inputs.data.cache_root`) and are named by the SHA-256 of the bytes, so rewriting
+    :func:`abductive_tasks.inputs.data.cache_root`) and are named by the SHA-256 of the bytes and their format's
+    suffix (``<sha256>.png``), so rewriting
     is idempotent and concurrent writers cannot corrupt each other (atomic rename).
     """
     folder = directory or settings.cache_root() / "images"
     folder.mkdir(parents=True, exist_ok=True)
-    target = folder / hashlib.sha256(data).hexdigest()
+    target = folder / (hashlib.sha256(data).hexdigest() + _suffix(data))
     if not target.is_file():
         with tempfile.NamedTemporaryFile(dir=folder, delete=False) as handle:
             handle.write(data)

@@ -7,8 +7,8 @@
 
 ``RUN`` is a results JSON (``<date>_results.json``) or a folder: the newest results JSON under it
 (a model folder of ``abductive-eval``, a batch model's folder). Each samples line carries lmms-eval's
-``input`` (the prompt), ``filtered_resps`` (the reply), ``target``, ``input_media`` (image paths,
-where the document names its images by path; MuCR's images are parquet bytes and are not recorded)
+``input`` (the prompt), ``filtered_resps`` (the reply), ``target``, ``input_media`` (at most 4 image paths;
+MuCR's parquet images are cached as ``<sha256>.png`` so that lmms-eval records them too)
 and our record (:mod:`abductive_tasks.scoring.taskspec`: ``answer_status``, the value read, ``correct``).
 """
 

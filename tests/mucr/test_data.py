@@ -121,7 +121,7 @@ def test_embedded_image_encodedare_written_once_by_content(tmp_path):
     image = load_items(SAMPLE_ROOT / "mucr")[0]["cause_image"]
     assert Path(image).parent == tmp_path / "cache" / "images"
     encoded = Path(image).read_bytes()
-    assert materialise_image(encoded) == image and Path(image).name == hashlib.sha256(encoded).hexdigest()
+    assert materialise_image(encoded) == image and Path(image).name == hashlib.sha256(encoded).hexdigest() + ".png"
     assert len(list((tmp_path / "cache" / "images").iterdir())) == 24  # 12 pairs x 2 distinct images
 
 
