@@ -36,7 +36,7 @@ import orjson
 from abductive_tasks import settings
 from abductive_tasks.compat import OwnStderr
 from abductive_tasks.scoring.parsing import AnswerKind, is_request_failure
-from abductive_tasks.scoring.stats import Estimate, interval, seed_for
+from abductive_tasks.scoring.stats import Estimate, intervals, seed_for
 
 PARSED, JUDGE_EXTRACTED, UNPARSABLE, REQUEST_FAILED = "parsed", "judge_extracted", "unparsable", "request_failed"
 Records = list[dict]
@@ -192,16 +192,21 @@ class TaskSpec(OwnStderr):
             "judge_extracted": statuses.count(JUDGE_EXTRACTED),
         }
         values: dict[str, Any] = dict(outcome.values)
-        intervals: dict[str, dict] = {}
+        estimates = {(name, None): estimate for name, estimate in outcome.estimates.items()}
+        estimates |= {
+            (name, label): cell for name, cells in outcome.breakdowns.items() for label, cell in cells.items()
+        }
+        bounds_of = intervals(estimates, resamples, lambda units: seed_for(base_seed, self.name, "units", *units))
+        ci95: dict[str, dict] = {}
         for name, estimate in outcome.estimates.items():
             values[name] = estimate.value
-            intervals[name] = interval(estimate, resamples, seed_for(base_seed, self.name, name)).as_dict()
+            ci95[name] = bounds_of[name, None].as_dict()
             if name in outcome.chance:
-                intervals[name]["chance"] = outcome.chance[name]
+                ci95[name]["chance"] = outcome.chance[name]
         for name, cells in outcome.breakdowns.items():
             values[name] = {}
             for label, estimate in sorted(cells.items()):
-                bounds = interval(estimate, resamples, seed_for(base_seed, self.name, name, label))
+                bounds = bounds_of[name, label]
                 values[name][label] = {
                     "acc": estimate.value,
                     "n": estimate.n_rows,
@@ -209,7 +214,7 @@ class TaskSpec(OwnStderr):
                     "upper": bounds.upper,
                 }
         values[self.counts_metric] = counts
-        values[self.interval_metric] = intervals
+        values[self.interval_metric] = ci95
         missing = set(self.metric_names) - set(values)
         if missing:
             raise KeyError(f"{self.name}: the computation gave no value for {sorted(missing)}")
