@@ -26,7 +26,7 @@ import os
 import re
 import tempfile
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -36,7 +36,6 @@ from typing import Annotated
 import msgspec
 import numpy as np
 import orjson
-import pandas as pd
 from loguru import logger
 
 from abductive_tasks import settings
@@ -209,8 +208,8 @@ class _Factoring:
     def finish(self, answer_key: dict | None) -> FactoredChunk:
         """The factored chunk: instances in sorted ``test_id`` order (the submission order), the gold grid checked."""
         test_ids = self.test_ids
-        order = sorted(range(len(test_ids)), key=test_ids.__getitem__)
-        sorted_ids = list(map(test_ids.__getitem__, order))
+        order = np.array(sorted(range(len(test_ids)), key=test_ids.__getitem__), dtype=np.intp)
+        sorted_ids = _gather(test_ids, order)
         if any(map(operator.eq, sorted_ids, itertools.islice(sorted_ids, 1, None))):
             duplicate = next(sorted_ids[i] for i in range(1, len(sorted_ids)) if sorted_ids[i] == sorted_ids[i - 1])
             raise FactoringError(f"{self.source}: duplicate test_id '{duplicate}'")
@@ -218,9 +217,15 @@ class _Factoring:
         col_of = np.frombuffer(self.cols, dtype=np.int32)[order]
         gold_rows = gold_cols = None
         if answer_key is not None:
-            gold_rows, gold_cols = _gold_grid(sorted_ids, row_of, col_of, answer_key, self.source)
+            pairs = _gather(map(answer_key.get, test_ids), order)  # looked up in file order: fewer cache misses
+            gold_rows, gold_cols = _gold_grid(sorted_ids, pairs, row_of, col_of, answer_key, self.source)
         rows = tuple((url, tuple(map(msgspec.structs.astuple, boxes))) for url, boxes in self.row_index)
         return FactoredChunk(self.chunk, rows, tuple(self.text_index), row_of, col_of, gold_rows, gold_cols)
+
+
+def _gather(values: Iterable, order: np.ndarray) -> list:
+    """``[values[i] for i in order]``, gathered by numpy."""
+    return np.fromiter(values, dtype=object, count=len(order))[order].tolist()
 
 
 def factor_retrieval_chunk(
@@ -234,20 +239,21 @@ def factor_retrieval_chunk(
 
 
 def _gold_grid(
-    test_ids: list[str], row_of: np.ndarray, col_of: np.ndarray, answer_key: dict, source: str
+    test_ids: list[str], pairs: list, row_of: np.ndarray, col_of: np.ndarray, answer_key: dict, source: str
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Rows and columns of the answer key's instance ids; checks the key is a full n x n grid over the instances."""
-    pairs = list(map(answer_key.get, test_ids))
+    """Rows and columns of the answer key's instance ids (``pairs``: the key's value of each of ``test_ids``, None
+    where it has none); checks the key is a full n x n grid over the instances."""
     if len(answer_key) != len(test_ids) or None in pairs:
         missing = [test_id for test_id in test_ids if test_id not in answer_key][:3] or [
             test_id for test_id in answer_key if test_id not in set(test_ids)
         ][:3]
         raise FactoringError(f"{source}: the answer key and the instances list different test_ids (e.g. {missing})")
+    number: dict[str | int, int] = {}  # instance id -> its number, in first-seen order
     try:
         if set(map(len, pairs)) != {2}:
             raise TypeError
         image_side, text_side = zip(*pairs, strict=True)
-        image_ids, number = pd.factorize(pd.Series(image_side, dtype=object))  # numbered in first-seen order
+        image_ids = np.array([number.setdefault(instance_id, len(number)) for instance_id in image_side])
         if not all(isinstance(instance_id, str | int) for instance_id in number):
             raise TypeError
     except TypeError:
@@ -255,8 +261,8 @@ def _gold_grid(
             f"{source}: every answer-key value must be [image_instance_id, text_instance_id]"
         ) from None
     try:
-        text_ids = pd.Index(number, dtype=object).get_indexer(pd.Series(text_side, dtype=object))
-    except TypeError:
+        text_ids = np.array([number.get(instance_id, -1) for instance_id in text_side])
+    except TypeError:  # an unhashable id
         text_ids = np.array([-1])
     image_ids, text_ids = image_ids.astype(np.int64), text_ids.astype(np.int64)
     size = len(number)
@@ -299,7 +305,7 @@ _BLOCK = 1 << 24  # bytes of a chunk file parsed at a time (a parsed block holds
 _FIRST_KEY = re.compile(rb'\s*\[\s*\{\s*("(?:[^"\\]|\\.)*")\s*:')
 
 
-def _instance_pieces(path: Path) -> Iterator[bytes]:
+def _instance_pieces(path: Path) -> Iterator[bytearray]:
     """The instance list of a chunk file, a block at a time: cut where one top-level object ends and the next
     begins with the first object's first key (``}, {"image":``), each piece a JSON list on its own.
 
@@ -309,26 +315,30 @@ def _instance_pieces(path: Path) -> Iterator[bytes]:
     """
     block = _BLOCK
     with open(path, "rb") as handle:
-        buffer = handle.read(block)
-        first_key = _FIRST_KEY.match(buffer)
+        first = handle.read(block)
+        first_key = _FIRST_KEY.match(first)
         if first_key is None:
             raise _Uncut
         key = first_key.group(1)
-        buffer = buffer[buffer.index(b"[") + 1 :]
+        piece = bytearray(first)  # "[" + the objects read so far: each block is copied once
         while more := handle.read(block):
-            buffer += more
-            cut = _last_cut(buffer, key, max(0, len(buffer) - len(more) - 64))
+            searched = len(piece)
+            piece += more
+            cut = _last_cut(piece, key, max(0, searched - 64))
             if cut is not None:
                 end, start = cut
-                yield b"[" + buffer[:end] + b"]"
-                buffer = buffer[start:]
-        yield b"[" + buffer
+                rest = piece[start:]
+                piece[end] = ord("]")  # the separator after the last whole object closes the list
+                del piece[end + 1 :]
+                yield piece
+                piece = bytearray(b"[") + rest
+        yield piece
 
 
 _BEFORE_OBJECT = re.compile(rb"\}\s*,\s*\{\s*\Z")
 
 
-def _last_cut(buffer: bytes, key: bytes, start: int) -> tuple[int, int] | None:
+def _last_cut(buffer: bytearray, key: bytes, start: int) -> tuple[int, int] | None:
     """Where to cut ``buffer`` (searching from ``start``): the end of the last object followed by one that begins
     with ``key``, and the start of that next object; None when there is none."""
     position = len(buffer)
@@ -339,7 +349,7 @@ def _last_cut(buffer: bytes, key: bytes, start: int) -> tuple[int, int] | None:
     return None
 
 
-def _add_piece(factoring: _Factoring, text: bytes) -> None:
+def _add_piece(factoring: _Factoring, text: bytearray) -> None:
     """Factor one piece: the typed decode, else (a value it refuses) the checked path on the piece's json values."""
     try:
         instances = _INSTANCES.decode(text)
@@ -351,7 +361,7 @@ def _add_piece(factoring: _Factoring, text: bytes) -> None:
         factoring.add_decoded(instances)
 
 
-def _piece(text: bytes) -> list:
+def _piece(text: bytearray) -> list:
     try:
         parsed = orjson.loads(text)
     except orjson.JSONDecodeError:
