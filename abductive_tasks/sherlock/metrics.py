@@ -364,10 +364,11 @@ def localization_outcome(records: Records) -> Outcome:
     average). Auto boxes: the share of inferences whose best proposal has IoU > 0.5 (chance: the share of
     such proposals); the oracle takes the IoU as score. Computed on columns (millions of records at full size)."""
     columns, incomplete = _complete_columns(records, _LOCALIZATION_COLUMNS)
+    columns["inst_id"] = pd.factorize(columns["inst_id"], sort=False)[0]  # numbered once for both box types
     is_gt = columns["box_type"] == "gt"
     gt_images = _gt_images({name: values[is_gt] for name, values in columns.items()})
     auto = _auto_images({name: values[~is_gt] for name, values in columns.items()})
-    first_seen = pd.unique(columns["group"])  # images in first-seen order, as _groups
+    first_seen = columns["group"][np.unique(columns["unit"], return_index=True)[1]]  # images in first-seen order
     gt = {group: gt_images[group][0] for group in first_seen if group in gt_images}
     gt_chance = [gt_images[group][1] for group in gt]
     auto = {group: auto[group] for group in first_seen if group in auto}
