@@ -153,6 +153,16 @@ def _first_bad_instance(instances: Sequence[object], source: str, offset: int = 
     return FactoringError(f"{source}: malformed instances")
 
 
+_test_id, _inference = operator.attrgetter("test_id"), operator.attrgetter("inference")
+
+
+def _numbers(index: dict, keys: list) -> np.ndarray:
+    """The number of each key in ``index`` (int32), keys new to it numbered on in first-seen order."""
+    for key in dict.fromkeys(keys):  # the distinct keys, in first-seen order
+        index.setdefault(key, len(index))
+    return np.fromiter(map(index.__getitem__, keys), dtype=np.int32, count=len(keys))
+
+
 class _Factoring:
     """A retrieval chunk factored piece by piece (the instance list parsed a block of the file at a time)."""
 
@@ -161,7 +171,7 @@ class _Factoring:
         self.test_ids: list[str] = []
         self.row_index: dict[tuple, int] = {}  # (url, boxes) -> row, in first-seen order
         self.text_index: dict[str, int] = {}
-        self.rows, self.cols = array("i"), array("i")
+        self.rows, self.cols = array("i"), array("i")  # C ints: int32
 
     def add(self, instances: Sequence[dict]) -> None:
         """Factor the next instances of the list: fields read with comprehensions, checked on the values new here;
@@ -174,9 +184,7 @@ class _Factoring:
                 for instance in instances
             ]
             texts = [instance["inference"] for instance in instances]
-            row_index, text_index = self.row_index, self.text_index
-            rows = [row_index.setdefault(key, len(row_index)) for key in row_keys]
-            cols = [text_index.setdefault(text, len(text_index)) for text in texts]
+            rows, cols = _numbers(self.row_index, row_keys), _numbers(self.text_index, texts)
         except (TypeError, KeyError, IndexError):
             raise _first_bad_instance(instances, self.source, offset) from None
         new_rows = itertools.islice(self.row_index, rows_before, None)
@@ -195,15 +203,15 @@ class _Factoring:
         ):
             raise _first_bad_instance(instances, self.source, offset)
         self.test_ids += test_ids
-        self.rows.extend(rows)
-        self.cols.extend(cols)
+        self.rows.frombytes(rows.tobytes())
+        self.cols.frombytes(cols.tobytes())
 
     def add_decoded(self, instances: Sequence[_Instance]) -> None:
         """Factor the next instances of the list, decoded and checked by :data:`_INSTANCES`."""
-        row_index, text_index = self.row_index, self.text_index
-        self.test_ids += [instance.test_id for instance in instances]
+        self.test_ids += map(_test_id, instances)
+        row_index = self.row_index  # numbered here: a row key (url, boxes) does not cache its hash, hash it once
         self.rows.extend([row_index.setdefault((i.image.url, i.region), len(row_index)) for i in instances])
-        self.cols.extend([text_index.setdefault(i.inference, len(text_index)) for i in instances])
+        self.cols.frombytes(_numbers(self.text_index, list(map(_inference, instances))).tobytes())
 
     def finish(self, answer_key: dict | None) -> FactoredChunk:
         """The factored chunk: instances in sorted ``test_id`` order (the submission order), the gold grid checked."""
@@ -248,20 +256,21 @@ def _gold_grid(
             test_id for test_id in answer_key if test_id not in set(test_ids)
         ][:3]
         raise FactoringError(f"{source}: the answer key and the instances list different test_ids (e.g. {missing})")
-    number: dict[str | int, int] = {}  # instance id -> its number, in first-seen order
     try:
         if set(map(len, pairs)) != {2}:
             raise TypeError
         image_side, text_side = zip(*pairs, strict=True)
-        image_ids = np.array([number.setdefault(instance_id, len(number)) for instance_id in image_side])
-        if not all(isinstance(instance_id, str | int) for instance_id in number):
+        distinct = dict.fromkeys(image_side)  # in first-seen order
+        if not all(isinstance(instance_id, str | int) for instance_id in distinct):
             raise TypeError
     except TypeError:
         raise FactoringError(
             f"{source}: every answer-key value must be [image_instance_id, text_instance_id]"
         ) from None
+    number = {instance_id: index for index, instance_id in enumerate(distinct)}
+    image_ids = np.fromiter(map(number.__getitem__, image_side), dtype=np.int64, count=len(pairs))
     try:
-        text_ids = np.array([number.get(instance_id, -1) for instance_id in text_side])
+        text_ids = np.fromiter(map(number.get, text_side, itertools.repeat(-1)), dtype=np.int64, count=len(pairs))
     except TypeError:  # an unhashable id
         text_ids = np.array([-1])
     image_ids, text_ids = image_ids.astype(np.int64), text_ids.astype(np.int64)
