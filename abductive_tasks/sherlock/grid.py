@@ -225,8 +225,8 @@ class _Factoring:
         col_of = np.frombuffer(self.cols, dtype=np.int32)[order]
         gold_rows = gold_cols = None
         if answer_key is not None:
-            pairs = _gather(map(answer_key.get, test_ids), order)  # looked up in file order: fewer cache misses
-            gold_rows, gold_cols = _gold_grid(sorted_ids, pairs, row_of, col_of, answer_key, self.source)
+            pairs = list(map(answer_key.get, test_ids))
+            gold_rows, gold_cols = _gold_grid(sorted_ids, pairs, order, row_of, col_of, answer_key, self.source)
         rows = tuple((url, tuple(map(msgspec.structs.astuple, boxes))) for url, boxes in self.row_index)
         return FactoredChunk(self.chunk, rows, tuple(self.text_index), row_of, col_of, gold_rows, gold_cols)
 
@@ -247,10 +247,18 @@ def factor_retrieval_chunk(
 
 
 def _gold_grid(
-    test_ids: list[str], pairs: list, row_of: np.ndarray, col_of: np.ndarray, answer_key: dict, source: str
+    test_ids: list[str],
+    pairs: list,
+    order: np.ndarray,
+    row_of: np.ndarray,
+    col_of: np.ndarray,
+    answer_key: dict,
+    source: str,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Rows and columns of the answer key's instance ids (``pairs``: the key's value of each of ``test_ids``, None
-    where it has none); checks the key is a full n x n grid over the instances."""
+    """Rows and columns of the answer key's instance ids, numbered in first-seen order of the sorted ``test_ids``;
+    checks the key is a full n x n grid over the instances. ``pairs``: the key's value of each instance in file order
+    (None where it has none; the file order keeps the lookups cache-friendly), ``order``: the file positions of
+    ``test_ids``."""
     if len(answer_key) != len(test_ids) or None in pairs:
         missing = [test_id for test_id in test_ids if test_id not in answer_key][:3] or [
             test_id for test_id in answer_key if test_id not in set(test_ids)
@@ -267,16 +275,19 @@ def _gold_grid(
         raise FactoringError(
             f"{source}: every answer-key value must be [image_instance_id, text_instance_id]"
         ) from None
-    number = {instance_id: index for index, instance_id in enumerate(distinct)}
-    image_ids = np.fromiter(map(number.__getitem__, image_side), dtype=np.int64, count=len(pairs))
+    number = {instance_id: index for index, instance_id in enumerate(distinct)}  # first seen in the file
+    image_ids = np.fromiter(map(number.__getitem__, image_side), dtype=np.int64, count=len(pairs))[order]
     try:
         text_ids = np.fromiter(map(number.get, text_side, itertools.repeat(-1)), dtype=np.int64, count=len(pairs))
     except TypeError:  # an unhashable id
         text_ids = np.array([-1])
-    image_ids, text_ids = image_ids.astype(np.int64), text_ids.astype(np.int64)
     size = len(number)
     if (text_ids < 0).any() or not np.bincount(text_ids, minlength=size).all():
         raise FactoringError(f"{source}: image and text instance ids differ; retrieval needs one id set for both")
+    first_seen = np.unique(image_ids, return_index=True)[1]  # in the sorted order, per id number
+    renumber = np.empty(size, dtype=np.int64)
+    renumber[np.argsort(first_seen, kind="stable")] = np.arange(size)
+    image_ids, text_ids = renumber[image_ids], renumber[text_ids[order]]
     if len(pairs) != size**2 or not (np.bincount(image_ids * size + text_ids, minlength=size**2) == 1).all():
         raise FactoringError(
             f"{source}: the answer key is not a full {size} x {size} grid of (image, text) instance ids"

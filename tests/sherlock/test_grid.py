@@ -100,6 +100,10 @@ def test_a_chunk_factors_into_its_distinct_regions_and_inferences():
     assert sorted(zip(chunk.gold_rows.tolist(), chunk.gold_cols.tolist(), strict=True)) == sorted(
         (rows[n], cols[n]) for n in "abcd"
     )
+    # numbered in first-seen order of the sorted test ids (0a., 1d., 2c., 3b.), whatever the file order
+    assert chunk.gold_rows.tolist() == [rows[n] for n in "adcb"] and chunk.gold_cols.tolist() == [
+        cols[n] for n in "adcb"
+    ]
 
 
 def test_the_embedding_route_scores_exactly_like_the_per_pair_route(tmp_path):
