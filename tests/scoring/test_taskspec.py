@@ -109,3 +109,30 @@ def test_only_shares_of_units_are_proportions_an_average_may_mix():
     assert not metric_proportion("comparison_acc")  # (agree - 0.5) * 2: -100..100%
     assert not metric_proportion("exp_score")  # a 0-10 judge score, not a percentage
     assert not metric_proportion("not_our_metric")
+
+
+def test_metrics_and_breakdown_cells_over_the_same_units_share_their_bootstrap_draw():
+    def compute(records: list[dict]) -> Outcome:
+        units = [r["item_id"] for r in records]
+        right = [r["correct"] for r in records]
+        wrong = [not value for value in right]
+        return Outcome(
+            estimates={"pair_acc": Estimate.mean(units, right), "pair_err": Estimate.mean(units, wrong)},
+            breakdowns={"pair_by_all": {"all": Estimate.mean(units, wrong)}},
+        )
+
+    spec = TaskSpec(
+        name="pair",
+        prefix="pair",
+        metrics=(Metric("pair_acc"), Metric("pair_err", higher_is_better=False), Metric("pair_by_all")),
+        record=lambda doc, reading: {"item_id": doc["id"], "correct": reading.value == doc["gold"]},
+        compute=compute,
+    )
+    reader = spec.results_reader(lambda doc: Choice(2))
+    replies = ["1", "2", "1", "1", "1", "2", "2", "1"]
+    records = [reader(doc, [reply])["pair_acc"][1] for doc, reply in zip(DOCS, replies, strict=True)]
+    values = spec.evaluate(records)
+    acc, err = values["pair_ci95"]["pair_acc"], values["pair_ci95"]["pair_err"]
+    assert values["pair_acc"] == 5 / 8 and err["lower"] == pytest.approx(1 - acc["upper"])  # err = 1 - acc per draw
+    cell = values["pair_by_all"]["all"]
+    assert (cell["lower"], cell["upper"]) == (err["lower"], err["upper"])  # the cell: same units, same draw
