@@ -88,7 +88,9 @@ class TaskSpec(OwnStderr):
     """A task family: what each document keeps, what is reported, and how.
 
     ``record(doc, reading)``: the record fields (small, JSON-serialisable; the samples JSONL
-    carries them); ``compute(records)``: every metric from the records of all documents.
+    carries them); ``compute(records)``: every metric from the records of all documents;
+    ``seed_name``: the name the bootstrap seeds derive from (default ``name``): two routes of one
+    family that compute the same outcome share it, so they also print the same intervals.
     """
 
     name: str
@@ -96,6 +98,7 @@ class TaskSpec(OwnStderr):
     metrics: tuple[Metric, ...]
     record: Callable[[dict, Reading], dict]
     compute: Callable[[Records], Outcome]
+    seed_name: str = ""
 
     def __post_init__(self) -> None:
         REGISTRY[self.name] = self
@@ -183,6 +186,7 @@ class TaskSpec(OwnStderr):
     def _evaluate(self, records: Records) -> dict[str, Any]:
         outcome = self.compute(records)
         resamples, base_seed = settings.bootstrap_resamples(), settings.bootstrap_seed()
+        seed_name = self.seed_name or self.name
         statuses = [record["answer_status"] for record in records]
         counts = {
             "documents": len(records),
@@ -195,13 +199,13 @@ class TaskSpec(OwnStderr):
         intervals: dict[str, dict] = {}
         for name, estimate in outcome.estimates.items():
             values[name] = estimate.value
-            intervals[name] = interval(estimate, resamples, seed_for(base_seed, self.name, name)).as_dict()
+            intervals[name] = interval(estimate, resamples, seed_for(base_seed, seed_name, name)).as_dict()
             if name in outcome.chance:
                 intervals[name]["chance"] = outcome.chance[name]
         for name, cells in outcome.breakdowns.items():
             values[name] = {}
             for label, estimate in sorted(cells.items()):
-                bounds = interval(estimate, resamples, seed_for(base_seed, self.name, name, label))
+                bounds = interval(estimate, resamples, seed_for(base_seed, seed_name, name, label))
                 values[name][label] = {
                     "acc": estimate.value,
                     "n": estimate.n_rows,

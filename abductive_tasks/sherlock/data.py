@@ -16,9 +16,10 @@ An instance is ``{"image": {"url", "width", "height"}, "region": [{"left", "top"
 Images are found by the last two components of their URL (never fetched).
 
 :func:`load` is the one entry point. Its items are the documents' data: one per leaderboard
-``test_id`` (view ``pairs``), the seeded retrieval sub-grid (``mini``), or for the factored
-retrieval route one per instance id of each chunk (``factored``, built by
-:mod:`abductive_tasks.sherlock.grid`). Each per-pair item carries the answer-key fields (neutral
+``test_id`` (view ``pairs``), the seeded retrieval sub-grid (``mini``), or the factored routes'
+items (``factored``): for retrieval one per instance id of each chunk (built by
+:mod:`abductive_tasks.sherlock.grid`), for localization one per image with its candidate regions,
+its inferences and its instances. Each per-pair item carries the answer-key fields (neutral
 values on the test split, ``has_key`` false) and the group a metric is computed over (``group``:
 retrieval chunk, localization image and box type, comparison input) with its size, so that
 groups cut apart by ``--limit`` are counted, not scored.
@@ -563,6 +564,59 @@ def _factored_items(root: Path, split: str) -> datasets.Dataset:
     return datasets.Dataset.from_list(items)
 
 
+def _factored_localization_items(root: Path, split: str) -> datasets.Dataset:
+    """The factored localization route's items: one per image (in first-seen order of the instances file, as the
+    official ``CLIPDatasetLocalizationLeaderboard`` groups them by URL), with its distinct candidate regions
+    (``regions``, ``region_keys``) and distinct inferences (``inferences``), both in first-seen order, and per
+    instance of the image (in file order) its ``test_ids``, region and inference (``rows``, ``cols``), its
+    position in the file (``positions``: the per-pair route's document order) and its answer fields as lists.
+
+    Instances and answer key are validated exactly as for the per-pair items.
+    """
+    file = task_files(root, "localization", split)[0]
+    raw, test_ids = read_instance_list(file.instances)
+    if file.answer_key is None:
+        answers = [NO_KEY["localization"] | {"group": "", "group_size": 0}] * len(test_ids)
+    else:
+        answers = _localization_answers(file.answer_key, test_ids)
+    instances = validate_instances(raw, file.instances, root, "localization")
+    del raw
+    answer_fields = (*NO_KEY["localization"], "group", "group_size")
+    images: dict[str, dict] = {}
+    for position, (instance, answer) in enumerate(zip(instances, answers, strict=True)):
+        image = images.get(instance.image_path)
+        if image is None:
+            image = images[instance.image_path] = {
+                "regions": {},
+                "inferences": {},
+                "instances": {name: [] for name in ("test_ids", "rows", "cols", "positions", *answer_fields)},
+            }
+        row = image["regions"].setdefault(instance.boxes, len(image["regions"]))
+        col = image["inferences"].setdefault(instance.inference, len(image["inferences"]))
+        columns = image["instances"]
+        for name, value in (("test_ids", instance.test_id), ("rows", row), ("cols", col), ("positions", position)):
+            columns[name].append(value)
+        for name in answer_fields:
+            columns[name].append(answer[name])
+    key = {instance.image_path: instance.image_key for instance in instances}
+    items = [
+        {
+            "sherlock_task": "localization",
+            "split": split,
+            "chunk": file.chunk,
+            "file_size": len(test_ids),
+            "has_key": file.answer_key is not None,
+            "image_path": path,
+            "regions": [[list(box) for box in boxes] for boxes in image["regions"]],
+            "region_keys": [region_key(key[path], boxes) for boxes in image["regions"]],
+            "inferences": list(image["inferences"]),
+            **image["instances"],
+        }
+        for path, image in images.items()
+    ]
+    return datasets.Dataset.from_list(items)
+
+
 def _source(root: Path, task: str, split: str) -> str:
     files = task_files(root, task, split)
     return str(files[0].instances if len(files) == 1 else files[0].instances.parent)
@@ -575,17 +629,19 @@ def load(root: Path, task: str, split: str, view: str = "pairs", mini_size: int 
     ``view``: ``pairs`` (one item per test_id), ``mini`` (the seeded ``mini_size`` x ``mini_size``
     retrieval sub-grid per chunk, val only; the rest counted in ``excluded``) or ``factored`` (the
     retrieval route through embeddings, one item per instance id of each chunk, see
-    :func:`factored_chunks`). Every error names the file, the instance (list index or test id)
-    and the field.
+    :func:`factored_chunks`; the localization route through score matrices, one item per image, see
+    :func:`_factored_localization_items`). Every error names the file, the instance (list index or
+    test id) and the field.
     """
     if view not in VIEWS or task not in TASKS or split not in SPLITS:
         raise ValueError(f"unknown Sherlock task/split/view {task}/{split}/{view}")
-    if view != "pairs" and task != "retrieval":
-        raise DataError(f"the {view} view exists for retrieval only")
+    if view == "mini" and task != "retrieval" or view == "factored" and task == "comparison":
+        raise DataError(f"the {view} view does not exist for {task}")
     if view == "mini" and split != "val":
         raise DataError("the mini sub-grid exists for val retrieval only (test answer keys are private)")
     if view == "factored":
-        return Loaded(_source(root, task, split), _factored_items(root, split))
+        factored = _factored_items if task == "retrieval" else _factored_localization_items
+        return Loaded(_source(root, task, split), factored(root, split))
     items, left_out = _pair_items(root, task, split, mini_size if view == "mini" else None)
     return Loaded(_source(root, task, split), items, {"outside_mini_grid": left_out} if view == "mini" else {})
 

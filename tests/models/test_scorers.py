@@ -230,10 +230,14 @@ def test_llava_scorer_sum_mode_scales_by_the_continuation_length(llava_dir):
 
 
 @pytest.mark.e2e
-def test_clip_scorer_runs_every_sherlock_task_and_both_retrieval_routes_agree(tmp_path, clip_dir):
+def test_clip_scorer_runs_every_sherlock_task_and_both_retrieval_and_localization_routes_agree(tmp_path, clip_dir):
     """One abductive-eval run: the factored retrieval (embeddings, one matrix product) and the per-pair mini
-    grid (which covers the whole small sample chunks) must give the same numbers from the same model."""
-    tasks = "sherlock_retrieval,sherlock_retrieval_mini,sherlock_localization,sherlock_comparison"
+    grid (which covers the whole small sample chunks) must give the same numbers from the same model; so must the
+    factored localization (one score matrix per image) and the per-pair one (one request per instance)."""
+    tasks = (
+        "sherlock_retrieval,sherlock_retrieval_mini,sherlock_localization,sherlock_localization_pairs,"
+        "sherlock_comparison"
+    )
     output = tmp_path / "out"
     run = abductive_eval(
         ["--model", "clip_scorer", "--model_args", f"pretrained={clip_dir},device=cpu", "--tasks", tasks], output
@@ -248,12 +252,16 @@ def test_clip_scorer_runs_every_sherlock_task_and_both_retrieval_routes_agree(tm
         assert metric(results, "sherlock_retrieval", f"retrieval_{name}") == pytest.approx(
             metric(results, "sherlock_retrieval_mini", f"mini_{name}")
         )
-    for task, name in (
-        ("sherlock_localization", "localization_gt_acc"),
-        ("sherlock_localization", "localization_auto_acc"),
-        ("sherlock_comparison", "comparison_acc"),
-    ):
-        assert metric(results, task, name) is not None
+    assert metric(results, "sherlock_comparison", "comparison_acc") is not None
+    assert (
+        count(results, "sherlock_localization", "documents"),
+        count(results, "sherlock_localization_pairs", "documents"),
+    ) == (3, 40)
+    assert count(results, "sherlock_localization", "instances_unscored") == 0
+    for name in ("gt_acc", "auto_acc", "auto_oracle_acc", "ci95"):
+        assert metric(results, "sherlock_localization", f"localization_{name}") == metric(
+            results, "sherlock_localization_pairs", f"localization_{name}"
+        ), name
     assert count(results, "sherlock_localization", "unparsable") == 0
     assert count(results, "sherlock_comparison", "unparsable") == 0
 
@@ -262,7 +270,7 @@ def test_clip_scorer_runs_every_sherlock_task_and_both_retrieval_routes_agree(tm
 def test_llava_hf_scorer_scores_every_per_pair_task_with_its_images(tmp_path, llava_dir):
     """The image-aware loglikelihood runs through abductive-eval;
     the embedding-only full retrieval counts its answers as unparsable."""
-    tasks = "sherlock_retrieval,sherlock_retrieval_mini,sherlock_localization,sherlock_comparison"
+    tasks = "sherlock_retrieval,sherlock_retrieval_mini,sherlock_localization_pairs,sherlock_comparison"
     output = tmp_path / "out"
     run = abductive_eval(
         [
@@ -283,8 +291,8 @@ def test_llava_hf_scorer_scores_every_per_pair_task_with_its_images(tmp_path, ll
     )
     assert 0 <= metric(results, "sherlock_retrieval_mini", "mini_p_at_1") <= 100
     assert (
-        count(results, "sherlock_localization", "unparsable") == 0
-        and count(results, "sherlock_localization", "gt_images") == 3
+        count(results, "sherlock_localization_pairs", "unparsable") == 0
+        and count(results, "sherlock_localization_pairs", "gt_images") == 3
     )
     assert (
         count(results, "sherlock_comparison", "unparsable") == 0

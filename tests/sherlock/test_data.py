@@ -57,7 +57,7 @@ def test_mini_grid_is_a_seeded_square_sub_grid_with_the_true_pairs():
     assert data.load(ROOT, "retrieval", "val", "mini", 2).excluded == {"outside_mini_grid": 25 - 8}
     data.load.cache_clear()
     assert mini["test_id"] == items(ROOT, "retrieval", view="mini", mini_size=2)["test_id"]
-    with pytest.raises(DataError, match="retrieval only"):
+    with pytest.raises(DataError, match="the mini view does not exist for comparison"):
         data.load(ROOT, "comparison", "val", "mini")
     with pytest.raises(DataError, match="val retrieval only"):
         data.load(ROOT, "retrieval", "test", "mini")
