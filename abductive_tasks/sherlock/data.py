@@ -27,6 +27,7 @@ groups cut apart by ``--limit`` are counted, not scored.
 
 from __future__ import annotations
 
+import collections
 import functools
 import json
 import math
@@ -40,6 +41,7 @@ import numpy as np
 
 from abductive_tasks.inputs.data import DataError, Loaded, benchmark_root, reading, resolve_inside
 from abductive_tasks.inputs.images import check_image, image_size
+from abductive_tasks.sherlock import grid
 from abductive_tasks.sherlock.grid import BOX_FIELDS, Box, FactoredChunk, load_factored_chunks
 
 BENCHMARK = "sherlock"
@@ -149,9 +151,10 @@ def task_files(root: Path, task: str, split: str) -> list[TaskFile]:
 
 
 def read_json(path: Path) -> object:
-    """A JSON file; unreadable, non-UTF-8 or broken files raise one DataError naming the file."""
+    """A JSON file (orjson, or the json module for what orjson refuses: its values and errors); unreadable,
+    non-UTF-8 or broken files raise one DataError naming the file."""
     with reading(path):
-        return json.loads(path.read_bytes().decode("utf-8"))
+        return grid._loads(path.read_bytes())
 
 
 def _integer(value: object) -> bool:
@@ -564,6 +567,92 @@ def _factored_items(root: Path, split: str) -> datasets.Dataset:
     return datasets.Dataset.from_list(items)
 
 
+class _Unchecked(Exception):
+    """The fast reading of a localization file met something it does not check itself: read it the checked way."""
+
+
+@dataclass
+class _Images:
+    """A localization file's instances grouped by image, in first-seen order: per image its distinct regions and
+    inferences (first-seen order), per instance its image, region and inference numbers."""
+
+    paths: dict[str, int]  # image path -> image number
+    keys: list[str]  # image number -> image key (``VG_100K/1.jpg``)
+    regions: list[dict[tuple[Box, ...], int]]
+    inferences: list[dict[str, int]]
+    test_ids: list[str]
+    image_of: list[int]
+    row_of: list[int]
+    col_of: list[int]
+
+    @classmethod
+    def empty(cls) -> _Images:
+        return cls({}, [], [], [], [], [], [], [])
+
+    def add(self, path: str, key: str, test_id: str, boxes: tuple[Box, ...], inference: str) -> None:
+        image = self.paths.get(path)
+        if image is None:
+            image = self.paths[path] = len(self.keys)
+            self.keys.append(key)
+            self.regions.append({})
+            self.inferences.append({})
+        regions, inferences = self.regions[image], self.inferences[image]
+        self.test_ids.append(test_id)
+        self.image_of.append(image)
+        self.row_of.append(regions.setdefault(boxes, len(regions)))
+        self.col_of.append(inferences.setdefault(inference, len(inferences)))
+
+
+def _checked_images(root: Path, path: Path) -> _Images:
+    """Every instance of a localization file, checked as :func:`validate_instances` checks it (test ids, task,
+    url, region, inference, image file, boxes inside the image), grouped by image."""
+    raw, _test_ids = read_instance_list(path)
+    grouped = _Images.empty()
+    for instance in validate_instances(raw, path, root, "localization"):
+        grouped.add(instance.image_path, instance.image_key, instance.test_id, instance.boxes, instance.inference)
+    return grouped
+
+
+def _fast_images(root: Path, path: Path) -> _Images:
+    """:func:`_checked_images` for large files: parsed a block at a time with orjson, fields read with
+    comprehensions, each image file, region and inference checked once. Raises :class:`_Unchecked` on anything it
+    does not accept (the checked reading then names the instance and field)."""
+    grouped, checked_urls = _Images.empty(), {}
+    try:
+        pieces = grid._instance_pieces(path)
+        for piece in pieces:
+            tasks = {(item.get("extra_info") or {}).get("task", "localization") for item in piece}
+            test_ids = [item["test_id"] for item in piece]
+            urls = [item["image"]["url"] for item in piece]
+            regions = [tuple(map(grid._box_fields, item["region"])) for item in piece]
+            inferences = [item["inference"] for item in piece]
+            if tasks != {"localization"} or not all(isinstance(t, str) and t for t in test_ids):
+                raise _Unchecked
+            for url in set(urls) - checked_urls.keys():
+                if not isinstance(url, str) or not url:
+                    raise _Unchecked
+                checked_urls[url] = (image_key(url), *checked_image(root, url, f"{path}, image url '{url}'"))
+            for test_id, url, boxes, inference in zip(test_ids, urls, regions, inferences, strict=True):
+                key, image_path, _size = checked_urls[url]
+                grouped.add(image_path, key, test_id, boxes, inference)
+    except (TypeError, KeyError, IndexError, AttributeError, ValueError, DataError, grid._Uncut):
+        raise _Unchecked from None
+    if not grouped.test_ids or len(set(grouped.test_ids)) != len(grouped.test_ids):
+        raise _Unchecked
+    sizes = {image_path: size for _key, image_path, size in checked_urls.values()}
+    for image_path, regions, inferences in zip(grouped.paths, grouped.regions, grouped.inferences, strict=True):
+        if not all(boxes and all(_integer(v) for box in boxes for v in box) for boxes in regions):
+            raise _Unchecked
+        if not all(isinstance(text, str) and text.strip() for text in inferences):
+            raise _Unchecked
+        try:
+            for boxes in regions:
+                check_boxes(boxes, sizes[image_path], str(path))
+        except DataError:
+            raise _Unchecked from None
+    return grouped
+
+
 def _factored_localization_items(root: Path, split: str) -> datasets.Dataset:
     """The factored localization route's items: one per image (in first-seen order of the instances file, as the
     official ``CLIPDatasetLocalizationLeaderboard`` groups them by URL), with its distinct candidate regions
@@ -571,49 +660,51 @@ def _factored_localization_items(root: Path, split: str) -> datasets.Dataset:
     instance of the image (in file order) its ``test_ids``, region and inference (``rows``, ``cols``), its
     position in the file (``positions``: the per-pair route's document order) and its answer fields as lists.
 
-    Instances and answer key are validated exactly as for the per-pair items.
+    Instances and answer key are checked as for the per-pair items (a large file is read the fast way first; on
+    anything it does not accept, the checked way names the instance and field).
     """
     file = task_files(root, "localization", split)[0]
-    raw, test_ids = read_instance_list(file.instances)
-    if file.answer_key is None:
-        answers = [NO_KEY["localization"] | {"group": "", "group_size": 0}] * len(test_ids)
-    else:
-        answers = _localization_answers(file.answer_key, test_ids)
-    instances = validate_instances(raw, file.instances, root, "localization")
-    del raw
-    answer_fields = (*NO_KEY["localization"], "group", "group_size")
-    images: dict[str, dict] = {}
-    for position, (instance, answer) in enumerate(zip(instances, answers, strict=True)):
-        image = images.get(instance.image_path)
-        if image is None:
-            image = images[instance.image_path] = {
-                "regions": {},
-                "inferences": {},
-                "instances": {name: [] for name in ("test_ids", "rows", "cols", "positions", *answer_fields)},
+    with reading(file.instances):
+        try:
+            grouped = _fast_images(root, file.instances)
+        except _Unchecked:
+            grouped = _checked_images(root, file.instances)
+    answers = {} if file.answer_key is None else localization_key(file.answer_key, grouped.test_ids)
+    sizes = collections.Counter(f"{answer['image']}|{answer['type']}" for answer in answers.values())
+    no_key = NO_KEY["localization"] | {"order": -1, "type": "", "image": ""}
+    order = np.argsort(np.asarray(grouped.image_of, dtype=np.int64), kind="stable")
+    starts = np.searchsorted(np.asarray(grouped.image_of, dtype=np.int64)[order], np.arange(len(grouped.keys) + 1))
+    items = []
+    for image, image_path in enumerate(grouped.paths):
+        positions = order[starts[image] : starts[image + 1]].tolist()
+        test_ids = [grouped.test_ids[position] for position in positions]
+        entries = [answers.get(test_id, no_key) for test_id in test_ids]
+        groups = [f"{entry['image']}|{entry['type']}" if answers else "" for entry in entries]
+        items.append(
+            {
+                "sherlock_task": "localization",
+                "split": split,
+                "chunk": file.chunk,
+                "file_size": len(grouped.test_ids),
+                "has_key": file.answer_key is not None,
+                "image_path": image_path,
+                "regions": [[list(box) for box in boxes] for boxes in grouped.regions[image]],
+                "region_keys": [region_key(grouped.keys[image], boxes) for boxes in grouped.regions[image]],
+                "inferences": list(grouped.inferences[image]),
+                "test_ids": test_ids,
+                "rows": [grouped.row_of[position] for position in positions],
+                "cols": [grouped.col_of[position] for position in positions],
+                "positions": positions,
+                "box_type": [entry["type"] for entry in entries],
+                "inst_id": [entry["inst_id"] for entry in entries],
+                "bbox_idx": [entry["bbox_idx"] for entry in entries],
+                "correct": [entry["correct"] for entry in entries],
+                "iou": [entry["iou"] for entry in entries],
+                "key_order": [entry["order"] for entry in entries],
+                "group": groups,
+                "group_size": [sizes[group] for group in groups],
             }
-        row = image["regions"].setdefault(instance.boxes, len(image["regions"]))
-        col = image["inferences"].setdefault(instance.inference, len(image["inferences"]))
-        columns = image["instances"]
-        for name, value in (("test_ids", instance.test_id), ("rows", row), ("cols", col), ("positions", position)):
-            columns[name].append(value)
-        for name in answer_fields:
-            columns[name].append(answer[name])
-    key = {instance.image_path: instance.image_key for instance in instances}
-    items = [
-        {
-            "sherlock_task": "localization",
-            "split": split,
-            "chunk": file.chunk,
-            "file_size": len(test_ids),
-            "has_key": file.answer_key is not None,
-            "image_path": path,
-            "regions": [[list(box) for box in boxes] for boxes in image["regions"]],
-            "region_keys": [region_key(key[path], boxes) for boxes in image["regions"]],
-            "inferences": list(image["inferences"]),
-            **image["instances"],
-        }
-        for path, image in images.items()
-    ]
+        )
     return datasets.Dataset.from_list(items)
 
 
