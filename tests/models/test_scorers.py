@@ -14,7 +14,12 @@ from transformers import AutoImageProcessor, AutoTokenizer, CLIPModel
 
 from abductive_tasks.models.clip_scorer import ClipScorer, square_crops
 from abductive_tasks.models.llava_scorer import LlavaHfScorer
-from abductive_tasks.sherlock.embeddings import EMBEDDING_ROUTE, decode_embeddings
+from abductive_tasks.sherlock.embeddings import (
+    EMBEDDING_ROUTE,
+    SCORE_MATRIX_ROUTE,
+    decode_embeddings,
+    decode_score_matrix,
+)
 
 from helpers.runs import abductive_eval, count, metric, read_results
 from helpers.tiny_clip import build_tiny_clip
@@ -171,6 +176,31 @@ def test_clip_returns_embeddings_for_embedding_route_documents(clip_dir):
         assert -float(image @ text) == pytest.approx(score, abs=1e-6)
     with pytest.raises(NotImplementedError, match="only scores"):
         model.generate_until([])
+
+
+def test_clip_answers_a_score_matrix_document_with_every_region_inference_cosine(clip_dir):
+    """A factored localization document (one image, its regions, its inferences) mixed with per-pair requests: its
+    answer is the regions x inferences matrix of the per-pair scores, and the other answers keep their places."""
+    model = ClipScorer(pretrained=str(clip_dir), batch_size=2, device="cpu")
+    pairs = documents()[:3]
+    matrix_doc = {
+        "score_route": SCORE_MATRIX_ROUTE,
+        "region_keys": [f"{name}|[[1, 2, 3, 4]]" for name in IMAGES],
+        "inferences": TEXTS[::-1],
+        "inference": "",
+    }
+
+    def visual(doc: dict) -> list[Image.Image]:
+        return list(IMAGES.values()) if "region_keys" in doc else [IMAGES[doc["image"]]]
+
+    answers = model.loglikelihood(requests_for(model, [pairs[0], matrix_doc, pairs[1]], visual))
+    per_pair = ClipScorer(pretrained=str(clip_dir), device="cpu")
+    scores = [value for value, _ in per_pair.loglikelihood(requests_for(per_pair, documents()[:9], visual))]
+    assert [answers[0][0], answers[2][0]] == pytest.approx(scores[:2], abs=1e-6)
+    matrix = decode_score_matrix(answers[1][0], (3, 3))
+    expected = -np.array(scores).reshape(3, 3)[:, ::-1]  # rows: IMAGES order; columns: TEXTS reversed
+    np.testing.assert_allclose(matrix, expected, atol=1e-6)
+    assert answers[1][1] is False and model.images_encoded == 1 + 3  # the two pairs share an image; the document: 3
 
 
 def test_clip_rejects_unknown_crop_mode(clip_dir):
