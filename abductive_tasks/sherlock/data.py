@@ -38,6 +38,8 @@ from pathlib import Path
 
 import datasets
 import numpy as np
+import pyarrow as pa
+from datasets.table import InMemoryTable
 
 from abductive_tasks.inputs.data import DataError, Loaded, benchmark_root, reading, resolve_inside
 from abductive_tasks.inputs.images import check_image, image_size
@@ -653,6 +655,26 @@ def _fast_images(root: Path, path: Path) -> _Images:
     return grouped
 
 
+def _answer_columns(answer_key: Path | None, test_ids: list[str]) -> dict[str, list]:
+    """The localization answer fields of ``test_ids`` (checked by :func:`localization_key`) as one list per field,
+    the entries released as they are read (the key of 2.36M answers is the largest thing the loading holds)."""
+    if answer_key is None:
+        neutral = NO_KEY["localization"] | {"group": "", "group_size": 0}
+        return {name: [value] * len(test_ids) for name, value in neutral.items()}
+    answers = localization_key(answer_key, test_ids)
+    entries = list(map(answers.__getitem__, test_ids))
+    del answers
+    fields = {"box_type": "type", "inst_id": "inst_id", "bbox_idx": "bbox_idx", "correct": "correct", "iou": "iou"}
+    columns = {name: [entry[field] for entry in entries] for name, field in fields.items()}
+    columns["key_order"] = [entry["order"] for entry in entries]
+    names: dict[tuple[str, str], str] = {}  # one string per group
+    columns["group"] = [names.setdefault((e["image"], e["type"]), f"{e['image']}|{e['type']}") for e in entries]
+    del entries
+    sizes = collections.Counter(columns["group"])
+    columns["group_size"] = [sizes[group] for group in columns["group"]]
+    return columns
+
+
 def _factored_localization_items(root: Path, split: str) -> datasets.Dataset:
     """The factored localization route's items: one per image (in first-seen order of the instances file, as the
     official ``CLIPDatasetLocalizationLeaderboard`` groups them by URL), with its distinct candidate regions
@@ -669,43 +691,45 @@ def _factored_localization_items(root: Path, split: str) -> datasets.Dataset:
             grouped = _fast_images(root, file.instances)
         except _Unchecked:
             grouped = _checked_images(root, file.instances)
-    answers = {} if file.answer_key is None else localization_key(file.answer_key, grouped.test_ids)
-    sizes = collections.Counter(f"{answer['image']}|{answer['type']}" for answer in answers.values())
-    no_key = NO_KEY["localization"] | {"order": -1, "type": "", "image": ""}
-    order = np.argsort(np.asarray(grouped.image_of, dtype=np.int64), kind="stable")
-    starts = np.searchsorted(np.asarray(grouped.image_of, dtype=np.int64)[order], np.arange(len(grouped.keys) + 1))
-    items = []
-    for image, image_path in enumerate(grouped.paths):
-        positions = order[starts[image] : starts[image + 1]].tolist()
-        test_ids = [grouped.test_ids[position] for position in positions]
-        entries = [answers.get(test_id, no_key) for test_id in test_ids]
-        groups = [f"{entry['image']}|{entry['type']}" if answers else "" for entry in entries]
-        items.append(
-            {
-                "sherlock_task": "localization",
-                "split": split,
-                "chunk": file.chunk,
-                "file_size": len(grouped.test_ids),
-                "has_key": file.answer_key is not None,
-                "image_path": image_path,
-                "regions": [[list(box) for box in boxes] for boxes in grouped.regions[image]],
-                "region_keys": [region_key(grouped.keys[image], boxes) for boxes in grouped.regions[image]],
-                "inferences": list(grouped.inferences[image]),
-                "test_ids": test_ids,
-                "rows": [grouped.row_of[position] for position in positions],
-                "cols": [grouped.col_of[position] for position in positions],
-                "positions": positions,
-                "box_type": [entry["type"] for entry in entries],
-                "inst_id": [entry["inst_id"] for entry in entries],
-                "bbox_idx": [entry["bbox_idx"] for entry in entries],
-                "correct": [entry["correct"] for entry in entries],
-                "iou": [entry["iou"] for entry in entries],
-                "key_order": [entry["order"] for entry in entries],
-                "group": groups,
-                "group_size": [sizes[group] for group in groups],
-            }
-        )
-    return datasets.Dataset.from_list(items)
+    answers = _answer_columns(file.answer_key, grouped.test_ids)
+    image_of = np.asarray(grouped.image_of, dtype=np.int64)
+    order = np.argsort(image_of, kind="stable")  # instances grouped by image, file order within each
+    offsets = pa.array(np.searchsorted(image_of[order], np.arange(len(grouped.keys) + 1)), pa.int32())
+    del image_of
+
+    def per_image(values: list | np.ndarray, kind: pa.DataType) -> pa.ListArray:
+        """One list per image of ``values`` (one per instance, in file order)."""
+        if isinstance(values, list):
+            values = pa.array(values, kind).take(pa.array(order))
+        else:
+            values = pa.array(values[order], kind)
+        return pa.ListArray.from_arrays(offsets, values)
+
+    images = len(grouped.keys)
+    kinds = {"box_type": pa.string(), "inst_id": pa.string(), "bbox_idx": pa.int64(), "correct": pa.bool_()}
+    kinds |= {"iou": pa.float64(), "key_order": pa.int64(), "group": pa.string(), "group_size": pa.int64()}
+    columns = {
+        "sherlock_task": pa.array(["localization"] * images),
+        "split": pa.array([split] * images),
+        "chunk": pa.array([file.chunk] * images, pa.int64()),
+        "file_size": pa.array([len(grouped.test_ids)] * images, pa.int64()),
+        "has_key": pa.array([file.answer_key is not None] * images),
+        "image_path": pa.array(list(grouped.paths)),
+        "regions": pa.array([[list(map(list, boxes)) for boxes in regions] for regions in grouped.regions]),
+        "region_keys": pa.array(
+            [
+                [region_key(key, boxes) for boxes in regions]
+                for key, regions in zip(grouped.keys, grouped.regions, strict=True)
+            ]
+        ),
+        "inferences": pa.array([list(inferences) for inferences in grouped.inferences]),
+        "test_ids": per_image(grouped.test_ids, pa.string()),
+        "rows": per_image(np.asarray(grouped.row_of, dtype=np.int64), pa.int64()),
+        "cols": per_image(np.asarray(grouped.col_of, dtype=np.int64), pa.int64()),
+        "positions": per_image(np.arange(len(grouped.test_ids), dtype=np.int64), pa.int64()),
+    }
+    columns |= {name: per_image(answers.pop(name), kind) for name, kind in kinds.items()}
+    return datasets.Dataset(InMemoryTable(pa.table(columns)))
 
 
 def _source(root: Path, task: str, split: str) -> str:
