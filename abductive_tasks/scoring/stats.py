@@ -8,15 +8,16 @@ Sherlock image, input or chunk), so one bootstrap replicate is a multinomial rew
 rows followed by one matrix product: vectorised, and the same code for every metric.
 
 Intervals are percentile intervals of ``resamples`` replicates (``ABDUCTIVE_BOOTSTRAP``,
-default 1000), seeded per metric from ``ABDUCTIVE_BOOTSTRAP_SEED`` and the metric's name, so a
-run's intervals do not depend on the order metrics are computed in. ``stderr`` is the standard
-deviation of the replicates.
+default 1000). A task's metrics are resampled together (:func:`intervals`): the metrics and
+breakdown cells over the same units share one weight draw, seeded from ``ABDUCTIVE_BOOTSTRAP_SEED``,
+the task and the unit ids, so an interval depends neither on the order metrics are computed in nor
+on which other metrics share its units. ``stderr`` is the standard deviation of the replicates.
 """
 
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -81,6 +82,13 @@ class Estimate:
         return _replicates([self], resamples, seed)[0]
 
 
+def _weights(rng: np.random.Generator, units: int, size: int) -> np.ndarray:
+    """``size`` bootstrap weight rows over ``units`` units: how often each unit is drawn in ``units`` draws with
+    replacement (a multinomial with equal probabilities), as counts of uniform draws."""
+    draws = rng.integers(0, units, size=(size, units)) + units * np.arange(size)[:, None]
+    return np.bincount(draws.ravel(), minlength=size * units).reshape(size, units).astype(float)
+
+
 def _replicates(estimates: Sequence[Estimate], resamples: int, seed: int) -> list[np.ndarray]:
     """Bootstrap replicates of estimates that share their units (same rows, same order): one weight draw for all."""
     n = estimates[0].n_units
@@ -89,7 +97,7 @@ def _replicates(estimates: Sequence[Estimate], resamples: int, seed: int) -> lis
     step = max(1, _MAX_CELLS // max(n, 1))
     for start in range(0, resamples, step):
         size = min(step, resamples - start)
-        weights = rng.multinomial(n, np.full(n, 1.0 / n), size=size).astype(float)
+        weights = _weights(rng, n, size)
         for estimate, values in zip(estimates, out, strict=True):
             values[start : start + size] = estimate.statistic(weights @ estimate.stats) * estimate.scale
     return out
@@ -122,17 +130,43 @@ def _finite(value: float) -> float | None:
     return float(value) if np.isfinite(value) else None
 
 
-def interval(estimate: Estimate, resamples: int, seed: int, level: float = LEVEL) -> Interval:
-    """Percentile bootstrap interval and standard error of ``estimate``; all None when it cannot be resampled."""
-    if resamples <= 0 or estimate.n_units < 2 or estimate.value is None:
-        return Interval(None, None, None, estimate.n_units, 0)
-    values = estimate.replicates(resamples, seed)
+def _percentile_interval(estimate: Estimate, values: np.ndarray, resamples: int, level: float) -> Interval:
     values = values[np.isfinite(values)]
     if len(values) < 2:
         return Interval(None, None, None, estimate.n_units, resamples)
     tail = (1 - level) / 2 * 100
     lower, upper = np.percentile(values, [tail, 100 - tail])
     return Interval(_finite(lower), _finite(upper), _finite(np.std(values, ddof=1)), estimate.n_units, resamples)
+
+
+def _resamplable(estimate: Estimate, resamples: int) -> bool:
+    return resamples > 0 and estimate.n_units >= 2 and estimate.value is not None
+
+
+def interval(estimate: Estimate, resamples: int, seed: int, level: float = LEVEL) -> Interval:
+    """Percentile bootstrap interval and standard error of ``estimate``; all None when it cannot be resampled."""
+    if not _resamplable(estimate, resamples):
+        return Interval(None, None, None, estimate.n_units, 0)
+    return _percentile_interval(estimate, estimate.replicates(resamples, seed), resamples, level)
+
+
+def intervals(
+    estimates: Mapping[Hashable, Estimate], resamples: int, seed: Callable[[list[str]], int], level: float = LEVEL
+) -> dict[Hashable, Interval]:
+    """:func:`interval` of every estimate, those over the same units (same ids, same order) resampled with one
+    weight draw, seeded ``seed(unit ids)``: the draws of a unit set do not depend on which metrics use it."""
+    by_units: dict[tuple[str, ...], list[Hashable]] = {}
+    results = {}
+    for key, estimate in estimates.items():
+        if _resamplable(estimate, resamples):
+            by_units.setdefault(tuple(estimate.units.tolist()), []).append(key)
+        else:
+            results[key] = Interval(None, None, None, estimate.n_units, 0)
+    for units, keys in by_units.items():
+        replicates = _replicates([estimates[key] for key in keys], resamples, seed(list(units)))
+        for key, values in zip(keys, replicates, strict=True):
+            results[key] = _percentile_interval(estimates[key], values, resamples, level)
+    return {key: results[key] for key in estimates}
 
 
 def _aligned(estimate: Estimate, units: np.ndarray) -> Estimate:

@@ -23,20 +23,22 @@ own interval. The standard error also reaches lmms-eval's ``<metric>_stderr`` co
 from __future__ import annotations
 
 import hashlib
+import operator
 import os
 import pickle
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import numpy as np
 import orjson
 
 from abductive_tasks import settings
 from abductive_tasks.compat import OwnStderr
 from abductive_tasks.scoring.parsing import AnswerKind, is_request_failure
-from abductive_tasks.scoring.stats import Estimate, interval, seed_for
+from abductive_tasks.scoring.stats import Estimate, intervals, seed_for
 
 PARSED, JUDGE_EXTRACTED, UNPARSABLE, REQUEST_FAILED = "parsed", "judge_extracted", "unparsable", "request_failed"
 Records = list[dict]
@@ -166,7 +168,7 @@ class TaskSpec(OwnStderr):
         gather they hold equal copies (found by a digest of their content, computed only then).
         """
         run = (self.name, settings.bootstrap_resamples(), settings.bootstrap_seed())
-        same_objects = (*run, tuple(map(id, records)))
+        same_objects = (*run, _identity(records))
         with _cache_lock:
             if same_objects in _by_identity:
                 return _by_identity[same_objects][1]
@@ -187,25 +189,30 @@ class TaskSpec(OwnStderr):
         outcome = self.compute(records)
         resamples, base_seed = settings.bootstrap_resamples(), settings.bootstrap_seed()
         seed_name = self.seed_name or self.name
-        statuses = [record["answer_status"] for record in records]
+        statuses = Counter(map(operator.itemgetter("answer_status"), records))
         counts = {
             "documents": len(records),
             **outcome.counts,
-            "unparsable": statuses.count(UNPARSABLE),
-            "request_failed": statuses.count(REQUEST_FAILED),
-            "judge_extracted": statuses.count(JUDGE_EXTRACTED),
+            "unparsable": statuses[UNPARSABLE],
+            "request_failed": statuses[REQUEST_FAILED],
+            "judge_extracted": statuses[JUDGE_EXTRACTED],
         }
         values: dict[str, Any] = dict(outcome.values)
-        intervals: dict[str, dict] = {}
+        estimates = {(name, None): estimate for name, estimate in outcome.estimates.items()}
+        estimates |= {
+            (name, label): cell for name, cells in outcome.breakdowns.items() for label, cell in cells.items()
+        }
+        bounds_of = intervals(estimates, resamples, lambda units: seed_for(base_seed, seed_name, "units", *units))
+        ci95: dict[str, dict] = {}
         for name, estimate in outcome.estimates.items():
             values[name] = estimate.value
-            intervals[name] = interval(estimate, resamples, seed_for(base_seed, seed_name, name)).as_dict()
+            ci95[name] = bounds_of[name, None].as_dict()
             if name in outcome.chance:
-                intervals[name]["chance"] = outcome.chance[name]
+                ci95[name]["chance"] = outcome.chance[name]
         for name, cells in outcome.breakdowns.items():
             values[name] = {}
             for label, estimate in sorted(cells.items()):
-                bounds = interval(estimate, resamples, seed_for(base_seed, seed_name, name, label))
+                bounds = bounds_of[name, label]
                 values[name][label] = {
                     "acc": estimate.value,
                     "n": estimate.n_rows,
@@ -213,7 +220,7 @@ class TaskSpec(OwnStderr):
                     "upper": bounds.upper,
                 }
         values[self.counts_metric] = counts
-        values[self.interval_metric] = intervals
+        values[self.interval_metric] = ci95
         missing = set(self.metric_names) - set(values)
         if missing:
             raise KeyError(f"{self.name}: the computation gave no value for {sorted(missing)}")
@@ -284,6 +291,13 @@ def _gathered() -> bool:
     """Whether lmms-eval runs in several processes (``accelerate launch`` and ``torchrun`` set ``WORLD_SIZE``):
     then each metric's records reach its aggregation as separate copies."""
     return int(os.environ.get("WORLD_SIZE") or 1) > 1
+
+
+def _identity(records: Records) -> tuple[int, str]:
+    """A key for the record objects themselves (their ids, in order): a digest of the ids, so that looking it up
+    costs one pass over the list however often lmms-eval asks."""
+    ids = np.fromiter(map(id, records), dtype=np.uint64, count=len(records))
+    return len(records), hashlib.blake2b(ids.tobytes(), digest_size=16).hexdigest()
 
 
 def _digest(records: Records) -> str:

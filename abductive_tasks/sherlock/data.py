@@ -621,7 +621,7 @@ def _fast_images(root: Path, path: Path) -> _Images:
     does not accept (the checked reading then names the instance and field)."""
     grouped, checked_urls = _Images.empty(), {}
     try:
-        pieces = grid._instance_pieces(path)
+        pieces = map(grid._piece, grid._instance_pieces(path))
         for piece in pieces:
             tasks = {(item.get("extra_info") or {}).get("task", "localization") for item in piece}
             test_ids = [item["test_id"] for item in piece]

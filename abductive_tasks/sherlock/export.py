@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import operator
 import re
 import sys
 import zipfile
 from pathlib import Path
 
 import numpy as np
+import orjson
 
 from abductive_tasks.inputs.data import DataError, reading
 from abductive_tasks.scoring.taskspec import REQUEST_FAILED
@@ -46,6 +48,15 @@ def _record(sample: dict) -> dict | None:
     return None
 
 
+def _loads(line: str) -> object:
+    """One samples line: orjson, or the json module for what orjson refuses (lmms-eval writes NaN, e.g. a gt box's
+    IoU)."""
+    try:
+        return orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return json.loads(line)
+
+
 def logged_records(run_dir: Path, split: str = "test", tasks: set[str] | None = None) -> dict[str, list[dict]]:
     """Each Sherlock task's ``process_results`` records on ``split``, read from the samples files under ``run_dir``."""
     by_task: dict[str, list[dict]] = {}
@@ -56,7 +67,7 @@ def logged_records(run_dir: Path, split: str = "test", tasks: set[str] | None = 
         with reading(path):
             lines = path.read_text(encoding="utf-8").splitlines()
             for number, line in enumerate(lines, start=1):
-                record = _record(json.loads(line))
+                record = _record(_loads(line))
                 if record is None:
                     raise DataError(
                         f"{path}, line {number}: no Sherlock record (was the run made with this version of the "
@@ -127,7 +138,7 @@ def _per_pair_arrays(task: str, records: list[dict]) -> dict[str, np.ndarray]:
                 f"{task}: {len(group)} of the {group[0]['file_size']} instances of {name} were logged (a --limit "
                 "run cannot be submitted)"
             )
-        ordered = sorted(group, key=lambda r: r["test_id"])
+        ordered = sorted(group, key=operator.itemgetter("test_id"))
         arrays[name] = metrics.submitted_scores(ordered)  # the values the run's metrics read
     return arrays
 

@@ -26,15 +26,16 @@ import os
 import re
 import tempfile
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
 
+import msgspec
 import numpy as np
 import orjson
-import pandas as pd
 from loguru import logger
 
 from abductive_tasks import settings
@@ -44,6 +45,36 @@ from abductive_tasks.sherlock.embeddings import decode_embeddings
 Box = tuple[int, int, int, int]  # left, top, width, height (absolute pixels)
 BOX_FIELDS = ("left", "top", "width", "height")
 _box_fields = operator.itemgetter(*BOX_FIELDS)
+
+
+class _Box(msgspec.Struct, frozen=True):
+    """A region box; hashable, so that (url, boxes) keys an image-region."""
+
+    left: int
+    top: int
+    width: int
+    height: int
+
+
+_Text = Annotated[str, msgspec.Meta(min_length=1)]
+
+
+class _Image(msgspec.Struct):
+    url: _Text
+
+
+class _Instance(msgspec.Struct):
+    """The fields of an official instance the factoring reads (others are skipped unparsed)."""
+
+    test_id: _Text
+    inference: _Text
+    image: _Image
+    region: Annotated[tuple[_Box, ...], msgspec.Meta(min_length=1)]
+
+
+# A typed decode (msgspec) builds only these fields, checked as the factoring needs them, several times faster
+# than building every instance as dicts; what it refuses takes the checked path (json values, precise errors).
+_INSTANCES = msgspec.json.Decoder(list[_Instance])
 
 
 @dataclass(frozen=True)
@@ -122,6 +153,16 @@ def _first_bad_instance(instances: Sequence[object], source: str, offset: int = 
     return FactoringError(f"{source}: malformed instances")
 
 
+_test_id, _inference = operator.attrgetter("test_id"), operator.attrgetter("inference")
+
+
+def _numbers(index: dict, keys: list) -> np.ndarray:
+    """The number of each key in ``index`` (int32), keys new to it numbered on in first-seen order."""
+    for key in dict.fromkeys(keys):  # the distinct keys, in first-seen order
+        index.setdefault(key, len(index))
+    return np.fromiter(map(index.__getitem__, keys), dtype=np.int32, count=len(keys))
+
+
 class _Factoring:
     """A retrieval chunk factored piece by piece (the instance list parsed a block of the file at a time)."""
 
@@ -130,7 +171,7 @@ class _Factoring:
         self.test_ids: list[str] = []
         self.row_index: dict[tuple, int] = {}  # (url, boxes) -> row, in first-seen order
         self.text_index: dict[str, int] = {}
-        self.rows, self.cols = array("i"), array("i")
+        self.rows, self.cols = array("i"), array("i")  # C ints: int32
 
     def add(self, instances: Sequence[dict]) -> None:
         """Factor the next instances of the list: fields read with comprehensions, checked on the values new here;
@@ -139,19 +180,21 @@ class _Factoring:
         try:
             test_ids = [instance["test_id"] for instance in instances]
             row_keys = [
-                (instance["image"]["url"], tuple(map(_box_fields, instance["region"]))) for instance in instances
+                (instance["image"]["url"], tuple(_Box(*_box_fields(box)) for box in instance["region"]))
+                for instance in instances
             ]
             texts = [instance["inference"] for instance in instances]
-            row_index, text_index = self.row_index, self.text_index
-            rows = [row_index.setdefault(key, len(row_index)) for key in row_keys]
-            cols = [text_index.setdefault(text, len(text_index)) for text in texts]
+            rows, cols = _numbers(self.row_index, row_keys), _numbers(self.text_index, texts)
         except (TypeError, KeyError, IndexError):
             raise _first_bad_instance(instances, self.source, offset) from None
         new_rows = itertools.islice(self.row_index, rows_before, None)
         new_texts = itertools.islice(self.text_index, texts_before, None)
         if (
             not all(
-                isinstance(url, str) and url and boxes and all(_integer(v) for box in boxes for v in box)
+                isinstance(url, str)
+                and url
+                and boxes
+                and all(_integer(value) for box in boxes for value in msgspec.structs.astuple(box))
                 for url, boxes in new_rows
             )
             or not all(isinstance(text, str) and text for text in new_texts)
@@ -160,25 +203,37 @@ class _Factoring:
         ):
             raise _first_bad_instance(instances, self.source, offset)
         self.test_ids += test_ids
-        self.rows.extend(rows)
-        self.cols.extend(cols)
+        self.rows.frombytes(rows.tobytes())
+        self.cols.frombytes(cols.tobytes())
+
+    def add_decoded(self, instances: Sequence[_Instance]) -> None:
+        """Factor the next instances of the list, decoded and checked by :data:`_INSTANCES`."""
+        self.test_ids += map(_test_id, instances)
+        row_index = self.row_index  # numbered here: a row key (url, boxes) does not cache its hash, hash it once
+        self.rows.extend([row_index.setdefault((i.image.url, i.region), len(row_index)) for i in instances])
+        self.cols.frombytes(_numbers(self.text_index, list(map(_inference, instances))).tobytes())
 
     def finish(self, answer_key: dict | None) -> FactoredChunk:
         """The factored chunk: instances in sorted ``test_id`` order (the submission order), the gold grid checked."""
         test_ids = self.test_ids
-        order = sorted(range(len(test_ids)), key=test_ids.__getitem__)
-        sorted_ids = list(map(test_ids.__getitem__, order))
-        if len(set(sorted_ids)) != len(sorted_ids):
+        order = np.array(sorted(range(len(test_ids)), key=test_ids.__getitem__), dtype=np.intp)
+        sorted_ids = _gather(test_ids, order)
+        if any(map(operator.eq, sorted_ids, itertools.islice(sorted_ids, 1, None))):
             duplicate = next(sorted_ids[i] for i in range(1, len(sorted_ids)) if sorted_ids[i] == sorted_ids[i - 1])
             raise FactoringError(f"{self.source}: duplicate test_id '{duplicate}'")
         row_of = np.frombuffer(self.rows, dtype=np.int32)[order]
         col_of = np.frombuffer(self.cols, dtype=np.int32)[order]
         gold_rows = gold_cols = None
         if answer_key is not None:
-            gold_rows, gold_cols = _gold_grid(sorted_ids, row_of, col_of, answer_key, self.source)
-        return FactoredChunk(
-            self.chunk, tuple(self.row_index), tuple(self.text_index), row_of, col_of, gold_rows, gold_cols
-        )
+            pairs = list(map(answer_key.get, test_ids))
+            gold_rows, gold_cols = _gold_grid(sorted_ids, pairs, order, row_of, col_of, answer_key, self.source)
+        rows = tuple((url, tuple(map(msgspec.structs.astuple, boxes))) for url, boxes in self.row_index)
+        return FactoredChunk(self.chunk, rows, tuple(self.text_index), row_of, col_of, gold_rows, gold_cols)
+
+
+def _gather(values: Iterable, order: np.ndarray) -> list:
+    """``[values[i] for i in order]``, gathered by numpy."""
+    return np.fromiter(values, dtype=object, count=len(order))[order].tolist()
 
 
 def factor_retrieval_chunk(
@@ -192,10 +247,18 @@ def factor_retrieval_chunk(
 
 
 def _gold_grid(
-    test_ids: list[str], row_of: np.ndarray, col_of: np.ndarray, answer_key: dict, source: str
+    test_ids: list[str],
+    pairs: list,
+    order: np.ndarray,
+    row_of: np.ndarray,
+    col_of: np.ndarray,
+    answer_key: dict,
+    source: str,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Rows and columns of the answer key's instance ids; checks the key is a full n x n grid over the instances."""
-    pairs = list(map(answer_key.get, test_ids))
+    """Rows and columns of the answer key's instance ids, numbered in first-seen order of the sorted ``test_ids``;
+    checks the key is a full n x n grid over the instances. ``pairs``: the key's value of each instance in file order
+    (None where it has none; the file order keeps the lookups cache-friendly), ``order``: the file positions of
+    ``test_ids``."""
     if len(answer_key) != len(test_ids) or None in pairs:
         missing = [test_id for test_id in test_ids if test_id not in answer_key][:3] or [
             test_id for test_id in answer_key if test_id not in set(test_ids)
@@ -205,21 +268,26 @@ def _gold_grid(
         if set(map(len, pairs)) != {2}:
             raise TypeError
         image_side, text_side = zip(*pairs, strict=True)
-        image_ids, number = pd.factorize(pd.Series(image_side, dtype=object))  # numbered in first-seen order
-        if not all(isinstance(instance_id, str | int) for instance_id in number):
+        distinct = dict.fromkeys(image_side)  # in first-seen order
+        if not all(isinstance(instance_id, str | int) for instance_id in distinct):
             raise TypeError
     except TypeError:
         raise FactoringError(
             f"{source}: every answer-key value must be [image_instance_id, text_instance_id]"
         ) from None
+    number = {instance_id: index for index, instance_id in enumerate(distinct)}  # first seen in the file
+    image_ids = np.fromiter(map(number.__getitem__, image_side), dtype=np.int64, count=len(pairs))[order]
     try:
-        text_ids = pd.Index(number, dtype=object).get_indexer(pd.Series(text_side, dtype=object))
-    except TypeError:
+        text_ids = np.fromiter(map(number.get, text_side, itertools.repeat(-1)), dtype=np.int64, count=len(pairs))
+    except TypeError:  # an unhashable id
         text_ids = np.array([-1])
-    image_ids, text_ids = image_ids.astype(np.int64), text_ids.astype(np.int64)
     size = len(number)
     if (text_ids < 0).any() or not np.bincount(text_ids, minlength=size).all():
         raise FactoringError(f"{source}: image and text instance ids differ; retrieval needs one id set for both")
+    first_seen = np.unique(image_ids, return_index=True)[1]  # in the sorted order, per id number
+    renumber = np.empty(size, dtype=np.int64)
+    renumber[np.argsort(first_seen, kind="stable")] = np.arange(size)
+    image_ids, text_ids = renumber[image_ids], renumber[text_ids[order]]
     if len(pairs) != size**2 or not (np.bincount(image_ids * size + text_ids, minlength=size**2) == 1).all():
         raise FactoringError(
             f"{source}: the answer key is not a full {size} x {size} grid of (image, text) instance ids"
@@ -257,35 +325,40 @@ _BLOCK = 1 << 24  # bytes of a chunk file parsed at a time (a parsed block holds
 _FIRST_KEY = re.compile(rb'\s*\[\s*\{\s*("(?:[^"\\]|\\.)*")\s*:')
 
 
-def _instance_pieces(path: Path) -> Iterator[list]:
+def _instance_pieces(path: Path) -> Iterator[bytearray]:
     """The instance list of a chunk file, a block at a time: cut where one top-level object ends and the next
-    begins with the first object's first key (``}, {"image":``), each piece parsed as a list on its own.
+    begins with the first object's first key (``}, {"image":``), each piece a JSON list on its own.
 
     A cut inside a string or inside a nested value leaves a piece that is not valid JSON: then :class:`_Uncut`
-    is raised and the caller parses the file whole (as it does a file that does not start as a list of objects).
+    is raised (here or by the piece's parser) and the caller parses the file whole (as it does a file that does
+    not start as a list of objects).
     """
     block = _BLOCK
     with open(path, "rb") as handle:
-        buffer = handle.read(block)
-        first_key = _FIRST_KEY.match(buffer)
+        first = handle.read(block)
+        first_key = _FIRST_KEY.match(first)
         if first_key is None:
             raise _Uncut
         key = first_key.group(1)
-        buffer = buffer[buffer.index(b"[") + 1 :]
+        piece = bytearray(first)  # "[" + the objects read so far: each block is copied once
         while more := handle.read(block):
-            buffer += more
-            cut = _last_cut(buffer, key, max(0, len(buffer) - len(more) - 64))
+            searched = len(piece)
+            piece += more
+            cut = _last_cut(piece, key, max(0, searched - 64))
             if cut is not None:
                 end, start = cut
-                yield _piece(b"[" + buffer[:end] + b"]")
-                buffer = buffer[start:]
-        yield _piece(b"[" + buffer)
+                rest = piece[start:]
+                piece[end] = ord("]")  # the separator after the last whole object closes the list
+                del piece[end + 1 :]
+                yield piece
+                piece = bytearray(b"[") + rest
+        yield piece
 
 
 _BEFORE_OBJECT = re.compile(rb"\}\s*,\s*\{\s*\Z")
 
 
-def _last_cut(buffer: bytes, key: bytes, start: int) -> tuple[int, int] | None:
+def _last_cut(buffer: bytearray, key: bytes, start: int) -> tuple[int, int] | None:
     """Where to cut ``buffer`` (searching from ``start``): the end of the last object followed by one that begins
     with ``key``, and the start of that next object; None when there is none."""
     position = len(buffer)
@@ -296,7 +369,19 @@ def _last_cut(buffer: bytes, key: bytes, start: int) -> tuple[int, int] | None:
     return None
 
 
-def _piece(text: bytes) -> list:
+def _add_piece(factoring: _Factoring, text: bytearray) -> None:
+    """Factor one piece: the typed decode, else (a value it refuses) the checked path on the piece's json values."""
+    try:
+        instances = _INSTANCES.decode(text)
+    except msgspec.ValidationError:
+        factoring.add(_piece(text))
+    except msgspec.DecodeError:
+        raise _Uncut from None
+    else:
+        factoring.add_decoded(instances)
+
+
+def _piece(text: bytearray) -> list:
     try:
         parsed = orjson.loads(text)
     except orjson.JSONDecodeError:
@@ -384,7 +469,7 @@ def _factor_files(instances_path: Path, answer_key_path: Path | None, chunk: int
             try:
                 factoring = _Factoring(chunk, source)
                 for piece in _instance_pieces(instances_path):
-                    factoring.add(piece)
+                    _add_piece(factoring, piece)
             except _Uncut:
                 instances = _loads(instances_path.read_bytes())
                 if not isinstance(instances, list):

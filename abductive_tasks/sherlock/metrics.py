@@ -23,6 +23,8 @@ what the run prints.
 
 from __future__ import annotations
 
+import itertools
+import operator
 from collections.abc import Sequence
 
 import lapjv
@@ -66,14 +68,32 @@ def submission_file(record: dict) -> str:
     return f"retrieval_{record['chunk']}" if task == "retrieval" else task
 
 
+def column(records: Sequence[dict], name: str, dtype: type | np.dtype) -> np.ndarray:
+    """The field ``name`` of every record as one array (a C-level pass: no per-record Python code)."""
+    return np.fromiter(map(operator.itemgetter(name), records), dtype=dtype, count=len(records))
+
+
+def _file_codes(records: Sequence[dict]) -> np.ndarray:
+    """A number per record naming its leaderboard file (:func:`submission_file`): equal numbers, same file."""
+    tasks, names = pd.factorize(column(records, "sherlock_task", object))
+    retrieval = np.flatnonzero(names == "retrieval")
+    if not len(retrieval):
+        return tasks
+    chunks = np.where(tasks == retrieval[0], column(records, "chunk", np.int64), -1)  # -1: not a retrieval file
+    return tasks * (chunks.max() + 2) + chunks + 1
+
+
 def submitted_scores(records: Sequence[dict]) -> np.ndarray:
     """The float32 score each record has in its leaderboard file (:func:`as_submitted` per file), aligned with
     ``records``: what the export writes and what every metric reads."""
-    raw = np.array([np.nan if r["plausibility"] is None else r["plausibility"] for r in records], dtype=np.float64)
-    files = np.array([submission_file(r) for r in records], dtype=str)
-    values = np.zeros(len(records), dtype=np.float32)
-    for name in np.unique(files):
-        chosen = files == name
+    raw = column(records, "plausibility", np.float64)  # None (missing) becomes NaN
+    finite = np.isfinite(raw)
+    values = raw.astype(np.float32)
+    if finite.all():
+        return values
+    files = _file_codes(records)
+    for file in np.unique(files[~finite]):  # only the files that miss a score
+        chosen = files == file
         values[chosen] = as_submitted(raw[chosen])
     return values
 
@@ -256,12 +276,13 @@ def _complete_columns(records: Records, names: dict[str, type]) -> tuple[dict[st
     """As :func:`_groups`, on columns: ``names`` (with their dtypes) of the labelled records of complete groups, in
     record order, with ``score`` (:func:`submitted_scores`) and ``unit`` (the group's number in first-seen order);
     and the number of incomplete groups."""
-    labelled = [r for r in records if r["has_key"]]
-    if records and not labelled:
+    has_key = column(records, "has_key", bool)
+    if records and not has_key.any():
         logger.info(f"Sherlock {records[0]['split']} split: no answer key, metrics not computed; {EXPORT_HINT}")
-    scores = submitted_scores(records)[[bool(r["has_key"]) for r in records]]
-    columns = {name: np.array([r[name] for r in labelled], dtype=dtype) for name, dtype in names.items()}
-    del labelled
+    scores = submitted_scores(records)
+    if not has_key.all():
+        records, scores = list(itertools.compress(records, has_key)), scores[has_key]
+    columns = {name: column(records, name, dtype) for name, dtype in names.items()}
     units, groups = pd.factorize(columns["group"], sort=False)
     first = np.unique(units, return_index=True)[1]
     complete = np.bincount(units, minlength=len(groups)) == columns["group_size"][first]
@@ -329,14 +350,13 @@ def _auto_images(columns: dict[str, np.ndarray]) -> dict[str, tuple[float, float
     oracle = np.maximum.reduceat(ious, starts) > IOU_THRESHOLD
     chance = np.add.reduceat((ious > IOU_THRESHOLD).astype(np.float64), starts) / np.diff(np.r_[starts, len(ious)])
     image_starts = _segments(columns["unit"][order][starts])
-    images = {}
-    for start, end in zip(image_starts, [*image_starts[1:], len(starts)], strict=True):
-        images[str(groups[starts[start]])] = (
-            float(np.mean(correct[start:end])),
-            float(np.mean(oracle[start:end])),
-            float(np.mean(chance[start:end])),
-        )
-    return images
+    inferences = np.diff(np.r_[image_starts, len(starts)])
+    means = [
+        np.add.reduceat(np.asarray(shares, dtype=np.float64), image_starts) / inferences
+        for shares in (correct, oracle, chance)
+    ]
+    names = groups[starts[image_starts]]
+    return {str(name): tuple(values) for name, *values in zip(names, *(m.tolist() for m in means), strict=True)}
 
 
 def localization_outcome(records: Records) -> Outcome:
@@ -351,10 +371,11 @@ def localization_columns_outcome(columns: dict[str, np.ndarray], incomplete: int
     """:func:`localization_outcome` on the columns of the labelled instances of complete images (as
     :func:`_complete_columns` gives them, in the per-pair route's document order) and the number of incomplete
     ones; the factored route (:mod:`abductive_tasks.sherlock.localization`) builds them from its score matrices."""
+    columns["inst_id"] = pd.factorize(columns["inst_id"], sort=False)[0]  # numbered once for both box types
     is_gt = columns["box_type"] == "gt"
     gt_images = _gt_images({name: values[is_gt] for name, values in columns.items()})
     auto = _auto_images({name: values[~is_gt] for name, values in columns.items()})
-    first_seen = pd.unique(columns["group"])  # images in first-seen order, as _groups
+    first_seen = columns["group"][np.unique(columns["unit"], return_index=True)[1]]  # images in first-seen order
     gt = {group: gt_images[group][0] for group in first_seen if group in gt_images}
     gt_chance = [gt_images[group][1] for group in gt]
     auto = {group: auto[group] for group in first_seen if group in auto}

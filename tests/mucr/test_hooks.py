@@ -347,7 +347,9 @@ TASKS = {
 @pytest.mark.parametrize("task", sorted(TASKS))
 def test_yaml_metric_list_is_the_spec(task):
     spec, config = TASKS[task], _task_config(YAML_ROOT / f"{task}.yaml")
-    assert config["task"] == task and config["metadata"]["version"] == 3.2  # reading changed (issue 22, rounds 1 to 3)
+    assert (
+        config["task"] == task and config["metadata"]["version"] == 3.3
+    )  # 3.x: reading (issue 22); 3.3: shared bootstrap draws (issue 24)
     assert [entry["metric"] for entry in config["metric_list"]] == list(spec.metric_names)
     for entry in config["metric_list"]:
         assert entry["aggregation"] == ("!function", f"abductive_tasks.mucr.aggregate_{spec.prefix}")

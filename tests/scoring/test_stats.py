@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from abductive_tasks.scoring import stats
 from abductive_tasks.scoring.stats import Estimate, interval, paired_difference, seed_for
 
 
@@ -74,3 +75,52 @@ def test_paired_difference_uses_common_units_only():
     assert gap.units == 2 and gap.difference == pytest.approx(0.5)
     same = paired_difference(a, a, 100, 0)
     assert same.difference == 0 and same.p_value == 1.0
+
+
+def test_weights_count_draws_with_replacement():
+    rows = stats._weights(np.random.default_rng(0), 5, 4000)
+    assert rows.shape == (4000, 5) and (rows.sum(axis=1) == 5).all() and (rows >= 0).all()
+    # each unit is drawn Binomial(5, 1/5) times: mean 1, variance 5 * 1/5 * 4/5 = 0.8
+    assert rows.mean() == pytest.approx(1.0, abs=0.03) and rows.var() == pytest.approx(0.8, abs=0.05)
+    assert (stats._weights(np.random.default_rng(0), 1, 3) == 1).all()  # one unit: drawn every time
+
+
+def test_metrics_over_the_same_units_share_one_draw():
+    units = [str(i) for i in range(40)]
+    right = np.arange(40) % 3 == 0
+    acc, err = Estimate.mean(units, right), Estimate.mean(units, ~right)
+    seeds = []
+
+    def seed(ids: list[str]) -> int:
+        seeds.append(ids)
+        return 11
+
+    bounds = stats.intervals({"acc": acc, "err": err}, 500, seed)
+    assert seeds == [units]  # one draw for the unit set
+    # same weights: every replicate of err is 1 - the replicate of acc, so the interval mirrors exactly
+    assert bounds["err"].lower == pytest.approx(1 - bounds["acc"].upper)
+    assert bounds["err"].upper == pytest.approx(1 - bounds["acc"].lower)
+    assert bounds["err"].stderr == pytest.approx(bounds["acc"].stderr)
+    # the draw depends on the units only: alone, in another order, or with other metrics, the same interval
+    assert stats.intervals({"acc": acc}, 500, seed)["acc"] == bounds["acc"] == interval(acc, 500, 11)
+    assert list(stats.intervals({"err": err, "acc": acc}, 500, seed)) == ["err", "acc"]
+
+
+def test_other_unit_sets_get_their_own_draw_and_unresamplable_estimates_none():
+    first, second = [str(i) for i in range(30)], [str(i) for i in range(30, 60)]
+    values = np.arange(30) % 2
+    seeds = []
+    bounds = stats.intervals(
+        {
+            "a": Estimate.mean(first, values),
+            "b": Estimate.mean(second, values),
+            "one": Estimate.mean(["x"], [1]),
+            "empty": Estimate.mean([], []),
+        },
+        300,
+        lambda ids: seeds.append(ids) or seed_for(0, "task", *ids),
+    )
+    assert seeds == [first, second]
+    assert bounds["a"] != bounds["b"]  # same values, other units: another seed
+    assert bounds["a"] == interval(Estimate.mean(first, values), 300, seed_for(0, "task", *first))
+    assert (bounds["one"].lower, bounds["one"].resamples, bounds["empty"].units) == (None, 0, 0)

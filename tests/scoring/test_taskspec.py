@@ -100,3 +100,30 @@ def test_metric_declarations_are_found_by_name():
     assert metric_info("toy_note").scale == "raw"
     assert metric_info("consistency_acc").scale == "fraction"  # imported from NL-Eye's hooks on demand
     assert metric_info("no_such_metric") is None
+
+
+def test_metrics_and_breakdown_cells_over_the_same_units_share_their_bootstrap_draw():
+    def compute(records: list[dict]) -> Outcome:
+        units = [r["item_id"] for r in records]
+        right = [r["correct"] for r in records]
+        wrong = [not value for value in right]
+        return Outcome(
+            estimates={"pair_acc": Estimate.mean(units, right), "pair_err": Estimate.mean(units, wrong)},
+            breakdowns={"pair_by_all": {"all": Estimate.mean(units, wrong)}},
+        )
+
+    spec = TaskSpec(
+        name="pair",
+        prefix="pair",
+        metrics=(Metric("pair_acc"), Metric("pair_err", higher_is_better=False), Metric("pair_by_all")),
+        record=lambda doc, reading: {"item_id": doc["id"], "correct": reading.value == doc["gold"]},
+        compute=compute,
+    )
+    reader = spec.results_reader(lambda doc: Choice(2))
+    replies = ["1", "2", "1", "1", "1", "2", "2", "1"]
+    records = [reader(doc, [reply])["pair_acc"][1] for doc, reply in zip(DOCS, replies, strict=True)]
+    values = spec.evaluate(records)
+    acc, err = values["pair_ci95"]["pair_acc"], values["pair_ci95"]["pair_err"]
+    assert values["pair_acc"] == 5 / 8 and err["lower"] == pytest.approx(1 - acc["upper"])  # err = 1 - acc per draw
+    cell = values["pair_by_all"]["all"]
+    assert (cell["lower"], cell["upper"]) == (err["lower"], err["upper"])  # the cell: same units, same draw

@@ -100,6 +100,10 @@ def test_a_chunk_factors_into_its_distinct_regions_and_inferences():
     assert sorted(zip(chunk.gold_rows.tolist(), chunk.gold_cols.tolist(), strict=True)) == sorted(
         (rows[n], cols[n]) for n in "abcd"
     )
+    # numbered in first-seen order of the sorted test ids (0a., 1d., 2c., 3b.), whatever the file order
+    assert chunk.gold_rows.tolist() == [rows[n] for n in "adcb"] and chunk.gold_cols.tolist() == [
+        cols[n] for n in "adcb"
+    ]
 
 
 def test_the_embedding_route_scores_exactly_like_the_per_pair_route(tmp_path):
@@ -252,7 +256,7 @@ def test_a_chunk_file_parsed_in_pieces_factors_like_the_whole_list(tmp_path, mon
     instances, key = chunk_files()
     files = _chunk_file(tmp_path, instances, key)
     assert len(list(grid._instance_pieces(files[0]))) > 4
-    assert [instance for piece in grid._instance_pieces(files[0]) for instance in piece] == instances
+    assert [instance for piece in grid._instance_pieces(files[0]) for instance in json.loads(piece)] == instances
     assert _same(grid.load_factored_chunk(*files, 0), factor_retrieval_chunk(instances, key, 0, "x"))
 
 
@@ -263,8 +267,9 @@ def test_a_cut_inside_a_nested_value_falls_back_to_parsing_the_whole_file(tmp_pa
     for instance in instances:  # the first key's object inside a list: '}, {"image":' within an instance
         instance["extra_info"] = {"task": "retrieval", "notes": [{"image": 1}, {"image": 2}]}
     files = _chunk_file(tmp_path, instances, key)
-    with pytest.raises(grid._Uncut):
-        list(grid._instance_pieces(files[0]))
+    with pytest.raises(grid._Uncut):  # a piece that is not JSON
+        for piece in grid._instance_pieces(files[0]):
+            grid._add_piece(grid._Factoring(0, "x"), piece)
     assert _same(grid.load_factored_chunk(*files, 0), factor_retrieval_chunk(instances, key, 0, "x"))
 
 
@@ -282,3 +287,36 @@ def test_a_factored_chunk_is_read_from_the_cache_until_a_file_changes(tmp_path, 
     monkeypatch.setattr(grid, "_factor_files", real)
     with pytest.raises(DataError, match="full 4 x 4 grid"):
         grid.load_factored_chunk(*files, 3)
+
+
+def test_a_valid_chunk_file_takes_the_typed_decode_only(tmp_path, monkeypatch):
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(grid, "_BLOCK", 300)
+    instances, key = chunk_files()
+    files = _chunk_file(tmp_path, instances, key)
+    expected = factor_retrieval_chunk(instances, key, 0, "x")
+    monkeypatch.setattr(grid._Factoring, "add", lambda *args: pytest.fail("the checked path on a valid file"))
+    assert _same(grid.load_factored_chunk(*files, 0), expected)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda instance: instance["region"][0].pop("left"), "instance 9, field 'region'"),
+        (lambda instance: instance["region"][0].__setitem__("left", True), "instance 9, field 'region'"),
+        (lambda instance: instance["region"][0].__setitem__("top", 1.0), "instance 9, field 'region'"),
+        (lambda instance: instance.__setitem__("region", []), "instance 9, field 'region'"),
+        (lambda instance: instance.__setitem__("inference", ""), "instance 9, field 'inference'"),
+        (lambda instance: instance["image"].__setitem__("url", 7), "instance 9, field 'image.url'"),
+        (lambda instance: instance.pop("test_id"), "instance 9: missing or malformed field"),
+    ],
+)
+def test_what_the_typed_decode_refuses_gets_the_checked_paths_error(tmp_path, monkeypatch, change, message):
+    """A bad instance in a later piece of the file: the error names it as the checked path does."""
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(grid, "_BLOCK", 300)
+    instances, key = chunk_files()
+    change(instances[9])
+    files = _chunk_file(tmp_path, instances, key)
+    with pytest.raises(DataError, match=f"val_retrieval_0_instances.json, {message}"):
+        grid.load_factored_chunk(*files, 0)
