@@ -21,7 +21,9 @@ payload (:mod:`abductive_tasks.sherlock.embeddings`) whose dot product is the sc
 ``random_baseline`` seeded random unit vectors keyed by the image-region and by the inference
 text (random scores, the same for every document showing them), ``dumb_pixel`` the mean
 luminance (0-1) of the region-drawn image against the text vector ``[1.0]`` (the score of its
-loglikelihood route).
+loglikelihood route). Documents of the factored Sherlock localization (``score_route``
+"score_matrix") get the matrix of those dot products over the document's regions
+(``region_keys``, one region-drawn image each) and inferences (``inferences``).
 """
 
 from __future__ import annotations
@@ -35,7 +37,12 @@ from lmms_eval.api.model import lmms
 
 from abductive_tasks.inputs.images import mean_luminance, top_left_luminance
 from abductive_tasks.models.arguments import CheckedArguments
-from abductive_tasks.sherlock.embeddings import EMBEDDING_ROUTE, encode_embeddings
+from abductive_tasks.sherlock.embeddings import (
+    EMBEDDING_ROUTE,
+    SCORE_MATRIX_ROUTE,
+    encode_embeddings,
+    encode_score_matrix,
+)
 
 SCORE_RANGE = (1, 10)
 RANDOM_EMBEDDING_SIZE = 16
@@ -85,6 +92,11 @@ class _DocumentBaseline(CheckedArguments, lmms):
         """The (image-region, inference) embeddings of an embedding-route document."""
         raise NotImplementedError
 
+    def region_embeddings(self, doc: dict, doc_to_visual: Callable[[dict], list]) -> tuple[np.ndarray, np.ndarray]:
+        """A score-matrix document's region embeddings (one row per region) and inference embeddings (one row per
+        inference), the same vectors :meth:`embeddings` gives each region and inference."""
+        raise NotImplementedError
+
     def loglikelihood(self, requests: list[Instance]) -> list[tuple[float | str, bool]]:
         """A loss-like number per request (lower = more plausible), seeded per task and document;
         an embedding payload for embedding-route documents."""
@@ -94,6 +106,10 @@ class _DocumentBaseline(CheckedArguments, lmms):
             doc = self.task_dict[task][split][doc_id]
             if doc.get("score_route") == EMBEDDING_ROUTE:
                 losses.append((encode_embeddings(*self.embeddings(doc, doc_to_visual)), False))
+                continue
+            if doc.get("score_route") == SCORE_MATRIX_ROUTE:
+                regions, inferences = self.region_embeddings(doc, doc_to_visual)
+                losses.append((encode_score_matrix(regions @ inferences.T), False))
                 continue
             rng = random.Random(f"{self.seed}:{task}:{doc_id}")
             losses.append((self.loss(doc, doc_to_visual, rng), False))
@@ -118,6 +134,10 @@ class RandomBaseline(_DocumentBaseline):
     def embeddings(self, doc: dict, doc_to_visual: Callable[[dict], list]) -> tuple[np.ndarray, np.ndarray]:
         """Seeded random unit vectors keyed by content, so that every document showing a region or a text agrees."""
         return self._unit_vector(f"image:{doc['region_key']}"), self._unit_vector(f"text:{doc['inference']}")
+
+    def region_embeddings(self, doc: dict, doc_to_visual: Callable[[dict], list]) -> tuple[np.ndarray, np.ndarray]:
+        regions = np.array([self._unit_vector(f"image:{key}") for key in doc["region_keys"]])
+        return regions, np.array([self._unit_vector(f"text:{text}") for text in doc["inferences"]])
 
     def _unit_vector(self, key: str) -> np.ndarray:
         rng = random.Random(f"{self.seed}:{key}")
@@ -149,3 +169,7 @@ class DumbPixel(_DocumentBaseline):
     def embeddings(self, doc: dict, doc_to_visual: Callable[[dict], list]) -> tuple[np.ndarray, np.ndarray]:
         """The image-region's mean luminance (0-1) against a constant text: the score of the loglikelihood route."""
         return np.array([mean_luminance(doc_to_visual(doc)[0]) / 255]), np.array([1.0])
+
+    def region_embeddings(self, doc: dict, doc_to_visual: Callable[[dict], list]) -> tuple[np.ndarray, np.ndarray]:
+        luminance = [[mean_luminance(image) / 255] for image in doc_to_visual(doc)]
+        return np.array(luminance), np.ones((len(doc["inferences"]), 1))

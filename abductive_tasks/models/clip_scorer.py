@@ -18,7 +18,12 @@ image file are consecutive and the file is decoded once.
 Documents with ``score_route == "embedding"`` (the factored full-size ``sherlock_retrieval``)
 get the embeddings themselves instead of a score: ``(payload, False)`` with the payload from
 ``abductive_tasks.sherlock.embeddings.encode_embeddings``; the task's aggregation then computes the
-whole score matrix in one matrix product.
+whole score matrix in one matrix product. Documents with ``score_route == "score_matrix"`` (the
+factored ``sherlock_localization``: one image, its candidate regions and its inferences) get the
+cosine similarities of every region (``doc_to_visual`` gives one region-drawn image per entry of
+``region_keys``) with every inference (``inferences``) as one payload
+(``encode_score_matrix``). Their region embeddings are not kept for the run (each region belongs to
+one image, hence one document); the texts are.
 
 Widescreen images (§5, official ``clip_inference_iterator.py``): with ``crops=two`` (default)
 an image is encoded as two overlapping squares (left and right, or top and bottom), each
@@ -38,7 +43,12 @@ from PIL import Image
 from transformers import AutoImageProcessor, AutoTokenizer, CLIPModel
 
 from abductive_tasks.models.arguments import CheckedArguments
-from abductive_tasks.sherlock.embeddings import EMBEDDING_ROUTE, encode_embeddings
+from abductive_tasks.sherlock.embeddings import (
+    EMBEDDING_ROUTE,
+    SCORE_MATRIX_ROUTE,
+    encode_embeddings,
+    encode_score_matrix,
+)
 
 CROP_MODES = ("two", "center")
 
@@ -179,13 +189,34 @@ class ClipScorer(CheckedArguments, lmms):
             for text, embedding in zip(chunk, self._encode_texts(chunk), strict=True):
                 self.text_embeddings[text] = embedding
 
+    def _score_matrix(self, doc: dict, doc_to_visual: Callable) -> str:
+        """A score-matrix document's regions x inferences cosine similarities, as a payload."""
+        regions = doc_to_visual(doc)
+        if len(regions) != len(doc["region_keys"]):
+            raise ValueError(
+                f"clip_scorer: a score-matrix document needs one image per region, got {len(regions)} images for "
+                f"{len(doc['region_keys'])} regions"
+            )
+        image = torch.cat(
+            [
+                self._encode_images(regions[start : start + self.batch_size])
+                for start in range(0, len(regions), self.batch_size)
+            ]
+        )
+        self._fill_text_cache(doc["inferences"])
+        text = torch.stack([self.text_embeddings[inference] for inference in doc["inferences"]])
+        return encode_score_matrix((image @ text.T).numpy())
+
     def loglikelihood(self, requests: list[Instance]) -> list[tuple[float | str, bool]]:
-        """``(-cosine similarity, False)`` per request (loss-like),
-        or ``(embedding payload, False)`` for embedding-route documents."""
-        docs, texts = [], []
-        for request in requests:
+        """``(-cosine similarity, False)`` per request (loss-like), ``(embedding payload, False)`` for
+        embedding-route documents, ``(score-matrix payload, False)`` for score-matrix documents."""
+        docs, texts, matrices = [], [], {}
+        for number, request in enumerate(requests):
             _context, target, doc_to_visual, doc_id, task, split = request.args
             doc = self.task_dict[task][split][doc_id]
+            if doc.get("score_route") == SCORE_MATRIX_ROUTE:
+                matrices[number] = (self._score_matrix(doc, doc_to_visual), False)
+                continue
             docs.append((doc, doc_to_visual))
             texts.append(target if isinstance(target, str) else target(doc))
         keys = self._fill_image_cache(docs)
@@ -197,6 +228,8 @@ class ClipScorer(CheckedArguments, lmms):
                 results.append((encode_embeddings(image.numpy(), inference.numpy()), False))
             else:
                 results.append((-float(image @ inference), False))
+        for number, result in sorted(matrices.items()):
+            results.insert(number, result)
         return results
 
     def generate_until(self, requests: list[Instance]) -> list[str]:

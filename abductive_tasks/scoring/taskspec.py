@@ -93,7 +93,9 @@ class TaskSpec(OwnStderr):
     """A task family: what each document keeps, what is reported, and how.
 
     ``record(doc, reading)``: the record fields (small, JSON-serialisable; the samples JSONL
-    carries them); ``compute(records)``: every metric from the records of all documents.
+    carries them); ``compute(records)``: every metric from the records of all documents;
+    ``seed_name``: the name the bootstrap seeds derive from (default ``name``): two routes of one
+    family that compute the same outcome share it, so they also print the same intervals.
     """
 
     name: str
@@ -101,6 +103,7 @@ class TaskSpec(OwnStderr):
     metrics: tuple[Metric, ...]
     record: Callable[[dict, Reading], dict]
     compute: Callable[[Records], Outcome]
+    seed_name: str = ""
 
     def __post_init__(self) -> None:
         REGISTRY[self.name] = self
@@ -188,6 +191,7 @@ class TaskSpec(OwnStderr):
     def _evaluate(self, records: Records) -> dict[str, Any]:
         outcome = self.compute(records)
         resamples, base_seed = settings.bootstrap_resamples(), settings.bootstrap_seed()
+        seed_name = self.seed_name or self.name
         statuses = Counter(map(operator.itemgetter("answer_status"), records))
         counts = {
             "documents": len(records),
@@ -201,7 +205,7 @@ class TaskSpec(OwnStderr):
         estimates |= {
             (name, label): cell for name, cells in outcome.breakdowns.items() for label, cell in cells.items()
         }
-        bounds_of = intervals(estimates, resamples, lambda units: seed_for(base_seed, self.name, "units", *units))
+        bounds_of = intervals(estimates, resamples, lambda units: seed_for(base_seed, seed_name, "units", *units))
         ci95: dict[str, dict] = {}
         for name, estimate in outcome.estimates.items():
             values[name] = estimate.value

@@ -16,9 +16,10 @@ An instance is ``{"image": {"url", "width", "height"}, "region": [{"left", "top"
 Images are found by the last two components of their URL (never fetched).
 
 :func:`load` is the one entry point. Its items are the documents' data: one per leaderboard
-``test_id`` (view ``pairs``), the seeded retrieval sub-grid (``mini``), or for the factored
-retrieval route one per instance id of each chunk (``factored``, built by
-:mod:`abductive_tasks.sherlock.grid`). Each per-pair item carries the answer-key fields (neutral
+``test_id`` (view ``pairs``), the seeded retrieval sub-grid (``mini``), or the factored routes'
+items (``factored``): for retrieval one per instance id of each chunk (built by
+:mod:`abductive_tasks.sherlock.grid`), for localization one per image with its candidate regions,
+its inferences and its instances. Each per-pair item carries the answer-key fields (neutral
 values on the test split, ``has_key`` false) and the group a metric is computed over (``group``:
 retrieval chunk, localization image and box type, comparison input) with its size, so that
 groups cut apart by ``--limit`` are counted, not scored.
@@ -26,6 +27,7 @@ groups cut apart by ``--limit`` are counted, not scored.
 
 from __future__ import annotations
 
+import collections
 import functools
 import json
 import math
@@ -36,9 +38,12 @@ from pathlib import Path
 
 import datasets
 import numpy as np
+import pyarrow as pa
+from datasets.table import InMemoryTable
 
 from abductive_tasks.inputs.data import DataError, Loaded, benchmark_root, reading, resolve_inside
 from abductive_tasks.inputs.images import check_image, image_size
+from abductive_tasks.sherlock import grid
 from abductive_tasks.sherlock.grid import BOX_FIELDS, Box, FactoredChunk, load_factored_chunks
 
 BENCHMARK = "sherlock"
@@ -148,9 +153,10 @@ def task_files(root: Path, task: str, split: str) -> list[TaskFile]:
 
 
 def read_json(path: Path) -> object:
-    """A JSON file; unreadable, non-UTF-8 or broken files raise one DataError naming the file."""
+    """A JSON file (orjson, or the json module for what orjson refuses: its values and errors); unreadable,
+    non-UTF-8 or broken files raise one DataError naming the file."""
     with reading(path):
-        return json.loads(path.read_bytes().decode("utf-8"))
+        return grid._loads(path.read_bytes())
 
 
 def _integer(value: object) -> bool:
@@ -563,6 +569,169 @@ def _factored_items(root: Path, split: str) -> datasets.Dataset:
     return datasets.Dataset.from_list(items)
 
 
+class _Unchecked(Exception):
+    """The fast reading of a localization file met something it does not check itself: read it the checked way."""
+
+
+@dataclass
+class _Images:
+    """A localization file's instances grouped by image, in first-seen order: per image its distinct regions and
+    inferences (first-seen order), per instance its image, region and inference numbers."""
+
+    paths: dict[str, int]  # image path -> image number
+    keys: list[str]  # image number -> image key (``VG_100K/1.jpg``)
+    regions: list[dict[tuple[Box, ...], int]]
+    inferences: list[dict[str, int]]
+    test_ids: list[str]
+    image_of: list[int]
+    row_of: list[int]
+    col_of: list[int]
+
+    @classmethod
+    def empty(cls) -> _Images:
+        return cls({}, [], [], [], [], [], [], [])
+
+    def add(self, path: str, key: str, test_id: str, boxes: tuple[Box, ...], inference: str) -> None:
+        image = self.paths.get(path)
+        if image is None:
+            image = self.paths[path] = len(self.keys)
+            self.keys.append(key)
+            self.regions.append({})
+            self.inferences.append({})
+        regions, inferences = self.regions[image], self.inferences[image]
+        self.test_ids.append(test_id)
+        self.image_of.append(image)
+        self.row_of.append(regions.setdefault(boxes, len(regions)))
+        self.col_of.append(inferences.setdefault(inference, len(inferences)))
+
+
+def _checked_images(root: Path, path: Path) -> _Images:
+    """Every instance of a localization file, checked as :func:`validate_instances` checks it (test ids, task,
+    url, region, inference, image file, boxes inside the image), grouped by image."""
+    raw, _test_ids = read_instance_list(path)
+    grouped = _Images.empty()
+    for instance in validate_instances(raw, path, root, "localization"):
+        grouped.add(instance.image_path, instance.image_key, instance.test_id, instance.boxes, instance.inference)
+    return grouped
+
+
+def _fast_images(root: Path, path: Path) -> _Images:
+    """:func:`_checked_images` for large files: parsed a block at a time with orjson, fields read with
+    comprehensions, each image file, region and inference checked once. Raises :class:`_Unchecked` on anything it
+    does not accept (the checked reading then names the instance and field)."""
+    grouped, checked_urls = _Images.empty(), {}
+    try:
+        pieces = map(grid._piece, grid._instance_pieces(path))
+        for piece in pieces:
+            tasks = {(item.get("extra_info") or {}).get("task", "localization") for item in piece}
+            test_ids = [item["test_id"] for item in piece]
+            urls = [item["image"]["url"] for item in piece]
+            regions = [tuple(map(grid._box_fields, item["region"])) for item in piece]
+            inferences = [item["inference"] for item in piece]
+            if tasks != {"localization"} or not all(isinstance(t, str) and t for t in test_ids):
+                raise _Unchecked
+            for url in set(urls) - checked_urls.keys():
+                if not isinstance(url, str) or not url:
+                    raise _Unchecked
+                checked_urls[url] = (image_key(url), *checked_image(root, url, f"{path}, image url '{url}'"))
+            for test_id, url, boxes, inference in zip(test_ids, urls, regions, inferences, strict=True):
+                key, image_path, _size = checked_urls[url]
+                grouped.add(image_path, key, test_id, boxes, inference)
+    except (TypeError, KeyError, IndexError, AttributeError, ValueError, DataError, grid._Uncut):
+        raise _Unchecked from None
+    if not grouped.test_ids or len(set(grouped.test_ids)) != len(grouped.test_ids):
+        raise _Unchecked
+    sizes = {image_path: size for _key, image_path, size in checked_urls.values()}
+    for image_path, regions, inferences in zip(grouped.paths, grouped.regions, grouped.inferences, strict=True):
+        if not all(boxes and all(_integer(v) for box in boxes for v in box) for boxes in regions):
+            raise _Unchecked
+        if not all(isinstance(text, str) and text.strip() for text in inferences):
+            raise _Unchecked
+        try:
+            for boxes in regions:
+                check_boxes(boxes, sizes[image_path], str(path))
+        except DataError:
+            raise _Unchecked from None
+    return grouped
+
+
+def _answer_columns(answer_key: Path | None, test_ids: list[str]) -> dict[str, list]:
+    """The localization answer fields of ``test_ids`` (checked by :func:`localization_key`) as one list per field,
+    the entries released as they are read (the key of 2.36M answers is the largest thing the loading holds)."""
+    if answer_key is None:
+        neutral = NO_KEY["localization"] | {"group": "", "group_size": 0}
+        return {name: [value] * len(test_ids) for name, value in neutral.items()}
+    answers = localization_key(answer_key, test_ids)
+    entries = list(map(answers.__getitem__, test_ids))
+    del answers
+    fields = {"box_type": "type", "inst_id": "inst_id", "bbox_idx": "bbox_idx", "correct": "correct", "iou": "iou"}
+    columns = {name: [entry[field] for entry in entries] for name, field in fields.items()}
+    columns["key_order"] = [entry["order"] for entry in entries]
+    names: dict[tuple[str, str], str] = {}  # one string per group
+    columns["group"] = [names.setdefault((e["image"], e["type"]), f"{e['image']}|{e['type']}") for e in entries]
+    del entries
+    sizes = collections.Counter(columns["group"])
+    columns["group_size"] = [sizes[group] for group in columns["group"]]
+    return columns
+
+
+def _factored_localization_items(root: Path, split: str) -> datasets.Dataset:
+    """The factored localization route's items: one per image (in first-seen order of the instances file, as the
+    official ``CLIPDatasetLocalizationLeaderboard`` groups them by URL), with its distinct candidate regions
+    (``regions``, ``region_keys``) and distinct inferences (``inferences``), both in first-seen order, and per
+    instance of the image (in file order) its ``test_ids``, region and inference (``rows``, ``cols``), its
+    position in the file (``positions``: the per-pair route's document order) and its answer fields as lists.
+
+    Instances and answer key are checked as for the per-pair items (a large file is read the fast way first; on
+    anything it does not accept, the checked way names the instance and field).
+    """
+    file = task_files(root, "localization", split)[0]
+    with reading(file.instances):
+        try:
+            grouped = _fast_images(root, file.instances)
+        except _Unchecked:
+            grouped = _checked_images(root, file.instances)
+    answers = _answer_columns(file.answer_key, grouped.test_ids)
+    image_of = np.asarray(grouped.image_of, dtype=np.int64)
+    order = np.argsort(image_of, kind="stable")  # instances grouped by image, file order within each
+    offsets = pa.array(np.searchsorted(image_of[order], np.arange(len(grouped.keys) + 1)), pa.int32())
+    del image_of
+
+    def per_image(values: list | np.ndarray, kind: pa.DataType) -> pa.ListArray:
+        """One list per image of ``values`` (one per instance, in file order)."""
+        if isinstance(values, list):
+            values = pa.array(values, kind).take(pa.array(order))
+        else:
+            values = pa.array(values[order], kind)
+        return pa.ListArray.from_arrays(offsets, values)
+
+    images = len(grouped.keys)
+    kinds = {"box_type": pa.string(), "inst_id": pa.string(), "bbox_idx": pa.int64(), "correct": pa.bool_()}
+    kinds |= {"iou": pa.float64(), "key_order": pa.int64(), "group": pa.string(), "group_size": pa.int64()}
+    columns = {
+        "sherlock_task": pa.array(["localization"] * images),
+        "split": pa.array([split] * images),
+        "chunk": pa.array([file.chunk] * images, pa.int64()),
+        "file_size": pa.array([len(grouped.test_ids)] * images, pa.int64()),
+        "has_key": pa.array([file.answer_key is not None] * images),
+        "image_path": pa.array(list(grouped.paths)),
+        "regions": pa.array([[list(map(list, boxes)) for boxes in regions] for regions in grouped.regions]),
+        "region_keys": pa.array(
+            [
+                [region_key(key, boxes) for boxes in regions]
+                for key, regions in zip(grouped.keys, grouped.regions, strict=True)
+            ]
+        ),
+        "inferences": pa.array([list(inferences) for inferences in grouped.inferences]),
+        "test_ids": per_image(grouped.test_ids, pa.string()),
+        "rows": per_image(np.asarray(grouped.row_of, dtype=np.int64), pa.int64()),
+        "cols": per_image(np.asarray(grouped.col_of, dtype=np.int64), pa.int64()),
+        "positions": per_image(np.arange(len(grouped.test_ids), dtype=np.int64), pa.int64()),
+    }
+    columns |= {name: per_image(answers.pop(name), kind) for name, kind in kinds.items()}
+    return datasets.Dataset(InMemoryTable(pa.table(columns)))
+
+
 def _source(root: Path, task: str, split: str) -> str:
     files = task_files(root, task, split)
     return str(files[0].instances if len(files) == 1 else files[0].instances.parent)
@@ -575,17 +744,19 @@ def load(root: Path, task: str, split: str, view: str = "pairs", mini_size: int 
     ``view``: ``pairs`` (one item per test_id), ``mini`` (the seeded ``mini_size`` x ``mini_size``
     retrieval sub-grid per chunk, val only; the rest counted in ``excluded``) or ``factored`` (the
     retrieval route through embeddings, one item per instance id of each chunk, see
-    :func:`factored_chunks`). Every error names the file, the instance (list index or test id)
-    and the field.
+    :func:`factored_chunks`; the localization route through score matrices, one item per image, see
+    :func:`_factored_localization_items`). Every error names the file, the instance (list index or
+    test id) and the field.
     """
     if view not in VIEWS or task not in TASKS or split not in SPLITS:
         raise ValueError(f"unknown Sherlock task/split/view {task}/{split}/{view}")
-    if view != "pairs" and task != "retrieval":
-        raise DataError(f"the {view} view exists for retrieval only")
+    if view == "mini" and task != "retrieval" or view == "factored" and task == "comparison":
+        raise DataError(f"the {view} view does not exist for {task}")
     if view == "mini" and split != "val":
         raise DataError("the mini sub-grid exists for val retrieval only (test answer keys are private)")
     if view == "factored":
-        return Loaded(_source(root, task, split), _factored_items(root, split))
+        factored = _factored_items if task == "retrieval" else _factored_localization_items
+        return Loaded(_source(root, task, split), factored(root, split))
     items, left_out = _pair_items(root, task, split, mini_size if view == "mini" else None)
     return Loaded(_source(root, task, split), items, {"outside_mini_grid": left_out} if view == "mini" else {})
 

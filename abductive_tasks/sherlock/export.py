@@ -29,7 +29,7 @@ import orjson
 
 from abductive_tasks.inputs.data import DataError, reading
 from abductive_tasks.scoring.taskspec import REQUEST_FAILED
-from abductive_tasks.sherlock import data, grid, metrics
+from abductive_tasks.sherlock import data, grid, localization, metrics
 
 FOLDERS = {"test": "test_set_predictions", "val": "validation_set_predictions"}
 _SAMPLES = re.compile(r".*_samples_(sherlock_[a-z0-9_]+)\.jsonl")
@@ -87,7 +87,7 @@ def _refuse_failed_requests(task: str, records: list[dict]) -> None:
     """A DataError when a request of ``task`` failed (the export's default)."""
     failed = [record for record in records if record["answer_status"] == REQUEST_FAILED]
     if failed:
-        example = failed[0].get("test_id", f"chunk {failed[0]['chunk']}")
+        example = failed[0].get("test_id") or (failed[0].get("test_ids") or [f"chunk {failed[0]['chunk']}"])[0]
         raise DataError(
             f"{task}: {len(failed)} of {len(records)} requests failed (e.g. {example}); a failed request is not "
             "a score: rerun them before exporting (or export them as missing scores with --allow-failed)"
@@ -114,6 +114,17 @@ def _embedding_arrays(records: list[dict], root: Path | None) -> dict[str, np.nd
             )
         arrays[f"retrieval_{scored.chunk}"] = grid.submission_scores(chunk, scored.scores)
     return arrays
+
+
+def _matrix_arrays(task: str, records: list[dict]) -> dict[str, np.ndarray]:
+    """``localization`` scores of the factored route: each instance's cell of its image's score matrix."""
+    scores, logged = localization.submission(records)
+    if logged != records[0]["file_size"]:
+        raise DataError(
+            f"{task}: {logged} of the {records[0]['file_size']} instances of localization were logged (a --limit "
+            "run cannot be submitted)"
+        )
+    return {"localization": scores}
 
 
 def _per_pair_arrays(task: str, records: list[dict]) -> dict[str, np.ndarray]:
@@ -143,7 +154,12 @@ def submission_arrays(
     for task, records in sorted(by_task.items()):
         if not allow_failed:
             _refuse_failed_requests(task, records)
-        files = _embedding_arrays(records, root) if "payload" in records[0] else _per_pair_arrays(task, records)
+        if "test_ids" in records[0]:
+            files = _matrix_arrays(task, records)
+        elif "payload" in records[0]:
+            files = _embedding_arrays(records, root)
+        else:
+            files = _per_pair_arrays(task, records)
         for name, array in files.items():
             if name in arrays:
                 raise DataError(f"both {origin[name]} and {task} score {name}: export one of them (--tasks)")

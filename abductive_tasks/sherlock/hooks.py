@@ -9,7 +9,9 @@ Routes (paper §4: a model maps (image, region, inference) to a real score):
   so the score is minus the first element (:class:`Plausibility`);
 * generate (``*_rating`` tasks): a 1-10 plausibility rating (``parsing.Score``);
 * embeddings (``sherlock_retrieval``, the factored full-size retrieval): the model returns the
-  image-region's and the inference's embeddings (:class:`EmbeddingPayload`).
+  image-region's and the inference's embeddings (:class:`EmbeddingPayload`);
+* score matrices (``sherlock_localization``, the factored full-size localization): one document per
+  image, the model returns its regions x inferences scores (:class:`ScoreMatrixPayload`).
 
 An unreadable result and a failed request carry no plausibility: both are counted (``unparsable``,
 ``request_failed``) and scored as the export writes them, the lowest score of their leaderboard file
@@ -31,9 +33,14 @@ from abductive_tasks.compat import loglikelihood_value
 from abductive_tasks.inputs.images import draw_regions
 from abductive_tasks.scoring.parsing import Score
 from abductive_tasks.scoring.taskspec import Metric, Reading, TaskSpec
-from abductive_tasks.sherlock import metrics, prompts
+from abductive_tasks.sherlock import localization, metrics, prompts
 from abductive_tasks.sherlock.data import load_selected
-from abductive_tasks.sherlock.embeddings import EMBEDDING_ROUTE, decode_embeddings
+from abductive_tasks.sherlock.embeddings import (
+    EMBEDDING_ROUTE,
+    SCORE_MATRIX_ROUTE,
+    decode_embeddings,
+    decode_score_matrix,
+)
 
 # ---------------------------------------------------------------- answer kinds of the scoring routes
 
@@ -65,6 +72,21 @@ class EmbeddingPayload:
         return "an image and a text embedding (an embedding scorer's payload)"
 
 
+@dataclass(frozen=True)
+class ScoreMatrixPayload:
+    """A loglikelihood result carrying a ``shape`` score matrix (:mod:`abductive_tasks.sherlock.embeddings`);
+    kept as the string."""
+
+    shape: tuple[int, int]
+
+    def read(self, text: str) -> str | None:
+        payload = loglikelihood_value(text)
+        return payload if decode_score_matrix(payload, self.shape) is not None else None
+
+    def describe(self) -> str:
+        return f"a {self.shape[0]} x {self.shape[1]} score matrix (regions x inferences)"
+
+
 # ---------------------------------------------------------------- documents (process_docs)
 
 
@@ -93,7 +115,17 @@ def retrieval_embedding_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
 
 
 def localization_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
+    """process_docs of sherlock_localization_pairs[_rating]: one document per (image, region, inference)."""
     return documents_from(load_selected("localization", "val").items)
+
+
+def localization_matrix_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
+    """process_docs of sherlock_localization: one document per image, its regions x inferences (the factored route)."""
+    return documents_from(load_selected("localization", "val", "factored").items, SCORE_MATRIX_ROUTE)
+
+
+def localization_matrix_test_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
+    return documents_from(load_selected("localization", "test", "factored").items, SCORE_MATRIX_ROUTE)
 
 
 def comparison_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
@@ -124,6 +156,12 @@ def doc_to_visual(doc: dict) -> list:
     return [draw_regions(doc["image_path"], tuple(tuple(box) for box in doc["boxes"]))]
 
 
+def doc_to_visual_regions(doc: dict) -> list:
+    """A factored localization document's candidate regions, each drawn on the image (as :func:`doc_to_visual`),
+    in ``region_keys`` order."""
+    return [draw_regions(doc["image_path"], tuple(tuple(box) for box in region)) for region in doc["regions"]]
+
+
 def doc_to_text_loglikelihood(doc: dict) -> str:
     return prompts.LOGLIKELIHOOD_CONTEXT
 
@@ -131,6 +169,12 @@ def doc_to_text_loglikelihood(doc: dict) -> str:
 def doc_to_target(doc: dict) -> str:
     """The continuation whose likelihood is the score: the inference itself."""
     return doc["inference"]
+
+
+def doc_to_target_inferences(doc: dict) -> str:
+    """A factored localization document's continuations: its inferences, one per line (score-matrix models read
+    the ``inferences`` list itself)."""
+    return "\n".join(doc["inferences"])
 
 
 def doc_to_text_rating(doc: dict) -> str:
@@ -199,6 +243,14 @@ LOCALIZATION = TaskSpec(
     record=_scored(_LOCALIZATION_FIELDS),
     compute=metrics.localization_outcome,
 )
+LOCALIZATION_MATRIX = TaskSpec(
+    name="sherlock_localization_matrix",
+    prefix="localization",
+    metrics=LOCALIZATION.metrics,
+    record=lambda doc, reading: localization.record(doc, reading.value),
+    compute=localization.outcome,
+    seed_name=LOCALIZATION.name,  # the per-pair route's outcome, so its intervals too
+)
 COMPARISON = TaskSpec(
     name="sherlock_comparison",
     prefix="comparison",
@@ -214,7 +266,7 @@ COMPARISON = TaskSpec(
     record=_scored(_COMPARISON_FIELDS),
     compute=metrics.comparison_outcome,
 )
-SPECS = (RETRIEVAL, RETRIEVAL_MINI, RETRIEVAL_EMBEDDING, LOCALIZATION, COMPARISON)
+SPECS = (RETRIEVAL, RETRIEVAL_MINI, RETRIEVAL_EMBEDDING, LOCALIZATION, LOCALIZATION_MATRIX, COMPARISON)
 
 
 def _plausibility(doc: dict) -> Plausibility:
@@ -236,10 +288,14 @@ process_results_mini_rating = RETRIEVAL_MINI.results_reader(_rating, doc_to_text
 process_results_embedding = RETRIEVAL_EMBEDDING.results_reader(lambda doc: EmbeddingPayload())
 process_results_localization = LOCALIZATION.results_reader(_plausibility)
 process_results_localization_rating = LOCALIZATION.results_reader(_rating, doc_to_text_rating)
+process_results_localization_matrix = LOCALIZATION_MATRIX.results_reader(
+    lambda doc: ScoreMatrixPayload(localization.matrix_shape(doc))
+)
 process_results_comparison = COMPARISON.results_reader(_plausibility)
 process_results_comparison_rating = COMPARISON.results_reader(_rating, doc_to_text_rating)
 aggregate_retrieval = RETRIEVAL.aggregate
 aggregate_mini = RETRIEVAL_MINI.aggregate
 aggregate_embedding = RETRIEVAL_EMBEDDING.aggregate
 aggregate_localization = LOCALIZATION.aggregate
+aggregate_localization_matrix = LOCALIZATION_MATRIX.aggregate
 aggregate_comparison = COMPARISON.aggregate

@@ -259,7 +259,8 @@ def embedding_retrieval_outcome(records: Records) -> Outcome:
     return _retrieval(per_chunk, "retrieval", {"chunks_scored": len(per_chunk), "chunks_incomplete": incomplete})
 
 
-_LOCALIZATION_COLUMNS = {
+# The answer fields of a localization record (per-pair route) or instance (factored route), with their dtypes.
+LOCALIZATION_COLUMNS = {
     "group": object,
     "group_size": np.int64,
     "box_type": object,
@@ -363,7 +364,13 @@ def localization_outcome(records: Records) -> Outcome:
     one-to-one assignment gives their own box (chance 1 / boxes: a random assignment fixes one box on
     average). Auto boxes: the share of inferences whose best proposal has IoU > 0.5 (chance: the share of
     such proposals); the oracle takes the IoU as score. Computed on columns (millions of records at full size)."""
-    columns, incomplete = _complete_columns(records, _LOCALIZATION_COLUMNS)
+    return localization_columns_outcome(*_complete_columns(records, LOCALIZATION_COLUMNS))
+
+
+def localization_columns_outcome(columns: dict[str, np.ndarray], incomplete: int) -> Outcome:
+    """:func:`localization_outcome` on the columns of the labelled instances of complete images (as
+    :func:`_complete_columns` gives them, in the per-pair route's document order) and the number of incomplete
+    ones; the factored route (:mod:`abductive_tasks.sherlock.localization`) builds them from its score matrices."""
     columns["inst_id"] = pd.factorize(columns["inst_id"], sort=False)[0]  # numbered once for both box types
     is_gt = columns["box_type"] == "gt"
     gt_images = _gt_images({name: values[is_gt] for name, values in columns.items()})

@@ -14,7 +14,12 @@ from transformers import AutoImageProcessor, AutoTokenizer, CLIPModel
 
 from abductive_tasks.models.clip_scorer import ClipScorer, square_crops
 from abductive_tasks.models.llava_scorer import LlavaHfScorer
-from abductive_tasks.sherlock.embeddings import EMBEDDING_ROUTE, decode_embeddings
+from abductive_tasks.sherlock.embeddings import (
+    EMBEDDING_ROUTE,
+    SCORE_MATRIX_ROUTE,
+    decode_embeddings,
+    decode_score_matrix,
+)
 
 from helpers.runs import abductive_eval, count, metric, read_results
 from helpers.tiny_clip import build_tiny_clip
@@ -173,6 +178,31 @@ def test_clip_returns_embeddings_for_embedding_route_documents(clip_dir):
         model.generate_until([])
 
 
+def test_clip_answers_a_score_matrix_document_with_every_region_inference_cosine(clip_dir):
+    """A factored localization document (one image, its regions, its inferences) mixed with per-pair requests: its
+    answer is the regions x inferences matrix of the per-pair scores, and the other answers keep their places."""
+    model = ClipScorer(pretrained=str(clip_dir), batch_size=2, device="cpu")
+    pairs = documents()[:3]
+    matrix_doc = {
+        "score_route": SCORE_MATRIX_ROUTE,
+        "region_keys": [f"{name}|[[1, 2, 3, 4]]" for name in IMAGES],
+        "inferences": TEXTS[::-1],
+        "inference": "",
+    }
+
+    def visual(doc: dict) -> list[Image.Image]:
+        return list(IMAGES.values()) if "region_keys" in doc else [IMAGES[doc["image"]]]
+
+    answers = model.loglikelihood(requests_for(model, [pairs[0], matrix_doc, pairs[1]], visual))
+    per_pair = ClipScorer(pretrained=str(clip_dir), device="cpu")
+    scores = [value for value, _ in per_pair.loglikelihood(requests_for(per_pair, documents()[:9], visual))]
+    assert [answers[0][0], answers[2][0]] == pytest.approx(scores[:2], abs=1e-6)
+    matrix = decode_score_matrix(answers[1][0], (3, 3))
+    expected = -np.array(scores).reshape(3, 3)[:, ::-1]  # rows: IMAGES order; columns: TEXTS reversed
+    np.testing.assert_allclose(matrix, expected, atol=1e-6)
+    assert answers[1][1] is False and model.images_encoded == 1 + 3  # the two pairs share an image; the document: 3
+
+
 def test_clip_rejects_unknown_crop_mode(clip_dir):
     with pytest.raises(ValueError, match="crops"):
         ClipScorer(pretrained=str(clip_dir), crops="pad", device="cpu")
@@ -230,10 +260,14 @@ def test_llava_scorer_sum_mode_scales_by_the_continuation_length(llava_dir):
 
 
 @pytest.mark.e2e
-def test_clip_scorer_runs_every_sherlock_task_and_both_retrieval_routes_agree(tmp_path, clip_dir):
+def test_clip_scorer_runs_every_sherlock_task_and_both_retrieval_and_localization_routes_agree(tmp_path, clip_dir):
     """One abductive-eval run: the factored retrieval (embeddings, one matrix product) and the per-pair mini
-    grid (which covers the whole small sample chunks) must give the same numbers from the same model."""
-    tasks = "sherlock_retrieval,sherlock_retrieval_mini,sherlock_localization,sherlock_comparison"
+    grid (which covers the whole small sample chunks) must give the same numbers from the same model; so must the
+    factored localization (one score matrix per image) and the per-pair one (one request per instance)."""
+    tasks = (
+        "sherlock_retrieval,sherlock_retrieval_mini,sherlock_localization,sherlock_localization_pairs,"
+        "sherlock_comparison"
+    )
     output = tmp_path / "out"
     run = abductive_eval(
         ["--model", "clip_scorer", "--model_args", f"pretrained={clip_dir},device=cpu", "--tasks", tasks], output
@@ -248,12 +282,16 @@ def test_clip_scorer_runs_every_sherlock_task_and_both_retrieval_routes_agree(tm
         assert metric(results, "sherlock_retrieval", f"retrieval_{name}") == pytest.approx(
             metric(results, "sherlock_retrieval_mini", f"mini_{name}")
         )
-    for task, name in (
-        ("sherlock_localization", "localization_gt_acc"),
-        ("sherlock_localization", "localization_auto_acc"),
-        ("sherlock_comparison", "comparison_acc"),
-    ):
-        assert metric(results, task, name) is not None
+    assert metric(results, "sherlock_comparison", "comparison_acc") is not None
+    assert (
+        count(results, "sherlock_localization", "documents"),
+        count(results, "sherlock_localization_pairs", "documents"),
+    ) == (3, 40)
+    assert count(results, "sherlock_localization", "instances_unscored") == 0
+    for name in ("gt_acc", "auto_acc", "auto_oracle_acc", "ci95"):
+        assert metric(results, "sherlock_localization", f"localization_{name}") == metric(
+            results, "sherlock_localization_pairs", f"localization_{name}"
+        ), name
     assert count(results, "sherlock_localization", "unparsable") == 0
     assert count(results, "sherlock_comparison", "unparsable") == 0
 
@@ -262,7 +300,7 @@ def test_clip_scorer_runs_every_sherlock_task_and_both_retrieval_routes_agree(tm
 def test_llava_hf_scorer_scores_every_per_pair_task_with_its_images(tmp_path, llava_dir):
     """The image-aware loglikelihood runs through abductive-eval;
     the embedding-only full retrieval counts its answers as unparsable."""
-    tasks = "sherlock_retrieval,sherlock_retrieval_mini,sherlock_localization,sherlock_comparison"
+    tasks = "sherlock_retrieval,sherlock_retrieval_mini,sherlock_localization_pairs,sherlock_comparison"
     output = tmp_path / "out"
     run = abductive_eval(
         [
@@ -283,8 +321,8 @@ def test_llava_hf_scorer_scores_every_per_pair_task_with_its_images(tmp_path, ll
     )
     assert 0 <= metric(results, "sherlock_retrieval_mini", "mini_p_at_1") <= 100
     assert (
-        count(results, "sherlock_localization", "unparsable") == 0
-        and count(results, "sherlock_localization", "gt_images") == 3
+        count(results, "sherlock_localization_pairs", "unparsable") == 0
+        and count(results, "sherlock_localization_pairs", "gt_images") == 3
     )
     assert (
         count(results, "sherlock_comparison", "unparsable") == 0

@@ -57,7 +57,7 @@ def test_mini_grid_is_a_seeded_square_sub_grid_with_the_true_pairs():
     assert data.load(ROOT, "retrieval", "val", "mini", 2).excluded == {"outside_mini_grid": 25 - 8}
     data.load.cache_clear()
     assert mini["test_id"] == items(ROOT, "retrieval", view="mini", mini_size=2)["test_id"]
-    with pytest.raises(DataError, match="retrieval only"):
+    with pytest.raises(DataError, match="the mini view does not exist for comparison"):
         data.load(ROOT, "comparison", "val", "mini")
     with pytest.raises(DataError, match="val retrieval only"):
         data.load(ROOT, "retrieval", "test", "mini")
@@ -171,6 +171,26 @@ LOCALIZATION_KEY = "val_localization/val_localization_answer_key.json"
             lambda d: d[0]["region"][0].update(left=-40, width=30),
             "instance 0, field 'region\\[0\\]': box .* lies outside",
         ),
+        (
+            "localization",
+            LOCALIZATION,
+            lambda d: d[3].update(test_id=d[0]["test_id"]),
+            "instance 3, field 'test_id': duplicate",
+        ),
+        ("localization", LOCALIZATION, lambda d: d[4].update(inference=" "), "instance 4, field 'inference'"),
+        ("localization", LOCALIZATION, lambda d: d[6]["image"].pop("url"), "instance 6, field 'image.url'"),
+        (
+            "localization",
+            LOCALIZATION,
+            lambda d: d[7]["region"][0].update(top="4"),
+            "instance 7, field 'region\\[0\\]': expected integer",
+        ),
+        (
+            "localization",
+            LOCALIZATION,
+            lambda d: d[8].update(extra_info={"task": "retrieval"}),
+            "instance 8, field 'extra_info.task'",
+        ),
         ("localization", LOCALIZATION_KEY, lambda d: d.pop(next(iter(d))), "no answer for 1 test_id"),
         ("localization", LOCALIZATION_KEY, lambda d: next(iter(d.values())).update(type="box"), "type 'gt' or 'auto'"),
         (
@@ -188,11 +208,15 @@ LOCALIZATION_KEY = "val_localization/val_localization_answer_key.json"
     ],
 )
 def test_bad_data_names_file_instance_and_field(data_copy, task, file, change, message):
+    """Localization also on its factored view (one item per image): its fast reading hands anything it does not
+    accept to the checked reading, which names the same instance and field."""
     path = data_copy / "sherlock" / file
     _edit(path, change)
-    with pytest.raises(DataError, match=message) as raised:
-        items(data_copy / "sherlock", task)
-    assert str(path) in str(raised.value)
+    for view in ("pairs", "factored") if task == "localization" else ("pairs",):
+        data.load.cache_clear()
+        with pytest.raises(DataError, match=message) as raised:
+            items(data_copy / "sherlock", task, view=view)
+        assert str(path) in str(raised.value)
 
 
 def test_boxes_partly_outside_the_image_are_drawn_clipped_and_accepted(data_copy):
@@ -265,3 +289,15 @@ def test_without_abductive_data_the_error_says_where_the_data_comes_from(monkeyp
     monkeypatch.delenv("ABDUCTIVE_DATA", raising=False)
     with pytest.raises(DataError, match="val_retrieval.zip.*ABDUCTIVE_DATA=sample"):
         data.load_selected("comparison", "val")
+
+
+def test_the_fast_and_the_checked_reading_give_the_same_factored_localization(monkeypatch):
+    fast = items(ROOT, "localization", view="factored").to_list()
+
+    def unchecked(root: Path, path: Path):
+        raise data._Unchecked
+
+    monkeypatch.setattr(data, "_fast_images", unchecked)
+    data.load.cache_clear()
+    checked = items(ROOT, "localization", view="factored").to_list()
+    assert json.dumps(checked) == json.dumps(fast) and len(fast) == 3

@@ -45,10 +45,14 @@ def run_ok(tmp_path, *args: str) -> dict:
 
 def test_dummy_on_every_task_and_route(tmp_path):
     """A constant scorer: every number follows from the tie-break rules (hand-computed)."""
-    tasks = "sherlock,sherlock_rating,sherlock_retrieval_mini,sherlock_retrieval_mini_rating,sherlock_test"
+    tasks = (
+        "sherlock,sherlock_rating,sherlock_retrieval_mini,sherlock_retrieval_mini_rating,sherlock_test,"
+        "sherlock_localization_pairs"
+    )
     results = run_ok(tmp_path, "--model", "dummy", "--model_args", "response=7", "--tasks", tasks)
     for suffix in ("", "_rating"):
-        comparison, localization = f"sherlock_comparison{suffix}", f"sherlock_localization{suffix}"
+        comparison = f"sherlock_comparison{suffix}"
+        localization = "sherlock_localization_pairs" if suffix == "" else "sherlock_localization_rating"
         assert metric(results, comparison, "comparison_acc") == pytest.approx(CONSTANT_COMPARISON)
         assert (
             metric(results, comparison, "comparison_oracle_acc")
@@ -82,6 +86,15 @@ def test_dummy_on_every_task_and_route(tmp_path):
     # The full retrieval task takes the embedding route: a plain score is counted, not ranked.
     assert count(results, "sherlock_retrieval", "unparsable") == 7
     assert metric(results, "sherlock_retrieval", "retrieval_p_at_1") is None
+    # The full localization task asks one score matrix per image: a plain score is counted (3 images), and its 40
+    # instances get the file's missing score, one constant: the numbers of a constant model.
+    assert (
+        count(results, "sherlock_localization", "documents"),
+        count(results, "sherlock_localization", "unparsable"),
+    ) == (3, 3)
+    assert count(results, "sherlock_localization", "instances_unscored") == 40
+    assert metric(results, "sherlock_localization", "localization_gt_acc") == 0.0
+    assert metric(results, "sherlock_localization", "localization_auto_acc") == pytest.approx(CONSTANT_AUTO)
     # Test split: scores logged, metrics not computed (no answer key).
     assert metric(results, "sherlock_comparison_test", "comparison_acc") is None
     assert count(results, "sherlock_comparison_test", "documents") == 3
@@ -195,10 +208,13 @@ def test_a_failed_request_is_never_an_answer(tmp_path):
     assert metric(results, "sherlock_localization_rating", "localization_gt_acc") == 0.0
     assert metric(results, "sherlock_localization_rating", "localization_auto_acc") == pytest.approx(CONSTANT_AUTO)
     assert metric(results, "sherlock_comparison_rating", "comparison_acc") == pytest.approx(CONSTANT_COMPARISON)
-    # The loglikelihood route never sees the marker: lmms-eval's dummy answers (0.0, False) there.
+    # The loglikelihood route never sees the marker: lmms-eval's dummy answers (0.0, False) there, which the
+    # factored localization counts as no score matrix.
     assert (
-        count(results, "sherlock_localization", "request_failed") == 0
-        and count(results, "sherlock_localization", "unparsable") == 0
+        count(results, "sherlock_comparison", "request_failed") == 0
+        and count(results, "sherlock_comparison", "unparsable") == 0
+        and count(results, "sherlock_localization", "request_failed") == 0
+        and count(results, "sherlock_localization", "unparsable") == 3
     )
 
 

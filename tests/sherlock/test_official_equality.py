@@ -19,6 +19,7 @@ import pytest
 
 from abductive_tasks.inputs.data import SAMPLE_ROOT
 from abductive_tasks.sherlock import data, export, hooks
+from abductive_tasks.sherlock.embeddings import SCORE_MATRIX_ROUTE, encode_score_matrix
 
 from helpers.sherlock_official import answer_keys, instance_ids, official_scores
 from helpers.specs import evaluate, records
@@ -62,6 +63,29 @@ def _run(task: str, route: str, share: float, seed: int, scale: float = 1.0):
     logged = records(process_results, docs, replies)
     assert sum(r["plausibility"] is None for r in logged) == round(share * len(docs))
     return printed, export.submission_arrays({spec.name: logged}, allow_failed=True)
+
+
+def _run_factored_localization(share: float, seed: int):
+    """As :func:`_run` for the factored ``sherlock_localization``: a random score matrix per image, ``share`` of
+    the images answering something else (their instances get the missing score)."""
+    docs = hooks.documents_from(data.load(ROOT, "localization", "val", "factored").items, SCORE_MATRIX_ROUTE)
+    rng = np.random.default_rng(seed)
+    replies = [
+        str((encode_score_matrix(rng.normal(size=(len(d["region_keys"]), len(d["inferences"])))), False)) for d in docs
+    ]
+    for index in rng.choice(len(docs), size=round(share * len(docs)), replace=False):
+        replies[index] = ["?", "(0.5, False)"][int(rng.integers(2))]
+    spec, process_results = hooks.LOCALIZATION_MATRIX, hooks.process_results_localization_matrix
+    printed = evaluate(spec, process_results, docs, replies)
+    return printed, export.submission_arrays({spec.name: records(process_results, docs, replies)})
+
+
+@pytest.mark.parametrize("share", (0.0, 0.34, 1.0))
+def test_official_algorithm_on_the_factored_localization_export_equals_the_printed_metrics(share):
+    for seed in range(4):
+        printed, arrays = _run_factored_localization(share, seed)
+        for metric, value in official_scores("localization", arrays)["localization"].items():
+            assert printed[metric] == pytest.approx(value, rel=1e-12, abs=1e-12), (metric, seed)
 
 
 CASES = [
@@ -130,8 +154,9 @@ def test_the_official_scorers_on_the_export_print_what_the_run_printed(tmp_path,
         },
         "comparison": {"comparison_acc": (r"Model corr: (\S+)", 2)},
     }
-    for task in FAMILIES:
-        printed, arrays = _run(task, "rating", share, seed=7)
+    runs = [(task, _run(task, "rating", share, seed=7)) for task in FAMILIES]
+    runs.append(("localization", _run_factored_localization(share, seed=7)))  # the factored route
+    for task, (printed, arrays) in runs:
         for name, key in answer_keys(task).items():
             np.save(tmp_path / f"{name}.npy", arrays[name])
             (tmp_path / f"{name}_ids.json").write_text(json.dumps(instance_ids(task, key)))
