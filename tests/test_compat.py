@@ -5,14 +5,13 @@ from __future__ import annotations
 import ast
 import json
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from abductive_tasks.compat import loglikelihood_value, tasks_path
+from abductive_tasks.compat import loglikelihood_value
 
 from helpers.runs import OFFLINE
 
@@ -102,18 +101,3 @@ def test_lmms_evals_forced_colour_is_left_to_the_terminal():
         logger.remove(sink_id)
     assert written["file"].getvalue() == "hello\n"
     assert written["terminal"].getvalue().startswith("\x1b[32mhello")
-
-
-@pytest.mark.e2e
-def test_lmms_eval_power_sizes_our_tasks_through_the_include_path():
-    completed = subprocess.run(
-        [str(Path(sys.executable).with_name("lmms-eval")), "power", "--tasks", "nleye_triplet,dve_cls"]
-        + ["--include-path", str(tasks_path())],
-        capture_output=True,
-        text=True,
-        env={**os.environ, **OFFLINE, "ABDUCTIVE_DATA": "sample"},
-        timeout=300,
-        check=True,
-    )
-    sizes = re.findall(r"^  (\w+):\n    Sample size: +n = (\d+)$", completed.stdout, re.M)
-    assert sizes == [("dve_cls", "17"), ("nleye_triplet", "24")] and "Unresolved task names" not in completed.stdout

@@ -19,6 +19,7 @@ import pytest
 from PIL import Image
 
 from abductive_tasks.cli import main
+from abductive_tasks.compat import tasks_path
 from abductive_tasks.inputs.data import SAMPLE_ROOT
 from abductive_tasks.reports import lmms_tools
 from abductive_tasks.reports.lmms_tools import sample_picture
@@ -74,9 +75,17 @@ def test_ui_without_fastapi_says_what_to_install_in_one_line(monkeypatch, capsys
 
 
 @pytest.mark.e2e
-def test_power_gives_our_tasks_sizes_without_an_include_path():
+@pytest.mark.parametrize(
+    "command",
+    [
+        [ABDUCTIVE_EVAL, "power"],  # ours: lmms-eval's power with our tasks registered
+        [str(Path(sys.executable).with_name("lmms-eval")), "power", "--include-path", str(tasks_path())],  # plain
+    ],
+    ids=["abductive-eval", "lmms-eval --include-path"],
+)
+def test_power_gives_our_tasks_sizes(command):
     completed = subprocess.run(
-        [ABDUCTIVE_EVAL, "power", "--tasks", "nleye_triplet,dve_cls"],
+        [*command, "--tasks", "nleye_triplet,dve_cls"],
         capture_output=True,
         text=True,
         env={**os.environ, **OFFLINE, "ABDUCTIVE_DATA": "sample"},
@@ -85,7 +94,8 @@ def test_power_gives_our_tasks_sizes_without_an_include_path():
     )
     sizes = re.findall(r"^  (\w+):\n    Sample size: +n = (\d+)$", completed.stdout, re.M)
     assert sizes == [("dve_cls", "17"), ("nleye_triplet", "24")] and "Unresolved task names" not in completed.stdout
-    assert "DEBUG" not in completed.stderr  # --verbosity WARNING (its default) holds
+    if command[0] == ABDUCTIVE_EVAL:
+        assert "DEBUG" not in completed.stderr  # --verbosity WARNING (its default) holds
 
 
 def free_port() -> int:
