@@ -156,7 +156,7 @@ def read_json(path: Path) -> object:
     """A JSON file (orjson, or the json module for what orjson refuses: its values and errors); unreadable,
     non-UTF-8 or broken files raise one DataError naming the file."""
     with reading(path):
-        return grid._loads(path.read_bytes())
+        return grid.loads_json(path.read_bytes())
 
 
 def _integer(value: object) -> bool:
@@ -621,12 +621,12 @@ def _fast_images(root: Path, path: Path) -> _Images:
     does not accept (the checked reading then names the instance and field)."""
     grouped, checked_urls = _Images.empty(), {}
     try:
-        pieces = map(grid._piece, grid._instance_pieces(path))
+        pieces = map(grid.parse_piece, grid.instance_pieces(path))
         for piece in pieces:
             tasks = {(item.get("extra_info") or {}).get("task", "localization") for item in piece}
             test_ids = [item["test_id"] for item in piece]
             urls = [item["image"]["url"] for item in piece]
-            regions = [tuple(map(grid._box_fields, item["region"])) for item in piece]
+            regions = [tuple(map(grid.box_fields, item["region"])) for item in piece]
             inferences = [item["inference"] for item in piece]
             if tasks != {"localization"} or not all(isinstance(t, str) and t for t in test_ids):
                 raise _Unchecked
@@ -637,7 +637,7 @@ def _fast_images(root: Path, path: Path) -> _Images:
             for test_id, url, boxes, inference in zip(test_ids, urls, regions, inferences, strict=True):
                 key, image_path, _size = checked_urls[url]
                 grouped.add(image_path, key, test_id, boxes, inference)
-    except (TypeError, KeyError, IndexError, AttributeError, ValueError, DataError, grid._Uncut):
+    except (TypeError, KeyError, IndexError, AttributeError, ValueError, DataError, grid.UncutPiece):
         raise _Unchecked from None
     if not grouped.test_ids or len(set(grouped.test_ids)) != len(grouped.test_ids):
         raise _Unchecked

@@ -44,7 +44,7 @@ from abductive_tasks.sherlock.embeddings import decode_embeddings
 
 Box = tuple[int, int, int, int]  # left, top, width, height (absolute pixels)
 BOX_FIELDS = ("left", "top", "width", "height")
-_box_fields = operator.itemgetter(*BOX_FIELDS)
+box_fields = operator.itemgetter(*BOX_FIELDS)
 
 
 class _Box(msgspec.Struct, frozen=True):
@@ -180,7 +180,7 @@ class _Factoring:
         try:
             test_ids = [instance["test_id"] for instance in instances]
             row_keys = [
-                (instance["image"]["url"], tuple(_Box(*_box_fields(box)) for box in instance["region"]))
+                (instance["image"]["url"], tuple(_Box(*box_fields(box)) for box in instance["region"]))
                 for instance in instances
             ]
             texts = [instance["inference"] for instance in instances]
@@ -303,7 +303,7 @@ def _gold_grid(
     return gold_rows, gold_cols
 
 
-def _loads(text: bytes) -> object:
+def loads_json(text: bytes) -> object:
     """Parse JSON with orjson; what orjson refuses (``NaN``, a lone surrogate, a huge integer, a broken file)
     goes through the json module, so values and errors are the json module's."""
     try:
@@ -314,10 +314,10 @@ def _loads(text: bytes) -> object:
 
 def _read(path: Path) -> object:
     with reading(path), _without_gc():
-        return _loads(path.read_bytes())
+        return loads_json(path.read_bytes())
 
 
-class _Uncut(Exception):
+class UncutPiece(Exception):
     """The file could not be cut into pieces that each parse alone: parse it whole."""
 
 
@@ -325,11 +325,11 @@ _BLOCK = 1 << 24  # bytes of a chunk file parsed at a time (a parsed block holds
 _FIRST_KEY = re.compile(rb'\s*\[\s*\{\s*("(?:[^"\\]|\\.)*")\s*:')
 
 
-def _instance_pieces(path: Path) -> Iterator[bytearray]:
+def instance_pieces(path: Path) -> Iterator[bytearray]:
     """The instance list of a chunk file, a block at a time: cut where one top-level object ends and the next
     begins with the first object's first key (``}, {"image":``), each piece a JSON list on its own.
 
-    A cut inside a string or inside a nested value leaves a piece that is not valid JSON: then :class:`_Uncut`
+    A cut inside a string or inside a nested value leaves a piece that is not valid JSON: then :class:`UncutPiece`
     is raised (here or by the piece's parser) and the caller parses the file whole (as it does a file that does
     not start as a list of objects).
     """
@@ -338,7 +338,7 @@ def _instance_pieces(path: Path) -> Iterator[bytearray]:
         first = handle.read(block)
         first_key = _FIRST_KEY.match(first)
         if first_key is None:
-            raise _Uncut
+            raise UncutPiece
         key = first_key.group(1)
         piece = bytearray(first)  # "[" + the objects read so far: each block is copied once
         while more := handle.read(block):
@@ -374,20 +374,20 @@ def _add_piece(factoring: _Factoring, text: bytearray) -> None:
     try:
         instances = _INSTANCES.decode(text)
     except msgspec.ValidationError:
-        factoring.add(_piece(text))
+        factoring.add(parse_piece(text))
     except msgspec.DecodeError:
-        raise _Uncut from None
+        raise UncutPiece from None
     else:
         factoring.add_decoded(instances)
 
 
-def _piece(text: bytearray) -> list:
+def parse_piece(text: bytearray) -> list:
     try:
         parsed = orjson.loads(text)
     except orjson.JSONDecodeError:
-        raise _Uncut from None
+        raise UncutPiece from None
     if not isinstance(parsed, list):
-        raise _Uncut
+        raise UncutPiece
     return parsed
 
 
@@ -460,7 +460,7 @@ def _restore(path: Path, chunk: int) -> FactoredChunk | None:
 
 
 def _factor_files(instances_path: Path, answer_key_path: Path | None, chunk: int) -> FactoredChunk:
-    """Read one chunk's JSON files and factor them, the instance list a block at a time (:func:`_instance_pieces`;
+    """Read one chunk's JSON files and factor them, the instance list a block at a time (:func:`instance_pieces`;
     a parsed block is released before the next). Unreadable files and chunks that are not a retrieval grid raise a
     DataError naming the file."""
     source = str(instances_path)
@@ -468,10 +468,10 @@ def _factor_files(instances_path: Path, answer_key_path: Path | None, chunk: int
         with reading(instances_path), _without_gc():  # reading() passes a DataError on unchanged
             try:
                 factoring = _Factoring(chunk, source)
-                for piece in _instance_pieces(instances_path):
+                for piece in instance_pieces(instances_path):
                     _add_piece(factoring, piece)
-            except _Uncut:
-                instances = _loads(instances_path.read_bytes())
+            except UncutPiece:
+                instances = loads_json(instances_path.read_bytes())
                 if not isinstance(instances, list):
                     raise DataError(f"{instances_path}: expected a non-empty JSON list of instances") from None
                 factoring = _Factoring(chunk, source)

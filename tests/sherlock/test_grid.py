@@ -255,8 +255,8 @@ def test_a_chunk_file_parsed_in_pieces_factors_like_the_whole_list(tmp_path, mon
     monkeypatch.setattr(grid, "_BLOCK", 300)  # a piece every ~two instances
     instances, key = chunk_files()
     files = _chunk_file(tmp_path, instances, key)
-    assert len(list(grid._instance_pieces(files[0]))) > 4
-    assert [instance for piece in grid._instance_pieces(files[0]) for instance in json.loads(piece)] == instances
+    assert len(list(grid.instance_pieces(files[0]))) > 4
+    assert [instance for piece in grid.instance_pieces(files[0]) for instance in json.loads(piece)] == instances
     assert _same(grid.load_factored_chunk(*files, 0), factor_retrieval_chunk(instances, key, 0, "x"))
 
 
@@ -267,8 +267,8 @@ def test_a_cut_inside_a_nested_value_falls_back_to_parsing_the_whole_file(tmp_pa
     for instance in instances:  # the first key's object inside a list: '}, {"image":' within an instance
         instance["extra_info"] = {"task": "retrieval", "notes": [{"image": 1}, {"image": 2}]}
     files = _chunk_file(tmp_path, instances, key)
-    with pytest.raises(grid._Uncut):  # a piece that is not JSON
-        for piece in grid._instance_pieces(files[0]):
+    with pytest.raises(grid.UncutPiece):  # a piece that is not JSON
+        for piece in grid.instance_pieces(files[0]):
             grid._add_piece(grid._Factoring(0, "x"), piece)
     assert _same(grid.load_factored_chunk(*files, 0), factor_retrieval_chunk(instances, key, 0, "x"))
 
