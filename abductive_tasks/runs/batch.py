@@ -186,15 +186,19 @@ def _raise_interrupt(signum, frame) -> None:
 
 
 def run_interruptible(spec: BatchSpec, only: list[str] | None = None) -> int:
-    """:func:`run_batch`, with Ctrl-C and a scheduler's SIGTERM stopping children and servers cleanly (status 130)."""
-    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    """:func:`run_batch`, with Ctrl-C (SIGINT) and a scheduler's SIGTERM stopping children and servers cleanly
+    (status 130). SIGINT interrupts even where the runner was started with it ignored (a background job of a
+    script: ``abductive-eval batch spec.yaml &``), so that ``kill -INT`` stops it as Ctrl-C does."""
+    previous_term = signal.signal(signal.SIGTERM, _raise_interrupt)
+    previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         return run_batch(spec, only)
     except KeyboardInterrupt:
         say("interrupted; servers stopped. Rerun the same command to resume.")
         return 130
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGTERM, previous_term)
+        signal.signal(signal.SIGINT, previous_int)
 
 
 def serve_main(argv: list[str]) -> int:

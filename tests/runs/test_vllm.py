@@ -242,7 +242,7 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _serve(tmp_path: Path, *args: str, record: Path) -> subprocess.Popen:
+def _serve(tmp_path: Path, *args: str, record: Path, sigint_ignored: bool = False) -> subprocess.Popen:
     env = {**os.environ, **OFFLINE, "ABDUCTIVE_DATA": "sample", "FAKE_VLLM_RECORD": str(record)}
     command = [
         str(Path(sys.executable).with_name("abductive-eval")),
@@ -255,7 +255,14 @@ def _serve(tmp_path: Path, *args: str, record: Path) -> subprocess.Popen:
         *args,
     ]
     return subprocess.Popen(
-        command, cwd=Path(__file__).parents[2], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        command,
+        cwd=Path(__file__).parents[2],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        # as a script's background job starts it: SIGINT ignored (`abductive-eval serve ... &`)
+        preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if sigint_ignored else None,
     )
 
 
@@ -282,9 +289,10 @@ def test_served_route_end_to_end_sends_every_image_within_the_limit(tmp_path):
     assert metric(results, "nleye_pairs", "equal_rank_rate") == 1.0
 
 
-def test_ctrl_c_stops_the_server(tmp_path):
+@pytest.mark.parametrize("sigint_ignored", [False, True], ids=["ctrl-c", "kill -INT of a background job"])
+def test_ctrl_c_stops_the_server(tmp_path, sigint_ignored):
     record = tmp_path / "record"
-    process = _serve(tmp_path, "--tasks", "nleye_triplet", record=record)
+    process = _serve(tmp_path, "--tasks", "nleye_triplet", record=record, sigint_ignored=sigint_ignored)
     deadline = time.monotonic() + 120
     while not (tmp_path / "out" / "model-7b" / "eval.log").exists():  # the server is healthy, the evaluation started
         assert process.poll() is None and time.monotonic() < deadline, process.stdout.read()
