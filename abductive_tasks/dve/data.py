@@ -15,7 +15,6 @@ not one of the two update types, an unreadable image or a path leaving the image
 from __future__ import annotations
 
 import functools
-import json
 from pathlib import Path
 
 import datasets
@@ -25,6 +24,7 @@ from abductive_tasks.inputs.data import (
     DataError,
     Loaded,
     benchmark_root,
+    json_lines,
     read_csv,
     reading,
     resolve_columns,
@@ -109,18 +109,11 @@ def _cell(value: object, path: Path, line: int, key: str) -> str:
 
 def read_jsonl(path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
     """The header and ``(line number, row)`` pairs of ``cleaned_<split>.jsonl``, cells as strings."""
-    rows = []
-    with reading(path), path.open(encoding="utf-8-sig") as handle:
-        for line, text in enumerate(handle, start=1):
-            if not text.strip():
-                continue
-            try:
-                record = json.loads(text)
-            except json.JSONDecodeError as error:
-                raise DataError(f"{path}, line {line}: not a JSON object ({error.msg})") from error
-            if not isinstance(record, dict):
-                raise DataError(f"{path}, line {line}: not a JSON object")
-            rows.append((line, {key: _cell(value, path, line, key) for key, value in record.items()}))
+    with reading(path):
+        rows = [
+            (line, {key: _cell(value, path, line, key) for key, value in record.items()})
+            for line, record in json_lines(path)
+        ]
     return sorted({key for _, row in rows for key in row}), rows
 
 

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import csv
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -102,6 +103,24 @@ def reading(path: Path) -> Iterator[None]:
         raise DataError(f"{path}: nested too deeply to read") from error
     except Exception as error:  # a broken parquet, JSON or CSV file, whatever the library raises
         raise DataError(f"{path}: cannot be read: {type(error).__name__}: {error}") from error
+
+
+def json_lines(
+    path: Path, error: type[Exception] = DataError, encoding: str = "utf-8-sig"
+) -> Iterator[tuple[int, dict]]:
+    """The ``(line number, object)`` pairs of a JSON-lines file, blank lines skipped; a line that is not a JSON
+    object raises ``error`` naming the file and line."""
+    with path.open(encoding=encoding) as handle:
+        for number, text in enumerate(handle, start=1):
+            if not text.strip():
+                continue
+            try:
+                record = json.loads(text)
+            except json.JSONDecodeError as problem:
+                raise error(f"{path}, line {number}: not valid JSON ({problem.msg})") from None
+            if not isinstance(record, dict):
+                raise error(f"{path}, line {number}: not a JSON object (a {type(record).__name__})")
+            yield number, record
 
 
 def resolve_columns(

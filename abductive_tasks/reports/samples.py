@@ -19,10 +19,10 @@ evaluator) load that model again, from the settings of the recomputing process.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from abductive_tasks.inputs.data import json_lines
 from abductive_tasks.scoring.taskspec import BENCHMARKS, REGISTRY, Records, TaskSpec
 
 SAMPLES_MARK = "_samples_"
@@ -119,36 +119,25 @@ def read_samples(path: Path | str, spec: TaskSpec | None = None) -> Samples:
     task = task_of(path)
     records: Records = []
     expected: set[str] | None = set(spec.metric_names) if spec else None
-    with path.open(encoding="utf-8") as handle:
-        for number, text in enumerate(handle, 1):
-            if not text.strip():
-                continue
-            try:
-                line = json.loads(text)
-            except json.JSONDecodeError as error:
-                raise SamplesError(f"{path}, line {number}: not valid JSON ({error})") from None
-            if not isinstance(line, dict):
-                raise SamplesError(f"{path}, line {number}: not a JSON object")
-            names = _record_metrics(line)
-            if expected is None:
-                if not names:
-                    raise SamplesError(
-                        f"{path}, line {number}: no [metric, record] values: not a samples file of one of our "
-                        "tasks (run with --log_samples)"
-                    )
-                spec = identify_spec(names, task)
-                expected = set(spec.metric_names)
-            missing = sorted(expected - names)
-            if missing:
-                raise SamplesError(f"{path}, line {number}: no [metric, record] value for {missing}")
-            first, *others = sorted(expected)
-            record = line[first][1]
-            differing = [name for name in others if line[name][1] != record]
-            if differing:
+    for number, line in json_lines(path, SamplesError):
+        names = _record_metrics(line)
+        if expected is None:
+            if not names:
                 raise SamplesError(
-                    f"{path}, line {number}: the records of {differing} differ from the record of {first!r}"
+                    f"{path}, line {number}: no [metric, record] values: not a samples file of one of our "
+                    "tasks (run with --log_samples)"
                 )
-            records.append(record)
+            spec = identify_spec(names, task)
+            expected = set(spec.metric_names)
+        missing = sorted(expected - names)
+        if missing:
+            raise SamplesError(f"{path}, line {number}: no [metric, record] value for {missing}")
+        first, *others = sorted(expected)
+        record = line[first][1]
+        differing = [name for name in others if line[name][1] != record]
+        if differing:
+            raise SamplesError(f"{path}, line {number}: the records of {differing} differ from the record of {first!r}")
+        records.append(record)
     if spec is None:
         raise SamplesError(f"{path}: no samples")
     return Samples(path, task, spec, records)

@@ -131,7 +131,7 @@ def test_jsonl_release_is_read_like_the_csv(data_copy):
     [
         (lambda text: b"\xef\xbb\xbf" + text, None),  # a byte order mark is accepted
         (lambda text: text.replace(b"hunting", b"h\xfcnting", 1), r"cleaned_test.jsonl: not UTF-8 text"),
-        (lambda text: text.replace(b"}\n", b"\n", 1), r"cleaned_test.jsonl, line 1: not a JSON object"),
+        (lambda text: text.replace(b"}\n", b"\n", 1), r"cleaned_test.jsonl, line 1: not valid JSON"),
         (
             lambda text: text.replace(b'"Premise": ', b'"Premise": [["nested"]], "x": ', 1),
             r"cleaned_test.jsonl, line 1, field 'Premise': expected text, found a JSON list",
