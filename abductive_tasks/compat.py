@@ -37,7 +37,6 @@ import ast
 import functools
 import importlib.util
 import inspect
-import json
 import os
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
@@ -45,6 +44,8 @@ from contextlib import contextmanager, nullcontext
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 _installed = False
 
@@ -419,7 +420,7 @@ def ui_app(sample_media: SampleMedia):
         samples = results.with_name(f"{results.name.removesuffix('_results.json')}_samples_{task_name}.jsonl")
         if not results.name.endswith("_results.json") or not samples.is_file():
             raise HTTPException(status_code=404, detail="Samples file not found")
-        line = next((sample for sample in _json_lines(samples) if sample.get("doc_id") == doc_id), None)
+        line = _logged_sample(samples, doc_id)
         picture = sample_media(task_name, line) if line is not None else None
         if picture is None:
             raise HTTPException(status_code=404, detail="No image found for this sample")
@@ -434,16 +435,34 @@ def ui_app(sample_media: SampleMedia):
     return server.app
 
 
-def _json_lines(path: Path) -> Iterator[dict]:
-    """The JSON objects of a JSONL file, skipping blank and unreadable lines (as lmms-eval's samples route does)."""
-    with path.open(encoding="utf-8") as lines:
+def _logged_sample(path: Path, doc_id: int) -> dict | None:
+    """The logged sample of ``doc_id`` in a samples file, read at its line's offset (the file is scanned once per
+    version, not once per request: a localization samples file runs to gigabytes)."""
+    stat = path.stat()
+    offset = _doc_offsets(str(path), stat.st_size, stat.st_mtime_ns).get(doc_id)
+    if offset is None:
+        return None
+    with path.open("rb") as handle:
+        handle.seek(offset)
+        return orjson.loads(handle.readline())
+
+
+@functools.lru_cache(maxsize=16)
+def _doc_offsets(path: str, size: int, mtime_ns: int) -> dict[int, int]:
+    """The byte offset of each document's line in a samples file of this size and modification time (the cache key);
+    the first line of a ``doc_id`` wins, blank and unreadable lines are skipped, as lmms-eval's samples route does."""
+    offsets: dict[int, int] = {}
+    offset = 0
+    with open(path, "rb") as lines:
         for line in lines:
             try:
-                value = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if isinstance(value, dict):
-                yield value
+                value = orjson.loads(line) if line.strip() else None
+            except orjson.JSONDecodeError:
+                value = None
+            if isinstance(value, dict) and isinstance(value.get("doc_id"), int):
+                offsets.setdefault(value["doc_id"], offset)
+            offset += len(line)
+    return offsets
 
 
 def ui_built() -> bool:

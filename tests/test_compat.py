@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from abductive_tasks import compat
 from abductive_tasks.compat import loglikelihood_value
 
 from helpers.runs import OFFLINE
@@ -101,3 +102,17 @@ def test_lmms_evals_forced_colour_is_left_to_the_terminal():
         logger.remove(sink_id)
     assert written["file"].getvalue() == "hello\n"
     assert written["terminal"].getvalue().startswith("\x1b[32mhello")
+
+
+def test_the_ui_media_route_finds_a_logged_sample_by_its_line_offset_and_sees_a_rewritten_file(tmp_path):
+    samples = tmp_path / "x_samples_nleye_triplet.jsonl"
+    samples.write_text(
+        '{"doc_id": 0, "reply": "a"}\n\nnot json\n[1]\n{"doc_id": 2, "reply": "b"}\n{"doc_id": 2, "reply": "late"}\n',
+        encoding="utf-8",
+    )
+    assert compat._logged_sample(samples, 2) == {"doc_id": 2, "reply": "b"}  # the first line of a document wins
+    assert compat._logged_sample(samples, 0) == {"doc_id": 0, "reply": "a"}
+    assert compat._logged_sample(samples, 1) is None
+    samples.write_text('{"doc_id": 1, "reply": "rewritten"}\n', encoding="utf-8")  # another size: a new index
+    assert compat._logged_sample(samples, 1) == {"doc_id": 1, "reply": "rewritten"}
+    assert compat._logged_sample(samples, 2) is None
