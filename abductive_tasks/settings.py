@@ -32,7 +32,7 @@ VARIABLES: dict[str, Variable] = {
         Variable(
             "ABDUCTIVE_CACHE",
             "",
-            "derived files (judge replies, extracted images, factored Sherlock chunks); "
+            "derived files (judge replies, extracted images, MuCR item lists, factored Sherlock chunks); "
             "default $XDG_CACHE_HOME/abductive_tasks",
             changes_scores=False,
         ),

@@ -18,14 +18,20 @@ from __future__ import annotations
 
 import ast
 import functools
+import hashlib
 import json
+import os
 import random
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import datasets
+import orjson
 import pyarrow.parquet as pq
+from loguru import logger
 
+from abductive_tasks import settings
 from abductive_tasks.inputs.data import DataError, Loaded, benchmark_root, reading, resolve_columns, resolve_inside
 from abductive_tasks.inputs.images import check_image, materialise_image
 
@@ -76,6 +82,7 @@ def load(root: Path) -> Loaded:
     One item per pair: ``item_id``, ``link_ids``, ``cue``, ``false_cues``, ``label``, ``style``,
     ``references`` (the annotations), ``cause_image`` / ``effect_image`` (paths, checked by ``images.check_image``),
     and the C2E/E2C candidate set: ``distractors`` (three other pair ids) and ``candidate_rule``.
+    A file read before and unchanged since is read from its item cache (:func:`_file_items`).
     """
     files = sorted(root.rglob("*.parquet"))
     if not files:
@@ -85,22 +92,15 @@ def load(root: Path) -> Loaded:
     items: list[dict] = []
     seen: dict[str, str] = {}
     for path in files:
-        with reading(path):
-            parquet = pq.ParquetFile(path)
-            columns = resolve_columns(parquet.schema_arrow.names, COLUMNS, REQUIRED, path)
-            row = 0
-            for batch in parquet.iter_batches(batch_size=64, columns=list(columns.values())):
-                for record in batch.to_pylist():
-                    row += 1
-                    where = f"{path}, row {row}"
-                    item = _item(record, columns, root, where)
-                    if item["item_id"] in seen:
-                        raise DataError(
-                            f"{where}, field '{columns['id']}': duplicate id '{item['item_id']}' (first at "
-                            f"{seen[item['item_id']]})"
-                        )
-                    seen[item["item_id"]] = where
-                    items.append(item)
+        id_column, file_items = _file_items(path, root)
+        for row, item in enumerate(file_items, start=1):
+            where = f"{path}, row {row}"
+            if item["item_id"] in seen:
+                raise DataError(
+                    f"{where}, field '{id_column}': duplicate id '{item['item_id']}' (first at {seen[item['item_id']]})"
+                )
+            seen[item["item_id"]] = where
+            items.append(item)
     if len(items) < N_CANDIDATES:
         raise DataError(
             f"{root}: {len(items)} pairs; the {N_CANDIDATES}-way candidate sets need at least {N_CANDIDATES}"
@@ -108,6 +108,80 @@ def load(root: Path) -> Loaded:
     for item, (distractors, rule) in zip(items, candidate_sets(items), strict=True):
         item["distractors"], item["candidate_rule"] = distractors, rule
     return Loaded(", ".join(str(path) for path in files), datasets.Dataset.from_list(items))
+
+
+def _read_file(path: Path, root: Path) -> tuple[dict[str, str], list[dict], list[list[str | None]]]:
+    """One parquet file's columns, validated items (one per row, in row order) and each item's image sources
+    (:func:`_image`); a bad row raises a DataError naming file, row and field."""
+    items, sources = [], []
+    with reading(path):
+        parquet = pq.ParquetFile(path)
+        columns = resolve_columns(parquet.schema_arrow.names, COLUMNS, REQUIRED, path)
+        for batch in parquet.iter_batches(batch_size=64, columns=list(columns.values())):
+            for record in batch.to_pylist():
+                item, item_sources = _item(record, columns, root, f"{path}, row {len(items) + 1}")
+                items.append(item)
+                sources.append(item_sources)
+    return columns, items, sources
+
+
+# ---------------------------------------------------------------- the per-file item cache
+
+_CACHE_FORMAT = 1  # bump when _item, its checks or the cached fields change
+_IMAGE_FIELDS = ("cause_image", "effect_image")
+
+
+def _cache_key(path: Path, root: Path) -> tuple[Path, list]:
+    """The item cache file of one parquet file, ``<ABDUCTIVE_CACHE>/mucr_items/<sha256 of root and path>.json``,
+    and the stamp its content must carry: the loader's format and the parquet file's size and modification time
+    (the rule of a run's file identity; a rewritten or touched file is read again and its cache replaced)."""
+    resolved = path.resolve()
+    status = resolved.stat()
+    name = hashlib.sha256(f"{root.resolve()}\0{resolved}".encode()).hexdigest()[:40]
+    return settings.cache_root() / "mucr_items" / f"{name}.json", [_CACHE_FORMAT, status.st_size, status.st_mtime_ns]
+
+
+def _file_items(path: Path, root: Path) -> tuple[str, list[dict]]:
+    """The id column and validated items of one parquet file: from its item cache when the file is unchanged and
+    every image still passes ``check_image`` (no parquet read), otherwise read in full (:func:`_read_file`) and
+    cached."""
+    with reading(path):
+        cache_file, stamp = _cache_key(path, root)
+    cached = _restore(cache_file, stamp, root)
+    if cached is not None:
+        return cached
+    columns, items, sources = _read_file(path, root)
+    _save(cache_file, {"stamp": stamp, "id_column": columns["id"], "items": items, "sources": sources})
+    return columns["id"], items
+
+
+def _save(cache_file: Path, content: dict) -> None:
+    """Write the cache content (image paths, never image bytes) atomically; a cache that cannot be written is
+    skipped."""
+    try:
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=cache_file.parent, suffix=".tmp", delete=False) as handle:
+            handle.write(orjson.dumps(content))
+        os.replace(handle.name, cache_file)
+    except (OSError, TypeError) as error:  # TypeError: a text orjson cannot write (a lone surrogate)
+        logger.debug(f"MuCR item cache not written ({cache_file}): {error}")
+
+
+def _restore(cache_file: Path, stamp: list, root: Path) -> tuple[str, list[dict]] | None:
+    """The cached id column and items; None (read the file in full) when the cache is absent, unreadable or stamped
+    otherwise, or an image is no longer one the full read accepts: an embedded image's file missing or failing
+    ``check_image``, a path cell no longer resolving inside ``root`` to an image passing it."""
+    try:
+        saved = orjson.loads(cache_file.read_bytes())
+        if saved["stamp"] != stamp or len(saved["items"]) != len(saved["sources"]):
+            return None
+        for item, sources in zip(saved["items"], saved["sources"], strict=True):
+            for field, source in zip(_IMAGE_FIELDS, sources, strict=True):
+                image = Path(item[field]) if source is None else resolve_inside(root, source, str(cache_file))
+                item[field] = check_image(image, str(cache_file))
+        return saved["id_column"], saved["items"]
+    except (OSError, ValueError, KeyError, TypeError, DataError):  # orjson.JSONDecodeError is a ValueError
+        return None
 
 
 # ---------------------------------------------------------------- cells
@@ -171,20 +245,23 @@ def _string_list(value: object, split_commas: bool) -> list[str]:
     return [entry for entry in map(_text, value) if entry]
 
 
-def _image(value: object, root: Path, where: str) -> str:
-    """The path of an image cell: embedded bytes are written to the image cache, paths resolved inside ``root``."""
+def _image(value: object, root: Path, where: str) -> tuple[str, str | None]:
+    """The path of an image cell and its source: embedded bytes are written to the image cache (source None), a path
+    is resolved inside ``root`` (source: the cell's relative path)."""
     if isinstance(value, dict):
         if value.get("bytes"):
             if not isinstance(value["bytes"], bytes):
                 raise DataError(f"{where}: image bytes expected, found {type(value['bytes']).__name__}")
-            return check_image(Path(materialise_image(value["bytes"])), where)
+            return check_image(Path(materialise_image(value["bytes"])), where), None
         value = value.get("path")
     if isinstance(value, str) and value.strip():
-        return check_image(resolve_inside(root, value.strip(), where), where)
+        return check_image(resolve_inside(root, value.strip(), where), where), value.strip()
     raise DataError(f"{where}: no image (expected an image cell with bytes, or a path relative to {root})")
 
 
-def _item(record: dict, columns: dict[str, str], root: Path, where: str) -> dict:
+def _item(record: dict, columns: dict[str, str], root: Path, where: str) -> tuple[dict, list[str | None]]:
+    """One row's validated item and its images' sources (:func:`_image`)."""
+
     def fail(field: str, problem: str) -> DataError:
         return DataError(f"{where}, field '{columns.get(field, field)}': {problem}")
 
@@ -215,7 +292,10 @@ def _item(record: dict, columns: dict[str, str], root: Path, where: str) -> dict
     references = cell("causal_reason", lambda value: _string_list(value, split_commas=False))
     if not references:
         raise fail("causal_reason", "no explanation annotation")
-    return {
+    images = [
+        _image(record[columns[field]], root, f"{where}, field '{columns[field]}'") for field in ("image_0", "image_1")
+    ]
+    item = {
         "item_id": item_id,
         "link_ids": cell("link_id", lambda value: _string_list(value, split_commas=True))
         if "link_id" in columns
@@ -225,9 +305,10 @@ def _item(record: dict, columns: dict[str, str], root: Path, where: str) -> dict
         "label": label,
         "style": style,
         "references": references,
-        "cause_image": _image(record[columns["image_0"]], root, f"{where}, field '{columns['image_0']}'"),
-        "effect_image": _image(record[columns["image_1"]], root, f"{where}, field '{columns['image_1']}'"),
+        "cause_image": images[0][0],
+        "effect_image": images[1][0],
     }
+    return item, [source for _path, source in images]
 
 
 # ---------------------------------------------------------------- candidate sets

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 import shutil
 from pathlib import Path
 
@@ -301,5 +302,105 @@ def test_an_image_file_symlinked_out_of_the_root_is_refused(v2_root, tmp_path):
     outside.write_bytes(target.read_bytes())
     target.unlink()
     target.symlink_to(outside)
+    with pytest.raises(DataError, match=r"row 4, field 'image_1': path 'images/3_1.png' escapes the data root"):
+        data.load(v2_root)
+
+
+# ---------------------------------------------------------------- the per-file item cache
+
+
+def cached_files(tmp_path) -> list[Path]:
+    return sorted((tmp_path / "cache" / "mucr_items").glob("*.json"))
+
+
+@pytest.fixture
+def parquet_reads(monkeypatch) -> list[str]:
+    """Parquet files the loader opens and embedded images it writes, one entry per call."""
+    calls: list[str] = []
+    open_parquet, write_image = data.pq.ParquetFile, data.materialise_image
+    monkeypatch.setattr(data.pq, "ParquetFile", lambda path, *a, **k: calls.append(str(path)) or open_parquet(path))
+    monkeypatch.setattr(data, "materialise_image", lambda encoded: calls.append("image") or write_image(encoded))
+    return calls
+
+
+def reload(root: Path) -> list[dict]:
+    data.load.cache_clear()
+    return load_items(root)
+
+
+@pytest.mark.parametrize("schema", ["v1 embedded images", "v2 image files"])
+def test_a_second_load_reads_no_parquet_and_returns_the_same_items(schema, data_copy, v2_root, tmp_path, parquet_reads):
+    root = data_copy / "mucr" if schema.startswith("v1") else v2_root
+    cold = load_items(root)
+    embedded = 24 if schema.startswith("v1") else 0  # 12 pairs x 2 images
+    assert parquet_reads == [str(root / PARQUET)] + ["image"] * embedded
+    assert len(cached_files(tmp_path)) == 1
+    parquet_reads.clear()
+    warm = reload(root)
+    assert parquet_reads == [] and warm == cold
+    assert warm[0]["cause_image"] == cold[0]["cause_image"] and warm[11]["distractors"] == cold[11]["distractors"]
+
+
+def test_a_touched_or_rewritten_parquet_file_is_read_again(data_copy, tmp_path, parquet_reads):
+    root = data_copy / "mucr"
+    path = root / PARQUET
+    cold = load_items(root)
+    status = path.stat()
+    os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns + 1))  # same bytes, new modification time
+    parquet_reads.clear()
+    assert reload(root) == cold and parquet_reads == [str(path)] + ["image"] * 24
+    rewrite(root, "cue", _set_row(0, "racing"))
+    parquet_reads.clear()
+    assert reload(root)[0]["cue"] == "racing" and parquet_reads[0] == str(path)
+    assert len(cached_files(tmp_path)) == 1  # replaced, not one more per version
+    parquet_reads.clear()
+    assert reload(root)[0]["cue"] == "racing" and parquet_reads == []
+
+
+def test_a_deleted_cached_image_brings_back_the_full_read(data_copy, parquet_reads):
+    root = data_copy / "mucr"
+    cold = load_items(root)
+    Path(cold[5]["effect_image"]).unlink()
+    parquet_reads.clear()
+    assert reload(root) == cold and parquet_reads == [str(root / PARQUET)] + ["image"] * 24
+    assert Path(cold[5]["effect_image"]).is_file()
+
+
+@pytest.mark.parametrize("content", [b"", b"{not json", b"[]", b'{"stamp": 1}', "half"])
+def test_a_corrupt_cache_file_is_ignored_and_rewritten(content, data_copy, tmp_path, parquet_reads):
+    root = data_copy / "mucr"
+    cold = load_items(root)
+    (cache_file,) = cached_files(tmp_path)
+    whole = cache_file.read_bytes()
+    cache_file.write_bytes(whole[: len(whole) // 2] if content == "half" else content)
+    parquet_reads.clear()
+    assert reload(root) == cold and parquet_reads[0] == str(root / PARQUET)
+    assert cache_file.read_bytes() == whole
+
+
+def test_a_bad_row_in_a_changed_file_still_names_file_row_and_field(v2_root):
+    load_items(v2_root)
+    path = rewrite(v2_root, "label", _set_row(2, "robot"))
+    data.load.cache_clear()
+    with pytest.raises(DataError) as error:
+        data.load(v2_root)
+    assert f"{path}, row 3, field 'label': unknown category 'robot'" in str(error.value)
+
+
+def test_a_warm_cache_still_checks_images(data_copy, v2_root, tmp_path, monkeypatch):
+    """A lowered pixel limit or an image file replaced by a link out of the root fail as on a cold read."""
+    load_items(data_copy / "mucr")
+    monkeypatch.setenv("ABDUCTIVE_MAX_IMAGE_PIXELS", "100")
+    data.load.cache_clear()
+    with pytest.raises(DataError, match=r"row 1, field 'image_0': unusable image .* pixels is over the limit of 100"):
+        data.load(data_copy / "mucr")
+    monkeypatch.delenv("ABDUCTIVE_MAX_IMAGE_PIXELS")
+    load_items(v2_root)
+    target = v2_root / "images" / "3_1.png"
+    outside = tmp_path / "outside.png"
+    outside.write_bytes(target.read_bytes())
+    target.unlink()
+    target.symlink_to(outside)
+    data.load.cache_clear()
     with pytest.raises(DataError, match=r"row 4, field 'image_1': path 'images/3_1.png' escapes the data root"):
         data.load(v2_root)
