@@ -158,12 +158,16 @@ def _file_items(path: Path, root: Path) -> tuple[str, list[dict]]:
 def _save(cache_file: Path, content: dict) -> None:
     """Write the cache content (image paths, never image bytes) atomically; a cache that cannot be written is
     skipped."""
+    temporary: Path | None = None
     try:
         cache_file.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=cache_file.parent, suffix=".tmp", delete=False) as handle:
+            temporary = Path(handle.name)
             handle.write(orjson.dumps(content))
-        os.replace(handle.name, cache_file)
+        os.replace(temporary, cache_file)
     except (OSError, TypeError) as error:  # TypeError: a text orjson cannot write (a lone surrogate)
+        if temporary is not None:
+            temporary.unlink(missing_ok=True)
         logger.debug(f"MuCR item cache not written ({cache_file}): {error}")
 
 

@@ -404,3 +404,11 @@ def test_a_warm_cache_still_checks_images(data_copy, v2_root, tmp_path, monkeypa
     data.load.cache_clear()
     with pytest.raises(DataError, match=r"row 4, field 'image_1': path 'images/3_1.png' escapes the data root"):
         data.load(v2_root)
+
+
+def test_an_item_cache_that_cannot_be_written_leaves_no_file_behind(tmp_path):
+    cache_file = tmp_path / "mucr_items" / "x.json"
+    data._save(cache_file, {"items": [{"cue": "\ud800"}]})  # a lone surrogate: orjson refuses to write it
+    assert list(cache_file.parent.iterdir()) == []
+    data._save(cache_file, {"items": [{"cue": "rain"}]})
+    assert [path.name for path in cache_file.parent.iterdir()] == ["x.json"]
