@@ -23,11 +23,13 @@ The reading policy (issue 22; the READMEs repeat it). A reply is read as a caref
   declined choice ("I would not pick image 2") rejects its option. A reply cut off mid-sentence commits to nothing
   its unfinished last line heads ("Middle (hypothesis 1): Children"), nor does one ending on an article and a word
   after its sentences ("... with the context. The middle"), on a prepositional phrase ("... a cloudy sky. In the
-  middle panel") or on a heading ("... Option 1:"), unless it is a repetition loop whose every complete
+  middle panel"), on a heading ("... Option 1:") or on the next answer's name in a reply that goes through the
+  answers a sentence each ("Hypothesis 1 states ... Hypothesis 2"), unless it is a repetition loop whose every complete
   sentence names the same answer ("Option 3 shows the effect. Option 3 shows the effect. Option 3 shows the"). A
   conditional reply ("It depends on the timing. If ..., about 8; if ..., more like 3") gives no answer.
 - An answer its own explanation contradicts is no answer: a number whose parenthesis or option text names another
-  option ("Hypothesis 1 (right image)" where right is 2, "3 - heavy rain" where heavy rain is option 1); a label whose
+  option ("Hypothesis 1 (right image)" where right is 2, "3 - heavy rain" where heavy rain is option 1); an option that
+  does not exist standing as the answer ("Option 5." of four options, whatever the reply names after it); a label whose
   explanation states the other label's effect with a verb of :data:`LABEL_VERBS` or a phrase of
   :data:`LABEL_EFFECTS` ("weakener ... which supports the idea that ...", "weakener ... makes the hypothesis more
   likely"); an option explained as the context panel ("Image 1 (the left one)", where the left panel is the context).
@@ -45,7 +47,9 @@ The reading policy (issue 22; the READMEs repeat it). A reply is read as a caref
   "the third of the candidate images", "image 2" (numbered as the prompt numbers the options). An ordinal count of the
   images shown ("the second image") where the prompt also shows a context image may count it or not and names no
   option, unless the reply shows how it counts ("the third image" of two options, "(i.e. hypothesis 1)", "the first
-  hypothesis image" elsewhere in the reply; naming "the context image" by its role does not show it). An option's own
+  hypothesis image" elsewhere in the reply, "the context (first image in the row)"; naming "the context image" by its
+  role does not show it). The numbers of a numbered list counted from 1 ("1. The cause image shows ...") are no
+  answers. An option's own
   text quoted is that option (MuCR cue phrases, ``nleye_triplet_text``'s hypotheses). Where the
   prompt numbers the options otherwise ("Option 1" to "Option 4" after a context image), "image 3" is such a count
   too (``Choice(image_numbers=False)``).
@@ -893,7 +897,7 @@ def _decide(
         ),
         default=None,
     )
-    cut_off = unfinished or _CUT_OFF.search(text)
+    cut_off = unfinished or _CUT_OFF.search(text) or _next_item_cut(text, mentions)
     # "Image 2 is more plausible?" asks; "Although 1 is more plausible at first glance, ..." concedes: no picks
     questions = [match.span() for pattern in (_QUESTION, _CONCESSION) for match in pattern.finditer(text)]
     picks: list[tuple[bool, int, int]] = []  # (a statement of the answer, position, mention)
@@ -911,6 +915,12 @@ def _decide(
     alone = [
         (True, match.start("pick"), _index(match["pick"])) for pattern in ALONE for match in pattern.finditer(text)
     ]
+    alone = _without_list_numbers(text, mentions, alone)
+    # "Option 5." of four options, standing as the reply's answer (after its last self-correction): the reply commits
+    # to an option that does not exist, and names no answer
+    last_alone = [pick for pick in alone if pick[1] >= corrected] if corrections else alone
+    if values is not None and any(_no_option(mentions[index], valid) for _, _, index in last_alone):
+        return None
     alone = [pick for pick in alone if valid(mentions[pick[2]].value)]
     headings = {mentions[_index(match["pick"])].value for match in HEADINGS.finditer(text)}
     # the answers standing alone after a self-correction stand for the reply's; none on the unfinished last line of a
@@ -948,6 +958,52 @@ def _decide(
     if len(named) == 1 and standing <= named and not any(hedge.search(text) for hedge in HEDGES):
         return named.pop()
     return None
+
+
+def _no_option(mention: _Mention, valid: Callable[[object], bool]) -> bool:
+    """An option named by its number that no option has ("Option 5" of four; not a bare number, an image count or the
+    context panel)."""
+    value = mention.value
+    return (
+        mention.named
+        and not mention.image
+        and isinstance(value, int)
+        and not isinstance(value, bool)
+        and value != CONTEXT_ALIAS
+        and not valid(value)
+    )
+
+
+# A numbered list: bare numbers 1, 2, 3, ... heading consecutive items at the starts of lines ("1. The cause image")
+_LIST_NUMBER = re.compile(r"^[ \t]*‹[\U000f0000-\U000ffffd]›[.)][ \t]+\S", re.MULTILINE)
+
+
+def _without_list_numbers(
+    text: str, mentions: list[_Mention], alone: list[tuple[bool, int, int]]
+) -> list[tuple[bool, int, int]]:
+    """The answers standing alone, less the numbers of a numbered list of two or more items counted from 1 ("Option
+    4.\n\n1. The cause image shows ...\n2. Option 4 depicts ..."): they number the reasons, they are no answers."""
+    indexes = [match.start() + match.group().index("‹") + 1 for match in _LIST_NUMBER.finditer(text)]
+    numbers = [mentions[_index(text[index])].value for index in indexes]
+    if len(numbers) < 2 or numbers != list(range(1, len(numbers) + 1)):
+        return alone
+    return [pick for pick in alone if pick[1] not in indexes]  # a pick's position is its mention's index character
+
+
+# The last words of a reply: an answer's name alone after a sentence, on the same line, with no full stop
+_ENDS_ON_A_NAME = re.compile(r"[.!?][ \t]+([«‹][\U000f0000-\U000ffffd][»›])[ \t]*\Z")
+_SENTENCE_HEAD = re.compile(r"(?:^|(?<=[.!?]))\s*([«‹][\U000f0000-\U000ffffd][»›])(?=\s+[^\W\d_])", re.MULTILINE)
+
+
+def _next_item_cut(text: str, mentions: list[_Mention]) -> bool:
+    """A reply that goes through the answers one sentence each ("Hypothesis 1 states ...") and stops on the next
+    one's name ("... Hypothesis 2"): cut off by the token limit, its last word is no answer."""
+    end = _ENDS_ON_A_NAME.search(text)
+    if end is None:
+        return False
+    last = mentions[_index(end[1])].value
+    heads = {mentions[_index(match[1])].value for match in _SENTENCE_HEAD.finditer(text, 0, end.start(1))}
+    return bool(heads - {last, None})
 
 
 def _repeated(text: str, mentions: list[_Mention], valid: Callable[[object], bool]) -> object | None:
@@ -1193,6 +1249,16 @@ class Choice(_Reader):
                 rf"\b(?:(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+{_IMAGE_NOUN}|{_IMAGE_NOUN}\s*(?P<number>\d+))"
                 r"(?=\s*(?:\(\s*|,?\s+(?:is|being)\s+)(?:the\s+)?(?:context|premise|(?:cause|effect)\s+image)\b)",
                 lambda m: ordinal(m["ordinal"]) if m["ordinal"] else int(m["number"]),
+                image=True,
+                ordinal=True,
+                context=True,
+            ),
+            # ... and the context named first, then counted: "the context (first image in the row)", "the context
+            # image, i.e. the first picture", "the cause image is the first image"
+            rule(
+                r"\b(?:context|premise|(?:cause|effect)\s+image)(?:\s+(?:image|panel|picture))?"
+                rf"\s*(?:\(\s*|,\s*|\s+(?:is|being)\s+)(?:i\.e\.,?\s+)?(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+{_IMAGE_NOUN}\b",
+                lambda m: ordinal(m["ordinal"]),
                 image=True,
                 ordinal=True,
                 context=True,

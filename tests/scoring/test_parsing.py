@@ -683,3 +683,33 @@ def test_the_reading_policy_of_rounds_4_and_5(kind, answer, expected):
 )
 def test_the_reading_policy_of_round_7(kind, answer, expected):
     assert kind.read(answer) == expected
+
+
+HYPOTHESIS_TEXTS = Choice(2, option_texts=("The man's clothes are soaking wet.", "The man is sunbathing on a beach."))
+
+
+@pytest.mark.parametrize(
+    ("kind", "answer", "expected"),
+    [
+        # an option that does not exist, standing as the answer, names none (not "the last picture" after it)
+        (MUCR_OPTIONS, "Option 5. The effect image shows a broken umbrella and the last picture shows wind.", None),
+        (MUCR_OPTIONS, "Option 5. Wait, there are four: Option 4.", 4),
+        (MUCR_OPTIONS, "4.\nThe effect is in the last picture.", 4),  # a bare number is no named option
+        # the context counted first by the reply itself: its image counts are shifted back
+        (COMBINED_PANELS, "The context (first image in the row) shows a tree. The second image is more plausible.", 1),
+        (TWO_IMAGES, "The context image, i.e. the first image, shows rain. The third image is more plausible.", 2),
+        (TWO_IMAGES, "The second image is more plausible. It follows the context image.", None),  # counts unknown
+        # an enumeration of the hypotheses cut off at the next one's name
+        (
+            HYPOTHESIS_TEXTS,
+            "Let's consider each hypothesis. Hypothesis 1 states the man is wet. That depends on a roof. Hypothesis 2",
+            None,
+        ),
+        (Choice(2), "Both fit at first. On reflection, the rain decides it. Hypothesis 2 is more plausible", 2),
+        # a numbered list of reasons under the answer: its numbers are no answers
+        (MUCR_OPTIONS, "Option 4.\n\n1. The cause shows snow.\n2. Option 4 shows a snowman.\n3. No other fits.", 4),
+        (MUCR_OPTIONS, "Option 4.\n\n2. The cause image shows snow.\n3. Option 4 shows a snowman.", None),  # not from 1
+    ],
+)
+def test_the_reading_policy_of_round_8(kind, answer, expected):
+    assert kind.read(answer) == expected
