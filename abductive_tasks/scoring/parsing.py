@@ -6,7 +6,8 @@ The reading policy (issue 22; the READMEs repeat it). A reply is read as a caref
   before the last role marker ("USER: ... ASSISTANT: 7") and a next user turn after the reply ("... USER:") are no
   part of it.
 - The reply's final committed answer wins. A self-correction ("actually", "wait", "on reflection", "on closer
-  inspection", "I'll change my answer to 2", "I'll lower it to 6", "Final answer: 3") replaces what came before it;
+  inspection", "Sorry, I mean 1", "I'll change my answer to 2", "I'll lower it to 6", "Final answer: 3") replaces what
+  came before it;
   a closed ``<think>...</think>`` block is deliberation, and the answer after it counts (a block never closed, cut
   off while reasoning, holds none). A concession ("Although image 1 seems more plausible at first, ...") or a question
   ("Image 2 is more plausible?") commits to nothing.
@@ -27,16 +28,16 @@ The reading policy (issue 22; the READMEs repeat it). A reply is read as a caref
   answers a sentence each ("Hypothesis 1 states ... Hypothesis 2"), unless it is a repetition loop whose every complete
   sentence names the same answer ("Option 3 shows the effect. Option 3 shows the effect. Option 3 shows the"). A
   conditional reply ("It depends on the timing. If ..., about 8; if ..., more like 3") gives no answer.
-- An answer its own explanation contradicts is no answer: a number whose parenthesis or option text names another
-  option ("Hypothesis 1 (right image)" where right is 2, "3 - heavy rain" where heavy rain is option 1); an option that
-  does not exist standing as the answer ("Option 5." of four options, whatever the reply names after it); a label whose
-  explanation states the other label's effect with a verb of :data:`LABEL_VERBS` or a phrase of
+- An answer its own explanation contradicts is no answer: a number whose parenthesis or option text names another option
+  ("Hypothesis 1 (right image)" where right is 2, "3 - heavy rain" or "3 - heavy rain explains ..." where heavy rain is
+  option 1); an option that does not exist standing as the answer ("Option 5." of four options, whatever the reply names
+  after it); a label whose explanation states the other label's effect with a verb of :data:`LABEL_VERBS` or a phrase of
   :data:`LABEL_EFFECTS` ("weakener ... which supports the idea that ...", "weakener ... makes the hypothesis more
   likely"); an option explained as the context panel ("Image 1 (the left one)", where the left panel is the context).
-  "Revised score: 4" corrects "Score: 7". The prompt's scale restated with its numbers ("1: Not plausible at all,
-  3: ...") names no rating; two scale words sharing their head ("between slightly and moderately plausible") are a
-  range. A decimal rating on the scale ("Score: 6.5") is read as written: the prompts ask for a score between 1 and 10,
-  not for an integer.
+  "Revised score: 4" corrects "Score: 7". The prompt's scale restated with its numbers ("1: Not plausible at all, 3:
+  ...") names no rating; two scale words sharing their head ("between slightly and moderately plausible") are a range. A
+  decimal rating on the scale ("Score: 6.5") is read as written: the prompts ask for a score between 1 and 10, not for
+  an integer.
 - When in doubt, abstain: the reply is counted unparsable (and wrong), never guessed. A silent misread (a value a
   person does not read) is worse than an unread reply, which is at least counted.
 - Letters are option positions where a person reads them so: "(B)", "Answer: C", "answer: c", a reply opening
@@ -602,7 +603,7 @@ STATEMENTS = _verdicts(
 # Words that start a self-correction ("Wait,", "Actually,", "On second thought").
 _CORRECTION_WORDS = (
     r"wait|actually|on\s+(?:second\s+thought|reflection|closer\s+(?:inspection|look))|correction|re-?reading"
-    r"|looking\s+again|scratch\s+that|let\s+me\s+reconsider|i\s+was\s+wrong"
+    r"|looking\s+again|scratch\s+that|let\s+me\s+reconsider|i\s+was\s+wrong|(?:sorry\s*,?\s+)?i\s+meant?|sorry"
     r"|(?:revised|updated|corrected)(?=\s+(?:score|rating|answer)\b)"
     r"|(?:(?:so|thus|hence|therefore)\s*,?\s+)?(?:the\s+|my\s+)?final\s+(?:answer|choice|verdict|decision|rating|score)"
 )
@@ -650,7 +651,7 @@ VERDICTS = _verdicts(
     rf"\b(?:it|this|that)(?:\s+is|'s)\s+{_ARTICLE}{{pick}}(?=\s*(?:[.!;,]|$)|\s+-\s)",
     # the answer a self-correction gives: "Actually, no - it's 2", "Wait, option 3", "actually, strengthener"
     rf"\b(?:{_CORRECTION_WORDS})\s*[,:-]?\s*(?:(?:no|yes)\s*[,:-]?\s*)?(?:(?:it's|it\s+is|make\s+(?:it|that)|is)\s+)?{_ARTICLE}{{pick}}"
-    r"(?=\s*(?:[.!;,)]|$))",
+    r"(?=\s*(?:[.!;,)]|$)|\s+-\s)",
     # "which might seem to strengthen it", "could be read as a strengthener": a concession, not the verdict
     rf"\b(?:might|may|could)\s+(?:seem|appear|look|be\s+(?:read|seen|considered|interpreted|viewed|taken))\s+(?:to\s+be\s+|to\s+|like\s+|as\s+)?{_ARTICLE}{{reject}}",
 )
@@ -836,7 +837,7 @@ _COUNTS_OPTIONS = re.compile(rf"\b(?:{_ORDINAL})\s+(?:hypothesis|hypotheses|opti
 _COLLAPSE = re.compile(
     r"(?P<outer>[«‹][\U000f0000-\U000ffffd][»›])(?:\s+overall|\s+(?:from|on)\s+the\s+(?:left|right))?"
     r"\s*(?:(?:\(|-(?=\s*i\.e\.))\s*(?:the\s+|i\.e\.,?\s+)?(?P<inner>[«‹][\U000f0000-\U000ffffd][»›])\s*[)-]"
-    r"|[-:=]\s*(?:the\s+)?(?P<named>«[\U000f0000-\U000ffffd]»)(?=\s*(?:[.,;!)\n]|$)))",
+    r"|[-:=]\s*(?:the\s+)?(?P<named>«[\U000f0000-\U000ffffd]»)(?=\s*(?:[.,;!)\n]|$)|\s+(?!and\b|or\b)[^\W\d_]))",
     _FLAGS,
 )
 

@@ -713,3 +713,20 @@ HYPOTHESIS_TEXTS = Choice(2, option_texts=("The man's clothes are soaking wet.",
 )
 def test_the_reading_policy_of_round_8(kind, answer, expected):
     assert kind.read(answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("kind", "answer", "expected"),
+    [
+        # "Sorry, I mean ..." corrects the answer before it, a spaced dash after the corrected pick included
+        (HYPOTHESIS_TEXTS, "Hypothesis 2 is more plausible. Sorry, I mean Hypothesis 1 - the rain soaks him.", 1),
+        (FOUR_IMAGES, "Option 3. Sorry, option 2.", 2),
+        (FOUR_IMAGES, "Option 3. I meant to say more about the dog: it is wet.", 3),  # no pick after the correction
+        # a number explained after a dash by an option text that the sentence goes on from
+        (CUE_PHRASES, "2 - heavy rain explains why the road is covered in water.", None),  # heavy rain is cue 1
+        (CUE_PHRASES, "1 - heavy rain explains why the road is covered in water.", 1),
+        (CUE_PHRASES, "3 - slippery floor and nothing else.", 3),
+    ],
+)
+def test_the_reading_policy_of_round_9(kind, answer, expected):
+    assert kind.read(answer) == expected
