@@ -287,6 +287,37 @@ def _tables_without(hidden: Collection[str], note: str) -> Iterator[None]:
         lmms_main.make_table = builtin
 
 
+_ASSIGNMENT = re.compile(r"(?P<head>(?:^|[,\s(])(?P<key>\w+)=)(?P<value>[^,\s)]+)")
+
+
+@contextmanager
+def _printing_without_secrets() -> Iterator[None]:
+    """lmms-eval 0.7.3 prints each run's ``model_args`` as given (``openai (api_key=sk-...), gen_kwargs: ...``), while
+    it redacts them in the results file: what ``lmms_eval.__main__`` prints is redacted by lmms-eval's own rules
+    (``evaluator._is_sensitive_config_key``: ``api_key``, ``token``, ``*_token``, ``*_secret``, ``password``; and
+    ``hf_...`` token values)."""
+    import builtins
+
+    import lmms_eval.__main__ as lmms_main
+    from lmms_eval.evaluator import _HF_TOKEN_VALUE_RE, _is_sensitive_config_key
+
+    def redact(text: str) -> str:
+        text = _ASSIGNMENT.sub(
+            lambda match: f"{match['head']}[REDACTED]" if _is_sensitive_config_key(match["key"]) else match.group(),
+            text,
+        )
+        return _HF_TOKEN_VALUE_RE.sub("[REDACTED]", text)
+
+    def redacting_print(*values: object, **options: Any) -> None:
+        builtins.print(*(redact(str(value)) for value in values), **options)
+
+    lmms_main.print = redacting_print  # a module global shadows the builtin for that module's code only
+    try:
+        yield
+    finally:
+        del lmms_main.print
+
+
 @contextmanager
 def _colour_only_on_a_terminal(logger: Any) -> Iterator[None]:
     """lmms-eval 0.7.3 adds its log sink with ``colorize=True``, so a log file or a pipe gets ANSI codes: leave the
@@ -343,6 +374,7 @@ def evaluate_cli(
         with (
             _named_runs(name_runs) if name_runs else nullcontext(),
             _tables_without(hide_in_table, table_note),
+            _printing_without_secrets(),
             _colour_only_on_a_terminal(lmms_main.eval_logger),
         ):
             lmms_main.cli_evaluate()

@@ -219,6 +219,34 @@ def test_secrets_never_reach_the_folder_name():
 
 
 @pytest.mark.e2e
+def test_a_secret_in_model_args_reaches_neither_the_console_nor_a_file(tmp_path):
+    """lmms-eval 0.7.3 prints a run's model_args as given at its end; the results file it redacts itself."""
+    output = tmp_path / "secret"
+    secrets = ("sk-SECRET-7f3a9c", "hf_abcdefghijklmnopqrstuvwx")
+    run = abductive_eval(
+        [
+            "--model",
+            "dummy",
+            "--model_args",
+            f"response=1,api_key={secrets[0]},hf_token={secrets[1]}",
+            "--tasks",
+            "nleye_triplet",
+            "--limit",
+            "2",
+            "--log_samples",
+        ],
+        output,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "dummy (response=1,api_key=[REDACTED],hf_token=[REDACTED]), gen_kwargs:" in run.stdout
+    written = [path for path in output.rglob("*") if path.is_file()]
+    assert len(written) == 2  # the results and the samples
+    leaks = [secret for secret in secrets for text in (run.stdout, run.stderr) if secret in text]
+    leaks += [path.name for path in written for secret in secrets if secret in path.read_text()]
+    assert leaks == []
+
+
+@pytest.mark.e2e
 def test_two_models_two_folders_model_name_and_one_summary(tmp_path):
     output = tmp_path / "demo"
     first = abductive_eval(["--model", "dumb_pixel", "--tasks", "nleye_triplet"], output)
