@@ -80,16 +80,29 @@ def child_setup() -> Callable[[], None]:
 
 @contextlib.contextmanager
 def interrupts_held():
-    """Hold Ctrl-C and SIGTERM while starting a child, so one arriving inside ``Popen`` cannot orphan it.
+    """Hold Ctrl-C and SIGTERM while starting a child, so one arriving inside ``Popen`` is neither lost nor
+    orphans the child. Main thread only.
 
-    Assign the ``Popen`` inside the block; a held interrupt is raised on leaving it, where the
-    caller's cleanup already knows the child.
+    Assign the ``Popen`` inside the block; a held interrupt is raised on leaving it, where the caller's
+    cleanup already knows the child. Blocking the signals (``pthread_sigmask``) covers the main thread
+    only: the kernel hands a signal sent to the process to any thread that does not block it, and
+    CPython then runs the Python handler on the main thread at its next instruction, which may be in
+    ``fork``'s Python hooks, where a ``KeyboardInterrupt`` is printed as "ignored" and lost. So for the
+    block's duration the handlers only note the signal; on leaving, the handlers are restored and a
+    noted signal is raised again, in the main thread. Threads started inside the block (the server's
+    output copier) inherit the blocked mask and never receive either signal.
     """
+    noted: list[int] = []
+    previous = {number: signal.signal(number, lambda received, _frame: noted.append(received)) for number in INTERRUPTS}
     signal.pthread_sigmask(signal.SIG_BLOCK, INTERRUPTS)
     try:
         yield
     finally:
+        for number, handler in previous.items():
+            signal.signal(number, signal.SIG_DFL if handler is None else handler)  # None: a handler set outside Python
         signal.pthread_sigmask(signal.SIG_UNBLOCK, INTERRUPTS)
+        for number in dict.fromkeys(noted):
+            signal.raise_signal(number)
 
 
 class ServerError(RuntimeError):
@@ -413,9 +426,10 @@ class VllmServer:
                 preexec_fn=child_setup(),
             )
             self.watchdog = Watchdog(self.process.pid, self.stop_timeout)
-        # vLLM prints its non-default arguments: its output reaches the log through the redacting copy
-        self.copier = threading.Thread(target=self._copy, args=(self.process.stdout, log), daemon=True)
-        self.copier.start()
+            # vLLM prints its non-default arguments: its output reaches the log through the redacting copy,
+            # a thread started here so that it inherits the blocked interrupts (only the main thread gets them)
+            self.copier = threading.Thread(target=self._copy, args=(self.process.stdout, log), daemon=True)
+            self.copier.start()
 
     def _copy(self, source: BinaryIO, log: BinaryIO) -> None:
         with log:

@@ -2,13 +2,14 @@
 whatever share of scores is missing (unreadable results, failed requests).
 
 The official algorithms are re-implemented from their published description in ``helpers/sherlock_official.py``.
-Where a local copy of the official scorers is present (``/work/.mirror/allenai+sherlock``), the last test runs
-them on the same files (skipped otherwise).
+Where ``ABDUCTIVE_TEST_SHERLOCK_SCORERS`` names a local copy of allenai/sherlock (a clone: the scorers are its
+``leaderboard_eval/score_*.py``), the last test runs them on the same files (skipped otherwise).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -26,7 +27,7 @@ from helpers.specs import evaluate, records
 
 ROOT = SAMPLE_ROOT / "sherlock"
 FAILED = "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 429 Rate limit"
-OFFICIAL = Path("/work/.mirror/allenai+sherlock/repo")
+SCORERS_ENV = "ABDUCTIVE_TEST_SHERLOCK_SCORERS"  # a clone of allenai/sherlock (README, Test)
 SHARES = (0.0, 0.1, 1.0)
 FAMILIES = {  # task -> (spec, process_results of the rating route, process_results of the loglikelihood route)
     "retrieval": (hooks.RETRIEVAL, hooks.process_results_retrieval_rating, None),
@@ -127,25 +128,18 @@ def test_every_score_missing_prints_what_a_constant_answer_scores():
             assert failed[metric.name] == constant[metric.name], (task, metric.name)
 
 
-def _official_scripts(tmp_path: Path) -> Path:
-    folder = tmp_path / "official"
-    folder.mkdir()
-    for task in FAMILIES:
-        name = f"score_{task}.py"
-        text = subprocess.run(
-            ["git", f"--git-dir={OFFICIAL}", "show", f"HEAD:leaderboard_eval/{name}"],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
-        (folder / name).write_text(text)
+def _official_scripts() -> Path:
+    """The folder of the official scorers in the clone ``SCORERS_ENV`` names; one clear failure if it has none."""
+    folder = Path(os.environ[SCORERS_ENV]) / "leaderboard_eval"
+    missing = [task for task in FAMILIES if not (folder / f"score_{task}.py").is_file()]
+    assert not missing, f"{SCORERS_ENV}: no leaderboard_eval/score_{{{','.join(missing)}}}.py under {folder.parent}"
     return folder
 
 
-@pytest.mark.skipif(not OFFICIAL.is_dir(), reason="no local copy of allenai/sherlock")
+@pytest.mark.skipif(not os.environ.get(SCORERS_ENV), reason=f"{SCORERS_ENV} names no clone of allenai/sherlock")
 @pytest.mark.parametrize("share", SHARES)
 def test_the_official_scorers_on_the_export_print_what_the_run_printed(tmp_path, share):
-    scripts = _official_scripts(tmp_path)
+    scripts = _official_scripts()
     patterns = {
         "retrieval": {"im2txt_rank": (r"im2txt: (\S+)", 3), "p_at_1": (r"p_at_1: (\S+)", 3)},
         "localization": {
