@@ -8,7 +8,8 @@ replaces only what the strategy changes; the hooks here wrap the base task's own
 * CCoT: ``mucr_<level>_ccot_graph`` asks for the scene graph and stores it under the name
   ``ABDUCTIVE_MUCR_SCENE_GRAPHS`` gives (:mod:`abductive_tasks.mucr.scene_graphs`); a later run of
   ``mucr_<level>_ccot`` with the same name puts it before the question. A pair without a stored graph is
-  left out and counted (``items_without_scene_graph``).
+  left out and counted (``items_without_scene_graph``); the second stage scores with the level's spec in
+  :mod:`hooks` plus that count (:func:`_with_graph_count`).
 * ICL / MMICL: two solved examples (question and gold answer) from other pairs (:func:`draw_shots`) before
   the question; MMICL's examples carry their composite images, ICL's are text only.
 """
@@ -149,7 +150,7 @@ def _mmicl_visual(level: str) -> Callable[[dict], list]:
 # ---------------------------------------------------------------- CCoT
 
 
-def _graph_key(level: str, doc: dict) -> str:
+def scene_graph_key(level: str, doc: dict) -> str:
     """What a scene graph answers: the stage-1 prompt and the images shown (by content)."""
     return scene_graphs.key(prompts.ccot_graph_prompt(base_hook(level, "doc_to_text")(doc)), doc["image_paths"])
 
@@ -185,7 +186,7 @@ def _answer_docs(level: str) -> Callable[[datasets.Dataset], datasets.Dataset]:
         task = f"mucr_{level}_ccot"
         name = _store_name(task)
         docs = base_hook(level, "process_docs")(placeholder)
-        graphs = [scene_graphs.lookup(name, _graph_key(level, doc)) for doc in docs]
+        graphs = [scene_graphs.lookup(name, scene_graph_key(level, doc)) for doc in docs]
         missing = [doc["item_id"] for doc, graph in zip(docs, graphs, strict=True) if graph is None]
         if len(missing) == len(docs):
             raise DataError(
@@ -227,7 +228,7 @@ def _graph_record(doc: dict, reading: Reading) -> dict:
     """Store the graph the model gave (the record keeps whether it did, not the graph)."""
     stored = reading.status == PARSED
     if stored:
-        scene_graphs.save(doc["scene_graphs"], _graph_key(doc["ccot_level"], doc), reading.value)
+        scene_graphs.save(doc["scene_graphs"], scene_graph_key(doc["ccot_level"], doc), reading.value)
     return {
         "item_id": doc["item_id"],
         "level": doc["ccot_level"],

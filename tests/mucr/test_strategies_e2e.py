@@ -59,7 +59,7 @@ def test_ccot_two_runs_store_then_use_the_scene_graphs(tmp_path, monkeypatch):
     # Pair 0's cue graph goes missing: the second stage leaves that pair out and counts it.
     monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
     cue_docs = hooks.cue_docs_from(ITEMS)
-    graph_key = strategies._graph_key("cue", cue_docs[0])
+    graph_key = strategies.scene_graph_key("cue", cue_docs[0])
     (scene_graphs.folder("random-0") / f"{graph_key}.json").unlink()
     stage2, output = run(tmp_path, monkeypatch, "answers", "--model", "random_baseline", "--tasks", "mucr_ccot")
     assert count(stage2, "mucr_cue_ccot", "documents") == 11
