@@ -203,6 +203,20 @@ COT_CHOICE_REPLIES = [
         4,
     ),
 ]
+COT_CHOICE_REPLIES += [
+    (
+        "Let's think step by step.\n1. The cause image shows a man speeding.\n2. Option 1: car wash. Option 2: "
+        "ticket. Option 3: picnic. Option 4: parked car.\n3. Speeding leads to a ticket.\n"
+        "4. So the answer is Option 2.",
+        2,
+    ),
+    (
+        "To determine the effect, let's analyze each option:\n- Option 1: A man at a desk.\n- Option 2: A man holding "
+        "a trophy.\n- Option 3: A man asleep.\n- Option 4: A man eating.\nHard work leads to success, so **Option 2** "
+        "is the answer.",
+        2,
+    ),
+]
 COT_CUE_REPLIES = [
     (
         "Step 1: The cause image shows a car racing along a road.\nStep 2: The effect image shows a police officer "
