@@ -62,6 +62,12 @@ VARIABLES: dict[str, Variable] = {
             "NL-Eye image-to-text: the describer whose descriptions nleye_triplet_described reads "
             "(default: ABDUCTIVE_NLEYE_DESCRIBER)",
         ),
+        Variable(
+            "ABDUCTIVE_MUCR_SCENE_GRAPHS",
+            "",
+            "MuCR CCoT: the name mucr_<level>_ccot_graph stores its scene graphs under and mucr_<level>_ccot "
+            "reads them back by (e.g. the model's name)",
+        ),
         Variable("ABDUCTIVE_JUDGE", "on", "'off' disables the LLM judge even when OPENAI_API_KEY is set"),
         Variable(
             "ABDUCTIVE_JUDGE_CACHE",
@@ -185,6 +191,11 @@ def nleye_descriptions() -> str:
     """``ABDUCTIVE_NLEYE_DESCRIPTIONS``: the describer whose descriptions are read, by default
     ``ABDUCTIVE_NLEYE_DESCRIBER`` ('' when both are unset)."""
     return raw("ABDUCTIVE_NLEYE_DESCRIPTIONS") or nleye_describer()
+
+
+def mucr_scene_graphs() -> str:
+    """``ABDUCTIVE_MUCR_SCENE_GRAPHS``: the name MuCR's CCoT scene graphs are stored and read under ('' when unset)."""
+    return raw("ABDUCTIVE_MUCR_SCENE_GRAPHS")
 
 
 def judge_disabled() -> bool:

@@ -80,3 +80,70 @@ def judge_prompt(part: int, candidate: str, references: Sequence[str]) -> str:
     """The judge question for one part (0: cause image, 1: effect image, 2: causal link)."""
     listed = "\n".join(f"{number}. {reference}" for number, reference in enumerate(references, start=1))
     return JUDGE_PROMPT.format(part_description=PART_DESCRIPTIONS[part], references=listed, candidate=candidate)
+
+
+# ---------------------------------------------------------------- Table 2 strategies (abductive_tasks.mucr.strategies)
+# CoT (Kojima et al. 2022, "Large Language Models are Zero-Shot Reasoners"): the zero-shot trigger after the
+# question. The reasoning comes first, so the choice prompts ask for the number last instead of first.
+COT_TRIGGER = "Let's think step by step."
+COT_TAILS = {
+    _CHOICE_TAIL: "Give the option number (1, 2, 3 or 4) as your final answer.",
+    CUE_TAIL: "Give the number of the phrase (1, 2, 3 or 4) as your final answer.",
+}
+# CCoT (Mitra et al., CVPR 2024), as the authors' code words it (chancharikmitra/CCoT, LLaVA-1.5-13b/LLaVA_MMBench.py:
+# ``sgPrompt`` after the question for the scene graph, then ``"Scene Graph: " + graph + "\n\n" + answerPrompt``
+# before the question).
+CCOT_GRAPH_REQUEST = (
+    "For the provided image and its associated question, generate a scene graph in JSON format that includes "
+    "the following:\n"
+    "1. Objects that are relevant to answering the question\n"
+    "2. Object attributes that are relevant to answering the question\n"
+    "3. Object relationships that are relevant to answering the question\n\n"
+    "Scene Graph:"
+)
+EXP_ANSWER_FORMAT = "Answer in three lines:"  # where the Exp question's answer format starts
+CCOT_ANSWER_REQUEST = "Use the image and scene graph as context and answer the following question: "
+# ICL (Brown et al. 2020): solved examples as text; MMICL (Zhao et al., ICLR 2024): the examples' images come with
+# them, each declared by its position ("image 1 ... image 3"), as MMICL's image declarations name each image.
+ICL_INTRO = "Two solved examples come first (their images are not shown), then the question about the image shown."
+MMICL_INTRO = "Images 1 and 2 belong to two solved examples; image {query} belongs to the question."
+
+
+def cot_prompt(question: str) -> str:
+    """Zero-shot CoT: the task prompt with its answer request moved last, then the trigger."""
+    for tail, final in COT_TAILS.items():
+        if question.endswith(tail):
+            question = question[: -len(tail)] + final
+            break
+    return f"{question}\n{COT_TRIGGER}"
+
+
+def ccot_graph_prompt(question: str) -> str:
+    """CCoT stage 1: the question without its options or answer format (up to its question mark, as the authors'
+    GPT-4V script cuts it; Exp: before its three-line format) and the scene graph request."""
+    asked = question.split("?")[0] + "?" if "?" in question else question.split(EXP_ANSWER_FORMAT)[0].rstrip()
+    return f"{asked}\n{CCOT_GRAPH_REQUEST}"
+
+
+def ccot_answer_prompt(question: str, graph: str) -> str:
+    """CCoT stage 2: the scene graph, then the answer request and the full question."""
+    return f"Scene Graph: {graph}\n\n{CCOT_ANSWER_REQUEST}{question}"
+
+
+def icl_prompt(shots: Sequence[tuple[str, str]], question: str) -> str:
+    """Text-only in-context examples (question, gold answer) before the question."""
+    examples = "\n\n".join(
+        f"Example {number}:\n{shot}\nAnswer: {answer}" for number, (shot, answer) in enumerate(shots, start=1)
+    )
+    return f"{ICL_INTRO}\n\n{examples}\n\nQuestion:\n{question}"
+
+
+def mmicl_prompt(shots: Sequence[tuple[str, str]], question: str) -> str:
+    """In-context examples with their images (Form-1: one composite each): example k is image k, the question's
+    composite comes last."""
+    query = len(shots) + 1
+    examples = "\n\n".join(
+        f"Example {number} (image {number}):\n{shot}\nAnswer: {answer}"
+        for number, (shot, answer) in enumerate(shots, start=1)
+    )
+    return f"{MMICL_INTRO.format(query=query)}\n\n{examples}\n\nQuestion (image {query}):\n{question}"

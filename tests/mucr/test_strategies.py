@@ -1,0 +1,260 @@
+"""MuCR Table 2 strategies: the shot sampler, the prompts, the scene-graph store, and reading CoT-style replies."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from abductive_tasks.inputs.data import SAMPLE_ROOT, DataError
+from abductive_tasks.mucr import data, hooks, prompts, scene_graphs, strategies
+
+ITEMS = list(data.load(SAMPLE_ROOT / "mucr").items)
+GROUP = data.causal_groups(ITEMS)
+
+
+def _item(item_id: str, links: list[str], distractors: list[str]) -> dict:
+    return {"item_id": item_id, "link_ids": links, "distractors": distractors}
+
+
+# ---------------------------------------------------------------- the shot sampler
+
+
+def test_shots_on_the_sample_are_other_groups_seeded_by_the_pair():
+    # The sample's groups: 0-3 speeding, 4-7 shark attack, 8-11 hard work (link_id); pair 0's options are 1-3.
+    assert [GROUP[str(i)] for i in range(12)] == [0] * 4 + [1] * 4 + [2] * 4
+    pool = ["10", "11", "4", "5", "6", "7", "8", "9"]  # pairs outside group 0, sorted as strings
+    assert strategies.draw_shots(ITEMS, "0") == random.Random("mucr-icl:0").sample(pool, 2) == ["6", "5"]
+    for item in ITEMS:
+        shots = strategies.draw_shots(ITEMS, item["item_id"])
+        assert len(set(shots)) == 2 and item["item_id"] not in shots
+        assert all(GROUP[shot] != GROUP[item["item_id"]] for shot in shots)
+        assert not set(shots) & set(item["distractors"])
+        assert strategies.draw_shots(ITEMS, item["item_id"]) == shots  # seeded: the same every time
+    assert strategies.draw_shots(ITEMS, "0", seed="other") != ["6", "5"]  # the seed decides
+
+
+def test_shots_skip_the_group_and_the_candidate_set():
+    # a-b one causal group; a's options b, c, e (a seeded set reaching outside the group): only d and f are left.
+    items = [
+        _item("a", ["b"], ["b", "c", "e"]),
+        _item("b", ["a"], ["a", "c", "d"]),
+        _item("c", ["d"], ["d", "a", "b"]),
+        _item("d", [], ["c", "a", "b"]),
+        _item("e", [], ["a", "b", "c"]),
+        _item("f", [], ["a", "b", "c"]),
+    ]
+    assert sorted(strategies.draw_shots(items, "a")) == ["d", "f"]
+    # c and d are one group (c links d); b's options a, c, d: only e and f are left
+    assert sorted(strategies.draw_shots(items, "b")) == ["e", "f"]
+    with pytest.raises(DataError, match="MuCR pair a: 2 pairs outside its causal group, 3 in-context shots needed"):
+        strategies.draw_shots(items, "a", k=3)
+
+
+# ---------------------------------------------------------------- prompts
+
+
+@pytest.fixture
+def sample(monkeypatch):
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
+
+
+def _doc(level: str) -> dict:
+    return strategies.base_hook(level, "process_docs")(None)[0]
+
+
+def test_cot_moves_the_answer_request_last_and_ends_with_the_trigger(sample):
+    c2e = strategies.doc_to_text_c2e_cot(_doc("c2e"))
+    assert c2e == (
+        prompts.PROMPTS[("c2e", "composite")].replace(
+            "Answer with the option number (1, 2, 3 or 4) first, then explain.",
+            "Give the option number (1, 2, 3 or 4) as your final answer.",
+        )
+        + "\nLet's think step by step."
+    )
+    cue = strategies.doc_to_text_cue_cot(_doc("cue"))
+    assert cue.endswith(
+        "4. police officer\nGive the number of the phrase (1, 2, 3 or 4) as your final answer.\n"
+        "Let's think step by step."
+    )
+    exp_doc = _doc("exp")
+    assert strategies.doc_to_text_exp_cot(exp_doc) == hooks.doc_to_text_exp_composite(exp_doc) + (
+        "\nLet's think step by step."
+    )
+
+
+def test_ccot_stages_follow_the_authors_wording(sample):
+    doc = _doc("cue")
+    stage1 = strategies.doc_to_text_cue_ccot_graph(doc)
+    assert stage1 == (
+        'The image shows two pictures side by side: the cause image on the left (labelled "Cause image") and its '
+        'effect on the right (labelled "Effect image"). Which of the following phrases is the cue that explains the '
+        "causal link between the two images?\n"
+        "For the provided image and its associated question, generate a scene graph in JSON format that includes the "
+        "following:\n1. Objects that are relevant to answering the question\n"
+        "2. Object attributes that are relevant to answering the question\n"
+        "3. Object relationships that are relevant to answering the question\n\nScene Graph:"
+    )
+    stage2 = strategies.doc_to_text_cue_ccot({**doc, "scene_graph": '{"objects": ["car"]}'})
+    assert stage2 == (
+        'Scene Graph: {"objects": ["car"]}\n\nUse the image and scene graph as context and answer the following '
+        "question: " + hooks.doc_to_text_cue_composite(doc)
+    )
+    exp_stage1 = strategies.doc_to_text_exp_ccot_graph(_doc("exp"))  # no question mark: cut before the format
+    assert exp_stage1.startswith(hooks.doc_to_text_exp_composite(_doc("exp")).split(" Answer in three lines:")[0])
+    assert "Answer in three lines" not in exp_stage1 and exp_stage1.endswith("\n\nScene Graph:")
+
+
+def test_icl_shows_two_other_pairs_with_their_gold_answers(sample):
+    cue_docs = {doc["item_id"]: doc for doc in hooks.cue_docs_from(ITEMS)}
+    text = strategies.doc_to_text_cue_icl(cue_docs["0"])
+    shot6, shot5 = cue_docs["6"], cue_docs["5"]  # pair 0's shots (test above)
+    assert text == (
+        "Two solved examples come first (their images are not shown), then the question about the image shown.\n\n"
+        f"Example 1:\n{hooks.doc_to_text_cue_composite(shot6)}\nAnswer: {shot6['gold_position']} (attack)\n\n"
+        f"Example 2:\n{hooks.doc_to_text_cue_composite(shot5)}\nAnswer: {shot5['gold_position']} (attack)\n\n"
+        f"Question:\n{hooks.doc_to_text_cue_composite(cue_docs['0'])}"
+    )
+    c2e_docs = {doc["item_id"]: doc for doc in hooks.c2e_docs_from(ITEMS)}
+    c2e = strategies.doc_to_text_c2e_icl(c2e_docs["0"])
+    assert f"Answer: Option {c2e_docs['6']['gold_position']}\n\nExample 2:" in c2e
+    assert c2e.endswith(
+        f"Answer: Option {c2e_docs['5']['gold_position']}\n\nQuestion:\n{prompts.PROMPTS['c2e', 'composite']}"
+    )
+    exp = strategies.doc_to_text_exp_icl(_doc("exp"))  # the gold cue and the first annotation, in labelled lines
+    assert 'The cue phrase linking them is "attack".' in exp
+    assert "Answer: Cause image: In the first image, the shark is attacking the manta ray.\n" in exp
+
+
+def test_mmicl_carries_the_shot_images_before_the_question(sample):
+    docs = {doc["item_id"]: doc for doc in hooks.c2e_docs_from(ITEMS)}
+    visuals = strategies.doc_to_visual_c2e_mmicl(docs["0"])
+    expected = [*hooks.doc_to_visual_composite(docs["6"]), *hooks.doc_to_visual_composite(docs["5"])]
+    expected += hooks.doc_to_visual_composite(docs["0"])
+    assert len(visuals) == 3
+    assert all(np.array_equal(np.asarray(a), np.asarray(b)) for a, b in zip(visuals, expected, strict=True))
+    text = strategies.doc_to_text_c2e_mmicl(docs["0"])
+    assert text.startswith("Images 1 and 2 belong to two solved examples; image 3 belongs to the question.\n\n")
+    assert "Example 1 (image 1):" in text and "Example 2 (image 2):" in text and "\n\nQuestion (image 3):\n" in text
+    exp_visuals = strategies.doc_to_visual_exp_mmicl(_doc("exp"))
+    assert len(exp_visuals) == 3
+
+
+# ---------------------------------------------------------------- the scene-graph store
+
+
+def test_scene_graph_store_keys_by_prompt_and_image_content(tmp_path, monkeypatch):
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+    first, second = tmp_path / "a.png", tmp_path / "b.png"
+    first.write_bytes(b"one")
+    second.write_bytes(b"two")
+    key = scene_graphs.key("Which option?", [str(first), str(second)])
+    assert key != scene_graphs.key("Which option?", [str(second), str(first)])  # order counts
+    assert key != scene_graphs.key("Which phrase?", [str(first), str(second)])
+    path = scene_graphs.save("model/a b", key, '{"objects": []}')
+    assert path.parent.name.startswith("model_a_b-")  # made safe, the exact name digested
+    assert scene_graphs.lookup("model/a b", key) == '{"objects": []}'
+    assert scene_graphs.lookup("model_a_b", key) is None  # another name, another folder
+    copy = tmp_path / "c.png"
+    copy.write_bytes(b"one")  # same content, other path: same key
+    assert scene_graphs.key("Which option?", [str(copy), str(second)]) == key
+    path.write_text(json.dumps({"name": "model/a b", "key": "0" * 32, "graph": "x"}))  # not this key's file
+    assert scene_graphs.lookup("model/a b", key) is None
+
+
+def test_ccot_needs_the_store_name(sample, monkeypatch):
+    monkeypatch.delenv("ABDUCTIVE_MUCR_SCENE_GRAPHS", raising=False)
+    with pytest.raises(DataError, match="^mucr_c2e_ccot_graph needs ABDUCTIVE_MUCR_SCENE_GRAPHS=<name>"):
+        strategies.c2e_ccot_graph_docs(None)
+    monkeypatch.setenv("ABDUCTIVE_MUCR_SCENE_GRAPHS", "nobody")
+    monkeypatch.setenv("ABDUCTIVE_CACHE", "/nonexistent-h32b")
+    with pytest.raises(DataError, match="run mucr_cue_ccot_graph with ABDUCTIVE_MUCR_SCENE_GRAPHS=nobody first"):
+        strategies.cue_ccot_docs(None)
+
+
+# ---------------------------------------------------------------- reading CoT-style replies (hand-written)
+
+COT_CHOICE_REPLIES = [
+    (
+        "Let's think step by step.\n1. The cause image shows a man driving fast on a highway.\n"
+        "2. Option 1 shows a car wash, Option 2 shows the man being handed a ticket by a police officer, "
+        "Option 3 shows a picnic and Option 4 shows a parked car.\n3. Driving too fast leads to a speeding ticket.\n"
+        "Therefore, the answer is Option 2.",
+        2,
+    ),
+    (
+        "First, the cause image shows a shark swimming towards a seal. Next, I compare the options: Option 1 is a "
+        "calm sea, Option 2 a beach, Option 3 the seal with a wound on its back, Option 4 a fishing boat. A shark "
+        "attack would leave the seal wounded. So my final answer is 3.",
+        3,
+    ),
+    (
+        "Step 1: The effect image shows a soaked man standing in the street.\nStep 2: Option 1 - sunny park; "
+        "Option 2 - dark rain clouds gathering over the same street; Option 3 - a man at a desk; Option 4 - a dog.\n"
+        "Step 3: Getting soaked is explained by the rain.\n\nFinal answer: Option 2",
+        2,
+    ),
+    (
+        "Looking at the cause image, the rabbit is lifting dumbbells. Option 4 shows the rabbit flexing big muscles, "
+        "while Option 1 shows it sleeping. At first Option 1 seemed possible, but sleeping does not follow from "
+        "exercise.\n\n**Answer: 4**",
+        4,
+    ),
+]
+COT_CHOICE_REPLIES += [
+    (
+        "Let's think step by step.\n1. The cause image shows a man speeding.\n2. Option 1: car wash. Option 2: "
+        "ticket. Option 3: picnic. Option 4: parked car.\n3. Speeding leads to a ticket.\n"
+        "4. So the answer is Option 2.",
+        2,
+    ),
+    (
+        "To determine the effect, let's analyze each option:\n- Option 1: A man at a desk.\n- Option 2: A man holding "
+        "a trophy.\n- Option 3: A man asleep.\n- Option 4: A man eating.\nHard work leads to success, so **Option 2** "
+        "is the answer.",
+        2,
+    ),
+]
+COT_CUE_REPLIES = [
+    (
+        "Step 1: The cause image shows a car racing along a road.\nStep 2: The effect image shows a police officer "
+        "writing the driver a ticket.\nStep 3: The road and the car are only the setting; the driver going too fast "
+        "is what links them.\nFinal answer: 2 (speeding)",
+        2,
+    ),
+    (
+        "Let's think step by step. The man drives fast in the first picture, and in the second a police officer "
+        "stops him. The car and the road are present in both but explain nothing, and the police officer is part "
+        "of the effect. The cue is speeding.",
+        2,
+    ),
+]
+
+
+@pytest.mark.parametrize(("reply", "expected"), COT_CHOICE_REPLIES)
+def test_the_base_reader_takes_the_final_answer_of_a_cot_reply(reply, expected):
+    assert hooks.FOUR_OPTIONS.read(reply) == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), COT_CUE_REPLIES)
+def test_the_cue_reader_takes_the_final_answer_of_a_cot_reply(reply, expected):
+    assert hooks.cue_answer({"options": ["car", "speeding", "road", "police officer"]}).read(reply) == expected
+
+
+def test_a_cot_explanation_is_read_from_its_labelled_lines():
+    reply = (
+        "Let's think step by step. The left picture shows a man at the wheel going very fast; the right one shows "
+        "him holding a ticket next to a police car. Speeding is what connects them.\n\n"
+        "Cause image: A man drives his car far above the speed limit.\n"
+        "Effect image: The man receives a speeding ticket from a police officer.\n"
+        "Causal link: Speeding got him caught, so he was fined."
+    )
+    parts, labelled = hooks.Explanation().read(reply)
+    assert labelled
+    assert parts == (
+        "A man drives his car far above the speed limit.",
+        "The man receives a speeding ticket from a police officer.",
+        "Speeding got him caught, so he was fined.",
+    )
