@@ -173,6 +173,13 @@ def _json_answer(text: str) -> str | None:
 
 
 _PLAIN = (
+    # a LaTeX box is a statement of the answer, its math delimiters and text commands no text: "$$\boxed{4}$$",
+    # "\[\boxed{\text{Option 3}}\]" is "Answer: Option 3"
+    (re.compile(r"\\(?:text|textbf|mathrm|mathbf|textit)\s*\{([^{}]*)\}"), r"\1"),
+    (
+        re.compile(r"(?:\$\$?|\\[\[(])?\s*\\boxed\s*\{\s*([^{}]*?)\s*\}\s*(?:\$\$?|\\[\])])?"),
+        r" Answer: \1. ",
+    ),
     # chat-template artefacts a deployment leaves in the reply: "ASSISTANT: 3</s>", "<|im_start|>assistant\n4<|im_end|>"
     (
         re.compile(
@@ -480,6 +487,8 @@ class _Mention:
     image: bool = False  # an image count ("image 3", "the third picture")
     ordinal: bool = False  # counted in order ("the third picture"), not numbered as the prompt numbers ("image 3")
     context: bool = False  # the reply's count of the context image ("the first image (the context)")
+    text: bool = False  # an option's own text quoted ("heavy rain")
+    passing: bool = False  # an option's text named in passing, no pick ("the cause image shows a birthday party")
 
 
 @dataclass(frozen=True)
@@ -492,6 +501,7 @@ class _MentionRule:
     image: bool = False
     ordinal: bool = False
     context: bool = False
+    text: bool = False
 
 
 def _mark(text: str, rules: Sequence[_MentionRule]) -> tuple[str, list[_Mention]]:
@@ -503,7 +513,7 @@ def _mark(text: str, rules: Sequence[_MentionRule]) -> tuple[str, list[_Mention]
         opening, closing = (_OPEN, _CLOSE) if rule.named else (_BARE_OPEN, _BARE_CLOSE)
         placeholders = []
         for value in values if isinstance(values, list) else [values]:
-            mentions.append(_Mention(value, rule.named, rule.image, rule.ordinal, rule.context))
+            mentions.append(_Mention(value, rule.named, rule.image, rule.ordinal, rule.context, rule.text))
             placeholders.append(f"{opening}{chr(_INDEX_BASE + len(mentions) - 1)}{closing}")
         return " and ".join(placeholders)
 
@@ -575,7 +585,7 @@ STATEMENTS = _verdicts(
     # "2 is more plausible", "Option 3 is the most likely cause", "1 is closer", "image 1 makes more sense"
     # (not "image 1 is more likely to be in the morning": a property, not the answer)
     # "The second picture, the first hypothesis, is the more plausible one"
-    rf"{{pick}}\s*[,-]?\s*{_COPULA}\s+{_ARTICLE}(?:{_MORE}|correct|the\s+(?:answer|effect|cause|cue))\b(?!\s+to\s+(?:be|have)\b)",
+    rf"{{pick}}\s*[,-]?\s*{_COPULA}\s+{_ARTICLE}(?:{_MORE}|correct|the\s+(?:answer|effect|cause|cue|link))\b(?!\s+to\s+(?:be|have)\b)",
     # "Therefore, Option 3 shows the effect."
     r"{pick}\s+(?:shows|depicts|represents|illustrates|is)\s+the\s+(?:effect|cause|cue)(?=\s*(?:[.!;,]|$))",
     # "I find the rightmost panel more plausible", "I consider image 2 (to be) the more plausible one"
@@ -743,9 +753,12 @@ REFUSALS = tuple(
         rf"{_CANNOT}\b[^.!?\n]{{0,80}}?\benough\s+to\s+(?:{_DECIDE}|pick|select|answer)\b",
         # "None of the options clearly shows the effect" (not "none of the other options")
         r"\bnone\s+of\s+(?:the\s+)?(?:(?:two|four|given|candidate|listed)\s+)?"
-        r"(?:options|images|pictures|hypotheses|phrases|candidates|choices|panels|them)\b(?!\s+(?:other|except|besides|but)\b)",
+        r"(?:options|images|pictures|hypotheses|phrases|candidates|choices|panels)\b(?!\s+(?:other|except|besides|but)\b)",
     )
 )
+# "None of them can explain it" refuses too, unless the reply has stated its answer before it: then "them" are the other
+# options ("3\n\nOptions 1, 2 and 4 show a cat, a cake and a tree; none of them can explain the broken window")
+REFUSAL_OF_THE_OTHERS = re.compile(r"\bnone\s+of\s+them\b(?!\s+(?:other|except|besides|but)\b)", _FLAGS)
 DOUBTS = (
     # about the answer: "whether the update ... the hypothesis", "if image 1 is more plausible", "whether it holds"
     # (not "whether it is his car")
@@ -889,6 +902,8 @@ def _decide(
     corrected = max(corrections, default=len(text))
     if any(pattern.search(text, max(corrections, default=0)) for pattern in REFUSALS):
         return None
+    # "none of them" after the last self-correction: a refusal, unless a statement of the answer comes before it
+    refused = [match.start() for match in REFUSAL_OF_THE_OTHERS.finditer(text, max(corrections, default=0))]
     # where the last doubt's sentence ends: a statement after it outweighs the doubt
     doubted = max(
         (
@@ -917,13 +932,21 @@ def _decide(
         (True, match.start("pick"), _index(match["pick"])) for pattern in ALONE for match in pattern.finditer(text)
     ]
     alone = _without_list_numbers(text, mentions, alone)
+    headings = {mentions[_index(match["pick"])].value for match in HEADINGS.finditer(text)}
     # "Option 5." of four options, standing as the reply's answer (after its last self-correction): the reply commits
-    # to an option that does not exist, and names no answer
+    # to an option that does not exist, and names no answer, unless it states a valid answer after it ("Option 5 ...
+    # So the answer is Option 2") or the invented option heads one item of a description ("Option 1: a cat. ...
+    # Option 5: an umbrella.")
     last_alone = [pick for pick in alone if pick[1] >= corrected] if corrections else alone
-    if values is not None and any(_no_option(mentions[index], valid) for _, _, index in last_alone):
+    invented = [position for _, position, index in last_alone if _no_option(mentions[index], valid)]
+    if (
+        values is not None
+        and invented
+        and len(headings) < 2
+        and not any(strong and position > max(invented) and valid(mentions[index].value) for strong, position, index in picks)
+    ):
         return None
     alone = [pick for pick in alone if valid(mentions[pick[2]].value)]
-    headings = {mentions[_index(match["pick"])].value for match in HEADINGS.finditer(text)}
     # the answers standing alone after a self-correction stand for the reply's; none on the unfinished last line of a
     # reply cut off mid-sentence (the heading of a description it never finished: "Middle (hypothesis 1): Children")
     if cut_off:
@@ -932,8 +955,14 @@ def _decide(
     if len({mentions[index].value for _, _, index in alone} | headings) == 1:
         picks += alone
     # the reply's count of the context image ("Image 1 is the cause image") is no pick
-    picks = [pick for pick in picks if pick[2] not in rejected and not mentions[pick[2]].context]
+    picks = [
+        pick
+        for pick in picks
+        if pick[2] not in rejected and not mentions[pick[2]].context and not mentions[pick[2]].passing
+    ]
     if doubted is not None and not any(strong and position > doubted for strong, position, _ in picks):
+        return None
+    if any(not any(strong and position < start for strong, position, _ in picks) for start in refused):
         return None
     if picks:
         # The final committed answer: the picks after the last self-correction if any, its statements if any.
@@ -1022,6 +1051,46 @@ def _repeated(text: str, mentions: list[_Mention], valid: Callable[[object], boo
     return values.pop() if len(values) == 1 and valid(next(iter(values))) else None
 
 
+# An option text named in passing names no option: as part of describing an image ("The cause image shows children at
+# a birthday party", "In the effect image there is broken glass") or as the consequence ("..., which led to the broken
+# glass", "the effect is broken glass"), in the words of its clause before it (the clause ends at a sentence's end or
+# at ", and", ", which", ...), unless the clause names the answer's role ("the cue that explains the effect is ...") or
+# the text goes on to say so ("heavy rain, which explains the flood").
+_CLAUSE_END = re.compile(r"[.;!?\n]|,\s+(?:and|but|so|which|while|whereas|because|since|as)\b|\s-\s", re.IGNORECASE)
+IN_PASSING = re.compile(
+    r"\b(?:shows?|showing|shown|depicts?|depicting|depicted|features?|featuring|displays?|displaying|portrays?|portraying)\b"
+    r"|\b(?:in|on)\s+the\s+(?:\w+\s+){0,2}?(?:image|picture|photo|panel|scene)\b|\bthere\s+(?:is|are|was|were)\b"
+    r"|\bwe\s+(?:can\s+)?see\b"
+    r"|\b(?:led|leads|leading)\s+(?:\w+\s+)?to\b|\bresult(?:s|ed|ing)?\s+in\b|\bcausing\b|\bhence\b"
+    r"|\b(?:effect|result|consequence|outcome)s?\b[^«‹]{0,60}?(?:\b(?:is|was|are|were)\b|:)",
+    re.IGNORECASE,
+)
+_ROLE_NAMED = re.compile(
+    r"\b(?:cue|link|linking|links|connection|connects|phrase|answer|explains?|explanation|explaining)\b", re.IGNORECASE
+)
+_ROLE_AFTER = re.compile(
+    r"\s*,?\s*(?:(?:which|that|is\s+what)\s+)?(?:(?:clearly|directly|best)\s+)?"
+    r"(?:explains?|links?|connects?|accounts?\s+for|is\s+the\s+(?:cue|link|answer|key|reason|connection))\b",
+    re.IGNORECASE,
+)
+
+
+def _in_passing(mentions: list[_Mention], marked: str) -> list[_Mention]:
+    """The mentions with the option texts named in passing (see :data:`IN_PASSING`) naming nothing."""
+    passing = set()
+    for match in _PLACEHOLDER.finditer(marked):
+        index = _index(match.group())
+        if not mentions[index].text:
+            continue
+        start = max((end.end() for end in _CLAUSE_END.finditer(marked, 0, match.start())), default=0)
+        clause = marked[start : match.start()]
+        if IN_PASSING.search(clause) and not _ROLE_NAMED.search(clause) and not _ROLE_AFTER.match(marked, match.end()):
+            passing.add(index)
+    return [
+        _Mention(None, True, passing=True) if index in passing else mention for index, mention in enumerate(mentions)
+    ]
+
+
 # ---------------------------------------------------------------- answer kinds
 
 
@@ -1053,9 +1122,9 @@ class _Reader:
     def _valid(self, value: object) -> bool:
         raise NotImplementedError
 
-    def _revise(self, mentions: list[_Mention], text: str = "") -> list[_Mention]:
-        """The mentions as this kind reads them, knowing all of them and the reply's ``text`` (by default as
-        marked)."""
+    def _revise(self, mentions: list[_Mention], text: str = "", marked: str = "") -> list[_Mention]:
+        """The mentions as this kind reads them, knowing all of them, the reply's ``text`` and the text as
+        ``marked``."""
         return mentions
 
     def read(self, text: str) -> object | None:
@@ -1075,7 +1144,7 @@ class _Reader:
         marked, mentions = _mark(plain, self._mention_rules)
         return _decide(
             marked,
-            self._revise(mentions, plain),
+            self._revise(mentions, plain, marked),
             self._statement_rules,
             self._verdict_rules,
             self._valid,
@@ -1160,10 +1229,16 @@ class Choice(_Reader):
     def _values(self) -> tuple[int, ...]:
         return tuple(range(1, self.n + 1))
 
-    def _revise(self, mentions: list[_Mention], text: str = "") -> list[_Mention]:
+    def _revise(self, mentions: list[_Mention], text: str = "", marked: str = "") -> list[_Mention]:
+        if self.option_texts:
+            mentions = _in_passing(mentions, marked)
         images = [mention.value for mention in mentions if mention.image and isinstance(mention.value, int)]
         # "the third image" of two options, "the first image (the context)": the reply counts the context image too
-        counts_context = any(value > self.n for value in images) or any(mention.context for mention in mentions)
+        # (an image beyond all those shown, "the fourth image" of three, is invented: it shows nothing of how it counts)
+        shown = self.n + self.context_images if self.context_images else None
+        counts_context = any(self.n < value <= (shown or value) for value in images) or any(
+            mention.context for mention in mentions
+        )
         if not self.option_texts and not counts_context and not self.context_images:
             return mentions
         # "The second image is more plausible. The first hypothesis image shows ...": a reply that counts the
@@ -1214,8 +1289,9 @@ class Choice(_Reader):
             image: bool = False,
             ordinal: bool = False,
             context: bool = False,
+            text: bool = False,
         ) -> _MentionRule:
-            return _MentionRule(re.compile(pattern, _FLAGS), value, named, image, ordinal, context)
+            return _MentionRule(re.compile(pattern, _FLAGS), value, named, image, ordinal, context, text)
 
         rules = []
         if self.option_texts:  # longest first: "catch cold" is one mention, not "cold" inside it
@@ -1224,6 +1300,7 @@ class Choice(_Reader):
                 rule(
                     rf"(?<!\w)(?:{_alternatives(list(texts))})(?!\w)",
                     lambda m: texts[" ".join(m.group().lower().split())],
+                    text=True,
                 )
             )
         if position:
