@@ -341,7 +341,7 @@ _GLOSSARY_PATTERN = re.compile(
 
 # Korean counts with 번 before the noun: "2번 이미지" is "이미지 2" (image 2)
 _KOREAN_NUMBERED = re.compile(r"(\d+)\s*번\s*(이미지|사진|그림|선택지|옵션|가설)")
-_KOREAN_NUMBER = re.compile(r"(\d+)\s*번(?!\s*째)")  # "정답은 3번" (the answer is number 3)
+_KOREAN_NUMBER = re.compile(r"(\d+)\s*[번番](?!\s*[째目])")  # "정답은 3번", "2番です" (number 2; not "2番目")
 
 
 def _translate(text: str) -> str:
@@ -571,11 +571,14 @@ _CUE = (
 # "the more plausible image", "most likely": a cue only with "is" ("X is more plausible: because ..." states nothing)
 _QUALITY_CUE = rf"(?<!less )(?<!least )(?:(?:more|most)\s+)?{_QUALITY}(?:\s+{_CUE_NOUN})?"
 _ARTICLE = r"(?:(?:the|a|an)\s+)?"
+# words set off between an answer and its verb: ", showing the girl with a cast,", " - the couple cutting the cake -"
+# (a verdict pattern's part: its braces are doubled for :func:`_verdicts`)
+_APPOSITIVE = r"(?:\s*(?:,|\s-)\s*(?:which\s+|that\s+)?[^,\-.;:!?\n«‹]{{1,80}}?(?:,|\s-))?"
 
 # Statements of the answer: "Answer: 2", "the more plausible image is 1", "The correct option is #3",
 # "Effect: Option 4", "the cause of the effect image is 2", "### Answer\nImage 1", "More plausible: Image 2".
 STATEMENTS = _verdicts(
-    rf"\b(?:{_CUE})\s*(?:is|would\s+be)?(?:\s+(?:(?:shown|depicted|pictured|seen)\s+)?in)?\s*[:=→-]?\s*{_ARTICLE}{{pick}}",
+    rf"\b(?:{_CUE})\s*(?:is|(?:would|should|must)\s+be)?(?:\s+(?:(?:shown|depicted|pictured|seen)\s+)?in)?\s*[:=→-]?\s*{_ARTICLE}{{pick}}",
     # "→ 3" ending a table or a list of checks
     r"→\s*{pick}(?=\s*(?:[.!;]|$))",
     # "Option 3 shows curtains on fire, which is the effect."
@@ -606,14 +609,18 @@ STATEMENTS = _verdicts(
     rf"\b(?:choose|chose|select|pick|go\s+with|going\s+with|settle\s+on|opt\s+for|lean(?:ing)?{_ADVERBS}\s+towards?|must\s+be"
     rf"|(?:chang|switch|revis)\w*(?:\s+(?:my\s+answer|it))?\s+to"
     rf"|(?:i'd|i\s+would|i'll|i\s+will|i'm\s+going\s+to)\s+say|classif(?:y|ied)(?:\s+(?:it|this|the\s+update))?\s+as)\s*,?\s+(?:with\s+)?{_ARTICLE}{{pick}}",
-    # "the right one better matches the context", "option 2 fits best"
-    r"{pick}\s+(?:(?:better|best)\s+(?:match|fit|suit|explain)\w*|(?:matches|fits|suits)\s+(?:better|best))\b",
+    # "the right one better matches the context", "option 2 fits best", "image 2 - the couple cutting the cake - is the
+    # one that fits the wedding best", "The right image, showing the girl with a cast, better explains the crutches"
+    rf"{{pick}}{_APPOSITIVE}\s+(?:(?:better|best)\s+(?:match|fit|suit|explain)\w*|(?:matches|fits|suits)\s+(?:better|best))\b",
+    rf"{{pick}}{_APPOSITIVE}\s+is\s+the\s+one\s+(?:that|which)\s+(?:(?:better|best)\s+\w+|\w+(?:\s+[^\W\d_]+){{{{0,4}}}}\s+(?:better|best))\b",
 )
 
 # Words that start a self-correction ("Wait,", "Actually,", "On second thought").
 _CORRECTION_WORDS = (
     r"wait|actually|on\s+(?:second\s+thought|reflection|closer\s+(?:inspection|look))|correction|re-?reading"
     r"|looking\s+again|scratch\s+that|let\s+me\s+reconsider|i\s+was\s+wrong|(?:sorry\s*,?\s+)?i\s+meant?|sorry"
+    r"|(?:i'll|i\s+will|let\s+me|i\s+need\s+to)\s+(?:revise|correct)(?:\s+(?:that|this|it|myself|my\s+answer))?"
+    r"|thinking\s+(?:about\s+it\s+)?(?:more|again|further)|on\s+further\s+(?:thought|reflection)"
     r"|(?:revised|updated|corrected)(?=\s+(?:score|rating|answer)\b)"
     r"|(?:(?:so|thus|hence|therefore)\s*,?\s+)?(?:the\s+|my\s+)?final\s+(?:answer|choice|verdict|decision|rating|score)"
 )
@@ -658,7 +665,7 @@ VERDICTS = _verdicts(
     # "it is a weakener", "it's the earthquake", "this is clearly option 2"
     rf"\b(?:it|this|that)(?:\s+is|'s)(?:\s+(?:clearly|definitely|probably|actually))?\s+{_ARTICLE}{{named_pick}}",
     # "I think it's 3.", "It's 4 - the dog ..."
-    rf"\b(?:it|this|that)(?:\s+is|'s)\s+{_ARTICLE}{{pick}}(?=\s*(?:[.!;,]|$)|\s+-\s)",
+    rf"\b(?:it|this|that)(?:\s+is|'s)\s+{_ARTICLE}{{pick}}(?=\s*(?:[.!;,:]|$)|\s+-\s)",
     # the answer a self-correction gives: "Actually, no - it's 2", "Wait, option 3", "actually, strengthener"
     rf"\b(?:{_CORRECTION_WORDS})\s*[,:-]?\s*(?:(?:no|yes)\s*[,:-]?\s*)?(?:(?:it's|it\s+is|make\s+(?:it|that)|is)\s+)?{_ARTICLE}{{pick}}"
     r"(?=\s*(?:[.!;,)]|$)|\s+-\s)",
@@ -768,6 +775,8 @@ DOUBTS = (
         _FLAGS,
     ),
     re.compile(rf"\beither\s+{_ANY_REF}\s+or\s+{_ANY_REF}", _FLAGS),
+    # "It's difficult to say which is intended"
+    re.compile(rf"\b(?:hard|difficult|tough|tricky)\s+to\s+{_DECIDE}\s+{_WHICH_ANSWER}", _FLAGS),
     # a conditional answer: "It depends on the timing. If ..., about 8; if ..., more like 3"
     re.compile(
         r"\b(?:it|that|this|the\s+(?:answer|score|rating))\s+(?:really\s+|all\s+)?depends(?:\s+(?:on|upon)\b|(?=\s*[.,:;!-]))",
@@ -828,7 +837,7 @@ _SHARED_HEAD = re.compile(
 
 # A self-correction ("Wait,", "Actually,", "On second thought"): the picks after it restate the answer.
 SELF_CORRECTIONS = re.compile(
-    rf"(?:^|(?<=[.!?;:,-]))\s*(?:(?:no|oh|hmm|um)\s*,?\s+)?(?:{_CORRECTION_WORDS})\b",
+    rf"(?:^|(?<=[.!?;:,-]))\s*(?:(?:no|oh|hmm|um|so|but|and)\s*,?\s+)?(?:{_CORRECTION_WORDS})\b",
     _FLAGS | re.MULTILINE,
 )
 # A reply cut off by the token limit: sentences, then an unfinished one. It names no answer without a pick.
@@ -837,7 +846,9 @@ _CUT_OFF = re.compile(r"[.!?]\s.*[^\s.!?)\]|:»›]\s*$", re.DOTALL)
 # or on a prepositional phrase alone ("... a cloudy sky. In the middle panel"), or on a heading ("... Option 1:")
 _UNFINISHED = re.compile(
     r"[.!?][ \t]+(?:(?:in|on|at|from|for|to|with|looking\s+at)\s+)?(?:the|a|an)\s+[^\W\d_]+(?:\s+[^\W\d_]+)?\s*$"
-    r"|:\s*$",
+    r"|:\s*$"
+    # or on a word no sentence ends on ("... and the first hypothesis shows")
+    r"|(?<=\w\s)(?-i:the|a|an|and|or|but|of|with|because|since|shows|depicts|showing|depicting)\s*$",
     re.IGNORECASE,
 )
 _PLACEHOLDER = re.compile(r"[«‹][\U000f0000-\U000ffffd][»›]")  # a mention left in the text
@@ -1266,6 +1277,8 @@ class Choice(_Reader):
         label = rf"{_NUMBER}|{_NUMBER_WORD}|{letter}\b(?!')"
         positions = {
             **({"former": 1, "latter": 2} if self.n == 2 else {}),
+            # the options shown as images in a row after the context: the rightmost is the last
+            **({"rightmost": self.n, "right-most": self.n} if not self.aliases and not self.option_texts else {}),
             **{word.lower(): option for word, option in self.aliases.items()},
         }
         position = _alternatives(list(positions)) if positions else None
@@ -1330,6 +1343,22 @@ class Choice(_Reader):
                 image=True,
                 ordinal=True,
                 context=True,
+            ),
+            # the first image named by the context's role, as the prompt names it ("The first image shows a cause"):
+            # "The first image (the cause) shows ...", "the first image is the effect"
+            *(
+                [
+                    rule(
+                        rf"\b(?:(?:the\s+)?first\s+{_IMAGE_NOUN}|{_IMAGE_NOUN}\s*1(?!\d))"
+                        r"(?=\s*(?:\(\s*|,?\s+(?:is|being|shows|showing|depicts)\s+)(?:the\s+)?(?:cause|effect)\b)",
+                        lambda m: 1,
+                        image=True,
+                        ordinal=True,
+                        context=True,
+                    )
+                ]
+                if self.context_images
+                else []
             ),
             # ... and the context named first, then counted: "the context (first image in the row)", "the context
             # image, i.e. the first picture", "the cause image is the first image"
