@@ -1,7 +1,8 @@
 """First-contact figures of the answer reader on a batch of replies (the blind protocol, tests/shared/PROTOCOL.md).
 
     python utils/measure_reading.py tests/shared/blind_batch_e.yaml [--show]
-    python utils/measure_reading.py --record tests/scoring/pinned_readings.yaml tests/shared/*.yaml tests/shared/pending/*.yaml
+    python utils/measure_reading.py --record tests/scoring/pinned_readings.yaml \
+        tests/shared/*.yaml tests/shared/pending/*.yaml
 
 Prints agreement with a person overall and on hard replies, and silent misreads: replies the reader
 turns into a value a person does not read (a different value, or a value where a person reads none).
@@ -95,7 +96,9 @@ def main() -> None:
             for group, answer, person, read, hard in result["rows"]:
                 if person != read:
                     flag = "SILENT" if read is not None else "unread"
-                    print(f"  [{group}{' hard' if hard else ''}] {flag} person={person!r} reader={read!r} <- {answer!r}")
+                    print(
+                        f"  [{group}{' hard' if hard else ''}] {flag} person={person!r} reader={read!r} <- {answer!r}"
+                    )
 
 
 if __name__ == "__main__":

@@ -6,38 +6,46 @@ The reading policy (issue 22; the READMEs repeat it). A reply is read as a caref
   before the last role marker ("USER: ... ASSISTANT: 7") and a next user turn after the reply ("... USER:") are no
   part of it.
 - The reply's final committed answer wins. A self-correction ("actually", "wait", "on reflection", "on closer
-  inspection", "Sorry, I mean 1", "I'll change my answer to 2", "I'll lower it to 6", "Final answer: 3") replaces what
-  came before it;
+  inspection", "thinking about it more", "So actually ...", "Sorry, I mean 1", "I'll change my answer to 2", "I'll
+  revise: weakener", "I'll lower it to 6", "Final answer: 3") replaces what came before it; a LaTeX box
+  ("\\boxed{2}", "$$\\boxed{\\text{Option 3}}$$"), as reasoning models end their replies, states the answer;
   a closed ``<think>...</think>`` block is deliberation, and the answer after it counts (a block never closed, cut
   off while reasoning, holds none). A concession ("Although image 1 seems more plausible at first, ...") or a question
   ("Image 2 is more plausible?") commits to nothing.
 - Hedges, refusals, "cannot determine", "neither", "both", "none of the options" and contradictory replies are never
   a value ("None of the options shows the effect", "I cannot determine a single answer", "I can't make them out well
-  enough to choose"; not "none of the other options"); a pick heading a list ("I would say 1 and 3") picks none, and
+  enough to choose"; not "none of the other options", nor "none of them" after the reply has stated its answer: "3\n\n
+  ... Options 1, 2 and 4 show a cat, a cake and a tree; none of them can explain it" is about the other options, and
+  picks 3); a pick heading a list ("I would say 1 and 3") picks none, and
   the whole range of options ("Options 1-4") names none. A reply is contradictory when it commits to two answers
   without a self-correction between them ("Image 2 is more plausible. ... In summary, image 1 is the more plausible",
   "2\n\nOption 4 shows the effect", a JSON answer whose phrase is another option's), or when a rating contradicts the
   reply's own words about it ("Score: 3. This is very plausible"). A rating on another scale ("4 out of 5",
   "8/100") or below zero is no rating. After the last self-correction, a refusal to choose ("I cannot determine
   which is more plausible") outweighs any pick elsewhere in the reply, and so does a doubt ("unable to judge whether
-  ...", "Either option 2 or option 4 could be the effect") unless a statement of the answer follows its sentence. A
+  ...", "Either option 2 or option 4 could be the effect", "It's difficult to say which is intended") unless a
+  statement of the answer follows its sentence. A
   declined choice ("I would not pick image 2") rejects its option. A reply cut off mid-sentence commits to nothing
   its unfinished last line heads ("Middle (hypothesis 1): Children"), nor does one ending on an article and a word
   after its sentences ("... with the context. The middle"), on a prepositional phrase ("... a cloudy sky. In the
-  middle panel"), on a heading ("... Option 1:") or on the next answer's name in a reply that goes through the
+  middle panel"), on a heading ("... Option 1:"), on a word no sentence ends on ("... and the first hypothesis
+  shows") or on the next answer's name in a reply that goes through the
   answers a sentence each ("Hypothesis 1 states ... Hypothesis 2"), unless it is a repetition loop whose every complete
   sentence names the same answer ("Option 3 shows the effect. Option 3 shows the effect. Option 3 shows the"). A
   conditional reply ("It depends on the timing. If ..., about 8; if ..., more like 3") gives no answer.
 - An answer its own explanation contradicts is no answer: a number whose parenthesis or option text names another option
   ("Hypothesis 1 (right image)" where right is 2, "3 - heavy rain" or "3 - heavy rain explains ..." where heavy rain is
   option 1); an option that does not exist standing as the answer ("Option 5." of four options, whatever the reply names
-  after it); a label whose explanation states the other label's effect with a verb of :data:`LABEL_VERBS` or a phrase of
-  :data:`LABEL_EFFECTS` ("weakener ... which supports the idea that ...", "weakener ... makes the hypothesis more
-  likely"); an option explained as the context panel ("Image 1 (the left one)", where the left panel is the context).
+  after it, unless it states a valid answer after it: an invented option then names nothing, as when it heads one item
+  of a description, "Option 5: an umbrella."); a second pick set off from its verb ("1 is more plausible. The right
+  image, showing the girl with a cast, better explains the crutches": contradictory); a label whose explanation
+  states the other label's effect with a verb of :data:`LABEL_VERBS` or a phrase of :data:`LABEL_EFFECTS`
+  ("weakener ... which supports the idea that ...", "weakener ... makes the hypothesis more likely"); an option
+  explained as the context panel ("Image 1 (the left one)", where the left panel is the context).
   "Revised score: 4" corrects "Score: 7". The prompt's scale restated with its numbers ("1: Not plausible at all, 3:
   ...") names no rating; two scale words sharing their head ("between slightly and moderately plausible") are a range. A
   decimal rating on the scale ("Score: 6.5") is read as written: the prompts ask for a score between 1 and 10, not for
-  an integer.
+  an integer; a range ("6-7", "Score: 4-5", "7 or 8") is no rating, not its midpoint.
 - When in doubt, abstain: the reply is counted unparsable (and wrong), never guessed. A silent misread (a value a
   person does not read) is worse than an unread reply, which is at least counted.
 - Letters are option positions where a person reads them so: "(B)", "Answer: C", "answer: c", a reply opening
@@ -49,18 +57,25 @@ The reading policy (issue 22; the READMEs repeat it). A reply is read as a caref
   images shown ("the second image") where the prompt also shows a context image may count it or not and names no
   option, unless the reply shows how it counts ("the third image" of two options, "(i.e. hypothesis 1)", "the first
   hypothesis image" elsewhere in the reply, "the context (first image in the row)"; naming "the context image" by its
-  role does not show it). The numbers of a numbered list counted from 1 ("1. The cause image shows ...") are no
-  answers. An option's own
-  text quoted is that option (MuCR cue phrases, ``nleye_triplet_text``'s hypotheses). Where the
-  prompt numbers the options otherwise ("Option 1" to "Option 4" after a context image), "image 3" is such a count
-  too (``Choice(image_numbers=False)``).
+  role does not show it; naming the first image by the context's role, as the MuCR prompts do, "The first image (the
+  cause) shows ...", "the first image is the effect", does). An image count beyond all the images shown ("the fifth
+  image" of three) is an invented image: it names no option and shows nothing of how the reply counts. The rightmost
+  picture is the last option where the options are images in a row after the context. The numbers of a numbered list
+  counted from 1 ("1. The cause image shows ...") are no answers. An option's own text quoted is that option (MuCR cue
+  phrases, ``nleye_triplet_text``'s hypotheses), unless it is named in passing: while describing an image ("The
+  cause image shows children at a birthday party", "In the effect image there is broken glass") or as the
+  consequence ("..., which led to the broken glass", "the effect is broken glass"), in a clause that does not name
+  the answer's role ("the cue is ...", "... explains"); a reply that names its cue only by a synonym ("the wet
+  tiles") then names none. Where the prompt numbers the options otherwise ("Option 1" to "Option 4" after a context
+  image), "image 3" is such a count too (``Choice(image_numbers=False)``).
 - A plain answer in another language is read: answer words and the digits after them ("答案是 2", "La imagen 2 es más
   plausible", "选项3", "Bewertung: 4", "削弱", "Ответ: 4", "الدرجة: ٧", "परिकल्पना 1", "mit sieben bewerten"), by the
   glossary :data:`GLOSSARY`, with other scripts' digits; scale words in other languages ("muy plausible") are not.
 - Typos of the answers' own words (labels, option texts) are read as the words where one answer alone is that close:
   one edit per word ("strenghtener", "slipery flor"; a one-word answer in a sentence needs seven letters: "floor" is
   no typo of "flood"), two for a reply of one word ("weaknr"), or a label's first four letters or more standing alone
-  ("weak"). Korean "2번 이미지" is "image 2". Pictographs ("🎂 2 🎉") are decoration; "→ 3" gives the answer.
+  ("weak"). Korean "2번 이미지" is "image 2", Korean "3번" and Japanese "2番" are "number 3", "number 2".
+  Pictographs ("🎂 2 🎉") are decoration; "→ 3" gives the answer.
 
 An answer kind reads a model's reply with ``read(text)`` and returns the answer a careful person
 reads in it, or ``None`` when the reply chooses nothing. ``describe()`` says in one line what the valid answers are
@@ -954,7 +969,9 @@ def _decide(
         values is not None
         and invented
         and len(headings) < 2
-        and not any(strong and position > max(invented) and valid(mentions[index].value) for strong, position, index in picks)
+        and not any(
+            strong and position > max(invented) and valid(mentions[index].value) for strong, position, index in picks
+        )
     ):
         return None
     alone = [pick for pick in alone if valid(mentions[pick[2]].value)]

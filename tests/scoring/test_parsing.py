@@ -764,7 +764,11 @@ def test_the_reading_policy_of_round_9(kind, answer, expected):
             2,
         ),
         (MUCR_OPTIONS, "Option 5\n\nThe cause image shows rain. The answer is Option 2.", 2),
-        (TWO_IMAGES, "The fifth image shows a man on a beach, which does not fit. The more plausible one is image 1.", 1),
+        (
+            TWO_IMAGES,
+            "The fifth image shows a man on a beach, which does not fit. The more plausible one is image 1.",
+            1,
+        ),
         (TWO_IMAGES, "The fourth image shows a beach, which does not fit. So image 2 is more plausible.", 2),
         # an option text named in passing, describing an image or as the consequence, is no pick
         (
@@ -786,17 +790,21 @@ def test_the_reading_policy_of_round_9(kind, answer, expected):
         (CUE_PHRASES, "The answer is not 1 - there is no sign of weather. It's 3: the floor is covered in oil.", 3),
         (
             COMBINED_PANELS,
-            "1 is more plausible. The right image, showing the girl with a cast on her leg, better explains the crutches.",
+            "1 is more plausible. The right image, showing the girl with a cast, better explains the crutches.",
             None,
         ),
         (
             TWO_IMAGES,
-            "1 is more plausible. However, image 2 - the couple cutting the cake - is the one that fits the wedding best.",
+            "1 is more plausible. However, image 2 - the couple cutting the cake - is the one that fits best.",
             None,
         ),
         # ... a reply ending on a word no sentence ends on is cut off; "I'll revise:", "Thinking about it more",
         # "So actually" correct; "It's difficult to say which" doubts; "should be" states
-        (TWO_IMAGES, "Comparing the two hypotheses, the context shows a bandaged knee, and the first hypothesis shows", None),
+        (
+            TWO_IMAGES,
+            "Comparing the two hypotheses, the context shows a bandaged knee, and the first hypothesis shows",
+            None,
+        ),
         (UPDATE, "strengthener\n\nWait - races are held on roads, not park paths. I'll revise: weakener.", "weakener"),
         (
             MUCR_OPTIONS,
@@ -804,7 +812,11 @@ def test_the_reading_policy_of_round_9(kind, answer, expected):
             "It's difficult to say which is intended.",
             None,
         ),
-        (MUCR_OPTIONS, "1\n\nA sprinkler would not flood a lawn. Thinking about it more, a storm would. So it is Option 3.", 3),
+        (
+            MUCR_OPTIONS,
+            "1\n\nA sprinkler would not flood a lawn. Thinking about it more, a storm would. So it is Option 3.",
+            3,
+        ),
         (CUE_PHRASES, "1\n\nThe rain doesn't make her fall. So actually the answer should be 3, slippery floor.", 3),
         # ... the rightmost picture is the last option; the first image named by the context's role counts the context
         (MUCR_OPTIONS, "The rightmost picture is the cause: it shows a truck spilling oil on the road.", 4),
