@@ -928,7 +928,7 @@ def _decide(
     corrected = max(corrections, default=len(text))
     if any(pattern.search(text, max(corrections, default=0)) for pattern in REFUSALS):
         return None
-    # "none of them" after the last self-correction: a refusal, unless a statement of the answer comes before it
+    # "none of them" after the last self-correction: a refusal, unless a statement of the answer comes between them
     refused = [match.start() for match in REFUSAL_OF_THE_OTHERS.finditer(text, max(corrections, default=0))]
     # where the last doubt's sentence ends: a statement after it outweighs the doubt
     doubted = max(
@@ -990,7 +990,8 @@ def _decide(
     ]
     if doubted is not None and not any(strong and position > doubted for strong, position, _ in picks):
         return None
-    if any(not any(strong and position < start for strong, position, _ in picks) for start in refused):
+    since = max(corrections, default=0)
+    if any(not any(strong and since <= position < start for strong, position, _ in picks) for start in refused):
         return None
     if picks:
         # The final committed answer: the picks after the last self-correction if any, its statements if any.

@@ -848,6 +848,7 @@ def test_the_reading_policy_of_round_10(kind, answer, expected):
             None,
         ),
         (MUCR_OPTIONS, "None of them fits perfectly, but Option 3 is the closest.", None),
+        (MUCR_OPTIONS, "Answer: 3\n\nActually, looking again, none of them show the effect.", None),
         (MUCR_OPTIONS, "Option 3 is the effect; none of the other options show water.", 3),
         (MUCR_OPTIONS, "Option 5. The effect image shows a broken umbrella and the last picture shows wind.", None),
         (MUCR_OPTIONS, "Option 5. Wait, there are four: Option 4.", 4),
