@@ -1083,8 +1083,8 @@ def _repeated(text: str, mentions: list[_Mention], valid: Callable[[object], boo
 # An option text named in passing names no option: as part of describing an image ("The cause image shows children at
 # a birthday party", "In the effect image there is broken glass") or as the consequence ("..., which led to the broken
 # glass", "the effect is broken glass"), in the words of its clause before it (the clause ends at a sentence's end or
-# at ", and", ", which", ...), unless the clause names the answer's role ("the cue that explains the effect is ...") or
-# the text goes on to say so ("heavy rain, which explains the flood").
+# at ", and", ", which", ...), unless the clause names the answer's role ("the cue that explains the effect is ...",
+# "the fall caused by the slippery floor") or the text goes on to say so ("heavy rain, which explains the flood").
 _CLAUSE_END = re.compile(r"[.;!?\n]|,\s+(?:and|but|so|which|while|whereas|because|since|as)\b|\s-\s", re.IGNORECASE)
 IN_PASSING = re.compile(
     r"\b(?:shows?|showing|shown|depicts?|depicting|depicted|features?|featuring|displays?|displaying|portrays?|portraying)\b"
@@ -1095,7 +1095,9 @@ IN_PASSING = re.compile(
     re.IGNORECASE,
 )
 _ROLE_NAMED = re.compile(
-    r"\b(?:cue|link|linking|links|connection|connects|phrase|answer|explains?|explanation|explaining)\b", re.IGNORECASE
+    r"\b(?:cue|link|linking|links|connection|connects|phrase|answer|explains?|explanation|explaining)\b"
+    r"|\b(?:caused|explained|triggered)\s+by\b|\b(?:due|owing|thanks)\s+to\b|\bbecause\s+of\b",
+    re.IGNORECASE,
 )
 _ROLE_AFTER = re.compile(
     r"\s*,?\s*(?:(?:which|that|is\s+what)\s+)?(?:(?:clearly|directly|best)\s+)?"

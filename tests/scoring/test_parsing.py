@@ -859,6 +859,8 @@ def test_the_reading_policy_of_round_10(kind, answer, expected):
         (CUE_PHRASES, "The cause image shows a storm, and the heavy rain explains the flooded street.", 1),
         (CUE_PHRASES, "The cue is heavy rain: the cause image shows heavy rain and the effect a flood.", 1),
         (CUE_PHRASES, "The flood was caused by heavy rain.", 1),
+        (CUE_PHRASES, "The effect is the fall caused by the slippery floor.", 3),
+        (CUE_PHRASES, "The effect image shows a woman who slipped because of the slippery floor.", 3),
         (CUE_PHRASES, "3. The cause image shows a birthday party where juice spilled on the tiles.", 3),
         (Choice(4, letters=True), "A", 1),
         (MUCR_OPTIONS, "Option 2. The cause image shows a", None),
