@@ -6,38 +6,46 @@ The reading policy (issue 22; the READMEs repeat it). A reply is read as a caref
   before the last role marker ("USER: ... ASSISTANT: 7") and a next user turn after the reply ("... USER:") are no
   part of it.
 - The reply's final committed answer wins. A self-correction ("actually", "wait", "on reflection", "on closer
-  inspection", "Sorry, I mean 1", "I'll change my answer to 2", "I'll lower it to 6", "Final answer: 3") replaces what
-  came before it;
+  inspection", "thinking about it more", "So actually ...", "Sorry, I mean 1", "I'll change my answer to 2", "I'll
+  revise: weakener", "I'll lower it to 6", "Final answer: 3") replaces what came before it; a LaTeX box
+  ("\\boxed{2}", "$$\\boxed{\\text{Option 3}}$$"), as reasoning models end their replies, states the answer;
   a closed ``<think>...</think>`` block is deliberation, and the answer after it counts (a block never closed, cut
   off while reasoning, holds none). A concession ("Although image 1 seems more plausible at first, ...") or a question
   ("Image 2 is more plausible?") commits to nothing.
 - Hedges, refusals, "cannot determine", "neither", "both", "none of the options" and contradictory replies are never
   a value ("None of the options shows the effect", "I cannot determine a single answer", "I can't make them out well
-  enough to choose"; not "none of the other options"); a pick heading a list ("I would say 1 and 3") picks none, and
+  enough to choose"; not "none of the other options", nor "none of them" after the reply has stated its answer: "3\n\n
+  ... Options 1, 2 and 4 show a cat, a cake and a tree; none of them can explain it" is about the other options, and
+  picks 3); a pick heading a list ("I would say 1 and 3") picks none, and
   the whole range of options ("Options 1-4") names none. A reply is contradictory when it commits to two answers
   without a self-correction between them ("Image 2 is more plausible. ... In summary, image 1 is the more plausible",
   "2\n\nOption 4 shows the effect", a JSON answer whose phrase is another option's), or when a rating contradicts the
   reply's own words about it ("Score: 3. This is very plausible"). A rating on another scale ("4 out of 5",
   "8/100") or below zero is no rating. After the last self-correction, a refusal to choose ("I cannot determine
   which is more plausible") outweighs any pick elsewhere in the reply, and so does a doubt ("unable to judge whether
-  ...", "Either option 2 or option 4 could be the effect") unless a statement of the answer follows its sentence. A
+  ...", "Either option 2 or option 4 could be the effect", "It's difficult to say which is intended") unless a
+  statement of the answer follows its sentence. A
   declined choice ("I would not pick image 2") rejects its option. A reply cut off mid-sentence commits to nothing
   its unfinished last line heads ("Middle (hypothesis 1): Children"), nor does one ending on an article and a word
   after its sentences ("... with the context. The middle"), on a prepositional phrase ("... a cloudy sky. In the
-  middle panel"), on a heading ("... Option 1:") or on the next answer's name in a reply that goes through the
+  middle panel"), on a heading ("... Option 1:"), on a word no sentence ends on ("... and the first hypothesis
+  shows") or on the next answer's name in a reply that goes through the
   answers a sentence each ("Hypothesis 1 states ... Hypothesis 2"), unless it is a repetition loop whose every complete
   sentence names the same answer ("Option 3 shows the effect. Option 3 shows the effect. Option 3 shows the"). A
   conditional reply ("It depends on the timing. If ..., about 8; if ..., more like 3") gives no answer.
 - An answer its own explanation contradicts is no answer: a number whose parenthesis or option text names another option
   ("Hypothesis 1 (right image)" where right is 2, "3 - heavy rain" or "3 - heavy rain explains ..." where heavy rain is
   option 1); an option that does not exist standing as the answer ("Option 5." of four options, whatever the reply names
-  after it); a label whose explanation states the other label's effect with a verb of :data:`LABEL_VERBS` or a phrase of
-  :data:`LABEL_EFFECTS` ("weakener ... which supports the idea that ...", "weakener ... makes the hypothesis more
-  likely"); an option explained as the context panel ("Image 1 (the left one)", where the left panel is the context).
+  after it, unless it states a valid answer after it: an invented option then names nothing, as when it heads one item
+  of a description, "Option 5: an umbrella."); a second pick set off from its verb ("1 is more plausible. The right
+  image, showing the girl with a cast, better explains the crutches": contradictory); a label whose explanation
+  states the other label's effect with a verb of :data:`LABEL_VERBS` or a phrase of :data:`LABEL_EFFECTS`
+  ("weakener ... which supports the idea that ...", "weakener ... makes the hypothesis more likely"); an option
+  explained as the context panel ("Image 1 (the left one)", where the left panel is the context).
   "Revised score: 4" corrects "Score: 7". The prompt's scale restated with its numbers ("1: Not plausible at all, 3:
   ...") names no rating; two scale words sharing their head ("between slightly and moderately plausible") are a range. A
   decimal rating on the scale ("Score: 6.5") is read as written: the prompts ask for a score between 1 and 10, not for
-  an integer.
+  an integer; a range ("6-7", "Score: 4-5", "7 or 8") is no rating, not its midpoint.
 - When in doubt, abstain: the reply is counted unparsable (and wrong), never guessed. A silent misread (a value a
   person does not read) is worse than an unread reply, which is at least counted.
 - Letters are option positions where a person reads them so: "(B)", "Answer: C", "answer: c", a reply opening
@@ -49,18 +57,25 @@ The reading policy (issue 22; the READMEs repeat it). A reply is read as a caref
   images shown ("the second image") where the prompt also shows a context image may count it or not and names no
   option, unless the reply shows how it counts ("the third image" of two options, "(i.e. hypothesis 1)", "the first
   hypothesis image" elsewhere in the reply, "the context (first image in the row)"; naming "the context image" by its
-  role does not show it). The numbers of a numbered list counted from 1 ("1. The cause image shows ...") are no
-  answers. An option's own
-  text quoted is that option (MuCR cue phrases, ``nleye_triplet_text``'s hypotheses). Where the
-  prompt numbers the options otherwise ("Option 1" to "Option 4" after a context image), "image 3" is such a count
-  too (``Choice(image_numbers=False)``).
+  role does not show it; naming the first image by the context's role, as the MuCR prompts do, "The first image (the
+  cause) shows ...", "the first image is the effect", does). An image count beyond all the images shown ("the fifth
+  image" of three) is an invented image: it names no option and shows nothing of how the reply counts. The rightmost
+  picture is the last option where the options are images in a row after the context. The numbers of a numbered list
+  counted from 1 ("1. The cause image shows ...") are no answers. An option's own text quoted is that option (MuCR cue
+  phrases, ``nleye_triplet_text``'s hypotheses), unless it is named in passing: while describing an image ("The
+  cause image shows children at a birthday party", "In the effect image there is broken glass") or as the
+  consequence ("..., which led to the broken glass", "the effect is broken glass"), in a clause that does not name
+  the answer's role ("the cue is ...", "... explains"); a reply that names its cue only by a synonym ("the wet
+  tiles") then names none. Where the prompt numbers the options otherwise ("Option 1" to "Option 4" after a context
+  image), "image 3" is such a count too (``Choice(image_numbers=False)``).
 - A plain answer in another language is read: answer words and the digits after them ("答案是 2", "La imagen 2 es más
   plausible", "选项3", "Bewertung: 4", "削弱", "Ответ: 4", "الدرجة: ٧", "परिकल्पना 1", "mit sieben bewerten"), by the
   glossary :data:`GLOSSARY`, with other scripts' digits; scale words in other languages ("muy plausible") are not.
 - Typos of the answers' own words (labels, option texts) are read as the words where one answer alone is that close:
   one edit per word ("strenghtener", "slipery flor"; a one-word answer in a sentence needs seven letters: "floor" is
   no typo of "flood"), two for a reply of one word ("weaknr"), or a label's first four letters or more standing alone
-  ("weak"). Korean "2번 이미지" is "image 2". Pictographs ("🎂 2 🎉") are decoration; "→ 3" gives the answer.
+  ("weak"). Korean "2번 이미지" is "image 2", Korean "3번" and Japanese "2番" are "number 3", "number 2".
+  Pictographs ("🎂 2 🎉") are decoration; "→ 3" gives the answer.
 
 An answer kind reads a model's reply with ``read(text)`` and returns the answer a careful person
 reads in it, or ``None`` when the reply chooses nothing. ``describe()`` says in one line what the valid answers are
@@ -173,6 +188,13 @@ def _json_answer(text: str) -> str | None:
 
 
 _PLAIN = (
+    # a LaTeX box is a statement of the answer, its math delimiters and text commands no text: "$$\boxed{4}$$",
+    # "\[\boxed{\text{Option 3}}\]" is "Answer: Option 3"
+    (re.compile(r"\\(?:text|textbf|mathrm|mathbf|textit)\s*\{([^{}]*)\}"), r"\1"),
+    (
+        re.compile(r"(?:\$\$?|\\[\[(])?\s*\\boxed\s*\{\s*([^{}]*?)\s*\}\s*(?:\$\$?|\\[\])])?"),
+        r" Answer: \1. ",
+    ),
     # chat-template artefacts a deployment leaves in the reply: "ASSISTANT: 3</s>", "<|im_start|>assistant\n4<|im_end|>"
     (
         re.compile(
@@ -334,7 +356,7 @@ _GLOSSARY_PATTERN = re.compile(
 
 # Korean counts with 번 before the noun: "2번 이미지" is "이미지 2" (image 2)
 _KOREAN_NUMBERED = re.compile(r"(\d+)\s*번\s*(이미지|사진|그림|선택지|옵션|가설)")
-_KOREAN_NUMBER = re.compile(r"(\d+)\s*번(?!\s*째)")  # "정답은 3번" (the answer is number 3)
+_KOREAN_NUMBER = re.compile(r"(\d+)\s*[번番](?!\s*[째目])")  # "정답은 3번", "2番です" (number 2; not "2番目")
 
 
 def _translate(text: str) -> str:
@@ -480,6 +502,8 @@ class _Mention:
     image: bool = False  # an image count ("image 3", "the third picture")
     ordinal: bool = False  # counted in order ("the third picture"), not numbered as the prompt numbers ("image 3")
     context: bool = False  # the reply's count of the context image ("the first image (the context)")
+    text: bool = False  # an option's own text quoted ("heavy rain")
+    passing: bool = False  # an option's text named in passing, no pick ("the cause image shows a birthday party")
 
 
 @dataclass(frozen=True)
@@ -492,6 +516,7 @@ class _MentionRule:
     image: bool = False
     ordinal: bool = False
     context: bool = False
+    text: bool = False
 
 
 def _mark(text: str, rules: Sequence[_MentionRule]) -> tuple[str, list[_Mention]]:
@@ -503,7 +528,7 @@ def _mark(text: str, rules: Sequence[_MentionRule]) -> tuple[str, list[_Mention]
         opening, closing = (_OPEN, _CLOSE) if rule.named else (_BARE_OPEN, _BARE_CLOSE)
         placeholders = []
         for value in values if isinstance(values, list) else [values]:
-            mentions.append(_Mention(value, rule.named, rule.image, rule.ordinal, rule.context))
+            mentions.append(_Mention(value, rule.named, rule.image, rule.ordinal, rule.context, rule.text))
             placeholders.append(f"{opening}{chr(_INDEX_BASE + len(mentions) - 1)}{closing}")
         return " and ".join(placeholders)
 
@@ -561,11 +586,14 @@ _CUE = (
 # "the more plausible image", "most likely": a cue only with "is" ("X is more plausible: because ..." states nothing)
 _QUALITY_CUE = rf"(?<!less )(?<!least )(?:(?:more|most)\s+)?{_QUALITY}(?:\s+{_CUE_NOUN})?"
 _ARTICLE = r"(?:(?:the|a|an)\s+)?"
+# words set off between an answer and its verb: ", showing the girl with a cast,", " - the couple cutting the cake -"
+# (a verdict pattern's part: its braces are doubled for :func:`_verdicts`)
+_APPOSITIVE = r"(?:\s*(?:,|\s-)\s*(?:which\s+|that\s+)?[^,\-.;:!?\n«‹]{{1,80}}?(?:,|\s-))?"
 
 # Statements of the answer: "Answer: 2", "the more plausible image is 1", "The correct option is #3",
 # "Effect: Option 4", "the cause of the effect image is 2", "### Answer\nImage 1", "More plausible: Image 2".
 STATEMENTS = _verdicts(
-    rf"\b(?:{_CUE})\s*(?:is|would\s+be)?(?:\s+(?:(?:shown|depicted|pictured|seen)\s+)?in)?\s*[:=→-]?\s*{_ARTICLE}{{pick}}",
+    rf"\b(?:{_CUE})\s*(?:is|(?:would|should|must)\s+be)?(?:\s+(?:(?:shown|depicted|pictured|seen)\s+)?in)?\s*[:=→-]?\s*{_ARTICLE}{{pick}}",
     # "→ 3" ending a table or a list of checks
     r"→\s*{pick}(?=\s*(?:[.!;]|$))",
     # "Option 3 shows curtains on fire, which is the effect."
@@ -575,7 +603,7 @@ STATEMENTS = _verdicts(
     # "2 is more plausible", "Option 3 is the most likely cause", "1 is closer", "image 1 makes more sense"
     # (not "image 1 is more likely to be in the morning": a property, not the answer)
     # "The second picture, the first hypothesis, is the more plausible one"
-    rf"{{pick}}\s*[,-]?\s*{_COPULA}\s+{_ARTICLE}(?:{_MORE}|correct|the\s+(?:answer|effect|cause|cue))\b(?!\s+to\s+(?:be|have)\b)",
+    rf"{{pick}}\s*[,-]?\s*{_COPULA}\s+{_ARTICLE}(?:{_MORE}|correct|the\s+(?:answer|effect|cause|cue|link))\b(?!\s+to\s+(?:be|have)\b)",
     # "Therefore, Option 3 shows the effect."
     r"{pick}\s+(?:shows|depicts|represents|illustrates|is)\s+the\s+(?:effect|cause|cue)(?=\s*(?:[.!;,]|$))",
     # "I find the rightmost panel more plausible", "I consider image 2 (to be) the more plausible one"
@@ -596,14 +624,18 @@ STATEMENTS = _verdicts(
     rf"\b(?:choose|chose|select|pick|go\s+with|going\s+with|settle\s+on|opt\s+for|lean(?:ing)?{_ADVERBS}\s+towards?|must\s+be"
     rf"|(?:chang|switch|revis)\w*(?:\s+(?:my\s+answer|it))?\s+to"
     rf"|(?:i'd|i\s+would|i'll|i\s+will|i'm\s+going\s+to)\s+say|classif(?:y|ied)(?:\s+(?:it|this|the\s+update))?\s+as)\s*,?\s+(?:with\s+)?{_ARTICLE}{{pick}}",
-    # "the right one better matches the context", "option 2 fits best"
-    r"{pick}\s+(?:(?:better|best)\s+(?:match|fit|suit|explain)\w*|(?:matches|fits|suits)\s+(?:better|best))\b",
+    # "the right one better matches the context", "option 2 fits best", "image 2 - the couple cutting the cake - is the
+    # one that fits the wedding best", "The right image, showing the girl with a cast, better explains the crutches"
+    rf"{{pick}}{_APPOSITIVE}\s+(?:(?:better|best)\s+(?:match|fit|suit|explain)\w*|(?:matches|fits|suits)\s+(?:better|best))\b",
+    rf"{{pick}}{_APPOSITIVE}\s+is\s+the\s+one\s+(?:that|which)\s+(?:(?:better|best)\s+\w+|\w+(?:\s+[^\W\d_]+){{{{0,4}}}}\s+(?:better|best))\b",
 )
 
 # Words that start a self-correction ("Wait,", "Actually,", "On second thought").
 _CORRECTION_WORDS = (
     r"wait|actually|on\s+(?:second\s+thought|reflection|closer\s+(?:inspection|look))|correction|re-?reading"
     r"|looking\s+again|scratch\s+that|let\s+me\s+reconsider|i\s+was\s+wrong|(?:sorry\s*,?\s+)?i\s+meant?|sorry"
+    r"|(?:i'll|i\s+will|let\s+me|i\s+need\s+to)\s+(?:revise|correct)(?:\s+(?:that|this|it|myself|my\s+answer))?"
+    r"|thinking\s+(?:about\s+it\s+)?(?:more|again|further)|on\s+further\s+(?:thought|reflection)"
     r"|(?:revised|updated|corrected)(?=\s+(?:score|rating|answer)\b)"
     r"|(?:(?:so|thus|hence|therefore)\s*,?\s+)?(?:the\s+|my\s+)?final\s+(?:answer|choice|verdict|decision|rating|score)"
 )
@@ -648,7 +680,7 @@ VERDICTS = _verdicts(
     # "it is a weakener", "it's the earthquake", "this is clearly option 2"
     rf"\b(?:it|this|that)(?:\s+is|'s)(?:\s+(?:clearly|definitely|probably|actually))?\s+{_ARTICLE}{{named_pick}}",
     # "I think it's 3.", "It's 4 - the dog ..."
-    rf"\b(?:it|this|that)(?:\s+is|'s)\s+{_ARTICLE}{{pick}}(?=\s*(?:[.!;,]|$)|\s+-\s)",
+    rf"\b(?:it|this|that)(?:\s+is|'s)\s+{_ARTICLE}{{pick}}(?=\s*(?:[.!;,:]|$)|\s+-\s)",
     # the answer a self-correction gives: "Actually, no - it's 2", "Wait, option 3", "actually, strengthener"
     rf"\b(?:{_CORRECTION_WORDS})\s*[,:-]?\s*(?:(?:no|yes)\s*[,:-]?\s*)?(?:(?:it's|it\s+is|make\s+(?:it|that)|is)\s+)?{_ARTICLE}{{pick}}"
     r"(?=\s*(?:[.!;,)]|$)|\s+-\s)",
@@ -743,9 +775,12 @@ REFUSALS = tuple(
         rf"{_CANNOT}\b[^.!?\n]{{0,80}}?\benough\s+to\s+(?:{_DECIDE}|pick|select|answer)\b",
         # "None of the options clearly shows the effect" (not "none of the other options")
         r"\bnone\s+of\s+(?:the\s+)?(?:(?:two|four|given|candidate|listed)\s+)?"
-        r"(?:options|images|pictures|hypotheses|phrases|candidates|choices|panels|them)\b(?!\s+(?:other|except|besides|but)\b)",
+        r"(?:options|images|pictures|hypotheses|phrases|candidates|choices|panels)\b(?!\s+(?:other|except|besides|but)\b)",
     )
 )
+# "None of them can explain it" refuses too, unless the reply has stated its answer before it: then "them" are the other
+# options ("3\n\nOptions 1, 2 and 4 show a cat, a cake and a tree; none of them can explain the broken window")
+REFUSAL_OF_THE_OTHERS = re.compile(r"\bnone\s+of\s+them\b(?!\s+(?:other|except|besides|but)\b)", _FLAGS)
 DOUBTS = (
     # about the answer: "whether the update ... the hypothesis", "if image 1 is more plausible", "whether it holds"
     # (not "whether it is his car")
@@ -755,6 +790,8 @@ DOUBTS = (
         _FLAGS,
     ),
     re.compile(rf"\beither\s+{_ANY_REF}\s+or\s+{_ANY_REF}", _FLAGS),
+    # "It's difficult to say which is intended"
+    re.compile(rf"\b(?:hard|difficult|tough|tricky)\s+to\s+{_DECIDE}\s+{_WHICH_ANSWER}", _FLAGS),
     # a conditional answer: "It depends on the timing. If ..., about 8; if ..., more like 3"
     re.compile(
         r"\b(?:it|that|this|the\s+(?:answer|score|rating))\s+(?:really\s+|all\s+)?depends(?:\s+(?:on|upon)\b|(?=\s*[.,:;!-]))",
@@ -815,7 +852,7 @@ _SHARED_HEAD = re.compile(
 
 # A self-correction ("Wait,", "Actually,", "On second thought"): the picks after it restate the answer.
 SELF_CORRECTIONS = re.compile(
-    rf"(?:^|(?<=[.!?;:,-]))\s*(?:(?:no|oh|hmm|um)\s*,?\s+)?(?:{_CORRECTION_WORDS})\b",
+    rf"(?:^|(?<=[.!?;:,-]))\s*(?:(?:no|oh|hmm|um|so|but|and)\s*,?\s+)?(?:{_CORRECTION_WORDS})\b",
     _FLAGS | re.MULTILINE,
 )
 # A reply cut off by the token limit: sentences, then an unfinished one. It names no answer without a pick.
@@ -824,7 +861,9 @@ _CUT_OFF = re.compile(r"[.!?]\s.*[^\s.!?)\]|:»›]\s*$", re.DOTALL)
 # or on a prepositional phrase alone ("... a cloudy sky. In the middle panel"), or on a heading ("... Option 1:")
 _UNFINISHED = re.compile(
     r"[.!?][ \t]+(?:(?:in|on|at|from|for|to|with|looking\s+at)\s+)?(?:the|a|an)\s+[^\W\d_]+(?:\s+[^\W\d_]+)?\s*$"
-    r"|:\s*$",
+    r"|:\s*$"
+    # or on a word no sentence ends on ("... and the first hypothesis shows")
+    r"|(?<=\w\s)(?-i:the|a|an|and|or|but|of|with|because|since|shows|depicts|showing|depicting)\s*$",
     re.IGNORECASE,
 )
 _PLACEHOLDER = re.compile(r"[«‹][\U000f0000-\U000ffffd][»›]")  # a mention left in the text
@@ -889,6 +928,8 @@ def _decide(
     corrected = max(corrections, default=len(text))
     if any(pattern.search(text, max(corrections, default=0)) for pattern in REFUSALS):
         return None
+    # "none of them" after the last self-correction: a refusal, unless a statement of the answer comes between them
+    refused = [match.start() for match in REFUSAL_OF_THE_OTHERS.finditer(text, max(corrections, default=0))]
     # where the last doubt's sentence ends: a statement after it outweighs the doubt
     doubted = max(
         (
@@ -917,13 +958,23 @@ def _decide(
         (True, match.start("pick"), _index(match["pick"])) for pattern in ALONE for match in pattern.finditer(text)
     ]
     alone = _without_list_numbers(text, mentions, alone)
+    headings = {mentions[_index(match["pick"])].value for match in HEADINGS.finditer(text)}
     # "Option 5." of four options, standing as the reply's answer (after its last self-correction): the reply commits
-    # to an option that does not exist, and names no answer
+    # to an option that does not exist, and names no answer, unless it states a valid answer after it ("Option 5 ...
+    # So the answer is Option 2") or the invented option heads one item of a description ("Option 1: a cat. ...
+    # Option 5: an umbrella.")
     last_alone = [pick for pick in alone if pick[1] >= corrected] if corrections else alone
-    if values is not None and any(_no_option(mentions[index], valid) for _, _, index in last_alone):
+    invented = [position for _, position, index in last_alone if _no_option(mentions[index], valid)]
+    if (
+        values is not None
+        and invented
+        and len(headings) < 2
+        and not any(
+            strong and position > max(invented) and valid(mentions[index].value) for strong, position, index in picks
+        )
+    ):
         return None
     alone = [pick for pick in alone if valid(mentions[pick[2]].value)]
-    headings = {mentions[_index(match["pick"])].value for match in HEADINGS.finditer(text)}
     # the answers standing alone after a self-correction stand for the reply's; none on the unfinished last line of a
     # reply cut off mid-sentence (the heading of a description it never finished: "Middle (hypothesis 1): Children")
     if cut_off:
@@ -932,8 +983,15 @@ def _decide(
     if len({mentions[index].value for _, _, index in alone} | headings) == 1:
         picks += alone
     # the reply's count of the context image ("Image 1 is the cause image") is no pick
-    picks = [pick for pick in picks if pick[2] not in rejected and not mentions[pick[2]].context]
+    picks = [
+        pick
+        for pick in picks
+        if pick[2] not in rejected and not mentions[pick[2]].context and not mentions[pick[2]].passing
+    ]
     if doubted is not None and not any(strong and position > doubted for strong, position, _ in picks):
+        return None
+    since = max(corrections, default=0)
+    if any(not any(strong and since <= position < start for strong, position, _ in picks) for start in refused):
         return None
     if picks:
         # The final committed answer: the picks after the last self-correction if any, its statements if any.
@@ -1022,6 +1080,48 @@ def _repeated(text: str, mentions: list[_Mention], valid: Callable[[object], boo
     return values.pop() if len(values) == 1 and valid(next(iter(values))) else None
 
 
+# An option text named in passing names no option: as part of describing an image ("The cause image shows children at
+# a birthday party", "In the effect image there is broken glass") or as the consequence ("..., which led to the broken
+# glass", "the effect is broken glass"), in the words of its clause before it (the clause ends at a sentence's end or
+# at ", and", ", which", ...), unless the clause names the answer's role ("the cue that explains the effect is ...",
+# "the fall caused by the slippery floor") or the text goes on to say so ("heavy rain, which explains the flood").
+_CLAUSE_END = re.compile(r"[.;!?\n]|,\s+(?:and|but|so|which|while|whereas|because|since|as)\b|\s-\s", re.IGNORECASE)
+IN_PASSING = re.compile(
+    r"\b(?:shows?|showing|shown|depicts?|depicting|depicted|features?|featuring|displays?|displaying|portrays?|portraying)\b"
+    r"|\b(?:in|on)\s+the\s+(?:\w+\s+){0,2}?(?:image|picture|photo|panel|scene)\b|\bthere\s+(?:is|are|was|were)\b"
+    r"|\bwe\s+(?:can\s+)?see\b"
+    r"|\b(?:led|leads|leading)\s+(?:\w+\s+)?to\b|\bresult(?:s|ed|ing)?\s+in\b|\bcausing\b|\bhence\b"
+    r"|\b(?:effect|result|consequence|outcome)s?\b[^«‹]{0,60}?(?:\b(?:is|was|are|were)\b|:)",
+    re.IGNORECASE,
+)
+_ROLE_NAMED = re.compile(
+    r"\b(?:cue|link|linking|links|connection|connects|phrase|answer|explains?|explanation|explaining)\b"
+    r"|\b(?:caused|explained|triggered)\s+by\b|\b(?:due|owing|thanks)\s+to\b|\bbecause\s+of\b",
+    re.IGNORECASE,
+)
+_ROLE_AFTER = re.compile(
+    r"\s*,?\s*(?:(?:which|that|is\s+what)\s+)?(?:(?:clearly|directly|best)\s+)?"
+    r"(?:explains?|links?|connects?|accounts?\s+for|is\s+the\s+(?:cue|link|answer|key|reason|connection))\b",
+    re.IGNORECASE,
+)
+
+
+def _in_passing(mentions: list[_Mention], marked: str) -> list[_Mention]:
+    """The mentions with the option texts named in passing (see :data:`IN_PASSING`) naming nothing."""
+    passing = set()
+    for match in _PLACEHOLDER.finditer(marked):
+        index = _index(match.group())
+        if not mentions[index].text:
+            continue
+        start = max((end.end() for end in _CLAUSE_END.finditer(marked, 0, match.start())), default=0)
+        clause = marked[start : match.start()]
+        if IN_PASSING.search(clause) and not _ROLE_NAMED.search(clause) and not _ROLE_AFTER.match(marked, match.end()):
+            passing.add(index)
+    return [
+        _Mention(None, True, passing=True) if index in passing else mention for index, mention in enumerate(mentions)
+    ]
+
+
 # ---------------------------------------------------------------- answer kinds
 
 
@@ -1053,9 +1153,9 @@ class _Reader:
     def _valid(self, value: object) -> bool:
         raise NotImplementedError
 
-    def _revise(self, mentions: list[_Mention], text: str = "") -> list[_Mention]:
-        """The mentions as this kind reads them, knowing all of them and the reply's ``text`` (by default as
-        marked)."""
+    def _revise(self, mentions: list[_Mention], text: str = "", marked: str = "") -> list[_Mention]:
+        """The mentions as this kind reads them, knowing all of them, the reply's ``text`` and the text as
+        ``marked``."""
         return mentions
 
     def read(self, text: str) -> object | None:
@@ -1075,7 +1175,7 @@ class _Reader:
         marked, mentions = _mark(plain, self._mention_rules)
         return _decide(
             marked,
-            self._revise(mentions, plain),
+            self._revise(mentions, plain, marked),
             self._statement_rules,
             self._verdict_rules,
             self._valid,
@@ -1160,10 +1260,16 @@ class Choice(_Reader):
     def _values(self) -> tuple[int, ...]:
         return tuple(range(1, self.n + 1))
 
-    def _revise(self, mentions: list[_Mention], text: str = "") -> list[_Mention]:
+    def _revise(self, mentions: list[_Mention], text: str = "", marked: str = "") -> list[_Mention]:
+        if self.option_texts:
+            mentions = _in_passing(mentions, marked)
         images = [mention.value for mention in mentions if mention.image and isinstance(mention.value, int)]
         # "the third image" of two options, "the first image (the context)": the reply counts the context image too
-        counts_context = any(value > self.n for value in images) or any(mention.context for mention in mentions)
+        # (an image beyond all those shown, "the fourth image" of three, is invented: it shows nothing of how it counts)
+        shown = self.n + self.context_images if self.context_images else None
+        counts_context = any(self.n < value <= (shown or value) for value in images) or any(
+            mention.context for mention in mentions
+        )
         if not self.option_texts and not counts_context and not self.context_images:
             return mentions
         # "The second image is more plausible. The first hypothesis image shows ...": a reply that counts the
@@ -1191,6 +1297,8 @@ class Choice(_Reader):
         label = rf"{_NUMBER}|{_NUMBER_WORD}|{letter}\b(?!')"
         positions = {
             **({"former": 1, "latter": 2} if self.n == 2 else {}),
+            # the options shown as images in a row after the context: the rightmost is the last
+            **({"rightmost": self.n, "right-most": self.n} if not self.aliases and not self.option_texts else {}),
             **{word.lower(): option for word, option in self.aliases.items()},
         }
         position = _alternatives(list(positions)) if positions else None
@@ -1214,8 +1322,9 @@ class Choice(_Reader):
             image: bool = False,
             ordinal: bool = False,
             context: bool = False,
+            text: bool = False,
         ) -> _MentionRule:
-            return _MentionRule(re.compile(pattern, _FLAGS), value, named, image, ordinal, context)
+            return _MentionRule(re.compile(pattern, _FLAGS), value, named, image, ordinal, context, text)
 
         rules = []
         if self.option_texts:  # longest first: "catch cold" is one mention, not "cold" inside it
@@ -1224,6 +1333,7 @@ class Choice(_Reader):
                 rule(
                     rf"(?<!\w)(?:{_alternatives(list(texts))})(?!\w)",
                     lambda m: texts[" ".join(m.group().lower().split())],
+                    text=True,
                 )
             )
         if position:
@@ -1253,6 +1363,22 @@ class Choice(_Reader):
                 image=True,
                 ordinal=True,
                 context=True,
+            ),
+            # the first image named by the context's role, as the prompt names it ("The first image shows a cause"):
+            # "The first image (the cause) shows ...", "the first image is the effect"
+            *(
+                [
+                    rule(
+                        rf"\b(?:(?:the\s+)?first\s+{_IMAGE_NOUN}|{_IMAGE_NOUN}\s*1(?!\d))"
+                        r"(?=\s*(?:\(\s*|,?\s+(?:is|being|shows|showing|depicts)\s+)(?:the\s+)?(?:cause|effect)\b)",
+                        lambda m: 1,
+                        image=True,
+                        ordinal=True,
+                        context=True,
+                    )
+                ]
+                if self.context_images
+                else []
             ),
             # ... and the context named first, then counted: "the context (first image in the row)", "the context
             # image, i.e. the first picture", "the cause image is the first image"

@@ -730,3 +730,143 @@ def test_the_reading_policy_of_round_8(kind, answer, expected):
 )
 def test_the_reading_policy_of_round_9(kind, answer, expected):
     assert kind.read(answer) == expected
+
+
+# Reading round 10: each case reads otherwise with the reader before it (the round-9 reader)
+@pytest.mark.parametrize(
+    ("kind", "answer", "expected"),
+    [
+        # a LaTeX box states the answer, its math delimiters and \text{} are no text
+        (MUCR_OPTIONS, "The nails on the road lead most directly to a flat tire. So the answer is \\boxed{2}.", 2),
+        (MUCR_OPTIONS, "Only the baseball game explains the broken window.\n\n$$\\boxed{\\text{Option } 3}$$", 3),
+        (TWO_IMAGES, "Hypothesis 1 directly explains the broken vase.\n\nFinal answer: \\boxed{1}", 1),
+        (Score(), "A wedding almost always includes exchanging rings.\n\nFinal score: \\boxed{9}", 9.0),
+        (TWO_IMAGES, "The rain decides it.\n\n\\[\n\\boxed{\\text{B}}\n\\]", 2),
+        (MUCR_OPTIONS, "Option 2 shows the effect.\n\n\\boxed{4}", None),  # a box contradicting the stated answer
+        # the answer first, then "none of them" about the other options
+        (
+            MUCR_OPTIONS,
+            "3\n\nThe boy with the bat explains the broken window. Options 1, 2 and 4 show a cat, a cake and a jogger; "
+            "none of them can explain it.",
+            3,
+        ),
+        (
+            CUE_PHRASES,
+            "3 (slippery floor)\n\nThe spilled water made the tiles slick. Heavy rain, a birthday party, broken glass: "
+            "none of them explain the fall.",
+            3,
+        ),
+        # an invented option heading one item of a description, or followed by a stated answer; an invented image
+        (
+            MUCR_OPTIONS,
+            "Option 1: a cat.\nOption 2: a flooded street.\nOption 3: a cake.\nOption 4: a dry road.\n"
+            "Option 5: an umbrella.\n\nThe cause image shows rain, so the answer is Option 2.",
+            2,
+        ),
+        (MUCR_OPTIONS, "Option 5\n\nThe cause image shows rain. The answer is Option 2.", 2),
+        (
+            TWO_IMAGES,
+            "The fifth image shows a man on a beach, which does not fit. The more plausible one is image 1.",
+            1,
+        ),
+        (TWO_IMAGES, "The fourth image shows a beach, which does not fit. So image 2 is more plausible.", 2),
+        # an option text named in passing, describing an image or as the consequence, is no pick
+        (
+            CUE_PHRASES,
+            "The cause image shows children at a birthday party spilling drinks on the tiles, and the effect image "
+            "shows a woman who has fallen. The wet tiles made her slip.",
+            None,
+        ),
+        (
+            CUE_PHRASES,
+            "The spilled oil made the tiles slick, which led to the woman falling and the broken glass on the floor.",
+            None,
+        ),
+        (CUE_PHRASES, "The effect of the slick, wet tiles is broken glass: she dropped her tray when she fell.", None),
+        (CUE_PHRASES, "The slippery floor is the link; the effect is broken glass.", 3),
+        (CUE_PHRASES, "Effect: broken glass on the floor. Cause: slippery floor.", 3),
+        # batches Q and S: Japanese 番; "It's 3:"; a second pick set off by an appositive contradicts the first
+        (CUE_PHRASES, "2番です。誕生日パーティーが二つの画像をつなぐ手がかりです。", 2),
+        (CUE_PHRASES, "The answer is not 1 - there is no sign of weather. It's 3: the floor is covered in oil.", 3),
+        (
+            COMBINED_PANELS,
+            "1 is more plausible. The right image, showing the girl with a cast, better explains the crutches.",
+            None,
+        ),
+        (
+            TWO_IMAGES,
+            "1 is more plausible. However, image 2 - the couple cutting the cake - is the one that fits best.",
+            None,
+        ),
+        # ... a reply ending on a word no sentence ends on is cut off; "I'll revise:", "Thinking about it more",
+        # "So actually" correct; "It's difficult to say which" doubts; "should be" states
+        (
+            TWO_IMAGES,
+            "Comparing the two hypotheses, the context shows a bandaged knee, and the first hypothesis shows",
+            None,
+        ),
+        (UPDATE, "strengthener\n\nWait - races are held on roads, not park paths. I'll revise: weakener.", "weakener"),
+        (
+            MUCR_OPTIONS,
+            "I would go with Option 4. Hmm, but the watering can suggests long-term care, so maybe Option 2. "
+            "It's difficult to say which is intended.",
+            None,
+        ),
+        (
+            MUCR_OPTIONS,
+            "1\n\nA sprinkler would not flood a lawn. Thinking about it more, a storm would. So it is Option 3.",
+            3,
+        ),
+        (CUE_PHRASES, "1\n\nThe rain doesn't make her fall. So actually the answer should be 3, slippery floor.", 3),
+        # ... the rightmost picture is the last option; the first image named by the context's role counts the context
+        (MUCR_OPTIONS, "The rightmost picture is the cause: it shows a truck spilling oil on the road.", 4),
+        (
+            MUCR_OPTIONS,
+            "The first image (the cause) shows open car windows. The second image shows soaked seats. "
+            "Therefore, the second image shows the effect.",
+            1,
+        ),
+        (
+            MUCR_OPTIONS,
+            "The first image shows the cause, a jam. Let me reconsider: the first image is the effect. "
+            "So the cause is Option 3.",
+            3,
+        ),
+    ],
+)
+def test_the_reading_policy_of_round_10(kind, answer, expected):
+    assert kind.read(answer) == expected
+
+
+# ... and guards that read as before round 10
+@pytest.mark.parametrize(
+    ("kind", "answer", "expected"),
+    [
+        (
+            MUCR_OPTIONS,
+            "Option 1 shows a cat, Option 2 a cake, Option 4 a jogger. None of them can explain the broken window.",
+            None,
+        ),
+        (MUCR_OPTIONS, "None of them fits perfectly, but Option 3 is the closest.", None),
+        (MUCR_OPTIONS, "Answer: 3\n\nActually, looking again, none of them show the effect.", None),
+        (MUCR_OPTIONS, "Option 3 is the effect; none of the other options show water.", 3),
+        (MUCR_OPTIONS, "Option 5. The effect image shows a broken umbrella and the last picture shows wind.", None),
+        (MUCR_OPTIONS, "Option 5. Wait, there are four: Option 4.", 4),
+        (TWO_IMAGES, "The second image is more plausible.", None),  # a count of the images shown names no option
+        (MUCR_OPTIONS, "The second image shows the effect.", None),
+        (TWO_IMAGES, "The third image is more plausible.", 2),
+        (CUE_PHRASES, "The cause image shows heavy rain, which explains the flood.", 1),
+        (CUE_PHRASES, "The cause image shows a storm, and the heavy rain explains the flooded street.", 1),
+        (CUE_PHRASES, "The cue is heavy rain: the cause image shows heavy rain and the effect a flood.", 1),
+        (CUE_PHRASES, "The flood was caused by heavy rain.", 1),
+        (CUE_PHRASES, "The effect is the fall caused by the slippery floor.", 3),
+        (CUE_PHRASES, "The effect image shows a woman who slipped because of the slippery floor.", 3),
+        (CUE_PHRASES, "3. The cause image shows a birthday party where juice spilled on the tiles.", 3),
+        (Choice(4, letters=True), "A", 1),
+        (MUCR_OPTIONS, "Option 2. The cause image shows a", None),
+        (TWO_IMAGES, "It's hard to say which is more plausible at first, but I'd go with image 2.", 2),
+        (Score(), "I'd give it a 6-7.", None),  # a range names no rating
+    ],
+)
+def test_round_10_guards(kind, answer, expected):
+    assert kind.read(answer) == expected
