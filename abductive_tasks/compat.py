@@ -223,6 +223,31 @@ def quick_model_names() -> set[str] | None:
     return None if tables else names
 
 
+def quick_eval_options() -> set[str] | None:
+    """The option strings of lmms-eval's ``eval`` (``--model``, ``--output_path``, ...), read without importing lmms-eval
+    (seconds) from the ``add_argument`` calls of ``parse_eval_args`` in the source of ``lmms_eval.__main__``. None when
+    the source is not as expected."""
+    spec = importlib.util.find_spec("lmms_eval")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    source = Path(list(spec.submodule_search_locations)[0]) / "__main__.py"
+    try:
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return None
+    function = next(
+        (node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "parse_eval_args"), None
+    )
+    options = {
+        argument.value
+        for node in ast.walk(function or ast.Module(body=[], type_ignores=[]))
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "add_argument"
+        for argument in node.args
+        if isinstance(argument, ast.Constant) and isinstance(argument.value, str) and argument.value.startswith("-")
+    }
+    return options | {"-h", "--help"} if "--model" in options and "--tasks" in options else None
+
+
 def model_class_path(name: str, force_simple: bool = False) -> str:
     """The ``module.Class`` lmms-eval would load for ``--model name`` (without importing it)."""
     from lmms_eval.models import MODEL_REGISTRY_V2
