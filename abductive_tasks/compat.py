@@ -224,9 +224,9 @@ def quick_model_names() -> set[str] | None:
 
 
 def quick_eval_options() -> set[str] | None:
-    """The option strings of lmms-eval's ``eval`` (``--model``, ``--output_path``, ...), read without importing lmms-eval
-    (seconds) from the ``add_argument`` calls of ``parse_eval_args`` in the source of ``lmms_eval.__main__``. None when
-    the source is not as expected."""
+    """The option strings of lmms-eval's ``eval`` (``--model``, ``--output_path``, ...), read without importing
+    lmms-eval (seconds) from the ``add_argument`` calls of ``parse_eval_args`` in the source of
+    ``lmms_eval.__main__``. None when the source is not as expected."""
     spec = importlib.util.find_spec("lmms_eval")
     if spec is None or not spec.submodule_search_locations:
         return None
@@ -435,11 +435,12 @@ def run_subcommand(argv: list[str]) -> int:
 SampleMedia = Callable[[str, Mapping[str, Any]], "tuple[bytes, str] | None"]
 SampleView = Callable[[str, Mapping[str, Any]], "dict[str, Any] | None"]
 
-# What the web UI's page shows by default (lmms-eval 0.7.3's bundle, served with these literals replaced): its
-# Evaluate tab opens on our offline demo rather than lmms-eval's OpenRouter `mme` example, and each sample of the
-# Samples panel shows its input images (the bundle has no image element; this adds one pointing at the media route,
-# hidden when a sample has none).
+# What the web UI's page shows by default (lmms-eval 0.7.3's bundle, served with these literals replaced): it opens on
+# View Logs at results/demo (the README's demo folder); its Evaluate tab holds our offline demo, not lmms-eval's
+# OpenRouter `mme` example; each sample of the Samples panel shows its input images (the bundle has no image element:
+# this adds one pointing at the media route, hidden when a sample has none).
 UI_BUNDLE_EDITS = (
+    ('[e,t]=T.useState("evaluate")', '[e,t]=T.useState("logs")'),  # opens on View Logs: the runs
     ('T.useState("openai")', 'T.useState("dumb_pixel")'),
     ('T.useState("model_version=bytedance-seed/seed-1.6-flash")', 'T.useState("")'),
     (
@@ -456,7 +457,7 @@ UI_BUNDLE_EDITS = (
         'u.jsxs("div",{className:"space-y-2",children:[u.jsxs("div",{children:[u.jsx("div",'
         '{className:"text-[10px] uppercase tracking-wider text-neutral-400 mb-1",children:"Input"})',
         'u.jsxs("div",{className:"space-y-2",children:[u.jsx("img",{src:`${mo}/logs/runs/${encodeURIComponent(a)}'
-        '/samples/${encodeURIComponent(F)}/media/${Ne}?logs_path=${encodeURIComponent(e)}`,'
+        "/samples/${encodeURIComponent(F)}/media/${Ne}?logs_path=${encodeURIComponent(e)}`,"
         'alt:"the input images of this document",className:"max-h-64 border border-neutral-200",'
         'onError:x=>{x.currentTarget.style.display="none"}}),u.jsxs("div",{children:[u.jsx("div",'
         '{className:"text-[10px] uppercase tracking-wider text-neutral-400 mb-1",children:"Input"})',
