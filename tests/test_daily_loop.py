@@ -341,3 +341,24 @@ def test_the_ui_opens_on_a_task_with_samples_shows_verdicts_record_fields_images
         assert old not in script and new in script
     assert 'T.useState("dumb_pixel")' in script and "openrouter" not in script
     assert 'u.jsx("img",{src:`${mo}/logs/runs/' in script  # each sample shows its images
+
+
+# ---------------------------------------------------------------- the README's figures come from a script
+
+
+def test_the_readme_names_the_figures_script_and_it_reads_the_figures_quickstart_checks():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("readme_figures", ROOT / "utils" / "readme_figures.py")
+    figures = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(figures)
+    documents, p_values = figures.readme_figures(README)
+    assert isinstance(documents, int) and documents > 200
+    assert set(p_values) >= {"nleye_triplet", "mucr_c2e", "dve_cls", "sherlock_comparison_rating"}
+    assert all(re.fullmatch(r"\d\.\d{4}|—", p) for p in p_values.values())
+    assert (
+        "python utils/readme_figures.py" in README
+        and "utils/readme_figures.py --check README.md" in (ROOT / ".ci" / "quickstart").read_text()
+    )
+    for stale in ("about 10 s", "0.6 MB", "201 documents", "16 min 55 s"):
+        assert stale not in README

@@ -112,7 +112,7 @@ def test_time(workdir: Path) -> float:
 
 def readme_figures(readme: str) -> tuple[int | None, dict[str, str]]:
     """What the README says: the browse page's document count and the p-values of its comparison table."""
-    documents = re.search(r"for the (\d+) documents of the demo", readme)
+    documents = re.search(r"for the\s+(\d+)\s+documents of the", readme)
     section = readme.split("compare_dumb_pixel_vs_random_baseline.md", 1)[-1]
     return (int(documents.group(1)) if documents else None), p_column(section.split("\n\n", 2)[1])
 
