@@ -4,7 +4,8 @@
 registered by :mod:`abductive_tasks.compat`) and, unlike lmms-eval 0.7.3, exits 1 when the
 evaluation failed. Before lmms-eval starts it checks the options, task and model names (with a close
 match for a typo), that ``--output_path`` is writable and the data folder is there (all before lmms-eval is
-imported), the ``--model_args`` of our own models, and that a backend needing the original LLaVA package has it. Each run's results go to ``<output_path>/<model folder>/``
+imported), the ``--model_args`` of our own models, and that a backend needing the original LLaVA package has it.
+Each run's results go to ``<output_path>/<model folder>/``
 (:mod:`abductive_tasks.runs.layout`); at the end it prints one summary per run
 (:mod:`abductive_tasks.reports.report`) in place of lmms-eval's table for our tasks (lmms-eval prints
 dict metrics in full, hundreds of characters wide; every value is in the results JSON).
