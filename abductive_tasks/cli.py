@@ -2,9 +2,10 @@
 
 ``abductive-eval <lmms-eval eval arguments>`` runs the evaluation in process (our tasks are
 registered by :mod:`abductive_tasks.compat`) and, unlike lmms-eval 0.7.3, exits 1 when the
-evaluation failed. Before lmms-eval starts it checks the task and model names (with a close
-match for a typo), the ``--model_args`` of our own models, and that a backend needing the
-original LLaVA package has it. Each run's results go to ``<output_path>/<model folder>/``
+evaluation failed. Before lmms-eval starts it checks the options, task and model names (with a close
+match for a typo), that ``--output_path`` is writable and the data folder is there (all before lmms-eval is
+imported), the ``--model_args`` of our own models, and that a backend needing the original LLaVA package has it.
+Each run's results go to ``<output_path>/<model folder>/``
 (:mod:`abductive_tasks.runs.layout`); at the end it prints one summary per run
 (:mod:`abductive_tasks.reports.report`) in place of lmms-eval's table for our tasks (lmms-eval prints
 dict metrics in full, hundreds of characters wide; every value is in the results JSON).
@@ -19,6 +20,7 @@ import difflib
 import importlib.util
 import re
 import sys
+import tempfile
 from importlib import import_module
 from pathlib import Path
 
@@ -168,6 +170,79 @@ def check_tasks(value: str, include_path: str | None) -> None:
         )
 
 
+def check_options(argv: list[str]) -> None:
+    """Refuse an option lmms-eval's ``eval`` does not know (argparse's unique prefixes are accepted), naming the
+    closest ones: one line, before lmms-eval is imported (argparse would print its whole usage after seconds)."""
+    from abductive_tasks import compat
+
+    known = compat.quick_eval_options()
+    if known is None:
+        return
+    for argument in argv:
+        name = argument.split("=", 1)[0]
+        if not name.startswith("--") or name == "--" or name in known:
+            continue
+        if sum(option.startswith(name) for option in known) == 1:
+            continue
+        raise UsageError(f"unknown option '{name}'{did_you_mean(name, known)}; every option: lmms-eval eval --help")
+
+
+def check_output_path(output_path: str) -> None:
+    """Refuse an ``--output_path`` where no results file can be written (lmms-eval 0.7.3 only logs a warning after
+    the whole run and exits 0), before any model loads."""
+    folder = Path(output_path).expanduser()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".abductive-write-check-"):
+            pass
+    except OSError as error:
+        raise UsageError(
+            f"cannot write results to --output_path {output_path} ({error.strerror or error}); pick a writable folder"
+        ) from None
+
+
+def benchmark_folders(tasks: str) -> set[str]:
+    """The task folders (benchmarks) our tasks among ``tasks`` read their data from; groups are expanded."""
+    from abductive_tasks.runs import catalog
+
+    by_name = {entry.name: entry for entry in catalog.entries()}
+    folders: set[str] = set()
+    pending, seen = [name for name in tasks.split(",") if name in by_name], set()
+    while pending:
+        entry = by_name[pending.pop()]
+        if entry.name in seen:
+            continue
+        seen.add(entry.name)
+        if entry.kind == "group":
+            pending += [member for member in entry.members if member in by_name]
+        else:
+            folders.add(entry.folder)
+    return folders
+
+
+def check_data_folder(tasks: str) -> None:
+    """With ``ABDUCTIVE_DATA`` a path, each benchmark's folder under it must exist: said at once, before the imports
+    that take seconds (the loaders would say the same later)."""
+    from abductive_tasks import settings
+    from abductive_tasks.compat import tasks_path
+
+    choice, variable = settings.data_source(), "ABDUCTIVE_DATA"
+    if choice in ("", "sample"):
+        return
+    root = Path(choice).expanduser()
+    if not root.is_dir():
+        raise DataProblem(
+            f"{variable}={choice}: no such folder. Set it to the folder holding <benchmark>/ (e.g. nleye/, mucr/), "
+            f"or {variable}=sample for the embedded sample."
+        )
+    for folder in sorted(benchmark_folders(tasks)):
+        if not (root / folder).is_dir():
+            raise DataProblem(
+                f"{variable}={choice}: no folder {root / folder} for benchmark '{folder}' (layout: section Data of "
+                f"{tasks_path() / folder / 'README.md'}), or {variable}=sample for the embedded sample."
+            )
+
+
 def check_backend_package(model: str) -> None:
     if model in NEEDS_LLAVA_PACKAGE and importlib.util.find_spec("llava") is None:
         raise UsageError(LLAVA_HINT.format(model=model))
@@ -270,6 +345,7 @@ def run_eval(argv: list[str]) -> int:
     from abductive_tasks.runs import catalog
 
     try:
+        check_options(argv)
         if model := option_value(argv, "--model"):
             check_backend_package(model)
             known = compat.quick_model_names()  # as fast as the task check: lmms-eval is not imported yet
@@ -279,6 +355,10 @@ def run_eval(argv: list[str]) -> int:
                 )
         if tasks := option_value(argv, "--tasks"):
             check_tasks(tasks, option_value(argv, "--include_path"))
+        if output_path := option_value(argv, "--output_path"):
+            check_output_path(output_path)
+        if tasks and tasks not in LIST_TASKS:
+            check_data_folder(tasks)
         args = compat.parse_eval_args(argv)
         if args.model and args.tasks not in LIST_TASKS:
             supplied = [name for name in FROM_LMMS_EVAL_OPTIONS if getattr(args, name, None) is not None]
@@ -286,6 +366,9 @@ def run_eval(argv: list[str]) -> int:
     except UsageError as error:
         print(f"abductive-eval: {error}", file=sys.stderr)
         return 2
+    except DataProblem as problem:
+        print(f"abductive-eval: {problem}", file=sys.stderr)
+        return 1
     if args.model and args.tasks not in LIST_TASKS:
         try:
             arguments = args.model_args
@@ -336,6 +419,13 @@ def main(argv: list[str] | None = None) -> int:
     if not argv or argv in (["-h"], ["--help"]):
         print(help_text())
         return 0 if argv else 2
+    if not argv[0].startswith("-"):
+        print(
+            f"abductive-eval: unknown subcommand '{argv[0]}'{did_you_mean(argv[0], list(SUBCOMMANDS))}; "
+            "see abductive-eval --help",
+            file=sys.stderr,
+        )
+        return 2
     return run_eval(argv)
 
 

@@ -223,6 +223,31 @@ def quick_model_names() -> set[str] | None:
     return None if tables else names
 
 
+def quick_eval_options() -> set[str] | None:
+    """The option strings of lmms-eval's ``eval`` (``--model``, ``--output_path``, ...), read without importing
+    lmms-eval (seconds) from the ``add_argument`` calls of ``parse_eval_args`` in the source of
+    ``lmms_eval.__main__``. None when the source is not as expected."""
+    spec = importlib.util.find_spec("lmms_eval")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    source = Path(list(spec.submodule_search_locations)[0]) / "__main__.py"
+    try:
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return None
+    function = next(
+        (node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "parse_eval_args"), None
+    )
+    options = {
+        argument.value
+        for node in ast.walk(function or ast.Module(body=[], type_ignores=[]))
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "add_argument"
+        for argument in node.args
+        if isinstance(argument, ast.Constant) and isinstance(argument.value, str) and argument.value.startswith("-")
+    }
+    return options | {"-h", "--help"} if "--model" in options and "--tasks" in options else None
+
+
 def model_class_path(name: str, force_simple: bool = False) -> str:
     """The ``module.Class`` lmms-eval would load for ``--model name`` (without importing it)."""
     from lmms_eval.models import MODEL_REGISTRY_V2
@@ -408,16 +433,71 @@ def run_subcommand(argv: list[str]) -> int:
 
 
 SampleMedia = Callable[[str, Mapping[str, Any]], "tuple[bytes, str] | None"]
+SampleView = Callable[[str, Mapping[str, Any]], "dict[str, Any] | None"]
+
+# What the web UI's page shows by default (lmms-eval 0.7.3's bundle, served with these literals replaced): it opens on
+# View Logs at results/demo (the README's demo folder); its Evaluate tab holds our offline demo, not lmms-eval's
+# OpenRouter `mme` example; each sample of the Samples panel shows its input images (the bundle has no image element:
+# this adds one pointing at the media route, hidden when a sample has none).
+UI_BUNDLE_EDITS = (
+    ('[e,t]=T.useState("evaluate")', '[e,t]=T.useState("logs")'),  # opens on View Logs: the runs
+    ('T.useState("openai")', 'T.useState("dumb_pixel")'),
+    ('T.useState("model_version=bytedance-seed/seed-1.6-flash")', 'T.useState("")'),
+    (
+        "export HF_HOME=${HF_HOME:-~/.cache/huggingface}\\nexport OPENAI_API_KEY=${OPENROUTER_API_KEY}\\n"
+        "export OPENAI_API_BASE=https://openrouter.ai/api/v1",
+        "export ABDUCTIVE_DATA=sample",
+    ),
+    ('new Set(["mme"])', 'new Set(["nleye_triplet"])'),
+    ('"./logs/openrouter_task_smoke/"', '"./results/demo/"'),
+    ('T.useState("DEBUG")', 'T.useState("INFO")'),
+    ('placeholder:"cuda:0"', 'placeholder:"cpu"'),
+    ('wp="./logs/"', 'wp="./results/demo/"'),
+    (
+        'u.jsxs("div",{className:"space-y-2",children:[u.jsxs("div",{children:[u.jsx("div",'
+        '{className:"text-[10px] uppercase tracking-wider text-neutral-400 mb-1",children:"Input"})',
+        'u.jsxs("div",{className:"space-y-2",children:[u.jsx("img",{src:`${mo}/logs/runs/${encodeURIComponent(a)}'
+        "/samples/${encodeURIComponent(F)}/media/${Ne}?logs_path=${encodeURIComponent(e)}`,"
+        'alt:"the input images of this document",className:"max-h-64 border border-neutral-200",'
+        'onError:x=>{x.currentTarget.style.display="none"}}),u.jsxs("div",{children:[u.jsx("div",'
+        '{className:"text-[10px] uppercase tracking-wider text-neutral-400 mb-1",children:"Input"})',
+    ),
+)
+
+
+def ui_bundle(assets: Path) -> tuple[str, str] | None:
+    """The web UI's script bundle (file name, text) with :data:`UI_BUNDLE_EDITS` applied; None when the bundle is
+    not lmms-eval 0.7.3's (a literal missing or repeated): it is then served as it is."""
+    bundles = sorted(assets.glob("index-*.js"))
+    if len(bundles) != 1:
+        return None
+    text = bundles[0].read_text(encoding="utf-8")
+    for old, new in UI_BUNDLE_EDITS:
+        if text.count(old) != 1:
+            return None
+        text = text.replace(old, new)
+    return bundles[0].name, text
+
+
+def samples_first(results: Mapping[str, Any], has_samples: Callable[[str], bool]) -> dict[str, Any]:
+    """A results JSON with the tasks that logged samples first in ``results`` (the UI's Samples panel opens on the
+    first task, which in lmms-eval's order is often a group: no samples file, an HTTP 404)."""
+    tasks = results.get("results")
+    if not isinstance(tasks, dict):
+        return dict(results)
+    ordered = sorted(tasks, key=lambda task: not has_samples(task))  # stable: the run's own order otherwise
+    return {**results, "results": {task: tasks[task] for task in ordered}}
 
 
 @functools.cache
-def ui_app(sample_media: SampleMedia):
+def ui_app(sample_media: SampleMedia, sample_view: SampleView):
     """lmms-eval's web UI server (``lmms_eval.tui.server.app``, what ``lmms-eval ui`` runs in a subprocess) with our
     tasks: in its task list (0.7.3 lists only YAML under its own ``tasks/`` that loads with ``yaml.safe_load``,
     i.e. no ``!function`` tag), its task YAML preview (its own folder only) and its per-sample media route, which for
     our tasks serves ``sample_media(task, samples JSONL line)`` (lmms-eval's resolver reads the task's raw dataset:
-    ours is a one-row placeholder that ``process_docs`` replaces). Other tasks keep lmms-eval's handlers. Needs
-    fastapi."""
+    ours is a one-row placeholder that ``process_docs`` replaces). The Samples panel gets, for our tasks, each
+    line as ``sample_view(task, line)`` (the record's fields, correct or not) and opens on a task with samples; the
+    page's defaults are ours (:data:`UI_BUNDLE_EDITS`). Other tasks keep lmms-eval's handlers. Needs fastapi."""
     from fastapi import HTTPException, Query
     from fastapi.responses import Response
     from lmms_eval.tui import discovery, server
@@ -437,6 +517,7 @@ def ui_app(sample_media: SampleMedia):
     discovery.discover_tasks = discover_with_ours
     discovery.get_discovery_cache().clear()
     builtin_yaml, builtin_media = server.get_task_yaml, server.get_log_run_sample_media
+    builtin_results, builtin_samples = server.get_log_run_results, server.get_log_run_samples
 
     async def task_yaml(task_id: str) -> dict[str, str]:
         if task_id not in ours:
@@ -445,12 +526,16 @@ def ui_app(sample_media: SampleMedia):
         shown = path.relative_to(root) if path.is_relative_to(root) else path
         return {"task_id": task_id, "yaml": path.read_text(encoding="utf-8"), "path": str(shown)}
 
+    def samples_file(logs_path: str, run_id: str, task_name: str) -> Path | None:
+        results = server._resolve_run_results_path(logs_path, run_id)
+        samples = results.with_name(f"{results.name.removesuffix('_results.json')}_samples_{task_name}.jsonl")
+        return samples if results.name.endswith("_results.json") and samples.is_file() else None
+
     async def sample_picture(run_id: str, task_name: str, doc_id: int, logs_path: str = Query("./logs/")):
         if task_name not in ours:
             return await builtin_media(run_id, task_name, doc_id, logs_path)
-        results = server._resolve_run_results_path(logs_path, run_id)
-        samples = results.with_name(f"{results.name.removesuffix('_results.json')}_samples_{task_name}.jsonl")
-        if not results.name.endswith("_results.json") or not samples.is_file():
+        samples = samples_file(logs_path, run_id, task_name)
+        if samples is None:
             raise HTTPException(status_code=404, detail="Samples file not found")
         line = _logged_sample(samples, doc_id)
         picture = sample_media(task_name, line) if line is not None else None
@@ -459,11 +544,41 @@ def ui_app(sample_media: SampleMedia):
         content, media_type = picture
         return Response(content, media_type=media_type, headers={"Cache-Control": "public, max-age=3600"})
 
+    async def run_results(run_id: str, logs_path: str = Query("./logs/")) -> dict[str, Any]:
+        results = await builtin_results(run_id, logs_path)
+        return samples_first(results, lambda task: samples_file(logs_path, run_id, task) is not None)
+
+    async def run_samples(
+        run_id: str,
+        task_name: str,
+        logs_path: str = Query("./logs/"),
+        offset: int = Query(0, ge=0),
+        limit: int = Query(50, ge=1, le=500),
+    ):
+        page = await builtin_samples(run_id, task_name, logs_path, offset, limit)
+        if task_name in ours:
+            page.samples = [sample_view(task_name, line) or line for line in page.samples]
+        return page
+
+    routes = [
+        ("/tasks/{task_id}/yaml", task_yaml),
+        ("/logs/runs/{run_id:path}/samples/{task_name}/media/{doc_id}", sample_picture),
+        ("/logs/runs/{run_id:path}/samples/{task_name}", run_samples),
+        ("/logs/runs/{run_id:path}/results", run_results),
+    ]
+    bundle = ui_bundle(server.STATIC_DIR / "assets")
+    if bundle is not None:
+        name, text = bundle
+
+        async def script() -> Response:
+            return Response(text, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
+        routes.append((f"/assets/{name}", script))
     # in front of lmms-eval's routes, whose last one serves the web page for every other path
-    server.app.add_api_route("/tasks/{task_id}/yaml", task_yaml, methods=["GET"])
-    server.app.add_api_route("/logs/runs/{run_id:path}/samples/{task_name}/media/{doc_id}", sample_picture)
-    routes = server.app.router.routes
-    routes[:0] = [routes.pop(), routes.pop()]
+    for path, endpoint in routes:
+        server.app.add_api_route(path, endpoint, methods=["GET"])
+    added = [server.app.router.routes.pop() for _ in routes]
+    server.app.router.routes[:0] = added
     return server.app
 
 

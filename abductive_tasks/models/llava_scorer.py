@@ -24,11 +24,12 @@ from lmms_eval.models.simple.llava_hf import DEFAULT_IMAGE_TOKEN, VICUNA_CHAT_TE
 from lmms_eval.models.simple.llava_hf import LlavaHf as _SimpleLlavaHf
 
 from abductive_tasks.models.arguments import CheckedArguments
+from abductive_tasks.models.devices import DevicesAsTyped
 
 SCORE_MODES = ("mean", "sum")
 
 
-class LlavaHfScorer(CheckedArguments, _SimpleLlavaHf):
+class LlavaHfScorer(CheckedArguments, DevicesAsTyped, _SimpleLlavaHf):
     """``llava_hf`` (simple) whose loglikelihood passes the images through the processor."""
 
     model_id = "llava_hf_scorer"

@@ -16,6 +16,11 @@ MANIFESTS = (
     ModelManifest(model_id="random_baseline", simple_class_path="abductive_tasks.models.baselines.RandomBaseline"),
     ModelManifest(model_id="dumb_pixel", simple_class_path="abductive_tasks.models.baselines.DumbPixel"),
     ModelManifest(model_id="clip_scorer", simple_class_path="abductive_tasks.models.clip_scorer.ClipScorer"),
+    ModelManifest(
+        model_id="llava_hf",  # lmms-eval's, with device arguments as typed (abductive_tasks.models.llava_hf)
+        simple_class_path="abductive_tasks.models.llava_hf.LlavaHf",
+        chat_class_path="abductive_tasks.models.llava_hf.LlavaHfChat",
+    ),
     ModelManifest(model_id="llava_hf_scorer", simple_class_path="abductive_tasks.models.llava_scorer.LlavaHfScorer"),
     ModelManifest(model_id="dve_optimized", simple_class_path="abductive_tasks.models.dve_optimized.DveOptimized"),
 )

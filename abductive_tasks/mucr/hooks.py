@@ -232,6 +232,7 @@ def _choice_record(doc: dict, reading: Reading) -> dict:
         "gold_position": doc["gold_position"],
         "prediction": reading.value,
         "correct": reading.value == doc["gold_position"],
+        "images": list(doc["image_paths"]),  # every image, in prompt order (the samples' input_media keeps 4)
     }
 
 

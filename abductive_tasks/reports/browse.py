@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import argparse
 import base64
+import binascii
 import io
 import json
+import re
+import struct
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -27,7 +30,7 @@ from pathlib import Path
 from abductive_tasks.reports.samples import RESULTS_SUFFIX, SAMPLES_MARK, task_of
 
 THUMBNAIL_PX = 160
-READ_KEYS = ("prediction", "rating", "plausibility")  # the value a record keeps of the reply, by benchmark
+READ_KEYS = ("prediction", "rating", "plausibility", "payload")  # the value a record keeps of the reply, by benchmark
 CATEGORY_KEYS = ("reasoning_category", "label", "update_type", "goal", "box_type", "sherlock_task")
 ID_KEYS = ("item_id", "test_id")
 STATUSES = ("correct", "wrong", "unparsable", "request_failed", "answered")
@@ -38,6 +41,20 @@ STATUS_HELP = {
     "request_failed": "the request failed (never read as an answer)",
     "answered": "read; scored with the other documents of its item or group (ratings, explanations)",
 }
+
+
+# What each image of a document is, in the order the samples list them (the prompt's order), by task name prefix.
+IMAGE_ROLES = (
+    ("nleye_triplet", ("premise", "hypothesis 1", "hypothesis 2")),
+    ("nleye_pairs", ("premise", "hypothesis")),
+    ("mucr_c2e", ("cause", "option 1", "option 2", "option 3", "option 4")),
+    ("mucr_e2c", ("effect", "option 1", "option 2", "option 3", "option 4")),
+    ("mucr_", ("cause", "effect")),
+    ("dve_", ("premise image",)),
+    ("sherlock_", ("image",)),
+)
+SIGNIFICANT = 4  # digits a number read from a reply is shown with (the comparison keeps every digit)
+_LOGLIKELIHOOD = re.compile(r"\(\s*(-?[\d.eE+-]+|'[^']*')\s*,\s*(True|False)\s*\)")
 
 
 class RunError(ValueError):
@@ -89,13 +106,15 @@ class Item:
     target: str
     images: list[str] = field(default_factory=list)
     details: dict[str, str] = field(default_factory=dict)
+    roles: list[str] = field(default_factory=list)  # what each image is (premise, option 2, ...)
+    decides: str = ""  # the reading the metric is computed from, in full (what diff compares)
 
     @property
     def key(self) -> tuple[str, int]:
         return self.task, self.doc_id
 
 
-def _record(line: Mapping) -> dict:
+def record_of(line: Mapping) -> dict:
     """Our record in a samples line: the value of any ``[metric, record]`` entry (all carry the same record)."""
     for key, value in line.items():
         if isinstance(value, list) and len(value) == 2 and value[0] == key and isinstance(value[1], dict):
@@ -122,23 +141,88 @@ def _text(value: object) -> str:
     return "" if value is None else json.dumps(value, ensure_ascii=False)
 
 
+def _number(value: float) -> str:
+    return f"{value:.{SIGNIFICANT}g}"
+
+
+def _floats(encoded: str) -> list[float] | None:
+    try:
+        raw = base64.b64decode(encoded, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return list(struct.unpack(f"<{len(raw) // 4}f", raw[: len(raw) // 4 * 4])) if raw else None
+
+
+def _values(values: list[float], shown: int = 3) -> str:
+    head = ", ".join(_number(value) for value in values[:shown])
+    return f"[{head}{', ...' if len(values) > shown else ''}]"
+
+
+def describe_reading(value: object) -> str:
+    """A value read from a reply as a person reads it: numbers to 4 significant digits, Sherlock's embedding and
+    score-matrix payloads (base64) as what they hold."""
+    if isinstance(value, bool) or value is None:
+        return "-" if value is None else str(value)
+    if isinstance(value, float):
+        return _number(value)
+    if isinstance(value, str) and value.startswith("emb1:"):
+        floats = _floats(value.removeprefix("emb1:"))
+        if floats:
+            half = len(floats) // 2
+            size = f"{half} value{'s' if half != 1 else ''}"
+            return f"embeddings of {size} each: image {_values(floats[:half])}, text {_values(floats[half:])}"
+    if isinstance(value, str) and value.startswith("scm1:"):
+        shape, _, body = value.removeprefix("scm1:").partition(":")
+        floats = _floats(body)
+        if floats:
+            return f"score matrix {shape} (regions x inferences) {_values(floats, 4)}"
+    return _text(value)
+
+
+def describe_reply(reply: str) -> str:
+    """lmms-eval's stringified loglikelihood result ``(loss, greedy)`` as what it is; other replies as they are."""
+    match = _LOGLIKELIHOOD.fullmatch(reply.strip())
+    if not match:
+        return reply
+    first = match.group(1)
+    if first.startswith("'"):
+        return f"loglikelihood result: {describe_reading(first.strip(chr(39)))}"
+    try:
+        return f"loglikelihood result: loss {_number(float(first))} (read as plausibility = -loss)"
+    except ValueError:
+        return reply
+
+
+def image_roles(task: str, count: int) -> list[str]:
+    """What each of a document's ``count`` images is, by task; "image N" where the task is not in the table."""
+    roles = next((roles for prefix, roles in IMAGE_ROLES if task.startswith(prefix)), ())
+    return [roles[index] if index < len(roles) else f"image {index + 1}" for index in range(count)]
+
+
 def item_of(task: str, line: Mapping) -> Item:
-    record = _record(line)
+    record = record_of(line)
     read_key = next((key for key in READ_KEYS if key in record), None)
-    category_key = next((key for key in CATEGORY_KEYS if record.get(key) not in (None, "")), None)
+    category_key = next(
+        (key for key in CATEGORY_KEYS if record.get(key) not in (None, "") and not isinstance(record[key], list)), None
+    )
     id_key = next((key for key in ID_KEYS if key in record), None)
-    shown = {read_key, category_key, id_key, "answer_status", "correct"}
-    images = [str(path) for path in line.get("input_media") or [] if isinstance(path, str)]
+    shown = {read_key, category_key, id_key, "answer_status", "correct", "images"}
+    recorded = record.get("images")  # every image of the document (lmms-eval's input_media keeps at most 4)
+    if isinstance(recorded, list) and recorded and all(isinstance(path, str) for path in recorded):
+        images = list(recorded)
+    else:
+        images = [str(path) for path in line.get("input_media") or [] if isinstance(path, str)]
     if not images and isinstance(record.get("image_path"), str):
         images = [record["image_path"]]
+    reading = None if read_key is None else record[read_key]
     return Item(
         task=task,
         doc_id=int(line.get("doc_id", -1)),
         item_id=str(record[id_key]) if id_key else str(line.get("doc_id", "")),
         category=str(record[category_key]) if category_key else "",
         status=verdict(record),
-        read="-" if read_key is None or record[read_key] is None else _text(record[read_key]),
-        reply=_text(line.get("filtered_resps", line.get("resps"))),
+        read=describe_reading(reading),
+        reply=describe_reply(_text(line.get("filtered_resps", line.get("resps")))),
         prompt=_text(line.get("input")),
         target=_text(line.get("target")),
         images=images,
@@ -147,7 +231,52 @@ def item_of(task: str, line: Mapping) -> Item:
             for key, value in record.items()
             if key not in shown and key != "image_path" and value not in (None, "", [])
         },
+        roles=image_roles(task, len(images)),
+        decides="" if reading is None else json.dumps(reading),
     )
+
+
+def shared_details(items: list[Item]) -> dict[str, dict[str, str]]:
+    """Per task, the record fields with one value on every document (dataset-level counters such as
+    ``impossible_excluded``): said once per task, not on every card. Removed from the items' details."""
+    by_task: dict[str, list[Item]] = {}
+    for item in items:
+        by_task.setdefault(item.task, []).append(item)
+    shared: dict[str, dict[str, str]] = {}
+    for task, group in by_task.items():
+        if len(group) < 2:
+            continue
+        common = dict(group[0].details)
+        for item in group[1:]:
+            common = {key: value for key, value in common.items() if item.details.get(key) == value}
+        if common:
+            shared[task] = common
+            for item in group:
+                item.details = {key: value for key, value in item.details.items() if key not in common}
+    return shared
+
+
+def rerun_command(results_path: Path) -> str:
+    """The ``abductive-eval`` command that repeats a run with ``--log_samples`` (from its results JSON's config)."""
+    try:
+        run = read_run(results_path)
+    except RunError:
+        run = {}
+    config = run.get("config") or {}
+    typed = config.get("resolved_cli_args") or {}  # the command line as lmms-eval read it
+    groups = set(run.get("group_subtasks") or {})
+    tasks = typed.get("tasks") or ",".join(task for task in run.get("results") or {} if task not in groups) or "TASKS"
+    model_args = config.get("model_args")
+    parts = [
+        "abductive-eval",
+        f"--model {config.get('model') or 'MODEL'}",
+        f"--model_args '{model_args}'" if isinstance(model_args, str) and model_args else "",
+        f"--tasks {tasks}",
+        f"--output_path {typed.get('output_path') or results_path.parent.parent}",
+        f"--limit {config['limit']}" if config.get("limit") is not None else "",
+        "--log_samples",
+    ]
+    return " ".join(part for part in parts if part)
 
 
 def samples_files(results_path: Path) -> list[Path]:
@@ -159,10 +288,7 @@ def read_items(results_path: Path) -> list[Item]:
     """Every document of every task of the run, from the samples JSONL beside its results JSON."""
     files = samples_files(results_path)
     if not files:
-        raise RunError(
-            f"{results_path}: no samples files beside it ({results_path.name.removesuffix(RESULTS_SUFFIX)}"
-            f"{SAMPLES_MARK}<task>.jsonl): run the evaluation with --log_samples"
-        )
+        raise RunError(f"{results_path}: this run kept no samples; re-run it with them: {rerun_command(results_path)}")
     items = []
     for path in files:
         task = task_of(path) or path.stem
@@ -196,7 +322,9 @@ def thumbnail(path: str, size: int = THUMBNAIL_PX) -> str | None:
 # ---------------------------------------------------------------- the page
 
 
-def render(title: str, runs: list[str], rows: list[dict], note: str = "") -> str:
+def render(
+    title: str, runs: list[str], rows: list[dict], note: str = "", shared: dict[str, dict[str, str]] | None = None
+) -> str:
     """The page: ``rows`` are {item: Item, answers: [Item per run]} (one answer for a browse, two for a diff)."""
     import jinja2
 
@@ -206,7 +334,10 @@ def render(title: str, runs: list[str], rows: list[dict], note: str = "") -> str
         undefined=jinja2.StrictUndefined,
     )
     for row in rows:
-        row["thumbnails"] = [(path, thumbnail(path)) for path in row["item"].images]
+        item = row["item"]
+        row["thumbnails"] = [
+            (role, Path(path).name, thumbnail(path)) for role, path in zip(item.roles, item.images, strict=True)
+        ]
     return environment.get_template("items.html.j2").render(
         title=title,
         runs=runs,
@@ -216,6 +347,7 @@ def render(title: str, runs: list[str], rows: list[dict], note: str = "") -> str
         categories=sorted({row["item"].category for row in rows if row["item"].category}),
         statuses=[status for status in STATUSES if any(status in row["statuses"] for row in rows)],
         status_help=STATUS_HELP,
+        shared=shared or {},
     )
 
 
@@ -223,9 +355,11 @@ def browse_page(results_path: Path) -> tuple[str, int]:
     """The page of a run, and the number of documents on it."""
     run = read_run(results_path)
     items = read_items(results_path)
+    shared = shared_details(items)
     rows = [{"item": item, "answers": [item], "statuses": [item.status]} for item in items]
     label = run_label(run)
-    return render(f"{label}: {len(items)} documents", [label], rows, note=str(results_path)), len(items)
+    page = render(f"{label}: {len(items)} documents", [label], rows, note=str(results_path), shared=shared)
+    return page, len(items)
 
 
 # ---------------------------------------------------------------- commands

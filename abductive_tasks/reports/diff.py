@@ -1,7 +1,8 @@
 """``abductive-eval diff RUN_A RUN_B``: the documents where two runs disagree, with both replies.
 
 Documents are matched by task and lmms-eval ``doc_id`` (and must have the same gold answer: the same data).
-Two runs disagree on a document when the value read from their replies differs or its status does
+Two runs disagree on a document when the reading its metric is computed from differs (the value read from the
+reply, in full: a choice, a rating, a plausibility, Sherlock's embeddings or score matrix) or its status does
 (correct, wrong, unparsable, request_failed; see :mod:`abductive_tasks.reports.browse`). The console
 gets per task the count of disagreements and, for tasks with a per-document verdict, who was right;
 ``-o page.html`` writes them as the browser's page, both replies side by side.
@@ -15,7 +16,15 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from abductive_tasks.reports.browse import RunError, find_results, read_items, read_run, render, run_label
+from abductive_tasks.reports.browse import (
+    RunError,
+    find_results,
+    read_items,
+    read_run,
+    render,
+    run_label,
+    shared_details,
+)
 
 REPLY_CHARS = 70
 
@@ -36,7 +45,7 @@ def disagreements(items_a: list, items_b: list) -> tuple[dict[str, int], list[Di
         if b is None or a.target != b.target:
             continue
         common[a.task] += 1
-        if (a.read, a.status) != (b.read, b.status):
+        if (a.decides, a.status) != (b.decides, b.status):
             found.append(Disagreement(a, b))
     return dict(common), found
 
@@ -66,8 +75,9 @@ def report_lines(
             where = f"  doc {pair.a.doc_id} (item {pair.a.item_id}{', ' + pair.a.category if pair.a.category else ''}"
             lines.append(f"{where}, gold {_short(pair.a.target)})")
             for name, item in (("A", pair.a), ("B", pair.b)):
-                read = "" if item.read == item.reply else f"read {item.read:<6} "
-                lines.append(f"    {name}: {item.status:<14} {read}{_short(item.reply)!r}")
+                read = f"read {item.read:<6}"
+                reply = "" if item.reply.endswith(item.read) else f" {_short(item.reply)!r}"
+                lines.append(f"    {name}: {item.status:<14} {read}{reply}")
         if len(shown) < differing[task]:
             lines.append(f"  ... {differing[task] - len(shown)} more (--show N, or -o page.html for all)")
     return lines
@@ -86,7 +96,9 @@ def main(argv: list[str]) -> int:
     try:
         path_a, path_b = find_results(args.run_a), find_results(args.run_b)
         label_a, label_b = run_label(read_run(path_a)), run_label(read_run(path_b))
-        common, found = disagreements(read_items(path_a), read_items(path_b))
+        items_a, items_b = read_items(path_a), read_items(path_b)
+        shared = shared_details(items_a + items_b)
+        common, found = disagreements(items_a, items_b)
     except RunError as error:
         print(f"abductive-eval diff: {error}", file=sys.stderr)
         return 1
@@ -99,7 +111,7 @@ def main(argv: list[str]) -> int:
         ]
         title = f"{label_a} vs {label_b}: {len(found)} of {sum(common.values())} documents differ"
         args.out.write_text(
-            render(title, [label_a, label_b], rows, note=f"A: {path_a} · B: {path_b}"), encoding="utf-8"
+            render(title, [label_a, label_b], rows, note=f"A: {path_a} · B: {path_b}", shared=shared), encoding="utf-8"
         )
         print(f"{args.out}: {len(found)} documents")
     return 0

@@ -24,7 +24,10 @@ from PIL import Image
 
 from abductive_tasks import compat
 from abductive_tasks.inputs.images import compose_row
-from abductive_tasks.reports.browse import item_of
+from abductive_tasks.reports.browse import item_of, record_of
+
+VERDICT_MARKS = {"correct": "✓ correct", "wrong": "✗ wrong", "unparsable": "? unparsable", "request_failed": "! failed"}
+LMMS_FIELDS = ("doc_id", "input", "target", "filtered_resps", "doc_hash")  # what the UI shows beside the badges
 
 UI_PACKAGES = ("fastapi", "uvicorn")
 LOG_LEVELS = ("TRACE", "DEBUG", "INFO", "SUCCESS", "WARNING", "ERROR", "CRITICAL")
@@ -58,6 +61,24 @@ def sample_picture(task: str, line: Mapping[str, Any]) -> tuple[bytes, str] | No
     buffer = io.BytesIO()
     picture.save(buffer, format="PNG")
     return buffer.getvalue(), "image/png"
+
+
+def sample_view(task: str, line: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A logged document as the UI's Samples panel shows it: lmms-eval's fields, then as badges the verdict
+    (correct or not), the value read, the item, its category and the record's other fields, in place of one
+    ``[metric, record]`` entry per metric (which the panel shows as "2 items"); None for a line without our record."""
+    if not record_of(line):
+        return None
+    item = item_of(task, line)
+    view = {key: line[key] for key in LMMS_FIELDS if key in line}
+    view["result"] = VERDICT_MARKS.get(item.status, item.status)
+    view["read"] = item.read
+    view["item"] = item.item_id
+    if item.category:
+        view["category"] = item.category
+    if item.roles:
+        view["images"] = ", ".join(item.roles)
+    return view | item.details
 
 
 def ui_parser() -> argparse.ArgumentParser:
@@ -97,7 +118,7 @@ def ui_main(argv: list[str]) -> int:
         return 1
     import uvicorn
 
-    app = compat.ui_app(sample_picture)
+    app = compat.ui_app(sample_picture, sample_view)
     url = f"http://{'localhost' if args.host in ('127.0.0.1', '0.0.0.0') else args.host}:{args.port}"
     print(f"Starting LMMs-Eval Web UI (with the abductive-tasks tasks) on {url}; press Ctrl+C to stop")
     if not args.no_browser:

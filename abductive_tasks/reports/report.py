@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from abductive_tasks.scoring.taskspec import metric_scale
+from abductive_tasks.scoring.scales import declared_scale as metric_scale
 
 FRACTION, PERCENT, RAW = "fraction", "percent", "raw"
 WIDTH = 100  # wrap width of the breakdown block
@@ -264,19 +264,16 @@ def summary(
 
 
 def suite_headline() -> Callable[[str], str | None]:
-    """``headline(task)`` from the task YAML's ``metadata: headline_metric``; None for a task or group not ours."""
+    """``headline(task)`` from the task YAML's ``metadata: headline_metric``; None for a task or group not ours.
+
+    Read from our task folder as text-level YAML (:func:`abductive_tasks.runs.catalog.metadata`), neither lmms-eval's
+    task index nor a hook is imported."""
     from abductive_tasks.runs import catalog
-    from abductive_tasks.runs.suite import Suite, SuiteError
 
     ours = {entry.name for entry in catalog.entries() if entry.kind == "task"}
-    suite = Suite()
 
     def headline(task: str) -> str | None:
-        try:
-            return suite.facts(task).headline_metric if task in ours else None
-        except SuiteError:
-            # metadata missing (tests/test_task_yaml.py forbids it):
-            # listed with the other tasks, not a crash after the run
-            return None
+        # metadata missing (tests/test_task_yaml.py forbids it): listed with the other tasks, not a crash after the run
+        return catalog.metadata(task).get("headline_metric") if task in ours else None
 
     return headline

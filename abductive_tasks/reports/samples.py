@@ -21,9 +21,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from abductive_tasks.inputs.data import json_lines
-from abductive_tasks.scoring.taskspec import BENCHMARKS, REGISTRY, Records, TaskSpec
+if TYPE_CHECKING:  # imported where used: the task specs and data loaders pull in numpy and datasets, which browse,
+    # diff and show do not need
+    from abductive_tasks.scoring.taskspec import Records, TaskSpec
 
 SAMPLES_MARK = "_samples_"
 RESULTS_SUFFIX = "_results.json"
@@ -64,6 +66,8 @@ def task_of(path: Path) -> str | None:
 def _registered_specs() -> list[TaskSpec]:
     import importlib
 
+    from abductive_tasks.scoring.taskspec import BENCHMARKS, REGISTRY
+
     for benchmark in BENCHMARKS:
         importlib.import_module(f"abductive_tasks.{benchmark}")
     return list(REGISTRY.values())
@@ -97,6 +101,8 @@ def identify_spec(metric_names: set[str], task: str | None) -> TaskSpec:
     by_task = spec_of_task(task) if task else None
     if by_task is not None and set(by_task.metric_names) == metric_names:
         return by_task
+    from abductive_tasks.scoring.taskspec import REGISTRY
+
     known = sorted(spec.name for spec in REGISTRY.values())
     raise SamplesError(
         f"no single task spec reports exactly the metrics {sorted(metric_names)}"
@@ -115,6 +121,8 @@ def read_samples(path: Path | str, spec: TaskSpec | None = None) -> Samples:
     file name decides between specs with the same names). Every line must carry the spec's metrics,
     all with the same record.
     """
+    from abductive_tasks.inputs.data import json_lines
+
     path = Path(path)
     task = task_of(path)
     records: Records = []

@@ -79,6 +79,34 @@ def entries(root: Path | None = None) -> tuple[Entry, ...]:
     return tuple(sorted(found, key=lambda entry: (entry.folder, entry.kind != "group", entry.name)))
 
 
+@functools.cache
+def _task_files(root: Path | None = None) -> dict[str, Path]:
+    root = root or tasks_path()
+    files = {}
+    for path in sorted(root.rglob("*.yaml")):
+        config = yaml.load(path.read_text(encoding="utf-8"), Loader=_TagIgnoringLoader) or {}
+        if isinstance(config.get("task"), str):
+            files[config["task"]] = path
+    return files
+
+
+def _resolved(path: Path, seen: frozenset[Path] = frozenset()) -> dict:
+    """A task file's keys with its ``include:`` chain applied (the including file wins, as in lmms-eval)."""
+    config = yaml.load(path.read_text(encoding="utf-8"), Loader=_TagIgnoringLoader) or {}
+    included = config.pop("include", None)
+    if isinstance(included, str) and path not in seen:
+        return {**_resolved(path.parent / included, seen | {path}), **config}
+    return config
+
+
+def metadata(task: str, root: Path | None = None) -> dict:
+    """A task's ``metadata:`` (``version``, ``headline_metric``, ...) read from our YAML without lmms-eval; {} for a
+    task that is not ours."""
+    path = _task_files(root).get(task)
+    found = _resolved(path).get("metadata") if path else None
+    return found if isinstance(found, dict) else {}
+
+
 def names() -> set[str]:
     """The names of all our tasks and groups."""
     return {entry.name for entry in entries()}

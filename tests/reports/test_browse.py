@@ -159,6 +159,10 @@ def test_a_run_without_samples_or_results_is_one_line(two_runs, tmp_path, capsys
     for path in two_runs[0].glob("*.jsonl"):
         path.unlink()
     assert main(["browse", str(two_runs[0])]) == 1
-    assert capsys.readouterr().err.strip().endswith("run the evaluation with --log_samples")
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.endswith(
+        "this run kept no samples; re-run it with them: abductive-eval --model model-a "
+        f"--tasks nleye_triplet --output_path {tmp_path} --log_samples"
+    )
     assert main(["show", str(tmp_path / "nothing")]) == 1
     assert capsys.readouterr().err == f"abductive-eval show: {tmp_path / 'nothing'}: no such file or folder\n"

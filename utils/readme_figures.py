@@ -1,0 +1,171 @@
+"""The figures the README quotes about the demo and the daily loop, measured here and now.
+
+    python utils/readme_figures.py                  # demo time, browse page size and documents, --compare p-values
+    python utils/readme_figures.py --tests          # and the time of the whole test suite (pytest; 20-35 min)
+    python utils/readme_figures.py --check README.md  # the figures that depend only on the sample data, checked
+
+Each figure comes from the commands the README shows, run as fresh processes with the console script next to this
+Python, offline, on the embedded sample (``ABDUCTIVE_DATA=sample``):
+
+* demo time: each demo command of the README (``--log_samples`` included), wall seconds, median of ``--repeats``;
+* the browse page of the ``dumb_pixel`` demo run: its size and its number of documents;
+* the p-values of ``abductive-eval leaderboard ... --compare dumb_pixel random_baseline`` after the sample
+  leaderboard batch (``utils/specs/sample_leaderboard.yaml``, its two baselines);
+* with ``--tests``: ``pytest`` wall time.
+
+``--check`` (run by ``.ci/quickstart``) measures only what depends on the sample data alone (the page's document
+count, the p-values) and exits 1 naming each README figure that no longer matches. Timings and the page size depend
+on the machine and the image encoder: they are printed, never checked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+SPEC = ROOT / "utils" / "specs" / "sample_leaderboard.yaml"
+ABDUCTIVE_EVAL = str(Path(sys.executable).with_name("abductive-eval"))
+OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "ABDUCTIVE_JUDGE": "off"}
+DEMO_MODELS = ("dumb_pixel", "random_baseline")
+COMPARED = ("dumb_pixel", "random_baseline")
+
+
+def run(command: list[str], cwd: Path, **extra: str) -> subprocess.CompletedProcess:
+    """``command`` offline on the sample; stops the script with its output when it fails."""
+    env = {**os.environ, **OFFLINE, "ABDUCTIVE_DATA": "sample", **extra}
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        sys.exit(f"readme_figures: {' '.join(command)} exited {done.returncode}:\n{done.stderr[-3000:]}")
+    return done
+
+
+def demo_command(model: str, output: Path) -> list[str]:
+    """A demo command of the README's Demo section."""
+    return [ABDUCTIVE_EVAL, "--model", model, "--tasks", "nleye,mucr,dve,sherlock", "--output_path", str(output),
+            "--log_samples"]  # fmt: skip
+
+
+def demo(workdir: Path, repeats: int) -> tuple[dict[str, float], Path]:
+    """Median wall seconds of each demo command, and the folder of the last ``dumb_pixel`` run."""
+    seconds: dict[str, list[float]] = {model: [] for model in DEMO_MODELS}
+    for repeat in range(repeats):
+        for model in DEMO_MODELS:
+            start = time.perf_counter()
+            run(demo_command(model, workdir / f"demo{repeat}"), workdir)
+            seconds[model].append(time.perf_counter() - start)
+    (folder,) = (workdir / f"demo{repeats - 1}").glob("dumb_pixel-*")
+    return {model: statistics.median(times) for model, times in seconds.items()}, folder
+
+
+def browse_page(run_folder: Path, workdir: Path) -> tuple[int, int]:
+    """The browse page of a run: its size in bytes and its number of documents."""
+    page = workdir / "items.html"
+    printed = run([ABDUCTIVE_EVAL, "browse", str(run_folder), "-o", str(page)], workdir).stdout
+    documents = re.search(r": (\d+) documents of ", printed)
+    if documents is None:
+        sys.exit(f"readme_figures: browse printed no document count: {printed!r}")
+    return page.stat().st_size, int(documents.group(1))
+
+
+def compare_p_values(workdir: Path) -> dict[str, str]:
+    """Per task, the p-value of ``--compare dumb_pixel random_baseline`` on the sample leaderboard ('—' where none)."""
+    spec = yaml.safe_load(SPEC.read_text(encoding="utf-8"))
+    spec["output_dir"] = str(workdir / "leaderboard_runs")
+    copy = workdir / "sample_leaderboard.yaml"
+    copy.write_text(yaml.safe_dump(spec), encoding="utf-8")
+    only = [argument for model in COMPARED for argument in ("--model", model)]
+    run([ABDUCTIVE_EVAL, "batch", str(copy), *only], workdir)
+    run([ABDUCTIVE_EVAL, "leaderboard", spec["output_dir"], "--compare", *COMPARED], workdir)
+    table = next(Path(spec["output_dir"]).rglob(f"compare_{COMPARED[0]}_vs_{COMPARED[1]}.md"))
+    return p_column(table.read_text(encoding="utf-8"))
+
+
+def p_column(markdown: str) -> dict[str, str]:
+    """``{task: p}`` from a comparison table in Markdown (the leaderboard's, or the README's copy of it)."""
+    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in markdown.splitlines()]
+    header = next((row for row in rows if row[:1] == ["task"] and "p" in row), None)
+    if header is None:
+        return {}
+    column = header.index("p")
+    return {
+        row[0]: row[column]
+        for row in rows
+        if len(row) == len(header) and row is not header and not set(row[0]) <= set(":-")
+    }
+
+
+def test_time(workdir: Path) -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=ROOT, check=False)
+    return time.perf_counter() - start
+
+
+def readme_figures(readme: str) -> tuple[int | None, dict[str, str]]:
+    """What the README says: the browse page's document count and the p-values of its comparison table."""
+    documents = re.search(r"for the\s+(\d+)\s+documents of the", readme)
+    section = readme.split("compare_dumb_pixel_vs_random_baseline.md", 1)[-1]
+    return (int(documents.group(1)) if documents else None), p_column(section.split("\n\n", 2)[1])
+
+
+def check(readme_path: Path, workdir: Path, demo_run: Path | None) -> int:
+    documents_said, p_said = readme_figures(readme_path.read_text(encoding="utf-8"))
+    if demo_run is None:
+        run(demo_command("dumb_pixel", workdir / "demo"), workdir)
+        (demo_run,) = (workdir / "demo").glob("dumb_pixel-*")
+    _, documents = browse_page(demo_run, workdir)
+    p_values = compare_p_values(workdir)
+    problems = []
+    if documents_said != documents:
+        problems.append(f"browse page: {documents} documents, the README says {documents_said}")
+    if p_said != p_values:
+        changed = {task: (p_said.get(task), p) for task, p in p_values.items() if p_said.get(task) != p}
+        problems.append(f"--compare p-values (README, now): {changed or p_said}")
+    for problem in problems:
+        print(
+            f"readme_figures: {readme_path}: {problem}; update it from python utils/readme_figures.py", file=sys.stderr
+        )
+    if not problems:
+        print(f"ok: {readme_path} figures of the sample data ({documents} documents, {len(p_values)} p-values)")
+    return 1 if problems else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=3, help="demo runs per command (default 3; median)")
+    parser.add_argument("--tests", action="store_true", help="also time the whole test suite")
+    parser.add_argument("--check", type=Path, metavar="README", help="check the sample-data figures of README")
+    parser.add_argument("--demo-run", type=Path, help="with --check: an existing dumb_pixel demo run (--log_samples)")
+    parser.add_argument("--workdir", type=Path, help="where runs are written (default: a temporary folder)")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="readme-figures-") as scratch:
+        workdir = (args.workdir or Path(scratch)).resolve()
+        workdir.mkdir(parents=True, exist_ok=True)
+        if args.check:
+            return check(args.check.resolve(), workdir, args.demo_run.resolve() if args.demo_run else None)
+        seconds, demo_run = demo(workdir, max(args.repeats, 1))
+        size, documents = browse_page(demo_run, workdir)
+        p_values = compare_p_values(workdir)
+        load = os.getloadavg()[0]
+        print(f"machine: {os.cpu_count()} cores, load average {load:.1f}, {time.strftime('%Y-%m-%d %H:%M %Z')}")
+        for model, median in seconds.items():
+            print(f"demo --model {model}: {median:.1f} s (median of {max(args.repeats, 1)})")
+        print(f"browse page of the dumb_pixel demo run: {size / 1e6:.2f} MB, {documents} documents")
+        print(f"--compare {' '.join(COMPARED)} p-values: " + ", ".join(f"{t} {p}" for t, p in p_values.items()))
+        if args.tests:
+            total = test_time(workdir)
+            print(f"pytest: {int(total // 60)} min {int(total % 60)} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
