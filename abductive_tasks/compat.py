@@ -416,9 +416,10 @@ def ui_app(sample_media: SampleMedia):
     tasks: in its task list (0.7.3 lists only YAML under its own ``tasks/`` that loads with ``yaml.safe_load``,
     i.e. no ``!function`` tag), its task YAML preview (its own folder only) and its per-sample media route, which for
     our tasks serves ``sample_media(task, samples JSONL line)`` (lmms-eval's resolver reads the task's raw dataset:
-    ours is a one-row placeholder that ``process_docs`` replaces). Other tasks keep lmms-eval's handlers. Needs
-    fastapi."""
+    ours is a one-row placeholder that ``process_docs`` replaces). Other tasks keep lmms-eval's handlers. Its
+    evaluation launcher (``/eval/...``) and its CORS policy are removed. Needs fastapi."""
     from fastapi import HTTPException, Query
+    from fastapi.middleware.cors import CORSMiddleware
     from fastapi.responses import Response
     from lmms_eval.tui import discovery, server
 
@@ -464,7 +465,17 @@ def ui_app(sample_media: SampleMedia):
     server.app.add_api_route("/logs/runs/{run_id:path}/samples/{task_name}/media/{doc_id}", sample_picture)
     routes = server.app.router.routes
     routes[:0] = [routes.pop(), routes.pop()]
+    # it serves, it does not execute: without the evaluation launcher (`POST /eval/start` takes a shell command
+    # that `GET /eval/<id>/stream` runs) and without its CORS policy (every origin, with credentials)
+    routes[:] = [route for route in routes if not _launcher_route(route)]
+    server.app.user_middleware[:] = [entry for entry in server.app.user_middleware if entry.cls is not CORSMiddleware]
+    server.app.middleware_stack = None  # rebuilt from user_middleware at the first request
     return server.app
+
+
+def _launcher_route(route: object) -> bool:
+    path = str(getattr(route, "path", ""))
+    return path == "/eval" or path.startswith("/eval/")
 
 
 def _logged_sample(path: Path, doc_id: int) -> dict | None:
