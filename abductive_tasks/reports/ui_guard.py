@@ -14,6 +14,10 @@ front of the app, refuses with 403:
   ``Authorization: token <token>``;
 - a launcher route (``/eval/...``);
 - a ``logs_path`` outside the folder given at start (a relative one is read from that folder; none means it).
+
+What it serves from the logs (runs, results, samples) has every secret it holds replaced, found as the batch finds
+them (:func:`~abductive_tasks.runs.secrets.value_secrets`: secret-named entries and ``key=value`` pairs, URL
+credentials): results written by plain lmms-eval, or before abductive-eval scrubbed them, may still hold one.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
+
+from abductive_tasks.runs.secrets import SHORTEST, redact_value, value_secrets
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -73,17 +79,11 @@ class UiGuard:
         except Refused as refusal:
             await refuse(send, str(refusal))
             return
-        if not set_cookie:
-            await self.app(scope, receive, send)
-            return
-        cookie = f"{self.cookie}={self.token}; Path=/; HttpOnly; SameSite=Strict"
-
-        async def send_with_cookie(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), (b"set-cookie", cookie.encode())]
-            await send(message)
-
-        await self.app(scope, receive, send_with_cookie)
+        if set_cookie:
+            send = with_header(send, b"set-cookie", f"{self.cookie}={self.token}; Path=/; HttpOnly; SameSite=Strict")
+        if scope["path"].startswith(LOGS_PREFIX):
+            send = without_secrets(send)
+        await self.app(scope, receive, send)
 
     def admitted(self, scope: Scope) -> tuple[Scope, bool]:
         """The request's scope as the app gets it (token dropped from the query, ``logs_path`` made absolute) and
@@ -136,6 +136,49 @@ def header_token(headers: dict[str, str]) -> str | None:
     """The token of an ``Authorization: token <token>`` (or ``Bearer``) header."""
     scheme, _, value = headers.get("authorization", "").partition(" ")
     return value.strip() if scheme.lower() in ("token", "bearer") else None
+
+
+def with_header(send: Send, name: bytes, value: str) -> Send:
+    """``send``, adding a header to the response."""
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message["headers"] = [*message.get("headers", []), (name, value.encode("latin-1"))]
+        await send(message)
+
+    return sending
+
+
+def without_secrets(send: Send) -> Send:
+    """``send``, a JSON response held until complete and sent with every secret it holds replaced."""
+    start: Message | None = None
+    body = b""
+
+    async def sending(message: Message) -> None:
+        nonlocal start, body
+        if message["type"] == "http.response.start":
+            headers = {name.lower(): value for name, value in message.get("headers", [])}
+            if headers.get(b"content-type", b"").startswith(b"application/json"):
+                start = message
+                return
+        if start is None or message["type"] != "http.response.body":
+            await send(message)
+            return
+        body += message.get("body", b"")
+        if message.get("more_body"):
+            return
+        try:
+            value = json.loads(body)
+        except ValueError:  # not JSON after all: as it came
+            cleaned = body
+        else:
+            secrets = [secret for secret in value_secrets(value) if len(secret) >= SHORTEST]
+            cleaned = json.dumps(redact_value(value, secrets), ensure_ascii=False).encode()
+        headers = [(name, value) for name, value in start.get("headers", []) if name.lower() != b"content-length"]
+        await send({**start, "headers": [*headers, (b"content-length", str(len(cleaned)).encode())]})
+        await send({"type": "http.response.body", "body": cleaned})
+
+    return sending
 
 
 async def refuse(send: Send, reason: str) -> None:

@@ -44,9 +44,15 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+# what plain lmms-eval (or an older abductive-eval) leaves in a results file: it redacts only `*api_key`-like keys
+OLD_SECRETS = ("AKIA-old-secret-1234", "pw-old-5678", "cs-old-9999")
+CONFIG = {"model_args": f"access_key={OLD_SECRETS[0]},base_url=https://u:{OLD_SECRETS[1]}@h.invalid/v1"}
+
+
 def results_file(folder: Path, model_name: str) -> None:
     folder.mkdir(parents=True)
-    record = {"results": {"nleye_triplet": {"alias": "nleye_triplet"}}, "config": {}, "model_name": model_name}
+    config = {**CONFIG, "extra": {"client_secret": OLD_SECRETS[2]}}
+    record = {"results": {"nleye_triplet": {"alias": "nleye_triplet"}}, "config": config, "model_name": model_name}
     (folder / "2026-01-01T00-00-00_results.json").write_text(json.dumps(record))
 
 
@@ -166,6 +172,19 @@ def test_a_cross_origin_request_is_refused_even_with_the_token(ui, origin):
 def test_a_foreign_host_is_refused_even_with_the_token(ui, host):
     response = ui.get("/logs/runs", headers={"Host": host.format(port=ui.port)}, token=ui.token)
     assert response.status_code == 403 and "Host not allowed" in response.json()["detail"]
+
+
+def test_secrets_left_in_a_results_file_are_not_served(ui):
+    listed = ui.get("/logs/runs", token=ui.token)
+    (run,) = listed.json()
+    results = ui.get(f"/logs/runs/{run['run_id']}/results", token=ui.token)
+    for response in (listed, results):
+        assert response.status_code == 200 and not [secret for secret in OLD_SECRETS if secret in response.text]
+        assert int(response.headers["content-length"]) == len(response.content)
+    assert results.json()["config"] == {
+        "model_args": "access_key=[REDACTED],base_url=https://[REDACTED]@h.invalid/v1",
+        "extra": {"client_secret": "[REDACTED]"},
+    }
 
 
 def test_logs_are_served_only_from_the_folder_given_at_start(ui):
