@@ -21,7 +21,7 @@ from abductive_tasks.runs.batch import main as batch_main
 from abductive_tasks.runs.secrets import collect_secrets, redact_text, url_credentials, value_secrets
 from abductive_tasks.sherlock.export import main as export_main
 
-from helpers.runs import OFFLINE
+from helpers.runs import OFFLINE, abductive_eval
 
 PLANTED = {
     "api_key": "sk-planted-api-7c1d9e2f4a6b8c0d",
@@ -220,3 +220,20 @@ def test_print_commands_show_a_variable_holding_a_secret_by_reference():
         'OPENAI_API_URL="$OPENAI_API_URL" ABDUCTIVE_DATA=sample abductive-eval --model_args '
         "base_url=https://[REDACTED]@h/v1"
     )
+
+
+@pytest.mark.e2e
+def test_abductive_eval_alone_writes_and_prints_no_secret_it_was_given(tmp_path):
+    """Not only under a batch: secrets on the command line and in the environment are scrubbed from the results
+    and samples files and the console."""
+    model_args = f"response=1,access_key={PLANTED['access_key']},base_url=https://u:{PLANTED['base_url password']}@h.x"
+    output = tmp_path / "out"
+    run = abductive_eval(
+        ["--model", "dummy", "--model_args", model_args, "--tasks", "nleye_triplet", "--log_samples"],
+        output,
+        env={"MIRROR_URL": f"https://mirror:{PLANTED['env url password']}@m.invalid"},
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    (results,) = output.rglob("*_results.json")
+    assert "access_key=[REDACTED]" in json.loads(results.read_text())["config"]["model_args"]
+    assert file_leaks(output, tmp_path) | leaks(run.stdout + run.stderr, "console") == set()
