@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import difflib
 import importlib.util
+import os
 import re
 import sys
 import tempfile
@@ -48,7 +49,8 @@ SUBCOMMAND_HELP = {
         "RUN_DIR [--out DIR] [--split test|val]: the Sherlock leaderboard submission from a run's scores"
     ),
     "power": "--tasks T1,T2 [lmms-eval power options]: lmms-eval's power analysis, our tasks' sizes included",
-    "ui": "[--port N]: lmms-eval's web UI with our tasks (needs pip install 'abductive-tasks[ui]')",
+    "ui": "[RESULTS_DIR] [--port N]: lmms-eval's web UI with our tasks, serving one folder's runs (needs pip install "
+    "'abductive-tasks[ui]')",
 }
 BASELINES = {
     "random_baseline": "a uniformly random option or 1-10 score, seeded per document (--model_args seed=N)",
@@ -384,13 +386,20 @@ def run_eval(argv: list[str]) -> int:
             return 1
     from abductive_tasks.reports import report
     from abductive_tasks.runs import layout
+    from abductive_tasks.runs.secrets import collect_secrets, redact_text
+
+    secrets = collect_secrets(args=argv, environment=os.environ)
 
     def name_run(backend: str, model_args: dict) -> tuple[str, str]:
         return layout.model_name(backend, model_args), layout.model_folder(backend, model_args)
 
     note = "(lmms-eval's table of our tasks is left out: see the summary below; every value is in the results JSON)"
     finished, failures, code = compat.evaluate_cli(
-        argv, name_runs=name_run, hide_in_table=catalog.names(), table_note=note
+        argv,
+        name_runs=name_run,
+        hide_in_table=catalog.names(),
+        table_note=note,
+        redact=(lambda text: redact_text(text, secrets)) if secrets else None,
     )
     if failures:
         print(f"abductive-eval: evaluation failed: {describe(failures[0])}", file=sys.stderr)

@@ -316,11 +316,35 @@ _ASSIGNMENT = re.compile(r"(?P<head>(?:^|[,\s(])(?P<key>\w+)=)(?P<value>[^,\s)]+
 
 
 @contextmanager
-def _printing_without_secrets() -> Iterator[None]:
+def _writing_without_secrets(redact: Callable[[str], str]) -> Iterator[None]:
+    """lmms-eval 0.7.3 redacts only ``*api_key``, ``token``, ``*_token``, ``*_secret`` and ``password`` entries of
+    the results' config (an ``access_key``, or a URL's credentials, land in clear): every results and samples line
+    its tracker writes (both go through its module's ``json.dumps``) passes through ``redact`` first."""
+    from lmms_eval.loggers import evaluation_tracker
+
+    builtin = evaluation_tracker.json
+
+    class RedactingJson:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(builtin, name)
+
+        @staticmethod
+        def dumps(*args: Any, **kwargs: Any) -> str:
+            return redact(builtin.dumps(*args, **kwargs))
+
+    evaluation_tracker.json = RedactingJson()
+    try:
+        yield
+    finally:
+        evaluation_tracker.json = builtin
+
+
+@contextmanager
+def _printing_without_secrets(redact_values: Callable[[str], str] | None = None) -> Iterator[None]:
     """lmms-eval 0.7.3 prints each run's ``model_args`` as given (``openai (api_key=sk-...), gen_kwargs: ...``), while
     it redacts them in the results file: what ``lmms_eval.__main__`` prints is redacted by lmms-eval's own rules
     (``evaluator._is_sensitive_config_key``: ``api_key``, ``token``, ``*_token``, ``*_secret``, ``password``; and
-    ``hf_...`` token values)."""
+    ``hf_...`` token values), then by ``redact_values``."""
     import builtins
 
     import lmms_eval.__main__ as lmms_main
@@ -331,7 +355,8 @@ def _printing_without_secrets() -> Iterator[None]:
             lambda match: f"{match['head']}[REDACTED]" if _is_sensitive_config_key(match["key"]) else match.group(),
             text,
         )
-        return _HF_TOKEN_VALUE_RE.sub("[REDACTED]", text)
+        text = _HF_TOKEN_VALUE_RE.sub("[REDACTED]", text)
+        return redact_values(text) if redact_values else text
 
     def redacting_print(*values: object, **options: Any) -> None:
         builtins.print(*(redact(str(value)) for value in values), **options)
@@ -366,13 +391,15 @@ def evaluate_cli(
     name_runs: RunNamer | None = None,
     hide_in_table: Collection[str] = (),
     table_note: str = "",
+    redact: Callable[[str], str] | None = None,
 ) -> tuple[list[dict], list[BaseException], int]:
     """Run lmms-eval's CLI evaluation on ``argv``; return the results of every finished run, the
     exceptions lmms-eval swallowed (0.7.3 logs them and exits 0) and the exit code it asked for.
     (lmms-eval re-reads ``sys.argv`` inside ``cli_evaluate``, so it holds ``argv`` meanwhile.)
 
     ``name_runs`` names each run's ``model_name`` and results folder; lmms-eval's final table
-    leaves out the tasks in ``hide_in_table`` (printing ``table_note`` when none is left).
+    leaves out the tasks in ``hide_in_table`` (printing ``table_note`` when none is left). ``redact`` (text -> text)
+    is applied to every results and samples file lmms-eval writes, and to what it prints.
     """
     import sys
 
@@ -399,7 +426,8 @@ def evaluate_cli(
         with (
             _named_runs(name_runs) if name_runs else nullcontext(),
             _tables_without(hide_in_table, table_note),
-            _printing_without_secrets(),
+            _printing_without_secrets(redact),
+            _writing_without_secrets(redact) if redact else nullcontext(),
             _colour_only_on_a_terminal(lmms_main.eval_logger),
         ):
             lmms_main.cli_evaluate()
@@ -497,8 +525,10 @@ def ui_app(sample_media: SampleMedia, sample_view: SampleView):
     our tasks serves ``sample_media(task, samples JSONL line)`` (lmms-eval's resolver reads the task's raw dataset:
     ours is a one-row placeholder that ``process_docs`` replaces). The Samples panel gets, for our tasks, each
     line as ``sample_view(task, line)`` (the record's fields, correct or not) and opens on a task with samples; the
-    page's defaults are ours (:data:`UI_BUNDLE_EDITS`). Other tasks keep lmms-eval's handlers. Needs fastapi."""
+    page's defaults are ours (:data:`UI_BUNDLE_EDITS`). Other tasks keep lmms-eval's handlers. Its evaluation
+    launcher (``/eval/...``) and its CORS policy are removed. Needs fastapi."""
     from fastapi import HTTPException, Query
+    from fastapi.middleware.cors import CORSMiddleware
     from fastapi.responses import Response
     from lmms_eval.tui import discovery, server
 
@@ -579,7 +609,17 @@ def ui_app(sample_media: SampleMedia, sample_view: SampleView):
         server.app.add_api_route(path, endpoint, methods=["GET"])
     added = [server.app.router.routes.pop() for _ in routes]
     server.app.router.routes[:0] = added
+    # it serves, it does not execute: without the evaluation launcher (`POST /eval/start` takes a shell command
+    # that `GET /eval/<id>/stream` runs) and without its CORS policy (every origin, with credentials)
+    server.app.router.routes[:] = [route for route in server.app.router.routes if not _launcher_route(route)]
+    server.app.user_middleware[:] = [entry for entry in server.app.user_middleware if entry.cls is not CORSMiddleware]
+    server.app.middleware_stack = None  # rebuilt from user_middleware at the first request
     return server.app
+
+
+def _launcher_route(route: object) -> bool:
+    path = str(getattr(route, "path", ""))
+    return path == "/eval" or path.startswith("/eval/")
 
 
 def _logged_sample(path: Path, doc_id: int) -> dict | None:

@@ -5,7 +5,8 @@ folder) only for an evaluation, so its ``power`` and ``ui`` subcommands do not k
 same code in process after registering them: ``power`` is lmms-eval's subcommand itself; ``ui`` serves lmms-eval's own
 web UI app (``lmms_eval.tui.server``, which ``lmms-eval ui`` starts as a ``uvicorn`` subprocess, where nothing of
 ours would be loaded) with our tasks in its task list and YAML preview, and, for the samples of our runs, the
-document's input images on its media route (:func:`sample_picture`).
+document's input images on its media route (:func:`sample_picture`); without its launcher, behind
+:class:`~abductive_tasks.reports.ui_guard.UiGuard` (own host and origin, a per-start token, one logs folder).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from PIL import Image
 from abductive_tasks import compat
 from abductive_tasks.inputs.images import compose_row
 from abductive_tasks.reports.browse import item_of, record_of
+from abductive_tasks.reports.ui_guard import UiGuard, new_token
 
 VERDICT_MARKS = {"correct": "✓ correct", "wrong": "✗ wrong", "unparsable": "? unparsable", "request_failed": "! failed"}
 LMMS_FIELDS = ("doc_id", "input", "target", "filtered_resps", "doc_hash")  # what the UI shows beside the badges
@@ -84,8 +86,18 @@ def sample_view(task: str, line: Mapping[str, Any]) -> dict[str, Any] | None:
 def ui_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="abductive-eval ui",
-        description="lmms-eval's web UI (runs, results, samples; task list; evaluation launcher) with our tasks. "
-        "In 'View Logs', set the logs path to an --output_path of ours (e.g. results/demo).",
+        description="lmms-eval's web UI (runs, results, samples; task list) with our tasks, serving the runs under "
+        "one folder to this machine's browser only. It runs nothing: its evaluation launcher is left out. Open the "
+        "address it prints (with its per-start token).",
+    )
+    parser.add_argument(
+        "logs",
+        nargs="?",
+        type=Path,
+        default=Path("."),
+        metavar="RESULTS_DIR",
+        help="the folder whose runs it serves, e.g. an --output_path of ours (default: the current folder); "
+        "'View Logs' paths are read inside it",
     )
     parser.add_argument(
         "--port",
@@ -96,15 +108,14 @@ def ui_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--host",
         default="127.0.0.1",
-        help="address to bind (default: 127.0.0.1, this machine only; lmms-eval ui binds 0.0.0.0, every interface, "
-        "and its evaluation launcher runs shell commands sent to it)",
+        help="address to bind (default: 127.0.0.1, this machine only; lmms-eval ui binds 0.0.0.0, every interface)",
     )
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     return parser
 
 
 def ui_main(argv: list[str]) -> int:
-    """``abductive-eval ui [--port N] [--host H] [--no-browser]``."""
+    """``abductive-eval ui [RESULTS_DIR] [--port N] [--host H] [--no-browser]``."""
     args = ui_parser().parse_args(argv)
     missing = [name for name in UI_PACKAGES if importlib.util.find_spec(name) is None]
     if missing:
@@ -118,9 +129,17 @@ def ui_main(argv: list[str]) -> int:
         return 1
     import uvicorn
 
-    app = compat.ui_app(sample_picture, sample_view)
-    url = f"http://{'localhost' if args.host in ('127.0.0.1', '0.0.0.0') else args.host}:{args.port}"
-    print(f"Starting LMMs-Eval Web UI (with the abductive-tasks tasks) on {url}; press Ctrl+C to stop")
+    if not args.logs.is_dir():
+        print(f"abductive-eval ui: {args.logs} is not a folder", file=sys.stderr)
+        return 2
+    token = new_token()
+    app = UiGuard(compat.ui_app(sample_picture, sample_view), token, args.port, args.logs, args.host)
+    url = f"http://127.0.0.1:{args.port}/?token={token}"
+    print(
+        f"Serving the runs under {app.logs_root} (with the abductive-tasks tasks) to this machine's browser; "
+        f"open\n    {url}\npress Ctrl+C to stop",
+        flush=True,
+    )
     if not args.no_browser:
         webbrowser.open(url)
     uvicorn.run(app, host=args.host, port=args.port)

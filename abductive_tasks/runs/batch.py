@@ -33,6 +33,7 @@ from abductive_tasks.runs.plan import plan, print_commands
 from abductive_tasks.runs.progress import task_line
 from abductive_tasks.runs.record import record_spec, write_status
 from abductive_tasks.runs.run import log_tail, run_model, say, start_judge, task_state
+from abductive_tasks.runs.secrets import collect_secrets, redacted_console
 from abductive_tasks.runs.spec import BatchSpec, JudgeSpec, ModelSpec, SpecError, load_spec
 from abductive_tasks.runs.suite import Suite, SuiteError
 from abductive_tasks.runs.vllm import PRESETS
@@ -172,11 +173,12 @@ def main(argv: list[str]) -> int:
 
     def run() -> int:
         spec = load_spec(args.spec)
-        if args.print_commands:
-            suite = Suite()
-            print_commands(spec, plan(spec, suite, args.only), suite)
-            return 0
-        return run_interruptible(spec, args.only)
+        with redacted_console(spec.secrets):
+            if args.print_commands:
+                suite = Suite()
+                print_commands(spec, plan(spec, suite, args.only), suite)
+                return 0
+            return run_interruptible(spec, args.only)
 
     return user_errors(args.verbosity, run, parser.prog)
 
@@ -301,10 +303,12 @@ def _serve(args, extra: list[str]) -> int:
         if args.judge_model
         else None,
         health_timeout=args.health_timeout,
+        secrets=collect_secrets(args=[args.model, *extra], environment=os.environ),
     )
 
-    if args.print_command:
-        suite = Suite()
-        print_commands(spec, plan(spec, suite), suite, job_lines=False)
-        return 0
-    return run_interruptible(spec)
+    with redacted_console(spec.secrets):
+        if args.print_command:
+            suite = Suite()
+            print_commands(spec, plan(spec, suite), suite, job_lines=False)
+            return 0
+        return run_interruptible(spec)

@@ -130,7 +130,7 @@ def model_secrets(spec: BatchSpec, model: ModelSpec, model_args: str) -> tuple[s
     """Clear secret values a model's run receives (:func:`~abductive_tasks.runs.secrets.collect_secrets`):
     never written to its log, cache, identity, server log or console line."""
     judge = spec.judge
-    return collect_secrets(
+    found = collect_secrets(
         model_args,
         [*spec.eval_args, *model.eval_args],
         [
@@ -142,6 +142,7 @@ def model_secrets(spec: BatchSpec, model: ModelSpec, model_args: str) -> tuple[s
         ],
         os.environ,
     )
+    return tuple(dict.fromkeys([*spec.secrets, *found]))
 
 
 def plan(spec: BatchSpec, suite: Suite, only: list[str] | None = None) -> list[ModelPlan]:
@@ -234,16 +235,16 @@ def _shell_word(word: str) -> str:
     return shlex.quote(word)
 
 
-def shell_line(command: list[str], env: dict[str, str]) -> str:
-    """``command`` run with the variables ``env`` sets, as one shell line;
-    secrets appear as references to the environment."""
+def shell_line(command: list[str], env: dict[str, str], secrets: tuple[str, ...] = ()) -> str:
+    """``command`` run with the variables ``env`` sets, as one shell line; secret-named variables and variables
+    holding a secret (a URL with credentials) appear as references to the environment, other secrets redacted."""
     assignments = [
         f'{name}="${name}"'
-        if SECRET_NAME.search(name) and value != PLACEHOLDER_API_KEY
+        if (SECRET_NAME.search(name) and value != PLACEHOLDER_API_KEY) or redact_text(value, secrets) != value
         else f"{name}={_shell_word(value)}"
         for name, value in env.items()
     ]
-    return " ".join([*assignments, *map(_shell_word, command)])
+    return redact_text(" ".join([*assignments, *map(_shell_word, command)]), secrets)
 
 
 def print_commands(spec: BatchSpec, plans: list[ModelPlan], suite: Suite, job_lines: bool = True) -> None:
@@ -258,10 +259,10 @@ def print_commands(spec: BatchSpec, plans: list[ModelPlan], suite: Suite, job_li
         port = judge.port or JUDGE_PORT
         port_note = "" if judge.port else f"; {JUDGE_PORT}: a free port chosen at start"
         print(f"# judge, served for the whole batch (log {spec.output_dir / 'judge_server.log'}){port_note}")
-        print(f"#   {shell_line(judge_command(spec, port), {**spec.env, **judge.env})}")
+        print(f"#   {shell_line(judge_command(spec, port), {**spec.env, **judge.env}, spec.secrets)}")
         added |= judge_env(f"http://{HOST}:{port}/v1", judge.vllm.name_served, judge.api_type)
     for label, why in spec.invalid.items():
-        print(f"# {label}: not run: " + why.replace("\n", "\n#   "))
+        print(f"# {label}: not run: " + redact_text(why, spec.secrets).replace("\n", "\n#   "))
     for model_plan in plans:
         model = model_plan.model
         env = {**added, **model_env(model_plan)}
@@ -280,12 +281,12 @@ def print_commands(spec: BatchSpec, plans: list[ModelPlan], suite: Suite, job_li
                 f"#   server (log {model_plan.output / 'server.log'})"
                 + ("" if model.port else f"; {PORT}: a free port chosen at start")
             )
-            server_line = shell_line(model_server_command(spec, model_plan, suite, port), env)
-            print(f"#   {redact_text(server_line, model_plan.secrets)}")
+            server_line = shell_line(model_server_command(spec, model_plan, suite, port), env, model_plan.secrets)
+            print(f"#   {server_line}")
             print(f"#   evaluation, once http://{HOST}:{port}/health answers 200 (the server is stopped after it)")
             env |= client_env(f"http://{HOST}:{port}/v1", {**os.environ, **env})
         if model_plan.pending:
-            eval_line = shell_line(eval_command(spec, model_plan, model_plan.output / RUNS_DIR / NEW_RUN), env)
-            print(f"#   {redact_text(eval_line, model_plan.secrets)}")
+            eval_command_line = eval_command(spec, model_plan, model_plan.output / RUNS_DIR / NEW_RUN)
+            print(f"#   {shell_line(eval_command_line, env, model_plan.secrets)}")
         if job_lines:
             print(shlex.join(["abductive-eval", "batch", str(spec.path), "--model", model.name]))

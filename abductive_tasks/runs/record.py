@@ -9,12 +9,13 @@ import json
 from abductive_tasks.runs.history import RUN_RECORD, SPEC_RECORD, Record, quarantine
 from abductive_tasks.runs.plan import ModelPlan
 from abductive_tasks.runs.run import say
+from abductive_tasks.runs.secrets import redact_value
 from abductive_tasks.runs.spec import BatchSpec
 
 
 def write_status(spec: BatchSpec, status: dict[str, dict]) -> None:
     spec.output_dir.mkdir(parents=True, exist_ok=True)
-    (spec.output_dir / "batch_status.json").write_text(json.dumps(status, indent=2) + "\n")
+    (spec.output_dir / "batch_status.json").write_text(json.dumps(redact_value(status, spec.secrets), indent=2) + "\n")
 
 
 def record_spec(spec: BatchSpec, model_plan: ModelPlan, prefix: str) -> None:

@@ -91,7 +91,8 @@ def start_judge(spec: BatchSpec, stack: contextlib.ExitStack) -> dict[str, str]:
     _require_executor(spec, judge.vllm, in_process=False)
     port = judge.port or free_port(HOST)
     command = judge_command(spec, port)
-    secrets = collect_secrets(mappings=[spec.env, judge.env, judge.vllm.extra_args], environment=os.environ)
+    found = collect_secrets(mappings=[spec.env, judge.env, judge.vllm.extra_args], environment=os.environ)
+    secrets = tuple(dict.fromkeys([*spec.secrets, *found]))
     say(f"judge: starting {redact_text(shlex.join(command), secrets)}")
     server = stack.enter_context(
         VllmServer(

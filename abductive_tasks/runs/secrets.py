@@ -1,21 +1,30 @@
-"""Secret values in what a run is given: recognised by name, hashed for identities, redacted from text.
+"""Secret values in what a run is given: recognised by name and in URLs, hashed for identities, redacted from text.
 
 Secrets are the values of keys ending in ``key``, ``token``, ``secret`` or ``password`` (a superset of what
-lmms-eval redacts); they enter a run's identity only as a slow salted hash.
+lmms-eval redacts), and the credentials of a URL (``https://user:pass@host``: ``user:pass`` and ``pass``;
+``https://token@host``: ``token``), wherever they appear. They are collected once, by value, and replaced wherever
+they would be written or printed; they enter a run's identity only as a slow salted hash.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import BinaryIO
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import BinaryIO, TextIO
+from urllib.parse import unquote
 
 SECRET_NAME = re.compile(r"(key|token|secret|password)$", re.IGNORECASE)
 MODEL_ARG = re.compile(r"(^|,)(\s*)([^=,\s]+)=([^,]*)")
+ASSIGNMENT = re.compile(r"(?:^|[\s,;&?(])([\w.-]+)=([^\s,;&)]+)")  # `api_key=X` anywhere in a text
 SEGMENT_END = re.compile(rb"(?<=[\r\n])")  # split after a newline or a carriage return, keeping it
 REDACTED = "[REDACTED]"
+URL_USERINFO = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^/?#\s]+)@")  # up to the authority's last @, as URL parsers
+SHORTEST = 4  # shorter values (placeholders such as ``x``) are left alone: replacing them would garble every line
 
 
 @functools.cache
@@ -35,20 +44,66 @@ def model_args_secrets(model_args: str) -> list[str]:
     return [match[4] for match in MODEL_ARG.finditer(model_args) if is_secret_name(match[3]) and match[4]]
 
 
+def url_credentials(text: str) -> list[str]:
+    """The credentials of every URL in ``text``: the whole userinfo and its password, as written and
+    percent-decoded (``https://user:p%40ss@host`` -> ``user:p%40ss``, ``p%40ss``, ``user:p@ss``, ``p@ss``)."""
+    found = []
+    for match in URL_USERINFO.finditer(text):
+        userinfo = match[1]
+        password = userinfo.partition(":")[2]
+        found += [part for written in (userinfo, password) for part in (written, unquote(written)) if part]
+    return found
+
+
+def text_secrets(text: str) -> list[str]:
+    """The secrets a string holds by itself: secret-named ``key=value`` pairs (``model_args`` or free text) and
+    URL credentials."""
+    assigned = [match[2] for match in ASSIGNMENT.finditer(text) if is_secret_name(match[1])]
+    return [*model_args_secrets(text), *assigned, *url_credentials(text)]
+
+
+def value_secrets(value: object) -> list[str]:
+    """Every clear secret in a JSON-like value (a spec as read, a part of it): the value of a secret-named mapping
+    entry, secret-named ``key=value`` pairs and URL credentials in any string, and a secret-named flag's value in a
+    list of command-line words."""
+    if isinstance(value, Mapping):
+        return [
+            found
+            for key, item in value.items()
+            for found in (
+                [str(item), *text_secrets(str(item))]
+                if is_secret_name(str(key)) and item not in (None, "")
+                else [*text_secrets(str(key)), *value_secrets(item)]
+            )
+        ]
+    if isinstance(value, list | tuple):
+        words = [str(item) for item in value if isinstance(item, str | int | float)]
+        return [*args_secrets(words), *(found for item in value for found in value_secrets(item))]
+    return text_secrets(value) if isinstance(value, str) else []
+
+
+def hash_url_credentials(text: str) -> str:
+    """``text`` with the credentials of each URL replaced by :func:`hash_secret` of them."""
+    return URL_USERINFO.sub(lambda match: match[0].replace(match[1], hash_secret(match[1])), text)
+
+
 def redact_model_args(model_args: str) -> str:
-    """``model_args`` with each secret value replaced by :func:`hash_secret` of it."""
-    return MODEL_ARG.sub(
-        lambda match: (
-            match[0]
-            if not (is_secret_name(match[3]) and match[4])
-            else f"{match[1]}{match[2]}{match[3]}={hash_secret(match[4])}"
-        ),
-        model_args,
+    """``model_args`` with each secret value (and URL credentials) replaced by :func:`hash_secret` of it."""
+    return hash_url_credentials(
+        MODEL_ARG.sub(
+            lambda match: (
+                match[0]
+                if not (is_secret_name(match[3]) and match[4])
+                else f"{match[1]}{match[2]}{match[3]}={hash_secret(match[4])}"
+            ),
+            model_args,
+        )
     )
 
 
 def redact_mapping(values: object) -> object:
-    """A JSON-like value with every secret-named mapping entry hashed (recursively)."""
+    """A JSON-like value with every secret-named mapping entry, and URL credentials in any string, hashed
+    (recursively)."""
     if isinstance(values, Mapping):
         return {
             key: hash_secret(str(item)) if is_secret_name(str(key)) and item not in (None, "") else redact_mapping(item)
@@ -56,20 +111,7 @@ def redact_mapping(values: object) -> object:
         }
     if isinstance(values, list | tuple):
         return [redact_mapping(item) for item in values]
-    return values
-
-
-def mapping_secrets(values: object) -> list[str]:
-    """The clear values of the secret-named entries of a JSON-like value (recursively)."""
-    if isinstance(values, Mapping):
-        return [
-            found
-            for key, item in values.items()
-            for found in ([str(item)] if is_secret_name(str(key)) and item not in (None, "") else mapping_secrets(item))
-        ]
-    if isinstance(values, list | tuple):
-        return [found for item in values for found in mapping_secrets(item)]
-    return []
+    return hash_url_credentials(values) if isinstance(values, str) else values
 
 
 def _flag_name(word: str) -> str | None:
@@ -91,13 +133,14 @@ def args_secrets(args: Sequence[str]) -> list[str]:
 
 
 def redact_args(args: Sequence[str]) -> list[str]:
-    """Command-line words with each secret of :func:`args_secrets` replaced by :func:`hash_secret` of it."""
+    """Command-line words with each secret of :func:`args_secrets` (and URL credentials) replaced by
+    :func:`hash_secret` of it."""
     secrets = sorted(set(args_secrets(args)), key=len, reverse=True)
     redacted = []
     for word in args:
         for secret in secrets:
             word = word.replace(secret, hash_secret(secret))
-        redacted.append(word)
+        redacted.append(hash_url_credentials(word))
     return redacted
 
 
@@ -108,13 +151,16 @@ def collect_secrets(
     environment: Mapping[str, str] | None = None,
 ) -> tuple[str, ...]:
     """Every clear secret a run is given, from every place a spec can hold one: ``model_args``, command-line
-    words (``eval_args``), mappings (``env``, ``vllm_args``) and the inherited environment's secret-named
-    variables. Values under 4 characters (placeholders such as ``x``; 8 for the inherited environment, where
-    flags such as ``true`` sit) are left alone: replacing them would garble every line of a log."""
-    found = [*model_args_secrets(model_args), *args_secrets(args)]
-    found += [secret for mapping in mappings for secret in mapping_secrets(mapping)]
-    inherited = [str(value) for name, value in (environment or {}).items() if is_secret_name(name) and len(value) >= 8]
-    return tuple(secret for secret in dict.fromkeys([*found, *inherited]) if len(secret) >= 4)
+    words (``eval_args``), mappings (``env``, ``vllm_args``, a whole spec as read) and the inherited environment's
+    secret-named variables, with the credentials of any URL among them. Values under 4 characters (placeholders
+    such as ``x``; 8 for the inherited environment's secret-named variables, where flags such as ``true`` sit) are
+    left alone: replacing them would garble every line of a log."""
+    found = [*text_secrets(model_args), *value_secrets(list(args))]
+    found += [secret for mapping in mappings for secret in value_secrets(mapping)]
+    environment = environment or {}
+    inherited = [str(value) for name, value in environment.items() if is_secret_name(name) and len(value) >= 8]
+    inherited += [secret for value in environment.values() for secret in url_credentials(value)]
+    return tuple(secret for secret in dict.fromkeys([*found, *inherited]) if len(secret) >= SHORTEST)
 
 
 def copy_redacted(
@@ -142,7 +188,69 @@ def copy_redacted(
 
 
 def redact_text(text: str, secrets: Iterable[str]) -> str:
-    """``text`` with every occurrence of each secret replaced by ``[REDACTED]`` (longest first)."""
-    for secret in sorted(set(secrets), key=len, reverse=True):
+    """``text`` with every occurrence of each secret (also as escaped inside a JSON string) replaced by
+    ``[REDACTED]`` (longest first)."""
+    for secret in written_forms(secrets):
         text = text.replace(secret, REDACTED)
     return text
+
+
+def written_forms(secrets: Iterable[str]) -> list[str]:
+    """Each secret as text and as it appears inside a JSON string (quotes, backslashes, control characters escaped),
+    longest first."""
+    forms = {form for secret in secrets for form in (secret, json.dumps(secret, ensure_ascii=False)[1:-1])}
+    return sorted(forms, key=len, reverse=True)
+
+
+def redact_value(value: object, secrets: Sequence[str]) -> object:
+    """A JSON-like value with every secret replaced by ``[REDACTED]`` in each string, keys included (recursively)."""
+    if not secrets:
+        return value
+    if isinstance(value, str):
+        return redact_text(value, secrets)
+    if isinstance(value, Mapping):
+        return {redact_value(key, secrets): redact_value(item, secrets) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [redact_value(item, secrets) for item in value]
+    return value
+
+
+class RedactingStream:
+    """A text stream writing to ``stream`` with every secret replaced, a line (or a tqdm carriage-return segment)
+    at a time, so a secret split over two writes is still caught."""
+
+    def __init__(self, stream: TextIO, secrets: Sequence[str]) -> None:
+        self.stream, self.secrets, self.pending = stream, tuple(secrets), ""
+
+    def write(self, text: str) -> int:
+        self.pending += text
+        cut = max(self.pending.rfind("\n"), self.pending.rfind("\r")) + 1
+        if cut:
+            self.stream.write(redact_text(self.pending[:cut], self.secrets))
+            self.pending = self.pending[cut:]
+        return len(text)
+
+    def flush(self) -> None:
+        if self.pending:
+            self.stream.write(redact_text(self.pending, self.secrets))
+            self.pending = ""
+        self.stream.flush()
+
+    def __getattr__(self, name: str) -> object:  # isatty, encoding, fileno ...: the wrapped stream's
+        return getattr(self.stream, name)
+
+
+@contextmanager
+def redacted_console(secrets: Sequence[str]) -> Iterator[None]:
+    """Within the block, what this process prints (stdout and stderr) has every secret replaced."""
+    if not secrets:
+        yield
+        return
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = RedactingStream(sys.stdout, secrets), RedactingStream(sys.stderr, secrets)
+    try:
+        yield
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        sys.stdout, sys.stderr = saved

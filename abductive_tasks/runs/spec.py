@@ -22,6 +22,7 @@ Routes: ``lmms`` (default; any lmms-eval backend with its ``model_args``), ``vll
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +43,7 @@ from pydantic import (
     model_validator,
 )
 
+from abductive_tasks.runs.secrets import collect_secrets, redact_text
 from abductive_tasks.runs.vllm import (
     VllmSettings,
     format_model_args,
@@ -316,6 +318,9 @@ class BatchSpec:
     judge: JudgeSpec | None = None
     health_timeout: float = 1800.0
     invalid: dict[str, str] = field(default_factory=dict)  # model entries that cannot run: label -> why
+    # every clear secret of the spec as written (malformed entries included) and of the inherited environment,
+    # collected once: never written or printed by the batch (abductive_tasks.runs.secrets)
+    secrets: tuple[str, ...] = ()
 
 
 def _label(entry: object, index: int) -> str:
@@ -344,10 +349,18 @@ def load_spec(path: Path | str) -> BatchSpec:
     """Read and check a batch spec; relative ``output_dir`` resolves against the spec's folder.
 
     A malformed top level is a :class:`SpecError` naming each field; a malformed model entry fails alone: it is
-    listed in ``invalid`` (the batch reports it and runs the others).
+    listed in ``invalid`` (the batch reports it and runs the others). Neither message holds a secret of the spec.
     """
     path = Path(path).resolve()
     raw = _read_yaml(path)
+    secrets = collect_secrets(mappings=[raw], environment=os.environ)
+    try:
+        return _checked_spec(path, raw, secrets)
+    except SpecError as error:
+        raise SpecError(redact_text(str(error), secrets)) from None
+
+
+def _checked_spec(path: Path, raw: object, secrets: tuple[str, ...]) -> BatchSpec:
     if not isinstance(raw, dict):
         raise SpecError(f"{path}: a spec is a mapping (models, tasks, ...), not {type(raw).__name__}")
     top = _validated(SpecFile, raw, "")
@@ -358,7 +371,7 @@ def load_spec(path: Path | str) -> BatchSpec:
         try:
             models.append(ModelSpec.from_dict(entry, index))
         except SpecError as error:
-            invalid[_label(entry, index)] = str(error)
+            invalid[_label(entry, index)] = redact_text(str(error), secrets)
     names = [model.name for model in models] + list(invalid)
     if len(set(names)) != len(names):
         raise SpecError(f"{path}: model names repeat: {sorted(name for name in names if names.count(name) > 1)}")
@@ -378,4 +391,5 @@ def load_spec(path: Path | str) -> BatchSpec:
         judge=JudgeSpec.from_dict(raw["judge"]) if raw.get("judge") else None,
         health_timeout=top.health_timeout,
         invalid=invalid,
+        secrets=secrets,
     )

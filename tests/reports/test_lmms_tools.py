@@ -104,9 +104,10 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def get(url: str) -> tuple[int, bytes]:
+def get(url: str, token: str = "") -> tuple[int, bytes]:
+    request = urllib.request.Request(url, headers={"Authorization": f"token {token}"} if token else {})
     try:
-        with urllib.request.urlopen(url, timeout=30) as response:
+        with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, response.read()
     except urllib.error.HTTPError as error:
         return error.code, error.read()
@@ -130,28 +131,34 @@ def test_ui_lists_our_tasks_and_serves_a_demo_runs_samples_with_their_images(tmp
     )
     base = f"http://127.0.0.1:{port}"
     try:
+        printed = ""
+        while "token=" not in printed and server.poll() is None:
+            printed += server.stdout.readline()
+        token = re.search(r"token=([\w-]+)", printed)[1]  # the address it prints at start, as Jupyter does
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and server.poll() is None:
             try:
-                if get(f"{base}/health")[0] == 200:
+                if get(f"{base}/health", token)[0] == 200:
                     break
             except OSError:
                 time.sleep(0.5)
-        status, page = get(base + "/")
+        status, page = get(base + "/", token)
         assert status == 200 and b'<div id="root">' in page, server.stdout.read() if server.poll() is not None else ""
 
-        tasks = {task["id"]: task for task in json.loads(get(f"{base}/tasks")[1])}
+        tasks = {task["id"]: task for task in json.loads(get(f"{base}/tasks", token)[1])}
         assert tasks["nleye_triplet"] == {"id": "nleye_triplet", "name": "Nleye Triplet", "group": False}
         assert catalog.names() <= set(tasks) and len(catalog.names()) == 45  # every task and group of ours
         assert tasks["nleye"]["group"] and "mmbench" in tasks  # lmms-eval's own list stays
-        preview = json.loads(get(f"{base}/tasks/nleye_triplet/yaml")[1])
+        preview = json.loads(get(f"{base}/tasks/nleye_triplet/yaml", token)[1])
         assert preview["path"] == "abductive_tasks/tasks/nleye/nleye_triplet.yaml"
         assert "task: nleye_triplet" in preview["yaml"]
 
         logs = quote(str(output))
-        (listed,) = json.loads(get(f"{base}/logs/runs?logs_path={logs}")[1])
+        (listed,) = json.loads(get(f"{base}/logs/runs?logs_path={logs}", token)[1])
         assert listed["model_name"] == "dumb_pixel" and listed["tasks"] == ["nleye_triplet"]
-        samples = json.loads(get(f"{base}/logs/runs/{listed['run_id']}/samples/nleye_triplet?logs_path={logs}")[1])
+        samples = json.loads(
+            get(f"{base}/logs/runs/{listed['run_id']}/samples/nleye_triplet?logs_path={logs}", token)[1]
+        )
         assert samples["total"] == 24  # 12 sample items, both hypothesis orders
         shown = samples["samples"][0]  # our record's fields as the panel's badges
         assert (
@@ -160,11 +167,13 @@ def test_ui_lists_our_tasks_and_serves_a_demo_runs_samples_with_their_images(tmp
         assert shown["result"] in ("✓ correct", "✗ wrong") and shown["read"] in ("1", "2")
         first = json.loads(next(output.rglob("*_samples_nleye_triplet.jsonl")).read_text().splitlines()[0])
 
-        status, content = get(f"{base}/logs/runs/{listed['run_id']}/samples/nleye_triplet/media/0?logs_path={logs}")
+        status, content = get(
+            f"{base}/logs/runs/{listed['run_id']}/samples/nleye_triplet/media/0?logs_path={logs}", token
+        )
         picture = png(content)
         assert status == 200 and picture.size == (77 + 8 + 63 + 8 + 80, 71)  # item 1's three images (see above)
         assert picture.tobytes() == png(sample_picture("nleye_triplet", first)[0]).tobytes()
-        missing = get(f"{base}/logs/runs/{listed['run_id']}/samples/nleye_triplet/media/99?logs_path={logs}")
+        missing = get(f"{base}/logs/runs/{listed['run_id']}/samples/nleye_triplet/media/99?logs_path={logs}", token)
         assert missing == (404, b'{"detail":"No image found for this sample"}')
     finally:
         server.terminate()

@@ -1,0 +1,188 @@
+"""What stands between ``abductive-eval ui`` and a browser: the ui serves this machine's user only, and only the
+folder given at start.
+
+lmms-eval 0.7.3's web UI server answers any request: its CORS policy reflects every origin with credentials, it
+accepts any ``Host`` (so binding 127.0.0.1 does not stop a page of another site, nor DNS rebinding), its
+``logs_path`` parameter reads any folder, and its launcher runs a shell command the request gives. The launcher is
+left out when the app is built (:func:`abductive_tasks.compat.ui_app`); :class:`UiGuard`, an ASGI middleware in
+front of the app, refuses with 403:
+
+- a ``Host`` other than this server's own (``127.0.0.1:PORT``, ``localhost:PORT``, ``[::1]:PORT``);
+- an ``Origin`` other than those, and a browser request another site or port made (``Sec-Fetch-Site``);
+- a request without the token made at start (printed with the URL, as Jupyter does): given once as
+  ``?token=`` it is kept in a cookie (``HttpOnly``, ``SameSite=Strict``); scripts may send
+  ``Authorization: token <token>``;
+- a launcher route (``/eval/...``);
+- a ``logs_path`` outside the folder given at start (a relative one is read from that folder; none means it).
+
+What it serves from the logs (runs, results, samples) has every secret it holds replaced, found as the batch finds
+them (:func:`~abductive_tasks.runs.secrets.value_secrets`: secret-named entries and ``key=value`` pairs, URL
+credentials): results written by plain lmms-eval, or before abductive-eval scrubbed them, may still hold one.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+from collections.abc import Awaitable, Callable, MutableMapping
+from http.cookies import SimpleCookie
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlencode
+
+from abductive_tasks.runs.secrets import SHORTEST, redact_value, value_secrets
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+LAUNCHER_PREFIX = "/eval"
+LOGS_PREFIX = "/logs/"
+TRUSTED_FETCH_SITES = ("same-origin", "none")  # `none`: the user typed the address or opened a bookmark
+
+
+def new_token() -> str:
+    """A per-start secret (256 bits, URL-safe)."""
+    return secrets.token_urlsafe(32)
+
+
+class Refused(Exception):
+    """A request the ui does not serve; the message says why."""
+
+
+class UiGuard:
+    """An ASGI middleware: only requests from this ui's own page (or a client holding the token), to this server's
+    own address, reach ``app``; ``logs_path`` is kept inside ``logs_root``."""
+
+    def __init__(self, app: App, token: str, port: int, logs_root: Path, host: str | None = None) -> None:
+        self.app = app
+        self.token = token
+        self.logs_root = logs_root.expanduser().resolve()
+        self.cookie = f"abductive_ui_token_{port}"  # cookies are shared across ports: one per server
+        names = [*LOOPBACK_NAMES, *([host] if host and host not in ("0.0.0.0", "::", *LOOPBACK_NAMES) else [])]
+        self.hosts = frozenset(f"{name}:{port}".lower() for name in names)
+        self.origins = frozenset(f"http://{host}" for host in self.hosts)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] != "http":  # the ui uses no websocket
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        try:
+            scope, set_cookie = self.admitted(scope)
+        except Refused as refusal:
+            await refuse(send, str(refusal))
+            return
+        if set_cookie:
+            send = with_header(send, b"set-cookie", f"{self.cookie}={self.token}; Path=/; HttpOnly; SameSite=Strict")
+        if scope["path"].startswith(LOGS_PREFIX):
+            send = without_secrets(send)
+        await self.app(scope, receive, send)
+
+    def admitted(self, scope: Scope) -> tuple[Scope, bool]:
+        """The request's scope as the app gets it (token dropped from the query, ``logs_path`` made absolute) and
+        whether to set the token cookie; :class:`Refused` when it is not served."""
+        headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope["headers"]}
+        if headers.get("host", "").lower() not in self.hosts:
+            raise Refused("Host not allowed: this ui answers only to its own address (127.0.0.1, localhost, [::1])")
+        origin = headers.get("origin")
+        if origin is not None and origin.lower() not in self.origins:
+            raise Refused("cross-origin request refused")
+        if headers.get("sec-fetch-site", "none") not in TRUSTED_FETCH_SITES:
+            raise Refused("cross-site request refused")
+        query = parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+        given = [value for name, value in query if name == "token"]
+        from_query = bool(given) and all(self.matches(value) for value in given)
+        if not (from_query or self.matches(self.cookie_token(headers)) or self.matches(header_token(headers))):
+            raise Refused("token required: open the address abductive-eval ui printed at start (…/?token=…)")
+        path = scope["path"]
+        if path == LAUNCHER_PREFIX or path.startswith(LAUNCHER_PREFIX + "/"):
+            raise Refused("the evaluation launcher is not served: run evaluations with abductive-eval or batch")
+        query = [(name, value) for name, value in query if name != "token"]
+        if path.startswith(LOGS_PREFIX):
+            logs = [value for name, value in query if name == "logs_path"]
+            query = [(name, value) for name, value in query if name != "logs_path"]
+            query.append(("logs_path", str(self.logs_path(logs[-1] if logs else ""))))
+        return {**scope, "query_string": urlencode(query).encode("latin-1")}, from_query
+
+    def matches(self, value: str | None) -> bool:
+        return bool(value) and hmac.compare_digest(value.encode(), self.token.encode())
+
+    def cookie_token(self, headers: dict[str, str]) -> str | None:
+        cookies = SimpleCookie()
+        try:
+            cookies.load(headers.get("cookie", ""))
+        except Exception:  # a malformed Cookie header holds no token of ours
+            return None
+        morsel = cookies.get(self.cookie)
+        return morsel.value if morsel is not None else None
+
+    def logs_path(self, given: str) -> Path:
+        """``given`` (relative: to the logs root; empty: the root) resolved, refused outside the root."""
+        path = Path(given).expanduser() if given.strip() else self.logs_root
+        resolved = (self.logs_root / path).resolve()
+        if not resolved.is_relative_to(self.logs_root):
+            raise Refused(f"logs_path outside the folder this ui serves ({self.logs_root})")
+        return resolved
+
+
+def header_token(headers: dict[str, str]) -> str | None:
+    """The token of an ``Authorization: token <token>`` (or ``Bearer``) header."""
+    scheme, _, value = headers.get("authorization", "").partition(" ")
+    return value.strip() if scheme.lower() in ("token", "bearer") else None
+
+
+def with_header(send: Send, name: bytes, value: str) -> Send:
+    """``send``, adding a header to the response."""
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message["headers"] = [*message.get("headers", []), (name, value.encode("latin-1"))]
+        await send(message)
+
+    return sending
+
+
+def without_secrets(send: Send) -> Send:
+    """``send``, a JSON response held until complete and sent with every secret it holds replaced."""
+    start: Message | None = None
+    body = b""
+
+    async def sending(message: Message) -> None:
+        nonlocal start, body
+        if message["type"] == "http.response.start":
+            headers = {name.lower(): value for name, value in message.get("headers", [])}
+            if headers.get(b"content-type", b"").startswith(b"application/json"):
+                start = message
+                return
+        if start is None or message["type"] != "http.response.body":
+            await send(message)
+            return
+        body += message.get("body", b"")
+        if message.get("more_body"):
+            return
+        try:
+            value = json.loads(body)
+        except ValueError:  # not JSON after all: as it came
+            cleaned = body
+        else:
+            secrets = [secret for secret in value_secrets(value) if len(secret) >= SHORTEST]
+            cleaned = json.dumps(redact_value(value, secrets), ensure_ascii=False).encode()
+        headers = [(name, value) for name, value in start.get("headers", []) if name.lower() != b"content-length"]
+        await send({**start, "headers": [*headers, (b"content-length", str(len(cleaned)).encode())]})
+        await send({"type": "http.response.body", "body": cleaned})
+
+    return sending
+
+
+async def refuse(send: Send, reason: str) -> None:
+    body = json.dumps({"detail": reason}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": 403, "headers": headers})
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,298 @@
+"""``abductive-eval ui`` serves this machine's user and one folder, and runs nothing: requests from another origin,
+to another ``Host`` (DNS rebinding), without the per-start token, to lmms-eval's launcher, or for logs outside the
+folder are refused, over HTTP (httpx) and from pages loaded in headless Chromium."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from helpers.runs import OFFLINE
+
+ABDUCTIVE_EVAL = str(Path(sys.executable).with_name("abductive-eval"))
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-proxy-server",
+]
+
+pytestmark = pytest.mark.e2e
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+# what plain lmms-eval (or an older abductive-eval) leaves in a results file: it redacts only `*api_key`-like keys
+OLD_SECRETS = ("AKIA-old-secret-1234", "pw-old-5678", "cs-old-9999")
+CONFIG = {"model_args": f"access_key={OLD_SECRETS[0]},base_url=https://u:{OLD_SECRETS[1]}@h.invalid/v1"}
+
+
+def results_file(folder: Path, model_name: str) -> None:
+    folder.mkdir(parents=True)
+    config = {**CONFIG, "extra": {"client_secret": OLD_SECRETS[2]}}
+    record = {"results": {"nleye_triplet": {"alias": "nleye_triplet"}}, "config": config, "model_name": model_name}
+    (folder / "2026-01-01T00-00-00_results.json").write_text(json.dumps(record))
+
+
+class Ui:
+    """A running ``abductive-eval ui`` serving ``served`` (its working folder), with ``outside`` beside it."""
+
+    def __init__(self, root: Path) -> None:
+        self.served, self.outside, self.marker = root / "served", root / "outside", root / "launched"
+        results_file(self.served / "ours", "served-run")
+        results_file(self.outside / "theirs", "outside-run")
+        self.port = free_port()
+        self.output: list[str] = []
+        self.process = subprocess.Popen(
+            [ABDUCTIVE_EVAL, "ui", "--no-browser", "--port", str(self.port)],
+            env={**os.environ, **OFFLINE},
+            cwd=self.served,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        threading.Thread(target=lambda: self.output.extend(self.process.stdout), daemon=True).start()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.token = self.wait_for_token()
+
+    def wait_for_token(self) -> str:
+        """The token of the address the ui printed at start (empty if it printed none), once the server answers."""
+        import httpx
+
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline and self.process.poll() is None:
+            urls = re.findall(r"http://[^\s;]+", "".join(self.output))
+            if urls:
+                token = parse_qs(urlsplit(urls[0]).query).get("token", [""])[0]
+                try:
+                    if httpx.get(f"{self.base}/health", params={"token": token}).status_code == 200:
+                        return token
+                except httpx.TransportError:
+                    pass
+            time.sleep(0.5)
+        raise AssertionError(f"the ui did not start:\n{''.join(self.output)}")
+
+    def get(self, path: str, headers: dict | None = None, **params: str):
+        import httpx
+
+        return httpx.get(self.base + path, params=params, headers=headers)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def ui(tmp_path_factory) -> Ui:
+    pytest.importorskip("fastapi")
+    pytest.importorskip("uvicorn")
+    server = Ui(tmp_path_factory.mktemp("ui"))
+    yield server
+    server.stop()
+
+
+def test_the_ui_prints_its_address_with_a_token_and_serves_whoever_holds_it(ui):
+    import httpx
+
+    assert len(ui.token) >= 32
+    assert f"http://127.0.0.1:{ui.port}/?token={ui.token}" in "".join(ui.output)
+    first = ui.get("/logs/runs", token=ui.token)
+    assert first.status_code == 200 and [run["model_name"] for run in first.json()] == ["served-run"]
+    cookie = first.headers["set-cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    with httpx.Client(base_url=ui.base) as browser:  # the page's later requests carry the cookie, not the token
+        browser.cookies.update(first.cookies)
+        assert browser.get("/logs/runs").status_code == 200
+        assert browser.get("/").status_code == 200
+    assert ui.get("/logs/runs", headers={"Authorization": f"token {ui.token}"}).status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/", "/logs/runs", "/tasks", "/health"])
+def test_without_the_token_nothing_is_served(ui, path):
+    assert ui.get(path).status_code == 403
+    assert ui.get(path, token="wrong").status_code == 403
+    assert ui.get(path, headers={"Cookie": f"abductive_ui_token_{ui.port}=wrong"}).status_code == 403
+
+
+def test_the_launcher_is_refused_and_runs_no_command(ui):
+    import httpx
+
+    request = {"model": "dummy", "tasks": ["nleye_triplet"], "env_setup": f"touch {ui.marker}; exit 0"}
+    own_page = {"Origin": ui.base, "Sec-Fetch-Site": "same-origin"}
+    started = httpx.post(f"{ui.base}/eval/start", params={"token": ui.token}, json=request, headers=own_page)
+    job = started.json().get("job_id", "none") if started.status_code == 200 else "none"
+    streamed = ui.get(f"/eval/{job}/stream", token=ui.token)
+    time.sleep(1)
+    assert not ui.marker.exists(), "the launcher ran the request's command"
+    assert (started.status_code, streamed.status_code) == (403, 403)
+    for path in ("/eval/preview", "/eval/import-yaml", "/eval/none/stop"):
+        assert httpx.post(f"{ui.base}{path}", params={"token": ui.token}, json=request).status_code == 403
+    assert "launcher is not served" in started.json()["detail"]
+
+
+@pytest.mark.parametrize("origin", ["http://127.0.0.1:1", "http://evil.example", "null"])
+def test_a_cross_origin_request_is_refused_even_with_the_token(ui, origin):
+    import httpx
+
+    read = ui.get("/logs/runs", headers={"Origin": origin}, token=ui.token)
+    preflight = httpx.options(
+        f"{ui.base}/logs/runs",
+        headers={"Origin": origin, "Access-Control-Request-Method": "POST"},
+        params={"token": ui.token},
+    )
+    for response in (read, preflight):
+        assert response.status_code == 403 and "access-control-allow-origin" not in response.headers
+    assert ui.get("/logs/runs", headers={"Sec-Fetch-Site": "same-site"}, token=ui.token).status_code == 403
+    assert ui.get("/logs/runs", headers={"Origin": f"http://localhost:{ui.port}"}, token=ui.token).status_code == 200
+
+
+@pytest.mark.parametrize("host", ["rebind.example:{port}", "127.0.0.1:1", "evil.example", "localhost.evil:{port}"])
+def test_a_foreign_host_is_refused_even_with_the_token(ui, host):
+    response = ui.get("/logs/runs", headers={"Host": host.format(port=ui.port)}, token=ui.token)
+    assert response.status_code == 403 and "Host not allowed" in response.json()["detail"]
+
+
+def test_secrets_left_in_a_results_file_are_not_served(ui):
+    listed = ui.get("/logs/runs", token=ui.token)
+    (run,) = listed.json()
+    results = ui.get(f"/logs/runs/{run['run_id']}/results", token=ui.token)
+    for response in (listed, results):
+        assert response.status_code == 200 and not [secret for secret in OLD_SECRETS if secret in response.text]
+        assert int(response.headers["content-length"]) == len(response.content)
+    assert results.json()["config"] == {
+        "model_args": "access_key=[REDACTED],base_url=https://[REDACTED]@h.invalid/v1",
+        "extra": {"client_secret": "[REDACTED]"},
+    }
+
+
+def test_logs_are_served_only_from_the_folder_given_at_start(ui):
+    for escape in (str(ui.outside), "../outside", "~", "/"):
+        response = ui.get("/logs/runs", token=ui.token, logs_path=escape)
+        assert response.status_code == 403 and "outside-run" not in response.text, escape
+    run_id = "..%2Foutside%2Ftheirs%2F2026-01-01T00-00-00_results.json"
+    assert ui.get(f"/logs/runs/{run_id}/results", token=ui.token).status_code in (400, 403, 404)
+    for inside in ("", ".", "./", str(ui.served), "ours"):
+        listed = ui.get("/logs/runs", token=ui.token, logs_path=inside).json()
+        assert [run["model_name"] for run in listed] == ["served-run"], inside
+
+
+def test_the_folder_to_serve_is_an_argument(tmp_path):
+    pytest.importorskip("fastapi")
+    missing = subprocess.run(
+        [ABDUCTIVE_EVAL, "ui", str(tmp_path / "nowhere"), "--no-browser"], capture_output=True, text=True, timeout=120
+    )
+    assert missing.returncode == 2 and missing.stderr == f"abductive-eval ui: {tmp_path / 'nowhere'} is not a folder\n"
+
+
+# ---------------------------------------------------------------- in a browser
+
+ATTACK_PAGE = """<!doctype html><html><body><pre id="out"></pre><script>
+const ui = "{base}", token = "{token}", outcomes = {{}};
+function attempt(name, method, url, body) {{
+  const request = new XMLHttpRequest();  // synchronous: the DOM is final when the page has loaded
+  try {{
+    request.open(method, url, false);
+    request.withCredentials = true;
+    if (body) request.setRequestHeader("Content-Type", "application/json");
+    request.send(body ? JSON.stringify(body) : null);
+    outcomes[name] = request.status + " " + request.responseText.slice(0, 300);
+  }} catch (error) {{
+    outcomes[name] = "blocked: " + error.name;
+  }}
+  return request;
+}}
+const launch = {{model: "dummy", tasks: ["nleye_triplet"], env_setup: "touch {marker}; exit 0"}};
+for (const [label, suffix] of [["no token", ""], ["stolen token", "?token=" + token]]) {{
+  const started = attempt(label + ": start", "POST", ui + "/eval/start" + suffix, launch);
+  let job = "none";
+  try {{ job = JSON.parse(started.responseText).job_id || "none"; }} catch (error) {{}}
+  const sep = suffix ? "&" : "?";
+  attempt(label + ": stream", "GET", ui + "/eval/" + job + "/stream" + suffix);
+  attempt(label + ": logs", "GET", ui + "/logs/runs" + suffix + sep + "logs_path={outside}");
+}}
+document.getElementById("out").textContent = JSON.stringify(outcomes);
+</script></body></html>"""
+
+
+def chromium_dom(url: str, profile: Path, *flags: str) -> str:
+    completed = subprocess.run(
+        [str(CHROMIUM), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *flags, "--dump-dom", url],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    return completed.stdout
+
+
+@pytest.fixture
+def chromium():
+    if not CHROMIUM.exists():
+        pytest.skip("headless-browser test: /usr/bin/chromium is missing (apt-get install -y chromium)")
+    return chromium_dom
+
+
+@pytest.fixture
+def attack_site(ui, tmp_path):
+    """A page on another local port whose script calls the ui's launcher and logs, with and without the token."""
+    site = tmp_path / "site"
+    site.mkdir()
+    page = ATTACK_PAGE.format(base=ui.base, token=ui.token, marker=ui.marker, outside=ui.outside)
+    (site / "attack.html").write_text(page)
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/attack.html"
+    server.shutdown()
+    server.server_close()
+
+
+def outcomes(dom: str) -> dict[str, str]:
+    found = re.search(r'<pre id="out">(.*?)</pre>', dom, re.S)
+    assert found and found[1], dom[-2000:]
+    return json.loads(found[1].replace("&quot;", '"').replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"))
+
+
+def test_a_page_of_another_origin_cannot_launch_or_read_in_chromium(ui, chromium, attack_site, tmp_path):
+    seen = outcomes(chromium(attack_site, tmp_path / "profile"))
+    time.sleep(1)
+    assert not ui.marker.exists(), f"a page of another origin ran a command: {seen}"
+    assert set(seen) == {
+        f"{label}: {what}" for label in ("no token", "stolen token") for what in ("start", "stream", "logs")
+    }
+    for name, outcome in seen.items():  # refused by the server (403) or blocked by the browser: never read
+        assert outcome.startswith(("blocked", "0 ", "403 ")), (name, outcome)
+        assert "outside-run" not in outcome and "job_id" not in outcome, (name, outcome)
+
+
+def test_a_rebound_host_name_is_refused_in_chromium_and_the_own_address_served(ui, chromium, tmp_path):
+    rebound = chromium(
+        f"http://rebind.test:{ui.port}/logs/runs?token={ui.token}",
+        tmp_path / "profile",
+        "--host-resolver-rules=MAP rebind.test 127.0.0.1",
+    )
+    assert "Host not allowed" in rebound and "served-run" not in rebound
+    own = chromium(f"http://127.0.0.1:{ui.port}/logs/runs?token={ui.token}", tmp_path / "profile-own")
+    assert "served-run" in own  # the browser reaches the ui: the refusal above is the ui's

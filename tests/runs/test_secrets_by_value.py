@@ -1,0 +1,239 @@
+"""Secrets are scrubbed by value wherever they land: secrets planted in a spec (secret-named ``model_args`` lmms-eval
+does not redact, URL credentials in ``model_args``, ``env`` and the judge's URL, a malformed model entry) appear in
+no file a batch, ``browse`` or ``export-sherlock`` writes, on no console line, and in nothing the ui serves."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from abductive_tasks.reports.browse import browse_main
+from abductive_tasks.runs.batch import main as batch_main
+from abductive_tasks.runs.secrets import collect_secrets, redact_text, url_credentials, value_secrets
+from abductive_tasks.sherlock.export import main as export_main
+
+from helpers.runs import OFFLINE, abductive_eval
+
+PLANTED = {
+    "api_key": "sk-planted-api-7c1d9e2f4a6b8c0d",
+    "access_key": "AKIAPLANTED5E6F7A8B9C",
+    "token": "tok-planted-3b5d7f9a1c2e4f6a",
+    "base_url password": "pw-planted-8e0f2a4c6e8a",
+    "judge url password": "jpw-planted-1a3c5e7f9b",
+    "env token": "envtok-planted-6d8f0b2d4f",
+    "env url password": "envpw-planted-2c4e6a8c0e",
+    "malformed entry api_key": "sk-planted-bad-9a7b5c3d1e",
+}
+TASKS = ["nleye_triplet", "sherlock_comparison_rating"]
+ABDUCTIVE_EVAL = str(Path(sys.executable).with_name("abductive-eval"))
+
+
+def test_url_credentials_are_the_userinfo_and_its_password_as_written_and_decoded():
+    text = "base https://user:p%40ss1@host/v1, mirror http://tok-abc@mirror.invalid and https://plain.example/x@y"
+    assert url_credentials(text) == ["user:p%40ss1", "user:p@ss1", "p%40ss1", "p@ss1", "tok-abc", "tok-abc"]
+
+
+def test_secrets_are_collected_from_every_place_by_key_rule_and_from_urls():
+    spec = {
+        "env": {"SERVICE_TOKEN": "tok-12345", "MIRROR": "https://u:pw-12345@m.invalid"},
+        "models": [
+            {"model_args": {"access_key": "AKIA12345", "base_url": "https://u:pw-67890@h.invalid"}},
+            "dumb_pixel api_key=sk-in-a-string",
+            {"eval_args": ["--client_secret", "cs-12345", "--model_args", "response=1,hf_token=hf-12345"]},
+        ],
+        "judge": {"url": "https://judge:jpw-12345@j.invalid/v1"},
+    }
+    found = set(value_secrets(spec))
+    expected = {"tok-12345", "pw-12345", "AKIA12345", "pw-67890", "sk-in-a-string", "cs-12345", "hf-12345", "jpw-12345"}
+    assert expected <= found
+    inherited = collect_secrets(environment={"HTTPS_PROXY": "http://proxy-user:proxy-pw1@proxy:3128", "X": "y"})
+    assert "proxy-pw1" in inherited and "y" not in inherited
+    assert redact_text('{"k": "a\\"quoted-secret"}', ['a"quoted-secret']) == '{"k": "[REDACTED]"}'  # as JSON writes it
+
+
+def planted_spec(tmp_path: Path) -> Path:
+    url = "https://planted-user:{}@{}.invalid/v1"
+    spec = {
+        "output_dir": "results",
+        "tasks": TASKS,
+        "env": {
+            "ABDUCTIVE_DATA": "sample",
+            "SERVICE_TOKEN": PLANTED["env token"],
+            "MIRROR_URL": url.format(PLANTED["env url password"], "mirror"),
+        },
+        "judge": {"url": url.format(PLANTED["judge url password"], "judge"), "model_version": "judge-model"},
+        "models": [
+            {
+                "name": "dummy-planted",
+                "backend": "dummy",
+                "model_args": {
+                    "response": "1",
+                    "api_key": PLANTED["api_key"],
+                    "access_key": PLANTED["access_key"],
+                    "token": PLANTED["token"],
+                    "base_url": url.format(PLANTED["base_url password"], "api"),
+                },
+            },
+            {"name": "random_baseline", "backend": "random_baseline"},
+            {"name": "dumb_pixel", "backend": "dumb_pixel"},
+            f"broken api_key={PLANTED['malformed entry api_key']}",
+        ],
+    }
+    path = tmp_path / "spec.yaml"
+    path.write_text(json.dumps(spec))
+    return path
+
+
+def leaks(text: str | bytes, where: str) -> set[tuple[str, str]]:
+    data = text if isinstance(text, bytes) else text.encode()
+    return {(place, where) for place, secret in PLANTED.items() if secret.encode() in data}
+
+
+def file_leaks(folder: Path, root: Path) -> set[tuple[str, str]]:
+    found = set()
+    for path in folder.rglob("*"):
+        if path.is_file():
+            found |= leaks(path.read_bytes(), str(path.relative_to(root)))
+            if path.suffix == ".zip":
+                with zipfile.ZipFile(path) as archive:
+                    for name in archive.namelist():
+                        found |= leaks(archive.read(name), f"{path.relative_to(root)}:{name}")
+    return found
+
+
+def served_by_the_ui(results: Path) -> list[tuple[str, str]]:
+    """Every run, results file and samples page the ui serves for ``results``."""
+    import httpx
+
+    port = free_port()
+    output: list[str] = []
+    server = subprocess.Popen(
+        [
+            str(Path(sys.executable).with_name("abductive-eval")),
+            "ui",
+            str(results),
+            "--no-browser",
+            "--port",
+            str(port),
+        ],
+        env={**os.environ, **OFFLINE},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    threading.Thread(target=lambda: output.extend(server.stdout), daemon=True).start()
+    base, served = f"http://127.0.0.1:{port}", []
+    try:
+        deadline, token = time.monotonic() + 180, None
+        while time.monotonic() < deadline and server.poll() is None and token is None:
+            found = re.search(r"token=([\w-]+)", "".join(output))
+            try:
+                if found and httpx.get(f"{base}/health", params={"token": found[1]}).status_code == 200:
+                    token = found[1]
+            except httpx.TransportError:
+                pass
+            time.sleep(0.5)
+        assert token, "".join(output)
+        with httpx.Client(base_url=base, headers={"Authorization": f"token {token}"}, timeout=60) as client:
+            runs = client.get("/logs/runs")
+            served.append(("/logs/runs", runs.text))
+            for run in runs.json():
+                path = f"/logs/runs/{run['run_id']}"
+                served.append((f"{path}/results", client.get(f"{path}/results").text))
+                for task in run["tasks"]:
+                    served.append((f"{path}/samples/{task}", client.get(f"{path}/samples/{task}").text))
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    served.append(("ui console", "".join(output)))
+    return served
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.e2e
+def test_planted_secrets_reach_no_file_console_or_page(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+    spec = planted_spec(tmp_path)
+    results = tmp_path / "results"
+
+    assert batch_main([str(spec), "--print-commands"]) == 0
+    printed = capsys.readouterr()
+    found = leaks(printed.out + printed.err, "console: batch --print-commands")
+    assert batch_main([str(spec)]) == 1  # the malformed entry fails alone
+    printed = capsys.readouterr()
+    found |= leaks(printed.out + printed.err, "console: batch")
+    found |= file_leaks(results, tmp_path) | file_leaks(tmp_path / "cache", tmp_path)
+    assert found == set(), "a batch wrote or printed a secret"
+
+    assert "3 of 4 models complete; failed: models[3]" in printed.out
+    status = json.loads((results / "batch_status.json").read_text())
+    assert status["models[3]"]["state"] == "failed" and "[REDACTED]" in status["models[3]"]["error"]
+    (recorded,) = (results / "dummy-planted").rglob("*_results.json")
+    model_args = json.loads(recorded.read_text())["config"]["model_args"]
+    assert "access_key=[REDACTED]" in model_args and "base_url=https://[REDACTED]@api.invalid/v1" in model_args
+    assert len(list(results.rglob("*"))) > 30
+
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    for model in ("dummy-planted", "random_baseline", "dumb_pixel"):
+        for task_results in (results / model).rglob("*_results.json"):
+            assert browse_main([str(task_results), "-o", str(pages / f"{model}.html")]) == 0
+    (sherlock_run,) = {path.parent for path in (results / "dummy-planted").rglob("*_samples_sherlock_*.jsonl")}
+    assert export_main([str(sherlock_run), "--out", str(tmp_path / "export"), "--split", "val"]) == 0
+    printed = capsys.readouterr()
+    assert list((tmp_path / "export").glob("*.zip")) and len(list(pages.glob("*.html"))) == 3
+    found = leaks(printed.out + printed.err, "console: browse, export-sherlock")
+    found |= file_leaks(pages, tmp_path) | file_leaks(tmp_path / "export", tmp_path)
+    assert found == set(), "browse or export-sherlock wrote or printed a secret"
+
+    served = served_by_the_ui(results)
+    assert len(served) >= 2 + 3 * len(TASKS)
+    assert {leak for where, text in served for leak in leaks(text, f"ui: {where}")} == set()
+
+
+def test_print_commands_show_a_variable_holding_a_secret_by_reference():
+    from abductive_tasks.runs.plan import shell_line
+
+    secrets = collect_secrets(mappings=[{"judge": "https://j:jpw-1234@j.invalid/v1", "base": "https://u:pw-1234@h"}])
+    line = shell_line(
+        ["abductive-eval", "--model_args", "base_url=https://u:pw-1234@h/v1"],
+        {"OPENAI_API_URL": "https://j:jpw-1234@j.invalid/v1", "ABDUCTIVE_DATA": "sample"},
+        secrets,
+    )
+    assert line == (
+        'OPENAI_API_URL="$OPENAI_API_URL" ABDUCTIVE_DATA=sample abductive-eval --model_args '
+        "base_url=https://[REDACTED]@h/v1"
+    )
+
+
+@pytest.mark.e2e
+def test_abductive_eval_alone_writes_and_prints_no_secret_it_was_given(tmp_path):
+    """Not only under a batch: secrets on the command line and in the environment are scrubbed from the results
+    and samples files and the console."""
+    model_args = f"response=1,access_key={PLANTED['access_key']},base_url=https://u:{PLANTED['base_url password']}@h.x"
+    output = tmp_path / "out"
+    run = abductive_eval(
+        ["--model", "dummy", "--model_args", model_args, "--tasks", "nleye_triplet", "--log_samples"],
+        output,
+        env={"MIRROR_URL": f"https://mirror:{PLANTED['env url password']}@m.invalid"},
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    (results,) = output.rglob("*_results.json")
+    assert "access_key=[REDACTED]" in json.loads(results.read_text())["config"]["model_args"]
+    assert file_leaks(output, tmp_path) | leaks(run.stdout + run.stderr, "console") == set()
