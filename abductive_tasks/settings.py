@@ -62,6 +62,12 @@ VARIABLES: dict[str, Variable] = {
             "NL-Eye image-to-text: the describer whose descriptions nleye_triplet_described reads "
             "(default: ABDUCTIVE_NLEYE_DESCRIBER)",
         ),
+        Variable(
+            "ABDUCTIVE_MUCR_PICKS",
+            "",
+            "MuCR Exp (Eq. 5): the folder holding the same model's mucr_c2e and mucr_cue samples "
+            "(--log_samples; the _split tasks for mucr_exp_split), whose picks mucr_exp explains",
+        ),
         Variable("ABDUCTIVE_JUDGE", "on", "'off' disables the LLM judge even when OPENAI_API_KEY is set"),
         Variable(
             "ABDUCTIVE_JUDGE_CACHE",
@@ -185,6 +191,11 @@ def nleye_descriptions() -> str:
     """``ABDUCTIVE_NLEYE_DESCRIPTIONS``: the describer whose descriptions are read, by default
     ``ABDUCTIVE_NLEYE_DESCRIBER`` ('' when both are unset)."""
     return raw("ABDUCTIVE_NLEYE_DESCRIPTIONS") or nleye_describer()
+
+
+def mucr_picks() -> str:
+    """``ABDUCTIVE_MUCR_PICKS``: the folder of the earlier samples mucr_exp reads its picks from ('' when unset)."""
+    return raw("ABDUCTIVE_MUCR_PICKS")
 
 
 def judge_disabled() -> bool:
