@@ -12,12 +12,13 @@ from PIL import Image
 
 from abductive_tasks.cli import main
 from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.models.baselines import DumbPixel
 from abductive_tasks.mucr import data, hooks
 from abductive_tasks.mucr.sample import make_mucr_v2
 from abductive_tasks.scoring import judge
 
 from helpers.openai_stub import Fault, OpenAIStub, message_text
-from helpers.runs import abductive_eval, count, metric, read_results
+from helpers.runs import abductive_eval, count, metric, read_results, read_samples
 from helpers.tiny_llava import build_tiny_llava
 
 pytestmark = pytest.mark.e2e
@@ -302,3 +303,25 @@ def test_exp_explains_the_models_own_picks_in_a_second_stage(tmp_path, monkeypat
     assert counts["c2e_picks_unreadable"] == counts["cue_picks_unreadable"] == 0
     assert counts["items_cue_pick_wrong"] == 10 - right_cues
     assert counts["items_effect_pick_wrong"] == sum(effect_docs[n]["gold_position"] != 1 for n in asked)
+
+
+def test_dumb_pixel_explains_its_own_picks_form_3(tmp_path, monkeypatch):
+    """The two stages with a baseline: dumb_pixel's Exp answers come from the documents built on its own picks
+    (the cause image and the effect image it picked), and its wrong picks are counted."""
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
+    first, second = tmp_path / "picks", tmp_path / "explain"
+    assert main(["--model", "dumb_pixel", "--tasks", "mucr_c2e_split,mucr_cue_split", "--log_samples",
+                 "--output_path", str(first)]) == 0  # fmt: skip
+    monkeypatch.setenv("ABDUCTIVE_MUCR_PICKS", str(first))
+    assert main(["--model", "dumb_pixel", "--tasks", "mucr_exp_split", "--log_samples",
+                 "--output_path", str(second)]) == 0  # fmt: skip
+    counts = metric(read_results(second), "mucr_exp_split", "exp_counts")
+    # Its C2E accuracy is 3/12 and its Cue accuracy 2/12 on the sample (test_dumb_pixel_on_both_forms_...).
+    assert (counts["documents"], counts["items_without_picks"]) == (12, 0)
+    assert (counts["items_effect_pick_wrong"], counts["items_cue_pick_wrong"]) == (9, 10)
+    docs = hooks.exp_own_docs_split(None)
+    shown = [doc["image_paths"][1] for doc in docs]
+    assert sum(path != item["effect_image"] for path, item in zip(shown, ITEMS, strict=True)) == 9
+    samples = sorted(read_samples(second, "mucr_exp_split"), key=lambda sample: sample["doc_id"])
+    replies = [sample["filtered_resps"] for sample in samples]  # one reply per document
+    assert replies == [DumbPixel().answer(doc, random.Random(0)) for doc in docs]
