@@ -68,6 +68,12 @@ VARIABLES: dict[str, Variable] = {
             "MuCR CCoT: the name mucr_<level>_ccot_graph stores its scene graphs under and mucr_<level>_ccot "
             "reads them back by (e.g. the model's name)",
         ),
+        Variable(
+            "ABDUCTIVE_MUCR_PICKS",
+            "",
+            "MuCR Exp (Eq. 5): the folder holding the same model's mucr_c2e and mucr_cue samples "
+            "(--log_samples; the _split tasks for mucr_exp_split), whose picks mucr_exp explains",
+        ),
         Variable("ABDUCTIVE_JUDGE", "on", "'off' disables the LLM judge even when OPENAI_API_KEY is set"),
         Variable(
             "ABDUCTIVE_JUDGE_CACHE",
@@ -196,6 +202,11 @@ def nleye_descriptions() -> str:
 def mucr_scene_graphs() -> str:
     """``ABDUCTIVE_MUCR_SCENE_GRAPHS``: the name MuCR's CCoT scene graphs are stored and read under ('' when unset)."""
     return raw("ABDUCTIVE_MUCR_SCENE_GRAPHS")
+
+
+def mucr_picks() -> str:
+    """``ABDUCTIVE_MUCR_PICKS``: the folder of the earlier samples mucr_exp reads its picks from ('' when unset)."""
+    return raw("ABDUCTIVE_MUCR_PICKS")
 
 
 def judge_disabled() -> bool:

@@ -98,6 +98,7 @@ def nleye_triplet_records(rng: np.random.Generator, items: int = 350) -> list[di
                     "reasoning_category": CATEGORIES[index % 6],
                     "time_direction": direction,
                     "time_duration": duration,
+                    "swapped": position == 2,
                     "judge_configured": True,
                     "explanation": "ok" if correct else None,
                     "explanation_valid": bool(rng.random() < 0.5) if correct else None,

@@ -23,4 +23,5 @@ MANIFESTS = (
     ),
     ModelManifest(model_id="llava_hf_scorer", simple_class_path="abductive_tasks.models.llava_scorer.LlavaHfScorer"),
     ModelManifest(model_id="dve_optimized", simple_class_path="abductive_tasks.models.dve_optimized.DveOptimized"),
+    ModelManifest(model_id="nli_scorer", simple_class_path="abductive_tasks.models.nli_scorer.NliScorer"),
 )

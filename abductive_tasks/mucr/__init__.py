@@ -9,6 +9,7 @@ from abductive_tasks.mucr.hooks import (
     aggregate_cue,
     aggregate_e2c,
     aggregate_exp,
+    aggregate_exp_own,
     c2e_docs,
     cue_docs,
     doc_to_text_c2e_composite,
@@ -23,6 +24,8 @@ from abductive_tasks.mucr.hooks import (
     doc_to_visual_split,
     e2c_docs,
     exp_docs,
+    exp_own_docs,
+    exp_own_docs_split,
     process_results_c2e,
     process_results_c2e_split,
     process_results_cue,
@@ -30,6 +33,7 @@ from abductive_tasks.mucr.hooks import (
     process_results_e2c,
     process_results_e2c_split,
     process_results_exp,
+    process_results_exp_own,
 )
 
 __all__ = [
@@ -37,6 +41,7 @@ __all__ = [
     "aggregate_cue",
     "aggregate_e2c",
     "aggregate_exp",
+    "aggregate_exp_own",
     "c2e_docs",
     "cue_docs",
     "doc_to_text_c2e_composite",
@@ -51,6 +56,8 @@ __all__ = [
     "doc_to_visual_split",
     "e2c_docs",
     "exp_docs",
+    "exp_own_docs",
+    "exp_own_docs_split",
     "process_results_c2e",
     "process_results_c2e_split",
     "process_results_cue",
@@ -58,4 +65,5 @@ __all__ = [
     "process_results_e2c",
     "process_results_e2c_split",
     "process_results_exp",
+    "process_results_exp_own",
 ]

@@ -14,11 +14,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import datasets
+from loguru import logger
 
+from abductive_tasks.inputs.data import DataError
 from abductive_tasks.inputs.images import compose_labelled, load_image
 from abductive_tasks.mucr import prompts
 from abductive_tasks.mucr.data import N_CANDIDATES, load_selected
-from abductive_tasks.mucr.metrics import choice_outcome, exp_outcome, split_explanation
+from abductive_tasks.mucr.metrics import PICK_COUNTS, choice_outcome, exp_outcome, exp_own_outcome, split_explanation
+from abductive_tasks.mucr.picks import Picks, load_picks
 from abductive_tasks.scoring import judge
 from abductive_tasks.scoring.parsing import Choice, parse_judge_score
 from abductive_tasks.scoring.taskspec import REQUEST_FAILED, Metric, Reading, TaskSpec
@@ -129,8 +132,85 @@ def cue_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
 
 
 def exp_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
-    """process_docs of mucr_exp and mucr_exp_split."""
+    """process_docs of mucr_exp_gold and mucr_exp_gold_split (the gold effect image and cue: an upper bound)."""
     return exp_docs_from(load_selected().items)
+
+
+# ---------------------------------------------------------------- Exp on the model's own picks (Eq. 5)
+
+
+def _pick(picks: Picks, item_id: str, level: str, counts: dict[str, int]) -> int | None:
+    """The option ``picks`` holds for the item; None (counted) when it is missing or unreadable."""
+    entry = picks.by_item.get(item_id)
+    if entry is None:
+        counts[f"{level}_picks_missing"] += 1
+        return None
+    picked = entry[1]
+    if picked is None:
+        counts[f"{level}_picks_unreadable"] += 1
+        return None
+    if not 1 <= picked <= N_CANDIDATES:
+        raise DataError(f"{picks.source}: item {item_id!r} picked option {picked}, expected 1-{N_CANDIDATES}")
+    return picked
+
+
+def exp_own_docs_from(items: Iterable[dict], c2e: Picks, cue: Picks) -> datasets.Dataset:
+    """Exp documents on the model's own picks (Eq. 5): the cause image, the effect image the model picked in C2E
+    and the cue phrase it picked in Cue (same data, same form); the references stay the true pair's annotations
+    (Eq. 6-8). An item whose effect or cue pick is missing or unreadable is left out, never asked with the gold
+    answer, and counted in every document (``PICK_COUNTS``)."""
+    by_id = {item["item_id"]: item for item in items}
+    effect_docs = {item_id: _image_choice_doc(item, by_id, "c2e") for item_id, item in by_id.items()}
+    cue_docs = {item_id: _cue_doc(item) for item_id, item in by_id.items()}
+    c2e.check_gold({item_id: doc["gold_position"] for item_id, doc in effect_docs.items()})
+    cue.check_gold({item_id: doc["gold_position"] for item_id, doc in cue_docs.items()})
+    counts = dict.fromkeys(PICK_COUNTS, 0)
+    docs = []
+    for item_id, item in by_id.items():
+        effect_pick, cue_pick = _pick(c2e, item_id, "c2e", counts), _pick(cue, item_id, "cue", counts)
+        if effect_pick is None or cue_pick is None:
+            counts["items_without_picks"] += 1
+            continue
+        picked_pair = effect_docs[item_id]["candidate_ids"][effect_pick - 1]
+        shown = [item["cause_image"], by_id[picked_pair]["effect_image"]]
+        docs.append(
+            {
+                **_exp_doc(item, by_id),
+                "cue": cue_docs[item_id]["options"][cue_pick - 1],
+                "gold_cue": item["cue"],
+                "effect_pick": picked_pair,
+                "effect_pick_correct": picked_pair == item_id,
+                "cue_pick_correct": cue_pick == cue_docs[item_id]["gold_position"],
+                "image_paths": shown,
+                "candidate_images": shown,
+            }
+        )
+    if not docs:
+        raise DataError(f"mucr_exp: no item has both a readable effect pick ({c2e.source}) and cue pick ({cue.source})")
+    if counts["items_without_picks"]:
+        logger.warning(
+            f"mucr_exp: {counts['items_without_picks']} of {len(by_id)} items lack a readable effect or cue pick "
+            "and are left out (counted in exp_counts)"
+        )
+    return datasets.Dataset.from_list([doc | counts for doc in docs])
+
+
+def exp_own_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
+    """process_docs of mucr_exp: the picks of the same model's mucr_c2e and mucr_cue (Form-1)."""
+    return exp_own_docs_from(
+        load_selected().items,
+        load_picks("mucr_exp", "mucr_c2e", "c2e_accuracy"),
+        load_picks("mucr_exp", "mucr_cue", "cue_accuracy"),
+    )
+
+
+def exp_own_docs_split(placeholder: datasets.Dataset) -> datasets.Dataset:
+    """process_docs of mucr_exp_split: the picks of the same model's mucr_c2e_split and mucr_cue_split (Form-3)."""
+    return exp_own_docs_from(
+        load_selected().items,
+        load_picks("mucr_exp_split", "mucr_c2e_split", "c2e_accuracy"),
+        load_picks("mucr_exp_split", "mucr_cue_split", "cue_accuracy"),
+    )
 
 
 # ---------------------------------------------------------------- visuals and prompts
@@ -276,8 +356,9 @@ def _choice_spec(level: str) -> TaskSpec:
 
 
 C2E, E2C, CUE = (_choice_spec(level) for level in ("c2e", "e2c", "cue"))
-EXP = TaskSpec(
-    name="mucr_exp",
+EXP = TaskSpec(  # gold effect image and cue: the upper bound mucr_exp_gold reports
+    name="mucr_exp_gold",
+    seed_name="mucr_exp",  # its values and intervals are those of the former gold-conditioned mucr_exp
     prefix="exp",
     metrics=(
         Metric("exp_s1", scale="raw"),  # Eq. (6): cause image, 0-10
@@ -293,7 +374,17 @@ EXP = TaskSpec(
     record=_exp_record,
     compute=exp_outcome,
 )
-SPECS = (C2E, E2C, CUE, EXP)
+
+
+def _exp_own_record(doc: dict, reading: Reading) -> dict:
+    """The Exp record (scored against the true pair's annotations) with whether each pick was right and the
+    pick counts of the documents' build."""
+    picks = {name: doc[name] for name in ("effect_pick_correct", "cue_pick_correct", *PICK_COUNTS)}
+    return _exp_record(doc, reading) | picks
+
+
+EXP_OWN = TaskSpec(name="mucr_exp", prefix="exp", metrics=EXP.metrics, record=_exp_own_record, compute=exp_own_outcome)
+SPECS = (C2E, E2C, CUE, EXP, EXP_OWN)
 
 process_results_c2e = C2E.results_reader(lambda doc: FOUR_OPTIONS, doc_to_text_c2e_composite)
 process_results_c2e_split = C2E.results_reader(lambda doc: FOUR_OPTIONS, doc_to_text_c2e_split)
@@ -302,7 +393,9 @@ process_results_e2c_split = E2C.results_reader(lambda doc: FOUR_OPTIONS, doc_to_
 process_results_cue = CUE.results_reader(cue_answer, doc_to_text_cue_composite)
 process_results_cue_split = CUE.results_reader(cue_answer, doc_to_text_cue_split)
 process_results_exp = EXP.results_reader(lambda doc: Explanation())  # the text is the answer: nothing to extract
+process_results_exp_own = EXP_OWN.results_reader(lambda doc: Explanation())
 aggregate_c2e = C2E.aggregate
 aggregate_e2c = E2C.aggregate
 aggregate_cue = CUE.aggregate
 aggregate_exp = EXP.aggregate
+aggregate_exp_own = EXP_OWN.aggregate

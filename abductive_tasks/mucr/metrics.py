@@ -182,3 +182,25 @@ def exp_outcome(records: Records) -> Outcome:
         }
     outcome.counts["items_offline_scored"] = len(offline)
     return outcome
+
+
+# Counted in every Exp-on-own-picks document: items left out for want of a readable effect or cue pick, and why.
+PICK_COUNTS = (
+    "items_without_picks",
+    "c2e_picks_missing",
+    "c2e_picks_unreadable",
+    "cue_picks_missing",
+    "cue_picks_unreadable",
+)
+
+
+def exp_own_outcome(records: Records) -> Outcome:
+    """Exp on the model's own picks (Eq. 5): :func:`exp_outcome` over the items asked, with the items left out for
+    a missing or unreadable pick and the items asked with a wrong effect / cue pick counted."""
+    outcome = exp_outcome(records)
+    outcome.counts |= {name: int(records[0][name]) if records else 0 for name in PICK_COUNTS}
+    outcome.counts |= {
+        "items_effect_pick_wrong": sum(not record["effect_pick_correct"] for record in records),
+        "items_cue_pick_wrong": sum(not record["cue_pick_correct"] for record in records),
+    }
+    return outcome

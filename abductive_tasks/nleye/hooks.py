@@ -300,7 +300,12 @@ def _triplet_record(doc: dict, reading: Reading) -> dict:
 def _judged_triplet_record(doc: dict, reading: Reading) -> dict:
     record = _triplet_record(doc, reading)
     status, valid = _explanation_verdict(doc, reading.text) if record["correct"] else (None, None)
-    return record | {"judge_configured": judge_configured(), "explanation": status, "explanation_valid": valid}
+    return record | {
+        "swapped": doc["swapped"],
+        "judge_configured": judge_configured(),
+        "explanation": status,
+        "explanation_valid": valid,
+    }
 
 
 _TRIPLET_METRICS = (

@@ -1,8 +1,9 @@
 """NL-Eye metrics (§4.2, Appendix A.3, Tables 7-8): pure functions of the per-document records.
 
 Triplet records: ``item_id``, ``gold_position`` (1 or 2, where the gold hypothesis was shown),
-``correct``, the categories, and for judged explanations ``explanation`` (judge status, None
-when not judged) and ``explanation_valid``. Pairs records: ``item_id``, ``is_gold``, ``rating``
+``correct``, the categories, and for judged explanations ``swapped`` (the hypotheses shown in the swapped
+order), ``explanation`` (judge status, None when not judged) and ``explanation_valid``.
+Pairs records: ``item_id``, ``is_gold``, ``rating``
 (None when unreadable), the categories. The unit of every interval is the item.
 """
 
@@ -112,8 +113,24 @@ def describe_outcome(records: list[dict]) -> Outcome:
     )
 
 
+def explained_items(records: list[dict]) -> list[dict]:
+    """One explanation per item right in at least one order, as Table 10 counts them ("the explanations associated
+    with correct plausibility prediction", one per item): the original order's when it is right, else the swapped
+    order's. The paper does not say which order's explanation it judged when both are right; ours is fixed by the
+    order alone, never by the verdict."""
+    chosen: dict[str, dict] = {}
+    for record in records:
+        if not record["correct"]:
+            continue
+        held = chosen.get(record["item_id"])
+        if held is None or (held["swapped"] and not record["swapped"]):
+            chosen[record["item_id"]] = record
+    return list(chosen.values())
+
+
 def _add_explanations(outcome: Outcome, records: list[dict]) -> None:
-    """§4.2 / Table 2 "Explanation Auto": share of the judged explanations of correct predictions the judge finds valid.
+    """§4.2 / Table 2 "Explanation Auto": share of the items right in at least one order whose judged explanation
+    (:func:`explained_items`) the judge finds valid; the counts are items, as Table 10's.
 
     Without a configured judge the rate and the counts are None (one warning says how to configure one).
     """
@@ -132,13 +149,14 @@ def _add_explanations(outcome: Outcome, records: list[dict]) -> None:
             )
         }
         return
-    judged = [record for record in records if record["explanation"] == OK]
-    outcome.estimates["explanation_valid_rate"] = Estimate.grouped_mean(
+    explained = explained_items(records)
+    judged = [record for record in explained if record["explanation"] == OK]
+    outcome.estimates["explanation_valid_rate"] = Estimate.mean(
         [r["item_id"] for r in judged], [r["explanation_valid"] for r in judged]
     )
-    statuses = [record["explanation"] for record in records if record["explanation"] is not None]
+    statuses = [record["explanation"] for record in explained]
     outcome.counts |= {
-        "explanations_judged": statuses.count(OK),  # Table 10: number of evaluated explanations
+        "explanations_judged": statuses.count(OK),  # Table 10: number of evaluated explanations (items)
         "explanations_judge_failed": statuses.count(JUDGE_FAILED),
         "explanations_judge_unparsable": statuses.count(UNPARSABLE),
         "explanations_unjudgeable": statuses.count(NO_REFERENCE),

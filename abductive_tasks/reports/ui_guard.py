@@ -173,7 +173,7 @@ def without_secrets(send: Send) -> Send:
             cleaned = body
         else:
             secrets = [secret for secret in value_secrets(value) if len(secret) >= SHORTEST]
-            cleaned = json.dumps(redact_value(value, secrets), ensure_ascii=False).encode()
+            cleaned = json.dumps(redact_value(value, secrets), ensure_ascii=False).encode() if secrets else body
         headers = [(name, value) for name, value in start.get("headers", []) if name.lower() != b"content-length"]
         await send({**start, "headers": [*headers, (b"content-length", str(len(cleaned)).encode())]})
         await send({"type": "http.response.body", "body": cleaned})

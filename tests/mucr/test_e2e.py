@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -11,12 +12,13 @@ from PIL import Image
 
 from abductive_tasks.cli import main
 from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.models.baselines import DumbPixel
 from abductive_tasks.mucr import data, hooks
 from abductive_tasks.mucr.sample import make_mucr_v2
 from abductive_tasks.scoring import judge
 
 from helpers.openai_stub import Fault, OpenAIStub, message_text
-from helpers.runs import abductive_eval, count, metric, read_results
+from helpers.runs import abductive_eval, count, metric, read_results, read_samples
 from helpers.tiny_llava import build_tiny_llava
 
 pytestmark = pytest.mark.e2e
@@ -78,10 +80,10 @@ def test_dumb_pixel_on_both_forms_matches_the_pixels(tmp_path):
         assert metric(results, f"mucr_cue{suffix}", "cue_accuracy") == pytest.approx(expected)
         assert count(results, f"mucr_cue{suffix}", "unparsable") == 0
         # Exp: another pair's annotation; no judge configured, so S1-S3/Exp are not computed.
-        assert metric(results, f"mucr_exp{suffix}", "exp_score") is None
-        assert count(results, f"mucr_exp{suffix}", "items_judged") == 0
-        assert metric(results, f"mucr_exp{suffix}", "exp_unlabelled_rate") == 1.0
-        assert count(results, f"mucr_exp{suffix}", "items_scored") == 12
+        assert metric(results, f"mucr_exp_gold{suffix}", "exp_score") is None
+        assert count(results, f"mucr_exp_gold{suffix}", "items_judged") == 0
+        assert metric(results, f"mucr_exp_gold{suffix}", "exp_unlabelled_rate") == 1.0
+        assert count(results, f"mucr_exp_gold{suffix}", "items_scored") == 12
     assert metric(results, "mucr_cue", "cue_accuracy") == pytest.approx(2 / 12)  # the value the sample gives
 
 
@@ -126,7 +128,7 @@ def test_dummy_answers_every_task_offline_similarity_in_process(tmp_path, monkey
             "upper": 1.0,
         }
         assert count(results, f"mucr_cue{suffix}", "unparsable") == 8
-        task = f"mucr_exp{suffix}"
+        task = f"mucr_exp_gold{suffix}"
         assert metric(results, task, "exp_s1") is None and metric(results, task, "exp_score") is None
         assert metric(results, task, "exp_offline_s2") == pytest.approx(0.4)
         assert metric(results, task, "exp_offline_score") == pytest.approx(0.25 * 0.2 + 0.25 * 0.4 + 0.5 * 0.8)
@@ -169,14 +171,14 @@ def test_exp_judged_by_a_scripted_openai_server(tmp_path, monkeypatch):
             "--model_args",
             f"response={LABELLED}",
             "--tasks",
-            "mucr_exp,mucr_exp_split",
+            "mucr_exp_gold,mucr_exp_gold_split",
         )
     # 36 distinct questions (12 pairs x 3 parts); the second task reads the 35 answered ones from the
     # cache; the fox pair's link question fails twice (one retry) in each task and is not cached.
     assert len(stub.requests) == 35 + 2 * 2
     assert all(body["model"] == "stub-model" for body in stub.requests)
     assert len(list(cache.rglob("*.json"))) == 35
-    for task in ("mucr_exp", "mucr_exp_split"):
+    for task in ("mucr_exp_gold", "mucr_exp_gold_split"):
         assert count(results, task, "items_judged") == 11
         assert count(results, task, "items_judge_failed") == 1
         assert metric(results, task, "exp_s1") == pytest.approx((4 * 10 + 7 * 6) / 11)  # speeding pairs 10, others 6
@@ -205,7 +207,7 @@ def test_failed_requests_score_nothing_on_every_task(tmp_path):
     assert stub.requests == []  # nothing to judge: a failed request scores 0 on every part unasked
     for level in ("c2e", "e2c", "cue", "exp"):
         for suffix in FORMS:
-            task = f"mucr_{level}{suffix}"
+            task = f"mucr_{level}{'_gold' if level == 'exp' else ''}{suffix}"
             assert count(results, task, "request_failed") == count(results, task, "documents") == 12
             assert count(results, task, "unparsable") == 0
             if level == "exp":
@@ -229,12 +231,97 @@ def test_tiny_llava_on_form_1_and_form_3(tmp_path, monkeypatch, llava_images_per
         "--gen_kwargs",
         "max_new_tokens=4",
     ]
-    results = run_in_process(tmp_path, monkeypatch, *args, "--tasks", "mucr_c2e,mucr_cue_split,mucr_exp")
+    results = run_in_process(tmp_path, monkeypatch, *args, "--tasks", "mucr_c2e,mucr_cue_split,mucr_exp_gold")
     # Form-1: one composite per prompt (c2e, exp); Form-3 cue: cause and effect separately.
     assert Counter(llava_images_per_call) == {1: 24, 2: 12}
     for task, level in (("mucr_c2e", "c2e"), ("mucr_cue_split", "cue")):
         assert count(results, task, "items_scored") == 12
         assert 0.0 <= metric(results, task, f"{level}_accuracy") <= 1.0
         assert count(results, task, "documents") == 12 and count(results, task, "request_failed") == 0
-    assert count(results, "mucr_exp", "items_scored") == 12
-    assert metric(results, "mucr_exp", "exp_score") is None
+    assert count(results, "mucr_exp_gold", "items_scored") == 12
+    assert metric(results, "mucr_exp_gold", "exp_score") is None
+
+
+CUE_GIVEN = re.compile(r'The cue phrase linking them is "([^"]+)"')
+
+
+def _picks_first_and_judges_cues(body: dict) -> str:
+    """One scripted server for the model under test and the judge. As the model it picks option 1 and phrase 1
+    (wrong wherever the gold is elsewhere) and explains whatever cue phrase it is given; as the judge it scores
+    S1 = S2 = 5 and S3 = 10 when the model's link names the cue the human links name ("that <cue> explains"), else 0."""
+    text = message_text(body)
+    if "Rate the semantic similarity" in text:
+        if "causal link between" not in text:
+            return "Score: 5"
+        candidate = text.split("Model explanation (same part):\n")[1].split("\n\nRate")[0]
+        cue = candidate.removesuffix(" explains it.")
+        return "Score: 10" if f"that {cue} explains" in text.split("Model explanation")[0] else "Score: 0"
+    given = CUE_GIVEN.search(text)
+    return f"Cause image: a cause. Effect image: an effect. Causal link: {given[1]} explains it." if given else "1"
+
+
+def test_exp_explains_the_models_own_picks_in_a_second_stage(tmp_path, monkeypatch):
+    """Eq. 5 end to end: stage 1 runs mucr_c2e and mucr_cue (--limit 10, samples logged), stage 2 reads their picks
+    (ABDUCTIVE_MUCR_PICKS) for mucr_exp beside the gold-conditioned mucr_exp_gold; a model that picks wrong
+    explains its wrong cues and scores lower than with the gold ones."""
+    with OpenAIStub(_picks_first_and_judges_cues) as stub:
+        env = {
+            "ABDUCTIVE_DATA": "sample",
+            "OPENAI_API_BASE": stub.url,  # the model under test
+            "OPENAI_API_URL": stub.url,  # the judge
+            "OPENAI_API_KEY": "x",
+            "ABDUCTIVE_JUDGE": "on",
+            "API_TYPE": "openai",
+            "MODEL_VERSION": "stub-judge",
+            "ABDUCTIVE_JUDGE_CACHE": str(tmp_path / "judge-cache"),
+        }
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        model = ["--model", "openai", "--model_args", "model_version=stub-model,max_retries=1"]
+        first, second = tmp_path / "picks", tmp_path / "explain"
+        assert main([*model, "--tasks", "mucr_c2e,mucr_cue", "--limit", "10", "--log_samples",
+                     "--output_path", str(first)]) == 0  # fmt: skip
+        monkeypatch.setenv("ABDUCTIVE_MUCR_PICKS", str(first))
+        assert main([*model, "--tasks", "mucr_exp,mucr_exp_gold", "--output_path", str(second)]) == 0
+        given = [CUE_GIVEN.search(message_text(body)) for body in stub.requests]
+    results = read_results(second)
+    effect_docs, cue_docs = hooks.c2e_docs_from(ITEMS), hooks.cue_docs_from(ITEMS)
+    asked = range(10)  # items 10 and 11 were left out of stage 1: their picks are missing
+    right_cues = sum(cue_docs[n]["gold_position"] == 1 for n in asked)
+    assert 0 < right_cues < 10
+    # The model was asked with phrase 1 of each asked item (mucr_exp) and with the gold cue of all 12 (gold).
+    assert sorted(match[1] for match in given if match) == sorted(
+        [cue_docs[n]["options"][0] for n in asked] + [item["cue"] for item in ITEMS]
+    )
+    assert metric(results, "mucr_exp_gold", "exp_score") == pytest.approx(0.25 * 5 + 0.25 * 5 + 0.5 * 10)
+    assert metric(results, "mucr_exp", "exp_s3") == pytest.approx(10 * right_cues / 10)
+    assert metric(results, "mucr_exp", "exp_score") == pytest.approx(0.25 * 5 + 0.25 * 5 + 0.5 * 10 * right_cues / 10)
+    assert metric(results, "mucr_exp", "exp_score") < metric(results, "mucr_exp_gold", "exp_score")
+    counts = metric(results, "mucr_exp", "exp_counts")
+    assert counts["items_judged"] == counts["documents"] == 10
+    assert (counts["items_without_picks"], counts["c2e_picks_missing"], counts["cue_picks_missing"]) == (2, 2, 2)
+    assert counts["c2e_picks_unreadable"] == counts["cue_picks_unreadable"] == 0
+    assert counts["items_cue_pick_wrong"] == 10 - right_cues
+    assert counts["items_effect_pick_wrong"] == sum(effect_docs[n]["gold_position"] != 1 for n in asked)
+
+
+def test_dumb_pixel_explains_its_own_picks_form_3(tmp_path, monkeypatch):
+    """The two stages with a baseline: dumb_pixel's Exp answers come from the documents built on its own picks
+    (the cause image and the effect image it picked), and its wrong picks are counted."""
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
+    first, second = tmp_path / "picks", tmp_path / "explain"
+    assert main(["--model", "dumb_pixel", "--tasks", "mucr_c2e_split,mucr_cue_split", "--log_samples",
+                 "--output_path", str(first)]) == 0  # fmt: skip
+    monkeypatch.setenv("ABDUCTIVE_MUCR_PICKS", str(first))
+    assert main(["--model", "dumb_pixel", "--tasks", "mucr_exp_split", "--log_samples",
+                 "--output_path", str(second)]) == 0  # fmt: skip
+    counts = metric(read_results(second), "mucr_exp_split", "exp_counts")
+    # Its C2E accuracy is 3/12 and its Cue accuracy 2/12 on the sample (test_dumb_pixel_on_both_forms_...).
+    assert (counts["documents"], counts["items_without_picks"]) == (12, 0)
+    assert (counts["items_effect_pick_wrong"], counts["items_cue_pick_wrong"]) == (9, 10)
+    docs = hooks.exp_own_docs_split(None)
+    shown = [doc["image_paths"][1] for doc in docs]
+    assert sum(path != item["effect_image"] for path, item in zip(shown, ITEMS, strict=True)) == 9
+    samples = sorted(read_samples(second, "mucr_exp_split"), key=lambda sample: sample["doc_id"])
+    replies = [sample["filtered_resps"] for sample in samples]  # one reply per document
+    assert replies == [DumbPixel().answer(doc, random.Random(0)) for doc in docs]

@@ -338,19 +338,25 @@ def _task_config(path: Path) -> dict:
 
 
 TASKS = {
-    f"mucr_{level}{form}": spec
-    for level, spec in zip(("c2e", "e2c", "cue", "exp"), hooks.SPECS, strict=True)
+    f"mucr_{level}{form}": (spec, aggregation, version)
+    for level, spec, aggregation, version in (
+        ("c2e", hooks.C2E, "aggregate_c2e", 3.5),  # reading rounds 4-10, shared draws
+        ("e2c", hooks.E2C, "aggregate_e2c", 3.5),
+        ("cue", hooks.CUE, "aggregate_cue", 3.5),
+        ("exp", hooks.EXP_OWN, "aggregate_exp_own", 4.0),  # Eq. 5: the model's own picks
+        ("exp_gold", hooks.EXP, "aggregate_exp", 4.0),  # the former gold-conditioned mucr_exp
+    )
     for form in ("", "_split")
 }
 
 
 @pytest.mark.parametrize("task", sorted(TASKS))
 def test_yaml_metric_list_is_the_spec(task):
-    spec, config = TASKS[task], _task_config(YAML_ROOT / f"{task}.yaml")
-    assert config["task"] == task and config["metadata"]["version"] == 3.5  # reading rounds 4-10, shared draws
+    (spec, aggregation, version), config = TASKS[task], _task_config(YAML_ROOT / f"{task}.yaml")
+    assert config["task"] == task and config["metadata"]["version"] == version
     assert [entry["metric"] for entry in config["metric_list"]] == list(spec.metric_names)
     for entry in config["metric_list"]:
-        assert entry["aggregation"] == ("!function", f"abductive_tasks.mucr.aggregate_{spec.prefix}")
+        assert entry["aggregation"] == ("!function", f"abductive_tasks.mucr.{aggregation}")
         assert entry["higher_is_better"] is spec.higher_is_better(entry["metric"])
     functions = [value[1] for value in config.values() if isinstance(value, tuple)] + [
         entry["aggregation"][1] for entry in config["metric_list"]

@@ -44,10 +44,13 @@ def test_appendix_c_judge_prompt():
     assert hooks.explanation_judge_prompt({**doc, "shown_descriptions": [], "premise_description": ""}, "1") is None
 
 
-def _record(item: int, status: str | None, valid: bool | None = None, configured: bool = True) -> dict:
+def _record(
+    item: int | str, status: str | None, valid: bool | None = None, configured: bool = True, swapped: bool = False
+) -> dict:
     return {
         "item_id": str(item),
-        "gold_position": 1,
+        "gold_position": 2 if swapped else 1,  # the gold hypothesis is the first: shown second when swapped
+        "swapped": swapped,
         "correct": status is not None,
         "reasoning_category": "social",
         "time_direction": "forward",
@@ -89,6 +92,37 @@ def test_explanation_aggregations_by_hand():
     ) == (4, 1, 1, 1)
     rate, counts = _explanations([_record(1, None)])
     assert rate is None and counts["explanations_judged"] == 0  # no correct prediction: nothing to rate
+
+
+def test_explanations_are_counted_per_item_as_table_10():
+    """Items right in 0, 1 and 2 orders: one explanation per item right in at least one order (Table 10),
+    the original order's when both orders are right."""
+    right, wrong = ("ok", True), (None, None)
+    invalid = ("ok", False)
+    orders = {  # item: (original order, swapped order)
+        "a": (wrong, wrong),  # right in no order: no explanation
+        "b": (right, wrong),  # right in the original order only
+        "c": (wrong, invalid),  # right in the swapped order only
+        "d": (right, invalid),  # right in both: the original order's explanation (valid) is judged
+        "e": (invalid, right),  # right in both: the original order's (invalid), never the better verdict
+    }
+    records = [
+        _record(item, *outcome, swapped=swapped)
+        for item, pair in orders.items()
+        for swapped, outcome in ((True, pair[1]), (False, pair[0]))  # the swapped document first: order is no cue
+    ]
+    outcome = triplet_outcome(records, explanations=True)
+    documents_right = sum(record["correct"] for record in records)
+    assert documents_right == 6
+    assert outcome.counts["explanations_judged"] == 4  # items b, c, d, e; not the 6 documents right
+    # Table 10's relation: items right in order 1 + items right in order 2 - items right in both.
+    right_first = outcome.estimates["order1_acc"].value * 5
+    right_second = outcome.estimates["order2_acc"].value * 5
+    consistent = outcome.estimates["consistency_acc"].value * 5
+    assert (right_first, right_second, consistent) == pytest.approx((3, 3, 2))
+    assert outcome.counts["explanations_judged"] == pytest.approx(right_first + right_second - consistent)
+    assert outcome.estimates["explanation_valid_rate"].value == pytest.approx(2 / 4)  # b and d valid; c and e not
+    assert sorted(outcome.estimates["explanation_valid_rate"].units) == ["b", "c", "d", "e"]  # one unit per item
 
 
 def test_explanation_metrics_not_computed_without_judge(monkeypatch):

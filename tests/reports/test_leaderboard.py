@@ -275,6 +275,7 @@ def triplet_records(consistent: int) -> list[dict]:
                     "reasoning_category": ("physical", "social")[index % 2],
                     "time_direction": "forward",
                     "time_duration": "short-term",
+                    "swapped": position == 2,
                     "judge_configured": True,
                     "explanation": "ok" if right else None,
                     "explanation_valid": True if right else None,

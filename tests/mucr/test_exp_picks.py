@@ -1,0 +1,183 @@
+"""MuCR Exp on the model's own picks (Eq. 5): picks read from earlier samples, documents, prompts and scores."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from abductive_tasks.inputs.data import SAMPLE_ROOT, DataError
+from abductive_tasks.mucr import data, hooks
+from abductive_tasks.scoring import judge
+from abductive_tasks.scoring.judge import JudgeResult
+
+from helpers.specs import evaluate
+
+ITEMS = data.load(SAMPLE_ROOT / "mucr").items
+BY_ID = {item["item_id"]: item for item in ITEMS}
+C2E_DOCS = {doc["item_id"]: doc for doc in hooks.c2e_docs_from(ITEMS)}
+CUE_DOCS = {doc["item_id"]: doc for doc in hooks.cue_docs_from(ITEMS)}
+
+
+def _wrong(position: int) -> int:
+    return position % 4 + 1
+
+
+def write_samples(folder: Path, task: str, replies: dict[str, str], name: str = "20261127_120000") -> Path:
+    """A samples JSONL as lmms-eval's --log_samples writes it: one line per document with the values the task's
+    own process_results returned (the record under every metric)."""
+    level, _, form = task.removeprefix("mucr_").partition("_")
+    docs = C2E_DOCS if level == "c2e" else CUE_DOCS
+    reader = getattr(hooks, f"process_results_{level}" + ("_split" if form else ""))
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}_samples_{task}.jsonl"
+    lines = [{"doc_id": n, **reader(docs[item], [reply])} for n, (item, reply) in enumerate(replies.items())]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+def hand_built_picks(folder: Path, form: str = "") -> None:
+    """Item 0 picks the wrong effect and the wrong cue; item 2 has no C2E sample (missing); item 3's cue reply is
+    unreadable; every other item picks right."""
+    c2e = {item: f"Option {C2E_DOCS[item]['gold_position']}" for item in BY_ID if item != "2"}
+    c2e["0"] = f"Option {_wrong(C2E_DOCS['0']['gold_position'])}"
+    cue = {item: str(CUE_DOCS[item]["gold_position"]) for item in BY_ID}
+    cue["0"] = str(_wrong(CUE_DOCS["0"]["gold_position"]))
+    cue["3"] = "I cannot tell which phrase it is."
+    write_samples(folder, f"mucr_c2e{form}", c2e)
+    write_samples(folder, f"mucr_cue{form}", cue)
+
+
+@pytest.fixture
+def picks_folder(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
+    monkeypatch.setenv("ABDUCTIVE_MUCR_PICKS", str(tmp_path / "picks"))
+    return tmp_path / "picks"
+
+
+def test_a_wrong_pick_changes_the_prompt_and_the_images(picks_folder):
+    hand_built_picks(picks_folder)
+    docs = {doc["item_id"]: doc for doc in hooks.exp_own_docs(None)}
+    gold = {doc["item_id"]: doc for doc in hooks.exp_docs_from(ITEMS)}
+    assert sorted(docs, key=int) == [str(n) for n in range(12) if n not in (2, 3)]  # 2, 3: no readable pick
+    wrong_cue = CUE_DOCS["0"]["options"][_wrong(CUE_DOCS["0"]["gold_position"]) - 1]
+    wrong_pair = C2E_DOCS["0"]["candidate_ids"][_wrong(C2E_DOCS["0"]["gold_position"]) - 1]
+    assert wrong_cue != "speeding" and wrong_pair != "0"
+    assert hooks.doc_to_text_exp_composite(docs["0"]) == hooks.doc_to_text_exp_composite(gold["0"]).replace(
+        '"speeding"', f'"{wrong_cue}"'
+    )
+    assert docs["0"]["image_paths"] == [BY_ID["0"]["cause_image"], BY_ID[wrong_pair]["effect_image"]]
+    assert gold["0"]["image_paths"] == [BY_ID["0"]["cause_image"], BY_ID["0"]["effect_image"]]
+    assert (docs["0"]["effect_pick_correct"], docs["0"]["cue_pick_correct"], docs["0"]["gold_cue"]) == (
+        False,
+        False,
+        "speeding",
+    )
+    assert docs["0"]["references"] == BY_ID["0"]["references"]  # scored against the true pair's annotations
+    for item in ("1", "4", "11"):  # right picks: the gold-conditioned document's prompt and images
+        assert hooks.doc_to_text_exp_split(docs[item]) == hooks.doc_to_text_exp_split(gold[item])
+        assert docs[item]["image_paths"] == gold[item]["image_paths"]
+
+
+def _echo(prompt: str) -> str:
+    """A model that explains whatever cue phrase it was given."""
+    cue = re.search(r'The cue phrase linking them is "([^"]+)"', prompt)[1]
+    return f"Cause image: a cause. Effect image: an effect. Causal link: {cue} explains it."
+
+
+def _cue_judge(prompt, parse, *, system=None, max_tokens=256):
+    """S1 = S2 = 5; S3 = 10 when the model's link names the cue the human links name ("that <cue> explains"), else 0."""
+    if "causal link between" not in prompt:
+        reply = "Score: 5"
+    else:
+        candidate = prompt.split("Model explanation (same part):\n")[1].split("\n\nRate")[0]
+        cue = candidate.removesuffix(" explains it.")
+        reply = "Score: 10" if f"that {cue} explains" in prompt.split("Model explanation")[0] else "Score: 0"
+    return JudgeResult(judge.OK, parse(reply), reply)
+
+
+def test_a_wrong_pick_lowers_the_score_hand_computed(picks_folder, monkeypatch):
+    hand_built_picks(picks_folder, "_split")
+    monkeypatch.setattr(judge, "judge_configured", lambda: True)
+    monkeypatch.setattr(judge, "ask_judge", _cue_judge)
+    own = list(hooks.exp_own_docs_split(None))
+    gold = list(hooks.exp_docs_from(ITEMS))
+    own_values = evaluate(
+        hooks.EXP_OWN, hooks.process_results_exp_own, own, [_echo(hooks.doc_to_text_exp_split(d)) for d in own]
+    )
+    gold_values = evaluate(
+        hooks.EXP, hooks.process_results_exp, gold, [_echo(hooks.doc_to_text_exp_split(d)) for d in gold]
+    )
+    # Gold: every link names the true cue. Own picks: 10 items asked, item 0 with the wrong cue scores 0 on S3.
+    assert gold_values["exp_s3"] == 10.0 and gold_values["exp_score"] == pytest.approx(0.25 * 5 + 0.25 * 5 + 5.0)
+    assert own_values["exp_s3"] == pytest.approx(9 * 10 / 10)
+    assert own_values["exp_score"] == pytest.approx(0.25 * 5 + 0.25 * 5 + 0.5 * 9.0)
+    assert own_values["exp_score"] < gold_values["exp_score"]
+    counts = own_values["exp_counts"]
+    assert counts["items_judged"] == counts["items_scored"] == 10
+    assert {name: counts[name] for name in (*hooks.PICK_COUNTS, "items_effect_pick_wrong", "items_cue_pick_wrong")} == {
+        "items_without_picks": 2,
+        "c2e_picks_missing": 1,
+        "c2e_picks_unreadable": 0,
+        "cue_picks_missing": 0,
+        "cue_picks_unreadable": 1,
+        "items_effect_pick_wrong": 1,
+        "items_cue_pick_wrong": 1,
+    }
+
+
+def test_missing_picks_are_counted_never_filled_with_gold(picks_folder):
+    write_samples(picks_folder, "mucr_c2e", {"0": "Option 9", "1": f"Option {C2E_DOCS['1']['gold_position']}"})
+    write_samples(picks_folder, "mucr_cue", {item: str(CUE_DOCS[item]["gold_position"]) for item in BY_ID})
+    docs = hooks.exp_own_docs(None)
+    assert [doc["item_id"] for doc in docs] == ["1"]  # "Option 9" of four is unreadable; 2-11 were not asked
+    assert {name: docs[0][name] for name in hooks.PICK_COUNTS} == {
+        "items_without_picks": 11,
+        "c2e_picks_missing": 10,
+        "c2e_picks_unreadable": 1,
+        "cue_picks_missing": 0,
+        "cue_picks_unreadable": 0,
+    }
+
+
+def test_without_the_variable_the_error_names_it_and_the_gold_variant(monkeypatch):
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
+    monkeypatch.delenv("ABDUCTIVE_MUCR_PICKS", raising=False)
+    with pytest.raises(DataError, match=r"^mucr_exp_split explains the model's own picks \(Eq. 5\) and needs "):
+        hooks.exp_own_docs_split(None)
+    with pytest.raises(DataError, match="mucr_exp_gold asks with the gold effect and cue instead"):
+        hooks.exp_own_docs(None)
+
+
+def test_picks_are_checked_by_content(picks_folder):
+    with pytest.raises(DataError, match="picks: not a folder"):
+        hooks.exp_own_docs(None)
+    picks_folder.mkdir()
+    with pytest.raises(DataError, match="no samples of mucr_c2e .* run mucr_c2e with --log_samples"):
+        hooks.exp_own_docs(None)
+    hand_built_picks(picks_folder)
+    path = next(picks_folder.glob("*_samples_mucr_cue.jsonl"))
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    for value in lines[4].values():
+        if isinstance(value, list):
+            value[1]["gold_position"] = _wrong(value[1]["gold_position"])  # samples of another candidate order
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    with pytest.raises(DataError, match=r"the gold option of items \['4'\] differs from the mucr_cue documents"):
+        hooks.exp_own_docs(None)
+    path.write_text('{"doc_id": 0, "cue_accuracy": ["cue_accuracy", {"item_id": "0", "gold_position": "2"}]}\n')
+    with pytest.raises(DataError, match=r"line 1: field 'gold_position' is '2', expected an option number"):
+        hooks.exp_own_docs(None)
+    hand_built_picks(picks_folder / "another-run")  # a second run's samples: which one is meant?
+    with pytest.raises(DataError, match="samples of mucr_c2e in 2 folders"):
+        hooks.exp_own_docs(None)
+
+
+def test_the_newest_samples_of_a_folder_are_read(picks_folder):
+    hand_built_picks(picks_folder)
+    all_right = {item: f"Option {C2E_DOCS[item]['gold_position']}" for item in BY_ID}
+    write_samples(picks_folder, "mucr_c2e", all_right, name="20261127_130000")  # a later run, same folder
+    docs = hooks.exp_own_docs(None)
+    assert [doc["item_id"] for doc in docs if not doc["effect_pick_correct"]] == []
+    assert docs[0]["items_without_picks"] == 1  # only item 3's unreadable cue now
