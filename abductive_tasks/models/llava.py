@@ -86,13 +86,14 @@ class Llava(LlavaHfScorer):
 
     @classmethod
     def preflight(cls, arguments: Mapping) -> None:
-        """Refuse an original-layout folder that cannot be converted here, before lmms-eval starts."""
+        """Refuse, before lmms-eval starts, an original-layout folder that cannot be converted here (or into an
+        unwritable cache)."""
         from abductive_tasks.models import llava_original
 
         folder = Path(hub_name(arguments.get("pretrained"))).expanduser()
         config = llava_original.read_config(folder) if folder.is_dir() else None
         if config is not None:
             try:
-                llava_original.check(folder, config)
+                llava_original.writable_cache_folder(folder, config, llava_original.check(folder, config))
             except llava_original.OriginalLlavaError as error:
                 raise ModelArgumentError(f"llava: {error}") from None

@@ -186,6 +186,20 @@ def cache_folder(folder: Path, config: dict, tower: Path) -> Path:
     return settings.cache_root() / CACHE_FOLDER / key
 
 
+def writable_cache_folder(folder: Path, config: dict, tower: Path) -> Path:
+    """:func:`cache_folder`, its parent created; refused in one line when it cannot be."""
+    target = cache_folder(folder, config, tower)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=target.parent).close()
+    except OSError as error:
+        raise OriginalLlavaError(
+            f"cannot write the conversion of {folder} under {target.parent} ({error.strerror}): set ABDUCTIVE_CACHE "
+            "to a writable folder"
+        ) from None
+    return target
+
+
 def _digest(path: Path) -> str:
     with open(path, "rb") as handle:
         return hashlib.file_digest(handle, "sha256").hexdigest()
@@ -234,14 +248,7 @@ def converted(folder: Path) -> Path:
     if config is None:
         raise OriginalLlavaError(f"{folder} is not an original-layout LLaVA checkpoint")
     tower = check(folder, config)
-    target = cache_folder(folder, config, tower)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise OriginalLlavaError(
-            f"cannot write the conversion of {folder} under {target.parent} ({error.strerror}): set ABDUCTIVE_CACHE "
-            "to a writable folder"
-        ) from None
+    target = writable_cache_folder(folder, config, tower)
     with _conversion_lock(target):
         if target.exists():
             problem = verify(target)

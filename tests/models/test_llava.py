@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from types import SimpleNamespace
 
 import pytest
 import torch
@@ -162,3 +163,37 @@ def test_offline_the_default_checkpoint_is_refused_naming_its_conversion(capsys,
     assert cli.main(["--model", "llava", "--tasks", "nleye_triplet"]) == 1
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert line.startswith("abductive-eval: cannot download the model llava-hf/llava-1.5-7b-hf (pretrained=)")
+
+
+def test_an_unwritable_cache_is_refused_in_one_line_before_the_run(original, tmp_path, monkeypatch):
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "file" / "cache"))
+    with pytest.raises(ModelArgumentError) as refused:
+        Llava.preflight({"pretrained": str(original)})
+    (line,) = str(refused.value).splitlines()
+    assert line.startswith(f"llava: cannot write the conversion of {original} under {tmp_path}/file/cache/")
+    assert line.endswith("set ABDUCTIVE_CACHE to a writable folder")
+
+
+@pytest.mark.parametrize(
+    ("given", "gpu", "processes", "expected"),
+    [
+        ({"device": "cuda:0"}, True, 1, {"device": "cuda:0", "device_map": "cuda:0"}),
+        ({}, True, 1, {"device": "cuda", "device_map": "cuda"}),
+        ({}, False, 1, {"device": "cpu", "device_map": "cpu"}),
+        ({"device": "cuda:1", "device_map": "auto"}, True, 1, {"device": "cuda:1", "device_map": "auto"}),
+        ({"device": "cuda"}, True, 2, {"device": "cuda", "device_map": ""}),  # accelerate: llava_hf's own placement
+    ],
+)
+def test_the_device_as_typed_is_the_device_map(monkeypatch, given, gpu, processes, expected):
+    """What reaches llava_hf (no GPU here: its constructor is replaced by a recorder)."""
+    import accelerate
+
+    from abductive_tasks.models import llava
+
+    received = {}
+    monkeypatch.setattr(llava.LlavaHfScorer, "__init__", lambda self, **kwargs: received.update(kwargs))
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: gpu)
+    monkeypatch.setattr(accelerate, "PartialState", lambda: SimpleNamespace(num_processes=processes))
+    Llava(pretrained="llava-hf/llava-1.5-7b-hf", **given)
+    assert received == {"pretrained": "llava-hf/llava-1.5-7b-hf", **expected}
