@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from lmms_eval.models.simple.llava_hf import VICUNA_CHAT_TEMPLATE
+
 from abductive_tasks.models.arguments import ModelArgumentError
 from abductive_tasks.models.llava_scorer import LlavaHfScorer
 
@@ -60,6 +62,21 @@ def checkpoint(pretrained: str | None) -> str:
     return name
 
 
+def renders_text(tokenizer) -> bool:
+    """Whether the tokenizer's chat template keeps a user turn given as a string (True when it has none:
+    ``llava_hf`` then uses its own)."""
+    if tokenizer.chat_template is None:
+        return True
+    probe = "<image>\nWhich image follows?"
+    try:
+        text = tokenizer.apply_chat_template(
+            [{"role": "user", "content": probe}], tokenize=False, add_generation_prompt=True
+        )
+    except Exception:  # a template that fails on strings
+        return False
+    return probe in text
+
+
 def default_device() -> str:
     import torch
 
@@ -83,6 +100,13 @@ class Llava(LlavaHfScorer):
         if not device_map and PartialState().num_processes == 1:  # several processes: llava_hf's data parallelism
             device_map = device
         super().__init__(pretrained=checkpoint(pretrained), device=device, device_map=device_map, **kwargs)
+        if self.chat_template is None and not renders_text(self.tokenizer):
+            # A processor's template for list content only (llava_hf's simple path passes a string): the prompt
+            # would lose its text. lmms-eval's template for LLaVA-1.5, as llava_hf uses when there is none.
+            from loguru import logger
+
+            logger.warning("llava: the checkpoint's chat template drops string content; using LLaVA-1.5's")
+            self.chat_template = VICUNA_CHAT_TEMPLATE
 
     @classmethod
     def preflight(cls, arguments: Mapping) -> None:

@@ -45,8 +45,9 @@ NEXT_CONVERSION = (
     "transformers' convert_llava_next_weights_to_hf.py (github.com/huggingface/transformers, "
     "src/transformers/models/llava_next/; not in the wheel)"
 )
-# LLaVA-1.5's conversation format (conv_vicuna_v1): system prompt, " USER: <image>\n...", " ASSISTANT:". Content may
-# be a string (lmms-eval's simple backends, image tokens already in it) or a list of image and text parts.
+# LLaVA-1.5's conversation format (conv_vicuna_v1):
+# "<system> USER: <image>\n<question> ASSISTANT: <answer></s>USER: ... ASSISTANT:". Content may be a string
+# (lmms-eval's simple backends, image tokens already in it) or a list of image and text parts (the chat backends).
 CHAT_TEMPLATE = (
     '{%- set ns = namespace(system="A chat between a curious human and an artificial intelligence assistant. '
     "The assistant gives helpful, detailed, and polite answers to the human's questions.\") -%}"
@@ -54,17 +55,17 @@ CHAT_TEMPLATE = (
     "{%- set ns.system = message['content'] if message['content'] is string else "
     "message['content'] | selectattr('type', 'equalto', 'text') | map(attribute='text') | join(' ') -%}"
     "{%- endfor -%}"
-    "{{ ns.system }}"
+    "{{ ns.system + ' ' }}"
     "{%- for message in messages if message['role'] != 'system' -%}"
-    "{{ ' ' + message['role'] | upper + ': ' }}"
+    "{{ message['role'] | upper + ': ' }}"
     "{%- if message['content'] is string -%}{{ message['content'] }}"
     "{%- else -%}"
     "{%- for part in message['content'] if part['type'] == 'image' -%}{{ '<image>\\n' }}{%- endfor -%}"
     "{{ message['content'] | selectattr('type', 'equalto', 'text') | map(attribute='text') | join(' ') }}"
     "{%- endif -%}"
-    "{%- if message['role'] == 'assistant' -%}{{ eos_token }}{%- endif -%}"
+    "{{ eos_token if message['role'] == 'assistant' else ' ' }}"
     "{%- endfor -%}"
-    "{%- if add_generation_prompt -%}{{ ' ASSISTANT:' }}{%- endif -%}"
+    "{%- if add_generation_prompt -%}{{ 'ASSISTANT:' }}{%- endif -%}"
 )
 
 

@@ -197,3 +197,20 @@ def test_the_device_as_typed_is_the_device_map(monkeypatch, given, gpu, processe
     monkeypatch.setattr(accelerate, "PartialState", lambda: SimpleNamespace(num_processes=processes))
     Llava(pretrained="llava-hf/llava-1.5-7b-hf", **given)
     assert received == {"pretrained": "llava-hf/llava-1.5-7b-hf", **expected}
+
+
+def test_a_template_for_list_content_only_is_replaced_for_the_string_prompts(tmp_path):
+    """llava_hf's simple path renders a string turn; a processor-style template (list parts only) would drop
+    the question."""
+    from lmms_eval.models.simple.llava_hf import VICUNA_CHAT_TEMPLATE
+
+    model_dir = build_tiny_llava(tmp_path / "tiny")
+    assert Llava(pretrained=str(model_dir), device="cpu").chat_template is None  # its template handles strings
+    list_only = (
+        "{% for message in messages %}{{ message['role'] | upper + ': ' }}"
+        "{% for part in message['content'] | selectattr('type', 'equalto', 'text') %}{{ part['text'] }}{% endfor %}"
+        "{% endfor %}{% if add_generation_prompt %}ASSISTANT:{% endif %}"
+    )
+    (model_dir / "chat_template.jinja").write_text(list_only)
+    model = Llava(pretrained=str(model_dir), device="cpu")
+    assert model.tokenizer.chat_template == list_only and model.chat_template == VICUNA_CHAT_TEMPLATE
