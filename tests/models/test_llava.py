@@ -214,3 +214,17 @@ def test_a_template_for_list_content_only_is_replaced_for_the_string_prompts(tmp
     (model_dir / "chat_template.jinja").write_text(list_only)
     model = Llava(pretrained=str(model_dir), device="cpu")
     assert model.tokenizer.chat_template == list_only and model.chat_template == VICUNA_CHAT_TEMPLATE
+
+
+def test_a_checkpoint_carrying_its_trained_vision_tower_keeps_it(tmp_path, cache):
+    folder = build_tiny_original_llava(tmp_path)
+    tower = load_file(tmp_path / "clip-vit-tiny" / "model.safetensors")
+    trained = {
+        f"model.vision_tower.vision_tower.{name}": value + 1.0
+        for name, value in tower.items()
+        if name.startswith("vision_model.")
+    }
+    torch.save(trained, folder / "pytorch_model-00003-of-00003.bin")
+    converted = LlavaForConditionalGeneration.from_pretrained(llava_original.converted(folder)).state_dict()
+    for name in ("encoder.layers.0.self_attn.q_proj.weight", "embeddings.class_embedding"):
+        assert torch.equal(converted[f"model.vision_tower.{name}"], tower[f"vision_model.{name}"] + 1.0)
