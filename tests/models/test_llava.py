@@ -192,7 +192,12 @@ def test_the_device_as_typed_is_the_device_map(monkeypatch, given, gpu, processe
     from abductive_tasks.models import llava
 
     received = {}
-    monkeypatch.setattr(llava.LlavaHfScorer, "__init__", lambda self, **kwargs: received.update(kwargs))
+
+    def record(self, **kwargs) -> None:
+        received.update(kwargs)
+        self.chat_template = kwargs.get("chat_template", "")  # what llava_hf sets; a template: no probe
+
+    monkeypatch.setattr(llava.LlavaHfScorer, "__init__", record)
     monkeypatch.setattr(torch.cuda, "is_available", lambda: gpu)
     monkeypatch.setattr(accelerate, "PartialState", lambda: SimpleNamespace(num_processes=processes))
     Llava(pretrained="llava-hf/llava-1.5-7b-hf", **given)
