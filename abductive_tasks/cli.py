@@ -57,13 +57,13 @@ BASELINES = {
     "dumb_pixel": "NL-Eye §4.3: the candidate image whose upper-left pixel is brightest",
 }
 # lmms-eval backends that import the original LLaVA code base (package `llava`) and fail with a
-# NameError without it; the Hugging Face backend `llava_hf` runs the llava-hf checkpoints.
-NEEDS_LLAVA_PACKAGE = frozenset({"llava", "llava_onevision", "llava_vid", "llava_onevision_moviechat"})
+# NameError without it; the Hugging Face backend `llava_hf` runs the llava-hf checkpoints. (`llava` itself is
+# ours: abductive_tasks.models.llava, on transformers' Llava classes.)
+NEEDS_LLAVA_PACKAGE = frozenset({"llava_onevision", "llava_vid", "llava_onevision_moviechat"})
 LLAVA_HINT = (
-    "lmms-eval's '{model}' backend needs the LLaVA package (pip install "
-    "git+https://github.com/LLaVA-VL/LLaVA-NeXT.git), "
-    "or use the Hugging Face backend: --model llava_hf --model_args pretrained=llava-hf/llava-1.5-7b-hf "
-    "(also llava-hf/llava-v1.6-mistral-7b-hf, llava-hf/llava-onevision-qwen2-7b-ov-hf)"
+    "lmms-eval's '{model}' backend needs the LLaVA-NeXT code base (package llava), which does not run on the "
+    "transformers lmms-eval 0.7.3 needs; use the Hugging Face backend: --model llava_hf --model_args "
+    "pretrained=llava-hf/llava-onevision-qwen2-7b-ov-hf (or --model llava for LLaVA-1.5/1.6)"
 )
 LIST_TASKS = {"list", "list_groups", "list_subtasks", "list_tags"}  # lmms-eval's own listings, passed through
 EXAMPLE = "ABDUCTIVE_DATA=sample abductive-eval --model dumb_pixel --tasks nleye --output_path results/demo"
@@ -374,7 +374,12 @@ def run_eval(argv: list[str]) -> int:
     if args.model and args.tasks not in LIST_TASKS:
         try:
             arguments = args.model_args
-            check_hub_model(arguments if isinstance(arguments, dict) else compat.parse_model_args(str(arguments or "")))
+            arguments = arguments if isinstance(arguments, dict) else compat.parse_model_args(str(arguments or ""))
+            if args.model == "llava":  # ours: an original LLaVA name loads its llava-hf conversion
+                from abductive_tasks.models.llava import hub_name
+
+                arguments = {**arguments, "pretrained": hub_name(arguments.get("pretrained"))}
+            check_hub_model(arguments)
         except HubUnreachable as error:
             print(f"abductive-eval: {error}", file=sys.stderr)
             return 1

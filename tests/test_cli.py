@@ -128,12 +128,12 @@ def test_task_check_reads_the_include_path(tmp_path):
 
 
 @pytest.mark.skipif(importlib.util.find_spec("llava") is not None, reason="the LLaVA package is installed here")
-def test_llava_backend_without_its_package_gets_a_one_line_hint(capsys):
-    assert cli.main(["--model", "llava", "--tasks", "nleye_triplet"]) == 2
+def test_llava_next_backend_without_its_package_gets_a_one_line_hint(capsys):
+    assert cli.main(["--model", "llava_onevision", "--tasks", "nleye_triplet"]) == 2
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert (
-        "needs the LLaVA package" in line
-        and "--model llava_hf --model_args pretrained=llava-hf/llava-1.5-7b-hf" in line
+        "needs the LLaVA-NeXT code base" in line
+        and "--model llava_hf --model_args pretrained=llava-hf/llava-onevision-qwen2-7b-ov-hf" in line
     )
 
 

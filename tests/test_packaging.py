@@ -74,14 +74,15 @@ def test_installed_wheel_lists_tasks_and_models(wheel, tmp_path):
         "print(tasks_path())\n"
         "print(','.join(sorted(TaskManager(include_path=str(tasks_path()), include_defaults=False).all_tasks)))\n"
         "print(get_model('random_baseline').__name__, get_model('dumb_pixel').__name__)\n"
+        "print(get_model('llava').__module__)\n"  # ours, over lmms-eval's own llava
     )
     lines = subprocess.run(
         [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True, cwd=tmp_path
     ).stdout.splitlines()
-    assert Path(lines[-3]).is_relative_to(target)
-    assert TASKS <= set(lines[-2].split(","))
-    assert lines[-1] == "RandomBaseline DumbPixel"
+    assert Path(lines[-4]).is_relative_to(target)
+    assert TASKS <= set(lines[-3].split(","))
+    assert lines[-2:] == ["RandomBaseline DumbPixel", "abductive_tasks.models.llava"]
     printed = subprocess.run(
         [str(target / "bin" / "abductive-eval"), "--tasks-path"], env=env, capture_output=True, text=True, check=True
     )
-    assert printed.stdout.strip() == lines[-3]
+    assert printed.stdout.strip() == lines[-4]

@@ -24,4 +24,7 @@ MANIFESTS = (
     ModelManifest(model_id="llava_hf_scorer", simple_class_path="abductive_tasks.models.llava_scorer.LlavaHfScorer"),
     ModelManifest(model_id="dve_optimized", simple_class_path="abductive_tasks.models.dve_optimized.DveOptimized"),
     ModelManifest(model_id="nli_scorer", simple_class_path="abductive_tasks.models.nli_scorer.NliScorer"),
+    # Replaces lmms-eval's own `llava` (the original LLaVA code base, which does not run on transformers 5):
+    # lmms-eval registers entry-point manifests over its built-ins (overwrite=True).
+    ModelManifest(model_id="llava", simple_class_path="abductive_tasks.models.llava.Llava"),
 )

@@ -1,15 +1,20 @@
-"""A real backend: a tiny random LLaVA through lmms-eval's llava_hf, driven by abductive-eval in-process."""
+"""A real backend: a tiny random LLaVA through lmms-eval's llava_hf and our llava (both checkpoint layouts)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from abductive_tasks.cli import main
 
-from helpers.runs import metric, read_results
+from helpers.runs import OFFLINE, metric, read_results
 from helpers.tiny_llava import build_tiny_llava
+from helpers.tiny_llava_original import build_tiny_original_llava
 
 pytestmark = pytest.mark.e2e
 
@@ -45,3 +50,42 @@ def test_tiny_llava_sees_every_image(tmp_path, monkeypatch, llava_images_per_cal
         unread = counts["unparsable"] + counts["request_failed"]
         assert metric(results, task, "consistency_acc") <= (24 - unread) / 24
     assert metric(results, "nleye_pairs", "pairs_counts")["items_scored"] == 12
+
+
+@pytest.fixture(params=["hf", "original"])
+def llava_checkpoint(request, tmp_path):
+    """A tiny LLaVA in transformers' layout, or in the original (haotian-liu/LLaVA) layout."""
+    if request.param == "hf":
+        return build_tiny_llava(tmp_path / "tiny-llava")
+    return build_tiny_original_llava(tmp_path / "tiny-original")
+
+
+def test_the_mission_command_evaluates_llava_with_plain_lmms_eval(llava_checkpoint, tmp_path):
+    """`ABDUCTIVE_DATA=sample lmms-eval --tasks nleye_triplet --model llava --model_args pretrained=<checkpoint>`
+    as typed (plus --output_path, to read the results), in a fresh process, offline, on the CPU."""
+    output = tmp_path / "out"
+    command = [str(Path(sys.executable).with_name("lmms-eval")), "--tasks", "nleye_triplet", "--model", "llava"]
+    command += ["--model_args", f"pretrained={llava_checkpoint}", "--output_path", str(output)]
+    environment = {**os.environ, **OFFLINE, "ABDUCTIVE_DATA": "sample", "ABDUCTIVE_CACHE": str(tmp_path / "cache")}
+    completed = subprocess.run(command, capture_output=True, text=True, env=environment, cwd=tmp_path, timeout=900)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    results = read_results(output)  # lmms-eval exits 0 on failure: the results file is the verdict
+    counts = metric(results, "nleye_triplet", "triplet_counts")
+    assert counts["documents"] == 24 and counts["items_scored"] == 12 and counts["request_failed"] == 0
+    assert 0.0 <= metric(results, "nleye_triplet", "consistency_acc") <= 1.0
+    converted = list((tmp_path / "cache" / "llava_converted").glob("*/config.json"))
+    assert len(converted) == (llava_checkpoint.name == "llava-v1.5-tiny")  # the original layout, converted once
+
+
+def test_abductive_eval_runs_llava_with_every_image(llava_checkpoint, tmp_path, monkeypatch, llava_images_per_call):
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+    output = tmp_path / "out"
+    arguments = ["--model", "llava", "--model_args", f"pretrained={llava_checkpoint}", "--device", "cpu"]
+    code = main(
+        [*arguments, "--tasks", "nleye_triplet", "--gen_kwargs", "max_new_tokens=4", "--output_path", str(output)]
+    )
+    assert code == 0
+    assert Counter(llava_images_per_call) == {3: 24}  # one prefill per document, its three images
+    counts = metric(read_results(output), "nleye_triplet", "triplet_counts")
+    assert counts["documents"] == 24 and counts["items_scored"] == 12
