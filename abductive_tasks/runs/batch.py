@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from abductive_tasks.inputs.files import open_nofollow
 from abductive_tasks.runs.history import scan_runs
 from abductive_tasks.runs.plan import plan, print_commands
 from abductive_tasks.runs.progress import task_line
@@ -115,10 +116,10 @@ def batch_lock(output_dir: Path) -> Iterator[None]:
     """Hold ``<output_dir>/.batch.lock`` (``fcntl.flock``) while a batch runs: a second batch on the same folder
     stops at once, naming the first one's process; an output folder that cannot be written is a :class:`SpecError`.
     """
-    path = output_dir / ".batch.lock"
+    path = output_dir / ".batch.lock"  # opened without following a link: the pid never lands in another file
     try:
         output_dir.mkdir(parents=True, exist_ok=True)
-        handle = path.open("a+")
+        handle = os.fdopen(open_nofollow(path, os.O_RDWR | os.O_CREAT), "r+")
     except OSError as error:
         raise SpecError(f"output_dir {output_dir}: cannot write there ({error.strerror or error})") from None
     with handle:
