@@ -265,11 +265,13 @@ def check_data(tasks: str) -> None:
 def run_eval(argv: list[str]) -> int:
     """Check the command line, run lmms-eval's evaluation with ``argv`` and print a summary per run;
     return 0 on success, 1 on any failure, 2 for a command-line mistake found before the run."""
-    from abductive_tasks import compat
+    from abductive_tasks import compat, settings
     from abductive_tasks.models.arguments import FROM_LMMS_EVAL_OPTIONS
     from abductive_tasks.runs import catalog
 
     try:
+        if wrong := settings.problems():
+            raise UsageError("; ".join(wrong))
         if model := option_value(argv, "--model"):
             check_backend_package(model)
             known = compat.quick_model_names()  # as fast as the task check: lmms-eval is not imported yet

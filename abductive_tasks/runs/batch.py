@@ -143,8 +143,8 @@ def batch_lock(output_dir: Path) -> Iterator[None]:
 
 
 def user_errors(verbosity: str, run: Callable[[], int], prog: str) -> int:
-    """``run()``, a user error (a bad spec, folder or model name) printed as one short message with status 2;
-    the traceback only with ``--verbosity DEBUG``."""
+    """``run()``, a user error (a bad spec, folder or model name) printed as one short message with status 2, a file
+    that cannot be written (a full disk) as one with status 1; the traceback only with ``--verbosity DEBUG``."""
     try:
         return run()
     except (SpecError, SuiteError) as error:
@@ -152,6 +152,12 @@ def user_errors(verbosity: str, run: Callable[[], int], prog: str) -> int:
             raise
         print(f"{prog}: error: {error}", file=sys.stderr)
         return 2
+    except OSError as error:  # a full disk or a file-size limit under the output folder: what was written stands
+        if verbosity.upper() == "DEBUG":
+            raise
+        where = f" {error.filename}" if error.filename else ""
+        print(f"{prog}: error: cannot write{where} ({error.strerror or error}); rerun to resume", file=sys.stderr)
+        return 1
 
 
 def main(argv: list[str]) -> int:

@@ -22,6 +22,7 @@ Routes: ``lmms`` (default; any lmms-eval backend with its ``model_args``), ``vll
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +43,8 @@ from pydantic import (
     model_validator,
 )
 
+from abductive_tasks import settings
+from abductive_tasks.inputs.data import ENV_VAR
 from abductive_tasks.runs.vllm import (
     VllmSettings,
     format_model_args,
@@ -83,6 +86,17 @@ def _no_nul(value: object, where: str = "") -> None:
             _no_nul(item, f"{where}[{index}]")
 
 
+ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _env_names(env: dict | None) -> dict | None:
+    """Refuse an ``env`` key that is no variable name (``"A=B"``, a space): no process environment can hold it."""
+    for name in env or {}:
+        if not ENV_NAME.match(name):
+            raise ValueError(f"{name!r} is not a variable name (letters, digits and _, not starting with a digit)")
+    return env
+
+
 class _Entry(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -91,6 +105,11 @@ class _Entry(BaseModel):
     def _refuse_nul(cls, data: object) -> object:
         _no_nul(data)
         return data
+
+    @field_validator("env", check_fields=False)
+    @classmethod
+    def _variable_names(cls, env: dict | None) -> dict | None:
+        return _env_names(env)
 
 
 class _VllmEntry(_Entry):
@@ -146,6 +165,11 @@ class SpecFile(_Entry):
     vllm_executable: str = "vllm"
     judge: JudgeEntry | None = None
     health_timeout: float = Field(default=1800.0, gt=0)
+
+    @field_validator("env")
+    @classmethod
+    def _variable_names(cls, env: dict | None) -> dict | None:
+        return _env_names(env)
 
     @model_validator(mode="before")
     @classmethod
@@ -340,6 +364,23 @@ def _read_yaml(path: Path) -> object:
         raise SpecError(f"{path}: not valid YAML{at}: {problem}") from None
 
 
+def _check_environment(environment: dict[str, str], output_dir: Path, where: str) -> None:
+    """The environment a run gets, checked before any model loads: every ``ABDUCTIVE_*`` value usable
+    (:func:`~abductive_tasks.settings.problems`), and ``output_dir`` outside the data it evaluates (results there
+    would enter the data fingerprint and make every result stale)."""
+    wrong = settings.problems(environment)
+    if wrong:
+        raise SpecError(f"{where}: {'; '.join(wrong)}")
+    choice = environment.get(ENV_VAR, "").strip()
+    if choice and choice != "sample":
+        data_root = Path(choice).expanduser().resolve()
+        if output_dir == data_root or output_dir.is_relative_to(data_root):
+            raise SpecError(
+                f"output_dir {output_dir} is inside the data folder {ENV_VAR}={choice}: results written there would "
+                "change the data's fingerprint; put them elsewhere"
+            )
+
+
 def load_spec(path: Path | str) -> BatchSpec:
     """Read and check a batch spec; relative ``output_dir`` resolves against the spec's folder.
 
@@ -366,13 +407,22 @@ def load_spec(path: Path | str) -> BatchSpec:
     if not tasks:
         raise SpecError(f"{path}: `tasks` is empty")
     limit = top.limit
+    env = {key: str(value) for key, value in (top.env or {}).items()}
+    output_dir = (path.parent / top.output_dir).resolve()
+    _check_environment({**os.environ, **env}, output_dir, "env")
+    for model in list(models):
+        try:
+            _check_environment({**os.environ, **env, **model.env}, output_dir, f"models[{model.name}].env")
+        except SpecError as error:
+            invalid[model.name] = str(error)
+            models.remove(model)
     return BatchSpec(
         path=path,
         models=tuple(models),
         tasks=tasks,
-        output_dir=(path.parent / top.output_dir).resolve(),
+        output_dir=output_dir,
         limit=int(limit) if limit is not None and float(limit).is_integer() else limit,
-        env={key: str(value) for key, value in (top.env or {}).items()},
+        env=env,
         eval_args=tuple(str(arg) for arg in top.eval_args or ()),
         vllm_executable=top.vllm_executable,
         judge=JudgeSpec.from_dict(raw["judge"]) if raw.get("judge") else None,
