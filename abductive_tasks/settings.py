@@ -130,9 +130,9 @@ VARIABLES: dict[str, Variable] = {
 }
 
 
-def raw(name: str) -> str:
-    """The variable's value, stripped, or its default."""
-    return os.environ.get(name, "").strip() or VARIABLES[name].default
+def raw(name: str, environment: Mapping[str, str] | None = None) -> str:
+    """The variable's value in ``environment`` (default: this process's), stripped, or its default."""
+    return (os.environ if environment is None else environment).get(name, "").strip() or VARIABLES[name].default
 
 
 def _number(name: str, kind: type = float):
@@ -152,12 +152,14 @@ def data_source() -> str:
     return raw("ABDUCTIVE_DATA")
 
 
-def cache_root() -> Path:
-    """Where this package keeps files it derives: ``ABDUCTIVE_CACHE``, default ``$XDG_CACHE_HOME/abductive_tasks``."""
-    configured = raw("ABDUCTIVE_CACHE")
+def cache_root(environment: Mapping[str, str] | None = None) -> Path:
+    """Where this package keeps files it derives: ``ABDUCTIVE_CACHE``, default ``$XDG_CACHE_HOME/abductive_tasks``
+    (in ``environment``, default: this process's)."""
+    environment = os.environ if environment is None else environment
+    configured = raw("ABDUCTIVE_CACHE", environment)
     if configured:
         return Path(configured).expanduser()
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "abductive_tasks"
+    return Path(environment.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "abductive_tasks"
 
 
 def image_cache_bytes() -> int:
@@ -182,10 +184,10 @@ def nleye_describer() -> str:
     return raw("ABDUCTIVE_NLEYE_DESCRIBER")
 
 
-def nleye_descriptions() -> str:
+def nleye_descriptions(environment: Mapping[str, str] | None = None) -> str:
     """``ABDUCTIVE_NLEYE_DESCRIPTIONS``: the describer whose descriptions are read, by default
-    ``ABDUCTIVE_NLEYE_DESCRIBER`` ('' when both are unset)."""
-    return raw("ABDUCTIVE_NLEYE_DESCRIPTIONS") or nleye_describer()
+    ``ABDUCTIVE_NLEYE_DESCRIBER`` ('' when both are unset; in ``environment``, default: this process's)."""
+    return raw("ABDUCTIVE_NLEYE_DESCRIPTIONS", environment) or raw("ABDUCTIVE_NLEYE_DESCRIBER", environment)
 
 
 def judge_disabled() -> bool:

@@ -4,8 +4,9 @@ Every model folder the batch runner wrote (``<results_dir>/<model>/spec_identity
 row with each task's headline metric (the task YAML's ``metadata.headline_metric``), read only
 from runs whose identity matches the spec's (same model, settings, data and versions; see
 :mod:`abductive_tasks.runs.identity`). A cell whose best run was limited (``--limit``, as lmms-eval's own
-results record it), had failed requests (the model's or the judge's), failed, has counts that disagree
-(:func:`~abductive_tasks.runs.history.ran`), a value its samples do not give (``inconsistent``), or is stale
+results record it) or partial (items left out, e.g. without descriptions), had failed requests (the model's or
+the judge's), failed, has counts that disagree (:func:`~abductive_tasks.runs.history.ran`), samples that are
+missing, unreadable or give another value (``unverified``), or is stale
 (data, task or package version changed since: what the batch would rerun) shows that instead of a score; a
 full run without failed requests wins over those, then the newest. Rows on different data for a task are
 marked by data group and ranked and compared only within it. Damaged files and folders without a batch
@@ -54,7 +55,7 @@ from abductive_tasks.runs.history import SPEC_RECORD, DamagedFile, Outcome, Reco
 from abductive_tasks.runs.identity import data_content, data_fingerprint, package_versions
 from abductive_tasks.runs.suite import Suite, SuiteError
 from abductive_tasks.scoring.stats import Estimate
-from abductive_tasks.scoring.taskspec import metric_info, metric_proportion, metric_scale
+from abductive_tasks.scoring.taskspec import dropped_units, metric_info, metric_proportion, metric_scale
 
 PAPER_REPORTED = "paper-reported"
 
@@ -275,6 +276,8 @@ def _is_breakdown(value: object) -> bool:
 def _mark(outcome: Outcome) -> str | None:
     """Why an outcome is not a score (None: it is one)."""
     reasons = [f"limited (limit={outcome.limit})"] if outcome.limit is not None else []
+    dropped = dropped_units(outcome.results or {})
+    reasons += [f"partial ({', '.join(f'{count} {label}' for label, count in dropped.items())})"] if dropped else []
     reasons += ["counts disagree"] if outcome.disagreement else []
     reasons += [f"{outcome.failed_requests} failed requests"] if outcome.failed_requests else []
     return "; ".join(reasons) or None

@@ -158,15 +158,50 @@ def package_versions() -> dict[str, str]:
     return found
 
 
+# Variables naming a model's weights or files: a local file or folder counts by content, not by path.
+MODEL_FILES = frozenset(
+    {
+        "ABDUCTIVE_DVE_EVALUATOR",
+        "ABDUCTIVE_DVE_EVALUATOR_TEXT",
+        "ABDUCTIVE_BERTSCORE_MODEL",
+        "ABDUCTIVE_CLIP_MODEL",
+        "ABDUCTIVE_SIMILARITY_MODEL",
+    }
+)
+
+
+def content_digest(path: Path, hashes: FileHashes | None = None) -> str:
+    """SHA-256 of a file's bytes, or of a folder's files (each under its relative path)."""
+    hashes = hashes or FileHashes()
+    if path.is_file():
+        digest = hashes.sha256(path)
+    else:
+        tree = hashlib.sha256()
+        for file in _walk_files(path):
+            tree.update(f"{file.relative_to(path).as_posix()}\0{hashes.sha256(file)}\n".encode())
+        digest = tree.hexdigest()
+    hashes.save()
+    return digest
+
+
 def score_settings(environment: Mapping[str, str]) -> dict[str, str]:
-    """The ``ABDUCTIVE_*`` variables set in ``environment`` (the run's whole environment) that can change a score.
-    ``ABDUCTIVE_DATA`` is left out: the data fingerprint says what it selected, by content."""
+    """The ``ABDUCTIVE_*`` variables set in ``environment`` (the run's whole environment) that can change a score;
+    one naming local model weights or files (:data:`MODEL_FILES`) with their content digest (``path@sha256:...``), so
+    weights replaced at the same path are another identity. ``ABDUCTIVE_DATA`` is left out: the data fingerprint says
+    what it selected, by content."""
     found = {
         name: environment.get(name, "").strip()
         for name, variable in settings.VARIABLES.items()
         if variable.changes_scores and name != ENV_VAR
     }
-    return {name: value for name, value in sorted(found.items()) if value and value != settings.VARIABLES[name].default}
+    chosen = {
+        name: value for name, value in sorted(found.items()) if value and value != settings.VARIABLES[name].default
+    }
+    for name in MODEL_FILES & chosen.keys():
+        local = Path(chosen[name]).expanduser()
+        if local.exists():
+            chosen[name] += f"@sha256:{content_digest(local)}"
+    return chosen
 
 
 def build_identity(

@@ -245,6 +245,28 @@ def _validated(schema: type[_Entry], entry: object, prefix: str) -> _Entry:
         raise SpecError(describe(error, schema, prefix)) from None
 
 
+# What the batch decides for every run (the model's identity, its folders): eval_args may not set them again.
+RESERVED_OPTIONS = ("--model", "--model_args", "--tasks", "--output_path", "--use_cache", "--include_path")
+
+
+def _check_eval_args(arguments: tuple[str, ...], where: str) -> None:
+    """Refuse an ``eval_args`` option that would override what the batch sets, and so what the run's identity says
+    (a backend or ``model_args`` of another model); argparse's abbreviations (``--model_arg``) count too."""
+    for argument in arguments:
+        option = argument.split("=", 1)[0]
+        if len(option) > 2 and option.startswith("--") and any(name.startswith(option) for name in RESERVED_OPTIONS):
+            raise SpecError(
+                f"{where}: {argument!r} would override what the batch sets ({', '.join(RESERVED_OPTIONS)}); set the "
+                "model's `backend`, `model_args` or the spec's `tasks` / `output_dir` instead"
+            )
+
+
+def _checked_eval_args(values: list | None, where: str) -> tuple[str, ...]:
+    arguments = tuple(str(value) for value in values or ())
+    _check_eval_args(arguments, where)
+    return arguments
+
+
 def _model_args_string(value: str | dict | None) -> str:
     if value is None:
         return ""
@@ -297,7 +319,7 @@ class ModelSpec:
             max_new_tokens=entry.get("max_new_tokens"),
             port=entry.get("port"),
             env={key: str(value) for key, value in (entry.get("env") or {}).items()},
-            eval_args=tuple(str(arg) for arg in entry.get("eval_args") or ()),
+            eval_args=_checked_eval_args(entry.get("eval_args"), f"{where}.eval_args"),
         )
 
 
@@ -423,7 +445,7 @@ def load_spec(path: Path | str) -> BatchSpec:
         output_dir=output_dir,
         limit=int(limit) if limit is not None and float(limit).is_integer() else limit,
         env=env,
-        eval_args=tuple(str(arg) for arg in top.eval_args or ()),
+        eval_args=_checked_eval_args(top.eval_args, "eval_args"),
         vllm_executable=top.vllm_executable,
         judge=JudgeSpec.from_dict(raw["judge"]) if raw.get("judge") else None,
         health_timeout=top.health_timeout,

@@ -28,7 +28,7 @@ import os
 import pickle
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -250,6 +250,22 @@ def read_reply(reply: object, kind: AnswerKind, question: str | None) -> Reading
 
 REGISTRY: dict[str, TaskSpec] = {}  # every task spec defined so far, by name
 BENCHMARKS = ("nleye", "mucr", "dve", "sherlock")
+# Diagnostics counting units a task's data had but its run left out (not scored, not in the interval's units):
+# a run with any is partial, as a limited one is.
+DROPPED_COUNTS = {"items_without_descriptions": "items without descriptions"}
+
+
+def dropped_units(task_results: Mapping) -> dict[str, int]:
+    """The units a task's results say were left out (:data:`DROPPED_COUNTS`, from its ``<prefix>_counts``), by what
+    left them out; {} for a run that covered all its units."""
+    found = {}
+    for name, value in task_results.items():
+        if name.endswith("_counts,none") and isinstance(value, Mapping):
+            for key, label in DROPPED_COUNTS.items():
+                count = value.get(key)
+                if isinstance(count, int) and not isinstance(count, bool) and count > 0:
+                    found[label] = count
+    return found
 
 
 def metric_info(name: str) -> Metric | None:
