@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from abductive_tasks.scoring.taskspec import dropped_units, metric_scale
+from abductive_tasks.scoring.taskspec import dropped_in, metric_scale
 
 FRACTION, PERCENT, RAW = "fraction", "percent", "raw"
 WIDTH = 100  # wrap width of the breakdown block
@@ -84,7 +84,7 @@ BARE_UNITS = ("pairs", "gt_images")  # DVE's premise-hypothesis pairs; Sherlock 
 def coverage(counts: Mapping[str, object]) -> str:
     """Units scored of units present, in the unit the task's interval resamples (NL-Eye and MuCR items, DVE pairs,
     Sherlock inputs, images or chunks): ``<unit>_scored`` and ``<unit>_incomplete`` (and items the run left out,
-    :func:`~abductive_tasks.scoring.taskspec.dropped_units`, named), else a bare unit count, else documents."""
+    :func:`~abductive_tasks.scoring.taskspec.dropped_in`, named), else a bare unit count, else documents."""
     scored_keys = sorted((key for key in counts if key.endswith("_scored")), key=lambda key: key != "items_scored")
     for key in scored_keys:
         unit, scored = key.removesuffix("_scored"), counts[key]
@@ -92,7 +92,7 @@ def coverage(counts: Mapping[str, object]) -> str:
             incomplete = counts.get(f"{unit}_incomplete", 0)
             if not isinstance(incomplete, int):
                 return f"{scored} {unit}"
-            dropped = dropped_units({"counts,none": counts}) if unit == "items" else {}
+            dropped = dropped_in(counts) if unit == "items" else {}
             left_out = "".join(f", {count} {label} left out" for label, count in dropped.items())
             return f"{scored}/{scored + incomplete + sum(dropped.values())} {unit}{left_out}"
     for key in BARE_UNITS:

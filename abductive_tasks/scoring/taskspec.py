@@ -255,16 +255,21 @@ BENCHMARKS = ("nleye", "mucr", "dve", "sherlock")
 DROPPED_COUNTS = {"items_without_descriptions": "items without descriptions"}
 
 
+def dropped_in(counts: Mapping) -> dict[str, int]:
+    """The units one ``<prefix>_counts`` dict says were left out (:data:`DROPPED_COUNTS`), by what left them out."""
+    return {
+        label: count
+        for key, label in DROPPED_COUNTS.items()
+        if isinstance(count := counts.get(key), int) and not isinstance(count, bool) and count > 0
+    }
+
+
 def dropped_units(task_results: Mapping) -> dict[str, int]:
-    """The units a task's results say were left out (:data:`DROPPED_COUNTS`, from its ``<prefix>_counts``), by what
-    left them out; {} for a run that covered all its units."""
-    found = {}
+    """The units a task's results say were left out (from its ``<prefix>_counts``); {} for a run that covered all."""
+    found: dict[str, int] = {}
     for name, value in task_results.items():
         if name.endswith("_counts,none") and isinstance(value, Mapping):
-            for key, label in DROPPED_COUNTS.items():
-                count = value.get(key)
-                if isinstance(count, int) and not isinstance(count, bool) and count > 0:
-                    found[label] = count
+            found |= dropped_in(value)
     return found
 
 

@@ -683,3 +683,14 @@ def test_a_report_cut_by_a_file_size_limit_leaves_the_previous_report_whole(tmp_
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert "the previous report stands" in done.stderr.strip().splitlines()[-1]
     assert {path: path.read_bytes() for path in out.rglob("*") if path.is_file()} == before
+
+
+def test_a_run_that_left_items_out_is_partial_never_a_score(tmp_path):
+    """8 of 12 items without descriptions: the cell says partial (as a limited one does), never bold or ranked."""
+    write_spec(tmp_path, "m")
+    values = triplet(0.5, 0.5)
+    values["triplet_counts,none"] |= {"items_without_descriptions": 8}
+    write_run(tmp_path, "m", "01-full", {"nleye_triplet": values})
+    board = collect(tmp_path, Suite())
+    assert board.cell("m", "nleye_triplet") == "partial (8 items without descriptions)"
+    assert board.value("m", "nleye_triplet") is None
