@@ -189,3 +189,14 @@ def test_batch_status_never_follows_a_link_and_survives_a_full_disk(tmp_path):
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     assert "cannot write" in done.stdout and "the previous status stands" in done.stdout
     assert json.loads((out / "batch_status.json").read_text()) == {"a": {"state": "done", "tasks": {}}}
+
+
+def test_the_evaluation_log_never_follows_a_link(tmp_path):
+    from abductive_tasks.runs.run import run_child
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    (tmp_path / "eval.log").symlink_to(victim)
+    with pytest.raises(OSError, match="symbolic link"):
+        run_child([sys.executable, "-c", "print('hello')"], {}, tmp_path / "eval.log")
+    assert victim.read_text() == "precious\n"
