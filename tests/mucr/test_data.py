@@ -442,10 +442,8 @@ def test_a_cache_entry_edited_with_its_stamp_kept_is_rebuilt(data_copy, tmp_path
 
 
 def test_a_cache_entry_pointing_an_image_outside_its_cache_is_rebuilt(data_copy, tmp_path, parquet_reads):
-    """Even a correctly sealed entry (written with the key) is re-resolved: an embedded image's path must name a file
-    inside the image cache."""
-    from abductive_tasks.inputs.files import seal
-
+    """Even an entry the loader itself wrote (sealed) is re-resolved: an embedded image's path must name a file inside
+    the image cache."""
     root = data_copy / "mucr"
     cold = load_items(root)
     (cache_file,) = cached_files(tmp_path)
@@ -453,7 +451,7 @@ def test_a_cache_entry_pointing_an_image_outside_its_cache_is_rebuilt(data_copy,
     shutil.copy(cold[0]["cause_image"], outside)
     content = json.loads(cache_file.read_bytes()[cache_file.read_bytes().index(b"{") :])
     content["items"][0]["cause_image"] = str(outside)
-    cache_file.write_bytes(seal(json.dumps(content).encode(), cache_file.name))
+    data._save(cache_file, content)
     parquet_reads.clear()
     assert reload(root) == cold and parquet_reads[0] == str(root / PARQUET)
     assert reload(root)[0]["cause_image"] != str(outside)
