@@ -431,14 +431,17 @@ def test_a_cache_entry_edited_with_its_stamp_kept_is_rebuilt(data_copy, tmp_path
     cold = load_items(root)
     (cache_file,) = cached_files(tmp_path)
 
+    assert cold[0]["cue"] != cold[4]["cue"]  # two causal groups' cues
+
     def swap(content: dict) -> None:
-        first, second = content["items"][0], content["items"][1]
+        first, second = content["items"][0], content["items"][4]
         first["cue"], second["cue"] = second["cue"], first["cue"]
 
     _edit_cached(cache_file, swap)
     parquet_reads.clear()
-    assert reload(root) == cold and parquet_reads[0] == str(root / PARQUET)
-    assert [item["cue"] for item in reload(root)[:2]] == [cold[0]["cue"], cold[1]["cue"]]
+    warm = reload(root)
+    assert [warm[0]["cue"], warm[4]["cue"]] == [cold[0]["cue"], cold[4]["cue"]]
+    assert warm == cold and parquet_reads[0] == str(root / PARQUET)
 
 
 def test_a_cache_entry_pointing_an_image_outside_its_cache_is_rebuilt(data_copy, tmp_path, parquet_reads):

@@ -638,3 +638,16 @@ def test_eval_args_may_not_override_the_backend_or_model_args(tmp_path, where, a
     else:
         spec = load_spec(path)
         assert [m.name for m in spec.models] == ["a"] and "would override what the batch sets" in spec.invalid["b"]
+
+
+def test_an_edited_file_hash_row_is_not_believed(data_copy, tmp_path):
+    """A remembered hash edited in the table (same path, size and mtime) would make changed data look unchanged: its
+    seal no longer matches, so the file is read again."""
+    table = tmp_path / "hashes.sqlite3"
+    first = data_fingerprint("nleye", str(data_copy), FileHashes(table))
+    image = data_copy / "nleye" / "images" / "8" / "hypothesis1.png"
+    with sqlite3.connect(table) as connection:
+        (name,) = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchone()
+        connection.execute(f"UPDATE {name} SET sha256 = ? WHERE path = ?", ("0" * 64, str(image.resolve())))
+    assert FileHashes(table).sha256(image) != "0" * 64
+    assert data_fingerprint("nleye", str(data_copy), FileHashes(table)) == first
