@@ -34,7 +34,7 @@ from abductive_tasks.runs.plan import plan, print_commands
 from abductive_tasks.runs.progress import task_line
 from abductive_tasks.runs.record import record_spec, write_status
 from abductive_tasks.runs.run import log_tail, run_model, say, start_judge, task_state
-from abductive_tasks.runs.spec import BatchSpec, JudgeSpec, ModelSpec, SpecError, load_spec
+from abductive_tasks.runs.spec import BatchSpec, JudgeSpec, ModelSpec, SpecError, check_environment, load_spec
 from abductive_tasks.runs.suite import Suite, SuiteError
 from abductive_tasks.runs.vllm import PRESETS
 
@@ -310,6 +310,7 @@ def _serve(args, extra: list[str]) -> int:
         health_timeout=args.health_timeout,
     )
 
+    check_environment(dict(os.environ), spec.output_dir, "environment")
     if args.print_command:
         suite = Suite()
         print_commands(spec, plan(spec, suite), suite, job_lines=False)

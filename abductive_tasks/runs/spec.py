@@ -386,7 +386,7 @@ def _read_yaml(path: Path) -> object:
         raise SpecError(f"{path}: not valid YAML{at}: {problem}") from None
 
 
-def _check_environment(environment: dict[str, str], output_dir: Path, where: str) -> None:
+def check_environment(environment: dict[str, str], output_dir: Path, where: str) -> None:
     """The environment a run gets, checked before any model loads: every ``ABDUCTIVE_*`` value usable
     (:func:`~abductive_tasks.settings.problems`), and ``output_dir`` outside the data it evaluates (results there
     would enter the data fingerprint and make every result stale)."""
@@ -431,10 +431,10 @@ def load_spec(path: Path | str) -> BatchSpec:
     limit = top.limit
     env = {key: str(value) for key, value in (top.env or {}).items()}
     output_dir = (path.parent / top.output_dir).resolve()
-    _check_environment({**os.environ, **env}, output_dir, "env")
+    check_environment({**os.environ, **env}, output_dir, "env")
     for model in list(models):
         try:
-            _check_environment({**os.environ, **env, **model.env}, output_dir, f"models[{model.name}].env")
+            check_environment({**os.environ, **env, **model.env}, output_dir, f"models[{model.name}].env")
         except SpecError as error:
             invalid[model.name] = str(error)
             models.remove(model)
