@@ -68,7 +68,10 @@ def run_child(
 
 
 def log_tail(path: Path, lines: int = 15) -> str:
-    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:]) if path.exists() else ""
+    """The last ``lines`` of a log the batch wrote ('' when there is none, or a link stands in its place)."""
+    if not path.is_file() or path.is_symlink():
+        return ""
+    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
 
 
 def say(message: str) -> None:
