@@ -251,12 +251,13 @@ RESERVED_OPTIONS = ("--model", "--model_args", "--tasks", "--output_path", "--us
 
 def _check_eval_args(arguments: tuple[str, ...], where: str) -> None:
     """Refuse an ``eval_args`` option that would override what the batch sets, and so what the run's identity says
-    (a backend or ``model_args`` of another model); argparse's abbreviations (``--model_arg``) count too."""
+    (a backend or ``model_args`` of another model); argparse's abbreviations (``--model_arg``) count too. The message
+    names the option only: its value may hold a secret."""
     for argument in arguments:
         option = argument.split("=", 1)[0]
         if len(option) > 2 and option.startswith("--") and any(name.startswith(option) for name in RESERVED_OPTIONS):
             raise SpecError(
-                f"{where}: {argument!r} would override what the batch sets ({', '.join(RESERVED_OPTIONS)}); set the "
+                f"{where}: {option} would override what the batch sets ({', '.join(RESERVED_OPTIONS)}); set the "
                 "model's `backend`, `model_args` or the spec's `tasks` / `output_dir` instead"
             )
 
