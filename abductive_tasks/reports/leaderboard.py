@@ -40,13 +40,16 @@ import csv
 import hashlib
 import io
 import json
+import os
 import shutil
 import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from abductive_tasks import settings
 from abductive_tasks.inputs.files import write_set
+from abductive_tasks.nleye import descriptions
 from abductive_tasks.reports import plots
 from abductive_tasks.reports.compare import CompareError, Inconsistent, Ties, estimate_from_run, paired, ties_with_best
 from abductive_tasks.reports.plots import PERCENT_FACTOR
@@ -297,7 +300,8 @@ def data_key(fingerprint: object) -> str:
 
 class _Staleness:
     """Whether a spec identity still describes what a batch would run now: the data behind each recorded
-    source, each task's version and the package versions (as the batch's plan checks them); memoised."""
+    source, the NL-Eye descriptions a task read, each task's version and the package versions (as the batch's plan
+    checks them); memoised."""
 
     def __init__(self, suite: Suite) -> None:
         self.suite = suite
@@ -323,6 +327,12 @@ class _Staleness:
             version = None
         if version is not None and entry.get("version") is not None and str(entry["version"]) != version:
             changed.append(f"{task} version {entry['version']} → {version}")
+        described = entry.get("descriptions")
+        if isinstance(described, dict) and described.get("describer"):
+            environment = {**os.environ, **(identity.get("env") or {})}
+            now = descriptions.fingerprint(described["describer"], settings.cache_root(environment))
+            if now != described:
+                changed.append(f"the descriptions by {described['describer']} changed")
         recorded = identity["data"].get(entry.get("benchmark")) or {}
         source = recorded.get("source")
         if source and source != "hub" and "error" not in recorded:  # the hub is never fetched for a report

@@ -694,3 +694,27 @@ def test_a_run_that_left_items_out_is_partial_never_a_score(tmp_path):
     board = collect(tmp_path, Suite())
     assert board.cell("m", "nleye_triplet") == "partial (8 items without descriptions)"
     assert board.value("m", "nleye_triplet") is None
+
+
+def test_a_cell_whose_descriptions_changed_since_its_run_is_stale(tmp_path, monkeypatch):
+    """Re-described images after the batch: the cell is what the batch would rerun, never shown as current."""
+    from abductive_tasks.nleye import descriptions
+
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+    folder = descriptions.describer_folder("m")
+    folder.mkdir(parents=True)
+    (folder / "abc.json").write_text(json.dumps({"describer": "m", "description": "a red car"}))
+    current = identity()
+    current["tasks"]["nleye_triplet"]["descriptions"] = descriptions.fingerprint("m", tmp_path / "cache")
+    results = tmp_path / "results"
+    Record(current, None, TASKS, "m", "spec.yaml").write(results / "m" / SPEC_RECORD)
+    Record(current, None, ("nleye_triplet",), "m", "spec.yaml", 0).write(results / "m" / RUNS_DIR / "01" / RUN_RECORD)
+    path = results / "m" / RUNS_DIR / "01" / "dummy" / "01_results.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(results_file({"nleye_triplet": triplet(0.5, 0.5)})))
+    write_samples(path, "nleye_triplet", headline_records("nleye_triplet", triplet(0.5, 0.5)))
+    assert collect(results, Suite()).cell("m", "nleye_triplet") == "50.0"
+    (folder / "abc.json").write_text(json.dumps({"describer": "m", "description": "a blue car"}))
+    board = collect(results, Suite())
+    assert board.cell("m", "nleye_triplet") == "stale"
+    assert any("the descriptions by m changed" in note for note in board.notes)
