@@ -342,12 +342,14 @@ def check_data(tasks: str) -> None:
 def run_eval(argv: list[str]) -> int:
     """Check the command line, run lmms-eval's evaluation with ``argv`` and print a summary per run;
     return 0 on success, 1 on any failure, 2 for a command-line mistake found before the run."""
-    from abductive_tasks import compat
+    from abductive_tasks import compat, settings
     from abductive_tasks.models.arguments import FROM_LMMS_EVAL_OPTIONS
     from abductive_tasks.runs import catalog
 
     try:
         check_options(argv)
+        if wrong := settings.problems():
+            raise UsageError("; ".join(wrong))
         if model := option_value(argv, "--model"):
             check_backend_package(model)
             known = compat.quick_model_names()  # as fast as the task check: lmms-eval is not imported yet
@@ -421,6 +423,16 @@ def run_eval(argv: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:  # `abductive-eval ... | head`: the reader left; nothing more to print, no traceback
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def _main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv == ["--tasks-path"]:
         from abductive_tasks.compat import tasks_path

@@ -9,6 +9,7 @@ README list the same table.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -141,9 +142,9 @@ VARIABLES: dict[str, Variable] = {
 }
 
 
-def raw(name: str) -> str:
-    """The variable's value, stripped, or its default."""
-    return os.environ.get(name, "").strip() or VARIABLES[name].default
+def raw(name: str, environment: Mapping[str, str] | None = None) -> str:
+    """The variable's value in ``environment`` (default: this process's), stripped, or its default."""
+    return (os.environ if environment is None else environment).get(name, "").strip() or VARIABLES[name].default
 
 
 def _number(name: str, kind: type = float):
@@ -163,12 +164,14 @@ def data_source() -> str:
     return raw("ABDUCTIVE_DATA")
 
 
-def cache_root() -> Path:
-    """Where this package keeps files it derives: ``ABDUCTIVE_CACHE``, default ``$XDG_CACHE_HOME/abductive_tasks``."""
-    configured = raw("ABDUCTIVE_CACHE")
+def cache_root(environment: Mapping[str, str] | None = None) -> Path:
+    """Where this package keeps files it derives: ``ABDUCTIVE_CACHE``, default ``$XDG_CACHE_HOME/abductive_tasks``
+    (in ``environment``, default: this process's)."""
+    environment = os.environ if environment is None else environment
+    configured = raw("ABDUCTIVE_CACHE", environment)
     if configured:
         return Path(configured).expanduser()
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "abductive_tasks"
+    return Path(environment.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "abductive_tasks"
 
 
 def image_cache_bytes() -> int:
@@ -193,10 +196,10 @@ def nleye_describer() -> str:
     return raw("ABDUCTIVE_NLEYE_DESCRIBER")
 
 
-def nleye_descriptions() -> str:
+def nleye_descriptions(environment: Mapping[str, str] | None = None) -> str:
     """``ABDUCTIVE_NLEYE_DESCRIPTIONS``: the describer whose descriptions are read, by default
-    ``ABDUCTIVE_NLEYE_DESCRIBER`` ('' when both are unset)."""
-    return raw("ABDUCTIVE_NLEYE_DESCRIPTIONS") or nleye_describer()
+    ``ABDUCTIVE_NLEYE_DESCRIBER`` ('' when both are unset; in ``environment``, default: this process's)."""
+    return raw("ABDUCTIVE_NLEYE_DESCRIPTIONS", environment) or raw("ABDUCTIVE_NLEYE_DESCRIBER", environment)
 
 
 def mucr_scene_graphs() -> str:
@@ -258,6 +261,61 @@ def workers(files: int) -> int:
     configured = raw("ABDUCTIVE_WORKERS")
     wanted = int(configured) if configured else min(4, os.cpu_count() or 1)
     return max(1, min(files, wanted))
+
+
+_FLAGS = {"", "0", "1", "on", "off", "true", "false", "yes", "no"}
+
+
+def _check_number(kind: type, low: float | None = None):
+    def check(value: str) -> str | None:
+        try:
+            number = kind(value)
+        except ValueError:
+            return f"expected {'a whole number' if kind is int else 'a number'}"
+        if number != number or (low is not None and number < low):  # NaN, or below the least allowed
+            return f"expected a number of at least {low}"
+        return None
+
+    return check
+
+
+def _check_columns(value: str) -> str | None:
+    pairs = [part.split("=", 1) for part in value.split(",") if part.strip()]
+    if any(len(pair) != 2 or not pair[0].strip() or not pair[1].strip() for pair in pairs):
+        return "expected 'field=column,field=column'"
+    return None
+
+
+def _check_flag(value: str) -> str | None:
+    return None if value.lower() in _FLAGS else "expected on or off (1/0, true/false, yes/no)"
+
+
+_CHECKS = {
+    "ABDUCTIVE_IMAGE_CACHE_MB": _check_number(int, 0),
+    "ABDUCTIVE_MAX_IMAGE_PIXELS": _check_number(int, 1),
+    "ABDUCTIVE_NLEYE_COLUMNS": _check_columns,
+    "ABDUCTIVE_JUDGE": _check_flag,
+    "ABDUCTIVE_JUDGE_RETRIES": _check_number(int, 0),
+    "ABDUCTIVE_JUDGE_BACKOFF": _check_number(float, 0),
+    "ABDUCTIVE_JUDGE_TIMEOUT": _check_number(float, 0),
+    "ABDUCTIVE_JUDGE_EXTRACT": _check_flag,
+    "ABDUCTIVE_WORKERS": _check_number(int, 1),
+    "ABDUCTIVE_BOOTSTRAP": _check_number(int, 0),
+    "ABDUCTIVE_BOOTSTRAP_SEED": _check_number(int, 0),
+}
+
+
+def problems(environment: Mapping[str, str] | None = None) -> list[str]:
+    """One line per ``ABDUCTIVE_*`` variable of ``environment`` (default: this process's) whose value cannot be used,
+    naming it: checked before any model loads, not after the whole inference."""
+    environment = os.environ if environment is None else environment
+    found = []
+    for name, check in _CHECKS.items():
+        value = environment.get(name, "").strip()
+        problem = check(value) if value else None
+        if problem:
+            found.append(f"{name}={value!r}: {problem}")
+    return found
 
 
 def help_table() -> str:

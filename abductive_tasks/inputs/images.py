@@ -192,6 +192,11 @@ def _suffix(data: bytes) -> str:
     return next((suffix for magic, suffix in _MAGIC_SUFFIXES if data.startswith(magic)), "")
 
 
+def image_cache_dir() -> Path:
+    """Where :func:`materialise_image` keeps image bytes by default: ``<cache_root()>/images``, resolved."""
+    return (settings.cache_root() / "images").resolve()
+
+
 def materialise_image(data: bytes, directory: Path | None = None) -> str:
     """Write encoded image bytes (e.g. a parquet image cell) to a content-addressed file; return its path.
 
@@ -200,7 +205,7 @@ def materialise_image(data: bytes, directory: Path | None = None) -> str:
     suffix (``<sha256>.png``), so rewriting
     is idempotent and concurrent writers cannot corrupt each other (atomic rename).
     """
-    folder = directory or settings.cache_root() / "images"
+    folder = directory or image_cache_dir()
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / (hashlib.sha256(data).hexdigest() + _suffix(data))
     if not target.is_file():

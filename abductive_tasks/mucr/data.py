@@ -20,9 +20,7 @@ import ast
 import functools
 import hashlib
 import json
-import os
 import random
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -33,7 +31,8 @@ from loguru import logger
 
 from abductive_tasks import settings
 from abductive_tasks.inputs.data import DataError, Loaded, benchmark_root, reading, resolve_columns, resolve_inside
-from abductive_tasks.inputs.images import check_image, materialise_image
+from abductive_tasks.inputs.files import seal, unseal, write_atomic
+from abductive_tasks.inputs.images import check_image, image_cache_dir, materialise_image
 
 BENCHMARK = "mucr"
 HUB_REPO = "Pinkygin/MuCR"
@@ -127,7 +126,7 @@ def _read_file(path: Path, root: Path) -> tuple[dict[str, str], list[dict], list
 
 # ---------------------------------------------------------------- the per-file item cache
 
-_CACHE_FORMAT = 1  # bump when _item, its checks or the cached fields change
+_CACHE_FORMAT = 2  # bump when _item, its checks or the cached fields change
 _IMAGE_FIELDS = ("cause_image", "effect_image")
 
 
@@ -156,32 +155,38 @@ def _file_items(path: Path, root: Path) -> tuple[str, list[dict]]:
 
 
 def _save(cache_file: Path, content: dict) -> None:
-    """Write the cache content (image paths, never image bytes) atomically; a cache that cannot be written is
-    skipped."""
-    temporary: Path | None = None
+    """Write the cache content (image paths, never image bytes) sealed (:func:`~abductive_tasks.inputs.files.seal`,
+    bound to the cache file's name, which names the parquet file, and to the stamp inside) and atomically; a cache
+    that cannot be written is skipped."""
     try:
-        cache_file.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=cache_file.parent, suffix=".tmp", delete=False) as handle:
-            temporary = Path(handle.name)
-            handle.write(orjson.dumps(content))
-        os.replace(temporary, cache_file)
+        sealed = seal(orjson.dumps(content), cache_file.name)
+        if sealed is not None:
+            write_atomic(cache_file, sealed)
     except (OSError, TypeError) as error:  # TypeError: a text orjson cannot write (a lone surrogate)
-        if temporary is not None:
-            temporary.unlink(missing_ok=True)
         logger.debug(f"MuCR item cache not written ({cache_file}): {error}")
 
 
 def _restore(cache_file: Path, stamp: list, root: Path) -> tuple[str, list[dict]] | None:
-    """The cached id column and items; None (read the file in full) when the cache is absent, unreadable or stamped
-    otherwise, or an image is no longer one the full read accepts: an embedded image's file missing or failing
-    ``check_image``, a path cell no longer resolving inside ``root`` to an image passing it."""
+    """The cached id column and items; None (read the file in full) when the cache is absent, unreadable, unsealed
+    or sealed otherwise (edited, copied from another entry), stamped otherwise, or an image is no longer one the full
+    read accepts: an embedded image not resolving inside the image cache or failing ``check_image``, a path cell no
+    longer resolving inside ``root`` to an image passing it."""
     try:
-        saved = orjson.loads(cache_file.read_bytes())
+        payload = unseal(cache_file.read_bytes(), cache_file.name)
+        if payload is None:
+            return None
+        saved = orjson.loads(payload)
         if saved["stamp"] != stamp or len(saved["items"]) != len(saved["sources"]):
             return None
+        images = image_cache_dir()
         for item, sources in zip(saved["items"], saved["sources"], strict=True):
             for field, source in zip(_IMAGE_FIELDS, sources, strict=True):
-                image = Path(item[field]) if source is None else resolve_inside(root, source, str(cache_file))
+                if source is None:
+                    image = resolve_inside(images, Path(item[field]).name, str(cache_file))
+                    if str(image) != str(Path(item[field])):
+                        return None
+                else:
+                    image = resolve_inside(root, source, str(cache_file))
                 item[field] = check_image(image, str(cache_file))
         return saved["id_column"], saved["items"]
     except (OSError, ValueError, KeyError, TypeError, DataError):  # orjson.JSONDecodeError is a ValueError

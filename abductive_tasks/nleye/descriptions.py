@@ -38,16 +38,31 @@ def image_digest(path: str) -> str:
     return hashlib.blake2b(Path(path).read_bytes(), digest_size=16).hexdigest()
 
 
-def store_root() -> Path:
-    return settings.cache_root() / "nleye" / "descriptions"
+def store_root(cache_root: Path | None = None) -> Path:
+    return (cache_root or settings.cache_root()) / "nleye" / "descriptions"
 
 
-def describer_folder(describer: str) -> Path:
+def describer_folder(describer: str, cache_root: Path | None = None) -> Path:
     """The folder of one describer's descriptions (its name, made safe for a folder name)."""
     safe = _UNSAFE.sub("_", describer)
     if safe != describer or safe in {".", ".."}:
         safe = f"{safe}-{hashlib.blake2b(describer.encode(), digest_size=4).hexdigest()}"
-    return store_root() / safe
+    return store_root(cache_root) / safe
+
+
+READERS = frozenset({"nleye_triplet_described"})  # the tasks whose scores depend on stored descriptions
+
+
+def fingerprint(describer: str, cache_root: Path) -> dict:
+    """What a run reading ``describer``'s descriptions under ``cache_root`` reads, by content: the describer, how many
+    description files it has and a SHA-256 over each file's name and bytes (a re-described image changes it, so a
+    run's identity changes and the task is run again)."""
+    folder = describer_folder(describer, cache_root) if describer else None
+    digest, files = hashlib.sha256(), 0
+    for path in sorted(folder.glob("*.json")) if folder is not None and folder.is_dir() else ():
+        digest.update(f"{path.name}\0{hashlib.sha256(path.read_bytes()).hexdigest()}\n".encode())
+        files += 1
+    return {"describer": describer, "files": files, "sha256": digest.hexdigest()}
 
 
 def save(describer: str, image_path: str, description: str) -> Path:

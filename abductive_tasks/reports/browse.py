@@ -27,9 +27,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from abductive_tasks import settings
+from abductive_tasks.inputs.files import write_atomic
 from abductive_tasks.reports.samples import RESULTS_SUFFIX, SAMPLES_MARK, task_of
 
 THUMBNAIL_PX = 160
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # terminal control characters (ESC among them)
 READ_KEYS = ("prediction", "rating", "plausibility", "payload")  # the value a record keeps of the reply, by benchmark
 CATEGORY_KEYS = ("reasoning_category", "label", "update_type", "goal", "box_type", "sherlock_task")
 ID_KEYS = ("item_id", "test_id")
@@ -305,16 +308,21 @@ def read_items(results_path: Path) -> list[Item]:
 
 @lru_cache(maxsize=4096)
 def thumbnail(path: str, size: int = THUMBNAIL_PX) -> str | None:
-    """A small JPEG of the image at ``path`` as a data URI; None when it cannot be read."""
+    """A small JPEG of the image at ``path`` as a data URI; None when it cannot be read, is no regular file, or
+    declares more pixels than ``ABDUCTIVE_MAX_IMAGE_PIXELS`` (a decompression bomb is never decoded)."""
     from PIL import Image
 
+    if not Path(path).is_file():  # gone, a folder, or a FIFO that would block the read
+        return None
     try:
         with Image.open(path) as image:
+            if image.width * image.height > settings.max_image_pixels():  # declared size: nothing decoded yet
+                return None
             image = image.convert("RGB")
             image.thumbnail((size, size))
             buffer = io.BytesIO()
             image.save(buffer, "JPEG", quality=70)
-    except (OSError, ValueError):
+    except (OSError, ValueError, Image.DecompressionBombError):
         return None
     return "data:image/jpeg;base64," + base64.b64encode(buffer.getvalue()).decode()
 
@@ -378,8 +386,13 @@ def show_main(argv: list[str]) -> int:
     except RunError as error:
         print(f"abductive-eval show: {error}", file=sys.stderr)
         return 1
-    print(report.summary(run, report.suite_headline(), results_path.parent))
+    print(printable(report.summary(run, report.suite_headline(), results_path.parent)))
     return 0
+
+
+def printable(text: str) -> str:
+    """``text`` without terminal control sequences a results file may carry (line breaks and tabs kept)."""
+    return CONTROL.sub("\N{REPLACEMENT CHARACTER}", text)
 
 
 def browse_main(argv: list[str]) -> int:
@@ -398,6 +411,10 @@ def browse_main(argv: list[str]) -> int:
     except RunError as error:
         print(f"abductive-eval browse: {error}", file=sys.stderr)
         return 1
-    args.out.write_text(page, encoding="utf-8")
+    try:
+        write_atomic(args.out, page)
+    except OSError as error:
+        print(f"abductive-eval browse: cannot write {args.out} ({error.strerror or error})", file=sys.stderr)
+        return 1
     print(f"{args.out}: {count} documents of {results_path}")
     return 0

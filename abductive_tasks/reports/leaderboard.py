@@ -4,8 +4,9 @@ Every model folder the batch runner wrote (``<results_dir>/<model>/spec_identity
 row with each task's headline metric (the task YAML's ``metadata.headline_metric``), read only
 from runs whose identity matches the spec's (same model, settings, data and versions; see
 :mod:`abductive_tasks.runs.identity`). A cell whose best run was limited (``--limit``, as lmms-eval's own
-results record it), had failed requests (the model's or the judge's), failed, has counts that disagree
-(:func:`~abductive_tasks.runs.history.ran`), a value its samples do not give (``inconsistent``), or is stale
+results record it) or partial (items left out, e.g. without descriptions), had failed requests (the model's or
+the judge's), failed, has counts that disagree (:func:`~abductive_tasks.runs.history.ran`), samples that are
+missing, unreadable or give another value (``unverified``), or is stale
 (data, task or package version changed since: what the batch would rerun) shows that instead of a score; a
 full run without failed requests wins over those, then the newest. Rows on different data for a task are
 marked by data group and ranked and compared only within it. Damaged files and folders without a batch
@@ -37,11 +38,18 @@ from __future__ import annotations
 import base64
 import csv
 import hashlib
+import io
 import json
+import os
+import shutil
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from abductive_tasks import settings
+from abductive_tasks.inputs.files import write_set
+from abductive_tasks.nleye import descriptions
 from abductive_tasks.reports import plots
 from abductive_tasks.reports.compare import CompareError, Inconsistent, Ties, estimate_from_run, paired, ties_with_best
 from abductive_tasks.reports.plots import PERCENT_FACTOR
@@ -49,6 +57,7 @@ from abductive_tasks.reports.samples import samples_path
 from abductive_tasks.runs.history import SPEC_RECORD, DamagedFile, Outcome, Record, scan_runs
 from abductive_tasks.runs.identity import data_content, data_fingerprint, package_versions
 from abductive_tasks.runs.suite import Suite, SuiteError
+from abductive_tasks.scoring.coverage import dropped_units
 from abductive_tasks.scoring.stats import Estimate
 from abductive_tasks.scoring.taskspec import metric_info, metric_proportion, metric_scale
 
@@ -271,6 +280,8 @@ def _is_breakdown(value: object) -> bool:
 def _mark(outcome: Outcome) -> str | None:
     """Why an outcome is not a score (None: it is one)."""
     reasons = [f"limited (limit={outcome.limit})"] if outcome.limit is not None else []
+    dropped = dropped_units(outcome.results or {})
+    reasons += [f"partial ({', '.join(f'{count} {label}' for label, count in dropped.items())})"] if dropped else []
     reasons += ["counts disagree"] if outcome.disagreement else []
     reasons += [f"{outcome.failed_requests} failed requests"] if outcome.failed_requests else []
     return "; ".join(reasons) or None
@@ -290,7 +301,8 @@ def data_key(fingerprint: object) -> str:
 
 class _Staleness:
     """Whether a spec identity still describes what a batch would run now: the data behind each recorded
-    source, each task's version and the package versions (as the batch's plan checks them); memoised."""
+    source, the NL-Eye descriptions a task read, each task's version and the package versions (as the batch's plan
+    checks them); memoised."""
 
     def __init__(self, suite: Suite) -> None:
         self.suite = suite
@@ -316,6 +328,12 @@ class _Staleness:
             version = None
         if version is not None and entry.get("version") is not None and str(entry["version"]) != version:
             changed.append(f"{task} version {entry['version']} → {version}")
+        described = entry.get("descriptions")
+        if isinstance(described, dict) and described.get("describer"):
+            environment = {**os.environ, **(identity.get("env") or {})}
+            now = descriptions.fingerprint(described["describer"], settings.cache_root(environment))
+            if now != described:
+                changed.append(f"the descriptions by {described['describer']} changed")
         recorded = identity["data"].get(entry.get("benchmark")) or {}
         source = recorded.get("source")
         if source and source != "hub" and "error" not in recorded:  # the hub is never fetched for a report
@@ -329,24 +347,37 @@ def _number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+def _unverified(reason: str) -> str:
+    return f"unverified ({reason})"
+
+
 def _check_value(results: dict, metric: str, source: Path, task: str) -> tuple[str | None, str | None, object]:
     """A scored cell checked against its run's samples: (mark, note, Estimate or None).
 
-    The headline must be a number (or None: not computed); where the run logged its samples, the records
-    must give the same value (:func:`~abductive_tasks.reports.compare.headline_estimate`), else the cell is
-    ``inconsistent``.
+    The headline must be a number (or None: not computed), and the run's samples (the batch always logs them) must
+    give the same value (:func:`~abductive_tasks.reports.compare.headline_estimate`). A samples file that is
+    missing, unreadable (one garbage line is enough) or gives another value makes the cell ``unverified``: never a
+    score, never ranked or bold, the reason in the notes.
     """
     value = results.get(f"{metric},none")
     if value is not None and not _number(value):
         return "not a number", f"{source}: {task} {metric} is {value!r}, not a number", None
-    if value is None or not samples_path(source, task).is_file():
+    if value is None:
         return None, None, None
+    samples = samples_path(source, task)
+    if not samples.is_file():
+        return (
+            _unverified("no samples file"),
+            f"{source}: {task} has no samples file ({samples.name}), so its {metric} cannot be checked; the cell is "
+            "not shown",
+            None,
+        )
     try:
-        return None, None, estimate_from_run(samples_path(source, task), metric, value)
+        return None, None, estimate_from_run(samples, metric, value)
     except Inconsistent as error:
-        return "inconsistent", f"{error}; the cell is not shown", None
-    except CompareError:
-        return None, None, None  # unreadable samples: the statistics say why, the results' value stands
+        return _unverified("inconsistent samples"), f"{error}; the cell is not shown", None
+    except CompareError as error:
+        return _unverified("unreadable samples"), f"{error}; the cell is not shown", None
 
 
 def collect(results_dir: Path, suite: Suite | None = None) -> Leaderboard:
@@ -749,8 +780,21 @@ class Table:
         return pandas.DataFrame(cells, columns=self.header)
 
     def markdown(self) -> str:
+        """The table in Markdown, every text escaped (:func:`markdown_text`)."""
         align = ["left"] * self.text_columns + ["right"] * (len(self.header) - self.text_columns)
-        return self.frame(("**", "**")).to_markdown(index=False, colalign=align, disable_numparse=True)
+        escaped = Table(
+            [markdown_text(name) for name in self.header],
+            [[markdown_text(text) for text in row] for row in self.rows],
+            self.keys,
+            self.bold,
+            self.text_columns,
+        )
+        return escaped.frame(("**", "**")).to_markdown(index=False, colalign=align, disable_numparse=True)
+
+
+def markdown_text(text: str) -> str:
+    """``text`` as literal Markdown text: raw HTML a results file might carry, and table bars, are escaped."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
 
 
 def headline_table(board: Leaderboard, found: Statistics | None = None) -> Table:
@@ -895,16 +939,25 @@ def long_rows(board: Leaderboard, found: Statistics) -> list[dict]:
     return rows
 
 
+def _csv_text(header: list[str], rows: list[list[str]]) -> str:
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer)
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def _dict_row(columns: list[str], row: dict) -> list[str]:
+    return [_plain(row.get(column)) for column in columns]
+
+
 def _write_csv(path: Path, header: list[str], rows: list[list[str]]) -> Path:
-    with path.open("w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(header)
-        writer.writerows(rows)
+    path.write_text(_csv_text(header, rows), newline="")
     return path
 
 
 def _write_dicts(path: Path, columns: list[str], rows: list[dict]) -> Path:
-    return _write_csv(path, columns, [[_plain(row.get(column)) for column in columns] for row in rows])
+    return _write_csv(path, columns, [_dict_row(columns, row) for row in rows])
 
 
 def write_csv(board: Leaderboard, out: Path, found: Statistics | None = None) -> dict[str, Path]:
@@ -1019,7 +1072,8 @@ def markdown(board: Leaderboard, plot_files: list[Path], out: Path, found: Stati
         "",
     ]
     if board.notes or found.notes:
-        parts += ["Not shown or to read with care:", "", *(f"- {note}" for note in [*board.notes, *found.notes]), ""]
+        notes = [*board.notes, *found.notes]
+        parts += ["Not shown or to read with care:", "", *(f"- {markdown_text(note)}" for note in notes), ""]
     if plot_files:
         parts += ["## Plots", "", *(f"![{plot.stem}]({plot.relative_to(out).as_posix()})" for plot in plot_files), ""]
     parts += [
@@ -1111,24 +1165,40 @@ def write_report(
     board: Leaderboard | None = None,
     found: Statistics | None = None,
 ) -> dict[str, Path]:
-    """Write the files the module docstring lists (default folder: ``<results_dir>/leaderboard``)."""
+    """Write the files the module docstring lists (default folder: ``<results_dir>/leaderboard``) as one set: each
+    is made in a staging folder inside ``out``, then all replace the earlier report together
+    (:func:`~abductive_tasks.inputs.files.write_set`), so an interruption, a full disk or a file-size limit leaves
+    the previous complete report; plots of the earlier report that this one has not are removed after."""
     results_dir = Path(results_dir)
     out = Path(out or results_dir / "leaderboard")
     board = board or collect(results_dir, suite)
     found = found or statistics(board)
-    (out / "plots").mkdir(parents=True, exist_ok=True)
-    for earlier in (out / "plots").glob("*.png"):  # a plot of an earlier report is no plot of this one
-        earlier.unlink()
-    written = write_csv(board, out, found)  # the tables first: they need nothing but the results
-    skipped = ""
+    out.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=out, prefix=".staging-"))
     try:
-        plot_files = write_plots(board, out / "plots", found)
-    except plots.PlotsUnavailable as error:
-        plot_files, skipped = [], str(error)
-        print(f"leaderboard: {skipped}", file=sys.stderr)
-    (out / "leaderboard.md").write_text(markdown(board, plot_files, out, found))
-    (out / "leaderboard.html").write_text(html_page(board, plot_files, out, found, no_plots=skipped))
-    return {**written, "markdown": out / "leaderboard.md", "html": out / "leaderboard.html", "plots": out / "plots"}
+        (staging / "plots").mkdir()
+        written = write_csv(board, staging, found)  # the tables first: they need nothing but the results
+        skipped = ""
+        try:
+            plot_files = write_plots(board, staging / "plots", found)
+        except plots.PlotsUnavailable as error:
+            plot_files, skipped = [], str(error)
+            print(f"leaderboard: {skipped}", file=sys.stderr)
+        (staging / "leaderboard.md").write_text(markdown(board, plot_files, staging, found))
+        (staging / "leaderboard.html").write_text(html_page(board, plot_files, staging, found, no_plots=skipped))
+        files = {out / path.relative_to(staging): path.read_bytes() for path in staging.rglob("*") if path.is_file()}
+        write_set(files)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    for earlier in (out / "plots").glob("*.png"):  # a plot of an earlier report is no plot of this one
+        if earlier not in files:
+            earlier.unlink()
+    return {
+        **{kind: out / path.relative_to(staging) for kind, path in written.items()},
+        "markdown": out / "leaderboard.md",
+        "html": out / "leaderboard.html",
+        "plots": out / "plots",
+    }
 
 
 def main(argv: list[str]) -> int:
@@ -1155,17 +1225,28 @@ def main(argv: list[str]) -> int:
     if unknown:
         parser.error(f"--compare: no model {unknown} in {args.results_dir}; models: {', '.join(board.rows)}")
     found = statistics(board)
-    written = write_report(args.results_dir, args.out, board=board, found=found)
-    print(written["markdown"].read_text())
-    if args.compare:
-        a, b = args.compare
-        rows = compare_models(board, found, a, b)
-        written["compare_csv"] = _write_dicts(
-            written["markdown"].with_name(f"compare_{a}_vs_{b}.csv"), COMPARE_COLUMNS, rows
+    try:
+        written = write_report(args.results_dir, args.out, board=board, found=found)
+        print(written["markdown"].read_text())
+        if args.compare:
+            a, b = args.compare
+            rows = compare_models(board, found, a, b)
+            written["compare_csv"] = written["markdown"].with_name(f"compare_{a}_vs_{b}.csv")
+            written["compare_markdown"] = written["markdown"].with_name(f"compare_{a}_vs_{b}.md")
+            write_set(
+                {
+                    written["compare_csv"]: _csv_text(COMPARE_COLUMNS, [_dict_row(COMPARE_COLUMNS, r) for r in rows]),
+                    written["compare_markdown"]: compare_markdown(rows, a, b),
+                }
+            )
+            print(written["compare_markdown"].read_text())
+    except OSError as error:
+        print(
+            f"abductive-eval leaderboard: cannot write {error.filename or 'the report'} ({error.strerror or error}); "
+            "the previous report stands",
+            file=sys.stderr,
         )
-        written["compare_markdown"] = written["markdown"].with_name(f"compare_{a}_vs_{b}.md")
-        written["compare_markdown"].write_text(compare_markdown(rows, a, b))
-        print(written["compare_markdown"].read_text())
+        return 1
     for kind, path in written.items():
         print(f"{kind}: {path}")
     return 0

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from abductive_tasks.scoring.coverage import dropped_in
 from abductive_tasks.scoring.scales import declared_scale as metric_scale
 
 FRACTION, PERCENT, RAW = "fraction", "percent", "raw"
@@ -83,14 +84,18 @@ BARE_UNITS = ("pairs", "gt_images")  # DVE's premise-hypothesis pairs; Sherlock 
 
 def coverage(counts: Mapping[str, object]) -> str:
     """Units scored of units present, in the unit the task's interval resamples (NL-Eye and MuCR items, DVE pairs,
-    Sherlock inputs, images or chunks): ``<unit>_scored`` and ``<unit>_incomplete``, else a bare unit count,
-    else documents."""
+    Sherlock inputs, images or chunks): ``<unit>_scored`` and ``<unit>_incomplete`` (and items the run left out,
+    :func:`~abductive_tasks.scoring.coverage.dropped_in`, named), else a bare unit count, else documents."""
     scored_keys = sorted((key for key in counts if key.endswith("_scored")), key=lambda key: key != "items_scored")
     for key in scored_keys:
         unit, scored = key.removesuffix("_scored"), counts[key]
         if isinstance(scored, int):
             incomplete = counts.get(f"{unit}_incomplete", 0)
-            return f"{scored}/{scored + incomplete} {unit}" if isinstance(incomplete, int) else f"{scored} {unit}"
+            if not isinstance(incomplete, int):
+                return f"{scored} {unit}"
+            dropped = dropped_in(counts) if unit == "items" else {}
+            left_out = "".join(f", {count} {label} left out" for label, count in dropped.items())
+            return f"{scored}/{scored + incomplete + sum(dropped.values())} {unit}{left_out}"
     for key in BARE_UNITS:
         if isinstance(counts.get(key), int):
             unit = key.removeprefix("gt_")

@@ -28,13 +28,14 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from abductive_tasks.inputs.files import open_nofollow
 from abductive_tasks.runs.history import scan_runs
 from abductive_tasks.runs.plan import plan, print_commands
 from abductive_tasks.runs.progress import task_line
 from abductive_tasks.runs.record import record_spec, write_status
 from abductive_tasks.runs.run import log_tail, run_model, say, start_judge, task_state
 from abductive_tasks.runs.secrets import collect_secrets, redacted_console
-from abductive_tasks.runs.spec import BatchSpec, JudgeSpec, ModelSpec, SpecError, load_spec
+from abductive_tasks.runs.spec import BatchSpec, JudgeSpec, ModelSpec, SpecError, check_environment, load_spec
 from abductive_tasks.runs.suite import Suite, SuiteError
 from abductive_tasks.runs.vllm import PRESETS
 
@@ -116,10 +117,10 @@ def batch_lock(output_dir: Path) -> Iterator[None]:
     """Hold ``<output_dir>/.batch.lock`` (``fcntl.flock``) while a batch runs: a second batch on the same folder
     stops at once, naming the first one's process; an output folder that cannot be written is a :class:`SpecError`.
     """
-    path = output_dir / ".batch.lock"
+    path = output_dir / ".batch.lock"  # opened without following a link: the pid never lands in another file
     try:
         output_dir.mkdir(parents=True, exist_ok=True)
-        handle = path.open("a+")
+        handle = os.fdopen(open_nofollow(path, os.O_RDWR | os.O_CREAT), "r+")
     except OSError as error:
         raise SpecError(f"output_dir {output_dir}: cannot write there ({error.strerror or error})") from None
     with handle:
@@ -143,8 +144,8 @@ def batch_lock(output_dir: Path) -> Iterator[None]:
 
 
 def user_errors(verbosity: str, run: Callable[[], int], prog: str) -> int:
-    """``run()``, a user error (a bad spec, folder or model name) printed as one short message with status 2;
-    the traceback only with ``--verbosity DEBUG``."""
+    """``run()``, a user error (a bad spec, folder or model name) printed as one short message with status 2, a file
+    that cannot be written (a full disk) as one with status 1; the traceback only with ``--verbosity DEBUG``."""
     try:
         return run()
     except (SpecError, SuiteError) as error:
@@ -152,6 +153,12 @@ def user_errors(verbosity: str, run: Callable[[], int], prog: str) -> int:
             raise
         print(f"{prog}: error: {error}", file=sys.stderr)
         return 2
+    except OSError as error:  # a full disk or a file-size limit under the output folder: what was written stands
+        if verbosity.upper() == "DEBUG":
+            raise
+        where = f" {error.filename}" if error.filename else ""
+        print(f"{prog}: error: cannot write{where} ({error.strerror or error}); rerun to resume", file=sys.stderr)
+        return 1
 
 
 def main(argv: list[str]) -> int:
@@ -306,6 +313,7 @@ def _serve(args, extra: list[str]) -> int:
         secrets=collect_secrets(args=[args.model, *extra], environment=os.environ),
     )
 
+    check_environment(dict(os.environ), spec.output_dir, "environment")
     with redacted_console(spec.secrets):
         if args.print_command:
             suite = Suite()

@@ -10,11 +10,11 @@ is named by path and set aside (:func:`quarantine`), never believed.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from abductive_tasks.inputs.files import write_atomic
 from abductive_tasks.runs.identity import limit_covers, task_key
 
 RUNS_DIR = "runs"
@@ -33,10 +33,7 @@ class DamagedFile(ValueError):
 
 def write_json_atomic(path: Path, value: object) -> None:
     """Write ``value`` as JSON through a temporary file and a rename, so a kill never leaves half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(json.dumps(value, indent=2, sort_keys=True) + "\n")
-    os.replace(temporary, path)
+    write_atomic(path, json.dumps(value, indent=2, sort_keys=True) + "\n")
 
 
 def read_json_object(path: Path) -> dict:

@@ -9,7 +9,7 @@ and ``metadata: version``, and per benchmark a **data fingerprint**: the resolve
 relative to the benchmark's root. Neither the root's absolute path nor the ``ABDUCTIVE_DATA`` value enters, so
 ``pip install .`` vs ``pip install -e .`` or a copy of the data to another folder reuses finished work, while a
 changed image does not. File hashes are cached by (absolute path, size, modification time) in
-``<ABDUCTIVE_CACHE>/file_hashes.sqlite3``, so a repeated fingerprint reads no unchanged file again.
+``<ABDUCTIVE_CACHE>/file_hashes.sqlite3`` (each row sealed), so a repeated fingerprint reads no unchanged file again.
 The ``limit`` is kept beside the identity, not in it: a full run answers a ``limit: 2`` spec too.
 
 A task is done, and a leaderboard cell is shown, only when a run's identity gives the same
@@ -31,6 +31,8 @@ from pathlib import Path
 
 from abductive_tasks import settings
 from abductive_tasks.inputs.data import ENV_VAR, DataError, benchmark_root
+from abductive_tasks.inputs.files import cache_key as sealing_key
+from abductive_tasks.inputs.files import seal_mac
 from abductive_tasks.runs.secrets import redact_args, redact_mapping, redact_model_args
 
 SCHEMA = 1
@@ -75,18 +77,27 @@ def _walk_files(root: Path) -> Iterator[Path]:
 
 
 class FileHashes:
-    """sha256 of files, remembered by (absolute path, size, modification time) in an SQLite table."""
+    """sha256 of files, remembered by (absolute path, size, modification time) in an SQLite table; each row sealed
+    with the cache key (:func:`~abductive_tasks.inputs.files.seal_mac`), so an edited row is hashed again."""
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or settings.cache_root() / "file_hashes.sqlite3"
+        self.key = sealing_key(self.path.parent)
         self.known: dict[tuple[str, int, int], str] = {}
-        self.new: list[tuple[str, int, int, str]] = []
+        self.new: list[tuple[str, int, int, str, str]] = []
         try:
             with sqlite3.connect(self.path) as connection:
-                rows = connection.execute("SELECT path, size, mtime_ns, sha256 FROM hashes").fetchall()
-            self.known = {(path, size, mtime): digest for path, size, mtime, digest in rows}
+                rows = connection.execute("SELECT path, size, mtime_ns, sha256, seal FROM sealed_hashes").fetchall()
+            self.known = {
+                (path, size, mtime): digest
+                for path, size, mtime, digest, seal in rows
+                if self.key is not None and seal == self._seal(path, size, mtime, digest)
+            }
         except sqlite3.Error:  # no table yet, or an unreadable file: hash everything again
             pass
+
+    def _seal(self, path: str, size: int, mtime: int, digest: str) -> str:
+        return seal_mac(self.key, "file_hashes", [f"{path}\0{size}\0{mtime}\0{digest}".encode()])
 
     def sha256(self, path: Path) -> str:
         stat = path.stat()
@@ -96,7 +107,8 @@ class FileHashes:
             with path.open("rb") as handle:
                 digest = hashlib.file_digest(handle, "sha256").hexdigest()
             self.known[key] = digest
-            self.new.append((*key, digest))
+            if self.key is not None:
+                self.new.append((*key, digest, self._seal(*key, digest)))
         return digest
 
     def save(self) -> None:
@@ -107,10 +119,10 @@ class FileHashes:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with sqlite3.connect(self.path) as connection:
                 connection.execute(
-                    "CREATE TABLE IF NOT EXISTS hashes "
-                    "(path TEXT, size INTEGER, mtime_ns INTEGER, sha256 TEXT, PRIMARY KEY (path, size, mtime_ns))"
+                    "CREATE TABLE IF NOT EXISTS sealed_hashes (path TEXT, size INTEGER, mtime_ns INTEGER, "
+                    "sha256 TEXT, seal TEXT, PRIMARY KEY (path, size, mtime_ns))"
                 )
-                connection.executemany("INSERT OR REPLACE INTO hashes VALUES (?, ?, ?, ?)", self.new)
+                connection.executemany("INSERT OR REPLACE INTO sealed_hashes VALUES (?, ?, ?, ?, ?)", self.new)
         except (OSError, sqlite3.Error):
             return
         self.new = []
@@ -158,15 +170,50 @@ def package_versions() -> dict[str, str]:
     return found
 
 
+# Variables naming a model's weights or files: a local file or folder counts by content, not by path.
+MODEL_FILES = frozenset(
+    {
+        "ABDUCTIVE_DVE_EVALUATOR",
+        "ABDUCTIVE_DVE_EVALUATOR_TEXT",
+        "ABDUCTIVE_BERTSCORE_MODEL",
+        "ABDUCTIVE_CLIP_MODEL",
+        "ABDUCTIVE_SIMILARITY_MODEL",
+    }
+)
+
+
+def content_digest(path: Path, hashes: FileHashes | None = None) -> str:
+    """SHA-256 of a file's bytes, or of a folder's files (each under its relative path)."""
+    hashes = hashes or FileHashes()
+    if path.is_file():
+        digest = hashes.sha256(path)
+    else:
+        tree = hashlib.sha256()
+        for file in _walk_files(path):
+            tree.update(f"{file.relative_to(path).as_posix()}\0{hashes.sha256(file)}\n".encode())
+        digest = tree.hexdigest()
+    hashes.save()
+    return digest
+
+
 def score_settings(environment: Mapping[str, str]) -> dict[str, str]:
-    """The ``ABDUCTIVE_*`` variables set in ``environment`` (the run's whole environment) that can change a score.
-    ``ABDUCTIVE_DATA`` is left out: the data fingerprint says what it selected, by content."""
+    """The ``ABDUCTIVE_*`` variables set in ``environment`` (the run's whole environment) that can change a score;
+    one naming local model weights or files (:data:`MODEL_FILES`) with their content digest (``path@sha256:...``), so
+    weights replaced at the same path are another identity. ``ABDUCTIVE_DATA`` is left out: the data fingerprint says
+    what it selected, by content."""
     found = {
         name: environment.get(name, "").strip()
         for name, variable in settings.VARIABLES.items()
         if variable.changes_scores and name != ENV_VAR
     }
-    return {name: value for name, value in sorted(found.items()) if value and value != settings.VARIABLES[name].default}
+    chosen = {
+        name: value for name, value in sorted(found.items()) if value and value != settings.VARIABLES[name].default
+    }
+    for name in MODEL_FILES & chosen.keys():
+        local = Path(chosen[name]).expanduser()
+        if local.exists():
+            chosen[name] += f"@sha256:{content_digest(local)}"
+    return chosen
 
 
 def build_identity(

@@ -16,7 +16,9 @@ import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from abductive_tasks import settings
 from abductive_tasks.inputs.data import ENV_VAR
+from abductive_tasks.nleye import descriptions
 from abductive_tasks.runs.history import RUNS_DIR, Scan, scan_runs
 from abductive_tasks.runs.identity import build_identity, cache_key, data_fingerprint
 from abductive_tasks.runs.secrets import collect_secrets, redact_text
@@ -121,9 +123,19 @@ def model_identity(
         env=env,
         environment={**os.environ, **env},
         judge=_judge_description(spec.judge),
-        tasks={fact.name: {"benchmark": fact.benchmark, "version": fact.version} for fact in facts},
+        tasks={fact.name: task_entry(fact, {**os.environ, **env}) for fact in facts},
         data=data,
     )
+
+
+def task_entry(fact, environment: dict[str, str]) -> dict:
+    """A task's part of a run identity: its benchmark and version, and for a task reading stored NL-Eye descriptions,
+    their content (:func:`~abductive_tasks.nleye.descriptions.fingerprint`) under the run's environment."""
+    entry = {"benchmark": fact.benchmark, "version": fact.version}
+    if fact.name in descriptions.READERS:
+        describer = settings.nleye_descriptions(environment)
+        entry["descriptions"] = descriptions.fingerprint(describer, settings.cache_root(environment))
+    return entry
 
 
 def model_secrets(spec: BatchSpec, model: ModelSpec, model_args: str) -> tuple[str, ...]:

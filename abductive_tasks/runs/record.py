@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from abductive_tasks.inputs.files import write_atomic
 from abductive_tasks.runs.history import RUN_RECORD, SPEC_RECORD, Record, quarantine
 from abductive_tasks.runs.plan import ModelPlan
 from abductive_tasks.runs.run import say
@@ -14,8 +15,13 @@ from abductive_tasks.runs.spec import BatchSpec
 
 
 def write_status(spec: BatchSpec, status: dict[str, dict]) -> None:
-    spec.output_dir.mkdir(parents=True, exist_ok=True)
-    (spec.output_dir / "batch_status.json").write_text(json.dumps(redact_value(status, spec.secrets), indent=2) + "\n")
+    """``batch_status.json``, written whole (a full disk or a kill leaves the previous one) and never through a link
+    planted at its name; a write that fails is said in one line, the batch goes on."""
+    path = spec.output_dir / "batch_status.json"
+    try:
+        write_atomic(path, json.dumps(redact_value(status, spec.secrets), indent=2) + "\n")
+    except OSError as error:
+        say(f"cannot write {path} ({error.strerror or error}); the previous status stands")
 
 
 def record_spec(spec: BatchSpec, model_plan: ModelPlan, prefix: str) -> None:

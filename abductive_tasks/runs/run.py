@@ -16,6 +16,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from abductive_tasks.inputs.files import open_nofollow
 from abductive_tasks.runs.cache import purge_failed_replies, repair_cache, scrub_cache
 from abductive_tasks.runs.history import RUN_RECORD, RUNS_DIR, Record, Scan
 from abductive_tasks.runs.plan import HOST, ModelPlan, eval_command, judge_command, model_env, model_server_command
@@ -45,7 +46,7 @@ def run_child(
     """Run ``command`` with output appended to ``log_path`` (``secrets`` redacted) and read by ``progress``;
     on Ctrl-C or SIGTERM interrupt it too, then re-raise."""
     process = None
-    with log_path.open("ab") as log:
+    with os.fdopen(open_nofollow(log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT), "ab") as log:
         log.write(redact_text(f"$ {shlex.join(command)}\n", secrets).encode())
         log.flush()
         try:
@@ -67,7 +68,10 @@ def run_child(
 
 
 def log_tail(path: Path, lines: int = 15) -> str:
-    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:]) if path.exists() else ""
+    """The last ``lines`` of a log the batch wrote ('' when there is none, or a link stands in its place)."""
+    if not path.is_file() or path.is_symlink():
+        return ""
+    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
 
 
 def say(message: str) -> None:

@@ -43,6 +43,8 @@ from pydantic import (
     model_validator,
 )
 
+from abductive_tasks import settings
+from abductive_tasks.inputs.data import ENV_VAR
 from abductive_tasks.runs.secrets import collect_secrets, redact_text
 from abductive_tasks.runs.vllm import (
     VllmSettings,
@@ -85,6 +87,17 @@ def _no_nul(value: object, where: str = "") -> None:
             _no_nul(item, f"{where}[{index}]")
 
 
+ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _env_names(env: dict | None) -> dict | None:
+    """Refuse an ``env`` key that is no variable name (``"A=B"``, a space): no process environment can hold it."""
+    for name in env or {}:
+        if not ENV_NAME.match(name):
+            raise ValueError(f"{name!r} is not a variable name (letters, digits and _, not starting with a digit)")
+    return env
+
+
 class _Entry(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -93,6 +106,11 @@ class _Entry(BaseModel):
     def _refuse_nul(cls, data: object) -> object:
         _no_nul(data)
         return data
+
+    @field_validator("env", check_fields=False)
+    @classmethod
+    def _variable_names(cls, env: dict | None) -> dict | None:
+        return _env_names(env)
 
 
 class _VllmEntry(_Entry):
@@ -148,6 +166,11 @@ class SpecFile(_Entry):
     vllm_executable: str = "vllm"
     judge: JudgeEntry | None = None
     health_timeout: float = Field(default=1800.0, gt=0)
+
+    @field_validator("env")
+    @classmethod
+    def _variable_names(cls, env: dict | None) -> dict | None:
+        return _env_names(env)
 
     @model_validator(mode="before")
     @classmethod
@@ -223,6 +246,29 @@ def _validated(schema: type[_Entry], entry: object, prefix: str) -> _Entry:
         raise SpecError(describe(error, schema, prefix)) from None
 
 
+# What the batch decides for every run (the model's identity, its folders): eval_args may not set them again.
+RESERVED_OPTIONS = ("--model", "--model_args", "--tasks", "--output_path", "--use_cache", "--include_path")
+
+
+def _check_eval_args(arguments: tuple[str, ...], where: str) -> None:
+    """Refuse an ``eval_args`` option that would override what the batch sets, and so what the run's identity says
+    (a backend or ``model_args`` of another model); argparse's abbreviations (``--model_arg``) count too. The message
+    names the option only: its value may hold a secret."""
+    for argument in arguments:
+        option = argument.split("=", 1)[0]
+        if len(option) > 2 and option.startswith("--") and any(name.startswith(option) for name in RESERVED_OPTIONS):
+            raise SpecError(
+                f"{where}: {option} would override what the batch sets ({', '.join(RESERVED_OPTIONS)}); set the "
+                "model's `backend`, `model_args` or the spec's `tasks` / `output_dir` instead"
+            )
+
+
+def _checked_eval_args(values: list | None, where: str) -> tuple[str, ...]:
+    arguments = tuple(str(value) for value in values or ())
+    _check_eval_args(arguments, where)
+    return arguments
+
+
 def _model_args_string(value: str | dict | None) -> str:
     if value is None:
         return ""
@@ -275,7 +321,7 @@ class ModelSpec:
             max_new_tokens=entry.get("max_new_tokens"),
             port=entry.get("port"),
             env={key: str(value) for key, value in (entry.get("env") or {}).items()},
-            eval_args=tuple(str(arg) for arg in entry.get("eval_args") or ()),
+            eval_args=_checked_eval_args(entry.get("eval_args"), f"{where}.eval_args"),
         )
 
 
@@ -345,6 +391,23 @@ def _read_yaml(path: Path) -> object:
         raise SpecError(f"{path}: not valid YAML{at}: {problem}") from None
 
 
+def check_environment(environment: dict[str, str], output_dir: Path, where: str) -> None:
+    """The environment a run gets, checked before any model loads: every ``ABDUCTIVE_*`` value usable
+    (:func:`~abductive_tasks.settings.problems`), and ``output_dir`` outside the data it evaluates (results there
+    would enter the data fingerprint and make every result stale)."""
+    wrong = settings.problems(environment)
+    if wrong:
+        raise SpecError(f"{where}: {'; '.join(wrong)}")
+    choice = environment.get(ENV_VAR, "").strip()
+    if choice and choice != "sample":
+        data_root = Path(choice).expanduser().resolve()
+        if output_dir == data_root or output_dir.is_relative_to(data_root):
+            raise SpecError(
+                f"output_dir {output_dir} is inside the data folder {ENV_VAR}={choice}: results written there would "
+                "change the data's fingerprint; put them elsewhere"
+            )
+
+
 def load_spec(path: Path | str) -> BatchSpec:
     """Read and check a batch spec; relative ``output_dir`` resolves against the spec's folder.
 
@@ -379,14 +442,23 @@ def _checked_spec(path: Path, raw: object, secrets: tuple[str, ...]) -> BatchSpe
     if not tasks:
         raise SpecError(f"{path}: `tasks` is empty")
     limit = top.limit
+    env = {key: str(value) for key, value in (top.env or {}).items()}
+    output_dir = (path.parent / top.output_dir).resolve()
+    check_environment({**os.environ, **env}, output_dir, "env")
+    for model in list(models):
+        try:
+            check_environment({**os.environ, **env, **model.env}, output_dir, f"models[{model.name}].env")
+        except SpecError as error:
+            invalid[model.name] = str(error)
+            models.remove(model)
     return BatchSpec(
         path=path,
         models=tuple(models),
         tasks=tasks,
-        output_dir=(path.parent / top.output_dir).resolve(),
+        output_dir=output_dir,
         limit=int(limit) if limit is not None and float(limit).is_integer() else limit,
-        env={key: str(value) for key, value in (top.env or {}).items()},
-        eval_args=tuple(str(arg) for arg in top.eval_args or ()),
+        env=env,
+        eval_args=_checked_eval_args(top.eval_args, "eval_args"),
         vllm_executable=top.vllm_executable,
         judge=JudgeSpec.from_dict(raw["judge"]) if raw.get("judge") else None,
         health_timeout=top.health_timeout,

@@ -40,6 +40,7 @@ from typing import BinaryIO
 
 import tenacity
 
+from abductive_tasks.inputs.files import open_nofollow
 from abductive_tasks.runs.secrets import copy_redacted, redact_text
 
 # vLLM's OpenAI-compatible server accepts any key unless started with --api-key; the openai client needs one.
@@ -412,7 +413,7 @@ class VllmServer:
 
     def start(self) -> None:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        log = self.log_path.open("ab")
+        log = os.fdopen(open_nofollow(self.log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT), "ab")
         log.write(redact_text(f"$ {shlex.join(self.command)}\n", self.secrets).encode())
         log.flush()
         # Own session: a terminal's Ctrl-C reaches us, not vLLM's workers; stop() ends the whole group.

@@ -21,9 +21,9 @@ next one up to 60 s; default 2) and ``ABDUCTIVE_JUDGE_TIMEOUT`` (seconds per req
 (:func:`extract_answer`; off by default).
 
 Replies are cached as one JSON file per (judge model, system prompt, prompt, max_tokens), written
-atomically, so a rerun never pays twice; failures (a blank reply is one) are not cached. Concurrent asks of the same
-prompt wait for one request. A judge that still fails after the retries gives status
-``judge_failed``; callers count such items and leave them out of their means.
+atomically and sealed (an edited reply is asked again), so a rerun never pays twice; failures (a blank reply is
+one) are not cached. Concurrent asks of the same prompt wait for one request. A judge that still fails after
+the retries gives status ``judge_failed``; callers count such items and leave them out of their means.
 
 Without a judge, :func:`offline_similarity` gives the largest cosine similarity of a text to its
 references under a local sentence-embedding model: ``ABDUCTIVE_SIMILARITY_MODEL`` (a local
@@ -38,7 +38,6 @@ import dataclasses
 import hashlib
 import json
 import os
-import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -51,6 +50,7 @@ import tenacity
 from loguru import logger
 
 from abductive_tasks import compat, settings
+from abductive_tasks.inputs.files import seal, unseal, write_atomic
 from abductive_tasks.scoring.parsing import AnswerKind, is_request_failure
 
 DEFAULT_MODEL = "gpt-4o-2024-11-20"
@@ -80,7 +80,8 @@ class JudgeResult:
 
 
 class _ReplyCache:
-    """One JSON file per key under ``root``; writes are atomic (temporary file, then rename)."""
+    """One sealed JSON file per key under ``root`` (:func:`~abductive_tasks.inputs.files.seal`: an edited, damaged or
+    moved file is asked again); writes are atomic (temporary file, then rename)."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -89,9 +90,11 @@ class _ReplyCache:
         return self.root / key[:2] / f"{key}.json"
 
     def get(self, key: str, entry: dict) -> str | None:
-        """The cached reply for ``key``, if its file records the same request (guards against collisions and damage)."""
+        """The cached reply for ``key``, if its file is sealed for ``key`` and records the same request (guards
+        against collisions, edits and damage)."""
         try:
-            stored = json.loads(self._path(key).read_text(encoding="utf-8"))
+            payload = unseal(self._path(key).read_bytes(), key)
+            stored = json.loads(payload) if payload is not None else None
         except (OSError, ValueError):
             return None
         if not isinstance(stored, dict) or any(stored.get(name) != value for name, value in entry.items()):
@@ -101,13 +104,10 @@ class _ReplyCache:
 
     def put(self, key: str, entry: dict, reply: str) -> None:
         path = self._path(key)
+        sealed = seal(json.dumps({**entry, "reply": reply}).encode(), key)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile(
-                "w", encoding="utf-8", dir=path.parent, suffix=".tmp", delete=False
-            ) as handle:
-                json.dump({**entry, "reply": reply}, handle, ensure_ascii=False)
-            os.replace(handle.name, path)
+            if sealed is not None:
+                write_atomic(path, sealed)
         except OSError as error:  # a read-only cache costs money on the next run, not this one
             logger.warning(f"LLM judge: could not write the cache file {path}: {error}")
 

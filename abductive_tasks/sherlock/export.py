@@ -17,6 +17,7 @@ failed request is no answer of the model: a run with failed requests is refused 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import operator
 import re
@@ -28,6 +29,7 @@ import numpy as np
 import orjson
 
 from abductive_tasks.inputs.data import DataError, reading
+from abductive_tasks.inputs.files import write_set
 from abductive_tasks.scoring.taskspec import REQUEST_FAILED
 from abductive_tasks.sherlock import data, grid, localization, metrics
 
@@ -57,13 +59,47 @@ def _loads(line: str) -> object:
         return json.loads(line)
 
 
-def logged_records(run_dir: Path, split: str = "test", tasks: set[str] | None = None) -> dict[str, list[dict]]:
-    """Each Sherlock task's ``process_results`` records on ``split``, read from the samples files under ``run_dir``."""
-    by_task: dict[str, list[dict]] = {}
+def _run_label(run_dir: Path, path: Path) -> str:
+    """Whose run a samples file is: its folder under ``run_dir`` (lmms-eval writes one folder per model)."""
+    return path.parent.relative_to(run_dir).as_posix()
+
+
+def samples_files(run_dir: Path, tasks: set[str] | None = None, model: str | None = None) -> dict[str, Path]:
+    """Each Sherlock task's samples file under ``run_dir``: one run of one model, or a DataError naming the runs.
+
+    ``model`` picks the runs whose folder (below ``run_dir``) has a part of that name (a model's folder of a batch
+    or of ``--output_path``); without it a folder holding several models' runs is refused, and so is a task logged
+    by two runs (their scores would be mixed)."""
+    found: dict[str, list[Path]] = {}
     for path in sorted(run_dir.rglob("*_samples_sherlock_*.jsonl")):
         match = _SAMPLES.fullmatch(path.name)
         if not match or (tasks and match.group(1) not in tasks):
             continue
+        if model is not None and model not in path.parent.relative_to(run_dir).parts:
+            continue
+        found.setdefault(match.group(1), []).append(path)
+    labels = sorted({_run_label(run_dir, path) for paths in found.values() for path in paths})
+    if len(labels) > 1:
+        raise DataError(
+            f"{run_dir} holds several runs ({', '.join(labels)}): pick one model with --model NAME "
+            "(a folder name) or export one run's folder"
+        )
+    for task, paths in found.items():
+        if len(paths) > 1:
+            raise DataError(
+                f"{run_dir}: {task} was logged by {len(paths)} runs ({', '.join(path.name for path in paths)}); "
+                "export one run's folder"
+            )
+    return {task: paths[0] for task, paths in found.items()}
+
+
+def logged_records(
+    run_dir: Path, split: str = "test", tasks: set[str] | None = None, model: str | None = None
+) -> dict[str, list[dict]]:
+    """Each Sherlock task's ``process_results`` records on ``split``, read from the samples files of one run under
+    ``run_dir`` (:func:`samples_files`)."""
+    by_task: dict[str, list[dict]] = {}
+    for task, path in samples_files(run_dir, tasks, model).items():
         with reading(path):
             lines = path.read_text(encoding="utf-8").splitlines()
             for number, line in enumerate(lines, start=1):
@@ -74,11 +110,12 @@ def logged_records(run_dir: Path, split: str = "test", tasks: set[str] | None = 
                         "Sherlock tasks?)"
                     )
                 if record["split"] == split:
-                    by_task.setdefault(match.group(1), []).append(record)
+                    by_task.setdefault(task, []).append(record)
     if not by_task:
         raise DataError(
-            f"{run_dir}: no Sherlock {split}-split samples (*_samples_sherlock_*.jsonl); run abductive-eval with "
-            "--log_samples"
+            f"{run_dir}: no Sherlock {split}-split samples (*_samples_sherlock_*.jsonl)"
+            + (f" of a model named {model}" if model else "")
+            + "; run abductive-eval with --log_samples"
         )
     return by_task
 
@@ -174,17 +211,26 @@ def write_submission(
     tasks: set[str] | None = None,
     root: Path | None = None,
     allow_failed: bool = False,
+    model: str | None = None,
 ) -> Path:
     """Write ``<folder>/<file>.npy`` and ``<folder>.zip`` under ``out_dir`` from ``split``'s scores in the run under
-    ``run_dir``; return the zip."""
-    arrays = submission_arrays(logged_records(run_dir, split, tasks), root, allow_failed)
+    ``run_dir`` (of ``model``, when it holds several); return the zip. The files are written as one set: an
+    interruption leaves the previous export whole."""
+    arrays = submission_arrays(logged_records(run_dir, split, tasks, model), root, allow_failed)
     folder = out_dir / FOLDERS[split]
-    folder.mkdir(parents=True, exist_ok=True)
-    archive = out_dir / f"{FOLDERS[split]}.zip"
-    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as bundle:
+    files: dict[Path, bytes] = {}
+    archive_bytes = io.BytesIO()
+    with zipfile.ZipFile(archive_bytes, "w", zipfile.ZIP_DEFLATED) as bundle:
         for name, array in sorted(arrays.items()):
-            np.save(folder / f"{name}.npy", array)
-            bundle.write(folder / f"{name}.npy", f"{FOLDERS[split]}/{name}.npy")
+            buffer = io.BytesIO()
+            np.save(buffer, array)
+            files[folder / f"{name}.npy"] = buffer.getvalue()
+            bundle.writestr(f"{FOLDERS[split]}/{name}.npy", buffer.getvalue())
+    archive = out_dir / f"{FOLDERS[split]}.zip"
+    try:
+        write_set({**files, archive: archive_bytes.getvalue()})
+    except OSError as error:
+        raise DataError(f"{out_dir}: cannot write the submission ({error.strerror or error})") from None
     return archive
 
 
@@ -220,6 +266,9 @@ def main(argv: list[str] | None = None) -> int:
         "--tasks", default="", help="comma-separated Sherlock task names to export (default: all logged)"
     )
     parser.add_argument(
+        "--model", help="the model whose run to export, when RUN_DIR holds several (a folder name below RUN_DIR)"
+    )
+    parser.add_argument(
         "--allow-failed",
         action="store_true",
         help="export failed requests as missing scores (lowest of the file - 1, as the run's metrics score "
@@ -233,6 +282,7 @@ def main(argv: list[str] | None = None) -> int:
             args.split,
             {t for t in args.tasks.split(",") if t} or None,
             allow_failed=args.allow_failed,
+            model=args.model,
         )
     except DataError as error:
         print(f"abductive-eval export-sherlock: {error}", file=sys.stderr)

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import hmac
+import io
 import itertools
 import json
 import multiprocessing
 import operator
-import os
 import re
-import tempfile
+import zipfile
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -40,6 +41,7 @@ from loguru import logger
 
 from abductive_tasks import settings
 from abductive_tasks.inputs.data import DataError, reading
+from abductive_tasks.inputs.files import cache_key, seal_mac, write_atomic
 from abductive_tasks.sherlock.embeddings import decode_embeddings
 
 Box = tuple[int, int, int, int]  # left, top, width, height (absolute pixels)
@@ -405,7 +407,7 @@ def load_factored_chunk(instances_path: Path, answer_key_path: Path | None, chun
 
 # ---------------------------------------------------------------- the factored-chunk cache
 
-_CACHE_FORMAT = 1  # bump when FactoredChunk or the factoring changes
+_CACHE_FORMAT = 2  # bump when FactoredChunk or the factoring changes
 
 
 def _file_digest(path: Path) -> str:
@@ -423,8 +425,19 @@ def _cache_file(instances_path: Path, answer_key_path: Path | None) -> Path:
     return settings.cache_root() / "sherlock_chunks" / f"{key}.npz"
 
 
+def _array_parts(arrays: dict[str, np.ndarray]) -> list[bytes]:
+    """What a chunk's seal covers: every array's name, dtype, shape and bytes, in name order."""
+    parts = []
+    for name in sorted(arrays):
+        array = np.ascontiguousarray(arrays[name])
+        parts += [name.encode(), f"{array.dtype.str}{array.shape}".encode(), array.tobytes()]
+    return parts
+
+
 def _save(factored: FactoredChunk, path: Path) -> None:
-    """Write the factored chunk (arrays, and its rows and texts as JSON); a cache that cannot be written is skipped."""
+    """Write the factored chunk (arrays, and its rows and texts as JSON) sealed by a keyed hash over every array,
+    bound to the cache file's name (the source files' digests, :func:`~abductive_tasks.inputs.files.seal_mac`);
+    a cache that cannot be written (or sealed) is skipped."""
     try:
         header = orjson.dumps({"rows": factored.rows, "texts": factored.texts})
     except TypeError:  # a text orjson cannot write (a lone surrogate): not cached
@@ -432,30 +445,41 @@ def _save(factored: FactoredChunk, path: Path) -> None:
     arrays = {"header": np.frombuffer(header, dtype=np.uint8), "row_of": factored.row_of, "col_of": factored.col_of}
     if factored.gold_rows is not None:
         arrays |= {"gold_rows": factored.gold_rows, "gold_cols": factored.gold_cols}
+    key = cache_key()
+    if key is None:
+        return
+    seal = seal_mac(key, path.name, _array_parts(arrays))
+    buffer = io.BytesIO()
+    np.savez(buffer, seal=np.frombuffer(seal.encode(), dtype=np.uint8), **arrays)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".tmp", delete=False) as handle:
-            np.savez(handle, **arrays)
-        os.replace(handle.name, path)
+        write_atomic(path, buffer.getvalue())
     except OSError as error:
         logger.debug(f"Sherlock factored-chunk cache not written ({path}): {error}")
 
 
 def _restore(path: Path, chunk: int) -> FactoredChunk | None:
-    """The cached factored chunk at ``path``; None when absent or unreadable."""
+    """The cached factored chunk at ``path``; None when absent, unreadable, or its seal does not match its arrays
+    (edited, damaged or copied from another entry: the chunk is factored again)."""
+    key = cache_key()
+    if key is None:
+        return None
     try:
-        with np.load(path) as saved:
-            header = orjson.loads(saved["header"].tobytes())
-            gold = (saved["gold_rows"], saved["gold_cols"]) if "gold_rows" in saved else (None, None)
-            return FactoredChunk(
-                chunk,
-                tuple((url, tuple(map(tuple, boxes))) for url, boxes in header["rows"]),
-                tuple(header["texts"]),
-                saved["row_of"],
-                saved["col_of"],
-                *gold,
-            )
-    except (OSError, ValueError, KeyError, orjson.JSONDecodeError):
+        with np.load(path, allow_pickle=False) as saved:
+            arrays = {name: saved[name] for name in saved.files if name != "seal"}
+            seal = saved["seal"].tobytes() if "seal" in saved.files else b""
+        if not hmac.compare_digest(seal, seal_mac(key, path.name, _array_parts(arrays)).encode()):
+            return None
+        header = orjson.loads(arrays["header"].tobytes())
+        gold = (arrays["gold_rows"], arrays["gold_cols"]) if "gold_rows" in arrays else (None, None)
+        return FactoredChunk(
+            chunk,
+            tuple((url, tuple(map(tuple, boxes))) for url, boxes in header["rows"]),
+            tuple(header["texts"]),
+            arrays["row_of"],
+            arrays["col_of"],
+            *gold,
+        )
+    except (OSError, ValueError, KeyError, TypeError, orjson.JSONDecodeError, zipfile.BadZipFile):
         return None
 
 

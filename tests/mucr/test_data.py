@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import os
 import shutil
 from pathlib import Path
@@ -409,6 +410,51 @@ def test_a_warm_cache_still_checks_images(data_copy, v2_root, tmp_path, monkeypa
 def test_an_item_cache_that_cannot_be_written_leaves_no_file_behind(tmp_path):
     cache_file = tmp_path / "mucr_items" / "x.json"
     data._save(cache_file, {"items": [{"cue": "\ud800"}]})  # a lone surrogate: orjson refuses to write it
-    assert list(cache_file.parent.iterdir()) == []
+    assert not cache_file.parent.exists() or list(cache_file.parent.iterdir()) == []
     data._save(cache_file, {"items": [{"cue": "rain"}]})
     assert [path.name for path in cache_file.parent.iterdir()] == ["x.json"]
+
+
+def _edit_cached(cache_file: Path, edit) -> None:
+    """Edit the JSON content of a cache entry in place, keeping whatever precedes it (its stamp stays)."""
+    blob = cache_file.read_bytes()
+    start = blob.index(b"{")
+    content = json.loads(blob[start:])
+    edit(content)
+    cache_file.write_bytes(blob[:start] + json.dumps(content).encode())
+
+
+def test_a_cache_entry_edited_with_its_stamp_kept_is_rebuilt(data_copy, tmp_path, parquet_reads):
+    """Swapping two items' cues in the cache (stamp untouched) would move mucr_cue: the entry's seal no longer
+    matches, so the parquet file is read again."""
+    root = data_copy / "mucr"
+    cold = load_items(root)
+    (cache_file,) = cached_files(tmp_path)
+
+    assert cold[0]["cue"] != cold[4]["cue"]  # two causal groups' cues
+
+    def swap(content: dict) -> None:
+        first, second = content["items"][0], content["items"][4]
+        first["cue"], second["cue"] = second["cue"], first["cue"]
+
+    _edit_cached(cache_file, swap)
+    parquet_reads.clear()
+    warm = reload(root)
+    assert [warm[0]["cue"], warm[4]["cue"]] == [cold[0]["cue"], cold[4]["cue"]]
+    assert warm == cold and parquet_reads[0] == str(root / PARQUET)
+
+
+def test_a_cache_entry_pointing_an_image_outside_its_cache_is_rebuilt(data_copy, tmp_path, parquet_reads):
+    """Even an entry the loader itself wrote (sealed) is re-resolved: an embedded image's path must name a file inside
+    the image cache."""
+    root = data_copy / "mucr"
+    cold = load_items(root)
+    (cache_file,) = cached_files(tmp_path)
+    outside = tmp_path / "elsewhere.png"
+    shutil.copy(cold[0]["cause_image"], outside)
+    content = json.loads(cache_file.read_bytes()[cache_file.read_bytes().index(b"{") :])
+    content["items"][0]["cause_image"] = str(outside)
+    data._save(cache_file, content)
+    parquet_reads.clear()
+    assert reload(root) == cold and parquet_reads[0] == str(root / PARQUET)
+    assert reload(root)[0]["cause_image"] != str(outside)

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import struct
+import subprocess
+import sys
+import zlib
 from pathlib import Path
 
 import pytest
@@ -166,3 +171,53 @@ def test_a_run_without_samples_or_results_is_one_line(two_runs, tmp_path, capsys
     )
     assert main(["show", str(tmp_path / "nothing")]) == 1
     assert capsys.readouterr().err == f"abductive-eval show: {tmp_path / 'nothing'}: no such file or folder\n"
+
+
+def _declared_png(width: int, height: int) -> bytes:
+    """A PNG header declaring ``width`` x ``height`` pixels, with no pixel data (a decompression bomb's header)."""
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    chunk = b"IHDR" + header
+    ihdr = struct.pack(">I", len(header)) + chunk + struct.pack(">I", zlib.crc32(chunk))
+    end = struct.pack(">I", 0) + b"IEND" + struct.pack(">I", zlib.crc32(b"IEND"))
+    return b"\x89PNG\r\n\x1a\n" + ihdr + end
+
+
+@pytest.mark.parametrize("kind", ["30000x30000 pixels", "a FIFO"])
+def test_browse_of_a_run_with_a_bomb_or_a_fifo_image_writes_its_page(tmp_path, kind):
+    """Images declaring 30000 x 30000 pixels are never decoded, and a FIFO named in input_media is never opened:
+    the page is written, those thumbnails left out."""
+    image = tmp_path / "image.png"
+    if kind == "a FIFO":
+        os.mkfifo(image)
+    else:
+        image.write_bytes(_declared_png(30000, 30000))
+    line = triplet_line(0, "1", 1, "parsed") | {"input_media": [str(image)]}
+    run = write_run(tmp_path / "run", "model-a", [line], [pairs_line(0, 7)])
+    out = tmp_path / "page.html"
+    script = (
+        "import sys; from abductive_tasks.cli import main; "
+        f"sys.exit(main(['browse', {str(run)!r}, '-o', {str(out)!r}]))"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert out.is_file() and "data:image/jpeg" not in out.read_text()
+
+
+def test_show_never_prints_terminal_escape_sequences_from_a_results_file(tmp_path, capsys):
+    run = write_run(tmp_path / "run", "model-\x1b]0;pwned\x07\x1b[2J", [triplet_line(0, "1", 1, "parsed")], [])
+    assert main(["show", str(run)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "model-" in out
+
+
+def test_a_closed_pipe_ends_the_output_without_a_traceback(two_runs):
+    a, _ = two_runs
+    command = [
+        sys.executable,
+        "-c",
+        f"import sys; from abductive_tasks.cli import main; sys.exit(main(['show', {str(a)!r}]))",
+    ]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()  # the reader (`| head`) is gone before the first line
+    _, error = process.communicate(timeout=120)
+    assert b"Traceback" not in error and b"BrokenPipeError" not in error, error.decode()

@@ -10,13 +10,14 @@ import io
 import json
 import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from abductive_tasks.nleye.hooks import TRIPLET
+from abductive_tasks.nleye.hooks import PAIRS, TRIPLET
 from abductive_tasks.reports.leaderboard import (
     PAPER_REPORTED,
     REFERENCE,
@@ -61,9 +62,11 @@ def write_run(
     data_root: str = "/data/a",
     exit_status: int = 0,
     annotations: str = "same",
+    samples: bool = True,
 ) -> Path:
-    """One batch run folder (its identity, then lmms-eval's results file)
-    whose results are ``run`` seconds old-ordered."""
+    """One batch run folder (its identity, then lmms-eval's results file) whose results are ``run`` seconds
+    old-ordered; with ``samples``, a samples file giving each task's headline, as the batch logs it (where records
+    can give it: :func:`headline_records`)."""
     folder = results / model / RUNS_DIR / run
     asked = tuple(task for task in TASKS if task_results is None or task in task_results)
     Record(identity(data_root, annotations), limit, asked, model, "spec.yaml", exit_status).write(folder / RUN_RECORD)
@@ -71,7 +74,16 @@ def write_run(
         return folder
     path = folder / "dummy" / f"{run}_results.json"
     path.parent.mkdir(parents=True)
+    task_results = json.loads(json.dumps(task_results))
+    logged = {task: headline_records(task, values) for task, values in task_results.items()} if samples else {}
+    for task, records in logged.items():
+        counts = next((value for key, value in task_results[task].items() if key.endswith("_counts,none")), None)
+        if records is not None and counts is not None:
+            counts["documents"] = len(records)
     path.write_text(json.dumps(results_file(task_results, limit)))
+    for task, records in logged.items():
+        if records is not None and limit is None:
+            write_samples(path, task, records)
     os.utime(path, (1_800_000_000 + int(run[:2]), 1_800_000_000 + int(run[:2])))  # later runs are newer
     return path
 
@@ -99,6 +111,50 @@ def results_file(task_results: dict, limit: int | None = None) -> dict:
         n_samples[task] = {"original": original, "effective": effective}
     config = {"model": "dummy", "model_args": "response=1", "limit": None if limit is None else float(limit)}
     return {"results": task_results, "config": config, "n-samples": n_samples}
+
+
+def _items_for(value: float, least: int) -> tuple[int, int] | None:
+    """The fewest items (at least ``least``; 12, a run's 24 documents, when it can) of which a whole number right
+    gives ``value``: (items, right)."""
+    for items in (12, *range(least, 101)):
+        if abs(round(value * items) - value * items) < 1e-9:
+            return items, round(value * items)
+    return None
+
+
+def headline_records(task: str, values: dict) -> list[dict] | None:
+    """Records whose task metrics give the headline ``values`` report (NL-Eye triplet and pairs; None otherwise)."""
+    if task == "nleye_triplet" and isinstance(values.get("consistency_acc,none"), float | int):
+        found = _items_for(values["consistency_acc,none"], 10)
+        return None if found is None else triplet_records(found[1], found[0])
+    if task == "nleye_pairs" and isinstance(values.get("order_faithful_acc,none"), float | int):
+        found = _items_for(values["order_faithful_acc,none"], 12)
+        if found is None or found[0] != 12:  # 24 documents: what a run without counts ran
+            return None
+        return [
+            {
+                "item_id": f"i{index:02d}",
+                "is_gold": gold,
+                "rating": (8 if gold else 3) if index < found[1] else 5,
+                "reasoning_category": ("physical", "social")[index % 2],
+                "time_direction": "forward",
+                "time_duration": "short-term",
+                "answer_status": "parsed",
+            }
+            for index in range(found[0])
+            for gold in (True, False)
+        ]
+    return None
+
+
+def write_samples(results_path: Path, task: str, records: list[dict]) -> None:
+    """The samples JSONL lmms-eval writes beside ``results_path``: each document's ``[metric, record]`` values."""
+    spec = TRIPLET if task == "nleye_triplet" else PAIRS
+    lines = [
+        {"doc_id": index, **{name: [name, record] for name in spec.metric_names}}
+        for index, record in enumerate(records)
+    ]
+    samples_path(results_path, task).write_text("".join(json.dumps(line) + "\n" for line in lines))
 
 
 def triplet(acc: float, physical: float, failed: int = 0) -> dict:
@@ -160,19 +216,19 @@ def board(tmp_path_factory):
         results,
         "clean",
         "01-full",
-        {"nleye_triplet": triplet(0.5833, 0.5), "nleye_pairs": {"order_faithful_acc,none": 0.5}},
+        {"nleye_triplet": triplet(7 / 12, 0.5), "nleye_pairs": {"order_faithful_acc,none": 0.5}},
     )
-    write_run(results, "smoke-beside-full", "01-full", {"nleye_triplet": triplet(0.5833, 0.5)})
+    write_run(results, "smoke-beside-full", "01-full", {"nleye_triplet": triplet(7 / 12, 0.5)})
     write_run(results, "smoke-beside-full", "02-smoke", {"nleye_triplet": triplet(1.0, 1.0)}, limit=2)
     write_run(results, "smoke-only", "01-smoke", {"nleye_triplet": triplet(1.0, 1.0)}, limit=2)
     write_run(results, "failed-requests", "01-full", {"nleye_triplet": triplet(0.0, 0.0, failed=3)})
-    write_run(results, "other-data", "01-full", {"nleye_triplet": triplet(0.5833, 0.5)})
+    write_run(results, "other-data", "01-full", {"nleye_triplet": triplet(7 / 12, 0.5)})
     write_run(results, "other-data", "02-new-data", {"nleye_triplet": triplet(0.9, 1.0)}, annotations="other")
     write_run(results, "crashed", "01-full", None, exit_status=1)
     write_run(
         results, "crashed", "02-interrupted", None, exit_status=None
     )  # no exit recorded: running or killed, not a failure
-    write_run(results, "damaged-newest", "01-full", {"nleye_triplet": triplet(0.5833, 0.5)})
+    write_run(results, "damaged-newest", "01-full", {"nleye_triplet": triplet(7 / 12, 0.5)})
     truncated = write_run(results, "damaged-newest", "02-full", {"nleye_triplet": triplet(0.1, 0.5)})
     truncated.write_text(truncated.read_text()[:120])
     (results / "damaged-spec" / SPEC_RECORD).write_text("[]")
@@ -232,7 +288,8 @@ def test_paper_reported_rows_are_apart_and_marked(report):
     assert "paper-reported" not in report["csv"].read_text()
     markdown = report["markdown"].read_text()
     ours, _, papers = markdown.partition("## Paper-reported reference numbers (not run here)")
-    assert ["1", "model-a", "50.0", "25.0", "75.0"] in markdown_rows(ours)  # average, then each task, in percent
+    # average, then each task, in percent; both triplet cells tied on their 12 items (bold)
+    assert ["1", "model-a", "50.0", "**25.0**", "**75.0**"] in markdown_rows(ours)
     assert "paper-reported" not in ours.split("## Plots")[0]
     humans = ["paper-reported", "NL-Eye", "Table 2", "Humans", "Triplet", "nleye_triplet", "85%"]
     assert [*humans, "input strategy not printed"] in markdown_rows(papers)
@@ -259,11 +316,11 @@ def test_html_is_self_contained_sortable_with_embedded_pngs(report):
 ITEMS = 40
 
 
-def triplet_records(consistent: int) -> list[dict]:
-    """NL-Eye triplet records of ITEMS items: the first ``consistent`` right in both orders,
+def triplet_records(consistent: int, items: int = ITEMS) -> list[dict]:
+    """NL-Eye triplet records of ``items`` items: the first ``consistent`` right in both orders,
     the others in the first only."""
     records = []
-    for index in range(ITEMS):
+    for index in range(items):
         for position in (1, 2):
             right = index < consistent or position == 1
             records.append(
@@ -297,6 +354,7 @@ def write_logged_run(
         "01-full",
         {"nleye_triplet": {"alias": "nleye_triplet", **{f"{name},none": value for name, value in values.items()}}},
         annotations=annotations,
+        samples=False,
     )
     lines = [
         {"doc_id": index, **{name: [name, record] for name in TRIPLET.metric_names}}
@@ -404,7 +462,10 @@ def test_a_value_its_samples_do_not_give_is_inconsistent_not_a_score(tmp_path):
     edited["results"]["nleye_triplet"]["consistency_acc,none"] = 0.99
     path.write_text(json.dumps(edited))
     board = collect(tmp_path, Suite())
-    assert [board.cell(model, "nleye_triplet") for model in ("weak", "edited")] == ["inconsistent", "inconsistent"]
+    assert [board.cell(model, "nleye_triplet") for model in ("weak", "edited")] == [
+        "unverified (inconsistent samples)",
+        "unverified (inconsistent samples)",
+    ]
     assert board.value("edited", "nleye_triplet") is None
     notes = "\n".join(board.notes)
     assert "its records give consistency_acc = 0.25, the results file reports 0.3" in notes
@@ -422,10 +483,44 @@ def test_a_headline_that_is_not_a_number_is_marked(tmp_path):
     write_report(tmp_path, suite=Suite())
 
 
-def test_without_samples_one_note_says_how_to_get_them(report):
-    markdown = report["markdown"].read_text()
-    assert "Ties with the best not computed: no run logged its samples (add `eval_args: [--log_samples]`" in markdown
-    assert "**" not in markdown.split("## Plots")[0].replace("**Bold**", "")
+@pytest.mark.parametrize("damage", ["deleted", "one garbage line"])
+def test_an_edited_headline_without_usable_samples_is_unverified_never_ranked(tmp_path, damage):
+    """An edited headline (99) whose samples file is deleted, or has one garbage line (same line count): the cell is
+    ``unverified`` with the reason in the notes, never ranked, never bold, never plotted as a score."""
+    for model in ("strong", "weak", "edited"):
+        write_spec(tmp_path, model)
+    write_logged_run(tmp_path, "strong", triplet_records(30))
+    write_logged_run(tmp_path, "weak", triplet_records(10))
+    write_logged_run(tmp_path, "edited", triplet_records(10))
+    (path,) = (tmp_path / "edited").rglob("*_results.json")
+    edited = json.loads(path.read_text())
+    edited["results"]["nleye_triplet"]["consistency_acc,none"] = 0.99
+    path.write_text(json.dumps(edited))
+    samples = samples_path(path, "nleye_triplet")
+    if damage == "deleted":
+        samples.unlink()
+    else:
+        lines = samples.read_text().splitlines()
+        samples.write_text("\n".join(["{not json", *lines[1:]]) + "\n")
+    board = collect(tmp_path, Suite())
+    reason = "no samples file" if damage == "deleted" else "unreadable samples"
+    assert board.cell("edited", "nleye_triplet") == f"unverified ({reason})"
+    assert board.value("edited", "nleye_triplet") is None
+    assert any(str(path.parent) in note and "the cell is not shown" in note for note in board.notes)
+    report = write_report(tmp_path, suite=Suite())
+    rows = {row[1]: row for row in markdown_rows(report["markdown"].read_text()) if row[1] in ("strong", "edited")}
+    assert rows["edited"][0] == "—" and rows["edited"][2] == f"unverified ({reason})"
+    assert rows["strong"][0] == "1" and rows["strong"][2].startswith("**75**")
+    wide = {row["model"]: row for row in csv.DictReader(report["csv"].open())}
+    assert wide["edited"]["nleye_triplet__consistency_acc"] == ""
+    assert wide["edited"]["nleye_triplet__status"] == f"unverified ({reason})"
+
+
+def test_raw_html_from_a_results_file_is_escaped_in_the_markdown(tmp_path):
+    write_spec(tmp_path, "m")
+    write_run(tmp_path, "m", "01-full", {"nleye_triplet": {**triplet(0.5, 0.5), "consistency_acc,none": "<b>x</b>"}})
+    markdown = write_report(tmp_path, suite=Suite())["markdown"].read_text()
+    assert "<b>" not in markdown and "&lt;b&gt;x&lt;/b&gt;" in markdown
 
 
 # ---------------------------------------------------------------- issue 23: what lmms-eval ran, not what a record says
@@ -438,7 +533,7 @@ def test_the_limit_and_counts_come_from_what_lmms_eval_ran(tmp_path):
     for model in models:
         write_spec(tmp_path, model)
     # --limit 2 in eval_args, as the batch recorded it before: the record says no limit, lmms-eval's config says 2
-    path = write_run(tmp_path, "eval-args-limit", "01-full", {"nleye_triplet": triplet(0.5833, 0.5)})
+    path = write_run(tmp_path, "eval-args-limit", "01-full", {"nleye_triplet": triplet(7 / 12, 0.5)})
     path.write_text(json.dumps(results_file({"nleye_triplet": triplet(1.0, 1.0)}, limit=2)))
     # a limited run whose record was edited to say none
     path = write_run(tmp_path, "record-edited", "01-smoke", {"nleye_triplet": triplet(1.0, 1.0)}, limit=2)
@@ -452,7 +547,7 @@ def test_the_limit_and_counts_come_from_what_lmms_eval_ran(tmp_path):
     # the samples file holds 2 documents where the results say 24
     path = write_run(tmp_path, "samples-short", "01-full", {"nleye_triplet": triplet(1.0, 1.0)})
     samples_path(path, "nleye_triplet").write_text('{"doc_id": 0}\n{"doc_id": 1}\n')
-    write_run(tmp_path, "clean", "01-full", {"nleye_triplet": triplet(0.5833, 0.5)})
+    write_run(tmp_path, "clean", "01-full", {"nleye_triplet": triplet(7 / 12, 0.5)})
     board = collect(tmp_path, Suite())
     assert {model: board.cell(model, "nleye_triplet") for model in models} == {
         "eval-args-limit": "limited (limit=2); counts disagree",
@@ -469,8 +564,8 @@ def test_the_limit_and_counts_come_from_what_lmms_eval_ran(tmp_path):
 
 def test_a_results_file_without_document_counts_is_not_a_score(tmp_path):
     write_spec(tmp_path, "m")
-    path = write_run(tmp_path, "m", "01-full", {"nleye_triplet": triplet(0.5833, 0.5)})
-    path.write_text(json.dumps({"results": {"nleye_triplet": triplet(0.5833, 0.5)}}))
+    path = write_run(tmp_path, "m", "01-full", {"nleye_triplet": triplet(7 / 12, 0.5)})
+    path.write_text(json.dumps({"results": {"nleye_triplet": triplet(7 / 12, 0.5)}}))
     board = collect(tmp_path, Suite())
     assert board.cell("m", "nleye_triplet") == "counts disagree"
     assert any("no document counts (`n-samples`) in the results" in note for note in board.notes)
@@ -521,11 +616,10 @@ def test_the_leaderboard_marks_cells_the_batch_would_rerun(tmp_path, data_copy):
             record.write(path)
         results = tmp_path / model / RUNS_DIR / "01" / "m" / "01_results.json"
         results.parent.mkdir(parents=True)
-        results.write_text(
-            json.dumps(
-                results_file({"nleye_triplet": triplet(0.5, 0.5), "nleye_pairs": {"order_faithful_acc,none": 0.5}})
-            )
-        )
+        task_results = {"nleye_triplet": triplet(0.5, 0.5), "nleye_pairs": {"order_faithful_acc,none": 0.5}}
+        results.write_text(json.dumps(results_file(task_results)))
+        write_samples(results, "nleye_triplet", headline_records("nleye_triplet", task_results["nleye_triplet"]))
+        write_samples(results, "nleye_pairs", headline_records("nleye_pairs", task_results["nleye_pairs"]))
     assert collect(tmp_path, Suite()).cell("data-changes", "nleye_triplet") == "50.0"
     (data_copy / "nleye" / "test_set.csv").write_text((data_copy / "nleye" / "test_set.csv").read_text() + "\n")
     board = collect(tmp_path, Suite())
@@ -567,3 +661,61 @@ def test_tables_are_written_without_matplotlib(tmp_path, monkeypatch, capsys):
         'leaderboard: plots skipped: matplotlib is not installed (pip install "abductive-tasks[report]")\n'
     )
     assert "plots skipped: matplotlib is not installed" in written["html"].read_text()
+
+
+def test_a_report_cut_by_a_file_size_limit_leaves_the_previous_report_whole(tmp_path):
+    """A file-size limit (or a full disk, or SIGTERM) while the leaderboard is written: every earlier file, plots
+    included, stays as it was (no new CSVs beside old HTML); the error is one line."""
+    for model, consistent in (("strong", 30), ("weak", 10)):
+        write_spec(tmp_path, model)
+        write_logged_run(tmp_path, model, triplet_records(consistent))
+    out = tmp_path / "leaderboard"
+    write_report(tmp_path, suite=Suite())
+    before = {path: path.read_bytes() for path in out.rglob("*") if path.is_file()}
+    assert any(path.suffix == ".png" for path in before)
+    write_spec(tmp_path, "close")
+    write_logged_run(tmp_path, "close", triplet_records(28))  # the next report differs
+    script = (
+        "import resource, signal, sys; from abductive_tasks.cli import main; "
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN); resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096)); "
+        f"sys.exit(main(['leaderboard', {str(tmp_path)!r}]))"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "the previous report stands" in done.stderr.strip().splitlines()[-1]
+    assert {path: path.read_bytes() for path in out.rglob("*") if path.is_file()} == before
+
+
+def test_a_run_that_left_items_out_is_partial_never_a_score(tmp_path):
+    """8 of 12 items without descriptions: the cell says partial (as a limited one does), never bold or ranked."""
+    write_spec(tmp_path, "m")
+    values = triplet(0.5, 0.5)
+    values["triplet_counts,none"] |= {"items_without_descriptions": 8}
+    write_run(tmp_path, "m", "01-full", {"nleye_triplet": values})
+    board = collect(tmp_path, Suite())
+    assert board.cell("m", "nleye_triplet") == "partial (8 items without descriptions)"
+    assert board.value("m", "nleye_triplet") is None
+
+
+def test_a_cell_whose_descriptions_changed_since_its_run_is_stale(tmp_path, monkeypatch):
+    """Re-described images after the batch: the cell is what the batch would rerun, never shown as current."""
+    from abductive_tasks.nleye import descriptions
+
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+    folder = descriptions.describer_folder("m")
+    folder.mkdir(parents=True)
+    (folder / "abc.json").write_text(json.dumps({"describer": "m", "description": "a red car"}))
+    current = identity()
+    current["tasks"]["nleye_triplet"]["descriptions"] = descriptions.fingerprint("m", tmp_path / "cache")
+    results = tmp_path / "results"
+    Record(current, None, TASKS, "m", "spec.yaml").write(results / "m" / SPEC_RECORD)
+    Record(current, None, ("nleye_triplet",), "m", "spec.yaml", 0).write(results / "m" / RUNS_DIR / "01" / RUN_RECORD)
+    path = results / "m" / RUNS_DIR / "01" / "dummy" / "01_results.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(results_file({"nleye_triplet": triplet(0.5, 0.5)})))
+    write_samples(path, "nleye_triplet", headline_records("nleye_triplet", triplet(0.5, 0.5)))
+    assert collect(results, Suite()).cell("m", "nleye_triplet") == "50.0"
+    (folder / "abc.json").write_text(json.dumps({"describer": "m", "description": "a blue car"}))
+    board = collect(results, Suite())
+    assert board.cell("m", "nleye_triplet") == "stale"
+    assert any("the descriptions by m changed" in note for note in board.notes)

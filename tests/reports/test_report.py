@@ -183,3 +183,10 @@ def test_headlines_come_from_the_task_yaml():
     assert headline("nleye_triplet") == "consistency_acc"
     assert headline("nleye_pairs") == "order_faithful_acc"
     assert headline("nleye") is None and headline("mme") is None  # a group of ours, a task not ours
+
+
+def test_coverage_counts_the_items_a_run_left_out():
+    """8 of 12 NL-Eye items without descriptions: 4 of 12 covered, not 4 of 4."""
+    counts = {"documents": 8, "items_scored": 4, "items_incomplete": 0, "items_without_descriptions": 8}
+    assert report.coverage(counts) == "4/12 items, 8 items without descriptions left out"
+    assert report.coverage({"items_scored": 4, "items_incomplete": 1}) == "4/5 items"

@@ -381,14 +381,15 @@ def test_a_limit_in_eval_args_is_a_smoke_run_never_a_score(tmp_path, capsys):
 
 
 def test_secrets_from_every_place_a_spec_holds_them_never_reach_a_file_or_the_console(tmp_path, capsys):
-    """model_args, eval_args (`--model_args ...api_key=...`), env and vllm_args (issue 23)."""
+    """model_args, eval_args (`--model_args=...api_key=...`, refused: eval_args may not override a model's
+    model_args; the refusal never echoes its value), env and vllm_args (issue 23)."""
     secrets = {place: f"sk-{place}-9f8e7d6c5b4a3928" for place in ("args", "evalargs", "env", "vllm")}
     models = [
         {"name": "in-model-args", "backend": "dummy", "model_args": {"response": "1", "api_key": secrets["args"]}},
         {
             "name": "in-eval-args",
             "backend": "dummy",
-            "eval_args": ["--model_args", f"response=1,api_key={secrets['evalargs']}"],
+            "eval_args": [f"--model_args=response=1,api_key={secrets['evalargs']}"],
         },
         {
             "name": "served",
@@ -404,10 +405,10 @@ def test_secrets_from_every_place_a_spec_holds_them_never_reach_a_file_or_the_co
     spec["vllm_executable"] = f"{sys.executable} {Path(__file__).parents[1] / 'helpers' / 'fake_vllm.py'}"
     path.write_text(json.dumps(spec))
     assert main([str(path), "--print-commands"]) == 0
-    assert main([str(path)]) == 0
+    assert main([str(path)]) == 1
     printed = capsys.readouterr().out
-    assert "3 of 3 models complete" in printed
-    assert "api_key=[REDACTED]" in (tmp_path / "results" / "in-eval-args" / "eval.log").read_text()
+    assert "2 of 3 models complete; failed: in-eval-args" in printed
+    assert "in-eval-args: not run: models[1].eval_args: --model_args would override what the batch sets" in printed
     assert "[REDACTED]" in (tmp_path / "results" / "served" / "server.log").read_text()  # vLLM printed its arguments
     assert secrets["vllm"] in (tmp_path / "record" / "argv.json").read_text()  # the server did get it
     written = [path for path in (tmp_path / "results").rglob("*") if path.is_file()]

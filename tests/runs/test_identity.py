@@ -574,3 +574,80 @@ def test_secrets_in_command_line_words_are_found_and_hashed():
     assert found == (
         "hunter22", "sk-abcdef", "hf_123456", "sk-zyxwvu", "sk-envenv", "s3cr3t!", "hf_environment"
     )  # fmt: skip
+
+
+def _spec_identity(tmp_path: Path, tasks: str, env: dict[str, str]) -> dict:
+    """The identity the batch plans for one dummy model of a spec with ``tasks`` and ``env``."""
+    from abductive_tasks.runs.plan import model_identity
+    from abductive_tasks.runs.spec import load_spec
+
+    path = tmp_path / "spec.yaml"
+    path.write_text(f"tasks: [{tasks}]\nenv: {json.dumps(env)}\nmodels:\n  - {{name: a, backend: dummy}}\n")
+    spec = load_spec(path)
+    model = spec.models[0]
+    return model_identity(spec, model, model.model_args, list(spec.tasks), Suite())
+
+
+def test_re_described_images_are_another_identity_for_the_described_task(tmp_path):
+    """Re-describing under the same describer name changes what nleye_triplet_described reads: its task key changes
+    (the batch runs it again), while nleye_triplet's stays."""
+    from abductive_tasks.nleye import descriptions
+
+    env = {"ABDUCTIVE_CACHE": str(tmp_path / "cache"), "ABDUCTIVE_NLEYE_DESCRIBER": "m", "ABDUCTIVE_DATA": "sample"}
+    folder = descriptions.describer_folder("m", tmp_path / "cache")
+    folder.mkdir(parents=True)
+    (folder / "abc.json").write_text(json.dumps({"describer": "m", "description": "a red car"}))
+    before = _spec_identity(tmp_path, "nleye_triplet_described, nleye_triplet", env)
+    (folder / "abc.json").write_text(json.dumps({"describer": "m", "description": "a blue car"}))
+    after = _spec_identity(tmp_path, "nleye_triplet_described, nleye_triplet", env)
+    assert task_key(before, "nleye_triplet_described") != task_key(after, "nleye_triplet_described")
+    assert task_key(before, "nleye_triplet") == task_key(after, "nleye_triplet")
+    assert after["tasks"]["nleye_triplet_described"]["descriptions"]["files"] == 1
+
+
+def test_evaluator_weights_replaced_at_the_same_path_are_another_identity(tmp_path):
+    weights = tmp_path / "evaluator.pth"
+    weights.write_bytes(b"weights one")
+    env = {"ABDUCTIVE_DVE_EVALUATOR": str(weights), "ABDUCTIVE_DATA": "sample"}
+    before = _spec_identity(tmp_path, "dve_gen", env)
+    weights.write_bytes(b"weights two")
+    os.utime(weights, ns=(1, 1_000_000_000))  # another modification time, as a replaced file has
+    after = _spec_identity(tmp_path, "dve_gen", env)
+    assert task_key(before, "dve_gen") != task_key(after, "dve_gen")
+    assert after["settings"]["ABDUCTIVE_DVE_EVALUATOR"].startswith(f"{weights}@sha256:")
+
+
+@pytest.mark.parametrize(
+    ("where", "arguments"),
+    [
+        ("top", "['--model', 'dumb_pixel']"),
+        ("model", "['--model_args=pretrained=x']"),
+        ("model", "['--model_arg', 'x']"),
+    ],
+)
+def test_eval_args_may_not_override_the_backend_or_model_args(tmp_path, where, arguments):
+    from abductive_tasks.runs.spec import SpecError, load_spec
+
+    path = tmp_path / "spec.yaml"
+    top = f"eval_args: {arguments}\n" if where == "top" else ""
+    model = f"  - {{name: b, backend: random_baseline, eval_args: {arguments}}}\n" if where == "model" else ""
+    path.write_text("tasks: [nleye_triplet]\n" + top + "models:\n  - {name: a, backend: dummy}\n" + model)
+    if where == "top":
+        with pytest.raises(SpecError, match="eval_args: .* would override what the batch sets"):
+            load_spec(path)
+    else:
+        spec = load_spec(path)
+        assert [m.name for m in spec.models] == ["a"] and "would override what the batch sets" in spec.invalid["b"]
+
+
+def test_an_edited_file_hash_row_is_not_believed(data_copy, tmp_path):
+    """A remembered hash edited in the table (same path, size and mtime) would make changed data look unchanged: its
+    seal no longer matches, so the file is read again."""
+    table = tmp_path / "hashes.sqlite3"
+    first = data_fingerprint("nleye", str(data_copy), FileHashes(table))
+    image = data_copy / "nleye" / "images" / "8" / "hypothesis1.png"
+    with sqlite3.connect(table) as connection:
+        (name,) = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchone()
+        connection.execute(f"UPDATE {name} SET sha256 = ? WHERE path = ?", ("0" * 64, str(image.resolve())))
+    assert FileHashes(table).sha256(image) != "0" * 64
+    assert data_fingerprint("nleye", str(data_copy), FileHashes(table)) == first

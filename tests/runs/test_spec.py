@@ -3,6 +3,7 @@ field and what it should be, a bad model entry failing alone, every user error o
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -113,3 +114,89 @@ def test_a_second_batch_on_the_same_folder_is_refused(tmp_path):
         holder.wait()
     with batch_lock(tmp_path):  # released with its holder
         pass
+
+
+def test_an_env_key_that_is_no_variable_name_is_named_before_anything_runs(tmp_path):
+    error = spec_error(tmp_path, "tasks: [x]\nenv: {'A=B': '1'}\nmodels:\n" + GOOD_MODEL)
+    assert error == "env: 'A=B' is not a variable name (letters, digits and _, not starting with a digit)"
+    path = tmp_path / "spec.yaml"
+    path.write_text("tasks: [x]\nmodels:\n" + GOOD_MODEL + "  - {name: b, backend: dummy, env: {'A=B': '1'}}\n")
+    spec = load_spec(path)
+    assert [model.name for model in spec.models] == ["a"] and "'A=B' is not a variable name" in spec.invalid["b"]
+
+
+@pytest.mark.parametrize("where", ["spec", "environment", "model"])
+def test_an_unusable_abductive_variable_is_named_before_any_model_loads(tmp_path, monkeypatch, where):
+    path = tmp_path / "spec.yaml"
+    env = "env: {ABDUCTIVE_BOOTSTRAP: abc}\n" if where == "spec" else ""
+    model = "  - {name: b, backend: dummy, env: {ABDUCTIVE_BOOTSTRAP: abc}}\n" if where == "model" else ""
+    path.write_text("tasks: [x]\n" + env + "models:\n" + GOOD_MODEL + model)
+    if where == "environment":
+        monkeypatch.setenv("ABDUCTIVE_BOOTSTRAP", "abc")
+    message = "ABDUCTIVE_BOOTSTRAP='abc': expected a whole number"
+    if where == "model":
+        assert message in load_spec(path).invalid["b"]
+    else:
+        with pytest.raises(SpecError, match=message):
+            load_spec(path)
+
+
+def test_a_direct_run_with_an_unusable_variable_stops_before_lmms_eval(monkeypatch, capsys):
+    from abductive_tasks.cli import main as cli_main
+
+    monkeypatch.setenv("ABDUCTIVE_BOOTSTRAP", "abc")
+    monkeypatch.setitem(sys.modules, "lmms_eval", None)  # importing lmms-eval would fail: it must not be reached
+    assert cli_main(["--model", "dumb_pixel", "--tasks", "nleye_triplet"]) == 2
+    assert capsys.readouterr().err.strip() == "abductive-eval: ABDUCTIVE_BOOTSTRAP='abc': expected a whole number"
+
+
+def test_an_output_folder_inside_the_data_folder_is_refused(tmp_path):
+    (tmp_path / "data" / "nleye").mkdir(parents=True)
+    error = spec_error(
+        tmp_path,
+        f"tasks: [x]\noutput_dir: data/results\nenv: {{ABDUCTIVE_DATA: {tmp_path / 'data'}}}\nmodels:\n" + GOOD_MODEL,
+    )
+    assert "is inside the data folder ABDUCTIVE_DATA=" in error and len(error.splitlines()) == 1
+
+
+def test_the_batch_lock_never_follows_a_link(tmp_path):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / ".batch.lock").symlink_to(victim)
+    with pytest.raises(SpecError, match="symbolic link"):
+        with batch_lock(tmp_path / "out"):
+            pass
+    assert victim.read_text() == "precious\n"
+
+
+def test_batch_status_never_follows_a_link_and_survives_a_full_disk(tmp_path):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "batch_status.json").symlink_to(victim)
+    script = (
+        "import resource, signal, sys, types; from pathlib import Path; "
+        "from abductive_tasks.runs.record import write_status; "
+        f"spec = types.SimpleNamespace(output_dir=Path({str(out)!r})); "
+        "write_status(spec, {'a': {'state': 'done', 'tasks': {}}}); "
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN); resource.setrlimit(resource.RLIMIT_FSIZE, (20, 20)); "
+        "write_status(spec, {'a': {'state': 'done', 'tasks': {'x' * 100: 'done'}}})"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert victim.read_text() == "precious\n"
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert "cannot write" in done.stdout and "the previous status stands" in done.stdout
+    assert json.loads((out / "batch_status.json").read_text()) == {"a": {"state": "done", "tasks": {}}}
+
+
+def test_the_evaluation_log_never_follows_a_link(tmp_path):
+    from abductive_tasks.runs.run import run_child
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    (tmp_path / "eval.log").symlink_to(victim)
+    with pytest.raises(OSError, match="symbolic link"):
+        run_child([sys.executable, "-c", "print('hello')"], {}, tmp_path / "eval.log")
+    assert victim.read_text() == "precious\n"

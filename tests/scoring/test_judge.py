@@ -142,9 +142,28 @@ def test_blank_reply_cached_by_an_earlier_version_is_asked_again(monkeypatch, tm
         use_stub(monkeypatch, stub, tmp_path / "cache")
         ask_judge("Rate me", score)
         (path,) = (tmp_path / "cache").rglob("*.json")
-        path.write_text(json.dumps({**json.loads(path.read_text()), "reply": " "}))
+        edit_reply(path, " ")
         judge._judges.clear()
         assert ask_judge("Rate me", score) == JudgeResult("ok", 8.0, "Score: 8")
+        assert len(stub.requests) == 2
+
+
+def edit_reply(path, reply: str) -> None:
+    """Replace the reply in a cache file, keeping whatever precedes its JSON (its seal)."""
+    blob = path.read_bytes()
+    start = blob.index(b"{")
+    path.write_bytes(blob[:start] + json.dumps({**json.loads(blob[start:]), "reply": reply}).encode())
+
+
+def test_a_reply_edited_in_the_cache_is_asked_again(monkeypatch, tmp_path):
+    """A cached verdict edited by hand (Score: 5 -> Score: 1) would change the score: its seal no longer matches."""
+    with OpenAIStub(["Score: 5", "Score: 5"]) as stub:
+        use_stub(monkeypatch, stub, tmp_path / "cache")
+        ask_judge("Rate me", score)
+        (path,) = (tmp_path / "cache").rglob("*.json")
+        edit_reply(path, "Score: 1")
+        judge._judges.clear()
+        assert ask_judge("Rate me", score) == JudgeResult("ok", 5.0, "Score: 5")
         assert len(stub.requests) == 2
 
 

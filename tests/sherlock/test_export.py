@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -118,3 +120,44 @@ def test_export_is_an_abductive_eval_subcommand(tmp_path, capsys):
     assert capsys.readouterr().out.strip() == str(tmp_path / "out" / "validation_set_predictions.zip")
     assert main(["export-sherlock", str(tmp_path / "run"), "--out", str(tmp_path / "out")]) == 1
     assert "no Sherlock test-split samples" in capsys.readouterr().err
+
+
+def _two_models(run_dir: Path) -> None:
+    """The README's demo layout: two models' runs under one --output_path (lmms-eval: one folder per model)."""
+    docs = _comparison()
+    for model, sign in (("model-a", 1.0), ("model-b", -1.0)):
+        replies = [str((sign * float(i), False)) for i in range(len(docs))]
+        _write_samples(run_dir / model, "sherlock_comparison", hooks.process_results_comparison, docs, replies)
+
+
+def test_export_refuses_a_folder_of_several_models_unless_one_is_picked(tmp_path, capsys):
+    _two_models(tmp_path / "runs")
+    out = ["--out", str(tmp_path / "out"), "--split", "val"]
+    assert main(["export-sherlock", str(tmp_path / "runs"), *out]) == 1
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and "several runs (model-a, model-b): pick one model with --model" in error
+    assert not (tmp_path / "out").exists()
+    assert main(["export-sherlock", str(tmp_path / "runs"), *out, "--model", "model-b"]) == 0
+    array = np.load(tmp_path / "out" / "validation_set_predictions" / "comparison.npy")
+    assert array.shape == (12,)  # one score per comparison instance, not 24
+
+
+def test_an_export_cut_by_a_file_size_limit_leaves_the_previous_export_whole(tmp_path):
+    """A file-size limit (or a full disk) while exporting: the previous .npy and zip stay as they were, and the
+    error is one line."""
+    docs = _comparison()
+    replies = [str((-float(i), False)) for i in range(len(docs))]
+    _write_samples(tmp_path / "run", "sherlock_comparison", hooks.process_results_comparison, docs, replies)
+    out = tmp_path / "out"
+    assert main(["export-sherlock", str(tmp_path / "run"), "--out", str(out), "--split", "val"]) == 0
+    before = {path: path.read_bytes() for path in out.rglob("*") if path.is_file()}
+    _write_samples(tmp_path / "run", "sherlock_comparison", hooks.process_results_comparison, docs, replies[::-1])
+    script = (
+        "import resource, signal, sys; from abductive_tasks.cli import main; "
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN); resource.setrlimit(resource.RLIMIT_FSIZE, (100, 100)); "
+        f"sys.exit(main(['export-sherlock', {str(tmp_path / 'run')!r}, '--out', {str(out)!r}, '--split', 'val']))"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert {path: path.read_bytes() for path in out.rglob("*") if path.is_file()} == before
+    assert zipfile.ZipFile(out / "validation_set_predictions.zip").testzip() is None

@@ -320,3 +320,23 @@ def test_what_the_typed_decode_refuses_gets_the_checked_paths_error(tmp_path, mo
     files = _chunk_file(tmp_path, instances, key)
     with pytest.raises(DataError, match=f"val_retrieval_0_instances.json, {message}"):
         grid.load_factored_chunk(*files, 0)
+
+
+def test_a_cached_chunk_with_rolled_gold_columns_is_factored_again(tmp_path, monkeypatch):
+    """Rolling ``gold_cols`` in the cached chunk (same file name, same other arrays) would move retrieval P@1: the
+    chunk's seal no longer matches its arrays, so the chunk files are factored again."""
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+    instances, key = chunk_files()
+    files = _chunk_file(tmp_path, instances, key)
+    first = grid.load_factored_chunk(*files, 3)
+    (cached,) = (tmp_path / "cache" / "sherlock_chunks").glob("*.npz")
+    with np.load(cached) as saved:
+        arrays = {name: saved[name] for name in saved.files}
+    arrays["gold_cols"] = np.roll(arrays["gold_cols"], 1)
+    with cached.open("wb") as handle:
+        np.savez(handle, **arrays)
+    factored = []
+    real = grid._factor_files
+    monkeypatch.setattr(grid, "_factor_files", lambda *args: factored.append(1) or real(*args))
+    assert _same(grid.load_factored_chunk(*files, 3), first) and factored == [1]
+    assert _same(grid.load_factored_chunk(*files, 3), first) and factored == [1]  # rewritten, sealed again

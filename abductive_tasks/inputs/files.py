@@ -1,0 +1,188 @@
+"""Files written whole or not at all, and derived files trusted only when their seal checks.
+
+**Writing.** :func:`write_atomic` writes a temporary file in the target's folder and renames it over the
+target: a kill, a full disk or a file-size limit leaves the previous file (or none), never half of one,
+and a symbolic link at the target is replaced, never followed. :func:`write_set` does the same for files
+that belong together (a leaderboard's CSV, HTML, Markdown and plots): every temporary file is written
+before the first rename, so a failure while writing leaves the previous set whole. :func:`open_nofollow`
+opens a lock or log file without following a link planted at its name.
+
+**Sealing caches.** A cache under ``ABDUCTIVE_CACHE`` (MuCR item lists, factored Sherlock chunks) exists
+for speed: hashing its source again on every hit would cost what the cache saves. Each entry is instead
+bound by an HMAC-SHA256 over its content and a context naming what it was derived from (the source's
+stamp or digest). The key is 32 random bytes in ``<ABDUCTIVE_CACHE>/.cache_key``, mode 0600, created
+atomically (written under a temporary name, then hard-linked into place, so two processes agree on one
+key); a key file that is a link, not ours, or readable by others is replaced, which orphans every entry.
+
+Threat model: entries edited by hand or by a tool, truncated, damaged on disk, copied from another cache
+or machine, or planted by another local user who can write the cache folder but not read the key are
+refused and rebuilt. A process running as the same user can read the key and forge entries; it could as
+well edit this package, so that is out of scope. Sealing says the entry is what this user's tool wrote
+for that source stamp; it does not re-check the source's bytes (the stamp does that, as for a run's
+file identity).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import hmac
+import os
+import secrets
+import stat
+import tempfile
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from abductive_tasks import settings
+
+KEY_NAME = ".cache_key"
+_SEAL_TAG = b"abductive-seal-v1 "
+_MAC_HEX = 64
+
+
+def _temporary_beside(path: Path) -> tuple[int, str]:
+    return tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+
+
+def _write_temporary(path: Path, data: bytes) -> str:
+    """``data`` in a flushed temporary file beside ``path``; its name. Removed again when writing fails."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, name = _temporary_beside(path)
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(name, 0o644 & ~_umask())
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise
+    return name
+
+
+@functools.cache
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
+def _as_bytes(data: bytes | str) -> bytes:
+    return data.encode("utf-8") if isinstance(data, str) else data
+
+
+def write_atomic(path: Path, data: bytes | str) -> None:
+    """Write ``data`` (text as UTF-8) to ``path`` whole or not at all (temporary file, then rename)."""
+    name = _write_temporary(path, _as_bytes(data))
+    try:
+        os.replace(name, path)
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise
+
+
+def write_set(files: Mapping[Path, bytes | str]) -> None:
+    """Write several files as one set: all temporary files first, then the renames (a failure while writing
+    leaves every earlier file as it was)."""
+    written: dict[Path, str] = {}
+    try:
+        for path, data in files.items():
+            written[path] = _write_temporary(path, _as_bytes(data))
+        for path in list(written):
+            os.replace(written.pop(path), path)
+    finally:
+        for name in written.values():
+            Path(name).unlink(missing_ok=True)
+
+
+def open_nofollow(path: Path, flags: int, mode: int = 0o644) -> int:
+    """``os.open`` that refuses a symbolic link (or anything but a regular file) at ``path``: an OSError naming it."""
+    try:
+        descriptor = os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
+    except OSError as error:
+        if path.is_symlink():
+            raise OSError(error.errno, f"{path} is a symbolic link; refusing to follow it") from None
+        raise
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        raise OSError(f"{path} is not a regular file")
+    return descriptor
+
+
+# ---------------------------------------------------------------- sealed cache entries
+
+
+def _key_trusted(path: Path) -> bytes | None:
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return None
+    with os.fdopen(descriptor, "rb") as handle:
+        status = os.fstat(handle.fileno())
+        if not stat.S_ISREG(status.st_mode) or status.st_uid != os.getuid() or status.st_mode & 0o077:
+            return None
+        key = handle.read(64)
+    return key if len(key) == 32 else None
+
+
+def _new_key(path: Path) -> None:
+    """A fresh key at ``path``: written 0600 under a temporary name, then linked into place (the first wins)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, name = _temporary_beside(path)
+    try:
+        os.fchmod(descriptor, 0o600)
+        os.write(descriptor, secrets.token_bytes(32))
+        os.fsync(descriptor)
+        os.close(descriptor)
+        try:
+            os.link(name, path)
+        except FileExistsError:
+            if _key_trusted(path) is None:  # a link, another owner's file, a readable key: replaced
+                os.replace(name, path)
+                name = ""
+    finally:
+        if name:
+            Path(name).unlink(missing_ok=True)
+
+
+def cache_key(root: Path | None = None) -> bytes | None:
+    """The sealing key of the cache under ``root`` (default ``ABDUCTIVE_CACHE``), created on first use; None when the
+    cache folder cannot hold one (then nothing is sealed, so nothing cached is trusted)."""
+    path = (root or settings.cache_root()) / KEY_NAME
+    key = _key_trusted(path)
+    if key is None:
+        try:
+            _new_key(path)
+        except OSError:
+            return None
+        key = _key_trusted(path)
+    return key
+
+
+def seal_mac(key: bytes, context: str, parts: Iterable[bytes]) -> str:
+    """HMAC-SHA256 (hex) of ``parts`` under ``key``, bound to ``context`` (each part length-prefixed)."""
+    mac = hmac.new(key, _as_bytes(context), hashlib.sha256)
+    for part in parts:
+        mac.update(len(part).to_bytes(8, "big"))
+        mac.update(part)
+    return mac.hexdigest()
+
+
+def seal(payload: bytes, context: str) -> bytes | None:
+    """``payload`` with its seal in front (None when no key can be kept: the entry is not cached)."""
+    key = cache_key()
+    if key is None:
+        return None
+    return _SEAL_TAG + seal_mac(key, context, [payload]).encode() + b"\n" + payload
+
+
+def unseal(blob: bytes, context: str) -> bytes | None:
+    """The payload of a sealed entry when its seal matches its content and ``context``; None otherwise."""
+    key = cache_key()
+    head = len(_SEAL_TAG) + _MAC_HEX
+    if key is None or not blob.startswith(_SEAL_TAG) or blob[head : head + 1] != b"\n":
+        return None
+    payload = blob[head + 1 :]
+    expected = seal_mac(key, context, [payload]).encode()
+    return payload if hmac.compare_digest(blob[len(_SEAL_TAG) : head], expected) else None
