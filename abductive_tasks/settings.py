@@ -208,7 +208,8 @@ def mucr_scene_graphs() -> str:
 
 
 def mucr_picks() -> str:
-    """``ABDUCTIVE_MUCR_PICKS``: the folder of the earlier samples mucr_exp reads its picks from ('' when unset)."""
+    """``ABDUCTIVE_MUCR_PICKS``: the folder of the earlier samples mucr_exp and its form and strategy variants read
+    their picks from ('' when unset)."""
     return raw("ABDUCTIVE_MUCR_PICKS")
 
 

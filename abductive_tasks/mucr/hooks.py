@@ -21,7 +21,7 @@ from abductive_tasks.inputs.images import compose_labelled, load_image
 from abductive_tasks.mucr import prompts
 from abductive_tasks.mucr.data import N_CANDIDATES, load_selected
 from abductive_tasks.mucr.metrics import PICK_COUNTS, choice_outcome, exp_outcome, exp_own_outcome, split_explanation
-from abductive_tasks.mucr.picks import Picks, load_picks
+from abductive_tasks.mucr.picks import Picks, load_own_picks
 from abductive_tasks.scoring import judge
 from abductive_tasks.scoring.parsing import Choice, parse_judge_score
 from abductive_tasks.scoring.taskspec import REQUEST_FAILED, Metric, Reading, TaskSpec
@@ -154,7 +154,7 @@ def _pick(picks: Picks, item_id: str, level: str, counts: dict[str, int]) -> int
     return picked
 
 
-def exp_own_docs_from(items: Iterable[dict], c2e: Picks, cue: Picks) -> datasets.Dataset:
+def exp_own_docs_from(items: Iterable[dict], c2e: Picks, cue: Picks, task: str = "mucr_exp") -> datasets.Dataset:
     """Exp documents on the model's own picks (Eq. 5): the cause image, the effect image the model picked in C2E
     and the cue phrase it picked in Cue (same data, same form); the references stay the true pair's annotations
     (Eq. 6-8). An item whose effect or cue pick is missing or unreadable is left out, never asked with the gold
@@ -186,31 +186,29 @@ def exp_own_docs_from(items: Iterable[dict], c2e: Picks, cue: Picks) -> datasets
             }
         )
     if not docs:
-        raise DataError(f"mucr_exp: no item has both a readable effect pick ({c2e.source}) and cue pick ({cue.source})")
+        raise DataError(f"{task}: no item has both a readable effect pick ({c2e.source}) and cue pick ({cue.source})")
     if counts["items_without_picks"]:
         logger.warning(
-            f"mucr_exp: {counts['items_without_picks']} of {len(by_id)} items lack a readable effect or cue pick "
+            f"{task}: {counts['items_without_picks']} of {len(by_id)} items lack a readable effect or cue pick "
             "and are left out (counted in exp_counts)"
         )
     return datasets.Dataset.from_list([doc | counts for doc in docs])
 
 
+def exp_own_docs_of(task: str) -> datasets.Dataset:
+    """The documents of the Exp task ``task`` (any form or strategy): the picks of its own C2E and Cue namesakes
+    (:func:`picks.pick_tasks`), read from ``ABDUCTIVE_MUCR_PICKS``."""
+    return exp_own_docs_from(load_selected().items, *load_own_picks(task), task=task)
+
+
 def exp_own_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
     """process_docs of mucr_exp: the picks of the same model's mucr_c2e and mucr_cue (Form-1)."""
-    return exp_own_docs_from(
-        load_selected().items,
-        load_picks("mucr_exp", "mucr_c2e", "c2e_accuracy"),
-        load_picks("mucr_exp", "mucr_cue", "cue_accuracy"),
-    )
+    return exp_own_docs_of("mucr_exp")
 
 
 def exp_own_docs_split(placeholder: datasets.Dataset) -> datasets.Dataset:
     """process_docs of mucr_exp_split: the picks of the same model's mucr_c2e_split and mucr_cue_split (Form-3)."""
-    return exp_own_docs_from(
-        load_selected().items,
-        load_picks("mucr_exp_split", "mucr_c2e_split", "c2e_accuracy"),
-        load_picks("mucr_exp_split", "mucr_cue_split", "cue_accuracy"),
-    )
+    return exp_own_docs_of("mucr_exp_split")
 
 
 # ---------------------------------------------------------------- visuals and prompts

@@ -4,8 +4,9 @@ Eq. 5 conditions the explanation on {I_C, I_E^(i), T_P^(i)}, where I_E^(i) and T
 from potential effect images" and "... from potential cue phrases" (Eq. 1 and 3). lmms-eval builds every
 task's requests before it runs any, so the picks come from an earlier run of the same model:
 ``ABDUCTIVE_MUCR_PICKS`` names the folder where that run wrote its samples (``--log_samples``), and
-``mucr_exp`` (``mucr_exp_split``) reads ``*_samples_mucr_c2e.jsonl`` and ``*_samples_mucr_cue.jsonl``
-(their ``_split`` namesakes) below it. Each samples line carries the document's record (``item_id``,
+``mucr_exp`` reads ``*_samples_mucr_c2e.jsonl`` and ``*_samples_mucr_cue.jsonl`` below it. Every Exp task reads
+the C2E and Cue tasks of its own form or strategy (:func:`pick_tasks`: ``mucr_exp_split`` reads the ``_split``
+ones, ``mucr_exp_cot`` the ``_cot`` ones). Each samples line carries the document's record (``item_id``,
 ``gold_position``, ``prediction``: the option picked, None when the reply gave none).
 
 What is read is checked by content: every record's ``gold_position`` must be where the documents built from
@@ -66,7 +67,7 @@ def samples_file(folder: Path, task: str) -> Path:
     if len(folders) > 1:
         raise DataError(
             f"{PICKS_VARIABLE}={folder}: samples of {task} in {len(folders)} folders ({', '.join(folders[:3])}); "
-            "name the folder of the one run whose picks mucr_exp explains"
+            "name the folder of the one run whose picks are to be explained"
         )
     newest = max(found, key=lambda path: path.name)  # lmms-eval's names start with the run's date and time
     if len(found) > 1:
@@ -96,6 +97,23 @@ def read_picks(path: Path, task: str, metric: str) -> Picks:
     if not by_item:
         raise DataError(f"{path}: no samples")
     return Picks(task, str(path), by_item)
+
+
+def pick_tasks(asking: str) -> tuple[str, str]:
+    """The C2E and Cue tasks whose picks the Exp task ``asking`` explains: those with its suffix (form or strategy),
+    e.g. ``mucr_exp_cot`` -> ``mucr_c2e_cot``, ``mucr_cue_cot``. CCoT's scene-graph stage ``mucr_exp_ccot_graph``
+    asks the question its second stage asks, so it reads the second stage's picks (``_ccot``)."""
+    if not asking.startswith("mucr_exp"):
+        raise ValueError(f"{asking} is not a MuCR Exp task")
+    suffix = asking.removeprefix("mucr_exp")
+    suffix = "_ccot" if suffix == "_ccot_graph" else suffix
+    return f"mucr_c2e{suffix}", f"mucr_cue{suffix}"
+
+
+def load_own_picks(asking: str) -> tuple[Picks, Picks]:
+    """The effect and cue picks the Exp task ``asking`` explains (:func:`pick_tasks`)."""
+    c2e, cue = pick_tasks(asking)
+    return load_picks(asking, c2e, "c2e_accuracy"), load_picks(asking, cue, "cue_accuracy")
 
 
 def load_picks(asking: str, task: str, metric: str) -> Picks:

@@ -2,7 +2,10 @@
 
 Each variant YAML ``include:``s its base task (``mucr_c2e``, ``mucr_e2c``, ``mucr_cue``, ``mucr_exp``) and
 replaces only what the strategy changes; the hooks here wrap the base task's own hooks, read from its YAML
-(:func:`base_hook`), so a variant follows its base (documents, prompt, answer reading, metrics).
+(:func:`base_hook`), so a variant follows its base (documents, prompt, answer reading, metrics). One exception:
+an Exp variant explains the model's own picks in the same strategy's C2E and Cue runs (``mucr_exp_cot`` those of
+``mucr_c2e_cot`` and ``mucr_cue_cot``; :func:`picks.pick_tasks`), not the base's, so it runs as a second stage
+(:func:`variant_docs`).
 
 * CoT: the base prompt with the zero-shot trigger (:func:`prompts.cot_prompt`); read and scored as the base.
 * CCoT: ``mucr_<level>_ccot_graph`` asks for the scene graph and stores it under the name
@@ -43,6 +46,21 @@ def base_hook(level: str, hook: str) -> Callable:
     """The ``hook`` (doc_to_text, doc_to_visual, process_docs, process_results) of the base task of ``level``,
     as its YAML names it."""
     return compat.task_config(compat.tasks_path() / "mucr" / f"mucr_{level}.yaml")[hook]
+
+
+def variant_docs(level: str, task: str, placeholder: datasets.Dataset) -> datasets.Dataset:
+    """The documents of ``task``, a strategy variant of ``level``: the base task's; at Exp, those on the picks of
+    the same strategy's C2E and Cue runs (Eq. 5), read from ``ABDUCTIVE_MUCR_PICKS``."""
+    if level == "exp":
+        return hooks.exp_own_docs_of(task)
+    return base_hook(level, "process_docs")(placeholder)
+
+
+def _exp_docs(task: str) -> Callable[[datasets.Dataset], datasets.Dataset]:
+    def process_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
+        return hooks.exp_own_docs_of(task)
+
+    return process_docs
 
 
 # ---------------------------------------------------------------- CoT
@@ -167,8 +185,9 @@ def _store_name(task: str) -> str:
 
 def _graph_docs(level: str) -> Callable[[datasets.Dataset], datasets.Dataset]:
     def process_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
-        docs = base_hook(level, "process_docs")(placeholder)
-        name = _store_name(f"mucr_{level}_ccot_graph")
+        task = f"mucr_{level}_ccot_graph"
+        name = _store_name(task)
+        docs = variant_docs(level, task, placeholder)
         return docs.add_column("ccot_level", [level] * len(docs)).add_column("scene_graphs", [name] * len(docs))
 
     return process_docs
@@ -185,7 +204,7 @@ def _answer_docs(level: str) -> Callable[[datasets.Dataset], datasets.Dataset]:
     def process_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
         task = f"mucr_{level}_ccot"
         name = _store_name(task)
-        docs = base_hook(level, "process_docs")(placeholder)
+        docs = variant_docs(level, task, placeholder)
         graphs = [scene_graphs.lookup(name, scene_graph_key(level, doc)) for doc in docs]
         missing = [doc["item_id"] for doc, graph in zip(docs, graphs, strict=True) if graph is None]
         if len(missing) == len(docs):
@@ -280,7 +299,7 @@ def _with_graph_count(base: TaskSpec) -> TaskSpec:
     )
 
 
-C2E_CCOT, E2C_CCOT, CUE_CCOT, EXP_CCOT = map(_with_graph_count, (hooks.C2E, hooks.E2C, hooks.CUE, hooks.EXP))
+C2E_CCOT, E2C_CCOT, CUE_CCOT, EXP_CCOT = map(_with_graph_count, (hooks.C2E, hooks.E2C, hooks.CUE, hooks.EXP_OWN))
 _ANSWER: dict[str, Callable[[dict], AnswerKind]] = {
     "c2e": lambda doc: hooks.FOUR_OPTIONS,
     "e2c": lambda doc: hooks.FOUR_OPTIONS,
@@ -290,6 +309,7 @@ _ANSWER: dict[str, Callable[[dict], AnswerKind]] = {
 
 # ---------------------------------------------------------------- the hooks the variant YAMLs name
 
+exp_cot_docs, exp_icl_docs, exp_mmicl_docs = (_exp_docs(f"mucr_exp_{strategy}") for strategy in ("cot", "icl", "mmicl"))
 doc_to_text_c2e_cot, doc_to_text_e2c_cot, doc_to_text_cue_cot, doc_to_text_exp_cot = map(_cot_text, LEVELS)
 doc_to_text_c2e_icl, doc_to_text_e2c_icl, doc_to_text_cue_icl, doc_to_text_exp_icl = map(_icl_text, LEVELS)
 doc_to_text_c2e_mmicl, doc_to_text_e2c_mmicl, doc_to_text_cue_mmicl, doc_to_text_exp_mmicl = map(_mmicl_text, LEVELS)

@@ -8,34 +8,19 @@ from pathlib import Path
 
 import pytest
 
-from abductive_tasks.inputs.data import SAMPLE_ROOT, DataError
-from abductive_tasks.mucr import data, hooks
+from abductive_tasks.inputs.data import DataError
+from abductive_tasks.mucr import hooks
 from abductive_tasks.scoring import judge
 from abductive_tasks.scoring.judge import JudgeResult
 
+from helpers.mucr_picks import C2E_DOCS, CUE_DOCS, ITEMS, write_samples
 from helpers.specs import evaluate
 
-ITEMS = data.load(SAMPLE_ROOT / "mucr").items
 BY_ID = {item["item_id"]: item for item in ITEMS}
-C2E_DOCS = {doc["item_id"]: doc for doc in hooks.c2e_docs_from(ITEMS)}
-CUE_DOCS = {doc["item_id"]: doc for doc in hooks.cue_docs_from(ITEMS)}
 
 
 def _wrong(position: int) -> int:
     return position % 4 + 1
-
-
-def write_samples(folder: Path, task: str, replies: dict[str, str], name: str = "20261127_120000") -> Path:
-    """A samples JSONL as lmms-eval's --log_samples writes it: one line per document with the values the task's
-    own process_results returned (the record under every metric)."""
-    level, _, form = task.removeprefix("mucr_").partition("_")
-    docs = C2E_DOCS if level == "c2e" else CUE_DOCS
-    reader = getattr(hooks, f"process_results_{level}" + ("_split" if form else ""))
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}_samples_{task}.jsonl"
-    lines = [{"doc_id": n, **reader(docs[item], [reply])} for n, (item, reply) in enumerate(replies.items())]
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    return path
 
 
 def hand_built_picks(folder: Path, form: str = "") -> None:

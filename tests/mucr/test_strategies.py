@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 
 from abductive_tasks.inputs.data import SAMPLE_ROOT, DataError
-from abductive_tasks.mucr import data, hooks, prompts, scene_graphs, strategies
+from abductive_tasks.mucr import data, hooks, picks, prompts, scene_graphs, strategies
+
+from helpers.mucr_picks import C2E_DOCS, CUE_DOCS, write_samples
 
 ITEMS = list(data.load(SAMPLE_ROOT / "mucr").items)
 GROUP = data.causal_groups(ITEMS)
@@ -65,7 +67,41 @@ def _doc(level: str) -> dict:
     return strategies.base_hook(level, "process_docs")(None)[0]
 
 
-def test_cot_moves_the_answer_request_last_and_ends_with_the_trigger(sample):
+def _wrong(position: int) -> int:
+    return position % 4 + 1
+
+
+def write_picks(folder, suffix: str, wrong: tuple[str, ...] = ()) -> None:
+    """C2E and Cue samples of the tasks ``mucr_c2e<suffix>`` / ``mucr_cue<suffix>``: every pair picks right except
+    those in ``wrong``, which pick the next effect image and the next cue phrase."""
+    c2e = {item: C2E_DOCS[item]["gold_position"] for item in C2E_DOCS}
+    cue = {item: CUE_DOCS[item]["gold_position"] for item in CUE_DOCS}
+    for item in wrong:
+        c2e[item], cue[item] = _wrong(c2e[item]), _wrong(cue[item])
+    write_samples(folder, f"mucr_c2e{suffix}", {item: f"Option {pick}" for item, pick in c2e.items()})
+    write_samples(folder, f"mucr_cue{suffix}", {item: str(pick) for item, pick in cue.items()})
+
+
+@pytest.fixture
+def strategy_picks(sample, tmp_path, monkeypatch):
+    """Each strategy's C2E and Cue picks (ABDUCTIVE_MUCR_PICKS), pair 0 picking the wrong effect and cue."""
+    monkeypatch.setenv("ABDUCTIVE_MUCR_PICKS", str(tmp_path / "picks"))
+    for strategy in ("cot", "icl", "mmicl", "ccot"):
+        write_picks(tmp_path / "picks", f"_{strategy}", wrong=("0",))
+
+
+WRONG_CUE_0 = CUE_DOCS["0"]["options"][_wrong(CUE_DOCS["0"]["gold_position"]) - 1]  # pair 0's gold cue: speeding
+WRONG_PAIR_0 = C2E_DOCS["0"]["candidate_ids"][_wrong(C2E_DOCS["0"]["gold_position"]) - 1]
+
+
+def _exp_doc(strategy: str) -> dict:
+    """Pair 0's document of ``mucr_exp_<strategy>``: asked with its wrong picks."""
+    doc = hooks.exp_own_docs_of(f"mucr_exp_{strategy}")[0]
+    assert (doc["item_id"], doc["cue"], doc["effect_pick"]) == ("0", WRONG_CUE_0, WRONG_PAIR_0)
+    return doc
+
+
+def test_cot_moves_the_answer_request_last_and_ends_with_the_trigger(strategy_picks):
     c2e = strategies.doc_to_text_c2e_cot(_doc("c2e"))
     assert c2e == (
         prompts.PROMPTS[("c2e", "composite")].replace(
@@ -79,13 +115,14 @@ def test_cot_moves_the_answer_request_last_and_ends_with_the_trigger(sample):
         "4. police officer\nGive the number of the phrase (1, 2, 3 or 4) as your final answer.\n"
         "Let's think step by step."
     )
-    exp_doc = _doc("exp")
+    exp_doc = strategies.exp_cot_docs(None)[0]
+    assert f'The cue phrase linking them is "{WRONG_CUE_0}".' in hooks.doc_to_text_exp_composite(exp_doc)
     assert strategies.doc_to_text_exp_cot(exp_doc) == hooks.doc_to_text_exp_composite(exp_doc) + (
         "\nLet's think step by step."
     )
 
 
-def test_ccot_stages_follow_the_authors_wording(sample):
+def test_ccot_stages_follow_the_authors_wording(strategy_picks):
     doc = _doc("cue")
     stage1 = strategies.doc_to_text_cue_ccot_graph(doc)
     assert stage1 == (
@@ -102,12 +139,13 @@ def test_ccot_stages_follow_the_authors_wording(sample):
         'Scene Graph: {"objects": ["car"]}\n\nUse the image and scene graph as context and answer the following '
         "question: " + hooks.doc_to_text_cue_composite(doc)
     )
-    exp_stage1 = strategies.doc_to_text_exp_ccot_graph(_doc("exp"))  # no question mark: cut before the format
-    assert exp_stage1.startswith(hooks.doc_to_text_exp_composite(_doc("exp")).split(" Answer in three lines:")[0])
+    exp_doc = _exp_doc("ccot_graph")  # no question mark: cut before the format
+    exp_stage1 = strategies.doc_to_text_exp_ccot_graph(exp_doc)
+    assert exp_stage1.startswith(hooks.doc_to_text_exp_composite(exp_doc).split(" Answer in three lines:")[0])
     assert "Answer in three lines" not in exp_stage1 and exp_stage1.endswith("\n\nScene Graph:")
 
 
-def test_icl_shows_two_other_pairs_with_their_gold_answers(sample):
+def test_icl_shows_two_other_pairs_with_their_gold_answers(strategy_picks):
     cue_docs = {doc["item_id"]: doc for doc in hooks.cue_docs_from(ITEMS)}
     text = strategies.doc_to_text_cue_icl(cue_docs["0"])
     shot6, shot5 = cue_docs["6"], cue_docs["5"]  # pair 0's shots (test above)
@@ -123,12 +161,15 @@ def test_icl_shows_two_other_pairs_with_their_gold_answers(sample):
     assert c2e.endswith(
         f"Answer: Option {c2e_docs['5']['gold_position']}\n\nQuestion:\n{prompts.PROMPTS['c2e', 'composite']}"
     )
-    exp = strategies.doc_to_text_exp_icl(_doc("exp"))  # the gold cue and the first annotation, in labelled lines
+    exp_doc = strategies.exp_icl_docs(None)[0]  # pair 0, asked with its own (wrong) cue pick
+    exp = strategies.doc_to_text_exp_icl(exp_doc)  # the shots: their gold cue and first annotation, labelled lines
     assert 'The cue phrase linking them is "attack".' in exp
     assert "Answer: Cause image: In the first image, the shark is attacking the manta ray.\n" in exp
+    assert exp.endswith(f"\n\nQuestion:\n{hooks.doc_to_text_exp_composite(exp_doc)}")
+    assert f'The cue phrase linking them is "{WRONG_CUE_0}".' in exp.split("Question:\n")[1]
 
 
-def test_mmicl_carries_the_shot_images_before_the_question(sample):
+def test_mmicl_carries_the_shot_images_before_the_question(strategy_picks):
     docs = {doc["item_id"]: doc for doc in hooks.c2e_docs_from(ITEMS)}
     visuals = strategies.doc_to_visual_c2e_mmicl(docs["0"])
     expected = [*hooks.doc_to_visual_composite(docs["6"]), *hooks.doc_to_visual_composite(docs["5"])]
@@ -138,8 +179,47 @@ def test_mmicl_carries_the_shot_images_before_the_question(sample):
     text = strategies.doc_to_text_c2e_mmicl(docs["0"])
     assert text.startswith("Images 1 and 2 belong to two solved examples; image 3 belongs to the question.\n\n")
     assert "Example 1 (image 1):" in text and "Example 2 (image 2):" in text and "\n\nQuestion (image 3):\n" in text
-    exp_visuals = strategies.doc_to_visual_exp_mmicl(_doc("exp"))
+    exp_doc = strategies.exp_mmicl_docs(None)[0]  # the question's composite: the cause and the effect image picked
+    exp_visuals = strategies.doc_to_visual_exp_mmicl(exp_doc)
     assert len(exp_visuals) == 3
+    assert exp_doc["image_paths"] == [ITEMS[0]["cause_image"], ITEMS[int(WRONG_PAIR_0)]["effect_image"]]
+    assert np.array_equal(np.asarray(exp_visuals[2]), np.asarray(hooks.doc_to_visual_composite(exp_doc)[0]))
+
+
+# ---------------------------------------------------------------- Exp variants on the same strategy's picks
+
+
+def test_pick_tasks_keep_the_suffix_of_the_asking_exp_task():
+    assert picks.pick_tasks("mucr_exp") == ("mucr_c2e", "mucr_cue")
+    assert picks.pick_tasks("mucr_exp_split") == ("mucr_c2e_split", "mucr_cue_split")
+    assert picks.pick_tasks("mucr_exp_cot") == ("mucr_c2e_cot", "mucr_cue_cot")
+    assert picks.pick_tasks("mucr_exp_ccot") == ("mucr_c2e_ccot", "mucr_cue_ccot")
+    assert picks.pick_tasks("mucr_exp_ccot_graph") == ("mucr_c2e_ccot", "mucr_cue_ccot")  # the question stage 2 asks
+
+
+def test_mucr_exp_cot_reads_the_picks_of_mucr_c2e_cot_and_mucr_cue_cot(sample, tmp_path, monkeypatch):
+    folder = tmp_path / "picks"
+    monkeypatch.setenv("ABDUCTIVE_MUCR_PICKS", str(folder))
+    write_picks(folder, "")  # the base tasks pick right everywhere
+    with pytest.raises(DataError, match=r"no samples of mucr_c2e_cot .* run mucr_c2e_cot with --log_samples"):
+        strategies.exp_cot_docs(None)
+    write_picks(folder, "_cot", wrong=("0",))  # CoT picks wrong on pair 0
+    cot = {doc["item_id"]: doc for doc in strategies.exp_cot_docs(None)}
+    base = {doc["item_id"]: doc for doc in hooks.exp_own_docs(None)}
+    assert strategies.doc_to_text_exp_cot(cot["0"]) == prompts.cot_prompt(
+        hooks.doc_to_text_exp_composite(base["0"]).replace('"speeding"', f'"{WRONG_CUE_0}"')
+    )
+    assert cot["0"]["image_paths"] == [ITEMS[0]["cause_image"], ITEMS[int(WRONG_PAIR_0)]["effect_image"]]
+    assert base["0"]["image_paths"] == [ITEMS[0]["cause_image"], ITEMS[0]["effect_image"]]
+    assert (cot["0"]["effect_pick_correct"], cot["0"]["cue_pick_correct"]) == (False, False)
+    assert WRONG_CUE_0 != "speeding" and WRONG_PAIR_0 != "0"
+    for item in set(cot) - {"0"}:  # right picks: the same documents as the base task's
+        expected = prompts.cot_prompt(hooks.doc_to_text_exp_composite(base[item]))
+        assert strategies.doc_to_text_exp_cot(cot[item]) == expected
+        assert cot[item]["image_paths"] == base[item]["image_paths"]
+    next(folder.glob("*_samples_mucr_cue_cot.jsonl")).unlink()  # never the base's picks instead
+    with pytest.raises(DataError, match="no samples of mucr_cue_cot"):
+        strategies.exp_cot_docs(None)
 
 
 # ---------------------------------------------------------------- the scene-graph store
