@@ -15,9 +15,11 @@ front of the app, refuses with 403:
 - a launcher route (``/eval/...``);
 - a ``logs_path`` outside the folder given at start (a relative one is read from that folder; none means it).
 
-What it serves from the logs (runs, results, samples) has every secret it holds replaced, found as the batch finds
-them (:func:`~abductive_tasks.runs.secrets.value_secrets`: secret-named entries and ``key=value`` pairs, URL
-credentials): results written by plain lmms-eval, or before abductive-eval scrubbed them, may still hold one.
+What it serves from the logs (runs, results, samples) has every secret it holds replaced (:func:`served_secrets`:
+the secret-named entries of a run's ``config`` and ``model_args``, found as the batch finds them, and URL
+credentials anywhere): results written by plain lmms-eval, or before abductive-eval scrubbed them, may still hold
+one. Secret-named entries elsewhere are task settings or record fields, not secrets (lmms-eval's task configs carry
+``score_key: score``, Sherlock's records ``has_key: true``), and replacing their values would garble the page.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
-from abductive_tasks.runs.secrets import SHORTEST, redact_value, value_secrets
+from abductive_tasks.runs.secrets import SHORTEST, redact_value, url_credentials, value_secrets
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -172,13 +174,30 @@ def without_secrets(send: Send) -> Send:
         except ValueError:  # not JSON after all: as it came
             cleaned = body
         else:
-            secrets = [secret for secret in value_secrets(value) if len(secret) >= SHORTEST]
+            secrets = [secret for secret in served_secrets(value) if len(secret) >= SHORTEST]
             cleaned = json.dumps(redact_value(value, secrets), ensure_ascii=False).encode() if secrets else body
         headers = [(name, value) for name, value in start.get("headers", []) if name.lower() != b"content-length"]
         await send({**start, "headers": [*headers, (b"content-length", str(len(cleaned)).encode())]})
         await send({"type": "http.response.body", "body": cleaned})
 
     return sending
+
+
+RUN_SETTINGS = ("config", "model_args")  # where a results file keeps what the run was given, secrets included
+
+
+def served_secrets(value: object) -> list[str]:
+    """The secrets in a JSON value the ui serves: those of a run's ``config`` and of every ``model_args`` entry (a
+    mapping or a ``key=value,...`` string), and the credentials of every URL."""
+    if isinstance(value, dict):
+        return [
+            found
+            for key, item in value.items()
+            for found in (value_secrets(item) if key in RUN_SETTINGS else served_secrets(item))
+        ]
+    if isinstance(value, list):
+        return [found for item in value for found in served_secrets(item)]
+    return url_credentials(value) if isinstance(value, str) else []
 
 
 async def refuse(send: Send, reason: str) -> None:

@@ -187,6 +187,20 @@ def test_secrets_left_in_a_results_file_are_not_served(ui):
     }
 
 
+def test_task_settings_and_record_fields_named_like_secrets_are_served_as_they_are():
+    """lmms-eval's task configs carry ``score_key: score`` and Sherlock's records ``has_key: true``: not secrets,
+    and scrubbing their values garbled every ``items_scored`` count and every ``True``."""
+    from abductive_tasks.reports.ui_guard import served_secrets
+
+    results = {
+        "config": {"model_args": "api_key=sk-planted-0001", "extra": {"client_secret": "planted-0002"}},
+        "configs": {"dve_cls": {"score_key": "score", "url": "https://u:planted-0003@h.invalid"}},
+        "results": {"mucr_c2e": {"c2e_counts,none": {"items_scored": 12}}},
+        "samples": [{"has_key": True, "sort_key": "timestamp"}],
+    }
+    assert set(served_secrets(results)) == {"sk-planted-0001", "planted-0002", "planted-0003", "u:planted-0003"}
+
+
 def test_logs_are_served_only_from_the_folder_given_at_start(ui):
     for escape in (str(ui.outside), "../outside", "~", "/"):
         response = ui.get("/logs/runs", token=ui.token, logs_path=escape)
