@@ -12,15 +12,14 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
 import re
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from loguru import logger
 
 from abductive_tasks import settings
+from abductive_tasks.inputs.files import write_atomic
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 
@@ -50,9 +49,7 @@ def save(name: str, graph_key: str, graph: str) -> Path:
     target_folder.mkdir(parents=True, exist_ok=True)
     target = target_folder / f"{graph_key}.json"
     record = {"name": name, "key": graph_key, "graph": graph}
-    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=target_folder, suffix=".tmp", delete=False) as handle:
-        json.dump(record, handle, ensure_ascii=False, indent=1)
-    os.replace(handle.name, target)
+    write_atomic(target, json.dumps(record, ensure_ascii=False, indent=1))
     return target
 
 

@@ -18,14 +18,13 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
 import re
-import tempfile
 from pathlib import Path
 
 from loguru import logger
 
 from abductive_tasks import settings
+from abductive_tasks.inputs.files import write_atomic
 
 DESCRIBER_VARIABLE = "ABDUCTIVE_NLEYE_DESCRIBER"  # the name a describe run stores under
 READ_VARIABLE = "ABDUCTIVE_NLEYE_DESCRIPTIONS"  # the describer a predict run reads (default: DESCRIBER_VARIABLE)
@@ -75,9 +74,7 @@ def save(describer: str, image_path: str, description: str) -> Path:
     if previous is not None and previous != description:
         logger.info(f"nleye_describe: replacing the stored description of {image_path} by '{describer}'")
     record = {"describer": describer, "image_digest": digest, "image": str(image_path), "description": description}
-    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, suffix=".tmp", delete=False) as handle:
-        json.dump(record, handle, ensure_ascii=False, indent=1)
-    os.replace(handle.name, target)
+    write_atomic(target, json.dumps(record, ensure_ascii=False, indent=1))
     return target
 
 
