@@ -16,6 +16,7 @@ Subcommands come from :data:`SUBCOMMANDS`: first argument -> (module, function t
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import importlib.util
 import os
@@ -191,8 +192,10 @@ def check_options(argv: list[str]) -> None:
 
 def check_output_path(output_path: str) -> None:
     """Refuse an ``--output_path`` where no results file can be written (lmms-eval 0.7.3 only logs a warning after
-    the whole run and exits 0), before any model loads."""
+    the whole run and exits 0), before any model loads. Folders it makes to try are removed again: a run refused
+    later leaves nothing behind."""
     folder = Path(output_path).expanduser()
+    made = [path for path in (folder, *folder.parents) if not path.exists()]  # deepest first
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".abductive-write-check-"):
@@ -201,6 +204,10 @@ def check_output_path(output_path: str) -> None:
         raise UsageError(
             f"cannot write results to --output_path {output_path} ({error.strerror or error}); pick a writable folder"
         ) from None
+    finally:
+        for path in made:
+            with contextlib.suppress(OSError):
+                path.rmdir()
 
 
 def benchmark_folders(tasks: str) -> set[str]:
