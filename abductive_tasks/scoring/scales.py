@@ -50,6 +50,7 @@ _BY_SCALE: dict[str, tuple[str, ...]] = {
         "order1_acc",
         "order2_acc",
         "order_faithful_acc",
+        "scene_graph_rate",
     ),
     "percent": (
         "comparison_acc",
