@@ -269,7 +269,9 @@ def test_two_models_two_folders_model_name_and_one_summary(tmp_path):
     assert row in shown  # 7/12 in percent, chance 1/4 (two orders both right at random)
     assert any(line.startswith("nleye_triplet consistency_by_category: cultural 50.0") for line in shown)
     assert "{'cultural'" not in first.stdout  # lmms-eval's table, which prints breakdown dicts in full, is left out
-    assert max(len(line) for line in first.stdout[first.stdout.index("abductive-eval summary") :].splitlines()) <= 140
+    # The table stays narrow; its heading line names the output folder, whose length is the user's (or pytest's).
+    table = first.stdout[first.stdout.index("abductive-eval summary") :].splitlines()[1:]
+    assert max(len(line) for line in table) <= 140
 
 
 @pytest.mark.e2e
