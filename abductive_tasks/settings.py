@@ -2,8 +2,8 @@
 
 Each variable is declared once in :data:`VARIABLES` (name, default, what it does); code asks for
 a typed value through the functions below, which read the environment at call time so that a
-test or a batch child can change a variable between runs. ``abductive-eval --help`` and the
-README list the same table.
+test or a batch child can change a variable between runs. ``abductive-eval --help`` lists the
+same table.
 """
 
 from __future__ import annotations

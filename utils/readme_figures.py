@@ -1,8 +1,11 @@
-"""The figures the README quotes about the demo and the daily loop, measured here and now.
+"""The figures README.md and the guides quote about the demo and the daily loop, measured here and now.
 
     python utils/readme_figures.py                  # demo time, browse page size and documents, --compare p-values
     python utils/readme_figures.py --tests          # and the time of the whole test suite (pytest; 20-35 min)
-    python utils/readme_figures.py --check README.md  # the figures that depend only on the sample data, checked
+    python utils/readme_figures.py --check README.md docs/results.md docs/batch.md  # sample-data figures, checked
+
+The demo times are in README.md (Demo), the browse page in docs/results.md, the ``--compare`` table in
+docs/batch.md, each beside the command that produced it.
 
 Each figure comes from the commands the README shows, run as fresh processes with the console script next to this
 Python, offline, on the embedded sample (``ABDUCTIVE_DATA=sample``):
@@ -14,8 +17,8 @@ Python, offline, on the embedded sample (``ABDUCTIVE_DATA=sample``):
 * with ``--tests``: ``pytest`` wall time.
 
 ``--check`` (run by ``.ci/quickstart``) measures only what depends on the sample data alone (the page's document
-count, the p-values) and exits 1 naming each README figure that no longer matches. Timings and the page size depend
-on the machine and the image encoder: they are printed, never checked.
+count, the p-values) and exits 1 naming each figure, and the page that quotes it, that no longer matches. Timings
+and the page size depend on the machine and the image encoder: they are printed, never checked.
 """
 
 from __future__ import annotations
@@ -110,32 +113,41 @@ def test_time(workdir: Path) -> float:
     return time.perf_counter() - start
 
 
-def readme_figures(readme: str) -> tuple[int | None, dict[str, str]]:
-    """What the README says: the browse page's document count and the p-values of its comparison table."""
-    documents = re.search(r"for the\s+(\d+)\s+documents of the", readme)
-    section = readme.split("compare_dumb_pixel_vs_random_baseline.md", 1)[-1]
-    return (int(documents.group(1)) if documents else None), p_column(section.split("\n\n", 2)[1])
+def readme_figures(page: str) -> tuple[int | None, dict[str, str]]:
+    """What a page says: the browse page's document count, the p-values of its comparison table (None, {}: absent)."""
+    documents = re.search(r"for the\s+(\d+)\s+documents of the", page)
+    marker = "compare_dumb_pixel_vs_random_baseline.md"
+    p_values = p_column(page.split(marker, 1)[1].split("\n\n", 2)[1]) if marker in page else {}
+    return (int(documents.group(1)) if documents else None), p_values
 
 
-def check(readme_path: Path, workdir: Path, demo_run: Path | None) -> int:
-    documents_said, p_said = readme_figures(readme_path.read_text(encoding="utf-8"))
+def check(pages: list[Path], workdir: Path, demo_run: Path | None) -> int:
+    """Compare the sample-data figures quoted by ``pages`` (each figure on one of them) with a fresh measurement."""
+    documents_said: tuple[Path, int] | None = None
+    p_said: tuple[Path, dict[str, str]] | None = None
+    for page in pages:
+        documents, p_values = readme_figures(page.read_text(encoding="utf-8"))
+        documents_said = (page, documents) if documents is not None else documents_said
+        p_said = (page, p_values) if p_values else p_said
     if demo_run is None:
         run(demo_command("dumb_pixel", workdir / "demo"), workdir)
         (demo_run,) = (workdir / "demo").glob("dumb_pixel-*")
     _, documents = browse_page(demo_run, workdir)
     p_values = compare_p_values(workdir)
     problems = []
-    if documents_said != documents:
-        problems.append(f"browse page: {documents} documents, the README says {documents_said}")
-    if p_said != p_values:
-        changed = {task: (p_said.get(task), p) for task, p in p_values.items() if p_said.get(task) != p}
-        problems.append(f"--compare p-values (README, now): {changed or p_said}")
+    names = " ".join(str(page) for page in pages)
+    if documents_said is None or documents_said[1] != documents:
+        where = f"{documents_said[0]} says {documents_said[1]}" if documents_said else f"none of {names} quotes it"
+        problems.append(f"browse page: {documents} documents, {where}")
+    if p_said is None or p_said[1] != p_values:
+        said = p_said[1] if p_said else {}
+        changed = {task: (said.get(task), p) for task, p in p_values.items() if said.get(task) != p}
+        where = str(p_said[0]) if p_said else f"none of {names}"
+        problems.append(f"--compare p-values ({where}, now): {changed or said}")
     for problem in problems:
-        print(
-            f"readme_figures: {readme_path}: {problem}; update it from python utils/readme_figures.py", file=sys.stderr
-        )
+        print(f"readme_figures: {problem}; update it from python utils/readme_figures.py", file=sys.stderr)
     if not problems:
-        print(f"ok: {readme_path} figures of the sample data ({documents} documents, {len(p_values)} p-values)")
+        print(f"ok: figures of the sample data in {names} ({documents} documents, {len(p_values)} p-values)")
     return 1 if problems else 0
 
 
@@ -143,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=3, help="demo runs per command (default 3; median)")
     parser.add_argument("--tests", action="store_true", help="also time the whole test suite")
-    parser.add_argument("--check", type=Path, metavar="README", help="check the sample-data figures of README")
+    parser.add_argument("--check", type=Path, nargs="+", metavar="PAGE", help="check the sample-data figures of PAGEs")
     parser.add_argument("--demo-run", type=Path, help="with --check: an existing dumb_pixel demo run (--log_samples)")
     parser.add_argument("--workdir", type=Path, help="where runs are written (default: a temporary folder)")
     args = parser.parse_args(argv)
@@ -151,7 +163,8 @@ def main(argv: list[str] | None = None) -> int:
         workdir = (args.workdir or Path(scratch)).resolve()
         workdir.mkdir(parents=True, exist_ok=True)
         if args.check:
-            return check(args.check.resolve(), workdir, args.demo_run.resolve() if args.demo_run else None)
+            pages = [page.resolve() for page in args.check]
+            return check(pages, workdir, args.demo_run.resolve() if args.demo_run else None)
         seconds, demo_run = demo(workdir, max(args.repeats, 1))
         size, documents = browse_page(demo_run, workdir)
         p_values = compare_p_values(workdir)

@@ -26,7 +26,7 @@ from abductive_tasks.models.arguments import ModelArgumentError
 from abductive_tasks.models.llava_scorer import LlavaHfScorer
 
 DEFAULT_CHECKPOINT = "liuhaotian/llava-v1.5-7b"  # lmms-eval's llava default
-# Original checkpoint -> its conversion published by llava-hf (README and docs/models.md list the same).
+# Original checkpoint -> its conversion published by llava-hf (docs/running.md and docs/models.md list the same).
 HUB_CONVERSIONS = {
     "liuhaotian/llava-v1.5-7b": "llava-hf/llava-1.5-7b-hf",
     "liuhaotian/llava-v1.5-13b": "llava-hf/llava-1.5-13b-hf",

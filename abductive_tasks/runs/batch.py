@@ -241,7 +241,7 @@ def serve_main(argv: list[str]) -> int:
     parser.add_argument(
         "--preset",
         choices=list(PRESETS),
-        help="known-good vLLM settings of a model family (README, Leaderboards and vLLM)",
+        help="known-good vLLM settings of a model family (docs/vllm.md, Presets)",
     )
     parser.add_argument(
         "--trust-remote-code",

@@ -249,8 +249,7 @@ def test_not_configured_makes_no_request_and_warns_once(monkeypatch, tmp_path, w
     warn_not_configured("test metric")
     (line,) = [message for message in warnings if "test metric" in message]
     assert (
-        "LLM judge not configured (ABDUCTIVE_JUDGE=off): test metric not computed; "
-        "set OPENAI_API_KEY (README: LLM judge)"
+        "LLM judge not configured (ABDUCTIVE_JUDGE=off): test metric not computed; set OPENAI_API_KEY (docs/judge.md)"
     ) in line
     judge._warned.clear()
     with judge.not_computed_warnings_muted():
