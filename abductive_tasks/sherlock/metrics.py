@@ -133,16 +133,6 @@ def localization_gt_accuracy(sim: np.ndarray) -> float:
     return float(np.mean(box_to_inference == np.arange(len(box_to_inference))))
 
 
-def localization_auto_correct(scores: np.ndarray, ious: np.ndarray, threshold: float = IOU_THRESHOLD) -> bool:
-    """The highest-scoring proposal (the first on ties, in answer-key order) is correct when its IoU > ``threshold``."""
-    return bool(np.asarray(ious)[int(np.argmax(scores))] > threshold)
-
-
-def localization_auto_oracle(ious: np.ndarray, threshold: float = IOU_THRESHOLD) -> bool:
-    """Whether any proposal is correct: the upper bound of the auto-box setting (the official 'acc oracle bbox')."""
-    return localization_auto_correct(ious, ious, threshold)
-
-
 # ---------------------------------------------------------------- comparison (§4.3)
 
 
