@@ -17,7 +17,8 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 from abductive_tasks.dve.data import HEADER
-from abductive_tasks.inputs.sample_drawing import random_shapes_image
+
+from sample_generators.drawing import random_shapes_image
 
 IMPOSSIBLE = "__impossible__"
 
