@@ -1,4 +1,4 @@
-"""The package's imports flow one way (issue 20): every import, at module level or inside a function,
+"""The package's imports flow one way: every import, at module level or inside a function,
 points down the layers below, never up, and no modules import each other in a circle."""
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ is scored only when all its documents are present: ``--limit`` can cut one apart
 or a failed request), ``sherlock_task`` and ``chunk`` (the leaderboard file), and the task's
 answer fields.
 
-One missing-score policy (issue 21): :func:`submitted_scores` turns a task's records into the
+One missing-score policy for the metrics and the export: :func:`submitted_scores` turns a task's records into the
 float32 values the leaderboard file holds, a missing score (unreadable or a failed request)
 becoming :func:`missing_score` of its file, strictly below every real score of the file. The
 export (:mod:`abductive_tasks.sherlock.export`) writes exactly these values, and the metrics are

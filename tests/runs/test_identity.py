@@ -75,7 +75,8 @@ def test_failed_requests_sums_every_diagnostics_dict(task_results, expected):
 
 
 def test_a_judge_failing_every_request_leaves_the_task_not_done(tmp_path):
-    """Judge failures count as failed requests (issue 23): the task is not done and is retried next batch."""
+    """Judge failures count as failed requests (no judged value, no score): the task is not done and is retried
+    next batch."""
     assert failed_requests({"triplet_counts,none": {"request_failed": 0, "explanations_judge_failed": 24}}) == 24
     assert failed_requests({"exp_counts,none": {"request_failed": 1, "items_judge_failed": 12}}) == 13
     assert failed_requests({"triplet_counts,none": {"request_failed": 0, "explanations_judge_failed": None}}) == 0

@@ -283,7 +283,7 @@ def test_comparison_outcome_is_a_mean_over_inputs_with_chance_zero():
 
 
 def test_a_missing_score_is_the_lowest_score_of_its_file():
-    """Unreadable results and failed requests (issue 21): the official algorithms on the submitted values, where a
+    """Unreadable results and failed requests: the official algorithms on the submitted values, where a
     missing score sits strictly below every real score of its file (before 2.1 anything resting on it was wrong)."""
     records = [
         _record("o1", 3, plausibility, position=position, annot1=label, annot2=label)
