@@ -25,6 +25,10 @@ import sys
 import tempfile
 from importlib import import_module
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import argparse
 
 SUBCOMMANDS = {
     "batch": ("abductive_tasks.runs.batch", "main"),
@@ -349,57 +353,72 @@ def check_data(tasks: str) -> None:
 def run_eval(argv: list[str]) -> int:
     """Check the command line, run lmms-eval's evaluation with ``argv`` and print a summary per run;
     return 0 on success, 1 on any failure, 2 for a command-line mistake found before the run."""
-    from abductive_tasks import compat, settings
-    from abductive_tasks.models.arguments import FROM_LMMS_EVAL_OPTIONS
-    from abductive_tasks.runs import catalog
-
     try:
-        check_options(argv)
-        if wrong := settings.problems():
-            raise UsageError("; ".join(wrong))
-        if model := option_value(argv, "--model"):
-            check_backend_package(model)
-            known = compat.quick_model_names()  # as fast as the task check: lmms-eval is not imported yet
-            if known is not None and model not in known:
-                raise UsageError(
-                    f"unknown model '{model}'{did_you_mean(model, known)}; every backend: lmms-eval models"
-                )
-        if tasks := option_value(argv, "--tasks"):
-            check_tasks(tasks, option_value(argv, "--include_path"))
-        if output_path := option_value(argv, "--output_path"):
-            check_output_path(output_path)
-        if tasks and tasks not in LIST_TASKS:
-            check_data_folder(tasks)
-        args = compat.parse_eval_args(argv)
-        if args.model and args.tasks not in LIST_TASKS:
-            supplied = [name for name in FROM_LMMS_EVAL_OPTIONS if getattr(args, name, None) is not None]
-            check_model(args.model, args.model_args, bool(getattr(args, "force_simple", False)), supplied)
+        args = checked_command_line(argv)
     except UsageError as error:
         print(f"abductive-eval: {error}", file=sys.stderr)
         return 2
     except DataProblem as problem:
         print(f"abductive-eval: {problem}", file=sys.stderr)
         return 1
-    if args.model and args.tasks not in LIST_TASKS:
-        try:
-            arguments = args.model_args
-            arguments = arguments if isinstance(arguments, dict) else compat.parse_model_args(str(arguments or ""))
-            if args.model == "llava":  # ours: an original LLaVA name loads its llava-hf conversion
-                from abductive_tasks.models.llava import hub_name
-
-                arguments = {**arguments, "pretrained": hub_name(arguments.get("pretrained"))}
-            check_hub_model(arguments)
-        except HubUnreachable as error:
-            print(f"abductive-eval: {error}", file=sys.stderr)
-            return 1
-    if args.tasks and args.tasks not in LIST_TASKS and (args.verbosity or "").upper() != "DEBUG":
-        try:
+    try:
+        if args.model and args.tasks not in LIST_TASKS:
+            check_model_on_hub(args)
+        if args.tasks and args.tasks not in LIST_TASKS and (args.verbosity or "").upper() != "DEBUG":
             check_data(args.tasks)
-        except DataProblem as problem:
-            print(f"abductive-eval: {problem}", file=sys.stderr)
-            return 1
+    except (HubUnreachable, DataProblem) as error:
+        print(f"abductive-eval: {error}", file=sys.stderr)
+        return 1
+    return evaluate_and_summarise(argv, args)
+
+
+def checked_command_line(argv: list[str]) -> argparse.Namespace:
+    """lmms-eval's parsed arguments for ``argv``, checked before lmms-eval is imported where possible (options,
+    settings, model and task names, output path, data folder), then the model's arguments. Raises UsageError, or
+    DataProblem for a data folder that cannot be used."""
+    from abductive_tasks import compat, settings
+    from abductive_tasks.models.arguments import FROM_LMMS_EVAL_OPTIONS
+
+    check_options(argv)
+    if wrong := settings.problems():
+        raise UsageError("; ".join(wrong))
+    if model := option_value(argv, "--model"):
+        check_backend_package(model)
+        known = compat.quick_model_names()  # as fast as the task check: lmms-eval is not imported yet
+        if known is not None and model not in known:
+            raise UsageError(f"unknown model '{model}'{did_you_mean(model, known)}; every backend: lmms-eval models")
+    if tasks := option_value(argv, "--tasks"):
+        check_tasks(tasks, option_value(argv, "--include_path"))
+    if output_path := option_value(argv, "--output_path"):
+        check_output_path(output_path)
+    if tasks and tasks not in LIST_TASKS:
+        check_data_folder(tasks)
+    args = compat.parse_eval_args(argv)
+    if args.model and args.tasks not in LIST_TASKS:
+        supplied = [name for name in FROM_LMMS_EVAL_OPTIONS if getattr(args, name, None) is not None]
+        check_model(args.model, args.model_args, bool(getattr(args, "force_simple", False)), supplied)
+    return args
+
+
+def check_model_on_hub(args: argparse.Namespace) -> None:
+    """Raise HubUnreachable when the model's weights are neither cached nor reachable on the hub."""
+    from abductive_tasks import compat
+
+    arguments = args.model_args
+    arguments = arguments if isinstance(arguments, dict) else compat.parse_model_args(str(arguments or ""))
+    if args.model == "llava":  # ours: an original LLaVA name loads its llava-hf conversion
+        from abductive_tasks.models.llava import hub_name
+
+        arguments = {**arguments, "pretrained": hub_name(arguments.get("pretrained"))}
+    check_hub_model(arguments)
+
+
+def evaluate_and_summarise(argv: list[str], args: argparse.Namespace) -> int:
+    """Run lmms-eval's evaluation (secrets redacted from what it prints and writes, runs named by our layout,
+    our tasks left out of its table) and print our summary of each finished run; 1 when a run failed."""
+    from abductive_tasks import compat
     from abductive_tasks.reports import report
-    from abductive_tasks.runs import layout
+    from abductive_tasks.runs import catalog, layout
     from abductive_tasks.runs.secrets import collect_secrets, redact_text
 
     secrets = collect_secrets(args=argv, environment=os.environ)

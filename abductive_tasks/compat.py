@@ -527,14 +527,24 @@ def ui_app(sample_media: SampleMedia, sample_view: SampleView):
     line as ``sample_view(task, line)`` (the record's fields, correct or not) and opens on a task with samples; the
     page's defaults are ours (:data:`UI_BUNDLE_EDITS`). Other tasks keep lmms-eval's handlers. Its evaluation
     launcher (``/eval/...``) and its CORS policy are removed. Needs fastapi."""
-    from fastapi import HTTPException, Query
-    from fastapi.middleware.cors import CORSMiddleware
-    from fastapi.responses import Response
-    from lmms_eval.tui import discovery, server
+    from lmms_eval.tui import server
 
     install()
     index = task_manager().task_index
     ours = {name: Path(info["yaml_path"]) for name, info in index.items()}
+    _list_in_task_discovery(index, ours)
+    routes = [("/tasks/{task_id}/yaml", _task_yaml_route(ours)), *_sample_routes(ours, sample_media, sample_view)]
+    if (script := _bundle_route()) is not None:
+        routes.append(script)
+    _mount_in_front(server.app, routes)
+    _without_launcher_or_cors(server.app)
+    return server.app
+
+
+def _list_in_task_discovery(index: Mapping[str, dict], ours: Mapping[str, Path]) -> None:
+    """Add our tasks to the UI's task list (a built-in name wins, as in lmms-eval)."""
+    from lmms_eval.tui import discovery
+
     listed = {
         name: discovery._create_display_name(name, ours[name], is_group=info["type"] == "group")
         for name, info in index.items()
@@ -542,12 +552,17 @@ def ui_app(sample_media: SampleMedia, sample_view: SampleView):
     discover = discovery.discover_tasks
 
     def discover_with_ours(include_path: str | None = None) -> list[tuple[str, str]]:
-        return sorted({**listed, **dict(discover(include_path))}.items())  # a built-in name wins, as in lmms-eval
+        return sorted({**listed, **dict(discover(include_path))}.items())
 
     discovery.discover_tasks = discover_with_ours
     discovery.get_discovery_cache().clear()
-    builtin_yaml, builtin_media = server.get_task_yaml, server.get_log_run_sample_media
-    builtin_results, builtin_samples = server.get_log_run_results, server.get_log_run_samples
+
+
+def _task_yaml_route(ours: Mapping[str, Path]) -> Callable:
+    """The task YAML preview: ours from our task folder, other tasks from lmms-eval's handler."""
+    from lmms_eval.tui import server
+
+    builtin_yaml = server.get_task_yaml
 
     async def task_yaml(task_id: str) -> dict[str, str]:
         if task_id not in ours:
@@ -555,6 +570,21 @@ def ui_app(sample_media: SampleMedia, sample_view: SampleView):
         path, root = ours[task_id], tasks_path().parents[1]
         shown = path.relative_to(root) if path.is_relative_to(root) else path
         return {"task_id": task_id, "yaml": path.read_text(encoding="utf-8"), "path": str(shown)}
+
+    return task_yaml
+
+
+def _sample_routes(
+    ours: Mapping[str, Path], sample_media: SampleMedia, sample_view: SampleView
+) -> list[tuple[str, Callable]]:
+    """The routes of a run's samples: each sample's picture and fields for our tasks, and the run's results with the
+    tasks that logged samples first; other tasks keep lmms-eval's handlers."""
+    from fastapi import HTTPException, Query
+    from fastapi.responses import Response
+    from lmms_eval.tui import server
+
+    builtin_media = server.get_log_run_sample_media
+    builtin_results, builtin_samples = server.get_log_run_results, server.get_log_run_samples
 
     def samples_file(logs_path: str, run_id: str, task_name: str) -> Path | None:
         results = server._resolve_run_results_path(logs_path, run_id)
@@ -590,31 +620,46 @@ def ui_app(sample_media: SampleMedia, sample_view: SampleView):
             page.samples = [sample_view(task_name, line) or line for line in page.samples]
         return page
 
-    routes = [
-        ("/tasks/{task_id}/yaml", task_yaml),
+    return [
         ("/logs/runs/{run_id:path}/samples/{task_name}/media/{doc_id}", sample_picture),
         ("/logs/runs/{run_id:path}/samples/{task_name}", run_samples),
         ("/logs/runs/{run_id:path}/results", run_results),
     ]
+
+
+def _bundle_route() -> tuple[str, Callable] | None:
+    """The page's script with our defaults (:func:`ui_bundle`), served under its own name; None when the page's
+    script is not the one the edits expect."""
+    from fastapi.responses import Response
+    from lmms_eval.tui import server
+
     bundle = ui_bundle(server.STATIC_DIR / "assets")
-    if bundle is not None:
-        name, text = bundle
+    if bundle is None:
+        return None
+    name, text = bundle
 
-        async def script() -> Response:
-            return Response(text, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+    async def script() -> Response:
+        return Response(text, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
-        routes.append((f"/assets/{name}", script))
-    # in front of lmms-eval's routes, whose last one serves the web page for every other path
+    return f"/assets/{name}", script
+
+
+def _mount_in_front(app: Any, routes: list[tuple[str, Callable]]) -> None:
+    """Add the GET routes in front of the app's own, whose last one serves the web page for every other path."""
     for path, endpoint in routes:
-        server.app.add_api_route(path, endpoint, methods=["GET"])
-    added = [server.app.router.routes.pop() for _ in routes]
-    server.app.router.routes[:0] = added
-    # it serves, it does not execute: without the evaluation launcher (`POST /eval/start` takes a shell command
-    # that `GET /eval/<id>/stream` runs) and without its CORS policy (every origin, with credentials)
-    server.app.router.routes[:] = [route for route in server.app.router.routes if not _launcher_route(route)]
-    server.app.user_middleware[:] = [entry for entry in server.app.user_middleware if entry.cls is not CORSMiddleware]
-    server.app.middleware_stack = None  # rebuilt from user_middleware at the first request
-    return server.app
+        app.add_api_route(path, endpoint, methods=["GET"])
+    added = [app.router.routes.pop() for _ in routes]
+    app.router.routes[:0] = added
+
+
+def _without_launcher_or_cors(app: Any) -> None:
+    """The UI serves, it does not execute: without the evaluation launcher (``POST /eval/start`` takes a shell
+    command that ``GET /eval/<id>/stream`` runs) and without its CORS policy (every origin, with credentials)."""
+    from fastapi.middleware.cors import CORSMiddleware
+
+    app.router.routes[:] = [route for route in app.router.routes if not _launcher_route(route)]
+    app.user_middleware[:] = [entry for entry in app.user_middleware if entry.cls is not CORSMiddleware]
+    app.middleware_stack = None  # rebuilt from user_middleware at the first request
 
 
 def _launcher_route(route: object) -> bool:

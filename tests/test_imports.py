@@ -1,15 +1,18 @@
-"""The package's imports flow one way (issue 20): every import, at module level or inside a function,
-points down the layers below, never up, and no modules import each other in a circle."""
+"""The package's imports flow one way: every import, at module level or inside a function, static or dynamic
+(``importlib.import_module``, ``__import__``, a module name built in an f-string), points down the layers below,
+never up, and no modules import each other in a circle."""
 
 from __future__ import annotations
 
 import ast
 import re
+from dataclasses import dataclass, field
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
 import abductive_tasks
 
+PACKAGE_NAME = "abductive_tasks"
 MODULE_NAME = re.compile(r"abductive_tasks(\.\w+)+")
 PACKAGE = Path(abductive_tasks.__file__).parent
 # Bottom to top; a module may import its own layer and the layers before it.
@@ -24,19 +27,82 @@ LAYERS = (
     ("cli",),
 )
 LEVEL = {part: level for level, parts in enumerate(LAYERS) for part in parts}
+BENCHMARKS = LAYERS[3]
+IMPORT_FUNCTIONS = {"import_module", "__import__"}
+
+# Dynamic imports whose target no constant prefix pins to one layer, by (importing module, target as written):
+# the layer parts the target can reach, and why. Any other such import below the top layer is a violation.
+DYNAMIC_TARGETS: dict[tuple[str, str], tuple[tuple[str, ...], str]] = {
+    ("abductive_tasks.reports.samples", "f'abductive_tasks.{benchmark}'"): (
+        BENCHMARKS,
+        "each benchmark package, so that every task spec is registered",
+    ),
+    ("abductive_tasks.runs.identity", "f'abductive_tasks.{benchmark}.data'"): (
+        BENCHMARKS,
+        "a benchmark's data module, for the hub dataset its loader downloads (HUB_REPO)",
+    ),
+    ("abductive_tasks.runs.identity", "f'abductive_tasks.{benchmark}'"): (
+        BENCHMARKS,
+        "a single-module benchmark, for its HUB_REPO",
+    ),
+    ("abductive_tasks.runs.identity", "name"): (BENCHMARKS, "one of the two benchmark module names above"),
+}
 
 
-def module_name(path: Path) -> str:
-    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+@dataclass
+class Imports:
+    """What one module's source imports: module names (static, or dynamic with a constant prefix naming a
+    module), and the dynamic targets no constant prefix resolves, as written."""
+
+    names: set[str] = field(default_factory=set)
+    unresolved: set[str] = field(default_factory=set)
 
 
-def imported_modules(path: Path) -> set[str]:
-    """Every abductive_tasks module ``path`` imports: statements anywhere in the file, and any string
-    literal that is exactly a module name (``import_module`` targets, the CLI's subcommand table), except
-    a ``python -m <module>`` command line: that starts a process and imports nothing here."""
-    found: set[str] = set()
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+def constant_prefix(node: ast.expr) -> tuple[str, bool]:
+    """The constant start of a string expression and whether that is the whole string: a literal, an f-string's
+    leading text, ``"a." + x``, ``"a.%s" % x``, ``"a.{}".format(x)``; ``("", False)`` for anything else."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value, True
+    if isinstance(node, ast.JoinedStr):
+        prefix = ""
+        for part in node.values:
+            if not (isinstance(part, ast.Constant) and isinstance(part.value, str)):
+                return prefix, False
+            prefix += part.value
+        return prefix, True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return constant_prefix(node.left)[0], False
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        return constant_prefix(node.left)[0].partition("%")[0], False
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
+        return constant_prefix(node.func.value)[0].partition("{")[0], False
+    return "", False
+
+
+def dynamic_name(node: ast.expr) -> str | None:
+    """The package module a dynamic target names by its constant prefix (whole dotted parts only), None when the
+    prefix names no module below the package root."""
+    prefix, whole = constant_prefix(node)
+    name = prefix if whole else prefix.rpartition(".")[0]
+    return name if name.startswith(f"{PACKAGE_NAME}.") and MODULE_NAME.fullmatch(name) else None
+
+
+def is_import_call(node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call) or not node.args:
+        return False
+    function = node.func
+    name = function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", None)
+    return name in IMPORT_FUNCTIONS
+
+
+def scan_imports(source: str, module: str) -> Imports:
+    """Every abductive_tasks module the source of ``module`` imports: statements anywhere in the file (relative
+    ones resolved), any string literal that is exactly a module name (the CLI's subcommand table), except a
+    ``python -m <module>`` command line (that starts a process and imports nothing here), and dynamic imports:
+    the target of an ``import_module``/``__import__`` call and any f-string or string template starting with the
+    package name, resolved by their constant prefix."""
+    found = Imports()
+    tree = ast.parse(source)
     commands = {
         id(after)
         for node in ast.walk(tree)
@@ -44,15 +110,34 @@ def imported_modules(path: Path) -> set[str]:
         for before, after in zip(node.elts, node.elts[1:], strict=False)
         if isinstance(before, ast.Constant) and before.value == "-m"
     }
+    dynamic = [node.args[0] for node in ast.walk(tree) if is_import_call(node)]
+    dynamic += [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.JoinedStr | ast.BinOp | ast.Call)
+        and not is_import_call(node)
+        and constant_prefix(node)[0].startswith(f"{PACKAGE_NAME}.")
+    ]
+    inner = {id(child) for node in dynamic for child in ast.walk(node) if child is not node}
+    package = module.removesuffix(".__init__") if module.endswith(".__init__") else module.rpartition(".")[0]
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module)
-            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+            found.names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.rsplit(".", node.level - 1)[0] if node.level else ""
+            origin = ".".join(part for part in (base, node.module or "") if part)
+            found.names.add(origin)
+            found.names.update(f"{origin}.{alias.name}" for alias in node.names)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in commands:
-            found.update(MODULE_NAME.fullmatch(node.value) and [node.value] or [])
-    return {name for name in found if name.startswith("abductive_tasks.")}
+            found.names.update(MODULE_NAME.fullmatch(node.value) and [node.value] or [])
+    for target in {id(node): node for node in dynamic if id(node) not in inner}.values():
+        name = dynamic_name(target)
+        if name is not None:
+            found.names.add(name)
+        elif not (isinstance(target, ast.Constant) and isinstance(target.value, str)):
+            found.unresolved.add(ast.unparse(target))
+    found.names = {name for name in found.names if name.startswith(f"{PACKAGE_NAME}.")}
+    return found
 
 
 def known_module(name: str, modules: set[str]) -> str | None:
@@ -66,11 +151,35 @@ def layer(module: str) -> int:
     return LEVEL[module.split(".")[1]]
 
 
+def violations(module: str, imports: Imports, modules: set[str]) -> list[str]:
+    """The imports of ``module`` that point up the layers, and its dynamic imports that no constant prefix or
+    :data:`DYNAMIC_TARGETS` entry pins to a layer (allowed in the top layer only: nothing is above it)."""
+    found = [
+        f"{module} -> {target}"
+        for name in sorted(imports.names)
+        if (target := known_module(name, modules)) not in (None, PACKAGE_NAME) and layer(target) > layer(module)
+    ]
+    for target in sorted(imports.unresolved):
+        parts, _reason = DYNAMIC_TARGETS.get((module, target), ((LAYERS[-1][0],), ""))
+        if max(map(LEVEL.__getitem__, parts)) > layer(module):
+            found.append(f"{module} -> {target} (a dynamic import no constant prefix pins to a layer)")
+    return found
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
 SOURCES = {module_name(path): path for path in PACKAGE.rglob("*.py") if "sample_data" not in path.parts}
-GRAPH = {
-    module: {target for name in imported_modules(path) if (target := known_module(name, set(SOURCES)))} - {module}
+IMPORTS = {
+    module: scan_imports(path.read_text(encoding="utf-8"), module + (".__init__" if path.stem == "__init__" else ""))
     for module, path in SOURCES.items()
-    if module != "abductive_tasks"
+    if module != PACKAGE_NAME
+}
+GRAPH = {
+    module: {target for name in imports.names if (target := known_module(name, set(SOURCES)))} - {module}
+    for module, imports in IMPORTS.items()
 }
 
 
@@ -79,13 +188,12 @@ def test_every_top_level_part_has_a_layer():
 
 
 def test_no_upward_import():
-    upward = sorted(
-        f"{module} -> {target}"
-        for module, targets in GRAPH.items()
-        for target in targets
-        if target != "abductive_tasks" and layer(target) > layer(module)
-    )
+    upward = [found for module, imports in IMPORTS.items() for found in violations(module, imports, set(SOURCES))]
     assert upward == []
+
+
+def test_every_allowed_dynamic_import_is_still_there():
+    assert sorted(key for key in DYNAMIC_TARGETS if key[1] not in IMPORTS.get(key[0], Imports()).unresolved) == []
 
 
 def test_no_import_circle():
@@ -106,3 +214,45 @@ def test_the_walk_sees_function_level_imports():
     """Guards the test itself: cli imports inputs inside a function and names the runs in its subcommand table."""
     assert "abductive_tasks.runs.batch" in GRAPH["abductive_tasks.cli"]
     assert "abductive_tasks.inputs.data" in GRAPH["abductive_tasks.cli"]
+
+
+PLANTED = """
+import importlib
+from importlib import import_module
+
+from abductive_tasks.inputs import data
+
+
+def every_hook(name, part):
+    importlib.import_module(f"abductive_tasks.{name}.hooks")  # any benchmark: no layer
+    import_module(f"abductive_tasks.reports.{part}")  # the reports layer, by its prefix
+    __import__("abductive_tasks." + part)  # no layer
+    import_module("abductive_tasks.{}.metrics".format(name))  # no layer
+    import_module(f"abductive_tasks.inputs.{part}")  # below scoring: allowed
+    return import_module(name)  # no layer
+"""
+
+
+def test_a_planted_dynamic_upward_import_is_caught():
+    """A scoring module that imports through f-strings, a concatenation, ``str.format`` and a bare name: every
+    target above scoring or of no knowable layer is a violation; the one below scoring is not."""
+    module = "abductive_tasks.scoring.planted"
+    imports = scan_imports(PLANTED, module)
+    assert imports.names >= {"abductive_tasks.inputs", "abductive_tasks.reports", "abductive_tasks.inputs.data"}
+    assert violations(module, imports, set(SOURCES)) == [
+        "abductive_tasks.scoring.planted -> abductive_tasks.reports",
+        "abductive_tasks.scoring.planted -> 'abductive_tasks.' + part (a dynamic import no constant prefix pins to "
+        "a layer)",
+        "abductive_tasks.scoring.planted -> 'abductive_tasks.{}.metrics'.format(name) (a dynamic import no constant "
+        "prefix pins to a layer)",
+        "abductive_tasks.scoring.planted -> f'abductive_tasks.{name}.hooks' (a dynamic import no constant prefix "
+        "pins to a layer)",
+        "abductive_tasks.scoring.planted -> name (a dynamic import no constant prefix pins to a layer)",
+    ]
+    # The same source in the top layer imports nothing above it; a relative import resolves to its package.
+    assert violations("abductive_tasks.cli", scan_imports(PLANTED, "abductive_tasks.cli"), set(SOURCES)) == []
+    relative = scan_imports("from ..reports import browse\n", "abductive_tasks.scoring.planted")
+    assert violations(module, relative, set(SOURCES)) == [
+        "abductive_tasks.scoring.planted -> abductive_tasks.reports",
+        "abductive_tasks.scoring.planted -> abductive_tasks.reports.browse",
+    ]

@@ -1,4 +1,4 @@
-"""Time the ``abductive-eval`` commands a new user tries first (the issue's bar: ``--help`` under 2 s).
+"""Time the ``abductive-eval`` commands a new user tries first (the bar: ``--help`` under 2 s).
 
     python utils/bench_cli.py [--repeats 5]
 

@@ -1,4 +1,4 @@
-"""What the bootstrap intervals cost (issue 13, item 6): a measurement, not a test.
+"""What the bootstrap intervals cost: a measurement, not a test.
 
 1. Full size: synthetic records of NL-Eye's size (350 items x 2 documents: triplet with judged
    explanations, pairs) and DVE's (1,800 rows, 900 premise-hypothesis pairs: dve_cls, and dve_gen

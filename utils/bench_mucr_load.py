@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""MuCR loading cold and warm (issue 24): ``mucr.data.load`` on ``bench_overhead``'s MuCR data, per fresh process.
+"""MuCR loading cold and warm: ``mucr.data.load`` on ``bench_overhead``'s MuCR data, per fresh process.
 
     python utils/bench_mucr_load.py --repeats 3
 

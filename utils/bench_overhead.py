@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""What the plugin adds to lmms-eval's own cost (issue 24): each task vs a trivial task with as many requests.
+"""What the plugin adds to lmms-eval's own cost: each task vs a trivial task with as many requests.
 
     python utils/bench_overhead.py                        # the four tasks, 3 runs each, medians
     python utils/bench_overhead.py --repeats 1 --tasks dve_cls sherlock_comparison

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""What the full Sherlock retrieval protocol costs in lmms-eval 0.7.3 (issue 4, "Scale").
+"""What the full Sherlock retrieval protocol costs in lmms-eval 0.7.3, at the official scale.
 
 Writes a synthetic leaderboard-format val retrieval set (``--chunks`` chunk files of ``--n`` x
 ``--n`` instances with full answer keys, the official size is 23 x 1000 x 1000; small synthetic

@@ -4,7 +4,7 @@ Official release: GitHub ``skywalkerzhang/Defeasible_Visual_Entailment``, ``Data
 (or ``cleaned_<split>.jsonl``), images from Flickr30k. Local layout under ``ABDUCTIVE_DATA``:
 ``dve/DVE_<split>.csv`` and ``dve/flickr30k-images/<file>``. One item per usable row (an update).
 
-Checked against the released ``DVE_{dev,test}.csv`` and ``cleaned_{dev,test}.jsonl`` (issue 21):
+Checked against the released ``DVE_{dev,test}.csv`` and ``cleaned_{dev,test}.jsonl``:
 rows marked ``UpdateTypeImpossible=True`` carry an empty update and are left out and counted
 (test 135, dev 103); the same update written by two annotators for the same pair and type is
 kept and counted as ``duplicate_updates`` (test 4, dev 1); free text holds commas, quotes and

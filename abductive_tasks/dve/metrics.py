@@ -9,7 +9,7 @@ Records (see :mod:`abductive_tasks.dve.hooks`): ``dve_cls``: ``pair_id``, ``upda
 ``prediction``, ``correct`` and the loader's counts (``data.LOAD_COUNTS``); ``dve_gen``: ``pair_id``, ``goal``,
 ``prediction`` (None for a failed request), ``references``, ``image_path``, ``premise``,
 ``hypothesis``, the loader's counts, ``goals_skipped``. The resampling unit of every interval
-is the premise-hypothesis pair (issue 13: a pair's updates and goals are not independent).
+is the premise-hypothesis pair (a pair's updates and goals are not independent).
 """
 
 from __future__ import annotations

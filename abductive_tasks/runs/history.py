@@ -113,12 +113,6 @@ def failed_requests(task_results: Mapping) -> int:
     return total
 
 
-def read_results(path: Path) -> dict[str, dict]:
-    """The ``results`` section of an lmms-eval results file, checked:
-    an object of per-task objects with valid failure counts."""
-    return _checked_results(path, read_json_object(path))
-
-
 def _checked_results(path: Path, raw: dict) -> dict[str, dict]:
     results = raw.get("results")
     if not isinstance(results, dict):
@@ -204,11 +198,6 @@ class Outcome:
     failed_requests: int = 0
     when: float = 0.0  # results file modification time
     disagreement: str | None = None  # why the run's counts contradict its limit or each other (never a score)
-
-    @property
-    def clean(self) -> bool:
-        """A full run's results without failed requests, its counts agreeing: a score."""
-        return self.results is not None and self.limit is None and self.failed_requests == 0 and not self.disagreement
 
 
 @dataclass

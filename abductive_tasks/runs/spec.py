@@ -52,7 +52,6 @@ from abductive_tasks.runs.vllm import (
     with_preset,
 )
 
-ROUTES = ("lmms", "vllm", "served")
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 NAME_MAX = 100  # a folder name, with room for what lmms-eval and the batch add below it
 VLLM_KEYS = (

@@ -276,13 +276,6 @@ def ask_judge(
     return judge.ask(prompt, parse, system, max_tokens)
 
 
-def judge_summary(results: Sequence[JudgeResult]) -> dict[str, int]:
-    """Counts per status: ``judged`` (ok), ``judge_failed``, ``unparsable``, ``not_configured``."""
-    statuses = [result.status for result in results]
-    names = {"judged": OK, "judge_failed": JUDGE_FAILED, "unparsable": UNPARSABLE, "not_configured": NOT_CONFIGURED}
-    return {name: statuses.count(status) for name, status in names.items()}
-
-
 # ---------------------------------------------------------------- answer extraction
 
 # VLMEvalKit's design (vlmeval/dataset/utils/multiple_choice.py, build_prompt): the judge sees the

@@ -238,16 +238,6 @@ def _gather(values: Iterable, order: np.ndarray) -> list:
     return np.fromiter(values, dtype=object, count=len(order))[order].tolist()
 
 
-def factor_retrieval_chunk(
-    instances: Sequence[dict], answer_key: dict | None, chunk: int, source: str
-) -> FactoredChunk:
-    """Reduce a retrieval chunk (official instance dicts, optional answer key) to a ``FactoredChunk``."""
-    with _without_gc():
-        factoring = _Factoring(chunk, source)
-        factoring.add(instances)
-        return factoring.finish(answer_key)
-
-
 def _gold_grid(
     test_ids: list[str],
     pairs: list,

@@ -13,7 +13,7 @@ is scored only when all its documents are present: ``--limit`` can cut one apart
 or a failed request), ``sherlock_task`` and ``chunk`` (the leaderboard file), and the task's
 answer fields.
 
-One missing-score policy (issue 21): :func:`submitted_scores` turns a task's records into the
+One missing-score policy for the metrics and the export: :func:`submitted_scores` turns a task's records into the
 float32 values the leaderboard file holds, a missing score (unreadable or a failed request)
 becoming :func:`missing_score` of its file, strictly below every real score of the file. The
 export (:mod:`abductive_tasks.sherlock.export`) writes exactly these values, and the metrics are
@@ -131,16 +131,6 @@ def localization_gt_accuracy(sim: np.ndarray) -> float:
     """
     box_to_inference, _inference_to_box, _duals = lapjv.lapjv(-np.asarray(sim, dtype=np.float64))
     return float(np.mean(box_to_inference == np.arange(len(box_to_inference))))
-
-
-def localization_auto_correct(scores: np.ndarray, ious: np.ndarray, threshold: float = IOU_THRESHOLD) -> bool:
-    """The highest-scoring proposal (the first on ties, in answer-key order) is correct when its IoU > ``threshold``."""
-    return bool(np.asarray(ious)[int(np.argmax(scores))] > threshold)
-
-
-def localization_auto_oracle(ious: np.ndarray, threshold: float = IOU_THRESHOLD) -> bool:
-    """Whether any proposal is correct: the upper bound of the auto-box setting (the official 'acc oracle bbox')."""
-    return localization_auto_correct(ious, ious, threshold)
 
 
 # ---------------------------------------------------------------- comparison (§4.3)

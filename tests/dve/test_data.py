@@ -193,7 +193,7 @@ def test_same_update_text_elsewhere_is_no_duplicate(data_copy):
 
 
 def test_repeated_updates_are_kept_and_counted(data_copy):
-    # issue 21: the release holds the same update from two annotators (test 4 rows, dev 1); both rows are data.
+    # the release holds the same update from two annotators (test 4 rows, dev 1); both rows are data.
     # Line 23 repeats line 3; line 4 takes line 2's weakener with trailing spaces (stripped, so the same text).
     root = rewrite(data_copy, lambda rows: (rows.append(list(rows[2])), rows[3].__setitem__(6, rows[1][6] + "  ")))
     loaded = data.load(root, "test")

@@ -139,7 +139,7 @@ class _Trap(http.server.BaseHTTPRequestHandler):
 
 
 def test_random_baseline_with_no_hf_variable_tries_no_download(tmp_path):
-    """Issue 12: with HF_HUB_OFFLINE unset and no model cached, the model-based families are not
+    """Offline first: with HF_HUB_OFFLINE unset and no model cached, the model-based families are not
     computed, with one line each, and nothing asks the hub for them (the endpoint is a local trap)."""
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Trap)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -203,7 +203,7 @@ def test_dumb_pixel(tmp_path):
 
 
 def test_failed_requests_on_every_task_and_split(tmp_path, data_copy):
-    """Issue 10.4: the lmms-eval failure marker is never an answer, on the test and dev tasks alike."""
+    """The lmms-eval failure marker is never an answer, on the test and dev tasks alike."""
     lines = (data_copy / "dve" / "DVE_test.csv").read_text().splitlines(keepends=True)
     (data_copy / "dve" / "DVE_dev.csv").write_text("".join(lines[:10]))  # pairs 1 and 2, one impossible row
     env = tiny_metric_env(tmp_path / "models")

@@ -255,7 +255,7 @@ def test_model_metrics_with_tiny_local_models(monkeypatch, tiny_env, gen_docs):
     assert values["dve_success_all"] in {0.0, 0.25, 0.5, 0.75, 1.0}
 
 
-# ---------------------------------------------------------------- offline first (issue 12)
+# ---------------------------------------------------------------- offline first: nothing downloads unasked
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""DVE on a fixture with the quirks of the authors' release (issue 21).
+"""DVE on a fixture with the quirks of the authors' release.
 
 The rows are written here, one by one, after what the released ``DVE_{dev,test}.csv`` and
 ``cleaned_{dev,test}.jsonl`` hold (texts are ours): every assignment writes one strengthener and
@@ -154,7 +154,7 @@ def test_unmarked_row_without_update_is_left_out_and_counted(release):
 
 
 RELEASE_ENV = "ABDUCTIVE_TEST_DVE_RELEASE"  # a folder holding the authors' DVE_{dev,test}.csv and their images
-RELEASE_FIGURES = {  # split: (loaded, impossible, duplicate updates, strengtheners among the loaded), issue 21
+RELEASE_FIGURES = {  # split: (loaded, impossible, duplicate updates, strengtheners among the loaded), as released
     "test": (1837, 135, 4, 924),
     "dev": (1785, 103, 1, 903),
 }

@@ -1,5 +1,5 @@
 """The official Sherlock scoring algorithms (allenai/sherlock ``leaderboard_eval/score_{retrieval,localization,
-comparison}.py``), re-implemented from their published description for the tests (issue 21), not from our
+comparison}.py``), re-implemented from their published description for the tests, not from our
 kernels and not copied: the ``.npy`` is read through the sorted test ids (the export's order), retrieval ranks
 the diagonal of the n x n grid with ``scipy.stats.rankdata``, GT boxes are assigned by ``lapjv`` on minus the
 scores, auto boxes take the first ``argmax`` with IoU > 0.5, comparison adds ``np.random.seed(1);

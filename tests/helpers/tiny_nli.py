@@ -14,7 +14,7 @@ import torch
 from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors, trainers
 from transformers import BertConfig, BertForSequenceClassification, PreTrainedTokenizerFast
 
-from abductive_tasks.nleye.sample import ITEMS
+from sample_generators.nleye import ITEMS
 
 CLS, SEP, PAD, UNK = "[CLS]", "[SEP]", "[PAD]", "[UNK]"
 LABELS = {0: "contradiction", 1: "neutral", 2: "entailment"}

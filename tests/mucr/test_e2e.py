@@ -14,12 +14,12 @@ from abductive_tasks.cli import main
 from abductive_tasks.inputs.data import SAMPLE_ROOT
 from abductive_tasks.models.baselines import DumbPixel
 from abductive_tasks.mucr import data, hooks
-from abductive_tasks.mucr.sample import make_mucr_v2
 from abductive_tasks.scoring import judge
 
 from helpers.openai_stub import Fault, OpenAIStub, message_text
 from helpers.runs import abductive_eval, count, metric, read_results, read_samples
 from helpers.tiny_llava import build_tiny_llava
+from sample_generators.mucr import make_mucr_v2
 
 pytestmark = pytest.mark.e2e
 

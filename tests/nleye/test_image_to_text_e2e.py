@@ -13,11 +13,11 @@ import pytest
 from abductive_tasks.cli import main
 from abductive_tasks.inputs.data import SAMPLE_ROOT
 from abductive_tasks.nleye import data, descriptions
-from abductive_tasks.nleye.sample import ITEMS
 
 from helpers.openai_stub import OpenAIStub, message_text
 from helpers.runs import metric, read_results, read_samples
 from helpers.tiny_llava import build_tiny_llava
+from sample_generators.nleye import ITEMS
 
 pytestmark = pytest.mark.e2e
 

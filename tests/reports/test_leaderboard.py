@@ -198,7 +198,7 @@ def test_csv_one_row_per_model_with_headline_metrics(report):
 
 @pytest.fixture(scope="module")
 def board(tmp_path_factory):
-    """Every way a results file may not be a score, one model folder each (issue 11)."""
+    """Every way a results file may not be a score, one model folder each."""
     results = tmp_path_factory.mktemp("integrity")
     for model in (
         "clean",
@@ -311,7 +311,7 @@ def test_html_is_self_contained_sortable_with_embedded_pngs(report):
     assert re.search(r'<td class="number"\s+data-sort="50.0">50.0</td>', page)
 
 
-# ---------------------------------------------------------------- statistics (issue 13)
+# ---------------------------------------------------------------- statistics: intervals and paired tests
 
 ITEMS = 40
 
@@ -451,7 +451,7 @@ def test_comparisons_with_the_best_and_the_compare_command(logged, capsys):
 
 def test_a_value_its_samples_do_not_give_is_inconsistent_not_a_score(tmp_path):
     """An edited results file (or another run's samples): the cell is recomputed from the records and marked
-    ``inconsistent``, never shown with the file's number (issue 23)."""
+    ``inconsistent``, never shown with the file's number."""
     for model in ("strong", "weak", "edited"):
         write_spec(tmp_path, model)
     write_logged_run(tmp_path, "strong", triplet_records(30))
@@ -523,7 +523,7 @@ def test_raw_html_from_a_results_file_is_escaped_in_the_markdown(tmp_path):
     assert "<b>" not in markdown and "&lt;b&gt;x&lt;/b&gt;" in markdown
 
 
-# ---------------------------------------------------------------- issue 23: what lmms-eval ran, not what a record says
+# ---------------------------------------------------------------- what lmms-eval ran, not what a record says
 
 
 def test_the_limit_and_counts_come_from_what_lmms_eval_ran(tmp_path):
@@ -573,7 +573,7 @@ def test_a_results_file_without_document_counts_is_not_a_score(tmp_path):
 
 def test_rows_on_different_data_are_never_ranked_or_compared_together(tmp_path, capsys):
     """One model's data (flipped labels: other annotations) differs: its cell is marked with its data group,
-    it is the best of its own group only, and no comparison pairs it with the others (issue 23)."""
+    it is the best of its own group only, and no comparison pairs it with the others."""
     for model, consistent, content in (("strong", 30, "same"), ("close", 28, "same"), ("flipped", 36, "other")):
         write_spec(tmp_path, model, annotations=content)
         write_logged_run(tmp_path, model, triplet_records(consistent), annotations=content)

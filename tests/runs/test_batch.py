@@ -1,6 +1,6 @@
 """The batch runner end to end: dummy, a baseline, the tiny LLaVA and a broken model on the `abductive` group;
 interrupted with Ctrl-C, resumed, rerun with nothing left to compute; then the leaderboard of those results.
-Then the integrity cases (issue 11): changed data, a changed data source, a `limit` smoke run, a secret in
+Then the integrity cases (what is not a score): changed data, a changed data source, a `limit` smoke run, a secret in
 `model_args`, damaged results and a damaged response cache, each ending with the clean run's leaderboard."""
 
 from __future__ import annotations
@@ -359,8 +359,8 @@ def test_failed_requests_leave_a_task_not_done_and_are_asked_again(tmp_path, cap
 
 
 def test_a_limit_in_eval_args_is_a_smoke_run_never_a_score(tmp_path, capsys):
-    """`--limit` in the spec's or a model's eval_args (not the spec's `limit:`): what lmms-eval ran decides
-    (issue 23)."""
+    """`--limit` in the spec's or a model's eval_args (not the spec's `limit:`): what lmms-eval ran decides,
+    not what the spec says."""
     models = [
         {"name": "spec-limit", "backend": "dumb_pixel"},
         {"name": "model-limit", "backend": "dumb_pixel", "eval_args": ["--limit", "3"]},
@@ -382,7 +382,7 @@ def test_a_limit_in_eval_args_is_a_smoke_run_never_a_score(tmp_path, capsys):
 
 def test_secrets_from_every_place_a_spec_holds_them_never_reach_a_file_or_the_console(tmp_path, capsys):
     """model_args, eval_args (`--model_args=...api_key=...`, refused: eval_args may not override a model's
-    model_args; the refusal never echoes its value), env and vllm_args (issue 23)."""
+    model_args; the refusal never echoes its value), env and vllm_args."""
     secrets = {place: f"sk-{place}-9f8e7d6c5b4a3928" for place in ("args", "evalargs", "env", "vllm")}
     models = [
         {"name": "in-model-args", "backend": "dummy", "model_args": {"response": "1", "api_key": secrets["args"]}},
@@ -424,7 +424,7 @@ def test_secrets_from_every_place_a_spec_holds_them_never_reach_a_file_or_the_co
 
 
 def test_a_bad_model_entry_fails_alone_and_the_batch_goes_on(tmp_path, capsys):
-    """A NUL byte in one model's model_args used to abort the whole batch with a traceback (issue 23)."""
+    """A NUL byte in one model's model_args used to abort the whole batch with a traceback: now it fails alone."""
     models = [{"name": "nul", "backend": "dummy", "model_args": "response=1\0"}, *DUMB_PIXEL]
     path = integrity_spec(tmp_path / "spec.yaml", models)
     assert main([str(path)]) == 1

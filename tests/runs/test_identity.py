@@ -12,6 +12,7 @@ import pytest
 from lmms_eval.api.instance import Instance
 from lmms_eval.caching.response_cache import ResponseCache
 
+from abductive_tasks.runs import history
 from abductive_tasks.runs.cache import purge_failed_replies, repair_cache, scrub_cache
 from abductive_tasks.runs.history import (
     RUN_RECORD,
@@ -20,7 +21,6 @@ from abductive_tasks.runs.history import (
     Record,
     failed_requests,
     quarantine,
-    read_results,
     scan_runs,
 )
 from abductive_tasks.runs.identity import (
@@ -75,7 +75,8 @@ def test_failed_requests_sums_every_diagnostics_dict(task_results, expected):
 
 
 def test_a_judge_failing_every_request_leaves_the_task_not_done(tmp_path):
-    """Judge failures count as failed requests (issue 23): the task is not done and is retried next batch."""
+    """Judge failures count as failed requests (no judged value, no score): the task is not done and is retried
+    next batch."""
     assert failed_requests({"triplet_counts,none": {"request_failed": 0, "explanations_judge_failed": 24}}) == 24
     assert failed_requests({"exp_counts,none": {"request_failed": 1, "items_judge_failed": 12}}) == 13
     assert failed_requests({"triplet_counts,none": {"request_failed": 0, "explanations_judge_failed": None}}) == 0
@@ -369,7 +370,7 @@ def test_damaged_results_name_the_file(tmp_path, text, reason):
         + ": .*"
         + reason.replace("(", r"\(").replace(")", r"\)").replace("?", r"\?"),
     ):
-        read_results(path)
+        history._checked_results(path, history.read_json_object(path))  # as scan_runs reads a results file
 
 
 def test_scan_reads_only_matching_runs_and_reports_damage(tmp_path):
@@ -404,7 +405,9 @@ def test_scan_reads_only_matching_runs_and_reports_damage(tmp_path):
         "5-crashed",
         "8-damaged-results",
     ]
-    assert scan.best("nleye_triplet").run.name == "1-full" and scan.best("nleye_triplet").clean
+    best = scan.best("nleye_triplet")
+    assert best.run.name == "1-full" and best.limit is None and best.failed_requests == 0
+    assert best.disagreement is None
     assert scan.done("nleye_triplet", None) and scan.done("nleye_triplet", 2)
     assert scan.best("mucr_c2e").failed_requests == 0 and scan.done(
         "mucr_c2e", None

@@ -1,4 +1,4 @@
-"""The batch spec's schema (issue 23): unknown keys refused with the nearest known one, wrong types naming the
+"""The batch spec's schema: unknown keys refused with the nearest known one, wrong types naming the
 field and what it should be, a bad model entry failing alone, every user error one or two lines, no traceback."""
 
 from __future__ import annotations

@@ -15,7 +15,6 @@ from abductive_tasks.scoring.judge import (
     JudgeResult,
     ask_judge,
     judge_configured,
-    judge_summary,
     offline_similarity,
     similarity_unavailable_reason,
     warn_not_configured,
@@ -255,16 +254,6 @@ def test_not_configured_makes_no_request_and_warns_once(monkeypatch, tmp_path, w
     with judge.not_computed_warnings_muted():
         warn_not_configured("muted metric")
     assert not [message for message in warnings if "muted metric" in message]
-
-
-def test_judge_summary_counts():
-    results = [
-        JudgeResult("ok", 1, "1"),
-        JudgeResult("ok", 2, "2"),
-        JudgeResult("judge_failed", None, None),
-        JudgeResult("unparsable", None, "?"),
-    ]
-    assert judge_summary(results) == {"judged": 2, "judge_failed": 1, "unparsable": 1, "not_configured": 0}
 
 
 def test_offline_similarity_with_a_local_model(monkeypatch, tmp_path):

@@ -191,8 +191,9 @@ def _dumb_pixel_by_hand(tmp_path, results: dict) -> None:
 
 
 def test_a_failed_request_is_never_an_answer(tmp_path):
-    """Issue 10.4: every request of every rating task fails. Counted as request_failed (not unparsable), and
-    scored as the export holds them (issue 21): every score of a file the same, so as a constant model is scored
+    """Every request of every rating task fails. Counted as request_failed (not unparsable), and
+    scored as the export holds them (one missing-score policy): every score of a file the same, so as a constant
+    model is scored
     (nothing ranked first, no GT box right, the first auto proposal, comparison ties ordered by the official
     noise: tests/sherlock/test_hooks.py derives these values)."""
     marker = "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 429 Rate limit"
@@ -251,9 +252,10 @@ FAILED_REPLY = "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 429 Rate limit"
     ids=["none-missing", "all-missing"],
 )
 def test_the_official_algorithm_on_a_runs_export_gives_what_the_run_printed(tmp_path, model, missing):
-    """Issue 21, end to end: lmms-eval runs the val rating tasks, export-sherlock writes the submission (failed
-    requests as missing scores with --allow-failed), and the official algorithms (helpers/sherlock_official.py) on
-    the exported arrays give the printed numbers. 10% missing: tests/sherlock/test_official_equality.py."""
+    """The official scoring on our export equals our numbers, end to end: lmms-eval runs the val rating tasks,
+    export-sherlock writes the submission (failed requests as missing scores with --allow-failed), and the official
+    algorithms (helpers/sherlock_official.py) on the exported arrays give the printed numbers. 10% missing:
+    tests/sherlock/test_official_equality.py."""
     results = run_ok(tmp_path, *model, "--tasks", "sherlock_rating", "--log_samples")
     out = str(tmp_path / "submission")
     assert main(["export-sherlock", str(tmp_path / "out"), "--out", out, "--split", "val", "--allow-failed"]) == 0

@@ -13,7 +13,7 @@ from abductive_tasks import settings
 from abductive_tasks.inputs.data import DataError
 from abductive_tasks.sherlock import data, grid, hooks, metrics
 from abductive_tasks.sherlock.embeddings import encode_embeddings
-from abductive_tasks.sherlock.grid import FactoringError, factor_retrieval_chunk
+from abductive_tasks.sherlock.grid import FactoredChunk, FactoringError
 
 from helpers.specs import evaluate, records
 
@@ -56,6 +56,14 @@ def chunk_files() -> tuple[list[dict], dict]:
             key[pair_id(image, text)] = [f"id-{image}", f"id-{text}"]
     order = np.random.default_rng(0).permutation(len(instances))
     return [instances[i] for i in order], key
+
+
+def factor_retrieval_chunk(instances: list[dict], answer_key: dict | None, chunk: int, source: str) -> FactoredChunk:
+    """The reference the file route is checked against: a chunk's instance list factored in memory, in one piece,
+    by the checked path (``_Factoring.add``) that a value the typed decode refuses falls back to."""
+    factoring = grid._Factoring(chunk, source)
+    factoring.add(instances)
+    return factoring.finish(answer_key)
 
 
 def write_root(root: Path, chunks: int = 1) -> Path:

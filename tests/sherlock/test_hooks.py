@@ -110,7 +110,7 @@ def test_embedding_payloads_are_kept_and_anything_else_is_unreadable():
         assert hooks.EmbeddingPayload().read(other) is None, other
     with pytest.raises(ValueError, match="equal length"):
         encode_embeddings(np.ones(2), np.ones(3))
-    # issue 21: a NaN or infinite value gives no exportable score: not an embedding (counted as unparsable)
+    # a NaN or infinite value gives no exportable score: not an embedding (counted as unparsable)
     for bad in (np.nan, np.inf):
         not_finite = encode_embeddings(np.array([bad, 0.8]), np.array([1.0, 0.0]))
         assert decode_embeddings(not_finite) is None
@@ -271,12 +271,12 @@ def test_an_unreadable_loglikelihood_is_counted_and_scored_below_every_score_of_
         hooks.COMPARISON, hooks.process_results_comparison, docs, [*replies[:2], loglikelihood(-1.0), *replies[3:]]
     )
     assert values["comparison_counts"]["unparsable"] == 1 and lowest["comparison_counts"]["unparsable"] == 0
-    # issue 21: the missing score is the file's lowest score minus 1 (0 - 1), as the export writes it
+    # the missing score is the file's lowest score minus 1 (0 - 1), as the export writes it
     assert values["comparison_acc"] == lowest["comparison_acc"]
 
 
 def test_every_request_failed_scores_as_one_constant_answer():
-    """Issue 21: every score of a file missing makes them all equal (0), so the official algorithms see a constant
+    """Every score of a file missing makes them all equal (0), so the official algorithms see a constant
     model: retrieval ranks (n + 1) / 2 and P@1 0 (chunks of 4 and 3), no GT box right (the solver's tie order,
     3 images of 2+ boxes), the first proposal of every auto inference and the official noise ordering the comparison
     ties by candidate position, the constant model's values derived in this file and in test_metrics.py
@@ -305,9 +305,9 @@ def test_every_task_builds_documents_its_process_results_reads(path, monkeypatch
     if "group" in config:
         return
     spec = config["process_results"].spec
-    # 2.1: one missing-score policy (issue 21); 3.2: the rating route's reading changed too (issue 22);
+    # 2.1: one missing-score policy; 3.2: the rating route's reading changed too (the reading policy);
     # 2.2/3.3: shared bootstrap draws; 3.5: reading round 10;
-    # 4.0: sherlock_localization[_test] became the factored route (issue 24)
+    # 4.0: sherlock_localization[_test] became the factored route (full size in memory)
     factored_localization = path.stem in ("sherlock_localization", "sherlock_localization_test")
     assert config["metadata"]["version"] == (3.5 if "rating" in path.stem else 4.0 if factored_localization else 2.2)
     doc = config["process_docs"](None)[0]

@@ -115,15 +115,6 @@ def test_localization_gt_differences_below_float32_resolution_are_ties():
     assert metrics.localization_gt_accuracy(np.array([[1.0, 1.0], [1.0, 1.001]])) == 1.0
 
 
-def test_localization_auto_takes_the_first_best_proposal_and_needs_iou_above_half():
-    ious = np.array([0.2, 0.9, 0.5, 0.7])
-    assert metrics.localization_auto_correct(np.array([0.1, 0.8, 0.3, 0.8]), ious)  # tie 1 vs 3: first (IoU 0.9)
-    assert not metrics.localization_auto_correct(np.array([0.1, 0.2, 0.8, 0.3]), ious)  # IoU exactly 0.5 is not > 0.5
-    assert not metrics.localization_auto_correct(np.zeros(4), ious)  # all tied: proposal 0 (IoU 0.2)
-    assert metrics.localization_auto_oracle(ious)
-    assert not metrics.localization_auto_oracle(np.array([0.5, 0.1]))
-
-
 def test_tie_break_noise_is_the_official_stream():
     np.testing.assert_allclose(metrics.tie_break_noise(10), np.array(OFFICIAL_NOISE) * 1e-9, rtol=1e-8)
     np.testing.assert_allclose(metrics.tie_break_noise(3), np.array(OFFICIAL_NOISE[:3]) * 1e-9, rtol=1e-8)
@@ -292,7 +283,7 @@ def test_comparison_outcome_is_a_mean_over_inputs_with_chance_zero():
 
 
 def test_a_missing_score_is_the_lowest_score_of_its_file():
-    """Unreadable results and failed requests (issue 21): the official algorithms on the submitted values, where a
+    """Unreadable results and failed requests: the official algorithms on the submitted values, where a
     missing score sits strictly below every real score of its file (before 2.1 anything resting on it was wrong)."""
     records = [
         _record("o1", 3, plausibility, position=position, annot1=label, annot2=label)

@@ -1,4 +1,4 @@
-"""Issue 21: the official scoring algorithm on a run's exported submission gives exactly what the run printed,
+"""The official scoring algorithm on a run's exported submission gives exactly what the run printed,
 whatever share of scores is missing (unreadable results, failed requests).
 
 The official algorithms are re-implemented from their published description in ``helpers/sherlock_official.py``.

@@ -13,7 +13,7 @@ import json
 import random
 from pathlib import Path
 
-from abductive_tasks.inputs.sample_drawing import random_shapes_image
+from sample_generators.drawing import random_shapes_image
 
 VG_URL = "https://cs.stanford.edu/people/rak248/{}"
 VCR_URL = "http://s3-us-west-2.amazonaws.com/ai2-rowanz/vcr1images/{}"

@@ -158,7 +158,7 @@ CORNERS = [
 
 def _scene(rng: random.Random, size: tuple[int, int], corner: int) -> Image.Image:
     """A small picture: random background, a few shapes, and a 4x4 corner patch of grey ``corner``."""
-    # Like sample_drawing.random_shapes_image but drawing each fill before the shape choice; kept
+    # Like drawing.random_shapes_image but drawing each fill before the shape choice; kept
     # as is so the committed NL-Eye sample stays byte for byte what this script writes.
     image = Image.new("RGB", size, tuple(rng.randrange(60, 200) for _ in range(3)))
     draw = ImageDraw.Draw(image)

@@ -2,7 +2,7 @@
 and ``flickr30k-images/<file>.jpg``; written by ``utils/make_sample_data.py``.
 
 Six premise-hypothesis pairs over five images (two pairs share an image, as in the real
-data). The texts of pairs 1-3 come from the paper (the issue's real row, Figure 1, Figure 8);
+data). The texts of pairs 1-3 come from the paper (a released row, Figure 1, Figure 8);
 the rest are written for the sample. Fields contain commas and double quotes, and some rows
 are ``UpdateTypeImpossible=True`` with an empty ``Update``; every weakener of the last pair
 is impossible, so that pair has no weakener goal in ``dve_gen``.
@@ -17,7 +17,8 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 from abductive_tasks.dve.data import HEADER
-from abductive_tasks.inputs.sample_drawing import random_shapes_image
+
+from sample_generators.drawing import random_shapes_image
 
 IMPOSSIBLE = "__impossible__"
 
