@@ -1666,7 +1666,7 @@ class Score(_Reader):
     _verdict_rules = SCORE_VERDICTS
 
 
-# ---------------------------------------------------------------- the former helpers
+# ---------------------------------------------------------------- corpus batches and judge verdicts
 
 
 def answer_kind(kind: str, params: Mapping, prompt: str = "") -> AnswerKind:
@@ -1689,26 +1689,6 @@ def answer_kind(kind: str, params: Mapping, prompt: str = "") -> AnswerKind:
     raise ValueError(f"unknown answer kind {kind!r}")
 
 
-def parse_choice(text: str, n_choices: int, aliases: Mapping[str, int] | None = None) -> int | None:
-    """The 1-based option a free-text answer picks, or None: ``Choice(n_choices, aliases).read(text)``."""
-    return Choice(n_choices, aliases or {}).read(text)
-
-
-def parse_score(text: str, low: float = 1.0, high: float = 10.0) -> float | None:
-    """The rating in ``[low, high]`` a free-text answer gives, or None: ``Score(low, high).read(text)``."""
-    return Score(low, high).read(text)
-
-
-def parse_label(text: str, labels: Sequence[str], aliases: Mapping[str, str] | None = None) -> str | None:
-    """The label (one of ``labels``) a free-text answer gives, or None: ``Label(labels, aliases).read(text)``."""
-    return Label(tuple(labels), aliases or {}).read(text)
-
-
-def parse_option_text(text: str, options: Sequence[str]) -> int | None:
-    """The 1-based option an answer picks by number or by quoting its text, or None."""
-    return Choice(len(options), option_texts=tuple(options)).read(text)
-
-
 _ANY_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?!\d|\.\d)")
 
 
@@ -1719,7 +1699,7 @@ def parse_judge_score(text: str, low: float = 0.0, high: float = 10.0) -> float 
     reply holding exactly one number ("The similarity is 6."). Replies with no number, several
     candidate numbers or a number outside the range are unreadable.
     """
-    score = parse_score(text, low, high)
+    score = Score(low, high).read(text)
     if score is not None:
         return score
     if is_request_failure(text):
