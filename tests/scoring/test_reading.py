@@ -1,4 +1,4 @@
-"""Answer parsing: the answer kinds, failed requests, and the ways models answer a choice or a rating.
+"""Answer reading: the answer kinds, failed requests, and the ways models answer a choice or a rating.
 
 The realistic corpus (answer_corpus.yaml, test_answer_corpus.py) measures agreement with a person;
 these tests pin the interface and the rules one by one.
@@ -6,7 +6,8 @@ these tests pin the interface and the rules one by one.
 
 import pytest
 
-from abductive_tasks.scoring.parsing import Choice, Label, Score, is_request_failure
+from abductive_tasks.scoring.reading.kinds import Choice, Label, Score
+from abductive_tasks.scoring.reading.text import is_request_failure
 
 RATE_LIMITED = (
     "[LMMS_EVAL_REQUEST_FAILED after 5 retries] Error code: 429 - Rate limit reached for gpt-4o; retry in 4 s"
