@@ -29,6 +29,7 @@ from abductive_tasks.scoring.reading.rules import (
     REFUSAL_OF_THE_OTHERS,
     REFUSALS,
     SELF_CORRECTIONS,
+    Rule,
 )
 
 # A reply cut off by the token limit: sentences, then an unfinished one. It names no answer without a pick.
@@ -62,90 +63,34 @@ def _index(placeholder: str) -> int:
     return ord(placeholder[len(placeholder) // 2]) - _INDEX_BASE
 
 
+Pick = tuple[bool, int, int]  # (a statement of the answer, its position in the marked text, its mention's index)
+
+
 def _decide(
     text: str,
     mentions: list[_Mention],
-    statements: Sequence[re.Pattern],
-    verdicts: Sequence[re.Pattern],
+    statements: Sequence[Rule],
+    verdicts: Sequence[Rule],
     valid: Callable[[object], bool],
     values: Sequence[object] | None,
     complement: bool,
     unfinished: bool = False,
 ) -> object | None:
     """The answer ``text`` (already marked) gives: the last statement of the answer, else the last
-    other pick, else the one named option (see the module docstring).
+    other pick, else the one named option (docs/reading.md).
 
     ``values`` lists every valid answer of a choice or label (None for a score, which needs a pick).
     """
-
-    # "the third image (right)", "the second image (Option 1)": the parenthesis names the answer when the
-    # outer mention is not valid or counts images (which may count the context image too). A number its own
-    # explanation contradicts ("Hypothesis 1 (right image)" where right is 2, "3 - heavy rain" where heavy rain is
-    # option 1) names no answer.
-    def collapse(match: re.Match) -> str:
-        explained = match["inner"] or match["named"]
-        outer, inner = mentions[_index(match["outer"])], mentions[_index(explained)]
-        if values is not None and inner.value == CONTEXT_ALIAS and valid(outer.value):
-            mentions.append(_Mention(None, True))  # "Image 1 (the left one)", where the left panel is the context
-            return f"{_OPEN}{chr(_INDEX_BASE + len(mentions) - 1)}{_CLOSE}"
-        if values is not None and valid(inner.value) and valid(outer.value) and inner.value != outer.value:
-            if not outer.image:
-                mentions.append(_Mention(None, True))
-                return f"{_OPEN}{chr(_INDEX_BASE + len(mentions) - 1)}{_CLOSE}"
-        if match["inner"] and valid(inner.value) and (outer.image or not valid(outer.value)):
-            return match["outer"][0] + match["inner"][1] + match["outer"][-1]  # named as the outer mention is
-        return match["outer"] if match["inner"] else match.group()
-
-    text = _COLLAPSE.sub(collapse, text)
-    corrections = [match.end() for match in SELF_CORRECTIONS.finditer(text)]
-    corrected = max(corrections, default=len(text))
-    if any(pattern.search(text, max(corrections, default=0)) for pattern in REFUSALS):
+    text = _COLLAPSE.sub(lambda match: _collapse(match, mentions, valid, values), text)
+    corrections = [match.end() for match in SELF_CORRECTIONS.pattern.finditer(text)]
+    since, corrected = max(corrections, default=0), max(corrections, default=len(text))
+    if any(rule.pattern.search(text, since) for rule in REFUSALS):
         return None
-    # "none of them" after the last self-correction: a refusal, unless a statement of the answer comes between them
-    refused = [match.start() for match in REFUSAL_OF_THE_OTHERS.finditer(text, max(corrections, default=0))]
-    # where the last doubt's sentence ends: a statement after it outweighs the doubt
-    doubted = max(
-        (
-            _SENTENCE_END.search(text, match.end()).end()
-            for pattern in DOUBTS
-            for match in pattern.finditer(text, max(corrections, default=0))
-        ),
-        default=None,
-    )
     cut_off = unfinished or _CUT_OFF.search(text) or _next_item_cut(text, mentions)
-    # "Image 2 is more plausible?" asks; "Although 1 is more plausible at first glance, ..." concedes: no picks
-    questions = [match.span() for pattern in (_QUESTION, _CONCESSION) for match in pattern.finditer(text)]
-    picks: list[tuple[bool, int, int]] = []  # (a statement of the answer, position, mention)
-    rejected: set[int] = set()
-    for strong, patterns in ((True, statements), (False, verdicts)):
-        for pattern in patterns:
-            for match in pattern.finditer(text):
-                found = match.groupdict()
-                if found.get("reject"):
-                    rejected.add(_index(found["reject"]))
-                if found.get("pick") and not any(start <= match.start("pick") < end for start, end in questions):
-                    picks.append((strong, match.start("pick"), _index(found["pick"])))
-    # Answers standing alone count when they name one valid answer: several (or several headings "Image 1: ...")
-    # are an enumeration.
-    alone = [
-        (True, match.start("pick"), _index(match["pick"])) for pattern in ALONE for match in pattern.finditer(text)
-    ]
-    alone = _without_list_numbers(text, mentions, alone)
-    headings = {mentions[_index(match["pick"])].value for match in HEADINGS.finditer(text)}
-    # "Option 5." of four options, standing as the reply's answer (after its last self-correction): the reply commits
-    # to an option that does not exist, and names no answer, unless it states a valid answer after it ("Option 5 ...
-    # So the answer is Option 2") or the invented option heads one item of a description ("Option 1: a cat. ...
-    # Option 5: an umbrella.")
+    picks, rejected = _picks(text, statements, verdicts)
+    alone, headings = _standing_alone(text, mentions)
     last_alone = [pick for pick in alone if pick[1] >= corrected] if corrections else alone
-    invented = [position for _, position, index in last_alone if _no_option(mentions[index], valid)]
-    if (
-        values is not None
-        and invented
-        and len(headings) < 2
-        and not any(
-            strong and position > max(invented) and valid(mentions[index].value) for strong, position, index in picks
-        )
-    ):
+    if values is not None and _invents_an_option(last_alone, headings, picks, mentions, valid):
         return None
     alone = [pick for pick in alone if valid(mentions[pick[2]].value)]
     # the answers standing alone after a self-correction stand for the reply's; none on the unfinished last line of a
@@ -161,23 +106,130 @@ def _decide(
         for pick in picks
         if pick[2] not in rejected and not mentions[pick[2]].context and not mentions[pick[2]].passing
     ]
-    if doubted is not None and not any(strong and position > doubted for strong, position, _ in picks):
-        return None
-    since = max(corrections, default=0)
-    if any(not any(strong and since <= position < start for strong, position, _ in picks) for start in refused):
+    if _doubted(text, picks, since) or _refused_the_others(text, picks, since):
         return None
     if picks:
-        # The final committed answer: the picks after the last self-correction if any, its statements if any.
-        # Picks that disagree without a self-correction between them are a contradictory reply: no answer.
-        final = [pick for pick in picks if pick[1] >= corrected] or picks
-        final = [pick for pick in final if pick[0]] or final if values is None else final
-        chosen = {mentions[index].value for _, _, index in final}
-        value = chosen.pop() if len(chosen) == 1 else None
-        return value if valid(value) else None
+        return _final(picks, mentions, valid, values, corrected)
     if values is None:
         return None
     if cut_off:
         return _repeated(text, mentions, valid) if not rejected else None
+    return _the_one_named(text, mentions, valid, values, complement, rejected, alone)
+
+
+def _collapse(
+    match: re.Match, mentions: list[_Mention], valid: Callable[[object], bool], values: Sequence[object] | None
+) -> str:
+    """A mention explained by another, as one mention (:data:`_COLLAPSE`).
+
+    "the third image (right)", "the second image (Option 1)": the parenthesis names the answer when the outer mention
+    is not valid or counts images (which may count the context image too). A number its own explanation contradicts
+    ("Hypothesis 1 (right image)" where right is 2, "3 - heavy rain" where heavy rain is option 1) names no answer.
+    """
+    explained = match["inner"] or match["named"]
+    outer, inner = mentions[_index(match["outer"])], mentions[_index(explained)]
+    if values is not None and inner.value == CONTEXT_ALIAS and valid(outer.value):
+        mentions.append(_Mention(None, True))  # "Image 1 (the left one)", where the left panel is the context
+        return f"{_OPEN}{chr(_INDEX_BASE + len(mentions) - 1)}{_CLOSE}"
+    if values is not None and valid(inner.value) and valid(outer.value) and inner.value != outer.value:
+        if not outer.image:
+            mentions.append(_Mention(None, True))
+            return f"{_OPEN}{chr(_INDEX_BASE + len(mentions) - 1)}{_CLOSE}"
+    if match["inner"] and valid(inner.value) and (outer.image or not valid(outer.value)):
+        return match["outer"][0] + match["inner"][1] + match["outer"][-1]  # named as the outer mention is
+    return match["outer"] if match["inner"] else match.group()
+
+
+def _picks(text: str, statements: Sequence[Rule], verdicts: Sequence[Rule]) -> tuple[list[Pick], set[int]]:
+    """The picks of the statement and verdict tables, and the mentions they reject. "Image 2 is more plausible?" asks;
+    "Although 1 is more plausible at first glance, ..." concedes: no picks."""
+    questions = [match.span() for rule in (_QUESTION, _CONCESSION) for match in rule.pattern.finditer(text)]
+    picks: list[Pick] = []
+    rejected: set[int] = set()
+    for strong, rules in ((True, statements), (False, verdicts)):
+        for rule in rules:
+            for match in rule.pattern.finditer(text):
+                found = match.groupdict()
+                if found.get("reject"):
+                    rejected.add(_index(found["reject"]))
+                if found.get("pick") and not any(start <= match.start("pick") < end for start, end in questions):
+                    picks.append((strong, match.start("pick"), _index(found["pick"])))
+    return picks, rejected
+
+
+def _standing_alone(text: str, mentions: list[_Mention]) -> tuple[list[Pick], set[object]]:
+    """The answers standing alone (:data:`ALONE`, less a numbered list's numbers) and the values of the headings of a
+    description ("Image 1: ..."). They count when they name one valid answer: several are an enumeration."""
+    alone = [
+        (True, match.start("pick"), _index(match["pick"])) for rule in ALONE for match in rule.pattern.finditer(text)
+    ]
+    headings = {mentions[_index(match["pick"])].value for match in HEADINGS.pattern.finditer(text)}
+    return _without_list_numbers(text, mentions, alone), headings
+
+
+def _invents_an_option(
+    alone: list[Pick], headings: set[object], picks: list[Pick], mentions: list[_Mention], valid: Callable
+) -> bool:
+    """ "Option 5." of four options, standing as the reply's answer (``alone``: after its last self-correction): the
+    reply commits to an option that does not exist, and names no answer, unless it states a valid answer after it
+    ("Option 5 ... So the answer is Option 2") or the invented option heads one item of a description ("Option 1: a
+    cat. ... Option 5: an umbrella.")."""
+    invented = [position for _, position, index in alone if _no_option(mentions[index], valid)]
+    return bool(
+        invented
+        and len(headings) < 2
+        and not any(
+            strong and position > max(invented) and valid(mentions[index].value) for strong, position, index in picks
+        )
+    )
+
+
+def _doubted(text: str, picks: list[Pick], since: int) -> bool:
+    """A doubt after the last self-correction (at ``since``) that no statement of the answer follows: the statement
+    must come after the end of the doubt's sentence."""
+    doubted = max(
+        (
+            _SENTENCE_END.search(text, match.end()).end()
+            for rule in DOUBTS
+            for match in rule.pattern.finditer(text, since)
+        ),
+        default=None,
+    )
+    return doubted is not None and not any(strong and position > doubted for strong, position, _ in picks)
+
+
+def _refused_the_others(text: str, picks: list[Pick], since: int) -> bool:
+    """ "none of them" after the last self-correction: a refusal, unless a statement of the answer comes between
+    them (then "them" are the other options)."""
+    refused = [match.start() for match in REFUSAL_OF_THE_OTHERS.pattern.finditer(text, since)]
+    return any(not any(strong and since <= position < start for strong, position, _ in picks) for start in refused)
+
+
+def _final(
+    picks: list[Pick], mentions: list[_Mention], valid: Callable, values: Sequence[object] | None, corrected: int
+) -> object | None:
+    """The final committed answer: the picks after the last self-correction if any, its statements if any (a score's
+    statements outrank its other verdicts). Picks that disagree without a self-correction between them are a
+    contradictory reply: no answer."""
+    final = [pick for pick in picks if pick[1] >= corrected] or picks
+    final = [pick for pick in final if pick[0]] or final if values is None else final
+    chosen = {mentions[index].value for _, _, index in final}
+    value = chosen.pop() if len(chosen) == 1 else None
+    return value if valid(value) else None
+
+
+def _the_one_named(
+    text: str,
+    mentions: list[_Mention],
+    valid: Callable,
+    values: Sequence[object],
+    complement: bool,
+    rejected: set[int],
+    alone: list[Pick],
+) -> object | None:
+    """Without a pick, the only answer the reply names and does not reject (of two options, rejecting one picks the
+    other where ``complement``), unless the reply hedges or an answer standing alone names another one ("2. heavy
+    rain", where heavy rain is phrase 1)."""
     rejected_values = {mentions[index].value for index in rejected} & set(values)
     named_left = [
         mentions[_index(placeholder)].value for placeholder in _PLACEHOLDER.findall(text) if placeholder[0] == _OPEN
@@ -185,9 +237,8 @@ def _decide(
     named = {value for value in named_left if valid(value)} - rejected_values
     if not named and complement and len(values) == 2 and len(rejected_values) == 1:
         return (set(values) - rejected_values).pop()
-    # "2. heavy rain" (phrase 1): an answer standing alone that the one named answer contradicts
     standing = {mentions[index].value for _, _, index in alone} - rejected_values
-    if len(named) == 1 and standing <= named and not any(hedge.search(text) for hedge in HEDGES):
+    if len(named) == 1 and standing <= named and not any(hedge.pattern.search(text) for hedge in HEDGES):
         return named.pop()
     return None
 
@@ -247,7 +298,7 @@ def _repeated(text: str, mentions: list[_Mention], valid: Callable[[object], boo
         {mentions[_index(placeholder)].value for placeholder in _PLACEHOLDER.findall(piece) if placeholder[0] == _OPEN}
         for piece in [*sentences, text[ended:]]
     ]
-    if len(sentences) < 2 or not all(named[:-1]) or any(hedge.search(text) for hedge in HEDGES):
+    if len(sentences) < 2 or not all(named[:-1]) or any(hedge.pattern.search(text) for hedge in HEDGES):
         return None
     values = set().union(*named)
     return values.pop() if len(values) == 1 and valid(next(iter(values))) else None
@@ -262,7 +313,11 @@ def _in_passing(mentions: list[_Mention], marked: str) -> list[_Mention]:
             continue
         start = max((end.end() for end in _CLAUSE_END.finditer(marked, 0, match.start())), default=0)
         clause = marked[start : match.start()]
-        if IN_PASSING.search(clause) and not _ROLE_NAMED.search(clause) and not _ROLE_AFTER.match(marked, match.end()):
+        if (
+            IN_PASSING.pattern.search(clause)
+            and not _ROLE_NAMED.search(clause)
+            and not _ROLE_AFTER.match(marked, match.end())
+        ):
             passing.add(index)
     return [
         _Mention(None, True, passing=True) if index in passing else mention for index, mention in enumerate(mentions)

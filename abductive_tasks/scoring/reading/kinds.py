@@ -3,25 +3,17 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Protocol
 
 from abductive_tasks.scoring.reading.decision import _COUNTS_OPTIONS, _UNFINISHED, _decide, _in_passing
 from abductive_tasks.scoring.reading.glossary import _translate
+from abductive_tasks.scoring.reading.mention_tables import choice_mentions, label_mentions, score_mentions
 from abductive_tasks.scoring.reading.mentions import (
     _FLAGS,
-    _IMAGE_NOUN,
-    _NUMBER,
-    _NUMBER_WORD,
-    _NUMBER_WORD_ALONE,
-    _NUMBER_WORDS,
     _OPTION_NOUN,
-    _ORDINAL,
-    _ORDINAL_NOUN,
-    _ORDINALS,
-    _POSITION_NOT_PANEL,
     _alternatives,
     _mark,
     _Mention,
@@ -29,7 +21,6 @@ from abductive_tasks.scoring.reading.mentions import (
     _option_text,
 )
 from abductive_tasks.scoring.reading.rules import (
-    _COPULA,
     _HYPOTHESIS_NOUN,
     _SHARED_HEAD,
     JUDGEMENT_TOLERANCE,
@@ -42,6 +33,7 @@ from abductive_tasks.scoring.reading.rules import (
     SCORE_VERDICTS,
     STATEMENTS,
     VERDICTS,
+    Rule,
 )
 from abductive_tasks.scoring.reading.text import (
     _THINK,
@@ -70,8 +62,8 @@ class _Reader:
     """
 
     _mention_rules: tuple[_MentionRule, ...]
-    _statement_rules: tuple[re.Pattern, ...]
-    _verdict_rules: tuple[re.Pattern, ...]
+    _statement_rules: tuple[Rule, ...]
+    _verdict_rules: tuple[Rule, ...]
     _values: tuple | None
     _ignore: re.Pattern | None = None  # text that names no answer: the question's list of answers, a score's scale
     _complement: bool = False  # of two answers, rejecting one picks the other (a forced choice)
@@ -85,10 +77,9 @@ class _Reader:
         ``marked``."""
         return mentions
 
-    def read(self, text: str) -> object | None:
-        """The answer a person reads in ``text``, or None (see the module docstring)."""
-        if is_request_failure(text) or not isinstance(text, str):
-            return None
+    def _prepared(self, text: str) -> str:
+        """The reply's plain text, as the mention table reads it: the reply part, without a closed reasoning block,
+        its JSON answer as a statement, in English words, without the question's list of answers, typos spelled."""
         text = _reply_part(text)
         answer = _THINK.sub(" ", text)
         text = answer if answer.strip() or "</think>" not in text.lower() else text
@@ -97,8 +88,13 @@ class _Reader:
         plain = _plain(_translate(f"Answer: {json_answer}" if json_answer is not None else text))
         if self._ignore is not None:
             plain = self._ignore.sub(" ", plain)
-        if self._answer_words:
-            plain = _spell(plain, self._answer_words)
+        return _spell(plain, self._answer_words) if self._answer_words else plain
+
+    def read(self, text: str) -> object | None:
+        """The answer a person reads in ``text``, or None (docs/reading.md)."""
+        if is_request_failure(text) or not isinstance(text, str):
+            return None
+        plain = self._prepared(text)
         marked, mentions = _mark(plain, self._mention_rules)
         return _decide(
             marked,
@@ -218,160 +214,7 @@ class Choice(_Reader):
 
     @cached_property
     def _mention_rules(self) -> tuple[_MentionRule, ...]:
-        # letters as option positions: A to the last option's letter after an option noun ("Option B"), any with
-        # ``letters`` (the prompt lists letters)
-        letter = "(?-i:[A-Z])" if self.letters else f"(?-i:[A-{chr(ord('A') + self.n - 1)}])"
-        label = rf"{_NUMBER}|{_NUMBER_WORD}|{letter}\b(?!')"
-        positions = {
-            **({"former": 1, "latter": 2} if self.n == 2 else {}),
-            # the options shown as images in a row after the context: the rightmost is the last
-            **({"rightmost": self.n, "right-most": self.n} if not self.aliases and not self.option_texts else {}),
-            **{word.lower(): option for word, option in self.aliases.items()},
-        }
-        position = _alternatives(list(positions)) if positions else None
-
-        def number(token: str) -> int:
-            token = token.strip().lower()
-            if token.isdigit():
-                return int(token)
-            if token in _NUMBER_WORDS:
-                return _NUMBER_WORDS[token]
-            return ord(token.upper()) - ord("A") + 1  # a letter
-
-        def ordinal(token: str) -> int:
-            token = token.lower()
-            return _ORDINALS[token] if token in _ORDINALS else int(re.sub(r"\D", "", token))
-
-        def rule(
-            pattern: str,
-            value: Callable[[re.Match], object],
-            named: bool = True,
-            image: bool = False,
-            ordinal: bool = False,
-            context: bool = False,
-            text: bool = False,
-        ) -> _MentionRule:
-            return _MentionRule(re.compile(pattern, _FLAGS), value, named, image, ordinal, context, text)
-
-        rules = []
-        if self.option_texts:  # longest first: "catch cold" is one mention, not "cold" inside it
-            texts = {_option_text(option).lower(): index for index, option in enumerate(self.option_texts, start=1)}
-            rules.append(
-                rule(
-                    rf"(?<!\w)(?:{_alternatives(list(texts))})(?!\w)",
-                    lambda m: texts[" ".join(m.group().lower().split())],
-                    text=True,
-                )
-            )
-        if position:
-            word = rf"(?P<word>{position})(?:-?most|-hand(?:\s+side)?)?"
-            rules += [
-                rule(
-                    rf"\b(?:on|in|at|from|to)\s+the\s+{word}\b(?:\s+{_ORDINAL_NOUN}\b)?",
-                    lambda m: positions[m["word"].lower()],
-                ),
-                rule(rf"\b(?:the\s+)?{word}\s+{_ORDINAL_NOUN}\b", lambda m: positions[m["word"].lower()]),
-                rule(rf"\bthe\s+{word}\b(?!\s+(?:{_POSITION_NOT_PANEL})\b)", lambda m: positions[m["word"].lower()]),
-            ]
-        one = rf"(?:\(\s*(?:{label})\s*\)|(?:{label}))"
-        glue = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+)"
-        labels = rf"(?P<labels>{one}(?:{glue}{one})*)"
-
-        def numbers(match: re.Match) -> list[int]:
-            return [number(token) for token in re.findall(label, match["labels"], _FLAGS)]
-
-        last_noun = rf"(?!{_IMAGE_NOUN}\b){_ORDINAL_NOUN}" if self.option_texts else _ORDINAL_NOUN
-        rules += [
-            # the reply's count of the context image: "the first image (the context)", "Image 1 is the cause image"
-            rule(
-                rf"\b(?:(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+{_IMAGE_NOUN}|{_IMAGE_NOUN}\s*(?P<number>\d+))"
-                r"(?=\s*(?:\(\s*|,?\s+(?:is|being)\s+)(?:the\s+)?(?:context|premise|(?:cause|effect)\s+image)\b)",
-                lambda m: ordinal(m["ordinal"]) if m["ordinal"] else int(m["number"]),
-                image=True,
-                ordinal=True,
-                context=True,
-            ),
-            # the first image named by the context's role, as the prompt names it ("The first image shows a cause"):
-            # "The first image (the cause) shows ...", "the first image is the effect"
-            *(
-                [
-                    rule(
-                        rf"\b(?:(?:the\s+)?first\s+{_IMAGE_NOUN}|{_IMAGE_NOUN}\s*1(?!\d))"
-                        r"(?=\s*(?:\(\s*|,?\s+(?:is|being|shows|showing|depicts)\s+)(?:the\s+)?(?:cause|effect)\b)",
-                        lambda m: 1,
-                        image=True,
-                        ordinal=True,
-                        context=True,
-                    )
-                ]
-                if self.context_images
-                else []
-            ),
-            # ... and the context named first, then counted: "the context (first image in the row)", "the context
-            # image, i.e. the first picture", "the cause image is the first image"
-            rule(
-                r"\b(?:context|premise|(?:cause|effect)\s+image)(?:\s+(?:image|panel|picture))?"
-                rf"\s*(?:\(\s*|,\s*|\s+(?:is|being)\s+)(?:i\.e\.,?\s+)?(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+{_IMAGE_NOUN}\b",
-                lambda m: ordinal(m["ordinal"]),
-                image=True,
-                ordinal=True,
-                context=True,
-            ),
-            # "Option (3)", "choice three", "phrase #4", "image 2", and lists: "options 2 and 4", "Options 1, 3 and 4"
-            rule(rf"\b{_OPTION_NOUN}[ \t]*(?:#\s*|no\.\s*|number\s*[:=]?\s*)?{labels}", numbers),
-            rule(rf"\b{_IMAGE_NOUN}[ \t]*(?:#\s*|no\.\s*|number\s+)?{labels}", numbers, image=True),
-            rule(rf"(?:#\s*|\bnumber\s+)(?P<label>{_NUMBER}|{_NUMBER_WORD})\b", lambda m: number(m["label"])),
-            # "the third option", "the second hypothesis image", "the first one"; "the third image" counts images
-            rule(
-                rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+(?!{_IMAGE_NOUN}\b){_ORDINAL_NOUN}\b",
-                lambda m: ordinal(m["ordinal"]),
-            ),
-            # "the third of the candidate images" counts the options
-            rule(
-                rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+of\s+the\s+(?:candidate|option|hypothesis)\s+{_IMAGE_NOUN}",
-                lambda m: ordinal(m["ordinal"]),
-            ),
-            rule(
-                rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+{_IMAGE_NOUN}\b",
-                lambda m: ordinal(m["ordinal"]),
-                image=True,
-                ordinal=True,
-            ),
-            # "the last one", "the final option"; "the last image" too, unless the images are no options
-            rule(rf"\b(?:the\s+)?(?:last|final)\s+{last_noun}\b", lambda m: self.n),
-            # an ordinal standing alone: "The first.", "the second, because ...", "the second is more plausible"
-            rule(
-                rf"\bthe\s+(?P<ordinal>{_ORDINAL})(?=\s*(?:[.!,;)]|$)|\s+{_COPULA}\b)", lambda m: ordinal(m["ordinal"])
-            ),
-        ]
-        if position:
-            rules.append(
-                rule(
-                    r"(?<!\ball )(?<!that's )(?<!you're )(?<!\bis )(?<!\bare )"
-                    rf"\b(?P<word>{position})(?:-?most|-hand(?:\s+side)?)?\b(?!\s+(?:{_POSITION_NOT_PANEL})\b)",
-                    lambda m: positions[m["word"].lower()],
-                    named=False,
-                )
-            )
-        # a letter as an option position where a person reads one: "(B)", "Answer: C", "The answer is (B)."
-        rules.append(rule(rf"\(\s*{letter}\s*\)", lambda m: number(m.group().strip("() ")), named=True))
-        any_case = f"(?i:{letter.removeprefix('(?-i:')}"
-        # "B. The child", "D" alone on the first line
-        rules.append(rule(rf"\A\s*{letter}(?=[.)]\s|[ \t]*\n)", lambda m: number(m.group()), named=False))
-        rules.append(
-            rule(
-                rf"(?:(?<=answer:)|(?<=answer: )|(?<=answer is )|(?<=choice: )|(?<=choice is )){any_case}"
-                r"(?=[ \t]*(?:[.):;,!\n]|$))",
-                lambda m: number(m.group()),
-                named=False,
-            )
-        )
-        if self.letters:
-            # a letter standing as an answer ("Answer: C", "(B)", "D."), not "A man ..." or "I think"
-            rules.append(rule(r"(?<![\w'])(?-i:[A-Z])(?=\s*(?:[.):;,]|$))", lambda m: number(m.group()), named=False))
-        rules.append(rule(_NUMBER_WORD_ALONE, lambda m: number(m["value"]), named=False))
-        rules.append(rule(rf"(?<![\w.,/]){_NUMBER}(?!\s*/)", lambda m: int(m.group()), named=False))
-        return tuple(rules)
+        return choice_mentions(self.n, self.aliases, self.letters, self.option_texts, self.context_images)
 
     _statement_rules = STATEMENTS
     _verdict_rules = VERDICTS
@@ -415,22 +258,7 @@ class Label(_Reader):
 
     @cached_property
     def _mention_rules(self) -> tuple[_MentionRule, ...]:
-        words = {label.lower(): label for label in self.labels} | {
-            alias.lower(): label for alias, label in self.aliases.items()
-        }
-        # an agent noun's verb names it too: "weakens", "weakened" name "weakener"
-        verbs = {label.lower().removesuffix("er"): label for label in self.labels if label.lower().endswith("er")}
-        words = {verb + ending: label for verb, label in verbs.items() for ending in ("", "s", "ed")} | words
-        pattern = re.compile(rf"\b(?P<word>{_alternatives(list(words))})(?:s|ing)?\b", _FLAGS)
-        # "the update makes the hypothesis less likely" names "weakener" (:data:`LABEL_EFFECTS`)
-        effects = [
-            _MentionRule(
-                re.compile(rf"(?<!not )(?<!n't )(?<!never )\b(?:{LABEL_EFFECTS[stem]})", _FLAGS), lambda m, x=label: x
-            )
-            for stem, label in verbs.items()
-            if stem.lower() in LABEL_EFFECTS
-        ]
-        return (*effects, _MentionRule(pattern, lambda m: words[" ".join(m["word"].lower().split())]))
+        return label_mentions(self.labels, self.aliases)
 
     @cached_property
     def _ignore(self) -> re.Pattern:  # the question's list: "strengthener or weakener", "strengthens or weakens"
@@ -556,38 +384,7 @@ class Score(_Reader):
 
     @cached_property
     def _mention_rules(self) -> tuple[_MentionRule, ...]:
-        number, high = r"\d+(?:\.\d+)?", re.escape(f"{self.high:g}")
-        high_words = [word for word, value in _NUMBER_WORDS.items() if value == self.high]
-        out_of = rf"(?:{'|'.join([high, *high_words])})(?!\d|\.\d)"  # "/10", "out of ten"
-        per = r"(?:/|out\s+of|sur|von|de|su|em)"  # "7 out of 10"; French, German, Spanish, Italian, Portuguese
-
-        def value(match: re.Match) -> float:
-            token = match["value"].lower()
-            return float(_NUMBER_WORDS.get(token, token))
-
-        return (
-            _MentionRule(
-                re.compile(rf"(?<![\w.])(?P<value>{number}|{_NUMBER_WORD})\s*{per}\s*{out_of}", _FLAGS), value
-            ),
-            # a rating on another scale ("4 out of 5", "8/100") or below zero ("-2") is no rating of this one
-            _MentionRule(
-                re.compile(rf"(?<![\w.])(?:{number}|{_NUMBER_WORD})\s*{per}\s*(?:{number}|{_NUMBER_WORD})\b", _FLAGS),
-                lambda m: None,
-            ),
-            _MentionRule(re.compile(rf"(?<![\w.-])-{number}(?![\w%/]|\.\d)"), lambda m: None, named=False),
-            _MentionRule(  # "6 or 7", "7-8", "between 6 and 7": no single rating, as naming two options chooses none
-                re.compile(
-                    rf"(?:\bbetween\s+{number}\s+and\s+{number}|(?<![\w.]){number}\s*(?:or|to|-)\s*{number})(?!\w|\.\d|\s*/)",
-                    _FLAGS,
-                ),
-                lambda m: None,
-                named=False,
-            ),
-            _MentionRule(
-                re.compile(rf"(?<![\w.]){number}(?![\w%/]|\.\d)", _FLAGS), lambda m: float(m.group()), named=False
-            ),
-            _MentionRule(re.compile(_NUMBER_WORD_ALONE, _FLAGS), value, named=False),
-        )
+        return score_mentions(self.high)
 
     _statement_rules = SCORE_STATEMENTS
     _verdict_rules = SCORE_VERDICTS

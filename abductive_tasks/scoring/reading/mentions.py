@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from abductive_tasks.scoring.reading.text import _plain
 
@@ -73,6 +74,15 @@ class _Mention:
     passing: bool = False  # an option's text named in passing, no pick ("the cause image shows a birthday party")
 
 
+class Example(NamedTuple):
+    """A reply a rule exists for, and what a person reads in it, read through the example kind named ``kind`` (the
+    kinds of tests/scoring/test_rule_examples.py: nleye, panels, texts, mucr, cue, letters, label, rating)."""
+
+    kind: str
+    reply: str
+    reads: object
+
+
 @dataclass(frozen=True)
 class _MentionRule:
     """Every match of ``pattern`` is a mention; ``value`` reads what it names from the match."""
@@ -84,6 +94,7 @@ class _MentionRule:
     ordinal: bool = False
     context: bool = False
     text: bool = False
+    examples: tuple[Example, ...] = ()
 
 
 def _mark(text: str, rules: Sequence[_MentionRule]) -> tuple[str, list[_Mention]]:
