@@ -226,7 +226,7 @@ def test_the_pinned_figures_meet_the_protocol_targets():
 def test_every_blind_batch_has_its_first_contact_recorded():
     figures = first_contacts()
     assert [path.name for path in [*BLIND_BATCHES, *PENDING_BATCHES] if path.name not in figures] == []
-    assert len(figures["answer_corpus.yaml"]) == 2  # the realistic corpus and issue 22's blind batch
+    assert len(figures["answer_corpus.yaml"]) == 2  # the realistic corpus and the first blind batch (its _d groups)
 
 
 def test_blind_batches_exist_with_a_share_of_hard_replies():

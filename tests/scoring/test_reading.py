@@ -378,7 +378,7 @@ def test_score_reads_the_prompts_own_scale_words_only_without_a_number():
     assert scale.read("[LMMS_EVAL_REQUEST_FAILED after 3 retries] very plausible") is None
 
 
-# ---------------------------------------------------------------- the reading policy (issue 22)
+# ---------------------------------------------------------------- the reading policy
 
 TWO_IMAGES = Choice(2, context_images=1)
 COMBINED = Choice(2, {"middle": 1, "right": 2}, context_images=1)

@@ -1,4 +1,8 @@
-"""The rule tables: statements, verdicts, refusals and doubts, as patterns over a reply's marked mentions."""
+"""The rule tables: statements, verdicts, refusals and doubts, as patterns over a reply's marked mentions.
+
+Each rule carries the example replies it exists for (``Example``: the example kind that reads it, the reply, what a
+person reads); tests/scoring/test_rule_examples.py reads every one. Adding a rule: docs/reading.md.
+"""
 
 from __future__ import annotations
 
