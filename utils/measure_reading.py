@@ -3,23 +3,31 @@
     python utils/measure_reading.py tests/shared/blind_batch_e.yaml [--show]
     python utils/measure_reading.py --record tests/scoring/pinned_readings.yaml \
         tests/shared/*.yaml tests/shared/pending/*.yaml
+    python utils/measure_reading.py --readings tests/scoring/corpus_readings.jsonl \
+        tests/shared/*.yaml tests/shared/pending/*.yaml
 
 Prints agreement with a person overall and on hard replies, and silent misreads: replies the reader
 turns into a value a person does not read (a different value, or a value where a person reads none).
 ``--record`` writes every disagreement of the batches to the file the corpus test pins them with
 (tests/scoring/test_answer_corpus.py), after a change to reading that moved them on purpose.
+``--readings`` writes every reply's reading and status (read, unread, request_failed), which
+tests/scoring/test_corpus_identity.py checks every reply against: a change of code that moves no reading on
+purpose (a refactoring) keeps them all.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
 import tempfile
 from pathlib import Path
 
 import yaml
 
-from abductive_tasks.scoring.parsing import answer_kind
+from abductive_tasks.scoring.reading.kinds import answer_kind
+from abductive_tasks.scoring.reading.text import is_request_failure
 
 RECORD_HEADER = (
     "# Every reply of tests/shared/ that the reader reads otherwise than a person, by batch (person: what a person\n"
@@ -75,12 +83,59 @@ def record(target: Path, batches: list[Path]) -> None:
     os.replace(file.name, target)
 
 
+def reply_id(batch: Path, group: str, index: int, answer: str) -> str:
+    """A reply's key in the readings record: batch file, group, position, and a digest of its text (so that an edited
+    reply is noticed, not read against another's reading)."""
+    digest = hashlib.sha256(answer.encode("utf-8")).hexdigest()[:10]
+    return f"{batch.name}/{group}/{index}/{digest}"
+
+
+def status(answer: str, read: object) -> str:
+    """How a task counts the reply: a failed request, a reading, or an unread (unparsable) reply."""
+    if is_request_failure(answer):
+        return "request_failed"
+    return "unread" if read is None else "read"
+
+
+def readings(batches: list[Path]) -> list[dict]:
+    """Every reply of ``batches`` with its reading and status, in the batches' order."""
+    rows = []
+    for batch in batches:
+        for group in yaml.safe_load(batch.read_text(encoding="utf-8"))["groups"]:
+            kind = answer_kind(group["kind"], group["params"], group.get("prompt", ""))
+            for index, case in enumerate(group["cases"]):
+                read = kind.read(case["answer"])
+                rows.append(
+                    {
+                        "reply": reply_id(batch, group["name"], index, case["answer"]),
+                        "reading": read,
+                        "status": status(case["answer"], read),
+                    }
+                )
+    return rows
+
+
+def record_readings(target: Path, batches: list[Path]) -> None:
+    """Write every reply's reading and status to ``target`` (JSON lines, atomically)."""
+    text = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in readings(batches))
+    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=target.parent, delete=False, suffix=".tmp") as file:
+        file.write(text)
+    os.replace(file.name, target)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("batch", type=Path, nargs="+")
     parser.add_argument("--show", action="store_true", help="list every disagreement")
     parser.add_argument("--record", type=Path, metavar="FILE", help="write every disagreement of the batches to FILE")
+    parser.add_argument(
+        "--readings", type=Path, metavar="FILE", help="write every reply's reading and status to FILE (JSON lines)"
+    )
     args = parser.parse_args()
+    if args.readings is not None:
+        record_readings(args.readings, args.batch)
+        print(f"recorded the readings of every reply of {len(args.batch)} batches in {args.readings}")
+        return
     if args.record is not None:
         record(args.record, args.batch)
         print(f"recorded the disagreements of {len(args.batch)} batches in {args.record}")

@@ -24,7 +24,7 @@ from abductive_tasks.dve.data import LOAD_COUNTS, UPDATE_TYPES, load_counts, loa
 from abductive_tasks.dve.metrics import cls_outcome, gen_outcome
 from abductive_tasks.inputs.data import Loaded
 from abductive_tasks.inputs.images import load_image
-from abductive_tasks.scoring.parsing import Label
+from abductive_tasks.scoring.reading.kinds import Label
 from abductive_tasks.scoring.taskspec import Metric, Reading, TaskSpec
 
 # "the update weakens the hypothesis" (tests/shared/answer_corpus.yaml checks this kind against realistic answers)

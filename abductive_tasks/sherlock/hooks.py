@@ -7,7 +7,7 @@ Routes (paper §4: a model maps (image, region, inference) to a real score):
   inference as continuation. lmms-eval 0.7.3 backends return a LOSS-like first element (mean
   negative log-likelihood, lower = more plausible) and stringify the pair before process_results,
   so the score is minus the first element (:class:`Plausibility`);
-* generate (``*_rating`` tasks): a 1-10 plausibility rating (``parsing.Score``);
+* generate (``*_rating`` tasks): a 1-10 plausibility rating (``reading.kinds.Score``);
 * embeddings (``sherlock_retrieval``, the factored full-size retrieval): the model returns the
   image-region's and the inference's embeddings (:class:`EmbeddingPayload`);
 * score matrices (``sherlock_localization``, the factored full-size localization): one document per
@@ -31,7 +31,7 @@ import datasets
 
 from abductive_tasks.compat import loglikelihood_value
 from abductive_tasks.inputs.images import draw_regions
-from abductive_tasks.scoring.parsing import Score
+from abductive_tasks.scoring.reading.kinds import Score
 from abductive_tasks.scoring.taskspec import Metric, Reading, TaskSpec
 from abductive_tasks.sherlock import localization, metrics, prompts
 from abductive_tasks.sherlock.data import load_selected

@@ -12,7 +12,7 @@ LOGLIKELIHOOD_CONTEXT = (
     "What can you infer from it about the scene?"
 )
 
-# Rating route: a 1-10 plausibility rating of the inference, read with parsing.Score(1, 10).
+# Rating route: a 1-10 plausibility rating of the inference, read with reading.kinds.Score(1, 10).
 RATING_PROMPT = (
     "Look at the region of the image highlighted with a purple fill and a green outline. "
     'Consider this inference about the scene: "{inference}"\n'

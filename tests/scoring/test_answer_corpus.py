@@ -7,18 +7,26 @@ what a person reads, what the reader read and what it was pinned to read). The p
 targets: the corpus agrees on at least 99%, each blind batch outside ``pending/`` on at least 92% with at most 1%
 silent misreads. The run's terminal summary lists every figure next to the batch's first contact
 (tests/shared/FIRST_CONTACT.md), and every disagreement, also when the tests pass.
+
+Every reply also reads exactly as recorded in ``corpus_readings.jsonl``, its reading and status (read, unread,
+request_failed), whatever a person reads: a change of the reader's code that moves no reading on purpose (a
+refactoring) keeps all of them.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import re
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
 import pytest
 import yaml
 
-from abductive_tasks.scoring.parsing import AnswerKind, Choice, Label, answer_kind, is_request_failure
+from abductive_tasks.scoring.reading.kinds import AnswerKind, Choice, Label, answer_kind
+from abductive_tasks.scoring.reading.text import is_request_failure
 
 SHARED = Path(__file__).parents[1] / "shared"
 CORPUS = SHARED / "answer_corpus.yaml"
@@ -27,6 +35,7 @@ BLIND_BATCHES = sorted(SHARED.glob("blind_batch_*.yaml"))
 PENDING_BATCHES = sorted((SHARED / "pending").glob("blind_batch_*.yaml"))
 FIRST_CONTACT = SHARED / "FIRST_CONTACT.md"
 PINNED_READINGS = Path(__file__).with_name("pinned_readings.yaml")
+RECORDED_READINGS = Path(__file__).with_name("corpus_readings.jsonl")
 MIN_AGREEMENT = 0.99
 MIN_BLIND_AGREEMENT = 0.92
 MAX_BLIND_SILENT = 0.01
@@ -68,6 +77,12 @@ def load_cases(path: Path = CORPUS) -> list[tuple[str, AnswerKind, str, object]]
 
 
 CASES = load_cases()
+
+
+@cache
+def read_cases(path: Path) -> tuple[tuple[str, AnswerKind, str, object, object], ...]:
+    """(group, kind, answer, what a person reads, what the reader reads) for every case of a batch, read once a run."""
+    return tuple((group, kind, answer, reads, kind.read(answer)) for group, kind, answer, reads in load_cases(path))
 
 
 def test_corpus_covers_every_answer_kind_with_a_share_of_unreadable_answers():
@@ -115,14 +130,9 @@ def first_contacts() -> dict[str, list[str]]:
     return figures
 
 
-def disagreements(cases: list) -> list[tuple[str, str, object, object]]:
+def disagreements(cases: tuple) -> list[tuple[str, str, object, object]]:
     """(group, answer, what a person reads, what the reader reads) for every case the reader reads otherwise."""
-    found = []
-    for group, kind, answer, reads in cases:
-        read = kind.read(answer)
-        if read != reads:
-            found.append((group, answer, reads, read))
-    return found
+    return [(group, answer, reads, read) for group, _, answer, reads, read in cases if read != reads]
 
 
 def report(path: Path, cases: list, found: list, lines: list[str]) -> tuple[int, int]:
@@ -146,7 +156,7 @@ def report(path: Path, cases: list, found: list, lines: list[str]) -> tuple[int,
 )
 def test_every_batch_reads_exactly_as_pinned(path, corpus_report):
     """A change of one reading fails here, naming the reply."""
-    cases = load_cases(path)
+    cases = read_cases(path)
     found = disagreements(cases)
     agreed, silent = report(path, cases, found, corpus_report)
     pinned = yaml.safe_load(PINNED_READINGS.read_text(encoding="utf-8"))
@@ -164,6 +174,45 @@ def test_every_batch_reads_exactly_as_pinned(path, corpus_report):
     assert (agreed, silent) == PINNED[path.name], f"{path.name}: pinned {PINNED[path.name]} (first contact: {contact})"
 
 
+def _measure_reading():
+    """utils/measure_reading.py, which writes the record of every reply's reading."""
+    spec = importlib.util.spec_from_file_location("measure_reading", SHARED.parents[1] / "utils" / "measure_reading.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_reply_is_recorded_once():
+    recorded = [json.loads(line)["reply"] for line in RECORDED_READINGS.read_text(encoding="utf-8").splitlines()]
+    batches = {f"{path.name}/" for path in [CORPUS, *BLIND_BATCHES, *PENDING_BATCHES]}
+    assert len(recorded) == len(set(recorded)) == 3631
+    assert {reply[: reply.index("/") + 1] for reply in recorded} == batches
+
+
+@pytest.mark.parametrize(
+    "path", [CORPUS, *BLIND_BATCHES, *PENDING_BATCHES], ids=lambda path: path.relative_to(SHARED).as_posix()
+)
+def test_every_reply_reads_as_recorded(path):
+    """The reading and status of each reply as recorded (``corpus_readings.jsonl``): a refactoring moves none."""
+    measure = _measure_reading()
+    recorded = {}
+    for line in RECORDED_READINGS.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        if row["reply"].startswith(f"{path.name}/"):
+            recorded[row["reply"]] = (row["reading"], type(row["reading"]).__name__, row["status"])
+    now, seen = {}, Counter()
+    for group, _, answer, _, read in read_cases(path):
+        reply = measure.reply_id(path, group, seen[group], answer)
+        now[reply] = (read, type(read).__name__, measure.status(answer, read))
+        seen[group] += 1
+    moved = [
+        f"{reply}: recorded {recorded.get(reply)}, now {now.get(reply)}"
+        for reply in recorded.keys() | now.keys()
+        if recorded.get(reply) != now.get(reply)
+    ]
+    assert len(now) == len(recorded) and sorted(moved) == [], "\n".join(sorted(moved))
+
+
 def test_the_pinned_figures_meet_the_protocol_targets():
     """The corpus agrees on at least 99%; each blind batch outside pending/ on 92% with at most 1% silent misreads."""
     sizes = {path.name: len(load_cases(path)) for path in [CORPUS, *BLIND_BATCHES]}
@@ -177,7 +226,7 @@ def test_the_pinned_figures_meet_the_protocol_targets():
 def test_every_blind_batch_has_its_first_contact_recorded():
     figures = first_contacts()
     assert [path.name for path in [*BLIND_BATCHES, *PENDING_BATCHES] if path.name not in figures] == []
-    assert len(figures["answer_corpus.yaml"]) == 2  # the realistic corpus and its first blind batch
+    assert len(figures["answer_corpus.yaml"]) == 2  # the realistic corpus and the first blind batch (its _d groups)
 
 
 def test_blind_batches_exist_with_a_share_of_hard_replies():

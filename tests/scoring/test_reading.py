@@ -1,4 +1,4 @@
-"""Answer parsing: the answer kinds, failed requests, and the ways models answer a choice or a rating.
+"""Answer reading: the answer kinds, failed requests, and the ways models answer a choice or a rating.
 
 The realistic corpus (answer_corpus.yaml, test_answer_corpus.py) measures agreement with a person;
 these tests pin the interface and the rules one by one.
@@ -6,16 +6,8 @@ these tests pin the interface and the rules one by one.
 
 import pytest
 
-from abductive_tasks.scoring.parsing import (
-    Choice,
-    Label,
-    Score,
-    is_request_failure,
-    parse_choice,
-    parse_label,
-    parse_option_text,
-    parse_score,
-)
+from abductive_tasks.scoring.reading.kinds import Choice, Label, Score
+from abductive_tasks.scoring.reading.text import is_request_failure
 
 RATE_LIMITED = (
     "[LMMS_EVAL_REQUEST_FAILED after 5 retries] Error code: 429 - Rate limit reached for gpt-4o; retry in 4 s"
@@ -43,7 +35,7 @@ INVALID_IMAGE = "[LMMS_EVAL_REQUEST_FAILED after 3 retries] Error code: 400 - In
     ],
 )
 def test_choice_forms(answer, expected):
-    assert parse_choice(answer, 2) == expected
+    assert Choice(2).read(answer) == expected
 
 
 @pytest.mark.parametrize(
@@ -51,13 +43,13 @@ def test_choice_forms(answer, expected):
     ["", "gibberish", "Both image 1 and image 2 are equally plausible.", "Image 3", "I cannot tell."],
 )
 def test_unreadable_choices_are_none(answer):
-    assert parse_choice(answer, 2) is None
+    assert Choice(2).read(answer) is None
 
 
 def test_aliases_only_where_given():
-    assert parse_choice("The middle image.", 2) is None
-    assert parse_choice("The middle image.", 2, {"middle": 1, "right": 2}) == 1
-    assert parse_choice("The right image is more plausible", 2, {"middle": 1, "right": 2}) == 2
+    assert Choice(2).read("The middle image.") is None
+    assert Choice(2, {"middle": 1, "right": 2}).read("The middle image.") == 1
+    assert Choice(2, {"middle": 1, "right": 2}).read("The right image is more plausible") == 2
 
 
 @pytest.mark.parametrize(
@@ -75,12 +67,12 @@ def test_aliases_only_where_given():
     ],
 )
 def test_score_forms(answer, expected):
-    assert parse_score(answer) == expected
+    assert Score().read(answer) == expected
 
 
 @pytest.mark.parametrize("answer", ["Score: 11", "0", "blah", "", "very plausible"])
 def test_unreadable_or_out_of_range_scores_are_none(answer):
-    assert parse_score(answer) is None
+    assert Score().read(answer) is None
 
 
 # ---------------------------------------------------------------- failed requests
@@ -108,7 +100,7 @@ def test_a_failed_request_is_never_read_as_an_answer():
         assert Choice(4, option_texts=("rate limit", "image", "request", "error")).read(reply) is None
         assert Score().read(reply) is None
         assert Label(("strengthener", "weakener")).read(reply + " weakener") is None
-        assert parse_choice(reply, 2) is None and parse_score(reply) is None
+        assert Choice(2).read(reply) is None and Score().read(reply) is None
 
 
 # ---------------------------------------------------------------- the answer kinds
@@ -187,7 +179,7 @@ def test_option_texts_and_numbers():
     assert cue.read("The cue is 'wet floor' (3).") == 3
     assert cue.read("Phrase 4") == 4
     assert cue.read("Either cold or rain.") is None
-    assert parse_option_text("The cue is rain.", ["cold", "catch cold", "wet floor", "rain"]) == 4
+    assert Choice(4, option_texts=("cold", "catch cold", "wet floor", "rain")).read("The cue is rain.") == 4
 
 
 def test_scores_in_another_range():
@@ -255,11 +247,11 @@ def test_the_baselines_answers_are_read(kind, answer, expected):
     assert kind.read(answer) == expected
 
 
-def test_the_former_helpers_read_as_the_kinds_do():
-    assert parse_choice("1 is less plausible than 2", 2) == 2
-    assert parse_choice("The right one", 2, {"middle": 1, "right": 2}) == 2
-    assert parse_score("I'd give it a 7.") == 7.0
-    assert parse_label("It is not a strengthener; it is a weakener.", ["strengthener", "weakener"]) == "weakener"
+def test_a_rejection_a_panel_position_a_rating_and_a_negated_label_read():
+    assert Choice(2).read("1 is less plausible than 2") == 2
+    assert Choice(2, {"middle": 1, "right": 2}).read("The right one") == 2
+    assert Score().read("I'd give it a 7.") == 7.0
+    assert Label(("strengthener", "weakener")).read("It is not a strengthener; it is a weakener.") == "weakener"
 
 
 # ---------------------------------------------------------------- rules from the held-out batch (corpus groups *_d)

@@ -1,0 +1,324 @@
+"""The decision: the answer a marked reply commits to, from its picks, rejections, refusals and doubts."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from abductive_tasks.scoring.reading.mentions import (
+    _CLOSE,
+    _FLAGS,
+    _INDEX_BASE,
+    _OPEN,
+    _ORDINAL,
+    CONTEXT_ALIAS,
+    _Mention,
+)
+from abductive_tasks.scoring.reading.rules import (
+    _CLAUSE_END,
+    _CONCESSION,
+    _QUESTION,
+    _ROLE_AFTER,
+    _ROLE_NAMED,
+    _SENTENCE_END,
+    ALONE,
+    DOUBTS,
+    HEADINGS,
+    HEDGES,
+    IN_PASSING,
+    REFUSAL_OF_THE_OTHERS,
+    REFUSALS,
+    SELF_CORRECTIONS,
+    Rule,
+)
+
+# A reply cut off by the token limit: sentences, then an unfinished one. It names no answer without a pick.
+_CUT_OFF = re.compile(r"[.!?]\s.*[^\s.!?)\]|:»›]\s*$", re.DOTALL)
+# A reply ending on an article and a word after its sentences is cut off too: "... with the context. The middle"
+# or on a prepositional phrase alone ("... a cloudy sky. In the middle panel"), or on a heading ("... Option 1:")
+_UNFINISHED = re.compile(
+    r"[.!?][ \t]+(?:(?:in|on|at|from|for|to|with|looking\s+at)\s+)?(?:the|a|an)\s+[^\W\d_]+(?:\s+[^\W\d_]+)?\s*$"
+    r"|:\s*$"
+    # or on a word no sentence ends on ("... and the first hypothesis shows")
+    r"|(?<=\w\s)(?-i:the|a|an|and|or|but|of|with|because|since|shows|depicts|showing|depicting)\s*$",
+    re.IGNORECASE,
+)
+_PLACEHOLDER = re.compile(r"[«‹][\U000f0000-\U000ffffd][»›]")  # a mention left in the text
+# The hypotheses counted ("the second hypothesis image"): the reply's ordinal counts of images ("the second image")
+# then count the options too. (Naming the context image by its role does not show how a reply counts: "The second
+# image is more plausible. It shows the aftermath seen in the context image." may count the context image first.)
+_COUNTS_OPTIONS = re.compile(rf"\b(?:{_ORDINAL})\s+(?:hypothesis|hypotheses|option|candidate)\b", _FLAGS)
+
+# A mention explained by another: "the third image (right)", "Hypothesis 1 (right image)", "3 - heavy rain".
+_COLLAPSE = re.compile(
+    r"(?P<outer>[«‹][\U000f0000-\U000ffffd][»›])(?:\s+overall|\s+(?:from|on)\s+the\s+(?:left|right))?"
+    r"\s*(?:(?:\(|-(?=\s*i\.e\.))\s*(?:the\s+|i\.e\.,?\s+)?(?P<inner>[«‹][\U000f0000-\U000ffffd][»›])\s*[)-]"
+    r"|[-:=]\s*(?:the\s+)?(?P<named>«[\U000f0000-\U000ffffd]»)(?=\s*(?:[.,;!)\n]|$)|\s+(?!and\b|or\b)[^\W\d_]))",
+    _FLAGS,
+)
+
+
+def _index(placeholder: str) -> int:
+    """The mention number of a placeholder («i», ‹i›) or of its index character alone."""
+    return ord(placeholder[len(placeholder) // 2]) - _INDEX_BASE
+
+
+Pick = tuple[bool, int, int]  # (a statement of the answer, its position in the marked text, its mention's index)
+
+
+def _decide(
+    text: str,
+    mentions: list[_Mention],
+    statements: Sequence[Rule],
+    verdicts: Sequence[Rule],
+    valid: Callable[[object], bool],
+    values: Sequence[object] | None,
+    complement: bool,
+    unfinished: bool = False,
+) -> object | None:
+    """The answer ``text`` (already marked) gives: the last statement of the answer, else the last
+    other pick, else the one named option (docs/reading.md).
+
+    ``values`` lists every valid answer of a choice or label (None for a score, which needs a pick).
+    """
+    text = _COLLAPSE.sub(lambda match: _collapse(match, mentions, valid, values), text)
+    corrections = [match.end() for match in SELF_CORRECTIONS.pattern.finditer(text)]
+    since, corrected = max(corrections, default=0), max(corrections, default=len(text))
+    if any(rule.pattern.search(text, since) for rule in REFUSALS):
+        return None
+    cut_off = unfinished or _CUT_OFF.search(text) or _next_item_cut(text, mentions)
+    picks, rejected = _picks(text, statements, verdicts)
+    alone, headings = _standing_alone(text, mentions)
+    last_alone = [pick for pick in alone if pick[1] >= corrected] if corrections else alone
+    if values is not None and _invents_an_option(last_alone, headings, picks, mentions, valid):
+        return None
+    alone = [pick for pick in alone if valid(mentions[pick[2]].value)]
+    # the answers standing alone after a self-correction stand for the reply's; none on the unfinished last line of a
+    # reply cut off mid-sentence (the heading of a description it never finished: "Middle (hypothesis 1): Children")
+    if cut_off:
+        alone = [pick for pick in alone if pick[1] < text.rfind("\n")]
+    alone = [pick for pick in alone if pick[1] >= corrected] or alone
+    if len({mentions[index].value for _, _, index in alone} | headings) == 1:
+        picks += alone
+    # the reply's count of the context image ("Image 1 is the cause image") is no pick
+    picks = [
+        pick
+        for pick in picks
+        if pick[2] not in rejected and not mentions[pick[2]].context and not mentions[pick[2]].passing
+    ]
+    if _doubted(text, picks, since) or _refused_the_others(text, picks, since):
+        return None
+    if picks:
+        return _final(picks, mentions, valid, values, corrected)
+    if values is None:
+        return None
+    if cut_off:
+        return _repeated(text, mentions, valid) if not rejected else None
+    return _the_one_named(text, mentions, valid, values, complement, rejected, alone)
+
+
+def _collapse(
+    match: re.Match, mentions: list[_Mention], valid: Callable[[object], bool], values: Sequence[object] | None
+) -> str:
+    """A mention explained by another, as one mention (:data:`_COLLAPSE`).
+
+    "the third image (right)", "the second image (Option 1)": the parenthesis names the answer when the outer mention
+    is not valid or counts images (which may count the context image too). A number its own explanation contradicts
+    ("Hypothesis 1 (right image)" where right is 2, "3 - heavy rain" where heavy rain is option 1) names no answer.
+    """
+    explained = match["inner"] or match["named"]
+    outer, inner = mentions[_index(match["outer"])], mentions[_index(explained)]
+    if values is not None and inner.value == CONTEXT_ALIAS and valid(outer.value):
+        mentions.append(_Mention(None, True))  # "Image 1 (the left one)", where the left panel is the context
+        return f"{_OPEN}{chr(_INDEX_BASE + len(mentions) - 1)}{_CLOSE}"
+    if values is not None and valid(inner.value) and valid(outer.value) and inner.value != outer.value:
+        if not outer.image:
+            mentions.append(_Mention(None, True))
+            return f"{_OPEN}{chr(_INDEX_BASE + len(mentions) - 1)}{_CLOSE}"
+    if match["inner"] and valid(inner.value) and (outer.image or not valid(outer.value)):
+        return match["outer"][0] + match["inner"][1] + match["outer"][-1]  # named as the outer mention is
+    return match["outer"] if match["inner"] else match.group()
+
+
+def _picks(text: str, statements: Sequence[Rule], verdicts: Sequence[Rule]) -> tuple[list[Pick], set[int]]:
+    """The picks of the statement and verdict tables, and the mentions they reject. "Image 2 is more plausible?" asks;
+    "Although 1 is more plausible at first glance, ..." concedes: no picks."""
+    questions = [match.span() for rule in (_QUESTION, _CONCESSION) for match in rule.pattern.finditer(text)]
+    picks: list[Pick] = []
+    rejected: set[int] = set()
+    for strong, rules in ((True, statements), (False, verdicts)):
+        for rule in rules:
+            for match in rule.pattern.finditer(text):
+                found = match.groupdict()
+                if found.get("reject"):
+                    rejected.add(_index(found["reject"]))
+                if found.get("pick") and not any(start <= match.start("pick") < end for start, end in questions):
+                    picks.append((strong, match.start("pick"), _index(found["pick"])))
+    return picks, rejected
+
+
+def _standing_alone(text: str, mentions: list[_Mention]) -> tuple[list[Pick], set[object]]:
+    """The answers standing alone (:data:`ALONE`, less a numbered list's numbers) and the values of the headings of a
+    description ("Image 1: ..."). They count when they name one valid answer: several are an enumeration."""
+    alone = [
+        (True, match.start("pick"), _index(match["pick"])) for rule in ALONE for match in rule.pattern.finditer(text)
+    ]
+    headings = {mentions[_index(match["pick"])].value for match in HEADINGS.pattern.finditer(text)}
+    return _without_list_numbers(text, mentions, alone), headings
+
+
+def _invents_an_option(
+    alone: list[Pick], headings: set[object], picks: list[Pick], mentions: list[_Mention], valid: Callable
+) -> bool:
+    """ "Option 5." of four options, standing as the reply's answer (``alone``: after its last self-correction): the
+    reply commits to an option that does not exist, and names no answer, unless it states a valid answer after it
+    ("Option 5 ... So the answer is Option 2") or the invented option heads one item of a description ("Option 1: a
+    cat. ... Option 5: an umbrella.")."""
+    invented = [position for _, position, index in alone if _no_option(mentions[index], valid)]
+    return bool(
+        invented
+        and len(headings) < 2
+        and not any(
+            strong and position > max(invented) and valid(mentions[index].value) for strong, position, index in picks
+        )
+    )
+
+
+def _doubted(text: str, picks: list[Pick], since: int) -> bool:
+    """A doubt after the last self-correction (at ``since``) that no statement of the answer follows: the statement
+    must come after the end of the doubt's sentence."""
+    doubted = max(
+        (
+            _SENTENCE_END.search(text, match.end()).end()
+            for rule in DOUBTS
+            for match in rule.pattern.finditer(text, since)
+        ),
+        default=None,
+    )
+    return doubted is not None and not any(strong and position > doubted for strong, position, _ in picks)
+
+
+def _refused_the_others(text: str, picks: list[Pick], since: int) -> bool:
+    """ "none of them" after the last self-correction: a refusal, unless a statement of the answer comes between
+    them (then "them" are the other options)."""
+    refused = [match.start() for match in REFUSAL_OF_THE_OTHERS.pattern.finditer(text, since)]
+    return any(not any(strong and since <= position < start for strong, position, _ in picks) for start in refused)
+
+
+def _final(
+    picks: list[Pick], mentions: list[_Mention], valid: Callable, values: Sequence[object] | None, corrected: int
+) -> object | None:
+    """The final committed answer: the picks after the last self-correction if any, its statements if any (a score's
+    statements outrank its other verdicts). Picks that disagree without a self-correction between them are a
+    contradictory reply: no answer."""
+    final = [pick for pick in picks if pick[1] >= corrected] or picks
+    final = [pick for pick in final if pick[0]] or final if values is None else final
+    chosen = {mentions[index].value for _, _, index in final}
+    value = chosen.pop() if len(chosen) == 1 else None
+    return value if valid(value) else None
+
+
+def _the_one_named(
+    text: str,
+    mentions: list[_Mention],
+    valid: Callable,
+    values: Sequence[object],
+    complement: bool,
+    rejected: set[int],
+    alone: list[Pick],
+) -> object | None:
+    """Without a pick, the only answer the reply names and does not reject (of two options, rejecting one picks the
+    other where ``complement``), unless the reply hedges or an answer standing alone names another one ("2. heavy
+    rain", where heavy rain is phrase 1)."""
+    rejected_values = {mentions[index].value for index in rejected} & set(values)
+    named_left = [
+        mentions[_index(placeholder)].value for placeholder in _PLACEHOLDER.findall(text) if placeholder[0] == _OPEN
+    ]
+    named = {value for value in named_left if valid(value)} - rejected_values
+    if not named and complement and len(values) == 2 and len(rejected_values) == 1:
+        return (set(values) - rejected_values).pop()
+    standing = {mentions[index].value for _, _, index in alone} - rejected_values
+    if len(named) == 1 and standing <= named and not any(hedge.pattern.search(text) for hedge in HEDGES):
+        return named.pop()
+    return None
+
+
+def _no_option(mention: _Mention, valid: Callable[[object], bool]) -> bool:
+    """An option named by its number that no option has ("Option 5" of four; not a bare number, an image count or the
+    context panel)."""
+    value = mention.value
+    return (
+        mention.named
+        and not mention.image
+        and isinstance(value, int)
+        and not isinstance(value, bool)
+        and value != CONTEXT_ALIAS
+        and not valid(value)
+    )
+
+
+# A numbered list: bare numbers 1, 2, 3, ... heading consecutive items at the starts of lines ("1. The cause image")
+_LIST_NUMBER = re.compile(r"^[ \t]*‹[\U000f0000-\U000ffffd]›[.)][ \t]+\S", re.MULTILINE)
+
+
+def _without_list_numbers(
+    text: str, mentions: list[_Mention], alone: list[tuple[bool, int, int]]
+) -> list[tuple[bool, int, int]]:
+    """The answers standing alone, less the numbers of a numbered list of two or more items counted from 1 ("Option
+    4.\n\n1. The cause image shows ...\n2. Option 4 depicts ..."): they number the reasons, they are no answers."""
+    indexes = [match.start() + match.group().index("‹") + 1 for match in _LIST_NUMBER.finditer(text)]
+    numbers = [mentions[_index(text[index])].value for index in indexes]
+    if len(numbers) < 2 or numbers != list(range(1, len(numbers) + 1)):
+        return alone
+    return [pick for pick in alone if pick[1] not in indexes]  # a pick's position is its mention's index character
+
+
+# The last words of a reply: an answer's name alone after a sentence, on the same line, with no full stop
+_ENDS_ON_A_NAME = re.compile(r"[.!?][ \t]+([«‹][\U000f0000-\U000ffffd][»›])[ \t]*\Z")
+_SENTENCE_HEAD = re.compile(r"(?:^|(?<=[.!?]))\s*([«‹][\U000f0000-\U000ffffd][»›])(?=\s+[^\W\d_])", re.MULTILINE)
+
+
+def _next_item_cut(text: str, mentions: list[_Mention]) -> bool:
+    """A reply that goes through the answers one sentence each ("Hypothesis 1 states ...") and stops on the next
+    one's name ("... Hypothesis 2"): cut off by the token limit, its last word is no answer."""
+    end = _ENDS_ON_A_NAME.search(text)
+    if end is None:
+        return False
+    last = mentions[_index(end[1])].value
+    heads = {mentions[_index(match[1])].value for match in _SENTENCE_HEAD.finditer(text, 0, end.start(1))}
+    return bool(heads - {last, None})
+
+
+def _repeated(text: str, mentions: list[_Mention], valid: Callable[[object], bool]) -> object | None:
+    """The one answer every complete sentence of a reply cut off in a repetition loop names ("Option 3 shows the
+    effect. Option 3 shows the effect. Option 3 shows the"), else None."""
+    ended = max((match.end() for match in re.finditer(r"[.!?](?=\s)", text)), default=0)
+    sentences = [sentence for sentence in re.split(r"(?<=[.!?])\s+", text[:ended]) if sentence.strip()]
+    named = [
+        {mentions[_index(placeholder)].value for placeholder in _PLACEHOLDER.findall(piece) if placeholder[0] == _OPEN}
+        for piece in [*sentences, text[ended:]]
+    ]
+    if len(sentences) < 2 or not all(named[:-1]) or any(hedge.pattern.search(text) for hedge in HEDGES):
+        return None
+    values = set().union(*named)
+    return values.pop() if len(values) == 1 and valid(next(iter(values))) else None
+
+
+def _in_passing(mentions: list[_Mention], marked: str) -> list[_Mention]:
+    """The mentions with the option texts named in passing (see :data:`IN_PASSING`) naming nothing."""
+    passing = set()
+    for match in _PLACEHOLDER.finditer(marked):
+        index = _index(match.group())
+        if not mentions[index].text:
+            continue
+        start = max((end.end() for end in _CLAUSE_END.finditer(marked, 0, match.start())), default=0)
+        clause = marked[start : match.start()]
+        if (
+            IN_PASSING.pattern.search(clause)
+            and not _ROLE_NAMED.search(clause)
+            and not _ROLE_AFTER.match(marked, match.end())
+        ):
+            passing.add(index)
+    return [
+        _Mention(None, True, passing=True) if index in passing else mention for index, mention in enumerate(mentions)
+    ]

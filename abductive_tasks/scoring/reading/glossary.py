@@ -1,0 +1,111 @@
+"""Answer words in other languages, as the English words the rule tables read."""
+
+from __future__ import annotations
+
+import re
+
+# Full-width punctuation (Chinese, Japanese) as ASCII; CJK text set apart from digits and Latin words.
+_FULL_WIDTH = str.maketrans(
+    {"：": ":", "（": "(", "）": ")", "。": ". ", "，": ", ", "；": "; ", "！": "! ", "？": "? ", "،": ", ", "।": ". "}
+    | {chr(zero + digit): str(digit) for zero in (0x660, 0x6F0, 0x966, 0xFF10) for digit in range(10)}
+)
+_CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+_CJK_BOUNDARY = re.compile(rf"(?<=[{_CJK}])(?=[^\s{_CJK}])|(?<=[^\s{_CJK}])(?=[{_CJK}])")
+# Answer words in other languages, as the English words the tables read (a plain answer in another language is read
+# where a person reads it: "答案是 2", "La imagen 2 es más plausible", "选项3", "Bewertung: 4"). Scale words
+# ("muy plausible") are not translated: a number after an answer word is.
+GLOSSARY = {  # English: the words it translates, separated by |
+    "answer": "答案|回答|答え|정답|답변|respuesta|resposta|réponse|reponse|antwort|risposta|ответ|الإجابة|الجواب|उत्तर",
+    "option": "选项|選項|選択肢|オプション|선택지|옵션|opción|opcion|opção|opcao|opzione|вариант|варианте|الخيار|विकल्प",
+    "image": (
+        "图片|图像|圖片|图|圖|画像|이미지|사진|그림|imagen|imagem|immagine|bild|abbildung|изображение|изображении|картинка|"
+        "الصورة|छवि"
+    ),
+    "hypothesis": (
+        "假设|假設|仮説|가설|hipótesis|hipotesis|hipótese|hypothèse|hypothese|ipotesi|гипотеза|الفرضية|परिकल्पना"
+    ),
+    "score is": "점수는|점수가|평점은",
+    "score": (
+        "评分|評分|分数|得分|打分|评级|スコア|評価|점수|평점|puntuación|puntuacion|puntaje|calificación|pontuação|pontuacao|nota|"
+        "bewertung|punktzahl|punteggio|оценка|балл|الدرجة|التقييم|स्कोर|अंक"
+    ),
+    "plausibility": "plausibilität|plausibilidad|plausibilité|plausibilidade|合理性|可信度",
+    "rate": "bewerten|bewerte|califico|calificaría|daría|darei|donnerais",
+    "with": "mit",
+    "is": "是|es|est|ist|é",
+    "think": "认为|我觉得",
+    "the more plausible is": "更合理的是|更合理的一个是|更可能的是|最合理的是|より妥当なのは|よりもっともらしいのは",
+    "is more plausible": (
+        "更合理|更加合理|更可信|更有可能|更可能|es más plausible|é mais plausível|est plus plausible|ist plausibler|"
+        "ist wahrscheinlicher|è più plausibile|の方が妥当|がより妥当|の方がもっともらしい|がよりもっともらしい|"
+        "이 더 그럴듯|가 더 그럴듯|이 더 타당|가 더 타당|이 더 합리적|가 더 합리적|"
+        "более правдоподобна|более правдоподобен|более правдоподобно|अधिक संभावित है|अधिक प्रशंसनीय है"
+    ),
+    "is the most plausible": (
+        "最合理|最有可能|es la más plausible|es el más plausible|é a mais plausível|est la plus plausible|"
+        "est le plus plausible|ist am plausibelsten|è la più plausibile|هي الأكثر معقولية|هو الأكثر معقولية|"
+        "الأكثر معقولية|الأكثر منطقية"
+    ),
+    "the right": "右边的|右边|右側の|右の|오른쪽|de la derecha|da direita|de droite|rechte",
+    "the middle": "中间的|中间|中央の|真ん中の|가운데|del medio|del centro|do meio|du milieu|du centre|mittlere",
+    "the left": "左边的|左边|左側の|左の|왼쪽|de la izquierda|da esquerda|de gauche|linke",
+    "strengthens": "加强|增强|强化|強化|支持|강화|fortalece|refuerza|reforça|renforce|stärkt|rafforza",
+    "weakens": "削弱|减弱|弱化|弱める|약화|debilita|enfraquece|affaiblit|schwächt|indebolisce",
+    "strengthener": "fortalecedor|fortalecedora|reforzador|renforçateur|verstärker|rafforzativo",
+    "weakener": "debilitador|debilitadora|affaiblisseur|abschwächer|indebolente",
+    # Arabic puts the ordinal after its noun: "الفرضية الأولى" is "the first hypothesis"
+    "the first": "첫 번째|첫번째",
+    "the second": "두 번째|두번째",
+    "the third": "세 번째|세번째",
+    "the fourth": "네 번째|네번째",
+    "the first hypothesis": "الفرضية الأولى",
+    "the second hypothesis": "الفرضية الثانية",
+    "the first image": "الصورة الأولى",
+    "the second image": "الصورة الثانية",
+    "the first option": "الخيار الأول",
+    "the second option": "الخيار الثاني",
+    "the third option": "الخيار الثالث",
+    "the fourth option": "الخيار الرابع",
+}
+# Number words of other languages, as digits ("mit sieben bewerten": rate with 7)
+_GLOSSARY_NUMBERS = {
+    "zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6, "sieben": 7, "acht": 8, "neun": 9, "zehn": 10,
+    "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8, "nueve": 9, "diez": 10,
+}  # fmt: skip
+_GLOSSARY_WORDS = {word.lower(): english for english, words in GLOSSARY.items() for word in words.split("|")}
+_GLOSSARY_WORDS |= {word: str(value) for word, value in _GLOSSARY_NUMBERS.items()}
+# Chinese numerals after an answer noun ("选项二": option 2) and ordinals ("第二个": the second)
+_CJK_NUMERALS = dict(zip("一二三四五六七八九十", range(1, 11), strict=True))
+_GLOSSARY_WORDS |= {
+    f"{noun}{numeral}": f"{english} {value}"
+    for noun, english in (("选项", "option"), ("图片", "image"), ("图", "image"), ("假设", "hypothesis"))
+    for numeral, value in _CJK_NUMERALS.items()
+}
+_GLOSSARY_WORDS |= {
+    f"第{numeral}{measure}": f"the {ordinal}"
+    for numeral, ordinal in zip(
+        _CJK_NUMERALS, "first second third fourth fifth sixth seventh eighth ninth tenth".split(), strict=True
+    )
+    for measure in ("", "个", "張", "张", "幅")
+}
+_GLOSSARY_PATTERN = re.compile(
+    "|".join(
+        re.escape(word) if re.match(f"[{_CJK}]", word) else rf"(?<!\w){re.escape(word)}(?!\w)"
+        for word in sorted(_GLOSSARY_WORDS, key=len, reverse=True)
+    ),
+    re.IGNORECASE,
+)
+
+
+# Korean counts with 번 before the noun: "2번 이미지" is "이미지 2" (image 2)
+_KOREAN_NUMBERED = re.compile(r"(\d+)\s*번\s*(이미지|사진|그림|선택지|옵션|가설)")
+_KOREAN_NUMBER = re.compile(r"(\d+)\s*[번番](?!\s*[째目])")  # "정답은 3번", "2番です" (number 2; not "2番目")
+
+
+def _translate(text: str) -> str:
+    """``text`` with full-width punctuation as ASCII, CJK set apart, and the glossary's answer words in English."""
+    text = _KOREAN_NUMBER.sub(r"number \1", _KOREAN_NUMBERED.sub(r"\2 \1", text))
+    text = _GLOSSARY_PATTERN.sub(
+        lambda match: f" {_GLOSSARY_WORDS[match.group().lower()]} ", text.translate(_FULL_WIDTH)
+    )
+    return re.sub(r"[ \t]+", " ", _CJK_BOUNDARY.sub(" ", text))

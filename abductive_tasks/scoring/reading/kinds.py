@@ -1,0 +1,443 @@
+"""The answer kinds: Choice, Label and Score read a reply; the judge's verdicts are read as scores."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Protocol
+
+from abductive_tasks.scoring.reading.decision import _COUNTS_OPTIONS, _UNFINISHED, _decide, _in_passing
+from abductive_tasks.scoring.reading.glossary import _translate
+from abductive_tasks.scoring.reading.mention_tables import choice_mentions, label_mentions, score_mentions
+from abductive_tasks.scoring.reading.mentions import (
+    _FLAGS,
+    _OPTION_NOUN,
+    _alternatives,
+    _mark,
+    _Mention,
+    _MentionRule,
+    _option_text,
+)
+from abductive_tasks.scoring.reading.rules import (
+    _HYPOTHESIS_NOUN,
+    _SHARED_HEAD,
+    JUDGEMENT_TOLERANCE,
+    JUDGEMENTS,
+    LABEL_CONCESSIONS,
+    LABEL_EFFECTS,
+    LABEL_STATEMENTS,
+    LABEL_VERBS,
+    SCORE_STATEMENTS,
+    SCORE_VERDICTS,
+    STATEMENTS,
+    VERDICTS,
+    Rule,
+)
+from abductive_tasks.scoring.reading.text import (
+    _THINK,
+    TYPO_VOCABULARY,
+    _json_answer,
+    _plain,
+    _reply_part,
+    _spell,
+    is_request_failure,
+)
+
+
+class AnswerKind(Protocol):
+    """What every answer kind offers."""
+
+    def read(self, text: str) -> object | None: ...
+
+    def describe(self) -> str: ...
+
+
+class _Reader:
+    """Shared ``read``: failures and JSON first, then mentions, verdicts and the decision.
+
+    A kind provides its mention and verdict tables, ``_valid`` (is a value a valid answer) and
+    ``_values`` (every valid answer of a choice or label; None for a score, which needs a pick).
+    """
+
+    _mention_rules: tuple[_MentionRule, ...]
+    _statement_rules: tuple[Rule, ...]
+    _verdict_rules: tuple[Rule, ...]
+    _values: tuple | None
+    _ignore: re.Pattern | None = None  # text that names no answer: the question's list of answers, a score's scale
+    _complement: bool = False  # of two answers, rejecting one picks the other (a forced choice)
+    _answer_words: tuple[str, ...] = ()  # the words that name answers, read through typos
+
+    def _valid(self, value: object) -> bool:
+        raise NotImplementedError
+
+    def _revise(self, mentions: list[_Mention], text: str = "", marked: str = "") -> list[_Mention]:
+        """The mentions as this kind reads them, knowing all of them, the reply's ``text`` and the text as
+        ``marked``."""
+        return mentions
+
+    def _prepared(self, text: str) -> str:
+        """The reply's plain text, as the mention table reads it: the reply part, without a closed reasoning block,
+        its JSON answer as a statement, in English words, without the question's list of answers, typos spelled."""
+        text = _reply_part(text)
+        answer = _THINK.sub(" ", text)
+        text = answer if answer.strip() or "</think>" not in text.lower() else text
+        json_answer = _json_answer(text)
+        # a JSON answer is a statement of the answer: {"choice": "B"} reads as "Answer: B"
+        plain = _plain(_translate(f"Answer: {json_answer}" if json_answer is not None else text))
+        if self._ignore is not None:
+            plain = self._ignore.sub(" ", plain)
+        return _spell(plain, self._answer_words) if self._answer_words else plain
+
+    def read(self, text: str) -> object | None:
+        """The answer a person reads in ``text``, or None (docs/reading.md)."""
+        if is_request_failure(text) or not isinstance(text, str):
+            return None
+        plain = self._prepared(text)
+        marked, mentions = _mark(plain, self._mention_rules)
+        return _decide(
+            marked,
+            self._revise(mentions, plain, marked),
+            self._statement_rules,
+            self._verdict_rules,
+            self._valid,
+            self._values,
+            self._complement,
+            bool(_UNFINISHED.search(plain)),
+        )
+
+
+@dataclass(frozen=True)
+class Choice(_Reader):
+    """One of ``n`` options numbered from 1; ``read`` returns the 1-based option.
+
+    ``aliases`` maps panel positions or other words to options (NL-Eye's combined image:
+    ``{"middle": 1, "right": 2}``); ``letters`` reads A, B, ... as options 1, 2, ... (only where
+    the prompt lists letters); ``option_texts`` are the options' own texts, which an answer may
+    quote instead of a number (MuCR cue phrases). With two options, "the former"/"the latter" count.
+
+    Image counts ("image 2", "the second picture") name options, unless the options are texts
+    (then images are no options). ``context_images`` is the number of images shown before the
+    options (the context or cause image): a reply that counts images beyond the options ("the
+    third image" of two options) counts these too, and its image counts are shifted back; with
+    ``context_images=0`` such counts are ambiguous and name nothing. ``image_numbers=False`` where the prompt
+    numbers the options otherwise ("Option 1" to "Option 4" after a context image, MuCR): then "image 3" may count
+    the context image or not and names no option, unless the reply shows how it counts.
+    """
+
+    n: int
+    aliases: Mapping[str, int] = field(default_factory=dict)
+    letters: bool = False
+    option_texts: tuple[str, ...] = ()
+    context_images: int = 0
+    image_numbers: bool = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "option_texts", tuple(self.option_texts))
+        object.__setattr__(self, "aliases", dict(self.aliases))
+        if self.option_texts and len(self.option_texts) != self.n:
+            raise ValueError(f"Choice: {len(self.option_texts)} option texts for {self.n} options")
+
+    def __hash__(self) -> int:
+        return hash(
+            (
+                self.n,
+                tuple(sorted(self.aliases.items())),
+                self.letters,
+                self.option_texts,
+                self.context_images,
+                self.image_numbers,
+            )
+        )
+
+    @property
+    def _answer_words(self) -> tuple[str, ...]:
+        return (*(_option_text(option) for option in self.option_texts), *TYPO_VOCABULARY)
+
+    def describe(self) -> str:
+        numbers = [str(number) for number in range(1, self.n + 1)]
+        text = f"the number of one option: {', '.join(numbers[:-1])} or {numbers[-1]}"
+        if self.option_texts:
+            text += (
+                " ("
+                + "; ".join(f"{number} = {option}" for number, option in zip(numbers, self.option_texts, strict=True))
+                + ")"
+            )
+        if self.aliases:
+            text += " (" + "; ".join(f"the {word} image = {option}" for word, option in self.aliases.items()) + ")"
+        if self.letters:
+            text += f" (or the letters A to {chr(ord('A') + self.n - 1)})"
+        return text
+
+    def _valid(self, value: object) -> bool:
+        return isinstance(value, int) and 1 <= value <= self.n
+
+    @cached_property
+    def _ignore(self) -> re.Pattern:  # the prompt's list of the options: "(1, 2, 3 or 4)", "1 or 2"
+        listed = r"\s*,\s*".join(str(number) for number in range(1, self.n))
+        whole_range = rf"\b{_OPTION_NOUN}\s*1\s*(?:-|to|through|thru)\s*(?:{_OPTION_NOUN}\s*)?{self.n}(?![\w.,])"
+        return re.compile(rf"\(?(?<![\w.,]){listed}\s*,?\s*or\s+{self.n}(?![\w.,])\s*\)?|{whole_range}", _FLAGS)
+
+    @property
+    def _values(self) -> tuple[int, ...]:
+        return tuple(range(1, self.n + 1))
+
+    def _revise(self, mentions: list[_Mention], text: str = "", marked: str = "") -> list[_Mention]:
+        if self.option_texts:
+            mentions = _in_passing(mentions, marked)
+        images = [mention.value for mention in mentions if mention.image and isinstance(mention.value, int)]
+        # "the third image" of two options, "the first image (the context)": the reply counts the context image too
+        # (an image beyond all those shown, "the fourth image" of three, is invented: it shows nothing of how it counts)
+        shown = self.n + self.context_images if self.context_images else None
+        counts_context = any(self.n < value <= (shown or value) for value in images) or any(
+            mention.context for mention in mentions
+        )
+        if not self.option_texts and not counts_context and not self.context_images:
+            return mentions
+        # "The second image is more plausible. The first hypothesis image shows ...": a reply that counts the
+        # hypotheses counts the options with its ordinals
+        if self.image_numbers and not self.option_texts and not counts_context and _COUNTS_OPTIONS.search(text):
+            return mentions
+        numbered = self.image_numbers and not self.option_texts
+        shift = self.context_images if counts_context and not self.option_texts else None
+
+        def revised(mention: _Mention) -> _Mention:
+            if not mention.image or not (shift or not numbered or mention.ordinal):
+                return mention  # "image 2" numbers the options as the prompt does
+            # a count of the images shown ("the second image") may count the context image or not: no answer
+            value = mention.value - shift if shift and isinstance(mention.value, int) else None
+            # the count of the context image itself ("The first image shows the cause") picks no option
+            return _Mention(value, mention.named, mention.image, mention.ordinal, mention.context or value == 0)
+
+        return [revised(mention) for mention in mentions]
+
+    @cached_property
+    def _mention_rules(self) -> tuple[_MentionRule, ...]:
+        return choice_mentions(self.n, self.aliases, self.letters, self.option_texts, self.context_images)
+
+    _statement_rules = STATEMENTS
+    _verdict_rules = VERDICTS
+    _complement = True
+
+
+@dataclass(frozen=True)
+class Label(_Reader):
+    """One of a few word ``labels``; ``aliases`` maps other words to labels ("weakens" -> "weakener").
+
+    A label or alias counts in the plural and in the -ing form too ("weakeners", "weakening"). The
+    question's own list of the labels ("strengthener or weakener") names none. ``read`` returns the label as given.
+    """
+
+    labels: tuple[str, ...]
+    aliases: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "labels", tuple(self.labels))
+        object.__setattr__(self, "aliases", dict(self.aliases))
+        unknown = set(self.aliases.values()) - set(self.labels)
+        if unknown:
+            raise ValueError(f"Label: aliases name unknown labels {sorted(unknown)}")
+
+    def __hash__(self) -> int:
+        return hash((self.labels, tuple(sorted(self.aliases.items()))))
+
+    @property
+    def _answer_words(self) -> tuple[str, ...]:
+        return (*self.labels, *self.aliases)
+
+    def describe(self) -> str:
+        return "one of the words " + " or ".join(self.labels)
+
+    def _valid(self, value: object) -> bool:
+        return value in self.labels
+
+    @property
+    def _values(self) -> tuple[str, ...]:
+        return self.labels
+
+    @cached_property
+    def _mention_rules(self) -> tuple[_MentionRule, ...]:
+        return label_mentions(self.labels, self.aliases)
+
+    @cached_property
+    def _ignore(self) -> re.Pattern:  # the question's list: "strengthener or weakener", "strengthens or weakens"
+        verbs = [label.removesuffix("er") for label in self.labels if label.lower().endswith("er")]
+        word = rf"(?:an?\s+)?(?:{_alternatives([*self.labels, *self.aliases, *verbs])})(?:s|ed)?"
+        # as many words as labels, the last after "or" or "/"
+        listed = rf"{word}(?:\s*[/,]\s*{word}){{{len(self.labels) - 2}}}"
+        return re.compile(rf"\b{listed}\s*(?:/|,?\s*\bor\b)\s*{word}\b", _FLAGS)
+
+    def read(self, text: str) -> str | None:
+        value = super().read(text)
+        if value is None:
+            return None
+        # "weakener ... which supports the idea that she is heading to work": the explanation argues the other label
+        return None if self._argued(text) - {value} else value
+
+    def _argued(self, text: str) -> set[str]:
+        """The labels the reply's words state by the verbs of :data:`LABEL_VERBS` ("supports the hypothesis")."""
+        stems = {label.lower().removesuffix("er"): label for label in self.labels if label.lower().endswith("er")}
+        argued = set()
+        for stem, synonyms in LABEL_VERBS.items():
+            if stem not in stems:
+                continue
+            # any form of the verb: "supports", "undermining", "casts doubt on"
+            verbs = "|".join(
+                rf"{verb.split()[0].removesuffix('e')}\w{{0,4}}" + "".join(rf"\s+{word}" for word in verb.split()[1:])
+                for verb in synonyms.split("|")
+            )
+            # not denied nor conceded: "does not support the idea", "at first seems to support the idea"
+            pattern = (
+                r"(?<!not )(?<!n't )(?<!never )(?<!to )(?<!might )(?<!may )(?<!could )"
+                rf"\b(?:(?:{verbs})\s+{_HYPOTHESIS_NOUN}|{LABEL_EFFECTS[stem]})"
+            )
+            if re.search(pattern, _plain(text), _FLAGS):
+                argued.add(stems[stem])
+        return argued
+
+    _statement_rules = (*STATEMENTS, *LABEL_STATEMENTS)
+    _verdict_rules = (*VERDICTS, *LABEL_CONCESSIONS)
+
+
+@dataclass(frozen=True)
+class Score(_Reader):
+    """A rating in ``[low, high]``; ``read`` returns it as a float. A rating out of range is unreadable.
+
+    ``labels`` maps the prompt's own scale words to their ratings ("very plausible" -> 7 where the
+    prompt defines "7: Very plausible"); they are read only when the reply gives no number.
+    """
+
+    low: float = 1.0
+    high: float = 10.0
+    labels: Mapping[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "labels", {label.lower(): float(rating) for label, rating in dict(self.labels).items()}
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.low, self.high, tuple(sorted(self.labels.items()))))
+
+    def read(self, text: str) -> float | None:
+        value = super().read(text)
+        if is_request_failure(text):
+            return None
+        if value is not None:
+            # "Score: 3. This is very plausible": a rating its own words contradict is no answer
+            judged = self._judgements(text)
+            tolerance = JUDGEMENT_TOLERANCE * (self.high - self.low)
+            return None if any(abs(value - rating) > tolerance for rating in judged) else value
+        if not self.labels or re.search(r"\d", text):
+            return None
+        words = " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+        words = _SHARED_HEAD.sub(r"\g<first> \g<head> \g<glue> \g<second> \g<head>", words)
+        found = [label for label in self.labels if re.search(rf"(?<!\w){re.escape(label)}(?!\w)", words)]
+        # "It is not very plausible" denies a label: no rating
+        if any(re.search(rf"\b(?:not|n't|never|hardly)\s+{re.escape(label)}(?!\w)", words) for label in found):
+            return None
+        # "not plausible at all" contains "plausible": a label inside another label found counts as that one
+        ratings = {
+            self.labels[label] for label in found if not any(label != other and label in other for other in found)
+        }
+        return ratings.pop() if len(ratings) == 1 else None
+
+    def _judgements(self, text: str) -> set[float]:
+        """The ratings of the reply's own words about the inference ("this is very plausible", "barely plausible")."""
+        words = {label: rating for label, rating in self.labels.items()}
+        words |= {
+            word: self.low + share * (self.high - self.low)
+            for share, phrases in JUDGEMENTS.items()
+            for word in phrases.split("|")
+            if word not in words
+        }
+        # not the scale restated: "where 1 is not plausible at all"
+        pattern = (
+            r"(?<!\d )(?<!\d)\b(?:is|seems|appears|looks|sounds|be|was|remains)\s+"
+            rf"(?:therefore\s+|thus\s+|so\s+|still\s+|only\s+)?(?P<word>{_alternatives(list(words))})"
+            r"(?=\s*(?:[.,;:!)]|$|\s+(?:because|since|as|given)\b))"
+        )
+        return {words[" ".join(match["word"].lower().split())] for match in re.finditer(pattern, _plain(text), _FLAGS)}
+
+    def describe(self) -> str:
+        return f"one number from {self.low:g} to {self.high:g}"
+
+    def _valid(self, value: object) -> bool:
+        return isinstance(value, float) and self.low <= value <= self.high
+
+    _values = None
+
+    @cached_property
+    def _ignore(self) -> re.Pattern:  # the scale itself: "(1-10)", "on a scale of 1 to 10", "between 1 and 10"
+        low, high = re.escape(f"{self.low:g}"), re.escape(f"{self.high:g}")
+        # the scale's own words restated with their numbers, two or more: "1: Not plausible at all, 3: Slightly ..."
+        anchor = "|".join(rf"{rating:g}\s*[:=]\s*{_alternatives([label])}" for label, rating in self.labels.items())
+        listing = rf"(?:(?<![\w.])(?:{anchor})\s*[,;]?\s*){{2,}}|" if anchor else ""
+        return re.compile(
+            listing
+            + rf"\(?\s*(?:(?:on|using|in)\s+)?(?:(?:a|the)\s+)?(?:(?:scale|range)\s+(?:of\s+|from\s+)?)?(?:from\s+)?"
+            rf"(?<![\d.]){low}\s*(?:-|to)\s*{high}(?!\d|\.\d)(?:\s*(?:point\s+)?(?:scale|range))?\s*\)?"
+            rf"|\bbetween\s+{low}\s+and\s+{high}(?!\d|\.\d)",
+            _FLAGS,
+        )
+
+    @cached_property
+    def _mention_rules(self) -> tuple[_MentionRule, ...]:
+        return score_mentions(self.high)
+
+    _statement_rules = SCORE_STATEMENTS
+    _verdict_rules = SCORE_VERDICTS
+
+
+# ---------------------------------------------------------------- corpus batches and judge verdicts
+
+
+def answer_kind(kind: str, params: Mapping, prompt: str = "") -> AnswerKind:
+    """The answer kind a reply batch describes (``kind``: choice | label | score, with its parameters), as the
+    corpus and blind batches of ``tests/shared/`` write it; ``prompt`` names the task whose prompt was answered
+    (MuCR's prompts number the options "Option 1" to "Option 4", not as images)."""
+    if kind == "choice":
+        return Choice(
+            params["n"],
+            params.get("aliases", {}),
+            params.get("letters", False),
+            tuple(params.get("option_texts", ())),
+            params.get("context_images", 0),
+            params.get("image_numbers", "mucr" not in prompt),
+        )
+    if kind == "label":
+        return Label(tuple(params["labels"]), params.get("aliases", {}))
+    if kind == "score":
+        return Score(params["low"], params["high"], params.get("labels", {}))
+    raise ValueError(f"unknown answer kind {kind!r}")
+
+
+_ANY_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?!\d|\.\d)")
+
+
+def parse_judge_score(text: str, low: float = 0.0, high: float = 10.0) -> float | None:
+    """The numeric verdict in ``[low, high]`` of an LLM judge's reply, or None.
+
+    Reads every form :class:`Score` reads ("Score: 7", "7/10", a leading number), and otherwise a
+    reply holding exactly one number ("The similarity is 6."). Replies with no number, several
+    candidate numbers or a number outside the range are unreadable.
+    """
+    score = Score(low, high).read(text)
+    if score is not None:
+        return score
+    if is_request_failure(text):
+        return None
+    numbers = _ANY_NUMBER.findall(_plain(text))
+    if len(numbers) != 1:
+        return None
+    value = float(numbers[0])
+    return value if low <= value <= high else None
+
+
+def parse_judge_label(text: str, labels: tuple[int, ...]) -> int | None:
+    """Return the integer class among ``labels`` an LLM judge's reply gives ("2", "Class: 1"), or ``None``."""
+    value = parse_judge_score(text, min(labels), max(labels))
+    if value is None or not value.is_integer() or int(value) not in labels:
+        return None
+    return int(value)

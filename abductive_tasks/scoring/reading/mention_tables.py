@@ -1,0 +1,400 @@
+"""The mention tables: what names an answer of each kind, as rules with the example replies they exist for.
+
+A kind marks a reply with its table in order: the first rule whose pattern matches a span marks it. A rule's
+``examples`` name the example kind that reads them (``Example.kind``, see docs/reading.md) and what a person reads;
+tests/scoring/test_rule_examples.py reads every example through that kind.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+
+from abductive_tasks.scoring.reading.mentions import (
+    _FLAGS,
+    _IMAGE_NOUN,
+    _NUMBER,
+    _NUMBER_WORD,
+    _NUMBER_WORD_ALONE,
+    _NUMBER_WORDS,
+    _OPTION_NOUN,
+    _ORDINAL,
+    _ORDINAL_NOUN,
+    _ORDINALS,
+    _POSITION_NOT_PANEL,
+    Example,
+    _alternatives,
+    _MentionRule,
+    _option_text,
+)
+from abductive_tasks.scoring.reading.rules import _COPULA, LABEL_EFFECTS
+
+
+def _rule(
+    pattern: str,
+    value: Callable[[re.Match], object],
+    *examples: Example,
+    named: bool = True,
+    image: bool = False,
+    ordinal: bool = False,
+    context: bool = False,
+    text: bool = False,
+) -> _MentionRule:
+    return _MentionRule(re.compile(pattern, _FLAGS), value, named, image, ordinal, context, text, examples)
+
+
+def _number(token: str) -> int:
+    """An option number written as a digit, a number word or a letter ("B" is 2)."""
+    token = token.strip().lower()
+    if token.isdigit():
+        return int(token)
+    if token in _NUMBER_WORDS:
+        return _NUMBER_WORDS[token]
+    return ord(token.upper()) - ord("A") + 1  # a letter
+
+
+def _ordinal(token: str) -> int:
+    token = token.lower()
+    return _ORDINALS[token] if token in _ORDINALS else int(re.sub(r"\D", "", token))
+
+
+def choice_mentions(
+    n: int, aliases: Mapping[str, int], letters: bool, option_texts: tuple[str, ...], context_images: int
+) -> tuple[_MentionRule, ...]:
+    """The mention table of ``Choice(n, aliases, letters, option_texts, context_images)``."""
+    # letters as option positions: A to the last option's letter after an option noun ("Option B"), any with
+    # ``letters`` (the prompt lists letters)
+    letter = "(?-i:[A-Z])" if letters else f"(?-i:[A-{chr(ord('A') + n - 1)}])"
+    positions = {
+        **({"former": 1, "latter": 2} if n == 2 else {}),
+        # the options shown as images in a row after the context: the rightmost is the last
+        **({"rightmost": n, "right-most": n} if not aliases and not option_texts else {}),
+        **{word.lower(): option for word, option in aliases.items()},
+    }
+    return (
+        *_option_text_mentions(option_texts),
+        *_position_mentions(positions),
+        *_context_count_mentions(context_images),
+        *_numbered_mentions(letter),
+        *_ordinal_mentions(n, option_texts),
+        *_bare_position_mentions(positions),
+        *_letter_mentions(letter, letters),
+        _rule(
+            _NUMBER_WORD_ALONE,
+            lambda m: _number(m["value"]),
+            Example("mucr", "Two.", 2),
+            Example("nleye", "The answer is one.", 1),
+            named=False,
+        ),
+        _rule(
+            rf"(?<![\w.,/]){_NUMBER}(?!\s*/)",
+            lambda m: int(m.group()),
+            Example("nleye", "2", 2),
+            Example("mucr", "3. The spilled water explains the puddle.", 3),
+            named=False,
+        ),
+    )
+
+
+def _option_text_mentions(option_texts: tuple[str, ...]) -> tuple[_MentionRule, ...]:
+    """An option's own text quoted names it, longest first: "catch cold" is one mention, not "cold" inside it."""
+    if not option_texts:
+        return ()
+    texts = {_option_text(option).lower(): index for index, option in enumerate(option_texts, start=1)}
+    return (
+        _rule(
+            rf"(?<!\w)(?:{_alternatives(list(texts))})(?!\w)",
+            lambda m: texts[" ".join(m.group().lower().split())],
+            Example("cue", "The cue is heavy rain.", 3),
+            Example("texts", "The man is sunbathing on a beach is the more plausible hypothesis.", 2),
+            text=True,
+        ),
+    )
+
+
+def _position_mentions(positions: Mapping[str, int]) -> tuple[_MentionRule, ...]:
+    """Panel positions and "the former"/"the latter" named with their noun or article."""
+    if not positions:
+        return ()
+    word = rf"(?P<word>{_alternatives(list(positions))})(?:-?most|-hand(?:\s+side)?)?"
+
+    def value(match: re.Match) -> int:
+        return positions[match["word"].lower()]
+
+    return (
+        _rule(
+            rf"\b(?:on|in|at|from|to)\s+the\s+{word}\b(?:\s+{_ORDINAL_NOUN}\b)?",
+            value,
+            Example("panels", "The image on the right is more plausible.", 2),
+        ),
+        _rule(
+            rf"\b(?:the\s+)?{word}\s+{_ORDINAL_NOUN}\b",
+            value,
+            Example("panels", "The middle panel is more plausible.", 1),
+            Example("nleye", "The rightmost picture is more plausible.", 2),
+        ),
+        _rule(
+            rf"\bthe\s+{word}\b(?!\s+(?:{_POSITION_NOT_PANEL})\b)",
+            value,
+            Example("nleye", "I'd go with the latter.", 2),
+        ),
+    )
+
+
+def _context_count_mentions(context_images: int) -> tuple[_MentionRule, ...]:
+    """The reply's count of the context image, which shows how it counts the images (no pick itself)."""
+    return (
+        # "the first image (the context)", "Image 1 is the cause image"
+        _rule(
+            rf"\b(?:(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+{_IMAGE_NOUN}|{_IMAGE_NOUN}\s*(?P<number>\d+))"
+            r"(?=\s*(?:\(\s*|,?\s+(?:is|being)\s+)(?:the\s+)?(?:context|premise|(?:cause|effect)\s+image)\b)",
+            lambda m: _ordinal(m["ordinal"]) if m["ordinal"] else int(m["number"]),
+            Example("nleye", "The first image (the context) shows rain. The third image is more plausible.", 2),
+            image=True,
+            ordinal=True,
+            context=True,
+        ),
+        # the first image named by the context's role, as the prompt names it ("The first image shows a cause"):
+        # "The first image (the cause) shows ...", "the first image is the effect"
+        *(
+            [
+                _rule(
+                    rf"\b(?:(?:the\s+)?first\s+{_IMAGE_NOUN}|{_IMAGE_NOUN}\s*1(?!\d))"
+                    r"(?=\s*(?:\(\s*|,?\s+(?:is|being|shows|showing|depicts)\s+)(?:the\s+)?(?:cause|effect)\b)",
+                    lambda m: 1,
+                    Example("mucr", "The first image (the cause) shows rain. The third image shows the flood.", 2),
+                    image=True,
+                    ordinal=True,
+                    context=True,
+                )
+            ]
+            if context_images
+            else []
+        ),
+        # ... and the context named first, then counted: "the context (first image in the row)", "the context
+        # image, i.e. the first picture", "the cause image is the first image"
+        _rule(
+            r"\b(?:context|premise|(?:cause|effect)\s+image)(?:\s+(?:image|panel|picture))?"
+            rf"\s*(?:\(\s*|,\s*|\s+(?:is|being)\s+)(?:i\.e\.,?\s+)?(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+{_IMAGE_NOUN}\b",
+            lambda m: _ordinal(m["ordinal"]),
+            Example(
+                "nleye", "The context (first image in the row) shows a storm. The second image is more plausible.", 1
+            ),
+            image=True,
+            ordinal=True,
+            context=True,
+        ),
+    )
+
+
+def _numbered_mentions(letter: str) -> tuple[_MentionRule, ...]:
+    """An option or image named by its number: "Option (3)", "choice three", "phrase #4", "image 2", and lists:
+    "options 2 and 4", "Options 1, 3 and 4"."""
+    label = rf"{_NUMBER}|{_NUMBER_WORD}|{letter}\b(?!')"
+    one = rf"(?:\(\s*(?:{label})\s*\)|(?:{label}))"
+    glue = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+)"
+    labels = rf"(?P<labels>{one}(?:{glue}{one})*)"
+
+    def numbers(match: re.Match) -> list[int]:
+        return [_number(token) for token in re.findall(label, match["labels"], _FLAGS)]
+
+    return (
+        _rule(
+            rf"\b{_OPTION_NOUN}[ \t]*(?:#\s*|no\.\s*|number\s*[:=]?\s*)?{labels}",
+            numbers,
+            Example("mucr", "Option (3) shows the effect.", 3),
+            Example("mucr", "Option B.", 2),
+            Example("mucr", "Options 2 and 4 both show water, but only option 4 shows a flood.", 4),
+        ),
+        _rule(
+            rf"\b{_IMAGE_NOUN}[ \t]*(?:#\s*|no\.\s*|number\s+)?{labels}",
+            numbers,
+            Example("nleye", "Image 2 is more plausible.", 2),
+            image=True,
+        ),
+        _rule(
+            rf"(?:#\s*|\bnumber\s+)(?P<label>{_NUMBER}|{_NUMBER_WORD})\b",
+            lambda m: _number(m["label"]),
+            Example("mucr", "The correct option is #3.", 3),
+        ),
+    )
+
+
+def _ordinal_mentions(n: int, option_texts: tuple[str, ...]) -> tuple[_MentionRule, ...]:
+    """Ordinals: "the third option" names an option, "the third image" counts the images shown."""
+    last_noun = rf"(?!{_IMAGE_NOUN}\b){_ORDINAL_NOUN}" if option_texts else _ORDINAL_NOUN
+    return (
+        # "the third option", "the second hypothesis image", "the first one"
+        _rule(
+            rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+(?!{_IMAGE_NOUN}\b){_ORDINAL_NOUN}\b",
+            lambda m: _ordinal(m["ordinal"]),
+            Example("mucr", "The third option shows the effect.", 3),
+            Example("nleye", "The second hypothesis image is more plausible.", 2),
+        ),
+        # "the third of the candidate images" counts the options
+        _rule(
+            rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+of\s+the\s+(?:candidate|option|hypothesis)\s+{_IMAGE_NOUN}",
+            lambda m: _ordinal(m["ordinal"]),
+            Example("mucr", "The answer is the third of the candidate images.", 3),
+        ),
+        _rule(
+            rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+{_IMAGE_NOUN}\b",
+            lambda m: _ordinal(m["ordinal"]),
+            Example("nleye", "The second image is more plausible.", None),
+            Example("nleye", "The third image is more plausible.", 2),
+            image=True,
+            ordinal=True,
+        ),
+        # "the last one", "the final option"; "the last image" too, unless the images are no options
+        _rule(
+            rf"\b(?:the\s+)?(?:last|final)\s+{last_noun}\b",
+            lambda m: n,
+            Example("mucr", "The last one is the cause.", 4),
+        ),
+        # an ordinal standing alone: "The first.", "the second, because ...", "the second is more plausible"
+        _rule(
+            rf"\bthe\s+(?P<ordinal>{_ORDINAL})(?=\s*(?:[.!,;)]|$)|\s+{_COPULA}\b)",
+            lambda m: _ordinal(m["ordinal"]),
+            Example("nleye", "The first.", 1),
+        ),
+    )
+
+
+def _bare_position_mentions(positions: Mapping[str, int]) -> tuple[_MentionRule, ...]:
+    """A position word alone, which counts only inside a verdict ("Answer: right")."""
+    if not positions:
+        return ()
+    return (
+        _rule(
+            r"(?<!\ball )(?<!that's )(?<!you're )(?<!\bis )(?<!\bare )"
+            rf"\b(?P<word>{_alternatives(list(positions))})(?:-?most|-hand(?:\s+side)?)?\b"
+            rf"(?!\s+(?:{_POSITION_NOT_PANEL})\b)",
+            lambda m: positions[m["word"].lower()],
+            Example("panels", "Answer: right", 2),
+            named=False,
+        ),
+    )
+
+
+def _letter_mentions(letter: str, letters: bool) -> tuple[_MentionRule, ...]:
+    """A letter as an option position where a person reads one: "(B)", "Answer: C", "The answer is (B)."."""
+    any_case = f"(?i:{letter.removeprefix('(?-i:')}"
+    return (
+        _rule(
+            rf"\(\s*{letter}\s*\)",
+            lambda m: _number(m.group().strip("() ")),
+            Example("mucr", "The answer is (B).", 2),
+        ),
+        # "B. The child", "D" alone on the first line
+        _rule(
+            rf"\A\s*{letter}(?=[.)]\s|[ \t]*\n)",
+            lambda m: _number(m.group()),
+            Example("mucr", "B. The child dropped the glass, which explains the shards.", 2),
+            Example("mucr", "D\nThe wet road follows from the rain.", 4),
+            named=False,
+        ),
+        _rule(
+            rf"(?:(?<=answer:)|(?<=answer: )|(?<=answer is )|(?<=choice: )|(?<=choice is )){any_case}"
+            r"(?=[ \t]*(?:[.):;,!\n]|$))",
+            lambda m: _number(m.group()),
+            Example("mucr", "Answer: C", 3),
+            Example("mucr", "answer: c", 3),
+            named=False,
+        ),
+        # a letter standing as an answer ("Answer: C", "(B)", "D."), not "A man ..." or "I think"
+        *(
+            [
+                _rule(
+                    r"(?<![\w'])(?-i:[A-Z])(?=\s*(?:[.):;,]|$))",
+                    lambda m: _number(m.group()),
+                    Example("letters", "I pick D.", 4),
+                    named=False,
+                )
+            ]
+            if letters
+            else []
+        ),
+    )
+
+
+_EFFECT_EXAMPLES = {
+    "weaken": (Example("label", "The update makes the hypothesis less likely.", "weakener"),),
+    "strengthen": (Example("label", "It makes the hypothesis much more plausible.", "strengthener"),),
+}
+
+
+def label_mentions(labels: tuple[str, ...], aliases: Mapping[str, str]) -> tuple[_MentionRule, ...]:
+    """The mention table of ``Label(labels, aliases)``."""
+    words = {label.lower(): label for label in labels} | {alias.lower(): label for alias, label in aliases.items()}
+    # an agent noun's verb names it too: "weakens", "weakened" name "weakener"
+    verbs = {label.lower().removesuffix("er"): label for label in labels if label.lower().endswith("er")}
+    words = {verb + ending: label for verb, label in verbs.items() for ending in ("", "s", "ed")} | words
+    # "the update makes the hypothesis less likely" names "weakener" (:data:`LABEL_EFFECTS`)
+    effects = [
+        _rule(
+            rf"(?<!not )(?<!n't )(?<!never )\b(?:{LABEL_EFFECTS[stem]})",
+            lambda m, x=label: x,
+            *_EFFECT_EXAMPLES.get(stem, ()),
+        )
+        for stem, label in verbs.items()
+        if stem.lower() in LABEL_EFFECTS
+    ]
+    return (
+        *effects,
+        _rule(
+            rf"\b(?P<word>{_alternatives(list(words))})(?:s|ing)?\b",
+            lambda m: words[" ".join(m["word"].lower().split())],
+            Example("label", "Weakener.", "weakener"),
+            Example("label", "The update weakens the hypothesis.", "weakener"),
+            Example("label", "This undermines the hypothesis.", "weakener"),
+        ),
+    )
+
+
+def score_mentions(high: float) -> tuple[_MentionRule, ...]:
+    """The mention table of a ``Score`` up to ``high``."""
+    number, top = r"\d+(?:\.\d+)?", re.escape(f"{high:g}")
+    high_words = [word for word, value in _NUMBER_WORDS.items() if value == high]
+    out_of = rf"(?:{'|'.join([top, *high_words])})(?!\d|\.\d)"  # "/10", "out of ten"
+    per = r"(?:/|out\s+of|sur|von|de|su|em)"  # "7 out of 10"; French, German, Spanish, Italian, Portuguese
+
+    def value(match: re.Match) -> float:
+        token = match["value"].lower()
+        return float(_NUMBER_WORDS.get(token, token))
+
+    return (
+        _rule(
+            rf"(?<![\w.])(?P<value>{number}|{_NUMBER_WORD})\s*{per}\s*{out_of}",
+            value,
+            Example("rating", "7/10", 7.0),
+            Example("rating", "I'd say seven out of ten.", 7.0),
+        ),
+        # a rating on another scale ("4 out of 5", "8/100") or below zero ("-2") is no rating of this one
+        _rule(
+            rf"(?<![\w.])(?:{number}|{_NUMBER_WORD})\s*{per}\s*(?:{number}|{_NUMBER_WORD})\b",
+            lambda m: None,
+            Example("rating", "4 out of 5", None),
+            Example("rating", "Score: 8/100", None),
+        ),
+        _rule(
+            rf"(?<![\w.-])-{number}(?![\w%/]|\.\d)",
+            lambda m: None,
+            Example("rating", "Score: -2", None),
+            named=False,
+        ),
+        # "6 or 7", "7-8", "between 6 and 7": no single rating, as naming two options chooses none
+        _rule(
+            rf"(?:\bbetween\s+{number}\s+and\s+{number}|(?<![\w.]){number}\s*(?:or|to|-)\s*{number})(?!\w|\.\d|\s*/)",
+            lambda m: None,
+            Example("rating", "Score: 6-7", None),
+            Example("rating", "I'd give it a 7 or 8.", None),
+            named=False,
+        ),
+        _rule(
+            rf"(?<![\w.]){number}(?![\w%/]|\.\d)",
+            lambda m: float(m.group()),
+            Example("rating", "Score: 6.5", 6.5),
+            named=False,
+        ),
+        _rule(_NUMBER_WORD_ALONE, value, Example("rating", "Score: five", 5.0), named=False),
+    )

@@ -1,0 +1,199 @@
+"""Text preparation: what of a reply is the reply, and its plain text (markdown, quotes, JSON, typos)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+
+# lmms-eval's API backends answer a request that failed after their retries with this text
+# (lmms_eval/models/chat/openai.py: f"[LMMS_EVAL_REQUEST_FAILED after {n} retries] {error}").
+REQUEST_FAILED_MARKER = "[LMMS_EVAL_REQUEST_FAILED"
+
+
+def is_request_failure(reply: object) -> bool:
+    """True when ``reply`` is no answer at all: None, empty or blank, or lmms-eval's failure marker."""
+    if reply is None:
+        return True
+    return isinstance(reply, str) and (not reply.strip() or reply.lstrip().startswith(REQUEST_FAILED_MARKER))
+
+
+_JSON_OBJECT = re.compile(r"\{[^{}]*\}")
+_ANSWER_KEY = re.compile(
+    r"answer|choice|option|plausib|prediction|label|verdict|score|rating|result|cue|selection|decision"
+    r"|^(?:hypothesis|image|panel|phrase)$",
+    re.I,
+)
+_EXPLANATION_KEY = re.compile(r"reason|explanation|rationale|justification|analysis|description", re.I)
+
+
+def _json_answer(text: str) -> str | None:
+    """The values of the answer-like keys of the first JSON object in ``text`` that has them, as text: one value, or
+    several joined as an answer and its explanation (``{"cue_number": 3, "phrase": "broken glass"}`` is
+    "3 - broken glass", which the phrase may contradict)."""
+    for match in _JSON_OBJECT.finditer(text):
+        try:
+            value = json.loads(match.group())
+        except ValueError:
+            continue
+        if not isinstance(value, dict):
+            continue
+        answers = [
+            str(answer)
+            for key, answer in value.items()
+            if _ANSWER_KEY.search(key)
+            and not _EXPLANATION_KEY.search(key)
+            and isinstance(answer, str | int | float)
+            and not isinstance(answer, bool)
+        ]
+        if answers:
+            return " - ".join(answers)
+    return None
+
+
+_PLAIN = (
+    # a LaTeX box is a statement of the answer, its math delimiters and text commands no text: "$$\boxed{4}$$",
+    # "\[\boxed{\text{Option 3}}\]" is "Answer: Option 3"
+    (re.compile(r"\\(?:text|textbf|mathrm|mathbf|textit)\s*\{([^{}]*)\}"), r"\1"),
+    (
+        re.compile(r"(?:\$\$?|\\[\[(])?\s*\\boxed\s*\{\s*([^{}]*?)\s*\}\s*(?:\$\$?|\\[\])])?"),
+        r" Answer: \1. ",
+    ),
+    # chat-template artefacts a deployment leaves in the reply: "ASSISTANT: 3</s>", "<|im_start|>assistant\n4<|im_end|>"
+    (
+        re.compile(
+            r"<\|im_start\|>\s*(?:assistant|user|system)?|<\|[a-z_]+\|>|</?s>|\[/?INST\]|<(?:start|end)_of_turn>(?:model)?",
+            re.I,
+        ),
+        " ",
+    ),
+    (re.compile(r"(?<=\d)(?=[A-Z][a-z])"), " "),  # a repetition loop without spaces: "Option 3Option 3"
+    (re.compile(r"```(?:json)?", re.I), " "),  # code fences
+    (re.compile(r"[*_~`]+"), " "),  # emphasis, inline code
+    (re.compile(r"(?m)^[ \t]*(?:#+|>+|[-•+](?=\s))[ \t]*"), ""),  # headers, quotes, bullets
+    (re.compile(r"[’‘]"), "'"),
+    (
+        re.compile(r"[\"“”«»‹›\U000f0000-\U000ffffd]|(?<![A-Za-z])'|'(?![A-Za-z])"),
+        " ",
+    ),  # quotes, placeholder characters
+    (re.compile(r"[–—]"), "-"),
+    (re.compile("[\ufe0f\u20e3]"), ""),  # keycap emoji: 2️⃣ is 2
+    (
+        re.compile("[\U0001f000-\U0001faff\u2600-\u260f\u2613-\u26ff]"),
+        " ",
+    ),  # pictographs ("🎂 2 🎉"); check marks and ballot boxes stay
+    (re.compile(r"(?:→|⇒|=>|->)"), " → "),  # arrows: "→ 3" gives the answer
+    (re.compile(r"[ \t]+"), " "),
+    (re.compile(r" ?\n\s*"), "\n"),
+)
+
+
+# A chat role marker: what follows the last one is the reply, what precedes it an echo of the prompt
+# ("USER: <image> Given a pair of images ... ASSISTANT: 7").
+_ROLE_MARKER = re.compile(
+    r"(?:^|(?<=\s))(?:###\s*)?(?-i:ASSISTANT|Assistant|GPT)\s*:|<\|im_start\|>\s*assistant\b|<\|assistant\|>|\[/INST\]"
+    r"|<start_of_turn>\s*model\b",
+    re.I,
+)
+
+
+# The start of the next user turn ends the reply ("ASSISTANT: The update is a strengthener. USER:").
+_USER_MARKER = re.compile(
+    r"(?:^|(?<=\s))(?:###\s*)?(?-i:USER|User|Human)\s*:|<\|im_start\|>\s*user\b|<\|user\|>|\[INST\]"
+    r"|<start_of_turn>\s*user\b",
+    re.I,
+)
+
+
+def _reply_part(text: str) -> str:
+    """``text`` after its last chat role marker, when something follows it, up to the next user turn; else
+    ``text``."""
+    markers = list(_ROLE_MARKER.finditer(text))
+    if markers and text[markers[-1].end() :].strip():
+        text = text[markers[-1].end() :]
+    user = _USER_MARKER.search(text)
+    return text[: user.start()] if user and text[: user.start()].strip() else text
+
+
+def _plain(text: str) -> str:
+    """``text`` without markdown, quotes and extra white space; line breaks are kept."""
+    for pattern, replacement in _PLAIN:
+        text = pattern.sub(replacement, text)
+    return text.strip()
+
+
+# A closed reasoning block before the reply's answer ("<think>...</think> Image 1 is ..."): the answer is after it.
+# A reasoning block the reply never closed (cut off while reasoning) holds no committed answer.
+_THINK = re.compile(r"<think>.*?</think>|<think>(?!.*</think>).*", re.IGNORECASE | re.DOTALL)
+
+# Typos of the answers' own words ("strenghtener", "slipery flor") are read as the words, where only one answer word is
+# that close: each word of a phrase of at least TYPO_MIN_LENGTH letters one edit away (a letter added, dropped, changed
+# or two swapped); a one-word answer in a sentence needs TYPO_MIN_LENGTH_ALONE letters ("floor" is no typo of
+# "flood"). A reply that is one word alone may be two edits away ("weaknr") or an answer's beginning of at least
+# TYPO_MIN_PREFIX letters ("weak").
+TYPO_MIN_LENGTH = 5
+TYPO_MIN_LENGTH_ALONE = 7
+TYPO_MIN_PREFIX = 4
+# Words of the statement tables read through typos too ("hypothsis 1 is more plasuible")
+TYPO_VOCABULARY = ("hypothesis", "plausible")
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _edits(first: str, second: str) -> int:
+    """Edits between two words: letters added, dropped, changed, or two neighbours swapped."""
+    previous2, previous = None, list(range(len(second) + 1))
+    for i, a in enumerate(first, start=1):
+        current = [i]
+        for j, b in enumerate(second, start=1):
+            cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a != b))
+            if previous2 is not None and j > 1 and a == second[j - 2] and first[i - 2] == b:
+                cost = min(cost, previous2[j - 2] + 1)
+            current.append(cost)
+        previous2, previous = previous, current
+    return previous[-1]
+
+
+def _close(typed: str, word: str, alone: bool) -> bool:
+    """Whether ``typed`` is a typo of the answer word ``word`` (both lower case)."""
+    if typed == word or len(word) < TYPO_MIN_LENGTH:
+        return typed == word
+    if alone and len(typed) >= TYPO_MIN_PREFIX and word.startswith(typed):
+        return True
+    return len(typed) >= TYPO_MIN_LENGTH - 1 and _edits(typed, word) <= (2 if alone else 1)
+
+
+def _spell(text: str, phrases: Sequence[str]) -> str:
+    """``text`` with typos of the answer ``phrases`` written as the phrases, where one phrase alone is that close."""
+    words = list(_WORD.finditer(text))
+    alone = len(words) == 1 and not re.sub(r"[\s.!]", "", text[: words[0].start()] + text[words[0].end() :])
+    if alone:  # a reply of one word of one answer phrase alone: "slippery" for "slippery floor"
+        typed = words[0].group().lower()
+        holding = {
+            phrase
+            for phrase in phrases
+            if any(len(part) >= TYPO_MIN_LENGTH and _close(typed, part, True) for part in phrase.lower().split())
+        }
+        if len(holding) == 1 and len((phrase := holding.pop()).split()) > 1:
+            return text[: words[0].start()] + phrase + text[words[0].end() :]
+    pieces, done, start = [], 0, 0
+    while start < len(words):
+        candidates = set()
+        for phrase in phrases:
+            parts = phrase.lower().split()
+            window = words[start : start + len(parts)]
+            typed = [match.group().lower() for match in window]
+            if (
+                len(window) == len(parts)
+                and not any(text[a.end() : b.start()].strip() for a, b in zip(window, window[1:], strict=False))
+                and (alone or len(parts) > 1 or len(parts[0]) >= TYPO_MIN_LENGTH_ALONE)
+                and all(_close(word, part, alone) for word, part in zip(typed, parts, strict=True))
+            ):
+                candidates.add(phrase if typed != parts else None)  # None: an answer word written right
+        if len(candidates) == 1 and None not in candidates:
+            phrase = candidates.pop()
+            last = words[start + len(phrase.split()) - 1]
+            pieces += [text[done : words[start].start()], phrase]
+            done, start = last.end(), start + len(phrase.split())
+        else:
+            start += 1
+    return "".join([*pieces, text[done:]])

@@ -1,0 +1,101 @@
+"""Every rule of the reader's tables reads the example replies it exists for as a person reads them.
+
+Each rule (``reading.rules``: statements, verdicts, refusals, doubts; ``reading.mention_tables``: what names an answer)
+carries its examples: an example kind, the reply, and what a person reads in it. The test reads every example through
+its kind, the tasks' own answer kinds, and checks that the rule's pattern matches the reply as the rule sees it (the
+plain text for a mention rule, the text with its mentions marked for the others), so that each example exercises its
+rule.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from abductive_tasks.dve import hooks as dve
+from abductive_tasks.mucr import hooks as mucr
+from abductive_tasks.nleye import hooks as nleye
+from abductive_tasks.scoring.reading import rules
+from abductive_tasks.scoring.reading.kinds import Choice
+from abductive_tasks.scoring.reading.mentions import _mark
+from abductive_tasks.sherlock import hooks as sherlock
+
+# The example kinds a rule's examples name: the tasks' answer kinds
+EXAMPLE_KINDS = {
+    "nleye": nleye.TRIPLET_ANSWER,  # two hypothesis images after a context image
+    "panels": nleye.TRIPLET_COMBINED_ANSWER,  # one combined image: context left, hypotheses middle and right
+    "texts": nleye.triplet_text_answer(
+        {"shown_descriptions": ["The man's clothes are soaking wet.", "The man is sunbathing on a beach."]}
+    ),
+    "mucr": mucr.FOUR_OPTIONS,  # "Option 1" to "Option 4" after a cause (effect) image
+    "cue": mucr.cue_answer({"options": ["slippery floor", "birthday party", "heavy rain", "broken glass"]}),
+    "letters": Choice(4, letters=True),  # a prompt that lists its options as letters
+    "label": dve.LABEL,
+    "rating": sherlock.RATING_ANSWER,
+}
+TABLES = [name for name in vars(rules) if name.lstrip("_").isupper()]
+
+
+def rule_examples() -> list:
+    """(rule's name, rule, is a mention rule, example) for every example of every rule."""
+    found = []
+    for table in TABLES:
+        value = getattr(rules, table)
+        entries = value if isinstance(value, tuple) else (value,)
+        for index, rule in enumerate(entries):
+            if isinstance(rule, rules.Rule):
+                found += [(f"{table}[{index}]", rule, False, example) for example in rule.examples]
+    seen = set()
+    for name, kind in EXAMPLE_KINDS.items():
+        for index, rule in enumerate(kind._mention_rules):
+            for example in rule.examples:
+                if example.kind == name and (rule.pattern.pattern, example) not in seen:
+                    seen.add((rule.pattern.pattern, example))
+                    found.append((f"mentions of {name}[{index}]", rule, True, example))
+    return found
+
+
+EXAMPLES = rule_examples()
+
+
+def test_every_rule_carries_examples():
+    missing = [
+        f"{table}[{index}]"
+        for table in TABLES
+        for index, rule in enumerate(
+            getattr(rules, table) if isinstance(getattr(rules, table), tuple) else (getattr(rules, table),)
+        )
+        if isinstance(rule, rules.Rule) and not rule.examples
+    ]
+    missing += [
+        f"mentions of {name}[{index}]"
+        for name, kind in EXAMPLE_KINDS.items()
+        for index, rule in enumerate(kind._mention_rules)
+        if not rule.examples
+    ]
+    assert missing == []
+    assert {example.kind for *_, example in EXAMPLES} <= set(EXAMPLE_KINDS)
+    assert {name.split("[")[0] for name, *_ in EXAMPLES} >= {
+        "STATEMENTS",
+        "VERDICTS",
+        "ALONE",
+        "HEDGES",
+        "REFUSALS",
+        "DOUBTS",
+        "SCORE_STATEMENTS",
+        "SCORE_VERDICTS",
+        *(f"mentions of {name}" for name in EXAMPLE_KINDS),
+    }
+
+
+@pytest.mark.parametrize(
+    ("rule", "mention", "example"),
+    [(rule, mention, example) for _, rule, mention, example in EXAMPLES],
+    ids=[f"{name}: {example.reply[:60]}" for name, _, _, example in EXAMPLES],
+)
+def test_a_rule_reads_its_examples(rule, mention, example):
+    kind = EXAMPLE_KINDS[example.kind]
+    plain = kind._prepared(example.reply)
+    seen = plain if mention else _mark(plain, kind._mention_rules)[0]
+    assert rule.pattern.search(seen), f"the rule does not match its example {example.reply!r}"
+    read = kind.read(example.reply)
+    assert (read, type(read)) == (example.reads, type(example.reads))
