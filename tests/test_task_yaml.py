@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -47,3 +50,22 @@ def test_no_metric_name_is_part_of_another():
     names = {entry["metric"] for task in TASKS for entry in config(task)["metric_list"]}
     clashes = [(a, b) for a, b in itertools.permutations(sorted(names), 2) if a in b]
     assert not clashes
+
+
+def _generator() -> ModuleType:
+    """utils/generate_task_yaml.py, which writes every metric_list from its task spec (utils/ is no package)."""
+    path = Path(__file__).resolve().parents[1] / "utils" / "generate_task_yaml.py"
+    module_spec = importlib.util.spec_from_file_location("generate_task_yaml", path)
+    module = importlib.util.module_from_spec(module_spec)
+    module_spec.loader.exec_module(module)
+    return module
+
+
+def test_every_metric_list_is_the_one_its_spec_generates():
+    """The spec is the one definition of a task's metrics; the checked-in YAML must be what it generates."""
+    generator = _generator()
+    differences = generator.differences(generator.generated(MANAGER))
+    assert not differences, (
+        "a checked-in metric_list disagrees with its task spec; edit the spec, then run "
+        f"python utils/generate_task_yaml.py\n{differences}"
+    )

@@ -92,6 +92,11 @@ class Outcome:
 class TaskSpec(OwnStderr):
     """A task family: what each document keeps, what is reported, and how.
 
+    The one definition of the family's metrics: each task YAML's ``metric_list`` is generated from
+    ``metric_names`` and ``higher_is_better`` by utils/generate_task_yaml.py and checked in (as
+    lm-evaluation-harness generates task YAML from Python), and tests/test_task_yaml.py fails when
+    they disagree. The spec rather than the YAML, because the metrics are computed here anyway.
+
     ``record(doc, reading)``: the record fields (small, JSON-serialisable; the samples JSONL
     carries them); ``compute(records)``: every metric from the records of all documents;
     ``seed_name``: the name the bootstrap seeds derive from (default ``name``): two routes of one
