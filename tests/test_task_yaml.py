@@ -61,11 +61,29 @@ def _generator() -> ModuleType:
     return module
 
 
+GENERATOR = _generator()
+
+
 def test_every_metric_list_is_the_one_its_spec_generates():
     """The spec is the one definition of a task's metrics; the checked-in YAML must be what it generates."""
-    generator = _generator()
-    differences = generator.differences(generator.generated(MANAGER))
+    differences = GENERATOR.differences(GENERATOR.generated(MANAGER))
     assert not differences, (
         "a checked-in metric_list disagrees with its task spec; edit the spec, then run "
         f"python utils/generate_task_yaml.py\n{differences}"
     )
+
+
+def test_each_reader_gives_the_judge_the_prompt_of_the_doc_to_text_beside_it():
+    """A prompt is named once, in a doc_to_text hook, and the reader takes its judge question from that hook:
+    the doc_to_text of the YAML that declares the process_results (a strategy variant that keeps its base's
+    process_results, e.g. CoT, keeps its base's question). None: nothing to extract (free text, scores)."""
+    asked = {}
+    for task in TASKS:
+        chain = GENERATOR.include_chain(Path(MANAGER.task_index[task]["yaml_path"]).resolve(), {})
+        holder = next(path for path, raw in chain if "process_results" in raw)
+        if holder not in asked:
+            beside = compat.task_config(holder)
+            asked[holder] = (beside["process_results"].question, beside.get("doc_to_text"))
+    wrong = [str(path) for path, (question, doc_to_text) in asked.items() if question not in (None, doc_to_text)]
+    assert not wrong
+    assert sum(question is not None for question, _ in asked.values()) >= 20  # the check checks something

@@ -45,7 +45,7 @@ def _raw(path: Path) -> dict:
     return yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader) or {}  # noqa: S506 (a SafeLoader)
 
 
-def _chain(path: Path, read: dict[Path, dict]) -> Iterator[tuple[Path, dict]]:
+def include_chain(path: Path, read: dict[Path, dict]) -> Iterator[tuple[Path, dict]]:
     """The task file, then the files it includes, nearest first (lmms-eval's override order);
     ``read`` keeps each file's content for the next task that includes it."""
     while True:
@@ -114,7 +114,7 @@ def generated(manager: object | None = None) -> dict[Path, tuple[str, str]]:
     for task, entry in sorted(manager.task_index.items()):
         if entry["type"] != "task":
             continue
-        chain = list(_chain(Path(entry["yaml_path"]).resolve(), read))
+        chain = list(include_chain(Path(entry["yaml_path"]).resolve(), read))
         holder = next((path for path, raw in chain if "metric_list" in raw), None)
         reader = next((raw["process_results"] for _, raw in chain if "process_results" in raw), None)
         if holder is None or reader is None:

@@ -138,6 +138,7 @@ class TaskSpec(OwnStderr):
 
         ``answer(doc)``: the document's answer kind; ``question(doc)``: the prompt, given to the
         judge when answer extraction is on (None: never extract, e.g. scores read off a loglikelihood).
+        Pass the task's ``doc_to_text`` hook itself, so that the prompt is named once, in that hook.
         """
 
         names = self.metric_names
@@ -149,6 +150,7 @@ class TaskSpec(OwnStderr):
 
         process_results.__qualname__ = f"{self.name}.process_results"
         process_results.spec = self  # type: ignore[attr-defined]  # the static YAML test checks the task against it
+        process_results.question = question  # type: ignore[attr-defined]  # ... and this against its doc_to_text
         return process_results
 
     # ------------------------------------------------------------ over all documents
