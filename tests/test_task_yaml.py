@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
+import re
 from pathlib import Path
 from types import ModuleType
 
@@ -12,6 +13,7 @@ import pytest
 from abductive_tasks import compat
 
 MANAGER = compat.task_manager()
+HOOK_NAME = re.compile(r"!function abductive_tasks\.(\w+)\.(\w+)\b(?!\.)")
 TASKS = sorted(name for name, entry in MANAGER.task_index.items() if entry["type"] == "task")
 
 
@@ -87,3 +89,17 @@ def test_each_reader_gives_the_judge_the_prompt_of_the_doc_to_text_beside_it():
     wrong = [str(path) for path, (question, doc_to_text) in asked.items() if question not in (None, doc_to_text)]
     assert not wrong
     assert sum(question is not None for question, _ in asked.values()) >= 20  # the check checks something
+
+
+def test_each_benchmark_re_exports_exactly_the_hooks_its_yaml_names():
+    """Each benchmark package lists its YAML's hooks once, in ``__all__``, and resolves them from ``hooks``."""
+    named: dict[str, set[str]] = {}
+    for path in compat.tasks_path().resolve().rglob("*"):
+        if path.suffix == ".yaml" or path.name.endswith("_yaml"):
+            for benchmark, hook in HOOK_NAME.findall(path.read_text(encoding="utf-8")):
+                named.setdefault(benchmark, set()).add(hook)
+    assert set(named) == {"nleye", "mucr", "dve", "sherlock"}
+    for benchmark, hooks in named.items():
+        package = importlib.import_module(f"abductive_tasks.{benchmark}")
+        assert sorted(package.__all__) == sorted(hooks), benchmark
+        assert all(callable(getattr(package, hook)) for hook in hooks), benchmark
