@@ -103,3 +103,38 @@ def test_each_benchmark_re_exports_exactly_the_hooks_its_yaml_names():
         package = importlib.import_module(f"abductive_tasks.{benchmark}")
         assert sorted(package.__all__) == sorted(hooks), benchmark
         assert all(callable(getattr(package, hook)) for hook in hooks), benchmark
+
+
+def readme_metrics(readme: str) -> set[str]:
+    """The metric names of a task README: the backticked names in the first column of the first table under
+    each heading that contains "Metrics"."""
+    names: set[str] = set()
+    for section in re.split(r"^#+ .*Metrics.*$", readme, flags=re.MULTILINE)[1:]:
+        rows = itertools.dropwhile(lambda line: not line.startswith("|"), section.splitlines())
+        table = itertools.takewhile(lambda line: line.startswith("|"), rows)
+        names |= {name for row in table for name in re.findall(r"`([^`]+)`", row.split("|")[1])}
+    return names
+
+
+def test_readme_metrics_reads_the_first_column_of_the_metrics_table():
+    readme = (
+        "# X\n\n### Metrics\n\nRates are fractions.\n\n| Metric | Meaning |\n|---|---|\n"
+        "| `a_acc` | share, not `b_acc` |\n| `a_counts` | documents |\n\nNot `c_acc`.\n\n| `d` | other table |\n"
+        "### Running\n\n| `e` | f |\n"
+    )
+    assert readme_metrics(readme) == {"a_acc", "a_counts"}
+
+
+@pytest.mark.xfail(reason="README rewrite pending", strict=False)
+@pytest.mark.parametrize("benchmark", ["nleye", "mucr", "dve", "sherlock"])
+def test_readme_metrics_table_names_exactly_the_spec_metrics(benchmark):
+    """The README's metrics table documents the metrics the specs of the benchmark's tasks declare, no other."""
+    folder = compat.tasks_path().resolve() / benchmark
+    declared = {
+        name
+        for task in TASKS
+        if Path(MANAGER.task_index[task]["yaml_path"]).resolve().parent == folder
+        for name in config(task)["process_results"].spec.metric_names
+    }
+    documented = readme_metrics((folder / "README.md").read_text(encoding="utf-8"))
+    assert documented == declared, {"undocumented": declared - documented, "not declared": documented - declared}
