@@ -138,3 +138,16 @@ def test_readme_metrics_table_names_exactly_the_spec_metrics(benchmark):
     }
     documented = readme_metrics((folder / "README.md").read_text(encoding="utf-8"))
     assert documented == declared, {"undocumented": declared - documented, "not declared": documented - declared}
+
+
+def test_replace_block_rewrites_only_the_block_and_its_marker():
+    block = GENERATOR.MARKER.format(spec="toy") + "\nmetric_list:\n  - metric: new\n"
+    text = (
+        "# header\ninclude: x\n"
+        + GENERATOR.MARKER.format(spec="old")
+        + "\nmetric_list:\n  - metric: old  # note\n\n    higher_is_better: true\nmetadata:\n  version: 1\n"
+    )
+    assert GENERATOR.replace_block(text, block, Path("t.yaml")) == "# header\ninclude: x\n" + block + (
+        "metadata:\n  version: 1\n"
+    )
+    assert GENERATOR.replace_block("task: new\n", block, Path("t.yaml")) == "task: new\n" + block

@@ -11,7 +11,8 @@ lmms-eval YAML that a user reads and runs without this script, and tests/test_ta
 checked-in block disagrees with what this script writes. Everything else in the YAML is hand-written.
 
 The block is written in the file where the task's ``include:`` chain first defines ``metric_list`` (a
-shared template or the task file itself); every task that inherits a block must have the same spec.
+shared template or the task file itself; a new task's own file when none does); every task that inherits
+a block must have the same spec.
 """
 
 from __future__ import annotations
@@ -85,11 +86,12 @@ def render(spec: TaskSpec, aggregation: str) -> str:
 def replace_block(text: str, block: str, path: Path) -> str:
     """``text`` with its ``metric_list`` block (and the marker line above it, if any) replaced by ``block``.
 
-    The block runs from the top-level ``metric_list:`` line to the next line that starts in column 0.
+    The block runs from the top-level ``metric_list:`` line to the next line that starts in column 0;
+    a file without one (a new task) gets the block at its end.
     """
     match = _BLOCK_START.search(text)
-    if match is None:
-        raise ValueError(f"{path}: no top-level 'metric_list:' line")
+    if match is None:  # a new task: the block goes at the end of its file
+        return text + ("" if text.endswith("\n") or not text else "\n") + block
     start, lines = match.start(), text[match.start() :].splitlines(keepends=True)
     end = start + len(lines[0])
     for line in lines[1:]:
@@ -115,14 +117,17 @@ def generated(manager: object | None = None) -> dict[Path, tuple[str, str]]:
         if entry["type"] != "task":
             continue
         chain = list(include_chain(Path(entry["yaml_path"]).resolve(), read))
-        holder = next((path for path, raw in chain if "metric_list" in raw), None)
+        holder = next((path for path, raw in chain if "metric_list" in raw), chain[0][0])
         reader = next((raw["process_results"] for _, raw in chain if "process_results" in raw), None)
-        if holder is None or reader is None:
-            raise LookupError(f"{task}: no metric_list or process_results in {[str(path) for path, _ in chain]}")
+        if reader is None:
+            raise LookupError(f"{task}: no process_results in {[str(path) for path, _ in chain]}")
         module_name, _, reader_name = reader.rpartition(".")
         spec = getattr(importlib.import_module(module_name), reader_name).spec
         if specs.setdefault(holder, spec) is not spec:
-            raise ValueError(f"{holder}: tasks with specs {specs[holder].name} and {spec.name} share its metric_list")
+            raise ValueError(
+                f"{holder}: tasks with specs {specs[holder].name} and {spec.name} share its metric_list; "
+                f"give {task} its own (a 'metric_list:' line in its file) and run this again"
+            )
         aggregations.setdefault(holder, _aggregation_name(spec, module_name))
     result = {}
     for path, spec in sorted(specs.items()):
@@ -152,7 +157,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="print the differences and exit 1, write nothing")
     args = parser.parse_args(argv)
-    files = generated()
+    try:
+        files = generated()
+    except (LookupError, ValueError) as error:
+        print(f"generate_task_yaml: {error}", file=sys.stderr)
+        return 2
     changed = differences(files)
     if args.check:
         print(changed, end="")
