@@ -6,19 +6,9 @@ writes the embedded sample.
 The task YAML (``yaml_tasks/dve``) names the hooks re-exported here.
 """
 
-from abductive_tasks.dve.hooks import (
-    aggregate_cls,
-    aggregate_gen,
-    cls_docs,
-    cls_docs_dev,
-    doc_to_text_cls,
-    doc_to_text_gen,
-    doc_to_visual,
-    gen_docs,
-    gen_docs_dev,
-    process_results_cls,
-    process_results_gen,
-)
+from __future__ import annotations
+
+from importlib import import_module
 
 __all__ = [
     "aggregate_cls",
@@ -32,4 +22,10 @@ __all__ = [
     "gen_docs_dev",
     "process_results_cls",
     "process_results_gen",
-]
+]  # the hooks the task YAML names, imported from ``hooks`` on first use (PEP 562)
+
+
+def __getattr__(name: str) -> object:
+    if name in __all__:
+        return getattr(import_module("abductive_tasks.dve.hooks"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

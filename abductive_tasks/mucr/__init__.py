@@ -4,37 +4,9 @@
 The task YAML (``yaml_tasks/mucr``) names the hooks re-exported here; ``sample`` writes the embedded sample.
 """
 
-from abductive_tasks.mucr.hooks import (
-    aggregate_c2e,
-    aggregate_cue,
-    aggregate_e2c,
-    aggregate_exp,
-    aggregate_exp_own,
-    c2e_docs,
-    cue_docs,
-    doc_to_text_c2e_composite,
-    doc_to_text_c2e_split,
-    doc_to_text_cue_composite,
-    doc_to_text_cue_split,
-    doc_to_text_e2c_composite,
-    doc_to_text_e2c_split,
-    doc_to_text_exp_composite,
-    doc_to_text_exp_split,
-    doc_to_visual_composite,
-    doc_to_visual_split,
-    e2c_docs,
-    exp_docs,
-    exp_own_docs,
-    exp_own_docs_split,
-    process_results_c2e,
-    process_results_c2e_split,
-    process_results_cue,
-    process_results_cue_split,
-    process_results_e2c,
-    process_results_e2c_split,
-    process_results_exp,
-    process_results_exp_own,
-)
+from __future__ import annotations
+
+from importlib import import_module
 
 __all__ = [
     "aggregate_c2e",
@@ -66,4 +38,10 @@ __all__ = [
     "process_results_e2c_split",
     "process_results_exp",
     "process_results_exp_own",
-]
+]  # the hooks the task YAML names, imported from ``hooks`` on first use (PEP 562)
+
+
+def __getattr__(name: str) -> object:
+    if name in __all__:
+        return getattr(import_module("abductive_tasks.mucr.hooks"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -3,62 +3,42 @@
 The task YAML (``yaml_tasks/nleye``) names the hooks re-exported here.
 """
 
-from abductive_tasks.nleye.hooks import (
-    aggregate_describe,
-    aggregate_pairs,
-    aggregate_triplet,
-    aggregate_triplet_described,
-    aggregate_triplet_text,
-    describe_docs,
-    doc_to_text_describe,
-    doc_to_text_pairs_combined,
-    doc_to_text_pairs_separate,
-    doc_to_text_triplet_combined,
-    doc_to_text_triplet_separate,
-    doc_to_text_triplet_text,
-    doc_to_visual_combined,
-    doc_to_visual_describe,
-    doc_to_visual_none,
-    doc_to_visual_separate,
-    pairs_docs,
-    process_results_describe,
-    process_results_pairs,
-    process_results_pairs_combined,
-    process_results_triplet,
-    process_results_triplet_combined,
-    process_results_triplet_described,
-    process_results_triplet_text,
-    triplet_described_docs,
-    triplet_docs,
-    triplet_text_docs,
-)
+from __future__ import annotations
+
+from importlib import import_module
 
 __all__ = [
-    "triplet_described_docs",
-    "process_results_triplet_described",
-    "process_results_describe",
-    "doc_to_visual_describe",
-    "doc_to_text_describe",
-    "describe_docs",
-    "aggregate_triplet_described",
     "aggregate_describe",
     "aggregate_pairs",
     "aggregate_triplet",
+    "aggregate_triplet_described",
     "aggregate_triplet_text",
+    "describe_docs",
+    "doc_to_text_describe",
     "doc_to_text_pairs_combined",
     "doc_to_text_pairs_separate",
     "doc_to_text_triplet_combined",
     "doc_to_text_triplet_separate",
     "doc_to_text_triplet_text",
     "doc_to_visual_combined",
+    "doc_to_visual_describe",
     "doc_to_visual_none",
     "doc_to_visual_separate",
     "pairs_docs",
+    "process_results_describe",
     "process_results_pairs",
     "process_results_pairs_combined",
     "process_results_triplet",
     "process_results_triplet_combined",
+    "process_results_triplet_described",
     "process_results_triplet_text",
+    "triplet_described_docs",
     "triplet_docs",
     "triplet_text_docs",
-]
+]  # the hooks the task YAML names, imported from ``hooks`` on first use (PEP 562)
+
+
+def __getattr__(name: str) -> object:
+    if name in __all__:
+        return getattr(import_module("abductive_tasks.nleye.hooks"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

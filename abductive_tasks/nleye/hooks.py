@@ -394,17 +394,15 @@ def _fixed(value):
     return lambda doc: value
 
 
-process_results_triplet = TRIPLET.results_reader(_fixed(TRIPLET_ANSWER), _fixed(prompts.PROMPT_TRIPLET_SEPARATE))
-process_results_triplet_combined = TRIPLET.results_reader(
-    _fixed(TRIPLET_COMBINED_ANSWER), _fixed(prompts.PROMPT_TRIPLET_COMBINED)
-)
+process_results_triplet = TRIPLET.results_reader(_fixed(TRIPLET_ANSWER), doc_to_text_triplet_separate)
+process_results_triplet_combined = TRIPLET.results_reader(_fixed(TRIPLET_COMBINED_ANSWER), doc_to_text_triplet_combined)
 process_results_triplet_text = TRIPLET_TEXT.results_reader(triplet_text_answer, doc_to_text_triplet_text)
 process_results_triplet_described = TRIPLET_DESCRIBED.results_reader(
     _fixed(TRIPLET_TEXT_ANSWER), doc_to_text_triplet_text
 )
 process_results_describe = DESCRIBE.results_reader(_fixed(DESCRIPTION_ANSWER))  # free text: nothing to extract
-process_results_pairs = PAIRS.results_reader(_fixed(PAIRS_ANSWER), _fixed(prompts.PROMPT_PAIRS_SEPARATE))
-process_results_pairs_combined = PAIRS.results_reader(_fixed(PAIRS_ANSWER), _fixed(prompts.PROMPT_PAIRS_COMBINED))
+process_results_pairs = PAIRS.results_reader(_fixed(PAIRS_ANSWER), doc_to_text_pairs_separate)
+process_results_pairs_combined = PAIRS.results_reader(_fixed(PAIRS_ANSWER), doc_to_text_pairs_combined)
 aggregate_triplet = TRIPLET.aggregate
 aggregate_triplet_text = TRIPLET_TEXT.aggregate
 aggregate_triplet_described = TRIPLET_DESCRIBED.aggregate

@@ -93,6 +93,11 @@ class Outcome:
 class TaskSpec(OwnStderr):
     """A task family: what each document keeps, what is reported, and how.
 
+    The one definition of the family's metrics: each task YAML's ``metric_list`` is generated from
+    ``metric_names`` and ``higher_is_better`` by utils/generate_task_yaml.py and checked in (as
+    lm-evaluation-harness generates task YAML from Python), and tests/test_task_yaml.py fails when
+    they disagree. The spec rather than the YAML, because the metrics are computed here anyway.
+
     ``record(doc, reading)``: the record fields (small, JSON-serialisable; the samples JSONL
     carries them); ``compute(records)``: every metric from the records of all documents;
     ``seed_name``: the name the bootstrap seeds derive from (default ``name``): two routes of one
@@ -134,6 +139,7 @@ class TaskSpec(OwnStderr):
 
         ``answer(doc)``: the document's answer kind; ``question(doc)``: the prompt, given to the
         judge when answer extraction is on (None: never extract, e.g. scores read off a loglikelihood).
+        Pass the task's ``doc_to_text`` hook itself, so that the prompt is named once, in that hook.
         """
 
         names = self.metric_names
@@ -145,6 +151,7 @@ class TaskSpec(OwnStderr):
 
         process_results.__qualname__ = f"{self.name}.process_results"
         process_results.spec = self  # type: ignore[attr-defined]  # the static YAML test checks the task against it
+        process_results.question = question  # type: ignore[attr-defined]  # ... and this against its doc_to_text
         return process_results
 
     # ------------------------------------------------------------ over all documents

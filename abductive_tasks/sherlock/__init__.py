@@ -9,43 +9,6 @@ codec ``clip_scorer`` and the baselines use) do not load the task hooks.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from abductive_tasks.sherlock.hooks import (
-        aggregate_comparison,
-        aggregate_embedding,
-        aggregate_localization,
-        aggregate_localization_matrix,
-        aggregate_mini,
-        aggregate_retrieval,
-        comparison_docs,
-        comparison_test_docs,
-        doc_to_target,
-        doc_to_target_inferences,
-        doc_to_text_loglikelihood,
-        doc_to_text_rating,
-        doc_to_visual,
-        doc_to_visual_regions,
-        localization_docs,
-        localization_matrix_docs,
-        localization_matrix_test_docs,
-        localization_test_docs,
-        process_results_comparison,
-        process_results_comparison_rating,
-        process_results_embedding,
-        process_results_localization,
-        process_results_localization_matrix,
-        process_results_localization_rating,
-        process_results_mini,
-        process_results_mini_rating,
-        process_results_retrieval_rating,
-        retrieval_docs,
-        retrieval_embedding_docs,
-        retrieval_embedding_test_docs,
-        retrieval_mini_docs,
-        retrieval_test_docs,
-    )
 
 __all__ = [
     "aggregate_comparison",
@@ -80,7 +43,7 @@ __all__ = [
     "retrieval_embedding_test_docs",
     "retrieval_mini_docs",
     "retrieval_test_docs",
-]
+]  # the hooks the task YAML names, imported from ``hooks`` on first use (PEP 562)
 
 
 def __getattr__(name: str) -> object:
