@@ -35,7 +35,7 @@ COVERAGE: list[tuple[str, list[str]]] = [
 def shell_commands(page: Path) -> list[str]:
     """Each command of the page's shell blocks: continuation lines joined, comments and blank lines left out."""
     commands = []
-    for block in re.finditer(r"^```(\w*)\n(.*?)^```", page.read_text(encoding="utf-8"), re.M | re.S):
+    for block in re.finditer(r"^ *```(\w*)\n(.*?)^ *```", page.read_text(encoding="utf-8"), re.M | re.S):
         if block.group(1) not in SHELL:
             continue
         for line in block.group(2).replace("\\\n", " ").splitlines():

@@ -125,7 +125,6 @@ def test_readme_metrics_reads_the_first_column_of_the_metrics_table():
     assert readme_metrics(readme) == {"a_acc", "a_counts"}
 
 
-@pytest.mark.xfail(reason="README rewrite pending", strict=False)
 @pytest.mark.parametrize("benchmark", ["nleye", "mucr", "dve", "sherlock"])
 def test_readme_metrics_table_names_exactly_the_spec_metrics(benchmark):
     """The README's metrics table documents the metrics the specs of the benchmark's tasks declare, no other."""
