@@ -3,7 +3,7 @@
 
     python utils/bench_mucr_load.py --repeats 3
 
-Writes the data once (400 pairs, embedded 512x512 PNG cells, as ``bench_overhead.make_mucr``), then, ``--repeats``
+Writes the data once (400 pairs, embedded 512x512 JPEG cells, as ``bench_overhead.make_mucr``), then, ``--repeats``
 times: one process with an emptied ``ABDUCTIVE_CACHE`` (cold: every image written to its content-addressed file,
 the item cache written) and one with the cache that run left (warm: the item cache read, each image checked).
 Each process prints the wall and CPU seconds of one ``load.__wrapped__(root)`` call (no ``functools.cache``).
