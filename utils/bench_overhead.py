@@ -404,12 +404,12 @@ def _time_v(report: str) -> tuple[float, float]:
     return cpu, float(fields["Maximum resident set size (kbytes)"]) / 1024
 
 
-def run_once(task: str, data: Path, trivial: Path, output: Path, log: Path) -> Run:
-    """One fresh ``lmms-eval --model dummy --batch_size 1`` process on ``task`` under ``/usr/bin/time -v``;
-    fails unless its results JSON holds the task."""
+def run_once(task: str, data: Path, trivial: Path, output: Path, log: Path, python: str = sys.executable) -> Run:
+    """One fresh ``lmms-eval --model dummy --batch_size 1`` process (of the environment of ``python``) on ``task``
+    under ``/usr/bin/time -v``; fails unless its results JSON holds the task."""
     shutil.rmtree(output, ignore_errors=True)
     timing = log.with_suffix(".time")
-    command = ["/usr/bin/time", "-v", "-o", str(timing), str(Path(sys.executable).with_name("lmms-eval"))]
+    command = ["/usr/bin/time", "-v", "-o", str(timing), str(Path(python).with_name("lmms-eval"))]
     command += ["--model", "dummy", "--tasks", task, "--batch_size", "1", "--include_path", str(trivial)]
     command += ["--output_path", str(output)]
     environment = {
@@ -671,8 +671,10 @@ def sherlock_protocol(work: Path) -> None:
     print(json.dumps(row), flush=True)
 
 
-def measure(task: str, scale: int, work: Path, repeats: int, warm: bool) -> dict:
-    """Ours and the trivial task at ``scale`` x the paper's size, alternating, medians of ``repeats``."""
+def measure(task: str, scale: int, work: Path, repeats: int, warm: bool, before: str | None = None) -> dict:
+    """Ours and the trivial task at ``scale`` x the paper's size, alternating, medians of ``repeats``; with
+    ``before`` (another environment's python, e.g. of the code before a change) its runs of ours join the rotation,
+    with a cache of their own."""
     case = CASES[task]
     data, trivial = work / f"data_x{scale}", work / "trivial"
     if not (data / case.benchmark).is_dir():
@@ -685,13 +687,35 @@ def measure(task: str, scale: int, work: Path, repeats: int, warm: bool) -> dict
     if warm:  # caches (MuCR's item cache, content-addressed images) and the page cache as a user's later runs find them
         run_once(task, data, trivial, work / "out", logs / f"{task}.x{scale}.warmup.log")
         run_once(baseline, data, trivial, work / "out", logs / f"{baseline}.warmup.log")
-    ours, theirs, loads = [], [], []
-    for repeat in range(repeats):  # alternating, so that load changes hit both alike
+    other = work / f"before_x{scale}"  # the same data under another name: the code before keeps its own caches
+    if before:
+        other.mkdir(exist_ok=True)
+        if not (other / case.benchmark).exists():
+            (other / case.benchmark).symlink_to(data / case.benchmark)
+        if warm:
+            run_once(task, other, trivial, work / "out", logs / f"{task}.x{scale}.before.warmup.log", before)
+    ours, theirs, olds, loads = [], [], [], []
+    for repeat in range(repeats):  # alternating, so that load changes hit all alike
         loads.append(os.getloadavg()[0])
         ours.append(run_once(task, data, trivial, work / "out", logs / f"{task}.x{scale}.{repeat}.log"))
+        if before:
+            log = logs / f"{task}.x{scale}.before.{repeat}.log"
+            olds.append(run_once(task, other, trivial, work / "out", log, before))
         theirs.append(run_once(baseline, data, trivial, work / "out", logs / f"{baseline}.{repeat}.log"))
     cpu = statistics.median(r.cpu_s for r in ours), statistics.median(r.cpu_s for r in theirs)
     rss = statistics.median(r.peak_rss_mib for r in ours), statistics.median(r.peak_rss_mib for r in theirs)
+    row_before = {}
+    if before:
+        old_cpu, old_rss = statistics.median(r.cpu_s for r in olds), statistics.median(r.peak_rss_mib for r in olds)
+        row_before = {
+            "before": {
+                "cpu_s": round(old_cpu, 2),
+                "cpu_ratio": round(old_cpu / cpu[1], 3),
+                "peak_rss_mib": round(old_rss),
+                "rss_ratio": round(old_rss / rss[1], 3),
+                "cpu_runs": [round(r.cpu_s, 2) for r in olds],
+            }
+        }
     return {
         "task": task,
         "scale": scale,
@@ -702,6 +726,7 @@ def measure(task: str, scale: int, work: Path, repeats: int, warm: bool) -> dict
         "rss_ratio": round(rss[0] / rss[1], 3),
         "cpu_runs": [[round(r.cpu_s, 2) for r in ours], [round(r.cpu_s, 2) for r in theirs]],
         "load": [round(load, 2) for load in loads],
+        **row_before,
     }
 
 
@@ -733,6 +758,9 @@ def main(argv: list[str] | None = None) -> int:
         "--scales", nargs="+", type=int, default=[1], help="sizes as multiples of the paper's (e.g. 1 8: also slopes)"
     )
     parser.add_argument("--cold", action="store_true", help="no uncounted warm-up run of each task before measuring")
+    parser.add_argument(
+        "--before", metavar="PYTHON", help="also run ours with this environment's lmms-eval (e.g. the code before)"
+    )
     parser.add_argument("--sherlock-full", action="store_true", help="also the Sherlock full-size figures")
     parser.add_argument(
         "--sherlock-protocol",
@@ -753,7 +781,7 @@ def main(argv: list[str] | None = None) -> int:
         rows = []
         for task in args.tasks:
             for scale in args.scales:
-                rows.append(measure(task, scale, work, args.repeats, warm=not args.cold))
+                rows.append(measure(task, scale, work, args.repeats, warm=not args.cold, before=args.before))
                 print(json.dumps(rows[-1]), flush=True)
         if rows:
             header = f"{'task':<22}{'scale':>6}{'documents':>11}{'CPU s ours / trivial':>24}{'ratio':>8}"
