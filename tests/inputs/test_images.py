@@ -106,3 +106,29 @@ def test_a_jpeg_with_bytes_after_its_end_marker_is_decoded_to_decide(tmp_path, d
     path.write_bytes(path.read_bytes() + b"\0\0")
     assert images.check_image(path, "row 9") == str(path)
     assert decoded_files == [str(path)]
+
+
+@pytest.mark.parametrize(
+    "array",
+    [
+        np.zeros((3, 5, 3), dtype=np.uint8),  # RGB
+        np.zeros((3, 5, 4), dtype=np.uint8),  # RGBA
+        np.zeros((3, 5), dtype=np.uint8),  # L
+        np.zeros((3, 5), dtype=np.uint16),  # I;16
+        np.zeros((3, 5), dtype=bool),  # 1
+    ],
+)
+def test_a_png_header_is_read_as_pil_reads_it_without_decoding(tmp_path, decoded_files, array):
+    path = _png(tmp_path / "ok.png", array)
+    with Image.open(path) as image:
+        assert images._whole_png_header(str(path)) == (image.size, image.mode)
+    assert images.check_image(path, "row 10") == str(path) and decoded_files == []
+
+
+def test_a_png_with_a_damaged_header_is_left_to_pil_which_refuses_it(tmp_path):
+    path = _png(tmp_path / "bad.png", np.zeros((4, 4, 3), dtype=np.uint8))
+    whole = path.read_bytes()
+    path.write_bytes(whole[:20] + bytes([whole[20] ^ 1]) + whole[21:])  # the height's first byte: the CRC fails
+    assert images._whole_png_header(str(path)) is None
+    with pytest.raises(DataError, match=r"row 11: unusable image .*bad.png"):
+        images.check_image(path, "row 11")
