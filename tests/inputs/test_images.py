@@ -100,12 +100,18 @@ def test_a_png_cut_before_its_end_is_refused_and_a_damaged_one_when_decoded(tmp_
         images.load_image(str(path))  # strict at use too
 
 
-def test_a_jpeg_with_bytes_after_its_end_marker_is_decoded_to_decide(tmp_path, decoded_files):
+def test_a_jpeg_with_bytes_after_its_end_marker_is_whole_without_decoding_and_a_cut_one_is_refused(
+    tmp_path, decoded_files
+):
     path = tmp_path / "padded.jpg"
-    Image.fromarray(np.full((8, 8, 3), 90, dtype=np.uint8)).save(path)
-    path.write_bytes(path.read_bytes() + b"\0\0")
+    Image.fromarray(np.random.default_rng(2).integers(0, 255, (64, 64, 3), dtype=np.uint8)).save(path, quality=95)
+    whole = path.read_bytes()
+    path.write_bytes(whole + b"\0\0trailer")
     assert images.check_image(path, "row 9") == str(path)
-    assert decoded_files == [str(path)]
+    assert decoded_files == []
+    path.write_bytes(whole[: len(whole) // 2] + b"\0\0")  # cut in its scan data, then padded: no end marker
+    with pytest.raises(DataError, match=r"row 9: unusable image .*padded.jpg: .*truncated"):
+        images.check_image(path, "row 9")
 
 
 @pytest.mark.parametrize(
