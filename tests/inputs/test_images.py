@@ -138,3 +138,17 @@ def test_a_png_with_a_damaged_header_is_left_to_pil_which_refuses_it(tmp_path):
     assert images._whole_png_header(str(path)) is None
     with pytest.raises(DataError, match=r"row 11: unusable image .*bad.png"):
         images.check_image(path, "row 11")
+
+
+@pytest.mark.parametrize("mode", ["RGB", "L", "CMYK"])
+@pytest.mark.parametrize(
+    "options", [{}, {"progressive": True}, {"exif": b"Exif\0\0" + bytes(60000), "icc_profile": bytes(9000)}]
+)
+def test_a_jpeg_header_is_read_as_pil_reads_it_without_decoding(tmp_path, decoded_files, mode, options):
+    path = tmp_path / "ok.jpg"
+    Image.new(mode, (7, 5)).save(path, **options)  # 69 kB of APP segments: the frame header is past the first read
+    with Image.open(path) as image:
+        expected = (image.size, image.mode)
+    assert images._whole_jpeg_header(str(path)) in (expected, None)
+    assert (images._whole_jpeg_header(str(path)) is None) == ("exif" in options)
+    assert images.check_image(path, "row 12") == str(path) and decoded_files == []
