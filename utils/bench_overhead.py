@@ -1,18 +1,23 @@
 #!/usr/bin/env python
 """What the plugin adds to lmms-eval's own cost: each task vs a trivial task with as many requests.
 
-    python utils/bench_overhead.py                        # the four tasks, 3 runs each, medians
+    python utils/bench_overhead.py --scales 1 8           # every task at the papers' size and 8x, 3 runs each
     python utils/bench_overhead.py --repeats 1 --tasks dve_cls sherlock_comparison
     python utils/bench_overhead.py --tasks --sherlock-full   # only the Sherlock full-size figures
 
-Writes synthetic data in the official layouts at the papers' sizes (NL-Eye: 350 items, three
-1024x1024 PNGs each; MuCR: 400 pairs with embedded PNG cells; DVE: 1,800 test rows over 600
-Flickr-sized JPEGs; Sherlock comparison: 485 observations x 10 candidates with an answer key),
-then runs, alternating, ``lmms-eval --model dummy --tasks <ours>`` and the same command on a
-trivial task (a JSON-lines dataset, one-line ``process_results``, no images) with the same
-number of requests and the same output type. Each run is a fresh process; its CPU seconds (user
-+ system, children included) and peak RSS come from ``wait4``. A run counts only when its
-results JSON holds the task. Not a test: the figures depend on the machine and its load.
+Writes synthetic data in the official layouts at ``--scales`` times the papers' sizes (NL-Eye: 350
+items, three 1024x1024 PNGs each; MuCR: 400 pairs with embedded 512x512 JPEG cells, every cell's
+bytes distinct as in the release; DVE: 1,800 test rows over 600 Flickr-sized JPEGs; Sherlock
+comparison: 485 observations x 10 candidates with an answer key; image files are hard links to a
+few encoded images, each a path of its own), then runs, alternating, ``lmms-eval --model dummy
+--batch_size 1 --tasks <ours>`` and the same command on a trivial task (a JSON-lines dataset,
+one-line ``process_results``, no images) with the same number of requests and the same output
+type. Each task first runs once uncounted (``--cold``: not), so that the counted runs find what a
+user's later runs find: MuCR's item cache and content-addressed images written, files in the page
+cache. Each run is a fresh process under ``/usr/bin/time -v``: CPU seconds (user + system) and
+peak RSS. A run counts only when its results JSON holds the task. With two scales the script also
+prints the CPU cost per extra document, ours and the trivial task's. Not a test: the figures
+depend on the machine and its load.
 
 ``--sherlock-full`` adds the Sherlock full-size figures, each in a fresh process (CPU seconds, peak
 RSS): one official-size retrieval chunk (1,000 x 1,000 instances, ``bench_sherlock_scale``'s
@@ -94,12 +99,29 @@ def _sentence(rng: np.random.Generator, words: int = 10) -> str:
     return " ".join(rng.choice(WORDS, words)).capitalize() + "."
 
 
+def _pool(rng: np.random.Generator, size: tuple[int, int], kind: str, folder: Path, variants: int = 6) -> list[Path]:
+    """A few encoded images written once under ``folder``; the data's image files are hard links to them (every
+    file a separate path, checked and decoded separately, without the disk of thousands of copies)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for number, data in enumerate(_encoded(rng, size, kind, variants)):
+        path = folder / f"{number}.{kind.lower()}"
+        path.write_bytes(data)
+        paths.append(path)
+    return paths
+
+
+def _place(source: Path, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    os.link(source, target)
+
+
 def make_nleye(root: Path, rng: np.random.Generator, items: int = 350) -> None:
     """``nleye/test_set.csv`` and ``images/<id>/{premise,hypothesis1,hypothesis2}.png`` (1024x1024)."""
     folder = root / "nleye"
-    pngs = _encoded(rng, (1024, 1024), "PNG")
-    categories = ("physical", "functional", "logical", "emotional", "cultural", "social")
     folder.mkdir(parents=True)
+    pngs = _pool(rng, (1024, 1024), "PNG", root / "_pool" / "nleye")
+    categories = ("physical", "functional", "logical", "emotional", "cultural", "social")
     with (folder / "test_set.csv").open("w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(
@@ -130,14 +152,28 @@ def make_nleye(root: Path, rng: np.random.Generator, items: int = 350) -> None:
                 ]
             )
             for number, name in enumerate(("premise.png", "hypothesis1.png", "hypothesis2.png")):
-                path = folder / "images" / str(item + 1) / name
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(pngs[(item + number) % len(pngs)])
+                _place(pngs[(item + number) % len(pngs)], folder / "images" / str(item + 1) / name)
+
+
+def _distinct_jpegs(rng: np.random.Generator, count: int, size: tuple[int, int] = (512, 512)) -> list[bytes]:
+    """``count`` JPEGs (quality 90) with pairwise different bytes, as a real dataset's cells are: a few photo-like
+    bases, each copy stamped with its own number in a corner block (content-addressed files stay distinct)."""
+    bases = [np.asarray(_photo(rng, size)) for _ in range(6)]
+    out = []
+    for number in range(count):
+        pixels = bases[number % len(bases)].copy()
+        bits = np.unpackbits(np.array([number], dtype=">u4").view(np.uint8))
+        pixels[:32, :32] = np.repeat(np.repeat(bits.reshape(4, 8) * 255, 8, 0), 4, 1)[..., None]
+        buffer = io.BytesIO()
+        Image.fromarray(pixels, "RGB").save(buffer, format="JPEG", quality=90)
+        out.append(buffer.getvalue())
+    return out
 
 
 def make_mucr(root: Path, rng: np.random.Generator, pairs: int = 400) -> None:
-    """``mucr/data/test-00000-of-00001.parquet`` (v1 schema, embedded 512x512 PNG cells), causal groups of four."""
-    pngs = _encoded(rng, (512, 512), "PNG")
+    """``mucr/data/test-00000-of-00001.parquet`` (v1 schema, embedded 512x512 JPEG cells, every cell distinct),
+    causal groups of four."""
+    jpegs = _distinct_jpegs(rng, 2 * pairs)
     ids = list(range(pairs))
     links = [str([other for other in range(pair - pair % 4, pair - pair % 4 + 4) if other != pair]) for pair in ids]
     image = pa.struct([("bytes", pa.binary()), ("path", pa.string())])
@@ -152,21 +188,22 @@ def make_mucr(root: Path, rng: np.random.Generator, pairs: int = 400) -> None:
         "style": pa.array([("photograph", "comic")[pair % 2] for pair in ids]),
         "label": pa.array([("human", "animal", "character")[pair // 4 % 3] for pair in ids]),
         "causal_reason": pa.array([[_sentence(rng, 20) for _ in range(3)] for _ in ids], pa.list_(pa.string())),
-        "image_0": pa.array([{"bytes": pngs[pair % 6], "path": f"{pair}_0.png"} for pair in ids], image),
-        "image_1": pa.array([{"bytes": pngs[(pair + 3) % 6], "path": f"{pair}_1.png"} for pair in ids], image),
+        "image_0": pa.array([{"bytes": jpegs[2 * pair], "path": f"{pair}_0.jpg"} for pair in ids], image),
+        "image_1": pa.array([{"bytes": jpegs[2 * pair + 1], "path": f"{pair}_1.jpg"} for pair in ids], image),
     }
     path = root / "mucr" / "data" / "test-00000-of-00001.parquet"
     path.parent.mkdir(parents=True)
     pq.write_table(pa.table(columns), path)
 
 
-def make_dve(root: Path, rng: np.random.Generator, rows: int = 1800, images: int = 600) -> None:
+def make_dve(root: Path, rng: np.random.Generator, rows: int = 1800) -> None:
     """``dve/DVE_test.csv`` and ``flickr30k-images/<id>.jpg`` (500x375 JPEGs); three updates per premise image."""
     folder = root / "dve"
-    jpegs = _encoded(rng, (500, 375), "JPEG")
+    images = rows // 3
+    jpegs = _pool(rng, (500, 375), "JPEG", root / "_pool" / "dve")
     (folder / "flickr30k-images").mkdir(parents=True)
     for number in range(images):
-        (folder / "flickr30k-images" / f"{1000000 + number}.jpg").write_bytes(jpegs[number % len(jpegs)])
+        _place(jpegs[number % len(jpegs)], folder / "flickr30k-images" / f"{1000000 + number}.jpg")
     with (folder / "DVE_test.csv").open("w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(HEADER)
@@ -280,16 +317,21 @@ def make_sherlock_localization(
 @dataclass(frozen=True)
 class Case:
     benchmark: str
-    make: Callable[[Path, np.random.Generator], None]
-    requests: int  # requests lmms-eval builds for the task at this size (one per document for these tasks)
+    make: Callable[[Path, np.random.Generator, int], None]
+    units: int  # the paper's size, in what ``make`` counts (items, pairs, rows, observations)
+    requests_per_unit: int  # requests lmms-eval builds per unit (one per document for these tasks)
     output_type: str
+
+    def requests(self, scale: int) -> int:
+        return self.units * scale * self.requests_per_unit
 
 
 CASES = {
-    "nleye_pairs": Case("nleye", make_nleye, 700, "generate_until"),
-    "mucr_c2e": Case("mucr", make_mucr, 400, "generate_until"),
-    "dve_cls": Case("dve", make_dve, 1800, "generate_until"),
-    "sherlock_comparison": Case("sherlock", make_sherlock, 4850, "loglikelihood"),
+    "nleye_triplet": Case("nleye", make_nleye, 350, 2, "generate_until"),
+    "nleye_pairs": Case("nleye", make_nleye, 350, 2, "generate_until"),
+    "mucr_c2e": Case("mucr", make_mucr, 400, 1, "generate_until"),
+    "dve_cls": Case("dve", make_dve, 1800, 1, "generate_until"),
+    "sherlock_comparison": Case("sherlock", make_sherlock, 485, 10, "loglikelihood"),
 }
 
 
@@ -329,14 +371,14 @@ metadata:
 """
 
 
-def make_trivial(folder: Path, task: str, case: Case) -> str:
-    """A trivial task with ``case.requests`` documents (one request each); returns its name."""
-    name = f"bench_trivial_{task}"
+def make_trivial(folder: Path, task: str, case: Case, scale: int) -> str:
+    """A trivial task with as many documents as ``task`` has requests at ``scale`` (one request each); its name."""
+    name = f"bench_trivial_{task}_x{scale}"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "trivial_hooks.py").write_text(TRIVIAL_HOOKS)
     (folder / f"{name}.yaml").write_text(TRIVIAL_YAML.format(name=name, output_type=case.output_type))
     with (folder / f"{name}.jsonl").open("w") as handle:
-        for number in range(case.requests):
+        for number in range(case.requests(scale)):
             handle.write(
                 json.dumps({"question": f"Question {number}: which is more plausible, A or B?", "answer": "A"})
             )
@@ -355,26 +397,25 @@ class Run:
     documents: int
 
 
-def run_once(task: str, data: Path, trivial: Path, output: Path, log: Path) -> Run:
-    """One fresh ``lmms-eval --model dummy`` process on ``task``; fails unless its results JSON holds the task."""
+def _time_v(report: str) -> tuple[float, float]:
+    """CPU seconds (user + system) and peak RSS (MiB) from ``/usr/bin/time -v``'s report."""
+    fields = dict(line.strip().rsplit(": ", 1) for line in report.splitlines() if ": " in line)
+    cpu = float(fields["User time (seconds)"]) + float(fields["System time (seconds)"])
+    return cpu, float(fields["Maximum resident set size (kbytes)"]) / 1024
+
+
+def run_once(task: str, data: Path, trivial: Path, output: Path, log: Path, python: str = sys.executable) -> Run:
+    """One fresh ``lmms-eval --model dummy --batch_size 1`` process (of the environment of ``python``) on ``task``
+    under ``/usr/bin/time -v``; fails unless its results JSON holds the task."""
     shutil.rmtree(output, ignore_errors=True)
-    command = [
-        str(Path(sys.executable).with_name("lmms-eval")),
-        "--model",
-        "dummy",
-        "--tasks",
-        task,
-        "--batch_size",
-        "1",
-        "--include_path",
-        str(trivial),
-        "--output_path",
-        str(output),
-    ]
+    timing = log.with_suffix(".time")
+    command = ["/usr/bin/time", "-v", "-o", str(timing), str(Path(python).with_name("lmms-eval"))]
+    command += ["--model", "dummy", "--tasks", task, "--batch_size", "1", "--include_path", str(trivial)]
+    command += ["--output_path", str(output)]
     environment = {
         **os.environ,
         "ABDUCTIVE_DATA": str(data),
-        "ABDUCTIVE_CACHE": str(data.parent / "cache"),
+        "ABDUCTIVE_CACHE": str(data.parent / f"cache_{data.name}"),
         "ABDUCTIVE_JUDGE": "off",
         "HF_HUB_OFFLINE": "1",
         "HF_DATASETS_OFFLINE": "1",
@@ -382,15 +423,14 @@ def run_once(task: str, data: Path, trivial: Path, output: Path, log: Path) -> R
     }
     start = time.perf_counter()
     with log.open("w") as handle:
-        process = subprocess.Popen(command, env=environment, stdout=handle, stderr=subprocess.STDOUT)
-        _pid, status, usage = os.wait4(process.pid, 0)
-        process.returncode = os.waitstatus_to_exitcode(status)
+        subprocess.run(command, env=environment, stdout=handle, stderr=subprocess.STDOUT, check=False)
     wall = time.perf_counter() - start
     results = list(output.rglob("*_results.json"))
     if len(results) != 1 or task not in json.loads(results[0].read_text())["results"]:
         raise SystemExit(f"{task}: the run wrote no results for the task (log: {log})")
     documents = sum(int(n) for n in re.findall(r"Postprocessed (\d+) docs", log.read_text()))
-    return Run(usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, wall, documents)
+    cpu, rss = _time_v(timing.read_text())
+    return Run(cpu, rss, wall, documents)
 
 
 CHUNK_RUN = """
@@ -631,9 +671,96 @@ def sherlock_protocol(work: Path) -> None:
     print(json.dumps(row), flush=True)
 
 
+def measure(task: str, scale: int, work: Path, repeats: int, warm: bool, before: str | None = None) -> dict:
+    """Ours and the trivial task at ``scale`` x the paper's size, alternating, medians of ``repeats``; with
+    ``before`` (another environment's python, e.g. of the code before a change) its runs of ours join the rotation,
+    with a cache of their own."""
+    case = CASES[task]
+    data, trivial = work / f"data_x{scale}", work / "trivial"
+    if not (data / case.benchmark).is_dir():
+        start = time.perf_counter()
+        case.make(data, np.random.default_rng(24), case.units * scale)
+        print(f"# wrote {case.benchmark} data x{scale} in {time.perf_counter() - start:.0f} s", flush=True)
+    baseline = make_trivial(trivial, task, case, scale)
+    logs = work / "logs"
+    logs.mkdir(exist_ok=True)
+    if warm:  # caches (MuCR's item cache, content-addressed images) and the page cache as a user's later runs find them
+        run_once(task, data, trivial, work / "out", logs / f"{task}.x{scale}.warmup.log")
+        run_once(baseline, data, trivial, work / "out", logs / f"{baseline}.warmup.log")
+    other = work / f"before_x{scale}"  # the same data under another name: the code before keeps its own caches
+    if before:
+        other.mkdir(exist_ok=True)
+        if not (other / case.benchmark).exists():
+            (other / case.benchmark).symlink_to(data / case.benchmark)
+        if warm:
+            run_once(task, other, trivial, work / "out", logs / f"{task}.x{scale}.before.warmup.log", before)
+    ours, theirs, olds, loads = [], [], [], []
+    for repeat in range(repeats):  # alternating, so that load changes hit all alike
+        loads.append(os.getloadavg()[0])
+        ours.append(run_once(task, data, trivial, work / "out", logs / f"{task}.x{scale}.{repeat}.log"))
+        if before:
+            log = logs / f"{task}.x{scale}.before.{repeat}.log"
+            olds.append(run_once(task, other, trivial, work / "out", log, before))
+        theirs.append(run_once(baseline, data, trivial, work / "out", logs / f"{baseline}.{repeat}.log"))
+    cpu = statistics.median(r.cpu_s for r in ours), statistics.median(r.cpu_s for r in theirs)
+    rss = statistics.median(r.peak_rss_mib for r in ours), statistics.median(r.peak_rss_mib for r in theirs)
+    row_before = {}
+    if before:
+        old_cpu, old_rss = statistics.median(r.cpu_s for r in olds), statistics.median(r.peak_rss_mib for r in olds)
+        row_before = {
+            "before": {
+                "cpu_s": round(old_cpu, 2),
+                "cpu_ratio": round(old_cpu / cpu[1], 3),
+                "peak_rss_mib": round(old_rss),
+                "rss_ratio": round(old_rss / rss[1], 3),
+                "cpu_runs": [round(r.cpu_s, 2) for r in olds],
+            }
+        }
+    return {
+        "task": task,
+        "scale": scale,
+        "documents": [ours[0].documents, theirs[0].documents],
+        "cpu_s": [round(cpu[0], 2), round(cpu[1], 2)],
+        "cpu_ratio": round(cpu[0] / cpu[1], 3),
+        "peak_rss_mib": [round(rss[0]), round(rss[1])],
+        "rss_ratio": round(rss[0] / rss[1], 3),
+        "cpu_runs": [[round(r.cpu_s, 2) for r in ours], [round(r.cpu_s, 2) for r in theirs]],
+        "load": [round(load, 2) for load in loads],
+        **row_before,
+    }
+
+
+def slopes(rows: list[dict]) -> list[dict]:
+    """CPU per extra document (ms), ours and the trivial task's, between the smallest and largest scale of a task."""
+    out = []
+    for task in dict.fromkeys(row["task"] for row in rows):
+        mine = sorted((row for row in rows if row["task"] == task), key=lambda row: row["scale"])
+        if len(mine) < 2:
+            continue
+        small, large = mine[0], mine[-1]
+        extra = [large["documents"][side] - small["documents"][side] for side in (0, 1)]
+        ms = [1000 * (large["cpu_s"][side] - small["cpu_s"][side]) / extra[side] for side in (0, 1)]
+        out.append(
+            {
+                "task": task,
+                "scales": [small["scale"], large["scale"]],
+                "ms_per_document": [round(ms[0], 3), round(ms[1], 3)],
+                "ms_above_trivial": round(ms[0] - ms[1], 3),
+            }
+        )
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tasks", nargs="*", choices=sorted(CASES), default=list(CASES))
+    parser.add_argument(
+        "--scales", nargs="+", type=int, default=[1], help="sizes as multiples of the paper's (e.g. 1 8: also slopes)"
+    )
+    parser.add_argument("--cold", action="store_true", help="no uncounted warm-up run of each task before measuring")
+    parser.add_argument(
+        "--before", metavar="PYTHON", help="also run ours with this environment's lmms-eval (e.g. the code before)"
+    )
     parser.add_argument("--sherlock-full", action="store_true", help="also the Sherlock full-size figures")
     parser.add_argument(
         "--sherlock-protocol",
@@ -651,45 +778,24 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
     try:
-        rng = np.random.default_rng(24)
-        data, trivial = work / "data", work / "trivial"
         rows = []
         for task in args.tasks:
-            case = CASES[task]
-            if not (data / case.benchmark).is_dir():
-                start = time.perf_counter()
-                case.make(data, rng)
-                print(f"# wrote {case.benchmark} data in {time.perf_counter() - start:.0f} s", flush=True)
-            baseline = make_trivial(trivial, task, case)
-            ours, theirs = [], []
-            for repeat in range(args.repeats):  # alternating, so that load changes hit both alike
-                ours.append(run_once(task, data, trivial, work / "out", work / f"{task}.{repeat}.log"))
-                theirs.append(run_once(baseline, data, trivial, work / "out", work / f"{baseline}.{repeat}.log"))
-            cpu = statistics.median(r.cpu_s for r in ours), statistics.median(r.cpu_s for r in theirs)
-            rss = statistics.median(r.peak_rss_mib for r in ours), statistics.median(r.peak_rss_mib for r in theirs)
-            row = {
-                "task": task,
-                "requests": case.requests,
-                "documents": [ours[0].documents, theirs[0].documents],
-                "cpu_s": [round(cpu[0], 1), round(cpu[1], 1)],
-                "cpu_ratio": round(cpu[0] / cpu[1], 3),
-                "peak_rss_mib": [round(rss[0]), round(rss[1])],
-                "rss_ratio": round(rss[0] / rss[1], 3),
-                "cpu_runs": [[round(r.cpu_s, 1) for r in ours], [round(r.cpu_s, 1) for r in theirs]],
-            }
-            rows.append(row)
-            print(json.dumps(row), flush=True)
+            for scale in args.scales:
+                rows.append(measure(task, scale, work, args.repeats, warm=not args.cold, before=args.before))
+                print(json.dumps(rows[-1]), flush=True)
         if rows:
-            header = f"{'task':<22}{'requests':>9}{'CPU s ours / trivial':>24}{'ratio':>8}"
+            header = f"{'task':<22}{'scale':>6}{'documents':>11}{'CPU s ours / trivial':>24}{'ratio':>8}"
             header += f"{'peak RSS MiB':>20}{'ratio':>8}"
             print(f"\n{header}")
             for row in rows:
                 print(
-                    f"{row['task']:<22}{row['requests']:>9}{row['cpu_s'][0]:>12.1f} / {row['cpu_s'][1]:<9.1f}"
-                    f"{row['cpu_ratio']:>8.2f}{row['peak_rss_mib'][0]:>10} / {row['peak_rss_mib'][1]:<7}"
-                    f"{row['rss_ratio']:>8.2f}"
+                    f"{row['task']:<22}{row['scale']:>6}{row['documents'][0]:>11}"
+                    f"{row['cpu_s'][0]:>12.1f} / {row['cpu_s'][1]:<9.1f}{row['cpu_ratio']:>8.2f}"
+                    f"{row['peak_rss_mib'][0]:>10} / {row['peak_rss_mib'][1]:<7}{row['rss_ratio']:>8.2f}"
                 )
             print(f"(medians of {args.repeats}; CPU = user + system seconds of the whole lmms-eval process)")
+            for slope in slopes(rows):
+                print(json.dumps(slope), flush=True)
         if args.sherlock_full and not args.sherlock_protocol:
             sherlock_full(work)
         if args.sherlock_full or args.sherlock_protocol:

@@ -17,18 +17,17 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-import datasets
-
 from abductive_tasks.inputs.data import (
     SAMPLE_ROOT,
     DataError,
     Loaded,
+    PathsInside,
     benchmark_root,
+    documents,
     json_lines,
     read_csv,
     reading,
     resolve_columns,
-    resolve_inside,
 )
 from abductive_tasks.inputs.images import check_image
 
@@ -131,7 +130,7 @@ def load(root: Path, split: str = "test") -> Loaded:
     path = split_file(root, split)
     header, raw_rows = read_jsonl(path) if path.suffix == ".jsonl" else read_csv(path)
     columns = resolve_columns(header, {name: (name,) for name in HEADER}, REQUIRED, path)
-    images_root = root / IMAGE_DIR
+    images_inside = PathsInside(root / IMAGE_DIR)
     checked: dict[str, str] = {}
     first_seen: dict[tuple[str, ...], int] = {}
     rows, impossible, empty, duplicates = [], 0, 0, 0
@@ -163,7 +162,7 @@ def load(root: Path, split: str = "test") -> Loaded:
         first_seen.setdefault(key, line)
         if image_file not in checked:
             where = f"{path}, line {line}, field 'SNLIPairId'"
-            checked[image_file] = check_image(resolve_inside(images_root, image_file, where), where)
+            checked[image_file] = check_image(images_inside(image_file, where), where)
         rows.append(
             {
                 "line": line,
@@ -181,7 +180,7 @@ def load(root: Path, split: str = "test") -> Loaded:
         )
     return Loaded(
         str(path),
-        datasets.Dataset.from_list(_pair_ids(rows)),
+        documents(_pair_ids(rows)),
         excluded={IMPOSSIBLE: impossible, EMPTY_TEXT: empty},
         quirks={DUPLICATES: duplicates},
     )

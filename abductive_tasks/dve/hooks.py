@@ -22,7 +22,7 @@ import datasets
 from abductive_tasks.dve import prompts
 from abductive_tasks.dve.data import LOAD_COUNTS, UPDATE_TYPES, load_counts, load_selected
 from abductive_tasks.dve.metrics import cls_outcome, gen_outcome
-from abductive_tasks.inputs.data import Loaded
+from abductive_tasks.inputs.data import Loaded, documents
 from abductive_tasks.inputs.images import load_image
 from abductive_tasks.scoring.reading.kinds import Label
 from abductive_tasks.scoring.taskspec import Metric, Reading, TaskSpec
@@ -55,7 +55,7 @@ class Update:
 
 def cls_docs_from(loaded: Loaded) -> datasets.Dataset:
     """One document per usable update (Classification Task)."""
-    return datasets.Dataset.from_list(
+    return documents(
         [
             {
                 "item_id": f"line {row['line']}",
@@ -112,7 +112,7 @@ def gen_docs_from(loaded: Loaded) -> datasets.Dataset:
                 "candidate_images": [row["image_path"]],
             }
         )
-    return datasets.Dataset.from_list(docs)
+    return documents(docs)
 
 
 def cls_docs(placeholder: datasets.Dataset) -> datasets.Dataset:

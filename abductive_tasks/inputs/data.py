@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import stat
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -43,6 +45,50 @@ class Loaded:
     items: datasets.Dataset
     excluded: Mapping[str, int] = field(default_factory=dict)
     quirks: Mapping[str, int] = field(default_factory=dict)
+
+
+class _Documents(datasets.Dataset):
+    """A dataset that also holds its rows as Python dicts, exactly as Arrow gives them, converted once for all.
+
+    lmms-eval reads every document several times (building requests and contexts, ``dataset[i]``; postprocessing,
+    ``for doc in dataset``), and each read converts one Arrow row to Python at a cost that grows with the document's
+    width: on our documents it costs more than the task itself. Here a read hands out a shallow copy of the held row.
+    Anything derived from the dataset (a selection, a format, a changed column) reads Arrow again, as any dataset."""
+
+    def __init__(self, dataset: datasets.Dataset) -> None:
+        super().__init__(dataset.data, info=dataset.info, split=dataset.split, fingerprint=dataset._fingerprint)
+        self._rows_of = self._data
+        self._rows = self._data.table.to_pylist()
+
+    def _held(self) -> bool:
+        """Whether the held rows are what a read gives: the same table, no selection, no format."""
+        return (
+            getattr(self, "_rows_of", None) is self._data
+            and self._indices is None
+            and self._format_type is None
+            and self._format_columns is None
+        )
+
+    def __iter__(self) -> Iterator:
+        if not self._held():
+            yield from super().__iter__()
+            return
+        for row in self._rows:
+            yield dict(row)
+
+    def __getitem__(self, key):  # noqa: ANN001, ANN204 (datasets' own signature)
+        if type(key) is int and self._held():
+            return dict(self._rows[key])
+        return super().__getitem__(key)
+
+
+def documents(rows: list[dict]) -> datasets.Dataset:
+    """``datasets.Dataset.from_list(rows)`` whose row reads cost what a list's do (:class:`_Documents`); a dataset
+    with features that decode on read (images, audio) stays an ordinary one."""
+    dataset = datasets.Dataset.from_list(rows)
+    if any(datasets.features.features.require_decoding(feature) for feature in dataset.features.values()):
+        return dataset
+    return _Documents(dataset)
 
 
 def benchmark_root(benchmark: str, hub_repo: str | None, how_to_get: str = "") -> Path:
@@ -87,6 +133,44 @@ def resolve_inside(root: Path, relative: str, where: str) -> Path:
     if not candidate.is_relative_to(root.resolve()):
         raise DataError(f"{where}: path '{relative}' escapes the data root {root}")
     return candidate
+
+
+class PathsInside:
+    """:func:`resolve_inside` for many paths under one root, the same answers at a fraction of the cost: the root is
+    resolved once, and each directory the paths pass through once (one ``lstat`` per new component, where
+    ``Path.resolve`` walks every component of every path from ``/``). A symlink, or a path that is not plain names
+    joined by ``/``, is resolved in full."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._real_root = root.resolve()
+        self._directories: dict[str, Path] = {"": self._real_root}  # relative directory -> where it really is
+
+    def __call__(self, relative: str, where: str) -> Path:
+        parts = relative.split("/")
+        if any(part in ("", ".", "..") for part in parts) or "\0" in relative:
+            return resolve_inside(self.root, relative, where)
+        candidate = self._real(self._directory("/".join(parts[:-1])), parts[-1])
+        if not candidate.is_relative_to(self._real_root):
+            raise DataError(f"{where}: path '{relative}' escapes the data root {self.root}")
+        return candidate
+
+    def _directory(self, relative: str) -> Path:
+        known = self._directories.get(relative)
+        if known is None:
+            parent, _, name = relative.rpartition("/")
+            known = self._directories[relative] = self._real(self._directory(parent), name)
+        return known
+
+    @staticmethod
+    def _real(directory: Path, name: str) -> Path:
+        """``directory / name`` where it really is (``directory`` already real)."""
+        path = directory / name
+        try:
+            link = stat.S_ISLNK(os.lstat(path).st_mode)
+        except OSError:  # missing (resolved as is, like Path.resolve), or unreadable: resolve decides
+            link = True
+        return path.resolve() if link else path
 
 
 @contextmanager

@@ -24,13 +24,21 @@ import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import datasets
 import orjson
 import pyarrow.parquet as pq
 from loguru import logger
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.data import DataError, Loaded, benchmark_root, reading, resolve_columns, resolve_inside
+from abductive_tasks.inputs.data import (
+    DataError,
+    Loaded,
+    PathsInside,
+    benchmark_root,
+    documents,
+    reading,
+    resolve_columns,
+    resolve_inside,
+)
 from abductive_tasks.inputs.files import seal, unseal, write_atomic
 from abductive_tasks.inputs.images import check_image, image_cache_dir, materialise_image
 
@@ -106,7 +114,7 @@ def load(root: Path) -> Loaded:
         )
     for item, (distractors, rule) in zip(items, candidate_sets(items), strict=True):
         item["distractors"], item["candidate_rule"] = distractors, rule
-    return Loaded(", ".join(str(path) for path in files), datasets.Dataset.from_list(items))
+    return Loaded(", ".join(str(path) for path in files), documents(items))
 
 
 def _read_file(path: Path, root: Path) -> tuple[dict[str, str], list[dict], list[list[str | None]]]:
@@ -178,15 +186,15 @@ def _restore(cache_file: Path, stamp: list, root: Path) -> tuple[str, list[dict]
         saved = orjson.loads(payload)
         if saved["stamp"] != stamp or len(saved["items"]) != len(saved["sources"]):
             return None
-        images = image_cache_dir()
+        images, inside = PathsInside(image_cache_dir()), PathsInside(root)
         for item, sources in zip(saved["items"], saved["sources"], strict=True):
             for field, source in zip(_IMAGE_FIELDS, sources, strict=True):
                 if source is None:
-                    image = resolve_inside(images, Path(item[field]).name, str(cache_file))
+                    image = images(Path(item[field]).name, str(cache_file))
                     if str(image) != str(Path(item[field])):
                         return None
                 else:
-                    image = resolve_inside(root, source, str(cache_file))
+                    image = inside(source, str(cache_file))
                 item[field] = check_image(image, str(cache_file))
         return saved["id_column"], saved["items"]
     except (OSError, ValueError, KeyError, TypeError, DataError):  # orjson.JSONDecodeError is a ValueError

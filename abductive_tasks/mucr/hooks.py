@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import datasets
 from loguru import logger
 
-from abductive_tasks.inputs.data import DataError
+from abductive_tasks.inputs.data import DataError, documents
 from abductive_tasks.inputs.images import compose_labelled, load_image
 from abductive_tasks.mucr import prompts
 from abductive_tasks.mucr.data import N_CANDIDATES, load_selected
@@ -99,21 +99,21 @@ def _exp_doc(item: dict, by_id: dict[str, dict]) -> dict:
 
 def c2e_docs_from(items: Iterable[dict]) -> datasets.Dataset:
     by_id = {item["item_id"]: item for item in items}
-    return datasets.Dataset.from_list([_image_choice_doc(item, by_id, "c2e") for item in by_id.values()])
+    return documents([_image_choice_doc(item, by_id, "c2e") for item in by_id.values()])
 
 
 def e2c_docs_from(items: Iterable[dict]) -> datasets.Dataset:
     by_id = {item["item_id"]: item for item in items}
-    return datasets.Dataset.from_list([_image_choice_doc(item, by_id, "e2c") for item in by_id.values()])
+    return documents([_image_choice_doc(item, by_id, "e2c") for item in by_id.values()])
 
 
 def cue_docs_from(items: Iterable[dict]) -> datasets.Dataset:
-    return datasets.Dataset.from_list([_cue_doc(item) for item in items])
+    return documents([_cue_doc(item) for item in items])
 
 
 def exp_docs_from(items: Iterable[dict]) -> datasets.Dataset:
     by_id = {item["item_id"]: item for item in items}
-    return datasets.Dataset.from_list([_exp_doc(item, by_id) for item in by_id.values()])
+    return documents([_exp_doc(item, by_id) for item in by_id.values()])
 
 
 def c2e_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
@@ -192,7 +192,7 @@ def exp_own_docs_from(items: Iterable[dict], c2e: Picks, cue: Picks, task: str =
             f"{task}: {counts['items_without_picks']} of {len(by_id)} items lack a readable effect or cue pick "
             "and are left out (counted in exp_counts)"
         )
-    return datasets.Dataset.from_list([doc | counts for doc in docs])
+    return documents([doc | counts for doc in docs])
 
 
 def exp_own_docs_of(task: str) -> datasets.Dataset:

@@ -9,10 +9,16 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-import datasets
-
 from abductive_tasks import settings
-from abductive_tasks.inputs.data import DataError, Loaded, benchmark_root, read_csv, resolve_columns, resolve_inside
+from abductive_tasks.inputs.data import (
+    DataError,
+    Loaded,
+    PathsInside,
+    benchmark_root,
+    documents,
+    read_csv,
+    resolve_columns,
+)
 from abductive_tasks.inputs.images import check_image
 
 BENCHMARK = "nleye"
@@ -104,7 +110,7 @@ def load(root: Path, column_overrides: tuple[tuple[str, str], ...] = ()) -> Load
     columns = resolve_columns(
         header, candidates, REQUIRED, csv_path, hint=f"name a column with {COLUMNS_VARIABLE}=<field>=<column>,..."
     )
-    items, seen = [], {}
+    items, seen, inside = [], {}, PathsInside(root)
     for line, row in rows:
         field = {name: (row[column] or "").strip() for name, column in columns.items()}
 
@@ -129,7 +135,7 @@ def load(root: Path, column_overrides: tuple[tuple[str, str], ...] = ()) -> Load
         if direction not in TIME_DIRECTIONS:
             raise fail("time_direction", f"unknown direction '{direction}', expected one of {sorted(TIME_DIRECTIONS)}")
         where = f"{csv_path}, line {line}, field '{columns['sample_id']}'"
-        images = [check_image(resolve_inside(root, f"images/{sample_id}/{name}", where), where) for name in IMAGE_NAMES]
+        images = [check_image(inside(f"images/{sample_id}/{name}", where), where) for name in IMAGE_NAMES]
         items.append(
             {
                 "item_id": sample_id,
@@ -148,4 +154,4 @@ def load(root: Path, column_overrides: tuple[tuple[str, str], ...] = ()) -> Load
         )
     if not items:
         raise DataError(f"{csv_path}: no rows")
-    return Loaded(str(csv_path), datasets.Dataset.from_list(items))
+    return Loaded(str(csv_path), documents(items))

@@ -10,13 +10,14 @@ original and the swapped order (§4.2), the pairs tasks show the premise with ea
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import datasets
 from loguru import logger
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.data import DataError
+from abductive_tasks.inputs.data import DataError, documents
 from abductive_tasks.inputs.images import compose_row, load_image
 from abductive_tasks.nleye import descriptions, prompts
 from abductive_tasks.nleye.data import COLUMNS, DESCRIPTIONS, load_selected
@@ -85,9 +86,10 @@ def _triplet_doc(item: dict, swapped: bool, combined_aliases: bool = False) -> d
     }
 
 
-def triplet_docs_from(items: datasets.Dataset) -> datasets.Dataset:
-    """Two documents per item: hypotheses in the original and in the swapped order (§4.2)."""
-    return datasets.Dataset.from_list([_triplet_doc(item, swapped) for item in items for swapped in (False, True)])
+def triplet_docs_from(items: Iterable[dict], **fields: object) -> datasets.Dataset:
+    """Two documents per item: hypotheses in the original and in the swapped order (§4.2); ``fields`` are added to
+    every document."""
+    return documents([_triplet_doc(item, swapped) | fields for item in items for swapped in (False, True)])
 
 
 def triplet_text_docs_from(items: datasets.Dataset) -> datasets.Dataset:
@@ -135,7 +137,7 @@ def describe_docs_from(items: datasets.Dataset, describer: str) -> datasets.Data
                 "choices": ["An image."],
                 "candidate_images": [path],
             }
-    return datasets.Dataset.from_list(list(docs.values()))
+    return documents(list(docs.values()))
 
 
 def triplet_described_docs_from(items: datasets.Dataset, describer: str) -> datasets.Dataset:
@@ -160,15 +162,12 @@ def triplet_described_docs_from(items: datasets.Dataset, describer: str) -> data
             f"nleye_triplet_described: {len(missing)} of {len(items)} items lack descriptions by '{describer}' "
             f"and are left out (counted as items_without_descriptions), e.g. sample ids {missing[:5]}"
         )
-    docs = triplet_docs_from(datasets.Dataset.from_list(described))
-    return docs.add_column("describer", [describer] * len(docs)).add_column(
-        "items_without_descriptions", [len(missing)] * len(docs)
-    )
+    return triplet_docs_from(described, describer=describer, items_without_descriptions=len(missing))
 
 
 def pairs_docs_from(items: datasets.Dataset) -> datasets.Dataset:
     """Two documents per item: the premise with each hypothesis (§4.1, pairs setup)."""
-    return datasets.Dataset.from_list(
+    return documents(
         [
             {
                 "item_id": item["item_id"],

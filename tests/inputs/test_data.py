@@ -1,12 +1,14 @@
-"""The JSON-lines reader that DVE's ``cleaned_<split>.jsonl`` and lmms-eval's samples files share."""
+"""The JSON-lines reader that DVE's ``cleaned_<split>.jsonl`` and lmms-eval's samples files share; paths inside a
+data root; documents read as Arrow gives them."""
 
 from __future__ import annotations
 
 import re
 
+import datasets
 import pytest
 
-from abductive_tasks.inputs.data import DataError, json_lines
+from abductive_tasks.inputs.data import DataError, PathsInside, documents, json_lines, resolve_inside
 
 
 class OtherError(ValueError):
@@ -34,3 +36,34 @@ def test_json_lines_names_file_and_line_of_a_bad_line_with_the_callers_error(tmp
         list(json_lines(path))
     with pytest.raises(OtherError, match="not"):
         list(json_lines(path, OtherError))
+
+
+def test_paths_inside_resolve_as_resolve_inside_does_and_refuse_the_same_escapes(tmp_path):
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    (root / "images" / "1").mkdir(parents=True)
+    outside.mkdir()
+    (root / "images" / "1" / "a.png").write_bytes(b"x")
+    (outside / "b.png").write_bytes(b"x")
+    (root / "images" / "2").symlink_to(outside)  # a linked folder leaving the root
+    (root / "images" / "3").symlink_to(root / "images" / "1")  # a linked folder staying inside
+    (root / "images" / "1" / "c.png").symlink_to(outside / "b.png")  # a linked file leaving the root
+    inside = PathsInside(root)
+    for relative in ("images/1/a.png", "images/3/a.png", "images/9/missing.png", "images/1/../1/a.png"):
+        assert inside(relative, "row 1") == resolve_inside(root, relative, "row 1")
+    assert inside("images/3/a.png", "row 1") == (root / "images" / "1" / "a.png").resolve()
+    for relative in ("images/2/b.png", "images/1/c.png", "../outside/b.png", "images/../../outside/b.png"):
+        with pytest.raises(DataError, match=rf"row 2: path '{re.escape(relative)}' escapes the data root"):
+            inside(relative, "row 2")
+
+
+def test_documents_read_as_arrow_gives_them_and_derived_datasets_read_arrow_again():
+    rows = [{"id": str(n), "nested": {"a": 1} if n % 2 else {"b": 2}, "number": 1 if n % 3 else 1.5} for n in range(7)]
+    docs, plain = documents(rows), datasets.Dataset.from_list(rows)
+    assert list(docs) == list(plain) and [docs[n] for n in range(-7, 7)] == [plain[n] for n in range(-7, 7)]
+    assert docs[1] == {"id": "1", "nested": {"b": None, "a": 1}, "number": 1.0}  # Arrow's unified types, not the input
+    docs[0]["id"] = "changed"  # a read is a copy: changing it changes no later read
+    assert docs[0]["id"] == "0"
+    assert list(docs.select([3, 1])) == [plain[3], plain[1]]
+    assert docs.remove_columns(["nested"])[3] == {"id": "3", "number": 1.5}
+    assert docs.add_column("extra", list(range(7)))[4]["extra"] == 4
+    assert docs.with_format("numpy")[0]["number"].dtype.kind == "f"

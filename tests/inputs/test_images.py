@@ -100,9 +100,55 @@ def test_a_png_cut_before_its_end_is_refused_and_a_damaged_one_when_decoded(tmp_
         images.load_image(str(path))  # strict at use too
 
 
-def test_a_jpeg_with_bytes_after_its_end_marker_is_decoded_to_decide(tmp_path, decoded_files):
+def test_a_jpeg_with_bytes_after_its_end_marker_is_whole_without_decoding_and_a_cut_one_is_refused(
+    tmp_path, decoded_files
+):
     path = tmp_path / "padded.jpg"
-    Image.fromarray(np.full((8, 8, 3), 90, dtype=np.uint8)).save(path)
-    path.write_bytes(path.read_bytes() + b"\0\0")
+    Image.fromarray(np.random.default_rng(2).integers(0, 255, (64, 64, 3), dtype=np.uint8)).save(path, quality=95)
+    whole = path.read_bytes()
+    path.write_bytes(whole + b"\0\0trailer")
     assert images.check_image(path, "row 9") == str(path)
-    assert decoded_files == [str(path)]
+    assert decoded_files == []
+    path.write_bytes(whole[: len(whole) // 2] + b"\0\0")  # cut in its scan data, then padded: no end marker
+    with pytest.raises(DataError, match=r"row 9: unusable image .*padded.jpg: .*truncated"):
+        images.check_image(path, "row 9")
+
+
+@pytest.mark.parametrize(
+    "array",
+    [
+        np.zeros((3, 5, 3), dtype=np.uint8),  # RGB
+        np.zeros((3, 5, 4), dtype=np.uint8),  # RGBA
+        np.zeros((3, 5), dtype=np.uint8),  # L
+        np.zeros((3, 5), dtype=np.uint16),  # I;16
+        np.zeros((3, 5), dtype=bool),  # 1
+    ],
+)
+def test_a_png_header_is_read_as_pil_reads_it_without_decoding(tmp_path, decoded_files, array):
+    path = _png(tmp_path / "ok.png", array)
+    with Image.open(path) as image:
+        assert images._whole_png_header(str(path)) == (image.size, image.mode)
+    assert images.check_image(path, "row 10") == str(path) and decoded_files == []
+
+
+def test_a_png_with_a_damaged_header_is_left_to_pil_which_refuses_it(tmp_path):
+    path = _png(tmp_path / "bad.png", np.zeros((4, 4, 3), dtype=np.uint8))
+    whole = path.read_bytes()
+    path.write_bytes(whole[:20] + bytes([whole[20] ^ 1]) + whole[21:])  # the height's first byte: the CRC fails
+    assert images._whole_png_header(str(path)) is None
+    with pytest.raises(DataError, match=r"row 11: unusable image .*bad.png"):
+        images.check_image(path, "row 11")
+
+
+@pytest.mark.parametrize("mode", ["RGB", "L", "CMYK"])
+@pytest.mark.parametrize(
+    "options", [{}, {"progressive": True}, {"exif": b"Exif\0\0" + bytes(60000), "icc_profile": bytes(9000)}]
+)
+def test_a_jpeg_header_is_read_as_pil_reads_it_without_decoding(tmp_path, decoded_files, mode, options):
+    path = tmp_path / "ok.jpg"
+    Image.new(mode, (7, 5)).save(path, **options)  # 69 kB of APP segments: the frame header is past the first read
+    with Image.open(path) as image:
+        expected = (image.size, image.mode)
+    assert images._whole_jpeg_header(str(path)) in (expected, None)
+    assert (images._whole_jpeg_header(str(path)) is None) == ("exif" in options)
+    assert images.check_image(path, "row 12") == str(path) and decoded_files == []
