@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -283,7 +284,9 @@ def test_a_factored_chunk_is_read_from_the_cache_until_a_file_changes(tmp_path, 
     monkeypatch.setattr(grid, "_factor_files", lambda *args: pytest.fail("factored again"))
     assert _same(grid.load_factored_chunk(*files, 3), first)
     key[list(key)[1]] = ["id-a", "id-a"]  # a broken answer key (was id-a, id-b): read again, and rejected
-    files[1].write_text(json.dumps(key))
+    stamp = files[1].stat()
+    files[1].write_text(json.dumps(key))  # same size: the cache knows a file by its path, size and modification time
+    os.utime(files[1], ns=(stamp.st_atime_ns, stamp.st_mtime_ns + 1))  # an edit within the clock's tick
     monkeypatch.setattr(grid, "_factor_files", real)
     with pytest.raises(DataError, match="full 4 x 4 grid"):
         grid.load_factored_chunk(*files, 3)
