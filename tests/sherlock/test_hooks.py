@@ -310,9 +310,10 @@ def test_every_task_builds_documents_its_process_results_reads(path, monkeypatch
     spec = config["process_results"].spec
     # 2.1: one missing-score policy (issue 21); 3.2: the rating route's reading changed too (issue 22);
     # 2.2/3.3: shared bootstrap draws; 3.5: reading round 10;
-    # 4.0: sherlock_localization[_test] became the factored route (issue 24)
+    # 4.0: sherlock_localization[_test] became the factored route (issue 24);
+    # 2.3/3.6/4.1: samples log each record once (a gt box's IoU as null)
     factored_localization = path.stem in ("sherlock_localization", "sherlock_localization_test")
-    assert config["metadata"]["version"] == (3.5 if "rating" in path.stem else 4.0 if factored_localization else 2.2)
+    assert config["metadata"]["version"] == (3.6 if "rating" in path.stem else 4.1 if factored_localization else 2.3)
     doc = config["process_docs"](None)[0]
     reply = "Score: 5" if config["output_type"] == "generate_until" else "(0.5, False)"
     assert set(config["process_results"](doc, [reply])) == set(spec.metric_names)
