@@ -390,8 +390,10 @@ def measure_localization(meter: Meter, args: argparse.Namespace, work: Path) -> 
     from lmms_eval.loggers.evaluation_tracker import EvaluationTracker
 
     root = work / "localization"
-    with meter.stage("localization: synthesize data (not part of the protocol)") as facts:
-        facts |= synthesize_localization(root / "sherlock", args.localization_images, 3, 100, seed=3)
+    if not args.keep_data:
+        with meter.stage("localization: synthesize data (not part of the protocol)") as facts:
+            facts |= synthesize_localization(root / "sherlock", args.localization_images, 3, 100, seed=3)
+    shutil.rmtree(work / "run", ignore_errors=True)
     task, _ = run_task(meter, "localization", "sherlock_localization", root, None)
     logged: list = []
     process_and_aggregate(meter, "localization", task, random_matrices(task), logged)
@@ -432,6 +434,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--skip-per-pair", action="store_true")
     parser.add_argument("--skip-factored", action="store_true")
     parser.add_argument(
+        "--keep-data", action="store_true", help="reuse the synthetic data an earlier run left in --workdir"
+    )
+    parser.add_argument(
         "--workdir",
         type=Path,
         default=None,
@@ -456,8 +461,9 @@ class DecodeCounter:
 
 def measure_factored(meter: Meter, args: argparse.Namespace, work: Path) -> dict:
     """The factored retrieval protocol at full size: loading, requests, model, process_results, aggregation."""
-    with meter.stage("factored: synthesize data (not part of the protocol)") as facts:
-        facts |= synthesize(work / "full" / "sherlock", args.chunks, args.n, args.images, seed=2)
+    if not args.keep_data:
+        with meter.stage("factored: synthesize data (not part of the protocol)") as facts:
+            facts |= synthesize(work / "full" / "sherlock", args.chunks, args.n, args.images, seed=2)
     model = build_model(args.model)
     counter = image_module.Image = DecodeCounter()
     try:
