@@ -84,6 +84,11 @@ class Meter:
                 pass
         return total
 
+    def cpu(self) -> float:
+        """CPU seconds (user + system) of this process and its waited-for children (the chunk-loading workers)."""
+        times = self.process.cpu_times()
+        return times.user + times.system + times.children_user + times.children_system
+
     def _sample(self) -> None:
         while not self._stop.wait(0.01):
             self.peak = max(self.peak, self.rss())
@@ -92,7 +97,7 @@ class Meter:
     def stage(self, name: str, **facts):
         gc.collect()
         start_rss = self.peak = self.rss()
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), self.cpu()
         yield facts
         seconds = time.perf_counter() - start
         self.peak = max(self.peak, self.rss())
@@ -100,6 +105,7 @@ class Meter:
         row = {
             "stage": name,
             "seconds": round(seconds, 2),
+            "cpu_seconds": round(self.cpu() - start_cpu, 2),
             "peak_rss_gb": round(self.peak / 2**30, 3),
             "rss_growth_gb": round(growth, 3),
             **facts,
