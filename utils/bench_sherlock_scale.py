@@ -52,6 +52,7 @@ from PIL import Image
 
 from abductive_tasks import compat
 from abductive_tasks.inputs import images as image_module
+from abductive_tasks.scoring.taskspec import held_records
 from abductive_tasks.sherlock import data, grid, localization
 from abductive_tasks.sherlock.embeddings import encode_embeddings, encode_score_matrix
 
@@ -251,7 +252,7 @@ def process_and_aggregate(meter: Meter, prefix: str, task, responses: list, logg
         results = {metric: aggregations[metric](items) for metric, items in values.items()}
         shown = ("retrieval_p_at_1", "retrieval_counts", "localization_gt_acc", "localization_counts")
         facts |= {name: results[name] for name in shown if name in results}
-    return [record for _name, record in values.get("retrieval_counts", [])]
+    return held_records(values.get("retrieval_counts", []))
 
 
 def random_payloads(task, dim: int = 512) -> list[tuple[str, bool]]:
