@@ -15,10 +15,16 @@ results, every aggregation), reporting wall time and peak RSS per stage:
    (default: draws every image-region, like an embedding scorer, without an encoder),
    ``random_baseline``, a CLIP checkpoint folder (``clip_scorer``), or ``none`` (random
    embeddings, no model call), counting how often each image file is decoded; then the export of
-   every chunk's 1M submission scores.
+   every chunk's 1M submission scores;
+3. ``localization``: ``sherlock_localization`` (one document per image) on a synthetic val localization
+   file of ``--localization-images`` images (official test size: 2.37M instances), answered with random
+   score matrices; the samples file as lmms-eval's own writer writes it (its size), and
+   ``abductive-eval export-sherlock`` on it in a child process (CPU seconds and peak RSS from
+   ``/usr/bin/time -v``).
 
     python utils/bench_sherlock_scale.py                 # the full protocol (~8 GB of JSON in a temp dir)
     python utils/bench_sherlock_scale.py --chunks 2      # a quick run
+    python utils/bench_sherlock_scale.py --skip-per-pair --skip-factored   # localization samples and export only
 
 The script imports the installed package only.
 """
@@ -29,7 +35,10 @@ import argparse
 import gc
 import json
 import os
+import re
 import shutil
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -43,8 +52,9 @@ from PIL import Image
 
 from abductive_tasks import compat
 from abductive_tasks.inputs import images as image_module
-from abductive_tasks.sherlock import data, grid
-from abductive_tasks.sherlock.embeddings import encode_embeddings
+from abductive_tasks.scoring.taskspec import held_records
+from abductive_tasks.sherlock import data, grid, localization
+from abductive_tasks.sherlock.embeddings import encode_embeddings, encode_score_matrix
 
 WORDS = (
     "the a person man woman dog cat car street kitchen waiter rain party beach store office child old young "
@@ -75,6 +85,11 @@ class Meter:
                 pass
         return total
 
+    def cpu(self) -> float:
+        """CPU seconds (user + system) of this process and its waited-for children (the chunk-loading workers)."""
+        times = self.process.cpu_times()
+        return times.user + times.system + times.children_user + times.children_system
+
     def _sample(self) -> None:
         while not self._stop.wait(0.01):
             self.peak = max(self.peak, self.rss())
@@ -83,7 +98,7 @@ class Meter:
     def stage(self, name: str, **facts):
         gc.collect()
         start_rss = self.peak = self.rss()
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), self.cpu()
         yield facts
         seconds = time.perf_counter() - start
         self.peak = max(self.peak, self.rss())
@@ -91,6 +106,7 @@ class Meter:
         row = {
             "stage": name,
             "seconds": round(seconds, 2),
+            "cpu_seconds": round(self.cpu() - start_cpu, 2),
             "peak_rss_gb": round(self.peak / 2**30, 3),
             "rss_growth_gb": round(growth, 3),
             **facts,
@@ -205,9 +221,10 @@ def run_task(meter: Meter, prefix: str, name: str, root: Path, model) -> tuple:
     return task, responses
 
 
-def process_and_aggregate(meter: Meter, prefix: str, task, responses: list) -> list[dict]:
+def process_and_aggregate(meter: Meter, prefix: str, task, responses: list, logged: list | None = None) -> list[dict]:
     """The evaluator's steps after the model (lmms-eval 0.7.3 ``evaluate``): store the unwrapped (stringified)
-    responses, apply the filters, ``process_results`` per document in document order, then every aggregation."""
+    responses, apply the filters, ``process_results`` per document in document order, then every aggregation.
+    ``logged``: a list to collect the samples ``--log_samples`` writes (None: not logged)."""
     from lmms_eval.api.instance import unwrap_generation_output
     from lmms_eval.evaluator import _process_document_results
 
@@ -221,14 +238,21 @@ def process_and_aggregate(meter: Meter, prefix: str, task, responses: list) -> l
         values: dict[str, list] = {}
         for doc_id, doc in enumerate(task.eval_docs_no_media):
             processed = _process_document_results(
-                (doc_id, doc, by_doc[doc_id]), task=task, filter_key="none", reasoning_tags=None, log_samples=False
+                (doc_id, doc, by_doc[doc_id]),
+                task=task,
+                filter_key="none",
+                reasoning_tags=None,
+                log_samples=logged is not None,
             )
+            if logged is not None:
+                logged.append(processed.logged_sample)
             for metric, value in processed.metrics.items():
                 values.setdefault(metric, []).append(value)
         aggregations = task.aggregation()
         results = {metric: aggregations[metric](items) for metric, items in values.items()}
-        facts |= {name: results[name] for name in ("retrieval_p_at_1", "retrieval_counts") if name in results}
-    return [record for _name, record in values.get("retrieval_counts", [])]
+        shown = ("retrieval_p_at_1", "retrieval_counts", "localization_gt_acc", "localization_counts")
+        facts |= {name: results[name] for name in shown if name in results}
+    return held_records(values.get("retrieval_counts", []))
 
 
 def random_payloads(task, dim: int = 512) -> list[tuple[str, bool]]:
@@ -297,7 +321,101 @@ def build_model(spec: str):
     return ClipScorer(pretrained=spec, device="cpu", batch_size=256)
 
 
-def main() -> None:
+# ---------------------------------------------------------------- localization: samples file and export
+
+
+def _box(rng: np.random.Generator, width: int, height: int) -> dict:
+    left, top = int(rng.integers(0, width // 2)), int(rng.integers(0, height // 2))
+    return {
+        "left": left,
+        "top": top,
+        "width": int(rng.integers(4, width - left)),
+        "height": int(rng.integers(4, height - top)),
+    }
+
+
+def synthesize_localization(root: Path, images: int, inferences: int, proposals: int, seed: int) -> dict:
+    """A val localization file in the official layout under ``root``: per image ``inferences`` inferences, each
+    against every gt box (one per inference, the full grid) and against ``proposals`` detector boxes."""
+    rng = np.random.default_rng(seed)
+    folder = root / "images" / "VG_L"
+    folder.mkdir(parents=True, exist_ok=True)
+    instances, key = [], []
+    for image in range(images):
+        width, height = int(rng.integers(40, 72)), int(rng.integers(32, 56))
+        Image.new("RGB", (width, height), tuple(int(v) for v in rng.integers(0, 256, 3))).save(folder / f"{image}.jpg")
+        url = f"https://cs.stanford.edu/people/rak248/VG_L/{image}.jpg"
+        head = f'"image": {{"url": "{url}", "width": {width}, "height": {height}}}'
+        boxes = [json.dumps(_box(rng, width, height)) for _ in range(inferences + proposals)]
+        for k in range(inferences):
+            text = f"{' '.join(rng.choice(WORDS, 8))} {image}-{k}"
+            answer = f'"type": "%s", "image": "VG_L/{image}.jpg", "inst_id": "{image}_{k}"'
+            for b, box in enumerate(boxes):
+                test_id = f"{int(rng.integers(1 << 62)):016x}{int(rng.integers(1 << 62)):016x}"
+                instances.append(
+                    f'{{{head}, "region": [{box}], "inference": "{text}", "test_id": "{test_id}", '
+                    '"extra_info": {"task": "localization"}}'
+                )
+                if b < inferences:
+                    fields = f'{answer % "gt"}, "bbox_idx": {b}, "correct": {"true" if b == k else "false"}'
+                else:
+                    fields = f'{answer % "auto"}, "IoU": {round(float(rng.random()), 4)}'
+                key.append(f'"{test_id}": {{{fields}}}')
+    out = root / "val_localization"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "val_localization_instances.json").write_text("[" + ",\n".join(instances) + "]")
+    (out / "val_localization_answer_key.json").write_text("{" + ",\n".join(key) + "}")
+    return {"images": images, "instances": len(instances)}
+
+
+def random_matrices(task) -> list[tuple[str, bool]]:
+    """Stand-in model: a random regions x inferences score matrix per document."""
+    rng = np.random.default_rng(0)
+    return [
+        (encode_score_matrix(rng.standard_normal(localization.matrix_shape(task.eval_docs[i.doc_id]))), False)
+        for i in task.instances
+    ]
+
+
+def export_cost(run_dir: Path, data_root: Path) -> dict:
+    """``abductive-eval export-sherlock --split val`` on ``run_dir`` in a child process: its CPU and peak RSS."""
+    command = ["/usr/bin/time", "-v", sys.executable, "-m", "abductive_tasks.cli", "export-sherlock", str(run_dir)]
+    command += ["--split", "val", "--out", str(run_dir / "export")]
+    done = subprocess.run(command, env=os.environ | {"ABDUCTIVE_DATA": str(data_root)}, capture_output=True, text=True)
+    if done.returncode:
+        raise RuntimeError(f"export failed: {done.stderr[-2000:]}")
+    field = {name: re.search(rf"{name}[^:]*: ([\d.:]+)", done.stderr)[1] for name in ("User time", "System time")}
+    rss_kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr)[1])
+    return {
+        "cpu_seconds": round(float(field["User time"]) + float(field["System time"]), 1),
+        "peak_rss_gb": round(rss_kb / 2**20, 2),
+    }
+
+
+def measure_localization(meter: Meter, args: argparse.Namespace, work: Path) -> dict:
+    """The factored localization route at full size: its samples file (written by lmms-eval) and its export."""
+    from lmms_eval.loggers.evaluation_tracker import EvaluationTracker
+
+    root = work / "localization"
+    if not args.keep_data:
+        with meter.stage("localization: synthesize data (not part of the protocol)") as facts:
+            facts |= synthesize_localization(root / "sherlock", args.localization_images, 3, 100, seed=3)
+    shutil.rmtree(work / "run", ignore_errors=True)
+    task, _ = run_task(meter, "localization", "sherlock_localization", root, None)
+    logged: list = []
+    process_and_aggregate(meter, "localization", task, random_matrices(task), logged)
+    with meter.stage("localization: samples file (lmms-eval's writer)") as facts:
+        tracker = EvaluationTracker(output_path=str(work / "run"))
+        tracker.general_config_tracker.model_name_sanitized, tracker.date_id = "bench", "20261127T000000"
+        tracker.save_results_samples("sherlock_localization", logged)
+        (path,) = (work / "run").rglob("*_samples_sherlock_localization.jsonl")
+        facts["samples_mb"] = samples_mb = round(path.stat().st_size / 2**20, 1)
+    with meter.stage("localization: export-sherlock (child process)") as facts:
+        facts |= (export := export_cost(work / "run", root))
+    return {"samples_mb": samples_mb, "export": export}
+
+
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--chunks", type=int, default=23, help="retrieval chunks (official: 23)")
     parser.add_argument("--n", type=int, default=1000, help="instance ids per chunk (official: about 1000)")
@@ -314,29 +432,80 @@ def main() -> None:
         default="dumb_pixel",
         help="'dumb_pixel', 'random_baseline', a CLIP checkpoint folder, or 'none' (random embeddings)",
     )
+    parser.add_argument(
+        "--localization-images",
+        type=int,
+        default=7650,
+        help="images of the localization file (7650 x 309 instances: the official test size); 0 skips it",
+    )
     parser.add_argument("--skip-per-pair", action="store_true")
+    parser.add_argument("--skip-factored", action="store_true")
+    parser.add_argument(
+        "--keep-data", action="store_true", help="reuse the synthetic data an earlier run left in --workdir"
+    )
     parser.add_argument(
         "--workdir",
         type=Path,
         default=None,
         help="where the synthetic data go (default: a temp dir, removed afterwards)",
     )
-    args = parser.parse_args()
+    return parser.parse_args()
 
+
+class DecodeCounter:
+    """PIL.Image as abductive_tasks.inputs.images sees it, counting the files it decodes."""
+
+    def __init__(self) -> None:
+        self.opened: Counter = Counter()
+
+    def __getattr__(self, name: str):
+        return getattr(Image, name)
+
+    def open(self, path, *rest, **kwargs):
+        self.opened[str(path)] += 1
+        return Image.open(path, *rest, **kwargs)
+
+
+def measure_factored(meter: Meter, args: argparse.Namespace, work: Path) -> dict:
+    """The factored retrieval protocol at full size: loading, requests, model, process_results, aggregation."""
+    if not args.keep_data:
+        with meter.stage("factored: synthesize data (not part of the protocol)") as facts:
+            facts |= synthesize(work / "full" / "sherlock", args.chunks, args.n, args.images, seed=2)
+    model = build_model(args.model)
+    counter = image_module.Image = DecodeCounter()
+    try:
+        start = time.perf_counter()
+        task, responses = run_task(meter, "factored", args.factored_task, work / "full", model)
+        if responses is None:
+            responses = random_payloads(task)
+        records = process_and_aggregate(meter, "factored", task, responses)
+        protocol_seconds = time.perf_counter() - start
+    finally:
+        image_module.Image = Image
+    with meter.stage("factored: submission scores of every chunk (export)") as facts:
+        chunks = data.factored_chunks(work / "full" / "sherlock", "val")
+        exported = [
+            grid.submission_scores(chunk, scored.scores)
+            for chunk, scored in zip(chunks, grid.chunk_scores(records), strict=True)
+        ]
+        facts["scores"] = sum(len(scores) for scores in exported)
+    stages = [row for row in meter.rows if row["stage"].startswith("factored:")]
+    return {
+        "protocol_seconds": round(protocol_seconds, 1),
+        "requests_and_aggregation_seconds": round(
+            sum(row["seconds"] for row in stages if row["stage"].startswith(("factored: process", "factored: build"))),
+            1,
+        ),
+        "peak_rss_gb": max(row["peak_rss_gb"] for row in stages),
+        "image_files_decoded": len(counter.opened),
+        "max_decodes_per_file": max(counter.opened.values(), default=0),
+    }
+
+
+def main() -> None:
+    args = parse_args()
     work = args.workdir or Path(tempfile.mkdtemp(prefix="sherlock-scale-"))
     meter = Meter()
-    opened: Counter = Counter()
-
-    class DecodeCounter:
-        """PIL.Image as abductive_tasks.inputs.images sees it, counting the files it decodes."""
-
-        def __getattr__(self, name: str):
-            return getattr(Image, name)
-
-        def open(self, path, *rest, **kwargs):
-            opened[str(path)] += 1
-            return Image.open(path, *rest, **kwargs)
-
     try:
         summary: dict = {
             "machine": f"{psutil.cpu_count()} cores, {round(psutil.virtual_memory().total / 2**30)} GB RAM"
@@ -344,42 +513,12 @@ def main() -> None:
         if not args.skip_per_pair:
             summary["per_pair"] = measure_per_pair(meter, args, work)
             print(json.dumps({"per_pair_extrapolation": summary["per_pair"]}), flush=True)
-
-        with meter.stage("factored: synthesize data (not part of the protocol)") as facts:
-            facts |= synthesize(work / "full" / "sherlock", args.chunks, args.n, args.images, seed=2)
-        model = build_model(args.model)
-        image_module.Image = DecodeCounter()
-        start = time.perf_counter()
-        task, responses = run_task(meter, "factored", args.factored_task, work / "full", model)
-        if responses is None:
-            responses = random_payloads(task)
-        records = process_and_aggregate(meter, "factored", task, responses)
-        protocol_seconds = time.perf_counter() - start
-        image_module.Image = Image
-        with meter.stage("factored: submission scores of every chunk (export)") as facts:
-            chunks = data.factored_chunks(work / "full" / "sherlock", "val")
-            exported = [
-                grid.submission_scores(chunk, scored.scores)
-                for chunk, scored in zip(chunks, grid.chunk_scores(records), strict=True)
-            ]
-            facts["scores"] = sum(len(scores) for scores in exported)
-        summary["factored"] = {
-            "protocol_seconds": round(protocol_seconds, 1),
-            "requests_and_aggregation_seconds": round(
-                sum(
-                    row["seconds"]
-                    for row in meter.rows
-                    if row["stage"].startswith(("factored: process", "factored: build"))
-                ),
-                1,
-            ),
-            "peak_rss_gb": max(row["peak_rss_gb"] for row in meter.rows if row["stage"].startswith("factored:")),
-            "image_files_decoded": len(opened),
-            "max_decodes_per_file": max(opened.values(), default=0),
-        }
+        if not args.skip_factored:
+            summary["factored"] = measure_factored(meter, args, work)
+        if args.localization_images:
+            summary["localization"] = measure_localization(meter, args, work)
         print(json.dumps({"summary": summary}, indent=1))
     finally:
-        image_module.Image = Image
         if args.workdir is None:
             shutil.rmtree(work, ignore_errors=True)
 

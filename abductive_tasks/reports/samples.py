@@ -85,12 +85,19 @@ def spec_of_task(task: str) -> TaskSpec | None:
 
 
 def _record_metrics(line: dict) -> set[str]:
-    """The keys of a samples line holding a ``[metric, record]`` value, as ``process_results`` returns them."""
-    return {
-        key
-        for key, value in line.items()
-        if isinstance(value, list) and len(value) == 2 and value[0] == key and isinstance(value[1], dict)
+    """The keys of a samples line holding a ``[metric, record]`` value, as ``process_results`` returns them, or a
+    ``[metric, other metric]`` value naming the key that holds the record (a family logging it once)."""
+    pairs = {
+        key: value[1] for key, value in line.items() if isinstance(value, list) and len(value) == 2 and value[0] == key
     }
+    holding = {key for key, value in pairs.items() if isinstance(value, dict)}
+    return holding | {key for key, value in pairs.items() if isinstance(value, str) and value in holding}
+
+
+def _record_under(line: dict, name: str) -> dict:
+    """The record the ``[metric, ...]`` value of ``name`` holds or names."""
+    value = line[name][1]
+    return line[value][1] if isinstance(value, str) else value
 
 
 def identify_spec(metric_names: set[str], task: str | None) -> TaskSpec:
@@ -141,8 +148,8 @@ def read_samples(path: Path | str, spec: TaskSpec | None = None) -> Samples:
         if missing:
             raise SamplesError(f"{path}, line {number}: no [metric, record] value for {missing}")
         first, *others = sorted(expected)
-        record = line[first][1]
-        differing = [name for name in others if line[name][1] != record]
+        record = _record_under(line, first)
+        differing = [name for name in others if _record_under(line, name) != record]
         if differing:
             raise SamplesError(f"{path}, line {number}: the records of {differing} differ from the record of {first!r}")
         records.append(record)

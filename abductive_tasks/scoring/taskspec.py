@@ -7,7 +7,9 @@ computation they all share. lmms-eval then sees:
 * ``process_results = SPEC.results_reader(answer, question)``, one per input strategy: the reply is
   checked (a failed request is never an answer), read with the document's answer kind (and, when
   the rules cannot read it and answer extraction is on, by the LLM judge), turned into a record,
-  and returned as ``{metric: [metric, record]}`` for every metric of the family;
+  and returned as ``{metric: [metric, record]}`` for every metric of the family (a family whose
+  records are large, ``record_once``, logs the record under its first metric only: the others hold a
+  :class:`RecordRef`, logged as that metric's name);
 * ``aggregation = SPEC.aggregate`` for every metric of the family: it knows which metric it is
   asked for from the value, computes the family once per record list (a content-keyed cache, so
   lmms-eval's per-metric gather in multi-process runs still computes once) and returns the value.
@@ -102,6 +104,8 @@ class TaskSpec(OwnStderr):
     carries them); ``compute(records)``: every metric from the records of all documents;
     ``seed_name``: the name the bootstrap seeds derive from (default ``name``): two routes of one
     family that compute the same outcome share it, so they also print the same intervals.
+    ``record_once``: ``process_results`` puts the record under the first metric only, the other metrics a
+    :class:`RecordRef` to it (``--log_samples`` then writes each record once, not once per metric).
     """
 
     name: str
@@ -110,6 +114,7 @@ class TaskSpec(OwnStderr):
     record: Callable[[dict, Reading], dict]
     compute: Callable[[Records], Outcome]
     seed_name: str = ""
+    record_once: bool = False
 
     def __post_init__(self) -> None:
         REGISTRY[self.name] = self
@@ -147,6 +152,10 @@ class TaskSpec(OwnStderr):
         def process_results(doc: dict, results: Sequence[object]) -> dict:
             reading = read_reply(results[0] if results else None, answer(doc), question(doc) if question else None)
             record = {**self.record(doc, reading), "answer_status": reading.status}
+            if self.record_once:
+                reference = RecordRef(names[0])
+                reference.record = record
+                return {names[0]: [names[0], record], **{name: [name, reference] for name in names[1:]}}
             return {name: [name, record] for name in names}
 
         process_results.__qualname__ = f"{self.name}.process_results"
@@ -161,14 +170,14 @@ class TaskSpec(OwnStderr):
         if not items:
             return None
         name = items[0][0]
-        return self.evaluate([item[1] for item in items])[name]
+        return self.evaluate(held_records(items))[name]
 
     def stderr(self, items: Sequence[Sequence]) -> float | str:
         """The bootstrap standard error of the metric in ``items`` (lmms-eval's ``<metric>_stderr``),
         "N/A" when none."""
         if not items:
             return "N/A"
-        entry = self.evaluate([item[1] for item in items])[self.interval_metric].get(items[0][0]) or {}
+        entry = self.evaluate(held_records(items))[self.interval_metric].get(items[0][0]) or {}
         return "N/A" if entry.get("stderr") is None else entry["stderr"]
 
     def evaluate(self, records: Records) -> dict[str, Any]:
@@ -236,6 +245,18 @@ class TaskSpec(OwnStderr):
         if missing:
             raise KeyError(f"{self.name}: the computation gave no value for {sorted(missing)}")
         return values
+
+
+class RecordRef(str):
+    """A metric's value standing for the record logged under another metric of the document: JSON writes it as
+    that metric's name; in memory (and through the pickling of a multi-process gather) it holds the record."""
+
+    record: dict
+
+
+def held_records(items: Sequence[Sequence]) -> Records:
+    """The records of ``[metric, record or RecordRef]`` values, as the aggregations receive them."""
+    return [value.record if isinstance(value, RecordRef) else value for _name, value in items]
 
 
 def read_reply(reply: object, kind: AnswerKind, question: str | None) -> Reading:

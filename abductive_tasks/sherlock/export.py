@@ -38,7 +38,8 @@ _SAMPLES = re.compile(r".*_samples_(sherlock_[a-z0-9_]+)\.jsonl")
 
 
 def _record(sample: dict) -> dict | None:
-    """The process_results record of a logged sample (``{metric: [metric, record]}``)."""
+    """The process_results record of a logged sample: the ``[metric, record]`` value holding it (a Sherlock family
+    logs it under one metric; the others name that metric)."""
     for value in sample.values():
         if (
             isinstance(value, list)
@@ -50,13 +51,29 @@ def _record(sample: dict) -> dict | None:
     return None
 
 
-def _loads(line: str) -> object:
-    """One samples line: orjson, or the json module for what orjson refuses (lmms-eval writes NaN, e.g. a gt box's
-    IoU)."""
+def _loads(line: bytes) -> object:
+    """One samples line. Our records hold no NaN (a missing IoU is null), so orjson reads every line of this
+    version; the json module only reads what orjson refuses in runs of earlier versions (a gt box's IoU as NaN)."""
     try:
         return orjson.loads(line)
     except orjson.JSONDecodeError:
         return json.loads(line)
+
+
+# What the export reads of a factored localization record (the answer fields only serve the metrics).
+_MATRIX_FIELDS = ("sherlock_task", "split", "chunk", "file_size", "has_key", "answer_status", "shape", "payload")
+
+
+def _kept(record: dict) -> dict:
+    """What the export keeps of a record while it streams the file: a factored localization record without its
+    answer fields, its matrix cells as int32 arrays (a full-size file holds 2.4M instances)."""
+    if "test_ids" not in record:
+        return record
+    kept = {name: record[name] for name in _MATRIX_FIELDS}
+    kept["test_ids"] = record["test_ids"]
+    kept["rows"] = np.array(record["rows"], dtype=np.int32)
+    kept["cols"] = np.array(record["cols"], dtype=np.int32)
+    return kept
 
 
 def _run_label(run_dir: Path, path: Path) -> str:
@@ -100,8 +117,7 @@ def logged_records(
     ``run_dir`` (:func:`samples_files`)."""
     by_task: dict[str, list[dict]] = {}
     for task, path in samples_files(run_dir, tasks, model).items():
-        with reading(path):
-            lines = path.read_text(encoding="utf-8").splitlines()
+        with reading(path), path.open("rb") as lines:  # one line at a time: a localization file is ~300 MB
             for number, line in enumerate(lines, start=1):
                 record = _record(_loads(line))
                 if record is None:
@@ -110,7 +126,7 @@ def logged_records(
                         "Sherlock tasks?)"
                     )
                 if record["split"] == split:
-                    by_task.setdefault(task, []).append(record)
+                    by_task.setdefault(task, []).append(_kept(record))
     if not by_task:
         raise DataError(
             f"{run_dir}: no Sherlock {split}-split samples (*_samples_sherlock_*.jsonl)"

@@ -184,7 +184,7 @@ def doc_to_text_rating(doc: dict) -> str:
 # ---------------------------------------------------------------- task specs
 
 # What each family's computation and the submission export read from a document: records stay
-# small (large runs keep one per document, and --log_samples writes them). Not "score": lmms-eval
+# small (large runs keep one per document, and --log_samples writes each once: ``record_once``). Not "score": lmms-eval
 # computes a CLT stderr over a record field of that name.
 _COMMON_FIELDS = ("test_id", "sherlock_task", "split", "chunk", "file_size", "has_key", "group", "group_size")
 _RETRIEVAL_FIELDS = (*_COMMON_FIELDS, "image_instance", "text_instance")
@@ -195,7 +195,10 @@ _EMBEDDING_FIELDS = ("split", "chunk", "row", "col", "gold_row", "gold_col", "ro
 
 def _scored(fields: tuple[str, ...]):
     def record(doc: dict, reading: Reading) -> dict:
-        return {field: doc[field] for field in fields} | {"plausibility": reading.value}
+        kept = {field: doc[field] for field in fields} | {"plausibility": reading.value}
+        if "iou" in kept and kept["iou"] != kept["iou"]:  # a gt box has no IoU: null, not NaN (orjson reads the logs)
+            kept["iou"] = None
+        return kept
 
     return record
 
@@ -216,6 +219,7 @@ RETRIEVAL = TaskSpec(
     prefix="retrieval",
     metrics=_retrieval_metrics("retrieval"),
     record=_scored(_RETRIEVAL_FIELDS),
+    record_once=True,
     compute=lambda records: metrics.retrieval_outcome(records, "retrieval"),
 )
 RETRIEVAL_MINI = TaskSpec(
@@ -223,6 +227,7 @@ RETRIEVAL_MINI = TaskSpec(
     prefix="mini",
     metrics=_retrieval_metrics("mini"),
     record=_scored(_RETRIEVAL_FIELDS),
+    record_once=True,
     compute=lambda records: metrics.retrieval_outcome(records, "mini"),
 )
 RETRIEVAL_EMBEDDING = TaskSpec(
@@ -230,6 +235,7 @@ RETRIEVAL_EMBEDDING = TaskSpec(
     prefix="retrieval",
     metrics=_retrieval_metrics("retrieval"),
     record=lambda doc, reading: {field: doc[field] for field in _EMBEDDING_FIELDS} | {"payload": reading.value},
+    record_once=True,
     compute=metrics.embedding_retrieval_outcome,
 )
 LOCALIZATION = TaskSpec(
@@ -241,6 +247,7 @@ LOCALIZATION = TaskSpec(
         Metric("localization_auto_oracle_acc", scale="percent"),  # Table 2 "(96.2)": some proposal has IoU > 0.5
     ),
     record=_scored(_LOCALIZATION_FIELDS),
+    record_once=True,
     compute=metrics.localization_outcome,
 )
 LOCALIZATION_MATRIX = TaskSpec(
@@ -248,6 +255,7 @@ LOCALIZATION_MATRIX = TaskSpec(
     prefix="localization",
     metrics=LOCALIZATION.metrics,
     record=lambda doc, reading: localization.record(doc, reading.value),
+    record_once=True,
     compute=localization.outcome,
     seed_name=LOCALIZATION.name,  # the per-pair route's outcome, so its intervals too
 )
@@ -264,6 +272,7 @@ COMPARISON = TaskSpec(
         ),  # official "Oracle corr": the mean of both annotators
     ),
     record=_scored(_COMPARISON_FIELDS),
+    record_once=True,
     compute=metrics.comparison_outcome,
 )
 SPECS = (RETRIEVAL, RETRIEVAL_MINI, RETRIEVAL_EMBEDDING, LOCALIZATION, LOCALIZATION_MATRIX, COMPARISON)

@@ -27,6 +27,7 @@ from loguru import logger
 from abductive_tasks.scoring.taskspec import Outcome
 from abductive_tasks.sherlock import metrics
 from abductive_tasks.sherlock.embeddings import decode_score_matrix
+from abductive_tasks.sherlock.grid import test_id_order
 
 # Per instance of a document (lists aligned with ``test_ids``); the answer fields are the per-pair items' own.
 INSTANCE_FIELDS = ("test_ids", "rows", "cols", "positions", *metrics.LOCALIZATION_COLUMNS)
@@ -42,6 +43,7 @@ def record(doc: dict, payload: str | None) -> dict:
     """What a document keeps: its instances (test ids, matrix cells, answer fields) and the payload (None if the
     result was not a score matrix of the document's shape)."""
     fields = {name: doc[name] for name in RECORD_FIELDS if name != "shape"}
+    fields["iou"] = [None if iou != iou else iou for iou in fields["iou"]]  # gt boxes: null, not NaN (see export)
     return fields | {"shape": list(matrix_shape(doc)), "payload": payload}
 
 
@@ -96,7 +98,7 @@ def outcome(records: Sequence[dict]) -> Outcome:
 def submission(records: Sequence[dict]) -> tuple[np.ndarray, int]:
     """The ``localization`` leaderboard scores (float32, sorted test_id order; missing scores as the metrics read
     them) and the number of distinct test ids logged (the caller compares it with the file's size)."""
-    test_ids = np.array(_flat(records, "test_ids"), dtype=object)
+    test_ids = _flat(records, "test_ids")
     scores = metrics.as_submitted(raw_scores(records))
-    order = np.argsort(test_ids, kind="stable")
-    return scores[order], len(pd.unique(test_ids))
+    order, repeated = test_id_order(test_ids)
+    return scores[order], len(test_ids) - len(repeated)

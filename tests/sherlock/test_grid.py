@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -291,7 +292,9 @@ def test_a_factored_chunk_is_read_from_the_cache_until_a_file_changes(tmp_path, 
     monkeypatch.setattr(grid, "_factor_files", lambda *args: pytest.fail("factored again"))
     assert _same(grid.load_factored_chunk(*files, 3), first)
     key[list(key)[1]] = ["id-a", "id-a"]  # a broken answer key (was id-a, id-b): read again, and rejected
-    files[1].write_text(json.dumps(key))
+    stamp = files[1].stat()
+    files[1].write_text(json.dumps(key))  # same size: the cache knows a file by its path, size and modification time
+    os.utime(files[1], ns=(stamp.st_atime_ns, stamp.st_mtime_ns + 1))  # an edit within the clock's tick
     monkeypatch.setattr(grid, "_factor_files", real)
     with pytest.raises(DataError, match="full 4 x 4 grid"):
         grid.load_factored_chunk(*files, 3)
@@ -348,3 +351,20 @@ def test_a_cached_chunk_with_rolled_gold_columns_is_factored_again(tmp_path, mon
     monkeypatch.setattr(grid, "_factor_files", lambda *args: factored.append(1) or real(*args))
     assert _same(grid.load_factored_chunk(*files, 3), first) and factored == [1]
     assert _same(grid.load_factored_chunk(*files, 3), first) and factored == [1]  # rewritten, sealed again
+
+
+@pytest.mark.parametrize(
+    "test_ids",
+    [
+        ["b", "a", "c", "a"],
+        ["é", "a", "é", "e"],  # not ASCII: Python's sort
+        ["a\x00", "a", "b"],  # a NUL, which numpy's fixed-width bytes would drop
+        [f"{n % 97:x}{n % 13}" for n in range(2000)],  # ASCII with duplicates: numpy's stable sort
+        [],
+    ],
+)
+def test_test_ids_sort_as_python_sorts_them_and_duplicates_are_found(test_ids):
+    order, repeated = grid.test_id_order(test_ids)
+    assert order.tolist() == sorted(range(len(test_ids)), key=test_ids.__getitem__)
+    ordered = sorted(test_ids)
+    assert repeated.tolist() == [i for i in range(len(ordered) - 1) if ordered[i] == ordered[i + 1]]

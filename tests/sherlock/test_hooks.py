@@ -4,12 +4,15 @@
 from __future__ import annotations
 
 import ast
+import json
+import pickle
 import random
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
+import orjson
 import pytest
 from lmms_eval.api.instance import Instance
 from PIL import Image
@@ -307,9 +310,10 @@ def test_every_task_builds_documents_its_process_results_reads(path, monkeypatch
     spec = config["process_results"].spec
     # 2.1: one missing-score policy; 3.2: the rating route's reading changed too (the reading policy);
     # 2.2/3.3: shared bootstrap draws; 3.5: reading round 10;
-    # 4.0: sherlock_localization[_test] became the factored route (full size in memory)
+    # 4.0: sherlock_localization[_test] became the factored route (full size in memory);
+    # 2.3/3.6/4.1: samples log each record once (a gt box's IoU as null)
     factored_localization = path.stem in ("sherlock_localization", "sherlock_localization_test")
-    assert config["metadata"]["version"] == (3.5 if "rating" in path.stem else 4.0 if factored_localization else 2.2)
+    assert config["metadata"]["version"] == (3.6 if "rating" in path.stem else 4.1 if factored_localization else 2.3)
     doc = config["process_docs"](None)[0]
     reply = "Score: 5" if config["output_type"] == "generate_until" else "(0.5, False)"
     assert set(config["process_results"](doc, [reply])) == set(spec.metric_names)
@@ -398,3 +402,29 @@ def test_baselines_answer_the_factored_retrieval_with_embeddings():
     assert values["retrieval_counts"]["unparsable"] == 0 and values["retrieval_counts"]["chunks_scored"] == 2
     # The score depends on the image-region only: every inference ties within a row, (n + 1) / 2 per chunk.
     assert values["retrieval_im2txt_rank"] == pytest.approx((2.5 + 2) / 2) and values["retrieval_p_at_1"] == 0.0
+
+
+def test_a_record_is_logged_once_without_nan_and_every_metric_still_aggregates_it(tmp_path):
+    """A samples line holds the record under the family's first metric only (the others name it) and no NaN (a gt
+    box's IoU is null): orjson reads it, the samples reader and every aggregation, after a gather's pickling too,
+    see the record."""
+    from abductive_tasks.reports.samples import read_samples
+    from abductive_tasks.scoring.taskspec import clear_cache
+
+    spec, docs = hooks.LOCALIZATION, docs_of("localization")
+    values = [hooks.process_results_localization(doc, [loglikelihood(0.1 * n)]) for n, doc in enumerate(docs)]
+    lines = [json.dumps(value) for value in values]  # as lmms-eval writes them
+    first, *others = spec.metric_names
+    assert all(line.count('"answer_status"') == 1 and "NaN" not in line for line in lines)
+    assert [orjson.loads(lines[0])[name] for name in others] == [[name, first] for name in others]
+    path = tmp_path / "20261127_samples_sherlock_localization_pairs.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    logged = read_samples(path, spec).records
+    assert logged == [value[first][1] for value in values] and logged[0]["iou"] is None
+    clear_cache()
+    expected = spec.evaluate(logged)
+    clear_cache()
+    gathered = pickle.loads(pickle.dumps(values))
+    assert {name: spec.aggregate([value[name] for value in gathered]) for name in spec.metric_names} == {
+        name: expected[name] for name in spec.metric_names
+    }
