@@ -3,7 +3,10 @@
 * ``abductive-eval show RUN``: the end-of-run summary (:func:`abductive_tasks.reports.report.summary`) of a past run;
 * ``abductive-eval browse RUN -o page.html``: one self-contained HTML page with a card per document
   (image thumbnails, prompt, reply, how it was read, correct or not), filterable by task, category and
-  status, from the samples JSONL lmms-eval writes with ``--log_samples``.
+  status, from the samples JSONL lmms-eval writes with ``--log_samples``. The cards travel as JSON inside the page
+  and are drawn :data:`PAGE_SIZE` at a time as the reader scrolls, so a page of 10,000 documents opens at once;
+  each distinct image is embedded once, its thumbnail made once per content and cached
+  (:mod:`abductive_tasks.reports.thumbnails`).
 
 ``RUN`` is a results JSON (``<date>_results.json``) or a folder: the newest results JSON under it
 (a model folder of ``abductive-eval``, a batch model's folder). Each samples line carries lmms-eval's

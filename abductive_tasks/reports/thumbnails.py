@@ -20,6 +20,7 @@ import io
 import os
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -138,10 +139,14 @@ def thumbnails(paths: Iterable[str], size: int = THUMBNAIL_PX) -> Thumbnails:
     if to_make:
         sources = list(to_make.values())
         cores = min(workers(), len(sources))
+        outcomes = None
         if cores > 1 and len(sources) >= POOL_FROM:
-            with ProcessPoolExecutor(max_workers=cores) as pool:
-                outcomes = list(pool.map(make_and_keep, sources, [size] * len(sources), chunksize=16))
-        else:
+            try:
+                with ProcessPoolExecutor(max_workers=cores) as pool:
+                    outcomes = list(pool.map(make_and_keep, sources, [size] * len(sources), chunksize=16))
+            except (OSError, BrokenProcessPool):  # no worker processes to be had (limits, memory): made here
+                outcomes = None
+        if outcomes is None:
             outcomes = [make_and_keep(source, size) for source in sources]
         for (expected, source), (digest, thumbnail) in zip(to_make.items(), outcomes, strict=True):
             result.decoded += digest is not None
