@@ -92,26 +92,55 @@ def _gradient(rng: np.random.Generator, size: tuple[int, int]) -> Image.Image:
     return Image.fromarray(np.clip(np.stack(channels, -1), 0, 255).astype(np.uint8), "RGB")
 
 
-def _encoded(rng: np.random.Generator, size: tuple[int, int], kind: str, variants: int = 6) -> list[bytes]:
-    out = []
-    for _ in range(variants):
-        buffer = io.BytesIO()
-        _gradient(rng, size).save(buffer, format=kind, **({"quality": 90} if kind == "JPEG" else {}))
-        out.append(buffer.getvalue())
-    return out
+def _band(pixels: np.ndarray, number: int) -> np.ndarray:
+    """The top eighth of ``pixels`` painted in a colour of its own for ``number`` (so every thumbnail differs)."""
+    band = pixels[: pixels.shape[0] // 8].copy()
+    band[:] = [(number * 37) % 256, (number * 91) % 256, (number * 151) % 256]
+    return band
 
 
-def distinct_png(png: bytes, name: str) -> bytes:
-    """``png`` with a tEXt chunk naming ``name`` before its end: other bytes, the same pixels."""
-    body = b"tEXt" + b"file\0" + name.encode()
-    chunk = len(body[4:]).to_bytes(4, "big") + body + zlib.crc32(body).to_bytes(4, "big")
-    return png[:-12] + chunk + png[-12:]
+def _png_chunk(kind: bytes, body: bytes) -> bytes:
+    return len(body).to_bytes(4, "big") + kind + body + zlib.crc32(kind + body).to_bytes(4, "big")
 
 
-def distinct_jpeg(jpeg: bytes, name: str) -> bytes:
-    """``jpeg`` with a comment segment naming ``name`` after its start marker."""
-    text = name.encode()
-    return jpeg[:2] + b"\xff\xfe" + (len(text) + 2).to_bytes(2, "big") + text + jpeg[2:]
+def _rows(pixels: np.ndarray) -> bytes:
+    """PNG scanlines of ``pixels``: each row with filter type 0 (None) in front."""
+    height = pixels.shape[0]
+    return np.concatenate([np.zeros((height, 1), np.uint8), pixels.reshape(height, -1)], 1).tobytes()
+
+
+class DistinctPngs:
+    """1024x1024 RGB PNGs of one smooth picture, each with its own colour band on top: the rows below the band are
+    compressed once (a deflate stream may restart after a full flush), so writing thousands costs little."""
+
+    def __init__(self, picture: Image.Image) -> None:
+        self.pixels = np.asarray(picture.convert("RGB"))
+        self.height, self.width = self.pixels.shape[:2]
+        self.band_rows = self.height // 8
+        tail = _rows(self.pixels[self.band_rows :])
+        compressor = zlib.compressobj(6, zlib.DEFLATED, -15)
+        self.tail = compressor.compress(tail) + compressor.flush()
+        self.tail_raw = tail
+        header = self.width.to_bytes(4, "big") + self.height.to_bytes(4, "big") + bytes([8, 2, 0, 0, 0])
+        self.head = b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header)
+
+    def make(self, number: int) -> bytes:
+        band = _band(self.pixels, number)
+        raw = _rows(band)
+        compressor = zlib.compressobj(6, zlib.DEFLATED, -15)
+        deflated = compressor.compress(raw) + compressor.flush(zlib.Z_FULL_FLUSH) + self.tail
+        checksum = zlib.adler32(self.tail_raw, zlib.adler32(raw))
+        stream = b"\x78\x9c" + deflated + checksum.to_bytes(4, "big")
+        return self.head + _png_chunk(b"IDAT", stream) + _png_chunk(b"IEND", b"")
+
+
+def distinct_jpeg(picture: Image.Image, number: int) -> bytes:
+    """``picture`` with its own colour band on top, as a JPEG (quality 90)."""
+    pixels = np.asarray(picture.convert("RGB")).copy()
+    pixels[: pixels.shape[0] // 8] = _band(pixels, number)
+    buffer = io.BytesIO()
+    Image.fromarray(pixels).save(buffer, "JPEG", quality=90)
+    return buffer.getvalue()
 
 
 def _metrics(names: tuple[str, ...], record: dict) -> dict:
@@ -131,7 +160,7 @@ def write_run(folder: Path, model: str, task: str, lines: list[dict]) -> Path:
 def make_nleye(work: Path, documents: int, rng: np.random.Generator) -> Path:
     """A ``nleye_triplet`` run of ``documents`` documents over ``images/<item>/{premise,hypothesis1,2}.png``."""
     images = work / "nleye" / "images"
-    pngs = _encoded(rng, (1024, 1024), "PNG")
+    pngs = [DistinctPngs(_gradient(rng, (1024, 1024))) for _ in range(6)]
     metrics = (
         "consistency_acc",
         "order1_acc",
@@ -148,7 +177,7 @@ def make_nleye(work: Path, documents: int, rng: np.random.Generator) -> Path:
         for number, name in enumerate(("premise.png", "hypothesis1.png", "hypothesis2.png")):
             path = images / str(item) / name
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(distinct_png(pngs[(item + number) % len(pngs)], f"{item}/{name}"))
+            path.write_bytes(pngs[(item + number) % len(pngs)].make(3 * item + number))
             paths.append(str(path))
         gold = 1 + item % 2
         for order in (1, 2):
@@ -186,11 +215,11 @@ def make_dve(work: Path, documents: int, rng: np.random.Generator) -> tuple[Path
     """Two ``dve_cls`` runs (two models) of ``documents`` documents over ``flickr30k-images/<id>.jpg``."""
     folder = work / "dve" / "flickr30k-images"
     folder.mkdir(parents=True)
-    jpegs = _encoded(rng, (500, 375), "JPEG")
+    pictures = [_gradient(rng, (500, 375)) for _ in range(6)]
     paths = []
     for number in range((documents + 2) // 3):
         path = folder / f"{1000000 + number}.jpg"
-        path.write_bytes(distinct_jpeg(jpegs[number % len(jpegs)], path.name))
+        path.write_bytes(distinct_jpeg(pictures[number % len(pictures)], number))
         paths.append(str(path))
     metrics = ("dve_accuracy", "dve_by_update_type", "dve_cls_counts", "dve_cls_ci95")
     runs = []
