@@ -93,9 +93,11 @@ def _gradient(rng: np.random.Generator, size: tuple[int, int]) -> Image.Image:
 
 
 def _band(pixels: np.ndarray, number: int) -> np.ndarray:
-    """The top eighth of ``pixels`` painted in a colour of its own for ``number`` (so every thumbnail differs)."""
+    """The top eighth of ``pixels`` as 16 blocks, dark or light by the bits of ``number`` (every thumbnail differs)."""
     band = pixels[: pixels.shape[0] // 8].copy()
-    band[:] = [(number * 37) % 256, (number * 91) % 256, (number * 151) % 256]
+    width = band.shape[1] // 16
+    for bit in range(16):
+        band[:, bit * width : (bit + 1) * width] = 230 if number >> bit & 1 else 25
     return band
 
 
@@ -157,10 +159,10 @@ def write_run(folder: Path, model: str, task: str, lines: list[dict]) -> Path:
     return folder
 
 
-def make_nleye(work: Path, documents: int, rng: np.random.Generator) -> Path:
+def make_nleye(work: Path, documents: int, rng: np.random.Generator, side: int = 1024) -> Path:
     """A ``nleye_triplet`` run of ``documents`` documents over ``images/<item>/{premise,hypothesis1,2}.png``."""
     images = work / "nleye" / "images"
-    pngs = [DistinctPngs(_gradient(rng, (1024, 1024))) for _ in range(6)]
+    pngs = [DistinctPngs(_gradient(rng, (side, side))) for _ in range(6)]
     metrics = (
         "consistency_acc",
         "order1_acc",
@@ -334,6 +336,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--nleye-docs", type=int, default=5600)
     parser.add_argument("--dve-docs", type=int, default=10000)
+    parser.add_argument("--nleye-px", type=int, default=1024, help="side of the NL-Eye PNGs (default 1024)")
     parser.add_argument("--work", type=Path, help="folder for the data and pages (default: a temporary one)")
     parser.add_argument("--only", default="", help="only the cases whose name holds this text (e.g. dve, nleye)")
     parser.add_argument("--no-open", action="store_true", help="skip the Chromium figures")
@@ -344,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps({"start": load()}), flush=True)
     rng = np.random.default_rng(0)
     if not (work / "runs").is_dir():
-        make_nleye(work, args.nleye_docs, rng)
+        make_nleye(work, args.nleye_docs, rng, args.nleye_px)
         make_dve(work, args.dve_docs, rng)
     runs = work / "runs"
     cases = {

@@ -91,6 +91,7 @@ def make(data: bytes, size: int = THUMBNAIL_PX) -> bytes | None:
             image.draft("RGB", (size, size))  # JPEG: decode at the smallest scale still >= size; others: no-op
             small = image.convert("RGB")
             small.thumbnail((size, size))
+            small.info = {}  # the source's comment and other metadata stay out of the thumbnail
             buffer = io.BytesIO()
             small.save(buffer, "JPEG", quality=JPEG_QUALITY)
     except (OSError, ValueError, Image.DecompressionBombError):
