@@ -205,16 +205,16 @@ def test_chromium_draws_the_first_cards_then_more_and_shows_a_hostile_reply_as_t
     if not CHROMIUM.exists():
         pytest.skip("headless-browser test: /usr/bin/chromium is missing (apt-get install -y chromium)")
     hostile = '</script><img src=x onerror="document.title=1">'
-    lines = [triplet_line(doc_id, hostile if doc_id == 0 else "1", 1, "parsed") for doc_id in range(7)]
+    lines = [triplet_line(doc_id, hostile if doc_id == 0 else "1", 1, "parsed") for doc_id in range(60)]
     items = browse.read_items(browse.find_results(write_run(tmp_path / "run", "m", lines, [])))
     rows = [{"item": item, "answers": [item], "statuses": [item.status]} for item in items]
     out = tmp_path / "page.html"
-    out.write_text(browse.render("t", ["m"], rows, page_size=3))
+    out.write_text(browse.render("t", ["m"], rows, page_size=20))
     dom = chromium_dom(out.as_uri(), tmp_path / "profile")
-    assert dom.count('class="card"') == 3  # the first page; the rest when scrolled to
-    assert re.search(r'<button id="more">more \(4 not drawn yet\)</button>', dom)
+    assert dom.count('class="card"') == 20  # the first page (far taller than the window); the rest when scrolled to
+    assert re.search(r'<button id="more">more \(40 not drawn yet\)</button>', dom)
     assert "&lt;/script&gt;&lt;img src=x onerror=" in dom and '<img src="x"' not in dom
-    assert dom.count("<img ") == 3 * 2 and "<title>t</title>" in dom
+    assert dom.count("<img ") == 20 * 2 and "<title>t</title>" in dom
 
 
 def test_diff_lists_the_documents_where_two_runs_disagree(two_runs, tmp_path, capsys):
