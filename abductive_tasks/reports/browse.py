@@ -3,7 +3,10 @@
 * ``abductive-eval show RUN``: the end-of-run summary (:func:`abductive_tasks.reports.report.summary`) of a past run;
 * ``abductive-eval browse RUN -o page.html``: one self-contained HTML page with a card per document
   (image thumbnails, prompt, reply, how it was read, correct or not), filterable by task, category and
-  status, from the samples JSONL lmms-eval writes with ``--log_samples``.
+  status, from the samples JSONL lmms-eval writes with ``--log_samples``. The cards travel as JSON inside the page
+  and are drawn :data:`PAGE_SIZE` at a time as the reader scrolls, so a page of 10,000 documents opens at once;
+  each distinct image is embedded once, its thumbnail made once per content and cached
+  (:mod:`abductive_tasks.reports.thumbnails`).
 
 ``RUN`` is a results JSON (``<date>_results.json``) or a folder: the newest results JSON under it
 (a model folder of ``abductive-eval``, a batch model's folder). Each samples line carries lmms-eval's
@@ -17,21 +20,19 @@ from __future__ import annotations
 import argparse
 import base64
 import binascii
-import io
 import json
 import re
 import struct
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
-from abductive_tasks import settings
 from abductive_tasks.inputs.files import write_atomic
+from abductive_tasks.reports import thumbnails
 from abductive_tasks.reports.samples import RESULTS_SUFFIX, SAMPLES_MARK, task_of
 
-THUMBNAIL_PX = 160
+PAGE_SIZE = 50  # cards the page renders at a time; more as the reader scrolls to the end
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # terminal control characters (ESC among them)
 READ_KEYS = ("prediction", "rating", "plausibility", "payload")  # the value a record keeps of the reply, by benchmark
 CATEGORY_KEYS = ("reasoning_category", "label", "update_type", "goal", "box_type", "sherlock_task")
@@ -306,50 +307,69 @@ def read_items(results_path: Path) -> list[Item]:
     return items
 
 
-@lru_cache(maxsize=4096)
-def thumbnail(path: str, size: int = THUMBNAIL_PX) -> str | None:
-    """A small JPEG of the image at ``path`` as a data URI; None when it cannot be read, is no regular file, or
-    declares more pixels than ``ABDUCTIVE_MAX_IMAGE_PIXELS`` (a decompression bomb is never decoded)."""
-    from PIL import Image
-
-    if not Path(path).is_file():  # gone, a folder, or a FIFO that would block the read
-        return None
-    try:
-        with Image.open(path) as image:
-            if image.width * image.height > settings.max_image_pixels():  # declared size: nothing decoded yet
-                return None
-            image = image.convert("RGB")
-            image.thumbnail((size, size))
-            buffer = io.BytesIO()
-            image.save(buffer, "JPEG", quality=70)
-    except (OSError, ValueError, Image.DecompressionBombError):
-        return None
-    return "data:image/jpeg;base64," + base64.b64encode(buffer.getvalue()).decode()
-
-
 # ---------------------------------------------------------------- the page
 
 
+def card(row: dict, image_id: Callable[[str], int | None]) -> dict:
+    """What the page shows of one row: the document, its images (ids into the page's image table), each answer."""
+    item = row["item"]
+    return {
+        "task": item.task,
+        "doc": item.doc_id,
+        "item": item.item_id,
+        "category": item.category,
+        "target": item.target,
+        "prompt": item.prompt,
+        "statuses": row["statuses"],
+        "images": [[role, Path(path).name, image_id(path)] for role, path in zip(item.roles, item.images, strict=True)],
+        "answers": [
+            {
+                "status": answer.status,
+                "read": answer.read,
+                "reply": answer.reply,
+                "details": [[key, value] for key, value in answer.details.items()],
+            }
+            for answer in row["answers"]
+        ],
+    }
+
+
 def render(
-    title: str, runs: list[str], rows: list[dict], note: str = "", shared: dict[str, dict[str, str]] | None = None
+    title: str,
+    runs: list[str],
+    rows: list[dict],
+    note: str = "",
+    shared: dict[str, dict[str, str]] | None = None,
+    page_size: int = PAGE_SIZE,
 ) -> str:
-    """The page: ``rows`` are {item: Item, answers: [Item per run]} (one answer for a browse, two for a diff)."""
+    """The page: ``rows`` are {item: Item, answers: [Item per run], statuses: [status per run]} (one answer for a
+    browse, two for a diff). The cards travel as JSON inside the page, each thumbnail once in an image table they
+    point into; the page's script renders ``page_size`` cards at a time, more as the reader scrolls."""
     import jinja2
 
+    made = thumbnails.thumbnails(path for row in rows for path in row["item"].images)
+    images: list[str] = []
+    ids: dict[str, int] = {}
+
+    def image_id(path: str) -> int | None:
+        uri = made.uris.get(path)
+        if uri is None:
+            return None
+        if uri not in ids:
+            ids[uri] = len(images)
+            images.append(uri)
+        return ids[uri]
+
+    cards = [card(row, image_id) for row in rows]
     environment = jinja2.Environment(
         loader=jinja2.PackageLoader("abductive_tasks.reports", "templates"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
     )
-    for row in rows:
-        item = row["item"]
-        row["thumbnails"] = [
-            (role, Path(path).name, thumbnail(path)) for role, path in zip(item.roles, item.images, strict=True)
-        ]
     return environment.get_template("items.html.j2").render(
         title=title,
-        runs=runs,
-        rows=rows,
+        count=len(rows),
+        data={"runs": runs, "images": images, "cards": cards, "page_size": page_size},
         note=note,
         tasks=sorted({row["item"].task for row in rows}),
         categories=sorted({row["item"].category for row in rows if row["item"].category}),

@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from abductive_tasks.inputs.files import write_atomic
 from abductive_tasks.reports.browse import (
     RunError,
     find_results,
@@ -110,8 +111,11 @@ def main(argv: list[str]) -> int:
             {"item": pair.a, "answers": [pair.a, pair.b], "statuses": [pair.a.status, pair.b.status]} for pair in found
         ]
         title = f"{label_a} vs {label_b}: {len(found)} of {sum(common.values())} documents differ"
-        args.out.write_text(
-            render(title, [label_a, label_b], rows, note=f"A: {path_a} · B: {path_b}", shared=shared), encoding="utf-8"
-        )
+        page = render(title, [label_a, label_b], rows, note=f"A: {path_a} · B: {path_b}", shared=shared)
+        try:
+            write_atomic(args.out, page)
+        except OSError as error:
+            print(f"abductive-eval diff: cannot write {args.out} ({error.strerror or error})", file=sys.stderr)
+            return 1
         print(f"{args.out}: {len(found)} documents")
     return 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -15,11 +16,19 @@ import pytest
 
 from abductive_tasks.cli import main
 from abductive_tasks.inputs.data import SAMPLE_ROOT
-from abductive_tasks.reports import browse, report
+from abductive_tasks.reports import browse, report, thumbnails
 from abductive_tasks.reports.diff import disagreements
+
+from helpers.pages import CHROMIUM, chromium_dom, page_data
 
 STAMP = "20260101_000000"
 IMAGES = [str(SAMPLE_ROOT / "nleye" / "images" / "1" / name) for name in ("premise.png", "hypothesis1.png")]
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path, monkeypatch):
+    """Thumbnails cached in this test's folder: none from an earlier test or run, none left in the user's cache."""
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
 
 
 def triplet_line(doc_id: int, reply: str, prediction: int | None, status: str, gold: int = 1) -> dict:
@@ -113,11 +122,17 @@ def test_the_page_is_self_contained_with_thumbnails_and_filters(two_runs, tmp_pa
     out = tmp_path / "page.html"
     assert main(["browse", str(two_runs[0]), "-o", str(out)]) == 0
     page = out.read_text()
-    assert page.count('class="card"') == 5
+    data = page_data(page)
+    assert len(data["cards"]) == 5 and data["runs"] == ["model-a"] and data["page_size"] == browse.PAGE_SIZE
     assert "<title>model-a: 5 documents</title>" in page
-    thumbnails = re.findall(r'<img src="data:image/jpeg;base64,([A-Za-z0-9+/=]+)"', page)
-    assert len(thumbnails) == 8 and len(set(thumbnails)) == 2  # two images per triplet card, 160 px JPEG
-    assert 'src="http' not in page and "<link" not in page  # nothing fetched from elsewhere
+    # each distinct image once on the page (4 triplet cards show the same two), cards point into the table
+    assert page.count("data:image/jpeg;base64,") == 2 and len(set(data["images"])) == 2
+    triplet = [card for card in data["cards"] if card["task"] == "nleye_triplet"]
+    assert [card["images"] for card in triplet] == [
+        [["premise", "premise.png", 0], ["hypothesis 1", "hypothesis1.png", 1]]
+    ] * 4
+    assert all(re.fullmatch(r"data:image/jpeg;base64,[A-Za-z0-9+/=]+", uri) for uri in data["images"])
+    assert 'src="http' not in page and "<link" not in page and "<script src" not in page  # nothing from elsewhere
     options = re.findall(r'<select id="status">(.*?)</select>', page)[0]
     assert re.findall(r'<option value="(\w+)"', options) == [
         "correct",
@@ -129,7 +144,77 @@ def test_the_page_is_self_contained_with_thumbnails_and_filters(two_runs, tmp_pa
     assert re.findall(r'<select id="category">(.*?)</select>', page)[0] == (
         '<option value="">all</option><option>physical</option><option>social</option>'
     )
-    assert 'data-task="nleye_triplet" data-category="social" data-status="request_failed"' in page
+    assert triplet[3] | {"prompt": ""} == {
+        "task": "nleye_triplet",
+        "doc": 3,
+        "item": "1",
+        "category": "social",
+        "target": "1",
+        "prompt": "",
+        "statuses": ["request_failed"],
+        "images": triplet[3]["images"],
+        "answers": [{"status": "request_failed", "read": "-", "reply": "", "details": []}],
+    }
+
+
+def test_each_distinct_image_is_decoded_once_and_then_taken_from_the_cache(tmp_path, decoded_files):
+    copy = tmp_path / "copy_of_premise.png"  # another path, the same bytes
+    copy.write_bytes(Path(IMAGES[0]).read_bytes())
+    line = triplet_line(0, "1", 1, "parsed") | {"input_media": [IMAGES[0], str(copy), IMAGES[1]]}
+    run = write_run(tmp_path / "run", "model-a", [line, {**line, "doc_id": 1}], [])
+    first, _ = browse.browse_page(browse.find_results(run))
+    assert len(decoded_files) == 2  # two contents under three paths
+    assert len(page_data(first)["images"]) == 2
+    decoded_files.clear()
+    again, _ = browse.browse_page(browse.find_results(run))
+    assert decoded_files == [] and again == first
+    made = thumbnails.thumbnails([IMAGES[0], str(copy), IMAGES[1]])
+    assert (made.decoded, made.reused) == (0, 2) and made.uris[IMAGES[0]] == made.uris[str(copy)]
+
+
+def test_a_tampered_cache_entry_is_refused_and_made_again():
+    made = thumbnails.thumbnails([IMAGES[0], IMAGES[1]])
+    assert (made.decoded, made.reused) == (2, 0)
+    digest = hashlib.sha256(Path(IMAGES[0]).read_bytes()).hexdigest()
+    entry = thumbnails.entry_path(digest, thumbnails.THUMBNAIL_PX)
+    other = thumbnails.entry_path(hashlib.sha256(Path(IMAGES[1]).read_bytes()).hexdigest(), thumbnails.THUMBNAIL_PX)
+    seal_line, _, _ = entry.read_bytes().partition(b"\n")
+    _, _, planted = other.read_bytes().partition(b"\n")
+    entry.write_bytes(seal_line + b"\n" + planted)  # the other image's thumbnail under this image's seal
+    again = thumbnails.thumbnails([IMAGES[0], IMAGES[1]])
+    assert (again.decoded, again.reused) == (1, 1) and again.uris == made.uris
+    other.write_bytes(entry.read_bytes())  # a sealed entry copied under another image's name
+    assert thumbnails.thumbnails([IMAGES[1]]).decoded == 1
+
+
+def test_a_reply_cannot_break_out_of_the_page(tmp_path):
+    hostile = '</script><script>alert(1)</script><img src=x onerror="alert(2)"> & <!-- \u2028'
+    line = triplet_line(0, hostile, None, "unparsable") | {"input": "<b>bold</b></SCRIPT >"}
+    run = write_run(tmp_path / "run", "model-</script>", [line], [])
+    page, _ = browse.browse_page(browse.find_results(run))
+    assert page.lower().count("</script") == 2  # the page's own two script elements, nothing of the run
+    assert "<img src=x" not in page and "<b>bold" not in page
+    (card,) = page_data(page)["cards"]
+    assert card["answers"][0]["reply"] == hostile and card["prompt"] == "<b>bold</b></SCRIPT >"
+    script = page.rsplit("<script>", 1)[1]
+    assert not re.search(r"innerHTML|outerHTML|insertAdjacentHTML|document\.write", script)  # text goes in as text
+
+
+@pytest.mark.e2e
+def test_chromium_draws_the_first_cards_then_more_and_shows_a_hostile_reply_as_text(tmp_path):
+    if not CHROMIUM.exists():
+        pytest.skip("headless-browser test: /usr/bin/chromium is missing (apt-get install -y chromium)")
+    hostile = '</script><img src=x onerror="document.title=1">'
+    lines = [triplet_line(doc_id, hostile if doc_id == 0 else "1", 1, "parsed") for doc_id in range(60)]
+    items = browse.read_items(browse.find_results(write_run(tmp_path / "run", "m", lines, [])))
+    rows = [{"item": item, "answers": [item], "statuses": [item.status]} for item in items]
+    out = tmp_path / "page.html"
+    out.write_text(browse.render("t", ["m"], rows, page_size=20))
+    dom = chromium_dom(out.as_uri(), tmp_path / "profile")
+    assert dom.count('class="card"') == 20  # the first page (far taller than the window); the rest when scrolled to
+    assert re.search(r'<button id="more">more \(40 not drawn yet\)</button>', dom)
+    assert "&lt;/script&gt;&lt;img src=x onerror=" in dom and '<img src="x"' not in dom
+    assert dom.count("<img ") == 20 * 2 and "<title>t</title>" in dom
 
 
 def test_diff_lists_the_documents_where_two_runs_disagree(two_runs, tmp_path, capsys):
@@ -147,7 +232,8 @@ def test_diff_lists_the_documents_where_two_runs_disagree(two_runs, tmp_path, ca
     assert "nleye_triplet: 2 of 4 documents differ (A right, B wrong: 1; A wrong, B right: 0)" in printed
     assert "    A: correct        read 1      '1, the glass falls'" in printed
     page = out.read_text()
-    assert page.count('class="card"') == 3 and page.count('class="answer ') == 6
+    cards = page_data(page)["cards"]
+    assert len(cards) == 3 and [len(card["answers"]) for card in cards] == [2, 2, 2]
     assert main(["diff", str(two_runs[0]), str(two_runs[1]), "--show", "1"]) == 0
     printed = capsys.readouterr().out
     assert printed.count("    A: ") == 2 and "  ... 1 more (--show N, or -o page.html for all)" in printed
@@ -201,6 +287,8 @@ def test_browse_of_a_run_with_a_bomb_or_a_fifo_image_writes_its_page(tmp_path, k
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     assert out.is_file() and "data:image/jpeg" not in out.read_text()
+    (card,) = (card for card in page_data(out.read_text())["cards"] if card["task"] == "nleye_triplet")
+    assert card["images"] == [["premise", "image.png", None]]  # shown as "image not readable: image.png"
 
 
 def test_show_never_prints_terminal_escape_sequences_from_a_results_file(tmp_path, capsys):
