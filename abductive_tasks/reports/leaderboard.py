@@ -59,7 +59,7 @@ from abductive_tasks.runs.identity import data_content, data_fingerprint, packag
 from abductive_tasks.runs.suite import Suite, SuiteError
 from abductive_tasks.scoring.coverage import dropped_units
 from abductive_tasks.scoring.stats import Estimate
-from abductive_tasks.scoring.taskspec import metric_info, metric_proportion, metric_scale
+from abductive_tasks.reports.specs import metric_info, metric_proportion, metric_scale
 
 PAPER_REPORTED = "paper-reported"
 

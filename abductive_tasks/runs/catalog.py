@@ -118,9 +118,10 @@ def _parsed(path: Path, mtime_ns: int, size: int) -> dict:
     return loaded
 
 
-def config(path: Path, seen: frozenset[Path] = frozenset()) -> dict:
+def config(path: Path | str, seen: frozenset[Path] = frozenset()) -> dict:
     """A task or group file's configuration with its ``include:`` applied as lmms-eval applies it (the file's own
     keys win, then the first file it includes); ``!function`` values are :class:`FunctionName`."""
+    path = Path(path)
     own = dict(_load(path))
     included = own.pop("include", None)
     if included is None or path in seen:
