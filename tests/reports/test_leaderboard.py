@@ -18,15 +18,9 @@ import pytest
 from PIL import Image
 
 from abductive_tasks.nleye.hooks import PAIRS, TRIPLET
-from abductive_tasks.reports.leaderboard import (
-    PAPER_REPORTED,
-    REFERENCE,
-    collect,
-    headline_table,
-    main,
-    statistics,
-    write_report,
-)
+from abductive_tasks.reports.leaderboard import collect, main, statistics, write_report
+from abductive_tasks.reports.leaderboard.paper import PAPER_REPORTED, REFERENCE
+from abductive_tasks.reports.leaderboard.render import headline_table
 from abductive_tasks.reports.samples import samples_path
 from abductive_tasks.runs.history import RUN_RECORD, RUNS_DIR, SPEC_RECORD, Record
 from abductive_tasks.runs.identity import build_identity
