@@ -283,8 +283,8 @@ def test_headline_metrics_come_from_our_task_yaml():
 
 def test_the_scale_table_show_reads_is_the_task_specs_declarations():
     import abductive_tasks.mucr.strategies  # noqa: F401  (the CCoT graph stage's spec, not in the hooks module)
-    from abductive_tasks.scoring.scales import SCALES
     from abductive_tasks.reports.specs import registered_specs
+    from abductive_tasks.scoring.scales import SCALES
     from abductive_tasks.scoring.taskspec import REGISTRY, TaskSpec
 
     registered_specs()  # imports every benchmark's hooks: every spec registered

@@ -108,9 +108,7 @@ class Suite:
         metadata = config.get("metadata") or {}
         missing = [key for key in ("version", "max_images_per_prompt", "headline_metric") if key not in metadata]
         if missing:
-            raise SuiteError(
-                f"task {task!r} ({self.yaml_path(task)}): metadata lacks {', '.join(missing)}"
-            )
+            raise SuiteError(f"task {task!r} ({self.yaml_path(task)}): metadata lacks {', '.join(missing)}")
         metrics = {
             entry["metric"]: entry.get("higher_is_better", True) for entry in config.get("metric_list", [])
         }  # None: a diagnostics dict

@@ -41,7 +41,7 @@ class Unimportable(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 sys.meta_path.insert(0, Unimportable())
 '''
 
-DRIVER = '''
+DRIVER = """
 import json, sys
 from pathlib import Path
 import sitecustomize
@@ -54,7 +54,7 @@ codes = {
     "leaderboard": main(["leaderboard", str(folder / "board")]),
 }
 print("RESULT " + json.dumps({"codes": codes, "attempts": sitecustomize.attempts}))
-'''
+"""
 
 
 def triplet_records(right: list[bool]) -> list[dict]:

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import base64
+import binascii
+import contextlib
 import csv
+import hashlib
 import io
-from dataclasses import dataclass
+import json
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 
+from abductive_tasks import settings
+from abductive_tasks.inputs.files import seal, unseal, write_atomic
 from abductive_tasks.reports import plots
 from abductive_tasks.reports.leaderboard.cells import (
     Leaderboard,
@@ -481,11 +489,62 @@ def headline_panels(board: Leaderboard, found: Statistics) -> list[plots.Panel]:
 
 
 def write_plots(board: Leaderboard, out: Path, found: Statistics) -> list[Path]:
+    """Every plot of the report, each drawn once per input (:func:`cached_plots`); the paths written."""
     if not board.tasks or not board.rows:
         return []
     colors = plots.model_colors(list(board.rows))
-    written = plots.plot_headlines(headline_panels(board, found), out)
-    return written + [
-        plots.plot_breakdown(task, metric, by_model, metric_scale(metric, "unknown"), out, colors)
-        for (task, metric), by_model in board.breakdowns().items()
-    ]
+    panels = headline_panels(board, found)
+    inputs = ("headlines", [asdict(panel) for panel in panels])
+    written = cached_plots(inputs, out, partial(plots.plot_headlines, panels))
+    for (task, metric), by_model in board.breakdowns().items():
+        scale = metric_scale(metric, "unknown")
+        inputs = ("breakdown", task, metric, by_model, scale, colors)
+        written += cached_plots(inputs, out, partial(_breakdown, task, metric, by_model, scale, colors))
+    return written
+
+
+def _breakdown(task: str, metric: str, by_model: dict, scale: str, colors: dict[str, str], out: Path) -> list[Path]:
+    return [plots.plot_breakdown(task, metric, by_model, scale, out, colors)]
+
+
+PLOT_CACHE = "leaderboard_plots"  # under ABDUCTIVE_CACHE
+
+
+def plot_key(inputs: object) -> str:
+    """The cache key of a plot: a hash of its input data and of the code that draws it (the plots module)."""
+    digest = hashlib.sha256(Path(plots.__file__).read_bytes())
+    digest.update(json.dumps(inputs, sort_keys=True, default=repr).encode())
+    return digest.hexdigest()
+
+
+def cached_plots(inputs: object, out: Path, draw: Callable[[Path], list[Path]]) -> list[Path]:
+    """The PNG files ``draw(out)`` writes for ``inputs``, drawn once per input: a cache entry (keyed by
+    :func:`plot_key`, sealed so that its content is checked before it is reused, written atomically) gives the same
+    files again without matplotlib."""
+    key = plot_key(inputs)
+    entry = settings.cache_root() / PLOT_CACHE / f"{key}.json"
+    files = _cached(entry, key)
+    if files is None:
+        written = draw(out)
+        files = {path.name: path.read_bytes() for path in written}
+        payload = json.dumps({name: base64.b64encode(data).decode() for name, data in files.items()}).encode()
+        blob = seal(payload, f"{PLOT_CACHE}:{key}")
+        if blob is not None:
+            with contextlib.suppress(OSError):  # an unwritable cache only means drawing again next time
+                write_atomic(entry, blob)
+        return written
+    for name, data in files.items():
+        (out / name).write_bytes(data)
+    return [out / name for name in files]
+
+
+def _cached(entry: Path, key: str) -> dict[str, bytes] | None:
+    """The files of a sealed cache entry whose seal matches its content; None when absent or not to be trusted."""
+    try:
+        payload = unseal(entry.read_bytes(), f"{PLOT_CACHE}:{key}")
+        files = json.loads(payload) if payload is not None else None
+        if not isinstance(files, dict) or not all(Path(name).name == name.strip() != "" for name in files):
+            return None
+        return {name: base64.b64decode(data, validate=True) for name, data in files.items()}
+    except (OSError, ValueError, TypeError, binascii.Error):
+        return None
