@@ -54,8 +54,17 @@ def spec_of_task(task: str, root: Path | None = None) -> TaskSpec | None:
 
 
 def metric_info(name: str) -> Metric | None:
-    """The declaration of a metric of any task spec, None if unknown."""
-    return next((metric for spec in registered_specs() for metric in spec.metrics if metric.name == name), None)
+    """The declaration of a metric of any task spec (the first spec declaring it), None if unknown."""
+    return _declarations(tuple(registered_specs())).get(name)
+
+
+@functools.lru_cache(maxsize=4)
+def _declarations(specs: tuple[TaskSpec, ...]) -> dict[str, Metric]:
+    found: dict[str, Metric] = {}
+    for spec in specs:
+        for metric in spec.metrics:
+            found.setdefault(metric.name, metric)
+    return found
 
 
 def metric_proportion(name: str) -> bool:

@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from abductive_tasks import settings
@@ -152,6 +153,10 @@ class _Staleness:
         self.suite = suite
         self.fingerprints: dict[tuple[str, str], dict] = {}
 
+    @cached_property
+    def versions(self) -> dict[str, str]:
+        return package_versions()
+
     def _fingerprint(self, benchmark: str, source: str) -> dict:
         if (benchmark, source) not in self.fingerprints:
             self.fingerprints[benchmark, source] = data_fingerprint(benchmark, source)
@@ -159,7 +164,7 @@ class _Staleness:
 
     def why(self, identity: dict, task: str) -> str | None:
         """Why ``task``'s cells under ``identity`` are stale (None: they are not)."""
-        versions = package_versions()
+        versions = self.versions
         changed = [
             f"{name} {was} → {versions.get(name)}"
             for name, was in (identity.get("versions") or {}).items()
