@@ -266,7 +266,9 @@ def run_bench(installs: dict[str, str], inputs: dict[str, Path], workdir: Path, 
                 command, files = TOOLS[tool](python, inputs, scratch)
                 if install == "read input JSON":
                     command = read_json_command(python, files)
-                samples[tool].setdefault(install, []).append(measure(command, env))
+                figure = measure(command, env)
+                samples[tool].setdefault(install, []).append(figure)
+                print(f"{tool} | {install} | " + " ".join(f"{k} {v:.2f}" for k, v in figure.items()), flush=True)
     return {
         tool: {
             install: {key: statistics.median(run[key] for run in runs) for key in ("wall", "cpu", "rss")}

@@ -13,7 +13,7 @@ marked by data group and ranked and compared only within it. Damaged files and f
 identity are listed by path (notes), never read as results. The papers' own numbers are listed apart, marked
 "paper-reported", never mixed with our runs.
 
-Statistics (issue 13): every cell carries its 95% bootstrap interval (the task's
+Statistics: every cell carries its 95% bootstrap interval (the task's
 ``<prefix>_ci95``); where the runs logged their samples (``--log_samples``), the best model of
 each task and those statistically tied with it (the paired 95% interval of best - model, over the
 items both answered, includes 0; :mod:`abductive_tasks.reports.compare`) are marked, and
