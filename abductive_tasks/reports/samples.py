@@ -73,15 +73,16 @@ def _record_metrics(line: dict) -> set[str]:
 
 
 def identify_spec(metric_names: set[str], task: str | None) -> TaskSpec:
-    """The spec whose metric names are exactly ``metric_names``; the task's YAML decides when several are."""
+    """The spec whose metric names are exactly ``metric_names``: the task's own (its YAML's ``process_results``) when
+    it reports them, else the only spec that does."""
     from abductive_tasks.reports.specs import registered_specs, spec_of_task
 
+    by_task = spec_of_task(task) if task else None
+    if by_task is not None and set(by_task.metric_names) == metric_names:
+        return by_task  # the task's own spec (only its benchmark imported)
     candidates = [spec for spec in registered_specs() if set(spec.metric_names) == metric_names]
     if len(candidates) == 1:
         return candidates[0]
-    by_task = spec_of_task(task) if task else None
-    if by_task is not None and set(by_task.metric_names) == metric_names:
-        return by_task
     from abductive_tasks.scoring.taskspec import REGISTRY
 
     known = sorted(spec.name for spec in REGISTRY.values())

@@ -18,14 +18,24 @@ if TYPE_CHECKING:
     from abductive_tasks.scoring.taskspec import Metric, TaskSpec
 
 
+def _import_benchmark(benchmark: str) -> None:
+    """Import the modules defining ``benchmark``'s specs (each spec registers itself on definition)."""
+    if benchmark == "nleye":
+        import abductive_tasks.nleye.hooks  # noqa: F401
+    elif benchmark == "mucr":
+        import abductive_tasks.mucr.hooks  # noqa: F401
+        import abductive_tasks.mucr.strategies  # noqa: F401
+    elif benchmark == "dve":
+        import abductive_tasks.dve.hooks  # noqa: F401
+    elif benchmark == "sherlock":
+        import abductive_tasks.sherlock.hooks  # noqa: F401
+
+
 @functools.cache
 def _import_specs() -> None:
-    """Import every module that defines a task spec (each spec registers itself on definition)."""
-    import abductive_tasks.dve.hooks  # noqa: F401
-    import abductive_tasks.mucr.hooks  # noqa: F401
-    import abductive_tasks.mucr.strategies  # noqa: F401
-    import abductive_tasks.nleye.hooks  # noqa: F401
-    import abductive_tasks.sherlock.hooks  # noqa: F401
+    """Import every module that defines a task spec."""
+    for benchmark in ("nleye", "mucr", "dve", "sherlock"):
+        _import_benchmark(benchmark)
 
 
 def registered_specs() -> list[TaskSpec]:
@@ -46,11 +56,18 @@ def spec_of_task(task: str, root: Path | None = None) -> TaskSpec | None:
     parts = str(hook or "").split(".")
     if len(parts) < 3 or parts[0] != "abductive_tasks":
         return None
-    _import_specs()
+    _import_benchmark(parts[1])  # that benchmark's only: another's hooks may import much more (scipy, datasets)
     found: object = abductive_tasks
     for part in parts[1:]:
         found = getattr(found, part, None)
     return getattr(found, "spec", None)
+
+
+def task_metric(task: str, name: str) -> Metric | None:
+    """The declaration of ``name`` in ``task``'s spec (None when not ours or not declared there), importing only the
+    task's benchmark."""
+    spec = spec_of_task(task)
+    return next((metric for metric in spec.metrics if metric.name == name), None) if spec else None
 
 
 def metric_info(name: str) -> Metric | None:
@@ -67,9 +84,10 @@ def _declarations(specs: tuple[TaskSpec, ...]) -> dict[str, Metric]:
     return found
 
 
-def metric_proportion(name: str) -> bool:
-    """Whether a metric of ours is a share of units (0-100%); False for a metric not ours."""
-    info = metric_info(name)
+def metric_proportion(name: str, task: str | None = None) -> bool:
+    """Whether a metric of ours (of ``task``'s spec, when given) is a share of units (0-100%); False for a metric not
+    ours."""
+    info = task_metric(task, name) if task else metric_info(name)
     return bool(info and info.proportion and info.scale != "raw")
 
 

@@ -152,7 +152,7 @@ def average_tasks(board: Leaderboard) -> list[str]:
         task
         for task in board.tasks
         if board.percent(task)
-        and metric_proportion(board.headline[task])
+        and metric_proportion(board.headline[task], task)
         and board.higher_is_better.get(task, True)
         and any(board.shown(model, task)[0] is not None for model in board.rows)
     ]

@@ -28,7 +28,8 @@ from abductive_tasks.reports.leaderboard.cells import (
 from abductive_tasks.reports.leaderboard.paper import PAPER_REPORTED, REFERENCE
 from abductive_tasks.reports.leaderboard.ranking import COMPARE_COLUMNS, Statistics, average, average_tasks, ranking
 from abductive_tasks.reports.plots import PERCENT_FACTOR
-from abductive_tasks.reports.specs import metric_info, metric_scale
+from abductive_tasks.reports.specs import task_metric
+from abductive_tasks.scoring.scales import declared_scale as metric_scale
 
 
 def _format(value: object) -> str:
@@ -245,7 +246,7 @@ def long_rows(board: Leaderboard, found: Statistics) -> list[dict]:
                 name, _, filter_ = key.partition(",")
                 if not filter_ or "_stderr" in name:
                     continue
-                info = metric_info(name)
+                info = task_metric(task, name)
                 base = {
                     "model": model,
                     "task": task,
