@@ -91,9 +91,17 @@ def entries(root: Path | None = None) -> tuple[Entry, ...]:
 
 
 def index(root: Path | None = None) -> dict[str, tuple[str, Path]]:
-    """Every task and group under ``root`` (default: our installed task folder): name -> (kind, YAML file), as the
-    files are now."""
-    root = root or tasks_path()
+    """Every task and group under ``root``: name -> (kind, YAML file), as the files are now; by default our installed
+    task folder, indexed once per process (the installed files do not change under a running command)."""
+    return _index(root) if root else _installed_index()
+
+
+@functools.cache
+def _installed_index() -> dict[str, tuple[str, Path]]:
+    return _index(tasks_path())
+
+
+def _index(root: Path) -> dict[str, tuple[str, Path]]:
     return {entry.name: (entry.kind, path) for path in sorted(root.rglob("*.yaml")) if (entry := _named(path))}
 
 
