@@ -2,7 +2,7 @@
 
 * ``headline.png``: one panel per task whose headline metric reads as a percentage, each on its own
   y-axis in percent ("fraction" metrics x100, "percent" ones as they are; see
-  :func:`abductive_tasks.scoring.taskspec.metric_info`), one bar per model with its 95% interval as an
+  :func:`abductive_tasks.reports.specs.metric_info`), one bar per model with its 95% interval as an
   error bar, the value printed above it (bold: the best model and those statistically tied with
   it), and the task's chance level (the random-answer expectation the task reports) as a dashed line.
 * ``headline_raw.png``: the same for headline metrics that are not percentages (e.g. a mean

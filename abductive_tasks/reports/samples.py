@@ -63,27 +63,6 @@ def task_of(path: Path) -> str | None:
     return name.split(SAMPLES_MARK, 1)[1].removesuffix(".jsonl") or None
 
 
-def _registered_specs() -> list[TaskSpec]:
-    import importlib
-
-    from abductive_tasks.scoring.taskspec import BENCHMARKS, REGISTRY
-
-    for benchmark in BENCHMARKS:
-        importlib.import_module(f"abductive_tasks.{benchmark}")
-    return list(REGISTRY.values())
-
-
-def spec_of_task(task: str) -> TaskSpec | None:
-    """The spec the task's YAML derives its ``process_results`` from (through lmms-eval's task index)."""
-    from abductive_tasks import compat
-
-    manager = compat.task_manager()
-    entry = manager.task_index.get(task)
-    if entry is None or entry["type"] != "task":
-        return None
-    return getattr(compat.task_config(entry["yaml_path"]).get("process_results"), "spec", None)
-
-
 def _record_metrics(line: dict) -> set[str]:
     """The keys of a samples line holding a ``[metric, record]`` value, as ``process_results`` returns them, or a
     ``[metric, other metric]`` value naming the key that holds the record (a family logging it once)."""
@@ -101,13 +80,16 @@ def _record_under(line: dict, name: str) -> dict:
 
 
 def identify_spec(metric_names: set[str], task: str | None) -> TaskSpec:
-    """The spec whose metric names are exactly ``metric_names``; the task's YAML decides when several are."""
-    candidates = [spec for spec in _registered_specs() if set(spec.metric_names) == metric_names]
-    if len(candidates) == 1:
-        return candidates[0]
+    """The spec whose metric names are exactly ``metric_names``: the task's own (its YAML's ``process_results``) when
+    it reports them, else the only spec that does."""
+    from abductive_tasks.reports.specs import registered_specs, spec_of_task
+
     by_task = spec_of_task(task) if task else None
     if by_task is not None and set(by_task.metric_names) == metric_names:
-        return by_task
+        return by_task  # the task's own spec (only its benchmark imported)
+    candidates = [spec for spec in registered_specs() if set(spec.metric_names) == metric_names]
+    if len(candidates) == 1:
+        return candidates[0]
     from abductive_tasks.scoring.taskspec import REGISTRY
 
     known = sorted(spec.name for spec in REGISTRY.values())

@@ -1,11 +1,11 @@
-"""Our tasks and groups with one-line descriptions, read from the task YAML without lmms-eval.
+"""Our tasks and groups, read from the task YAML without lmms-eval.
 
-``abductive-eval tasks`` and the task-name check before a run need only names and descriptions,
-so this reads the YAML files of our task folder as text-level YAML (``!function`` tags are not
-imported) and stays fast: no lmms-eval, no torch. A task's description is the first line of the
-comment its YAML file opens with; a benchmark's heading is the title of its folder's README.
-Everything that needs the resolved configuration (``include:``, metadata) goes through
-:mod:`abductive_tasks.runs.suite`, which uses lmms-eval's own loader.
+``abductive-eval tasks``, the task-name check before a run, the batch tooling and the reports need names,
+descriptions and task configurations, so this reads the YAML files of our task folder as plain YAML and stays
+fast: no lmms-eval, no torch, no hook imported. ``!function`` tags are kept as their dotted names
+(:class:`FunctionName`); ``include:`` is resolved as lmms-eval's ``load_yaml_config`` resolves it. A task's
+description is the first line of the comment its YAML file opens with; a benchmark's heading is the title of its
+folder's README.
 """
 
 from __future__ import annotations
@@ -40,6 +40,17 @@ class _TagIgnoringLoader(yaml.SafeLoader):
 
 
 _TagIgnoringLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
+
+
+class FunctionName(str):
+    """A ``!function`` tag's dotted name (``abductive_tasks.dve.process_results_cls``), not imported."""
+
+
+class _FunctionNamingLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """Reads task YAML keeping each ``!function`` tag as its :class:`FunctionName`."""
+
+
+_FunctionNamingLoader.add_constructor("!function", lambda loader, node: FunctionName(loader.construct_scalar(node)))
 
 
 def leading_comment(text: str) -> str:
@@ -79,31 +90,61 @@ def entries(root: Path | None = None) -> tuple[Entry, ...]:
     return tuple(sorted(found, key=lambda entry: (entry.folder, entry.kind != "group", entry.name)))
 
 
+def index(root: Path | None = None) -> dict[str, tuple[str, Path]]:
+    """Every task and group under ``root``: name -> (kind, YAML file), as the files are now; by default our installed
+    task folder, indexed once per process (the installed files do not change under a running command)."""
+    return _index(root) if root else _installed_index()
+
+
 @functools.cache
-def _task_files(root: Path | None = None) -> dict[str, Path]:
-    root = root or tasks_path()
-    files = {}
-    for path in sorted(root.rglob("*.yaml")):
-        config = yaml.load(path.read_text(encoding="utf-8"), Loader=_TagIgnoringLoader) or {}
-        if isinstance(config.get("task"), str):
-            files[config["task"]] = path
-    return files
+def _installed_index() -> dict[str, tuple[str, Path]]:
+    return _index(tasks_path())
 
 
-def _resolved(path: Path, seen: frozenset[Path] = frozenset()) -> dict:
-    """A task file's keys with its ``include:`` chain applied (the including file wins, as in lmms-eval)."""
-    config = yaml.load(path.read_text(encoding="utf-8"), Loader=_TagIgnoringLoader) or {}
-    included = config.pop("include", None)
-    if isinstance(included, str) and path not in seen:
-        return {**_resolved(path.parent / included, seen | {path}), **config}
-    return config
+def _index(root: Path) -> dict[str, tuple[str, Path]]:
+    return {entry.name: (entry.kind, path) for path in sorted(root.rglob("*.yaml")) if (entry := _named(path))}
+
+
+def _named(path: Path) -> Entry | None:
+    config = _load(path)
+    if "group" in config:
+        return Entry(str(config["group"]), "group", "", "")
+    return Entry(config["task"], "task", "", "") if isinstance(config.get("task"), str) else None
+
+
+def _load(path: Path) -> dict:
+    stat = path.stat()
+    return _parsed(path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=512)
+def _parsed(path: Path, mtime_ns: int, size: int) -> dict:
+    """A YAML file's mapping, parsed once per version of the file (its modification time and size)."""
+    loaded = yaml.load(path.read_text(encoding="utf-8"), Loader=_FunctionNamingLoader) or {}
+    if not isinstance(loaded, dict):
+        raise ValueError(f"{path}: a task YAML file holds a mapping, not {type(loaded).__name__}")
+    return loaded
+
+
+def config(path: Path | str, seen: frozenset[Path] = frozenset()) -> dict:
+    """A task or group file's configuration with its ``include:`` applied as lmms-eval applies it (the file's own
+    keys win, then the first file it includes); ``!function`` values are :class:`FunctionName`."""
+    path = Path(path)
+    own = dict(_load(path))
+    included = own.pop("include", None)
+    if included is None or path in seen:
+        return own
+    merged: dict = {}
+    for name in reversed([included] if isinstance(included, str) else list(included)):
+        merged.update(config(Path(name) if Path(name).is_file() else path.parent / name, seen | {path}))
+    return {**merged, **own}
 
 
 def metadata(task: str, root: Path | None = None) -> dict:
     """A task's ``metadata:`` (``version``, ``headline_metric``, ...) read from our YAML without lmms-eval; {} for a
     task that is not ours."""
-    path = _task_files(root).get(task)
-    found = _resolved(path).get("metadata") if path else None
+    kind, path = index(root).get(task, (None, None))
+    found = config(path).get("metadata") if kind == "task" else None
     return found if isinstance(found, dict) else {}
 
 

@@ -24,7 +24,7 @@ import time
 from collections.abc import Mapping
 from typing import TextIO
 
-from abductive_tasks.scoring.taskspec import metric_scale
+from abductive_tasks.scoring.scales import declared_scale as metric_scale
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 BUILDING = re.compile(r"Building contexts for (\S+) on rank")

@@ -1,4 +1,7 @@
-"""What the batch tooling knows about a task, read from the task's own YAML through lmms-eval.
+"""What the batch tooling and the reports know about a task, read from the task's own YAML.
+
+The YAML is read as lmms-eval reads it (``include:`` resolved) but without lmms-eval, torch or any hook
+(:mod:`abductive_tasks.runs.catalog`): a report or a batch plan needs the metadata, not the task index.
 
 Every task declares in its ``metadata`` the most images one prompt carries
 (``max_images_per_prompt``, which becomes vLLM's ``limit_mm_per_prompt``) and its main number
@@ -14,8 +17,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from abductive_tasks import compat
 from abductive_tasks.compat import tasks_path
+from abductive_tasks.runs import catalog
 
 # The backends that only generate text: no loglikelihood requests (lmms-eval 0.7.3).
 GENERATION_ONLY_BACKENDS = frozenset({"vllm", "vllm_chat", "openai", "async_openai"})
@@ -47,46 +50,42 @@ class TaskFacts:
 def _benchmark(process_docs: object) -> str | None:
     """``nleye`` for ``!function abductive_tasks.nleye.triplet_docs`` (or ``abductive_tasks.nleye.hooks.triplet_docs``);
     None for other hooks."""
-    path = getattr(process_docs, "value", process_docs)  # mode="simple" leaves the YAML node unresolved
-    if callable(path):
-        path = f"{path.__module__}.{path.__qualname__}"
-    parts = str(path or "").split(".")
+    parts = str(process_docs or "").split(".")
     return parts[1] if len(parts) > 2 and parts[0] == "abductive_tasks" else None
 
 
 class Suite:
-    """Our tasks as lmms-eval's ``TaskManager`` indexes them (our include path only, no built-ins)."""
+    """Our tasks and groups as lmms-eval would index them from one include path (ours by default, no built-ins)."""
 
     def __init__(self, include_path: Path | str | None = None) -> None:
         self.include_path = str(include_path or tasks_path())
         self._configs: dict[str, dict] = {}
 
     @cached_property
-    def _manager(self):
-        return compat.task_manager(self.include_path)
+    def _index(self) -> dict[str, tuple[str, Path]]:
+        return catalog.index(Path(self.include_path))
 
     def _config(self, name: str) -> dict:
-        if name not in self._manager.task_index:
-            known = ", ".join(sorted(self._manager.task_index))
+        if name not in self._index:
+            known = ", ".join(sorted(self._index))
             raise SuiteError(f"unknown task or group {name!r}; known: {known}")
         if name not in self._configs:
-            # mode="simple" resolves ``include:`` without importing the ``!function`` hooks.
-            self._configs[name] = compat.task_config(self._manager.task_index[name]["yaml_path"], mode="simple")
+            self._configs[name] = catalog.config(self._index[name][1])
         return self._configs[name]
 
     def yaml_path(self, name: str) -> str:
         """The YAML file of a task or group (which must be known)."""
         self._config(name)
-        return self._manager.task_index[name]["yaml_path"]
+        return str(self._index[name][1])
 
     def is_group(self, name: str) -> bool:
         self._config(name)
-        return self._manager.task_index[name]["type"] == "group"
+        return self._index[name][0] == "group"
 
     @property
     def task_names(self) -> list[str]:
         """Every task (not group) in the index."""
-        return sorted(name for name, entry in self._manager.task_index.items() if entry["type"] == "task")
+        return sorted(name for name, (kind, _) in self._index.items() if kind == "task")
 
     def expand(self, names: Iterable[str]) -> list[str]:
         """Task names with groups replaced by their tasks (recursively), in order, without repeats."""
@@ -109,9 +108,7 @@ class Suite:
         metadata = config.get("metadata") or {}
         missing = [key for key in ("version", "max_images_per_prompt", "headline_metric") if key not in metadata]
         if missing:
-            raise SuiteError(
-                f"task {task!r} ({self._manager.task_index[task]['yaml_path']}): metadata lacks {', '.join(missing)}"
-            )
+            raise SuiteError(f"task {task!r} ({self.yaml_path(task)}): metadata lacks {', '.join(missing)}")
         metrics = {
             entry["metric"]: entry.get("higher_is_better", True) for entry in config.get("metric_list", [])
         }  # None: a diagnostics dict

@@ -257,6 +257,8 @@ def warn_once(topic: str, message: str) -> None:
 
 def warn_not_configured(what: str) -> None:
     """Log, once per process and ``what``, that ``what`` is not computed and how to configure a judge."""
+    if _muted.get():  # the reason reads the judge configuration through lmms-eval: not looked up for a muted warning
+        return
     warn_once(
         f"judge:{what}",
         f"LLM judge not configured ({_current_judge()[1]}): {what} not computed; {HOW_TO_CONFIGURE}",

@@ -278,31 +278,6 @@ def read_reply(reply: object, kind: AnswerKind, question: str | None) -> Reading
 
 
 REGISTRY: dict[str, TaskSpec] = {}  # every task spec defined so far, by name
-BENCHMARKS = ("nleye", "mucr", "dve", "sherlock")
-
-
-def metric_info(name: str) -> Metric | None:
-    """The declaration of a metric of any of our tasks (importing every benchmark's hooks), None if unknown."""
-    import importlib
-
-    for benchmark in BENCHMARKS:
-        importlib.import_module(
-            f"abductive_tasks.{benchmark}.hooks"
-        )  # the hooks module itself: a package may load it lazily (Sherlock)
-    return next((metric for spec in REGISTRY.values() for metric in spec.metrics if metric.name == name), None)
-
-
-def metric_proportion(name: str) -> bool:
-    """Whether a metric of ours is a share of units (0-100%); False for a metric not ours."""
-    info = metric_info(name)
-    return bool(info and info.proportion and info.scale != "raw")
-
-
-def metric_scale(name: str, undeclared: str = "raw") -> str:
-    """How a metric's raw value reads as a percentage ("fraction", "percent" or "raw");
-    ``undeclared`` for a metric not ours."""
-    info = metric_info(name)
-    return info.scale if info else undeclared
 
 
 _CONTENT_ENTRIES, _IDENTITY_ENTRIES = 16, 2

@@ -18,15 +18,9 @@ import pytest
 from PIL import Image
 
 from abductive_tasks.nleye.hooks import PAIRS, TRIPLET
-from abductive_tasks.reports.leaderboard import (
-    PAPER_REPORTED,
-    REFERENCE,
-    collect,
-    headline_table,
-    main,
-    statistics,
-    write_report,
-)
+from abductive_tasks.reports.leaderboard import collect, main, statistics, write_report
+from abductive_tasks.reports.leaderboard.paper import PAPER_REPORTED, REFERENCE
+from abductive_tasks.reports.leaderboard.render import headline_table
 from abductive_tasks.reports.samples import samples_path
 from abductive_tasks.runs.history import RUN_RECORD, RUNS_DIR, SPEC_RECORD, Record
 from abductive_tasks.runs.identity import build_identity
@@ -651,6 +645,7 @@ def test_rows_are_ranked_with_ties_marked(tmp_path):
 
 
 def test_tables_are_written_without_matplotlib(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))  # no plot cached by another test
     write_spec(tmp_path, "m")
     write_run(tmp_path, "m", "01-full", {"nleye_triplet": triplet(0.5, 0.5)})
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # as after `pip install .` without the report extra
@@ -661,6 +656,34 @@ def test_tables_are_written_without_matplotlib(tmp_path, monkeypatch, capsys):
         'leaderboard: plots skipped: matplotlib is not installed (pip install "abductive-tasks[report]")\n'
     )
     assert "plots skipped: matplotlib is not installed" in written["html"].read_text()
+
+
+def test_plots_are_drawn_once_per_input_and_a_cache_entry_is_checked_before_reuse(tmp_path, monkeypatch):
+    from abductive_tasks.reports import plots
+
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+    drawn = []
+    pyplot = plots.pyplot
+    monkeypatch.setattr(plots, "pyplot", lambda: drawn.append(1) or pyplot())
+    results = tmp_path / "results"
+    write_spec(results, "m")
+    write_run(results, "m", "01-full", {"nleye_triplet": triplet(0.5, 0.5)})
+    first = write_report(results, suite=Suite())
+    pngs = {path.name: path.read_bytes() for path in first["plots"].glob("*.png")}
+    assert set(pngs) == {"headline.png", "nleye_triplet__consistency_by_category.png"} and drawn
+    entries = sorted((tmp_path / "cache" / "leaderboard_plots").glob("*.json"))
+    assert len(entries) == 2
+    drawn.clear()
+    again = write_report(results, suite=Suite())  # the same inputs: every plot from the cache, matplotlib untouched
+    assert not drawn and {path.name: path.read_bytes() for path in again["plots"].glob("*.png")} == pngs
+    tampered = entries[0].read_bytes()
+    entries[0].write_bytes(tampered[:-8] + b"AAAAAAAA")  # its content no longer matches its seal
+    write_report(results, suite=Suite())
+    assert drawn and {path.name: path.read_bytes() for path in again["plots"].glob("*.png")} == pngs
+    drawn.clear()
+    write_run(results, "m", "02-rerun", {"nleye_triplet": triplet(0.25, 0.5)})  # a new headline, the same breakdown
+    write_report(results, suite=Suite())
+    assert drawn and len(list((tmp_path / "cache" / "leaderboard_plots").glob("*.json"))) == 3  # one plot drawn
 
 
 def test_a_report_cut_by_a_file_size_limit_leaves_the_previous_report_whole(tmp_path):

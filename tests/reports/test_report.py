@@ -7,7 +7,7 @@ import re
 import pytest
 
 from abductive_tasks.reports import report
-from abductive_tasks.scoring.taskspec import metric_scale
+from abductive_tasks.reports.specs import metric_scale
 
 SCALES = {
     "consistency_acc": "fraction",

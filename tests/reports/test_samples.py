@@ -9,7 +9,8 @@ import pytest
 
 from abductive_tasks import compat
 from abductive_tasks.nleye.hooks import TRIPLET_TEXT
-from abductive_tasks.reports.samples import SamplesError, read_samples, samples_path, spec_of_task, task_of
+from abductive_tasks.reports.samples import SamplesError, read_samples, samples_path, task_of
+from abductive_tasks.reports.specs import spec_of_task
 from abductive_tasks.runs.suite import Suite
 
 from helpers.runs import OFFLINE, abductive_eval

@@ -93,24 +93,6 @@ def test_bootstrap_can_be_turned_off(monkeypatch):
     assert TOY.aggregate([v["toy_ci95"] for v in values])["toy_acc"]["lower"] is None
 
 
-def test_metric_declarations_are_found_by_name():
-    from abductive_tasks.scoring.taskspec import REGISTRY, metric_info
-
-    assert REGISTRY["toy"] is TOY
-    assert metric_info("toy_note").scale == "raw"
-    assert metric_info("consistency_acc").scale == "fraction"  # imported from NL-Eye's hooks on demand
-    assert metric_info("no_such_metric") is None
-
-
-def test_only_shares_of_units_are_proportions_an_average_may_mix():
-    from abductive_tasks.scoring.taskspec import metric_proportion
-
-    assert metric_proportion("consistency_acc") and metric_proportion("dve_accuracy")
-    assert not metric_proportion("comparison_acc")  # (agree - 0.5) * 2: -100..100%
-    assert not metric_proportion("exp_score")  # a 0-10 judge score, not a percentage
-    assert not metric_proportion("not_our_metric")
-
-
 def test_metrics_and_breakdown_cells_over_the_same_units_share_their_bootstrap_draw():
     def compute(records: list[dict]) -> Outcome:
         units = [r["item_id"] for r in records]

@@ -1,0 +1,150 @@
+"""Leaderboard report from a batch results folder: CSV, Markdown, static HTML and PNG plots.
+
+Every model folder the batch runner wrote (``<results_dir>/<model>/spec_identity.json``) gives one
+row with each task's headline metric (the task YAML's ``metadata.headline_metric``), read only
+from runs whose identity matches the spec's (same model, settings, data and versions; see
+:mod:`abductive_tasks.runs.identity`). A cell whose best run was limited (``--limit``, as lmms-eval's own
+results record it) or partial (items left out, e.g. without descriptions), had failed requests (the model's or
+the judge's), failed, has counts that disagree (:func:`~abductive_tasks.runs.history.ran`), samples that are
+missing, unreadable or give another value (``unverified``), or is stale
+(data, task or package version changed since: what the batch would rerun) shows that instead of a score; a
+full run without failed requests wins over those, then the newest. Rows on different data for a task are
+marked by data group and ranked and compared only within it. Damaged files and folders without a batch
+identity are listed by path (notes), never read as results. The papers' own numbers are listed apart, marked
+"paper-reported", never mixed with our runs.
+
+Statistics: every cell carries its 95% bootstrap interval (the task's
+``<prefix>_ci95``); where the runs logged their samples (``--log_samples``), the best model of
+each task and those statistically tied with it (the paired 95% interval of best - model, over the
+items both answered, includes 0; :mod:`abductive_tasks.reports.compare`) are marked, and
+``--compare A B`` gives the paired difference of two models on every task. Written:
+
+* ``leaderboard.csv``: one row per model; per task ``<task>__<metric>`` and its ``__lower``,
+  ``__upper``, ``__stderr``, ``__tied_with_best`` (true for the best too) and ``<task>__status``
+  (why a cell is not a score);
+* ``leaderboard_long.csv``: one row per model x task x metric (breakdown cells: one per label);
+* ``comparisons.csv``: per task, best - each other model (difference, interval, p-value);
+* ``leaderboard.md`` / ``.html``: rows ranked by the average of the percentage headlines, each cell in
+  percent (raw where labelled) [interval] at the precision the interval supports, best and tied in bold,
+  chance in the header; the HTML page self-contained (plots embedded) with sortable columns;
+* ``plots/headline.png`` (percentage metrics, one axis per panel, error bars, chance lines, values),
+  ``plots/headline_raw.png`` (the others, when any has a value), ``plots/<task>__<metric>.png``
+  (breakdowns); skipped, with one line, without matplotlib;
+* ``paper_reported.csv``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from abductive_tasks.inputs.files import write_set
+from abductive_tasks.reports import plots
+from abductive_tasks.reports.leaderboard.cells import Leaderboard, collect
+from abductive_tasks.reports.leaderboard.ranking import COMPARE_COLUMNS, Statistics, compare_models, statistics
+from abductive_tasks.reports.leaderboard.render import (
+    compare_markdown,
+    csv_text,
+    dict_row,
+    html_page,
+    markdown,
+    write_csv,
+    write_plots,
+)
+from abductive_tasks.runs.suite import Suite
+
+
+def write_report(
+    results_dir: Path,
+    out: Path | None = None,
+    suite: Suite | None = None,
+    board: Leaderboard | None = None,
+    found: Statistics | None = None,
+) -> dict[str, Path]:
+    """Write the files the module docstring lists (default folder: ``<results_dir>/leaderboard``) as one set: each
+    is made in a staging folder inside ``out``, then all replace the earlier report together
+    (:func:`~abductive_tasks.inputs.files.write_set`), so an interruption, a full disk or a file-size limit leaves
+    the previous complete report; plots of the earlier report that this one has not are removed after."""
+    results_dir = Path(results_dir)
+    out = Path(out or results_dir / "leaderboard")
+    board = board or collect(results_dir, suite)
+    found = found or statistics(board)
+    out.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=out, prefix=".staging-"))
+    try:
+        (staging / "plots").mkdir()
+        written = write_csv(board, staging, found)  # the tables first: they need nothing but the results
+        skipped = ""
+        try:
+            plot_files = write_plots(board, staging / "plots", found)
+        except plots.PlotsUnavailable as error:
+            plot_files, skipped = [], str(error)
+            print(f"leaderboard: {skipped}", file=sys.stderr)
+        (staging / "leaderboard.md").write_text(markdown(board, plot_files, staging, found))
+        (staging / "leaderboard.html").write_text(html_page(board, plot_files, staging, found, no_plots=skipped))
+        files = {out / path.relative_to(staging): path.read_bytes() for path in staging.rglob("*") if path.is_file()}
+        write_set(files)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    for earlier in (out / "plots").glob("*.png"):  # a plot of an earlier report is no plot of this one
+        if earlier not in files:
+            earlier.unlink()
+    return {
+        **{kind: out / path.relative_to(staging) for kind, path in written.items()},
+        "markdown": out / "leaderboard.md",
+        "html": out / "leaderboard.html",
+        "plots": out / "plots",
+    }
+
+
+def main(argv: list[str]) -> int:
+    """``abductive-eval leaderboard RESULTS_DIR [--out DIR] [--compare A B]``."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="abductive-eval leaderboard",
+        description="Leaderboard (CSV, Markdown, HTML, PNG plots) from a results folder.",
+    )
+    parser.add_argument("results_dir", type=Path)
+    parser.add_argument("--out", type=Path, default=None, help="output folder (default: RESULTS_DIR/leaderboard)")
+    parser.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("A", "B"),
+        help="paired difference A - B per task (needs both runs' --log_samples)",
+    )
+    args = parser.parse_args(argv)
+    if not args.results_dir.is_dir():
+        parser.error(f"{args.results_dir} is not a folder")
+    board = collect(args.results_dir)
+    unknown = [model for model in args.compare or () if model not in board.rows]
+    if unknown:
+        parser.error(f"--compare: no model {unknown} in {args.results_dir}; models: {', '.join(board.rows)}")
+    found = statistics(board)
+    try:
+        written = write_report(args.results_dir, args.out, board=board, found=found)
+        print(written["markdown"].read_text())
+        if args.compare:
+            a, b = args.compare
+            rows = compare_models(board, found, a, b)
+            written["compare_csv"] = written["markdown"].with_name(f"compare_{a}_vs_{b}.csv")
+            written["compare_markdown"] = written["markdown"].with_name(f"compare_{a}_vs_{b}.md")
+            write_set(
+                {
+                    written["compare_csv"]: csv_text(COMPARE_COLUMNS, [dict_row(COMPARE_COLUMNS, r) for r in rows]),
+                    written["compare_markdown"]: compare_markdown(rows, a, b),
+                }
+            )
+            print(written["compare_markdown"].read_text())
+    except OSError as error:
+        print(
+            f"abductive-eval leaderboard: cannot write {error.filename or 'the report'} ({error.strerror or error}); "
+            "the previous report stands",
+            file=sys.stderr,
+        )
+        return 1
+    for kind, path in written.items():
+        print(f"{kind}: {path}")
+    return 0

@@ -1,0 +1,350 @@
+"""Collecting the leaderboard's cells: one row per batch model folder, each cell from the runs matching its spec
+identity, checked against its samples and for staleness, or marked with why it is not a score."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from abductive_tasks import settings
+from abductive_tasks.nleye import descriptions
+from abductive_tasks.reports.compare import CompareError, Inconsistent, estimate_from_run
+from abductive_tasks.reports.plots import PERCENT_FACTOR
+from abductive_tasks.reports.samples import samples_path
+from abductive_tasks.runs.history import SPEC_RECORD, DamagedFile, Outcome, Record, Scan, scan_runs
+from abductive_tasks.runs.identity import data_content, data_fingerprint, package_versions
+from abductive_tasks.runs.suite import Suite, SuiteError, TaskFacts
+from abductive_tasks.scoring.coverage import dropped_units
+from abductive_tasks.scoring.scales import declared_scale as metric_scale
+from abductive_tasks.scoring.stats import Estimate
+
+
+@dataclass
+class Leaderboard:
+    """Our runs: ``rows[model][task]`` is that task's results dict (``"<metric>,none"`` keys), for scores only."""
+
+    rows: dict[str, dict[str, dict]]
+    tasks: list[str]  # leaderboard columns, suite order
+    headline: dict[str, str]  # task -> headline metric
+    higher_is_better: dict[str, bool]  # task -> direction of its headline metric
+    marks: dict[str, dict[str, str]] = field(default_factory=dict)  # model -> task -> why the cell is not a score
+    notes: list[str] = field(default_factory=list)  # what was not read, by path, and the command that fixes it
+    sources: dict[str, dict[str, Path]] = field(default_factory=dict)  # model -> task -> the results file of the cell
+    data: dict[str, dict[str, str]] = field(default_factory=dict)  # model -> task -> data_key of the row's data
+    estimates: dict[tuple[str, str], Estimate] = field(default_factory=dict)  # cells recomputed from their samples
+
+    def data_groups(self, task: str) -> dict[str, str]:
+        """Rows on different data for ``task``: data key -> label ("data A", the most rows first); {} when
+        every row ran on the same data. Rows of different groups are never ranked or compared together."""
+        keys = [self.data.get(model, {}).get(task) for model in self.rows]
+        counts = {key: keys.count(key) for key in keys if key is not None}
+        if len(counts) < 2:
+            return {}
+        ordered = sorted(counts, key=lambda key: (-counts[key], keys.index(key)))
+        return {key: f"data {chr(ord('A') + index)}" for index, key in enumerate(ordered)}
+
+    def data_group(self, model: str, task: str) -> str | None:
+        """The row's data label for ``task`` when the task's rows ran on different data, else None."""
+        return self.data_groups(task).get(self.data.get(model, {}).get(task))
+
+    def value(self, model: str, task: str, metric: str | None = None) -> float | None:
+        return self.rows[model].get(task, {}).get(f"{metric or self.headline[task]},none")
+
+    def interval(self, model: str, task: str, metric: str | None = None) -> dict:
+        """The cell's ``<prefix>_ci95`` entry (lower, upper, stderr, units, resamples, chance); {} when none."""
+        metric = metric or self.headline[task]
+        for key, value in self.rows[model].get(task, {}).items():
+            if key.endswith("_ci95,none") and isinstance(value, dict) and isinstance(value.get(metric), dict):
+                return value[metric]
+        return {}
+
+    def chance(self, task: str, metric: str | None = None) -> float | None:
+        """The task's random-answer level of ``metric`` (the headline by default), as its results report it."""
+        return next(
+            (
+                entry["chance"]
+                for model in self.rows
+                if (entry := self.interval(model, task, metric)).get("chance") is not None
+            ),
+            None,
+        )
+
+    def factor(self, task: str) -> float:
+        """What turns the task's headline into the table's scale: percent (as the run summary prints), raw for
+        ranks, correlations and other metrics that are not proportions."""
+        return PERCENT_FACTOR.get(metric_scale(self.headline[task], "raw"), 1.0)
+
+    def percent(self, task: str) -> bool:
+        return metric_scale(self.headline[task], "raw") in PERCENT_FACTOR
+
+    def shown(self, model: str, task: str) -> tuple[float | None, float | None, float | None]:
+        """The cell's value and interval bounds on the table's scale (None where absent)."""
+        factor, entry = self.factor(task), self.interval(model, task)
+        value = self.value(model, task)
+        return tuple(
+            None if number is None or not is_number(number) else number * factor
+            for number in (value, entry.get("lower"), entry.get("upper"))
+        )  # type: ignore[return-value]
+
+    def cell(self, model: str, task: str) -> str:
+        """The table cell: the headline score (percent, or raw where labelled) and its interval at a precision
+        the interval supports, or what stands in its place."""
+        mark = self.marks.get(model, {}).get(task)
+        if mark:
+            return mark
+        value, lower, upper = self.shown(model, task)
+        digits = precision(lower, upper, self.percent(task))
+        bounds = f" [{number_text(lower, digits)}, {number_text(upper, digits)}]" if lower is not None else ""
+        group = self.data_group(model, task)
+        return number_text(value, digits) + bounds + (f" ({group})" if group else "")
+
+    def breakdowns(self) -> dict[tuple[str, str], dict[str, dict[str, dict]]]:
+        """``{(task, metric): {model: {label: {"acc", "n", ...}}}}`` for every dict-valued metric."""
+        found: dict[tuple[str, str], dict[str, dict]] = {}
+        for model, tasks in self.rows.items():
+            for task in self.tasks:
+                for key, value in tasks.get(task, {}).items():
+                    name, _, filter_ = key.partition(",")
+                    if filter_ and is_breakdown(value):
+                        found.setdefault((task, name), {})[model] = value
+        return found
+
+
+def is_breakdown(value: object) -> bool:
+    return (
+        isinstance(value, dict)
+        and bool(value)
+        and all(isinstance(cell, dict) and "acc" in cell for cell in value.values())
+    )
+
+
+def _mark(outcome: Outcome) -> str | None:
+    """Why an outcome is not a score (None: it is one)."""
+    reasons = [f"limited (limit={outcome.limit})"] if outcome.limit is not None else []
+    dropped = dropped_units(outcome.results or {})
+    reasons += [f"partial ({', '.join(f'{count} {label}' for label, count in dropped.items())})"] if dropped else []
+    reasons += ["counts disagree"] if outcome.disagreement else []
+    reasons += [f"{outcome.failed_requests} failed requests"] if outcome.failed_requests else []
+    return "; ".join(reasons) or None
+
+
+def _fix(record: Record) -> str:
+    """The command that recomputes a model's results."""
+    if Path(record.spec).is_file():
+        return f"abductive-eval batch {record.spec} --model {record.model}"
+    return f"rerun the `abductive-eval serve` command that wrote {record.model}"
+
+
+def data_key(fingerprint: object) -> str:
+    """A short name for what a data fingerprint says the data is, wherever it lives (:func:`data_content`)."""
+    return hashlib.sha256(json.dumps(data_content(fingerprint), sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+
+class _Staleness:
+    """Whether a spec identity still describes what a batch would run now: the data behind each recorded
+    source, the NL-Eye descriptions a task read, each task's version and the package versions (as the batch's plan
+    checks them); memoised."""
+
+    def __init__(self, suite: Suite) -> None:
+        self.suite = suite
+        self.fingerprints: dict[tuple[str, str], dict] = {}
+
+    @cached_property
+    def versions(self) -> dict[str, str]:
+        return package_versions()
+
+    def _fingerprint(self, benchmark: str, source: str) -> dict:
+        if (benchmark, source) not in self.fingerprints:
+            self.fingerprints[benchmark, source] = data_fingerprint(benchmark, source)
+        return self.fingerprints[benchmark, source]
+
+    def why(self, identity: dict, task: str) -> str | None:
+        """Why ``task``'s cells under ``identity`` are stale (None: they are not)."""
+        versions = self.versions
+        changed = [
+            f"{name} {was} → {versions.get(name)}"
+            for name, was in (identity.get("versions") or {}).items()
+            if versions.get(name) != was
+        ]
+        entry = identity["tasks"].get(task) or {}
+        try:
+            version = self.suite.facts(task).version
+        except SuiteError:
+            version = None
+        if version is not None and entry.get("version") is not None and str(entry["version"]) != version:
+            changed.append(f"{task} version {entry['version']} → {version}")
+        described = entry.get("descriptions")
+        if isinstance(described, dict) and described.get("describer"):
+            environment = {**os.environ, **(identity.get("env") or {})}
+            now = descriptions.fingerprint(described["describer"], settings.cache_root(environment))
+            if now != described:
+                changed.append(f"the descriptions by {described['describer']} changed")
+        recorded = identity["data"].get(entry.get("benchmark")) or {}
+        source = recorded.get("source")
+        if source and source != "hub" and "error" not in recorded:  # the hub is never fetched for a report
+            now = self._fingerprint(entry["benchmark"], source)
+            if data_key(now) != data_key(recorded):
+                changed.append(f"the data at {source} changed")
+        return ("stale: " + ", ".join(changed)) if changed else None
+
+
+def is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _unverified(reason: str) -> str:
+    return f"unverified ({reason})"
+
+
+def _check_value(results: dict, metric: str, source: Path, task: str) -> tuple[str | None, str | None, object]:
+    """A scored cell checked against its run's samples: (mark, note, Estimate or None).
+
+    The headline must be a number (or None: not computed), and the run's samples (the batch always logs them) must
+    give the same value (:func:`~abductive_tasks.reports.compare.headline_estimate`). A samples file that is
+    missing, unreadable (one garbage line is enough) or gives another value makes the cell ``unverified``: never a
+    score, never ranked or bold, the reason in the notes.
+    """
+    value = results.get(f"{metric},none")
+    if value is not None and not is_number(value):
+        return "not a number", f"{source}: {task} {metric} is {value!r}, not a number", None
+    if value is None:
+        return None, None, None
+    samples = samples_path(source, task)
+    if not samples.is_file():
+        return (
+            _unverified("no samples file"),
+            f"{source}: {task} has no samples file ({samples.name}), so its {metric} cannot be checked; the cell is "
+            "not shown",
+            None,
+        )
+    try:
+        return None, None, estimate_from_run(samples, metric, value)
+    except Inconsistent as error:
+        return _unverified("inconsistent samples"), f"{error}; the cell is not shown", None
+    except CompareError as error:
+        return _unverified("unreadable samples"), f"{error}; the cell is not shown", None
+
+
+class _Collector:
+    """What :func:`collect` gathers, model folder by model folder; the task facts and staleness checks memoised."""
+
+    def __init__(self, suite: Suite) -> None:
+        self.suite = suite
+        self.board = Leaderboard(rows={}, tasks=[], headline={}, higher_is_better={})
+        self.columns: list[str] = []
+        self.staleness = _Staleness(suite)
+        self._facts: dict[str, TaskFacts | None] = {}
+
+    def facts(self, task: str) -> TaskFacts | None:
+        """The task's facts; None for a task that is not ours."""
+        if task not in self._facts:
+            try:
+                self._facts[task] = self.suite.facts(task) if task in self.suite.task_names else None
+            except SuiteError:
+                self._facts[task] = None
+        return self._facts[task]
+
+    def spec_of(self, folder: Path) -> Record | None:
+        """The model folder's batch spec identity; None (and a note) when it has none or a damaged one."""
+        if not (folder / SPEC_RECORD).exists():
+            if next(folder.rglob("*_results.json"), None):
+                self.board.notes.append(
+                    f"{folder}: not shown: no {SPEC_RECORD} says which data and settings its results come from; "
+                    "run it through `abductive-eval batch`"
+                )
+            return None
+        try:
+            return Record.read(folder / SPEC_RECORD)
+        except DamagedFile as error:
+            self.board.notes.append(f"{error}: {folder.name} not shown; rerun its batch spec to rewrite it")
+            return None
+
+    def add_model(self, model: str, spec: Record, scan: Scan) -> None:
+        """The model's row: a cell (or a mark saying why there is none) per task of its spec."""
+        board = self.board
+        board.notes += [f"{damaged}: not read; fix: {_fix(spec)}" for damaged in scan.damaged]
+        board.rows[model], board.marks[model], board.sources[model], board.data[model] = {}, {}, {}, {}
+        for task in spec.tasks:
+            self.columns += [task] if task not in self.columns else []
+            benchmark = (spec.identity["tasks"].get(task) or {}).get("benchmark")
+            board.data[model][task] = data_key(spec.identity["data"].get(benchmark))
+            best = scan.best(task)
+            stale = self.staleness.why(spec.identity, task) if best is not None else None
+            if best is None:
+                if scan.failed_run(task):
+                    board.marks[model][task] = "run failed"
+            elif stale:
+                board.marks[model][task] = "stale"
+                board.notes.append(f"{model} {task}: {stale} since its run; fix: {_fix(spec)}")
+            elif _mark(best):
+                board.marks[model][task] = _mark(best)
+                if best.disagreement:
+                    board.notes.append(f"{best.results_path}: {task} {best.disagreement}; fix: {_fix(spec)}")
+            else:
+                self.add_cell(model, task, best)
+
+    def add_cell(self, model: str, task: str, best: Outcome) -> None:
+        """A scored run's cell, once its samples give its headline value (else the mark and the note why not)."""
+        found = self.facts(task)
+        mark, note, estimate = (
+            _check_value(best.results, found.headline_metric, best.results_path, task) if found else (None, None, None)
+        )
+        self.board.notes += [note] if note else []
+        if mark:
+            self.board.marks[model][task] = mark
+            return
+        self.board.rows[model][task] = best.results
+        self.board.sources[model][task] = best.results_path
+        if estimate is not None:
+            self.board.estimates[(model, task)] = estimate
+
+    def finish(self) -> Leaderboard:
+        """The board with its columns: our tasks, in the suite's order, then the others by name."""
+        board = self.board
+        for task in self.columns:
+            found = self.facts(task)
+            if found is not None:
+                board.headline[task] = found.headline_metric
+                board.higher_is_better[task] = found.higher_is_better[found.headline_metric]
+        board.tasks = [task for task in self.suite.expand(["abductive"]) if task in board.headline]
+        board.tasks += sorted(task for task in board.headline if task not in board.tasks)
+        board.rows = dict(sorted(board.rows.items()))
+        return board
+
+
+def collect(results_dir: Path, suite: Suite | None = None) -> Leaderboard:
+    """One row per model folder holding a batch spec identity, each cell from the runs matching it
+    (see :mod:`abductive_tasks.reports.leaderboard`)."""
+    collector = _Collector(suite or Suite())
+    for folder in sorted(path for path in Path(results_dir).iterdir() if path.is_dir()):
+        spec = collector.spec_of(folder)
+        if spec is not None:
+            collector.add_model(folder.name, spec, scan_runs(folder, spec.identity))
+    return collector.finish()
+
+
+def precision(lower: float | None, upper: float | None, percent: bool = True) -> int:
+    """Decimals that fit an interval of this width: none from 10 points, one from 1, else two
+    (no interval or a point: one decimal for percentages, three for raw values)."""
+    width = None if lower is None or upper is None else abs(upper - lower)
+    if not width:  # no interval, or one that is a point (every unit alike)
+        return 1 if percent else 3
+    return 0 if width >= 10 else 1 if width >= 1 else 2
+
+
+def number_text(value: float | None, digits: int) -> str:
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+def status(board: Leaderboard, model: str, task: str) -> str:
+    """Why a cell holds no score ('' when it does): the collection's mark, "not computed" or "not run"."""
+    mark = board.marks.get(model, {}).get(task)
+    if mark:
+        return mark
+    if task not in board.rows[model]:
+        return "not run"
+    return "" if board.value(model, task) is not None else "not computed"

@@ -1,0 +1,197 @@
+"""Ranking and statistics: the average column, ranks, each task's best model and those statistically tied with it,
+and the paired comparison of two models, from the cells' samples."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from abductive_tasks.reports.compare import CompareError, Ties, estimate_from_run, paired, ties_with_best
+from abductive_tasks.reports.leaderboard.cells import Leaderboard, status
+from abductive_tasks.reports.samples import samples_path
+from abductive_tasks.reports.specs import metric_proportion
+from abductive_tasks.scoring.stats import Estimate
+
+# ---------------------------------------------------------------- paired statistics from the samples
+
+
+@dataclass
+class Statistics:
+    """What the runs' samples add: each task's best model(s) and who is tied with them; what could not be computed."""
+
+    estimates: dict[tuple[str, str], Estimate] = field(default_factory=dict)  # (model, task) -> headline Estimate
+    problems: dict[tuple[str, str], str] = field(default_factory=dict)  # (model, task) -> why there is no Estimate
+    ties: dict[str, Ties] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def tied(self, model: str, task: str) -> bool | None:
+        """True for the best and those tied with it, False for the others, None when unknown."""
+        ties = self.ties.get(task)
+        return None if ties is None else ties.tied(model)
+
+
+def statistics(board: Leaderboard) -> Statistics:
+    """Headline Estimates from every scored cell's samples JSONL (checked against the reported value by
+    :func:`collect`), and ties with the best, within each group of rows on the same data."""
+    found = Statistics()
+    unlogged = set()  # cells whose run wrote no samples file
+    for model in board.rows:
+        for task in board.tasks:
+            value, source = board.value(model, task), board.sources.get(model, {}).get(task)
+            if value is None or source is None:
+                continue
+            if (model, task) in board.estimates:
+                found.estimates[(model, task)] = board.estimates[(model, task)]
+                continue
+            unlogged |= set() if samples_path(source, task).is_file() else {(model, task)}
+            try:
+                found.estimates[(model, task)] = estimate_from_run(
+                    samples_path(source, task), board.headline[task], value
+                )
+            except CompareError as error:
+                found.problems[(model, task)] = str(error)
+    if found.problems and not found.estimates and unlogged == set(found.problems):
+        found.notes.append(
+            "Ties with the best not computed: no run logged its samples (add `eval_args: [--log_samples]` to the "
+            "batch spec and rerun)."
+        )
+    else:
+        models_of: dict[str, list[str]] = {}
+        for model, task in found.problems:
+            models_of.setdefault(task, []).append(model)
+        found.notes += [
+            f"{task}: {', '.join(models)} not compared with the best: {found.problems[(models[0], task)]}"
+            for task, models in models_of.items()
+        ]
+    for task in board.tasks:
+        groups = board.data_groups(task)
+        if groups:
+            found.notes.append(
+                f"{task}: rows ran on different data ("
+                + "; ".join(
+                    f"{label}: {', '.join(m for m in board.rows if board.data_group(m, task) == label)}"
+                    for label in groups.values()
+                )
+                + "); each is ranked and compared only with the rows on its own data"
+            )
+        merged: Ties | None = None
+        for key in groups or [None]:
+            members = [model for model in board.rows if key is None or board.data.get(model, {}).get(task) == key]
+            ties = _ties_among(board, found, task, members)
+            if ties is not None:
+                merged = (
+                    ties if merged is None else Ties(merged.best + ties.best, merged.comparisons | ties.comparisons)
+                )
+        if merged is not None:
+            found.ties[task] = merged
+    return found
+
+
+def _ties_among(board: Leaderboard, found: Statistics, task: str, models: list[str]) -> Ties | None:
+    """The best of ``models`` on ``task`` and who is tied with it; None when the best has no usable samples."""
+    scored = {model: value for model in models if (value := board.value(model, task)) is not None}
+    if not scored:
+        return None
+    top = (max if board.higher_is_better.get(task, True) else min)(scored.values())
+    if any((model, task) not in found.estimates for model, value in scored.items() if value == top):
+        return None  # the best has no usable samples: its problem is noted
+    estimates = {model: found.estimates[(model, task)] for model in scored if (model, task) in found.estimates}
+    return ties_with_best(task, board.headline[task], estimates, board.higher_is_better.get(task, True))
+
+
+def compare_models(board: Leaderboard, found: Statistics, a: str, b: str) -> list[dict]:
+    """Per task, ``a - b`` on the headline metric with its paired interval and p-value, or a note saying why not."""
+
+    def unpaired(task: str, metric: str, note: str) -> dict:
+        """A row for a task the two models cannot be compared on, with the reason."""
+        values = {"value_a": board.value(a, task), "value_b": board.value(b, task)}
+        return {"task": task, "metric": metric, "a": a, "b": b, **values, "note": note}
+
+    rows = []
+    for task in board.tasks:
+        metric = board.headline[task]
+        estimate_a, estimate_b = found.estimates.get((a, task)), found.estimates.get((b, task))
+        if board.data.get(a, {}).get(task) != board.data.get(b, {}).get(task):
+            note = "not compared: the two ran on different data (their data fingerprints differ)"
+            rows.append(unpaired(task, metric, note))
+            continue
+        if estimate_a is not None and estimate_b is not None:
+            rows.append(paired(task, metric, (a, estimate_a), (b, estimate_b)).as_row())
+            continue
+        why = [
+            f"{model}: {found.problems.get((model, task)) or status(board, model, task)}"
+            for model in (a, b)
+            if (model, task) not in found.estimates
+        ]
+        rows.append(unpaired(task, metric, "; ".join(why)))
+    return rows
+
+
+COMPARE_COLUMNS = [
+    "task",
+    "metric",
+    "a",
+    "b",
+    "value_a",
+    "value_b",
+    "difference",
+    "lower",
+    "upper",
+    "p_value",
+    "units",
+    "resamples",
+    "tied",
+    "note",
+]
+
+
+def average_tasks(board: Leaderboard) -> list[str]:
+    """The tasks the average column spans: headlines that are shares of units (accuracies, 0-100%; not a signed score
+    such as Sherlock's comparison accuracy) where higher is better that some row has a score on (none when fewer
+    than 2)."""
+    tasks = [
+        task
+        for task in board.tasks
+        if board.percent(task)
+        and metric_proportion(board.headline[task], task)
+        and board.higher_is_better.get(task, True)
+        and any(board.shown(model, task)[0] is not None for model in board.rows)
+    ]
+    return tasks if len(tasks) >= 2 else []
+
+
+def average(board: Leaderboard, model: str) -> float | None:
+    """The model's mean headline over :func:`average_tasks`, in percent; None unless it has a score on each of
+    them, on the data most rows ran on (a mean over other tasks or other data would not rank it fairly)."""
+    tasks = average_tasks(board)
+    values = [board.shown(model, task)[0] for task in tasks]
+    main_data = [board.data_group(model, task) in (None, "data A") for task in tasks]
+    if not tasks or any(value is None for value in values) or not all(main_data):
+        return None
+    return sum(values) / len(values)
+
+
+def ranking(board: Leaderboard) -> dict[str, str]:
+    """Each row's rank by the average column (or, without one, the first task's headline, on its direction);
+    equal values (as printed) share a rank marked ``=``; rows without a value rank "—"."""
+    tasks = average_tasks(board)
+    if tasks:
+        keys, higher = {model: average(board, model) for model in board.rows}, True
+    elif board.tasks:
+        task = board.tasks[0]
+        higher = board.higher_is_better.get(task, True)
+        keys = {
+            model: board.shown(model, task)[0] if board.data_group(model, task) in (None, "data A") else None
+            for model in board.rows
+        }
+    else:
+        return dict.fromkeys(board.rows, "—")
+    printed = {model: round(key, 1) for model, key in keys.items() if key is not None}
+    ordered = sorted(printed.values(), reverse=higher)
+    ranks = {}
+    for model in board.rows:
+        if model not in printed:
+            ranks[model] = "—"
+            continue
+        rank = ordered.index(printed[model]) + 1
+        ranks[model] = f"{rank}=" if ordered.count(printed[model]) > 1 else str(rank)
+    return ranks
