@@ -297,14 +297,13 @@ def main() -> int:
         action="append",
         default=[],
         metavar="NAME=PYTHON",
-        help="an install to time (repeatable); default: before=/work/venvs/main/bin/python (if present), "
-        "after=this interpreter",
+        help="an install to time (repeatable), e.g. before=OLD/bin/python after=NEW/bin/python; "
+        "default: this interpreter only",
     )
     args = parser.parse_args()
     installs = dict(entry.split("=", 1) for entry in args.install)
     if not installs:
-        main_venv = Path("/work/venvs/main/bin/python")
-        installs = {**({"before": str(main_venv)} if main_venv.exists() else {}), "after": sys.executable}
+        installs = {"this": sys.executable}
     inputs = build(args.workdir, args.board_docs)
     print(f"load before: {os.getloadavg()}", flush=True)
     figures = run_bench(installs, inputs, args.workdir, args.rounds, args.tools.split(","))
