@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
-from bench_overhead import make_mucr  # the sibling script (this script's folder is on sys.path)
+from synthetic_data import make_mucr  # the sibling module (this script's folder is on sys.path)
 
 ONE_LOAD = """
 import sys, time
