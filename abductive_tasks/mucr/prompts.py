@@ -3,7 +3,7 @@
 The paper prints neither its questions Q_I, Q_P, Q_S nor its GPT-4 scoring prompt. Ours state
 the tasks as "Evaluation Metrics" defines them and ask for the explanation in the order the
 annotators wrote theirs ("Creating Images and Annotations": cause image, effect image, causal
-link); ``yaml_tasks/mucr/README.md`` prints them. Form-1 (Figure 7 a, Table 3): one composite
+link); ``docs/benchmarks/mucr.md`` describes them. Form-1 (Figure 7 a, Table 3): one composite
 image with labelled panels; Form-3: the images separately.
 """
 
