@@ -12,12 +12,15 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import stat
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import orjson
 
 from abductive_tasks import settings
 from abductive_tasks.compat import PermanentLoadError
@@ -157,6 +160,22 @@ def reading(path: Path) -> Iterator[None]:
         raise DataError(f"{path}: cannot be read: {type(error).__name__}: {error}") from error
 
 
+# 19 digits in a row: maybe an integer beyond 64 bits, which orjson would read as a float, not refuse.
+_LONG_DIGITS = re.compile(r"\d{19}")
+
+
+def _json_line(text: str) -> object:
+    """One JSON value as Python's json module reads it: orjson (several times faster) unless the line may hold an
+    integer orjson reads otherwise, and the json module where orjson refuses (``NaN`` and ``Infinity``, as
+    lmms-eval writes a metric that is not a number)."""
+    if _LONG_DIGITS.search(text):
+        return json.loads(text)
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+
+
 def json_lines(
     path: Path, error: type[Exception] = DataError, encoding: str = "utf-8-sig"
 ) -> Iterator[tuple[int, dict]]:
@@ -167,7 +186,7 @@ def json_lines(
             if not text.strip():
                 continue
             try:
-                record = json.loads(text)
+                record = _json_line(text)
             except json.JSONDecodeError as problem:
                 raise error(f"{path}, line {number}: not valid JSON ({problem.msg})") from None
             if not isinstance(record, dict):
