@@ -16,8 +16,7 @@ lmms-eval hands ``process_docs`` a one-row placeholder dataset (see
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import datasets
+from typing import TYPE_CHECKING
 
 from abductive_tasks.dve import prompts
 from abductive_tasks.dve.data import LOAD_COUNTS, UPDATE_TYPES, load_counts, load_selected
@@ -26,6 +25,9 @@ from abductive_tasks.inputs.data import Loaded, documents
 from abductive_tasks.inputs.images import load_image
 from abductive_tasks.scoring.reading.kinds import Label
 from abductive_tasks.scoring.taskspec import Metric, Reading, TaskSpec
+
+if TYPE_CHECKING:
+    import datasets
 
 # "the update weakens the hypothesis" (tests/shared/answer_corpus.yaml checks this kind against realistic answers)
 LABEL = Label(

@@ -12,16 +12,21 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import stat
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import datasets
+import orjson
 
 from abductive_tasks import settings
 from abductive_tasks.compat import PermanentLoadError
+
+if TYPE_CHECKING:
+    import datasets
 
 ENV_VAR = "ABDUCTIVE_DATA"
 SAMPLE_ROOT = Path(__file__).resolve().parents[1] / "sample_data"
@@ -47,48 +52,14 @@ class Loaded:
     quirks: Mapping[str, int] = field(default_factory=dict)
 
 
-class _Documents(datasets.Dataset):
-    """A dataset that also holds its rows as Python dicts, exactly as Arrow gives them, converted once for all.
-
-    lmms-eval reads every document several times (building requests and contexts, ``dataset[i]``; postprocessing,
-    ``for doc in dataset``), and each read converts one Arrow row to Python at a cost that grows with the document's
-    width: on our documents it costs more than the task itself. Here a read hands out a shallow copy of the held row.
-    Anything derived from the dataset (a selection, a format, a changed column) reads Arrow again, as any dataset."""
-
-    def __init__(self, dataset: datasets.Dataset) -> None:
-        super().__init__(dataset.data, info=dataset.info, split=dataset.split, fingerprint=dataset._fingerprint)
-        self._rows_of = self._data
-        self._rows = self._data.table.to_pylist()
-
-    def _held(self) -> bool:
-        """Whether the held rows are what a read gives: the same table, no selection, no format."""
-        return (
-            getattr(self, "_rows_of", None) is self._data
-            and self._indices is None
-            and self._format_type is None
-            and self._format_columns is None
-        )
-
-    def __iter__(self) -> Iterator:
-        if not self._held():
-            yield from super().__iter__()
-            return
-        for row in self._rows:
-            yield dict(row)
-
-    def __getitem__(self, key):  # noqa: ANN001, ANN204 (datasets' own signature)
-        if type(key) is int and self._held():
-            return dict(self._rows[key])
-        return super().__getitem__(key)
-
-
 def documents(rows: list[dict]) -> datasets.Dataset:
-    """``datasets.Dataset.from_list(rows)`` whose row reads cost what a list's do (:class:`_Documents`); a dataset
-    with features that decode on read (images, audio) stays an ordinary one."""
-    dataset = datasets.Dataset.from_list(rows)
-    if any(datasets.features.features.require_decoding(feature) for feature in dataset.features.values()):
-        return dataset
-    return _Documents(dataset)
+    """``datasets.Dataset.from_list(rows)`` whose row reads cost what a list's do
+    (:class:`abductive_tasks.inputs.documents.HeldRows`); a dataset with features that decode on read (images,
+    audio) stays an ordinary one. ``datasets`` is imported here, on first use, so that reading task specs (the
+    reports) does not import it."""
+    from abductive_tasks.inputs.documents import held_rows
+
+    return held_rows(rows)
 
 
 def benchmark_root(benchmark: str, hub_repo: str | None, how_to_get: str = "") -> Path:
@@ -189,6 +160,22 @@ def reading(path: Path) -> Iterator[None]:
         raise DataError(f"{path}: cannot be read: {type(error).__name__}: {error}") from error
 
 
+# 19 digits in a row: maybe an integer beyond 64 bits, which orjson would read as a float, not refuse.
+_LONG_DIGITS = re.compile(r"\d{19}")
+
+
+def _json_line(text: str) -> object:
+    """One JSON value as Python's json module reads it: orjson (several times faster) unless the line may hold an
+    integer orjson reads otherwise, and the json module where orjson refuses (``NaN`` and ``Infinity``, as
+    lmms-eval writes a metric that is not a number)."""
+    if _LONG_DIGITS.search(text):
+        return json.loads(text)
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+
+
 def json_lines(
     path: Path, error: type[Exception] = DataError, encoding: str = "utf-8-sig"
 ) -> Iterator[tuple[int, dict]]:
@@ -199,7 +186,7 @@ def json_lines(
             if not text.strip():
                 continue
             try:
-                record = json.loads(text)
+                record = _json_line(text)
             except json.JSONDecodeError as problem:
                 raise error(f"{path}, line {number}: not valid JSON ({problem.msg})") from None
             if not isinstance(record, dict):

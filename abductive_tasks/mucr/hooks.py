@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import datasets
 from loguru import logger
 
 from abductive_tasks.inputs.data import DataError, documents
@@ -25,6 +25,9 @@ from abductive_tasks.mucr.picks import Picks, load_own_picks
 from abductive_tasks.scoring import judge
 from abductive_tasks.scoring.reading.kinds import Choice, parse_judge_score
 from abductive_tasks.scoring.taskspec import REQUEST_FAILED, Metric, Reading, TaskSpec
+
+if TYPE_CHECKING:
+    import datasets
 
 # ---------------------------------------------------------------- documents (process_docs)
 

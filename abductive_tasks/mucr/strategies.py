@@ -23,8 +23,8 @@ import functools
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import datasets
 from loguru import logger
 
 from abductive_tasks import compat, settings
@@ -35,6 +35,9 @@ from abductive_tasks.mucr.metrics import split_explanation
 from abductive_tasks.scoring.reading.kinds import AnswerKind
 from abductive_tasks.scoring.stats import Estimate
 from abductive_tasks.scoring.taskspec import PARSED, Metric, Outcome, Reading, Records, TaskSpec
+
+if TYPE_CHECKING:
+    import datasets
 
 LEVELS = ("c2e", "e2c", "cue", "exp")
 N_SHOTS = 2  # Table 2: "ICL (2 shot)", "MMICL (2 shot)"

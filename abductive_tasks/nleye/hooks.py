@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import datasets
 from loguru import logger
 
 from abductive_tasks import settings
@@ -26,6 +26,9 @@ from abductive_tasks.scoring.judge import OK, ask_judge, judge_configured
 from abductive_tasks.scoring.reading.kinds import Choice, Score, parse_judge_label
 from abductive_tasks.scoring.reading.mentions import CONTEXT_ALIAS
 from abductive_tasks.scoring.taskspec import PARSED, Metric, Reading, TaskSpec
+
+if TYPE_CHECKING:
+    import datasets
 
 _CATEGORY_FIELDS = ("reasoning_category", "domain", "time_direction", "time_duration")
 _RECORD_CATEGORIES = ("reasoning_category", "time_direction", "time_duration")

@@ -3,6 +3,7 @@ data root; documents read as Arrow gives them."""
 
 from __future__ import annotations
 
+import math
 import re
 
 import datasets
@@ -19,6 +20,14 @@ def test_json_lines_numbers_lines_as_in_the_file_skipping_blank_ones(tmp_path):
     path = tmp_path / "rows.jsonl"
     path.write_bytes(b'\xef\xbb\xbf{"a": 1}\n\n  \n{"b": [2]}\n')  # a byte-order mark, as Excel writes
     assert list(json_lines(path)) == [(1, {"a": 1}), (4, {"b": [2]})]
+
+
+def test_json_lines_reads_what_pythons_json_reads_where_orjson_refuses(tmp_path):
+    path = tmp_path / "rows.jsonl"
+    path.write_text('{"a": NaN, "b": -Infinity}\n{"n": 123456789012345678901234567890}\n{"s": "\\u00e9"}\n')
+    (first, second, third) = [record for _, record in json_lines(path)]
+    assert math.isnan(first["a"]) and first["b"] == -math.inf
+    assert second == {"n": 123456789012345678901234567890} and third == {"s": "\u00e9"}
 
 
 @pytest.mark.parametrize(
