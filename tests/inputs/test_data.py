@@ -24,10 +24,10 @@ def test_json_lines_numbers_lines_as_in_the_file_skipping_blank_ones(tmp_path):
 
 def test_json_lines_reads_what_pythons_json_reads_where_orjson_refuses(tmp_path):
     path = tmp_path / "rows.jsonl"
-    path.write_text('{"a": NaN, "b": -Infinity}\n{"n": 123456789012345678901234567890}\n{"s": "\\u00e9"}\n')
+    path.write_text('{"a": NaN, "b": -Infinity}\n{"n": 123456789012345678901234567890}\n{"s": "\\u00e9", "x": 1e400}\n')
     (first, second, third) = [record for _, record in json_lines(path)]
     assert math.isnan(first["a"]) and first["b"] == -math.inf
-    assert second == {"n": 123456789012345678901234567890} and third == {"s": "\u00e9"}
+    assert second == {"n": 123456789012345678901234567890} and third == {"s": "\u00e9", "x": math.inf}
 
 
 @pytest.mark.parametrize(
