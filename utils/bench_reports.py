@@ -29,6 +29,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -193,16 +194,22 @@ def build(workdir: Path, board_docs: int) -> dict[str, Path]:
 
 
 def measure(command: list[str], env: dict[str, str]) -> dict[str, float]:
-    """One process: wall and CPU seconds, peak RSS (MiB); its output is discarded, a failure stops the bench."""
-    start = time.perf_counter()
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - start
+    """One process: wall and CPU seconds, peak RSS (MiB); its output is discarded, a failure stops the bench.
+
+    The peak RSS is the one ``/usr/bin/time`` reports for the tool: ``wait4``'s own would count the pages a child
+    shares with this (large) process between fork and exec."""
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
+        start = time.perf_counter()
+        timed = ["/usr/bin/time", "-f", "%M", "-o", rss.name, *command]
+        process = subprocess.Popen(timed, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+        peak_kib = int(rss.read().split()[-1])
     error = process.stderr.read().decode(errors="replace") if process.stderr else ""
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode:
         raise SystemExit(f"{' '.join(command)} exited {process.returncode}:\n{error[-2000:]}")
-    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss": usage.ru_maxrss / 1024}
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss": peak_kib / 1024}
 
 
 def read_json_command(python: str, paths: list[Path]) -> list[str]:
