@@ -162,7 +162,7 @@ def reading(path: Path) -> Iterator[None]:
 _DECODER = msgspec.json.Decoder()
 
 
-def _json_line(text: str) -> object:
+def json_value(text: str | bytes) -> object:
     """One JSON value as Python's json module reads it: msgspec (several times faster; integers of any size stay
     integers), or the json module where msgspec refuses (``NaN`` and ``Infinity``, as lmms-eval writes a metric that
     is not a number, and floats beyond the double range)."""
@@ -182,7 +182,7 @@ def json_lines(
             if not text.strip():
                 continue
             try:
-                record = _json_line(text)
+                record = json_value(text)
             except json.JSONDecodeError as problem:
                 raise error(f"{path}, line {number}: not valid JSON ({problem.msg})") from None
             if not isinstance(record, dict):

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import operator
 import re
 import sys
@@ -26,9 +25,8 @@ import zipfile
 from pathlib import Path
 
 import numpy as np
-import orjson
 
-from abductive_tasks.inputs.data import DataError, reading
+from abductive_tasks.inputs.data import DataError, json_value, reading
 from abductive_tasks.inputs.files import write_set
 from abductive_tasks.scoring.taskspec import REQUEST_FAILED
 from abductive_tasks.sherlock import data, grid, localization, metrics
@@ -49,15 +47,6 @@ def _record(sample: dict) -> dict | None:
         ):
             return value[1]
     return None
-
-
-def _loads(line: bytes) -> object:
-    """One samples line. Our records hold no NaN (a missing IoU is null), so orjson reads every line of this
-    version; the json module only reads what orjson refuses in runs of earlier versions (a gt box's IoU as NaN)."""
-    try:
-        return orjson.loads(line)
-    except orjson.JSONDecodeError:
-        return json.loads(line)
 
 
 # What the export reads of a factored localization record (the answer fields only serve the metrics).
@@ -119,7 +108,7 @@ def logged_records(
     for task, path in samples_files(run_dir, tasks, model).items():
         with reading(path), path.open("rb") as lines:  # one line at a time: a localization file is ~300 MB
             for number, line in enumerate(lines, start=1):
-                record = _record(_loads(line))
+                record = _record(json_value(line))
                 if record is None:
                     raise DataError(
                         f"{path}, line {number}: no Sherlock record (was the run made with this version of the "

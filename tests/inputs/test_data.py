@@ -22,7 +22,7 @@ def test_json_lines_numbers_lines_as_in_the_file_skipping_blank_ones(tmp_path):
     assert list(json_lines(path)) == [(1, {"a": 1}), (4, {"b": [2]})]
 
 
-def test_json_lines_reads_what_pythons_json_reads_where_orjson_refuses(tmp_path):
+def test_json_lines_read_what_pythons_json_reads_where_msgspec_refuses(tmp_path):
     path = tmp_path / "rows.jsonl"
     path.write_text('{"a": NaN, "b": -Infinity}\n{"n": 123456789012345678901234567890}\n{"s": "\\u00e9", "x": 1e400}\n')
     (first, second, third) = [record for _, record in json_lines(path)]
