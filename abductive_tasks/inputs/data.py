@@ -177,17 +177,29 @@ def json_lines(
 ) -> Iterator[tuple[int, dict]]:
     """The ``(line number, object)`` pairs of a JSON-lines file, blank lines skipped; a line that is not a JSON
     object raises ``error`` naming the file and line."""
+    for number, text in json_texts(path, encoding):
+        yield number, json_object(text, path, number, error)
+
+
+def json_texts(path: Path, encoding: str = "utf-8-sig") -> Iterator[tuple[int, str]]:
+    """The ``(line number, text)`` pairs of a JSON-lines file's lines that are not blank, as :func:`json_lines`
+    reads them."""
     with path.open(encoding=encoding) as handle:
         for number, text in enumerate(handle, start=1):
-            if not text.strip():
-                continue
-            try:
-                record = json_value(text)
-            except json.JSONDecodeError as problem:
-                raise error(f"{path}, line {number}: not valid JSON ({problem.msg})") from None
-            if not isinstance(record, dict):
-                raise error(f"{path}, line {number}: not a JSON object (a {type(record).__name__})")
-            yield number, record
+            if text.strip():
+                yield number, text
+
+
+def json_object(text: str, path: Path, number: int, error: type[Exception] = DataError) -> dict:
+    """Line ``number`` of the JSON-lines file ``path`` as a JSON object (:func:`json_value`); anything else raises
+    ``error`` naming the file and line."""
+    try:
+        record = json_value(text)
+    except json.JSONDecodeError as problem:
+        raise error(f"{path}, line {number}: not valid JSON ({problem.msg})") from None
+    if not isinstance(record, dict):
+        raise error(f"{path}, line {number}: not a JSON object (a {type(record).__name__})")
+    return record
 
 
 def resolve_columns(

@@ -23,7 +23,7 @@ from pathlib import Path
 from abductive_tasks import settings
 from abductive_tasks.reports.samples import Samples, SamplesError, read_samples
 from abductive_tasks.scoring.judge import not_computed_warnings_muted
-from abductive_tasks.scoring.stats import Estimate, PairedDifference, paired_difference, seed_for
+from abductive_tasks.scoring.stats import Estimate, PairedDifference, paired_differences, seed_for
 
 TOLERANCE = 1e-9  # relative: a recomputed value must equal the reported one up to float noise
 
@@ -112,12 +112,29 @@ def paired(task: str, metric: str, a: tuple[str, Estimate], b: tuple[str, Estima
     The draws depend on the task, the metric and the common units only, so ``a - b`` and ``b - a``
     mirror each other exactly.
     """
-    (name_a, estimate_a), (name_b, estimate_b) = a, b
+    return paired_with_each(task, metric, a, dict([b]))[b[0]]
+
+
+def paired_with_each(task: str, metric: str, a: tuple[str, Estimate], others: dict[str, Estimate]) -> dict[str, Paired]:
+    """:func:`paired` of ``a`` with each of ``others`` (model -> Estimate), the same values; the pairs on the same
+    units share their draws (:func:`~abductive_tasks.scoring.stats.paired_differences`)."""
+    name_a, estimate_a = a
     seed = seed_for(settings.bootstrap_seed(), "paired", task, metric)
-    result = paired_difference(estimate_a, estimate_b, settings.bootstrap_resamples(), seed)
-    return Paired(
-        task, metric, name_a, name_b, estimate_a.value, estimate_b.value, estimate_a.n_units, estimate_b.n_units, result
-    )
+    results = paired_differences(estimate_a, list(others.values()), settings.bootstrap_resamples(), seed)
+    return {
+        name_b: Paired(
+            task,
+            metric,
+            name_a,
+            name_b,
+            estimate_a.value,
+            estimate_b.value,
+            estimate_a.n_units,
+            estimate_b.n_units,
+            result,
+        )
+        for (name_b, estimate_b), result in zip(others.items(), results, strict=True)
+    }
 
 
 @dataclass(frozen=True)
@@ -147,9 +164,6 @@ def ties_with_best(task: str, metric: str, estimates: dict[str, Estimate], highe
     top = pick(estimate.value for estimate in scored.values())
     best = sorted(model for model, estimate in scored.items() if estimate.value == top)
     leader = best[0]
-    comparisons = {
-        model: paired(task, metric, (leader, scored[leader]), (model, estimate))
-        for model, estimate in sorted(scored.items())
-        if model not in best
-    }
+    others = {model: estimate for model, estimate in sorted(scored.items()) if model not in best}
+    comparisons = paired_with_each(task, metric, (leader, scored[leader]), others)
     return Ties(best, comparisons)

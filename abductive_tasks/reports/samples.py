@@ -21,7 +21,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
+
+import msgspec
 
 if TYPE_CHECKING:  # imported where used: the task specs and data loaders pull in numpy and datasets, which browse,
     # diff and show do not need
@@ -110,13 +112,19 @@ def read_samples(path: Path | str, spec: TaskSpec | None = None) -> Samples:
     file name decides between specs with the same names). Every line must carry the spec's metrics,
     all with the same record.
     """
-    from abductive_tasks.inputs.data import json_lines
+    from abductive_tasks.inputs.data import json_object, json_texts
 
     path = Path(path)
     task = task_of(path)
     records: Records = []
     expected: set[str] | None = set(spec.metric_names) if spec else None
-    for number, line in json_lines(path, SamplesError):
+    quick = _RecordSlices(expected) if expected else None
+    for number, text in json_texts(path):
+        record = quick(text) if quick else None
+        if record is not None:
+            records.append(record)
+            continue
+        line = json_object(text, path, number, SamplesError)
         names = _record_metrics(line)
         if expected is None:
             if not names:
@@ -126,6 +134,7 @@ def read_samples(path: Path | str, spec: TaskSpec | None = None) -> Samples:
                 )
             spec = identify_spec(names, task)
             expected = set(spec.metric_names)
+            quick = _RecordSlices(expected)
         missing = sorted(expected - names)
         if missing:
             raise SamplesError(f"{path}, line {number}: no [metric, record] value for {missing}")
@@ -138,3 +147,36 @@ def read_samples(path: Path | str, spec: TaskSpec | None = None) -> Samples:
     if spec is None:
         raise SamplesError(f"{path}: no samples")
     return Samples(path, task, spec, records)
+
+
+_NAME = msgspec.json.Decoder(str)
+_RECORD = msgspec.json.Decoder(dict)
+
+
+class _RecordSlices:
+    """The record of a samples line read from the JSON text of its ``[metric, ...]`` values alone: the rest of the
+    line (the document, the replies) is skipped, not decoded, and the metrics' copies of the record are compared as
+    text. Gives the record :func:`read_samples` would, or None for a line that needs the full reading (copies that
+    differ as text, a value msgspec does not decode, anything missing or malformed), which then decides."""
+
+    def __init__(self, names: set[str]) -> None:
+        self.names = sorted(names)
+        fields = {f"metric{index}": name for index, name in enumerate(self.names)}
+        line = msgspec.defstruct(
+            "Line", [(field, tuple[Literal[name], msgspec.Raw]) for field, name in fields.items()], rename=fields
+        )
+        self.decoder = msgspec.json.Decoder(line)  # a line's other keys are skipped, not decoded
+
+    def __call__(self, text: str) -> dict | None:
+        try:
+            values = [value for _, value in msgspec.structs.astuple(self.decoder.decode(text))]
+            record = values[0]
+            if values.count(record) != len(values):  # a family logging the record once: a name stands for it
+                held = dict(zip(self.names, map(bytes, values), strict=True))
+                texts = {held.get(_NAME.decode(value), b"") if value[:1] == b'"' else value for value in held.values()}
+                if len(texts) != 1:
+                    return None
+                (record,) = texts
+            return _RECORD.decode(record)  # a record is an object: anything else is a ValidationError
+        except msgspec.MsgspecError:
+            return None

@@ -48,7 +48,17 @@ def registered_specs() -> list[TaskSpec]:
 
 def spec_of_task(task: str, root: Path | None = None) -> TaskSpec | None:
     """The spec the task's ``process_results`` hook derives from (None for a task or group not ours, or a hook
-    without a spec), read from the hook's name in our YAML."""
+    without a spec), read from the hook's name in our YAML; for our installed task folder, once per task and
+    process (as :func:`~abductive_tasks.runs.catalog.index` reads it)."""
+    return _installed_spec(task) if root is None else _spec_of(task, root)
+
+
+@functools.cache
+def _installed_spec(task: str) -> TaskSpec | None:
+    return _spec_of(task, None)
+
+
+def _spec_of(task: str, root: Path | None) -> TaskSpec | None:
     import abductive_tasks
 
     kind, path = catalog.index(root).get(task, (None, None))

@@ -137,7 +137,9 @@ def data_fingerprint(benchmark: str, choice: str, hashes: FileHashes | None = No
     source = choice.strip() or "hub"
     try:
         with _data_choice(choice):
-            root = Path(benchmark_root(benchmark, hub_repo(benchmark))).resolve()
+            # Only the hub needs the repository's name, which imports the benchmark's loader (pyarrow, PIL).
+            repo = None if settings.data_source() else hub_repo(benchmark)
+            root = Path(benchmark_root(benchmark, repo)).resolve()
     except DataError as error:
         return {"source": source, "error": str(error)}
     hashes = hashes or FileHashes()

@@ -110,11 +110,9 @@ class Table:
     bold: list[list[bool]]
     text_columns: int = 2
 
-    def frame(self, strong: tuple[str, str] = ("", "")):
-        """The table as a pandas DataFrame, bold cells' values between ``strong``."""
-        import pandas
-
-        cells = [
+    def cells(self, strong: tuple[str, str] = ("", "")) -> list[list[str]]:
+        """The cell texts, bold cells' values between ``strong``."""
+        return [
             [
                 (
                     f"{strong[0]}{text.partition(' [')[0]}{strong[1]}"
@@ -126,10 +124,12 @@ class Table:
             ]
             for row, bolds in zip(self.rows, self.bold, strict=True)
         ]
-        return pandas.DataFrame(cells, columns=self.header)
 
     def markdown(self) -> str:
-        """The table in Markdown, every text escaped (:func:`markdown_text`)."""
+        """The table in Markdown (a pipe table, as pandas' ``to_markdown`` writes it), every text escaped
+        (:func:`markdown_text`)."""
+        import tabulate
+
         align = ["left"] * self.text_columns + ["right"] * (len(self.header) - self.text_columns)
         escaped = Table(
             [markdown_text(name) for name in self.header],
@@ -138,7 +138,13 @@ class Table:
             self.bold,
             self.text_columns,
         )
-        return escaped.frame(("**", "**")).to_markdown(index=False, colalign=align, disable_numparse=True)
+        return tabulate.tabulate(
+            escaped.cells(("**", "**")),
+            headers=escaped.header,
+            tablefmt="pipe",
+            colalign=align,
+            disable_numparse=True,
+        )
 
 
 def markdown_text(text: str) -> str:
