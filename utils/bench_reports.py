@@ -13,8 +13,10 @@ the size asked) and ``process_results`` hooks, and the results from the task spe
 Then times, as separate processes, alternating installs in each round (median of ``--rounds``): every tool of
 :data:`TOOLS` under each ``--install`` (``name=python`` of a venv whose package is the install to time; default: this
 interpreter as "after", and ``/work/venvs/main/bin/python`` as "before" when it exists), and beside them the cost of
-reading the tool's input JSON with the standard library (the floor a reporting tool can reach). CPU seconds (user +
-system) and peak RSS come from ``wait4``. Each tool is one ``bench_*`` function below: add one to :data:`TOOLS`.
+reading the tool's input JSON with the standard library (the floor a reporting tool can reach). One uncounted round
+comes first, and each install's bytecode is compiled once and kept (``PYTHONPYCACHEPREFIX`` under ``--workdir``), as
+an installed package has it. CPU seconds (user + system) come from ``wait4``, peak RSS from ``/usr/bin/time``. Each
+tool is one ``bench_*`` function below: add one to :data:`TOOLS`.
 
     nice python utils/bench_reports.py --workdir /tmp/bench_reports
 """
@@ -193,15 +195,17 @@ def build(workdir: Path, board_docs: int) -> dict[str, Path]:
 # ---------------------------------------------------------------- timing
 
 
-def measure(command: list[str], env: dict[str, str]) -> dict[str, float]:
-    """One process: wall and CPU seconds, peak RSS (MiB); its output is discarded, a failure stops the bench.
+def measure(command: list[str], env: dict[str, str], cwd: Path) -> dict[str, float]:
+    """One process, run in ``cwd``: wall and CPU seconds, peak RSS (MiB); its output is discarded, a failure stops the
+    bench. ``cwd`` must hold no ``abductive_tasks`` folder: ``python -m`` puts it first on ``sys.path``, so from a
+    checkout every install would time that checkout's package.
 
     The peak RSS is the one ``/usr/bin/time`` reports for the tool: ``wait4``'s own would count the pages a child
     shares with this (large) process between fork and exec."""
     with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
         start = time.perf_counter()
         timed = ["/usr/bin/time", "-f", "%M", "-o", rss.name, *command]
-        process = subprocess.Popen(timed, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        process = subprocess.Popen(timed, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - start
         peak_kib = int(rss.read().split()[-1])
@@ -261,19 +265,34 @@ TOOLS: dict[str, Callable[[str, dict[str, Path], Path], tuple[list[str], list[Pa
 }
 
 
+def tool_env(scratch: Path) -> dict[str, str]:
+    """A timed process's environment: its install's own caches, and its bytecode compiled once and kept (under
+    ``scratch``, outside the source tree), as a user's installed package has it: without that, a shell exporting
+    ``PYTHONDONTWRITEBYTECODE`` would time the compiling of every module the tool imports."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    return {
+        **env,
+        "ABDUCTIVE_CACHE": str(scratch / "cache"),
+        "MPLBACKEND": "Agg",
+        "PYTHONPYCACHEPREFIX": str(scratch / "pycache"),
+    }
+
+
 def run_bench(installs: dict[str, str], inputs: dict[str, Path], workdir: Path, rounds: int, tools: list[str]) -> dict:
-    """Per tool: per install and for reading the input, the median wall, CPU and peak RSS over ``rounds``."""
+    """Per tool: per install and for reading the input, the median wall, CPU and peak RSS over ``rounds``, after one
+    uncounted round (bytecode compiled, plots drawn, files in the page cache)."""
     samples: dict[str, dict[str, list[dict]]] = {tool: {} for tool in tools}
-    for _ in range(rounds):
+    for round_ in range(rounds + 1):
         for tool in tools:
             for install, python in [*installs.items(), ("read input JSON", sys.executable)]:
                 scratch = workdir / "scratch" / install.replace(" ", "_")
                 scratch.mkdir(parents=True, exist_ok=True)
-                env = {**os.environ, "ABDUCTIVE_CACHE": str(scratch / "cache"), "MPLBACKEND": "Agg"}
                 command, files = TOOLS[tool](python, inputs, scratch)
                 if install == "read input JSON":
                     command = read_json_command(python, files)
-                figure = measure(command, env)
+                figure = measure(command, tool_env(scratch), scratch)
+                if not round_:
+                    continue  # the warm-up
                 samples[tool].setdefault(install, []).append(figure)
                 print(f"{tool} | {install} | " + " ".join(f"{k} {v:.2f}" for k, v in figure.items()), flush=True)
     return {
@@ -311,6 +330,7 @@ def main() -> int:
     installs = dict(entry.split("=", 1) for entry in args.install)
     if not installs:
         installs = {"this": sys.executable}
+    args.workdir = args.workdir.resolve()  # the tools run in folders under it
     inputs = build(args.workdir, args.board_docs)
     print(f"load before: {os.getloadavg()}", flush=True)
     figures = run_bench(installs, inputs, args.workdir, args.rounds, args.tools.split(","))

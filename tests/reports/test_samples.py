@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from abductive_tasks.nleye.hooks import TRIPLET_TEXT
 from abductive_tasks.reports.samples import SamplesError, read_samples, samples_path, task_of
 from abductive_tasks.reports.specs import spec_of_task
 from abductive_tasks.runs.suite import Suite
+from abductive_tasks.scoring.taskspec import Metric, Outcome, TaskSpec
 
 from helpers.runs import OFFLINE, abductive_eval
 
@@ -94,6 +96,50 @@ def test_an_explicit_spec_reads_lines_carrying_more_keys(tmp_path):
     with pytest.raises(SamplesError, match="no single task spec"):
         read_samples(path)
     assert read_samples(path, spec=TRIPLET_TEXT).records == records
+
+
+ONCE = TaskSpec(  # a family logging its record once, under its first metric; the others name that metric
+    name="record_once_test",
+    prefix="once",
+    metrics=(Metric("once_acc"), Metric("once_rate")),
+    record=lambda doc, reading: {},
+    compute=lambda records: Outcome(),
+    record_once=True,
+)
+
+
+def test_unusual_lines_give_the_records_a_full_reading_gives(tmp_path):
+    """Lines are read from their records' JSON text alone where that is safe; what is not (a document msgspec
+    refuses, copies written differently, a NaN in a record) gives the same records through the full reading."""
+    records = [triplet_record(item, position, True) for item in "abcd" for position in (1, 2)]
+    records[1]["big"] = 2**70  # past 64 bits: stays an exact integer
+    records[4]["score"] = float("nan")
+    path = write_samples(tmp_path / "x_samples_nleye_triplet_text.jsonl", TRIPLET_TEXT, records)
+    lines = [json.loads(text) for text in path.read_text().splitlines()]
+    name = TRIPLET_TEXT.metric_names[1]
+    lines[2][name][1] = dict(reversed(lines[2][name][1].items()))  # the same record, keys in another order
+    lines[3]["doc"] = {"score": float("nan")}  # json.dumps writes NaN, which msgspec refuses
+    texts = [json.dumps(line) for line in lines]
+    texts[3] = texts[3][:-1] + ', "huge": 1e999}'  # beyond the double range: msgspec refuses, json reads inf
+    path.write_text("\n".join(texts[:5]) + "\n  \n" + "\n".join(texts[5:]) + "\n")  # and a blank line
+    read = read_samples(path).records
+    assert read[:4] + read[5:] == records[:4] + records[5:] and read[1]["big"] == 2**70
+    assert math.isnan(read[4].pop("score")) and read[4] == {k: v for k, v in records[4].items() if k != "score"}
+
+    once = [{"item_id": item, "answer_status": "parsed"} for item in "xyz"]
+    first, *others = ONCE.metric_names
+    path = tmp_path / "y_samples_once.jsonl"
+    path.write_text(
+        "".join(
+            json.dumps({"doc_id": 0, first: [first, record], **{o: [o, first] for o in others}}) + "\n"
+            for record in once
+        )
+    )
+    assert read_samples(path).records == once and read_samples(path).spec is ONCE
+    wrong = {"doc_id": 0, first: [first, once[0]], **{o: [o, others[0]] for o in others}}  # names a name: refused
+    path.write_text(path.read_text() + json.dumps(wrong) + "\n")
+    with pytest.raises(SamplesError, match=r"line 4: no \[metric, record\] value for"):
+        read_samples(path)
 
 
 def spec_tasks() -> list[str]:

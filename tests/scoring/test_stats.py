@@ -124,3 +124,39 @@ def test_other_unit_sets_get_their_own_draw_and_unresamplable_estimates_none():
     assert bounds["a"] != bounds["b"]  # same values, other units: another seed
     assert bounds["a"] == interval(Estimate.mean(first, values), 300, seed_for(0, "task", *first))
     assert (bounds["one"].lower, bounds["one"].resamples, bounds["empty"].units) == (None, 0, 0)
+
+
+def _paired_one_pair(a: Estimate, b: Estimate, resamples: int, seed: int) -> stats.PairedDifference:
+    """The paired difference of one pair, drawn on its own (the definition the many-pair path must reproduce)."""
+    common = np.intersect1d(a.units, b.units)
+    a, b = stats._aligned(a, common), stats._aligned(b, common)
+    if a.value is None or b.value is None:
+        return stats.PairedDifference(None, None, None, None, len(common), 0)
+    if len(common) < 2:
+        return stats.PairedDifference(a.value - b.value, None, None, None, len(common), 0)
+    values_a, values_b = stats._replicates([a, b], resamples, seed)
+    differences = values_a - values_b
+    tail = (1 - stats.LEVEL) / 2 * 100
+    lower, upper = np.percentile(differences[np.isfinite(differences)], [tail, 100 - tail])
+    extreme = np.abs(differences - (a.value - b.value)) >= abs(a.value - b.value) - 1e-12
+    p_value = min(1.0, (1 + int(extreme.sum())) / (len(differences) + 1))
+    return stats.PairedDifference(a.value - b.value, float(lower), float(upper), p_value, len(common), resamples)
+
+
+def test_many_pairs_give_what_each_pair_drawn_alone_gives():
+    rng = np.random.default_rng(3)
+    units = [f"u{i}" for i in range(60)]
+    leader = Estimate.mean(units, rng.random(60) < 0.7)
+    others = [
+        Estimate.mean(units, rng.random(60) < 0.5),
+        Estimate.mean(units[::-1], rng.random(60) < 0.6),  # the same units in another order: the same draw
+        Estimate.mean(units[:45], rng.random(45) < 0.5),  # fewer units: a draw of its own
+        Estimate.grouped_mean([unit for unit in units for _ in range(2)], rng.random(120), scale=100.0),
+        Estimate.mean(units[:1], [1.0]),  # one common unit: no interval
+        Estimate(np.asarray(units[:3]), np.zeros((3, 2))),  # a zero denominator: undefined
+    ]
+    found = stats.paired_differences(leader, others, 400, 21)
+    assert found == [_paired_one_pair(leader, other, 400, 21) for other in others]
+    assert [result.units for result in found] == [60, 60, 45, 60, 1, 3]
+    assert found[0].lower is not None and found[4].lower is None and found[5].difference is None
+    assert paired_difference(leader, others[2], 400, 21) == found[2]
