@@ -25,7 +25,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import orjson
-import pyarrow.parquet as pq
 from loguru import logger
 
 from abductive_tasks import settings
@@ -120,6 +119,8 @@ def load(root: Path) -> Loaded:
 def _read_file(path: Path, root: Path) -> tuple[dict[str, str], list[dict], list[list[str | None]]]:
     """One parquet file's columns, validated items (one per row, in row order) and each item's image sources
     (:func:`_image`); a bad row raises a DataError naming file, row and field."""
+    import pyarrow.parquet as pq  # here, not above: readers of the task specs (the reports) never read parquet
+
     items, sources = [], []
     with reading(path):
         parquet = pq.ParquetFile(path)

@@ -311,8 +311,8 @@ def cached_files(tmp_path) -> list[Path]:
 def parquet_reads(monkeypatch) -> list[str]:
     """Parquet files the loader opens and embedded images it writes, one entry per call."""
     calls: list[str] = []
-    open_parquet, write_image = data.pq.ParquetFile, data.materialise_image
-    monkeypatch.setattr(data.pq, "ParquetFile", lambda path, *a, **k: calls.append(str(path)) or open_parquet(path))
+    open_parquet, write_image = pq.ParquetFile, data.materialise_image  # the loader imports pyarrow.parquet on use
+    monkeypatch.setattr(pq, "ParquetFile", lambda path, *a, **k: calls.append(str(path)) or open_parquet(path))
     monkeypatch.setattr(data, "materialise_image", lambda encoded: calls.append("image") or write_image(encoded))
     return calls
 
