@@ -433,10 +433,10 @@ def image_lines(made: thumbnails.Thumbnails) -> list[str]:
         cost = ""
         if made.decoded:
             seconds = made.making_s / made.decoded * len(made.linked)
-            cost = f" (about {seconds:,.0f} s more here, once: their thumbnails are cached)"
+            cost = f", in about {seconds:,.0f} s here" if seconds >= 1 else ", in under a second here"
         lines.append(
             f"  the page shows the {len(made.linked):,} linked images from their files on this machine; "
-            f"--self-contained embeds them all{cost}"
+            f"--self-contained embeds them all{cost} (thumbnails are cached: a later page embeds more)"
         )
     return lines
 

@@ -42,11 +42,11 @@ URI_PREFIX = "data:image/jpeg;base64,"
 POOL_FROM = 8  # fewer images to make than this: made in this process (starting workers would cost more)
 READERS = 8  # threads reading and hashing images (both release the GIL)
 READ_AHEAD = 16  # images read and hashed ahead of the walk: at most this many are read past the budget's end
-# Pixels a page may decode to make new thumbnails (JPEG counted at its draft scale). Decoding costs about 20 ns a
-# pixel for PNG and 45 ns for JPEG at draft scale (thumbnail and encoding included), so this is 7-15 s of CPU,
-# 4-8 s on two cores: 8,400 1024x1024 PNGs (8.8 billion pixels, about 200 s of CPU) would not fit, 3,334
-# 500x375 JPEGs (decoded at 250x188: 160 million) do.
-DECODE_BUDGET_PX = 350_000_000
+# Pixels a page may decode to make thumbnails not yet cached (a JPEG counted at its draft scale). Making one costs
+# about 20 ns of CPU a pixel for PNG and 26 ns for JPEG at draft scale (decoding, resizing, encoding), so this is
+# 6-8 s of CPU, 3-4 s on two cores. 3,334 500x375 JPEGs (decoded at 250x188: 157 million pixels) fit in it; 8,400
+# 1024x1024 PNGs (8.8 billion pixels, about 180 s of CPU) do not: the first 286 are made, the rest linked.
+DECODE_BUDGET_PX = 300_000_000
 
 
 @dataclass

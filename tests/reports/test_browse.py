@@ -226,7 +226,7 @@ def test_a_cold_build_past_the_decode_budget_decodes_what_fits_in_card_order_and
     printed = capsys.readouterr().out.splitlines()
     assert printed[0].endswith("images: 3 embedded (3 made, 0 from the cache), 3 linked")
     assert printed[1].startswith("  the page shows the 3 linked images from their files on this machine; ")
-    assert "--self-contained embeds them all (about " in printed[1]
+    assert "--self-contained embeds them all, in " in printed[1]
     decoded_files.clear()  # a second build: the cached thumbnails are free, the budget makes the other three
     assert main(["browse", str(run), "-o", str(out)]) == 0
     assert len(decoded_files) == 3 and capsys.readouterr().out.splitlines()[0].endswith(
