@@ -159,7 +159,7 @@ def make_and_keep(path: str, size: int) -> tuple[str | None, bytes | None]:
         sealed = seal(thumbnail, _context(digest, size))
         if sealed is not None:
             try:
-                write_atomic(entry_path(digest, size), sealed)
+                write_atomic(entry_path(digest, size), sealed, durable=False)  # sealed: a torn entry is remade
             except OSError:  # a read-only or full cache only costs time
                 pass
     return digest, thumbnail
