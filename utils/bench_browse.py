@@ -11,9 +11,9 @@ Writes two synthetic runs in the layout lmms-eval writes with ``--log_samples`` 
 whose lines carry our record under every metric, as a real run's do): ``nleye_triplet`` at 5,600 documents
 (2,800 items, each item's premise and two hypotheses as 1024x1024 PNGs, every file distinct bytes, each image in
 two documents, the options swapped) and ``dve_cls`` at 10,000 documents (one 500x375 JPEG per three documents,
-every file distinct bytes), plus a second ``dve_cls`` run answering differently for ``diff``. Every image's bytes
-differ (a text chunk or comment naming the file), so a content-addressed cache finds no two alike, as in real
-data.
+every file distinct bytes), plus a second ``dve_cls`` run answering differently for ``diff``. Every image has
+pixels of its own (a band of light and dark blocks on top, by its number), so a content-addressed cache finds no
+two alike and every thumbnail differs, as in real data.
 
 Each measured command is a fresh process (``python -m abductive_tasks.cli``; with ``--baseline`` the older
 package, unpacked from git, comes first on ``PYTHONPATH``), run alternately with the others, ``--repeats`` times;
