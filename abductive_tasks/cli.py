@@ -48,8 +48,8 @@ SUBCOMMAND_HELP = {
     "serve": "MODEL --tasks ... [--tensor-parallel-size N]: one model through `vllm serve`, stopped at the end",
     "leaderboard": "RESULTS_DIR: CSV, Markdown, HTML and PNG plots of finished runs",
     "show": "RUN: a past run's summary again (RUN: its results JSON or folder)",
-    "browse": "RUN [-o page.html]: every document of a run (--log_samples) on one HTML page, filterable",
-    "diff": "RUN_A RUN_B [-o page.html]: the documents where two runs disagree, with both replies",
+    "browse": "RUN [-o page.html] [--self-contained]: every document of a run (--log_samples) on one HTML page",
+    "diff": "RUN_A RUN_B [-o page.html] [--self-contained]: the documents where two runs disagree, both replies",
     "export-sherlock": (
         "RUN_DIR [--out DIR] [--split test|val]: the Sherlock leaderboard submission from a run's scores"
     ),

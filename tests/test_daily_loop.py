@@ -162,7 +162,8 @@ def test_browse_names_each_images_role_shows_every_mucr_option_and_says_dataset_
         for doc_id in range(2)
     ]
     run = write_run(tmp_path / "run", "m", {"mucr_c2e_split": lines})
-    page, count = browse.browse_page(browse.find_results(run))
+    made, count = browse.browse_page(browse.find_results(run))
+    page = made.html
     assert count == 2
     card = page_data(page)["cards"][0]
     assert [role for role, _, _ in card["images"]] == ["cause", "option 1", "option 2", "option 3", "option 4"]

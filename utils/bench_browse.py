@@ -11,18 +11,20 @@ Writes two synthetic runs in the layout lmms-eval writes with ``--log_samples`` 
 whose lines carry our record under every metric, as a real run's do): ``nleye_triplet`` at 5,600 documents
 (2,800 items, each item's premise and two hypotheses as 1024x1024 PNGs, every file distinct bytes, each image in
 two documents, the options swapped) and ``dve_cls`` at 10,000 documents (one 500x375 JPEG per three documents,
-every file distinct bytes), plus a second ``dve_cls`` run answering differently for ``diff``. Every image's bytes
-differ (a text chunk or comment naming the file), so a content-addressed cache finds no two alike, as in real
-data.
+every file distinct bytes), plus a second ``dve_cls`` run answering differently for ``diff``. Every image has
+pixels of its own (a band of light and dark blocks on top, by its number), so a content-addressed cache finds no
+two alike and every thumbnail differs, as in real data.
 
 Each measured command is a fresh process (``python -m abductive_tasks.cli``; with ``--baseline`` the older
 package, unpacked from git, comes first on ``PYTHONPATH``), run alternately with the others, ``--repeats`` times;
-the medians are printed. For this checkout the build is timed with an empty thumbnail cache (``cold``, a fresh
-``ABDUCTIVE_CACHE``) and again with the cache that build left (``warm``: another model's run over the same data).
-Opening: headless Chromium loads a copy of the page with a few lines of script appended at its end; they record
-``performance.now()`` when the page's own scripts are done (the old page: every card parsed; the new one: the
-first cards drawn) and at the ``load`` event (images decoded), from navigation start. Chromium's own start is
-timed on an empty page. Not a test: the figures depend on the machine and its load (printed).
+the medians are printed. Each version's build is timed with an empty thumbnail cache of its own (``cold``, a fresh
+``ABDUCTIVE_CACHE``: a first page over these images) and again with the cache that build left (``warm``: the next
+page over the same data, another model's run, a diff); with a decode budget the warm build embeds more. The
+images line the command prints (embedded, linked) is kept. ``--self-contained`` passes that flag to this
+checkout's builds. Opening: headless Chromium loads a copy of the page with a few lines of script appended at its
+end; they record ``performance.now()`` when the page's own scripts are done (the old page: every card parsed; the
+new one: the first cards drawn) and at the ``load`` event (images decoded), from navigation start. Chromium's own
+start is timed on an empty page. Not a test: the figures depend on the machine and its load (printed).
 """
 
 from __future__ import annotations
@@ -274,22 +276,34 @@ def baseline_tree(revision: str, work: Path) -> Path:
     return target
 
 
+IMAGES_LINE = re.compile(r"images: ([\d,]+) embedded \(([\d,]+) made, ([\d,]+) from the cache\), ([\d,]+) linked")
+
+
 def timed(arguments: list[str], env: dict, cwd: Path) -> dict:
     """Wall and CPU seconds (children included) of ``python -m abductive_tasks.cli arguments`` run in ``cwd`` (not
-    in a checkout: ``-m`` puts the working folder first on the path)."""
+    in a checkout: ``-m`` puts the working folder first on the path), and the images it says it embedded and
+    linked (where it says so)."""
     start = time.perf_counter()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "abductive_tasks.cli", *arguments],
-        env=env,
-        cwd=cwd,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    error = process.stderr.read()
-    _pid, status, usage = os.wait4(process.pid, 0)
+    with tempfile.TemporaryFile() as output:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "abductive_tasks.cli", *arguments],
+            env=env,
+            cwd=cwd,
+            stdout=output,
+            stderr=subprocess.PIPE,
+        )
+        error = process.stderr.read()
+        _pid, status, usage = os.wait4(process.pid, 0)
+        output.seek(0)
+        printed = output.read().decode(errors="replace")
     if os.waitstatus_to_exitcode(status):
         raise SystemExit(f"{arguments[:2]} failed: {error.decode()[-2000:]}")
-    return {"wall_s": time.perf_counter() - start, "cpu_s": usage.ru_utime + usage.ru_stime}
+    figures = {"wall_s": time.perf_counter() - start, "cpu_s": usage.ru_utime + usage.ru_stime}
+    found = IMAGES_LINE.search(printed)
+    if found:
+        counts = [int(number.replace(",", "")) for number in found.groups()]
+        figures |= dict(zip(("embedded", "made", "from_cache", "linked"), counts, strict=True))
+    return figures
 
 
 def opened(page: Path, profile: Path) -> dict:
@@ -340,6 +354,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, help="folder for the data and pages (default: a temporary one)")
     parser.add_argument("--only", default="", help="only the cases whose name holds this text (e.g. dve, nleye)")
     parser.add_argument("--no-open", action="store_true", help="skip the Chromium figures")
+    parser.add_argument("--self-contained", action="store_true", help="pass --self-contained to this checkout")
     args = parser.parse_args(argv)
     work = args.work or Path(tempfile.mkdtemp(prefix="bench_browse_"))
     work.mkdir(parents=True, exist_ok=True)
@@ -357,26 +372,27 @@ def main(argv: list[str] | None = None) -> int:
     }
     cases = {case: arguments for case, arguments in cases.items() if args.only in case}
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
-    versions = {}
+    installs = {}  # name: (environment, extra arguments)
     if args.baseline:
-        versions["before"] = {**env, "PYTHONPATH": str(baseline_tree(args.baseline, work))}
-    versions["after, cold cache"] = env
-    versions["after, warm cache"] = env
+        installs["before"] = ({**env, "PYTHONPATH": str(baseline_tree(args.baseline, work))}, [])
+    installs["after"] = (env, ["--self-contained"] if args.self_contained else [])
     samples: dict[tuple[str, str], list[dict]] = {}
     for repeat in range(args.repeats):
         for case, arguments in cases.items():
-            for version, version_env in versions.items():
-                page = work / "pages" / f"{slug(case)}_{slug(version)}.html"
-                page.parent.mkdir(exist_ok=True)
-                cache = work / "cache" / slug(case)
-                if version == "after, cold cache":
-                    shutil.rmtree(cache, ignore_errors=True)
-                figures = timed([*arguments, "-o", str(page)], {**version_env, "ABDUCTIVE_CACHE": str(cache)}, work)
-                figures["page_mb"] = page.stat().st_size / 1e6
-                if not args.no_open and CHROMIUM.exists() and version != "after, cold cache":
-                    figures |= opened(page, work / "chromium-profile")
-                samples.setdefault((case, version), []).append(figures)
-                print(json.dumps({"repeat": repeat, "case": case, "version": version, **figures}), flush=True)
+            for install, (install_env, extra) in installs.items():
+                cache = work / "cache" / slug(f"{case} {install}")
+                shutil.rmtree(cache, ignore_errors=True)
+                for state in ("cold cache", "warm cache"):
+                    version = f"{install}, {state}"
+                    page = work / "pages" / f"{slug(case)}_{slug(version)}.html"
+                    page.parent.mkdir(exist_ok=True)
+                    command = [*arguments, "-o", str(page), *extra]
+                    figures = timed(command, {**install_env, "ABDUCTIVE_CACHE": str(cache)}, work)
+                    figures["page_mb"] = page.stat().st_size / 1e6
+                    if not args.no_open and CHROMIUM.exists():
+                        figures |= opened(page, work / "chromium-profile")
+                    samples.setdefault((case, version), []).append(figures)
+                    print(json.dumps({"repeat": repeat, "case": case, "version": version, **figures}), flush=True)
     print(json.dumps({"end": load()}), flush=True)
     for (case, version), found in samples.items():
         print(json.dumps({"case": case, "version": version, "median of": len(found), **medians(found)}), flush=True)

@@ -1,12 +1,14 @@
 """Looking at a finished run: its summary again, and its items one by one.
 
 * ``abductive-eval show RUN``: the end-of-run summary (:func:`abductive_tasks.reports.report.summary`) of a past run;
-* ``abductive-eval browse RUN -o page.html``: one self-contained HTML page with a card per document
+* ``abductive-eval browse RUN -o page.html``: one HTML page with a card per document
   (image thumbnails, prompt, reply, how it was read, correct or not), filterable by task, category and
   status, from the samples JSONL lmms-eval writes with ``--log_samples``. The cards travel as JSON inside the page
   and are drawn :data:`PAGE_SIZE` at a time as the reader scrolls, so a page of 10,000 documents opens at once;
   each distinct image is embedded once, its thumbnail made once per content and cached
-  (:mod:`abductive_tasks.reports.thumbnails`).
+  (:mod:`abductive_tasks.reports.thumbnails`). Thumbnails not in the cache are made within a decode budget; the
+  images past it are linked (a relative URL to the file, drawn by the browser when its card is), unless
+  ``--self-contained`` asks for every one.
 
 ``RUN`` is a results JSON (``<date>_results.json``) or a folder: the newest results JSON under it
 (a model folder of ``abductive-eval``, a batch model's folder). Each samples line carries lmms-eval's
@@ -21,12 +23,14 @@ import argparse
 import base64
 import binascii
 import json
+import os
 import re
 import struct
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 from abductive_tasks.inputs.files import write_atomic
 from abductive_tasks.reports import thumbnails
@@ -38,6 +42,10 @@ READ_KEYS = ("prediction", "rating", "plausibility", "payload")  # the value a r
 CATEGORY_KEYS = ("reasoning_category", "label", "update_type", "goal", "box_type", "sherlock_task")
 ID_KEYS = ("item_id", "test_id")
 STATUSES = ("correct", "wrong", "unparsable", "request_failed", "answered")
+SELF_CONTAINED_HELP = (
+    "embed every image's thumbnail, however long making them takes: a page that needs no other file. Without it, "
+    "thumbnails not yet cached are made within a time budget and the other images are linked to their files"
+)
 STATUS_HELP = {
     "correct": "read, and right",
     "wrong": "read, and wrong",
@@ -334,6 +342,28 @@ def card(row: dict, image_id: Callable[[str], int | None]) -> dict:
     }
 
 
+def link(path: str, page_folder: Path) -> str | None:
+    """A URL from a page in ``page_folder`` to the image file ``path``: relative, each segment percent-encoded (so
+    no part of a name reads as a scheme, a query, a fragment or markup); a ``file:`` URL where no relative path
+    exists (another drive). None when ``path`` is no regular file."""
+    if not Path(path).is_file():
+        return None
+    target = os.path.abspath(path)  # lexical, as the browser resolves the URL: symbolic links left as they are
+    try:
+        relative = os.path.relpath(target, os.path.abspath(page_folder))
+    except ValueError:
+        return Path(target).as_uri()
+    return "/".join(quote(segment, safe="") for segment in relative.split(os.sep))
+
+
+@dataclass
+class Page:
+    """A written page's HTML and what its images cost: made, taken from the cache, linked."""
+
+    html: str
+    images: thumbnails.Thumbnails
+
+
 def render(
     title: str,
     runs: list[str],
@@ -341,18 +371,28 @@ def render(
     note: str = "",
     shared: dict[str, dict[str, str]] | None = None,
     page_size: int = PAGE_SIZE,
-) -> str:
+    page_folder: Path = Path(),
+    self_contained: bool = False,
+) -> Page:
     """The page: ``rows`` are {item: Item, answers: [Item per run], statuses: [status per run]} (one answer for a
-    browse, two for a diff). The cards travel as JSON inside the page, each thumbnail once in an image table they
-    point into; the page's script renders ``page_size`` cards at a time, more as the reader scrolls."""
+    browse, two for a diff). The cards travel as JSON inside the page, each image once in an image table they
+    point into: a thumbnail, or past the decode budget (unless ``self_contained``) a link from ``page_folder`` to
+    its file. The page's script renders ``page_size`` cards at a time, more as the reader scrolls; the first
+    page's thumbnails are always made."""
     import jinja2
 
-    made = thumbnails.thumbnails(path for row in rows for path in row["item"].images)
+    first_page = len(dict.fromkeys(path for row in rows[:page_size] for path in row["item"].images))
+    made = thumbnails.thumbnails(
+        (path for row in rows for path in row["item"].images),
+        budget=None if self_contained else thumbnails.DECODE_BUDGET_PX,
+        always=first_page,
+    )
+    linked = {path: link(path, page_folder) for path in made.linked}
     images: list[str] = []
     ids: dict[str, int] = {}
 
     def image_id(path: str) -> int | None:
-        uri = made.uris.get(path)
+        uri = made.uris.get(path) or linked.get(path)
         if uri is None:
             return None
         if uri not in ids:
@@ -366,7 +406,7 @@ def render(
         autoescape=True,
         undefined=jinja2.StrictUndefined,
     )
-    return environment.get_template("items.html.j2").render(
+    html = environment.get_template("items.html.j2").render(
         title=title,
         count=len(rows),
         data={"runs": runs, "images": images, "cards": cards, "page_size": page_size},
@@ -377,16 +417,46 @@ def render(
         status_help=STATUS_HELP,
         shared=shared or {},
     )
+    made.linked = [path for path in made.linked if linked[path] is not None]
+    return Page(html, made)
 
 
-def browse_page(results_path: Path) -> tuple[str, int]:
-    """The page of a run, and the number of documents on it."""
+def image_lines(made: thumbnails.Thumbnails) -> list[str]:
+    """What the page's images cost, for the console: embedded (made, from the cache) and linked; where some are
+    linked, that the page needs their files and what ``--self-contained`` would cost."""
+    embedded = made.decoded + made.reused
+    lines = [
+        f"images: {embedded:,} embedded ({made.decoded:,} made, {made.reused:,} from the cache), "
+        f"{len(made.linked):,} linked"
+    ]
+    if made.linked:
+        cost = ""
+        if made.decoded:
+            seconds = made.making_s / made.decoded * len(made.linked)
+            cost = f", in about {seconds:,.0f} s here" if seconds >= 1 else ", in under a second here"
+        lines.append(
+            f"  the page shows the {len(made.linked):,} linked images from their files on this machine; "
+            f"--self-contained embeds them all{cost} (thumbnails are cached: a later page embeds more)"
+        )
+    return lines
+
+
+def browse_page(results_path: Path, page_folder: Path = Path(), self_contained: bool = False) -> tuple[Page, int]:
+    """The page of a run (its links relative to ``page_folder``), and the number of documents on it."""
     run = read_run(results_path)
     items = read_items(results_path)
     shared = shared_details(items)
     rows = [{"item": item, "answers": [item], "statuses": [item.status]} for item in items]
     label = run_label(run)
-    page = render(f"{label}: {len(items)} documents", [label], rows, note=str(results_path), shared=shared)
+    page = render(
+        f"{label}: {len(items)} documents",
+        [label],
+        rows,
+        note=str(results_path),
+        shared=shared,
+        page_folder=page_folder,
+        self_contained=self_contained,
+    )
     return page, len(items)
 
 
@@ -424,17 +494,18 @@ def browse_main(argv: list[str]) -> int:
     )
     parser.add_argument("run", type=Path, help="a results JSON, or a folder (its newest results JSON)")
     parser.add_argument("-o", "--out", type=Path, default=Path("items.html"), help="the page (default items.html)")
+    parser.add_argument("--self-contained", action="store_true", help=SELF_CONTAINED_HELP)
     args = parser.parse_args(argv)
     try:
         results_path = find_results(args.run)
-        page, count = browse_page(results_path)
+        page, count = browse_page(results_path, args.out.parent, args.self_contained)
     except RunError as error:
         print(f"abductive-eval browse: {error}", file=sys.stderr)
         return 1
     try:
-        write_atomic(args.out, page)
+        write_atomic(args.out, page.html)
     except OSError as error:
         print(f"abductive-eval browse: cannot write {args.out} ({error.strerror or error})", file=sys.stderr)
         return 1
-    print(f"{args.out}: {count} documents of {results_path}")
+    print(f"{args.out}: {count} documents of {results_path}; " + "\n".join(image_lines(page.images)))
     return 0

@@ -18,8 +18,10 @@ from pathlib import Path
 
 from abductive_tasks.inputs.files import write_atomic
 from abductive_tasks.reports.browse import (
+    SELF_CONTAINED_HELP,
     RunError,
     find_results,
+    image_lines,
     read_items,
     read_run,
     render,
@@ -93,6 +95,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("run_b", type=Path)
     parser.add_argument("-o", "--out", type=Path, default=None, help="also write them all as an HTML page")
     parser.add_argument("--show", type=int, default=3, metavar="N", help="documents printed per task (default 3)")
+    parser.add_argument("--self-contained", action="store_true", help=SELF_CONTAINED_HELP)
     args = parser.parse_args(argv)
     try:
         path_a, path_b = find_results(args.run_a), find_results(args.run_b)
@@ -111,11 +114,19 @@ def main(argv: list[str]) -> int:
             {"item": pair.a, "answers": [pair.a, pair.b], "statuses": [pair.a.status, pair.b.status]} for pair in found
         ]
         title = f"{label_a} vs {label_b}: {len(found)} of {sum(common.values())} documents differ"
-        page = render(title, [label_a, label_b], rows, note=f"A: {path_a} · B: {path_b}", shared=shared)
+        page = render(
+            title,
+            [label_a, label_b],
+            rows,
+            note=f"A: {path_a} · B: {path_b}",
+            shared=shared,
+            page_folder=args.out.parent,
+            self_contained=args.self_contained,
+        )
         try:
-            write_atomic(args.out, page)
+            write_atomic(args.out, page.html)
         except OSError as error:
             print(f"abductive-eval diff: cannot write {args.out} ({error.strerror or error})", file=sys.stderr)
             return 1
-        print(f"{args.out}: {len(found)} documents")
+        print(f"{args.out}: {len(found)} documents; " + "\n".join(image_lines(page.images)))
     return 0

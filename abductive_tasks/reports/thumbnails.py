@@ -10,6 +10,12 @@ Making a thumbnail decodes in draft mode where the format allows it (JPEG decode
 distinct images a page lacks are made on every core the process may use. Images declaring more pixels than
 ``ABDUCTIVE_MAX_IMAGE_PIXELS`` (decompression bombs) are never decoded; a path that is no regular file (gone, a
 folder, a FIFO) is never opened.
+
+Decoding has a budget (:data:`DECODE_BUDGET_PX`): the images are taken in the order the page shows them, and new
+thumbnails are made while the pixels they decode stay within it (a cached thumbnail costs nothing). Where the
+budget ends the walk stops: the images after it are neither read nor hashed, and the page links to their files
+instead (:attr:`Thumbnails.linked`). The first ``always`` images (the page's first cards) are made whatever the
+budget. Without a budget every thumbnail is made.
 """
 
 from __future__ import annotations
@@ -18,9 +24,12 @@ import base64
 import hashlib
 import io
 import os
-from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+import time
+from collections import deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,15 +40,37 @@ THUMBNAIL_PX = 160
 JPEG_QUALITY = 70
 URI_PREFIX = "data:image/jpeg;base64,"
 POOL_FROM = 8  # fewer images to make than this: made in this process (starting workers would cost more)
+READERS = 4  # threads reading and hashing images (both release the GIL)
+READ_BATCH = 8  # images a thread reads and hashes in one go (one hand-off between threads per batch, not per image)
+READ_AHEAD = 32  # images read ahead of the walk: at most this many (and the rest of a batch) past the budget's end
+# Pixels a page may decode to make thumbnails not yet cached (a JPEG counted at its draft scale). Making one costs
+# about 20 ns of CPU a pixel for PNG and 26 ns for JPEG at draft scale (decoding, resizing, encoding), so this is
+# 6-8 s of CPU, 3-4 s on two cores. 3,334 500x375 JPEGs (decoded at 250x188: 157 million pixels) fit in it; 8,400
+# 1024x1024 PNGs (8.8 billion pixels, about 180 s of CPU) do not: the first 286 are made, the rest linked.
+DECODE_BUDGET_PX = 300_000_000
 
 
 @dataclass
 class Thumbnails:
-    """Each path's thumbnail as a data URI (None: not readable), and what making them cost."""
+    """Each path's thumbnail as a data URI (None: not readable), the paths left to the page to link, and what
+    making them cost."""
 
     uris: dict[str, str | None] = field(default_factory=dict)
+    linked: list[str] = field(default_factory=list)  # past the budget's end: neither read nor hashed, in page order
     decoded: int = 0  # images decoded (distinct contents not in the cache)
     reused: int = 0  # distinct contents whose cached thumbnail was used
+    decoded_px: int = 0  # pixels those decodes cost (JPEG at its draft scale)
+    making_s: float = 0.0  # wall seconds spent making the decoded ones
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """An image as the walk finds it: its digest (None: not readable), its cached thumbnail, the pixels making one
+    would decode."""
+
+    digest: str | None
+    thumbnail: bytes | None = None
+    cost: int = 0
 
 
 def workers() -> int:
@@ -65,11 +96,6 @@ def _read(path: str) -> bytes | None:
         return None
 
 
-def _digest(path: str) -> str | None:
-    data = _read(path)
-    return None if data is None else hashlib.sha256(data).hexdigest()
-
-
 def cached(digest: str, size: int) -> bytes | None:
     """The cached thumbnail of the image with SHA-256 ``digest`` when its seal checks; None otherwise."""
     try:
@@ -77,6 +103,30 @@ def cached(digest: str, size: int) -> bytes | None:
     except OSError:
         return None
     return unseal(blob, _context(digest, size))
+
+
+def decode_cost(data: bytes, size: int = THUMBNAIL_PX) -> int:
+    """The pixels making a thumbnail of ``data`` decodes, from its header (nothing decoded): JPEG at the draft scale
+    :func:`make` uses, other formats in full; 0 for what :func:`make` will not decode (unreadable, a bomb)."""
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            if image.width * image.height > settings.max_image_pixels():
+                return 0
+            image.draft("RGB", (size, size))  # JPEG: sets the scale (and the size) only
+            return image.width * image.height
+    except (OSError, ValueError, Image.DecompressionBombError):
+        return 0
+
+
+def _see(path: str, size: int) -> _Seen:
+    data = _read(path)
+    if data is None:
+        return _Seen(None)
+    digest = hashlib.sha256(data).hexdigest()
+    thumbnail = cached(digest, size)
+    return _Seen(digest, thumbnail, 0 if thumbnail is not None else decode_cost(data, size))
 
 
 def make(data: bytes, size: int = THUMBNAIL_PX) -> bytes | None:
@@ -110,7 +160,7 @@ def make_and_keep(path: str, size: int) -> tuple[str | None, bytes | None]:
         sealed = seal(thumbnail, _context(digest, size))
         if sealed is not None:
             try:
-                write_atomic(entry_path(digest, size), sealed)
+                write_atomic(entry_path(digest, size), sealed, durable=False)  # sealed: a torn entry is remade
             except OSError:  # a read-only or full cache only costs time
                 pass
     return digest, thumbnail
@@ -120,35 +170,77 @@ def _uri(thumbnail: bytes | None) -> str | None:
     return None if thumbnail is None else URI_PREFIX + base64.b64encode(thumbnail).decode()
 
 
-def thumbnails(paths: Iterable[str], size: int = THUMBNAIL_PX) -> Thumbnails:
-    """The thumbnail of every path in ``paths``: each distinct content decoded at most once, none when cached."""
+def _see_all(paths: list[str], size: int) -> list[_Seen]:
+    return [_see(path, size) for path in paths]
+
+
+def _in_order(paths: list[str], size: int) -> Iterator[tuple[str, _Seen]]:
+    """Each path with what :func:`_see` finds, in order, read and hashed on threads in batches of
+    :data:`READ_BATCH`, at most :data:`READ_AHEAD` ahead of the caller; what is still queued when the caller stops
+    is never read."""
+    threads = ThreadPoolExecutor(max_workers=READERS)
+    batch = max(1, min(READ_BATCH, READ_AHEAD))
+    pending: deque[tuple[list[str], Future[list[_Seen]]]] = deque()
+    start = 0
+    try:
+        while True:
+            while start < len(paths) and (len(pending) + 1) * batch <= max(READ_AHEAD, batch):
+                chunk = paths[start : start + batch]
+                start += batch
+                pending.append((chunk, threads.submit(_see_all, chunk, size)))
+            if not pending:
+                return
+            chunk, seen = pending.popleft()
+            yield from zip(chunk, seen.result(), strict=True)
+    finally:
+        threads.shutdown(wait=True, cancel_futures=True)
+
+
+def _make_all(sources: list[str], size: int) -> list[tuple[str | None, bytes | None]]:
+    """:func:`make_and_keep` of each source, on a process pool when there are enough of them."""
+    cores = min(workers(), len(sources))
+    if cores > 1 and len(sources) >= POOL_FROM:
+        try:
+            with ProcessPoolExecutor(max_workers=cores) as pool:
+                return list(pool.map(make_and_keep, sources, [size] * len(sources), chunksize=16))
+        except (OSError, BrokenProcessPool):  # no worker processes to be had (limits, memory): made here
+            pass
+    return [make_and_keep(source, size) for source in sources]
+
+
+def thumbnails(
+    paths: Iterable[str], size: int = THUMBNAIL_PX, budget: int | None = None, always: int = 0
+) -> Thumbnails:
+    """The thumbnail of every path in ``paths`` (in the order the page shows them): each distinct content decoded
+    at most once, none when cached. With a ``budget`` (pixels), new thumbnails are made while their decoded pixels
+    stay within it, the first ``always`` distinct paths whatever it costs; the walk stops at the first path past
+    it, and that path and every later one are left in :attr:`Thumbnails.linked` (the later ones never read, even
+    where their thumbnail is cached)."""
     distinct = list(dict.fromkeys(paths))
-    with ThreadPoolExecutor(max_workers=8) as threads:  # reading and hashing release the GIL
-        digests = dict(zip(distinct, threads.map(_digest, distinct), strict=True))
+    digests: dict[str, str | None] = {}
     made: dict[str, bytes | None] = {}
     to_make: dict[str, str] = {}  # digest -> one path with that content
     result = Thumbnails()
-    for path, digest in digests.items():
-        if digest is None or digest in made or digest in to_make:
-            continue
-        thumbnail = cached(digest, size)
-        if thumbnail is None:
-            to_make[digest] = path
-        else:
-            made[digest] = thumbnail
-            result.reused += 1
+    spent = 0
+    with closing(_in_order(distinct, size)) as walk:  # stopping early stops the reading
+        for index, (path, seen) in enumerate(walk):
+            digest = seen.digest
+            if digest is not None and digest not in made and digest not in to_make:
+                if seen.thumbnail is not None:
+                    made[digest] = seen.thumbnail
+                    result.reused += 1
+                elif budget is not None and index >= always and spent + seen.cost > budget:
+                    result.linked = distinct[index:]
+                    break
+                else:
+                    spent += seen.cost
+                    to_make[digest] = path
+            digests[path] = digest
+    result.decoded_px = spent
     if to_make:
-        sources = list(to_make.values())
-        cores = min(workers(), len(sources))
-        outcomes = None
-        if cores > 1 and len(sources) >= POOL_FROM:
-            try:
-                with ProcessPoolExecutor(max_workers=cores) as pool:
-                    outcomes = list(pool.map(make_and_keep, sources, [size] * len(sources), chunksize=16))
-            except (OSError, BrokenProcessPool):  # no worker processes to be had (limits, memory): made here
-                outcomes = None
-        if outcomes is None:
-            outcomes = [make_and_keep(source, size) for source in sources]
+        start = time.perf_counter()
+        outcomes = _make_all(list(to_make.values()), size)
+        result.making_s = time.perf_counter() - start
         for (expected, source), (digest, thumbnail) in zip(to_make.items(), outcomes, strict=True):
             result.decoded += digest is not None
             if digest != expected:  # the file changed since it was hashed: what was read is what is shown

@@ -162,11 +162,11 @@ def test_each_distinct_image_is_decoded_once_and_then_taken_from_the_cache(tmp_p
     copy.write_bytes(Path(IMAGES[0]).read_bytes())
     line = triplet_line(0, "1", 1, "parsed") | {"input_media": [IMAGES[0], str(copy), IMAGES[1]]}
     run = write_run(tmp_path / "run", "model-a", [line, {**line, "doc_id": 1}], [])
-    first, _ = browse.browse_page(browse.find_results(run))
+    first = browse.browse_page(browse.find_results(run))[0].html
     assert len(decoded_files) == 2  # two contents under three paths
     assert len(page_data(first)["images"]) == 2
     decoded_files.clear()
-    again, _ = browse.browse_page(browse.find_results(run))
+    again = browse.browse_page(browse.find_results(run))[0].html
     assert decoded_files == [] and again == first
     made = thumbnails.thumbnails([IMAGES[0], str(copy), IMAGES[1]])
     assert (made.decoded, made.reused) == (0, 2) and made.uris[IMAGES[0]] == made.uris[str(copy)]
@@ -187,11 +187,144 @@ def test_a_tampered_cache_entry_is_refused_and_made_again():
     assert thumbnails.thumbnails([IMAGES[1]]).decoded == 1
 
 
+def small_pngs(folder: Path, count: int, side: int = 16) -> list[str]:
+    """``count`` PNGs of ``side`` x ``side`` pixels, each its own colour (so each its own thumbnail)."""
+    from PIL import Image
+
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for number in range(count):
+        path = folder / f"image{number}.png"
+        Image.new("RGB", (side, side), (number * 20 % 256, 255 - number * 20 % 256, 90)).save(path)
+        paths.append(str(path))
+    return paths
+
+
+def test_a_cold_build_past_the_decode_budget_decodes_what_fits_in_card_order_and_links_the_rest(
+    tmp_path, monkeypatch, decoded_files, capsys
+):
+    """50 cards (the first page) over the sample premise, then 5 cards with an image each: the budget (the premise
+    and two of the others) makes the first page's thumbnail and the next two; the last three are linked."""
+    from PIL import Image
+
+    monkeypatch.setattr(thumbnails, "POOL_FROM", 1000)  # decoded here, where decoded_files counts them
+    with Image.open(IMAGES[0]) as premise:
+        premise_px = premise.width * premise.height
+    monkeypatch.setattr(thumbnails, "DECODE_BUDGET_PX", premise_px + 2 * 16 * 16, raising=False)
+    later = small_pngs(tmp_path / "images", 5)
+    lines = [triplet_line(doc, "1", 1, "parsed") | {"input_media": [IMAGES[0]]} for doc in range(browse.PAGE_SIZE)]
+    lines += [triplet_line(50 + n, "1", 1, "parsed") | {"input_media": [path]} for n, path in enumerate(later)]
+    run = write_run(tmp_path / "run", "model-a", lines, [])
+    out = tmp_path / "pages" / "page.html"
+    out.parent.mkdir()
+    assert main(["browse", str(run), "-o", str(out)]) == 0
+    assert len(decoded_files) == 3  # today's code decoded all six
+    data = page_data(out.read_text())
+    shown = [data["images"][card["images"][0][2]] for card in data["cards"]]
+    assert all(uri.startswith("data:image/jpeg;base64,") for uri in shown[:52])
+    assert shown[52:] == ["../images/image2.png", "../images/image3.png", "../images/image4.png"]
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0].endswith("images: 3 embedded (3 made, 0 from the cache), 3 linked")
+    assert printed[1].startswith("  the page shows the 3 linked images from their files on this machine; ")
+    assert "--self-contained embeds them all, in " in printed[1]
+    decoded_files.clear()  # a second build: the cached thumbnails are free, the budget makes the other three
+    assert main(["browse", str(run), "-o", str(out)]) == 0
+    assert len(decoded_files) == 3 and capsys.readouterr().out.splitlines()[0].endswith(
+        "images: 6 embedded (3 made, 3 from the cache), 0 linked"
+    )
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "another cache"))
+    decoded_files.clear()
+    assert main(["browse", str(run), "-o", str(out), "--self-contained"]) == 0
+    assert len(decoded_files) == 6 and capsys.readouterr().out.splitlines()[0].endswith(
+        "images: 6 embedded (6 made, 0 from the cache), 0 linked"
+    )
+    assert "../images" not in out.read_text() and len(page_data(out.read_text())["images"]) == 6
+
+
+def test_diff_self_contained_makes_every_thumbnail(two_runs, tmp_path, monkeypatch, decoded_files, capsys):
+    monkeypatch.setattr(thumbnails, "POOL_FROM", 1000)
+    monkeypatch.setattr(thumbnails, "DECODE_BUDGET_PX", 0)
+    out = tmp_path / "diff.html"
+    assert main(["diff", str(two_runs[0]), str(two_runs[1]), "-o", str(out), "--self-contained"]) == 0
+    assert len(decoded_files) == 2 and capsys.readouterr().out.splitlines()[-1].endswith(
+        "images: 2 embedded (2 made, 0 from the cache), 0 linked"
+    )
+
+
+def test_the_walk_stops_at_the_budget_cached_thumbnails_cost_nothing_and_the_first_page_is_always_made(
+    tmp_path, monkeypatch
+):
+    a, b, c, d = small_pngs(tmp_path, 4)  # 256 pixels each
+    read: list[str] = []
+    real_read = thumbnails._read
+    monkeypatch.setattr(thumbnails, "_read", lambda path: read.append(path) or real_read(path))
+    monkeypatch.setattr(thumbnails, "READ_AHEAD", 1)
+    assert thumbnails.thumbnails([c]).decoded == 1  # c's thumbnail is cached from here on
+    read.clear()
+    made = thumbnails.thumbnails([a, b, c, d, a], budget=256)
+    assert (made.decoded, made.reused, made.decoded_px) == (1, 0, 256)
+    assert made.linked == [b, c, d] and list(made.uris) == [a]  # c is cached, but past the end: linked
+    assert read == [a, b, a]  # b read to find its cost (then a again, to make it); c and d never read
+    again = thumbnails.thumbnails([c, a, b, d], budget=256)  # c and a from the cache, free; b fits, d does not
+    assert (again.decoded, again.reused, again.linked) == (1, 2, [d])
+    e, f, g = small_pngs(tmp_path / "more", 3, side=20)
+    first_page = thumbnails.thumbnails([e, f, g], budget=0, always=2)
+    assert (first_page.decoded, first_page.linked) == (2, [g])
+    assert thumbnails.thumbnails([g], budget=0).linked == [g]  # a budget of nothing links even the first
+    assert thumbnails.thumbnails([g], budget=None).decoded == 1  # no budget: everything made
+
+
+def test_a_jpeg_costs_its_draft_scale_and_a_png_its_full_size(tmp_path):
+    from PIL import Image
+
+    picture = Image.new("RGB", (500, 375), (10, 120, 200))
+    picture.save(tmp_path / "photo.jpg", quality=90)
+    picture.save(tmp_path / "photo.png")
+    assert thumbnails.decode_cost((tmp_path / "photo.jpg").read_bytes()) == 250 * 188  # decoded at 1/2
+    assert thumbnails.decode_cost((tmp_path / "photo.png").read_bytes()) == 500 * 375
+    assert thumbnails.decode_cost(_declared_png(30000, 30000)) == 0  # never decoded: costs nothing
+    assert thumbnails.decode_cost(b"not an image") == 0
+
+
+def test_a_link_is_relative_percent_encoded_inert_and_points_at_its_file(tmp_path):
+    from urllib.parse import unquote, urljoin, urlsplit
+    from urllib.request import url2pathname
+
+    folder = tmp_path / "javascript:alert(1)"
+    folder.mkdir()
+    image = folder / 'a "<b>#?x y.png'
+    image.write_bytes(Path(IMAGES[0]).read_bytes())
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    url = browse.link(str(image), pages)
+    assert url == "../javascript%3Aalert%281%29/a%20%22%3Cb%3E%23%3Fx%20y.png"
+    assert urlsplit(url).scheme == "" and not set(url) & set(':"<>#? ')
+    found = url2pathname(unquote(urlsplit(urljoin(pages.as_uri() + "/", url)).path))
+    assert Path(found) == image
+    relative_image = os.path.relpath(image)  # a path as a samples file may hold it, from the working folder
+    assert browse.link(relative_image, pages) == url
+    os.mkfifo(tmp_path / "fifo.png")
+    for not_a_file in (tmp_path / "fifo.png", folder, tmp_path / "gone.png"):
+        assert browse.link(str(not_a_file), pages) is None
+
+
+def test_a_linked_path_that_is_no_file_shows_as_not_readable(tmp_path, monkeypatch):
+    monkeypatch.setattr(thumbnails, "DECODE_BUDGET_PX", 0)
+    lines = [triplet_line(doc, "1", 1, "parsed") for doc in range(browse.PAGE_SIZE)]  # the first page
+    lines.append(triplet_line(50, "1", 1, "parsed") | {"input_media": [str(tmp_path), IMAGES[1] + ".gone"]})
+    run = write_run(tmp_path / "run", "model-a", lines, [])
+    page = browse.browse_page(browse.find_results(run), tmp_path)[0]
+    assert page.images.linked == [] and page_data(page.html)["cards"][-1]["images"] == [
+        ["premise", tmp_path.name, None],
+        ["hypothesis 1", "hypothesis1.png.gone", None],
+    ]
+
+
 def test_a_reply_cannot_break_out_of_the_page(tmp_path):
     hostile = '</script><script>alert(1)</script><img src=x onerror="alert(2)"> & <!-- \u2028'
     line = triplet_line(0, hostile, None, "unparsable") | {"input": "<b>bold</b></SCRIPT >"}
     run = write_run(tmp_path / "run", "model-</script>", [line], [])
-    page, _ = browse.browse_page(browse.find_results(run))
+    page = browse.browse_page(browse.find_results(run))[0].html
     assert page.lower().count("</script") == 2  # the page's own two script elements, nothing of the run
     assert "<img src=x" not in page and "<b>bold" not in page
     (card,) = page_data(page)["cards"]
@@ -209,7 +342,7 @@ def test_chromium_draws_the_first_cards_then_more_and_shows_a_hostile_reply_as_t
     items = browse.read_items(browse.find_results(write_run(tmp_path / "run", "m", lines, [])))
     rows = [{"item": item, "answers": [item], "statuses": [item.status]} for item in items]
     out = tmp_path / "page.html"
-    out.write_text(browse.render("t", ["m"], rows, page_size=20))
+    out.write_text(browse.render("t", ["m"], rows, page_size=20).html)
     dom = chromium_dom(out.as_uri(), tmp_path / "profile")
     assert dom.count('class="card"') == 20  # the first page (far taller than the window); the rest when scrolled to
     assert re.search(r'<button id="more">more \(40 not drawn yet\)</button>', dom)
