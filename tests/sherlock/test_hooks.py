@@ -20,6 +20,7 @@ from PIL import Image
 from abductive_tasks import compat
 from abductive_tasks.inputs import images
 from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.inputs.documents import HeldRows
 from abductive_tasks.models.baselines import DumbPixel, RandomBaseline
 from abductive_tasks.sherlock import data, hooks, prompts
 from abductive_tasks.sherlock.embeddings import EMBEDDING_ROUTE, decode_embeddings, encode_embeddings
@@ -42,6 +43,16 @@ def loglikelihood(score: float | None) -> str:
 
 
 # ---------------------------------------------------------------- documents, visuals, prompts
+
+
+def test_factored_documents_hold_their_rows_as_arrow_gives_them_and_per_pair_ones_stay_plain():
+    factored = docs_of("retrieval", view="factored")
+    assert isinstance(factored, HeldRows) and len(factored) > 0
+    arrow = factored.select(range(len(factored)))  # a derived dataset reads Arrow again
+    assert not isinstance(arrow, HeldRows) or not arrow._held()
+    assert [factored[i] for i in range(len(factored))] == list(factored) == list(arrow)
+    assert factored[0]["score_route"] == EMBEDDING_ROUTE
+    assert not isinstance(docs_of("retrieval", view="mini"), HeldRows)
 
 
 def test_documents_carry_what_the_baselines_read():
