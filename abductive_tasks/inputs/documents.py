@@ -47,7 +47,12 @@ class HeldRows(datasets.Dataset):
 def held_rows(rows: list[dict]) -> datasets.Dataset:
     """``datasets.Dataset.from_list(rows)`` whose row reads cost what a list's do (:class:`HeldRows`); a dataset
     with features that decode on read (images, audio) stays an ordinary one."""
-    dataset = datasets.Dataset.from_list(rows)
+    return held(datasets.Dataset.from_list(rows))
+
+
+def held(dataset: datasets.Dataset) -> datasets.Dataset:
+    """``dataset`` with row reads that cost what a list's do (:class:`HeldRows`), unless its features decode on read
+    (images, audio): then it is returned as it is."""
     if any(datasets.features.features.require_decoding(feature) for feature in dataset.features.values()):
         return dataset
     return HeldRows(dataset)

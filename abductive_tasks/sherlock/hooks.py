@@ -92,11 +92,23 @@ class ScoreMatrixPayload:
 
 def documents_from(items: datasets.Dataset, route: str = "") -> datasets.Dataset:
     """The documents of loaded items: each item plus what the baseline models read
-    (``abductive_tasks.models.baselines``: one image rated 1-10) and, for the factored retrieval, ``score_route``."""
+    (``abductive_tasks.models.baselines``: one image rated 1-10) and, for the factored routes, ``score_route``.
+
+    The factored retrieval's documents (one per instance id: 23,000 narrow rows for the full val retrieval) also hold
+    their rows as Python dicts, so lmms-eval's reads of them (requests, the model's visuals, process_results) do not
+    convert an Arrow row each time. The others stay plain datasets: the per-pair routes have up to millions of
+    documents, and the factored localization's rows hold lists over all 2.37M instances (kept in Arrow)."""
     documents = items.add_column("answer_kind", ["score"] * len(items))
     documents = documents.add_column("choices", [[] for _ in range(len(items))])
     documents = documents.add_column("candidate_images", [[path] for path in items["image_path"]])
-    return documents.add_column("score_route", [route] * len(items)) if route else documents
+    if not route:
+        return documents
+    documents = documents.add_column("score_route", [route] * len(items))
+    if route != EMBEDDING_ROUTE:
+        return documents
+    from abductive_tasks.inputs.documents import held
+
+    return held(documents)
 
 
 def retrieval_docs(placeholder: datasets.Dataset) -> datasets.Dataset:

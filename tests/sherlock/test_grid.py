@@ -217,11 +217,27 @@ def test_missing_documents_and_plain_scores_are_counted_not_scored(tmp_path):
         (lambda instances, key: key.__setitem__(instances[0]["test_id"], ["id-a", "id-z"]), "ids differ"),
     ],
 )
-def test_a_chunk_that_is_not_a_retrieval_grid_is_rejected(change, message):
+@pytest.mark.parametrize("key_in_file_order", [False, True])
+def test_a_chunk_that_is_not_a_retrieval_grid_is_rejected(change, message, key_in_file_order):
     instances, key = chunk_files()
     change(instances, key)
+    if key_in_file_order:  # the key's values are then taken as they stand, not looked up
+        key = in_file_order(instances, key)
     with pytest.raises(FactoringError, match=message):
         factor_retrieval_chunk(instances, key, 0, "val_retrieval_0_instances.json")
+
+
+def in_file_order(instances: list[dict], key: dict) -> dict:
+    """``key`` listing the instances' test ids in their file order first, then any others."""
+    ordered = {instance["test_id"]: key[instance["test_id"]] for instance in instances if instance["test_id"] in key}
+    return ordered | key
+
+
+def test_an_answer_key_in_the_files_order_gives_the_same_gold_grid():
+    instances, key = chunk_files()
+    ordered = in_file_order(instances, key)
+    assert list(ordered) == [instance["test_id"] for instance in instances] != list(key)
+    assert _same(factor_retrieval_chunk(instances, ordered, 0, "x"), factor_retrieval_chunk(instances, key, 0, "x"))
 
 
 def test_chunks_load_in_parallel_processes_with_the_same_result(tmp_path, monkeypatch):
@@ -360,6 +376,9 @@ def test_a_cached_chunk_with_rolled_gold_columns_is_factored_again(tmp_path, mon
         ["é", "a", "é", "e"],  # not ASCII: Python's sort
         ["a\x00", "a", "b"],  # a NUL, which numpy's fixed-width bytes would drop
         [f"{n % 97:x}{n % 13}" for n in range(2000)],  # ASCII with duplicates: numpy's stable sort
+        [f"{n % 3:08d}{n % 7}{n * 37 % 11:03d}" for n in range(600)],  # one width, 8-byte prefixes tied
+        [f"prefix{n % 5}-{n % 17}" + "x" * (n % 3) for n in range(600)],  # several widths, tied, duplicates
+        [f"{n % 4}" * (1 + n % 9) for n in range(300)],  # ids shorter and longer than the 8-byte prefix
         [],
     ],
 )

@@ -20,9 +20,15 @@ from PIL import Image
 from abductive_tasks import compat
 from abductive_tasks.inputs import images
 from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.inputs.documents import HeldRows
 from abductive_tasks.models.baselines import DumbPixel, RandomBaseline
 from abductive_tasks.sherlock import data, hooks, prompts
-from abductive_tasks.sherlock.embeddings import EMBEDDING_ROUTE, decode_embeddings, encode_embeddings
+from abductive_tasks.sherlock.embeddings import (
+    EMBEDDING_ROUTE,
+    SCORE_MATRIX_ROUTE,
+    decode_embeddings,
+    encode_embeddings,
+)
 
 from helpers.specs import evaluate, records
 
@@ -42,6 +48,18 @@ def loglikelihood(score: float | None) -> str:
 
 
 # ---------------------------------------------------------------- documents, visuals, prompts
+
+
+def test_factored_retrieval_documents_hold_their_rows_as_arrow_gives_them_and_the_others_stay_plain():
+    factored = docs_of("retrieval", view="factored")
+    assert isinstance(factored, HeldRows) and len(factored) > 0
+    arrow = factored.select(range(len(factored)))  # a derived dataset reads Arrow again
+    assert not isinstance(arrow, HeldRows) or not arrow._held()
+    assert [factored[i] for i in range(len(factored))] == list(factored) == list(arrow)
+    assert factored[0]["score_route"] == EMBEDDING_ROUTE
+    assert not isinstance(docs_of("retrieval", view="mini"), HeldRows)
+    localization = hooks.documents_from(data.load(ROOT, "localization", "val", "factored").items, SCORE_MATRIX_ROUTE)
+    assert not isinstance(localization, HeldRows)  # its rows hold lists over every instance: kept in Arrow
 
 
 def test_documents_carry_what_the_baselines_read():
