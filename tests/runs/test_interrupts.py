@@ -14,6 +14,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from abductive_tasks.runs.vllm import INTERRUPTS, VllmServer, interrupts_held
 
 ROUNDS = 200
@@ -39,6 +41,7 @@ INJECTED = textwrap.dedent(
 
     os.register_at_fork(before=interrupt_at_fork)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # as at a terminal, also when started as a background job
     log, caught = Path(sys.argv[1]), 0
     for _ in range({rounds}):
         armed.append(True)
@@ -86,7 +89,16 @@ def test_the_server_output_copier_never_receives_interrupts(tmp_path):
         server.stop()
 
 
-def test_a_held_interrupt_is_raised_on_leaving_and_handlers_are_restored():
+@pytest.fixture
+def ctrl_c_delivered():
+    """SIGINT raising KeyboardInterrupt, as at a terminal: a suite started as a background job (or under nohup)
+    inherits it ignored."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_a_held_interrupt_is_raised_on_leaving_and_handlers_are_restored(ctrl_c_delivered):
     handler = signal.getsignal(signal.SIGINT)
     raised = False
     try:
