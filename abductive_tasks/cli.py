@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import difflib
 import importlib.util
+import json
 import os
 import re
 import sys
@@ -106,6 +107,12 @@ when the evaluation failed. Results go to DIR/<model>-<hash of its args>/; a sum
 Example (offline, CPU, the embedded sample data):
   {EXAMPLE}
 
+A task that reads another task's run (MuCR's mucr_exp the picks of mucr_c2e and mucr_cue, CCoT's second stage the
+scene graphs of its first, nleye_triplet_described the descriptions of nleye_describe) has those stages run first,
+for the same model and data, under <output_path>/stages/:
+  --describer MODEL [--describer_args K=V,...]   another model describes for nleye_triplet_described (t.1)
+  --print-commands                                show the stages and the last run, start nothing
+
 Subcommands:
 {subcommands}
 
@@ -187,7 +194,7 @@ def check_options(argv: list[str]) -> None:
         return
     for argument in argv:
         name = argument.split("=", 1)[0]
-        if not name.startswith("--") or name == "--" or name in known:
+        if not name.startswith("--") or name == "--" or name in known or name in CHAIN_OPTIONS:
             continue
         if sum(option.startswith(name) for option in known) == 1:
             continue
@@ -330,6 +337,7 @@ def check_data(tasks: str) -> None:
     so lmms-eval's own ``process_docs`` reuses it: no file is read or decoded twice."""
     from abductive_tasks import compat
     from abductive_tasks.inputs.data import DataError, DataUnreachable
+    from abductive_tasks.inputs.stages import StageError
     from abductive_tasks.runs import catalog
     from abductive_tasks.runs.suite import Suite
 
@@ -341,6 +349,8 @@ def check_data(tasks: str) -> None:
             config["process_docs"](None)
         except DataUnreachable as error:
             raise DataProblem(str(error)) from error
+        except StageError as error:  # what a chained task reads: one line naming the mismatch
+            raise DataProblem(str(error)) from error
         except DataError as error:
             benchmark = suite.facts(task).benchmark
             layout = compat.tasks_path() / str(benchmark) / "README.md"
@@ -350,10 +360,120 @@ def check_data(tasks: str) -> None:
             ) from error
 
 
+# Our own options of the eval command (not lmms-eval's): taken off the command line before lmms-eval sees it.
+CHAIN_OPTIONS = {"--describer": True, "--describer_args": True, "--print-commands": False}
+
+
+def own_options(argv: list[str]) -> tuple[list[str], dict[str, str | bool]]:
+    """``argv`` without :data:`CHAIN_OPTIONS`, and their values (``--x v`` or ``--x=v``; a flag is True)."""
+    kept: list[str] = []
+    found: dict[str, str | bool] = {}
+    words = iter(argv)
+    for word in words:
+        name, equals, value = word.partition("=")
+        if name not in CHAIN_OPTIONS:
+            kept.append(word)
+        elif not CHAIN_OPTIONS[name]:
+            found[name] = True
+        elif equals or (value := next(words, None)) is not None:
+            found[name] = value
+        else:
+            raise UsageError(f"{name} needs a value")
+    return kept, found
+
+
+def say(message: str) -> None:
+    print(f"[chain] {message}", flush=True)
+
+
+def plan_chain(argv: list[str], args: argparse.Namespace, options: dict) -> object | None:
+    """The chain of stages the command's tasks read (:class:`~abductive_tasks.runs.chain.CommandChain`), None when no
+    task reads another task's run; with no such task, ``ABDUCTIVE_RUN`` is still set when a task of the command
+    reads what a variable names (checked against this run's model and limit) or is one another reads (what it stores
+    under a variable's name is bound to this run)."""
+    from abductive_tasks import compat
+    from abductive_tasks.inputs.stages import RUN_VARIABLE
+    from abductive_tasks.runs import catalog, chain
+    from abductive_tasks.runs.suite import Suite
+
+    suite = Suite()
+    requested = suite.expand([name for name in args.tasks.split(",") if name in catalog.names()])
+    describer = options.get("--describer")
+    chained = chain.command_chain(
+        args.model,
+        _model_args_text(args.model_args),
+        argv,
+        requested,
+        suite,
+        args.output_path,
+        (str(describer), str(options.get("--describer_args") or "")) if describer else None,
+    )
+    if describer and (chained is None or chained.describer is None):
+        raise UsageError(
+            "--describer names the model whose descriptions nleye_triplet_described reads; no task of "
+            "this command reads descriptions from a run (or ABDUCTIVE_NLEYE_DESCRIPTIONS names them)"
+        )
+    if describer and describer not in compat.model_names():
+        raise UsageError(
+            f"--describer: unknown model '{describer}'{did_you_mean(str(describer), compat.model_names())}"
+        )
+    if chained is None:
+        fed = {up for task in suite.task_names for up in suite.facts(task).reads}
+        if any(task in fed or suite.facts(task).reads for task in requested):
+            os.environ[RUN_VARIABLE] = json.dumps(
+                chain.command_run(args.model, _model_args_text(args.model_args), argv)
+            )
+    return chained
+
+
+def _model_args_text(model_args: object) -> str:
+    if isinstance(model_args, dict):
+        return ",".join(f"{key}={value}" for key, value in model_args.items())
+    return str(model_args or "")
+
+
+def run_chain(argv: list[str], args: argparse.Namespace, chained, print_only: bool) -> tuple[int, list[str]]:
+    """Run (or, ``print_only``, show) the upstream stages; then set this process up for the last run: its stage
+    variables and the command's response cache. Returns (exit status, the last run's command line)."""
+    from abductive_tasks.runs.secrets import collect_secrets, redact_text
+
+    code = chained.walk(say, start=not print_only)
+    if code:
+        print(f"abductive-eval: a stage the tasks read failed (exit status {code}); see above", file=sys.stderr)
+        return 1, argv
+    final = argv if option_value(argv, "--use_cache") else [*argv, "--use_cache", str(chained.cache)]
+    if print_only:
+        say(f"then, in this process: {chained.shown(chained.runner, chained.requested, ['abductive-eval', *final])}")
+        return 0, final
+    os.environ.update(chained.variables(chained.runner, chained.requested))
+    os.environ["LMMS_CACHE_RUN_ID"] = chained.cache_id
+    secrets = collect_secrets(args=argv, environment=os.environ)
+    say(redact_text(f"last run: {' '.join(final)}", secrets))
+    return 0, final
+
+
 def run_eval(argv: list[str]) -> int:
     """Check the command line, run lmms-eval's evaluation with ``argv`` and print a summary per run;
-    return 0 on success, 1 on any failure, 2 for a command-line mistake found before the run."""
+    return 0 on success, 1 on any failure, 2 for a command-line mistake found before the run. A task reading another
+    task's run (MuCR's Exp on the model's picks, CCoT, NL-Eye image-to-text) has those stages run first, each as a
+    child ``abductive-eval`` (:mod:`abductive_tasks.runs.chain`); ``--print-commands`` shows them, starting nothing."""
+    saved = {name: os.environ.get(name) for name in STAGE_VARIABLES}  # set for this run only (in-process callers)
     try:
+        return _run_eval(argv)
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+STAGE_VARIABLES = ("ABDUCTIVE_RUN", "ABDUCTIVE_STAGE_INPUTS", "LMMS_CACHE_RUN_ID")
+
+
+def _run_eval(argv: list[str]) -> int:
+    try:
+        argv, options = own_options(argv)
         args = checked_command_line(argv)
     except UsageError as error:
         print(f"abductive-eval: {error}", file=sys.stderr)
@@ -361,15 +481,34 @@ def run_eval(argv: list[str]) -> int:
     except DataProblem as problem:
         print(f"abductive-eval: {problem}", file=sys.stderr)
         return 1
+    chained = None
     try:
+        if args.model and args.tasks and args.tasks not in LIST_TASKS:
+            chained = plan_chain(argv, args, options)
+        elif options:
+            raise UsageError(f"{', '.join(options)}: for a run of --model over --tasks")
         if args.model and args.tasks not in LIST_TASKS:
             check_model_on_hub(args)
+        if chained is not None:
+            code, argv = run_chain(argv, args, chained, bool(options.get("--print-commands")))
+            if code or options.get("--print-commands"):
+                return code
+        elif options.get("--print-commands"):
+            print(" ".join(["abductive-eval", *argv]))
+            return 0
         if args.tasks and args.tasks not in LIST_TASKS and (args.verbosity or "").upper() != "DEBUG":
             check_data(args.tasks)
+    except UsageError as error:
+        print(f"abductive-eval: {error}", file=sys.stderr)
+        return 2
     except (HubUnreachable, DataProblem) as error:
         print(f"abductive-eval: {error}", file=sys.stderr)
         return 1
-    return evaluate_and_summarise(argv, args)
+    try:
+        return evaluate_and_summarise(argv, args)
+    finally:
+        if chained is not None:
+            chained.finish(say)
 
 
 def checked_command_line(argv: list[str]) -> argparse.Namespace:

@@ -54,26 +54,38 @@ VARIABLES: dict[str, Variable] = {
         Variable(
             "ABDUCTIVE_NLEYE_DESCRIBER",
             "",
-            "NL-Eye image-to-text: the name nleye_describe stores this run's descriptions under "
+            "NL-Eye image-to-text, plain lmms-eval: a name nleye_describe also stores its descriptions under "
             "(e.g. the describing model's name)",
         ),
         Variable(
             "ABDUCTIVE_NLEYE_DESCRIPTIONS",
             "",
-            "NL-Eye image-to-text: the describer whose descriptions nleye_triplet_described reads "
-            "(default: ABDUCTIVE_NLEYE_DESCRIBER)",
+            "NL-Eye image-to-text: the describer whose stored descriptions nleye_triplet_described reads "
+            "(default: ABDUCTIVE_NLEYE_DESCRIBER; unset: abductive-eval runs nleye_describe first)",
         ),
         Variable(
             "ABDUCTIVE_MUCR_SCENE_GRAPHS",
             "",
-            "MuCR CCoT: the name mucr_<level>_ccot_graph stores its scene graphs under and mucr_<level>_ccot "
-            "reads them back by (e.g. the model's name)",
+            "MuCR CCoT, plain lmms-eval: the name mucr_<level>_ccot_graph also stores its scene graphs under and "
+            "mucr_<level>_ccot reads them back by (unset: abductive-eval runs the graph stage first)",
         ),
         Variable(
             "ABDUCTIVE_MUCR_PICKS",
             "",
-            "MuCR Exp (Eq. 5): the folder holding the same model's mucr_c2e and mucr_cue samples "
-            "(--log_samples; the _split tasks for mucr_exp_split), whose picks mucr_exp explains",
+            "MuCR Exp (Eq. 5), plain lmms-eval: the folder holding the same model's mucr_c2e and mucr_cue samples "
+            "(--log_samples) whose picks mucr_exp explains (unset: abductive-eval runs them first)",
+        ),
+        Variable(
+            "ABDUCTIVE_STAGE_INPUTS",
+            "",
+            "set by abductive-eval and batch for a chained task's run: the stage outputs it reads (JSON, by digest)",
+            changes_scores=False,  # what they name enters a run's identity by content (its tasks' inputs)
+        ),
+        Variable(
+            "ABDUCTIVE_RUN",
+            "",
+            "set by abductive-eval and batch: the run's model and --limit (JSON), checked against what it reads",
+            changes_scores=False,
         ),
         Variable("ABDUCTIVE_JUDGE", "on", "'off' disables the LLM judge even when OPENAI_API_KEY is set"),
         Variable(
@@ -211,6 +223,16 @@ def mucr_picks() -> str:
     """``ABDUCTIVE_MUCR_PICKS``: the folder of the earlier samples mucr_exp and its form and strategy variants read
     their picks from ('' when unset)."""
     return raw("ABDUCTIVE_MUCR_PICKS")
+
+
+def stage_inputs() -> str:
+    """``ABDUCTIVE_STAGE_INPUTS`` as set ('' when unset)."""
+    return raw("ABDUCTIVE_STAGE_INPUTS")
+
+
+def this_run(environment: Mapping[str, str] | None = None) -> str:
+    """``ABDUCTIVE_RUN`` as set ('' when unset; in ``environment``, default: this process's)."""
+    return raw("ABDUCTIVE_RUN", environment)
 
 
 def judge_disabled() -> bool:

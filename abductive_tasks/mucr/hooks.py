@@ -14,17 +14,34 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from loguru import logger
-
-from abductive_tasks.inputs.data import DataError, documents
+from abductive_tasks.inputs.data import documents
 from abductive_tasks.inputs.images import compose_labelled, load_image
+from abductive_tasks.inputs.stages import (
+    Slot,
+    StageError,
+    StageOutput,
+    content_digest,
+    counting_every_item,
+    outside_limit,
+    validated,
+    without_upstream,
+)
 from abductive_tasks.mucr import prompts
 from abductive_tasks.mucr.data import N_CANDIDATES, load_selected
 from abductive_tasks.mucr.metrics import PICK_COUNTS, choice_outcome, exp_outcome, exp_own_outcome, split_explanation
-from abductive_tasks.mucr.picks import Picks, load_own_picks
+from abductive_tasks.mucr.picks import PICKS_VARIABLE, own_picks
 from abductive_tasks.scoring import judge
 from abductive_tasks.scoring.reading.kinds import Choice, parse_judge_score
-from abductive_tasks.scoring.taskspec import REQUEST_FAILED, Metric, Reading, TaskSpec
+from abductive_tasks.scoring.taskspec import (
+    REQUEST_FAILED,
+    UPSTREAM_MISSING,
+    Metric,
+    Reading,
+    TaskSpec,
+)
+from abductive_tasks.scoring.taskspec import (
+    counting_every_item as every_item,
+)
 
 if TYPE_CHECKING:
     import datasets
@@ -142,66 +159,92 @@ def exp_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
 # ---------------------------------------------------------------- Exp on the model's own picks (Eq. 5)
 
 
-def _pick(picks: Picks, item_id: str, level: str, counts: dict[str, int]) -> int | None:
-    """The option ``picks`` holds for the item; None (counted) when it is missing or unreadable."""
-    entry = picks.by_item.get(item_id)
+def choice_digest(doc: dict) -> str:
+    """What a C2E/E2C/Cue document shows, by content: its images by their bytes, its options as shown and where the
+    gold answer is (not the prompt, which a strategy changes): a pick is read back only for the document it answered."""
+    return content_digest([str(doc["gold_position"]), *doc.get("options", ())], doc["image_paths"])
+
+
+def _pick(picks: StageOutput, item_id: str, level: str, counts: dict[str, int]) -> int | None:
+    """The option ``picks`` holds for the item; None (counted) when it is missing, failed or unreadable."""
+    entry = picks.items.get(item_id)
     if entry is None:
         counts[f"{level}_picks_missing"] += 1
         return None
-    picked = entry[1]
-    if picked is None:
-        counts[f"{level}_picks_unreadable"] += 1
+    if entry.value is None:
+        counts[f"{level}_picks_{'failed' if entry.status == REQUEST_FAILED else 'unreadable'}"] += 1
         return None
-    if not 1 <= picked <= N_CANDIDATES:
-        raise DataError(f"{picks.source}: item {item_id!r} picked option {picked}, expected 1-{N_CANDIDATES}")
-    return picked
+    if isinstance(entry.value, bool) or not isinstance(entry.value, int) or not 1 <= entry.value <= N_CANDIDATES:
+        raise StageError(f"{picks.origin}: item {item_id!r} picked option {entry.value!r}, expected 1-{N_CANDIDATES}")
+    return entry.value
 
 
-def exp_own_docs_from(items: Iterable[dict], c2e: Picks, cue: Picks, task: str = "mucr_exp") -> datasets.Dataset:
+def _exp_stand_in(item: dict, by_id: dict[str, dict]) -> dict:
+    """What an item without a readable pick counts as: the Exp record of an unanswered question (0 on every part)."""
+    return {**_exp_doc(item, by_id), "gold_cue": item["cue"], "effect_pick": "", "effect_pick_correct": None,
+            "cue_pick_correct": None}  # fmt: skip
+
+
+def exp_own_docs_from(
+    items: Iterable[dict], c2e: StageOutput, cue: StageOutput, task: str = "mucr_exp"
+) -> datasets.Dataset:
     """Exp documents on the model's own picks (Eq. 5): the cause image, the effect image the model picked in C2E
     and the cue phrase it picked in Cue (same data, same form); the references stay the true pair's annotations
-    (Eq. 6-8). An item whose effect or cue pick is missing or unreadable is left out, never asked with the gold
-    answer, and counted in every document (``PICK_COUNTS``)."""
+    (Eq. 6-8). The picks must answer the documents built from the data loaded now (item ids, contents). An item
+    whose effect or cue pick is missing, failed or unreadable is never asked (never with the gold answer): it counts
+    as an unanswered question, 0 on every part, over all items (``PICK_COUNTS`` say why)."""
     by_id = {item["item_id"]: item for item in items}
     effect_docs = {item_id: _image_choice_doc(item, by_id, "c2e") for item_id, item in by_id.items()}
     cue_docs = {item_id: _cue_doc(item) for item_id, item in by_id.items()}
-    c2e.check_gold({item_id: doc["gold_position"] for item_id, doc in effect_docs.items()})
-    cue.check_gold({item_id: doc["gold_position"] for item_id, doc in cue_docs.items()})
+    validated(task, c2e, {item_id: choice_digest(doc) for item_id, doc in effect_docs.items()})
+    validated(task, cue, {item_id: choice_digest(doc) for item_id, doc in cue_docs.items()})
     counts = dict.fromkeys(PICK_COUNTS, 0)
-    docs = []
+    slots = []
     for item_id, item in by_id.items():
+        if outside_limit(c2e, item_id) or outside_limit(cue, item_id):
+            continue  # beyond the --limit of the stage this (equally limited) run reads: not one of its items
         effect_pick, cue_pick = _pick(c2e, item_id, "c2e", counts), _pick(cue, item_id, "cue", counts)
+        stand_in = _exp_stand_in(item, by_id)
         if effect_pick is None or cue_pick is None:
-            counts["items_without_picks"] += 1
+            slots.append(Slot(item_id, [], [stand_in]))
             continue
         picked_pair = effect_docs[item_id]["candidate_ids"][effect_pick - 1]
         shown = [item["cause_image"], by_id[picked_pair]["effect_image"]]
-        docs.append(
-            {
-                **_exp_doc(item, by_id),
-                "cue": cue_docs[item_id]["options"][cue_pick - 1],
-                "gold_cue": item["cue"],
-                "effect_pick": picked_pair,
-                "effect_pick_correct": picked_pair == item_id,
-                "cue_pick_correct": cue_pick == cue_docs[item_id]["gold_position"],
-                "image_paths": shown,
-                "candidate_images": shown,
-            }
-        )
-    if not docs:
-        raise DataError(f"{task}: no item has both a readable effect pick ({c2e.source}) and cue pick ({cue.source})")
-    if counts["items_without_picks"]:
-        logger.warning(
-            f"{task}: {counts['items_without_picks']} of {len(by_id)} items lack a readable effect or cue pick "
-            "and are left out (counted in exp_counts)"
-        )
-    return documents([doc | counts for doc in docs])
+        doc = {
+            **_exp_doc(item, by_id),
+            "cue": cue_docs[item_id]["options"][cue_pick - 1],
+            "gold_cue": item["cue"],
+            "effect_pick": picked_pair,
+            "effect_pick_correct": picked_pair == item_id,
+            "cue_pick_correct": cue_pick == cue_docs[item_id]["gold_position"],
+            "image_paths": shown,
+            "candidate_images": shown,
+        }
+        slots.append(Slot(item_id, [doc], [stand_in]))
+    for slot in slots:
+        slot.docs = [doc | counts for doc in slot.docs]
+        slot.stand_ins = [doc | counts for doc in slot.stand_ins]
+    return counting_every_item(slots, task, f"picks of {c2e.task} from {c2e.origin}, of {cue.task} from {cue.origin}")
+
+
+def exp_without_picks(items: Sequence[dict], task: str) -> datasets.Dataset:
+    """``task`` given no picks (plain lmms-eval without ``ABDUCTIVE_MUCR_PICKS``): not computed, never the gold bound
+    under Exp's name (:func:`~abductive_tasks.inputs.stages.without_upstream`)."""
+    by_id = {item["item_id"]: item for item in items}
+    stand_in = _exp_stand_in(items[0], by_id) | dict.fromkeys(PICK_COUNTS, 0)
+    how = (
+        f"abductive-eval runs the same model's C2E and Cue first ({task} explains the model's own picks, Eq. 5), or "
+        f"set {PICKS_VARIABLE}=<folder of their samples>; mucr_exp_gold is the gold-conditioned upper bound"
+    )
+    return without_upstream(task, stand_in, how)
 
 
 def exp_own_docs_of(task: str) -> datasets.Dataset:
-    """The documents of the Exp task ``task`` (any form or strategy): the picks of its own C2E and Cue namesakes
-    (:func:`picks.pick_tasks`), read from ``ABDUCTIVE_MUCR_PICKS``."""
-    return exp_own_docs_from(load_selected().items, *load_own_picks(task), task=task)
+    """The documents of the Exp task ``task`` (any form or strategy): the picks of the C2E and Cue tasks it reads
+    (:func:`picks.pick_tasks`), from the run's stage inputs or ``ABDUCTIVE_MUCR_PICKS``."""
+    items = list(load_selected().items)
+    picks = own_picks(task)
+    return exp_without_picks(items, task) if picks is None else exp_own_docs_from(items, *picks, task=task)
 
 
 def exp_own_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
@@ -307,6 +350,7 @@ def _offline_part(candidate: str, references: Sequence[str]) -> float | None:
 def _choice_record(doc: dict, reading: Reading) -> dict:
     return {
         "item_id": doc["item_id"],
+        "doc_digest": choice_digest(doc),  # what the pick answered, for the Exp task that explains it (Eq. 5)
         "label": doc["label"],
         "style": doc["style"],
         "candidate_rule": doc.get("candidate_rule", ""),
@@ -322,9 +366,9 @@ def _exp_record(doc: dict, reading: Reading) -> dict:
 
     With a judge: one 0-10 judge score per part (one annotation in the v2 schema). Without: the
     offline similarity per part. A failed request is no answer: every part scores 0, and no
-    judge question is asked.
+    judge question is asked; so does an item never asked for want of its upstream output (Eq. 5's picks).
     """
-    failed = reading.status == REQUEST_FAILED
+    failed = reading.status in (REQUEST_FAILED, UPSTREAM_MISSING)
     parts, labelled = (("", "", ""), None) if failed else reading.value
     references = [split_explanation(reference)[0] for reference in doc["references"]]
     judged = judge.judge_configured()
@@ -334,7 +378,7 @@ def _exp_record(doc: dict, reading: Reading) -> dict:
         if not judged:
             score, status = None, judge.NOT_CONFIGURED
         elif failed:
-            score, status = 0.0, REQUEST_FAILED
+            score, status = 0.0, reading.status
         else:
             score, status = _judge_part(k, part, part_references)
         record[f"s{k + 1}"], record[f"s{k + 1}_status"] = score, status
@@ -384,7 +428,9 @@ def _exp_own_record(doc: dict, reading: Reading) -> dict:
     return _exp_record(doc, reading) | picks
 
 
-EXP_OWN = TaskSpec(name="mucr_exp", prefix="exp", metrics=EXP.metrics, record=_exp_own_record, compute=exp_own_outcome)
+EXP_OWN = TaskSpec(
+    name="mucr_exp", prefix="exp", metrics=EXP.metrics, record=_exp_own_record, compute=every_item(exp_own_outcome)
+)
 SPECS = (C2E, E2C, CUE, EXP, EXP_OWN)
 
 process_results_c2e = C2E.results_reader(lambda doc: FOUR_OPTIONS, doc_to_text_c2e_composite)

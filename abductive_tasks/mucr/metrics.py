@@ -18,14 +18,16 @@ import numpy as np
 from abductive_tasks.mucr.data import CANDIDATE_RULES
 from abductive_tasks.scoring.judge import JUDGE_FAILED, OK, UNPARSABLE
 from abductive_tasks.scoring.stats import Estimate
-from abductive_tasks.scoring.taskspec import REQUEST_FAILED, Outcome
+from abductive_tasks.scoring.taskspec import REQUEST_FAILED, UPSTREAM_MISSING, Outcome
 
 Records = list[dict]
 CHANCE = 0.25  # one of four options at random (Table 1 "Random": 25.00 for C2E, E2C and Cue)
 BREAKDOWNS = ("label", "style")  # Figure 9: category and style
 EXP_WEIGHTS = np.array([0.25, 0.25, 0.5])  # lambda_1..3 of Eq. (9) (Experimental Setup)
 PARTS = ("cause image", "effect image", "causal link")  # order of Eq. (6)-(8)
-SCORED = (OK, REQUEST_FAILED)  # part statuses that enter the means (a failed request scores 0, unasked)
+# Part statuses that enter the means: a failed request, and an item never asked for want of its picks (Eq. 5), score
+# 0 unasked.
+SCORED = (OK, REQUEST_FAILED, UPSTREAM_MISSING)
 
 
 # ---------------------------------------------------------------- C2E, E2C, Cue (Eq. 1-4)
@@ -144,11 +146,12 @@ def exp_outcome(records: Records) -> Outcome:
     """S1-S3 and Exp with the LLM judge, or their offline-similarity stand-ins without one.
 
     With a judge, the means run over the pairs whose three parts were all scored: judged, or a
-    failed request (0 for every part, no judge question). Pairs with a failed or unreadable judge
+    failed request or an item without its picks (0 for every part, no judge question). Pairs with a failed or
+    unreadable judge
     verdict are left out and counted. Without a judge the judge metrics are None (one warning)
     and the offline similarity is reported over the pairs it scored.
     """
-    answered = [record for record in records if record["answer_status"] != REQUEST_FAILED]
+    answered = [record for record in records if record["answer_status"] not in (REQUEST_FAILED, UPSTREAM_MISSING)]
     outcome = Outcome(
         # Answers without the three labelled parts the prompt asks for (split by sentences instead).
         values={
@@ -184,23 +187,27 @@ def exp_outcome(records: Records) -> Outcome:
     return outcome
 
 
-# Counted in every Exp-on-own-picks document: items left out for want of a readable effect or cue pick, and why.
+# Counted in every Exp-on-own-picks document: why items were not asked (their effect or cue pick is missing from the
+# C2E / Cue run, its request failed, or its reply gave no option); each such item scores 0 (items_missing_upstream).
 PICK_COUNTS = (
-    "items_without_picks",
     "c2e_picks_missing",
+    "c2e_picks_failed",
     "c2e_picks_unreadable",
     "cue_picks_missing",
+    "cue_picks_failed",
     "cue_picks_unreadable",
 )
 
 
 def exp_own_outcome(records: Records) -> Outcome:
-    """Exp on the model's own picks (Eq. 5): :func:`exp_outcome` over the items asked, with the items left out for
-    a missing or unreadable pick and the items asked with a wrong effect / cue pick counted."""
+    """Exp on the model's own picks (Eq. 5): :func:`exp_outcome` over every item, those without a readable pick at 0
+    (their records: ``answer_status`` upstream_missing), with why picks were missing and the items asked with a wrong
+    effect / cue pick counted."""
     outcome = exp_outcome(records)
+    asked = [record for record in records if record["answer_status"] != UPSTREAM_MISSING]
     outcome.counts |= {name: int(records[0][name]) if records else 0 for name in PICK_COUNTS}
     outcome.counts |= {
-        "items_effect_pick_wrong": sum(not record["effect_pick_correct"] for record in records),
-        "items_cue_pick_wrong": sum(not record["cue_pick_correct"] for record in records),
+        "items_effect_pick_wrong": sum(not record["effect_pick_correct"] for record in asked),
+        "items_cue_pick_wrong": sum(not record["cue_pick_correct"] for record in asked),
     }
     return outcome

@@ -4,15 +4,15 @@ Each variant YAML ``include:``s its base task (``mucr_c2e``, ``mucr_e2c``, ``muc
 replaces only what the strategy changes; the hooks here wrap the base task's own hooks, read from its YAML
 (:func:`base_hook`), so a variant follows its base (documents, prompt, answer reading, metrics). One exception:
 an Exp variant explains the model's own picks in the same strategy's C2E and Cue runs (``mucr_exp_cot`` those of
-``mucr_c2e_cot`` and ``mucr_cue_cot``; :func:`picks.pick_tasks`), not the base's, so it runs as a second stage
-(:func:`variant_docs`).
+``mucr_c2e_cot`` and ``mucr_cue_cot``, as its YAML's ``reads`` declares), not the base's, so it runs as a second
+stage (:func:`variant_docs`; :mod:`abductive_tasks.inputs.stages`).
 
 * CoT: the base prompt with the zero-shot trigger (:func:`prompts.cot_prompt`); read and scored as the base.
-* CCoT: ``mucr_<level>_ccot_graph`` asks for the scene graph and stores it under the name
-  ``ABDUCTIVE_MUCR_SCENE_GRAPHS`` gives (:mod:`abductive_tasks.mucr.scene_graphs`); a later run of
-  ``mucr_<level>_ccot`` with the same name puts it before the question. A pair without a stored graph is
-  left out and counted (``items_without_scene_graph``); the second stage scores with the level's spec in
-  :mod:`hooks` plus that count (:func:`_with_graph_count`).
+* CCoT: ``mucr_<level>_ccot_graph`` asks for the scene graph (its record keeps it, and with
+  ``ABDUCTIVE_MUCR_SCENE_GRAPHS`` it is also stored under that name: :mod:`abductive_tasks.mucr.scene_graphs`); a
+  later run of ``mucr_<level>_ccot`` reads the graphs of that run (a stage) and puts each before the question. A
+  pair without a graph is not asked and counts as wrong (0 at Exp), over all pairs (``items_missing_upstream``); the
+  second stage scores with the level's spec in :mod:`hooks` counting every item (:func:`_ccot_answer`).
 * ICL / MMICL: two solved examples (question and gold answer) from other pairs (:func:`draw_shots`) before
   the question; MMICL's examples carry their composite images, ICL's are text only.
 """
@@ -20,21 +20,33 @@ an Exp variant explains the model's own picks in the same strategy's C2E and Cue
 from __future__ import annotations
 
 import functools
+import json
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from loguru import logger
-
 from abductive_tasks import compat, settings
-from abductive_tasks.inputs.data import DataError, benchmark_root
+from abductive_tasks.inputs.data import DataError, benchmark_root, documents
+from abductive_tasks.inputs.stages import (
+    MISSING_FIELD,
+    NO_UPSTREAM_FIELD,
+    Slot,
+    StageError,
+    StageOutput,
+    counting_every_item,
+    outside_limit,
+    upstream_output,
+    validated,
+    without_upstream,
+)
 from abductive_tasks.mucr import hooks, prompts, scene_graphs
 from abductive_tasks.mucr.data import BENCHMARK, HUB_REPO, causal_groups, load
 from abductive_tasks.mucr.metrics import split_explanation
 from abductive_tasks.scoring.reading.kinds import AnswerKind
 from abductive_tasks.scoring.stats import Estimate
 from abductive_tasks.scoring.taskspec import PARSED, Metric, Outcome, Reading, Records, TaskSpec
+from abductive_tasks.scoring.taskspec import counting_every_item as every_item
 
 if TYPE_CHECKING:
     import datasets
@@ -53,7 +65,7 @@ def base_hook(level: str, hook: str) -> Callable:
 
 def variant_docs(level: str, task: str, placeholder: datasets.Dataset) -> datasets.Dataset:
     """The documents of ``task``, a strategy variant of ``level``: the base task's; at Exp, those on the picks of
-    the same strategy's C2E and Cue runs (Eq. 5), read from ``ABDUCTIVE_MUCR_PICKS``."""
+    the C2E and Cue runs ``task`` reads (Eq. 5; :func:`hooks.exp_own_docs_of`)."""
     if level == "exp":
         return hooks.exp_own_docs_of(task)
     return base_hook(level, "process_docs")(placeholder)
@@ -176,22 +188,31 @@ def scene_graph_key(level: str, doc: dict) -> str:
     return scene_graphs.key(prompts.ccot_graph_prompt(base_hook(level, "doc_to_text")(doc)), doc["image_paths"])
 
 
-def _store_name(task: str) -> str:
-    name = settings.mucr_scene_graphs()
-    if not name:
-        raise DataError(
-            f"{task} needs ABDUCTIVE_MUCR_SCENE_GRAPHS=<name>: the name the scene graphs are stored under and "
-            "read back by (e.g. the model's name; the same for the _ccot_graph run and the _ccot run)"
-        )
-    return name
+def _with_fields(docs: datasets.Dataset, fields: dict) -> datasets.Dataset:
+    """``docs`` with ``fields`` added to every document, and to the stand-ins they carry."""
+    rows = []
+    for doc in docs:
+        if MISSING_FIELD in doc:
+            doc[MISSING_FIELD] = json.dumps([stand_in | fields for stand_in in json.loads(doc[MISSING_FIELD])])
+        rows.append(doc | fields)
+    return documents(rows)
+
+
+def _slots(docs: datasets.Dataset) -> list[Slot]:
+    """The items behind chained documents: each document's stand-ins (items before it without upstream output), then
+    the document itself (its own stand-in: what it counts as if it goes unasked)."""
+    slots = []
+    for doc in docs:
+        for stand_in in json.loads(doc.pop(MISSING_FIELD, None) or "[]"):
+            slots.append(Slot(stand_in["item_id"], [], [stand_in]))
+        slots.append(Slot(doc["item_id"], [doc], [doc]))
+    return slots
 
 
 def _graph_docs(level: str) -> Callable[[datasets.Dataset], datasets.Dataset]:
     def process_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
-        task = f"mucr_{level}_ccot_graph"
-        name = _store_name(task)
-        docs = variant_docs(level, task, placeholder)
-        return docs.add_column("ccot_level", [level] * len(docs)).add_column("scene_graphs", [name] * len(docs))
+        docs = variant_docs(level, f"mucr_{level}_ccot_graph", placeholder)
+        return _with_fields(docs, {"ccot_level": level, "scene_graphs": settings.mucr_scene_graphs()})
 
     return process_docs
 
@@ -203,28 +224,39 @@ def _graph_text(level: str) -> Callable[[dict], str]:
     return doc_to_text
 
 
+def _named_graphs(task: str, upstream: str, keys: dict[str, str]) -> StageOutput | None:
+    """The graphs stored under ``ABDUCTIVE_MUCR_SCENE_GRAPHS`` for the questions ``keys`` names (None: unset)."""
+    name = settings.mucr_scene_graphs()
+    if not name:
+        return None
+    output = scene_graphs.STORE.output(name, upstream, keys)
+    if not output.items:
+        raise StageError(
+            f"{task}: no scene graph stored under '{name}' in {scene_graphs.folder(name)}; "
+            f"run {upstream} with {scene_graphs.VARIABLE}={name} first"
+        )
+    return output
+
+
 def _answer_docs(level: str) -> Callable[[datasets.Dataset], datasets.Dataset]:
     def process_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
-        task = f"mucr_{level}_ccot"
-        name = _store_name(task)
+        task, upstream = f"mucr_{level}_ccot", f"mucr_{level}_ccot_graph"
         docs = variant_docs(level, task, placeholder)
-        graphs = [scene_graphs.lookup(name, scene_graph_key(level, doc)) for doc in docs]
-        missing = [doc["item_id"] for doc, graph in zip(docs, graphs, strict=True) if graph is None]
-        if len(missing) == len(docs):
-            raise DataError(
-                f"{task}: no scene graph stored under '{name}' in {scene_graphs.folder(name)}; "
-                f"run mucr_{level}_ccot_graph with ABDUCTIVE_MUCR_SCENE_GRAPHS={name} first"
-            )
-        if missing:
-            logger.warning(
-                f"{task}: {len(missing)} of {len(docs)} pairs have no scene graph under '{name}' and are left out "
-                f"(counted as items_without_scene_graph), e.g. pair ids {missing[:5]}"
-            )
-        kept = [index for index, graph in enumerate(graphs) if graph is not None]
-        docs = docs.select(kept)
-        return docs.add_column("scene_graph", [graphs[index] for index in kept]).add_column(
-            "items_without_scene_graph", [len(missing)] * len(docs)
-        )
+        if docs[0].get(NO_UPSTREAM_FIELD):  # Exp given no picks: not computed either way
+            return _with_fields(docs, {"scene_graph": ""})
+        slots = _slots(docs)
+        keys = {slot.item_id: scene_graph_key(level, slot.docs[0]) for slot in slots if slot.docs}
+        graphs = upstream_output(task, upstream, "graphs", lambda: _named_graphs(task, upstream, keys))
+        if graphs is None:
+            first = next(slot.docs[0] for slot in slots if slot.docs)
+            how = f"abductive-eval runs {upstream} first, or set {scene_graphs.VARIABLE}=<name> for both stages"
+            return without_upstream(task, first | {"scene_graph": ""}, how)
+        validated(task, graphs, keys)
+        slots = [slot for slot in slots if not (slot.docs and outside_limit(graphs, slot.item_id))]
+        for slot in slots:
+            entry = graphs.items.get(slot.item_id) if slot.docs else None
+            slot.docs = [] if entry is None or entry.value is None else [slot.docs[0] | {"scene_graph": entry.value}]
+        return counting_every_item(slots, task, f"scene graphs of {upstream} from {graphs.origin}")
 
     return process_docs
 
@@ -247,12 +279,16 @@ class SceneGraph:
 
 
 def _graph_record(doc: dict, reading: Reading) -> dict:
-    """Store the graph the model gave (the record keeps whether it did, not the graph)."""
+    """The graph the model gave (None when it gave none) and the question it answered, for the second stage; stored
+    under ``ABDUCTIVE_MUCR_SCENE_GRAPHS`` too when that names a store."""
     stored = reading.status == PARSED
-    if stored:
-        scene_graphs.save(doc["scene_graphs"], scene_graph_key(doc["ccot_level"], doc), reading.value)
+    graph_key = scene_graph_key(doc["ccot_level"], doc)
+    if stored and doc["scene_graphs"]:
+        scene_graphs.STORE.save(doc["scene_graphs"], graph_key, graph_key, reading.value, reading.status)
     return {
         "item_id": doc["item_id"],
+        "doc_digest": graph_key,
+        "graph": reading.value if stored else None,
         "level": doc["ccot_level"],
         "stored": stored,
         "graph_chars": len(reading.value) if stored else 0,
@@ -260,7 +296,7 @@ def _graph_record(doc: dict, reading: Reading) -> dict:
 
 
 def graph_outcome(records: Records) -> Outcome:
-    """CCoT stage 1: the share of pairs whose scene graph was stored."""
+    """CCoT stage 1: the share of pairs whose scene graph was drawn (pairs without picks at Exp: none)."""
     stored = [record["stored"] for record in records]
     chars = [record["graph_chars"] for record in records if record["stored"]]
     return Outcome(
@@ -276,33 +312,23 @@ def graph_outcome(records: Records) -> Outcome:
 SCENE_GRAPH = TaskSpec(
     name="mucr_ccot_graph",
     prefix="scene_graph",
-    metrics=(Metric("scene_graph_rate"),),  # share of the pairs whose scene graph was stored
+    metrics=(Metric("scene_graph_rate"),),  # share of the pairs whose scene graph was drawn
     record=_graph_record,
-    compute=graph_outcome,
+    compute=every_item(graph_outcome),
+    record_once=True,  # the record holds the graph: logged once per document, not once per metric
 )
 
 
-def _with_graph_count(base: TaskSpec) -> TaskSpec:
-    """The base level's spec for CCoT's second stage: the same metrics, and the pairs left out for want of a
-    scene graph in its counts."""
-
-    def compute(records: Records) -> Outcome:
-        outcome = base.compute(records)
-        outcome.counts["items_without_scene_graph"] = records[0]["items_without_scene_graph"] if records else 0
-        return outcome
-
+def _ccot_answer(base: TaskSpec) -> TaskSpec:
+    """The base level's spec for CCoT's second stage: the same records and metrics, over every pair (a pair without
+    its scene graph counts as unanswered: wrong, or 0 at Exp)."""
     return TaskSpec(
-        name=f"{base.name}_ccot",
-        prefix=base.prefix,
-        metrics=base.metrics,
-        record=lambda doc, reading: (
-            base.record(doc, reading) | {"items_without_scene_graph": doc["items_without_scene_graph"]}
-        ),
-        compute=compute,
-    )
+        name=f"{base.name}_ccot", prefix=base.prefix, metrics=base.metrics, record=base.record,
+        compute=every_item(base.compute),
+    )  # fmt: skip
 
 
-C2E_CCOT, E2C_CCOT, CUE_CCOT, EXP_CCOT = map(_with_graph_count, (hooks.C2E, hooks.E2C, hooks.CUE, hooks.EXP_OWN))
+C2E_CCOT, E2C_CCOT, CUE_CCOT, EXP_CCOT = map(_ccot_answer, (hooks.C2E, hooks.E2C, hooks.CUE, hooks.EXP_OWN))
 _ANSWER: dict[str, Callable[[dict], AnswerKind]] = {
     "c2e": lambda doc: hooks.FOUR_OPTIONS,
     "e2c": lambda doc: hooks.FOUR_OPTIONS,

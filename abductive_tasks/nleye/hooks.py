@@ -14,11 +14,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from loguru import logger
-
 from abductive_tasks import settings
 from abductive_tasks.inputs.data import DataError, documents
 from abductive_tasks.inputs.images import compose_row, load_image
+from abductive_tasks.inputs.stages import (
+    Slot,
+    StageOutput,
+    content_digest,
+    counting_every_item,
+    outside_limit,
+    upstream_output,
+    validated,
+    without_upstream,
+)
 from abductive_tasks.nleye import descriptions, prompts
 from abductive_tasks.nleye.data import COLUMNS, DESCRIPTIONS, load_selected
 from abductive_tasks.nleye.metrics import NO_REFERENCE, describe_outcome, pairs_outcome, triplet_outcome
@@ -26,6 +34,7 @@ from abductive_tasks.scoring.judge import OK, ask_judge, judge_configured
 from abductive_tasks.scoring.reading.kinds import Choice, Score, parse_judge_label
 from abductive_tasks.scoring.reading.mentions import CONTEXT_ALIAS
 from abductive_tasks.scoring.taskspec import PARSED, Metric, Reading, TaskSpec
+from abductive_tasks.scoring.taskspec import counting_every_item as every_item
 
 if TYPE_CHECKING:
     import datasets
@@ -107,21 +116,14 @@ def triplet_text_docs_from(items: datasets.Dataset) -> datasets.Dataset:
     return triplet_docs_from(items)
 
 
-def _describer(task: str) -> str:
-    """The describer a stage stores under (``nleye_describe``) or reads (``nleye_triplet_described``)."""
-    if task == "nleye_describe":
-        describer, how = settings.nleye_describer(), f"{descriptions.DESCRIBER_VARIABLE}=<name>: the name"
-        what = "the descriptions are stored under (e.g. the describing model's name)"
-    else:
-        describer, how = settings.nleye_descriptions(), f"{descriptions.READ_VARIABLE}=<name>"
-        what = f"(or {descriptions.DESCRIBER_VARIABLE}=<name>): the describer whose descriptions are read"
-    if not describer:
-        raise DataError(f"{task} needs {how} {what}")
-    return describer
+def describe_digest(path: str) -> str:
+    """What a describe question shows, by content: Table 6's prompt and the image's bytes."""
+    return content_digest([prompts.PROMPT_DESCRIBE], [path])
 
 
-def describe_docs_from(items: datasets.Dataset, describer: str) -> datasets.Dataset:
-    """One document per distinct image (by content) of the items: premises and hypotheses alike (t.1)."""
+def describe_docs_from(items: datasets.Dataset, describer: str = "") -> datasets.Dataset:
+    """One document per distinct image (by content) of the items: premises and hypotheses alike (t.1); ``describer``:
+    the name the descriptions are also stored under ('' for none)."""
     docs: dict[str, dict] = {}
     for item in items:
         for role, path in (("premise", item["premise_image"]), *(("hypothesis", p) for p in item["hypothesis_images"])):
@@ -143,29 +145,79 @@ def describe_docs_from(items: datasets.Dataset, describer: str) -> datasets.Data
     return documents(list(docs.values()))
 
 
-def triplet_described_docs_from(items: datasets.Dataset, describer: str) -> datasets.Dataset:
-    """Triplet documents whose descriptions are those ``describer`` stored (t.1); an item lacking any of its
-    three descriptions is left out and counted in every document (``items_without_descriptions``)."""
-    described, missing = [], []
-    for item in items:
-        paths = [item["premise_image"], *item["hypothesis_images"]]
-        texts = [descriptions.lookup(describer, path) for path in paths]
-        if any(text is None for text in texts):
-            missing.append(item["item_id"])
-        else:
-            described.append({**item, "descriptions": texts})
-    if not described:
+def _named_descriptions(digests: dict[str, str]) -> StageOutput | None:
+    """The descriptions stored under the describer ``ABDUCTIVE_NLEYE_DESCRIPTIONS`` (or ``..._DESCRIBER``) names."""
+    describer = settings.nleye_descriptions()
+    if not describer:
+        return None
+    output = descriptions.STORE.output(describer, "nleye_describe", {digest: digest for digest in digests})
+    if not output.items:
         raise DataError(
-            f"nleye_triplet_described: no item has all three descriptions by describer '{describer}' in "
+            f"nleye_triplet_described: no description by describer '{describer}' in "
             f"{descriptions.describer_folder(describer)}; run nleye_describe with "
             f"{descriptions.DESCRIBER_VARIABLE}={describer} first"
         )
-    if missing:
-        logger.warning(
-            f"nleye_triplet_described: {len(missing)} of {len(items)} items lack descriptions by '{describer}' "
-            f"and are left out (counted as items_without_descriptions), e.g. sample ids {missing[:5]}"
+    return output
+
+
+def _describer_label(output: StageOutput) -> str:
+    """Who described: the name the descriptions were stored under, else the model of the run that wrote them."""
+    return output.name or str(output.binding.get("model") or output.binding.get("backend") or "")
+
+
+def triplet_described_docs_from(items: datasets.Dataset, output: StageOutput) -> datasets.Dataset:
+    """Triplet documents whose descriptions are the describe stage's ``output`` (t.1), checked against the images
+    loaded now. An item lacking any of its three descriptions is never asked: both its orders count as wrong, over
+    all items (``items_missing_upstream``)."""
+    task = "nleye_triplet_described"
+    digests = {
+        descriptions.image_digest(path): path
+        for item in items
+        for path in (item["premise_image"], *item["hypothesis_images"])
+    }
+    validated(task, output, {digest: describe_digest(path) for digest, path in digests.items()})
+    describer = _describer_label(output)
+    slots = []
+    for item in items:
+        paths = [item["premise_image"], *item["hypothesis_images"]]
+        if any(outside_limit(output, descriptions.image_digest(path)) for path in paths):
+            continue  # beyond the --limit of the describe run this (equally limited) run reads: not one of its items
+        entries = [output.items.get(descriptions.image_digest(path)) for path in paths]
+        texts = [None if entry is None else entry.value for entry in entries]
+        stand_ins = [_triplet_doc({**item, "descriptions": None}, swapped) for swapped in (False, True)]
+        stand_ins = [doc | {"describer": describer} for doc in stand_ins]
+        if any(text is None for text in texts):
+            slots.append(Slot(item["item_id"], [], stand_ins))
+        else:
+            asked = [_triplet_doc({**item, "descriptions": texts}, swapped) for swapped in (False, True)]
+            slots.append(Slot(item["item_id"], [doc | {"describer": describer} for doc in asked], stand_ins))
+    return counting_every_item(slots, task, f"descriptions of nleye_describe from {output.origin}")
+
+
+def describe_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
+    """process_docs of nleye_describe (each description also stored under ``ABDUCTIVE_NLEYE_DESCRIBER`` when set)."""
+    return describe_docs_from(load_selected().items, settings.nleye_describer())
+
+
+def triplet_described_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
+    """process_docs of nleye_triplet_described: the descriptions of the run's describe stage, or of the describer
+    ``ABDUCTIVE_NLEYE_DESCRIPTIONS`` names (named on purpose: no model check)."""
+    items = load_selected().items
+    paths = {
+        descriptions.image_digest(p): p for item in items for p in (item["premise_image"], *item["hypothesis_images"])
+    }
+    output = upstream_output(
+        "nleye_triplet_described", "nleye_describe", "descriptions", lambda: _named_descriptions(paths), True
+    )
+    if output is None:
+        stand_in = _triplet_doc({**items[0], "descriptions": None}, False)
+        stand_in |= {"shown_descriptions": ["", ""], "describer": ""}
+        how = (
+            "abductive-eval runs nleye_describe first (add --describer MODEL to name another describer), or set "
+            f"{descriptions.READ_VARIABLE}=<describer> (the name an nleye_describe run stored under)"
         )
-    return triplet_docs_from(described, describer=describer, items_without_descriptions=len(missing))
+        return without_upstream("nleye_triplet_described", stand_in, how)
+    return triplet_described_docs_from(items, output)
 
 
 def pairs_docs_from(items: datasets.Dataset) -> datasets.Dataset:
@@ -196,16 +248,6 @@ def triplet_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
 def triplet_text_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
     """process_docs of nleye_triplet_text."""
     return triplet_text_docs_from(load_selected().items)
-
-
-def describe_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
-    """process_docs of nleye_describe."""
-    return describe_docs_from(load_selected().items, _describer("nleye_describe"))
-
-
-def triplet_described_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
-    """process_docs of nleye_triplet_described."""
-    return triplet_described_docs_from(load_selected().items, _describer("nleye_triplet_described"))
 
 
 def pairs_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
@@ -334,37 +376,40 @@ TRIPLET_TEXT = TaskSpec(  # its Table 6 prompt asks for no explanation, so none 
     record=_triplet_record,
     compute=lambda records: triplet_outcome(records, explanations=False),
 )
-TRIPLET_DESCRIBED = TaskSpec(  # t.1: the text-only prompt over a describer's descriptions
+TRIPLET_DESCRIBED = TaskSpec(  # t.1: the text-only prompt over a describer's descriptions, every item counted
     name="nleye_triplet_described",
     prefix="triplet",
     metrics=_TRIPLET_METRICS,
-    record=lambda doc, reading: (
-        _triplet_record(doc, reading)
-        | {"describer": doc["describer"], "items_without_descriptions": doc["items_without_descriptions"]}
-    ),
-    compute=lambda records: triplet_outcome(records, explanations=False, described=True),
+    record=lambda doc, reading: _triplet_record(doc, reading) | {"describer": doc["describer"]},
+    compute=every_item(lambda records: triplet_outcome(records, explanations=False)),
 )
 
 
 def _describe_record(doc: dict, reading: Reading) -> dict:
-    """Store a description the model gave (the record keeps whether it did, not the text)."""
-    if reading.status == PARSED:
-        descriptions.save(doc["describer"], doc["image_path"], reading.value)
+    """The description the model gave (None when it gave none) and what it described, for the predict stage; stored
+    under ``ABDUCTIVE_NLEYE_DESCRIBER`` too when that names a describer."""
+    described = reading.status == PARSED
+    digest = describe_digest(doc["image_path"])
+    if described and doc["describer"]:
+        descriptions.STORE.save(doc["describer"], doc["image_digest"], digest, reading.value, reading.status)
     return {
         "item_id": doc["image_digest"],
+        "doc_digest": digest,
+        "description": reading.value if described else None,
         "describer": doc["describer"],
         "role": doc["role"],
-        "described": reading.status == PARSED,
-        "description_chars": len(reading.value) if reading.status == PARSED else 0,
+        "described": described,
+        "description_chars": len(reading.value) if described else 0,
     }
 
 
 DESCRIBE = TaskSpec(
     name="nleye_describe",
     prefix="describe",
-    metrics=(Metric("described_rate"),),  # share of the distinct images whose description was stored
+    metrics=(Metric("described_rate"),),  # share of the distinct images described
     record=_describe_record,
     compute=describe_outcome,
+    record_once=True,  # the record holds the description: logged once per document, not once per metric
 )
 PAIRS = TaskSpec(
     name="nleye_pairs",

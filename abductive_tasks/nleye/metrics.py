@@ -69,10 +69,9 @@ def _breakdowns(outcomes: ItemOutcomes, records: list[dict], names: dict[str, st
     return result
 
 
-def triplet_outcome(records: list[dict], explanations: bool, described: bool = False) -> Outcome:
+def triplet_outcome(records: list[dict], explanations: bool) -> Outcome:
     """A.3 consistency (an item is right only when both of its orders are), Table 7 per-order accuracy,
-    Figure 6 breakdowns, and (``explanations``) the §4.2 explanation validity of correct predictions;
-    ``described`` (image-to-text): the count of items left out for lack of descriptions."""
+    Figure 6 breakdowns, and (``explanations``) the §4.2 explanation validity of correct predictions."""
     ids = np.array([r["item_id"] for r in records], dtype=str)
     positions = np.array([r["gold_position"] for r in records], dtype=int)
     correct = np.array([r["correct"] for r in records], dtype=bool)
@@ -92,8 +91,6 @@ def triplet_outcome(records: list[dict], explanations: bool, described: bool = F
     )
     if explanations:
         _add_explanations(outcome, records)
-    if described:
-        outcome.counts["items_without_descriptions"] = int(records[0]["items_without_descriptions"]) if records else 0
     return outcome
 
 

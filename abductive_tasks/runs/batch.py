@@ -5,10 +5,11 @@ A spec's journey, top to bottom (:func:`run_batch`):
 1. **spec** (:mod:`~abductive_tasks.runs.spec`): read and check the YAML;
 2. **plan** (:mod:`~abductive_tasks.runs.plan`): per model its identity
    (:mod:`~abductive_tasks.runs.identity`), what earlier runs left (:mod:`~abductive_tasks.runs.history`),
-   what is done and what to run, with its command lines (``--print-commands`` stops here);
+   what is done and what to run, with its command lines (``--print-commands`` stops here); a chained task's
+   upstream stages join its model's tasks, a level before it (:mod:`~abductive_tasks.runs.chain`);
 3. **run** (:mod:`~abductive_tasks.runs.run`): one model at a time, its response cache made safe
    (:mod:`~abductive_tasks.runs.cache`), its server on the vLLM routes (:mod:`~abductive_tasks.runs.vllm`),
-   its ``abductive-eval`` child, and each pending task's outcome;
+   an ``abductive-eval`` child per level, and each pending task's outcome;
 4. **record** (:mod:`~abductive_tasks.runs.record`): the spec's identity for the leaderboard and
    ``batch_status.json``.
 
@@ -32,7 +33,7 @@ from abductive_tasks.inputs.files import open_nofollow
 from abductive_tasks.runs.history import scan_runs
 from abductive_tasks.runs.plan import plan, print_commands
 from abductive_tasks.runs.progress import task_line
-from abductive_tasks.runs.record import record_spec, write_status
+from abductive_tasks.runs.record import record_spec, write_spec_record, write_status
 from abductive_tasks.runs.run import log_tail, run_model, say, start_judge, task_state
 from abductive_tasks.runs.secrets import collect_secrets, redacted_console
 from abductive_tasks.runs.spec import BatchSpec, JudgeSpec, ModelSpec, SpecError, check_environment, load_spec
@@ -61,6 +62,7 @@ def _run_locked(spec: BatchSpec, only: list[str] | None, suite: Suite, stack: co
         status[label] = {"state": "failed", "error": why, "tasks": {}}
         failed.append(label)
     judge_environment: dict[str, str] | None = None
+    by_name = {model_plan.model.name: model_plan for model_plan in plans}
     for number, model_plan in enumerate(plans, 1):
         name, prefix = model_plan.model.name, f"[{number}/{len(plans)}] {model_plan.model.name}"
         tasks_status = {task: "done (earlier run)" for task in model_plan.done}
@@ -84,10 +86,11 @@ def _run_locked(spec: BatchSpec, only: list[str] | None, suite: Suite, stack: co
         try:
             if judge_environment is None:
                 judge_environment = start_judge(spec, stack)
-            code = run_model(spec, model_plan, suite, {**base_env, **judge_environment})
+            code = run_model(spec, model_plan, suite, {**base_env, **judge_environment}, by_name)
             error = None if code == 0 else f"abductive-eval exited with status {code}"
         except (OSError, RuntimeError) as exception:  # server failed to start, executable missing, ...
             error = str(exception)
+        write_spec_record(spec, model_plan)  # what its chained tasks read now: the leaderboard matches runs by it
         after = scan_runs(model_plan.output, model_plan.identity)
         for task in model_plan.pending:
             tasks_status[task] = task_state(after, task, model_plan.limit)

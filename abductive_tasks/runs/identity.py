@@ -10,7 +10,9 @@ relative to the benchmark's root. Neither the root's absolute path nor the ``ABD
 ``pip install .`` vs ``pip install -e .`` or a copy of the data to another folder reuses finished work, while a
 changed image does not. File hashes are cached by (absolute path, size, modification time) in
 ``<ABDUCTIVE_CACHE>/file_hashes.sqlite3`` (each row sealed), so a repeated fingerprint reads no unchanged file again.
-The ``limit`` is kept beside the identity, not in it: a full run answers a ``limit: 2`` spec too.
+The ``limit`` is kept beside the identity, not in it: a full run answers a ``limit: 2`` spec too. A chained task's
+entry also holds what it reads from another run, by content (``inputs``: :mod:`abductive_tasks.runs.chain`), and
+:func:`model_key` names the model a stage output is bound to.
 
 A task is done, and a leaderboard cell is shown, only when a run's identity gives the same
 :func:`task_key` as the spec's (:mod:`abductive_tasks.runs.history`); the response cache lives in a
@@ -286,6 +288,27 @@ def cache_key(identity: Mapping) -> str:
     return _digest(
         {**_run_settings(identity), "data": {name: data_content(print_) for name, print_ in identity["data"].items()}}
     )
+
+
+def _without_limit(words: Sequence[str]) -> list[str]:
+    """lmms-eval arguments without ``--limit N`` / ``--limit=N`` (the limit is kept beside the identity)."""
+    kept: list[str] = []
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word == "--limit":
+            skip = True
+        elif not word.startswith("--limit="):
+            kept.append(word)
+    return kept
+
+
+def model_key(identity: Mapping) -> str:
+    """The model a run's answers come from: route, backend, vLLM settings, ``model_args`` (secret values hashed) and
+    the lmms-eval arguments but ``--limit``. A stage output is bound to it (:mod:`abductive_tasks.inputs.stages`),
+    so a task reading another run's output refuses one of another model."""
+    return _digest({"model": identity["model"], "eval_args": _without_limit(identity["eval_args"])})
 
 
 def limit_covers(run_limit: int | float | None, wanted: int | float | None) -> bool:

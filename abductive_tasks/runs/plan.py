@@ -2,13 +2,16 @@
 
 A task is done when a run with the same identity (:mod:`abductive_tasks.runs.identity`) has its
 results without failed requests and with no smaller ``limit`` (:mod:`abductive_tasks.runs.history`).
-Each model runs as one ``abductive-eval`` subprocess writing to ``<output_dir>/<name>/runs/<run>/``;
+Each model runs as one ``abductive-eval`` subprocess per level of its chained tasks (:mod:`abductive_tasks.runs.chain`:
+the upstream stages a task reads first, one level after another), each writing to ``<output_dir>/<name>/runs/<run>/``;
 its response cache ``<name>/cache/<identity hash>`` (with that hash as lmms-eval's cache run id) lets a
-rerun reuse the answers an interrupted run stored, never across data or settings.
+rerun reuse the answers an interrupted run stored, never across data or settings. A reader's identity holds what it
+reads by content (:func:`refresh`), so an upstream stage run again makes it pending.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -18,7 +21,7 @@ from pathlib import Path
 
 from abductive_tasks import settings
 from abductive_tasks.inputs.data import ENV_VAR
-from abductive_tasks.nleye import descriptions
+from abductive_tasks.runs import chain
 from abductive_tasks.runs.history import RUNS_DIR, Scan, scan_runs
 from abductive_tasks.runs.identity import build_identity, cache_key, data_fingerprint
 from abductive_tasks.runs.secrets import collect_secrets, redact_text
@@ -50,6 +53,9 @@ class ModelPlan:
     earlier: Scan = field(default_factory=Scan)  # what earlier runs with this identity left
     secrets: tuple[str, ...] = ()  # clear values never to be written (model_args, eval_args, env, vLLM arguments)
     limit: int | float | None = None  # the --limit the run gets, wherever the spec set it (requested_limit)
+    levels: list[list[str]] = field(default_factory=list)  # its tasks by chain level, each level one run
+    sources: dict[str, str] = field(default_factory=dict)  # kind -> the model whose runs give it (a describer)
+    environment: dict[str, str] = field(default_factory=dict)  # the inherited environment with the spec's, model's env
 
     @property
     def pending(self) -> list[str]:
@@ -123,19 +129,57 @@ def model_identity(
         env=env,
         environment={**os.environ, **env},
         judge=_judge_description(spec.judge),
-        tasks={fact.name: task_entry(fact, {**os.environ, **env}) for fact in facts},
+        tasks={fact.name: chain.task_entry(fact, {**os.environ, **env}) for fact in facts},
         data=data,
     )
 
 
-def task_entry(fact, environment: dict[str, str]) -> dict:
-    """A task's part of a run identity: its benchmark and version, and for a task reading stored NL-Eye descriptions,
-    their content (:func:`~abductive_tasks.nleye.descriptions.fingerprint`) under the run's environment."""
-    entry = {"benchmark": fact.benchmark, "version": fact.version}
-    if fact.name in descriptions.READERS:
-        describer = settings.nleye_descriptions(environment)
-        entry["descriptions"] = descriptions.fingerprint(describer, settings.cache_root(environment))
-    return entry
+def _current_output(model_plan: ModelPlan, upstream: str, kind: str, limit: int | float | None) -> str | None:
+    """The digest of ``kind`` that ``model_plan``'s best run of ``upstream`` answering ``limit`` gave."""
+    outcomes = model_plan.earlier.outcomes.get(upstream, [])
+    root = settings.cache_root(model_plan.environment)
+    return chain.current_output(model_plan.model.name, model_plan.identity, outcomes, upstream, kind, limit, root)
+
+
+def refresh(model_plan: ModelPlan, suite: Suite, plans: dict[str, ModelPlan] | None = None) -> None:
+    """Fill each chained task's identity entry with what it reads now, level by level (rescanning the earlier runs,
+    whose keys those entries change), then what is done. ``plans``: the other models' plans, by name, for what a
+    model reads from another (its describer)."""
+    plans = plans or {}
+    model_plan.earlier = scan_runs(model_plan.output, model_plan.identity)
+    for level in model_plan.levels:
+        readers = [task for task in level if suite.facts(task).reads]
+        for task in readers:
+
+            def current(upstream: str, kind: str) -> str | None:
+                source = plans.get(model_plan.sources[kind]) if kind in model_plan.sources else model_plan
+                return None if source is None else _current_output(source, upstream, kind, model_plan.limit)
+
+            model_plan.identity["tasks"][task] = chain.task_entry(
+                suite.facts(task), model_plan.environment, current, model_plan.sources
+            )
+        if readers:
+            model_plan.earlier = scan_runs(model_plan.output, model_plan.identity)
+    model_plan.done = [
+        task
+        for task in model_plan.tasks
+        if model_plan.earlier.done(task, model_plan.limit)
+        and not chain.pending_reads(model_plan.identity["tasks"][task])
+    ]
+
+
+def run_env(model_plan: ModelPlan, tasks: list[str], plans: dict[str, ModelPlan] | None = None) -> dict[str, str]:
+    """The stage variables of a level's run over ``tasks`` (:func:`~abductive_tasks.runs.chain.stage_env`)."""
+    plans = plans or {}
+    sources = {}
+    for task in tasks:
+        for upstream, read in (model_plan.identity["tasks"][task].get("inputs") or {}).items():
+            source = plans.get(read.get("model") or "")
+            if source is not None and read.get("from") == "run":
+                sources[upstream] = chain.run_descriptor(source.model.name, source.identity, source.limit)
+    run = chain.run_descriptor(model_plan.model.name, model_plan.identity, model_plan.limit, sources)
+    entries = [model_plan.identity["tasks"][task] for task in tasks]
+    return chain.stage_env(run, chain.given(entries))
 
 
 def model_secrets(spec: BatchSpec, model: ModelSpec, model_args: str) -> tuple[str, ...]:
@@ -157,37 +201,63 @@ def model_secrets(spec: BatchSpec, model: ModelSpec, model_args: str) -> tuple[s
     return tuple(dict.fromkeys([*spec.secrets, *found]))
 
 
-def plan(spec: BatchSpec, suite: Suite, only: list[str] | None = None) -> list[ModelPlan]:
-    tasks = suite.expand(spec.tasks)
-    plans = []
-    fingerprints: dict = {}
+def _reads(suite: Suite):
+    return lambda task: suite.facts(task).reads
+
+
+def _describing(spec: BatchSpec, suite: Suite, tasks: list[str]) -> dict[str, list[str]]:
+    """Per model some other model names as its describer: the upstream tasks of the descriptions it reads that the
+    describer runs for it."""
+    found: dict[str, list[str]] = {}
     for model in spec.models:
-        if only and model.name not in only:
+        if not model.describer:
             continue
+        environment = {**os.environ, **spec.env, **model.env}
+        for task in tasks:
+            for upstream, kind in chain.run_reads(suite.facts(task).reads, environment).items():
+                if kind == "descriptions" and upstream not in found.setdefault(model.describer, []):
+                    found[model.describer].append(upstream)
+    return found
+
+
+def plan(spec: BatchSpec, suite: Suite, only: list[str] | None = None) -> list[ModelPlan]:
+    """Per model (describers first): its tasks with the upstream stages they read, by level, its identity with what
+    each reads now, and what is done."""
+    tasks = suite.expand(spec.tasks)
+    describing = _describing(spec, suite, tasks)
+    named = set(describing) | {model.describer for model in spec.models if only and model.name in only}
+    plans, by_name = [], {}
+    fingerprints: dict = {}
+    for model in sorted(spec.models, key=lambda model: model.name not in describing):
+        if only and model.name not in only and model.name not in named:
+            continue
+        environment = {**os.environ, **spec.env, **model.env}
+        sources = {"descriptions": model.describer} if model.describer else {}
+        wanted = chain.with_upstream([*tasks, *describing.get(model.name, [])], _reads(suite), environment, sources)
         runnable = [
-            task for task in tasks if model.backend not in GENERATION_ONLY_BACKENDS or suite.facts(task).generates
+            task for task in wanted if model.backend not in GENERATION_ONLY_BACKENDS or suite.facts(task).generates
         ]
         model_args = model_args_for(model, suite, runnable)
-        output = spec.output_dir / model.name
         identity = model_identity(spec, model, model_args, runnable, suite, fingerprints)
-        earlier = scan_runs(output, identity)
-        limit = requested_limit(spec, model)
-        done = [task for task in runnable if earlier.done(task, limit)]
-        unsupported = [task for task in tasks if task not in runnable]
-        plans.append(
-            ModelPlan(
-                model,
-                runnable,
-                unsupported,
-                done,
-                model_args,
-                output,
-                identity,
-                earlier,
-                model_secrets(spec, model, model_args),
-                limit,
-            )
+        model_plan = ModelPlan(
+            model,
+            runnable,
+            [task for task in wanted if task not in runnable],
+            [],
+            model_args,
+            spec.output_dir / model.name,
+            identity,
+            Scan(),
+            model_secrets(spec, model, model_args),
+            requested_limit(spec, model),
+            chain.levels(runnable, _reads(suite), environment, sources),
+            sources,
+            environment,
         )
+        refresh(model_plan, suite, by_name)
+        by_name[model.name] = model_plan
+        if not only or model.name in only:
+            plans.append(model_plan)
     unknown = set(only or ()) - {model_plan.model.name for model_plan in plans} - set(spec.invalid)
     if unknown:
         raise SpecError(f"unknown model names {sorted(unknown)}")
@@ -222,9 +292,11 @@ def model_env(model_plan: ModelPlan) -> dict[str, str]:
     return {**model_plan.model.env, "LMMS_CACHE_RUN_ID": model_plan.cache.name, "PYTHONSAFEPATH": "1"}
 
 
-def eval_command(spec: BatchSpec, model_plan: ModelPlan, run_dir: Path) -> list[str]:
-    """The ``abductive-eval`` process of one model's run over its pending tasks, writing into ``run_dir``."""
-    return [sys.executable, "-m", "abductive_tasks.cli", *eval_arguments(spec, model_plan, model_plan.pending, run_dir)]
+def eval_command(spec: BatchSpec, model_plan: ModelPlan, run_dir: Path, tasks: list[str] | None = None) -> list[str]:
+    """The ``abductive-eval`` process of one model's run over ``tasks`` (default: its pending tasks), writing into
+    ``run_dir``."""
+    tasks = model_plan.pending if tasks is None else tasks
+    return [sys.executable, "-m", "abductive_tasks.cli", *eval_arguments(spec, model_plan, tasks, run_dir)]
 
 
 def model_server_command(spec: BatchSpec, model_plan: ModelPlan, suite: Suite, port: int | str) -> list[str]:
@@ -257,6 +329,37 @@ def shell_line(command: list[str], env: dict[str, str], secrets: tuple[str, ...]
         for name, value in env.items()
     ]
     return redact_text(" ".join([*assignments, *map(_shell_word, command)]), secrets)
+
+
+def pending_levels(model_plan: ModelPlan) -> list[list[str]]:
+    """The model's pending tasks, level by level (no empty level)."""
+    found = [[task for task in level if task not in model_plan.done] for level in model_plan.levels]
+    return [level for level in found if level]
+
+
+def stage_note(model_plan: ModelPlan, tasks: list[str]) -> str:
+    """What one level runs and reads, for ``--print-commands``."""
+    reads = []
+    for task in tasks:
+        inputs = model_plan.identity["tasks"][task].get("inputs") or {}
+        by_kind: dict[str, list[str]] = {}
+        for upstream, read in inputs.items():
+            source = read.get("from") if read.get("from") != "run" else (read.get("model") or "")
+            by_kind.setdefault(read["kind"], []).append(upstream + (f" (of {source})" if source else ""))
+        reads += [f"{task} reads the {kind} of {', '.join(ups)}" for kind, ups in by_kind.items()]
+    return ", ".join(tasks) + (f"; {'; '.join(reads)}" if reads else "")
+
+
+def stage_variables(model_plan: ModelPlan, tasks: list[str], plans: list[ModelPlan]) -> dict[str, str]:
+    """The stage variables a level gets, as far as known now: an upstream output still to be made is shown by what
+    makes it (``<picks of mucr_c2e from stage 1>``)."""
+    variables = run_env(model_plan, tasks, {other.model.name: other for other in plans})
+    given = json.loads(variables[chain.INPUTS_VARIABLE])
+    for task in tasks:
+        for upstream in chain.pending_reads(model_plan.identity["tasks"][task]):
+            kind = model_plan.identity["tasks"][task]["inputs"][upstream]["kind"]
+            given[upstream] = f"<{kind} of {upstream} from its stage>"
+    return variables | {chain.INPUTS_VARIABLE: json.dumps(given, sort_keys=True)}
 
 
 def print_commands(spec: BatchSpec, plans: list[ModelPlan], suite: Suite, job_lines: bool = True) -> None:
@@ -297,8 +400,11 @@ def print_commands(spec: BatchSpec, plans: list[ModelPlan], suite: Suite, job_li
             print(f"#   {server_line}")
             print(f"#   evaluation, once http://{HOST}:{port}/health answers 200 (the server is stopped after it)")
             env |= client_env(f"http://{HOST}:{port}/v1", {**os.environ, **env})
-        if model_plan.pending:
-            eval_command_line = eval_command(spec, model_plan, model_plan.output / RUNS_DIR / NEW_RUN)
-            print(f"#   {shell_line(eval_command_line, env, model_plan.secrets)}")
+        for number, tasks in enumerate(pending_levels(model_plan), 1):
+            if len(model_plan.levels) > 1:
+                print(f"#   stage {number}: {stage_note(model_plan, tasks)}")
+            eval_command_line = eval_command(spec, model_plan, model_plan.output / RUNS_DIR / NEW_RUN, tasks)
+            level_env = env | (stage_variables(model_plan, tasks, plans) if number > 1 or model_plan.sources else {})
+            print(f"#   {shell_line(eval_command_line, level_env, model_plan.secrets)}")
         if job_lines:
             print(shlex.join(["abductive-eval", "batch", str(spec.path), "--model", model.name]))

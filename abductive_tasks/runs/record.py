@@ -24,12 +24,18 @@ def write_status(spec: BatchSpec, status: dict[str, dict]) -> None:
         say(f"cannot write {path} ({error.strerror or error}); the previous status stands")
 
 
-def record_spec(spec: BatchSpec, model_plan: ModelPlan, prefix: str) -> None:
-    """Write the spec's identity for the leaderboard;
-    report, by path, what earlier runs left damaged (set aside) or failed."""
+def write_spec_record(spec: BatchSpec, model_plan: ModelPlan) -> None:
+    """The spec's identity for the leaderboard, as the model's plan has it now (a chained task's entry says what it
+    reads: rewritten after the model's runs)."""
     Record(model_plan.identity, model_plan.limit, tuple(model_plan.tasks), model_plan.model.name, str(spec.path)).write(
         model_plan.output / SPEC_RECORD
     )
+
+
+def record_spec(spec: BatchSpec, model_plan: ModelPlan, prefix: str) -> None:
+    """Write the spec's identity for the leaderboard;
+    report, by path, what earlier runs left damaged (set aside) or failed."""
+    write_spec_record(spec, model_plan)
     for damaged in model_plan.earlier.damaged:
         target = damaged.path.parent if damaged.path.name == RUN_RECORD else damaged.path
         if target.exists():

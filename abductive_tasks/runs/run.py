@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import time
@@ -17,9 +18,20 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from abductive_tasks.inputs.files import open_nofollow
+from abductive_tasks.runs import chain
 from abductive_tasks.runs.cache import purge_failed_replies, repair_cache, scrub_cache
 from abductive_tasks.runs.history import RUN_RECORD, RUNS_DIR, Record, Scan
-from abductive_tasks.runs.plan import HOST, ModelPlan, eval_command, judge_command, model_env, model_server_command
+from abductive_tasks.runs.plan import (
+    HOST,
+    ModelPlan,
+    eval_command,
+    judge_command,
+    model_env,
+    model_server_command,
+    pending_levels,
+    refresh,
+    run_env,
+)
 from abductive_tasks.runs.progress import ChildProgress
 from abductive_tasks.runs.secrets import collect_secrets, copy_redacted, redact_text
 from abductive_tasks.runs.spec import BatchSpec
@@ -113,8 +125,9 @@ def start_judge(spec: BatchSpec, stack: contextlib.ExitStack) -> dict[str, str]:
     return judge_env(server.base_url, judge.vllm.name_served, judge.api_type)
 
 
-def start_run(spec: BatchSpec, model_plan: ModelPlan) -> Path:
-    """Make the model's response cache safe to read and create the run's folder with its identity; returns the folder.
+def start_run(spec: BatchSpec, model_plan: ModelPlan, tasks: list[str] | None = None) -> Path:
+    """Make the model's response cache safe to read and create the folder of its run over ``tasks`` (default: its
+    pending tasks) with its identity; returns the folder.
 
     One folder per run, its identity written before it starts: results are never attributed to another run.
     """
@@ -128,9 +141,10 @@ def start_run(spec: BatchSpec, model_plan: ModelPlan) -> Path:
         )
     scrub_cache(model_plan.cache, model_plan.secrets)
     run_dir = model_plan.output / RUNS_DIR / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.urandom(3).hex()}"
-    Record(
-        model_plan.identity, model_plan.limit, tuple(model_plan.pending), model_plan.model.name, str(spec.path)
-    ).write(run_dir / RUN_RECORD)
+    tasks = model_plan.pending if tasks is None else tasks
+    Record(model_plan.identity, model_plan.limit, tuple(tasks), model_plan.model.name, str(spec.path)).write(
+        run_dir / RUN_RECORD
+    )
     return run_dir
 
 
@@ -153,12 +167,20 @@ def _record_start_failure(run_dir: Path):
     return on_exit
 
 
-def run_model(spec: BatchSpec, model_plan: ModelPlan, suite: Suite, base_env: dict[str, str]) -> int:
-    """One model's lmms-eval run over its pending tasks (starting and stopping its server on the served route)."""
+def run_model(
+    spec: BatchSpec,
+    model_plan: ModelPlan,
+    suite: Suite,
+    base_env: dict[str, str],
+    plans: dict[str, ModelPlan] | None = None,
+) -> int:
+    """One model's lmms-eval runs over its pending tasks, one per chain level, each level's readers given what the
+    level before made (starting and stopping its server on the served route); ``plans``: every model's plan, by name
+    (a describer's)."""
     model = model_plan.model
     model_plan.output.mkdir(parents=True, exist_ok=True)
-    log_path = model_plan.output / "eval.log"
-    run_dir = start_run(spec, model_plan)
+    levels = pending_levels(model_plan)
+    run_dir = start_run(spec, model_plan, levels[0] if levels else [])
     env = {**base_env, **model_env(model_plan)}
     with contextlib.ExitStack() as stack:
         stack.callback(scrub_cache, model_plan.cache, model_plan.secrets)  # lmms-eval stores model_args in clear
@@ -183,8 +205,48 @@ def run_model(spec: BatchSpec, model_plan: ModelPlan, suite: Suite, base_env: di
             say(f"{model.name}: server healthy at {server.base_url}")
             env.update(client_env(server.base_url, env))
         progress = stack.enter_context(contextlib.closing(ChildProgress(model.name)))
-        code = run_child(eval_command(spec, model_plan, run_dir), env, log_path, model_plan.secrets, progress)
-        return end_run(run_dir, code)
+        return _run_levels(spec, model_plan, suite, env, plans or {}, run_dir, progress)
+
+
+def _run_levels(
+    spec: BatchSpec,
+    model_plan: ModelPlan,
+    suite: Suite,
+    env: dict[str, str],
+    plans: dict[str, ModelPlan],
+    run_dir: Path,
+    progress: ChildProgress,
+) -> int:
+    """Each pending level in turn, in its own run folder (``run_dir``: the first one's): what its readers read is
+    resolved after the level before it ran, so a reader whose upstream output is unchanged is found done, and one whose
+    upstream gave nothing is not run (said in one line)."""
+    code, first = 0, True
+    for number, level in enumerate(model_plan.levels):
+        if number or model_plan.sources:
+            refresh(model_plan, suite, plans)
+        tasks = [task for task in level if task not in model_plan.done]
+        waiting = {task: ups for task in tasks if (ups := chain.pending_reads(model_plan.identity["tasks"][task]))}
+        for task, upstream in waiting.items():
+            say(f"{model_plan.model.name}: {task} not run: {', '.join(upstream)} gave it no output")
+        tasks = [task for task in tasks if task not in waiting]
+        if not tasks:
+            continue
+        if first:  # the folder made before the server started: its record names this level's tasks
+            Record(model_plan.identity, model_plan.limit, tuple(tasks), model_plan.model.name, str(spec.path)).write(
+                run_dir / RUN_RECORD
+            )
+        else:
+            run_dir = start_run(spec, model_plan, tasks)
+        first = False
+        level_env = env | run_env(model_plan, tasks, plans)
+        command = eval_command(spec, model_plan, run_dir, tasks)
+        code = end_run(run_dir, run_child(command, level_env, model_plan.output / "eval.log", model_plan.secrets,
+                                          progress))  # fmt: skip
+        if code:
+            return code
+    if first:  # no level had a task to run: the folder made for the first holds no run
+        shutil.rmtree(run_dir)
+    return code
 
 
 def task_state(scan: Scan, task: str, limit: int | float | None) -> str:

@@ -136,6 +136,7 @@ class ModelEntry(_VllmEntry):
     model_args: str | dict[str, Any] | None = None
     max_new_tokens: PositiveInt | None = None
     eval_args: list[Scalar] | None = None
+    describer: str | None = None  # NL-Eye image-to-text (t.1): another model of the spec describes for this one
 
     @field_validator("name")
     @classmethod
@@ -298,6 +299,7 @@ class ModelSpec:
     port: int | None = None
     env: dict = field(default_factory=dict)
     eval_args: tuple[str, ...] = ()
+    describer: str = ""  # the model whose descriptions this one predicts from (NL-Eye t.1); '' = its own
 
     @classmethod
     def from_dict(cls, entry: dict, index: int) -> ModelSpec:
@@ -321,6 +323,7 @@ class ModelSpec:
             port=entry.get("port"),
             env={key: str(value) for key, value in (entry.get("env") or {}).items()},
             eval_args=_checked_eval_args(entry.get("eval_args"), f"{where}.eval_args"),
+            describer="" if entry.get("describer") in (None, name) else str(entry["describer"]),
         )
 
 
@@ -437,6 +440,13 @@ def _checked_spec(path: Path, raw: object, secrets: tuple[str, ...]) -> BatchSpe
     names = [model.name for model in models] + list(invalid)
     if len(set(names)) != len(names):
         raise SpecError(f"{path}: model names repeat: {sorted(name for name in names if names.count(name) > 1)}")
+    by_name = {model.name: model for model in models}
+    for model in list(models):
+        source = by_name.get(model.describer)
+        if model.describer and (source is None or source.describer):
+            why = "is no model of the spec" if source is None else "names a describer of its own"
+            invalid[model.name] = f"models[{model.name}].describer: {model.describer!r} {why}"
+            models.remove(model)
     tasks = tuple(top.tasks.split(",") if isinstance(top.tasks, str) else top.tasks)
     if not tasks:
         raise SpecError(f"{path}: `tasks` is empty")

@@ -5,15 +5,17 @@ The YAML is read as lmms-eval reads it (``include:`` resolved) but without lmms-
 
 Every task declares in its ``metadata`` the most images one prompt carries
 (``max_images_per_prompt``, which becomes vLLM's ``limit_mm_per_prompt``) and its main number
-(``headline_metric``, a leaderboard column), besides the ``version`` every task carries. A
-task's benchmark is the package module its ``process_docs`` hook lives in. Nothing here names a
-task: a new task folder under ``yaml_tasks/`` plugs in by declaring those keys.
+(``headline_metric``, a leaderboard column), besides the ``version`` every task carries; a chained task
+also what it reads from other tasks' runs (``reads``, :mod:`abductive_tasks.inputs.stages`), and a task that is
+not the paper's number but a bound on it says so (``upper_bound``). A task's benchmark is the package module its
+``process_docs`` hook lives in. Nothing here names a task: a new task folder under ``yaml_tasks/`` plugs in by
+declaring those keys.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -40,6 +42,8 @@ class TaskFacts:
     higher_is_better: dict[str, bool | None]
     version: str  # metadata.version
     benchmark: str | None  # the package module its documents come from: abductive_tasks.<benchmark>... in process_docs
+    reads: dict[str, str] = field(default_factory=dict)  # metadata.reads: upstream task -> kind (inputs/stages.py)
+    upper_bound: bool = False  # metadata.upper_bound: not the paper's number (e.g. gold-conditioned), never averaged
 
     @property
     def generates(self) -> bool:
@@ -125,6 +129,8 @@ class Suite:
             higher_is_better=metrics,
             version=str(metadata["version"]),
             benchmark=_benchmark(config.get("process_docs")),
+            reads=dict(metadata.get("reads") or {}),
+            upper_bound=bool(metadata.get("upper_bound", False)),
         )
 
     def image_limit(self, tasks: Sequence[str]) -> int:

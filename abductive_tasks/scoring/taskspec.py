@@ -25,6 +25,7 @@ own interval. The standard error also reaches lmms-eval's ``<metric>_stderr`` co
 from __future__ import annotations
 
 import hashlib
+import json
 import operator
 import os
 import pickle
@@ -39,11 +40,15 @@ import orjson
 
 from abductive_tasks import settings
 from abductive_tasks.compat import OwnStderr
+from abductive_tasks.inputs.stages import MISSING_FIELD, NO_UPSTREAM_FIELD
 from abductive_tasks.scoring.reading.kinds import AnswerKind
 from abductive_tasks.scoring.reading.text import is_request_failure
 from abductive_tasks.scoring.stats import Estimate, intervals, seed_for
 
 PARSED, JUDGE_EXTRACTED, UNPARSABLE, REQUEST_FAILED = "parsed", "judge_extracted", "unparsable", "request_failed"
+# Chained tasks (abductive_tasks.inputs.stages): an item whose upstream output is missing, failed or unreadable is
+# never asked and is scored as a failed request is; a run given no upstream output at all computes nothing.
+UPSTREAM_MISSING, NO_UPSTREAM = "upstream_missing", "no_upstream"
 Records = list[dict]
 
 
@@ -150,8 +155,17 @@ class TaskSpec(OwnStderr):
         names = self.metric_names
 
         def process_results(doc: dict, results: Sequence[object]) -> dict:
-            reading = read_reply(results[0] if results else None, answer(doc), question(doc) if question else None)
-            record = {**self.record(doc, reading), "answer_status": reading.status}
+            if doc.get(NO_UPSTREAM_FIELD):  # a chained run's stand-in question: its reply is never read
+                record = {"item_id": str(doc.get("item_id", "")), "answer_status": NO_UPSTREAM}
+            else:
+                reading = read_reply(results[0] if results else None, answer(doc), question(doc) if question else None)
+                record = {**self.record(doc, reading), "answer_status": reading.status}
+            stand_ins = json.loads(doc.get(MISSING_FIELD) or "[]")
+            if stand_ins:  # the items before it whose upstream output is missing: scored as failed requests
+                missing = Reading(None, UPSTREAM_MISSING)
+                record[MISSING_FIELD] = [
+                    {**self.record(stand_in, missing), "answer_status": UPSTREAM_MISSING} for stand_in in stand_ins
+                ]
             if self.record_once:
                 reference = RecordRef(names[0])
                 reference.record = record
@@ -241,6 +255,8 @@ class TaskSpec(OwnStderr):
                 }
         values[self.counts_metric] = counts
         values[self.interval_metric] = ci95
+        if outcome.counts.get("upstream_given") == 0:  # a chained run given no upstream output: nothing computed
+            values |= {metric.name: None for metric in self.metrics if metric.name not in values}
         missing = set(self.metric_names) - set(values)
         if missing:
             raise KeyError(f"{self.name}: the computation gave no value for {sorted(missing)}")
@@ -275,6 +291,28 @@ def read_reply(reply: object, kind: AnswerKind, question: str | None) -> Reading
         if extracted is not None:
             return Reading(extracted, JUDGE_EXTRACTED, text, meta)
     return Reading(None, UNPARSABLE, text, meta)
+
+
+def counting_every_item(compute: Callable[[Records], Outcome]) -> Callable[[Records], Outcome]:
+    """A chained family's computation (:mod:`abductive_tasks.inputs.stages`) over every item: the records of the
+    documents asked and the stand-in records they carry (items whose upstream output is missing, failed or
+    unreadable, scored as failed requests), counted as ``items_missing_upstream``; a run given no upstream output at
+    all computes nothing (``upstream_given: 0``). Wrapping a computation that already counts every item returns it."""
+    if getattr(compute, "counts_every_item", False):
+        return compute
+
+    def compute_every_item(records: Records) -> Outcome:
+        asked = [record for record in records if record["answer_status"] != NO_UPSTREAM]
+        stand_ins = [stand_in for record in records for stand_in in record.get(MISSING_FIELD, ())]
+        if records and not asked and not stand_ins:
+            return Outcome(counts={"upstream_given": 0})
+        outcome = compute([*asked, *stand_ins])
+        outcome.counts["items_missing_upstream"] = len({stand_in["item_id"] for stand_in in stand_ins})
+        return outcome
+
+    compute_every_item.__qualname__ = f"counting_every_item({getattr(compute, '__qualname__', 'compute')})"
+    compute_every_item.counts_every_item = True  # type: ignore[attr-defined]
+    return compute_every_item
 
 
 REGISTRY: dict[str, TaskSpec] = {}  # every task spec defined so far, by name

@@ -28,14 +28,20 @@ def abductive_eval(
     return subprocess.run(command, capture_output=True, text=True, env=environment, cwd=output.parent, timeout=600)
 
 
+def _own(output: Path, pattern: str) -> list[Path]:
+    """Files matching ``pattern`` under ``output``, not those of the upstream stages a chained run ran first
+    (``<output>/stages/``)."""
+    return [path for path in output.rglob(pattern) if path.relative_to(output).parts[0] != "stages"]
+
+
 def read_results(output: Path) -> dict:
     """The ``results`` section of the single results JSON a run wrote under ``output``."""
-    (path,) = output.rglob("*_results.json")
+    (path,) = _own(output, "*_results.json")
     return json.loads(path.read_text())["results"]
 
 
 def read_samples(output: Path, task: str) -> list[dict]:
-    (path,) = output.rglob(f"*_samples_{task}.jsonl")
+    (path,) = _own(output, f"*_samples_{task}.jsonl")
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 

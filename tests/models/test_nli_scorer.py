@@ -121,7 +121,8 @@ def test_nleye_text_tasks_end_to_end(tmp_path, monkeypatch, nli_dir):
     monkeypatch.setenv("ABDUCTIVE_NLEYE_DESCRIPTIONS", "gold-copy")
     for item in ITEMS:
         for path, text in zip((item["premise_image"], *item["hypothesis_images"]), item["descriptions"], strict=True):
-            descriptions.save("gold-copy", path, text)
+            digest = descriptions.image_digest(path)
+            descriptions.STORE.save("gold-copy", digest, hooks.describe_digest(path), text, "parsed")
     output = tmp_path / "out"
     tasks = "nleye_triplet_text,nleye_triplet_described"
     assert main(["--model", "nli_scorer", "--model_args", f"pretrained={nli_dir},device=cpu", "--tasks", tasks,
@@ -140,4 +141,4 @@ def test_nleye_text_tasks_end_to_end(tmp_path, monkeypatch, nli_dir):
         for name in ("consistency_acc", "order1_acc", "order2_acc"):
             assert metric(results, task, name) == pytest.approx(expected)
         assert count(results, task, "items_scored") == 12 and count(results, task, "unparsable") == 0
-    assert count(results, "nleye_triplet_described", "items_without_descriptions") == 0
+    assert count(results, "nleye_triplet_described", "items_missing_upstream") == 0

@@ -50,7 +50,7 @@ def _corner(path: str) -> float:
 
 
 def test_dumb_pixel_on_both_forms_matches_the_pixels(tmp_path):
-    results = run_cli(tmp_path, "--model", "dumb_pixel", "--tasks", "mucr")
+    results = run_cli(tmp_path, "--model", "dumb_pixel", "--tasks", "mucr,mucr_exp_gold,mucr_exp_gold_split")
     # Every candidate set is the pair's causal group: the brightest effect (cause) of each group wins.
     for suffix in FORMS:
         for level in ("c2e", "e2c"):
@@ -84,6 +84,14 @@ def test_dumb_pixel_on_both_forms_matches_the_pixels(tmp_path):
         assert count(results, f"mucr_exp_gold{suffix}", "items_judged") == 0
         assert metric(results, f"mucr_exp_gold{suffix}", "exp_unlabelled_rate") == 1.0
         assert count(results, f"mucr_exp_gold{suffix}", "items_scored") == 12
+        # The group's Exp explains dumb_pixel's own picks (C2E 3/12 right, Cue 2/12), run first by abductive-eval.
+        assert metric(results, f"mucr_exp{suffix}", "exp_score") is None
+        assert (
+            count(results, f"mucr_exp{suffix}", "documents"),
+            count(results, f"mucr_exp{suffix}", "items_scored"),
+        ) == (12, 12)
+        assert count(results, f"mucr_exp{suffix}", "items_effect_pick_wrong") == 9
+        assert count(results, f"mucr_exp{suffix}", "items_cue_pick_wrong") == 10
     assert metric(results, "mucr_cue", "cue_accuracy") == pytest.approx(2 / 12)  # the value the sample gives
 
 
@@ -112,8 +120,9 @@ def test_dummy_answers_every_task_offline_similarity_in_process(tmp_path, monkey
     parts = {"a man drives fast.": 0.2, "he gets a ticket.": 0.4, "speeding caused the ticket.": 0.8}
     monkeypatch.setattr(judge, "offline_similarity", lambda candidate, references: parts[candidate])
     results = run_in_process(
-        tmp_path, monkeypatch, "--model", "dummy", "--model_args", f"response={LABELLED}", "--tasks", "mucr"
-    )
+        tmp_path, monkeypatch, "--model", "dummy", "--model_args", f"response={LABELLED}", "--tasks",
+        "mucr,mucr_exp_gold,mucr_exp_gold_split",
+    )  # fmt: skip
     for suffix in FORMS:
         for level in ("c2e", "e2c"):
             task = f"mucr_{level}{suffix}"
@@ -134,6 +143,11 @@ def test_dummy_answers_every_task_offline_similarity_in_process(tmp_path, monkey
         assert metric(results, task, "exp_offline_score") == pytest.approx(0.25 * 0.2 + 0.25 * 0.4 + 0.5 * 0.8)
         assert count(results, task, "items_offline_scored") == 12
         assert metric(results, task, "exp_unlabelled_rate") == 0.0
+        # The explanation picks no effect image: no item has its picks, so Exp is one unread stand-in question and
+        # every pair counts as unanswered (no judge: not computed; the offline scores of an empty answer).
+        own = f"mucr_exp{suffix}"
+        assert (count(results, own, "documents"), count(results, own, "items_missing_upstream")) == (1, 12)
+        assert count(results, own, "c2e_picks_unreadable") == 12 and metric(results, own, "exp_score") is None
 
 
 def _judge_script(body: dict):
@@ -200,7 +214,9 @@ def test_failed_requests_score_nothing_on_every_task(tmp_path):
         }
         failure = "response=[LMMS_EVAL_REQUEST_FAILED after 3 retries] 429 Rate limit"
         completed = abductive_eval(
-            ["--model", "dummy", "--model_args", failure, "--tasks", "mucr"], tmp_path / "out", env=env
+            ["--model", "dummy", "--model_args", failure, "--tasks", "mucr,mucr_exp_gold,mucr_exp_gold_split"],
+            tmp_path / "out",
+            env=env,
         )
     assert completed.returncode == 0, completed.stdout[-3000:] + completed.stderr[-3000:]
     results = read_results(tmp_path / "out")
@@ -216,6 +232,11 @@ def test_failed_requests_score_nothing_on_every_task(tmp_path):
                     0.0
                 ] * 4
                 assert metric(results, task, "exp_unlabelled_rate") is None
+                # Exp on the model's own picks: every pick failed, so every pair is unanswered (0), none asked.
+                own = f"mucr_exp{suffix}"
+                assert (count(results, own, "documents"), count(results, own, "items_missing_upstream")) == (1, 12)
+                assert count(results, own, "c2e_picks_failed") == count(results, own, "items_judged") == 12
+                assert [metric(results, own, name) for name in ("exp_s1", "exp_s2", "exp_s3", "exp_score")] == [0.0] * 4
             else:
                 assert metric(results, task, f"{level}_accuracy") == 0.0
                 assert all(cell["acc"] == 0.0 for cell in metric(results, task, f"{level}_acc_by_style").values())
@@ -261,9 +282,9 @@ def _picks_first_and_judges_cues(body: dict) -> str:
 
 
 def test_exp_explains_the_models_own_picks_in_a_second_stage(tmp_path, monkeypatch):
-    """Eq. 5 end to end: stage 1 runs mucr_c2e and mucr_cue (--limit 10, samples logged), stage 2 reads their picks
-    (ABDUCTIVE_MUCR_PICKS) for mucr_exp beside the gold-conditioned mucr_exp_gold; a model that picks wrong
-    explains its wrong cues and scores lower than with the gold ones."""
+    """Eq. 5 end to end, by hand with the variable (as plain lmms-eval runs it): stage 1 runs mucr_c2e and mucr_cue
+    (samples logged), stage 2 reads their picks (ABDUCTIVE_MUCR_PICKS) for mucr_exp beside the gold-conditioned
+    mucr_exp_gold; a model that picks wrong explains its wrong cues and scores lower than with the gold ones."""
     with OpenAIStub(_picks_first_and_judges_cues) as stub:
         env = {
             "ABDUCTIVE_DATA": "sample",
@@ -279,29 +300,28 @@ def test_exp_explains_the_models_own_picks_in_a_second_stage(tmp_path, monkeypat
             monkeypatch.setenv(name, value)
         model = ["--model", "openai", "--model_args", "model_version=stub-model,max_retries=1"]
         first, second = tmp_path / "picks", tmp_path / "explain"
-        assert main([*model, "--tasks", "mucr_c2e,mucr_cue", "--limit", "10", "--log_samples",
-                     "--output_path", str(first)]) == 0  # fmt: skip
+        assert main([*model, "--tasks", "mucr_c2e,mucr_cue", "--log_samples", "--output_path", str(first)]) == 0
         monkeypatch.setenv("ABDUCTIVE_MUCR_PICKS", str(first))
         assert main([*model, "--tasks", "mucr_exp,mucr_exp_gold", "--output_path", str(second)]) == 0
         given = [CUE_GIVEN.search(message_text(body)) for body in stub.requests]
     results = read_results(second)
     effect_docs, cue_docs = hooks.c2e_docs_from(ITEMS), hooks.cue_docs_from(ITEMS)
-    asked = range(10)  # items 10 and 11 were left out of stage 1: their picks are missing
+    asked = range(12)
     right_cues = sum(cue_docs[n]["gold_position"] == 1 for n in asked)
-    assert 0 < right_cues < 10
-    # The model was asked with phrase 1 of each asked item (mucr_exp) and with the gold cue of all 12 (gold).
+    assert 0 < right_cues < 12
+    # The model was asked with phrase 1 of each item (mucr_exp) and with the gold cue of all 12 (gold).
     assert sorted(match[1] for match in given if match) == sorted(
         [cue_docs[n]["options"][0] for n in asked] + [item["cue"] for item in ITEMS]
     )
     assert metric(results, "mucr_exp_gold", "exp_score") == pytest.approx(0.25 * 5 + 0.25 * 5 + 0.5 * 10)
-    assert metric(results, "mucr_exp", "exp_s3") == pytest.approx(10 * right_cues / 10)
-    assert metric(results, "mucr_exp", "exp_score") == pytest.approx(0.25 * 5 + 0.25 * 5 + 0.5 * 10 * right_cues / 10)
+    assert metric(results, "mucr_exp", "exp_s3") == pytest.approx(10 * right_cues / 12)
+    assert metric(results, "mucr_exp", "exp_score") == pytest.approx(0.25 * 5 + 0.25 * 5 + 0.5 * 10 * right_cues / 12)
     assert metric(results, "mucr_exp", "exp_score") < metric(results, "mucr_exp_gold", "exp_score")
     counts = metric(results, "mucr_exp", "exp_counts")
-    assert counts["items_judged"] == counts["documents"] == 10
-    assert (counts["items_without_picks"], counts["c2e_picks_missing"], counts["cue_picks_missing"]) == (2, 2, 2)
+    assert counts["items_judged"] == counts["documents"] == 12 and counts["items_missing_upstream"] == 0
+    assert counts["c2e_picks_missing"] == counts["cue_picks_missing"] == 0
     assert counts["c2e_picks_unreadable"] == counts["cue_picks_unreadable"] == 0
-    assert counts["items_cue_pick_wrong"] == 10 - right_cues
+    assert counts["items_cue_pick_wrong"] == 12 - right_cues
     assert counts["items_effect_pick_wrong"] == sum(effect_docs[n]["gold_position"] != 1 for n in asked)
 
 
@@ -317,7 +337,7 @@ def test_dumb_pixel_explains_its_own_picks_form_3(tmp_path, monkeypatch):
                  "--output_path", str(second)]) == 0  # fmt: skip
     counts = metric(read_results(second), "mucr_exp_split", "exp_counts")
     # Its C2E accuracy is 3/12 and its Cue accuracy 2/12 on the sample (test_dumb_pixel_on_both_forms_...).
-    assert (counts["documents"], counts["items_without_picks"]) == (12, 0)
+    assert (counts["documents"], counts["items_missing_upstream"], counts["c2e_picks_missing"]) == (12, 0, 0)
     assert (counts["items_effect_pick_wrong"], counts["items_cue_pick_wrong"]) == (9, 10)
     docs = hooks.exp_own_docs_split(None)
     shown = [doc["image_paths"][1] for doc in docs]

@@ -17,6 +17,7 @@ from helpers.mucr_picks import C2E_DOCS, CUE_DOCS, ITEMS, write_samples
 from helpers.specs import evaluate
 
 BY_ID = {item["item_id"]: item for item in ITEMS}
+LABELLED_ANSWER = "Cause image: a cause. Effect image: an effect. Causal link: a link."
 
 
 def _wrong(position: int) -> int:
@@ -33,6 +34,20 @@ def hand_built_picks(folder: Path, form: str = "") -> None:
     cue["3"] = "I cannot tell which phrase it is."
     write_samples(folder, f"mucr_c2e{form}", c2e)
     write_samples(folder, f"mucr_cue{form}", cue)
+
+
+@pytest.fixture
+def caplog_loguru():
+    """The warnings loguru writes while the test runs."""
+    from loguru import logger
+
+    class Captured:
+        text = ""
+
+    captured = Captured()
+    handler = logger.add(lambda message: setattr(captured, "text", captured.text + str(message)), level="WARNING")
+    yield captured
+    logger.remove(handler)
 
 
 @pytest.fixture
@@ -95,18 +110,22 @@ def test_a_wrong_pick_lowers_the_score_hand_computed(picks_folder, monkeypatch):
     gold_values = evaluate(
         hooks.EXP, hooks.process_results_exp, gold, [_echo(hooks.doc_to_text_exp_split(d)) for d in gold]
     )
-    # Gold: every link names the true cue. Own picks: 10 items asked, item 0 with the wrong cue scores 0 on S3.
+    # Gold: every link names the true cue. Own picks: 10 items asked, item 0 with the wrong cue scores 0 on S3; items
+    # 2 and 3 (no readable pick) are not asked and score 0 on every part; every mean is over the 12 pairs.
     assert gold_values["exp_s3"] == 10.0 and gold_values["exp_score"] == pytest.approx(0.25 * 5 + 0.25 * 5 + 5.0)
-    assert own_values["exp_s3"] == pytest.approx(9 * 10 / 10)
-    assert own_values["exp_score"] == pytest.approx(0.25 * 5 + 0.25 * 5 + 0.5 * 9.0)
+    assert own_values["exp_s1"] == pytest.approx(10 * 5 / 12)
+    assert own_values["exp_s3"] == pytest.approx(9 * 10 / 12)
+    assert own_values["exp_score"] == pytest.approx(0.25 * 50 / 12 + 0.25 * 50 / 12 + 0.5 * 90 / 12)
     assert own_values["exp_score"] < gold_values["exp_score"]
     counts = own_values["exp_counts"]
-    assert counts["items_judged"] == counts["items_scored"] == 10
+    assert (counts["documents"], counts["items_judged"], counts["items_scored"]) == (10, 12, 12)
+    assert counts["items_missing_upstream"] == 2
     assert {name: counts[name] for name in (*hooks.PICK_COUNTS, "items_effect_pick_wrong", "items_cue_pick_wrong")} == {
-        "items_without_picks": 2,
         "c2e_picks_missing": 1,
+        "c2e_picks_failed": 0,
         "c2e_picks_unreadable": 0,
         "cue_picks_missing": 0,
+        "cue_picks_failed": 0,
         "cue_picks_unreadable": 1,
         "items_effect_pick_wrong": 1,
         "items_cue_pick_wrong": 1,
@@ -119,21 +138,32 @@ def test_missing_picks_are_counted_never_filled_with_gold(picks_folder):
     docs = hooks.exp_own_docs(None)
     assert [doc["item_id"] for doc in docs] == ["1"]  # "Option 9" of four is unreadable; 2-11 were not asked
     assert {name: docs[0][name] for name in hooks.PICK_COUNTS} == {
-        "items_without_picks": 11,
         "c2e_picks_missing": 10,
+        "c2e_picks_failed": 0,
         "c2e_picks_unreadable": 1,
         "cue_picks_missing": 0,
+        "cue_picks_failed": 0,
         "cue_picks_unreadable": 0,
     }
+    stand_ins = json.loads(docs[0]["upstream_missing"])  # every other item, counted as unanswered (0), never asked
+    assert sorted(doc["item_id"] for doc in stand_ins) == sorted(item for item in BY_ID if item != "1")
+    assert all(doc["cue"] == BY_ID[doc["item_id"]]["cue"] and doc["effect_pick"] == "" for doc in stand_ins)
 
 
-def test_without_the_variable_the_error_names_it_and_the_gold_variant(monkeypatch):
+def test_without_picks_it_is_not_computed_never_the_gold_bound(monkeypatch, caplog_loguru):
+    """Plain lmms-eval without ABDUCTIVE_MUCR_PICKS (``--tasks mucr``): one stand-in question whose reply is never
+    read, every metric None, so the rest of the group runs and no number appears under Exp's name."""
     monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
     monkeypatch.delenv("ABDUCTIVE_MUCR_PICKS", raising=False)
-    with pytest.raises(DataError, match=r"^mucr_exp_split explains the model's own picks \(Eq. 5\) and needs "):
-        hooks.exp_own_docs_split(None)
-    with pytest.raises(DataError, match="mucr_exp_gold asks with the gold effect and cue instead"):
-        hooks.exp_own_docs(None)
+    for process_docs in (hooks.exp_own_docs, hooks.exp_own_docs_split):
+        (doc,) = process_docs(None)
+        assert doc["no_upstream"] is True
+        values = evaluate(hooks.EXP_OWN, hooks.process_results_exp_own, [doc], [LABELLED_ANSWER])
+        assert [values[name] for name in ("exp_s1", "exp_score", "exp_offline_score")] == [None] * 3
+        assert values["exp_counts"] == {"documents": 1, "upstream_given": 0, "unparsable": 0, "request_failed": 0,
+                                        "judge_extracted": 0}  # fmt: skip
+    assert "abductive-eval runs the same model's C2E and Cue first" in caplog_loguru.text
+    assert "mucr_exp_gold is the gold-conditioned upper bound" in caplog_loguru.text
 
 
 def test_picks_are_checked_by_content(picks_folder):
@@ -147,12 +177,16 @@ def test_picks_are_checked_by_content(picks_folder):
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     for value in lines[4].values():
         if isinstance(value, list):
-            value[1]["gold_position"] = _wrong(value[1]["gold_position"])  # samples of another candidate order
+            value[1]["doc_digest"] = "0" * 32  # a pick of another document (other options, images or order)
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    with pytest.raises(DataError, match=r"the gold option of items \['4'\] differs from the mucr_cue documents"):
+    with pytest.raises(DataError, match=r"the mucr_cue documents of items \['4'\] differ from those built from"):
         hooks.exp_own_docs(None)
-    path.write_text('{"doc_id": 0, "cue_accuracy": ["cue_accuracy", {"item_id": "0", "gold_position": "2"}]}\n')
-    with pytest.raises(DataError, match=r"line 1: field 'gold_position' is '2', expected an option number"):
+    path.write_text('{"doc_id": 0, "cue_accuracy": ["cue_accuracy", {"item_id": "0", "gold_position": 2}]}\n')
+    with pytest.raises(DataError, match=r"line 1: no 'doc_digest' in the mucr_cue record .*; rerun mucr_cue"):
+        hooks.exp_own_docs(None)
+    path.write_text('{"doc_id": 0, "cue_accuracy": ["cue_accuracy", {"item_id": "99", "doc_digest": "x", '
+                    '"prediction": 1}]}\n')  # fmt: skip
+    with pytest.raises(DataError, match=r"items \['99'\] of mucr_cue are not in the data loaded now"):
         hooks.exp_own_docs(None)
     hand_built_picks(picks_folder / "another-run")  # a second run's samples: which one is meant?
     with pytest.raises(DataError, match="samples of mucr_c2e in 2 folders"):
@@ -165,4 +199,4 @@ def test_the_newest_samples_of_a_folder_are_read(picks_folder):
     write_samples(picks_folder, "mucr_c2e", all_right, name="20261127_130000")  # a later run, same folder
     docs = hooks.exp_own_docs(None)
     assert [doc["item_id"] for doc in docs if not doc["effect_pick_correct"]] == []
-    assert docs[0]["items_without_picks"] == 1  # only item 3's unreadable cue now
+    assert (docs[0]["c2e_picks_missing"], docs[0]["cue_picks_unreadable"]) == (0, 1)  # only item 3's unreadable cue

@@ -233,21 +233,27 @@ def test_scene_graph_store_keys_by_prompt_and_image_content(tmp_path, monkeypatc
     key = scene_graphs.key("Which option?", [str(first), str(second)])
     assert key != scene_graphs.key("Which option?", [str(second), str(first)])  # order counts
     assert key != scene_graphs.key("Which phrase?", [str(first), str(second)])
-    path = scene_graphs.save("model/a b", key, '{"objects": []}')
+    path = scene_graphs.STORE.save("model/a b", key, key, '{"objects": []}', "parsed")
     assert path.parent.name.startswith("model_a_b-")  # made safe, the exact name digested
+    assert path.parent == scene_graphs.folder("model/a b")
     assert scene_graphs.lookup("model/a b", key) == '{"objects": []}'
     assert scene_graphs.lookup("model_a_b", key) is None  # another name, another folder
     copy = tmp_path / "c.png"
     copy.write_bytes(b"one")  # same content, other path: same key
     assert scene_graphs.key("Which option?", [str(copy), str(second)]) == key
-    path.write_text(json.dumps({"name": "model/a b", "key": "0" * 32, "graph": "x"}))  # not this key's file
-    assert scene_graphs.lookup("model/a b", key) is None
+    path.write_text(json.dumps({"kind": "graphs", "name": "model/a b", "key": "0" * 32, "doc": key, "value": "x"}))
+    assert scene_graphs.lookup("model/a b", key) is None  # not this key's file
 
 
-def test_ccot_needs_the_store_name(sample, monkeypatch):
+def test_ccot_without_graphs_is_not_computed_and_a_named_store_must_hold_some(sample, monkeypatch):
     monkeypatch.delenv("ABDUCTIVE_MUCR_SCENE_GRAPHS", raising=False)
-    with pytest.raises(DataError, match="^mucr_c2e_ccot_graph needs ABDUCTIVE_MUCR_SCENE_GRAPHS=<name>"):
-        strategies.c2e_ccot_graph_docs(None)
+    stage1 = list(strategies.c2e_ccot_graph_docs(None))  # no name needed: the graphs are in the run's records
+    assert len(stage1) == 12 and {doc["scene_graphs"] for doc in stage1} == {""}
+    (stand_in,) = strategies.cue_ccot_docs(None)  # no graphs given at all (plain lmms-eval, no variable)
+    assert stand_in["no_upstream"] is True
+    record = strategies.process_results_cue_ccot(stand_in, ["1"])["cue_accuracy"][1]
+    values = strategies.CUE_CCOT.evaluate([record])
+    assert values["cue_accuracy"] is None and values["cue_counts"]["upstream_given"] == 0
     monkeypatch.setenv("ABDUCTIVE_MUCR_SCENE_GRAPHS", "nobody")
     monkeypatch.setenv("ABDUCTIVE_CACHE", "/nonexistent-h32b")
     with pytest.raises(DataError, match="run mucr_cue_ccot_graph with ABDUCTIVE_MUCR_SCENE_GRAPHS=nobody first"):

@@ -43,7 +43,7 @@ def test_cot_icl_mmicl_run_and_score_as_their_base_tasks(tmp_path, monkeypatch):
             if level == "exp":  # another pair's annotation, no judge: only the offline counts
                 assert count(explained, task, "documents") == 12 and count(explained, task, "unparsable") == 0
                 assert count(explained, task, "items_scored") == 12 and metric(explained, task, "exp_score") is None
-                assert count(explained, task, "items_without_picks") == 0
+                assert count(explained, task, "items_missing_upstream") == 0
                 for pick, picked in (("effect", "c2e"), ("cue", "cue")):
                     accuracy = metric(results, f"mucr_{picked}_{strategy}", f"{picked}_accuracy")
                     assert count(explained, task, f"items_{pick}_pick_wrong") == pytest.approx(12 - 12 * accuracy)
@@ -68,17 +68,18 @@ def test_ccot_two_runs_store_then_use_the_scene_graphs(tmp_path, monkeypatch):
         assert count(stage1, f"mucr_{level}_ccot_graph", "stored") == 12
     assert set(stage1) == {"mucr_ccot_graph", *(f"mucr_{level}_ccot_graph" for level in CHOICE_LEVELS)}
     assert len(list(scene_graphs.folder("random-0").glob("*.json"))) == 36
-    # Pair 0's cue graph goes missing: the second stage leaves that pair out and counts it.
+    # Pair 0's cue graph goes missing: the second stage does not ask that pair and counts it as wrong.
     monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
     cue_docs = hooks.cue_docs_from(ITEMS)
     graph_key = strategies.scene_graph_key("cue", cue_docs[0])
     (scene_graphs.folder("random-0") / f"{graph_key}.json").unlink()
     stage2, output = run(tmp_path, monkeypatch, "answers", "--model", "random_baseline", "--tasks", "mucr_ccot")
     assert count(stage2, "mucr_cue_ccot", "documents") == 11
-    assert count(stage2, "mucr_cue_ccot", "items_without_scene_graph") == 1
+    assert count(stage2, "mucr_cue_ccot", "items_missing_upstream") == 1
+    assert count(stage2, "mucr_cue_ccot", "items_scored") == 12  # the pair without a graph counts, as wrong
     for level in ("c2e", "e2c"):
         assert count(stage2, f"mucr_{level}_ccot", "documents") == 12
-        assert count(stage2, f"mucr_{level}_ccot", "items_without_scene_graph") == 0
+        assert count(stage2, f"mucr_{level}_ccot", "items_missing_upstream") == 0
     # random_baseline picks from the document, seeded by task and document: the C2E accuracy by hand.
     c2e_docs = hooks.c2e_docs_from(ITEMS)
     picks = [random.Random(f"0:mucr_c2e_ccot:{doc_id}").choice(doc["choices"]) for doc_id, doc in enumerate(c2e_docs)]
@@ -91,15 +92,15 @@ def test_ccot_two_runs_store_then_use_the_scene_graphs(tmp_path, monkeypatch):
         f"Scene Graph: {stage1_pick}. Chosen at random.\n\n"
         "Use the image and scene graph as context and answer the following question: The image shows five pictures"
     )
-    # Exp's two stages explain stage 2's picks: pair 0 has no cue pick (no cue graph), so it is left out, counted.
+    # Exp's two stages explain stage 2's picks: pair 0 has no cue pick (no cue graph), so it is not asked, and counts.
     monkeypatch.setenv("ABDUCTIVE_MUCR_PICKS", str(output))
     stage3, _ = run(tmp_path, monkeypatch, "exp-graphs", "--model", "random_baseline", "--tasks", "mucr_exp_ccot_graph")
-    assert metric(stage3, "mucr_exp_ccot_graph", "scene_graph_rate") == 1.0
+    assert metric(stage3, "mucr_exp_ccot_graph", "scene_graph_rate") == pytest.approx(11 / 12)
     assert count(stage3, "mucr_exp_ccot_graph", "stored") == 11
     stage4, _ = run(tmp_path, monkeypatch, "exp", "--model", "random_baseline", "--tasks", "mucr_exp_ccot")
     counts = metric(stage4, "mucr_exp_ccot", "exp_counts")
-    assert (counts["documents"], counts["items_scored"], counts["items_without_scene_graph"]) == (11, 11, 0)
-    assert (counts["items_without_picks"], counts["cue_picks_missing"], counts["c2e_picks_missing"]) == (1, 1, 0)
+    assert (counts["documents"], counts["items_scored"], counts["items_missing_upstream"]) == (11, 12, 1)
+    assert (counts["cue_picks_missing"], counts["c2e_picks_missing"]) == (1, 0)
     assert counts["c2e_picks_unreadable"] == counts["cue_picks_unreadable"] == 0
     wrong = sum(int(pick) != doc["gold_position"] for pick, doc in list(zip(picks, c2e_docs, strict=True))[1:])
     assert counts["items_effect_pick_wrong"] == wrong  # the effect images mucr_c2e_ccot picked for pairs 1-11

@@ -1,8 +1,9 @@
 """NL-Eye image-to-text (t.1): the description store, the describe and predict documents, and the
-describer/predictor split scored with scripted replies."""
+describer/predictor split scored with scripted replies; an item without its descriptions counts as wrong."""
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import datasets
@@ -19,7 +20,22 @@ FAILED = "[LMMS_EVAL_REQUEST_FAILED after 5 retries] timeout"
 @pytest.fixture
 def store(tmp_path, monkeypatch):
     monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
-    return tmp_path / "cache" / "nleye" / "descriptions"
+    monkeypatch.delenv("ABDUCTIVE_RUN", raising=False)
+    monkeypatch.delenv("ABDUCTIVE_STAGE_INPUTS", raising=False)
+    return tmp_path / "cache" / "stages" / "named" / "descriptions"
+
+
+def save(describer: str, path: str, text: str):
+    """A description stored under ``describer``, as an ``nleye_describe`` run with that name stores it."""
+    return descriptions.STORE.save(
+        describer, descriptions.image_digest(path), hooks.describe_digest(path), text, "parsed"
+    )
+
+
+def stored(describer: str, items):
+    """``describer``'s stored descriptions of the items' images, as nleye_triplet_described reads them."""
+    digests = {descriptions.image_digest(path) for item in items for path in paths_of(item)}
+    return descriptions.STORE.output(describer, "nleye_describe", {digest: digest for digest in digests})
 
 
 @pytest.fixture(scope="module")
@@ -33,14 +49,14 @@ def paths_of(item: dict) -> list[str]:
 
 def test_store_is_keyed_by_image_content_and_describer(store, tmp_path, items):
     premise = items[0]["premise_image"]
-    saved = descriptions.save("gpt-4o", premise, "A child holds a wrapped box.")
+    saved = save("gpt-4o", premise, "A child holds a wrapped box.")
     assert saved.parent == store / "gpt-4o" and saved.stem == descriptions.image_digest(premise)
     copy = tmp_path / "elsewhere.png"
     shutil.copy(premise, copy)
     assert descriptions.lookup("gpt-4o", str(copy)) == "A child holds a wrapped box."  # same bytes, other path
     assert descriptions.lookup("claude", premise) is None  # another describer's store
     assert descriptions.lookup("gpt-4o", items[0]["hypothesis_images"][0]) is None  # another image
-    descriptions.save("gpt-4o", premise, "Replaced.")
+    save("gpt-4o", premise, "Replaced.")
     assert descriptions.lookup("gpt-4o", premise) == "Replaced."
     # Names unsafe as folders get their own folders, never a shared one.
     folders = {descriptions.describer_folder(name) for name in ("Qwen/Qwen2-VL", "Qwen_Qwen2-VL", "..", "a b")}
@@ -66,41 +82,48 @@ def test_describe_stage_stores_replies_and_counts_failures(store, items):
     docs = hooks.describe_docs_from(items.select(range(2)), "tiny")  # 6 images
     replies = ["A bright box.", "  ", FAILED, "Two people.", "A dog.", "A cat."]
     results = [hooks.process_results_describe(doc, [reply]) for doc, reply in zip(docs, replies, strict=True)]
-    values = hooks.DESCRIBE.evaluate([result["describe_counts"][1] for result in results])
+    values = hooks.DESCRIBE.evaluate([result["described_rate"][1] for result in results])  # logged once per line
     assert values["described_rate"] == pytest.approx(4 / 6)
     counts = values["describe_counts"]
     assert (counts["images"], counts["described"], counts["request_failed"]) == (6, 4, 2)  # blank = failed request
     assert counts["mean_description_chars"] == round((13 + 11 + 6 + 6) / 4)
-    stored = [descriptions.lookup("tiny", path) for path in docs["image_path"]]
-    assert stored == ["A bright box.", None, None, "Two people.", "A dog.", "A cat."]
+    found = [descriptions.lookup("tiny", path) for path in docs["image_path"]]
+    assert found == ["A bright box.", None, None, "Two people.", "A dog.", "A cat."]
+    records = [result["described_rate"][1] for result in results]  # the descriptions are in the run's records too
+    assert [record["description"] for record in records] == ["A bright box.", None, None, "Two people.", "A dog.",
+                                                               "A cat."]  # fmt: skip
+    assert records[0]["doc_digest"] == hooks.describe_digest(docs[0]["image_path"])
 
 
-def test_described_docs_read_one_describer_and_count_missing_items(store, items):
+def test_described_docs_read_one_describer_and_count_missing_items(store, items, monkeypatch):
     for item in items.select(range(1, 12)):  # item 1 gets no description at all
         for number, path in enumerate(paths_of(item)):
-            descriptions.save("tiny", path, f"{item['item_id']}-{number}")
-    descriptions.save("other", items[0]["premise_image"], "from another describer")
-    docs = hooks.triplet_described_docs_from(items, "tiny")
-    assert len(docs) == 22 and set(docs["items_without_descriptions"]) == {1} and set(docs["describer"]) == {"tiny"}
+            save("tiny", path, f"{item['item_id']}-{number}")
+    save("other", items[0]["premise_image"], "from another describer")
+    docs = hooks.triplet_described_docs_from(items, stored("tiny", items))
+    assert len(docs) == 22 and set(docs["describer"]) == {"tiny"}
+    stand_ins = json.loads(docs[0]["upstream_missing"])  # item 1, before item 2: both orders, counted as wrong
+    assert [(doc["item_id"], doc["swapped"]) for doc in stand_ins] == [("1", False), ("1", True)]
     swapped = docs[1]  # item "2", hypotheses in the swapped order
     assert hooks.doc_to_text_triplet_text(swapped) == prompts.triplet_text_prompt("2-0", "2-2", "2-1")
     assert swapped["gold_position"] == 3 - items[1]["gold"]
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
+    monkeypatch.setenv("ABDUCTIVE_NLEYE_DESCRIPTIONS", "nobody")
     with pytest.raises(DataError, match="run nleye_describe with ABDUCTIVE_NLEYE_DESCRIBER=nobody first"):
-        hooks.triplet_described_docs_from(items, "nobody")
+        hooks.triplet_described_docs(None)
 
 
 def test_describer_variables(monkeypatch, store, items):
     monkeypatch.delenv("ABDUCTIVE_NLEYE_DESCRIBER", raising=False)
     monkeypatch.delenv("ABDUCTIVE_NLEYE_DESCRIPTIONS", raising=False)
     monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
-    with pytest.raises(DataError, match="^nleye_describe needs ABDUCTIVE_NLEYE_DESCRIBER=<name>: the name the desc"):
-        hooks.describe_docs(None)
-    with pytest.raises(DataError, match="^nleye_triplet_described needs ABDUCTIVE_NLEYE_DESCRIPTIONS=<name> "):
-        hooks.triplet_described_docs(None)
+    assert set(hooks.describe_docs(None)["describer"]) == {""}  # the descriptions are in the run's records anyway
+    (stand_in,) = hooks.triplet_described_docs(None)  # no describer named, no describe stage given: not computed
+    assert stand_in["no_upstream"] is True
     for item in items:
         for path in paths_of(item):
-            descriptions.save("describer-a", path, "by a")
-            descriptions.save("predictor-b", path, "by b")
+            save("describer-a", path, "by a")
+            save("predictor-b", path, "by b")
     # A predictor describing under its own name reads another describer's descriptions.
     monkeypatch.setenv("ABDUCTIVE_NLEYE_DESCRIBER", "predictor-b")
     assert set(hooks.describe_docs(None)["describer"]) == {"predictor-b"}
@@ -115,11 +138,11 @@ def test_predictor_scored_like_the_text_only_strategy(store, items):
     clear_cache()
     for item in items:
         for number, path in enumerate(paths_of(item)):
-            descriptions.save("tiny", path, f"{item['item_id']}-{number}")
+            save("tiny", path, f"{item['item_id']}-{number}")
     descriptions.describer_folder("tiny").joinpath(
         f"{descriptions.image_digest(items[11]['premise_image'])}.json"
     ).unlink()
-    docs = hooks.triplet_described_docs_from(items, "tiny")
+    docs = hooks.triplet_described_docs_from(items, stored("tiny", items))
     answers = []
     for doc in docs:
         if doc["item_id"] == "1":
@@ -130,9 +153,11 @@ def test_predictor_scored_like_the_text_only_strategy(store, items):
             answers.append("Neither.")
     results = [hooks.process_results_triplet_described(doc, [a]) for doc, a in zip(docs, answers, strict=True)]
     values = hooks.TRIPLET_DESCRIBED.evaluate([result["triplet_counts"][1] for result in results])
-    assert values["consistency_acc"] == pytest.approx(1 / 11)
+    # Item 12 (no premise description) is not asked and counts as wrong in both orders: every mean is over 12 items.
+    assert values["consistency_acc"] == pytest.approx(1 / 12)
     counts = values["triplet_counts"]
-    assert (counts["documents"], counts["items_scored"], counts["items_without_descriptions"]) == (22, 11, 1)
+    assert (counts["documents"], counts["items_scored"], counts["items_missing_upstream"]) == (22, 12, 1)
     # Nine items answered "Neither." twice; item "2" (gold 2) answered "1" (wrong) and failed once (wrong).
     assert (counts["request_failed"], counts["unparsable"]) == (1, 18)
-    assert values["order1_acc"] == pytest.approx(1 / 11) and values["order2_acc"] == pytest.approx(1 / 11)
+    assert values["order1_acc"] == pytest.approx(1 / 12) and values["order2_acc"] == pytest.approx(1 / 12)
+    assert values["triplet_ci95"]["consistency_acc"]["units"] == 12

@@ -47,11 +47,11 @@ def test_describer_and_predictor_chosen_independently(tmp_path, monkeypatch):
     assert counts["images"] == 36 and counts["described"] + counts["request_failed"] == 36
     assert counts["described"] > 0
     replies = {
-        sample["describe_counts"][1]["item_id"]: sample["filtered_resps"]  # one reply per document
+        sample["described_rate"][1]["item_id"]: sample["filtered_resps"]  # one reply per document (record logged once)
         for sample in read_samples(described, "nleye_describe")
     }
     folder = descriptions.describer_folder("tiny-llava")
-    stored = {path.stem: json.loads(path.read_text())["description"] for path in folder.glob("*.json")}
+    stored = {path.stem: json.loads(path.read_text())["value"] for path in folder.glob("*.json")}
     assert stored == {digest: reply.strip() for digest, reply in replies.items() if reply.strip()}
 
     # Predict stage, another model: gold descriptions and the tiny LLaVA's in one run.
@@ -76,10 +76,7 @@ def test_describer_and_predictor_chosen_independently(tmp_path, monkeypatch):
     described_counts = metric(results, "nleye_triplet_described", "triplet_counts")
     assert len(prompts) == 24 + 2 * complete
     assert gold_counts["items_scored"] == 12 and metric(results, "nleye_triplet_text", "consistency_acc") == 1.0
-    assert (described_counts["items_scored"], described_counts["items_without_descriptions"]) == (
-        complete,
-        12 - complete,
-    )
+    assert (described_counts["items_scored"], described_counts["items_missing_upstream"]) == (12, 12 - complete)
     # The predictor finds no plausible description among the tiny LLaVA's, answers "1": right in one order only.
     assert metric(results, "nleye_triplet_described", "consistency_acc") == 0.0
     assert metric(results, "nleye_triplet_described", "order1_acc") == 1.0

@@ -723,13 +723,16 @@ def test_a_run_that_left_items_out_is_partial_never_a_score(tmp_path):
 def test_a_cell_whose_descriptions_changed_since_its_run_is_stale(tmp_path, monkeypatch):
     """Re-described images after the batch: the cell is what the batch would rerun, never shown as current."""
     from abductive_tasks.nleye import descriptions
+    from abductive_tasks.runs.chain import variable_input
 
     monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("ABDUCTIVE_NLEYE_DESCRIBER", "m")
     folder = descriptions.describer_folder("m")
     folder.mkdir(parents=True)
     (folder / "abc.json").write_text(json.dumps({"describer": "m", "description": "a red car"}))
     current = identity()
-    current["tasks"]["nleye_triplet"]["descriptions"] = descriptions.fingerprint("m", tmp_path / "cache")
+    read = {"kind": "descriptions", **variable_input("descriptions", "nleye_describe", dict(os.environ))}
+    current["tasks"]["nleye_triplet"]["inputs"] = {"nleye_describe": read}
     results = tmp_path / "results"
     Record(current, None, TASKS, "m", "spec.yaml").write(results / "m" / SPEC_RECORD)
     Record(current, None, ("nleye_triplet",), "m", "spec.yaml", 0).write(results / "m" / RUNS_DIR / "01" / RUN_RECORD)
@@ -741,4 +744,22 @@ def test_a_cell_whose_descriptions_changed_since_its_run_is_stale(tmp_path, monk
     (folder / "abc.json").write_text(json.dumps({"describer": "m", "description": "a blue car"}))
     board = collect(results, Suite())
     assert board.cell("m", "nleye_triplet") == "stale"
-    assert any("the descriptions by m changed" in note for note in board.notes)
+    assert any(
+        "the descriptions of nleye_describe that ABDUCTIVE_NLEYE_DESCRIBER names changed" in note
+        for note in board.notes
+    )
+
+
+def test_an_upper_bound_column_is_labelled_and_never_averaged():
+    """A task whose YAML says ``upper_bound: true`` (mucr_exp_gold) is labelled so and left out of the average."""
+    from abductive_tasks.reports.leaderboard.cells import Leaderboard
+    from abductive_tasks.reports.leaderboard.ranking import average_tasks
+
+    headline = {"nleye_triplet": "consistency_acc", "nleye_pairs": "order_faithful_acc", "mucr_c2e": "c2e_accuracy"}
+    row = {task: {f"{metric},none": 0.5} for task, metric in headline.items()}
+    board = Leaderboard({"m": row}, list(headline), headline, dict.fromkeys(headline, True))
+    assert average_tasks(board) == list(headline)
+    board.upper_bounds = {"mucr_c2e"}
+    assert average_tasks(board) == ["nleye_triplet", "nleye_pairs"]
+    assert "mucr_c2e (c2e_accuracy; %, upper bound, not the paper's number)" in headline_table(board).header
+    assert Suite().facts("mucr_exp_gold").upper_bound

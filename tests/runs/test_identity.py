@@ -605,7 +605,13 @@ def test_re_described_images_are_another_identity_for_the_described_task(tmp_pat
     after = _spec_identity(tmp_path, "nleye_triplet_described, nleye_triplet", env)
     assert task_key(before, "nleye_triplet_described") != task_key(after, "nleye_triplet_described")
     assert task_key(before, "nleye_triplet") == task_key(after, "nleye_triplet")
-    assert after["tasks"]["nleye_triplet_described"]["descriptions"]["files"] == 1
+    read = after["tasks"]["nleye_triplet_described"]["inputs"]["nleye_describe"]
+    assert (read["kind"], read["from"], read["name"], read["files"]) == (
+        "descriptions",
+        "ABDUCTIVE_NLEYE_DESCRIBER",
+        "m",
+        1,
+    )
 
 
 def test_evaluator_weights_replaced_at_the_same_path_are_another_identity(tmp_path):

@@ -11,10 +11,10 @@ from functools import cached_property
 from pathlib import Path
 
 from abductive_tasks import settings
-from abductive_tasks.nleye import descriptions
 from abductive_tasks.reports.compare import CompareError, Inconsistent, estimate_from_run
 from abductive_tasks.reports.plots import PERCENT_FACTOR
 from abductive_tasks.reports.samples import samples_path
+from abductive_tasks.runs import chain
 from abductive_tasks.runs.history import SPEC_RECORD, DamagedFile, Outcome, Record, Scan, scan_runs
 from abductive_tasks.runs.identity import data_content, data_fingerprint, package_versions
 from abductive_tasks.runs.suite import Suite, SuiteError, TaskFacts
@@ -32,6 +32,7 @@ class Leaderboard:
     headline: dict[str, str]  # task -> headline metric
     higher_is_better: dict[str, bool]  # task -> direction of its headline metric
     marks: dict[str, dict[str, str]] = field(default_factory=dict)  # model -> task -> why the cell is not a score
+    upper_bounds: set[str] = field(default_factory=set)  # tasks that bound the paper's number: labelled, never averaged
     notes: list[str] = field(default_factory=list)  # what was not read, by path, and the command that fixes it
     sources: dict[str, dict[str, Path]] = field(default_factory=dict)  # model -> task -> the results file of the cell
     data: dict[str, dict[str, str]] = field(default_factory=dict)  # model -> task -> data_key of the row's data
@@ -146,12 +147,49 @@ def data_key(fingerprint: object) -> str:
 
 class _Staleness:
     """Whether a spec identity still describes what a batch would run now: the data behind each recorded
-    source, the NL-Eye descriptions a task read, each task's version and the package versions (as the batch's plan
-    checks them); memoised."""
+    source, what a chained task read (an upstream stage's output, or what a variable named), each task's version and
+    the package versions (as the batch's plan checks them); memoised."""
 
-    def __init__(self, suite: Suite) -> None:
+    def __init__(self, suite: Suite, results_dir: Path | None = None) -> None:
         self.suite = suite
+        self.results_dir = results_dir
         self.fingerprints: dict[tuple[str, str], dict] = {}
+        self.outputs: dict[tuple[str, str, str], str | None] = {}
+
+    def _output_now(self, model: str, upstream: str, kind: str, identity: dict) -> str | None:
+        """The digest of ``kind`` that ``model``'s best matching run of ``upstream`` gives now (what its batch would
+        hand a reader)."""
+        if (model, upstream, kind) not in self.outputs:
+            found = None
+            folder = self.results_dir / model if self.results_dir else None
+            try:
+                spec = Record.read(folder / SPEC_RECORD) if folder is not None else None
+            except DamagedFile:
+                spec = None
+            if spec is not None:
+                scan = scan_runs(folder, spec.identity)
+                environment = {**os.environ, **(identity.get("env") or {})}
+                root = settings.cache_root(environment)
+                outcomes = scan.outcomes.get(upstream, [])
+                found = chain.current_output(model, spec.identity, outcomes, upstream, kind, spec.limit, root, False)
+            self.outputs[model, upstream, kind] = found
+        return self.outputs[model, upstream, kind]
+
+    def _inputs_changed(self, model: str, identity: dict, entry: dict) -> list[str]:
+        """What a chained task read that is no longer what it would read (an upstream stage run again, a store or
+        samples folder a variable names written again)."""
+        changed = []
+        environment = {**os.environ, **(identity.get("env") or {})}
+        for upstream, read in (entry.get("inputs") or {}).items():
+            if read.get("from") == "run":
+                if read.get("digest") in (None, chain.PENDING):
+                    continue
+                now = self._output_now(read.get("model") or model, upstream, read["kind"], identity)
+                if now != read["digest"]:
+                    changed.append(f"{upstream} was run again (its {read['kind']} changed)")
+            elif {"kind": read["kind"], **chain.variable_input(read["kind"], upstream, environment)} != read:
+                changed.append(f"the {read['kind']} of {upstream} that {read.get('from')} names changed")
+        return changed
 
     @cached_property
     def versions(self) -> dict[str, str]:
@@ -162,8 +200,8 @@ class _Staleness:
             self.fingerprints[benchmark, source] = data_fingerprint(benchmark, source)
         return self.fingerprints[benchmark, source]
 
-    def why(self, identity: dict, task: str) -> str | None:
-        """Why ``task``'s cells under ``identity`` are stale (None: they are not)."""
+    def why(self, identity: dict, task: str, model: str = "") -> str | None:
+        """Why ``task``'s cells of ``model`` under ``identity`` are stale (None: they are not)."""
         versions = self.versions
         changed = [
             f"{name} {was} → {versions.get(name)}"
@@ -177,12 +215,7 @@ class _Staleness:
             version = None
         if version is not None and entry.get("version") is not None and str(entry["version"]) != version:
             changed.append(f"{task} version {entry['version']} → {version}")
-        described = entry.get("descriptions")
-        if isinstance(described, dict) and described.get("describer"):
-            environment = {**os.environ, **(identity.get("env") or {})}
-            now = descriptions.fingerprint(described["describer"], settings.cache_root(environment))
-            if now != described:
-                changed.append(f"the descriptions by {described['describer']} changed")
+        changed += self._inputs_changed(model, identity, entry)
         recorded = identity["data"].get(entry.get("benchmark")) or {}
         source = recorded.get("source")
         if source and source != "hub" and "error" not in recorded:  # the hub is never fetched for a report
@@ -232,11 +265,11 @@ def _check_value(results: dict, metric: str, source: Path, task: str) -> tuple[s
 class _Collector:
     """What :func:`collect` gathers, model folder by model folder; the task facts and staleness checks memoised."""
 
-    def __init__(self, suite: Suite) -> None:
+    def __init__(self, suite: Suite, results_dir: Path | None = None) -> None:
         self.suite = suite
         self.board = Leaderboard(rows={}, tasks=[], headline={}, higher_is_better={})
         self.columns: list[str] = []
-        self.staleness = _Staleness(suite)
+        self.staleness = _Staleness(suite, results_dir)
         self._facts: dict[str, TaskFacts | None] = {}
 
     def facts(self, task: str) -> TaskFacts | None:
@@ -273,7 +306,7 @@ class _Collector:
             benchmark = (spec.identity["tasks"].get(task) or {}).get("benchmark")
             board.data[model][task] = data_key(spec.identity["data"].get(benchmark))
             best = scan.best(task)
-            stale = self.staleness.why(spec.identity, task) if best is not None else None
+            stale = self.staleness.why(spec.identity, task, model) if best is not None else None
             if best is None:
                 if scan.failed_run(task):
                     board.marks[model][task] = "run failed"
@@ -310,6 +343,8 @@ class _Collector:
             if found is not None:
                 board.headline[task] = found.headline_metric
                 board.higher_is_better[task] = found.higher_is_better[found.headline_metric]
+                if found.upper_bound:
+                    board.upper_bounds.add(task)
         board.tasks = [task for task in self.suite.expand(["abductive"]) if task in board.headline]
         board.tasks += sorted(task for task in board.headline if task not in board.tasks)
         board.rows = dict(sorted(board.rows.items()))
@@ -319,7 +354,7 @@ class _Collector:
 def collect(results_dir: Path, suite: Suite | None = None) -> Leaderboard:
     """One row per model folder holding a batch spec identity, each cell from the runs matching it
     (see :mod:`abductive_tasks.reports.leaderboard`)."""
-    collector = _Collector(suite or Suite())
+    collector = _Collector(suite or Suite(), Path(results_dir))
     for folder in sorted(path for path in Path(results_dir).iterdir() if path.is_dir()):
         spec = collector.spec_of(folder)
         if spec is not None:

@@ -151,7 +151,8 @@ def average_tasks(board: Leaderboard) -> list[str]:
     tasks = [
         task
         for task in board.tasks
-        if board.percent(task)
+        if task not in board.upper_bounds  # a bound on the paper's number (mucr_exp_gold), never averaged
+        and board.percent(task)
         and metric_proportion(board.headline[task], task)
         and board.higher_is_better.get(task, True)
         and any(board.shown(model, task)[0] is not None for model in board.rows)

@@ -90,6 +90,7 @@ def _header(board: Leaderboard) -> list[str]:
         chance = board.chance(task)
         scale = "%" if board.percent(task) else "raw"
         details = [scale] + ([] if board.higher_is_better.get(task, True) else ["lower is better"])
+        details += ["upper bound, not the paper's number"] if task in board.upper_bounds else []
         if chance is not None:
             details.append(f"chance {number_text(chance * board.factor(task), 1 if board.percent(task) else 3)}")
         return f"{task} ({board.headline[task]}; {', '.join(details)})"

@@ -1,0 +1,523 @@
+"""Chained protocols: what a task reads from another task's run, stored once, read back by content, bound to its run.
+
+Some protocols need two runs, because lmms-eval builds every request before it sends any: MuCR's Exp explains the
+effect image and cue phrase the model picked in C2E and Cue (Eq. 5), CCoT's second stage answers with the scene graph
+its first stage drew (Table 2), NL-Eye's image-to-text predicts from the descriptions a describer wrote (t.1). A
+**stage** is one such read, declared once, in the reading task's YAML metadata: ``reads: {mucr_c2e: picks}`` names
+the upstream task and the kind of output read (:data:`KINDS`; :func:`declared_reads`).
+
+**Stage outputs.** What one upstream run gave, per item (:class:`Item`): the digest of the document it answered (by
+content: texts as shown, images by their bytes; :func:`content_digest`), the value (the option picked, the graph, the
+description; None when the request failed or the reply was unreadable) and how the reply was read. A stage output is
+bound to the run that produced it (``binding``: the task, its task key, the model's label, backend, arguments and key,
+the ``--limit``) and derived from that run's samples (the upstream records carry the value:
+:func:`output_from_samples`), so the samples stay the source of truth. Stored sealed
+(:func:`~abductive_tasks.inputs.files.seal`) and named by the SHA-256 of its content under
+``<ABDUCTIVE_CACHE>/stages/outputs/<digest>.json`` (:func:`save`); read back only when the seal and the digest check
+(:func:`load`). ``abductive-eval`` and the batch runner run the upstream stages and hand a
+reading run the digests it reads (``ABDUCTIVE_STAGE_INPUTS``) and what the run is (``ABDUCTIVE_RUN``: model, limit,
+and where a stage is read from another model on purpose, that model).
+
+**Named outputs** (:class:`NamedStore`): what the variables of plain lmms-eval name (``ABDUCTIVE_MUCR_SCENE_GRAPHS``,
+``ABDUCTIVE_NLEYE_DESCRIBER``): per-item entries the writing stage stores while it runs,
+``<ABDUCTIVE_CACHE>/stages/named/<kind>/<name>/<key>.json``, each with its document digest and, when ``abductive-eval``
+ran it, its run's binding.
+
+**Reading** (:func:`checked`): an output is refused in one line when it comes from another model (unless the reading
+run names that model as the stage's source), from a ``--limit`` run that the reading run is not, or from other data (an
+item id the data loaded now lacks, or a document that differs from the one built now). An item whose output is missing,
+failed or unreadable is never asked: it is scored as the paper counts it (0, or wrong) through a stand-in document
+attached to a neighbouring asked one (:func:`counting_every_item`; :mod:`abductive_tasks.scoring.taskspec`).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import yaml
+from loguru import logger
+
+from abductive_tasks import settings
+from abductive_tasks.inputs.data import DataError, documents, json_lines
+from abductive_tasks.inputs.files import seal, unseal, write_atomic
+
+if TYPE_CHECKING:
+    import datasets
+
+SCHEMA = 1
+# The kinds of output a task can read from another task's run -> the field of the upstream record holding it.
+KINDS = {"picks": "prediction", "graphs": "graph", "descriptions": "description"}
+INPUTS_VARIABLE = "ABDUCTIVE_STAGE_INPUTS"  # {upstream task: stage output digest}, set by abductive-eval / batch
+RUN_VARIABLE = "ABDUCTIVE_RUN"  # what the reading run is: model, limit, the sources named on purpose
+MISSING_FIELD = "upstream_missing"  # a document's stand-ins for the items before it whose upstream output is missing
+NO_UPSTREAM_FIELD = "no_upstream"  # the one stand-in question of a run given no upstream output at all
+_DIGEST = re.compile(r"[0-9a-f]{64}")
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
+
+
+class StageError(DataError):
+    """An upstream output a task refuses (another model, other data, a limited run, damaged); the message is one
+    line naming the mismatch."""
+
+
+# ---------------------------------------------------------------- declarations
+
+
+class _TagIgnoringLoader(yaml.SafeLoader):
+    """Task YAML read for its metadata only: ``!function`` values are not needed."""
+
+
+_TagIgnoringLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
+
+
+@functools.cache
+def declared_reads(task: str) -> dict[str, str]:
+    """What ``task`` reads from other tasks' runs, as its YAML metadata declares (``reads: {upstream task: kind}``);
+    {} for a task that reads nothing. Our task YAML files are named after their task."""
+    from abductive_tasks.compat import tasks_path
+
+    found = sorted(tasks_path().rglob(f"{task}.yaml"))
+    if not found:
+        return {}
+    metadata = (yaml.load(found[0].read_text(encoding="utf-8"), Loader=_TagIgnoringLoader) or {}).get("metadata")
+    reads = (metadata or {}).get("reads") or {}
+    unknown = {kind for kind in reads.values() if kind not in KINDS}
+    if unknown:
+        raise ValueError(f"{found[0]}: metadata.reads names unknown kinds {sorted(unknown)}; known: {sorted(KINDS)}")
+    return dict(reads)
+
+
+# ---------------------------------------------------------------- content
+
+
+@functools.cache
+def file_digest(path: str) -> str:
+    """An image (or any file) by content: BLAKE2b, 16 bytes, of its bytes."""
+    return hashlib.blake2b(Path(path).read_bytes(), digest_size=16).hexdigest()
+
+
+def content_digest(texts: Sequence[str], images: Sequence[str] = ()) -> str:
+    """A document by content: its texts as shown and its images by their bytes, in order (BLAKE2b, 16 bytes)."""
+    digest = hashlib.blake2b(digest_size=16)
+    for part in [*texts, *(file_digest(str(path)) for path in images)]:
+        data = str(part).encode()
+        digest.update(len(data).to_bytes(8, "big") + data)
+    return digest.hexdigest()
+
+
+# ---------------------------------------------------------------- stage outputs
+
+
+@dataclass(frozen=True)
+class Item:
+    """One item's upstream output: the document it answered (digest), its value (None: failed or unreadable) and how
+    the reply was read."""
+
+    doc: str
+    value: Any
+    status: str
+
+
+@dataclass(frozen=True)
+class StageOutput:
+    """What one upstream run of ``task`` gave, per item id, bound to that run (``binding``; {} when unknown)."""
+
+    kind: str
+    task: str
+    binding: dict
+    items: dict[str, Item]
+    origin: str = field(default="", compare=False)  # where it was read from, for messages (not its content)
+    name: str = field(default="", compare=False)  # the name it was stored under (a variable's), '' for a run's
+
+    def payload(self) -> bytes:
+        content = {
+            "schema": SCHEMA,
+            "kind": self.kind,
+            "task": self.task,
+            "binding": self.binding,
+            "items": {item_id: [item.doc, item.value, item.status] for item_id, item in sorted(self.items.items())},
+        }
+        return json.dumps(content, sort_keys=True, ensure_ascii=True, separators=(",", ":")).encode()
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256(self.payload()).hexdigest()
+
+    @property
+    def failed(self) -> int:
+        """Items whose request failed or whose reply gave no value."""
+        return sum(item.value is None for item in self.items.values())
+
+
+def _record_of(line: dict) -> dict | None:
+    """The record a samples line carries under its metrics (``[metric, record]``; the first one that is a dict)."""
+    for value in line.values():
+        if isinstance(value, list) and len(value) == 2 and isinstance(value[1], dict) and "item_id" in value[1]:
+            return value[1]
+    return None
+
+
+def output_from_records(
+    kind: str, task: str, records: Iterable[tuple[str, dict]], binding: Mapping, origin: str = ""
+) -> StageOutput:
+    """A stage output from an upstream task's records (``(where, record)`` pairs, e.g. samples lines), each with
+    ``item_id``, ``doc_digest``, the kind's value field (:data:`KINDS`) and ``answer_status``."""
+    value_field = KINDS[kind]
+    items: dict[str, Item] = {}
+    for where, record in records:
+        item_id, doc = record.get("item_id"), record.get("doc_digest")
+        if not isinstance(item_id, str) or not item_id:
+            raise StageError(f"{where}: field 'item_id' is {item_id!r}, expected a non-empty string")
+        if not isinstance(doc, str) or not doc:
+            raise StageError(
+                f"{where}: no 'doc_digest' in the {task} record (written by an older abductive-tasks?); rerun {task}"
+            )
+        if value_field not in record:
+            raise StageError(f"{where}: no {value_field!r} in the record; not an output of {task}")
+        if item_id in items:
+            raise StageError(f"{where}: item {item_id!r} appears twice")
+        items[item_id] = Item(doc, record[value_field], str(record.get("answer_status", "")))
+    if not items:
+        raise StageError(f"{origin or task}: no {kind} of {task} in it")
+    return StageOutput(kind, task, dict(binding), items, origin)
+
+
+def output_from_samples(kind: str, task: str, path: Path, binding: Mapping) -> StageOutput:
+    """The stage output of ``task`` that a samples file lmms-eval wrote (``--log_samples``) holds."""
+
+    def records() -> Iterator[tuple[str, dict]]:
+        for number, line in json_lines(path):
+            record = _record_of(line)
+            if record is None:
+                raise StageError(f"{path}, line {number}: no [metric, record] value; not a samples file of {task}")
+            yield f"{path}, line {number}", record
+
+    return output_from_records(kind, task, records(), binding, str(path))
+
+
+def store_root(root: Path | None = None) -> Path:
+    return (root or settings.cache_root()) / "stages"
+
+
+def _context(digest: str) -> str:
+    return f"abductive-stage-output {digest}"
+
+
+def save(output: StageOutput, root: Path | None = None) -> str:
+    """Store ``output`` sealed, named by its content digest (atomically); its digest."""
+    payload, digest = output.payload(), output.digest
+    sealed = seal(payload, _context(digest))
+    if sealed is None:
+        raise StageError(f"cannot keep a sealing key under {root or settings.cache_root()}; set ABDUCTIVE_CACHE")
+    path = store_root(root) / "outputs" / f"{digest}.json"
+    if not path.is_file() or path.read_bytes() != sealed:
+        write_atomic(path, sealed)
+    return digest
+
+
+def load(digest: str, root: Path | None = None) -> StageOutput:
+    """The stage output stored under ``digest``, once its seal and its content digest check."""
+    if not _DIGEST.fullmatch(digest or ""):
+        raise StageError(f"{INPUTS_VARIABLE}: {digest!r} is not a stage output digest")
+    path = store_root(root) / "outputs" / f"{digest}.json"
+    try:
+        blob = path.read_bytes()
+    except OSError as error:
+        raise StageError(f"no stage output {digest[:12]} in {path.parent} ({error.strerror or error})") from None
+    payload = unseal(blob, _context(digest))
+    if payload is None or hashlib.sha256(payload).hexdigest() != digest:
+        raise StageError(f"{path}: damaged or not written by this tool (its seal or digest does not check); not read")
+    raw = json.loads(payload)
+    items = {item_id: Item(*entry) for item_id, entry in raw["items"].items()}
+    return StageOutput(raw["kind"], raw["task"], raw["binding"], items, str(path))
+
+
+def remember(task_key: str, limit: int | float | None, digest: str, root: Path | None = None) -> None:
+    """Note ``digest`` as the latest output of the upstream run whose task key is ``task_key`` (sealed)."""
+    payload = json.dumps({"task_key": task_key, "limit": limit, "digest": digest}, sort_keys=True).encode()
+    sealed = seal(payload, f"abductive-stage-latest {task_key} {limit}")
+    if sealed is not None:
+        write_atomic(store_root(root) / "latest" / f"{task_key}-{limit}.json", sealed)
+
+
+def latest(task_key: str, limit: int | float | None, root: Path | None = None) -> str | None:
+    """The digest :func:`remember` noted for ``task_key`` and ``limit`` (None: none, or one that does not check)."""
+    path = store_root(root) / "latest" / f"{task_key}-{limit}.json"
+    try:
+        payload = unseal(path.read_bytes(), f"abductive-stage-latest {task_key} {limit}")
+    except OSError:
+        return None
+    digest = json.loads(payload).get("digest") if payload else None
+    return digest if isinstance(digest, str) and _DIGEST.fullmatch(digest) else None
+
+
+# ---------------------------------------------------------------- named outputs (the variables of plain lmms-eval)
+
+
+class NamedStore:
+    """Per-item outputs a stage stores under a name while it runs (the name a variable gives), one file per key."""
+
+    def __init__(self, kind: str, variable: str) -> None:
+        self.kind, self.variable = kind, variable
+
+    def folder(self, name: str, root: Path | None = None) -> Path:
+        """The folder of the outputs stored under ``name`` (made safe for a folder name; two names never share one)."""
+        safe = _UNSAFE.sub("_", name)
+        if safe != name or safe in {".", ".."}:
+            safe = f"{safe}-{hashlib.blake2b(name.encode(), digest_size=4).hexdigest()}"
+        return store_root(root) / "named" / self.kind / safe
+
+    def save(self, name: str, key: str, doc: str, value: str, status: str) -> Path:
+        """Store one item's output under ``name`` and ``key`` (atomically; replaces an older one), with the binding
+        of the run storing it when ``abductive-eval`` says what it is."""
+        target = self.folder(name) / f"{key}.json"
+        run = this_run()
+        binding = {key_: run[key_] for key_ in ("model", "backend", "model_args", "key", "limit") if key_ in run}
+        record = {"kind": self.kind, "name": name, "key": key, "doc": doc, "value": value, "status": status}
+        write_atomic(target, json.dumps(record | {"binding": binding if run else {}}, ensure_ascii=False, indent=1))
+        return target
+
+    def lookup(self, name: str, key: str) -> tuple[Item, dict] | None:
+        """The output stored under ``name`` for ``key`` and its binding; None when there is none or the file is not one
+        this store wrote for that name and key (said in a warning)."""
+        path = self.folder(name) / f"{key}.json"
+        try:
+            record = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as error:
+            logger.warning(f"{self.variable}={name}: unreadable file {path} ({error}); counted as missing")
+            return None
+        valid = isinstance(record, dict) and (record.get("kind"), record.get("name"), record.get("key")) == (
+            self.kind,
+            name,
+            key,
+        )
+        value = record.get("value") if valid else None
+        if not (isinstance(value, str) and value.strip() and isinstance(record.get("doc"), str)):
+            logger.warning(f"{self.variable}={name}: {path} holds no {self.kind} stored under that name; missing")
+            return None
+        binding = record.get("binding") if isinstance(record.get("binding"), dict) else {}
+        return Item(record["doc"], value, str(record.get("status", ""))), binding
+
+    def output(self, name: str, task: str, keys: Mapping[str, str]) -> StageOutput:
+        """The outputs stored under ``name`` for the items ``keys`` gives (item id -> key), as one stage output; one
+        whose entries were stored by different runs keeps the first binding and refuses the others' differences in
+        :func:`checked` (each entry's binding is checked)."""
+        items, bindings = {}, []
+        for item_id, key in keys.items():
+            found = self.lookup(name, key)
+            if found is not None:
+                items[item_id], binding = found
+                bindings.append(binding)
+        distinct = [dict(entry) for entry in {json.dumps(b, sort_keys=True): b for b in bindings}.values()]
+        origin = f"{self.variable}={name} ({self.folder(name)})"
+        binding = distinct[0] if len(distinct) == 1 else {"entries": distinct}
+        return StageOutput(self.kind, task, binding, items, origin, name)
+
+    def fingerprint(self, name: str, root: Path) -> dict:
+        """What a run reading ``name``'s outputs under ``root`` reads, by content: the name, how many files and a
+        SHA-256 over each file's name and bytes (an output stored again changes it, so the reading task's identity
+        changes and a batch runs it again)."""
+        folder = self.folder(name, root) if name else None
+        digest, files = hashlib.sha256(), 0
+        for path in sorted(folder.glob("*.json")) if folder is not None and folder.is_dir() else ():
+            digest.update(f"{path.name}\0{hashlib.sha256(path.read_bytes()).hexdigest()}\n".encode())
+            files += 1
+        return {"name": name, "files": files, "sha256": digest.hexdigest()}
+
+
+# ---------------------------------------------------------------- the reading run
+
+
+def this_run(environment: Mapping[str, str] | None = None) -> dict:
+    """What ``ABDUCTIVE_RUN`` says the running evaluation is ({} when unset: plain lmms-eval, nothing checkable)."""
+    text = settings.this_run(environment)
+    if not text:
+        return {}
+    try:
+        run = json.loads(text)
+    except ValueError:
+        raise DataError(f"{RUN_VARIABLE} is not JSON (it is set by abductive-eval; unset it)") from None
+    if not isinstance(run, dict):
+        raise DataError(f"{RUN_VARIABLE} is not a JSON object (it is set by abductive-eval; unset it)")
+    return run
+
+
+def given_inputs() -> dict[str, str]:
+    """``ABDUCTIVE_STAGE_INPUTS``: upstream task -> the digest of the stage output this run reads ({} when unset)."""
+    text = settings.stage_inputs()
+    if not text:
+        return {}
+    try:
+        given = json.loads(text)
+    except ValueError:
+        given = None
+    if not isinstance(given, dict) or not all(isinstance(v, str) for v in given.values()):
+        raise DataError(f"{INPUTS_VARIABLE} is not a JSON object of digests (it is set by abductive-eval; unset it)")
+    return given
+
+
+def _model_label(binding: Mapping) -> str:
+    args = binding.get("model_args")
+    return str(binding.get("model") or binding.get("backend") or "an unnamed model") + (f" ({args})" if args else "")
+
+
+_SECRET_ARG = re.compile(r"(key|token|secret|password)$", re.IGNORECASE)
+
+
+def _args(text: object) -> tuple[str, ...]:
+    """``model_args`` as comparable words: sorted ``k=v`` pairs, secret-named ones by name only (one record shows them
+    redacted, another hashed)."""
+    pairs = [part.strip().partition("=") for part in str(text or "").split(",") if part.strip()]
+    return tuple(sorted(key if _SECRET_ARG.search(key) else f"{key}={value}" for key, _, value in pairs))
+
+
+def _same_model(binding: Mapping, expected: Mapping) -> bool:
+    if binding.get("key") and expected.get("key"):
+        return binding["key"] == expected["key"]
+    return (binding.get("backend"), _args(binding.get("model_args"))) == (
+        expected.get("backend"),
+        _args(expected.get("model_args")),
+    )
+
+
+def checked(reader: str, output: StageOutput, run: Mapping, named_on_purpose: bool = False) -> StageOutput:
+    """``output`` once its binding fits the reading ``run`` (:func:`this_run`): the same model (or the model the run
+    names as this stage's source; any model when ``named_on_purpose``: a variable names the source) and no ``--limit``
+    the run does not share. A binding or run that is unknown (plain lmms-eval) is not checked (one warning)."""
+    bindings = output.binding.get("entries", [output.binding]) if output.binding else []
+    if not run or not any(bindings):
+        logger.warning(
+            f"{reader}: the {output.kind} of {output.task} ({output.origin}) are read without a check of the model and "
+            "--limit that produced them (run through abductive-eval to have them checked)"
+        )
+        return output
+    expected = (run.get("sources") or {}).get(output.task) or run
+    for binding in bindings:
+        if not binding:
+            continue
+        if not named_on_purpose and not _same_model(binding, expected):
+            raise StageError(
+                f"{reader}: the {output.kind} of {output.task} in {output.origin} come from model "
+                f"{_model_label(binding)}, this run's is {_model_label(expected)}; run {output.task} for this model "
+                "(abductive-eval does, when no variable names another run)"
+            )
+        limit = binding.get("limit")
+        if limit is not None and limit != run.get("limit"):
+            now = "has no --limit" if run.get("limit") is None else f"has --limit {run['limit']}"
+            raise StageError(
+                f"{reader}: the {output.kind} of {output.task} in {output.origin} come from a --limit {limit} run, and "
+                f"this run {now}; rerun {output.task} without --limit"
+            )
+    return output
+
+
+def validated(reader: str, output: StageOutput, docs_now: Mapping[str, str]) -> StageOutput:
+    """``output`` once every item id is one of the data loaded now and every item's document digest is the one
+    the documents built now give (``docs_now``: item id -> digest); refused in one line otherwise."""
+    unknown = sorted(set(output.items) - set(docs_now))
+    if unknown:
+        raise StageError(
+            f"{reader}: {output.origin}: items {unknown[:5]} of {output.task} are not in the data loaded now; "
+            f"its {output.kind} come from other data"
+        )
+    differing = sorted(item_id for item_id, item in output.items.items() if item.doc != docs_now[item_id])
+    if differing:
+        raise StageError(
+            f"{reader}: {output.origin}: the {output.task} documents of items {differing[:5]} differ from those built "
+            f"from the data loaded now (another data version, or other upstream outputs); rerun {output.task}"
+        )
+    return output
+
+
+def upstream_output(
+    reader: str,
+    upstream: str,
+    kind: str,
+    from_variable: Callable[[], StageOutput | None],
+    named_on_purpose: bool = False,
+) -> StageOutput | None:
+    """The ``kind`` output of ``upstream`` that ``reader`` reads: the one ``ABDUCTIVE_STAGE_INPUTS`` gives (run by
+    abductive-eval or the batch), else the one a variable names (``from_variable``), else None (none given); checked
+    against the reading run (:func:`checked`)."""
+    digest = given_inputs().get(upstream)
+    if digest:
+        output = load(digest)
+        if (output.kind, output.task) != (kind, upstream):
+            raise StageError(f"{reader}: stage output {digest[:12]} holds {output.kind} of {output.task}, not {kind} "
+                             f"of {upstream}")  # fmt: skip
+        return checked(reader, output, this_run())
+    output = from_variable()
+    return None if output is None else checked(reader, output, this_run(), named_on_purpose)
+
+
+# ---------------------------------------------------------------- documents that count every item
+
+
+@dataclass
+class Slot:
+    """One item of a chained task: the documents asked for it ([] when its upstream output is missing) and the
+    stand-in documents it counts as then (scored as a failed request is: 0, or wrong)."""
+
+    item_id: str
+    docs: list[dict]
+    stand_ins: list[dict]
+
+
+def counting_every_item(slots: Sequence[Slot], reader: str, why_none: str) -> datasets.Dataset:
+    """The documents of ``slots``: each asked document carries the stand-ins of the items without upstream output
+    just before it (the last one also those after it) as JSON in :data:`MISSING_FIELD`, so ``--limit`` keeps the
+    stand-ins among the items it keeps and every item is counted. No asked document at all is an error."""
+    rows: list[dict] = []
+    pending: list[dict] = []
+    for slot in slots:
+        if not slot.docs:
+            pending += slot.stand_ins
+            continue
+        first, *rest = slot.docs
+        rows += [first | {MISSING_FIELD: json.dumps(pending)}, *(doc | {MISSING_FIELD: "[]"} for doc in rest)]
+        pending = []
+    if not rows:  # every item counts as unanswered: one stand-in question carries them all
+        stand_ins = [stand_in for slot in slots for stand_in in slot.stand_ins]
+        if not stand_ins:
+            raise StageError(f"{reader}: no item to count ({why_none})")
+        how = f"every item counts as unanswered ({why_none})"
+        return without_upstream(reader, stand_ins[0], how, stand_ins)
+    if pending:
+        rows[-1][MISSING_FIELD] = json.dumps(json.loads(rows[-1][MISSING_FIELD]) + pending)
+    missing = sum(not slot.docs for slot in slots)
+    if missing:
+        logger.warning(
+            f"{reader}: {missing} of {len(slots)} items have no upstream output ({why_none}); they are not asked and "
+            "count as the paper counts them (0, or wrong): see items_missing_upstream"
+        )
+    return documents(rows)
+
+
+def without_upstream(reader: str, doc: dict, how: str, stand_ins: Sequence[dict] = ()) -> datasets.Dataset:
+    """A run of ``reader`` with no item to ask: one stand-in question (``doc``, whose reply is never read; lmms-eval
+    needs a document), so the rest of a group runs. Given no upstream output at all (plain lmms-eval without the
+    variable), every metric is not computed; given an upstream output without one usable item, the ``stand_ins`` of
+    every item are carried and scored as unanswered (0, or wrong)."""
+    if stand_ins:
+        logger.warning(f"{reader}: no item has its upstream output: {how}")
+    else:
+        logger.warning(
+            f"{reader}: no upstream output given, so it is not computed in this run (its one stand-in question is "
+            f"not scored); {how}"
+        )
+    return documents([doc | {MISSING_FIELD: json.dumps(list(stand_ins)), NO_UPSTREAM_FIELD: True}])
+
+
+def outside_limit(output: StageOutput, item_id: str) -> bool:
+    """Whether ``item_id`` lies outside the ``--limit`` of the run that made ``output`` (absent from a limited run's
+    output, which the reading run shares: not counted); an absent item of a full or unbound output is missing."""
+    return item_id not in output.items and output.binding.get("limit") is not None

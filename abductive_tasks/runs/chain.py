@@ -1,0 +1,549 @@
+"""Chained protocols as one run: the upstream stages a task reads run first, for the same model and data, and every
+stage output a run reads enters its identity by content.
+
+A chained task declares what it reads (``metadata.reads``: upstream task -> kind; :mod:`abductive_tasks.inputs.stages`).
+For one model its tasks fall into **levels** (:func:`levels`): a task that reads nothing from this model's runs is
+level 0, a reader one more than the deepest task it reads (``mucr_exp``: 1; ``mucr_exp_ccot``: 3). Each level is one
+lmms-eval run after the one before it (lmms-eval builds every request before it sends any). What a reader reads is,
+per upstream task (:func:`task_inputs`, a reader's identity entry ``inputs``):
+
+* named by a variable (``ABDUCTIVE_MUCR_PICKS``, ``ABDUCTIVE_MUCR_SCENE_GRAPHS``, ``ABDUCTIVE_NLEYE_DESCRIPTIONS`` /
+  ``ABDUCTIVE_NLEYE_DESCRIBER``, :data:`VARIABLES`): nothing upstream runs, and the entry holds a fingerprint of what
+  the variable names, by content (:func:`variable_input`);
+* otherwise the upstream task's run for the same model, or for the model the spec or command names as the source of
+  that kind on purpose (a ``describer``): a stage output derived from that run's samples (:func:`derive`), bound to
+  that run (:func:`binding`); the entry holds its digest (``pending`` until the upstream has run).
+
+The run of a level gets ``ABDUCTIVE_STAGE_INPUTS`` (upstream task -> digest) and ``ABDUCTIVE_RUN`` (what the run is,
+:func:`run_descriptor`), by which its tasks read and check what they read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from loguru import logger
+
+from abductive_tasks import settings
+from abductive_tasks.compat import parse_model_args
+from abductive_tasks.inputs.stages import (
+    INPUTS_VARIABLE,
+    RUN_VARIABLE,
+    StageError,
+    latest,
+    load,
+    output_from_samples,
+    remember,
+    save,
+)
+from abductive_tasks.mucr import scene_graphs
+from abductive_tasks.mucr.picks import PICKS_VARIABLE, samples_file
+from abductive_tasks.nleye import descriptions
+from abductive_tasks.runs.identity import (
+    build_identity,
+    cache_key,
+    data_fingerprint,
+    limit_covers,
+    model_key,
+    task_key,
+)
+from abductive_tasks.runs.layout import model_folder, model_name
+
+# The variables that name a kind's output for plain lmms-eval runs (first set wins): with one set, nothing upstream is
+# run for that kind and the reader reads what it names.
+VARIABLES = {
+    "picks": (PICKS_VARIABLE,),
+    "graphs": (scene_graphs.VARIABLE,),
+    "descriptions": (descriptions.READ_VARIABLE, descriptions.DESCRIBER_VARIABLE),
+}
+PENDING = "pending"
+
+
+def named_by_variable(kind: str, environment: Mapping[str, str]) -> tuple[str, str] | None:
+    """The variable (name, value) naming ``kind``'s output in ``environment``; None when none is set."""
+    for name in VARIABLES.get(kind, ()):
+        value = environment.get(name, "").strip()
+        if value:
+            return name, value
+    return None
+
+
+def run_reads(reads: Mapping[str, str], environment: Mapping[str, str]) -> dict[str, str]:
+    """The reads (upstream task -> kind) that come from an upstream run rather than from a variable."""
+    return {task: kind for task, kind in reads.items() if named_by_variable(kind, environment) is None}
+
+
+def with_upstream(
+    tasks: Iterable[str],
+    reads_of: Callable[[str], Mapping[str, str]],
+    environment: Mapping[str, str],
+    sources: Mapping[str, str] | None = None,
+) -> list[str]:
+    """``tasks`` with, before the first task that reads them, the upstream tasks their reads run for this model (a
+    kind whose ``sources`` names another model is run there, not here)."""
+    sources = sources or {}
+    ordered: list[str] = []
+
+    def add(task: str, seen: tuple[str, ...] = ()) -> None:
+        if task in seen:
+            raise StageError(f"tasks read each other in a circle: {' -> '.join([*seen, task])}")
+        for upstream, kind in run_reads(reads_of(task), environment).items():
+            if kind not in sources:
+                add(upstream, (*seen, task))
+        if task not in ordered:
+            ordered.append(task)
+
+    for task in tasks:
+        add(task)
+    return ordered
+
+
+def levels(
+    tasks: Iterable[str],
+    reads_of: Callable[[str], Mapping[str, str]],
+    environment: Mapping[str, str],
+    sources: Mapping[str, str] | None = None,
+) -> list[list[str]]:
+    """``tasks`` by level (:mod:`this module <abductive_tasks.runs.chain>`), each in the given order; no empty level."""
+    sources = sources or {}
+    depth: dict[str, int] = {}
+
+    def level(task: str) -> int:
+        if task not in depth:
+            upstream = [up for up, kind in run_reads(reads_of(task), environment).items() if kind not in sources]
+            depth[task] = 1 + max(map(level, upstream)) if upstream else 0
+        return depth[task]
+
+    grouped: dict[int, list[str]] = {}
+    for task in tasks:
+        grouped.setdefault(level(task), []).append(task)
+    return [grouped[number] for number in sorted(grouped)]
+
+
+def feeds(tasks: Iterable[str], reads_of: Callable[[str], Mapping[str, str]]) -> set[str]:
+    """The tasks among ``tasks`` that some task among them reads."""
+    listed = list(tasks)
+    return {upstream for task in listed for upstream in reads_of(task) if upstream in listed}
+
+
+# ---------------------------------------------------------------- what a reader reads, by content
+
+
+def variable_input(kind: str, upstream: str, environment: Mapping[str, str]) -> dict:
+    """What the variable naming ``kind`` gives ``upstream``'s readers, by content: the samples file of the picks
+    folder (with the results file beside it), or the named store's files."""
+    name, value = named_by_variable(kind, environment) or ("", "")
+    if kind == "picks":
+        try:
+            path = samples_file(Path(value).expanduser(), upstream)
+        except Exception as error:  # noqa: BLE001 (any reason the folder gives no samples: the reader fails with it)
+            return {"from": name, "error": str(error)}
+        digest = hashlib.sha256(path.read_bytes())
+        results = path.with_name(path.name.split("_samples_", 1)[0] + "_results.json")
+        if results.is_file():
+            digest.update(results.read_bytes())
+        return {"from": name, "file": path.name, "sha256": digest.hexdigest()}
+    store = scene_graphs.STORE if kind == "graphs" else descriptions.STORE
+    return {"from": name, **store.fingerprint(value, settings.cache_root(environment))}
+
+
+def task_inputs(
+    reads: Mapping[str, str],
+    environment: Mapping[str, str],
+    current: Callable[[str, str], str | None],
+    sources: Mapping[str, str] | None = None,
+) -> dict:
+    """A reader's ``inputs`` entry: per upstream task its kind and, by content, what is read now: a variable's
+    fingerprint, or the digest ``current(upstream, kind)`` gives for the upstream run (``pending`` when none)."""
+    sources = sources or {}
+    entry = {}
+    for upstream, kind in sorted(reads.items()):
+        if named_by_variable(kind, environment) is not None:
+            entry[upstream] = {"kind": kind, **variable_input(kind, upstream, environment)}
+        else:
+            found = current(upstream, kind)
+            entry[upstream] = {"kind": kind, "from": "run", "model": sources.get(kind, ""), "digest": found or PENDING}
+    return entry
+
+
+def task_entry(
+    fact, environment: Mapping[str, str], current: Callable | None = None, sources: Mapping[str, str] | None = None
+) -> dict:
+    """A task's part of a run identity (``fact``: its :class:`~abductive_tasks.runs.suite.TaskFacts`): its benchmark
+    and version, and for a chained task what it reads, by content (:func:`task_inputs`; ``current(upstream, kind)``:
+    the digest of an upstream run's output now, None while there is none)."""
+    entry = {"benchmark": fact.benchmark, "version": fact.version}
+    if fact.reads:
+        entry["inputs"] = task_inputs(fact.reads, environment, current or (lambda upstream, kind: None), sources)
+    return entry
+
+
+def binding(name: str, identity: Mapping, limit: int | float | None, task: str) -> dict:
+    """What a stage output of ``task`` is bound to: the run's model (``name``, backend, arguments with secret values
+    hashed, key), its ``--limit`` and the upstream task's key (model, settings, versions, data); all read off the
+    run's identity, so the leaderboard derives the same output again."""
+    return {
+        "model": name,
+        "backend": identity["model"].get("backend"),
+        "model_args": identity["model"].get("model_args") or "",
+        "key": model_key(identity),
+        "limit": limit,
+        "task": task,
+        "task_key": task_key(identity, task),
+    }
+
+
+def samples_beside(results_path: Path, task: str) -> Path:
+    """The samples file lmms-eval wrote beside ``results_path`` for ``task``."""
+    return results_path.with_name(f"{results_path.name.removesuffix('_results.json')}_samples_{task}.jsonl")
+
+
+def derive(kind: str, task: str, samples: Path, bound: Mapping, root: Path, keep: bool = True) -> str | None:
+    """The digest of the stage output ``samples`` hold (stored under ``root`` when ``keep``); None when they give none
+    (one warning: the upstream task then counts as not run)."""
+    try:
+        output = output_from_samples(kind, task, samples, bound)
+        return save(output, root) if keep else output.digest
+    except (StageError, OSError) as error:
+        logger.warning(f"{task}: no {kind} read from {samples} ({error})")
+        return None
+
+
+def run_descriptor(
+    name: str, identity: Mapping, limit: int | float | None, sources: Mapping[str, dict] | None = None
+) -> dict:
+    """``ABDUCTIVE_RUN``: the running model (as :func:`binding` names it), its ``--limit``, and per upstream task read
+    from another model on purpose that model's descriptor."""
+    run = {
+        "model": name,
+        "backend": identity["model"].get("backend"),
+        "model_args": identity["model"].get("model_args") or "",
+        "key": model_key(identity),
+        "limit": limit,
+    }
+    return run | ({"sources": dict(sources)} if sources else {})
+
+
+def current_output(
+    name: str,
+    identity: Mapping,
+    outcomes: Iterable,
+    upstream: str,
+    kind: str,
+    limit: int | float | None,
+    root: Path,
+    keep: bool = True,
+) -> str | None:
+    """The digest of the ``kind`` output of the best of ``outcomes`` (a model's matching runs of ``upstream``) that
+    answers ``limit``: results without disagreement, no failed requests before some, newest first (an output with
+    failed items is read: they count as missing downstream); None when there is none."""
+    usable = [
+        outcome
+        for outcome in outcomes
+        if outcome.results is not None and not outcome.disagreement and limit_covers(outcome.limit, limit)
+    ]
+    if not usable:
+        return None
+    best = max(usable, key=lambda outcome: (outcome.failed_requests == 0, outcome.when))
+    bound = binding(name, identity, best.limit, upstream)
+    return derive(kind, upstream, samples_beside(best.results_path, upstream), bound, root, keep)
+
+
+def stage_env(run: Mapping, inputs: Mapping[str, str]) -> dict[str, str]:
+    """The variables a level's run gets: what it is, and the digests of the stage outputs it reads."""
+    return {RUN_VARIABLE: json.dumps(run, sort_keys=True), INPUTS_VARIABLE: json.dumps(dict(inputs), sort_keys=True)}
+
+
+def given(entries: Iterable[Mapping]) -> dict[str, str]:
+    """The run digests the ``inputs`` entries of a level's readers name (upstream task -> digest), none pending."""
+    found = {}
+    for entry in entries:
+        for upstream, read in (entry.get("inputs") or {}).items():
+            if read.get("from") == "run" and read.get("digest") not in (None, PENDING):
+                found[upstream] = read["digest"]
+    return found
+
+
+def pending_reads(entry: Mapping) -> list[str]:
+    """The upstream tasks a reader's identity entry still waits for."""
+    return [up for up, read in (entry.get("inputs") or {}).items() if read.get("digest") == PENDING]
+
+
+# ---------------------------------------------------------------- one command: abductive-eval over chained tasks
+
+# lmms-eval options a stage run of the command sets itself, or that do not change a reply (left out of the identity).
+OWN_OPTIONS = {"--model": True, "--model_args": True, "--tasks": True, "--output_path": True, "--use_cache": True,
+               "--log_samples": False, "--verbosity": True, "--limit": True}  # fmt: skip
+
+
+def other_args(argv: list[str]) -> list[str]:
+    """``argv`` without the options a stage run sets itself (:data:`OWN_OPTIONS`) and their values."""
+    kept, skip = [], False
+    for word in argv:
+        if skip:
+            skip = False
+            continue
+        name = word.split("=", 1)[0]
+        if name in OWN_OPTIONS:
+            skip = OWN_OPTIONS[name] and "=" not in word
+            continue
+        kept.append(word)
+    return kept
+
+
+@dataclass
+class Runner:
+    """A model a command's stages run: lmms-eval backend and arguments, its label and identity."""
+
+    backend: str
+    model_args: str
+    label: str
+    identity: dict
+
+    def command(self, tasks: list[str], output: Path, rest: list[str], cache: Path) -> list[str]:
+        words = [sys.executable, "-m", "abductive_tasks.cli", "--model", self.backend]
+        words += ["--model_args", self.model_args] if self.model_args else []
+        words += ["--tasks", ",".join(tasks), "--output_path", str(output), "--log_samples", "--use_cache", str(cache)]
+        return [*words, *rest]
+
+
+@dataclass
+class CommandChain:
+    """``abductive-eval --model M --tasks T`` where some task of T reads another task's run: the upstream stages run
+    first (a child ``abductive-eval`` per level, writing under ``<output_path>/stages/``; an upstream output of an
+    earlier command with the same identity is reused unless T asks for that task itself), then T in this process with
+    what they gave. ``--describer`` names the model whose descriptions NL-Eye's image-to-text reads (t.1)."""
+
+    runner: Runner
+    describer: Runner | None
+    suite: object
+    requested: list[str]
+    levels: list[list[str]]  # the upstream tasks of the runner, by level
+    described: list[str]  # the upstream tasks the describer runs
+    limit: int | float | None
+    rest: list[str]  # the command's other lmms-eval arguments (but --limit: ``limit``)
+    stages_dir: Path
+    environment: dict[str, str]
+    given: dict[str, str] = field(default_factory=dict)  # upstream task -> the digest its readers read
+    fresh: set[str] = field(default_factory=set)  # upstream tasks run by this command
+
+    cache: Path = Path()  # this command's response cache: the last run answers what the stages asked from it
+    final_dir: Path | None = None  # where the last run writes (its model's folder under --output_path)
+
+    @property
+    def root(self) -> Path:
+        return settings.cache_root(self.environment)
+
+    @property
+    def stage_args(self) -> list[str]:
+        """The lmms-eval arguments of a stage run: the command's own, its ``--limit`` included."""
+        return [*self.rest, *(["--limit", str(self.limit)] if self.limit is not None else [])]
+
+    @property
+    def cache_id(self) -> str:
+        return cache_key(self.runner.identity)
+
+    def finish(self, say: Callable[[str], None]) -> None:
+        """After the last run: say where a requested upstream task's replies differ from those its readers read (the
+        backend answered again instead of from the response cache); remove this command's response cache."""
+        for task in sorted(self.fresh & set(self.requested)):
+            kind = next(kind for reader in self.requested for up, kind in self.reads_of(reader).items() if up == task)
+            last = self.final_dir
+            samples = sorted(last.glob(f"*_samples_{task}.jsonl"), key=lambda path: path.name) if last else []
+            if not samples:
+                continue
+            bound = binding(self.runner.label, self.runner.identity, self.limit, task)
+            if derive(kind, task, samples[-1], bound, self.root, keep=False) != self.given.get(task):
+                say(f"{task}: its replies in the last run differ from the {kind} its readers read (kept in "
+                    f"{self.stages_dir}); the backend answered again rather than from the response cache")  # fmt: skip
+        shutil.rmtree(self.cache, ignore_errors=True)
+        shutil.rmtree(self.cache.with_name(self.cache.name + "-describer"), ignore_errors=True)
+        with contextlib.suppress(OSError):  # nothing ran: no stages folder left behind
+            self.stages_dir.rmdir()
+
+    def reads_of(self, task: str) -> dict[str, str]:
+        return self.suite.facts(task).reads
+
+    def _entry(self, runner: Runner, task: str) -> dict:
+        sources = {"descriptions": self.describer.label} if self.describer else {}
+        entry = task_entry(self.suite.facts(task), self.environment, lambda up, kind: self.given.get(up), sources)
+        runner.identity["tasks"][task] = entry
+        return entry
+
+    def _reusable(self, runner: Runner, task: str) -> str | None:
+        """The digest of an earlier output of ``task`` with this identity, complete and answering this limit."""
+        if task in self.requested:
+            return None
+        key = task_key(runner.identity, task)
+        for limit in dict.fromkeys([self.limit, None]):
+            digest = latest(key, limit, self.root)
+            try:
+                output = load(digest, self.root) if digest else None
+            except StageError:
+                output = None
+            if output is not None and not output.failed:
+                return digest
+        return None
+
+    def walk(self, say: Callable[[str], None], start: bool = True) -> int:
+        """The stages in order (the describer's first): each upstream task reused when an earlier output with its
+        identity is complete, else run (``start``) or shown with its command line (not ``start``: an output still to
+        be made is shown by what makes it). Then the requested tasks' identity entries; 0, or the failing exit
+        status."""
+        order = [(self.describer, self.described)] if self.describer and self.described else []
+        order += [(self.runner, level) for level in self.levels]
+        for number, (runner, level) in enumerate(order, 1):
+            to_run = []
+            for task in level:
+                self._entry(runner, task)
+                reused = self._reusable(runner, task)
+                if reused:
+                    self.given[task] = reused
+                    say(f"stage {number}: {task}: reusing its output of an earlier run ({reused[:12]})")
+                else:
+                    to_run.append(task)
+            if not to_run:
+                continue
+            say(f"stage {number} ({runner.label}): {', '.join(to_run)}")
+            if start:
+                code = self.run_stage(runner, to_run, say)
+                if code:
+                    return code
+            else:
+                for task in to_run:
+                    self._entry(runner, task)
+                say(f"  {self.shown(runner, to_run)}")
+                self.given |= {task: f"<output of {task} from stage {number}>" for task in to_run}
+        for task in self.requested:
+            if self.suite.facts(task).reads:
+                self._entry(self.runner, task)
+        return 0
+
+    def shown(self, runner: Runner, tasks: list[str], final: list[str] | None = None) -> str:
+        """The command line of a stage run (or, with ``final``, of the last run: the user's own arguments), with the
+        variables it gets."""
+        from abductive_tasks.runs.secrets import collect_secrets, redact_text
+
+        variables = self.variables(runner, tasks)
+        folder = self.stages_dir / "<time>-<id>"
+        command = final if final is not None else runner.command(tasks, folder, self.stage_args, self.cache)
+        assignments = [f"{name}={shlex.quote(value)}" for name, value in variables.items()]
+        secrets = collect_secrets(args=command, environment=self.environment)
+        return redact_text(" ".join([*assignments, *map(shlex.quote, command)]), secrets)
+
+    def run_stage(self, runner: Runner, tasks: list[str], say: Callable[[str], None]) -> int:
+        """One stage run: the child ``abductive-eval``, then each task's output stored and noted; its exit status."""
+        for task in tasks:
+            self._entry(runner, task)
+        output = self.stages_dir / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.urandom(3).hex()}"
+        env = {**self.environment, **self.variables(runner, tasks), "PYTHONSAFEPATH": "1",
+               "LMMS_CACHE_RUN_ID": self.cache_id}  # fmt: skip
+        cache = self.cache if runner is self.runner else self.cache.with_name(self.cache.name + "-describer")
+        code = subprocess.run(runner.command(tasks, output, self.stage_args, cache), env=env, check=False).returncode
+        if code:
+            return code
+        for task in tasks:
+            found = sorted(output.rglob(f"*_samples_{task}.jsonl"))
+            kind = next((kind for reader in self.requested + sum(self.levels, []) for up, kind in
+                         self.reads_of(reader).items() if up == task), None)  # fmt: skip
+            if not found or kind is None:
+                say(f"{task}: its run wrote no samples under {output}")
+                return 1
+            bound = binding(runner.label, runner.identity, self.limit, task)
+            digest = derive(kind, task, found[-1], bound, self.root)
+            if digest is None:
+                return 1
+            remember(bound["task_key"], self.limit, digest, self.root)
+            self.given[task] = digest
+            self.fresh.add(task)
+        return 0
+
+    def variables(self, runner: Runner, tasks: list[str]) -> dict[str, str]:
+        """The stage variables of a run of ``tasks`` by ``runner`` (the last run: ``self.requested``)."""
+        sources = {}
+        if self.describer and runner is self.runner:
+            described = run_descriptor(self.describer.label, self.describer.identity, self.limit)
+            sources = {task: described for task in self.described}
+        reads = {up for task in tasks for up in self.reads_of(task)}
+        inputs = {up: digest for up, digest in self.given.items() if up in reads}
+        return stage_env(run_descriptor(runner.label, runner.identity, self.limit, sources), inputs)
+
+
+def command_chain(
+    backend: str,
+    model_args: str,
+    argv: list[str],
+    requested: list[str],
+    suite,
+    output_path: str | None,
+    describer: tuple[str, str] | None = None,
+) -> CommandChain | None:
+    """The chain of ``abductive-eval --model backend --model_args model_args --tasks requested ...`` (``argv``: the
+    whole command line); None when no requested task reads another task's run."""
+    environment = dict(os.environ)
+    reads_of = lambda task: suite.facts(task).reads  # noqa: E731
+    sources = {"descriptions": "describer"} if describer else {}
+    closure = with_upstream(requested, reads_of, environment, sources)
+    needed = feeds(closure, reads_of) | {up for task in closure for up in run_reads(reads_of(task), environment)}
+    if not any(run_reads(reads_of(task), environment) for task in closure):
+        return None
+    described = [up for task in closure for up, kind in run_reads(reads_of(task), environment).items()
+                 if kind == "descriptions" and describer]  # fmt: skip
+    upstream = [task for task in closure if task in needed and task not in described]
+    rest = other_args(argv)
+    limit = _limit_of(argv)
+    stages_dir = Path(output_path).expanduser() / "stages" if output_path else settings.cache_root() / "stages" / "runs"
+
+    def runner(name: str, args: str, tasks: list[str]) -> Runner:
+        facts = [suite.facts(task) for task in tasks]
+        choice = environment.get("ABDUCTIVE_DATA", "").strip()
+        data = {bench: data_fingerprint(bench, choice) for bench in sorted({f.benchmark for f in facts if f.benchmark})}
+        identity = build_identity(
+            model={"route": "lmms", "backend": name, "vllm": None}, model_args=args, eval_args=rest, env={},
+            environment=environment, judge=None, tasks={fact.name: task_entry(fact, environment) for fact in facts},
+            data=data,
+        )  # fmt: skip
+        return Runner(name, args, model_name(name, parse_model_args(args)), identity)
+
+    main = runner(backend, model_args, [*upstream, *requested])
+    other = runner(describer[0], describer[1], described) if describer and described else None
+    cache = stages_dir / f"responses-{time.strftime('%Y%m%d-%H%M%S')}-{os.urandom(3).hex()}"
+    final_dir = (
+        Path(output_path).expanduser() / model_folder(backend, parse_model_args(model_args)) if output_path else None
+    )
+    return CommandChain(main, other, suite, requested, levels(upstream, reads_of, environment, sources), described,
+                        limit, rest, stages_dir, environment, cache=cache, final_dir=final_dir)  # fmt: skip
+
+
+def command_run(backend: str, model_args: str, argv: list[str]) -> dict:
+    """``ABDUCTIVE_RUN`` of a command none of whose tasks reads another's run (what it stores under a variable's name
+    is bound to it)."""
+    identity = build_identity(
+        model={"route": "lmms", "backend": backend, "vllm": None}, model_args=model_args, eval_args=other_args(argv),
+        env={}, environment=os.environ, judge=None, tasks={}, data={},
+    )  # fmt: skip
+    return run_descriptor(model_name(backend, parse_model_args(model_args)), identity, _limit_of(argv))
+
+
+def _limit_of(argv: list[str]) -> int | float | None:
+    value = None
+    for index, word in enumerate(argv):
+        if word == "--limit" and index + 1 < len(argv):
+            value = argv[index + 1]
+        elif word.startswith("--limit="):
+            value = word.split("=", 1)[1]
+    if value is None:
+        return None
+    number = float(value)
+    return int(number) if number.is_integer() else number

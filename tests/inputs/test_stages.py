@@ -1,0 +1,115 @@
+"""The stage store: stage outputs written sealed and read back by content digest, checked against the reading run
+(model, limit) and the documents built now, and documents that count every item."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from abductive_tasks.inputs import stages
+from abductive_tasks.inputs.stages import Item, Slot, StageError, StageOutput
+
+
+@pytest.fixture(autouse=True)
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("ABDUCTIVE_RUN", raising=False)
+    monkeypatch.delenv("ABDUCTIVE_STAGE_INPUTS", raising=False)
+    return tmp_path / "cache"
+
+
+MODEL = {"model": "m", "backend": "dummy", "model_args": "response=1", "key": "k-m", "limit": None}
+
+
+def picks(binding: dict | None = None, **values) -> StageOutput:
+    items = {
+        item: Item(f"doc-{item}", value, "parsed" if value else "request_failed") for item, value in values.items()
+    }
+    return StageOutput("picks", "mucr_c2e", binding if binding is not None else {**MODEL, "task": "mucr_c2e"}, items)
+
+
+def test_outputs_are_read_back_by_content_digest_and_refused_when_edited(cache):
+    output = picks(a=1, b=None)
+    digest = stages.save(output)
+    assert digest == output.digest and len(digest) == 64
+    assert stages.load(digest) == output and output.failed == 1
+    assert stages.save(output) == digest  # the same content: the same file
+    path = cache / "stages" / "outputs" / f"{digest}.json"
+    path.write_bytes(path.read_bytes().replace(b'"doc-a"', b'"doc-x"'))  # edited by hand
+    with pytest.raises(StageError, match="damaged or not written by this tool"):
+        stages.load(digest)
+    with pytest.raises(StageError, match="is not a stage output digest"):
+        stages.load("../../etc/passwd")
+    with pytest.raises(StageError, match="no stage output 000000000000"):
+        stages.load("0" * 64)
+    stages.remember("task-key", None, digest)
+    assert stages.latest("task-key", None) == digest and stages.latest("task-key", 6) is None
+
+
+def test_an_output_of_another_model_or_a_limited_run_is_refused_in_one_line():
+    run = dict(MODEL)
+    assert stages.checked("mucr_exp", picks(a=1), run).items["a"].value == 1
+    other = {**MODEL, "model": "dumb_pixel", "backend": "dumb_pixel", "model_args": "", "key": "k-d"}
+    with pytest.raises(StageError) as refused:
+        stages.checked("mucr_exp", picks(other, a=1), run)
+    assert "come from model dumb_pixel, this run's is m (response=1)" in str(refused.value)
+    assert "\n" not in str(refused.value)
+    assert stages.checked("x", picks(other, a=1), run, named_on_purpose=True)  # a variable names the source
+    assert stages.checked("x", picks(other, a=1), {**run, "sources": {"mucr_c2e": other}})  # the run names it
+    with pytest.raises(StageError, match="come from a --limit 6 run, and this run has no --limit; rerun mucr_c2e"):
+        stages.checked("mucr_exp", picks({**MODEL, "limit": 6}, a=1), run)
+    assert stages.checked("mucr_exp", picks({**MODEL, "limit": 6}, a=1), {**run, "limit": 6})  # both limited alike
+    # Without a key (a samples folder's results file), backend and arguments decide; secret values never count.
+    legacy = {"model": "dummy", "backend": "dummy", "model_args": "api_key=[REDACTED],response=1", "limit": None}
+    assert stages.checked("x", picks(legacy, a=1), {**run, "key": None, "model_args": "response=1,api_key=<s>"})
+    assert stages.checked("x", picks({}, a=1), {})  # plain lmms-eval: nothing to check (a warning)
+
+
+def test_items_are_checked_against_the_documents_built_now():
+    output = picks(a=1, b=2)
+    assert stages.validated("r", output, {"a": "doc-a", "b": "doc-b", "c": "doc-c"}) is output
+    with pytest.raises(StageError, match=r"items \['b'\] of mucr_c2e are not in the data loaded now"):
+        stages.validated("r", output, {"a": "doc-a"})
+    with pytest.raises(StageError, match=r"the mucr_c2e documents of items \['b'\] differ from those built"):
+        stages.validated("r", output, {"a": "doc-a", "b": "doc-b2"})
+
+
+def test_every_item_is_counted_and_stand_ins_stay_among_the_items_a_limit_keeps():
+    slots = [
+        Slot("1", [], [{"item_id": "1"}]),
+        Slot("2", [{"item_id": "2", "n": 1}], [{"item_id": "2"}]),
+        Slot("3", [{"item_id": "3", "n": 2}, {"item_id": "3", "n": 3}], [{"item_id": "3"}]),
+        Slot("4", [], [{"item_id": "4", "swapped": False}, {"item_id": "4", "swapped": True}]),
+    ]
+    rows = list(stages.counting_every_item(slots, "r", "test"))
+    assert [(row["item_id"], row.get("n")) for row in rows] == [("2", 1), ("3", 2), ("3", 3)]
+    assert [json.loads(row["upstream_missing"]) for row in rows] == [
+        [{"item_id": "1"}],  # before the first asked item: attached to it
+        [],
+        [{"item_id": "4", "swapped": False}, {"item_id": "4", "swapped": True}],  # after the last: attached to it
+    ]
+    (only,) = stages.counting_every_item([Slot("1", [], [{"item_id": "1"}])], "r", "test")  # nothing to ask
+    assert only["no_upstream"] is True and json.loads(only["upstream_missing"]) == [{"item_id": "1"}]
+    assert stages.outside_limit(picks({**MODEL, "limit": 6}, a=1), "z")  # a limited run's absent item: not counted
+    assert not stages.outside_limit(picks(a=1), "z")  # a full run's absent item: missing, counted
+
+
+def test_named_outputs_are_one_file_per_key_with_their_document_and_binding(cache, monkeypatch):
+    store = stages.NamedStore("graphs", "ABDUCTIVE_MUCR_SCENE_GRAPHS")
+    monkeypatch.setenv("ABDUCTIVE_RUN", json.dumps(MODEL | {"limit": 6}))
+    store.save("m", "key-a", "doc-a", "graph a", "parsed")
+    monkeypatch.delenv("ABDUCTIVE_RUN")
+    store.save("m", "key-b", "doc-b", "graph b", "parsed")  # plain lmms-eval: no binding
+    output = store.output("m", "mucr_c2e_ccot_graph", {"a": "key-a", "b": "key-b", "c": "key-c"})
+    assert {item: entry.value for item, entry in output.items.items()} == {"a": "graph a", "b": "graph b"}
+    assert output.name == "m" and len(output.binding["entries"]) == 2
+    with pytest.raises(StageError, match="come from a --limit 6 run"):  # one entry's binding is enough to refuse
+        stages.checked("mucr_c2e_ccot", output, dict(MODEL))
+    assert store.fingerprint("m", cache)["files"] == 2
+    assert store.folder("a/b").name.startswith("a_b-") and store.folder("a/b") != store.folder("a_b")
+
+
+def test_what_each_chained_task_reads_is_declared_in_its_yaml():
+    assert stages.declared_reads("mucr_exp_split") == {"mucr_c2e_split": "picks", "mucr_cue_split": "picks"}
+    assert stages.declared_reads("mucr_c2e") == {} and stages.declared_reads("no_such_task") == {}

@@ -1,0 +1,146 @@
+"""Chained protocols in the batch tooling: what a chained task reads is in its identity by content (picks a variable's
+folder holds, scene graphs a variable's store holds, an upstream run's output), the levels a model's tasks run in,
+and the leaderboard's stale mark when an upstream stage was run again."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from abductive_tasks.mucr import data, strategies
+from abductive_tasks.runs import chain
+from abductive_tasks.runs.identity import task_key
+from abductive_tasks.runs.suite import Suite
+
+from helpers.mucr_picks import C2E_DOCS, ITEMS, write_samples
+
+
+def spec_identity(tmp_path: Path, tasks: str, env: dict[str, str]) -> dict:
+    """The identity the batch plans for one dummy model of a spec with ``tasks`` and ``env``."""
+    from abductive_tasks.runs.plan import plan
+    from abductive_tasks.runs.spec import load_spec
+
+    path = tmp_path / "spec.yaml"
+    path.write_text(json.dumps({"tasks": tasks.split(","), "env": env, "models": [{"name": "a", "backend": "dummy"}]}))
+    (model_plan,) = plan(load_spec(path), Suite())
+    return model_plan.identity
+
+
+@pytest.fixture
+def sample(tmp_path, monkeypatch) -> dict[str, str]:
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+    data.load.cache_clear()
+    return {"ABDUCTIVE_DATA": "sample", "ABDUCTIVE_CACHE": str(tmp_path / "cache")}
+
+
+def test_picks_written_again_into_the_named_folder_are_another_identity(tmp_path, sample):
+    """mucr_c2e run again into the folder ABDUCTIVE_MUCR_PICKS names: mucr_exp reads other picks, so its task key
+    changes (the batch runs it again) while a task that reads nothing keeps its key."""
+    picks = tmp_path / "picks"
+    write_samples(picks, "mucr_c2e", {item["item_id"]: "Option 1" for item in ITEMS})
+    write_samples(picks, "mucr_cue", {item["item_id"]: "1" for item in ITEMS})
+    env = {**sample, "ABDUCTIVE_MUCR_PICKS": str(picks)}
+    before = spec_identity(tmp_path, "mucr_exp,mucr_e2c", env)
+    write_samples(picks, "mucr_c2e", {item["item_id"]: "Option 2" for item in ITEMS})  # the same file, other picks
+    after = spec_identity(tmp_path, "mucr_exp,mucr_e2c", env)
+    assert task_key(before, "mucr_exp") != task_key(after, "mucr_exp")
+    assert task_key(before, "mucr_e2c") == task_key(after, "mucr_e2c")
+    read = after["tasks"]["mucr_exp"]["inputs"]["mucr_c2e"]
+    assert (read["kind"], read["from"], read["file"]) == (
+        "picks",
+        "ABDUCTIVE_MUCR_PICKS",
+        "20261127_120000_samples_mucr_c2e.jsonl",
+    )
+
+
+def test_scene_graphs_stored_again_under_the_same_name_are_another_identity(tmp_path, sample, monkeypatch):
+    """CCoT stage 1 run again under the same ABDUCTIVE_MUCR_SCENE_GRAPHS name: mucr_c2e_ccot reads other graphs, so
+    its task key changes."""
+    monkeypatch.setenv("ABDUCTIVE_MUCR_SCENE_GRAPHS", "m")
+    env = {**sample, "ABDUCTIVE_MUCR_SCENE_GRAPHS": "m"}
+    docs = list(strategies.c2e_ccot_graph_docs(None))
+    for doc in docs:
+        strategies.process_results_ccot_graph(doc, ['{"objects": ["car"]}'])
+    before = spec_identity(tmp_path, "mucr_c2e_ccot", env)
+    strategies.process_results_ccot_graph(docs[0], ['{"objects": ["bicycle"]}'])
+    after = spec_identity(tmp_path, "mucr_c2e_ccot", env)
+    assert task_key(before, "mucr_c2e_ccot") != task_key(after, "mucr_c2e_ccot")
+    assert after["tasks"]["mucr_c2e_ccot"]["inputs"]["mucr_c2e_ccot_graph"]["files"] == 12
+
+
+def test_levels_and_upstream_tasks_follow_the_declared_reads():
+    suite = Suite()
+
+    def reads_of(task: str) -> dict[str, str]:
+        return suite.facts(task).reads
+
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("ABDUCTIVE_MUCR")}
+    wanted = chain.with_upstream(["mucr_exp_ccot", "mucr_e2c"], reads_of, environment)
+    assert wanted == ["mucr_c2e_ccot_graph", "mucr_c2e_ccot", "mucr_cue_ccot_graph", "mucr_cue_ccot",
+                      "mucr_exp_ccot_graph", "mucr_exp_ccot", "mucr_e2c"]  # fmt: skip
+    assert chain.levels(wanted, reads_of, environment) == [
+        ["mucr_c2e_ccot_graph", "mucr_cue_ccot_graph", "mucr_e2c"],
+        ["mucr_c2e_ccot", "mucr_cue_ccot"],
+        ["mucr_exp_ccot_graph"],
+        ["mucr_exp_ccot"],
+    ]
+    # A variable naming the picks: nothing upstream is run for them.
+    named = {**environment, "ABDUCTIVE_MUCR_PICKS": "/somewhere"}
+    assert chain.with_upstream(["mucr_exp"], reads_of, named) == ["mucr_exp"]
+    assert chain.with_upstream(["mucr_exp"], reads_of, environment) == ["mucr_c2e", "mucr_cue", "mucr_exp"]
+    # A describer named on purpose runs the describe stage elsewhere.
+    described = chain.with_upstream(["nleye_triplet_described"], reads_of, environment, {"descriptions": "other"})
+    assert described == ["nleye_triplet_described"]
+
+
+def test_every_chained_task_declares_what_it_reads_and_every_exp_reads_its_own_levels():
+    suite = Suite()
+    readers = {task: suite.facts(task).reads for task in suite.task_names if suite.facts(task).reads}
+    assert readers["mucr_exp"] == {"mucr_c2e": "picks", "mucr_cue": "picks"}
+    assert readers["nleye_triplet_described"] == {"nleye_describe": "descriptions"}
+    for task, reads in readers.items():
+        assert all(upstream in suite.task_names for upstream in reads), task
+        if task.startswith("mucr_exp"):
+            suffix = task.removeprefix("mucr_exp").removesuffix("_graph") or ""
+            picks = {up for up, kind in reads.items() if kind == "picks"}
+            assert picks == {f"mucr_c2e{suffix}", f"mucr_cue{suffix}"}, task
+    assert {task for task in readers if task.endswith("_ccot")} == {
+        f"mucr_{lv}_ccot" for lv in ("c2e", "e2c", "cue", "exp")
+    }
+    assert not any(suite.facts(task).reads for task in suite.expand(["abductive"]) if task != "mucr_exp")
+    assert suite.facts("mucr_exp_gold").upper_bound and not suite.facts("mucr_exp").upper_bound
+
+
+def test_the_choice_records_hold_the_document_their_pick_answered(sample):
+    from abductive_tasks.mucr import hooks
+
+    doc = C2E_DOCS["3"]
+    record = hooks.process_results_c2e(doc, ["Option 2"])["c2e_accuracy"][1]
+    assert record["doc_digest"] == hooks.choice_digest(doc) and record["prediction"] == 2
+
+
+def test_the_chain_of_one_command_keeps_its_arguments_and_limit(sample, tmp_path):
+    """``abductive-eval --tasks mucr_exp --limit 3 ...``: the stage runs C2E and Cue with the command's arguments and
+    limit, and the last run is told what it is (model, limit) and what it reads."""
+    argv = ["--model", "random_baseline", "--model_args", "seed=1", "--tasks", "mucr_exp", "--limit", "3",
+            "--gen_kwargs", "max_new_tokens=8", "--output_path", str(tmp_path / "out")]  # fmt: skip
+    chained = chain.command_chain("random_baseline", "seed=1", argv, ["mucr_exp"], Suite(), str(tmp_path / "out"))
+    assert chained.levels == [["mucr_c2e", "mucr_cue"]] and chained.limit == 3
+    assert chained.stage_args == ["--gen_kwargs", "max_new_tokens=8", "--limit", "3"]
+    said: list[str] = []
+    assert chained.walk(said.append, start=False) == 0
+    assert said[0] == "stage 1 (random_baseline): mucr_c2e, mucr_cue"
+    assert "--tasks mucr_c2e,mucr_cue --output_path" in said[1] and said[1].endswith("max_new_tokens=8 --limit 3")
+    variables = chained.variables(chained.runner, ["mucr_exp"])
+    run = json.loads(variables["ABDUCTIVE_RUN"])
+    assert (run["model"], run["backend"], run["model_args"], run["limit"]) == ("random_baseline", "random_baseline",
+                                                                                "seed=1", 3)  # fmt: skip
+    assert json.loads(variables["ABDUCTIVE_STAGE_INPUTS"]) == {
+        "mucr_c2e": "<output of mucr_c2e from stage 1>",
+        "mucr_cue": "<output of mucr_cue from stage 1>",
+    }
+    assert chain.command_chain("random_baseline", "", argv, ["mucr_c2e"], Suite(), None) is None  # nothing chained

@@ -1,0 +1,222 @@
+"""The chained protocols as one command, end to end on the sample: ``abductive-eval --tasks mucr_exp`` runs the same
+model's C2E and Cue first and explains their picks, CCoT's second stage gets the first stage's graphs, NL-Eye's
+image-to-text reads the descriptions of the describer the command names; ``--print-commands`` shows the chain; a
+batch runs the levels in turn, and the leaderboard marks a cell whose upstream stage was run again ``stale``."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.mucr import data, hooks, strategies
+from abductive_tasks.reports.leaderboard import collect
+from abductive_tasks.runs.batch import main as batch_main
+from abductive_tasks.runs.history import RUN_RECORD, Record
+from abductive_tasks.runs.plan import plan
+from abductive_tasks.runs.spec import load_spec
+from abductive_tasks.runs.suite import Suite
+
+from helpers.openai_stub import OpenAIStub
+from helpers.runs import abductive_eval
+
+pytestmark = pytest.mark.e2e
+
+ITEMS = data.load(SAMPLE_ROOT / "mucr").items
+CUE_GIVEN = re.compile(r'The cue phrase linking them is "([^"]+)"')
+
+
+def results_of(folder: Path) -> dict:
+    """The ``results`` of the one results file directly in a model folder under ``folder`` (not the stages')."""
+    (path,) = folder.glob("*/*_results.json")
+    return json.loads(path.read_text())["results"]
+
+
+def samples_of(folder: Path, task: str) -> list[dict]:
+    (path,) = folder.glob(f"*/*_samples_{task}.jsonl")
+    return sorted((json.loads(line) for line in path.read_text().splitlines()), key=lambda line: line["doc_id"])
+
+
+def judge_env(stub: OpenAIStub, tmp_path: Path) -> dict[str, str]:
+    return {
+        "ABDUCTIVE_JUDGE": "on",
+        "API_TYPE": "openai",
+        "OPENAI_API_URL": stub.url,
+        "OPENAI_API_KEY": "x",
+        "MODEL_VERSION": "stub-judge",
+        "ABDUCTIVE_JUDGE_CACHE": str(tmp_path / "judge-cache"),
+        "ABDUCTIVE_CACHE": str(tmp_path / "cache"),
+    }
+
+
+def test_mucr_exp_in_one_command_explains_the_models_own_picks_then_reuses_them(tmp_path):
+    out = tmp_path / "out"
+    with OpenAIStub(["Score: 6"]) as stub:
+        env = judge_env(stub, tmp_path)
+        done = abductive_eval(["--model", "random_baseline", "--tasks", "mucr_exp", "--log_samples"], out, env=env)
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+        assert "[chain] stage 1 (random_baseline): mucr_c2e, mucr_cue" in done.stdout
+        assert len(stub.requests) == 12 * 3  # the judge: three parts of the twelve explanations
+        results = results_of(out)
+        assert list(results) == ["mucr_exp"]
+        # Exp of random_baseline's own picks: every cue phrase asked is the one it picked in mucr_cue.
+        cue_docs = hooks.cue_docs_from(ITEMS)
+        picked = [random.Random(f"0:mucr_cue:{n}").choice(doc["choices"]) for n, doc in enumerate(cue_docs)]
+        asked = [CUE_GIVEN.search(sample["input"])[1] for sample in samples_of(out, "mucr_exp")]
+        assert asked == picked and asked != [item["cue"] for item in ITEMS]
+        assert results["mucr_exp"]["exp_score,none"] == pytest.approx(6.0)
+        counts = results["mucr_exp"]["exp_counts,none"]
+        assert (counts["documents"], counts["items_judged"], counts["items_missing_upstream"]) == (12, 12, 0)
+        assert counts["items_cue_pick_wrong"] == sum(p != item["cue"] for p, item in zip(picked, ITEMS, strict=True))
+        (stage,) = (out / "stages").glob("2*")
+        assert {path.name.split("_samples_")[1] for path in stage.rglob("*_samples_*")} == {
+            "mucr_c2e.jsonl",
+            "mucr_cue.jsonl",
+        }
+        assert not list((out / "stages").glob("responses-*"))  # the command's response cache is gone
+        # The same command again: the picks of the earlier run have this identity, so no stage runs.
+        again = abductive_eval(["--model", "random_baseline", "--tasks", "mucr_exp"], tmp_path / "again", env=env)
+        assert again.returncode == 0, again.stdout[-3000:] + again.stderr[-3000:]
+        assert "stage 1: mucr_c2e: reusing its output of an earlier run" in again.stdout
+        assert not (tmp_path / "again" / "stages").exists()
+        assert results_of(tmp_path / "again")["mucr_exp"]["exp_score,none"] == pytest.approx(6.0)
+
+
+def test_ccot_second_stage_in_one_command_and_a_limited_first_stage_refused(tmp_path):
+    out = tmp_path / "out"
+    env = {"ABDUCTIVE_CACHE": str(tmp_path / "cache")}
+    done = abductive_eval(["--model", "random_baseline", "--tasks", "mucr_c2e_ccot", "--log_samples"], out, env=env)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "[chain] stage 1 (random_baseline): mucr_c2e_ccot_graph" in done.stdout
+    c2e_docs = hooks.c2e_docs_from(ITEMS)
+    stage1 = random.Random("0:mucr_c2e_ccot_graph:0").choice(c2e_docs[0]["choices"])
+    first = samples_of(out, "mucr_c2e_ccot")[0]
+    assert first["input"].startswith(f"Scene Graph: {stage1}. Chosen at random.\n\nUse the image and scene graph")
+    picks = [random.Random(f"0:mucr_c2e_ccot:{n}").choice(doc["choices"]) for n, doc in enumerate(c2e_docs)]
+    right = sum(int(pick) == doc["gold_position"] for pick, doc in zip(picks, c2e_docs, strict=True))
+    assert results_of(out)["mucr_c2e_ccot"]["c2e_accuracy,none"] == pytest.approx(right / 12)
+    # Graphs stored under a name by a --limit 6 run (abductive-eval binds them to it) are refused by a full run.
+    named = {**env, "ABDUCTIVE_MUCR_SCENE_GRAPHS": "m"}
+    limited = abductive_eval(["--model", "random_baseline", "--tasks", "mucr_c2e_ccot_graph", "--limit", "6"],
+                             tmp_path / "graphs", env=named)  # fmt: skip
+    assert limited.returncode == 0, limited.stderr[-3000:]
+    refused = abductive_eval(["--model", "random_baseline", "--tasks", "mucr_c2e_ccot"], tmp_path / "r", env=named)
+    assert refused.returncode == 1
+    (line,) = refused.stderr.strip().splitlines()
+    assert "mucr_c2e_ccot: the graphs of mucr_c2e_ccot_graph in ABDUCTIVE_MUCR_SCENE_GRAPHS=m" in line
+    assert line.endswith(
+        "come from a --limit 6 run, and this run has no --limit; rerun mucr_c2e_ccot_graph without --limit"
+    )
+    assert strategies.C2E_CCOT.name == "mucr_c2e_ccot"
+
+
+def test_described_predictions_read_the_named_describer(tmp_path):
+    out = tmp_path / "out"
+    env = {"ABDUCTIVE_CACHE": str(tmp_path / "cache")}
+    command = ["--model", "random_baseline", "--tasks", "nleye_triplet_described", "--describer", "dumb_pixel"]
+    done = abductive_eval([*command, "--log_samples"], out, env=env)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "[chain] stage 1 (dumb_pixel): nleye_describe" in done.stdout
+    (describe_config,) = (out / "stages").rglob("*_results.json")
+    assert json.loads(describe_config.read_text())["config"]["model"] == "dumb_pixel"
+    samples = samples_of(out, "nleye_triplet_described")
+    assert len(samples) == 24 and all("Context: An image." in sample["input"] for sample in samples)
+    assert {sample["triplet_counts"][1]["describer"] for sample in samples} == {"dumb_pixel"}
+    results = results_of(out)["nleye_triplet_described"]
+    assert results["triplet_counts,none"]["items_scored"] == 12 and results["consistency_acc,none"] is not None
+    # Without --describer the model describes for itself; --describer with no reader of descriptions is refused.
+    own_command = ["--model", "random_baseline", "--tasks", "nleye_triplet_described"]
+    own = abductive_eval(own_command, tmp_path / "own", env=env)
+    assert own.returncode == 0 and "[chain] stage 1 (random_baseline): nleye_describe" in own.stdout
+    wrong = abductive_eval(["--model", "random_baseline", "--tasks", "mucr_c2e", "--describer", "dumb_pixel"],
+                           tmp_path / "w", env=env)  # fmt: skip
+    assert wrong.returncode == 2 and "--describer names the model whose descriptions" in wrong.stderr
+
+
+def test_print_commands_show_the_chain_and_start_nothing(tmp_path):
+    out = tmp_path / "out"
+    shown = abductive_eval(["--model", "random_baseline", "--tasks", "mucr_exp", "--print-commands"], out,
+                           env={"ABDUCTIVE_CACHE": str(tmp_path / "cache")})  # fmt: skip
+    assert shown.returncode == 0, shown.stderr[-3000:]
+    lines = shown.stdout.strip().splitlines()
+    assert lines[0] == "[chain] stage 1 (random_baseline): mucr_c2e, mucr_cue"
+    assert " -m abductive_tasks.cli --model random_baseline --tasks mucr_c2e,mucr_cue --output_path " in lines[1]
+    assert "ABDUCTIVE_STAGE_INPUTS='{}'" in lines[1] and '"model": "random_baseline"' in lines[1]
+    assert lines[2].startswith("[chain] then, in this process: ABDUCTIVE_RUN=")
+    assert '"mucr_c2e": "<output of mucr_c2e from stage 1>"' in lines[2]
+    assert "abductive-eval --model random_baseline --tasks mucr_exp --output_path" in lines[2]
+    assert not out.exists() and not (tmp_path / "cache" / "stages").exists()
+
+
+def _spec(tmp_path: Path) -> Path:
+    path = tmp_path / "spec.yaml"
+    path.write_text(
+        json.dumps(
+            {
+                "output_dir": "results",
+                "tasks": ["mucr_exp"],
+                "env": {"ABDUCTIVE_DATA": "sample", "ABDUCTIVE_CACHE": str(tmp_path / "cache")},
+                "models": [{"name": "random_baseline", "backend": "random_baseline"}],
+            }
+        )
+    )
+    return path
+
+
+def _picked_again(results: Path) -> None:
+    """A newer run of mucr_c2e whose picks differ (one wrong pick moved to another wrong option: same accuracy)."""
+    (source,) = [run for run in (results / "random_baseline" / "runs").iterdir() if "mucr_c2e" in
+                 Record.read(run / RUN_RECORD).tasks]  # fmt: skip
+    copy = source.with_name(source.name + "-again")
+    shutil.copytree(source, copy)
+    record = Record.read(copy / RUN_RECORD)
+    Record(**{**record.__dict__, "tasks": ("mucr_c2e",)}).write(copy / RUN_RECORD)
+    (samples,) = copy.rglob("*_samples_mucr_c2e.jsonl")
+    lines = [json.loads(line) for line in samples.read_text().splitlines()]
+    by_line = [[value[1] for value in line.values() if isinstance(value, list) and len(value) == 2 and
+                isinstance(value[1], dict)] for line in lines]  # fmt: skip
+    records = next(found for found in by_line if found[0]["prediction"] != found[0]["gold_position"])  # a wrong pick
+    gold, picked = records[0]["gold_position"], records[0]["prediction"]
+    other = next(option for option in (1, 2, 3, 4) if option not in (gold, picked))
+    for record in records:
+        record["prediction"] = other
+    samples.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    time.sleep(0.01)
+    for path in copy.rglob("*_results.json"):
+        path.touch()
+
+
+def test_batch_runs_the_levels_and_marks_a_reader_of_a_rerun_stage_stale(tmp_path, capsys):
+    spec_path = _spec(tmp_path)
+    results = tmp_path / "results"
+    assert batch_main([str(spec_path), "--print-commands"]) == 0
+    shown = capsys.readouterr().out
+    assert "#   stage 1: mucr_c2e, mucr_cue" in shown
+    assert "#   stage 2: mucr_exp; mucr_exp reads the picks of mucr_c2e, mucr_cue" in shown
+    assert '"mucr_c2e": "<picks of mucr_c2e from its stage>"' in shown
+    assert batch_main([str(spec_path)]) == 0
+    output = capsys.readouterr().out
+    assert "running mucr_c2e, mucr_cue, mucr_exp" in output
+    runs = sorted((results / "random_baseline" / "runs").iterdir())
+    assert [Record.read(run / RUN_RECORD).tasks for run in runs] == [("mucr_c2e", "mucr_cue"), ("mucr_exp",)]
+    board = collect(results, Suite())
+    assert board.cell("random_baseline", "mucr_exp") == "—"  # no judge: Exp not computed, but current
+    assert "mucr_exp" not in board.marks["random_baseline"]
+    # mucr_c2e is run again and picks otherwise: the Exp cell read the old picks.
+    _picked_again(results)
+    board = collect(results, Suite())
+    assert board.cell("random_baseline", "mucr_exp") == "stale"
+    assert any("mucr_c2e was run again (its picks changed)" in note for note in board.notes)
+    assert board.cell("random_baseline", "mucr_c2e") != "stale"
+    (model_plan,) = plan(load_spec(spec_path), Suite())
+    assert model_plan.pending == ["mucr_exp"]  # the batch runs the reader again, and only it
+    assert batch_main([str(spec_path)]) == 0
+    assert "running mucr_exp (2 of 3 done earlier)" in capsys.readouterr().out
+    board = collect(results, Suite())
+    assert "mucr_exp" not in board.marks["random_baseline"]
