@@ -6,9 +6,12 @@ batch runs the levels in turn, and the leaderboard marks a cell whose upstream s
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -24,7 +27,7 @@ from abductive_tasks.runs.spec import load_spec
 from abductive_tasks.runs.suite import Suite
 
 from helpers.openai_stub import OpenAIStub
-from helpers.runs import abductive_eval
+from helpers.runs import OFFLINE, abductive_eval, read_results
 
 pytestmark = pytest.mark.e2e
 
@@ -152,6 +155,24 @@ def test_print_commands_show_the_chain_and_start_nothing(tmp_path):
     assert '"mucr_c2e": "<output of mucr_c2e from stage 1>"' in lines[2]
     assert "abductive-eval --model random_baseline --tasks mucr_exp --output_path" in lines[2]
     assert not out.exists() and not (tmp_path / "cache" / "stages").exists()
+
+
+def test_plain_lmms_eval_runs_the_mucr_group_with_exp_not_computed(tmp_path):
+    """Plain lmms-eval builds every request before it runs any, so ``--tasks mucr`` cannot give mucr_exp its picks:
+    the group runs, mucr_exp reports nothing computed (never the gold bound under Exp's name) and says why."""
+    out = tmp_path / "out"
+    command = [str(Path(sys.executable).with_name("lmms-eval")), "--model", "dumb_pixel", "--tasks", "mucr",
+               "--output_path", str(out)]  # fmt: skip
+    environment = {**os.environ, **OFFLINE, "ABDUCTIVE_DATA": "sample", "ABDUCTIVE_CACHE": str(tmp_path / "cache")}
+    environment.pop("ABDUCTIVE_MUCR_PICKS", None)
+    done = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    results = read_results(out)
+    assert results["mucr_c2e"]["c2e_accuracy,none"] == 0.25 and "mucr_exp_gold" not in results
+    for task in ("mucr_exp", "mucr_exp_split"):
+        assert results[task]["exp_s3,none"] is None and results[task]["exp_offline_score,none"] is None
+        assert results[task]["exp_counts,none"]["upstream_given"] == 0
+    assert "mucr_exp: no upstream output given, so it is not computed" in done.stdout + done.stderr
 
 
 def _spec(tmp_path: Path) -> Path:
