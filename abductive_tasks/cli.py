@@ -391,11 +391,13 @@ def plan_chain(argv: list[str], args: argparse.Namespace, options: dict) -> obje
     task reads another task's run; with no such task, ``ABDUCTIVE_RUN`` is still set when a task of the command
     reads what a variable names (checked against this run's model and limit) or is one another reads (what it stores
     under a variable's name is bound to this run)."""
-    from abductive_tasks import compat
+    from abductive_tasks import compat, settings
     from abductive_tasks.inputs.stages import RUN_VARIABLE
     from abductive_tasks.runs import catalog, chain
     from abductive_tasks.runs.suite import Suite
 
+    if settings.this_run():  # a stage or level of a chain a batch or an abductive-eval runs: it says what the run is
+        return None
     suite = Suite()
     requested = suite.expand([name for name in args.tasks.split(",") if name in catalog.names()])
     describer = options.get("--describer")

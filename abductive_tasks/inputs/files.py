@@ -173,17 +173,19 @@ def seal_mac(key: bytes, context: str, parts: Iterable[bytes]) -> str:
     return mac.hexdigest()
 
 
-def seal(payload: bytes, context: str) -> bytes | None:
-    """``payload`` with its seal in front (None when no key can be kept: the entry is not cached)."""
-    key = cache_key()
+def seal(payload: bytes, context: str, root: Path | None = None) -> bytes | None:
+    """``payload`` with its seal in front, under the key of the cache at ``root`` (default ``ABDUCTIVE_CACHE``;
+    None when no key can be kept: the entry is not cached)."""
+    key = cache_key(root)
     if key is None:
         return None
     return _SEAL_TAG + seal_mac(key, context, [payload]).encode() + b"\n" + payload
 
 
-def unseal(blob: bytes, context: str) -> bytes | None:
-    """The payload of a sealed entry when its seal matches its content and ``context``; None otherwise."""
-    key = cache_key()
+def unseal(blob: bytes, context: str, root: Path | None = None) -> bytes | None:
+    """The payload of a sealed entry when its seal, under the key of the cache at ``root``, matches its content and
+    ``context``; None otherwise."""
+    key = cache_key(root)
     head = len(_SEAL_TAG) + _MAC_HEX
     if key is None or not blob.startswith(_SEAL_TAG) or blob[head : head + 1] != b"\n":
         return None

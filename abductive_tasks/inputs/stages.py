@@ -213,7 +213,7 @@ def _context(digest: str) -> str:
 def save(output: StageOutput, root: Path | None = None) -> str:
     """Store ``output`` sealed, named by its content digest (atomically); its digest."""
     payload, digest = output.payload(), output.digest
-    sealed = seal(payload, _context(digest))
+    sealed = seal(payload, _context(digest), root)
     if sealed is None:
         raise StageError(f"cannot keep a sealing key under {root or settings.cache_root()}; set ABDUCTIVE_CACHE")
     path = store_root(root) / "outputs" / f"{digest}.json"
@@ -231,7 +231,7 @@ def load(digest: str, root: Path | None = None) -> StageOutput:
         blob = path.read_bytes()
     except OSError as error:
         raise StageError(f"no stage output {digest[:12]} in {path.parent} ({error.strerror or error})") from None
-    payload = unseal(blob, _context(digest))
+    payload = unseal(blob, _context(digest), root)
     if payload is None or hashlib.sha256(payload).hexdigest() != digest:
         raise StageError(f"{path}: damaged or not written by this tool (its seal or digest does not check); not read")
     raw = json.loads(payload)
@@ -242,7 +242,7 @@ def load(digest: str, root: Path | None = None) -> StageOutput:
 def remember(task_key: str, limit: int | float | None, digest: str, root: Path | None = None) -> None:
     """Note ``digest`` as the latest output of the upstream run whose task key is ``task_key`` (sealed)."""
     payload = json.dumps({"task_key": task_key, "limit": limit, "digest": digest}, sort_keys=True).encode()
-    sealed = seal(payload, f"abductive-stage-latest {task_key} {limit}")
+    sealed = seal(payload, f"abductive-stage-latest {task_key} {limit}", root)
     if sealed is not None:
         write_atomic(store_root(root) / "latest" / f"{task_key}-{limit}.json", sealed)
 
@@ -251,7 +251,7 @@ def latest(task_key: str, limit: int | float | None, root: Path | None = None) -
     """The digest :func:`remember` noted for ``task_key`` and ``limit`` (None: none, or one that does not check)."""
     path = store_root(root) / "latest" / f"{task_key}-{limit}.json"
     try:
-        payload = unseal(path.read_bytes(), f"abductive-stage-latest {task_key} {limit}")
+        payload = unseal(path.read_bytes(), f"abductive-stage-latest {task_key} {limit}", root)
     except OSError:
         return None
     digest = json.loads(payload).get("digest") if payload else None

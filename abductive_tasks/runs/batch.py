@@ -78,8 +78,9 @@ def _run_locked(spec: BatchSpec, only: list[str] | None, suite: Suite, stack: co
             status[name] = {"state": "done", "tasks": tasks_status}
             continue
         log_path = model_plan.output / "eval.log"
+        pending = list(model_plan.pending)  # what this batch runs (its levels refresh the plan as they go)
         say(
-            f"{prefix}: running {', '.join(model_plan.pending)} ({len(model_plan.done)} of "
+            f"{prefix}: running {', '.join(pending)} ({len(model_plan.done)} of "
             f"{len(model_plan.tasks)} done earlier); log {log_path}"
         )
         started = time.monotonic()
@@ -92,9 +93,9 @@ def _run_locked(spec: BatchSpec, only: list[str] | None, suite: Suite, stack: co
             error = str(exception)
         write_spec_record(spec, model_plan)  # what its chained tasks read now: the leaderboard matches runs by it
         after = scan_runs(model_plan.output, model_plan.identity)
-        for task in model_plan.pending:
+        for task in pending:
             tasks_status[task] = task_state(after, task, model_plan.limit)
-        not_done = [task for task in model_plan.pending if tasks_status[task] != "done"]
+        not_done = [task for task in pending if tasks_status[task] != "done"]
         elapsed = time.monotonic() - started
         if error or not_done:
             failed.append(name)
@@ -102,9 +103,9 @@ def _run_locked(spec: BatchSpec, only: list[str] | None, suite: Suite, stack: co
             say(f"{prefix}: FAILED after {elapsed:.0f} s: {error}\n{log_tail(model_plan.output / 'eval.log')}")
             status[name] = {"state": "failed", "error": error, "tasks": tasks_status}
         else:
-            say(f"{prefix}: done in {elapsed:.0f} s ({len(model_plan.pending)} tasks run)")
+            say(f"{prefix}: done in {elapsed:.0f} s ({len(pending)} tasks run)")
             status[name] = {"state": "done", "tasks": tasks_status}
-        for task in model_plan.pending:
+        for task in pending:
             best = after.best(task)
             if tasks_status[task] == "done" and best is not None and best.results is not None:
                 print(f"    {task_line(task, best.results, suite.facts(task).headline_metric)}", flush=True)

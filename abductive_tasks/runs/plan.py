@@ -62,6 +62,11 @@ class ModelPlan:
         return [task for task in self.tasks if task not in self.done]
 
     @property
+    def chained(self) -> bool:
+        """Whether a task of it reads another task's run: then each level's run gets the stage variables."""
+        return any("inputs" in self.identity["tasks"].get(task, {}) for task in self.tasks)
+
+    @property
     def cache(self) -> Path:
         """lmms-eval's response cache for this identity: new data or settings never meet old answers."""
         return self.output / "cache" / cache_key(self.identity)
@@ -404,7 +409,7 @@ def print_commands(spec: BatchSpec, plans: list[ModelPlan], suite: Suite, job_li
             if len(model_plan.levels) > 1:
                 print(f"#   stage {number}: {stage_note(model_plan, tasks)}")
             eval_command_line = eval_command(spec, model_plan, model_plan.output / RUNS_DIR / NEW_RUN, tasks)
-            level_env = env | (stage_variables(model_plan, tasks, plans) if number > 1 or model_plan.sources else {})
+            level_env = env | (stage_variables(model_plan, tasks, plans) if model_plan.chained else {})
             print(f"#   {shell_line(eval_command_line, level_env, model_plan.secrets)}")
         if job_lines:
             print(shlex.join(["abductive-eval", "batch", str(spec.path), "--model", model.name]))

@@ -238,7 +238,7 @@ def _run_levels(
         else:
             run_dir = start_run(spec, model_plan, tasks)
         first = False
-        level_env = env | run_env(model_plan, tasks, plans)
+        level_env = env | (run_env(model_plan, tasks, plans) if model_plan.chained else {})
         command = eval_command(spec, model_plan, run_dir, tasks)
         code = end_run(run_dir, run_child(command, level_env, model_plan.output / "eval.log", model_plan.secrets,
                                           progress))  # fmt: skip

@@ -226,6 +226,7 @@ def test_batch_runs_the_levels_and_marks_a_reader_of_a_rerun_stage_stale(tmp_pat
     assert "running mucr_c2e, mucr_cue, mucr_exp" in output
     runs = sorted((results / "random_baseline" / "runs").iterdir())
     assert [Record.read(run / RUN_RECORD).tasks for run in runs] == [("mucr_c2e", "mucr_cue"), ("mucr_exp",)]
+    assert not list((results / "random_baseline").rglob("stages"))  # a level reads its inputs: it chains nothing
     board = collect(results, Suite())
     assert board.cell("random_baseline", "mucr_exp") == "—"  # no judge: Exp not computed, but current
     assert "mucr_exp" not in board.marks["random_baseline"]
