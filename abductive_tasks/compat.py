@@ -18,7 +18,8 @@ recognise of ours is declared here and subclassed above (:class:`PermanentLoadEr
 :class:`OwnStderr`).
 
 The other internals: loglikelihood results reach ``process_results`` stringified
-(:func:`loglikelihood_value`); the task index and YAML loading (:func:`task_manager`,
+(:func:`loglikelihood_value`); the YAML hook behind a request's visual (:func:`visual_hook`); the task index and
+YAML loading (:func:`task_manager`,
 :func:`task_config`); the model registry and ``--model_args`` parsing (:func:`model_names`,
 :func:`model_class_path`, :func:`parse_model_args`); where the built-in task YAML lives
 (:func:`builtin_task_folder`); the evaluation entry point the ``abductive-eval`` command wraps
@@ -143,6 +144,14 @@ def loglikelihood_value(result: object) -> object | None:
         return value[0]
     except (ValueError, SyntaxError, TypeError, IndexError, MemoryError, RecursionError):
         return None
+
+
+def visual_hook(doc_to_visual: Callable) -> Callable:
+    """The task YAML's ``doc_to_visual`` hook behind the callable a request carries: lmms-eval 0.7.3 hands models
+    its ``Task.doc_to_visual`` bound method (``api/task.py``, ``construct_requests``), which calls
+    ``task.config.doc_to_visual``. Any other callable is returned as it is."""
+    hook = getattr(getattr(getattr(doc_to_visual, "__self__", None), "config", None), "doc_to_visual", None)
+    return hook if callable(hook) else doc_to_visual
 
 
 def task_manager(include_path: str | Path | None = None, include_defaults: bool = False):

@@ -315,6 +315,69 @@ def draw_regions(path: str, boxes: Sequence[Sequence[int]]) -> Image.Image:
     return Image.alpha_composite(load_image(path).convert("RGBA"), overlay).convert("RGB")
 
 
+# Sherlock's input ablations (§5.2, Fig. 5) and widescreen alternatives (§5.2 "Model ablations"), drawn as the
+# authors' training code draws them (allenai/sherlock training_code/train_retrieval_clip.py: ``hide_region``,
+# ``SquarePad``, the test transform's centre crop). Hidden pixels take the release's grey, which §5 calls "a mean
+# pixel value" (CLIP's normalisation mean is 123, 117, 104); "position only" boxes are the highlight's purple, opaque.
+INPUT_MODES = ("region", "no_region", "no_context", "only_context", "position_only", "crop", "pad")
+HIDDEN_FILL = (0x7B, 0x75, 0x75)
+POSITION_FILL = (0xFF, 0x05, 0xCD)
+
+
+def square_pad(image: Image.Image) -> Image.Image:
+    """``image`` centred on a black square of its longer side (the extra pixel, if any, right or below)."""
+    side = max(image.size)
+    padded = Image.new(image.mode, (side, side))
+    padded.paste(image, ((side - image.width) // 2, (side - image.height) // 2))
+    return padded
+
+
+def centre_square(image: Image.Image) -> Image.Image:
+    """The centred square of ``image``'s shorter side (torchvision's ``CenterCrop`` offsets)."""
+    side = min(image.size)
+    left, top = round((image.width - side) / 2), round((image.height - side) / 2)
+    return image.crop((left, top, left + side, top + side))
+
+
+def _box_mask(size: tuple[int, int], boxes: Sequence[Sequence[int]]) -> Image.Image:
+    """A mask that is 255 on every box (corners included, as PIL draws a rectangle) and 0 elsewhere."""
+    mask = Image.new("L", size, 0)
+    draw = ImageDraw.Draw(mask)
+    for left, top, width, height in boxes:
+        draw.rectangle([(left, top), (left + width, top + height)], fill=255)
+    return mask
+
+
+@cached(_cache, key=lambda path, boxes, mode: ("input", mode, path, tuple(map(tuple, boxes))), lock=_lock)
+def draw_input(path: str, boxes: Sequence[Sequence[int]], mode: str) -> Image.Image:
+    """The image at ``path`` with its region ``boxes`` as input ``mode`` shows them (RGB, cached; do not modify):
+
+    * ``region``: highlighted (:func:`draw_regions`), the paper's input;
+    * ``no_region`` (Fig. 5 "No Region"): the image as it is;
+    * ``no_context`` ("No Context"): the boxes' pixels only, every other pixel grey;
+    * ``only_context`` ("Only Context"): the boxes filled grey, the rest as it is;
+    * ``position_only`` ("Position only", Table 2 "Bbox Position/Size"): all grey, the boxes opaque purple;
+    * ``crop`` ("Crop no Widescreen") / ``pad`` ("Resize no Widescreen"): the highlighted image's centred square /
+      the highlighted image padded to a black square.
+    """
+    if mode not in INPUT_MODES:
+        raise ValueError(f"unknown Sherlock input mode '{mode}', expected one of {INPUT_MODES}")
+    if mode == "region":
+        return draw_regions(path, boxes)
+    if mode in ("crop", "pad"):
+        return (centre_square if mode == "crop" else square_pad)(draw_regions(path, boxes))
+    image = load_image(path)
+    if mode == "no_region":
+        return image
+    mask = _box_mask(image.size, boxes)
+    grey = Image.new("RGB", image.size, HIDDEN_FILL)
+    if mode == "no_context":
+        return Image.composite(image, grey, mask)
+    if mode == "only_context":
+        return Image.composite(grey, image, mask)
+    return Image.composite(Image.new("RGB", image.size, POSITION_FILL), grey, mask)
+
+
 def mean_luminance(image: Image.Image) -> float:
     """Mean luminance (0-255) of an image, PIL's "L" weights (the Sherlock dumb-pixel score)."""
     return ImageStat.Stat(image.convert("L")).mean[0]

@@ -9,6 +9,8 @@ from abductive_tasks.sherlock import data
 def fresh_loader():
     data.load.cache_clear()
     data.factored_chunks.cache_clear()
+    data.val_clues.cache_clear()
     yield
     data.load.cache_clear()
     data.factored_chunks.cache_clear()
+    data.val_clues.cache_clear()
