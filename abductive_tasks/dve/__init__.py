@@ -13,15 +13,19 @@ from importlib import import_module
 __all__ = [
     "aggregate_cls",
     "aggregate_gen",
+    "aggregate_human",
     "cls_docs",
     "cls_docs_dev",
     "doc_to_text_cls",
     "doc_to_text_gen",
+    "doc_to_text_human",
     "doc_to_visual",
     "gen_docs",
     "gen_docs_dev",
+    "human_docs",
     "process_results_cls",
     "process_results_gen",
+    "process_results_human",
 ]  # the hooks the task YAML names, imported from ``hooks`` on first use (PEP 562)
 
 

@@ -8,7 +8,8 @@ Kernels: ROUGE-L (``rouge-score``) and BLEU-4 (``sacrebleu``) run offline; BERTS
 Records (see :mod:`abductive_tasks.dve.hooks`): ``dve_cls``: ``pair_id``, ``update_type``,
 ``prediction``, ``correct`` and the loader's counts (``data.LOAD_COUNTS``); ``dve_gen``: ``pair_id``, ``goal``,
 ``prediction`` (None for a failed request), ``references``, ``image_path``, ``premise``,
-``hypothesis``, the loader's counts, ``goals_skipped``. The resampling unit of every interval
+``hypothesis``, the loader's counts, ``goals_skipped``; ``dve_human``: ``pair_id``, ``update_type``, ``update``,
+``image_path``, ``premise``, ``hypothesis``, the loader's counts. The resampling unit of every interval
 is the premise-hypothesis pair (a pair's updates and goals are not independent).
 """
 
@@ -319,6 +320,37 @@ def gen_outcome(records: list[dict]) -> Outcome:
     return outcome
 
 
+def human_outcome(records: list[dict]) -> Outcome:
+    """``dve_human``: the evaluator's mean strength score of the human updates per type (the paper's 5.0998 and
+    -4.5412) and their success rate against the premise caption, resampled by pair. The reply is not read."""
+    pairs = np.array([r["pair_id"] for r in records], dtype=str)
+    types = np.array([r["update_type"] for r in records], dtype=str)
+    strength = _computed("evaluator", lambda: _human_strength(records))
+    passed = None if strength is None else success(types, *strength)
+    outcome = Outcome(
+        counts={
+            "updates": len(records),
+            "pairs": len(set(pairs)),
+            **{name: _first(records, name) for name in LOAD_COUNTS},
+            "evaluator_computed": strength is not None,
+        }
+    )
+    for part in PARTS:
+        chosen = np.ones(len(records), dtype=bool) if part == "all" else types == part
+        if part != "all":
+            _put(
+                outcome,
+                f"dve_human_evaluator_{part}",
+                None if strength is None else Estimate.grouped_mean(pairs[chosen], strength[0][chosen]),
+            )
+        _put(
+            outcome,
+            f"dve_human_success_{part}",
+            None if passed is None else Estimate.grouped_mean(pairs[chosen], passed[chosen]),
+        )
+    return outcome
+
+
 OPTIMIZATION_METRICS = (
     "dve_opt_rounds_mean",
     "dve_opt_refined_share",
@@ -386,6 +418,22 @@ def _strength(records: list[dict], predictions: list[str], written: list[int]) -
     update, caption = np.zeros(len(records)), np.zeros(len(records))
     update[written], caption[written] = scores[: len(written)], scores[len(written) :]
     return update, caption
+
+
+def _human_strength(records: list[dict]) -> tuple[np.ndarray, np.ndarray]:
+    """Evaluator scores of every record's human update, and of its pair's premise caption in the update's place
+    (scored once per pair), in one pass."""
+    first = {}
+    for index, record in enumerate(records):
+        first.setdefault(record["pair_id"], index)
+    chosen = [*records, *(records[index] for index in first.values())]
+    scores = evaluator_scores(
+        [load_image(r["image_path"]) for r in chosen],
+        [r["hypothesis"] for r in chosen],
+        [*(r["update"] for r in records), *(records[index]["premise"] for index in first.values())],
+    )
+    caption_of = dict(zip(first, scores[len(records) :], strict=True))
+    return scores[: len(records)], np.array([caption_of[r["pair_id"]] for r in records], dtype=float)
 
 
 def _put(outcome: Outcome, name: str, estimate: Estimate | None) -> None:
