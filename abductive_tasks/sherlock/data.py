@@ -26,7 +26,7 @@ groups cut apart by ``--limit`` are counted, not scored.
 
 Clues (§B.1: retrieval and localization "testing on clues instead"): the leaderboard files hold inferences only; the
 val corpus (``sherlock_val_with_split_idxs_v1_1.json`` beside the zips) holds each instance's clue. ``texts="clue"``
-gives the factored val items with every text the clue of its answer-key instance id (:func:`val_clues`).
+gives the factored val items with every text the clue of its answer-key instance id (:mod:`.clues`).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from datasets.table import InMemoryTable
 
 from abductive_tasks.inputs.data import DataError, Loaded, benchmark_root, reading, resolve_inside
 from abductive_tasks.inputs.images import check_image, image_size
-from abductive_tasks.sherlock import grid
+from abductive_tasks.sherlock import clues, grid
 from abductive_tasks.sherlock.grid import BOX_FIELDS, Box, FactoredChunk, load_factored_chunks
 
 BENCHMARK = "sherlock"
@@ -62,12 +62,6 @@ LEADERBOARD_DATA = "https://storage.googleapis.com/ai2-mosaic-public/projects/sh
 MINI_ROWS = 30
 MINI_SEED = 0
 TEXTS = ("inference", "clue")
-# The val corpus (README "Dataset Download": sherlock_val_with_split_idxs_v1_1.json.zip), under any of its spellings.
-CORPUS_NAMES = (
-    "sherlock_val_with_split_idxs_v1_1.json",
-    "sherlock_val_with_split_idxs_v1.1.json",
-    "sherlock_val_with_split_idxs_v1.json",
-)
 
 # Answer fields per task, with the neutral values test items (no answer key) carry. Only the
 # task's own fields become columns: fewer columns make lmms-eval's per-document access cheaper.
@@ -261,65 +255,6 @@ def validate_instances(
         check_boxes(boxes, size, where)
         instances.append(Instance(item["test_id"], url, key, image_path, tuple(boxes), inference))
     return instances
-
-
-# ---------------------------------------------------------------- clues (val corpus)
-
-
-@dataclass(frozen=True)
-class Observation:
-    """An instance of the val corpus: its clue and its inference (the latter checks the join with the keys)."""
-
-    clue: str
-    inference: str
-
-
-@functools.cache
-def val_clues(root: Path) -> tuple[Path, dict[str, Observation]]:
-    """The val corpus file under ``root`` and its observations by ``instance_id``; errors name file, entry and field."""
-    path = next((root / name for name in CORPUS_NAMES if (root / name).is_file()), None)
-    if path is None:
-        raise DataError(
-            f"the clue tasks need the Sherlock val corpus, {root / CORPUS_NAMES[0]} (unzip "
-            "https://storage.googleapis.com/ai2-mosaic-public/projects/sherlock/data/"
-            "sherlock_val_with_split_idxs_v1_1.json.zip there): the leaderboard files hold no clues"
-        )
-    raw = read_json(path)
-    if not isinstance(raw, list) or not raw:
-        raise DataError(f"{path}: expected a non-empty JSON list of instances")
-    observations: dict[str, Observation] = {}
-    for index, entry in enumerate(raw):
-        where = f"{path}, entry {index}"
-        instance_id = entry.get("instance_id") if isinstance(entry, dict) else None
-        if not isinstance(instance_id, str | int) or isinstance(instance_id, bool) or str(instance_id) == "":
-            raise DataError(f"{where}, field 'instance_id': missing or not a string")
-        clue = (entry.get("inputs") or {}).get("clue") if isinstance(entry.get("inputs"), dict) else None
-        inference = (entry.get("targets") or {}).get("inference") if isinstance(entry.get("targets"), dict) else None
-        for field, text in (("inputs.clue", clue), ("targets.inference", inference)):
-            if not isinstance(text, str) or not text.strip():
-                raise DataError(f"{where}, field '{field}': missing or empty")
-        if str(instance_id) in observations:
-            raise DataError(f"{where}, field 'instance_id': duplicate instance id '{instance_id}'")
-        observations[str(instance_id)] = Observation(clue, inference)
-    return path, observations
-
-
-def clue_texts(root: Path, instance_ids: Iterable[str], inferences: Iterable[str], source: str) -> list[str]:
-    """The clue of each instance id; each id's inference in the leaderboard file (``inferences``) must be the
-    corpus's, so a wrong join or another corpus version stops the run."""
-    path, observations = val_clues(root)
-    clues = []
-    for instance_id, inference in zip(instance_ids, inferences, strict=True):
-        observation = observations.get(instance_id)
-        if observation is None:
-            raise DataError(f"{source}: instance id '{instance_id}' is not in the val corpus {path}")
-        if observation.inference != inference:
-            raise DataError(
-                f"{source}: instance id '{instance_id}' has the inference {inference!r}, the val corpus {path} "
-                f"{observation.inference!r} (another corpus version?)"
-            )
-        clues.append(observation.clue)
-    return clues
 
 
 # ---------------------------------------------------------------- answer keys (val only)
@@ -597,28 +532,10 @@ def factored_chunks(root: Path, split: str) -> tuple[FactoredChunk, ...]:
     )
 
 
-def key_instance_ids(answer_key: Path) -> list[str]:
-    """A retrieval key's instance ids in the factored chunk's numbering (:func:`grid._gold_grid`): by first
-    appearance on the image side, test ids sorted."""
-    key = read_json(answer_key)
-    return list(dict.fromkeys(str(key[test_id][0]) for test_id in sorted(key)))
-
-
-def clue_chunk(root: Path, chunk: FactoredChunk, answer_key: Path) -> FactoredChunk:
-    """``chunk`` with the clue of each instance id as its texts (§B.1): the same rows, one column per distinct clue."""
-    ids = key_instance_ids(answer_key)
-    inferences = [chunk.texts[column] for column in chunk.gold_cols]
-    clues = clue_texts(root, ids, inferences, str(answer_key))
-    column_of: dict[str, int] = {}
-    gold_cols = np.fromiter((column_of.setdefault(clue, len(column_of)) for clue in clues), np.int32, len(clues))
-    # No per-test-id columns (col_of None): the leaderboard files score inferences, so clue scores have no submission.
-    return FactoredChunk(chunk.chunk, chunk.rows, tuple(column_of), chunk.row_of, None, chunk.gold_rows, gold_cols)
-
-
 def _factored_items(root: Path, split: str, texts: str = "inference") -> datasets.Dataset:
     """The factored route's items: per chunk, item ``k`` carries row ``k`` and column ``k`` (wrapping when one
     side has fewer distinct entries) and the k-th answer-key instance id's gold row and column (-1 without a key).
-    ``texts="clue"`` (val): the columns are the instances' clues (:func:`clue_chunk`).
+    ``texts="clue"`` (val): the columns are the instances' clues (:func:`clues.clue_chunk`).
 
     Fields follow the per-pair items (``image_path``, ``boxes``, ``region_key``, ``inference``), so the same
     visual and target hooks serve both routes. Each image file is checked once and every distinct box checked.
@@ -627,7 +544,7 @@ def _factored_items(root: Path, split: str, texts: str = "inference") -> dataset
     chunks = factored_chunks(root, split)
     if texts == "clue":
         keys = {file.chunk: file.answer_key for file in task_files(root, "retrieval", split)}
-        chunks = tuple(clue_chunk(root, chunk, keys[chunk.chunk]) for chunk in chunks)
+        chunks = tuple(clues.clue_chunk(root, chunk, keys[chunk.chunk]) for chunk in chunks)
     for chunk in chunks:
         images: dict[str, tuple[str, tuple[int, int]]] = {}
         regions = []
@@ -772,11 +689,11 @@ def _use_clues(root: Path, grouped: _Images, inst_ids: list[str], source: str) -
     """Replace each instance's inference by the clue of its answer-key ``inst_id`` (§B.1), regrouped per image."""
     inferences = [list(texts) for texts in grouped.inferences]
     shown = (inferences[image][column] for image, column in zip(grouped.image_of, grouped.col_of, strict=True))
-    clues = clue_texts(root, inst_ids, shown, source)
+    texts = clues.clue_texts(root, inst_ids, shown, source)
     grouped.inferences = [{} for _ in grouped.keys]
     grouped.col_of = [
         grouped.inferences[image].setdefault(clue, len(grouped.inferences[image]))
-        for image, clue in zip(grouped.image_of, clues, strict=True)
+        for image, clue in zip(grouped.image_of, texts, strict=True)
     ]
 
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from abductive_tasks.inputs.data import SAMPLE_ROOT, DataError
-from abductive_tasks.sherlock import data, hooks, localization
+from abductive_tasks.sherlock import clues, data, hooks, localization
 
 from helpers.runs import abductive_eval, count, metric, read_results
 
@@ -25,15 +25,15 @@ def factored(root, task: str, texts: str):
 def test_clue_retrieval_keeps_the_chunks_rows_and_puts_each_instances_clue_in_its_column():
     """Chunk 0 holds o1, o3, o4, o8; o4 and o8 share an inference ("it is winter": 3 inference columns) but not a
     clue (4 clue columns). Each instance's gold row is its region, its gold column its clue."""
-    inferences, clues = factored(ROOT, "retrieval", "inference"), factored(ROOT, "retrieval", "clue")
-    assert len(clues) == len(inferences) == 4 + 3
-    chunk = [item for item in clues if item["chunk"] == 0]
+    inferences, clue_items = factored(ROOT, "retrieval", "inference"), factored(ROOT, "retrieval", "clue")
+    assert len(clue_items) == len(inferences) == 4 + 3
+    chunk = [item for item in clue_items if item["chunk"] == 0]
     assert {(item["rows"], item["cols"], item["documents"]) for item in chunk} == {(4, 4, 4)}
     assert {item["inference"] for item in chunk} == {CLUE[oid] for oid in ("o1", "o3", "o4", "o8")}
     regions = {item["row"]: item["region_key"] for item in chunk}
     texts = {item["col"]: item["inference"] for item in chunk}
     golds = [(item["gold_row"], item["gold_col"]) for item in chunk]
-    ids = data.key_instance_ids(ROOT / "val_retrieval" / "val_retrieval_0_answer_key.json")
+    ids = clues.key_instance_ids(ROOT / "val_retrieval" / "val_retrieval_0_answer_key.json")
     assert sorted(ids) == ["o1", "o3", "o4", "o8"]
     by_id = {entry["instance_id"]: entry for entry in CORPUS}
     for instance_id, (row, column) in zip(ids, golds, strict=True):
@@ -69,18 +69,18 @@ def test_the_join_is_checked_against_the_corpus(data_copy):
     with pytest.raises(DataError, match="instance id 'o1' has the inference 'the street is in a residential area'"):
         factored(root, "retrieval", "clue")
     corpus.write_text(json.dumps(entries[1:]), encoding="utf-8")
-    data.val_clues.cache_clear()
+    clues.val_clues.cache_clear()
     data.load.cache_clear()
     with pytest.raises(DataError, match="instance id 'o1' is not in the val corpus"):
         factored(root, "localization", "clue")
     entries[3]["inputs"]["clue"] = " "
     corpus.write_text(json.dumps(entries), encoding="utf-8")
-    data.val_clues.cache_clear()
+    clues.val_clues.cache_clear()
     data.load.cache_clear()
     with pytest.raises(DataError, match=r"entry 3, field 'inputs.clue': missing or empty"):
         factored(root, "retrieval", "clue")
     corpus.unlink()
-    data.val_clues.cache_clear()
+    clues.val_clues.cache_clear()
     data.load.cache_clear()
     with pytest.raises(DataError, match="the leaderboard files hold no clues"):
         factored(root, "retrieval", "clue")
