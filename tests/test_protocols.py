@@ -28,8 +28,8 @@ MANAGER = compat.task_manager()
 OUR_MODELS = (ClipScorer, LlavaHfScorer, NliScorer, DveOptimized, RandomBaseline, DumbPixel)
 ENUMERATED = {"crops": CROP_MODES, "input_mode": DRAWN_MODES}
 
-# The numbered tables and figures of each paper that report numbers (read off /work-independent paper texts: the
-# NL-Eye, MuCR, DVE and Sherlock papers), and the text-only results the map must also place.
+# The numbered tables and figures of each paper that report numbers, read off the papers (the others report none:
+# examples, prompts, model lists, diagrams), and the results printed only in the text that the map also places.
 RESULTS = {
     "NL-Eye": [*(f"Table {n}" for n in (2, 3, 7, 8, 9, 10, 11, 12, 13, 14)), "Figure 6", "Figure 7", "Figure 14",
                "§D.2.2"],

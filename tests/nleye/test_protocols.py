@@ -102,11 +102,12 @@ def test_prompt_group_and_naturalness_run_end_to_end(tmp_path):
     assert count(results, "nleye_triplet_naturalness", "items_scored") == 1
     assert count(results, "nleye_triplet_naturalness", "subset_ids_missing") == 18
     correct = {
-        sample["doc_id"]: sample["consistency_acc"][1]["correct"] for sample in read_samples(output, "nleye_triplet")
+        int(sample["doc_id"]): sample["consistency_acc"][1]["correct"]
+        for sample in read_samples(output, "nleye_triplet")
     }
     subset = [sample["consistency_acc"][1]["correct"] for sample in read_samples(output, "nleye_triplet_naturalness")]
     item_8 = [index for index, item_id in enumerate(hooks.triplet_docs_from(ITEMS)["item_id"]) if item_id == "8"]
-    assert subset == [correct[str(index)] for index in item_8]
+    assert subset == [correct[index] for index in item_8]
     assert metric(results, "nleye_triplet_naturalness", "consistency_acc") == float(all(subset))
 
 
