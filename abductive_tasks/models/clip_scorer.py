@@ -87,16 +87,16 @@ class ClipScorer(CheckedArguments, lmms):
         self,
         pretrained: str,
         crops: str = "two",
-        input_mode: str = "region",
         text_prefix: str = "",
+        input_mode: str = "region",
         batch_size: int | str = 64,
         max_batch_size: int | None = None,
         device: str | None = None,
     ) -> None:
         """``pretrained``: a transformers CLIP checkpoint (hub id or local path). ``crops``: "two"
-        (§5 widescreen handling, default), "center" or "pad". ``input_mode``: "region" (the task's region-drawn
-        image, default) or a Fig. 5 input ablation drawn here (``DRAWN_MODES``). ``text_prefix``: prepended to every
-        text (the paper's multitask model reads "inference: ..." and "clue: ..."). ``batch_size``: images or texts per
+        (§5 widescreen handling, default), "center" or "pad". ``text_prefix``: prepended to every text (the paper's
+        multitask model reads "inference: ..." and "clue: ..."). ``input_mode``: "region" (the task's region-drawn
+        image, default) or a Fig. 5 input ablation drawn here (``DRAWN_MODES``). ``batch_size``: images or texts per
         encoder pass (lmms-eval's ``--batch_size``; ``max_batch_size`` is accepted and unused).
         ``device`` defaults to CUDA when available."""
         super().__init__()
