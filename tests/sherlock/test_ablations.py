@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
+from abductive_tasks import compat
 from abductive_tasks.inputs import images
 from abductive_tasks.inputs.data import SAMPLE_ROOT
 from abductive_tasks.models.clip_scorer import ClipScorer
@@ -146,6 +147,19 @@ def test_clip_scorer_keys_its_cache_by_the_tasks_input_mode(clip_dir, picture):
     plain, ablated = model._fill_image_cache([(doc, hooks.doc_to_visual), (doc, hooks.doc_to_visual_no_context)])
     assert plain != ablated and model.images_encoded == 2
     assert not np.allclose(model.image_embeddings[plain], model.image_embeddings[ablated])
+
+
+def test_the_yaml_hook_behind_lmms_evals_bound_visual_is_found():
+    """lmms-eval 0.7.3 hands models ``Task.doc_to_visual`` (a bound method calling ``task.config.doc_to_visual``)."""
+
+    class Task:
+        config = type("Config", (), {"doc_to_visual": staticmethod(hooks.doc_to_visual_pad)})()
+
+        def doc_to_visual(self, doc):
+            return self.config.doc_to_visual(doc)
+
+    assert compat.visual_hook(Task().doc_to_visual) is hooks.doc_to_visual_pad
+    assert compat.visual_hook(hooks.doc_to_visual) is hooks.doc_to_visual
 
 
 @pytest.mark.e2e
