@@ -69,7 +69,7 @@ VALID_EXPLANATION = 2  # Appendix C: classes 0 and 1 are invalid, class 2 is val
 # ---------------------------------------------------------------- documents (process_docs)
 
 
-def _triplet_doc(item: dict, swapped: bool, combined_aliases: bool = False) -> dict:
+def _triplet_doc(item: dict, swapped: bool) -> dict:
     shown = [2, 1] if swapped else [1, 2]  # original hypothesis index at each position
     hypotheses = [item["hypothesis_images"][i - 1] for i in shown]
     descriptions = item["descriptions"]
