@@ -1,8 +1,9 @@
 """Each of our metrics' scale (how its raw value reads as a percentage), readable without importing a task.
 
-The task specs (:class:`abductive_tasks.scoring.taskspec.Metric`) declare the scale; importing them means importing
-every benchmark's hooks (datasets, pandas: seconds). ``show`` and the other readers of a finished run use this
-copy, which ``tests/reports/test_scales.py`` keeps equal to the declarations.
+Written by utils/generate_task_yaml.py from the task specs (:class:`abductive_tasks.scoring.taskspec.Metric`
+declares the scale); do not edit. Importing the specs means importing every benchmark's hooks (datasets,
+pandas: seconds), so ``show`` and the other readers of a finished run read this copy;
+tests/test_task_yaml.py fails while it disagrees with the specs.
 """
 
 from __future__ import annotations

@@ -161,6 +161,7 @@ class TaskSpec(OwnStderr):
         process_results.__qualname__ = f"{self.name}.process_results"
         process_results.spec = self  # type: ignore[attr-defined]  # the static YAML test checks the task against it
         process_results.question = question  # type: ignore[attr-defined]  # ... and this against its doc_to_text
+        process_results.answer = answer  # type: ignore[attr-defined]  # the answer kind, for the prompt snapshots
         return process_results
 
     # ------------------------------------------------------------ over all documents
