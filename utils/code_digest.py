@@ -9,7 +9,8 @@ whole (a method may call any other through ``self``).
 Each definition is digested from its syntax tree, so that what does not run does not count:
 
 * left out: comments, formatting, docstrings, the annotations of function signatures (with postponed evaluation
-  they never run), and import statements inside functions (what they import is followed instead);
+  they never run) and of local variables (never evaluated), and import statements inside functions (what they
+  import is followed instead);
 * kept: everything else, including class-body annotations (dataclass and ``msgspec.Struct`` fields are made from
   them), the example replies of the reading rules (they sit in the rule tables), names and string constants.
 
@@ -43,13 +44,18 @@ _SKIPPED_FIELDS = frozenset({"ctx", "kind", "type_comment", "type_params"})
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
-def canonical(node: object) -> str:
+def canonical(node: object, in_function: bool = False) -> str:
     """``node`` written out by node type and field name: stable across Python 3.10-3.12, without what does not
-    run (docstrings, signature annotations, function-level imports)."""
+    run (docstrings, the annotations of signatures and local variables, function-level imports). ``in_function``:
+    ``node`` lies in a function body (where a variable's annotation is never evaluated)."""
     if isinstance(node, list):
-        return "[" + ",".join(canonical(item) for item in _without_imports(node)) + "]"
+        items = (canonical(item, in_function) for item in _without_imports(node))
+        return "[" + ",".join(item for item in items if item) + "]"
     if not isinstance(node, ast.AST):
         return repr(node)
+    if in_function and isinstance(node, ast.AnnAssign):  # a local variable's annotation is never evaluated
+        return "" if node.value is None else canonical(ast.Assign([node.target], node.value), in_function)
+    inner = isinstance(node, _FUNCTIONS) or (in_function and not isinstance(node, ast.ClassDef))
     fields = []
     for name in node._fields:
         if name in _SKIPPED_FIELDS:
@@ -59,12 +65,15 @@ def canonical(node: object) -> str:
             value = _without_docstring(value)
         elif name == "values" and isinstance(node, ast.JoinedStr):
             value = _merged_strings(value)
-        elif (name == "returns" and isinstance(node, _FUNCTIONS)) or (
-            name == "annotation" and isinstance(node, ast.arg)
-        ):
+        elif _unevaluated_annotation(node, name):
             value = None
-        fields.append(f"{name}={canonical(value)}")
+        fields.append(f"{name}={canonical(value, inner)}")
     return f"{type(node).__name__}({','.join(fields)})"
+
+
+def _unevaluated_annotation(node: ast.AST, name: str) -> bool:
+    """A signature's annotations (never evaluated with postponed evaluation)."""
+    return (name == "returns" and isinstance(node, _FUNCTIONS)) or (name == "annotation" and isinstance(node, ast.arg))
 
 
 def _without_docstring(body: list) -> list:
@@ -77,6 +86,22 @@ def _without_docstring(body: list) -> list:
 
 def _without_imports(items: list) -> list:
     return [item for item in items if not isinstance(item, (ast.Import, ast.ImportFrom))]
+
+
+def _running(node: ast.AST, in_function: bool = False) -> Iterator[ast.AST]:
+    """The nodes of ``node`` that :func:`canonical` keeps: not the annotations it leaves out (a name used only in
+    an annotation is not followed)."""
+    yield node
+    if in_function and isinstance(node, ast.AnnAssign):
+        fields = ["target", "value"]
+    else:
+        fields = [name for name in node._fields if not _unevaluated_annotation(node, name)]
+    inner = isinstance(node, _FUNCTIONS) or (in_function and not isinstance(node, ast.ClassDef))
+    for name in fields:
+        value = getattr(node, name, None)
+        for child in value if isinstance(value, list) else [value]:
+            if isinstance(child, ast.AST):
+                yield from _running(child, inner)
 
 
 def _merged_strings(values: list) -> list:
@@ -292,7 +317,7 @@ class CodeIndex:
             for inner in ast.walk(node):
                 if isinstance(inner, (ast.Import, ast.ImportFrom)):
                     local.update(_imported(inner, module.name, module.is_package))
-            for inner in ast.walk(node):
+            for inner in _running(node):
                 if isinstance(inner, (ast.Name, ast.Attribute)):
                     target = self._resolve_expression(inner, module, local)
                     if target is not None and target[1] is not None:

@@ -201,9 +201,19 @@ def build(manager: object, task: str, index: CodeIndex | None = None) -> Snapsho
     return Snapshot(task, version, content_digest(content), body, content)
 
 
+# What the digests are made of: raised when :mod:`code_digest` or :func:`build` digests differently, which turns
+# every recorded digest into one to regenerate (not a change of any task).
+DIGEST_SCHEME = 1
+
+
 def content_digest(content: dict) -> str:
-    """The digest of what determines a task's results (see :func:`build`)."""
-    return hashlib.sha256(_json(content).encode("utf-8")).hexdigest()[:16]
+    """The digest of what determines a task's results (see :func:`build`), its scheme first."""
+    return f"{DIGEST_SCHEME}-" + hashlib.sha256(_json(content).encode("utf-8")).hexdigest()[:16]
+
+
+def same_scheme(first: str, second: str) -> bool:
+    """Whether two digests were made the same way (only then does a difference mean a change)."""
+    return first.partition("-")[0] == second.partition("-")[0]
 
 
 def manager_version(manager: object, task: str) -> object:
@@ -367,6 +377,8 @@ def verdict(recorded: Snapshot | None, current: Snapshot) -> Verdict:
         return Verdict("regenerate", "no snapshot recorded yet (a new task)")
     if version_key(current.version) < version_key(recorded.version):
         return Verdict("bump", f"its version went down, {recorded.version} -> {current.version}")
+    if not same_scheme(recorded.digest, current.digest):
+        return Verdict("regenerate", "the digest scheme changed (utils/task_snapshots.py DIGEST_SCHEME)")
     if recorded.digest != current.digest and recorded.version == current.version:
         return Verdict("bump", first_difference(recorded.body, current.body))
     if recorded.text() != current.text():
