@@ -38,7 +38,8 @@ TRIPLET_ANSWER = Choice(2, context_images=1)
 # The combined prompt names the panels: context left, hypotheses "middle" and "right".
 TRIPLET_COMBINED_ANSWER = Choice(
     2,
-    aliases=(("left", CONTEXT_ALIAS), ("middle", 1), ("center", 1), ("centre", 1), ("right", 2)),
+    # pairs, as dict() takes them (Choice stores a dict)
+    aliases=(("left", CONTEXT_ALIAS), ("middle", 1), ("center", 1), ("centre", 1), ("right", 2)),  # type: ignore[arg-type]
     context_images=1,
 )
 TRIPLET_TEXT_ANSWER = Choice(2)

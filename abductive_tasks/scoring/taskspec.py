@@ -219,7 +219,9 @@ class TaskSpec(OwnStderr):
             "judge_extracted": statuses[JUDGE_EXTRACTED],
         }
         values: dict[str, Any] = dict(outcome.values)
-        estimates = {(name, None): estimate for name, estimate in outcome.estimates.items()}
+        estimates: dict[tuple[str, str | None], Estimate] = {
+            (name, None): estimate for name, estimate in outcome.estimates.items()
+        }
         estimates |= {
             (name, label): cell for name, cells in outcome.breakdowns.items() for label, cell in cells.items()
         }
