@@ -29,6 +29,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -386,3 +387,39 @@ def verdict(recorded: Snapshot | None, current: Snapshot) -> Verdict:
             return Verdict("regenerate", f"version {recorded.version} -> {current.version}")
         return Verdict("regenerate", "only where code lives changed; " + first_difference(recorded.body, current.body))
     return Verdict("ok")
+
+
+# ---------------------------------------------------------------- history
+
+
+def git(root: Path, *args: str) -> str | None:
+    """``git -C root args``' output; None when git is missing or the command fails."""
+    if shutil.which("git") is None:
+        return None
+    done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=False)
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def base_commit(root: Path) -> str | None:
+    """The commit recorded snapshots are compared with: where the branch left main, or on main the one before."""
+    head = git(root, "rev-parse", "HEAD")
+    for branch in ("main", "origin/main"):
+        base = git(root, "merge-base", "HEAD", branch)
+        if base and base != head:
+            return base
+    return git(root, "rev-parse", "HEAD^")
+
+
+def unbumped_changes(root: Path, base: str, folder: str = "tests/snapshots") -> list[str]:
+    """The snapshots under ``root`` whose digest differs from the one recorded at commit ``base`` while their
+    version did not go up (a snapshot rewritten by hand, or regenerated past the generator's refusal)."""
+    found = []
+    for name in (git(root, "ls-tree", "-r", "--name-only", base, "--", folder) or "").splitlines():
+        before, path = git(root, "show", f"{base}:{name}"), root / name
+        if not before or not path.is_file():
+            continue
+        old, new = Snapshot.parse(before), Snapshot.parse(path.read_text(encoding="utf-8"))
+        changed = old.digest != new.digest and same_scheme(old.digest, new.digest)
+        if changed and version_key(new.version) <= version_key(old.version):
+            found.append(f"{new.task}: digest {old.digest} -> {new.digest}, version {old.version} -> {new.version}")
+    return found
