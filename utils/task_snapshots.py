@@ -385,7 +385,9 @@ def verdict(recorded: Snapshot | None, current: Snapshot) -> Verdict:
     if recorded.text() != current.text():
         if recorded.version != current.version:
             return Verdict("regenerate", f"version {recorded.version} -> {current.version}")
-        return Verdict("regenerate", "only where code lives changed; " + first_difference(recorded.body, current.body))
+        return Verdict(
+            "regenerate", "the digest is unchanged (no bump needed); " + first_difference(recorded.body, current.body)
+        )
     return Verdict("ok")
 
 
