@@ -23,9 +23,10 @@ import os
 import re
 import sys
 import tempfile
+from collections.abc import Mapping
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import argparse
@@ -423,7 +424,7 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace) -> int:
 
     secrets = collect_secrets(args=argv, environment=os.environ)
 
-    def name_run(backend: str, model_args: dict) -> tuple[str, str]:
+    def name_run(backend: str, model_args: Mapping[str, Any]) -> tuple[str, str]:
         return layout.model_name(backend, model_args), layout.model_folder(backend, model_args)
 
     note = "(lmms-eval's table of our tasks is left out: see the summary below; every value is in the results JSON)"
@@ -437,7 +438,7 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace) -> int:
     if failures:
         print(f"abductive-eval: evaluation failed: {describe(failures[0])}", file=sys.stderr)
         return 1
-    headline = report.suite_headline() if finished else None
+    headline = report.suite_headline()
     for run in finished:
         folder = (
             Path(args.output_path) / run["model_name_sanitized"]
@@ -452,8 +453,6 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _main(argv)
     except BrokenPipeError:  # `abductive-eval ... | head`: the reader left; nothing more to print, no traceback
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
 

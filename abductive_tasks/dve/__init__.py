@@ -1,7 +1,7 @@
 """Defeasible Visual Entailment (Zhang et al., AAAI 2025): ``data`` (loader) -> ``hooks`` (documents,
 prompts, task specs) -> ``metrics`` (kernels and computations; the inference-aware evaluator in
-``evaluator``, where weights come from in ``weights``). ``training`` trains an evaluator; ``sample``
-writes the embedded sample.
+``evaluator``, where weights come from in ``weights``). ``training`` trains an evaluator;
+``utils/sample_generators/dve.py`` writes the embedded sample.
 
 The task YAML (``yaml_tasks/dve``) names the hooks re-exported here.
 """

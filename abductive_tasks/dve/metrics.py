@@ -36,7 +36,7 @@ from abductive_tasks.dve.weights import (
     source,
 )
 from abductive_tasks.inputs.images import load_image
-from abductive_tasks.scoring.stats import Estimate
+from abductive_tasks.scoring.stats import Estimate, Units
 from abductive_tasks.scoring.taskspec import JUDGE_EXTRACTED, PARSED, Outcome
 
 CLS_CHANCE = 0.5  # a random label is right half the time
@@ -74,7 +74,8 @@ def bleu_statistics(predictions: Sequence[str], references: Sequence[Sequence[st
     width = max(len(refs) for refs in references)
     streams = [[refs[i] if i < len(refs) else None for refs in references] for i in range(width)]
     bleu = BLEU()  # corpus_bleu's defaults: 13a tokenisation, exp smoothing, no effective order
-    return np.array(bleu._extract_corpus_statistics(list(predictions), streams), dtype=float).reshape(-1, BLEU_STATS)
+    # sacrebleu types the streams without the None of a missing reference, which it takes
+    return np.array(bleu._extract_corpus_statistics(list(predictions), streams), dtype=float).reshape(-1, BLEU_STATS)  # type: ignore[arg-type,type-var]
 
 
 def bleu_score(totals: np.ndarray) -> np.ndarray:
@@ -209,7 +210,7 @@ def success(goals: np.ndarray, update: np.ndarray, caption: np.ndarray) -> np.nd
 # ---------------------------------------------------------------- per-unit statistics
 
 
-def per_unit(units: Sequence[str], stats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def per_unit(units: Units, stats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Unit ids (sorted) and the column sums of ``stats`` (rows x k) per unit."""
     ids, codes = np.unique(np.asarray(units, dtype=str), return_inverse=True)
     sums = np.zeros((len(ids), stats.shape[1]))
@@ -423,7 +424,7 @@ def _strength(records: list[dict], predictions: list[str], written: list[int]) -
 def _human_strength(records: list[dict]) -> tuple[np.ndarray, np.ndarray]:
     """Evaluator scores of every record's human update, and of its pair's premise caption in the update's place
     (scored once per pair), in one pass."""
-    first = {}
+    first: dict[object, int] = {}
     for index, record in enumerate(records):
         first.setdefault(record["pair_id"], index)
     chosen = [*records, *(records[index] for index in first.values())]

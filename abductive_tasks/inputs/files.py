@@ -100,6 +100,15 @@ def write_set(files: Mapping[Path, bytes | str]) -> None:
             Path(name).unlink(missing_ok=True)
 
 
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of a file's bytes, read a block at a time (``hashlib.file_digest`` needs Python 3.11)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def open_nofollow(path: Path, flags: int, mode: int = 0o644) -> int:
     """``os.open`` that refuses a symbolic link (or anything but a regular file) at ``path``: an OSError naming it."""
     try:

@@ -87,7 +87,7 @@ class Llava(LlavaHfScorer):
         arguments as typed (:mod:`abductive_tasks.models.devices`, through ``llava_hf_scorer``); other arguments are
         ``llava_hf``'s (``dtype``, ``attn_implementation``, ``device_map=auto`` to spread a model over GPUs...)."""
         super().__init__(pretrained=checkpoint(pretrained), **kwargs)
-        if self.chat_template is None and not renders_text(self.tokenizer):
+        if self.chat_template is None and not renders_text(self.tokenizer):  # type: ignore[has-type]  # llava_hf's
             # A processor's template for list content only (llava_hf's simple path passes a string): the prompt
             # would lose its text. lmms-eval's template for LLaVA-1.5, as llava_hf uses when there is none.
             from loguru import logger

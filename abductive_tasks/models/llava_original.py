@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from abductive_tasks import settings
+from abductive_tasks.inputs.files import file_sha256
 
 FORMAT = 1  # bump when the conversion changes: older conversions are then not reused
 MANIFEST = "abductive_conversion.json"
@@ -201,11 +202,6 @@ def writable_cache_folder(folder: Path, config: dict, tower: Path) -> Path:
     return target
 
 
-def _digest(path: Path) -> str:
-    with open(path, "rb") as handle:
-        return hashlib.file_digest(handle, "sha256").hexdigest()
-
-
 def _listing(folder: Path) -> list[str]:
     return sorted(
         str(path.relative_to(folder)) for path in folder.rglob("*") if path.is_file() and path.name != MANIFEST
@@ -225,7 +221,7 @@ def verify(target: Path) -> str | None:
     if sorted(files) != _listing(target):
         return "files missing or added since the conversion"
     for name, digest in files.items():
-        if _digest(target / name) != digest:
+        if file_sha256(target / name) != digest:
             return f"{name} changed since the conversion"
     return None
 
@@ -263,7 +259,7 @@ def converted(folder: Path) -> Path:
         try:
             write_conversion(folder, config, tower, work)
             manifest = {"format": FORMAT, "source": str(folder.resolve()), "vision_tower": str(tower)}
-            manifest["files"] = {name: _digest(work / name) for name in _listing(work)}
+            manifest["files"] = {name: file_sha256(work / name) for name in _listing(work)}
             (work / MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
             os.replace(work, target)
         finally:

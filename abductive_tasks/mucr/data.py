@@ -121,7 +121,8 @@ def _read_file(path: Path, root: Path) -> tuple[dict[str, str], list[dict], list
     (:func:`_image`); a bad row raises a DataError naming file, row and field."""
     import pyarrow.parquet as pq  # here, not above: readers of the task specs (the reports) never read parquet
 
-    items, sources = [], []
+    items: list[dict] = []
+    sources: list = []
     with reading(path):
         parquet = pq.ParquetFile(path)
         columns = resolve_columns(parquet.schema_arrow.names, COLUMNS, REQUIRED, path)

@@ -291,7 +291,7 @@ def _judge_part(part: int, candidate: str, references: Sequence[str]) -> tuple[f
     verdict = judge.ask_judge(
         prompts.judge_prompt(part, candidate, references), parse_judge_score, system=prompts.JUDGE_SYSTEM, max_tokens=32
     )
-    return (float(verdict.value) if verdict.status == judge.OK else None), verdict.status
+    return (float(verdict.value) if verdict.status == judge.OK else None), verdict.status  # type: ignore[arg-type]
 
 
 def _offline_part(candidate: str, references: Sequence[str]) -> float | None:

@@ -131,7 +131,8 @@ def load(root: Path, column_overrides: tuple[tuple[str, str], ...] = ()) -> Load
     columns = resolve_columns(
         header, candidates, REQUIRED, csv_path, hint=f"name a column with {COLUMNS_VARIABLE}=<field>=<column>,..."
     )
-    items, seen, inside = [], {}, PathsInside(root)
+    items, inside = [], PathsInside(root)
+    seen: dict[str, int] = {}
     for line, row in rows:
         field = {name: (row[column] or "").strip() for name, column in columns.items()}
 

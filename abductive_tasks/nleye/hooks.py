@@ -38,7 +38,8 @@ TRIPLET_ANSWER = Choice(2, context_images=1)
 # The combined prompt names the panels: context left, hypotheses "middle" and "right".
 TRIPLET_COMBINED_ANSWER = Choice(
     2,
-    aliases=(("left", CONTEXT_ALIAS), ("middle", 1), ("center", 1), ("centre", 1), ("right", 2)),
+    # pairs, as dict() takes them (Choice stores a dict)
+    aliases=(("left", CONTEXT_ALIAS), ("middle", 1), ("center", 1), ("centre", 1), ("right", 2)),  # type: ignore[arg-type]
     context_images=1,
 )
 TRIPLET_TEXT_ANSWER = Choice(2)
@@ -72,7 +73,7 @@ VALID_EXPLANATION = 2  # Appendix C: classes 0 and 1 are invalid, class 2 is val
 # ---------------------------------------------------------------- documents (process_docs)
 
 
-def _triplet_doc(item: dict, swapped: bool, combined_aliases: bool = False) -> dict:
+def _triplet_doc(item: dict, swapped: bool) -> dict:
     shown = [2, 1] if swapped else [1, 2]  # original hypothesis index at each position
     hypotheses = [item["hypothesis_images"][i - 1] for i in shown]
     descriptions = item["descriptions"]

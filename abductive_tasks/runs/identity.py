@@ -32,7 +32,7 @@ from pathlib import Path
 from abductive_tasks import settings
 from abductive_tasks.inputs.data import ENV_VAR, DataError, benchmark_root
 from abductive_tasks.inputs.files import cache_key as sealing_key
-from abductive_tasks.inputs.files import seal_mac
+from abductive_tasks.inputs.files import file_sha256, seal_mac
 from abductive_tasks.runs.secrets import redact_args, redact_mapping, redact_model_args
 
 SCHEMA = 1
@@ -104,8 +104,7 @@ class FileHashes:
         key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
         digest = self.known.get(key)
         if digest is None:
-            with path.open("rb") as handle:
-                digest = hashlib.file_digest(handle, "sha256").hexdigest()
+            digest = file_sha256(path)
             self.known[key] = digest
             if self.key is not None:
                 self.new.append((*key, digest, self._seal(*key, digest)))

@@ -315,7 +315,7 @@ def extraction_verdict(kind: AnswerKind, question: str, answer: str) -> JudgeRes
     if is_request_failure(answer):
         return JudgeResult(UNPARSABLE, None, None)
     prompt = EXTRACTION_PROMPT.format(question=question.strip(), valid=kind.describe(), reply=answer.strip())
-    return ask_judge(prompt, kind.read, max_tokens=32)
+    return ask_judge(prompt, kind.read, max_tokens=32)  # type: ignore[arg-type]  # the kind's own value type
 
 
 def extract_answer(kind: AnswerKind, question: str, answer: str) -> object | None:

@@ -161,6 +161,7 @@ class TaskSpec(OwnStderr):
         process_results.__qualname__ = f"{self.name}.process_results"
         process_results.spec = self  # type: ignore[attr-defined]  # the static YAML test checks the task against it
         process_results.question = question  # type: ignore[attr-defined]  # ... and this against its doc_to_text
+        process_results.answer = answer  # type: ignore[attr-defined]  # the answer kind, for the prompt snapshots
         return process_results
 
     # ------------------------------------------------------------ over all documents
@@ -218,7 +219,9 @@ class TaskSpec(OwnStderr):
             "judge_extracted": statuses[JUDGE_EXTRACTED],
         }
         values: dict[str, Any] = dict(outcome.values)
-        estimates = {(name, None): estimate for name, estimate in outcome.estimates.items()}
+        estimates: dict[tuple[str, str | None], Estimate] = {
+            (name, None): estimate for name, estimate in outcome.estimates.items()
+        }
         estimates |= {
             (name, label): cell for name, cells in outcome.breakdowns.items() for label, cell in cells.items()
         }

@@ -58,6 +58,7 @@ def val_clues(root: Path) -> tuple[Path, dict[str, Observation]]:
         for field, text in (("inputs.clue", clue), ("targets.inference", inference)):
             if not isinstance(text, str) or not text.strip():
                 raise DataError(f"{where}, field '{field}': missing or empty")
+        assert isinstance(clue, str) and isinstance(inference, str)  # checked above
         if str(instance_id) in observations:
             raise DataError(f"{where}, field 'instance_id': duplicate instance id '{instance_id}'")
         observations[str(instance_id)] = Observation(clue, inference)
@@ -86,12 +87,16 @@ def key_instance_ids(answer_key: Path) -> list[str]:
     """A retrieval key's instance ids in the factored chunk's numbering (:func:`grid._gold_grid`): by first
     appearance on the image side, test ids sorted."""
     key = _read(answer_key)
+    if not isinstance(key, dict):
+        raise DataError(f"{answer_key}: expected a JSON object of test ids")
     return list(dict.fromkeys(str(key[test_id][0]) for test_id in sorted(key)))
 
 
 def clue_chunk(root: Path, chunk: FactoredChunk, answer_key: Path) -> FactoredChunk:
     """``chunk`` with the clue of each instance id as its texts (§B.1): the same rows, one column per distinct clue."""
     ids = key_instance_ids(answer_key)
+    if chunk.gold_cols is None:
+        raise DataError(f"{answer_key}: chunk {chunk.chunk} was factored without its answer key")
     inferences = [chunk.texts[column] for column in chunk.gold_cols]
     clues = clue_texts(root, ids, inferences, str(answer_key))
     column_of: dict[str, int] = {}

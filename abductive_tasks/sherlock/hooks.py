@@ -64,7 +64,7 @@ class EmbeddingPayload:
     """A loglikelihood result carrying an embedding payload (:mod:`abductive_tasks.sherlock.embeddings`);
     kept as the string."""
 
-    def read(self, text: str) -> str | None:
+    def read(self, text: str) -> object | None:
         payload = loglikelihood_value(text)
         return payload if decode_embeddings(payload) is not None else None
 
@@ -79,7 +79,7 @@ class ScoreMatrixPayload:
 
     shape: tuple[int, int]
 
-    def read(self, text: str) -> str | None:
+    def read(self, text: str) -> object | None:
         payload = loglikelihood_value(text)
         return payload if decode_score_matrix(payload, self.shape) is not None else None
 
