@@ -419,9 +419,9 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace) -> int:
     from abductive_tasks import compat
     from abductive_tasks.reports import report
     from abductive_tasks.runs import catalog, layout
-    from abductive_tasks.runs.secrets import collect_secrets, redact_text
+    from abductive_tasks.runs.secrets import collect_secrets, handed_secrets, redact_text
 
-    secrets = collect_secrets(args=argv, environment=os.environ)
+    secrets = tuple(dict.fromkeys([*handed_secrets(), *collect_secrets(args=argv, environment=os.environ)]))
 
     def name_run(backend: str, model_args: dict) -> tuple[str, str]:
         return layout.model_name(backend, model_args), layout.model_folder(backend, model_args)

@@ -340,6 +340,42 @@ def _writing_without_secrets(redact: Callable[[str], str]) -> Iterator[None]:
 
 
 @contextmanager
+def caching_without_secrets(redact: Callable[[str], str]) -> Iterator[None]:
+    """lmms-eval 0.7.3's response cache (``--use_cache``) stores every reply in clear, in its SQLite ``responses``
+    table and its JSONL audit log, and the model fingerprint (``model_args``) in its ``meta`` table: a reply that
+    ``redact`` changes (it holds a secret) is neither stored nor logged, so it is asked again next time, and the
+    fingerprint is stored redacted (the cache keys, a hash of the clear one, stay lmms-eval's)."""
+    from lmms_eval.caching.response_cache import ResponseCache, _serialize_response
+
+    store, log, open_handles = ResponseCache._store, ResponseCache._log_to_audit, ResponseCache._open_local_handles
+
+    def holds_secret(response: Any) -> bool:
+        text = _serialize_response(response)
+        return redact(text) != text
+
+    def storing(self, cache_key, request_type, task_name, doc_id, idx, gen_kwargs, response) -> None:
+        if not holds_secret(response):
+            store(self, cache_key, request_type, task_name, doc_id, idx, gen_kwargs, response)
+
+    def logging(self, request_type, task_name, doc_id, idx, gen_kwargs, response, **details) -> None:
+        if not holds_secret(response):
+            log(self, request_type, task_name, doc_id, idx, gen_kwargs, response, **details)
+
+    def opening(self) -> None:
+        clear, self.model_fingerprint = self.model_fingerprint, redact(self.model_fingerprint)
+        try:
+            open_handles(self)
+        finally:
+            self.model_fingerprint = clear
+
+    ResponseCache._store, ResponseCache._log_to_audit, ResponseCache._open_local_handles = storing, logging, opening
+    try:
+        yield
+    finally:
+        ResponseCache._store, ResponseCache._log_to_audit, ResponseCache._open_local_handles = store, log, open_handles
+
+
+@contextmanager
 def _printing_without_secrets(redact_values: Callable[[str], str] | None = None) -> Iterator[None]:
     """lmms-eval 0.7.3 prints each run's ``model_args`` as given (``openai (api_key=sk-...), gen_kwargs: ...``), while
     it redacts them in the results file: what ``lmms_eval.__main__`` prints is redacted by lmms-eval's own rules
@@ -399,7 +435,8 @@ def evaluate_cli(
 
     ``name_runs`` names each run's ``model_name`` and results folder; lmms-eval's final table
     leaves out the tasks in ``hide_in_table`` (printing ``table_note`` when none is left). ``redact`` (text -> text)
-    is applied to every results and samples file lmms-eval writes, and to what it prints.
+    is applied to every results and samples file lmms-eval writes, and to what it prints; a reply it changes is not
+    cached (:func:`caching_without_secrets`).
     """
     import sys
 
@@ -428,6 +465,7 @@ def evaluate_cli(
             _tables_without(hide_in_table, table_note),
             _printing_without_secrets(redact),
             _writing_without_secrets(redact) if redact else nullcontext(),
+            caching_without_secrets(redact) if redact else nullcontext(),
             _colour_only_on_a_terminal(lmms_main.eval_logger),
         ):
             lmms_main.cli_evaluate()
