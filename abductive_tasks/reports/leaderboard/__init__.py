@@ -65,8 +65,9 @@ def write_report(
 ) -> dict[str, Path]:
     """Write the files the module docstring lists (default folder: ``<results_dir>/leaderboard``) as one set: each
     is made in a staging folder inside ``out``, then all replace the earlier report together
-    (:func:`~abductive_tasks.inputs.files.write_outputs`: never over a FIFO, device or folder), so an interruption, a full disk or a file-size limit leaves
-    the previous complete report; plots of the earlier report that this one has not are removed after."""
+    (:func:`~abductive_tasks.inputs.files.write_outputs`: never over a FIFO, device or folder), so an interruption,
+    a full disk or a file-size limit leaves the previous complete report; plots of the earlier report that this one
+    has not are removed after."""
     results_dir = Path(results_dir)
     out = Path(out or results_dir / "leaderboard")
     board = board or collect(results_dir, suite)
