@@ -275,12 +275,13 @@ def check_model(model: str, model_args: object, force_simple: bool, supplied: li
         return
     cls = getattr(import_module(module), name)
     arguments = model_args if isinstance(model_args, dict) else compat.parse_model_args(str(model_args or ""))
-    if issubclass(cls, CheckedArguments):
-        try:
+    try:
+        if issubclass(cls, CheckedArguments):
             check(model, cls, arguments, supplied)
+        if callable(getattr(cls, "preflight", None)):  # ours over lmms-eval's (llava_hf) have one too
             cls.preflight(arguments)
-        except ModelArgumentError as error:
-            raise UsageError(str(error)) from None
+    except ModelArgumentError as error:
+        raise UsageError(str(error)) from None
 
 
 HUB_MODEL_KEYS = ("pretrained",)  # model_args naming Hugging Face weights (lmms-eval's HF backends, our scorers)
@@ -417,6 +418,8 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace) -> int:
     """Run lmms-eval's evaluation (secrets redacted from what it prints and writes, runs named by our layout,
     our tasks left out of its table) and print our summary of each finished run; 1 when a run failed."""
     from abductive_tasks import compat
+    from abductive_tasks.inputs.data import DataError
+    from abductive_tasks.models.arguments import ModelArgumentError
     from abductive_tasks.reports import report
     from abductive_tasks.runs import catalog, layout
     from abductive_tasks.runs.secrets import collect_secrets, handed_secrets, redact_text
@@ -433,6 +436,7 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace) -> int:
         hide_in_table=catalog.names(),
         table_note=note,
         redact=(lambda text: redact_text(text, secrets)) if secrets else None,
+        quiet=(DataError, ModelArgumentError),
     )
     if failures:
         print(f"abductive-eval: evaluation failed: {describe(failures[0])}", file=sys.stderr)
