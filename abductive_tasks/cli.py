@@ -343,12 +343,23 @@ def check_data(tasks: str) -> None:
         except DataUnreachable as error:
             raise DataProblem(str(error)) from error
         except DataError as error:
+            if not _names_the_data(str(error)):  # an earlier run's output (MuCR picks): the message says what to do
+                raise DataProblem(f"{error}\nFull traceback: --verbosity DEBUG.") from error
             benchmark = suite.facts(task).benchmark
             layout = compat.tasks_path() / str(benchmark) / "README.md"
             raise DataProblem(
                 f"{error}\nFix the data (expected layout: section Data of {layout}), "
                 "or run on the embedded sample with ABDUCTIVE_DATA=sample. Full traceback: --verbosity DEBUG."
             ) from error
+
+
+def _names_the_data(message: str) -> bool:
+    """Whether a loader's error is about the data, not about an earlier run's output that a task reads (the samples
+    under ``ABDUCTIVE_MUCR_PICKS``), which no data layout fixes."""
+    from abductive_tasks import settings
+
+    outputs = [value for value in (settings.mucr_picks(),) if value]
+    return not any(str(Path(value).expanduser()) in message for value in outputs)
 
 
 def run_eval(argv: list[str]) -> int:
