@@ -430,6 +430,7 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace) -> int:
     our tasks left out of its table) and print our summary of each finished run; 1 when a run failed."""
     from abductive_tasks import compat
     from abductive_tasks.inputs.data import DataError
+    from abductive_tasks.inputs.files import redacting_writes
     from abductive_tasks.models.arguments import ModelArgumentError
     from abductive_tasks.reports import report
     from abductive_tasks.runs import catalog, layout
@@ -441,14 +442,16 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace) -> int:
         return layout.model_name(backend, model_args), layout.model_folder(backend, model_args)
 
     note = "(lmms-eval's table of our tasks is left out: see the summary below; every value is in the results JSON)"
-    finished, failures, code = compat.evaluate_cli(
-        argv,
-        name_runs=name_run,
-        hide_in_table=catalog.names(),
-        table_note=note,
-        redact=(lambda text: redact_text(text, secrets)) if secrets else None,
-        quiet=(DataError, ModelArgumentError),
-    )
+    redact = (lambda text: redact_text(text, secrets)) if secrets else None
+    with redacting_writes(redact) if redact else contextlib.nullcontext():  # our derived files (descriptions ...)
+        finished, failures, code = compat.evaluate_cli(
+            argv,
+            name_runs=name_run,
+            hide_in_table=catalog.names(),
+            table_note=note,
+            redact=redact,
+            quiet=(DataError, ModelArgumentError),
+        )
     if failures:
         print(f"abductive-eval: evaluation failed: {describe(failures[0])}", file=sys.stderr)
         return 1

@@ -215,6 +215,15 @@ def test_secrets_never_reach_the_folder_name():
     assert layout.model_name("x", {"model_key": "sk-SECRET"}) == "x"
 
 
+def test_url_credentials_never_reach_the_model_name_or_folder():
+    """``pretrained=https://user:pass@host/model`` put ``user_pass_host`` into the folder name."""
+    given = {"pretrained": "https://user:pw-SECRET-1@models.example/org/m"}
+    rotated = {"pretrained": "https://user:pw-SECRET-2@models.example/org/m"}
+    assert layout.model_name("llava_hf", given) == "https://models.example/org/m"
+    assert layout.model_folder("llava_hf", given) == layout.model_folder("llava_hf", rotated)
+    assert "SECRET" not in layout.model_folder("llava_hf", given)
+
+
 # ---------------------------------------------------------------- real runs
 
 

@@ -7,6 +7,10 @@ that belong together (a leaderboard's CSV, HTML, Markdown and plots): every temp
 before the first rename, so a failure while writing leaves the previous set whole. :func:`open_nofollow`
 opens a lock or log file without following a link planted at its name.
 
+**Model text in derived files.** Files derived from a model's replies (NL-Eye descriptions, MuCR scene graphs, the
+judge's cache) pass their text through :func:`redacted`, which replaces the secrets the evaluation knows
+(:func:`redacting_writes`, set by ``abductive-eval``): a reply that echoes a secret leaves no copy in clear.
+
 **User-named outputs.** Every file a command writes where the user said (``browse -o``, ``diff -o``, ``leaderboard
 --out``, ``export-sherlock --out``) goes through :func:`write_output` or :func:`write_outputs`: the target must be
 a regular file or a missing path (a FIFO, a device, a directory, or a link to one of these is refused, left as it
@@ -37,7 +41,8 @@ import os
 import secrets
 import stat
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 from abductive_tasks import settings
@@ -104,6 +109,26 @@ def write_set(files: Mapping[Path, bytes | str]) -> None:
     finally:
         for name in written.values():
             Path(name).unlink(missing_ok=True)
+
+
+_REDACTIONS: list[Callable[[str], str]] = []
+
+
+@contextmanager
+def redacting_writes(redact: Callable[[str], str]) -> Iterator[None]:
+    """Within the block, :func:`redacted` applies ``redact`` (the evaluation's secrets replaced)."""
+    _REDACTIONS.append(redact)
+    try:
+        yield
+    finally:
+        _REDACTIONS.remove(redact)
+
+
+def redacted(text: str) -> str:
+    """``text`` as a derived file may hold it: every secret the running evaluation knows replaced."""
+    for redact in _REDACTIONS:
+        text = redact(text)
+    return text
 
 
 _KINDS = {

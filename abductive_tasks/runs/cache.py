@@ -10,7 +10,6 @@ meets old answers (lmms-eval keys its cache on task, document index and prompt t
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
@@ -107,9 +106,7 @@ def purge_failed_replies(cache_dir: Path) -> int:
         lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
         kept = [line for line in lines if not _is_failed_audit_line(line)]
         if len(kept) != len(lines):
-            temporary = path.with_name(f".{path.name}.tmp")
-            temporary.write_text("".join(kept), encoding="utf-8")
-            os.replace(temporary, path)
+            write_atomic(path, "".join(kept))  # a fixed temporary name would follow a link planted there
     return len(purged)
 
 

@@ -1,9 +1,11 @@
 """Secret values in what a run is given: recognised by name and in URLs, hashed for identities, redacted from text.
 
-Secrets are the values of keys ending in ``key``, ``token``, ``secret`` or ``password`` (a superset of what
-lmms-eval redacts), and the credentials of a URL (``https://user:pass@host``: ``user:pass`` and ``pass``;
-``https://token@host``: ``token``), wherever they appear. They are collected once, by value, and replaced wherever
-they would be written or printed; they enter a run's identity only as a slow salted hash.
+Secrets are the values of keys ending in ``key``, ``token``, ``secret``, ``password``, ``passwd``, ``passphrase``,
+``auth`` or ``credential(s)`` (a superset of what lmms-eval redacts), and the credentials of a URL
+(``https://user:pass@host``: ``user:pass`` and ``pass``; ``https://token@host``: ``token``), wherever they appear.
+They are collected once, by value, and replaced wherever they would be written or printed, under any name; they
+enter a run's identity only as a slow salted hash. Values under 4 characters are left alone (replacing ``x`` would
+garble every line); so are the inherited environment's secret-named values under 8 (flags such as ``true``).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from urllib.parse import unquote
 
 from abductive_tasks import settings
 
-SECRET_NAME = re.compile(r"(key|token|secret|password)$", re.IGNORECASE)
+SECRET_NAME = re.compile(r"(key|token|secret|password|passwd|passphrase|auth|credentials?)\Z", re.IGNORECASE)
 MODEL_ARG = re.compile(r"(^|,)(\s*)([^=,\s]+)=([^,]*)")
 ASSIGNMENT = re.compile(r"(?:^|[\s,;&?(])([\w.-]+)=([^\s,;&)]+)")  # `api_key=X` anywhere in a text
 SEGMENT_END = re.compile(rb"(?<=[\r\n])")  # split after a newline or a carriage return, keeping it

@@ -496,6 +496,20 @@ def test_secrets_are_scrubbed_from_the_cache(tmp_path):
     assert run_cache(root, Replies({})) == ["1", "1", "1"]  # still a working cache
 
 
+def test_purging_an_audit_log_never_writes_through_a_planted_link(tmp_path):
+    """The purge rewrote an audit log through a fixed temporary name (``.<log>.tmp``), following a link planted
+    there."""
+    root = tmp_path / "cache"
+    run_cache(root, Replies({0: "1", 1: FAILED, 2: "2"}))
+    victim = tmp_path / "victim.txt"
+    victim.write_text("kept")
+    for log in root.rglob("*.audit.jsonl"):
+        log.with_name(f".{log.name}.tmp").symlink_to(victim)
+    assert purge_failed_replies(root) == 1
+    assert victim.read_text() == "kept"
+    assert not [line for log in root.rglob("*.audit.jsonl") for line in log.read_text().splitlines() if FAILED in line]
+
+
 def test_a_reply_holding_a_secret_is_not_cached(tmp_path):
     """The response cache keeps no reply that holds a collected secret (lmms-eval stores every reply in clear, in its
     ``responses`` table and its audit logs): it is deleted, and asked again next time; the other replies stay."""

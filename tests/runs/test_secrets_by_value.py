@@ -60,6 +60,20 @@ def test_secrets_are_collected_from_every_place_by_key_rule_and_from_urls():
     assert redact_text('{"k": "a\\"quoted-secret"}', ['a"quoted-secret']) == '{"k": "[REDACTED]"}'  # as JSON writes it
 
 
+def test_names_outside_the_old_rule_mark_secrets_too():
+    """``hf_auth``, ``db_passwd``, ``ssh_passphrase`` and ``client_credentials`` hold secrets like ``*_token`` does;
+    names that merely contain such a word (``author``, ``auth_mode``) do not."""
+    spec = {
+        "hf_auth": "hfa-123456",
+        "db_passwd": "dbp-123456",
+        "ssh_passphrase": "ssh-123456",
+        "client_credentials": "cc-1234567",
+        "author": "someone-1",
+        "auth_mode": "bearer-1",
+    }
+    assert set(value_secrets(spec)) == {"hfa-123456", "dbp-123456", "ssh-123456", "cc-1234567"}
+
+
 def planted_spec(tmp_path: Path) -> Path:
     url = "https://planted-user:{}@{}.invalid/v1"
     spec = {
@@ -282,9 +296,14 @@ def test_a_secret_under_a_second_name_and_in_the_reply_is_in_no_file_of_the_batc
     cache = tmp_path / "cache"
     spec = {
         "output_dir": "results",
-        "tasks": ["nleye_triplet"],
+        "tasks": ["nleye_triplet", "nleye_describe"],  # the describer's replies are stored in ABDUCTIVE_CACHE
         "limit": 2,
-        "env": {"ABDUCTIVE_DATA": "sample", "ABDUCTIVE_CACHE": str(cache), "MY_SERVICE_TOKEN": SHORT_ENV_SECRET},
+        "env": {
+            "ABDUCTIVE_DATA": "sample",
+            "ABDUCTIVE_CACHE": str(cache),
+            "ABDUCTIVE_NLEYE_DESCRIBER": "echo",
+            "MY_SERVICE_TOKEN": SHORT_ENV_SECRET,
+        },
         "models": [
             {
                 "name": "echo",
@@ -305,6 +324,8 @@ def test_a_secret_under_a_second_name_and_in_the_reply_is_in_no_file_of_the_batc
     results = tmp_path / "results"
     assert list(results.rglob("cache.db")) and list(results.rglob("*.audit.jsonl"))  # lmms-eval's cache was used
     assert list(results.rglob("spec_identity.json")) and list(results.rglob("run_identity.json"))
+    (description, *_) = (cache / "nleye" / "descriptions" / "echo").glob("*.json")
+    assert "[REDACTED]" in description.read_text()
     for secret in (ECHOED, SHORT_ENV_SECRET):
         found = subprocess.run(["grep", "-rl", secret, str(results), str(cache)], capture_output=True, text=True)
         assert found.stdout == "", f"{secret} is written in clear"
