@@ -276,12 +276,13 @@ def check_model(model: str, model_args: object, force_simple: bool, supplied: li
         return
     cls = getattr(import_module(module), name)
     arguments = model_args if isinstance(model_args, dict) else compat.parse_model_args(str(model_args or ""))
-    if issubclass(cls, CheckedArguments):
-        try:
+    try:
+        if issubclass(cls, CheckedArguments):
             check(model, cls, arguments, supplied)
+        if callable(getattr(cls, "preflight", None)):  # ours over lmms-eval's (llava_hf) have one too
             cls.preflight(arguments)
-        except ModelArgumentError as error:
-            raise UsageError(str(error)) from None
+    except ModelArgumentError as error:
+        raise UsageError(str(error)) from None
 
 
 HUB_MODEL_KEYS = ("pretrained",)  # model_args naming Hugging Face weights (lmms-eval's HF backends, our scorers)
@@ -343,12 +344,23 @@ def check_data(tasks: str) -> None:
         except DataUnreachable as error:
             raise DataProblem(str(error)) from error
         except DataError as error:
+            if not _names_the_data(str(error)):  # an earlier run's output (MuCR picks): the message says what to do
+                raise DataProblem(f"{error}\nFull traceback: --verbosity DEBUG.") from error
             benchmark = suite.facts(task).benchmark
             layout = compat.tasks_path() / str(benchmark) / "README.md"
             raise DataProblem(
                 f"{error}\nFix the data (expected layout: section Data of {layout}), "
                 "or run on the embedded sample with ABDUCTIVE_DATA=sample. Full traceback: --verbosity DEBUG."
             ) from error
+
+
+def _names_the_data(message: str) -> bool:
+    """Whether a loader's error is about the data, not about an earlier run's output that a task reads (the samples
+    under ``ABDUCTIVE_MUCR_PICKS``), which no data layout fixes."""
+    from abductive_tasks import settings
+
+    outputs = [value for value in (settings.mucr_picks(),) if value]
+    return not any(str(Path(value).expanduser()) in message for value in outputs)
 
 
 def run_eval(argv: list[str]) -> int:
@@ -418,23 +430,29 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace) -> int:
     """Run lmms-eval's evaluation (secrets redacted from what it prints and writes, runs named by our layout,
     our tasks left out of its table) and print our summary of each finished run; 1 when a run failed."""
     from abductive_tasks import compat
+    from abductive_tasks.inputs.data import DataError
+    from abductive_tasks.inputs.files import redacting_writes
+    from abductive_tasks.models.arguments import ModelArgumentError
     from abductive_tasks.reports import report
     from abductive_tasks.runs import catalog, layout
-    from abductive_tasks.runs.secrets import collect_secrets, redact_text
+    from abductive_tasks.runs.secrets import collect_secrets, handed_secrets, redact_text
 
-    secrets = collect_secrets(args=argv, environment=os.environ)
+    secrets = tuple(dict.fromkeys([*handed_secrets(), *collect_secrets(args=argv, environment=os.environ)]))
 
     def name_run(backend: str, model_args: Mapping[str, Any]) -> tuple[str, str]:
         return layout.model_name(backend, model_args), layout.model_folder(backend, model_args)
 
     note = "(lmms-eval's table of our tasks is left out: see the summary below; every value is in the results JSON)"
-    finished, failures, code = compat.evaluate_cli(
-        argv,
-        name_runs=name_run,
-        hide_in_table=catalog.names(),
-        table_note=note,
-        redact=(lambda text: redact_text(text, secrets)) if secrets else None,
-    )
+    redact = (lambda text: redact_text(text, secrets)) if secrets else None
+    with redacting_writes(redact) if redact else contextlib.nullcontext():  # our derived files (descriptions ...)
+        finished, failures, code = compat.evaluate_cli(
+            argv,
+            name_runs=name_run,
+            hide_in_table=catalog.names(),
+            table_note=note,
+            redact=redact,
+            quiet=(DataError, ModelArgumentError),
+        )
     if failures:
         print(f"abductive-eval: evaluation failed: {describe(failures[0])}", file=sys.stderr)
         return 1

@@ -349,6 +349,42 @@ def _writing_without_secrets(redact: Callable[[str], str]) -> Iterator[None]:
 
 
 @contextmanager
+def caching_without_secrets(redact: Callable[[str], str]) -> Iterator[None]:
+    """lmms-eval 0.7.3's response cache (``--use_cache``) stores every reply in clear, in its SQLite ``responses``
+    table and its JSONL audit log, and the model fingerprint (``model_args``) in its ``meta`` table: a reply that
+    ``redact`` changes (it holds a secret) is neither stored nor logged, so it is asked again next time, and the
+    fingerprint is stored redacted (the cache keys, a hash of the clear one, stay lmms-eval's)."""
+    from lmms_eval.caching.response_cache import ResponseCache, _serialize_response
+
+    store, log, open_handles = ResponseCache._store, ResponseCache._log_to_audit, ResponseCache._open_local_handles
+
+    def holds_secret(response: Any) -> bool:
+        text = _serialize_response(response)
+        return redact(text) != text
+
+    def storing(self, cache_key, request_type, task_name, doc_id, idx, gen_kwargs, response) -> None:
+        if not holds_secret(response):
+            store(self, cache_key, request_type, task_name, doc_id, idx, gen_kwargs, response)
+
+    def logging(self, request_type, task_name, doc_id, idx, gen_kwargs, response, **details) -> None:
+        if not holds_secret(response):
+            log(self, request_type, task_name, doc_id, idx, gen_kwargs, response, **details)
+
+    def opening(self) -> None:
+        clear, self.model_fingerprint = self.model_fingerprint, redact(self.model_fingerprint)
+        try:
+            open_handles(self)
+        finally:
+            self.model_fingerprint = clear
+
+    ResponseCache._store, ResponseCache._log_to_audit, ResponseCache._open_local_handles = storing, logging, opening
+    try:
+        yield
+    finally:
+        ResponseCache._store, ResponseCache._log_to_audit, ResponseCache._open_local_handles = store, log, open_handles
+
+
+@contextmanager
 def _printing_without_secrets(redact_values: Callable[[str], str] | None = None) -> Iterator[None]:
     """lmms-eval 0.7.3 prints each run's ``model_args`` as given (``openai (api_key=sk-...), gen_kwargs: ...``), while
     it redacts them in the results file: what ``lmms_eval.__main__`` prints is redacted by lmms-eval's own rules
@@ -378,6 +414,29 @@ def _printing_without_secrets(redact_values: Callable[[str], str] | None = None)
 
 
 @contextmanager
+def _no_traceback_for(lmms_main: Any, quiet: tuple[type[BaseException], ...]) -> Iterator[None]:
+    """lmms-eval 0.7.3 prints the traceback of every error of an evaluation (``traceback.print_exc()``): not for an
+    error of a ``quiet`` type, whose message says it all."""
+    import sys
+    import traceback
+
+    class Traceback:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(traceback, name)
+
+        @staticmethod
+        def print_exc(*args: Any, **kwargs: Any) -> None:
+            if not isinstance(sys.exc_info()[1], quiet):
+                traceback.print_exc(*args, **kwargs)
+
+    lmms_main.traceback = Traceback()
+    try:
+        yield
+    finally:
+        lmms_main.traceback = traceback
+
+
+@contextmanager
 def _colour_only_on_a_terminal(logger: Any) -> Iterator[None]:
     """lmms-eval 0.7.3 adds its log sink with ``colorize=True``, so a log file or a pipe gets ANSI codes: leave the
     choice to loguru (colour on a terminal only)."""
@@ -401,6 +460,7 @@ def evaluate_cli(
     hide_in_table: Collection[str] = (),
     table_note: str = "",
     redact: Callable[[str], str] | None = None,
+    quiet: tuple[type[BaseException], ...] = (),
 ) -> tuple[list[dict], list[BaseException], int]:
     """Run lmms-eval's CLI evaluation on ``argv``; return the results of every finished run, the
     exceptions lmms-eval swallowed (0.7.3 logs them and exits 0) and the exit code it asked for.
@@ -408,7 +468,9 @@ def evaluate_cli(
 
     ``name_runs`` names each run's ``model_name`` and results folder; lmms-eval's final table
     leaves out the tasks in ``hide_in_table`` (printing ``table_note`` when none is left). ``redact`` (text -> text)
-    is applied to every results and samples file lmms-eval writes, and to what it prints.
+    is applied to every results and samples file lmms-eval writes, and to what it prints; a reply it changes is not
+    cached (:func:`caching_without_secrets`). An error of a ``quiet`` type (a user's error, said in one line) gets no
+    traceback from lmms-eval (``--verbosity DEBUG`` re-raises it, as lmms-eval does).
     """
     import sys
 
@@ -437,7 +499,9 @@ def evaluate_cli(
             _tables_without(hide_in_table, table_note),
             _printing_without_secrets(redact),
             _writing_without_secrets(redact) if redact else nullcontext(),
+            caching_without_secrets(redact) if redact else nullcontext(),
             _colour_only_on_a_terminal(lmms_main.eval_logger),
+            _no_traceback_for(lmms_main, quiet),
         ):
             lmms_main.cli_evaluate()
     except SystemExit as exit_:
@@ -473,7 +537,7 @@ SampleMedia = Callable[[str, Mapping[str, Any]], "tuple[bytes, str] | None"]
 SampleView = Callable[[str, Mapping[str, Any]], "dict[str, Any] | None"]
 
 # What the web UI's page shows by default (lmms-eval 0.7.3's bundle, served with these literals replaced): it opens on
-# View Logs at results/demo (the README's demo folder); its Evaluate tab holds our offline demo, not lmms-eval's
+# View Logs at the folder the ui serves (every run under it); its Evaluate tab holds our offline demo, not lmms-eval's
 # OpenRouter `mme` example; each sample of the Samples panel shows its input images (the bundle has no image element:
 # this adds one pointing at the media route, hidden when a sample has none).
 UI_BUNDLE_EDITS = (
@@ -489,7 +553,7 @@ UI_BUNDLE_EDITS = (
     ('"./logs/openrouter_task_smoke/"', '"./results/demo/"'),
     ('T.useState("DEBUG")', 'T.useState("INFO")'),
     ('placeholder:"cuda:0"', 'placeholder:"cpu"'),
-    ('wp="./logs/"', 'wp="./results/demo/"'),
+    ('wp="./logs/"', 'wp="./"'),  # View Logs opens on the folder the ui serves (`ui RESULTS_DIR`)
     (
         'u.jsxs("div",{className:"space-y-2",children:[u.jsxs("div",{children:[u.jsx("div",'
         '{className:"text-[10px] uppercase tracking-wider text-neutral-400 mb-1",children:"Input"})',

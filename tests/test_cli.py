@@ -215,6 +215,15 @@ def test_secrets_never_reach_the_folder_name():
     assert layout.model_name("x", {"model_key": "sk-SECRET"}) == "x"
 
 
+def test_url_credentials_never_reach_the_model_name_or_folder():
+    """``pretrained=https://user:pass@host/model`` put ``user_pass_host`` into the folder name."""
+    given = {"pretrained": "https://user:pw-SECRET-1@models.example/org/m"}
+    rotated = {"pretrained": "https://user:pw-SECRET-2@models.example/org/m"}
+    assert layout.model_name("llava_hf", given) == "https://models.example/org/m"
+    assert layout.model_folder("llava_hf", given) == layout.model_folder("llava_hf", rotated)
+    assert "SECRET" not in layout.model_folder("llava_hf", given)
+
+
 # ---------------------------------------------------------------- real runs
 
 
@@ -326,3 +335,28 @@ def test_an_unreachable_hub_model_or_dataset_is_one_line_naming_it(tmp_path):
     assert data.stderr.rstrip().endswith(
         "Offline? ABDUCTIVE_DATA=<folder holding nleye/>, or ABDUCTIVE_DATA=sample for the embedded sample."
     )
+
+
+def test_a_damaged_picks_file_is_named_without_the_data_layout_hint(tmp_path, monkeypatch):
+    """A damaged samples file under ABDUCTIVE_MUCR_PICKS is an earlier run's output, not the data: the hint to fix the
+    data's layout (or to use the sample) does not apply."""
+    picks = tmp_path / "picks"
+    picks.mkdir()
+    for task in ("mucr_c2e", "mucr_cue"):
+        (picks / f"20260101_000000_samples_{task}.jsonl").write_text('{"doc_id": 0}\n')
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
+    monkeypatch.setenv("ABDUCTIVE_MUCR_PICKS", str(picks))
+    with pytest.raises(cli.DataProblem) as problem:
+        cli.check_data("mucr_exp")
+    message = str(problem.value)
+    assert str(picks) in message.splitlines()[0] and "Fix the data" not in message and "README" not in message
+
+
+def test_the_data_hint_names_a_layout_file_that_exists(data_copy, monkeypatch):
+    csv = next((data_copy / "nleye").glob("*.csv"))
+    csv.write_text("x\n1\n", encoding="utf-8")
+    monkeypatch.setenv("ABDUCTIVE_DATA", str(data_copy))
+    with pytest.raises(cli.DataProblem) as problem:
+        cli.check_data("nleye_triplet")
+    (layout,) = re.findall(r"section Data of (\S+?)\)", str(problem.value))
+    assert Path(layout).is_file() and "## Data" in Path(layout).read_text()

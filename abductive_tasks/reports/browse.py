@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
-from abductive_tasks.inputs.files import write_atomic
+from abductive_tasks.inputs.files import write_output
 from abductive_tasks.reports import thumbnails
 from abductive_tasks.reports.samples import RESULTS_SUFFIX, SAMPLES_MARK, task_of
 
@@ -503,7 +503,7 @@ def browse_main(argv: list[str]) -> int:
         print(f"abductive-eval browse: {error}", file=sys.stderr)
         return 1
     try:
-        write_atomic(args.out, page.html)
+        write_output(args.out, page.html, inputs=[results_path, *samples_files(results_path)])
     except OSError as error:
         print(f"abductive-eval browse: cannot write {args.out} ({error.strerror or error})", file=sys.stderr)
         return 1

@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from abductive_tasks.inputs.files import write_atomic
+from abductive_tasks.inputs.files import write_output
 from abductive_tasks.reports.browse import (
     SELF_CONTAINED_HELP,
     RunError,
@@ -26,6 +26,7 @@ from abductive_tasks.reports.browse import (
     read_run,
     render,
     run_label,
+    samples_files,
     shared_details,
 )
 
@@ -124,7 +125,8 @@ def main(argv: list[str]) -> int:
             self_contained=args.self_contained,
         )
         try:
-            write_atomic(args.out, page.html)
+            inputs = [path for run in (path_a, path_b) for path in (run, *samples_files(run))]
+            write_output(args.out, page.html, inputs=inputs)
         except OSError as error:
             print(f"abductive-eval diff: cannot write {args.out} ({error.strerror or error})", file=sys.stderr)
             return 1

@@ -33,7 +33,7 @@ from abductive_tasks import settings
 from abductive_tasks.inputs.data import ENV_VAR, DataError, benchmark_root
 from abductive_tasks.inputs.files import cache_key as sealing_key
 from abductive_tasks.inputs.files import file_sha256, seal_mac
-from abductive_tasks.runs.secrets import redact_args, redact_mapping, redact_model_args
+from abductive_tasks.runs.secrets import hash_values, redact_args, redact_mapping, redact_model_args
 
 SCHEMA = 1
 ANNOTATION_SUFFIXES = frozenset({".csv", ".json", ".jsonl", ".parquet"})
@@ -227,15 +227,17 @@ def build_identity(
     judge: Mapping | None,
     tasks: Mapping[str, Mapping],
     data: Mapping[str, Mapping],
+    secrets: Sequence[str] = (),
 ) -> dict:
     """A run identity (JSON-ready, no secret in clear).
 
     ``env``: the spec's and the model's ``env``; ``environment``: the run's whole environment (its
     score-changing ``ABDUCTIVE_*`` variables count, wherever they were set; ``ABDUCTIVE_DATA`` counts through
     ``data``); ``tasks``: task ->
-    {benchmark, version}; ``data``: benchmark -> :func:`data_fingerprint`.
+    {benchmark, version}; ``data``: benchmark -> :func:`data_fingerprint`; ``secrets``: the run's collected secret
+    values, hashed wherever they appear, under any name.
     """
-    return {
+    identity = {
         "schema": SCHEMA,
         "model": {**redact_mapping(dict(model)), "model_args": redact_model_args(model_args)},
         "eval_args": redact_args(eval_args),
@@ -246,6 +248,7 @@ def build_identity(
         "tasks": {task: dict(entry) for task, entry in tasks.items()},
         "data": {benchmark: dict(fingerprint) for benchmark, fingerprint in data.items()},
     }
+    return hash_values(identity, secrets)
 
 
 def data_content(fingerprint: object) -> object:

@@ -50,7 +50,7 @@ import tenacity
 from loguru import logger
 
 from abductive_tasks import compat, settings
-from abductive_tasks.inputs.files import seal, unseal, write_atomic
+from abductive_tasks.inputs.files import redacted, seal, unseal, write_atomic
 from abductive_tasks.scoring.reading.kinds import AnswerKind
 from abductive_tasks.scoring.reading.text import is_request_failure
 
@@ -105,7 +105,10 @@ class _ReplyCache:
 
     def put(self, key: str, entry: dict, reply: str) -> None:
         path = self._path(key)
-        sealed = seal(json.dumps({**entry, "reply": reply}).encode(), key)
+        text = json.dumps({**entry, "reply": reply})
+        if redacted(text) != text:  # a request or reply holding a secret is not cached (it is asked again)
+            return
+        sealed = seal(text.encode(), key)
         try:
             if sealed is not None:
                 write_atomic(path, sealed)

@@ -442,3 +442,32 @@ def test_a_closed_pipe_ends_the_output_without_a_traceback(two_runs):
     process.stdout.close()  # the reader (`| head`) is gone before the first line
     _, error = process.communicate(timeout=120)
     assert b"Traceback" not in error and b"BrokenPipeError" not in error, error.decode()
+
+
+@pytest.mark.parametrize("target", ["its own results", "its own samples", "the other run's samples", "a FIFO"])
+def test_browse_and_diff_never_overwrite_their_inputs_or_what_is_no_regular_file(two_runs, tmp_path, capsys, target):
+    """``-o`` naming the run's own ``_results.json`` overwrote it, with exit 0; ``-o`` on a FIFO replaced it."""
+    a, b = two_runs
+    paths = {
+        "its own results": a / f"{STAMP}_results.json",
+        "its own samples": a / f"{STAMP}_samples_nleye_triplet.jsonl",
+        "the other run's samples": b / f"{STAMP}_samples_nleye_pairs.jsonl",
+        "a FIFO": tmp_path / "page.fifo",
+    }
+    if target == "a FIFO":
+        os.mkfifo(paths[target])
+    state = lambda: {  # noqa: E731
+        path: (os.lstat(path).st_mode, path.read_bytes() if path.is_file() else b"")
+        for path in paths.values()
+        if os.path.lexists(path)
+    }
+    before = state()
+    commands = [["diff", str(a), str(b), "-o", str(paths[target])]]
+    if target != "the other run's samples":
+        commands.append(["browse", str(a), "-o", str(paths[target])])
+    for command in commands:
+        assert main(command) == 1, command
+        (line,) = capsys.readouterr().err.splitlines()
+        assert f"cannot write {paths[target]}" in line
+        assert ("an input of this command" if target != "a FIFO" else "a FIFO, not a regular file") in line
+    assert state() == before

@@ -742,3 +742,25 @@ def test_a_cell_whose_descriptions_changed_since_its_run_is_stale(tmp_path, monk
     board = collect(results, Suite())
     assert board.cell("m", "nleye_triplet") == "stale"
     assert any("the descriptions by m changed" in note for note in board.notes)
+
+
+def test_a_folder_without_runs_is_said_in_one_line_and_no_report_is_written(tmp_path, capsys):
+    """``leaderboard`` on an empty folder wrote an empty report without saying so."""
+    assert main([str(tmp_path)]) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert (
+        line.startswith(f"abductive-eval leaderboard: no finished run under {tmp_path}") and "nothing written" in line
+    )
+    assert not (tmp_path / "leaderboard").exists()
+
+
+@pytest.mark.parametrize("kind", ["a FIFO", "a directory"])
+def test_the_report_never_replaces_what_is_no_regular_file(tmp_path, capsys, kind):
+    write_spec(tmp_path, "m")
+    write_logged_run(tmp_path, "m", triplet_records(20))
+    out = tmp_path / "leaderboard"
+    out.mkdir()
+    (os.mkfifo if kind == "a FIFO" else os.mkdir)(out / "leaderboard.html")
+    assert main([str(tmp_path)]) == 1
+    assert f"{kind}, not a regular file" in capsys.readouterr().err
+    assert sorted(path.name for path in out.iterdir()) == ["leaderboard.html"]

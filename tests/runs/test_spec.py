@@ -200,3 +200,23 @@ def test_the_evaluation_log_never_follows_a_link(tmp_path):
     with pytest.raises(OSError, match="symbolic link"):
         run_child([sys.executable, "-c", "print('hello')"], {}, tmp_path / "eval.log")
     assert victim.read_text() == "precious\n"
+
+
+def test_a_model_name_or_env_name_ending_in_a_newline_is_refused(tmp_path):
+    """``$`` matches before a final newline: ``name: "m\\n"`` was accepted (a folder name with a newline)."""
+    path = tmp_path / "spec.yaml"
+    path.write_text(
+        json.dumps(
+            {
+                "tasks": ["x"],
+                "models": [
+                    {"name": "a", "backend": "dummy"},
+                    {"name": "m\n", "backend": "dummy"},
+                    {"name": "e", "backend": "dummy", "env": {"VAR\n": "1"}},
+                ],
+            }
+        )
+    )
+    spec = load_spec(path)
+    assert [model.name for model in spec.models] == ["a"] and len(spec.invalid) == 2
+    assert "VAR" in spec_error(tmp_path, json.dumps({"tasks": ["x"], "env": {"VAR\n": "1"}, "models": []}))

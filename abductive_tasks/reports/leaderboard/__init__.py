@@ -40,7 +40,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from abductive_tasks.inputs.files import write_set
+from abductive_tasks.inputs.files import write_outputs
 from abductive_tasks.reports import plots
 from abductive_tasks.reports.leaderboard.cells import Leaderboard, collect
 from abductive_tasks.reports.leaderboard.ranking import COMPARE_COLUMNS, Statistics, compare_models, statistics
@@ -65,8 +65,9 @@ def write_report(
 ) -> dict[str, Path]:
     """Write the files the module docstring lists (default folder: ``<results_dir>/leaderboard``) as one set: each
     is made in a staging folder inside ``out``, then all replace the earlier report together
-    (:func:`~abductive_tasks.inputs.files.write_set`), so an interruption, a full disk or a file-size limit leaves
-    the previous complete report; plots of the earlier report that this one has not are removed after."""
+    (:func:`~abductive_tasks.inputs.files.write_outputs`: never over a FIFO, device or folder), so an interruption,
+    a full disk or a file-size limit leaves the previous complete report; plots of the earlier report that this one
+    has not are removed after."""
     results_dir = Path(results_dir)
     out = Path(out or results_dir / "leaderboard")
     board = board or collect(results_dir, suite)
@@ -85,7 +86,7 @@ def write_report(
         (staging / "leaderboard.md").write_text(markdown(board, plot_files, staging, found))
         (staging / "leaderboard.html").write_text(html_page(board, plot_files, staging, found, no_plots=skipped))
         files = {out / path.relative_to(staging): path.read_bytes() for path in staging.rglob("*") if path.is_file()}
-        write_set(files)
+        write_outputs(files)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     for earlier in (out / "plots").glob("*.png"):  # a plot of an earlier report is no plot of this one
@@ -119,6 +120,15 @@ def main(argv: list[str]) -> int:
     if not args.results_dir.is_dir():
         parser.error(f"{args.results_dir} is not a folder")
     board = collect(args.results_dir)
+    if not board.rows and not board.marks:
+        for note in board.notes:
+            print(f"leaderboard: {note}", file=sys.stderr)
+        print(
+            f"abductive-eval leaderboard: no finished run under {args.results_dir} (no readable *_results.json); "
+            "nothing written",
+            file=sys.stderr,
+        )
+        return 1
     unknown = [model for model in args.compare or () if model not in board.rows]
     if unknown:
         parser.error(f"--compare: no model {unknown} in {args.results_dir}; models: {', '.join(board.rows)}")
@@ -131,7 +141,7 @@ def main(argv: list[str]) -> int:
             rows = compare_models(board, found, a, b)
             written["compare_csv"] = written["markdown"].with_name(f"compare_{a}_vs_{b}.csv")
             written["compare_markdown"] = written["markdown"].with_name(f"compare_{a}_vs_{b}.md")
-            write_set(
+            write_outputs(
                 {
                     written["compare_csv"]: csv_text(COMPARE_COLUMNS, [dict_row(COMPARE_COLUMNS, r) for r in rows]),
                     written["compare_markdown"]: compare_markdown(rows, a, b),
