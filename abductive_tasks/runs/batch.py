@@ -176,7 +176,13 @@ def main(argv: list[str]) -> int:
         help="print what would run (servers, evaluations, variables), then one command per model; start nothing",
     )
     parser.add_argument("--verbosity", default="INFO", help="DEBUG: a user error shows its traceback too")
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    limits = [word.partition("=")[2] or next(iter(unknown[index + 1 : index + 2]), "N")
+              for index, word in enumerate(unknown) if word.partition("=")[0] == "--limit"]  # fmt: skip
+    if limits:
+        parser.error(f"--limit is a key of the spec, not an option: add `limit: {limits[-1]}` to {args.spec}")
+    if unknown:
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
 
     def run() -> int:
         spec = load_spec(args.spec)
