@@ -76,6 +76,65 @@ def install() -> None:
     _register_task_folder()
     _route_stderr()
     _stop_retrying_data_errors()
+    _compact_tables()
+
+
+@functools.cache
+def own_task_names() -> frozenset[str]:
+    """The task and group names our YAML declares, read as text (lmms-eval's end-of-run table needs no more)."""
+    declared = re.compile(r"^(?:task|group)[ \t]*:[ \t]*[\"']?([\w.-]+)", re.MULTILINE)
+    return frozenset(name for path in tasks_path().rglob("*.yaml") for name in declared.findall(path.read_text()))
+
+
+SHOW_POINTER = (
+    "abductive-tasks: the breakdowns, 95% intervals and coverage of {tasks} are in the results JSON; "
+    "abductive-eval show <output_path> prints them"
+)
+
+
+def _compact_tables() -> None:
+    """lmms-eval 0.7.3's end-of-run table (``utils.make_table``) prints a row per metric key with its value as is: a
+    dict-valued one (our breakdowns, ``<prefix>_ci95``, ``<prefix>_counts``) in full on one line, hundreds of
+    characters wide; only ``*_stderr`` and a few stability keys are left out by name, and nothing by value. Our
+    tasks' rows keep the scalar metrics (their ``Stderr`` column is our bootstrap), one line after the table says
+    where the rest is. The module global is replaced before ``lmms_eval.__main__`` imports it by name (our entry
+    point loads while it imports ``lmms_eval.evaluator``), and wherever it was already imported."""
+    import sys
+
+    import lmms_eval.utils as lmms_utils
+
+    builtin = lmms_utils.make_table
+    if getattr(builtin, "compacts_ours", False):
+        return
+
+    @functools.wraps(builtin)
+    def make_table(result_dict, column="results", *args, **kwargs):
+        ours = own_task_names()
+        rows = result_dict.get(column) or {}
+        compacted = [
+            name
+            for name, metrics in rows.items()
+            if name in ours and any(isinstance(value, dict | list) for value in metrics.values())
+        ]
+        if not compacted:
+            return builtin(result_dict, column, *args, **kwargs)
+        kept = {
+            name: {key: value for key, value in metrics.items() if not isinstance(value, dict | list)}
+            if name in compacted
+            else metrics
+            for name, metrics in rows.items()
+        }
+        table = builtin({**result_dict, column: kept}, column, *args, **kwargs)
+        if column != "results":
+            return table
+        named = compacted[0] if len(compacted) == 1 else f"{len(compacted)} tasks"
+        return f"{table.rstrip()}\n{SHOW_POINTER.format(tasks=named)}\n"
+
+    make_table.compacts_ours = True
+    lmms_utils.make_table = make_table
+    for name in ("lmms_eval.__main__", "lmms_eval.evaluator", "__main__"):
+        if getattr(sys.modules.get(name), "make_table", None) is builtin:
+            sys.modules[name].make_table = make_table
 
 
 def _register_task_folder() -> None:
