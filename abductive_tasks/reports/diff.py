@@ -128,5 +128,5 @@ def main(argv: list[str]) -> int:
         except OSError as error:
             print(f"abductive-eval diff: cannot write {args.out} ({error.strerror or error})", file=sys.stderr)
             return 1
-        print(f"{args.out}: {len(found)} documents; " + "\n".join(image_lines(page.images)))
+        print(f"{args.out}: {len(found)} documents; " + "\n".join(image_lines(page.images, page.composites)))
     return 0

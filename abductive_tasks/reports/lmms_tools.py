@@ -24,8 +24,8 @@ from typing import Any
 from PIL import Image
 
 from abductive_tasks import compat
-from abductive_tasks.inputs.images import compose_row
 from abductive_tasks.reports.browse import item_of, record_of
+from abductive_tasks.reports.composites import sent_picture
 from abductive_tasks.reports.ui_guard import UiGuard, new_token
 
 VERDICT_MARKS = {"correct": "✓ correct", "wrong": "✗ wrong", "unparsable": "? unparsable", "request_failed": "! failed"}
@@ -50,14 +50,15 @@ def power_main(argv: list[str]) -> int:
 
 
 def sample_picture(task: str, line: Mapping[str, Any]) -> tuple[bytes, str] | None:
-    """The input images of one logged document (``input_media``, written by lmms-eval's evaluator) side by side as
-    one PNG, in the order the model got them; None when the sample names none, or one is gone or unreadable (a
-    picture missing a panel would misplace the others)."""
-    paths = tuple(item_of(task, line).images)
+    """The input images of one logged document (``input_media``, written by lmms-eval's evaluator) as one PNG: on a
+    composite task the one image the model was sent (:mod:`abductive_tasks.reports.composites`), else side by side
+    in the order the model got them; None when the sample names none, or one is gone or unreadable (a picture
+    missing a panel would misplace the others)."""
+    paths = item_of(task, line).images
     if not paths or not all(Path(path).is_file() for path in paths):
         return None
     try:
-        picture = compose_row(paths)
+        picture = sent_picture(task, paths)
     except (OSError, ValueError, Image.DecompressionBombError):  # unreadable (our DataError is a ValueError)
         return None
     buffer = io.BytesIO()
@@ -79,7 +80,7 @@ def sample_view(task: str, line: Mapping[str, Any]) -> dict[str, Any] | None:
     if item.category:
         view["category"] = item.category
     if item.roles:
-        view["images"] = ", ".join(item.roles)
+        view["images"] = ("one image sent, left to right: " if item.composite else "") + ", ".join(item.roles)
     return view | item.details
 
 

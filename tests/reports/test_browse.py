@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import re
@@ -442,3 +443,76 @@ def test_a_closed_pipe_ends_the_output_without_a_traceback(two_runs):
     process.stdout.close()  # the reader (`| head`) is gone before the first line
     _, error = process.communicate(timeout=120)
     assert b"Traceback" not in error and b"BrokenPipeError" not in error, error.decode()
+
+
+COMPOSITE_TASKS = ("mucr_c2e", "mucr_e2c", "mucr_cue", "nleye_triplet_combined", "nleye_pairs_combined")
+
+
+@pytest.mark.e2e
+def test_browse_diff_and_the_ui_show_the_composite_the_model_was_sent(tmp_path, monkeypatch, capsys):
+    """On composite tasks the page shows the one image the model got, drawn again from the samples by the task's own
+    functions: pixel for pixel what its doc_to_visual hook returns; separate-image tasks show their images apart."""
+    from importlib import import_module
+
+    from abductive_tasks.reports import composites
+    from abductive_tasks.reports.lmms_tools import sample_picture, sample_view
+    from abductive_tasks.runs import catalog
+
+    from helpers.runs import abductive_eval
+
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
+    output = tmp_path / "run"
+    tasks = [*COMPOSITE_TASKS, "mucr_c2e_split", "nleye_triplet"]
+    run = abductive_eval(["--model", "dumb_pixel", "--tasks", ",".join(tasks), "--log_samples"], output)
+    assert run.returncode == 0, run.stderr[-2000:]
+
+    def hook(task: str, key: str):
+        module, _, name = str(catalog.config(catalog.index()[task][1])[key]).rpartition(".")
+        return getattr(import_module(module), name)
+
+    items = browse.read_items(browse.find_results(output))
+    for task in COMPOSITE_TASKS:
+        docs = hook(task, "process_docs")(None)
+        ours = [item for item in items if item.task == task]
+        assert ours and all(item.composite is not None for item in ours)
+        for item in ours[:4]:
+            (sent,) = hook(task, "doc_to_visual")(docs[item.doc_id])
+            drawn = item.composite.draw()
+            assert drawn.size == sent.size and drawn.tobytes() == sent.tobytes(), (task, item.doc_id)
+    assert all(item.composite is None for item in items if item.task in ("mucr_c2e_split", "nleye_triplet"))
+
+    page = tmp_path / "items.html"
+    assert main(["browse", str(output), "-o", str(page)]) == 0
+    assert "composites the model was sent: 84 shown (84 drawn" in capsys.readouterr().out
+    cards = {(card["task"], card["doc"]): card for card in page_data(page.read_text())["cards"]}
+    ((role, name, image),) = cards["mucr_c2e", 0]["images"]
+    assert role == "one image sent, left to right: cause, option 1, option 2, option 3, option 4" and image is not None
+    assert [role for role, _, _ in cards["nleye_triplet_combined", 0]["images"]] == [
+        "one image sent, left to right: premise, hypothesis 1, hypothesis 2"
+    ]
+    assert [role for role, _, _ in cards["mucr_c2e_split", 0]["images"]][:2] == ["cause", "option 1"]
+
+    # past the budget a composite document shows its parts, each saying so; a cached composite costs nothing
+    found = composites.pictures([item.composite for item in items if item.composite], budget=0)
+    assert found.reused == 84 and found.left == 0 and found.decoded == 0
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cold"))
+    monkeypatch.setattr(thumbnails, "DECODE_BUDGET_PX", 0)
+    assert main(["diff", str(output), str(output), "-o", str(tmp_path / "diff.html")]) == 0  # no disagreement
+    rows = [{"item": item, "answers": [item], "statuses": [item.status]} for item in items if item.task == "mucr_cue"]
+    cold = browse.render("cold", ["dumb_pixel"], rows, page_size=1)
+    assert cold.composites.decoded == 1 and cold.composites.left == 11
+    drawn_cards = page_data(cold.html)["cards"]
+    assert [role for role, _, _ in drawn_cards[1]["images"]] == [
+        "cause (part 1 of the one image sent)",
+        "effect (part 2 of the one image sent)",
+    ]
+
+    # the ui's media route and badges
+    line = json.loads(next(output.rglob("*_samples_mucr_c2e.jsonl")).read_text().splitlines()[0])
+    content, _ = sample_picture("mucr_c2e", line)
+    from PIL import Image
+
+    served = Image.open(io.BytesIO(content)).convert("RGB")
+    (sent,) = hook("mucr_c2e", "doc_to_visual")(hook("mucr_c2e", "process_docs")(None)[line["doc_id"]])
+    assert served.tobytes() == sent.convert("RGB").tobytes()
+    assert sample_view("mucr_c2e", line)["images"].startswith("one image sent, left to right: cause, option 1")
