@@ -550,6 +550,7 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace) -> int:
         hide_in_table=catalog.names(),
         table_note=note,
         redact=(lambda text: redact_text(text, secrets)) if secrets else None,
+        annotate=record_provenance,
     )
     if failures:
         print(f"abductive-eval: evaluation failed: {describe(failures[0])}", file=sys.stderr)
@@ -563,6 +564,39 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace) -> int:
         )
         print("\n" + report.summary(run, headline, folder))
     return code
+
+
+PROVENANCE_KEY = "abductive_tasks"  # what abductive-eval adds to lmms-eval's results JSON
+
+
+def record_provenance(results: dict) -> None:
+    """Add to a run's results what they are results of beyond lmms-eval's own record (its date, lmms-eval version,
+    task versions, model arguments): our package version, per benchmark of our tasks the data by content
+    (:func:`~abductive_tasks.runs.identity.data_fingerprint` of what ``ABDUCTIVE_DATA`` selects: a file read once
+    is not hashed again), the model's weights (:func:`~abductive_tasks.runs.identity.model_weights`) and the judge.
+    ``abductive-eval show`` prints them."""
+    from abductive_tasks import settings
+    from abductive_tasks.runs import catalog
+    from abductive_tasks.runs.identity import data_fingerprint, model_weights, package_versions
+    from abductive_tasks.runs.suite import Suite, SuiteError
+    from abductive_tasks.scoring.judge import judge_description
+
+    suite, benchmarks = Suite(), set()
+    for task in results.get("results") or {}:
+        try:
+            benchmarks.add(
+                suite.facts(task).benchmark if task in catalog.names() and not suite.is_group(task) else None
+            )
+        except SuiteError:
+            continue
+    config = results.get("config") if isinstance(results.get("config"), dict) else {}
+    model_args = config.get("model_args")
+    results[PROVENANCE_KEY] = {
+        "versions": package_versions(),
+        "data": {name: data_fingerprint(name, settings.data_source()) for name in sorted(benchmarks - {None})},
+        "weights": model_weights(model_args) if isinstance(model_args, str) else None,
+        "judge": judge_description(),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -509,12 +509,38 @@ def _colour_only_on_a_terminal(logger: Any) -> Iterator[None]:
         del logger.add
 
 
+@contextmanager
+def _annotated_results(annotate: Callable[[dict], None]) -> Iterator[None]:
+    """Each run's results, as ``lmms_eval.__main__`` gets them from ``evaluator.simple_evaluate``, given to
+    ``annotate`` before lmms-eval writes and prints them (it may add keys of its own)."""
+    import lmms_eval.__main__ as lmms_main
+
+    builtin = lmms_main.evaluator.simple_evaluate
+
+    @functools.wraps(builtin)
+    def simple_evaluate(*args, **kwargs):
+        results = builtin(*args, **kwargs)
+        if isinstance(results, dict):
+            try:
+                annotate(results)
+            except Exception as error:  # a record that cannot be made must not cost the run its results
+                lmms_main.eval_logger.warning(f"results not annotated: {type(error).__name__}: {error}")
+        return results
+
+    lmms_main.evaluator.simple_evaluate = simple_evaluate
+    try:
+        yield
+    finally:
+        lmms_main.evaluator.simple_evaluate = builtin
+
+
 def evaluate_cli(
     argv: list[str],
     name_runs: RunNamer | None = None,
     hide_in_table: Collection[str] = (),
     table_note: str = "",
     redact: Callable[[str], str] | None = None,
+    annotate: Callable[[dict], None] | None = None,
 ) -> tuple[list[dict], list[BaseException], int]:
     """Run lmms-eval's CLI evaluation on ``argv``; return the results of every finished run, the
     exceptions lmms-eval swallowed (0.7.3 logs them and exits 0) and the exit code it asked for.
@@ -522,7 +548,8 @@ def evaluate_cli(
 
     ``name_runs`` names each run's ``model_name`` and results folder; lmms-eval's final table
     leaves out the tasks in ``hide_in_table`` (printing ``table_note`` when none is left). ``redact`` (text -> text)
-    is applied to every results and samples file lmms-eval writes, and to what it prints.
+    is applied to every results and samples file lmms-eval writes, and to what it prints. ``annotate`` gets each
+    run's results before lmms-eval writes them.
     """
     import sys
 
@@ -551,6 +578,7 @@ def evaluate_cli(
             _tables_without(hide_in_table, table_note),
             _printing_without_secrets(redact),
             _writing_without_secrets(redact) if redact else nullcontext(),
+            _annotated_results(annotate) if annotate else nullcontext(),
             _colour_only_on_a_terminal(lmms_main.eval_logger),
         ):
             lmms_main.cli_evaluate()

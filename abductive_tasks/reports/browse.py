@@ -488,6 +488,7 @@ def browse_page(results_path: Path, page_folder: Path = Path(), self_contained: 
 def show_main(argv: list[str]) -> int:
     """``abductive-eval show RUN``: a past run's end-of-run summary."""
     from abductive_tasks.reports import report
+    from abductive_tasks.reports.leaderboard.provenance import run_lines
 
     parser = argparse.ArgumentParser(prog="abductive-eval show", description="A past run's summary, again.")
     parser.add_argument("run", type=Path, help="a results JSON, or a folder (its newest results JSON)")
@@ -499,6 +500,7 @@ def show_main(argv: list[str]) -> int:
         print(f"abductive-eval show: {error}", file=sys.stderr)
         return 1
     print(printable(report.summary(run, report.suite_headline(), results_path.parent)))
+    print(printable("\n" + "\n".join(run_lines(run, results_path))))
     return 0
 
 

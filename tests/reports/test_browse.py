@@ -377,7 +377,13 @@ def test_diff_lists_the_documents_where_two_runs_disagree(two_runs, tmp_path, ca
 def test_show_prints_the_summary_of_a_past_run(two_runs, capsys):
     assert main(["show", str(two_runs[0])]) == 0
     run = json.loads((two_runs[0] / f"{STAMP}_results.json").read_text())
-    assert capsys.readouterr().out == report.summary(run, report.suite_headline(), two_runs[0]) + "\n"
+    summary, _, provenance = capsys.readouterr().out.rpartition("\n\nRun ")
+    assert summary + "\n" == report.summary(run, report.suite_headline(), two_runs[0]) + "\n"
+    assert provenance.splitlines() == [  # a run written by hand: what abductive-eval and lmms-eval record is absent
+        "2026-01-01; abductive-tasks not recorded, lmms-eval not recorded",
+        "Data: not recorded (runs of abductive-eval record it)",
+        "Model: model-a; weights not recorded; judge: not recorded",
+    ]
 
 
 def test_a_run_without_samples_or_results_is_one_line(two_runs, tmp_path, capsys):
@@ -505,6 +511,26 @@ def test_browse_diff_and_the_ui_show_the_composite_the_model_was_sent(tmp_path, 
     assert [role for role, _, _ in drawn_cards[1]["images"]] == [
         "cause (part 1 of the one image sent)",
         "effect (part 2 of the one image sent)",
+    ]
+
+    # show: what the run is a run of, as abductive-eval recorded it in the results JSON
+    from abductive_tasks.reports.leaderboard.cells import data_key
+    from abductive_tasks.runs.identity import data_fingerprint, package_versions
+
+    assert main(["show", str(output)]) == 0
+    shown = capsys.readouterr().out.splitlines()
+    versions = package_versions()
+    assert re.fullmatch(
+        rf"Run \d{{4}}-\d\d-\d\d; abductive-tasks {versions['abductive-tasks']}, lmms-eval {versions['lmms-eval']}",
+        shown[-5],
+    )
+    assert shown[-4:] == [
+        f"Data, MuCR: embedded sample, fingerprint {data_key(data_fingerprint('mucr', 'sample'))} "
+        "(1 annotation file, 0 images)",
+        f"Data, NL-Eye: embedded sample, fingerprint {data_key(data_fingerprint('nleye', 'sample'))} "
+        "(1 annotation file, 36 images)",
+        "Model: dumb_pixel; no weights; judge: none",
+        "Task versions: " + ", ".join(f"{task} {catalog.metadata(task)['version']}" for task in sorted(tasks)),
     ]
 
     # the ui's media route and badges
