@@ -593,14 +593,41 @@ def evaluate_cli(
 # ---------------------------------------------------------------- lmms-eval's own tools (power, ui)
 
 
-def run_subcommand(argv: list[str]) -> int:
+def run_subcommand(argv: list[str], task_size: Callable[[str, Any], int | None] | None = None) -> int:
     """``lmms-eval <argv>`` (a subcommand such as ``power``) in process, with our tasks registered: lmms-eval 0.7.3
-    loads model entry points only for an evaluation, so its ``power`` and ``tasks`` subcommands never see ours."""
+    loads model entry points only for an evaluation, so its ``power`` and ``tasks`` subcommands never see ours.
+    ``task_size(name, task)``: the sample size ``power`` gives a task (None: its documents, lmms-eval's count)."""
     import sys
 
+    from lmms_eval.cli import power_utils
     from lmms_eval.cli.dispatch import main as lmms_main
 
     install()
+    builtin = power_utils.collect_task_sizes
+
+    @functools.wraps(builtin)
+    def collect_task_sizes(tasks_arg, *args, **kwargs):  # the tasks it loads, seen as it loads them
+        import lmms_eval.tasks
+
+        loaded: dict[str, Any] = {}
+        get_task_dict = lmms_eval.tasks.get_task_dict
+
+        def seen(*call_args, **call_kwargs):
+            found = get_task_dict(*call_args, **call_kwargs)
+            loaded.update(found)
+            return found
+
+        lmms_eval.tasks.get_task_dict = seen
+        try:
+            sizes = builtin(tasks_arg, *args, **kwargs)
+        finally:
+            lmms_eval.tasks.get_task_dict = get_task_dict
+        for name in sizes:
+            size = task_size(name, loaded[name]) if task_size and name in loaded else None
+            sizes[name] = size or sizes[name]
+        return sizes
+
+    power_utils.collect_task_sizes = collect_task_sizes
     saved, sys.argv = sys.argv, ["lmms-eval", *argv]
     try:
         lmms_main()
@@ -608,6 +635,7 @@ def run_subcommand(argv: list[str]) -> int:
         return exit_.code if isinstance(exit_.code, int) else 0 if exit_.code is None else 1
     finally:
         sys.argv = saved
+        power_utils.collect_task_sizes = builtin
     return 0
 
 

@@ -46,7 +46,28 @@ def power_main(argv: list[str]) -> int:
     if verbosity in LOG_LEVELS:
         logger.remove()
         logger.add(sys.stderr, level=verbosity)
-    return compat.run_subcommand(["power", *argv])
+    code = compat.run_subcommand(["power", *argv], task_size=resampled_units)
+    print(
+        "abductive-tasks: n counts each of our tasks' resampling units (NL-Eye and MuCR items, DVE premise-hypothesis "
+        "pairs), which its intervals and paired comparisons resample, not its documents"
+    )
+    return code
+
+
+UNIT_FIELDS = ("pair_id", "item_id")  # the document field naming a task's resampling unit, in order of precedence
+
+
+def resampled_units(task: str, loaded: Any) -> int | None:
+    """The units a task of ours resamples (distinct ``pair_id``, else ``item_id``, of its documents); None for
+    another task, or one whose documents name neither."""
+    from abductive_tasks.runs import catalog
+
+    docs = getattr(loaded, "eval_docs", None)
+    if task not in catalog.names() or docs is None or not len(docs):
+        return None
+    columns = set(getattr(docs, "column_names", None) or docs[0])
+    field = next((name for name in UNIT_FIELDS if name in columns), None)
+    return None if field is None else len({doc[field] for doc in docs})
 
 
 def sample_picture(task: str, line: Mapping[str, Any]) -> tuple[bytes, str] | None:
