@@ -154,7 +154,7 @@ def check_tasks(value: str, include_path: str | None) -> None:
     Names of ours are known at once; any other name is looked up as a word in the built-in and
     ``--include_path`` YAML text (a name found there is left to lmms-eval: no false refusals).
     """
-    from abductive_tasks import compat
+    from abductive_tasks import lmms_source
     from abductive_tasks.runs import catalog
 
     if value in LIST_TASKS:
@@ -166,7 +166,7 @@ def check_tasks(value: str, include_path: str | None) -> None:
     if not unknown:
         return
     folders = [
-        folder for folder in (compat.builtin_task_folder(), Path(include_path) if include_path else None) if folder
+        folder for folder in (lmms_source.builtin_task_folder(), Path(include_path) if include_path else None) if folder
     ]
     text = _task_yaml_text(folders)
     missing = [name for name in unknown if not re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", text)]
@@ -181,9 +181,9 @@ def check_tasks(value: str, include_path: str | None) -> None:
 def check_options(argv: list[str]) -> None:
     """Refuse an option lmms-eval's ``eval`` does not know (argparse's unique prefixes are accepted), naming the
     closest ones: one line, before lmms-eval is imported (argparse would print its whole usage after seconds)."""
-    from abductive_tasks import compat
+    from abductive_tasks import lmms_source
 
-    known = compat.quick_eval_options()
+    known = lmms_source.quick_eval_options()
     if known is None:
         return
     for argument in argv:
@@ -198,9 +198,9 @@ def check_options(argv: list[str]) -> None:
 def check_option_values(argv: list[str]) -> None:
     """Refuse a value lmms-eval's ``eval`` would refuse by its type (``--limit abc``) or its choices, in argparse's
     words: one line, before lmms-eval is imported."""
-    from abductive_tasks import compat
+    from abductive_tasks import lmms_source
 
-    for option, (kind, choices) in compat.quick_eval_option_values().items():
+    for option, (kind, choices) in lmms_source.quick_eval_option_values().items():
         value = option_value(argv, option)
         if value is None:
             continue
@@ -217,11 +217,11 @@ def check_option_values(argv: list[str]) -> None:
 def check_devices(argv: list[str]) -> None:
     """Refuse ``--device cuda...`` (or ``device``/``device_map`` in ``--model_args``) on a machine where CUDA cannot
     work, in one line before anything is imported (lmms-eval would load the model first, then print a traceback)."""
-    from abductive_tasks import compat
+    from abductive_tasks import lmms_source
     from abductive_tasks.models.devices import cuda_unavailable
 
     typed = [("--device", option_value(argv, "--device"))]
-    for entry in compat.model_arg_entries(option_value(argv, "--model_args") or ""):
+    for entry in lmms_source.model_arg_entries(option_value(argv, "--model_args") or ""):
         name, _, value = entry.partition("=")
         typed += [(f"--model_args {name.strip()}=", value.strip().strip("\"'"))] if name.strip() in DEVICE_KEYS else []
     wanted = [(where, value) for where, value in typed if value and value.lower().startswith("cuda")]
@@ -237,7 +237,7 @@ def check_model_args_quickly(argv: list[str]) -> None:
     """``--model_args`` checked from the command line and the models' source, before lmms-eval is imported: every
     entry is ``name=value``; for our models, each name is one the model takes (as :func:`check_model` checks it
     after lmms-eval parsed the command line, which takes seconds). Where the source cannot tell, nothing is said."""
-    from abductive_tasks import compat
+    from abductive_tasks import lmms_source
     from abductive_tasks.models.arguments import (
         FROM_LMMS_EVAL_OPTIONS,
         ModelArgumentError,
@@ -246,7 +246,7 @@ def check_model_args_quickly(argv: list[str]) -> None:
     )
 
     model, text = option_value(argv, "--model"), option_value(argv, "--model_args") or ""
-    entries = compat.model_arg_entries(text)
+    entries = lmms_source.model_arg_entries(text)
     bare = [entry for entry in entries if "=" not in entry]
     if bare:
         raise UsageError(f"--model_args entry {bare[0]!r} has no value: write name=value, entries separated by commas")
@@ -259,7 +259,7 @@ def check_model_args_quickly(argv: list[str]) -> None:
             and not Path(local).expanduser().exists()
         ):
             raise UsageError(f"--model_args {name}={local}: no such file or folder (a hub model is named owner/name)")
-    classes = compat.own_model_classes() if compat.quick_model_names() is not None else {}
+    classes = lmms_source.own_model_classes() if lmms_source.quick_model_names() is not None else {}
     if not model or model not in classes or option_value(argv, "--config"):
         return
     paths = classes[model]
@@ -457,10 +457,11 @@ def run_eval(argv: list[str]) -> int:
 
 def compat_model_args(text: str | None) -> dict[str, str]:
     """``--model_args`` as name -> value text, read without lmms-eval (for the checks before it starts)."""
-    from abductive_tasks import compat
+    from abductive_tasks import lmms_source
 
     return dict(
-        (part.strip().strip("\"'") for part in entry.split("=", 1)) for entry in compat.model_arg_entries(text or "")
+        (part.strip().strip("\"'") for part in entry.split("=", 1))
+        for entry in lmms_source.model_arg_entries(text or "")
     )
 
 
@@ -468,7 +469,7 @@ def check_command_line(argv: list[str]) -> None:
     """What can be checked before lmms-eval is imported (options and their values, settings, model and task names,
     our models' arguments, devices, output path, data folder): each mistake one line, in well under 2 s. Raises
     UsageError, or DataProblem for a data folder that cannot be used."""
-    from abductive_tasks import compat, settings
+    from abductive_tasks import lmms_source, settings
 
     check_options(argv)
     check_option_values(argv)
@@ -476,7 +477,7 @@ def check_command_line(argv: list[str]) -> None:
         raise UsageError("; ".join(wrong))
     if model := option_value(argv, "--model"):
         check_backend_package(model)
-        known = compat.quick_model_names()  # as fast as the task check: lmms-eval is not imported yet
+        known = lmms_source.quick_model_names()  # as fast as the task check: lmms-eval is not imported yet
         if known is not None and model not in known:
             raise UsageError(f"unknown model '{model}'{did_you_mean(model, known)}; every backend: lmms-eval models")
     check_model_args_quickly(argv)

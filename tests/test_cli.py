@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from abductive_tasks import cli, compat
+from abductive_tasks import cli, lmms_source
 from abductive_tasks.models.arguments import ModelArgumentError, accepted_arguments, check
 from abductive_tasks.runs import catalog, layout
 
@@ -55,7 +55,7 @@ def test_help_and_tasks_import_neither_lmms_eval_nor_torch():
 def test_the_quick_model_list_is_lmms_evals_registry():
     from lmms_eval.models import MODEL_REGISTRY_V2
 
-    quick = compat.quick_model_names()
+    quick = lmms_source.quick_model_names()
     assert quick == set(MODEL_REGISTRY_V2.list_model_names()) and {"llava_hf", "dumb_pixel", "random_baseline"} <= quick
 
 
@@ -96,10 +96,22 @@ def test_tasks_lists_ours_only_with_a_line_each(capsys):
         ),
         ("\n# Every NL-Eye task. No aggregate_metric_list: not comparable.\n", "Every NL-Eye task."),
         ("task: x\n# a comment after content\n", ""),
+        (  # a sentence over two lines is whole, not cut at the line's end
+            "# Sherlock localization, one request per image: regions x inferences at once (the full\n"
+            "# protocol), val. Image-aware models: the pairs task.\ninclude: x\n",
+            "Sherlock localization, one request per image: regions x inferences at once (the full protocol), val.",
+        ),
     ],
 )
 def test_description_is_the_first_sentence_of_the_leading_comment(text, description):
     assert catalog.leading_comment(text) == description
+
+
+def test_no_task_description_is_cut_mid_phrase():
+    """Each description ends a sentence, with its brackets closed."""
+    for entry in catalog.entries():
+        text = entry.description
+        assert text.endswith((".", "?", "!", ")")) and text.count("(") == text.count(")"), (entry.name, text)
 
 
 # ---------------------------------------------------------------- checks before lmms-eval starts
@@ -227,12 +239,12 @@ def test_arguments_read_from_source_are_those_lmms_eval_builds_with():
 
     from abductive_tasks.models.arguments import CheckedArguments, declared_arguments
 
-    for model, paths in compat.own_model_classes().items():
+    for model, paths in lmms_source.own_model_classes().items():
         for path in paths.values():
             module, _, name = path.rpartition(".")
             cls = getattr(import_module(module), name)
             assert declared_arguments(path) == (accepted_arguments(cls), issubclass(cls, CheckedArguments)), model
-    assert set(compat.own_model_classes()) >= {"dumb_pixel", "random_baseline", "llava", "llava_hf"}
+    assert set(lmms_source.own_model_classes()) >= {"dumb_pixel", "random_baseline", "llava", "llava_hf"}
 
 
 @pytest.mark.parametrize(
@@ -241,7 +253,7 @@ def test_arguments_read_from_source_are_those_lmms_eval_builds_with():
 def test_model_args_split_as_lmms_eval_splits_them(text):
     from lmms_eval.utils import _smart_comma_split
 
-    assert compat.model_arg_entries(text) == (_smart_comma_split(text.strip()) if text.strip() else [])
+    assert lmms_source.model_arg_entries(text) == (_smart_comma_split(text.strip()) if text.strip() else [])
 
 
 def test_option_types_and_choices_read_from_source_are_lmms_evals(monkeypatch):
@@ -264,7 +276,7 @@ def test_option_types_and_choices_read_from_source_are_lmms_evals(monkeypatch):
         for option in action.option_strings
         if action.type in (int, float) or action.choices
     }
-    assert compat.quick_eval_option_values() == expected and expected["--limit"] == (float, None)
+    assert lmms_source.quick_eval_option_values() == expected and expected["--limit"] == (float, None)
 
 
 def test_cuda_is_refused_only_where_it_cannot_work(tmp_path, monkeypatch):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from abductive_tasks import compat
+from abductive_tasks import compat, lmms_source
 from abductive_tasks.compat import loglikelihood_value
 
 from helpers.runs import OFFLINE
@@ -68,7 +68,7 @@ def test_lmms_evals_table_keeps_our_scalar_metrics_and_others_as_they_are():
         "nleye_triplet",
         "mucr",
         "sherlock_retrieval",
-    } <= compat.own_task_names() and "-" not in compat.own_task_names()
+    } <= lmms_source.own_task_names() and "-" not in lmms_source.own_task_names()
 
 
 @pytest.mark.e2e

@@ -17,7 +17,7 @@ import pytest
 import tomllib
 import yaml
 
-from abductive_tasks import cli, compat, settings
+from abductive_tasks import cli, lmms_source, settings
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), *sorted((ROOT / "yaml_tasks").glob("*/README.md"))]
@@ -105,7 +105,7 @@ def test_every_documented_evaluation_names_options_tasks_and_models_that_exist(p
     assert tasks, f"{page}: `{command}` names no task"
     cli.check_tasks(tasks, None)
     model = cli.option_value(argv, "--model")
-    known = compat.quick_model_names()
+    known = lmms_source.quick_model_names()
     assert model.startswith("<") or known is None or model in known, f"{page}: `{command}`: unknown model {model}"
     for name in re.findall(r"\b(ABDUCTIVE_\w+)=", command):
         assert name in settings.VARIABLES, f"{page}: `{command}`: {name} is no setting"

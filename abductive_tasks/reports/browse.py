@@ -517,11 +517,14 @@ def browse_main(argv: list[str]) -> int:
         "how it was read, correct or not; filter by task, category, status.",
     )
     parser.add_argument("run", type=Path, help="a results JSON, or a folder (its newest results JSON)")
-    parser.add_argument("-o", "--out", type=Path, default=Path("items.html"), help="the page (default items.html)")
+    parser.add_argument(
+        "-o", "--out", type=Path, default=None, help="the page (default: items.html in the folder of the run's results)"
+    )
     parser.add_argument("--self-contained", action="store_true", help=SELF_CONTAINED_HELP)
     args = parser.parse_args(argv)
     try:
         results_path = find_results(args.run)
+        args.out = args.out or results_path.parent / "items.html"
         page, count = browse_page(results_path, args.out.parent, args.self_contained)
     except RunError as error:
         print(f"abductive-eval browse: {error}", file=sys.stderr)

@@ -302,7 +302,7 @@ def model_weights(model_args: str, served: str | None = None, hashes: FileHashes
     """Which weights a model ran: a local file or folder by its content (``sha256``), a hub model by the revision its
     local cache resolved (``revision``: a commit; the one asked for when the cache has none yet); {} for a backend
     naming no weights (our baselines). ``served``: the model a vLLM route serves (it names the weights)."""
-    from abductive_tasks.compat import model_arg_entries
+    from abductive_tasks.lmms_source import model_arg_entries
 
     named = dict(entry.split("=", 1) for entry in model_arg_entries(model_args) if "=" in entry)
     name = served or next((named[key].strip().strip("\"'") for key in WEIGHTS_KEYS if named.get(key)), "")

@@ -20,7 +20,7 @@ from abductive_tasks.inputs.data import SAMPLE_ROOT
 from abductive_tasks.reports import browse, report, thumbnails
 from abductive_tasks.reports.diff import disagreements
 
-from helpers.pages import CHROMIUM, chromium_dom, page_data
+from helpers.pages import CHROMIUM, MISSING, chromium_dom, page_data
 
 STAMP = "20260101_000000"
 IMAGES = [str(SAMPLE_ROOT / "nleye" / "images" / "1" / name) for name in ("premise.png", "hypothesis1.png")]
@@ -336,8 +336,8 @@ def test_a_reply_cannot_break_out_of_the_page(tmp_path):
 
 @pytest.mark.e2e
 def test_chromium_draws_the_first_cards_then_more_and_shows_a_hostile_reply_as_text(tmp_path):
-    if not CHROMIUM.exists():
-        pytest.skip("headless-browser test: /usr/bin/chromium is missing (apt-get install -y chromium)")
+    if CHROMIUM is None:
+        pytest.skip(MISSING)
     hostile = '</script><img src=x onerror="document.title=1">'
     lines = [triplet_line(doc_id, hostile if doc_id == 0 else "1", 1, "parsed") for doc_id in range(60)]
     items = browse.read_items(browse.find_results(write_run(tmp_path / "run", "m", lines, [])))
@@ -542,3 +542,10 @@ def test_browse_diff_and_the_ui_show_the_composite_the_model_was_sent(tmp_path, 
     (sent,) = hook("mucr_c2e", "doc_to_visual")(hook("mucr_c2e", "process_docs")(None)[line["doc_id"]])
     assert served.tobytes() == sent.convert("RGB").tobytes()
     assert sample_view("mucr_c2e", line)["images"].startswith("one image sent, left to right: cause, option 1")
+
+
+def test_pages_go_to_the_runs_folder_by_default(two_runs, capsys):
+    a, b = two_runs
+    assert main(["browse", str(a)]) == 0 and (a / "items.html").is_file()
+    assert main(["diff", str(a), str(b), "-o"]) == 0 and (a / "diff.html").is_file()
+    assert f"{a / 'items.html'}: 5 documents" in capsys.readouterr().out
