@@ -4,16 +4,18 @@ under 2 s).
     python utils/bench_cli.py [--repeats 5]
 
 Runs each command as a fresh process (the installed console script next to this Python, ``ABDUCTIVE_DATA=sample``,
-offline) and prints the median and the slowest wall time, with the exit status and the number of lines it wrote to
-stderr. The ``--device cuda:0`` refusal is one only on a machine without a GPU driver. The bad-data case runs on a
-copy of the sample whose NL-Eye annotations lack their columns. Not a test: timings depend on the machine; the
-tests check the cause instead (``--help``, ``tasks`` and every refusal here import neither lmms-eval nor torch).
+offline) and prints the median and the slowest wall time and the median CPU time (user + system, which a busy
+machine does not stretch), with the exit status and the number of lines it wrote to stderr. The ``--device cuda:0``
+refusal is one only on a machine without a GPU driver. The bad-data case runs on a copy of the sample whose NL-Eye
+annotations lack their columns. Not a test: timings depend on the machine; the tests check the cause instead
+(``--help``, ``tasks`` and every refusal here import neither lmms-eval nor torch).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -50,11 +52,16 @@ def bad_data(folder: Path) -> Path:
     return root
 
 
-def timed(command: list[str], env: dict[str, str]) -> tuple[float, int, int]:
-    """Wall seconds, exit status and stderr lines of one run."""
+def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, int, int]:
+    """Wall and CPU seconds (user + system: what the load of a shared machine does not stretch), exit status and
+    stderr lines of one run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
-    return time.perf_counter() - start, done.returncode, len(done.stderr.splitlines())
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return wall, cpu, done.returncode, len(done.stderr.splitlines())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -70,11 +77,12 @@ def main(argv: list[str] | None = None) -> int:
             if arguments[0] == "BAD_DATA":
                 arguments, env["ABDUCTIVE_DATA"] = arguments[1:], broken
             runs = [timed([executable, *arguments], env) for _ in range(args.repeats)]
-            times = [seconds for seconds, _, _ in runs]
-            _, code, lines = runs[-1]
+            times = [seconds for seconds, _, _, _ in runs]
+            cpu = statistics.median(seconds for _, seconds, _, _ in runs)
+            _, _, code, lines = runs[-1]
             shown = " ".join(arguments) + (" (bad data)" if env["ABDUCTIVE_DATA"] == broken else "")
             print(
-                f"{shown:<110} median {statistics.median(times):.2f} s, slowest {max(times):.2f} s "
+                f"{shown:<110} median {statistics.median(times):.2f} s (CPU {cpu:.2f} s), slowest {max(times):.2f} s "
                 f"({args.repeats} runs), exit {code}, {lines} stderr lines"
             )
     return 0
