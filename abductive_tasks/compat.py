@@ -13,7 +13,8 @@ its CLI builds a ``TaskManager``. It
   ``DataError``: bad data does not get better in 2 seconds) and lets the error itself surface, not a
   ``RetryError``.
 
-It sits at the bottom of the package with ``settings``: it imports nothing of ours. What it needs to
+It sits at the bottom of the package with ``settings`` and :mod:`~abductive_tasks.lmms_source` (what is read
+from lmms-eval's source without importing it), the only module of ours it imports. What it needs to
 recognise of ours is declared here and subclassed above (:class:`PermanentLoadError`,
 :class:`OwnStderr`).
 
@@ -21,8 +22,7 @@ The other internals: loglikelihood results reach ``process_results`` stringified
 (:func:`loglikelihood_value`); the YAML hook behind a request's visual (:func:`visual_hook`); the task index and
 YAML loading (:func:`task_manager`,
 :func:`task_config`); the model registry and ``--model_args`` parsing (:func:`model_names`,
-:func:`model_class_path`, :func:`parse_model_args`); where the built-in task YAML lives
-(:func:`builtin_task_folder`); the evaluation entry point the ``abductive-eval`` command wraps
+:func:`model_class_path`, :func:`parse_model_args`); the evaluation entry point the ``abductive-eval`` command wraps
 (:func:`evaluate_cli`, with its results-folder naming and table filter; :func:`parse_eval_args`
 for the checks before it); lmms-eval's other subcommands and its web UI server with our tasks
 (:func:`run_subcommand`, :func:`ui_app`); and the ``llm_judge`` pieces our judge layer builds on. Model backends
@@ -36,17 +36,16 @@ import abc
 import argparse
 import ast
 import functools
-import importlib.util
 import inspect
-import os
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 import orjson
+
+from abductive_tasks.lmms_source import own_task_names, tasks_path
 
 _installed = False
 
@@ -63,11 +62,6 @@ class OwnStderr(abc.ABC):
         """The standard error of the metric aggregated over ``items``, "N/A" when none."""
 
 
-def tasks_path() -> Path:
-    """The installed folder holding our task YAML (``abductive_tasks.tasks``)."""
-    return Path(str(files("abductive_tasks.tasks")))
-
-
 def install() -> None:
     """Hook our tasks and statistics into lmms-eval (idempotent)."""
     global _installed
@@ -77,6 +71,58 @@ def install() -> None:
     _register_task_folder()
     _route_stderr()
     _stop_retrying_data_errors()
+    _compact_tables()
+
+
+SHOW_POINTER = (
+    "abductive-tasks: the breakdowns, 95% intervals and coverage of {tasks} are in the results JSON; "
+    "abductive-eval show <output_path> prints them"
+)
+
+
+def _compact_tables() -> None:
+    """lmms-eval 0.7.3's end-of-run table (``utils.make_table``) prints a row per metric key with its value as is: a
+    dict-valued one (our breakdowns, ``<prefix>_ci95``, ``<prefix>_counts``) in full on one line, hundreds of
+    characters wide; only ``*_stderr`` and a few stability keys are left out by name, and nothing by value. Our
+    tasks' rows keep the scalar metrics (their ``Stderr`` column is our bootstrap), one line after the table says
+    where the rest is. The module global is replaced before ``lmms_eval.__main__`` imports it by name (our entry
+    point loads while it imports ``lmms_eval.evaluator``), and wherever it was already imported."""
+    import sys
+
+    import lmms_eval.utils as lmms_utils
+
+    builtin = lmms_utils.make_table
+    if getattr(builtin, "compacts_ours", False):
+        return
+
+    @functools.wraps(builtin)
+    def make_table(result_dict, column="results", *args, **kwargs):
+        ours = own_task_names()
+        rows = result_dict.get(column) or {}
+        compacted = [
+            name
+            for name, metrics in rows.items()
+            if name in ours and any(isinstance(value, dict | list) for value in metrics.values())
+        ]
+        if not compacted:
+            return builtin(result_dict, column, *args, **kwargs)
+        kept = {
+            name: {key: value for key, value in metrics.items() if not isinstance(value, dict | list)}
+            if name in compacted
+            else metrics
+            for name, metrics in rows.items()
+        }
+        table = builtin({**result_dict, column: kept}, column, *args, **kwargs)
+        if column != "results":
+            return table
+        named = compacted[0] if len(compacted) == 1 else f"{len(compacted)} tasks"
+        return f"{table.rstrip()}\n{SHOW_POINTER.format(tasks=named)}\n"
+
+    make_table.compacts_ours = True
+    lmms_utils.make_table = make_table
+    for name in ("lmms_eval.__main__", "lmms_eval.evaluator", "__main__"):
+        if getattr(sys.modules.get(name), "make_table", None) is builtin:
+            sys.modules[name].make_table = make_table
 
 
 def _register_task_folder() -> None:
@@ -198,78 +244,11 @@ def model_names() -> list[str]:
     return MODEL_REGISTRY_V2.list_model_names()
 
 
-def quick_model_names() -> set[str] | None:
-    """The names ``--model`` accepts, read without importing lmms-eval (which takes seconds: it indexes every task):
-    lmms-eval's built-in tables and aliases from the source of ``lmms_eval.models``, and our entry point's
-    ``model_id`` values from the source of :mod:`abductive_tasks.models.manifests`. None when that cannot tell:
-    another package registers models (entry points or ``LMMS_EVAL_PLUGINS``), or the source is not as expected."""
-    from importlib.metadata import entry_points
-
-    plugins = [
-        point for point in entry_points(group="lmms_eval.models") if not point.value.startswith("abductive_tasks.")
-    ]
-    spec = importlib.util.find_spec("lmms_eval")
-    if plugins or os.environ.get("LMMS_EVAL_PLUGINS") or spec is None or not spec.submodule_search_locations:
-        return None
-    source = Path(list(spec.submodule_search_locations)[0]) / "models" / "__init__.py"
-    tables = {"AVAILABLE_SIMPLE_MODELS", "AVAILABLE_CHAT_TEMPLATE_MODELS", "MODEL_ALIASES"}
-    names: set[str] = set()
-    try:
-        for node in ast.parse(source.read_text(encoding="utf-8")).body:
-            target = node.targets[0] if isinstance(node, ast.Assign) else getattr(node, "target", None)
-            if isinstance(target, ast.Name) and target.id in tables and node.value is not None:
-                table = ast.literal_eval(node.value)
-                names |= set(table)
-                if target.id == "MODEL_ALIASES":
-                    names |= {alias for aliases in table.values() for alias in aliases}
-                tables.discard(target.id)
-    except (OSError, SyntaxError, ValueError):
-        return None
-    ours = Path(__file__).with_name("models") / "manifests.py"
-    for node in ast.walk(ast.parse(ours.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.keyword) and node.arg == "model_id" and isinstance(node.value, ast.Constant):
-            names.add(node.value.value)
-    return None if tables else names
-
-
-def quick_eval_options() -> set[str] | None:
-    """The option strings of lmms-eval's ``eval`` (``--model``, ``--output_path``, ...), read without importing
-    lmms-eval (seconds) from the ``add_argument`` calls of ``parse_eval_args`` in the source of
-    ``lmms_eval.__main__``. None when the source is not as expected."""
-    spec = importlib.util.find_spec("lmms_eval")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    source = Path(list(spec.submodule_search_locations)[0]) / "__main__.py"
-    try:
-        tree = ast.parse(source.read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, ValueError):
-        return None
-    function = next(
-        (node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "parse_eval_args"), None
-    )
-    options = {
-        argument.value
-        for node in ast.walk(function or ast.Module(body=[], type_ignores=[]))
-        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "add_argument"
-        for argument in node.args
-        if isinstance(argument, ast.Constant) and isinstance(argument.value, str) and argument.value.startswith("-")
-    }
-    return options | {"-h", "--help"} if "--model" in options and "--tasks" in options else None
-
-
 def model_class_path(name: str, force_simple: bool = False) -> str:
     """The ``module.Class`` lmms-eval would load for ``--model name`` (without importing it)."""
     from lmms_eval.models import MODEL_REGISTRY_V2
 
     return MODEL_REGISTRY_V2.resolve(name, force_simple=force_simple).class_path
-
-
-def builtin_task_folder() -> Path | None:
-    """lmms-eval's own task YAML folder, located without importing lmms-eval (None if not installed)."""
-    spec = importlib.util.find_spec("lmms_eval")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    return Path(list(spec.submodule_search_locations)[0]) / "tasks"
 
 
 # (backend name, parsed model_args) -> (model_name, results folder name)
@@ -454,6 +433,31 @@ def _colour_only_on_a_terminal(logger: Any) -> Iterator[None]:
         del logger.add
 
 
+@contextmanager
+def _annotated_results(annotate: Callable[[dict], None]) -> Iterator[None]:
+    """Each run's results, as ``lmms_eval.__main__`` gets them from ``evaluator.simple_evaluate``, given to
+    ``annotate`` before lmms-eval writes and prints them (it may add keys of its own)."""
+    import lmms_eval.__main__ as lmms_main
+
+    builtin = lmms_main.evaluator.simple_evaluate
+
+    @functools.wraps(builtin)
+    def simple_evaluate(*args, **kwargs):
+        results = builtin(*args, **kwargs)
+        if isinstance(results, dict):
+            try:
+                annotate(results)
+            except Exception as error:  # a record that cannot be made must not cost the run its results
+                lmms_main.eval_logger.warning(f"results not annotated: {type(error).__name__}: {error}")
+        return results
+
+    lmms_main.evaluator.simple_evaluate = simple_evaluate
+    try:
+        yield
+    finally:
+        lmms_main.evaluator.simple_evaluate = builtin
+
+
 def evaluate_cli(
     argv: list[str],
     name_runs: RunNamer | None = None,
@@ -461,6 +465,7 @@ def evaluate_cli(
     table_note: str = "",
     redact: Callable[[str], str] | None = None,
     quiet: tuple[type[BaseException], ...] = (),
+    annotate: Callable[[dict], None] | None = None,
 ) -> tuple[list[dict], list[BaseException], int]:
     """Run lmms-eval's CLI evaluation on ``argv``; return the results of every finished run, the
     exceptions lmms-eval swallowed (0.7.3 logs them and exits 0) and the exit code it asked for.
@@ -470,7 +475,8 @@ def evaluate_cli(
     leaves out the tasks in ``hide_in_table`` (printing ``table_note`` when none is left). ``redact`` (text -> text)
     is applied to every results and samples file lmms-eval writes, and to what it prints; a reply it changes is not
     cached (:func:`caching_without_secrets`). An error of a ``quiet`` type (a user's error, said in one line) gets no
-    traceback from lmms-eval (``--verbosity DEBUG`` re-raises it, as lmms-eval does).
+    traceback from lmms-eval (``--verbosity DEBUG`` re-raises it, as lmms-eval does). ``annotate`` gets each
+    run's results before lmms-eval writes them.
     """
     import sys
 
@@ -500,6 +506,7 @@ def evaluate_cli(
             _printing_without_secrets(redact),
             _writing_without_secrets(redact) if redact else nullcontext(),
             caching_without_secrets(redact) if redact else nullcontext(),
+            _annotated_results(annotate) if annotate else nullcontext(),
             _colour_only_on_a_terminal(lmms_main.eval_logger),
             _no_traceback_for(lmms_main, quiet),
         ):
@@ -515,14 +522,41 @@ def evaluate_cli(
 # ---------------------------------------------------------------- lmms-eval's own tools (power, ui)
 
 
-def run_subcommand(argv: list[str]) -> int:
+def run_subcommand(argv: list[str], task_size: Callable[[str, Any], int | None] | None = None) -> int:
     """``lmms-eval <argv>`` (a subcommand such as ``power``) in process, with our tasks registered: lmms-eval 0.7.3
-    loads model entry points only for an evaluation, so its ``power`` and ``tasks`` subcommands never see ours."""
+    loads model entry points only for an evaluation, so its ``power`` and ``tasks`` subcommands never see ours.
+    ``task_size(name, task)``: the sample size ``power`` gives a task (None: its documents, lmms-eval's count)."""
     import sys
 
+    from lmms_eval.cli import power_utils
     from lmms_eval.cli.dispatch import main as lmms_main
 
     install()
+    builtin = power_utils.collect_task_sizes
+
+    @functools.wraps(builtin)
+    def collect_task_sizes(tasks_arg, *args, **kwargs):  # the tasks it loads, seen as it loads them
+        import lmms_eval.tasks
+
+        loaded: dict[str, Any] = {}
+        get_task_dict = lmms_eval.tasks.get_task_dict
+
+        def seen(*call_args, **call_kwargs):
+            found = get_task_dict(*call_args, **call_kwargs)
+            loaded.update(found)
+            return found
+
+        lmms_eval.tasks.get_task_dict = seen
+        try:
+            sizes = builtin(tasks_arg, *args, **kwargs)
+        finally:
+            lmms_eval.tasks.get_task_dict = get_task_dict
+        for name in sizes:
+            size = task_size(name, loaded[name]) if task_size and name in loaded else None
+            sizes[name] = size or sizes[name]
+        return sizes
+
+    power_utils.collect_task_sizes = collect_task_sizes
     saved, sys.argv = sys.argv, ["lmms-eval", *argv]
     try:
         lmms_main()
@@ -530,6 +564,7 @@ def run_subcommand(argv: list[str]) -> int:
         return exit_.code if isinstance(exit_.code, int) else 0 if exit_.code is None else 1
     finally:
         sys.argv = saved
+        power_utils.collect_task_sizes = builtin
     return 0
 
 

@@ -43,6 +43,14 @@ OPTION_PANELS = [f"Option {number}" for number in range(1, N_CANDIDATES + 1)]
 PAIR_PANELS = ["Cause image", "Effect image"]
 
 
+def composite_panels(task: str, images: int) -> list[str]:
+    """The captions :func:`doc_to_visual_composite` draws over the ``images`` panels of a document of ``task`` (the
+    document's ``panel_labels``): what a report needs to draw a logged document's composite again."""
+    if images == 1 + N_CANDIDATES:
+        return [QUERY_PANEL["e2c" if "e2c" in task.split("_") else "c2e"], *OPTION_PANELS]
+    return list(PAIR_PANELS)
+
+
 def _image_choice_doc(item: dict, by_id: dict[str, dict], direction: str) -> dict:
     """C2E: the cause image and four candidate effect images; E2C the reverse (Eq. 1-2)."""
     query, answer = ("cause_image", "effect_image") if direction == "c2e" else ("effect_image", "cause_image")

@@ -31,6 +31,7 @@ from abductive_tasks.reports.browse import (
 )
 
 REPLY_CHARS = 70
+DEFAULT_PAGE = Path("diff.html")  # -o without a page: in the folder of RUN_A's results
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,15 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("run_a", type=Path, help="a results JSON, or a folder (its newest results JSON)")
     parser.add_argument("run_b", type=Path)
-    parser.add_argument("-o", "--out", type=Path, default=None, help="also write them all as an HTML page")
+    parser.add_argument(
+        "-o",
+        "--out",
+        type=Path,
+        nargs="?",
+        const=DEFAULT_PAGE,
+        default=None,
+        help="also write them all as an HTML page (-o alone: diff.html in the folder of RUN_A's results)",
+    )
     parser.add_argument("--show", type=int, default=3, metavar="N", help="documents printed per task (default 3)")
     parser.add_argument("--self-contained", action="store_true", help=SELF_CONTAINED_HELP)
     args = parser.parse_args(argv)
@@ -109,6 +118,8 @@ def main(argv: list[str]) -> int:
         return 1
     if label_a == label_b:
         label_a, label_b = f"A: {label_a}", f"B: {label_b}"
+    if args.out == DEFAULT_PAGE:
+        args.out = path_a.parent / DEFAULT_PAGE.name
     print("\n".join(report_lines(label_a, label_b, common, found, max(args.show, 0))))
     if args.out:
         rows = [
@@ -130,5 +141,5 @@ def main(argv: list[str]) -> int:
         except OSError as error:
             print(f"abductive-eval diff: cannot write {args.out} ({error.strerror or error})", file=sys.stderr)
             return 1
-        print(f"{args.out}: {len(found)} documents; " + "\n".join(image_lines(page.images)))
+        print(f"{args.out}: {len(found)} documents; " + "\n".join(image_lines(page.images, page.composites)))
     return 0

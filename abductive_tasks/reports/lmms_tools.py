@@ -30,8 +30,9 @@ from PIL import Image
 
 from abductive_tasks import compat
 from abductive_tasks.inputs.data import SAMPLE_ROOT
-from abductive_tasks.inputs.images import compose_row, image_cache_dir
+from abductive_tasks.inputs.images import image_cache_dir
 from abductive_tasks.reports.browse import item_of, record_of
+from abductive_tasks.reports.composites import sent_picture
 from abductive_tasks.reports.ui_guard import UiGuard, new_token
 
 VERDICT_MARKS = {"correct": "✓ correct", "wrong": "✗ wrong", "unparsable": "? unparsable", "request_failed": "! failed"}
@@ -52,7 +53,28 @@ def power_main(argv: list[str]) -> int:
     if verbosity in LOG_LEVELS:
         logger.remove()
         logger.add(sys.stderr, level=verbosity)
-    return compat.run_subcommand(["power", *argv])
+    code = compat.run_subcommand(["power", *argv], task_size=resampled_units)
+    print(
+        "abductive-tasks: n counts each of our tasks' resampling units (NL-Eye and MuCR items, DVE premise-hypothesis "
+        "pairs), which its intervals and paired comparisons resample, not its documents"
+    )
+    return code
+
+
+UNIT_FIELDS = ("pair_id", "item_id")  # the document field naming a task's resampling unit, in order of precedence
+
+
+def resampled_units(task: str, loaded: Any) -> int | None:
+    """The units a task of ours resamples (distinct ``pair_id``, else ``item_id``, of its documents); None for
+    another task, or one whose documents name neither."""
+    from abductive_tasks.runs import catalog
+
+    docs = getattr(loaded, "eval_docs", None)
+    if task not in catalog.names() or docs is None or not len(docs):
+        return None
+    columns = set(getattr(docs, "column_names", None) or docs[0])
+    field = next((name for name in UNIT_FIELDS if name in columns), None)
+    return None if field is None else len({doc[field] for doc in docs})
 
 
 def data_folders() -> list[Path]:
@@ -68,10 +90,11 @@ def data_folders() -> list[Path]:
 
 
 def sample_picture(task: str, line: Mapping[str, Any], roots: Sequence[Path] = ()) -> tuple[bytes, str] | None:
-    """The input images of one logged document (``input_media``, written by lmms-eval's evaluator) side by side as
-    one PNG, in the order the model got them; None when the sample names none, or one is gone, unreadable (a
-    picture missing a panel would misplace the others) or outside ``roots`` and the data folders
-    (:func:`data_folders`; links resolved): a samples file can name any path."""
+    """The input images of one logged document (``input_media``, written by lmms-eval's evaluator) as one PNG: on a
+    composite task the one image the model was sent (:mod:`abductive_tasks.reports.composites`), else side by side
+    in the order the model got them; None when the sample names none, or one is gone, unreadable (a picture missing
+    a panel would misplace the others) or outside ``roots`` and the data folders (:func:`data_folders`; links
+    resolved): a samples file can name any path."""
     paths = tuple(item_of(task, line).images)
     allowed = [Path(root).expanduser().resolve() for root in (*roots, *data_folders())]
     if not paths or not all(Path(path).is_file() for path in paths):
@@ -79,7 +102,7 @@ def sample_picture(task: str, line: Mapping[str, Any], roots: Sequence[Path] = (
     if not all(any(Path(path).resolve().is_relative_to(root) for root in allowed) for path in paths):
         return None
     try:
-        picture = compose_row(paths)
+        picture = sent_picture(task, paths)
     except (OSError, ValueError, Image.DecompressionBombError):  # unreadable (our DataError is a ValueError)
         return None
     buffer = io.BytesIO()
@@ -101,7 +124,7 @@ def sample_view(task: str, line: Mapping[str, Any]) -> dict[str, Any] | None:
     if item.category:
         view["category"] = item.category
     if item.roles:
-        view["images"] = ", ".join(item.roles)
+        view["images"] = ("one image sent, left to right: " if item.composite else "") + ", ".join(item.roles)
     return view | item.details
 
 

@@ -295,3 +295,36 @@ def limit_covers(run_limit: int | float | None, wanted: int | float | None) -> b
     if run_limit is None or run_limit == wanted:
         return True
     return wanted is not None and run_limit >= 1 and wanted >= 1 and run_limit >= wanted
+
+
+WEIGHTS_KEYS = ("pretrained", "model")  # --model_args entries naming a model's weights (hub id or local folder)
+
+
+def model_weights(model_args: str, served: str | None = None, hashes: FileHashes | None = None) -> dict:
+    """Which weights a model ran: a local file or folder by its content (``sha256``), a hub model by the revision its
+    local cache resolved (``revision``: a commit; the one asked for when the cache has none yet); {} for a backend
+    naming no weights (our baselines). ``served``: the model a vLLM route serves (it names the weights)."""
+    from abductive_tasks.lmms_source import model_arg_entries
+
+    named = dict(entry.split("=", 1) for entry in model_arg_entries(model_args) if "=" in entry)
+    name = served or next((named[key].strip().strip("\"'") for key in WEIGHTS_KEYS if named.get(key)), "")
+    if not name:
+        return {}
+    local = Path(name).expanduser()
+    if local.exists():
+        return {"name": local.name, "sha256": content_digest(local, hashes)}
+    revision = str(named.get("revision") or "main").strip()
+    return {"name": name, "revision": _cached_revision(name, revision) or revision}
+
+
+def _cached_revision(repo: str, revision: str) -> str | None:
+    """The commit the local Hugging Face cache resolved ``revision`` of model ``repo`` to (None: not cached)."""
+    if len(revision) == 40 and all(char in "0123456789abcdef" for char in revision):
+        return revision
+    try:
+        from huggingface_hub import constants
+
+        ref = Path(constants.HF_HUB_CACHE) / f"models--{repo.replace('/', '--')}" / "refs" / revision
+        return ref.read_text(encoding="utf-8").strip() or None
+    except (ImportError, OSError, UnicodeDecodeError):
+        return None

@@ -231,6 +231,16 @@ def judge_configured() -> bool:
     return _current_judge()[0] is not None
 
 
+def judge_description() -> dict | None:
+    """The judge the environment configures (provider and model), None when none is usable: what a run records."""
+    if not judge_configured():
+        return None
+    return {
+        "api_type": os.environ.get("API_TYPE", "openai").strip().lower() or "openai",
+        "model_version": os.environ.get("MODEL_VERSION") or DEFAULT_MODEL,
+    }
+
+
 _warned: set[str] = set()
 _warned_guard = threading.Lock()
 _muted: contextvars.ContextVar[bool] = contextvars.ContextVar("not_computed_warnings_muted", default=False)

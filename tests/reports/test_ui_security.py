@@ -19,10 +19,10 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from helpers.pages import CHROMIUM, MISSING
 from helpers.runs import OFFLINE
 
 ABDUCTIVE_EVAL = str(Path(sys.executable).with_name("abductive-eval"))
-CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -334,8 +334,8 @@ def chromium_dom(url: str, profile: Path, *flags: str) -> str:
 
 @pytest.fixture
 def chromium():
-    if not CHROMIUM.exists():
-        pytest.skip("headless-browser test: /usr/bin/chromium is missing (apt-get install -y chromium)")
+    if CHROMIUM is None:
+        pytest.skip(MISSING)
     return chromium_dom
 
 

@@ -695,3 +695,31 @@ def test_an_edited_file_hash_row_is_not_believed(data_copy, tmp_path):
         connection.execute(f"UPDATE {name} SET sha256 = ? WHERE path = ?", ("0" * 64, str(image.resolve())))
     assert FileHashes(table).sha256(image) != "0" * 64
     assert data_fingerprint("nleye", str(data_copy), FileHashes(table)) == first
+
+
+def test_the_weights_a_model_ran_are_named_by_content_or_by_the_revision_its_cache_resolved(tmp_path, monkeypatch):
+    from huggingface_hub import constants
+
+    from abductive_tasks.runs.identity import content_digest, model_weights
+
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+    local = tmp_path / "tiny-llava"
+    local.mkdir()
+    (local / "model.safetensors").write_bytes(b"weights")
+    assert model_weights(f"pretrained={local},device_map=cpu") == {
+        "name": "tiny-llava",
+        "sha256": content_digest(local),
+    }
+    before = content_digest(local)
+    (local / "model.safetensors").write_bytes(b"other weights")  # replaced at the same path: another digest
+    assert model_weights(f"pretrained={local}")["sha256"] == content_digest(local) != before
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
+    assert model_weights("pretrained=org/model") == {"name": "org/model", "revision": "main"}  # not downloaded yet
+    refs = tmp_path / "hub" / "models--org--model" / "refs"
+    refs.mkdir(parents=True)
+    (refs / "main").write_text("a" * 40)
+    assert model_weights("pretrained=org/model,revision=main") == {"name": "org/model", "revision": "a" * 40}
+    assert model_weights("pretrained=org/model,revision=" + "b" * 40)["revision"] == "b" * 40
+    assert model_weights("model=org/model", served=None)["revision"] == "a" * 40  # lmms-eval's openai/vllm name
+    assert model_weights("model=served-name", served="org/model")["revision"] == "a" * 40  # what vLLM serves
+    assert model_weights("seed=3") == {} and model_weights("") == {}

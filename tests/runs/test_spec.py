@@ -82,6 +82,16 @@ def test_user_errors_are_short_without_a_traceback_unless_debug(tmp_path, capsys
     assert "absent.yaml: cannot read the spec (No such file or directory)" in capsys.readouterr().err
 
 
+def test_a_limit_on_the_batch_command_line_points_to_the_spec_key(capsys):
+    for given in (["--limit", "2"], ["--limit=2"]):
+        with pytest.raises(SystemExit) as exited:
+            main(["spec.yaml", *given])
+        assert exited.value.code == 2
+        assert capsys.readouterr().err.splitlines()[-1] == (
+            "abductive-eval batch: error: --limit is a key of the spec, not an option: add `limit: 2` to spec.yaml"
+        )
+
+
 def test_an_unwritable_output_folder_is_one_line(tmp_path, capsys):
     blocked = tmp_path / "a-file"  # a folder cannot be made under a file (whoever runs the test, root too)
     blocked.write_text("")

@@ -30,7 +30,11 @@ items both answered, includes 0; :mod:`abductive_tasks.reports.compare`) are mar
 * ``plots/headline.png`` (percentage metrics, one axis per panel, error bars, chance lines, values),
   ``plots/headline_raw.png`` (the others, when any has a value), ``plots/<task>__<metric>.png``
   (breakdowns); skipped, with one line, without matplotlib;
-* ``paper_reported.csv``.
+* ``paper_reported.csv``;
+* ``leaderboard.json``: where the numbers come from (:mod:`~abductive_tasks.reports.leaderboard.provenance`: data
+  sources and fingerprints, dates, package and task versions, each model's weights and judge), in full, and every
+  cell. The Markdown and HTML pages say the same in a header block and a footnote; a cell on another data version
+  than most rows is marked (data B) there and hatched in the plots.
 """
 
 from __future__ import annotations
@@ -43,12 +47,15 @@ from pathlib import Path
 from abductive_tasks.inputs.files import write_outputs
 from abductive_tasks.reports import plots
 from abductive_tasks.reports.leaderboard.cells import Leaderboard, collect
+from abductive_tasks.reports.leaderboard.provenance import Provenance, provenance
 from abductive_tasks.reports.leaderboard.ranking import COMPARE_COLUMNS, Statistics, compare_models, statistics
 from abductive_tasks.reports.leaderboard.render import (
     compare_markdown,
+    console_summary,
     csv_text,
     dict_row,
     html_page,
+    json_text,
     markdown,
     write_csv,
     write_plots,
@@ -62,6 +69,7 @@ def write_report(
     suite: Suite | None = None,
     board: Leaderboard | None = None,
     found: Statistics | None = None,
+    origin: Provenance | None = None,
 ) -> dict[str, Path]:
     """Write the files the module docstring lists (default folder: ``<results_dir>/leaderboard``) as one set: each
     is made in a staging folder inside ``out``, then all replace the earlier report together
@@ -83,8 +91,12 @@ def write_report(
         except plots.PlotsUnavailable as error:
             plot_files, skipped = [], str(error)
             print(f"leaderboard: {skipped}", file=sys.stderr)
-        (staging / "leaderboard.md").write_text(markdown(board, plot_files, staging, found))
-        (staging / "leaderboard.html").write_text(html_page(board, plot_files, staging, found, no_plots=skipped))
+        origin = origin or provenance(board)
+        (staging / "leaderboard.md").write_text(markdown(board, plot_files, staging, found, origin))
+        (staging / "leaderboard.html").write_text(
+            html_page(board, plot_files, staging, found, no_plots=skipped, origin=origin)
+        )
+        (staging / "leaderboard.json").write_text(json_text(board, found, origin))
         files = {out / path.relative_to(staging): path.read_bytes() for path in staging.rglob("*") if path.is_file()}
         write_outputs(files)
     finally:
@@ -96,6 +108,7 @@ def write_report(
         **{kind: out / path.relative_to(staging) for kind, path in written.items()},
         "markdown": out / "leaderboard.md",
         "html": out / "leaderboard.html",
+        "json": out / "leaderboard.json",
         "plots": out / "plots",
     }
 
@@ -133,9 +146,10 @@ def main(argv: list[str]) -> int:
     if unknown:
         parser.error(f"--compare: no model {unknown} in {args.results_dir}; models: {', '.join(board.rows)}")
     found = statistics(board)
+    origin = provenance(board)
     try:
-        written = write_report(args.results_dir, args.out, board=board, found=found)
-        print(written["markdown"].read_text())
+        written = write_report(args.results_dir, args.out, board=board, found=found, origin=origin)
+        print(console_summary(board, found, origin))
         if args.compare:
             a, b = args.compare
             rows = compare_models(board, found, a, b)
