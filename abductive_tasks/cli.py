@@ -472,10 +472,8 @@ def compat_model_args(text: str | None) -> dict[str, str]:
     """``--model_args`` as name -> value text, read without lmms-eval (for the checks before it starts)."""
     from abductive_tasks import lmms_source
 
-    return dict(
-        (part.strip().strip("\"'") for part in entry.split("=", 1))
-        for entry in lmms_source.model_arg_entries(text or "")
-    )
+    pairs = [entry.split("=", 1) for entry in lmms_source.model_arg_entries(text or "")]
+    return {name.strip().strip("\"'"): value.strip().strip("\"'") for name, value in pairs}
 
 
 def check_command_line(argv: list[str]) -> None:
@@ -508,12 +506,13 @@ def check_model_and_data(model: str | None, model_args: object, tasks: str | Non
     at once what is wrong), the hub's after the model (an unreachable hub is said before any download)."""
     from abductive_tasks import settings
 
-    tasks = None if tasks in LIST_TASKS else tasks
-    data = bool(tasks) and (verbosity or "").upper() != "DEBUG"
+    if not tasks or tasks in LIST_TASKS:
+        return
+    data = (verbosity or "").upper() != "DEBUG"
     local = settings.data_source() != ""
     if data and local:
         check_data(tasks)
-    if model and tasks:
+    if model:
         check_model_on_hub(model, model_args)
     if data and not local:
         check_data(tasks)
@@ -601,19 +600,19 @@ def record_provenance(results: dict) -> None:
     from abductive_tasks.runs.suite import Suite, SuiteError
     from abductive_tasks.scoring.judge import judge_description
 
-    suite, benchmarks = Suite(), set()
+    suite, benchmarks = Suite(), set[str]()
     for task in results.get("results") or {}:
         try:
-            benchmarks.add(
-                suite.facts(task).benchmark if task in catalog.names() and not suite.is_group(task) else None
-            )
+            benchmark = suite.facts(task).benchmark if task in catalog.names() and not suite.is_group(task) else None
         except SuiteError:
             continue
-    config = results.get("config") if isinstance(results.get("config"), dict) else {}
-    model_args = config.get("model_args")
+        if benchmark is not None:
+            benchmarks.add(benchmark)
+    config = results.get("config")
+    model_args = config.get("model_args") if isinstance(config, dict) else None
     results[PROVENANCE_KEY] = {
         "versions": package_versions(),
-        "data": {name: data_fingerprint(name, settings.data_source()) for name in sorted(benchmarks - {None})},
+        "data": {name: data_fingerprint(name, settings.data_source()) for name in sorted(benchmarks)},
         "weights": model_weights(model_args) if isinstance(model_args, str) else None,
         "judge": judge_description(),
     }

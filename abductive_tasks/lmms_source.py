@@ -38,7 +38,9 @@ def quick_model_names() -> set[str] | None:
     names: set[str] = set()
     try:
         for node in ast.parse(source.read_text(encoding="utf-8")).body:
-            target = node.targets[0] if isinstance(node, ast.Assign) else getattr(node, "target", None)
+            if not isinstance(node, ast.Assign | ast.AnnAssign):  # `NAME = {...}` or `NAME: type = {...}`
+                continue
+            target = node.targets[0] if isinstance(node, ast.Assign) else node.target
             if isinstance(target, ast.Name) and target.id in tables and node.value is not None:
                 table = ast.literal_eval(node.value)
                 names |= set(table)
@@ -61,7 +63,9 @@ def own_model_classes() -> dict[str, dict[str, str]]:
             given = {
                 keyword.arg: keyword.value.value
                 for keyword in node.keywords
-                if isinstance(keyword.value, ast.Constant) and isinstance(keyword.value.value, str)
+                if keyword.arg is not None  # not `**mapping`
+                and isinstance(keyword.value, ast.Constant)
+                and isinstance(keyword.value.value, str)
             }
             if "model_id" in given:
                 found[given.pop("model_id")] = given
@@ -71,7 +75,10 @@ def own_model_classes() -> dict[str, dict[str, str]]:
 def model_arg_entries(text: str) -> list[str]:
     """``--model_args`` split into its entries as lmms-eval 0.7.3 splits them (``simple_parse_args_string``: at
     commas outside quotes, braces and brackets), without importing it (seconds)."""
-    entries, current, depth, quote = [], [], 0, None
+    entries: list[str] = []
+    current: list[str] = []
+    depth = 0
+    quote: str | None = None
     for index, char in enumerate(text.strip()):
         if char in "\"'" and (index == 0 or text.strip()[index - 1] != "\\"):
             quote = char if quote is None else None if char == quote else quote
@@ -132,8 +139,8 @@ def quick_eval_option_values() -> dict[str, tuple[type | None, tuple | None]]:
     found: dict[str, tuple[type | None, tuple | None]] = {}
     for call in _eval_option_calls() or ():
         keywords = {keyword.arg: keyword.value for keyword in call.keywords}
-        kind = keywords.get("type")
-        kind = {"int": int, "float": float}.get(kind.id) if isinstance(kind, ast.Name) else None
+        named = keywords.get("type")
+        kind = {"int": int, "float": float}.get(named.id) if isinstance(named, ast.Name) else None
         try:
             choices = tuple(ast.literal_eval(keywords["choices"])) if "choices" in keywords else None
         except ValueError:

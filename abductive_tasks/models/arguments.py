@@ -149,25 +149,31 @@ def _resolve(module: str, expression: ast.expr, depth: int = 0) -> tuple[str, st
         where, _, name = target.rpartition(".")
         return _resolve(where, ast.Name(name), depth + 1)
     if isinstance(expression, ast.Attribute) and isinstance(expression.value, ast.Name):
-        where = imported.get(expression.value.id)
-        return _resolve(where, ast.Name(expression.attr), depth + 1) if where else None
+        owner = imported.get(expression.value.id)
+        return _resolve(owner, ast.Name(expression.attr), depth + 1) if owner else None
     return None
 
 
-def _linearization(key: tuple[str, str], seen: frozenset = frozenset()) -> list[tuple[str, str]] | None:
+def _linearization(
+    key: tuple[str, str], seen: frozenset[tuple[str, str]] = frozenset()
+) -> list[tuple[str, str]] | None:
     """The method resolution order (C3) of a class read from source; None when a base cannot be read."""
     if key in seen:
         return None
     node = (_module_source(key[0]) or ({}, {}))[0].get(key[1])
     if node is None:  # a class of a module already imported without its source (a frozen one: abc.ABC, object)
         loaded = getattr(sys.modules.get(key[0]), key[1], None)
-        plain = isinstance(loaded, type) and all("__init__" not in vars(klass) for klass in loaded.__mro__[:-1])
-        return [(klass.__module__, klass.__qualname__) for klass in loaded.__mro__] if plain else None
-    bases = [_resolve(key[0], base) for base in node.bases] or [("builtins", "object")]
-    if None in bases:
+        if not isinstance(loaded, type) or any("__init__" in vars(klass) for klass in loaded.__mro__[:-1]):
+            return None
+        return [(klass.__module__, klass.__qualname__) for klass in loaded.__mro__]
+    resolved = [_resolve(key[0], base) for base in node.bases]
+    bases = [base for base in resolved if base is not None]
+    if len(bases) < len(resolved):
         return None
-    orders = [_linearization(base, seen | {key}) for base in bases]
-    if any(order is None for order in orders):
+    bases = bases or [("builtins", "object")]
+    found = [_linearization(base, seen | {key}) for base in bases]
+    orders = [order for order in found if order is not None]
+    if len(orders) < len(found):
         return None
     pending = [list(order) for order in orders] + [list(bases)]
     merged = [key]

@@ -27,18 +27,21 @@ def torch_build() -> tuple[str | None, str | None] | None:
     spec = importlib.util.find_spec("torch")
     if spec is None or not spec.submodule_search_locations:
         return None
+    values: dict[str, object] = {}
     try:
         tree = ast.parse((Path(list(spec.submodule_search_locations)[0]) / "version.py").read_text(encoding="utf-8"))
-        values = {
-            node.target.id if isinstance(node, ast.AnnAssign) else node.targets[0].id: ast.literal_eval(node.value)
-            for node in tree.body
-            if isinstance(node, ast.Assign | ast.AnnAssign)
-            and node.value is not None
-            and isinstance(node.target if isinstance(node, ast.AnnAssign) else node.targets[0], ast.Name)
-        }
+        for node in tree.body:
+            if not isinstance(node, ast.Assign | ast.AnnAssign):  # `name = value` or `name: type = value`
+                continue
+            target = node.target if isinstance(node, ast.AnnAssign) else node.targets[0]
+            if isinstance(target, ast.Name) and node.value is not None:
+                values[target.id] = ast.literal_eval(node.value)
     except (OSError, SyntaxError, ValueError):
         return None
-    return (values.get("cuda"), values.get("hip")) if "cuda" in values else None
+    cuda, hip = values.get("cuda"), values.get("hip")
+    if "cuda" not in values or not isinstance(cuda, str | None) or not isinstance(hip, str | None):
+        return None
+    return cuda, hip
 
 
 def cuda_unavailable(

@@ -407,16 +407,18 @@ def render(
     images: list[str] = []
     ids: dict[str, int] = {}
 
-    def uri_id(uri: str | None) -> int | None:
-        if uri is None:
-            return None
+    def uri_id(uri: str) -> int:
         if uri not in ids:
             ids[uri] = len(images)
             images.append(uri)
         return ids[uri]
 
+    def image_id(path: str) -> int | None:
+        uri = made.uris.get(path) or linked.get(path)
+        return None if uri is None else uri_id(uri)
+
     sent = {composite: uri_id(uri) for composite, uri in drawn.uris.items()}
-    cards = [card(row, lambda path: uri_id(made.uris.get(path) or linked.get(path)), sent) for row in rows]
+    cards = [card(row, image_id, sent) for row in rows]
     environment = jinja2.Environment(
         loader=jinja2.PackageLoader("abductive_tasks.reports", "templates"),
         autoescape=True,

@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -60,13 +60,14 @@ class Composite:
 @functools.cache
 def composition(task: str) -> str | None:
     """How ``task`` composes its images ("row", "labelled"), or None when it sends them apart (or is not ours)."""
-    kind, path = catalog.index().get(task, (None, None))
-    if kind != "task":
+    entry = catalog.index().get(task)
+    if entry is None or entry[0] != "task":
         return None
+    path = entry[1]
     return COMPOSITE_HOOKS.get(str(catalog.config(path).get("doc_to_visual") or ""))
 
 
-def composite_of(task: str, images: list[str]) -> Composite | None:
+def composite_of(task: str, images: Sequence[str]) -> Composite | None:
     """The composite a document of ``task`` with these ``images`` (its logged paths, in prompt order) was sent as;
     None when the task sends its images apart or the document has fewer than two."""
     kind = composition(task)
@@ -148,7 +149,7 @@ def pictures(
     return found
 
 
-def sent_picture(task: str, images: list[str]):
+def sent_picture(task: str, images: Sequence[str]):
     """What the model was sent as one picture (a PIL image): the task's composite, else the images side by side;
     None when the document names no image."""
     from abductive_tasks.inputs.images import compose_row

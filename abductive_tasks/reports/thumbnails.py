@@ -32,6 +32,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import overload
 
 from abductive_tasks import settings
 from abductive_tasks.inputs.files import seal, unseal, write_atomic
@@ -172,7 +173,12 @@ def keep(digest: str, size: int, thumbnail: bytes) -> None:
             pass
 
 
+@overload
+def data_uri(thumbnail: bytes) -> str: ...
+@overload
+def data_uri(thumbnail: bytes | None) -> str | None: ...
 def data_uri(thumbnail: bytes | None) -> str | None:
+    """A thumbnail as a ``data:`` URI (None for none)."""
     return None if thumbnail is None else URI_PREFIX + base64.b64encode(thumbnail).decode()
 
 

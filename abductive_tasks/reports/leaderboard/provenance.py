@@ -76,10 +76,16 @@ def weights_text(weights: dict | None) -> str:
     return f"weights {weights['name']}@{str(weights.get('revision', '?'))[:SHORT]}"
 
 
+def _object_at(record: dict, key: str) -> dict:
+    """``record[key]`` when it is an object (a dict), else an empty one."""
+    value = record.get(key)
+    return value if isinstance(value, dict) else {}
+
+
 def judge_text(judge: object) -> str:
     if not isinstance(judge, dict) or not judge:
         return "none"
-    served = judge.get("vllm") if isinstance(judge.get("vllm"), dict) else {}
+    served = _object_at(judge, "vllm")
     return str(judge.get("model_version") or served.get("model") or judge.get("url") or "configured")
 
 
@@ -93,7 +99,7 @@ def _run_date(stamp: str) -> str:
 
 def provenance(board: Leaderboard, now: datetime.datetime | None = None) -> Provenance:
     """The provenance of ``board``'s rows (see the module docstring)."""
-    now = now or datetime.datetime.now(datetime.UTC)
+    now = now or datetime.datetime.now(datetime.timezone.utc)
     records = {model: board.records[model] for model in board.rows if model in board.records}
     versions = _by_value(
         (package, str(version), model)
@@ -223,7 +229,7 @@ def run_lines(run: dict, results_path) -> list[str]:
     record where the run is a batch's, else from what ``abductive-eval`` added to the results JSON; lmms-eval's own
     record (date, its version, task versions, model arguments) for the rest."""
     stamp = str(run.get("date") or results_path.name)
-    ours = run.get("abductive_tasks") if isinstance(run.get("abductive_tasks"), dict) else {}
+    ours = _object_at(run, "abductive_tasks")
     batch = _record_near(results_path, RUN_RECORD, 2)
     spec = _record_near(results_path, SPEC_RECORD, 4)
     identity = batch.identity if batch else {}
@@ -231,7 +237,7 @@ def run_lines(run: dict, results_path) -> list[str]:
     versions.setdefault("abductive-tasks", "not recorded")
     lmms = str(run.get("lmms_eval_version") or "")
     versions.setdefault("lmms-eval", lmms if lmms and not lmms.startswith("unknown") else "not recorded")
-    config = run.get("config") if isinstance(run.get("config"), dict) else {}
+    config = _object_at(run, "config")
     model = f"{config.get('model') or '?'}" + (f" ({config['model_args']})" if config.get("model_args") else "")
     data = identity.get("data") or ours.get("data") or {}
     tasks = ", ".join(f"{task} {version}" for task, version in sorted((run.get("versions") or {}).items()))
