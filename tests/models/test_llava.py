@@ -280,9 +280,10 @@ DAMAGES = {
 
 @pytest.mark.parametrize("damage", list(DAMAGES))
 @pytest.mark.parametrize("model", ["llava", "llava_hf"])
-def test_a_damaged_checkpoint_is_named_in_one_line_before_the_run(tmp_path, capsys, damage, model):
+def test_a_damaged_checkpoint_is_named_in_one_line_before_the_run(tmp_path, capsys, monkeypatch, damage, model):
     """A truncated or half-copied checkpoint, a bad config.json or missing weights printed lmms-eval's traceback,
     whose last line named no file."""
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")  # the official data is a hub download, checked first
     folder = build_tiny_llava(tmp_path / "tiny")
     damaging, expected = DAMAGES[damage]
     damaging(folder)
