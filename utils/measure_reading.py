@@ -26,8 +26,7 @@ from pathlib import Path
 
 import yaml
 
-from abductive_tasks.scoring.reading.kinds import answer_kind
-from abductive_tasks.scoring.reading.text import is_request_failure
+from abductive_tasks.scoring.reading import answer_kind, is_request_failure
 
 RECORD_HEADER = (
     "# Every reply of tests/shared/ that the reader reads otherwise than a person, by batch (person: what a person\n"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from abductive_tasks.runs.history import quarantine
 from abductive_tasks.runs.secrets import redact_text
-from abductive_tasks.scoring.reading.text import REQUEST_FAILED_MARKER, is_request_failure
+from abductive_tasks.scoring.reading import REQUEST_FAILED_MARKER, is_request_failure
 
 
 def _databases(cache_dir: Path) -> list[Path]:

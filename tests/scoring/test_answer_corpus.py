@@ -25,8 +25,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from abductive_tasks.scoring.reading.kinds import AnswerKind, Choice, Label, answer_kind
-from abductive_tasks.scoring.reading.text import is_request_failure
+from abductive_tasks.scoring.reading import AnswerKind, Choice, Label, answer_kind, is_request_failure
 
 SHARED = Path(__file__).parents[1] / "shared"
 CORPUS = SHARED / "answer_corpus.yaml"

@@ -6,8 +6,7 @@ these tests pin the interface and the rules one by one.
 
 import pytest
 
-from abductive_tasks.scoring.reading.kinds import Choice, Label, Score
-from abductive_tasks.scoring.reading.text import is_request_failure
+from abductive_tasks.scoring.reading import Choice, Label, Score, is_request_failure
 
 RATE_LIMITED = (
     "[LMMS_EVAL_REQUEST_FAILED after 5 retries] Error code: 429 - Rate limit reached for gpt-4o; retry in 4 s"

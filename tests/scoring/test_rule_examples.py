@@ -14,9 +14,8 @@ import pytest
 from abductive_tasks.dve import hooks as dve
 from abductive_tasks.mucr import hooks as mucr
 from abductive_tasks.nleye import hooks as nleye
-from abductive_tasks.scoring.reading import rules
-from abductive_tasks.scoring.reading.kinds import Choice
-from abductive_tasks.scoring.reading.mentions import _mark
+from abductive_tasks.scoring.reading import Choice, rules
+from abductive_tasks.scoring.reading.mentions import mark
 from abductive_tasks.sherlock import hooks as sherlock
 
 # The example kinds a rule's examples name: the tasks' answer kinds
@@ -46,7 +45,7 @@ def rule_examples() -> list:
                 found += [(f"{table}[{index}]", rule, False, example) for example in rule.examples]
     seen = set()
     for name, kind in EXAMPLE_KINDS.items():
-        for index, rule in enumerate(kind._mention_rules):
+        for index, rule in enumerate(kind.mention_rules):
             for example in rule.examples:
                 if example.kind == name and (rule.pattern.pattern, example) not in seen:
                     seen.add((rule.pattern.pattern, example))
@@ -69,7 +68,7 @@ def test_every_rule_carries_examples():
     missing += [
         f"mentions of {name}[{index}]"
         for name, kind in EXAMPLE_KINDS.items()
-        for index, rule in enumerate(kind._mention_rules)
+        for index, rule in enumerate(kind.mention_rules)
         if not rule.examples
     ]
     assert missing == []
@@ -94,8 +93,8 @@ def test_every_rule_carries_examples():
 )
 def test_a_rule_reads_its_examples(rule, mention, example):
     kind = EXAMPLE_KINDS[example.kind]
-    plain = kind._prepared(example.reply)
-    seen = plain if mention else _mark(plain, kind._mention_rules)[0]
+    plain = kind.prepared(example.reply)
+    seen = plain if mention else mark(plain, kind.mention_rules)[0]
     assert rule.pattern.search(seen), f"the rule does not match its example {example.reply!r}"
     read = kind.read(example.reply)
     assert (read, type(read)) == (example.reads, type(example.reads))

@@ -5,4 +5,33 @@ The reading policy, its rounds and how to add a rule: docs/reading.md. The modul
 mention is, and marking) with ``mention_tables`` (what names an answer of each kind); ``rules`` (the tables of
 statements, verdicts, refusals and doubts); ``decision`` (the answer the reply commits to); ``kinds`` (Choice, Label,
 Score). Every rule of the tables carries the example replies it exists for.
+
+This package's face is what the tasks use, below: code outside it imports these names from here. Inside it, each
+module's ``__all__`` is what its siblings may use; no module imports another's private names
+(tests/test_imports.py).
 """
+
+from abductive_tasks.scoring.reading.kinds import (
+    AnswerKind,
+    Choice,
+    Label,
+    Score,
+    answer_kind,
+    parse_judge_label,
+    parse_judge_score,
+)
+from abductive_tasks.scoring.reading.mentions import CONTEXT_ALIAS
+from abductive_tasks.scoring.reading.text import REQUEST_FAILED_MARKER, is_request_failure
+
+__all__ = [
+    "CONTEXT_ALIAS",
+    "REQUEST_FAILED_MARKER",
+    "AnswerKind",
+    "Choice",
+    "Label",
+    "Score",
+    "answer_kind",
+    "is_request_failure",
+    "parse_judge_label",
+    "parse_judge_score",
+]

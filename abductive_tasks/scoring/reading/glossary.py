@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+__all__ = ["GLOSSARY", "translate"]
+
 # Full-width punctuation (Chinese, Japanese) as ASCII; CJK text set apart from digits and Latin words.
 _FULL_WIDTH = str.maketrans(
     {"：": ":", "（": "(", "）": ")", "。": ". ", "，": ", ", "；": "; ", "！": "! ", "？": "? ", "،": ", ", "।": ". "}
@@ -102,7 +104,7 @@ _KOREAN_NUMBERED = re.compile(r"(\d+)\s*번\s*(이미지|사진|그림|선택지
 _KOREAN_NUMBER = re.compile(r"(\d+)\s*[번番](?!\s*[째目])")  # "정답은 3번", "2番です" (number 2; not "2番目")
 
 
-def _translate(text: str) -> str:
+def translate(text: str) -> str:
     """``text`` with full-width punctuation as ASCII, CJK set apart, and the glossary's answer words in English."""
     text = _KOREAN_NUMBER.sub(r"number \1", _KOREAN_NUMBERED.sub(r"\2 \1", text))
     text = _GLOSSARY_PATTERN.sub(

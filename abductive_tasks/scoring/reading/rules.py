@@ -9,7 +9,40 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from abductive_tasks.scoring.reading.mentions import _FLAGS, _LIST_HEAD, _NAMED_REF, _REF, Example
+from abductive_tasks.scoring.reading.mentions import LIST_HEAD, NAMED_REF, REF, Example
+
+__all__ = [
+    "ALONE",
+    "CLAUSE_END",
+    "CONCESSION",
+    "COPULA",
+    "DOUBTS",
+    "HEADINGS",
+    "HEDGES",
+    "HYPOTHESIS_NOUN",
+    "IN_PASSING",
+    "JUDGEMENTS",
+    "JUDGEMENT_TOLERANCE",
+    "LABEL_CONCESSIONS",
+    "LABEL_EFFECTS",
+    "LABEL_STATEMENTS",
+    "LABEL_VERBS",
+    "QUESTION",
+    "REFUSALS",
+    "REFUSAL_OF_THE_OTHERS",
+    "ROLE_AFTER",
+    "ROLE_NAMED",
+    "SCORE_STATEMENTS",
+    "SCORE_VERDICTS",
+    "SELF_CORRECTIONS",
+    "SENTENCE_END",
+    "SHARED_HEAD",
+    "STATEMENTS",
+    "VERDICTS",
+    "Rule",
+]
+
+_FLAGS = re.IGNORECASE
 
 
 @dataclass(frozen=True)
@@ -24,9 +57,9 @@ class Rule:
 # A verdict pattern's mentions: {pick} and {reject} any mention, {named_pick} a named one; a pick heads no list ("I
 # would say 1 and 3 are equally valid" picks neither)
 _MENTIONS = {
-    "pick": _REF.format(name="pick") + _LIST_HEAD,
-    "reject": _REF.format(name="reject"),
-    "named_pick": _NAMED_REF.format(name="pick"),
+    "pick": REF.format(name="pick") + LIST_HEAD,
+    "reject": REF.format(name="reject"),
+    "named_pick": NAMED_REF.format(name="pick"),
 }
 
 
@@ -43,9 +76,7 @@ _ADVERBS = (
     r"(?:\s+(?:clearly|definitely|probably|likely|much|far|even|also|indeed|therefore|thus|actually|certainly|"
     r"somewhat|slightly|a\s+bit|still|the))*"
 )
-_COPULA = (
-    rf"(?:is|are|was|seems?|looks?|appears?|would\s+be|could\s+be|must\s+be|should\s+be|remains?|makes?){_ADVERBS}"
-)
+COPULA = rf"(?:is|are|was|seems?|looks?|appears?|would\s+be|could\s+be|must\s+be|should\s+be|remains?|makes?){_ADVERBS}"
 _QUALITY = (
     r"(?:plausible|likely|probable|reasonable|logical|realistic|believable|sensible|consistent|coherent|fitting|"
     r"appropriate|accurate|suitable|natural|sense)"
@@ -105,7 +136,7 @@ STATEMENTS = (
     # (not "image 1 is more likely to be in the morning": a property, not the answer)
     # "The second picture, the first hypothesis, is the more plausible one"
     _verdict(
-        rf"{{pick}}\s*[,-]?\s*{_COPULA}\s+{_ARTICLE}(?:{_MORE}|correct|the\s+(?:answer|effect|cause|cue|link))\b(?!\s+to\s+(?:be|have)\b)",
+        rf"{{pick}}\s*[,-]?\s*{COPULA}\s+{_ARTICLE}(?:{_MORE}|correct|the\s+(?:answer|effect|cause|cue|link))\b(?!\s+to\s+(?:be|have)\b)",
         Example("nleye", "2 is more plausible.", 2),
         Example("mucr", "Option 3 is the most likely cause.", 3),
         Example("nleye", "Image 1 makes more sense.", 1),
@@ -123,11 +154,11 @@ STATEMENTS = (
     ),
     # "1 is less plausible than 2"; "2 is more plausible than 1"
     _verdict(
-        rf"{{reject}}\s*{_COPULA}\s+(?:{_LESS})\s+than\s+(?:that\s+of\s+)?{_ARTICLE}{{pick}}",
+        rf"{{reject}}\s*{COPULA}\s+(?:{_LESS})\s+than\s+(?:that\s+of\s+)?{_ARTICLE}{{pick}}",
         Example("nleye", "1 is less plausible than 2.", 2),
     ),
     _verdict(
-        rf"{{pick}}\s*{_COPULA}\s+{_ARTICLE}(?:{_MORE})\s+than\s+{_ARTICLE}{{reject}}",
+        rf"{{pick}}\s*{COPULA}\s+{_ARTICLE}(?:{_MORE})\s+than\s+{_ARTICLE}{{reject}}",
         Example("nleye", "2 is more plausible than 1.", 2),
     ),
     # "Middle image: more plausible", "Image 2 → more plausible"
@@ -196,7 +227,7 @@ VERDICTS = (
     ),
     # "Image 2 is implausible", "Option 2 is not the effect", "Image 1 does not make sense"
     _verdict(
-        rf"{{reject}}\s*(?:{_COPULA}\s+(?:{_WORSE})|{_NEGATED_VERB})",
+        rf"{{reject}}\s*(?:{COPULA}\s+(?:{_WORSE})|{_NEGATED_VERB})",
         Example("nleye", "Image 2 is implausible.", 1),
         Example("mucr", "Option 2 is not the effect.", None),
         Example("nleye", "Image 1 does not make sense.", 2),
@@ -344,19 +375,19 @@ LABEL_VERBS = {
 }
 # Phrases that state a label's effect on the hypothesis without its verb ("makes the hypothesis more likely"); a label
 # whose explanation states the other effect with them is contradictory as with LABEL_VERBS.
-_HYPOTHESIS_NOUN = (
+HYPOTHESIS_NOUN = (
     r"(?:the|this|that|her|his|their|our)\s+(?:idea|notion|assumption|hypothesis|inference|claim|conclusion)\b"
 )
 LABEL_EFFECTS = {
     "strengthen": (
-        rf"makes?\s+{_HYPOTHESIS_NOUN}\s+(?:much\s+|even\s+|far\s+)?more\s+(?:likely|plausible|probable|credible)"
-        rf"|makes?\s+it\s+(?:much\s+|even\s+|far\s+)?more\s+(?:likely|plausible|probable)\s+that\s+{_HYPOTHESIS_NOUN}"
+        rf"makes?\s+{HYPOTHESIS_NOUN}\s+(?:much\s+|even\s+|far\s+)?more\s+(?:likely|plausible|probable|credible)"
+        rf"|makes?\s+it\s+(?:much\s+|even\s+|far\s+)?more\s+(?:likely|plausible|probable)\s+that\s+{HYPOTHESIS_NOUN}"
         rf"|(?:increases?|raises?)\s+the\s+(?:likelihood|probability|plausibility)\s+(?:of|that)\b"
     ),
     "weaken": (
-        rf"makes?\s+{_HYPOTHESIS_NOUN}\s+(?:much\s+|even\s+|far\s+)?(?:less\s+(?:likely|plausible|probable|credible)"
+        rf"makes?\s+{HYPOTHESIS_NOUN}\s+(?:much\s+|even\s+|far\s+)?(?:less\s+(?:likely|plausible|probable|credible)"
         r"|unlikely|implausible|improbable)"
-        rf"|makes?\s+it\s+(?:much\s+|even\s+|far\s+)?less\s+(?:likely|plausible|probable)\s+that\s+{_HYPOTHESIS_NOUN}"
+        rf"|makes?\s+it\s+(?:much\s+|even\s+|far\s+)?less\s+(?:likely|plausible|probable)\s+that\s+{HYPOTHESIS_NOUN}"
         rf"|(?:decreases?|lowers?|reduces?)\s+the\s+(?:likelihood|probability|plausibility)\s+(?:of|that)\b"
     ),
 }
@@ -373,13 +404,13 @@ HEADINGS = _verdict(
     r"(?:^|(?<=[.!?;]))\s*{pick}\s*:",
     Example("nleye", "Image 1: a man in the rain. Image 2: a man with an umbrella.", None),
 )
-_QUESTION = _rule(
+QUESTION = _rule(
     r"[^.!?\n]*\?",
     Example("nleye", "Image 2 is more plausible? Image 1 shows the wet road.", None),
     flags=0,
 )
 # A concession: "Although image 1 is more plausible at first glance, ...", "At first, 1 seems better, but ...".
-_CONCESSION = _rule(
+CONCESSION = _rule(
     r"(?:^|(?<=[.!?;:]))\s*(?:although|though|even\s+though|even\s+if|while|whereas)\b[^.;,\n]*"  # sentence-initial
     r"|\b(?:at\s+first(?:\s+(?:glance|sight))?|initially)\b[^.;\n]*?(?=[.;\n]|\bbut\b|$)",
     Example("nleye", "Although image 1 seems more plausible at first, image 2 fits better.", 2),
@@ -417,7 +448,7 @@ HEDGES = (
 _DECIDE = r"(?:determine|tell|judge|decide|say|choose|assess|know)"
 _CANNOT = r"\b(?:can\s*not|can't|could\s*not|couldn't|unable\s+to|impossible\s+to|not\s+possible\s+to|no\s+way\s+to)"
 _ANY_REF = r"[«‹][\U000f0000-\U000ffffd][»›]"
-_SENTENCE_END = re.compile(r"[.!?;\n]|,?\s+but\b|$", re.IGNORECASE)
+SENTENCE_END = re.compile(r"[.!?;\n]|,?\s+but\b|$", re.IGNORECASE)
 # "which" of the answers: "which is more plausible", "which one", "which of the two", "which label applies"
 # (not "which details matter")
 _WHICH_ANSWER = (
@@ -571,7 +602,7 @@ JUDGEMENTS = {  # share of the scale: the words, separated by |
 JUDGEMENT_TOLERANCE = 0.4
 # Scale words sharing their last word ("between slightly and moderately plausible", "very or highly likely") are
 # written out in full, so that the two of them name a range, no rating.
-_SHARED_HEAD = re.compile(
+SHARED_HEAD = re.compile(
     r"\b(?P<first>[a-z]+)\s+(?P<glue>and|or|to)\s+(?P<second>[a-z]+)\s+(?P<head>plausible|likely|probable)\b"
 )
 
@@ -589,7 +620,7 @@ SELF_CORRECTIONS = _rule(
 # glass", "the effect is broken glass"), in the words of its clause before it (the clause ends at a sentence's end or
 # at ", and", ", which", ...), unless the clause names the answer's role ("the cue that explains the effect is ...",
 # "the fall caused by the slippery floor") or the text goes on to say so ("heavy rain, which explains the flood").
-_CLAUSE_END = re.compile(r"[.;!?\n]|,\s+(?:and|but|so|which|while|whereas|because|since|as)\b|\s-\s", re.IGNORECASE)
+CLAUSE_END = re.compile(r"[.;!?\n]|,\s+(?:and|but|so|which|while|whereas|because|since|as)\b|\s-\s", re.IGNORECASE)
 IN_PASSING = _rule(
     r"\b(?:shows?|showing|shown|depicts?|depicting|depicted|features?|featuring|displays?|displaying|portrays?|portraying)\b"
     r"|\b(?:in|on)\s+the\s+(?:\w+\s+){0,2}?(?:image|picture|photo|panel|scene)\b|\bthere\s+(?:is|are|was|were)\b"
@@ -599,12 +630,12 @@ IN_PASSING = _rule(
     Example("cue", "The cause image shows children at a birthday party. The cue is heavy rain.", 3),
     Example("cue", "In the effect image there is broken glass.", None),
 )
-_ROLE_NAMED = re.compile(
+ROLE_NAMED = re.compile(
     r"\b(?:cue|link|linking|links|connection|connects|phrase|answer|explains?|explanation|explaining)\b"
     r"|\b(?:caused|explained|triggered)\s+by\b|\b(?:due|owing|thanks)\s+to\b|\bbecause\s+of\b",
     re.IGNORECASE,
 )
-_ROLE_AFTER = re.compile(
+ROLE_AFTER = re.compile(
     r"\s*,?\s*(?:(?:which|that|is\s+what)\s+)?(?:(?:clearly|directly|best)\s+)?"
     r"(?:explains?|links?|connects?|accounts?\s+for|is\s+the\s+(?:cue|link|answer|key|reason|connection))\b",
     re.IGNORECASE,

@@ -6,6 +6,10 @@ import json
 import re
 from collections.abc import Sequence
 
+from abductive_tasks.scoring.reading.glossary import translate
+
+__all__ = ["REQUEST_FAILED_MARKER", "TYPO_VOCABULARY", "is_request_failure", "plain", "prepare"]
+
 # lmms-eval's API backends answer a request that failed after their retries with this text
 # (lmms_eval/models/chat/openai.py: f"[LMMS_EVAL_REQUEST_FAILED after {n} retries] {error}").
 REQUEST_FAILED_MARKER = "[LMMS_EVAL_REQUEST_FAILED"
@@ -115,7 +119,7 @@ def _reply_part(text: str) -> str:
     return text[: user.start()] if user and text[: user.start()].strip() else text
 
 
-def _plain(text: str) -> str:
+def plain(text: str) -> str:
     """``text`` without markdown, quotes and extra white space; line breaks are kept."""
     for pattern, replacement in _PLAIN:
         text = pattern.sub(replacement, text)
@@ -197,3 +201,18 @@ def _spell(text: str, phrases: Sequence[str]) -> str:
         else:
             start += 1
     return "".join([*pieces, text[done:]])
+
+
+def prepare(text: str, ignore: re.Pattern | None = None, answer_words: Sequence[str] = ()) -> str:
+    """A reply's plain text, as the mention tables read it: the reply part, without a closed reasoning block, its JSON
+    answer as a statement, in English words, without what ``ignore`` matches (the question's list of answers, a
+    score's scale), the typos of ``answer_words`` spelled as the words."""
+    text = _reply_part(text)
+    answer = _THINK.sub(" ", text)
+    text = answer if answer.strip() or "</think>" not in text.lower() else text
+    json_answer = _json_answer(text)
+    # a JSON answer is a statement of the answer: {"choice": "B"} reads as "Answer: B"
+    prepared = plain(translate(f"Answer: {json_answer}" if json_answer is not None else text))
+    if ignore is not None:
+        prepared = ignore.sub(" ", prepared)
+    return _spell(prepared, answer_words) if answer_words else prepared
