@@ -258,6 +258,28 @@ def test_the_tasks_read_replies_with_the_kinds_the_corpus_checks():
     kinds = {group: kind for group, kind, _, _ in CASES}
     for group, kind in used.items():
         assert kinds[group] == kind, group
+    # every blind batch's group is read with the kind of the task whose prompt it answers (PROTOCOL.md, step 3)
+    tasks = {
+        "nleye_triplet_separate": nleye.TRIPLET_ANSWER,
+        "nleye_triplet_combined": nleye.TRIPLET_COMBINED_ANSWER,
+        "nleye_pairs": nleye.PAIRS_ANSWER,
+        "dve_cls": dve.LABEL,
+        "sherlock_rating": sherlock.RATING_ANSWER,
+    }
+    wrong = []
+    for path in [*BLIND_BATCHES, *PENDING_BATCHES]:
+        for group in yaml.safe_load(path.read_text(encoding="utf-8"))["groups"]:
+            kind, prompt = answer_kind(group["kind"], group["params"], group["prompt"]), group["prompt"]
+            texts = group["params"].get("option_texts", [])
+            if prompt == "nleye_triplet_text":
+                task = nleye.triplet_text_answer({"shown_descriptions": texts})
+            elif prompt.startswith("mucr_cue"):
+                task = mucr.cue_answer({"options": texts})
+            else:
+                task = tasks.get(prompt, mucr.FOUR_OPTIONS if prompt.startswith("mucr_") else None)
+            if kind != task:
+                wrong.append(f"{path.name}: {group['name']}")
+    assert wrong == []
     # nleye_triplet_text reads the hypothesis texts it shows as option texts: the blind batches give the writers'
     texts = ["The man's clothes are soaking wet.", "The man is sunbathing on a beach."]
     blind = {group: kind for group, kind, _, _ in load_cases(SHARED / "blind_batch_h.yaml")}

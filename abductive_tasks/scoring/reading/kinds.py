@@ -60,7 +60,7 @@ class _Reader:
     _values: tuple | None
     _ignore: re.Pattern | None = None  # text that names no answer: the question's list of answers, a score's scale
     _complement: bool = False  # of two answers, rejecting one picks the other (a forced choice)
-    _answer_words: tuple[str, ...] = ()  # the words that name answers, read through typos
+    _answer_words: Mapping[str, object] = {}  # the words that name answers (to what they name), read through typos
 
     def _valid(self, value: object) -> bool:
         raise NotImplementedError
@@ -136,8 +136,10 @@ class Choice(_Reader):
         )
 
     @property
-    def _answer_words(self) -> tuple[str, ...]:
-        return (*(option_text(option) for option in self.option_texts), *TYPO_VOCABULARY)
+    def _answer_words(self) -> dict[str, object]:
+        return {word: word for word in TYPO_VOCABULARY} | {
+            option_text(option): number for number, option in enumerate(self.option_texts, start=1)
+        }
 
     def describe(self) -> str:
         numbers = [str(number) for number in range(1, self.n + 1)]
@@ -225,8 +227,8 @@ class Label(_Reader):
         return hash((self.labels, tuple(sorted(self.aliases.items()))))
 
     @property
-    def _answer_words(self) -> tuple[str, ...]:
-        return (*self.labels, *self.aliases)
+    def _answer_words(self) -> dict[str, object]:
+        return {label: label for label in self.labels} | dict(self.aliases)
 
     def describe(self) -> str:
         return "one of the words " + " or ".join(self.labels)

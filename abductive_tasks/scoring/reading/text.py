@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping
 
 from abductive_tasks.scoring.reading.glossary import translate
 
@@ -166,22 +166,24 @@ def _close(typed: str, word: str, alone: bool) -> bool:
     return len(typed) >= TYPO_MIN_LENGTH - 1 and _edits(typed, word) <= (2 if alone else 1)
 
 
-def _spell(text: str, phrases: Sequence[str]) -> str:
-    """``text`` with typos of the answer ``phrases`` written as the phrases, where one phrase alone is that close."""
+def _spell(text: str, phrases: Mapping[str, object]) -> str:
+    """``text`` with typos of the answer ``phrases`` written as the phrases, where the phrases that close name one
+    answer alone (``phrases`` maps each to the answer it names: "strenghtener" is close to "strengthener" and to its
+    alias "strengthened", which name one label; it is written as the closest)."""
     words = list(_WORD.finditer(text))
     alone = len(words) == 1 and not re.sub(r"[\s.!]", "", text[: words[0].start()] + text[words[0].end() :])
     if alone:  # a reply of one word of one answer phrase alone: "slippery" for "slippery floor"
         typed = words[0].group().lower()
-        holding = {
+        holding = [
             phrase
             for phrase in phrases
             if any(len(part) >= TYPO_MIN_LENGTH and _close(typed, part, True) for part in phrase.lower().split())
-        }
-        if len(holding) == 1 and len((phrase := holding.pop()).split()) > 1:
+        ]
+        if len({phrases[phrase] for phrase in holding}) == 1 and len((phrase := holding[0]).split()) > 1:
             return text[: words[0].start()] + phrase + text[words[0].end() :]
     pieces, done, start = [], 0, 0
     while start < len(words):
-        candidates = set()
+        candidates: dict[str, int] = {}  # phrase: edits
         for phrase in phrases:
             parts = phrase.lower().split()
             window = words[start : start + len(parts)]
@@ -192,9 +194,9 @@ def _spell(text: str, phrases: Sequence[str]) -> str:
                 and (alone or len(parts) > 1 or len(parts[0]) >= TYPO_MIN_LENGTH_ALONE)
                 and all(_close(word, part, alone) for word, part in zip(typed, parts, strict=True))
             ):
-                candidates.add(phrase if typed != parts else None)  # None: an answer word written right
-        if len(candidates) == 1 and None not in candidates:
-            phrase = candidates.pop()
+                candidates[phrase] = sum(map(_edits, typed, parts))
+        if len({phrases[phrase] for phrase in candidates}) == 1 and 0 not in candidates.values():
+            phrase = min(candidates, key=candidates.__getitem__)  # the closest; the first of equals
             last = words[start + len(phrase.split()) - 1]
             pieces += [text[done : words[start].start()], phrase]
             done, start = last.end(), start + len(phrase.split())
@@ -203,10 +205,10 @@ def _spell(text: str, phrases: Sequence[str]) -> str:
     return "".join([*pieces, text[done:]])
 
 
-def prepare(text: str, ignore: re.Pattern | None = None, answer_words: Sequence[str] = ()) -> str:
+def prepare(text: str, ignore: re.Pattern | None = None, answer_words: Mapping[str, object] | None = None) -> str:
     """A reply's plain text, as the mention tables read it: the reply part, without a closed reasoning block, its JSON
     answer as a statement, in English words, without what ``ignore`` matches (the question's list of answers, a
-    score's scale), the typos of ``answer_words`` spelled as the words."""
+    score's scale), the typos of ``answer_words`` (each mapped to the answer it names) spelled as the words."""
     text = _reply_part(text)
     answer = _THINK.sub(" ", text)
     text = answer if answer.strip() or "</think>" not in text.lower() else text
