@@ -21,6 +21,7 @@ from abductive_tasks.scoring.reading.rules import (
     HEADINGS,
     HEDGES,
     IN_PASSING,
+    OPTION_SCORES,
     QUESTION,
     REFUSAL_OF_THE_OTHERS,
     REFUSALS,
@@ -28,8 +29,8 @@ from abductive_tasks.scoring.reading.rules import (
     ROLE_NAMED,
     SELF_CORRECTIONS,
     SENTENCE_END,
-    Rule,
 )
+from abductive_tasks.scoring.reading.table import Rule
 
 __all__ = ["UNFINISHED", "decide", "in_passing"]
 
@@ -48,9 +49,16 @@ _PLACEHOLDER = re.compile(ANY_MENTION)  # a mention left in the text
 _NAMED_PLACEHOLDER = re.compile(NAMED_MENTION)
 # A mention explained by another: "the third image (right)", "Hypothesis 1 (right image)", "3 - heavy rain".
 _COLLAPSE = re.compile(
+    r"(?<!\bnot\s)(?<!\bnot\sa\s)(?<!\bnot\san\s)(?<!\bnot\sthe\s)"  # "not a strengthener - weakener" contrasts
     r"(?P<outer>[«‹][\U000f0000-\U000ffffd][»›])(?:\s+overall|\s+(?:from|on)\s+the\s+(?:left|right))?"
-    r"\s*(?:(?:\(|-(?=\s*i\.e\.))\s*(?:the\s+|i\.e\.,?\s+)?(?P<inner>[«‹][\U000f0000-\U000ffffd][»›])\s*[)-]"
-    r"|[-:=]\s*(?:the\s+)?(?P<named>«[\U000f0000-\U000ffffd]»)(?=\s*(?:[.,;!)\n]|$)|\s+(?!and\b|or\b)[^\W\d_]))",
+    r"(?:(?:\s*(?:(?:\(|-(?=\s*(?:i\.e\.|(?:the\s+)?[«‹][\U000f0000-\U000ffffd][»›]\s*-)))\s*(?:the\s+|i\.e\.,?\s+)?"
+    r"(?P<inner>[«‹][\U000f0000-\U000ffffd][»›])\s*[)-]"  # "Image 2 (hypothesis 1)", "Image 2 - the first hypothesis -"
+    r"|[-=]\s*(?:the\s+)?(?P<named>«[\U000f0000-\U000ffffd]»)(?=\s*(?:[.,;!)\n]|$)|\s+(?!and\b|or\b)[^\W\d_]))"
+    # "3: heavy rain." explains; "2: the car is merely present" does not
+    r"|:\s*(?:the\s+)?(?P<colon>«[\U000f0000-\U000ffffd]»)(?=\s*(?:[.,;!)\n]|$))"
+    r"|\s*,\s*(?:which|that)\s+is\s+(?:the\s+)?(?P<which>«[\U000f0000-\U000ffffd]»)(?=\s*(?:[.,;!)\n]|$)))"
+    # a choice and its own text side by side: "(A) The man's clothes are soaking wet"
+    r"|[ \t]+(?P<adjacent>«[\U000f0000-\U000ffffd]»))",
     re.IGNORECASE,
 )
 
@@ -104,6 +112,8 @@ def decide(
         return _final(picks, mentions, valid, values, corrected)
     if values is None:
         return None
+    if (scored := _scored_highest(text, mentions, values)) is not None:
+        return scored
     if cut_off:
         return _repeated(text, mentions, valid) if not rejected else None
     return _the_one_named(text, mentions, valid, values, complement, rejected, alone)
@@ -118,18 +128,23 @@ def _collapse(
     is not valid or counts images (which may count the context image too). A number its own explanation contradicts
     ("Hypothesis 1 (right image)" where right is 2, "3 - heavy rain" where heavy rain is option 1) names no answer.
     """
-    explained = match["inner"] or match["named"]
+    explained = match["inner"] or match["named"] or match["colon"] or match["which"] or match["adjacent"]
     outer, inner = mentions[mention_index(match["outer"])], mentions[mention_index(explained)]
     if values is not None and inner.value == CONTEXT_ALIAS and valid(outer.value):
         mentions.append(Mention(None, True))  # "Image 1 (the left one)", where the left panel is the context
         return placeholder(len(mentions) - 1)
-    if values is not None and valid(inner.value) and valid(outer.value) and inner.value != outer.value:
-        if not outer.image:
+    # "Option 2 (the fourth image)": a count of the images that names another option however it counts
+    counted_otherwise = inner.image and inner.value is None and inner.may_name and outer.value not in inner.may_name
+    explains = valid(inner.value) or counted_otherwise or inner.unlisted
+    if values is not None and valid(outer.value) and not outer.image and explains:
+        if inner.value != outer.value:
             mentions.append(Mention(None, True))
             return placeholder(len(mentions) - 1)
-    if match["inner"] and valid(inner.value) and (outer.image or not valid(outer.value)):
-        return match["outer"][0] + match["inner"][1] + match["outer"][-1]  # named as the outer mention is
-    return match["outer"] if match["inner"] else match.group()
+    if (match["inner"] or match["which"]) and valid(inner.value) and (outer.image or not valid(outer.value)):
+        return match["outer"][0] + explained[1] + match["outer"][-1]  # named as the outer mention is
+    if match["inner"] or match["adjacent"]:  # "4 (police officer)": one mention, named if either is
+        return placeholder(mention_index(match["outer"]), named=explained[0] == "«" or match["outer"][0] == "«")
+    return match.group()
 
 
 def _picks(text: str, statements: Sequence[Rule], verdicts: Sequence[Rule]) -> tuple[list[Pick], set[int]]:
@@ -210,6 +225,18 @@ def _final(
     chosen = {mentions[index].value for _, _, index in final}
     value = chosen.pop() if len(chosen) == 1 else None
     return value if valid(value) else None
+
+
+def _scored_highest(text: str, mentions: list[Mention], values: Sequence[object]) -> object | None:
+    """The option scored highest where the reply scores every option once (:data:`OPTION_SCORES`), else None."""
+    scores: dict[object, list[float]] = {}
+    for match in OPTION_SCORES.pattern.finditer(text):
+        scores.setdefault(mentions[mention_index(match["pick"])].value, []).append(float(match["score"]))
+    if set(scores) != set(values) or any(len(given) != 1 for given in scores.values()):
+        return None
+    best = max(given[0] for given in scores.values())
+    highest = [value for value, given in scores.items() if given[0] == best]
+    return highest[0] if len(highest) == 1 else None
 
 
 def _the_one_named(

@@ -8,7 +8,8 @@ __all__ = ["GLOSSARY", "translate"]
 
 # Full-width punctuation (Chinese, Japanese) as ASCII; CJK text set apart from digits and Latin words.
 _FULL_WIDTH = str.maketrans(
-    {"：": ":", "（": "(", "）": ")", "。": ". ", "，": ", ", "；": "; ", "！": "! ", "？": "? ", "،": ", ", "।": ". "}
+    {"：": ":", "（": "(", "）": ")", "。": ". ", "「": '"', "」": '"', "『": '"', "』": '"', "【": "(", "】": ")"}
+    | {"，": ", ", "；": "; ", "！": "! ", "？": "? ", "،": ", ", "।": ". "}
     | {chr(zero + digit): str(digit) for zero in (0x660, 0x6F0, 0x966, 0xFF10) for digit in range(10)}
 )
 _CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
@@ -18,6 +19,10 @@ _CJK_BOUNDARY = re.compile(rf"(?<=[{_CJK}])(?=[^\s{_CJK}])|(?<=[^\s{_CJK}])(?=[{
 # ("muy plausible") are not translated: a number after an answer word is.
 GLOSSARY = {  # English: the words it translates, separated by |
     "answer": "答案|回答|答え|정답|답변|respuesta|resposta|réponse|reponse|antwort|risposta|ответ|الإجابة|الجواب|उत्तर",
+    "cue": "线索|線索|手がかり|pista|indice|hinweis",
+    "more plausible": "más plausible|mais plausível|plus plausible|più plausibile",
+    "the": "la|el|le",
+    "center": "central|centrale|zentrale|中央",
     "option": "选项|選項|選択肢|オプション|선택지|옵션|opción|opcion|opção|opcao|opzione|вариант|варианте|الخيار|विकल्प",
     "image": (
         "图片|图像|圖片|图|圖|画像|이미지|사진|그림|imagen|imagem|immagine|bild|abbildung|изображение|изображении|картинка|"

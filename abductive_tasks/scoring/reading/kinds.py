@@ -13,25 +13,41 @@ from abductive_tasks.scoring.reading.mention_tables import (
     COUNTS_OPTIONS,
     choice_ignore,
     choice_mentions,
+    distinctive_words,
     label_mentions,
     score_mentions,
+    sentence_options,
 )
-from abductive_tasks.scoring.reading.mentions import Mention, MentionRule, alternatives, mark, option_text
+from abductive_tasks.scoring.reading.mentions import (
+    ANY_MENTION,
+    Mention,
+    MentionRule,
+    alternatives,
+    mark,
+    mention_index,
+    option_text,
+)
 from abductive_tasks.scoring.reading.rules import (
     HYPOTHESIS_NOUN,
-    JUDGEMENT_TOLERANCE,
-    JUDGEMENTS,
     LABEL_CONCESSIONS,
     LABEL_EFFECTS,
     LABEL_STATEMENTS,
     LABEL_VERBS,
+    LETTER_ANSWER,
+    LETTERED_LABELS,
+    OWN_WORDS_CLAUSE,
+    OWN_WORDS_DENIED,
+    STATEMENTS,
+    VERDICTS,
+)
+from abductive_tasks.scoring.reading.score_rules import (
+    JUDGEMENT_TOLERANCE,
+    JUDGEMENTS,
     SCORE_STATEMENTS,
     SCORE_VERDICTS,
     SHARED_HEAD,
-    STATEMENTS,
-    VERDICTS,
-    Rule,
 )
+from abductive_tasks.scoring.reading.table import Rule
 from abductive_tasks.scoring.reading.text import TYPO_VOCABULARY, is_request_failure, plain, prepare
 
 __all__ = ["AnswerKind", "Choice", "Label", "Score", "answer_kind", "parse_judge_label", "parse_judge_score"]
@@ -161,7 +177,7 @@ class Choice(_Reader):
 
     @cached_property
     def _ignore(self) -> re.Pattern:  # the prompt's list of the options: "(1, 2, 3 or 4)", "1 or 2"
-        return choice_ignore(self.n)
+        return choice_ignore(self.n, self.option_texts)
 
     @property
     def _values(self) -> tuple[int, ...]:
@@ -169,7 +185,9 @@ class Choice(_Reader):
 
     def _revise(self, mentions: list[Mention], text: str = "", marked: str = "") -> list[Mention]:
         if self.option_texts:
-            mentions = in_passing(mentions, marked)
+            mentions = [
+                self._unlisted(mention) if mention.unlisted else mention for mention in in_passing(mentions, marked)
+            ]
         images = [mention.value for mention in mentions if mention.image and isinstance(mention.value, int)]
         # "the third image" of two options, "the first image (the context)": the reply counts the context image too
         # (an image beyond all those shown, "the fourth image" of three, is invented: it shows nothing of how it counts)
@@ -191,10 +209,61 @@ class Choice(_Reader):
                 return mention  # "image 2" numbers the options as the prompt does
             # a count of the images shown ("the second image") may count the context image or not: no answer
             value = mention.value - shift if shift and isinstance(mention.value, int) else None
+            counted = mention.value if isinstance(mention.value, int) else None
+            # the options it names, counting the context image or not ("Option 2 (the fourth image)" names neither)
+            may_name = () if value is not None or counted is None else (counted, counted - self.context_images)
             # the count of the context image itself ("The first image shows the cause") picks no option
-            return Mention(value, mention.named, mention.image, mention.ordinal, mention.context or value == 0)
+            return Mention(
+                value,
+                mention.named,
+                mention.image,
+                mention.ordinal,
+                mention.context or value == 0,
+                may_name=tuple(option for option in may_name if self._valid(option)),
+            )
 
         return [revised(mention) for mention in mentions]
+
+    def read(self, text: str) -> int | None:
+        value = super().read(text)
+        if value is None or not sentence_options(self.option_texts):
+            return value
+        # "Hypothesis 2 is more plausible because ..., so his clothes would be soaking wet": another one explained
+        return None if self._explains_another(text, value) else value
+
+    def _explains_another(self, text: str, value: int) -> bool:
+        """Whether the reply's explanation affirms another hypothesis's own words and never the answer's
+        (:data:`OWN_WORDS_DENIED`)."""
+        plain = self.prepared(text)
+        marked, mentions = mark(plain, self.mention_rules)
+        mentions = self._revise(mentions, plain, marked)
+        stems = [[word[:5] for word in words] for words in distinctive_words(self.option_texts)]
+
+        def says(words: list[str], part: str) -> bool:
+            return any(re.search(rf"\b{re.escape(word)}", part, _FLAGS) for word in words)
+
+        if says(stems[value - 1], plain):
+            return False
+        for sentence in re.split(r"[.!?\n]", marked):
+            named = {mentions[mention_index(found)].value for found in re.findall(ANY_MENTION, sentence)}
+            if any(self._valid(other) and other != value for other in named):
+                continue  # the sentence is about another hypothesis it names
+            for clause in OWN_WORDS_CLAUSE.split(sentence):
+                others = [own for number, own in enumerate(stems, start=1) if number != value]
+                if any(says(own, clause) for own in others) and not OWN_WORDS_DENIED.pattern.search(clause):
+                    return True
+        return False
+
+    def _unlisted(self, mention: Mention) -> Mention:
+        """A phrase in parentheses that is no option's text, as the one option whose text shares a word with it ("the
+        rain" is "heavy rain"), else naming none."""
+        words = {word for word in re.findall(r"[^\W\d_]{4,}", str(mention.value).lower())}
+        sharing = [
+            number
+            for number, option in enumerate(self.option_texts, start=1)
+            if words & set(re.findall(r"[^\W\d_]{4,}", option.lower()))
+        ]
+        return Mention(sharing[0] if len(sharing) == 1 else None, True, unlisted=True)
 
     @cached_property
     def mention_rules(self) -> tuple[MentionRule, ...]:
@@ -229,6 +298,20 @@ class Label(_Reader):
     @property
     def _answer_words(self) -> dict[str, object]:
         return {label: label for label in self.labels} | dict(self.aliases)
+
+    def prepared(self, text: str) -> str:
+        """The reply's plain text; a lettered list of the labels restated ("A) strengthener B) weakener") names
+        nothing, and a letter of it standing as the answer ("Answer: B") is its label (:data:`LETTERED_LABELS`)."""
+        plain = super().prepared(text)
+        labels = {label.lower(): label for label in self.labels}
+        listed = [match for match in LETTERED_LABELS.pattern.finditer(plain) if match["label"].lower() in labels]
+        letters = {match["letter"]: labels[match["label"].lower()] for match in listed}
+        if len(listed) < 2 or len(letters) != len(listed) or len(set(letters.values())) != len(listed):
+            return plain
+        plain = LETTERED_LABELS.pattern.sub(
+            lambda match: " " if match["label"].lower() in labels else match.group(), plain
+        )
+        return LETTER_ANSWER.sub(lambda match: letters.get(match["letter"], match.group()), plain)
 
     def describe(self) -> str:
         return "one of the words " + " or ".join(self.labels)
@@ -358,8 +441,12 @@ class Score(_Reader):
         # the scale's own words restated with their numbers, two or more: "1: Not plausible at all, 3: Slightly ..."
         anchor = "|".join(rf"{rating:g}\s*[:=]\s*{alternatives([label])}" for label, rating in self.labels.items())
         listing = rf"(?:(?<![\w.])(?:{anchor})\s*[,;]?\s*){{2,}}|" if anchor else ""
+        # any scale restated in parentheses, two or more numbers with their words: "Score (1 = not plausible, 10 = ...)"
+        entry = r"\d+(?:\.\d+)?\s*[:=]\s*[^()\d,;]{2,60}"
+        restated = rf"\(\s*{entry}(?:\s*[,;]\s*{entry})+\s*\)|"
         return re.compile(
             listing
+            + restated
             + rf"\(?\s*(?:(?:on|using|in)\s+)?(?:(?:a|the)\s+)?(?:(?:scale|range)\s+(?:of\s+|from\s+)?)?(?:from\s+)?"
             rf"(?<![\d.]){low}\s*(?:-|to)\s*{high}(?!\d|\.\d)(?:\s*(?:point\s+)?(?:scale|range))?\s*\)?"
             rf"|\bbetween\s+{low}\s+and\s+{high}(?!\d|\.\d)",

@@ -10,10 +10,19 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from abductive_tasks.scoring.reading.mentions import Example, MentionRule, alternatives, option_text
+from abductive_tasks.scoring.reading.mentions import CONTEXT_ALIAS, MentionRule, alternatives, option_text
 from abductive_tasks.scoring.reading.rules import COPULA, LABEL_EFFECTS
+from abductive_tasks.scoring.reading.table import Example
 
-__all__ = ["COUNTS_OPTIONS", "choice_ignore", "choice_mentions", "label_mentions", "score_mentions"]
+__all__ = [
+    "COUNTS_OPTIONS",
+    "choice_ignore",
+    "distinctive_words",
+    "sentence_options",
+    "choice_mentions",
+    "label_mentions",
+    "score_mentions",
+]
 
 _FLAGS = re.IGNORECASE
 
@@ -80,8 +89,9 @@ def _rule(
     ordinal: bool = False,
     context: bool = False,
     text: bool = False,
+    unlisted: bool = False,
 ) -> MentionRule:
-    return MentionRule(re.compile(pattern, _FLAGS), value, named, image, ordinal, context, text, examples)
+    return MentionRule(re.compile(pattern, _FLAGS), value, named, image, ordinal, context, text, examples, unlisted)
 
 
 def _number(token: str) -> int:
@@ -114,6 +124,8 @@ def choice_mentions(
     }
     return (
         *_option_text_mentions(option_texts),
+        *_content_mentions(option_texts),
+        *_row_mentions(n, context_images, aliases, option_texts),
         *_position_mentions(positions),
         *_context_count_mentions(context_images),
         *_numbered_mentions(letter),
@@ -134,6 +146,24 @@ def choice_mentions(
             Example("mucr", "3. The spilled water explains the puddle.", 3),
             named=False,
         ),
+        *_unlisted_mentions(option_texts),
+    )
+
+
+def _unlisted_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
+    """A phrase in parentheses after a number, ending the reply, that is no option's text ("Answer: 3 (attack)", copied
+    from a solved example): the number's own explanation, which names another option (its words are another's) or
+    none. (Not where the reply goes on: "3 (suelo resbaladizo). La imagen ..." names the option in another language.)"""
+    if not option_texts:
+        return ()
+    return (
+        _rule(
+            r"(?:(?<=[»›\d]\()|(?<=[»›\d] \())(?P<phrase>[^\W\d_]{3,}(?:[ -][^\W\d_]+){0,2})(?=\)\s*[.!]?\s*\Z)",
+            lambda m: m["phrase"].lower(),
+            Example("cue", "Answer: 3 (attack)", None),
+            Example("cue", "Answer: 3 (the rain)", 3),
+            unlisted=True,
+        ),
     )
 
 
@@ -148,6 +178,62 @@ def _option_text_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, .
             lambda m: texts[" ".join(m.group().lower().split())],
             Example("cue", "The cue is heavy rain.", 3),
             Example("texts", "The man is sunbathing on a beach is the more plausible hypothesis.", 2),
+            text=True,
+        ),
+    )
+
+
+# Words no option text is told apart by
+_STOPWORDS = frozenset(
+    "a an the is are was were be been being his her their its this that these those of on in at to for with and or but "
+    "by from as it he she they".split()
+)
+_TEXT_WORD = r"[^\W\d_]+(?:-[^\W\d_]+)*"
+
+
+def distinctive_words(option_texts: tuple[str, ...]) -> list[list[str]]:
+    """Each option text's own words, which no other option text has, in order (lower case; "ball-shaped" whole)."""
+    words = [re.findall(_TEXT_WORD, text.lower()) for text in option_texts]
+    return [
+        [
+            word
+            for word in own
+            if word not in _STOPWORDS
+            and len(word) >= 3
+            and not any(word in other for other in words if other is not own)
+        ]
+        for own in words
+    ]
+
+
+def sentence_options(option_texts: tuple[str, ...]) -> bool:
+    """Whether the options are sentences (NL-Eye's hypotheses), not phrases (MuCR's cues)."""
+    return bool(option_texts) and all(len(re.findall(_TEXT_WORD, text)) >= 4 for text in option_texts)
+
+
+def _content_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
+    """A hypothesis named by its own words with a noun: "the rectangular present", "the ball-shaped one" (options
+    that are sentences only; a phrase is named by its whole text)."""
+    if not sentence_options(option_texts):
+        return ()
+    named = []
+    for number, (text, own) in enumerate(zip(option_texts, distinctive_words(option_texts), strict=True), start=1):
+        words = re.findall(_TEXT_WORD, text.lower())
+        heads = {"one", "option", "hypothesis", "scenario", "version"} | {
+            words[index + 1]
+            for index, word in enumerate(words[:-1])
+            if word in own and words[index + 1] not in _STOPWORDS
+        }
+        if own:
+            named.append(rf"(?P<option{number}>(?:{alternatives(own)})\s+(?:{alternatives(sorted(heads))}))")
+    if not named:
+        return ()
+    return (
+        _rule(
+            rf"\bthe\s+(?:{'|'.join(named)})\b",
+            lambda m: next(int(name.removeprefix("option")) for name, found in m.groupdict().items() if found),
+            Example("texts", "The sunbathing one, since the rain may stop by the afternoon.", 2),
+            Example("texts", "The soaking wet one: it is raining.", 1),
             text=True,
         ),
     )
@@ -178,6 +264,31 @@ def _position_mentions(positions: Mapping[str, int]) -> tuple[MentionRule, ...]:
             rf"\bthe\s+{word}\b(?!\s+(?:{_POSITION_NOT_PANEL})\b)",
             value,
             Example("nleye", "I'd go with the latter.", 2),
+        ),
+    )
+
+
+def _row_mentions(
+    n: int, context_images: int, aliases: Mapping[str, int], option_texts: tuple[str, ...]
+) -> tuple[MentionRule, ...]:
+    """An image counted from one end of the row (the context first, then the options): from the right it names an
+    option however the reply counts ("the second picture from the right" of four options is option 3); from the left
+    only where the prompt names the left image as the context (NL-Eye's combined image)."""
+    if not context_images or option_texts:
+        return ()
+    left_is_context = aliases.get("left") == CONTEXT_ALIAS
+
+    def value(match: re.Match) -> int | None:
+        count = _ordinal(match["ordinal"])
+        option = n - count + 1 if match["side"].lower() == "right" else count - context_images
+        return option if 1 <= option <= n and (match["side"].lower() == "right" or left_is_context) else None
+
+    return (
+        _rule(
+            rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+(?:{_IMAGE_NOUN}|one)\s+from\s+the\s+(?P<side>left|right)\b",
+            value,
+            Example("mucr", "The effect is shown in the second picture from the right: the melted snowman.", 3),
+            Example("panels", "The second panel from the left is the more plausible one.", 1),
         ),
     )
 
@@ -286,6 +397,12 @@ def _ordinal_mentions(n: int, option_texts: tuple[str, ...]) -> tuple[MentionRul
             image=True,
             ordinal=True,
         ),
+        # "the last of the four candidates"
+        _rule(
+            r"\bthe\s+(?:last|final)\s+of\s+the\s+(?:\w+\s+)?(?:options|candidates|choices|hypotheses|candidate\s+images)\b",
+            lambda m: n,
+            Example("mucr", "The last of the four candidates is the cause: it shows a wildfire.", 4),
+        ),
         # "the last one", "the final option"; "the last image" too, unless the images are no options
         _rule(
             rf"\b(?:the\s+)?(?:last|final)\s+{last_noun}\b",
@@ -336,9 +453,10 @@ def _letter_mentions(letter: str, letters: bool) -> tuple[MentionRule, ...]:
         ),
         _rule(
             rf"(?:(?<=answer:)|(?<=answer: )|(?<=answer is )|(?<=choice: )|(?<=choice is )){any_case}"
-            r"(?=[ \t]*(?:[.):;,!\n]|$))",
+            r"(?=[ \t]*(?:[.):;,!\n]|$)|\s-\s)",
             lambda m: _number(m.group()),
             Example("mucr", "Answer: C", 3),
+            Example("texts", "Answer: A — the man's clothes are soaking wet.", 1),
             Example("mucr", "answer: c", 3),
             named=False,
         ),
@@ -441,9 +559,21 @@ def score_mentions(high: float) -> tuple[MentionRule, ...]:
     )
 
 
-def choice_ignore(n: int) -> re.Pattern:
-    """What names no option of ``n``: the prompt's list of the options ("(1, 2, 3 or 4)", "1 or 2") and their whole
-    range ("Options 1-4")."""
+def choice_ignore(n: int, option_texts: tuple[str, ...] = ()) -> re.Pattern:
+    """What names no option of ``n``: the prompt's list of the options ("(1, 2, 3 or 4)", "1 or 2"), their whole
+    range ("Options 1-4") and the numbered option texts restated in order ("The phrases are: 1. heavy rain, 2. ...")."""
     listed = r"\s*,\s*".join(str(number) for number in range(1, n))
     whole_range = rf"\b{_OPTION_NOUN}\s*1\s*(?:-|to|through|thru)\s*(?:{_OPTION_NOUN}\s*)?{n}(?![\w.,])"
-    return re.compile(rf"\(?(?<![\w.,]){listed}\s*,?\s*or\s+{n}(?![\w.,])\s*\)?|{whole_range}", _FLAGS)
+    restated = (
+        r"(?<![\w.])"
+        + r"\s*[,;]?\s*(?:and\s+)?".join(
+            rf"{number}\s*[.):]\s*{alternatives([option_text(text)])}"
+            for number, text in enumerate(option_texts, start=1)
+        )
+        + r"(?!\w)"
+    )
+    return re.compile(
+        rf"\(?(?<![\w.,]){listed}\s*,?\s*or\s+{n}(?![\w.,])\s*\)?|{whole_range}"
+        + (f"|{restated}" if option_texts else ""),
+        _FLAGS,
+    )

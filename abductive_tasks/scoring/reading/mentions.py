@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
+from abductive_tasks.scoring.reading.table import Example
 from abductive_tasks.scoring.reading.text import plain
 
 __all__ = [
@@ -16,7 +16,6 @@ __all__ = [
     "LIST_HEAD",
     "NAMED_REF",
     "REF",
-    "Example",
     "Mention",
     "MentionRule",
     "alternatives",
@@ -57,15 +56,8 @@ class Mention:
     context: bool = False  # the reply's count of the context image ("the first image (the context)")
     text: bool = False  # an option's own text quoted ("heavy rain")
     passing: bool = False  # an option's text named in passing, no pick ("the cause image shows a birthday party")
-
-
-class Example(NamedTuple):
-    """A reply a rule exists for, and what a person reads in it, read through the example kind named ``kind`` (the
-    kinds of tests/scoring/test_rule_examples.py: nleye, panels, texts, mucr, cue, letters, label, rating)."""
-
-    kind: str
-    reply: str
-    reads: object
+    may_name: tuple = ()
+    unlisted: bool = False  # a phrase in parentheses after a number that is no option's text ("3 (attack)")
 
 
 @dataclass(frozen=True)
@@ -80,6 +72,7 @@ class MentionRule:
     context: bool = False
     text: bool = False
     examples: tuple[Example, ...] = ()
+    unlisted: bool = False
 
 
 def mark(text: str, rules: Sequence[MentionRule]) -> tuple[str, list[Mention]]:
@@ -90,7 +83,9 @@ def mark(text: str, rules: Sequence[MentionRule]) -> tuple[str, list[Mention]]:
         values = rule.value(match)
         placeholders = []
         for value in values if isinstance(values, list) else [values]:
-            mentions.append(Mention(value, rule.named, rule.image, rule.ordinal, rule.context, rule.text))
+            mentions.append(
+                Mention(value, rule.named, rule.image, rule.ordinal, rule.context, rule.text, unlisted=rule.unlisted)
+            )
             placeholders.append(placeholder(len(mentions) - 1, rule.named))
         return " and ".join(placeholders)
 

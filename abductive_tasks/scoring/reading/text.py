@@ -7,8 +7,9 @@ import re
 from collections.abc import Mapping
 
 from abductive_tasks.scoring.reading.glossary import translate
+from abductive_tasks.scoring.reading.table import Example, Rule
 
-__all__ = ["REQUEST_FAILED_MARKER", "TYPO_VOCABULARY", "is_request_failure", "plain", "prepare"]
+__all__ = ["INVENTED_TURNS", "REQUEST_FAILED_MARKER", "TYPO_VOCABULARY", "is_request_failure", "plain", "prepare"]
 
 # lmms-eval's API backends answer a request that failed after their retries with this text
 # (lmms_eval/models/chat/openai.py: f"[LMMS_EVAL_REQUEST_FAILED after {n} retries] {error}").
@@ -205,11 +206,45 @@ def _spell(text: str, phrases: Mapping[str, object]) -> str:
     return "".join([*pieces, text[done:]])
 
 
+# Few-shot turns a reply invents (weaker models on the ICL and MMICL prompts): after answering, the reply goes on with
+# "Example 3:" or "Question:" and answers that too. Their text is no part of the reply. A reply that opens by restating
+# the solved examples ("Example 1: Option 1\nExample 2: Option 2\nQuestion: Option 4") answers in its "Question:"
+# part; an example it restates ends at its blank line.
+INVENTED_TURNS = Rule(
+    re.compile(
+        r"^[ \t]*(?:(?P<example>example\s+\d+)|(?P<question>question))\b[^:\n]{0,24}:", re.IGNORECASE | re.MULTILINE
+    ),
+    (
+        Example("cue", "Answer: 3 (heavy rain)\n\nExample 3:\nWhich phrase is the cue?\nAnswer: 1 (slippery floor)", 3),
+        Example("cue", "3 (heavy rain)\n\nQuestion:\nWhich phrase is the cue?\nAnswer: 2", 3),
+        Example("mucr", "Example 1: Option 1\nExample 2: Option 2\nQuestion: Option 4", 4),
+        Example("cue", "Example 3:\nWhich phrase is the cue?\nAnswer: 2\n\nAnswer to the question: 3 (heavy rain)", 3),
+    ),
+)
+
+
+def _without_invented_turns(text: str) -> str:
+    """``text`` without the few-shot turns it invents (:data:`INVENTED_TURNS`)."""
+    headings = list(INVENTED_TURNS.pattern.finditer(text))
+    if not headings:
+        return text
+    if text[: headings[0].start()].strip():  # answered first: every turn after the answer is invented
+        return text[: headings[0].start()]
+    kept = []
+    for heading, following in zip(headings, [*headings[1:], None], strict=True):
+        part = text[heading.end() : following.start() if following else len(text)]
+        if heading["question"]:
+            kept.append(part)
+        elif ended := re.search(r"\n[ \t]*\n", part):  # a restated example ends at its blank line
+            kept.append(part[ended.end() :])
+    return "\n".join(kept)
+
+
 def prepare(text: str, ignore: re.Pattern | None = None, answer_words: Mapping[str, object] | None = None) -> str:
     """A reply's plain text, as the mention tables read it: the reply part, without a closed reasoning block, its JSON
     answer as a statement, in English words, without what ``ignore`` matches (the question's list of answers, a
     score's scale), the typos of ``answer_words`` (each mapped to the answer it names) spelled as the words."""
-    text = _reply_part(text)
+    text = _without_invented_turns(_reply_part(text))
     answer = _THINK.sub(" ", text)
     text = answer if answer.strip() or "</think>" not in text.lower() else text
     json_answer = _json_answer(text)
