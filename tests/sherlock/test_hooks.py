@@ -329,9 +329,9 @@ def test_every_task_builds_documents_its_process_results_reads(path, monkeypatch
     # 2.1: one missing-score policy; 3.2: the rating route's reading changed too (the reading policy);
     # 2.2/3.3: shared bootstrap draws; 3.5: reading round 10;
     # 4.0: sherlock_localization[_test] became the factored route (full size in memory);
-    # 2.3/3.6/4.1: samples log each record once (a gt box's IoU as null)
+    # 2.3/3.6/4.1: samples log each record once (a gt box's IoU as null); 3.7: reading round 11
     factored_localization = path.stem in ("sherlock_localization", "sherlock_localization_test")
-    assert config["metadata"]["version"] == (3.6 if "rating" in path.stem else 4.1 if factored_localization else 2.3)
+    assert config["metadata"]["version"] == (3.7 if "rating" in path.stem else 4.1 if factored_localization else 2.3)
     doc = config["process_docs"](None)[0]
     reply = "Score: 5" if config["output_type"] == "generate_until" else "(0.5, False)"
     assert set(config["process_results"](doc, [reply])) == set(spec.metric_names)
