@@ -56,7 +56,9 @@ _COLLAPSE = re.compile(
     r"|[-=]\s*(?:the\s+)?(?P<named>«[\U000f0000-\U000ffffd]»)(?=\s*(?:[.,;!)\n]|$)|\s+(?!and\b|or\b)[^\W\d_]))"
     # "3: heavy rain." explains; "2: the car is merely present" does not
     r"|:\s*(?:the\s+)?(?P<colon>«[\U000f0000-\U000ffffd]»)(?=\s*(?:[.,;!)\n]|$))"
-    r"|\s*,\s*(?:which|that)\s+is\s+(?:the\s+)?(?P<which>«[\U000f0000-\U000ffffd]»)(?=\s*(?:[.,;!)\n]|$)))"
+    r"|\s*,\s*(?:which|that)\s+is\s+(?:the\s+)?(?P<which>«[\U000f0000-\U000ffffd]»)(?=\s*(?:[.,;!)\n]|$))"
+    # "(B), the third image, shows ...": an image count set off by commas explains an option, or the other way round
+    r"|\s*,\s*(?:the\s+|i\.e\.,?\s+)?(?P<appositive>«[\U000f0000-\U000ffffd]»)\s*,)"
     # a choice and its own text side by side: "(A) The man's clothes are soaking wet"
     r"|[ \t]+(?P<adjacent>«[\U000f0000-\U000ffffd]»))",
     re.IGNORECASE,
@@ -128,8 +130,12 @@ def _collapse(
     is not valid or counts images (which may count the context image too). A number its own explanation contradicts
     ("Hypothesis 1 (right image)" where right is 2, "3 - heavy rain" where heavy rain is option 1) names no answer.
     """
-    explained = match["inner"] or match["named"] or match["colon"] or match["which"] or match["adjacent"]
+    explained = (
+        match["inner"] or match["named"] or match["colon"] or match["which"] or match["adjacent"] or match["appositive"]
+    )
     outer, inner = mentions[mention_index(match["outer"])], mentions[mention_index(explained)]
+    if match["appositive"] and outer.image == inner.image:
+        return match.group()  # a list ("Option 1, Option 2, ..."), not an explanation
     if values is not None and inner.value == CONTEXT_ALIAS and valid(outer.value):
         mentions.append(Mention(None, True))  # "Image 1 (the left one)", where the left panel is the context
         return placeholder(len(mentions) - 1)

@@ -42,6 +42,8 @@ GLOSSARY = {  # English: the words it translates, separated by |
     "is": "是|es|est|ist|é",
     "think": "认为|我觉得",
     "the more plausible is": "更合理的是|更合理的一个是|更可能的是|最合理的是|より妥当なのは|よりもっともらしいのは",
+    "the correct answer is": "正确答案是|正確答案是",
+    "is correct": "正确|正確",
     "is more plausible": (
         "更合理|更加合理|更可信|更有可能|更可能|es más plausible|é mais plausível|est plus plausible|ist plausibler|"
         "ist wahrscheinlicher|è più plausibile|の方が妥当|がより妥当|の方がもっともらしい|がよりもっともらしい|"

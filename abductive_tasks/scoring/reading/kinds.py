@@ -28,6 +28,7 @@ from abductive_tasks.scoring.reading.mentions import (
     option_text,
 )
 from abductive_tasks.scoring.reading.rules import (
+    ANSWER_LABEL,
     HYPOTHESIS_NOUN,
     LABEL_CONCESSIONS,
     LABEL_EFFECTS,
@@ -150,6 +151,13 @@ class Choice(_Reader):
                 self.image_numbers,
             )
         )
+
+    def prepared(self, text: str) -> str:
+        """The reply's plain text; where the prompt lists letters, an opening "A:" labels the answer
+        (:data:`ANSWER_LABEL`)."""
+        if self.letters:
+            text = ANSWER_LABEL.pattern.sub("Answer: ", text)
+        return super().prepared(text)
 
     @property
     def _answer_words(self) -> dict[str, object]:

@@ -50,7 +50,7 @@ _ORDINALS = {
     "ninth": 9,
     "tenth": 10,
 }
-_NUMBER = r"\d+(?![\w%]|[.,]\d)"
+_NUMBER = r"\d+(?![\w%°]|[.,]\d|\s*degrees?\b)"  # not a quantity: "105°", "35 degrees"
 _NUMBER_WORD = "|".join(_NUMBER_WORDS)
 _ORDINAL = "|".join(_ORDINALS) + r"|\d+(?:st|nd|rd|th)"
 # A number word standing as an answer: "Two.", "The answer is one.", "Score: five", "a six."
@@ -174,7 +174,7 @@ def _option_text_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, .
     texts = {option_text(option).lower(): index for index, option in enumerate(option_texts, start=1)}
     return (
         _rule(
-            rf"(?<!\w)(?:{alternatives(list(texts))})(?!\w)",
+            rf"(?<!\w)(?<!\d[.,])(?:{alternatives(list(texts))})(?!\w|[.,]\d)",  # "8" is not in "8.5"
             lambda m: texts[" ".join(m.group().lower().split())],
             Example("cue", "The cue is heavy rain.", 3),
             Example("texts", "The man is sunbathing on a beach is the more plausible hypothesis.", 2),

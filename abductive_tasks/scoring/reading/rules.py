@@ -15,6 +15,7 @@ from abductive_tasks.scoring.reading.text import INVENTED_TURNS
 __all__ = [
     "verdict",
     "ALONE",
+    "ANSWER_LABEL",
     "CLAUSE_END",
     "CONCESSION",
     "COPULA",
@@ -95,6 +96,7 @@ _CUE_NOUN = (
 _CUE = (
     r"(?:final\s+|correct\s+|my\s+|the\s+)?(?:answer|choice|selection|prediction|verdict|label|classification|conclusion|decision)"
     r"|(?:the\s+)?number\s+of\s+the\s+(?:phrase|option|cue|answer|image|hypothesis)"
+    r"|(?:correct\s+|right\s+)?(?:option|answer|choice)\s+letter"
     r"|(?:final|overall|verdict)(?=\s*:)"
     r"|correct\s+(?:option|one|image|hypothesis|phrase|cue)"
     r"|best\s+(?:match|fit|option|choice|answer)|(?:that|which)\s+(?:best\s+(?:fits|matches)|(?:fits|matches)\s+best)|(?:effect|cause)(?:\s+of\s+the\s+\w+(?:\s+image)?)?|cue(?:\s+phrase)?"
@@ -115,10 +117,12 @@ _APPOSITIVE = (
 STATEMENTS = (
     verdict(
         rf"\b(?:{_CUE})(?:\s+(?:to|for)\s+(?:the|this)\s+question)?\s*(?:is|(?:would|should|must)\s+be)?"
-        rf"(?:\s+(?:(?:shown|depicted|pictured|seen)\s+)?in)?\s*[:=→-]?\s*{_ARTICLE}{{pick}}",
+        rf"(?:\s+(?:(?:shown|depicted|pictured|seen)\s+)?in|\s+(?:the\s+)?letter)?\s*[:=→-]?\s*{_ARTICLE}{{pick}}",
         Example("nleye", "Answer: 2", 2),
         Example("mucr", "Effect: Option 4", 4),
         Example("nleye", "### Answer\nImage 1", 1),
+        Example("letters", "The correct option letter is B. The given information is ...", 2),
+        Example("letters", "The correct choice is letter D.", 4),
     ),
     # "→ 3" ending a table or a list of checks
     verdict(
@@ -427,8 +431,15 @@ LETTER_ANSWER = re.compile(
     r"(?:(?<=answer:)|(?<=answer: )|(?<=answer is )|^)[ \t]*\(?(?P<letter>(?-i:[A-Z]))\)?(?=[ \t]*(?:[.!\n]|$))",
     re.IGNORECASE | re.MULTILINE,
 )
+# A reply opening with "A:", as a question's answer is labelled ("A: C", "A: No, it is not"), where the prompt lists
+# letters: the label of the answer, not option A.
+ANSWER_LABEL = _rule(
+    r"\A\s*A\s*:[ \t]*(?=\S)",
+    Example("letters", "A: C\nThe area of square C must be at least 11.", 3),
+    flags=0,
+)
 # The rules read in the reply's text before its mentions are marked, not in the marked text
-TEXT_RULES = (INVENTED_TURNS, LETTERED_LABELS)
+TEXT_RULES = (INVENTED_TURNS, LETTERED_LABELS, ANSWER_LABEL)
 # Verbs that say what a label's verb says ("supports the idea" strengthens it). They name no label, but a label whose
 # own explanation states the other label's effect with them ("weakener ... which supports the idea that ...") is
 # contradictory: no answer.
@@ -560,6 +571,15 @@ REFUSALS = (
         r"\bnone\s+of\s+(?:the\s+)?(?:(?:two|four|given|candidate|listed)\s+)?"
         r"(?:options|images|pictures|hypotheses|phrases|candidates|choices|panels)\b(?!\s+(?:other|except|besides|but)\b)",
         Example("mucr", "None of the options shows the effect.", None),
+    ),
+    # "However, this option is not available in the choices", "the correct option is not provided", "125° is not an
+    # option"
+    _rule(
+        r"\b(?:is|are)\s+not\s+(?:(?:available|listed|given)\s+)?(?:(?:among|in|one\s+of)\s+the\s+"
+        r"(?:given\s+|provided\s+|listed\s+)?(?:options|choices|answers)|an?\s+(?:option|choice)\b|"
+        r"(?:listed|provided|available|given)\b)",
+        Example("letters", "So AC = 11.5. However, this option is not available in the choices.", None),
+        Example("letters", "The correct option is not provided.", None),
     ),
 )
 # "None of them can explain it" refuses too, unless the reply has stated its answer before it: then "them" are the other
