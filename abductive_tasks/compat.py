@@ -25,7 +25,9 @@ YAML loading (:func:`task_manager`,
 :func:`model_class_path`, :func:`parse_model_args`); the evaluation entry point the ``abductive-eval`` command wraps
 (:func:`evaluate_cli`, with its results-folder naming and table filter; :func:`parse_eval_args`
 for the checks before it); lmms-eval's other subcommands and its web UI server with our tasks
-(:func:`run_subcommand`, :func:`ui_app`); and the ``llm_judge`` pieces our judge layer builds on. Model backends
+(:func:`run_subcommand`, :func:`ui_app`); the filter registry a task's ``filter_list`` names filters from
+(:func:`register_filter`: our reader as the ``read_answer`` filter; lmms-eval's own multiple-choice filter for
+comparisons); and the ``llm_judge`` pieces our judge layer builds on. Model backends
 (:mod:`abductive_tasks.models`) use lmms-eval's model plugin API (``lmms``, ``Instance``,
 ``ModelManifest``) directly, as every lmms-eval model does.
 """
@@ -175,6 +177,33 @@ def _stop_retrying_data_errors() -> None:
 
 
 _NUMBER_RESULT = re.compile(r"\(\s*([-+]?(?:\d+(\.\d*)?|(\.)\d+)([eE][-+]?\d+)?)\s*,\s*(?:True|False)\s*\)")
+
+
+def register_filter(name: str, build: Callable[..., Any]) -> None:
+    """Make ``build`` (a filter class, or a function returning a filter) the lmms-eval filter a task's YAML names in
+    its ``filter_list`` (``- function: <name>``), without editing lmms-eval. lmms-eval 0.7.3 builds a task's filters
+    from ``lmms_eval.filters.FILTER_REGISTRY`` (``build_filter_ensemble``), which its ``register_filter`` decorator
+    (``lmms_eval.api.registry.FILTER_REGISTRY``) does not reach: both get it. A filter's ``apply(resps, docs)`` receives
+    every instance's replies and the task's documents in the same order."""
+    from lmms_eval import filters
+    from lmms_eval.api import registry
+
+    filters.FILTER_REGISTRY[name] = build
+    registry.FILTER_REGISTRY[name] = build
+
+
+def filter_registered(name: str) -> Callable[..., Any] | None:
+    """The filter lmms-eval builds for ``- function: <name>``, None when it knows none."""
+    from lmms_eval import filters
+
+    return filters.FILTER_REGISTRY.get(name)
+
+
+def multi_choice_regex_filter(**settings: Any) -> Any:
+    """lmms-eval's own multiple-choice filter (``multi_choice_regex``: ``MultiChoiceRegexFilter``), for comparisons."""
+    from lmms_eval.filters.extraction import MultiChoiceRegexFilter
+
+    return MultiChoiceRegexFilter(**settings)
 
 
 def loglikelihood_value(result: object) -> object | None:

@@ -103,7 +103,8 @@ def test_every_documented_evaluation_names_options_tasks_and_models_that_exist(p
     cli.check_options(argv)  # raises UsageError naming the closest option
     tasks = cli.option_value(argv, "--tasks")
     assert tasks, f"{page}: `{command}` names no task"
-    cli.check_tasks(tasks, None)
+    include_path = cli.option_value(argv, "--include_path")  # a folder of the repository (docs/examples/...)
+    cli.check_tasks(tasks, str(ROOT / include_path) if include_path else None)
     model = cli.option_value(argv, "--model")
     known = lmms_source.quick_model_names()
     assert model.startswith("<") or known is None or model in known, f"{page}: `{command}`: unknown model {model}"

@@ -12,6 +12,17 @@ from abductive_tasks import compat
 
 compat.install()  # our task folder and statistics, before lmms-eval builds its TaskManager
 
+
+def read_answer_filter(**settings: object) -> object:
+    """The ``read_answer`` filter any multiple-choice task names in its YAML ``filter_list``
+    (:class:`abductive_tasks.scoring.answer_filter.ReadAnswer`), imported when a task builds it."""
+    from abductive_tasks.scoring.answer_filter import ReadAnswer
+
+    return ReadAnswer(**settings)
+
+
+compat.register_filter("read_answer", read_answer_filter)
+
 MANIFESTS = (
     ModelManifest(model_id="random_baseline", simple_class_path="abductive_tasks.models.baselines.RandomBaseline"),
     ModelManifest(model_id="dumb_pixel", simple_class_path="abductive_tasks.models.baselines.DumbPixel"),

@@ -23,7 +23,7 @@ from abductive_tasks.mucr.data import N_CANDIDATES, load_selected
 from abductive_tasks.mucr.metrics import PICK_COUNTS, choice_outcome, exp_outcome, exp_own_outcome, split_explanation
 from abductive_tasks.mucr.picks import Picks, load_own_picks
 from abductive_tasks.scoring import judge
-from abductive_tasks.scoring.reading.kinds import Choice, parse_judge_score
+from abductive_tasks.scoring.reading import Choice, parse_judge_score
 from abductive_tasks.scoring.taskspec import REQUEST_FAILED, Metric, Reading, TaskSpec
 
 if TYPE_CHECKING:

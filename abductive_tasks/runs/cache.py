@@ -17,7 +17,7 @@ from pathlib import Path
 from abductive_tasks.inputs.files import write_atomic
 from abductive_tasks.runs.history import quarantine
 from abductive_tasks.runs.secrets import redact_text, written_forms
-from abductive_tasks.scoring.reading.text import REQUEST_FAILED_MARKER, is_request_failure
+from abductive_tasks.scoring.reading import REQUEST_FAILED_MARKER, is_request_failure
 
 
 def _databases(cache_dir: Path) -> list[Path]:

@@ -51,8 +51,7 @@ from loguru import logger
 
 from abductive_tasks import compat, settings
 from abductive_tasks.inputs.files import redacted, seal, unseal, write_atomic
-from abductive_tasks.scoring.reading.kinds import AnswerKind
-from abductive_tasks.scoring.reading.text import is_request_failure
+from abductive_tasks.scoring.reading import AnswerKind, is_request_failure
 
 DEFAULT_MODEL = "gpt-4o-2024-11-20"
 CONFIG_VARIABLES = (

@@ -19,7 +19,7 @@ from abductive_tasks.scoring.judge import (
     similarity_unavailable_reason,
     warn_not_configured,
 )
-from abductive_tasks.scoring.reading.kinds import parse_judge_label, parse_judge_score
+from abductive_tasks.scoring.reading import parse_judge_label, parse_judge_score
 
 from helpers.openai_stub import Delay, Fault, OpenAIStub, message_text
 from helpers.tiny_embedder import build_tiny_embedder
