@@ -46,7 +46,7 @@ from loguru import logger
 
 from abductive_tasks import settings
 from abductive_tasks.inputs.data import DataError, documents, json_lines
-from abductive_tasks.inputs.files import seal, unseal, write_atomic
+from abductive_tasks.inputs.files import redacted, seal, unseal, write_atomic
 
 if TYPE_CHECKING:
     import datasets
@@ -280,6 +280,7 @@ class NamedStore:
         target = self.folder(name) / f"{key}.json"
         run = this_run()
         binding = {key_: run[key_] for key_ in ("model", "backend", "model_args", "key", "limit") if key_ in run}
+        value = redacted(value)  # a reply that echoes a secret leaves no copy in clear
         record = {"kind": self.kind, "name": name, "key": key, "doc": doc, "value": value, "status": status}
         write_atomic(target, json.dumps(record | {"binding": binding if run else {}}, ensure_ascii=False, indent=1))
         return target
@@ -450,11 +451,11 @@ def upstream_output(
     against the reading run (:func:`checked`)."""
     digest = given_inputs().get(upstream)
     if digest:
-        output = load(digest)
-        if (output.kind, output.task) != (kind, upstream):
-            raise StageError(f"{reader}: stage output {digest[:12]} holds {output.kind} of {output.task}, not {kind} "
+        given = load(digest)
+        if (given.kind, given.task) != (kind, upstream):
+            raise StageError(f"{reader}: stage output {digest[:12]} holds {given.kind} of {given.task}, not {kind} "
                              f"of {upstream}")  # fmt: skip
-        return checked(reader, output, this_run())
+        return checked(reader, given, this_run())
     output = from_variable()
     return None if output is None else checked(reader, output, this_run(), named_on_purpose)
 

@@ -20,6 +20,7 @@ every item against the documents built from the data loaded now, and the binding
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -57,7 +58,7 @@ def _limit(value: object) -> int | float | None:
     return int(value) if isinstance(value, float) and value.is_integer() else value  # type: ignore[return-value]
 
 
-def samples_binding(samples: Path) -> dict:
+def samples_binding(samples: Path) -> dict[str, object]:
     """The run a samples file comes from, as the results file lmms-eval wrote beside it records it (model, arguments,
     ``--limit``); {} when that file is missing or unreadable."""
     results = samples.with_name(samples.name.split("_samples_", 1)[0] + "_results.json")
@@ -103,7 +104,7 @@ def own_picks(asking: str) -> tuple[StageOutput, StageOutput] | None:
     """The effect and cue picks the Exp task ``asking`` explains (checked against this run's model and limit); None
     when none is given (plain lmms-eval without ``ABDUCTIVE_MUCR_PICKS``)."""
     found = [
-        upstream_output(asking, task, "picks", lambda task=task: _from_folder(task)) for task in pick_tasks(asking)
+        upstream_output(asking, task, "picks", functools.partial(_from_folder, task)) for task in pick_tasks(asking)
     ]
     if all(output is None for output in found):
         return None

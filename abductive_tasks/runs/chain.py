@@ -32,6 +32,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from loguru import logger
 
@@ -59,6 +60,9 @@ from abductive_tasks.runs.identity import (
     task_key,
 )
 from abductive_tasks.runs.layout import model_folder, model_name
+
+if TYPE_CHECKING:
+    from abductive_tasks.runs.suite import Suite
 
 # The variables that name a kind's output for plain lmms-eval runs (first set wins): with one set, nothing upstream is
 # run for that kind and the reader reads what it names.
@@ -327,7 +331,7 @@ class CommandChain:
 
     runner: Runner
     describer: Runner | None
-    suite: object
+    suite: Suite
     requested: list[str]
     levels: list[list[str]]  # the upstream tasks of the runner, by level
     described: list[str]  # the upstream tasks the describer runs
@@ -386,6 +390,8 @@ class CommandChain:
         if task in self.requested:
             return None
         key = task_key(runner.identity, task)
+        if key is None:
+            return None
         for limit in dict.fromkeys([self.limit, None]):
             digest = latest(key, limit, self.root)
             try:

@@ -8,6 +8,7 @@ import json
 
 from abductive_tasks.inputs.files import write_atomic
 from abductive_tasks.runs.history import RUN_RECORD, SPEC_RECORD, Record, quarantine
+from abductive_tasks.runs.identity import model_weights
 from abductive_tasks.runs.plan import ModelPlan
 from abductive_tasks.runs.run import say
 from abductive_tasks.runs.secrets import redact_value
@@ -25,11 +26,14 @@ def write_status(spec: BatchSpec, status: dict[str, dict]) -> None:
 
 
 def write_spec_record(spec: BatchSpec, model_plan: ModelPlan) -> None:
-    """The spec's identity for the leaderboard, as the model's plan has it now (a chained task's entry says what it
-    reads: rewritten after the model's runs)."""
-    Record(model_plan.identity, model_plan.limit, tuple(model_plan.tasks), model_plan.model.name, str(spec.path)).write(
-        model_plan.output / SPEC_RECORD
-    )
+    """The spec's identity for the leaderboard, as the model's plan has it now, with the weights the model runs: written
+    again after the model's runs (a chained task's entry says what it reads; a hub model's revision is known once its
+    weights are in the local cache)."""
+    model = model_plan.model
+    weights = model_weights(model_plan.model_args, model.vllm.model if model.vllm else None)
+    Record(
+        model_plan.identity, model_plan.limit, tuple(model_plan.tasks), model.name, str(spec.path), weights=weights
+    ).write(model_plan.output / SPEC_RECORD)
 
 
 def record_spec(spec: BatchSpec, model_plan: ModelPlan, prefix: str) -> None:

@@ -340,7 +340,7 @@ def _task_config(path: Path) -> dict:
 TASKS = {
     f"mucr_{level}{form}": (spec, aggregation, version)
     for level, spec, aggregation, version in (
-        ("c2e", hooks.C2E, "aggregate_c2e", 3.6),  # records name the document a pick answered (doc_digest)
+        ("c2e", hooks.C2E, "aggregate_c2e", 3.6),  # reading rounds 4-11; records name the document a pick answered
         ("e2c", hooks.E2C, "aggregate_e2c", 3.6),
         ("cue", hooks.CUE, "aggregate_cue", 3.6),
         ("exp", hooks.EXP_OWN, "aggregate_exp_own", 5.0),  # Eq. 5: the model's own picks, every pair counted
