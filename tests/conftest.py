@@ -31,9 +31,17 @@ def data_copy(tmp_path) -> Path:
     return root
 
 
+def _bytes_name(source: object) -> str:
+    import hashlib
+    import io
+
+    return f"bytes:{hashlib.sha256(source.getvalue()).hexdigest()}" if isinstance(source, io.BytesIO) else ""
+
+
 @pytest.fixture
 def decoded_files(monkeypatch) -> list[str]:
-    """Image files whose pixels PIL decodes, one entry per decode (recorded at ``ImageFile.load``)."""
+    """Image files whose pixels PIL decodes, one entry per decode (recorded at ``ImageFile.load``; an image decoded
+    from bytes, as a checked cache entry is, by the digest of those bytes)."""
     from PIL import ImageFile
 
     decoded: list[str] = []
@@ -41,7 +49,7 @@ def decoded_files(monkeypatch) -> list[str]:
 
     def counting(self):
         if self.tile:  # pixels still to decode (an empty tile list: already loaded)
-            decoded.append(str(self.filename))
+            decoded.append(str(self.filename) or _bytes_name(self.fp))
         return real(self)
 
     monkeypatch.setattr(ImageFile.ImageFile, "load", counting)
