@@ -299,6 +299,7 @@ def _with_graph_count(base: TaskSpec) -> TaskSpec:
             base.record(doc, reading) | {"items_without_scene_graph": doc["items_without_scene_graph"]}
         ),
         compute=compute,
+        judged=base.judged,
     )
 
 
