@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import SupportsIndex
 
 from abductive_tasks.dve import prompts
-from abductive_tasks.scoring.reading.text import is_request_failure
+from abductive_tasks.scoring.reading import is_request_failure
 
 ETA = 1.0  # Implementation Detail: "we set eta to 1"
 MAX_ROUNDS = 3  # Implementation Detail: "and M to 3" (refinements after the initial generation)

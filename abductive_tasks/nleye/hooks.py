@@ -23,8 +23,7 @@ from abductive_tasks.nleye import descriptions, prompts
 from abductive_tasks.nleye.data import COLUMNS, DESCRIPTIONS, load_selected
 from abductive_tasks.nleye.metrics import NO_REFERENCE, describe_outcome, pairs_outcome, triplet_outcome
 from abductive_tasks.scoring.judge import OK, ask_judge, judge_configured
-from abductive_tasks.scoring.reading.kinds import Choice, Score, parse_judge_label
-from abductive_tasks.scoring.reading.mentions import CONTEXT_ALIAS
+from abductive_tasks.scoring.reading import CONTEXT_ALIAS, Choice, Score, parse_judge_label
 from abductive_tasks.scoring.taskspec import PARSED, Metric, Outcome, Reading, Records, TaskSpec
 
 if TYPE_CHECKING:

@@ -57,9 +57,8 @@ import tenacity
 from loguru import logger
 
 from abductive_tasks import compat, settings
-from abductive_tasks.inputs.files import seal, unseal, write_atomic
-from abductive_tasks.scoring.reading.kinds import AnswerKind
-from abductive_tasks.scoring.reading.text import is_request_failure
+from abductive_tasks.inputs.files import redacted, seal, unseal, write_atomic
+from abductive_tasks.scoring.reading import AnswerKind, is_request_failure
 
 DEFAULT_MODEL = "gpt-4o-2024-11-20"
 CONFIG_VARIABLES = (
@@ -119,7 +118,10 @@ class _ReplyCache:
 
     def put(self, key: str, entry: dict, reply: str) -> None:
         path = self._path(key)
-        sealed = seal(json.dumps({**entry, "reply": reply}).encode(), key)
+        text = json.dumps({**entry, "reply": reply})
+        if redacted(text) != text:  # a request or reply holding a secret is not cached (it is asked again)
+            return
+        sealed = seal(text.encode(), key)
         try:
             if sealed is not None:
                 write_atomic(path, sealed, durable=False)  # sealed: a file a crash leaves torn is asked again
@@ -387,6 +389,16 @@ def _build_judge() -> tuple[_Judge | None, str]:
 def judge_configured() -> bool:
     """True when the environment configures a usable judge (see the module docstring)."""
     return _current_judge()[0] is not None
+
+
+def judge_description() -> dict | None:
+    """The judge the environment configures (provider and model), None when none is usable: what a run records."""
+    if not judge_configured():
+        return None
+    return {
+        "api_type": os.environ.get("API_TYPE", "openai").strip().lower() or "openai",
+        "model_version": os.environ.get("MODEL_VERSION") or DEFAULT_MODEL,
+    }
 
 
 _warned: set[str] = set()

@@ -39,8 +39,7 @@ import orjson
 
 from abductive_tasks import settings
 from abductive_tasks.compat import OwnStderr
-from abductive_tasks.scoring.reading.kinds import AnswerKind
-from abductive_tasks.scoring.reading.text import is_request_failure
+from abductive_tasks.scoring.reading import AnswerKind, is_request_failure
 from abductive_tasks.scoring.stats import Estimate, intervals, seed_for
 
 PARSED, JUDGE_EXTRACTED, UNPARSABLE, REQUEST_FAILED = "parsed", "judge_extracted", "unparsable", "request_failed"

@@ -32,7 +32,7 @@ import datasets
 
 from abductive_tasks.compat import loglikelihood_value
 from abductive_tasks.inputs.images import draw_input, draw_regions
-from abductive_tasks.scoring.reading.kinds import Score
+from abductive_tasks.scoring.reading import Score
 from abductive_tasks.scoring.taskspec import Metric, Reading, TaskSpec
 from abductive_tasks.sherlock import localization, metrics, prompts
 from abductive_tasks.sherlock.data import load_selected
