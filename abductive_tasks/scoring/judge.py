@@ -230,6 +230,10 @@ class _Judge:
 
     def _fetch(self, key: str, entry: dict) -> str | None:
         try:
+            # The asker's cache read can predate a reply that an earlier request for the prompt cached since.
+            reply = self.cache.get(key, entry)
+            if reply is not None:
+                return reply
             reply = self._request(entry["prompt"], entry["system"], entry["max_tokens"])
             if reply is not None:
                 self.cache.put(key, entry, reply)  # before the request leaves _in_flight: a later ask finds the file

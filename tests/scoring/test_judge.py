@@ -277,6 +277,33 @@ def test_a_prompt_asked_twice_at_once_is_one_request(monkeypatch, tmp_path):
         assert sorted(message_text(body) for body in stub.requests) == ["Rate item 3", "Rate item 4"]
 
 
+def test_a_reply_cached_while_another_asker_read_the_cache_is_not_asked_again(monkeypatch, tmp_path):
+    """Asker A misses the cache; before A submits, B asks the same prompt and its request ends (cached, no longer in
+    flight). A's request then finds B's reply in the cache: one request for the prompt, whatever the interleaving."""
+    with OpenAIStub(["Score: 4", "Score: 9"]) as stub:
+        use_stub(monkeypatch, stub, tmp_path / "cache")
+        cache = judge._current_judge()[0].cache
+        read, missed, replied = cache.get, threading.Event(), threading.Event()
+
+        def late_read(key: str, entry: dict) -> str | None:
+            value = read(key, entry)
+            if threading.current_thread().name == "A":  # A's read is a miss, and A resumes after B's reply
+                missed.set()
+                replied.wait(timeout=10)
+            return value
+
+        monkeypatch.setattr(cache, "get", late_read)
+        verdicts: dict[str, JudgeResult] = {}
+        asker = threading.Thread(target=lambda: verdicts.update(A=ask_judge("Rate me", score)), name="A")
+        asker.start()
+        assert missed.wait(timeout=10)
+        verdicts["B"] = ask_judge("Rate me", score)
+        replied.set()
+        asker.join(timeout=10)
+        assert len(stub.requests) == 1
+    assert verdicts == {"A": JudgeResult("ok", 4.0, "Score: 4"), "B": JudgeResult("ok", 4.0, "Score: 4")}
+
+
 def test_429_waits_as_retry_after_says_and_is_no_failure(monkeypatch, tmp_path, warnings):
     """Six 429s with Retry-After 0.2 s, then a reply: one retry allowed for failures, yet the verdict comes."""
     with OpenAIStub([Fault(429, retry_after=0.2)] * 6 + ["Score: 3"]) as stub:
