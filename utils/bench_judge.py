@@ -72,6 +72,7 @@ def nleye_case() -> Judged:
             "descriptions": [f"Premise scene {number}.", f"Hypothesis one {number}.", f"Hypothesis two {number}."],
             "gold": 1 + number % 2,
             "gold_explanation": f"The reason behind scene {number}.",
+            "crowd_explanations": [],  # the release's CSV without approved crowd explanations: the gold one only
             "reasoning_category": CATEGORIES[number % 6],
             "domain": "home",
             "time_direction": "forward",
