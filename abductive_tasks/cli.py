@@ -615,11 +615,66 @@ def _run_eval(argv: list[str]) -> int:
     except (HubUnreachable, DataProblem) as error:
         print(f"abductive-eval: {error}", file=sys.stderr)
         return 1
+    if args.model and args.tasks and args.tasks not in LIST_TASKS:
+        argv = with_judge_threads(argv, args.tasks)
     try:
         return evaluate_and_summarise(argv, args)
     finally:
         if chained is not None:
             chained.finish(say)
+
+
+def with_judge_threads(argv: list[str], tasks: str) -> list[str]:
+    """``argv`` with lmms-eval's ``--process_docs_parallel`` (its ``process_results`` threads, 4 by default) raised to
+    twice ``ABDUCTIVE_JUDGE_CONCURRENCY`` when a judge is configured and one of ``tasks`` asks it per document. Each
+    thread waits on its document's verdicts, so the threads bound the judge requests in flight; twice as many as the
+    judge sends at once keep a question waiting whenever a reply comes, while a finished thread moves on to its next
+    document (docs/judge.md). A command line that sets the option keeps it."""
+    from loguru import logger
+
+    from abductive_tasks import settings
+    from abductive_tasks.scoring import judge
+
+    spellings = ("--process_docs_parallel", "--process-docs-parallel")  # argparse also takes a unique prefix
+    given = {argument.split("=", 1)[0] for argument in argv if argument.startswith(("--process_d", "--process-d"))}
+    if any(spelling.startswith(name) for name in given for spelling in spellings):
+        return argv
+    threads = 2 * settings.judge_concurrency()
+    if threads <= DEFAULT_PROCESS_THREADS or not any(map(asks_judge, our_tasks(tasks))) or not judge.judge_configured():
+        return argv
+    logger.info(
+        f"abductive-eval: --process_docs_parallel {threads} for the judged tasks (ABDUCTIVE_JUDGE_CONCURRENCY x 2)"
+    )
+    return [*argv, "--process_docs_parallel", str(threads)]
+
+
+DEFAULT_PROCESS_THREADS = 4  # lmms-eval 0.7.3's --process_docs_parallel
+
+
+def our_tasks(tasks: str) -> list[str]:
+    """Our tasks among a ``--tasks`` value, groups expanded."""
+    from abductive_tasks.runs import catalog
+    from abductive_tasks.runs.suite import Suite
+
+    ours = catalog.names()
+    return Suite().expand([name for name in tasks.split(",") if name in ours])
+
+
+def asks_judge(task: str) -> bool:
+    """Whether our ``task``'s ``process_results`` asks the LLM judge: its task spec is judged, or it reads answers
+    the judge may extract (``ABDUCTIVE_JUDGE_EXTRACT``)."""
+    from abductive_tasks import settings
+    from abductive_tasks.runs import catalog
+    from abductive_tasks.runs.suite import Suite
+
+    hook = catalog.config(Suite().yaml_path(task)).get("process_results")
+    if not isinstance(hook, catalog.FunctionName):
+        return False
+    module, _, name = hook.rpartition(".")
+    function = getattr(import_module(module), name, None)
+    spec = getattr(function, "spec", None)
+    extracts = settings.judge_extraction() and getattr(function, "question", None) is not None
+    return spec is not None and (spec.judged or extracts)
 
 
 def compat_model_args(text: str | None) -> dict[str, str]:

@@ -103,6 +103,12 @@ VARIABLES: dict[str, Variable] = {
         ),
         Variable("ABDUCTIVE_JUDGE_TIMEOUT", "60", "seconds per judge request", changes_scores=False),
         Variable(
+            "ABDUCTIVE_JUDGE_CONCURRENCY",
+            "16",
+            "judge requests in flight at once (lowered while the judge answers 429; docs/judge.md)",
+            changes_scores=False,
+        ),
+        Variable(
             "ABDUCTIVE_JUDGE_EXTRACT",
             "0",
             "'1': the judge reads answers the rules cannot (counted as *judge_extracted)",
@@ -262,6 +268,10 @@ def judge_timeout() -> float:
     return _number("ABDUCTIVE_JUDGE_TIMEOUT")
 
 
+def judge_concurrency() -> int:
+    return max(1, _number("ABDUCTIVE_JUDGE_CONCURRENCY", int))
+
+
 def judge_extraction() -> bool:
     return _flag("ABDUCTIVE_JUDGE_EXTRACT")
 
@@ -327,6 +337,7 @@ _CHECKS = {
     "ABDUCTIVE_JUDGE_RETRIES": _check_number(int, 0),
     "ABDUCTIVE_JUDGE_BACKOFF": _check_number(float, 0),
     "ABDUCTIVE_JUDGE_TIMEOUT": _check_number(float, 0),
+    "ABDUCTIVE_JUDGE_CONCURRENCY": _check_number(int, 1),
     "ABDUCTIVE_JUDGE_EXTRACT": _check_flag,
     "ABDUCTIVE_WORKERS": _check_number(int, 1),
     "ABDUCTIVE_BOOTSTRAP": _check_number(int, 0),

@@ -449,6 +449,30 @@ def test_an_unreachable_hub_model_or_dataset_is_one_line_naming_it(tmp_path):
     )
 
 
+@pytest.mark.parametrize(
+    ("tasks", "extra", "environment", "threads"),
+    [
+        ("mucr_exp_gold", [], {}, "32"),  # judged: lmms-eval's result threads, twice the judge concurrency
+        ("mucr,dve_cls", [], {"ABDUCTIVE_JUDGE_CONCURRENCY": "8"}, "16"),  # a group holding a judged task
+        ("nleye_triplet_text,mucr_c2e", [], {}, None),  # nothing judged
+        ("nleye_triplet_text", [], {"ABDUCTIVE_JUDGE_EXTRACT": "1"}, "32"),  # the judge may read its answers
+        ("nleye_triplet", ["--process-docs-parallel", "2"], {}, None),  # the user's value stands
+        ("nleye_triplet", ["--process_docs=2"], {}, None),  # argparse's unique prefix too
+        ("nleye_triplet", [], {"ABDUCTIVE_JUDGE": "off"}, None),  # no judge configured: nothing asked
+        ("nleye_triplet", [], {"ABDUCTIVE_JUDGE_CONCURRENCY": "2"}, None),  # lmms-eval's 4 threads are enough
+    ],
+)
+def test_judged_tasks_get_as_many_result_threads_as_judge_requests(monkeypatch, tasks, extra, environment, threads):
+    monkeypatch.setenv("ABDUCTIVE_JUDGE", "on")
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    monkeypatch.setenv("OPENAI_API_URL", "http://127.0.0.1:9/v1")  # never asked: building the judge sends nothing
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    argv = ["--model", "dummy", "--tasks", tasks, *extra]
+    expected = argv if threads is None else [*argv, "--process_docs_parallel", threads]
+    assert cli.with_judge_threads(argv, tasks) == expected
+
+
 def test_a_damaged_picks_file_is_named_without_the_data_layout_hint(tmp_path, monkeypatch):
     """A damaged samples file under ABDUCTIVE_MUCR_PICKS is an earlier run's output, not the data: the hint to fix the
     data's layout (or to use the sample) does not apply."""

@@ -12,12 +12,19 @@ comparison: 485 observations x 10 candidates with an answer key; image files are
 few encoded images, each a path of its own), then runs, alternating, ``lmms-eval --model dummy
 --batch_size 1 --tasks <ours>`` and the same command on a trivial task (a JSON-lines dataset,
 one-line ``process_results``, no images) with the same number of requests and the same output
-type. Each task first runs once uncounted (``--cold``: not), so that the counted runs find what a
+type, and the same trivial task on documents as wide as ours ("wide": every field of the task's own
+documents, with their types, plus the trivial question and answer), all three in turn. Each task first runs once
+uncounted (``--cold``: not), so that the counted runs find what a
 user's later runs find: MuCR's item cache and content-addressed images written, files in the page
 cache. Each run is a fresh process under ``/usr/bin/time -v``: CPU seconds (user + system) and
 peak RSS. A run counts only when its results JSON holds the task. With two scales the script also
-prints the CPU cost per extra document, ours and the trivial task's. Not a test: the figures
-depend on the machine and its load.
+prints the CPU cost per extra document, ours and the trivial task's; with ``--phases``, the CPU of each of our steps
+(importing the hooks, ``process_docs``, lmms-eval-style reads of the documents, ``process_results``, the
+aggregations) per task in a fresh process. The trivial tasks' built-in
+``mean`` makes lmms-eval look up its standard error, which first tries to import optional task modules (amber_g's,
+which needs spaCy): a fixed cost per process that our tasks, which report their own standard errors, never pay. The
+script measures it once in a fresh process and also prints the ratios with it taken off the trivial tasks
+(``*_without_lookup``). Not a test: the figures depend on the machine and its load.
 
 ``--sherlock-full`` adds the Sherlock full-size figures, each in a fresh process (CPU seconds, peak
 RSS): one official-size retrieval chunk (1,000 x 1,000 instances, ``bench_sherlock_scale``'s
@@ -121,6 +128,23 @@ metadata:
 """
 
 
+WIDE_DOCUMENTS = """
+import json, sys
+from importlib import import_module
+from abductive_tasks.runs import catalog
+from abductive_tasks.runs.suite import Suite
+task, out = sys.argv[1], sys.argv[2]
+module, _, name = catalog.config(Suite().yaml_path(task))["process_docs"].rpartition(".")
+with open(out, "w") as handle:
+    for number, doc in enumerate(getattr(import_module(module), name)(None)):
+        if {"question", "answer"} & set(doc):
+            raise SystemExit(f"{task}'s documents have a question or answer field: the wide task would overwrite it")
+        question = {"question": f"Question {number}: which is more plausible, A or B?", "answer": "A"}
+        handle.write(json.dumps(question | doc) + chr(10))
+print(number + 1)
+"""
+
+
 def make_trivial(folder: Path, task: str, case: Case, scale: int) -> str:
     """A trivial task with as many documents as ``task`` has requests at ``scale`` (one request each); its name."""
     name = f"bench_trivial_{task}_x{scale}"
@@ -133,6 +157,75 @@ def make_trivial(folder: Path, task: str, case: Case, scale: int) -> str:
                 json.dumps({"question": f"Question {number}: which is more plausible, A or B?", "answer": "A"})
             )
             handle.write("\n")
+    return name
+
+
+STDERR_LOOKUP = """
+import time
+from lmms_eval.api.metrics import mean, stderr_for_metric
+start = time.process_time()
+stderr_for_metric(mean, 100000)
+print(time.process_time() - start)
+"""
+
+
+OUR_PHASES = """
+import importlib, json, sys, time
+import lmms_eval.api.task, lmms_eval.evaluator  # imported by every run, ours or not
+from abductive_tasks.runs import catalog
+from abductive_tasks.runs.suite import Suite
+task = sys.argv[1]
+config = catalog.config(Suite().yaml_path(task))
+def hook(name):
+    module, _, attribute = str(name).rpartition(".")
+    return getattr(importlib.import_module(module), attribute)
+cpu, phases = time.process_time(), {}
+def lap(phase):
+    global cpu
+    phases[phase] = round(time.process_time() - cpu, 3)
+    cpu = time.process_time()
+process_docs, process_results = hook(config["process_docs"]), hook(config["process_results"])
+lap("import our hooks")
+docs = process_docs(None)
+lap("process_docs (load, documents)")
+for _ in range(2):
+    rows = list(docs)
+rows = [docs[i] for i in range(len(docs))]
+lap("3 passes of lmms-eval-style reads")
+reply = "(-1.5, False)" if config.get("output_type") == "loglikelihood" else "A"
+results = [process_results(doc, [reply]) for doc in rows]
+lap("process_results (the dummy's reply)")
+for entry in config["metric_list"]:
+    hook(entry["aggregation"])([result[entry["metric"]] for result in results])
+lap("every aggregation")
+print(json.dumps({"task": task, "documents": len(rows), "cpu_s": phases}))
+"""
+
+
+def our_phases(task: str, data: Path) -> dict:
+    """CPU seconds of each of our steps for ``task`` in a fresh process, as lmms-eval takes them (its reads of the
+    documents: two iterations and one indexed pass)."""
+    environment = {"ABDUCTIVE_DATA": str(data), "ABDUCTIVE_CACHE": str(data.parent / f"cache_{data.name}")}
+    return json.loads(child(OUR_PHASES, task, env=environment | {"ABDUCTIVE_JUDGE": "off"})[2].splitlines()[-1])
+
+
+def stderr_lookup_cpu() -> float:
+    """CPU seconds of lmms-eval's first standard-error lookup in a fresh process (the trivial tasks pay it)."""
+    return float(child(STDERR_LOOKUP)[2].splitlines()[-1])
+
+
+def make_wide(folder: Path, task: str, case: Case, scale: int, data: Path) -> str:
+    """The trivial task (same YAML, hooks, prompt and requests) on documents as wide as ours: every field of ``task``'s
+    own documents at ``scale``, with their types (written from our ``process_docs`` in a child, as JSON lines), plus
+    the trivial task's question and answer; its name."""
+    name = f"bench_wide_{task}_x{scale}"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "trivial_hooks.py").write_text(TRIVIAL_HOOKS)
+    (folder / f"{name}.yaml").write_text(TRIVIAL_YAML.format(name=name, output_type=case.output_type))
+    environment = {"ABDUCTIVE_DATA": str(data), "ABDUCTIVE_CACHE": str(data.parent / f"cache_{data.name}")}
+    _cpu, _rss, written = child(WIDE_DOCUMENTS, task, str(folder / f"{name}.jsonl"), env=environment)
+    if int(written.splitlines()[-1]) != case.requests(scale):
+        raise SystemExit(f"{task}: {written} documents, expected {case.requests(scale)} (one request each)")
     return name
 
 
@@ -154,9 +247,18 @@ def _time_v(report: str) -> tuple[float, float]:
     return cpu, float(fields["Maximum resident set size (kbytes)"]) / 1024
 
 
-def run_once(task: str, data: Path, trivial: Path, output: Path, log: Path, python: str = sys.executable) -> Run:
-    """One fresh ``lmms-eval --model dummy --batch_size 1`` process (of the environment of ``python``) on ``task``
-    under ``/usr/bin/time -v``; fails unless its results JSON holds the task."""
+def run_once(
+    task: str,
+    data: Path,
+    trivial: Path,
+    output: Path,
+    log: Path,
+    python: str = sys.executable,
+    pythonpath: str | None = None,
+) -> Run:
+    """One fresh ``lmms-eval --model dummy --batch_size 1`` process (of the environment of ``python``, with
+    ``pythonpath`` first on its path when given) on ``task`` under ``/usr/bin/time -v``; fails unless its results JSON
+    holds the task."""
     shutil.rmtree(output, ignore_errors=True)
     timing = log.with_suffix(".time")
     command = ["/usr/bin/time", "-v", "-o", str(timing), str(Path(python).with_name("lmms-eval"))]
@@ -170,6 +272,7 @@ def run_once(task: str, data: Path, trivial: Path, output: Path, log: Path, pyth
         "HF_HUB_OFFLINE": "1",
         "HF_DATASETS_OFFLINE": "1",
         "TRANSFORMERS_OFFLINE": "1",
+        **({"PYTHONPATH": pythonpath} if pythonpath else {}),
     }
     start = time.perf_counter()
     with log.open("w") as handle:
@@ -421,7 +524,16 @@ def sherlock_protocol(work: Path) -> None:
     print(json.dumps(row), flush=True)
 
 
-def measure(task: str, scale: int, work: Path, repeats: int, warm: bool, before: str | None = None) -> dict:
+def measure(
+    task: str,
+    scale: int,
+    work: Path,
+    repeats: int,
+    warm: bool,
+    before: str | None = None,
+    lookup: float = 0.0,
+    before_path: str | None = None,
+) -> dict:
     """Ours and the trivial task at ``scale`` x the paper's size, alternating, medians of ``repeats``; with
     ``before`` (another environment's python, e.g. of the code before a change) its runs of ours join the rotation,
     with a cache of their own."""
@@ -432,28 +544,35 @@ def measure(task: str, scale: int, work: Path, repeats: int, warm: bool, before:
         case.make(data, np.random.default_rng(24), case.units * scale)
         print(f"# wrote {case.benchmark} data x{scale} in {time.perf_counter() - start:.0f} s", flush=True)
     baseline = make_trivial(trivial, task, case, scale)
+    wide = make_wide(trivial, task, case, scale, data)
     logs = work / "logs"
     logs.mkdir(exist_ok=True)
     if warm:  # caches (MuCR's item cache, content-addressed images) and the page cache as a user's later runs find them
         run_once(task, data, trivial, work / "out", logs / f"{task}.x{scale}.warmup.log")
         run_once(baseline, data, trivial, work / "out", logs / f"{baseline}.warmup.log")
+        run_once(wide, data, trivial, work / "out", logs / f"{wide}.warmup.log")
     other = work / f"before_x{scale}"  # the same data under another name: the code before keeps its own caches
     if before:
         other.mkdir(exist_ok=True)
         if not (other / case.benchmark).exists():
             (other / case.benchmark).symlink_to(data / case.benchmark)
         if warm:
-            run_once(task, other, trivial, work / "out", logs / f"{task}.x{scale}.before.warmup.log", before)
-    ours, theirs, olds, loads = [], [], [], []
+            run_once(
+                task, other, trivial, work / "out", logs / f"{task}.x{scale}.before.warmup.log", before, before_path
+            )
+    ours, theirs, wides, olds, loads = [], [], [], [], []
     for repeat in range(repeats):  # alternating, so that load changes hit all alike
         loads.append(os.getloadavg()[0])
         ours.append(run_once(task, data, trivial, work / "out", logs / f"{task}.x{scale}.{repeat}.log"))
         if before:
             log = logs / f"{task}.x{scale}.before.{repeat}.log"
-            olds.append(run_once(task, other, trivial, work / "out", log, before))
+            olds.append(run_once(task, other, trivial, work / "out", log, before, before_path))
         theirs.append(run_once(baseline, data, trivial, work / "out", logs / f"{baseline}.{repeat}.log"))
+        wides.append(run_once(wide, data, trivial, work / "out", logs / f"{wide}.{repeat}.log"))
+    loads.append(os.getloadavg()[0])
     cpu = statistics.median(r.cpu_s for r in ours), statistics.median(r.cpu_s for r in theirs)
     rss = statistics.median(r.peak_rss_mib for r in ours), statistics.median(r.peak_rss_mib for r in theirs)
+    wide_cpu, wide_rss = statistics.median(r.cpu_s for r in wides), statistics.median(r.peak_rss_mib for r in wides)
     row_before = {}
     if before:
         old_cpu, old_rss = statistics.median(r.cpu_s for r in olds), statistics.median(r.peak_rss_mib for r in olds)
@@ -475,6 +594,16 @@ def measure(task: str, scale: int, work: Path, repeats: int, warm: bool, before:
         "peak_rss_mib": [round(rss[0]), round(rss[1])],
         "rss_ratio": round(rss[0] / rss[1], 3),
         "cpu_runs": [[round(r.cpu_s, 2) for r in ours], [round(r.cpu_s, 2) for r in theirs]],
+        "wide": {
+            "cpu_s": round(wide_cpu, 2),
+            "cpu_ratio": round(cpu[0] / wide_cpu, 3),  # ours / the same-width trivial task
+            "peak_rss_mib": round(wide_rss),
+            "rss_ratio": round(rss[0] / wide_rss, 3),
+            "cpu_runs": [round(r.cpu_s, 2) for r in wides],
+            "wide_over_trivial": round(wide_cpu / cpu[1], 3),  # what the width alone costs lmms-eval
+            "cpu_ratio_without_lookup": round(cpu[0] / (wide_cpu - lookup), 3),
+        },
+        "cpu_ratio_without_lookup": round(cpu[0] / (cpu[1] - lookup), 3),  # the trivial task less its stderr lookup
         "load": [round(load, 2) for load in loads],
         **row_before,
     }
@@ -511,6 +640,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--before", metavar="PYTHON", help="also run ours with this environment's lmms-eval (e.g. the code before)"
     )
+    parser.add_argument(
+        "--before-code", metavar="DIR", help="also run ours with this checkout's package first on PYTHONPATH"
+    )
+    parser.add_argument(
+        "--phases", action="store_true", help="also the CPU of each of our steps per task, in a fresh process"
+    )
     parser.add_argument("--sherlock-full", action="store_true", help="also the Sherlock full-size figures")
     parser.add_argument(
         "--sherlock-protocol",
@@ -529,23 +664,47 @@ def main(argv: list[str] | None = None) -> int:
     )
     try:
         rows = []
+        lookup = stderr_lookup_cpu() if args.tasks else 0.0
+        if args.tasks:
+            print(f"# lmms-eval's first stderr lookup (the trivial tasks pay it, ours not): {lookup:.2f} s CPU")
         for task in args.tasks:
             for scale in args.scales:
-                rows.append(measure(task, scale, work, args.repeats, warm=not args.cold, before=args.before))
+                rows.append(
+                    measure(
+                        task,
+                        scale,
+                        work,
+                        args.repeats,
+                        warm=not args.cold,
+                        before=args.before or (sys.executable if args.before_code else None),
+                        lookup=lookup,
+                        before_path=args.before_code,
+                    )
+                )
                 print(json.dumps(rows[-1]), flush=True)
         if rows:
-            header = f"{'task':<22}{'scale':>6}{'documents':>11}{'CPU s ours / trivial':>24}{'ratio':>8}"
-            header += f"{'peak RSS MiB':>20}{'ratio':>8}"
+            header = f"{'task':<22}{'scale':>6}{'documents':>11}{'CPU s ours / trivial / wide':>31}"
+            header += f"{'ratio trivial':>15}{'ratio wide':>12}{'(less lookup)':>15}"
+            header += f"{'peak RSS MiB ours / trivial / wide':>38}"
             print(f"\n{header}")
             for row in rows:
                 print(
                     f"{row['task']:<22}{row['scale']:>6}{row['documents'][0]:>11}"
-                    f"{row['cpu_s'][0]:>12.1f} / {row['cpu_s'][1]:<9.1f}{row['cpu_ratio']:>8.2f}"
-                    f"{row['peak_rss_mib'][0]:>10} / {row['peak_rss_mib'][1]:<7}{row['rss_ratio']:>8.2f}"
+                    f"{row['cpu_s'][0]:>12.1f} / {row['cpu_s'][1]:.1f} / {row['wide']['cpu_s']:<7.1f}"
+                    f"{row['cpu_ratio']:>15.2f}{row['wide']['cpu_ratio']:>12.2f}"
+                    f"{row['cpu_ratio_without_lookup']:>8.2f} /{row['wide']['cpu_ratio_without_lookup']:>5.2f}"
+                    f"{row['peak_rss_mib'][0]:>16} / {row['peak_rss_mib'][1]} / {row['wide']['peak_rss_mib']:<8}"
                 )
-            print(f"(medians of {args.repeats}; CPU = user + system seconds of the whole lmms-eval process)")
+            print(
+                f"(medians of {args.repeats}; CPU = user + system seconds of the whole lmms-eval process; wide: the "
+                "trivial task on documents with our documents' fields)"
+            )
             for slope in slopes(rows):
                 print(json.dumps(slope), flush=True)
+        if args.phases:
+            for task in args.tasks:
+                for scale in args.scales:
+                    print(json.dumps(our_phases(task, work / f"data_x{scale}") | {"scale": scale}), flush=True)
         if args.sherlock_full and not args.sherlock_protocol:
             sherlock_full(work)
         if args.sherlock_full or args.sherlock_protocol:

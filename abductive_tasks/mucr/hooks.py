@@ -327,14 +327,19 @@ class Explanation:
         return "an explanation of the cause image, the effect image and the causal link"
 
 
-def _judge_part(part: int, candidate: str, references: Sequence[str]) -> tuple[float | None, str]:
-    """One f_sim score (Eq. 6-8); an empty model part scores 0 without asking (there is nothing to compare)."""
-    if not candidate:
-        return 0.0, judge.OK
-    verdict = judge.ask_judge(
-        prompts.judge_prompt(part, candidate, references), parse_judge_score, system=prompts.JUDGE_SYSTEM, max_tokens=32
-    )
-    return (float(verdict.value) if verdict.status == judge.OK else None), verdict.status  # type: ignore[arg-type]
+def _judge_parts(parts: Sequence[str], references: Sequence[Sequence[str]]) -> list[tuple[float | None, str]]:
+    """The f_sim scores S1-S3 (Eq. 6-8) of one answer, asked at once; an empty model part scores 0 without asking
+    (there is nothing to compare)."""
+    asked = [k for k, candidate in enumerate(parts) if candidate]
+    questions = [
+        judge.Question(prompts.judge_prompt(k, parts[k], references[k]), parse_judge_score, prompts.JUDGE_SYSTEM, 32)
+        for k in asked
+    ]
+    verdicts = dict(zip(asked, judge.ask_judge_all(questions), strict=True))
+    scores: list[tuple[float | None, str]] = [(0.0, judge.OK)] * len(parts)
+    for k, verdict in verdicts.items():
+        scores[k] = (float(verdict.value) if verdict.status == judge.OK else None), verdict.status  # type: ignore[arg-type]
+    return scores
 
 
 def _offline_part(candidate: str, references: Sequence[str]) -> float | None:
@@ -371,18 +376,19 @@ def _exp_record(doc: dict, reading: Reading) -> dict:
     failed = reading.status in (REQUEST_FAILED, UPSTREAM_MISSING)
     parts, labelled = (("", "", ""), None) if failed else reading.value
     references = [split_explanation(reference)[0] for reference in doc["references"]]
+    part_references = [[reference[k] for reference in references] for k in range(len(parts))]
     judged = judge.judge_configured()
     record: dict = {"item_id": doc["item_id"], "judge_configured": judged, "labelled": labelled}
-    for k, part in enumerate(parts):
-        part_references = [reference[k] for reference in references]
-        if not judged:
-            score, status = None, judge.NOT_CONFIGURED
-        elif failed:
-            score, status = 0.0, reading.status
-        else:
-            score, status = _judge_part(k, part, part_references)
+    scores: list[tuple[float | None, str]]
+    if not judged:
+        scores = [(None, judge.NOT_CONFIGURED)] * len(parts)
+    elif failed:
+        scores = [(0.0, reading.status)] * len(parts)
+    else:
+        scores = _judge_parts(parts, part_references)
+    for k, (score, status) in enumerate(scores):
         record[f"s{k + 1}"], record[f"s{k + 1}_status"] = score, status
-        record[f"o{k + 1}"] = None if judged else _offline_part(part, part_references)
+        record[f"o{k + 1}"] = None if judged else _offline_part(parts[k], part_references[k])
     return record
 
 
@@ -418,6 +424,7 @@ EXP = TaskSpec(  # gold effect image and cue: the upper bound mucr_exp_gold repo
     ),
     record=_exp_record,
     compute=exp_outcome,
+    judged=True,
 )
 
 
@@ -429,7 +436,12 @@ def _exp_own_record(doc: dict, reading: Reading) -> dict:
 
 
 EXP_OWN = TaskSpec(
-    name="mucr_exp", prefix="exp", metrics=EXP.metrics, record=_exp_own_record, compute=every_item(exp_own_outcome)
+    name="mucr_exp",
+    prefix="exp",
+    metrics=EXP.metrics,
+    record=_exp_own_record,
+    compute=every_item(exp_own_outcome),
+    judged=True,
 )
 SPECS = (C2E, E2C, CUE, EXP, EXP_OWN)
 

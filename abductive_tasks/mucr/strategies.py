@@ -324,7 +324,7 @@ def _ccot_answer(base: TaskSpec) -> TaskSpec:
     its scene graph counts as unanswered: wrong, or 0 at Exp)."""
     return TaskSpec(
         name=f"{base.name}_ccot", prefix=base.prefix, metrics=base.metrics, record=base.record,
-        compute=every_item(base.compute),
+        compute=every_item(base.compute), judged=base.judged,
     )  # fmt: skip
 
 

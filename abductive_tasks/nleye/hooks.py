@@ -414,6 +414,7 @@ TRIPLET = TaskSpec(
     metrics=(*_TRIPLET_METRICS, Metric("explanation_valid_rate")),  # Table 2 "Explanation / Auto"
     record=_judged_triplet_record,
     compute=lambda records: triplet_outcome(records, explanations=True),
+    judged=True,
 )
 
 

@@ -1,7 +1,8 @@
 """Shared LLM judge: lmms-eval's ``llm_judge`` providers with retries, an on-disk cache, and an offline fallback.
 
-Every benchmark asks its judge questions through :func:`ask_judge`. The judge is configured with
-lmms-eval's own variables, so GPT-4/GPT-4o or any OpenAI-compatible server (e.g. vLLM) can judge:
+Every benchmark asks its judge questions through :func:`ask_judge` (or :func:`ask_judge_all`, several at once). The
+judge is configured with lmms-eval's own variables, so GPT-4/GPT-4o or any OpenAI-compatible server (e.g. vLLM) can
+judge:
 
 - ``API_TYPE``: lmms-eval provider (``openai``, the default, or ``azure``, ``local``; see
   ``lmms_eval.llm_judge.ProviderFactory``). The ``async_*`` providers need an event loop and do
@@ -16,14 +17,17 @@ Our own variables: ``ABDUCTIVE_JUDGE=off`` disables the judge even when the abov
 ``ABDUCTIVE_JUDGE_CACHE`` is the cache folder (default ``<settings.cache_root()>/judge``, i.e.
 ``$ABDUCTIVE_CACHE/judge`` or ``~/.cache/abductive_tasks/judge``); ``ABDUCTIVE_JUDGE_RETRIES`` (default 4 retries after
 the first attempt), ``ABDUCTIVE_JUDGE_BACKOFF`` (seconds before the first retry, doubled before each
-next one up to 60 s; default 2) and ``ABDUCTIVE_JUDGE_TIMEOUT`` (seconds per request, default 60).
+next one up to 60 s; default 2), ``ABDUCTIVE_JUDGE_TIMEOUT`` (seconds per request, default 60) and
+``ABDUCTIVE_JUDGE_CONCURRENCY`` (requests in flight at once in the process, default 16: lowered while the server answers
+429, whose ``Retry-After`` is honoured; a 429 is not a failure).
 ``ABDUCTIVE_JUDGE_EXTRACT=1`` lets the judge extract the answer of a reply the rules cannot read
 (:func:`extract_answer`; off by default).
 
 Replies are cached as one JSON file per (judge model, system prompt, prompt, max_tokens), written
 atomically and sealed (an edited reply is asked again), so a rerun never pays twice; failures (a blank reply is
-one) are not cached. Concurrent asks of the same prompt wait for one request. A judge that still fails after
-the retries gives status ``judge_failed``; callers count such items and leave them out of their means.
+one) are not cached. Concurrent asks of the same prompt wait for one request, and a verdict never depends on the
+order the replies arrive in. A judge that still fails after the retries gives status ``judge_failed``; callers count
+such items and leave them out of their means.
 
 Without a judge, :func:`offline_similarity` gives the largest cosine similarity of a text to its
 references under a local sentence-embedding model: ``ABDUCTIVE_SIMILARITY_MODEL`` (a local
@@ -35,15 +39,18 @@ from __future__ import annotations
 
 import contextvars
 import dataclasses
+import email.utils
 import hashlib
 import json
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import tenacity
@@ -62,10 +69,17 @@ CONFIG_VARIABLES = (
     "ABDUCTIVE_JUDGE",
     "ABDUCTIVE_JUDGE_CACHE",
 )
-RETRY_VARIABLES = ("ABDUCTIVE_JUDGE_RETRIES", "ABDUCTIVE_JUDGE_BACKOFF", "ABDUCTIVE_JUDGE_TIMEOUT")
+RETRY_VARIABLES = (
+    "ABDUCTIVE_JUDGE_RETRIES",
+    "ABDUCTIVE_JUDGE_BACKOFF",
+    "ABDUCTIVE_JUDGE_TIMEOUT",
+    "ABDUCTIVE_JUDGE_CONCURRENCY",
+)
 HOW_TO_CONFIGURE = "set OPENAI_API_KEY (docs/judge.md)"
 MAX_BACKOFF = 60.0
 NO_RETRY_STATUS = {400, 401, 403, 404, 422}  # retrying cannot help: bad request, credentials, unknown model
+RATE_LIMITED = 429
+RATE_LIMIT_PATIENCE = 600.0  # seconds one request waits out 429s before it counts as failed: a judge down, not busy
 
 OK, JUDGE_FAILED, NOT_CONFIGURED, UNPARSABLE = "ok", "judge_failed", "not_configured", "unparsable"
 
@@ -110,65 +124,170 @@ class _ReplyCache:
         sealed = seal(text.encode(), key)
         try:
             if sealed is not None:
-                write_atomic(path, sealed)
+                write_atomic(path, sealed, durable=False)  # sealed: a file a crash leaves torn is asked again
         except OSError as error:  # a read-only cache costs money on the next run, not this one
             logger.warning(f"LLM judge: could not write the cache file {path}: {error}")
 
 
-class _Judge:
-    """A configured judge: one lmms-eval provider shared by all threads, with retries and the cache."""
+class _Gate:
+    """How many judge requests may be in flight: at most ``most`` (``ABDUCTIVE_JUDGE_CONCURRENCY``). A 429 lowers the
+    limit to what the server was holding when it refused (the requests then in flight, less one); each ``limit``
+    successes in a row raise it by one again, up to ``most`` (additive increase, as TCP probes a link)."""
 
-    def __init__(self, provider: Any, config: Any, cache: _ReplyCache, retries: int, backoff: float) -> None:
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.limit = most
+        self.in_flight = 0
+        self._successes = 0
+        self._condition = threading.Condition()
+
+    @contextmanager
+    def slot(self) -> Iterator[None]:
+        with self._condition:
+            while self.in_flight >= self.limit:
+                self._condition.wait()
+            self.in_flight += 1
+        try:
+            yield
+        finally:
+            with self._condition:
+                self.in_flight -= 1
+                self._condition.notify()
+
+    def refused(self) -> None:
+        """A 429 from the server, called by a request still in its slot."""
+        with self._condition:
+            self.limit = max(1, min(self.limit, self.in_flight - 1))
+            self._successes = 0
+
+    def succeeded(self) -> None:
+        with self._condition:
+            if self.limit >= self.most:
+                return
+            self._successes += 1
+            if self._successes >= self.limit:
+                self.limit, self._successes = self.limit + 1, 0
+                self._condition.notify()
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question for the judge: the prompt, how its reply is read (None for unreadable), the system prompt and
+    the reply's token budget."""
+
+    prompt: str
+    parse: Callable[[str], float | int | str | None]
+    system: str | None = None
+    max_tokens: int = 256
+
+
+class _Judge:
+    """A configured judge: one lmms-eval provider shared by all threads, the reply cache, and a pool of
+    ``concurrency`` threads that send the requests (at most that many in flight, fewer while the server answers 429),
+    each with its retries. A prompt asked again while its request is in flight waits for that request."""
+
+    def __init__(
+        self, provider: Any, config: Any, cache: _ReplyCache, retries: int, backoff: float, concurrency: int
+    ) -> None:
         self.provider = provider
         self.config = config
         self.cache = cache
         self.retries = retries
         self.backoff = backoff
-        self._locks: dict[str, threading.Lock] = {}
+        self.gate = _Gate(concurrency)
+        self._pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="abductive-judge")
+        self._in_flight: dict[str, Future] = {}
         self._guard = threading.Lock()
 
-    def _lock(self, key: str) -> threading.Lock:
-        with self._guard:
-            return self._locks.setdefault(key, threading.Lock())
+    def ask_all(self, questions: Sequence[Question]) -> list[JudgeResult]:
+        """Every question's verdict, in the order asked; the requests of uncached questions are sent at once."""
+        replies = [self._reply(question) for question in questions]
+        return [_verdict(question, reply.result()) for question, reply in zip(questions, replies, strict=True)]
 
-    def ask(
-        self, prompt: str, parse: Callable[[str], float | int | None], system: str | None, max_tokens: int
-    ) -> JudgeResult:
-        entry = {"model": self.config.model_name, "system": system, "prompt": prompt, "max_tokens": max_tokens}
+    def _reply(self, question: Question) -> Future:
+        """The judge's reply to ``question`` (None after failed requests) as a future: done at once from the cache,
+        else the request in flight for the same prompt, else a new one."""
+        entry = {
+            "model": self.config.model_name,
+            "system": question.system,
+            "prompt": question.prompt,
+            "max_tokens": question.max_tokens,
+        }
         key = hashlib.sha256(json.dumps(entry, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
-        with self._lock(key):  # one request per distinct prompt, however many threads ask it
+        with self._guard:
+            pending = self._in_flight.get(key)
+        if pending is not None:
+            return pending
+        cached = self.cache.get(key, entry)
+        if cached is not None:
+            done: Future = Future()
+            done.set_result(cached)
+            return done
+        with self._guard:  # one request per distinct prompt, however many threads ask it
+            if key not in self._in_flight:
+                self._in_flight[key] = self._pool.submit(self._fetch, key, entry)
+            return self._in_flight[key]
+
+    def _fetch(self, key: str, entry: dict) -> str | None:
+        try:
+            # The asker's cache read can predate a reply that an earlier request for the prompt cached since.
             reply = self.cache.get(key, entry)
-            if reply is None:
-                reply = self._request(prompt, system, max_tokens)
-                if reply is None:
-                    return JudgeResult(JUDGE_FAILED, None, None)
-                self.cache.put(key, entry, reply)
-        value = parse(reply)
-        return JudgeResult(OK, value, reply) if value is not None else JudgeResult(UNPARSABLE, None, reply)
+            if reply is not None:
+                return reply
+            reply = self._request(entry["prompt"], entry["system"], entry["max_tokens"])
+            if reply is not None:
+                self.cache.put(key, entry, reply)  # before the request leaves _in_flight: a later ask finds the file
+            return reply
+        finally:
+            with self._guard:
+                self._in_flight.pop(key, None)
 
     def _request(self, prompt: str, system: str | None, max_tokens: int) -> str | None:
-        """The judge's reply, or None after the retries (tenacity: exponential backoff from ``backoff`` seconds,
-        none after a status retrying cannot help); the provider makes one attempt per call."""
+        """The judge's reply, or None when it still fails after the retries (tenacity runs the loop; the provider
+        makes one attempt per call). A failure waits ``backoff`` seconds doubled per failure (at most MAX_BACKOFF),
+        or longer where the server's ``Retry-After`` says so, and counts against ``retries``; a status retrying
+        cannot help stops at once. A 429 waits as long as ``Retry-After`` says (else the backoff), lowers how many
+        requests are sent at once, and does not count: only RATE_LIMIT_PATIENCE seconds of waiting end the request."""
         messages = ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": prompt}]
         config = dataclasses.replace(self.config, max_tokens=max_tokens)
+        failures = 0  # failed attempts, 429s not counted
 
         def attempt() -> str:
-            try:
-                response = self.provider.evaluate(compat.judge_request(messages=messages, config=config))
-            except Exception as exception:  # the providers raise whatever their client raises
-                raise _RequestFailed(exception) from exception
-            if response.success and isinstance(response.content, str) and response.content.strip():
-                return response.content
-            raise _RequestFailed(response.error_message or "empty reply")
+            nonlocal failures
+            with self.gate.slot():
+                try:
+                    response = self.provider.evaluate(compat.judge_request(messages=messages, config=config))
+                except Exception as exception:  # the providers raise whatever their client raises
+                    failure = _RequestFailed(exception)
+                else:
+                    if response.success and isinstance(response.content, str) and response.content.strip():
+                        self.gate.succeeded()
+                        return response.content
+                    failure = _RequestFailed(response.error_message or "empty reply")
+                if failure.status == RATE_LIMITED:
+                    self.gate.refused()
+                    _warn_rate_limited(self.config.model_name, self.gate)
+                else:
+                    failures += 1
+            raise failure
 
-        retrying = tenacity.Retrying(
-            stop=tenacity.stop_after_attempt(self.retries + 1),
-            wait=tenacity.wait_exponential(multiplier=self.backoff, max=MAX_BACKOFF),
-            retry=tenacity.retry_if_exception(
-                lambda failure: getattr(getattr(failure, "error", None), "status_code", None) not in NO_RETRY_STATUS
-            ),
-            reraise=True,
-        )
+        def stop(state: tenacity.RetryCallState) -> bool:
+            failure = _failure_of(state)
+            if failure.status in NO_RETRY_STATUS:
+                return True
+            if failure.status == RATE_LIMITED:
+                return state.idle_for + wait(state) > RATE_LIMIT_PATIENCE
+            return failures > self.retries
+
+        def wait(state: tenacity.RetryCallState) -> float:
+            failure = _failure_of(state)
+            if failure.status == RATE_LIMITED:
+                if failure.retry_after is not None:
+                    return failure.retry_after
+                return min(MAX_BACKOFF, self.backoff * 2 ** (state.attempt_number - failures - 1))
+            return max(min(MAX_BACKOFF, self.backoff * 2 ** (failures - 1)), failure.retry_after or 0.0)
+
+        retrying = tenacity.Retrying(stop=stop, wait=wait, reraise=True)
         try:
             return retrying(attempt)
         except _RequestFailed as failure:
@@ -179,12 +298,55 @@ class _Judge:
             return None
 
 
+def _failure_of(state: tenacity.RetryCallState) -> _RequestFailed:
+    """The failure of the attempt that just ended (an attempt raises nothing else)."""
+    return cast(_RequestFailed, state.outcome.exception() if state.outcome else None)
+
+
+def _verdict(question: Question, reply: str | None) -> JudgeResult:
+    if reply is None:
+        return JudgeResult(JUDGE_FAILED, None, None)
+    value = question.parse(reply)
+    return JudgeResult(OK, value, reply) if value is not None else JudgeResult(UNPARSABLE, None, reply)
+
+
+def _warn_rate_limited(model: str, gate: _Gate) -> None:
+    warn_once(
+        f"judge-429:{model}",
+        f"LLM judge ({model}): the server answers 429 (rate limit); waiting as its Retry-After says and sending "
+        f"at most {gate.limit} requests at once (ABDUCTIVE_JUDGE_CONCURRENCY={gate.most}; docs/judge.md)",
+    )
+
+
 class _RequestFailed(Exception):
-    """One failed judge request; ``error`` is what the provider said or raised."""
+    """One failed judge request; ``error`` is what the provider said or raised, ``status`` its HTTP status and
+    ``retry_after`` the seconds the server's ``Retry-After`` (or ``retry-after-ms``) header asks for (None when
+    not given)."""
 
     def __init__(self, error: Exception | str) -> None:
         super().__init__(str(error))
         self.error = error
+        response = getattr(error, "response", None)  # openai's APIStatusError (httpx), requests' HTTPError
+        self.status = getattr(error, "status_code", None) or getattr(response, "status_code", None)
+        self.retry_after = _retry_after(getattr(response, "headers", None))
+
+
+def _retry_after(headers: Any) -> float | None:
+    """Seconds a response's ``retry-after-ms`` or ``Retry-After`` header (seconds or an HTTP date) asks to wait."""
+    if not headers:
+        return None
+    try:
+        if headers.get("retry-after-ms"):
+            return max(0.0, float(headers["retry-after-ms"]) / 1000)
+        value = headers.get("retry-after")
+        if not value:
+            return None
+        try:
+            return max(0.0, float(value))
+        except ValueError:
+            return max(0.0, email.utils.parsedate_to_datetime(value).timestamp() - time.time())
+    except (TypeError, ValueError, OverflowError):
+        return None
 
 
 _judges: dict[tuple, tuple[_Judge | None, str]] = {}
@@ -206,6 +368,7 @@ def _build_judge() -> tuple[_Judge | None, str]:
         return None, "ABDUCTIVE_JUDGE=off"
     api_type = os.environ.get("API_TYPE", "openai").strip().lower() or "openai"
     retries, backoff, timeout = settings.judge_retries(), settings.judge_backoff(), settings.judge_timeout()
+    concurrency = settings.judge_concurrency()
     # num_retries=1: the provider makes one attempt per call and _Judge retries with backoff.
     config = compat.judge_config(model_name=os.environ.get("MODEL_VERSION") or DEFAULT_MODEL, timeout=timeout)
     if api_type == "openai" and not os.environ.get("OPENAI_API_KEY"):
@@ -221,8 +384,10 @@ def _build_judge() -> tuple[_Judge | None, str]:
         # The openai client would otherwise wait 600 s and retry on its own; our loop does both.
         provider.client = client.with_options(timeout=timeout, max_retries=0)
     cache = _ReplyCache(settings.judge_cache())
-    logger.info(f"LLM judge: {api_type} model {config.model_name}, cache {cache.root}")
-    return _Judge(provider, config, cache, retries=retries, backoff=backoff), ""
+    logger.info(
+        f"LLM judge: {api_type} model {config.model_name}, up to {concurrency} requests at once, cache {cache.root}"
+    )
+    return _Judge(provider, config, cache, retries=retries, backoff=backoff, concurrency=concurrency), ""
 
 
 def judge_configured() -> bool:
@@ -285,10 +450,17 @@ def ask_judge(
     Thread-safe; never raises for judge or network failures (status ``judge_failed``), and
     makes no request when the answer is cached or no judge is configured (``not_configured``).
     """
+    return ask_judge_all([Question(prompt, parse, system, max_tokens)])[0]
+
+
+def ask_judge_all(questions: Sequence[Question]) -> list[JudgeResult]:
+    """:func:`ask_judge` for several questions at once (e.g. the parts of one answer): their requests are in flight
+    together, within ``ABDUCTIVE_JUDGE_CONCURRENCY`` for the whole process; the verdicts come in the order asked,
+    whatever order the replies arrive in."""
     judge, _ = _current_judge()
     if judge is None:
-        return JudgeResult(NOT_CONFIGURED, None, None)
-    return judge.ask(prompt, parse, system, max_tokens)
+        return [JudgeResult(NOT_CONFIGURED, None, None)] * len(questions)
+    return judge.ask_all(questions)
 
 
 # ---------------------------------------------------------------- answer extraction

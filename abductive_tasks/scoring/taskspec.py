@@ -110,6 +110,7 @@ class TaskSpec(OwnStderr):
     family that compute the same outcome share it, so they also print the same intervals.
     ``record_once``: ``process_results`` puts the record under the first metric only, the other metrics a
     :class:`RecordRef` to it (``--log_samples`` then writes each record once, not once per metric).
+    ``judged``: ``record`` asks the LLM judge (``abductive-eval`` then runs more ``process_results`` at once).
     """
 
     name: str
@@ -119,6 +120,7 @@ class TaskSpec(OwnStderr):
     compute: Callable[[Records], Outcome]
     seed_name: str = ""
     record_once: bool = False
+    judged: bool = False
 
     def __post_init__(self) -> None:
         REGISTRY[self.name] = self

@@ -24,6 +24,7 @@ documents are the items of :func:`abductive_tasks.sherlock.data.load` for the da
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass
 
@@ -90,21 +91,30 @@ class ScoreMatrixPayload:
 # ---------------------------------------------------------------- documents (process_docs)
 
 
-def documents_from(items: datasets.Dataset, route: str = "") -> datasets.Dataset:
+def _with_column(dataset: datasets.Dataset, name: str, values: list) -> datasets.Dataset:
+    """``dataset.add_column(name, values)`` for values that follow from the dataset and the name
+    (``score_route=<route>`` adds ``score_route``): its fingerprint derives from theirs, where ``datasets`` would
+    pickle every value to hash them (most of the comparison documents' build time; seconds for millions of per-pair
+    documents)."""
+    fingerprint = hashlib.blake2b(f"{dataset._fingerprint}/{name}".encode(), digest_size=16).hexdigest()
+    return dataset.add_column(name.split("=")[0], values, new_fingerprint=fingerprint)
+
+
+def documents_from(items: datasets.Dataset, route: str = "", hold: bool = False) -> datasets.Dataset:
     """The documents of loaded items: each item plus what the baseline models read
     (``abductive_tasks.models.baselines``: one image rated 1-10) and, for the factored routes, ``score_route``.
 
-    The factored retrieval's documents (one per instance id: 23,000 narrow rows for the full val retrieval) also hold
-    their rows as Python dicts, so lmms-eval's reads of them (requests, the model's visuals, process_results) do not
-    convert an Arrow row each time. The others stay plain datasets: the per-pair routes have up to millions of
-    documents, and the factored localization's rows hold lists over all 2.37M instances (kept in Arrow)."""
-    documents = items.add_column("answer_kind", ["score"] * len(items))
-    documents = documents.add_column("choices", [[] for _ in range(len(items))])
-    documents = documents.add_column("candidate_images", [[path] for path in items["image_path"]])
-    if not route:
-        return documents
-    documents = documents.add_column("score_route", [route] * len(items))
-    if route != EMBEDDING_ROUTE:
+    The factored retrieval's documents (one per instance id: 23,000 narrow rows for the full val retrieval) and, with
+    ``hold``, the comparison's (4,850 rows at the paper's size) also hold their rows as Python dicts, so lmms-eval's
+    reads of them (requests, the model's visuals, process_results) do not convert an Arrow row each time. The others
+    stay plain datasets: the per-pair routes have up to millions of documents, and the factored localization's rows
+    hold lists over all 2.37M instances (kept in Arrow)."""
+    documents = _with_column(items, "answer_kind", ["score"] * len(items))
+    documents = _with_column(documents, "choices", [[] for _ in range(len(items))])
+    documents = _with_column(documents, "candidate_images", [[path] for path in items["image_path"]])
+    if route:
+        documents = _with_column(documents, f"score_route={route}", [route] * len(items))
+    if route != EMBEDDING_ROUTE and not hold:
         return documents
     from abductive_tasks.inputs.documents import held
 
@@ -152,7 +162,7 @@ def localization_matrix_test_docs(placeholder: datasets.Dataset) -> datasets.Dat
 
 
 def comparison_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
-    return documents_from(load_selected("comparison", "val").items)
+    return documents_from(load_selected("comparison", "val").items, hold=True)
 
 
 def retrieval_test_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
@@ -168,7 +178,7 @@ def localization_test_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
 
 
 def comparison_test_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
-    return documents_from(load_selected("comparison", "test").items)
+    return documents_from(load_selected("comparison", "test").items, hold=True)
 
 
 # ---------------------------------------------------------------- visuals and prompts

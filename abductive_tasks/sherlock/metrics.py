@@ -23,6 +23,7 @@ what the run prints.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import operator
 from collections.abc import Mapping, Sequence
@@ -145,14 +146,24 @@ def tie_break_noise(n: int) -> np.ndarray:
     return np.random.RandomState(TIE_BREAK_SEED).random_sample(max(10, n))[:n] * TIE_BREAK_SCALE
 
 
+@functools.cache
+def _pairs_of(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The tie-break noise of ``n`` candidates and their pairs (first, second), made once per size (read-only): a
+    RandomState per call was most of the comparison aggregation's time."""
+    arrays = (tie_break_noise(n), *np.triu_indices(n, k=1))
+    for array in arrays:
+        array.flags.writeable = False
+    return arrays
+
+
 def pairwise_accuracy(prediction: np.ndarray, label: np.ndarray) -> float:
     """(correct / total - 0.5) * 2 over the candidate pairs whose labels differ (0 when none differ).
 
     A pair is correct when the tie-broken prediction orders it as the label does (official ``pairwise_acc``).
     """
     label = np.asarray(label, dtype=np.float64)
-    tie_broken = np.asarray(prediction, dtype=np.float64) + tie_break_noise(len(label))
-    first, second = np.triu_indices(len(label), k=1)
+    noise, first, second = _pairs_of(len(label))
+    tie_broken = np.asarray(prediction, dtype=np.float64) + noise
     differ = label[first] != label[second]
     total = int(differ.sum())
     if total == 0:

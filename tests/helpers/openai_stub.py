@@ -9,9 +9,19 @@ It answers ``POST /v1/chat/completions`` from a script and records every request
     stub.image_counts()  # images (``image_url`` parts) per request
 
 A script is a list consumed in order (the last entry repeats once the list is exhausted) or a
-callable ``body -> reply``; a reply is a string, a :class:`Fault` (HTTP error status) or a
-:class:`Delay` (sleep, then reply: provokes client timeouts). ``GET /health`` and
+callable ``body -> reply``; a reply is a string, a :class:`Fault` (HTTP error status, optionally with a
+``Retry-After`` header) or a :class:`Delay` (sleep, then reply: provokes client timeouts). ``GET /health`` and
 ``GET /v1/models`` answer as vLLM's server does, so readiness polling works against it.
+
+A judge at a server's pace (tests and ``utils/bench_judge.py``)::
+
+    with OpenAIStub(script, latency=0.5, max_in_flight=16, retry_after=1.0) as stub:
+        ...
+    stub.peak_in_flight  # the most requests served at once
+    stub.rejections      # requests answered 429 (with Retry-After) because max_in_flight were being served
+
+``latency`` is added to every accepted request; a request arriving while ``max_in_flight`` are served is answered
+429 at once, is not scripted and is not in ``requests``.
 """
 
 from __future__ import annotations
@@ -29,6 +39,7 @@ class Fault:
     """Answer with this HTTP status and an OpenAI-style error body."""
 
     status: int = 500
+    retry_after: float | None = None  # seconds, sent as the Retry-After header
 
 
 @dataclass(frozen=True)
@@ -71,14 +82,30 @@ def message_text(body: dict) -> str:
 class OpenAIStub:
     """Context manager running the scripted server in a background thread."""
 
-    def __init__(self, script: Script, model: str = "stub-model") -> None:
+    def __init__(
+        self,
+        script: Script,
+        model: str = "stub-model",
+        latency: float = 0.0,
+        max_in_flight: int | None = None,
+        retry_after: float = 1.0,
+    ) -> None:
         self.model = model
+        self.latency = latency
+        self.max_in_flight = max_in_flight
+        self.retry_after = retry_after
         self.requests: list[dict] = []
+        self.arrivals: list[float] = []  # time.monotonic() of each accepted request, as ``requests``
+        self.in_flight = 0
+        self.peak_in_flight = 0
+        self.rejections = 0
         self._script = script
         self._position = 0
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._server.daemon_threads = True
+        # Looked up when called (fake_vllm.py swaps in a server on its port); socketserver's backlog of 5 would drop
+        # connections of a burst of concurrent clients.
+        server = type("Server", (ThreadingHTTPServer,), {"request_queue_size": 256, "daemon_threads": True})
+        self._server = server(("127.0.0.1", 0), self._handler())
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     @property
@@ -100,9 +127,24 @@ class OpenAIStub:
         self._server.server_close()
         self._thread.join(timeout=5)
 
+    def _admit(self) -> bool:
+        """Count a request in flight, unless ``max_in_flight`` are being served (then it is rejected)."""
+        with self._lock:
+            if self.max_in_flight is not None and self.in_flight >= self.max_in_flight:
+                self.rejections += 1
+                return False
+            self.in_flight += 1
+            self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
+            return True
+
+    def _leave(self) -> None:
+        with self._lock:
+            self.in_flight -= 1
+
     def _next_reply(self, body: dict) -> Reply:
         with self._lock:
             self.requests.append(body)
+            self.arrivals.append(time.monotonic())
             if callable(self._script):
                 return self._script(body)
             reply = self._script[min(self._position, len(self._script) - 1)]
@@ -123,12 +165,19 @@ class OpenAIStub:
         stub = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"  # keep-alive, as an OpenAI-compatible server: no connection per request
+            # TCP_NODELAY, as asyncio (under uvicorn, vLLM's server) sets it: the body's write after the headers' would
+            # otherwise wait for the client's delayed ACK (a request took 60 ms one at a time; 5 ms with it)
+            disable_nagle_algorithm = True
+
             def log_message(self, *args) -> None:  # keep test output clean
                 pass
 
-            def _send(self, status: int, payload: dict) -> None:
+            def _send(self, status: int, payload: dict, retry_after: float | None = None) -> None:
                 data = json.dumps(payload).encode()
                 self.send_response(status)
+                if retry_after is not None:
+                    self.send_header("Retry-After", f"{retry_after:g}")
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
@@ -147,15 +196,21 @@ class OpenAIStub:
                     self._send(404, {"error": {"message": f"no route {self.path}"}})
                     return
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
-                reply = stub._next_reply(body)
-                if isinstance(reply, Delay):
-                    time.sleep(reply.seconds)
-                    reply = reply.reply
+                if not stub._admit():
+                    error = {"message": "too many requests in flight", "type": "rate_limit_error", "code": 429}
+                    self._send(429, {"error": error}, retry_after=stub.retry_after)
+                    return
+                try:
+                    reply = stub._next_reply(body)
+                    time.sleep(stub.latency)
+                    if isinstance(reply, Delay):
+                        time.sleep(reply.seconds)
+                        reply = reply.reply
+                finally:
+                    stub._leave()  # before the reply is sent: a client's next request never finds this one in flight
                 if isinstance(reply, Fault):
-                    self._send(
-                        reply.status,
-                        {"error": {"message": "scripted fault", "type": "server_error", "code": reply.status}},
-                    )
+                    error = {"message": "scripted fault", "type": "server_error", "code": reply.status}
+                    self._send(reply.status, {"error": error}, retry_after=reply.retry_after)
                 else:
                     self._send(200, stub._completion(reply))
 

@@ -13,7 +13,8 @@ from PIL import Image
 from abductive_tasks.cli import main
 from abductive_tasks.inputs.data import SAMPLE_ROOT
 from abductive_tasks.models.baselines import DumbPixel
-from abductive_tasks.mucr import data, hooks
+from abductive_tasks.mucr import data, hooks, prompts
+from abductive_tasks.mucr.metrics import split_explanation
 from abductive_tasks.scoring import judge
 
 from helpers.openai_stub import Fault, OpenAIStub, message_text
@@ -200,6 +201,43 @@ def test_exp_judged_by_a_scripted_openai_server(tmp_path, monkeypatch):
         assert metric(results, task, "exp_s3") == pytest.approx(9.0)
         assert metric(results, task, "exp_score") == pytest.approx(0.25 * 82 / 11 + 0.25 * 7 + 0.5 * 9)
         assert metric(results, task, "exp_offline_score") is None
+
+
+def _listed_references(item: dict, part: int) -> str:
+    """How a judge question lists the pair's references for one part (prompts.JUDGE_PROMPT)."""
+    parts = [split_explanation(reference)[0][part] for reference in item["references"]]
+    return "Human references:\n" + "\n".join(f"{n}. {text}" for n, text in enumerate(parts, start=1)) + "\n\n"
+
+
+def test_exp_keeps_a_slow_judge_busy(tmp_path):
+    """dumb_pixel on mucr_exp_gold (12 pairs x S1-S3, Eq. 6-8) against a judge taking 0.5 s per request: abductive-eval
+    asks the three parts of every pair at once in twice as many result threads as ABDUCTIVE_JUDGE_CONCURRENCY (16), so
+    at least 12 requests are in flight (lmms-eval's 4 threads, one part after another, held 4); a count, not a
+    timing."""
+    with OpenAIStub(lambda body: f"Score: {len(message_text(body)) % 11}", latency=0.5) as stub:
+        env = {
+            "ABDUCTIVE_JUDGE": "on",
+            "OPENAI_API_URL": stub.url,
+            "OPENAI_API_KEY": "x",
+            "MODEL_VERSION": "stub-model",
+            "ABDUCTIVE_JUDGE_CACHE": str(tmp_path / "judge"),
+        }
+        completed = abductive_eval(
+            ["--model", "dumb_pixel", "--tasks", "mucr_exp_gold", "--log_samples"], tmp_path / "out", env=env
+        )
+    assert completed.returncode == 0, completed.stdout[-3000:] + completed.stderr[-3000:]
+    assert len(stub.requests) == 36
+    assert stub.peak_in_flight >= 12
+    assert "with 32 worker(s)" in completed.stdout + completed.stderr  # lmms-eval's own log of its result threads
+    expected = {}  # (pair, part): the stub's score of the question about that part of that pair
+    for body in stub.requests:
+        text = message_text(body)
+        (part,) = [k for k, described in enumerate(prompts.PART_DESCRIPTIONS) if described in text]
+        (pair,) = [item["item_id"] for item in ITEMS if _listed_references(item, part) in text]
+        expected[pair, part + 1] = len(text) % 11
+    assert count(read_results(tmp_path / "out"), "mucr_exp_gold", "items_judged") == 12
+    records = [sample["exp_s1"][1] for sample in read_samples(tmp_path / "out", "mucr_exp_gold")]
+    assert {(record["item_id"], k): record[f"s{k}"] for record in records for k in (1, 2, 3)} == expected
 
 
 def test_failed_requests_score_nothing_on_every_task(tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import threading
 from pathlib import Path
 
@@ -13,7 +14,9 @@ from abductive_tasks.scoring import judge
 from abductive_tasks.scoring.judge import (
     CONFIG_VARIABLES,
     JudgeResult,
+    Question,
     ask_judge,
+    ask_judge_all,
     judge_configured,
     offline_similarity,
     similarity_unavailable_reason,
@@ -28,7 +31,13 @@ JUDGE_VARIABLES = CONFIG_VARIABLES
 
 
 def use_stub(
-    monkeypatch, stub: OpenAIStub, cache: Path, retries: int = 2, timeout: float = 5.0, model: str = "stub-judge"
+    monkeypatch,
+    stub: OpenAIStub,
+    cache: Path,
+    retries: int = 2,
+    timeout: float = 5.0,
+    model: str = "stub-judge",
+    concurrency: int = 16,
 ) -> None:
     """Point lmms-eval's judge configuration at ``stub``, with fast retries."""
     for name in JUDGE_VARIABLES:
@@ -40,6 +49,7 @@ def use_stub(
     monkeypatch.setenv("ABDUCTIVE_JUDGE_RETRIES", str(retries))
     monkeypatch.setenv("ABDUCTIVE_JUDGE_BACKOFF", "0.01")
     monkeypatch.setenv("ABDUCTIVE_JUDGE_TIMEOUT", str(timeout))
+    monkeypatch.setenv("ABDUCTIVE_JUDGE_CONCURRENCY", str(concurrency))
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
 
 
@@ -230,6 +240,121 @@ def test_threads_get_their_own_answers_with_one_request_per_prompt(monkeypatch, 
     assert asked == sorted(prompts)
     for index, answers in results.items():
         assert answers == [JudgeResult("ok", float(index), f"Score: {index}")] * 32
+
+
+def _numbered(body: dict) -> str:
+    """The stub's verdict on "Rate item <n>": Score <n mod 11>, whatever order the requests arrive in."""
+    return f"Score: {int(message_text(body).rsplit(' ', 1)[1]) % 11}"
+
+
+def test_questions_are_in_flight_together_up_to_the_concurrency(monkeypatch, tmp_path):
+    questions = [Question(f"Rate item {index}", score) for index in range(40)]
+    with OpenAIStub(_numbered, latency=0.2) as stub:
+        use_stub(monkeypatch, stub, tmp_path / "cache", concurrency=8)
+        verdicts = ask_judge_all(questions)
+        assert stub.peak_in_flight == 8  # a count: never more than the concurrency, and that many at once
+    assert verdicts == [JudgeResult("ok", float(index % 11), f"Score: {index % 11}") for index in range(40)]
+
+
+def test_threads_share_one_concurrency(monkeypatch, tmp_path):
+    """lmms-eval's process_results threads each asking their own questions: the judge's limit is per process."""
+    with OpenAIStub(_numbered, latency=0.1) as stub:
+        use_stub(monkeypatch, stub, tmp_path / "cache", concurrency=5)
+        asked = [[Question(f"Rate item {n}", score) for n in range(t, 40, 10)] for t in range(10)]
+        threads = [threading.Thread(target=ask_judge_all, args=(questions,)) for questions in asked]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert stub.peak_in_flight == 5 and len(stub.requests) == 40
+
+
+def test_a_prompt_asked_twice_at_once_is_one_request(monkeypatch, tmp_path):
+    with OpenAIStub(_numbered, latency=0.1) as stub:
+        use_stub(monkeypatch, stub, tmp_path / "cache")
+        verdicts = ask_judge_all([Question("Rate item 3", score)] * 5 + [Question("Rate item 4", score)])
+        assert [verdict.value for verdict in verdicts] == [3.0] * 5 + [4.0]
+        assert sorted(message_text(body) for body in stub.requests) == ["Rate item 3", "Rate item 4"]
+
+
+def test_a_reply_cached_while_another_asker_read_the_cache_is_not_asked_again(monkeypatch, tmp_path):
+    """Asker A misses the cache; before A submits, B asks the same prompt and its request ends (cached, no longer in
+    flight). A's request then finds B's reply in the cache: one request for the prompt, whatever the interleaving."""
+    with OpenAIStub(["Score: 4", "Score: 9"]) as stub:
+        use_stub(monkeypatch, stub, tmp_path / "cache")
+        cache = judge._current_judge()[0].cache
+        read, missed, replied = cache.get, threading.Event(), threading.Event()
+
+        def late_read(key: str, entry: dict) -> str | None:
+            value = read(key, entry)
+            if threading.current_thread().name == "A":  # A's read is a miss, and A resumes after B's reply
+                missed.set()
+                replied.wait(timeout=10)
+            return value
+
+        monkeypatch.setattr(cache, "get", late_read)
+        verdicts: dict[str, JudgeResult] = {}
+        asker = threading.Thread(target=lambda: verdicts.update(A=ask_judge("Rate me", score)), name="A")
+        asker.start()
+        assert missed.wait(timeout=10)
+        verdicts["B"] = ask_judge("Rate me", score)
+        replied.set()
+        asker.join(timeout=10)
+        assert len(stub.requests) == 1
+    assert verdicts == {"A": JudgeResult("ok", 4.0, "Score: 4"), "B": JudgeResult("ok", 4.0, "Score: 4")}
+
+
+def test_429_waits_as_retry_after_says_and_is_no_failure(monkeypatch, tmp_path, warnings):
+    """Six 429s with Retry-After 0.2 s, then a reply: one retry allowed for failures, yet the verdict comes."""
+    with OpenAIStub([Fault(429, retry_after=0.2)] * 6 + ["Score: 3"]) as stub:
+        use_stub(monkeypatch, stub, tmp_path / "cache", retries=1)
+        assert ask_judge("Rate me", score) == JudgeResult("ok", 3.0, "Score: 3")
+        gaps = [later - earlier for earlier, later in zip(stub.arrivals, stub.arrivals[1:], strict=False)]
+    assert len(gaps) == 6 and min(gaps) >= 0.2  # each retry waited what the server asked (backoff here is 0.01 s)
+    assert any("answers 429" in message for message in warnings)
+
+
+def test_retry_after_on_a_server_error_lengthens_the_backoff(monkeypatch, tmp_path):
+    with OpenAIStub([Fault(503, retry_after=0.3), "Score: 2"]) as stub:
+        use_stub(monkeypatch, stub, tmp_path / "cache", retries=1)
+        assert ask_judge("Rate me", score).value == 2.0
+        assert stub.arrivals[1] - stub.arrivals[0] >= 0.3
+
+
+def test_a_capped_judge_slows_the_run_and_never_fails_it(monkeypatch, tmp_path):
+    """32 wanted at once, the server serves 4 and answers 429 beyond: every verdict comes, the limit comes down."""
+    questions = [Question(f"Rate item {index}", score) for index in range(60)]
+    with OpenAIStub(_numbered, latency=0.05, max_in_flight=4, retry_after=0.05) as stub:
+        use_stub(monkeypatch, stub, tmp_path / "cache", retries=0, concurrency=32)
+        verdicts = ask_judge_all(questions)
+        assert stub.rejections > 0 and stub.peak_in_flight == 4 and len(stub.requests) == 60
+        gate = judge._current_judge()[0].gate
+    assert [verdict.value for verdict in verdicts] == [float(index % 11) for index in range(60)]
+    assert gate.limit < 32  # lowered to what the server held
+
+
+def test_verdicts_do_not_depend_on_the_order_replies_arrive_in(monkeypatch, tmp_path):
+    """Random latency per request, 16 at once, against one at a time: the same verdicts, in the order asked
+    (including the failed and the unreadable ones)."""
+    rng = random.Random(7)
+
+    def reply(body: dict):
+        index = int(message_text(body).rsplit(" ", 1)[1])
+        answer = Fault(500) if index % 13 == 0 else "no idea" if index % 7 == 0 else _numbered(body)
+        with lock:
+            delay = rng.uniform(0, 0.05)
+        return Delay(delay, answer)
+
+    lock = threading.Lock()
+    questions = [Question(f"Rate item {index}", score) for index in range(60)]
+    runs = {}
+    with OpenAIStub(reply) as stub:
+        for concurrency in (1, 16):
+            use_stub(monkeypatch, stub, tmp_path / f"cache{concurrency}", retries=0, concurrency=concurrency)
+            runs[concurrency] = ask_judge_all(questions)
+    assert runs[1] == runs[16]
+    statuses = {verdict.status for verdict in runs[16]}
+    assert statuses == {"ok", "judge_failed", "unparsable"}
 
 
 def test_not_configured_makes_no_request_and_warns_once(monkeypatch, tmp_path, warnings):

@@ -62,6 +62,15 @@ def test_factored_retrieval_documents_hold_their_rows_as_arrow_gives_them_and_th
     assert not isinstance(localization, HeldRows)  # its rows hold lists over every instance: kept in Arrow
 
 
+def test_comparison_documents_hold_their_rows_as_arrow_gives_them(monkeypatch):
+    """4,850 rows at the paper's size, read several times by lmms-eval: held, so no read converts an Arrow row."""
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
+    for docs in (hooks.comparison_docs(None), hooks.comparison_test_docs(None)):
+        assert isinstance(docs, HeldRows) and docs._held() and len(docs) > 0
+        arrow = list(docs.select(range(len(docs))))  # read from Arrow again
+        assert repr([docs[i] for i in range(len(docs))]) == repr(list(docs)) == repr(arrow)  # NaN ratings compare
+
+
 def test_documents_carry_what_the_baselines_read():
     doc = docs_of("localization")[0]
     assert (doc["answer_kind"], doc["choices"], doc["candidate_images"]) == ("score", [], [doc["image_path"]])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Mapping
@@ -158,13 +159,18 @@ def _edits(first: str, second: str) -> int:
     return previous[-1]
 
 
+@functools.lru_cache(maxsize=65536)  # replies repeat their words: each pair is compared once per process
 def _close(typed: str, word: str, alone: bool) -> bool:
     """Whether ``typed`` is a typo of the answer word ``word`` (both lower case)."""
     if typed == word or len(word) < TYPO_MIN_LENGTH:
         return typed == word
     if alone and len(typed) >= TYPO_MIN_PREFIX and word.startswith(typed):
         return True
-    return len(typed) >= TYPO_MIN_LENGTH - 1 and _edits(typed, word) <= (2 if alone else 1)
+    allowed = 2 if alone else 1
+    # Each edit changes the length by at most one: words further apart in length need no edit count.
+    if len(typed) < TYPO_MIN_LENGTH - 1 or abs(len(typed) - len(word)) > allowed:
+        return False
+    return _edits(typed, word) <= allowed
 
 
 def _spell(text: str, phrases: Mapping[str, object]) -> str:
