@@ -445,15 +445,13 @@ class VllmServer:
             copy_redacted(source, log, self.secrets)
 
     def log_tail(self, lines: int = 20) -> str:
-        """The log's last ``lines``, after its first error line where that is further up: vLLM's engine core
-        logs the root cause (e.g. its CPU backend refusing a thread binding), and the server's own traceback
-        that follows it ("Engine core initialization failed. See root cause above") fills the tail."""
+        """Why the server failed, for its one error message: the log's first error line where vLLM logged one
+        (its engine core logs the root cause, e.g. its CPU backend refusing a thread binding, and the server's
+        own traceback that follows it, "Engine core initialization failed. See root cause above", says
+        nothing more), else the log's last ``lines``."""
         text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-        tail = text.splitlines()[-lines:]
         first = FIRST_ERROR.search(text)
-        if first and first.group(0) not in tail:
-            tail = [f"first error: {first.group(1)}", "...", *tail]
-        return "\n".join(tail)
+        return first.group(1) if first else "\n".join(text.splitlines()[-lines:])
 
     def wait_healthy(self) -> None:
         """Poll ``GET /health`` every half second until it answers 200 (tenacity); fail early if the process

@@ -370,8 +370,12 @@ def test_route_2_server_that_cannot_start_is_reported_in_vllms_words(tmp_path, c
     tree.stop()
     print(output[-3000:])
     assert process.returncode == 1, output
-    assert "server exited with status" in output and "before becoming healthy" in output
-    assert "Not enough allowed NUMA nodes to bind threads of 2 local CPUWorkers" in output
+    # Two lines: the failure with the server log's path, then vLLM's root cause in its own words (not the
+    # server's traceback that follows it in the log).
+    failed = re.search(r"^\[batch\] \[1/1\] tiny: FAILED after \d+ s: (.*)\n(.*)\n\[batch\] 0 of 1", output, re.M)
+    assert failed, output
+    assert re.fullmatch(r"server exited with status 1 before becoming healthy; log \S+server\.log:", failed[1])
+    assert failed[2].startswith("AssertionError: Not enough allowed NUMA nodes to bind threads of 2 local CPUWorkers")
     assert not list((tmp_path / "out").rglob("*_results.json"))
     tree.assert_all_ended()
 
