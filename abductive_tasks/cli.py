@@ -23,9 +23,10 @@ import os
 import re
 import sys
 import tempfile
+from collections.abc import Mapping
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import argparse
@@ -70,6 +71,7 @@ LLAVA_HINT = (
     "transformers lmms-eval 0.7.3 needs; use the Hugging Face backend: --model llava_hf --model_args "
     "pretrained=llava-hf/llava-onevision-qwen2-7b-ov-hf (or --model llava for LLaVA-1.5/1.6)"
 )
+DEVICE_KEYS = ("device", "device_map")  # --model_args entries placing a model on a device
 LIST_TASKS = {"list", "list_groups", "list_subtasks", "list_tags"}  # lmms-eval's own listings, passed through
 EXAMPLE = "ABDUCTIVE_DATA=sample abductive-eval --model dumb_pixel --tasks nleye --output_path results/demo"
 
@@ -153,7 +155,7 @@ def check_tasks(value: str, include_path: str | None) -> None:
     Names of ours are known at once; any other name is looked up as a word in the built-in and
     ``--include_path`` YAML text (a name found there is left to lmms-eval: no false refusals).
     """
-    from abductive_tasks import compat
+    from abductive_tasks import lmms_source
     from abductive_tasks.runs import catalog
 
     if value in LIST_TASKS:
@@ -165,7 +167,7 @@ def check_tasks(value: str, include_path: str | None) -> None:
     if not unknown:
         return
     folders = [
-        folder for folder in (compat.builtin_task_folder(), Path(include_path) if include_path else None) if folder
+        folder for folder in (lmms_source.builtin_task_folder(), Path(include_path) if include_path else None) if folder
     ]
     text = _task_yaml_text(folders)
     missing = [name for name in unknown if not re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", text)]
@@ -180,9 +182,9 @@ def check_tasks(value: str, include_path: str | None) -> None:
 def check_options(argv: list[str]) -> None:
     """Refuse an option lmms-eval's ``eval`` does not know (argparse's unique prefixes are accepted), naming the
     closest ones: one line, before lmms-eval is imported (argparse would print its whole usage after seconds)."""
-    from abductive_tasks import compat
+    from abductive_tasks import lmms_source
 
-    known = compat.quick_eval_options()
+    known = lmms_source.quick_eval_options()
     if known is None:
         return
     for argument in argv:
@@ -192,6 +194,85 @@ def check_options(argv: list[str]) -> None:
         if sum(option.startswith(name) for option in known) == 1:
             continue
         raise UsageError(f"unknown option '{name}'{did_you_mean(name, known)}; every option: lmms-eval eval --help")
+
+
+def check_option_values(argv: list[str]) -> None:
+    """Refuse a value lmms-eval's ``eval`` would refuse by its type (``--limit abc``) or its choices, in argparse's
+    words: one line, before lmms-eval is imported."""
+    from abductive_tasks import lmms_source
+
+    for option, (kind, choices) in lmms_source.quick_eval_option_values().items():
+        value = option_value(argv, option)
+        if value is None:
+            continue
+        if kind is not None:
+            try:
+                kind(value)
+            except ValueError:
+                raise UsageError(f"argument {option}: invalid {kind.__name__} value: {value!r}") from None
+        if choices is not None and value not in choices:
+            allowed = ", ".join(repr(choice) for choice in choices)
+            raise UsageError(f"argument {option}: invalid choice: {value!r} (choose from {allowed})")
+
+
+def check_devices(argv: list[str]) -> None:
+    """Refuse ``--device cuda...`` (or ``device``/``device_map`` in ``--model_args``) on a machine where CUDA cannot
+    work, in one line before anything is imported (lmms-eval would load the model first, then print a traceback)."""
+    from abductive_tasks import lmms_source
+    from abductive_tasks.models.devices import cuda_unavailable
+
+    typed = [("--device", option_value(argv, "--device"))]
+    for entry in lmms_source.model_arg_entries(option_value(argv, "--model_args") or ""):
+        name, _, value = entry.partition("=")
+        typed += [(f"--model_args {name.strip()}=", value.strip().strip("\"'"))] if name.strip() in DEVICE_KEYS else []
+    wanted = [(where, value) for where, value in typed if value and value.lower().startswith("cuda")]
+    if wanted and (why := cuda_unavailable()):
+        where, value = wanted[0]
+        shown = f"{where}{value}" if where.endswith("=") else f"{where} {value}"
+        raise UsageError(
+            f"{shown}: {why}; use cpu there, or leave the device out (the GPU when there is one, else the CPU)"
+        )
+
+
+def check_model_args_quickly(argv: list[str]) -> None:
+    """``--model_args`` checked from the command line and the models' source, before lmms-eval is imported: every
+    entry is ``name=value``; for our models, each name is one the model takes (as :func:`check_model` checks it
+    after lmms-eval parsed the command line, which takes seconds). Where the source cannot tell, nothing is said."""
+    from abductive_tasks import lmms_source
+    from abductive_tasks.models.arguments import (
+        FROM_LMMS_EVAL_OPTIONS,
+        ModelArgumentError,
+        check_names,
+        declared_arguments,
+    )
+
+    model, text = option_value(argv, "--model"), option_value(argv, "--model_args") or ""
+    entries = lmms_source.model_arg_entries(text)
+    bare = [entry for entry in entries if "=" not in entry]
+    if bare:
+        raise UsageError(f"--model_args entry {bare[0]!r} has no value: write name=value, entries separated by commas")
+    for entry in entries:
+        name, _, value = (part.strip() for part in entry.partition("="))
+        local = value.strip("\"'")
+        if (
+            name in HUB_MODEL_KEYS
+            and local.startswith(("/", "./", "../", "~"))
+            and not Path(local).expanduser().exists()
+        ):
+            raise UsageError(f"--model_args {name}={local}: no such file or folder (a hub model is named owner/name)")
+    classes = lmms_source.own_model_classes() if lmms_source.quick_model_names() is not None else {}
+    if not model or model not in classes or option_value(argv, "--config"):
+        return
+    paths = classes[model]
+    path = paths.get("chat_class_path") if "--force_simple" not in argv else None
+    declared = declared_arguments(path or paths.get("simple_class_path", ""))
+    if declared is None or not declared[1]:
+        return
+    supplied = ["batch_size"] + [name for name, option in FROM_LMMS_EVAL_OPTIONS.items() if option_value(argv, option)]
+    try:
+        check_names(model, declared[0], [entry.split("=", 1)[0].strip() for entry in entries], supplied)
+    except ModelArgumentError as error:
+        raise UsageError(str(error)) from None
 
 
 def check_output_path(output_path: str) -> None:
@@ -275,12 +356,13 @@ def check_model(model: str, model_args: object, force_simple: bool, supplied: li
         return
     cls = getattr(import_module(module), name)
     arguments = model_args if isinstance(model_args, dict) else compat.parse_model_args(str(model_args or ""))
-    if issubclass(cls, CheckedArguments):
-        try:
+    try:
+        if issubclass(cls, CheckedArguments):
             check(model, cls, arguments, supplied)
+        if callable(getattr(cls, "preflight", None)):  # ours over lmms-eval's (llava_hf) have one too
             cls.preflight(arguments)
-        except ModelArgumentError as error:
-            raise UsageError(str(error)) from None
+    except ModelArgumentError as error:
+        raise UsageError(str(error)) from None
 
 
 HUB_MODEL_KEYS = ("pretrained",)  # model_args naming Hugging Face weights (lmms-eval's HF backends, our scorers)
@@ -336,12 +418,15 @@ def check_data(tasks: str) -> None:
     suite = Suite()
     ours = [name for name in tasks.split(",") if name in catalog.names()]
     for task in suite.expand(ours):
-        config = compat.task_config(suite.yaml_path(task))
+        module, _, name = str(catalog.config(suite.yaml_path(task))["process_docs"]).rpartition(".")
+        process_docs = getattr(import_module(module), name)  # the hook lmms-eval's `!function` imports, not lmms-eval
         try:
-            config["process_docs"](None)
+            process_docs(None)
         except DataUnreachable as error:
             raise DataProblem(str(error)) from error
         except DataError as error:
+            if not _names_the_data(str(error)):  # an earlier run's output (MuCR picks): the message says what to do
+                raise DataProblem(f"{error}\nFull traceback: --verbosity DEBUG.") from error
             benchmark = suite.facts(task).benchmark
             layout = compat.tasks_path() / str(benchmark) / "README.md"
             raise DataProblem(
@@ -350,49 +435,95 @@ def check_data(tasks: str) -> None:
             ) from error
 
 
+def _names_the_data(message: str) -> bool:
+    """Whether a loader's error is about the data, not about an earlier run's output that a task reads (the samples
+    under ``ABDUCTIVE_MUCR_PICKS``), which no data layout fixes."""
+    from abductive_tasks import settings
+
+    outputs = [value for value in (settings.mucr_picks(),) if value]
+    return not any(str(Path(value).expanduser()) in message for value in outputs)
+
+
 def run_eval(argv: list[str]) -> int:
     """Check the command line, run lmms-eval's evaluation with ``argv`` and print a summary per run;
     return 0 on success, 1 on any failure, 2 for a command-line mistake found before the run."""
     try:
-        args = checked_command_line(argv)
+        check_command_line(argv)
+        if not option_value(argv, "--config"):  # else the model and tasks may come from that file: checked below
+            check_model_and_data(
+                option_value(argv, "--model"),
+                compat_model_args(option_value(argv, "--model_args")),
+                option_value(argv, "--tasks"),
+                option_value(argv, "--verbosity"),
+            )
+        args = parsed_command_line(argv)
+        if option_value(argv, "--config"):
+            check_model_and_data(args.model, args.model_args, args.tasks, args.verbosity)
     except UsageError as error:
         print(f"abductive-eval: {error}", file=sys.stderr)
         return 2
-    except DataProblem as problem:
-        print(f"abductive-eval: {problem}", file=sys.stderr)
-        return 1
-    try:
-        if args.model and args.tasks not in LIST_TASKS:
-            check_model_on_hub(args)
-        if args.tasks and args.tasks not in LIST_TASKS and (args.verbosity or "").upper() != "DEBUG":
-            check_data(args.tasks)
     except (HubUnreachable, DataProblem) as error:
         print(f"abductive-eval: {error}", file=sys.stderr)
         return 1
     return evaluate_and_summarise(argv, args)
 
 
-def checked_command_line(argv: list[str]) -> argparse.Namespace:
-    """lmms-eval's parsed arguments for ``argv``, checked before lmms-eval is imported where possible (options,
-    settings, model and task names, output path, data folder), then the model's arguments. Raises UsageError, or
-    DataProblem for a data folder that cannot be used."""
-    from abductive_tasks import compat, settings
-    from abductive_tasks.models.arguments import FROM_LMMS_EVAL_OPTIONS
+def compat_model_args(text: str | None) -> dict[str, str]:
+    """``--model_args`` as name -> value text, read without lmms-eval (for the checks before it starts)."""
+    from abductive_tasks import lmms_source
+
+    pairs = [entry.split("=", 1) for entry in lmms_source.model_arg_entries(text or "")]
+    return {name.strip().strip("\"'"): value.strip().strip("\"'") for name, value in pairs}
+
+
+def check_command_line(argv: list[str]) -> None:
+    """What can be checked before lmms-eval is imported (options and their values, settings, model and task names,
+    our models' arguments, devices, output path, data folder): each mistake one line, in well under 2 s. Raises
+    UsageError, or DataProblem for a data folder that cannot be used."""
+    from abductive_tasks import lmms_source, settings
 
     check_options(argv)
+    check_option_values(argv)
     if wrong := settings.problems():
         raise UsageError("; ".join(wrong))
     if model := option_value(argv, "--model"):
         check_backend_package(model)
-        known = compat.quick_model_names()  # as fast as the task check: lmms-eval is not imported yet
+        known = lmms_source.quick_model_names()  # as fast as the task check: lmms-eval is not imported yet
         if known is not None and model not in known:
             raise UsageError(f"unknown model '{model}'{did_you_mean(model, known)}; every backend: lmms-eval models")
+    check_model_args_quickly(argv)
+    check_devices(argv)
     if tasks := option_value(argv, "--tasks"):
         check_tasks(tasks, option_value(argv, "--include_path"))
     if output_path := option_value(argv, "--output_path"):
         check_output_path(output_path)
     if tasks and tasks not in LIST_TASKS:
         check_data_folder(tasks)
+
+
+def check_model_and_data(model: str | None, model_args: object, tasks: str | None, verbosity: str | None) -> None:
+    """The model's weights reachable and our tasks' data usable, before lmms-eval runs: local data first (it says
+    at once what is wrong), the hub's after the model (an unreachable hub is said before any download)."""
+    from abductive_tasks import settings
+
+    if not tasks or tasks in LIST_TASKS:
+        return
+    data = (verbosity or "").upper() != "DEBUG"
+    local = settings.data_source() != ""
+    if data and local:
+        check_data(tasks)
+    if model:
+        check_model_on_hub(model, model_args)
+    if data and not local:
+        check_data(tasks)
+
+
+def parsed_command_line(argv: list[str]) -> argparse.Namespace:
+    """lmms-eval's parsed arguments for ``argv`` (lmms-eval imported: seconds), with the model's arguments checked
+    (:func:`check_model`, our models' preflight included). Raises UsageError."""
+    from abductive_tasks import compat
+    from abductive_tasks.models.arguments import FROM_LMMS_EVAL_OPTIONS
+
     args = compat.parse_eval_args(argv)
     if args.model and args.tasks not in LIST_TASKS:
         supplied = [name for name in FROM_LMMS_EVAL_OPTIONS if getattr(args, name, None) is not None]
@@ -400,13 +531,12 @@ def checked_command_line(argv: list[str]) -> argparse.Namespace:
     return args
 
 
-def check_model_on_hub(args: argparse.Namespace) -> None:
+def check_model_on_hub(model: str, model_args: object) -> None:
     """Raise HubUnreachable when the model's weights are neither cached nor reachable on the hub."""
     from abductive_tasks import compat
 
-    arguments = args.model_args
-    arguments = arguments if isinstance(arguments, dict) else compat.parse_model_args(str(arguments or ""))
-    if args.model == "llava":  # ours: an original LLaVA name loads its llava-hf conversion
+    arguments = model_args if isinstance(model_args, dict) else compat.parse_model_args(str(model_args or ""))
+    if model == "llava":  # ours: an original LLaVA name loads its llava-hf conversion
         from abductive_tasks.models.llava import hub_name
 
         arguments = {**arguments, "pretrained": hub_name(arguments.get("pretrained"))}
@@ -417,27 +547,34 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace) -> int:
     """Run lmms-eval's evaluation (secrets redacted from what it prints and writes, runs named by our layout,
     our tasks left out of its table) and print our summary of each finished run; 1 when a run failed."""
     from abductive_tasks import compat
+    from abductive_tasks.inputs.data import DataError
+    from abductive_tasks.inputs.files import redacting_writes
+    from abductive_tasks.models.arguments import ModelArgumentError
     from abductive_tasks.reports import report
     from abductive_tasks.runs import catalog, layout
-    from abductive_tasks.runs.secrets import collect_secrets, redact_text
+    from abductive_tasks.runs.secrets import collect_secrets, handed_secrets, redact_text
 
-    secrets = collect_secrets(args=argv, environment=os.environ)
+    secrets = tuple(dict.fromkeys([*handed_secrets(), *collect_secrets(args=argv, environment=os.environ)]))
 
-    def name_run(backend: str, model_args: dict) -> tuple[str, str]:
+    def name_run(backend: str, model_args: Mapping[str, Any]) -> tuple[str, str]:
         return layout.model_name(backend, model_args), layout.model_folder(backend, model_args)
 
     note = "(lmms-eval's table of our tasks is left out: see the summary below; every value is in the results JSON)"
-    finished, failures, code = compat.evaluate_cli(
-        argv,
-        name_runs=name_run,
-        hide_in_table=catalog.names(),
-        table_note=note,
-        redact=(lambda text: redact_text(text, secrets)) if secrets else None,
-    )
+    redact = (lambda text: redact_text(text, secrets)) if secrets else None
+    with redacting_writes(redact) if redact else contextlib.nullcontext():  # our derived files (descriptions ...)
+        finished, failures, code = compat.evaluate_cli(
+            argv,
+            name_runs=name_run,
+            hide_in_table=catalog.names(),
+            table_note=note,
+            redact=redact,
+            quiet=(DataError, ModelArgumentError),
+            annotate=record_provenance,
+        )
     if failures:
         print(f"abductive-eval: evaluation failed: {describe(failures[0])}", file=sys.stderr)
         return 1
-    headline = report.suite_headline() if finished else None
+    headline = report.suite_headline()
     for run in finished:
         folder = (
             Path(args.output_path) / run["model_name_sanitized"]
@@ -448,12 +585,43 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace) -> int:
     return code
 
 
+PROVENANCE_KEY = "abductive_tasks"  # what abductive-eval adds to lmms-eval's results JSON
+
+
+def record_provenance(results: dict) -> None:
+    """Add to a run's results what they are results of beyond lmms-eval's own record (its date, lmms-eval version,
+    task versions, model arguments): our package version, per benchmark of our tasks the data by content
+    (:func:`~abductive_tasks.runs.identity.data_fingerprint` of what ``ABDUCTIVE_DATA`` selects: a file read once
+    is not hashed again), the model's weights (:func:`~abductive_tasks.runs.identity.model_weights`) and the judge.
+    ``abductive-eval show`` prints them."""
+    from abductive_tasks import settings
+    from abductive_tasks.runs import catalog
+    from abductive_tasks.runs.identity import data_fingerprint, model_weights, package_versions
+    from abductive_tasks.runs.suite import Suite, SuiteError
+    from abductive_tasks.scoring.judge import judge_description
+
+    suite, benchmarks = Suite(), set[str]()
+    for task in results.get("results") or {}:
+        try:
+            benchmark = suite.facts(task).benchmark if task in catalog.names() and not suite.is_group(task) else None
+        except SuiteError:
+            continue
+        if benchmark is not None:
+            benchmarks.add(benchmark)
+    config = results.get("config")
+    model_args = config.get("model_args") if isinstance(config, dict) else None
+    results[PROVENANCE_KEY] = {
+        "versions": package_versions(),
+        "data": {name: data_fingerprint(name, settings.data_source()) for name in sorted(benchmarks)},
+        "weights": model_weights(model_args) if isinstance(model_args, str) else None,
+        "judge": judge_description(),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         return _main(argv)
     except BrokenPipeError:  # `abductive-eval ... | head`: the reader left; nothing more to print, no traceback
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
 

@@ -13,18 +13,21 @@ its CLI builds a ``TaskManager``. It
   ``DataError``: bad data does not get better in 2 seconds) and lets the error itself surface, not a
   ``RetryError``.
 
-It sits at the bottom of the package with ``settings``: it imports nothing of ours. What it needs to
+It sits at the bottom of the package with ``settings`` and :mod:`~abductive_tasks.lmms_source` (what is read
+from lmms-eval's source without importing it), the only module of ours it imports. What it needs to
 recognise of ours is declared here and subclassed above (:class:`PermanentLoadError`,
 :class:`OwnStderr`).
 
 The other internals: loglikelihood results reach ``process_results`` stringified
-(:func:`loglikelihood_value`); the task index and YAML loading (:func:`task_manager`,
+(:func:`loglikelihood_value`); the YAML hook behind a request's visual (:func:`visual_hook`); the task index and
+YAML loading (:func:`task_manager`,
 :func:`task_config`); the model registry and ``--model_args`` parsing (:func:`model_names`,
-:func:`model_class_path`, :func:`parse_model_args`); where the built-in task YAML lives
-(:func:`builtin_task_folder`); the evaluation entry point the ``abductive-eval`` command wraps
+:func:`model_class_path`, :func:`parse_model_args`); the evaluation entry point the ``abductive-eval`` command wraps
 (:func:`evaluate_cli`, with its results-folder naming and table filter; :func:`parse_eval_args`
 for the checks before it); lmms-eval's other subcommands and its web UI server with our tasks
-(:func:`run_subcommand`, :func:`ui_app`); and the ``llm_judge`` pieces our judge layer builds on. Model backends
+(:func:`run_subcommand`, :func:`ui_app`); the filter registry a task's ``filter_list`` names filters from
+(:func:`register_filter`: our reader as the ``read_answer`` filter; lmms-eval's own multiple-choice filter for
+comparisons); and the ``llm_judge`` pieces our judge layer builds on. Model backends
 (:mod:`abductive_tasks.models`) use lmms-eval's model plugin API (``lmms``, ``Instance``,
 ``ModelManifest``) directly, as every lmms-eval model does.
 """
@@ -35,17 +38,16 @@ import abc
 import argparse
 import ast
 import functools
-import importlib.util
 import inspect
-import os
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 import orjson
+
+from abductive_tasks.lmms_source import own_task_names, tasks_path
 
 _installed = False
 
@@ -62,11 +64,6 @@ class OwnStderr(abc.ABC):
         """The standard error of the metric aggregated over ``items``, "N/A" when none."""
 
 
-def tasks_path() -> Path:
-    """The installed folder holding our task YAML (``abductive_tasks.tasks``)."""
-    return Path(str(files("abductive_tasks.tasks")))
-
-
 def install() -> None:
     """Hook our tasks and statistics into lmms-eval (idempotent)."""
     global _installed
@@ -76,6 +73,58 @@ def install() -> None:
     _register_task_folder()
     _route_stderr()
     _stop_retrying_data_errors()
+    _compact_tables()
+
+
+SHOW_POINTER = (
+    "abductive-tasks: the breakdowns, 95% intervals and coverage of {tasks} are in the results JSON; "
+    "abductive-eval show <output_path> prints them"
+)
+
+
+def _compact_tables() -> None:
+    """lmms-eval 0.7.3's end-of-run table (``utils.make_table``) prints a row per metric key with its value as is: a
+    dict-valued one (our breakdowns, ``<prefix>_ci95``, ``<prefix>_counts``) in full on one line, hundreds of
+    characters wide; only ``*_stderr`` and a few stability keys are left out by name, and nothing by value. Our
+    tasks' rows keep the scalar metrics (their ``Stderr`` column is our bootstrap), one line after the table says
+    where the rest is. The module global is replaced before ``lmms_eval.__main__`` imports it by name (our entry
+    point loads while it imports ``lmms_eval.evaluator``), and wherever it was already imported."""
+    import sys
+
+    import lmms_eval.utils as lmms_utils
+
+    builtin = lmms_utils.make_table
+    if getattr(builtin, "compacts_ours", False):
+        return
+
+    @functools.wraps(builtin)
+    def make_table(result_dict, column="results", *args, **kwargs):
+        ours = own_task_names()
+        rows = result_dict.get(column) or {}
+        compacted = [
+            name
+            for name, metrics in rows.items()
+            if name in ours and any(isinstance(value, dict | list) for value in metrics.values())
+        ]
+        if not compacted:
+            return builtin(result_dict, column, *args, **kwargs)
+        kept = {
+            name: {key: value for key, value in metrics.items() if not isinstance(value, dict | list)}
+            if name in compacted
+            else metrics
+            for name, metrics in rows.items()
+        }
+        table = builtin({**result_dict, column: kept}, column, *args, **kwargs)
+        if column != "results":
+            return table
+        named = compacted[0] if len(compacted) == 1 else f"{len(compacted)} tasks"
+        return f"{table.rstrip()}\n{SHOW_POINTER.format(tasks=named)}\n"
+
+    make_table.compacts_ours = True
+    lmms_utils.make_table = make_table
+    for name in ("lmms_eval.__main__", "lmms_eval.evaluator", "__main__"):
+        if getattr(sys.modules.get(name), "make_table", None) is builtin:
+            sys.modules[name].make_table = make_table
 
 
 def _register_task_folder() -> None:
@@ -130,6 +179,33 @@ def _stop_retrying_data_errors() -> None:
 _NUMBER_RESULT = re.compile(r"\(\s*([-+]?(?:\d+(\.\d*)?|(\.)\d+)([eE][-+]?\d+)?)\s*,\s*(?:True|False)\s*\)")
 
 
+def register_filter(name: str, build: Callable[..., Any]) -> None:
+    """Make ``build`` (a filter class, or a function returning a filter) the lmms-eval filter a task's YAML names in
+    its ``filter_list`` (``- function: <name>``), without editing lmms-eval. lmms-eval 0.7.3 builds a task's filters
+    from ``lmms_eval.filters.FILTER_REGISTRY`` (``build_filter_ensemble``), which its ``register_filter`` decorator
+    (``lmms_eval.api.registry.FILTER_REGISTRY``) does not reach: both get it. A filter's ``apply(resps, docs)`` receives
+    every instance's replies and the task's documents in the same order."""
+    from lmms_eval import filters
+    from lmms_eval.api import registry
+
+    filters.FILTER_REGISTRY[name] = build
+    registry.FILTER_REGISTRY[name] = build
+
+
+def filter_registered(name: str) -> Callable[..., Any] | None:
+    """The filter lmms-eval builds for ``- function: <name>``, None when it knows none."""
+    from lmms_eval import filters
+
+    return filters.FILTER_REGISTRY.get(name)
+
+
+def multi_choice_regex_filter(**settings: Any) -> Any:
+    """lmms-eval's own multiple-choice filter (``multi_choice_regex``: ``MultiChoiceRegexFilter``), for comparisons."""
+    from lmms_eval.filters.extraction import MultiChoiceRegexFilter
+
+    return MultiChoiceRegexFilter(**settings)
+
+
 def loglikelihood_value(result: object) -> object | None:
     """The first element of a loglikelihood result, which lmms-eval 0.7.3 hands to
     ``process_results`` stringified (``"(-3.71, False)"``); read with ``ast.literal_eval``,
@@ -143,6 +219,14 @@ def loglikelihood_value(result: object) -> object | None:
         return value[0]
     except (ValueError, SyntaxError, TypeError, IndexError, MemoryError, RecursionError):
         return None
+
+
+def visual_hook(doc_to_visual: Callable) -> Callable:
+    """The task YAML's ``doc_to_visual`` hook behind the callable a request carries: lmms-eval 0.7.3 hands models
+    its ``Task.doc_to_visual`` bound method (``api/task.py``, ``construct_requests``), which calls
+    ``task.config.doc_to_visual``. Any other callable is returned as it is."""
+    hook = getattr(getattr(getattr(doc_to_visual, "__self__", None), "config", None), "doc_to_visual", None)
+    return hook if callable(hook) else doc_to_visual
 
 
 def task_manager(include_path: str | Path | None = None, include_defaults: bool = False):
@@ -189,78 +273,11 @@ def model_names() -> list[str]:
     return MODEL_REGISTRY_V2.list_model_names()
 
 
-def quick_model_names() -> set[str] | None:
-    """The names ``--model`` accepts, read without importing lmms-eval (which takes seconds: it indexes every task):
-    lmms-eval's built-in tables and aliases from the source of ``lmms_eval.models``, and our entry point's
-    ``model_id`` values from the source of :mod:`abductive_tasks.models.manifests`. None when that cannot tell:
-    another package registers models (entry points or ``LMMS_EVAL_PLUGINS``), or the source is not as expected."""
-    from importlib.metadata import entry_points
-
-    plugins = [
-        point for point in entry_points(group="lmms_eval.models") if not point.value.startswith("abductive_tasks.")
-    ]
-    spec = importlib.util.find_spec("lmms_eval")
-    if plugins or os.environ.get("LMMS_EVAL_PLUGINS") or spec is None or not spec.submodule_search_locations:
-        return None
-    source = Path(list(spec.submodule_search_locations)[0]) / "models" / "__init__.py"
-    tables = {"AVAILABLE_SIMPLE_MODELS", "AVAILABLE_CHAT_TEMPLATE_MODELS", "MODEL_ALIASES"}
-    names: set[str] = set()
-    try:
-        for node in ast.parse(source.read_text(encoding="utf-8")).body:
-            target = node.targets[0] if isinstance(node, ast.Assign) else getattr(node, "target", None)
-            if isinstance(target, ast.Name) and target.id in tables and node.value is not None:
-                table = ast.literal_eval(node.value)
-                names |= set(table)
-                if target.id == "MODEL_ALIASES":
-                    names |= {alias for aliases in table.values() for alias in aliases}
-                tables.discard(target.id)
-    except (OSError, SyntaxError, ValueError):
-        return None
-    ours = Path(__file__).with_name("models") / "manifests.py"
-    for node in ast.walk(ast.parse(ours.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.keyword) and node.arg == "model_id" and isinstance(node.value, ast.Constant):
-            names.add(node.value.value)
-    return None if tables else names
-
-
-def quick_eval_options() -> set[str] | None:
-    """The option strings of lmms-eval's ``eval`` (``--model``, ``--output_path``, ...), read without importing
-    lmms-eval (seconds) from the ``add_argument`` calls of ``parse_eval_args`` in the source of
-    ``lmms_eval.__main__``. None when the source is not as expected."""
-    spec = importlib.util.find_spec("lmms_eval")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    source = Path(list(spec.submodule_search_locations)[0]) / "__main__.py"
-    try:
-        tree = ast.parse(source.read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, ValueError):
-        return None
-    function = next(
-        (node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "parse_eval_args"), None
-    )
-    options = {
-        argument.value
-        for node in ast.walk(function or ast.Module(body=[], type_ignores=[]))
-        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "add_argument"
-        for argument in node.args
-        if isinstance(argument, ast.Constant) and isinstance(argument.value, str) and argument.value.startswith("-")
-    }
-    return options | {"-h", "--help"} if "--model" in options and "--tasks" in options else None
-
-
 def model_class_path(name: str, force_simple: bool = False) -> str:
     """The ``module.Class`` lmms-eval would load for ``--model name`` (without importing it)."""
     from lmms_eval.models import MODEL_REGISTRY_V2
 
     return MODEL_REGISTRY_V2.resolve(name, force_simple=force_simple).class_path
-
-
-def builtin_task_folder() -> Path | None:
-    """lmms-eval's own task YAML folder, located without importing lmms-eval (None if not installed)."""
-    spec = importlib.util.find_spec("lmms_eval")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    return Path(list(spec.submodule_search_locations)[0]) / "tasks"
 
 
 # (backend name, parsed model_args) -> (model_name, results folder name)
@@ -340,6 +357,42 @@ def _writing_without_secrets(redact: Callable[[str], str]) -> Iterator[None]:
 
 
 @contextmanager
+def caching_without_secrets(redact: Callable[[str], str]) -> Iterator[None]:
+    """lmms-eval 0.7.3's response cache (``--use_cache``) stores every reply in clear, in its SQLite ``responses``
+    table and its JSONL audit log, and the model fingerprint (``model_args``) in its ``meta`` table: a reply that
+    ``redact`` changes (it holds a secret) is neither stored nor logged, so it is asked again next time, and the
+    fingerprint is stored redacted (the cache keys, a hash of the clear one, stay lmms-eval's)."""
+    from lmms_eval.caching.response_cache import ResponseCache, _serialize_response
+
+    store, log, open_handles = ResponseCache._store, ResponseCache._log_to_audit, ResponseCache._open_local_handles
+
+    def holds_secret(response: Any) -> bool:
+        text = _serialize_response(response)
+        return redact(text) != text
+
+    def storing(self, cache_key, request_type, task_name, doc_id, idx, gen_kwargs, response) -> None:
+        if not holds_secret(response):
+            store(self, cache_key, request_type, task_name, doc_id, idx, gen_kwargs, response)
+
+    def logging(self, request_type, task_name, doc_id, idx, gen_kwargs, response, **details) -> None:
+        if not holds_secret(response):
+            log(self, request_type, task_name, doc_id, idx, gen_kwargs, response, **details)
+
+    def opening(self) -> None:
+        clear, self.model_fingerprint = self.model_fingerprint, redact(self.model_fingerprint)
+        try:
+            open_handles(self)
+        finally:
+            self.model_fingerprint = clear
+
+    ResponseCache._store, ResponseCache._log_to_audit, ResponseCache._open_local_handles = storing, logging, opening
+    try:
+        yield
+    finally:
+        ResponseCache._store, ResponseCache._log_to_audit, ResponseCache._open_local_handles = store, log, open_handles
+
+
+@contextmanager
 def _printing_without_secrets(redact_values: Callable[[str], str] | None = None) -> Iterator[None]:
     """lmms-eval 0.7.3 prints each run's ``model_args`` as given (``openai (api_key=sk-...), gen_kwargs: ...``), while
     it redacts them in the results file: what ``lmms_eval.__main__`` prints is redacted by lmms-eval's own rules
@@ -369,6 +422,29 @@ def _printing_without_secrets(redact_values: Callable[[str], str] | None = None)
 
 
 @contextmanager
+def _no_traceback_for(lmms_main: Any, quiet: tuple[type[BaseException], ...]) -> Iterator[None]:
+    """lmms-eval 0.7.3 prints the traceback of every error of an evaluation (``traceback.print_exc()``): not for an
+    error of a ``quiet`` type, whose message says it all."""
+    import sys
+    import traceback
+
+    class Traceback:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(traceback, name)
+
+        @staticmethod
+        def print_exc(*args: Any, **kwargs: Any) -> None:
+            if not isinstance(sys.exc_info()[1], quiet):
+                traceback.print_exc(*args, **kwargs)
+
+    lmms_main.traceback = Traceback()
+    try:
+        yield
+    finally:
+        lmms_main.traceback = traceback
+
+
+@contextmanager
 def _colour_only_on_a_terminal(logger: Any) -> Iterator[None]:
     """lmms-eval 0.7.3 adds its log sink with ``colorize=True``, so a log file or a pipe gets ANSI codes: leave the
     choice to loguru (colour on a terminal only)."""
@@ -386,12 +462,39 @@ def _colour_only_on_a_terminal(logger: Any) -> Iterator[None]:
         del logger.add
 
 
+@contextmanager
+def _annotated_results(annotate: Callable[[dict], None]) -> Iterator[None]:
+    """Each run's results, as ``lmms_eval.__main__`` gets them from ``evaluator.simple_evaluate``, given to
+    ``annotate`` before lmms-eval writes and prints them (it may add keys of its own)."""
+    import lmms_eval.__main__ as lmms_main
+
+    builtin = lmms_main.evaluator.simple_evaluate
+
+    @functools.wraps(builtin)
+    def simple_evaluate(*args, **kwargs):
+        results = builtin(*args, **kwargs)
+        if isinstance(results, dict):
+            try:
+                annotate(results)
+            except Exception as error:  # a record that cannot be made must not cost the run its results
+                lmms_main.eval_logger.warning(f"results not annotated: {type(error).__name__}: {error}")
+        return results
+
+    lmms_main.evaluator.simple_evaluate = simple_evaluate
+    try:
+        yield
+    finally:
+        lmms_main.evaluator.simple_evaluate = builtin
+
+
 def evaluate_cli(
     argv: list[str],
     name_runs: RunNamer | None = None,
     hide_in_table: Collection[str] = (),
     table_note: str = "",
     redact: Callable[[str], str] | None = None,
+    quiet: tuple[type[BaseException], ...] = (),
+    annotate: Callable[[dict], None] | None = None,
 ) -> tuple[list[dict], list[BaseException], int]:
     """Run lmms-eval's CLI evaluation on ``argv``; return the results of every finished run, the
     exceptions lmms-eval swallowed (0.7.3 logs them and exits 0) and the exit code it asked for.
@@ -399,7 +502,10 @@ def evaluate_cli(
 
     ``name_runs`` names each run's ``model_name`` and results folder; lmms-eval's final table
     leaves out the tasks in ``hide_in_table`` (printing ``table_note`` when none is left). ``redact`` (text -> text)
-    is applied to every results and samples file lmms-eval writes, and to what it prints.
+    is applied to every results and samples file lmms-eval writes, and to what it prints; a reply it changes is not
+    cached (:func:`caching_without_secrets`). An error of a ``quiet`` type (a user's error, said in one line) gets no
+    traceback from lmms-eval (``--verbosity DEBUG`` re-raises it, as lmms-eval does). ``annotate`` gets each
+    run's results before lmms-eval writes them.
     """
     import sys
 
@@ -428,7 +534,10 @@ def evaluate_cli(
             _tables_without(hide_in_table, table_note),
             _printing_without_secrets(redact),
             _writing_without_secrets(redact) if redact else nullcontext(),
+            caching_without_secrets(redact) if redact else nullcontext(),
+            _annotated_results(annotate) if annotate else nullcontext(),
             _colour_only_on_a_terminal(lmms_main.eval_logger),
+            _no_traceback_for(lmms_main, quiet),
         ):
             lmms_main.cli_evaluate()
     except SystemExit as exit_:
@@ -442,14 +551,41 @@ def evaluate_cli(
 # ---------------------------------------------------------------- lmms-eval's own tools (power, ui)
 
 
-def run_subcommand(argv: list[str]) -> int:
+def run_subcommand(argv: list[str], task_size: Callable[[str, Any], int | None] | None = None) -> int:
     """``lmms-eval <argv>`` (a subcommand such as ``power``) in process, with our tasks registered: lmms-eval 0.7.3
-    loads model entry points only for an evaluation, so its ``power`` and ``tasks`` subcommands never see ours."""
+    loads model entry points only for an evaluation, so its ``power`` and ``tasks`` subcommands never see ours.
+    ``task_size(name, task)``: the sample size ``power`` gives a task (None: its documents, lmms-eval's count)."""
     import sys
 
+    from lmms_eval.cli import power_utils
     from lmms_eval.cli.dispatch import main as lmms_main
 
     install()
+    builtin = power_utils.collect_task_sizes
+
+    @functools.wraps(builtin)
+    def collect_task_sizes(tasks_arg, *args, **kwargs):  # the tasks it loads, seen as it loads them
+        import lmms_eval.tasks
+
+        loaded: dict[str, Any] = {}
+        get_task_dict = lmms_eval.tasks.get_task_dict
+
+        def seen(*call_args, **call_kwargs):
+            found = get_task_dict(*call_args, **call_kwargs)
+            loaded.update(found)
+            return found
+
+        lmms_eval.tasks.get_task_dict = seen
+        try:
+            sizes = builtin(tasks_arg, *args, **kwargs)
+        finally:
+            lmms_eval.tasks.get_task_dict = get_task_dict
+        for name in sizes:
+            size = task_size(name, loaded[name]) if task_size and name in loaded else None
+            sizes[name] = size or sizes[name]
+        return sizes
+
+    power_utils.collect_task_sizes = collect_task_sizes
     saved, sys.argv = sys.argv, ["lmms-eval", *argv]
     try:
         lmms_main()
@@ -457,6 +593,7 @@ def run_subcommand(argv: list[str]) -> int:
         return exit_.code if isinstance(exit_.code, int) else 0 if exit_.code is None else 1
     finally:
         sys.argv = saved
+        power_utils.collect_task_sizes = builtin
     return 0
 
 
@@ -464,7 +601,7 @@ SampleMedia = Callable[[str, Mapping[str, Any]], "tuple[bytes, str] | None"]
 SampleView = Callable[[str, Mapping[str, Any]], "dict[str, Any] | None"]
 
 # What the web UI's page shows by default (lmms-eval 0.7.3's bundle, served with these literals replaced): it opens on
-# View Logs at results/demo (the README's demo folder); its Evaluate tab holds our offline demo, not lmms-eval's
+# View Logs at the folder the ui serves (every run under it); its Evaluate tab holds our offline demo, not lmms-eval's
 # OpenRouter `mme` example; each sample of the Samples panel shows its input images (the bundle has no image element:
 # this adds one pointing at the media route, hidden when a sample has none).
 UI_BUNDLE_EDITS = (
@@ -480,7 +617,7 @@ UI_BUNDLE_EDITS = (
     ('"./logs/openrouter_task_smoke/"', '"./results/demo/"'),
     ('T.useState("DEBUG")', 'T.useState("INFO")'),
     ('placeholder:"cuda:0"', 'placeholder:"cpu"'),
-    ('wp="./logs/"', 'wp="./results/demo/"'),
+    ('wp="./logs/"', 'wp="./"'),  # View Logs opens on the folder the ui serves (`ui RESULTS_DIR`)
     (
         'u.jsxs("div",{className:"space-y-2",children:[u.jsxs("div",{children:[u.jsx("div",'
         '{className:"text-[10px] uppercase tracking-wider text-neutral-400 mb-1",children:"Input"})',

@@ -138,6 +138,12 @@ VARIABLES: dict[str, Variable] = {
             "ABDUCTIVE_BOOTSTRAP", "1000", "bootstrap resamples for every confidence interval; 0 turns intervals off"
         ),
         Variable("ABDUCTIVE_BOOTSTRAP_SEED", "0", "seed of the bootstrap resampling"),
+        Variable(
+            "ABDUCTIVE_SECRETS_FD",
+            "",
+            "set by `batch` for its evaluation: the pipe it hands the secret values to redact through",
+            changes_scores=False,
+        ),
     )
 }
 

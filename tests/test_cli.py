@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from abductive_tasks import cli, compat
+from abductive_tasks import cli, lmms_source
 from abductive_tasks.models.arguments import ModelArgumentError, accepted_arguments, check
 from abductive_tasks.runs import catalog, layout
 
@@ -55,7 +55,7 @@ def test_help_and_tasks_import_neither_lmms_eval_nor_torch():
 def test_the_quick_model_list_is_lmms_evals_registry():
     from lmms_eval.models import MODEL_REGISTRY_V2
 
-    quick = compat.quick_model_names()
+    quick = lmms_source.quick_model_names()
     assert quick == set(MODEL_REGISTRY_V2.list_model_names()) and {"llava_hf", "dumb_pixel", "random_baseline"} <= quick
 
 
@@ -96,10 +96,22 @@ def test_tasks_lists_ours_only_with_a_line_each(capsys):
         ),
         ("\n# Every NL-Eye task. No aggregate_metric_list: not comparable.\n", "Every NL-Eye task."),
         ("task: x\n# a comment after content\n", ""),
+        (  # a sentence over two lines is whole, not cut at the line's end
+            "# Sherlock localization, one request per image: regions x inferences at once (the full\n"
+            "# protocol), val. Image-aware models: the pairs task.\ninclude: x\n",
+            "Sherlock localization, one request per image: regions x inferences at once (the full protocol), val.",
+        ),
     ],
 )
 def test_description_is_the_first_sentence_of_the_leading_comment(text, description):
     assert catalog.leading_comment(text) == description
+
+
+def test_no_task_description_is_cut_mid_phrase():
+    """Each description ends a sentence, with its brackets closed."""
+    for entry in catalog.entries():
+        text = entry.description
+        assert text.endswith((".", "?", "!", ")")) and text.count("(") == text.count(")"), (entry.name, text)
 
 
 # ---------------------------------------------------------------- checks before lmms-eval starts
@@ -184,6 +196,106 @@ def test_our_models_check_their_arguments_when_lmms_eval_builds_them():
         check("llava_hf_scorer", LlavaHfScorer, ["pretraind"])
 
 
+def test_refusals_answer_before_lmms_eval_or_torch_is_imported(data_copy, tmp_path):
+    """Mistakes that once waited for lmms-eval's import and task index (seconds) are refused from the command line,
+    the models' source and our YAML alone: one line each, exit 2 (bad data: 1). utils/bench_cli.py times them."""
+    next((data_copy / "nleye").glob("*.csv")).write_text("x\n1\n", encoding="utf-8")
+    cases = [
+        (["--model", "dumb_pixel", "--model_args", "sed=1"], "dumb_pixel: unknown --model_args entry 'sed'"),
+        (["--model", "dumb_pixel", "--model_args", "seed"], "--model_args entry 'seed' has no value"),
+        (["--model", "dumb_pixel", "--model_args", "batch_size=2"], "'batch_size' comes from lmms-eval's"),
+        (["--model", "llava", "--model_args", "pretrained=/no/such/llava"], "pretrained=/no/such/llava: no such"),
+        (["--model", "dumb_pixel", "--limit", "abc"], "argument --limit: invalid float value: 'abc'"),
+        (["--model", "dumb_pixel", "--cache_requests", "yes"], "argument --cache_requests: invalid choice: 'yes'"),
+        (["--model", "llava_hf", "--device", "cuda:0"], "--device cuda:0: no GPU here; use cpu there"),
+        (["--model", "llava_hf", "--model_args", "device_map=cuda"], "--model_args device_map=cuda: no GPU here"),
+    ]
+    code = (
+        "import json, os, sys\n"
+        "from abductive_tasks import cli\n"
+        "from abductive_tasks.models import devices\n"
+        "devices.cuda_unavailable = lambda: 'no GPU here'\n"
+        f"cases = {[arguments + ['--tasks', 'nleye_triplet'] for arguments, _ in cases]!r}\n"
+        "codes = [cli.main(arguments) for arguments in cases]\n"
+        f"os.environ['ABDUCTIVE_DATA'] = {str(data_copy)!r}\n"
+        "codes.append(cli.main(['--model', 'dumb_pixel', '--tasks', 'nleye_triplet']))\n"
+        f"heavy = sorted(name for name in sys.modules if name.split('.')[0] in {HEAVY[:2]!r})\n"
+        "print(json.dumps({'codes': codes, 'heavy': heavy}))\n"
+    )
+    completed = run_in_fresh_python(code)
+    outcome = json.loads(completed.stdout.splitlines()[-1])
+    assert outcome == {"codes": [2] * len(cases) + [1], "heavy": []}
+    lines = completed.stderr.strip().splitlines()
+    assert len(lines) == len(cases) + 2  # bad data: the problem and the fix
+    for line, (_, expected) in zip(lines, cases, strict=False):
+        assert line.startswith("abductive-eval: ") and expected in line
+    assert "missing column" in lines[-2] and "ABDUCTIVE_DATA=sample" in lines[-1]
+
+
+def test_arguments_read_from_source_are_those_lmms_eval_builds_with():
+    """The quick check reads each of our models' arguments from the source of the class and its bases (lmms-eval's
+    included, through **kwargs): the same names, in the same order, as the classes give when imported."""
+    from importlib import import_module
+
+    from abductive_tasks.models.arguments import CheckedArguments, declared_arguments
+
+    for model, paths in lmms_source.own_model_classes().items():
+        for path in paths.values():
+            module, _, name = path.rpartition(".")
+            cls = getattr(import_module(module), name)
+            assert declared_arguments(path) == (accepted_arguments(cls), issubclass(cls, CheckedArguments)), model
+    assert set(lmms_source.own_model_classes()) >= {"dumb_pixel", "random_baseline", "llava", "llava_hf"}
+
+
+@pytest.mark.parametrize(
+    "text", ["", "a=1,b=2", " a = 1 , b=x ", 'limit={"image":4,"video":0},b=2', "s='x,y',t=[1,2]", "a=1,,b"]
+)
+def test_model_args_split_as_lmms_eval_splits_them(text):
+    from lmms_eval.utils import _smart_comma_split
+
+    assert lmms_source.model_arg_entries(text) == (_smart_comma_split(text.strip()) if text.strip() else [])
+
+
+def test_option_types_and_choices_read_from_source_are_lmms_evals(monkeypatch):
+    import argparse
+
+    import lmms_eval.__main__ as lmms_main
+
+    built: list[argparse.ArgumentParser] = []
+    parse = argparse.ArgumentParser.parse_args
+    monkeypatch.setattr(
+        argparse.ArgumentParser, "parse_args", lambda self, *a, **k: built.append(self) or parse(self, [])
+    )
+    lmms_main.parse_eval_args()
+    expected = {
+        option: (
+            action.type if action.type in (int, float) else None,
+            tuple(action.choices) if action.choices else None,
+        )
+        for action in built[0]._actions
+        for option in action.option_strings
+        if action.type in (int, float) or action.choices
+    }
+    assert lmms_source.quick_eval_option_values() == expected and expected["--limit"] == (float, None)
+
+
+def test_cuda_is_refused_only_where_it_cannot_work(tmp_path, monkeypatch):
+    from abductive_tasks.models.devices import cuda_unavailable, torch_build
+
+    assert torch_build() is not None  # read from torch's version.py without importing torch
+    monkeypatch.setattr(sys, "platform", "linux")
+    assert cuda_unavailable((None, None), tmp_path, {}) == "the installed torch is a CPU-only build"
+    assert "no NVIDIA GPU driver" in cuda_unavailable(("12.8", None), tmp_path, {})
+    assert "no ROCm GPU driver" in cuda_unavailable((None, "6.2"), tmp_path, {})
+    assert "hides every GPU" in cuda_unavailable(("12.8", None), tmp_path, {"CUDA_VISIBLE_DEVICES": ""})
+    for device in ("nvidiactl", "dxg"):  # a driver's device file (WSL 2: /dev/dxg): CUDA may work, nothing said
+        (tmp_path / device).touch()
+        assert cuda_unavailable(("12.8", None), tmp_path, {"CUDA_VISIBLE_DEVICES": "0"}) is None
+        (tmp_path / device).unlink()
+    (tmp_path / "kfd").touch()
+    assert cuda_unavailable((None, "6.2"), tmp_path, {}) is None
+
+
 # ---------------------------------------------------------------- output folders
 
 
@@ -213,6 +325,15 @@ def test_secrets_never_reach_the_folder_name():
     assert with_key == rotated and with_key.startswith("gpt-4o-") and "SECRET" not in with_key
     assert layout.model_name("openai", {"api_key": "sk-SECRET"}) == "openai"
     assert layout.model_name("x", {"model_key": "sk-SECRET"}) == "x"
+
+
+def test_url_credentials_never_reach_the_model_name_or_folder():
+    """``pretrained=https://user:pass@host/model`` put ``user_pass_host`` into the folder name."""
+    given = {"pretrained": "https://user:pw-SECRET-1@models.example/org/m"}
+    rotated = {"pretrained": "https://user:pw-SECRET-2@models.example/org/m"}
+    assert layout.model_name("llava_hf", given) == "https://models.example/org/m"
+    assert layout.model_folder("llava_hf", given) == layout.model_folder("llava_hf", rotated)
+    assert "SECRET" not in layout.model_folder("llava_hf", given)
 
 
 # ---------------------------------------------------------------- real runs
@@ -326,3 +447,28 @@ def test_an_unreachable_hub_model_or_dataset_is_one_line_naming_it(tmp_path):
     assert data.stderr.rstrip().endswith(
         "Offline? ABDUCTIVE_DATA=<folder holding nleye/>, or ABDUCTIVE_DATA=sample for the embedded sample."
     )
+
+
+def test_a_damaged_picks_file_is_named_without_the_data_layout_hint(tmp_path, monkeypatch):
+    """A damaged samples file under ABDUCTIVE_MUCR_PICKS is an earlier run's output, not the data: the hint to fix the
+    data's layout (or to use the sample) does not apply."""
+    picks = tmp_path / "picks"
+    picks.mkdir()
+    for task in ("mucr_c2e", "mucr_cue"):
+        (picks / f"20260101_000000_samples_{task}.jsonl").write_text('{"doc_id": 0}\n')
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
+    monkeypatch.setenv("ABDUCTIVE_MUCR_PICKS", str(picks))
+    with pytest.raises(cli.DataProblem) as problem:
+        cli.check_data("mucr_exp")
+    message = str(problem.value)
+    assert str(picks) in message.splitlines()[0] and "Fix the data" not in message and "README" not in message
+
+
+def test_the_data_hint_names_a_layout_file_that_exists(data_copy, monkeypatch):
+    csv = next((data_copy / "nleye").glob("*.csv"))
+    csv.write_text("x\n1\n", encoding="utf-8")
+    monkeypatch.setenv("ABDUCTIVE_DATA", str(data_copy))
+    with pytest.raises(cli.DataProblem) as problem:
+        cli.check_data("nleye_triplet")
+    (layout,) = re.findall(r"section Data of (\S+?)\)", str(problem.value))
+    assert Path(layout).is_file() and "## Data" in Path(layout).read_text()

@@ -5,13 +5,14 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from abductive_tasks import compat
+from abductive_tasks import compat, lmms_source
 from abductive_tasks.compat import loglikelihood_value
 
 from helpers.runs import OFFLINE
@@ -37,6 +38,37 @@ def test_plain_lmms_eval_finds_our_tasks_and_reports_our_stderr(tmp_path):
         results["consistency_acc_stderr,none"] == interval["stderr"] > 0
     )  # lmms-eval's own column carries our bootstrap
     assert interval["lower"] < 7 / 12 < interval["upper"]
+    table = [line for line in completed.stdout.splitlines() if line.startswith("|")]
+    assert table and max(map(len, table)) < 160 and "consistency_by_category" not in completed.stdout
+    assert any(line.startswith("|nleye_triplet|none  |     0|consistency_acc ") for line in table)
+    assert compat.SHOW_POINTER.format(tasks="nleye_triplet") in completed.stdout.splitlines()
+
+
+def test_lmms_evals_table_keeps_our_scalar_metrics_and_others_as_they_are():
+    """The table lmms-eval prints: our tasks' breakdowns, intervals and counts (dicts) left to the results JSON and
+    ``show``; another task's rows, dicts included, as lmms-eval prints them."""
+    import lmms_eval.utils as lmms_utils
+
+    compat.install()
+    results = {
+        "results": {
+            "nleye_triplet": {"alias": "nleye_triplet", "consistency_acc,none": 0.5, "consistency_acc_stderr,none": 0.1,
+                              "triplet_ci95,none": {"consistency_acc": {"lower": 0.2}}, "by_x,none": {"a": {"acc": 1}}},
+            "mme": {"alias": "mme", "mme_perception,none": {"total": 1200.5}},
+        },
+        "versions": {}, "n-shot": {}, "higher_is_better": {},
+    }  # fmt: skip
+    printed = lmms_utils.make_table(results)
+    lines = printed.splitlines()
+    assert any(re.search(r"\|consistency_acc\|.*\|\s*0\.5\|±\s*\|\s*0\.1\|", line) for line in lines)
+    assert "triplet_ci95" not in printed and "by_x" not in printed and "{'total': 1200.5}" in printed
+    assert lines[-1] == compat.SHOW_POINTER.format(tasks="nleye_triplet")
+    assert results["results"]["nleye_triplet"]["triplet_ci95,none"]  # the results themselves untouched
+    assert {
+        "nleye_triplet",
+        "mucr",
+        "sherlock_retrieval",
+    } <= lmms_source.own_task_names() and "-" not in lmms_source.own_task_names()
 
 
 @pytest.mark.e2e

@@ -17,7 +17,7 @@ import pytest
 import tomllib
 import yaml
 
-from abductive_tasks import cli, compat, settings
+from abductive_tasks import cli, lmms_source, settings
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), *sorted((ROOT / "yaml_tasks").glob("*/README.md"))]
@@ -103,9 +103,10 @@ def test_every_documented_evaluation_names_options_tasks_and_models_that_exist(p
     cli.check_options(argv)  # raises UsageError naming the closest option
     tasks = cli.option_value(argv, "--tasks")
     assert tasks, f"{page}: `{command}` names no task"
-    cli.check_tasks(tasks, None)
+    include_path = cli.option_value(argv, "--include_path")  # a folder of the repository (docs/examples/...)
+    cli.check_tasks(tasks, str(ROOT / include_path) if include_path else None)
     model = cli.option_value(argv, "--model")
-    known = compat.quick_model_names()
+    known = lmms_source.quick_model_names()
     assert model.startswith("<") or known is None or model in known, f"{page}: `{command}`: unknown model {model}"
     for name in re.findall(r"\b(ABDUCTIVE_\w+)=", command):
         assert name in settings.VARIABLES, f"{page}: `{command}`: {name} is no setting"
@@ -146,8 +147,13 @@ def test_documented_subcommands_spec_files_extras_scripts_and_variables_exist():
 
 
 def test_every_relative_link_resolves_in_the_repository():
-    """mkdocs checks links between pages; links to the README and the task READMEs (outside docs/) are checked
-    here, as on GitHub: the file must exist, and an anchor into a page of ours must be one of its headings."""
+    """mkdocs checks links between pages (the built site is crawled in .ci/run); here every relative link is checked
+    as on GitHub: the file must exist, and an anchor into a page of ours must be one of its headings. A docs link to
+    a page the site makes from another file (utils/mkdocs_hooks.py: install.md, quickstart.md, tasks/*.md) is
+    checked against that page's text."""
+    import mkdocs_hooks
+
+    generated = {(ROOT / "docs" / page).resolve(): page for page in mkdocs_hooks.generated_sources(ROOT)}
     broken = []
     for page in PAGES:
         text = re.sub(r"^```.*?^```", "", page.read_text(encoding="utf-8"), flags=re.M | re.S)
@@ -156,16 +162,32 @@ def test_every_relative_link_resolves_in_the_repository():
                 continue
             path, _, anchor = target.partition("#")
             resolved = (page.parent / path).resolve()
-            if not resolved.exists():
+            if resolved in generated:
+                if anchor and anchor not in anchors(mkdocs_hooks.page_text(generated[resolved], ROOT)):
+                    broken.append(f"{page.relative_to(ROOT)}: {target} (no such heading)")
+            elif not resolved.exists():
                 broken.append(f"{page.relative_to(ROOT)}: {target}")
-            elif anchor and resolved.suffix == ".md" and anchor not in anchors(resolved):
+            elif anchor and resolved.suffix == ".md" and anchor not in anchors(resolved.read_text(encoding="utf-8")):
                 broken.append(f"{page.relative_to(ROOT)}: {target} (no such heading)")
     assert not broken, broken
 
 
-def anchors(page: Path) -> set[str]:
+def test_the_site_makes_its_install_quick_start_and_task_pages_with_site_links():
+    import mkdocs_hooks
+
+    assert set(mkdocs_hooks.generated_sources(ROOT)) == {
+        "install.md", "quickstart.md", "tasks/nleye.md", "tasks/mucr.md", "tasks/dve.md", "tasks/sherlock.md",
+        "tasks/suites.md",
+    }  # fmt: skip
+    quickstart = mkdocs_hooks.page_text("quickstart.md", ROOT)
+    assert quickstart.startswith("# Quick start\n") and "## Demo (offline, CPU)" in quickstart
+    assert "](results.md)" in quickstart and "](docs/" not in quickstart and "](yaml_tasks/" not in quickstart
+    nleye = mkdocs_hooks.page_text("tasks/nleye.md", ROOT)
+    assert "](../benchmarks/nleye.md)" in nleye and "../../docs/" not in nleye
+    assert "](vllm.md)" in mkdocs_hooks.page_text("install.md", ROOT)
+
+
+def anchors(text: str) -> set[str]:
     """GitHub's and mkdocs' anchors of a page's headings (lower case, punctuation dropped, spaces as dashes)."""
-    headings = re.findall(
-        r"^#+ (.+)$", re.sub(r"^```.*?^```", "", page.read_text(encoding="utf-8"), flags=re.M | re.S), re.M
-    )
+    headings = re.findall(r"^#+ (.+)$", re.sub(r"^```.*?^```", "", text, flags=re.M | re.S), re.M)
     return {re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-") for heading in headings}

@@ -38,3 +38,21 @@ def test_no_function_is_over_80_lines():
         and node.end_lineno - node.lineno + 1 > FUNCTION_LINES
     }
     assert long == {}
+
+
+def test_the_browser_tests_find_chromium_chrome_or_the_chrome_variable(tmp_path):
+    """The headless-browser tests run on Debian (chromium), GitHub's runners (google-chrome) or where CHROME says."""
+    from helpers.pages import find_browser
+
+    for name in ("google-chrome", "chromium-browser"):
+        (tmp_path / name).write_text("#!/bin/sh\n")
+        (tmp_path / name).chmod(0o755)
+    assert find_browser({"PATH": str(tmp_path)}) == tmp_path / "google-chrome"  # before Ubuntu's snap stub
+    (tmp_path / "chromium").write_text("#!/bin/sh\n")
+    (tmp_path / "chromium").chmod(0o755)
+    assert find_browser({"PATH": str(tmp_path)}) == tmp_path / "chromium"
+    assert find_browser({"PATH": str(tmp_path), "CHROME": str(tmp_path / "chromium-browser")}) == (
+        tmp_path / "chromium-browser"
+    )
+    assert find_browser({"PATH": str(tmp_path), "CHROME": "/no/such/chrome"}) is None
+    assert find_browser({"PATH": str(tmp_path / "empty")}) is None

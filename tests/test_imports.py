@@ -17,7 +17,7 @@ MODULE_NAME = re.compile(r"abductive_tasks(\.\w+)+")
 PACKAGE = Path(abductive_tasks.__file__).parent
 # Bottom to top; a module may import its own layer and the layers before it.
 LAYERS = (
-    ("settings", "compat", "tasks"),  # tasks: the YAML folder, a package with no code once installed
+    ("settings", "lmms_source", "compat", "tasks"),  # tasks: the YAML folder, a package with no code once installed
     ("inputs",),
     ("scoring",),
     ("nleye", "mucr", "dve", "sherlock"),
@@ -252,3 +252,61 @@ def test_a_planted_dynamic_upward_import_is_caught():
         "abductive_tasks.scoring.planted -> abductive_tasks.reports",
         "abductive_tasks.scoring.planted -> abductive_tasks.reports.browse",
     ]
+
+
+# ---------------------------------------------------------------- declared faces
+
+READING = "abductive_tasks.scoring.reading"
+
+
+def imported_names(module: str) -> list[tuple[str, str]]:
+    """(module imported from, name) for every ``from abductive_tasks... import name`` of ``module``'s source, at any
+    depth (relative imports resolved)."""
+    path = SOURCES[module]
+    package = module if path.stem == "__init__" else module.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            base = package.rsplit(".", node.level - 1)[0] if node.level else ""
+            origin = ".".join(part for part in (base, node.module or "") if part)
+            if origin.startswith(f"{PACKAGE_NAME}."):
+                found += [(origin, alias.name) for alias in node.names]
+    return found
+
+
+def declared(module: str) -> list[str] | None:
+    """The ``__all__`` a module's source declares, None when it declares none."""
+    for node in ast.parse(SOURCES[module].read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(getattr(target, "id", None) == "__all__" for target in node.targets):
+            return ast.literal_eval(node.value)
+    return None
+
+
+def test_no_module_imports_another_modules_private_names():
+    private = [
+        f"{module}: {origin}.{name}"
+        for module in SOURCES
+        for origin, name in imported_names(module)
+        if name.startswith("_") and origin != module
+    ]
+    assert private == []
+
+
+def test_reading_is_used_through_its_declared_face():
+    """scoring/reading/ has a small internal API: each module declares what its siblings may use (``__all__``), and
+    code outside it imports only what the package exports (its ``__init__``'s ``__all__``), from the package."""
+    inside = sorted(module for module in SOURCES if module.startswith(f"{READING}."))
+    undeclared = [module for module in [READING, *inside] if declared(module) is None]
+    assert undeclared == []
+    wrong = []
+    for module in SOURCES:
+        for origin, name in imported_names(module):
+            if not (origin == READING or origin.startswith(f"{READING}.")):
+                continue
+            if not module.startswith(READING):  # outside: the package's face only
+                if origin != READING or name not in declared(READING):
+                    wrong.append(f"{module}: {origin}.{name}")
+            elif origin in SOURCES and name not in declared(origin):  # a sibling: only what it declares
+                wrong.append(f"{module}: {origin}.{name}")
+    assert wrong == []
+    assert {name for _, name in imported_names(READING)} == set(declared(READING))  # it exports what it imports

@@ -63,6 +63,30 @@ def test_wheel_contents(wheel):
     assert "[lmms_eval.models]" in entry_points and "abductive-eval = abductive_tasks.cli:main" in entry_points
 
 
+def test_wheel_metadata_names_the_license_authors_urls_and_python_versions(wheel):
+    """What PyPI and ``pip show`` show: the license (an SPDX expression and its file), who wrote it, where it lives,
+    and a classifier per Python version the CI matrix tests (.github/workflows/ci.yml)."""
+    import email
+    import re
+
+    names = zipfile.ZipFile(wheel).namelist()
+    metadata = email.message_from_string(
+        zipfile.Path(wheel, next(name for name in names if name.endswith(".dist-info/METADATA"))).read_text()
+    )
+    assert metadata["License-Expression"] == "Apache-2.0" and "LICENSE" in metadata.get_all("License-File")
+    assert any(name.endswith(".dist-info/licenses/LICENSE") for name in names)
+    assert metadata["Author"] or metadata["Author-email"]
+    urls = dict(entry.split(", ", 1) for entry in metadata.get_all("Project-URL"))
+    assert {"Homepage", "Documentation", "Source", "Issues"} <= set(urls)
+    assert all(url.startswith("https://") for url in urls.values())
+    classifiers = metadata.get_all("Classifier")
+    workflow = (REPO / ".github" / "workflows" / "ci.yml").read_text()
+    tested = re.findall(r'"(3\.\d+)"', workflow.split("python-version:", 1)[1].split("\n", 1)[0])
+    assert tested and {f"Programming Language :: Python :: {version}" for version in tested} <= set(classifiers)
+    assert metadata["Requires-Python"] == f">={min(tested, key=lambda v: int(v.split('.')[1]))}"
+    assert not [c for c in classifiers if c.startswith("License ::")]  # PEP 639: the expression says it
+
+
 def test_installed_wheel_lists_tasks_and_models(wheel, tmp_path):
     target = tmp_path / "site"
     subprocess.run(

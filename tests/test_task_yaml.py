@@ -105,38 +105,57 @@ def test_each_benchmark_re_exports_exactly_the_hooks_its_yaml_names():
         assert all(callable(getattr(package, hook)) for hook in hooks), benchmark
 
 
-def readme_metrics(readme: str) -> set[str]:
-    """The metric names of a task README: the backticked names in the first column of the first table under
-    each heading that contains "Metrics"."""
-    names: set[str] = set()
-    for section in re.split(r"^#+ .*Metrics.*$", readme, flags=re.MULTILINE)[1:]:
-        rows = itertools.dropwhile(lambda line: not line.startswith("|"), section.splitlines())
-        table = itertools.takewhile(lambda line: line.startswith("|"), rows)
-        names |= {name for row in table for name in re.findall(r"`([^`]+)`", row.split("|")[1])}
-    return names
-
-
-def test_readme_metrics_reads_the_first_column_of_the_metrics_table():
-    readme = (
-        "# X\n\n### Metrics\n\nRates are fractions.\n\n| Metric | Meaning |\n|---|---|\n"
-        "| `a_acc` | share, not `b_acc` |\n| `a_counts` | documents |\n\nNot `c_acc`.\n\n| `d` | other table |\n"
-        "### Running\n\n| `e` | f |\n"
+def test_every_readme_metrics_table_is_the_one_the_specs_generate():
+    """Each README's metrics table has a row per metric its tasks' specs declare, with the tasks declaring it."""
+    differences = GENERATOR.differences(GENERATOR.readme_tables(MANAGER))
+    assert not differences, (
+        f"a README metrics table disagrees with the specs; run python utils/generate_task_yaml.py\n{differences}"
     )
-    assert readme_metrics(readme) == {"a_acc", "a_counts"}
 
 
-@pytest.mark.parametrize("benchmark", ["nleye", "mucr", "dve", "sherlock"])
-def test_readme_metrics_table_names_exactly_the_spec_metrics(benchmark):
-    """The README's metrics table documents the metrics the specs of the benchmark's tasks declare, no other."""
-    folder = compat.tasks_path().resolve() / benchmark
-    declared = {
-        name
-        for task in TASKS
-        if Path(MANAGER.task_index[task]["yaml_path"]).resolve().parent == folder
-        for name in config(task)["process_results"].spec.metric_names
-    }
-    documented = readme_metrics((folder / "README.md").read_text(encoding="utf-8"))
-    assert documented == declared, {"undocumented": declared - documented, "not declared": documented - declared}
+def test_every_metric_row_says_what_the_metric_means():
+    folder = compat.tasks_path().resolve()
+    empty = [
+        f"{readme.parent.name}: {name}"
+        for readme in sorted(folder.glob("*/README.md"))
+        if (match := GENERATOR._TABLE.search(readme.read_text(encoding="utf-8")))
+        for name, (_, meaning) in GENERATOR._rows(match.group("table")).items()
+        if not meaning
+    ]
+    assert not empty, (
+        f"metrics without a Meaning in their README table (write one there; the generator keeps it): {empty}"
+    )
+
+
+def test_the_scales_module_is_the_one_the_specs_generate():
+    import abductive_tasks
+
+    package = Path(abductive_tasks.__file__).resolve().parent
+    differences = GENERATOR.differences(GENERATOR.scales(MANAGER, package), package.parent)
+    assert not differences, (
+        f"scoring/scales.py disagrees with the specs; run python utils/generate_task_yaml.py\n{differences}"
+    )
+
+
+def test_task_patterns_name_exactly_the_tasks_of_a_row():
+    every = ["m_a", "m_a_cot", "m_a_graph", "m_b", "m_b_graph", "n_x"]
+    assert GENERATOR.task_pattern(["m_a", "m_a_cot", "m_a_graph"], every) == "`m_a*`"
+    assert GENERATOR.task_pattern(["m_a_graph", "m_b_graph"], every) == "`m_*_graph`"
+    assert GENERATOR.task_pattern(["m_a", "m_a_cot"], every) == "`m_a`, `m_a_cot`"
+    assert GENERATOR.task_pattern(["m_a", "m_a_cot", "m_a_graph", "m_b"], every) == "`m_*` but `m_b_graph`"
+    assert GENERATOR.task_pattern(["n_x"], every) == "`n_x`"
+
+
+def test_a_new_metric_gets_a_row_after_its_family_and_meanings_are_kept():
+    current = "| Metric | Tasks | Meaning |\n|---|---|---|\n| `a_acc` | x | share |\n| `b_acc` | y | other |\n"
+    table = GENERATOR.metrics_table(
+        {"a_acc": ["t_a"], "a_new": ["t_a"], "b_acc": ["t_b"]}, [["a_acc", "a_new"], ["b_acc"]], ["t_a", "t_b"], current
+    )
+    assert table.splitlines()[2:] == [
+        "| `a_acc` | `t_a` | share |",
+        "| `a_new` | `t_a` | |",
+        "| `b_acc` | `t_b` | other |",
+    ]
 
 
 def test_replace_block_rewrites_only_the_block_and_its_marker():

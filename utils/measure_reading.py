@@ -6,8 +6,9 @@
     python utils/measure_reading.py --readings tests/scoring/corpus_readings.jsonl \
         tests/shared/*.yaml tests/shared/pending/*.yaml
 
-Prints agreement with a person overall and on hard replies, and silent misreads: replies the reader
-turns into a value a person does not read (a different value, or a value where a person reads none).
+Prints agreement with a person overall, on hard replies and on the others (realistic), silent misreads: replies the
+reader turns into a value a person does not read (a different value, or a value where a person reads none), and how
+many replies with no answer it reads as a value.
 ``--record`` writes every disagreement of the batches to the file the corpus test pins them with
 (tests/scoring/test_answer_corpus.py), after a change to reading that moved them on purpose.
 ``--readings`` writes every reply's reading and status (read, unread, request_failed), which
@@ -26,8 +27,7 @@ from pathlib import Path
 
 import yaml
 
-from abductive_tasks.scoring.reading.kinds import answer_kind
-from abductive_tasks.scoring.reading.text import is_request_failure
+from abductive_tasks.scoring.reading import answer_kind, is_request_failure
 
 RECORD_HEADER = (
     "# Every reply of tests/shared/ that the reader reads otherwise than a person, by batch (person: what a person\n"
@@ -48,14 +48,20 @@ def measure(path: Path) -> dict:
             rows.append((group["name"], case["answer"], case["reads"], read, bool(case.get("hard"))))
     total = len(rows)
     hard = [row for row in rows if row[4]]
+    realistic = [row for row in rows if not row[4]]
     agree = sum(row[2] == row[3] for row in rows)
     silent = [row for row in rows if row[3] is not None and row[3] != row[2]]
+    no_answer = [row for row in rows if row[2] is None]
     return {
         "cases": total,
         "agreement": agree / total,
         "agree": agree,
         "hard": len(hard),
         "hard_agreement": sum(row[2] == row[3] for row in hard) / max(len(hard), 1),
+        "realistic": len(realistic),
+        "realistic_agreement": sum(row[2] == row[3] for row in realistic) / max(len(realistic), 1),
+        "no_answer": len(no_answer),
+        "no_answer_read": sum(row[3] is not None for row in no_answer),
         "silent": len(silent),
         "silent_rate": len(silent) / total,
         "rows": rows,
@@ -145,7 +151,9 @@ def main() -> None:
         print(
             f"{batch.name}: agreement {result['agree']}/{result['cases']} = {result['agreement']:.1%}; "
             f"hard {result['hard_agreement']:.1%} of {result['hard']}; "
-            f"silent misreads {result['silent']} = {result['silent_rate']:.1%}"
+            f"silent misreads {result['silent']} = {result['silent_rate']:.1%}; "
+            f"realistic {result['realistic_agreement']:.1%} of {result['realistic']}; "
+            f"no-answer read as a value {result['no_answer_read']} of {result['no_answer']}"
         )
         if args.show:
             for group, answer, person, read, hard in result["rows"]:

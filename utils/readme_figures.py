@@ -13,7 +13,8 @@ Python, offline, on the embedded sample (``ABDUCTIVE_DATA=sample``):
 * demo time: each demo command of the README (``--log_samples`` included), wall seconds, median of ``--repeats``;
 * the browse page of the ``dumb_pixel`` demo run: its size and its number of documents;
 * the p-values of ``abductive-eval leaderboard ... --compare dumb_pixel random_baseline`` after the sample
-  leaderboard batch (``utils/specs/sample_leaderboard.yaml``, its two baselines);
+  leaderboard batch (``utils/specs/sample_leaderboard.yaml``; ``--check`` runs its two baselines only), and the wall
+  time of that batch over every model of the spec (docs/batch.md);
 * with ``--tests``: ``pytest`` wall time.
 
 ``--check`` (run by ``.ci/quickstart``) measures only what depends on the sample data alone (the page's document
@@ -80,17 +81,21 @@ def browse_page(run_folder: Path, workdir: Path) -> tuple[int, int]:
     return page.stat().st_size, int(documents.group(1))
 
 
-def compare_p_values(workdir: Path) -> dict[str, str]:
-    """Per task, the p-value of ``--compare dumb_pixel random_baseline`` on the sample leaderboard ('—' where none)."""
+def compare_p_values(workdir: Path, whole: bool = False) -> tuple[dict[str, str], float]:
+    """Per task, the p-value of ``--compare dumb_pixel random_baseline`` on the sample leaderboard ('—' where none),
+    and the wall seconds of its batch: the two compared models, or with ``whole`` every model of the spec (the
+    figure docs/batch.md quotes)."""
     spec = yaml.safe_load(SPEC.read_text(encoding="utf-8"))
     spec["output_dir"] = str(workdir / "leaderboard_runs")
     copy = workdir / "sample_leaderboard.yaml"
     copy.write_text(yaml.safe_dump(spec), encoding="utf-8")
-    only = [argument for model in COMPARED for argument in ("--model", model)]
+    only = [] if whole else [argument for model in COMPARED for argument in ("--model", model)]
+    start = time.perf_counter()
     run([ABDUCTIVE_EVAL, "batch", str(copy), *only], workdir)
+    seconds = time.perf_counter() - start
     run([ABDUCTIVE_EVAL, "leaderboard", spec["output_dir"], "--compare", *COMPARED], workdir)
     table = next(Path(spec["output_dir"]).rglob(f"compare_{COMPARED[0]}_vs_{COMPARED[1]}.md"))
-    return p_column(table.read_text(encoding="utf-8"))
+    return p_column(table.read_text(encoding="utf-8")), seconds
 
 
 def p_column(markdown: str) -> dict[str, str]:
@@ -133,7 +138,7 @@ def check(pages: list[Path], workdir: Path, demo_run: Path | None) -> int:
         run(demo_command("dumb_pixel", workdir / "demo"), workdir)
         (demo_run,) = (workdir / "demo").glob("dumb_pixel-*")
     _, documents = browse_page(demo_run, workdir)
-    p_values = compare_p_values(workdir)
+    p_values, _ = compare_p_values(workdir)
     problems = []
     names = " ".join(str(page) for page in pages)
     if documents_said is None or documents_said[1] != documents:
@@ -167,13 +172,14 @@ def main(argv: list[str] | None = None) -> int:
             return check(pages, workdir, args.demo_run.resolve() if args.demo_run else None)
         seconds, demo_run = demo(workdir, max(args.repeats, 1))
         size, documents = browse_page(demo_run, workdir)
-        p_values = compare_p_values(workdir)
+        p_values, batch_seconds = compare_p_values(workdir, whole=True)
         load = os.getloadavg()[0]
         print(f"machine: {os.cpu_count()} cores, load average {load:.1f}, {time.strftime('%Y-%m-%d %H:%M %Z')}")
         for model, median in seconds.items():
             print(f"demo --model {model}: {median:.1f} s (median of {max(args.repeats, 1)})")
         print(f"browse page of the dumb_pixel demo run: {size / 1e6:.2f} MB, {documents} documents")
         print(f"--compare {' '.join(COMPARED)} p-values: " + ", ".join(f"{t} {p}" for t, p in p_values.items()))
+        print(f"abductive-eval batch {SPEC.relative_to(ROOT)} (every model, from scratch): {batch_seconds:.0f} s")
         if args.tests:
             total = test_time(workdir)
             print(f"pytest: {int(total // 60)} min {int(total % 60)} s")

@@ -1,7 +1,7 @@
 """Defeasible Visual Entailment (Zhang et al., AAAI 2025): ``data`` (loader) -> ``hooks`` (documents,
 prompts, task specs) -> ``metrics`` (kernels and computations; the inference-aware evaluator in
-``evaluator``, where weights come from in ``weights``). ``training`` trains an evaluator; ``sample``
-writes the embedded sample.
+``evaluator``, where weights come from in ``weights``). ``training`` trains an evaluator;
+``utils/sample_generators/dve.py`` writes the embedded sample.
 
 The task YAML (``yaml_tasks/dve``) names the hooks re-exported here.
 """
@@ -13,15 +13,19 @@ from importlib import import_module
 __all__ = [
     "aggregate_cls",
     "aggregate_gen",
+    "aggregate_human",
     "cls_docs",
     "cls_docs_dev",
     "doc_to_text_cls",
     "doc_to_text_gen",
+    "doc_to_text_human",
     "doc_to_visual",
     "gen_docs",
     "gen_docs_dev",
+    "human_docs",
     "process_results_cls",
     "process_results_gen",
+    "process_results_human",
 ]  # the hooks the task YAML names, imported from ``hooks`` on first use (PEP 562)
 
 

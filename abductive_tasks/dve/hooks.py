@@ -6,6 +6,8 @@ aggregations derive from (:mod:`abductive_tasks.scoring.taskspec`).
 * ``dve_gen`` (Generation Task, Eq. 2): one document per premise-hypothesis pair and goal; the
   model writes an update (prompt: Figure 6), scored against the human updates of that goal for
   that pair (Table 3) and by the inference-aware evaluator.
+* ``dve_human``: one document per human update of the test split, scored by the evaluator as the
+  paper scores "human performance" (5.0998 / -4.5412); the model's reply is not read.
 
 ``dve_cls`` / ``dve_gen`` read the test split, ``dve_cls_dev`` / ``dve_gen_dev`` the dev split.
 lmms-eval hands ``process_docs`` a one-row placeholder dataset (see
@@ -20,10 +22,10 @@ from typing import TYPE_CHECKING
 
 from abductive_tasks.dve import prompts
 from abductive_tasks.dve.data import LOAD_COUNTS, UPDATE_TYPES, load_counts, load_selected
-from abductive_tasks.dve.metrics import cls_outcome, gen_outcome
+from abductive_tasks.dve.metrics import cls_outcome, gen_outcome, human_outcome
 from abductive_tasks.inputs.data import Loaded, documents
 from abductive_tasks.inputs.images import load_image
-from abductive_tasks.scoring.reading.kinds import Label
+from abductive_tasks.scoring.reading import Label
 from abductive_tasks.scoring.taskspec import Metric, Reading, TaskSpec
 
 if TYPE_CHECKING:
@@ -117,6 +119,29 @@ def gen_docs_from(loaded: Loaded) -> datasets.Dataset:
     return documents(docs)
 
 
+def human_docs_from(loaded: Loaded) -> datasets.Dataset:
+    """One document per usable human update, for ``dve_human`` (the paper's human row on the evaluator)."""
+    return documents(
+        [
+            {
+                "item_id": f"line {row['line']}",
+                "pair_id": row["pair_id"],
+                "image_path": row["image_path"],
+                "premise": row["premise"],
+                "hypothesis": row["hypothesis"],
+                "update": row["update"],
+                "update_type": row["update_type"],
+                **load_counts(loaded),
+                # The reply is not read; baselines answer with a fixed placeholder.
+                "answer_kind": "text",
+                "choices": ["An update."],
+                "candidate_images": [row["image_path"]],
+            }
+            for row in loaded.items
+        ]
+    )
+
+
 def cls_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
     """process_docs of dve_cls (test split)."""
     return cls_docs_from(load_selected("test"))
@@ -125,6 +150,11 @@ def cls_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
 def gen_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
     """process_docs of dve_gen (test split)."""
     return gen_docs_from(load_selected("test"))
+
+
+def human_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
+    """process_docs of dve_human (test split)."""
+    return human_docs_from(load_selected("test"))
 
 
 def cls_docs_dev(placeholder: datasets.Dataset) -> datasets.Dataset:
@@ -151,6 +181,11 @@ def doc_to_text_cls(doc: dict) -> str:
 
 def doc_to_text_gen(doc: dict) -> str:
     return prompts.generation_prompt(doc["hypothesis"], doc["goal"])
+
+
+def doc_to_text_human(doc: dict) -> str:
+    """The request the human update answers: Figure 6 with the update's type as the goal (the reply is not read)."""
+    return prompts.generation_prompt(doc["hypothesis"], doc["update_type"])
 
 
 # ---------------------------------------------------------------- task specs
@@ -221,9 +256,32 @@ GEN = TaskSpec(
     record=_gen_record,
     compute=gen_outcome,
 )
-SPECS = (CLS, GEN)
+HUMAN = TaskSpec(
+    name="dve_human",
+    prefix="dve_human",
+    metrics=(
+        # "We also assessed human performance based on our evaluator": 5.0998 (strengtheners), -4.5412 (weakeners)
+        Metric("dve_human_evaluator_strengthener", scale="raw"),
+        Metric("dve_human_evaluator_weakener", higher_is_better=False, scale="raw"),
+        *(Metric(f"dve_human_success_{part}") for part in ("all", *UPDATE_TYPES)),  # as dve_success_*
+    ),
+    record=lambda doc, reading: {
+        "item_id": doc["item_id"],
+        "pair_id": doc["pair_id"],
+        "update_type": doc["update_type"],
+        "update": doc["update"],
+        "image_path": doc["image_path"],
+        "premise": doc["premise"],
+        "hypothesis": doc["hypothesis"],
+        **{name: doc[name] for name in LOAD_COUNTS},
+    },
+    compute=human_outcome,
+)
+SPECS = (CLS, GEN, HUMAN)
 
 process_results_cls = CLS.results_reader(lambda doc: LABEL, doc_to_text_cls)
 process_results_gen = GEN.results_reader(lambda doc: Update())  # free text: nothing to extract with a judge
+process_results_human = HUMAN.results_reader(lambda doc: Update())  # the reply is not scored: the human update is
 aggregate_cls = CLS.aggregate
 aggregate_gen = GEN.aggregate
+aggregate_human = HUMAN.aggregate

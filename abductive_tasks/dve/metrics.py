@@ -8,7 +8,8 @@ Kernels: ROUGE-L (``rouge-score``) and BLEU-4 (``sacrebleu``) run offline; BERTS
 Records (see :mod:`abductive_tasks.dve.hooks`): ``dve_cls``: ``pair_id``, ``update_type``,
 ``prediction``, ``correct`` and the loader's counts (``data.LOAD_COUNTS``); ``dve_gen``: ``pair_id``, ``goal``,
 ``prediction`` (None for a failed request), ``references``, ``image_path``, ``premise``,
-``hypothesis``, the loader's counts, ``goals_skipped``. The resampling unit of every interval
+``hypothesis``, the loader's counts, ``goals_skipped``; ``dve_human``: ``pair_id``, ``update_type``, ``update``,
+``image_path``, ``premise``, ``hypothesis``, the loader's counts. The resampling unit of every interval
 is the premise-hypothesis pair (a pair's updates and goals are not independent).
 """
 
@@ -35,7 +36,7 @@ from abductive_tasks.dve.weights import (
     source,
 )
 from abductive_tasks.inputs.images import load_image
-from abductive_tasks.scoring.stats import Estimate
+from abductive_tasks.scoring.stats import Estimate, Units
 from abductive_tasks.scoring.taskspec import JUDGE_EXTRACTED, PARSED, Outcome
 
 CLS_CHANCE = 0.5  # a random label is right half the time
@@ -73,7 +74,8 @@ def bleu_statistics(predictions: Sequence[str], references: Sequence[Sequence[st
     width = max(len(refs) for refs in references)
     streams = [[refs[i] if i < len(refs) else None for refs in references] for i in range(width)]
     bleu = BLEU()  # corpus_bleu's defaults: 13a tokenisation, exp smoothing, no effective order
-    return np.array(bleu._extract_corpus_statistics(list(predictions), streams), dtype=float).reshape(-1, BLEU_STATS)
+    # sacrebleu types the streams without the None of a missing reference, which it takes
+    return np.array(bleu._extract_corpus_statistics(list(predictions), streams), dtype=float).reshape(-1, BLEU_STATS)  # type: ignore[arg-type,type-var]
 
 
 def bleu_score(totals: np.ndarray) -> np.ndarray:
@@ -208,7 +210,7 @@ def success(goals: np.ndarray, update: np.ndarray, caption: np.ndarray) -> np.nd
 # ---------------------------------------------------------------- per-unit statistics
 
 
-def per_unit(units: Sequence[str], stats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def per_unit(units: Units, stats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Unit ids (sorted) and the column sums of ``stats`` (rows x k) per unit."""
     ids, codes = np.unique(np.asarray(units, dtype=str), return_inverse=True)
     sums = np.zeros((len(ids), stats.shape[1]))
@@ -319,6 +321,37 @@ def gen_outcome(records: list[dict]) -> Outcome:
     return outcome
 
 
+def human_outcome(records: list[dict]) -> Outcome:
+    """``dve_human``: the evaluator's mean strength score of the human updates per type (the paper's 5.0998 and
+    -4.5412) and their success rate against the premise caption, resampled by pair. The reply is not read."""
+    pairs = np.array([r["pair_id"] for r in records], dtype=str)
+    types = np.array([r["update_type"] for r in records], dtype=str)
+    strength = _computed("evaluator", lambda: _human_strength(records))
+    passed = None if strength is None else success(types, *strength)
+    outcome = Outcome(
+        counts={
+            "updates": len(records),
+            "pairs": len(set(pairs)),
+            **{name: _first(records, name) for name in LOAD_COUNTS},
+            "evaluator_computed": strength is not None,
+        }
+    )
+    for part in PARTS:
+        chosen = np.ones(len(records), dtype=bool) if part == "all" else types == part
+        if part != "all":
+            _put(
+                outcome,
+                f"dve_human_evaluator_{part}",
+                None if strength is None else Estimate.grouped_mean(pairs[chosen], strength[0][chosen]),
+            )
+        _put(
+            outcome,
+            f"dve_human_success_{part}",
+            None if passed is None else Estimate.grouped_mean(pairs[chosen], passed[chosen]),
+        )
+    return outcome
+
+
 OPTIMIZATION_METRICS = (
     "dve_opt_rounds_mean",
     "dve_opt_refined_share",
@@ -386,6 +419,22 @@ def _strength(records: list[dict], predictions: list[str], written: list[int]) -
     update, caption = np.zeros(len(records)), np.zeros(len(records))
     update[written], caption[written] = scores[: len(written)], scores[len(written) :]
     return update, caption
+
+
+def _human_strength(records: list[dict]) -> tuple[np.ndarray, np.ndarray]:
+    """Evaluator scores of every record's human update, and of its pair's premise caption in the update's place
+    (scored once per pair), in one pass."""
+    first: dict[object, int] = {}
+    for index, record in enumerate(records):
+        first.setdefault(record["pair_id"], index)
+    chosen = [*records, *(records[index] for index in first.values())]
+    scores = evaluator_scores(
+        [load_image(r["image_path"]) for r in chosen],
+        [r["hypothesis"] for r in chosen],
+        [*(r["update"] for r in records), *(records[index]["premise"] for index in first.values())],
+    )
+    caption_of = dict(zip(first, scores[len(records) :], strict=True))
+    return scores[: len(records)], np.array([caption_of[r["pair_id"]] for r in records], dtype=float)
 
 
 def _put(outcome: Outcome, name: str, estimate: Estimate | None) -> None:

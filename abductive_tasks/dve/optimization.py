@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import SupportsIndex
 
 from abductive_tasks.dve import prompts
-from abductive_tasks.scoring.reading.text import is_request_failure
+from abductive_tasks.scoring.reading import is_request_failure
 
 ETA = 1.0  # Implementation Detail: "we set eta to 1"
 MAX_ROUNDS = 3  # Implementation Detail: "and M to 3" (refinements after the initial generation)
@@ -149,5 +150,5 @@ class OptimizedReply(str):
     def rstrip(self, chars: str | None = None) -> OptimizedReply:
         return self._keep(super().rstrip(chars))
 
-    def rsplit(self, sep: str | None = None, maxsplit: int = -1) -> list[OptimizedReply]:
+    def rsplit(self, sep: str | None = None, maxsplit: SupportsIndex = -1) -> list[str]:  # of OptimizedReply
         return [self._keep(part) for part in super().rsplit(sep, maxsplit)]

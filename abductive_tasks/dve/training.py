@@ -20,6 +20,7 @@ ResNet-50 weights it names; ``--init random`` with a small ``--text-backbone`` a
 from __future__ import annotations
 
 import argparse
+import io
 import random
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from torch.utils.data import DataLoader, Dataset
 from abductive_tasks.dve import evaluator
 from abductive_tasks.dve.data import SPLITS, data_root, load
 from abductive_tasks.inputs.data import Loaded
+from abductive_tasks.inputs.files import write_output
 from abductive_tasks.inputs.images import load_image
 
 
@@ -162,6 +164,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, float]]:
         print(record, flush=True)
         if record["pairwise_accuracy"] > best:
             best = record["pairwise_accuracy"]
-            args.output.parent.mkdir(parents=True, exist_ok=True)
-            torch.save(model.state_dict(), args.output)
+            buffer = io.BytesIO()
+            torch.save(model.state_dict(), buffer)
+            write_output(args.output, buffer.getvalue())  # whole, never over a FIFO, device or folder
     return history

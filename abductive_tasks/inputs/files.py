@@ -7,6 +7,15 @@ that belong together (a leaderboard's CSV, HTML, Markdown and plots): every temp
 before the first rename, so a failure while writing leaves the previous set whole. :func:`open_nofollow`
 opens a lock or log file without following a link planted at its name.
 
+**Model text in derived files.** Files derived from a model's replies (NL-Eye descriptions, MuCR scene graphs, the
+judge's cache) pass their text through :func:`redacted`, which replaces the secrets the evaluation knows
+(:func:`redacting_writes`, set by ``abductive-eval``): a reply that echoes a secret leaves no copy in clear.
+
+**User-named outputs.** Every file a command writes where the user said (``browse -o``, ``diff -o``, ``leaderboard
+--out``, ``export-sherlock --out``) goes through :func:`write_output` or :func:`write_outputs`: the target must be
+a regular file or a missing path (a FIFO, a device, a directory, or a link to one of these is refused, left as it
+is), and never an input of the command itself (a run's results or samples); a regular file is then replaced whole.
+
 **Sealing caches.** A cache under ``ABDUCTIVE_CACHE`` (MuCR item lists, factored Sherlock chunks) exists
 for speed: hashing its source again on every hit would cost what the cache saves. Each entry is instead
 bound by an HMAC-SHA256 over its content and a context naming what it was derived from (the source's
@@ -24,6 +33,7 @@ file identity).
 
 from __future__ import annotations
 
+import errno
 import functools
 import hashlib
 import hmac
@@ -31,8 +41,10 @@ import os
 import secrets
 import stat
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 from abductive_tasks import settings
 
@@ -98,6 +110,103 @@ def write_set(files: Mapping[Path, bytes | str]) -> None:
     finally:
         for name in written.values():
             Path(name).unlink(missing_ok=True)
+
+
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of a file's bytes, read a block at a time (``hashlib.file_digest`` needs Python 3.11)."""
+    with open(path, "rb") as handle:
+        return stream_sha256(handle)
+
+
+def stream_sha256(handle: BinaryIO) -> str:
+    """The SHA-256 of what is left to read from the open binary file ``handle``, a block at a time."""
+    digest = hashlib.sha256()
+    for block in iter(lambda: handle.read(1 << 20), b""):
+        digest.update(block)
+    return digest.hexdigest()
+
+
+_REDACTIONS: list[Callable[[str], str]] = []
+
+
+@contextmanager
+def redacting_writes(redact: Callable[[str], str]) -> Iterator[None]:
+    """Within the block, :func:`redacted` applies ``redact`` (the evaluation's secrets replaced)."""
+    _REDACTIONS.append(redact)
+    try:
+        yield
+    finally:
+        _REDACTIONS.remove(redact)
+
+
+def redacted(text: str) -> str:
+    """``text`` as a derived file may hold it: every secret the running evaluation knows replaced."""
+    for redact in _REDACTIONS:
+        text = redact(text)
+    return text
+
+
+_KINDS = {
+    stat.S_IFIFO: "a FIFO",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFDIR: "a directory",
+    stat.S_IFSOCK: "a socket",
+}
+
+
+def _kind(mode: int) -> str:
+    return _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+
+
+def _identities(path: Path) -> set[tuple[int, int]]:
+    """(device, inode) of ``path`` itself and of what it points to (a missing path: none)."""
+    found = set()
+    for look in (os.lstat, os.stat):
+        try:
+            status = look(path)
+        except OSError:
+            continue
+        found.add((status.st_dev, status.st_ino))
+    return found
+
+
+def check_output(path: Path, inputs: Iterable[Path] = ()) -> None:
+    """Refuse, with an OSError saying why, a user-named output ``path`` that is not a regular file or a missing path
+    (a FIFO, a device, a directory, a link to one of these), or that is one of ``inputs`` (the files the command
+    reads: a run's results or samples), by any name (a hard link, ``..``). A link to a regular file is replaced, never
+    followed."""
+    try:
+        status = os.lstat(path)
+    except FileNotFoundError:
+        return
+    if stat.S_ISLNK(status.st_mode):
+        try:
+            pointed = os.stat(path)
+        except OSError:  # a dangling link: replaced
+            pointed = None
+        if pointed is not None and not stat.S_ISREG(pointed.st_mode):
+            raise OSError(errno.EINVAL, f"{path} is a link to {_kind(pointed.st_mode)}, not a regular file")
+    elif not stat.S_ISREG(status.st_mode):
+        raise OSError(errno.EINVAL, f"{path} is {_kind(status.st_mode)}, not a regular file")
+    for source in inputs:
+        if (status.st_dev, status.st_ino) in _identities(Path(source)):
+            raise OSError(errno.EEXIST, f"{path} is an input of this command ({source}); name another file")
+
+
+def write_output(path: Path, data: bytes | str, inputs: Iterable[Path] = ()) -> None:
+    """Write a user-named output whole (:func:`write_atomic`) once :func:`check_output` allows it."""
+    check_output(path, inputs)
+    write_atomic(path, data)
+
+
+def write_outputs(files: Mapping[Path, bytes | str], inputs: Iterable[Path] = ()) -> None:
+    """Write user-named outputs as one set (:func:`write_set`) once :func:`check_output` allows each of them (none is
+    written when one is refused)."""
+    inputs = list(inputs)
+    for path in files:
+        check_output(path, inputs)
+    write_set(files)
 
 
 def open_nofollow(path: Path, flags: int, mode: int = 0o644) -> int:

@@ -15,6 +15,10 @@ with bytes after its end is whole when its scan data reaches an end-of-image mar
 that failed the last-bytes check cost MuCR a decode and 0.8 MB of held pixels per image).
 Damage inside a whole-length file is found when it is decoded (strictly too), at first use.
 
+Images embedded in a data file (MuCR's parquet cells) are written once to ``<ABDUCTIVE_CACHE>/images/<sha256>.<ext>``
+(:func:`materialise_image`), and every use checks the bytes against the name (:func:`intact_entry`, and again when
+the pixels are decoded): an entry overwritten in place, or replaced by a link, is rewritten with a warning, never used.
+
 Pixels are decoded on first use (:func:`load_image`, the visuals a model asks for), strictly too.
 Decoded images and composites live in one process-wide LRU cache bounded by decoded size
 (``ABDUCTIVE_IMAGE_CACHE_MB``, default 2048), so an image used by several documents and tasks
@@ -26,7 +30,10 @@ greyscale is scaled to 8 bits (PIL's own conversion clips it to white); an RGB i
 from __future__ import annotations
 
 import hashlib
+import io
 import os
+import re
+import stat
 import tempfile
 import threading
 import zlib
@@ -36,10 +43,12 @@ from pathlib import Path
 
 import numpy as np
 from cachetools import LRUCache, cached
+from loguru import logger
 from PIL import Image, ImageDraw, ImageFile, ImageFont, ImageStat, PngImagePlugin
 
 from abductive_tasks import settings
 from abductive_tasks.inputs.data import DataError
+from abductive_tasks.inputs.files import stream_sha256
 
 _GAP = 8  # white pixels between composite panels
 _WIDE_MODES = {"I;16", "I;16L", "I;16B", "I;16N", "I"}  # 16/32-bit greyscale, scaled to 8 bits
@@ -89,8 +98,18 @@ def _strict() -> Iterator[None]:
 
 
 def _decode(path: str) -> Image.Image:
-    """Decode the whole file strictly: a truncated file raises instead of being padded."""
-    with _strict(), Image.open(path) as image:
+    """Decode the whole file strictly: a truncated file raises instead of being padded. An entry of the image cache is
+    decoded from the bytes whose SHA-256 was checked against its name (ValueError when they differ)."""
+    source: str | io.BytesIO = path
+    if _is_entry(Path(path)):
+        data = _entry_bytes(Path(path))
+        if data is None or hashlib.sha256(data).hexdigest() != _entry_digest(Path(path)):
+            raise ValueError(
+                f"{path}: this extracted image changed since it was written (its SHA-256 is not its name); run again "
+                "to write it anew from the data"
+            )
+        source = io.BytesIO(data)
+    with _strict(), Image.open(source) as image:
         _check_header(image)
         image.load()
         return to_rgb(image)
@@ -274,21 +293,63 @@ def image_cache_dir() -> Path:
     return (settings.cache_root() / "images").resolve()
 
 
+_ENTRY_NAME = re.compile(r"([0-9a-f]{64})(\.[a-z]+)?")
+
+
+def _entry_digest(path: Path) -> str:
+    return path.name.partition(".")[0]
+
+
+def _is_entry(path: Path) -> bool:
+    """Whether ``path`` names an entry of the default image cache (``<sha256>[.ext]`` in :func:`image_cache_dir`)."""
+    return bool(_ENTRY_NAME.fullmatch(path.name)) and path.parent == image_cache_dir()
+
+
+def _entry_bytes(path: Path) -> bytes | None:
+    """The bytes of a cache entry that is a regular file (a link at its name is not followed); None otherwise."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return None
+    with os.fdopen(descriptor, "rb") as handle:
+        return handle.read() if stat.S_ISREG(os.fstat(handle.fileno()).st_mode) else None
+
+
+def intact_entry(path: Path) -> bool:
+    """Whether the content-addressed image file ``path`` holds the bytes its name says: a regular file (not a link)
+    whose SHA-256 is its name (one read and hash of the file, ``utils/bench_image_check.py``)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return False
+    with os.fdopen(descriptor, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return False
+        return stream_sha256(handle) == _entry_digest(path)
+
+
 def materialise_image(data: bytes, directory: Path | None = None) -> str:
     """Write encoded image bytes (e.g. a parquet image cell) to a content-addressed file; return its path.
 
     Files live under ``directory`` (default ``<cache_root()>/images``, see
     :func:`abductive_tasks.inputs.data.cache_root`) and are named by the SHA-256 of the bytes and their format's
-    suffix (``<sha256>.png``), so rewriting
-    is idempotent and concurrent writers cannot corrupt each other (atomic rename).
+    suffix (``<sha256>.png``), so rewriting is idempotent and concurrent writers cannot corrupt each other (atomic
+    rename). An existing file is used only when it holds exactly these bytes; one that does not (overwritten in
+    place, a link) is rewritten, with a warning naming it.
     """
     folder = directory or image_cache_dir()
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / (hashlib.sha256(data).hexdigest() + _suffix(data))
-    if not target.is_file():
-        with tempfile.NamedTemporaryFile(dir=folder, delete=False) as handle:
-            handle.write(data)
-        os.replace(handle.name, target)
+    if target.is_symlink() or target.exists():
+        if _entry_bytes(target) == data:
+            return str(target)
+        logger.warning(
+            f"image cache: {target} does not hold the bytes its name says (changed since it was written); "
+            "rewritten from the data"
+        )
+    with tempfile.NamedTemporaryFile(dir=folder, prefix=".", suffix=".tmp", delete=False) as handle:
+        handle.write(data)
+    os.replace(handle.name, target)
     return str(target)
 
 
@@ -313,6 +374,69 @@ def draw_regions(path: str, boxes: Sequence[Sequence[int]]) -> Image.Image:
             width=REGION_OUTLINE_WIDTH,
         )
     return Image.alpha_composite(load_image(path).convert("RGBA"), overlay).convert("RGB")
+
+
+# Sherlock's input ablations (§5.2, Fig. 5) and widescreen alternatives (§5.2 "Model ablations"), drawn as the
+# authors' training code draws them (allenai/sherlock training_code/train_retrieval_clip.py: ``hide_region``,
+# ``SquarePad``, the test transform's centre crop). Hidden pixels take the release's grey, which §5 calls "a mean
+# pixel value" (CLIP's normalisation mean is 123, 117, 104); "position only" boxes are the highlight's purple, opaque.
+INPUT_MODES = ("region", "no_region", "no_context", "only_context", "position_only", "crop", "pad")
+HIDDEN_FILL = (0x7B, 0x75, 0x75)
+POSITION_FILL = (0xFF, 0x05, 0xCD)
+
+
+def square_pad(image: Image.Image) -> Image.Image:
+    """``image`` centred on a black square of its longer side (the extra pixel, if any, right or below)."""
+    side = max(image.size)
+    padded = Image.new(image.mode, (side, side))
+    padded.paste(image, ((side - image.width) // 2, (side - image.height) // 2))
+    return padded
+
+
+def centre_square(image: Image.Image) -> Image.Image:
+    """The centred square of ``image``'s shorter side (torchvision's ``CenterCrop`` offsets)."""
+    side = min(image.size)
+    left, top = round((image.width - side) / 2), round((image.height - side) / 2)
+    return image.crop((left, top, left + side, top + side))
+
+
+def _box_mask(size: tuple[int, int], boxes: Sequence[Sequence[int]]) -> Image.Image:
+    """A mask that is 255 on every box (corners included, as PIL draws a rectangle) and 0 elsewhere."""
+    mask = Image.new("L", size, 0)
+    draw = ImageDraw.Draw(mask)
+    for left, top, width, height in boxes:
+        draw.rectangle([(left, top), (left + width, top + height)], fill=255)
+    return mask
+
+
+@cached(_cache, key=lambda path, boxes, mode: ("input", mode, path, tuple(map(tuple, boxes))), lock=_lock)
+def draw_input(path: str, boxes: Sequence[Sequence[int]], mode: str) -> Image.Image:
+    """The image at ``path`` with its region ``boxes`` as input ``mode`` shows them (RGB, cached; do not modify):
+
+    * ``region``: highlighted (:func:`draw_regions`), the paper's input;
+    * ``no_region`` (Fig. 5 "No Region"): the image as it is;
+    * ``no_context`` ("No Context"): the boxes' pixels only, every other pixel grey;
+    * ``only_context`` ("Only Context"): the boxes filled grey, the rest as it is;
+    * ``position_only`` ("Position only", Table 2 "Bbox Position/Size"): all grey, the boxes opaque purple;
+    * ``crop`` ("Crop no Widescreen") / ``pad`` ("Resize no Widescreen"): the highlighted image's centred square /
+      the highlighted image padded to a black square.
+    """
+    if mode not in INPUT_MODES:
+        raise ValueError(f"unknown Sherlock input mode '{mode}', expected one of {INPUT_MODES}")
+    if mode == "region":
+        return draw_regions(path, boxes)
+    if mode in ("crop", "pad"):
+        return (centre_square if mode == "crop" else square_pad)(draw_regions(path, boxes))
+    image = load_image(path)
+    if mode == "no_region":
+        return image
+    mask = _box_mask(image.size, boxes)
+    grey = Image.new("RGB", image.size, HIDDEN_FILL)
+    if mode == "no_context":
+        return Image.composite(image, grey, mask)
+    if mode == "only_context":
+        return Image.composite(grey, image, mask)
+    return Image.composite(Image.new("RGB", image.size, POSITION_FILL), grey, mask)
 
 
 def mean_luminance(image: Image.Image) -> float:

@@ -10,9 +10,14 @@ lmms-eval starts (:func:`check`).
 
 from __future__ import annotations
 
+import ast
 import difflib
+import functools
+import importlib.util
 import inspect
+import sys
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 # lmms-eval passes these from its own options when set (--batch_size always: its default is 1);
 # in --model_args they then clash, and they are not listed as accepted model arguments.
@@ -41,7 +46,11 @@ def accepted_arguments(cls: type) -> list[str]:
 def check(model: str, cls: type, given: Iterable[str], supplied: Iterable[str] = ("batch_size",)) -> None:
     """Raise :class:`ModelArgumentError` for an argument ``cls`` does not take, or one lmms-eval
     ``supplied`` from its own options (``batch_size`` always)."""
-    accepted = accepted_arguments(cls)
+    check_names(model, accepted_arguments(cls), given, supplied)
+
+
+def check_names(model: str, accepted: list[str], given: Iterable[str], supplied: Iterable[str]) -> None:
+    """:func:`check` against the ``accepted`` argument names."""
     settable = [name for name in accepted if name not in FROM_LMMS_EVAL_OPTIONS]
     supplied = set(supplied)
     for name in given:
@@ -80,3 +89,128 @@ class CheckedArguments:
         }  # as lmms-eval does
         check(cls.model_id, cls, arguments, supplied=extra)
         return cls(**arguments, **extra)
+
+
+# ---------------------------------------------------------------- the same, read from the source
+
+
+@functools.cache
+def _module_source(module: str) -> tuple[dict[str, ast.ClassDef], dict[str, str]] | None:
+    """A module's top-level classes and imported names (local name -> ``module.name`` or ``module``), from its
+    source file, located without importing anything (a package's ``__init__`` may take seconds)."""
+    top, *rest = module.split(".")
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return None
+    if spec is None:
+        return None
+    if spec.submodule_search_locations:
+        base = Path(list(spec.submodule_search_locations)[0]).joinpath(*rest)
+        files = [base.with_suffix(".py"), base / "__init__.py"]
+    else:
+        files = [Path(spec.origin or "")] if not rest else []
+    path = next((file for file in files if file.suffix == ".py" and file.is_file()), None)
+    if path is None:
+        return None
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return None
+    classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+    imported: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            imported |= {alias.asname or alias.name: f"{node.module}.{alias.name}" for alias in node.names}
+        elif isinstance(node, ast.Import):
+            for alias in node.names:  # `import a.b` binds a, `import a.b as c` binds c to a.b
+                imported[alias.asname or alias.name.split(".")[0]] = (
+                    alias.name if alias.asname else alias.name.split(".")[0]
+                )
+    return classes, imported
+
+
+def _resolve(module: str, expression: ast.expr, depth: int = 0) -> tuple[str, str] | None:
+    """The (module, class name) a base-class expression of ``module`` names; None when the source cannot tell."""
+    if depth > 8:
+        return None
+    if isinstance(expression, ast.Name) and expression.id == "object":
+        return ("builtins", "object")
+    found = _module_source(module)
+    if found is None:  # no source: a module already imported (frozen: abc) is read as it is
+        return (module, expression.id) if module in sys.modules and isinstance(expression, ast.Name) else None
+    classes, imported = found
+    if isinstance(expression, ast.Name):
+        if expression.id in classes:
+            return module, expression.id
+        target = imported.get(expression.id)
+        if target is None or "." not in target:
+            return None
+        where, _, name = target.rpartition(".")
+        return _resolve(where, ast.Name(name), depth + 1)
+    if isinstance(expression, ast.Attribute) and isinstance(expression.value, ast.Name):
+        owner = imported.get(expression.value.id)
+        return _resolve(owner, ast.Name(expression.attr), depth + 1) if owner else None
+    return None
+
+
+def _linearization(
+    key: tuple[str, str], seen: frozenset[tuple[str, str]] = frozenset()
+) -> list[tuple[str, str]] | None:
+    """The method resolution order (C3) of a class read from source; None when a base cannot be read."""
+    if key in seen:
+        return None
+    node = (_module_source(key[0]) or ({}, {}))[0].get(key[1])
+    if node is None:  # a class of a module already imported without its source (a frozen one: abc.ABC, object)
+        loaded = getattr(sys.modules.get(key[0]), key[1], None)
+        if not isinstance(loaded, type) or any("__init__" in vars(klass) for klass in loaded.__mro__[:-1]):
+            return None
+        return [(klass.__module__, klass.__qualname__) for klass in loaded.__mro__]
+    resolved = [_resolve(key[0], base) for base in node.bases]
+    bases = [base for base in resolved if base is not None]
+    if len(bases) < len(resolved):
+        return None
+    bases = bases or [("builtins", "object")]
+    found = [_linearization(base, seen | {key}) for base in bases]
+    orders = [order for order in found if order is not None]
+    if len(orders) < len(found):
+        return None
+    pending = [list(order) for order in orders] + [list(bases)]
+    merged = [key]
+    while any(pending):
+        head = next(
+            (order[0] for order in pending if order and not any(order[0] in other[1:] for other in pending)), None
+        )
+        if head is None:
+            return None
+        merged.append(head)
+        pending = [[entry for entry in order if entry != head] for order in pending]
+    return merged
+
+
+def declared_arguments(class_path: str) -> tuple[list[str], bool] | None:
+    """:func:`accepted_arguments` of the class at ``module.Class``, and whether it is a :class:`CheckedArguments`,
+    read from the source of it and its bases without importing them (lmms-eval and torch take seconds to import);
+    None when the source cannot tell."""
+    module, _, name = class_path.rpartition(".")
+    order = _linearization((module, name))
+    if order is None:
+        return None
+    names: list[str] = []
+    for where, class_name in order:
+        node = (_module_source(where) or ({}, {}))[0].get(class_name)
+        if node is None:  # a class without __init__ of its own (abc.ABC, object)
+            continue
+        init = next((item for item in node.body if isinstance(item, ast.FunctionDef) and item.name == "__init__"), None)
+        if init is None:
+            continue
+        arguments = init.args
+        positional = [*arguments.posonlyargs, *arguments.args][1:]
+        names += [
+            argument.arg
+            for argument in [*positional, *arguments.kwonlyargs]
+            if argument not in arguments.posonlyargs and argument.arg not in names
+        ]
+        if arguments.kwarg is None:
+            break
+    return names, (__name__, CheckedArguments.__name__) in order

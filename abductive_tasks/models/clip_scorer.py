@@ -28,7 +28,14 @@ one image, hence one document); the texts are.
 Widescreen images (§5, official ``clip_inference_iterator.py``): with ``crops=two`` (default)
 an image is encoded as two overlapping squares (left and right, or top and bottom), each
 preprocessed by the checkpoint's image processor, and the two unnormalised embeddings are
-averaged; ``crops=center`` uses the image processor alone (resize and centre crop).
+averaged; ``crops=center`` uses the image processor alone (resize and centre crop: Fig. 5 "Crop no
+Widescreen"); ``crops=pad`` pads the image to a black square first (Fig. 5 "Resize no Widescreen").
+
+Input ablations (§5.2, Fig. 5): ``input_mode=no_region|no_context|only_context|position_only`` draws every
+request's image itself from the document's image and boxes in that mode
+(:func:`abductive_tasks.inputs.images.draw_input`) instead of taking the task's region-drawn visual, on every
+route (embeddings, score matrices, per pair). The per-pair ablation tasks (``sherlock_*_no_context`` ...) draw
+the same inputs through their ``doc_to_visual``; the two are not combined.
 """
 
 from __future__ import annotations
@@ -42,6 +49,8 @@ from lmms_eval.api.model import lmms
 from PIL import Image
 from transformers import AutoImageProcessor, AutoTokenizer, CLIPModel
 
+from abductive_tasks.compat import visual_hook
+from abductive_tasks.inputs.images import draw_input, square_pad
 from abductive_tasks.models.arguments import CheckedArguments
 from abductive_tasks.sherlock.embeddings import (
     EMBEDDING_ROUTE,
@@ -50,7 +59,8 @@ from abductive_tasks.sherlock.embeddings import (
     encode_score_matrix,
 )
 
-CROP_MODES = ("two", "center")
+CROP_MODES = ("two", "center", "pad")
+DRAWN_MODES = ("region", "no_region", "no_context", "only_context", "position_only")  # input_mode values
 
 
 def square_crops(image: Image.Image) -> list[Image.Image]:
@@ -78,19 +88,24 @@ class ClipScorer(CheckedArguments, lmms):
         pretrained: str,
         crops: str = "two",
         text_prefix: str = "",
+        input_mode: str = "region",
         batch_size: int | str = 64,
         max_batch_size: int | None = None,
         device: str | None = None,
     ) -> None:
         """``pretrained``: a transformers CLIP checkpoint (hub id or local path). ``crops``: "two"
-        (§5 widescreen handling, default) or "center". ``text_prefix``: prepended to every text
-        (the paper's multitask model reads "inference: ..."). ``batch_size``: images or texts per
+        (§5 widescreen handling, default), "center" or "pad". ``text_prefix``: prepended to every text (the paper's
+        multitask model reads "inference: ..." and "clue: ..."). ``input_mode``: "region" (the task's region-drawn
+        image, default) or a Fig. 5 input ablation drawn here (``DRAWN_MODES``). ``batch_size``: images or texts per
         encoder pass (lmms-eval's ``--batch_size``; ``max_batch_size`` is accepted and unused).
         ``device`` defaults to CUDA when available."""
         super().__init__()
         if crops not in CROP_MODES:
             raise ValueError(f"clip_scorer: crops must be one of {CROP_MODES}, got '{crops}'")
+        if input_mode not in DRAWN_MODES:
+            raise ValueError(f"clip_scorer: input_mode must be one of {DRAWN_MODES}, got '{input_mode}'")
         self.crops = crops
+        self.input_mode = input_mode
         self.text_prefix = text_prefix
         self.batch_size = max(1, int(batch_size))
         self._device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
@@ -112,7 +127,10 @@ class ClipScorer(CheckedArguments, lmms):
     @torch.inference_mode()
     def _encode_images(self, images: list[Image.Image]) -> torch.Tensor:
         """L2-normalised embeddings, one row per image (float32, on CPU)."""
-        views = [square_crops(image) if self.crops == "two" else [image] for image in images]
+        views = [
+            square_crops(image) if self.crops == "two" else [square_pad(image) if self.crops == "pad" else image]
+            for image in images
+        ]
         flat = [view.convert("RGB") if view.mode != "RGB" else view for group in views for view in group]
         pixels = self.image_processor(images=flat, return_tensors="pt")["pixel_values"].to(
             self._device, self.model.dtype
@@ -138,11 +156,33 @@ class ClipScorer(CheckedArguments, lmms):
 
     # ------------------------------------------------------------ requests
 
+    def _visual_mode(self, doc_to_visual: Callable) -> str:
+        """The input mode a request's image is drawn in: the task's (its visual hook's ``input_mode``) or this
+        scorer's ``input_mode``; never both ablated."""
+        task_mode = getattr(visual_hook(doc_to_visual), "input_mode", "region")
+        if self.input_mode == "region":
+            return task_mode
+        if task_mode != "region":
+            raise ValueError(
+                f"clip_scorer input_mode={self.input_mode} on a task whose images are already drawn as {task_mode}: "
+                "run the task's base (e.g. sherlock_comparison) with input_mode, or the ablation task without it"
+            )
+        return self.input_mode
+
+    def _visuals(self, doc: dict, doc_to_visual: Callable) -> list[Image.Image]:
+        """A request's images: the task's visual, or this scorer's input ablation of the document's region."""
+        if self.input_mode == "region":
+            return doc_to_visual(doc)
+        self._visual_mode(doc_to_visual)
+        if "boxes" not in doc or "image_path" not in doc:
+            raise ValueError(f"clip_scorer input_mode={self.input_mode} needs a Sherlock document (image and boxes)")
+        return [draw_input(doc["image_path"], tuple(map(tuple, doc["boxes"])), self.input_mode)]
+
     def _image_key(self, doc: dict, doc_to_visual: Callable) -> tuple[Hashable, list[Image.Image] | None]:
         """The cache key of a request's image, and the images themselves when they had to be drawn to get it."""
         if doc.get("region_key"):
-            return ("region", doc["region_key"]), None
-        images = doc_to_visual(doc)
+            return ("region", self._visual_mode(doc_to_visual), doc["region_key"]), None
+        images = self._visuals(doc, doc_to_visual)
         return ("pixels", *(image_digest(image) for image in images)), images
 
     def _fill_image_cache(self, docs: list[tuple[dict, Callable]]) -> list[Hashable]:
@@ -169,7 +209,7 @@ class ClipScorer(CheckedArguments, lmms):
             keys[index] = key
             if key in self.image_embeddings or any(key == queued for queued, _count in batch):
                 continue
-            images = images if images is not None else doc_to_visual(doc)
+            images = images if images is not None else self._visuals(doc, doc_to_visual)
             if not images:
                 raise ValueError(
                     f"clip_scorer needs an image per request; document {doc.get('region_key', index)!r} has none"
@@ -191,7 +231,12 @@ class ClipScorer(CheckedArguments, lmms):
 
     def _score_matrix(self, doc: dict, doc_to_visual: Callable) -> str:
         """A score-matrix document's regions x inferences cosine similarities, as a payload."""
-        regions = doc_to_visual(doc)
+        if self.input_mode == "region":
+            regions = doc_to_visual(doc)
+        else:
+            regions = [
+                draw_input(doc["image_path"], tuple(map(tuple, region)), self.input_mode) for region in doc["regions"]
+            ]
         if len(regions) != len(doc["region_keys"]):
             raise ValueError(
                 f"clip_scorer: a score-matrix document needs one image per region, got {len(regions)} images for "

@@ -77,7 +77,40 @@ def renders_text(tokenizer) -> bool:
     return probe in text
 
 
-class Llava(LlavaHfScorer):
+def checked_folder(model: str, pretrained: object) -> None:
+    """Refuse a damaged local checkpoint folder in one line naming the file
+    (:func:`~abductive_tasks.models.llava_original.check_files`); a hub name is left to the loader."""
+    from abductive_tasks.models import llava_original
+
+    folder = Path(str(pretrained or "")).expanduser()
+    if str(pretrained or "") and folder.is_dir():
+        try:
+            llava_original.check_files(folder)
+        except llava_original.OriginalLlavaError as error:
+            raise ModelArgumentError(f"{model}: {error}") from None
+
+
+class LoadsInOneLine:
+    """Mixin in front of a transformers backend: a local checkpoint that fails to load past :func:`checked_folder`
+    (a weight of the wrong shape, an architecture transformers does not know) is one line naming the folder, not
+    lmms-eval's traceback (``--verbosity DEBUG`` shows it)."""
+
+    model_id: str
+
+    def __init__(self, *args, **kwargs) -> None:
+        try:
+            super().__init__(*args, **kwargs)
+        except Exception as error:
+            pretrained = str(kwargs.get("pretrained") or "")
+            if not pretrained or not Path(pretrained).expanduser().is_dir():
+                raise
+            why = (str(error).strip().splitlines() or [type(error).__name__])[0]
+            raise ModelArgumentError(
+                f"{self.model_id}: cannot load {pretrained} ({type(error).__name__}: {why})"
+            ) from error
+
+
+class Llava(LoadsInOneLine, LlavaHfScorer):
     """lmms-eval's ``llava_hf`` (with ``llava_hf_scorer``'s loglikelihood) for LLaVA checkpoints by any name."""
 
     model_id = "llava"
@@ -87,7 +120,7 @@ class Llava(LlavaHfScorer):
         arguments as typed (:mod:`abductive_tasks.models.devices`, through ``llava_hf_scorer``); other arguments are
         ``llava_hf``'s (``dtype``, ``attn_implementation``, ``device_map=auto`` to spread a model over GPUs...)."""
         super().__init__(pretrained=checkpoint(pretrained), **kwargs)
-        if self.chat_template is None and not renders_text(self.tokenizer):
+        if self.chat_template is None and not renders_text(self.tokenizer):  # type: ignore[has-type]  # llava_hf's
             # A processor's template for list content only (llava_hf's simple path passes a string): the prompt
             # would lose its text. lmms-eval's template for LLaVA-1.5, as llava_hf uses when there is none.
             from loguru import logger
@@ -97,13 +130,15 @@ class Llava(LlavaHfScorer):
 
     @classmethod
     def preflight(cls, arguments: Mapping) -> None:
-        """Refuse, before lmms-eval starts, an original-layout folder that cannot be converted here (or into an
-        unwritable cache)."""
+        """Refuse, before lmms-eval starts, a damaged local checkpoint (:func:`checked_folder`) and an original-layout
+        folder that cannot be converted here (or into an unwritable cache)."""
         from abductive_tasks.models import llava_original
 
         folder = Path(hub_name(arguments.get("pretrained"))).expanduser()
         config = llava_original.read_config(folder) if folder.is_dir() else None
-        if config is not None:
+        if config is None:
+            checked_folder("llava", folder)
+        else:
             try:
                 llava_original.writable_cache_folder(folder, config, llava_original.check(folder, config))
             except llava_original.OriginalLlavaError as error:

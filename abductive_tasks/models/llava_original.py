@@ -26,11 +26,13 @@ import math
 import os
 import shutil
 import tempfile
+import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from abductive_tasks import settings
+from abductive_tasks.inputs.files import file_sha256
 
 FORMAT = 1  # bump when the conversion changes: older conversions are then not reused
 MANIFEST = "abductive_conversion.json"
@@ -110,8 +112,7 @@ def check(folder: Path, config: dict) -> Path:
             f"{where}: mm_projector_type {projector!r}; transformers' Llava has the two-layer projector "
             "(mlp2x_gelu) only"
         )
-    if not _weight_files(folder):
-        raise OriginalLlavaError(f"{folder}: no weights (*.safetensors or pytorch_model*.bin)")
+    check_files(folder)
     return vision_tower(folder, config)
 
 
@@ -169,6 +170,80 @@ def _weight_files(folder: Path) -> list[Path]:
     return sorted(Path(folder).glob("*.safetensors")) or sorted(Path(folder).glob("pytorch_model*.bin"))
 
 
+WEIGHT_INDEXES = ("model.safetensors.index.json", "pytorch_model.bin.index.json")
+TOKENIZER_FILES = ("tokenizer.json", "tokenizer.model", "vocab.json", "spiece.model", "vocab.txt")
+
+
+def check_files(folder: Path) -> None:
+    """Refuse, in one line naming the file, a local checkpoint folder that cannot load: no or a bad ``config.json``,
+    a weight shard its index names missing (a half-copied folder), no weights, a weight file cut short or damaged
+    (read off its header: the whole file is not read), no tokenizer."""
+    folder = Path(folder)
+    config = folder / "config.json"
+    if not config.is_file():
+        raise OriginalLlavaError(f"{folder}: no config.json (not a model folder, or not copied whole)")
+    try:
+        parsed = json.loads(config.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, ValueError) as error:
+        raise OriginalLlavaError(f"{config}: not valid JSON ({error})") from None
+    if not isinstance(parsed, dict):
+        raise OriginalLlavaError(f"{config}: not a JSON object")
+    for name in WEIGHT_INDEXES:
+        if (folder / name).is_file():
+            for shard in _indexed_shards(folder / name):
+                if not (folder / shard).is_file():
+                    raise OriginalLlavaError(
+                        f"{folder}: {shard} is missing (named by {name}: a half-copied folder? copy it again)"
+                    )
+    weights = _weight_files(folder)
+    if not weights:
+        raise OriginalLlavaError(f"{folder}: no weights (*.safetensors or pytorch_model*.bin)")
+    for path in weights:
+        problem = _weight_file_problem(path)
+        if problem:
+            raise OriginalLlavaError(f"{path}: {problem}")
+    if not any((folder / name).is_file() for name in TOKENIZER_FILES):
+        raise OriginalLlavaError(
+            f"{folder}: no tokenizer ({', '.join(TOKENIZER_FILES)}): a half-copied folder? copy it again"
+        )
+
+
+def _indexed_shards(index: Path) -> list[str]:
+    try:
+        weight_map = json.loads(index.read_text(encoding="utf-8"))["weight_map"]
+        return sorted({str(shard) for shard in weight_map.values()})
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise OriginalLlavaError(f"{index}: not a readable weight index ({type(error).__name__}: {error})") from None
+
+
+def _weight_file_problem(path: Path) -> str | None:
+    """Why a weight file cannot be whole, from its header and size (None: it looks whole)."""
+    size = path.stat().st_size
+    with open(path, "rb") as handle:
+        head = handle.read(8)
+        if path.suffix != ".safetensors":
+            if head.startswith(b"PK") and not zipfile.is_zipfile(handle):
+                return f"truncated or damaged ({size} bytes, not a whole zip archive): copy it again"
+            return None
+        if len(head) < 8 or 8 + int.from_bytes(head, "little") > size:
+            return f"truncated ({size} bytes, shorter than its own header): copy it again"
+        length = int.from_bytes(head, "little")
+        try:
+            header = json.loads(handle.read(length))
+        except (UnicodeDecodeError, ValueError):
+            return "damaged (its header is not valid JSON): copy it again"
+    try:
+        ends = [entry["data_offsets"][1] for key, entry in header.items() if key != "__metadata__"]
+    except (AttributeError, KeyError, TypeError, IndexError):
+        return "damaged (its header lists no tensor offsets): copy it again"
+    expected = 8 + length + max(ends, default=0)
+    if size < expected:
+        return f"truncated ({size} of {expected} bytes): copy it again"
+    if size > expected:
+        return f"damaged ({size - expected} bytes after its last tensor)"
+    return None
+
+
 # ---------------------------------------------------------------- the cache
 
 
@@ -201,11 +276,6 @@ def writable_cache_folder(folder: Path, config: dict, tower: Path) -> Path:
     return target
 
 
-def _digest(path: Path) -> str:
-    with open(path, "rb") as handle:
-        return hashlib.file_digest(handle, "sha256").hexdigest()
-
-
 def _listing(folder: Path) -> list[str]:
     return sorted(
         str(path.relative_to(folder)) for path in folder.rglob("*") if path.is_file() and path.name != MANIFEST
@@ -225,7 +295,7 @@ def verify(target: Path) -> str | None:
     if sorted(files) != _listing(target):
         return "files missing or added since the conversion"
     for name, digest in files.items():
-        if _digest(target / name) != digest:
+        if file_sha256(target / name) != digest:
             return f"{name} changed since the conversion"
     return None
 
@@ -237,6 +307,26 @@ def _conversion_lock(target: Path) -> Iterator[None]:
 
     with FileLock(str(target) + ".lock"):
         yield
+
+
+def _remove_interrupted(cache: Path, held: str) -> None:
+    """Remove what conversions killed midway (``kill -9``, a lost machine) left: their hidden temporary folders
+    ``.<key>.<random>``, those of ``held`` (whose conversion lock this process holds) and each other once no process
+    holds its conversion's lock."""
+    from filelock import FileLock, Timeout
+
+    for work in cache.glob(".*"):
+        key = work.name[1:].split(".", 1)[0]
+        if not work.is_dir() or work.is_symlink() or len(key) != len(held):
+            continue
+        if key == held:
+            shutil.rmtree(work, ignore_errors=True)
+            continue
+        try:
+            with FileLock(str(cache / key) + ".lock", timeout=0):
+                shutil.rmtree(work, ignore_errors=True)
+        except Timeout:  # a conversion of that checkpoint is running now
+            continue
 
 
 def converted(folder: Path) -> Path:
@@ -251,6 +341,7 @@ def converted(folder: Path) -> Path:
     tower = check(folder, config)
     target = writable_cache_folder(folder, config, tower)
     with _conversion_lock(target):
+        _remove_interrupted(target.parent, held=target.name)
         if target.exists():
             problem = verify(target)
             if problem is None:
@@ -263,7 +354,7 @@ def converted(folder: Path) -> Path:
         try:
             write_conversion(folder, config, tower, work)
             manifest = {"format": FORMAT, "source": str(folder.resolve()), "vision_tower": str(tower)}
-            manifest["files"] = {name: _digest(work / name) for name in _listing(work)}
+            manifest["files"] = {name: file_sha256(work / name) for name in _listing(work)}
             (work / MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
             os.replace(work, target)
         finally:

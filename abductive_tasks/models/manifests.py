@@ -6,11 +6,24 @@ points while ``lmms_eval.models`` initialises, which can happen in the middle of
 only half initialised and our models would silently be missing from the registry.
 """
 
+from typing import Any
+
 from lmms_eval.models.registry_v2 import ModelManifest
 
 from abductive_tasks import compat
 
 compat.install()  # our task folder and statistics, before lmms-eval builds its TaskManager
+
+
+def read_answer_filter(**settings: Any) -> object:  # the task YAML's filter arguments, as YAML gives them
+    """The ``read_answer`` filter any multiple-choice task names in its YAML ``filter_list``
+    (:class:`abductive_tasks.scoring.answer_filter.ReadAnswer`), imported when a task builds it."""
+    from abductive_tasks.scoring.answer_filter import ReadAnswer
+
+    return ReadAnswer(**settings)
+
+
+compat.register_filter("read_answer", read_answer_filter)
 
 MANIFESTS = (
     ModelManifest(model_id="random_baseline", simple_class_path="abductive_tasks.models.baselines.RandomBaseline"),

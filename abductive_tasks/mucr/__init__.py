@@ -1,7 +1,8 @@
 """MuCR (Li et al., arXiv 2408.08105): ``data`` (loader, candidate sets) -> ``hooks`` (documents, prompts, task specs)
 -> ``metrics``.
 
-The task YAML (``yaml_tasks/mucr``) names the hooks re-exported here; ``sample`` writes the embedded sample.
+The task YAML (``yaml_tasks/mucr``) names the hooks re-exported here; ``utils/sample_generators/mucr.py`` writes
+the embedded sample.
 """
 
 from __future__ import annotations

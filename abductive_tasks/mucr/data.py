@@ -39,7 +39,7 @@ from abductive_tasks.inputs.data import (
     resolve_inside,
 )
 from abductive_tasks.inputs.files import seal, unseal, write_atomic
-from abductive_tasks.inputs.images import check_image, image_cache_dir, materialise_image
+from abductive_tasks.inputs.images import check_image, image_cache_dir, intact_entry, materialise_image
 
 BENCHMARK = "mucr"
 HUB_REPO = "Pinkygin/MuCR"
@@ -121,7 +121,8 @@ def _read_file(path: Path, root: Path) -> tuple[dict[str, str], list[dict], list
     (:func:`_image`); a bad row raises a DataError naming file, row and field."""
     import pyarrow.parquet as pq  # here, not above: readers of the task specs (the reports) never read parquet
 
-    items, sources = [], []
+    items: list[dict] = []
+    sources: list = []
     with reading(path):
         parquet = pq.ParquetFile(path)
         columns = resolve_columns(parquet.schema_arrow.names, COLUMNS, REQUIRED, path)
@@ -178,8 +179,9 @@ def _save(cache_file: Path, content: dict) -> None:
 def _restore(cache_file: Path, stamp: list, root: Path) -> tuple[str, list[dict]] | None:
     """The cached id column and items; None (read the file in full) when the cache is absent, unreadable, unsealed
     or sealed otherwise (edited, copied from another entry), stamped otherwise, or an image is no longer one the full
-    read accepts: an embedded image not resolving inside the image cache or failing ``check_image``, a path cell no
-    longer resolving inside ``root`` to an image passing it."""
+    read accepts: an embedded image not resolving inside the image cache, not holding the bytes its name says
+    (:func:`~abductive_tasks.inputs.images.intact_entry`) or failing ``check_image``, a path cell no longer resolving
+    inside ``root`` to an image passing it."""
     try:
         payload = unseal(cache_file.read_bytes(), cache_file.name)
         if payload is None:
@@ -192,8 +194,8 @@ def _restore(cache_file: Path, stamp: list, root: Path) -> tuple[str, list[dict]
             for field, source in zip(_IMAGE_FIELDS, sources, strict=True):
                 if source is None:
                     image = images(Path(item[field]).name, str(cache_file))
-                    if str(image) != str(Path(item[field])):
-                        return None
+                    if str(image) != str(Path(item[field])) or not intact_entry(image):
+                        return None  # the full read writes the image again, with a warning
                 else:
                     image = inside(source, str(cache_file))
                 item[field] = check_image(image, str(cache_file))

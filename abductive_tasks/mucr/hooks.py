@@ -23,7 +23,7 @@ from abductive_tasks.mucr.data import N_CANDIDATES, load_selected
 from abductive_tasks.mucr.metrics import PICK_COUNTS, choice_outcome, exp_outcome, exp_own_outcome, split_explanation
 from abductive_tasks.mucr.picks import Picks, load_own_picks
 from abductive_tasks.scoring import judge
-from abductive_tasks.scoring.reading.kinds import Choice, parse_judge_score
+from abductive_tasks.scoring.reading import Choice, parse_judge_score
 from abductive_tasks.scoring.taskspec import REQUEST_FAILED, Metric, Reading, TaskSpec
 
 if TYPE_CHECKING:
@@ -41,6 +41,14 @@ def _shuffled(values: Sequence, seed: str) -> list:
 QUERY_PANEL = {"c2e": "Cause image", "e2c": "Effect image"}
 OPTION_PANELS = [f"Option {number}" for number in range(1, N_CANDIDATES + 1)]
 PAIR_PANELS = ["Cause image", "Effect image"]
+
+
+def composite_panels(task: str, images: int) -> list[str]:
+    """The captions :func:`doc_to_visual_composite` draws over the ``images`` panels of a document of ``task`` (the
+    document's ``panel_labels``): what a report needs to draw a logged document's composite again."""
+    if images == 1 + N_CANDIDATES:
+        return [QUERY_PANEL["e2c" if "e2c" in task.split("_") else "c2e"], *OPTION_PANELS]
+    return list(PAIR_PANELS)
 
 
 def _image_choice_doc(item: dict, by_id: dict[str, dict], direction: str) -> dict:
@@ -291,7 +299,7 @@ def _judge_part(part: int, candidate: str, references: Sequence[str]) -> tuple[f
     verdict = judge.ask_judge(
         prompts.judge_prompt(part, candidate, references), parse_judge_score, system=prompts.JUDGE_SYSTEM, max_tokens=32
     )
-    return (float(verdict.value) if verdict.status == judge.OK else None), verdict.status
+    return (float(verdict.value) if verdict.status == judge.OK else None), verdict.status  # type: ignore[arg-type]
 
 
 def _offline_part(candidate: str, references: Sequence[str]) -> float | None:

@@ -43,7 +43,7 @@ def choice_outcome(level: str) -> Callable[[Records], Outcome]:
             breakdowns[f"{level}_acc_by_{field}"] = {
                 str(label): Estimate.mean(ids[labels == label], correct[labels == label]) for label in np.unique(labels)
             }
-        counts = {"items_scored": len(np.unique(ids))}
+        counts: dict[str, int | None] = {"items_scored": len(np.unique(ids))}
         if level != "cue":  # how each pair's C2E/E2C candidate set was chosen (data.candidate_sets)
             rule_of = {record["item_id"]: record["candidate_rule"] for record in records}
             counts |= {
@@ -82,7 +82,7 @@ def split_explanation(text: str) -> tuple[tuple[str, str, str], bool]:
     more sentences give the first, the second and the rest; a shorter text is used whole for
     every part.
     """
-    found = {}
+    found: dict[str, re.Match[str]] = {}
     for match in _PART_LABEL.finditer(text):
         found.setdefault(match.group(1).lower(), match)
     if len(found) == len(PARTS):

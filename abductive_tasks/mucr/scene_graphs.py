@@ -19,7 +19,7 @@ from pathlib import Path
 from loguru import logger
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.files import write_atomic
+from abductive_tasks.inputs.files import redacted, write_atomic
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 
@@ -48,7 +48,7 @@ def save(name: str, graph_key: str, graph: str) -> Path:
     target_folder = folder(name)
     target_folder.mkdir(parents=True, exist_ok=True)
     target = target_folder / f"{graph_key}.json"
-    record = {"name": name, "key": graph_key, "graph": graph}
+    record = {"name": name, "key": graph_key, "graph": redacted(graph)}  # no secret a reply echoes, in clear
     write_atomic(target, json.dumps(record, ensure_ascii=False, indent=1))
     return target
 

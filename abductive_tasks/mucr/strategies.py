@@ -32,7 +32,7 @@ from abductive_tasks.inputs.data import DataError, benchmark_root
 from abductive_tasks.mucr import hooks, prompts, scene_graphs
 from abductive_tasks.mucr.data import BENCHMARK, HUB_REPO, causal_groups, load
 from abductive_tasks.mucr.metrics import split_explanation
-from abductive_tasks.scoring.reading.kinds import AnswerKind
+from abductive_tasks.scoring.reading import AnswerKind
 from abductive_tasks.scoring.stats import Estimate
 from abductive_tasks.scoring.taskspec import PARSED, Metric, Outcome, Reading, Records, TaskSpec
 

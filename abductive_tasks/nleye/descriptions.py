@@ -24,7 +24,7 @@ from pathlib import Path
 from loguru import logger
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.files import write_atomic
+from abductive_tasks.inputs.files import redacted, write_atomic
 
 DESCRIBER_VARIABLE = "ABDUCTIVE_NLEYE_DESCRIBER"  # the name a describe run stores under
 READ_VARIABLE = "ABDUCTIVE_NLEYE_DESCRIPTIONS"  # the describer a predict run reads (default: DESCRIBER_VARIABLE)
@@ -73,6 +73,7 @@ def save(describer: str, image_path: str, description: str) -> Path:
     previous = lookup(describer, image_path)
     if previous is not None and previous != description:
         logger.info(f"nleye_describe: replacing the stored description of {image_path} by '{describer}'")
+    description = redacted(description)  # a reply that echoes a secret leaves no copy in clear
     record = {"describer": describer, "image_digest": digest, "image": str(image_path), "description": description}
     write_atomic(target, json.dumps(record, ensure_ascii=False, indent=1))
     return target

@@ -23,9 +23,8 @@ from abductive_tasks.nleye import descriptions, prompts
 from abductive_tasks.nleye.data import COLUMNS, DESCRIPTIONS, load_selected
 from abductive_tasks.nleye.metrics import NO_REFERENCE, describe_outcome, pairs_outcome, triplet_outcome
 from abductive_tasks.scoring.judge import OK, ask_judge, judge_configured
-from abductive_tasks.scoring.reading.kinds import Choice, Score, parse_judge_label
-from abductive_tasks.scoring.reading.mentions import CONTEXT_ALIAS
-from abductive_tasks.scoring.taskspec import PARSED, Metric, Reading, TaskSpec
+from abductive_tasks.scoring.reading import CONTEXT_ALIAS, Choice, Score, parse_judge_label
+from abductive_tasks.scoring.taskspec import PARSED, Metric, Outcome, Reading, Records, TaskSpec
 
 if TYPE_CHECKING:
     import datasets
@@ -38,7 +37,8 @@ TRIPLET_ANSWER = Choice(2, context_images=1)
 # The combined prompt names the panels: context left, hypotheses "middle" and "right".
 TRIPLET_COMBINED_ANSWER = Choice(
     2,
-    aliases=(("left", CONTEXT_ALIAS), ("middle", 1), ("center", 1), ("centre", 1), ("right", 2)),
+    # pairs, as dict() takes them (Choice stores a dict)
+    aliases=(("left", CONTEXT_ALIAS), ("middle", 1), ("center", 1), ("centre", 1), ("right", 2)),  # type: ignore[arg-type]
     context_images=1,
 )
 TRIPLET_TEXT_ANSWER = Choice(2)
@@ -62,6 +62,9 @@ class Description:
 
 
 DESCRIPTION_ANSWER = Description()
+# Appendix D.2.2, footnote 3: "The sample IDs of the real images subset" (19 ids, for a subset the text calls 20
+# triplets). The released data hold the generated triplets of these ids; the natural images are not released.
+NATURALNESS_IDS = (8, 15, 24, 30, 35, 47, 51, 63, 84, 86, 106, 118, 187, 192, 200, 256, 268, 312, 342)
 PAIRS_ANSWER = Score(1, 10, labels=prompts.PAIRS_SCALE)  # Table 6 anchors the scale: "7: Very plausible"
 EXPLANATION_CLASSES = (0, 1, 2)
 VALID_EXPLANATION = 2  # Appendix C: classes 0 and 1 are invalid, class 2 is valid
@@ -69,7 +72,7 @@ VALID_EXPLANATION = 2  # Appendix C: classes 0 and 1 are invalid, class 2 is val
 # ---------------------------------------------------------------- documents (process_docs)
 
 
-def _triplet_doc(item: dict, swapped: bool, combined_aliases: bool = False) -> dict:
+def _triplet_doc(item: dict, swapped: bool) -> dict:
     shown = [2, 1] if swapped else [1, 2]  # original hypothesis index at each position
     hypotheses = [item["hypothesis_images"][i - 1] for i in shown]
     descriptions = item["descriptions"]
@@ -81,6 +84,7 @@ def _triplet_doc(item: dict, swapped: bool, combined_aliases: bool = False) -> d
         "premise_description": descriptions[0] if descriptions else "",
         "shown_descriptions": [descriptions[i] for i in shown] if descriptions else [],
         "gold_explanation": item["gold_explanation"],
+        "crowd_explanations": item["crowd_explanations"],
         **{name: item[name] for name in _CATEGORY_FIELDS},
         # What the baseline models need to answer (abductive_tasks.models.baselines).
         "answer_kind": "choice",
@@ -193,9 +197,33 @@ def triplet_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
     return triplet_docs_from(load_selected().items)
 
 
+def naturalness_docs_from(items: datasets.Dataset) -> datasets.Dataset:
+    """Triplet documents of the items whose sample ids Appendix D.2.2 lists (:data:`NATURALNESS_IDS`); every document
+    carries how many listed ids the data lack (``subset_ids_missing``), and a warning names them."""
+    listed = {str(number) for number in NATURALNESS_IDS}
+    found = [item for item in items if item["item_id"] in listed]
+    missing = sorted(listed - {item["item_id"] for item in found}, key=int)
+    if not found:
+        raise DataError(
+            f"nleye_triplet_naturalness: none of the {len(listed)} sample ids Appendix D.2.2 lists is in the data "
+            f"({', '.join(missing)})"
+        )
+    if missing:
+        logger.warning(
+            f"nleye_triplet_naturalness: {len(missing)} of the {len(listed)} sample ids Appendix D.2.2 lists are not "
+            f"in the data: {', '.join(missing)}"
+        )
+    return triplet_docs_from(found, subset_ids_listed=len(listed), subset_ids_missing=len(missing))
+
+
 def triplet_text_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
     """process_docs of nleye_triplet_text."""
     return triplet_text_docs_from(load_selected().items)
+
+
+def naturalness_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
+    """process_docs of nleye_triplet_naturalness."""
+    return naturalness_docs_from(load_selected().items)
 
 
 def describe_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
@@ -239,6 +267,21 @@ def doc_to_text_triplet_combined(doc: dict) -> str:
     return prompts.PROMPT_TRIPLET_COMBINED
 
 
+def doc_to_text_triplet_reverse(doc: dict) -> str:
+    """Table 14 "Reverse Task": explain first, then predict."""
+    return prompts.PROMPT_TRIPLET_REVERSE
+
+
+def doc_to_text_triplet_cot(doc: dict) -> str:
+    """Table 14 "CoT"."""
+    return prompts.PROMPT_TRIPLET_COT
+
+
+def doc_to_text_triplet_role(doc: dict) -> str:
+    """Table 14 "Role"."""
+    return prompts.PROMPT_TRIPLET_ROLE
+
+
 def doc_to_text_pairs_separate(doc: dict) -> str:
     return prompts.PROMPT_PAIRS_SEPARATE
 
@@ -267,14 +310,15 @@ def explanation_judge_prompt(doc: dict, candidate: str) -> str | None:
     """Appendix C's judge prompt for a triplet document's candidate explanation;
     None without descriptions or gold explanation.
 
-    The reference explanations are the gold explanation only: the crowd-written explanations the
-    paper adds to the references (§4.2) are not in the columns this loader reads.
+    The references are the gold explanation, then the approved crowd explanations (§4.2) where the data hold them
+    (the ``crowd_explanations`` field, see the data notes); a document without a gold explanation is not judged.
     """
-    references = [doc["gold_explanation"].strip()] if doc["gold_explanation"].strip() else []
-    if not references or len(doc["shown_descriptions"]) != 2 or not doc["premise_description"]:
+    gold = doc["gold_explanation"].strip()
+    if not gold or len(doc["shown_descriptions"]) != 2 or not doc["premise_description"]:
         return None
     plausible = doc["shown_descriptions"][doc["gold_position"] - 1]
     other = doc["shown_descriptions"][2 - doc["gold_position"]]
+    references = [gold, *doc["crowd_explanations"]]
     return prompts.explanation_judge_prompt(doc["premise_description"], plausible, other, candidate, references)
 
 
@@ -326,6 +370,25 @@ TRIPLET = TaskSpec(
     metrics=(*_TRIPLET_METRICS, Metric("explanation_valid_rate")),  # Table 2 "Explanation / Auto"
     record=_judged_triplet_record,
     compute=lambda records: triplet_outcome(records, explanations=True),
+)
+
+
+def _naturalness_outcome(records: Records) -> Outcome:
+    """The judged triplet metrics over the D.2.2 subset, with how many of its listed ids the data lack."""
+    outcome = triplet_outcome(records, explanations=True)
+    for name in ("subset_ids_listed", "subset_ids_missing"):
+        outcome.counts[name] = int(records[0][name]) if records else 0
+    return outcome
+
+
+TRIPLET_NATURALNESS = TaskSpec(  # Appendix D.2.2: the triplets whose ids the paper lists, as nleye_triplet
+    name="nleye_triplet_naturalness",
+    prefix="triplet",
+    metrics=TRIPLET.metrics,
+    record=lambda doc, reading: (
+        _judged_triplet_record(doc, reading) | {name: doc[name] for name in ("subset_ids_listed", "subset_ids_missing")}
+    ),
+    compute=_naturalness_outcome,
 )
 TRIPLET_TEXT = TaskSpec(  # its Table 6 prompt asks for no explanation, so none is judged
     name="nleye_triplet_text",
@@ -389,7 +452,7 @@ PAIRS = TaskSpec(
     },
     compute=pairs_outcome,
 )
-SPECS = (TRIPLET, TRIPLET_TEXT, TRIPLET_DESCRIBED, DESCRIBE, PAIRS)
+SPECS = (TRIPLET, TRIPLET_NATURALNESS, TRIPLET_TEXT, TRIPLET_DESCRIBED, DESCRIBE, PAIRS)
 
 
 def _fixed(value):
@@ -398,6 +461,9 @@ def _fixed(value):
 
 process_results_triplet = TRIPLET.results_reader(_fixed(TRIPLET_ANSWER), doc_to_text_triplet_separate)
 process_results_triplet_combined = TRIPLET.results_reader(_fixed(TRIPLET_COMBINED_ANSWER), doc_to_text_triplet_combined)
+process_results_triplet_naturalness = TRIPLET_NATURALNESS.results_reader(
+    _fixed(TRIPLET_ANSWER), doc_to_text_triplet_separate
+)
 process_results_triplet_text = TRIPLET_TEXT.results_reader(triplet_text_answer, doc_to_text_triplet_text)
 process_results_triplet_described = TRIPLET_DESCRIBED.results_reader(
     _fixed(TRIPLET_TEXT_ANSWER), doc_to_text_triplet_text
@@ -406,6 +472,7 @@ process_results_describe = DESCRIBE.results_reader(_fixed(DESCRIPTION_ANSWER))  
 process_results_pairs = PAIRS.results_reader(_fixed(PAIRS_ANSWER), doc_to_text_pairs_separate)
 process_results_pairs_combined = PAIRS.results_reader(_fixed(PAIRS_ANSWER), doc_to_text_pairs_combined)
 aggregate_triplet = TRIPLET.aggregate
+aggregate_triplet_naturalness = TRIPLET_NATURALNESS.aggregate
 aggregate_triplet_text = TRIPLET_TEXT.aggregate
 aggregate_triplet_described = TRIPLET_DESCRIBED.aggregate
 aggregate_describe = DESCRIBE.aggregate

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from abductive_tasks.scoring.judge import JUDGE_FAILED, OK, UNPARSABLE
-from abductive_tasks.scoring.stats import Estimate
+from abductive_tasks.scoring.stats import Estimate, Units
 from abductive_tasks.scoring.taskspec import Outcome
 
 
@@ -33,7 +33,7 @@ class ItemOutcomes:
 
 
 def consistency_outcomes(
-    item_ids: Sequence[str], orders: Sequence[int], correct: Sequence[bool], n_orders: int = 2
+    item_ids: Units, orders: Sequence[int] | np.ndarray, correct: Sequence[bool] | np.ndarray, n_orders: int = 2
 ) -> ItemOutcomes:
     """An item is correct only when the answer is right in every order (NL-Eye A.3 consistency).
 

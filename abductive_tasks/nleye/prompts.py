@@ -1,12 +1,13 @@
-"""NL-Eye prompts: Appendix C, Table 6 (verbatim), and the Appendix C explanation-judge question."""
+"""NL-Eye prompts: Appendix C, Table 6 (verbatim), Appendix D.2.1 Table 14's variants, and the Appendix C
+explanation-judge question."""
 
 from __future__ import annotations
 
-PROMPT_TRIPLET_SEPARATE = (
+_TRIPLET_SEPARATE_QUESTION = (
     "Given a context image and 2 hypothesis images (3 total images), which image of the following two (1 and 2) "
     "is more plausible? The context image can happen before or after the hypothesis images. "
-    "Mention which one is more plausible – 1 or 2, and explain."
 )
+PROMPT_TRIPLET_SEPARATE = f"{_TRIPLET_SEPARATE_QUESTION}Mention which one is more plausible – 1 or 2, and explain."
 PROMPT_TRIPLET_COMBINED = (
     "Given a context image (left image) and two hypothesis images (middle and right), which hypothesis image "
     "(1 or 2) is more plausible? Mention which one is more plausible – 1 or 2, and explain. "
@@ -31,6 +32,15 @@ PROMPT_TRIPLET_TEXT = (
     "Given a context, hypothesis1, and hypothesis2, which hypothesis is more plausible? The context can occur before "
     "or after the hypotheses."
 )
+
+# Table 14 ("Prompts Comparison with GPT-4 Vision", triplet, separate images): three variants of the Table 6
+# prompt. The table prints only each variant's phrase (in quotes below, verbatim); where the phrase goes is ours.
+TABLE14_REVERSE = "First explain, then predict"  # "Reverse Task": the explanation before the choice
+TABLE14_COT = "Let's think step by step"  # "CoT"
+TABLE14_ROLE = "You are a causality expert"  # "Role"
+PROMPT_TRIPLET_REVERSE = f"{_TRIPLET_SEPARATE_QUESTION}{TABLE14_REVERSE} which one is more plausible – 1 or 2."
+PROMPT_TRIPLET_COT = f"{PROMPT_TRIPLET_SEPARATE} {TABLE14_COT}."
+PROMPT_TRIPLET_ROLE = f"{TABLE14_ROLE}. {PROMPT_TRIPLET_SEPARATE}"
 
 PROMPT_DESCRIBE = "Describe the content of the image in detail."  # Table 6, Image-to-Text (t.1), one image
 

@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
-from abductive_tasks.inputs.files import write_atomic
-from abductive_tasks.reports import thumbnails
+from abductive_tasks.inputs.files import write_output
+from abductive_tasks.reports import composites, thumbnails
 from abductive_tasks.reports.samples import RESULTS_SUFFIX, SAMPLES_MARK, task_of
 
 PAGE_SIZE = 50  # cards the page renders at a time; more as the reader scrolls to the end
@@ -120,6 +120,7 @@ class Item:
     details: dict[str, str] = field(default_factory=dict)
     roles: list[str] = field(default_factory=list)  # what each image is (premise, option 2, ...)
     decides: str = ""  # the reading the metric is computed from, in full (what diff compares)
+    composite: composites.Composite | None = None  # the one image the model was sent, made of ``images``
 
     @property
     def key(self) -> tuple[str, int]:
@@ -245,6 +246,7 @@ def item_of(task: str, line: Mapping) -> Item:
         },
         roles=image_roles(task, len(images)),
         decides="" if reading is None else json.dumps(reading),
+        composite=composites.composite_of(task, images),
     )
 
 
@@ -318,9 +320,19 @@ def read_items(results_path: Path) -> list[Item]:
 # ---------------------------------------------------------------- the page
 
 
-def card(row: dict, image_id: Callable[[str], int | None]) -> dict:
-    """What the page shows of one row: the document, its images (ids into the page's image table), each answer."""
+def card(row: dict, image_id: Callable[[str], int | None], sent: Mapping[composites.Composite, int]) -> dict:
+    """What the page shows of one row: the document, its images (ids into the page's image table: the composite the
+    model was sent where ``sent`` has it, else each image), each answer."""
     item = row["item"]
+    pictured = zip(item.roles, item.images, strict=True)
+    images = [[role, Path(path).name, image_id(path)] for role, path in pictured]
+    if item.composite is not None:
+        parts = ", ".join(item.roles)
+        if item.composite in sent:
+            images = [[f"one image sent, left to right: {parts}", f"{len(item.images)} images", sent[item.composite]]]
+        else:
+            images = [[f"{role} (part {number} of the one image sent)", name, id_] for number, (role, name, id_)
+                      in enumerate(images, 1)]  # fmt: skip
     return {
         "task": item.task,
         "doc": item.doc_id,
@@ -329,7 +341,7 @@ def card(row: dict, image_id: Callable[[str], int | None]) -> dict:
         "target": item.target,
         "prompt": item.prompt,
         "statuses": row["statuses"],
-        "images": [[role, Path(path).name, image_id(path)] for role, path in zip(item.roles, item.images, strict=True)],
+        "images": images,
         "answers": [
             {
                 "status": answer.status,
@@ -358,10 +370,11 @@ def link(path: str, page_folder: Path) -> str | None:
 
 @dataclass
 class Page:
-    """A written page's HTML and what its images cost: made, taken from the cache, linked."""
+    """A written page's HTML and what its images cost: made, taken from the cache, linked; composites drawn."""
 
     html: str
     images: thumbnails.Thumbnails
+    composites: composites.Pictures = field(default_factory=composites.Pictures)
 
 
 def render(
@@ -381,26 +394,31 @@ def render(
     page's thumbnails are always made."""
     import jinja2
 
-    first_page = len(dict.fromkeys(path for row in rows[:page_size] for path in row["item"].images))
-    made = thumbnails.thumbnails(
-        (path for row in rows for path in row["item"].images),
-        budget=None if self_contained else thumbnails.DECODE_BUDGET_PX,
-        always=first_page,
+    budget = None if self_contained else thumbnails.DECODE_BUDGET_PX
+    drawn = composites.pictures(
+        (row["item"].composite for row in rows if row["item"].composite),
+        budget=budget,
+        always=len({row["item"].composite for row in rows[:page_size] if row["item"].composite}),
     )
+    apart = [row["item"] for row in rows if row["item"].composite not in drawn.uris]
+    first_page = len(dict.fromkeys(path for item in apart[:page_size] for path in item.images))
+    made = thumbnails.thumbnails((path for item in apart for path in item.images), budget=budget, always=first_page)
     linked = {path: link(path, page_folder) for path in made.linked}
     images: list[str] = []
     ids: dict[str, int] = {}
 
-    def image_id(path: str) -> int | None:
-        uri = made.uris.get(path) or linked.get(path)
-        if uri is None:
-            return None
+    def uri_id(uri: str) -> int:
         if uri not in ids:
             ids[uri] = len(images)
             images.append(uri)
         return ids[uri]
 
-    cards = [card(row, image_id) for row in rows]
+    def image_id(path: str) -> int | None:
+        uri = made.uris.get(path) or linked.get(path)
+        return None if uri is None else uri_id(uri)
+
+    sent = {composite: uri_id(uri) for composite, uri in drawn.uris.items()}
+    cards = [card(row, image_id, sent) for row in rows]
     environment = jinja2.Environment(
         loader=jinja2.PackageLoader("abductive_tasks.reports", "templates"),
         autoescape=True,
@@ -418,17 +436,23 @@ def render(
         shared=shared or {},
     )
     made.linked = [path for path in made.linked if linked[path] is not None]
-    return Page(html, made)
+    return Page(html, made, drawn)
 
 
-def image_lines(made: thumbnails.Thumbnails) -> list[str]:
+def image_lines(made: thumbnails.Thumbnails, drawn: composites.Pictures | None = None) -> list[str]:
     """What the page's images cost, for the console: embedded (made, from the cache) and linked; where some are
-    linked, that the page needs their files and what ``--self-contained`` would cost."""
+    linked, that the page needs their files and what ``--self-contained`` would cost; composites drawn."""
     embedded = made.decoded + made.reused
     lines = [
         f"images: {embedded:,} embedded ({made.decoded:,} made, {made.reused:,} from the cache), "
         f"{len(made.linked):,} linked"
     ]
+    if drawn is not None and (drawn.uris or drawn.left):
+        lines.append(
+            f"  composites the model was sent: {len(drawn.uris):,} shown ({drawn.decoded:,} drawn, {drawn.reused:,} "
+            f"from the cache)"
+            + (f", {drawn.left:,} shown as their parts (--self-contained draws all)" if drawn.left else "")
+        )
     if made.linked:
         cost = ""
         if made.decoded:
@@ -466,6 +490,7 @@ def browse_page(results_path: Path, page_folder: Path = Path(), self_contained: 
 def show_main(argv: list[str]) -> int:
     """``abductive-eval show RUN``: a past run's end-of-run summary."""
     from abductive_tasks.reports import report
+    from abductive_tasks.reports.leaderboard.provenance import run_lines
 
     parser = argparse.ArgumentParser(prog="abductive-eval show", description="A past run's summary, again.")
     parser.add_argument("run", type=Path, help="a results JSON, or a folder (its newest results JSON)")
@@ -477,6 +502,7 @@ def show_main(argv: list[str]) -> int:
         print(f"abductive-eval show: {error}", file=sys.stderr)
         return 1
     print(printable(report.summary(run, report.suite_headline(), results_path.parent)))
+    print(printable("\n" + "\n".join(run_lines(run, results_path))))
     return 0
 
 
@@ -493,19 +519,22 @@ def browse_main(argv: list[str]) -> int:
         "how it was read, correct or not; filter by task, category, status.",
     )
     parser.add_argument("run", type=Path, help="a results JSON, or a folder (its newest results JSON)")
-    parser.add_argument("-o", "--out", type=Path, default=Path("items.html"), help="the page (default items.html)")
+    parser.add_argument(
+        "-o", "--out", type=Path, default=None, help="the page (default: items.html in the folder of the run's results)"
+    )
     parser.add_argument("--self-contained", action="store_true", help=SELF_CONTAINED_HELP)
     args = parser.parse_args(argv)
     try:
         results_path = find_results(args.run)
+        args.out = args.out or results_path.parent / "items.html"
         page, count = browse_page(results_path, args.out.parent, args.self_contained)
     except RunError as error:
         print(f"abductive-eval browse: {error}", file=sys.stderr)
         return 1
     try:
-        write_atomic(args.out, page.html)
+        write_output(args.out, page.html, inputs=[results_path, *samples_files(results_path)])
     except OSError as error:
         print(f"abductive-eval browse: cannot write {args.out} ({error.strerror or error})", file=sys.stderr)
         return 1
-    print(f"{args.out}: {count} documents of {results_path}; " + "\n".join(image_lines(page.images)))
+    print(f"{args.out}: {count} documents of {results_path}; " + "\n".join(image_lines(page.images, page.composites)))
     return 0

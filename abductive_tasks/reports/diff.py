@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from abductive_tasks.inputs.files import write_atomic
+from abductive_tasks.inputs.files import write_output
 from abductive_tasks.reports.browse import (
     SELF_CONTAINED_HELP,
     RunError,
@@ -26,10 +26,12 @@ from abductive_tasks.reports.browse import (
     read_run,
     render,
     run_label,
+    samples_files,
     shared_details,
 )
 
 REPLY_CHARS = 70
+DEFAULT_PAGE = Path("diff.html")  # -o without a page: in the folder of RUN_A's results
 
 
 @dataclass(frozen=True)
@@ -93,7 +95,15 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("run_a", type=Path, help="a results JSON, or a folder (its newest results JSON)")
     parser.add_argument("run_b", type=Path)
-    parser.add_argument("-o", "--out", type=Path, default=None, help="also write them all as an HTML page")
+    parser.add_argument(
+        "-o",
+        "--out",
+        type=Path,
+        nargs="?",
+        const=DEFAULT_PAGE,
+        default=None,
+        help="also write them all as an HTML page (-o alone: diff.html in the folder of RUN_A's results)",
+    )
     parser.add_argument("--show", type=int, default=3, metavar="N", help="documents printed per task (default 3)")
     parser.add_argument("--self-contained", action="store_true", help=SELF_CONTAINED_HELP)
     args = parser.parse_args(argv)
@@ -108,6 +118,8 @@ def main(argv: list[str]) -> int:
         return 1
     if label_a == label_b:
         label_a, label_b = f"A: {label_a}", f"B: {label_b}"
+    if args.out == DEFAULT_PAGE:
+        args.out = path_a.parent / DEFAULT_PAGE.name
     print("\n".join(report_lines(label_a, label_b, common, found, max(args.show, 0))))
     if args.out:
         rows = [
@@ -124,9 +136,10 @@ def main(argv: list[str]) -> int:
             self_contained=args.self_contained,
         )
         try:
-            write_atomic(args.out, page.html)
+            inputs = [path for run in (path_a, path_b) for path in (run, *samples_files(run))]
+            write_output(args.out, page.html, inputs=inputs)
         except OSError as error:
             print(f"abductive-eval diff: cannot write {args.out} ({error.strerror or error})", file=sys.stderr)
             return 1
-        print(f"{args.out}: {len(found)} documents; " + "\n".join(image_lines(page.images)))
+        print(f"{args.out}: {len(found)} documents; " + "\n".join(image_lines(page.images, page.composites)))
     return 0

@@ -12,20 +12,27 @@ document's input images on its media route (:func:`sample_picture`); without its
 from __future__ import annotations
 
 import argparse
+import functools
+import html
 import importlib.util
 import io
+import json
+import logging
 import os
 import sys
+import tempfile
 import webbrowser
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
 from abductive_tasks import compat
-from abductive_tasks.inputs.images import compose_row
+from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.inputs.images import image_cache_dir
 from abductive_tasks.reports.browse import item_of, record_of
+from abductive_tasks.reports.composites import sent_picture
 from abductive_tasks.reports.ui_guard import UiGuard, new_token
 
 VERDICT_MARKS = {"correct": "✓ correct", "wrong": "✗ wrong", "unparsable": "? unparsable", "request_failed": "! failed"}
@@ -46,18 +53,56 @@ def power_main(argv: list[str]) -> int:
     if verbosity in LOG_LEVELS:
         logger.remove()
         logger.add(sys.stderr, level=verbosity)
-    return compat.run_subcommand(["power", *argv])
+    code = compat.run_subcommand(["power", *argv], task_size=resampled_units)
+    print(
+        "abductive-tasks: n counts each of our tasks' resampling units (NL-Eye and MuCR items, DVE premise-hypothesis "
+        "pairs), which its intervals and paired comparisons resample, not its documents"
+    )
+    return code
 
 
-def sample_picture(task: str, line: Mapping[str, Any]) -> tuple[bytes, str] | None:
-    """The input images of one logged document (``input_media``, written by lmms-eval's evaluator) side by side as
-    one PNG, in the order the model got them; None when the sample names none, or one is gone or unreadable (a
-    picture missing a panel would misplace the others)."""
+UNIT_FIELDS = ("pair_id", "item_id")  # the document field naming a task's resampling unit, in order of precedence
+
+
+def resampled_units(task: str, loaded: Any) -> int | None:
+    """The units a task of ours resamples (distinct ``pair_id``, else ``item_id``, of its documents); None for
+    another task, or one whose documents name neither."""
+    from abductive_tasks.runs import catalog
+
+    docs = getattr(loaded, "eval_docs", None)
+    if task not in catalog.names() or docs is None or not len(docs):
+        return None
+    columns = set(getattr(docs, "column_names", None) or docs[0])
+    field = next((name for name in UNIT_FIELDS if name in columns), None)
+    return None if field is None else len({doc[field] for doc in docs})
+
+
+def data_folders() -> list[Path]:
+    """Where the images a run read can live: the embedded sample, ``ABDUCTIVE_DATA`` (a path), the extracted-image
+    cache and the Hugging Face hub cache (the official sources)."""
+    from huggingface_hub import constants
+
+    from abductive_tasks import settings
+
+    choice = settings.data_source()
+    local = [Path(choice).expanduser()] if choice not in ("", "sample") else []
+    return [SAMPLE_ROOT, *local, image_cache_dir(), Path(constants.HF_HUB_CACHE)]
+
+
+def sample_picture(task: str, line: Mapping[str, Any], roots: Sequence[Path] = ()) -> tuple[bytes, str] | None:
+    """The input images of one logged document (``input_media``, written by lmms-eval's evaluator) as one PNG: on a
+    composite task the one image the model was sent (:mod:`abductive_tasks.reports.composites`), else side by side
+    in the order the model got them; None when the sample names none, or one is gone, unreadable (a picture missing
+    a panel would misplace the others) or outside ``roots`` and the data folders (:func:`data_folders`; links
+    resolved): a samples file can name any path."""
     paths = tuple(item_of(task, line).images)
+    allowed = [Path(root).expanduser().resolve() for root in (*roots, *data_folders())]
     if not paths or not all(Path(path).is_file() for path in paths):
         return None
+    if not all(any(Path(path).resolve().is_relative_to(root) for root in allowed) for path in paths):
+        return None
     try:
-        picture = compose_row(paths)
+        picture = sent_picture(task, paths)
     except (OSError, ValueError, Image.DecompressionBombError):  # unreadable (our DataError is a ValueError)
         return None
     buffer = io.BytesIO()
@@ -79,7 +124,7 @@ def sample_view(task: str, line: Mapping[str, Any]) -> dict[str, Any] | None:
     if item.category:
         view["category"] = item.category
     if item.roles:
-        view["images"] = ", ".join(item.roles)
+        view["images"] = ("one image sent, left to right: " if item.composite else "") + ", ".join(item.roles)
     return view | item.details
 
 
@@ -133,14 +178,51 @@ def ui_main(argv: list[str]) -> int:
         print(f"abductive-eval ui: {args.logs} is not a folder", file=sys.stderr)
         return 2
     token = new_token()
-    app = UiGuard(compat.ui_app(sample_picture, sample_view), token, args.port, args.logs, args.host)
+    pictures = functools.partial(sample_picture, roots=(args.logs,))  # images of the served runs and the data only
+    app = UiGuard(compat.ui_app(pictures, sample_view), token, args.port, args.logs, args.host)
     url = f"http://127.0.0.1:{args.port}/?token={token}"
     print(
         f"Serving the runs under {app.logs_root} (with the abductive-tasks tasks) to this machine's browser; "
         f"open\n    {url}\npress Ctrl+C to stop",
         flush=True,
     )
-    if not args.no_browser:
-        webbrowser.open(url)
-    uvicorn.run(app, host=args.host, port=args.port)
+    config = uvicorn.Config(app, host=args.host, port=args.port)  # configures uvicorn's loggers
+    logging.getLogger("uvicorn.access").addFilter(WithoutToken(token))
+    with tempfile.TemporaryDirectory(prefix="abductive-ui-") as private:  # 0700: this user's alone
+        if not args.no_browser:
+            webbrowser.open(redirect_file(Path(private), url).as_uri())
+        uvicorn.Server(config).run()
     return 0
+
+
+def redirect_file(folder: Path, url: str) -> Path:
+    """A page only its owner can read (mode 0600) that sends the browser on to ``url``: the browser is started on this
+    file, so the token never reaches its command line, where any local user reads it (Jupyter does the same)."""
+    path = folder / "open.html"
+    escaped = html.escape(url, quote=True)
+    page = (
+        f'<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url={escaped}">'
+        f'</head><body><a href="{escaped}">abductive-eval ui</a>'
+        f"<script>window.location.replace({json.dumps(url)})</script></body></html>"
+    )
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+        handle.write(page)
+    return path
+
+
+class WithoutToken(logging.Filter):
+    """uvicorn's access log with the token replaced (a request line holds it as ``?token=...``)."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__()
+        self.token = token
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(
+                value.replace(self.token, "[REDACTED]") if isinstance(value, str) else value for value in record.args
+            )
+        if isinstance(record.msg, str):
+            record.msg = record.msg.replace(self.token, "[REDACTED]")
+        return True

@@ -33,6 +33,7 @@ class Bar:
     upper: float | None = None
     best_or_tied: bool | None = None
     note: str = ""
+    data: str = ""  # the data version ("data B") when the task's rows ran on more than one
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,11 @@ def _draw_panel(axes, panel: Panel, colors: dict[str, str], unit: str) -> None:
     lower = np.array([_scaled(bar.lower, factor) for bar in panel.bars])
     upper = np.array([_scaled(bar.upper, factor) for bar in panel.bars])
     bar_colors = [colors[bar.model] for bar in panel.bars]
-    axes.bar(positions, np.nan_to_num(values), color=bar_colors, alpha=0.85)
+    drawn = axes.bar(positions, np.nan_to_num(values), color=bar_colors, alpha=0.85)
+    for patch, bar in zip(drawn, panel.bars, strict=True):  # another data version: hatched, and said under the bar
+        if bar.data and bar.data != "data A":
+            patch.set_hatch(DATA_HATCHES[(ord(bar.data[-1]) - ord("B")) % len(DATA_HATCHES)])
+            patch.set_edgecolor("black")
     # a thick tick at each value: a 0 bar is seen, not taken for a missing one
     axes.scatter(positions, values, marker="_", s=300, linewidths=3, color=bar_colors, zorder=3)
     has_interval = ~(np.isnan(lower) | np.isnan(upper) | np.isnan(values))
@@ -137,7 +142,8 @@ def _draw_panel(axes, panel: Panel, colors: dict[str, str], unit: str) -> None:
             fontsize=7,
             fontweight=weight,
         )
-    axes.set_xticks(positions, [bar.model for bar in panel.bars], rotation=30, ha="right", fontsize=8)
+    names = [bar.model + (f" ({bar.data})" if bar.data else "") for bar in panel.bars]
+    axes.set_xticks(positions, names, rotation=30, ha="right", fontsize=8)
     details = [] if panel.higher_is_better else ["lower is better"]
     details += [] if panel.chance is None else [f"chance {_label(panel.chance * factor, percent=bool(unit))}{unit}"]
     axes.set_title(f"{panel.task}\n{panel.metric}" + (f" ({', '.join(details)})" if details else ""), fontsize=9)
@@ -165,6 +171,8 @@ CAPTION = (
     "error bars: 95% bootstrap interval; dashed: chance level; bold value: best, or tied with it (paired 95% "
     "interval includes 0)"
 )
+DATA_CAPTION = "; hatched, (data B) and later: another data version than (data A), not comparable with it"
+DATA_HATCHES = ("//", "xx", "..", "\\\\")
 
 
 def _percent_limits(panels: Sequence[Panel]) -> tuple[float, float]:
@@ -205,7 +213,8 @@ def headline_figures(panels: Sequence[Panel]) -> dict[str, object]:
                 panel_axes.margins(y=0.15)
                 panel_axes.set_ylabel("raw value", fontsize=8)
         title = "headline metrics, percent" if percent else "headline metrics that are not percentages (own scales)"
-        figure.suptitle(title + "\n" + textwrap.fill(CAPTION, width=int(figure.get_figwidth() * 16)), fontsize=8)
+        caption = CAPTION + (DATA_CAPTION if any(bar.data for panel in chosen for bar in panel.bars) else "")
+        figure.suptitle(title + "\n" + textwrap.fill(caption, width=int(figure.get_figwidth() * 16)), fontsize=8)
         figure.tight_layout()
         figures[name] = figure
     return figures
@@ -223,11 +232,17 @@ def plot_headlines(panels: Sequence[Panel], out: Path) -> list[Path]:
 
 
 def plot_breakdown(
-    task: str, metric: str, by_model: dict[str, dict], scale: str, out: Path, colors: dict[str, str] | None = None
+    task: str,
+    metric: str,
+    by_model: dict[str, dict],
+    scale: str,
+    out: Path,
+    colors: dict[str, str] | None = None,
+    data: dict[str, str] | None = None,
 ) -> Path:
     """``<task>__<metric>.png`` of :func:`breakdown_figure`; its path."""
     plt = pyplot()
-    figure = breakdown_figure(task, metric, by_model, scale, colors)
+    figure = breakdown_figure(task, metric, by_model, scale, colors, data)
     path = out / f"{task}__{metric}.png"
     figure.savefig(path, dpi=100, bbox_inches="tight")  # the legend outside the axes included
     plt.close(figure)
@@ -235,10 +250,17 @@ def plot_breakdown(
 
 
 def breakdown_figure(
-    task: str, metric: str, by_model: dict[str, dict], scale: str, colors: dict[str, str] | None = None
+    task: str,
+    metric: str,
+    by_model: dict[str, dict],
+    scale: str,
+    colors: dict[str, str] | None = None,
+    data: dict[str, str] | None = None,
 ):
     """Grouped bars: one group per label (its item count below), one bar per model, 95% intervals as error bars,
-    the legend outside the axes."""
+    the legend outside the axes; a model on another data version (``data``: model -> "data B") hatched and named
+    so in the legend."""
+    data = data or {}
     plt = pyplot()
     colors = colors or model_colors(list(by_model))
     factor = PERCENT_FACTOR.get(scale, 1.0)
@@ -253,7 +275,20 @@ def breakdown_figure(
         lower = np.array([_scaled(cell.get("lower"), factor) for cell in cells])
         upper = np.array([_scaled(cell.get("upper"), factor) for cell in cells])
         where = positions + index * width
-        axes.bar(where, np.nan_to_num(values), width, label=model, color=colors[model], alpha=0.85)
+        version = data.get(model, "")
+        hatch = (
+            DATA_HATCHES[(ord(version[-1]) - ord("B")) % len(DATA_HATCHES)] if version not in ("", "data A") else None
+        )
+        axes.bar(
+            where,
+            np.nan_to_num(values),
+            width,
+            label=model + (f" ({version})" if version else ""),
+            color=colors[model],
+            alpha=0.85,
+            hatch=hatch,
+            edgecolor="black" if hatch else None,
+        )
         axes.scatter(where, values, marker="_", s=120, linewidths=2.5, color=colors[model], zorder=3)  # 0 bars seen
         has_interval = ~(np.isnan(lower) | np.isnan(upper) | np.isnan(values))
         if has_interval.any():

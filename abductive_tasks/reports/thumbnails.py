@@ -32,6 +32,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import overload
 
 from abductive_tasks import settings
 from abductive_tasks.inputs.files import seal, unseal, write_atomic
@@ -157,16 +158,27 @@ def make_and_keep(path: str, size: int) -> tuple[str | None, bytes | None]:
     digest = hashlib.sha256(data).hexdigest()
     thumbnail = make(data, size)
     if thumbnail is not None:
-        sealed = seal(thumbnail, _context(digest, size))
-        if sealed is not None:
-            try:
-                write_atomic(entry_path(digest, size), sealed, durable=False)  # sealed: a torn entry is remade
-            except OSError:  # a read-only or full cache only costs time
-                pass
+        keep(digest, size, thumbnail)
     return digest, thumbnail
 
 
-def _uri(thumbnail: bytes | None) -> str | None:
+def keep(digest: str, size: int, thumbnail: bytes) -> None:
+    """Cache ``thumbnail`` under ``digest``, sealed (a torn entry is remade); a read-only or full cache only costs
+    time."""
+    sealed = seal(thumbnail, _context(digest, size))
+    if sealed is not None:
+        try:
+            write_atomic(entry_path(digest, size), sealed, durable=False)
+        except OSError:
+            pass
+
+
+@overload
+def data_uri(thumbnail: bytes) -> str: ...
+@overload
+def data_uri(thumbnail: bytes | None) -> str | None: ...
+def data_uri(thumbnail: bytes | None) -> str | None:
+    """A thumbnail as a ``data:`` URI (None for none)."""
     return None if thumbnail is None else URI_PREFIX + base64.b64encode(thumbnail).decode()
 
 
@@ -247,6 +259,6 @@ def thumbnails(
                 digests[source] = digest
             if digest is not None:
                 made[digest] = thumbnail
-    uris = {digest: _uri(thumbnail) for digest, thumbnail in made.items()}
+    uris = {digest: data_uri(thumbnail) for digest, thumbnail in made.items()}
     result.uris = {path: uris.get(digest) if digest else None for path, digest in digests.items()}
     return result

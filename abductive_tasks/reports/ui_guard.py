@@ -11,7 +11,9 @@ front of the app, refuses with 403:
 - an ``Origin`` other than those, and a browser request another site or port made (``Sec-Fetch-Site``);
 - a request without the token made at start (printed with the URL, as Jupyter does): given once as
   ``?token=`` it is kept in a cookie (``HttpOnly``, ``SameSite=Strict``); scripts may send
-  ``Authorization: token <token>``;
+  ``Authorization: token <token>``. Every response is ``Cache-Control: no-store``: the token URL opened again after
+  a browser restart (its session cookie gone) reaches the server, which sets the cookie again, instead of a page
+  from the browser's cache whose requests are refused;
 - a launcher route (``/eval/...``);
 - a ``logs_path`` outside the folder given at start (a relative one is read from that folder; none means it).
 
@@ -83,6 +85,7 @@ class UiGuard:
             return
         if set_cookie:
             send = with_header(send, b"set-cookie", f"{self.cookie}={self.token}; Path=/; HttpOnly; SameSite=Strict")
+        send = with_header(send, b"cache-control", "no-store")  # never drawn from a cache the token did not open
         if scope["path"].startswith(LOGS_PREFIX):
             send = without_secrets(send)
         await self.app(scope, receive, send)
@@ -141,11 +144,14 @@ def header_token(headers: dict[str, str]) -> str | None:
 
 
 def with_header(send: Send, name: bytes, value: str) -> Send:
-    """``send``, adding a header to the response."""
+    """``send``, adding a header to the response (in place of the app's own, for ``Cache-Control``)."""
 
     async def sending(message: Message) -> None:
         if message["type"] == "http.response.start":
-            message["headers"] = [*message.get("headers", []), (name, value.encode("latin-1"))]
+            headers = message.get("headers", [])
+            if name == b"cache-control":
+                headers = [(key, item) for key, item in headers if key.lower() != name]
+            message["headers"] = [*headers, (name, value.encode("latin-1"))]
         await send(message)
 
     return sending

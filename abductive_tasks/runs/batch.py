@@ -32,7 +32,7 @@ from abductive_tasks.inputs.files import open_nofollow
 from abductive_tasks.runs.history import scan_runs
 from abductive_tasks.runs.plan import plan, print_commands
 from abductive_tasks.runs.progress import task_line
-from abductive_tasks.runs.record import record_spec, write_status
+from abductive_tasks.runs.record import record_spec, write_spec_record, write_status
 from abductive_tasks.runs.run import log_tail, run_model, say, start_judge, task_state
 from abductive_tasks.runs.secrets import collect_secrets, redacted_console
 from abductive_tasks.runs.spec import BatchSpec, JudgeSpec, ModelSpec, SpecError, check_environment, load_spec
@@ -88,6 +88,15 @@ def _run_locked(spec: BatchSpec, only: list[str] | None, suite: Suite, stack: co
             error = None if code == 0 else f"abductive-eval exited with status {code}"
         except (OSError, RuntimeError) as exception:  # server failed to start, executable missing, ...
             error = str(exception)
+        except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the status says which model stopped, and which tasks
+            after = scan_runs(model_plan.output, model_plan.identity)
+            tasks_status |= {
+                task: "done" if after.done(task, model_plan.limit) else "interrupted" for task in model_plan.pending
+            }
+            status[name] = {"state": "interrupted", "tasks": tasks_status}
+            write_status(spec, status)
+            raise
+        write_spec_record(spec, model_plan)  # a hub model's revision, now in the local cache
         after = scan_runs(model_plan.output, model_plan.identity)
         for task in model_plan.pending:
             tasks_status[task] = task_state(after, task, model_plan.limit)
@@ -176,7 +185,13 @@ def main(argv: list[str]) -> int:
         help="print what would run (servers, evaluations, variables), then one command per model; start nothing",
     )
     parser.add_argument("--verbosity", default="INFO", help="DEBUG: a user error shows its traceback too")
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    limits = [word.partition("=")[2] or next(iter(unknown[index + 1 : index + 2]), "N")
+              for index, word in enumerate(unknown) if word.partition("=")[0] == "--limit"]  # fmt: skip
+    if limits:
+        parser.error(f"--limit is a key of the spec, not an option: add `limit: {limits[-1]}` to {args.spec}")
+    if unknown:
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
 
     def run() -> int:
         spec = load_spec(args.spec)

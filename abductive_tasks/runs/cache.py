@@ -1,5 +1,7 @@
 """lmms-eval's response cache of a model, made safe to reuse: damaged databases set aside, failed
-replies purged (they are asked again), secrets scrubbed (lmms-eval stores ``model_args`` in clear).
+replies purged (they are asked again), secrets scrubbed (lmms-eval stores ``model_args`` in clear) and replies
+holding a secret not cached (:func:`scrub_cache`; the child does not store them in the first place,
+:func:`abductive_tasks.compat.evaluate_cli`).
 
 The cache lives in a folder named by :func:`~abductive_tasks.runs.identity.cache_key`, so new data never
 meets old answers (lmms-eval keys its cache on task, document index and prompt text only).
@@ -8,14 +10,14 @@ meets old answers (lmms-eval keys its cache on task, document index and prompt t
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 
+from abductive_tasks.inputs.files import write_atomic
 from abductive_tasks.runs.history import quarantine
-from abductive_tasks.runs.secrets import redact_text
-from abductive_tasks.scoring.reading.text import REQUEST_FAILED_MARKER, is_request_failure
+from abductive_tasks.runs.secrets import redact_text, written_forms
+from abductive_tasks.scoring.reading import REQUEST_FAILED_MARKER, is_request_failure
 
 
 def _databases(cache_dir: Path) -> list[Path]:
@@ -104,9 +106,7 @@ def purge_failed_replies(cache_dir: Path) -> int:
         lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
         kept = [line for line in lines if not _is_failed_audit_line(line)]
         if len(kept) != len(lines):
-            temporary = path.with_name(f".{path.name}.tmp")
-            temporary.write_text("".join(kept), encoding="utf-8")
-            os.replace(temporary, path)
+            write_atomic(path, "".join(kept))  # a fixed temporary name would follow a link planted there
     return len(purged)
 
 
@@ -120,24 +120,55 @@ def _is_failed_audit_line(line: str) -> bool:
     return isinstance(record, dict) and _is_failed_reply(record.get("response"))
 
 
-def scrub_cache(cache_dir: Path, secrets: Sequence[str]) -> None:
-    """Replace secrets in the cache databases' metadata
-    (lmms-eval stores the model fingerprint, ``model_args`` included, in clear).
+def scrub_cache(cache_dir: Path, secrets: Sequence[str]) -> int:
+    """Keep no secret in the response cache: replace secrets in the databases' metadata (lmms-eval stores the model
+    fingerprint, ``model_args`` included, in clear), and delete every cached reply holding one, from the databases
+    and the audit logs (a reply that echoes a secret is not cached: it is asked again). Returns how many replies
+    were deleted.
 
     ``secure_delete`` overwrites the old values on disk and the checkpoint empties the write-ahead log.
     """
-    if not secrets:
-        return
+    forms = written_forms(secrets)
+    if not forms:
+        return 0
+    deleted: set[str] = set()
     for path in _databases(cache_dir):
         connection = sqlite3.connect(path, timeout=30)
         try:
             connection.execute("PRAGMA secure_delete = ON")
-            if connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").fetchone():
+            tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if "meta" in tables:
                 for key, value in connection.execute("SELECT key, value FROM meta").fetchall():
                     cleaned = redact_text(value, secrets)
                     if cleaned != value:
                         connection.execute("UPDATE meta SET value = ? WHERE key = ?", (cleaned, key))
+            if "responses" in tables:
+                for form in forms:
+                    found = connection.execute(
+                        "SELECT cache_key FROM responses WHERE instr(response, ?) > 0 OR instr(gen_kwargs, ?) > 0",
+                        (form, form),
+                    ).fetchall()
+                    connection.executemany("DELETE FROM responses WHERE cache_key = ?", found)
+                    deleted.update(key for (key,) in found)
             connection.commit()
             connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:
             connection.close()
+    for path in sorted(cache_dir.rglob("*.jsonl")) if cache_dir.is_dir() else []:
+        data = path.read_bytes()
+        if not any(form.encode() in data for form in forms):
+            continue
+        lines = data.decode("utf-8", errors="replace").splitlines(keepends=True)
+        kept = [line for line in lines if not any(form in line for form in forms)]
+        deleted.update(_audit_key(line) for line in lines if line not in kept)
+        write_atomic(path, "".join(kept))
+    deleted.discard("")
+    return len(deleted)
+
+
+def _audit_key(line: str) -> str:
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError:
+        return ""
+    return str(record.get("cache_key", "")) if isinstance(record, dict) else ""

@@ -4,7 +4,7 @@
 descriptions and task configurations, so this reads the YAML files of our task folder as plain YAML and stays
 fast: no lmms-eval, no torch, no hook imported. ``!function`` tags are kept as their dotted names
 (:class:`FunctionName`); ``include:`` is resolved as lmms-eval's ``load_yaml_config`` resolves it. A task's
-description is the first line of the comment its YAML file opens with; a benchmark's heading is the title of its
+description is the first sentence of the comment its YAML file opens with; a benchmark's heading is the title of its
 folder's README.
 """
 
@@ -54,13 +54,16 @@ _FunctionNamingLoader.add_constructor("!function", lambda loader, node: Function
 
 
 def leading_comment(text: str) -> str:
-    """The first sentence of the comment a YAML file opens with ('' when it opens with content)."""
+    """The first sentence of the comment a YAML file opens with, across its lines ('' when it opens with content)."""
+    block: list[str] = []
     for line in text.splitlines():
         stripped = line.strip()
-        if not stripped:
+        if not stripped and not block:
             continue
-        return SENTENCE_END.split(stripped.lstrip("#").strip(), maxsplit=1)[0] if stripped.startswith("#") else ""
-    return ""
+        if not stripped.startswith("#"):
+            break
+        block.append(stripped.lstrip("#").strip())
+    return SENTENCE_END.split(" ".join(block), maxsplit=1)[0]
 
 
 def read_entry(path: Path, root: Path) -> Entry | None:

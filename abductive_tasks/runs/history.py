@@ -63,6 +63,7 @@ class Record:
     exit_status: int | None = (
         None  # run records: the evaluation's exit status once it ended, -1 when it could not start
     )
+    weights: dict | None = None  # spec records: which weights the model ran (identity.model_weights), for reports
 
     @classmethod
     def read(cls, path: Path) -> Record:
@@ -77,6 +78,7 @@ class Record:
                 model=raw["model"],
                 spec=raw["spec"],
                 exit_status=raw.get("exit_status"),
+                weights=raw.get("weights") if isinstance(raw.get("weights"), dict) else None,
             )
             for task in record.tasks:
                 task_key(record.identity, task)

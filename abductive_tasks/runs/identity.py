@@ -32,8 +32,8 @@ from pathlib import Path
 from abductive_tasks import settings
 from abductive_tasks.inputs.data import ENV_VAR, DataError, benchmark_root
 from abductive_tasks.inputs.files import cache_key as sealing_key
-from abductive_tasks.inputs.files import seal_mac
-from abductive_tasks.runs.secrets import redact_args, redact_mapping, redact_model_args
+from abductive_tasks.inputs.files import file_sha256, seal_mac
+from abductive_tasks.runs.secrets import hash_values, redact_args, redact_mapping, redact_model_args
 
 SCHEMA = 1
 ANNOTATION_SUFFIXES = frozenset({".csv", ".json", ".jsonl", ".parquet"})
@@ -104,8 +104,7 @@ class FileHashes:
         key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
         digest = self.known.get(key)
         if digest is None:
-            with path.open("rb") as handle:
-                digest = hashlib.file_digest(handle, "sha256").hexdigest()
+            digest = file_sha256(path)
             self.known[key] = digest
             if self.key is not None:
                 self.new.append((*key, digest, self._seal(*key, digest)))
@@ -228,15 +227,17 @@ def build_identity(
     judge: Mapping | None,
     tasks: Mapping[str, Mapping],
     data: Mapping[str, Mapping],
+    secrets: Sequence[str] = (),
 ) -> dict:
     """A run identity (JSON-ready, no secret in clear).
 
     ``env``: the spec's and the model's ``env``; ``environment``: the run's whole environment (its
     score-changing ``ABDUCTIVE_*`` variables count, wherever they were set; ``ABDUCTIVE_DATA`` counts through
     ``data``); ``tasks``: task ->
-    {benchmark, version}; ``data``: benchmark -> :func:`data_fingerprint`.
+    {benchmark, version}; ``data``: benchmark -> :func:`data_fingerprint`; ``secrets``: the run's collected secret
+    values, hashed wherever they appear, under any name.
     """
-    return {
+    identity = {
         "schema": SCHEMA,
         "model": {**redact_mapping(dict(model)), "model_args": redact_model_args(model_args)},
         "eval_args": redact_args(eval_args),
@@ -247,6 +248,7 @@ def build_identity(
         "tasks": {task: dict(entry) for task, entry in tasks.items()},
         "data": {benchmark: dict(fingerprint) for benchmark, fingerprint in data.items()},
     }
+    return hash_values(identity, secrets)
 
 
 def data_content(fingerprint: object) -> object:
@@ -293,3 +295,36 @@ def limit_covers(run_limit: int | float | None, wanted: int | float | None) -> b
     if run_limit is None or run_limit == wanted:
         return True
     return wanted is not None and run_limit >= 1 and wanted >= 1 and run_limit >= wanted
+
+
+WEIGHTS_KEYS = ("pretrained", "model")  # --model_args entries naming a model's weights (hub id or local folder)
+
+
+def model_weights(model_args: str, served: str | None = None, hashes: FileHashes | None = None) -> dict:
+    """Which weights a model ran: a local file or folder by its content (``sha256``), a hub model by the revision its
+    local cache resolved (``revision``: a commit; the one asked for when the cache has none yet); {} for a backend
+    naming no weights (our baselines). ``served``: the model a vLLM route serves (it names the weights)."""
+    from abductive_tasks.lmms_source import model_arg_entries
+
+    named = dict(entry.split("=", 1) for entry in model_arg_entries(model_args) if "=" in entry)
+    name = served or next((named[key].strip().strip("\"'") for key in WEIGHTS_KEYS if named.get(key)), "")
+    if not name:
+        return {}
+    local = Path(name).expanduser()
+    if local.exists():
+        return {"name": local.name, "sha256": content_digest(local, hashes)}
+    revision = str(named.get("revision") or "main").strip()
+    return {"name": name, "revision": _cached_revision(name, revision) or revision}
+
+
+def _cached_revision(repo: str, revision: str) -> str | None:
+    """The commit the local Hugging Face cache resolved ``revision`` of model ``repo`` to (None: not cached)."""
+    if len(revision) == 40 and all(char in "0123456789abcdef" for char in revision):
+        return revision
+    try:
+        from huggingface_hub import constants
+
+        ref = Path(constants.HF_HUB_CACHE) / f"models--{repo.replace('/', '--')}" / "refs" / revision
+        return ref.read_text(encoding="utf-8").strip() or None
+    except (ImportError, OSError, UnicodeDecodeError):
+        return None

@@ -12,7 +12,7 @@ folder and cannot be told apart. ``abductive-eval`` names it instead (through
   two configurations of one model never share a folder and a rerun of one configuration reuses its own.
 
 Secret-valued arguments (:func:`abductive_tasks.runs.secrets.is_secret_name`: names ending in ``key``,
-``token``, ``secret`` or ``password``) enter neither: only their names are hashed, so the folder
+``token``, ``secret``, ``password``, ``auth`` ...) enter neither: only their names are hashed, so the folder
 name neither shows a secret, not even hashed, nor changes when a key is rotated.
 """
 
@@ -31,18 +31,25 @@ UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 MAX_NAME = 80
 
 
+USERINFO = re.compile(r"(?<=://)[^/?#\s]+@")  # a URL's credentials (``https://user:pass@host``)
+
+
 def model_name(backend: str, model_args: Mapping[str, object]) -> str:
-    """The name a run is recorded under: the first model-naming argument's value, else the backend."""
+    """The name a run is recorded under: the first model-naming argument's value (a URL without its credentials),
+    else the backend."""
     for key in NAME_KEYS:
         value = model_args.get(key)
         if value not in (None, "") and not is_secret_name(key):
-            return str(value)
+            return USERINFO.sub("", str(value))
     return backend
 
 
 def args_digest(backend: str, model_args: Mapping[str, object]) -> str:
-    """8 hex digits identifying the backend and its arguments; secret values are left out."""
-    canonical = {str(key): "<secret>" if is_secret_name(str(key)) else str(value) for key, value in model_args.items()}
+    """8 hex digits identifying the backend and its arguments; secret values (and URL credentials) are left out."""
+    canonical = {
+        str(key): "<secret>" if is_secret_name(str(key)) else USERINFO.sub("<secret>@", str(value))
+        for key, value in model_args.items()
+    }
     payload = json.dumps({"backend": backend, "model_args": canonical}, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()[:8]
 

@@ -105,7 +105,7 @@ def _judge_description(judge: JudgeSpec | None) -> dict | None:
 def model_identity(
     spec: BatchSpec, model: ModelSpec, model_args: str, tasks: list[str], suite: Suite, fingerprints: dict | None = None
 ) -> dict:
-    """The identity of ``model``'s run over ``tasks``
+    """The identity of ``model``'s run over ``tasks``, every secret the run receives hashed under any name
     (``fingerprints``: a memo of data fingerprints by benchmark and source)."""
     fingerprints = {} if fingerprints is None else fingerprints
     env = {**spec.env, **model.env}
@@ -125,6 +125,7 @@ def model_identity(
         judge=_judge_description(spec.judge),
         tasks={fact.name: task_entry(fact, {**os.environ, **env}) for fact in facts},
         data=data,
+        secrets=model_secrets(spec, model, model_args),
     )
 
 
@@ -237,7 +238,7 @@ PORT, JUDGE_PORT = "$PORT", "$JUDGE_PORT"
 
 
 NEW_RUN = "<time>-<id>"
-SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD", re.IGNORECASE)
+SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|AUTH|CREDENTIAL", re.IGNORECASE)
 
 
 def _shell_word(word: str) -> str:

@@ -8,6 +8,7 @@ import json
 
 from abductive_tasks.inputs.files import write_atomic
 from abductive_tasks.runs.history import RUN_RECORD, SPEC_RECORD, Record, quarantine
+from abductive_tasks.runs.identity import model_weights
 from abductive_tasks.runs.plan import ModelPlan
 from abductive_tasks.runs.run import say
 from abductive_tasks.runs.secrets import redact_value
@@ -24,12 +25,20 @@ def write_status(spec: BatchSpec, status: dict[str, dict]) -> None:
         say(f"cannot write {path} ({error.strerror or error}); the previous status stands")
 
 
+def write_spec_record(spec: BatchSpec, model_plan: ModelPlan) -> None:
+    """The spec's identity for the leaderboard, with the weights the model runs (a hub model's revision is known
+    once its weights are in the local cache: written again after its run)."""
+    model = model_plan.model
+    weights = model_weights(model_plan.model_args, model.vllm.model if model.vllm else None)
+    Record(
+        model_plan.identity, model_plan.limit, tuple(model_plan.tasks), model.name, str(spec.path), weights=weights
+    ).write(model_plan.output / SPEC_RECORD)
+
+
 def record_spec(spec: BatchSpec, model_plan: ModelPlan, prefix: str) -> None:
     """Write the spec's identity for the leaderboard;
     report, by path, what earlier runs left damaged (set aside) or failed."""
-    Record(model_plan.identity, model_plan.limit, tuple(model_plan.tasks), model_plan.model.name, str(spec.path)).write(
-        model_plan.output / SPEC_RECORD
-    )
+    write_spec_record(spec, model_plan)
     for damaged in model_plan.earlier.damaged:
         target = damaged.path.parent if damaged.path.name == RUN_RECORD else damaged.path
         if target.exists():

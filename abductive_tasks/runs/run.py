@@ -21,7 +21,7 @@ from abductive_tasks.runs.cache import purge_failed_replies, repair_cache, scrub
 from abductive_tasks.runs.history import RUN_RECORD, RUNS_DIR, Record, Scan
 from abductive_tasks.runs.plan import HOST, ModelPlan, eval_command, judge_command, model_env, model_server_command
 from abductive_tasks.runs.progress import ChildProgress
-from abductive_tasks.runs.secrets import collect_secrets, copy_redacted, redact_text
+from abductive_tasks.runs.secrets import collect_secrets, copy_redacted, handed_over, redact_text
 from abductive_tasks.runs.spec import BatchSpec
 from abductive_tasks.runs.suite import Suite
 from abductive_tasks.runs.vllm import (
@@ -43,16 +43,22 @@ def run_child(
     secrets: Sequence[str] = (),
     progress: ChildProgress | None = None,
 ) -> int:
-    """Run ``command`` with output appended to ``log_path`` (``secrets`` redacted) and read by ``progress``;
-    on Ctrl-C or SIGTERM interrupt it too, then re-raise."""
+    """Run ``command`` with output appended to ``log_path`` (``secrets`` redacted, and handed to the child through a
+    pipe, :func:`~abductive_tasks.runs.secrets.handed_over`) and read by ``progress``; on Ctrl-C or SIGTERM interrupt
+    it too, then re-raise."""
     process = None
     with os.fdopen(open_nofollow(log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT), "ab") as log:
         log.write(redact_text(f"$ {shlex.join(command)}\n", secrets).encode())
         log.flush()
         try:
-            with interrupts_held():
+            with interrupts_held(), handed_over(secrets) as (handoff, descriptors):
                 process = subprocess.Popen(
-                    command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, preexec_fn=child_setup()
+                    command,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT,
+                    env={**env, **handoff},
+                    preexec_fn=child_setup(),
+                    pass_fds=descriptors,
                 )
             copy_redacted(process.stdout, log, secrets, progress.feed if progress is not None else None)
             return process.wait()

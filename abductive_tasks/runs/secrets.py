@@ -1,9 +1,11 @@
 """Secret values in what a run is given: recognised by name and in URLs, hashed for identities, redacted from text.
 
-Secrets are the values of keys ending in ``key``, ``token``, ``secret`` or ``password`` (a superset of what
-lmms-eval redacts), and the credentials of a URL (``https://user:pass@host``: ``user:pass`` and ``pass``;
-``https://token@host``: ``token``), wherever they appear. They are collected once, by value, and replaced wherever
-they would be written or printed; they enter a run's identity only as a slow salted hash.
+Secrets are the values of keys ending in ``key``, ``token``, ``secret``, ``password``, ``passwd``, ``passphrase``,
+``auth`` or ``credential(s)`` (a superset of what lmms-eval redacts), and the credentials of a URL
+(``https://user:pass@host``: ``user:pass`` and ``pass``; ``https://token@host``: ``token``), wherever they appear.
+They are collected once, by value, and replaced wherever they would be written or printed, under any name; they
+enter a run's identity only as a slow salted hash. Values under 4 characters are left alone (replacing ``x`` would
+garble every line); so are the inherited environment's secret-named values under 8 (flags such as ``true``).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -18,12 +21,16 @@ from contextlib import contextmanager
 from typing import BinaryIO, TextIO
 from urllib.parse import unquote
 
-SECRET_NAME = re.compile(r"(key|token|secret|password)$", re.IGNORECASE)
+from abductive_tasks import settings
+
+SECRET_NAME = re.compile(r"(key|token|secret|password|passwd|passphrase|auth|credentials?)\Z", re.IGNORECASE)
 MODEL_ARG = re.compile(r"(^|,)(\s*)([^=,\s]+)=([^,]*)")
 ASSIGNMENT = re.compile(r"(?:^|[\s,;&?(])([\w.-]+)=([^\s,;&)]+)")  # `api_key=X` anywhere in a text
 SEGMENT_END = re.compile(rb"(?<=[\r\n])")  # split after a newline or a carriage return, keeping it
 REDACTED = "[REDACTED]"
 URL_USERINFO = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^/?#\s]+)@")  # up to the authority's last @, as URL parsers
+HANDOFF = "ABDUCTIVE_SECRETS_FD"  # the pipe a batch hands its child the secrets through (never argv or a file)
+HANDOFF_MAX = 1 << 15  # within a pipe's buffer, so writing it before the child starts never blocks
 SHORTEST = 4  # shorter values (placeholders such as ``x``) are left alone: replacing them would garble every line
 
 
@@ -101,6 +108,24 @@ def redact_model_args(model_args: str) -> str:
     )
 
 
+def hash_values(value: object, secrets: Iterable[str]) -> object:
+    """A JSON-like value with every occurrence of each secret, under any name, replaced by :func:`hash_secret` of it
+    (in each string, keys included, longest secret first): what an identity holds of a secret given under a name
+    outside the rule (``hf_auth: X`` beside ``token: X``)."""
+    ordered = sorted(set(secrets), key=len, reverse=True)
+    if not ordered:
+        return value
+    if isinstance(value, str):
+        for secret in ordered:
+            value = value.replace(secret, hash_secret(secret))
+        return value
+    if isinstance(value, Mapping):
+        return {hash_values(key, ordered): hash_values(item, ordered) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [hash_values(item, ordered) for item in value]
+    return value
+
+
 def redact_mapping(values: object) -> object:
     """A JSON-like value with every secret-named mapping entry, and URL credentials in any string, hashed
     (recursively)."""
@@ -161,6 +186,41 @@ def collect_secrets(
     inherited = [str(value) for name, value in environment.items() if is_secret_name(name) and len(value) >= 8]
     inherited += [secret for value in environment.values() for secret in url_credentials(value)]
     return tuple(secret for secret in dict.fromkeys([*found, *inherited]) if len(secret) >= SHORTEST)
+
+
+@contextmanager
+def handed_over(secrets: Sequence[str]) -> Iterator[tuple[dict[str, str], tuple[int, ...]]]:
+    """A pipe holding ``secrets`` for a child process: (the variable naming it, the descriptor to pass). The child
+    redacts what the batch collected, not only what its own command line and environment show (:func:`handed_secrets`).
+    """
+    payload = json.dumps(list(secrets)).encode()
+    if not secrets or len(payload) > HANDOFF_MAX:
+        yield {}, ()
+        return
+    read, write = os.pipe()
+    try:
+        os.write(write, payload)
+    finally:
+        os.close(write)
+    try:
+        yield {HANDOFF: str(read)}, (read,)
+    finally:
+        os.close(read)
+
+
+def handed_secrets() -> tuple[str, ...]:
+    """The secrets a batch handed this process (:func:`handed_over`), read once: the variable is removed and the pipe
+    closed, so no process this one starts inherits either. () when none were handed, or the pipe is unreadable."""
+    named = settings.raw(HANDOFF)
+    os.environ.pop(HANDOFF, None)
+    if not named.isdigit():
+        return ()
+    try:
+        with os.fdopen(int(named), "rb") as pipe:
+            found = json.loads(pipe.read(HANDOFF_MAX + 1))
+    except (OSError, ValueError):
+        return ()
+    return tuple(secret for secret in found if isinstance(secret, str)) if isinstance(found, list) else ()
 
 
 def copy_redacted(

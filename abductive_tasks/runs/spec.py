@@ -52,7 +52,7 @@ from abductive_tasks.runs.vllm import (
     with_preset,
 )
 
-NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\Z")  # \Z: `$` would match before a final newline
 NAME_MAX = 100  # a folder name, with room for what lmms-eval and the batch add below it
 VLLM_KEYS = (
     "model",
@@ -86,7 +86,7 @@ def _no_nul(value: object, where: str = "") -> None:
             _no_nul(item, f"{where}[{index}]")
 
 
-ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 def _env_names(env: dict | None) -> dict | None:

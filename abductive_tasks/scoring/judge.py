@@ -50,9 +50,8 @@ import tenacity
 from loguru import logger
 
 from abductive_tasks import compat, settings
-from abductive_tasks.inputs.files import seal, unseal, write_atomic
-from abductive_tasks.scoring.reading.kinds import AnswerKind
-from abductive_tasks.scoring.reading.text import is_request_failure
+from abductive_tasks.inputs.files import redacted, seal, unseal, write_atomic
+from abductive_tasks.scoring.reading import AnswerKind, is_request_failure
 
 DEFAULT_MODEL = "gpt-4o-2024-11-20"
 CONFIG_VARIABLES = (
@@ -105,7 +104,10 @@ class _ReplyCache:
 
     def put(self, key: str, entry: dict, reply: str) -> None:
         path = self._path(key)
-        sealed = seal(json.dumps({**entry, "reply": reply}).encode(), key)
+        text = json.dumps({**entry, "reply": reply})
+        if redacted(text) != text:  # a request or reply holding a secret is not cached (it is asked again)
+            return
+        sealed = seal(text.encode(), key)
         try:
             if sealed is not None:
                 write_atomic(path, sealed)
@@ -228,6 +230,16 @@ def judge_configured() -> bool:
     return _current_judge()[0] is not None
 
 
+def judge_description() -> dict | None:
+    """The judge the environment configures (provider and model), None when none is usable: what a run records."""
+    if not judge_configured():
+        return None
+    return {
+        "api_type": os.environ.get("API_TYPE", "openai").strip().lower() or "openai",
+        "model_version": os.environ.get("MODEL_VERSION") or DEFAULT_MODEL,
+    }
+
+
 _warned: set[str] = set()
 _warned_guard = threading.Lock()
 _muted: contextvars.ContextVar[bool] = contextvars.ContextVar("not_computed_warnings_muted", default=False)
@@ -315,7 +327,7 @@ def extraction_verdict(kind: AnswerKind, question: str, answer: str) -> JudgeRes
     if is_request_failure(answer):
         return JudgeResult(UNPARSABLE, None, None)
     prompt = EXTRACTION_PROMPT.format(question=question.strip(), valid=kind.describe(), reply=answer.strip())
-    return ask_judge(prompt, kind.read, max_tokens=32)
+    return ask_judge(prompt, kind.read, max_tokens=32)  # type: ignore[arg-type]  # the kind's own value type
 
 
 def extract_answer(kind: AnswerKind, question: str, answer: str) -> object | None:

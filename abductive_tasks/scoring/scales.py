@@ -1,8 +1,9 @@
 """Each of our metrics' scale (how its raw value reads as a percentage), readable without importing a task.
 
-The task specs (:class:`abductive_tasks.scoring.taskspec.Metric`) declare the scale; importing them means importing
-every benchmark's hooks (datasets, pandas: seconds). ``show`` and the other readers of a finished run use this
-copy, which ``tests/reports/test_scales.py`` keeps equal to the declarations.
+Written by utils/generate_task_yaml.py from the task specs (:class:`abductive_tasks.scoring.taskspec.Metric`
+declares the scale); do not edit. Importing the specs means importing every benchmark's hooks (datasets,
+pandas: seconds), so ``show`` and the other readers of a finished run read this copy;
+tests/test_task_yaml.py fails while it disagrees with the specs.
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ _BY_SCALE: dict[str, tuple[str, ...]] = {
         "dve_clipscore_all",
         "dve_clipscore_strengthener",
         "dve_clipscore_weakener",
+        "dve_human_success_all",
+        "dve_human_success_strengthener",
+        "dve_human_success_weakener",
         "dve_opt_refined_share",
         "dve_rouge_l_all",
         "dve_rouge_l_strengthener",
@@ -66,6 +70,8 @@ _BY_SCALE: dict[str, tuple[str, ...]] = {
         "correct_rank_mean",
         "dve_evaluator_strengthener",
         "dve_evaluator_weakener",
+        "dve_human_evaluator_strengthener",
+        "dve_human_evaluator_weakener",
         "dve_opt_after_strengthener",
         "dve_opt_after_weakener",
         "dve_opt_before_strengthener",

@@ -19,10 +19,14 @@ from __future__ import annotations
 import zlib
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
 Statistic = Callable[[np.ndarray], np.ndarray]  # summed statistics (..., k) -> metric values (...)
+Units = Sequence[str] | np.ndarray  # one unit id per row
+Values = Sequence[float] | np.ndarray  # one number per row
+Key = TypeVar("Key", bound=Hashable)
 LEVEL = 0.95
 _MAX_CELLS = 4_000_000  # replicates x units drawn at once
 
@@ -44,7 +48,7 @@ class Estimate:
     rows: int | None = None  # rows (documents) behind the units where a unit holds several (grouped_mean)
 
     @classmethod
-    def mean(cls, units: Sequence[str], values: Sequence[float], scale: float = 1.0) -> Estimate:
+    def mean(cls, units: Units, values: Values, scale: float = 1.0) -> Estimate:
         """The mean of one value per unit."""
         values = np.asarray(values, dtype=float)
         return cls(
@@ -52,7 +56,7 @@ class Estimate:
         )
 
     @classmethod
-    def grouped_mean(cls, units: Sequence[str], values: Sequence[float], scale: float = 1.0) -> Estimate:
+    def grouped_mean(cls, units: Units, values: Values, scale: float = 1.0) -> Estimate:
         """The mean over rows, resampled by unit (a cluster bootstrap: rows of one unit stay together)."""
         ids, codes = np.unique(np.asarray(units, dtype=str), return_inverse=True)
         values = np.asarray(values, dtype=float)
@@ -151,12 +155,12 @@ def interval(estimate: Estimate, resamples: int, seed: int, level: float = LEVEL
 
 
 def intervals(
-    estimates: Mapping[Hashable, Estimate], resamples: int, seed: Callable[[list[str]], int], level: float = LEVEL
-) -> dict[Hashable, Interval]:
+    estimates: Mapping[Key, Estimate], resamples: int, seed: Callable[[list[str]], int], level: float = LEVEL
+) -> dict[Key, Interval]:
     """:func:`interval` of every estimate, those over the same units (same ids, same order) resampled with one
     weight draw, seeded ``seed(unit ids)``: the draws of a unit set do not depend on which metrics use it."""
-    by_units: dict[tuple[str, ...], list[Hashable]] = {}
-    results = {}
+    by_units: dict[tuple[str, ...], list[Key]] = {}
+    results: dict[Key, Interval] = {}
     for key, estimate in estimates.items():
         if _resamplable(estimate, resamples):
             by_units.setdefault(tuple(estimate.units.tolist()), []).append(key)

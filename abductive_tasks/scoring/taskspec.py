@@ -39,8 +39,7 @@ import orjson
 
 from abductive_tasks import settings
 from abductive_tasks.compat import OwnStderr
-from abductive_tasks.scoring.reading.kinds import AnswerKind
-from abductive_tasks.scoring.reading.text import is_request_failure
+from abductive_tasks.scoring.reading import AnswerKind, is_request_failure
 from abductive_tasks.scoring.stats import Estimate, intervals, seed_for
 
 PARSED, JUDGE_EXTRACTED, UNPARSABLE, REQUEST_FAILED = "parsed", "judge_extracted", "unparsable", "request_failed"
@@ -161,6 +160,7 @@ class TaskSpec(OwnStderr):
         process_results.__qualname__ = f"{self.name}.process_results"
         process_results.spec = self  # type: ignore[attr-defined]  # the static YAML test checks the task against it
         process_results.question = question  # type: ignore[attr-defined]  # ... and this against its doc_to_text
+        process_results.answer = answer  # type: ignore[attr-defined]  # the answer kind, for the prompt snapshots
         return process_results
 
     # ------------------------------------------------------------ over all documents
@@ -218,7 +218,9 @@ class TaskSpec(OwnStderr):
             "judge_extracted": statuses[JUDGE_EXTRACTED],
         }
         values: dict[str, Any] = dict(outcome.values)
-        estimates = {(name, None): estimate for name, estimate in outcome.estimates.items()}
+        estimates: dict[tuple[str, str | None], Estimate] = {
+            (name, None): estimate for name, estimate in outcome.estimates.items()
+        }
         estimates |= {
             (name, label): cell for name, cells in outcome.breakdowns.items() for label, cell in cells.items()
         }

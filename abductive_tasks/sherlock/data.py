@@ -23,6 +23,10 @@ its inferences and its instances. Each per-pair item carries the answer-key fiel
 values on the test split, ``has_key`` false) and the group a metric is computed over (``group``:
 retrieval chunk, localization image and box type, comparison input) with its size, so that
 groups cut apart by ``--limit`` are counted, not scored.
+
+Clues (§B.1: retrieval and localization "testing on clues instead"): the leaderboard files hold inferences only; the
+val corpus (``sherlock_val_with_split_idxs_v1_1.json`` beside the zips) holds each instance's clue. ``texts="clue"``
+gives the factored val items with every text the clue of its answer-key instance id (:mod:`.clues`).
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ from datasets.table import InMemoryTable
 
 from abductive_tasks.inputs.data import DataError, Loaded, benchmark_root, reading, resolve_inside
 from abductive_tasks.inputs.images import check_image, image_size
-from abductive_tasks.sherlock import grid
+from abductive_tasks.sherlock import clues, grid
 from abductive_tasks.sherlock.grid import BOX_FIELDS, Box, FactoredChunk, load_factored_chunks
 
 BENCHMARK = "sherlock"
@@ -57,6 +61,7 @@ LEADERBOARD_DATA = "https://storage.googleapis.com/ai2-mosaic-public/projects/sh
 # on the diagonal; 23 chunks x 30^2 = 20,700 pairs, 690 queries (size justified in the task README).
 MINI_ROWS = 30
 MINI_SEED = 0
+TEXTS = ("inference", "clue")
 
 # Answer fields per task, with the neutral values test items (no answer key) carry. Only the
 # task's own fields become columns: fewer columns make lmms-eval's per-document access cheaper.
@@ -527,15 +532,20 @@ def factored_chunks(root: Path, split: str) -> tuple[FactoredChunk, ...]:
     )
 
 
-def _factored_items(root: Path, split: str) -> datasets.Dataset:
+def _factored_items(root: Path, split: str, texts: str = "inference") -> datasets.Dataset:
     """The factored route's items: per chunk, item ``k`` carries row ``k`` and column ``k`` (wrapping when one
     side has fewer distinct entries) and the k-th answer-key instance id's gold row and column (-1 without a key).
+    ``texts="clue"`` (val): the columns are the instances' clues (:func:`clues.clue_chunk`).
 
     Fields follow the per-pair items (``image_path``, ``boxes``, ``region_key``, ``inference``), so the same
     visual and target hooks serve both routes. Each image file is checked once and every distinct box checked.
     """
     items: list[dict] = []
-    for chunk in factored_chunks(root, split):
+    chunks = factored_chunks(root, split)
+    if texts == "clue":
+        keys = {file.chunk: file.answer_key for file in task_files(root, "retrieval", split)}
+        chunks = tuple(clues.clue_chunk(root, chunk, keys[chunk.chunk]) for chunk in chunks)
+    for chunk in chunks:
         images: dict[str, tuple[str, tuple[int, int]]] = {}
         regions = []
         for url, boxes in chunk.rows:
@@ -675,7 +685,19 @@ def _answer_columns(answer_key: Path | None, test_ids: list[str]) -> dict[str, l
     return columns
 
 
-def _factored_localization_items(root: Path, split: str) -> datasets.Dataset:
+def _use_clues(root: Path, grouped: _Images, inst_ids: list[str], source: str) -> None:
+    """Replace each instance's inference by the clue of its answer-key ``inst_id`` (§B.1), regrouped per image."""
+    inferences = [list(texts) for texts in grouped.inferences]
+    shown = (inferences[image][column] for image, column in zip(grouped.image_of, grouped.col_of, strict=True))
+    texts = clues.clue_texts(root, inst_ids, shown, source)
+    grouped.inferences = [{} for _ in grouped.keys]
+    grouped.col_of = [
+        grouped.inferences[image].setdefault(clue, len(grouped.inferences[image]))
+        for image, clue in zip(grouped.image_of, texts, strict=True)
+    ]
+
+
+def _factored_localization_items(root: Path, split: str, texts: str = "inference") -> datasets.Dataset:
     """The factored localization route's items: one per image (in first-seen order of the instances file, as the
     official ``CLIPDatasetLocalizationLeaderboard`` groups them by URL), with its distinct candidate regions
     (``regions``, ``region_keys``) and distinct inferences (``inferences``), both in first-seen order, and per
@@ -692,6 +714,8 @@ def _factored_localization_items(root: Path, split: str) -> datasets.Dataset:
         except _Unchecked:
             grouped = _checked_images(root, file.instances)
     answers = _answer_columns(file.answer_key, grouped.test_ids)
+    if texts == "clue":
+        _use_clues(root, grouped, answers["inst_id"], str(file.answer_key))
     image_of = np.asarray(grouped.image_of, dtype=np.int64)
     order = np.argsort(image_of, kind="stable")  # instances grouped by image, file order within each
     offsets = pa.array(np.searchsorted(image_of[order], np.arange(len(grouped.keys) + 1)), pa.int32())
@@ -738,29 +762,34 @@ def _source(root: Path, task: str, split: str) -> str:
 
 
 @functools.cache
-def load(root: Path, task: str, split: str, view: str = "pairs", mini_size: int = MINI_ROWS) -> Loaded:
+def load(
+    root: Path, task: str, split: str, view: str = "pairs", mini_size: int = MINI_ROWS, texts: str = "inference"
+) -> Loaded:
     """Read and validate ``task`` on ``split`` under ``root`` once per run.
 
     ``view``: ``pairs`` (one item per test_id), ``mini`` (the seeded ``mini_size`` x ``mini_size``
     retrieval sub-grid per chunk, val only; the rest counted in ``excluded``) or ``factored`` (the
     retrieval route through embeddings, one item per instance id of each chunk, see
     :func:`factored_chunks`; the localization route through score matrices, one item per image, see
-    :func:`_factored_localization_items`). Every error names the file, the instance (list index or
+    :func:`_factored_localization_items`). ``texts="clue"`` (factored val retrieval and localization, §B.1): the
+    texts are the instances' clues from the val corpus. Every error names the file, the instance (list index or
     test id) and the field.
     """
-    if view not in VIEWS or task not in TASKS or split not in SPLITS:
-        raise ValueError(f"unknown Sherlock task/split/view {task}/{split}/{view}")
+    if view not in VIEWS or task not in TASKS or split not in SPLITS or texts not in TEXTS:
+        raise ValueError(f"unknown Sherlock task/split/view/texts {task}/{split}/{view}/{texts}")
+    if texts == "clue" and (view != "factored" or split != "val"):
+        raise DataError("clue texts exist for the factored val retrieval and localization only (§B.1)")
     if view == "mini" and task != "retrieval" or view == "factored" and task == "comparison":
         raise DataError(f"the {view} view does not exist for {task}")
     if view == "mini" and split != "val":
         raise DataError("the mini sub-grid exists for val retrieval only (test answer keys are private)")
     if view == "factored":
         factored = _factored_items if task == "retrieval" else _factored_localization_items
-        return Loaded(_source(root, task, split), factored(root, split))
+        return Loaded(_source(root, task, split), factored(root, split, texts))
     items, left_out = _pair_items(root, task, split, mini_size if view == "mini" else None)
     return Loaded(_source(root, task, split), items, {"outside_mini_grid": left_out} if view == "mini" else {})
 
 
-def load_selected(task: str, split: str, view: str = "pairs") -> Loaded:
+def load_selected(task: str, split: str, view: str = "pairs", texts: str = "inference") -> Loaded:
     """The items of the data source ``ABDUCTIVE_DATA`` selects."""
-    return load(sherlock_root(), task, split, view)
+    return load(sherlock_root(), task, split, view, texts=texts)

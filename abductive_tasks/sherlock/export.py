@@ -17,6 +17,7 @@ failed request is no answer of the model: a run with failed requests is refused 
 from __future__ import annotations
 
 import argparse
+import glob
 import io
 import operator
 import re
@@ -27,11 +28,12 @@ from pathlib import Path
 import numpy as np
 
 from abductive_tasks.inputs.data import DataError, json_value, reading
-from abductive_tasks.inputs.files import write_set
+from abductive_tasks.inputs.files import write_outputs
 from abductive_tasks.scoring.taskspec import REQUEST_FAILED
 from abductive_tasks.sherlock import data, grid, localization, metrics
 
 FOLDERS = {"test": "test_set_predictions", "val": "validation_set_predictions"}
+SAMPLES_MARK, RESULTS_SUFFIX = "_samples_", "_results.json"  # lmms-eval's names: <date>_samples_<task>.jsonl
 _SAMPLES = re.compile(r".*_samples_(sherlock_[a-z0-9_]+)\.jsonl")
 
 
@@ -70,14 +72,28 @@ def _run_label(run_dir: Path, path: Path) -> str:
     return path.parent.relative_to(run_dir).as_posix()
 
 
+def _run_files(run_dir: Path) -> list[Path]:
+    """The Sherlock samples files ``run_dir`` names: those under a folder, or those of one run named by its results
+    file (``<date>_results.json``: the samples files of that date beside it)."""
+    if run_dir.is_file() and run_dir.name.endswith(RESULTS_SUFFIX):
+        stamp = run_dir.name.removesuffix(RESULTS_SUFFIX)
+        return sorted(run_dir.parent.glob(f"{glob.escape(stamp)}_samples_sherlock_*.jsonl"))
+    return sorted(run_dir.rglob("*_samples_sherlock_*.jsonl"))
+
+
 def samples_files(run_dir: Path, tasks: set[str] | None = None, model: str | None = None) -> dict[str, Path]:
     """Each Sherlock task's samples file under ``run_dir``: one run of one model, or a DataError naming the runs.
 
-    ``model`` picks the runs whose folder (below ``run_dir``) has a part of that name (a model's folder of a batch
-    or of ``--output_path``); without it a folder holding several models' runs is refused, and so is a task logged
-    by two runs (their scores would be mixed)."""
+    ``run_dir`` is a folder, or one run's results file. ``model`` picks the runs whose folder (below ``run_dir``)
+    has a part of that name (a model's folder of a batch or of ``--output_path``); without it a folder holding
+    several models' runs is refused, and so is a task logged by two runs (their scores would be mixed: the message
+    names their results files, each of which exports its run alone)."""
     found: dict[str, list[Path]] = {}
-    for path in sorted(run_dir.rglob("*_samples_sherlock_*.jsonl")):
+    if run_dir.is_file():
+        run_dir, files = run_dir.parent, _run_files(run_dir)
+    else:
+        files = _run_files(run_dir)
+    for path in files:
         match = _SAMPLES.fullmatch(path.name)
         if not match or (tasks and match.group(1) not in tasks):
             continue
@@ -92,9 +108,9 @@ def samples_files(run_dir: Path, tasks: set[str] | None = None, model: str | Non
         )
     for task, paths in found.items():
         if len(paths) > 1:
+            named = ", ".join(str(path.with_name(path.name.split(SAMPLES_MARK)[0] + RESULTS_SUFFIX)) for path in paths)
             raise DataError(
-                f"{run_dir}: {task} was logged by {len(paths)} runs ({', '.join(path.name for path in paths)}); "
-                "export one run's folder"
+                f"{run_dir}: {task} was logged by {len(paths)} runs; export one of them by its results file: {named}"
             )
     return {task: paths[0] for task, paths in found.items()}
 
@@ -233,7 +249,9 @@ def write_submission(
             bundle.writestr(f"{FOLDERS[split]}/{name}.npy", buffer.getvalue())
     archive = out_dir / f"{FOLDERS[split]}.zip"
     try:
-        write_set({**files, archive: archive_bytes.getvalue()})
+        write_outputs(
+            {**files, archive: archive_bytes.getvalue()}, inputs=samples_files(run_dir, tasks, model).values()
+        )
     except OSError as error:
         raise DataError(f"{out_dir}: cannot write the submission ({error.strerror or error})") from None
     return archive
@@ -260,7 +278,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="abductive-eval export-sherlock", description=USAGE, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("run_dir", type=Path, help="an abductive-eval --output_path run with --log_samples")
+    parser.add_argument(
+        "run_dir",
+        type=Path,
+        help="an abductive-eval --output_path run with --log_samples, or one run's <date>_results.json",
+    )
     parser.add_argument(
         "--out", type=Path, default=Path("."), help="folder for the .npy files and the zip (default: .)"
     )

@@ -95,7 +95,7 @@ class FactoredChunk:
     rows: tuple[tuple[str, tuple[Box, ...]], ...]  # (image url, boxes)
     texts: tuple[str, ...]
     row_of: np.ndarray
-    col_of: np.ndarray
+    col_of: np.ndarray | None  # None for clue texts (§B.1): clue scores have no leaderboard submission
     gold_rows: np.ndarray | None
     gold_cols: np.ndarray | None
 
@@ -614,4 +614,6 @@ def chunk_scores(records: Sequence[dict]) -> list[ChunkScores]:
 
 def submission_scores(chunk: FactoredChunk, scores: np.ndarray) -> np.ndarray:
     """Leaderboard scores (float32, higher = more plausible) of every instance in sorted test_id order."""
+    if chunk.col_of is None:
+        raise ValueError(f"chunk {chunk.chunk} scores clues, which have no leaderboard submission")
     return scores[chunk.row_of, chunk.col_of].astype(np.float32)

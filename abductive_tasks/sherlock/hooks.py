@@ -30,8 +30,8 @@ from dataclasses import dataclass
 import datasets
 
 from abductive_tasks.compat import loglikelihood_value
-from abductive_tasks.inputs.images import draw_regions
-from abductive_tasks.scoring.reading.kinds import Score
+from abductive_tasks.inputs.images import draw_input, draw_regions
+from abductive_tasks.scoring.reading import Score
 from abductive_tasks.scoring.taskspec import Metric, Reading, TaskSpec
 from abductive_tasks.sherlock import localization, metrics, prompts
 from abductive_tasks.sherlock.data import load_selected
@@ -64,7 +64,7 @@ class EmbeddingPayload:
     """A loglikelihood result carrying an embedding payload (:mod:`abductive_tasks.sherlock.embeddings`);
     kept as the string."""
 
-    def read(self, text: str) -> str | None:
+    def read(self, text: str) -> object | None:
         payload = loglikelihood_value(text)
         return payload if decode_embeddings(payload) is not None else None
 
@@ -79,7 +79,7 @@ class ScoreMatrixPayload:
 
     shape: tuple[int, int]
 
-    def read(self, text: str) -> str | None:
+    def read(self, text: str) -> object | None:
         payload = loglikelihood_value(text)
         return payload if decode_score_matrix(payload, self.shape) is not None else None
 
@@ -136,6 +136,17 @@ def localization_matrix_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
     return documents_from(load_selected("localization", "val", "factored").items, SCORE_MATRIX_ROUTE)
 
 
+def retrieval_clue_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
+    """process_docs of sherlock_retrieval_clues: sherlock_retrieval's val chunks with the clues as texts (§B.1)."""
+    return documents_from(load_selected("retrieval", "val", "factored", texts="clue").items, EMBEDDING_ROUTE)
+
+
+def localization_clue_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
+    """process_docs of sherlock_localization_clues: sherlock_localization's val images with the clues as texts
+    (§B.1)."""
+    return documents_from(load_selected("localization", "val", "factored", texts="clue").items, SCORE_MATRIX_ROUTE)
+
+
 def localization_matrix_test_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
     return documents_from(load_selected("localization", "test", "factored").items, SCORE_MATRIX_ROUTE)
 
@@ -166,6 +177,27 @@ def comparison_test_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
 def doc_to_visual(doc: dict) -> list:
     """The image with the region drawn on it (§5: purple fill, green outline), decoded and drawn once per run."""
     return [draw_regions(doc["image_path"], tuple(tuple(box) for box in doc["boxes"]))]
+
+
+def _ablation(mode: str):
+    """The per-pair tasks' visual in input ``mode`` (§5.2, Fig. 5; :func:`abductive_tasks.inputs.images.draw_input`).
+    The hook carries its mode as ``input_mode``: ``clip_scorer`` keys its image cache by it and refuses a second
+    ablation of its own on top."""
+
+    def doc_to_visual_ablated(doc: dict) -> list:
+        return [draw_input(doc["image_path"], tuple(tuple(box) for box in doc["boxes"]), mode)]
+
+    doc_to_visual_ablated.__name__ = doc_to_visual_ablated.__qualname__ = f"doc_to_visual_{mode}"
+    doc_to_visual_ablated.input_mode = mode  # type: ignore[attr-defined]
+    return doc_to_visual_ablated
+
+
+doc_to_visual_no_region = _ablation("no_region")  # Fig. 5 "No Region"
+doc_to_visual_no_context = _ablation("no_context")  # Fig. 5 "No Context"
+doc_to_visual_only_context = _ablation("only_context")  # Fig. 5 "Only Context"
+doc_to_visual_position_only = _ablation("position_only")  # Fig. 5 "Position only"
+doc_to_visual_crop = _ablation("crop")  # Fig. 5 "Crop no Widescreen"
+doc_to_visual_pad = _ablation("pad")  # Fig. 5 "Resize no Widescreen"
 
 
 def doc_to_visual_regions(doc: dict) -> list:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 import operator
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import lapjv
 import numpy as np
@@ -262,7 +262,7 @@ LOCALIZATION_COLUMNS = {
 }
 
 
-def _complete_columns(records: Records, names: dict[str, type]) -> tuple[dict[str, np.ndarray], int]:
+def _complete_columns(records: Records, names: Mapping[str, type]) -> tuple[dict[str, np.ndarray], int]:
     """As :func:`_groups`, on columns: ``names`` (with their dtypes) of the labelled records of complete groups, in
     record order, with ``score`` (:func:`submitted_scores`) and ``unit`` (the group's number in first-seen order);
     and the number of incomplete groups."""

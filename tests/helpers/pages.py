@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 
 DATA = re.compile(r'<script type="application/json" id="page-data">(.*?)</script>', re.S)
@@ -16,7 +19,25 @@ def page_data(page: str) -> dict:
     return json.loads(found)
 
 
-CHROMIUM = Path("/usr/bin/chromium")
+# Where a headless Chromium may be: Debian's package (chromium), GitHub's runner images (google-chrome), Ubuntu's
+# chromium-browser last (on 24.04 a stub for the snap, which CI jobs commonly cannot run).
+BROWSERS = ("chromium", "google-chrome", "google-chrome-stable", "chromium-browser")
+MISSING = (
+    "headless-browser test: no chromium, google-chrome or chromium-browser on PATH and no CHROME variable "
+    "(apt-get install -y chromium, or CHROME=/path/to/chrome)"
+)
+
+
+def find_browser(environ: Mapping[str, str] = os.environ) -> Path | None:
+    """The browser the tests drive: ``$CHROME`` when it names one, else the first of :data:`BROWSERS` on ``PATH``."""
+    named = environ.get("CHROME", "").strip()
+    if named:
+        found = shutil.which(named, path=environ.get("PATH"))
+        return Path(found) if found else None
+    return next((Path(found) for name in BROWSERS if (found := shutil.which(name, path=environ.get("PATH")))), None)
+
+
+CHROMIUM = find_browser()
 FLAGS = (
     "--headless",
     "--no-sandbox",

@@ -76,3 +76,77 @@ def test_the_sealing_key_is_private_and_a_readable_or_linked_one_is_replaced(tmp
     resealed = files.seal(b"payload", "entry")
     assert not key_file.is_symlink() and files.unseal(resealed, "entry") == b"payload"
     assert planted.read_bytes() == b"k" * 32
+
+
+def test_file_sha256_is_the_digest_of_the_bytes_on_every_supported_python(tmp_path):
+    """hashlib.file_digest is Python 3.11+; the package supports 3.10 (mypy found the call, checked as 3.10)."""
+    import hashlib
+
+    path = tmp_path / "blob.bin"
+    data = bytes(range(256)) * 5000  # more than one block
+    path.write_bytes(data)
+    assert files.file_sha256(path) == hashlib.sha256(data).hexdigest()
+
+
+# ---------------------------------------------------------------- user-named outputs (-o, --out)
+
+
+def device_node(path: Path) -> Path:
+    """A character device at ``path`` (the same device as /dev/null); skipped where this user cannot make one."""
+    try:
+        os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except PermissionError:
+        pytest.skip("making a device node needs CAP_MKNOD")
+    return path
+
+
+@pytest.mark.parametrize("kind", ["FIFO", "character device", "directory", "link to a FIFO", "link to a directory"])
+def test_an_output_that_is_no_regular_file_is_refused_and_left_as_it_is(tmp_path, kind):
+    """``browse -o /dev/full`` as root replaced the device node with the page; ``-o`` on a FIFO replaced the FIFO (its
+    reader got 0 bytes)."""
+    target = tmp_path / "out.html"
+    if "FIFO" in kind:
+        os.mkfifo(tmp_path / "fifo")
+    if kind == "character device":
+        device_node(target)
+    elif kind == "directory" or kind == "link to a directory":
+        (tmp_path / "folder").mkdir()
+    if kind == "FIFO":
+        target = tmp_path / "fifo"
+    elif kind == "directory":
+        target = tmp_path / "folder"
+    elif kind.startswith("link"):
+        target.symlink_to(tmp_path / ("fifo" if "FIFO" in kind else "folder"))
+    before = os.lstat(target)
+    with pytest.raises(OSError, match=r"not a regular file|a link to a"):
+        files.write_output(target, "<html>")
+    after = os.lstat(target)
+    assert (after.st_mode, after.st_ino) == (before.st_mode, before.st_ino)
+    assert [path.name for path in tmp_path.iterdir() if path.name.endswith(".tmp")] == []
+
+
+def test_an_output_that_is_an_input_of_the_command_is_refused(tmp_path):
+    results = tmp_path / "run" / "2026_results.json"
+    results.parent.mkdir()
+    results.write_text('{"results": {}}')
+    linked = tmp_path / "linked.json"
+    os.link(results, linked)
+    for target in (results, tmp_path / "run" / ".." / "run" / "2026_results.json", linked):
+        with pytest.raises(OSError, match=r"is an input of this command"):
+            files.write_output(target, "<html>", inputs=[results])
+    with pytest.raises(OSError, match=r"is an input of this command"):
+        files.write_outputs({tmp_path / "a.html": "a", results: "b"}, inputs=[results])
+    assert results.read_text() == '{"results": {}}' and not (tmp_path / "a.html").exists()
+
+
+def test_a_regular_file_a_new_path_or_a_link_to_a_file_is_replaced_whole(tmp_path):
+    other = tmp_path / "other.html"
+    other.write_text("kept")
+    (tmp_path / "link.html").symlink_to(other)
+    (tmp_path / "old.html").write_text("old")
+    for name in ("new.html", "old.html", "link.html", "dangling.html"):
+        if name == "dangling.html":
+            (tmp_path / name).symlink_to(tmp_path / "nowhere")
+        files.write_output(tmp_path / name, "<html>")
+        assert not (tmp_path / name).is_symlink() and (tmp_path / name).read_text() == "<html>"
+    assert other.read_text() == "kept"

@@ -233,3 +233,123 @@ def test_a_checkpoint_carrying_its_trained_vision_tower_keeps_it(tmp_path, cache
     converted = LlavaForConditionalGeneration.from_pretrained(llava_original.converted(folder)).state_dict()
     for name in ("encoder.layers.0.self_attn.q_proj.weight", "embeddings.class_embedding"):
         assert torch.equal(converted[f"model.vision_tower.{name}"], tower[f"vision_model.{name}"] + 1.0)
+
+
+# ---------------------------------------------------------------- damaged checkpoints, in one line
+
+
+def _truncate(path):
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+
+
+def _sharded(folder):
+    """The tiny checkpoint as two safetensors shards and their index, as large checkpoints are published."""
+    from safetensors.torch import save_file
+
+    weights = load_file(folder / "model.safetensors")
+    names = sorted(weights)
+    shards = {"model-00001-of-00002.safetensors": names[::2], "model-00002-of-00002.safetensors": names[1::2]}
+    for shard, keys in shards.items():
+        save_file({key: weights[key] for key in keys}, folder / shard, metadata={"format": "pt"})
+    (folder / "model.safetensors").unlink()
+    index = {"metadata": {}, "weight_map": {key: shard for shard, keys in shards.items() for key in keys}}
+    (folder / "model.safetensors.index.json").write_text(json.dumps(index))
+
+
+DAMAGES = {
+    "a truncated safetensors file": (
+        lambda folder: _truncate(folder / "model.safetensors"),
+        "model.safetensors: truncated",
+    ),
+    "a half-copied folder (a shard missing)": (
+        lambda folder: (_sharded(folder), (folder / "model-00002-of-00002.safetensors").unlink()),
+        "model-00002-of-00002.safetensors is missing (named by model.safetensors.index.json",
+    ),
+    "a half-copied folder (no tokenizer)": (
+        lambda folder: (folder / "tokenizer.json").unlink(),
+        "no tokenizer",
+    ),
+    "a bad config.json": (
+        lambda folder: (folder / "config.json").write_text('{"model_type": "llava", '),
+        "config.json: not valid JSON",
+    ),
+    "missing weights": (lambda folder: (folder / "model.safetensors").unlink(), "no weights"),
+}
+
+
+@pytest.mark.parametrize("damage", list(DAMAGES))
+@pytest.mark.parametrize("model", ["llava", "llava_hf"])
+def test_a_damaged_checkpoint_is_named_in_one_line_before_the_run(tmp_path, capsys, monkeypatch, damage, model):
+    """A truncated or half-copied checkpoint, a bad config.json or missing weights printed lmms-eval's traceback,
+    whose last line named no file."""
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")  # the official data is a hub download, checked first
+    folder = build_tiny_llava(tmp_path / "tiny")
+    damaging, expected = DAMAGES[damage]
+    damaging(folder)
+    capsys.readouterr()  # what building the checkpoint printed
+    arguments = f"pretrained={folder},device_map=cpu" + (",device=cpu" if model == "llava_hf" else "")
+    code = cli.main(["--model", model, "--model_args", arguments, "--tasks", "nleye_triplet", "--limit", "1"])
+    printed = capsys.readouterr()
+    assert code == 2 and "Traceback" not in printed.err + printed.out
+    (line,) = printed.err.strip().splitlines()
+    assert line.startswith(f"abductive-eval: {model}: {folder}") and expected in line, line
+
+
+def test_a_damaged_original_checkpoint_is_named_in_one_line(original, tmp_path, cache):
+    folder = tmp_path / "original"
+    shutil.copytree(original, folder)
+    _truncate(sorted(folder.glob("pytorch_model*.bin"))[-1])  # the LLaVA code base saves PyTorch shards
+    with pytest.raises(ModelArgumentError, match=r"^llava: .*pytorch_model.*\.bin: truncated or damaged"):
+        Llava.preflight({"pretrained": str(folder)})
+
+
+def test_a_load_failure_the_checks_miss_is_one_line_naming_the_folder(tmp_path, capsys, monkeypatch):
+    """Past the checks (here a weight of the wrong shape), loading still ends in one line naming the folder."""
+    from safetensors.torch import save_file
+
+    folder = build_tiny_llava(tmp_path / "tiny")
+    weights = load_file(folder / "model.safetensors")
+    name = next(key for key, value in weights.items() if value.ndim == 2)
+    weights[name] = torch.zeros(3, 3)
+    save_file(weights, folder / "model.safetensors", metadata={"format": "pt"})
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
+    capsys.readouterr()
+    code = cli.main(
+        [
+            "--model",
+            "llava",
+            "--model_args",
+            f"pretrained={folder},device_map=cpu",
+            "--tasks",
+            "nleye_triplet",
+            "--limit",
+            "1",
+            "--output_path",
+            str(tmp_path / "out"),
+        ]
+    )
+    printed = capsys.readouterr()
+    assert code == 1 and "Traceback" not in printed.err + printed.out, printed.err[-3000:]
+    assert f"abductive-eval: evaluation failed: llava: cannot load {folder}" in printed.err
+
+
+def test_an_interrupted_conversion_is_cleaned_up_on_the_next_run(original, cache):
+    """``kill -9`` during a conversion left its hidden temporary folder for good."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    script = (
+        "import os, signal, sys; from pathlib import Path; from abductive_tasks.models import llava_original as o\n"
+        "def killed(folder, config, tower, out):\n"
+        "    (Path(out) / 'model.safetensors').write_bytes(b'half'); os.kill(os.getpid(), signal.SIGKILL)\n"
+        "o.write_conversion = killed\n"
+        f"o.converted(Path({str(original)!r}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], env={**os.environ}, capture_output=True, timeout=300)
+    assert done.returncode == -signal.SIGKILL
+    assert [path.name for path in (cache / "llava_converted").iterdir() if path.name.startswith(".")]
+    target = llava_original.converted(original)
+    assert [path.name for path in target.parent.iterdir() if path.is_dir()] == [target.name]

@@ -205,7 +205,7 @@ def test_clip_answers_a_score_matrix_document_with_every_region_inference_cosine
 
 def test_clip_rejects_unknown_crop_mode(clip_dir):
     with pytest.raises(ValueError, match="crops"):
-        ClipScorer(pretrained=str(clip_dir), crops="pad", device="cpu")
+        ClipScorer(pretrained=str(clip_dir), crops="stretch", device="cpu")
 
 
 # ---------------------------------------------------------------- llava_hf_scorer

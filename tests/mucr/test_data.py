@@ -360,6 +360,70 @@ def test_a_deleted_cached_image_brings_back_the_full_read(data_copy, parquet_rea
     assert Path(cold[5]["effect_image"]).is_file()
 
 
+@pytest.fixture
+def warned() -> list[str]:
+    """Messages logged through loguru at WARNING or above during the test."""
+    from loguru import logger
+
+    messages: list[str] = []
+    sink = logger.add(lambda message: messages.append(message.record["message"]), level="WARNING")
+    yield messages
+    logger.remove(sink)
+
+
+def other_pixels(path: Path) -> bytes:
+    """A valid PNG of the same size and mode as ``path``'s, with other pixels."""
+    with Image.open(path) as image:
+        swapped = Image.new(image.mode, image.size, "white" if image.getpixel((0, 0)) != (255, 255, 255) else "black")
+    buffer = io.BytesIO()
+    swapped.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("how", ["overwritten in place", "replaced by a link"])
+def test_an_extracted_image_replaced_in_the_cache_is_rebuilt_with_a_warning_never_used(
+    how, data_copy, parquet_reads, warned
+):
+    """``<ABDUCTIVE_CACHE>/images/<sha256>.png`` is checked against its name on every hit: new pixels planted there
+    (same name, a valid image, the item cache's seal untouched) are never loaded; the image is written again."""
+    root = data_copy / "mucr"
+    cold = load_items(root)
+    planted = Path(cold[5]["effect_image"])
+    original = planted.read_bytes()
+    if how == "overwritten in place":
+        planted.write_bytes(other_pixels(planted))
+    else:
+        elsewhere = planted.with_name("elsewhere.png")
+        elsewhere.write_bytes(other_pixels(planted))
+        planted.unlink()
+        planted.symlink_to(elsewhere)
+    parquet_reads.clear()
+    warm = reload(root)
+    assert warm == cold and parquet_reads == [str(root / PARQUET)] + ["image"] * 24
+    assert not planted.is_symlink() and planted.read_bytes() == original
+    assert [message for message in warned if str(planted) in message and "rewritten" in message]
+
+
+def test_an_extracted_image_replaced_during_a_run_is_refused_when_decoded(data_copy, tmp_path):
+    """Between the load's check and the first decode, pixels planted in the cache are refused, not shown to a model."""
+    from abductive_tasks.inputs.images import clear_cache, load_image
+
+    image = Path(load_items(data_copy / "mucr")[0]["cause_image"])
+    clear_cache()
+    image.write_bytes(other_pixels(image))
+    with pytest.raises(ValueError, match=r"changed since it was written"):
+        load_image(str(image))
+
+
+def test_materialising_over_a_planted_entry_writes_the_true_bytes(tmp_path, warned):
+    encoded = Path(load_items(SAMPLE_ROOT / "mucr")[0]["cause_image"]).read_bytes()
+    target = tmp_path / "images" / (hashlib.sha256(encoded).hexdigest() + ".png")
+    target.parent.mkdir()
+    target.write_bytes(other_pixels(Path(load_items(SAMPLE_ROOT / "mucr")[0]["cause_image"])))
+    assert materialise_image(encoded, tmp_path / "images") == str(target)
+    assert target.read_bytes() == encoded and [message for message in warned if "rewritten" in message]
+
+
 @pytest.mark.parametrize("content", [b"", b"{not json", b"[]", b'{"stamp": 1}', "half"])
 def test_a_corrupt_cache_file_is_ignored_and_rewritten(content, data_copy, tmp_path, parquet_reads):
     root = data_copy / "mucr"

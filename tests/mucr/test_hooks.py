@@ -340,9 +340,9 @@ def _task_config(path: Path) -> dict:
 TASKS = {
     f"mucr_{level}{form}": (spec, aggregation, version)
     for level, spec, aggregation, version in (
-        ("c2e", hooks.C2E, "aggregate_c2e", 3.5),  # reading rounds 4-10, shared draws
-        ("e2c", hooks.E2C, "aggregate_e2c", 3.5),
-        ("cue", hooks.CUE, "aggregate_cue", 3.5),
+        ("c2e", hooks.C2E, "aggregate_c2e", 3.6),  # reading rounds 4-11, shared draws
+        ("e2c", hooks.E2C, "aggregate_e2c", 3.6),
+        ("cue", hooks.CUE, "aggregate_cue", 3.6),
         ("exp", hooks.EXP_OWN, "aggregate_exp_own", 4.0),  # Eq. 5: the model's own picks
         ("exp_gold", hooks.EXP, "aggregate_exp", 4.0),  # the former gold-conditioned mucr_exp
     )

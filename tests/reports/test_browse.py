@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import re
@@ -19,7 +20,7 @@ from abductive_tasks.inputs.data import SAMPLE_ROOT
 from abductive_tasks.reports import browse, report, thumbnails
 from abductive_tasks.reports.diff import disagreements
 
-from helpers.pages import CHROMIUM, chromium_dom, page_data
+from helpers.pages import CHROMIUM, MISSING, chromium_dom, page_data
 
 STAMP = "20260101_000000"
 IMAGES = [str(SAMPLE_ROOT / "nleye" / "images" / "1" / name) for name in ("premise.png", "hypothesis1.png")]
@@ -335,8 +336,8 @@ def test_a_reply_cannot_break_out_of_the_page(tmp_path):
 
 @pytest.mark.e2e
 def test_chromium_draws_the_first_cards_then_more_and_shows_a_hostile_reply_as_text(tmp_path):
-    if not CHROMIUM.exists():
-        pytest.skip("headless-browser test: /usr/bin/chromium is missing (apt-get install -y chromium)")
+    if CHROMIUM is None:
+        pytest.skip(MISSING)
     hostile = '</script><img src=x onerror="document.title=1">'
     lines = [triplet_line(doc_id, hostile if doc_id == 0 else "1", 1, "parsed") for doc_id in range(60)]
     items = browse.read_items(browse.find_results(write_run(tmp_path / "run", "m", lines, [])))
@@ -376,7 +377,13 @@ def test_diff_lists_the_documents_where_two_runs_disagree(two_runs, tmp_path, ca
 def test_show_prints_the_summary_of_a_past_run(two_runs, capsys):
     assert main(["show", str(two_runs[0])]) == 0
     run = json.loads((two_runs[0] / f"{STAMP}_results.json").read_text())
-    assert capsys.readouterr().out == report.summary(run, report.suite_headline(), two_runs[0]) + "\n"
+    summary, _, provenance = capsys.readouterr().out.rpartition("\n\nRun ")
+    assert summary + "\n" == report.summary(run, report.suite_headline(), two_runs[0]) + "\n"
+    assert provenance.splitlines() == [  # a run written by hand: what abductive-eval and lmms-eval record is absent
+        "2026-01-01; abductive-tasks not recorded, lmms-eval not recorded",
+        "Data: not recorded (runs of abductive-eval record it)",
+        "Model: model-a; weights not recorded; judge: not recorded",
+    ]
 
 
 def test_a_run_without_samples_or_results_is_one_line(two_runs, tmp_path, capsys):
@@ -442,3 +449,132 @@ def test_a_closed_pipe_ends_the_output_without_a_traceback(two_runs):
     process.stdout.close()  # the reader (`| head`) is gone before the first line
     _, error = process.communicate(timeout=120)
     assert b"Traceback" not in error and b"BrokenPipeError" not in error, error.decode()
+
+
+@pytest.mark.parametrize("target", ["its own results", "its own samples", "the other run's samples", "a FIFO"])
+def test_browse_and_diff_never_overwrite_their_inputs_or_what_is_no_regular_file(two_runs, tmp_path, capsys, target):
+    """``-o`` naming the run's own ``_results.json`` overwrote it, with exit 0; ``-o`` on a FIFO replaced it."""
+    a, b = two_runs
+    paths = {
+        "its own results": a / f"{STAMP}_results.json",
+        "its own samples": a / f"{STAMP}_samples_nleye_triplet.jsonl",
+        "the other run's samples": b / f"{STAMP}_samples_nleye_pairs.jsonl",
+        "a FIFO": tmp_path / "page.fifo",
+    }
+    if target == "a FIFO":
+        os.mkfifo(paths[target])
+    state = lambda: {  # noqa: E731
+        path: (os.lstat(path).st_mode, path.read_bytes() if path.is_file() else b"")
+        for path in paths.values()
+        if os.path.lexists(path)
+    }
+    before = state()
+    commands = [["diff", str(a), str(b), "-o", str(paths[target])]]
+    if target != "the other run's samples":
+        commands.append(["browse", str(a), "-o", str(paths[target])])
+    for command in commands:
+        assert main(command) == 1, command
+        (line,) = capsys.readouterr().err.splitlines()
+        assert f"cannot write {paths[target]}" in line
+        assert ("an input of this command" if target != "a FIFO" else "a FIFO, not a regular file") in line
+    assert state() == before
+
+
+COMPOSITE_TASKS = ("mucr_c2e", "mucr_e2c", "mucr_cue", "nleye_triplet_combined", "nleye_pairs_combined")
+
+
+@pytest.mark.e2e
+def test_browse_diff_and_the_ui_show_the_composite_the_model_was_sent(tmp_path, monkeypatch, capsys):
+    """On composite tasks the page shows the one image the model got, drawn again from the samples by the task's own
+    functions: pixel for pixel what its doc_to_visual hook returns; separate-image tasks show their images apart."""
+    from importlib import import_module
+
+    from abductive_tasks.reports import composites
+    from abductive_tasks.reports.lmms_tools import sample_picture, sample_view
+    from abductive_tasks.runs import catalog
+
+    from helpers.runs import abductive_eval
+
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
+    output = tmp_path / "run"
+    tasks = [*COMPOSITE_TASKS, "mucr_c2e_split", "nleye_triplet"]
+    run = abductive_eval(["--model", "dumb_pixel", "--tasks", ",".join(tasks), "--log_samples"], output)
+    assert run.returncode == 0, run.stderr[-2000:]
+
+    def hook(task: str, key: str):
+        module, _, name = str(catalog.config(catalog.index()[task][1])[key]).rpartition(".")
+        return getattr(import_module(module), name)
+
+    items = browse.read_items(browse.find_results(output))
+    for task in COMPOSITE_TASKS:
+        docs = hook(task, "process_docs")(None)
+        ours = [item for item in items if item.task == task]
+        assert ours and all(item.composite is not None for item in ours)
+        for item in ours[:4]:
+            (sent,) = hook(task, "doc_to_visual")(docs[item.doc_id])
+            drawn = item.composite.draw()
+            assert drawn.size == sent.size and drawn.tobytes() == sent.tobytes(), (task, item.doc_id)
+    assert all(item.composite is None for item in items if item.task in ("mucr_c2e_split", "nleye_triplet"))
+
+    page = tmp_path / "items.html"
+    assert main(["browse", str(output), "-o", str(page)]) == 0
+    assert "composites the model was sent: 84 shown (84 drawn" in capsys.readouterr().out
+    cards = {(card["task"], card["doc"]): card for card in page_data(page.read_text())["cards"]}
+    ((role, name, image),) = cards["mucr_c2e", 0]["images"]
+    assert role == "one image sent, left to right: cause, option 1, option 2, option 3, option 4" and image is not None
+    assert [role for role, _, _ in cards["nleye_triplet_combined", 0]["images"]] == [
+        "one image sent, left to right: premise, hypothesis 1, hypothesis 2"
+    ]
+    assert [role for role, _, _ in cards["mucr_c2e_split", 0]["images"]][:2] == ["cause", "option 1"]
+
+    # past the budget a composite document shows its parts, each saying so; a cached composite costs nothing
+    found = composites.pictures([item.composite for item in items if item.composite], budget=0)
+    assert found.reused == 84 and found.left == 0 and found.decoded == 0
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cold"))
+    monkeypatch.setattr(thumbnails, "DECODE_BUDGET_PX", 0)
+    assert main(["diff", str(output), str(output), "-o", str(tmp_path / "diff.html")]) == 0  # no disagreement
+    rows = [{"item": item, "answers": [item], "statuses": [item.status]} for item in items if item.task == "mucr_cue"]
+    cold = browse.render("cold", ["dumb_pixel"], rows, page_size=1)
+    assert cold.composites.decoded == 1 and cold.composites.left == 11
+    drawn_cards = page_data(cold.html)["cards"]
+    assert [role for role, _, _ in drawn_cards[1]["images"]] == [
+        "cause (part 1 of the one image sent)",
+        "effect (part 2 of the one image sent)",
+    ]
+
+    # show: what the run is a run of, as abductive-eval recorded it in the results JSON
+    from abductive_tasks.reports.leaderboard.cells import data_key
+    from abductive_tasks.runs.identity import data_fingerprint, package_versions
+
+    assert main(["show", str(output)]) == 0
+    shown = capsys.readouterr().out.splitlines()
+    versions = package_versions()
+    assert re.fullmatch(
+        rf"Run \d{{4}}-\d\d-\d\d; abductive-tasks {versions['abductive-tasks']}, lmms-eval {versions['lmms-eval']}",
+        shown[-5],
+    )
+    assert shown[-4:] == [
+        f"Data, MuCR: embedded sample, fingerprint {data_key(data_fingerprint('mucr', 'sample'))} "
+        "(1 annotation file, 0 images)",
+        f"Data, NL-Eye: embedded sample, fingerprint {data_key(data_fingerprint('nleye', 'sample'))} "
+        "(1 annotation file, 36 images)",
+        "Model: dumb_pixel; no weights; judge: none",
+        "Task versions: " + ", ".join(f"{task} {catalog.metadata(task)['version']}" for task in sorted(tasks)),
+    ]
+
+    # the ui's media route and badges
+    line = json.loads(next(output.rglob("*_samples_mucr_c2e.jsonl")).read_text().splitlines()[0])
+    content, _ = sample_picture("mucr_c2e", line)
+    from PIL import Image
+
+    served = Image.open(io.BytesIO(content)).convert("RGB")
+    (sent,) = hook("mucr_c2e", "doc_to_visual")(hook("mucr_c2e", "process_docs")(None)[line["doc_id"]])
+    assert served.tobytes() == sent.convert("RGB").tobytes()
+    assert sample_view("mucr_c2e", line)["images"].startswith("one image sent, left to right: cause, option 1")
+
+
+def test_pages_go_to_the_runs_folder_by_default(two_runs, capsys):
+    a, b = two_runs
+    assert main(["browse", str(a)]) == 0 and (a / "items.html").is_file()
+    assert main(["diff", str(a), str(b), "-o"]) == 0 and (a / "diff.html").is_file()
+    assert f"{a / 'items.html'}: 5 documents" in capsys.readouterr().out

@@ -742,3 +742,100 @@ def test_a_cell_whose_descriptions_changed_since_its_run_is_stale(tmp_path, monk
     board = collect(results, Suite())
     assert board.cell("m", "nleye_triplet") == "stale"
     assert any("the descriptions by m changed" in note for note in board.notes)
+
+
+def test_a_folder_without_runs_is_said_in_one_line_and_no_report_is_written(tmp_path, capsys):
+    """``leaderboard`` on an empty folder wrote an empty report without saying so."""
+    assert main([str(tmp_path)]) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert (
+        line.startswith(f"abductive-eval leaderboard: no finished run under {tmp_path}") and "nothing written" in line
+    )
+    assert not (tmp_path / "leaderboard").exists()
+
+
+@pytest.mark.parametrize("kind", ["a FIFO", "a directory"])
+def test_the_report_never_replaces_what_is_no_regular_file(tmp_path, capsys, kind):
+    write_spec(tmp_path, "m")
+    write_logged_run(tmp_path, "m", triplet_records(20))
+    out = tmp_path / "leaderboard"
+    out.mkdir()
+    (os.mkfifo if kind == "a FIFO" else os.mkdir)(out / "leaderboard.html")
+    assert main([str(tmp_path)]) == 1
+    assert f"{kind}, not a regular file" in capsys.readouterr().err
+    assert sorted(path.name for path in out.iterdir()) == ["leaderboard.html"]
+
+
+def test_the_report_says_where_its_numbers_come_from_and_marks_another_data_version(tmp_path):
+    """Header block: the dates, the package versions, each benchmark's data versions with their sources and
+    fingerprints and the rows on each; footnote: task versions, each model's weights and judge; the cells on the
+    other data version marked in the tables, the plots' bars and leaderboard.json."""
+    import shutil
+
+    from abductive_tasks.inputs.data import SAMPLE_ROOT
+    from abductive_tasks.reports.leaderboard.cells import data_key
+    from abductive_tasks.reports.leaderboard.render import headline_panels
+    from abductive_tasks.runs.identity import data_fingerprint
+
+    copy = tmp_path / "copies" / "nleye-v2"
+    shutil.copytree(SAMPLE_ROOT, copy)
+    with next((copy / "nleye").glob("*.csv")).open("a") as annotations:
+        annotations.write("\n")  # another version of the annotations
+    data = {"a": data_fingerprint("nleye", "sample"), "b": data_fingerprint("nleye", str(copy))}
+    results = tmp_path / "results"
+    weights = {
+        "m1": {},
+        "m2": {"name": "llava-1.5-7b-hf", "sha256": "c" * 64},
+        "m3": {"name": "o/m", "revision": "d" * 40},
+    }
+    for model, which in (("m1", "a"), ("m2", "a"), ("m3", "b")):
+        record = identity() | {"data": {"nleye": data[which]}}
+        if model == "m2":
+            record["judge"] = {"url": "http://127.0.0.1:9/v1", "model_version": "Qwen/Qwen2.5-72B-Instruct"}
+        Record(record, None, TASKS, model, "spec.yaml", weights=weights[model]).write(results / model / SPEC_RECORD)
+        folder = results / model / RUNS_DIR / "20261128_101500"
+        Record(record, None, TASKS, model, "spec.yaml", 0).write(folder / RUN_RECORD)
+        path = folder / "dummy" / "20261128_101500_results.json"
+        path.parent.mkdir(parents=True)
+        values = {"nleye_triplet": triplet(0.25, 0.5), "nleye_pairs": {"order_faithful_acc,none": 0.75}}
+        path.write_text(json.dumps(results_file(values)))
+        for task, task_values in values.items():
+            write_samples(path, task, headline_records(task, task_values))
+    written = write_report(results, suite=Suite())
+    page, markdown = written["html"].read_text(), written["markdown"].read_text()
+    key_a, key_b = data_key(data["a"]), data_key(data["b"])
+    header = markdown.split("Our runs:")[0]
+    assert re.search(
+        r"Built \d{4}-\d\d-\d\d \d\d:\d\d UTC; runs 2026-11-28; abductive-tasks \S+, lmms-eval \S+\.", header
+    )
+    assert (
+        f"Data, NL-Eye: data A: embedded sample, fingerprint {key_a} (1 annotation file, 36 images) — m1, m2; "
+        f"data B: {copy}, fingerprint {key_b} (1 annotation file, 36 images) — m3." in header
+    )
+    footnote = markdown.split("Not shown")[0].split("|\n\n")[-1]
+    assert f"nleye_triplet {VERSION['nleye_triplet']}" in footnote
+    assert "m1 (dummy: no weights; judge: none)" in footnote
+    assert f"m2 (dummy: weights llava-1.5-7b-hf sha256:{'c' * 12}; judge: Qwen/Qwen2.5-72B-Instruct)" in footnote
+    assert f"m3 (dummy: weights o/m@{'d' * 12}; judge: none)" in footnote
+    rows = {row[1]: row for row in markdown_rows(markdown) if row[1] in ("m1", "m2", "m3")}
+    column = next(index for index, name in enumerate(markdown_rows(markdown)[0]) if name.startswith("nleye_triplet"))
+    assert rows["m1"][column].endswith("(data A)") and rows["m3"][column].endswith("(data B)")
+    assert key_a in page and key_b in page and "(data B)" in page and f"data B: {copy}" in page
+    board = collect(results, Suite())
+    bars = {bar.model: bar.data for bar in headline_panels(board, statistics(board))[0].bars}
+    assert bars == {"m1": "data A", "m2": "data A", "m3": "data B"}
+    saved = json.loads(written["json"].read_text())
+    assert saved["cells"]["m3"]["nleye_triplet"]["data_label"] == "data B"
+    (version_b,) = [entry for entry in saved["provenance"]["data"]["nleye"] if entry["label"] == "data B"]
+    assert version_b["hashes"] == {name: data["b"][name] for name in ("annotations_sha256", "images_sha256")}
+    assert version_b["models"] == ["m3"] and saved["provenance"]["runs"] == ["2026-11-28", "2026-11-28"]
+    # show of one of these runs says the same, from the batch's records
+    from abductive_tasks.reports.leaderboard.provenance import run_lines
+
+    path = next((results / "m2").rglob("*_results.json"))
+    lines = run_lines(json.loads(path.read_text()), path)
+    assert lines[1] == f"Data, NL-Eye: embedded sample, fingerprint {key_a} (1 annotation file, 36 images)"
+    assert (
+        lines[2]
+        == f"Model: dummy (response=1); weights llava-1.5-7b-hf sha256:{'c' * 12}; judge: Qwen/Qwen2.5-72B-Instruct"
+    )

@@ -59,6 +59,27 @@ def test_a_sample_without_readable_images_has_no_picture(tmp_path):
     assert sample_picture("nleye_triplet", {"doc_id": 0, "input_media": [str(tmp_path / "broken.png")]}) is None
 
 
+def test_the_media_route_serves_images_only_from_the_results_and_data_folders(tmp_path, monkeypatch):
+    """A samples file can name any path in ``input_media``: only images inside the folder the ui serves or a data
+    folder (the embedded sample, ``ABDUCTIVE_DATA``, the extracted-image cache) are drawn."""
+    import shutil
+
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+    results, data, elsewhere = tmp_path / "results", tmp_path / "data", tmp_path / "private"
+    for folder in (results, data, elsewhere):
+        folder.mkdir()
+        shutil.copy(NLEYE_1[0], folder / "picture.png")
+    (results / "linked.png").symlink_to(elsewhere / "picture.png")
+    line = lambda path: {"doc_id": 0, "input_media": [str(path)]}  # noqa: E731
+    assert sample_picture("nleye_triplet", line(NLEYE_1[0]), [results]) is not None  # the embedded sample
+    assert sample_picture("nleye_triplet", line(results / "picture.png"), [results]) is not None
+    for outside in (elsewhere / "picture.png", results / "linked.png", results / ".." / "private" / "picture.png"):
+        assert sample_picture("nleye_triplet", line(outside), [results]) is None, outside
+    assert sample_picture("nleye_triplet", line(data / "picture.png"), [results]) is None
+    monkeypatch.setenv("ABDUCTIVE_DATA", str(data))
+    assert sample_picture("nleye_triplet", line(data / "picture.png"), [results]) is not None
+
+
 def test_ui_without_fastapi_says_what_to_install_in_one_line(monkeypatch, capsys):
     real = lmms_tools.importlib.util.find_spec
     monkeypatch.setattr(
@@ -93,9 +114,14 @@ def test_power_gives_our_tasks_sizes(command):
         check=True,
     )
     sizes = re.findall(r"^  (\w+):\n    Sample size: +n = (\d+)$", completed.stdout, re.M)
-    assert sizes == [("dve_cls", "17"), ("nleye_triplet", "24")] and "Unresolved task names" not in completed.stdout
+    assert "Unresolved task names" not in completed.stdout
     if command[0] == ABDUCTIVE_EVAL:
+        # the units the metrics resample (12 NL-Eye items of 24 documents, 6 DVE pairs of 17), said in one line
+        assert sizes == [("dve_cls", "6"), ("nleye_triplet", "12")]
+        assert completed.stdout.rstrip().splitlines()[-1].startswith("abductive-tasks: n counts each of our tasks'")
         assert "DEBUG" not in completed.stderr  # --verbosity WARNING (its default) holds
+    else:
+        assert sizes == [("dve_cls", "17"), ("nleye_triplet", "24")]  # plain lmms-eval counts documents
 
 
 def free_port() -> int:

@@ -19,10 +19,10 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from helpers.pages import CHROMIUM, MISSING
 from helpers.runs import OFFLINE
 
 ABDUCTIVE_EVAL = str(Path(sys.executable).with_name("abductive-eval"))
-CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -220,6 +220,77 @@ def test_the_folder_to_serve_is_an_argument(tmp_path):
     assert missing.returncode == 2 and missing.stderr == f"abductive-eval ui: {tmp_path / 'nowhere'} is not a folder\n"
 
 
+BROWSER_RECORDER = """import json, os, stat, sys
+from urllib.parse import unquote, urlsplit
+opened = sys.argv[1]
+path = unquote(urlsplit(opened).path)
+status = os.stat(path)
+record = {"argv": sys.argv, "mode": stat.S_IMODE(status.st_mode), "owner": status.st_uid, "text": open(path).read()}
+with open(os.environ["RECORD"], "w") as out:
+    json.dump(record, out)
+"""
+
+
+def test_the_browser_gets_no_token_on_its_command_line_and_no_log_line_holds_it(tmp_path):
+    """``abductive-eval ui`` handed the token URL to the browser as an argument (any local user reads it with ``ps``),
+    and its access log printed it again: the browser now opens a redirect file only its owner can read, as Jupyter
+    does, and the token is printed once, in the address to open."""
+    import httpx
+
+    pytest.importorskip("fastapi")
+    recorder, record = tmp_path / "browser.py", tmp_path / "opened.json"
+    recorder.write_text(f"#!{sys.executable}\n{BROWSER_RECORDER}")  # $BROWSER names one program
+    recorder.chmod(0o755)
+    port = free_port()
+    output: list[str] = []
+    environment = {**os.environ, **OFFLINE, "BROWSER": str(recorder), "RECORD": str(record)}
+    environment.pop("DISPLAY", None)
+    process = subprocess.Popen(
+        [ABDUCTIVE_EVAL, "ui", str(tmp_path), "--port", str(port)],
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    threading.Thread(target=lambda: output.extend(process.stdout), daemon=True).start()
+    try:
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline and not record.exists() and process.poll() is None:
+            time.sleep(0.5)
+        opened = json.loads(record.read_text())
+        token = re.search(r"token=([\w-]+)", opened["text"])[1]
+        assert not [word for word in opened["argv"] if token in word]
+        assert opened["mode"] == 0o600 and opened["owner"] == os.getuid()
+        assert f"http://127.0.0.1:{port}/?token={token}" in opened["text"]
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{base}/health", params={"token": token}).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.5)
+        for path in ("/", "/logs/runs", "/health"):
+            assert httpx.get(base + path, params={"token": token}).status_code == 200
+        time.sleep(1)
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    printed = "".join(output)
+    assert printed.count(token) == 1 and "GET /logs/runs" in printed  # the access log is there, without the token
+
+
+def test_ui_results_dir_opens_on_that_folder(tmp_path):
+    """``ui RESULTS_DIR`` opened "View Logs" on ``./results/demo/`` inside it, not on the folder it was given."""
+    pytest.importorskip("fastapi")
+    from lmms_eval.tui import server
+
+    from abductive_tasks.compat import ui_bundle
+
+    name, text = ui_bundle(server.STATIC_DIR / "assets")
+    assert 'wp="./"' in text and "results/demo" not in text.split("wp=", 1)[1][:40]
+
+
 # ---------------------------------------------------------------- in a browser
 
 ATTACK_PAGE = """<!doctype html><html><body><pre id="out"></pre><script>
@@ -263,8 +334,8 @@ def chromium_dom(url: str, profile: Path, *flags: str) -> str:
 
 @pytest.fixture
 def chromium():
-    if not CHROMIUM.exists():
-        pytest.skip("headless-browser test: /usr/bin/chromium is missing (apt-get install -y chromium)")
+    if CHROMIUM is None:
+        pytest.skip(MISSING)
     return chromium_dom
 
 
@@ -310,3 +381,13 @@ def test_a_rebound_host_name_is_refused_in_chromium_and_the_own_address_served(u
     assert "Host not allowed" in rebound and "served-run" not in rebound
     own = chromium(f"http://127.0.0.1:{ui.port}/logs/runs?token={ui.token}", tmp_path / "profile-own")
     assert "served-run" in own  # the browser reaches the ui: the refusal above is the ui's
+
+
+def test_the_token_address_opens_the_page_again_after_a_browser_restart(ui, chromium, tmp_path):
+    """After a browser restart (its session cookie gone, its disk cache kept) the token URL opened a blank page from
+    the browser's cache: the page is drawn both times."""
+    url = f"http://127.0.0.1:{ui.port}/?token={ui.token}"
+    profile = tmp_path / "profile"
+    for launch in ("first", "after a restart"):
+        dom = chromium(url, profile, "--virtual-time-budget=5000")
+        assert "View Logs" in dom, (launch, dom[-1500:])

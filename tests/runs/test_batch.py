@@ -21,6 +21,7 @@ from abductive_tasks.reports.leaderboard import main as leaderboard_main
 from abductive_tasks.reports.leaderboard import write_report
 from abductive_tasks.runs.batch import main
 from abductive_tasks.runs.history import Record, scan_runs
+from abductive_tasks.runs.identity import content_digest
 from abductive_tasks.runs.plan import plan
 from abductive_tasks.runs.spec import load_spec
 from abductive_tasks.runs.suite import Suite
@@ -106,6 +107,9 @@ def test_batch_interrupt_resume_failure_and_leaderboard(tmp_path, capsys):
     assert not running_with(str(results / "dumb_pixel"))  # the interrupted evaluation did not outlive the runner
     first = results_files(results)
     assert len(first) == 1
+    interrupted = json.loads((results / "batch_status.json").read_text())  # the stopped model has its entry
+    assert interrupted["dummy"] == {"state": "done", "tasks": dict.fromkeys(tasks, "done")}
+    assert interrupted["dumb_pixel"] == {"state": "interrupted", "tasks": dict.fromkeys(tasks, "interrupted")}
 
     # 2. Resume: dummy is skipped, the broken model is reported and the batch goes on to the tiny LLaVA.
     assert main([str(spec_path)]) == 1
@@ -123,6 +127,12 @@ def test_batch_interrupt_resume_failure_and_leaderboard(tmp_path, capsys):
     assert status["tiny-llava"]["tasks"] == dict.fromkeys(tasks, "done")
     second = results_files(results)
     assert first < second and len(second) == 3
+    llava = Path(load_spec(spec_path).models[3].model_args.split("pretrained=")[1].split(",")[0])
+    assert Record.read(results / "tiny-llava" / "spec_identity.json").weights == {
+        "name": llava.name,
+        "sha256": content_digest(llava),
+    }  # the weights it ran, for the leaderboard's footnote
+    assert Record.read(results / "dummy" / "spec_identity.json").weights == {}
 
     # 3. Rerun of the good models: nothing is recomputed.
     spec = load_spec(spec_path)

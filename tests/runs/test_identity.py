@@ -496,6 +496,47 @@ def test_secrets_are_scrubbed_from_the_cache(tmp_path):
     assert run_cache(root, Replies({})) == ["1", "1", "1"]  # still a working cache
 
 
+def test_purging_an_audit_log_never_writes_through_a_planted_link(tmp_path):
+    """The purge rewrote an audit log through a fixed temporary name (``.<log>.tmp``), following a link planted
+    there."""
+    root = tmp_path / "cache"
+    run_cache(root, Replies({0: "1", 1: FAILED, 2: "2"}))
+    victim = tmp_path / "victim.txt"
+    victim.write_text("kept")
+    for log in root.rglob("*.audit.jsonl"):
+        log.with_name(f".{log.name}.tmp").symlink_to(victim)
+    assert purge_failed_replies(root) == 1
+    assert victim.read_text() == "kept"
+    assert not [line for log in root.rglob("*.audit.jsonl") for line in log.read_text().splitlines() if FAILED in line]
+
+
+def test_a_reply_holding_a_secret_is_not_cached(tmp_path):
+    """The response cache keeps no reply that holds a collected secret (lmms-eval stores every reply in clear, in its
+    ``responses`` table and its audit logs): it is deleted, and asked again next time; the other replies stay."""
+    root = tmp_path / "cache"
+    run_cache(root, Replies({0: "1", 1: f"2, said {SECRET}", 2: "1"}))
+    assert files_holding(root, SECRET) == ["cache.audit.jsonl", "cache.db", "rank_0.audit.jsonl", "rank_0.db"]
+    assert scrub_cache(root, [SECRET]) == 1
+    assert files_holding(root, SECRET) == []
+    again = Replies({0: "x", 1: "2", 2: "x"})
+    assert run_cache(root, again) == ["1", "2", "1"] and again.asked == [1]
+
+
+def test_the_evaluation_caches_no_reply_holding_a_secret_in_the_first_place(tmp_path):
+    """What abductive-eval's lmms-eval writes while it runs: no reply holding a secret, in the database or the audit
+    log, and the model fingerprint (``model_args``) redacted; the cache keys stay lmms-eval's own."""
+    from abductive_tasks.compat import caching_without_secrets
+    from abductive_tasks.runs.secrets import redact_text
+
+    root = tmp_path / "cache"
+    with caching_without_secrets(lambda text: redact_text(text, [SECRET])):
+        answers = run_cache(root, Replies({0: "1", 1: f"2, said {SECRET}", 2: "1"}))
+    assert answers == ["1", f"2, said {SECRET}", "1"]  # the run itself reads the reply as given
+    assert files_holding(root, SECRET) == []
+    again = Replies({0: "x", 1: "2", 2: "x"})
+    assert run_cache(root, again) == ["1", "2", "1"] and again.asked == [1]  # the other replies are hits
+
+
 def test_damaged_cache_files_are_set_aside_and_named(tmp_path):
     root = tmp_path / "cache"
     run_cache(root, Replies({0: "1", 1: "2", 2: "1"}))
@@ -654,3 +695,31 @@ def test_an_edited_file_hash_row_is_not_believed(data_copy, tmp_path):
         connection.execute(f"UPDATE {name} SET sha256 = ? WHERE path = ?", ("0" * 64, str(image.resolve())))
     assert FileHashes(table).sha256(image) != "0" * 64
     assert data_fingerprint("nleye", str(data_copy), FileHashes(table)) == first
+
+
+def test_the_weights_a_model_ran_are_named_by_content_or_by_the_revision_its_cache_resolved(tmp_path, monkeypatch):
+    from huggingface_hub import constants
+
+    from abductive_tasks.runs.identity import content_digest, model_weights
+
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+    local = tmp_path / "tiny-llava"
+    local.mkdir()
+    (local / "model.safetensors").write_bytes(b"weights")
+    assert model_weights(f"pretrained={local},device_map=cpu") == {
+        "name": "tiny-llava",
+        "sha256": content_digest(local),
+    }
+    before = content_digest(local)
+    (local / "model.safetensors").write_bytes(b"other weights")  # replaced at the same path: another digest
+    assert model_weights(f"pretrained={local}")["sha256"] == content_digest(local) != before
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
+    assert model_weights("pretrained=org/model") == {"name": "org/model", "revision": "main"}  # not downloaded yet
+    refs = tmp_path / "hub" / "models--org--model" / "refs"
+    refs.mkdir(parents=True)
+    (refs / "main").write_text("a" * 40)
+    assert model_weights("pretrained=org/model,revision=main") == {"name": "org/model", "revision": "a" * 40}
+    assert model_weights("pretrained=org/model,revision=" + "b" * 40)["revision"] == "b" * 40
+    assert model_weights("model=org/model", served=None)["revision"] == "a" * 40  # lmms-eval's openai/vllm name
+    assert model_weights("model=served-name", served="org/model")["revision"] == "a" * 40  # what vLLM serves
+    assert model_weights("seed=3") == {} and model_weights("") == {}

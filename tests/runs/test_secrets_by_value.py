@@ -60,6 +60,20 @@ def test_secrets_are_collected_from_every_place_by_key_rule_and_from_urls():
     assert redact_text('{"k": "a\\"quoted-secret"}', ['a"quoted-secret']) == '{"k": "[REDACTED]"}'  # as JSON writes it
 
 
+def test_names_outside_the_old_rule_mark_secrets_too():
+    """``hf_auth``, ``db_passwd``, ``ssh_passphrase`` and ``client_credentials`` hold secrets like ``*_token`` does;
+    names that merely contain such a word (``author``, ``auth_mode``) do not."""
+    spec = {
+        "hf_auth": "hfa-123456",
+        "db_passwd": "dbp-123456",
+        "ssh_passphrase": "ssh-123456",
+        "client_credentials": "cc-1234567",
+        "author": "someone-1",
+        "auth_mode": "bearer-1",
+    }
+    assert set(value_secrets(spec)) == {"hfa-123456", "dbp-123456", "ssh-123456", "cc-1234567"}
+
+
 def planted_spec(tmp_path: Path) -> Path:
     url = "https://planted-user:{}@{}.invalid/v1"
     spec = {
@@ -207,6 +221,34 @@ def test_planted_secrets_reach_no_file_console_or_page(tmp_path, capsys, monkeyp
     assert {leak for where, text in served for leak in leaks(text, f"ui: {where}")} == set()
 
 
+def test_an_identity_holds_a_secret_under_no_name_in_clear(tmp_path):
+    """``token: X`` marks X secret; the same X under ``hf_auth`` (outside the name rule), in a URL-less ``env`` value
+    or in ``eval_args`` is hashed too, so ``spec_identity.json`` and ``run_identity.json`` never hold it."""
+    from abductive_tasks.runs.plan import plan
+    from abductive_tasks.runs.secrets import hash_secret
+    from abductive_tasks.runs.spec import load_spec
+    from abductive_tasks.runs.suite import Suite
+
+    spec = {
+        "output_dir": "results",
+        "tasks": ["nleye_triplet"],
+        "env": {"ABDUCTIVE_DATA": "sample", "MIRROR_AUTH_VALUE": ECHOED},
+        "models": [
+            {
+                "name": "echo",
+                "backend": "dummy",
+                "model_args": {"response": "1", "token": ECHOED, "hf_auth": ECHOED},
+                "eval_args": ["--gen_kwargs", f"note={ECHOED}"],
+            }
+        ],
+    }
+    path = tmp_path / "spec.yaml"
+    path.write_text(json.dumps(spec))
+    (model_plan,) = plan(load_spec(path), Suite())
+    written = json.dumps(model_plan.identity)
+    assert ECHOED not in written and written.count(hash_secret(ECHOED)) == 4
+
+
 def test_print_commands_show_a_variable_holding_a_secret_by_reference():
     from abductive_tasks.runs.plan import shell_line
 
@@ -237,3 +279,56 @@ def test_abductive_eval_alone_writes_and_prints_no_secret_it_was_given(tmp_path)
     (results,) = output.rglob("*_results.json")
     assert "access_key=[REDACTED]" in json.loads(results.read_text())["config"]["model_args"]
     assert file_leaks(output, tmp_path) | leaks(run.stdout + run.stderr, "console") == set()
+
+
+ECHOED = "hf-echoed-7Qx2Lm9Vb4Kd"
+SHORT_ENV_SECRET = "zq7Tk"  # in the spec's env: the child's own rule for inherited variables wants 8 characters
+
+
+@pytest.mark.e2e
+def test_a_secret_under_a_second_name_and_in_the_reply_is_in_no_file_of_the_batch_or_the_cache(tmp_path, capsys):
+    """The done-when case of the response cache and the identity files: ``token: X`` marks X secret; ``hf_auth: X``
+    (a name outside the rule) and a reply holding X (lmms-eval's dummy echoes its ``response``) must not leave X in
+    ``spec_identity.json``, ``run_identity.json``, the response cache (``cache.db``, ``*.audit.jsonl``) or anywhere
+    else under the output folder or ``ABDUCTIVE_CACHE``. A secret the batch alone knows by its rule (a short one in
+    the spec's ``env``) is handed to the evaluation, which redacts it too. Run twice: the rerun reads what the first
+    left."""
+    cache = tmp_path / "cache"
+    spec = {
+        "output_dir": "results",
+        "tasks": ["nleye_triplet", "nleye_describe"],  # the describer's replies are stored in ABDUCTIVE_CACHE
+        "limit": 2,
+        "env": {
+            "ABDUCTIVE_DATA": "sample",
+            "ABDUCTIVE_CACHE": str(cache),
+            "ABDUCTIVE_NLEYE_DESCRIBER": "echo",
+            "MY_SERVICE_TOKEN": SHORT_ENV_SECRET,
+        },
+        "models": [
+            {
+                "name": "echo",
+                "backend": "dummy",
+                "model_args": {
+                    "response": f"1 because {ECHOED} and {SHORT_ENV_SECRET}",
+                    "token": ECHOED,
+                    "hf_auth": ECHOED,
+                },
+            }
+        ],
+    }
+    path = tmp_path / "spec.yaml"
+    path.write_text(json.dumps(spec))
+    for _ in range(2):
+        assert batch_main([str(path)]) == 0
+    printed = capsys.readouterr()
+    results = tmp_path / "results"
+    assert list(results.rglob("cache.db")) and list(results.rglob("*.audit.jsonl"))  # lmms-eval's cache was used
+    assert list(results.rglob("spec_identity.json")) and list(results.rglob("run_identity.json"))
+    (description, *_) = (cache / "nleye" / "descriptions" / "echo").glob("*.json")
+    assert "[REDACTED]" in description.read_text()
+    for secret in (ECHOED, SHORT_ENV_SECRET):
+        found = subprocess.run(["grep", "-rl", secret, str(results), str(cache)], capture_output=True, text=True)
+        assert found.stdout == "", f"{secret} is written in clear"
+        assert secret not in printed.out + printed.err
+    (samples,) = results.rglob("*_samples_nleye_triplet.jsonl")
+    assert "1 because [REDACTED] and [REDACTED]" in samples.read_text()

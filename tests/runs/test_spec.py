@@ -82,6 +82,16 @@ def test_user_errors_are_short_without_a_traceback_unless_debug(tmp_path, capsys
     assert "absent.yaml: cannot read the spec (No such file or directory)" in capsys.readouterr().err
 
 
+def test_a_limit_on_the_batch_command_line_points_to_the_spec_key(capsys):
+    for given in (["--limit", "2"], ["--limit=2"]):
+        with pytest.raises(SystemExit) as exited:
+            main(["spec.yaml", *given])
+        assert exited.value.code == 2
+        assert capsys.readouterr().err.splitlines()[-1] == (
+            "abductive-eval batch: error: --limit is a key of the spec, not an option: add `limit: 2` to spec.yaml"
+        )
+
+
 def test_an_unwritable_output_folder_is_one_line(tmp_path, capsys):
     blocked = tmp_path / "a-file"  # a folder cannot be made under a file (whoever runs the test, root too)
     blocked.write_text("")
@@ -200,3 +210,23 @@ def test_the_evaluation_log_never_follows_a_link(tmp_path):
     with pytest.raises(OSError, match="symbolic link"):
         run_child([sys.executable, "-c", "print('hello')"], {}, tmp_path / "eval.log")
     assert victim.read_text() == "precious\n"
+
+
+def test_a_model_name_or_env_name_ending_in_a_newline_is_refused(tmp_path):
+    """``$`` matches before a final newline: ``name: "m\\n"`` was accepted (a folder name with a newline)."""
+    path = tmp_path / "spec.yaml"
+    path.write_text(
+        json.dumps(
+            {
+                "tasks": ["x"],
+                "models": [
+                    {"name": "a", "backend": "dummy"},
+                    {"name": "m\n", "backend": "dummy"},
+                    {"name": "e", "backend": "dummy", "env": {"VAR\n": "1"}},
+                ],
+            }
+        )
+    )
+    spec = load_spec(path)
+    assert [model.name for model in spec.models] == ["a"] and len(spec.invalid) == 2
+    assert "VAR" in spec_error(tmp_path, json.dumps({"tasks": ["x"], "env": {"VAR\n": "1"}, "models": []}))

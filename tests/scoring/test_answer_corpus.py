@@ -4,9 +4,10 @@ Every batch the reader was tuned on reads exactly as pinned: its count of replie
 silent misreads (a value a person does not read) in ``PINNED``, and each of its disagreements with a person in
 ``pinned_readings.yaml``. A change of one reading fails the test of its batch, naming the reply (batch, group, answer,
 what a person reads, what the reader read and what it was pinned to read). The pinned figures meet the protocol's
-targets: the corpus agrees on at least 99%, each blind batch outside ``pending/`` on at least 92% with at most 1%
-silent misreads. The run's terminal summary lists every figure next to the batch's first contact
-(tests/shared/FIRST_CONTACT.md), and every disagreement, also when the tests pass.
+targets: the corpus agrees on at least 99%; each blind batch outside ``pending/`` on at least 95% of its hard replies
+and 99% of the others (realistic), with at most 0.3% silent misreads and no reply without an answer read as a value.
+The run's terminal summary lists every figure next to the batch's first contact (tests/shared/FIRST_CONTACT.md), and
+every disagreement, also when the tests pass.
 
 Every reply also reads exactly as recorded in ``corpus_readings.jsonl``, its reading and status (read, unread,
 request_failed), whatever a person reads: a change of the reader's code that moves no reading on purpose (a
@@ -25,8 +26,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from abductive_tasks.scoring.reading.kinds import AnswerKind, Choice, Label, answer_kind
-from abductive_tasks.scoring.reading.text import is_request_failure
+from abductive_tasks.scoring.reading import AnswerKind, Choice, Label, answer_kind, is_request_failure
 
 SHARED = Path(__file__).parents[1] / "shared"
 CORPUS = SHARED / "answer_corpus.yaml"
@@ -37,8 +37,9 @@ FIRST_CONTACT = SHARED / "FIRST_CONTACT.md"
 PINNED_READINGS = Path(__file__).with_name("pinned_readings.yaml")
 RECORDED_READINGS = Path(__file__).with_name("corpus_readings.jsonl")
 MIN_AGREEMENT = 0.99
-MIN_BLIND_AGREEMENT = 0.92
-MAX_BLIND_SILENT = 0.01
+MIN_BLIND_HARD = 0.95
+MIN_BLIND_REALISTIC = 0.99
+MAX_BLIND_SILENT = 0.003
 # Each batch as the reader reads it after the last change to reading: (replies read as a person reads them, silent
 # misreads). Change a figure only with a change to reading that moves it on purpose, and record the disagreements
 # again (python utils/measure_reading.py --record, see its docstring).
@@ -46,18 +47,19 @@ PINNED = {
     "answer_corpus.yaml": (771, 0),
     "blind_batch_e.yaml": (220, 0),
     "blind_batch_f.yaml": (215, 0),
-    "blind_batch_g.yaml": (203, 1),
-    "blind_batch_h.yaml": (263, 1),
-    "blind_batch_k.yaml": (181, 1),
+    "blind_batch_g.yaml": (204, 0),
+    "blind_batch_h.yaml": (264, 0),
+    "blind_batch_k.yaml": (182, 0),
     "blind_batch_l.yaml": (179, 0),
-    "blind_batch_m.yaml": (204, 1),
-    "blind_batch_n.yaml": (168, 0),
-    "blind_batch_p.yaml": (184, 1),
+    "blind_batch_m.yaml": (209, 0),
+    "blind_batch_n.yaml": (175, 0),
+    "blind_batch_p.yaml": (188, 0),
     "blind_batch_q.yaml": (350, 0),
     "blind_batch_s.yaml": (113, 0),
-    "blind_batch_i.yaml": (175, 3),  # pending/
-    "blind_batch_j.yaml": (180, 3),  # pending/
-    "blind_batch_o.yaml": (173, 2),  # pending/
+    "blind_batch_t.yaml": (247, 0),
+    "blind_batch_i.yaml": (176, 2),  # pending/
+    "blind_batch_j.yaml": (181, 2),  # pending/
+    "blind_batch_o.yaml": (178, 1),  # pending/
 }
 
 
@@ -185,7 +187,7 @@ def _measure_reading():
 def test_every_reply_is_recorded_once():
     recorded = [json.loads(line)["reply"] for line in RECORDED_READINGS.read_text(encoding="utf-8").splitlines()]
     batches = {f"{path.name}/" for path in [CORPUS, *BLIND_BATCHES, *PENDING_BATCHES]}
-    assert len(recorded) == len(set(recorded)) == 3631
+    assert len(recorded) == len(set(recorded)) == 3884
     assert {reply[: reply.index("/") + 1] for reply in recorded} == batches
 
 
@@ -213,13 +215,30 @@ def test_every_reply_reads_as_recorded(path):
     assert len(now) == len(recorded) and sorted(moved) == [], "\n".join(sorted(moved))
 
 
+def hard_flags(path: Path) -> list[bool]:
+    """Whether each case of a batch is hard, in the order of :func:`load_cases`."""
+    groups = yaml.safe_load(path.read_text(encoding="utf-8"))["groups"]
+    return [bool(case.get("hard")) for group in groups for case in group["cases"]]
+
+
 def test_the_pinned_figures_meet_the_protocol_targets():
-    """The corpus agrees on at least 99%; each blind batch outside pending/ on 92% with at most 1% silent misreads."""
+    """The corpus agrees on at least 99%; each blind batch outside pending/ on 95% of its hard replies and 99% of the
+    others, with at most 0.3% silent misreads and no reply without an answer read as a value."""
     sizes = {path.name: len(load_cases(path)) for path in [CORPUS, *BLIND_BATCHES]}
     assert PINNED["answer_corpus.yaml"][0] >= MIN_AGREEMENT * sizes["answer_corpus.yaml"]
+    missed = []
     for path in BLIND_BATCHES:
         agreed, silent = PINNED[path.name]
-        assert agreed >= MIN_BLIND_AGREEMENT * sizes[path.name] and silent <= MAX_BLIND_SILENT * sizes[path.name]
+        cases, hard = read_cases(path), hard_flags(path)
+        for flag, share in ((True, MIN_BLIND_HARD), (False, MIN_BLIND_REALISTIC)):
+            chosen = [case for case, is_hard in zip(cases, hard, strict=True) if is_hard == flag]
+            if sum(reads == read for *_, reads, read in chosen) < share * len(chosen):
+                missed.append(f"{path.name}: {'hard' if flag else 'realistic'} below {share:.0%}")
+        if silent > MAX_BLIND_SILENT * sizes[path.name]:
+            missed.append(f"{path.name}: {silent} silent misreads")
+        if any(reads is None and read is not None for *_, reads, read in cases):
+            missed.append(f"{path.name}: a reply without an answer read as a value")
+    assert missed == []
     assert set(PINNED) == {path.name for path in [CORPUS, *BLIND_BATCHES, *PENDING_BATCHES]}
 
 
@@ -259,6 +278,28 @@ def test_the_tasks_read_replies_with_the_kinds_the_corpus_checks():
     kinds = {group: kind for group, kind, _, _ in CASES}
     for group, kind in used.items():
         assert kinds[group] == kind, group
+    # every blind batch's group is read with the kind of the task whose prompt it answers (PROTOCOL.md, step 3)
+    tasks = {
+        "nleye_triplet_separate": nleye.TRIPLET_ANSWER,
+        "nleye_triplet_combined": nleye.TRIPLET_COMBINED_ANSWER,
+        "nleye_pairs": nleye.PAIRS_ANSWER,
+        "dve_cls": dve.LABEL,
+        "sherlock_rating": sherlock.RATING_ANSWER,
+    }
+    wrong = []
+    for path in [*BLIND_BATCHES, *PENDING_BATCHES]:
+        for group in yaml.safe_load(path.read_text(encoding="utf-8"))["groups"]:
+            kind, prompt = answer_kind(group["kind"], group["params"], group["prompt"]), group["prompt"]
+            texts = group["params"].get("option_texts", [])
+            if prompt == "nleye_triplet_text":
+                task = nleye.triplet_text_answer({"shown_descriptions": texts})
+            elif prompt.startswith("mucr_cue"):
+                task = mucr.cue_answer({"options": texts})
+            else:
+                task = tasks.get(prompt, mucr.FOUR_OPTIONS if prompt.startswith("mucr_") else None)
+            if kind != task:
+                wrong.append(f"{path.name}: {group['name']}")
+    assert wrong == []
     # nleye_triplet_text reads the hypothesis texts it shows as option texts: the blind batches give the writers'
     texts = ["The man's clothes are soaking wet.", "The man is sunbathing on a beach."]
     blind = {group: kind for group, kind, _, _ in load_cases(SHARED / "blind_batch_h.yaml")}

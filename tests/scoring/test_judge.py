@@ -19,7 +19,7 @@ from abductive_tasks.scoring.judge import (
     similarity_unavailable_reason,
     warn_not_configured,
 )
-from abductive_tasks.scoring.reading.kinds import parse_judge_label, parse_judge_score
+from abductive_tasks.scoring.reading import parse_judge_label, parse_judge_score
 
 from helpers.openai_stub import Delay, Fault, OpenAIStub, message_text
 from helpers.tiny_embedder import build_tiny_embedder
@@ -273,3 +273,20 @@ def test_offline_similarity_unavailable_has_a_reason(monkeypatch, tmp_path, warn
     assert "is not a folder" in similarity_unavailable_reason()
     assert offline_similarity("a", ["b"]) is None
     assert any("offline similarity not computed" in message for message in warnings)
+
+
+def test_a_judge_request_or_reply_holding_a_secret_is_not_cached(tmp_path, monkeypatch):
+    """The judge's cache stores the model's reply and the judge's: one that echoes a secret the evaluation knows is
+    not written (it is asked again), the others are."""
+    from abductive_tasks.inputs.files import redacting_writes
+    from abductive_tasks.runs.secrets import redact_text
+    from abductive_tasks.scoring.judge import _ReplyCache
+
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+    cache = _ReplyCache(tmp_path / "judge")
+    with redacting_writes(lambda text: redact_text(text, ["sk-echoed-123456"])):
+        cache.put("a" * 32, {"question": "q", "answer": "the key is sk-echoed-123456"}, "Score: 3")
+        cache.put("b" * 32, {"question": "q", "answer": "an answer"}, "Score: 7")
+    assert cache.get("a" * 32, {"question": "q", "answer": "the key is sk-echoed-123456"}) is None
+    assert cache.get("b" * 32, {"question": "q", "answer": "an answer"}) == "Score: 7"
+    assert not [path for path in tmp_path.rglob("*") if path.is_file() and b"sk-echoed" in path.read_bytes()]

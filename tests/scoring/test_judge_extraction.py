@@ -14,7 +14,7 @@ from abductive_tasks.scoring.judge import (
     extraction_enabled,
     extraction_verdict,
 )
-from abductive_tasks.scoring.reading.kinds import Choice, Label, Score
+from abductive_tasks.scoring.reading import Choice, Label, Score
 
 from helpers.openai_stub import Fault, OpenAIStub, message_text
 

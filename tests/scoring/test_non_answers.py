@@ -11,7 +11,7 @@ import pytest
 from abductive_tasks.dve import hooks as dve
 from abductive_tasks.mucr import hooks as mucr
 from abductive_tasks.nleye import hooks as nleye
-from abductive_tasks.scoring.reading.kinds import AnswerKind
+from abductive_tasks.scoring.reading import AnswerKind
 from abductive_tasks.sherlock import hooks as sherlock
 
 CUE_DOC = {"options": ["heavy rain", "birthday party", "slippery floor", "broken glass"]}

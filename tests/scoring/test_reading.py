@@ -6,8 +6,8 @@ these tests pin the interface and the rules one by one.
 
 import pytest
 
-from abductive_tasks.scoring.reading.kinds import Choice, Label, Score
-from abductive_tasks.scoring.reading.text import is_request_failure
+from abductive_tasks.dve import hooks as dve
+from abductive_tasks.scoring.reading import Choice, Label, Score, is_request_failure
 
 RATE_LIMITED = (
     "[LMMS_EVAL_REQUEST_FAILED after 5 retries] Error code: 429 - Rate limit reached for gpt-4o; retry in 4 s"
@@ -385,6 +385,7 @@ COMBINED = Choice(2, {"middle": 1, "right": 2}, context_images=1)
 FOUR_IMAGES = Choice(4, context_images=1)
 MUCR_OPTIONS = Choice(4, context_images=1, image_numbers=False)
 UPDATE = Label(("strengthener", "weakener"))
+DVE_LABEL = dve.LABEL
 CUE_PHRASES = Choice(4, option_texts=("heavy rain", "birthday party", "slippery floor", "broken glass"))
 PAIRS_SCALE = {"not plausible at all": 1, "slightly plausible": 3, "very plausible": 7}
 
@@ -532,6 +533,10 @@ PAIRS_SCALE = {"not plausible at all": 1, "slightly plausible": 3, "very plausib
         (UPDATE, "weaknr", "weakener"),
         (UPDATE, "weak", "weakener"),
         (UPDATE, "The link is weaker now.", None),
+        # the task's label, whose aliases ("strengthened", "weaken") are close too: they name the same label
+        (DVE_LABEL, "strenghtener", "strengthener"),
+        (DVE_LABEL, "weakner", "weakener"),
+        (DVE_LABEL, "weak", "weakener"),
         (CUE_PHRASES, "heavy rian", None),  # a four-letter word is read as written
         (Choice(2, option_texts=("flood", "drought")), "The floor of the house is wet.", None),
         (Choice(2, option_texts=("earthquake", "drought")), "The cue is earthqake.", 1),

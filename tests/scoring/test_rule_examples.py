@@ -3,8 +3,9 @@
 Each rule (``reading.rules``: statements, verdicts, refusals, doubts; ``reading.mention_tables``: what names an answer)
 carries its examples: an example kind, the reply, and what a person reads in it. The test reads every example through
 its kind, the tasks' own answer kinds, and checks that the rule's pattern matches the reply as the rule sees it (the
-plain text for a mention rule, the text with its mentions marked for the others), so that each example exercises its
-rule.
+plain text for a mention rule, the reply's text for the rules read before mentions are marked (``rules.TEXT_RULES``:
+invented few-shot turns, a lettered list of the labels), the text with its mentions marked for the others), so that
+each example exercises its rule.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ import pytest
 from abductive_tasks.dve import hooks as dve
 from abductive_tasks.mucr import hooks as mucr
 from abductive_tasks.nleye import hooks as nleye
-from abductive_tasks.scoring.reading import rules
-from abductive_tasks.scoring.reading.kinds import Choice
-from abductive_tasks.scoring.reading.mentions import _mark
+from abductive_tasks.scoring.reading import Choice, rules, score_rules
+from abductive_tasks.scoring.reading.mentions import mark
+from abductive_tasks.scoring.reading.table import Rule
 from abductive_tasks.sherlock import hooks as sherlock
 
 # The example kinds a rule's examples name: the tasks' answer kinds
@@ -32,21 +33,27 @@ EXAMPLE_KINDS = {
     "label": dve.LABEL,
     "rating": sherlock.RATING_ANSWER,
 }
-TABLES = [name for name in vars(rules) if name.lstrip("_").isupper()]
+# Every rule table: (module, name) for the upper-case names of the table modules
+TABLES = [
+    (module, name)
+    for module in (rules, score_rules)
+    for name in vars(module)
+    if name.lstrip("_").isupper() and name != "TEXT_RULES"
+]
 
 
 def rule_examples() -> list:
     """(rule's name, rule, is a mention rule, example) for every example of every rule."""
     found = []
-    for table in TABLES:
-        value = getattr(rules, table)
+    for module, table in TABLES:
+        value = getattr(module, table)
         entries = value if isinstance(value, tuple) else (value,)
         for index, rule in enumerate(entries):
-            if isinstance(rule, rules.Rule):
+            if isinstance(rule, Rule):
                 found += [(f"{table}[{index}]", rule, False, example) for example in rule.examples]
     seen = set()
     for name, kind in EXAMPLE_KINDS.items():
-        for index, rule in enumerate(kind._mention_rules):
+        for index, rule in enumerate(kind.mention_rules):
             for example in rule.examples:
                 if example.kind == name and (rule.pattern.pattern, example) not in seen:
                     seen.add((rule.pattern.pattern, example))
@@ -60,16 +67,16 @@ EXAMPLES = rule_examples()
 def test_every_rule_carries_examples():
     missing = [
         f"{table}[{index}]"
-        for table in TABLES
+        for module, table in TABLES
         for index, rule in enumerate(
-            getattr(rules, table) if isinstance(getattr(rules, table), tuple) else (getattr(rules, table),)
+            getattr(module, table) if isinstance(getattr(module, table), tuple) else (getattr(module, table),)
         )
-        if isinstance(rule, rules.Rule) and not rule.examples
+        if isinstance(rule, Rule) and not rule.examples
     ]
     missing += [
         f"mentions of {name}[{index}]"
         for name, kind in EXAMPLE_KINDS.items()
-        for index, rule in enumerate(kind._mention_rules)
+        for index, rule in enumerate(kind.mention_rules)
         if not rule.examples
     ]
     assert missing == []
@@ -94,8 +101,11 @@ def test_every_rule_carries_examples():
 )
 def test_a_rule_reads_its_examples(rule, mention, example):
     kind = EXAMPLE_KINDS[example.kind]
-    plain = kind._prepared(example.reply)
-    seen = plain if mention else _mark(plain, kind._mention_rules)[0]
+    plain = kind.prepared(example.reply)
+    if any(rule is text_rule for text_rule in rules.TEXT_RULES):
+        seen = example.reply
+    else:
+        seen = plain if mention else mark(plain, kind.mention_rules)[0]
     assert rule.pattern.search(seen), f"the rule does not match its example {example.reply!r}"
     read = kind.read(example.reply)
     assert (read, type(read)) == (example.reads, type(example.reads))

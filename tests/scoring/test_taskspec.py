@@ -5,7 +5,7 @@ import pickle
 import pytest
 
 from abductive_tasks.scoring import taskspec
-from abductive_tasks.scoring.reading.kinds import Choice
+from abductive_tasks.scoring.reading import Choice
 from abductive_tasks.scoring.stats import Estimate
 from abductive_tasks.scoring.taskspec import Metric, Outcome, TaskSpec
 

@@ -2,13 +2,15 @@
 
 import pytest
 
-from abductive_tasks.sherlock import data
+from abductive_tasks.sherlock import clues, data
 
 
 @pytest.fixture(autouse=True)
 def fresh_loader():
     data.load.cache_clear()
     data.factored_chunks.cache_clear()
+    clues.val_clues.cache_clear()
     yield
     data.load.cache_clear()
     data.factored_chunks.cache_clear()
+    clues.val_clues.cache_clear()

@@ -161,3 +161,45 @@ def test_an_export_cut_by_a_file_size_limit_leaves_the_previous_export_whole(tmp
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert {path: path.read_bytes() for path in out.rglob("*") if path.is_file()} == before
     assert zipfile.ZipFile(out / "validation_set_predictions.zip").testzip() is None
+
+
+def test_one_of_two_runs_in_one_model_folder_is_exported_by_its_results_file(tmp_path, capsys):
+    """Two runs of one model configuration share its folder (lmms-eval names their files by date): the refusal names
+    the way to pick one, its results file, and following it exports that run alone."""
+    docs = _comparison()
+    folder = tmp_path / "runs" / "model-a"
+    for stamp, sign in (("20261122", 1.0), ("20261123", -1.0)):
+        replies = [str((sign * float(i), False)) for i in range(len(docs))]
+        _write_samples(folder, "sherlock_comparison", hooks.process_results_comparison, docs, replies)
+        (folder / "20261122_samples_sherlock_comparison.jsonl").rename(
+            folder / f"{stamp}T00-00-00_samples_sherlock_comparison.jsonl"
+        )
+        (folder / f"{stamp}T00-00-00_results.json").write_text("{}")
+    out = ["--out", str(tmp_path / "out"), "--split", "val"]
+    assert main(["export-sherlock", str(tmp_path / "runs"), *out]) == 1
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and f"{folder / '20261123T00-00-00_results.json'}" in error
+    assert main(["export-sherlock", str(folder / "20261123T00-00-00_results.json"), *out]) == 0
+    scores = np.load(tmp_path / "out" / "validation_set_predictions" / "comparison.npy")
+    assert scores.shape == (12,) and scores.min() >= 0  # the second run's scores alone (the first run's are <= 0)
+
+
+@pytest.mark.parametrize("kind", ["a FIFO at the zip", "a link to a FIFO at an .npy"])
+def test_the_export_never_replaces_what_is_not_a_regular_file(tmp_path, capsys, kind):
+    import os
+
+    docs = _comparison()
+    replies = [str((-float(i), False)) for i in range(len(docs))]
+    _write_samples(tmp_path / "run", "sherlock_comparison", hooks.process_results_comparison, docs, replies)
+    out = tmp_path / "out"
+    (out / "validation_set_predictions").mkdir(parents=True)
+    if kind == "a FIFO at the zip":
+        os.mkfifo(out / "validation_set_predictions.zip")
+    else:
+        os.mkfifo(tmp_path / "fifo")
+        (out / "validation_set_predictions" / "comparison.npy").symlink_to(tmp_path / "fifo")
+    before = {path: os.lstat(path).st_mode for path in tmp_path.rglob("*")}
+    assert main(["export-sherlock", str(tmp_path / "run"), "--out", str(out), "--split", "val"]) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert "cannot write" in line and "not a regular file" in line
+    assert {path: os.lstat(path).st_mode for path in tmp_path.rglob("*")} == before

@@ -329,13 +329,19 @@ def test_every_task_builds_documents_its_process_results_reads(path, monkeypatch
     # 2.1: one missing-score policy; 3.2: the rating route's reading changed too (the reading policy);
     # 2.2/3.3: shared bootstrap draws; 3.5: reading round 10;
     # 4.0: sherlock_localization[_test] became the factored route (full size in memory);
-    # 2.3/3.6/4.1: samples log each record once (a gt box's IoU as null)
+    # 2.3/3.6/4.1: samples log each record once (a gt box's IoU as null); 3.7: reading round 11
+    # 1.0: the §B.1 clue tasks and the Fig. 5 ablation tasks (new)
     factored_localization = path.stem in ("sherlock_localization", "sherlock_localization_test")
-    assert config["metadata"]["version"] == (3.6 if "rating" in path.stem else 4.1 if factored_localization else 2.3)
+    mode = getattr(config["doc_to_visual"], "input_mode", "region")
+    version = 3.7 if "rating" in path.stem else 4.1 if factored_localization else 2.3
+    new = path.stem.endswith("_clues") or mode != "region"
+    assert config["metadata"]["version"] == (1.0 if new else version)
     doc = config["process_docs"](None)[0]
     reply = "Score: 5" if config["output_type"] == "generate_until" else "(0.5, False)"
     assert set(config["process_results"](doc, [reply])) == set(spec.metric_names)
-    assert config["doc_to_visual"](doc)[0].size == images.load_image(doc["image_path"]).size
+    width, height = images.load_image(doc["image_path"]).size
+    side = {"crop": min(width, height), "pad": max(width, height)}.get(mode)
+    assert config["doc_to_visual"](doc)[0].size == ((side, side) if side else (width, height))
 
 
 def test_model_backends_import_the_payload_codec_without_the_task_hooks():

@@ -3,7 +3,9 @@
 Val: two retrieval chunks (4 and 3 instances: full 16- and 9-pair grids), localization on two
 images (gt grids of 2x2, 2x2 and 3x3; 4, 3 and 3 auto proposals per inference, one with IoU exactly 0.5),
 comparison on three inputs (5, 4 and 3 candidates, ratings with ties; on the last input the first
-annotator rates all candidates alike). Test: the same files without answer keys, smaller.
+annotator rates all candidates alike). Test: the same files without answer keys, smaller. The val corpus
+(``sherlock_val_with_split_idxs_v1_1.json``) gives every observation its clue (§B.1's clue tasks); two observations
+share an inference ("it is winter") but not a clue.
 """
 
 from __future__ import annotations
@@ -48,6 +50,19 @@ OBSERVATIONS = [
     ("o8", "VG_100K_2/104.jpg", [(6, 30, 50, 50)], "it is winter"),  # the same text as o4: tied columns
     ("o9", "VG_100K_2/103.jpg", [(60, 40, 30, 28)], "the photo was taken at night"),
 ]
+# Observation -> clue (the val corpus's ``inputs.clue``): a literal description of the region.
+CLUES = {
+    "o1": "a 20 mph sign by the road",
+    "o2": "a leash hanging on a fence",
+    "o3": "two soccer balls on the lawn",
+    "o4": "snow on the roof",
+    "o5": "a man running with a briefcase",
+    "o6": "a woman with red eyes",
+    "o7": "badges on their jackets",
+    "o8": "icicles on the window",
+    "o9": "street lamps are lit",
+    "o10": "a plastic truck on the grass",
+}
 RETRIEVAL_CHUNKS = {"val": [["o1", "o3", "o4", "o8"], ["o2", "o5", "o7"]], "test": [["o6", "o9", "o1"], ["o2", "o3"]]}
 # Localization: image -> its observations (gt boxes) and shared proposals.
 LOCALIZATION = {
@@ -122,11 +137,34 @@ def _draw_images(out: Path) -> None:
         image.save(path, format="JPEG", quality=90)
 
 
+def _corpus(observations: dict[str, tuple]) -> list[dict]:
+    """The val corpus entries (the official ``sherlock_val_with_split_idxs`` fields) of every observation."""
+    entries = []
+    for number, (oid, (image, boxes, inference)) in enumerate(observations.items()):
+        url_template, (width, height) = IMAGES[image]
+        entries.append(
+            {
+                "inputs": {
+                    "image": {"url": url_template.format(image), "width": width, "height": height},
+                    "bboxes": [{"height": h, "width": w, "left": left, "top": top} for left, top, w, h in boxes],
+                    "clue": CLUES[oid],
+                    "obs_idx": 0,
+                    "confidence": 2.0,
+                },
+                "targets": {"inference": inference},
+                "instance_id": oid,
+                "split_idx": number % 2,
+            }
+        )
+    return entries
+
+
 def make_sherlock(out: Path) -> None:
-    """Write images/, val_{retrieval,localization,comparison}/ and test_*_public/ under ``out``."""
+    """Write images/, val_{retrieval,localization,comparison}/, test_*_public/ and the val corpus under ``out``."""
     _draw_images(out)
     observations = {oid: (image, boxes, text) for oid, image, boxes, text in OBSERVATIONS}
     observations.update({oid: (image, boxes, text) for image, (oid, boxes, text) in LOCALIZATION_EXTRA.items()})
+    _write(out / "sherlock_val_with_split_idxs_v1_1.json", _corpus(observations))
     for split in ("val", "test"):
         folder, stem = _folder(out, split, "retrieval")
         for chunk, ids in enumerate(RETRIEVAL_CHUNKS[split]):

@@ -30,7 +30,11 @@ items both answered, includes 0; :mod:`abductive_tasks.reports.compare`) are mar
 * ``plots/headline.png`` (percentage metrics, one axis per panel, error bars, chance lines, values),
   ``plots/headline_raw.png`` (the others, when any has a value), ``plots/<task>__<metric>.png``
   (breakdowns); skipped, with one line, without matplotlib;
-* ``paper_reported.csv``.
+* ``paper_reported.csv``;
+* ``leaderboard.json``: where the numbers come from (:mod:`~abductive_tasks.reports.leaderboard.provenance`: data
+  sources and fingerprints, dates, package and task versions, each model's weights and judge), in full, and every
+  cell. The Markdown and HTML pages say the same in a header block and a footnote; a cell on another data version
+  than most rows is marked (data B) there and hatched in the plots.
 """
 
 from __future__ import annotations
@@ -40,15 +44,18 @@ import sys
 import tempfile
 from pathlib import Path
 
-from abductive_tasks.inputs.files import write_set
+from abductive_tasks.inputs.files import write_outputs
 from abductive_tasks.reports import plots
 from abductive_tasks.reports.leaderboard.cells import Leaderboard, collect
+from abductive_tasks.reports.leaderboard.provenance import Provenance, provenance
 from abductive_tasks.reports.leaderboard.ranking import COMPARE_COLUMNS, Statistics, compare_models, statistics
 from abductive_tasks.reports.leaderboard.render import (
     compare_markdown,
+    console_summary,
     csv_text,
     dict_row,
     html_page,
+    json_text,
     markdown,
     write_csv,
     write_plots,
@@ -62,11 +69,13 @@ def write_report(
     suite: Suite | None = None,
     board: Leaderboard | None = None,
     found: Statistics | None = None,
+    origin: Provenance | None = None,
 ) -> dict[str, Path]:
     """Write the files the module docstring lists (default folder: ``<results_dir>/leaderboard``) as one set: each
     is made in a staging folder inside ``out``, then all replace the earlier report together
-    (:func:`~abductive_tasks.inputs.files.write_set`), so an interruption, a full disk or a file-size limit leaves
-    the previous complete report; plots of the earlier report that this one has not are removed after."""
+    (:func:`~abductive_tasks.inputs.files.write_outputs`: never over a FIFO, device or folder), so an interruption,
+    a full disk or a file-size limit leaves the previous complete report; plots of the earlier report that this one
+    has not are removed after."""
     results_dir = Path(results_dir)
     out = Path(out or results_dir / "leaderboard")
     board = board or collect(results_dir, suite)
@@ -82,10 +91,14 @@ def write_report(
         except plots.PlotsUnavailable as error:
             plot_files, skipped = [], str(error)
             print(f"leaderboard: {skipped}", file=sys.stderr)
-        (staging / "leaderboard.md").write_text(markdown(board, plot_files, staging, found))
-        (staging / "leaderboard.html").write_text(html_page(board, plot_files, staging, found, no_plots=skipped))
+        origin = origin or provenance(board)
+        (staging / "leaderboard.md").write_text(markdown(board, plot_files, staging, found, origin))
+        (staging / "leaderboard.html").write_text(
+            html_page(board, plot_files, staging, found, no_plots=skipped, origin=origin)
+        )
+        (staging / "leaderboard.json").write_text(json_text(board, found, origin))
         files = {out / path.relative_to(staging): path.read_bytes() for path in staging.rglob("*") if path.is_file()}
-        write_set(files)
+        write_outputs(files)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     for earlier in (out / "plots").glob("*.png"):  # a plot of an earlier report is no plot of this one
@@ -95,6 +108,7 @@ def write_report(
         **{kind: out / path.relative_to(staging) for kind, path in written.items()},
         "markdown": out / "leaderboard.md",
         "html": out / "leaderboard.html",
+        "json": out / "leaderboard.json",
         "plots": out / "plots",
     }
 
@@ -119,19 +133,29 @@ def main(argv: list[str]) -> int:
     if not args.results_dir.is_dir():
         parser.error(f"{args.results_dir} is not a folder")
     board = collect(args.results_dir)
+    if not board.rows and not board.marks:
+        for note in board.notes:
+            print(f"leaderboard: {note}", file=sys.stderr)
+        print(
+            f"abductive-eval leaderboard: no finished run under {args.results_dir} (no readable *_results.json); "
+            "nothing written",
+            file=sys.stderr,
+        )
+        return 1
     unknown = [model for model in args.compare or () if model not in board.rows]
     if unknown:
         parser.error(f"--compare: no model {unknown} in {args.results_dir}; models: {', '.join(board.rows)}")
     found = statistics(board)
+    origin = provenance(board)
     try:
-        written = write_report(args.results_dir, args.out, board=board, found=found)
-        print(written["markdown"].read_text())
+        written = write_report(args.results_dir, args.out, board=board, found=found, origin=origin)
+        print(console_summary(board, found, origin))
         if args.compare:
             a, b = args.compare
             rows = compare_models(board, found, a, b)
             written["compare_csv"] = written["markdown"].with_name(f"compare_{a}_vs_{b}.csv")
             written["compare_markdown"] = written["markdown"].with_name(f"compare_{a}_vs_{b}.md")
-            write_set(
+            write_outputs(
                 {
                     written["compare_csv"]: csv_text(COMPARE_COLUMNS, [dict_row(COMPARE_COLUMNS, r) for r in rows]),
                     written["compare_markdown"]: compare_markdown(rows, a, b),

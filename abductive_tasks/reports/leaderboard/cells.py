@@ -36,16 +36,32 @@ class Leaderboard:
     sources: dict[str, dict[str, Path]] = field(default_factory=dict)  # model -> task -> the results file of the cell
     data: dict[str, dict[str, str]] = field(default_factory=dict)  # model -> task -> data_key of the row's data
     estimates: dict[tuple[str, str], Estimate] = field(default_factory=dict)  # cells recomputed from their samples
+    records: dict[str, Record] = field(default_factory=dict)  # model -> its batch spec record (identity, weights)
+    benchmarks: dict[str, str] = field(default_factory=dict)  # task -> the benchmark whose data it reads
 
-    def data_groups(self, task: str) -> dict[str, str]:
-        """Rows on different data for ``task``: data key -> label ("data A", the most rows first); {} when
-        every row ran on the same data. Rows of different groups are never ranked or compared together."""
-        keys = [self.data.get(model, {}).get(task) for model in self.rows]
+    def data_versions(self, benchmark: str) -> dict[str, str]:
+        """The data versions a benchmark's rows ran on: data key -> label ("data A": the most rows first); {} when
+        every row ran on the same data."""
+        keys = [
+            next(
+                (key for task, key in self.data.get(model, {}).items() if self.benchmarks.get(task) == benchmark), None
+            )
+            for model in self.rows
+        ]
         counts = {key: keys.count(key) for key in keys if key is not None}
         if len(counts) < 2:
             return {}
         ordered = sorted(counts, key=lambda key: (-counts[key], keys.index(key)))
         return {key: f"data {chr(ord('A') + index)}" for index, key in enumerate(ordered)}
+
+    def data_groups(self, task: str) -> dict[str, str]:
+        """The data versions of ``task``'s rows when its benchmark's rows ran on more than one (labels as
+        :meth:`data_versions`, so a cell's label is the one the report's header names); {} otherwise. Rows of
+        different groups are never ranked or compared together."""
+        present = {self.data.get(model, {}).get(task) for model in self.rows}
+        return {
+            key: label for key, label in self.data_versions(self.benchmarks.get(task, task)).items() if key in present
+        }
 
     def data_group(self, model: str, task: str) -> str | None:
         """The row's data label for ``task`` when the task's rows ran on different data, else None."""
@@ -268,9 +284,11 @@ class _Collector:
         board = self.board
         board.notes += [f"{damaged}: not read; fix: {_fix(spec)}" for damaged in scan.damaged]
         board.rows[model], board.marks[model], board.sources[model], board.data[model] = {}, {}, {}, {}
+        board.records[model] = spec
         for task in spec.tasks:
             self.columns += [task] if task not in self.columns else []
             benchmark = (spec.identity["tasks"].get(task) or {}).get("benchmark")
+            board.benchmarks[task] = str(benchmark or task)
             board.data[model][task] = data_key(spec.identity["data"].get(benchmark))
             best = scan.best(task)
             stale = self.staleness.why(spec.identity, task) if best is not None else None

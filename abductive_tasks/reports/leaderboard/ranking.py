@@ -64,7 +64,7 @@ def statistics(board: Leaderboard) -> Statistics:
         ]
     for task in board.tasks:
         groups = board.data_groups(task)
-        if groups:
+        if len(groups) > 1:
             found.notes.append(
                 f"{task}: rows ran on different data ("
                 + "; ".join(

@@ -26,6 +26,13 @@ from abductive_tasks.reports.leaderboard.cells import (
     status,
 )
 from abductive_tasks.reports.leaderboard.paper import PAPER_REPORTED, REFERENCE
+from abductive_tasks.reports.leaderboard.provenance import (
+    Provenance,
+    as_json,
+    footnote_lines,
+    header_lines,
+    provenance,
+)
 from abductive_tasks.reports.leaderboard.ranking import COMPARE_COLUMNS, Statistics, average, average_tasks, ranking
 from abductive_tasks.reports.plots import PERCENT_FACTOR
 from abductive_tasks.reports.specs import task_metric
@@ -111,12 +118,12 @@ class Table:
     text_columns: int = 2
 
     def cells(self, strong: tuple[str, str] = ("", "")) -> list[list[str]]:
-        """The cell texts, bold cells' values between ``strong``."""
+        """The cell texts, bold cells' values (their first word) between ``strong``."""
         return [
             [
                 (
-                    f"{strong[0]}{text.partition(' [')[0]}{strong[1]}"
-                    + (" [" + text.partition(" [")[2] if " [" in text else "")
+                    f"{strong[0]}{text.partition(' ')[0]}{strong[1]}"
+                    + (" " + text.partition(" ")[2] if " " in text else "")
                 )
                 if bold
                 else text
@@ -311,6 +318,27 @@ def write_dicts(path: Path, columns: list[str], rows: list[dict]) -> Path:
     return write_csv_file(path, columns, [dict_row(columns, row) for row in rows])
 
 
+def json_text(board: Leaderboard, found: Statistics, origin: Provenance) -> str:
+    """``leaderboard.json``: the provenance in full, and per model and task the cell (value and interval on the
+    results' own scale, its status, its data version)."""
+    cells = {
+        model: {
+            task: {
+                "metric": board.headline[task],
+                "value": board.value(model, task),
+                **{key: board.interval(model, task).get(key) for key in ("lower", "upper", "stderr")},
+                "tied_with_best": found.tied(model, task),
+                "status": status(board, model, task),
+                "data": board.data.get(model, {}).get(task),
+                "data_label": board.data_group(model, task) or "",
+            }
+            for task in board.tasks
+        }
+        for model in board.rows
+    }
+    return json.dumps({"provenance": as_json(origin), "cells": cells}, indent=2, default=str) + "\n"
+
+
 def write_csv(board: Leaderboard, out: Path, found: Statistics | None = None) -> dict[str, Path]:
     """``leaderboard.csv``, ``leaderboard_long.csv``, ``comparisons.csv`` and ``paper_reported.csv``."""
     found = found or Statistics()
@@ -354,11 +382,15 @@ td.mark{color:#888;font-style:italic}
 table.paper-reported{background:#f6f6f6;font-style:italic}
 figure{margin:1em 0}img{max-width:100%;border:1px solid #ddd}
 .notes{font-size:13px;color:#444}div.wide{overflow-x:auto}
+.provenance{font-size:13px;background:#f4f6fa;border-left:4px solid #99a;padding:2px 10px}
+.provenance p,.footnote p{margin:4px 0}.footnote{font-size:12px;color:#555}
 </style></head>
 <body><h1>Leaderboard</h1>
+<div class="provenance">{% for line in header %}<p>{{ line }}</p>{% endfor %}</div>
 <p>Our runs: one row per model, each task's headline metric. Click a column header to sort.</p>
 <p>{{ legend }}</p>
 <div class="wide">{{ table(ours, "ours") }}</div>
+<div class="footnote">{% for line in footnote %}<p>{{ line }}</p>{% endfor %}</div>
 {% if notes %}<div class="notes"><p>Not shown or to read with care:</p><ul>
 {% for note in notes %}<li>{{ note }}</li>
 {% endfor %}</ul></div>{% endif %}
@@ -403,23 +435,34 @@ TABLE_MACRO = """{% macro table(content, css_class) -%}
 {% set numeric = loop.index0 >= content.text_columns -%}
 <td class="{{ 'text' if not numeric else ('mark' if key is none and text != '—' else 'number') }}"
  data-sort="{{ '' if key is none else key }}">
-{%- if content.bold[outer][loop.index0] %}<strong>{{ text.partition(' [')[0] }}</strong>
-{{- ' [' ~ text.partition(' [')[2] if ' [' in text }}{% else %}{{ text }}{% endif %}</td>
+{%- if content.bold[outer][loop.index0] %}<strong>{{ text.partition(' ')[0] }}</strong>
+{{- ' ' ~ text.partition(' ')[2] if ' ' in text }}{% else %}{{ text }}{% endif %}</td>
 {%- endfor %}</tr>
 {% endfor %}</tbody></table>
 {%- endmacro %}"""
 
 
-def markdown(board: Leaderboard, plot_files: list[Path], out: Path, found: Statistics | None = None) -> str:
+def markdown(
+    board: Leaderboard,
+    plot_files: list[Path],
+    out: Path,
+    found: Statistics | None = None,
+    origin: Provenance | None = None,
+) -> str:
     found = found or Statistics()
+    origin = origin or provenance(board)
     parts = [
         "# Leaderboard",
+        "",
+        *(f"{markdown_text(line)}  " for line in header_lines(origin, len(board.rows))),
         "",
         "Our runs: one row per model, each task's headline metric (`metadata.headline_metric`).",
         "",
         LEGEND,
         "",
         headline_table(board, found).markdown(),
+        "",
+        *(f"<sub>{markdown_text(line)}</sub>  " for line in footnote_lines(origin)),
         "",
     ]
     if board.notes or found.notes:
@@ -438,14 +481,37 @@ def markdown(board: Leaderboard, plot_files: list[Path], out: Path, found: Stati
     return "\n".join(parts)
 
 
+def console_summary(board: Leaderboard, found: Statistics, origin: Provenance) -> str:
+    """What ``abductive-eval leaderboard`` prints: the header block, the ranked table and what was not read (the
+    legend, footnote, plots and paper-reported numbers are in the files)."""
+    notes = [*board.notes, *found.notes]
+    return "\n".join(
+        [
+            *header_lines(origin, len(board.rows)),
+            "",
+            headline_table(board, found).markdown(),
+            "",
+            *(["Not shown or to read with care:", *(f"- {note}" for note in notes), ""] if notes else []),
+            "The legend, footnote (task versions, each model's weights and judge) and plots: leaderboard.md, .html",
+            "",
+        ]
+    )
+
+
 def html_page(
-    board: Leaderboard, plot_files: list[Path], out: Path, found: Statistics | None = None, no_plots: str = ""
+    board: Leaderboard,
+    plot_files: list[Path],
+    out: Path,
+    found: Statistics | None = None,
+    no_plots: str = "",
+    origin: Provenance | None = None,
 ) -> str:
-    """A self-contained page: the ranked table (sortable by any column), the notes, the plots embedded as
-    base64 PNGs and the paper-reported numbers apart (jinja2, every value escaped)."""
+    """A self-contained page: where its numbers come from, the ranked table (sortable by any column), the notes, the
+    plots embedded as base64 PNGs and the paper-reported numbers apart (jinja2, every value escaped)."""
     import jinja2
 
     found = found or Statistics()
+    origin = origin or provenance(board)
     header, rows = reference_header_rows()
     reference = Table(header, rows, rows, [[False] * len(header) for _ in rows], len(header))
     environment = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
@@ -458,6 +524,8 @@ def html_page(
         plots=[{"name": plot.stem, "data": base64.b64encode(plot.read_bytes()).decode()} for plot in plot_files],
         no_plots=no_plots or "No plots.",
         paper_reported=PAPER_REPORTED,
+        header=header_lines(origin, len(board.rows)),
+        footnote=footnote_lines(origin),
     )
 
 
@@ -480,6 +548,7 @@ def headline_panels(board: Leaderboard, found: Statistics) -> list[plots.Panel]:
                     entry.get("upper"),
                     found.tied(model, task),
                     status(board, model, task),
+                    board.data_group(model, task) or "",
                 )
             )
         panels.append(
@@ -505,13 +574,16 @@ def write_plots(board: Leaderboard, out: Path, found: Statistics) -> list[Path]:
     written = cached_plots(inputs, out, partial(plots.plot_headlines, panels))
     for (task, metric), by_model in board.breakdowns().items():
         scale = metric_scale(metric, "unknown")
-        inputs = ("breakdown", task, metric, by_model, scale, colors)
-        written += cached_plots(inputs, out, partial(_breakdown, task, metric, by_model, scale, colors))
+        data = {model: label for model in by_model if (label := board.data_group(model, task))}
+        inputs = ("breakdown", task, metric, by_model, scale, colors, data)
+        written += cached_plots(inputs, out, partial(_breakdown, task, metric, by_model, scale, colors, data))
     return written
 
 
-def _breakdown(task: str, metric: str, by_model: dict, scale: str, colors: dict[str, str], out: Path) -> list[Path]:
-    return [plots.plot_breakdown(task, metric, by_model, scale, out, colors)]
+def _breakdown(
+    task: str, metric: str, by_model: dict, scale: str, colors: dict[str, str], data: dict[str, str], out: Path
+) -> list[Path]:
+    return [plots.plot_breakdown(task, metric, by_model, scale, out, colors, data)]
 
 
 PLOT_CACHE = "leaderboard_plots"  # under ABDUCTIVE_CACHE

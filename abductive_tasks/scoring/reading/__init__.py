@@ -1,8 +1,38 @@
 """Reading model replies as a careful person reads them: the answer kinds, failed requests and judge verdicts.
 
 The reading policy, its rounds and how to add a rule: docs/reading.md. The modules, in the order a reply meets them:
-``text`` (what of the reply is the reply, as plain text) and ``glossary`` (other languages); ``mentions`` (what a
-mention is, and marking) with ``mention_tables`` (what names an answer of each kind); ``rules`` (the tables of
-statements, verdicts, refusals and doubts); ``decision`` (the answer the reply commits to); ``kinds`` (Choice, Label,
-Score). Every rule of the tables carries the example replies it exists for.
+``table`` (a rule and its examples); ``text`` (what of the reply is the reply, as plain text) and ``glossary`` (other
+languages); ``mentions`` (what a mention is, and marking) with ``mention_tables`` (what names an answer of each kind);
+``rules`` and ``score_rules`` (the tables of statements, verdicts, refusals and doubts); ``decision`` (the answer the
+reply commits to); ``kinds`` (Choice, Label, Score). Every rule of the tables carries the example replies it exists
+for.
+
+This package's face is what the tasks use, below: code outside it imports these names from here. Inside it, each
+module's ``__all__`` is what its siblings may use; no module imports another's private names
+(tests/test_imports.py).
 """
+
+from abductive_tasks.scoring.reading.kinds import (
+    AnswerKind,
+    Choice,
+    Label,
+    Score,
+    answer_kind,
+    parse_judge_label,
+    parse_judge_score,
+)
+from abductive_tasks.scoring.reading.mentions import CONTEXT_ALIAS
+from abductive_tasks.scoring.reading.text import REQUEST_FAILED_MARKER, is_request_failure
+
+__all__ = [
+    "CONTEXT_ALIAS",
+    "REQUEST_FAILED_MARKER",
+    "AnswerKind",
+    "Choice",
+    "Label",
+    "Score",
+    "answer_kind",
+    "is_request_failure",
+    "parse_judge_label",
+    "parse_judge_score",
+]

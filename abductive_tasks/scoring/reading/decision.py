@@ -6,69 +6,71 @@ import re
 from collections.abc import Callable, Sequence
 
 from abductive_tasks.scoring.reading.mentions import (
-    _CLOSE,
-    _FLAGS,
-    _INDEX_BASE,
-    _OPEN,
-    _ORDINAL,
+    ANY_MENTION,
     CONTEXT_ALIAS,
-    _Mention,
+    NAMED_MENTION,
+    Mention,
+    mention_index,
+    placeholder,
 )
 from abductive_tasks.scoring.reading.rules import (
-    _CLAUSE_END,
-    _CONCESSION,
-    _QUESTION,
-    _ROLE_AFTER,
-    _ROLE_NAMED,
-    _SENTENCE_END,
     ALONE,
+    CLAUSE_END,
+    CONCESSION,
     DOUBTS,
     HEADINGS,
     HEDGES,
     IN_PASSING,
+    OPTION_SCORES,
+    QUESTION,
     REFUSAL_OF_THE_OTHERS,
     REFUSALS,
+    ROLE_AFTER,
+    ROLE_NAMED,
     SELF_CORRECTIONS,
-    Rule,
+    SENTENCE_END,
 )
+from abductive_tasks.scoring.reading.table import Rule
+
+__all__ = ["UNFINISHED", "decide", "in_passing"]
 
 # A reply cut off by the token limit: sentences, then an unfinished one. It names no answer without a pick.
 _CUT_OFF = re.compile(r"[.!?]\s.*[^\s.!?)\]|:»›]\s*$", re.DOTALL)
 # A reply ending on an article and a word after its sentences is cut off too: "... with the context. The middle"
 # or on a prepositional phrase alone ("... a cloudy sky. In the middle panel"), or on a heading ("... Option 1:")
-_UNFINISHED = re.compile(
+UNFINISHED = re.compile(
     r"[.!?][ \t]+(?:(?:in|on|at|from|for|to|with|looking\s+at)\s+)?(?:the|a|an)\s+[^\W\d_]+(?:\s+[^\W\d_]+)?\s*$"
     r"|:\s*$"
     # or on a word no sentence ends on ("... and the first hypothesis shows")
     r"|(?<=\w\s)(?-i:the|a|an|and|or|but|of|with|because|since|shows|depicts|showing|depicting)\s*$",
     re.IGNORECASE,
 )
-_PLACEHOLDER = re.compile(r"[«‹][\U000f0000-\U000ffffd][»›]")  # a mention left in the text
-# The hypotheses counted ("the second hypothesis image"): the reply's ordinal counts of images ("the second image")
-# then count the options too. (Naming the context image by its role does not show how a reply counts: "The second
-# image is more plausible. It shows the aftermath seen in the context image." may count the context image first.)
-_COUNTS_OPTIONS = re.compile(rf"\b(?:{_ORDINAL})\s+(?:hypothesis|hypotheses|option|candidate)\b", _FLAGS)
-
+_PLACEHOLDER = re.compile(ANY_MENTION)  # a mention left in the text
+_NAMED_PLACEHOLDER = re.compile(NAMED_MENTION)
 # A mention explained by another: "the third image (right)", "Hypothesis 1 (right image)", "3 - heavy rain".
 _COLLAPSE = re.compile(
+    r"(?<!\bnot\s)(?<!\bnot\sa\s)(?<!\bnot\san\s)(?<!\bnot\sthe\s)"  # "not a strengthener - weakener" contrasts
     r"(?P<outer>[«‹][\U000f0000-\U000ffffd][»›])(?:\s+overall|\s+(?:from|on)\s+the\s+(?:left|right))?"
-    r"\s*(?:(?:\(|-(?=\s*i\.e\.))\s*(?:the\s+|i\.e\.,?\s+)?(?P<inner>[«‹][\U000f0000-\U000ffffd][»›])\s*[)-]"
-    r"|[-:=]\s*(?:the\s+)?(?P<named>«[\U000f0000-\U000ffffd]»)(?=\s*(?:[.,;!)\n]|$)|\s+(?!and\b|or\b)[^\W\d_]))",
-    _FLAGS,
+    r"(?:(?:\s*(?:(?:\(|-(?=\s*(?:i\.e\.|(?:the\s+)?[«‹][\U000f0000-\U000ffffd][»›]\s*-)))\s*(?:the\s+|i\.e\.,?\s+)?"
+    r"(?P<inner>[«‹][\U000f0000-\U000ffffd][»›])\s*[)-]"  # "Image 2 (hypothesis 1)", "Image 2 - the first hypothesis -"
+    r"|[-=]\s*(?:the\s+)?(?P<named>«[\U000f0000-\U000ffffd]»)(?=\s*(?:[.,;!)\n]|$)|\s+(?!and\b|or\b)[^\W\d_]))"
+    # "3: heavy rain." explains; "2: the car is merely present" does not
+    r"|:\s*(?:the\s+)?(?P<colon>«[\U000f0000-\U000ffffd]»)(?=\s*(?:[.,;!)\n]|$))"
+    r"|\s*,\s*(?:which|that)\s+is\s+(?:the\s+)?(?P<which>«[\U000f0000-\U000ffffd]»)(?=\s*(?:[.,;!)\n]|$))"
+    # "(B), the third image, shows ...": an image count set off by commas explains an option, or the other way round
+    r"|\s*,\s*(?:the\s+|i\.e\.,?\s+)?(?P<appositive>«[\U000f0000-\U000ffffd]»)\s*,)"
+    # a choice and its own text side by side: "(A) The man's clothes are soaking wet"
+    r"|[ \t]+(?P<adjacent>«[\U000f0000-\U000ffffd]»))",
+    re.IGNORECASE,
 )
-
-
-def _index(placeholder: str) -> int:
-    """The mention number of a placeholder («i», ‹i›) or of its index character alone."""
-    return ord(placeholder[len(placeholder) // 2]) - _INDEX_BASE
 
 
 Pick = tuple[bool, int, int]  # (a statement of the answer, its position in the marked text, its mention's index)
 
 
-def _decide(
+def decide(
     text: str,
-    mentions: list[_Mention],
+    mentions: list[Mention],
     statements: Sequence[Rule],
     verdicts: Sequence[Rule],
     valid: Callable[[object], bool],
@@ -112,13 +114,15 @@ def _decide(
         return _final(picks, mentions, valid, values, corrected)
     if values is None:
         return None
+    if (scored := _scored_highest(text, mentions, values)) is not None:
+        return scored
     if cut_off:
         return _repeated(text, mentions, valid) if not rejected else None
     return _the_one_named(text, mentions, valid, values, complement, rejected, alone)
 
 
 def _collapse(
-    match: re.Match, mentions: list[_Mention], valid: Callable[[object], bool], values: Sequence[object] | None
+    match: re.Match, mentions: list[Mention], valid: Callable[[object], bool], values: Sequence[object] | None
 ) -> str:
     """A mention explained by another, as one mention (:data:`_COLLAPSE`).
 
@@ -126,24 +130,33 @@ def _collapse(
     is not valid or counts images (which may count the context image too). A number its own explanation contradicts
     ("Hypothesis 1 (right image)" where right is 2, "3 - heavy rain" where heavy rain is option 1) names no answer.
     """
-    explained = match["inner"] or match["named"]
-    outer, inner = mentions[_index(match["outer"])], mentions[_index(explained)]
+    explained = (
+        match["inner"] or match["named"] or match["colon"] or match["which"] or match["adjacent"] or match["appositive"]
+    )
+    outer, inner = mentions[mention_index(match["outer"])], mentions[mention_index(explained)]
+    if match["appositive"] and outer.image == inner.image:
+        return match.group()  # a list ("Option 1, Option 2, ..."), not an explanation
     if values is not None and inner.value == CONTEXT_ALIAS and valid(outer.value):
-        mentions.append(_Mention(None, True))  # "Image 1 (the left one)", where the left panel is the context
-        return f"{_OPEN}{chr(_INDEX_BASE + len(mentions) - 1)}{_CLOSE}"
-    if values is not None and valid(inner.value) and valid(outer.value) and inner.value != outer.value:
-        if not outer.image:
-            mentions.append(_Mention(None, True))
-            return f"{_OPEN}{chr(_INDEX_BASE + len(mentions) - 1)}{_CLOSE}"
-    if match["inner"] and valid(inner.value) and (outer.image or not valid(outer.value)):
-        return match["outer"][0] + match["inner"][1] + match["outer"][-1]  # named as the outer mention is
-    return match["outer"] if match["inner"] else match.group()
+        mentions.append(Mention(None, True))  # "Image 1 (the left one)", where the left panel is the context
+        return placeholder(len(mentions) - 1)
+    # "Option 2 (the fourth image)": a count of the images that names another option however it counts
+    counted_otherwise = inner.image and inner.value is None and inner.may_name and outer.value not in inner.may_name
+    explains = valid(inner.value) or counted_otherwise or inner.unlisted
+    if values is not None and valid(outer.value) and not outer.image and explains:
+        if inner.value != outer.value:
+            mentions.append(Mention(None, True))
+            return placeholder(len(mentions) - 1)
+    if (match["inner"] or match["which"]) and valid(inner.value) and (outer.image or not valid(outer.value)):
+        return match["outer"][0] + explained[1] + match["outer"][-1]  # named as the outer mention is
+    if match["inner"] or match["adjacent"]:  # "4 (police officer)": one mention, named if either is
+        return placeholder(mention_index(match["outer"]), named=explained[0] == "«" or match["outer"][0] == "«")
+    return match.group()
 
 
 def _picks(text: str, statements: Sequence[Rule], verdicts: Sequence[Rule]) -> tuple[list[Pick], set[int]]:
     """The picks of the statement and verdict tables, and the mentions they reject. "Image 2 is more plausible?" asks;
     "Although 1 is more plausible at first glance, ..." concedes: no picks."""
-    questions = [match.span() for rule in (_QUESTION, _CONCESSION) for match in rule.pattern.finditer(text)]
+    questions = [match.span() for rule in (QUESTION, CONCESSION) for match in rule.pattern.finditer(text)]
     picks: list[Pick] = []
     rejected: set[int] = set()
     for strong, rules in ((True, statements), (False, verdicts)):
@@ -151,24 +164,26 @@ def _picks(text: str, statements: Sequence[Rule], verdicts: Sequence[Rule]) -> t
             for match in rule.pattern.finditer(text):
                 found = match.groupdict()
                 if found.get("reject"):
-                    rejected.add(_index(found["reject"]))
+                    rejected.add(mention_index(found["reject"]))
                 if found.get("pick") and not any(start <= match.start("pick") < end for start, end in questions):
-                    picks.append((strong, match.start("pick"), _index(found["pick"])))
+                    picks.append((strong, match.start("pick"), mention_index(found["pick"])))
     return picks, rejected
 
 
-def _standing_alone(text: str, mentions: list[_Mention]) -> tuple[list[Pick], set[object]]:
+def _standing_alone(text: str, mentions: list[Mention]) -> tuple[list[Pick], set[object]]:
     """The answers standing alone (:data:`ALONE`, less a numbered list's numbers) and the values of the headings of a
     description ("Image 1: ..."). They count when they name one valid answer: several are an enumeration."""
     alone = [
-        (True, match.start("pick"), _index(match["pick"])) for rule in ALONE for match in rule.pattern.finditer(text)
+        (True, match.start("pick"), mention_index(match["pick"]))
+        for rule in ALONE
+        for match in rule.pattern.finditer(text)
     ]
-    headings = {mentions[_index(match["pick"])].value for match in HEADINGS.pattern.finditer(text)}
+    headings = {mentions[mention_index(match["pick"])].value for match in HEADINGS.pattern.finditer(text)}
     return _without_list_numbers(text, mentions, alone), headings
 
 
 def _invents_an_option(
-    alone: list[Pick], headings: set[object], picks: list[Pick], mentions: list[_Mention], valid: Callable
+    alone: list[Pick], headings: set[object], picks: list[Pick], mentions: list[Mention], valid: Callable
 ) -> bool:
     """ "Option 5." of four options, standing as the reply's answer (``alone``: after its last self-correction): the
     reply commits to an option that does not exist, and names no answer, unless it states a valid answer after it
@@ -189,7 +204,7 @@ def _doubted(text: str, picks: list[Pick], since: int) -> bool:
     must come after the end of the doubt's sentence."""
     doubted = max(
         (
-            _SENTENCE_END.search(text, match.end()).end()
+            SENTENCE_END.search(text, match.end()).end()
             for rule in DOUBTS
             for match in rule.pattern.finditer(text, since)
         ),
@@ -206,7 +221,7 @@ def _refused_the_others(text: str, picks: list[Pick], since: int) -> bool:
 
 
 def _final(
-    picks: list[Pick], mentions: list[_Mention], valid: Callable, values: Sequence[object] | None, corrected: int
+    picks: list[Pick], mentions: list[Mention], valid: Callable, values: Sequence[object] | None, corrected: int
 ) -> object | None:
     """The final committed answer: the picks after the last self-correction if any, its statements if any (a score's
     statements outrank its other verdicts). Picks that disagree without a self-correction between them are a
@@ -218,9 +233,21 @@ def _final(
     return value if valid(value) else None
 
 
+def _scored_highest(text: str, mentions: list[Mention], values: Sequence[object]) -> object | None:
+    """The option scored highest where the reply scores every option once (:data:`OPTION_SCORES`), else None."""
+    scores: dict[object, list[float]] = {}
+    for match in OPTION_SCORES.pattern.finditer(text):
+        scores.setdefault(mentions[mention_index(match["pick"])].value, []).append(float(match["score"]))
+    if set(scores) != set(values) or any(len(given) != 1 for given in scores.values()):
+        return None
+    best = max(given[0] for given in scores.values())
+    highest = [value for value, given in scores.items() if given[0] == best]
+    return highest[0] if len(highest) == 1 else None
+
+
 def _the_one_named(
     text: str,
-    mentions: list[_Mention],
+    mentions: list[Mention],
     valid: Callable,
     values: Sequence[object],
     complement: bool,
@@ -231,9 +258,7 @@ def _the_one_named(
     other where ``complement``), unless the reply hedges or an answer standing alone names another one ("2. heavy
     rain", where heavy rain is phrase 1)."""
     rejected_values = {mentions[index].value for index in rejected} & set(values)
-    named_left = [
-        mentions[_index(placeholder)].value for placeholder in _PLACEHOLDER.findall(text) if placeholder[0] == _OPEN
-    ]
+    named_left = [mentions[mention_index(found)].value for found in _NAMED_PLACEHOLDER.findall(text)]
     named = {value for value in named_left if valid(value)} - rejected_values
     if not named and complement and len(values) == 2 and len(rejected_values) == 1:
         return (set(values) - rejected_values).pop()
@@ -243,7 +268,7 @@ def _the_one_named(
     return None
 
 
-def _no_option(mention: _Mention, valid: Callable[[object], bool]) -> bool:
+def _no_option(mention: Mention, valid: Callable[[object], bool]) -> bool:
     """An option named by its number that no option has ("Option 5" of four; not a bare number, an image count or the
     context panel)."""
     value = mention.value
@@ -262,12 +287,12 @@ _LIST_NUMBER = re.compile(r"^[ \t]*‹[\U000f0000-\U000ffffd]›[.)][ \t]+\S", r
 
 
 def _without_list_numbers(
-    text: str, mentions: list[_Mention], alone: list[tuple[bool, int, int]]
+    text: str, mentions: list[Mention], alone: list[tuple[bool, int, int]]
 ) -> list[tuple[bool, int, int]]:
     """The answers standing alone, less the numbers of a numbered list of two or more items counted from 1 ("Option
     4.\n\n1. The cause image shows ...\n2. Option 4 depicts ..."): they number the reasons, they are no answers."""
     indexes = [match.start() + match.group().index("‹") + 1 for match in _LIST_NUMBER.finditer(text)]
-    numbers = [mentions[_index(text[index])].value for index in indexes]
+    numbers = [mentions[mention_index(text[index])].value for index in indexes]
     if len(numbers) < 2 or numbers != list(range(1, len(numbers) + 1)):
         return alone
     return [pick for pick in alone if pick[1] not in indexes]  # a pick's position is its mention's index character
@@ -278,24 +303,24 @@ _ENDS_ON_A_NAME = re.compile(r"[.!?][ \t]+([«‹][\U000f0000-\U000ffffd][»›]
 _SENTENCE_HEAD = re.compile(r"(?:^|(?<=[.!?]))\s*([«‹][\U000f0000-\U000ffffd][»›])(?=\s+[^\W\d_])", re.MULTILINE)
 
 
-def _next_item_cut(text: str, mentions: list[_Mention]) -> bool:
+def _next_item_cut(text: str, mentions: list[Mention]) -> bool:
     """A reply that goes through the answers one sentence each ("Hypothesis 1 states ...") and stops on the next
     one's name ("... Hypothesis 2"): cut off by the token limit, its last word is no answer."""
     end = _ENDS_ON_A_NAME.search(text)
     if end is None:
         return False
-    last = mentions[_index(end[1])].value
-    heads = {mentions[_index(match[1])].value for match in _SENTENCE_HEAD.finditer(text, 0, end.start(1))}
+    last = mentions[mention_index(end[1])].value
+    heads = {mentions[mention_index(match[1])].value for match in _SENTENCE_HEAD.finditer(text, 0, end.start(1))}
     return bool(heads - {last, None})
 
 
-def _repeated(text: str, mentions: list[_Mention], valid: Callable[[object], bool]) -> object | None:
+def _repeated(text: str, mentions: list[Mention], valid: Callable[[object], bool]) -> object | None:
     """The one answer every complete sentence of a reply cut off in a repetition loop names ("Option 3 shows the
     effect. Option 3 shows the effect. Option 3 shows the"), else None."""
     ended = max((match.end() for match in re.finditer(r"[.!?](?=\s)", text)), default=0)
     sentences = [sentence for sentence in re.split(r"(?<=[.!?])\s+", text[:ended]) if sentence.strip()]
     named = [
-        {mentions[_index(placeholder)].value for placeholder in _PLACEHOLDER.findall(piece) if placeholder[0] == _OPEN}
+        {mentions[mention_index(found)].value for found in _NAMED_PLACEHOLDER.findall(piece)}
         for piece in [*sentences, text[ended:]]
     ]
     if len(sentences) < 2 or not all(named[:-1]) or any(hedge.pattern.search(text) for hedge in HEDGES):
@@ -304,21 +329,21 @@ def _repeated(text: str, mentions: list[_Mention], valid: Callable[[object], boo
     return values.pop() if len(values) == 1 and valid(next(iter(values))) else None
 
 
-def _in_passing(mentions: list[_Mention], marked: str) -> list[_Mention]:
+def in_passing(mentions: list[Mention], marked: str) -> list[Mention]:
     """The mentions with the option texts named in passing (see :data:`IN_PASSING`) naming nothing."""
     passing = set()
     for match in _PLACEHOLDER.finditer(marked):
-        index = _index(match.group())
+        index = mention_index(match.group())
         if not mentions[index].text:
             continue
-        start = max((end.end() for end in _CLAUSE_END.finditer(marked, 0, match.start())), default=0)
+        start = max((end.end() for end in CLAUSE_END.finditer(marked, 0, match.start())), default=0)
         clause = marked[start : match.start()]
         if (
             IN_PASSING.pattern.search(clause)
-            and not _ROLE_NAMED.search(clause)
-            and not _ROLE_AFTER.match(marked, match.end())
+            and not ROLE_NAMED.search(clause)
+            and not ROLE_AFTER.match(marked, match.end())
         ):
             passing.add(index)
     return [
-        _Mention(None, True, passing=True) if index in passing else mention for index, mention in enumerate(mentions)
+        Mention(None, True, passing=True) if index in passing else mention for index, mention in enumerate(mentions)
     ]

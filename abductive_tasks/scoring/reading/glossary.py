@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import re
 
+__all__ = ["GLOSSARY", "translate"]
+
 # Full-width punctuation (Chinese, Japanese) as ASCII; CJK text set apart from digits and Latin words.
 _FULL_WIDTH = str.maketrans(
-    {"：": ":", "（": "(", "）": ")", "。": ". ", "，": ", ", "；": "; ", "！": "! ", "？": "? ", "،": ", ", "।": ". "}
+    {"：": ":", "（": "(", "）": ")", "。": ". ", "「": '"', "」": '"', "『": '"', "』": '"', "【": "(", "】": ")"}
+    | {"，": ", ", "；": "; ", "！": "! ", "？": "? ", "،": ", ", "।": ". "}
     | {chr(zero + digit): str(digit) for zero in (0x660, 0x6F0, 0x966, 0xFF10) for digit in range(10)}
 )
 _CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
@@ -16,6 +19,10 @@ _CJK_BOUNDARY = re.compile(rf"(?<=[{_CJK}])(?=[^\s{_CJK}])|(?<=[^\s{_CJK}])(?=[{
 # ("muy plausible") are not translated: a number after an answer word is.
 GLOSSARY = {  # English: the words it translates, separated by |
     "answer": "答案|回答|答え|정답|답변|respuesta|resposta|réponse|reponse|antwort|risposta|ответ|الإجابة|الجواب|उत्तर",
+    "cue": "线索|線索|手がかり|pista|indice|hinweis",
+    "more plausible": "más plausible|mais plausível|plus plausible|più plausibile",
+    "the": "la|el|le",
+    "center": "central|centrale|zentrale|中央",
     "option": "选项|選項|選択肢|オプション|선택지|옵션|opción|opcion|opção|opcao|opzione|вариант|варианте|الخيار|विकल्प",
     "image": (
         "图片|图像|圖片|图|圖|画像|이미지|사진|그림|imagen|imagem|immagine|bild|abbildung|изображение|изображении|картинка|"
@@ -35,6 +42,8 @@ GLOSSARY = {  # English: the words it translates, separated by |
     "is": "是|es|est|ist|é",
     "think": "认为|我觉得",
     "the more plausible is": "更合理的是|更合理的一个是|更可能的是|最合理的是|より妥当なのは|よりもっともらしいのは",
+    "the correct answer is": "正确答案是|正確答案是",
+    "is correct": "正确|正確",
     "is more plausible": (
         "更合理|更加合理|更可信|更有可能|更可能|es más plausible|é mais plausível|est plus plausible|ist plausibler|"
         "ist wahrscheinlicher|è più plausibile|の方が妥当|がより妥当|の方がもっともらしい|がよりもっともらしい|"
@@ -102,7 +111,7 @@ _KOREAN_NUMBERED = re.compile(r"(\d+)\s*번\s*(이미지|사진|그림|선택지
 _KOREAN_NUMBER = re.compile(r"(\d+)\s*[번番](?!\s*[째目])")  # "정답은 3번", "2番です" (number 2; not "2番目")
 
 
-def _translate(text: str) -> str:
+def translate(text: str) -> str:
     """``text`` with full-width punctuation as ASCII, CJK set apart, and the glossary's answer words in English."""
     text = _KOREAN_NUMBER.sub(r"number \1", _KOREAN_NUMBERED.sub(r"\2 \1", text))
     text = _GLOSSARY_PATTERN.sub(

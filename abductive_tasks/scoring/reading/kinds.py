@@ -8,42 +8,52 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Protocol
 
-from abductive_tasks.scoring.reading.decision import _COUNTS_OPTIONS, _UNFINISHED, _decide, _in_passing
-from abductive_tasks.scoring.reading.glossary import _translate
-from abductive_tasks.scoring.reading.mention_tables import choice_mentions, label_mentions, score_mentions
+from abductive_tasks.scoring.reading.decision import UNFINISHED, decide, in_passing
+from abductive_tasks.scoring.reading.mention_tables import (
+    COUNTS_OPTIONS,
+    choice_ignore,
+    choice_mentions,
+    distinctive_words,
+    label_mentions,
+    score_mentions,
+    sentence_options,
+)
 from abductive_tasks.scoring.reading.mentions import (
-    _FLAGS,
-    _OPTION_NOUN,
-    _alternatives,
-    _mark,
-    _Mention,
-    _MentionRule,
-    _option_text,
+    ANY_MENTION,
+    Mention,
+    MentionRule,
+    alternatives,
+    mark,
+    mention_index,
+    option_text,
 )
 from abductive_tasks.scoring.reading.rules import (
-    _HYPOTHESIS_NOUN,
-    _SHARED_HEAD,
-    JUDGEMENT_TOLERANCE,
-    JUDGEMENTS,
+    ANSWER_LABEL,
+    HYPOTHESIS_NOUN,
     LABEL_CONCESSIONS,
     LABEL_EFFECTS,
     LABEL_STATEMENTS,
     LABEL_VERBS,
-    SCORE_STATEMENTS,
-    SCORE_VERDICTS,
+    LETTER_ANSWER,
+    LETTERED_LABELS,
+    OWN_WORDS_CLAUSE,
+    OWN_WORDS_DENIED,
     STATEMENTS,
     VERDICTS,
-    Rule,
 )
-from abductive_tasks.scoring.reading.text import (
-    _THINK,
-    TYPO_VOCABULARY,
-    _json_answer,
-    _plain,
-    _reply_part,
-    _spell,
-    is_request_failure,
+from abductive_tasks.scoring.reading.score_rules import (
+    JUDGEMENT_TOLERANCE,
+    JUDGEMENTS,
+    SCORE_STATEMENTS,
+    SCORE_VERDICTS,
+    SHARED_HEAD,
 )
+from abductive_tasks.scoring.reading.table import Rule
+from abductive_tasks.scoring.reading.text import TYPO_VOCABULARY, is_request_failure, plain, prepare
+
+__all__ = ["AnswerKind", "Choice", "Label", "Score", "answer_kind", "parse_judge_label", "parse_judge_score"]
+
+_FLAGS = re.IGNORECASE
 
 
 class AnswerKind(Protocol):
@@ -61,42 +71,33 @@ class _Reader:
     ``_values`` (every valid answer of a choice or label; None for a score, which needs a pick).
     """
 
-    _mention_rules: tuple[_MentionRule, ...]
+    mention_rules: tuple[MentionRule, ...]
     _statement_rules: tuple[Rule, ...]
     _verdict_rules: tuple[Rule, ...]
     _values: tuple | None
     _ignore: re.Pattern | None = None  # text that names no answer: the question's list of answers, a score's scale
     _complement: bool = False  # of two answers, rejecting one picks the other (a forced choice)
-    _answer_words: tuple[str, ...] = ()  # the words that name answers, read through typos
+    _answer_words: Mapping[str, object] = {}  # the words that name answers (to what they name), read through typos
 
     def _valid(self, value: object) -> bool:
         raise NotImplementedError
 
-    def _revise(self, mentions: list[_Mention], text: str = "", marked: str = "") -> list[_Mention]:
+    def _revise(self, mentions: list[Mention], text: str = "", marked: str = "") -> list[Mention]:
         """The mentions as this kind reads them, knowing all of them, the reply's ``text`` and the text as
         ``marked``."""
         return mentions
 
-    def _prepared(self, text: str) -> str:
-        """The reply's plain text, as the mention table reads it: the reply part, without a closed reasoning block,
-        its JSON answer as a statement, in English words, without the question's list of answers, typos spelled."""
-        text = _reply_part(text)
-        answer = _THINK.sub(" ", text)
-        text = answer if answer.strip() or "</think>" not in text.lower() else text
-        json_answer = _json_answer(text)
-        # a JSON answer is a statement of the answer: {"choice": "B"} reads as "Answer: B"
-        plain = _plain(_translate(f"Answer: {json_answer}" if json_answer is not None else text))
-        if self._ignore is not None:
-            plain = self._ignore.sub(" ", plain)
-        return _spell(plain, self._answer_words) if self._answer_words else plain
+    def prepared(self, text: str) -> str:
+        """The reply's plain text, as the mention table reads it (:func:`text.prepare`)."""
+        return prepare(text, self._ignore, self._answer_words)
 
     def read(self, text: str) -> object | None:
         """The answer a person reads in ``text``, or None (docs/reading.md)."""
         if is_request_failure(text) or not isinstance(text, str):
             return None
-        plain = self._prepared(text)
-        marked, mentions = _mark(plain, self._mention_rules)
-        return _decide(
+        plain = self.prepared(text)
+        marked, mentions = mark(plain, self.mention_rules)
+        return decide(
             marked,
             self._revise(mentions, plain, marked),
             self._statement_rules,
@@ -104,7 +105,7 @@ class _Reader:
             self._valid,
             self._values,
             self._complement,
-            bool(_UNFINISHED.search(plain)),
+            bool(UNFINISHED.search(plain)),
         )
 
 
@@ -151,9 +152,18 @@ class Choice(_Reader):
             )
         )
 
+    def prepared(self, text: str) -> str:
+        """The reply's plain text; where the prompt lists letters, an opening "A:" labels the answer
+        (:data:`ANSWER_LABEL`)."""
+        if self.letters:
+            text = ANSWER_LABEL.pattern.sub("Answer: ", text)
+        return super().prepared(text)
+
     @property
-    def _answer_words(self) -> tuple[str, ...]:
-        return (*(_option_text(option) for option in self.option_texts), *TYPO_VOCABULARY)
+    def _answer_words(self) -> dict[str, object]:
+        return {word: word for word in TYPO_VOCABULARY} | {
+            option_text(option): number for number, option in enumerate(self.option_texts, start=1)
+        }
 
     def describe(self) -> str:
         numbers = [str(number) for number in range(1, self.n + 1)]
@@ -175,17 +185,17 @@ class Choice(_Reader):
 
     @cached_property
     def _ignore(self) -> re.Pattern:  # the prompt's list of the options: "(1, 2, 3 or 4)", "1 or 2"
-        listed = r"\s*,\s*".join(str(number) for number in range(1, self.n))
-        whole_range = rf"\b{_OPTION_NOUN}\s*1\s*(?:-|to|through|thru)\s*(?:{_OPTION_NOUN}\s*)?{self.n}(?![\w.,])"
-        return re.compile(rf"\(?(?<![\w.,]){listed}\s*,?\s*or\s+{self.n}(?![\w.,])\s*\)?|{whole_range}", _FLAGS)
+        return choice_ignore(self.n, self.option_texts)
 
     @property
     def _values(self) -> tuple[int, ...]:
         return tuple(range(1, self.n + 1))
 
-    def _revise(self, mentions: list[_Mention], text: str = "", marked: str = "") -> list[_Mention]:
+    def _revise(self, mentions: list[Mention], text: str = "", marked: str = "") -> list[Mention]:
         if self.option_texts:
-            mentions = _in_passing(mentions, marked)
+            mentions = [
+                self._unlisted(mention) if mention.unlisted else mention for mention in in_passing(mentions, marked)
+            ]
         images = [mention.value for mention in mentions if mention.image and isinstance(mention.value, int)]
         # "the third image" of two options, "the first image (the context)": the reply counts the context image too
         # (an image beyond all those shown, "the fourth image" of three, is invented: it shows nothing of how it counts)
@@ -197,23 +207,74 @@ class Choice(_Reader):
             return mentions
         # "The second image is more plausible. The first hypothesis image shows ...": a reply that counts the
         # hypotheses counts the options with its ordinals
-        if self.image_numbers and not self.option_texts and not counts_context and _COUNTS_OPTIONS.search(text):
+        if self.image_numbers and not self.option_texts and not counts_context and COUNTS_OPTIONS.search(text):
             return mentions
         numbered = self.image_numbers and not self.option_texts
         shift = self.context_images if counts_context and not self.option_texts else None
 
-        def revised(mention: _Mention) -> _Mention:
+        def revised(mention: Mention) -> Mention:
             if not mention.image or not (shift or not numbered or mention.ordinal):
                 return mention  # "image 2" numbers the options as the prompt does
             # a count of the images shown ("the second image") may count the context image or not: no answer
             value = mention.value - shift if shift and isinstance(mention.value, int) else None
+            counted = mention.value if isinstance(mention.value, int) else None
+            # the options it names, counting the context image or not ("Option 2 (the fourth image)" names neither)
+            may_name = () if value is not None or counted is None else (counted, counted - self.context_images)
             # the count of the context image itself ("The first image shows the cause") picks no option
-            return _Mention(value, mention.named, mention.image, mention.ordinal, mention.context or value == 0)
+            return Mention(
+                value,
+                mention.named,
+                mention.image,
+                mention.ordinal,
+                mention.context or value == 0,
+                may_name=tuple(option for option in may_name if self._valid(option)),
+            )
 
         return [revised(mention) for mention in mentions]
 
+    def read(self, text: str) -> int | None:
+        value = super().read(text)
+        if value is None or not sentence_options(self.option_texts):
+            return value
+        # "Hypothesis 2 is more plausible because ..., so his clothes would be soaking wet": another one explained
+        return None if self._explains_another(text, value) else value
+
+    def _explains_another(self, text: str, value: int) -> bool:
+        """Whether the reply's explanation affirms another hypothesis's own words and never the answer's
+        (:data:`OWN_WORDS_DENIED`)."""
+        plain = self.prepared(text)
+        marked, mentions = mark(plain, self.mention_rules)
+        mentions = self._revise(mentions, plain, marked)
+        stems = [[word[:5] for word in words] for words in distinctive_words(self.option_texts)]
+
+        def says(words: list[str], part: str) -> bool:
+            return any(re.search(rf"\b{re.escape(word)}", part, _FLAGS) for word in words)
+
+        if says(stems[value - 1], plain):
+            return False
+        for sentence in re.split(r"[.!?\n]", marked):
+            named = {mentions[mention_index(found)].value for found in re.findall(ANY_MENTION, sentence)}
+            if any(self._valid(other) and other != value for other in named):
+                continue  # the sentence is about another hypothesis it names
+            for clause in OWN_WORDS_CLAUSE.split(sentence):
+                others = [own for number, own in enumerate(stems, start=1) if number != value]
+                if any(says(own, clause) for own in others) and not OWN_WORDS_DENIED.pattern.search(clause):
+                    return True
+        return False
+
+    def _unlisted(self, mention: Mention) -> Mention:
+        """A phrase in parentheses that is no option's text, as the one option whose text shares a word with it ("the
+        rain" is "heavy rain"), else naming none."""
+        words = {word for word in re.findall(r"[^\W\d_]{4,}", str(mention.value).lower())}
+        sharing = [
+            number
+            for number, option in enumerate(self.option_texts, start=1)
+            if words & set(re.findall(r"[^\W\d_]{4,}", option.lower()))
+        ]
+        return Mention(sharing[0] if len(sharing) == 1 else None, True, unlisted=True)
+
     @cached_property
-    def _mention_rules(self) -> tuple[_MentionRule, ...]:
+    def mention_rules(self) -> tuple[MentionRule, ...]:
         return choice_mentions(self.n, self.aliases, self.letters, self.option_texts, self.context_images)
 
     _statement_rules = STATEMENTS
@@ -243,8 +304,22 @@ class Label(_Reader):
         return hash((self.labels, tuple(sorted(self.aliases.items()))))
 
     @property
-    def _answer_words(self) -> tuple[str, ...]:
-        return (*self.labels, *self.aliases)
+    def _answer_words(self) -> dict[str, object]:
+        return {label: label for label in self.labels} | dict(self.aliases)
+
+    def prepared(self, text: str) -> str:
+        """The reply's plain text; a lettered list of the labels restated ("A) strengthener B) weakener") names
+        nothing, and a letter of it standing as the answer ("Answer: B") is its label (:data:`LETTERED_LABELS`)."""
+        plain = super().prepared(text)
+        labels = {label.lower(): label for label in self.labels}
+        listed = [match for match in LETTERED_LABELS.pattern.finditer(plain) if match["label"].lower() in labels]
+        letters = {match["letter"]: labels[match["label"].lower()] for match in listed}
+        if len(listed) < 2 or len(letters) != len(listed) or len(set(letters.values())) != len(listed):
+            return plain
+        plain = LETTERED_LABELS.pattern.sub(
+            lambda match: " " if match["label"].lower() in labels else match.group(), plain
+        )
+        return LETTER_ANSWER.sub(lambda match: letters.get(match["letter"], match.group()), plain)
 
     def describe(self) -> str:
         return "one of the words " + " or ".join(self.labels)
@@ -257,13 +332,13 @@ class Label(_Reader):
         return self.labels
 
     @cached_property
-    def _mention_rules(self) -> tuple[_MentionRule, ...]:
+    def mention_rules(self) -> tuple[MentionRule, ...]:
         return label_mentions(self.labels, self.aliases)
 
     @cached_property
     def _ignore(self) -> re.Pattern:  # the question's list: "strengthener or weakener", "strengthens or weakens"
         verbs = [label.removesuffix("er") for label in self.labels if label.lower().endswith("er")]
-        word = rf"(?:an?\s+)?(?:{_alternatives([*self.labels, *self.aliases, *verbs])})(?:s|ed)?"
+        word = rf"(?:an?\s+)?(?:{alternatives([*self.labels, *self.aliases, *verbs])})(?:s|ed)?"
         # as many words as labels, the last after "or" or "/"
         listed = rf"{word}(?:\s*[/,]\s*{word}){{{len(self.labels) - 2}}}"
         return re.compile(rf"\b{listed}\s*(?:/|,?\s*\bor\b)\s*{word}\b", _FLAGS)
@@ -290,9 +365,9 @@ class Label(_Reader):
             # not denied nor conceded: "does not support the idea", "at first seems to support the idea"
             pattern = (
                 r"(?<!not )(?<!n't )(?<!never )(?<!to )(?<!might )(?<!may )(?<!could )"
-                rf"\b(?:(?:{verbs})\s+{_HYPOTHESIS_NOUN}|{LABEL_EFFECTS[stem]})"
+                rf"\b(?:(?:{verbs})\s+{HYPOTHESIS_NOUN}|{LABEL_EFFECTS[stem]})"
             )
-            if re.search(pattern, _plain(text), _FLAGS):
+            if re.search(pattern, plain(text), _FLAGS):
                 argued.add(stems[stem])
         return argued
 
@@ -332,7 +407,7 @@ class Score(_Reader):
         if not self.labels or re.search(r"\d", text):
             return None
         words = " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
-        words = _SHARED_HEAD.sub(r"\g<first> \g<head> \g<glue> \g<second> \g<head>", words)
+        words = SHARED_HEAD.sub(r"\g<first> \g<head> \g<glue> \g<second> \g<head>", words)
         found = [label for label in self.labels if re.search(rf"(?<!\w){re.escape(label)}(?!\w)", words)]
         # "It is not very plausible" denies a label: no rating
         if any(re.search(rf"\b(?:not|n't|never|hardly)\s+{re.escape(label)}(?!\w)", words) for label in found):
@@ -355,10 +430,10 @@ class Score(_Reader):
         # not the scale restated: "where 1 is not plausible at all"
         pattern = (
             r"(?<!\d )(?<!\d)\b(?:is|seems|appears|looks|sounds|be|was|remains)\s+"
-            rf"(?:therefore\s+|thus\s+|so\s+|still\s+|only\s+)?(?P<word>{_alternatives(list(words))})"
+            rf"(?:therefore\s+|thus\s+|so\s+|still\s+|only\s+)?(?P<word>{alternatives(list(words))})"
             r"(?=\s*(?:[.,;:!)]|$|\s+(?:because|since|as|given)\b))"
         )
-        return {words[" ".join(match["word"].lower().split())] for match in re.finditer(pattern, _plain(text), _FLAGS)}
+        return {words[" ".join(match["word"].lower().split())] for match in re.finditer(pattern, plain(text), _FLAGS)}
 
     def describe(self) -> str:
         return f"one number from {self.low:g} to {self.high:g}"
@@ -372,10 +447,14 @@ class Score(_Reader):
     def _ignore(self) -> re.Pattern:  # the scale itself: "(1-10)", "on a scale of 1 to 10", "between 1 and 10"
         low, high = re.escape(f"{self.low:g}"), re.escape(f"{self.high:g}")
         # the scale's own words restated with their numbers, two or more: "1: Not plausible at all, 3: Slightly ..."
-        anchor = "|".join(rf"{rating:g}\s*[:=]\s*{_alternatives([label])}" for label, rating in self.labels.items())
+        anchor = "|".join(rf"{rating:g}\s*[:=]\s*{alternatives([label])}" for label, rating in self.labels.items())
         listing = rf"(?:(?<![\w.])(?:{anchor})\s*[,;]?\s*){{2,}}|" if anchor else ""
+        # any scale restated in parentheses, two or more numbers with their words: "Score (1 = not plausible, 10 = ...)"
+        entry = r"\d+(?:\.\d+)?\s*[:=]\s*[^()\d,;]{2,60}"
+        restated = rf"\(\s*{entry}(?:\s*[,;]\s*{entry})+\s*\)|"
         return re.compile(
             listing
+            + restated
             + rf"\(?\s*(?:(?:on|using|in)\s+)?(?:(?:a|the)\s+)?(?:(?:scale|range)\s+(?:of\s+|from\s+)?)?(?:from\s+)?"
             rf"(?<![\d.]){low}\s*(?:-|to)\s*{high}(?!\d|\.\d)(?:\s*(?:point\s+)?(?:scale|range))?\s*\)?"
             rf"|\bbetween\s+{low}\s+and\s+{high}(?!\d|\.\d)",
@@ -383,7 +462,7 @@ class Score(_Reader):
         )
 
     @cached_property
-    def _mention_rules(self) -> tuple[_MentionRule, ...]:
+    def mention_rules(self) -> tuple[MentionRule, ...]:
         return score_mentions(self.high)
 
     _statement_rules = SCORE_STATEMENTS
@@ -428,7 +507,7 @@ def parse_judge_score(text: str, low: float = 0.0, high: float = 10.0) -> float 
         return score
     if is_request_failure(text):
         return None
-    numbers = _ANY_NUMBER.findall(_plain(text))
+    numbers = _ANY_NUMBER.findall(plain(text))
     if len(numbers) != 1:
         return None
     value = float(numbers[0])

@@ -10,24 +10,74 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from abductive_tasks.scoring.reading.mentions import (
-    _FLAGS,
-    _IMAGE_NOUN,
-    _NUMBER,
-    _NUMBER_WORD,
-    _NUMBER_WORD_ALONE,
-    _NUMBER_WORDS,
-    _OPTION_NOUN,
-    _ORDINAL,
-    _ORDINAL_NOUN,
-    _ORDINALS,
-    _POSITION_NOT_PANEL,
-    Example,
-    _alternatives,
-    _MentionRule,
-    _option_text,
+from abductive_tasks.scoring.reading.mentions import CONTEXT_ALIAS, MentionRule, alternatives, option_text
+from abductive_tasks.scoring.reading.rules import COPULA, LABEL_EFFECTS
+from abductive_tasks.scoring.reading.table import Example
+
+__all__ = [
+    "COUNTS_OPTIONS",
+    "choice_ignore",
+    "distinctive_words",
+    "sentence_options",
+    "choice_mentions",
+    "label_mentions",
+    "score_mentions",
+]
+
+_FLAGS = re.IGNORECASE
+
+_NUMBER_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
+_ORDINALS = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+}
+_NUMBER = r"\d+(?![\w%°]|[.,]\d|\s*degrees?\b)"  # not a quantity: "105°", "35 degrees"
+_NUMBER_WORD = "|".join(_NUMBER_WORDS)
+_ORDINAL = "|".join(_ORDINALS) + r"|\d+(?:st|nd|rd|th)"
+# A number word standing as an answer: "Two.", "The answer is one.", "Score: five", "a six."
+# (not "the other one", "of the two images").
+_NUMBER_WORD_ALONE = (
+    rf"(?:(?m:^)|(?<=\bis )|(?<=\bbe )|(?<=\ba )|(?<=\ban )|(?<=: ))(?P<value>{_NUMBER_WORD})\b(?=\s*(?:[.!?,;)]|$))"
 )
-from abductive_tasks.scoring.reading.rules import _COPULA, LABEL_EFFECTS
+# Nouns that take an option number after them ("Option (3)", "choice three", "hypothesis image 2"),
+# and nouns that count images ("image 2", "the third picture"), which may count the context image too.
+_OPTION_NOUN = (
+    r"(?:hypothesis\s+images?|hypothes[ie]s|options?|choices?|candidates?|cue\s+phrases?|phrases?|h(?=\d))"  # "H2" too
+)
+_IMAGE_NOUN = r"(?:images?|pictures?|photos?|panels?|frames?)"
+# Nouns an ordinal or a panel position names ("the third option", "the right image", "the middle one").
+_ORDINAL_NOUN = (
+    rf"(?:hypothesis\s+{_IMAGE_NOUN}|{_IMAGE_NOUN}|options?|choices?|candidates?|phrases?|hypothes[ie]s|ones?|"
+    r"scenes?|scenarios?|sides?)"
+)
+_POSITION_NOT_PANEL = (
+    r"answer|choice|option|decision|way|thing|track|time|call|to|place|conclusion|idea|direction|now|after|away"
+)
+
+
+# The hypotheses counted ("the second hypothesis image"): the reply's ordinal counts of images ("the second image")
+# then count the options too. (Naming the context image by its role does not show how a reply counts: "The second
+# image is more plausible. It shows the aftermath seen in the context image." may count the context image first.)
+COUNTS_OPTIONS = re.compile(rf"\b(?:{_ORDINAL})\s+(?:hypothesis|hypotheses|option|candidate)\b", _FLAGS)
 
 
 def _rule(
@@ -39,8 +89,9 @@ def _rule(
     ordinal: bool = False,
     context: bool = False,
     text: bool = False,
-) -> _MentionRule:
-    return _MentionRule(re.compile(pattern, _FLAGS), value, named, image, ordinal, context, text, examples)
+    unlisted: bool = False,
+) -> MentionRule:
+    return MentionRule(re.compile(pattern, _FLAGS), value, named, image, ordinal, context, text, examples, unlisted)
 
 
 def _number(token: str) -> int:
@@ -60,7 +111,7 @@ def _ordinal(token: str) -> int:
 
 def choice_mentions(
     n: int, aliases: Mapping[str, int], letters: bool, option_texts: tuple[str, ...], context_images: int
-) -> tuple[_MentionRule, ...]:
+) -> tuple[MentionRule, ...]:
     """The mention table of ``Choice(n, aliases, letters, option_texts, context_images)``."""
     # letters as option positions: A to the last option's letter after an option noun ("Option B"), any with
     # ``letters`` (the prompt lists letters)
@@ -73,6 +124,8 @@ def choice_mentions(
     }
     return (
         *_option_text_mentions(option_texts),
+        *_content_mentions(option_texts),
+        *_row_mentions(n, context_images, aliases, option_texts),
         *_position_mentions(positions),
         *_context_count_mentions(context_images),
         *_numbered_mentions(letter),
@@ -93,17 +146,35 @@ def choice_mentions(
             Example("mucr", "3. The spilled water explains the puddle.", 3),
             named=False,
         ),
+        *_unlisted_mentions(option_texts),
     )
 
 
-def _option_text_mentions(option_texts: tuple[str, ...]) -> tuple[_MentionRule, ...]:
+def _unlisted_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
+    """A phrase in parentheses after a number, ending the reply, that is no option's text ("Answer: 3 (attack)", copied
+    from a solved example): the number's own explanation, which names another option (its words are another's) or
+    none. (Not where the reply goes on: "3 (suelo resbaladizo). La imagen ..." names the option in another language.)"""
+    if not option_texts:
+        return ()
+    return (
+        _rule(
+            r"(?:(?<=[»›\d]\()|(?<=[»›\d] \())(?P<phrase>[^\W\d_]{3,}(?:[ -][^\W\d_]+){0,2})(?=\)\s*[.!]?\s*\Z)",
+            lambda m: m["phrase"].lower(),
+            Example("cue", "Answer: 3 (attack)", None),
+            Example("cue", "Answer: 3 (the rain)", 3),
+            unlisted=True,
+        ),
+    )
+
+
+def _option_text_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
     """An option's own text quoted names it, longest first: "catch cold" is one mention, not "cold" inside it."""
     if not option_texts:
         return ()
-    texts = {_option_text(option).lower(): index for index, option in enumerate(option_texts, start=1)}
+    texts = {option_text(option).lower(): index for index, option in enumerate(option_texts, start=1)}
     return (
         _rule(
-            rf"(?<!\w)(?:{_alternatives(list(texts))})(?!\w)",
+            rf"(?<!\w)(?<!\d[.,])(?:{alternatives(list(texts))})(?!\w|[.,]\d)",  # "8" is not in "8.5"
             lambda m: texts[" ".join(m.group().lower().split())],
             Example("cue", "The cue is heavy rain.", 3),
             Example("texts", "The man is sunbathing on a beach is the more plausible hypothesis.", 2),
@@ -112,11 +183,67 @@ def _option_text_mentions(option_texts: tuple[str, ...]) -> tuple[_MentionRule, 
     )
 
 
-def _position_mentions(positions: Mapping[str, int]) -> tuple[_MentionRule, ...]:
+# Words no option text is told apart by
+_STOPWORDS = frozenset(
+    "a an the is are was were be been being his her their its this that these those of on in at to for with and or but "
+    "by from as it he she they".split()
+)
+_TEXT_WORD = r"[^\W\d_]+(?:-[^\W\d_]+)*"
+
+
+def distinctive_words(option_texts: tuple[str, ...]) -> list[list[str]]:
+    """Each option text's own words, which no other option text has, in order (lower case; "ball-shaped" whole)."""
+    words = [re.findall(_TEXT_WORD, text.lower()) for text in option_texts]
+    return [
+        [
+            word
+            for word in own
+            if word not in _STOPWORDS
+            and len(word) >= 3
+            and not any(word in other for other in words if other is not own)
+        ]
+        for own in words
+    ]
+
+
+def sentence_options(option_texts: tuple[str, ...]) -> bool:
+    """Whether the options are sentences (NL-Eye's hypotheses), not phrases (MuCR's cues)."""
+    return bool(option_texts) and all(len(re.findall(_TEXT_WORD, text)) >= 4 for text in option_texts)
+
+
+def _content_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
+    """A hypothesis named by its own words with a noun: "the rectangular present", "the ball-shaped one" (options
+    that are sentences only; a phrase is named by its whole text)."""
+    if not sentence_options(option_texts):
+        return ()
+    named = []
+    for number, (text, own) in enumerate(zip(option_texts, distinctive_words(option_texts), strict=True), start=1):
+        words = re.findall(_TEXT_WORD, text.lower())
+        heads = {"one", "option", "hypothesis", "scenario", "version"} | {
+            words[index + 1]
+            for index, word in enumerate(words[:-1])
+            if word in own and words[index + 1] not in _STOPWORDS
+        }
+        if own:
+            named.append(rf"(?P<option{number}>(?:{alternatives(own)})\s+(?:{alternatives(sorted(heads))}))")
+    if not named:
+        return ()
+    return (
+        _rule(
+            rf"\bthe\s+(?:{'|'.join(named)})\b",
+            lambda m: next(int(name.removeprefix("option")) for name, found in m.groupdict().items() if found),
+            Example("texts", "The sunbathing one, since the rain may stop by the afternoon.", 2),
+            Example("texts", "The soaking wet one: it is raining.", 1),
+            text=True,
+        ),
+    )
+
+
+def _position_mentions(positions: Mapping[str, int]) -> tuple[MentionRule, ...]:
     """Panel positions and "the former"/"the latter" named with their noun or article."""
     if not positions:
         return ()
-    word = rf"(?P<word>{_alternatives(list(positions))})(?:-?most|-hand(?:\s+side)?)?"
+    word = rf"(?P<word>{alternatives(list(positions))})(?:-?most|-hand(?:\s+side)?)?"
 
     def value(match: re.Match) -> int:
         return positions[match["word"].lower()]
@@ -141,7 +268,32 @@ def _position_mentions(positions: Mapping[str, int]) -> tuple[_MentionRule, ...]
     )
 
 
-def _context_count_mentions(context_images: int) -> tuple[_MentionRule, ...]:
+def _row_mentions(
+    n: int, context_images: int, aliases: Mapping[str, int], option_texts: tuple[str, ...]
+) -> tuple[MentionRule, ...]:
+    """An image counted from one end of the row (the context first, then the options): from the right it names an
+    option however the reply counts ("the second picture from the right" of four options is option 3); from the left
+    only where the prompt names the left image as the context (NL-Eye's combined image)."""
+    if not context_images or option_texts:
+        return ()
+    left_is_context = aliases.get("left") == CONTEXT_ALIAS
+
+    def value(match: re.Match) -> int | None:
+        count = _ordinal(match["ordinal"])
+        option = n - count + 1 if match["side"].lower() == "right" else count - context_images
+        return option if 1 <= option <= n and (match["side"].lower() == "right" or left_is_context) else None
+
+    return (
+        _rule(
+            rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+(?:{_IMAGE_NOUN}|one)\s+from\s+the\s+(?P<side>left|right)\b",
+            value,
+            Example("mucr", "The effect is shown in the second picture from the right: the melted snowman.", 3),
+            Example("panels", "The second panel from the left is the more plausible one.", 1),
+        ),
+    )
+
+
+def _context_count_mentions(context_images: int) -> tuple[MentionRule, ...]:
     """The reply's count of the context image, which shows how it counts the images (no pick itself)."""
     return (
         # "the first image (the context)", "Image 1 is the cause image"
@@ -187,7 +339,7 @@ def _context_count_mentions(context_images: int) -> tuple[_MentionRule, ...]:
     )
 
 
-def _numbered_mentions(letter: str) -> tuple[_MentionRule, ...]:
+def _numbered_mentions(letter: str) -> tuple[MentionRule, ...]:
     """An option or image named by its number: "Option (3)", "choice three", "phrase #4", "image 2", and lists:
     "options 2 and 4", "Options 1, 3 and 4"."""
     label = rf"{_NUMBER}|{_NUMBER_WORD}|{letter}\b(?!')"
@@ -220,7 +372,7 @@ def _numbered_mentions(letter: str) -> tuple[_MentionRule, ...]:
     )
 
 
-def _ordinal_mentions(n: int, option_texts: tuple[str, ...]) -> tuple[_MentionRule, ...]:
+def _ordinal_mentions(n: int, option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
     """Ordinals: "the third option" names an option, "the third image" counts the images shown."""
     last_noun = rf"(?!{_IMAGE_NOUN}\b){_ORDINAL_NOUN}" if option_texts else _ORDINAL_NOUN
     return (
@@ -245,6 +397,12 @@ def _ordinal_mentions(n: int, option_texts: tuple[str, ...]) -> tuple[_MentionRu
             image=True,
             ordinal=True,
         ),
+        # "the last of the four candidates"
+        _rule(
+            r"\bthe\s+(?:last|final)\s+of\s+the\s+(?:\w+\s+)?(?:options|candidates|choices|hypotheses|candidate\s+images)\b",
+            lambda m: n,
+            Example("mucr", "The last of the four candidates is the cause: it shows a wildfire.", 4),
+        ),
         # "the last one", "the final option"; "the last image" too, unless the images are no options
         _rule(
             rf"\b(?:the\s+)?(?:last|final)\s+{last_noun}\b",
@@ -253,21 +411,21 @@ def _ordinal_mentions(n: int, option_texts: tuple[str, ...]) -> tuple[_MentionRu
         ),
         # an ordinal standing alone: "The first.", "the second, because ...", "the second is more plausible"
         _rule(
-            rf"\bthe\s+(?P<ordinal>{_ORDINAL})(?=\s*(?:[.!,;)]|$)|\s+{_COPULA}\b)",
+            rf"\bthe\s+(?P<ordinal>{_ORDINAL})(?=\s*(?:[.!,;)]|$)|\s+{COPULA}\b)",
             lambda m: _ordinal(m["ordinal"]),
             Example("nleye", "The first.", 1),
         ),
     )
 
 
-def _bare_position_mentions(positions: Mapping[str, int]) -> tuple[_MentionRule, ...]:
+def _bare_position_mentions(positions: Mapping[str, int]) -> tuple[MentionRule, ...]:
     """A position word alone, which counts only inside a verdict ("Answer: right")."""
     if not positions:
         return ()
     return (
         _rule(
             r"(?<!\ball )(?<!that's )(?<!you're )(?<!\bis )(?<!\bare )"
-            rf"\b(?P<word>{_alternatives(list(positions))})(?:-?most|-hand(?:\s+side)?)?\b"
+            rf"\b(?P<word>{alternatives(list(positions))})(?:-?most|-hand(?:\s+side)?)?\b"
             rf"(?!\s+(?:{_POSITION_NOT_PANEL})\b)",
             lambda m: positions[m["word"].lower()],
             Example("panels", "Answer: right", 2),
@@ -276,7 +434,7 @@ def _bare_position_mentions(positions: Mapping[str, int]) -> tuple[_MentionRule,
     )
 
 
-def _letter_mentions(letter: str, letters: bool) -> tuple[_MentionRule, ...]:
+def _letter_mentions(letter: str, letters: bool) -> tuple[MentionRule, ...]:
     """A letter as an option position where a person reads one: "(B)", "Answer: C", "The answer is (B)."."""
     any_case = f"(?i:{letter.removeprefix('(?-i:')}"
     return (
@@ -295,9 +453,10 @@ def _letter_mentions(letter: str, letters: bool) -> tuple[_MentionRule, ...]:
         ),
         _rule(
             rf"(?:(?<=answer:)|(?<=answer: )|(?<=answer is )|(?<=choice: )|(?<=choice is )){any_case}"
-            r"(?=[ \t]*(?:[.):;,!\n]|$))",
+            r"(?=[ \t]*(?:[.):;,!\n]|$)|\s-\s)",
             lambda m: _number(m.group()),
             Example("mucr", "Answer: C", 3),
+            Example("texts", "Answer: A — the man's clothes are soaking wet.", 1),
             Example("mucr", "answer: c", 3),
             named=False,
         ),
@@ -323,7 +482,7 @@ _EFFECT_EXAMPLES = {
 }
 
 
-def label_mentions(labels: tuple[str, ...], aliases: Mapping[str, str]) -> tuple[_MentionRule, ...]:
+def label_mentions(labels: tuple[str, ...], aliases: Mapping[str, str]) -> tuple[MentionRule, ...]:
     """The mention table of ``Label(labels, aliases)``."""
     words = {label.lower(): label for label in labels} | {alias.lower(): label for alias, label in aliases.items()}
     # an agent noun's verb names it too: "weakens", "weakened" name "weakener"
@@ -342,7 +501,7 @@ def label_mentions(labels: tuple[str, ...], aliases: Mapping[str, str]) -> tuple
     return (
         *effects,
         _rule(
-            rf"\b(?P<word>{_alternatives(list(words))})(?:s|ing)?\b",
+            rf"\b(?P<word>{alternatives(list(words))})(?:s|ing)?\b",
             lambda m: words[" ".join(m["word"].lower().split())],
             Example("label", "Weakener.", "weakener"),
             Example("label", "The update weakens the hypothesis.", "weakener"),
@@ -351,7 +510,7 @@ def label_mentions(labels: tuple[str, ...], aliases: Mapping[str, str]) -> tuple
     )
 
 
-def score_mentions(high: float) -> tuple[_MentionRule, ...]:
+def score_mentions(high: float) -> tuple[MentionRule, ...]:
     """The mention table of a ``Score`` up to ``high``."""
     number, top = r"\d+(?:\.\d+)?", re.escape(f"{high:g}")
     high_words = [word for word, value in _NUMBER_WORDS.items() if value == high]
@@ -397,4 +556,24 @@ def score_mentions(high: float) -> tuple[_MentionRule, ...]:
             named=False,
         ),
         _rule(_NUMBER_WORD_ALONE, value, Example("rating", "Score: five", 5.0), named=False),
+    )
+
+
+def choice_ignore(n: int, option_texts: tuple[str, ...] = ()) -> re.Pattern:
+    """What names no option of ``n``: the prompt's list of the options ("(1, 2, 3 or 4)", "1 or 2"), their whole
+    range ("Options 1-4") and the numbered option texts restated in order ("The phrases are: 1. heavy rain, 2. ...")."""
+    listed = r"\s*,\s*".join(str(number) for number in range(1, n))
+    whole_range = rf"\b{_OPTION_NOUN}\s*1\s*(?:-|to|through|thru)\s*(?:{_OPTION_NOUN}\s*)?{n}(?![\w.,])"
+    restated = (
+        r"(?<![\w.])"
+        + r"\s*[,;]?\s*(?:and\s+)?".join(
+            rf"{number}\s*[.):]\s*{alternatives([option_text(text)])}"
+            for number, text in enumerate(option_texts, start=1)
+        )
+        + r"(?!\w)"
+    )
+    return re.compile(
+        rf"\(?(?<![\w.,]){listed}\s*,?\s*or\s+{n}(?![\w.,])\s*\)?|{whole_range}"
+        + (f"|{restated}" if option_texts else ""),
+        _FLAGS,
     )

@@ -5,66 +5,50 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
-from abductive_tasks.scoring.reading.text import _plain
+from abductive_tasks.scoring.reading.table import Example
+from abductive_tasks.scoring.reading.text import plain
 
-_NUMBER_WORDS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-}
-_ORDINALS = {
-    "first": 1,
-    "second": 2,
-    "third": 3,
-    "fourth": 4,
-    "fifth": 5,
-    "sixth": 6,
-    "seventh": 7,
-    "eighth": 8,
-    "ninth": 9,
-    "tenth": 10,
-}
-_NUMBER = r"\d+(?![\w%]|[.,]\d)"
-_NUMBER_WORD = "|".join(_NUMBER_WORDS)
-_ORDINAL = "|".join(_ORDINALS) + r"|\d+(?:st|nd|rd|th)"
-# A number word standing as an answer: "Two.", "The answer is one.", "Score: five", "a six."
-# (not "the other one", "of the two images").
-_NUMBER_WORD_ALONE = (
-    rf"(?:(?m:^)|(?<=\bis )|(?<=\bbe )|(?<=\ba )|(?<=\ban )|(?<=: ))(?P<value>{_NUMBER_WORD})\b(?=\s*(?:[.!?,;)]|$))"
-)
-# Nouns that take an option number after them ("Option (3)", "choice three", "hypothesis image 2"),
-# and nouns that count images ("image 2", "the third picture"), which may count the context image too.
-_OPTION_NOUN = (
-    r"(?:hypothesis\s+images?|hypothes[ie]s|options?|choices?|candidates?|cue\s+phrases?|phrases?|h(?=\d))"  # "H2" too
-)
-_IMAGE_NOUN = r"(?:images?|pictures?|photos?|panels?|frames?)"
-# Nouns an ordinal or a panel position names ("the third option", "the right image", "the middle one").
-_ORDINAL_NOUN = (
-    rf"(?:hypothesis\s+{_IMAGE_NOUN}|{_IMAGE_NOUN}|options?|choices?|candidates?|phrases?|hypothes[ie]s|ones?|"
-    r"scenes?|scenarios?|sides?)"
-)
-_POSITION_NOT_PANEL = (
-    r"answer|choice|option|decision|way|thing|track|time|call|to|place|conclusion|idea|direction|now|after|away"
-)
+__all__ = [
+    "ANY_MENTION",
+    "NAMED_MENTION",
+    "CONTEXT_ALIAS",
+    "LIST_HEAD",
+    "NAMED_REF",
+    "REF",
+    "Mention",
+    "MentionRule",
+    "alternatives",
+    "mark",
+    "mention_index",
+    "option_text",
+    "placeholder",
+]
+
 # A placeholder: «i» for a named mention, ‹i› for a bare one, i written as a private-use character
 # so that no later rule reads it as a number.
 _OPEN, _CLOSE, _BARE_OPEN, _BARE_CLOSE = "«", "»", "‹", "›"
 _INDEX_BASE = 0xF0000  # Supplementary Private Use Area-A: 65,534 mentions
+ANY_MENTION = r"[«‹][\U000f0000-\U000ffffd][»›]"  # a placeholder in a pattern
+NAMED_MENTION = r"«[\U000f0000-\U000ffffd]»"  # a named mention's placeholder in a pattern
+
+
+def placeholder(index: int, named: bool = True) -> str:
+    """The placeholder of mention number ``index``: «i» when ``named``, else ‹i›."""
+    opening, closing = (_OPEN, _CLOSE) if named else (_BARE_OPEN, _BARE_CLOSE)
+    return f"{opening}{chr(_INDEX_BASE + index)}{closing}"
+
+
+def mention_index(marked: str) -> int:
+    """The mention number of a placeholder («i», ‹i›) or of its index character alone."""
+    return ord(marked[len(marked) // 2]) - _INDEX_BASE
+
 
 CONTEXT_ALIAS = 0  # a Choice alias naming the context panel, which is no option ("left" in NL-Eye's combined image)
 
 
 @dataclass(frozen=True)
-class _Mention:
+class Mention:
     value: object  # what the mention names; None when it names nothing valid (an ambiguous range)
     named: bool  # False for a bare number or position word, which counts only inside a verdict
     image: bool = False  # an image count ("image 3", "the third picture")
@@ -72,19 +56,12 @@ class _Mention:
     context: bool = False  # the reply's count of the context image ("the first image (the context)")
     text: bool = False  # an option's own text quoted ("heavy rain")
     passing: bool = False  # an option's text named in passing, no pick ("the cause image shows a birthday party")
-
-
-class Example(NamedTuple):
-    """A reply a rule exists for, and what a person reads in it, read through the example kind named ``kind`` (the
-    kinds of tests/scoring/test_rule_examples.py: nleye, panels, texts, mucr, cue, letters, label, rating)."""
-
-    kind: str
-    reply: str
-    reads: object
+    may_name: tuple = ()
+    unlisted: bool = False  # a phrase in parentheses after a number that is no option's text ("3 (attack)")
 
 
 @dataclass(frozen=True)
-class _MentionRule:
+class MentionRule:
     """Every match of ``pattern`` is a mention; ``value`` reads what it names from the match."""
 
     pattern: re.Pattern
@@ -95,19 +72,21 @@ class _MentionRule:
     context: bool = False
     text: bool = False
     examples: tuple[Example, ...] = ()
+    unlisted: bool = False
 
 
-def _mark(text: str, rules: Sequence[_MentionRule]) -> tuple[str, list[_Mention]]:
+def mark(text: str, rules: Sequence[MentionRule]) -> tuple[str, list[Mention]]:
     """``text`` with every mention replaced by a numbered placeholder («i» named, ‹i› bare), and the mentions."""
-    mentions: list[_Mention] = []
+    mentions: list[Mention] = []
 
-    def replace(rule: _MentionRule, match: re.Match) -> str:
+    def replace(rule: MentionRule, match: re.Match) -> str:
         values = rule.value(match)
-        opening, closing = (_OPEN, _CLOSE) if rule.named else (_BARE_OPEN, _BARE_CLOSE)
         placeholders = []
         for value in values if isinstance(values, list) else [values]:
-            mentions.append(_Mention(value, rule.named, rule.image, rule.ordinal, rule.context, rule.text))
-            placeholders.append(f"{opening}{chr(_INDEX_BASE + len(mentions) - 1)}{closing}")
+            mentions.append(
+                Mention(value, rule.named, rule.image, rule.ordinal, rule.context, rule.text, unlisted=rule.unlisted)
+            )
+            placeholders.append(placeholder(len(mentions) - 1, rule.named))
         return " and ".join(placeholders)
 
     for rule in rules:
@@ -115,17 +94,16 @@ def _mark(text: str, rules: Sequence[_MentionRule]) -> tuple[str, list[_Mention]
     return text, mentions
 
 
-_FLAGS = re.IGNORECASE
-_REF = r"\(?\s*[«‹](?P<{name}>[\U000f0000-\U000ffffd])[»›]\s*\)?"  # a named or bare mention, perhaps in parentheses
-_LIST_HEAD = r"(?!\s*,?\s*(?:and|or|&|/)\s*\(?\s*[«‹][\U000f0000-\U000ffffd][»›])"  # "1 and 3 are equally valid"
-_NAMED_REF = r"«(?P<{name}>[\U000f0000-\U000ffffd])»"
+REF = r"\(?\s*[«‹](?P<{name}>[\U000f0000-\U000ffffd])[»›]\s*\)?"  # a named or bare mention, perhaps in parentheses
+LIST_HEAD = r"(?!\s*,?\s*(?:and|or|&|/)\s*\(?\s*[«‹][\U000f0000-\U000ffffd][»›])"  # "1 and 3 are equally valid"
+NAMED_REF = r"«(?P<{name}>[\U000f0000-\U000ffffd])»"
 
 
-def _option_text(option: str) -> str:
+def option_text(option: str) -> str:
     """An option's text as a reply quotes it: plain, without its closing full stop ("The man is wet.")."""
-    return _plain(option).rstrip(".!")
+    return plain(option).rstrip(".!")
 
 
-def _alternatives(words: Sequence[str]) -> str:
+def alternatives(words: Sequence[str]) -> str:
     """Words as a regex alternation, longest first, each word's spaces matching any white space."""
     return "|".join(r"\s+".join(map(re.escape, word.split())) for word in sorted(words, key=len, reverse=True))

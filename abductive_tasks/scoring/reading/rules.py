@@ -7,30 +7,61 @@ person reads); tests/scoring/test_rule_examples.py reads every one. Adding a rul
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from abductive_tasks.scoring.reading.mentions import _FLAGS, _LIST_HEAD, _NAMED_REF, _REF, Example
+from abductive_tasks.scoring.reading.mentions import ANY_MENTION, LIST_HEAD, NAMED_MENTION, NAMED_REF, REF
+from abductive_tasks.scoring.reading.table import Example, Rule
+from abductive_tasks.scoring.reading.text import INVENTED_TURNS
 
+__all__ = [
+    "verdict",
+    "ALONE",
+    "ANSWER_LABEL",
+    "CLAUSE_END",
+    "CONCESSION",
+    "COPULA",
+    "DOUBTS",
+    "HEADINGS",
+    "HEDGES",
+    "HYPOTHESIS_NOUN",
+    "IN_PASSING",
+    "LABEL_CONCESSIONS",
+    "LABEL_EFFECTS",
+    "LABEL_STATEMENTS",
+    "LABEL_VERBS",
+    "LETTERED_LABELS",
+    "LETTER_ANSWER",
+    "OPTION_SCORES",
+    "OWN_WORDS_CLAUSE",
+    "OWN_WORDS_DENIED",
+    "QUESTION",
+    "REFUSALS",
+    "REFUSAL_OF_THE_OTHERS",
+    "ROLE_AFTER",
+    "ROLE_NAMED",
+    "SELF_CORRECTIONS",
+    "SENTENCE_END",
+    "TEXT_RULES",
+    "STATEMENTS",
+    "VERDICTS",
+]
 
-@dataclass(frozen=True)
-class Rule:
-    """A pattern of a rule table, and the example replies it exists for (tests/scoring/test_rule_examples.py reads
-    each through its example kind and checks that the pattern matches it)."""
-
-    pattern: re.Pattern
-    examples: tuple[Example, ...]
+_FLAGS = re.IGNORECASE
 
 
 # A verdict pattern's mentions: {pick} and {reject} any mention, {named_pick} a named one; a pick heads no list ("I
 # would say 1 and 3 are equally valid" picks neither)
+_LIST_TAIL = r"(?<![»›] and )(?<![»›] or )(?<![»›], and )(?<![»›], or )(?<![»›] & )(?<![»›] and \()"
 _MENTIONS = {
-    "pick": _REF.format(name="pick") + _LIST_HEAD,
-    "reject": _REF.format(name="reject"),
-    "named_pick": _NAMED_REF.format(name="pick"),
+    # nor ends one ("Both Option 2 and Option 4 could be the cause")
+    "pick": REF.format(name="pick").replace("[«‹]", _LIST_TAIL + "[«‹]", 1) + LIST_HEAD,
+    "reject": REF.format(name="reject"),
+    "named_pick": NAMED_REF.format(name="pick"),
+    "named_mention": NAMED_MENTION,  # a named mention that is neither pick nor rejection
+    "any_mention": ANY_MENTION,
 }
 
 
-def _verdict(pattern: str, *examples: Example) -> Rule:
+def verdict(pattern: str, *examples: Example) -> Rule:
     """A verdict or statement rule: ``pattern`` with its mentions filled in (:data:`_MENTIONS`)."""
     return Rule(re.compile(pattern.format(**_MENTIONS), _FLAGS | re.MULTILINE), examples)
 
@@ -41,16 +72,17 @@ def _rule(pattern: str, *examples: Example, flags: int = _FLAGS) -> Rule:
 
 _ADVERBS = (
     r"(?:\s+(?:clearly|definitely|probably|likely|much|far|even|also|indeed|therefore|thus|actually|certainly|"
-    r"somewhat|slightly|a\s+bit|still|the))*"
+    r"somewhat|slightly|a\s+bit|still|the|very|highly|quite|extremely|rather))*"
 )
-_COPULA = (
-    rf"(?:is|are|was|seems?|looks?|appears?|would\s+be|could\s+be|must\s+be|should\s+be|remains?|makes?){_ADVERBS}"
-)
+COPULA = rf"(?:is|are|was|seems?|looks?|appears?|would\s+be|could\s+be|must\s+be|should\s+be|remains?|makes?){_ADVERBS}"
 _QUALITY = (
     r"(?:plausible|likely|probable|reasonable|logical|realistic|believable|sensible|consistent|coherent|fitting|"
     r"appropriate|accurate|suitable|natural|sense)"
 )
-_MORE = rf"(?:more|most)\s+{_QUALITY}|better|best|closer|closest"
+_MORE = (
+    rf"(?:more|most)(?:\s+(?:directly|clearly|obviously|readily|naturally|strongly))?\s+{_QUALITY}"
+    r"|better|best|closer|closest"
+)
 _LESS = rf"(?:less|least)\s+{_QUALITY}|worse|worst"
 _WORSE = rf"{_LESS}|implausible|unlikely|improbable|impossible|unrealistic|illogical|wrong|incorrect|not\b"
 _NEGATED_VERB = (
@@ -63,7 +95,9 @@ _CUE_NOUN = (
 )
 _CUE = (
     r"(?:final\s+|correct\s+|my\s+|the\s+)?(?:answer|choice|selection|prediction|verdict|label|classification|conclusion|decision)"
-    r"|final(?=\s*:)"
+    r"|(?:the\s+)?number\s+of\s+the\s+(?:phrase|option|cue|answer|image|hypothesis)"
+    r"|(?:correct\s+|right\s+)?(?:option|answer|choice)\s+letter"
+    r"|(?:final|overall|verdict)(?=\s*:)"
     r"|correct\s+(?:option|one|image|hypothesis|phrase|cue)"
     r"|best\s+(?:match|fit|option|choice|answer)|(?:that|which)\s+(?:best\s+(?:fits|matches)|(?:fits|matches)\s+best)|(?:effect|cause)(?:\s+of\s+the\s+\w+(?:\s+image)?)?|cue(?:\s+phrase)?"
 )
@@ -72,87 +106,127 @@ _QUALITY_CUE = rf"(?<!less )(?<!least )(?:(?:more|most)\s+)?{_QUALITY}(?:\s+{_CU
 _ARTICLE = r"(?:(?:the|a|an)\s+)?"
 # words set off between an answer and its verb: ", showing the girl with a cast,", " - the couple cutting the cake -"
 # (a verdict pattern's part: its braces are doubled for :func:`_verdicts`)
-_APPOSITIVE = r"(?:\s*(?:,|\s-)\s*(?:which\s+|that\s+)?[^,\-.;:!?\n«‹]{{1,80}}?(?:,|\s-))?"
+_APPOSITIVE = (
+    r"(?:\s+(?:in|on|at|from)\s+the\s+(?:row|series|sequence|set|middle|left|right))?"
+    r"(?:\s*\([^()«‹\n]{{1,80}}\))?"  # "Option 2 (a person dropping something) is the closest"
+    r"(?:\s*(?:,|\s-)\s*(?:which\s+|that\s+)?[^,\-.;:!?\n«‹]{{1,80}}?(?:,|\s-))?"
+)
 
 # Statements of the answer: "Answer: 2", "the more plausible image is 1", "The correct option is #3",
 # "Effect: Option 4", "the cause of the effect image is 2", "### Answer\nImage 1", "More plausible: Image 2".
 STATEMENTS = (
-    _verdict(
-        rf"\b(?:{_CUE})\s*(?:is|(?:would|should|must)\s+be)?(?:\s+(?:(?:shown|depicted|pictured|seen)\s+)?in)?\s*[:=→-]?\s*{_ARTICLE}{{pick}}",
+    verdict(
+        rf"\b(?:{_CUE})(?:\s+(?:to|for)\s+(?:the|this)\s+question)?\s*(?:is|(?:would|should|must)\s+be)?"
+        rf"(?:\s+(?:(?:shown|depicted|pictured|seen)\s+)?in|\s+(?:the\s+)?letter)?\s*[:=→-]?\s*{_ARTICLE}{{pick}}",
         Example("nleye", "Answer: 2", 2),
         Example("mucr", "Effect: Option 4", 4),
         Example("nleye", "### Answer\nImage 1", 1),
+        Example("letters", "The correct option letter is B. The given information is ...", 2),
+        Example("letters", "The correct choice is letter D.", 4),
     ),
     # "→ 3" ending a table or a list of checks
-    _verdict(
+    verdict(
         r"→\s*{pick}(?=\s*(?:[.!;]|$))",
         Example("mucr", "Checked every option → 3.", 3),
     ),
     # "Option 3 shows curtains on fire, which is the effect."
-    _verdict(
-        r"{pick}[^.;\n]{{0,80}}?,\s*which\s+(?:is|would\s+be)\s+the\s+(?:answer|effect|cause|cue|correct\s+one)(?=\s*(?:[.!;]|$))",
+    verdict(
+        r"{pick}[^.;\n«‹]{{0,80}}?,\s*which\s+(?:is|would\s+be)\s+the\s+"
+        r"(?:(?:direct|actual|real|immediate|obvious|clear|natural|most\s+likely|likely)\s+)?"
+        r"(?:answer|effect|cause|cue|correct\s+one)(?:\s+of\s+[^.;!?\n«‹]{{1,60}})?(?=\s*(?:[.!;]|$))",
         Example("mucr", "Option 3 shows curtains on fire, which is the effect.", 3),
+        Example(
+            "mucr", "Answer: 2\n\nOption 4 shows the shredded shoe, which is the direct effect of the chewing.", None
+        ),
     ),
-    _verdict(
+    verdict(
         rf"\b{_QUALITY_CUE}\s*(?:is|would\s+be)\s*[:=-]?\s*{_ARTICLE}(?:one\s+)?{{pick}}",
         Example("nleye", "The more plausible image is 1.", 1),
     ),
-    _verdict(
+    verdict(
         rf"(?:^|(?<=[.!?;]))\s*(?:the\s+)?{_QUALITY_CUE}\s*[:=-]\s*{_ARTICLE}{{pick}}",
         Example("nleye", "More plausible: Image 2", 2),
     ),
     # "2 is more plausible", "Option 3 is the most likely cause", "1 is closer", "image 1 makes more sense"
     # (not "image 1 is more likely to be in the morning": a property, not the answer)
     # "The second picture, the first hypothesis, is the more plausible one"
-    _verdict(
-        rf"{{pick}}\s*[,-]?\s*{_COPULA}\s+{_ARTICLE}(?:{_MORE}|correct|the\s+(?:answer|effect|cause|cue|link))\b(?!\s+to\s+(?:be|have)\b)",
+    verdict(
+        rf"{{pick}}{_APPOSITIVE}\s*[,-]?\s*{COPULA}\s+{_ARTICLE}(?:{_MORE}|correct|the\s+(?:answer|effect|cause|cue|link))\b(?!\s+to\s+(?:be|have)\b)",
         Example("nleye", "2 is more plausible.", 2),
         Example("mucr", "Option 3 is the most likely cause.", 3),
         Example("nleye", "Image 1 makes more sense.", 1),
+        Example("panels", "The second image in the row, showing the boy with a cast, is more plausible.", None),
+        Example("mucr", "Option 2 (a person dropping a glass) is the closest.", 2),
+    ),
+    # "..., which makes image 1 the more plausible hypothesis"
+    verdict(
+        rf"\bmakes?\s+{_ARTICLE}{{pick}}\s+{_ARTICLE}(?:{_MORE})\b",
+        Example("nleye", "Image 1 shows him training, which makes image 1 the more plausible hypothesis.", 1),
+    ),
+    # "the closest is Option 4", "the best match would be 2"
+    verdict(
+        r"\bthe\s+(?:closest|best|nearest|likeliest)(?:\s+(?:match|fit|one|option|candidate|answer))?\s+"
+        rf"(?:is|would\s+be)\s*:?\s*{_ARTICLE}{{pick}}",
+        Example("mucr", "None fits perfectly. If I must choose, the closest is Option 4.", 4),
+    ),
+    # the answer named, then referred to: "The middle panel shows a boy with a bandage. This is the more plausible one."
+    verdict(
+        r"(?:^|(?<=[.!?]\s))(?:the\s+)?{named_pick}[^.!?\n«‹]{{0,200}}[.!?]\s+(?:this|it|that)(?:\s+is|'s)\s+"
+        rf"(?:the\s+)?(?:{_MORE})\s+(?:one|option|hypothesis|image|panel|answer)\b",
+        Example("panels", "The middle panel shows a boy with a bandage. This is the more plausible one.", 1),
+    ),
+    # a cue named in another language, then its number: "线索是「超速」（2）" (the cue is "speeding" (2))
+    verdict(
+        r"\b(?:cue|answer)\s+is\s+[^\W\d_]{{1,12}}\s*\(\s*{pick}\s*\)",
+        Example("cue", "线索是「大雨」（3）。", 3),
     ),
     # "Therefore, Option 3 shows the effect."
-    _verdict(
+    verdict(
         r"{pick}\s+(?:shows|depicts|represents|illustrates|is)\s+the\s+(?:effect|cause|cue)(?=\s*(?:[.!;,]|$))",
         Example("mucr", "Therefore, Option 3 shows the effect.", 3),
     ),
     # "I find the rightmost panel more plausible", "I consider image 2 (to be) the more plausible one"
-    _verdict(
+    verdict(
         rf"\b(?:find|consider|deem|judge)\s+{_ARTICLE}{{pick}}\s+(?:to\s+be\s+)?{_ARTICLE}(?:{_MORE})\b",
         Example("nleye", "I find the rightmost panel more plausible.", 2),
         Example("nleye", "I consider image 2 to be the more plausible one.", 2),
     ),
     # "1 is less plausible than 2"; "2 is more plausible than 1"
-    _verdict(
-        rf"{{reject}}\s*{_COPULA}\s+(?:{_LESS})\s+than\s+(?:that\s+of\s+)?{_ARTICLE}{{pick}}",
+    verdict(
+        rf"{{reject}}\s*{COPULA}\s+(?:{_LESS})\s+than\s+(?:that\s+of\s+)?{_ARTICLE}{{pick}}",
         Example("nleye", "1 is less plausible than 2.", 2),
     ),
-    _verdict(
-        rf"{{pick}}\s*{_COPULA}\s+{_ARTICLE}(?:{_MORE})\s+than\s+{_ARTICLE}{{reject}}",
+    verdict(
+        rf"{{pick}}\s*{COPULA}\s+{_ARTICLE}(?:{_MORE})\s+than\s+{_ARTICLE}{{reject}}",
         Example("nleye", "2 is more plausible than 1.", 2),
     ),
     # "Middle image: more plausible", "Image 2 → more plausible"
-    _verdict(
+    verdict(
         rf"{{pick}}\s*[:→-]\s*(?:{_MORE})\b",
         Example("panels", "Middle image: more plausible", 1),
         Example("nleye", "Image 2 → more plausible", 2),
     ),
     # "not 1 but 2", "Not option 2, which shows a dry road, but option 4"
-    _verdict(
+    verdict(
         rf"\bnot\s+{_ARTICLE}{{reject}}[^.;\n]{{{{0,80}}}}?\bbut\s+(?:rather\s+)?{_ARTICLE}{{pick}}",
         Example("nleye", "Not 1 but 2.", 2),
         Example("mucr", "Not option 2, which shows a dry road, but option 4.", 4),
     ),
+    verdict(
+        rf"\bnot\s+{_ARTICLE}{{reject}}\s*(?:[-:;,]|\bbut\b)\s*(?:it'?s\s+|it\s+is\s+|rather\s+)?{_ARTICLE}{{pick}}(?=\s*(?:[.!;,]|$))",
+        Example("label", "not a strengthener — weakener", "weakener"),
+    ),
     # the answer's role, then its option: "The effect of the heavy rain in the cause image is Option 3", "The cause is
     # the child throwing the ball shown in Option 1, ...", "The effect image shows the broken vase, which is Option 3."
     # (not "the effect could be in option 2 or 4", "the cause is not in option 1")
-    _verdict(
+    verdict(
         r"\b(?:effect|cause|cue)\b(?:(?!\b(?:could|might|may|perhaps|possibly|if|not|no|or|n't)\b)[^.;:?!\n]){{0,100}}?"
         rf"(?:\bis|\b(?:shown|depicted|pictured|seen)\s+in|,\s*which\s+is)\s+{_ARTICLE}{{named_pick}}(?=\s*(?:[.!;,:]|$))",
         Example("mucr", "The effect of the heavy rain in the cause image is Option 3.", 3),
         Example("mucr", "The effect image shows the broken vase, which is Option 3.", 3),
     ),
     # "I'd go with 2", "I choose image 1", "I lean towards 1", "it must be option 2", "I'll change my answer to 2"
-    _verdict(
+    verdict(
         rf"\b(?:choose|chose|select|pick|go\s+with|going\s+with|settle\s+on|opt\s+for|lean(?:ing)?{_ADVERBS}\s+towards?|must\s+be"
         rf"|(?:chang|switch|revis)\w*(?:\s+(?:my\s+answer|it))?\s+to"
         rf"|(?:i'd|i\s+would|i'll|i\s+will|i'm\s+going\s+to)\s+say|classif(?:y|ied)(?:\s+(?:it|this|the\s+update))?\s+as)\s*,?\s+(?:with\s+)?{_ARTICLE}{{pick}}",
@@ -162,12 +236,12 @@ STATEMENTS = (
     ),
     # "the right one better matches the context", "option 2 fits best", "image 2 - the couple cutting the cake - is the
     # one that fits the wedding best", "The right image, showing the girl with a cast, better explains the crutches"
-    _verdict(
+    verdict(
         rf"{{pick}}{_APPOSITIVE}\s+(?:(?:better|best)\s+(?:match|fit|suit|explain)\w*|(?:matches|fits|suits)\s+(?:better|best))\b",
         Example("panels", "The right one better matches the context.", 2),
         Example("mucr", "Option 2 fits best.", 2),
     ),
-    _verdict(
+    verdict(
         rf"{{pick}}{_APPOSITIVE}\s+is\s+the\s+one\s+(?:that|which)\s+(?:(?:better|best)\s+\w+|\w+(?:\s+[^\W\d_]+){{{{0,4}}}}\s+(?:better|best))\b",
         Example("nleye", "Image 2 - the couple cutting the cake - is the one that fits the wedding best.", 2),
     ),
@@ -176,6 +250,7 @@ STATEMENTS = (
 # Words that start a self-correction ("Wait,", "Actually,", "On second thought").
 _CORRECTION_WORDS = (
     r"wait|actually|on\s+(?:second\s+thought|reflection|closer\s+(?:inspection|look))|correction|re-?reading"
+    r"|looking\s+closer|on\s+(?:a\s+)?second\s+look|at\s+second\s+glance|(?:i'll|i\s+will|let\s+me)\s+settle(?=\s+on)"
     r"|looking\s+again|scratch\s+that|let\s+me\s+reconsider|i\s+was\s+wrong|(?:sorry\s*,?\s+)?i\s+meant?|sorry"
     r"|(?:i'll|i\s+will|let\s+me|i\s+need\s+to)\s+(?:revise|correct)(?:\s+(?:that|this|it|myself|my\s+answer))?"
     r"|thinking\s+(?:about\s+it\s+)?(?:more|again|further)|on\s+further\s+(?:thought|reflection)"
@@ -186,128 +261,136 @@ _CORRECTION_WORDS = (
 # Other verdicts that choose or reject an option or label.
 VERDICTS = (
     # "Less plausible: Image 1", "Right image: less plausible"
-    _verdict(
+    verdict(
         rf"\b(?:{_LESS}|implausible|unlikely|improbable)\s*:\s*{_ARTICLE}{{reject}}",
         Example("nleye", "Less plausible: Image 1", 2),
     ),
-    _verdict(
+    verdict(
         rf"{{reject}}\s*[:→-]\s*(?:{_LESS}|implausible|unlikely|improbable)\b",
         Example("panels", "Right image: less plausible", 1),
     ),
     # "Image 2 is implausible", "Option 2 is not the effect", "Image 1 does not make sense"
-    _verdict(
-        rf"{{reject}}\s*(?:{_COPULA}\s+(?:{_WORSE})|{_NEGATED_VERB})",
+    verdict(
+        rf"{{reject}}{_APPOSITIVE}\s*(?:{COPULA}\s+(?:{_WORSE})|{_NEGATED_VERB})",
         Example("nleye", "Image 2 is implausible.", 1),
+        Example("texts", "Hypothesis 2 (the man on a beach) is very unlikely. The plausible one is Hypothesis 1.", 1),
         Example("mucr", "Option 2 is not the effect.", None),
         Example("nleye", "Image 1 does not make sense.", 2),
     ),
     # "not a strengthener", "neither 1 nor 2", "rather than 1", "instead of 1", "doesn't strengthen"
-    _verdict(
+    verdict(
         rf"(?:\b(?:not|neither|nor|rather\s+than|instead\s+of)|n't)\s+{_ARTICLE}{{reject}}",
         Example("label", "It is not a strengthener.", None),
         Example("nleye", "Neither 1 nor 2.", None),
     ),
     # "Probably 2, but I'm not sure": a probable pick is a pick ("maybe 3?" is a guess, no pick)
-    _verdict(
-        rf"\b(?:most\s+)?(?:probably|likely)\s*,?\s+{_ARTICLE}{{pick}}(?=\s*(?:[.,;!)]|$))",
+    verdict(
+        rf"\b(?:most\s+)?(?:probably|likely|clearly|definitely|obviously|certainly)\s*,?\s+{_ARTICLE}{{pick}}(?=\s*(?:[.,;!)]|\s-\s|$))",
         Example("nleye", "Probably 2, but I'm not sure.", 2),
+        Example("texts", "Which is more plausible, 1 or 2? Clearly 1 — rain leads to wet clothes.", 1),
     ),
     # "options 2 and 4 both show water, but only option 4 ..."
-    _verdict(
+    verdict(
         rf"\bbut\s+only\s+{_ARTICLE}{{pick}}",
         Example("mucr", "Options 2 and 4 both show water, but only option 4 shows a flood.", 4),
     ),
     # a yes or no for an option (a table row, a checklist): "| 2 | Yes |", "Option 3 - yes, ...", "Option 1: ✅"
     # (a check mark without a separator on the same line: "Weakener ❌ / Strengthener ✅")
-    _verdict(
-        r"{pick}(?:\s*[|:→-]\s*(?:yes|true|correct|high|higher)(?=\s*(?:[|.,;!]|$))"
+    verdict(
+        r"{pick}(?:\s*[|:→-]\s*(?:yes|true|correct|high|higher)(?=\s*(?:[|.,;!]|\s-\s|$))"
         r"|(?:[ \t]*[|:→-])?[ \t]*(?<!\n)[✓✔✅☑])",
         Example("nleye", "| 2 | Yes |", 2),
         Example("mucr", "Option 3 - yes, the fire explains the smoke.", 3),
         Example("label", "Weakener ❌ / Strengthener ✅", "strengthener"),
     ),
-    _verdict(
-        r"{reject}(?:\s*[|:→-]\s*(?:no|false|incorrect|low|lower)(?=\s*(?:[|.,;!]|$))"
+    verdict(
+        r"{reject}(?:\s*[|:→-]\s*(?:no|false|incorrect|low|lower)(?=\s*(?:[|.,;!]|\s-\s|$))"
         r"|(?:[ \t]*[|:→-])?[ \t]*(?<!\n)[✗✘❌☒])",
         Example("nleye", "| 1 | No |", 2),
+        Example("mucr", "| 2 | No – a waiting room |\n| 3 | Yes – the candy explains the toothache |", 3),
+    ),
+    # a list item marked as the choice: "2. speeding ← this one"
+    verdict(
+        r"{pick}[ \t]*(?:←|<-+|⟵|⇐)",
+        Example("cue", "1. slippery floor\n2. birthday party\n3. heavy rain ← this one\n4. broken glass", 3),
     ),
     # "✅ Image 2"
-    _verdict(
+    verdict(
         r"(?:^|(?<=[|]))\s*[✓✔✅☑]\s*{pick}",
         Example("nleye", "✅ Image 2", 2),
     ),
     # a checklist: "- [x] 3. slippery floor"
-    _verdict(
+    verdict(
         r"^\s*\[[xX✓]\]\s*{pick}",
         Example("cue", "- [x] 3. heavy rain", 3),
     ),
-    _verdict(
+    verdict(
         r"^\s*\[\s\]\s*{reject}",
         Example("nleye", "[ ] Image 1\n[x] Image 2", 2),
     ),
     # a table row of an option whose last cell is a check mark: "| 3 | A man lifting weights | ✓ |"
-    _verdict(
+    verdict(
         r"^\s*\|?\s*{pick}\s*\|[^\n]*\|\s*[✓✔✅☑]\s*\|?\s*$",
         Example("mucr", "| 3 | A man lifting weights | ✓ |", 3),
     ),
-    _verdict(
+    verdict(
         r"^\s*\|?\s*{reject}\s*\|[^\n]*\|\s*[✗✘❌☒]\s*\|?\s*$",
         Example("nleye", "| 1 | A dry road | ❌ |", 2),
     ),
-    _verdict(
+    verdict(
         r"(?:^|(?<=[|]))\s*[✗✘❌☒]\s*{reject}",
         Example("nleye", "❌ Image 1", 2),
     ),
     # a ranking: "2 > 1", "1 < 2"
-    _verdict(
+    verdict(
         r"{pick}\s*>\s*{reject}",
         Example("nleye", "2 > 1", 2),
     ),
-    _verdict(
+    verdict(
         r"{reject}\s*<\s*{pick}",
         Example("nleye", "1 < 2", 2),
     ),
     # "I would not pick image 2", "I wouldn't choose option 1", "never go with 3": a choice declined
-    _verdict(
+    verdict(
         r"(?:\b(?:not|never)|n't)\s+(?:choose|chose|select|pick|go\s+with|opt\s+for)\s+(?:the\s+)?{reject}",
         Example("nleye", "I would not pick image 2.", 1),
     ),
     # "not 1 or 2": the negation holds for the whole list
-    _verdict(
+    verdict(
         rf"(?:\b(?:not|neither)|n't)\s+{_ARTICLE}[«‹][\U000f0000-\U000ffffd][»›]\s*,?\s+(?:or|nor|and)\s+{_ARTICLE}{{reject}}",
         Example("mucr", "Not 1 or 2; it's option 3.", 3),
     ),
     # "No - weakener.", "No, image 2." after a question
-    _verdict(
+    verdict(
         rf"(?:^|(?<=[.!?;]))\s*no\s*[-,:]\s*(?:it's\s+|it\s+is\s+)?{_ARTICLE}{{pick}}(?=\s*(?:[.!;]|$))",
         Example("label", "Does the update strengthen it? No - weakener.", "weakener"),
     ),
     # "..., so 2." / "Therefore, weakener."
-    _verdict(
+    verdict(
         rf"\b(?:so|thus|hence|therefore)\s*[,:]?\s+{_ARTICLE}{{pick}}(?=\s*(?:[.!;]|$))",
         Example("nleye", "The road is wet, so 2.", 2),
         Example("label", "Therefore, weakener.", "weakener"),
     ),
     # "it is a weakener", "it's the earthquake", "this is clearly option 2"
-    _verdict(
+    verdict(
         rf"\b(?:it|this|that)(?:\s+is|'s)(?:\s+(?:clearly|definitely|probably|actually))?\s+{_ARTICLE}{{named_pick}}",
         Example("label", "It is a weakener.", "weakener"),
         Example("mucr", "This is clearly option 2.", 2),
     ),
     # "I think it's 3.", "It's 4 - the dog ..."
-    _verdict(
+    verdict(
         rf"\b(?:it|this|that)(?:\s+is|'s)\s+{_ARTICLE}{{pick}}(?=\s*(?:[.!;,:]|$)|\s+-\s)",
         Example("mucr", "I think it's 3.", 3),
     ),
     # the answer a self-correction gives: "Actually, no - it's 2", "Wait, option 3", "actually, strengthener"
-    _verdict(
+    verdict(
         rf"\b(?:{_CORRECTION_WORDS})\s*[,:-]?\s*(?:(?:no|yes)\s*[,:-]?\s*)?(?:(?:it's|it\s+is|make\s+(?:it|that)|is)\s+)?{_ARTICLE}{{pick}}"
         r"(?=\s*(?:[.!;,)]|$)|\s+-\s)",
         Example("nleye", "Image 1. Actually, no - it's 2.", 2),
         Example("mucr", "Option 1. Wait, option 3.", 3),
     ),
     # "which might seem to strengthen it", "could be read as a strengthener": a concession, not the verdict
-    _verdict(
+    verdict(
         rf"\b(?:might|may|could)\s+(?:seem|appear|look|be\s+(?:read|seen|considered|interpreted|viewed|taken))\s+(?:to\s+be\s+|to\s+|like\s+|as\s+)?{_ARTICLE}{{reject}}",
         Example("label", "This could be read as a strengthener, but it weakens the hypothesis.", "weakener"),
     ),
@@ -316,13 +399,16 @@ VERDICTS = (
 # Answers standing alone: at the start of a line (or after ";") before punctuation ("2.", "Option 3: ...",
 # "2 (the right image)", "Weakener. The ..."), or as a whole sentence ("... ? Weakener.").
 ALONE = (
-    _verdict(
-        r"^[ \t]*{pick}(?=\s*(?:[.:)!,;(-]|$))",
+    verdict(
+        r"^[ \t]*{pick}(?=\s*(?:[.:)!,;(-]|$))"
+        r"(?!\s*(?:,[^,.;:!?\n«‹]{{1,80}},|\([^()\n«‹]{{1,80}}\))\s*(?:does|doesn't|did|didn't|is|isn't|was|wasn't|"
+        r"has|hasn't|shows?|would|wouldn't|could|couldn't|can|can't|seems?|fails?|lacks?)\b)",
         Example("mucr", "Option 3: the fire explains the smoke.", 3),
         Example("nleye", "2.", 2),
+        Example("texts", "2.\nHypothesis 1, a man in a hammock, doesn't fit the rain.", 2),
     ),
     # "Strengthener?" asks, it does not answer
-    _verdict(
+    verdict(
         r"(?:(?<=[.!?;])|^)\s*{pick}\s*(?=[.!;]|$)",
         Example("label", "Does it strengthen the hypothesis? Weakener.", "weakener"),
     ),
@@ -330,11 +416,30 @@ ALONE = (
 
 # A label's own statement: "the update weakens the hypothesis".
 LABEL_STATEMENTS = (
-    _verdict(
+    verdict(
         r"{named_pick}\s+(?:the|this|that|our)\s+(?:hypothesis|inference|claim|conclusion|idea|notion|assumption)\b",
         Example("label", "The update weakens the hypothesis.", "weakener"),
     ),
 )
+# The labels restated as a lettered list ("A) strengthener B) weakener\nAnswer: B"): the letters name the labels, where
+# a letter stands as the answer. Read in the reply's text before its mentions are marked (TEXT_RULES).
+LETTERED_LABELS = _rule(
+    r"(?:^|(?<=\s))\(?(?P<letter>[A-Z])[).:][ \t]*(?P<label>[^\W\d_]+)\b",
+    Example("label", "A) strengthener B) weakener\nAnswer: B", "weakener"),
+)
+LETTER_ANSWER = re.compile(
+    r"(?:(?<=answer:)|(?<=answer: )|(?<=answer is )|^)[ \t]*\(?(?P<letter>(?-i:[A-Z]))\)?(?=[ \t]*(?:[.!\n]|$))",
+    re.IGNORECASE | re.MULTILINE,
+)
+# A reply opening with "A:", as a question's answer is labelled ("A: C", "A: No, it is not"), where the prompt lists
+# letters: the label of the answer, not option A.
+ANSWER_LABEL = _rule(
+    r"\A\s*A\s*:[ \t]*(?=\S)",
+    Example("letters", "A: C\nThe area of square C must be at least 11.", 3),
+    flags=0,
+)
+# The rules read in the reply's text before its mentions are marked, not in the marked text
+TEXT_RULES = (INVENTED_TURNS, LETTERED_LABELS, ANSWER_LABEL)
 # Verbs that say what a label's verb says ("supports the idea" strengthens it). They name no label, but a label whose
 # own explanation states the other label's effect with them ("weakener ... which supports the idea that ...") is
 # contradictory: no answer.
@@ -344,42 +449,63 @@ LABEL_VERBS = {
 }
 # Phrases that state a label's effect on the hypothesis without its verb ("makes the hypothesis more likely"); a label
 # whose explanation states the other effect with them is contradictory as with LABEL_VERBS.
-_HYPOTHESIS_NOUN = (
+HYPOTHESIS_NOUN = (
     r"(?:the|this|that|her|his|their|our)\s+(?:idea|notion|assumption|hypothesis|inference|claim|conclusion)\b"
 )
 LABEL_EFFECTS = {
     "strengthen": (
-        rf"makes?\s+{_HYPOTHESIS_NOUN}\s+(?:much\s+|even\s+|far\s+)?more\s+(?:likely|plausible|probable|credible)"
-        rf"|makes?\s+it\s+(?:much\s+|even\s+|far\s+)?more\s+(?:likely|plausible|probable)\s+that\s+{_HYPOTHESIS_NOUN}"
+        rf"makes?\s+{HYPOTHESIS_NOUN}\s+(?:much\s+|even\s+|far\s+)?more\s+(?:likely|plausible|probable|credible)"
+        rf"|makes?\s+it\s+(?:much\s+|even\s+|far\s+)?more\s+(?:likely|plausible|probable)\s+that\s+{HYPOTHESIS_NOUN}"
         rf"|(?:increases?|raises?)\s+the\s+(?:likelihood|probability|plausibility)\s+(?:of|that)\b"
     ),
     "weaken": (
-        rf"makes?\s+{_HYPOTHESIS_NOUN}\s+(?:much\s+|even\s+|far\s+)?(?:less\s+(?:likely|plausible|probable|credible)"
+        rf"makes?\s+{HYPOTHESIS_NOUN}\s+(?:much\s+|even\s+|far\s+)?(?:less\s+(?:likely|plausible|probable|credible)"
         r"|unlikely|implausible|improbable)"
-        rf"|makes?\s+it\s+(?:much\s+|even\s+|far\s+)?less\s+(?:likely|plausible|probable)\s+that\s+{_HYPOTHESIS_NOUN}"
+        rf"|makes?\s+it\s+(?:much\s+|even\s+|far\s+)?less\s+(?:likely|plausible|probable)\s+that\s+{HYPOTHESIS_NOUN}"
         rf"|(?:decreases?|lowers?|reduces?)\s+the\s+(?:likelihood|probability|plausibility)\s+(?:of|that)\b"
     ),
 }
 # A concession names a label without choosing it: "although it might strengthen ...", "one could argue it weakens".
 LABEL_CONCESSIONS = (
-    _verdict(
+    verdict(
         r"\b(?:might|may|could|although|though|even\s+if)\b[^.;,\n]{{0,60}}?{reject}",
         Example("label", "Although it might strengthen the claim at first, it is a weakener.", "weakener"),
     ),
 )
 
+# A score for each option and no pick: a person reads the option scored highest, as the prompt asks which is more
+# plausible ("Hypothesis 1: plausibility 3/10 - ...\nHypothesis 2: plausibility 8/10 - ...").
+OPTION_SCORES = verdict(
+    r"^[ \t]*{pick}\s*[:=-]\s*(?:(?:plausibility|score|rating)\s*[:=]?\s*)?(?P<score>\d+(?:\.\d+)?)\s*/\s*10(?![\d.])",
+    Example(
+        "nleye", "Hypothesis 1: plausibility 3/10 - the dog sleeps.\nHypothesis 2: plausibility 8/10 - it tears.", 2
+    ),
+    Example("texts", "Hypothesis 1: 9/10\nHypothesis 2: 4/10", 1),
+)
+# A hypothesis's own words in the explanation of another's number ("Hypothesis 2 is more plausible because ..., so his
+# clothes would be soaking wet", where soaking wet is hypothesis 1) contradict the answer, unless the clause denies
+# them or the sentence names the other hypothesis ("sunbathing on a beach does not fit", "Hypothesis 2 describes him
+# sunbathing"), or the reply's explanation uses the answer's own words too (Choice with sentences for options).
+OWN_WORDS_DENIED = _rule(
+    r"\b(?:not|no|never|neither|nor|nobody|nothing|without|instead|rather|unless|if|less|impossible|unlikely|"
+    r"implausible|improbable|inconsistent|unrelated|irrelevant|odd|strange|contradict\w*|requires?|cannot)\b|n't\b"
+    r"|\bmakes\s+no\s+sense\b",
+    Example("texts", "Hypothesis 1 is more plausible, whereas sunbathing on a beach does not fit the rain.", 1),
+)
+# Where a clause ends, for OWN_WORDS_DENIED
+OWN_WORDS_CLAUSE = re.compile(r"[,;:()]|\s-\s|\b(?:but|whereas|while|although|though|however|unlike)\b", re.IGNORECASE)
 # Headings of a description, "Image 1: a man ... Image 2: a woman ...": answers standing alone among them enumerate.
-HEADINGS = _verdict(
+HEADINGS = verdict(
     r"(?:^|(?<=[.!?;]))\s*{pick}\s*:",
     Example("nleye", "Image 1: a man in the rain. Image 2: a man with an umbrella.", None),
 )
-_QUESTION = _rule(
+QUESTION = _rule(
     r"[^.!?\n]*\?",
     Example("nleye", "Image 2 is more plausible? Image 1 shows the wet road.", None),
     flags=0,
 )
 # A concession: "Although image 1 is more plausible at first glance, ...", "At first, 1 seems better, but ...".
-_CONCESSION = _rule(
+CONCESSION = _rule(
     r"(?:^|(?<=[.!?;:]))\s*(?:although|though|even\s+though|even\s+if|while|whereas)\b[^.;,\n]*"  # sentence-initial
     r"|\b(?:at\s+first(?:\s+(?:glance|sight))?|initially)\b[^.;\n]*?(?=[.;\n]|\bbut\b|$)",
     Example("nleye", "Although image 1 seems more plausible at first, image 2 fits better.", 2),
@@ -416,8 +542,8 @@ HEDGES = (
 # plausible." answers 2).
 _DECIDE = r"(?:determine|tell|judge|decide|say|choose|assess|know)"
 _CANNOT = r"\b(?:can\s*not|can't|could\s*not|couldn't|unable\s+to|impossible\s+to|not\s+possible\s+to|no\s+way\s+to)"
-_ANY_REF = r"[«‹][\U000f0000-\U000ffffd][»›]"
-_SENTENCE_END = re.compile(r"[.!?;\n]|,?\s+but\b|$", re.IGNORECASE)
+_ANY_REF = ANY_MENTION
+SENTENCE_END = re.compile(r"[.!?;\n]|,?\s+but\b|$", re.IGNORECASE)
 # "which" of the answers: "which is more plausible", "which one", "which of the two", "which label applies"
 # (not "which details matter")
 _WHICH_ANSWER = (
@@ -446,6 +572,15 @@ REFUSALS = (
         r"(?:options|images|pictures|hypotheses|phrases|candidates|choices|panels)\b(?!\s+(?:other|except|besides|but)\b)",
         Example("mucr", "None of the options shows the effect.", None),
     ),
+    # "However, this option is not available in the choices", "the correct option is not provided", "125° is not an
+    # option"
+    _rule(
+        r"\b(?:is|are)\s+not\s+(?:(?:available|listed|given)\s+)?(?:(?:among|in|one\s+of)\s+the\s+"
+        r"(?:given\s+|provided\s+|listed\s+)?(?:options|choices|answers)|an?\s+(?:option|choice)\b|"
+        r"(?:listed|provided|available|given)\b)",
+        Example("letters", "So AC = 11.5. However, this option is not available in the choices.", None),
+        Example("letters", "The correct option is not provided.", None),
+    ),
 )
 # "None of them can explain it" refuses too, unless the reply has stated its answer before it: then "them" are the other
 # options ("3\n\nOptions 1, 2 and 4 show a cat, a cake and a tree; none of them can explain the broken window")
@@ -457,6 +592,23 @@ REFUSAL_OF_THE_OTHERS = _rule(
     ),
 )
 DOUBTS = (
+    # a refusal that names an image: "I can't view the fourth candidate image", "unable to compare all four options"
+    _rule(
+        rf"{_CANNOT}\s+(?:\w+\s+){{0,2}}?(?:see|view|open|load|access|make\s+out|analy[sz]e|process|read|display)\s+"
+        rf"(?:one\s+of\s+)?(?:the\s+)?{_ANY_REF}"
+        rf"|{_CANNOT}\s+compare\b",
+        Example("mucr", "I can't view the fourth candidate image, so I'm unable to compare all four options.", None),
+    ),
+    # "Between 2 and 4 I'm torn"
+    _rule(
+        r"\b(?:i'?m|i\s+am)\s+(?:really\s+|a\s+bit\s+)?torn\b",
+        Example("cue", "Between 3 and 4 I'm torn: the rain explains the glass, but the glass ties them.", None),
+    ),
+    # a conditional answer: "Score: 3 (if the ball belongs to a child) or 8 (if it is the owner's)"
+    _rule(
+        rf"{_ANY_REF}\s*\(\s*(?:if|when|assuming|given|unless)\b[^()]*\)\s*,?\s*(?:or|but|and|otherwise)\b",
+        Example("rating", "Score: 3 (if the ball belongs to a child) or 8 (if it is the owner's)", None),
+    ),
     # about the answer: "whether the update ... the hypothesis", "if image 1 is more plausible", "whether it holds"
     # (not "whether it is his car")
     _rule(
@@ -481,105 +633,27 @@ DOUBTS = (
     ),
 )
 
-# A score's statements: "7/10", "Score: 7", "Rating = 7.5", "The score is 7", "a score of 3".
-SCORE_STATEMENTS = (
-    _verdict(
-        r"{named_pick}",
-        Example("rating", "7/10", 7.0),
-    ),
-    # "Score: 7 → 8": a rating revised
-    _verdict(
-        r"{reject}\s*→\s*{pick}",
-        Example("rating", "Score: 7 → 8", 8.0),
-    ),
-    # "| Score | 8 |" too
-    _verdict(
-        r"\b(?:score|rating|rank|plausibility|(?:final\s+)?answer)(?:\s+(?:score|rating))?\s*(?:[:=|→]|\bis\b)\s*(?:n\s*=\s*)?{pick}",
-        Example("rating", "Score: 7", 7.0),
-        Example("rating", "| Score | 8 |", 8.0),
-    ),
-    _verdict(
-        r"\b(?:score|rating)\s+of\s+{pick}",
-        Example("rating", "I'd assign a score of 3.", 3.0),
-    ),
-)
-
-# A score's other verdicts: "I'd give it a 7", "I rate it 6", "rank this an 8", "Very plausible (7)",
-# "A 5 seems fair", "around 5", "this is a 9"; "not a 10" rejects.
-_SCORE_WORDS = (
-    r"(?:scores?|rating|rate[ds]?|rank(?:ed|ing|s)?|plausibility|(?:give|gave|assign(?:ed)?)\s+(?:it|this|that))"
-)
-_FILLER = (
-    r"(?:[\s:=-]|\b(?:is|of|as|at|with|it|this|that|the|a|an|would|be|i|n|my|final|overall|score|rating|plausibility|inference|hypothesis|image|level|value"
-    r"|solid|strong|firm|fair|high|low|moderate|modest|generous|conservative)\b)"
-)
-SCORE_VERDICTS = (
-    # "I'll lower it to 6", "raising my score to 8"
-    _verdict(
-        r"\b(?:lower|rais|chang|revis|adjust|bump|reduc|increas|decreas|drop|mov|updat)\w*(?:\s+(?:it|this|that|my\s+(?:score|rating|answer)))?(?:\s+(?:down|up))?\s+to\s+(?:a\s+|an\s+)?{pick}",
-        Example("rating", "Score: 7. On reflection, I'll lower it to 6.", 6.0),
-    ),
-    # "I'd settle on a 6"
-    _verdict(
-        r"\b(?:settle|land)\w*\s+on\s+(?:a\s+|an\s+)?{pick}",
-        Example("rating", "I'd settle on a 6.", 6.0),
-    ),
-    _verdict(
-        rf"\b{_SCORE_WORDS}\b{_FILLER}{{{{0,40}}}}?{{pick}}",
-        Example("rating", "I'd give it a 7.", 7.0),
-        Example("rating", "I rate it 6.", 6.0),
-    ),
-    _verdict(
-        r"\bplausib\w*(?:\s+at\s+all)?\s*\(\s*{pick}\s*\)",
-        Example("rating", "Very plausible (7)", 7.0),
-    ),
-    _verdict(
-        r"^\s*(?:a|an)\s+{pick}",
-        Example("rating", "A 5 seems fair.", 5.0),
-    ),
-    # "70% plausible, which corresponds to a 7 on your scale"
-    _verdict(
-        r"\b(?:corresponds?|corresponding|translates?|equates?|maps?)\s+to\s+(?:a\s+|an\s+)?{pick}",
-        Example("rating", "70% plausible, which corresponds to a 7 on your scale.", 7.0),
-    ),
-    _verdict(
-        r"\b(?:around|about|roughly|approximately|maybe|perhaps|probably|so|thus|hence|therefore|say)\s*,?\s+(?:a\s+|an\s+)?{pick}(?=\s*(?:[.,;!)]|$))",
-        Example("rating", "Around 5.", 5.0),
-    ),
-    _verdict(
-        r"\b(?:it|this|that)(?:\s+is|'s|\s+would\s+be|\s+deserves)\s+(?:at\s+(?:least|most)\s+)?(?:a|an)\s+{pick}",
-        Example("rating", "This is a 9.", 9.0),
-    ),
-    _verdict(
-        r"\bnot\s+(?:a\s+|an\s+)?{reject}",
-        Example("rating", "Not a 10. I'd give it a 9.", 9.0),
-    ),
-)
-
-# A score's own words about the inference, as a share of the scale (the prompt's scale words come first): a rating
-# further than JUDGEMENT_TOLERANCE of the scale from them contradicts them ("Score: 9 ... barely plausible").
-JUDGEMENTS = {  # share of the scale: the words, separated by |
-    0.1: (
-        "implausible|not plausible|barely plausible|hardly plausible|not very plausible|unlikely|"
-        "very unlikely|highly unlikely|not likely|very implausible|highly implausible"
-    ),
-    0.85: (
-        "very plausible|highly plausible|extremely plausible|very likely|highly likely|almost certain|"
-        "almost certainly true|certainly true"
-    ),
-}
-JUDGEMENT_TOLERANCE = 0.4
-# Scale words sharing their last word ("between slightly and moderately plausible", "very or highly likely") are
-# written out in full, so that the two of them name a range, no rating.
-_SHARED_HEAD = re.compile(
-    r"\b(?P<first>[a-z]+)\s+(?P<glue>and|or|to)\s+(?P<second>[a-z]+)\s+(?P<head>plausible|likely|probable)\b"
-)
-
 # A self-correction ("Wait,", "Actually,", "On second thought"): the picks after it restate the answer.
+# A closing verdict heading ("Overall: strengthener", "Verdict: 2", "In conclusion: ...") and a forced choice after a
+# refusal ("None of them is a perfect match, but if I had to choose, ...") are final as a self-correction is: the
+# picks after them are the answer. (Not "In conclusion, image 1 ...": without the heading, two answers contradict.)
+_CLOSING = r"(?:overall|in\s+conclusion|conclusion|verdict|in\s+summary|summary|final)(?=\s*:)"
+_FORCED = (
+    r"if\s+(?:i|we)\s+(?:had\s+to|have\s+to|must|need\s+to|were\s+forced\s+to)\s+(?:choose|pick|answer|decide|select|give|name)"
+    r"|if\s+forced(?:\s+to\s+(?:choose|pick|answer))?|forced\s+to\s+(?:choose|pick)"
+)
 SELF_CORRECTIONS = _rule(
-    rf"(?:^|(?<=[.!?;:,-]))\s*(?:(?:no|oh|hmm|um|so|but|and)\s*,?\s+)?(?:{_CORRECTION_WORDS})\b",
+    rf"(?:^|(?<=[.!?;:,\-→…]))\s*(?:→\s*)?(?:(?:no|oh|hmm|um|so|but|and)\s*,?\s+)?(?:{_CORRECTION_WORDS}|{_CLOSING}|{_FORCED})\b"
+    r"|(?<=[-→…])\s*no(?=\s*[,:;!])",  # "Score: 9 — no, the cleats could belong to a visitor. Score: 6"
     Example("nleye", "Image 1. Wait, image 2.", 2),
     Example("rating", "Score: 7. Revised score: 4", 4.0),
+    Example("texts", "Hypothesis 2 is more plausible... → actually no: rain soaks clothes. Hypothesis 1.", 1),
+    Example("mucr", "Option 2... no, looking closer, Option 2 shows a dog. The effect is Option 4.", 4),
+    Example(
+        "label", "The update weakens the claim that he is a man, but supports it. Overall: strengthener", "strengthener"
+    ),
+    Example("mucr", "None of them is a perfect match, but if I had to choose, Option 2 is the closest.", 2),
+    Example("rating", "Score: 9 — no, the cleats could belong to a visitor. Score: 6", 6.0),
     flags=_FLAGS | re.MULTILINE,
 )
 
@@ -589,7 +663,7 @@ SELF_CORRECTIONS = _rule(
 # glass", "the effect is broken glass"), in the words of its clause before it (the clause ends at a sentence's end or
 # at ", and", ", which", ...), unless the clause names the answer's role ("the cue that explains the effect is ...",
 # "the fall caused by the slippery floor") or the text goes on to say so ("heavy rain, which explains the flood").
-_CLAUSE_END = re.compile(r"[.;!?\n]|,\s+(?:and|but|so|which|while|whereas|because|since|as)\b|\s-\s", re.IGNORECASE)
+CLAUSE_END = re.compile(r"[.;!?\n]|,\s+(?:and|but|so|which|while|whereas|because|since|as)\b|\s-\s", re.IGNORECASE)
 IN_PASSING = _rule(
     r"\b(?:shows?|showing|shown|depicts?|depicting|depicted|features?|featuring|displays?|displaying|portrays?|portraying)\b"
     r"|\b(?:in|on)\s+the\s+(?:\w+\s+){0,2}?(?:image|picture|photo|panel|scene)\b|\bthere\s+(?:is|are|was|were)\b"
@@ -599,12 +673,12 @@ IN_PASSING = _rule(
     Example("cue", "The cause image shows children at a birthday party. The cue is heavy rain.", 3),
     Example("cue", "In the effect image there is broken glass.", None),
 )
-_ROLE_NAMED = re.compile(
+ROLE_NAMED = re.compile(
     r"\b(?:cue|link|linking|links|connection|connects|phrase|answer|explains?|explanation|explaining)\b"
     r"|\b(?:caused|explained|triggered)\s+by\b|\b(?:due|owing|thanks)\s+to\b|\bbecause\s+of\b",
     re.IGNORECASE,
 )
-_ROLE_AFTER = re.compile(
+ROLE_AFTER = re.compile(
     r"\s*,?\s*(?:(?:which|that|is\s+what)\s+)?(?:(?:clearly|directly|best)\s+)?"
     r"(?:explains?|links?|connects?|accounts?\s+for|is\s+the\s+(?:cue|link|answer|key|reason|connection))\b",
     re.IGNORECASE,

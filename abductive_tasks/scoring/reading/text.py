@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping
+
+from abductive_tasks.scoring.reading.glossary import translate
+from abductive_tasks.scoring.reading.table import Example, Rule
+
+__all__ = ["INVENTED_TURNS", "REQUEST_FAILED_MARKER", "TYPO_VOCABULARY", "is_request_failure", "plain", "prepare"]
 
 # lmms-eval's API backends answer a request that failed after their retries with this text
 # (lmms_eval/models/chat/openai.py: f"[LMMS_EVAL_REQUEST_FAILED after {n} retries] {error}").
@@ -115,7 +120,7 @@ def _reply_part(text: str) -> str:
     return text[: user.start()] if user and text[: user.start()].strip() else text
 
 
-def _plain(text: str) -> str:
+def plain(text: str) -> str:
     """``text`` without markdown, quotes and extra white space; line breaks are kept."""
     for pattern, replacement in _PLAIN:
         text = pattern.sub(replacement, text)
@@ -162,22 +167,24 @@ def _close(typed: str, word: str, alone: bool) -> bool:
     return len(typed) >= TYPO_MIN_LENGTH - 1 and _edits(typed, word) <= (2 if alone else 1)
 
 
-def _spell(text: str, phrases: Sequence[str]) -> str:
-    """``text`` with typos of the answer ``phrases`` written as the phrases, where one phrase alone is that close."""
+def _spell(text: str, phrases: Mapping[str, object]) -> str:
+    """``text`` with typos of the answer ``phrases`` written as the phrases, where the phrases that close name one
+    answer alone (``phrases`` maps each to the answer it names: "strenghtener" is close to "strengthener" and to its
+    alias "strengthened", which name one label; it is written as the closest)."""
     words = list(_WORD.finditer(text))
     alone = len(words) == 1 and not re.sub(r"[\s.!]", "", text[: words[0].start()] + text[words[0].end() :])
     if alone:  # a reply of one word of one answer phrase alone: "slippery" for "slippery floor"
         typed = words[0].group().lower()
-        holding = {
+        holding = [
             phrase
             for phrase in phrases
             if any(len(part) >= TYPO_MIN_LENGTH and _close(typed, part, True) for part in phrase.lower().split())
-        }
-        if len(holding) == 1 and len((phrase := holding.pop()).split()) > 1:
+        ]
+        if len({phrases[phrase] for phrase in holding}) == 1 and len((phrase := holding[0]).split()) > 1:
             return text[: words[0].start()] + phrase + text[words[0].end() :]
     pieces, done, start = [], 0, 0
     while start < len(words):
-        candidates = set()
+        candidates: dict[str, int] = {}  # phrase: edits
         for phrase in phrases:
             parts = phrase.lower().split()
             window = words[start : start + len(parts)]
@@ -188,12 +195,61 @@ def _spell(text: str, phrases: Sequence[str]) -> str:
                 and (alone or len(parts) > 1 or len(parts[0]) >= TYPO_MIN_LENGTH_ALONE)
                 and all(_close(word, part, alone) for word, part in zip(typed, parts, strict=True))
             ):
-                candidates.add(phrase if typed != parts else None)  # None: an answer word written right
-        if len(candidates) == 1 and None not in candidates:
-            phrase = candidates.pop()
+                candidates[phrase] = sum(map(_edits, typed, parts))
+        if len({phrases[phrase] for phrase in candidates}) == 1 and 0 not in candidates.values():
+            phrase = min(candidates, key=candidates.__getitem__)  # the closest; the first of equals
             last = words[start + len(phrase.split()) - 1]
             pieces += [text[done : words[start].start()], phrase]
             done, start = last.end(), start + len(phrase.split())
         else:
             start += 1
     return "".join([*pieces, text[done:]])
+
+
+# Few-shot turns a reply invents (weaker models on the ICL and MMICL prompts): after answering, the reply goes on with
+# "Example 3:" or "Question:" and answers that too. Their text is no part of the reply. A reply that opens by restating
+# the solved examples ("Example 1: Option 1\nExample 2: Option 2\nQuestion: Option 4") answers in its "Question:"
+# part; an example it restates ends at its blank line.
+INVENTED_TURNS = Rule(
+    re.compile(
+        r"^[ \t]*(?:(?P<example>example\s+\d+)|(?P<question>question))\b[^:\n]{0,24}:", re.IGNORECASE | re.MULTILINE
+    ),
+    (
+        Example("cue", "Answer: 3 (heavy rain)\n\nExample 3:\nWhich phrase is the cue?\nAnswer: 1 (slippery floor)", 3),
+        Example("cue", "3 (heavy rain)\n\nQuestion:\nWhich phrase is the cue?\nAnswer: 2", 3),
+        Example("mucr", "Example 1: Option 1\nExample 2: Option 2\nQuestion: Option 4", 4),
+        Example("cue", "Example 3:\nWhich phrase is the cue?\nAnswer: 2\n\nAnswer to the question: 3 (heavy rain)", 3),
+    ),
+)
+
+
+def _without_invented_turns(text: str) -> str:
+    """``text`` without the few-shot turns it invents (:data:`INVENTED_TURNS`)."""
+    headings = list(INVENTED_TURNS.pattern.finditer(text))
+    if not headings:
+        return text
+    if text[: headings[0].start()].strip():  # answered first: every turn after the answer is invented
+        return text[: headings[0].start()]
+    kept = []
+    for heading, following in zip(headings, [*headings[1:], None], strict=True):
+        part = text[heading.end() : following.start() if following else len(text)]
+        if heading["question"]:
+            kept.append(part)
+        elif ended := re.search(r"\n[ \t]*\n", part):  # a restated example ends at its blank line
+            kept.append(part[ended.end() :])
+    return "\n".join(kept)
+
+
+def prepare(text: str, ignore: re.Pattern | None = None, answer_words: Mapping[str, object] | None = None) -> str:
+    """A reply's plain text, as the mention tables read it: the reply part, without a closed reasoning block, its JSON
+    answer as a statement, in English words, without what ``ignore`` matches (the question's list of answers, a
+    score's scale), the typos of ``answer_words`` (each mapped to the answer it names) spelled as the words."""
+    text = _without_invented_turns(_reply_part(text))
+    answer = _THINK.sub(" ", text)
+    text = answer if answer.strip() or "</think>" not in text.lower() else text
+    json_answer = _json_answer(text)
+    # a JSON answer is a statement of the answer: {"choice": "B"} reads as "Answer: B"
+    prepared = plain(translate(f"Answer: {json_answer}" if json_answer is not None else text))
+    if ignore is not None:
+        prepared = ignore.sub(" ", prepared)
+    return _spell(prepared, answer_words) if answer_words else prepared

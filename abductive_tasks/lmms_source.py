@@ -1,0 +1,165 @@
+"""lmms-eval 0.7.3 read from its source files, and our own from ours, without importing anything (importing lmms-eval
+takes seconds: it indexes every task): what the checks ``abductive-eval`` makes before lmms-eval starts need, and
+where lmms-eval keeps its task YAML. The internals an import reaches are in :mod:`abductive_tasks.compat`.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import importlib.util
+import os
+import re
+from pathlib import Path
+
+
+def tasks_path() -> Path:
+    """The installed folder holding our task YAML (``abductive_tasks.tasks``)."""
+    from importlib.resources import files
+
+    return Path(str(files("abductive_tasks.tasks")))
+
+
+def quick_model_names() -> set[str] | None:
+    """The names ``--model`` accepts, read without importing lmms-eval (which takes seconds: it indexes every task):
+    lmms-eval's built-in tables and aliases from the source of ``lmms_eval.models``, and our entry point's
+    ``model_id`` values from the source of :mod:`abductive_tasks.models.manifests`. None when that cannot tell:
+    another package registers models (entry points or ``LMMS_EVAL_PLUGINS``), or the source is not as expected."""
+    from importlib.metadata import entry_points
+
+    plugins = [
+        point for point in entry_points(group="lmms_eval.models") if not point.value.startswith("abductive_tasks.")
+    ]
+    spec = importlib.util.find_spec("lmms_eval")
+    if plugins or os.environ.get("LMMS_EVAL_PLUGINS") or spec is None or not spec.submodule_search_locations:
+        return None
+    source = Path(list(spec.submodule_search_locations)[0]) / "models" / "__init__.py"
+    tables = {"AVAILABLE_SIMPLE_MODELS", "AVAILABLE_CHAT_TEMPLATE_MODELS", "MODEL_ALIASES"}
+    names: set[str] = set()
+    try:
+        for node in ast.parse(source.read_text(encoding="utf-8")).body:
+            if not isinstance(node, ast.Assign | ast.AnnAssign):  # `NAME = {...}` or `NAME: type = {...}`
+                continue
+            target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+            if isinstance(target, ast.Name) and target.id in tables and node.value is not None:
+                table = ast.literal_eval(node.value)
+                names |= set(table)
+                if target.id == "MODEL_ALIASES":
+                    names |= {alias for aliases in table.values() for alias in aliases}
+                tables.discard(target.id)
+    except (OSError, SyntaxError, ValueError):
+        return None
+    names |= set(own_model_classes())
+    return None if tables else names
+
+
+def own_model_classes() -> dict[str, dict[str, str]]:
+    """Our entry point's models read from the source of :mod:`abductive_tasks.models.manifests` (importing it
+    imports lmms-eval): ``model_id`` -> its ``simple_class_path`` and ``chat_class_path`` as given."""
+    ours = Path(__file__).with_name("models") / "manifests.py"
+    found: dict[str, dict[str, str]] = {}
+    for node in ast.walk(ast.parse(ours.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "ModelManifest":
+            given = {
+                keyword.arg: keyword.value.value
+                for keyword in node.keywords
+                if keyword.arg is not None  # not `**mapping`
+                and isinstance(keyword.value, ast.Constant)
+                and isinstance(keyword.value.value, str)
+            }
+            if "model_id" in given:
+                found[given.pop("model_id")] = given
+    return found
+
+
+def model_arg_entries(text: str) -> list[str]:
+    """``--model_args`` split into its entries as lmms-eval 0.7.3 splits them (``simple_parse_args_string``: at
+    commas outside quotes, braces and brackets), without importing it (seconds)."""
+    entries: list[str] = []
+    current: list[str] = []
+    depth = 0
+    quote: str | None = None
+    for index, char in enumerate(text.strip()):
+        if char in "\"'" and (index == 0 or text.strip()[index - 1] != "\\"):
+            quote = char if quote is None else None if char == quote else quote
+        elif quote is None and char in "{[":
+            depth += 1
+        elif quote is None and char in "}]":
+            depth -= 1
+        elif quote is None and depth == 0 and char == ",":
+            entries.append("".join(current).strip())
+            current = []
+            continue
+        current.append(char)
+    entries.append("".join(current).strip())
+    return [entry for entry in entries if entry]
+
+
+def _eval_option_calls() -> list[ast.Call] | None:
+    """The ``add_argument`` calls of ``parse_eval_args`` in the source of ``lmms_eval.__main__`` (read, not imported:
+    importing it takes seconds); None when the source is not as expected."""
+    spec = importlib.util.find_spec("lmms_eval")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    source = Path(list(spec.submodule_search_locations)[0]) / "__main__.py"
+    try:
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return None
+    function = next(
+        (node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "parse_eval_args"), None
+    )
+    return [
+        node
+        for node in ast.walk(function or ast.Module(body=[], type_ignores=[]))
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "add_argument"
+    ]
+
+
+def _option_names(call: ast.Call) -> list[str]:
+    return [
+        argument.value
+        for argument in call.args
+        if isinstance(argument, ast.Constant) and isinstance(argument.value, str) and argument.value.startswith("-")
+    ]
+
+
+def quick_eval_options() -> set[str] | None:
+    """The option strings of lmms-eval's ``eval`` (``--model``, ``--output_path``, ...), read without importing
+    lmms-eval (seconds) from the ``add_argument`` calls of ``parse_eval_args`` in the source of
+    ``lmms_eval.__main__``. None when the source is not as expected."""
+    options = {name for call in _eval_option_calls() or () for name in _option_names(call)}
+    return options | {"-h", "--help"} if "--model" in options and "--tasks" in options else None
+
+
+def quick_eval_option_values() -> dict[str, tuple[type | None, tuple | None]]:
+    """Per option of lmms-eval's ``eval`` whose value argparse checks by a plain ``int`` or ``float`` type or a list
+    of ``choices``: (that type or None, the choices or None), read from the source as :func:`quick_eval_options`
+    reads the names ({} when the source is not as expected)."""
+    found: dict[str, tuple[type | None, tuple | None]] = {}
+    for call in _eval_option_calls() or ():
+        keywords = {keyword.arg: keyword.value for keyword in call.keywords}
+        named = keywords.get("type")
+        kind = {"int": int, "float": float}.get(named.id) if isinstance(named, ast.Name) else None
+        try:
+            choices = tuple(ast.literal_eval(keywords["choices"])) if "choices" in keywords else None
+        except ValueError:
+            choices = None
+        if kind or choices:
+            found |= dict.fromkeys(_option_names(call), (kind, choices))
+    return found
+
+
+def builtin_task_folder() -> Path | None:
+    """lmms-eval's own task YAML folder, located without importing lmms-eval (None if not installed)."""
+    spec = importlib.util.find_spec("lmms_eval")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(list(spec.submodule_search_locations)[0]) / "tasks"
+
+
+@functools.cache
+def own_task_names() -> frozenset[str]:
+    """The task and group names our YAML declares, read as text (lmms-eval's end-of-run table needs no more)."""
+    declared = re.compile(r"^(?:task|group)[ \t]*:[ \t]*[\"']?([\w.-]+)", re.MULTILINE)
+    return frozenset(name for path in tasks_path().rglob("*.yaml") for name in declared.findall(path.read_text()))

@@ -1,0 +1,252 @@
+"""Where a leaderboard's numbers come from, said on every artifact: a short header block and a footnote.
+
+Read from each row's batch spec record (:mod:`abductive_tasks.runs.history`), whose identity every shown cell's run
+matches: per benchmark each data version (its source as ``ABDUCTIVE_DATA`` selected it and its fingerprint: the
+first 12 hex digits of the hash of its annotation and image files, :func:`.cells.data_key`; the whole hashes in
+``leaderboard.json``) with the rows on it when there are several; the abductive-tasks and
+lmms-eval versions; each task's ``metadata: version``; per model the weights it ran (a local folder's content
+digest, a hub model's revision) and the judge; the dates of the runs behind the cells and of the report.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+
+from abductive_tasks.reports.leaderboard.cells import Leaderboard, data_key
+from abductive_tasks.runs.catalog import heading
+from abductive_tasks.runs.history import RUN_RECORD, SPEC_RECORD, DamagedFile, Record
+
+SHORT = 12  # hex digits of a digest shown in the tables
+
+
+@dataclass
+class DataVersion:
+    """One version of a benchmark's data: what ``ABDUCTIVE_DATA`` selected, its fingerprint and the rows on it."""
+
+    label: str  # "data A" (the most rows), "data B", ...; "" when the benchmark's rows all ran on it
+    source: str  # "sample", "hub", or the folder given
+    fingerprint: str
+    files: str  # "1 annotation file, 36 images"
+    models: list[str]
+    hashes: dict[str, str] = field(default_factory=dict)  # annotations_sha256, images_sha256 in full
+
+
+@dataclass
+class Provenance:
+    """What a leaderboard is a leaderboard of."""
+
+    built: str  # when the report was made (UTC)
+    runs: tuple[str, str] | None  # the dates of the oldest and the newest run behind a cell
+    versions: dict[str, dict[str, list[str]]]  # package -> version -> models
+    tasks: dict[str, dict[str, list[str]]]  # task -> version -> models
+    data: dict[str, list[DataVersion]]  # benchmark -> its data versions
+    models: dict[str, dict[str, str]]  # model -> backend, weights, judge
+
+
+def _by_value(pairs: Iterable[tuple[str, str, str]]) -> dict[str, dict[str, list[str]]]:
+    """(key, value, model) triples as key -> value -> models."""
+    found: dict[str, dict[str, list[str]]] = {}
+    for key, value, model in pairs:
+        found.setdefault(key, {}).setdefault(value, []).append(model)
+    return found
+
+
+def _source(fingerprint: dict) -> str:
+    source = str(fingerprint.get("source") or "?")
+    return "embedded sample" if source == "sample" else "official source (hub)" if source == "hub" else source
+
+
+def _files(fingerprint: dict) -> str:
+    if "error" in fingerprint:
+        return f"unusable: {fingerprint['error']}"
+    annotations, images = fingerprint.get("annotation_files", 0), fingerprint.get("image_files", 0)
+    return f"{annotations} annotation file{'s' * (annotations != 1)}, {images} image{'s' * (images != 1)}"
+
+
+def weights_text(weights: dict | None) -> str:
+    """A model's weights as the tables say them: a content digest, a hub revision, none, or not recorded."""
+    if weights is None:
+        return "weights not recorded"
+    if not weights:
+        return "no weights"
+    if "sha256" in weights:
+        return f"weights {weights['name']} sha256:{weights['sha256'][:SHORT]}"
+    return f"weights {weights['name']}@{str(weights.get('revision', '?'))[:SHORT]}"
+
+
+def _object_at(record: dict, key: str) -> dict:
+    """``record[key]`` when it is an object (a dict), else an empty one."""
+    value = record.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def judge_text(judge: object) -> str:
+    if not isinstance(judge, dict) or not judge:
+        return "none"
+    served = _object_at(judge, "vllm")
+    return str(judge.get("model_version") or served.get("model") or judge.get("url") or "configured")
+
+
+def _run_date(stamp: str) -> str:
+    """``2026-11-29`` from a results file named ``20261129_124057_results.json``; '' when it is not so named."""
+    try:
+        return datetime.datetime.strptime(stamp[:8], "%Y%m%d").date().isoformat()
+    except ValueError:
+        return ""
+
+
+def provenance(board: Leaderboard, now: datetime.datetime | None = None) -> Provenance:
+    """The provenance of ``board``'s rows (see the module docstring)."""
+    now = now or datetime.datetime.now(datetime.timezone.utc)
+    records = {model: board.records[model] for model in board.rows if model in board.records}
+    versions = _by_value(
+        (package, str(version), model)
+        for model, record in records.items()
+        for package, version in (record.identity.get("versions") or {}).items()
+    )
+    tasks = _by_value(
+        (task, str(entry.get("version")), model)
+        for model, record in records.items()
+        for task, entry in (record.identity.get("tasks") or {}).items()
+        if task in board.tasks and isinstance(entry, dict)
+    )
+    data: dict[str, list[DataVersion]] = {}
+    for benchmark in dict.fromkeys(board.benchmarks[task] for task in board.tasks if task in board.benchmarks):
+        labels = board.data_versions(benchmark)
+        seen: dict[str, DataVersion] = {}
+        for model, record in records.items():
+            fingerprint = (record.identity.get("data") or {}).get(benchmark)
+            if not isinstance(fingerprint, dict):
+                continue
+            key = data_key(fingerprint)
+            if key not in seen:
+                hashes = {
+                    name: str(fingerprint[name])
+                    for name in ("annotations_sha256", "images_sha256")
+                    if name in fingerprint
+                }
+                seen[key] = DataVersion(labels.get(key, ""), _source(fingerprint), key, _files(fingerprint), [], hashes)
+            seen[key].models.append(model)
+        data[benchmark] = sorted(seen.values(), key=lambda version: version.label)
+    dates = sorted(
+        date for model in board.rows for path in board.sources.get(model, {}).values() if (date := _run_date(path.name))
+    )
+    models = {
+        model: {
+            "backend": str((record.identity.get("model") or {}).get("backend") or ""),
+            "weights": weights_text(record.weights),
+            "judge": judge_text(record.identity.get("judge")),
+        }
+        for model, record in records.items()
+    }
+    return Provenance(
+        built=now.strftime("%Y-%m-%d %H:%M UTC"),
+        runs=(dates[0], dates[-1]) if dates else None,
+        versions=versions,
+        tasks=tasks,
+        data=data,
+        models=models,
+    )
+
+
+def _versions_text(by_version: dict[str, list[str]], everyone: int) -> str:
+    """``0.7.3``, or ``0.7.3 (a, b), 0.7.2 (c)`` when rows differ."""
+    if len(by_version) == 1 and len(next(iter(by_version.values()))) == everyone:
+        return next(iter(by_version))
+    return ", ".join(f"{version} ({', '.join(models)})" for version, models in by_version.items())
+
+
+def header_lines(found: Provenance, rows: int) -> list[str]:
+    """The block above the table: the report's and the runs' dates, the package versions, each benchmark's data."""
+    runs = (
+        ""
+        if found.runs is None
+        else f"; runs {found.runs[0]}" + (f" to {found.runs[1]}" if found.runs[1] != found.runs[0] else "")
+    )
+    packages = ", ".join(f"{package} {_versions_text(by, rows)}" for package, by in found.versions.items())
+    lines = [f"Built {found.built}{runs}; {packages}." if packages else f"Built {found.built}{runs}."]
+    for benchmark, versions in found.data.items():
+        described = [
+            (f"{version.label}: " if version.label else "")
+            + f"{version.source}, fingerprint {version.fingerprint} ({version.files})"
+            + (f" — {', '.join(version.models)}" if version.label else "")
+            for version in versions
+        ]
+        lines.append(f"Data, {heading(benchmark)}: " + "; ".join(described) + ".")
+    return lines
+
+
+def footnote_lines(found: Provenance) -> list[str]:
+    """Below the table: the task versions, and per model its weights and judge."""
+    tasks = ", ".join(f"{task} {_versions_text(by, len(by_models(by)))}" for task, by in found.tasks.items())
+    models = "; ".join(
+        f"{model} ({facts['backend']}: {facts['weights']}; judge: {facts['judge']})"
+        for model, facts in found.models.items()
+    )
+    lines = [f"Task versions: {tasks}." if tasks else "", f"Models: {models}." if models else ""]
+    if any(version.label for versions in found.data.values() for version in versions):
+        lines.append(
+            "A cell marked (data B) or later ran on another data version than (data A), as the header says: it is "
+            "ranked and compared only with the rows on its own data."
+        )
+    return [line for line in lines if line]
+
+
+def by_models(by_version: dict[str, list[str]]) -> list[str]:
+    return [model for models in by_version.values() for model in models]
+
+
+def as_json(found: Provenance) -> dict:
+    """``leaderboard.json``'s ``provenance``: every fact in full (whole hashes)."""
+    return asdict(found)
+
+
+def _data_lines(fingerprints: dict) -> list[str]:
+    return [
+        f"Data, {heading(benchmark)}: {_source(print_)}, fingerprint {data_key(print_)} ({_files(print_)})"
+        for benchmark, print_ in fingerprints.items()
+        if isinstance(print_, dict)
+    ]
+
+
+def _record_near(results_path, name: str, levels: int) -> Record | None:
+    """A batch record named ``name`` in the results file's folder or up to ``levels`` above it (None: not a batch
+    run, or a damaged record)."""
+    for folder in list(results_path.parents)[:levels]:
+        if (folder / name).is_file():
+            try:
+                return Record.read(folder / name)
+            except DamagedFile:
+                return None
+    return None
+
+
+def run_lines(run: dict, results_path) -> list[str]:
+    """What one run is a run of, for ``abductive-eval show``: its date and the package versions, the data of each
+    benchmark (source and fingerprint), the task versions, the model's weights and the judge. From the batch's run
+    record where the run is a batch's, else from what ``abductive-eval`` added to the results JSON; lmms-eval's own
+    record (date, its version, task versions, model arguments) for the rest."""
+    stamp = str(run.get("date") or results_path.name)
+    ours = _object_at(run, "abductive_tasks")
+    batch = _record_near(results_path, RUN_RECORD, 2)
+    spec = _record_near(results_path, SPEC_RECORD, 4)
+    identity = batch.identity if batch else {}
+    versions = dict(identity.get("versions") or ours.get("versions") or {})
+    versions.setdefault("abductive-tasks", "not recorded")
+    lmms = str(run.get("lmms_eval_version") or "")
+    versions.setdefault("lmms-eval", lmms if lmms and not lmms.startswith("unknown") else "not recorded")
+    config = _object_at(run, "config")
+    model = f"{config.get('model') or '?'}" + (f" ({config['model_args']})" if config.get("model_args") else "")
+    data = identity.get("data") or ours.get("data") or {}
+    tasks = ", ".join(f"{task} {version}" for task, version in sorted((run.get("versions") or {}).items()))
+    judge = identity.get("judge") if batch else ours.get("judge")
+    lines = [
+        f"Run {_run_date(stamp) or stamp}; "
+        + ", ".join(f"{package} {version}" for package, version in versions.items()),
+        *(_data_lines(data) or ["Data: not recorded (runs of abductive-eval record it)"]),
+        f"Model: {model}; {weights_text(spec.weights if spec else ours.get('weights'))}; judge: "
+        + (judge_text(judge) if batch or "judge" in ours else "not recorded"),
+    ]
+    return lines + ([f"Task versions: {tasks}"] if tasks else [])

@@ -1,0 +1,138 @@
+"""The rating tables: statements and verdicts of a score, and the reply's own words about the inference."""
+
+from __future__ import annotations
+
+import re
+
+from abductive_tasks.scoring.reading.rules import verdict
+from abductive_tasks.scoring.reading.table import Example
+
+__all__ = ["JUDGEMENTS", "JUDGEMENT_TOLERANCE", "SCORE_STATEMENTS", "SCORE_VERDICTS", "SHARED_HEAD"]
+
+# A score's statements: "7/10", "Score: 7", "Rating = 7.5", "The score is 7", "a score of 3".
+SCORE_STATEMENTS = (
+    verdict(
+        r"{named_pick}",
+        Example("rating", "7/10", 7.0),
+    ),
+    # "Score: 7 → 8": a rating revised
+    verdict(
+        r"{reject}\s*→\s*{pick}",
+        Example("rating", "Score: 7 → 8", 8.0),
+    ),
+    # "| Score | 8 |" too
+    verdict(
+        r"\b(?:score|rating|rank|plausibility|(?:final\s+)?answer|overall|verdict|final)(?:\s+(?:score|rating))?\s*(?:[:=|→]|\bis\b)\s*(?:n\s*=\s*)?{pick}",
+        Example("rating", "Score: 7", 7.0),
+        Example("rating", "| Score | 8 |", 8.0),
+        Example(
+            "rating", "Here is my reasoning:\n\n1. The man runs.\n2. He sits.\n3. He waits.\n\nOverall: **4**", 4.0
+        ),
+    ),
+    # in the prompt's own words: "The plausibility of the hypothesis image in relation to the context is 3"
+    verdict(
+        r"\b(?:plausibility|score|rating)\s+(?:of|for)\s+[^.;:!?\n«‹]{{1,80}}?\s+is\s+(?:a\s+|an\s+)?{pick}",
+        Example(
+            "rating",
+            "The plausibility of the hypothesis image in relation to the context is 3, slightly plausible.",
+            3.0,
+        ),
+    ),
+    verdict(
+        r"\b(?:score|rating)\s+of\s+{pick}",
+        Example("rating", "I'd assign a score of 3.", 3.0),
+    ),
+)
+
+# A score's other verdicts: "I'd give it a 7", "I rate it 6", "rank this an 8", "Very plausible (7)",
+# "A 5 seems fair", "around 5", "this is a 9"; "not a 10" rejects.
+_SCORE_WORDS = (
+    r"(?:scores?|rating|rate[ds]?|rank(?:ed|ing|s)?|plausibility|(?:give|gave|assign(?:ed)?)\s+(?:it|this|that))"
+)
+_FILLER = (
+    r"(?:[\s:=-]|\b(?:is|of|as|at|with|it|this|that|the|a|an|would|be|i|n|my|final|overall|score|rating|plausibility|inference|hypothesis|image|level|value"
+    r"|solid|strong|firm|fair|high|low|moderate|modest|generous|conservative)\b)"
+)
+SCORE_VERDICTS = (
+    # a rating the reply rejects, wherever it stands: "Score: 10/10 feels too high ...; call it 7"
+    verdict(
+        r"{reject}\s+(?:\w+\s+){{0,2}}?(?:feels?|seems?|is|sounds?|looks?|would\s+be|might\s+be)\s+"
+        r"(?:a\s+(?:bit|little)\s+|far\s+|way\s+|much\s+|slightly\s+|rather\s+|perhaps\s+|probably\s+)?"
+        r"(?:too\s+(?:high|low|generous|harsh|strong|weak|much|little|optimistic|pessimistic)|excessive|overly\s+\w+)",
+        Example("rating", "Score: 10/10 feels too high, since he may have tripped; call it 7.", 7.0),
+    ),
+    # "call it 7", "make it a 6"; "if I have to pick a single number, 7"
+    verdict(
+        r"\b(?:call|make)\s+it\s+(?:a\s+|an\s+)?{pick}",
+        Example("rating", "Score: 10/10 is too high; call it 7.", 7.0),
+    ),
+    verdict(
+        r"\b(?:single\s+)?(?:number|value|score|rating)\s*[,:]\s*(?:a\s+|an\s+)?{pick}(?=\s*(?:[.,;!)]|$))",
+        Example("rating", "Somewhere around 6-7; if I have to pick a single number, 7.", 7.0),
+    ),
+    # "I'll lower it to 6", "raising my score to 8"
+    verdict(
+        r"\b(?:lower|rais|chang|revis|adjust|bump|reduc|increas|decreas|drop|mov|updat)\w*(?:\s+(?:it|this|that|my\s+(?:score|rating|answer)))?(?:\s+(?:down|up))?\s+to\s+(?:a\s+|an\s+)?{pick}",
+        Example("rating", "Score: 7. On reflection, I'll lower it to 6.", 6.0),
+    ),
+    # "I'd settle on a 6"
+    verdict(
+        r"\b(?:settle|land)\w*\s+(?:on|at)\s+(?:a\s+|an\s+)?{pick}",
+        Example("rating", "I'd settle on a 6.", 6.0),
+    ),
+    verdict(
+        rf"\b{_SCORE_WORDS}\b{_FILLER}{{{{0,40}}}}?{{pick}}",
+        Example("rating", "I'd give it a 7.", 7.0),
+        Example("rating", "I rate it 6.", 6.0),
+    ),
+    verdict(
+        r"\bplausib\w*(?:\s+at\s+all)?\s*\(\s*{pick}\s*\)",
+        Example("rating", "Very plausible (7)", 7.0),
+    ),
+    verdict(
+        r"^\s*(?:a|an)\s+{pick}",
+        Example("rating", "A 5 seems fair.", 5.0),
+    ),
+    verdict(
+        r"\b(?:a|an)\s+{pick}\s+(?:feels|seems|sounds|looks)\s+(?:about\s+)?(?:right|fair|reasonable|appropriate|correct)",
+        Example("rating", "It isn't a 1. Something like a 7 feels right: very plausible.", 7.0),
+    ),
+    # "70% plausible, which corresponds to a 7 on your scale"
+    verdict(
+        r"\b(?:corresponds?|corresponding|translates?|equates?|maps?)\s+to\s+(?:a\s+|an\s+)?{pick}",
+        Example("rating", "70% plausible, which corresponds to a 7 on your scale.", 7.0),
+    ),
+    verdict(
+        r"\b(?:around|about|roughly|approximately|maybe|perhaps|probably|so|thus|hence|therefore|say)\s*,?\s+(?:a\s+|an\s+)?{pick}(?=\s*(?:[.,;!)]|\s-\s|$))",
+        Example("rating", "Around 5.", 5.0),
+        Example("rating", "I'd rate this around a **6** — somewhere between moderately and very plausible.", 6.0),
+    ),
+    verdict(
+        r"\b(?:it|this|that)(?:\s+is|'s|\s+would\s+be|\s+deserves)\s+(?:at\s+(?:least|most)\s+)?(?:a|an)\s+{pick}",
+        Example("rating", "This is a 9.", 9.0),
+    ),
+    verdict(
+        r"(?:\bnot|n't)\s+(?:be\s+)?(?:(?:close|near)\s+to\s+|anywhere\s+near\s+)?(?:a\s+|an\s+)?{reject}",
+        Example("rating", "Not a 10. I'd give it a 9.", 9.0),
+        Example("rating", "The hypothesis isn't a 1, and it isn't a 10 either. I'd say it lands at a 5.", 5.0),
+    ),
+)
+
+# A score's own words about the inference, as a share of the scale (the prompt's scale words come first): a rating
+# further than JUDGEMENT_TOLERANCE of the scale from them contradicts them ("Score: 9 ... barely plausible").
+JUDGEMENTS = {  # share of the scale: the words, separated by |
+    0.1: (
+        "implausible|not plausible|barely plausible|hardly plausible|not very plausible|unlikely|"
+        "very unlikely|highly unlikely|not likely|very implausible|highly implausible"
+    ),
+    0.85: (
+        "very plausible|highly plausible|extremely plausible|very likely|highly likely|almost certain|"
+        "almost certainly true|certainly true"
+    ),
+}
+JUDGEMENT_TOLERANCE = 0.4
+# Scale words sharing their last word ("between slightly and moderately plausible", "very or highly likely") are
+# written out in full, so that the two of them name a range, no rating.
+SHARED_HEAD = re.compile(
+    r"\b(?P<first>[a-z]+)\s+(?P<glue>and|or|to)\s+(?P<second>[a-z]+)\s+(?P<head>plausible|likely|probable)\b"
+)

@@ -1,0 +1,282 @@
+"""Exact-prompt snapshots and versions checked against content (utils/task_snapshots.py, utils/code_digest.py).
+
+Every task's checked-in snapshot (tests/snapshots/<benchmark>/<task>.txt) must be what the code builds now; one whose
+digest changed under the same version needs a version bump and a changelog line; and no commit may change a
+recorded digest without raising the version (checked against git history where there is one).
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import shutil
+import subprocess
+import textwrap
+from pathlib import Path
+
+import code_digest
+import generate_task_yaml
+import pytest
+import task_snapshots
+
+from abductive_tasks import compat
+
+ROOT = Path(__file__).resolve().parents[1]
+SNAPSHOTS = ROOT / "tests" / "snapshots"
+MANAGER = compat.task_manager()
+TASKS = generate_task_yaml.our_tasks(MANAGER)
+
+
+@pytest.fixture(scope="module")
+def built() -> dict[str, task_snapshots.Snapshot]:
+    return task_snapshots.build_all(MANAGER, TASKS)
+
+
+def recorded(task: str) -> task_snapshots.Snapshot | None:
+    path = task_snapshots.snapshot_path(SNAPSHOTS, generate_task_yaml.yaml_path(MANAGER, task).parent.name, task)
+    return task_snapshots.Snapshot.parse(path.read_text(encoding="utf-8")) if path.is_file() else None
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_the_checked_in_snapshot_is_what_the_task_sends_and_scores_now(built, task):
+    current = built[task]
+    verdict = task_snapshots.verdict(recorded(task), current)
+    if verdict.action == "bump":
+        yaml_file = generate_task_yaml.yaml_path(MANAGER, task)
+        pytest.fail(generate_task_yaml.bump_message(task, yaml_file, current.version, verdict.reason, ROOT))
+    assert verdict.action == "ok", f"{task}: {verdict.reason}; run python utils/generate_task_yaml.py"
+
+
+def test_every_snapshot_file_belongs_to_a_task():
+    stale = [path.relative_to(ROOT) for path in SNAPSHOTS.rglob("*.txt") if path.stem not in TASKS]
+    assert not stale, f"snapshots of tasks that no longer exist: {stale}; delete them"
+
+
+def test_one_changed_word_in_any_prompt_needs_a_bump_and_with_one_only_a_regeneration(built):
+    """The snapshot test fails, naming the task and the line, whatever task's prompt loses a word; with the version
+    raised (and its changelog line, checked below) only a regeneration remains."""
+    for task, snapshot in built.items():
+        words = snapshot.content["prompt"].split(" ")
+        changed = {**snapshot.content, "prompt": " ".join(words[:-1] + ["changed"])}
+        now = dataclasses.replace(snapshot, digest=task_snapshots.content_digest(changed))
+        verdict = task_snapshots.verdict(snapshot, now)
+        assert verdict.action == "bump", task
+        bumped = dataclasses.replace(now, version=f"{snapshot.version}.1")
+        assert task_snapshots.verdict(snapshot, bumped).action == "regenerate", task
+    message = generate_task_yaml.bump_message(
+        "nleye_triplet", ROOT / "yaml_tasks/nleye/nleye_triplet.yaml", "3.6", "line 17", ROOT
+    )
+    assert "nleye_triplet" in message and "yaml_tasks/nleye/README.md" in message and "line 17" in message
+
+
+def test_a_changed_prompt_is_caught_by_building_the_snapshot_again(monkeypatch, built):
+    """End to end for the prompt the review changed: the end of PROMPT_TRIPLET_SEPARATE."""
+    from abductive_tasks.nleye import prompts
+
+    shortened = prompts.PROMPT_TRIPLET_SEPARATE.rsplit(" ", 1)[0] + " now."
+    monkeypatch.setattr(prompts, "PROMPT_TRIPLET_SEPARATE", shortened)
+    with task_snapshots.environment():
+        now = task_snapshots.build(MANAGER, "nleye_triplet")
+    verdict = task_snapshots.verdict(built["nleye_triplet"], now)
+    assert verdict.action == "bump" and "line " in verdict.reason and shortened in verdict.reason
+
+
+def test_the_digest_covers_the_reader_rules_and_the_metric_code(built):
+    index = code_digest.CodeIndex()
+    with task_snapshots.environment():
+        obj = task_snapshots.task_object(MANAGER, "nleye_triplet")
+    reached = index.reach(task_snapshots.roots(index, obj, obj.config.process_results))
+    for ref in (
+        ("abductive_tasks.scoring.reading.rules", "STATEMENTS"),  # the reading rules
+        ("abductive_tasks.scoring.reading.kinds", "Choice"),  # the answer kind
+        ("abductive_tasks.nleye.hooks", "TRIPLET_ANSWER"),
+        ("abductive_tasks.nleye.metrics", "triplet_outcome"),  # the metric code
+        ("abductive_tasks.scoring.stats", "intervals"),  # the intervals
+        ("abductive_tasks.scoring.taskspec", "TaskSpec"),
+        ("abductive_tasks.nleye.prompts", "explanation_judge_prompt"),  # the judge's prompt
+    ):
+        assert ref in reached, ref
+    assert ("abductive_tasks.nleye.hooks", "PAIRS") not in reached  # another family's spec
+
+
+# ---------------------------------------------------------------- versions and changelogs
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_every_version_has_a_changelog_line_and_a_line_naming_the_task_sets_it(task):
+    path = generate_task_yaml.yaml_path(MANAGER, task)
+    lines = generate_task_yaml.changelog((path.parent / "README.md").read_text(encoding="utf-8"))
+    version = generate_task_yaml.yaml_version(path.read_text(encoding="utf-8"))
+    assert any(version in versions for _, versions in lines), (
+        f"{task}: version {version} has no changelog line in {path.parent / 'README.md'}"
+    )
+    named = generate_task_yaml.named_version(lines, task)
+    assert named is None or task_snapshots.version_key(named) <= task_snapshots.version_key(version), (
+        f"{task}: the changelog names it with {named}, its YAML says {version}: run python utils/generate_task_yaml.py"
+    )
+
+
+def test_changelog_lines_name_tasks_before_their_version():
+    readme = (
+        "### Changelog\n\n- 1.0 (2026-11-22): first release of `x_a`.\n"
+        "- `x_a`, `y_*` 1.2 (2026-11-23): reading.\n- 2.3 / 3.6 (2026-11-27): both.\n\n"
+        "### Running\n- `x_a` 9.0 (2026-11-29): x\n"
+    )
+    lines = generate_task_yaml.changelog(readme)
+    assert lines == [([], ["1.0"]), (["x_a", "y_*"], ["1.2"]), ([], ["2.3", "3.6"])]
+    assert generate_task_yaml.named_version(lines, "y_b") == "1.2"
+    assert generate_task_yaml.named_version(lines, "z") is None
+    text = "task: t\nmetadata:\n  max_images_per_prompt: 1\n  version: 3.5  # note\n"
+    assert generate_task_yaml.yaml_version(text) == "3.5"
+    assert task_snapshots.version_key("3.10") > task_snapshots.version_key("3.9")
+
+
+def test_no_recorded_digest_changed_without_a_higher_version():
+    """A snapshot edited by hand to hide a change (or written with the version left as it was) is caught against the
+    commit this work started from."""
+    base = task_snapshots.base_commit(ROOT)
+    if base is None:
+        pytest.skip("no git history to compare the snapshots with")
+    hidden = task_snapshots.unbumped_changes(ROOT, base)
+    assert not hidden, f"recorded digests changed since {base[:12]} without a higher version: {hidden}"
+
+
+def test_a_digest_rewritten_under_the_same_version_is_caught_against_history(tmp_path):
+    if shutil.which("git") is None:
+        pytest.skip("no git")
+    recorded = task_snapshots.Snapshot("t", "1.0", "1-aaaa", "prompt:\n  | old\n")
+    path = tmp_path / "tests" / "snapshots" / "b" / "t.txt"
+    path.parent.mkdir(parents=True)
+    path.write_text(recorded.text())
+    for command in (["init", "-q"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "r"]):
+        subprocess.run(["git", "-C", str(tmp_path), *command], check=True)
+    base = task_snapshots.git(tmp_path, "rev-parse", "HEAD")
+    path.write_text(dataclasses.replace(recorded, digest="1-bbbb", body="prompt:\n  | new\n").text())
+    assert task_snapshots.unbumped_changes(tmp_path, base) == ["t: digest 1-aaaa -> 1-bbbb, version 1.0 -> 1.0"]
+    path.write_text(dataclasses.replace(recorded, digest="1-bbbb", version="1.1").text())
+    assert task_snapshots.unbumped_changes(tmp_path, base) == []
+    path.write_text(dataclasses.replace(recorded, digest="2-cccc").text())  # another digest scheme: regenerated
+    assert task_snapshots.unbumped_changes(tmp_path, base) == []
+
+
+# ---------------------------------------------------------------- the code digest
+
+
+def _digest(source: str) -> str:
+    return code_digest.canonical(ast.parse(textwrap.dedent(source)))
+
+
+def test_comments_docstrings_formatting_and_signature_annotations_do_not_change_the_digest():
+    plain = _digest(
+        """
+        def f(x, y=2):
+            return x * y + len(f"{x}a{y}")
+        """
+    )
+    noisy = _digest(
+        '''
+        def f(x: int,   y: "float" = 2) -> float:  # a comment
+            """What f does."""
+            # another
+            return (x * y
+                    + len(f"{x}" "a" f"{y}"))
+        '''
+    )
+    assert plain == noisy
+
+
+def test_a_local_variable_annotation_does_not_change_the_digest_but_a_class_field_annotation_does():
+    assert _digest("def f():\n    seen: dict[str, int] = {}\n    found: list\n    return seen\n") == _digest(
+        "def f():\n    seen = {}\n    return seen\n"
+    )
+    assert _digest("class A:\n    n: int = 1\n") != _digest("class A:\n    n = 1\n")
+
+
+def test_a_changed_constant_operator_name_or_field_annotation_changes_the_digest():
+    base = _digest("def f(x):\n    return x * 2\n")
+    for changed in ("def f(x):\n    return x * 3\n", "def f(x):\n    return x + 2\n", "def g(x):\n    return x * 2\n"):
+        assert _digest(changed) != base
+    assert _digest("class A:\n    n: int\n") != _digest("class A:\n    n: str\n")  # dataclass / msgspec fields
+
+
+def test_reach_follows_imports_attributes_and_function_level_imports_and_a_move_keeps_the_digest(tmp_path, monkeypatch):
+    package = tmp_path / "toy_pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text(
+        "from toy_pkg import b\nfrom toy_pkg.b import helper\n\nTABLE = (1, 2)\n\n"
+        "Alias = int\n\n"
+        "def root(x: Alias) -> Alias:\n    from toy_pkg.c import late\n    y: Alias = 1\n"
+        "    return helper(x) + b.other() + late() + len(TABLE) + y\n\n"
+        "def unused():\n    return 0\n"
+    )
+    (package / "b.py").write_text("def helper(x):\n    return x\n\ndef other():\n    return 1\n")
+    (package / "c.py").write_text("def late():\n    return 2\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    index = code_digest.CodeIndex("toy_pkg")
+    reached = index.reach([("toy_pkg.a", "root")])
+    assert set(reached) == {  # not Alias: named in annotations only
+        ("toy_pkg.a", "root"),
+        ("toy_pkg.a", "TABLE"),
+        ("toy_pkg.b", "helper"),
+        ("toy_pkg.b", "other"),
+        ("toy_pkg.c", "late"),
+    }
+    (package / "c.py").write_text("")
+    (package / "b.py").write_text((package / "b.py").read_text() + "\ndef late():\n    return 2\n")
+    (package / "a.py").write_text((package / "a.py").read_text().replace("toy_pkg.c import", "toy_pkg.b import"))
+    moved = code_digest.CodeIndex("toy_pkg").reach([("toy_pkg.a", "root")])
+    assert ("toy_pkg.b", "late") in moved and code_digest.digest_of(moved) == code_digest.digest_of(reached)
+
+
+def test_settings_help_texts_are_not_in_the_digest_but_defaults_are(monkeypatch):
+    from abductive_tasks import settings
+
+    view = code_digest.RUNTIME_VIEWS[("abductive_tasks.settings", "VARIABLES")]
+    before = view()
+    bootstrap = settings.VARIABLES["ABDUCTIVE_BOOTSTRAP"]
+    monkeypatch.setitem(settings.VARIABLES, "ABDUCTIVE_BOOTSTRAP", dataclasses.replace(bootstrap, help="other words"))
+    assert view() == before
+    monkeypatch.setitem(settings.VARIABLES, "ABDUCTIVE_BOOTSTRAP", dataclasses.replace(bootstrap, default="2000"))
+    assert view() != before
+
+
+PINNED_SOURCE = '''
+"""Module docstring."""
+import re
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A rule."""
+
+    pattern: re.Pattern[str]
+    examples: tuple[str, ...] = field(default=())
+
+
+def read(text: str, *rules: Rule, limit: int = 3, **options: object) -> int | None:
+    found: list[int] = []
+    for number, rule in enumerate(rules):
+        if (match := rule.pattern.search(text)) is not None and f"{number:>2}{{x}}" != "":
+            found += [match.start()] if number % 2 else [-1]
+    total = sum(value for value in found if value > 0) or None
+    try:
+        return {"a": total, **options}.get("a") if limit else lambda: (yield)
+    except (KeyError, TypeError) as error:
+        raise ValueError(f"{error!r}: {text[1:-1]!s} {limit=}") from None
+    finally:
+        del found
+
+
+async def later(items):
+    async with items as opened:
+        return [item async for item in opened if not item] + [*items]
+'''
+
+
+def test_the_canonical_form_is_pinned():
+    """The digest of a fixed source touching most syntax: equal on every Python the package supports (3.10-3.12).
+    Should a Python write it differently, this fails there, before any recorded digest could drift."""
+    digest = code_digest._digest(_digest(PINNED_SOURCE))
+    assert digest == "ac171f2199fee228", digest

@@ -1,0 +1,427 @@
+"""Exact-prompt snapshots: per task, what the model is sent for a fixed document and what scores the reply.
+
+One text file per task, ``tests/snapshots/<benchmark>/<task>.txt``, holds for the first document of the shipped
+sample: the prompt exactly as lmms-eval builds the request (its ``fewshot_context``, not our hook alone), the images
+sent (their roles and sizes), the target, the generation kwargs, the answer kind, the metric list, the task's YAML as
+lmms-eval resolves it, and a summary of the code that reads and scores the reply (:mod:`code_digest`). Its
+``digest:`` line is one digest of all of that (the code by content, hook names left out, so moving or renaming a
+module changes none), and its ``version:`` line the task's ``metadata: version`` when it was written.
+
+:func:`verdict` says what a difference means: a digest that changed under the same version needs a version bump and
+a changelog line; anything else only a regeneration. ``python utils/generate_task_yaml.py`` writes the files and
+refuses to record a new digest under an old version; tests/test_snapshots.py fails on any difference.
+
+The documents are built by lmms-eval's own task objects from our task index (no CLI: about 10 s for every task). The
+data is a copy of the shipped sample; the few inputs the sample lacks are made here: DVE's dev split (a copy of
+its test split), and what a second stage reads from its first (MuCR's picks and scene graphs, NL-Eye's
+descriptions): every task whose documents cannot be built yet is retried after the documents of the others have
+been answered with a fixed reply (the first of the document's ``choices``, else "1") through their own
+``process_results``, their samples written as ``--log_samples`` writes them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import difflib
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from code_digest import CodeIndex, by_module, digest_of
+
+HEADER = (
+    "# Exact-prompt snapshot of {task}: what the model is sent for the first document of the shipped sample, and\n"
+    "# what reads and scores its reply. Written by `python utils/generate_task_yaml.py`; tests/test_snapshots.py\n"
+    "# checks it.\n"
+)
+SAMPLES_NAME = "20260101_000000"  # the date stamp of the samples files written for second stages
+# The environment a snapshot is built in: no judge, no network, every stage's store in a scratch folder.
+STAGE_NAMES = {
+    "ABDUCTIVE_NLEYE_DESCRIBER": "snapshot",
+    "ABDUCTIVE_MUCR_SCENE_GRAPHS": "snapshot",
+    "ABDUCTIVE_JUDGE": "off",
+    "ABDUCTIVE_JUDGE_EXTRACT": "0",
+    "HF_DATASETS_OFFLINE": "1",
+    "HF_HUB_OFFLINE": "1",
+}
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One task's snapshot: ``body`` (every line but the version and digest), ``digest``, ``version``; ``content``:
+    what the digest is of (only for a snapshot built now)."""
+
+    task: str
+    version: str
+    digest: str
+    body: str
+    content: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def text(self) -> str:
+        return (
+            HEADER.format(task=self.task)
+            + f"task: {self.task}\nversion: {self.version}\ndigest: {self.digest}\n"
+            + self.body
+        )
+
+    @classmethod
+    def parse(cls, text: str) -> Snapshot:
+        lines = [line for line in text.splitlines(keepends=True) if not line.startswith("#")]
+        head = dict(line.rstrip("\n").split(": ", 1) for line in lines[:3])
+        return cls(head["task"], head["version"], head["digest"], "".join(lines[3:]))
+
+
+# ---------------------------------------------------------------- building
+
+
+@contextlib.contextmanager
+def environment() -> Iterator[Path]:
+    """A scratch data root (the shipped sample, and a DVE dev split made from its test split) and stage stores,
+    set in ``os.environ`` while it lasts."""
+    from abductive_tasks.inputs.data import SAMPLE_ROOT
+
+    with tempfile.TemporaryDirectory(prefix="abductive-snapshots-") as scratch:
+        root = Path(scratch)
+        shutil.copytree(SAMPLE_ROOT, root / "data")
+        dve = root / "data" / "dve"
+        if (dve / "DVE_test.csv").is_file() and not (dve / "DVE_dev.csv").exists():
+            shutil.copyfile(dve / "DVE_test.csv", dve / "DVE_dev.csv")
+        (root / "picks").mkdir()
+        values = {
+            **STAGE_NAMES,
+            "ABDUCTIVE_DATA": str(root / "data"),
+            "ABDUCTIVE_CACHE": str(root / "cache"),
+            "ABDUCTIVE_MUCR_PICKS": str(root / "picks"),
+        }
+        saved = {name: os.environ.get(name) for name in values}
+        os.environ.update(values)
+        try:
+            yield root
+        finally:
+            for name, value in saved.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
+
+
+def build_all(manager: object, tasks: list[str]) -> dict[str, Snapshot]:
+    """The snapshot of every task in ``tasks`` (``manager``: lmms-eval's task index of our tasks)."""
+    from abductive_tasks.inputs.data import DataError
+
+    index = CodeIndex()
+    built: dict[str, Snapshot] = {}
+    answered: set[str] = set()
+    with environment() as scratch:
+        waiting = list(tasks)
+        while waiting:
+            failures: dict[str, str] = {}
+            for task in waiting:
+                try:
+                    built[task] = build(manager, task, index)
+                except DataError as error:
+                    failures[task] = str(error)
+            if not failures or len(failures) == len(waiting) and answered >= set(built):
+                waiting = list(failures)
+                break
+            for task in sorted(set(built) - answered):  # a later stage may read what these write
+                _answer_all(manager, task, scratch / "picks")
+                answered.add(task)
+            waiting = list(failures)
+        if waiting:
+            raise LookupError(
+                "cannot build the documents of "
+                + "; ".join(f"{task}: {failures[task]}" for task in waiting)
+                + " (the snapshot environment is utils/task_snapshots.py environment())"
+            )
+    return built
+
+
+def task_object(manager: object, task: str) -> object:
+    from lmms_eval.tasks import get_task_dict
+
+    return get_task_dict([task], manager)[task]
+
+
+def _reply(doc: Mapping) -> str:
+    choices = doc.get("choices") or []
+    return str(choices[0]) if choices else "1"
+
+
+def _answer_all(manager: object, task: str, folder: Path) -> None:
+    """Every document of ``task`` answered with a fixed reply through its ``process_results`` (which stores what a
+    second stage reads), and the values written as a ``--log_samples`` samples file."""
+    obj = task_object(manager, task)
+    reader = obj.config.process_results
+    lines = [
+        json.dumps({"doc_id": number, **reader(doc, [_reply(doc)])}, default=str)
+        for number, doc in enumerate(obj.test_docs())
+    ]
+    (folder / f"{SAMPLES_NAME}_samples_{task}.jsonl").write_text("".join(line + "\n" for line in lines), "utf-8")
+
+
+def build(manager: object, task: str, index: CodeIndex | None = None) -> Snapshot:
+    """The snapshot of ``task`` in the current environment (see :func:`environment`)."""
+    index = index or CodeIndex()
+    obj = task_object(manager, task)
+    docs = obj.test_docs()
+    doc = docs[0]
+    context = obj.fewshot_context(doc, 0, None, False, False, None)
+    request = obj.construct_requests(doc_id=0, ctx=context, metadata={"task": task, "doc_id": 0, "repeats": 1})
+    request = request[0] if isinstance(request, list) else request
+    generation = request.arguments[1] if obj.OUTPUT_TYPE.startswith("generate_until") else None
+    visuals = [visual for visual in obj.doc_to_visual(doc) if visual is not None]
+    reader = obj.config.process_results
+    answer = getattr(reader, "answer", None)
+    kind = answer(doc) if answer else None
+    config = resolved_config(Path(manager.task_index[task]["yaml_path"]))
+    metrics = [(entry["metric"], entry.get("higher_is_better")) for entry in config.pop("metric_list", [])]
+    code = index.reach(roots(index, obj, reader))
+    content = {
+        "output_type": obj.OUTPUT_TYPE,
+        "generation_kwargs": generation,
+        "answer_kind": _kind_text(kind),
+        "target": str(obj.doc_to_target(doc)),
+        "images": [_image_text(visual) for visual in visuals],
+        "roles": _roles(doc),
+        "prompt": context,
+        "metrics": metrics,
+        "config": {key: _blank_hooks(value) for key, value in config.items()},
+        "code": sorted(code.values()),
+    }
+    body = _render(content, kind, len(docs), config, code)
+    version = str(manager_version(manager, task))
+    return Snapshot(task, version, content_digest(content), body, content)
+
+
+# What the digests are made of: raised when :mod:`code_digest` or :func:`build` digests differently, which turns
+# every recorded digest into one to regenerate (not a change of any task).
+DIGEST_SCHEME = 1
+
+
+def content_digest(content: dict) -> str:
+    """The digest of what determines a task's results (see :func:`build`), its scheme first."""
+    return f"{DIGEST_SCHEME}-" + hashlib.sha256(_json(content).encode("utf-8")).hexdigest()[:16]
+
+
+def same_scheme(first: str, second: str) -> bool:
+    """Whether two digests were made the same way (only then does a difference mean a change)."""
+    return first.partition("-")[0] == second.partition("-")[0]
+
+
+def manager_version(manager: object, task: str) -> object:
+    """The task's ``metadata: version`` as its YAML declares it (read without importing its hooks)."""
+    config = resolved_config(Path(manager.task_index[task]["yaml_path"]), keep_metadata=True)
+    return config.get("metadata", {}).get("version")
+
+
+def roots(index: CodeIndex, obj: object, reader: object) -> list[tuple[str, str]]:
+    roots = [index.locate(reader)]
+    spec = getattr(reader, "spec", None)
+    if spec is not None:
+        roots.append(index.locate(spec))
+    for aggregation in {id(function): function for function in obj.aggregation().values()}.values():
+        roots.append(index.locate(aggregation))
+    return roots
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def resolved_config(path: Path, keep_metadata: bool = False) -> dict:
+    """A task YAML as lmms-eval resolves it (``include:`` applied), hooks as ``!function <name>``; without ``task``
+    and (unless ``keep_metadata``) ``metadata``."""
+    from abductive_tasks.runs import catalog
+
+    dropped = {"task"} | (set() if keep_metadata else {"metadata"})
+    return {key: _named_hooks(value) for key, value in catalog.config(path).items() if key not in dropped}
+
+
+def _named_hooks(value: object) -> object:
+    from abductive_tasks.runs.catalog import FunctionName
+
+    if isinstance(value, FunctionName):
+        return f"!function {value}"
+    if isinstance(value, dict):
+        return {key: _named_hooks(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_named_hooks(item) for item in value]
+    return value
+
+
+def _blank_hooks(value: object) -> object:
+    """``value`` with hook names replaced: which function a hook is named by does not change results, its code
+    does (reached by the code digest) and so does its output (the prompt)."""
+    if isinstance(value, str) and value.startswith("!function "):
+        return "!function"
+    if isinstance(value, dict):
+        return {key: _blank_hooks(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_blank_hooks(item) for item in value]
+    return value
+
+
+def _kind_text(kind: object) -> str | None:
+    if kind is None:
+        return None
+    name = type(kind).__qualname__
+    if dataclasses.is_dataclass(kind):
+        fields = ", ".join(f"{item.name}={getattr(kind, item.name)!r}" for item in dataclasses.fields(kind))
+        return f"{name}({fields})"
+    return f"{name}()" if not vars(kind) else f"{name}({sorted(vars(kind).items())!r})"
+
+
+def _image_text(visual: object) -> str:
+    size = getattr(visual, "size", None)
+    if size is None:
+        return type(visual).__name__
+    return f"{size[0]}x{size[1]} {getattr(visual, 'mode', '')}".rstrip()
+
+
+def _roles(doc: Mapping) -> list[str]:
+    """What the document says its images are: panel labels, else the file names of its images."""
+    if doc.get("panel_labels"):
+        return [str(label) for label in doc["panel_labels"]]
+    paths = doc.get("image_paths") or ([doc["image_path"]] if doc.get("image_path") else [])
+    return [Path(str(path)).name for path in paths]
+
+
+def _prompt_line(line: str) -> str:
+    """A prompt line as written, or JSON-quoted (``~``) when plain text would hide some of it (trailing blanks,
+    control characters)."""
+    plain = line == line.rstrip() and line.isprintable()
+    return f"  | {line}".rstrip() if plain else f"  ~ {json.dumps(line)}"
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _render(content: dict, kind: object, documents: int, config: dict, code: dict) -> str:
+    """The snapshot's readable lines (every one but the version and digest)."""
+    lines = [f"output_type: {content['output_type']}"]
+    if content["generation_kwargs"] is not None:
+        lines.append(f"generation_kwargs: {_json(content['generation_kwargs'])}")
+    if kind is not None:
+        lines += [f"answer_kind: {content['answer_kind']}", f"answer_kind_reads: {kind.describe()}"]
+    lines += [f"document: 1 of {documents}", f"target: {_json(content['target'])}"]
+    lines.append(f"images: {len(content['images'])}")
+    roles = content["roles"]
+    for number, image in enumerate(content["images"], start=1):
+        role = f" {roles[number - 1]}" if len(roles) == len(content["images"]) else ""
+        lines.append(f"  {number}: {image}{role}")
+    if roles and len(roles) != len(content["images"]):
+        lines.append(f"  made from: {', '.join(roles)}")
+    lines.append("prompt:")
+    lines += [_prompt_line(line) for line in content["prompt"].split("\n")]
+    lines.append("metrics:")
+    direction = {True: "higher is better", False: "lower is better", None: "no direction"}
+    lines += [f"  {name} ({direction[better]})" for name, better in content["metrics"]]
+    lines.append("config:")
+    lines += [f"  {key}: {_json(value)}" for key, value in sorted(config.items())]
+    modules = by_module(code)
+    lines.append(f"code: {len(code)} definitions in {len(modules)} modules, {digest_of(code)}")
+    lines += [f"  {module}: {count} {digest}" for module, (count, digest) in modules.items()]
+    return "".join(line + "\n" for line in lines)
+
+
+# ---------------------------------------------------------------- files and verdicts
+
+
+def snapshot_path(snapshots: Path, benchmark: str, task: str) -> Path:
+    return snapshots / benchmark / f"{task}.txt"
+
+
+def first_difference(recorded: str, current: str) -> str:
+    """The first line that differs, as ``line N: - recorded / + now``."""
+    old, new = recorded.splitlines(), current.splitlines()
+    for number, (before, after) in enumerate(zip(old, new, strict=False), start=1):
+        if before != after:
+            return f"line {number}:\n  - {before}\n  + {after}"
+    number = min(len(old), len(new)) + 1
+    if len(old) > len(new):
+        return f"line {number}:\n  - {old[number - 1]}\n  + (nothing)"
+    if len(new) > len(old):
+        return f"line {number}:\n  - (nothing)\n  + {new[number - 1]}"
+    return "none"
+
+
+def unified(recorded: str, current: str, name: str) -> str:
+    return "".join(difflib.unified_diff(recorded.splitlines(True), current.splitlines(True), name, name + " (now)"))
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """A version as numbers (``3.10`` after ``3.9``), for "greater"."""
+    return tuple(int(part) for part in re.findall(r"\d+", str(version)))
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a task's snapshot needs: ``"ok"``, ``"regenerate"`` (nothing that determines results changed, or the
+    version was bumped) or ``"bump"`` (results may change: the version must go up first)."""
+
+    action: str
+    reason: str = ""
+
+
+def verdict(recorded: Snapshot | None, current: Snapshot) -> Verdict:
+    """Compare the checked-in snapshot with the one built now (whose ``version`` is the YAML's)."""
+    if recorded is None:
+        return Verdict("regenerate", "no snapshot recorded yet (a new task)")
+    if version_key(current.version) < version_key(recorded.version):
+        return Verdict("bump", f"its version went down, {recorded.version} -> {current.version}")
+    if not same_scheme(recorded.digest, current.digest):
+        return Verdict("regenerate", "the digest scheme changed (utils/task_snapshots.py DIGEST_SCHEME)")
+    if recorded.digest != current.digest and recorded.version == current.version:
+        return Verdict("bump", first_difference(recorded.body, current.body))
+    if recorded.text() != current.text():
+        if recorded.version != current.version:
+            return Verdict("regenerate", f"version {recorded.version} -> {current.version}")
+        return Verdict(
+            "regenerate", "the digest is unchanged (no bump needed); " + first_difference(recorded.body, current.body)
+        )
+    return Verdict("ok")
+
+
+# ---------------------------------------------------------------- history
+
+
+def git(root: Path, *args: str) -> str | None:
+    """``git -C root args``' output; None when git is missing or the command fails."""
+    if shutil.which("git") is None:
+        return None
+    done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=False)
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def base_commit(root: Path) -> str | None:
+    """The commit recorded snapshots are compared with: where the branch left main, or on main the one before."""
+    head = git(root, "rev-parse", "HEAD")
+    for branch in ("main", "origin/main"):
+        base = git(root, "merge-base", "HEAD", branch)
+        if base and base != head:
+            return base
+    return git(root, "rev-parse", "HEAD^")
+
+
+def unbumped_changes(root: Path, base: str, folder: str = "tests/snapshots") -> list[str]:
+    """The snapshots under ``root`` whose digest differs from the one recorded at commit ``base`` while their
+    version did not go up (a snapshot rewritten by hand, or regenerated past the generator's refusal)."""
+    found = []
+    for name in (git(root, "ls-tree", "-r", "--name-only", base, "--", folder) or "").splitlines():
+        before, path = git(root, "show", f"{base}:{name}"), root / name
+        if not before or not path.is_file():
+            continue
+        old, new = Snapshot.parse(before), Snapshot.parse(path.read_text(encoding="utf-8"))
+        changed = old.digest != new.digest and same_scheme(old.digest, new.digest)
+        if changed and version_key(new.version) <= version_key(old.version):
+            found.append(f"{new.task}: digest {old.digest} -> {new.digest}, version {old.version} -> {new.version}")
+    return found
