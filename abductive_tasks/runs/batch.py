@@ -265,6 +265,15 @@ def serve_main(argv: list[str]) -> int:
         help="pass --trust-remote-code to vllm serve (models shipping custom code)",
     )
     parser.add_argument(
+        "--vllm-arg",
+        action="append",
+        type=_vllm_arg,
+        default=[],
+        metavar="KEY=VALUE",
+        help="one more `vllm serve` setting, as a spec's vllm_args entry (repeatable; VALUE read as YAML: "
+        "enforce_eager=true, max_num_seqs=4, limit_mm_per_prompt={image: 2})",
+    )
+    parser.add_argument(
         "--print-command",
         action="store_true",
         help="print the server and evaluation command lines with their variables; start nothing",
@@ -272,6 +281,21 @@ def serve_main(argv: list[str]) -> int:
     parser.add_argument("--verbosity", default="INFO", help="DEBUG: a user error shows its traceback too")
     args = parser.parse_args(argv)
     return user_errors(args.verbosity, lambda: _serve(args, extra), parser.prog)
+
+
+def _vllm_arg(text: str) -> tuple[str, object]:
+    """An argparse type: ``KEY=VALUE`` with the value read as YAML, as a spec's ``vllm_args`` entry is."""
+    import argparse
+
+    import yaml
+
+    key, equals, value = text.partition("=")
+    if not equals or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", key):
+        raise argparse.ArgumentTypeError(f"KEY=VALUE, not {text!r}")
+    try:
+        return key.replace("-", "_"), yaml.safe_load(value)
+    except yaml.YAMLError as error:
+        raise argparse.ArgumentTypeError(f"{key}: the value is not YAML ({error.problem})") from None
 
 
 def _positive(text: str) -> float:
@@ -296,7 +320,7 @@ def _serve(args, extra: list[str]) -> int:
         max_model_len=args.max_model_len,
         gpu_memory_utilization=args.gpu_memory_utilization,
         preset=args.preset,
-        vllm_args={"trust_remote_code": True} if args.trust_remote_code else None,
+        vllm_args={**({"trust_remote_code": True} if args.trust_remote_code else {}), **dict(args.vllm_arg)} or None,
     )
     settings = {
         key: value for key, value in settings.items() if value is not None

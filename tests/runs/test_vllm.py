@@ -207,6 +207,26 @@ def test_spec_derives_image_limit_and_token_cap_from_task_metadata(tmp_path, sui
     assert suite.image_limit(["nleye"]) == 3 and suite.image_limit(["nleye_triplet_text"]) == 0
 
 
+def test_a_server_that_failed_is_reported_by_its_first_error(tmp_path):
+    """vLLM's engine core logs the root cause, then the server's own traceback fills the tail (seen with vLLM
+    0.32 on CPU: a thread-binding refusal, then "Engine core initialization failed. See root cause above"):
+    the root cause alone is the message; without an error line, the log's tail."""
+    log = tmp_path / "server.log"
+    root_cause = (
+        "(EngineCore pid=7) ERROR 11-29 05:10:35 [core.py:1510] AssertionError: Not enough allowed NUMA nodes to "
+        "bind threads of 2 local CPUWorkers."
+    )
+    warning = "(APIServer pid=6) WARNING 11-29 05:10:01 [system_utils.py:255] errors like `OSError: [Errno 24] ...`"
+    traceback = [f'  File "core_client.py", line {line}, in __init__' for line in range(30)]
+    log.write_text("\n".join([warning, root_cause, *traceback, "RuntimeError: Engine core initialization failed."]))
+    server = VllmServer(["vllm"], "127.0.0.1", 1, log)
+    assert server.log_tail() == root_cause.split("] ", 1)[1]
+    log.write_text("\n".join(["starting", "ValueError: bad --max-model-len", "exiting"]))
+    assert server.log_tail() == "ValueError: bad --max-model-len"
+    log.write_text("\n".join([warning, *(f"line {n}" for n in range(30))]))  # no error line: the tail
+    assert server.log_tail().splitlines() == [f"line {n}" for n in range(10, 30)]
+
+
 def test_server_lifecycle_success_and_failure(tmp_path):
     record = tmp_path / "record"
     env = {**os.environ, "FAKE_VLLM_RECORD": str(record), "FAKE_VLLM_WORKERS": "1"}
@@ -524,3 +544,33 @@ def test_serve_takes_only_positive_limits_and_timeouts(flag, capsys):
         serve_main(["m", "--tasks", "nleye_pairs", flag, "-5", "--print-command"])
     assert exit_.value.code == 2
     assert f"argument {flag}: a number above 0, not '-5'" in capsys.readouterr().err
+
+
+def test_serve_vllm_args_are_spec_vllm_args(tmp_path, capsys):
+    """``--vllm-arg KEY=VALUE`` (YAML values) reaches `vllm serve` as a spec's vllm_args entry does, in place."""
+    argv = ["m", "--tasks", "nleye_triplet", "--port", "8123", "--output_path", str(tmp_path), "--trust-remote-code"]
+    extra = ["--vllm-arg", "enforce-eager=true", "--vllm-arg", "limit_mm_per_prompt={image: 2, video: 0}"]
+    assert serve_main([*argv, *extra, "--print-command"]) == 0
+    server = shlex.split(capsys.readouterr().out.splitlines()[2].removeprefix("#   "))
+    assert server[server.index("vllm") :] == serve_command(
+        VllmSettings(
+            model="m",
+            extra_args={
+                "trust_remote_code": True,
+                "enforce_eager": True,
+                "limit_mm_per_prompt": {"image": 2, "video": 0},
+            },
+        ),
+        3,
+        "127.0.0.1",
+        8123,
+    )
+    assert server.count("--limit-mm-per-prompt") == 1 and '{"image":2,"video":0}' in server
+
+
+@pytest.mark.parametrize(("value", "message"), [("enforce_eager", "KEY=VALUE, not 'enforce_eager'"), ("a={b", "a: ")])
+def test_serve_refuses_a_malformed_vllm_arg(value, message, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        serve_main(["m", "--tasks", "nleye_pairs", "--vllm-arg", value, "--print-command"])
+    assert exit_.value.code == 2
+    assert f"argument --vllm-arg: {message}" in capsys.readouterr().err
