@@ -14,7 +14,7 @@ from abductive_tasks.scoring import judge
 from abductive_tasks.scoring.judge import JudgeResult
 
 from helpers.mucr_picks import C2E_DOCS, CUE_DOCS, ITEMS, write_samples
-from helpers.specs import evaluate
+from helpers.specs import evaluate, script_judge
 
 BY_ID = {item["item_id"]: item for item in ITEMS}
 LABELLED_ANSWER = "Cause image: a cause. Effect image: an effect. Causal link: a link."
@@ -101,7 +101,7 @@ def _cue_judge(prompt, parse, *, system=None, max_tokens=256):
 def test_a_wrong_pick_lowers_the_score_hand_computed(picks_folder, monkeypatch):
     hand_built_picks(picks_folder, "_split")
     monkeypatch.setattr(judge, "judge_configured", lambda: True)
-    monkeypatch.setattr(judge, "ask_judge", _cue_judge)
+    script_judge(monkeypatch, _cue_judge)
     own = list(hooks.exp_own_docs_split(None))
     gold = list(hooks.exp_docs_from(ITEMS))
     own_values = evaluate(

@@ -16,7 +16,7 @@ from abductive_tasks.mucr import data, hooks, prompts
 from abductive_tasks.scoring import judge
 from abductive_tasks.scoring.judge import JudgeResult
 
-from helpers.specs import evaluate, records
+from helpers.specs import evaluate, records, script_judge
 
 ITEMS = data.load(SAMPLE_ROOT / "mucr").items
 BY_ID = {item["item_id"]: item for item in ITEMS}
@@ -205,7 +205,7 @@ def _scripted_judge(prompts_seen: list[str], fail_when: str | None = None):
 def test_exp_scores_from_a_scripted_judge(monkeypatch):
     prompts_seen: list[str] = []
     monkeypatch.setattr(judge, "judge_configured", lambda: True)
-    monkeypatch.setattr(judge, "ask_judge", _scripted_judge(prompts_seen, fail_when="fox"))
+    script_judge(monkeypatch, _scripted_judge(prompts_seen, fail_when="fox"))
     values = evaluate(hooks.EXP, hooks.process_results_exp, EXP_DOCS, [LABELLED] * 12)
     assert len(prompts_seen) == 36
     cause_prompt = prompts_seen[0]
@@ -245,7 +245,7 @@ def test_exp_unparsable_judge_reply_and_empty_part(monkeypatch):
         reply = next(replies)
         return JudgeResult(judge.OK if parse(reply) is not None else judge.UNPARSABLE, parse(reply), reply)
 
-    monkeypatch.setattr(judge, "ask_judge", ask)
+    script_judge(monkeypatch, ask)
     doc = EXP_DOCS[0]
     answers = [LABELLED, "Cause image: Effect image: a ticket. Causal link: speeding."]
     unreadable, empty_cause = records(hooks.process_results_exp, [doc, doc], answers)
@@ -258,7 +258,7 @@ def test_exp_unparsable_judge_reply_and_empty_part(monkeypatch):
 def test_a_failed_exp_request_scores_zero_without_asking_the_judge(monkeypatch):
     asked: list[str] = []
     monkeypatch.setattr(judge, "judge_configured", lambda: True)
-    monkeypatch.setattr(judge, "ask_judge", _scripted_judge(asked))
+    script_judge(monkeypatch, _scripted_judge(asked))
     replies = [FAILED] * 6 + [LABELLED] * 6  # pairs 0-5 fail, 6-11 answer
     values = evaluate(hooks.EXP, hooks.process_results_exp, EXP_DOCS, replies)
     assert len(asked) == 18  # only the six answers' three parts

@@ -19,7 +19,7 @@ from abductive_tasks.scoring.judge import JudgeResult
 
 from helpers.mucr_picks import C2E_DOCS, CUE_DOCS, ITEMS, write_samples
 from helpers.runs import abductive_eval
-from helpers.specs import evaluate
+from helpers.specs import evaluate, script_judge
 
 FAILED = "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 500 Server Error"
 
@@ -64,7 +64,7 @@ def test_three_of_twelve_failed_picks_count_as_zero_over_twelve(sample, monkeypa
     _right_picks(picks, c2e_failed=("9", "10", "11"))
     monkeypatch.setenv("ABDUCTIVE_MUCR_PICKS", str(picks))
     monkeypatch.setattr(judge, "judge_configured", lambda: True)
-    monkeypatch.setattr(judge, "ask_judge", _scripted_judge)
+    script_judge(monkeypatch, _scripted_judge)
     docs = list(hooks.exp_own_docs(None))
     labelled = "Cause image: a cause. Effect image: an effect. Causal link: a link."
     values = evaluate(hooks.EXP_OWN, hooks.process_results_exp_own, docs, [labelled] * len(docs))
