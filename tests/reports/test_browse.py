@@ -562,7 +562,8 @@ def test_browse_diff_and_the_ui_show_the_composite_the_model_was_sent(tmp_path, 
         "Task versions: " + ", ".join(f"{task} {catalog.metadata(task)['version']}" for task in sorted(tasks)),
     ]
 
-    # the ui's media route and badges
+    # the ui's media route and badges, in the environment of the run (its extracted images are in its cache)
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
     line = json.loads(next(output.rglob("*_samples_mucr_c2e.jsonl")).read_text().splitlines()[0])
     content, _ = sample_picture("mucr_c2e", line)
     from PIL import Image
