@@ -72,6 +72,23 @@ STRATEGIES = (
         ),
     ),
     Strategy(
+        "cot2",
+        comment=(
+            '# {Level}, two-step CoT (Table 2 "CoT" as Kojima et al. 2022 run it): mucr_{level}_cot\'s prompt, the'
+            ' reasoning\n# mucr_{level}_cot gave (metadata.reads: abductive-eval runs it first) and "Therefore, the'
+            ' answer is";\n# read and scored as mucr_{level}. A pair without its reasoning is not asked and is wrong.'
+        ),
+        levels=("c2e", "e2c", "cue"),
+        docs=True,
+        results="level",
+        max_new_tokens=32,  # "a few tokens": the answer only (the reasoning is given)
+        reads=("cot", "reasonings"),
+        group_comment=(
+            "# Table 2, two-step CoT (Kojima et al.'s answer step after mucr_cot's reasoning, run first): C2E, E2C and"
+            " Cue (Form-1). No aggregate_metric_list: the levels' metrics are not comparable."
+        ),
+    ),
+    Strategy(
         "ccot_graph",
         comment=(
             '# {Level}, CCoT stage 1 (Table 2 "CCoT"; Mitra et al., CVPR 2024): the scene graph, for'
