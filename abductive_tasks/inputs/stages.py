@@ -8,7 +8,8 @@ the upstream task and the kind of output read (:data:`KINDS`; :func:`declared_re
 
 **Stage outputs.** What one upstream run gave, per item (:class:`Item`): the digest of the document it answered (by
 content: texts as shown, images by their bytes; :func:`content_digest`), the value (the option picked, the graph, the
-description, the reply itself for a reasoning; None when the request failed or the reply was unreadable) and how the reply was read. A stage output is
+description; for a reasoning the reply itself, :data:`REPLY_KINDS`; None when the request failed or the reply was
+unreadable) and how the reply was read. A stage output is
 bound to the run that produced it (``binding``: the task, its task key, the model's label, backend, arguments and key,
 the ``--limit``) and derived from that run's samples (the upstream records carry the value:
 :func:`output_from_samples`), so the samples stay the source of truth. Stored sealed
