@@ -13,8 +13,9 @@ import pytest
 
 from abductive_tasks.inputs.data import SAMPLE_ROOT
 from abductive_tasks.inputs.images import top_left_luminance
-from abductive_tasks.inputs.stages import NO_UPSTREAM_FIELD, StageError, output_from_samples, save
+from abductive_tasks.inputs.stages import NO_UPSTREAM_FIELD, StageError, declared_reads, output_from_samples, save
 from abductive_tasks.mucr import data, hooks, prompts, strategies
+from abductive_tasks.runs import chain
 
 from helpers.runs import abductive_eval
 from helpers.specs import evaluate
@@ -101,6 +102,18 @@ def test_plain_lmms_eval_without_the_first_step_computes_nothing(sample):
     assert values["c2e_accuracy"] is None and values["c2e_counts"]["upstream_given"] == 0
 
 
+def test_the_cot_run_is_read_as_one_kind_per_command():
+    """mucr_c2e_cot is the first step of mucr_c2e_cot2 (its replies) and the pick source of mucr_exp_cot (its picks):
+    one command hands a reader one output per upstream task, so it refuses both readers at once, in one line."""
+    assert chain.with_upstream(["mucr_c2e_cot2"], declared_reads, {}) == ["mucr_c2e_cot", "mucr_c2e_cot2"]
+    with pytest.raises(StageError) as refused:
+        chain.with_upstream(["mucr_exp_cot", "mucr_c2e_cot2"], declared_reads, {})
+    assert str(refused.value) == (
+        "mucr_c2e_cot is read as picks by mucr_exp_cot and as reasonings by mucr_c2e_cot2: run those readers in "
+        "separate commands"
+    )
+
+
 def results_of(folder: Path) -> dict:
     (path,) = folder.glob("*/*_results.json")
     return json.loads(path.read_text())["results"]
@@ -132,6 +145,24 @@ def test_one_command_runs_both_steps_with_random_baseline(tmp_path):
     assert results["mucr_c2e_cot2"]["c2e_accuracy,none"] == pytest.approx(right / 12)
     counts = results["mucr_c2e_cot2"]["c2e_counts,none"]
     assert (counts["documents"], counts["items_scored"], counts["items_missing_upstream"]) == (12, 12, 0)
+
+
+@pytest.mark.e2e
+def test_the_picks_of_an_earlier_command_are_not_taken_for_reasonings(tmp_path):
+    """An earlier command kept mucr_c2e_cot's picks (for mucr_exp_cot); the two-step CoT of the same model runs
+    mucr_c2e_cot again for its replies instead of reusing that output."""
+    env = {"ABDUCTIVE_CACHE": str(tmp_path / "cache")}
+    picks = abductive_eval(["--model", "random_baseline", "--tasks", "mucr_exp_cot"], tmp_path / "exp", env=env)
+    assert picks.returncode == 0, picks.stdout[-3000:] + picks.stderr[-3000:]
+    done = abductive_eval(["--model", "random_baseline", "--tasks", "mucr_c2e_cot2"], tmp_path / "cot2", env=env)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "[chain] stage 1 (random_baseline): mucr_c2e_cot" in done.stdout and "reusing" not in done.stdout
+    assert results_of(tmp_path / "cot2")["mucr_c2e_cot2"]["c2e_counts,none"]["items_missing_upstream"] == 0
+    both = abductive_eval(
+        ["--model", "random_baseline", "--tasks", "mucr_exp_cot,mucr_c2e_cot2"], tmp_path / "b", env=env
+    )
+    assert both.returncode == 1
+    assert both.stderr.strip().splitlines()[-1].endswith("run those readers in separate commands")
 
 
 @pytest.mark.e2e
