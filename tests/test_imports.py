@@ -17,7 +17,8 @@ MODULE_NAME = re.compile(r"abductive_tasks(\.\w+)+")
 PACKAGE = Path(abductive_tasks.__file__).parent
 # Bottom to top; a module may import its own layer and the layers before it.
 LAYERS = (
-    ("settings", "lmms_source", "compat", "tasks"),  # tasks: the YAML folder, a package with no code once installed
+    # tasks: the YAML folder, a package with no code once installed; exports: how a benchmark exposes its hooks
+    ("settings", "lmms_source", "compat", "exports", "tasks"),
     ("inputs",),
     ("scoring",),
     ("nleye", "mucr", "dve", "sherlock"),

@@ -75,6 +75,45 @@ def test_every_metric_list_is_the_one_its_spec_generates():
     )
 
 
+def test_every_strategy_yaml_is_the_one_its_table_generates():
+    """MuCR's Table 2 variants and their groups are written from the level x strategy table (mucr/variants.py);
+    a file edited by hand, or a row added without running the generator, fails here."""
+    folder = compat.tasks_path().resolve() / "mucr"
+    files = GENERATOR.strategy_files(folder)
+    assert len(files) >= 25  # 4 levels x 5 strategies (+ the two-step CoT's 3 levels) and a group per strategy
+    differences = GENERATOR.differences(files)
+    assert not differences, (
+        f"a strategy YAML disagrees with its row; run python utils/generate_task_yaml.py\n{differences}"
+    )
+
+
+def test_a_hand_edit_of_a_strategy_yaml_is_a_difference(tmp_path):
+    folder = compat.tasks_path().resolve() / "mucr"
+    for path in folder.glob("mucr_*.yaml"):
+        (tmp_path / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    edited = tmp_path / "mucr_c2e_icl.yaml"
+    edited.write_text(
+        edited.read_text(encoding="utf-8").replace("max_images_per_prompt: 1", "max_images_per_prompt: 2")
+    )
+    (tmp_path / "mucr_e2c_cot.yaml").unlink()
+    differences = GENERATOR.differences(GENERATOR.strategy_files(tmp_path), tmp_path)
+    assert "-  max_images_per_prompt: 2" in differences and "+  max_images_per_prompt: 1" in differences
+    assert "+task: mucr_e2c_cot" in differences  # a missing file is written whole
+
+
+def test_yaml_names_every_hook_as_benchmark_dot_hook():
+    """One way to name a hook: ``abductive_tasks.<benchmark>.<hook>``, never a module inside the benchmark."""
+    deeper = re.compile(r"!function abductive_tasks\.\w+\.\w+\.")
+    found = [
+        f"{path.name}: {line.strip()}"
+        for path in compat.tasks_path().resolve().rglob("*")
+        if path.suffix == ".yaml" or path.name.endswith("_yaml")
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if deeper.search(line)
+    ]
+    assert found == []
+
+
 def test_each_reader_gives_the_judge_the_prompt_of_the_doc_to_text_beside_it():
     """A prompt is named once, in a doc_to_text hook, and the reader takes its judge question from that hook:
     the doc_to_text of the YAML that declares the process_results (a strategy variant that keeps its base's
@@ -92,7 +131,8 @@ def test_each_reader_gives_the_judge_the_prompt_of_the_doc_to_text_beside_it():
 
 
 def test_each_benchmark_re_exports_exactly_the_hooks_its_yaml_names():
-    """Each benchmark package lists its YAML's hooks once, in ``__all__``, and resolves them from ``hooks``."""
+    """Each benchmark package lists its YAML's hooks once, in ``__all__`` (:func:`abductive_tasks.exports.lazy_hooks`),
+    and resolves them from the module that defines them."""
     named: dict[str, set[str]] = {}
     for path in compat.tasks_path().resolve().rglob("*"):
         if path.suffix == ".yaml" or path.name.endswith("_yaml"):

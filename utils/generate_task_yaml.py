@@ -13,6 +13,9 @@ What is declared once, by hand, and what this writes from it:
 * a benchmark README's changelog declares versions: a line that names tasks before its version
   (``- `nleye_pairs*` 3.6 (2026-12-01): what changed``; a ``*`` pattern names several) sets their
   ``metadata: version`` (a version set by hand in the YAML counts too);
+* MuCR's strategy table (:mod:`abductive_tasks.mucr.variants`, a level x strategy table) declares the Table 2
+  variants: written from it, each ``yaml_tasks/mucr/mucr_<level>_<strategy>.yaml`` and each strategy's group
+  ``mucr_<strategy>.yaml`` (versions kept as the files and changelog set them; a new file starts at 1.0);
 * the tasks themselves (prompts, reading, scoring code) are recorded in their exact-prompt snapshots,
   ``tests/snapshots/<benchmark>/<task>.txt`` (utils/task_snapshots.py). A snapshot whose digest changed under
   the same version is not written: bump the version with a changelog line first.
@@ -177,6 +180,36 @@ def generated(manager: object | None = None) -> dict[Path, tuple[str, str]]:
     for path, spec in sorted(specs.items()):
         text = path.read_text(encoding="utf-8")
         result[path] = (text, replace_block(text, render(spec, aggregations[path]), path))
+    return result
+
+
+# ---------------------------------------------------------------- MuCR strategy variants
+
+
+def strategy_files(folder: Path) -> dict[Path, tuple[str, str]]:
+    """Every MuCR strategy variant and group YAML in ``folder``: its current text ('' for a new file) and the text its
+    row of the strategy table generates (its version kept; a new file's 1.0)."""
+    import abductive_tasks.mucr as mucr
+    from abductive_tasks.mucr import variants
+
+    def current(path: Path) -> tuple[str, str]:
+        text = path.read_text(encoding="utf-8") if path.is_file() else ""
+        return text, yaml_version(text) or "1.0"
+
+    result = {}
+    for strategy in variants.STRATEGIES:
+        for level in strategy.levels:
+            path = folder / f"{strategy.task(level)}.yaml"
+            text, version = current(path)
+            hooks = variants.hooks_of(strategy, level)
+            block = ""
+            if "process_results" in hooks:
+                spec = getattr(mucr, hooks["process_results"]).spec
+                block = render(spec, f"abductive_tasks.mucr.{hooks['aggregation']}")
+            result[path] = (text, variants.variant_yaml(strategy, level, version, block))
+        path = folder / f"mucr_{strategy.name}.yaml"
+        text, version = current(path)
+        result[path] = (text, variants.group_yaml(strategy, version))
     return result
 
 
@@ -430,10 +463,11 @@ def main(argv: list[str] | None = None) -> int:
 
     logger.remove()  # lmms-eval logs every task it builds
     logger.add(sys.stderr, level="ERROR")
-    manager = compat.task_manager(root / "yaml_tasks")
     refused = []
     try:
-        changed = _apply(versions(manager), root, args.check)  # first: the snapshots record these versions
+        changed = _apply(strategy_files(root / "yaml_tasks" / "mucr"), root, args.check)  # first: new tasks are indexed
+        manager = compat.task_manager(root / "yaml_tasks")
+        changed += _apply(versions(manager), root, args.check)  # before the snapshots: they record these versions
         for files in (generated(manager), readme_tables(manager), scales(manager, root / "abductive_tasks")):
             changed += _apply(files, root, args.check)
         for path, (snapshot, verdict) in snapshots(manager, root / "tests" / "snapshots").items():

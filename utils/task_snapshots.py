@@ -14,9 +14,10 @@ refuses to record a new digest under an old version; tests/test_snapshots.py fai
 The documents are built by lmms-eval's own task objects from our task index (no CLI: about 10 s for every task). The
 data is a copy of the shipped sample; the few inputs the sample lacks are made here: DVE's dev split (a copy of
 its test split), and what a second stage reads from its first (MuCR's picks and scene graphs, NL-Eye's
-descriptions): every task whose documents cannot be built yet is retried after the documents of the others have
-been answered with a fixed reply (the first of the document's ``choices``, else "1") through their own
-``process_results``, their samples written as ``--log_samples`` writes them.
+descriptions; the two-step CoT's reasonings, handed on as abductive-eval hands them): every task whose documents
+cannot be built yet is retried after the documents of the others have been answered with a fixed reply (the first of
+the document's ``choices``, else "1") through their own ``process_results``, their samples written as
+``--log_samples`` writes them.
 """
 
 from __future__ import annotations
@@ -126,7 +127,8 @@ def build_all(manager: object, tasks: list[str]) -> dict[str, Snapshot]:
             failures: dict[str, str] = {}
             for task in waiting:
                 try:
-                    built[task] = build(manager, task, index)
+                    with _replies_read(task, answered, scratch):
+                        built[task] = build(manager, task, index)
                 except DataError as error:
                     failures[task] = str(error)
             if not failures or len(failures) == len(waiting) and answered >= set(built):
@@ -143,6 +145,33 @@ def build_all(manager: object, tasks: list[str]) -> dict[str, Snapshot]:
                 + " (the snapshot environment is utils/task_snapshots.py environment())"
             )
     return built
+
+
+@contextlib.contextmanager
+def _replies_read(task: str, answered: set[str], scratch: Path) -> Iterator[None]:
+    """For a task that reads its upstream's replies (a kind no variable names: the two-step CoT's reasonings), the
+    stage outputs of the answered upstream samples, handed on as abductive-eval hands them (``ABDUCTIVE_STAGE_INPUTS``)
+    while it lasts; a DataError while an upstream is not answered yet (the task is retried after it)."""
+    from abductive_tasks.inputs.data import DataError
+    from abductive_tasks.inputs.stages import INPUTS_VARIABLE, REPLY_KINDS, declared_reads, output_from_samples, save
+
+    reads = {upstream: kind for upstream, kind in declared_reads(task).items() if kind in REPLY_KINDS}
+    if not reads:
+        yield
+        return
+    if not set(reads) <= answered:
+        raise DataError(f"{task}: {sorted(set(reads) - answered)} not answered yet")
+    given = {
+        upstream: save(
+            output_from_samples(kind, upstream, scratch / "picks" / f"{SAMPLES_NAME}_samples_{upstream}.jsonl", {})
+        )
+        for upstream, kind in reads.items()
+    }
+    os.environ[INPUTS_VARIABLE] = json.dumps(given)
+    try:
+        yield
+    finally:
+        os.environ.pop(INPUTS_VARIABLE, None)
 
 
 def task_object(manager: object, task: str) -> object:
@@ -162,7 +191,7 @@ def _answer_all(manager: object, task: str, folder: Path) -> None:
     obj = task_object(manager, task)
     reader = obj.config.process_results
     lines = [
-        json.dumps({"doc_id": number, **reader(doc, [_reply(doc)])}, default=str)
+        json.dumps({"doc_id": number, "filtered_resps": [_reply(doc)], **reader(doc, [_reply(doc)])}, default=str)
         for number, doc in enumerate(obj.test_docs())
     ]
     (folder / f"{SAMPLES_NAME}_samples_{task}.jsonl").write_text("".join(line + "\n" for line in lines), "utf-8")

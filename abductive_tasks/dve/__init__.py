@@ -10,26 +10,29 @@ from __future__ import annotations
 
 from importlib import import_module
 
-__all__ = [
-    "aggregate_cls",
-    "aggregate_gen",
-    "aggregate_human",
-    "cls_docs",
-    "cls_docs_dev",
-    "doc_to_text_cls",
-    "doc_to_text_gen",
-    "doc_to_text_human",
-    "doc_to_visual",
-    "gen_docs",
-    "gen_docs_dev",
-    "human_docs",
-    "process_results_cls",
-    "process_results_gen",
-    "process_results_human",
-]  # the hooks the task YAML names, imported from ``hooks`` on first use (PEP 562)
+from abductive_tasks.exports import lazy_hooks
 
-
-def __getattr__(name: str) -> object:
-    if name in __all__:
-        return getattr(import_module("abductive_tasks.dve.hooks"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# the hooks the task YAML names, by module, imported on first use (PEP 562)
+__all__, __getattr__ = lazy_hooks(
+    __name__,
+    {
+        "hooks": (
+            "aggregate_cls",
+            "aggregate_gen",
+            "aggregate_human",
+            "cls_docs",
+            "cls_docs_dev",
+            "doc_to_text_cls",
+            "doc_to_text_gen",
+            "doc_to_text_human",
+            "doc_to_visual",
+            "gen_docs",
+            "gen_docs_dev",
+            "human_docs",
+            "process_results_cls",
+            "process_results_gen",
+            "process_results_human",
+        ),
+    },
+    lambda module: import_module(f"abductive_tasks.dve.{module}"),
+)

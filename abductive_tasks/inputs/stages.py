@@ -8,7 +8,8 @@ the upstream task and the kind of output read (:data:`KINDS`; :func:`declared_re
 
 **Stage outputs.** What one upstream run gave, per item (:class:`Item`): the digest of the document it answered (by
 content: texts as shown, images by their bytes; :func:`content_digest`), the value (the option picked, the graph, the
-description; None when the request failed or the reply was unreadable) and how the reply was read. A stage output is
+description; for a reasoning the reply itself, :data:`REPLY_KINDS`; None when the request failed or the reply was
+unreadable) and how the reply was read. A stage output is
 bound to the run that produced it (``binding``: the task, its task key, the model's label, backend, arguments and key,
 the ``--limit``) and derived from that run's samples (the upstream records carry the value:
 :func:`output_from_samples`), so the samples stay the source of truth. Stored sealed
@@ -53,7 +54,9 @@ if TYPE_CHECKING:
 
 SCHEMA = 1
 # The kinds of output a task can read from another task's run -> the field of the upstream record holding it.
-KINDS = {"picks": "prediction", "graphs": "graph", "descriptions": "description"}
+KINDS = {"picks": "prediction", "graphs": "graph", "descriptions": "description", "reasonings": "reply"}
+# Kinds whose value is the upstream reply itself, read off the samples line (its response), not a record field.
+REPLY_KINDS = {"reasonings"}
 INPUTS_VARIABLE = "ABDUCTIVE_STAGE_INPUTS"  # {upstream task: stage output digest}, set by abductive-eval / batch
 RUN_VARIABLE = "ABDUCTIVE_RUN"  # what the reading run is: model, limit, the sources named on purpose
 MISSING_FIELD = "upstream_missing"  # a document's stand-ins for the items before it whose upstream output is missing
@@ -164,6 +167,17 @@ def _record_of(line: dict) -> dict | None:
     return None
 
 
+def _reply_of(line: dict, record: dict) -> str | None:
+    """The reply a samples line holds (lmms-eval's ``filtered_resps``, first request); None when its request failed
+    (the record's status: :data:`abductive_tasks.scoring.taskspec.REQUEST_FAILED`) or it is empty."""
+    if record.get("answer_status") == "request_failed":
+        return None
+    reply = line.get("filtered_resps") or line.get("resps") or None
+    while isinstance(reply, list):
+        reply = reply[0] if reply else None
+    return reply if isinstance(reply, str) and reply.strip() else None
+
+
 def output_from_records(
     kind: str, task: str, records: Iterable[tuple[str, dict]], binding: Mapping, origin: str = ""
 ) -> StageOutput:
@@ -197,6 +211,8 @@ def output_from_samples(kind: str, task: str, path: Path, binding: Mapping) -> S
             record = _record_of(line)
             if record is None:
                 raise StageError(f"{path}, line {number}: no [metric, record] value; not a samples file of {task}")
+            if kind in REPLY_KINDS:
+                record = record | {KINDS[kind]: _reply_of(line, record)}
             yield f"{path}, line {number}", record
 
     return output_from_records(kind, task, records(), binding, str(path))

@@ -90,6 +90,9 @@ COT_TAILS = {
     _CHOICE_TAIL: "Give the option number (1, 2, 3 or 4) as your final answer.",
     CUE_TAIL: "Give the number of the phrase (1, 2, 3 or 4) as your final answer.",
 }
+# Kojima et al.'s second step (answer extraction, their §3 and Figure 2): the first step's prompt, its reasoning and
+# the answer trigger, joined as their code joins them (prompt, reasoning, " " + trigger).
+COT_ANSWER_TRIGGER = "Therefore, the answer is"
 # CCoT (Mitra et al., CVPR 2024), as the authors' code words it (chancharikmitra/CCoT, LLaVA-1.5-13b/LLaVA_MMBench.py:
 # ``sgPrompt`` after the question for the scene graph, then ``"Scene Graph: " + graph + "\n\n" + answerPrompt``
 # before the question).
@@ -116,6 +119,11 @@ def cot_prompt(question: str) -> str:
             question = question[: -len(tail)] + final
             break
     return f"{question}\n{COT_TRIGGER}"
+
+
+def cot_answer_prompt(cot_question: str, reasoning: str) -> str:
+    """Two-step CoT, step 2: the step-1 prompt (:func:`cot_prompt`), the step-1 reasoning, the answer trigger."""
+    return f"{cot_question} {reasoning.strip()} {COT_ANSWER_TRIGGER}"
 
 
 def ccot_graph_prompt(question: str) -> str:

@@ -13,6 +13,10 @@ stage (:func:`variant_docs`; :mod:`abductive_tasks.inputs.stages`).
   later run of ``mucr_<level>_ccot`` reads the graphs of that run (a stage) and puts each before the question. A
   pair without a graph is not asked and counts as wrong (0 at Exp), over all pairs (``items_missing_upstream``); the
   second stage scores with the level's spec in :mod:`hooks` counting every item (:func:`_ccot_answer`).
+* Two-step CoT (Kojima et al.'s whole procedure): ``mucr_<level>_cot2`` reads the replies of that level's CoT run
+  (a stage, kind ``reasonings``) and asks again with the step-1 prompt, the reasoning and "Therefore, the answer
+  is" (:func:`prompts.cot_answer_prompt`), a few tokens long; read and scored as the base, over every pair (a pair
+  whose reasoning is missing, failed or empty is not asked and counts as wrong: ``items_missing_upstream``).
 * ICL / MMICL: two solved examples (question and gold answer) from other pairs (:func:`draw_shots`) before
   the question; MMICL's examples carry their composite images, ICL's are text only.
 """
@@ -268,6 +272,50 @@ def _answer_text(level: str) -> Callable[[dict], str]:
     return doc_to_text
 
 
+# ---------------------------------------------------------------- Kojima's two-step CoT
+
+
+def _reasoning_docs(level: str) -> Callable[[datasets.Dataset], datasets.Dataset]:
+    """The documents of ``mucr_<level>_cot2``: the base task's, each with the reasoning ``mucr_<level>_cot`` gave it
+    (its reply, a stage); a pair whose reasoning is missing, failed or empty is not asked and counts as wrong."""
+
+    def process_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
+        task, upstream = f"mucr_{level}_cot2", f"mucr_{level}_cot"
+        slots = _slots(variant_docs(level, task, placeholder))
+        keys = {slot.item_id: hooks.choice_digest(slot.docs[0]) for slot in slots}
+        reasonings = upstream_output(task, upstream, "reasonings", lambda: None)  # no variable names them
+        if reasonings is None:
+            how = f"abductive-eval runs {upstream} first and hands its replies on"
+            return without_upstream(task, slots[0].docs[0] | {"reasoning": ""}, how)
+        validated(task, reasonings, keys)
+        slots = [slot for slot in slots if not outside_limit(reasonings, slot.item_id)]
+        for slot in slots:
+            entry = reasonings.items.get(slot.item_id)
+            slot.docs = [] if entry is None or entry.value is None else [slot.docs[0] | {"reasoning": entry.value}]
+        return counting_every_item(slots, task, f"reasonings of {upstream} from {reasonings.origin}")
+
+    return process_docs
+
+
+def _reasoning_text(level: str) -> Callable[[dict], str]:
+    def doc_to_text(doc: dict) -> str:
+        return prompts.cot_answer_prompt(_cot_text(level)(doc), doc["reasoning"])
+
+    return doc_to_text
+
+
+def _two_step_answer(base: TaskSpec) -> TaskSpec:
+    """The base level's spec for the two-step CoT's answer step: the same records and metrics, over every pair (a
+    pair without its reasoning counts as unanswered: wrong)."""
+    return TaskSpec(
+        name=f"{base.name}_cot2", prefix=base.prefix, metrics=base.metrics, record=base.record,
+        compute=every_item(base.compute),
+    )  # fmt: skip
+
+
+C2E_COT2, E2C_COT2, CUE_COT2 = map(_two_step_answer, (hooks.C2E, hooks.E2C, hooks.CUE))
+
+
 class SceneGraph:
     """What CCoT's first stage asks for: a scene graph, kept as written (whitespace stripped)."""
 
@@ -361,3 +409,11 @@ aggregate_c2e_ccot = C2E_CCOT.aggregate
 aggregate_e2c_ccot = E2C_CCOT.aggregate
 aggregate_cue_ccot = CUE_CCOT.aggregate
 aggregate_exp_ccot = EXP_CCOT.aggregate
+c2e_cot2_docs, e2c_cot2_docs, cue_cot2_docs = map(_reasoning_docs, ("c2e", "e2c", "cue"))
+doc_to_text_c2e_cot2, doc_to_text_e2c_cot2, doc_to_text_cue_cot2 = map(_reasoning_text, ("c2e", "e2c", "cue"))
+process_results_c2e_cot2 = C2E_COT2.results_reader(_ANSWER["c2e"], doc_to_text_c2e_cot2)
+process_results_e2c_cot2 = E2C_COT2.results_reader(_ANSWER["e2c"], doc_to_text_e2c_cot2)
+process_results_cue_cot2 = CUE_COT2.results_reader(_ANSWER["cue"], doc_to_text_cue_cot2)
+aggregate_c2e_cot2 = C2E_COT2.aggregate
+aggregate_e2c_cot2 = E2C_COT2.aggregate
+aggregate_cue_cot2 = CUE_COT2.aggregate

@@ -110,7 +110,21 @@ def with_upstream(
 
     for task in tasks:
         add(task)
+    one_kind_each(ordered, reads_of)
     return ordered
+
+
+def one_kind_each(tasks: Iterable[str], reads_of: Callable[[str], Mapping[str, str]]) -> None:
+    """Refuse ``tasks`` when they read one upstream task as two kinds (``mucr_c2e_cot``: picks for ``mucr_exp_cot``,
+    reasonings for ``mucr_c2e_cot2``): a run hands its readers one stage output per upstream task."""
+    readers: dict[str, dict[str, str]] = {}
+    for task in tasks:
+        for upstream, kind in reads_of(task).items():
+            readers.setdefault(upstream, {}).setdefault(kind, task)
+    for upstream, by_kind in sorted(readers.items()):
+        if len(by_kind) > 1:
+            read = " and ".join(f"as {kind} by {task}" for kind, task in sorted(by_kind.items()))
+            raise StageError(f"{upstream} is read {read}: run those readers in separate commands")
 
 
 def levels(
@@ -379,6 +393,11 @@ class CommandChain:
     def reads_of(self, task: str) -> dict[str, str]:
         return self.suite.facts(task).reads
 
+    def kind_read(self, task: str) -> str | None:
+        """What this command's readers read from upstream ``task`` (one kind: :func:`one_kind_each`)."""
+        readers = self.requested + sum(self.levels, [])
+        return next((kind for reader in readers for up, kind in self.reads_of(reader).items() if up == task), None)
+
     def _entry(self, runner: Runner, task: str) -> dict:
         sources = {"descriptions": self.describer.label} if self.describer else {}
         entry = task_entry(self.suite.facts(task), self.environment, lambda up, kind: self.given.get(up), sources)
@@ -398,7 +417,7 @@ class CommandChain:
                 output = load(digest, self.root) if digest else None
             except StageError:
                 output = None
-            if output is not None and not output.failed:
+            if output is not None and not output.failed and output.kind == self.kind_read(task):
                 return digest
         return None
 
@@ -461,8 +480,7 @@ class CommandChain:
             return code
         for task in tasks:
             found = sorted(output.rglob(f"*_samples_{task}.jsonl"))
-            kind = next((kind for reader in self.requested + sum(self.levels, []) for up, kind in
-                         self.reads_of(reader).items() if up == task), None)  # fmt: skip
+            kind = self.kind_read(task)
             if not found or kind is None:
                 say(f"{task}: its run wrote no samples under {output}")
                 return 1
