@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from abductive_tasks import cli, compat, settings
+from abductive_tasks import cli, compat, lmms_source, settings
 from abductive_tasks.models.baselines import DumbPixel, RandomBaseline
 from abductive_tasks.models.clip_scorer import CROP_MODES, DRAWN_MODES, ClipScorer
 from abductive_tasks.models.dve_optimized import DveOptimized
@@ -64,7 +64,7 @@ def known(token: str, tasks: set[str], metrics: set[str], parameters: set[str]) 
     if token in tasks or token in metrics or token in settings.VARIABLES or token in compat.model_names():
         return True
     if re.fullmatch(r"--\w+", token):
-        return token in compat.quick_eval_options()
+        return token in (lmms_source.quick_eval_options() or set())
     if token.startswith("--model "):
         return token.removeprefix("--model ") in compat.model_names()
     if token.startswith("abductive-eval "):
