@@ -165,8 +165,9 @@ def run_model(
     model = model_plan.model
     plans = {} if plans is None else plans
     model_plan.output.mkdir(parents=True, exist_ok=True)
-    levels = model_plan.pending_levels
-    run_dir = start_run(model_plan, levels[0] if levels else [])
+    # The folder's record names every pending task until the first level starts (it then names that level's): a model
+    # whose server or executable fails has every task recorded as a failed run, its later levels' readers included.
+    run_dir = start_run(model_plan, model_plan.pending)
     env = {**base_env, **model_plan.env}
     with contextlib.ExitStack() as stack:
         stack.callback(scrub_cache, model_plan.cache, model_plan.secrets)  # lmms-eval stores model_args in clear
