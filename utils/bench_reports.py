@@ -148,8 +148,8 @@ def build_show(root: Path) -> dict[str, Path]:
 
 def build_board(root: Path, docs_per_task: int) -> Path:
     """A batch results folder: :data:`MODELS` models x :data:`BOARD_TASKS`, each with its spec and run records."""
-    from abductive_tasks.runs.history import RUN_RECORD, RUNS_DIR, SPEC_RECORD, Record
     from abductive_tasks.runs.identity import build_identity, data_fingerprint
+    from abductive_tasks.runs.record import RUN_RECORD, RUNS_DIR, SPEC_RECORD, Record
     from abductive_tasks.runs.suite import Suite
 
     suite = Suite()

@@ -10,7 +10,7 @@ A spec's journey, top to bottom (:func:`run_batch`):
 3. **run** (:mod:`~abductive_tasks.runs.run`): one model at a time, its response cache made safe
    (:mod:`~abductive_tasks.runs.cache`), its server on the vLLM routes (:mod:`~abductive_tasks.runs.vllm`),
    an ``abductive-eval`` child per level, and each pending task's outcome;
-4. **record** (:mod:`~abductive_tasks.runs.record`): the spec's identity for the leaderboard and
+4. **record**: the spec's identity for the leaderboard (a :class:`~abductive_tasks.runs.record.Record`) and
    ``batch_status.json``.
 
 A model that fails is reported and the batch goes on; the exit status is 1 if any model failed or
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import json
 import os
 import re
 import signal
@@ -29,13 +30,14 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from abductive_tasks.inputs.files import open_nofollow
+from abductive_tasks.inputs.files import open_nofollow, write_atomic
 from abductive_tasks.runs.history import scan_runs
-from abductive_tasks.runs.plan import plan, print_commands
+from abductive_tasks.runs.identity import model_weights
+from abductive_tasks.runs.plan import ModelPlan, judge_plan, plan, print_commands
 from abductive_tasks.runs.progress import task_line
-from abductive_tasks.runs.record import record_spec, write_spec_record, write_status
+from abductive_tasks.runs.record import RUN_RECORD, SPEC_RECORD, Record, quarantine
 from abductive_tasks.runs.run import log_tail, run_model, say, start_judge, task_state
-from abductive_tasks.runs.secrets import collect_secrets, redacted_console
+from abductive_tasks.runs.secrets import collect_secrets, redact_value, redacted_console
 from abductive_tasks.runs.spec import BatchSpec, JudgeSpec, ModelSpec, SpecError, check_environment, load_spec
 from abductive_tasks.runs.suite import Suite, SuiteError
 from abductive_tasks.runs.vllm import PRESETS
@@ -52,6 +54,7 @@ def run_batch(spec: BatchSpec, only: list[str] | None = None, suite: Suite | Non
 
 def _run_locked(spec: BatchSpec, only: list[str] | None, suite: Suite, stack: contextlib.ExitStack) -> int:
     plans = plan(spec, suite, only)
+    judge = judge_plan(spec)
     status: dict[str, dict] = {}
     failed: list[str] = []
     base_env = {**os.environ, **spec.env}
@@ -67,7 +70,7 @@ def _run_locked(spec: BatchSpec, only: list[str] | None, suite: Suite, stack: co
         name, prefix = model_plan.model.name, f"[{number}/{len(plans)}] {model_plan.model.name}"
         tasks_status = {task: "done (earlier run)" for task in model_plan.done}
         tasks_status |= {task: "unsupported by backend" for task in model_plan.unsupported}
-        record_spec(spec, model_plan, prefix)
+        record_spec(model_plan, prefix)
         if model_plan.unsupported:
             say(
                 f"{prefix}: backend {model_plan.model.backend} cannot run "
@@ -86,18 +89,20 @@ def _run_locked(spec: BatchSpec, only: list[str] | None, suite: Suite, stack: co
         started = time.monotonic()
         try:
             if judge_environment is None:
-                judge_environment = start_judge(spec, stack)
-            code = run_model(spec, model_plan, suite, {**base_env, **judge_environment}, by_name)
+                judge_environment = start_judge(judge, stack)
+            code = run_model(model_plan, suite, {**base_env, **judge_environment}, by_name)
             error = None if code == 0 else f"abductive-eval exited with status {code}"
         except (OSError, RuntimeError) as exception:  # server failed to start, executable missing, ...
             error = str(exception)
         except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the status says which model stopped, and which tasks
+            model_plan = by_name[name]
             after = scan_runs(model_plan.output, model_plan.identity)
             tasks_status |= {task: "done" if after.done(task, model_plan.limit) else "interrupted" for task in pending}
             status[name] = {"state": "interrupted", "tasks": tasks_status}
             write_status(spec, status)
             raise
-        write_spec_record(spec, model_plan)  # what its chained tasks read now, a hub model's revision now cached
+        model_plan = by_name[name]  # the plan as the model's last level found it
+        write_spec_record(model_plan)  # what its chained tasks read now, a hub model's revision now cached
         after = scan_runs(model_plan.output, model_plan.identity)
         for task in pending:
             tasks_status[task] = task_state(after, task, model_plan.limit)
@@ -120,6 +125,50 @@ def _run_locked(spec: BatchSpec, only: list[str] | None, suite: Suite, stack: co
     total = len(plans) + len([label for label in spec.invalid if not only or label in only])
     say(f"{total - len(failed)} of {total} models complete" + (f"; failed: {', '.join(failed)}" if failed else ""))
     return 1 if failed else 0
+
+
+def write_status(spec: BatchSpec, status: dict[str, dict]) -> None:
+    """``batch_status.json``, written whole (a full disk or a kill leaves the previous one) and never through a link
+    planted at its name; a write that fails is said in one line, the batch goes on."""
+    path = spec.output_dir / "batch_status.json"
+    try:
+        write_atomic(path, json.dumps(redact_value(status, spec.secrets), indent=2) + "\n")
+    except OSError as error:
+        say(f"cannot write {path} ({error.strerror or error}); the previous status stands")
+
+
+def write_spec_record(model_plan: ModelPlan) -> None:
+    """The spec's identity for the leaderboard, as the model's plan has it now, with the weights the model runs: written
+    again after the model's runs (a chained task's entry says what it reads; a hub model's revision is known once its
+    weights are in the local cache)."""
+    model = model_plan.model
+    weights = model_weights(model_plan.model_args, model.vllm.model if model.vllm else None)
+    spec_record = Record(
+        identity=model_plan.identity,
+        limit=model_plan.limit,
+        tasks=model_plan.tasks,
+        model=model.name,
+        spec=model_plan.spec_path,
+        weights=weights,
+    )
+    spec_record.write(model_plan.output / SPEC_RECORD)
+
+
+def record_spec(model_plan: ModelPlan, prefix: str) -> None:
+    """Write the spec's identity for the leaderboard;
+    report, by path, what earlier runs left damaged (set aside) or failed."""
+    write_spec_record(model_plan)
+    for damaged in model_plan.earlier.damaged:
+        target = damaged.path.parent if damaged.path.name == RUN_RECORD else damaged.path
+        if target.exists():
+            say(f"{prefix}: {damaged}; set aside as {quarantine(target).name}")
+    for task in model_plan.pending:
+        for outcome in model_plan.earlier.outcomes.get(task, []):
+            if outcome.failed_requests:
+                say(
+                    f"{prefix}: {task} had {outcome.failed_requests} failed requests in {outcome.results_path}; "
+                    "run again"
+                )
 
 
 @contextlib.contextmanager

@@ -1,97 +1,18 @@
-"""What earlier runs left behind, read without trusting it: run records, results, outcomes per task.
+"""What earlier runs left behind, read without trusting it: their results and outcomes per task.
 
-The batch runner writes a run's identity beside it (``<model>/runs/<run>/run_identity.json``, the
-run's results land in the same folder) and the spec's current identity per model
-(``<model>/spec_identity.json``). A task is done, and a leaderboard cell is shown, only when a run's
-identity gives the same :func:`~abductive_tasks.runs.identity.task_key` as the spec's. A damaged file
-is named by path and set aside (:func:`quarantine`), never believed.
+Each run folder holds its :class:`~abductive_tasks.runs.record.Record` (``<model>/runs/<run>/run_identity.json``)
+beside lmms-eval's results. A task is done, and a leaderboard cell is shown, only when a run's identity gives the
+same :func:`~abductive_tasks.runs.identity.task_key` as the spec's. A damaged file is named by path, never believed.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from abductive_tasks.inputs.files import write_atomic
 from abductive_tasks.runs.identity import limit_covers, task_key
-
-RUNS_DIR = "runs"
-RUN_RECORD = "run_identity.json"
-SPEC_RECORD = "spec_identity.json"
-QUARANTINED = ".damaged"  # suffix of a damaged file or run folder set aside by the batch runner
-
-
-class DamagedFile(ValueError):
-    """A results, identity or cache file that cannot be trusted; the message names it."""
-
-    def __init__(self, path: Path, reason: str) -> None:
-        super().__init__(f"{path}: {reason}")
-        self.path = path
-
-
-def write_json_atomic(path: Path, value: object) -> None:
-    """Write ``value`` as JSON through a temporary file and a rename, so a kill never leaves half a file."""
-    write_atomic(path, json.dumps(value, indent=2, sort_keys=True) + "\n")
-
-
-def read_json_object(path: Path) -> dict:
-    """A JSON object from ``path``, or :class:`DamagedFile` saying what is wrong with it."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise DamagedFile(path, f"unreadable ({error})") from error
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise DamagedFile(path, f"not valid JSON, truncated? ({error})") from error
-    if not isinstance(value, dict):
-        raise DamagedFile(path, f"not a JSON object (a {type(value).__name__})")
-    return value
-
-
-@dataclass(frozen=True)
-class Record:
-    """What the batch runner writes beside results: a run's (or the spec's) identity, limit and tasks."""
-
-    identity: dict
-    limit: int | float | None
-    tasks: tuple[str, ...]
-    model: str
-    spec: str  # the spec file the batch ran
-    exit_status: int | None = (
-        None  # run records: the evaluation's exit status once it ended, -1 when it could not start
-    )
-    weights: dict | None = None  # spec records: which weights the model ran (identity.model_weights), for reports
-
-    @classmethod
-    def read(cls, path: Path) -> Record:
-        raw = read_json_object(path)
-        if not isinstance(raw.get("tasks"), list) or not isinstance(raw.get("identity"), dict):
-            raise DamagedFile(path, "not a run identity record (no `identity` object or `tasks` list)")
-        try:
-            record = cls(
-                identity=raw["identity"],
-                limit=raw["limit"],
-                tasks=tuple(raw["tasks"]),
-                model=raw["model"],
-                spec=raw["spec"],
-                exit_status=raw.get("exit_status"),
-                weights=raw.get("weights") if isinstance(raw.get("weights"), dict) else None,
-            )
-            for task in record.tasks:
-                task_key(record.identity, task)
-        except (KeyError, TypeError, AttributeError) as error:
-            raise DamagedFile(path, f"not a run identity record ({type(error).__name__}: {error})") from error
-        if not (record.limit is None or isinstance(record.limit, int | float)) or not all(
-            isinstance(task, str) for task in record.tasks
-        ):
-            raise DamagedFile(path, "not a run identity record (limit or tasks of the wrong type)")
-        return record
-
-    def write(self, path: Path) -> None:
-        write_json_atomic(path, {**asdict(self), "tasks": list(self.tasks)})
+from abductive_tasks.runs.record import QUARANTINED, RUN_RECORD, RUNS_DIR, DamagedFile, Record, read_json_object
 
 
 def failed_requests(task_results: Mapping) -> int:
@@ -279,14 +200,3 @@ def scan_runs(model_dir: Path, identity: Mapping) -> Scan:
             elif record.exit_status is not None:  # ended without results for the task
                 scan.outcomes.setdefault(task, []).append(Outcome(run, record.limit))
     return scan
-
-
-def quarantine(path: Path) -> Path:
-    """Set a damaged file or run folder aside (``<name>[.N].damaged``), out of every later reader's way."""
-    target = path.with_name(path.name + QUARANTINED)
-    number = 1
-    while target.exists():
-        number += 1
-        target = path.with_name(f"{path.name}.{number}{QUARANTINED}")
-    path.rename(target)
-    return target

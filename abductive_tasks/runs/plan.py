@@ -6,7 +6,11 @@ Each model runs as one ``abductive-eval`` subprocess per level of its chained ta
 the upstream stages a task reads first, one level after another), each writing to ``<output_dir>/<name>/runs/<run>/``;
 its response cache ``<name>/cache/<identity hash>`` (with that hash as lmms-eval's cache run id) lets a
 rerun reuse the answers an interrupted run stored, never across data or settings. A reader's identity holds what it
-reads by content (:func:`refresh`), so an upstream stage run again makes it pending.
+reads by content (:func:`refreshed`), so an upstream stage run again makes it pending.
+
+A :class:`ModelPlan` is built once per model and never changed: it holds what the later stages need (identity,
+environment, secrets, command lines with the words a run fills in), so running and recording read it and call back
+into nothing here but :func:`level_run`, which gives the plan as each level of a chain finds it.
 """
 
 from __future__ import annotations
@@ -16,19 +20,22 @@ import os
 import re
 import shlex
 import sys
-from dataclasses import asdict, dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from abductive_tasks import settings
 from abductive_tasks.inputs.data import ENV_VAR
 from abductive_tasks.runs import chain
-from abductive_tasks.runs.history import RUNS_DIR, Scan, scan_runs
+from abductive_tasks.runs.history import Scan, scan_runs
 from abductive_tasks.runs.identity import build_identity, cache_key, data_fingerprint
+from abductive_tasks.runs.record import RUNS_DIR
 from abductive_tasks.runs.secrets import collect_secrets, redact_text
 from abductive_tasks.runs.spec import BatchSpec, JudgeSpec, ModelSpec, SpecError
 from abductive_tasks.runs.suite import GENERATION_ONLY_BACKENDS, Suite
 from abductive_tasks.runs.vllm import (
     PLACEHOLDER_API_KEY,
+    VllmSettings,
     client_env,
     inprocess_model_args,
     judge_env,
@@ -39,37 +46,76 @@ from abductive_tasks.runs.vllm import (
 HOST = "127.0.0.1"
 
 
-@dataclass
+# Words the plan's command lines hold where a run fills in what is known only then: the port chosen free at start,
+# the level's tasks and the folder made for its run.
+PORT, JUDGE_PORT = "$PORT", "$JUDGE_PORT"
+TASKS, RUN_FOLDER = "<tasks>", "<run folder>"
+
+
+@dataclass(frozen=True)
 class ModelPlan:
-    """What a batch run does for one model."""
+    """Everything a batch does for one model, built once by :func:`plan` and handed down: what it runs and reads
+    (identity, levels, what is done), the environment and secrets its runs get, and their command lines. It is never
+    changed in place: :func:`level_run` gives the plan as each level finds it."""
 
     model: ModelSpec
-    tasks: list[str]  # every task of the spec the backend can run
-    unsupported: list[str]  # tasks the backend cannot run (loglikelihood on a generation-only backend)
-    done: list[str]
+    tasks: tuple[str, ...]  # every task of the spec the backend can run
+    unsupported: tuple[str, ...]  # tasks the backend cannot run (loglikelihood on a generation-only backend)
+    done: tuple[str, ...]
     model_args: str
     output: Path
-    identity: dict = field(default_factory=dict)  # what its results must be results of (abductive_tasks.runs.identity)
-    earlier: Scan = field(default_factory=Scan)  # what earlier runs with this identity left
-    secrets: tuple[str, ...] = ()  # clear values never to be written (model_args, eval_args, env, vLLM arguments)
-    limit: int | float | None = None  # the --limit the run gets, wherever the spec set it (requested_limit)
-    levels: list[list[str]] = field(default_factory=list)  # its tasks by chain level, each level one run
-    sources: dict[str, str] = field(default_factory=dict)  # kind -> the model whose runs give it (a describer)
-    environment: dict[str, str] = field(default_factory=dict)  # the inherited environment with the spec's, model's env
+    identity: dict  # what its results must be results of (abductive_tasks.runs.identity)
+    earlier: Scan  # what earlier runs with this identity left
+    secrets: tuple[str, ...]  # clear values never to be written (model_args, eval_args, env, vLLM arguments)
+    limit: int | float | None  # the --limit the run gets, wherever the spec set it (requested_limit)
+    levels: tuple[tuple[str, ...], ...]  # its tasks by chain level, each level one run
+    sources: dict[str, str]  # kind -> the model whose runs give it (a describer)
+    environment: dict[str, str]  # the inherited environment with the spec's and the model's env
+    cache: Path  # lmms-eval's response cache for this identity: new data or settings never meet old answers
+    env: dict[str, str]  # the variables its runs (evaluation and server) get over the batch's (model_env)
+    eval_command: tuple[str, ...]  # one level's abductive-eval process, TASKS and RUN_FOLDER to fill in
+    server_command: tuple[str, ...] | None  # the served route's `vllm serve` line, PORT to fill in
+    check_ray: bool  # whether vLLM runs in this environment (in process, or the default executable)
+    spec_path: str  # the spec it comes from, as run records name it
+    health_timeout: float  # seconds its server may take to answer /health
 
     @property
     def pending(self) -> list[str]:
         return [task for task in self.tasks if task not in self.done]
 
     @property
+    def pending_levels(self) -> list[list[str]]:
+        """Its pending tasks, level by level (no empty level)."""
+        found = [[task for task in level if task not in self.done] for level in self.levels]
+        return [level for level in found if level]
+
+    @property
     def chained(self) -> bool:
         """Whether a task of it reads another task's run: then each level's run gets the stage variables."""
         return any("inputs" in self.identity["tasks"].get(task, {}) for task in self.tasks)
 
-    @property
-    def cache(self) -> Path:
-        """lmms-eval's response cache for this identity: new data or settings never meet old answers."""
-        return self.output / "cache" / cache_key(self.identity)
+
+@dataclass(frozen=True)
+class JudgePlan:
+    """The spec's judge, built once: a served judge's command line (JUDGE_PORT to fill in), environment and secrets,
+    or the URL of one already running."""
+
+    url: str | None
+    model_version: str
+    api_type: str
+    vllm: VllmSettings | None
+    port: int | None
+    command: tuple[str, ...]
+    env: dict[str, str]  # the served judge's whole environment
+    secrets: tuple[str, ...]
+    log: Path
+    check_ray: bool
+    health_timeout: float
+
+
+def fill(command: Sequence[str], words: Mapping[str, str]) -> list[str]:
+    """``command`` with its placeholder words (:data:`PORT`, :data:`TASKS`, ...) replaced as ``words`` say."""
+    return [words.get(word, word) for word in command]
 
 
 def _number(text: str) -> int | float:
@@ -147,34 +193,59 @@ def _current_output(model_plan: ModelPlan, upstream: str, kind: str, limit: int 
     return chain.current_output(model_plan.model.name, model_plan.identity, outcomes, upstream, kind, limit, root)
 
 
-def refresh(model_plan: ModelPlan, suite: Suite, plans: dict[str, ModelPlan] | None = None) -> None:
-    """Fill each chained task's identity entry with what it reads now, level by level (rescanning the earlier runs,
-    whose keys those entries change), then what is done. ``plans``: the other models' plans, by name, for what a
-    model reads from another (its describer)."""
+def refreshed(model_plan: ModelPlan, suite: Suite, plans: Mapping[str, ModelPlan] | None = None) -> ModelPlan:
+    """The plan with each chained task's identity entry filled with what it reads now, level by level (rescanning the
+    earlier runs, whose keys those entries change), then what is done. ``plans``: the other models' plans, by name,
+    for what a model reads from another (its describer)."""
     plans = plans or {}
-    model_plan.earlier = scan_runs(model_plan.output, model_plan.identity)
+    identity = {**model_plan.identity, "tasks": dict(model_plan.identity["tasks"])}
+    working = replace(model_plan, identity=identity, earlier=scan_runs(model_plan.output, identity))
     for level in model_plan.levels:
         readers = [task for task in level if suite.facts(task).reads]
         for task in readers:
 
-            def current(upstream: str, kind: str) -> str | None:
-                source = plans.get(model_plan.sources[kind]) if kind in model_plan.sources else model_plan
+            def current(upstream: str, kind: str, working: ModelPlan = working) -> str | None:
+                source = plans.get(model_plan.sources[kind]) if kind in model_plan.sources else working
                 return None if source is None else _current_output(source, upstream, kind, model_plan.limit)
 
-            model_plan.identity["tasks"][task] = chain.task_entry(
+            identity["tasks"][task] = chain.task_entry(
                 suite.facts(task), model_plan.environment, current, model_plan.sources
             )
         if readers:
-            model_plan.earlier = scan_runs(model_plan.output, model_plan.identity)
-    model_plan.done = [
+            working = replace(working, earlier=scan_runs(model_plan.output, identity))
+    done = tuple(
         task
         for task in model_plan.tasks
-        if model_plan.earlier.done(task, model_plan.limit)
-        and not chain.pending_reads(model_plan.identity["tasks"][task])
-    ]
+        if working.earlier.done(task, model_plan.limit) and not chain.pending_reads(identity["tasks"][task])
+    )
+    return replace(working, done=done)
 
 
-def run_env(model_plan: ModelPlan, tasks: list[str], plans: dict[str, ModelPlan] | None = None) -> dict[str, str]:
+@dataclass(frozen=True)
+class LevelRun:
+    """One level of a model's run, as the level finds it."""
+
+    plan: ModelPlan  # the model's plan now: what the levels before it made is in its readers' identity entries
+    tasks: list[str]  # what the level runs
+    waiting: dict[str, list[str]]  # readers it does not run -> the upstream tasks that gave them no output
+    env: dict[str, str]  # its stage variables (none unless the model's tasks chain)
+
+
+def level_run(
+    model_plan: ModelPlan, number: int, suite: Suite, plans: Mapping[str, ModelPlan] | None = None
+) -> LevelRun:
+    """Level ``number`` of ``model_plan``: the plan refreshed (after the level before it ran, or for what a describer
+    gave), its tasks still to run, the readers whose upstream gave nothing, and the variables of its run."""
+    if number or model_plan.sources:
+        model_plan = refreshed(model_plan, suite, plans)
+    tasks = [task for task in model_plan.levels[number] if task not in model_plan.done]
+    waiting = {task: ups for task in tasks if (ups := chain.pending_reads(model_plan.identity["tasks"][task]))}
+    tasks = [task for task in tasks if task not in waiting]
+    env = run_env(model_plan, tasks, plans) if model_plan.chained and tasks else {}
+    return LevelRun(model_plan, tasks, waiting, env)
+
+
+def run_env(model_plan: ModelPlan, tasks: list[str], plans: Mapping[str, ModelPlan] | None = None) -> dict[str, str]:
     """The stage variables of a level's run over ``tasks`` (:func:`~abductive_tasks.runs.chain.stage_env`)."""
     plans = plans or {}
     sources = {}
@@ -245,22 +316,41 @@ def plan(spec: BatchSpec, suite: Suite, only: list[str] | None = None) -> list[M
         ]
         model_args = model_args_for(model, suite, runnable)
         identity = model_identity(spec, model, model_args, runnable, suite, fingerprints)
+        output = spec.output_dir / model.name
+        cache = output / "cache" / cache_key(identity)
+        served = model.route == "served"
         model_plan = ModelPlan(
-            model,
-            runnable,
-            [task for task in wanted if task not in runnable],
-            [],
-            model_args,
-            spec.output_dir / model.name,
-            identity,
-            Scan(),
-            model_secrets(spec, model, model_args),
-            requested_limit(spec, model),
-            chain.levels(runnable, _reads(suite), environment, sources),
-            sources,
-            environment,
+            model=model,
+            tasks=tuple(runnable),
+            unsupported=tuple(task for task in wanted if task not in runnable),
+            done=(),
+            model_args=model_args,
+            output=output,
+            identity=identity,
+            earlier=Scan(),
+            secrets=model_secrets(spec, model, model_args),
+            limit=requested_limit(spec, model),
+            levels=tuple(map(tuple, chain.levels(runnable, _reads(suite), environment, sources))),
+            sources=sources,
+            environment=environment,
+            cache=cache,
+            env=model_env(model, cache),
+            eval_command=(
+                sys.executable,
+                "-m",
+                "abductive_tasks.cli",
+                *eval_arguments(spec, model, model_args, cache, [TASKS], Path(RUN_FOLDER)),
+            ),
+            server_command=tuple(
+                serve_command(model.vllm, suite.image_limit(runnable), HOST, model.port or PORT, spec.vllm_executable)
+            )
+            if served
+            else None,
+            check_ray=model.route == "vllm" or (served and spec.vllm_executable == "vllm"),
+            spec_path=str(spec.path),
+            health_timeout=spec.health_timeout,
         )
-        refresh(model_plan, suite, by_name)
+        model_plan = refreshed(model_plan, suite, by_name)
         by_name[model.name] = model_plan
         if not only or model.name in only:
             plans.append(model_plan)
@@ -270,13 +360,14 @@ def plan(spec: BatchSpec, suite: Suite, only: list[str] | None = None) -> list[M
     return plans
 
 
-def eval_arguments(spec: BatchSpec, model_plan: ModelPlan, tasks: list[str], run_dir: Path) -> list[str]:
+def eval_arguments(
+    spec: BatchSpec, model: ModelSpec, model_args: str, cache: Path, tasks: list[str], run_dir: Path
+) -> list[str]:
     """The ``abductive-eval`` arguments of one model's run over ``tasks``, writing its results into ``run_dir``."""
-    model = model_plan.model
     arguments = ["--model", model.backend]
-    if model_plan.model_args:
-        arguments += ["--model_args", model_plan.model_args]
-    arguments += ["--tasks", ",".join(tasks), "--output_path", str(run_dir), "--use_cache", str(model_plan.cache)]
+    if model_args:
+        arguments += ["--model_args", model_args]
+    arguments += ["--tasks", ",".join(tasks), "--output_path", str(run_dir), "--use_cache", str(cache)]
     if spec.limit is not None:
         arguments += ["--limit", str(spec.limit)]
     extra = [*spec.eval_args, *model.eval_args]
@@ -285,35 +376,42 @@ def eval_arguments(spec: BatchSpec, model_plan: ModelPlan, tasks: list[str], run
     return [*arguments, *logging, *extra]
 
 
-def judge_command(spec: BatchSpec, port: int | str) -> list[str]:
-    """The served judge's ``vllm serve`` line: a text-only model, so no multimodal limit."""
-    return serve_command(spec.judge.vllm, None, HOST, port, spec.vllm_executable)
+def judge_plan(spec: BatchSpec) -> JudgePlan | None:
+    """The spec's judge: a served one's ``vllm serve`` line (a text-only model, so no multimodal limit), variables
+    and secrets; None without a judge."""
+    judge = spec.judge
+    if judge is None:
+        return None
+    log = spec.output_dir / "judge_server.log"
+    if judge.url:
+        return JudgePlan(
+            judge.url, judge.model_version, judge.api_type, None, None, (), {}, spec.secrets, log, False, 0.0
+        )
+    found = collect_secrets(mappings=[spec.env, judge.env, judge.vllm.extra_args], environment=os.environ)
+    return JudgePlan(
+        url=None,
+        model_version=judge.vllm.name_served,
+        api_type=judge.api_type,
+        vllm=judge.vllm,
+        port=judge.port,
+        command=tuple(serve_command(judge.vllm, None, HOST, judge.port or JUDGE_PORT, spec.vllm_executable)),
+        env={**spec.env, **judge.env},
+        secrets=tuple(dict.fromkeys([*spec.secrets, *found])),
+        log=log,
+        check_ray=spec.vllm_executable == "vllm",
+        health_timeout=spec.health_timeout,
+    )
 
 
-def model_env(model_plan: ModelPlan) -> dict[str, str]:
-    """The variables one model's run (evaluation and server) gets over the batch's."""
+def model_env(model: ModelSpec, cache: Path) -> dict[str, str]:
+    """The variables one model's run (evaluation and server) gets over the batch's, with its response ``cache``."""
     # The cache run id is the identity's hash: an interrupted run's response shard is reopened, not orphaned.
     # PYTHONSAFEPATH: `-m` would otherwise put the working directory first on sys.path, and a
     # source checkout there shadows the installed package (whose task YAML lives only in the install).
-    return {**model_plan.model.env, "LMMS_CACHE_RUN_ID": model_plan.cache.name, "PYTHONSAFEPATH": "1"}
+    return {**model.env, "LMMS_CACHE_RUN_ID": cache.name, "PYTHONSAFEPATH": "1"}
 
 
-def eval_command(spec: BatchSpec, model_plan: ModelPlan, run_dir: Path, tasks: list[str] | None = None) -> list[str]:
-    """The ``abductive-eval`` process of one model's run over ``tasks`` (default: its pending tasks), writing into
-    ``run_dir``."""
-    tasks = model_plan.pending if tasks is None else tasks
-    return [sys.executable, "-m", "abductive_tasks.cli", *eval_arguments(spec, model_plan, tasks, run_dir)]
-
-
-def model_server_command(spec: BatchSpec, model_plan: ModelPlan, suite: Suite, port: int | str) -> list[str]:
-    """The served route's ``vllm serve`` line, its image limit fixed by the spec's whole task list."""
-    return serve_command(model_plan.model.vllm, suite.image_limit(model_plan.tasks), HOST, port, spec.vllm_executable)
-
-
-# Ports chosen free at start, and the run folder made at start, as the printed commands show them.
-PORT, JUDGE_PORT = "$PORT", "$JUDGE_PORT"
-
-
+# The run folder made at start, as the printed commands show it.
 NEW_RUN = "<time>-<id>"
 SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|AUTH|CREDENTIAL", re.IGNORECASE)
 
@@ -335,12 +433,6 @@ def shell_line(command: list[str], env: dict[str, str], secrets: tuple[str, ...]
         for name, value in env.items()
     ]
     return redact_text(" ".join([*assignments, *map(_shell_word, command)]), secrets)
-
-
-def pending_levels(model_plan: ModelPlan) -> list[list[str]]:
-    """The model's pending tasks, level by level (no empty level)."""
-    found = [[task for task in level if task not in model_plan.done] for level in model_plan.levels]
-    return [level for level in found if level]
 
 
 def stage_note(model_plan: ModelPlan, tasks: list[str]) -> str:
@@ -373,20 +465,20 @@ def print_commands(spec: BatchSpec, plans: list[ModelPlan], suite: Suite, job_li
     variables they get over the inherited environment (as ``#`` comments), then with ``job_lines`` one
     self-contained command per model (e.g. one per Slurm array task: ``grep -v '^#'``)."""
     added = dict(spec.env)
-    judge = spec.judge
+    judge = judge_plan(spec)
     if judge is not None and judge.url:
         added |= judge_env(judge.url, judge.model_version, judge.api_type)
     elif judge is not None:
         port = judge.port or JUDGE_PORT
         port_note = "" if judge.port else f"; {JUDGE_PORT}: a free port chosen at start"
-        print(f"# judge, served for the whole batch (log {spec.output_dir / 'judge_server.log'}){port_note}")
-        print(f"#   {shell_line(judge_command(spec, port), {**spec.env, **judge.env}, spec.secrets)}")
-        added |= judge_env(f"http://{HOST}:{port}/v1", judge.vllm.name_served, judge.api_type)
+        print(f"# judge, served for the whole batch (log {judge.log}){port_note}")
+        print(f"#   {shell_line(list(judge.command), judge.env, spec.secrets)}")
+        added |= judge_env(f"http://{HOST}:{port}/v1", judge.model_version, judge.api_type)
     for label, why in spec.invalid.items():
         print(f"# {label}: not run: " + redact_text(why, spec.secrets).replace("\n", "\n#   "))
     for model_plan in plans:
         model = model_plan.model
-        env = {**added, **model_env(model_plan)}
+        env = {**added, **model_plan.env}
         pending = f"runs {', '.join(model_plan.pending)}" if model_plan.pending else "nothing to run"
         print(
             f"# {model.name} (route {model.route}): {pending} ({len(model_plan.done)} of {len(model_plan.tasks)} "
@@ -396,20 +488,21 @@ def print_commands(spec: BatchSpec, plans: list[ModelPlan], suite: Suite, job_li
             print(
                 f"#   backend {model.backend} cannot run {', '.join(model_plan.unsupported)} (loglikelihood); skipped"
             )
-        if model_plan.pending and model.route == "served":
+        if model_plan.pending and model_plan.server_command is not None:
             port = model.port or PORT
             print(
                 f"#   server (log {model_plan.output / 'server.log'})"
                 + ("" if model.port else f"; {PORT}: a free port chosen at start")
             )
-            server_line = shell_line(model_server_command(spec, model_plan, suite, port), env, model_plan.secrets)
+            server_line = shell_line(list(model_plan.server_command), env, model_plan.secrets)
             print(f"#   {server_line}")
             print(f"#   evaluation, once http://{HOST}:{port}/health answers 200 (the server is stopped after it)")
             env |= client_env(f"http://{HOST}:{port}/v1", {**os.environ, **env})
-        for number, tasks in enumerate(pending_levels(model_plan), 1):
+        for number, tasks in enumerate(model_plan.pending_levels, 1):
             if len(model_plan.levels) > 1:
                 print(f"#   stage {number}: {stage_note(model_plan, tasks)}")
-            eval_command_line = eval_command(spec, model_plan, model_plan.output / RUNS_DIR / NEW_RUN, tasks)
+            run_folder = str(model_plan.output / RUNS_DIR / NEW_RUN)
+            eval_command_line = fill(model_plan.eval_command, {TASKS: ",".join(tasks), RUN_FOLDER: run_folder})
             level_env = env | (stage_variables(model_plan, tasks, plans) if model_plan.chained else {})
             print(f"#   {shell_line(eval_command_line, level_env, model_plan.secrets)}")
         if job_lines:

@@ -1,53 +1,102 @@
-"""What a batch records when it is done with a model: the spec's identity for the leaderboard, earlier
-runs' damage and failures by path, and ``batch_status.json``.
+"""The records the batch runner keeps beside results, written and read here: the :class:`Record` of each run
+(``<model>/runs/<run>/run_identity.json``: its identity, limit and tasks, written before it starts, its exit status
+once it ended) and of the spec per model (``<model>/spec_identity.json``: what the leaderboard shows). A record read
+back is checked; one that cannot be trusted is a :class:`DamagedFile`, named by path and set aside
+(:func:`quarantine`), never believed.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
 
 from abductive_tasks.inputs.files import write_atomic
-from abductive_tasks.runs.history import RUN_RECORD, SPEC_RECORD, Record, quarantine
-from abductive_tasks.runs.identity import model_weights
-from abductive_tasks.runs.plan import ModelPlan
-from abductive_tasks.runs.run import say
-from abductive_tasks.runs.secrets import redact_value
-from abductive_tasks.runs.spec import BatchSpec
+from abductive_tasks.runs.identity import task_key
+
+RUNS_DIR = "runs"
+RUN_RECORD = "run_identity.json"
+SPEC_RECORD = "spec_identity.json"
+QUARANTINED = ".damaged"  # suffix of a damaged file or run folder set aside by the batch runner
 
 
-def write_status(spec: BatchSpec, status: dict[str, dict]) -> None:
-    """``batch_status.json``, written whole (a full disk or a kill leaves the previous one) and never through a link
-    planted at its name; a write that fails is said in one line, the batch goes on."""
-    path = spec.output_dir / "batch_status.json"
+class DamagedFile(ValueError):
+    """A results, identity or cache file that cannot be trusted; the message names it."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+
+
+def write_json_atomic(path: Path, value: object) -> None:
+    """Write ``value`` as JSON through a temporary file and a rename, so a kill never leaves half a file."""
+    write_atomic(path, json.dumps(value, indent=2, sort_keys=True) + "\n")
+
+
+def read_json_object(path: Path) -> dict:
+    """A JSON object from ``path``, or :class:`DamagedFile` saying what is wrong with it."""
     try:
-        write_atomic(path, json.dumps(redact_value(status, spec.secrets), indent=2) + "\n")
-    except OSError as error:
-        say(f"cannot write {path} ({error.strerror or error}); the previous status stands")
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise DamagedFile(path, f"unreadable ({error})") from error
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise DamagedFile(path, f"not valid JSON, truncated? ({error})") from error
+    if not isinstance(value, dict):
+        raise DamagedFile(path, f"not a JSON object (a {type(value).__name__})")
+    return value
 
 
-def write_spec_record(spec: BatchSpec, model_plan: ModelPlan) -> None:
-    """The spec's identity for the leaderboard, as the model's plan has it now, with the weights the model runs: written
-    again after the model's runs (a chained task's entry says what it reads; a hub model's revision is known once its
-    weights are in the local cache)."""
-    model = model_plan.model
-    weights = model_weights(model_plan.model_args, model.vllm.model if model.vllm else None)
-    Record(
-        model_plan.identity, model_plan.limit, tuple(model_plan.tasks), model.name, str(spec.path), weights=weights
-    ).write(model_plan.output / SPEC_RECORD)
+@dataclass(frozen=True)
+class Record:
+    """What the batch runner writes beside results: a run's (or the spec's) identity, limit and tasks."""
+
+    identity: dict
+    limit: int | float | None
+    tasks: tuple[str, ...]
+    model: str
+    spec: str  # the spec file the batch ran
+    exit_status: int | None = (
+        None  # run records: the evaluation's exit status once it ended, -1 when it could not start
+    )
+    weights: dict | None = None  # spec records: which weights the model ran (identity.model_weights), for reports
+
+    @classmethod
+    def read(cls, path: Path) -> Record:
+        raw = read_json_object(path)
+        if not isinstance(raw.get("tasks"), list) or not isinstance(raw.get("identity"), dict):
+            raise DamagedFile(path, "not a run identity record (no `identity` object or `tasks` list)")
+        try:
+            record = cls(
+                identity=raw["identity"],
+                limit=raw["limit"],
+                tasks=tuple(raw["tasks"]),
+                model=raw["model"],
+                spec=raw["spec"],
+                exit_status=raw.get("exit_status"),
+                weights=raw.get("weights") if isinstance(raw.get("weights"), dict) else None,
+            )
+            for task in record.tasks:
+                task_key(record.identity, task)
+        except (KeyError, TypeError, AttributeError) as error:
+            raise DamagedFile(path, f"not a run identity record ({type(error).__name__}: {error})") from error
+        if not (record.limit is None or isinstance(record.limit, int | float)) or not all(
+            isinstance(task, str) for task in record.tasks
+        ):
+            raise DamagedFile(path, "not a run identity record (limit or tasks of the wrong type)")
+        return record
+
+    def write(self, path: Path) -> None:
+        write_json_atomic(path, {**asdict(self), "tasks": list(self.tasks)})
 
 
-def record_spec(spec: BatchSpec, model_plan: ModelPlan, prefix: str) -> None:
-    """Write the spec's identity for the leaderboard;
-    report, by path, what earlier runs left damaged (set aside) or failed."""
-    write_spec_record(spec, model_plan)
-    for damaged in model_plan.earlier.damaged:
-        target = damaged.path.parent if damaged.path.name == RUN_RECORD else damaged.path
-        if target.exists():
-            say(f"{prefix}: {damaged}; set aside as {quarantine(target).name}")
-    for task in model_plan.pending:
-        for outcome in model_plan.earlier.outcomes.get(task, []):
-            if outcome.failed_requests:
-                say(
-                    f"{prefix}: {task} had {outcome.failed_requests} failed requests in {outcome.results_path}; "
-                    "run again"
-                )
+def quarantine(path: Path) -> Path:
+    """Set a damaged file or run folder aside (``<name>[.N].damaged``), out of every later reader's way."""
+    target = path.with_name(path.name + QUARANTINED)
+    number = 1
+    while target.exists():
+        number += 1
+        target = path.with_name(f"{path.name}.{number}{QUARANTINED}")
+    path.rename(target)
+    return target

@@ -18,27 +18,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from abductive_tasks.inputs.files import open_nofollow
-from abductive_tasks.runs import chain
 from abductive_tasks.runs.cache import purge_failed_replies, repair_cache, scrub_cache
-from abductive_tasks.runs.history import RUN_RECORD, RUNS_DIR, Record, Scan
-from abductive_tasks.runs.plan import (
-    HOST,
-    ModelPlan,
-    eval_command,
-    judge_command,
-    model_env,
-    model_server_command,
-    pending_levels,
-    refresh,
-    run_env,
-)
+from abductive_tasks.runs.history import Scan
+from abductive_tasks.runs.plan import HOST, JUDGE_PORT, PORT, RUN_FOLDER, TASKS, JudgePlan, ModelPlan, level_run
 from abductive_tasks.runs.progress import ChildProgress
-from abductive_tasks.runs.secrets import collect_secrets, copy_redacted, handed_over, redact_text
-from abductive_tasks.runs.spec import BatchSpec
+from abductive_tasks.runs.record import RUN_RECORD, RUNS_DIR, Record
+from abductive_tasks.runs.secrets import copy_redacted, handed_over, redact_text
 from abductive_tasks.runs.suite import Suite
 from abductive_tasks.runs.vllm import (
     VllmServer,
-    VllmSettings,
     child_setup,
     client_env,
     free_port,
@@ -96,42 +84,33 @@ def say(message: str) -> None:
     print(f"[batch] {message}", flush=True)
 
 
-def _require_executor(spec: BatchSpec, settings: VllmSettings, in_process: bool) -> None:
-    """Check the Ray executor's dependency where vLLM runs in this environment
-    (in process, or the default `vllm` executable)."""
-    if in_process or spec.vllm_executable == "vllm":
-        require_ray(settings)
-
-
-def start_judge(spec: BatchSpec, stack: contextlib.ExitStack) -> dict[str, str]:
+def start_judge(judge: JudgePlan | None, stack: contextlib.ExitStack) -> dict[str, str]:
     """Start the spec's judge (if it is served) and return the environment that wires lmms-eval's judge to it."""
-    judge = spec.judge
     if judge is None:
         return {}
     if judge.url:
         return judge_env(judge.url, judge.model_version, judge.api_type)
-    _require_executor(spec, judge.vllm, in_process=False)
+    if judge.check_ray and judge.vllm is not None:
+        require_ray(judge.vllm)
     port = judge.port or free_port(HOST)
-    command = judge_command(spec, port)
-    found = collect_secrets(mappings=[spec.env, judge.env, judge.vllm.extra_args], environment=os.environ)
-    secrets = tuple(dict.fromkeys([*spec.secrets, *found]))
-    say(f"judge: starting {redact_text(shlex.join(command), secrets)}")
+    command = [str(port) if word == JUDGE_PORT else word for word in judge.command]
+    say(f"judge: starting {redact_text(shlex.join(command), judge.secrets)}")
     server = stack.enter_context(
         VllmServer(
             command,
             HOST,
             port,
-            spec.output_dir / "judge_server.log",
-            env={**os.environ, **spec.env, **judge.env},
-            health_timeout=spec.health_timeout,
-            secrets=secrets,
+            judge.log,
+            env={**os.environ, **judge.env},
+            health_timeout=judge.health_timeout,
+            secrets=judge.secrets,
         )
     )
     say(f"judge: healthy at {server.base_url}")
-    return judge_env(server.base_url, judge.vllm.name_served, judge.api_type)
+    return judge_env(server.base_url, judge.model_version, judge.api_type)
 
 
-def start_run(spec: BatchSpec, model_plan: ModelPlan, tasks: list[str] | None = None) -> Path:
+def start_run(model_plan: ModelPlan, tasks: list[str] | None = None) -> Path:
     """Make the model's response cache safe to read and create the folder of its run over ``tasks`` (default: its
     pending tasks) with its identity; returns the folder.
 
@@ -148,10 +127,14 @@ def start_run(spec: BatchSpec, model_plan: ModelPlan, tasks: list[str] | None = 
     scrub_cache(model_plan.cache, model_plan.secrets)
     run_dir = model_plan.output / RUNS_DIR / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.urandom(3).hex()}"
     tasks = model_plan.pending if tasks is None else tasks
-    Record(model_plan.identity, model_plan.limit, tuple(tasks), model_plan.model.name, str(spec.path)).write(
-        run_dir / RUN_RECORD
-    )
+    _write_run_record(model_plan, tasks, run_dir)
     return run_dir
+
+
+def _write_run_record(model_plan: ModelPlan, tasks: list[str], run_dir: Path) -> None:
+    """The run's record: its identity, limit and tasks, before it starts."""
+    record = Record(model_plan.identity, model_plan.limit, tuple(tasks), model_plan.model.name, model_plan.spec_path)
+    record.write(run_dir / RUN_RECORD)
 
 
 def end_run(run_dir: Path, code: int) -> int:
@@ -174,28 +157,26 @@ def _record_start_failure(run_dir: Path):
 
 
 def run_model(
-    spec: BatchSpec,
-    model_plan: ModelPlan,
-    suite: Suite,
-    base_env: dict[str, str],
-    plans: dict[str, ModelPlan] | None = None,
+    model_plan: ModelPlan, suite: Suite, base_env: dict[str, str], plans: dict[str, ModelPlan] | None = None
 ) -> int:
     """One model's lmms-eval runs over its pending tasks, one per chain level, each level's readers given what the
     level before made (starting and stopping its server on the served route); ``plans``: every model's plan, by name
-    (a describer's)."""
+    (a describer's), where the model's plan as its last level found it is left."""
     model = model_plan.model
+    plans = {} if plans is None else plans
     model_plan.output.mkdir(parents=True, exist_ok=True)
-    levels = pending_levels(model_plan)
-    run_dir = start_run(spec, model_plan, levels[0] if levels else [])
-    env = {**base_env, **model_env(model_plan)}
+    # The folder's record names every pending task until the first level starts (it then names that level's): a model
+    # whose server or executable fails has every task recorded as a failed run, its later levels' readers included.
+    run_dir = start_run(model_plan, model_plan.pending)
+    env = {**base_env, **model_plan.env}
     with contextlib.ExitStack() as stack:
         stack.callback(scrub_cache, model_plan.cache, model_plan.secrets)  # lmms-eval stores model_args in clear
         stack.push(_record_start_failure(run_dir))
-        if model.route != "lmms":
-            _require_executor(spec, model.vllm, in_process=model.route == "vllm")
-        if model.route == "served":
+        if model_plan.check_ray and model.vllm is not None:
+            require_ray(model.vllm)
+        if model_plan.server_command is not None:
             port = model.port or free_port(HOST)
-            serve = model_server_command(spec, model_plan, suite, port)
+            serve = [str(port) if word == PORT else word for word in model_plan.server_command]
             say(f"{model.name}: starting {redact_text(shlex.join(serve), model_plan.secrets)}")
             server = stack.enter_context(
                 VllmServer(
@@ -204,18 +185,17 @@ def run_model(
                     port,
                     model_plan.output / "server.log",
                     env=env,
-                    health_timeout=spec.health_timeout,
+                    health_timeout=model_plan.health_timeout,
                     secrets=model_plan.secrets,
                 )
             )
             say(f"{model.name}: server healthy at {server.base_url}")
             env.update(client_env(server.base_url, env))
         progress = stack.enter_context(contextlib.closing(ChildProgress(model.name)))
-        return _run_levels(spec, model_plan, suite, env, plans or {}, run_dir, progress)
+        return _run_levels(model_plan, suite, env, plans, run_dir, progress)
 
 
 def _run_levels(
-    spec: BatchSpec,
     model_plan: ModelPlan,
     suite: Suite,
     env: dict[str, str],
@@ -227,26 +207,21 @@ def _run_levels(
     resolved after the level before it ran, so a reader whose upstream output is unchanged is found done, and one whose
     upstream gave nothing is not run (said in one line)."""
     code, first = 0, True
-    for number, level in enumerate(model_plan.levels):
-        if number or model_plan.sources:
-            refresh(model_plan, suite, plans)
-        tasks = [task for task in level if task not in model_plan.done]
-        waiting = {task: ups for task in tasks if (ups := chain.pending_reads(model_plan.identity["tasks"][task]))}
-        for task, upstream in waiting.items():
+    for number in range(len(model_plan.levels)):
+        level = level_run(model_plan, number, suite, plans)
+        model_plan = plans[model_plan.model.name] = level.plan
+        for task, upstream in level.waiting.items():
             say(f"{model_plan.model.name}: {task} not run: {', '.join(upstream)} gave it no output")
-        tasks = [task for task in tasks if task not in waiting]
-        if not tasks:
+        if not level.tasks:
             continue
         if first:  # the folder made before the server started: its record names this level's tasks
-            Record(model_plan.identity, model_plan.limit, tuple(tasks), model_plan.model.name, str(spec.path)).write(
-                run_dir / RUN_RECORD
-            )
+            _write_run_record(model_plan, level.tasks, run_dir)
         else:
-            run_dir = start_run(spec, model_plan, tasks)
+            run_dir = start_run(model_plan, level.tasks)
         first = False
-        level_env = env | (run_env(model_plan, tasks, plans) if model_plan.chained else {})
-        command = eval_command(spec, model_plan, run_dir, tasks)
-        code = end_run(run_dir, run_child(command, level_env, model_plan.output / "eval.log", model_plan.secrets,
+        words = {TASKS: ",".join(level.tasks), RUN_FOLDER: str(run_dir)}
+        command = [words.get(word, word) for word in model_plan.eval_command]
+        code = end_run(run_dir, run_child(command, env | level.env, model_plan.output / "eval.log", model_plan.secrets,
                                           progress))  # fmt: skip
         if code:
             return code

@@ -1,4 +1,10 @@
-"""What the batch tooling and the reports know about a task, read from the task's own YAML.
+"""What the batch tooling and the reports know about a task (:class:`TaskFacts`), read from the task's own YAML.
+
+:class:`Suite` is the set of tasks and groups one include path holds, as lmms-eval would index them; it expands
+group names and gives each task's facts. Two other task lists are not this one: the groups in ``yaml_tasks/suites/``
+(``abductive``, ``abductive_lite``: lmms-eval groups, task YAML like any other, expanded here) and
+:mod:`abductive_tasks.runs.catalog` (the plain-YAML reader under this module, and the ``abductive-eval tasks``
+listing).
 
 The YAML is read as lmms-eval reads it (``include:`` resolved) but without lmms-eval, torch or any hook
 (:mod:`abductive_tasks.runs.catalog`): a report or a batch plan needs the metadata, not the task index.

@@ -22,8 +22,8 @@ from abductive_tasks.reports.leaderboard import collect, main, statistics, write
 from abductive_tasks.reports.leaderboard.paper import PAPER_REPORTED, REFERENCE
 from abductive_tasks.reports.leaderboard.render import headline_table
 from abductive_tasks.reports.samples import samples_path
-from abductive_tasks.runs.history import RUN_RECORD, RUNS_DIR, SPEC_RECORD, Record
 from abductive_tasks.runs.identity import build_identity
+from abductive_tasks.runs.record import RUN_RECORD, RUNS_DIR, SPEC_RECORD, Record
 from abductive_tasks.runs.suite import Suite
 
 TASKS = ("nleye_triplet", "nleye_pairs")

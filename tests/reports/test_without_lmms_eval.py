@@ -12,8 +12,8 @@ from pathlib import Path
 
 from abductive_tasks.nleye.hooks import TRIPLET
 from abductive_tasks.reports.samples import samples_path
-from abductive_tasks.runs.history import RUN_RECORD, RUNS_DIR, SPEC_RECORD, Record
 from abductive_tasks.runs.identity import build_identity, data_fingerprint
+from abductive_tasks.runs.record import RUN_RECORD, RUNS_DIR, SPEC_RECORD, Record
 from abductive_tasks.runs.suite import Suite
 
 BLOCKER = '''

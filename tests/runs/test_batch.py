@@ -20,9 +20,10 @@ import pytest
 from abductive_tasks.reports.leaderboard import main as leaderboard_main
 from abductive_tasks.reports.leaderboard import write_report
 from abductive_tasks.runs.batch import main
-from abductive_tasks.runs.history import Record, scan_runs
+from abductive_tasks.runs.history import scan_runs
 from abductive_tasks.runs.identity import content_digest
 from abductive_tasks.runs.plan import plan
+from abductive_tasks.runs.record import Record
 from abductive_tasks.runs.spec import load_spec
 from abductive_tasks.runs.suite import Suite
 

@@ -21,8 +21,8 @@ from abductive_tasks.inputs.data import SAMPLE_ROOT
 from abductive_tasks.mucr import data, hooks, strategies
 from abductive_tasks.reports.leaderboard import collect
 from abductive_tasks.runs.batch import main as batch_main
-from abductive_tasks.runs.history import RUN_RECORD, Record
 from abductive_tasks.runs.plan import plan
+from abductive_tasks.runs.record import RUN_RECORD, Record
 from abductive_tasks.runs.spec import load_spec
 from abductive_tasks.runs.suite import Suite
 

@@ -14,15 +14,7 @@ from lmms_eval.caching.response_cache import ResponseCache
 
 from abductive_tasks.runs import history
 from abductive_tasks.runs.cache import purge_failed_replies, repair_cache, scrub_cache
-from abductive_tasks.runs.history import (
-    RUN_RECORD,
-    RUNS_DIR,
-    DamagedFile,
-    Record,
-    failed_requests,
-    quarantine,
-    scan_runs,
-)
+from abductive_tasks.runs.history import failed_requests, scan_runs
 from abductive_tasks.runs.identity import (
     FileHashes,
     build_identity,
@@ -33,6 +25,7 @@ from abductive_tasks.runs.identity import (
     limit_covers,
     task_key,
 )
+from abductive_tasks.runs.record import RUN_RECORD, RUNS_DIR, DamagedFile, Record, quarantine
 from abductive_tasks.runs.secrets import hash_secret, model_args_secrets, redact_mapping, redact_model_args, redact_text
 from abductive_tasks.runs.suite import Suite, _benchmark
 

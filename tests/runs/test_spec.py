@@ -188,7 +188,7 @@ def test_batch_status_never_follows_a_link_and_survives_a_full_disk(tmp_path):
     (out / "batch_status.json").symlink_to(victim)
     script = (
         "import resource, signal, sys, types; from pathlib import Path; "
-        "from abductive_tasks.runs.record import write_status; "
+        "from abductive_tasks.runs.batch import write_status; "
         f"spec = types.SimpleNamespace(output_dir=Path({str(out)!r}), secrets=()); "
         "write_status(spec, {'a': {'state': 'done', 'tasks': {}}}); "
         "signal.signal(signal.SIGXFSZ, signal.SIG_IGN); resource.setrlimit(resource.RLIMIT_FSIZE, (20, 20)); "

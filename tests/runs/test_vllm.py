@@ -21,7 +21,7 @@ from lmms_eval.utils import simple_parse_args_string
 
 from abductive_tasks.runs.batch import main as batch_main
 from abductive_tasks.runs.batch import serve_main
-from abductive_tasks.runs.plan import eval_arguments, plan
+from abductive_tasks.runs.plan import RUN_FOLDER, TASKS, judge_plan, plan
 from abductive_tasks.runs.run import start_judge
 from abductive_tasks.runs.spec import ModelSpec, load_spec
 from abductive_tasks.runs.suite import Suite
@@ -197,11 +197,11 @@ def test_spec_derives_image_limit_and_token_cap_from_task_metadata(tmp_path, sui
     assert big.model_args == (
         'model=org/big,tensor_parallel_size=8,gpu_memory_utilization=0.9,limit_mm_per_prompt={"image":2,"video":0},max_new_tokens=256,max_model_len=16384'
     )
-    run_dir = tmp_path / "results" / "big" / "runs" / "1"
-    assert eval_arguments(spec, big, big.pending, run_dir) == [
-        "--model", "vllm", "--model_args", big.model_args, "--tasks", "nleye_triplet_combined,nleye_pairs",
-        "--output_path", str(run_dir), "--use_cache", str(big.cache), "--limit", "8", "--log_samples",
-    ]  # fmt: skip
+    assert big.eval_command == (
+        sys.executable, "-m", "abductive_tasks.cli",
+        "--model", "vllm", "--model_args", big.model_args, "--tasks", TASKS,
+        "--output_path", RUN_FOLDER, "--use_cache", str(big.cache), "--limit", "8", "--log_samples",
+    )  # fmt: skip
     assert big.cache.parent == tmp_path / "results" / "big" / "cache"
     assert served.model.backend == "openai" and served.model_args == "model_version=org/served"
     assert suite.image_limit(["nleye"]) == 3 and suite.image_limit(["nleye_triplet_text"]) == 0
@@ -344,7 +344,7 @@ def test_judge_server_is_served_and_wired_through_the_judge_variables(tmp_path, 
     )
     spec = load_spec(spec_path)
     with contextlib.ExitStack() as stack:
-        env = start_judge(spec, stack)
+        env = start_judge(judge_plan(spec), stack)
         assert (
             env["API_TYPE"] == "openai" and env["MODEL_VERSION"] == "org/judge-7b" and env["OPENAI_API_KEY"] == "EMPTY"
         )
@@ -358,7 +358,7 @@ def test_judge_server_is_served_and_wired_through_the_judge_variables(tmp_path, 
         "tasks: [nleye_triplet]\nmodels: [{name: a, backend: dummy}]\njudge: {url: 'http://judge:8001/v1', "
         "model_version: j}\n"
     )
-    assert start_judge(load_spec(spec_path), contextlib.ExitStack()) == {
+    assert start_judge(judge_plan(load_spec(spec_path)), contextlib.ExitStack()) == {
         "API_TYPE": "openai",
         "OPENAI_API_URL": "http://judge:8001/v1",
         "MODEL_VERSION": "j",

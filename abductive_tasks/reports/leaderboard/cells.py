@@ -15,8 +15,9 @@ from abductive_tasks.reports.compare import CompareError, Inconsistent, estimate
 from abductive_tasks.reports.plots import PERCENT_FACTOR
 from abductive_tasks.reports.samples import samples_path
 from abductive_tasks.runs import chain
-from abductive_tasks.runs.history import SPEC_RECORD, DamagedFile, Outcome, Record, Scan, scan_runs
+from abductive_tasks.runs.history import Outcome, Scan, scan_runs
 from abductive_tasks.runs.identity import data_content, data_fingerprint, package_versions
+from abductive_tasks.runs.record import SPEC_RECORD, DamagedFile, Record
 from abductive_tasks.runs.suite import Suite, SuiteError, TaskFacts
 from abductive_tasks.scoring.coverage import dropped_units
 from abductive_tasks.scoring.scales import declared_scale as metric_scale

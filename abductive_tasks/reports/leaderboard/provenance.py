@@ -1,6 +1,6 @@
 """Where a leaderboard's numbers come from, said on every artifact: a short header block and a footnote.
 
-Read from each row's batch spec record (:mod:`abductive_tasks.runs.history`), whose identity every shown cell's run
+Read from each row's batch spec record (:mod:`abductive_tasks.runs.record`), whose identity every shown cell's run
 matches: per benchmark each data version (its source as ``ABDUCTIVE_DATA`` selected it and its fingerprint: the
 first 12 hex digits of the hash of its annotation and image files, :func:`.cells.data_key`; the whole hashes in
 ``leaderboard.json``) with the rows on it when there are several; the abductive-tasks and
@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 
 from abductive_tasks.reports.leaderboard.cells import Leaderboard, data_key
 from abductive_tasks.runs.catalog import heading
-from abductive_tasks.runs.history import RUN_RECORD, SPEC_RECORD, DamagedFile, Record
+from abductive_tasks.runs.record import RUN_RECORD, SPEC_RECORD, DamagedFile, Record
 
 SHORT = 12  # hex digits of a digest shown in the tables
 
