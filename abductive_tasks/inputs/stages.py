@@ -296,9 +296,9 @@ class NamedStore:
         target = self.folder(name) / f"{key}.json"
         run = this_run()
         binding = {key_: run[key_] for key_ in ("model", "backend", "model_args", "key", "limit") if key_ in run}
-        value = redacted(value)  # a reply that echoes a secret leaves no copy in clear
         record = {"kind": self.kind, "name": name, "key": key, "doc": doc, "value": value, "status": status}
-        write_atomic(target, json.dumps(record | {"binding": binding if run else {}}, ensure_ascii=False, indent=1))
+        text = json.dumps(record | {"binding": binding if run else {}}, ensure_ascii=False, indent=1)
+        write_atomic(target, redacted(text))  # no secret a reply or the model's arguments echo, in clear
         return target
 
     def lookup(self, name: str, key: str) -> tuple[Item, dict] | None:

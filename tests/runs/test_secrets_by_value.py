@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from abductive_tasks.nleye import descriptions
 from abductive_tasks.reports.browse import browse_main
 from abductive_tasks.runs.batch import main as batch_main
 from abductive_tasks.runs.secrets import collect_secrets, redact_text, url_credentials, value_secrets
@@ -324,7 +325,7 @@ def test_a_secret_under_a_second_name_and_in_the_reply_is_in_no_file_of_the_batc
     results = tmp_path / "results"
     assert list(results.rglob("cache.db")) and list(results.rglob("*.audit.jsonl"))  # lmms-eval's cache was used
     assert list(results.rglob("spec_identity.json")) and list(results.rglob("run_identity.json"))
-    (description, *_) = (cache / "nleye" / "descriptions" / "echo").glob("*.json")
+    (description, *_) = descriptions.describer_folder("echo", cache).glob("*.json")  # the stage store's named folder
     assert "[REDACTED]" in description.read_text()
     for secret in (ECHOED, SHORT_ENV_SECRET):
         found = subprocess.run(["grep", "-rl", secret, str(results), str(cache)], capture_output=True, text=True)
