@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from abductive_tasks import compat, lmms_source
+from abductive_tasks import compat, lmms_source, lmms_subcommands
 from abductive_tasks.compat import loglikelihood_value
 
 from helpers.runs import OFFLINE
@@ -142,9 +142,10 @@ def test_the_ui_media_route_finds_a_logged_sample_by_its_line_offset_and_sees_a_
         '{"doc_id": 0, "reply": "a"}\n\nnot json\n[1]\n{"doc_id": 2, "reply": "b"}\n{"doc_id": 2, "reply": "late"}\n',
         encoding="utf-8",
     )
-    assert compat._logged_sample(samples, 2) == {"doc_id": 2, "reply": "b"}  # the first line of a document wins
-    assert compat._logged_sample(samples, 0) == {"doc_id": 0, "reply": "a"}
-    assert compat._logged_sample(samples, 1) is None
+    # the first line of a document wins
+    assert lmms_subcommands._logged_sample(samples, 2) == {"doc_id": 2, "reply": "b"}
+    assert lmms_subcommands._logged_sample(samples, 0) == {"doc_id": 0, "reply": "a"}
+    assert lmms_subcommands._logged_sample(samples, 1) is None
     samples.write_text('{"doc_id": 1, "reply": "rewritten"}\n', encoding="utf-8")  # another size: a new index
-    assert compat._logged_sample(samples, 1) == {"doc_id": 1, "reply": "rewritten"}
-    assert compat._logged_sample(samples, 2) is None
+    assert lmms_subcommands._logged_sample(samples, 1) == {"doc_id": 1, "reply": "rewritten"}
+    assert lmms_subcommands._logged_sample(samples, 2) is None

@@ -301,7 +301,7 @@ def test_the_ui_opens_on_a_task_with_samples_shows_verdicts_record_fields_images
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient
 
-    from abductive_tasks import compat
+    from abductive_tasks import lmms_subcommands
     from abductive_tasks.reports import lmms_tools
 
     record = {"item_id": "1", "gold_position": 1, "prediction": 1, "correct": True, "reasoning_category": "physical"}
@@ -319,7 +319,7 @@ def test_the_ui_opens_on_a_task_with_samples_shows_verdicts_record_fields_images
     # lmms-eval writes a group first in results: the Samples panel used to open on it (no samples file: HTTP 404)
     results = {"nleye": {" ": " "}, "nleye_triplet": {"consistency_acc,none": 1.0}}
     write_run(tmp_path / "logs" / "m-1", "m", {"nleye_triplet": [line]}, results)
-    client = TestClient(compat.ui_app(lmms_tools.sample_picture, lmms_tools.sample_view))
+    client = TestClient(lmms_subcommands.ui_app(lmms_tools.sample_picture, lmms_tools.sample_view))
     logs = {"logs_path": str(tmp_path / "logs")}
     (run,) = client.get("/logs/runs", params=logs).json()
     shown = client.get(f"/logs/runs/{run['run_id']}/results", params=logs).json()
@@ -341,7 +341,7 @@ def test_the_ui_opens_on_a_task_with_samples_shows_verdicts_record_fields_images
     assert picture.status_code == 200 and picture.headers["content-type"] == "image/png"
     bundle = re.search(r'src="(/assets/index-[^"]+\.js)"', client.get("/").text).group(1)
     script = client.get(bundle).text
-    for old, new in compat.UI_BUNDLE_EDITS:
+    for old, new in lmms_subcommands.UI_BUNDLE_EDITS:
         assert old not in script and new in script
     assert 'T.useState("dumb_pixel")' in script and "openrouter" not in script
     assert 'u.jsx("img",{src:`${mo}/logs/runs/' in script  # each sample shows its images

@@ -573,18 +573,7 @@ def measure(
     cpu = statistics.median(r.cpu_s for r in ours), statistics.median(r.cpu_s for r in theirs)
     rss = statistics.median(r.peak_rss_mib for r in ours), statistics.median(r.peak_rss_mib for r in theirs)
     wide_cpu, wide_rss = statistics.median(r.cpu_s for r in wides), statistics.median(r.peak_rss_mib for r in wides)
-    row_before = {}
-    if before:
-        old_cpu, old_rss = statistics.median(r.cpu_s for r in olds), statistics.median(r.peak_rss_mib for r in olds)
-        row_before = {
-            "before": {
-                "cpu_s": round(old_cpu, 2),
-                "cpu_ratio": round(old_cpu / cpu[1], 3),
-                "peak_rss_mib": round(old_rss),
-                "rss_ratio": round(old_rss / rss[1], 3),
-                "cpu_runs": [round(r.cpu_s, 2) for r in olds],
-            }
-        }
+    row_before = _before_row(olds, cpu[1], rss[1]) if before else {}
     return {
         "task": task,
         "scale": scale,
@@ -609,6 +598,20 @@ def measure(
     }
 
 
+def _before_row(olds: list, trivial_cpu: float, trivial_rss: float) -> dict:
+    """The ``before`` entry of a row: the other environment's runs of ours against the trivial task's medians."""
+    old_cpu, old_rss = statistics.median(r.cpu_s for r in olds), statistics.median(r.peak_rss_mib for r in olds)
+    return {
+        "before": {
+            "cpu_s": round(old_cpu, 2),
+            "cpu_ratio": round(old_cpu / trivial_cpu, 3),
+            "peak_rss_mib": round(old_rss),
+            "rss_ratio": round(old_rss / trivial_rss, 3),
+            "cpu_runs": [round(r.cpu_s, 2) for r in olds],
+        }
+    }
+
+
 def slopes(rows: list[dict]) -> list[dict]:
     """CPU per extra document (ms), ours and the trivial task's, between the smallest and largest scale of a task."""
     out = []
@@ -628,6 +631,28 @@ def slopes(rows: list[dict]) -> list[dict]:
             }
         )
     return out
+
+
+def print_table(rows: list[dict], repeats: int) -> None:
+    """The rows as one table, then the slopes between scales."""
+    header = f"{'task':<22}{'scale':>6}{'documents':>11}{'CPU s ours / trivial / wide':>31}"
+    header += f"{'ratio trivial':>15}{'ratio wide':>12}{'(less lookup)':>15}"
+    header += f"{'peak RSS MiB ours / trivial / wide':>38}"
+    print(f"\n{header}")
+    for row in rows:
+        print(
+            f"{row['task']:<22}{row['scale']:>6}{row['documents'][0]:>11}"
+            f"{row['cpu_s'][0]:>12.1f} / {row['cpu_s'][1]:.1f} / {row['wide']['cpu_s']:<7.1f}"
+            f"{row['cpu_ratio']:>15.2f}{row['wide']['cpu_ratio']:>12.2f}"
+            f"{row['cpu_ratio_without_lookup']:>8.2f} /{row['wide']['cpu_ratio_without_lookup']:>5.2f}"
+            f"{row['peak_rss_mib'][0]:>16} / {row['peak_rss_mib'][1]} / {row['wide']['peak_rss_mib']:<8}"
+        )
+    print(
+        f"(medians of {repeats}; CPU = user + system seconds of the whole lmms-eval process; wide: the "
+        "trivial task on documents with our documents' fields)"
+    )
+    for slope in slopes(rows):
+        print(json.dumps(slope), flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -683,24 +708,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 print(json.dumps(rows[-1]), flush=True)
         if rows:
-            header = f"{'task':<22}{'scale':>6}{'documents':>11}{'CPU s ours / trivial / wide':>31}"
-            header += f"{'ratio trivial':>15}{'ratio wide':>12}{'(less lookup)':>15}"
-            header += f"{'peak RSS MiB ours / trivial / wide':>38}"
-            print(f"\n{header}")
-            for row in rows:
-                print(
-                    f"{row['task']:<22}{row['scale']:>6}{row['documents'][0]:>11}"
-                    f"{row['cpu_s'][0]:>12.1f} / {row['cpu_s'][1]:.1f} / {row['wide']['cpu_s']:<7.1f}"
-                    f"{row['cpu_ratio']:>15.2f}{row['wide']['cpu_ratio']:>12.2f}"
-                    f"{row['cpu_ratio_without_lookup']:>8.2f} /{row['wide']['cpu_ratio_without_lookup']:>5.2f}"
-                    f"{row['peak_rss_mib'][0]:>16} / {row['peak_rss_mib'][1]} / {row['wide']['peak_rss_mib']:<8}"
-                )
-            print(
-                f"(medians of {args.repeats}; CPU = user + system seconds of the whole lmms-eval process; wide: the "
-                "trivial task on documents with our documents' fields)"
-            )
-            for slope in slopes(rows):
-                print(json.dumps(slope), flush=True)
+            print_table(rows, args.repeats)
         if args.phases:
             for task in args.tasks:
                 for scale in args.scales:

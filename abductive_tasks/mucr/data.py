@@ -81,15 +81,26 @@ def load_selected() -> Loaded:
     return load(benchmark_root(BENCHMARK, HUB_REPO))
 
 
-@functools.cache
 def load(root: Path) -> Loaded:
-    """Read and validate every parquet file under ``root`` (once per run), in sorted path order.
+    """Read and validate every parquet file under ``root`` (once per run and image cache: the embedded images are
+    written into the cache ``ABDUCTIVE_CACHE`` names, and the items name them there), in sorted path order.
 
     One item per pair: ``item_id``, ``link_ids``, ``cue``, ``false_cues``, ``label``, ``style``,
     ``references`` (the annotations), ``cause_image`` / ``effect_image`` (paths, checked by ``images.check_image``),
     and the C2E/E2C candidate set: ``distractors`` (three other pair ids) and ``candidate_rule``.
     A file read before and unchanged since is read from its item cache (:func:`_file_items`).
     """
+    return _load(root, image_cache_dir())
+
+
+def clear_cache() -> None:
+    """Forget the pairs read so far (the next :func:`load` reads the files again), as ``images.clear_cache``."""
+    _load.cache_clear()
+
+
+@functools.cache
+def _load(root: Path, image_cache: Path) -> Loaded:
+    """:func:`load` for one image cache."""
     files = sorted(root.rglob("*.parquet"))
     if not files:
         raise DataError(

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from abductive_tasks import compat, settings
 from abductive_tasks.inputs.data import DataError, benchmark_root, documents
+from abductive_tasks.inputs.images import image_cache_dir
 from abductive_tasks.inputs.stages import (
     MISSING_FIELD,
     NO_UPSTREAM_FIELD,
@@ -109,9 +110,9 @@ def draw_shots(items: Sequence[dict], item_id: str, k: int = N_SHOTS, seed: str 
 
 
 @functools.cache
-def _shot_table(root: Path, level: str) -> dict[str, dict]:
+def _shot_table(root: Path, level: str, image_cache: Path) -> dict[str, dict]:
     """Per pair of the data under ``root``: its solved example at ``level`` (``question``, ``answer``, the
-    Form-1 ``image_paths`` / ``panel_labels``) and the ids of its shots."""
+    Form-1 ``image_paths`` / ``panel_labels``, in ``image_cache`` where embedded) and the ids of its shots."""
     items = list(load(root).items)
     if level == "exp":  # a solved example: the correct cue and the first annotation, in the three labelled lines
         docs = {
@@ -156,7 +157,7 @@ def _choice_answer(doc: dict) -> str:
 
 def shots_of(level: str, item_id: str) -> list[dict]:
     """The solved examples shown before pair ``item_id`` at ``level`` (data of ``ABDUCTIVE_DATA``)."""
-    table = _shot_table(benchmark_root(BENCHMARK, HUB_REPO), level)
+    table = _shot_table(benchmark_root(BENCHMARK, HUB_REPO), level, image_cache_dir())
     return [table[shot] for shot in table[item_id]["shots"]]
 
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from PIL import Image
 
-from abductive_tasks import compat
+from abductive_tasks import lmms_subcommands
 from abductive_tasks.inputs.data import SAMPLE_ROOT
 from abductive_tasks.inputs.images import image_cache_dir
 from abductive_tasks.reports.browse import item_of, record_of
@@ -53,7 +53,7 @@ def power_main(argv: list[str]) -> int:
     if verbosity in LOG_LEVELS:
         logger.remove()
         logger.add(sys.stderr, level=verbosity)
-    code = compat.run_subcommand(["power", *argv], task_size=resampled_units)
+    code = lmms_subcommands.run_subcommand(["power", *argv], task_size=resampled_units)
     print(
         "abductive-tasks: n counts each of our tasks' resampling units (NL-Eye and MuCR items, DVE premise-hypothesis "
         "pairs), which its intervals and paired comparisons resample, not its documents"
@@ -170,7 +170,7 @@ def ui_main(argv: list[str]) -> int:
             file=sys.stderr,
         )
         return 1
-    if not compat.ui_built():
+    if not lmms_subcommands.ui_built():
         return 1
     import uvicorn
 
@@ -179,7 +179,7 @@ def ui_main(argv: list[str]) -> int:
         return 2
     token = new_token()
     pictures = functools.partial(sample_picture, roots=(args.logs,))  # images of the served runs and the data only
-    app = UiGuard(compat.ui_app(pictures, sample_view), token, args.port, args.logs, args.host)
+    app = UiGuard(lmms_subcommands.ui_app(pictures, sample_view), token, args.port, args.logs, args.host)
     url = f"http://127.0.0.1:{args.port}/?token={token}"
     print(
         f"Serving the runs under {app.logs_root} (with the abductive-tasks tasks) to this machine's browser; "

@@ -4,8 +4,8 @@ folder given at start.
 lmms-eval 0.7.3's web UI server answers any request: its CORS policy reflects every origin with credentials, it
 accepts any ``Host`` (so binding 127.0.0.1 does not stop a page of another site, nor DNS rebinding), its
 ``logs_path`` parameter reads any folder, and its launcher runs a shell command the request gives. The launcher is
-left out when the app is built (:func:`abductive_tasks.compat.ui_app`); :class:`UiGuard`, an ASGI middleware in
-front of the app, refuses with 403:
+left out when the app is built (:func:`abductive_tasks.lmms_subcommands.ui_app`); :class:`UiGuard`, an ASGI middleware
+in front of the app, refuses with 403:
 
 - a ``Host`` other than this server's own (``127.0.0.1:PORT``, ``localhost:PORT``, ``[::1]:PORT``);
 - an ``Origin`` other than those, and a browser request another site or port made (``Sec-Fetch-Site``);

@@ -30,10 +30,10 @@ GROUPS = [{"0", "1", "2", "3"}, {"4", "5", "6", "7"}, {"8", "9", "10", "11"}]
 def fresh_loader(tmp_path, monkeypatch):
     """A fresh loader cache and image cache; embedded images are written under this test's folder."""
     monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
-    data.load.cache_clear()
+    data.clear_cache()
     images.clear_cache()
     yield
-    data.load.cache_clear()
+    data.clear_cache()
     images.clear_cache()
 
 
@@ -118,6 +118,16 @@ def test_embedded_image_encodedare_written_once_by_content(tmp_path):
     encoded = Path(image).read_bytes()
     assert materialise_image(encoded) == image and Path(image).name == hashlib.sha256(encoded).hexdigest() + ".png"
     assert len(list((tmp_path / "cache" / "images").iterdir())) == 24  # 12 pairs x 2 distinct images
+
+
+def test_another_cache_in_the_same_process_gets_its_own_images(tmp_path, monkeypatch):
+    """The pairs read are remembered per image cache: a process that changes ABDUCTIVE_CACHE (a test, the ui) is
+    never handed paths in the cache it left."""
+    first = load_items(SAMPLE_ROOT / "mucr")[0]["cause_image"]
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "other"))
+    second = load_items(SAMPLE_ROOT / "mucr")[0]["cause_image"]
+    assert Path(first).parent == tmp_path / "cache" / "images" and Path(second).parent == tmp_path / "other" / "images"
+    assert Path(second).read_bytes() == Path(first).read_bytes()
 
 
 # ---------------------------------------------------------------- candidate sets
@@ -318,7 +328,7 @@ def parquet_reads(monkeypatch) -> list[str]:
 
 
 def reload(root: Path) -> list[dict]:
-    data.load.cache_clear()
+    data.clear_cache()
     return load_items(root)
 
 
@@ -439,7 +449,7 @@ def test_a_corrupt_cache_file_is_ignored_and_rewritten(content, data_copy, tmp_p
 def test_a_bad_row_in_a_changed_file_still_names_file_row_and_field(v2_root):
     load_items(v2_root)
     path = rewrite(v2_root, "label", _set_row(2, "robot"))
-    data.load.cache_clear()
+    data.clear_cache()
     with pytest.raises(DataError) as error:
         data.load(v2_root)
     assert f"{path}, row 3, field 'label': unknown category 'robot'" in str(error.value)
@@ -449,7 +459,7 @@ def test_a_warm_cache_still_checks_images(data_copy, v2_root, tmp_path, monkeypa
     """A lowered pixel limit or an image file replaced by a link out of the root fail as on a cold read."""
     load_items(data_copy / "mucr")
     monkeypatch.setenv("ABDUCTIVE_MAX_IMAGE_PIXELS", "100")
-    data.load.cache_clear()
+    data.clear_cache()
     with pytest.raises(DataError, match=r"row 1, field 'image_0': unusable image .* pixels is over the limit of 100"):
         data.load(data_copy / "mucr")
     monkeypatch.delenv("ABDUCTIVE_MAX_IMAGE_PIXELS")
@@ -459,7 +469,7 @@ def test_a_warm_cache_still_checks_images(data_copy, v2_root, tmp_path, monkeypa
     outside.write_bytes(target.read_bytes())
     target.unlink()
     target.symlink_to(outside)
-    data.load.cache_clear()
+    data.clear_cache()
     with pytest.raises(DataError, match=r"row 4, field 'image_1': path 'images/3_1.png' escapes the data root"):
         data.load(v2_root)
 

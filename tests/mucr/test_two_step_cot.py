@@ -32,9 +32,9 @@ def sample(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
     monkeypatch.delenv("ABDUCTIVE_RUN", raising=False)
     monkeypatch.delenv("ABDUCTIVE_STAGE_INPUTS", raising=False)
-    data.load.cache_clear()
+    data.clear_cache()
     yield tmp_path
-    data.load.cache_clear()
+    data.clear_cache()
 
 
 def cot_samples(path: Path, replies: list[str]) -> Path:

@@ -285,7 +285,7 @@ def test_ui_results_dir_opens_on_that_folder(tmp_path):
     pytest.importorskip("fastapi")
     from lmms_eval.tui import server
 
-    from abductive_tasks.compat import ui_bundle
+    from abductive_tasks.lmms_subcommands import ui_bundle
 
     name, text = ui_bundle(server.STATIC_DIR / "assets")
     assert 'wp="./"' in text and "results/demo" not in text.split("wp=", 1)[1][:40]

@@ -4,7 +4,8 @@
 registered by :mod:`abductive_tasks.compat`) and, unlike lmms-eval 0.7.3, exits 1 when the
 evaluation failed. Before lmms-eval starts it checks the options, task and model names (with a close
 match for a typo), that ``--output_path`` is writable and the data folder is there (all before lmms-eval is
-imported), the ``--model_args`` of our own models, and that a backend needing the original LLaVA package has it.
+imported), the ``--model_args`` of our own models, and that a backend needing the original LLaVA package has it
+(:mod:`abductive_tasks.cli.checks`).
 Each run's results go to ``<output_path>/<model folder>/``
 (:mod:`abductive_tasks.runs.layout`); at the end it prints one summary per run
 (:mod:`abductive_tasks.reports.report`) in place of lmms-eval's table for our tasks (lmms-eval prints
@@ -17,17 +18,33 @@ Subcommands come from :data:`SUBCOMMANDS`: first argument -> (module, function t
 from __future__ import annotations
 
 import contextlib
-import difflib
-import importlib.util
 import json
 import os
-import re
 import sys
-import tempfile
 from collections.abc import Mapping
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from abductive_tasks.cli.checks import (
+    CHAIN_OPTIONS,
+    LIST_TASKS,
+    DataProblem,
+    HubUnreachable,
+    UsageError,
+    check_backend_package,
+    check_data_folder,
+    check_devices,
+    check_hub_model,
+    check_model,
+    check_model_args_quickly,
+    check_option_values,
+    check_options,
+    check_output_path,
+    check_tasks,
+    did_you_mean,
+    option_value,
+)
 
 if TYPE_CHECKING:
     import argparse
@@ -65,30 +82,7 @@ BASELINES = {
     "random_baseline": "a uniformly random option or 1-10 score, seeded per document (--model_args seed=N)",
     "dumb_pixel": "NL-Eye §4.3: the candidate image whose upper-left pixel is brightest",
 }
-# lmms-eval backends that import the original LLaVA code base (package `llava`) and fail with a
-# NameError without it; the Hugging Face backend `llava_hf` runs the llava-hf checkpoints. (`llava` itself is
-# ours: abductive_tasks.models.llava, on transformers' Llava classes.)
-NEEDS_LLAVA_PACKAGE = frozenset({"llava_onevision", "llava_vid", "llava_onevision_moviechat"})
-LLAVA_HINT = (
-    "lmms-eval's '{model}' backend needs the LLaVA-NeXT code base (package llava), which does not run on the "
-    "transformers lmms-eval 0.7.3 needs; use the Hugging Face backend: --model llava_hf --model_args "
-    "pretrained=llava-hf/llava-onevision-qwen2-7b-ov-hf (or --model llava for LLaVA-1.5/1.6)"
-)
-DEVICE_KEYS = ("device", "device_map")  # --model_args entries placing a model on a device
-LIST_TASKS = {"list", "list_groups", "list_subtasks", "list_tags"}  # lmms-eval's own listings, passed through
 EXAMPLE = "ABDUCTIVE_DATA=sample abductive-eval --model dumb_pixel --tasks nleye --output_path results/demo"
-
-
-class UsageError(Exception):
-    """A mistake in the command line, found before lmms-eval starts."""
-
-
-class HubUnreachable(Exception):
-    """A hub model that can be neither found locally nor downloaded, found before lmms-eval starts."""
-
-
-class DataProblem(Exception):
-    """Data our tasks cannot use, found before lmms-eval starts (the message names file, row and field, and the fix)."""
 
 
 def help_text() -> str:
@@ -128,280 +122,6 @@ Environment (ABDUCTIVE_DATA selects the data of every benchmark):
 {help_table()}
 
 Every lmms-eval eval option: lmms-eval eval --help"""
-
-
-# ---------------------------------------------------------------- checks before lmms-eval starts
-
-
-def option_value(argv: list[str], option: str) -> str | None:
-    """The value given to ``option`` (``--x v`` or ``--x=v``; the last one wins, as in argparse)."""
-    value = None
-    for index, argument in enumerate(argv):
-        if argument == option and index + 1 < len(argv):
-            value = argv[index + 1]
-        elif argument.startswith(option + "="):
-            value = argument.split("=", 1)[1]
-    return value
-
-
-def did_you_mean(name: str, candidates: set[str] | list[str]) -> str:
-    close = difflib.get_close_matches(name, sorted(candidates), n=3, cutoff=0.6)
-    return f" (did you mean {' or '.join(repr(match) for match in close)}?)" if close else ""
-
-
-def _task_yaml_text(folders: list[Path]) -> str:
-    return "\n".join(
-        path.read_text(encoding="utf-8", errors="replace")
-        for folder in folders
-        if folder.is_dir()
-        for path in folder.rglob("*.yaml")
-    )
-
-
-def check_tasks(value: str, include_path: str | None) -> None:
-    """Refuse a task name that is neither ours nor in any task YAML lmms-eval will index, suggesting close names.
-
-    Names of ours are known at once; any other name is looked up as a word in the built-in and
-    ``--include_path`` YAML text (a name found there is left to lmms-eval: no false refusals).
-    """
-    from abductive_tasks import lmms_source
-    from abductive_tasks.runs import catalog
-
-    if value in LIST_TASKS:
-        return
-    ours = catalog.names()
-    unknown = [
-        name for name in value.split(",") if name and name not in ours and "*" not in name and not Path(name).exists()
-    ]
-    if not unknown:
-        return
-    folders = [
-        folder for folder in (lmms_source.builtin_task_folder(), Path(include_path) if include_path else None) if folder
-    ]
-    text = _task_yaml_text(folders)
-    missing = [name for name in unknown if not re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", text)]
-    if missing:
-        known = ours | set(re.findall(r"^\s*(?:task|group|tag)\s*:\s*[\"']?([\w.-]+)[\"']?\s*$", text, re.MULTILINE))
-        unknowns = "; ".join(f"'{name}'{did_you_mean(name, known)}" for name in missing)
-        raise UsageError(
-            f"unknown task {unknowns}. Our tasks: abductive-eval tasks; lmms-eval's: lmms-eval --tasks list"
-        )
-
-
-def check_options(argv: list[str]) -> None:
-    """Refuse an option lmms-eval's ``eval`` does not know (argparse's unique prefixes are accepted), naming the
-    closest ones: one line, before lmms-eval is imported (argparse would print its whole usage after seconds)."""
-    from abductive_tasks import lmms_source
-
-    known = lmms_source.quick_eval_options()
-    if known is None:
-        return
-    for argument in argv:
-        name = argument.split("=", 1)[0]
-        if not name.startswith("--") or name == "--" or name in known or name in CHAIN_OPTIONS:
-            continue
-        if sum(option.startswith(name) for option in known) == 1:
-            continue
-        raise UsageError(f"unknown option '{name}'{did_you_mean(name, known)}; every option: lmms-eval eval --help")
-
-
-def check_option_values(argv: list[str]) -> None:
-    """Refuse a value lmms-eval's ``eval`` would refuse by its type (``--limit abc``) or its choices, in argparse's
-    words: one line, before lmms-eval is imported."""
-    from abductive_tasks import lmms_source
-
-    for option, (kind, choices) in lmms_source.quick_eval_option_values().items():
-        value = option_value(argv, option)
-        if value is None:
-            continue
-        if kind is not None:
-            try:
-                kind(value)
-            except ValueError:
-                raise UsageError(f"argument {option}: invalid {kind.__name__} value: {value!r}") from None
-        if choices is not None and value not in choices:
-            allowed = ", ".join(repr(choice) for choice in choices)
-            raise UsageError(f"argument {option}: invalid choice: {value!r} (choose from {allowed})")
-
-
-def check_devices(argv: list[str]) -> None:
-    """Refuse ``--device cuda...`` (or ``device``/``device_map`` in ``--model_args``) on a machine where CUDA cannot
-    work, in one line before anything is imported (lmms-eval would load the model first, then print a traceback)."""
-    from abductive_tasks import lmms_source
-    from abductive_tasks.models.devices import cuda_unavailable
-
-    typed = [("--device", option_value(argv, "--device"))]
-    for entry in lmms_source.model_arg_entries(option_value(argv, "--model_args") or ""):
-        name, _, value = entry.partition("=")
-        typed += [(f"--model_args {name.strip()}=", value.strip().strip("\"'"))] if name.strip() in DEVICE_KEYS else []
-    wanted = [(where, value) for where, value in typed if value and value.lower().startswith("cuda")]
-    if wanted and (why := cuda_unavailable()):
-        where, value = wanted[0]
-        shown = f"{where}{value}" if where.endswith("=") else f"{where} {value}"
-        raise UsageError(
-            f"{shown}: {why}; use cpu there, or leave the device out (the GPU when there is one, else the CPU)"
-        )
-
-
-def check_model_args_quickly(argv: list[str]) -> None:
-    """``--model_args`` checked from the command line and the models' source, before lmms-eval is imported: every
-    entry is ``name=value``; for our models, each name is one the model takes (as :func:`check_model` checks it
-    after lmms-eval parsed the command line, which takes seconds). Where the source cannot tell, nothing is said."""
-    from abductive_tasks import lmms_source
-    from abductive_tasks.models.arguments import (
-        FROM_LMMS_EVAL_OPTIONS,
-        ModelArgumentError,
-        check_names,
-        declared_arguments,
-    )
-
-    model, text = option_value(argv, "--model"), option_value(argv, "--model_args") or ""
-    entries = lmms_source.model_arg_entries(text)
-    bare = [entry for entry in entries if "=" not in entry]
-    if bare:
-        raise UsageError(f"--model_args entry {bare[0]!r} has no value: write name=value, entries separated by commas")
-    for entry in entries:
-        name, _, value = (part.strip() for part in entry.partition("="))
-        local = value.strip("\"'")
-        if (
-            name in HUB_MODEL_KEYS
-            and local.startswith(("/", "./", "../", "~"))
-            and not Path(local).expanduser().exists()
-        ):
-            raise UsageError(f"--model_args {name}={local}: no such file or folder (a hub model is named owner/name)")
-    classes = lmms_source.own_model_classes() if lmms_source.quick_model_names() is not None else {}
-    if not model or model not in classes or option_value(argv, "--config"):
-        return
-    paths = classes[model]
-    path = paths.get("chat_class_path") if "--force_simple" not in argv else None
-    declared = declared_arguments(path or paths.get("simple_class_path", ""))
-    if declared is None or not declared[1]:
-        return
-    supplied = ["batch_size"] + [name for name, option in FROM_LMMS_EVAL_OPTIONS.items() if option_value(argv, option)]
-    try:
-        check_names(model, declared[0], [entry.split("=", 1)[0].strip() for entry in entries], supplied)
-    except ModelArgumentError as error:
-        raise UsageError(str(error)) from None
-
-
-def check_output_path(output_path: str) -> None:
-    """Refuse an ``--output_path`` where no results file can be written (lmms-eval 0.7.3 only logs a warning after
-    the whole run and exits 0), before any model loads. Folders it makes to try are removed again: a run refused
-    later leaves nothing behind."""
-    folder = Path(output_path).expanduser()
-    made = [path for path in (folder, *folder.parents) if not path.exists()]  # deepest first
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=".abductive-write-check-"):
-            pass
-    except OSError as error:
-        raise UsageError(
-            f"cannot write results to --output_path {output_path} ({error.strerror or error}); pick a writable folder"
-        ) from None
-    finally:
-        for path in made:
-            with contextlib.suppress(OSError):
-                path.rmdir()
-
-
-def benchmark_folders(tasks: str) -> set[str]:
-    """The task folders (benchmarks) our tasks among ``tasks`` read their data from; groups are expanded."""
-    from abductive_tasks.runs import catalog
-
-    by_name = {entry.name: entry for entry in catalog.entries()}
-    folders: set[str] = set()
-    pending, seen = [name for name in tasks.split(",") if name in by_name], set()
-    while pending:
-        entry = by_name[pending.pop()]
-        if entry.name in seen:
-            continue
-        seen.add(entry.name)
-        if entry.kind == "group":
-            pending += [member for member in entry.members if member in by_name]
-        else:
-            folders.add(entry.folder)
-    return folders
-
-
-def check_data_folder(tasks: str) -> None:
-    """With ``ABDUCTIVE_DATA`` a path, each benchmark's folder under it must exist: said at once, before the imports
-    that take seconds (the loaders would say the same later)."""
-    from abductive_tasks import settings
-    from abductive_tasks.compat import tasks_path
-
-    choice, variable = settings.data_source(), "ABDUCTIVE_DATA"
-    if choice in ("", "sample"):
-        return
-    root = Path(choice).expanduser()
-    if not root.is_dir():
-        raise DataProblem(
-            f"{variable}={choice}: no such folder. Set it to the folder holding <benchmark>/ (e.g. nleye/, mucr/), "
-            f"or {variable}=sample for the embedded sample."
-        )
-    for folder in sorted(benchmark_folders(tasks)):
-        if not (root / folder).is_dir():
-            raise DataProblem(
-                f"{variable}={choice}: no folder {root / folder} for benchmark '{folder}' (layout: section Data of "
-                f"{tasks_path() / folder / 'README.md'}), or {variable}=sample for the embedded sample."
-            )
-
-
-def check_backend_package(model: str) -> None:
-    if model in NEEDS_LLAVA_PACKAGE and importlib.util.find_spec("llava") is None:
-        raise UsageError(LLAVA_HINT.format(model=model))
-
-
-def check_model(model: str, model_args: object, force_simple: bool, supplied: list[str]) -> None:
-    """Refuse an unknown ``--model`` (suggesting close names) and, for our models, a ``--model_args`` they do not take
-    (``supplied``: the arguments lmms-eval passes from its own options)."""
-    from abductive_tasks import compat
-    from abductive_tasks.models.arguments import CheckedArguments, ModelArgumentError, check
-
-    names = compat.model_names()
-    if model not in names:
-        raise UsageError(f"unknown model '{model}'{did_you_mean(model, names)}; every backend: lmms-eval models")
-    module, _, name = compat.model_class_path(model, force_simple).rpartition(".")
-    if not module.startswith("abductive_tasks."):
-        return
-    cls = getattr(import_module(module), name)
-    arguments = model_args if isinstance(model_args, dict) else compat.parse_model_args(str(model_args or ""))
-    try:
-        if issubclass(cls, CheckedArguments):
-            check(model, cls, arguments, supplied)
-        if callable(getattr(cls, "preflight", None)):  # ours over lmms-eval's (llava_hf) have one too
-            cls.preflight(arguments)
-    except ModelArgumentError as error:
-        raise UsageError(str(error)) from None
-
-
-HUB_MODEL_KEYS = ("pretrained",)  # model_args naming Hugging Face weights (lmms-eval's HF backends, our scorers)
-
-
-def check_hub_model(model_args: dict) -> None:
-    """A hub model that is neither a local folder nor in the local cache must be downloadable: ask the hub once
-    (no retries) before lmms-eval starts, so an unreachable hub is one line naming the model, not a traceback."""
-    for key in HUB_MODEL_KEYS:
-        repo = str(model_args.get(key) or "")
-        if not repo or Path(repo).expanduser().exists() or repo.count("/") != 1 or repo.startswith(("/", ".", "~")):
-            continue
-        from huggingface_hub import constants, model_info, snapshot_download
-
-        try:
-            snapshot_download(repo_id=repo, local_files_only=True)
-            continue
-        except Exception:  # not (completely) in the local cache
-            pass
-        why = "HF_HUB_OFFLINE is set" if constants.HF_HUB_OFFLINE else ""
-        if not why:
-            try:
-                model_info(repo, timeout=10)
-                continue
-            except Exception as error:  # unreachable, unknown repository, gated
-                why = (str(error).strip().splitlines() or [type(error).__name__])[0]
-        raise HubUnreachable(
-            f"cannot download the model {repo} ({key}=) from the Hugging Face hub ({why}) and it is not in the "
-            "local cache. Offline? Pass a local folder: --model_args pretrained=/path/to/model"
-        )
 
 
 # ---------------------------------------------------------------- the evaluation
@@ -448,10 +168,6 @@ def check_data(tasks: str, readers: bool | None = None) -> None:
                 f"{error}\nFix the data (expected layout: section Data of {layout}), "
                 "or run on the embedded sample with ABDUCTIVE_DATA=sample. Full traceback: --verbosity DEBUG."
             ) from error
-
-
-# Our own options of the eval command (not lmms-eval's): taken off the command line before lmms-eval sees it.
-CHAIN_OPTIONS = {"--describer": True, "--describer_args": True, "--print-commands": False}
 
 
 def own_options(argv: list[str]) -> tuple[list[str], dict[str, str | bool]]:
@@ -860,6 +576,3 @@ def _main(argv: list[str] | None = None) -> int:
         return 2
     return run_eval(argv)
 
-
-if __name__ == "__main__":
-    sys.exit(main())
