@@ -48,6 +48,7 @@ from typing import Any
 from abductive_tasks.lmms_source import own_task_names, tasks_path
 
 _installed = False
+_index_builtin = True  # whether TaskManagers index lmms-eval's built-in tasks (evaluate_cli's index_builtin)
 
 
 class PermanentLoadError(ValueError):
@@ -136,7 +137,7 @@ def _register_task_folder() -> None:
         ours = tasks_path().resolve()
         if all(Path(path).resolve() != ours for path in paths):
             paths.append(str(ours))
-        return initialize(self, include_path=paths, include_defaults=include_defaults)
+        return initialize(self, include_path=paths, include_defaults=include_defaults and _index_builtin)
 
     TaskManager.initialize_tasks = initialize_with_ours
 
@@ -443,6 +444,17 @@ def _no_traceback_for(lmms_main: Any, quiet: tuple[type[BaseException], ...]) ->
 
 
 @contextmanager
+def _indexing_builtin(index: bool) -> Iterator[None]:
+    """TaskManagers built in the block index lmms-eval's built-in tasks only when ``index`` is true."""
+    global _index_builtin
+    saved, _index_builtin = _index_builtin, index
+    try:
+        yield
+    finally:
+        _index_builtin = saved
+
+
+@contextmanager
 def _colour_only_on_a_terminal(logger: Any) -> Iterator[None]:
     """lmms-eval 0.7.3 adds its log sink with ``colorize=True``, so a log file or a pipe gets ANSI codes: leave the
     choice to loguru (colour on a terminal only)."""
@@ -493,6 +505,7 @@ def evaluate_cli(
     redact: Callable[[str], str] | None = None,
     quiet: tuple[type[BaseException], ...] = (),
     annotate: Callable[[dict], None] | None = None,
+    index_builtin: bool = True,
 ) -> tuple[list[dict], list[BaseException], int]:
     """Run lmms-eval's CLI evaluation on ``argv``; return the results of every finished run, the
     exceptions lmms-eval swallowed (0.7.3 logs them and exits 0) and the exit code it asked for.
@@ -503,7 +516,9 @@ def evaluate_cli(
     is applied to every results and samples file lmms-eval writes, and to what it prints; a reply it changes is not
     cached (:func:`caching_without_secrets`). An error of a ``quiet`` type (a user's error, said in one line) gets no
     traceback from lmms-eval (``--verbosity DEBUG`` re-raises it, as lmms-eval does). ``annotate`` gets each
-    run's results before lmms-eval writes them.
+    run's results before lmms-eval writes them. ``index_builtin=False`` (a command naming only our tasks) has its
+    task index hold our task folder and the include paths alone, not lmms-eval's ~2000 built-in tasks, whose YAML
+    lmms-eval parses on every run (``utils/bench_task_index.py``: seconds per run).
     """
     import sys
 
@@ -536,6 +551,7 @@ def evaluate_cli(
             _annotated_results(annotate) if annotate else nullcontext(),
             _colour_only_on_a_terminal(lmms_main.eval_logger),
             _no_traceback_for(lmms_main, quiet),
+            _indexing_builtin(index_builtin),
         ):
             lmms_main.cli_evaluate()
     except SystemExit as exit_:

@@ -9,7 +9,8 @@ same table.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -169,6 +170,22 @@ VARIABLES: dict[str, Variable] = {
 def raw(name: str, environment: Mapping[str, str] | None = None) -> str:
     """The variable's value in ``environment`` (default: this process's), stripped, or its default."""
     return (os.environ if environment is None else environment).get(name, "").strip() or VARIABLES[name].default
+
+
+@contextmanager
+def environment_restored(values: Mapping[str, str], also: Iterable[str] = ()) -> Iterator[None]:
+    """``values`` set in ``os.environ`` for the block; after it, those variables and the ``also`` ones (which the
+    block may set) are as they were before, unset where they were unset."""
+    saved = {name: os.environ.get(name) for name in [*values, *also]}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def _number(name: str, kind: type = float):

@@ -132,6 +132,22 @@ def test_task_check_passes_ours_lmms_evals_wildcards_and_listings():
         cli.check_tasks("mmmu_vall", None)
 
 
+@pytest.mark.parametrize(
+    ("tasks", "include_path", "ours_alone"),
+    [
+        ("nleye,mucr_c2e,abductive", None, True),  # tasks and groups of ours
+        ("nleye_triplet,mme", None, False),  # one of lmms-eval's
+        ("nleye_triplet", "/some/folder", False),  # an include path may hold any name
+        ("list", None, False),
+        (None, None, False),
+    ],
+)
+def test_only_a_command_of_our_tasks_alone_skips_lmms_evals_task_index(tasks, include_path, ours_alone):
+    from argparse import Namespace
+
+    assert cli.names_only_ours(Namespace(tasks=tasks, include_path=include_path)) is ours_alone
+
+
 def test_task_check_reads_the_include_path(tmp_path):
     (tmp_path / "mine.yaml").write_text("task: my_own_task\n")
     cli.check_tasks("my_own_task", str(tmp_path))

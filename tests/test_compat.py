@@ -78,6 +78,22 @@ def test_plain_lmms_eval_lists_our_tasks(tmp_path):
         assert name in listed
 
 
+def test_an_index_of_ours_alone_resolves_each_of_our_names_as_the_whole_index_does():
+    """What abductive-eval builds for a command naming only our tasks (index_builtin=False): our task folder alone,
+    each name at the YAML file the whole index (lmms-eval's built-in tasks too) gives it: no name of ours is theirs."""
+    from lmms_eval.tasks import TaskManager
+
+    from abductive_tasks.runs import catalog
+
+    compat.install()
+    with compat._indexing_builtin(False):
+        ours = TaskManager().task_index
+    everything = TaskManager().task_index
+    assert set(ours) == catalog.names() and len(everything) > 10 * len(ours)
+    paths = {name: info["yaml_path"] for name, info in ours.items()}
+    assert {name: everything[name]["yaml_path"] for name in ours} == paths
+
+
 @pytest.mark.e2e
 def test_bad_data_fails_once_with_the_data_error(tmp_path):
     (tmp_path / "bad" / "nleye").mkdir(parents=True)

@@ -24,7 +24,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -44,20 +43,6 @@ OFFLINE = {
 MODELS_OFF = {"ABDUCTIVE_BERTSCORE_MODEL": "off", "ABDUCTIVE_CLIP_MODEL": "off", "ABDUCTIVE_DVE_EVALUATOR": "off"}
 
 
-@contextmanager
-def environment(values: dict[str, str]):
-    saved = {name: os.environ.get(name) for name in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-
-
 def timed(function: Callable[[], object]) -> float:
     start = time.perf_counter()
     function()
@@ -69,9 +54,9 @@ def aggregation_times(spec: TaskSpec, records: list[dict]) -> tuple[float, float
 
     Every call is uncached: the cache key holds the resamples and the seed.
     """
-    with environment({"ABDUCTIVE_BOOTSTRAP": "0", "ABDUCTIVE_BOOTSTRAP_SEED": "1"}):
+    with settings.environment_restored({"ABDUCTIVE_BOOTSTRAP": "0", "ABDUCTIVE_BOOTSTRAP_SEED": "1"}):
         spec.evaluate(records)
-    with environment({"ABDUCTIVE_BOOTSTRAP": "0"}):
+    with settings.environment_restored({"ABDUCTIVE_BOOTSTRAP": "0"}):
         without = timed(lambda: spec.evaluate(records))
     return without, timed(lambda: spec.evaluate(records))
 
@@ -196,7 +181,7 @@ def full_size() -> list[tuple[str, int, float, float]]:
         image = Path(tempfile.mkdtemp()) / "premise.png"
         Image.new("RGB", (64, 48), "gray").save(image)
         inputs += [(CLS, dve_cls_records(rng)), (GEN, dve_gen_records(rng, image))]
-    with environment({**OFFLINE, **MODELS_OFF}):
+    with settings.environment_restored({**OFFLINE, **MODELS_OFF}):
         return [(spec.name, len(records), *aggregation_times(spec, records)) for spec, records in inputs]
 
 
@@ -230,7 +215,7 @@ def sample_costs(output: Path) -> list[tuple[str, int, float, float]]:
     """(task, documents, seconds without intervals, seconds with),
     recomputed from every samples file under ``output``."""
     rows = []
-    with environment({**OFFLINE, "ABDUCTIVE_DATA": "sample"}):
+    with settings.environment_restored({**OFFLINE, "ABDUCTIVE_DATA": "sample"}):
         for path in sorted(output.rglob("*_samples_*.jsonl")):
             try:
                 samples = read_samples(path)

@@ -38,6 +38,8 @@ from pathlib import Path
 
 from code_digest import CodeIndex, by_module, digest_of
 
+from abductive_tasks.settings import environment_restored
+
 HEADER = (
     "# Exact-prompt snapshot of {task}: what the model is sent for the first document of the shipped sample, and\n"
     "# what reads and scores its reply. Written by `python utils/generate_task_yaml.py`; tests/test_snapshots.py\n"
@@ -102,16 +104,8 @@ def environment() -> Iterator[Path]:
             "ABDUCTIVE_CACHE": str(root / "cache"),
             "ABDUCTIVE_MUCR_PICKS": str(root / "picks"),
         }
-        saved = {name: os.environ.get(name) for name in values}
-        os.environ.update(values)
-        try:
+        with environment_restored(values):
             yield root
-        finally:
-            for name, value in saved.items():
-                if value is None:
-                    os.environ.pop(name, None)
-                else:
-                    os.environ[name] = value
 
 
 def build_all(manager: object, tasks: list[str]) -> dict[str, Snapshot]:

@@ -45,6 +45,7 @@ from abductive_tasks.cli.checks import (
     did_you_mean,
     option_value,
 )
+from abductive_tasks.settings import environment_restored
 
 if TYPE_CHECKING:
     import argparse
@@ -275,15 +276,8 @@ def run_eval(argv: list[str]) -> int:
     return 0 on success, 1 on any failure, 2 for a command-line mistake found before the run. A task reading another
     task's run (MuCR's Exp on the model's picks, CCoT, NL-Eye image-to-text) has those stages run first, each as a
     child ``abductive-eval`` (:mod:`abductive_tasks.runs.chain`); ``--print-commands`` shows them, starting nothing."""
-    saved = {name: os.environ.get(name) for name in STAGE_VARIABLES}  # set for this run only (in-process callers)
-    try:
+    with environment_restored({}, also=STAGE_VARIABLES):  # set for this run only (in-process callers)
         return _run_eval(argv)
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
 
 
 STAGE_VARIABLES = ("ABDUCTIVE_RUN", "ABDUCTIVE_STAGE_INPUTS", "LMMS_CACHE_RUN_ID")
@@ -498,6 +492,7 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace) -> int:
             redact=redact,
             quiet=(DataError, ModelArgumentError),
             annotate=record_provenance,
+            index_builtin=not names_only_ours(args),
         )
     if failures:
         print(f"abductive-eval: evaluation failed: {describe(failures[0])}", file=sys.stderr)
@@ -511,6 +506,15 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace) -> int:
         )
         print("\n" + report.summary(run, headline, folder))
     return code
+
+
+def names_only_ours(args: argparse.Namespace) -> bool:
+    """Whether ``--tasks`` names only our tasks and groups and no ``--include_path`` is given: lmms-eval's task index
+    then needs none of its built-in tasks (no name of ours is one of theirs: tests/test_compat.py)."""
+    from abductive_tasks.runs import catalog
+
+    named = set(filter(None, (args.tasks or "").split(",")))
+    return bool(named) and args.include_path is None and named <= catalog.names()
 
 
 PROVENANCE_KEY = "abductive_tasks"  # what abductive-eval adds to lmms-eval's results JSON
@@ -575,4 +579,3 @@ def _main(argv: list[str] | None = None) -> int:
         )
         return 2
     return run_eval(argv)
-

@@ -26,17 +26,6 @@ FAILED = "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 500 Server Error"
 TRIGGER = "Therefore, the answer is"
 
 
-@pytest.fixture
-def sample(tmp_path, monkeypatch) -> Path:
-    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
-    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
-    monkeypatch.delenv("ABDUCTIVE_RUN", raising=False)
-    monkeypatch.delenv("ABDUCTIVE_STAGE_INPUTS", raising=False)
-    data.clear_cache()
-    yield tmp_path
-    data.clear_cache()
-
-
 def cot_samples(path: Path, replies: list[str]) -> Path:
     """A samples JSONL of ``mucr_c2e_cot`` as ``--log_samples`` writes it: the reply and mucr_c2e's values."""
     lines = [

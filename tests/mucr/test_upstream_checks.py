@@ -24,17 +24,6 @@ from helpers.specs import evaluate, script_judge
 FAILED = "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 500 Server Error"
 
 
-@pytest.fixture
-def sample(tmp_path, monkeypatch) -> Path:
-    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
-    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
-    monkeypatch.delenv("ABDUCTIVE_RUN", raising=False)
-    monkeypatch.delenv("ABDUCTIVE_STAGE_INPUTS", raising=False)
-    data.load.cache_clear()
-    yield tmp_path
-    data.load.cache_clear()
-
-
 def _right_picks(folder: Path, c2e_failed: tuple[str, ...] = ()) -> None:
     c2e = {item["item_id"]: f"Option {C2E_DOCS[item['item_id']]['gold_position']}" for item in ITEMS}
     c2e |= dict.fromkeys(c2e_failed, FAILED)

@@ -33,7 +33,7 @@ def spec_identity(tmp_path: Path, tasks: str, env: dict[str, str]) -> dict:
 def sample(tmp_path, monkeypatch) -> dict[str, str]:
     monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
     monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
-    data.load.cache_clear()
+    data.clear_cache()
     return {"ABDUCTIVE_DATA": "sample", "ABDUCTIVE_CACHE": str(tmp_path / "cache")}
 
 
