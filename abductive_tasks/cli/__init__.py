@@ -304,6 +304,8 @@ def _run_eval(argv: list[str]) -> int:
     except (HubUnreachable, DataProblem) as error:
         print(f"abductive-eval: {error}", file=sys.stderr)
         return 1
+    from abductive_tasks.inputs.stages import StageError
+
     chained = None
     try:
         if args.model and args.tasks and args.tasks not in LIST_TASKS:
@@ -322,7 +324,7 @@ def _run_eval(argv: list[str]) -> int:
     except UsageError as error:
         print(f"abductive-eval: {error}", file=sys.stderr)
         return 2
-    except (HubUnreachable, DataProblem) as error:
+    except (HubUnreachable, DataProblem, StageError) as error:  # StageError: a chain that cannot be run as asked
         print(f"abductive-eval: {error}", file=sys.stderr)
         return 1
     if args.model and args.tasks and args.tasks not in LIST_TASKS:

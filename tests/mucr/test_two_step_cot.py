@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from abductive_tasks.cli import main as cli_main
 from abductive_tasks.inputs.data import SAMPLE_ROOT
 from abductive_tasks.inputs.images import top_left_luminance
 from abductive_tasks.inputs.stages import NO_UPSTREAM_FIELD, StageError, declared_reads, output_from_samples, save
 from abductive_tasks.mucr import data, hooks, prompts, strategies
 from abductive_tasks.runs import chain
 
-from helpers.runs import abductive_eval
+from helpers.runs import OFFLINE, abductive_eval
 from helpers.specs import evaluate
 
 ITEMS = data.load(SAMPLE_ROOT / "mucr").items
@@ -137,7 +138,7 @@ def test_one_command_runs_both_steps_with_random_baseline(tmp_path):
 
 
 @pytest.mark.e2e
-def test_the_picks_of_an_earlier_command_are_not_taken_for_reasonings(tmp_path):
+def test_the_picks_of_an_earlier_command_are_not_taken_for_reasonings(tmp_path, monkeypatch, capsys):
     """An earlier command kept mucr_c2e_cot's picks (for mucr_exp_cot); the two-step CoT of the same model runs
     mucr_c2e_cot again for its replies instead of reusing that output."""
     env = {"ABDUCTIVE_CACHE": str(tmp_path / "cache")}
@@ -147,11 +148,13 @@ def test_the_picks_of_an_earlier_command_are_not_taken_for_reasonings(tmp_path):
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "[chain] stage 1 (random_baseline): mucr_c2e_cot" in done.stdout and "reusing" not in done.stdout
     assert results_of(tmp_path / "cot2")["mucr_c2e_cot2"]["c2e_counts,none"]["items_missing_upstream"] == 0
-    both = abductive_eval(
-        ["--model", "random_baseline", "--tasks", "mucr_exp_cot,mucr_c2e_cot2"], tmp_path / "b", env=env
-    )
-    assert both.returncode == 1
-    assert both.stderr.strip().splitlines()[-1].endswith("run those readers in separate commands")
+    for name, value in {**OFFLINE, **env, "ABDUCTIVE_DATA": "sample"}.items():  # refused before any run: in process
+        monkeypatch.setenv(name, value)
+    both = ["--model", "random_baseline", "--tasks", "mucr_exp_cot,mucr_c2e_cot2", "--output_path", str(tmp_path / "b")]
+    assert cli_main(both) == 1
+    (line,) = capsys.readouterr().err.strip().splitlines()  # one line, no traceback
+    assert line.startswith("abductive-eval: mucr_c2e_cot is read as picks by mucr_exp_cot and as reasonings by ")
+    assert line.endswith("run those readers in separate commands")
 
 
 @pytest.mark.e2e

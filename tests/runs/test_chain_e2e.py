@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from abductive_tasks.cli import main as cli_main
 from abductive_tasks.inputs.data import SAMPLE_ROOT
 from abductive_tasks.mucr import data, hooks, strategies
 from abductive_tasks.reports.leaderboard import collect
@@ -119,7 +120,7 @@ def test_ccot_second_stage_in_one_command_and_a_limited_first_stage_refused(tmp_
     assert strategies.C2E_CCOT.name == "mucr_c2e_ccot"
 
 
-def test_described_predictions_read_the_named_describer(tmp_path):
+def test_described_predictions_read_the_named_describer(tmp_path, monkeypatch, capsys):
     out = tmp_path / "out"
     env = {"ABDUCTIVE_CACHE": str(tmp_path / "cache")}
     command = ["--model", "random_baseline", "--tasks", "nleye_triplet_described", "--describer", "dumb_pixel"]
@@ -133,21 +134,25 @@ def test_described_predictions_read_the_named_describer(tmp_path):
     assert {sample["triplet_counts"][1]["describer"] for sample in samples} == {"dumb_pixel"}
     results = results_of(out)["nleye_triplet_described"]
     assert results["triplet_counts,none"]["items_scored"] == 12 and results["consistency_acc,none"] is not None
-    # Without --describer the model describes for itself; --describer with no reader of descriptions is refused.
-    own_command = ["--model", "random_baseline", "--tasks", "nleye_triplet_described"]
-    own = abductive_eval(own_command, tmp_path / "own", env=env)
-    assert own.returncode == 0 and "[chain] stage 1 (random_baseline): nleye_describe" in own.stdout
-    wrong = abductive_eval(["--model", "random_baseline", "--tasks", "mucr_c2e", "--describer", "dumb_pixel"],
-                           tmp_path / "w", env=env)  # fmt: skip
-    assert wrong.returncode == 2 and "--describer names the model whose descriptions" in wrong.stderr
+    # Without --describer the model describes for itself; --describer with no reader of descriptions is refused
+    # (in this process: what is asserted is the plan, which starts nothing).
+    for name, value in {**OFFLINE, **env, "ABDUCTIVE_DATA": "sample"}.items():
+        monkeypatch.setenv(name, value)
+    own_command = ["--model", "random_baseline", "--tasks", "nleye_triplet_described", "--print-commands"]
+    assert cli_main([*own_command, "--output_path", str(tmp_path / "own")]) == 0
+    assert capsys.readouterr().out.startswith("[chain] stage 1 (random_baseline): nleye_describe\n")
+    wrong = ["--model", "random_baseline", "--tasks", "mucr_c2e", "--describer", "dumb_pixel"]
+    assert cli_main([*wrong, "--output_path", str(tmp_path / "w")]) == 2
+    assert "--describer names the model whose descriptions" in capsys.readouterr().err
 
 
-def test_print_commands_show_the_chain_and_start_nothing(tmp_path):
+def test_print_commands_show_the_chain_and_start_nothing(tmp_path, monkeypatch, capsys):
     out = tmp_path / "out"
-    shown = abductive_eval(["--model", "random_baseline", "--tasks", "mucr_exp", "--print-commands"], out,
-                           env={"ABDUCTIVE_CACHE": str(tmp_path / "cache")})  # fmt: skip
-    assert shown.returncode == 0, shown.stderr[-3000:]
-    lines = shown.stdout.strip().splitlines()
+    for name, value in {**OFFLINE, "ABDUCTIVE_DATA": "sample", "ABDUCTIVE_CACHE": str(tmp_path / "cache")}.items():
+        monkeypatch.setenv(name, value)
+    command = ["--model", "random_baseline", "--tasks", "mucr_exp", "--print-commands", "--output_path", str(out)]
+    assert cli_main(command) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
     assert lines[0] == "[chain] stage 1 (random_baseline): mucr_c2e, mucr_cue"
     assert " -m abductive_tasks.cli --model random_baseline --tasks mucr_c2e,mucr_cue --output_path " in lines[1]
     assert "ABDUCTIVE_STAGE_INPUTS='{}'" in lines[1] and '"model": "random_baseline"' in lines[1]
