@@ -38,8 +38,12 @@ import abc
 import argparse
 import ast
 import functools
+import importlib
+import importlib.util
 import inspect
 import re
+import sys
+import types
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
@@ -73,6 +77,34 @@ def install() -> None:
     _route_stderr()
     _stop_retrying_data_errors()
     _compact_tables()
+
+
+# lmms-eval 0.7.3 imports Hugging Face `evaluate` at start-up (lmms_eval/api/registry.py) for one call,
+# `evaluate.load`, which only a task metric missing from lmms-eval's registry reaches (none of ours). Importing it
+# pulls in transformers' pipelines and torchvision: about 6 of the 14 s of CPU that importing lmms-eval's CLI
+# takes (utils/bench_startup.py). The evaluation entry point imports these on first use instead.
+DEFERRED_IMPORTS = ("evaluate",)
+
+
+class _DeferredModule(types.ModuleType):
+    """Stands in ``sys.modules`` for a module until one of its attributes is used, then imports it for real."""
+
+    def __getattr__(self, name: str) -> Any:
+        if sys.modules.get(self.__name__) is self:
+            del sys.modules[self.__name__]
+        return getattr(importlib.import_module(self.__name__), name)
+
+
+def defer_unused_imports() -> None:
+    """Make each of :data:`DEFERRED_IMPORTS` not imported yet import on first use (its spec, file and name answer
+    without importing it)."""
+    for name in DEFERRED_IMPORTS:
+        spec = None if name in sys.modules else importlib.util.find_spec(name)
+        if spec is None:
+            continue
+        module = _DeferredModule(name)
+        module.__spec__, module.__loader__, module.__file__ = spec, spec.loader, spec.origin
+        sys.modules[name] = module
 
 
 SHOW_POINTER = (

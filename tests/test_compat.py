@@ -94,6 +94,32 @@ def test_an_index_of_ours_alone_resolves_each_of_our_names_as_the_whole_index_do
     assert {name: everything[name]["yaml_path"] for name in ours} == paths
 
 
+def test_a_deferred_import_runs_at_the_first_use_of_an_attribute(tmp_path, monkeypatch):
+    """What abductive-eval does to lmms-eval's unused `evaluate` import, on a package of the test's own: importing it
+    and asking its spec do not run it; the first attribute used does, and the real module takes its place."""
+    package = tmp_path / "slow_to_import"
+    package.mkdir()
+    (package / "__init__.py").write_text("import sys\nsys.slow_to_import_runs += 1\nanswer = 42\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(sys, "slow_to_import_runs", 0, raising=False)
+    monkeypatch.setattr(compat, "DEFERRED_IMPORTS", ("slow_to_import", "not_installed_anywhere"))
+    monkeypatch.delitem(sys.modules, "slow_to_import", raising=False)
+    compat.defer_unused_imports()
+    import importlib.util
+
+    import slow_to_import
+
+    assert "not_installed_anywhere" not in sys.modules
+    assert importlib.util.find_spec("slow_to_import").origin == str(package / "__init__.py") == slow_to_import.__file__
+    assert sys.slow_to_import_runs == 0
+    assert slow_to_import.answer == 42 and sys.slow_to_import_runs == 1
+    assert type(sys.modules["slow_to_import"]) is type(sys) and sys.modules["slow_to_import"].answer == 42
+    assert slow_to_import.answer == 42 and sys.slow_to_import_runs == 1  # the stand-in forwards; nothing runs twice
+    compat.defer_unused_imports()  # already imported: left as it is
+    assert type(sys.modules["slow_to_import"]) is type(sys)
+    del sys.modules["slow_to_import"]
+
+
 @pytest.mark.e2e
 def test_bad_data_fails_once_with_the_data_error(tmp_path):
     (tmp_path / "bad" / "nleye").mkdir(parents=True)

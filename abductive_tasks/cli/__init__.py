@@ -276,6 +276,9 @@ def run_eval(argv: list[str]) -> int:
     return 0 on success, 1 on any failure, 2 for a command-line mistake found before the run. A task reading another
     task's run (MuCR's Exp on the model's picks, CCoT, NL-Eye image-to-text) has those stages run first, each as a
     child ``abductive-eval`` (:mod:`abductive_tasks.runs.chain`); ``--print-commands`` shows them, starting nothing."""
+    from abductive_tasks import compat
+
+    compat.defer_unused_imports()  # before lmms-eval is imported: what it imports and never uses waits for a use
     with environment_restored({}, also=STAGE_VARIABLES):  # set for this run only (in-process callers)
         return _run_eval(argv)
 
