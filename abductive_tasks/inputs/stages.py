@@ -22,7 +22,7 @@ and where a stage is read from another model on purpose, that model).
 **Named outputs** (:class:`NamedStore`): what the variables of plain lmms-eval name (``ABDUCTIVE_MUCR_SCENE_GRAPHS``,
 ``ABDUCTIVE_NLEYE_DESCRIBER``): per-item entries the writing stage stores while it runs,
 ``<ABDUCTIVE_CACHE>/stages/named/<kind>/<name>/<key>.json``, each with its document digest and, when ``abductive-eval``
-ran it, its run's binding.
+ran it, its run's binding; sealed as stage outputs are, so an entry edited or written by hand is not read.
 
 **Reading** (:func:`checked`): an output is refused in one line when it comes from another model (unless the reading
 run names that model as the stage's source), from a ``--limit`` run that the reading run is not, or from other data (an
@@ -47,7 +47,7 @@ from loguru import logger
 
 from abductive_tasks import settings
 from abductive_tasks.inputs.data import DataError, documents, json_lines
-from abductive_tasks.inputs.files import redacted, seal, unseal, write_atomic
+from abductive_tasks.inputs.files import cache_key, redacted, seal, unseal, write_atomic
 
 if TYPE_CHECKING:
     import datasets
@@ -282,6 +282,7 @@ class NamedStore:
 
     def __init__(self, kind: str, variable: str) -> None:
         self.kind, self.variable = kind, variable
+        self._warned: set[str] = set()  # names whose unread entries were warned of (a folder holds hundreds)
 
     def folder(self, name: str, root: Path | None = None) -> Path:
         """The folder of the outputs stored under ``name`` (made safe for a folder name; two names never share one)."""
@@ -298,31 +299,47 @@ class NamedStore:
         binding = {key_: run[key_] for key_ in ("model", "backend", "model_args", "key", "limit") if key_ in run}
         record = {"kind": self.kind, "name": name, "key": key, "doc": doc, "value": value, "status": status}
         text = json.dumps(record | {"binding": binding if run else {}}, ensure_ascii=False, indent=1)
-        write_atomic(target, redacted(text))  # no secret a reply or the model's arguments echo, in clear
+        sealed = seal(redacted(text).encode(), self._context(name, key))  # no secret a reply or arguments echo
+        if sealed is None:
+            raise StageError(f"cannot keep a sealing key under {settings.cache_root()}; set ABDUCTIVE_CACHE")
+        write_atomic(target, sealed)
         return target
 
+    def _context(self, name: str, key: str) -> str:
+        return f"abductive-stage-named {self.kind} {name} {key}"
+
     def lookup(self, name: str, key: str) -> tuple[Item, dict] | None:
-        """The output stored under ``name`` for ``key`` and its binding; None when there is none or the file is not one
-        this store wrote for that name and key (said in a warning)."""
+        """The output stored under ``name`` for ``key`` and its binding; None when there is none, or the file is not
+        one this store wrote for that name and key (its seal does not check; said once per name, :meth:`_not_read`)."""
         path = self.folder(name) / f"{key}.json"
         try:
-            record = json.loads(path.read_text(encoding="utf-8"))
+            blob = path.read_bytes()
         except FileNotFoundError:
             return None
-        except (OSError, ValueError) as error:
-            logger.warning(f"{self.variable}={name}: unreadable file {path} ({error}); counted as missing")
+        except OSError as error:
+            self._not_read(name, f"{path} is unreadable ({error})")
             return None
-        valid = isinstance(record, dict) and (record.get("kind"), record.get("name"), record.get("key")) == (
-            self.kind,
-            name,
-            key,
-        )
-        value = record.get("value") if valid else None
-        if not (isinstance(value, str) and value.strip() and isinstance(record.get("doc"), str)):
-            logger.warning(f"{self.variable}={name}: {path} holds no {self.kind} stored under that name; missing")
+        payload = unseal(blob, self._context(name, key))
+        if payload is None:
+            why = "edited, written by hand, moved, or stored before such entries were sealed on 2026-11-29"
+            if cache_key() is None:
+                why = f"no sealing key can be kept under {settings.cache_root()}; set ABDUCTIVE_CACHE"
+            self._not_read(name, f"{path} is not read: its seal does not check ({why})")
             return None
-        binding = record.get("binding") if isinstance(record.get("binding"), dict) else {}
-        return Item(record["doc"], value, str(record.get("status", ""))), binding
+        record = json.loads(payload)  # sealed by save for this kind, name and key: the JSON it wrote
+        if not str(record["value"]).strip():
+            return None  # stored without a value (an unreadable reply): missing
+        binding = record["binding"] if isinstance(record.get("binding"), dict) else {}
+        return Item(record["doc"], record["value"], str(record.get("status", ""))), binding
+
+    def _not_read(self, name: str, why: str) -> None:
+        """Warn of an entry not read, once per name (the others go to the debug log): each counts as missing."""
+        message = f"{self.variable}={name}: {why}; counted as missing"
+        if name in self._warned:
+            logger.debug(message)
+            return
+        self._warned.add(name)
+        logger.warning(f"{message}, as is every entry like it (run the task storing these {self.kind} again)")
 
     def output(self, name: str, task: str, keys: Mapping[str, str]) -> StageOutput:
         """The outputs stored under ``name`` for the items ``keys`` gives (item id -> key), as one stage output; one

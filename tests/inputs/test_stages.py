@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from abductive_tasks.inputs import stages
+from abductive_tasks.inputs import files, stages
 from abductive_tasks.inputs.stages import Item, Slot, StageError, StageOutput
 
 
@@ -108,6 +108,39 @@ def test_named_outputs_are_one_file_per_key_with_their_document_and_binding(cach
         stages.checked("mucr_c2e_ccot", output, dict(MODEL))
     assert store.fingerprint("m", cache)["files"] == 2
     assert store.folder("a/b").name.startswith("a_b-") and store.folder("a/b") != store.folder("a_b")
+
+
+def test_a_named_output_edited_or_written_by_hand_is_not_read(cache, monkeypatch):
+    """Named entries are sealed as stage outputs are: the store reads only what it wrote, for that name and key, and
+    says so once per name (a describer's folder holds hundreds of entries: one stored before sealing is each)."""
+    from loguru import logger
+
+    store = stages.NamedStore("descriptions", "ABDUCTIVE_NLEYE_DESCRIBER")
+    path = store.save("m", "key-a", "doc-a", "a red car", "parsed")
+    assert store.lookup("m", "key-a") == (Item("doc-a", "a red car", "parsed"), {})
+    messages: list[str] = []
+    sink = logger.add(lambda message: messages.append(message.record["message"]), level="WARNING")
+    try:
+        path.write_bytes(path.read_bytes().replace(b"a red car", b"a blue car"))  # the value edited by hand
+        assert store.lookup("m", "key-a") is None
+        path.write_text(json.dumps({"kind": "descriptions", "name": "m", "key": "key-a", "doc": "doc-a", "value": "x"}))
+        assert store.lookup("m", "key-a") is None  # written by hand in the layout the store writes (or by 2.1)
+        store.save("m", "key-b", "doc-b", "a cat", "parsed")
+        (store.folder("m") / "key-b.json").rename(store.folder("m") / "key-c.json")  # another key's entry
+        assert store.lookup("m", "key-c") is None
+        assert store.output("m", "nleye_describe", {"a": "key-a", "c": "key-c"}).items == {}
+        other = store.save("n", "key-a", "doc-a", "a dog", "parsed")
+        for module in (files, stages):  # a cache folder that cannot keep a key
+            monkeypatch.setattr(module, "cache_key", lambda root=None: None)
+        assert store.lookup("n", "key-a") is None and other.is_file()
+    finally:
+        logger.remove(sink)
+    (edited, no_key) = messages  # one warning per name, naming the first entry not read and what to do
+    assert edited.startswith(f"ABDUCTIVE_NLEYE_DESCRIBER=m: {path} is not read: its seal does not check (edited")
+    assert edited.endswith(
+        "counted as missing, as is every entry like it (run the task storing these descriptions again)"
+    )
+    assert f"no sealing key can be kept under {cache}; set ABDUCTIVE_CACHE" in no_key
 
 
 def test_what_each_chained_task_reads_is_declared_in_its_yaml():

@@ -297,7 +297,9 @@ def test_a_secret_under_a_second_name_and_in_the_reply_is_in_no_file_of_the_batc
     cache = tmp_path / "cache"
     spec = {
         "output_dir": "results",
-        "tasks": ["nleye_triplet", "nleye_describe"],  # the describer's replies are stored in ABDUCTIVE_CACHE
+        # the describer's replies are stored in ABDUCTIVE_CACHE; mucr_exp's stage (the picks of mucr_c2e and mucr_cue)
+        # is sealed there from the samples
+        "tasks": ["nleye_triplet", "nleye_describe", "mucr_exp"],
         "limit": 2,
         "env": {
             "ABDUCTIVE_DATA": "sample",
@@ -327,6 +329,8 @@ def test_a_secret_under_a_second_name_and_in_the_reply_is_in_no_file_of_the_batc
     assert list(results.rglob("spec_identity.json")) and list(results.rglob("run_identity.json"))
     (description, *_) = descriptions.describer_folder("echo", cache).glob("*.json")  # the stage store's named folder
     assert "[REDACTED]" in description.read_text()
+    outputs = list((cache / "stages" / "outputs").glob("*.json"))
+    assert len(outputs) == 2 and all("token=<secret " in output.read_text() for output in outputs)  # the binding
     for secret in (ECHOED, SHORT_ENV_SECRET):
         found = subprocess.run(["grep", "-rl", secret, str(results), str(cache)], capture_output=True, text=True)
         assert found.stdout == "", f"{secret} is written in clear"
