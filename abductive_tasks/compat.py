@@ -476,7 +476,7 @@ def _no_traceback_for(lmms_main: Any, quiet: tuple[type[BaseException], ...]) ->
 
 
 @contextmanager
-def _indexing_builtin(index: bool) -> Iterator[None]:
+def indexing_builtin(index: bool) -> Iterator[None]:
     """TaskManagers built in the block index lmms-eval's built-in tasks only when ``index`` is true."""
     global _index_builtin
     saved, _index_builtin = _index_builtin, index
@@ -583,7 +583,7 @@ def evaluate_cli(
             _annotated_results(annotate) if annotate else nullcontext(),
             _colour_only_on_a_terminal(lmms_main.eval_logger),
             _no_traceback_for(lmms_main, quiet),
-            _indexing_builtin(index_builtin),
+            indexing_builtin(index_builtin),
         ):
             lmms_main.cli_evaluate()
     except SystemExit as exit_:

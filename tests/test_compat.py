@@ -86,7 +86,7 @@ def test_an_index_of_ours_alone_resolves_each_of_our_names_as_the_whole_index_do
     from abductive_tasks.runs import catalog
 
     compat.install()
-    with compat._indexing_builtin(False):
+    with compat.indexing_builtin(False):
         ours = TaskManager().task_index
     everything = TaskManager().task_index
     assert set(ours) == catalog.names() and len(everything) > 10 * len(ours)

@@ -30,7 +30,7 @@ INDEX = (
     "from abductive_tasks import compat\n"
     "compat.install()\n"
     "from lmms_eval.tasks import TaskManager\n"
-    "with compat._indexing_builtin({builtin}):\n"
+    "with compat.indexing_builtin({builtin}):\n"
     "    start = time.perf_counter(); index = TaskManager().task_index\n"
     "print(json.dumps({{'seconds': time.perf_counter() - start, 'tasks': len(index)}}))\n"
 )

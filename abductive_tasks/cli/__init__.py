@@ -148,8 +148,7 @@ def check_data(tasks: str, readers: bool | None = None) -> None:
     from abductive_tasks.runs.suite import Suite
 
     suite = Suite()
-    ours = [name for name in tasks.split(",") if name in catalog.names()]
-    for task in suite.expand(ours):
+    for task in our_tasks(tasks):
         if readers is not None and bool(declared_reads(task)) != readers:
             continue
         module, _, name = str(catalog.config(suite.yaml_path(task))["process_docs"]).rpartition(".")
@@ -201,13 +200,13 @@ def plan_chain(argv: list[str], args: argparse.Namespace, options: dict) -> Comm
     under a variable's name is bound to this run)."""
     from abductive_tasks import compat, settings
     from abductive_tasks.inputs.stages import RUN_VARIABLE
-    from abductive_tasks.runs import catalog, chain
+    from abductive_tasks.runs import chain
     from abductive_tasks.runs.suite import Suite
 
     if settings.this_run():  # a stage or level of a chain a batch or an abductive-eval runs: it says what the run is
         return None
     suite = Suite()
-    requested = suite.expand([name for name in args.tasks.split(",") if name in catalog.names()])
+    requested = our_tasks(args.tasks)
     describer = options.get("--describer")
     chained = chain.command_chain(
         args.model,
