@@ -111,7 +111,8 @@ def _run_locked(spec: BatchSpec, only: list[str] | None, suite: Suite, stack: co
         if error or not_done:
             failed.append(name)
             error = error or "not done: " + ", ".join(f"{task} ({tasks_status[task]})" for task in not_done)
-            say(f"{prefix}: FAILED after {elapsed:.0f} s: {error}\n{log_tail(model_plan.output / 'eval.log')}")
+            tail = log_tail(model_plan.output / "eval.log")  # none when the model failed before its evaluation
+            say(f"{prefix}: FAILED after {elapsed:.0f} s: {error}" + (f"\n{tail}" if tail else ""))
             status[name] = {"state": "failed", "error": error, "tasks": tasks_status}
         else:
             say(f"{prefix}: done in {elapsed:.0f} s ({len(pending)} tasks run)")
