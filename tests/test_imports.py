@@ -43,6 +43,7 @@ DYNAMIC_TARGETS: dict[tuple[str, str], tuple[tuple[str, ...], str]] = {
         "a single-module benchmark, for its HUB_REPO",
     ),
     ("abductive_tasks.runs.identity", "name"): (BENCHMARKS, "one of the two benchmark module names above"),
+    ("abductive_tasks.compat", "self.__name__"): (("compat",), "a name of compat.DEFERRED_IMPORTS: not ours"),
 }
 
 

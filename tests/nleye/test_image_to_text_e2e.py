@@ -5,7 +5,6 @@ the predictor: it fails on prompts without an image (IndexError in 0.7.3), as fo
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -51,7 +50,7 @@ def test_describer_and_predictor_chosen_independently(tmp_path, monkeypatch):
         for sample in read_samples(described, "nleye_describe")
     }
     folder = descriptions.describer_folder("tiny-llava")
-    stored = {path.stem: json.loads(path.read_text())["value"] for path in folder.glob("*.json")}
+    stored = {path.stem: descriptions.STORE.lookup("tiny-llava", path.stem)[0].value for path in folder.glob("*.json")}
     assert stored == {digest: reply.strip() for digest, reply in replies.items() if reply.strip()}
 
     # Predict stage, another model: gold descriptions and the tiny LLaVA's in one run.

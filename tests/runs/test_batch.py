@@ -117,9 +117,10 @@ def test_batch_interrupt_resume_failure_and_leaderboard(tmp_path, capsys):
     output = capsys.readouterr().out
     assert f"[1/4] dummy: all {len(tasks)} tasks done earlier; skipped" in output
     assert "[3/4] broken: FAILED" in output and "server exited with status 3 before becoming healthy" in output
-    # the server's cause under the failure line, then the next model: no empty evaluation log in between
-    failure = r"^\[batch\] \[3/4\] broken: FAILED after \d+ s: .*server\.log:\n[^\n\[]+\n\[batch\] "
-    assert re.search(failure, output, re.M)
+    # the server log's tail under the failure line, then the next model: no empty evaluation log in between
+    failure = output.split("[3/4] broken: FAILED", 1)[1].split("\n[batch] ", 1)[0]
+    assert "server.log:\n$ " in failure and "\n\n" not in failure
+    assert failure.endswith("\nfake vllm: failing at startup")
     assert "[4/4] tiny-llava: done" in output
     # Progress off a terminal: plain quarter lines read from the evaluation's own output, then one line per task.
     assert re.search(r"^\[batch\] tiny-llava: (\d+)/\1 documents \(100%\), [\d.]+ docs/s, ETA 0:00$", output, re.M)
