@@ -43,6 +43,7 @@ import importlib.util
 import inspect
 import re
 import sys
+import threading
 import types
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
@@ -86,13 +87,19 @@ def install() -> None:
 DEFERRED_IMPORTS = ("evaluate",)
 
 
+_DEFERRED_LOCK = threading.RLock()  # two threads using the stand-in at once import the module once
+
+
 class _DeferredModule(types.ModuleType):
-    """Stands in ``sys.modules`` for a module until one of its attributes is used, then imports it for real."""
+    """Stands in ``sys.modules`` for a module until one of its attributes is read, then imports it for real (only
+    reads: an attribute set on the stand-in stays on it)."""
 
     def __getattr__(self, name: str) -> Any:
-        if sys.modules.get(self.__name__) is self:
-            del sys.modules[self.__name__]
-        return getattr(importlib.import_module(self.__name__), name)
+        with _DEFERRED_LOCK:
+            if sys.modules.get(self.__name__) is self:
+                del sys.modules[self.__name__]
+            module = importlib.import_module(self.__name__)
+        return getattr(module, name)
 
 
 def defer_unused_imports() -> None:

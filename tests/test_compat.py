@@ -96,7 +96,7 @@ def test_an_index_of_ours_alone_resolves_each_of_our_names_as_the_whole_index_do
 
 def test_a_deferred_import_runs_at_the_first_use_of_an_attribute(tmp_path, monkeypatch):
     """What abductive-eval does to lmms-eval's unused `evaluate` import, on a package of the test's own: importing it
-    and asking its spec do not run it; the first attribute used does, and the real module takes its place."""
+    and asking its spec do not run it; the first attribute read does, and the real module takes its place."""
     assert not [name for name in compat.DEFERRED_IMPORTS if name.split(".")[0] == "abductive_tasks"]  # none of ours
     package = tmp_path / "slow_to_import"
     package.mkdir()
@@ -105,27 +105,45 @@ def test_a_deferred_import_runs_at_the_first_use_of_an_attribute(tmp_path, monke
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr(sys, "slow_to_import_runs", 0, raising=False)
     monkeypatch.setattr(compat, "DEFERRED_IMPORTS", ("slow_to_import", "not_installed_anywhere"))
-    monkeypatch.delitem(sys.modules, "slow_to_import", raising=False)
-    compat.defer_unused_imports()
-    import importlib.util
+    try:
+        compat.defer_unused_imports()
+        import importlib.util
 
-    import slow_to_import
+        import slow_to_import
 
-    assert "not_installed_anywhere" not in sys.modules
-    assert importlib.util.find_spec("slow_to_import").origin == str(package / "__init__.py") == slow_to_import.__file__
-    assert sys.slow_to_import_runs == 0
-    assert slow_to_import.answer == 42 and sys.slow_to_import_runs == 1
-    assert type(sys.modules["slow_to_import"]) is type(sys) and sys.modules["slow_to_import"].answer == 42
-    assert slow_to_import.answer == 42 and sys.slow_to_import_runs == 1  # the stand-in forwards; nothing runs twice
-    compat.defer_unused_imports()  # already imported: left as it is
-    assert type(sys.modules["slow_to_import"]) is type(sys)
-    del sys.modules["slow_to_import"]
-    compat.defer_unused_imports()
-    import slow_to_import.part  # a submodule first: the package is imported for real, once
+        assert "not_installed_anywhere" not in sys.modules
+        assert importlib.util.find_spec("slow_to_import").origin == str(package / "__init__.py")
+        assert slow_to_import.__file__ == str(package / "__init__.py") and sys.slow_to_import_runs == 0
+        assert slow_to_import.answer == 42 and sys.slow_to_import_runs == 1
+        assert type(sys.modules["slow_to_import"]) is type(sys) and sys.modules["slow_to_import"].answer == 42
+        assert slow_to_import.answer == 42 and sys.slow_to_import_runs == 1  # the stand-in forwards; runs once
+        compat.defer_unused_imports()  # already imported: left as it is
+        assert type(sys.modules["slow_to_import"]) is type(sys)
+        del sys.modules["slow_to_import"]
+        compat.defer_unused_imports()
+        import slow_to_import.part  # a submodule first: the package is imported for real, once
 
-    assert slow_to_import.part.twice == 84 and sys.slow_to_import_runs == 2
-    assert type(sys.modules["slow_to_import"]) is type(sys)
-    del sys.modules["slow_to_import"], sys.modules["slow_to_import.part"]
+        assert slow_to_import.part.twice == 84 and sys.slow_to_import_runs == 2
+        assert type(sys.modules["slow_to_import"]) is type(sys)
+    finally:
+        for name in ("slow_to_import", "slow_to_import.part"):
+            sys.modules.pop(name, None)
+
+
+@pytest.mark.e2e
+def test_an_evaluation_never_imports_the_deferred_modules(tmp_path):
+    """abductive-eval's run, in a fresh process: lmms-eval's `evaluate` stays a stand-in to the end, so transformers'
+    pipelines (and torchvision through them) are never imported for a model that needs neither."""
+    script = (
+        "import sys\nfrom abductive_tasks.cli import main\ncode = main(sys.argv[1:])\n"
+        "print(code, type(sys.modules['evaluate']).__name__, 'transformers.pipelines' in sys.modules)\n"
+    )
+    arguments = ["--model", "dumb_pixel", "--tasks", "nleye_pairs", "--limit", "2", "--output_path", str(tmp_path)]
+    environment = {**os.environ, **OFFLINE, "ABDUCTIVE_DATA": "sample"}
+    done = subprocess.run(
+        [sys.executable, "-c", script, *arguments], capture_output=True, text=True, env=environment, timeout=600
+    )
+    assert done.stdout.splitlines()[-1] == "0 _DeferredModule False", done.stdout[-2000:] + done.stderr[-2000:]
 
 
 @pytest.mark.e2e
