@@ -226,12 +226,23 @@ def _context(digest: str) -> str:
     return f"abductive-stage-output {digest}"
 
 
+def _no_key(root: Path | None = None) -> str:
+    """Why nothing can be sealed or unsealed under the cache at ``root``."""
+    return f"no sealing key can be kept under {root or settings.cache_root()}; set ABDUCTIVE_CACHE"
+
+
+def _sealed(payload: bytes, context: str, root: Path | None = None) -> bytes:
+    """``payload`` sealed under the cache's key; a :class:`StageError` when no key can be kept there."""
+    sealed = seal(payload, context, root)
+    if sealed is None:
+        raise StageError(f"cannot store a stage output: {_no_key(root)}")
+    return sealed
+
+
 def save(output: StageOutput, root: Path | None = None) -> str:
     """Store ``output`` sealed, named by its content digest (atomically); its digest."""
     payload, digest = output.payload(), output.digest
-    sealed = seal(payload, _context(digest), root)
-    if sealed is None:
-        raise StageError(f"cannot keep a sealing key under {root or settings.cache_root()}; set ABDUCTIVE_CACHE")
+    sealed = _sealed(payload, _context(digest), root)
     path = store_root(root) / "outputs" / f"{digest}.json"
     if not path.is_file() or path.read_bytes() != sealed:
         write_atomic(path, sealed)
@@ -299,9 +310,7 @@ class NamedStore:
         binding = {key_: run[key_] for key_ in ("model", "backend", "model_args", "key", "limit") if key_ in run}
         record = {"kind": self.kind, "name": name, "key": key, "doc": doc, "value": value, "status": status}
         text = json.dumps(record | {"binding": binding if run else {}}, ensure_ascii=False, indent=1)
-        sealed = seal(redacted(text).encode(), self._context(name, key))  # no secret a reply or arguments echo
-        if sealed is None:
-            raise StageError(f"cannot keep a sealing key under {settings.cache_root()}; set ABDUCTIVE_CACHE")
+        sealed = _sealed(redacted(text).encode(), self._context(name, key))  # no secret a reply or arguments echo
         write_atomic(target, sealed)
         return target
 
@@ -323,7 +332,7 @@ class NamedStore:
         if payload is None:
             why = "edited, written by hand, moved, or stored before such entries were sealed on 2026-11-29"
             if cache_key() is None:
-                why = f"no sealing key can be kept under {settings.cache_root()}; set ABDUCTIVE_CACHE"
+                why = _no_key()
             self._not_read(name, f"{path} is not read: its seal does not check ({why})")
             return None
         record = json.loads(payload)  # sealed by save for this kind, name and key: the JSON it wrote

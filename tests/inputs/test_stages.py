@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -141,6 +142,17 @@ def test_a_named_output_edited_or_written_by_hand_is_not_read(cache, monkeypatch
         "counted as missing, as is every entry like it (run the task storing these descriptions again)"
     )
     assert f"no sealing key can be kept under {cache}; set ABDUCTIVE_CACHE" in no_key
+
+
+def test_a_cache_that_cannot_keep_a_key_stores_nothing_and_says_what_to_set(cache, monkeypatch):
+    monkeypatch.setattr(files, "cache_key", lambda root=None: None)
+    store = stages.NamedStore("descriptions", "ABDUCTIVE_NLEYE_DESCRIBER")
+    expected = f"cannot store a stage output: no sealing key can be kept under {cache}; set ABDUCTIVE_CACHE"
+    with pytest.raises(StageError, match=f"^{re.escape(expected)}$"):
+        store.save("m", "key-a", "doc-a", "a red car", "parsed")
+    with pytest.raises(StageError, match=f"^{re.escape(expected)}$"):
+        stages.save(StageOutput("picks", "mucr_c2e", {}, {"a": Item("doc-a", "1", "parsed")}), cache)
+    assert not (cache / "stages").exists()
 
 
 def test_what_each_chained_task_reads_is_declared_in_its_yaml():

@@ -254,6 +254,17 @@ def test_server_lifecycle_success_and_failure(tmp_path):
             pytest.fail("a server that died must not be entered")
 
 
+def test_a_server_that_dies_without_a_word_is_reported_with_the_command_it_ran(tmp_path):
+    """The log starts with the command line, so the failure's log block is never empty."""
+    silent = [sys.executable, "-c", "import sys; sys.exit(4)"]
+    with pytest.raises(ServerError) as failure:
+        with VllmServer(silent, "127.0.0.1", free_port(), tmp_path / "server.log", health_timeout=30):
+            pytest.fail("a server that died must not be entered")
+    assert str(failure.value) == (
+        f"server exited with status 4 before becoming healthy; log {tmp_path / 'server.log'}:\n$ {shlex.join(silent)}"
+    )
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
