@@ -6,6 +6,10 @@
     python utils/measure_reading.py --readings tests/scoring/corpus_readings.jsonl \
         tests/shared/*.yaml tests/shared/pending/*.yaml
 
+What a person reads is the batch's ``reads``, except where blind adjudication replaced a writer's reading
+(tests/shared/adjudication/readings.yaml: every annotator of both rounds read one same other value); the batches
+stay as written.
+
 Prints agreement with a person overall, on hard replies and on the others (realistic), silent misreads: replies the
 reader turns into a value a person does not read (a different value, or a value where a person reads none), and how
 many replies with no answer it reads as a value.
@@ -27,8 +31,9 @@ from pathlib import Path
 
 import yaml
 
-from abductive_tasks.scoring.reading import answer_kind, is_request_failure
+from abductive_tasks.scoring.reading import AnswerKind, answer_kind, is_request_failure
 
+ADJUDICATION = Path(__file__).resolve().parents[1] / "tests" / "shared" / "adjudication" / "readings.yaml"
 RECORD_HEADER = (
     "# Every reply of tests/shared/ that the reader reads otherwise than a person, by batch (person: what a person\n"
     "# reads; reader: what the reader reads). tests/scoring/test_answer_corpus.py fails on any change. Written by\n"
@@ -37,15 +42,39 @@ RECORD_HEADER = (
 )
 
 
+def answer_digest(answer: str) -> str:
+    """A reply's text, by content (so that an edited reply is noticed, not read against another's reading)."""
+    return hashlib.sha256(answer.encode("utf-8")).hexdigest()[:10]
+
+
+def adjudicated(batch: str) -> dict[tuple[str, int, str], object]:
+    """The readings blind adjudication gives a person for replies of the batch file named ``batch``, keyed by
+    (group, position, digest): a disputed reply's, where every annotator of every round read one same value other
+    than its writer's."""
+    found = {}
+    for entry in yaml.safe_load(ADJUDICATION.read_text(encoding="utf-8"))["replies"]:
+        reply, readings = entry["reply"], entry["readings"]
+        if reply["batch"] == batch and entry["disputed"] and len(set(map(repr, readings))) == 1:
+            if readings[0] != entry["writer"]:
+                found[(reply["group"], reply["index"], reply["digest"])] = readings[0]
+    return found
+
+
+def cases(path: Path) -> list[tuple[str, int, AnswerKind, str, object, bool]]:
+    """(group, position in it, answer kind, reply, what a person reads, hard) for every reply of the batch at
+    ``path``, what a person reads being the adjudicated reading where there is one."""
+    adjudication, rows = adjudicated(path.name), []
+    for group in yaml.safe_load(path.read_text(encoding="utf-8"))["groups"]:
+        kind = answer_kind(group["kind"], group["params"], group.get("prompt", ""))
+        for index, case in enumerate(group["cases"]):
+            person = adjudication.get((group["name"], index, answer_digest(case["answer"])), case["reads"])
+            rows.append((group["name"], index, kind, case["answer"], person, bool(case.get("hard"))))
+    return rows
+
+
 def measure(path: Path) -> dict:
     """Agreement, hard agreement and silent misreads of the reader on the batch at ``path``."""
-    groups = yaml.safe_load(path.read_text(encoding="utf-8"))["groups"]
-    rows = []
-    for group in groups:
-        kind = answer_kind(group["kind"], group["params"], group.get("prompt", ""))
-        for case in group["cases"]:
-            read = kind.read(case["answer"])
-            rows.append((group["name"], case["answer"], case["reads"], read, bool(case.get("hard"))))
+    rows = [(group, answer, person, kind.read(answer), hard) for group, _, kind, answer, person, hard in cases(path)]
     total = len(rows)
     hard = [row for row in rows if row[4]]
     realistic = [row for row in rows if not row[4]]
@@ -92,8 +121,7 @@ def record(target: Path, batches: list[Path]) -> None:
 def reply_id(batch: Path, group: str, index: int, answer: str) -> str:
     """A reply's key in the readings record: batch file, group, position, and a digest of its text (so that an edited
     reply is noticed, not read against another's reading)."""
-    digest = hashlib.sha256(answer.encode("utf-8")).hexdigest()[:10]
-    return f"{batch.name}/{group}/{index}/{digest}"
+    return f"{batch.name}/{group}/{index}/{answer_digest(answer)}"
 
 
 def status(answer: str, read: object) -> str:
@@ -107,17 +135,11 @@ def readings(batches: list[Path]) -> list[dict]:
     """Every reply of ``batches`` with its reading and status, in the batches' order."""
     rows = []
     for batch in batches:
-        for group in yaml.safe_load(batch.read_text(encoding="utf-8"))["groups"]:
-            kind = answer_kind(group["kind"], group["params"], group.get("prompt", ""))
-            for index, case in enumerate(group["cases"]):
-                read = kind.read(case["answer"])
-                rows.append(
-                    {
-                        "reply": reply_id(batch, group["name"], index, case["answer"]),
-                        "reading": read,
-                        "status": status(case["answer"], read),
-                    }
-                )
+        for group, index, kind, answer, _, _ in cases(batch):
+            read = kind.read(answer)
+            rows.append(
+                {"reply": reply_id(batch, group, index, answer), "reading": read, "status": status(answer, read)}
+            )
     return rows
 
 

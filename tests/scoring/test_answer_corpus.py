@@ -57,25 +57,28 @@ PINNED = {
     "blind_batch_q.yaml": (350, 0),
     "blind_batch_s.yaml": (113, 0),
     "blind_batch_t.yaml": (247, 0),
-    "blind_batch_i.yaml": (176, 2),  # pending/
-    "blind_batch_j.yaml": (181, 2),  # pending/
+    "blind_batch_i.yaml": (178, 0),  # two readings adjudicated (adjudication/readings.yaml)
+    "blind_batch_j.yaml": (183, 0),  # two readings adjudicated
     "blind_batch_o.yaml": (178, 1),  # pending/
 }
 
 
+def _measure_reading():
+    """utils/measure_reading.py: how a batch is read (adjudicated readings applied), and the record of every reply's
+    reading."""
+    spec = importlib.util.spec_from_file_location("measure_reading", SHARED.parents[1] / "utils" / "measure_reading.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+MEASURE = _measure_reading()
+
+
 def load_cases(path: Path = CORPUS) -> list[tuple[str, AnswerKind, str, object]]:
-    """(group, kind, answer, what a person reads) for every case of a corpus file."""
-    groups = yaml.safe_load(path.read_text(encoding="utf-8"))["groups"]
-    return [
-        (
-            group["name"],
-            answer_kind(group["kind"], group["params"], group.get("prompt", "")),
-            case["answer"],
-            case["reads"],
-        )
-        for group in groups
-        for case in group["cases"]
-    ]
+    """(group, kind, answer, what a person reads) for every case of a corpus file; what a person reads is the
+    adjudicated reading where blind adjudication replaced the writer's (adjudication/readings.yaml)."""
+    return [(group, kind, answer, person) for group, _, kind, answer, person, _ in MEASURE.cases(path)]
 
 
 CASES = load_cases()
@@ -176,14 +179,6 @@ def test_every_batch_reads_exactly_as_pinned(path, corpus_report):
     assert (agreed, silent) == PINNED[path.name], f"{path.name}: pinned {PINNED[path.name]} (first contact: {contact})"
 
 
-def _measure_reading():
-    """utils/measure_reading.py, which writes the record of every reply's reading."""
-    spec = importlib.util.spec_from_file_location("measure_reading", SHARED.parents[1] / "utils" / "measure_reading.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_every_reply_is_recorded_once():
     recorded = [json.loads(line)["reply"] for line in RECORDED_READINGS.read_text(encoding="utf-8").splitlines()]
     batches = {f"{path.name}/" for path in [CORPUS, *BLIND_BATCHES, *PENDING_BATCHES]}
@@ -196,7 +191,7 @@ def test_every_reply_is_recorded_once():
 )
 def test_every_reply_reads_as_recorded(path):
     """The reading and status of each reply as recorded (``corpus_readings.jsonl``): a refactoring moves none."""
-    measure = _measure_reading()
+    measure = MEASURE
     recorded = {}
     for line in RECORDED_READINGS.read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
@@ -305,3 +300,55 @@ def test_the_tasks_read_replies_with_the_kinds_the_corpus_checks():
     blind = {group: kind for group, kind, _, _ in load_cases(SHARED / "blind_batch_h.yaml")}
     assert blind["nleye_triplet_text_h"] == nleye.triplet_text_answer({"shown_descriptions": texts})
     assert blind["nleye_triplet_combined_h"] == nleye.TRIPLET_COMBINED_ANSWER
+
+
+ADJUDICATION = SHARED / "adjudication" / "readings.yaml"
+
+
+def test_each_adjudicated_reply_is_the_reply_its_annotators_read():
+    """Every reply of the adjudication is in its batch as written (group, position and text), with the writer's
+    reading the file gives; six annotators read each; the disputed ones are replies the reader reads otherwise than
+    their writers."""
+    entries = yaml.safe_load(ADJUDICATION.read_text(encoding="utf-8"))["replies"]
+    batches = {path.name: path for path in [*BLIND_BATCHES, *PENDING_BATCHES]}
+    assert len({entry["id"] for entry in entries}) == len(entries) == 25
+    assert sum(entry["disputed"] for entry in entries) == 5
+    for entry in entries:
+        reply = entry["reply"]
+        group = next(
+            g for g in yaml.safe_load(batches[reply["batch"]].read_text())["groups"] if g["name"] == reply["group"]
+        )
+        case = group["cases"][reply["index"]]
+        assert MEASURE.answer_digest(case["answer"]) == reply["digest"] and case["reads"] == entry["writer"], entry[
+            "id"
+        ]
+        kind = answer_kind(group["kind"], group["params"], group.get("prompt", ""))
+        assert len(entry["readings"]) == 6
+        if entry["disputed"]:
+            assert kind.read(case["answer"]) != entry["writer"], entry["id"]
+
+
+def test_adjudication_replaces_a_writers_reading_only_where_every_annotator_reads_one_other_value():
+    """The four decimal ratings that I's and J's writers read as no answer (their brief called the scales integer
+    ones) are read as written by all six annotators; O's contradictory reply is read 2 by four of six, so its
+    writer's no-answer stands. Controls are never replaced, even where the annotators agree against the writer."""
+    replaced = {
+        (name, group): reading
+        for name in ("blind_batch_i.yaml", "blind_batch_j.yaml", "blind_batch_o.yaml", "blind_batch_p.yaml")
+        for (group, _, _), reading in MEASURE.adjudicated(name).items()
+    }
+    assert sorted(replaced.items(), key=str) == sorted(
+        {
+            ("blind_batch_i.yaml", "nleye_pairs_i"): 6.5,
+            ("blind_batch_i.yaml", "sherlock_rating_i"): 7.5,
+            ("blind_batch_j.yaml", "nleye_pairs_j"): 7.5,
+            ("blind_batch_j.yaml", "sherlock_rating_j"): 6.5,
+        }.items(),
+        key=str,
+    )
+    entries = {entry["id"]: entry for entry in yaml.safe_load(ADJUDICATION.read_text(encoding="utf-8"))["replies"]}
+    assert entries["R02"]["readings"] == [None, None, 2, 2, 2, 2] and entries["R02"]["writer"] is None
+    assert entries["R22"]["readings"] == [0] * 6 and not entries["R22"]["disputed"]  # a control: "Score: 0"
+    controls = [entry for entry in entries.values() if not entry["disputed"]]
+    agreeing = [sum(entry["readings"][i] == entry["writer"] for entry in controls) for i in range(6)]
+    assert agreeing == [18, 18, 18, 17, 17, 17]  # round 1: R10, R22 read otherwise; round 2: R14, R18, R22
