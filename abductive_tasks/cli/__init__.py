@@ -300,12 +300,8 @@ def _run_eval(argv: list[str]) -> int:
         args = parsed_command_line(argv)
         if option_value(argv, "--config"):
             check_model_and_data(args.model, args.model_args, args.tasks, args.verbosity, readers=False)
-    except UsageError as error:
-        print(f"abductive-eval: {error}", file=sys.stderr)
-        return 2
-    except (HubUnreachable, DataProblem) as error:
-        print(f"abductive-eval: {error}", file=sys.stderr)
-        return 1
+    except (UsageError, HubUnreachable, DataProblem) as error:
+        return _refused(error)
     from abductive_tasks.inputs.stages import StageError
 
     chained = None
@@ -323,12 +319,8 @@ def _run_eval(argv: list[str]) -> int:
             return 0
         if args.tasks and args.tasks not in LIST_TASKS and (args.verbosity or "").upper() != "DEBUG":
             check_data(args.tasks, readers=True)  # what reads a stage's output: once the chain has run it
-    except UsageError as error:
-        print(f"abductive-eval: {error}", file=sys.stderr)
-        return 2
-    except (HubUnreachable, DataProblem, StageError) as error:  # StageError: a chain that cannot be run as asked
-        print(f"abductive-eval: {error}", file=sys.stderr)
-        return 1
+    except (UsageError, HubUnreachable, DataProblem, StageError) as error:  # StageError: a chain not runnable as asked
+        return _refused(error)
     if args.model and args.tasks and args.tasks not in LIST_TASKS:
         argv = with_judge_threads(argv, args.tasks)
     try:
@@ -336,6 +328,12 @@ def _run_eval(argv: list[str]) -> int:
     finally:
         if chained is not None:
             chained.finish(say)
+
+
+def _refused(error: Exception) -> int:
+    """Say why the command was refused before its evaluation; its exit status (2: a command-line mistake, else 1)."""
+    print(f"abductive-eval: {error}", file=sys.stderr)
+    return 2 if isinstance(error, UsageError) else 1
 
 
 def with_judge_threads(argv: list[str], tasks: str) -> list[str]:
