@@ -60,7 +60,7 @@ PINNED = {
     "blind_batch_i.yaml": (178, 0),  # two readings adjudicated (adjudication/readings.yaml)
     "blind_batch_j.yaml": (183, 0),  # two readings adjudicated
     "blind_batch_o.yaml": (178, 1),  # pending/
-    "blind_batch_u.yaml": (204, 2),  # pending/: round 12's first contact
+    "blind_batch_u.yaml": (213, 0),
 }
 
 
@@ -334,19 +334,16 @@ def test_adjudication_replaces_a_writers_reading_only_where_every_annotator_read
     ones) are read as written by all six annotators; O's contradictory reply is read 2 by four of six, so its
     writer's no-answer stands. Controls are never replaced, even where the annotators agree against the writer."""
     replaced = {
-        (name, group): reading
-        for name in ("blind_batch_i.yaml", "blind_batch_j.yaml", "blind_batch_o.yaml", "blind_batch_p.yaml")
-        for (group, _, _), reading in MEASURE.adjudicated(name).items()
+        (path.name, group, index): reading
+        for path in [*BLIND_BATCHES, *PENDING_BATCHES]
+        for (group, index, _), reading in MEASURE.adjudicated(path.name).items()
     }
-    assert sorted(replaced.items(), key=str) == sorted(
-        {
-            ("blind_batch_i.yaml", "nleye_pairs_i"): 6.5,
-            ("blind_batch_i.yaml", "sherlock_rating_i"): 7.5,
-            ("blind_batch_j.yaml", "nleye_pairs_j"): 7.5,
-            ("blind_batch_j.yaml", "sherlock_rating_j"): 6.5,
-        }.items(),
-        key=str,
-    )
+    assert replaced == {
+        ("blind_batch_i.yaml", "nleye_pairs_i", 7): 6.5,
+        ("blind_batch_i.yaml", "sherlock_rating_i", 6): 7.5,
+        ("blind_batch_j.yaml", "nleye_pairs_j", 10): 7.5,
+        ("blind_batch_j.yaml", "sherlock_rating_j", 8): 6.5,
+    }
     entries = {entry["id"]: entry for entry in yaml.safe_load(ADJUDICATION.read_text(encoding="utf-8"))["replies"]}
     assert entries["R02"]["readings"] == [None, None, 2, 2, 2, 2] and entries["R02"]["writer"] is None
     assert entries["R22"]["readings"] == [0] * 6 and not entries["R22"]["disputed"]  # a control: "Score: 0"

@@ -459,6 +459,41 @@ PAIRS_SCALE = {"not plausible at all": 1, "slightly plausible": 3, "very plausib
         (TWO_IMAGES, "Image 1. No wait, image 2.", 2),
         (TWO_IMAGES, "A resposta é a imagem 2.", 2),
         (FOUR_IMAGES, "Opción 2. La imagen del efecto muestra un coche.", 2),
+        (FOUR_IMAGES, "Número 2: el coche va demasiado rápido.", 2),
+        # round 12 (batch U): an opening answer cut off by the token limit, unless a self-correction or another answer
+        # follows it; a number labelling its own option's text in a sentence denying it speaks of that option; lists
+        (
+            DVE_LABEL,
+            "Weakener. The hypothesis says a man, but the update says the person is a child, which",
+            "weakener",
+        ),
+        (DVE_LABEL, "Weakener. Wait, the update says the person is a child, which", None),
+        (DVE_LABEL, "Weakener. But it could also be a strengthener, because the", None),
+        (MUCR_OPTIONS, "Option 2. Or maybe option 3, since the", None),
+        (MUCR_OPTIONS, "1. Identify the effect: the effect image shows a shattered window. Next, examine the", None),
+        (Score(), "1. The highlighted region shows a man wearing a suit and tie, which suggests that he is", None),
+        (
+            CUE_PHRASES,
+            "The answer is 3 (slippery floor). The effect image shows a fall. 1. heavy rain is not shown.",
+            3,
+        ),
+        (CUE_PHRASES, "The answer is 3.\n\n1. heavy rain is the real cue, since the street is flooded.", None),
+        (CUE_PHRASES, "1. The heavy rain is not the cue; the cue is the", None),
+        (CUE_PHRASES, "1. heavy rain - the street is flooded.", 1),
+        (MUCR_OPTIONS, "Option 1, Option 2, Option 3, Option 4", None),  # a list of three or more heads nothing
+        (MUCR_OPTIONS, "Option 1, option 3 and option 4 are unrelated.", None),
+        # ratings: a revision or a commitment ends its clause; numbers that are no ratings are not taken
+        (Score(), "I'd rate this 5... actually, given the same red collar, 7 is more appropriate.", 7.0),
+        (Score(), "Let's say 2 of the 3 clues point to rain. I'd give it a 6.", 6.0),
+        (Score(), "I'll pick 2 key clues: the umbrella and the wet ground. Both point to rain.", None),
+        (Score(), "On a 1-10 scale where 10 is closer to certainty, this is a solid 8.", None),
+        (Score(), "I'd rate this 6. Some might argue 8 is fairer, but the evidence is thin.", 6.0),
+        # the other hypothesis's words as the reason, whatever common word the answer's hyphenated word starts with
+        (
+            Choice(2, option_texts=("A man in soaking wet clothes walks in.", "A well-dressed man walks in.")),
+            "Hypothesis 2 is more plausible as well, because it rained heavily, so his clothes would be soaking wet.",
+            None,
+        ),
         (Score(), "评分：7分。", 7.0),
         (Score(), "Ich würde die Plausibilität mit 4 bewerten.", 4.0),
         (Score(), "Puntuación: 6.", 6.0),
@@ -860,7 +895,9 @@ def test_the_reading_policy_of_round_10(kind, answer, expected):
         (CUE_PHRASES, "The effect image shows a woman who slipped because of the slippery floor.", 3),
         (CUE_PHRASES, "3. The cause image shows a birthday party where juice spilled on the tiles.", 3),
         (Choice(4, letters=True), "A", 1),
-        (MUCR_OPTIONS, "Option 2. The cause image shows a", None),
+        # the answer a reply opens with, as the prompt asks ("Answer with the option number first, then explain"),
+        # stands when the token limit cuts the explanation (round 12; no answer before: batch U's writer reads it)
+        (MUCR_OPTIONS, "Option 2. The cause image shows a", 2),
         (TWO_IMAGES, "It's hard to say which is more plausible at first, but I'd go with image 2.", 2),
         (Score(), "I'd give it a 6-7.", None),  # a range names no rating
     ],

@@ -46,6 +46,9 @@ UNFINISHED = re.compile(
     re.IGNORECASE,
 )
 _PLACEHOLDER = re.compile(ANY_MENTION)  # a mention left in the text
+# A reply opening with a named answer as a sentence of its own ("Weakener. The ...", "Option 2. The ..."; not a bare
+# number, which may number a first step: "1. Identify the effect: ...")
+_OPENING_SENTENCE = re.compile(r"\s*«(?P<answer>[\U000f0000-\U000ffffd])»\s*[.!](?=\s)")
 _NAMED_PLACEHOLDER = re.compile(NAMED_MENTION)
 # A mention explained by another: "the third image (right)", "Hypothesis 1 (right image)", "3 - heavy rain".
 _COLLAPSE = re.compile(
@@ -96,9 +99,16 @@ def decide(
         return None
     alone = [pick for pick in alone if valid(mentions[pick[2]].value)]
     # the answers standing alone after a self-correction stand for the reply's; none on the unfinished last line of a
-    # reply cut off mid-sentence (the heading of a description it never finished: "Middle (hypothesis 1): Children")
+    # reply cut off mid-sentence (the heading of a description it never finished: "Middle (hypothesis 1): Children"),
+    # but the answer the reply opens with as a sentence of its own, where nothing after it corrects it or names another
+    # answer ("Weakener. The hypothesis says a man, but the update says the person is a child, which": cut off by the
+    # token limit; not "Weakener. But it could also be a strengthener, because the")
     if cut_off:
-        alone = [pick for pick in alone if pick[1] < text.rfind("\n")]
+        opening = _OPENING_SENTENCE.match(text)
+        stands = opening is not None and not corrections and _names_only(text, opening, mentions, valid)
+        alone = [
+            pick for pick in alone if pick[1] < text.rfind("\n") or (stands and pick[1] == opening.start("answer"))
+        ]
     alone = [pick for pick in alone if pick[1] >= corrected] or alone
     if len({mentions[index].value for _, _, index in alone} | headings) == 1:
         picks += alone
@@ -179,7 +189,7 @@ def _standing_alone(text: str, mentions: list[Mention]) -> tuple[list[Pick], set
         for match in rule.pattern.finditer(text)
     ]
     headings = {mentions[mention_index(match["pick"])].value for match in HEADINGS.pattern.finditer(text)}
-    return _without_list_numbers(text, mentions, alone), headings
+    return _without_labels(text, mentions, _without_list_numbers(text, mentions, alone)), headings
 
 
 def _invents_an_option(
@@ -296,6 +306,37 @@ def _without_list_numbers(
     if len(numbers) < 2 or numbers != list(range(1, len(numbers) + 1)):
         return alone
     return [pick for pick in alone if pick[1] not in indexes]  # a pick's position is its mention's index character
+
+
+def _names_only(text: str, opening: re.Match, mentions: list[Mention], valid: Callable[[object], bool]) -> bool:
+    """Whether the reply names no valid answer after its opening one but that one."""
+    value = mentions[mention_index(opening["answer"])].value
+    after = (mentions[mention_index(found)].value for found in _PLACEHOLDER.findall(text, opening.end()))
+    return all(other == value or not valid(other) for other in after)
+
+
+# A number standing before its own option's text in a sentence that denies it, as an item of the options is
+# labelled: "4. police officer would be the agent, not the cue" (after "The answer is 2 (speeding)") speaks of option
+# 4, it does not answer with it ("4. police officer is the real cue" still does)
+_LABELLED = re.compile(
+    r"‹(?P<number>[\U000f0000-\U000ffffd])›\.[ \t]+(?:the[ \t]+)?«(?P<text>[\U000f0000-\U000ffffd])»"
+    r"(?=[^.!?\n]*(?:\bnot\b|n't\b|\brather\s+than\b|\binstead\s+of\b))",
+    re.IGNORECASE,
+)
+
+
+def _without_labels(
+    text: str, mentions: list[Mention], alone: list[tuple[bool, int, int]]
+) -> list[tuple[bool, int, int]]:
+    """The answers standing alone, less the numbers that label their own option's text (:data:`_LABELLED`; a text
+    as the prompt words it, not a panel's name: "1. The middle image shows ..." answers)."""
+    labels = {
+        match.start("number")
+        for match in _LABELLED.finditer(text)
+        if mentions[mention_index(match["text"])].text
+        and mentions[mention_index(match["number"])].value == mentions[mention_index(match["text"])].value
+    }
+    return [pick for pick in alone if pick[1] not in labels]
 
 
 # The last words of a reply: an answer's name alone after a sentence, on the same line, with no full stop

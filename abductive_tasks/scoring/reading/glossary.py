@@ -24,6 +24,7 @@ GLOSSARY = {  # English: the words it translates, separated by |
     "the": "la|el|le",
     "center": "central|centrale|zentrale|中央",
     "option": "选项|選項|選択肢|オプション|선택지|옵션|opción|opcion|opção|opcao|opzione|вариант|варианте|الخيار|विकल्प",
+    "number": "número|numero|numéro|nummer",  # "Número 2: exceso de velocidad"
     "image": (
         "图片|图像|圖片|图|圖|画像|이미지|사진|그림|imagen|imagem|immagine|bild|abbildung|изображение|изображении|картинка|"
         "الصورة|छवि"

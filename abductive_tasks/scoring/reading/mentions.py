@@ -95,7 +95,11 @@ def mark(text: str, rules: Sequence[MentionRule]) -> tuple[str, list[Mention]]:
 
 
 REF = r"\(?\s*[«‹](?P<{name}>[\U000f0000-\U000ffffd])[»›]\s*\)?"  # a named or bare mention, perhaps in parentheses
-LIST_HEAD = r"(?!\s*,?\s*(?:and|or|&|/)\s*\(?\s*[«‹][\U000f0000-\U000ffffd][»›])"  # "1 and 3 are equally valid"
+# "1 and 3 are equally valid", "Option 1, Option 2, Option 3, Option 4", "Option 1, option 3 and option 4 are unrelated"
+LIST_HEAD = (
+    r"(?!\s*,?\s*(?:and|or|&|/)\s*\(?\s*[«‹][\U000f0000-\U000ffffd][»›]"
+    r"|\s*,\s*[«‹][\U000f0000-\U000ffffd][»›]\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or)\s+)[«‹][\U000f0000-\U000ffffd][»›])"
+)
 NAMED_REF = r"«(?P<{name}>[\U000f0000-\U000ffffd])»"
 
 

@@ -250,7 +250,7 @@ STATEMENTS = (
 # Words that start a self-correction ("Wait,", "Actually,", "On second thought").
 _CORRECTION_WORDS = (
     r"wait|actually|on\s+(?:second\s+thought|reflection|closer\s+(?:inspection|look))|correction|re-?reading"
-    r"|looking\s+closer|on\s+(?:a\s+)?second\s+look|at\s+second\s+glance|(?:i'll|i\s+will|let\s+me)\s+settle(?=\s+on)"
+    r"|looking\s+(?:closer|more\s+(?:carefully|closely))|on\s+(?:a\s+)?second\s+look|at\s+second\s+glance|(?:i'll|i\s+will|let\s+me)\s+settle(?=\s+on)"
     r"|looking\s+again|scratch\s+that|let\s+me\s+reconsider|i\s+was\s+wrong|(?:sorry\s*,?\s+)?i\s+meant?|sorry"
     r"|(?:i'll|i\s+will|let\s+me|i\s+need\s+to)\s+(?:revise|correct)(?:\s+(?:that|this|it|myself|my\s+answer))?"
     r"|thinking\s+(?:about\s+it\s+)?(?:more|again|further)|on\s+further\s+(?:thought|reflection)"
@@ -305,8 +305,10 @@ VERDICTS = (
     ),
     verdict(
         r"{reject}(?:\s*[|:→-]\s*(?:no|false|incorrect|low|lower)(?=\s*(?:[|.,;!]|\s-\s|$))"
+        r"|\s*\(\s*(?:no|false|incorrect|wrong)\s*\)"
         r"|(?:[ \t]*[|:→-])?[ \t]*(?<!\n)[✗✘❌☒])",
         Example("nleye", "| 1 | No |", 2),
+        Example("mucr", "Option 1 (no), Option 2 (no), Option 3 (yes - the bathtub), Option 4 (no). Answer: 3", 3),
         Example("mucr", "| 2 | No – a waiting room |\n| 3 | Yes – the candy explains the toothache |", 3),
     ),
     # a list item marked as the choice: "2. speeding ← this one"
@@ -409,8 +411,9 @@ ALONE = (
     ),
     # "Strengthener?" asks, it does not answer
     verdict(
-        r"(?:(?<=[.!?;])|^)\s*{pick}\s*(?=[.!;]|$)",
+        r"(?:(?<=[.!?;])|^)\s*(?:the\s+)?{pick}\s*(?=[.!;]|$)",
         Example("label", "Does it strengthen the hypothesis? Weakener.", "weakener"),
+        Example("cue", "The heavy rain. In the second image, the street is flooded.", 3),
     ),
 )
 
@@ -649,6 +652,9 @@ SELF_CORRECTIONS = _rule(
     Example("rating", "Score: 7. Revised score: 4", 4.0),
     Example("texts", "Hypothesis 2 is more plausible... → actually no: rain soaks clothes. Hypothesis 1.", 1),
     Example("mucr", "Option 2... no, looking closer, Option 2 shows a dog. The effect is Option 4.", 4),
+    Example(
+        "mucr", "Option 3 shows the cause... no, looking more carefully, option 3 shows the aftermath. Option 4.", 4
+    ),
     Example(
         "label", "The update weakens the claim that he is a man, but supports it. Overall: strengthener", "strengthener"
     ),

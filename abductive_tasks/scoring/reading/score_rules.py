@@ -42,6 +42,14 @@ SCORE_STATEMENTS = (
         r"\b(?:score|rating)\s+of\s+{pick}",
         Example("rating", "I'd assign a score of 3.", 3.0),
     ),
+    # a commitment after a range, the rating ending its clause: "around 6-7, so let's say 7", "I'll go with 6" (not
+    # "Let's say 2 of the 3 clues point to rain")
+    verdict(
+        r"\b(?:let'?s|let\s+us|I'?ll|I\s+will)\s+(?:just\s+)?(?:say|go\s+with|settle\s+on)\s+(?:a\s+|an\s+)?{pick}"
+        r"(?=\s*(?:[.,;!)]|$))",
+        Example("rating", "I'd rate it around 6-7, so let's say 7.", 7.0),
+        Example("rating", "Somewhere between 4 and 6. I'll go with 5.", 5.0),
+    ),
 )
 
 # A score's other verdicts: "I'd give it a 7", "I rate it 6", "rank this an 8", "Very plausible (7)",
@@ -96,6 +104,13 @@ SCORE_VERDICTS = (
     verdict(
         r"\b(?:a|an)\s+{pick}\s+(?:feels|seems|sounds|looks)\s+(?:about\s+)?(?:right|fair|reasonable|appropriate|correct)",
         Example("rating", "It isn't a 1. Something like a 7 feels right: very plausible.", 7.0),
+    ),
+    # "I'd rate this 5... actually, considering the collar, 7 is more appropriate": the revised rating, ending its
+    # clause (not "10 is closer to certainty", "8 seems more appropriate at first glance")
+    verdict(
+        r"{pick}\s+(?:is|seems|feels|sounds|would\s+be)\s+(?:more\s+(?:appropriate|fitting|accurate|reasonable|suitable))"
+        r"(?=\s*(?:[.;!)]|$))",
+        Example("rating", "I'd rate this 5... actually, given the same red collar, 7 is more appropriate.", 7.0),
     ),
     # "70% plausible, which corresponds to a 7 on your scale"
     verdict(
