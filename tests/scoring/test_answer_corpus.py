@@ -214,8 +214,7 @@ def test_every_reply_reads_as_recorded(path):
 
 def hard_flags(path: Path) -> list[bool]:
     """Whether each case of a batch is hard, in the order of :func:`load_cases`."""
-    groups = yaml.safe_load(path.read_text(encoding="utf-8"))["groups"]
-    return [bool(case.get("hard")) for group in groups for case in group["cases"]]
+    return [hard for *_, hard in MEASURE.cases(path)]
 
 
 def test_the_pinned_figures_meet_the_protocol_targets():
@@ -312,14 +311,16 @@ def test_each_adjudicated_reply_is_the_reply_its_annotators_read():
     reading the file gives; six annotators read each; the disputed ones are replies the reader reads otherwise than
     their writers."""
     entries = yaml.safe_load(ADJUDICATION.read_text(encoding="utf-8"))["replies"]
-    batches = {path.name: path for path in [*BLIND_BATCHES, *PENDING_BATCHES]}
+    groups = {  # each batch read once: (batch, group name) -> group as written
+        (path.name, group["name"]): group
+        for path in [*BLIND_BATCHES, *PENDING_BATCHES]
+        for group in yaml.safe_load(path.read_text(encoding="utf-8"))["groups"]
+    }
     assert len({entry["id"] for entry in entries}) == len(entries) == 25
     assert sum(entry["disputed"] for entry in entries) == 5
     for entry in entries:
         reply = entry["reply"]
-        group = next(
-            g for g in yaml.safe_load(batches[reply["batch"]].read_text())["groups"] if g["name"] == reply["group"]
-        )
+        group = groups[(reply["batch"], reply["group"])]
         case = group["cases"][reply["index"]]
         assert MEASURE.answer_digest(case["answer"]) == reply["digest"] and case["reads"] == entry["writer"], entry[
             "id"
