@@ -53,15 +53,15 @@ PINNED = {
     "blind_batch_l.yaml": (179, 0),
     "blind_batch_m.yaml": (209, 0),
     "blind_batch_n.yaml": (175, 0),
-    "blind_batch_p.yaml": (188, 0),
+    "blind_batch_p.yaml": (189, 0),
     "blind_batch_q.yaml": (350, 0),
     "blind_batch_s.yaml": (113, 0),
     "blind_batch_t.yaml": (247, 0),
     "blind_batch_i.yaml": (178, 0),  # two readings adjudicated (adjudication/readings.yaml)
     "blind_batch_j.yaml": (183, 0),  # two readings adjudicated
-    "blind_batch_o.yaml": (178, 1),  # pending/
+    "blind_batch_o.yaml": (179, 0),
     "blind_batch_u.yaml": (213, 0),
-    "blind_batch_v.yaml": (210, 1),  # pending/: round 12's first contact
+    "blind_batch_v.yaml": (213, 0),
 }
 
 
@@ -306,6 +306,11 @@ def test_the_tasks_read_replies_with_the_kinds_the_corpus_checks():
 ADJUDICATION = SHARED / "adjudication" / "readings.yaml"
 
 
+# Disputed replies a later reading round reads as their writers do: R02 (O's "Option 1 to Option 4 show, in order:
+# ..., so the cause is Option 2", whose reason is another option's description), since round 13
+READ_AS_WRITTEN_SINCE = {"R02"}
+
+
 def test_each_adjudicated_reply_is_the_reply_its_annotators_read():
     """Every reply of the adjudication is in its batch as written (group, position and text), with the writer's
     reading the file gives; six annotators read each; the disputed ones are replies the reader reads otherwise than
@@ -327,8 +332,9 @@ def test_each_adjudicated_reply_is_the_reply_its_annotators_read():
         ]
         kind = answer_kind(group["kind"], group["params"], group.get("prompt", ""))
         assert len(entry["readings"]) == 6
-        if entry["disputed"]:
+        if entry["disputed"] and entry["id"] not in READ_AS_WRITTEN_SINCE:
             assert kind.read(case["answer"]) != entry["writer"], entry["id"]
+        assert entry["id"] not in READ_AS_WRITTEN_SINCE or kind.read(case["answer"]) == entry["writer"], entry["id"]
 
 
 def test_adjudication_replaces_a_writers_reading_only_where_every_annotator_reads_one_other_value():

@@ -904,3 +904,104 @@ def test_the_reading_policy_of_round_10(kind, answer, expected):
 )
 def test_round_10_guards(kind, answer, expected):
     assert kind.read(answer) == expected
+
+
+# Round 13 (batches V and O): how a reply counts the panels, and the options it describes itself; with the replies a
+# blind reviewer wrote against each rule, where the rule must not fire
+@pytest.mark.parametrize(
+    ("kind", "answer", "expected"),
+    [
+        # "Image 2" with the middle panel spoken of for itself first: the reply may count the context panel
+        (
+            COMBINED_PANELS,
+            "Image 2 is more plausible. The middle image, which shows the girl blowing out the candles, follows the "
+            "context, whereas the right image shows a girl asleep.",
+            None,
+        ),
+        (COMBINED_PANELS, "Image 2 is more plausible. The right image shows her blowing out the candles.", 2),
+        (COMBINED_PANELS, "Image 1 is more plausible. The middle image shows her blowing out the candles.", 1),
+        (
+            COMBINED_PANELS,
+            "Image 2 is more plausible. Unlike the middle image, where the girl is fast asleep, the right image shows "
+            "her blowing out the candles.",
+            2,
+        ),
+        (
+            COMBINED_PANELS,
+            "Image 2 is more plausible. The middle image shows the man completely dry, which does not fit the heavy "
+            "rain in the context, while the right image shows him soaked.",
+            2,
+        ),
+        (
+            COMBINED_PANELS,
+            "Image 2 is the more plausible one. Both the middle and right images show the girl, but only in the right "
+            "one is she blowing out the candles.",
+            2,
+        ),
+        (TWO_IMAGES, "Image 2 is more plausible. The middle image shows her blowing out the candles.", 2),
+        # the options described in order, and a reason in another option's words only
+        (
+            MUCR_OPTIONS,
+            "Option 1 to Option 4 show, in order: a woman baking, a man jogging, a boy throwing a stone at a window, "
+            "and a cat sleeping. The effect image shows a broken window, so the cause is Option 2.",
+            None,
+        ),
+        (
+            MUCR_OPTIONS,
+            "Options 1 to 4 show a woman baking, a man jogging, a boy throwing a stone at a window, and a cat "
+            "sleeping, respectively. The effect image shows a broken window, so the cause is Option 2.",
+            None,
+        ),
+        (
+            MUCR_OPTIONS,
+            "Option 1 to Option 4 show, in order: a woman baking, a man jogging, a boy throwing a stone at a window, "
+            "and a cat sleeping. The effect image shows a tired runner, not a broken window, so the cause is Option 2.",
+            2,
+        ),
+        (
+            MUCR_OPTIONS,
+            "Option 1 to Option 4 show, in order: a woman baking, a man jogging, a boy throwing a stone at a window, "
+            "and a cat sleeping. The answer is Option 3.",
+            3,
+        ),
+        # an answer in the words of the reply's own description of one option
+        (
+            MUCR_OPTIONS,
+            "Option 3 shows a person holding an umbrella, and Option 2 shows a wet kitchen floor with a puddle under "
+            "the sink. The cause image shows a leaking pipe under a sink, so the effect is the wet floor.",
+            2,
+        ),
+        (
+            MUCR_OPTIONS,
+            "Option 1: a girl crying over a scraped knee. Option 2: a girl smiling with a trophy. The cause image "
+            "shows a girl falling off her bike, so the effect is the girl crying.",
+            1,
+        ),
+        (
+            MUCR_OPTIONS,
+            "Option 1 shows a boy kicking a football. Option 2 shows a man washing a window. The effect image shows a "
+            "broken window, therefore the cause must be something hitting the window.",
+            None,
+        ),
+        (
+            MUCR_OPTIONS,
+            "Option 2 shows a man washing a window. Option 4 shows a child playing football in the yard. The effect "
+            "image shows a shattered window, so the answer is related to the window.",
+            None,
+        ),
+        (
+            MUCR_OPTIONS,
+            "Option 2 shows a chef chopping onions. Option 4 shows a kitchen on fire. The cause image shows a pan left "
+            "on a hot stove, so the effect is what happens in the kitchen.",
+            None,
+        ),
+        (
+            MUCR_OPTIONS,
+            "Option 1 shows a man washing a window. Option 2 shows a boy with a ball. The effect image shows a broken "
+            "window, so the cause is the window.",
+            None,
+        ),
+    ],
+)
+def test_round_13_guards(kind, answer, expected):
+    assert kind.read(answer) == expected

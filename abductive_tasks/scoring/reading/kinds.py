@@ -20,6 +20,7 @@ from abductive_tasks.scoring.reading.mention_tables import (
 )
 from abductive_tasks.scoring.reading.mentions import (
     ANY_MENTION,
+    CONTEXT_ALIAS,
     Mention,
     MentionRule,
     alternatives,
@@ -29,6 +30,8 @@ from abductive_tasks.scoring.reading.mentions import (
 )
 from abductive_tasks.scoring.reading.rules import (
     ANSWER_LABEL,
+    DESCRIBED_ANSWER,
+    HEDGES,
     HYPOTHESIS_NOUN,
     LABEL_CONCESSIONS,
     LABEL_EFFECTS,
@@ -36,8 +39,11 @@ from abductive_tasks.scoring.reading.rules import (
     LABEL_VERBS,
     LETTER_ANSWER,
     LETTERED_LABELS,
+    OWN_DESCRIPTION,
+    OWN_DESCRIPTIONS,
     OWN_WORDS_CLAUSE,
     OWN_WORDS_DENIED,
+    REFUSALS,
     STATEMENTS,
     VERDICTS,
 )
@@ -54,6 +60,16 @@ from abductive_tasks.scoring.reading.text import TYPO_VOCABULARY, is_request_fai
 __all__ = ["AnswerKind", "Choice", "Label", "Score", "answer_kind", "parse_judge_label", "parse_judge_score"]
 
 _FLAGS = re.IGNORECASE
+# A negated phrase ("not a broken window"), which describes nothing the reply sees
+_NEGATED = re.compile(r"\b(?:not|no|never|nor|rather\s+than|instead\s+of)\b[^,.;!?\n]*", re.IGNORECASE)
+# Where a clause about one panel ends: a sentence's end or a contrast ("..., whereas the right image shows ...")
+_PANEL_CLAUSE = re.compile(r"[.!?;\n]|\b(?:but|whereas|while|although|though|however|unlike|than)\b", re.IGNORECASE)
+# Words any reason about a causal pair may use, which tell no option's description apart
+_REASON_WORDS = frozenset(
+    "cause causes caused effect effects image images picture pictures option options shows show showing shown answer "
+    "therefore because which this that these those most likely would could should there with from into they their "
+    "them what when where then than have been being also only just here scene".split()
+)
 
 
 class AnswerKind(Protocol):
@@ -209,7 +225,7 @@ class Choice(_Reader):
         # hypotheses counts the options with its ordinals
         if self.image_numbers and not self.option_texts and not counts_context and COUNTS_OPTIONS.search(text):
             return mentions
-        numbered = self.image_numbers and not self.option_texts
+        numbered = self.image_numbers and not self.option_texts and not self._counts_panels(marked, mentions)
         shift = self.context_images if counts_context and not self.option_texts else None
 
         def revised(mention: Mention) -> Mention:
@@ -232,12 +248,94 @@ class Choice(_Reader):
 
         return [revised(mention) for mention in mentions]
 
+    def _counts_panels(self, marked: str, mentions: list[Mention]) -> bool:
+        """Whether a reply to panels in a row, the context first (NL-Eye's combined image), counts its image numbers
+        across the panels: the first panel it speaks of for itself (alone in its clause, not denied) is the one its
+        first image number names when it counts the context panel too ("Image 2 is more plausible. The middle
+        image, which shows ..."). Then its image numbers may count either way."""
+        if CONTEXT_ALIAS not in self.aliases.values():
+            return False
+        numbers = [
+            mention.value
+            for found in re.findall(ANY_MENTION, marked)
+            if (mention := mentions[mention_index(found)]).image and not mention.ordinal
+        ]
+        if not numbers or not isinstance(numbers[0], int):
+            return False
+        for clause in _PANEL_CLAUSE.split(marked):
+            named = [mentions[mention_index(found)] for found in re.findall(ANY_MENTION, clause)]
+            panels = [mention.value for mention in named if mention.panel and self._valid(mention.value)]
+            if len(panels) == 1 and not OWN_WORDS_DENIED.pattern.search(clause):
+                return numbers[0] != panels[0] == numbers[0] - self.context_images
+        return False
+
     def read(self, text: str) -> int | None:
         value = super().read(text)
-        if value is None or not sentence_options(self.option_texts):
+        if value is None:
+            return None if self.option_texts else self._described_answer(text)
+        if not self.option_texts and self._reason_describes_another(text, value):
+            return None
+        if not sentence_options(self.option_texts):
             return value
         # "Hypothesis 2 is more plausible because ..., so his clothes would be soaking wet": another one explained
         return None if self._explains_another(text, value) else value
+
+    def _described_answer(self, text: str) -> int | None:
+        """The option a closing answer names in the words of the reply's own description of it
+        (:data:`DESCRIBED_ANSWER`, :data:`OWN_DESCRIPTION`): "Option 2 shows a wet kitchen floor ... so the effect is
+        the wet floor". Words its own sentence gives the cause or effect image name nothing; the option sharing the
+        most others, alone."""
+        reply = plain(text)
+        closing = DESCRIBED_ANSWER.pattern.search(reply)
+        if not closing or any(rule.pattern.search(reply) for rule in (*REFUSALS, *HEDGES)):
+            return None
+        described: dict[int, set[str]] = {}
+        listed, _ = self._listed_descriptions(reply)
+        for number, item in enumerate(listed, start=1):
+            described[number] = _content_stems(item)
+        for match in () if listed else OWN_DESCRIPTION.pattern.finditer(reply[: closing.start()]):
+            described.setdefault(int(match["number"]), set()).update(_content_stems(match["described"]))
+        sentence_start = max(reply.rfind(end, 0, closing.start()) for end in (".", "!", "?", "\n")) + 1
+        words = _content_stems(closing["phrase"]) - _content_stems(reply[sentence_start : closing.start()])
+        shared = {number: len(words & stems) for number, stems in described.items() if self._valid(number)}
+        most = max(shared.values(), default=0)
+        best = [number for number, count in shared.items() if count == most]
+        return best[0] if most and len(best) == 1 else None
+
+    def _listed_descriptions(self, reply: str) -> tuple[list[str], int]:
+        """The reply's own descriptions of the options, one per option, listed in order (:data:`OWN_DESCRIPTIONS`),
+        and where the list ends; no descriptions where it lists another number of them."""
+        listed = OWN_DESCRIPTIONS.pattern.search(reply)
+        if not listed:
+            return [], 0
+        items = [
+            item
+            for item in re.split(
+                r",\s*(?:and\s+)?|;\s*|\s+and\s+(?=an?\b|the\b)", listed["list"] or listed["list_before"]
+            )
+            if item
+        ]
+        return (items, listed.end()) if len(items) == self.n else ([], 0)
+
+    def _reason_describes_another(self, text: str, value: int) -> bool:
+        """Whether the reply describes every option itself (:data:`OWN_DESCRIPTIONS`) and the last sentence naming its
+        answer gives a reason in words of one other option's description and none of its own: the reply contradicts
+        itself ("..., a boy throwing a stone at a window, ... The effect image shows a broken window, so the cause is
+        Option 2")."""
+        reply = plain(text)  # not prepared: that drops the prompt's own "Option 1 to Option 4"
+        items, end = self._listed_descriptions(reply)
+        if not items:
+            return False
+        answer = rf"\b(?:option|image|picture|choice)\s*\(?{value}\b|(?<![\w.]){value}(?![\w.])"
+        naming = [
+            sentence for sentence in re.split(r"(?<=[.!?])\s+|\n", reply[end:]) if re.search(answer, sentence, _FLAGS)
+        ]
+        if not naming:
+            return False
+        reason = _content_stems(_NEGATED.sub(" ", re.sub(answer, " ", naming[-1], flags=_FLAGS)))
+        described = [reason & _content_stems(item) for item in items]
+        others = [number for number, shared in enumerate(described, start=1) if shared and number != value]
+        return not described[value - 1] and len(others) == 1
 
     def _explains_another(self, text: str, value: int) -> bool:
         """Whether the reply's explanation affirms another hypothesis's own words and never the answer's
@@ -520,3 +618,8 @@ def parse_judge_label(text: str, labels: tuple[int, ...]) -> int | None:
     if value is None or not value.is_integer() or int(value) not in labels:
         return None
     return int(value)
+
+
+def _content_stems(text: str) -> set[str]:
+    """The first five letters of each word of ``text`` that could tell one description from another."""
+    return {word[:5] for word in re.findall(r"[^\W\d_]{4,}", text.lower()) if word not in _REASON_WORDS}

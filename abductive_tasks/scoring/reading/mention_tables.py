@@ -90,8 +90,11 @@ def _rule(
     context: bool = False,
     text: bool = False,
     unlisted: bool = False,
+    panel: bool = False,
 ) -> MentionRule:
-    return MentionRule(re.compile(pattern, _FLAGS), value, named, image, ordinal, context, text, examples, unlisted)
+    return MentionRule(
+        re.compile(pattern, _FLAGS), value, named, image, ordinal, context, text, examples, unlisted, panel
+    )
 
 
 def _number(token: str) -> int:
@@ -116,21 +119,22 @@ def choice_mentions(
     # letters as option positions: A to the last option's letter after an option noun ("Option B"), any with
     # ``letters`` (the prompt lists letters)
     letter = "(?-i:[A-Z])" if letters else f"(?-i:[A-{chr(ord('A') + n - 1)}])"
+    panels = {word.lower(): option for word, option in aliases.items()}
     positions = {
         **({"former": 1, "latter": 2} if n == 2 else {}),
         # the options shown as images in a row after the context: the rightmost is the last
         **({"rightmost": n, "right-most": n} if not aliases and not option_texts else {}),
-        **{word.lower(): option for word, option in aliases.items()},
     }
     return (
         *_option_text_mentions(option_texts),
         *_content_mentions(option_texts),
         *_row_mentions(n, context_images, aliases, option_texts),
+        *_position_mentions(panels, panel=True),
         *_position_mentions(positions),
         *_context_count_mentions(context_images),
         *_numbered_mentions(letter),
         *_ordinal_mentions(n, option_texts),
-        *_bare_position_mentions(positions),
+        *_bare_position_mentions(positions | panels),
         *_letter_mentions(letter, letters),
         _rule(
             _NUMBER_WORD_ALONE,
@@ -239,8 +243,9 @@ def _content_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
     )
 
 
-def _position_mentions(positions: Mapping[str, int]) -> tuple[MentionRule, ...]:
-    """Panel positions and "the former"/"the latter" named with their noun or article."""
+def _position_mentions(positions: Mapping[str, int], panel: bool = False) -> tuple[MentionRule, ...]:
+    """Panel positions and "the former"/"the latter" named with their noun or article (``panel``: the prompt's own
+    panel positions, :attr:`Mention.panel`)."""
     if not positions:
         return ()
     word = rf"(?P<word>{alternatives(list(positions))})(?:-?most|-hand(?:\s+side)?)?"
@@ -248,23 +253,23 @@ def _position_mentions(positions: Mapping[str, int]) -> tuple[MentionRule, ...]:
     def value(match: re.Match) -> int:
         return positions[match["word"].lower()]
 
+    examples = (
+        (
+            (Example("panels", "The image on the right is more plausible.", 2),),
+            (Example("panels", "The middle panel is more plausible.", 1),),
+            (Example("panels", "The answer is the middle.", 1),),
+        )
+        if panel
+        else (
+            (Example("nleye", "The image on the rightmost side is more plausible.", 2),),
+            (Example("nleye", "The rightmost picture is more plausible.", 2),),
+            (Example("nleye", "I'd go with the latter.", 2),),
+        )
+    )
     return (
-        _rule(
-            rf"\b(?:on|in|at|from|to)\s+the\s+{word}\b(?:\s+{_ORDINAL_NOUN}\b)?",
-            value,
-            Example("panels", "The image on the right is more plausible.", 2),
-        ),
-        _rule(
-            rf"\b(?:the\s+)?{word}\s+{_ORDINAL_NOUN}\b",
-            value,
-            Example("panels", "The middle panel is more plausible.", 1),
-            Example("nleye", "The rightmost picture is more plausible.", 2),
-        ),
-        _rule(
-            rf"\bthe\s+{word}\b(?!\s+(?:{_POSITION_NOT_PANEL})\b)",
-            value,
-            Example("nleye", "I'd go with the latter.", 2),
-        ),
+        _rule(rf"\b(?:on|in|at|from|to)\s+the\s+{word}\b(?:\s+{_ORDINAL_NOUN}\b)?", value, *examples[0], panel=panel),
+        _rule(rf"\b(?:the\s+)?{word}\s+{_ORDINAL_NOUN}\b", value, *examples[1], panel=panel),
+        _rule(rf"\bthe\s+{word}\b(?!\s+(?:{_POSITION_NOT_PANEL})\b)", value, *examples[2], panel=panel),
     )
 
 

@@ -58,6 +58,7 @@ class Mention:
     passing: bool = False  # an option's text named in passing, no pick ("the cause image shows a birthday party")
     may_name: tuple = ()
     unlisted: bool = False  # a phrase in parentheses after a number that is no option's text ("3 (attack)")
+    panel: bool = False  # a panel named by its position with its noun ("the middle image"), where aliases name panels
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ class MentionRule:
     text: bool = False
     examples: tuple[Example, ...] = ()
     unlisted: bool = False
+    panel: bool = False
 
 
 def mark(text: str, rules: Sequence[MentionRule]) -> tuple[str, list[Mention]]:
@@ -84,7 +86,16 @@ def mark(text: str, rules: Sequence[MentionRule]) -> tuple[str, list[Mention]]:
         placeholders = []
         for value in values if isinstance(values, list) else [values]:
             mentions.append(
-                Mention(value, rule.named, rule.image, rule.ordinal, rule.context, rule.text, unlisted=rule.unlisted)
+                Mention(
+                    value,
+                    rule.named,
+                    rule.image,
+                    rule.ordinal,
+                    rule.context,
+                    rule.text,
+                    unlisted=rule.unlisted,
+                    panel=rule.panel,
+                )
             )
             placeholders.append(placeholder(len(mentions) - 1, rule.named))
         return " and ".join(placeholders)
