@@ -62,6 +62,7 @@ PINNED = {
     "blind_batch_o.yaml": (179, 0),
     "blind_batch_u.yaml": (213, 0),
     "blind_batch_v.yaml": (213, 0),
+    "blind_batch_w.yaml": (196, 5),  # pending/: round 13's first contact
 }
 
 
@@ -113,13 +114,18 @@ def valid(kind: AnswerKind, reads: object) -> bool:
     return isinstance(reads, int | float) and kind.low <= reads <= kind.high
 
 
+# Ratings outside the scale that a batch's writer read as written (W's writer was asked for the rating "as written"):
+# the reader reads no answer there (a rating outside the prompt's scale is none), so each stays a disagreement
+OUT_OF_SCALE_AS_WRITTEN = {("blind_batch_w.yaml", "nleye_pairs_w", 12), ("blind_batch_w.yaml", "sherlock_rating_w", 11)}
+
+
 @pytest.mark.parametrize("path", [CORPUS, *BLIND_BATCHES, *PENDING_BATCHES], ids=lambda path: path.name)
 def test_every_annotation_is_a_valid_answer_of_its_kind(path):
     """Guards the corpus against annotation slips."""
     assert [
         (group, answer, reads)
         for group, kind, answer, reads in load_cases(path)
-        if reads is not None and not valid(kind, reads)
+        if reads is not None and not valid(kind, reads) and (path.name, group, reads) not in OUT_OF_SCALE_AS_WRITTEN
     ] == []
 
 
@@ -184,7 +190,7 @@ def test_every_batch_reads_exactly_as_pinned(path, corpus_report):
 def test_every_reply_is_recorded_once():
     recorded = [json.loads(line)["reply"] for line in RECORDED_READINGS.read_text(encoding="utf-8").splitlines()]
     batches = {f"{path.name}/" for path in [CORPUS, *BLIND_BATCHES, *PENDING_BATCHES]}
-    assert len(recorded) == len(set(recorded)) == 4322
+    assert len(recorded) == len(set(recorded)) == 4537
     assert {reply[: reply.index("/") + 1] for reply in recorded} == batches
 
 
