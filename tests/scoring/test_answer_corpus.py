@@ -60,9 +60,9 @@ PINNED = {
     "blind_batch_i.yaml": (178, 0),  # two readings adjudicated (adjudication/readings.yaml)
     "blind_batch_j.yaml": (183, 0),  # two readings adjudicated
     "blind_batch_o.yaml": (179, 0),
-    "blind_batch_u.yaml": (213, 0),
+    "blind_batch_u.yaml": (214, 0),
     "blind_batch_v.yaml": (213, 0),
-    "blind_batch_w.yaml": (196, 5),  # pending/: round 13's first contact
+    "blind_batch_w.yaml": (207, 0),  # pending/: hard below 95% after round 14
 }
 
 

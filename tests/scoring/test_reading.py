@@ -7,6 +7,8 @@ these tests pin the interface and the rules one by one.
 import pytest
 
 from abductive_tasks.dve import hooks as dve
+from abductive_tasks.mucr import hooks as mucr_hooks
+from abductive_tasks.nleye import hooks as nleye_hooks
 from abductive_tasks.scoring.reading import Choice, Label, Score, is_request_failure
 
 RATE_LIMITED = (
@@ -1004,4 +1006,95 @@ def test_round_10_guards(kind, answer, expected):
     ],
 )
 def test_round_13_guards(kind, answer, expected):
+    assert kind.read(answer) == expected
+
+
+NLEYE_PAIRS = nleye_hooks.PAIRS_ANSWER
+PRESENTS = nleye_hooks.triplet_text_answer(
+    {
+        "shown_descriptions": [
+            "A child sits on the floor, holding an unwrapped rectangular present.",
+            "A child sits on the floor, holding an unwrapped ball-shaped present.",
+        ]
+    }
+)
+SPEEDING = mucr_hooks.cue_answer({"options": ["car", "speeding", "road", "police officer"]})
+
+
+# Round 14 (batch W): answers their own words contradict, a closing heading against the sentence before it, and the
+# forms W's writer read that the reader left unread
+@pytest.mark.parametrize(
+    ("kind", "answer", "expected"),
+    [
+        (SPEEDING, "Speeding (option 3). The car in the left image is going far over the limit.", None),
+        (SPEEDING, "Speeding (option 2). The car in the left image is going far over the limit.", 2),
+        (
+            MUCR_OPTIONS,
+            "Option 2 shows the bent wheel under the car, so the effect is in Option 2.\nFinal answer: 3",
+            None,
+        ),
+        (MUCR_OPTIONS, "Option 2 shows the bent wheel, so the effect is in Option 2.\nFinal answer: 2", 2),
+        (MUCR_OPTIONS, "The effect is in Option 2. Wait, the wheel is in Option 3.\nFinal answer: 3", 3),
+        (NLEYE_PAIRS, "Score: 3 (Very plausible). The gardener harvests the tomatoes.", None),
+        (NLEYE_PAIRS, "Score: 8 (very plausible)", 8.0),
+        (NLEYE_PAIRS, "It isn't a 1 (not plausible at all). Score: 7", 7.0),
+        (
+            PRESENTS,
+            "Hypothesis 2 is more plausible. The child unwrapped it to reveal a rectangular present, exactly as "
+            "described in Hypothesis 1.",
+            None,
+        ),
+        (PRESENTS, "Hypothesis 1 is more plausible: it is a box, exactly as described in Hypothesis 1.", 1),
+        (
+            MUCR_OPTIONS,
+            "Option 3. Correction: the effect is the broken vase in Option 1, not the boy sweeping up in Option 3.",
+            1,
+        ),
+        (MUCR_OPTIONS, "Option 3. The effect is not the broken vase in Option 1.", 3),
+        (TWO_IMAGES, "Image 2, the third one shown, is more plausible.", 2),
+        (TWO_IMAGES, "The second one is more plausible.", 2),
+        (NLEYE_PAIRS, "我给这个假设图像打8分（非常合理）。", 8.0),
+        (SPEEDING, "La risposta è 2 (eccesso di velocità). L'auto viaggia molto veloce.", 2),
+        (PRESENTS, "The more plausible hypothesis is that the child is holding an unwrapped rectangular present.", 1),
+        (MUCR_OPTIONS, "C — the image of the boy crying and holding his scraped knee.", 3),
+        (MUCR_OPTIONS, "A boy is crying in Option 3.", 3),
+        (
+            MUCR_OPTIONS,
+            "Following the examples: Example 1 → Option 1, Example 2 → Option 2. For the question, the cause is "
+            "Option 4, where the dog runs through puddles.",
+            4,
+        ),
+        (SPEEDING, "Réponse : 3 (excès de vitesse)", None),  # the phrase may be another option's: no answer
+        (SPEEDING, "Answer: 2 (attack)", None),
+        # a blind review's replies against the round's first version (tests/shared/FIRST_CONTACT.md)
+        (MUCR_OPTIONS, "B — no wait, C.", None),
+        (MUCR_OPTIONS, "A — B — C — D: the correct one is C.", None),
+        (
+            PRESENTS,
+            "It is not likely that the child is holding an unwrapped ball-shaped present, since the box was "
+            "rectangular.",
+            1,
+        ),
+        (PRESENTS, "The child is not holding the ball-shaped present.", 1),
+        (PRESENTS, "It would be strange for the child to hold the ball-shaped present.", 1),
+        (PRESENTS, "The child is holding an unwrapped ball-shaped present, which contradicts the rectangular box.", 1),
+        (PRESENTS, "The child is holding an unwrapped ball-shaped present? Unlikely. The box was rectangular.", 1),
+        (COMBINED_PANELS, "One could argue the middle image (1) is more plausible.\nFinal answer: 2", 2),
+        (MUCR_OPTIONS, "Option 2 could be the effect, but it is not.\nFinal answer: 4", 4),
+        (MUCR_OPTIONS, "Option 2 is the effect.\nFinal answer: 3", None),
+        (
+            MUCR_OPTIONS,
+            "Option 3. One might think the effect is the puddle in Option 1, but the wet floor in Option 3 fits "
+            "better.",
+            3,
+        ),
+        (MUCR_OPTIONS, "Option 2. The effect is the same as in Option 4, but clearer here.", 2),
+        (
+            PRESENTS,
+            "Hypothesis 2 is more plausible. The child sits on the floor, exactly as described in Hypothesis 1 too.",
+            2,
+        ),
+    ],
+)
+def test_round_14_guards(kind, answer, expected):
     assert kind.read(answer) == expected

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from abductive_tasks.scoring.reading.mentions import (
     ANY_MENTION,
@@ -16,12 +17,15 @@ from abductive_tasks.scoring.reading.mentions import (
 from abductive_tasks.scoring.reading.rules import (
     ALONE,
     CLAUSE_END,
+    CLOSING_ONLY,
     CONCESSION,
     DOUBTS,
     HEADINGS,
     HEDGES,
     IN_PASSING,
     OPTION_SCORES,
+    OWN_WORDS_CLAUSE,
+    OWN_WORDS_DENIED,
     QUESTION,
     REFUSAL_OF_THE_OTHERS,
     REFUSALS,
@@ -32,7 +36,7 @@ from abductive_tasks.scoring.reading.rules import (
 )
 from abductive_tasks.scoring.reading.table import Rule
 
-__all__ = ["UNFINISHED", "decide", "in_passing"]
+__all__ = ["UNFINISHED", "decide", "denied", "in_passing"]
 
 # A reply cut off by the token limit: sentences, then an unfinished one. It names no answer without a pick.
 _CUT_OFF = re.compile(r"[.!?]\s.*[^\s.!?)\]|:»›]\s*$", re.DOTALL)
@@ -46,6 +50,8 @@ UNFINISHED = re.compile(
     re.IGNORECASE,
 )
 _PLACEHOLDER = re.compile(ANY_MENTION)  # a mention left in the text
+# A sentence that states no answer of its own: hedged, conditional or denied
+_HEDGED = re.compile(r"\b(?:could|might|may|if|argue|seems?|perhaps|maybe|not|unless|tempting)\b|n't\b", re.IGNORECASE)
 # A reply opening with a named answer as a sentence of its own ("Weakener. The ...", "Option 2. The ..."; not a bare
 # number, which may number a first step: "1. Identify the effect: ...")
 _OPENING_SENTENCE = re.compile(r"\s*«(?P<answer>[\U000f0000-\U000ffffd])»\s*[.!](?=\s)")
@@ -93,10 +99,12 @@ def decide(
         return None
     cut_off = unfinished or _CUT_OFF.search(text) or _next_item_cut(text, mentions)
     picks, rejected = _picks(text, statements, verdicts)
+    rejected |= {index for index, mention in enumerate(mentions) if mention.denied}
     alone, headings = _standing_alone(text, mentions)
     last_alone = [pick for pick in alone if pick[1] >= corrected] if corrections else alone
     if values is not None and _invents_an_option(last_alone, headings, picks, mentions, valid):
         return None
+    contradicted = any(mentions[index].contradicted for _, _, index in last_alone)
     alone = [pick for pick in alone if valid(mentions[pick[2]].value)]
     # the answers standing alone after a self-correction stand for the reply's; none on the unfinished last line of a
     # reply cut off mid-sentence (the heading of a description it never finished: "Middle (hypothesis 1): Children"),
@@ -121,8 +129,10 @@ def decide(
     if _doubted(text, picks, since) or _refused_the_others(text, picks, since):
         return None
     if picks:
-        return _final(picks, mentions, valid, values, corrected)
-    if values is None:
+        return (
+            None if _closing_contradicts(text, picks, mentions) else _final(picks, mentions, valid, values, corrected)
+        )
+    if values is None or contradicted:
         return None
     if (scored := _scored_highest(text, mentions, values)) is not None:
         return scored
@@ -147,14 +157,16 @@ def _collapse(
     if match["appositive"] and outer.image == inner.image:
         return match.group()  # a list ("Option 1, Option 2, ..."), not an explanation
     if values is not None and inner.value == CONTEXT_ALIAS and valid(outer.value):
-        mentions.append(Mention(None, True))  # "Image 1 (the left one)", where the left panel is the context
+        mentions.append(
+            Mention(None, True, contradicted=True)
+        )  # "Image 1 (the left one)", where the left panel is the context
         return placeholder(len(mentions) - 1)
     # "Option 2 (the fourth image)": a count of the images that names another option however it counts
     counted_otherwise = inner.image and inner.value is None and inner.may_name and outer.value not in inner.may_name
     explains = valid(inner.value) or counted_otherwise or inner.unlisted
     if values is not None and valid(outer.value) and not outer.image and explains:
         if inner.value != outer.value:
-            mentions.append(Mention(None, True))
+            mentions.append(Mention(None, True, contradicted=True))
             return placeholder(len(mentions) - 1)
     if (match["inner"] or match["which"]) and valid(inner.value) and (outer.image or not valid(outer.value)):
         return match["outer"][0] + explained[1] + match["outer"][-1]  # named as the outer mention is
@@ -221,6 +233,23 @@ def _doubted(text: str, picks: list[Pick], since: int) -> bool:
         default=None,
     )
     return doubted is not None and not any(strong and position > doubted for strong, position, _ in picks)
+
+
+def _closing_contradicts(text: str, picks: list[Pick], mentions: list[Mention]) -> bool:
+    """ "..., so the effect is in Option 2.\nFinal answer: 3": a closing "Final answer:" with no word of correction
+    (:data:`CLOSING_ONLY`) whose answer differs from an unhedged statement of the sentence just before it."""
+    closing = max(SELF_CORRECTIONS.pattern.finditer(text), key=lambda match: match.end(), default=None)
+    if closing is None or not CLOSING_ONLY.pattern.fullmatch(closing.group().strip()):
+        return False
+    head = text[: closing.start()].rstrip().rstrip(".!?:;")
+    sentence_start = max(head.rfind(end) for end in ".!?\n") + 1
+    if _HEDGED.search(head, sentence_start):
+        return False  # "One could argue the middle image is more plausible.\nFinal answer: 2"
+    before = {
+        mentions[index].value for strong, position, index in picks if strong and sentence_start <= position < len(head)
+    }
+    after = {mentions[index].value for _, position, index in picks if position >= closing.end()}
+    return bool(before and after) and not before & after
 
 
 def _refused_the_others(text: str, picks: list[Pick], since: int) -> bool:
@@ -368,6 +397,28 @@ def _repeated(text: str, mentions: list[Mention], valid: Callable[[object], bool
         return None
     values = set().union(*named)
     return values.pop() if len(values) == 1 and valid(next(iter(values))) else None
+
+
+# An option's words denied right after them: "..., which contradicts the box", "...? Unlikely."
+_DENIED_AFTER = re.compile(
+    r"\s*(?:,\s*(?:which|but\s+that|and\s+that)\s+(?:\w+\s+){0,2}?|\?\s*|\s*[-—–]\s*)"
+    r"(?:contradict\w*|(?:is\s+|seems\s+)?(?:unlikely|implausible|impossible|wrong|inconsistent)|does\s*n[o']t|makes\s+no)",
+    re.IGNORECASE,
+)
+
+
+def denied(mentions: list[Mention], marked: str) -> list[Mention]:
+    """The mentions with the option texts their own clause denies (:data:`OWN_WORDS_DENIED` before them: "The child is
+    not holding the ball-shaped present", "It would be strange for him to hold the ball-shaped present"; or right
+    after them: "..., which contradicts the box") rejected."""
+    found = set()
+    for match in _PLACEHOLDER.finditer(marked):
+        index = mention_index(match.group())
+        start = max((end.end() for end in OWN_WORDS_CLAUSE.finditer(marked, 0, match.start())), default=0)
+        before, after = marked[start : match.start()], marked[match.end() :]
+        if mentions[index].text and (OWN_WORDS_DENIED.pattern.search(before) or _DENIED_AFTER.match(after)):
+            found.add(index)
+    return [replace(mention, denied=True) if index in found else mention for index, mention in enumerate(mentions)]
 
 
 def in_passing(mentions: list[Mention], marked: str) -> list[Mention]:

@@ -40,7 +40,7 @@ GLOSSARY = {  # English: the words it translates, separated by |
     "plausibility": "plausibilität|plausibilidad|plausibilité|plausibilidade|合理性|可信度",
     "rate": "bewerten|bewerte|califico|calificaría|daría|darei|donnerais",
     "with": "mit",
-    "is": "是|es|est|ist|é",
+    "is": "是|es|est|ist|é|è",
     "think": "认为|我觉得",
     "the more plausible is": "更合理的是|更合理的一个是|更可能的是|最合理的是|より妥当なのは|よりもっともらしいのは",
     "the correct answer is": "正确答案是|正確答案是",
@@ -110,11 +110,14 @@ _GLOSSARY_PATTERN = re.compile(
 # Korean counts with 번 before the noun: "2번 이미지" is "이미지 2" (image 2)
 _KOREAN_NUMBERED = re.compile(r"(\d+)\s*번\s*(이미지|사진|그림|선택지|옵션|가설)")
 _KOREAN_NUMBER = re.compile(r"(\d+)\s*[번番](?!\s*[째目])")  # "정답은 3번", "2番です" (number 2; not "2番目")
+# Chinese points given ("打8分", "给它打 7.5 分": score 8)
+_CHINESE_POINTS = re.compile(r"(?:打|给|得|评)\s*(\d+(?:\.\d+)?)\s*分")
 
 
 def translate(text: str) -> str:
     """``text`` with full-width punctuation as ASCII, CJK set apart, and the glossary's answer words in English."""
     text = _KOREAN_NUMBER.sub(r"number \1", _KOREAN_NUMBERED.sub(r"\2 \1", text))
+    text = _CHINESE_POINTS.sub(r" score: \1 ", text)
     text = _GLOSSARY_PATTERN.sub(
         lambda match: f" {_GLOSSARY_WORDS[match.group().lower()]} ", text.translate(_FULL_WIDTH)
     )

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Protocol
 
-from abductive_tasks.scoring.reading.decision import UNFINISHED, decide, in_passing
+from abductive_tasks.scoring.reading.decision import UNFINISHED, decide, denied, in_passing
 from abductive_tasks.scoring.reading.mention_tables import (
     COUNTS_OPTIONS,
     choice_ignore,
@@ -212,6 +212,8 @@ class Choice(_Reader):
             mentions = [
                 self._unlisted(mention) if mention.unlisted else mention for mention in in_passing(mentions, marked)
             ]
+        if sentence_options(self.option_texts):
+            mentions = denied(mentions, marked)
         images = [mention.value for mention in mentions if mention.image and isinstance(mention.value, int)]
         # "the third image" of two options, "the first image (the context)": the reply counts the context image too
         # (an image beyond all those shown, "the fourth image" of three, is invented: it shows nothing of how it counts)
@@ -297,7 +299,7 @@ class Choice(_Reader):
             described.setdefault(int(match["number"]), set()).update(_content_stems(match["described"]))
         sentence_start = max(reply.rfind(end, 0, closing.start()) for end in (".", "!", "?", "\n")) + 1
         words = _content_stems(closing["phrase"]) - _content_stems(reply[sentence_start : closing.start()])
-        shared = {number: len(words & stems) for number, stems in described.items() if self._valid(number)}
+        shared = {number: _sharing(words, stems) for number, stems in described.items() if self._valid(number)}
         most = max(shared.values(), default=0)
         best = [number for number, count in shared.items() if count == most]
         return best[0] if most and len(best) == 1 else None
@@ -499,7 +501,7 @@ class Score(_Reader):
             return None
         if value is not None:
             # "Score: 3. This is very plausible": a rating its own words contradict is no answer
-            judged = self._judgements(text)
+            judged = self._judgements(text, value)
             tolerance = JUDGEMENT_TOLERANCE * (self.high - self.low)
             return None if any(abs(value - rating) > tolerance for rating in judged) else value
         if not self.labels or re.search(r"\d", text):
@@ -516,8 +518,10 @@ class Score(_Reader):
         }
         return ratings.pop() if len(ratings) == 1 else None
 
-    def _judgements(self, text: str) -> set[float]:
-        """The ratings of the reply's own words about the inference ("this is very plausible", "barely plausible")."""
+    def _judgements(self, text: str, value: float) -> set[float]:
+        """The ratings of the reply's own words about the inference ("this is very plausible", "barely plausible"), and
+        of a word in parentheses after the rating itself ("Score: 3 (Very plausible)"; not "It isn't a 1 (not
+        plausible at all)", which is another rating)."""
         words = {label: rating for label, rating in self.labels.items()}
         words |= {
             word: self.low + share * (self.high - self.low)
@@ -525,13 +529,17 @@ class Score(_Reader):
             for word in phrases.split("|")
             if word not in words
         }
+        word = rf"(?P<word>{alternatives(list(words))})(?=\s*(?:[.,;:!)]|$|\s+(?:because|since|as|given)\b))"
         # not the scale restated: "where 1 is not plausible at all"
-        pattern = (
+        judged = (
             r"(?<!\d )(?<!\d)\b(?:is|seems|appears|looks|sounds|be|was|remains)\s+"
-            rf"(?:therefore\s+|thus\s+|so\s+|still\s+|only\s+)?(?P<word>{alternatives(list(words))})"
-            r"(?=\s*(?:[.,;:!)]|$|\s+(?:because|since|as|given)\b))"
+            rf"(?:therefore\s+|thus\s+|so\s+|still\s+|only\s+)?{word}"
         )
-        return {words[" ".join(match["word"].lower().split())] for match in re.finditer(pattern, plain(text), _FLAGS)}
+        in_parentheses = rf"(?<![\d.])(?P<rating>\d+(?:\.\d+)?)\s*(?:/\s*\d+\s*)?\(\s*{word}"
+        found = [*re.finditer(judged, plain(text), _FLAGS)] + [
+            match for match in re.finditer(in_parentheses, plain(text), _FLAGS) if float(match["rating"]) == value
+        ]
+        return {words[" ".join(match["word"].lower().split())] for match in found}
 
     def describe(self) -> str:
         return f"one number from {self.low:g} to {self.high:g}"
@@ -623,3 +631,8 @@ def parse_judge_label(text: str, labels: tuple[int, ...]) -> int | None:
 def _content_stems(text: str) -> set[str]:
     """The first five letters of each word of ``text`` that could tell one description from another."""
     return {word[:5] for word in re.findall(r"[^\W\d_]{4,}", text.lower()) if word not in _REASON_WORDS}
+
+
+def _sharing(words: set[str], stems: set[str]) -> int:
+    """How many of ``words`` a stem of ``stems`` begins or is begun by ("windy" and "wind")."""
+    return sum(any(word.startswith(stem) or stem.startswith(word) for stem in stems) for word in words)

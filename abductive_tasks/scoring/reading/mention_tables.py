@@ -216,8 +216,9 @@ def sentence_options(option_texts: tuple[str, ...]) -> bool:
 
 
 def _content_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
-    """A hypothesis named by its own words with a noun: "the rectangular present", "the ball-shaped one" (options
-    that are sentences only; a phrase is named by its whole text)."""
+    """A hypothesis named by its own words with a noun: "the rectangular present", "the ball-shaped one", "an unwrapped
+    rectangular present" (words both share may come first; options that are sentences only; a phrase is named by its
+    whole text)."""
     if not sentence_options(option_texts):
         return ()
     named = []
@@ -232,12 +233,17 @@ def _content_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
             named.append(rf"(?P<option{number}>(?:{alternatives(own)})\s+(?:{alternatives(sorted(heads))}))")
     if not named:
         return ()
+    own_words = {word for words in distinctive_words(option_texts) for word in words}
+    shared = sorted(
+        {word for text in option_texts for word in re.findall(_TEXT_WORD, text.lower())} - own_words - _STOPWORDS
+    )
     return (
         _rule(
-            rf"\bthe\s+(?:{'|'.join(named)})\b",
+            rf"\b(?:the|an?)\s+(?:(?:{alternatives(shared)})\s+)?(?:{'|'.join(named)})\b",
             lambda m: next(int(name.removeprefix("option")) for name, found in m.groupdict().items() if found),
             Example("texts", "The sunbathing one, since the rain may stop by the afternoon.", 2),
             Example("texts", "The soaking wet one: it is raining.", 1),
+            Example("texts", "It is a sunbathing one: the storm may pass by noon.", 2),
             text=True,
         ),
     )
@@ -448,12 +454,14 @@ def _letter_mentions(letter: str, letters: bool) -> tuple[MentionRule, ...]:
             lambda m: _number(m.group().strip("() ")),
             Example("mucr", "The answer is (B).", 2),
         ),
-        # "B. The child", "D" alone on the first line
+        # "B. The child", "C — the image of ..." (a description after the dash; not "B — no wait, C"), "D" alone on the
+        # first line
         _rule(
-            rf"\A\s*{letter}(?=[.)]\s|[ \t]*\n)",
+            rf"\A\s*{letter}(?=[.)]\s|[ \t]*\n|[ \t]*(?:[—–]|\s-)[ \t]*(?:the|an?|this|that)\s)",
             lambda m: _number(m.group()),
             Example("mucr", "B. The child dropped the glass, which explains the shards.", 2),
             Example("mucr", "D\nThe wet road follows from the rain.", 4),
+            Example("mucr", "C — the image of the boy crying and holding his scraped knee.", 3),
             named=False,
         ),
         _rule(

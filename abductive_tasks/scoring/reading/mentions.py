@@ -59,6 +59,8 @@ class Mention:
     may_name: tuple = ()
     unlisted: bool = False  # a phrase in parentheses after a number that is no option's text ("3 (attack)")
     panel: bool = False  # a panel named by its position with its noun ("the middle image"), where aliases name panels
+    contradicted: bool = False  # an answer its own parenthesis contradicts ("Speeding (option 3)"): no answer
+    denied: bool = False  # an option's own words its clause denies before them ("not holding the ball-shaped present")
 
 
 @dataclass(frozen=True)

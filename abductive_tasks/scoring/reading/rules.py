@@ -17,6 +17,7 @@ __all__ = [
     "ALONE",
     "ANSWER_LABEL",
     "CLAUSE_END",
+    "CLOSING_ONLY",
     "CONCESSION",
     "COPULA",
     "DESCRIBED_ANSWER",
@@ -127,8 +128,22 @@ STATEMENTS = (
         Example("letters", "The correct option letter is B. The given information is ...", 2),
         Example("letters", "The correct choice is letter D.", 4),
     ),
-    # "→ 3" ending a table or a list of checks
+    # "the effect is the broken vase in Option 1": the answer's role, what it shows and where (not "the effect is not
+    # ... in Option 1")
     verdict(
+        r"(?:^|(?<=[.!?:;,]))\s*(?:(?:so|thus|therefore|hence)\s*,?\s+)?the\s+(?:effect|cause)\s+(?:is|must\s+be)\s+"
+        r"(?!not\b|no\b|neither\b|none\b)(?:the|a|an)\s+(?!same\b)[^«‹.,;:!?\n]{{1,60}}?\s+(?:in|from)\s+{pick}",
+        Example(
+            "mucr",
+            "Option 3. Correction: looking at the scene graph relation (ball, hits, vase), the effect is the broken "
+            "vase in Option 1, not the boy sweeping up in Option 3.",
+            1,
+        ),
+        Example("mucr", "The effect is the flooded street in Option 2.", 2),
+    ),
+    # "→ 3" ending a table or a list of checks (not an example's answer restated: "Example 1 → Option 1, ...")
+    verdict(
+        r"(?<!example\s[‹«][\U000f0000-\U000ffffd][›»]\s)(?<!example\s[‹«][\U000f0000-\U000ffffd][›»])"
         r"→\s*{pick}(?=\s*(?:[.!;]|$))",
         Example("mucr", "Checked every option → 3.", 3),
     ),
@@ -263,6 +278,19 @@ _CORRECTION_WORDS = (
 
 # Other verdicts that choose or reject an option or label.
 VERDICTS = (
+    # "..., exactly as described in Hypothesis 1": the reply credits that one (a pick that differs contradicts it)
+    verdict(
+        r"(?:^|(?<=[.;,!?]))(?:(?!\bnot\b|n't\b|\bno\b|\bunlike\b)[^.;,!?\n])*?\b(?:exactly|just|precisely)\s+as\s+"
+        r"(?:described|stated|shown|depicted|predicted|suggested)\s+(?:in|by)\s+{pick}"
+        r"(?!\s*(?:too|as\s+well|also|and\b|,?\s*but\b))",
+        Example(
+            "texts",
+            "Hypothesis 2 is more plausible. Since the present is wrapped in a rectangular box shape, the child most "
+            "likely unwrapped it to reveal a rectangular present, exactly as described in Hypothesis 1.",
+            None,
+        ),
+        Example("texts", "Hypothesis 1 is more plausible: he is soaked, exactly as described in Hypothesis 1.", 1),
+    ),
     # "Less plausible: Image 1", "Right image: less plausible"
     verdict(
         rf"\b(?:{_LESS}|implausible|unlikely|improbable)\s*:\s*{_ARTICLE}{{reject}}",
@@ -697,6 +725,19 @@ _CLOSING = r"(?:overall|in\s+conclusion|conclusion|verdict|in\s+summary|summary|
 _FORCED = (
     r"if\s+(?:i|we)\s+(?:had\s+to|have\s+to|must|need\s+to|were\s+forced\s+to)\s+(?:choose|pick|answer|decide|select|give|name)"
     r"|if\s+forced(?:\s+to\s+(?:choose|pick|answer))?|forced\s+to\s+(?:choose|pick)"
+)
+# A closing "Final answer:" with no word of correction: it outranks what came before, but not a statement of another
+# answer in the sentence just before it, which it contradicts (decision._closing_contradicts). ("Overall:" and "In
+# conclusion:" outrank the verbs before them: a verdict after the reasoning.)
+CLOSING_ONLY = _rule(
+    r"(?:(?:so|thus|hence|therefore)\s*,?\s+)?(?:the\s+|my\s+)?final\s+(?:answer|choice|verdict|decision|rating|score)",
+    Example(
+        "mucr",
+        "The effect should be the car running over the bicycle. Option 2 shows the bent wheel under the car, so the "
+        "effect is in Option 2.\nFinal answer: 3",
+        None,
+    ),
+    Example("mucr", "Option 2 shows the bent wheel, so it fits best.\nFinal answer: 2", 2),
 )
 SELF_CORRECTIONS = _rule(
     rf"(?:^|(?<=[.!?;:,\-→…]))\s*(?:→\s*)?(?:(?:no|oh|hmm|um|so|but|and)\s*,?\s+)?(?:{_CORRECTION_WORDS}|{_CLOSING}|{_FORCED})\b"
