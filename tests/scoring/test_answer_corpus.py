@@ -63,6 +63,7 @@ PINNED = {
     "blind_batch_u.yaml": (214, 0),
     "blind_batch_v.yaml": (213, 0),
     "blind_batch_w.yaml": (207, 0),  # pending/: hard below 95% after round 14
+    "blind_batch_x.yaml": (209, 0),  # pending/: round 14's first contact
 }
 
 
@@ -114,9 +115,15 @@ def valid(kind: AnswerKind, reads: object) -> bool:
     return isinstance(reads, int | float) and kind.low <= reads <= kind.high
 
 
-# Ratings outside the scale that a batch's writer read as written (W's writer was asked for the rating "as written"):
+# Ratings outside the scale that a batch's writer read as written (W's and X's writers were asked for the rating "as
+# written"):
 # the reader reads no answer there (a rating outside the prompt's scale is none), so each stays a disagreement
-OUT_OF_SCALE_AS_WRITTEN = {("blind_batch_w.yaml", "nleye_pairs_w", 12), ("blind_batch_w.yaml", "sherlock_rating_w", 11)}
+OUT_OF_SCALE_AS_WRITTEN = {
+    ("blind_batch_w.yaml", "nleye_pairs_w", 12),
+    ("blind_batch_w.yaml", "sherlock_rating_w", 11),
+    ("blind_batch_x.yaml", "nleye_pairs_x", 12),
+    ("blind_batch_x.yaml", "sherlock_rating_x", 11),
+}
 
 
 @pytest.mark.parametrize("path", [CORPUS, *BLIND_BATCHES, *PENDING_BATCHES], ids=lambda path: path.name)
@@ -190,7 +197,7 @@ def test_every_batch_reads_exactly_as_pinned(path, corpus_report):
 def test_every_reply_is_recorded_once():
     recorded = [json.loads(line)["reply"] for line in RECORDED_READINGS.read_text(encoding="utf-8").splitlines()]
     batches = {f"{path.name}/" for path in [CORPUS, *BLIND_BATCHES, *PENDING_BATCHES]}
-    assert len(recorded) == len(set(recorded)) == 4537
+    assert len(recorded) == len(set(recorded)) == 4758
     assert {reply[: reply.index("/") + 1] for reply in recorded} == batches
 
 
