@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from abductive_tasks.cli import main
-from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.reports import browse, report
 from abductive_tasks.reports.diff import disagreements, report_lines
 

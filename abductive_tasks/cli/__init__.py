@@ -130,7 +130,7 @@ Every lmms-eval eval option: lmms-eval eval --help"""
 
 def describe(error: BaseException) -> str:
     """A failure in the user's terms: our own errors by their message, others with their type."""
-    from abductive_tasks.inputs.data import DataError
+    from abductive_tasks.inputs.loading import DataError
     from abductive_tasks.models.arguments import ModelArgumentError
 
     return str(error) if isinstance(error, DataError | ModelArgumentError) else f"{type(error).__name__}: {error}"
@@ -142,7 +142,7 @@ def check_data(tasks: str, readers: bool | None = None) -> None:
     so lmms-eval's own ``process_docs`` reuses it: no file is read or decoded twice. ``readers``: only the tasks
     that read another task's run (True), only the others (False: checked before a chain runs their stages), all."""
     from abductive_tasks import compat
-    from abductive_tasks.inputs.data import DataError, DataUnreachable
+    from abductive_tasks.inputs.loading import DataError, DataUnreachable
     from abductive_tasks.inputs.stages import StageError, declared_reads
     from abductive_tasks.runs import catalog
     from abductive_tasks.runs.suite import Suite
@@ -471,8 +471,8 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace) -> int:
     """Run lmms-eval's evaluation (secrets redacted from what it prints and writes, runs named by our layout,
     our tasks left out of its table) and print our summary of each finished run; 1 when a run failed."""
     from abductive_tasks import compat
-    from abductive_tasks.inputs.data import DataError
     from abductive_tasks.inputs.files import redacting_writes
+    from abductive_tasks.inputs.loading import DataError
     from abductive_tasks.models.arguments import ModelArgumentError
     from abductive_tasks.reports import report
     from abductive_tasks.runs import catalog, layout

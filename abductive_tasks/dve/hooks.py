@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING
 from abductive_tasks.dve import prompts
 from abductive_tasks.dve.data import LOAD_COUNTS, UPDATE_TYPES, load_counts, load_selected
 from abductive_tasks.dve.metrics import cls_outcome, gen_outcome, human_outcome
-from abductive_tasks.inputs.data import Loaded, documents
 from abductive_tasks.inputs.images import load_image
+from abductive_tasks.inputs.loading import Loaded, documents
 from abductive_tasks.scoring.reading import Label
 from abductive_tasks.scoring.taskspec import Metric, Reading, TaskSpec
 

@@ -14,8 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from abductive_tasks.inputs.data import documents
 from abductive_tasks.inputs.images import compose_labelled, load_image
+from abductive_tasks.inputs.loading import documents
 from abductive_tasks.inputs.stages import (
     Slot,
     StageError,

@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from abductive_tasks import compat, settings
-from abductive_tasks.inputs.data import DataError, benchmark_root, documents
 from abductive_tasks.inputs.images import image_cache_dir
+from abductive_tasks.inputs.loading import DataError, benchmark_root, documents
 from abductive_tasks.inputs.stages import (
     MISSING_FIELD,
     NO_UPSTREAM_FIELD,

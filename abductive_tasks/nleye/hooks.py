@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 from loguru import logger
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.data import DataError, documents
 from abductive_tasks.inputs.images import compose_row, load_image
+from abductive_tasks.inputs.loading import DataError, documents
 from abductive_tasks.inputs.stages import (
     Slot,
     StageOutput,

@@ -29,8 +29,8 @@ from typing import Any
 from PIL import Image
 
 from abductive_tasks import lmms_subcommands
-from abductive_tasks.inputs.data import SAMPLE_ROOT
 from abductive_tasks.inputs.images import image_cache_dir
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.reports.browse import item_of, record_of
 from abductive_tasks.reports.composites import sent_picture
 from abductive_tasks.reports.ui_guard import UiGuard, new_token

@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.data import ENV_VAR
+from abductive_tasks.inputs.loading import ENV_VAR
 from abductive_tasks.runs import chain
 from abductive_tasks.runs.history import Scan, scan_runs
 from abductive_tasks.runs.identity import build_identity, cache_key, data_fingerprint

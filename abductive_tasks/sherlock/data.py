@@ -45,8 +45,8 @@ import numpy as np
 import pyarrow as pa
 from datasets.table import InMemoryTable
 
-from abductive_tasks.inputs.data import DataError, Loaded, benchmark_root, reading, resolve_inside
 from abductive_tasks.inputs.images import check_image, image_size
+from abductive_tasks.inputs.loading import DataError, Loaded, benchmark_root, reading, resolve_inside
 from abductive_tasks.sherlock import clues, grid
 from abductive_tasks.sherlock.grid import BOX_FIELDS, Box, FactoredChunk, load_factored_chunks
 

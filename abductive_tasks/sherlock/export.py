@@ -27,8 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
-from abductive_tasks.inputs.data import DataError, json_value, reading
 from abductive_tasks.inputs.files import write_outputs
+from abductive_tasks.inputs.loading import DataError, json_value, reading
 from abductive_tasks.scoring.taskspec import REQUEST_FAILED
 from abductive_tasks.sherlock import data, grid, localization, metrics
 

@@ -10,8 +10,8 @@ import yaml
 
 from abductive_tasks.compat import tasks_path
 from abductive_tasks.inputs import images
-from abductive_tasks.inputs.data import SAMPLE_ROOT
 from abductive_tasks.inputs.images import compose_labelled, load_image
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.mucr import data, hooks, prompts
 from abductive_tasks.scoring import judge
 from abductive_tasks.scoring.judge import JudgeResult

@@ -793,7 +793,7 @@ def test_the_report_says_where_its_numbers_come_from_and_marks_another_data_vers
     other data version marked in the tables, the plots' bars and leaderboard.json."""
     import shutil
 
-    from abductive_tasks.inputs.data import SAMPLE_ROOT
+    from abductive_tasks.inputs.loading import SAMPLE_ROOT
     from abductive_tasks.reports.leaderboard.cells import data_key
     from abductive_tasks.reports.leaderboard.render import headline_panels
     from abductive_tasks.runs.identity import data_fingerprint

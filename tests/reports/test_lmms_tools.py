@@ -20,7 +20,7 @@ from PIL import Image
 
 from abductive_tasks.cli import main
 from abductive_tasks.compat import tasks_path
-from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.reports import lmms_tools
 from abductive_tasks.reports.lmms_tools import sample_picture
 from abductive_tasks.runs import catalog

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from abductive_tasks.cli import main as cli_main
-from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.mucr import data, hooks, strategies
 from abductive_tasks.reports.leaderboard import collect
 from abductive_tasks.runs.batch import main as batch_main

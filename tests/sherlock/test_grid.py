@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.data import DataError
+from abductive_tasks.inputs.loading import DataError
 from abductive_tasks.sherlock import data, grid, hooks, metrics
 from abductive_tasks.sherlock.embeddings import encode_embeddings
 from abductive_tasks.sherlock.grid import FactoredChunk, FactoringError
