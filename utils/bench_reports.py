@@ -149,7 +149,7 @@ def build_show(root: Path) -> dict[str, Path]:
 def build_board(root: Path, docs_per_task: int) -> Path:
     """A batch results folder: :data:`MODELS` models x :data:`BOARD_TASKS`, each with its spec and run records."""
     from abductive_tasks.runs.identity import build_identity, data_fingerprint
-    from abductive_tasks.runs.record import RUN_RECORD, RUNS_DIR, SPEC_RECORD, Record
+    from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, SPEC_RECORD, IdentityRecord
     from abductive_tasks.runs.suite import Suite
 
     suite = Suite()
@@ -168,9 +168,9 @@ def build_board(root: Path, docs_per_task: int) -> Path:
             tasks={task: {"benchmark": fact.benchmark, "version": fact.version} for task, fact in facts.items()},
             data=data,
         )
-        Record(identity, None, BOARD_TASKS, model, "spec.yaml").write(root / model / SPEC_RECORD)
+        IdentityRecord(identity, None, BOARD_TASKS, model, "spec.yaml").write(root / model / SPEC_RECORD)
         run = root / model / RUNS_DIR / "01"
-        Record(identity, None, BOARD_TASKS, model, "spec.yaml", 0).write(run / RUN_RECORD)
+        IdentityRecord(identity, None, BOARD_TASKS, model, "spec.yaml", 0).write(run / RUN_RECORD)
         write_run(run / "random_baseline", docs, 1000 + index)
     return root
 

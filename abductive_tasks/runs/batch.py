@@ -10,8 +10,8 @@ A spec's journey, top to bottom (:func:`run_batch`):
 3. **run** (:mod:`~abductive_tasks.runs.run`): one model at a time, its response cache made safe
    (:mod:`~abductive_tasks.runs.cache`), its server on the vLLM routes (:mod:`~abductive_tasks.runs.vllm`),
    an ``abductive-eval`` child per level, and each pending task's outcome;
-4. **record**: the spec's identity for the leaderboard (a :class:`~abductive_tasks.runs.record.Record`) and
-   ``batch_status.json``.
+4. **record**: the spec's identity for the leaderboard (a
+   :class:`~abductive_tasks.runs.identity_record.IdentityRecord`) and ``batch_status.json``.
 
 A model that fails is reported and the batch goes on; the exit status is 1 if any model failed or
 left failed requests.
@@ -33,9 +33,9 @@ from pathlib import Path
 from abductive_tasks.inputs.files import open_nofollow, write_atomic
 from abductive_tasks.runs.history import scan_runs
 from abductive_tasks.runs.identity import model_weights
+from abductive_tasks.runs.identity_record import RUN_RECORD, SPEC_RECORD, IdentityRecord, quarantine
 from abductive_tasks.runs.plan import ModelPlan, judge_plan, plan, print_commands
 from abductive_tasks.runs.progress import task_line
-from abductive_tasks.runs.record import RUN_RECORD, SPEC_RECORD, Record, quarantine
 from abductive_tasks.runs.run import log_tail, run_model, say, start_judge, task_state
 from abductive_tasks.runs.secrets import collect_secrets, redact_value, redacted_console
 from abductive_tasks.runs.spec import BatchSpec, JudgeSpec, ModelSpec, SpecError, check_environment, load_spec
@@ -144,7 +144,7 @@ def write_spec_record(model_plan: ModelPlan) -> None:
     weights are in the local cache)."""
     model = model_plan.model
     weights = model_weights(model_plan.model_args, model.vllm.model if model.vllm else None)
-    spec_record = Record(
+    spec_record = IdentityRecord(
         identity=model_plan.identity,
         limit=model_plan.limit,
         tasks=model_plan.tasks,

@@ -29,7 +29,7 @@ from abductive_tasks.inputs.loading import ENV_VAR
 from abductive_tasks.runs import chain
 from abductive_tasks.runs.history import Scan, scan_runs
 from abductive_tasks.runs.identity import build_identity, cache_key, data_fingerprint
-from abductive_tasks.runs.record import RUNS_DIR
+from abductive_tasks.runs.identity_record import RUNS_DIR
 from abductive_tasks.runs.secrets import collect_secrets, redact_text
 from abductive_tasks.runs.spec import BatchSpec, JudgeSpec, ModelSpec, SpecError
 from abductive_tasks.runs.suite import GENERATION_ONLY_BACKENDS, Suite

@@ -20,9 +20,9 @@ from pathlib import Path
 from abductive_tasks.inputs.files import open_nofollow
 from abductive_tasks.runs.cache import purge_failed_replies, repair_cache, scrub_cache
 from abductive_tasks.runs.history import Scan
+from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, IdentityRecord
 from abductive_tasks.runs.plan import HOST, JUDGE_PORT, PORT, RUN_FOLDER, TASKS, JudgePlan, ModelPlan, level_run
 from abductive_tasks.runs.progress import ChildProgress
-from abductive_tasks.runs.record import RUN_RECORD, RUNS_DIR, Record
 from abductive_tasks.runs.secrets import copy_redacted, handed_over, redact_text
 from abductive_tasks.runs.suite import Suite
 from abductive_tasks.runs.vllm import (
@@ -133,14 +133,16 @@ def start_run(model_plan: ModelPlan, tasks: list[str] | None = None) -> Path:
 
 def _write_run_record(model_plan: ModelPlan, tasks: list[str], run_dir: Path) -> None:
     """The run's record: its identity, limit and tasks, before it starts."""
-    record = Record(model_plan.identity, model_plan.limit, tuple(tasks), model_plan.model.name, model_plan.spec_path)
+    record = IdentityRecord(
+        model_plan.identity, model_plan.limit, tuple(tasks), model_plan.model.name, model_plan.spec_path
+    )
     record.write(run_dir / RUN_RECORD)
 
 
 def end_run(run_dir: Path, code: int) -> int:
     """Record the run's exit status (a run that ended without results for a task is a failed run)."""
-    record = Record.read(run_dir / RUN_RECORD)
-    Record(**{**record.__dict__, "exit_status": code}).write(run_dir / RUN_RECORD)
+    record = IdentityRecord.read(run_dir / RUN_RECORD)
+    IdentityRecord(**{**record.__dict__, "exit_status": code}).write(run_dir / RUN_RECORD)
     return code
 
 

@@ -23,7 +23,7 @@ from abductive_tasks.reports.leaderboard.paper import PAPER_REPORTED, REFERENCE
 from abductive_tasks.reports.leaderboard.render import headline_table
 from abductive_tasks.reports.samples import samples_path
 from abductive_tasks.runs.identity import build_identity
-from abductive_tasks.runs.record import RUN_RECORD, RUNS_DIR, SPEC_RECORD, Record
+from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, SPEC_RECORD, IdentityRecord
 from abductive_tasks.runs.suite import Suite
 
 TASKS = ("nleye_triplet", "nleye_pairs")
@@ -44,7 +44,9 @@ def identity(data_root: str = "/data/a", annotations: str = "same") -> dict:
 
 
 def write_spec(results: Path, model: str, spec_path: str = "spec.yaml", annotations: str = "same") -> None:
-    Record(identity(annotations=annotations), None, TASKS, model, spec_path).write(results / model / SPEC_RECORD)
+    IdentityRecord(identity(annotations=annotations), None, TASKS, model, spec_path).write(
+        results / model / SPEC_RECORD
+    )
 
 
 def write_run(
@@ -63,7 +65,9 @@ def write_run(
     can give it: :func:`headline_records`)."""
     folder = results / model / RUNS_DIR / run
     asked = tuple(task for task in TASKS if task_results is None or task in task_results)
-    Record(identity(data_root, annotations), limit, asked, model, "spec.yaml", exit_status).write(folder / RUN_RECORD)
+    IdentityRecord(identity(data_root, annotations), limit, asked, model, "spec.yaml", exit_status).write(
+        folder / RUN_RECORD
+    )
     if task_results is None:
         return folder
     path = folder / "dummy" / f"{run}_results.json"
@@ -601,9 +605,9 @@ def test_the_leaderboard_marks_cells_the_batch_would_rerun(tmp_path, data_copy):
     old_version["tasks"]["nleye_pairs"]["version"] = "1.0"
     for model, spec_identity in (("data-changes", current), ("old-version", old_version)):
         for record, path in (
-            (Record(spec_identity, None, TASKS, model, "spec.yaml"), tmp_path / model / SPEC_RECORD),
+            (IdentityRecord(spec_identity, None, TASKS, model, "spec.yaml"), tmp_path / model / SPEC_RECORD),
             (
-                Record(spec_identity, None, TASKS, model, "spec.yaml", 0),
+                IdentityRecord(spec_identity, None, TASKS, model, "spec.yaml", 0),
                 tmp_path / model / RUNS_DIR / "01" / RUN_RECORD,
             ),
         ):
@@ -734,8 +738,10 @@ def test_a_cell_whose_descriptions_changed_since_its_run_is_stale(tmp_path, monk
     read = {"kind": "descriptions", **variable_input("descriptions", "nleye_describe", dict(os.environ))}
     current["tasks"]["nleye_triplet"]["inputs"] = {"nleye_describe": read}
     results = tmp_path / "results"
-    Record(current, None, TASKS, "m", "spec.yaml").write(results / "m" / SPEC_RECORD)
-    Record(current, None, ("nleye_triplet",), "m", "spec.yaml", 0).write(results / "m" / RUNS_DIR / "01" / RUN_RECORD)
+    IdentityRecord(current, None, TASKS, "m", "spec.yaml").write(results / "m" / SPEC_RECORD)
+    IdentityRecord(current, None, ("nleye_triplet",), "m", "spec.yaml", 0).write(
+        results / "m" / RUNS_DIR / "01" / RUN_RECORD
+    )
     path = results / "m" / RUNS_DIR / "01" / "dummy" / "01_results.json"
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps(results_file({"nleye_triplet": triplet(0.5, 0.5)})))
@@ -813,9 +819,11 @@ def test_the_report_says_where_its_numbers_come_from_and_marks_another_data_vers
         record = identity() | {"data": {"nleye": data[which]}}
         if model == "m2":
             record["judge"] = {"url": "http://127.0.0.1:9/v1", "model_version": "Qwen/Qwen2.5-72B-Instruct"}
-        Record(record, None, TASKS, model, "spec.yaml", weights=weights[model]).write(results / model / SPEC_RECORD)
+        IdentityRecord(record, None, TASKS, model, "spec.yaml", weights=weights[model]).write(
+            results / model / SPEC_RECORD
+        )
         folder = results / model / RUNS_DIR / "20261128_101500"
-        Record(record, None, TASKS, model, "spec.yaml", 0).write(folder / RUN_RECORD)
+        IdentityRecord(record, None, TASKS, model, "spec.yaml", 0).write(folder / RUN_RECORD)
         path = folder / "dummy" / "20261128_101500_results.json"
         path.parent.mkdir(parents=True)
         values = {"nleye_triplet": triplet(0.25, 0.5), "nleye_pairs": {"order_faithful_acc,none": 0.75}}

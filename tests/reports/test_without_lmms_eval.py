@@ -13,7 +13,7 @@ from pathlib import Path
 from abductive_tasks.nleye.hooks import TRIPLET
 from abductive_tasks.reports.samples import samples_path
 from abductive_tasks.runs.identity import build_identity, data_fingerprint
-from abductive_tasks.runs.record import RUN_RECORD, RUNS_DIR, SPEC_RECORD, Record
+from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, SPEC_RECORD, IdentityRecord
 from abductive_tasks.runs.suite import Suite
 
 BLOCKER = '''
@@ -117,9 +117,9 @@ def write_board(results: Path, records: dict[str, list[dict]]) -> None:
         data={"nleye": data_fingerprint("nleye", "sample")},
     )
     for model, model_records in records.items():
-        Record(identity, None, ("nleye_triplet",), model, "spec.yaml").write(results / model / SPEC_RECORD)
+        IdentityRecord(identity, None, ("nleye_triplet",), model, "spec.yaml").write(results / model / SPEC_RECORD)
         run = results / model / RUNS_DIR / "01"
-        Record(identity, None, ("nleye_triplet",), model, "spec.yaml", 0).write(run / RUN_RECORD)
+        IdentityRecord(identity, None, ("nleye_triplet",), model, "spec.yaml", 0).write(run / RUN_RECORD)
         write_run(run / "random_baseline", model_records)
 
 

@@ -22,8 +22,8 @@ from abductive_tasks.reports.leaderboard import write_report
 from abductive_tasks.runs.batch import main
 from abductive_tasks.runs.history import scan_runs
 from abductive_tasks.runs.identity import content_digest
+from abductive_tasks.runs.identity_record import IdentityRecord
 from abductive_tasks.runs.plan import plan
-from abductive_tasks.runs.record import Record
 from abductive_tasks.runs.spec import load_spec
 from abductive_tasks.runs.suite import Suite
 
@@ -133,11 +133,11 @@ def test_batch_interrupt_resume_failure_and_leaderboard(tmp_path, capsys):
     second = results_files(results)
     assert first < second and len(second) == 6  # two levels for each of the three good models
     llava = Path(load_spec(spec_path).models[3].model_args.split("pretrained=")[1].split(",")[0])
-    assert Record.read(results / "tiny-llava" / "spec_identity.json").weights == {
+    assert IdentityRecord.read(results / "tiny-llava" / "spec_identity.json").weights == {
         "name": llava.name,
         "sha256": content_digest(llava),
     }  # the weights it ran, for the leaderboard's footnote
-    assert Record.read(results / "dummy" / "spec_identity.json").weights == {}
+    assert IdentityRecord.read(results / "dummy" / "spec_identity.json").weights == {}
 
     # 3. Rerun of the good models: nothing is recomputed.
     spec = load_spec(spec_path)
@@ -159,7 +159,7 @@ def test_batch_interrupt_resume_failure_and_leaderboard(tmp_path, capsys):
     assert set(rows["broken"]) == {"run failed"}
     # The numbers behind the marks: dummy always answers "1", never consistent across both orders,
     # never ranking the gold higher.
-    dummy = scan_runs(results / "dummy", Record.read(results / "dummy" / "spec_identity.json").identity)
+    dummy = scan_runs(results / "dummy", IdentityRecord.read(results / "dummy" / "spec_identity.json").identity)
     assert [
         dummy.best(task).results[f"{metric},none"]
         for task, metric in [("nleye_triplet", "consistency_acc"), ("nleye_pairs", "order_faithful_acc")]

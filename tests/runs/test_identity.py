@@ -25,7 +25,7 @@ from abductive_tasks.runs.identity import (
     limit_covers,
     task_key,
 )
-from abductive_tasks.runs.record import RUN_RECORD, RUNS_DIR, DamagedFile, Record, quarantine
+from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, DamagedFile, IdentityRecord, quarantine
 from abductive_tasks.runs.secrets import hash_secret, model_args_secrets, redact_mapping, redact_model_args, redact_text
 from abductive_tasks.runs.suite import Suite, _benchmark
 
@@ -319,7 +319,7 @@ def write_run(
     exit_status: int | None = 0,
 ) -> Path:
     run = model_dir / RUNS_DIR / name
-    Record(spec_identity, limit, tuple(spec_identity["tasks"]), model_dir.name, "spec.yaml", exit_status).write(
+    IdentityRecord(spec_identity, limit, tuple(spec_identity["tasks"]), model_dir.name, "spec.yaml", exit_status).write(
         run / RUN_RECORD
     )
     if results is not None:

@@ -17,7 +17,7 @@ from abductive_tasks.reports.samples import samples_path
 from abductive_tasks.runs import chain
 from abductive_tasks.runs.history import Outcome, Scan, scan_runs
 from abductive_tasks.runs.identity import data_content, data_fingerprint, package_versions
-from abductive_tasks.runs.record import SPEC_RECORD, DamagedFile, Record
+from abductive_tasks.runs.identity_record import SPEC_RECORD, DamagedFile, IdentityRecord
 from abductive_tasks.runs.suite import Suite, SuiteError, TaskFacts
 from abductive_tasks.scoring.coverage import dropped_units
 from abductive_tasks.scoring.scales import declared_scale as metric_scale
@@ -38,7 +38,9 @@ class Leaderboard:
     sources: dict[str, dict[str, Path]] = field(default_factory=dict)  # model -> task -> the results file of the cell
     data: dict[str, dict[str, str]] = field(default_factory=dict)  # model -> task -> data_key of the row's data
     estimates: dict[tuple[str, str], Estimate] = field(default_factory=dict)  # cells recomputed from their samples
-    records: dict[str, Record] = field(default_factory=dict)  # model -> its batch spec record (identity, weights)
+    records: dict[str, IdentityRecord] = field(
+        default_factory=dict
+    )  # model -> its batch spec record (identity, weights)
     benchmarks: dict[str, str] = field(default_factory=dict)  # task -> the benchmark whose data it reads
 
     def data_versions(self, benchmark: str) -> dict[str, str]:
@@ -150,7 +152,7 @@ def _mark(outcome: Outcome) -> str | None:
     return "; ".join(reasons) or None
 
 
-def _fix(record: Record) -> str:
+def _fix(record: IdentityRecord) -> str:
     """The command that recomputes a model's results."""
     if Path(record.spec).is_file():
         return f"abductive-eval batch {record.spec} --model {record.model}"
@@ -180,7 +182,7 @@ class _Staleness:
             found = None
             folder = self.results_dir / model if self.results_dir else None
             try:
-                spec = Record.read(folder / SPEC_RECORD) if folder is not None else None
+                spec = IdentityRecord.read(folder / SPEC_RECORD) if folder is not None else None
             except DamagedFile:
                 spec = None
             if spec is not None:
@@ -298,7 +300,7 @@ class _Collector:
                 self._facts[task] = None
         return self._facts[task]
 
-    def spec_of(self, folder: Path) -> Record | None:
+    def spec_of(self, folder: Path) -> IdentityRecord | None:
         """The model folder's batch spec identity; None (and a note) when it has none or a damaged one."""
         if not (folder / SPEC_RECORD).exists():
             if next(folder.rglob("*_results.json"), None):
@@ -308,12 +310,12 @@ class _Collector:
                 )
             return None
         try:
-            return Record.read(folder / SPEC_RECORD)
+            return IdentityRecord.read(folder / SPEC_RECORD)
         except DamagedFile as error:
             self.board.notes.append(f"{error}: {folder.name} not shown; rerun its batch spec to rewrite it")
             return None
 
-    def add_model(self, model: str, spec: Record, scan: Scan) -> None:
+    def add_model(self, model: str, spec: IdentityRecord, scan: Scan) -> None:
         """The model's row: a cell (or a mark saying why there is none) per task of its spec."""
         board = self.board
         board.notes += [f"{damaged}: not read; fix: {_fix(spec)}" for damaged in scan.damaged]
