@@ -271,7 +271,7 @@ def test_llava_hf_loads_a_local_folder_on_cpu_with_no_device_argument_or_only_de
 
 
 def test_headline_metrics_come_from_our_task_yaml():
-    headline = report.suite_headline()
+    headline = report.headline_lookup()
     assert headline("nleye_triplet") == "consistency_acc" and headline("sherlock_retrieval") == "retrieval_p_at_1"
     assert headline("mmbench") is None and headline("nleye") is None  # not ours; a group
 

@@ -132,9 +132,9 @@ WIDE_DOCUMENTS = """
 import json, sys
 from importlib import import_module
 from abductive_tasks.runs import catalog
-from abductive_tasks.runs.suite import Suite
+from abductive_tasks.runs.task_index import TaskIndex
 task, out = sys.argv[1], sys.argv[2]
-module, _, name = catalog.config(Suite().yaml_path(task))["process_docs"].rpartition(".")
+module, _, name = catalog.config(TaskIndex().yaml_path(task))["process_docs"].rpartition(".")
 with open(out, "w") as handle:
     for number, doc in enumerate(getattr(import_module(module), name)(None)):
         if {"question", "answer"} & set(doc):
@@ -173,9 +173,9 @@ OUR_PHASES = """
 import importlib, json, sys, time
 import lmms_eval.api.task, lmms_eval.evaluator  # imported by every run, ours or not
 from abductive_tasks.runs import catalog
-from abductive_tasks.runs.suite import Suite
+from abductive_tasks.runs.task_index import TaskIndex
 task = sys.argv[1]
-config = catalog.config(Suite().yaml_path(task))
+config = catalog.config(TaskIndex().yaml_path(task))
 def hook(name):
     module, _, attribute = str(name).rpartition(".")
     return getattr(importlib.import_module(module), attribute)

@@ -14,7 +14,7 @@ from abductive_tasks.nleye.hooks import TRIPLET
 from abductive_tasks.reports.samples import samples_path
 from abductive_tasks.runs.identity import build_identity, data_fingerprint
 from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, SPEC_RECORD, IdentityRecord
-from abductive_tasks.runs.suite import Suite
+from abductive_tasks.runs.task_index import TaskIndex
 
 BLOCKER = '''
 import importlib.abc, importlib.machinery, sys
@@ -113,7 +113,7 @@ def write_board(results: Path, records: dict[str, list[dict]]) -> None:
         env={},
         environment={},
         judge=None,
-        tasks={"nleye_triplet": {"benchmark": "nleye", "version": Suite().facts("nleye_triplet").version}},
+        tasks={"nleye_triplet": {"benchmark": "nleye", "version": TaskIndex().facts("nleye_triplet").version}},
         data={"nleye": data_fingerprint("nleye", "sample")},
     )
     for model, model_records in records.items():

@@ -25,7 +25,7 @@ from abductive_tasks.runs.batch import main as batch_main
 from abductive_tasks.runs.identity_record import RUN_RECORD, IdentityRecord
 from abductive_tasks.runs.plan import plan
 from abductive_tasks.runs.spec import load_spec
-from abductive_tasks.runs.suite import Suite
+from abductive_tasks.runs.task_index import TaskIndex
 
 from helpers.openai_stub import OpenAIStub
 from helpers.runs import OFFLINE, abductive_eval, read_results
@@ -232,18 +232,18 @@ def test_batch_runs_the_levels_and_marks_a_reader_of_a_rerun_stage_stale(tmp_pat
     runs = sorted((results / "random_baseline" / "runs").iterdir())
     assert [IdentityRecord.read(run / RUN_RECORD).tasks for run in runs] == [("mucr_c2e", "mucr_cue"), ("mucr_exp",)]
     assert not list((results / "random_baseline").rglob("stages"))  # a level reads its inputs: it chains nothing
-    board = collect(results, Suite())
+    board = collect(results, TaskIndex())
     assert board.cell("random_baseline", "mucr_exp") == "—"  # no judge: Exp not computed, but current
     assert "mucr_exp" not in board.marks["random_baseline"]
     # mucr_c2e is run again and picks otherwise: the Exp cell read the old picks.
     _picked_again(results)
-    board = collect(results, Suite())
+    board = collect(results, TaskIndex())
     assert board.cell("random_baseline", "mucr_exp") == "stale"
     assert any("mucr_c2e was run again (its picks changed)" in note for note in board.notes)
     assert board.cell("random_baseline", "mucr_c2e") != "stale"
-    (model_plan,) = plan(load_spec(spec_path), Suite())
+    (model_plan,) = plan(load_spec(spec_path), TaskIndex())
     assert model_plan.pending == ["mucr_exp"]  # the batch runs the reader again, and only it
     assert batch_main([str(spec_path)]) == 0
     assert "running mucr_exp (2 of 3 done earlier)" in capsys.readouterr().out
-    board = collect(results, Suite())
+    board = collect(results, TaskIndex())
     assert "mucr_exp" not in board.marks["random_baseline"]

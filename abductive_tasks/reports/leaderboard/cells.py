@@ -18,7 +18,7 @@ from abductive_tasks.runs import chain
 from abductive_tasks.runs.history import Outcome, Scan, scan_runs
 from abductive_tasks.runs.identity import data_content, data_fingerprint, package_versions
 from abductive_tasks.runs.identity_record import SPEC_RECORD, DamagedFile, IdentityRecord
-from abductive_tasks.runs.suite import Suite, SuiteError, TaskFacts
+from abductive_tasks.runs.task_index import TaskFacts, TaskIndex, TaskIndexError
 from abductive_tasks.scoring.coverage import dropped_units
 from abductive_tasks.scoring.scales import declared_scale as metric_scale
 from abductive_tasks.scoring.stats import Estimate
@@ -29,7 +29,7 @@ class Leaderboard:
     """Our runs: ``rows[model][task]`` is that task's results dict (``"<metric>,none"`` keys), for scores only."""
 
     rows: dict[str, dict[str, dict]]
-    tasks: list[str]  # leaderboard columns, suite order
+    tasks: list[str]  # leaderboard columns, in the `abductive` suite's order
     headline: dict[str, str]  # task -> headline metric
     higher_is_better: dict[str, bool]  # task -> direction of its headline metric
     marks: dict[str, dict[str, str]] = field(default_factory=dict)  # model -> task -> why the cell is not a score
@@ -169,8 +169,8 @@ class _Staleness:
     source, what a chained task read (an upstream stage's output, or what a variable named), each task's version and
     the package versions (as the batch's plan checks them); memoised."""
 
-    def __init__(self, suite: Suite, results_dir: Path | None = None) -> None:
-        self.suite = suite
+    def __init__(self, task_index: TaskIndex, results_dir: Path | None = None) -> None:
+        self.task_index = task_index
         self.results_dir = results_dir
         self.fingerprints: dict[tuple[str, str], dict] = {}
         self.outputs: dict[tuple[str, str, str], str | None] = {}
@@ -229,8 +229,8 @@ class _Staleness:
         ]
         entry = identity["tasks"].get(task) or {}
         try:
-            version = self.suite.facts(task).version
-        except SuiteError:
+            version = self.task_index.facts(task).version
+        except TaskIndexError:
             version = None
         if version is not None and entry.get("version") is not None and str(entry["version"]) != version:
             changed.append(f"{task} version {entry['version']} → {version}")
@@ -284,19 +284,19 @@ def _check_value(results: dict, metric: str, source: Path, task: str) -> tuple[s
 class _Collector:
     """What :func:`collect` gathers, model folder by model folder; the task facts and staleness checks memoised."""
 
-    def __init__(self, suite: Suite, results_dir: Path | None = None) -> None:
-        self.suite = suite
+    def __init__(self, task_index: TaskIndex, results_dir: Path | None = None) -> None:
+        self.task_index = task_index
         self.board = Leaderboard(rows={}, tasks=[], headline={}, higher_is_better={})
         self.columns: list[str] = []
-        self.staleness = _Staleness(suite, results_dir)
+        self.staleness = _Staleness(task_index, results_dir)
         self._facts: dict[str, TaskFacts | None] = {}
 
     def facts(self, task: str) -> TaskFacts | None:
         """The task's facts; None for a task that is not ours."""
         if task not in self._facts:
             try:
-                self._facts[task] = self.suite.facts(task) if task in self.suite.task_names else None
-            except SuiteError:
+                self._facts[task] = self.task_index.facts(task) if task in self.task_index.task_names else None
+            except TaskIndexError:
                 self._facts[task] = None
         return self._facts[task]
 
@@ -366,16 +366,16 @@ class _Collector:
                 board.higher_is_better[task] = found.higher_is_better[found.headline_metric]
                 if found.upper_bound:
                     board.upper_bounds.add(task)
-        board.tasks = [task for task in self.suite.expand(["abductive"]) if task in board.headline]
+        board.tasks = [task for task in self.task_index.expand(["abductive"]) if task in board.headline]
         board.tasks += sorted(task for task in board.headline if task not in board.tasks)
         board.rows = dict(sorted(board.rows.items()))
         return board
 
 
-def collect(results_dir: Path, suite: Suite | None = None) -> Leaderboard:
+def collect(results_dir: Path, task_index: TaskIndex | None = None) -> Leaderboard:
     """One row per model folder holding a batch spec identity, each cell from the runs matching it
     (see :mod:`abductive_tasks.reports.leaderboard`)."""
-    collector = _Collector(suite or Suite(), Path(results_dir))
+    collector = _Collector(task_index or TaskIndex(), Path(results_dir))
     for folder in sorted(path for path in Path(results_dir).iterdir() if path.is_dir()):
         spec = collector.spec_of(folder)
         if spec is not None:
