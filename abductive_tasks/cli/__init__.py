@@ -61,8 +61,8 @@ SUBCOMMANDS = {
     "diff": ("abductive_tasks.reports.diff", "main"),
     "export-sherlock": ("abductive_tasks.sherlock.export", "main"),
     "tasks": ("abductive_tasks.runs.catalog", "main"),
-    "power": ("abductive_tasks.reports.lmms_tools", "power_main"),
-    "ui": ("abductive_tasks.reports.lmms_tools", "ui_main"),
+    "power": ("abductive_tasks.reports.power_and_ui", "power_main"),
+    "ui": ("abductive_tasks.reports.power_and_ui", "ui_main"),
 }
 SUBCOMMAND_HELP = {
     "tasks": "list our tasks and groups, one line each",

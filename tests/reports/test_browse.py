@@ -490,7 +490,7 @@ def test_browse_diff_and_the_ui_show_the_composite_the_model_was_sent(tmp_path, 
     from importlib import import_module
 
     from abductive_tasks.reports import composites
-    from abductive_tasks.reports.lmms_tools import sample_picture, sample_view
+    from abductive_tasks.reports.power_and_ui import sample_picture, sample_view
     from abductive_tasks.runs import catalog
 
     from helpers.runs import abductive_eval

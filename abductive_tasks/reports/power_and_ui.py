@@ -1,4 +1,5 @@
-"""lmms-eval's own tools with our tasks: ``abductive-eval power`` and ``abductive-eval ui``.
+"""lmms-eval's own tools with our tasks: ``abductive-eval power`` and ``abductive-eval ui`` (the lmms-eval internals
+they call are in :mod:`abductive_tasks.lmms_subcommands`).
 
 lmms-eval 0.7.3 loads the ``lmms_eval.models`` entry points (where :mod:`abductive_tasks.compat` registers our task
 folder) only for an evaluation, so its ``power`` and ``ui`` subcommands do not know our tasks. These commands run the
