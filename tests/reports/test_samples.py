@@ -100,7 +100,7 @@ def test_an_explicit_spec_reads_lines_carrying_more_keys(tmp_path):
 
 ONCE = TaskSpec(  # a family logging its record once, under its first metric; the others name that metric
     name="record_once_test",
-    prefix="once",
+    diagnostics_prefix="once",
     metrics=(Metric("once_acc"), Metric("once_rate")),
     record=lambda doc, reading: {},
     compute=lambda records: Outcome(),
