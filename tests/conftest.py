@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 
 from helpers.runs import OFFLINE
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from abductive_tasks.cli import main
-from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.reports import browse, report
 from abductive_tasks.reports.diff import disagreements, report_lines
 
@@ -271,7 +271,7 @@ def test_llava_hf_loads_a_local_folder_on_cpu_with_no_device_argument_or_only_de
 
 
 def test_headline_metrics_come_from_our_task_yaml():
-    headline = report.suite_headline()
+    headline = report.headline_lookup()
     assert headline("nleye_triplet") == "consistency_acc" and headline("sherlock_retrieval") == "retrieval_p_at_1"
     assert headline("mmbench") is None and headline("nleye") is None  # not ours; a group
 
@@ -302,7 +302,7 @@ def test_the_ui_opens_on_a_task_with_samples_shows_verdicts_record_fields_images
     from fastapi.testclient import TestClient
 
     from abductive_tasks import lmms_subcommands
-    from abductive_tasks.reports import lmms_tools
+    from abductive_tasks.reports import power_and_ui
 
     record = {"item_id": "1", "gold_position": 1, "prediction": 1, "correct": True, "reasoning_category": "physical"}
     line = {
@@ -319,7 +319,7 @@ def test_the_ui_opens_on_a_task_with_samples_shows_verdicts_record_fields_images
     # lmms-eval writes a group first in results: the Samples panel used to open on it (no samples file: HTTP 404)
     results = {"nleye": {" ": " "}, "nleye_triplet": {"consistency_acc,none": 1.0}}
     write_run(tmp_path / "logs" / "m-1", "m", {"nleye_triplet": [line]}, results)
-    client = TestClient(lmms_subcommands.ui_app(lmms_tools.sample_picture, lmms_tools.sample_view))
+    client = TestClient(lmms_subcommands.ui_app(power_and_ui.sample_picture, power_and_ui.sample_view))
     logs = {"logs_path": str(tmp_path / "logs")}
     (run,) = client.get("/logs/runs", params=logs).json()
     shown = client.get(f"/logs/runs/{run['run_id']}/results", params=logs).json()

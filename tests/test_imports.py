@@ -211,14 +211,14 @@ def test_no_import_circle():
 def test_the_walk_sees_function_level_imports():
     """Guards the test itself: cli imports inputs inside a function and names the runs in its subcommand table."""
     assert "abductive_tasks.runs.batch" in GRAPH["abductive_tasks.cli"]
-    assert "abductive_tasks.inputs.data" in GRAPH["abductive_tasks.cli"]
+    assert "abductive_tasks.inputs.loading" in GRAPH["abductive_tasks.cli"]
 
 
 PLANTED = """
 import importlib
 from importlib import import_module
 
-from abductive_tasks.inputs import data
+from abductive_tasks.inputs import loading
 
 
 def every_hook(name, part):
@@ -236,7 +236,7 @@ def test_a_planted_dynamic_upward_import_is_caught():
     target above scoring or of no knowable layer is a violation; the one below scoring is not."""
     module = "abductive_tasks.scoring.planted"
     imports = scan_imports(PLANTED, module)
-    assert imports.names >= {"abductive_tasks.inputs", "abductive_tasks.reports", "abductive_tasks.inputs.data"}
+    assert imports.names >= {"abductive_tasks.inputs", "abductive_tasks.reports", "abductive_tasks.inputs.loading"}
     assert violations(module, imports, set(SOURCES)) == [
         "abductive_tasks.scoring.planted -> abductive_tasks.reports",
         "abductive_tasks.scoring.planted -> 'abductive_tasks.' + part (a dynamic import no constant prefix pins to "

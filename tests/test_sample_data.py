@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 
 from sample_generators import GENERATORS
 

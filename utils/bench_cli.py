@@ -44,7 +44,7 @@ OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFL
 
 def bad_data(folder: Path) -> Path:
     """A copy of the embedded sample whose NL-Eye annotation file has lost its columns."""
-    from abductive_tasks.inputs.data import SAMPLE_ROOT
+    from abductive_tasks.inputs.loading import SAMPLE_ROOT
 
     root = folder / "data"
     shutil.copytree(SAMPLE_ROOT, root)

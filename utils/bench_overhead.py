@@ -132,9 +132,9 @@ WIDE_DOCUMENTS = """
 import json, sys
 from importlib import import_module
 from abductive_tasks.runs import catalog
-from abductive_tasks.runs.suite import Suite
+from abductive_tasks.runs.task_index import TaskIndex
 task, out = sys.argv[1], sys.argv[2]
-module, _, name = catalog.config(Suite().yaml_path(task))["process_docs"].rpartition(".")
+module, _, name = catalog.config(TaskIndex().yaml_path(task))["process_docs"].rpartition(".")
 with open(out, "w") as handle:
     for number, doc in enumerate(getattr(import_module(module), name)(None)):
         if {"question", "answer"} & set(doc):
@@ -173,9 +173,9 @@ OUR_PHASES = """
 import importlib, json, sys, time
 import lmms_eval.api.task, lmms_eval.evaluator  # imported by every run, ours or not
 from abductive_tasks.runs import catalog
-from abductive_tasks.runs.suite import Suite
+from abductive_tasks.runs.task_index import TaskIndex
 task = sys.argv[1]
-config = catalog.config(Suite().yaml_path(task))
+config = catalog.config(TaskIndex().yaml_path(task))
 def hook(name):
     module, _, attribute = str(name).rpartition(".")
     return getattr(importlib.import_module(module), attribute)
@@ -290,18 +290,18 @@ CHUNK_RUN = """
 import os, resource, sys, time
 from pathlib import Path
 import numpy as np
-from abductive_tasks.sherlock import grid, metrics
+from abductive_tasks.sherlock import factored_retrieval, metrics
 folder = Path(sys.argv[1])
 start = time.process_time()
 instances, key = folder / "val_retrieval_0_instances.json", folder / "val_retrieval_0_answer_key.json"
-chunk = grid.load_factored_chunk(instances, key, 0)
+chunk = factored_retrieval.load_factored_chunk(instances, key, 0)
 read = time.process_time() - start
 rng = np.random.default_rng(0)
 image = rng.standard_normal((len(chunk.rows), 512)).astype(np.float32)
 text = rng.standard_normal((len(chunk.texts), 512)).astype(np.float32)
 scores = image @ text.T
 values = metrics.retrieval_metrics(metrics.as_submitted(scores[np.ix_(chunk.gold_rows, chunk.gold_cols)]))
-np.save(folder.parent / "retrieval_0.npy", grid.submission_scores(chunk, scores))
+np.save(folder.parent / "retrieval_0.npy", factored_retrieval.submission_scores(chunk, scores))
 print(round(read, 2), values["n"])
 """
 

@@ -60,9 +60,9 @@ def _hooks(task: str) -> tuple[Callable, Callable, object]:
     import pkgutil
 
     from abductive_tasks.runs import catalog
-    from abductive_tasks.runs.suite import Suite
+    from abductive_tasks.runs.task_index import TaskIndex
 
-    config = catalog.config(Suite().yaml_path(task))
+    config = catalog.config(TaskIndex().yaml_path(task))
     process_results = pkgutil.resolve_name(config["process_results"])
     return pkgutil.resolve_name(config["process_docs"]), process_results, process_results.spec
 
@@ -149,11 +149,11 @@ def build_show(root: Path) -> dict[str, Path]:
 def build_board(root: Path, docs_per_task: int) -> Path:
     """A batch results folder: :data:`MODELS` models x :data:`BOARD_TASKS`, each with its spec and run records."""
     from abductive_tasks.runs.identity import build_identity, data_fingerprint
-    from abductive_tasks.runs.record import RUN_RECORD, RUNS_DIR, SPEC_RECORD, Record
-    from abductive_tasks.runs.suite import Suite
+    from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, SPEC_RECORD, IdentityRecord
+    from abductive_tasks.runs.task_index import TaskIndex
 
-    suite = Suite()
-    facts = {task: suite.facts(task) for task in BOARD_TASKS}
+    task_index = TaskIndex()
+    facts = {task: task_index.facts(task) for task in BOARD_TASKS}
     data = {fact.benchmark: data_fingerprint(fact.benchmark, "sample") for fact in facts.values()}
     docs = {task: _documents(task, docs_per_task) for task in BOARD_TASKS}
     for index in range(MODELS):
@@ -168,9 +168,9 @@ def build_board(root: Path, docs_per_task: int) -> Path:
             tasks={task: {"benchmark": fact.benchmark, "version": fact.version} for task, fact in facts.items()},
             data=data,
         )
-        Record(identity, None, BOARD_TASKS, model, "spec.yaml").write(root / model / SPEC_RECORD)
+        IdentityRecord(identity, None, BOARD_TASKS, model, "spec.yaml").write(root / model / SPEC_RECORD)
         run = root / model / RUNS_DIR / "01"
-        Record(identity, None, BOARD_TASKS, model, "spec.yaml", 0).write(run / RUN_RECORD)
+        IdentityRecord(identity, None, BOARD_TASKS, model, "spec.yaml", 0).write(run / RUN_RECORD)
         write_run(run / "random_baseline", docs, 1000 + index)
     return root
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env python
 """Loading a factored Sherlock retrieval chunk, timed on one chunk's files, each figure the median of ``--repeats``
 CPU timings (user + system, this process): the whole factoring of the chunk as a cold cache runs it
-(``grid._factor_files``: read, decode, number, answer key, finish), and its steps: the instance list read and decoded
-a block at a time and numbered (``_add_piece``), the answer key parsed (``_read``), ``_Factoring.finish`` (the
-chunk's test ids sorted into submission order, the gold grid checked) and the factored-chunk cache key
-(``grid._cache_file``: it decides whether the chunk is read from the cache).
+(``factored_retrieval._factor_files``: read, decode, number, answer key, finish), and its steps: the instance list
+read and decoded a block at a time and numbered (``_add_piece``), the answer key parsed (``_read``),
+``_Factoring.finish`` (the chunk's test ids sorted into submission order, the gold grid checked) and the
+factored-chunk cache key (``factored_retrieval._cache_file``: it decides whether the chunk is read from the cache).
 
 Run it with two installs of the package on the same files, alternately, to compare versions side by side::
 
@@ -24,7 +24,7 @@ import statistics
 from collections.abc import Callable
 from pathlib import Path
 
-from abductive_tasks.sherlock import grid
+from abductive_tasks.sherlock import factored_retrieval
 
 
 def cpu_seconds() -> float:
@@ -45,13 +45,13 @@ def cpu_median(step: Callable[[], object], repeats: int) -> float:
     return round(statistics.median(times), 3)
 
 
-def factor_pieces(instances: Path) -> grid._Factoring:
+def factor_pieces(instances: Path) -> factored_retrieval._Factoring:
     """The instance list read and decoded a block at a time and numbered, as ``_factor_files`` does."""
-    factoring = grid._Factoring(0, str(instances))
+    factoring = factored_retrieval._Factoring(0, str(instances))
     gc.disable()
     try:
-        for piece in grid.instance_pieces(instances):
-            grid._add_piece(factoring, piece)
+        for piece in factored_retrieval.instance_pieces(instances):
+            factored_retrieval._add_piece(factoring, piece)
     finally:
         gc.enable()
     return factoring
@@ -64,19 +64,21 @@ def main() -> None:
     args = parser.parse_args()
     answer_key_path = args.instances.with_name(args.instances.name.replace("_instances", "_answer_key"))
     factoring = factor_pieces(args.instances)
-    answer_key = grid._read(answer_key_path)
+    answer_key = factored_retrieval._read(answer_key_path)
     print(
         json.dumps(
             {
-                "package": str(Path(grid.__file__).parents[2]),
+                "package": str(Path(factored_retrieval.__file__).parents[2]),
                 "instances": len(factoring.test_ids),
                 "factor_files_cpu_s": cpu_median(
-                    lambda: grid._factor_files(args.instances, answer_key_path, 0), args.repeats
+                    lambda: factored_retrieval._factor_files(args.instances, answer_key_path, 0), args.repeats
                 ),
                 "pieces_cpu_s": cpu_median(lambda: factor_pieces(args.instances), args.repeats),
-                "answer_key_cpu_s": cpu_median(lambda: grid._read(answer_key_path), args.repeats),
+                "answer_key_cpu_s": cpu_median(lambda: factored_retrieval._read(answer_key_path), args.repeats),
                 "finish_cpu_s": cpu_median(lambda: factoring.finish(answer_key), args.repeats),
-                "cache_key_cpu_s": cpu_median(lambda: grid._cache_file(args.instances, answer_key_path), args.repeats),
+                "cache_key_cpu_s": cpu_median(
+                    lambda: factored_retrieval._cache_file(args.instances, answer_key_path), args.repeats
+                ),
             }
         ),
         flush=True,

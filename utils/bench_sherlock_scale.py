@@ -10,7 +10,7 @@ results, every aggregation), reporting wall time and peak RSS per stage:
 1. ``per-pair``: the one-document-per-instance design (task ``--per-pair-task``) on one chunk of
    ``--per-pair-n`` x ``--per-pair-n`` instances, extrapolated per request to 23M retrieval and
    2.37M localization instances;
-2. ``factored``: ``sherlock_retrieval`` (``abductive_tasks.sherlock.grid``, one document per
+2. ``factored``: ``sherlock_retrieval`` (``abductive_tasks.sherlock.factored_retrieval``, one document per
    instance id) at full size, answered by a model that returns embeddings: ``--model dumb_pixel``
    (default: draws every image-region, like an embedding scorer, without an encoder),
    ``random_baseline``, a CLIP checkpoint folder (``clip_scorer``), or ``none`` (random
@@ -53,7 +53,7 @@ from PIL import Image
 from abductive_tasks import compat
 from abductive_tasks.inputs import images as image_module
 from abductive_tasks.scoring.taskspec import held_records
-from abductive_tasks.sherlock import data, grid, localization
+from abductive_tasks.sherlock import data, factored_retrieval, localization
 from abductive_tasks.sherlock.embeddings import encode_embeddings, encode_score_matrix
 
 WORDS = (
@@ -497,8 +497,8 @@ def measure_factored(meter: Meter, args: argparse.Namespace, work: Path) -> dict
     with meter.stage("factored: submission scores of every chunk (export)") as facts:
         chunks = data.factored_chunks(work / "full" / "sherlock", "val")
         exported = [
-            grid.submission_scores(chunk, scored.scores)
-            for chunk, scored in zip(chunks, grid.chunk_scores(records), strict=True)
+            factored_retrieval.submission_scores(chunk, scored.scores)
+            for chunk, scored in zip(chunks, factored_retrieval.chunk_scores(records), strict=True)
         ]
         facts["scores"] = sum(len(scores) for scores in exported)
     stages = [row for row in meter.rows if row["stage"].startswith("factored:")]

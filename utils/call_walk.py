@@ -235,7 +235,7 @@ class Walker:
         return target, handed
 
     def _annotated(self, module: str, function: ast.AST) -> dict[str, tuple[str, str]]:
-        """Parameters whose annotation names a class of the package (``Suite | None`` names ``Suite``)."""
+        """Parameters whose annotation names a class of the package (``TaskIndex | None`` names ``TaskIndex``)."""
         typed = {}
         arguments = getattr(function, "args", None)
         for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs] if arguments else []:

@@ -89,7 +89,7 @@ class Snapshot:
 def environment() -> Iterator[Path]:
     """A scratch data root (the shipped sample, and a DVE dev split made from its test split) and stage stores,
     set in ``os.environ`` while it lasts."""
-    from abductive_tasks.inputs.data import SAMPLE_ROOT
+    from abductive_tasks.inputs.loading import SAMPLE_ROOT
 
     with tempfile.TemporaryDirectory(prefix="abductive-snapshots-") as scratch:
         root = Path(scratch)
@@ -110,7 +110,7 @@ def environment() -> Iterator[Path]:
 
 def build_all(manager: object, tasks: list[str]) -> dict[str, Snapshot]:
     """The snapshot of every task in ``tasks`` (``manager``: lmms-eval's task index of our tasks)."""
-    from abductive_tasks.inputs.data import DataError
+    from abductive_tasks.inputs.loading import DataError
 
     index = CodeIndex()
     built: dict[str, Snapshot] = {}
@@ -146,7 +146,7 @@ def _replies_read(task: str, answered: set[str], scratch: Path) -> Iterator[None
     """For a task that reads its upstream's replies (a kind no variable names: the two-step CoT's reasonings), the
     stage outputs of the answered upstream samples, handed on as abductive-eval hands them (``ABDUCTIVE_STAGE_INPUTS``)
     while it lasts; a DataError while an upstream is not answered yet (the task is retried after it)."""
-    from abductive_tasks.inputs.data import DataError
+    from abductive_tasks.inputs.loading import DataError
     from abductive_tasks.inputs.stages import INPUTS_VARIABLE, REPLY_KINDS, declared_reads, output_from_samples, save
 
     reads = {upstream: kind for upstream, kind in declared_reads(task).items() if kind in REPLY_KINDS}

@@ -61,8 +61,8 @@ SUBCOMMANDS = {
     "diff": ("abductive_tasks.reports.diff", "main"),
     "export-sherlock": ("abductive_tasks.sherlock.export", "main"),
     "tasks": ("abductive_tasks.runs.catalog", "main"),
-    "power": ("abductive_tasks.reports.lmms_tools", "power_main"),
-    "ui": ("abductive_tasks.reports.lmms_tools", "ui_main"),
+    "power": ("abductive_tasks.reports.power_and_ui", "power_main"),
+    "ui": ("abductive_tasks.reports.power_and_ui", "ui_main"),
 }
 SUBCOMMAND_HELP = {
     "tasks": "list our tasks and groups, one line each",
@@ -130,7 +130,7 @@ Every lmms-eval eval option: lmms-eval eval --help"""
 
 def describe(error: BaseException) -> str:
     """A failure in the user's terms: our own errors by their message, others with their type."""
-    from abductive_tasks.inputs.data import DataError
+    from abductive_tasks.inputs.loading import DataError
     from abductive_tasks.models.arguments import ModelArgumentError
 
     return str(error) if isinstance(error, DataError | ModelArgumentError) else f"{type(error).__name__}: {error}"
@@ -142,16 +142,16 @@ def check_data(tasks: str, readers: bool | None = None) -> None:
     so lmms-eval's own ``process_docs`` reuses it: no file is read or decoded twice. ``readers``: only the tasks
     that read another task's run (True), only the others (False: checked before a chain runs their stages), all."""
     from abductive_tasks import compat
-    from abductive_tasks.inputs.data import DataError, DataUnreachable
+    from abductive_tasks.inputs.loading import DataError, DataUnreachable
     from abductive_tasks.inputs.stages import StageError, declared_reads
     from abductive_tasks.runs import catalog
-    from abductive_tasks.runs.suite import Suite
+    from abductive_tasks.runs.task_index import TaskIndex
 
-    suite = Suite()
+    task_index = TaskIndex()
     for task in our_tasks(tasks):
         if readers is not None and bool(declared_reads(task)) != readers:
             continue
-        module, _, name = str(catalog.config(suite.yaml_path(task))["process_docs"]).rpartition(".")
+        module, _, name = str(catalog.config(task_index.yaml_path(task))["process_docs"]).rpartition(".")
         process_docs = getattr(import_module(module), name)  # the hook lmms-eval's `!function` imports, not lmms-eval
         try:
             process_docs(None)
@@ -162,7 +162,7 @@ def check_data(tasks: str, readers: bool | None = None) -> None:
         except DataError as error:
             if not _names_the_data(str(error)):  # an earlier run's output (MuCR picks): the message says what to do
                 raise DataProblem(f"{error}\nFull traceback: --verbosity DEBUG.") from error
-            benchmark = suite.facts(task).benchmark
+            benchmark = task_index.facts(task).benchmark
             layout = compat.tasks_path() / str(benchmark) / "README.md"
             raise DataProblem(
                 f"{error}\nFix the data (expected layout: section Data of {layout}), "
@@ -201,11 +201,11 @@ def plan_chain(argv: list[str], args: argparse.Namespace, options: dict) -> Comm
     from abductive_tasks import compat, settings
     from abductive_tasks.inputs.stages import RUN_VARIABLE
     from abductive_tasks.runs import chain
-    from abductive_tasks.runs.suite import Suite
+    from abductive_tasks.runs.task_index import TaskIndex
 
     if settings.this_run():  # a stage or level of a chain a batch or an abductive-eval runs: it says what the run is
         return None
-    suite = Suite()
+    task_index = TaskIndex()
     requested = our_tasks(args.tasks)
     describer = options.get("--describer")
     chained = chain.command_chain(
@@ -213,7 +213,7 @@ def plan_chain(argv: list[str], args: argparse.Namespace, options: dict) -> Comm
         _model_args_text(args.model_args),
         argv,
         requested,
-        suite,
+        task_index,
         args.output_path,
         (str(describer), str(options.get("--describer_args") or "")) if describer else None,
     )
@@ -227,8 +227,8 @@ def plan_chain(argv: list[str], args: argparse.Namespace, options: dict) -> Comm
             f"--describer: unknown model '{describer}'{did_you_mean(str(describer), compat.model_names())}"
         )
     if chained is None:
-        fed = {up for task in suite.task_names for up in suite.facts(task).reads}
-        if any(task in fed or suite.facts(task).reads for task in requested):
+        fed = {up for task in task_index.task_names for up in task_index.facts(task).reads}
+        if any(task in fed or task_index.facts(task).reads for task in requested):
             os.environ[RUN_VARIABLE] = json.dumps(
                 chain.command_run(args.model, _model_args_text(args.model_args), argv)
             )
@@ -366,10 +366,10 @@ DEFAULT_PROCESS_THREADS = 4  # lmms-eval 0.7.3's --process_docs_parallel
 def our_tasks(tasks: str) -> list[str]:
     """Our tasks among a ``--tasks`` value, groups expanded."""
     from abductive_tasks.runs import catalog
-    from abductive_tasks.runs.suite import Suite
+    from abductive_tasks.runs.task_index import TaskIndex
 
     ours = catalog.names()
-    return Suite().expand([name for name in tasks.split(",") if name in ours])
+    return TaskIndex().expand([name for name in tasks.split(",") if name in ours])
 
 
 def asks_judge(task: str) -> bool:
@@ -377,9 +377,9 @@ def asks_judge(task: str) -> bool:
     the judge may extract (``ABDUCTIVE_JUDGE_EXTRACT``)."""
     from abductive_tasks import settings
     from abductive_tasks.runs import catalog
-    from abductive_tasks.runs.suite import Suite
+    from abductive_tasks.runs.task_index import TaskIndex
 
-    hook = catalog.config(Suite().yaml_path(task)).get("process_results")
+    hook = catalog.config(TaskIndex().yaml_path(task)).get("process_results")
     if not isinstance(hook, catalog.FunctionName):
         return False
     module, _, name = hook.rpartition(".")
@@ -471,8 +471,8 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace) -> int:
     """Run lmms-eval's evaluation (secrets redacted from what it prints and writes, runs named by our layout,
     our tasks left out of its table) and print our summary of each finished run; 1 when a run failed."""
     from abductive_tasks import compat
-    from abductive_tasks.inputs.data import DataError
     from abductive_tasks.inputs.files import redacting_writes
+    from abductive_tasks.inputs.loading import DataError
     from abductive_tasks.models.arguments import ModelArgumentError
     from abductive_tasks.reports import report
     from abductive_tasks.runs import catalog, layout
@@ -499,7 +499,7 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace) -> int:
     if failures:
         print(f"abductive-eval: evaluation failed: {describe(failures[0])}", file=sys.stderr)
         return 1
-    headline = report.suite_headline()
+    headline = report.headline_lookup()
     for run in finished:
         folder = (
             Path(args.output_path) / run["model_name_sanitized"]
@@ -531,14 +531,16 @@ def record_provenance(results: dict) -> None:
     from abductive_tasks import settings
     from abductive_tasks.runs import catalog
     from abductive_tasks.runs.identity import data_fingerprint, model_weights, package_versions
-    from abductive_tasks.runs.suite import Suite, SuiteError
+    from abductive_tasks.runs.task_index import TaskIndex, TaskIndexError
     from abductive_tasks.scoring.judge import judge_description
 
-    suite, benchmarks = Suite(), set[str]()
+    task_index, benchmarks = TaskIndex(), set[str]()
     for task in results.get("results") or {}:
         try:
-            benchmark = suite.facts(task).benchmark if task in catalog.names() and not suite.is_group(task) else None
-        except SuiteError:
+            benchmark = (
+                task_index.facts(task).benchmark if task in catalog.names() and not task_index.is_group(task) else None
+            )
+        except TaskIndexError:
             continue
         if benchmark is not None:
             benchmarks.add(benchmark)

@@ -17,7 +17,8 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from abductive_tasks.inputs.data import (
+from abductive_tasks.inputs.images import check_image
+from abductive_tasks.inputs.loading import (
     SAMPLE_ROOT,
     DataError,
     Loaded,
@@ -29,7 +30,6 @@ from abductive_tasks.inputs.data import (
     reading,
     resolve_columns,
 )
-from abductive_tasks.inputs.images import check_image
 
 BENCHMARK = "dve"
 OFFICIAL_REPO = "https://github.com/skywalkerzhang/Defeasible_Visual_Entailment"

@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING
 from abductive_tasks.dve import prompts
 from abductive_tasks.dve.data import LOAD_COUNTS, UPDATE_TYPES, load_counts, load_selected
 from abductive_tasks.dve.metrics import cls_outcome, gen_outcome, human_outcome
-from abductive_tasks.inputs.data import Loaded, documents
 from abductive_tasks.inputs.images import load_image
+from abductive_tasks.inputs.loading import Loaded, documents
 from abductive_tasks.scoring.reading import Label
 from abductive_tasks.scoring.taskspec import Metric, Reading, TaskSpec
 
@@ -220,7 +220,7 @@ def _gen_record(doc: dict, reading: Reading) -> dict:
 
 CLS = TaskSpec(
     name="dve_cls",
-    prefix="dve_cls",
+    diagnostics_prefix="dve_cls",
     metrics=(
         Metric("dve_accuracy"),  # Classification Task "Evaluation Metric"; Table 4
         Metric("dve_by_update_type", breakdown=True),
@@ -236,7 +236,7 @@ def _parts(family: str) -> tuple[Metric, ...]:
 
 GEN = TaskSpec(
     name="dve_gen",
-    prefix="dve_gen",
+    diagnostics_prefix="dve_gen",
     metrics=(
         *_parts("rouge_l"),  # Table 3 ROUGE-L
         *_parts("bleu4"),  # Table 3 BLEU (BLEU-4, corpus)
@@ -258,7 +258,7 @@ GEN = TaskSpec(
 )
 HUMAN = TaskSpec(
     name="dve_human",
-    prefix="dve_human",
+    diagnostics_prefix="dve_human",
     metrics=(
         # "We also assessed human performance based on our evaluator": 5.0998 (strengtheners), -4.5412 (weakeners)
         Metric("dve_human_evaluator_strengthener", scale="raw"),

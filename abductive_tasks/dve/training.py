@@ -30,9 +30,9 @@ from torch.utils.data import DataLoader, Dataset
 
 from abductive_tasks.dve import evaluator
 from abductive_tasks.dve.data import SPLITS, data_root, load
-from abductive_tasks.inputs.data import Loaded
 from abductive_tasks.inputs.files import write_output
 from abductive_tasks.inputs.images import load_image
+from abductive_tasks.inputs.loading import Loaded
 
 
 class UpdateTriples(Dataset):

@@ -1,5 +1,5 @@
 """Documents that hold their rows as Python dicts (lmms-eval reads each document several times); imported on first
-use by :func:`abductive_tasks.inputs.data.documents`, so that importing a benchmark's hooks does not import
+use by :func:`abductive_tasks.inputs.loading.documents`, so that importing a benchmark's hooks does not import
 ``datasets``."""
 
 from __future__ import annotations

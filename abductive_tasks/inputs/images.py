@@ -47,8 +47,8 @@ from loguru import logger
 from PIL import Image, ImageDraw, ImageFile, ImageFont, ImageStat, PngImagePlugin
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.data import DataError
 from abductive_tasks.inputs.files import stream_sha256
+from abductive_tasks.inputs.loading import DataError
 
 _GAP = 8  # white pixels between composite panels
 _WIDE_MODES = {"I;16", "I;16L", "I;16B", "I;16N", "I"}  # 16/32-bit greyscale, scaled to 8 bits
@@ -332,7 +332,7 @@ def materialise_image(data: bytes, directory: Path | None = None) -> str:
     """Write encoded image bytes (e.g. a parquet image cell) to a content-addressed file; return its path.
 
     Files live under ``directory`` (default ``<cache_root()>/images``, see
-    :func:`abductive_tasks.inputs.data.cache_root`) and are named by the SHA-256 of the bytes and their format's
+    :func:`abductive_tasks.settings.cache_root`) and are named by the SHA-256 of the bytes and their format's
     suffix (``<sha256>.png``), so rewriting is idempotent and concurrent writers cannot corrupt each other (atomic
     rename). An existing file is used only when it holds exactly these bytes; one that does not (overwritten in
     place, a link) is rewritten, with a warning naming it.

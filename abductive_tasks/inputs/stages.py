@@ -46,8 +46,8 @@ import yaml
 from loguru import logger
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.data import DataError, documents, json_lines
 from abductive_tasks.inputs.files import cache_key, redacted, seal, unseal, write_atomic
+from abductive_tasks.inputs.loading import DataError, documents, json_lines
 
 if TYPE_CHECKING:
     import datasets

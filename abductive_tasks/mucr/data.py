@@ -28,7 +28,9 @@ import orjson
 from loguru import logger
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.data import (
+from abductive_tasks.inputs.files import seal, unseal, write_atomic
+from abductive_tasks.inputs.images import check_image, image_cache_dir, intact_entry, materialise_image
+from abductive_tasks.inputs.loading import (
     DataError,
     Loaded,
     PathsInside,
@@ -38,8 +40,6 @@ from abductive_tasks.inputs.data import (
     resolve_columns,
     resolve_inside,
 )
-from abductive_tasks.inputs.files import seal, unseal, write_atomic
-from abductive_tasks.inputs.images import check_image, image_cache_dir, intact_entry, materialise_image
 
 BENCHMARK = "mucr"
 HUB_REPO = "Pinkygin/MuCR"

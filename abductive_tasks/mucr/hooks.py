@@ -14,8 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from abductive_tasks.inputs.data import documents
 from abductive_tasks.inputs.images import compose_labelled, load_image
+from abductive_tasks.inputs.loading import documents
 from abductive_tasks.inputs.stages import (
     Slot,
     StageError,
@@ -395,7 +395,7 @@ def _exp_record(doc: dict, reading: Reading) -> dict:
 def _choice_spec(level: str) -> TaskSpec:
     return TaskSpec(
         name=f"mucr_{level}",
-        prefix=level,
+        diagnostics_prefix=level,
         metrics=(
             Metric(f"{level}_accuracy"),  # Eq. (2) / (4); Table 1
             Metric(f"{level}_acc_by_label", breakdown=True),  # Figure 9, category
@@ -410,7 +410,7 @@ C2E, E2C, CUE = (_choice_spec(level) for level in ("c2e", "e2c", "cue"))
 EXP = TaskSpec(  # gold effect image and cue: the upper bound mucr_exp_gold reports
     name="mucr_exp_gold",
     seed_name="mucr_exp",  # its values and intervals are those of the former gold-conditioned mucr_exp
-    prefix="exp",
+    diagnostics_prefix="exp",
     metrics=(
         Metric("exp_s1", scale="raw"),  # Eq. (6): cause image, 0-10
         Metric("exp_s2", scale="raw"),  # Eq. (7): effect image
@@ -437,7 +437,7 @@ def _exp_own_record(doc: dict, reading: Reading) -> dict:
 
 EXP_OWN = TaskSpec(
     name="mucr_exp",
-    prefix="exp",
+    diagnostics_prefix="exp",
     metrics=EXP.metrics,
     record=_exp_own_record,
     compute=every_item(exp_own_outcome),

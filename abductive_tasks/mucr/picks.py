@@ -27,7 +27,7 @@ from pathlib import Path
 from loguru import logger
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.data import DataError
+from abductive_tasks.inputs.loading import DataError
 from abductive_tasks.inputs.stages import StageOutput, declared_reads, output_from_samples, upstream_output
 
 PICKS_VARIABLE = "ABDUCTIVE_MUCR_PICKS"

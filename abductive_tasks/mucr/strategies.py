@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from abductive_tasks import compat, settings
-from abductive_tasks.inputs.data import DataError, benchmark_root, documents
 from abductive_tasks.inputs.images import image_cache_dir
+from abductive_tasks.inputs.loading import DataError, benchmark_root, documents
 from abductive_tasks.inputs.stages import (
     MISSING_FIELD,
     NO_UPSTREAM_FIELD,
@@ -309,7 +309,7 @@ def _two_step_answer(base: TaskSpec) -> TaskSpec:
     """The base level's spec for the two-step CoT's answer step: the same records and metrics, over every pair (a
     pair without its reasoning counts as unanswered: wrong)."""
     return TaskSpec(
-        name=f"{base.name}_cot2", prefix=base.prefix, metrics=base.metrics, record=base.record,
+        name=f"{base.name}_cot2", diagnostics_prefix=base.diagnostics_prefix, metrics=base.metrics, record=base.record,
         compute=every_item(base.compute),
     )  # fmt: skip
 
@@ -360,7 +360,7 @@ def graph_outcome(records: Records) -> Outcome:
 
 SCENE_GRAPH = TaskSpec(
     name="mucr_ccot_graph",
-    prefix="scene_graph",
+    diagnostics_prefix="scene_graph",
     metrics=(Metric("scene_graph_rate"),),  # share of the pairs whose scene graph was drawn
     record=_graph_record,
     compute=every_item(graph_outcome),
@@ -372,7 +372,7 @@ def _ccot_answer(base: TaskSpec) -> TaskSpec:
     """The base level's spec for CCoT's second stage: the same records and metrics, over every pair (a pair without
     its scene graph counts as unanswered: wrong, or 0 at Exp)."""
     return TaskSpec(
-        name=f"{base.name}_ccot", prefix=base.prefix, metrics=base.metrics, record=base.record,
+        name=f"{base.name}_ccot", diagnostics_prefix=base.diagnostics_prefix, metrics=base.metrics, record=base.record,
         compute=every_item(base.compute), judged=base.judged,
     )  # fmt: skip
 

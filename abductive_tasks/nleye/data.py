@@ -11,7 +11,8 @@ import json
 from pathlib import Path
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.data import (
+from abductive_tasks.inputs.images import check_image
+from abductive_tasks.inputs.loading import (
     DataError,
     Loaded,
     PathsInside,
@@ -20,7 +21,6 @@ from abductive_tasks.inputs.data import (
     read_csv,
     resolve_columns,
 )
-from abductive_tasks.inputs.images import check_image
 
 BENCHMARK = "nleye"
 HUB_REPO = "MorVentura/NL-Eye"

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 from loguru import logger
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.data import DataError, documents
 from abductive_tasks.inputs.images import compose_row, load_image
+from abductive_tasks.inputs.loading import DataError, documents
 from abductive_tasks.inputs.stages import (
     Slot,
     StageOutput,
@@ -410,7 +410,7 @@ _TRIPLET_METRICS = (
 
 TRIPLET = TaskSpec(
     name="nleye_triplet",
-    prefix="triplet",
+    diagnostics_prefix="triplet",
     metrics=(*_TRIPLET_METRICS, Metric("explanation_valid_rate")),  # Table 2 "Explanation / Auto"
     record=_judged_triplet_record,
     compute=lambda records: triplet_outcome(records, explanations=True),
@@ -428,7 +428,7 @@ def _naturalness_outcome(records: Records) -> Outcome:
 
 TRIPLET_NATURALNESS = TaskSpec(  # Appendix D.2.2: the triplets whose ids the paper lists, as nleye_triplet
     name="nleye_triplet_naturalness",
-    prefix="triplet",
+    diagnostics_prefix="triplet",
     metrics=TRIPLET.metrics,
     record=lambda doc, reading: (
         _judged_triplet_record(doc, reading) | {name: doc[name] for name in ("subset_ids_listed", "subset_ids_missing")}
@@ -437,14 +437,14 @@ TRIPLET_NATURALNESS = TaskSpec(  # Appendix D.2.2: the triplets whose ids the pa
 )
 TRIPLET_TEXT = TaskSpec(  # its Table 6 prompt asks for no explanation, so none is judged
     name="nleye_triplet_text",
-    prefix="triplet",
+    diagnostics_prefix="triplet",
     metrics=_TRIPLET_METRICS,
     record=_triplet_record,
     compute=lambda records: triplet_outcome(records, explanations=False),
 )
 TRIPLET_DESCRIBED = TaskSpec(  # t.1: the text-only prompt over a describer's descriptions, every item counted
     name="nleye_triplet_described",
-    prefix="triplet",
+    diagnostics_prefix="triplet",
     metrics=_TRIPLET_METRICS,
     record=lambda doc, reading: _triplet_record(doc, reading) | {"describer": doc["describer"]},
     compute=every_item(lambda records: triplet_outcome(records, explanations=False)),
@@ -471,7 +471,7 @@ def _describe_record(doc: dict, reading: Reading) -> dict:
 
 DESCRIBE = TaskSpec(
     name="nleye_describe",
-    prefix="describe",
+    diagnostics_prefix="describe",
     metrics=(Metric("described_rate"),),  # share of the distinct images described
     record=_describe_record,
     compute=describe_outcome,
@@ -479,7 +479,7 @@ DESCRIBE = TaskSpec(
 )
 PAIRS = TaskSpec(
     name="nleye_pairs",
-    prefix="pairs",
+    diagnostics_prefix="pairs",
     metrics=(
         Metric("order_faithful_acc"),  # A.3: strictly higher for the gold hypothesis; ties are wrong
         Metric("rank_diff", scale="raw"),  # Table 8

@@ -501,7 +501,7 @@ def show_main(argv: list[str]) -> int:
     except RunError as error:
         print(f"abductive-eval show: {error}", file=sys.stderr)
         return 1
-    print(printable(report.summary(run, report.suite_headline(), results_path.parent)))
+    print(printable(report.summary(run, report.headline_lookup(), results_path.parent)))
     print(printable("\n" + "\n".join(run_lines(run, results_path))))
     return 0
 

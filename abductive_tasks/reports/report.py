@@ -1,7 +1,7 @@
 """What ``abductive-eval`` prints at the end of a run: one row per task, then the breakdowns.
 
 The summary has a row per task of ours with its headline metric (the task YAML's
-``metadata: headline_metric``, read through :mod:`abductive_tasks.runs.suite`), the metric's 95%
+``metadata: headline_metric``, read through :mod:`abductive_tasks.runs.task_index`), the metric's 95%
 bootstrap interval and chance level (the task's ``<prefix>_ci95`` dict), its coverage (units
 scored of units present in the unit its interval resamples, e.g. ``12/12 items``; fewer under ``--limit``), a legend
 line for a metric that is not an accuracy (:data:`LEGEND`), unparsable answers and
@@ -268,7 +268,7 @@ def summary(
     return "\n".join(lines)
 
 
-def suite_headline() -> Callable[[str], str | None]:
+def headline_lookup() -> Callable[[str], str | None]:
     """``headline(task)`` from the task YAML's ``metadata: headline_metric``; None for a task or group not ours.
 
     Read from our task folder as text-level YAML (:func:`abductive_tasks.runs.catalog.metadata`), neither lmms-eval's

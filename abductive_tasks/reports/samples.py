@@ -112,7 +112,7 @@ def read_samples(path: Path | str, spec: TaskSpec | None = None) -> Samples:
     file name decides between specs with the same names). Every line must carry the spec's metrics,
     all with the same record.
     """
-    from abductive_tasks.inputs.data import json_object, json_texts
+    from abductive_tasks.inputs.loading import json_object, json_texts
 
     path = Path(path)
     task = task_of(path)

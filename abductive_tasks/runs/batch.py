@@ -10,8 +10,8 @@ A spec's journey, top to bottom (:func:`run_batch`):
 3. **run** (:mod:`~abductive_tasks.runs.run`): one model at a time, its response cache made safe
    (:mod:`~abductive_tasks.runs.cache`), its server on the vLLM routes (:mod:`~abductive_tasks.runs.vllm`),
    an ``abductive-eval`` child per level, and each pending task's outcome;
-4. **record**: the spec's identity for the leaderboard (a :class:`~abductive_tasks.runs.record.Record`) and
-   ``batch_status.json``.
+4. **record**: the spec's identity for the leaderboard (a
+   :class:`~abductive_tasks.runs.identity_record.IdentityRecord`) and ``batch_status.json``.
 
 A model that fails is reported and the batch goes on; the exit status is 1 if any model failed or
 left failed requests.
@@ -33,27 +33,27 @@ from pathlib import Path
 from abductive_tasks.inputs.files import open_nofollow, write_atomic
 from abductive_tasks.runs.history import scan_runs
 from abductive_tasks.runs.identity import model_weights
+from abductive_tasks.runs.identity_record import RUN_RECORD, SPEC_RECORD, IdentityRecord, quarantine
 from abductive_tasks.runs.plan import ModelPlan, judge_plan, plan, print_commands
 from abductive_tasks.runs.progress import task_line
-from abductive_tasks.runs.record import RUN_RECORD, SPEC_RECORD, Record, quarantine
 from abductive_tasks.runs.run import log_tail, run_model, say, start_judge, task_state
 from abductive_tasks.runs.secrets import collect_secrets, redact_value, redacted_console
 from abductive_tasks.runs.spec import BatchSpec, JudgeSpec, ModelSpec, SpecError, check_environment, load_spec
-from abductive_tasks.runs.suite import Suite, SuiteError
+from abductive_tasks.runs.task_index import TaskIndex, TaskIndexError
 from abductive_tasks.runs.vllm import PRESETS
 
 
-def run_batch(spec: BatchSpec, only: list[str] | None = None, suite: Suite | None = None) -> int:
+def run_batch(spec: BatchSpec, only: list[str] | None = None, task_index: TaskIndex | None = None) -> int:
     """Run every model's pending tasks; 0 when every model succeeded, 1 otherwise.
     Ctrl-C stops cleanly (rerun resumes)."""
-    suite = suite or Suite()
+    task_index = task_index or TaskIndex()
     with contextlib.ExitStack() as stack:
         stack.enter_context(batch_lock(spec.output_dir))
-        return _run_locked(spec, only, suite, stack)
+        return _run_locked(spec, only, task_index, stack)
 
 
-def _run_locked(spec: BatchSpec, only: list[str] | None, suite: Suite, stack: contextlib.ExitStack) -> int:
-    plans = plan(spec, suite, only)
+def _run_locked(spec: BatchSpec, only: list[str] | None, task_index: TaskIndex, stack: contextlib.ExitStack) -> int:
+    plans = plan(spec, task_index, only)
     judge = judge_plan(spec)
     status: dict[str, dict] = {}
     failed: list[str] = []
@@ -90,7 +90,7 @@ def _run_locked(spec: BatchSpec, only: list[str] | None, suite: Suite, stack: co
         try:
             if judge_environment is None:
                 judge_environment = start_judge(judge, stack)
-            code = run_model(model_plan, suite, {**base_env, **judge_environment}, by_name)
+            code = run_model(model_plan, task_index, {**base_env, **judge_environment}, by_name)
             error = None if code == 0 else f"abductive-eval exited with status {code}"
         except (OSError, RuntimeError) as exception:  # server failed to start, executable missing, ...
             error = str(exception)
@@ -120,7 +120,7 @@ def _run_locked(spec: BatchSpec, only: list[str] | None, suite: Suite, stack: co
         for task in pending:
             best = after.best(task)
             if tasks_status[task] == "done" and best is not None and best.results is not None:
-                print(f"    {task_line(task, best.results, suite.facts(task).headline_metric)}", flush=True)
+                print(f"    {task_line(task, best.results, task_index.facts(task).headline_metric)}", flush=True)
         write_status(spec, status)
     write_status(spec, status)
     total = len(plans) + len([label for label in spec.invalid if not only or label in only])
@@ -144,7 +144,7 @@ def write_spec_record(model_plan: ModelPlan) -> None:
     weights are in the local cache)."""
     model = model_plan.model
     weights = model_weights(model_plan.model_args, model.vllm.model if model.vllm else None)
-    spec_record = Record(
+    spec_record = IdentityRecord(
         identity=model_plan.identity,
         limit=model_plan.limit,
         tasks=model_plan.tasks,
@@ -208,7 +208,7 @@ def user_errors(verbosity: str, run: Callable[[], int], prog: str) -> int:
     that cannot be written (a full disk) as one with status 1; the traceback only with ``--verbosity DEBUG``."""
     try:
         return run()
-    except (SpecError, SuiteError) as error:
+    except (SpecError, TaskIndexError) as error:
         if verbosity.upper() == "DEBUG":
             raise
         print(f"{prog}: error: {error}", file=sys.stderr)
@@ -248,8 +248,8 @@ def main(argv: list[str]) -> int:
         spec = load_spec(args.spec)
         with redacted_console(spec.secrets):
             if args.print_commands:
-                suite = Suite()
-                print_commands(spec, plan(spec, suite, args.only), suite)
+                task_index = TaskIndex()
+                print_commands(spec, plan(spec, task_index, args.only), task_index)
                 return 0
             return run_interruptible(spec, args.only)
 
@@ -406,7 +406,7 @@ def _serve(args, extra: list[str]) -> int:
     check_environment(dict(os.environ), spec.output_dir, "environment")
     with redacted_console(spec.secrets):
         if args.print_command:
-            suite = Suite()
-            print_commands(spec, plan(spec, suite), suite, job_lines=False)
+            task_index = TaskIndex()
+            print_commands(spec, plan(spec, task_index), task_index, job_lines=False)
             return 0
         return run_interruptible(spec)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from abductive_tasks.inputs.files import write_atomic
-from abductive_tasks.runs.record import quarantine
+from abductive_tasks.runs.identity_record import quarantine
 from abductive_tasks.runs.secrets import redact_text, written_forms
 from abductive_tasks.scoring.reading import REQUEST_FAILED_MARKER, is_request_failure
 

@@ -1,8 +1,8 @@
 """Our tasks and groups, read from the task YAML without lmms-eval: the names, descriptions and configurations.
 
-The lowest of the three task lists: :class:`~abductive_tasks.runs.suite.Suite` reads its configurations through this
-module to give each task's facts, and ``yaml_tasks/suites/`` holds two groups (task YAML like any other) that both
-list.
+The lowest of the three task lists: the task index (:class:`~abductive_tasks.runs.task_index.TaskIndex`) reads its
+configurations through this module to give each task's facts, and the suites (``yaml_tasks/suites/``) are two groups,
+task YAML like any other, that both list.
 
 ``abductive-eval tasks``, the task-name check before a run, the batch tooling and the reports need names,
 descriptions and task configurations, so this reads the YAML files of our task folder as plain YAML and stays

@@ -62,7 +62,7 @@ from abductive_tasks.runs.identity import (
 from abductive_tasks.runs.layout import model_folder, model_name
 
 if TYPE_CHECKING:
-    from abductive_tasks.runs.suite import Suite
+    from abductive_tasks.runs.task_index import TaskIndex
 
 # The variables that name a kind's output for plain lmms-eval runs (first set wins): with one set, nothing upstream is
 # run for that kind and the reader reads what it names.
@@ -198,9 +198,9 @@ def task_inputs(
 def task_entry(
     fact, environment: Mapping[str, str], current: Callable | None = None, sources: Mapping[str, str] | None = None
 ) -> dict:
-    """A task's part of a run identity (``fact``: its :class:`~abductive_tasks.runs.suite.TaskFacts`): its benchmark
-    and version, and for a chained task what it reads, by content (:func:`task_inputs`; ``current(upstream, kind)``:
-    the digest of an upstream run's output now, None while there is none)."""
+    """A task's part of a run identity (``fact``: its :class:`~abductive_tasks.runs.task_index.TaskFacts`): its
+    benchmark and version, and for a chained task what it reads, by content (:func:`task_inputs`;
+    ``current(upstream, kind)``: the digest of an upstream run's output now, None while there is none)."""
     entry = {"benchmark": fact.benchmark, "version": fact.version}
     if fact.reads:
         entry["inputs"] = task_inputs(fact.reads, environment, current or (lambda upstream, kind: None), sources)
@@ -345,7 +345,7 @@ class CommandChain:
 
     runner: Runner
     describer: Runner | None
-    suite: Suite
+    task_index: TaskIndex
     requested: list[str]
     levels: list[list[str]]  # the upstream tasks of the runner, by level
     described: list[str]  # the upstream tasks the describer runs
@@ -391,7 +391,7 @@ class CommandChain:
             self.stages_dir.rmdir()
 
     def reads_of(self, task: str) -> dict[str, str]:
-        return self.suite.facts(task).reads
+        return self.task_index.facts(task).reads
 
     def kind_read(self, task: str) -> str | None:
         """What this command's readers read from upstream ``task`` (one kind: :func:`one_kind_each`)."""
@@ -400,7 +400,7 @@ class CommandChain:
 
     def _entry(self, runner: Runner, task: str) -> dict:
         sources = {"descriptions": self.describer.label} if self.describer else {}
-        entry = task_entry(self.suite.facts(task), self.environment, lambda up, kind: self.given.get(up), sources)
+        entry = task_entry(self.task_index.facts(task), self.environment, lambda up, kind: self.given.get(up), sources)
         runner.identity["tasks"][task] = entry
         return entry
 
@@ -451,7 +451,7 @@ class CommandChain:
                 say(f"  {self.shown(runner, to_run)}")
                 self.given |= {task: f"<output of {task} from stage {number}>" for task in to_run}
         for task in self.requested:
-            if self.suite.facts(task).reads:
+            if self.task_index.facts(task).reads:
                 self._entry(self.runner, task)
         return 0
 
@@ -509,14 +509,14 @@ def command_chain(
     model_args: str,
     argv: list[str],
     requested: list[str],
-    suite,
+    task_index,
     output_path: str | None,
     describer: tuple[str, str] | None = None,
 ) -> CommandChain | None:
     """The chain of ``abductive-eval --model backend --model_args model_args --tasks requested ...`` (``argv``: the
     whole command line); None when no requested task reads another task's run."""
     environment = dict(os.environ)
-    reads_of = lambda task: suite.facts(task).reads  # noqa: E731
+    reads_of = lambda task: task_index.facts(task).reads  # noqa: E731
     sources = {"descriptions": "describer"} if describer else {}
     closure = with_upstream(requested, reads_of, environment, sources)
     needed = feeds(closure, reads_of) | {up for task in closure for up in run_reads(reads_of(task), environment)}
@@ -530,7 +530,7 @@ def command_chain(
     stages_dir = Path(output_path).expanduser() / "stages" if output_path else settings.cache_root() / "stages" / "runs"
 
     def runner(name: str, args: str, tasks: list[str]) -> Runner:
-        facts = [suite.facts(task) for task in tasks]
+        facts = [task_index.facts(task) for task in tasks]
         choice = environment.get("ABDUCTIVE_DATA", "").strip()
         data = {bench: data_fingerprint(bench, choice) for bench in sorted({f.benchmark for f in facts if f.benchmark})}
         identity = build_identity(
@@ -546,7 +546,7 @@ def command_chain(
     final_dir = (
         Path(output_path).expanduser() / model_folder(backend, parse_model_args(model_args)) if output_path else None
     )
-    return CommandChain(main, other, suite, requested, levels(upstream, reads_of, environment, sources), described,
+    return CommandChain(main, other, task_index, requested, levels(upstream, reads_of, environment, sources), described,
                         limit, rest, stages_dir, environment, cache=cache, final_dir=final_dir)  # fmt: skip
 
 

@@ -1,8 +1,9 @@
 """What earlier runs left behind, read without trusting it: their results and outcomes per task.
 
-Each run folder holds its :class:`~abductive_tasks.runs.record.Record` (``<model>/runs/<run>/run_identity.json``)
-beside lmms-eval's results. A task is done, and a leaderboard cell is shown, only when a run's identity gives the
-same :func:`~abductive_tasks.runs.identity.task_key` as the spec's. A damaged file is named by path, never believed.
+Each run folder holds its :class:`~abductive_tasks.runs.identity_record.IdentityRecord`
+(``<model>/runs/<run>/run_identity.json``) beside lmms-eval's results. A task is done, and a leaderboard cell is
+shown, only when a run's identity gives the same :func:`~abductive_tasks.runs.identity.task_key` as the spec's. A
+damaged file is named by path, never believed.
 """
 
 from __future__ import annotations
@@ -12,7 +13,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from abductive_tasks.runs.identity import limit_covers, task_key
-from abductive_tasks.runs.record import QUARANTINED, RUN_RECORD, RUNS_DIR, DamagedFile, Record, read_json_object
+from abductive_tasks.runs.identity_record import (
+    QUARANTINED,
+    RUN_RECORD,
+    RUNS_DIR,
+    DamagedFile,
+    IdentityRecord,
+    read_json_object,
+)
 
 
 def failed_requests(task_results: Mapping) -> int:
@@ -171,7 +179,7 @@ def scan_runs(model_dir: Path, identity: Mapping) -> Scan:
         if not run.is_dir() or run.name.endswith(QUARANTINED):
             continue
         try:
-            record = Record.read(run / RUN_RECORD)
+            record = IdentityRecord.read(run / RUN_RECORD)
         except DamagedFile as error:
             if (run / RUN_RECORD).exists():
                 scan.damaged.append(error)

@@ -32,9 +32,9 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.data import ENV_VAR, DataError, benchmark_root
 from abductive_tasks.inputs.files import cache_key as sealing_key
 from abductive_tasks.inputs.files import file_sha256, seal_mac
+from abductive_tasks.inputs.loading import ENV_VAR, DataError, benchmark_root
 from abductive_tasks.runs.secrets import hash_values, redact_args, redact_mapping, redact_model_args
 
 SCHEMA = 1

@@ -25,14 +25,14 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.data import ENV_VAR
+from abductive_tasks.inputs.loading import ENV_VAR
 from abductive_tasks.runs import chain
 from abductive_tasks.runs.history import Scan, scan_runs
 from abductive_tasks.runs.identity import build_identity, cache_key, data_fingerprint
-from abductive_tasks.runs.record import RUNS_DIR
+from abductive_tasks.runs.identity_record import RUNS_DIR
 from abductive_tasks.runs.secrets import collect_secrets, redact_text
 from abductive_tasks.runs.spec import BatchSpec, JudgeSpec, ModelSpec, SpecError
-from abductive_tasks.runs.suite import GENERATION_ONLY_BACKENDS, Suite
+from abductive_tasks.runs.task_index import GENERATION_ONLY_BACKENDS, TaskIndex
 from abductive_tasks.runs.vllm import (
     PLACEHOLDER_API_KEY,
     VllmSettings,
@@ -140,11 +140,11 @@ def requested_limit(spec: BatchSpec, model: ModelSpec) -> int | float | None:
     return limit
 
 
-def model_args_for(model: ModelSpec, suite: Suite, tasks: list[str]) -> str:
+def model_args_for(model: ModelSpec, task_index: TaskIndex, tasks: list[str]) -> str:
     """The ``--model_args`` a model runs with; fixed by the spec's whole task list, so resumed runs keep it."""
     if model.route == "vllm":
-        max_new_tokens = model.max_new_tokens or suite.max_new_tokens(tasks)
-        return inprocess_model_args(model.vllm, suite.image_limit(tasks), max_new_tokens)
+        max_new_tokens = model.max_new_tokens or task_index.max_new_tokens(tasks)
+        return inprocess_model_args(model.vllm, task_index.image_limit(tasks), max_new_tokens)
     if model.route == "served":
         return served_model_args(model.vllm, model.model_args)
     return model.model_args
@@ -160,14 +160,19 @@ def _judge_description(judge: JudgeSpec | None) -> dict | None:
 
 
 def model_identity(
-    spec: BatchSpec, model: ModelSpec, model_args: str, tasks: list[str], suite: Suite, fingerprints: dict | None = None
+    spec: BatchSpec,
+    model: ModelSpec,
+    model_args: str,
+    tasks: list[str],
+    task_index: TaskIndex,
+    fingerprints: dict | None = None,
 ) -> dict:
     """The identity of ``model``'s run over ``tasks``, every secret the run receives hashed under any name
     (``fingerprints``: a memo of data fingerprints by benchmark and source)."""
     fingerprints = {} if fingerprints is None else fingerprints
     env = {**spec.env, **model.env}
     choice = {**os.environ, **env}.get(ENV_VAR, "").strip()
-    facts = [suite.facts(task) for task in tasks]
+    facts = [task_index.facts(task) for task in tasks]
     data = {}
     for benchmark in sorted({fact.benchmark for fact in facts if fact.benchmark}):
         if (benchmark, choice) not in fingerprints:
@@ -193,7 +198,7 @@ def _current_output(model_plan: ModelPlan, upstream: str, kind: str, limit: int 
     return chain.current_output(model_plan.model.name, model_plan.identity, outcomes, upstream, kind, limit, root)
 
 
-def refreshed(model_plan: ModelPlan, suite: Suite, plans: Mapping[str, ModelPlan] | None = None) -> ModelPlan:
+def refreshed(model_plan: ModelPlan, task_index: TaskIndex, plans: Mapping[str, ModelPlan] | None = None) -> ModelPlan:
     """The plan with each chained task's identity entry filled with what it reads now, level by level (rescanning the
     earlier runs, whose keys those entries change), then what is done. ``plans``: the other models' plans, by name,
     for what a model reads from another (its describer)."""
@@ -201,7 +206,7 @@ def refreshed(model_plan: ModelPlan, suite: Suite, plans: Mapping[str, ModelPlan
     identity = {**model_plan.identity, "tasks": dict(model_plan.identity["tasks"])}
     working = replace(model_plan, identity=identity, earlier=scan_runs(model_plan.output, identity))
     for level in model_plan.levels:
-        readers = [task for task in level if suite.facts(task).reads]
+        readers = [task for task in level if task_index.facts(task).reads]
         for task in readers:
 
             def current(upstream: str, kind: str, working: ModelPlan = working) -> str | None:
@@ -209,7 +214,7 @@ def refreshed(model_plan: ModelPlan, suite: Suite, plans: Mapping[str, ModelPlan
                 return None if source is None else _current_output(source, upstream, kind, model_plan.limit)
 
             identity["tasks"][task] = chain.task_entry(
-                suite.facts(task), model_plan.environment, current, model_plan.sources
+                task_index.facts(task), model_plan.environment, current, model_plan.sources
             )
         if readers:
             working = replace(working, earlier=scan_runs(model_plan.output, identity))
@@ -232,12 +237,12 @@ class LevelRun:
 
 
 def level_run(
-    model_plan: ModelPlan, number: int, suite: Suite, plans: Mapping[str, ModelPlan] | None = None
+    model_plan: ModelPlan, number: int, task_index: TaskIndex, plans: Mapping[str, ModelPlan] | None = None
 ) -> LevelRun:
     """Level ``number`` of ``model_plan``: the plan refreshed (after the level before it ran, or for what a describer
     gave), its tasks still to run, the readers whose upstream gave nothing, and the variables of its run."""
     if number or model_plan.sources:
-        model_plan = refreshed(model_plan, suite, plans)
+        model_plan = refreshed(model_plan, task_index, plans)
     tasks = [task for task in model_plan.levels[number] if task not in model_plan.done]
     waiting = {task: ups for task in tasks if (ups := chain.pending_reads(model_plan.identity["tasks"][task]))}
     tasks = [task for task in tasks if task not in waiting]
@@ -278,11 +283,11 @@ def model_secrets(spec: BatchSpec, model: ModelSpec, model_args: str) -> tuple[s
     return tuple(dict.fromkeys([*spec.secrets, *found]))
 
 
-def _reads(suite: Suite):
-    return lambda task: suite.facts(task).reads
+def _reads(task_index: TaskIndex):
+    return lambda task: task_index.facts(task).reads
 
 
-def _describing(spec: BatchSpec, suite: Suite, tasks: list[str]) -> dict[str, list[str]]:
+def _describing(spec: BatchSpec, task_index: TaskIndex, tasks: list[str]) -> dict[str, list[str]]:
     """Per model some other model names as its describer: the upstream tasks of the descriptions it reads that the
     describer runs for it."""
     found: dict[str, list[str]] = {}
@@ -291,17 +296,17 @@ def _describing(spec: BatchSpec, suite: Suite, tasks: list[str]) -> dict[str, li
             continue
         environment = {**os.environ, **spec.env, **model.env}
         for task in tasks:
-            for upstream, kind in chain.run_reads(suite.facts(task).reads, environment).items():
+            for upstream, kind in chain.run_reads(task_index.facts(task).reads, environment).items():
                 if kind == "descriptions" and upstream not in found.setdefault(model.describer, []):
                     found[model.describer].append(upstream)
     return found
 
 
-def plan(spec: BatchSpec, suite: Suite, only: list[str] | None = None) -> list[ModelPlan]:
+def plan(spec: BatchSpec, task_index: TaskIndex, only: list[str] | None = None) -> list[ModelPlan]:
     """Per model (describers first): its tasks with the upstream stages they read, by level, its identity with what
     each reads now, and what is done."""
-    tasks = suite.expand(spec.tasks)
-    describing = _describing(spec, suite, tasks)
+    tasks = task_index.expand(spec.tasks)
+    describing = _describing(spec, task_index, tasks)
     named = set(describing) | {model.describer for model in spec.models if only and model.name in only}
     plans, by_name = [], {}
     fingerprints: dict = {}
@@ -310,12 +315,14 @@ def plan(spec: BatchSpec, suite: Suite, only: list[str] | None = None) -> list[M
             continue
         environment = {**os.environ, **spec.env, **model.env}
         sources = {"descriptions": model.describer} if model.describer else {}
-        wanted = chain.with_upstream([*tasks, *describing.get(model.name, [])], _reads(suite), environment, sources)
+        wanted = chain.with_upstream(
+            [*tasks, *describing.get(model.name, [])], _reads(task_index), environment, sources
+        )
         runnable = [
-            task for task in wanted if model.backend not in GENERATION_ONLY_BACKENDS or suite.facts(task).generates
+            task for task in wanted if model.backend not in GENERATION_ONLY_BACKENDS or task_index.facts(task).generates
         ]
-        model_args = model_args_for(model, suite, runnable)
-        identity = model_identity(spec, model, model_args, runnable, suite, fingerprints)
+        model_args = model_args_for(model, task_index, runnable)
+        identity = model_identity(spec, model, model_args, runnable, task_index, fingerprints)
         output = spec.output_dir / model.name
         cache = output / "cache" / cache_key(identity)
         served = model.route == "served"
@@ -330,7 +337,7 @@ def plan(spec: BatchSpec, suite: Suite, only: list[str] | None = None) -> list[M
             earlier=Scan(),
             secrets=model_secrets(spec, model, model_args),
             limit=requested_limit(spec, model),
-            levels=tuple(map(tuple, chain.levels(runnable, _reads(suite), environment, sources))),
+            levels=tuple(map(tuple, chain.levels(runnable, _reads(task_index), environment, sources))),
             sources=sources,
             environment=environment,
             cache=cache,
@@ -342,7 +349,9 @@ def plan(spec: BatchSpec, suite: Suite, only: list[str] | None = None) -> list[M
                 *eval_arguments(spec, model, model_args, cache, [TASKS], Path(RUN_FOLDER)),
             ),
             server_command=tuple(
-                serve_command(model.vllm, suite.image_limit(runnable), HOST, model.port or PORT, spec.vllm_executable)
+                serve_command(
+                    model.vllm, task_index.image_limit(runnable), HOST, model.port or PORT, spec.vllm_executable
+                )
             )
             if served
             else None,
@@ -350,7 +359,7 @@ def plan(spec: BatchSpec, suite: Suite, only: list[str] | None = None) -> list[M
             spec_path=str(spec.path),
             health_timeout=spec.health_timeout,
         )
-        model_plan = refreshed(model_plan, suite, by_name)
+        model_plan = refreshed(model_plan, task_index, by_name)
         by_name[model.name] = model_plan
         if not only or model.name in only:
             plans.append(model_plan)
@@ -460,7 +469,7 @@ def stage_variables(model_plan: ModelPlan, tasks: list[str], plans: list[ModelPl
     return variables | {chain.INPUTS_VARIABLE: json.dumps(given, sort_keys=True)}
 
 
-def print_commands(spec: BatchSpec, plans: list[ModelPlan], suite: Suite, job_lines: bool = True) -> None:
+def print_commands(spec: BatchSpec, plans: list[ModelPlan], task_index: TaskIndex, job_lines: bool = True) -> None:
     """Show what a run starts, starting nothing: per model its server and evaluation command lines, with the
     variables they get over the inherited environment (as ``#`` comments), then with ``job_lines`` one
     self-contained command per model (e.g. one per Slurm array task: ``grep -v '^#'``)."""

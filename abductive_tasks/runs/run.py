@@ -20,11 +20,11 @@ from pathlib import Path
 from abductive_tasks.inputs.files import open_nofollow
 from abductive_tasks.runs.cache import purge_failed_replies, repair_cache, scrub_cache
 from abductive_tasks.runs.history import Scan
+from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, IdentityRecord
 from abductive_tasks.runs.plan import HOST, JUDGE_PORT, PORT, RUN_FOLDER, TASKS, JudgePlan, ModelPlan, level_run
 from abductive_tasks.runs.progress import ChildProgress
-from abductive_tasks.runs.record import RUN_RECORD, RUNS_DIR, Record
 from abductive_tasks.runs.secrets import copy_redacted, handed_over, redact_text
-from abductive_tasks.runs.suite import Suite
+from abductive_tasks.runs.task_index import TaskIndex
 from abductive_tasks.runs.vllm import (
     VllmServer,
     child_setup,
@@ -133,14 +133,16 @@ def start_run(model_plan: ModelPlan, tasks: list[str] | None = None) -> Path:
 
 def _write_run_record(model_plan: ModelPlan, tasks: list[str], run_dir: Path) -> None:
     """The run's record: its identity, limit and tasks, before it starts."""
-    record = Record(model_plan.identity, model_plan.limit, tuple(tasks), model_plan.model.name, model_plan.spec_path)
+    record = IdentityRecord(
+        model_plan.identity, model_plan.limit, tuple(tasks), model_plan.model.name, model_plan.spec_path
+    )
     record.write(run_dir / RUN_RECORD)
 
 
 def end_run(run_dir: Path, code: int) -> int:
     """Record the run's exit status (a run that ended without results for a task is a failed run)."""
-    record = Record.read(run_dir / RUN_RECORD)
-    Record(**{**record.__dict__, "exit_status": code}).write(run_dir / RUN_RECORD)
+    record = IdentityRecord.read(run_dir / RUN_RECORD)
+    IdentityRecord(**{**record.__dict__, "exit_status": code}).write(run_dir / RUN_RECORD)
     return code
 
 
@@ -157,7 +159,7 @@ def _record_start_failure(run_dir: Path):
 
 
 def run_model(
-    model_plan: ModelPlan, suite: Suite, base_env: dict[str, str], plans: dict[str, ModelPlan] | None = None
+    model_plan: ModelPlan, task_index: TaskIndex, base_env: dict[str, str], plans: dict[str, ModelPlan] | None = None
 ) -> int:
     """One model's lmms-eval runs over its pending tasks, one per chain level, each level's readers given what the
     level before made (starting and stopping its server on the served route); ``plans``: every model's plan, by name
@@ -192,12 +194,12 @@ def run_model(
             say(f"{model.name}: server healthy at {server.base_url}")
             env.update(client_env(server.base_url, env))
         progress = stack.enter_context(contextlib.closing(ChildProgress(model.name)))
-        return _run_levels(model_plan, suite, env, plans, run_dir, progress)
+        return _run_levels(model_plan, task_index, env, plans, run_dir, progress)
 
 
 def _run_levels(
     model_plan: ModelPlan,
-    suite: Suite,
+    task_index: TaskIndex,
     env: dict[str, str],
     plans: dict[str, ModelPlan],
     run_dir: Path,
@@ -208,7 +210,7 @@ def _run_levels(
     upstream gave nothing is not run (said in one line)."""
     code, first = 0, True
     for number in range(len(model_plan.levels)):
-        level = level_run(model_plan, number, suite, plans)
+        level = level_run(model_plan, number, task_index, plans)
         model_plan = plans[model_plan.model.name] = level.plan
         for task, upstream in level.waiting.items():
             say(f"{model_plan.model.name}: {task} not run: {', '.join(upstream)} gave it no output")

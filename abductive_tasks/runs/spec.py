@@ -44,7 +44,7 @@ from pydantic import (
 )
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.data import ENV_VAR
+from abductive_tasks.inputs.loading import ENV_VAR
 from abductive_tasks.runs.secrets import collect_secrets, redact_text
 from abductive_tasks.runs.vllm import (
     VllmSettings,

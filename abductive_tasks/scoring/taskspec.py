@@ -14,9 +14,9 @@ computation they all share. lmms-eval then sees:
   asked for from the value, computes the family once per record list (a content-keyed cache, so
   lmms-eval's per-metric gather in multi-process runs still computes once) and returns the value.
 
-Besides its metrics every family reports two dicts: ``<prefix>_counts`` (documents, items scored
+Besides its metrics every family reports two dicts: ``<diagnostics_prefix>_counts`` (documents, items scored
 and incomplete, unparsable answers, failed requests, judge-extracted answers ...) and
-``<prefix>_ci95`` (per scalar metric: the bootstrap interval, its standard error, the number of
+``<diagnostics_prefix>_ci95`` (per scalar metric: the bootstrap interval, its standard error, the number of
 units resampled and, where the task defines one, the chance level). Breakdown cells carry their
 own interval. The standard error also reaches lmms-eval's ``<metric>_stderr`` column through
 :mod:`abductive_tasks.compat`.
@@ -84,7 +84,7 @@ class Outcome:
     ``estimates``: scalar metrics with bootstrap intervals; ``breakdowns``: per-label estimates
     (cells ``{"acc", "n", "lower", "upper"}``, ``n`` the rows behind the cell: units, or the
     documents of a grouped estimate); ``values``: any other metric value, as is;
-    ``counts``: coverage counts for ``<prefix>_counts``; ``chance``: the random-answer level of a
+    ``counts``: coverage counts for ``<diagnostics_prefix>_counts``; ``chance``: the random-answer level of a
     metric where the task defines one.
     """
 
@@ -104,6 +104,9 @@ class TaskSpec(OwnStderr):
     lm-evaluation-harness generates task YAML from Python), and tests/test_task_yaml.py fails when
     they disagree. The spec rather than the YAML, because the metrics are computed here anyway.
 
+    ``diagnostics_prefix``: names the family's two diagnostics dicts, ``<diagnostics_prefix>_counts`` and
+    ``<diagnostics_prefix>_ci95`` (``triplet``: ``triplet_counts``, ``triplet_ci95``); the family's metrics often,
+    not always, start with it (NL-Eye's triplet metrics do not).
     ``record(doc, reading)``: the record fields (small, JSON-serialisable; the samples JSONL
     carries them); ``compute(records)``: every metric from the records of all documents;
     ``seed_name``: the name the bootstrap seeds derive from (default ``name``): two routes of one
@@ -114,7 +117,7 @@ class TaskSpec(OwnStderr):
     """
 
     name: str
-    prefix: str
+    diagnostics_prefix: str
     metrics: tuple[Metric, ...]
     record: Callable[[dict, Reading], dict]
     compute: Callable[[Records], Outcome]
@@ -127,11 +130,11 @@ class TaskSpec(OwnStderr):
 
     @property
     def counts_metric(self) -> str:
-        return f"{self.prefix}_counts"
+        return f"{self.diagnostics_prefix}_counts"
 
     @property
     def interval_metric(self) -> str:
-        return f"{self.prefix}_ci95"
+        return f"{self.diagnostics_prefix}_ci95"
 
     @property
     def metric_names(self) -> tuple[str, ...]:

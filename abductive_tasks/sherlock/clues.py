@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from abductive_tasks.inputs.data import DataError, reading
-from abductive_tasks.sherlock.grid import FactoredChunk, loads_json
+from abductive_tasks.inputs.loading import DataError, reading
+from abductive_tasks.sherlock.factored_retrieval import FactoredChunk, loads_json
 
 # The val corpus (README "Dataset Download": sherlock_val_with_split_idxs_v1_1.json.zip), under any of its spellings.
 CORPUS_NAMES = (

@@ -18,7 +18,7 @@ Images are found by the last two components of their URL (never fetched).
 :func:`load` is the one entry point. Its items are the documents' data: one per leaderboard
 ``test_id`` (view ``pairs``), the seeded retrieval sub-grid (``mini``), or the factored routes'
 items (``factored``): for retrieval one per instance id of each chunk (built by
-:mod:`abductive_tasks.sherlock.grid`), for localization one per image with its candidate regions,
+:mod:`abductive_tasks.sherlock.factored_retrieval`), for localization one per image with its candidate regions,
 its inferences and its instances. Each per-pair item carries the answer-key fields (neutral
 values on the test split, ``has_key`` false) and the group a metric is computed over (``group``:
 retrieval chunk, localization image and box type, comparison input) with its size, so that
@@ -45,10 +45,10 @@ import numpy as np
 import pyarrow as pa
 from datasets.table import InMemoryTable
 
-from abductive_tasks.inputs.data import DataError, Loaded, benchmark_root, reading, resolve_inside
 from abductive_tasks.inputs.images import check_image, image_size
-from abductive_tasks.sherlock import clues, grid
-from abductive_tasks.sherlock.grid import BOX_FIELDS, Box, FactoredChunk, load_factored_chunks
+from abductive_tasks.inputs.loading import DataError, Loaded, benchmark_root, reading, resolve_inside
+from abductive_tasks.sherlock import clues, factored_retrieval
+from abductive_tasks.sherlock.factored_retrieval import BOX_FIELDS, Box, FactoredChunk, load_factored_chunks
 
 BENCHMARK = "sherlock"
 TASKS = ("retrieval", "localization", "comparison")
@@ -161,7 +161,7 @@ def read_json(path: Path) -> object:
     """A JSON file (orjson, or the json module for what orjson refuses: its values and errors); unreadable,
     non-UTF-8 or broken files raise one DataError naming the file."""
     with reading(path):
-        return grid.loads_json(path.read_bytes())
+        return factored_retrieval.loads_json(path.read_bytes())
 
 
 def _integer(value: object) -> bool:
@@ -631,12 +631,12 @@ def _fast_images(root: Path, path: Path) -> _Images:
     does not accept (the checked reading then names the instance and field)."""
     grouped, checked_urls = _Images.empty(), {}
     try:
-        pieces = map(grid.parse_piece, grid.instance_pieces(path))
+        pieces = map(factored_retrieval.parse_piece, factored_retrieval.instance_pieces(path))
         for piece in pieces:
             tasks = {(item.get("extra_info") or {}).get("task", "localization") for item in piece}
             test_ids = [item["test_id"] for item in piece]
             urls = [item["image"]["url"] for item in piece]
-            regions = [tuple(map(grid.box_fields, item["region"])) for item in piece]
+            regions = [tuple(map(factored_retrieval.box_fields, item["region"])) for item in piece]
             inferences = [item["inference"] for item in piece]
             if tasks != {"localization"} or not all(isinstance(t, str) and t for t in test_ids):
                 raise _Unchecked
@@ -647,7 +647,7 @@ def _fast_images(root: Path, path: Path) -> _Images:
             for test_id, url, boxes, inference in zip(test_ids, urls, regions, inferences, strict=True):
                 key, image_path, _size = checked_urls[url]
                 grouped.add(image_path, key, test_id, boxes, inference)
-    except (TypeError, KeyError, IndexError, AttributeError, ValueError, DataError, grid.UncutPiece):
+    except (TypeError, KeyError, IndexError, AttributeError, ValueError, DataError, factored_retrieval.UncutPiece):
         raise _Unchecked from None
     if not grouped.test_ids or len(set(grouped.test_ids)) != len(grouped.test_ids):
         raise _Unchecked

@@ -4,7 +4,7 @@
   answers a document whose ``score_route`` is :data:`EMBEDDING_ROUTE` with the image-region's and
   the inference's embeddings instead of a score, packed in one string (lmms-eval stringifies model
   outputs). The task's aggregation stacks them per chunk and scores the whole chunk with one matrix
-  product (:mod:`abductive_tasks.sherlock.grid`): rows and columns meet across documents.
+  product (:mod:`abductive_tasks.sherlock.factored_retrieval`): rows and columns meet across documents.
 * Localization (``sherlock_localization``): a document whose ``score_route`` is
   :data:`SCORE_MATRIX_ROUTE` is one image with its candidate regions (``region_keys``, and
   ``doc_to_visual`` gives one region-drawn image per region, in that order) and its inferences

@@ -27,10 +27,10 @@ from pathlib import Path
 
 import numpy as np
 
-from abductive_tasks.inputs.data import DataError, json_value, reading
 from abductive_tasks.inputs.files import write_outputs
+from abductive_tasks.inputs.loading import DataError, json_value, reading
 from abductive_tasks.scoring.taskspec import REQUEST_FAILED
-from abductive_tasks.sherlock import data, grid, localization, metrics
+from abductive_tasks.sherlock import data, factored_retrieval, localization, metrics
 
 FOLDERS = {"test": "test_set_predictions", "val": "validation_set_predictions"}
 SAMPLES_MARK, RESULTS_SUFFIX = "_samples_", "_results.json"  # lmms-eval's names: <date>_samples_<task>.jsonl
@@ -157,7 +157,7 @@ def _embedding_arrays(records: list[dict], root: Path | None) -> dict[str, np.nd
     root = root or data.sherlock_root()
     chunks = {chunk.chunk: chunk for chunk in data.factored_chunks(root, records[0]["split"])}
     arrays = {}
-    for scored in grid.chunk_scores(records):
+    for scored in factored_retrieval.chunk_scores(records):
         chunk = chunks.get(scored.chunk)
         if chunk is None:
             raise DataError(
@@ -170,7 +170,7 @@ def _embedding_arrays(records: list[dict], root: Path | None) -> dict[str, np.nd
                 f"retrieval chunk {scored.chunk}: {logged} of {chunk.documents} documents logged, "
                 f"{scored.unreadable} without embeddings"
             )
-        arrays[f"retrieval_{scored.chunk}"] = grid.submission_scores(chunk, scored.scores)
+        arrays[f"retrieval_{scored.chunk}"] = factored_retrieval.submission_scores(chunk, scored.scores)
     return arrays
 
 

@@ -270,7 +270,7 @@ def _retrieval_metrics(prefix: str) -> tuple[Metric, ...]:
 
 RETRIEVAL = TaskSpec(
     name="sherlock_retrieval_pairs",
-    prefix="retrieval",
+    diagnostics_prefix="retrieval",
     metrics=_retrieval_metrics("retrieval"),
     record=_scored(_RETRIEVAL_FIELDS),
     record_once=True,
@@ -278,7 +278,7 @@ RETRIEVAL = TaskSpec(
 )
 RETRIEVAL_MINI = TaskSpec(
     name="sherlock_retrieval_mini",
-    prefix="mini",
+    diagnostics_prefix="mini",
     metrics=_retrieval_metrics("mini"),
     record=_scored(_RETRIEVAL_FIELDS),
     record_once=True,
@@ -286,7 +286,7 @@ RETRIEVAL_MINI = TaskSpec(
 )
 RETRIEVAL_EMBEDDING = TaskSpec(
     name="sherlock_retrieval_embedding",
-    prefix="retrieval",
+    diagnostics_prefix="retrieval",
     metrics=_retrieval_metrics("retrieval"),
     record=lambda doc, reading: {field: doc[field] for field in _EMBEDDING_FIELDS} | {"payload": reading.value},
     record_once=True,
@@ -294,7 +294,7 @@ RETRIEVAL_EMBEDDING = TaskSpec(
 )
 LOCALIZATION = TaskSpec(
     name="sherlock_localization",
-    prefix="localization",
+    diagnostics_prefix="localization",
     metrics=(
         Metric("localization_gt_acc", scale="percent"),  # Table 2 GT-Box
         Metric("localization_auto_acc", scale="percent"),  # Table 2 Auto-Box
@@ -306,7 +306,7 @@ LOCALIZATION = TaskSpec(
 )
 LOCALIZATION_MATRIX = TaskSpec(
     name="sherlock_localization_matrix",
-    prefix="localization",
+    diagnostics_prefix="localization",
     metrics=LOCALIZATION.metrics,
     record=lambda doc, reading: localization.record(doc, reading.value),
     record_once=True,
@@ -315,7 +315,7 @@ LOCALIZATION_MATRIX = TaskSpec(
 )
 COMPARISON = TaskSpec(
     name="sherlock_comparison",
-    prefix="comparison",
+    diagnostics_prefix="comparison",
     metrics=(
         Metric("comparison_acc", scale="percent", proportion=False),  # Table 2 "Human Acc" of a model: -100..100
         Metric(

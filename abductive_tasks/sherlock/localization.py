@@ -27,7 +27,7 @@ from loguru import logger
 from abductive_tasks.scoring.taskspec import Outcome
 from abductive_tasks.sherlock import metrics
 from abductive_tasks.sherlock.embeddings import decode_score_matrix
-from abductive_tasks.sherlock.grid import test_id_order
+from abductive_tasks.sherlock.factored_retrieval import test_id_order
 
 # Per instance of a document (lists aligned with ``test_ids``); the answer fields are the per-pair items' own.
 INSTANCE_FIELDS = ("test_ids", "rows", "cols", "positions", *metrics.LOCALIZATION_COLUMNS)

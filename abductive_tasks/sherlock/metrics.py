@@ -36,7 +36,7 @@ from scipy.stats import rankdata
 
 from abductive_tasks.scoring.stats import Estimate
 from abductive_tasks.scoring.taskspec import Outcome
-from abductive_tasks.sherlock.grid import chunk_scores
+from abductive_tasks.sherlock.factored_retrieval import chunk_scores
 
 IOU_THRESHOLD = 0.5  # §4.2: a proposal is correct when its IoU with a true box is > 0.5
 TIE_BREAK_SEED = 1  # score_comparison.pairwise_acc: np.random.seed(1); np.random.random(size=10) / 1e9

@@ -10,7 +10,7 @@ import pytest
 
 from abductive_tasks.dve import data, hooks
 from abductive_tasks.inputs import images
-from abductive_tasks.inputs.data import SAMPLE_ROOT, DataError
+from abductive_tasks.inputs.loading import SAMPLE_ROOT, DataError
 
 SAMPLE = SAMPLE_ROOT / "dve"
 

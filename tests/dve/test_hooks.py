@@ -8,7 +8,7 @@ import pytest
 
 from abductive_tasks import compat
 from abductive_tasks.dve import data, hooks
-from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 
 from helpers.specs import evaluate, records
 

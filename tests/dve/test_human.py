@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from abductive_tasks.dve import data, evaluator, hooks, metrics
-from abductive_tasks.inputs.data import SAMPLE_ROOT
 from abductive_tasks.inputs.images import load_image
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 
 from helpers.dve_tiny_models import tiny_metric_env
 from helpers.runs import abductive_eval, count, metric, read_results, read_samples

@@ -16,7 +16,7 @@ from loguru import logger
 from PIL import Image
 
 from abductive_tasks.dve import data, evaluator, hooks, metrics, weights
-from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.scoring import judge, taskspec
 
 from helpers.dve_tiny_models import TINY_RESNET, tiny_metric_env

@@ -11,7 +11,7 @@ from lmms_eval.api.reasoning import strip_reasoning_tags
 
 from abductive_tasks.dve import data, hooks, prompts
 from abductive_tasks.dve.optimization import OptimizedReply, Request, high_quality, optimize
-from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.scoring.taskspec import REQUEST_FAILED, clear_cache, read_reply
 
 FAILED = "[LMMS_EVAL_REQUEST_FAILED after 5 retries] HTTP 500"

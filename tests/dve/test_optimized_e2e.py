@@ -10,8 +10,8 @@ import pytest
 from abductive_tasks.cli import main
 from abductive_tasks.dve import data, evaluator, hooks
 from abductive_tasks.dve.optimization import high_quality
-from abductive_tasks.inputs.data import SAMPLE_ROOT
 from abductive_tasks.inputs.images import load_image
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 
 from helpers.dve_tiny_models import tiny_metric_env
 from helpers.openai_stub import Fault, OpenAIStub, message_text

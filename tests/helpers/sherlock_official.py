@@ -16,7 +16,7 @@ import lapjv
 import numpy as np
 from scipy.stats import rankdata
 
-from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 
 ROOT = SAMPLE_ROOT / "sherlock"
 

@@ -7,7 +7,7 @@ import pytest
 from PIL import Image, ImageFile
 
 from abductive_tasks.inputs import images
-from abductive_tasks.inputs.data import DataError
+from abductive_tasks.inputs.loading import DataError
 
 
 @pytest.fixture(autouse=True)

@@ -13,7 +13,7 @@ from lmms_eval.models import get_model
 from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
 from abductive_tasks.cli import main
-from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.models.arguments import ModelArgumentError
 from abductive_tasks.models.nli_scorer import NliScorer, entailment_index
 from abductive_tasks.nleye import data, descriptions, hooks

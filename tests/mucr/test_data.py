@@ -16,8 +16,8 @@ import pytest
 from PIL import Image
 
 from abductive_tasks.inputs import images
-from abductive_tasks.inputs.data import SAMPLE_ROOT, DataError
 from abductive_tasks.inputs.images import load_image, materialise_image
+from abductive_tasks.inputs.loading import SAMPLE_ROOT, DataError
 from abductive_tasks.mucr import data
 
 from sample_generators.mucr import make_mucr_v2

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from abductive_tasks.cli import main
-from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.models.baselines import DumbPixel
 from abductive_tasks.mucr import data, hooks, prompts
 from abductive_tasks.mucr.metrics import split_explanation

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from abductive_tasks.inputs.data import DataError
+from abductive_tasks.inputs.loading import DataError
 from abductive_tasks.mucr import hooks
 from abductive_tasks.scoring import judge
 from abductive_tasks.scoring.judge import JudgeResult

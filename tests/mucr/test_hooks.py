@@ -10,8 +10,8 @@ import yaml
 
 from abductive_tasks.compat import tasks_path
 from abductive_tasks.inputs import images
-from abductive_tasks.inputs.data import SAMPLE_ROOT
 from abductive_tasks.inputs.images import compose_labelled, load_image
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.mucr import data, hooks, prompts
 from abductive_tasks.scoring import judge
 from abductive_tasks.scoring.judge import JudgeResult
@@ -167,11 +167,8 @@ def test_a_failed_request_is_never_a_choice(reply):
         (hooks.CUE, hooks.process_results_cue, hooks.cue_docs_from(ITEMS)),
     ):
         values = evaluate(spec, process, docs, [reply] * len(docs))
-        assert values[f"{spec.prefix}_accuracy"] == 0.0
-        assert (
-            values[f"{spec.prefix}_counts"]["request_failed"] == 12
-            and values[f"{spec.prefix}_counts"]["unparsable"] == 0
-        )
+        assert values[spec.metrics[0].name] == 0.0  # <level>_accuracy
+        assert values[spec.counts_metric]["request_failed"] == 12 and values[spec.counts_metric]["unparsable"] == 0
 
 
 # ---------------------------------------------------------------- Exp

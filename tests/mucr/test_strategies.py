@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from abductive_tasks.inputs.data import SAMPLE_ROOT, DataError
+from abductive_tasks.inputs.loading import SAMPLE_ROOT, DataError
 from abductive_tasks.mucr import data, hooks, picks, prompts, scene_graphs, strategies
 
 from helpers.mucr_picks import C2E_DOCS, CUE_DOCS, write_samples

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from abductive_tasks.cli import main
-from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.mucr import data, hooks, scene_graphs, strategies
 
 from helpers.runs import count, metric, read_results, read_samples

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from abductive_tasks.cli import main as cli_main
-from abductive_tasks.inputs.data import SAMPLE_ROOT
 from abductive_tasks.inputs.images import top_left_luminance
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.inputs.stages import NO_UPSTREAM_FIELD, StageError, declared_reads, output_from_samples, save
 from abductive_tasks.mucr import data, hooks, prompts, strategies
 from abductive_tasks.runs import chain

@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from abductive_tasks.inputs.data import SAMPLE_ROOT, DataError
+from abductive_tasks.inputs.loading import SAMPLE_ROOT, DataError
 from abductive_tasks.mucr import data, hooks, strategies
 from abductive_tasks.scoring import judge
 from abductive_tasks.scoring.judge import JudgeResult

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from abductive_tasks.inputs.data import SAMPLE_ROOT, DataError, benchmark_root
+from abductive_tasks.inputs.loading import SAMPLE_ROOT, DataError, benchmark_root
 from abductive_tasks.nleye import data as nleye
 from abductive_tasks.nleye.hooks import triplet_docs_from, triplet_text_docs_from
 from abductive_tasks.settings import cache_root

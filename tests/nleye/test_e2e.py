@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.nleye import data, hooks
 
 from helpers.runs import OFFLINE, abductive_eval, count, metric, read_results, read_samples

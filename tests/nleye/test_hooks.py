@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from abductive_tasks.inputs import images
-from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.nleye import data, hooks, prompts
 
 from helpers.specs import evaluate, records

@@ -10,7 +10,7 @@ import datasets
 import PIL.Image
 import pytest
 
-from abductive_tasks.inputs.data import SAMPLE_ROOT, DataError
+from abductive_tasks.inputs.loading import SAMPLE_ROOT, DataError
 from abductive_tasks.nleye import data, descriptions, hooks, prompts
 from abductive_tasks.scoring.taskspec import clear_cache
 

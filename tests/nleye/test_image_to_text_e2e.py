@@ -10,7 +10,7 @@ import re
 import pytest
 
 from abductive_tasks.cli import main
-from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.nleye import data, descriptions
 
 from helpers.openai_stub import OpenAIStub, message_text

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.nleye import data, hooks
 from abductive_tasks.nleye.metrics import triplet_outcome
 

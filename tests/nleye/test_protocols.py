@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from abductive_tasks.inputs.data import SAMPLE_ROOT, DataError
+from abductive_tasks.inputs.loading import SAMPLE_ROOT, DataError
 from abductive_tasks.nleye import data, hooks
 
 from helpers.runs import abductive_eval, count, metric, read_results, read_samples

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from abductive_tasks.cli import main
-from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.reports import browse, report, thumbnails
 from abductive_tasks.reports.diff import disagreements
 
@@ -378,7 +378,7 @@ def test_show_prints_the_summary_of_a_past_run(two_runs, capsys):
     assert main(["show", str(two_runs[0])]) == 0
     run = json.loads((two_runs[0] / f"{STAMP}_results.json").read_text())
     summary, _, provenance = capsys.readouterr().out.rpartition("\n\nRun ")
-    assert summary + "\n" == report.summary(run, report.suite_headline(), two_runs[0]) + "\n"
+    assert summary + "\n" == report.summary(run, report.headline_lookup(), two_runs[0]) + "\n"
     assert provenance.splitlines() == [  # a run written by hand: what abductive-eval and lmms-eval record is absent
         "2026-01-01; abductive-tasks not recorded, lmms-eval not recorded",
         "Data: not recorded (runs of abductive-eval record it)",
@@ -490,7 +490,7 @@ def test_browse_diff_and_the_ui_show_the_composite_the_model_was_sent(tmp_path, 
     from importlib import import_module
 
     from abductive_tasks.reports import composites
-    from abductive_tasks.reports.lmms_tools import sample_picture, sample_view
+    from abductive_tasks.reports.power_and_ui import sample_picture, sample_view
     from abductive_tasks.runs import catalog
 
     from helpers.runs import abductive_eval

@@ -23,11 +23,11 @@ from abductive_tasks.reports.leaderboard.paper import PAPER_REPORTED, REFERENCE
 from abductive_tasks.reports.leaderboard.render import headline_table
 from abductive_tasks.reports.samples import samples_path
 from abductive_tasks.runs.identity import build_identity
-from abductive_tasks.runs.record import RUN_RECORD, RUNS_DIR, SPEC_RECORD, Record
-from abductive_tasks.runs.suite import Suite
+from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, SPEC_RECORD, IdentityRecord
+from abductive_tasks.runs.task_index import TaskIndex
 
 TASKS = ("nleye_triplet", "nleye_pairs")
-VERSION = {task: str(Suite().facts(task).version) for task in TASKS}  # the installed tasks' versions: not stale
+VERSION = {task: str(TaskIndex().facts(task).version) for task in TASKS}  # the installed tasks' versions: not stale
 
 
 def identity(data_root: str = "/data/a", annotations: str = "same") -> dict:
@@ -44,7 +44,9 @@ def identity(data_root: str = "/data/a", annotations: str = "same") -> dict:
 
 
 def write_spec(results: Path, model: str, spec_path: str = "spec.yaml", annotations: str = "same") -> None:
-    Record(identity(annotations=annotations), None, TASKS, model, spec_path).write(results / model / SPEC_RECORD)
+    IdentityRecord(identity(annotations=annotations), None, TASKS, model, spec_path).write(
+        results / model / SPEC_RECORD
+    )
 
 
 def write_run(
@@ -63,7 +65,9 @@ def write_run(
     can give it: :func:`headline_records`)."""
     folder = results / model / RUNS_DIR / run
     asked = tuple(task for task in TASKS if task_results is None or task in task_results)
-    Record(identity(data_root, annotations), limit, asked, model, "spec.yaml", exit_status).write(folder / RUN_RECORD)
+    IdentityRecord(identity(data_root, annotations), limit, asked, model, "spec.yaml", exit_status).write(
+        folder / RUN_RECORD
+    )
     if task_results is None:
         return folder
     path = folder / "dummy" / f"{run}_results.json"
@@ -173,7 +177,7 @@ def report(tmp_path_factory) -> dict[str, Path]:
     write_run(
         results, "model-b", "03-rerun", {"nleye_triplet": triplet(0.5, 0.0)}
     )  # a rerun: its numbers replace the older ones
-    return write_report(results, suite=Suite())
+    return write_report(results, task_index=TaskIndex())
 
 
 def test_csv_one_row_per_model_with_headline_metrics(report):
@@ -229,7 +233,7 @@ def board(tmp_path_factory):
     write_results_without_identity = results / "plain" / "dummy" / "20260101_results.json"
     write_results_without_identity.parent.mkdir(parents=True)
     write_results_without_identity.write_text(json.dumps({"results": {"nleye_triplet": triplet(1.0, 1.0)}}))
-    return results, truncated, collect(results, Suite())
+    return results, truncated, collect(results, TaskIndex())
 
 
 def test_cells_come_only_from_the_spec_identity_and_marks_stand_for_non_scores(board):
@@ -364,7 +368,7 @@ def logged(tmp_path_factory):
     for model, consistent in (("strong", 30), ("close", 28), ("weak", 10)):
         write_spec(results, model)
         write_logged_run(results, model, triplet_records(consistent))
-    return results, write_report(results, suite=Suite())
+    return results, write_report(results, task_index=TaskIndex())
 
 
 def test_intervals_and_ties_with_the_best_in_the_tables(logged):
@@ -455,7 +459,7 @@ def test_a_value_its_samples_do_not_give_is_inconsistent_not_a_score(tmp_path):
     edited = json.loads(path.read_text())
     edited["results"]["nleye_triplet"]["consistency_acc,none"] = 0.99
     path.write_text(json.dumps(edited))
-    board = collect(tmp_path, Suite())
+    board = collect(tmp_path, TaskIndex())
     assert [board.cell(model, "nleye_triplet") for model in ("weak", "edited")] == [
         "unverified (inconsistent samples)",
         "unverified (inconsistent samples)",
@@ -471,10 +475,10 @@ def test_a_value_its_samples_do_not_give_is_inconsistent_not_a_score(tmp_path):
 def test_a_headline_that_is_not_a_number_is_marked(tmp_path):
     write_spec(tmp_path, "m")
     write_run(tmp_path, "m", "01-full", {"nleye_triplet": {**triplet(0.5, 0.5), "consistency_acc,none": "0.5833"}})
-    board = collect(tmp_path, Suite())
+    board = collect(tmp_path, TaskIndex())
     assert board.cell("m", "nleye_triplet") == "not a number"
     assert any("nleye_triplet consistency_acc is '0.5833', not a number" in note for note in board.notes)
-    write_report(tmp_path, suite=Suite())
+    write_report(tmp_path, task_index=TaskIndex())
 
 
 @pytest.mark.parametrize("damage", ["deleted", "one garbage line"])
@@ -496,12 +500,12 @@ def test_an_edited_headline_without_usable_samples_is_unverified_never_ranked(tm
     else:
         lines = samples.read_text().splitlines()
         samples.write_text("\n".join(["{not json", *lines[1:]]) + "\n")
-    board = collect(tmp_path, Suite())
+    board = collect(tmp_path, TaskIndex())
     reason = "no samples file" if damage == "deleted" else "unreadable samples"
     assert board.cell("edited", "nleye_triplet") == f"unverified ({reason})"
     assert board.value("edited", "nleye_triplet") is None
     assert any(str(path.parent) in note and "the cell is not shown" in note for note in board.notes)
-    report = write_report(tmp_path, suite=Suite())
+    report = write_report(tmp_path, task_index=TaskIndex())
     rows = {row[1]: row for row in markdown_rows(report["markdown"].read_text()) if row[1] in ("strong", "edited")}
     assert rows["edited"][0] == "—" and rows["edited"][2] == f"unverified ({reason})"
     assert rows["strong"][0] == "1" and rows["strong"][2].startswith("**75**")
@@ -513,7 +517,7 @@ def test_an_edited_headline_without_usable_samples_is_unverified_never_ranked(tm
 def test_raw_html_from_a_results_file_is_escaped_in_the_markdown(tmp_path):
     write_spec(tmp_path, "m")
     write_run(tmp_path, "m", "01-full", {"nleye_triplet": {**triplet(0.5, 0.5), "consistency_acc,none": "<b>x</b>"}})
-    markdown = write_report(tmp_path, suite=Suite())["markdown"].read_text()
+    markdown = write_report(tmp_path, task_index=TaskIndex())["markdown"].read_text()
     assert "<b>" not in markdown and "&lt;b&gt;x&lt;/b&gt;" in markdown
 
 
@@ -542,7 +546,7 @@ def test_the_limit_and_counts_come_from_what_lmms_eval_ran(tmp_path):
     path = write_run(tmp_path, "samples-short", "01-full", {"nleye_triplet": triplet(1.0, 1.0)})
     samples_path(path, "nleye_triplet").write_text('{"doc_id": 0}\n{"doc_id": 1}\n')
     write_run(tmp_path, "clean", "01-full", {"nleye_triplet": triplet(7 / 12, 0.5)})
-    board = collect(tmp_path, Suite())
+    board = collect(tmp_path, TaskIndex())
     assert {model: board.cell(model, "nleye_triplet") for model in models} == {
         "eval-args-limit": "limited (limit=2); counts disagree",
         "record-edited": "limited (limit=2); counts disagree",
@@ -560,7 +564,7 @@ def test_a_results_file_without_document_counts_is_not_a_score(tmp_path):
     write_spec(tmp_path, "m")
     path = write_run(tmp_path, "m", "01-full", {"nleye_triplet": triplet(7 / 12, 0.5)})
     path.write_text(json.dumps({"results": {"nleye_triplet": triplet(7 / 12, 0.5)}}))
-    board = collect(tmp_path, Suite())
+    board = collect(tmp_path, TaskIndex())
     assert board.cell("m", "nleye_triplet") == "counts disagree"
     assert any("no document counts (`n-samples`) in the results" in note for note in board.notes)
 
@@ -571,7 +575,7 @@ def test_rows_on_different_data_are_never_ranked_or_compared_together(tmp_path, 
     for model, consistent, content in (("strong", 30, "same"), ("close", 28, "same"), ("flipped", 36, "other")):
         write_spec(tmp_path, model, annotations=content)
         write_logged_run(tmp_path, model, triplet_records(consistent), annotations=content)
-    board = collect(tmp_path, Suite())
+    board = collect(tmp_path, TaskIndex())
     assert [board.cell(model, "nleye_triplet").rsplit(" (", 1)[-1] for model in ("strong", "close", "flipped")] == [
         "data A)",
         "data A)",
@@ -579,7 +583,7 @@ def test_rows_on_different_data_are_never_ranked_or_compared_together(tmp_path, 
     ]
     found = statistics(board)
     assert found.ties["nleye_triplet"].best == ["strong", "flipped"]
-    report = write_report(tmp_path, suite=Suite(), board=board, found=found)
+    report = write_report(tmp_path, task_index=TaskIndex(), board=board, found=found)
     pairs = {(row["a"], row["b"]) for row in csv.DictReader(report["comparisons_csv"].open())}
     assert pairs == {("strong", "close")}
     assert "nleye_triplet: rows ran on different data (data A: close, strong; data B: flipped)" in "\n".join(
@@ -601,9 +605,9 @@ def test_the_leaderboard_marks_cells_the_batch_would_rerun(tmp_path, data_copy):
     old_version["tasks"]["nleye_pairs"]["version"] = "1.0"
     for model, spec_identity in (("data-changes", current), ("old-version", old_version)):
         for record, path in (
-            (Record(spec_identity, None, TASKS, model, "spec.yaml"), tmp_path / model / SPEC_RECORD),
+            (IdentityRecord(spec_identity, None, TASKS, model, "spec.yaml"), tmp_path / model / SPEC_RECORD),
             (
-                Record(spec_identity, None, TASKS, model, "spec.yaml", 0),
+                IdentityRecord(spec_identity, None, TASKS, model, "spec.yaml", 0),
                 tmp_path / model / RUNS_DIR / "01" / RUN_RECORD,
             ),
         ):
@@ -614,9 +618,9 @@ def test_the_leaderboard_marks_cells_the_batch_would_rerun(tmp_path, data_copy):
         results.write_text(json.dumps(results_file(task_results)))
         write_samples(results, "nleye_triplet", headline_records("nleye_triplet", task_results["nleye_triplet"]))
         write_samples(results, "nleye_pairs", headline_records("nleye_pairs", task_results["nleye_pairs"]))
-    assert collect(tmp_path, Suite()).cell("data-changes", "nleye_triplet") == "50.0"
+    assert collect(tmp_path, TaskIndex()).cell("data-changes", "nleye_triplet") == "50.0"
     (data_copy / "nleye" / "test_set.csv").write_text((data_copy / "nleye" / "test_set.csv").read_text() + "\n")
-    board = collect(tmp_path, Suite())
+    board = collect(tmp_path, TaskIndex())
     assert [board.cell(model, task) for model in ("data-changes", "old-version") for task in TASKS] == [
         "stale",
         "stale",
@@ -634,7 +638,7 @@ def test_rows_are_ranked_with_ties_marked(tmp_path):
         results = {"nleye_triplet": triplet(triplet_value, 0.5)}
         results |= {} if pairs_value is None else {"nleye_pairs": {"order_faithful_acc,none": pairs_value}}
         write_run(tmp_path, model, "01-full", results)
-    table = headline_table(collect(tmp_path, Suite()))
+    table = headline_table(collect(tmp_path, TaskIndex()))
     assert table.header[:3] == ["rank", "model", "average (%, 2 tasks)"]
     assert [row[:3] for row in table.rows] == [
         ["1=", "a", "50.0"],
@@ -649,7 +653,7 @@ def test_tables_are_written_without_matplotlib(tmp_path, monkeypatch, capsys):
     write_spec(tmp_path, "m")
     write_run(tmp_path, "m", "01-full", {"nleye_triplet": triplet(0.5, 0.5)})
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # as after `pip install .` without the report extra
-    written = write_report(tmp_path, suite=Suite())
+    written = write_report(tmp_path, task_index=TaskIndex())
     assert all(written[kind].is_file() for kind in ("csv", "long_csv", "comparisons_csv", "markdown", "html"))
     assert not list(written["plots"].glob("*.png"))
     assert capsys.readouterr().err == (
@@ -668,21 +672,23 @@ def test_plots_are_drawn_once_per_input_and_a_cache_entry_is_checked_before_reus
     results = tmp_path / "results"
     write_spec(results, "m")
     write_run(results, "m", "01-full", {"nleye_triplet": triplet(0.5, 0.5)})
-    first = write_report(results, suite=Suite())
+    first = write_report(results, task_index=TaskIndex())
     pngs = {path.name: path.read_bytes() for path in first["plots"].glob("*.png")}
     assert set(pngs) == {"headline.png", "nleye_triplet__consistency_by_category.png"} and drawn
     entries = sorted((tmp_path / "cache" / "leaderboard_plots").glob("*.json"))
     assert len(entries) == 2
     drawn.clear()
-    again = write_report(results, suite=Suite())  # the same inputs: every plot from the cache, matplotlib untouched
+    again = write_report(
+        results, task_index=TaskIndex()
+    )  # the same inputs: every plot from the cache, matplotlib untouched
     assert not drawn and {path.name: path.read_bytes() for path in again["plots"].glob("*.png")} == pngs
     tampered = entries[0].read_bytes()
     entries[0].write_bytes(tampered[:-8] + b"AAAAAAAA")  # its content no longer matches its seal
-    write_report(results, suite=Suite())
+    write_report(results, task_index=TaskIndex())
     assert drawn and {path.name: path.read_bytes() for path in again["plots"].glob("*.png")} == pngs
     drawn.clear()
     write_run(results, "m", "02-rerun", {"nleye_triplet": triplet(0.25, 0.5)})  # a new headline, the same breakdown
-    write_report(results, suite=Suite())
+    write_report(results, task_index=TaskIndex())
     assert drawn and len(list((tmp_path / "cache" / "leaderboard_plots").glob("*.json"))) == 3  # one plot drawn
 
 
@@ -693,7 +699,7 @@ def test_a_report_cut_by_a_file_size_limit_leaves_the_previous_report_whole(tmp_
         write_spec(tmp_path, model)
         write_logged_run(tmp_path, model, triplet_records(consistent))
     out = tmp_path / "leaderboard"
-    write_report(tmp_path, suite=Suite())
+    write_report(tmp_path, task_index=TaskIndex())
     before = {path: path.read_bytes() for path in out.rglob("*") if path.is_file()}
     assert any(path.suffix == ".png" for path in before)
     write_spec(tmp_path, "close")
@@ -715,7 +721,7 @@ def test_a_run_that_left_items_out_is_partial_never_a_score(tmp_path):
     values = triplet(0.5, 0.5)
     values["triplet_counts,none"] |= {"items_without_descriptions": 8}
     write_run(tmp_path, "m", "01-full", {"nleye_triplet": values})
-    board = collect(tmp_path, Suite())
+    board = collect(tmp_path, TaskIndex())
     assert board.cell("m", "nleye_triplet") == "partial (8 items without descriptions)"
     assert board.value("m", "nleye_triplet") is None
 
@@ -734,15 +740,17 @@ def test_a_cell_whose_descriptions_changed_since_its_run_is_stale(tmp_path, monk
     read = {"kind": "descriptions", **variable_input("descriptions", "nleye_describe", dict(os.environ))}
     current["tasks"]["nleye_triplet"]["inputs"] = {"nleye_describe": read}
     results = tmp_path / "results"
-    Record(current, None, TASKS, "m", "spec.yaml").write(results / "m" / SPEC_RECORD)
-    Record(current, None, ("nleye_triplet",), "m", "spec.yaml", 0).write(results / "m" / RUNS_DIR / "01" / RUN_RECORD)
+    IdentityRecord(current, None, TASKS, "m", "spec.yaml").write(results / "m" / SPEC_RECORD)
+    IdentityRecord(current, None, ("nleye_triplet",), "m", "spec.yaml", 0).write(
+        results / "m" / RUNS_DIR / "01" / RUN_RECORD
+    )
     path = results / "m" / RUNS_DIR / "01" / "dummy" / "01_results.json"
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps(results_file({"nleye_triplet": triplet(0.5, 0.5)})))
     write_samples(path, "nleye_triplet", headline_records("nleye_triplet", triplet(0.5, 0.5)))
-    assert collect(results, Suite()).cell("m", "nleye_triplet") == "50.0"
+    assert collect(results, TaskIndex()).cell("m", "nleye_triplet") == "50.0"
     (folder / "abc.json").write_text(json.dumps({"describer": "m", "description": "a blue car"}))
-    board = collect(results, Suite())
+    board = collect(results, TaskIndex())
     assert board.cell("m", "nleye_triplet") == "stale"
     assert any(
         "the descriptions of nleye_describe that ABDUCTIVE_NLEYE_DESCRIBER names changed" in note
@@ -762,7 +770,7 @@ def test_an_upper_bound_column_is_labelled_and_never_averaged():
     board.upper_bounds = {"mucr_c2e"}
     assert average_tasks(board) == ["nleye_triplet", "nleye_pairs"]
     assert "mucr_c2e (c2e_accuracy; %, upper bound, not the paper's number)" in headline_table(board).header
-    assert Suite().facts("mucr_exp_gold").upper_bound
+    assert TaskIndex().facts("mucr_exp_gold").upper_bound
 
 
 def test_a_folder_without_runs_is_said_in_one_line_and_no_report_is_written(tmp_path, capsys):
@@ -793,7 +801,7 @@ def test_the_report_says_where_its_numbers_come_from_and_marks_another_data_vers
     other data version marked in the tables, the plots' bars and leaderboard.json."""
     import shutil
 
-    from abductive_tasks.inputs.data import SAMPLE_ROOT
+    from abductive_tasks.inputs.loading import SAMPLE_ROOT
     from abductive_tasks.reports.leaderboard.cells import data_key
     from abductive_tasks.reports.leaderboard.render import headline_panels
     from abductive_tasks.runs.identity import data_fingerprint
@@ -813,16 +821,18 @@ def test_the_report_says_where_its_numbers_come_from_and_marks_another_data_vers
         record = identity() | {"data": {"nleye": data[which]}}
         if model == "m2":
             record["judge"] = {"url": "http://127.0.0.1:9/v1", "model_version": "Qwen/Qwen2.5-72B-Instruct"}
-        Record(record, None, TASKS, model, "spec.yaml", weights=weights[model]).write(results / model / SPEC_RECORD)
+        IdentityRecord(record, None, TASKS, model, "spec.yaml", weights=weights[model]).write(
+            results / model / SPEC_RECORD
+        )
         folder = results / model / RUNS_DIR / "20261128_101500"
-        Record(record, None, TASKS, model, "spec.yaml", 0).write(folder / RUN_RECORD)
+        IdentityRecord(record, None, TASKS, model, "spec.yaml", 0).write(folder / RUN_RECORD)
         path = folder / "dummy" / "20261128_101500_results.json"
         path.parent.mkdir(parents=True)
         values = {"nleye_triplet": triplet(0.25, 0.5), "nleye_pairs": {"order_faithful_acc,none": 0.75}}
         path.write_text(json.dumps(results_file(values)))
         for task, task_values in values.items():
             write_samples(path, task, headline_records(task, task_values))
-    written = write_report(results, suite=Suite())
+    written = write_report(results, task_index=TaskIndex())
     page, markdown = written["html"].read_text(), written["markdown"].read_text()
     key_a, key_b = data_key(data["a"]), data_key(data["b"])
     header = markdown.split("Our runs:")[0]
@@ -842,7 +852,7 @@ def test_the_report_says_where_its_numbers_come_from_and_marks_another_data_vers
     column = next(index for index, name in enumerate(markdown_rows(markdown)[0]) if name.startswith("nleye_triplet"))
     assert rows["m1"][column].endswith("(data A)") and rows["m3"][column].endswith("(data B)")
     assert key_a in page and key_b in page and "(data B)" in page and f"data B: {copy}" in page
-    board = collect(results, Suite())
+    board = collect(results, TaskIndex())
     bars = {bar.model: bar.data for bar in headline_panels(board, statistics(board))[0].bars}
     assert bars == {"m1": "data A", "m2": "data A", "m3": "data B"}
     saved = json.loads(written["json"].read_text())

@@ -179,7 +179,7 @@ def test_markdown_table_pads_and_aligns():
 
 
 def test_headlines_come_from_the_task_yaml():
-    headline = report.suite_headline()
+    headline = report.headline_lookup()
     assert headline("nleye_triplet") == "consistency_acc"
     assert headline("nleye_pairs") == "order_faithful_acc"
     assert headline("nleye") is None and headline("mme") is None  # a group of ours, a task not ours

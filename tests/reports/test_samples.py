@@ -12,7 +12,7 @@ from abductive_tasks import compat
 from abductive_tasks.nleye.hooks import TRIPLET_TEXT
 from abductive_tasks.reports.samples import SamplesError, read_samples, samples_path, task_of
 from abductive_tasks.reports.specs import spec_of_task
-from abductive_tasks.runs.suite import Suite
+from abductive_tasks.runs.task_index import TaskIndex
 from abductive_tasks.scoring.taskspec import Metric, Outcome, TaskSpec
 
 from helpers.runs import OFFLINE, abductive_eval
@@ -100,7 +100,7 @@ def test_an_explicit_spec_reads_lines_carrying_more_keys(tmp_path):
 
 ONCE = TaskSpec(  # a family logging its record once, under its first metric; the others name that metric
     name="record_once_test",
-    prefix="once",
+    diagnostics_prefix="once",
     metrics=(Metric("once_acc"), Metric("once_rate")),
     record=lambda doc, reading: {},
     compute=lambda records: Outcome(),
@@ -147,7 +147,7 @@ def spec_tasks() -> list[str]:
     manager = compat.task_manager()
     configs = {
         task: compat.task_config(manager.task_index[task]["yaml_path"])
-        for task in Suite().expand(["abductive", "nleye"])
+        for task in TaskIndex().expand(["abductive", "nleye"])
     }
     return [task for task, config in configs.items() if getattr(config["process_results"], "spec", None) is not None]
 

@@ -6,7 +6,7 @@ import pkgutil
 
 from abductive_tasks.reports.specs import metric_info, metric_proportion, spec_of_task
 from abductive_tasks.runs import catalog
-from abductive_tasks.runs.suite import Suite
+from abductive_tasks.runs.task_index import TaskIndex
 
 
 def test_metric_declarations_are_found_by_name():
@@ -24,9 +24,9 @@ def test_only_shares_of_units_are_proportions_an_average_may_mix():
 
 
 def test_a_tasks_spec_is_the_one_its_process_results_hook_carries():
-    suite = Suite()
-    for task in suite.task_names:
-        hook = catalog.config(suite.yaml_path(task))["process_results"]
+    task_index = TaskIndex()
+    for task in task_index.task_names:
+        hook = catalog.config(task_index.yaml_path(task))["process_results"]
         assert spec_of_task(task) is pkgutil.resolve_name(hook).spec, task
     assert spec_of_task("dve_cls").name == "dve_cls"
     assert spec_of_task("abductive") is None and spec_of_task("mmbench") is None  # a group; not ours

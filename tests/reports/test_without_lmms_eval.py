@@ -13,8 +13,8 @@ from pathlib import Path
 from abductive_tasks.nleye.hooks import TRIPLET
 from abductive_tasks.reports.samples import samples_path
 from abductive_tasks.runs.identity import build_identity, data_fingerprint
-from abductive_tasks.runs.record import RUN_RECORD, RUNS_DIR, SPEC_RECORD, Record
-from abductive_tasks.runs.suite import Suite
+from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, SPEC_RECORD, IdentityRecord
+from abductive_tasks.runs.task_index import TaskIndex
 
 BLOCKER = '''
 import importlib.abc, importlib.machinery, sys
@@ -113,13 +113,13 @@ def write_board(results: Path, records: dict[str, list[dict]]) -> None:
         env={},
         environment={},
         judge=None,
-        tasks={"nleye_triplet": {"benchmark": "nleye", "version": Suite().facts("nleye_triplet").version}},
+        tasks={"nleye_triplet": {"benchmark": "nleye", "version": TaskIndex().facts("nleye_triplet").version}},
         data={"nleye": data_fingerprint("nleye", "sample")},
     )
     for model, model_records in records.items():
-        Record(identity, None, ("nleye_triplet",), model, "spec.yaml").write(results / model / SPEC_RECORD)
+        IdentityRecord(identity, None, ("nleye_triplet",), model, "spec.yaml").write(results / model / SPEC_RECORD)
         run = results / model / RUNS_DIR / "01"
-        Record(identity, None, ("nleye_triplet",), model, "spec.yaml", 0).write(run / RUN_RECORD)
+        IdentityRecord(identity, None, ("nleye_triplet",), model, "spec.yaml", 0).write(run / RUN_RECORD)
         write_run(run / "random_baseline", model_records)
 
 

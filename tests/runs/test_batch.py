@@ -22,10 +22,10 @@ from abductive_tasks.reports.leaderboard import write_report
 from abductive_tasks.runs.batch import main
 from abductive_tasks.runs.history import scan_runs
 from abductive_tasks.runs.identity import content_digest
+from abductive_tasks.runs.identity_record import IdentityRecord
 from abductive_tasks.runs.plan import plan
-from abductive_tasks.runs.record import Record
 from abductive_tasks.runs.spec import load_spec
-from abductive_tasks.runs.suite import Suite
+from abductive_tasks.runs.task_index import TaskIndex
 
 from helpers.runs import OFFLINE
 from helpers.tiny_llava import build_tiny_llava
@@ -84,7 +84,7 @@ def results_files(results: Path) -> set[Path]:
 def test_batch_interrupt_resume_failure_and_leaderboard(tmp_path, capsys):
     spec_path = write_spec(tmp_path)
     results = tmp_path / "results"
-    tasks = Suite().expand(["abductive"])
+    tasks = TaskIndex().expand(["abductive"])
     env = {**os.environ, **OFFLINE}
 
     # 1. Ctrl-C while the second model runs: the first model's results stay, the runner exits 130.
@@ -133,19 +133,19 @@ def test_batch_interrupt_resume_failure_and_leaderboard(tmp_path, capsys):
     second = results_files(results)
     assert first < second and len(second) == 6  # two levels for each of the three good models
     llava = Path(load_spec(spec_path).models[3].model_args.split("pretrained=")[1].split(",")[0])
-    assert Record.read(results / "tiny-llava" / "spec_identity.json").weights == {
+    assert IdentityRecord.read(results / "tiny-llava" / "spec_identity.json").weights == {
         "name": llava.name,
         "sha256": content_digest(llava),
     }  # the weights it ran, for the leaderboard's footnote
-    assert Record.read(results / "dummy" / "spec_identity.json").weights == {}
+    assert IdentityRecord.read(results / "dummy" / "spec_identity.json").weights == {}
 
     # 3. Rerun of the good models: nothing is recomputed.
     spec = load_spec(spec_path)
-    assert all(not model_plan.pending for model_plan in plan(spec, Suite(), ["dummy", "dumb_pixel", "tiny-llava"]))
+    assert all(not model_plan.pending for model_plan in plan(spec, TaskIndex(), ["dummy", "dumb_pixel", "tiny-llava"]))
     assert main([str(spec_path), "--model", "dummy", "--model", "dumb_pixel", "--model", "tiny-llava"]) == 0
     assert "3 of 3 models complete" in capsys.readouterr().out
     assert results_files(results) == second
-    (spec_plan,) = plan(spec, Suite(), ["tiny-llava"])
+    (spec_plan,) = plan(spec, TaskIndex(), ["tiny-llava"])
     assert (
         spec_plan.cache / "cache.db"
     ).exists() and spec_plan.cache.parent == results / "tiny-llava" / "cache"  # lmms-eval's, per model and identity
@@ -159,7 +159,7 @@ def test_batch_interrupt_resume_failure_and_leaderboard(tmp_path, capsys):
     assert set(rows["broken"]) == {"run failed"}
     # The numbers behind the marks: dummy always answers "1", never consistent across both orders,
     # never ranking the gold higher.
-    dummy = scan_runs(results / "dummy", Record.read(results / "dummy" / "spec_identity.json").identity)
+    dummy = scan_runs(results / "dummy", IdentityRecord.read(results / "dummy" / "spec_identity.json").identity)
     assert [
         dummy.best(task).results[f"{metric},none"]
         for task, metric in [("nleye_triplet", "consistency_acc"), ("nleye_pairs", "order_faithful_acc")]
@@ -198,7 +198,7 @@ def test_spec_errors_name_the_field(tmp_path):
         load_spec(path)
     path.write_text("tasks: [no_such_task]\nmodels: [{name: a, backend: dummy}]\n")
     with pytest.raises(ValueError, match="unknown task or group 'no_such_task'"):
-        plan(load_spec(path), Suite())
+        plan(load_spec(path), TaskIndex())
 
 
 # ---------------------------------------------------------------- integrity: a leaderboard cell is the spec's or marked

@@ -13,7 +13,7 @@ import pytest
 from abductive_tasks.mucr import data, strategies
 from abductive_tasks.runs import chain
 from abductive_tasks.runs.identity import task_key
-from abductive_tasks.runs.suite import Suite
+from abductive_tasks.runs.task_index import TaskIndex
 
 from helpers.mucr_picks import C2E_DOCS, ITEMS, write_samples
 
@@ -25,7 +25,7 @@ def spec_identity(tmp_path: Path, tasks: str, env: dict[str, str]) -> dict:
 
     path = tmp_path / "spec.yaml"
     path.write_text(json.dumps({"tasks": tasks.split(","), "env": env, "models": [{"name": "a", "backend": "dummy"}]}))
-    (model_plan,) = plan(load_spec(path), Suite())
+    (model_plan,) = plan(load_spec(path), TaskIndex())
     return model_plan.identity
 
 
@@ -73,10 +73,10 @@ def test_scene_graphs_stored_again_under_the_same_name_are_another_identity(tmp_
 
 
 def test_levels_and_upstream_tasks_follow_the_declared_reads():
-    suite = Suite()
+    task_index = TaskIndex()
 
     def reads_of(task: str) -> dict[str, str]:
-        return suite.facts(task).reads
+        return task_index.facts(task).reads
 
     environment = {key: value for key, value in os.environ.items() if not key.startswith("ABDUCTIVE_MUCR")}
     wanted = chain.with_upstream(["mucr_exp_ccot", "mucr_e2c"], reads_of, environment)
@@ -98,12 +98,12 @@ def test_levels_and_upstream_tasks_follow_the_declared_reads():
 
 
 def test_every_chained_task_declares_what_it_reads_and_every_exp_reads_its_own_levels():
-    suite = Suite()
-    readers = {task: suite.facts(task).reads for task in suite.task_names if suite.facts(task).reads}
+    task_index = TaskIndex()
+    readers = {task: task_index.facts(task).reads for task in task_index.task_names if task_index.facts(task).reads}
     assert readers["mucr_exp"] == {"mucr_c2e": "picks", "mucr_cue": "picks"}
     assert readers["nleye_triplet_described"] == {"nleye_describe": "descriptions"}
     for task, reads in readers.items():
-        assert all(upstream in suite.task_names for upstream in reads), task
+        assert all(upstream in task_index.task_names for upstream in reads), task
         if task.startswith("mucr_exp"):
             suffix = task.removeprefix("mucr_exp").removesuffix("_graph") or ""
             picks = {up for up, kind in reads.items() if kind == "picks"}
@@ -111,8 +111,8 @@ def test_every_chained_task_declares_what_it_reads_and_every_exp_reads_its_own_l
     assert {task for task in readers if task.endswith("_ccot")} == {
         f"mucr_{lv}_ccot" for lv in ("c2e", "e2c", "cue", "exp")
     }
-    assert not any(suite.facts(task).reads for task in suite.expand(["abductive"]) if task != "mucr_exp")
-    assert suite.facts("mucr_exp_gold").upper_bound and not suite.facts("mucr_exp").upper_bound
+    assert not any(task_index.facts(task).reads for task in task_index.expand(["abductive"]) if task != "mucr_exp")
+    assert task_index.facts("mucr_exp_gold").upper_bound and not task_index.facts("mucr_exp").upper_bound
 
 
 def test_the_choice_records_hold_the_document_their_pick_answered(sample):
@@ -128,7 +128,7 @@ def test_the_chain_of_one_command_keeps_its_arguments_and_limit(sample, tmp_path
     limit, and the last run is told what it is (model, limit) and what it reads."""
     argv = ["--model", "random_baseline", "--model_args", "seed=1", "--tasks", "mucr_exp", "--limit", "3",
             "--gen_kwargs", "max_new_tokens=8", "--output_path", str(tmp_path / "out")]  # fmt: skip
-    chained = chain.command_chain("random_baseline", "seed=1", argv, ["mucr_exp"], Suite(), str(tmp_path / "out"))
+    chained = chain.command_chain("random_baseline", "seed=1", argv, ["mucr_exp"], TaskIndex(), str(tmp_path / "out"))
     assert chained.levels == [["mucr_c2e", "mucr_cue"]] and chained.limit == 3
     assert chained.stage_args == ["--gen_kwargs", "max_new_tokens=8", "--limit", "3"]
     said: list[str] = []
@@ -143,4 +143,4 @@ def test_the_chain_of_one_command_keeps_its_arguments_and_limit(sample, tmp_path
         "mucr_c2e": "<output of mucr_c2e from stage 1>",
         "mucr_cue": "<output of mucr_cue from stage 1>",
     }
-    assert chain.command_chain("random_baseline", "", argv, ["mucr_c2e"], Suite(), None) is None  # nothing chained
+    assert chain.command_chain("random_baseline", "", argv, ["mucr_c2e"], TaskIndex(), None) is None  # nothing chained

@@ -18,14 +18,14 @@ from pathlib import Path
 import pytest
 
 from abductive_tasks.cli import main as cli_main
-from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.mucr import data, hooks, strategies
 from abductive_tasks.reports.leaderboard import collect
 from abductive_tasks.runs.batch import main as batch_main
+from abductive_tasks.runs.identity_record import RUN_RECORD, IdentityRecord
 from abductive_tasks.runs.plan import plan
-from abductive_tasks.runs.record import RUN_RECORD, Record
 from abductive_tasks.runs.spec import load_spec
-from abductive_tasks.runs.suite import Suite
+from abductive_tasks.runs.task_index import TaskIndex
 
 from helpers.openai_stub import OpenAIStub
 from helpers.runs import OFFLINE, abductive_eval, read_results
@@ -198,11 +198,11 @@ def _spec(tmp_path: Path) -> Path:
 def _picked_again(results: Path) -> None:
     """A newer run of mucr_c2e whose picks differ (one wrong pick moved to another wrong option: same accuracy)."""
     (source,) = [run for run in (results / "random_baseline" / "runs").iterdir() if "mucr_c2e" in
-                 Record.read(run / RUN_RECORD).tasks]  # fmt: skip
+                 IdentityRecord.read(run / RUN_RECORD).tasks]  # fmt: skip
     copy = source.with_name(source.name + "-again")
     shutil.copytree(source, copy)
-    record = Record.read(copy / RUN_RECORD)
-    Record(**{**record.__dict__, "tasks": ("mucr_c2e",)}).write(copy / RUN_RECORD)
+    record = IdentityRecord.read(copy / RUN_RECORD)
+    IdentityRecord(**{**record.__dict__, "tasks": ("mucr_c2e",)}).write(copy / RUN_RECORD)
     (samples,) = copy.rglob("*_samples_mucr_c2e.jsonl")
     lines = [json.loads(line) for line in samples.read_text().splitlines()]
     by_line = [[value[1] for value in line.values() if isinstance(value, list) and len(value) == 2 and
@@ -230,20 +230,20 @@ def test_batch_runs_the_levels_and_marks_a_reader_of_a_rerun_stage_stale(tmp_pat
     output = capsys.readouterr().out
     assert "running mucr_c2e, mucr_cue, mucr_exp" in output
     runs = sorted((results / "random_baseline" / "runs").iterdir())
-    assert [Record.read(run / RUN_RECORD).tasks for run in runs] == [("mucr_c2e", "mucr_cue"), ("mucr_exp",)]
+    assert [IdentityRecord.read(run / RUN_RECORD).tasks for run in runs] == [("mucr_c2e", "mucr_cue"), ("mucr_exp",)]
     assert not list((results / "random_baseline").rglob("stages"))  # a level reads its inputs: it chains nothing
-    board = collect(results, Suite())
+    board = collect(results, TaskIndex())
     assert board.cell("random_baseline", "mucr_exp") == "—"  # no judge: Exp not computed, but current
     assert "mucr_exp" not in board.marks["random_baseline"]
     # mucr_c2e is run again and picks otherwise: the Exp cell read the old picks.
     _picked_again(results)
-    board = collect(results, Suite())
+    board = collect(results, TaskIndex())
     assert board.cell("random_baseline", "mucr_exp") == "stale"
     assert any("mucr_c2e was run again (its picks changed)" in note for note in board.notes)
     assert board.cell("random_baseline", "mucr_c2e") != "stale"
-    (model_plan,) = plan(load_spec(spec_path), Suite())
+    (model_plan,) = plan(load_spec(spec_path), TaskIndex())
     assert model_plan.pending == ["mucr_exp"]  # the batch runs the reader again, and only it
     assert batch_main([str(spec_path)]) == 0
     assert "running mucr_exp (2 of 3 done earlier)" in capsys.readouterr().out
-    board = collect(results, Suite())
+    board = collect(results, TaskIndex())
     assert "mucr_exp" not in board.marks["random_baseline"]

@@ -25,9 +25,9 @@ from abductive_tasks.runs.identity import (
     limit_covers,
     task_key,
 )
-from abductive_tasks.runs.record import RUN_RECORD, RUNS_DIR, DamagedFile, Record, quarantine
+from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, DamagedFile, IdentityRecord, quarantine
 from abductive_tasks.runs.secrets import hash_secret, model_args_secrets, redact_mapping, redact_model_args, redact_text
-from abductive_tasks.runs.suite import Suite, _benchmark
+from abductive_tasks.runs.task_index import TaskIndex, _benchmark
 
 SECRET = "sk-test-0123456789abcdefSECRET"
 FAILED = "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 429 Rate limit reached"
@@ -211,9 +211,9 @@ def test_hub_repos_are_found_where_the_loaders_keep_them():
 
 
 def test_task_facts_name_the_benchmark_and_version():
-    suite = Suite()
+    task_index = TaskIndex()
     facts = {
-        task: (suite.facts(task).benchmark, suite.facts(task).version)
+        task: (task_index.facts(task).benchmark, task_index.facts(task).version)
         for task in ("nleye_triplet", "mucr_c2e", "dve_cls", "sherlock_retrieval")
     }
     assert {task: benchmark for task, (benchmark, _) in facts.items()} == {
@@ -223,7 +223,7 @@ def test_task_facts_name_the_benchmark_and_version():
         "sherlock_retrieval": "sherlock",
     }
     assert all(version for _, version in facts.values())
-    assert all(suite.facts(task).benchmark for task in suite.task_names)
+    assert all(task_index.facts(task).benchmark for task in task_index.task_names)
     assert (
         _benchmark("abductive_tasks.nleye.hooks.triplet_docs") == "nleye"
         and _benchmark("abductive_tasks.mucr.c2e_docs") == "mucr"
@@ -319,7 +319,7 @@ def write_run(
     exit_status: int | None = 0,
 ) -> Path:
     run = model_dir / RUNS_DIR / name
-    Record(spec_identity, limit, tuple(spec_identity["tasks"]), model_dir.name, "spec.yaml", exit_status).write(
+    IdentityRecord(spec_identity, limit, tuple(spec_identity["tasks"]), model_dir.name, "spec.yaml", exit_status).write(
         run / RUN_RECORD
     )
     if results is not None:
@@ -622,7 +622,7 @@ def _spec_identity(tmp_path: Path, tasks: str, env: dict[str, str]) -> dict:
     path.write_text(f"tasks: [{tasks}]\nenv: {json.dumps(env)}\nmodels:\n  - {{name: a, backend: dummy}}\n")
     spec = load_spec(path)
     model = spec.models[0]
-    return model_identity(spec, model, model.model_args, list(spec.tasks), Suite())
+    return model_identity(spec, model, model.model_args, list(spec.tasks), TaskIndex())
 
 
 def test_re_described_images_are_another_identity_for_the_described_task(tmp_path):

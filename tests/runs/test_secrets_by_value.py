@@ -228,7 +228,7 @@ def test_an_identity_holds_a_secret_under_no_name_in_clear(tmp_path):
     from abductive_tasks.runs.plan import plan
     from abductive_tasks.runs.secrets import hash_secret
     from abductive_tasks.runs.spec import load_spec
-    from abductive_tasks.runs.suite import Suite
+    from abductive_tasks.runs.task_index import TaskIndex
 
     spec = {
         "output_dir": "results",
@@ -245,7 +245,7 @@ def test_an_identity_holds_a_secret_under_no_name_in_clear(tmp_path):
     }
     path = tmp_path / "spec.yaml"
     path.write_text(json.dumps(spec))
-    (model_plan,) = plan(load_spec(path), Suite())
+    (model_plan,) = plan(load_spec(path), TaskIndex())
     written = json.dumps(model_plan.identity)
     assert ECHOED not in written and written.count(hash_secret(ECHOED)) == 4
 

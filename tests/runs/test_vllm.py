@@ -24,7 +24,7 @@ from abductive_tasks.runs.batch import serve_main
 from abductive_tasks.runs.plan import RUN_FOLDER, TASKS, judge_plan, plan
 from abductive_tasks.runs.run import start_judge
 from abductive_tasks.runs.spec import ModelSpec, load_spec
-from abductive_tasks.runs.suite import Suite
+from abductive_tasks.runs.task_index import TaskIndex
 from abductive_tasks.runs.vllm import (
     PRESETS,
     ServerError,
@@ -48,8 +48,8 @@ SETTINGS = VllmSettings(
 
 
 @pytest.fixture(scope="module")
-def suite() -> Suite:
-    return Suite()
+def task_index() -> TaskIndex:
+    return TaskIndex()
 
 
 def test_inprocess_model_args_golden_and_parsed_by_lmms_eval():
@@ -124,7 +124,7 @@ def test_ray_executor_needs_ray(monkeypatch):
     require_ray(settings)
 
 
-def test_presets_apply_and_explicit_keys_win(tmp_path, suite):
+def test_presets_apply_and_explicit_keys_win(tmp_path, task_index):
     spec_path = tmp_path / "spec.yaml"
     spec_path.write_text(
         "tasks: [nleye_triplet]\nmodels:\n"
@@ -135,7 +135,7 @@ def test_presets_apply_and_explicit_keys_win(tmp_path, suite):
         "  - {name: ov, route: served, preset: llava-onevision, model: llava-hf/llava-onevision-qwen2-7b-ov-hf, "
         "max_model_len: null}\n"
     )
-    internvl, qwen, onevision = plan(load_spec(spec_path), suite)
+    internvl, qwen, onevision = plan(load_spec(spec_path), task_index)
     # InternVL3 on the served route: trust_remote_code (route 1 gets it from lmms-eval), 4 tiles per image, 8192 tokens.
     assert internvl.model.vllm == VllmSettings(
         model="OpenGVLab/InternVL3-8B",
@@ -183,7 +183,7 @@ def test_environment_for_client_and_judge(monkeypatch):
     }
 
 
-def test_spec_derives_image_limit_and_token_cap_from_task_metadata(tmp_path, suite):
+def test_spec_derives_image_limit_and_token_cap_from_task_metadata(tmp_path, task_index):
     spec_path = tmp_path / "spec.yaml"
     spec_path.write_text(
         "tasks: [nleye_triplet_combined, nleye_pairs]\nlimit: 8\n"
@@ -192,7 +192,7 @@ def test_spec_derives_image_limit_and_token_cap_from_task_metadata(tmp_path, sui
         "  - {name: served, route: served, model: org/served, tensor_parallel_size: 2}\n"
     )
     spec = load_spec(spec_path)
-    big, served = plan(spec, suite)
+    big, served = plan(spec, task_index)
     # nleye_pairs declares 2 images per prompt, nleye_triplet_combined 1; both budget 256 new tokens.
     assert big.model_args == (
         'model=org/big,tensor_parallel_size=8,gpu_memory_utilization=0.9,limit_mm_per_prompt={"image":2,"video":0},max_new_tokens=256,max_model_len=16384'
@@ -204,7 +204,7 @@ def test_spec_derives_image_limit_and_token_cap_from_task_metadata(tmp_path, sui
     )  # fmt: skip
     assert big.cache.parent == tmp_path / "results" / "big" / "cache"
     assert served.model.backend == "openai" and served.model_args == "model_version=org/served"
-    assert suite.image_limit(["nleye"]) == 3 and suite.image_limit(["nleye_triplet_text"]) == 0
+    assert task_index.image_limit(["nleye"]) == 3 and task_index.image_limit(["nleye_triplet_text"]) == 0
 
 
 def test_a_server_that_failed_is_reported_by_its_first_error(tmp_path):
@@ -345,7 +345,7 @@ def test_model_spec_rejects_bad_entries():
         ModelSpec.from_dict({"name": "../x", "backend": "dummy"}, 0)
 
 
-def test_judge_server_is_served_and_wired_through_the_judge_variables(tmp_path, suite, monkeypatch):
+def test_judge_server_is_served_and_wired_through_the_judge_variables(tmp_path, task_index, monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     record = tmp_path / "record"
     spec_path = tmp_path / "spec.yaml"
@@ -433,7 +433,7 @@ def test_print_commands_show_what_runs_and_start_nothing(tmp_path, capsys, monke
     results = tmp_path / "results"
     assert not results.exists()  # nothing ran
     python = sys.executable
-    plans = {model_plan.model.name: model_plan for model_plan in plan(load_spec(spec_path), Suite())}
+    plans = {model_plan.model.name: model_plan for model_plan in plan(load_spec(spec_path), TaskIndex())}
     run_id = {
         name: model_plan.cache.name for name, model_plan in plans.items()
     }  # the identity's hash names the response cache
@@ -524,13 +524,13 @@ def test_serve_print_command_shows_the_server_and_the_evaluation(tmp_path, capsy
     assert len(lines) == 5
 
 
-def test_shipped_multi_gpu_spec_plans_with_its_presets(suite):
+def test_shipped_multi_gpu_spec_plans_with_its_presets(task_index):
     spec = load_spec(Path(__file__).parents[2] / "utils" / "specs" / "multi_gpu_node.yaml")
-    plans = {model_plan.model.name: model_plan for model_plan in plan(spec, suite)}
+    plans = {model_plan.model.name: model_plan for model_plan in plan(spec, task_index)}
     assert 'mm_processor_kwargs={"max_pixels":1003520}' in plans["qwen2.5-vl-7b"].model_args
     internvl = plans["internvl3-8b"].model.vllm
     assert "--trust-remote-code" in serve_command(
-        internvl, suite.image_limit(plans["internvl3-8b"].tasks), "127.0.0.1", 8000
+        internvl, task_index.image_limit(plans["internvl3-8b"].tasks), "127.0.0.1", 8000
     )
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.mucr import data as mucr_data
 from abductive_tasks.mucr import hooks as mucr
 from abductive_tasks.nleye import data as nleye_data

@@ -24,7 +24,7 @@ def _compute(records: list[dict]) -> Outcome:
 
 TOY = TaskSpec(
     name="toy",
-    prefix="toy",
+    diagnostics_prefix="toy",
     metrics=(Metric("toy_acc"), Metric("toy_note", higher_is_better=None, scale="raw")),
     record=lambda doc, reading: {"item_id": doc["id"], "correct": reading.value == doc["gold"]},
     compute=_compute,
@@ -105,7 +105,7 @@ def test_metrics_and_breakdown_cells_over_the_same_units_share_their_bootstrap_d
 
     spec = TaskSpec(
         name="pair",
-        prefix="pair",
+        diagnostics_prefix="pair",
         metrics=(Metric("pair_acc"), Metric("pair_err", higher_is_better=False), Metric("pair_by_all")),
         record=lambda doc, reading: {"item_id": doc["id"], "correct": reading.value == doc["gold"]},
         compute=compute,

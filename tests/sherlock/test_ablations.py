@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 from abductive_tasks import compat
 from abductive_tasks.inputs import images
-from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.models.clip_scorer import ClipScorer
 from abductive_tasks.sherlock import data, hooks
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from abductive_tasks.inputs.data import SAMPLE_ROOT, DataError
+from abductive_tasks.inputs.loading import SAMPLE_ROOT, DataError
 from abductive_tasks.sherlock import clues, data, hooks, localization
 
 from helpers.runs import abductive_eval, count, metric, read_results

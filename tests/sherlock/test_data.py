@@ -10,7 +10,7 @@ import PIL.Image
 import pytest
 
 from abductive_tasks.inputs import images
-from abductive_tasks.inputs.data import SAMPLE_ROOT, DataError
+from abductive_tasks.inputs.loading import SAMPLE_ROOT, DataError
 from abductive_tasks.sherlock import data
 
 ROOT = SAMPLE_ROOT / "sherlock"

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from abductive_tasks.cli import main
-from abductive_tasks.inputs.data import SAMPLE_ROOT
 from abductive_tasks.inputs.images import draw_regions, mean_luminance, top_left_luminance
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.sherlock import data, metrics
 
 from helpers.runs import abductive_eval, count, metric, read_results

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from abductive_tasks.cli import main
-from abductive_tasks.inputs.data import SAMPLE_ROOT, DataError
+from abductive_tasks.inputs.loading import SAMPLE_ROOT, DataError
 from abductive_tasks.sherlock import data, hooks
 from abductive_tasks.sherlock.embeddings import encode_embeddings
 from abductive_tasks.sherlock.export import write_submission

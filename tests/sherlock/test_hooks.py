@@ -19,8 +19,8 @@ from PIL import Image
 
 from abductive_tasks import compat
 from abductive_tasks.inputs import images
-from abductive_tasks.inputs.data import SAMPLE_ROOT
 from abductive_tasks.inputs.documents import HeldRows
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.models.baselines import DumbPixel, RandomBaseline
 from abductive_tasks.sherlock import data, hooks, prompts
 from abductive_tasks.sherlock.embeddings import (

@@ -13,7 +13,7 @@ import pytest
 from lmms_eval.api.instance import Instance
 
 from abductive_tasks.inputs import images
-from abductive_tasks.inputs.data import SAMPLE_ROOT, DataError
+from abductive_tasks.inputs.loading import SAMPLE_ROOT, DataError
 from abductive_tasks.models.baselines import DumbPixel, RandomBaseline
 from abductive_tasks.sherlock import data, export, hooks
 from abductive_tasks.sherlock.embeddings import SCORE_MATRIX_ROUTE, decode_score_matrix, encode_score_matrix

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from abductive_tasks.inputs.data import SAMPLE_ROOT
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.sherlock import data, export, hooks
 from abductive_tasks.sherlock.embeddings import SCORE_MATRIX_ROUTE, encode_score_matrix
 

@@ -60,13 +60,13 @@ from abductive_tasks.reports.leaderboard.render import (
     write_csv,
     write_plots,
 )
-from abductive_tasks.runs.suite import Suite
+from abductive_tasks.runs.task_index import TaskIndex
 
 
 def write_report(
     results_dir: Path,
     out: Path | None = None,
-    suite: Suite | None = None,
+    task_index: TaskIndex | None = None,
     board: Leaderboard | None = None,
     found: Statistics | None = None,
     origin: Provenance | None = None,
@@ -78,7 +78,7 @@ def write_report(
     has not are removed after."""
     results_dir = Path(results_dir)
     out = Path(out or results_dir / "leaderboard")
-    board = board or collect(results_dir, suite)
+    board = board or collect(results_dir, task_index)
     found = found or statistics(board)
     out.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=out, prefix=".staging-"))

@@ -17,8 +17,8 @@ from abductive_tasks.reports.samples import samples_path
 from abductive_tasks.runs import chain
 from abductive_tasks.runs.history import Outcome, Scan, scan_runs
 from abductive_tasks.runs.identity import data_content, data_fingerprint, package_versions
-from abductive_tasks.runs.record import SPEC_RECORD, DamagedFile, Record
-from abductive_tasks.runs.suite import Suite, SuiteError, TaskFacts
+from abductive_tasks.runs.identity_record import SPEC_RECORD, DamagedFile, IdentityRecord
+from abductive_tasks.runs.task_index import TaskFacts, TaskIndex, TaskIndexError
 from abductive_tasks.scoring.coverage import dropped_units
 from abductive_tasks.scoring.scales import declared_scale as metric_scale
 from abductive_tasks.scoring.stats import Estimate
@@ -29,7 +29,7 @@ class Leaderboard:
     """Our runs: ``rows[model][task]`` is that task's results dict (``"<metric>,none"`` keys), for scores only."""
 
     rows: dict[str, dict[str, dict]]
-    tasks: list[str]  # leaderboard columns, suite order
+    tasks: list[str]  # leaderboard columns, in the `abductive` suite's order
     headline: dict[str, str]  # task -> headline metric
     higher_is_better: dict[str, bool]  # task -> direction of its headline metric
     marks: dict[str, dict[str, str]] = field(default_factory=dict)  # model -> task -> why the cell is not a score
@@ -38,7 +38,9 @@ class Leaderboard:
     sources: dict[str, dict[str, Path]] = field(default_factory=dict)  # model -> task -> the results file of the cell
     data: dict[str, dict[str, str]] = field(default_factory=dict)  # model -> task -> data_key of the row's data
     estimates: dict[tuple[str, str], Estimate] = field(default_factory=dict)  # cells recomputed from their samples
-    records: dict[str, Record] = field(default_factory=dict)  # model -> its batch spec record (identity, weights)
+    records: dict[str, IdentityRecord] = field(
+        default_factory=dict
+    )  # model -> its batch spec record (identity, weights)
     benchmarks: dict[str, str] = field(default_factory=dict)  # task -> the benchmark whose data it reads
 
     def data_versions(self, benchmark: str) -> dict[str, str]:
@@ -150,7 +152,7 @@ def _mark(outcome: Outcome) -> str | None:
     return "; ".join(reasons) or None
 
 
-def _fix(record: Record) -> str:
+def _fix(record: IdentityRecord) -> str:
     """The command that recomputes a model's results."""
     if Path(record.spec).is_file():
         return f"abductive-eval batch {record.spec} --model {record.model}"
@@ -167,8 +169,8 @@ class _Staleness:
     source, what a chained task read (an upstream stage's output, or what a variable named), each task's version and
     the package versions (as the batch's plan checks them); memoised."""
 
-    def __init__(self, suite: Suite, results_dir: Path | None = None) -> None:
-        self.suite = suite
+    def __init__(self, task_index: TaskIndex, results_dir: Path | None = None) -> None:
+        self.task_index = task_index
         self.results_dir = results_dir
         self.fingerprints: dict[tuple[str, str], dict] = {}
         self.outputs: dict[tuple[str, str, str], str | None] = {}
@@ -180,7 +182,7 @@ class _Staleness:
             found = None
             folder = self.results_dir / model if self.results_dir else None
             try:
-                spec = Record.read(folder / SPEC_RECORD) if folder is not None else None
+                spec = IdentityRecord.read(folder / SPEC_RECORD) if folder is not None else None
             except DamagedFile:
                 spec = None
             if spec is not None:
@@ -227,8 +229,8 @@ class _Staleness:
         ]
         entry = identity["tasks"].get(task) or {}
         try:
-            version = self.suite.facts(task).version
-        except SuiteError:
+            version = self.task_index.facts(task).version
+        except TaskIndexError:
             version = None
         if version is not None and entry.get("version") is not None and str(entry["version"]) != version:
             changed.append(f"{task} version {entry['version']} → {version}")
@@ -282,23 +284,23 @@ def _check_value(results: dict, metric: str, source: Path, task: str) -> tuple[s
 class _Collector:
     """What :func:`collect` gathers, model folder by model folder; the task facts and staleness checks memoised."""
 
-    def __init__(self, suite: Suite, results_dir: Path | None = None) -> None:
-        self.suite = suite
+    def __init__(self, task_index: TaskIndex, results_dir: Path | None = None) -> None:
+        self.task_index = task_index
         self.board = Leaderboard(rows={}, tasks=[], headline={}, higher_is_better={})
         self.columns: list[str] = []
-        self.staleness = _Staleness(suite, results_dir)
+        self.staleness = _Staleness(task_index, results_dir)
         self._facts: dict[str, TaskFacts | None] = {}
 
     def facts(self, task: str) -> TaskFacts | None:
         """The task's facts; None for a task that is not ours."""
         if task not in self._facts:
             try:
-                self._facts[task] = self.suite.facts(task) if task in self.suite.task_names else None
-            except SuiteError:
+                self._facts[task] = self.task_index.facts(task) if task in self.task_index.task_names else None
+            except TaskIndexError:
                 self._facts[task] = None
         return self._facts[task]
 
-    def spec_of(self, folder: Path) -> Record | None:
+    def spec_of(self, folder: Path) -> IdentityRecord | None:
         """The model folder's batch spec identity; None (and a note) when it has none or a damaged one."""
         if not (folder / SPEC_RECORD).exists():
             if next(folder.rglob("*_results.json"), None):
@@ -308,12 +310,12 @@ class _Collector:
                 )
             return None
         try:
-            return Record.read(folder / SPEC_RECORD)
+            return IdentityRecord.read(folder / SPEC_RECORD)
         except DamagedFile as error:
             self.board.notes.append(f"{error}: {folder.name} not shown; rerun its batch spec to rewrite it")
             return None
 
-    def add_model(self, model: str, spec: Record, scan: Scan) -> None:
+    def add_model(self, model: str, spec: IdentityRecord, scan: Scan) -> None:
         """The model's row: a cell (or a mark saying why there is none) per task of its spec."""
         board = self.board
         board.notes += [f"{damaged}: not read; fix: {_fix(spec)}" for damaged in scan.damaged]
@@ -364,16 +366,16 @@ class _Collector:
                 board.higher_is_better[task] = found.higher_is_better[found.headline_metric]
                 if found.upper_bound:
                     board.upper_bounds.add(task)
-        board.tasks = [task for task in self.suite.expand(["abductive"]) if task in board.headline]
+        board.tasks = [task for task in self.task_index.expand(["abductive"]) if task in board.headline]
         board.tasks += sorted(task for task in board.headline if task not in board.tasks)
         board.rows = dict(sorted(board.rows.items()))
         return board
 
 
-def collect(results_dir: Path, suite: Suite | None = None) -> Leaderboard:
+def collect(results_dir: Path, task_index: TaskIndex | None = None) -> Leaderboard:
     """One row per model folder holding a batch spec identity, each cell from the runs matching it
     (see :mod:`abductive_tasks.reports.leaderboard`)."""
-    collector = _Collector(suite or Suite(), Path(results_dir))
+    collector = _Collector(task_index or TaskIndex(), Path(results_dir))
     for folder in sorted(path for path in Path(results_dir).iterdir() if path.is_dir()):
         spec = collector.spec_of(folder)
         if spec is not None:

@@ -1,9 +1,9 @@
 """Where a leaderboard's numbers come from, said on every artifact: a short header block and a footnote.
 
-Read from each row's batch spec record (:mod:`abductive_tasks.runs.record`), whose identity every shown cell's run
-matches: per benchmark each data version (its source as ``ABDUCTIVE_DATA`` selected it and its fingerprint: the
-first 12 hex digits of the hash of its annotation and image files, :func:`.cells.data_key`; the whole hashes in
-``leaderboard.json``) with the rows on it when there are several; the abductive-tasks and
+Read from each row's batch spec record (:mod:`abductive_tasks.runs.identity_record`), whose identity every shown
+cell's run matches: per benchmark each data version (its source as ``ABDUCTIVE_DATA`` selected it and its
+fingerprint: the first 12 hex digits of the hash of its annotation and image files, :func:`.cells.data_key`; the
+whole hashes in ``leaderboard.json``) with the rows on it when there are several; the abductive-tasks and
 lmms-eval versions; each task's ``metadata: version``; per model the weights it ran (a local folder's content
 digest, a hub model's revision) and the judge; the dates of the runs behind the cells and of the report.
 """
@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 
 from abductive_tasks.reports.leaderboard.cells import Leaderboard, data_key
 from abductive_tasks.runs.catalog import heading
-from abductive_tasks.runs.record import RUN_RECORD, SPEC_RECORD, DamagedFile, Record
+from abductive_tasks.runs.identity_record import RUN_RECORD, SPEC_RECORD, DamagedFile, IdentityRecord
 
 SHORT = 12  # hex digits of a digest shown in the tables
 
@@ -211,13 +211,13 @@ def _data_lines(fingerprints: dict) -> list[str]:
     ]
 
 
-def _record_near(results_path, name: str, levels: int) -> Record | None:
+def _record_near(results_path, name: str, levels: int) -> IdentityRecord | None:
     """A batch record named ``name`` in the results file's folder or up to ``levels`` above it (None: not a batch
     run, or a damaged record)."""
     for folder in list(results_path.parents)[:levels]:
         if (folder / name).is_file():
             try:
-                return Record.read(folder / name)
+                return IdentityRecord.read(folder / name)
             except DamagedFile:
                 return None
     return None

@@ -40,8 +40,8 @@ import orjson
 from loguru import logger
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.data import DataError, reading
 from abductive_tasks.inputs.files import cache_key, seal_mac, write_atomic
+from abductive_tasks.inputs.loading import DataError, reading
 from abductive_tasks.sherlock.embeddings import decode_embeddings
 
 Box = tuple[int, int, int, int]  # left, top, width, height (absolute pixels)

@@ -1,8 +1,12 @@
-"""The records the batch runner keeps beside results, written and read here: the :class:`Record` of each run
+"""The identity records the batch runner keeps beside results, as files: the :class:`IdentityRecord` of each run
 (``<model>/runs/<run>/run_identity.json``: its identity, limit and tasks, written before it starts, its exit status
-once it ended) and of the spec per model (``<model>/spec_identity.json``: what the leaderboard shows). A record read
-back is checked; one that cannot be trusted is a :class:`DamagedFile`, named by path and set aside
-(:func:`quarantine`), never believed.
+once it ended) and of the spec per model (``<model>/spec_identity.json``: what the leaderboard shows).
+
+The one place such a file is written and read: :mod:`~abductive_tasks.runs.run` and :mod:`~abductive_tasks.runs.batch`
+write them through :meth:`IdentityRecord.write`; :mod:`~abductive_tasks.runs.history` (what earlier runs left) and the
+leaderboard read them through :meth:`IdentityRecord.read`. (Not the per-document record a task spec keeps, which
+lmms-eval writes into the samples JSONL.) A record read back is checked; one that cannot be trusted is a
+:class:`DamagedFile`, named by path and set aside (:func:`quarantine`), never believed.
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ def read_json_object(path: Path) -> dict:
 
 
 @dataclass(frozen=True)
-class Record:
+class IdentityRecord:
     """What the batch runner writes beside results: a run's (or the spec's) identity, limit and tasks."""
 
     identity: dict
@@ -63,7 +67,7 @@ class Record:
     weights: dict | None = None  # spec records: which weights the model ran (identity.model_weights), for reports
 
     @classmethod
-    def read(cls, path: Path) -> Record:
+    def read(cls, path: Path) -> IdentityRecord:
         raw = read_json_object(path)
         if not isinstance(raw.get("tasks"), list) or not isinstance(raw.get("identity"), dict):
             raise DamagedFile(path, "not a run identity record (no `identity` object or `tasks` list)")

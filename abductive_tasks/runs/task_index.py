@@ -1,10 +1,13 @@
 """What the batch tooling and the reports know about a task (:class:`TaskFacts`), read from the task's own YAML.
 
-:class:`Suite` is the set of tasks and groups one include path holds, as lmms-eval would index them; it expands
-group names and gives each task's facts. Two other task lists are not this one: the groups in ``yaml_tasks/suites/``
-(``abductive``, ``abductive_lite``: lmms-eval groups, task YAML like any other, expanded here) and
-:mod:`abductive_tasks.runs.catalog` (the plain-YAML reader under this module, and the ``abductive-eval tasks``
-listing).
+:class:`TaskIndex` is the set of tasks and groups one include path holds, as lmms-eval's ``TaskManager`` indexes
+them (its ``task_index``); it expands group names and gives each task's facts. It is one of three task lists:
+
+* the suites, ``yaml_tasks/suites/``: two groups a user runs (``abductive``, ``abductive_lite``), task YAML like any
+  other, which this index expands;
+* the catalog, :mod:`abductive_tasks.runs.catalog`: every task YAML read as plain YAML (names, descriptions,
+  configurations; the ``abductive-eval tasks`` listing), through which this index reads;
+* this index: the facts each task declares, checked, for the batch runner and the reports.
 
 The YAML is read as lmms-eval reads it (``include:`` resolved) but without lmms-eval, torch or any hook
 (:mod:`abductive_tasks.runs.catalog`): a report or a batch plan needs the metadata, not the task index.
@@ -32,7 +35,7 @@ from abductive_tasks.runs import catalog
 GENERATION_ONLY_BACKENDS = frozenset({"vllm", "vllm_chat", "openai", "async_openai"})
 
 
-class SuiteError(ValueError):
+class TaskIndexError(ValueError):
     """A task or group name that does not resolve, or a task missing the metadata the tooling reads."""
 
 
@@ -64,7 +67,7 @@ def _benchmark(process_docs: object) -> str | None:
     return parts[1] if len(parts) > 2 and parts[0] == "abductive_tasks" else None
 
 
-class Suite:
+class TaskIndex:
     """Our tasks and groups as lmms-eval would index them from one include path (ours by default, no built-ins)."""
 
     def __init__(self, include_path: Path | str | None = None) -> None:
@@ -78,7 +81,7 @@ class Suite:
     def _config(self, name: str) -> dict:
         if name not in self._index:
             known = ", ".join(sorted(self._index))
-            raise SuiteError(f"unknown task or group {name!r}; known: {known}")
+            raise TaskIndexError(f"unknown task or group {name!r}; known: {known}")
         if name not in self._configs:
             self._configs[name] = catalog.config(self._index[name][1])
         return self._configs[name]
@@ -104,7 +107,7 @@ class Suite:
             if self.is_group(name):
                 members = self._config(name).get("task", [])
                 if not all(isinstance(member, str) for member in members):
-                    raise SuiteError(f"group {name!r} must list its tasks by name")
+                    raise TaskIndexError(f"group {name!r} must list its tasks by name")
                 leaves = self.expand(members)
             else:
                 leaves = [name]
@@ -114,16 +117,16 @@ class Suite:
     def facts(self, task: str) -> TaskFacts:
         config = self._config(task)
         if self.is_group(task):
-            raise SuiteError(f"{task!r} is a group, not a task")
+            raise TaskIndexError(f"{task!r} is a group, not a task")
         metadata = config.get("metadata") or {}
         missing = [key for key in ("version", "max_images_per_prompt", "headline_metric") if key not in metadata]
         if missing:
-            raise SuiteError(f"task {task!r} ({self.yaml_path(task)}): metadata lacks {', '.join(missing)}")
+            raise TaskIndexError(f"task {task!r} ({self.yaml_path(task)}): metadata lacks {', '.join(missing)}")
         metrics = {
             entry["metric"]: entry.get("higher_is_better", True) for entry in config.get("metric_list", [])
         }  # None: a diagnostics dict
         if metadata["headline_metric"] not in metrics:
-            raise SuiteError(
+            raise TaskIndexError(
                 f"task {task!r}: headline_metric {metadata['headline_metric']!r} is not in its metric_list"
             )
         return TaskFacts(

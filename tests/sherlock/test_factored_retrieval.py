@@ -1,4 +1,5 @@
-"""The factored route of full-size Sherlock retrieval (``abductive_tasks.sherlock.grid``), on a small grid."""
+"""The factored route of full-size Sherlock retrieval (``abductive_tasks.sherlock.factored_retrieval``), on a small
+grid."""
 
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ import pytest
 from PIL import Image
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.data import DataError
-from abductive_tasks.sherlock import data, grid, hooks, metrics
+from abductive_tasks.inputs.loading import DataError
+from abductive_tasks.sherlock import data, factored_retrieval, hooks, metrics
 from abductive_tasks.sherlock.embeddings import encode_embeddings
-from abductive_tasks.sherlock.grid import FactoredChunk, FactoringError
+from abductive_tasks.sherlock.factored_retrieval import FactoredChunk, FactoringError
 
 from helpers.specs import evaluate, records
 
@@ -62,7 +63,7 @@ def chunk_files() -> tuple[list[dict], dict]:
 def factor_retrieval_chunk(instances: list[dict], answer_key: dict | None, chunk: int, source: str) -> FactoredChunk:
     """The reference the file route is checked against: a chunk's instance list factored in memory, in one piece,
     by the checked path (``_Factoring.add``) that a value the typed decode refuses falls back to."""
-    factoring = grid._Factoring(chunk, source)
+    factoring = factored_retrieval._Factoring(chunk, source)
     factoring.add(instances)
     return factoring.finish(answer_key)
 
@@ -163,8 +164,8 @@ def test_submission_scores_follow_the_sorted_test_ids(tmp_path):
         docs,
         [str((encode_embeddings(image[d["row"]], text[d["col"]]), False)) for d in docs],
     )
-    (scored,) = grid.chunk_scores(logged)
-    scores = grid.submission_scores(chunk, scored.scores)
+    (scored,) = factored_retrieval.chunk_scores(logged)
+    scores = factored_retrieval.submission_scores(chunk, scored.scores)
     by_test_id = {instance["test_id"]: instance for instance in instances}
     ordered = [by_test_id[test_id] for test_id in sorted(by_test_id)]
     expected = [
@@ -174,7 +175,7 @@ def test_submission_scores_follow_the_sorted_test_ids(tmp_path):
     ]
     assert scores.dtype == np.float32 and scores.shape == (16,)
     np.testing.assert_allclose(scores, expected, rtol=1e-6)
-    (partial,) = grid.chunk_scores(logged[:3])
+    (partial,) = factored_retrieval.chunk_scores(logged[:3])
     assert partial.scores is None and (partial.missing, partial.unreadable) == (1, 0)
 
 
@@ -269,7 +270,7 @@ def _chunk_file(tmp_path: Path, instances: list[dict], key: dict) -> tuple[Path,
     return instances_path, key_path
 
 
-def _same(a: grid.FactoredChunk, b: grid.FactoredChunk) -> bool:
+def _same(a: factored_retrieval.FactoredChunk, b: factored_retrieval.FactoredChunk) -> bool:
     return (a.chunk, a.rows, a.texts) == (b.chunk, b.rows, b.texts) and all(
         np.array_equal(getattr(a, name), getattr(b, name)) for name in ("row_of", "col_of", "gold_rows", "gold_cols")
     )
@@ -277,53 +278,57 @@ def _same(a: grid.FactoredChunk, b: grid.FactoredChunk) -> bool:
 
 def test_a_chunk_file_parsed_in_pieces_factors_like_the_whole_list(tmp_path, monkeypatch):
     monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setattr(grid, "_BLOCK", 300)  # a piece every ~two instances
+    monkeypatch.setattr(factored_retrieval, "_BLOCK", 300)  # a piece every ~two instances
     instances, key = chunk_files()
     files = _chunk_file(tmp_path, instances, key)
-    assert len(list(grid.instance_pieces(files[0]))) > 4
-    assert [instance for piece in grid.instance_pieces(files[0]) for instance in json.loads(piece)] == instances
-    assert _same(grid.load_factored_chunk(*files, 0), factor_retrieval_chunk(instances, key, 0, "x"))
+    assert len(list(factored_retrieval.instance_pieces(files[0]))) > 4
+    assert [
+        instance for piece in factored_retrieval.instance_pieces(files[0]) for instance in json.loads(piece)
+    ] == instances
+    assert _same(factored_retrieval.load_factored_chunk(*files, 0), factor_retrieval_chunk(instances, key, 0, "x"))
 
 
 def test_a_cut_inside_a_nested_value_falls_back_to_parsing_the_whole_file(tmp_path, monkeypatch):
     monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setattr(grid, "_BLOCK", 300)
+    monkeypatch.setattr(factored_retrieval, "_BLOCK", 300)
     instances, key = chunk_files()
     for instance in instances:  # the first key's object inside a list: '}, {"image":' within an instance
         instance["extra_info"] = {"task": "retrieval", "notes": [{"image": 1}, {"image": 2}]}
     files = _chunk_file(tmp_path, instances, key)
-    with pytest.raises(grid.UncutPiece):  # a piece that is not JSON
-        for piece in grid.instance_pieces(files[0]):
-            grid._add_piece(grid._Factoring(0, "x"), piece)
-    assert _same(grid.load_factored_chunk(*files, 0), factor_retrieval_chunk(instances, key, 0, "x"))
+    with pytest.raises(factored_retrieval.UncutPiece):  # a piece that is not JSON
+        for piece in factored_retrieval.instance_pieces(files[0]):
+            factored_retrieval._add_piece(factored_retrieval._Factoring(0, "x"), piece)
+    assert _same(factored_retrieval.load_factored_chunk(*files, 0), factor_retrieval_chunk(instances, key, 0, "x"))
 
 
 def test_a_factored_chunk_is_read_from_the_cache_until_a_file_changes(tmp_path, monkeypatch):
     monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
     instances, key = chunk_files()
     files = _chunk_file(tmp_path, instances, key)
-    first = grid.load_factored_chunk(*files, 3)
+    first = factored_retrieval.load_factored_chunk(*files, 3)
     assert len(list((tmp_path / "cache" / "sherlock_chunks").glob("*.npz"))) == 1
-    real = grid._factor_files
-    monkeypatch.setattr(grid, "_factor_files", lambda *args: pytest.fail("factored again"))
-    assert _same(grid.load_factored_chunk(*files, 3), first)
+    real = factored_retrieval._factor_files
+    monkeypatch.setattr(factored_retrieval, "_factor_files", lambda *args: pytest.fail("factored again"))
+    assert _same(factored_retrieval.load_factored_chunk(*files, 3), first)
     key[list(key)[1]] = ["id-a", "id-a"]  # a broken answer key (was id-a, id-b): read again, and rejected
     stamp = files[1].stat()
     files[1].write_text(json.dumps(key))  # same size: the cache knows a file by its path, size and modification time
     os.utime(files[1], ns=(stamp.st_atime_ns, stamp.st_mtime_ns + 1))  # an edit within the clock's tick
-    monkeypatch.setattr(grid, "_factor_files", real)
+    monkeypatch.setattr(factored_retrieval, "_factor_files", real)
     with pytest.raises(DataError, match="full 4 x 4 grid"):
-        grid.load_factored_chunk(*files, 3)
+        factored_retrieval.load_factored_chunk(*files, 3)
 
 
 def test_a_valid_chunk_file_takes_the_typed_decode_only(tmp_path, monkeypatch):
     monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setattr(grid, "_BLOCK", 300)
+    monkeypatch.setattr(factored_retrieval, "_BLOCK", 300)
     instances, key = chunk_files()
     files = _chunk_file(tmp_path, instances, key)
     expected = factor_retrieval_chunk(instances, key, 0, "x")
-    monkeypatch.setattr(grid._Factoring, "add", lambda *args: pytest.fail("the checked path on a valid file"))
-    assert _same(grid.load_factored_chunk(*files, 0), expected)
+    monkeypatch.setattr(
+        factored_retrieval._Factoring, "add", lambda *args: pytest.fail("the checked path on a valid file")
+    )
+    assert _same(factored_retrieval.load_factored_chunk(*files, 0), expected)
 
 
 @pytest.mark.parametrize(
@@ -341,12 +346,12 @@ def test_a_valid_chunk_file_takes_the_typed_decode_only(tmp_path, monkeypatch):
 def test_what_the_typed_decode_refuses_gets_the_checked_paths_error(tmp_path, monkeypatch, change, message):
     """A bad instance in a later piece of the file: the error names it as the checked path does."""
     monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setattr(grid, "_BLOCK", 300)
+    monkeypatch.setattr(factored_retrieval, "_BLOCK", 300)
     instances, key = chunk_files()
     change(instances[9])
     files = _chunk_file(tmp_path, instances, key)
     with pytest.raises(DataError, match=f"val_retrieval_0_instances.json, {message}"):
-        grid.load_factored_chunk(*files, 0)
+        factored_retrieval.load_factored_chunk(*files, 0)
 
 
 def test_a_cached_chunk_with_rolled_gold_columns_is_factored_again(tmp_path, monkeypatch):
@@ -355,7 +360,7 @@ def test_a_cached_chunk_with_rolled_gold_columns_is_factored_again(tmp_path, mon
     monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
     instances, key = chunk_files()
     files = _chunk_file(tmp_path, instances, key)
-    first = grid.load_factored_chunk(*files, 3)
+    first = factored_retrieval.load_factored_chunk(*files, 3)
     (cached,) = (tmp_path / "cache" / "sherlock_chunks").glob("*.npz")
     with np.load(cached) as saved:
         arrays = {name: saved[name] for name in saved.files}
@@ -363,10 +368,12 @@ def test_a_cached_chunk_with_rolled_gold_columns_is_factored_again(tmp_path, mon
     with cached.open("wb") as handle:
         np.savez(handle, **arrays)
     factored = []
-    real = grid._factor_files
-    monkeypatch.setattr(grid, "_factor_files", lambda *args: factored.append(1) or real(*args))
-    assert _same(grid.load_factored_chunk(*files, 3), first) and factored == [1]
-    assert _same(grid.load_factored_chunk(*files, 3), first) and factored == [1]  # rewritten, sealed again
+    real = factored_retrieval._factor_files
+    monkeypatch.setattr(factored_retrieval, "_factor_files", lambda *args: factored.append(1) or real(*args))
+    assert _same(factored_retrieval.load_factored_chunk(*files, 3), first) and factored == [1]
+    assert _same(factored_retrieval.load_factored_chunk(*files, 3), first) and factored == [
+        1
+    ]  # rewritten, sealed again
 
 
 @pytest.mark.parametrize(
@@ -383,7 +390,7 @@ def test_a_cached_chunk_with_rolled_gold_columns_is_factored_again(tmp_path, mon
     ],
 )
 def test_test_ids_sort_as_python_sorts_them_and_duplicates_are_found(test_ids):
-    order, repeated = grid.test_id_order(test_ids)
+    order, repeated = factored_retrieval.test_id_order(test_ids)
     assert order.tolist() == sorted(range(len(test_ids)), key=test_ids.__getitem__)
     ordered = sorted(test_ids)
     assert repeated.tolist() == [i for i in range(len(ordered) - 1) if ordered[i] == ordered[i + 1]]

@@ -1,4 +1,5 @@
-"""lmms-eval's own tools with our tasks: ``abductive-eval power`` and ``abductive-eval ui``.
+"""lmms-eval's own tools with our tasks: ``abductive-eval power`` and ``abductive-eval ui`` (the lmms-eval internals
+they call are in :mod:`abductive_tasks.lmms_subcommands`).
 
 lmms-eval 0.7.3 loads the ``lmms_eval.models`` entry points (where :mod:`abductive_tasks.compat` registers our task
 folder) only for an evaluation, so its ``power`` and ``ui`` subcommands do not know our tasks. These commands run the
@@ -29,8 +30,8 @@ from typing import Any
 from PIL import Image
 
 from abductive_tasks import lmms_subcommands
-from abductive_tasks.inputs.data import SAMPLE_ROOT
 from abductive_tasks.inputs.images import image_cache_dir
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.reports.browse import item_of, record_of
 from abductive_tasks.reports.composites import sent_picture
 from abductive_tasks.reports.ui_guard import UiGuard, new_token

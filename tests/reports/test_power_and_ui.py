@@ -20,9 +20,9 @@ from PIL import Image
 
 from abductive_tasks.cli import main
 from abductive_tasks.compat import tasks_path
-from abductive_tasks.inputs.data import SAMPLE_ROOT
-from abductive_tasks.reports import lmms_tools
-from abductive_tasks.reports.lmms_tools import sample_picture
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
+from abductive_tasks.reports import power_and_ui
+from abductive_tasks.reports.power_and_ui import sample_picture
 from abductive_tasks.runs import catalog
 
 from helpers.runs import OFFLINE, abductive_eval
@@ -81,11 +81,11 @@ def test_the_media_route_serves_images_only_from_the_results_and_data_folders(tm
 
 
 def test_ui_without_fastapi_says_what_to_install_in_one_line(monkeypatch, capsys):
-    real = lmms_tools.importlib.util.find_spec
+    real = power_and_ui.importlib.util.find_spec
     monkeypatch.setattr(
-        lmms_tools.importlib.util,
+        power_and_ui.importlib.util,
         "find_spec",
-        lambda name, *a: None if name in lmms_tools.UI_PACKAGES else real(name, *a),
+        lambda name, *a: None if name in power_and_ui.UI_PACKAGES else real(name, *a),
     )
     assert main(["ui", "--no-browser"]) == 1
     error = capsys.readouterr().err

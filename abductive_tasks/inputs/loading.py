@@ -1,4 +1,4 @@
-"""Where benchmark data comes from, and the checks every loader shares.
+"""Where benchmark data comes from, and the checks every benchmark's loader (``<benchmark>/data.py``) shares.
 
 ``ABDUCTIVE_DATA`` selects the source for every benchmark:
 

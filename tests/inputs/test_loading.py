@@ -9,7 +9,7 @@ import re
 import datasets
 import pytest
 
-from abductive_tasks.inputs.data import DataError, PathsInside, documents, json_lines, resolve_inside
+from abductive_tasks.inputs.loading import DataError, PathsInside, documents, json_lines, resolve_inside
 
 
 class OtherError(ValueError):
