@@ -31,7 +31,7 @@ from pathlib import Path
 
 import yaml
 
-from abductive_tasks.scoring.reading import AnswerKind, answer_kind, is_request_failure
+from abductive_tasks.scoring.reading import AnswerKind, Score, answer_kind, is_request_failure
 
 ADJUDICATION = Path(__file__).resolve().parents[1] / "tests" / "shared" / "adjudication" / "readings.yaml"
 RECORD_HEADER = (
@@ -60,14 +60,27 @@ def adjudicated(batch: str) -> dict[tuple[str, int, str], object]:
     return found
 
 
+def outside_the_scale(kind: AnswerKind, reading: object) -> bool:
+    """Whether ``reading`` is a rating outside the scale of ``kind`` (``Score: 12`` of 1 to 10): no person's reading of
+    the task's answer (tests/shared/PROTOCOL.md, step 6), however a writer wrote it down."""
+    return (
+        isinstance(kind, Score)
+        and isinstance(reading, int | float)
+        and not isinstance(reading, bool)
+        and not kind.low <= reading <= kind.high
+    )
+
+
 def cases(path: Path) -> list[tuple[str, int, AnswerKind, str, object, bool]]:
     """(group, position in it, answer kind, reply, what a person reads, hard) for every reply of the batch at
-    ``path``, what a person reads being the adjudicated reading where there is one."""
+    ``path``, what a person reads being the adjudicated reading where there is one, and no answer where its writer
+    wrote down a rating outside the scale (W's and X's writers were asked for ratings "as written")."""
     adjudication, rows = adjudicated(path.name), []
     for group in yaml.safe_load(path.read_text(encoding="utf-8"))["groups"]:
         kind = answer_kind(group["kind"], group["params"], group.get("prompt", ""))
         for index, case in enumerate(group["cases"]):
             person = adjudication.get((group["name"], index, answer_digest(case["answer"])), case["reads"])
+            person = None if outside_the_scale(kind, person) else person
             rows.append((group["name"], index, kind, case["answer"], person, bool(case.get("hard"))))
     return rows
 

@@ -62,8 +62,8 @@ PINNED = {
     "blind_batch_o.yaml": (179, 0),
     "blind_batch_u.yaml": (214, 0),
     "blind_batch_v.yaml": (213, 0),
-    "blind_batch_w.yaml": (207, 0),  # pending/: hard below 95% after round 14
-    "blind_batch_x.yaml": (209, 0),  # pending/: round 14's first contact
+    "blind_batch_w.yaml": (209, 0),
+    "blind_batch_x.yaml": (216, 0),  # pending/: realistic below 99% after round 15 (one reply)
 }
 
 
@@ -116,8 +116,8 @@ def valid(kind: AnswerKind, reads: object) -> bool:
 
 
 # Ratings outside the scale that a batch's writer read as written (W's and X's writers were asked for the rating "as
-# written"):
-# the reader reads no answer there (a rating outside the prompt's scale is none), so each stays a disagreement
+# written"): no person's reading of the task's answer (PROTOCOL.md, step 6), measured as no answer
+# (utils/measure_reading.py), as every other writer reads such replies
 OUT_OF_SCALE_AS_WRITTEN = {
     ("blind_batch_w.yaml", "nleye_pairs_w", 12),
     ("blind_batch_w.yaml", "sherlock_rating_w", 11),

@@ -1098,3 +1098,32 @@ SPEEDING = mucr_hooks.cue_answer({"options": ["car", "speeding", "road", "police
 )
 def test_round_14_guards(kind, answer, expected):
     assert kind.read(answer) == expected
+
+
+# Round 15 (batch X)
+@pytest.mark.parametrize(
+    ("kind", "answer", "expected"),
+    [
+        (
+            COMBINED_PANELS,
+            "Between the middle picture and the one on the right, I find the one on the right more "
+            "believable, since the man is holding up his catch.",
+            2,
+        ),  # fmt: skip
+        (TWO_IMAGES, "I consider image 1 the most plausible.", 1),
+        (TWO_IMAGES, "I find image 1 less plausible.", 2),  # of two, the other
+        (
+            PRESENTS,
+            "Hypothesis 2 would be more plausible if we assume the box was only packaging; however, the "
+            "present itself is rectangular. So I'd go with Hypothesis 1.",
+            1,
+        ),  # fmt: skip
+        (PRESENTS, "The ball-shaped one is less likely. I'd pick the rectangular present.", 1),
+        (NLEYE_PAIRS, "On a scale from 1 to 10, I would place this hypothesis at a 2. The envelope is sealed.", 2.0),
+        (NLEYE_PAIRS, "I'd put it at 7.", 7.0),
+        (MUCR_OPTIONS, "Example 1: Option 1. Example 2: Option 2. Question: Option 4.", 4),
+        (MUCR_OPTIONS, "The cause is Option 4. Example 3: Option 1.", 4),
+    ],
+)
+def test_round_15_guards(kind, answer, expected):
+    assert kind.read(answer) == expected

@@ -407,6 +407,10 @@ _DENIED_AFTER = re.compile(
 )
 
 
+# Where the clause of a denial ends: a sentence's end, or where OWN_WORDS_CLAUSE ends one
+_DENIAL_CLAUSE = re.compile(rf"[.!?\n]|{OWN_WORDS_CLAUSE.pattern}", re.IGNORECASE)
+
+
 def denied(mentions: list[Mention], marked: str) -> list[Mention]:
     """The mentions with the option texts their own clause denies (:data:`OWN_WORDS_DENIED` before them: "The child is
     not holding the ball-shaped present", "It would be strange for him to hold the ball-shaped present"; or right
@@ -414,7 +418,7 @@ def denied(mentions: list[Mention], marked: str) -> list[Mention]:
     found = set()
     for match in _PLACEHOLDER.finditer(marked):
         index = mention_index(match.group())
-        start = max((end.end() for end in OWN_WORDS_CLAUSE.finditer(marked, 0, match.start())), default=0)
+        start = max((end.end() for end in _DENIAL_CLAUSE.finditer(marked, 0, match.start())), default=0)
         before, after = marked[start : match.start()], marked[match.end() :]
         if mentions[index].text and (OWN_WORDS_DENIED.pattern.search(before) or _DENIED_AFTER.match(after)):
             found.add(index)

@@ -243,6 +243,21 @@ STATEMENTS = (
         Example("mucr", "The effect of the heavy rain in the cause image is Option 3.", 3),
         Example("mucr", "The effect image shows the broken vase, which is Option 3.", 3),
     ),
+    # "I find the one on the right more believable", "I consider image 2 the most plausible"
+    verdict(
+        rf"\bI\s+(?:find|consider|think)\s+(?:the\s+one\s+)?{{pick}}\s+(?:to\s+be\s+)?(?:the\s+)?(?:{_MORE})\b",
+        Example(
+            "panels",
+            "Between the middle picture and the one on the right, I find the one on the right more believable.",
+            2,
+        ),
+    ),
+    # "I find image 1 less plausible" rejects it
+    verdict(
+        rf"\bI\s+(?:find|consider|think)\s+(?:the\s+one\s+)?{{reject}}\s+(?:to\s+be\s+)?(?:the\s+)?"
+        rf"(?:{_LESS}|implausible|unlikely|improbable)\b",
+        Example("nleye", "I find image 1 less plausible.", 2),
+    ),
     # "I'd go with 2", "I choose image 1", "I lean towards 1", "it must be option 2", "I'll change my answer to 2"
     verdict(
         rf"\b(?:choose|chose|select|pick|go\s+with|going\s+with|settle\s+on|opt\s+for|lean(?:ing)?{_ADVERBS}\s+towards?|must\s+be"
@@ -591,8 +606,16 @@ QUESTION = _rule(
 # A concession: "Although image 1 is more plausible at first glance, ...", "At first, 1 seems better, but ...".
 CONCESSION = _rule(
     r"(?:^|(?<=[.!?;:]))\s*(?:although|though|even\s+though|even\s+if|while|whereas)\b[^.;,\n]*"  # sentence-initial
-    r"|\b(?:at\s+first(?:\s+(?:glance|sight))?|initially)\b[^.;\n]*?(?=[.;\n]|\bbut\b|$)",
+    r"|\b(?:at\s+first(?:\s+(?:glance|sight))?|initially)\b[^.;\n]*?(?=[.;\n]|\bbut\b|$)"
+    # a condition the reply goes on to set aside: "Hypothesis 2 would be more plausible if we assume ...; however"
+    r"|[«‹][\U000f0000-\U000ffffd][»›]\s+would\s+be\s+[^.;\n]*?\bif\b[^.;\n]*",
     Example("nleye", "Although image 1 seems more plausible at first, image 2 fits better.", 2),
+    Example(
+        "texts",
+        "Hypothesis 2 would be more plausible if we assume the box was only packaging; however, the most "
+        "straightforward reading is that the clothes are wet. So I'd go with Hypothesis 1.",
+        1,
+    ),
 )
 
 # Hedges: without a pick, a reply that says these chooses nothing even if it names one option.

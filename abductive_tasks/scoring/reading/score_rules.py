@@ -42,6 +42,12 @@ SCORE_STATEMENTS = (
         r"\b(?:score|rating)\s+of\s+{pick}",
         Example("rating", "I'd assign a score of 3.", 3.0),
     ),
+    # "I would place this hypothesis at a 2", "I'd put it at 7"
+    verdict(
+        r"\b(?:place|put|set|peg)\s+(?:it|this|that|the\s+hypothesis|this\s+hypothesis|this\s+inference)\s+at\s+"
+        r"(?:a\s+|an\s+|around\s+|about\s+)?{pick}(?=\s*(?:[.,;!)]|$))",
+        Example("rating", "On a scale from 1 to 10, I would place this hypothesis at a 2.", 2.0),
+    ),
     # a commitment after a range, the rating ending its clause: "around 6-7, so let's say 7", "I'll go with 6" (not
     # "Let's say 2 of the 3 clues point to rain")
     verdict(

@@ -218,12 +218,14 @@ def _spell(text: str, phrases: Mapping[str, object]) -> str:
 # part; an example it restates ends at its blank line.
 INVENTED_TURNS = Rule(
     re.compile(
-        r"^[ \t]*(?:(?P<example>example\s+\d+)|(?P<question>question))\b[^:\n]{0,24}:", re.IGNORECASE | re.MULTILINE
+        r"(?:^|(?<=[.!?] ))[ \t]*(?:(?P<example>example\s+\d+)|(?P<question>question))\b[^:\n.]{0,24}:",
+        re.IGNORECASE | re.MULTILINE,
     ),
     (
         Example("cue", "Answer: 3 (heavy rain)\n\nExample 3:\nWhich phrase is the cue?\nAnswer: 1 (slippery floor)", 3),
         Example("cue", "3 (heavy rain)\n\nQuestion:\nWhich phrase is the cue?\nAnswer: 2", 3),
         Example("mucr", "Example 1: Option 1\nExample 2: Option 2\nQuestion: Option 4", 4),
+        Example("mucr", "Example 1: Option 1. Example 2: Option 2. Question: Option 4.", 4),
         Example("cue", "Example 3:\nWhich phrase is the cue?\nAnswer: 2\n\nAnswer to the question: 3 (heavy rain)", 3),
     ),
 )
