@@ -60,11 +60,11 @@ PINNED = {
     "blind_batch_i.yaml": (178, 0),  # two readings adjudicated (adjudication/readings.yaml)
     "blind_batch_j.yaml": (183, 0),  # two readings adjudicated
     "blind_batch_o.yaml": (179, 0),
-    "blind_batch_u.yaml": (214, 0),
+    "blind_batch_u.yaml": (215, 0),
     "blind_batch_v.yaml": (213, 0),
     "blind_batch_w.yaml": (209, 0),
     "blind_batch_x.yaml": (216, 0),  # pending/: realistic below 99% after round 15 (one reply)
-    "blind_batch_y.yaml": (207, 2),  # pending/: round 15's first contact
+    "blind_batch_y.yaml": (217, 0),
 }
 
 

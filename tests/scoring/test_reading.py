@@ -1127,3 +1127,44 @@ def test_round_14_guards(kind, answer, expected):
 )
 def test_round_15_guards(kind, answer, expected):
     assert kind.read(answer) == expected
+
+
+# Round 16 (batch Y), with the replies of a blind review of the round's first version
+@pytest.mark.parametrize(
+    ("kind", "answer", "expected"),
+    [
+        (
+            MUCR_OPTIONS,
+            "Step 1: The cause image shows a candle next to a curtain. This could lead to a fire, which is "
+            "what option 3 might be showing.",
+            None,
+        ),  # fmt: skip
+        (
+            MUCR_OPTIONS,
+            "In Example 1 the cause was shown in Option 1 and in Example 2 it was shown in Option 2, but the "
+            "position is not fixed. A dishwasher could leak, but",
+            None,
+        ),  # fmt: skip
+        (TWO_IMAGES, "Both 1 and 2 are plausible, but 1 is slightly more so because of the setting sun.", 1),
+        # both denied: no answer (before the round, 2: a silent misread)
+        (TWO_IMAGES, "Image 1 is implausible, and image 2 is even more so.", None),
+        (PRESENTS, "Hypothesis 1 is unlikely, and hypothesis 2 is much more so.", None),
+        (TWO_IMAGES, "I don't think 1 is more plausible; they are equally likely.", None),
+        (TWO_IMAGES, "I don't think 1 is more plausible; 2 fits the rain.", 2),
+        (MUCR_OPTIONS, "Option 1 shows the effect: the boy is crying. Options 2, 3 and 4 show unrelated scenes.", 1),
+        (MUCR_OPTIONS, "Option 3 shows the effect, perhaps. It is hard to tell; it could also be Option 1.", None),
+        (MUCR_OPTIONS, "Option 3 shows the effect, maybe.", None),
+        (MUCR_OPTIONS, "Option 3 shows the effect. Or maybe Option 1 does; I cannot tell.", None),
+        (MUCR_OPTIONS, "Option 3 is correct, but so is Option 1, so I cannot decide.", None),
+        (MUCR_OPTIONS, "Option 3 (the third candidate in image 3) shows the cause: the boy left the tap running.", 3),
+        (MUCR_OPTIONS, "Option 4\n- Effect: the plant in option 4 is wilted.\n- Options 1-3 show healthy plants.", 4),
+        (MUCR_OPTIONS, "Options 2-4 all show possible effects, so I cannot pick a single one.", None),
+        (MUCR_OPTIONS, "③ — the cyclist riding through a muddy puddle.", 3),
+        (SPEEDING, "Answer: Speeding is the cue — the car is going too fast in the cause image.", 2),
+        (TWO_IMAGES, "The girl holding the kite — that's the first of the two hypothesis images.", 1),
+        (PRESENTS, "Hypothesis 2 is more plausible. Toys such as balls are often packed inside rectangular boxes.", 2),
+        (PRESENTS, "Hypothesis 1, because the shape of the present stays the same when the paper comes off.", 1),
+    ],
+)
+def test_round_16_guards(kind, answer, expected):
+    assert kind.read(answer) == expected

@@ -188,8 +188,20 @@ def _picks(text: str, statements: Sequence[Rule], verdicts: Sequence[Rule]) -> t
                 if found.get("reject"):
                     rejected.add(mention_index(found["reject"]))
                 if found.get("pick") and not any(start <= match.start("pick") < end for start, end in questions):
-                    picks.append((strong, match.start("pick"), mention_index(found["pick"])))
+                    if not _about_an_example(text, match.start("pick")):
+                        picks.append((strong, match.start("pick"), mention_index(found["pick"])))
     return picks, rejected
+
+
+# A few-shot example named by its number: "In Example 1 the cause was shown in Option 1"
+_EXAMPLE_NAMED = re.compile(r"\bexamples?\s*[‹«][\U000f0000-\U000ffffd][›»]", re.IGNORECASE)
+
+
+def _about_an_example(text: str, position: int) -> bool:
+    """Whether the sentence holding ``position`` speaks of a few-shot example before it ("In Example 1 the cause was
+    shown in Option 1, ..."): what it states is that example's answer, not the reply's."""
+    start = max(text.rfind(end, 0, position) for end in ".!?\n") + 1
+    return bool(_EXAMPLE_NAMED.search(text, start, position))
 
 
 def _standing_alone(text: str, mentions: list[Mention]) -> tuple[list[Pick], set[object]]:
@@ -299,10 +311,11 @@ def _the_one_named(
     rejected_values = {mentions[index].value for index in rejected} & set(values)
     named_left = [mentions[mention_index(found)].value for found in _NAMED_PLACEHOLDER.findall(text)]
     named = {value for value in named_left if valid(value)} - rejected_values
-    if not named and complement and len(values) == 2 and len(rejected_values) == 1:
+    hedged = any(hedge.pattern.search(text) for hedge in HEDGES)
+    if not named and complement and len(values) == 2 and len(rejected_values) == 1 and not hedged:
         return (set(values) - rejected_values).pop()
     standing = {mentions[index].value for _, _, index in alone} - rejected_values
-    if len(named) == 1 and standing <= named and not any(hedge.pattern.search(text) for hedge in HEDGES):
+    if len(named) == 1 and standing <= named and not hedged:
         return named.pop()
     return None
 

@@ -11,6 +11,7 @@ _FULL_WIDTH = str.maketrans(
     {"：": ":", "（": "(", "）": ")", "。": ". ", "「": '"', "」": '"', "『": '"', "』": '"', "【": "(", "】": ")"}
     | {"，": ", ", "；": "; ", "！": "! ", "？": "? ", "،": ", ", "।": ". "}
     | {chr(zero + digit): str(digit) for zero in (0x660, 0x6F0, 0x966, 0xFF10) for digit in range(10)}
+    | {chr(0x2460 + digit - 1): str(digit) for digit in range(1, 10)}  # circled digits: "③"
 )
 _CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
 _CJK_BOUNDARY = re.compile(rf"(?<=[{_CJK}])(?=[^\s{_CJK}])|(?<=[^\s{_CJK}])(?=[{_CJK}])")

@@ -60,6 +60,8 @@ from abductive_tasks.scoring.reading.text import TYPO_VOCABULARY, is_request_fai
 __all__ = ["AnswerKind", "Choice", "Label", "Score", "answer_kind", "parse_judge_label", "parse_judge_score"]
 
 _FLAGS = re.IGNORECASE
+# Words heading compounds as adverbs or prefixes ("well-dressed", "half-empty"), which name nothing of their own
+_COMPOUND_HEADS = frozenset("well ill far long short high low full half self all over under non semi much".split())
 # A negated phrase ("not a broken window"), which describes nothing the reply sees
 _NEGATED = re.compile(r"\b(?:not|no|never|nor|rather\s+than|instead\s+of)\b[^,.;!?\n]*", re.IGNORECASE)
 # Where a clause about one panel ends: a sentence's end or a contrast ("..., whereas the right image shows ...")
@@ -345,7 +347,17 @@ class Choice(_Reader):
         plain = self.prepared(text)
         marked, mentions = mark(plain, self.mention_rules)
         mentions = self._revise(mentions, plain, marked)
-        stems = [[word[:5] for word in words] for words in distinctive_words(self.option_texts)]
+        # a hyphenated word's first part counts as its own word too ("balls" says "ball-shaped"; not "shape", nor an
+        # adverb heading a compound: "as well" says nothing of "well-dressed")
+        stems = [
+            [
+                stem
+                for word in words
+                for stem in {word[:5], *([word.split("-")[0][:5]] if word.split("-")[0] not in _COMPOUND_HEADS else [])}
+                if len(stem) >= 4
+            ]
+            for words in distinctive_words(self.option_texts)
+        ]
 
         def says(words: list[str], part: str) -> bool:
             return any(re.search(rf"\b{re.escape(word)}", part, _FLAGS) for word in words)

@@ -237,14 +237,26 @@ def _content_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
     shared = sorted(
         {word for text in option_texts for word in re.findall(_TEXT_WORD, text.lower())} - own_words - _STOPWORDS
     )
+
+    def value(match: re.Match) -> int:
+        return next(int(name.removeprefix("option")) for name, found in match.groupdict().items() if found)
+
     return (
         _rule(
-            rf"\b(?:the|an?)\s+(?:(?:{alternatives(shared)})\s+)?(?:{'|'.join(named)})\b",
-            lambda m: next(int(name.removeprefix("option")) for name, found in m.groupdict().items() if found),
+            rf"\bthe\s+(?:(?:{alternatives(shared)})\s+)?(?:{'|'.join(named)})\b",
+            value,
             Example("texts", "The sunbathing one, since the rain may stop by the afternoon.", 2),
             Example("texts", "The soaking wet one: it is raining.", 1),
-            Example("texts", "It is a sunbathing one: the storm may pass by noon.", 2),
             text=True,
+        ),
+        # with "a"/"an", only inside a statement or verdict ("The more plausible hypothesis is that he holds a soaking
+        # wet coat"): a description in passing ("They applied a thin layer of wax") names nothing
+        _rule(
+            rf"\ban?\s+(?:(?:{alternatives(shared)})\s+)?(?:{'|'.join(named)})\b",
+            value,
+            Example("texts", "The more plausible one is that he is a sunbathing one.", 2),
+            text=True,
+            named=False,
         ),
     )
 
@@ -362,6 +374,12 @@ def _numbered_mentions(letter: str) -> tuple[MentionRule, ...]:
         return [_number(token) for token in re.findall(label, match["labels"], _FLAGS)]
 
     return (
+        # a range: "Options 1-3 show healthy plants"
+        _rule(
+            r"\b(?:options|choices|images|pictures)\s+(?P<first>[1-9])\s*(?:-|–|to|through)\s*(?P<last>[1-9])\b",
+            lambda m: list(range(int(m["first"]), int(m["last"]) + 1)),
+            Example("mucr", "Option 4: the wilted plant.\nOptions 1-3 show healthy plants.", 4),
+        ),
         _rule(
             rf"\b{_OPTION_NOUN}[ \t]*(?:#\s*|no\.\s*|number\s*[:=]?\s*)?{labels}",
             numbers,
@@ -396,9 +414,11 @@ def _ordinal_mentions(n: int, option_texts: tuple[str, ...]) -> tuple[MentionRul
         ),
         # "the third of the candidate images" counts the options
         _rule(
-            rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+of\s+the\s+(?:candidate|option|hypothesis)\s+{_IMAGE_NOUN}",
+            rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+of\s+the\s+(?:(?:two|four|\d)\s+)?(?:candidate|option|hypothesis)\s+"
+            rf"{_IMAGE_NOUN}",
             lambda m: _ordinal(m["ordinal"]),
             Example("mucr", "The answer is the third of the candidate images.", 3),
+            Example("nleye", "The girl holding the kite — that's the first of the two hypothesis images.", 1),
         ),
         _rule(
             rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+{_IMAGE_NOUN}\b",

@@ -120,7 +120,8 @@ _APPOSITIVE = (
 # "Effect: Option 4", "the cause of the effect image is 2", "### Answer\nImage 1", "More plausible: Image 2".
 STATEMENTS = (
     verdict(
-        rf"\b(?:{_CUE})(?:\s+(?:to|for)\s+(?:the|this)\s+question)?\s*(?:is|(?:would|should|must)\s+be)?"
+        rf"(?<!\bis the )(?<!\bis a )\b(?:{_CUE})(?:\s+(?:to|for)\s+(?:the|this)\s+question)?"
+        rf"\s*(?:is|(?:would|should|must)\s+be)?"
         rf"(?:\s+(?:(?:shown|depicted|pictured|seen)\s+)?in|\s+(?:the\s+)?letter)?\s*[:=→-]?\s*{_ARTICLE}{{pick}}",
         Example("nleye", "Answer: 2", 2),
         Example("mucr", "Effect: Option 4", 4),
@@ -140,6 +141,12 @@ STATEMENTS = (
             1,
         ),
         Example("mucr", "The effect is the flooded street in Option 2.", 2),
+    ),
+    # "Both 1 and 2 are plausible, but 1 is slightly more so" (not "1 is unlikely, and 2 is even more so")
+    verdict(
+        r"\b(?:both|either)\b[^.;\n]*\b(?:plausible|likely|possible|reasonable)\b[^.;\n]*?,?\s*but\s+{pick}\s+is\s+"
+        r"(?:slightly\s+|somewhat\s+|a\s+bit\s+|much\s+|far\s+|even\s+)?more\s+so\b",
+        Example("nleye", "Both 1 and 2 are plausible, but 1 is slightly more so because of the sun.", 1),
     ),
     # "→ 3" ending a table or a list of checks (not an example's answer restated: "Example 1 → Option 1, ...")
     verdict(
@@ -198,10 +205,22 @@ STATEMENTS = (
         r"\b(?:cue|answer)\s+is\s+[^\W\d_]{{1,12}}\s*\(\s*{pick}\s*\)",
         Example("cue", "线索是「大雨」（3）。", 3),
     ),
-    # "Therefore, Option 3 shows the effect."
+    # "The more plausible hypothesis is that the child is holding an unwrapped rectangular present"
     verdict(
-        r"{pick}\s+(?:shows|depicts|represents|illustrates|is)\s+the\s+(?:effect|cause|cue)(?=\s*(?:[.!;,]|$))",
+        rf"\b(?:more|most)\s+{_QUALITY}\s+(?:hypothesis|scenario|one|option|explanation)\s+is\s+"
+        r"(?:that|the\s+one\s+(?:where|in\s+which))\s+[^.;«‹\n]{{0,60}}?{pick}",
+        Example("texts", "The more plausible hypothesis is that the man is a sunbathing one.", 2),
+    ),
+    # "Therefore, Option 3 shows the effect.", "Option 1 shows the effect: ...", where nothing after it in the reply
+    # hedges it or names another answer beside it (not "Option 3 shows the effect, perhaps", "..., but so does
+    # Option 1", "Option 4 shows the cause, not the effect")
+    verdict(
+        r"{pick}(?<!\))\s+(?:shows|depicts|represents|illustrates|is)\s+the\s+"  # not "(... in image 3) shows"
+        r"(?:effect|cause|cue)(?=\s*(?:[.!;,:—–]|\s-\s|$))(?!\s*,?\s*not\b)"
+        r"(?![\s\S]*\b(?:perhaps|maybe|possibly|might|could|cannot|can't|unsure|not\s+sure|hard\s+to|so\s+does|too|"
+        r"as\s+well|either)\b)",
         Example("mucr", "Therefore, Option 3 shows the effect.", 3),
+        Example("mucr", "Option 1 shows the effect: the boy is crying. Options 2, 3 and 4 show unrelated scenes.", 1),
     ),
     # "I find the rightmost panel more plausible", "I consider image 2 (to be) the more plausible one"
     verdict(
@@ -251,6 +270,18 @@ STATEMENTS = (
             "Between the middle picture and the one on the right, I find the one on the right more believable.",
             2,
         ),
+    ),
+    # "I don't think 1 is more plausible" rejects it; so does "more so" after a denial ("Hypothesis 1 is unlikely,
+    # and hypothesis 2 is even more so")
+    verdict(
+        rf"\b(?:don't|do\s+not|doesn't|does\s+not)\s+(?:think|believe|feel)\s+(?:that\s+)?{{reject}}\s+(?:is|would\s+be)\s+"
+        rf"(?:\w+\s+)?(?:{_MORE}|more\s+so)\b",
+        Example("nleye", "I don't think 1 is more plausible; 2 fits the rain.", 2),
+    ),
+    verdict(
+        r"\b(?:unlikely|implausible|improbable|impossible|(?:less|least)\s+(?:plausible|likely))\b[^.;\n]*?,?\s*and\s+"
+        r"{reject}\s+is\s+(?:even\s+|much\s+|somewhat\s+|far\s+)?more\s+so\b",
+        Example("nleye", "Image 1 is implausible, and image 2 is even more so.", None),
     ),
     # "I find image 1 less plausible" rejects it
     verdict(
@@ -640,6 +671,16 @@ HEDGES = (
         r"(?<!\bnot )(?<!\bneither )[«‹][\U000f0000-\U000ffffd][»›]\s*,?\s+or\s+[«‹][\U000f0000-\U000ffffd][»›]",
         Example("mucr", "Option 2 or option 3.", None),
     ),
+    # "Option 3 shows the effect, maybe.", "... Or maybe Option 1"
+    _rule(
+        r"[,;]\s*(?:maybe|perhaps)\s*(?:[.!?;]|$)|\bor\s+(?:maybe|perhaps)\b",
+        Example("mucr", "Option 3 shows the effect, maybe.", None),
+    ),
+    # "..., which is what option 3 might be showing"
+    _rule(
+        r"[«‹][\U000f0000-\U000ffffd][»›]\s+(?:might|may|could)\s+(?:be\s+)?(?:show|depict|illustrat|represent)\w*",
+        Example("mucr", "This could easily lead to a fire, which is what option 3 might be showing.", None),
+    ),
 )
 
 # After the last self-correction, a refusal to choose gives no answer whatever the reply picks elsewhere
@@ -723,6 +764,11 @@ DOUBTS = (
         rf"(?:{_ANY_REF}|\b(?:hypothesis|update|inference|plausib\w*|likely|correct|right|true|holds?|better|more|less)\b)",
         Example("label", "I'm unable to judge whether the update strengthens or weakens the hypothesis.", None),
         Example("nleye", "I can't tell whether it is morning from image 1 alone. Image 2 is more plausible.", 2),
+    ),
+    # "Option 3 is correct, but so is Option 1"
+    _rule(
+        rf"\bbut\s+so\s+(?:is|does|do)\s+{_ANY_REF}",
+        Example("mucr", "Option 3 is correct, but so is Option 1, so I cannot decide.", None),
     ),
     _rule(
         rf"\beither\s+{_ANY_REF}\s+or\s+{_ANY_REF}",
