@@ -9,6 +9,7 @@ from functools import cached_property
 from typing import Protocol
 
 from abductive_tasks.scoring.reading.decision import UNFINISHED, decide, denied, in_passing
+from abductive_tasks.scoring.reading.description_rules import DESCRIBED_ANSWER, OWN_DESCRIPTION, OWN_DESCRIPTIONS
 from abductive_tasks.scoring.reading.mention_tables import (
     COUNTS_OPTIONS,
     choice_ignore,
@@ -30,7 +31,6 @@ from abductive_tasks.scoring.reading.mentions import (
 )
 from abductive_tasks.scoring.reading.rules import (
     ANSWER_LABEL,
-    DESCRIBED_ANSWER,
     HEDGES,
     HYPOTHESIS_NOUN,
     LABEL_CONCESSIONS,
@@ -39,8 +39,6 @@ from abductive_tasks.scoring.reading.rules import (
     LABEL_VERBS,
     LETTER_ANSWER,
     LETTERED_LABELS,
-    OWN_DESCRIPTION,
-    OWN_DESCRIPTIONS,
     OWN_WORDS_CLAUSE,
     OWN_WORDS_DENIED,
     REFUSALS,

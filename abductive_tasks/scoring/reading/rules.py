@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from abductive_tasks.scoring.reading.description_rules import DESCRIBED_ANSWER, OWN_DESCRIPTION, OWN_DESCRIPTIONS
 from abductive_tasks.scoring.reading.mentions import ANY_MENTION, LIST_HEAD, NAMED_MENTION, NAMED_REF, REF
 from abductive_tasks.scoring.reading.table import Example, Rule
 from abductive_tasks.scoring.reading.text import INVENTED_TURNS
@@ -20,7 +21,6 @@ __all__ = [
     "CLOSING_ONLY",
     "CONCESSION",
     "COPULA",
-    "DESCRIBED_ANSWER",
     "DOUBTS",
     "HEADINGS",
     "HEDGES",
@@ -33,8 +33,6 @@ __all__ = [
     "LETTERED_LABELS",
     "LETTER_ANSWER",
     "OPTION_SCORES",
-    "OWN_DESCRIPTION",
-    "OWN_DESCRIPTIONS",
     "OWN_WORDS_CLAUSE",
     "OWN_WORDS_DENIED",
     "QUESTION",
@@ -518,56 +516,6 @@ ANSWER_LABEL = _rule(
     Example("letters", "A: C\nThe area of square C must be at least 11.", 3),
     flags=0,
 )
-# The options described by the reply itself, in order ("Option 1 to Option 4 show, in order: a woman baking, a man
-# jogging, ..."): a pick whose own reason speaks of another option's description alone, and not of its own, contradicts
-# the reply's description (:meth:`Choice.read`). Read in the reply's text (TEXT_RULES).
-OWN_DESCRIPTIONS = _rule(
-    r"\boptions?\s*(?:\(?1\)?)\s*(?:to|-|–|through)\s*(?:option\s*)?\(?\d\)?,?\s+(?:show|depict|contain)s?\b,?"
-    r"\s*(?:(?:in\s+order|respectively|from\s+left\s+to\s+right)\s*[:,]?\s*(?P<list>[^.\n]+)"
-    r"|(?P<list_before>[^.\n]+?),?\s+(?:in\s+order|respectively|from\s+left\s+to\s+right)\s*(?=[.\n]|$))",
-    Example(
-        "mucr",
-        "Option 1 to Option 4 show, in order: a woman baking, a man jogging, a boy throwing a stone at a window, and a "
-        "cat sleeping. The effect image shows a broken window, so the cause is Option 2.",
-        None,
-    ),
-    Example(
-        "mucr",
-        "Options 1-4 show, in order: a woman baking, a man jogging, a boy throwing a stone at a window, and a cat "
-        "sleeping. The effect image shows a broken window, so the cause is Option 3.",
-        3,
-    ),
-)
-# An option described by the reply itself ("Option 2 shows a wet kitchen floor", "Option 1: A boy kicking a ball."),
-# and a closing answer in a description's words ("..., so the effect is the wet floor."): that option, where its
-# words are one description's alone (:meth:`Choice.read`). Read in the reply's text (TEXT_RULES).
-OWN_DESCRIPTION = _rule(
-    r"\boption\s*\(?(?P<number>\d)\)?\s*(?::|\s(?:shows?|depicts?)\b|(?=\s+(?:an?|the)\s))"
-    r"(?P<described>(?:(?!\boption\s*\(?\d)[^.\n])+)",
-    Example(
-        "mucr",
-        "Option 3 shows a person holding an umbrella, and Option 2 shows a wet kitchen floor with a puddle under the "
-        "sink. The cause image shows a leaking pipe under a sink, so the effect is the wet floor.",
-        2,
-    ),
-)
-DESCRIBED_ANSWER = _rule(
-    r"\b(?:so|therefore|thus|hence)\b,?\s+the\s+(?:cause|effect|answer)\s+(?:is|must\s+be|would\s+be)\s+"
-    r"(?P<phrase>(?:the|an?)\s+(?!one\b|other\b|same\b)[^.\n]+)[.!]?\s*$",
-    Example(
-        "mucr",
-        "Option 1: A boy kicking a ball.\nOption 2: A woman cooking dinner.\nOption 3: A dog sleeping.\nOption 4: A "
-        "thunderstorm.\nThe effect image shows a broken vase next to a soccer ball, so the cause is the boy kicking "
-        "the ball.",
-        1,
-    ),
-    Example(
-        "mucr",
-        "Option 1: A boy kicking a ball.\nOption 2: A dog chasing a ball.\nOption 3: A cat sleeping.\nOption 4: A "
-        "thunderstorm.\nThe vase lies next to a ball, so the cause is the ball.",
-        None,
-    ),
-)
 # The rules read in the reply's text before its mentions are marked, not in the marked text
 TEXT_RULES = (INVENTED_TURNS, LETTERED_LABELS, ANSWER_LABEL, OWN_DESCRIPTIONS, OWN_DESCRIPTION, DESCRIBED_ANSWER)
 # Verbs that say what a label's verb says ("supports the idea" strengthens it). They name no label, but a label whose
@@ -795,17 +743,11 @@ _FORCED = (
     r"if\s+(?:i|we)\s+(?:had\s+to|have\s+to|must|need\s+to|were\s+forced\s+to)\s+(?:choose|pick|answer|decide|select|give|name)"
     r"|if\s+forced(?:\s+to\s+(?:choose|pick|answer))?|forced\s+to\s+(?:choose|pick)"
 )
-# A closing "Final answer:" with no word of correction: it outranks what came before, but not a statement of another
-# answer in the sentence just before it, which it contradicts (decision._closing_contradicts). ("Overall:" and "In
-# conclusion:" outrank the verbs before them: a verdict after the reasoning.)
+# "Final answer:" with no word of correction contradicts a statement of another answer in the sentence just before it
+# (decision._closing_contradicts); "Overall:" and "In conclusion:" outrank what came before, as a closing verdict
 CLOSING_ONLY = _rule(
     r"(?:(?:so|thus|hence|therefore)\s*,?\s+)?(?:the\s+|my\s+)?final\s+(?:answer|choice|verdict|decision|rating|score)",
-    Example(
-        "mucr",
-        "The effect should be the car running over the bicycle. Option 2 shows the bent wheel under the car, so the "
-        "effect is in Option 2.\nFinal answer: 3",
-        None,
-    ),
+    Example("mucr", "Option 2 shows the bent wheel, so the effect is in Option 2.\nFinal answer: 3", None),
     Example("mucr", "Option 2 shows the bent wheel, so it fits best.\nFinal answer: 2", 2),
 )
 SELF_CORRECTIONS = _rule(
