@@ -56,16 +56,16 @@ PINNED = {
     "blind_batch_p.yaml": (189, 0),
     "blind_batch_q.yaml": (350, 0),
     "blind_batch_s.yaml": (113, 0),
-    "blind_batch_t.yaml": (247, 0),
+    "blind_batch_t.yaml": (248, 0),
     "blind_batch_i.yaml": (178, 0),  # two readings adjudicated (adjudication/readings.yaml)
-    "blind_batch_j.yaml": (183, 0),  # two readings adjudicated
+    "blind_batch_j.yaml": (185, 0),  # two readings adjudicated
     "blind_batch_o.yaml": (179, 0),
     "blind_batch_u.yaml": (215, 0),
     "blind_batch_v.yaml": (213, 0),
     "blind_batch_w.yaml": (209, 0),
     "blind_batch_x.yaml": (216, 0),  # pending/: realistic below 99% after round 15 (one reply)
     "blind_batch_y.yaml": (217, 0),
-    "blind_batch_z.yaml": (211, 0),  # pending/: round 16's first contact
+    "blind_batch_z.yaml": (217, 0),
 }
 
 

@@ -4,12 +4,16 @@ The realistic corpus (answer_corpus.yaml, test_answer_corpus.py) measures agreem
 these tests pin the interface and the rules one by one.
 """
 
+from pathlib import Path
+
 import pytest
+import yaml
 
 from abductive_tasks.dve import hooks as dve
 from abductive_tasks.mucr import hooks as mucr_hooks
 from abductive_tasks.nleye import hooks as nleye_hooks
 from abductive_tasks.scoring.reading import Choice, Label, Score, is_request_failure
+from abductive_tasks.sherlock import hooks as sherlock_hooks
 
 RATE_LIMITED = (
     "[LMMS_EVAL_REQUEST_FAILED after 5 retries] Error code: 429 - Rate limit reached for gpt-4o; retry in 4 s"
@@ -109,15 +113,17 @@ def test_a_failed_request_is_never_read_as_an_answer():
 
 
 def test_letters_as_option_positions_where_a_person_reads_them():
-    # without letters in the prompt: a letter in parentheses, after an answer word or an option noun, within range
+    # without letters in the prompt: a letter in parentheses, after an answer word or an option noun, or as the whole
+    # reply (round 17: blind writers J, T and Z read "C", "B" and "D" so), within range
     assert [Choice(4).read(answer) for answer in ("A", "(B)", "Answer: C", "D.", "Option E", "The answer is (B).")] == [
-        None,
+        1,
         2,
         3,
-        None,
+        4,
         None,
         2,
     ]
+    assert [Choice(4).read(answer) for answer in ("E", "E.", "A man.", "I")] == [None, None, None, None]
     assert Choice(4).read("Answer: I think option 2.") == 2  # "I" is no option of four
     lettered = Choice(4, letters=True)
     assert [
@@ -685,9 +691,9 @@ HYPOTHESES = Choice(2, option_texts=("The man is wet.", "The man is on a beach."
         (TWO_IMAGES, "The second image is more plausible. It shows what the context image shows later.", None),
         (HYPOTHESES, '"The man is wet" is more plausible.', 1),
         (Choice(2), "hypothsis 1 is more plasuible", 1),
-        # letters: alone on the first line before an explanation, not a bare letter
+        # letters: alone on the first line before an explanation; since round 17 also a letter that is the whole reply
         (FOUR_IMAGES, "D\n\nThe effect shows a flood; D shows the storm.", 4),
-        (FOUR_IMAGES, "D", None),
+        (FOUR_IMAGES, "D", 4),
         (Choice(2), "Answer: A\n\nThe rain explains it.", 1),
     ],
 )
@@ -1168,3 +1174,75 @@ def test_round_15_guards(kind, answer, expected):
 )
 def test_round_16_guards(kind, answer, expected):
     assert kind.read(answer) == expected
+
+
+# Round 17 (batch Z), with the replies of two blind reviews of the round's first versions (a reply that is only a
+# letter is read since this round: see test_letters_as_option_positions_where_a_person_reads_them)
+@pytest.mark.parametrize(
+    ("kind", "answer", "expected"),
+    [
+        # the question's or the given image named after the answer, cause or effect is no option
+        (MUCR_OPTIONS, "Following the examples (Option 1, then Option 2), the answer for image 3 is Option 4.", 4),
+        (MUCR_OPTIONS, "The cause of the effect in image 3 is shown in the fourth option, where she chops onions.", 4),
+        (MUCR_OPTIONS, "The cause of the effect in image 3 is the rain.", None),
+        (MUCR_OPTIONS, "The cause of the effect in image 3 is shown in image 4.", None),
+        (MUCR_OPTIONS, "The answer for image 2 is Option 2. The question image shows Option 4 as the cause.", None),
+        (TWO_IMAGES, "The effect of the cause in image 1 is shown in image 2.", None),
+        # the phrase that explains the link, alone in its clause; an option owning another's word is none of them
+        (SPEEDING, "So the phrase that explains the causal link is number 2, speeding.", 2),
+        (SPEEDING, "The phrase that best explains the change in the road is car.", None),
+        (SPEEDING, "The phrase that best explains the causal link is the car on the road.", None),
+        (SPEEDING, "The cue is the car's speeding.", None),
+        (SPEEDING, "The cue is the car, or perhaps the speeding.", None),
+        # an answer on a condition, another otherwise
+        (MUCR_OPTIONS, "The answer is Option 4 if the glass broke; otherwise Option 3.", None),
+        (NLEYE_PAIRS, "Score: 8 if the context comes first; otherwise 3.", None),
+        # Vietnamese: the answer stated, and the words that revise or doubt it; an option named alone is not read
+        (MUCR_OPTIONS, "Đáp án: Lựa chọn 2. Hình ảnh kết quả cho thấy một chiếc xe bị thủng lốp.", 2),
+        (MUCR_OPTIONS, "Đáp án: Lựa chọn 2. Không, Lựa chọn 4.", None),
+        (MUCR_OPTIONS, "Đáp án: Lựa chọn 4? Không chắc.", None),
+        (MUCR_OPTIONS, "Phương án 2 sai.", None),
+        # a possibility conceded to the other hypothesis, ending its sentence, explains nothing in its words; the other
+        # hypothesis's whole text affirmed does
+        (PRESENTS, "Probably Hypothesis 1, though a ball could in principle have been packed in a box before.", 1),
+        (PRESENTS, "Hypothesis 1, though a ball might be inside, which seems more likely.", None),
+        (PRESENTS, "Hypothesis 1, though the present is ball-shaped and it might roll.", None),
+        (PRESENTS, "Hypothesis 1. The child is holding the ball-shaped present after unwrapping it.", None),
+        # dropped after the reviews: the first versions read these (French scores with words the reader does not
+        # know, an option counted among all, a cut-off reply's opening number, which may head a first step)
+        (NLEYE_PAIRS, "Une note de 7 serait trop élevée; je donne 4.", None),
+        (MUCR_OPTIONS, "The third of the four options might seem right, but it is not.", None),
+        (
+            TWO_IMAGES,
+            "1. The context image depicts a toddler sitting on a rug holding a wrapped rectangular box. Hypothesis "
+            "image 1 shows an opened box. Hypothesis image 2 shows",
+            None,
+        ),  # fmt: skip
+    ],
+)
+def test_round_17_guards(kind, answer, expected):
+    assert kind.read(answer) == expected
+
+
+REVIEW_KINDS = {
+    "nleye_separate": nleye_hooks.TRIPLET_ANSWER,
+    "nleye_combined": nleye_hooks.TRIPLET_COMBINED_ANSWER,
+    "nleye_text": PRESENTS,
+    "nleye_pairs": NLEYE_PAIRS,
+    "mucr": mucr_hooks.FOUR_OPTIONS,
+    "mucr_cue": SPEEDING,
+    "dve_label": DVE_LABEL,
+    "sherlock_rating": sherlock_hooks.RATING_ANSWER,
+}
+REVIEW_REPLIES = yaml.safe_load((Path(__file__).parent / "review_round17.yaml").read_text(encoding="utf-8"))
+
+
+def test_round_17_review_replies():
+    """Every reply of round 17's blind reviews that the round reads as the reviewer's person does still reads so."""
+    assert len(REVIEW_REPLIES) == 810
+    moved = [
+        (case["kind"], case["reply"], case["person"], read)
+        for case in REVIEW_REPLIES
+        if (read := REVIEW_KINDS[case["kind"]].read(case["reply"])) != case["person"]
+    ]
+    assert moved == []

@@ -35,6 +35,7 @@ from abductive_tasks.scoring.reading.rules import (
     SENTENCE_END,
 )
 from abductive_tasks.scoring.reading.table import Rule
+from abductive_tasks.scoring.reading.text import sentence_start
 
 __all__ = ["UNFINISHED", "decide", "denied", "in_passing"]
 
@@ -200,7 +201,7 @@ _EXAMPLE_NAMED = re.compile(r"\bexamples?\s*[‹«][\U000f0000-\U000ffffd][›»
 def _about_an_example(text: str, position: int) -> bool:
     """Whether the sentence holding ``position`` speaks of a few-shot example before it ("In Example 1 the cause was
     shown in Option 1, ..."): what it states is that example's answer, not the reply's."""
-    start = max(text.rfind(end, 0, position) for end in ".!?\n") + 1
+    start = sentence_start(text, position)
     return bool(_EXAMPLE_NAMED.search(text, start, position))
 
 
@@ -254,12 +255,10 @@ def _closing_contradicts(text: str, picks: list[Pick], mentions: list[Mention]) 
     if closing is None or not CLOSING_ONLY.pattern.fullmatch(closing.group().strip()):
         return False
     head = text[: closing.start()].rstrip().rstrip(".!?:;")
-    sentence_start = max(head.rfind(end) for end in ".!?\n") + 1
-    if _HEDGED.search(head, sentence_start):
+    start = sentence_start(head, len(head))
+    if _HEDGED.search(head, start):
         return False  # "One could argue the middle image is more plausible.\nFinal answer: 2"
-    before = {
-        mentions[index].value for strong, position, index in picks if strong and sentence_start <= position < len(head)
-    }
+    before = {mentions[index].value for strong, position, index in picks if strong and start <= position < len(head)}
     after = {mentions[index].value for _, position, index in picks if position >= closing.end()}
     return bool(before and after) and not before & after
 

@@ -1,7 +1,9 @@
-"""The options a reply describes itself: its own list of what each option shows, and an answer given in those words.
+"""The options in a reply's own words: its own list of what each option shows, an answer given in those words, an
+explanation given in another option's words, and an option's text named in passing.
 
-Read in the reply's text, before its mentions are marked (``rules.TEXT_RULES``); :class:`kinds.Choice` reads them
-(``_reason_describes_another``, ``_described_answer``).
+The option lists and described answers are read in the reply's text, before its mentions are marked
+(``rules.TEXT_RULES``), the own-words and in-passing rules in the marked reply's clauses (:class:`kinds.Choice`:
+``_reason_describes_another``, ``_described_answer``, ``_explains_another``; ``decision.in_passing``).
 """
 
 from __future__ import annotations
@@ -10,7 +12,18 @@ import re
 
 from abductive_tasks.scoring.reading.table import Example, Rule
 
-__all__ = ["DESCRIBED_ANSWER", "OWN_DESCRIPTION", "OWN_DESCRIPTIONS"]
+__all__ = [
+    "CLAUSE_END",
+    "DESCRIBED_ANSWER",
+    "IN_PASSING",
+    "OWN_DESCRIPTION",
+    "OWN_DESCRIPTIONS",
+    "OWN_WORDS_CLAUSE",
+    "OWN_WORDS_CONCEDED",
+    "OWN_WORDS_DENIED",
+    "ROLE_AFTER",
+    "ROLE_NAMED",
+]
 
 
 def _rule(pattern: str, *examples: Example) -> Rule:
@@ -66,4 +79,57 @@ DESCRIBED_ANSWER = _rule(
         "thunderstorm.\nThe vase lies next to a ball, so the cause is the ball.",
         None,
     ),
+)
+
+
+# A hypothesis's own words in the explanation of another's number ("Hypothesis 2 is more plausible because ..., so his
+# clothes would be soaking wet", where soaking wet is hypothesis 1) contradict the answer, unless the clause denies
+# them or the sentence names the other hypothesis ("sunbathing on a beach does not fit", "Hypothesis 2 describes him
+# sunbathing"), or the reply's explanation uses the answer's own words too (Choice with sentences for options).
+OWN_WORDS_DENIED = _rule(
+    r"\b(?:not|no|never|neither|nor|nobody|nothing|without|instead|rather|unless|if|less|impossible|unlikely|"
+    r"implausible|improbable|inconsistent|unrelated|irrelevant|odd|strange|contradict\w*|requires?|cannot)\b|n't\b"
+    r"|\bmakes\s+no\s+sense\b",
+    Example("texts", "Hypothesis 1 is more plausible, whereas sunbathing on a beach does not fit the rain.", 1),
+)
+# A possibility the reply concedes to another hypothesis is no explanation in its words: "Probably Hypothesis 1, though
+# a ball could in principle have been packed in a box" (a ball is hypothesis 2's)
+# (a possibility of being, ending the sentence, with no fact stated before it nor a reason after it: not "..., though
+# a ball might be inside, which seems more likely", "though the present is ball-shaped and it might roll", "though I
+# might be wrong because the present is ball-shaped")
+OWN_WORDS_CONCEDED = _rule(
+    r"\b(?:although|though|even\s+if|admittedly|granted)\b"
+    r"(?:(?!\b(?:is|are|was|were|holds?|holding|has|have|turns?|because|since|so|as|and)\b)[^.;!?\n,])*?"
+    r"\b(?:could|might|may)\s+(?:(?:in\s+principle|possibly|conceivably|well|also)\s+)?(?:have\s+been|be)\b"
+    r"(?:(?!\b(?:because|since|so|as|and)\b)[^.;!?\n,])*(?=[.;!?\n]|$)",
+    Example("texts", "Probably Hypothesis 1, though he could in principle have been sunbathing on a beach.", 1),
+)
+# Where a clause ends, for OWN_WORDS_DENIED
+OWN_WORDS_CLAUSE = re.compile(r"[,;:()]|\s-\s|\b(?:but|whereas|while|although|though|however|unlike)\b", re.IGNORECASE)
+
+
+# An option text named in passing names no option: as part of describing an image ("The cause image shows children at
+# a birthday party", "In the effect image there is broken glass") or as the consequence ("..., which led to the broken
+# glass", "the effect is broken glass"), in the words of its clause before it (the clause ends at a sentence's end or
+# at ", and", ", which", ...), unless the clause names the answer's role ("the cue that explains the effect is ...",
+# "the fall caused by the slippery floor") or the text goes on to say so ("heavy rain, which explains the flood").
+CLAUSE_END = re.compile(r"[.;!?\n]|,\s+(?:and|but|so|which|while|whereas|because|since|as)\b|\s-\s", re.IGNORECASE)
+IN_PASSING = _rule(
+    r"\b(?:shows?|showing|shown|depicts?|depicting|depicted|features?|featuring|displays?|displaying|portrays?|portraying)\b"
+    r"|\b(?:in|on)\s+the\s+(?:\w+\s+){0,2}?(?:image|picture|photo|panel|scene)\b|\bthere\s+(?:is|are|was|were)\b"
+    r"|\bwe\s+(?:can\s+)?see\b"
+    r"|\b(?:led|leads|leading)\s+(?:\w+\s+)?to\b|\bresult(?:s|ed|ing)?\s+in\b|\bcausing\b|\bhence\b"
+    r"|\b(?:effect|result|consequence|outcome)s?\b[^«‹]{0,60}?(?:\b(?:is|was|are|were)\b|:)",
+    Example("cue", "The cause image shows children at a birthday party. The cue is heavy rain.", 3),
+    Example("cue", "In the effect image there is broken glass.", None),
+)
+ROLE_NAMED = re.compile(
+    r"\b(?:cue|link|linking|links|connection|connects|phrase|answer|explains?|explanation|explaining)\b"
+    r"|\b(?:caused|explained|triggered)\s+by\b|\b(?:due|owing|thanks)\s+to\b|\bbecause\s+of\b",
+    re.IGNORECASE,
+)
+ROLE_AFTER = re.compile(
+    r"\s*,?\s*(?:(?:which|that|is\s+what)\s+)?(?:(?:clearly|directly|best)\s+)?"
+    r"(?:explains?|links?|connects?|accounts?\s+for|is\s+the\s+(?:cue|link|answer|key|reason|connection))\b",
+    re.IGNORECASE,
 )

@@ -19,12 +19,27 @@ _CJK_BOUNDARY = re.compile(rf"(?<=[{_CJK}])(?=[^\s{_CJK}])|(?<=[^\s{_CJK}])(?=[{
 # where a person reads it: "答案是 2", "La imagen 2 es más plausible", "选项3", "Bewertung: 4"). Scale words
 # ("muy plausible") are not translated: a number after an answer word is.
 GLOSSARY = {  # English: the words it translates, separated by |
-    "answer": "答案|回答|答え|정답|답변|respuesta|resposta|réponse|reponse|antwort|risposta|ответ|الإجابة|الجواب|उत्तर",
+    "answer": (
+        "答案|回答|答え|정답|답변|respuesta|resposta|réponse|reponse|antwort|risposta|ответ|الإجابة|الجواب|उत्तर|đáp án"
+    ),
     "cue": "线索|線索|手がかり|pista|indice|hinweis",
     "more plausible": "más plausible|mais plausível|plus plausible|più plausibile",
     "the": "la|el|le",
     "center": "central|centrale|zentrale|中央",
     "option": "选项|選項|選択肢|オプション|선택지|옵션|opción|opcion|opção|opcao|opzione|вариант|варианте|الخيار|विकल्प",
+    # Vietnamese only where the answer is stated ("Đáp án: Lựa chọn 2"; an option named alone is not read), with the
+    # words that revise or doubt it ("Đáp án: Lựa chọn 4? Không chắc": not sure)
+    "answer: option": "đáp án: lựa chọn|đáp án: phương án",
+    "no, option": "không, lựa chọn|không, phương án",
+    "is not correct": "không đúng|không chính xác",
+    "is not plausible": "không hợp lý",
+    "not sure": "không chắc|không chắc chắn",
+    "not": "không phải",
+    "no": "không",
+    "is wrong": "sai",
+    "maybe": "có thể|có lẽ",
+    "or": "hoặc",
+    "also": "cũng",
     "number": "número|numero|numéro|nummer",  # "Número 2: exceso de velocidad"
     "image": (
         "图片|图像|圖片|图|圖|画像|이미지|사진|그림|imagen|imagem|immagine|bild|abbildung|изображение|изображении|картинка|"

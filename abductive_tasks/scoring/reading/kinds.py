@@ -40,8 +40,10 @@ from abductive_tasks.scoring.reading.rules import (
     LETTER_ANSWER,
     LETTERED_LABELS,
     OWN_WORDS_CLAUSE,
+    OWN_WORDS_CONCEDED,
     OWN_WORDS_DENIED,
     REFUSALS,
+    SELF_CORRECTIONS,
     STATEMENTS,
     VERDICTS,
 )
@@ -53,7 +55,7 @@ from abductive_tasks.scoring.reading.score_rules import (
     SHARED_HEAD,
 )
 from abductive_tasks.scoring.reading.table import Rule
-from abductive_tasks.scoring.reading.text import TYPO_VOCABULARY, is_request_failure, plain, prepare
+from abductive_tasks.scoring.reading.text import TYPO_VOCABULARY, is_request_failure, plain, prepare, sentence_start
 
 __all__ = ["AnswerKind", "Choice", "Label", "Score", "answer_kind", "parse_judge_label", "parse_judge_score"]
 
@@ -297,8 +299,8 @@ class Choice(_Reader):
             described[number] = _content_stems(item)
         for match in () if listed else OWN_DESCRIPTION.pattern.finditer(reply[: closing.start()]):
             described.setdefault(int(match["number"]), set()).update(_content_stems(match["described"]))
-        sentence_start = max(reply.rfind(end, 0, closing.start()) for end in (".", "!", "?", "\n")) + 1
-        words = _content_stems(closing["phrase"]) - _content_stems(reply[sentence_start : closing.start()])
+        start = sentence_start(reply, closing.start())
+        words = _content_stems(closing["phrase"]) - _content_stems(reply[start : closing.start()])
         shared = {number: _sharing(words, stems) for number, stems in described.items() if self._valid(number)}
         most = max(shared.values(), default=0)
         best = [number for number, count in shared.items() if count == most]
@@ -362,13 +364,26 @@ class Choice(_Reader):
 
         if says(stems[value - 1], plain):
             return False
-        for sentence in re.split(r"[.!?\n]", marked):
-            named = {mentions[mention_index(found)].value for found in re.findall(ANY_MENTION, sentence)}
+        corrected = max((match.end() for match in SELF_CORRECTIONS.pattern.finditer(marked)), default=0)
+        for found_sentence in re.finditer(r"[^.!?\n]+", marked):
+            sentence = found_sentence.group()
+            named = {
+                mentions[mention_index(found)].value
+                for found in re.findall(ANY_MENTION, sentence)
+                if not mentions[mention_index(found)].text
+            }
             if any(self._valid(other) and other != value for other in named):
-                continue  # the sentence is about another hypothesis it names
-            for clause in OWN_WORDS_CLAUSE.split(sentence):
+                continue  # the sentence is about another hypothesis it names by number, not in its words
+            for clause in OWN_WORDS_CLAUSE.split(OWN_WORDS_CONCEDED.pattern.sub(" ", sentence)):
                 others = [own for number, own in enumerate(stems, start=1) if number != value]
-                if any(says(own, clause) for own in others) and not OWN_WORDS_DENIED.pattern.search(clause):
+                quoted = {mentions[mention_index(found)].value for found in re.findall(ANY_MENTION, clause)}
+                # the other's words, or its whole text after the last self-correction ("The child is holding the
+                # ball-shaped present"; not "It's the man is wet. Actually, no: the answer is hypothesis 2.")
+                in_its_words = any(says(own, clause) for own in others) or (
+                    found_sentence.start() >= corrected
+                    and any(self._valid(other) and other != value for other in quoted - named)
+                )
+                if in_its_words and not OWN_WORDS_DENIED.pattern.search(clause):
                     return True
         return False
 

@@ -475,12 +475,14 @@ def _letter_mentions(letter: str, letters: bool) -> tuple[MentionRule, ...]:
             Example("mucr", "The answer is (B).", 2),
         ),
         # "B. The child", "C — the image of ..." (a description after the dash; not "B — no wait, C"), "D" alone on the
-        # first line
+        # first line or as the whole reply
         _rule(
-            rf"\A\s*{letter}(?=[.)]\s|[ \t]*\n|[ \t]*(?:[—–]|\s-)[ \t]*(?:the|an?|this|that)\s)",
+            rf"\A\s*{letter}(?=[.)]\s|[ \t]*\n|[.)]?\s*\Z|[ \t]*(?:[—–]|\s-)[ \t]*(?:the|an?|this|that)\s)",
             lambda m: _number(m.group()),
             Example("mucr", "B. The child dropped the glass, which explains the shards.", 2),
             Example("mucr", "D\nThe wet road follows from the rain.", 4),
+            Example("mucr", "D", 4),
+            Example("mucr", "D.", 4),
             Example("mucr", "C — the image of the boy crying and holding his scraped knee.", 3),
             named=False,
         ),
@@ -592,6 +594,18 @@ def score_mentions(high: float) -> tuple[MentionRule, ...]:
     )
 
 
+# The image a question's answer, cause or effect belongs to, named after it: "the answer for image 3 is Option 4" (a
+# few-shot prompt's question image, after its examples' images 1 and 2, which "the answer for image 2" restates), "the
+# cause of the effect in image 3 is shown in the fourth option" (the given image): never an option, and no count of the
+# images either (the first image, a count of the context, still is one)
+_GIVEN_IMAGE = (
+    r"(?<=\banswer )(?:for|to)\s+(?:the\s+)?(?:question\s+)?"
+    r"(?:(?:third|fourth|fifth)\s+(?:image|picture)|(?:image|picture)\s*(?:[3-9]|\d\d))\b"
+    r"|(?:(?<=\bof the effect )|(?<=\bof the cause ))(?:shown\s+)?in\s+"
+    r"(?:the\s+)?(?:(?:second|third|fourth|fifth)\s+(?:image|picture)|(?:image|picture)\s*(?:[2-9]|\d\d))\b"
+)
+
+
 def choice_ignore(n: int, option_texts: tuple[str, ...] = ()) -> re.Pattern:
     """What names no option of ``n``: the prompt's list of the options ("(1, 2, 3 or 4)", "1 or 2"), their whole
     range ("Options 1-4") and the numbered option texts restated in order ("The phrases are: 1. heavy rain, 2. ...")."""
@@ -606,7 +620,7 @@ def choice_ignore(n: int, option_texts: tuple[str, ...] = ()) -> re.Pattern:
         + r"(?!\w)"
     )
     return re.compile(
-        rf"\(?(?<![\w.,]){listed}\s*,?\s*or\s+{n}(?![\w.,])\s*\)?|{whole_range}"
+        rf"\(?(?<![\w.,]){listed}\s*,?\s*or\s+{n}(?![\w.,])\s*\)?|{whole_range}|{_GIVEN_IMAGE}"
         + (f"|{restated}" if option_texts else ""),
         _FLAGS,
     )

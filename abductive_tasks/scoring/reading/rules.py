@@ -8,7 +8,18 @@ from __future__ import annotations
 
 import re
 
-from abductive_tasks.scoring.reading.description_rules import DESCRIBED_ANSWER, OWN_DESCRIPTION, OWN_DESCRIPTIONS
+from abductive_tasks.scoring.reading.description_rules import (
+    CLAUSE_END,
+    DESCRIBED_ANSWER,
+    IN_PASSING,
+    OWN_DESCRIPTION,
+    OWN_DESCRIPTIONS,
+    OWN_WORDS_CLAUSE,
+    OWN_WORDS_CONCEDED,
+    OWN_WORDS_DENIED,
+    ROLE_AFTER,
+    ROLE_NAMED,
+)
 from abductive_tasks.scoring.reading.mentions import ANY_MENTION, LIST_HEAD, NAMED_MENTION, NAMED_REF, REF
 from abductive_tasks.scoring.reading.table import Example, Rule
 from abductive_tasks.scoring.reading.text import INVENTED_TURNS
@@ -34,6 +45,7 @@ __all__ = [
     "LETTER_ANSWER",
     "OPTION_SCORES",
     "OWN_WORDS_CLAUSE",
+    "OWN_WORDS_CONCEDED",
     "OWN_WORDS_DENIED",
     "QUESTION",
     "REFUSALS",
@@ -120,7 +132,9 @@ STATEMENTS = (
     verdict(
         rf"(?<!\bis the )(?<!\bis a )\b(?:{_CUE})(?:\s+(?:to|for)\s+(?:the|this)\s+question)?"
         rf"\s*(?:is|(?:would|should|must)\s+be)?"
-        rf"(?:\s+(?:(?:shown|depicted|pictured|seen)\s+)?in|\s+(?:the\s+)?letter)?\s*[:=→-]?\s*{_ARTICLE}{{pick}}",
+        rf"(?:\s+(?:(?:shown|depicted|pictured|seen)\s+)?in|\s+(?:the\s+)?letter)?\s*[:=→-]?\s*{_ARTICLE}{{pick}}"
+        # not an option's word owning another's: "the car's speeding"
+        r"(?!\s*'s\b)",
         Example("nleye", "Answer: 2", 2),
         Example("mucr", "Effect: Option 4", 4),
         Example("nleye", "### Answer\nImage 1", 1),
@@ -139,6 +153,13 @@ STATEMENTS = (
             1,
         ),
         Example("mucr", "The effect is the flooded street in Option 2.", 2),
+    ),
+    # "the phrase that explains the causal link is number 2, speeding": the answer alone, ending its clause (not "the
+    # car on the road")
+    verdict(
+        r"\b(?:phrase|cue|option|one)\s+that\s+(?:best\s+)?explains\s+the\s+(?:causal\s+)?"
+        rf"(?:link|relationship|connection|change)\s+(?:is|would\s+be)\s*:?\s*{_ARTICLE}{{pick}}(?=\s*(?:[.!;,]|$))",
+        Example("cue", "So the phrase that explains the causal link is number 2, speeding.", 2),
     ),
     # "Both 1 and 2 are plausible, but 1 is slightly more so" (not "1 is unlikely, and 2 is even more so")
     verdict(
@@ -560,18 +581,6 @@ OPTION_SCORES = verdict(
     ),
     Example("texts", "Hypothesis 1: 9/10\nHypothesis 2: 4/10", 1),
 )
-# A hypothesis's own words in the explanation of another's number ("Hypothesis 2 is more plausible because ..., so his
-# clothes would be soaking wet", where soaking wet is hypothesis 1) contradict the answer, unless the clause denies
-# them or the sentence names the other hypothesis ("sunbathing on a beach does not fit", "Hypothesis 2 describes him
-# sunbathing"), or the reply's explanation uses the answer's own words too (Choice with sentences for options).
-OWN_WORDS_DENIED = _rule(
-    r"\b(?:not|no|never|neither|nor|nobody|nothing|without|instead|rather|unless|if|less|impossible|unlikely|"
-    r"implausible|improbable|inconsistent|unrelated|irrelevant|odd|strange|contradict\w*|requires?|cannot)\b|n't\b"
-    r"|\bmakes\s+no\s+sense\b",
-    Example("texts", "Hypothesis 1 is more plausible, whereas sunbathing on a beach does not fit the rain.", 1),
-)
-# Where a clause ends, for OWN_WORDS_DENIED
-OWN_WORDS_CLAUSE = re.compile(r"[,;:()]|\s-\s|\b(?:but|whereas|while|although|though|however|unlike)\b", re.IGNORECASE)
 # Headings of a description, "Image 1: a man ... Image 2: a woman ...": answers standing alone among them enumerate.
 HEADINGS = verdict(
     r"(?:^|(?<=[.!?;]))\s*{pick}\s*:",
@@ -695,6 +704,16 @@ DOUBTS = (
         rf"|{_CANNOT}\s+compare\b",
         Example("mucr", "I can't view the fourth candidate image, so I'm unable to compare all four options.", None),
     ),
+    # an answer on a condition, and another otherwise: "The answer is Option 4 if the glass broke; otherwise Option 3"
+    _rule(
+        rf"{_ANY_REF}[^.;\n]{{0,40}}?\bif\b[^.;\n]*[;,]\s*(?:otherwise|else|if\s+not)\b",
+        Example("mucr", "The answer is Option 4 if the glass broke; otherwise Option 3.", None),
+    ),
+    # another answer offered beside it: "The cue is the car, or perhaps the speeding"
+    _rule(
+        rf",?\s*\bor\s+(?:maybe|perhaps|possibly)\s+(?:the\s+)?{_ANY_REF}",
+        Example("cue", "The cue is the heavy rain, or perhaps the slippery floor.", None),
+    ),
     # "Between 2 and 4 I'm torn"
     _rule(
         r"\b(?:i'?m|i\s+am)\s+(?:really\s+|a\s+bit\s+)?torn\b",
@@ -766,31 +785,4 @@ SELF_CORRECTIONS = _rule(
     Example("mucr", "None of them is a perfect match, but if I had to choose, Option 2 is the closest.", 2),
     Example("rating", "Score: 9 — no, the cleats could belong to a visitor. Score: 6", 6.0),
     flags=_FLAGS | re.MULTILINE,
-)
-
-
-# An option text named in passing names no option: as part of describing an image ("The cause image shows children at
-# a birthday party", "In the effect image there is broken glass") or as the consequence ("..., which led to the broken
-# glass", "the effect is broken glass"), in the words of its clause before it (the clause ends at a sentence's end or
-# at ", and", ", which", ...), unless the clause names the answer's role ("the cue that explains the effect is ...",
-# "the fall caused by the slippery floor") or the text goes on to say so ("heavy rain, which explains the flood").
-CLAUSE_END = re.compile(r"[.;!?\n]|,\s+(?:and|but|so|which|while|whereas|because|since|as)\b|\s-\s", re.IGNORECASE)
-IN_PASSING = _rule(
-    r"\b(?:shows?|showing|shown|depicts?|depicting|depicted|features?|featuring|displays?|displaying|portrays?|portraying)\b"
-    r"|\b(?:in|on)\s+the\s+(?:\w+\s+){0,2}?(?:image|picture|photo|panel|scene)\b|\bthere\s+(?:is|are|was|were)\b"
-    r"|\bwe\s+(?:can\s+)?see\b"
-    r"|\b(?:led|leads|leading)\s+(?:\w+\s+)?to\b|\bresult(?:s|ed|ing)?\s+in\b|\bcausing\b|\bhence\b"
-    r"|\b(?:effect|result|consequence|outcome)s?\b[^«‹]{0,60}?(?:\b(?:is|was|are|were)\b|:)",
-    Example("cue", "The cause image shows children at a birthday party. The cue is heavy rain.", 3),
-    Example("cue", "In the effect image there is broken glass.", None),
-)
-ROLE_NAMED = re.compile(
-    r"\b(?:cue|link|linking|links|connection|connects|phrase|answer|explains?|explanation|explaining)\b"
-    r"|\b(?:caused|explained|triggered)\s+by\b|\b(?:due|owing|thanks)\s+to\b|\bbecause\s+of\b",
-    re.IGNORECASE,
-)
-ROLE_AFTER = re.compile(
-    r"\s*,?\s*(?:(?:which|that|is\s+what)\s+)?(?:(?:clearly|directly|best)\s+)?"
-    r"(?:explains?|links?|connects?|accounts?\s+for|is\s+the\s+(?:cue|link|answer|key|reason|connection))\b",
-    re.IGNORECASE,
 )

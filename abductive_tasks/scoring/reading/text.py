@@ -10,11 +10,24 @@ from collections.abc import Mapping
 from abductive_tasks.scoring.reading.glossary import translate
 from abductive_tasks.scoring.reading.table import Example, Rule
 
-__all__ = ["INVENTED_TURNS", "REQUEST_FAILED_MARKER", "TYPO_VOCABULARY", "is_request_failure", "plain", "prepare"]
+__all__ = [
+    "INVENTED_TURNS",
+    "REQUEST_FAILED_MARKER",
+    "TYPO_VOCABULARY",
+    "is_request_failure",
+    "plain",
+    "prepare",
+    "sentence_start",
+]
 
 # lmms-eval's API backends answer a request that failed after their retries with this text
 # (lmms_eval/models/chat/openai.py: f"[LMMS_EVAL_REQUEST_FAILED after {n} retries] {error}").
 REQUEST_FAILED_MARKER = "[LMMS_EVAL_REQUEST_FAILED"
+
+
+def sentence_start(text: str, position: int) -> int:
+    """Where the sentence holding ``position`` starts: after the last full stop, "!", "?" or line break before it."""
+    return max(text.rfind(end, 0, position) for end in ".!?\n") + 1
 
 
 def is_request_failure(reply: object) -> bool:
