@@ -3,9 +3,11 @@
 From one function of ``abductive_tasks`` (by default the batch runner, ``abductive_tasks.runs.batch:run_batch``) the
 static call graph is walked depth first, each function visited once, calls in source order. A call is followed when it
 names a function or class of the package: a name defined in the module or imported from the package, ``module.name``
-through an imported module, ``Class.method``, ``self.method``, and ``param.method`` where the parameter's annotation
-names a class of the package; a function of the package handed to a call as an argument (a callback) counts as a call
-too, and a class called is a call into its module (its ``__init__`` or ``__post_init__`` followed when it has one).
+through an imported module, ``Class.method``, ``self.method``, ``param.method`` where the parameter's annotation
+names a class of the package, and the same through fields (``param.field.method``, ``self.field.method``) where the
+class declares the field with an annotation naming a class of the package (a plan handing down a service); a function
+of the package handed to a call as an argument (a callback) counts as a call too, and a class called is a call into its
+module (its ``__init__`` or ``__post_init__`` followed when it has one).
 Not followed: methods of objects whose class the code never names, properties, ``getattr``.
 
 Each call from one module into another is counted; it is a *return* when the walk had entered that module before
@@ -113,6 +115,34 @@ class Graph:
             if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and item.name == name:
                 return module, f"{cls}.{name}"
         return None
+
+    def field_class(self, module: str, cls: str, name: str) -> tuple[str, str] | None:
+        """The package class that field ``name`` of class ``cls`` is annotated with (``Scan``, ``Scan | None``), or
+        None."""
+        node = self.modules[module].classes.get(cls) if self.modules.get(module) else None
+        for item in node.body if node is not None else ():
+            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name) and item.target.id == name:
+                for found in ast.walk(item.annotation):
+                    annotated = self.annotated_class(module, found)
+                    if annotated is not None:
+                        return annotated
+        return None
+
+    def annotated_class(self, module: str, node: ast.AST) -> tuple[str, str] | None:
+        """The package class a name in an annotation stands for (a string annotation is parsed), or None."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            try:
+                node = ast.parse(node.value, mode="eval").body
+            except SyntaxError:
+                return None
+        if not isinstance(node, ast.Name):
+            return None
+        found = self.module(module)
+        if node.id in found.classes:
+            return module, node.id
+        source, attribute = found.imported.get(node.id, ("", None))
+        target = self.definition(source, attribute) if attribute else None
+        return target if target is not None and isinstance(self.node(*target), ast.ClassDef) else None
 
     def node(self, module: str, qualified: str) -> ast.AST:
         found = self.modules[module]
@@ -240,10 +270,9 @@ class Walker:
         arguments = getattr(function, "args", None)
         for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs] if arguments else []:
             for name in ast.walk(argument.annotation) if argument.annotation else ():
-                if isinstance(name, ast.Name):
-                    target = self._resolve(module, None, {}, name)
-                    if target is not None and isinstance(self.graph.node(*target), ast.ClassDef):
-                        typed[argument.arg] = target
+                target = self.graph.annotated_class(module, name)
+                if target is not None:
+                    typed[argument.arg] = target
         return typed
 
     def _resolve(
@@ -255,7 +284,12 @@ class Walker:
                 return module, expression.id
             source, attribute = found.imported.get(expression.id, ("", None))
             return self.graph.definition(source, attribute) if attribute else None
-        if not isinstance(expression, ast.Attribute) or not isinstance(expression.value, ast.Name):
+        if not isinstance(expression, ast.Attribute):
+            return None
+        if isinstance(expression.value, ast.Attribute):  # param.field.method: through the field's annotated class
+            holder = self._class_of(module, cls, typed, expression.value)
+            return self.graph.method(*holder, expression.attr) if holder is not None else None
+        if not isinstance(expression.value, ast.Name):
             return None
         owner, name = expression.value.id, expression.attr
         if owner == "self" and cls is not None:
@@ -268,6 +302,20 @@ class Walker:
         holder = self._resolve(module, cls, typed, expression.value)
         if holder is not None and isinstance(self.graph.node(*holder), ast.ClassDef):
             return self.graph.method(*holder, name)
+        return None
+
+    def _class_of(
+        self, module: str, cls: str | None, typed: dict[str, tuple[str, str]], expression: ast.AST
+    ) -> tuple[str, str] | None:
+        """The package class an expression's value is an instance of, as far as annotations say: ``self``, a typed
+        parameter, or a field of one (``plan.earlier``), however deep."""
+        if isinstance(expression, ast.Name):
+            if expression.id == "self" and cls is not None:
+                return module, cls
+            return typed.get(expression.id)
+        if isinstance(expression, ast.Attribute):
+            holder = self._class_of(module, cls, typed, expression.value)
+            return self.graph.field_class(*holder, expression.attr) if holder is not None else None
         return None
 
 

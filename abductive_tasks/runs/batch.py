@@ -9,7 +9,8 @@ A spec's journey, top to bottom (:func:`run_batch`):
    upstream stages join its model's tasks, a level before it (:mod:`~abductive_tasks.runs.chain`);
 3. **run** (:mod:`~abductive_tasks.runs.run`): one model at a time, its response cache made safe
    (:mod:`~abductive_tasks.runs.cache`), its server on the vLLM routes (:mod:`~abductive_tasks.runs.vllm`),
-   an ``abductive-eval`` child per level, and each pending task's outcome;
+   an ``abductive-eval`` child per level (:func:`run_levels`: the plan as each level finds it, then its run), and each
+   pending task's outcome;
 4. **record**: the spec's identity for the leaderboard (a
    :class:`~abductive_tasks.runs.identity_record.IdentityRecord`) and ``batch_status.json``.
 
@@ -31,12 +32,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from abductive_tasks.inputs.files import open_nofollow, write_atomic
-from abductive_tasks.runs.history import scan_runs
+from abductive_tasks.runs.history import scan_runs, task_state
 from abductive_tasks.runs.identity import model_weights
 from abductive_tasks.runs.identity_record import RUN_RECORD, SPEC_RECORD, IdentityRecord, quarantine
-from abductive_tasks.runs.plan import ModelPlan, judge_plan, plan, print_commands
+from abductive_tasks.runs.plan import ModelPlan, level_run, plan, print_commands
 from abductive_tasks.runs.progress import task_line
-from abductive_tasks.runs.run import log_tail, run_model, say, start_judge, task_state
+from abductive_tasks.runs.run import ModelRun, model_run, say, start_judge
 from abductive_tasks.runs.secrets import collect_secrets, redact_value, redacted_console
 from abductive_tasks.runs.spec import BatchSpec, JudgeSpec, ModelSpec, SpecError, check_environment, load_spec
 from abductive_tasks.runs.task_index import TaskIndex, TaskIndexError
@@ -53,8 +54,8 @@ def run_batch(spec: BatchSpec, only: list[str] | None = None, task_index: TaskIn
 
 
 def _run_locked(spec: BatchSpec, only: list[str] | None, task_index: TaskIndex, stack: contextlib.ExitStack) -> int:
-    plans = plan(spec, task_index, only)
-    judge = judge_plan(spec)
+    whole = plan(spec, task_index, only)
+    plans, judge = whole.models, whole.judge
     status: dict[str, dict] = {}
     failed: list[str] = []
     base_env = {**os.environ, **spec.env}
@@ -90,7 +91,8 @@ def _run_locked(spec: BatchSpec, only: list[str] | None, task_index: TaskIndex, 
         try:
             if judge_environment is None:
                 judge_environment = start_judge(judge, stack)
-            code = run_model(model_plan, task_index, {**base_env, **judge_environment}, by_name)
+            with model_run(model_plan, {**base_env, **judge_environment}) as running:
+                code = run_levels(model_plan, running, by_name)
             error = None if code == 0 else f"abductive-eval exited with status {code}"
         except (OSError, RuntimeError) as exception:  # server failed to start, executable missing, ...
             error = str(exception)
@@ -120,12 +122,33 @@ def _run_locked(spec: BatchSpec, only: list[str] | None, task_index: TaskIndex, 
         for task in pending:
             best = after.best(task)
             if tasks_status[task] == "done" and best is not None and best.results is not None:
-                print(f"    {task_line(task, best.results, task_index.facts(task).headline_metric)}", flush=True)
+                print(f"    {task_line(task, best.results, model_plan.facts[task].headline_metric)}", flush=True)
         write_status(spec, status)
     write_status(spec, status)
     total = len(plans) + len([label for label in spec.invalid if not only or label in only])
     say(f"{total - len(failed)} of {total} models complete" + (f"; failed: {', '.join(failed)}" if failed else ""))
     return 1 if failed else 0
+
+
+def run_levels(model_plan: ModelPlan, running: ModelRun, plans: dict[str, ModelPlan]) -> int:
+    """A model's levels in turn, each run as the plan finds it then (:func:`~abductive_tasks.runs.plan.level_run`: what
+    its readers read is resolved after the level before it ran, so a reader whose upstream output is unchanged is found
+    done); the first failed run's exit status, else 0. ``plans``: every model's plan by name (a describer's), where
+    the model's plan as its last level found it is left."""
+    for number in range(len(model_plan.levels)):
+        level = level_run(model_plan, number, plans)
+        model_plan = plans[model_plan.model.name] = level.plan
+        code = running.level(level)
+        if code:
+            return code
+    return 0
+
+
+def log_tail(path: Path, lines: int = 15) -> str:
+    """The last ``lines`` of a log the batch wrote ('' when there is none, or a link stands in its place)."""
+    if not path.is_file() or path.is_symlink():
+        return ""
+    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
 
 
 def write_status(spec: BatchSpec, status: dict[str, dict]) -> None:
@@ -248,8 +271,7 @@ def main(argv: list[str]) -> int:
         spec = load_spec(args.spec)
         with redacted_console(spec.secrets):
             if args.print_commands:
-                task_index = TaskIndex()
-                print_commands(spec, plan(spec, task_index, args.only), task_index)
+                print_commands(spec, plan(spec, TaskIndex(), args.only))
                 return 0
             return run_interruptible(spec, args.only)
 
@@ -406,7 +428,6 @@ def _serve(args, extra: list[str]) -> int:
     check_environment(dict(os.environ), spec.output_dir, "environment")
     with redacted_console(spec.secrets):
         if args.print_command:
-            task_index = TaskIndex()
-            print_commands(spec, plan(spec, task_index), task_index, job_lines=False)
+            print_commands(spec, plan(spec, TaskIndex()), job_lines=False)
             return 0
         return run_interruptible(spec)

@@ -50,6 +50,18 @@ def _audit_problem(path: Path) -> str | None:
     return None
 
 
+def make_safe(cache_dir: Path, secrets: Sequence[str]) -> list[str]:
+    """Make a model's response cache safe to read before a run: damaged files set aside (:func:`repair_cache`),
+    failed replies purged (:func:`purge_failed_replies`), ``secrets`` scrubbed (:func:`scrub_cache`); one message
+    per thing done that the user should know."""
+    messages = list(repair_cache(cache_dir))
+    purged = purge_failed_replies(cache_dir)
+    if purged:
+        messages.append(f"{purged} failed requests removed from the response cache {cache_dir}; they are asked again")
+    scrub_cache(cache_dir, secrets)
+    return messages
+
+
 def repair_cache(cache_dir: Path) -> list[str]:
     """Set aside every damaged database or audit log of an lmms-eval response cache; one message per file, naming it.
 

@@ -211,14 +211,17 @@ def binding(name: str, identity: Mapping, limit: int | float | None, task: str) 
     """What a stage output of ``task`` is bound to: the run's model (``name``, backend, arguments with secret values
     hashed, key), its ``--limit`` and the upstream task's key (model, settings, versions, data); all read off the
     run's identity, so the leaderboard derives the same output again."""
+    return {**_model_of(name, identity), "limit": limit, "task": task, "task_key": task_key(identity, task)}
+
+
+def _model_of(name: str, identity: Mapping) -> dict:
+    """The model a run's answers come from (``name``, backend, arguments with secret values hashed, key), as a stage
+    output's binding and ``ABDUCTIVE_RUN`` name it."""
     return {
         "model": name,
         "backend": identity["model"].get("backend"),
         "model_args": identity["model"].get("model_args") or "",
         "key": model_key(identity),
-        "limit": limit,
-        "task": task,
-        "task_key": task_key(identity, task),
     }
 
 
@@ -243,13 +246,7 @@ def run_descriptor(
 ) -> dict:
     """``ABDUCTIVE_RUN``: the running model (as :func:`binding` names it), its ``--limit``, and per upstream task read
     from another model on purpose that model's descriptor."""
-    run = {
-        "model": name,
-        "backend": identity["model"].get("backend"),
-        "model_args": identity["model"].get("model_args") or "",
-        "key": model_key(identity),
-        "limit": limit,
-    }
+    run = {**_model_of(name, identity), "limit": limit}
     return run | ({"sources": dict(sources)} if sources else {})
 
 
@@ -276,6 +273,21 @@ def current_output(
     best = max(usable, key=lambda outcome: (outcome.failed_requests == 0, outcome.when))
     bound = binding(name, identity, best.limit, upstream)
     return derive(kind, upstream, samples_beside(best.results_path, upstream), bound, root, keep)
+
+
+def level_env(
+    name: str, identity: Mapping, limit: int | float | None, tasks: Iterable[str], others: Mapping[str, tuple]
+) -> dict[str, str]:
+    """The variables of a level's run over ``tasks`` by model ``name`` (:func:`stage_env`); ``others``: the (name,
+    identity, limit) of each model its readers read from on purpose, by name."""
+    entries = [identity["tasks"][task] for task in tasks]
+    sources = {}
+    for entry in entries:
+        for upstream, read in (entry.get("inputs") or {}).items():
+            if read.get("from") == "run" and (read.get("model") or "") in others:
+                other_name, other_identity, other_limit = others[read["model"]]
+                sources[upstream] = run_descriptor(other_name, other_identity, other_limit)
+    return stage_env(run_descriptor(name, identity, limit, sources), given(entries))
 
 
 def stage_env(run: Mapping, inputs: Mapping[str, str]) -> dict[str, str]:

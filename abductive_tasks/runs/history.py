@@ -169,6 +169,14 @@ class Scan:
         return any(outcome.results is None for outcome in self.outcomes.get(task, []))
 
 
+def task_state(scan: Scan, task: str, limit: int | float | None) -> str:
+    """A pending task's state after its run: done, N failed requests, or failed."""
+    if scan.done(task, limit):
+        return "done"
+    best = scan.best(task)
+    return f"{best.failed_requests} failed requests" if best is not None and best.failed_requests else "failed"
+
+
 def scan_runs(model_dir: Path, identity: Mapping) -> Scan:
     """Read every run under ``model_dir/runs`` whose identity matches ``identity`` for some task;
     never raises for bad files."""

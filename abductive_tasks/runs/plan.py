@@ -8,9 +8,11 @@ its response cache ``<name>/cache/<identity hash>`` (with that hash as lmms-eval
 rerun reuse the answers an interrupted run stored, never across data or settings. A reader's identity holds what it
 reads by content (:func:`refreshed`), so an upstream stage run again makes it pending.
 
-A :class:`ModelPlan` is built once per model and never changed: it holds what the later stages need (identity,
-environment, secrets, command lines with the words a run fills in), so running and recording read it and call back
-into nothing here but :func:`level_run`, which gives the plan as each level of a chain finds it.
+A :class:`BatchPlan` (:func:`plan`) is built once and never changed: per model a :class:`ModelPlan` with what the
+later stages need (its tasks' facts, looked up once; identity, environment, secrets, command lines and a served
+route's client variables with the words a run fills in) and the judge's :class:`JudgePlan`, so running and recording
+read fields and call nothing here. Only the batch comes back, for :func:`level_run`: the plan as each level of a
+chain finds it, after the level before it ran.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import os
 import re
 import shlex
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
@@ -32,7 +34,7 @@ from abductive_tasks.runs.identity import build_identity, cache_key, data_finger
 from abductive_tasks.runs.identity_record import RUNS_DIR
 from abductive_tasks.runs.secrets import collect_secrets, redact_text
 from abductive_tasks.runs.spec import BatchSpec, JudgeSpec, ModelSpec, SpecError
-from abductive_tasks.runs.task_index import GENERATION_ONLY_BACKENDS, TaskIndex
+from abductive_tasks.runs.task_index import GENERATION_ONLY_BACKENDS, TaskFacts, TaskIndex
 from abductive_tasks.runs.vllm import (
     PLACEHOLDER_API_KEY,
     VllmSettings,
@@ -53,6 +55,21 @@ TASKS, RUN_FOLDER = "<tasks>", "<run folder>"
 
 
 @dataclass(frozen=True)
+class ServerPlan:
+    """A ``vllm serve`` process a batch starts (a served model's or the judge's), as planned: its command line holds
+    ``port_word`` where the port goes (``port``, or a free one chosen at start)."""
+
+    label: str  # who it serves, in messages: the model's name, or "judge"
+    command: tuple[str, ...]
+    port: int | None
+    port_word: str  # PORT or JUDGE_PORT
+    log: Path
+    env: dict[str, str]  # its variables over those it inherits
+    health_timeout: float  # seconds it may take to answer /health
+    secrets: tuple[str, ...]  # redacted from its log and its command line as said
+
+
+@dataclass(frozen=True)
 class ModelPlan:
     """Everything a batch does for one model, built once by :func:`plan` and handed down: what it runs and reads
     (identity, levels, what is done), the environment and secrets its runs get, and their command lines. It is never
@@ -62,6 +79,7 @@ class ModelPlan:
     tasks: tuple[str, ...]  # every task of the spec the backend can run
     unsupported: tuple[str, ...]  # tasks the backend cannot run (loglikelihood on a generation-only backend)
     done: tuple[str, ...]
+    waiting: dict[str, list[str]]  # readers -> the upstream tasks whose output they still wait for (none yet given)
     model_args: str
     output: Path
     identity: dict  # what its results must be results of (abductive_tasks.runs.identity)
@@ -74,10 +92,11 @@ class ModelPlan:
     cache: Path  # lmms-eval's response cache for this identity: new data or settings never meet old answers
     env: dict[str, str]  # the variables its runs (evaluation and server) get over the batch's (model_env)
     eval_command: tuple[str, ...]  # one level's abductive-eval process, TASKS and RUN_FOLDER to fill in
-    server_command: tuple[str, ...] | None  # the served route's `vllm serve` line, PORT to fill in
+    server: ServerPlan | None  # the served route's `vllm serve`
+    client_env: dict[str, str]  # what the served route's evaluation gets to reach it (PORT in the URL to fill in)
     check_ray: bool  # whether vLLM runs in this environment (in process, or the default executable)
     spec_path: str  # the spec it comes from, as run records name it
-    health_timeout: float  # seconds its server may take to answer /health
+    facts: dict[str, TaskFacts]  # of its tasks (and of what they read), looked up once
 
     @property
     def pending(self) -> list[str]:
@@ -97,20 +116,27 @@ class ModelPlan:
 
 @dataclass(frozen=True)
 class JudgePlan:
-    """The spec's judge, built once: a served judge's command line (JUDGE_PORT to fill in), environment and secrets,
-    or the URL of one already running."""
+    """The spec's judge, built once: the variables that wire lmms-eval's judge to it, and a served judge's server."""
 
-    url: str | None
-    model_version: str
-    api_type: str
     vllm: VllmSettings | None
-    port: int | None
-    command: tuple[str, ...]
-    env: dict[str, str]  # the served judge's whole environment
-    secrets: tuple[str, ...]
-    log: Path
+    server: ServerPlan | None  # a served judge's; None for one already running at a URL
+    client_env: dict[str, str]  # what every evaluation gets (a served judge's URL holds JUDGE_PORT to fill in)
     check_ray: bool
-    health_timeout: float
+
+
+@dataclass(frozen=True)
+class BatchPlan:
+    """A batch's plan, built once by :func:`plan` and handed down: every model's, and the judge's."""
+
+    models: tuple[ModelPlan, ...]
+    judge: JudgePlan | None
+
+
+def plan(spec: BatchSpec, task_index: TaskIndex, only: list[str] | None = None) -> BatchPlan:
+    """The batch's plan: the judge's (:func:`judge_plan`), then per model (describers first) its tasks with the
+    upstream stages they read, by level, its identity with what each reads now, and what is done."""
+    judge = judge_plan(spec)
+    return BatchPlan(tuple(_model_plans(spec, task_index, only, judge)), judge)
 
 
 def fill(command: Sequence[str], words: Mapping[str, str]) -> list[str]:
@@ -140,11 +166,23 @@ def requested_limit(spec: BatchSpec, model: ModelSpec) -> int | float | None:
     return limit
 
 
-def model_args_for(model: ModelSpec, task_index: TaskIndex, tasks: list[str]) -> str:
-    """The ``--model_args`` a model runs with; fixed by the spec's whole task list, so resumed runs keep it."""
+def image_limit(facts: Iterable[TaskFacts]) -> int:
+    """vLLM's ``limit_mm_per_prompt`` image count for running tasks with ``facts``: the largest declared."""
+    return max((fact.max_images_per_prompt for fact in facts), default=0)
+
+
+def token_floor(facts: Iterable[TaskFacts], default: int = 256) -> int:
+    """The smallest generation budget among tasks with ``facts``: as vLLM's floor it leaves every task's own budget
+    in force."""
+    return min((fact.max_new_tokens for fact in facts if fact.max_new_tokens), default=default)
+
+
+def model_args_for(model: ModelSpec, facts: list[TaskFacts]) -> str:
+    """The ``--model_args`` a model runs with; fixed by the spec's whole task list (``facts``), so resumed runs keep
+    it."""
     if model.route == "vllm":
-        max_new_tokens = model.max_new_tokens or task_index.max_new_tokens(tasks)
-        return inprocess_model_args(model.vllm, task_index.image_limit(tasks), max_new_tokens)
+        max_new_tokens = model.max_new_tokens or token_floor(facts)
+        return inprocess_model_args(model.vllm, image_limit(facts), max_new_tokens)
     if model.route == "served":
         return served_model_args(model.vllm, model.model_args)
     return model.model_args
@@ -163,16 +201,15 @@ def model_identity(
     spec: BatchSpec,
     model: ModelSpec,
     model_args: str,
-    tasks: list[str],
-    task_index: TaskIndex,
+    facts: list[TaskFacts],
+    secrets: tuple[str, ...],
     fingerprints: dict | None = None,
 ) -> dict:
-    """The identity of ``model``'s run over ``tasks``, every secret the run receives hashed under any name
-    (``fingerprints``: a memo of data fingerprints by benchmark and source)."""
+    """The identity of ``model``'s run over the tasks with ``facts``, each of its ``secrets`` (:func:`model_secrets`)
+    hashed under any name (``fingerprints``: a memo of data fingerprints by benchmark and source)."""
     fingerprints = {} if fingerprints is None else fingerprints
     env = {**spec.env, **model.env}
     choice = {**os.environ, **env}.get(ENV_VAR, "").strip()
-    facts = [task_index.facts(task) for task in tasks]
     data = {}
     for benchmark in sorted({fact.benchmark for fact in facts if fact.benchmark}):
         if (benchmark, choice) not in fingerprints:
@@ -187,7 +224,7 @@ def model_identity(
         judge=_judge_description(spec.judge),
         tasks={fact.name: chain.task_entry(fact, {**os.environ, **env}) for fact in facts},
         data=data,
-        secrets=model_secrets(spec, model, model_args),
+        secrets=secrets,
     )
 
 
@@ -198,7 +235,7 @@ def _current_output(model_plan: ModelPlan, upstream: str, kind: str, limit: int 
     return chain.current_output(model_plan.model.name, model_plan.identity, outcomes, upstream, kind, limit, root)
 
 
-def refreshed(model_plan: ModelPlan, task_index: TaskIndex, plans: Mapping[str, ModelPlan] | None = None) -> ModelPlan:
+def refreshed(model_plan: ModelPlan, plans: Mapping[str, ModelPlan] | None = None) -> ModelPlan:
     """The plan with each chained task's identity entry filled with what it reads now, level by level (rescanning the
     earlier runs, whose keys those entries change), then what is done. ``plans``: the other models' plans, by name,
     for what a model reads from another (its describer)."""
@@ -206,7 +243,7 @@ def refreshed(model_plan: ModelPlan, task_index: TaskIndex, plans: Mapping[str, 
     identity = {**model_plan.identity, "tasks": dict(model_plan.identity["tasks"])}
     working = replace(model_plan, identity=identity, earlier=scan_runs(model_plan.output, identity))
     for level in model_plan.levels:
-        readers = [task for task in level if task_index.facts(task).reads]
+        readers = [task for task in level if model_plan.facts[task].reads]
         for task in readers:
 
             def current(upstream: str, kind: str, working: ModelPlan = working) -> str | None:
@@ -214,16 +251,15 @@ def refreshed(model_plan: ModelPlan, task_index: TaskIndex, plans: Mapping[str, 
                 return None if source is None else _current_output(source, upstream, kind, model_plan.limit)
 
             identity["tasks"][task] = chain.task_entry(
-                task_index.facts(task), model_plan.environment, current, model_plan.sources
+                model_plan.facts[task], model_plan.environment, current, model_plan.sources
             )
         if readers:
             working = replace(working, earlier=scan_runs(model_plan.output, identity))
+    waiting = {task: ups for task in model_plan.tasks if (ups := chain.pending_reads(identity["tasks"][task]))}
     done = tuple(
-        task
-        for task in model_plan.tasks
-        if working.earlier.done(task, model_plan.limit) and not chain.pending_reads(identity["tasks"][task])
+        task for task in model_plan.tasks if working.earlier.done(task, model_plan.limit) and task not in waiting
     )
-    return replace(working, done=done)
+    return replace(working, done=done, waiting=waiting)
 
 
 @dataclass(frozen=True)
@@ -236,58 +272,46 @@ class LevelRun:
     env: dict[str, str]  # its stage variables (none unless the model's tasks chain)
 
 
-def level_run(
-    model_plan: ModelPlan, number: int, task_index: TaskIndex, plans: Mapping[str, ModelPlan] | None = None
-) -> LevelRun:
+def level_run(model_plan: ModelPlan, number: int, plans: Mapping[str, ModelPlan] | None = None) -> LevelRun:
     """Level ``number`` of ``model_plan``: the plan refreshed (after the level before it ran, or for what a describer
     gave), its tasks still to run, the readers whose upstream gave nothing, and the variables of its run."""
     if number or model_plan.sources:
-        model_plan = refreshed(model_plan, task_index, plans)
+        model_plan = refreshed(model_plan, plans)
     tasks = [task for task in model_plan.levels[number] if task not in model_plan.done]
-    waiting = {task: ups for task in tasks if (ups := chain.pending_reads(model_plan.identity["tasks"][task]))}
+    waiting = {task: model_plan.waiting[task] for task in tasks if task in model_plan.waiting}
     tasks = [task for task in tasks if task not in waiting]
     env = run_env(model_plan, tasks, plans) if model_plan.chained and tasks else {}
     return LevelRun(model_plan, tasks, waiting, env)
 
 
 def run_env(model_plan: ModelPlan, tasks: list[str], plans: Mapping[str, ModelPlan] | None = None) -> dict[str, str]:
-    """The stage variables of a level's run over ``tasks`` (:func:`~abductive_tasks.runs.chain.stage_env`)."""
-    plans = plans or {}
-    sources = {}
-    for task in tasks:
-        for upstream, read in (model_plan.identity["tasks"][task].get("inputs") or {}).items():
-            source = plans.get(read.get("model") or "")
-            if source is not None and read.get("from") == "run":
-                sources[upstream] = chain.run_descriptor(source.model.name, source.identity, source.limit)
-    run = chain.run_descriptor(model_plan.model.name, model_plan.identity, model_plan.limit, sources)
-    entries = [model_plan.identity["tasks"][task] for task in tasks]
-    return chain.stage_env(run, chain.given(entries))
+    """The stage variables of a level's run over ``tasks`` (:func:`~abductive_tasks.runs.chain.level_env`)."""
+    others = {name: (other.model.name, other.identity, other.limit) for name, other in (plans or {}).items()}
+    return chain.level_env(model_plan.model.name, model_plan.identity, model_plan.limit, tasks, others)
 
 
 def model_secrets(spec: BatchSpec, model: ModelSpec, model_args: str) -> tuple[str, ...]:
     """Clear secret values a model's run receives (:func:`~abductive_tasks.runs.secrets.collect_secrets`):
     never written to its log, cache, identity, server log or console line."""
     judge = spec.judge
-    found = collect_secrets(
-        model_args,
-        [*spec.eval_args, *model.eval_args],
-        [
-            spec.env,
-            judge.env if judge else {},
-            judge.vllm.extra_args if judge and judge.vllm else {},
-            model.env,
-            model.vllm.extra_args if model.vllm else {},
-        ],
-        os.environ,
-    )
+    mappings = [
+        spec.env,
+        judge.env if judge else {},
+        judge.vllm.extra_args if judge and judge.vllm else {},
+        model.env,
+        model.vllm.extra_args if model.vllm else {},
+    ]
+    return _secrets(spec, mappings, model_args, [*spec.eval_args, *model.eval_args])
+
+
+def _secrets(spec: BatchSpec, mappings: list, model_args: str = "", args: Sequence[str] = ()) -> tuple[str, ...]:
+    """The spec's secrets and those a run given ``mappings``, ``model_args``, ``args`` and the inherited environment
+    receives, once each."""
+    found = collect_secrets(model_args, args, mappings, os.environ)
     return tuple(dict.fromkeys([*spec.secrets, *found]))
 
 
-def _reads(task_index: TaskIndex):
-    return lambda task: task_index.facts(task).reads
-
-
-def _describing(spec: BatchSpec, task_index: TaskIndex, tasks: list[str]) -> dict[str, list[str]]:
+def _describing(spec: BatchSpec, facts: Mapping[str, TaskFacts], tasks: Sequence[str]) -> dict[str, list[str]]:
     """Per model some other model names as its describer: the upstream tasks of the descriptions it reads that the
     describer runs for it."""
     found: dict[str, list[str]] = {}
@@ -296,17 +320,20 @@ def _describing(spec: BatchSpec, task_index: TaskIndex, tasks: list[str]) -> dic
             continue
         environment = {**os.environ, **spec.env, **model.env}
         for task in tasks:
-            for upstream, kind in chain.run_reads(task_index.facts(task).reads, environment).items():
+            for upstream, kind in chain.run_reads(facts[task].reads, environment).items():
                 if kind == "descriptions" and upstream not in found.setdefault(model.describer, []):
                     found[model.describer].append(upstream)
     return found
 
 
-def plan(spec: BatchSpec, task_index: TaskIndex, only: list[str] | None = None) -> list[ModelPlan]:
-    """Per model (describers first): its tasks with the upstream stages they read, by level, its identity with what
-    each reads now, and what is done."""
-    tasks = task_index.expand(spec.tasks)
-    describing = _describing(spec, task_index, tasks)
+def _model_plans(
+    spec: BatchSpec, task_index: TaskIndex, only: list[str] | None, judge: JudgePlan | None
+) -> list[ModelPlan]:
+    """The models' plans of :func:`plan` (``only``: these models and their describers), a served model's evaluation
+    wired to ``judge`` as well."""
+    task_set = task_index.task_set(spec.tasks)
+    facts, reads_of = task_set.facts, {task: fact.reads for task, fact in task_set.facts.items()}.__getitem__
+    describing = _describing(spec, facts, task_set.named)
     named = set(describing) | {model.describer for model in spec.models if only and model.name in only}
     plans, by_name = [], {}
     fingerprints: dict = {}
@@ -315,51 +342,45 @@ def plan(spec: BatchSpec, task_index: TaskIndex, only: list[str] | None = None) 
             continue
         environment = {**os.environ, **spec.env, **model.env}
         sources = {"descriptions": model.describer} if model.describer else {}
-        wanted = chain.with_upstream(
-            [*tasks, *describing.get(model.name, [])], _reads(task_index), environment, sources
-        )
-        runnable = [
-            task for task in wanted if model.backend not in GENERATION_ONLY_BACKENDS or task_index.facts(task).generates
-        ]
-        model_args = model_args_for(model, task_index, runnable)
-        identity = model_identity(spec, model, model_args, runnable, task_index, fingerprints)
+        wanted = chain.with_upstream([*task_set.named, *describing.get(model.name, [])], reads_of, environment, sources)
+        runnable = [task for task in wanted if model.backend not in GENERATION_ONLY_BACKENDS or facts[task].generates]
+        model_args = model_args_for(model, [facts[task] for task in runnable])
+        secrets = model_secrets(spec, model, model_args)
+        identity = model_identity(spec, model, model_args, [facts[task] for task in runnable], secrets, fingerprints)
         output = spec.output_dir / model.name
         cache = output / "cache" / cache_key(identity)
-        served = model.route == "served"
+        env = model_env(model, cache)
+        server, served_env = _served_route(spec, model, [facts[task] for task in runnable], output, env, secrets, judge)
         model_plan = ModelPlan(
             model=model,
             tasks=tuple(runnable),
             unsupported=tuple(task for task in wanted if task not in runnable),
             done=(),
+            waiting={},
             model_args=model_args,
             output=output,
             identity=identity,
             earlier=Scan(),
-            secrets=model_secrets(spec, model, model_args),
+            secrets=secrets,
             limit=requested_limit(spec, model),
-            levels=tuple(map(tuple, chain.levels(runnable, _reads(task_index), environment, sources))),
+            levels=tuple(map(tuple, chain.levels(runnable, reads_of, environment, sources))),
             sources=sources,
             environment=environment,
             cache=cache,
-            env=model_env(model, cache),
+            env=env,
             eval_command=(
                 sys.executable,
                 "-m",
                 "abductive_tasks.cli",
                 *eval_arguments(spec, model, model_args, cache, [TASKS], Path(RUN_FOLDER)),
             ),
-            server_command=tuple(
-                serve_command(
-                    model.vllm, task_index.image_limit(runnable), HOST, model.port or PORT, spec.vllm_executable
-                )
-            )
-            if served
-            else None,
-            check_ray=model.route == "vllm" or (served and spec.vllm_executable == "vllm"),
+            server=server,
+            client_env=served_env,
+            check_ray=model.route == "vllm" or (server is not None and spec.vllm_executable == "vllm"),
             spec_path=str(spec.path),
-            health_timeout=spec.health_timeout,
+            facts={task: facts[task] for task in wanted},
         )
-        model_plan = refreshed(model_plan, task_index, by_name)
+        model_plan = refreshed(model_plan, by_name)
         by_name[model.name] = model_plan
         if not only or model.name in only:
             plans.append(model_plan)
@@ -391,25 +412,51 @@ def judge_plan(spec: BatchSpec) -> JudgePlan | None:
     judge = spec.judge
     if judge is None:
         return None
-    log = spec.output_dir / "judge_server.log"
     if judge.url:
-        return JudgePlan(
-            judge.url, judge.model_version, judge.api_type, None, None, (), {}, spec.secrets, log, False, 0.0
-        )
-    found = collect_secrets(mappings=[spec.env, judge.env, judge.vllm.extra_args], environment=os.environ)
+        return JudgePlan(None, None, judge_env(judge.url, judge.model_version, judge.api_type), False)
+    secrets = _secrets(spec, [spec.env, judge.env, judge.vllm.extra_args])
+    log, env = spec.output_dir / "judge_server.log", {**spec.env, **judge.env}
+    server = _server(spec, "judge", judge.vllm, None, (judge.port, JUDGE_PORT), log, env, secrets)
+    url = f"http://{HOST}:{judge.port or JUDGE_PORT}/v1"
     return JudgePlan(
-        url=None,
-        model_version=judge.vllm.name_served,
-        api_type=judge.api_type,
-        vllm=judge.vllm,
-        port=judge.port,
-        command=tuple(serve_command(judge.vllm, None, HOST, judge.port or JUDGE_PORT, spec.vllm_executable)),
-        env={**spec.env, **judge.env},
-        secrets=tuple(dict.fromkeys([*spec.secrets, *found])),
-        log=log,
-        check_ray=spec.vllm_executable == "vllm",
-        health_timeout=spec.health_timeout,
+        judge.vllm, server, judge_env(url, judge.vllm.name_served, judge.api_type), spec.vllm_executable == "vllm"
     )
+
+
+def _served_route(
+    spec: BatchSpec,
+    model: ModelSpec,
+    facts: list[TaskFacts],
+    output: Path,
+    env: dict[str, str],
+    secrets: tuple[str, ...],
+    judge: JudgePlan | None,
+) -> tuple[ServerPlan | None, dict[str, str]]:
+    """A served model's server, and the variables its evaluation gets to reach it (:data:`PORT` in the URL until the
+    port is known), beside the judge's; (None, {}) on the other routes."""
+    if model.route != "served":
+        return None, {}
+    log = output / "server.log"
+    server = _server(spec, model.name, model.vllm, image_limit(facts), (model.port, PORT), log, env, secrets)
+    inherited = {**os.environ, **spec.env, **(judge.client_env if judge else {}), **env}
+    return server, client_env(f"http://{HOST}:{model.port or PORT}/v1", inherited)
+
+
+def _server(
+    spec: BatchSpec,
+    label: str,
+    settings: VllmSettings,
+    images: int | None,
+    port: tuple[int | None, str],
+    log: Path,
+    env: dict[str, str],
+    secrets: tuple[str, ...],
+) -> ServerPlan:
+    """The ``vllm serve`` of ``settings`` (``images`` per prompt; None: a text-only server) on ``port``: (the spec's
+    port, or None for one chosen at start; the word standing for it until then)."""
+    number, word = port
+    command = serve_command(settings, images, HOST, number or word, spec.vllm_executable)
+    return ServerPlan(label, tuple(command), number, word, log, env, spec.health_timeout, secrets)
 
 
 def model_env(model: ModelSpec, cache: Path) -> dict[str, str]:
@@ -463,26 +510,22 @@ def stage_variables(model_plan: ModelPlan, tasks: list[str], plans: list[ModelPl
     variables = run_env(model_plan, tasks, {other.model.name: other for other in plans})
     given = json.loads(variables[chain.INPUTS_VARIABLE])
     for task in tasks:
-        for upstream in chain.pending_reads(model_plan.identity["tasks"][task]):
+        for upstream in model_plan.waiting.get(task, []):
             kind = model_plan.identity["tasks"][task]["inputs"][upstream]["kind"]
             given[upstream] = f"<{kind} of {upstream} from its stage>"
     return variables | {chain.INPUTS_VARIABLE: json.dumps(given, sort_keys=True)}
 
 
-def print_commands(spec: BatchSpec, plans: list[ModelPlan], task_index: TaskIndex, job_lines: bool = True) -> None:
+def print_commands(spec: BatchSpec, whole: BatchPlan, job_lines: bool = True) -> None:
     """Show what a run starts, starting nothing: per model its server and evaluation command lines, with the
     variables they get over the inherited environment (as ``#`` comments), then with ``job_lines`` one
     self-contained command per model (e.g. one per Slurm array task: ``grep -v '^#'``)."""
-    added = dict(spec.env)
-    judge = judge_plan(spec)
-    if judge is not None and judge.url:
-        added |= judge_env(judge.url, judge.model_version, judge.api_type)
-    elif judge is not None:
-        port = judge.port or JUDGE_PORT
-        port_note = "" if judge.port else f"; {JUDGE_PORT}: a free port chosen at start"
-        print(f"# judge, served for the whole batch (log {judge.log}){port_note}")
-        print(f"#   {shell_line(list(judge.command), judge.env, spec.secrets)}")
-        added |= judge_env(f"http://{HOST}:{port}/v1", judge.model_version, judge.api_type)
+    added, plans, judge = dict(spec.env), list(whole.models), whole.judge
+    if judge is not None and judge.server is not None:
+        port_note = "" if judge.server.port else f"; {JUDGE_PORT}: a free port chosen at start"
+        print(f"# judge, served for the whole batch (log {judge.server.log}){port_note}")
+        print(f"#   {shell_line(list(judge.server.command), judge.server.env, spec.secrets)}")
+    added |= judge.client_env if judge is not None else {}
     for label, why in spec.invalid.items():
         print(f"# {label}: not run: " + redact_text(why, spec.secrets).replace("\n", "\n#   "))
     for model_plan in plans:
@@ -497,16 +540,16 @@ def print_commands(spec: BatchSpec, plans: list[ModelPlan], task_index: TaskInde
             print(
                 f"#   backend {model.backend} cannot run {', '.join(model_plan.unsupported)} (loglikelihood); skipped"
             )
-        if model_plan.pending and model_plan.server_command is not None:
+        if model_plan.pending and model_plan.server is not None:
             port = model.port or PORT
             print(
                 f"#   server (log {model_plan.output / 'server.log'})"
                 + ("" if model.port else f"; {PORT}: a free port chosen at start")
             )
-            server_line = shell_line(list(model_plan.server_command), env, model_plan.secrets)
+            server_line = shell_line(list(model_plan.server.command), env, model_plan.secrets)
             print(f"#   {server_line}")
             print(f"#   evaluation, once http://{HOST}:{port}/health answers 200 (the server is stopped after it)")
-            env |= client_env(f"http://{HOST}:{port}/v1", {**os.environ, **env})
+            env |= model_plan.client_env
         for number, tasks in enumerate(model_plan.pending_levels, 1):
             if len(model_plan.levels) > 1:
                 print(f"#   stage {number}: {stage_note(model_plan, tasks)}")

@@ -14,24 +14,31 @@ import shutil
 import signal
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from abductive_tasks.inputs.files import open_nofollow
-from abductive_tasks.runs.cache import purge_failed_replies, repair_cache, scrub_cache
-from abductive_tasks.runs.history import Scan
+from abductive_tasks.runs.cache import make_safe, scrub_cache
 from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, IdentityRecord
-from abductive_tasks.runs.plan import HOST, JUDGE_PORT, PORT, RUN_FOLDER, TASKS, JudgePlan, ModelPlan, level_run
+from abductive_tasks.runs.plan import (
+    HOST,
+    JUDGE_PORT,
+    PORT,
+    RUN_FOLDER,
+    TASKS,
+    JudgePlan,
+    LevelRun,
+    ModelPlan,
+    ServerPlan,
+)
 from abductive_tasks.runs.progress import ChildProgress
 from abductive_tasks.runs.secrets import copy_redacted, handed_over, redact_text
-from abductive_tasks.runs.task_index import TaskIndex
 from abductive_tasks.runs.vllm import (
     VllmServer,
     child_setup,
-    client_env,
     free_port,
     interrupts_held,
-    judge_env,
     require_ray,
 )
 
@@ -73,13 +80,6 @@ def run_child(
             raise
 
 
-def log_tail(path: Path, lines: int = 15) -> str:
-    """The last ``lines`` of a log the batch wrote ('' when there is none, or a link stands in its place)."""
-    if not path.is_file() or path.is_symlink():
-        return ""
-    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
-
-
 def say(message: str) -> None:
     print(f"[batch] {message}", flush=True)
 
@@ -88,26 +88,24 @@ def start_judge(judge: JudgePlan | None, stack: contextlib.ExitStack) -> dict[st
     """Start the spec's judge (if it is served) and return the environment that wires lmms-eval's judge to it."""
     if judge is None:
         return {}
-    if judge.url:
-        return judge_env(judge.url, judge.model_version, judge.api_type)
+    if judge.server is None:
+        return judge.client_env
     if judge.check_ray and judge.vllm is not None:
         require_ray(judge.vllm)
-    port = judge.port or free_port(HOST)
-    command = [str(port) if word == JUDGE_PORT else word for word in judge.command]
-    say(f"judge: starting {redact_text(shlex.join(command), judge.secrets)}")
-    server = stack.enter_context(
-        VllmServer(
-            command,
-            HOST,
-            port,
-            judge.log,
-            env={**os.environ, **judge.env},
-            health_timeout=judge.health_timeout,
-            secrets=judge.secrets,
-        )
-    )
-    say(f"judge: healthy at {server.base_url}")
-    return judge_env(server.base_url, judge.model_version, judge.api_type)
+    port = serve(judge.server, os.environ, stack)
+    say(f"judge: healthy at http://{HOST}:{port}/v1")
+    return {name: value.replace(JUDGE_PORT, str(port)) for name, value in judge.client_env.items()}
+
+
+def serve(server: ServerPlan, inherited: Mapping[str, str], stack: contextlib.ExitStack) -> int:
+    """Start ``server`` with its variables over ``inherited``, stopped when ``stack`` closes; its port once it answers
+    /health."""
+    port = server.port or free_port(HOST)
+    command = [str(port) if word == server.port_word else word for word in server.command]
+    say(f"{server.label}: starting {redact_text(shlex.join(command), server.secrets)}")
+    env = {**inherited, **server.env}
+    stack.enter_context(VllmServer(command, HOST, port, server.log, env, server.health_timeout, secrets=server.secrets))
+    return port
 
 
 def start_run(model_plan: ModelPlan, tasks: list[str] | None = None) -> Path:
@@ -116,15 +114,8 @@ def start_run(model_plan: ModelPlan, tasks: list[str] | None = None) -> Path:
 
     One folder per run, its identity written before it starts: results are never attributed to another run.
     """
-    for message in repair_cache(model_plan.cache):
+    for message in make_safe(model_plan.cache, model_plan.secrets):
         say(f"{model_plan.model.name}: {message}")
-    purged = purge_failed_replies(model_plan.cache)
-    if purged:
-        say(
-            f"{model_plan.model.name}: {purged} failed requests removed from the response cache "
-            f"{model_plan.cache}; they are asked again"
-        )
-    scrub_cache(model_plan.cache, model_plan.secrets)
     run_dir = model_plan.output / RUNS_DIR / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.urandom(3).hex()}"
     tasks = model_plan.pending if tasks is None else tasks
     _write_run_record(model_plan, tasks, run_dir)
@@ -158,14 +149,42 @@ def _record_start_failure(run_dir: Path):
     return on_exit
 
 
-def run_model(
-    model_plan: ModelPlan, task_index: TaskIndex, base_env: dict[str, str], plans: dict[str, ModelPlan] | None = None
-) -> int:
-    """One model's lmms-eval runs over its pending tasks, one per chain level, each level's readers given what the
-    level before made (starting and stopping its server on the served route); ``plans``: every model's plan, by name
-    (a describer's), where the model's plan as its last level found it is left."""
+@dataclass
+class ModelRun:
+    """A model's runs under way (:func:`model_run`): the environment of its evaluations, the folder of its latest run,
+    its progress line."""
+
+    name: str
+    env: dict[str, str]
+    run_dir: Path
+    progress: ChildProgress
+    started: bool = False  # whether a level ran in ``run_dir``
+
+    def level(self, level: LevelRun) -> int:
+        """One level's run (:func:`~abductive_tasks.runs.plan.level_run`), in its own run folder; its exit status, 0
+        when it has no task to run. A reader whose upstream gave nothing is not run (said in one line)."""
+        model_plan = level.plan
+        for task, upstream in level.waiting.items():
+            say(f"{self.name}: {task} not run: {', '.join(upstream)} gave it no output")
+        if not level.tasks:
+            return 0
+        if self.started:
+            self.run_dir = start_run(model_plan, level.tasks)
+        else:  # the folder made before the server started: its record names this level's tasks
+            _write_run_record(model_plan, level.tasks, self.run_dir)
+        self.started = True
+        words = {TASKS: ",".join(level.tasks), RUN_FOLDER: str(self.run_dir)}
+        command = [words.get(word, word) for word in model_plan.eval_command]
+        log = model_plan.output / "eval.log"
+        return end_run(self.run_dir, run_child(command, self.env | level.env, log, model_plan.secrets, self.progress))
+
+
+@contextlib.contextmanager
+def model_run(model_plan: ModelPlan, base_env: dict[str, str]) -> Iterator[ModelRun]:
+    """One model's runs: its response cache made safe, the folder of its first run made, its server started on the
+    served route (stopped on exit, the cache scrubbed again); the levels then run through :meth:`ModelRun.level`. A
+    folder no level ran in is removed."""
     model = model_plan.model
-    plans = {} if plans is None else plans
     model_plan.output.mkdir(parents=True, exist_ok=True)
     # The folder's record names every pending task until the first level starts (it then names that level's): a model
     # whose server or executable fails has every task recorded as a failed run, its later levels' readers included.
@@ -176,65 +195,12 @@ def run_model(
         stack.push(_record_start_failure(run_dir))
         if model_plan.check_ray and model.vllm is not None:
             require_ray(model.vllm)
-        if model_plan.server_command is not None:
-            port = model.port or free_port(HOST)
-            serve = [str(port) if word == PORT else word for word in model_plan.server_command]
-            say(f"{model.name}: starting {redact_text(shlex.join(serve), model_plan.secrets)}")
-            server = stack.enter_context(
-                VllmServer(
-                    serve,
-                    HOST,
-                    port,
-                    model_plan.output / "server.log",
-                    env=env,
-                    health_timeout=model_plan.health_timeout,
-                    secrets=model_plan.secrets,
-                )
-            )
-            say(f"{model.name}: server healthy at {server.base_url}")
-            env.update(client_env(server.base_url, env))
+        if model_plan.server is not None:
+            port = serve(model_plan.server, env, stack)
+            say(f"{model.name}: server healthy at http://{HOST}:{port}/v1")
+            env.update({name: value.replace(PORT, str(port)) for name, value in model_plan.client_env.items()})
         progress = stack.enter_context(contextlib.closing(ChildProgress(model.name)))
-        return _run_levels(model_plan, task_index, env, plans, run_dir, progress)
-
-
-def _run_levels(
-    model_plan: ModelPlan,
-    task_index: TaskIndex,
-    env: dict[str, str],
-    plans: dict[str, ModelPlan],
-    run_dir: Path,
-    progress: ChildProgress,
-) -> int:
-    """Each pending level in turn, in its own run folder (``run_dir``: the first one's): what its readers read is
-    resolved after the level before it ran, so a reader whose upstream output is unchanged is found done, and one whose
-    upstream gave nothing is not run (said in one line)."""
-    code, first = 0, True
-    for number in range(len(model_plan.levels)):
-        level = level_run(model_plan, number, task_index, plans)
-        model_plan = plans[model_plan.model.name] = level.plan
-        for task, upstream in level.waiting.items():
-            say(f"{model_plan.model.name}: {task} not run: {', '.join(upstream)} gave it no output")
-        if not level.tasks:
-            continue
-        if first:  # the folder made before the server started: its record names this level's tasks
-            _write_run_record(model_plan, level.tasks, run_dir)
-        else:
-            run_dir = start_run(model_plan, level.tasks)
-        first = False
-        words = {TASKS: ",".join(level.tasks), RUN_FOLDER: str(run_dir)}
-        command = [words.get(word, word) for word in model_plan.eval_command]
-        code = end_run(run_dir, run_child(command, env | level.env, model_plan.output / "eval.log", model_plan.secrets,
-                                          progress))  # fmt: skip
-        if code:
-            return code
-    if first:  # no level had a task to run: the folder made for the first holds no run
-        shutil.rmtree(run_dir)
-    return code
-
-
-def task_state(scan: Scan, task: str, limit: int | float | None) -> str:
-    """A pending task's state after its run: done, N failed requests, or failed."""
-    if scan.done(task, limit):
-        return "done"
-    best = scan.best(task)
-    return f"{best.failed_requests} failed requests" if best is not None and best.failed_requests else "failed"
+        running = ModelRun(model.name, env, run_dir, progress)
+        yield running
+        if not running.started:
+            shutil.rmtree(run_dir)

@@ -23,7 +23,7 @@ declaring those keys.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -142,12 +142,23 @@ class TaskIndex:
             upper_bound=bool(metadata.get("upper_bound", False)),
         )
 
-    def image_limit(self, tasks: Sequence[str]) -> int:
-        """vLLM's ``limit_mm_per_prompt`` image count for running ``tasks`` (groups allowed): the largest declared."""
-        return max((self.facts(task).max_images_per_prompt for task in self.expand(tasks)), default=0)
+    def task_set(self, names: Iterable[str]) -> TaskSet:
+        """The named tasks (groups expanded) with the facts of each and of every task they read, however deep: what a
+        batch plan needs, looked up once."""
+        named = self.expand(names)
+        facts = {task: self.facts(task) for task in named}
+        upstream = [up for fact in facts.values() for up in fact.reads]
+        while upstream:
+            task = upstream.pop(0)
+            if task not in facts:
+                facts[task] = self.facts(task)
+                upstream += list(facts[task].reads)
+        return TaskSet(tuple(named), facts)
 
-    def max_new_tokens(self, tasks: Sequence[str], default: int = 256) -> int:
-        """The smallest generation budget among ``tasks``:
-        as vLLM's floor it leaves every task's own budget in force."""
-        budgets = [facts.max_new_tokens for facts in map(self.facts, self.expand(tasks)) if facts.max_new_tokens]
-        return min(budgets, default=default)
+
+@dataclass(frozen=True)
+class TaskSet:
+    """Tasks by name with their facts (:meth:`TaskIndex.task_set`), as plain data handed down a batch's plan."""
+
+    named: tuple[str, ...]  # the tasks asked for, groups expanded, in order
+    facts: dict[str, TaskFacts]  # theirs and every upstream task's they read

@@ -141,11 +141,12 @@ def test_batch_interrupt_resume_failure_and_leaderboard(tmp_path, capsys):
 
     # 3. Rerun of the good models: nothing is recomputed.
     spec = load_spec(spec_path)
-    assert all(not model_plan.pending for model_plan in plan(spec, TaskIndex(), ["dummy", "dumb_pixel", "tiny-llava"]))
+    rerun = plan(spec, TaskIndex(), ["dummy", "dumb_pixel", "tiny-llava"])
+    assert all(not model_plan.pending for model_plan in rerun.models)
     assert main([str(spec_path), "--model", "dummy", "--model", "dumb_pixel", "--model", "tiny-llava"]) == 0
     assert "3 of 3 models complete" in capsys.readouterr().out
     assert results_files(results) == second
-    (spec_plan,) = plan(spec, TaskIndex(), ["tiny-llava"])
+    (spec_plan,) = plan(spec, TaskIndex(), ["tiny-llava"]).models
     assert (
         spec_plan.cache / "cache.db"
     ).exists() and spec_plan.cache.parent == results / "tiny-llava" / "cache"  # lmms-eval's, per model and identity

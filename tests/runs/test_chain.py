@@ -25,7 +25,7 @@ def spec_identity(tmp_path: Path, tasks: str, env: dict[str, str]) -> dict:
 
     path = tmp_path / "spec.yaml"
     path.write_text(json.dumps({"tasks": tasks.split(","), "env": env, "models": [{"name": "a", "backend": "dummy"}]}))
-    (model_plan,) = plan(load_spec(path), TaskIndex())
+    (model_plan,) = plan(load_spec(path), TaskIndex()).models
     return model_plan.identity
 
 

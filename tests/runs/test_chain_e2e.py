@@ -241,7 +241,7 @@ def test_batch_runs_the_levels_and_marks_a_reader_of_a_rerun_stage_stale(tmp_pat
     assert board.cell("random_baseline", "mucr_exp") == "stale"
     assert any("mucr_c2e was run again (its picks changed)" in note for note in board.notes)
     assert board.cell("random_baseline", "mucr_c2e") != "stale"
-    (model_plan,) = plan(load_spec(spec_path), TaskIndex())
+    (model_plan,) = plan(load_spec(spec_path), TaskIndex()).models
     assert model_plan.pending == ["mucr_exp"]  # the batch runs the reader again, and only it
     assert batch_main([str(spec_path)]) == 0
     assert "running mucr_exp (2 of 3 done earlier)" in capsys.readouterr().out

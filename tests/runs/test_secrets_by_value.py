@@ -245,7 +245,7 @@ def test_an_identity_holds_a_secret_under_no_name_in_clear(tmp_path):
     }
     path = tmp_path / "spec.yaml"
     path.write_text(json.dumps(spec))
-    (model_plan,) = plan(load_spec(path), TaskIndex())
+    (model_plan,) = plan(load_spec(path), TaskIndex()).models
     written = json.dumps(model_plan.identity)
     assert ECHOED not in written and written.count(hash_secret(ECHOED)) == 4
 

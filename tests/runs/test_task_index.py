@@ -39,7 +39,9 @@ def test_groups_expand_to_generation_tasks_every_backend_can_run(task_index):
         task_index.expand(["nleye_triplet", "abductive_lite", "nleye"])[0] == "nleye_triplet"
     )  # order kept, no repeats
     assert len(task_index.expand(["abductive", "abductive"])) == len(main)
-    assert task_index.image_limit(["abductive"]) == max(task_index.facts(task).max_images_per_prompt for task in main)
+    task_set = task_index.task_set(["abductive"])
+    assert task_set.named == tuple(main) and set(main) <= set(task_set.facts)
+    assert all(upstream in task_set.facts for fact in task_set.facts.values() for upstream in fact.reads)
 
 
 def test_unknown_names_and_groups_as_tasks_are_errors(task_index):

@@ -21,7 +21,7 @@ from lmms_eval.utils import simple_parse_args_string
 
 from abductive_tasks.runs.batch import main as batch_main
 from abductive_tasks.runs.batch import serve_main
-from abductive_tasks.runs.plan import RUN_FOLDER, TASKS, judge_plan, plan
+from abductive_tasks.runs.plan import RUN_FOLDER, TASKS, image_limit, judge_plan, plan
 from abductive_tasks.runs.run import start_judge
 from abductive_tasks.runs.spec import ModelSpec, load_spec
 from abductive_tasks.runs.task_index import TaskIndex
@@ -135,7 +135,7 @@ def test_presets_apply_and_explicit_keys_win(tmp_path, task_index):
         "  - {name: ov, route: served, preset: llava-onevision, model: llava-hf/llava-onevision-qwen2-7b-ov-hf, "
         "max_model_len: null}\n"
     )
-    internvl, qwen, onevision = plan(load_spec(spec_path), task_index)
+    internvl, qwen, onevision = plan(load_spec(spec_path), task_index).models
     # InternVL3 on the served route: trust_remote_code (route 1 gets it from lmms-eval), 4 tiles per image, 8192 tokens.
     assert internvl.model.vllm == VllmSettings(
         model="OpenGVLab/InternVL3-8B",
@@ -192,7 +192,7 @@ def test_spec_derives_image_limit_and_token_cap_from_task_metadata(tmp_path, tas
         "  - {name: served, route: served, model: org/served, tensor_parallel_size: 2}\n"
     )
     spec = load_spec(spec_path)
-    big, served = plan(spec, task_index)
+    big, served = plan(spec, task_index).models
     # nleye_pairs declares 2 images per prompt, nleye_triplet_combined 1; both budget 256 new tokens.
     assert big.model_args == (
         'model=org/big,tensor_parallel_size=8,gpu_memory_utilization=0.9,limit_mm_per_prompt={"image":2,"video":0},max_new_tokens=256,max_model_len=16384'
@@ -204,7 +204,11 @@ def test_spec_derives_image_limit_and_token_cap_from_task_metadata(tmp_path, tas
     )  # fmt: skip
     assert big.cache.parent == tmp_path / "results" / "big" / "cache"
     assert served.model.backend == "openai" and served.model_args == "model_version=org/served"
-    assert task_index.image_limit(["nleye"]) == 3 and task_index.image_limit(["nleye_triplet_text"]) == 0
+
+    def images(name: str) -> int:
+        return image_limit(task_index.facts(task) for task in task_index.expand([name]))
+
+    assert images("nleye") == 3 and images("nleye_triplet_text") == 0
 
 
 def test_a_server_that_failed_is_reported_by_its_first_error(tmp_path):
@@ -433,7 +437,7 @@ def test_print_commands_show_what_runs_and_start_nothing(tmp_path, capsys, monke
     results = tmp_path / "results"
     assert not results.exists()  # nothing ran
     python = sys.executable
-    plans = {model_plan.model.name: model_plan for model_plan in plan(load_spec(spec_path), TaskIndex())}
+    plans = {model_plan.model.name: model_plan for model_plan in plan(load_spec(spec_path), TaskIndex()).models}
     run_id = {
         name: model_plan.cache.name for name, model_plan in plans.items()
     }  # the identity's hash names the response cache
@@ -526,11 +530,11 @@ def test_serve_print_command_shows_the_server_and_the_evaluation(tmp_path, capsy
 
 def test_shipped_multi_gpu_spec_plans_with_its_presets(task_index):
     spec = load_spec(Path(__file__).parents[2] / "utils" / "specs" / "multi_gpu_node.yaml")
-    plans = {model_plan.model.name: model_plan for model_plan in plan(spec, task_index)}
+    plans = {model_plan.model.name: model_plan for model_plan in plan(spec, task_index).models}
     assert 'mm_processor_kwargs={"max_pixels":1003520}' in plans["qwen2.5-vl-7b"].model_args
     internvl = plans["internvl3-8b"].model.vllm
     assert "--trust-remote-code" in serve_command(
-        internvl, task_index.image_limit(plans["internvl3-8b"].tasks), "127.0.0.1", 8000
+        internvl, image_limit(plans["internvl3-8b"].facts.values()), "127.0.0.1", 8000
     )
 
 
