@@ -66,7 +66,7 @@ PINNED = {
     "blind_batch_x.yaml": (216, 0),  # pending/: realistic below 99% after round 15 (one reply)
     "blind_batch_y.yaml": (217, 0),
     "blind_batch_z.yaml": (217, 0),
-    "blind_batch_aa.yaml": (314, 4),  # pending/: round 17's first contact, not fixed on
+    "blind_batch_aa.yaml": (318, 1),  # pending/: hard below 95% after round 18
 }
 
 

@@ -1224,6 +1224,45 @@ def test_round_17_guards(kind, answer, expected):
     assert kind.read(answer) == expected
 
 
+# Round 18 (batch AA's silent misreads), with the replies of a blind review of the round's first version
+@pytest.mark.parametrize(
+    ("kind", "answer", "expected"),
+    [
+        (TWO_IMAGES, "In image 1 the glass lies shattered, making image 1 the more plausible one.", 1),
+        (
+            TWO_IMAGES,
+            "Image 2 is more plausible. In image 1 the glass lies shattered on the floor, which is exactly what "
+            "would follow, making image 1 the more plausible one.",
+            None,
+        ),  # fmt: skip
+        (MUCR_OPTIONS, "A lack of water: the second option from the right, with the empty watering can.", 3),
+        (MUCR_OPTIONS, "The first choice from the left shows the effect.", 1),
+        (
+            MUCR_OPTIONS,
+            "The cause image shows a cat knocking a vase off a shelf. Option 3 clearly shows the vase shattered "
+            "on the floor, which is the effect. Option 1 shows the vase intact on the shelf.\nFinal answer: 1",
+            None,
+        ),  # fmt: skip
+        # an answer standing alone, taken back in words the tables do not know, is no statement against the closing
+        (
+            MUCR_OPTIONS,
+            "Option 4 - the man slipping on the wet floor. Hmm, that's actually another effect, not the cause. The "
+            "cause of the wet floor is the overturned bucket in Option 3. Final answer: 3.",
+            3,
+        ),  # fmt: skip
+        # a hedged statement is none either; an opening label alone just before the closing still is one
+        (MUCR_OPTIONS, "One could argue Option 2 is the effect. Option 3 shows the flood.\nFinal answer: 3", 3),
+        (DVE_LABEL, "Strengthener. Final answer: weakener", None),
+        # "final" heads an answer, it is no count of the options ("Final choice: 3" read 4 before)
+        (MUCR_OPTIONS, "The flooded road is the result of the storm. Final choice: 3", 3),
+        (MUCR_OPTIONS, "The final choice is 2.", 2),
+        (MUCR_OPTIONS, "The final option shows the wildfire.", 4),
+    ],
+)
+def test_round_18_guards(kind, answer, expected):
+    assert kind.read(answer) == expected
+
+
 REVIEW_KINDS = {
     "nleye_separate": nleye_hooks.TRIPLET_ANSWER,
     "nleye_combined": nleye_hooks.TRIPLET_COMBINED_ANSWER,
@@ -1234,15 +1273,16 @@ REVIEW_KINDS = {
     "dve_label": DVE_LABEL,
     "sherlock_rating": sherlock_hooks.RATING_ANSWER,
 }
-REVIEW_REPLIES = yaml.safe_load((Path(__file__).parent / "review_round17.yaml").read_text(encoding="utf-8"))
 
 
-def test_round_17_review_replies():
-    """Every reply of round 17's blind reviews that the round reads as the reviewer's person does still reads so."""
-    assert len(REVIEW_REPLIES) == 810
+@pytest.mark.parametrize(("round_file", "replies"), [("review_round17.yaml", 810), ("review_round18.yaml", 212)])
+def test_review_replies(round_file, replies):
+    """Every reply of a round's blind reviews that the round reads as the reviewer's person does still reads so."""
+    cases = yaml.safe_load((Path(__file__).parent / round_file).read_text(encoding="utf-8"))
+    assert len(cases) == replies
     moved = [
         (case["kind"], case["reply"], case["person"], read)
-        for case in REVIEW_REPLIES
+        for case in cases
         if (read := REVIEW_KINDS[case["kind"]].read(case["reply"])) != case["person"]
     ]
     assert moved == []

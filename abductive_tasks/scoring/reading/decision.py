@@ -119,6 +119,7 @@ def decide(
             pick for pick in alone if pick[1] < text.rfind("\n") or (stands and pick[1] == opening.start("answer"))
         ]
     alone = [pick for pick in alone if pick[1] >= corrected] or alone
+    stated = list(picks)  # the statement and verdict tables' picks, before the answers standing alone join them
     if len({mentions[index].value for _, _, index in alone} | headings) == 1:
         picks += alone
     # the reply's count of the context image ("Image 1 is the cause image") is no pick
@@ -131,7 +132,9 @@ def decide(
         return None
     if picks:
         return (
-            None if _closing_contradicts(text, picks, mentions) else _final(picks, mentions, valid, values, corrected)
+            None
+            if _closing_contradicts(text, picks, stated, mentions)
+            else _final(picks, mentions, valid, values, corrected)
         )
     if values is None or contradicted:
         return None
@@ -248,19 +251,33 @@ def _doubted(text: str, picks: list[Pick], since: int) -> bool:
     return doubted is not None and not any(strong and position > doubted for strong, position, _ in picks)
 
 
-def _closing_contradicts(text: str, picks: list[Pick], mentions: list[Mention]) -> bool:
+def _closing_contradicts(text: str, picks: list[Pick], stated: list[Pick], mentions: list[Mention]) -> bool:
     """ "..., so the effect is in Option 2.\nFinal answer: 3": a closing "Final answer:" with no word of correction
-    (:data:`CLOSING_ONLY`) whose answer differs from an unhedged statement of the sentence just before it."""
+    (:data:`CLOSING_ONLY`) whose answer differs from an unhedged statement before it (since any earlier correction;
+    ``stated``: the statements; an answer standing alone only in the sentence just before the closing, as a reply may
+    take it back in words the tables do not know: "Option 4 - the man slipping. Hmm, that's another effect. ... Final
+    answer: 3")."""
     closing = max(SELF_CORRECTIONS.pattern.finditer(text), key=lambda match: match.end(), default=None)
     if closing is None or not CLOSING_ONLY.pattern.fullmatch(closing.group().strip()):
         return False
     head = text[: closing.start()].rstrip().rstrip(".!?:;")
-    start = sentence_start(head, len(head))
-    if _HEDGED.search(head, start):
-        return False  # "One could argue the middle image is more plausible.\nFinal answer: 2"
-    before = {mentions[index].value for strong, position, index in picks if strong and start <= position < len(head)}
+    earlier = max((match.end() for match in SELF_CORRECTIONS.pattern.finditer(head)), default=0)
+    # the unhedged statements since any earlier correction ("One could argue the middle image is more plausible.\nFinal
+    # answer: 2" states nothing before its closing)
+    last = sentence_start(head, len(head))  # the sentence just before the closing, an answer standing alone too
+    before = {
+        mentions[index].value
+        for strong, position, index in [*stated, *(pick for pick in picks if pick[1] >= last)]
+        if strong and earlier <= position < len(head) and not _HEDGED.search(_sentence(head, position))
+    }
     after = {mentions[index].value for _, position, index in picks if position >= closing.end()}
     return bool(before and after) and not before & after
+
+
+def _sentence(text: str, position: int) -> str:
+    """The sentence of ``text`` holding ``position``."""
+    ends = [end for end in (text.find(mark, position) for mark in ".!?\n") if end >= 0]
+    return text[sentence_start(text, position) : min(ends, default=len(text))]
 
 
 def _refused_the_others(text: str, picks: list[Pick], since: int) -> bool:

@@ -296,22 +296,28 @@ def _row_mentions(
 ) -> tuple[MentionRule, ...]:
     """An image counted from one end of the row (the context first, then the options): from the right it names an
     option however the reply counts ("the second picture from the right" of four options is option 3); from the left
-    only where the prompt names the left image as the context (NL-Eye's combined image)."""
+    only where the prompt names the left image as the context (NL-Eye's combined image). An option counted from
+    either end counts the options ("the second option from the right" of four is option 3)."""
     if not context_images or option_texts:
         return ()
     left_is_context = aliases.get("left") == CONTEXT_ALIAS
 
     def value(match: re.Match) -> int | None:
-        count = _ordinal(match["ordinal"])
-        option = n - count + 1 if match["side"].lower() == "right" else count - context_images
-        return option if 1 <= option <= n and (match["side"].lower() == "right" or left_is_context) else None
+        count, from_right = _ordinal(match["ordinal"]), match["side"].lower() == "right"
+        if match["option"]:
+            option = n - count + 1 if from_right else count
+            return option if 1 <= option <= n else None
+        option = n - count + 1 if from_right else count - context_images
+        return option if 1 <= option <= n and (from_right or left_is_context) else None
 
     return (
         _rule(
-            rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+(?:{_IMAGE_NOUN}|one)\s+from\s+the\s+(?P<side>left|right)\b",
+            rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+(?:{_IMAGE_NOUN}|one|(?P<option>option|choice|candidate))\s+"
+            r"from\s+the\s+(?P<side>left|right)\b",
             value,
             Example("mucr", "The effect is shown in the second picture from the right: the melted snowman.", 3),
             Example("panels", "The second panel from the left is the more plausible one.", 1),
+            Example("mucr", "A lack of water: the second option from the right, with the empty watering can.", 3),
         ),
     )
 
@@ -434,11 +440,14 @@ def _ordinal_mentions(n: int, option_texts: tuple[str, ...]) -> tuple[MentionRul
             lambda m: n,
             Example("mucr", "The last of the four candidates is the cause: it shows a wildfire.", 4),
         ),
-        # "the last one", "the final option"; "the last image" too, unless the images are no options
+        # "the last one", "the final option"; "the last image" too, unless the images are no options ("Final choice: 3"
+        # and "The final choice is 2" head an answer)
         _rule(
-            rf"\b(?:the\s+)?(?:last|final)\s+{last_noun}\b",
+            rf"\b(?:(?:the\s+)?last|the\s+final)\s+{last_noun}\b"
+            r"(?!\s*[:=]|\s+(?:is|was|would\s+be)\s*:?\s*(?:(?:option|choice|image|hypothesis)\s*)?[(#]?\d)",
             lambda m: n,
             Example("mucr", "The last one is the cause.", 4),
+            Example("mucr", "The final option shows the wildfire.", 4),
         ),
         # an ordinal standing alone: "The first.", "the second, because ...", "the second is more plausible"
         _rule(

@@ -202,10 +202,11 @@ STATEMENTS = (
         Example("panels", "The second image in the row, showing the boy with a cast, is more plausible.", None),
         Example("mucr", "Option 2 (a person dropping a glass) is the closest.", 2),
     ),
-    # "..., which makes image 1 the more plausible hypothesis"
+    # "..., which makes image 1 the more plausible hypothesis", "..., making image 1 the more plausible one"
     verdict(
-        rf"\bmakes?\s+{_ARTICLE}{{pick}}\s+{_ARTICLE}(?:{_MORE})\b",
+        rf"\bmak(?:es?|ing)\s+{_ARTICLE}{{pick}}\s+{_ARTICLE}(?:{_MORE})\b",
         Example("nleye", "Image 1 shows him training, which makes image 1 the more plausible hypothesis.", 1),
+        Example("nleye", "In image 1 the glass lies shattered, making image 1 the more plausible one.", 1),
     ),
     # "the closest is Option 4", "the best match would be 2"
     verdict(
