@@ -67,6 +67,7 @@ PINNED = {
     "blind_batch_y.yaml": (217, 0),
     "blind_batch_z.yaml": (217, 0),
     "blind_batch_aa.yaml": (318, 1),  # pending/: hard below 95% after round 18
+    "blind_batch_ab.yaml": (219, 4),  # pending/: round 18's first contact, not fixed on
 }
 
 
@@ -200,7 +201,7 @@ def test_every_batch_reads_exactly_as_pinned(path, corpus_report):
 def test_every_reply_is_recorded_once():
     recorded = [json.loads(line)["reply"] for line in RECORDED_READINGS.read_text(encoding="utf-8").splitlines()]
     batches = {f"{path.name}/" for path in [CORPUS, *BLIND_BATCHES, *PENDING_BATCHES]}
-    assert len(recorded) == len(set(recorded)) == 5530
+    assert len(recorded) == len(set(recorded)) == 5760
     assert {reply[: reply.index("/") + 1] for reply in recorded} == batches
 
 
