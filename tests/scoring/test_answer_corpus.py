@@ -67,7 +67,7 @@ PINNED = {
     "blind_batch_y.yaml": (217, 0),
     "blind_batch_z.yaml": (217, 0),
     "blind_batch_aa.yaml": (318, 1),  # pending/: hard below 95% after round 18
-    "blind_batch_ab.yaml": (219, 4),  # pending/: round 18's first contact, not fixed on
+    "blind_batch_ab.yaml": (221, 2),  # pending/: above the silent-misread limit after round 19
 }
 
 

@@ -1263,6 +1263,36 @@ def test_round_18_guards(kind, answer, expected):
     assert kind.read(answer) == expected
 
 
+# Round 19 (batch AB's silent misreads)
+@pytest.mark.parametrize(
+    ("kind", "answer", "expected"),
+    [
+        (MUCR_OPTIONS, "The cause is shown in the second-to-last picture, where the toy lies on the stairs.", 3),
+        (MUCR_OPTIONS, "The penultimate option shows the effect.", 3),
+        (MUCR_OPTIONS, "1. First, let's look at the cause image: it shows a candle burning next to a curtain.", None),
+        (MUCR_OPTIONS, "1. Let's look at the cause image first.", None),
+        # "the options one by one" names no option (read 1 before)
+        (MUCR_OPTIONS, "Let's compare the options one by one. The flood follows from the rain.", None),
+        (TWO_IMAGES, "I looked at the images one by one; both fit the context.", None),
+        (MUCR_OPTIONS, "1. The candle sets the curtain on fire.", 1),
+        # dropped after the blind review: a statement with "because" after it, and an option after a comma, read
+        # replies that hedge or name another option later
+        (
+            MUCR_OPTIONS,
+            "Option 4 shows the effect because the street is flooded. Option 2 may also be the effect.",
+            None,
+        ),
+        (
+            MUCR_OPTIONS,
+            "The most direct effect is the broken window, Option 3. Option 4 shows the effect as well.",
+            None,
+        ),
+    ],
+)
+def test_round_19_guards(kind, answer, expected):
+    assert kind.read(answer) == expected
+
+
 REVIEW_KINDS = {
     "nleye_separate": nleye_hooks.TRIPLET_ANSWER,
     "nleye_combined": nleye_hooks.TRIPLET_COMBINED_ANSWER,
@@ -1275,7 +1305,10 @@ REVIEW_KINDS = {
 }
 
 
-@pytest.mark.parametrize(("round_file", "replies"), [("review_round17.yaml", 810), ("review_round18.yaml", 212)])
+@pytest.mark.parametrize(
+    ("round_file", "replies"),
+    [("review_round17.yaml", 810), ("review_round18.yaml", 212), ("review_round19.yaml", 147)],
+)
 def test_review_replies(round_file, replies):
     """Every reply of a round's blind reviews that the round reads as the reviewer's person does still reads so."""
     cases = yaml.safe_load((Path(__file__).parent / round_file).read_text(encoding="utf-8"))

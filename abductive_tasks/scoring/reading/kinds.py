@@ -12,6 +12,9 @@ from abductive_tasks.scoring.reading.decision import UNFINISHED, decide, denied,
 from abductive_tasks.scoring.reading.description_rules import DESCRIBED_ANSWER, OWN_DESCRIPTION, OWN_DESCRIPTIONS
 from abductive_tasks.scoring.reading.mention_tables import (
     COUNTS_OPTIONS,
+    HYPOTHESIS_NOUN,
+    LABEL_EFFECTS,
+    LABEL_VERBS,
     choice_ignore,
     choice_mentions,
     distinctive_words,
@@ -32,11 +35,8 @@ from abductive_tasks.scoring.reading.mentions import (
 from abductive_tasks.scoring.reading.rules import (
     ANSWER_LABEL,
     HEDGES,
-    HYPOTHESIS_NOUN,
     LABEL_CONCESSIONS,
-    LABEL_EFFECTS,
     LABEL_STATEMENTS,
-    LABEL_VERBS,
     LETTER_ANSWER,
     LETTERED_LABELS,
     OWN_WORDS_CLAUSE,

@@ -11,11 +11,14 @@ import re
 from collections.abc import Callable, Mapping
 
 from abductive_tasks.scoring.reading.mentions import CONTEXT_ALIAS, MentionRule, alternatives, option_text
-from abductive_tasks.scoring.reading.rules import COPULA, LABEL_EFFECTS
+from abductive_tasks.scoring.reading.rules import COPULA
 from abductive_tasks.scoring.reading.table import Example
 
 __all__ = [
     "COUNTS_OPTIONS",
+    "HYPOTHESIS_NOUN",
+    "LABEL_EFFECTS",
+    "LABEL_VERBS",
     "choice_ignore",
     "distinctive_words",
     "sentence_options",
@@ -386,15 +389,16 @@ def _numbered_mentions(letter: str) -> tuple[MentionRule, ...]:
             lambda m: list(range(int(m["first"]), int(m["last"]) + 1)),
             Example("mucr", "Option 4: the wilted plant.\nOptions 1-3 show healthy plants.", 4),
         ),
+        # (not "the options one by one")
         _rule(
-            rf"\b{_OPTION_NOUN}[ \t]*(?:#\s*|no\.\s*|number\s*[:=]?\s*)?{labels}",
+            rf"\b{_OPTION_NOUN}[ \t]*(?:#\s*|no\.\s*|number\s*[:=]?\s*)?{labels}(?!\s+by\s+one\b)",
             numbers,
             Example("mucr", "Option (3) shows the effect.", 3),
             Example("mucr", "Option B.", 2),
             Example("mucr", "Options 2 and 4 both show water, but only option 4 shows a flood.", 4),
         ),
         _rule(
-            rf"\b{_IMAGE_NOUN}[ \t]*(?:#\s*|no\.\s*|number\s+)?{labels}",
+            rf"\b{_IMAGE_NOUN}[ \t]*(?:#\s*|no\.\s*|number\s+)?{labels}(?!\s+by\s+one\b)",
             numbers,
             Example("nleye", "Image 2 is more plausible.", 2),
             image=True,
@@ -440,10 +444,18 @@ def _ordinal_mentions(n: int, option_texts: tuple[str, ...]) -> tuple[MentionRul
             lambda m: n,
             Example("mucr", "The last of the four candidates is the cause: it shows a wildfire.", 4),
         ),
+        # "the second-to-last picture", "the penultimate option": the option before the last, however the reply
+        # counts the images
+        _rule(
+            r"\b(?:second[-\s]to[-\s]last|second[-\s]last|penultimate)\s+"
+            rf"(?:{_IMAGE_NOUN}|one|option|choice|candidate)\b",
+            lambda m: n - 1,
+            Example("mucr", "The cause is shown in the second-to-last picture, where the toy lies on the stairs.", 3),
+        ),
         # "the last one", "the final option"; "the last image" too, unless the images are no options ("Final choice: 3"
         # and "The final choice is 2" head an answer)
         _rule(
-            rf"\b(?:(?:the\s+)?last|the\s+final)\s+{last_noun}\b"
+            rf"\b(?<!-)(?:(?:the\s+)?last|the\s+final)\s+{last_noun}\b"
             r"(?!\s*[:=]|\s+(?:is|was|would\s+be)\s*:?\s*(?:(?:option|choice|image|hypothesis)\s*)?[(#]?\d)",
             lambda m: n,
             Example("mucr", "The last one is the cause.", 4),
@@ -518,6 +530,33 @@ def _letter_mentions(letter: str, letters: bool) -> tuple[MentionRule, ...]:
             else []
         ),
     )
+
+
+# Verbs that say what a label's verb says ("supports the idea" strengthens it). They name no label, but a label whose
+# own explanation states the other label's effect with them ("weakener ... which supports the idea that ...") is
+# contradictory: no answer.
+LABEL_VERBS = {
+    "strengthen": "support|reinforce|bolster|corroborate|confirm",
+    "weaken": "undermine|contradict|refute|challenge|cast doubt on",
+}
+# Phrases that state a label's effect on the hypothesis without its verb ("makes the hypothesis more likely"); a label
+# whose explanation states the other effect with them is contradictory as with LABEL_VERBS.
+HYPOTHESIS_NOUN = (
+    r"(?:the|this|that|her|his|their|our)\s+(?:idea|notion|assumption|hypothesis|inference|claim|conclusion)\b"
+)
+LABEL_EFFECTS = {
+    "strengthen": (
+        rf"makes?\s+{HYPOTHESIS_NOUN}\s+(?:much\s+|even\s+|far\s+)?more\s+(?:likely|plausible|probable|credible)"
+        rf"|makes?\s+it\s+(?:much\s+|even\s+|far\s+)?more\s+(?:likely|plausible|probable)\s+that\s+{HYPOTHESIS_NOUN}"
+        rf"|(?:increases?|raises?)\s+the\s+(?:likelihood|probability|plausibility)\s+(?:of|that)\b"
+    ),
+    "weaken": (
+        rf"makes?\s+{HYPOTHESIS_NOUN}\s+(?:much\s+|even\s+|far\s+)?(?:less\s+(?:likely|plausible|probable|credible)"
+        r"|unlikely|implausible|improbable)"
+        rf"|makes?\s+it\s+(?:much\s+|even\s+|far\s+)?less\s+(?:likely|plausible|probable)\s+that\s+{HYPOTHESIS_NOUN}"
+        rf"|(?:decreases?|lowers?|reduces?)\s+the\s+(?:likelihood|probability|plausibility)\s+(?:of|that)\b"
+    ),
+}
 
 
 _EFFECT_EXAMPLES = {

@@ -35,12 +35,9 @@ __all__ = [
     "DOUBTS",
     "HEADINGS",
     "HEDGES",
-    "HYPOTHESIS_NOUN",
     "IN_PASSING",
     "LABEL_CONCESSIONS",
-    "LABEL_EFFECTS",
     "LABEL_STATEMENTS",
-    "LABEL_VERBS",
     "LETTERED_LABELS",
     "LETTER_ANSWER",
     "OPTION_SCORES",
@@ -497,18 +494,23 @@ VERDICTS = (
 
 # Answers standing alone: at the start of a line (or after ";") before punctuation ("2.", "Option 3: ...",
 # "2 (the right image)", "Weakener. The ..."), or as a whole sentence ("... ? Weakener.").
+# ... not a first step's number: "1. First, let's look at the cause image: ..."
+_FIRST_STEP = (
+    r"(?![.)]\s+(?:first(?:ly)?|let's|let\s+us|step|to\s+(?:answer|determine|decide|solve)|we\s+(?:need|must|should|will)"
+    r"|i\s+(?:need|will))\b)"
+)
 ALONE = (
     verdict(
         r"^[ \t]*{pick}(?=\s*(?:[.:)!,;(-]|$))"
         r"(?!\s*(?:,[^,.;:!?\n«‹]{{1,80}},|\([^()\n«‹]{{1,80}}\))\s*(?:does|doesn't|did|didn't|is|isn't|was|wasn't|"
-        r"has|hasn't|shows?|would|wouldn't|could|couldn't|can|can't|seems?|fails?|lacks?)\b)",
+        r"has|hasn't|shows?|would|wouldn't|could|couldn't|can|can't|seems?|fails?|lacks?)\b)" + _FIRST_STEP,
         Example("mucr", "Option 3: the fire explains the smoke.", 3),
         Example("nleye", "2.", 2),
         Example("texts", "2.\nHypothesis 1, a man in a hammock, doesn't fit the rain.", 2),
     ),
     # "Strengthener?" asks, it does not answer
     verdict(
-        r"(?:(?<=[.!?;])|^)\s*(?:the\s+)?{pick}\s*(?=[.!;]|$)",
+        r"(?:(?<=[.!?;])|^)\s*(?:the\s+)?{pick}\s*(?=[.!;]|$)" + _FIRST_STEP,
         Example("label", "Does it strengthen the hypothesis? Weakener.", "weakener"),
         Example("cue", "The heavy rain. In the second image, the street is flooded.", 3),
     ),
@@ -540,31 +542,6 @@ ANSWER_LABEL = _rule(
 )
 # The rules read in the reply's text before its mentions are marked, not in the marked text
 TEXT_RULES = (INVENTED_TURNS, LETTERED_LABELS, ANSWER_LABEL, OWN_DESCRIPTIONS, OWN_DESCRIPTION, DESCRIBED_ANSWER)
-# Verbs that say what a label's verb says ("supports the idea" strengthens it). They name no label, but a label whose
-# own explanation states the other label's effect with them ("weakener ... which supports the idea that ...") is
-# contradictory: no answer.
-LABEL_VERBS = {
-    "strengthen": "support|reinforce|bolster|corroborate|confirm",
-    "weaken": "undermine|contradict|refute|challenge|cast doubt on",
-}
-# Phrases that state a label's effect on the hypothesis without its verb ("makes the hypothesis more likely"); a label
-# whose explanation states the other effect with them is contradictory as with LABEL_VERBS.
-HYPOTHESIS_NOUN = (
-    r"(?:the|this|that|her|his|their|our)\s+(?:idea|notion|assumption|hypothesis|inference|claim|conclusion)\b"
-)
-LABEL_EFFECTS = {
-    "strengthen": (
-        rf"makes?\s+{HYPOTHESIS_NOUN}\s+(?:much\s+|even\s+|far\s+)?more\s+(?:likely|plausible|probable|credible)"
-        rf"|makes?\s+it\s+(?:much\s+|even\s+|far\s+)?more\s+(?:likely|plausible|probable)\s+that\s+{HYPOTHESIS_NOUN}"
-        rf"|(?:increases?|raises?)\s+the\s+(?:likelihood|probability|plausibility)\s+(?:of|that)\b"
-    ),
-    "weaken": (
-        rf"makes?\s+{HYPOTHESIS_NOUN}\s+(?:much\s+|even\s+|far\s+)?(?:less\s+(?:likely|plausible|probable|credible)"
-        r"|unlikely|implausible|improbable)"
-        rf"|makes?\s+it\s+(?:much\s+|even\s+|far\s+)?less\s+(?:likely|plausible|probable)\s+that\s+{HYPOTHESIS_NOUN}"
-        rf"|(?:decreases?|lowers?|reduces?)\s+the\s+(?:likelihood|probability|plausibility)\s+(?:of|that)\b"
-    ),
-}
 # A concession names a label without choosing it: "although it might strengthen ...", "one could argue it weakens".
 LABEL_CONCESSIONS = (
     verdict(
