@@ -1176,120 +1176,110 @@ def test_round_16_guards(kind, answer, expected):
     assert kind.read(answer) == expected
 
 
-# Round 17 (batch Z), with the replies of two blind reviews of the round's first versions (a reply that is only a
-# letter is read since this round: see test_letters_as_option_positions_where_a_person_reads_them)
-@pytest.mark.parametrize(
-    ("kind", "answer", "expected"),
-    [
-        # the question's or the given image named after the answer, cause or effect is no option
-        (MUCR_OPTIONS, "Following the examples (Option 1, then Option 2), the answer for image 3 is Option 4.", 4),
-        (MUCR_OPTIONS, "The cause of the effect in image 3 is shown in the fourth option, where she chops onions.", 4),
-        (MUCR_OPTIONS, "The cause of the effect in image 3 is the rain.", None),
-        (MUCR_OPTIONS, "The cause of the effect in image 3 is shown in image 4.", None),
-        (MUCR_OPTIONS, "The answer for image 2 is Option 2. The question image shows Option 4 as the cause.", None),
-        (TWO_IMAGES, "The effect of the cause in image 1 is shown in image 2.", None),
-        # the phrase that explains the link, alone in its clause; an option owning another's word is none of them
-        (SPEEDING, "So the phrase that explains the causal link is number 2, speeding.", 2),
-        (SPEEDING, "The phrase that best explains the change in the road is car.", None),
-        (SPEEDING, "The phrase that best explains the causal link is the car on the road.", None),
-        (SPEEDING, "The cue is the car's speeding.", None),
-        (SPEEDING, "The cue is the car, or perhaps the speeding.", None),
-        # an answer on a condition, another otherwise
-        (MUCR_OPTIONS, "The answer is Option 4 if the glass broke; otherwise Option 3.", None),
-        (NLEYE_PAIRS, "Score: 8 if the context comes first; otherwise 3.", None),
-        # Vietnamese: the answer stated, and the words that revise or doubt it; an option named alone is not read
-        (MUCR_OPTIONS, "Đáp án: Lựa chọn 2. Hình ảnh kết quả cho thấy một chiếc xe bị thủng lốp.", 2),
-        (MUCR_OPTIONS, "Đáp án: Lựa chọn 2. Không, Lựa chọn 4.", None),
-        (MUCR_OPTIONS, "Đáp án: Lựa chọn 4? Không chắc.", None),
-        (MUCR_OPTIONS, "Phương án 2 sai.", None),
-        # a possibility conceded to the other hypothesis, ending its sentence, explains nothing in its words; the other
-        # hypothesis's whole text affirmed does
-        (PRESENTS, "Probably Hypothesis 1, though a ball could in principle have been packed in a box before.", 1),
-        (PRESENTS, "Hypothesis 1, though a ball might be inside, which seems more likely.", None),
-        (PRESENTS, "Hypothesis 1, though the present is ball-shaped and it might roll.", None),
-        (PRESENTS, "Hypothesis 1. The child is holding the ball-shaped present after unwrapping it.", None),
-        # dropped after the reviews: the first versions read these (French scores with words the reader does not
-        # know, an option counted among all, a cut-off reply's opening number, which may head a first step)
-        (NLEYE_PAIRS, "Une note de 7 serait trop élevée; je donne 4.", None),
-        (MUCR_OPTIONS, "The third of the four options might seem right, but it is not.", None),
-        (
-            TWO_IMAGES,
-            "1. The context image depicts a toddler sitting on a rug holding a wrapped rectangular box. Hypothesis "
-            "image 1 shows an opened box. Hypothesis image 2 shows",
-            None,
-        ),  # fmt: skip
-    ],
-)
-def test_round_17_guards(kind, answer, expected):
-    assert kind.read(answer) == expected
+# Rounds 17 to 19: (round, kind, reply, what a person reads); each round with the replies of the blind reviews of its
+# first versions (tests/shared/FIRST_CONTACT.md)
+LATE_ROUND_GUARDS = [
+    # Round 17 (batch Z), with the replies of two blind reviews of the round's first versions (a reply that is only a
+    # letter is read since this round: see test_letters_as_option_positions_where_a_person_reads_them)
+    # the question's or the given image named after the answer, cause or effect is no option
+    (17, MUCR_OPTIONS, "Following the examples (Option 1, then Option 2), the answer for image 3 is Option 4.", 4),
+    (17, MUCR_OPTIONS, "The cause of the effect in image 3 is shown in the fourth option, where she chops onions.", 4),
+    (17, MUCR_OPTIONS, "The cause of the effect in image 3 is the rain.", None),
+    (17, MUCR_OPTIONS, "The cause of the effect in image 3 is shown in image 4.", None),
+    (17, MUCR_OPTIONS, "The answer for image 2 is Option 2. The question image shows Option 4 as the cause.", None),
+    (17, TWO_IMAGES, "The effect of the cause in image 1 is shown in image 2.", None),
+    # the phrase that explains the link, alone in its clause; an option owning another's word is none of them
+    (17, SPEEDING, "So the phrase that explains the causal link is number 2, speeding.", 2),
+    (17, SPEEDING, "The phrase that best explains the change in the road is car.", None),
+    (17, SPEEDING, "The phrase that best explains the causal link is the car on the road.", None),
+    (17, SPEEDING, "The cue is the car's speeding.", None),
+    (17, SPEEDING, "The cue is the car, or perhaps the speeding.", None),
+    # an answer on a condition, another otherwise
+    (17, MUCR_OPTIONS, "The answer is Option 4 if the glass broke; otherwise Option 3.", None),
+    (17, NLEYE_PAIRS, "Score: 8 if the context comes first; otherwise 3.", None),
+    # Vietnamese: the answer stated, and the words that revise or doubt it; an option named alone is not read
+    (17, MUCR_OPTIONS, "Đáp án: Lựa chọn 2. Hình ảnh kết quả cho thấy một chiếc xe bị thủng lốp.", 2),
+    (17, MUCR_OPTIONS, "Đáp án: Lựa chọn 2. Không, Lựa chọn 4.", None),
+    (17, MUCR_OPTIONS, "Đáp án: Lựa chọn 4? Không chắc.", None),
+    (17, MUCR_OPTIONS, "Phương án 2 sai.", None),
+    # a possibility conceded to the other hypothesis, ending its sentence, explains nothing in its words; the other
+    # hypothesis's whole text affirmed does
+    (17, PRESENTS, "Probably Hypothesis 1, though a ball could in principle have been packed in a box before.", 1),
+    (17, PRESENTS, "Hypothesis 1, though a ball might be inside, which seems more likely.", None),
+    (17, PRESENTS, "Hypothesis 1, though the present is ball-shaped and it might roll.", None),
+    (17, PRESENTS, "Hypothesis 1. The child is holding the ball-shaped present after unwrapping it.", None),
+    # dropped after the reviews: the first versions read these (French scores with words the reader does not
+    # know, an option counted among all, a cut-off reply's opening number, which may head a first step)
+    (17, NLEYE_PAIRS, "Une note de 7 serait trop élevée; je donne 4.", None),
+    (17, MUCR_OPTIONS, "The third of the four options might seem right, but it is not.", None),
+    (
+        17,
+        TWO_IMAGES,
+        "1. The context image depicts a toddler sitting on a rug holding a wrapped rectangular box. Hypothesis "
+        "image 1 shows an opened box. Hypothesis image 2 shows",
+        None,
+    ),  # fmt: skip
+    # Round 18 (batch AA's silent misreads), with the replies of a blind review of the round's first version
+    (18, TWO_IMAGES, "In image 1 the glass lies shattered, making image 1 the more plausible one.", 1),
+    (
+        18,
+        TWO_IMAGES,
+        "Image 2 is more plausible. In image 1 the glass lies shattered on the floor, which is exactly what "
+        "would follow, making image 1 the more plausible one.",
+        None,
+    ),  # fmt: skip
+    (18, MUCR_OPTIONS, "A lack of water: the second option from the right, with the empty watering can.", 3),
+    (18, MUCR_OPTIONS, "The first choice from the left shows the effect.", 1),
+    (
+        18,
+        MUCR_OPTIONS,
+        "The cause image shows a cat knocking a vase off a shelf. Option 3 clearly shows the vase shattered "
+        "on the floor, which is the effect. Option 1 shows the vase intact on the shelf.\nFinal answer: 1",
+        None,
+    ),  # fmt: skip
+    # an answer standing alone, taken back in words the tables do not know, is no statement against the closing
+    (
+        18,
+        MUCR_OPTIONS,
+        "Option 4 - the man slipping on the wet floor. Hmm, that's actually another effect, not the cause. The "
+        "cause of the wet floor is the overturned bucket in Option 3. Final answer: 3.",
+        3,
+    ),  # fmt: skip
+    # a hedged statement is none either; an opening label alone just before the closing still is one
+    (18, MUCR_OPTIONS, "One could argue Option 2 is the effect. Option 3 shows the flood.\nFinal answer: 3", 3),
+    (18, DVE_LABEL, "Strengthener. Final answer: weakener", None),
+    # "final" heads an answer, it is no count of the options ("Final choice: 3" read 4 before)
+    (18, MUCR_OPTIONS, "The flooded road is the result of the storm. Final choice: 3", 3),
+    (18, MUCR_OPTIONS, "The final choice is 2.", 2),
+    (18, MUCR_OPTIONS, "The final option shows the wildfire.", 4),
+    # Round 19 (batch AB's silent misreads)
+    (19, MUCR_OPTIONS, "The cause is shown in the second-to-last picture, where the toy lies on the stairs.", 3),
+    (19, MUCR_OPTIONS, "The penultimate option shows the effect.", 3),
+    (19, MUCR_OPTIONS, "1. First, let's look at the cause image: it shows a candle burning next to a curtain.", None),
+    (19, MUCR_OPTIONS, "1. Let's look at the cause image first.", None),
+    # "the options one by one" names no option (read 1 before)
+    (19, MUCR_OPTIONS, "Let's compare the options one by one. The flood follows from the rain.", None),
+    (19, TWO_IMAGES, "I looked at the images one by one; both fit the context.", None),
+    (19, MUCR_OPTIONS, "1. The candle sets the curtain on fire.", 1),
+    # dropped after the blind review: a statement with "because" after it, and an option after a comma, read
+    # replies that hedge or name another option later
+    (
+        19,
+        MUCR_OPTIONS,
+        "Option 4 shows the effect because the street is flooded. Option 2 may also be the effect.",
+        None,
+    ),
+    (
+        19,
+        MUCR_OPTIONS,
+        "The most direct effect is the broken window, Option 3. Option 4 shows the effect as well.",
+        None,
+    ),
+]
 
 
-# Round 18 (batch AA's silent misreads), with the replies of a blind review of the round's first version
-@pytest.mark.parametrize(
-    ("kind", "answer", "expected"),
-    [
-        (TWO_IMAGES, "In image 1 the glass lies shattered, making image 1 the more plausible one.", 1),
-        (
-            TWO_IMAGES,
-            "Image 2 is more plausible. In image 1 the glass lies shattered on the floor, which is exactly what "
-            "would follow, making image 1 the more plausible one.",
-            None,
-        ),  # fmt: skip
-        (MUCR_OPTIONS, "A lack of water: the second option from the right, with the empty watering can.", 3),
-        (MUCR_OPTIONS, "The first choice from the left shows the effect.", 1),
-        (
-            MUCR_OPTIONS,
-            "The cause image shows a cat knocking a vase off a shelf. Option 3 clearly shows the vase shattered "
-            "on the floor, which is the effect. Option 1 shows the vase intact on the shelf.\nFinal answer: 1",
-            None,
-        ),  # fmt: skip
-        # an answer standing alone, taken back in words the tables do not know, is no statement against the closing
-        (
-            MUCR_OPTIONS,
-            "Option 4 - the man slipping on the wet floor. Hmm, that's actually another effect, not the cause. The "
-            "cause of the wet floor is the overturned bucket in Option 3. Final answer: 3.",
-            3,
-        ),  # fmt: skip
-        # a hedged statement is none either; an opening label alone just before the closing still is one
-        (MUCR_OPTIONS, "One could argue Option 2 is the effect. Option 3 shows the flood.\nFinal answer: 3", 3),
-        (DVE_LABEL, "Strengthener. Final answer: weakener", None),
-        # "final" heads an answer, it is no count of the options ("Final choice: 3" read 4 before)
-        (MUCR_OPTIONS, "The flooded road is the result of the storm. Final choice: 3", 3),
-        (MUCR_OPTIONS, "The final choice is 2.", 2),
-        (MUCR_OPTIONS, "The final option shows the wildfire.", 4),
-    ],
-)
-def test_round_18_guards(kind, answer, expected):
-    assert kind.read(answer) == expected
-
-
-# Round 19 (batch AB's silent misreads)
-@pytest.mark.parametrize(
-    ("kind", "answer", "expected"),
-    [
-        (MUCR_OPTIONS, "The cause is shown in the second-to-last picture, where the toy lies on the stairs.", 3),
-        (MUCR_OPTIONS, "The penultimate option shows the effect.", 3),
-        (MUCR_OPTIONS, "1. First, let's look at the cause image: it shows a candle burning next to a curtain.", None),
-        (MUCR_OPTIONS, "1. Let's look at the cause image first.", None),
-        # "the options one by one" names no option (read 1 before)
-        (MUCR_OPTIONS, "Let's compare the options one by one. The flood follows from the rain.", None),
-        (TWO_IMAGES, "I looked at the images one by one; both fit the context.", None),
-        (MUCR_OPTIONS, "1. The candle sets the curtain on fire.", 1),
-        # dropped after the blind review: a statement with "because" after it, and an option after a comma, read
-        # replies that hedge or name another option later
-        (
-            MUCR_OPTIONS,
-            "Option 4 shows the effect because the street is flooded. Option 2 may also be the effect.",
-            None,
-        ),
-        (
-            MUCR_OPTIONS,
-            "The most direct effect is the broken window, Option 3. Option 4 shows the effect as well.",
-            None,
-        ),
-    ],
-)
-def test_round_19_guards(kind, answer, expected):
+@pytest.mark.parametrize(("round_", "kind", "answer", "expected"), LATE_ROUND_GUARDS)
+def test_late_round_guards(round_, kind, answer, expected):
     assert kind.read(answer) == expected
 
 
