@@ -46,7 +46,7 @@ MAX_BLIND_SILENT = 0.003
 PINNED = {
     "answer_corpus.yaml": (771, 0),
     "blind_batch_e.yaml": (220, 0),
-    "blind_batch_f.yaml": (215, 0),
+    "blind_batch_f.yaml": (214, 0),  # P32 adjudicated 2: "The third picture from the left", unread
     "blind_batch_g.yaml": (204, 0),
     "blind_batch_h.yaml": (264, 0),
     "blind_batch_k.yaml": (182, 0),
@@ -66,8 +66,9 @@ PINNED = {
     "blind_batch_x.yaml": (216, 0),  # pending/: realistic below 99% after round 15 (one reply)
     "blind_batch_y.yaml": (217, 0),
     "blind_batch_z.yaml": (217, 0),
-    "blind_batch_aa.yaml": (318, 1),  # pending/: hard below 95% after round 18
+    "blind_batch_aa.yaml": (319, 0),  # pending/: hard below 95% after round 19; P39 adjudicated
     "blind_batch_ab.yaml": (221, 2),  # pending/: above the silent-misread limit after round 19
+    "blind_batch_ac.yaml": (218, 3),  # pending/: round 19's first contact (217, 4), not fixed on; Q18 adjudicated
 }
 
 
@@ -201,7 +202,7 @@ def test_every_batch_reads_exactly_as_pinned(path, corpus_report):
 def test_every_reply_is_recorded_once():
     recorded = [json.loads(line)["reply"] for line in RECORDED_READINGS.read_text(encoding="utf-8").splitlines()]
     batches = {f"{path.name}/" for path in [CORPUS, *BLIND_BATCHES, *PENDING_BATCHES]}
-    assert len(recorded) == len(set(recorded)) == 5760
+    assert len(recorded) == len(set(recorded)) == 5992
     assert {reply[: reply.index("/") + 1] for reply in recorded} == batches
 
 
@@ -338,8 +339,8 @@ def test_each_adjudicated_reply_is_the_reply_its_annotators_read():
         for path in [*BLIND_BATCHES, *PENDING_BATCHES]
         for group in yaml.safe_load(path.read_text(encoding="utf-8"))["groups"]
     }
-    assert len({entry["id"] for entry in entries}) == len(entries) == 25
-    assert sum(entry["disputed"] for entry in entries) == 5
+    assert len({entry["id"] for entry in entries}) == len(entries) == 25 + 40 + 21  # R, P and Q adjudications
+    assert [sum(entry["disputed"] for entry in entries if entry["id"][0] == packet) for packet in "RPQ"] == [5, 18, 1]
     for entry in entries:
         reply = entry["reply"]
         group = groups[(reply["batch"], reply["group"])]
@@ -349,7 +350,9 @@ def test_each_adjudicated_reply_is_the_reply_its_annotators_read():
         ]
         kind = answer_kind(group["kind"], group["params"], group.get("prompt", ""))
         assert len(entry["readings"]) == 6
-        if entry["disputed"] and entry["id"] not in READ_AS_WRITTEN_SINCE:
+        # R's and Q's disputed replies are ones the reader read otherwise than their writers; P's are forms that
+        # writers of different batches read differently, whatever the reader reads
+        if entry["disputed"] and entry["id"][0] != "P" and entry["id"] not in READ_AS_WRITTEN_SINCE:
             assert kind.read(case["answer"]) != entry["writer"], entry["id"]
         assert entry["id"] not in READ_AS_WRITTEN_SINCE or kind.read(case["answer"]) == entry["writer"], entry["id"]
 
@@ -368,10 +371,25 @@ def test_adjudication_replaces_a_writers_reading_only_where_every_annotator_read
         ("blind_batch_i.yaml", "sherlock_rating_i", 6): 7.5,
         ("blind_batch_j.yaml", "nleye_pairs_j", 10): 7.5,
         ("blind_batch_j.yaml", "sherlock_rating_j", 8): 6.5,
+        ("blind_batch_f.yaml", "mucr_c2e_f", 11): 2,  # P32: "The third picture from the left shows the effect"
+        ("blind_batch_aa.yaml", "mucr_c2e_split_aa", 5): 2,  # P39: "The second one."
+        ("blind_batch_ac.yaml", "nleye_pairs_ac", 13): 7.5,  # Q18: "Score: 7.5 — ..."
     }
     entries = {entry["id"]: entry for entry in yaml.safe_load(ADJUDICATION.read_text(encoding="utf-8"))["replies"]}
     assert entries["R02"]["readings"] == [None, None, 2, 2, 2, 2] and entries["R02"]["writer"] is None
     assert entries["R22"]["readings"] == [0] * 6 and not entries["R22"]["disputed"]  # a control: "Score: 0"
+    # a bare picture count on MuCR ("The third picture shows the effect"): four of six annotators count the context
+    # image, two read no choice, so each writer's reading stands (and the reader reads none)
+    counts = ["P01", "P05", "P07", "P10", "P19", "P20", "P21", "P25", "P26", "P28", "P30", "P35", "P36"]
+    assert all(entries[name]["readings"].count(None) == 2 for name in counts)
     controls = [entry for entry in entries.values() if not entry["disputed"]]
-    agreeing = [sum(entry["readings"][i] == entry["writer"] for entry in controls) for i in range(6)]
-    assert agreeing == [18, 18, 18, 17, 17, 17]  # round 1: R10, R22 read otherwise; round 2: R14, R18, R22
+    agreeing = {
+        packet: [
+            sum(entry["readings"][i] == entry["writer"] for entry in controls if entry["id"][0] == packet)
+            for i in range(6)
+        ]
+        for packet in "RPQ"
+    }
+    assert agreeing["R"] == [18, 18, 18, 17, 17, 17]  # round 1: R10, R22 read otherwise; round 2: R14, R18, R22
+    assert agreeing["P"] == [21, 21, 21, 22, 22, 22]  # P11: "almost certainly true" with no number, null in round 1
+    assert agreeing["Q"] == [20, 19, 19, 20, 20, 20]  # Q14
