@@ -46,7 +46,7 @@ MAX_BLIND_SILENT = 0.003
 PINNED = {
     "answer_corpus.yaml": (771, 0),
     "blind_batch_e.yaml": (220, 0),
-    "blind_batch_f.yaml": (214, 0),  # P32 adjudicated 2: "The third picture from the left", unread
+    "blind_batch_f.yaml": (215, 0),  # P32 adjudicated 2: "The third picture from the left"
     "blind_batch_g.yaml": (204, 0),
     "blind_batch_h.yaml": (264, 0),
     "blind_batch_k.yaml": (182, 0),
@@ -63,12 +63,12 @@ PINNED = {
     "blind_batch_u.yaml": (215, 0),
     "blind_batch_v.yaml": (213, 0),
     "blind_batch_w.yaml": (209, 0),
-    "blind_batch_x.yaml": (216, 0),  # pending/: realistic below 99% after round 15 (one reply)
+    "blind_batch_x.yaml": (218, 0),  # pending/: meets the targets after round 20
     "blind_batch_y.yaml": (217, 0),
     "blind_batch_z.yaml": (217, 0),
-    "blind_batch_aa.yaml": (319, 0),  # pending/: hard below 95% after round 19; P39 adjudicated
-    "blind_batch_ab.yaml": (221, 2),  # pending/: above the silent-misread limit after round 19
-    "blind_batch_ac.yaml": (218, 3),  # pending/: round 19's first contact (217, 4), not fixed on; Q18 adjudicated
+    "blind_batch_aa.yaml": (322, 0),  # pending/: meets the targets after round 20; P39 adjudicated
+    "blind_batch_ab.yaml": (225, 0),  # pending/: meets the targets after round 20
+    "blind_batch_ac.yaml": (225, 0),  # pending/: meets the targets after round 20 (first contact 217, 4); Q18
 }
 
 

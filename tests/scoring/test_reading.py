@@ -1297,7 +1297,12 @@ REVIEW_KINDS = {
 
 @pytest.mark.parametrize(
     ("round_file", "replies"),
-    [("review_round17.yaml", 810), ("review_round18.yaml", 212), ("review_round19.yaml", 147)],
+    [
+        ("review_round17.yaml", 810),
+        ("review_round18.yaml", 212),
+        ("review_round19.yaml", 147),
+        ("review_round20.yaml", 180),
+    ],
 )
 def test_review_replies(round_file, replies):
     """Every reply of a round's blind reviews that the round reads as the reviewer's person does still reads so."""

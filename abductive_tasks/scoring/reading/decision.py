@@ -30,6 +30,7 @@ from abductive_tasks.scoring.reading.rules import (
     REFUSAL_OF_THE_OTHERS,
     REFUSALS,
     ROLE_AFTER,
+    ROLE_CLAIMS,
     ROLE_NAMED,
     SELF_CORRECTIONS,
     SENTENCE_END,
@@ -57,6 +58,7 @@ _HEDGED = re.compile(r"\b(?:could|might|may|if|argue|seems?|perhaps|maybe|not|un
 # number, which may number a first step: "1. Identify the effect: ...")
 _OPENING_SENTENCE = re.compile(r"\s*«(?P<answer>[\U000f0000-\U000ffffd])»\s*[.!](?=\s)")
 _NAMED_PLACEHOLDER = re.compile(NAMED_MENTION)
+_POSSESSIVE = re.compile(r"\s*'s\b")  # after a mention's placeholder: another thing's ("the car's speed")
 # A mention explained by another: "the third image (right)", "Hypothesis 1 (right image)", "3 - heavy rain".
 _COLLAPSE = re.compile(
     r"(?<!\bnot\s)(?<!\bnot\sa\s)(?<!\bnot\san\s)(?<!\bnot\sthe\s)"  # "not a strengthener - weakener" contrasts
@@ -100,6 +102,7 @@ def decide(
         return None
     cut_off = unfinished or _CUT_OFF.search(text) or _next_item_cut(text, mentions)
     picks, rejected = _picks(text, statements, verdicts)
+    picks = [pick for pick in picks if not _POSSESSIVE.match(text, pick[1] + 3)]  # "it's the car's speed"
     rejected |= {index for index, mention in enumerate(mentions) if mention.denied}
     alone, headings = _standing_alone(text, mentions)
     last_alone = [pick for pick in alone if pick[1] >= corrected] if corrections else alone
@@ -131,11 +134,12 @@ def decide(
     if _doubted(text, picks, since) or _refused_the_others(text, picks, since):
         return None
     if picks:
-        return (
-            None
-            if _closing_contradicts(text, picks, stated, mentions)
-            else _final(picks, mentions, valid, values, corrected)
-        )
+        claims = _claims(text, mentions, valid)
+        if _closing_contradicts(text, picks, stated + claims, mentions):
+            return None
+        final = _final(picks, mentions, valid, values, corrected)
+        last = max((position for _, position, index in picks if mentions[index].value == final), default=0)
+        return None if _claimed_otherwise(text, claims, mentions, final, max(since, last)) else final
     if values is None or contradicted:
         return None
     if (scored := _scored_highest(text, mentions, values)) is not None:
@@ -167,6 +171,11 @@ def _collapse(
         return placeholder(len(mentions) - 1)
     # "Option 2 (the fourth image)": a count of the images that names another option however it counts
     counted_otherwise = inner.image and inner.value is None and inner.may_name and outer.value not in inner.may_name
+    # "Option 2, the second image, shows ...": an option and its image set off side by side count the images as the
+    # prompt does, the context first (the second image is Option 1)
+    counted_otherwise = counted_otherwise or bool(
+        match["appositive"] and inner.ordinal and len(inner.may_name) == 2 and outer.value != inner.may_name[-1]
+    )
     explains = valid(inner.value) or counted_otherwise or inner.unlisted
     if values is not None and valid(outer.value) and not outer.image and explains:
         if inner.value != outer.value:
@@ -272,6 +281,25 @@ def _closing_contradicts(text: str, picks: list[Pick], stated: list[Pick], menti
     }
     after = {mentions[index].value for _, position, index in picks if position >= closing.end()}
     return bool(before and after) and not before & after
+
+
+def _claims(text: str, mentions: list[Mention], valid: Callable[[object], bool]) -> list[Pick]:
+    """The answers :data:`ROLE_CLAIMS` name: never a pick, only a contradiction of one."""
+    claims = [
+        (True, match.start("pick"), mention_index(match["pick"]))
+        for rule in ROLE_CLAIMS
+        for match in rule.pattern.finditer(text)
+    ]
+    return [claim for claim in claims if valid(mentions[claim[2]].value) and not mentions[claim[2]].context]
+
+
+def _claimed_otherwise(text: str, claims: list[Pick], mentions: list[Mention], final: object, since: int) -> bool:
+    """ "2\nOption 4 shows the effect because ...": an unhedged claim of an answer other than the reply's after
+    ``since`` (its last self-correction and its last pick of the answer)."""
+    return final is not None and any(
+        position >= since and mentions[index].value != final and not _HEDGED.search(_sentence(text, position))
+        for _, position, index in claims
+    )
 
 
 def _sentence(text: str, position: int) -> str:
@@ -383,14 +411,21 @@ _LABELLED = re.compile(
 )
 
 
+# The options restated as a lettered list before the answer: "A) car B) speeding C) road D) police officer\nAnswer: B"
+_LETTERED_LIST = re.compile(
+    r"‹(?P<number>[\U000f0000-\U000ffffd])›[.)][ \t]*«(?P<text>[\U000f0000-\U000ffffd])»[ \t]+[A-Da-d][.)][ \t]*[«‹]"
+)
+
+
 def _without_labels(
     text: str, mentions: list[Mention], alone: list[tuple[bool, int, int]]
 ) -> list[tuple[bool, int, int]]:
     """The answers standing alone, less the numbers that label their own option's text (:data:`_LABELLED`; a text
-    as the prompt words it, not a panel's name: "1. The middle image shows ..." answers)."""
+    as the prompt words it, not a panel's name: "1. The middle image shows ..." answers; :data:`_LETTERED_LIST`)."""
     labels = {
         match.start("number")
-        for match in _LABELLED.finditer(text)
+        for pattern in (_LABELLED, _LETTERED_LIST)
+        for match in pattern.finditer(text)
         if mentions[mention_index(match["text"])].text
         and mentions[mention_index(match["number"])].value == mentions[mention_index(match["text"])].value
     }

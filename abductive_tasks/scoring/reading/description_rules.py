@@ -22,6 +22,7 @@ __all__ = [
     "OWN_WORDS_CONCEDED",
     "OWN_WORDS_DENIED",
     "ROLE_AFTER",
+    "ROLE_CLAIMS",
     "ROLE_NAMED",
 ]
 
@@ -132,4 +133,26 @@ ROLE_AFTER = re.compile(
     r"\s*,?\s*(?:(?:which|that|is\s+what)\s+)?(?:(?:clearly|directly|best)\s+)?"
     r"(?:explains?|links?|connects?|accounts?\s+for|is\s+the\s+(?:cue|link|answer|key|reason|connection))\b",
     re.IGNORECASE,
+)
+# Claims of an option's role that never pick but contradict an answer the reply gives otherwise
+# (``decision._claimed_otherwise``; as picks they read replies that name or hedge another option later: the blind
+# review of round 19)
+_CLAIMED = r"[«‹](?P<pick>[\U000f0000-\U000ffffd])[»›]"
+ROLE_CLAIMS = (
+    # "2\nOption 4 shows the effect because ...": the role claimed with its reason
+    _rule(
+        rf"{_CLAIMED}(?<!\))\s+(?:shows|depicts|represents|illustrates|is)\s+the\s+(?:effect|cause|cue)\s+(?:because|since|as)\b",
+        Example(
+            "mucr", "2\nOption 4 shows the effect because the power line fell and Option 4 shows a blackout.", None
+        ),
+        Example("mucr", "4\nOption 4 shows the effect because the power line fell.", 4),
+    ),
+    # "Step 4: The most direct physical effect is the destroyed shoe, Option 3.\nFinal answer: 2"
+    _rule(
+        rf"\b(?:effect|cause|cue|answer)\s+is\s+[^.;\n«‹]{{1,80}}?,\s*{_CLAIMED}\s*(?=[.!\n]|$)",
+        Example(
+            "mucr", "Step 4: The most direct physical effect is the destroyed shoe, Option 3.\nFinal answer: 2", None
+        ),
+        Example("mucr", "Step 4: The most direct physical effect is the destroyed shoe, Option 3.\nFinal answer: 3", 3),
+    ),
 )

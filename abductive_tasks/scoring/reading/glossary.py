@@ -33,7 +33,10 @@ GLOSSARY = {  # English: the words it translates, separated by |
     "no, option": "không, lựa chọn|không, phương án",
     "is not correct": "không đúng|không chính xác",
     "is not plausible": "không hợp lý",
-    "not sure": "không chắc|không chắc chắn",
+    "is less plausible": "kém hợp lý hơn|ít hợp lý hơn",
+    "not sure": "không chắc|không chắc chắn|chưa chắc",
+    "cannot say": "không thể nói",
+    "i don't think": "tôi không nghĩ",
     "not": "không phải",
     "no": "không",
     "is wrong": "sai",
@@ -46,7 +49,8 @@ GLOSSARY = {  # English: the words it translates, separated by |
         "الصورة|छवि"
     ),
     "hypothesis": (
-        "假设|假設|仮説|가설|hipótesis|hipotesis|hipótese|hypothèse|hypothese|ipotesi|гипотеза|الفرضية|परिकल्पना"
+        "假设|假設|仮説|가설|hipótesis|hipotesis|hipótese|hypothèse|hypothese|ipotesi|гипотеза|الفرضية|परिकल्पना|"
+        "giả thuyết"
     ),
     "score is": "점수는|점수가|평점은",
     "score": (
@@ -65,7 +69,7 @@ GLOSSARY = {  # English: the words it translates, separated by |
         "更合理|更加合理|更可信|更有可能|更可能|es más plausible|é mais plausível|est plus plausible|ist plausibler|"
         "ist wahrscheinlicher|è più plausibile|の方が妥当|がより妥当|の方がもっともらしい|がよりもっともらしい|"
         "이 더 그럴듯|가 더 그럴듯|이 더 타당|가 더 타당|이 더 합리적|가 더 합리적|"
-        "более правдоподобна|более правдоподобен|более правдоподобно|अधिक संभावित है|अधिक प्रशंसनीय है"
+        "более правдоподобна|более правдоподобен|более правдоподобно|अधिक संभावित है|अधिक प्रशंसनीय है|hợp lý hơn"
     ),
     "is the most plausible": (
         "最合理|最有可能|es la más plausible|es el más plausible|é a mais plausível|est la plus plausible|"
@@ -126,6 +130,20 @@ _GLOSSARY_PATTERN = re.compile(
 # Korean counts with 번 before the noun: "2번 이미지" is "이미지 2" (image 2)
 _KOREAN_NUMBERED = re.compile(r"(\d+)\s*번\s*(이미지|사진|그림|선택지|옵션|가설)")
 _KOREAN_NUMBER = re.compile(r"(\d+)\s*[번番](?!\s*[째目])")  # "정답은 3번", "2番です" (number 2; not "2番目")
+# a Vietnamese reply opening with its option as a sentence of its own ("Lựa chọn 4. Hình ảnh ...": Option 4.), where
+# it names no other option after it; an option word elsewhere is not read ("Phương án 2 sai": option 2 is wrong)
+_VIETNAMESE_OPTION = re.compile(r"(?:lựa chọn|phương án)\s+(\d)", re.IGNORECASE)
+_VIETNAMESE_OPENING = re.compile(r"\A(\s*)(?:lựa chọn|phương án)\s+(\d)\s*\.(?=\s|\Z)", re.IGNORECASE)
+
+
+def _vietnamese_opening(text: str) -> str:
+    """``text`` with its opening "Lựa chọn 4." as "Option 4.", where every option it names is that one."""
+    opening = _VIETNAMESE_OPENING.match(text)
+    if opening is None or {match[1] for match in _VIETNAMESE_OPTION.finditer(text)} != {opening[2]}:
+        return text
+    return f"{opening[1]}Option {opening[2]}.{text[opening.end() :]}"
+
+
 # Chinese points given ("打8分", "给它打 7.5 分": score 8)
 _CHINESE_POINTS = re.compile(r"(?:打|给|得|评)\s*(\d+(?:\.\d+)?)\s*分")
 
@@ -134,6 +152,7 @@ def translate(text: str) -> str:
     """``text`` with full-width punctuation as ASCII, CJK set apart, and the glossary's answer words in English."""
     text = _KOREAN_NUMBER.sub(r"number \1", _KOREAN_NUMBERED.sub(r"\2 \1", text))
     text = _CHINESE_POINTS.sub(r" score: \1 ", text)
+    text = _vietnamese_opening(text)
     text = _GLOSSARY_PATTERN.sub(
         lambda match: f" {_GLOSSARY_WORDS[match.group().lower()]} ", text.translate(_FULL_WIDTH)
     )

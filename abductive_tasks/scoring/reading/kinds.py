@@ -235,6 +235,8 @@ class Choice(_Reader):
         def revised(mention: Mention) -> Mention:
             if not mention.image or not (shift or not numbered or mention.ordinal):
                 return mention  # "image 2" numbers the options as the prompt does
+            if self.option_texts and not self.image_numbers:  # MuCR cue: "the second image" is the effect image
+                return Mention(None, mention.named, mention.image, mention.ordinal, context=True)
             # a count of the images shown ("the second image") may count the context image or not: no answer
             value = mention.value - shift if shift and isinstance(mention.value, int) else None
             counted = mention.value if isinstance(mention.value, int) else None

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from abductive_tasks.scoring.reading.mentions import CONTEXT_ALIAS, MentionRule, alternatives, option_text
 from abductive_tasks.scoring.reading.rules import COPULA
 from abductive_tasks.scoring.reading.table import Example
+from abductive_tasks.scoring.reading.text import sentence_start
 
 __all__ = [
     "COUNTS_OPTIONS",
@@ -294,33 +295,62 @@ def _position_mentions(positions: Mapping[str, int], panel: bool = False) -> tup
     )
 
 
+_OPTIONS_COUNTED = re.compile(r"\b(?:options|candidates|choices)\b", re.IGNORECASE)
+
+
 def _row_mentions(
     n: int, context_images: int, aliases: Mapping[str, int], option_texts: tuple[str, ...]
 ) -> tuple[MentionRule, ...]:
-    """An image counted from one end of the row (the context first, then the options): from the right it names an
-    option however the reply counts ("the second picture from the right" of four options is option 3); from the left
-    only where the prompt names the left image as the context (NL-Eye's combined image). An option counted from
-    either end counts the options ("the second option from the right" of four is option 3)."""
+    """An image counted from one end of the row (the context first, then the options) names an option however the
+    reply counts: "the second picture from the right" of four options is option 3, "the third picture from the left"
+    and "the third picture in the row" are option 2 (six of six annotators, tests/shared/adjudication; a bare "the
+    third picture" split them four to two). An option counted from either end counts the options ("the second option
+    from the right", "the third from the left among the options" of four are option 3)."""
     if not context_images or option_texts:
         return ()
-    left_is_context = aliases.get("left") == CONTEXT_ALIAS
 
     def value(match: re.Match) -> int | None:
-        count, from_right = _ordinal(match["ordinal"]), match["side"].lower() == "right"
-        if match["option"]:
+        groups = match.groupdict()
+        count, from_right = _ordinal(match["ordinal"]), (groups["side"] or "").lower() == "right"
+        sentence = match.string[sentence_start(match.string, match.start()) : match.start()]
+        if not from_right and _OPTIONS_COUNTED.search(sentence):
+            return None  # "Of the four options, the third picture from the left": which count, the reply does not say
+        if groups.get("option") or groups.get("among"):
             option = n - count + 1 if from_right else count
             return option if 1 <= option <= n else None
         option = n - count + 1 if from_right else count - context_images
-        return option if 1 <= option <= n and (from_right or left_is_context) else None
+        # "the second one from the left" may count the options or the images
+        return option if 1 <= option <= n and (from_right or not groups.get("one")) else None
 
+    # "in the row" counts from the left, where the left image is no named context panel (NL-Eye's combined image
+    # leaves "the second image in the row" unread); "the first image in the row" is the context's
+    in_the_row = "" if aliases.get("left") == CONTEXT_ALIAS else r"|in\s+the\s+row"
+    side = rf"(?:from\s+the\s+(?P<side>left|right){in_the_row})\b"
     return (
         _rule(
-            rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+(?:{_IMAGE_NOUN}|one|(?P<option>option|choice|candidate))\s+"
-            r"from\s+the\s+(?P<side>left|right)\b",
+            rf"\b(?!(?:the\s+)?(?:first|1st)\s+\w+\s+in\s+the\s+row)(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+(?:{_IMAGE_NOUN}|(?P<one>one)|(?P<option>option|choice|candidate))\s+{side}"
+            r"(?P<among>\s+(?:among|of)\s+the\s+(?:\w+\s+)?(?:options|candidates|choices))?",
             value,
             Example("mucr", "The effect is shown in the second picture from the right: the melted snowman.", 3),
             Example("panels", "The second panel from the left is the more plausible one.", 1),
             Example("mucr", "A lack of water: the second option from the right, with the empty watering can.", 3),
+            Example("mucr", "The third picture from the left shows the effect: a soaked dog.", 2),
+            Example("mucr", "The effect is the fourth picture in the row, where he is lying on the ground.", 3),
+        ),
+        # "the third from the left among the options", "the picture second from the right", "the second-from-right
+        # option"
+        _rule(
+            rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+from\s+the\s+(?P<side>left|right)"
+            r"(?P<among>\s+(?:among|of)\s+the\s+(?:\w+\s+)?(?:options|candidates|choices))",
+            value,
+            Example("mucr", "The third from the left among the options is the cause of the water stain.", 3),
+        ),
+        _rule(
+            rf"\b(?:the\s+)?(?:{_IMAGE_NOUN}\s+)?(?P<ordinal>{_ORDINAL})[-\s]from[-\s](?:the[-\s])?(?P<side>left|right)"
+            r"(?:\s+(?P<option>option|choice|candidate))?\b",
+            value,
+            Example("mucr", "The effect is shown in the picture second from the right, with fallen branches.", 3),
+            Example("mucr", "Final answer: the second-from-right option.", 3),
         ),
     )
 

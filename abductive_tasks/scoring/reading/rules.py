@@ -18,6 +18,7 @@ from abductive_tasks.scoring.reading.description_rules import (
     OWN_WORDS_CONCEDED,
     OWN_WORDS_DENIED,
     ROLE_AFTER,
+    ROLE_CLAIMS,
     ROLE_NAMED,
 )
 from abductive_tasks.scoring.reading.mentions import ANY_MENTION, LIST_HEAD, NAMED_MENTION, NAMED_REF, REF
@@ -48,6 +49,7 @@ __all__ = [
     "REFUSALS",
     "REFUSAL_OF_THE_OTHERS",
     "ROLE_AFTER",
+    "ROLE_CLAIMS",
     "ROLE_NAMED",
     "SELF_CORRECTIONS",
     "SENTENCE_END",
@@ -194,6 +196,7 @@ STATEMENTS = (
     verdict(
         rf"{{pick}}{_APPOSITIVE}\s*[,-]?\s*{COPULA}\s+{_ARTICLE}(?:{_MORE}|correct|the\s+(?:answer|effect|cause|cue|link))\b(?!\s+to\s+(?:be|have)\b)",
         Example("nleye", "2 is more plausible.", 2),
+        Example("cue", "4. The police officer in the second image is the link between the car and the ticket.", 4),
         Example("mucr", "Option 3 is the most likely cause.", 3),
         Example("nleye", "Image 1 makes more sense.", 1),
         Example("panels", "The second image in the row, showing the boy with a cast, is more plausible.", None),
@@ -238,6 +241,17 @@ STATEMENTS = (
         r"as\s+well|either)\b)",
         Example("mucr", "Therefore, Option 3 shows the effect.", 3),
         Example("mucr", "Option 1 shows the effect: the boy is crying. Options 2, 3 and 4 show unrelated scenes.", 1),
+    ),
+    # "The third option best shows the effect of planting the seeds": a superlative of the role, unhedged
+    verdict(
+        r"{pick}(?<!\))\s+(?:best|most\s+(?:clearly|directly))\s+(?:shows|depicts|represents|illustrates)\s+the\s+"
+        r"(?:effect|cause|cue)\b(?![^.;\n]*\b(?:perhaps|maybe|possibly|might|could|but|unless|if|or|though)\b)",
+        Example("mucr", "The third option best shows the effect of planting and watering the seeds.", 3),
+    ),
+    verdict(
+        rf"{{pick}}\s+(?:forms|makes|tells|creates|gives)\s+(?:a\s+)?(?:much\s+|far\s+)?(?:more|most)\s+{_QUALITY}\s+"
+        r"(?:story|narrative|sequence|picture)\b",
+        Example("nleye", "Overall, image 1 forms a much more coherent story with the context.", 1),
     ),
     # "I find the rightmost panel more plausible", "I consider image 2 (to be) the more plausible one"
     verdict(
@@ -692,6 +706,25 @@ DOUBTS = (
         rf",?\s*\bor\s+(?:maybe|perhaps|possibly)\s+(?:the\s+)?{_ANY_REF}",
         Example("cue", "The cue is the heavy rain, or perhaps the slippery floor.", None),
     ),
+    # another answer offered on a condition: "Answer: 4 (police officer) – or 2 (speeding) if ..."
+    _rule(
+        rf"(?:[,;–—]|\s-)\s*or\s+(?:else\s+)?(?:the\s+)?{_ANY_REF}[^.;\n]{{0,40}}?\bif\b",
+        Example("cue", "Answer: 4 (police officer) – or 2 (speeding) if the cue has to be an action.", None),
+    ),
+    # an answer hedged where it is named: "Maybe the second picture shows it", "Option 3 possibly shows the effect"
+    _rule(
+        rf"(?:^|(?<=[.!?;:]))\s*(?:perhaps|maybe|possibly)\s*,?\s+(?:the\s+)?{_ANY_REF}"
+        rf"|{_ANY_REF}\s+(?:perhaps|maybe|possibly|probably)\s+(?:best\s+)?(?:shows?|depicts?)\b",
+        Example("mucr", "Maybe the picture second from the right shows the effect.", None),
+        Example("mucr", "The third picture from the left possibly shows the effect.", None),
+    ),
+    # a doubt whose object is the answer: "I am not sure hypothesis 1 is" (not "I don't think 1 is ...": it rejects)
+    _rule(
+        r"\b(?:not\s+sure|unsure|cannot\s+say|can't\s+say|doubt)\b"
+        rf"(?:\s+(?:that|whether|if))?\s+(?:the\s+)?{_ANY_REF}",
+        Example("nleye", "I am not sure hypothesis 1 is more plausible.", None),
+        Example("nleye", "I am not sure hypothesis 1 is more plausible.\nFinal answer: 2", 2),
+    ),
     # "Between 2 and 4 I'm torn"
     _rule(
         r"\b(?:i'?m|i\s+am)\s+(?:really\s+|a\s+bit\s+)?torn\b",
@@ -739,6 +772,7 @@ _CLOSING = r"(?:overall|in\s+conclusion|conclusion|verdict|in\s+summary|summary|
 _FORCED = (
     r"if\s+(?:i|we)\s+(?:had\s+to|have\s+to|must|need\s+to|were\s+forced\s+to)\s+(?:choose|pick|answer|decide|select|give|name)"
     r"|if\s+forced(?:\s+to\s+(?:choose|pick|answer))?|forced\s+to\s+(?:choose|pick)"
+    r"|my\s+best\s+guess(?=\s+(?:is|would\s+be)\b)"  # "I cannot determine ... My best guess is 3."
 )
 # "Final answer:" with no word of correction contradicts a statement of another answer in the sentence just before it
 # (decision._closing_contradicts); "Overall:" and "In conclusion:" outrank what came before, as a closing verdict

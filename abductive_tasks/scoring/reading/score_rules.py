@@ -89,6 +89,16 @@ SCORE_VERDICTS = (
         r"\b(?:lower|rais|chang|revis|adjust|bump|reduc|increas|decreas|drop|mov|updat)\w*(?:\s+(?:it|this|that|my\s+(?:score|rating|answer)))?(?:\s+(?:down|up))?\s+to\s+(?:a\s+|an\s+)?{pick}",
         Example("rating", "Score: 7. On reflection, I'll lower it to 6.", 6.0),
     ),
+    # "..., so 8 is fairer", "7 would be more accurate": the value the reply settles on after weighing another
+    # (after a word that settles it: not "Some might argue 8 is fairer", "where 10 is closer to certainty")
+    verdict(
+        r"\b(?:so|thus|hence|therefore|then|actually|honestly|frankly|really)\s*,?\s+(?:a\s+|an\s+)?{pick}\s+"
+        r"(?:is|seems|feels|would\s+be)\s+(?:much\s+|far\s+)?(?:fairer|more\s+(?:accurate|appropriate|reasonable|"
+        r"fitting|realistic)|about\s+right)\b",
+        Example(
+            "rating", "Score: 3 — well, actually, the vase explains why the cat looks guilty, so 8 is fairer.", 8.0
+        ),
+    ),
     # "I'd settle on a 6"
     verdict(
         r"\b(?:settle|land)\w*\s+(?:on|at)\s+(?:a\s+|an\s+)?{pick}",
