@@ -62,14 +62,14 @@ PINNED = {
     "blind_batch_o.yaml": (179, 0),
     "blind_batch_u.yaml": (215, 0),
     "blind_batch_v.yaml": (213, 0),
-    "blind_batch_w.yaml": (209, 0),
+    "blind_batch_w.yaml": (210, 0),
     "blind_batch_x.yaml": (218, 0),  # out of pending/ with round 20
     "blind_batch_y.yaml": (217, 0),
     "blind_batch_z.yaml": (217, 0),
-    "blind_batch_aa.yaml": (322, 0),  # out of pending/ with round 20; P39 adjudicated
+    "blind_batch_aa.yaml": (323, 0),  # out of pending/ with round 20; P39 adjudicated
     "blind_batch_ab.yaml": (225, 0),  # out of pending/ with round 20
-    "blind_batch_ac.yaml": (225, 0),  # out of pending/ with round 20 (first contact 217, 4); Q18 adjudicated
-    "blind_batch_ad.yaml": (237, 7),  # pending/: round 20's first contact, not fixed on
+    "blind_batch_ac.yaml": (226, 0),  # out of pending/ with round 20 (first contact 217, 4); Q18 adjudicated
+    "blind_batch_ad.yaml": (250, 0),  # pending/: meets the targets after round 21 (first contact 237, 7); T16
 }
 
 
@@ -340,8 +340,13 @@ def test_each_adjudicated_reply_is_the_reply_its_annotators_read():
         for path in [*BLIND_BATCHES, *PENDING_BATCHES]
         for group in yaml.safe_load(path.read_text(encoding="utf-8"))["groups"]
     }
-    assert len({entry["id"] for entry in entries}) == len(entries) == 25 + 40 + 21  # R, P and Q adjudications
-    assert [sum(entry["disputed"] for entry in entries if entry["id"][0] == packet) for packet in "RPQ"] == [5, 18, 1]
+    assert len({entry["id"] for entry in entries}) == len(entries) == 25 + 40 + 21 + 21  # R, P, Q and T adjudications
+    assert [sum(entry["disputed"] for entry in entries if entry["id"][0] == packet) for packet in "RPQT"] == [
+        5,
+        18,
+        1,
+        1,
+    ]
     for entry in entries:
         reply = entry["reply"]
         group = groups[(reply["batch"], reply["group"])]
@@ -351,7 +356,7 @@ def test_each_adjudicated_reply_is_the_reply_its_annotators_read():
         ]
         kind = answer_kind(group["kind"], group["params"], group.get("prompt", ""))
         assert len(entry["readings"]) == 6
-        # R's and Q's disputed replies are ones the reader read otherwise than their writers; P's are forms that
+        # R's, Q's and T's disputed replies are ones the reader read otherwise than their writers; P's are forms that
         # writers of different batches read differently, whatever the reader reads
         if entry["disputed"] and entry["id"][0] != "P" and entry["id"] not in READ_AS_WRITTEN_SINCE:
             assert kind.read(case["answer"]) != entry["writer"], entry["id"]
@@ -375,6 +380,7 @@ def test_adjudication_replaces_a_writers_reading_only_where_every_annotator_read
         ("blind_batch_f.yaml", "mucr_c2e_f", 11): 2,  # P32: "The third picture from the left shows the effect"
         ("blind_batch_aa.yaml", "mucr_c2e_split_aa", 5): 2,  # P39: "The second one."
         ("blind_batch_ac.yaml", "nleye_pairs_ac", 13): 7.5,  # Q18: "Score: 7.5 — ..."
+        ("blind_batch_ad.yaml", "mucr_c2e_ad", 6): 4,  # T16: "The last image (...) shows the effect"
     }
     entries = {entry["id"]: entry for entry in yaml.safe_load(ADJUDICATION.read_text(encoding="utf-8"))["replies"]}
     assert entries["R02"]["readings"] == [None, None, 2, 2, 2, 2] and entries["R02"]["writer"] is None
@@ -389,8 +395,9 @@ def test_adjudication_replaces_a_writers_reading_only_where_every_annotator_read
             sum(entry["readings"][i] == entry["writer"] for entry in controls if entry["id"][0] == packet)
             for i in range(6)
         ]
-        for packet in "RPQ"
+        for packet in "RPQT"
     }
     assert agreeing["R"] == [18, 18, 18, 17, 17, 17]  # round 1: R10, R22 read otherwise; round 2: R14, R18, R22
     assert agreeing["P"] == [21, 21, 21, 22, 22, 22]  # P11: "almost certainly true" with no number, null in round 1
     assert agreeing["Q"] == [20, 19, 19, 20, 20, 20]  # Q14
+    assert agreeing["T"] == [20] * 6

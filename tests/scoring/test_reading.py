@@ -1302,6 +1302,7 @@ REVIEW_KINDS = {
         ("review_round18.yaml", 212),
         ("review_round19.yaml", 147),
         ("review_round20.yaml", 180),
+        ("review_round21.yaml", 165),
     ],
 )
 def test_review_replies(round_file, replies):

@@ -36,7 +36,7 @@ from abductive_tasks.scoring.reading.rules import (
     SENTENCE_END,
 )
 from abductive_tasks.scoring.reading.table import Rule
-from abductive_tasks.scoring.reading.text import sentence_start
+from abductive_tasks.scoring.reading.text import FORCED_CHOICE, sentence_start
 
 __all__ = ["UNFINISHED", "decide", "denied", "in_passing"]
 
@@ -58,7 +58,8 @@ _HEDGED = re.compile(r"\b(?:could|might|may|if|argue|seems?|perhaps|maybe|not|un
 # number, which may number a first step: "1. Identify the effect: ...")
 _OPENING_SENTENCE = re.compile(r"\s*«(?P<answer>[\U000f0000-\U000ffffd])»\s*[.!](?=\s)")
 _NAMED_PLACEHOLDER = re.compile(NAMED_MENTION)
-_POSSESSIVE = re.compile(r"\s*'s\b")  # after a mention's placeholder: another thing's ("the car's speed")
+# after a mention's placeholder: another thing's ("the car's speed"), what a value stands for ("10 means ...")
+_NOT_THE_ANSWER_AFTER = re.compile(r"\s*'s\b|\s+(?:means|would\s+mean|stands\s+for)\b", re.IGNORECASE)
 # A mention explained by another: "the third image (right)", "Hypothesis 1 (right image)", "3 - heavy rain".
 _COLLAPSE = re.compile(
     r"(?<!\bnot\s)(?<!\bnot\sa\s)(?<!\bnot\san\s)(?<!\bnot\sthe\s)"  # "not a strengthener - weakener" contrasts
@@ -100,9 +101,12 @@ def decide(
     since, corrected = max(corrections, default=0), max(corrections, default=len(text))
     if any(rule.pattern.search(text, since) for rule in REFUSALS):
         return None
+    if _forced_without_an_answer(text, since):
+        return None
     cut_off = unfinished or _CUT_OFF.search(text) or _next_item_cut(text, mentions)
     picks, rejected = _picks(text, statements, verdicts)
-    picks = [pick for pick in picks if not _POSSESSIVE.match(text, pick[1] + 3)]  # "it's the car's speed"
+    # "it's the car's speed", "Score: 10 means almost certainly true" (the scale restated)
+    picks = [pick for pick in picks if not _NOT_THE_ANSWER_AFTER.match(text, pick[1] + 2)]
     rejected |= {index for index, mention in enumerate(mentions) if mention.denied}
     alone, headings = _standing_alone(text, mentions)
     last_alone = [pick for pick in alone if pick[1] >= corrected] if corrections else alone
@@ -133,8 +137,11 @@ def decide(
     ]
     if _doubted(text, picks, since) or _refused_the_others(text, picks, since):
         return None
+    claims = _claims(text, mentions, valid)
+    if corrections and not any(position >= since for _, position, _ in picks):
+        if (claimed := _claimed_after_correction(text, claims, mentions, valid, since)) is not None:
+            return claimed
     if picks:
-        claims = _claims(text, mentions, valid)
         if _closing_contradicts(text, picks, stated + claims, mentions):
             return None
         final = _final(picks, mentions, valid, values, corrected)
@@ -207,14 +214,16 @@ def _picks(text: str, statements: Sequence[Rule], verdicts: Sequence[Rule]) -> t
 
 
 # A few-shot example named by its number: "In Example 1 the cause was shown in Option 1"
+_IN_AN_EXAMPLE = re.compile(r"\s+(?:in|for|of)\s+(?:the\s+)?(?:first\s+|second\s+)?example\b", re.IGNORECASE)
 _EXAMPLE_NAMED = re.compile(r"\bexamples?\s*[‹«][\U000f0000-\U000ffffd][›»]", re.IGNORECASE)
 
 
 def _about_an_example(text: str, position: int) -> bool:
     """Whether the sentence holding ``position`` speaks of a few-shot example before it ("In Example 1 the cause was
     shown in Option 1, ..."): what it states is that example's answer, not the reply's."""
-    start = sentence_start(text, position)
-    return bool(_EXAMPLE_NAMED.search(text, start, position))
+    start = max(sentence_start(text, position), text.rfind(";", 0, position) + 1)
+    # "Option 1 in Example 1 and Option 2 in Example 2 were correct; ...": the example named after the answer
+    return bool(_EXAMPLE_NAMED.search(text, start, position) or _IN_AN_EXAMPLE.match(text, position + 2))
 
 
 def _standing_alone(text: str, mentions: list[Mention]) -> tuple[list[Pick], set[object]]:
@@ -300,6 +309,31 @@ def _claimed_otherwise(text: str, claims: list[Pick], mentions: list[Mention], f
         position >= since and mentions[index].value != final and not _HEDGED.search(_sentence(text, position))
         for _, position, index in claims
     )
+
+
+def _forced_without_an_answer(text: str, since: int) -> bool:
+    """ "Speeding is the most likely cue ... If I had to choose one, I'd go with the officer.": a forced choice last,
+    after which the reply names no answer the tables know (what it names before is not its choice)."""
+    forced = list(FORCED_CHOICE.finditer(text))
+    return bool(forced) and forced[-1].start() < since <= forced[-1].end() and not _PLACEHOLDER.search(text, since)
+
+
+def _claimed_after_correction(
+    text: str, claims: list[Pick], mentions: list[Mention], valid: Callable[[object], bool], since: int
+) -> object | None:
+    """ "Option 3 — wait, ... The effect is the broken window, Option 1.": the one answer an unhedged claim names
+    after the last self-correction, where no other answer is named after it."""
+    claimed = {
+        mentions[index].value
+        for _, position, index in claims
+        if position >= since and not _HEDGED.search(_sentence(text, position))
+    }
+    named = {mentions[mention_index(found)].value for found in _PLACEHOLDER.findall(text, since)} & {
+        value for value in (mention.value for mention in mentions) if valid(value)
+    }
+    if len(claimed) != 1 or named != claimed:
+        return None
+    return claimed.pop()
 
 
 def _sentence(text: str, position: int) -> str:

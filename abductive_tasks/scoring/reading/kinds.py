@@ -55,7 +55,14 @@ from abductive_tasks.scoring.reading.score_rules import (
     SHARED_HEAD,
 )
 from abductive_tasks.scoring.reading.table import Rule
-from abductive_tasks.scoring.reading.text import TYPO_VOCABULARY, is_request_failure, plain, prepare, sentence_start
+from abductive_tasks.scoring.reading.text import (
+    FORCED_CHOICE,
+    TYPO_VOCABULARY,
+    is_request_failure,
+    plain,
+    prepare,
+    sentence_start,
+)
 
 __all__ = ["AnswerKind", "Choice", "Label", "Score", "answer_kind", "parse_judge_label", "parse_judge_score"]
 
@@ -125,6 +132,14 @@ class _Reader:
             self._complement,
             bool(UNFINISHED.search(plain)),
         )
+
+
+# what a forced choice ends on: "..., I'd go with the officer.", "If forced, the officer."
+_FORCED_HEAD = re.compile(
+    r"[\s,:]*(?:(?:i'd|i\s+would|i'll|i\s+will)\s+)?(?:(?:go\s+with|pick|choose|say|select)\s+)?the\s+(?P<head>[^\W\d_]+)"
+    r"\s*[.!]?\s*",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -254,6 +269,19 @@ class Choice(_Reader):
 
         return [revised(mention) for mention in mentions]
 
+    def _forced_by_head(self, text: str) -> int | None:
+        """ "... If I had to choose one, I'd go with the officer.": after a forced choice that names no option, the
+        one option whose text's last word (its head: "officer" of "police officer", no other option's) it names."""
+        forced = list(FORCED_CHOICE.finditer(self.prepared(text)))
+        if not forced:
+            return None
+        chosen = _FORCED_HEAD.fullmatch(self.prepared(text)[forced[-1].end() :])
+        heads = [option.lower().split()[-1] for option in self.option_texts]
+        if chosen is None or heads.count(chosen["head"].lower()) != 1:
+            return None
+        number = heads.index(chosen["head"].lower())
+        return number + 1 if " " in self.option_texts[number].strip() else None
+
     def _counts_panels(self, marked: str, mentions: list[Mention]) -> bool:
         """Whether a reply to panels in a row, the context first (NL-Eye's combined image), counts its image numbers
         across the panels: the first panel it speaks of for itself (alone in its clause, not denied) is the one its
@@ -278,7 +306,7 @@ class Choice(_Reader):
     def read(self, text: str) -> int | None:
         value = super().read(text)
         if value is None:
-            return None if self.option_texts else self._described_answer(text)
+            return self._forced_by_head(text) if self.option_texts else self._described_answer(text)
         if not self.option_texts and self._reason_describes_another(text, value):
             return None
         if not sentence_options(self.option_texts):

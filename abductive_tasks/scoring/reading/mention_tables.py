@@ -295,6 +295,7 @@ def _position_mentions(positions: Mapping[str, int], panel: bool = False) -> tup
     )
 
 
+_COUNT_WORDS = {3: "three|3", 5: "five|5"}  # all the images shown: "Of the three images, the second one"
 _OPTIONS_COUNTED = re.compile(r"\b(?:options|candidates|choices)\b", re.IGNORECASE)
 
 
@@ -336,6 +337,14 @@ def _row_mentions(
             Example("mucr", "A lack of water: the second option from the right, with the empty watering can.", 3),
             Example("mucr", "The third picture from the left shows the effect: a soaked dog.", 2),
             Example("mucr", "The effect is the fourth picture in the row, where he is lying on the ground.", 3),
+        ),
+        # "Of the three images, the second one": the images counted, the context first
+        _rule(
+            rf"\bof\s+the\s+(?:{_COUNT_WORDS.get(n + context_images, '(?!)')})\s+{_IMAGE_NOUN}\s*,?\s+"
+            rf"the\s+(?P<ordinal>{_ORDINAL})"
+            rf"(?:\s+(?:one|{_IMAGE_NOUN}))?(?P<side>(?!))?\b",
+            value,
+            Example("nleye", "Of the three images, the second one (the cat on the counter) is the more plausible.", 1),
         ),
         # "the third from the left among the options", "the picture second from the right", "the second-from-right
         # option"

@@ -25,6 +25,7 @@ SCORE_STATEMENTS = (
         r"\b(?:score|rating|rank|plausibility|(?:final\s+)?answer|overall|verdict|final)(?:\s+(?:score|rating))?\s*(?:[:=|→]|\bis\b)\s*(?:n\s*=\s*)?{pick}",
         Example("rating", "Score: 7", 7.0),
         Example("rating", "| Score | 8 |", 8.0),
+        Example("rating", "Score: 10 means almost certainly true; here I'd say Score: 6.", 6.0),
         Example(
             "rating", "Here is my reasoning:\n\n1. The man runs.\n2. He sits.\n3. He waits.\n\nOverall: **4**", 4.0
         ),

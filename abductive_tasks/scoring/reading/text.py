@@ -11,6 +11,7 @@ from abductive_tasks.scoring.reading.glossary import translate
 from abductive_tasks.scoring.reading.table import Example, Rule
 
 __all__ = [
+    "FORCED_CHOICE",
     "INVENTED_TURNS",
     "REQUEST_FAILED_MARKER",
     "TYPO_VOCABULARY",
@@ -240,6 +241,7 @@ INVENTED_TURNS = Rule(
         Example("mucr", "Example 1: Option 1\nExample 2: Option 2\nQuestion: Option 4", 4),
         Example("mucr", "Example 1: Option 1. Example 2: Option 2. Question: Option 4.", 4),
         Example("cue", "Example 3:\nWhich phrase is the cue?\nAnswer: 2\n\nAnswer to the question: 3 (heavy rain)", 3),
+        Example("cue", "Example 3:\nAnswer: 3 (heavy rain)", 3),
     ),
 )
 
@@ -258,6 +260,8 @@ def _without_invented_turns(text: str) -> str:
             kept.append(part)
         elif ended := re.search(r"\n[ \t]*\n", part):  # a restated example ends at its blank line
             kept.append(part[ended.end() :])
+        elif len(headings) == 1:  # the reply's own label for the question: "Example 3:\nAnswer: 2 (speeding)"
+            kept.append(part)
     return "\n".join(kept)
 
 
@@ -274,3 +278,10 @@ def prepare(text: str, ignore: re.Pattern | None = None, answer_words: Mapping[s
     if ignore is not None:
         prepared = ignore.sub(" ", prepared)
     return _spell(prepared, answer_words) if answer_words else prepared
+
+
+# a forced choice: "If I had to choose one, ...", "if forced to pick"
+FORCED_CHOICE = re.compile(
+    r"\bif\s+(?:i|we)\s+(?:had|have|were\s+forced)\s+to\s+(?:choose|pick|select|name)(?:\s+one)?\b|\bif\s+forced\b",
+    re.IGNORECASE,
+)

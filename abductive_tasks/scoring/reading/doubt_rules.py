@@ -1,0 +1,190 @@
+"""The refusals, hedges and doubts: what makes a reply choose nothing, as patterns over its marked mentions.
+
+Each rule carries the example replies it exists for; tests/scoring/test_rule_examples.py reads every one (through
+``rules``, which re-exports the tables).
+"""
+
+from __future__ import annotations
+
+import re
+
+from abductive_tasks.scoring.reading.mentions import ANY_MENTION
+from abductive_tasks.scoring.reading.table import Example, Rule
+
+__all__ = ["DOUBTS", "HEDGES", "REFUSALS", "REFUSAL_OF_THE_OTHERS", "SENTENCE_END"]
+
+
+def _rule(pattern: str, *examples: Example) -> Rule:
+    return Rule(re.compile(pattern, re.IGNORECASE), examples)
+
+
+# Hedges: without a pick, a reply that says these chooses nothing even if it names one option.
+HEDGES = (
+    _rule(
+        r"\b(?:both|either)\b[^.;\n]*\b(?:could|can|plausible|possible|likely|fit|work|valid|reasonable)\b",
+        Example("nleye", "Either could be plausible; image 2 shows the wet road.", None),
+    ),
+    _rule(
+        r"\bequally\b",
+        Example("nleye", "Image 2 shows the wet road, but the dry road fits equally.", None),
+    ),
+    _rule(
+        r"\b(?:can\s*not|can't|unable\s+to|impossible\s+to|hard\s+to|difficult\s+to)\s+(?:tell|determine|decide|say|choose)\b",
+        Example("nleye", "Image 2 shows a wet road, but it is hard to tell.", None),
+    ),
+    _rule(
+        r"\bnot\s+sure\b",
+        Example("nleye", "Image 2 shows a wet road. Not sure, though.", None),
+    ),
+    _rule(
+        r"(?<!\bnot )(?<!\bneither )[«‹][\U000f0000-\U000ffffd][»›]\s*,?\s+or\s+[«‹][\U000f0000-\U000ffffd][»›]",
+        Example("mucr", "Option 2 or option 3.", None),
+    ),
+    # "Option 3 shows the effect, maybe.", "... Or maybe Option 1"
+    _rule(
+        r"[,;]\s*(?:maybe|perhaps)\s*(?:[.!?;]|$)|\bor\s+(?:maybe|perhaps)\b",
+        Example("mucr", "Option 3 shows the effect, maybe.", None),
+    ),
+    # "..., which is what option 3 might be showing"
+    _rule(
+        r"[«‹][\U000f0000-\U000ffffd][»›]\s+(?:might|may|could)\s+(?:be\s+)?(?:show|depict|illustrat|represent)\w*",
+        Example("mucr", "This could easily lead to a fire, which is what option 3 might be showing.", None),
+    ),
+)
+
+# After the last self-correction, a refusal to choose gives no answer whatever the reply picks elsewhere
+# ("... Because both orders are allowed, I cannot determine which is more plausible"); a doubt does unless a statement
+# of the answer follows it ("I'm unable to judge whether the update strengthens or weakens it", "Either option 2 or
+# option 4 could be the effect"; but "I can't tell whether it is morning from image 1 alone. Image 2 is more
+# plausible." answers 2).
+_DECIDE = r"(?:determine|tell|judge|decide|say|choose|assess|know)"
+_CANNOT = r"\b(?:can\s*not|can't|could\s*not|couldn't|unable\s+to|impossible\s+to|not\s+possible\s+to|no\s+way\s+to)"
+_ANY_REF = ANY_MENTION
+SENTENCE_END = re.compile(r"[.!?;\n]|,?\s+but\b|$", re.IGNORECASE)
+# "which" of the answers: "which is more plausible", "which one", "which of the two", "which label applies"
+# (not "which details matter")
+_WHICH_ANSWER = (
+    rf"which\s+(?:{_ANY_REF}|(?:one|ones|of|is|was|would|could|fits|applies|answer|option|image|picture|hypothesis|label|"
+    r"cue|phrase|effect|cause|candidate|panel|score|rating)\b)"
+)
+REFUSALS = (
+    _rule(
+        rf"{_CANNOT}\s+(?:\w+\s+){{0,2}}?{_DECIDE}\s+{_WHICH_ANSWER}",
+        Example("nleye", "Image 2 looks wet, but I cannot determine which is more plausible.", None),
+    ),
+    # "I cannot determine a single answer", "no way to pick one option"
+    _rule(
+        rf"{_CANNOT}\s+(?:\w+\s+){{0,2}}?(?:{_DECIDE}|pick|select|give)\s+(?:a|one|the|any)\s+"
+        r"(?:single\s+|clear\s+|definitive\s+|correct\s+|right\s+)?(?:answer|option|choice|image|hypothesis|cause|effect|cue)\b",
+        Example("mucr", "I cannot determine a single answer.", None),
+    ),
+    # "I can't make out the details well enough to choose"
+    _rule(
+        rf"{_CANNOT}\b[^.!?\n]{{0,80}}?\benough\s+to\s+(?:{_DECIDE}|pick|select|answer)\b",
+        Example("nleye", "I can't make out the details well enough to choose.", None),
+    ),
+    # "None of the options clearly shows the effect" (not "none of the other options")
+    _rule(
+        r"\bnone\s+of\s+(?:the\s+)?(?:(?:two|four|given|candidate|listed)\s+)?"
+        r"(?:options|images|pictures|hypotheses|phrases|candidates|choices|panels)\b(?!\s+(?:other|except|besides|but)\b)",
+        Example("mucr", "None of the options shows the effect.", None),
+    ),
+    # "However, this option is not available in the choices", "the correct option is not provided", "125° is not an
+    # option"
+    _rule(
+        r"\b(?:is|are)\s+not\s+(?:(?:available|listed|given)\s+)?(?:(?:among|in|one\s+of)\s+the\s+"
+        r"(?:given\s+|provided\s+|listed\s+)?(?:options|choices|answers)|an?\s+(?:option|choice)\b|"
+        r"(?:listed|provided|available|given)\b)",
+        Example("letters", "So AC = 11.5. However, this option is not available in the choices.", None),
+        Example("letters", "The correct option is not provided.", None),
+    ),
+)
+# "None of them can explain it" refuses too, unless the reply has stated its answer before it: then "them" are the other
+# options ("3\n\nOptions 1, 2 and 4 show a cat, a cake and a tree; none of them can explain the broken window")
+REFUSAL_OF_THE_OTHERS = _rule(
+    r"\bnone\s+of\s+them\b(?!\s+(?:other|except|besides|but)\b)",
+    Example("mucr", "None of them can explain it.", None),
+    Example(
+        "mucr", "3\n\nOptions 1, 2 and 4 show a cat, a cake and a tree; none of them can explain the broken window.", 3
+    ),
+)
+DOUBTS = (
+    # a refusal that names an image: "I can't view the fourth candidate image", "unable to compare all four options"
+    _rule(
+        rf"{_CANNOT}\s+(?:\w+\s+){{0,2}}?(?:see|view|open|load|access|make\s+out|analy[sz]e|process|read|display)\s+"
+        rf"(?:one\s+of\s+)?(?:the\s+)?{_ANY_REF}"
+        rf"|{_CANNOT}\s+compare\b",
+        Example("mucr", "I can't view the fourth candidate image, so I'm unable to compare all four options.", None),
+    ),
+    # an answer on a condition, and another otherwise: "The answer is Option 4 if the glass broke; otherwise Option 3"
+    _rule(
+        rf"{_ANY_REF}[^.;\n]{{0,40}}?\bif\b[^.;\n]*[;,]\s*(?:otherwise|else|if\s+not)\b",
+        Example("mucr", "The answer is Option 4 if the glass broke; otherwise Option 3.", None),
+    ),
+    # another answer offered beside it: "The cue is the car, or perhaps the speeding"
+    _rule(
+        rf",?\s*\bor\s+(?:maybe|perhaps|possibly)\s+(?:the\s+)?{_ANY_REF}",
+        Example("cue", "The cue is the heavy rain, or perhaps the slippery floor.", None),
+    ),
+    # another answer offered on a condition: "Answer: 4 (police officer) – or 2 (speeding) if ..."
+    _rule(
+        rf"(?:[,;–—]|\s-)\s*or\s+(?:else\s+)?(?:the\s+)?{_ANY_REF}[^.;\n]{{0,40}}?\bif\b",
+        Example("cue", "Answer: 4 (police officer) – or 2 (speeding) if the cue has to be an action.", None),
+    ),
+    # an answer hedged where it is named: "Maybe the second picture shows it", "Option 3 possibly shows the effect"
+    _rule(
+        rf"(?:^|(?<=[.!?;:]))\s*(?:perhaps|maybe|possibly)\s*,?\s+(?:the\s+)?{_ANY_REF}"
+        rf"|{_ANY_REF}\s+(?:perhaps|maybe|possibly|probably)\s+(?:best\s+)?(?:shows?|depicts?)\b",
+        Example("mucr", "Maybe the picture second from the right shows the effect.", None),
+        Example("mucr", "The third picture from the left possibly shows the effect.", None),
+    ),
+    # a doubt whose object is the answer: "I am not sure hypothesis 1 is" (not "I don't think 1 is ...": it rejects)
+    _rule(
+        r"\b(?:not\s+sure|unsure|cannot\s+say|can't\s+say|doubt)\b"
+        rf"(?:\s+(?:that|whether|if))?\s+(?:the\s+)?{_ANY_REF}",
+        Example("nleye", "I am not sure hypothesis 1 is more plausible.", None),
+        Example("nleye", "I am not sure hypothesis 1 is more plausible.\nFinal answer: 2", 2),
+    ),
+    # "Both 2 and 4 could be the cue: ..."
+    _rule(
+        rf"\bboth\s+{_ANY_REF}\s+and\s+{_ANY_REF}\s+(?:could|might|may|can|are|seem)\b",
+        Example("cue", "Both 2 and 4 could be the cue: the speeding explains why the car was stopped.", None),
+    ),
+    # "Between 2 and 4 I'm torn"
+    _rule(
+        r"\b(?:i'?m|i\s+am)\s+(?:really\s+|a\s+bit\s+)?torn\b",
+        Example("cue", "Between 3 and 4 I'm torn: the rain explains the glass, but the glass ties them.", None),
+    ),
+    # a conditional answer: "Score: 3 (if the ball belongs to a child) or 8 (if it is the owner's)"
+    _rule(
+        rf"{_ANY_REF}\s*\(\s*(?:if|when|assuming|given|unless)\b[^()]*\)\s*,?\s*(?:or|but|and|otherwise)\b",
+        Example("rating", "Score: 3 (if the ball belongs to a child) or 8 (if it is the owner's)", None),
+    ),
+    # about the answer: "whether the update ... the hypothesis", "if image 1 is more plausible", "whether it holds"
+    # (not "whether it is his car")
+    _rule(
+        rf"{_CANNOT}\s+(?:\w+\s+){{0,2}}?{_DECIDE}\s+(?:whether|if)\b[^.!?;\n]*?"
+        rf"(?:{_ANY_REF}|\b(?:hypothesis|update|inference|plausib\w*|likely|correct|right|true|holds?|better|more|less)\b)",
+        Example("label", "I'm unable to judge whether the update strengthens or weakens the hypothesis.", None),
+        Example("nleye", "I can't tell whether it is morning from image 1 alone. Image 2 is more plausible.", 2),
+    ),
+    # "Option 3 is correct, but so is Option 1"
+    _rule(
+        rf"\bbut\s+so\s+(?:is|does|do)\s+{_ANY_REF}",
+        Example("mucr", "Option 3 is correct, but so is Option 1, so I cannot decide.", None),
+    ),
+    _rule(
+        rf"\beither\s+{_ANY_REF}\s+or\s+{_ANY_REF}",
+        Example("mucr", "Either option 2 or option 4 could be the effect.", None),
+    ),
+    # "It's difficult to say which is intended"
+    _rule(
+        rf"\b(?:hard|difficult|tough|tricky)\s+to\s+{_DECIDE}\s+{_WHICH_ANSWER}",
+        Example("mucr", "Option 3, though it's difficult to say which is intended.", None),
+    ),
+    # a conditional answer: "It depends on the timing. If ..., about 8; if ..., more like 3"
+    _rule(
+        r"\b(?:it|that|this|the\s+(?:answer|score|rating))\s+(?:really\s+|all\s+)?depends(?:\s+(?:on|upon)\b|(?=\s*[.,:;!-]))",
+        Example("rating", "It depends on the timing. If he just arrived, about 8; if not, more like 3.", None),
+    ),
+)
