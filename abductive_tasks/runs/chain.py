@@ -88,6 +88,24 @@ def run_reads(reads: Mapping[str, str], environment: Mapping[str, str]) -> dict[
     return {task: kind for task, kind in reads.items() if named_by_variable(kind, environment) is None}
 
 
+def describing(
+    describers: Mapping[str, str],
+    environments: Mapping[str, Mapping[str, str]],
+    reads_of: Callable[[str], Mapping[str, str]],
+    tasks: Iterable[str],
+) -> dict[str, list[str]]:
+    """Per model that another names as its describer (``describers``: model -> describer; ``environments``: each
+    model's run environment, by name), the upstream tasks of the descriptions ``tasks`` read that it runs for them."""
+    listed = list(tasks)
+    found: dict[str, list[str]] = {}
+    for name, describer in describers.items():
+        for task in listed:
+            for upstream, kind in run_reads(reads_of(task), environments[name]).items():
+                if kind == "descriptions" and upstream not in found.setdefault(describer, []):
+                    found[describer].append(upstream)
+    return found
+
+
 def with_upstream(
     tasks: Iterable[str],
     reads_of: Callable[[str], Mapping[str, str]],

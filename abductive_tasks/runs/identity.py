@@ -239,12 +239,13 @@ def build_identity(
     {benchmark, version}; ``data``: benchmark -> :func:`data_fingerprint`; ``secrets``: the run's collected secret
     values, hashed wherever they appear, under any name.
     """
+    scored = score_settings(environment)
     identity = {
         "schema": SCHEMA,
         "model": {**redact_mapping(dict(model)), "model_args": redact_model_args(model_args)},
         "eval_args": redact_args(eval_args),
         "env": redact_mapping({name: value for name, value in sorted(env.items()) if name != ENV_VAR}),
-        "settings": score_settings(environment),
+        "settings": scored,
         "judge": redact_mapping(dict(judge)) if judge else None,
         "versions": package_versions(),
         "tasks": {task: dict(entry) for task, entry in tasks.items()},

@@ -181,8 +181,8 @@ def model_args_for(model: ModelSpec, facts: list[TaskFacts]) -> str:
     """The ``--model_args`` a model runs with; fixed by the spec's whole task list (``facts``), so resumed runs keep
     it."""
     if model.route == "vllm":
-        max_new_tokens = model.max_new_tokens or token_floor(facts)
-        return inprocess_model_args(model.vllm, image_limit(facts), max_new_tokens)
+        images, max_new_tokens = image_limit(facts), model.max_new_tokens or token_floor(facts)
+        return inprocess_model_args(model.vllm, images, max_new_tokens)
     if model.route == "served":
         return served_model_args(model.vllm, model.model_args)
     return model.model_args
@@ -209,6 +209,8 @@ def model_identity(
     hashed under any name (``fingerprints``: a memo of data fingerprints by benchmark and source)."""
     fingerprints = {} if fingerprints is None else fingerprints
     env = {**spec.env, **model.env}
+    judge = _judge_description(spec.judge)
+    tasks = {fact.name: chain.task_entry(fact, {**os.environ, **env}) for fact in facts}
     choice = {**os.environ, **env}.get(ENV_VAR, "").strip()
     data = {}
     for benchmark in sorted({fact.benchmark for fact in facts if fact.benchmark}):
@@ -221,8 +223,8 @@ def model_identity(
         eval_args=[*spec.eval_args, *model.eval_args],
         env=env,
         environment={**os.environ, **env},
-        judge=_judge_description(spec.judge),
-        tasks={fact.name: chain.task_entry(fact, {**os.environ, **env}) for fact in facts},
+        judge=judge,
+        tasks=tasks,
         data=data,
         secrets=secrets,
     )
@@ -311,21 +313,6 @@ def _secrets(spec: BatchSpec, mappings: list, model_args: str = "", args: Sequen
     return tuple(dict.fromkeys([*spec.secrets, *found]))
 
 
-def _describing(spec: BatchSpec, facts: Mapping[str, TaskFacts], tasks: Sequence[str]) -> dict[str, list[str]]:
-    """Per model some other model names as its describer: the upstream tasks of the descriptions it reads that the
-    describer runs for it."""
-    found: dict[str, list[str]] = {}
-    for model in spec.models:
-        if not model.describer:
-            continue
-        environment = {**os.environ, **spec.env, **model.env}
-        for task in tasks:
-            for upstream, kind in chain.run_reads(facts[task].reads, environment).items():
-                if kind == "descriptions" and upstream not in found.setdefault(model.describer, []):
-                    found[model.describer].append(upstream)
-    return found
-
-
 def _model_plans(
     spec: BatchSpec, task_index: TaskIndex, only: list[str] | None, judge: JudgePlan | None
 ) -> list[ModelPlan]:
@@ -333,23 +320,28 @@ def _model_plans(
     wired to ``judge`` as well."""
     task_set = task_index.task_set(spec.tasks)
     facts, reads_of = task_set.facts, {task: fact.reads for task, fact in task_set.facts.items()}.__getitem__
-    describing = _describing(spec, facts, task_set.named)
+    describers = {model.name: model.describer for model in spec.models if model.describer}
+    environments = {model.name: {**os.environ, **spec.env, **model.env} for model in spec.models}
+    describing = chain.describing(describers, environments, reads_of, task_set.named)
     named = set(describing) | {model.describer for model in spec.models if only and model.name in only}
     plans, by_name = [], {}
     fingerprints: dict = {}
     for model in sorted(spec.models, key=lambda model: model.name not in describing):
         if only and model.name not in only and model.name not in named:
             continue
-        environment = {**os.environ, **spec.env, **model.env}
+        environment = environments[model.name]
         sources = {"descriptions": model.describer} if model.describer else {}
         wanted = chain.with_upstream([*task_set.named, *describing.get(model.name, [])], reads_of, environment, sources)
         runnable = [task for task in wanted if model.backend not in GENERATION_ONLY_BACKENDS or facts[task].generates]
+        levels = chain.levels(runnable, reads_of, environment, sources)
+        limit = requested_limit(spec, model)
         model_args = model_args_for(model, [facts[task] for task in runnable])
         secrets = model_secrets(spec, model, model_args)
         identity = model_identity(spec, model, model_args, [facts[task] for task in runnable], secrets, fingerprints)
         output = spec.output_dir / model.name
         cache = output / "cache" / cache_key(identity)
         env = model_env(model, cache)
+        arguments = eval_arguments(spec, model, model_args, cache, [TASKS], Path(RUN_FOLDER))
         server, served_env = _served_route(spec, model, [facts[task] for task in runnable], output, env, secrets, judge)
         model_plan = ModelPlan(
             model=model,
@@ -362,18 +354,13 @@ def _model_plans(
             identity=identity,
             earlier=Scan(),
             secrets=secrets,
-            limit=requested_limit(spec, model),
-            levels=tuple(map(tuple, chain.levels(runnable, reads_of, environment, sources))),
+            limit=limit,
+            levels=tuple(map(tuple, levels)),
             sources=sources,
             environment=environment,
             cache=cache,
             env=env,
-            eval_command=(
-                sys.executable,
-                "-m",
-                "abductive_tasks.cli",
-                *eval_arguments(spec, model, model_args, cache, [TASKS], Path(RUN_FOLDER)),
-            ),
+            eval_command=(sys.executable, "-m", "abductive_tasks.cli", *arguments),
             server=server,
             client_env=served_env,
             check_ray=model.route == "vllm" or (server is not None and spec.vllm_executable == "vllm"),
