@@ -37,12 +37,13 @@ from abductive_tasks.runs.spec import BatchSpec, JudgeSpec, ModelSpec, SpecError
 from abductive_tasks.runs.task_index import GENERATION_ONLY_BACKENDS, TaskFacts, TaskIndex
 from abductive_tasks.runs.vllm import (
     PLACEHOLDER_API_KEY,
+    ServerPlan,
     VllmSettings,
     client_env,
     inprocess_model_args,
     judge_env,
-    serve_command,
     served_model_args,
+    server_plan,
 )
 
 HOST = "127.0.0.1"
@@ -52,21 +53,6 @@ HOST = "127.0.0.1"
 # the level's tasks and the folder made for its run.
 PORT, JUDGE_PORT = "$PORT", "$JUDGE_PORT"
 TASKS, RUN_FOLDER = "<tasks>", "<run folder>"
-
-
-@dataclass(frozen=True)
-class ServerPlan:
-    """A ``vllm serve`` process a batch starts (a served model's or the judge's), as planned: its command line holds
-    ``port_word`` where the port goes (``port``, or a free one chosen at start)."""
-
-    label: str  # who it serves, in messages: the model's name, or "judge"
-    command: tuple[str, ...]
-    port: int | None
-    port_word: str  # PORT or JUDGE_PORT
-    log: Path
-    env: dict[str, str]  # its variables over those it inherits
-    health_timeout: float  # seconds it may take to answer /health
-    secrets: tuple[str, ...]  # redacted from its log and its command line as said
 
 
 @dataclass(frozen=True)
@@ -395,19 +381,24 @@ def eval_arguments(
 
 def judge_plan(spec: BatchSpec) -> JudgePlan | None:
     """The spec's judge: a served one's ``vllm serve`` line (a text-only model, so no multimodal limit), variables
-    and secrets; None without a judge."""
+    and secrets; None without a judge (one already running at a URL is only wired)."""
     judge = spec.judge
     if judge is None:
         return None
-    if judge.url:
-        return JudgePlan(None, None, judge_env(judge.url, judge.model_version, judge.api_type), False)
-    secrets = _secrets(spec, [spec.env, judge.env, judge.vllm.extra_args])
-    log, env = spec.output_dir / "judge_server.log", {**spec.env, **judge.env}
-    server = _server(spec, "judge", judge.vllm, None, (judge.port, JUDGE_PORT), log, env, secrets)
-    url = f"http://{HOST}:{judge.port or JUDGE_PORT}/v1"
-    return JudgePlan(
-        judge.vllm, server, judge_env(url, judge.vllm.name_served, judge.api_type), spec.vllm_executable == "vllm"
-    )
+    server = None
+    if not judge.url:
+        secrets = _secrets(spec, [spec.env, judge.env, judge.vllm.extra_args])
+        log, env = spec.output_dir / "judge_server.log", {**spec.env, **judge.env}
+        port = (judge.port, JUDGE_PORT)
+        server = server_plan(
+            "judge", judge.vllm, None, HOST, port, spec.vllm_executable, log, env, spec.health_timeout, secrets
+        )
+    url = judge.url or f"http://{HOST}:{judge.port or JUDGE_PORT}/v1"
+    model_version = judge.model_version if judge.url else judge.vllm.name_served
+    wired = judge_env(url, model_version, judge.api_type)
+    if server is None:
+        return JudgePlan(None, None, wired, False)
+    return JudgePlan(judge.vllm, server, wired, spec.vllm_executable == "vllm")
 
 
 def _served_route(
@@ -424,26 +415,21 @@ def _served_route(
     if model.route != "served":
         return None, {}
     log = output / "server.log"
-    server = _server(spec, model.name, model.vllm, image_limit(facts), (model.port, PORT), log, env, secrets)
+    images = image_limit(facts)
+    server = server_plan(
+        model.name,
+        model.vllm,
+        images,
+        HOST,
+        (model.port, PORT),
+        spec.vllm_executable,
+        log,
+        env,
+        spec.health_timeout,
+        secrets,
+    )
     inherited = {**os.environ, **spec.env, **(judge.client_env if judge else {}), **env}
     return server, client_env(f"http://{HOST}:{model.port or PORT}/v1", inherited)
-
-
-def _server(
-    spec: BatchSpec,
-    label: str,
-    settings: VllmSettings,
-    images: int | None,
-    port: tuple[int | None, str],
-    log: Path,
-    env: dict[str, str],
-    secrets: tuple[str, ...],
-) -> ServerPlan:
-    """The ``vllm serve`` of ``settings`` (``images`` per prompt; None: a text-only server) on ``port``: (the spec's
-    port, or None for one chosen at start; the word standing for it until then)."""
-    number, word = port
-    command = serve_command(settings, images, HOST, number or word, spec.vllm_executable)
-    return ServerPlan(label, tuple(command), number, word, log, env, spec.health_timeout, secrets)
 
 
 def model_env(model: ModelSpec, cache: Path) -> dict[str, str]:

@@ -14,7 +14,7 @@ import shutil
 import signal
 import subprocess
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,17 +30,10 @@ from abductive_tasks.runs.plan import (
     JudgePlan,
     LevelRun,
     ModelPlan,
-    ServerPlan,
 )
 from abductive_tasks.runs.progress import ChildProgress
 from abductive_tasks.runs.secrets import copy_redacted, handed_over, redact_text
-from abductive_tasks.runs.vllm import (
-    VllmServer,
-    child_setup,
-    free_port,
-    interrupts_held,
-    require_ray,
-)
+from abductive_tasks.runs.vllm import child_setup, interrupts_held, start_vllm
 
 
 def run_child(
@@ -90,22 +83,9 @@ def start_judge(judge: JudgePlan | None, stack: contextlib.ExitStack) -> dict[st
         return {}
     if judge.server is None:
         return judge.client_env
-    if judge.check_ray and judge.vllm is not None:
-        require_ray(judge.vllm)
-    port = serve(judge.server, os.environ, stack)
+    port = start_vllm(judge.vllm, judge.check_ray, judge.server, HOST, os.environ, stack, say)
     say(f"judge: healthy at http://{HOST}:{port}/v1")
     return {name: value.replace(JUDGE_PORT, str(port)) for name, value in judge.client_env.items()}
-
-
-def serve(server: ServerPlan, inherited: Mapping[str, str], stack: contextlib.ExitStack) -> int:
-    """Start ``server`` with its variables over ``inherited``, stopped when ``stack`` closes; its port once it answers
-    /health."""
-    port = server.port or free_port(HOST)
-    command = [str(port) if word == server.port_word else word for word in server.command]
-    say(f"{server.label}: starting {redact_text(shlex.join(command), server.secrets)}")
-    env = {**inherited, **server.env}
-    stack.enter_context(VllmServer(command, HOST, port, server.log, env, server.health_timeout, secrets=server.secrets))
-    return port
 
 
 def start_run(model_plan: ModelPlan, tasks: list[str] | None = None) -> Path:
@@ -193,10 +173,8 @@ def model_run(model_plan: ModelPlan, base_env: dict[str, str]) -> Iterator[Model
     with contextlib.ExitStack() as stack:
         stack.callback(scrub_cache, model_plan.cache, model_plan.secrets)  # lmms-eval stores model_args in clear
         stack.push(_record_start_failure(run_dir))
-        if model_plan.check_ray and model.vllm is not None:
-            require_ray(model.vllm)
-        if model_plan.server is not None:
-            port = serve(model_plan.server, env, stack)
+        port = start_vllm(model.vllm, model_plan.check_ray, model_plan.server, HOST, env, stack, say)
+        if port is not None:
             say(f"{model.name}: server healthy at http://{HOST}:{port}/v1")
             env.update({name: value.replace(PORT, str(port)) for name, value in model_plan.client_env.items()})
         progress = stack.enter_context(contextlib.closing(ChildProgress(model.name)))
