@@ -8,7 +8,7 @@ damaged file is named by path, never believed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -171,10 +171,20 @@ class Scan:
 
 def task_state(scan: Scan, task: str, limit: int | float | None) -> str:
     """A pending task's state after its run: done, N failed requests, or failed."""
+    best = scan.best(task)
     if scan.done(task, limit):
         return "done"
-    best = scan.best(task)
     return f"{best.failed_requests} failed requests" if best is not None and best.failed_requests else "failed"
+
+
+def task_states(
+    model_dir: Path, identity: Mapping, tasks: Iterable[str], limit: int | float | None
+) -> dict[str, tuple[str, Outcome | None]]:
+    """Per task of ``tasks``, after a run: its state (:func:`task_state`) and the outcome a leaderboard cell shows
+    (:meth:`Scan.best`), from the runs under ``model_dir`` whose identity matches ``identity``."""
+    scan = scan_runs(model_dir, identity)
+    best = {task: scan.best(task) for task in tasks}
+    return {task: (task_state(scan, task, limit), outcome) for task, outcome in best.items()}
 
 
 def scan_runs(model_dir: Path, identity: Mapping) -> Scan:
