@@ -75,6 +75,7 @@ class ModelPlan:
     levels: tuple[tuple[str, ...], ...]  # its tasks by chain level, each level one run
     sources: dict[str, str]  # kind -> the model whose runs give it (a describer)
     environment: dict[str, str]  # the inherited environment with the spec's and the model's env
+    derived_root: Path  # where derived files live (settings.cache_root of its environment): stage outputs, stores
     cache: Path  # lmms-eval's response cache for this identity: new data or settings never meet old answers
     env: dict[str, str]  # the variables its runs (evaluation and server) get over the batch's (model_env)
     eval_command: tuple[str, ...]  # one level's abductive-eval process, TASKS and RUN_FOLDER to fill in
@@ -167,7 +168,8 @@ def model_args_for(model: ModelSpec, facts: list[TaskFacts]) -> str:
     """The ``--model_args`` a model runs with; fixed by the spec's whole task list (``facts``), so resumed runs keep
     it."""
     if model.route == "vllm":
-        images, max_new_tokens = image_limit(facts), model.max_new_tokens or token_floor(facts)
+        images = image_limit(facts)
+        max_new_tokens = model.max_new_tokens or token_floor(facts)
         return inprocess_model_args(model.vllm, images, max_new_tokens)
     if model.route == "served":
         return served_model_args(model.vllm, model.model_args)
@@ -189,14 +191,16 @@ def model_identity(
     model_args: str,
     facts: list[TaskFacts],
     secrets: tuple[str, ...],
+    root: Path,
     fingerprints: dict | None = None,
 ) -> dict:
     """The identity of ``model``'s run over the tasks with ``facts``, each of its ``secrets`` (:func:`model_secrets`)
-    hashed under any name (``fingerprints``: a memo of data fingerprints by benchmark and source)."""
+    hashed under any name (``root``: where derived files live; ``fingerprints``: a memo of data fingerprints by
+    benchmark and source)."""
     fingerprints = {} if fingerprints is None else fingerprints
     env = {**spec.env, **model.env}
     judge = _judge_description(spec.judge)
-    tasks = {fact.name: chain.task_entry(fact, {**os.environ, **env}) for fact in facts}
+    tasks = {fact.name: chain.task_entry(fact, {**os.environ, **env}, root) for fact in facts}
     choice = {**os.environ, **env}.get(ENV_VAR, "").strip()
     data = {}
     for benchmark in sorted({fact.benchmark for fact in facts if fact.benchmark}):
@@ -219,7 +223,7 @@ def model_identity(
 def _current_output(model_plan: ModelPlan, upstream: str, kind: str, limit: int | float | None) -> str | None:
     """The digest of ``kind`` that ``model_plan``'s best run of ``upstream`` answering ``limit`` gave."""
     outcomes = model_plan.earlier.outcomes.get(upstream, [])
-    root = settings.cache_root(model_plan.environment)
+    root = model_plan.derived_root
     return chain.current_output(model_plan.model.name, model_plan.identity, outcomes, upstream, kind, limit, root)
 
 
@@ -239,14 +243,13 @@ def refreshed(model_plan: ModelPlan, plans: Mapping[str, ModelPlan] | None = Non
                 return None if source is None else _current_output(source, upstream, kind, model_plan.limit)
 
             identity["tasks"][task] = chain.task_entry(
-                model_plan.facts[task], model_plan.environment, current, model_plan.sources
+                model_plan.facts[task], model_plan.environment, model_plan.derived_root, current, model_plan.sources
             )
         if readers:
             working = replace(working, earlier=scan_runs(model_plan.output, identity))
+    answered = [task for task in model_plan.tasks if working.earlier.done(task, model_plan.limit)]
     waiting = {task: ups for task in model_plan.tasks if (ups := chain.pending_reads(identity["tasks"][task]))}
-    done = tuple(
-        task for task in model_plan.tasks if working.earlier.done(task, model_plan.limit) and task not in waiting
-    )
+    done = tuple(task for task in answered if task not in waiting)
     return replace(working, done=done, waiting=waiting)
 
 
@@ -320,10 +323,13 @@ def _model_plans(
         wanted = chain.with_upstream([*task_set.named, *describing.get(model.name, [])], reads_of, environment, sources)
         runnable = [task for task in wanted if model.backend not in GENERATION_ONLY_BACKENDS or facts[task].generates]
         levels = chain.levels(runnable, reads_of, environment, sources)
+        root = settings.cache_root(environment)
         limit = requested_limit(spec, model)
         model_args = model_args_for(model, [facts[task] for task in runnable])
         secrets = model_secrets(spec, model, model_args)
-        identity = model_identity(spec, model, model_args, [facts[task] for task in runnable], secrets, fingerprints)
+        identity = model_identity(
+            spec, model, model_args, [facts[task] for task in runnable], secrets, root, fingerprints
+        )
         output = spec.output_dir / model.name
         cache = output / "cache" / cache_key(identity)
         env = model_env(model, cache)
@@ -344,6 +350,7 @@ def _model_plans(
             levels=tuple(map(tuple, levels)),
             sources=sources,
             environment=environment,
+            derived_root=root,
             cache=cache,
             env=env,
             eval_command=(sys.executable, "-m", "abductive_tasks.cli", *arguments),

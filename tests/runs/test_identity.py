@@ -615,6 +615,7 @@ def test_secrets_in_command_line_words_are_found_and_hashed():
 
 def _spec_identity(tmp_path: Path, tasks: str, env: dict[str, str]) -> dict:
     """The identity the batch plans for one dummy model of a spec with ``tasks`` and ``env``."""
+    from abductive_tasks import settings
     from abductive_tasks.runs.plan import model_identity, model_secrets
     from abductive_tasks.runs.spec import load_spec
 
@@ -624,7 +625,8 @@ def _spec_identity(tmp_path: Path, tasks: str, env: dict[str, str]) -> dict:
     model = spec.models[0]
     facts = TaskIndex().task_set(spec.tasks).facts
     secrets = model_secrets(spec, model, model.model_args)
-    return model_identity(spec, model, model.model_args, [facts[task] for task in spec.tasks], secrets)
+    root = settings.cache_root({**os.environ, **spec.env, **model.env})
+    return model_identity(spec, model, model.model_args, [facts[task] for task in spec.tasks], secrets, root)
 
 
 def test_re_described_images_are_another_identity_for_the_described_task(tmp_path):
