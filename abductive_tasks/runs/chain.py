@@ -51,11 +51,11 @@ from abductive_tasks.inputs.stages import (
 from abductive_tasks.mucr import scene_graphs
 from abductive_tasks.mucr.picks import PICKS_VARIABLE, samples_file
 from abductive_tasks.nleye import descriptions
+from abductive_tasks.runs.history import limit_covers
 from abductive_tasks.runs.identity import (
     build_identity,
     cache_key,
     data_fingerprint,
-    limit_covers,
     model_key,
     task_key,
 )

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from abductive_tasks.runs.identity import limit_covers, task_key
+from abductive_tasks.runs.identity import task_key
 from abductive_tasks.runs.identity_record import (
     QUARANTINED,
     RUN_RECORD,
@@ -116,6 +116,13 @@ def ran(
         if lines is not None and lines != effective:
             problems.append(f"its samples file holds {lines} documents, lmms-eval ran {effective}")
     return limit, ("counts disagree: " + "; ".join(problems)) if problems else None
+
+
+def limit_covers(run_limit: int | float | None, wanted: int | float | None) -> bool:
+    """Whether a run with ``run_limit`` answers a spec asking for ``wanted`` (None: every document)."""
+    if run_limit is None or run_limit == wanted:
+        return True
+    return wanted is not None and run_limit >= 1 and wanted >= 1 and run_limit >= wanted
 
 
 @dataclass(frozen=True)

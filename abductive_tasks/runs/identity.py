@@ -314,13 +314,6 @@ def model_key(identity: Mapping) -> str:
     return _digest({"model": identity["model"], "eval_args": _without_limit(identity["eval_args"])})
 
 
-def limit_covers(run_limit: int | float | None, wanted: int | float | None) -> bool:
-    """Whether a run with ``run_limit`` answers a spec asking for ``wanted`` (None: every document)."""
-    if run_limit is None or run_limit == wanted:
-        return True
-    return wanted is not None and run_limit >= 1 and wanted >= 1 and run_limit >= wanted
-
-
 WEIGHTS_KEYS = ("pretrained", "model")  # --model_args entries naming a model's weights (hub id or local folder)
 
 

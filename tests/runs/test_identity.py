@@ -14,7 +14,7 @@ from lmms_eval.caching.response_cache import ResponseCache
 
 from abductive_tasks.runs import history
 from abductive_tasks.runs.cache import purge_failed_replies, repair_cache, scrub_cache
-from abductive_tasks.runs.history import failed_requests, scan_runs
+from abductive_tasks.runs.history import failed_requests, limit_covers, scan_runs
 from abductive_tasks.runs.identity import (
     FileHashes,
     build_identity,
@@ -22,7 +22,6 @@ from abductive_tasks.runs.identity import (
     data_content,
     data_fingerprint,
     hub_repo,
-    limit_covers,
     task_key,
 )
 from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, DamagedFile, IdentityRecord, quarantine
