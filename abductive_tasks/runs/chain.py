@@ -51,7 +51,7 @@ from abductive_tasks.inputs.stages import (
 from abductive_tasks.mucr import scene_graphs
 from abductive_tasks.mucr.picks import PICKS_VARIABLE, samples_file
 from abductive_tasks.nleye import descriptions
-from abductive_tasks.runs.history import limit_covers
+from abductive_tasks.runs.history import Outcome
 from abductive_tasks.runs.identity import (
     build_identity,
     cache_key,
@@ -276,28 +276,14 @@ def run_descriptor(
 
 
 def current_output(
-    name: str,
-    identity: Mapping,
-    outcomes: Iterable,
-    upstream: str,
-    kind: str,
-    limit: int | float | None,
-    root: Path,
-    keep: bool = True,
+    name: str, identity: Mapping, run: Outcome | None, upstream: str, kind: str, root: Path, keep: bool = True
 ) -> str | None:
-    """The digest of the ``kind`` output of the best of ``outcomes`` (a model's matching runs of ``upstream``) that
-    answers ``limit``: results without disagreement, no failed requests before some, newest first (an output with
-    failed items is read: they count as missing downstream); None when there is none."""
-    usable = [
-        outcome
-        for outcome in outcomes
-        if outcome.results is not None and not outcome.disagreement and limit_covers(outcome.limit, limit)
-    ]
-    if not usable:
+    """The digest of the ``kind`` output of model ``name``'s ``run`` of ``upstream``, the one its readers read
+    (:meth:`~abductive_tasks.runs.history.Scan.answering`); None when there is none, or it gives none."""
+    if run is None:
         return None
-    best = max(usable, key=lambda outcome: (outcome.failed_requests == 0, outcome.when))
-    bound = binding(name, identity, best.limit, upstream)
-    return derive(kind, upstream, samples_beside(best.results_path, upstream), bound, root, keep)
+    bound = binding(name, identity, run.limit, upstream)
+    return derive(kind, upstream, samples_beside(run.results_path, upstream), bound, root, keep)
 
 
 def level_env(

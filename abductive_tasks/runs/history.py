@@ -171,6 +171,17 @@ class Scan:
             for outcome in self.outcomes.get(task, [])
         )
 
+    def answering(self, task: str, limit: int | float | None) -> Outcome | None:
+        """The run of ``task`` whose output its readers read for a spec with ``limit``: results without disagreement
+        that answer ``limit``, no failed requests before some, newest first (an output with failed items is read:
+        they count as missing downstream); None when there is none."""
+        usable = [
+            outcome
+            for outcome in self.outcomes.get(task, [])
+            if outcome.results is not None and not outcome.disagreement and limit_covers(outcome.limit, limit)
+        ]
+        return max(usable, key=lambda outcome: (outcome.failed_requests == 0, outcome.when), default=None)
+
     def failed_run(self, task: str) -> bool:
         """Whether a matching run ended without results for ``task``."""
         return any(outcome.results is None for outcome in self.outcomes.get(task, []))

@@ -222,9 +222,9 @@ def model_identity(
 
 def _current_output(model_plan: ModelPlan, upstream: str, kind: str, limit: int | float | None) -> str | None:
     """The digest of ``kind`` that ``model_plan``'s best run of ``upstream`` answering ``limit`` gave."""
-    outcomes = model_plan.earlier.outcomes.get(upstream, [])
+    run = model_plan.earlier.answering(upstream, limit)
     root = model_plan.derived_root
-    return chain.current_output(model_plan.model.name, model_plan.identity, outcomes, upstream, kind, limit, root)
+    return chain.current_output(model_plan.model.name, model_plan.identity, run, upstream, kind, root)
 
 
 def refreshed(model_plan: ModelPlan, plans: Mapping[str, ModelPlan] | None = None) -> ModelPlan:
@@ -266,19 +266,22 @@ class LevelRun:
 def level_run(model_plan: ModelPlan, number: int, plans: Mapping[str, ModelPlan] | None = None) -> LevelRun:
     """Level ``number`` of ``model_plan``: the plan refreshed (after the level before it ran, or for what a describer
     gave), its tasks still to run, the readers whose upstream gave nothing, and the variables of its run."""
+    others = other_runs(plans)
     if number or model_plan.sources:
         model_plan = refreshed(model_plan, plans)
     tasks = [task for task in model_plan.levels[number] if task not in model_plan.done]
     waiting = {task: model_plan.waiting[task] for task in tasks if task in model_plan.waiting}
     tasks = [task for task in tasks if task not in waiting]
-    env = run_env(model_plan, tasks, plans) if model_plan.chained and tasks else {}
+    env: dict[str, str] = {}
+    if model_plan.chained and tasks:  # its stage variables (chain.level_env)
+        env = chain.level_env(model_plan.model.name, model_plan.identity, model_plan.limit, tasks, others)
     return LevelRun(model_plan, tasks, waiting, env)
 
 
-def run_env(model_plan: ModelPlan, tasks: list[str], plans: Mapping[str, ModelPlan] | None = None) -> dict[str, str]:
-    """The stage variables of a level's run over ``tasks`` (:func:`~abductive_tasks.runs.chain.level_env`)."""
-    others = {name: (other.model.name, other.identity, other.limit) for name, other in (plans or {}).items()}
-    return chain.level_env(model_plan.model.name, model_plan.identity, model_plan.limit, tasks, others)
+def other_runs(plans: Mapping[str, ModelPlan] | None) -> dict[str, tuple]:
+    """What a level's stage variables name of each model whose runs its readers may read (a describer): its (name,
+    identity, limit), by name (:func:`~abductive_tasks.runs.chain.level_env`)."""
+    return {name: (other.model.name, other.identity, other.limit) for name, other in (plans or {}).items()}
 
 
 def model_secrets(spec: BatchSpec, model: ModelSpec, model_args: str) -> tuple[str, ...]:
@@ -487,7 +490,8 @@ def stage_note(model_plan: ModelPlan, tasks: list[str]) -> str:
 def stage_variables(model_plan: ModelPlan, tasks: list[str], plans: list[ModelPlan]) -> dict[str, str]:
     """The stage variables a level gets, as far as known now: an upstream output still to be made is shown by what
     makes it (``<picks of mucr_c2e from stage 1>``)."""
-    variables = run_env(model_plan, tasks, {other.model.name: other for other in plans})
+    others = other_runs({other.model.name: other for other in plans})
+    variables = chain.level_env(model_plan.model.name, model_plan.identity, model_plan.limit, tasks, others)
     given = json.loads(variables[chain.INPUTS_VARIABLE])
     for task in tasks:
         for upstream in model_plan.waiting.get(task, []):

@@ -189,8 +189,8 @@ class _Staleness:
                 scan = scan_runs(folder, spec.identity)
                 environment = {**os.environ, **(identity.get("env") or {})}
                 root = settings.cache_root(environment)
-                outcomes = scan.outcomes.get(upstream, [])
-                found = chain.current_output(model, spec.identity, outcomes, upstream, kind, spec.limit, root, False)
+                run = scan.answering(upstream, spec.limit)
+                found = chain.current_output(model, spec.identity, run, upstream, kind, root, False)
             self.outputs[model, upstream, kind] = found
         return self.outputs[model, upstream, kind]
 
