@@ -220,13 +220,6 @@ def model_identity(
     )
 
 
-def _current_output(model_plan: ModelPlan, upstream: str, kind: str, limit: int | float | None) -> str | None:
-    """The digest of ``kind`` that ``model_plan``'s best run of ``upstream`` answering ``limit`` gave."""
-    run = model_plan.earlier.answering(upstream, limit)
-    root = model_plan.derived_root
-    return chain.current_output(model_plan.model.name, model_plan.identity, run, upstream, kind, root)
-
-
 def refreshed(model_plan: ModelPlan, plans: Mapping[str, ModelPlan] | None = None) -> ModelPlan:
     """The plan with each chained task's identity entry filled with what it reads now, level by level (rescanning the
     earlier runs, whose keys those entries change), then what is done. ``plans``: the other models' plans, by name,
@@ -239,8 +232,16 @@ def refreshed(model_plan: ModelPlan, plans: Mapping[str, ModelPlan] | None = Non
         for task in readers:
 
             def current(upstream: str, kind: str, working: ModelPlan = working) -> str | None:
-                source = plans.get(model_plan.sources[kind]) if kind in model_plan.sources else working
-                return None if source is None else _current_output(source, upstream, kind, model_plan.limit)
+                """The digest of ``kind`` that the run of ``upstream`` answering the limit gave: this model's, or the
+                describer's (Scan.answering)."""
+                source: ModelPlan | None = working
+                if kind in model_plan.sources:
+                    source = plans.get(model_plan.sources[kind])
+                if source is None:
+                    return None
+                run = source.earlier.answering(upstream, model_plan.limit)
+                root = source.derived_root
+                return chain.current_output(source.model.name, source.identity, run, upstream, kind, root)
 
             identity["tasks"][task] = chain.task_entry(
                 model_plan.facts[task], model_plan.environment, model_plan.derived_root, current, model_plan.sources
