@@ -1,4 +1,5 @@
-"""utils/call_walk.py: a call through a field of a plan handed down (``plan.service.text(...)``) is followed."""
+"""utils/call_walk.py: a call through a field of a plan handed down (``plan.service.text(...)``) is followed, the plan
+named by a parameter, an annotated variable or a nested function's parameter."""
 
 from __future__ import annotations
 
@@ -13,6 +14,9 @@ from dataclasses import dataclass
 
 class Redactor:
     def text(self, value: str) -> str:
+        return value
+
+    def mask(self, value: str) -> str:
         return value
 
 
@@ -41,6 +45,14 @@ def run(plan: Plan) -> str:
     helper(plan.name)
     Runner().go()
     return plan.redactor.text(plan.name)
+
+
+def chosen(plans: dict) -> str:
+    def name(default: Plan = plans["b"]) -> str:
+        return default.redactor.text(default.name)
+
+    plan: Plan = plans["a"]
+    return plan.redactor.mask(name())
 """
 
 
@@ -73,3 +85,13 @@ def test_a_field_of_self_is_followed_through_its_string_annotation(package):
     assert runner is not None
     target = walker._resolve("abductive_tasks.runner", "Runner", {}, go.body[0].value.func)
     assert target == ("abductive_tasks.service", "Redactor.text")
+
+
+def test_an_annotated_variable_and_a_nested_functions_parameter_name_their_class(package):
+    graph = call_walk.Graph()
+    walk = call_walk.Walker(graph).start(*graph.definition("abductive_tasks.runner", "chosen"), "plans")
+    assert walk.trace == [
+        "abductive_tasks.runner:chosen -> abductive_tasks.service:Redactor.text as self, value",
+        "abductive_tasks.runner:chosen -> abductive_tasks.service:Redactor.mask as self (return)",
+    ]
+    assert (walk.calls, walk.returns) == (2, 1)

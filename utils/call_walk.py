@@ -3,11 +3,12 @@
 From one function of ``abductive_tasks`` (by default the batch runner, ``abductive_tasks.runs.batch:run_batch``) the
 static call graph is walked depth first, each function visited once, calls in source order. A call is followed when it
 names a function or class of the package: a name defined in the module or imported from the package, ``module.name``
-through an imported module, ``Class.method``, ``self.method``, ``param.method`` where the parameter's annotation
-names a class of the package, and the same through fields (``param.field.method``, ``self.field.method``) where the
-class declares the field with an annotation naming a class of the package (a plan handing down a service); a function
-of the package handed to a call as an argument (a callback) counts as a call too, and a class called is a call into its
-module (its ``__init__`` or ``__post_init__`` followed when it has one).
+through an imported module, ``Class.method``, ``self.method``, ``param.method`` where the parameter's annotation (or an
+annotated variable's, a nested function's parameter's) names a class of the package, and the same through fields
+(``param.field.method``, ``self.field.method``) where the class declares the field with an annotation naming a class of
+the package (a plan handing down a service); a function of the package handed to a call as an argument (a callback)
+counts as a call too, and a class called is a call into its module (its ``__init__`` or ``__post_init__`` followed
+when it has one).
 Not followed: methods of objects whose class the code never names, properties, ``getattr``.
 
 Each call from one module into another is counted; it is a *return* when the walk had entered that module before
@@ -189,6 +190,13 @@ def carriers_of(function: ast.AST, followed: set[str]) -> set[str]:
                 carriers.update(_bound(node.target))
             elif isinstance(node, ast.withitem) and node.optional_vars and _mentions(node.context_expr, carriers):
                 carriers.update(_bound(node.optional_vars))
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):  # a default fed from it
+                positional = [*node.args.posonlyargs, *node.args.args]
+                defaults = zip(positional[len(positional) - len(node.args.defaults) :], node.args.defaults, strict=True)
+                keywords = zip(node.args.kwonlyargs, node.args.kw_defaults, strict=True)
+                for argument, default in [*defaults, *keywords]:
+                    if default is not None and _mentions(default, carriers):
+                        carriers.add(argument.arg)
         if len(carriers) == before:
             return carriers
 
@@ -265,14 +273,21 @@ class Walker:
         return target, handed
 
     def _annotated(self, module: str, function: ast.AST) -> dict[str, tuple[str, str]]:
-        """Parameters whose annotation names a class of the package (``TaskIndex | None`` names ``TaskIndex``)."""
+        """Parameters, and variables of its body (``source: ModelPlan | None = ...``, a nested function's parameters),
+        whose annotation names a class of the package (``TaskIndex | None`` names ``TaskIndex``)."""
         typed = {}
-        arguments = getattr(function, "args", None)
-        for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs] if arguments else []:
-            for name in ast.walk(argument.annotation) if argument.annotation else ():
+        annotated: list[tuple[str, ast.AST | None]] = []
+        for node in [function, *ast.walk(ast.Module(body=getattr(function, "body", []), type_ignores=[]))]:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                arguments = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+                annotated += [(argument.arg, argument.annotation) for argument in arguments]
+            if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                annotated.append((node.target.id, node.annotation))
+        for variable, annotation in annotated:
+            for name in ast.walk(annotation) if annotation else ():
                 target = self.graph.annotated_class(module, name)
                 if target is not None:
-                    typed[argument.arg] = target
+                    typed.setdefault(variable, target)
         return typed
 
     def _resolve(

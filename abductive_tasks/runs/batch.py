@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from abductive_tasks.inputs.files import open_nofollow, write_atomic
-from abductive_tasks.runs.history import scan_runs, task_state
+from abductive_tasks.runs.history import task_states
 from abductive_tasks.runs.identity import model_weights
 from abductive_tasks.runs.identity_record import RUN_RECORD, SPEC_RECORD, IdentityRecord, quarantine
 from abductive_tasks.runs.plan import ModelPlan, level_run, plan, print_commands
@@ -98,16 +98,15 @@ def _run_locked(spec: BatchSpec, only: list[str] | None, task_index: TaskIndex, 
             error = str(exception)
         except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the status says which model stopped, and which tasks
             model_plan = by_name[name]
-            after = scan_runs(model_plan.output, model_plan.identity)
-            tasks_status |= {task: "done" if after.done(task, model_plan.limit) else "interrupted" for task in pending}
+            after = task_states(model_plan.output, model_plan.identity, pending, model_plan.limit)
+            tasks_status |= {task: "done" if state == "done" else "interrupted" for task, (state, _) in after.items()}
             status[name] = {"state": "interrupted", "tasks": tasks_status}
             write_status(spec, status)
             raise
         model_plan = by_name[name]  # the plan as the model's last level found it
+        after = task_states(model_plan.output, model_plan.identity, pending, model_plan.limit)
+        tasks_status |= {task: state for task, (state, _) in after.items()}
         write_spec_record(model_plan)  # what its chained tasks read now, a hub model's revision now cached
-        after = scan_runs(model_plan.output, model_plan.identity)
-        for task in pending:
-            tasks_status[task] = task_state(after, task, model_plan.limit)
         not_done = [task for task in pending if tasks_status[task] != "done"]
         elapsed = time.monotonic() - started
         if error or not_done:
@@ -119,9 +118,8 @@ def _run_locked(spec: BatchSpec, only: list[str] | None, task_index: TaskIndex, 
         else:
             say(f"{prefix}: done in {elapsed:.0f} s ({len(pending)} tasks run)")
             status[name] = {"state": "done", "tasks": tasks_status}
-        for task in pending:
-            best = after.best(task)
-            if tasks_status[task] == "done" and best is not None and best.results is not None:
+        for task, (state, best) in after.items():
+            if state == "done" and best is not None and best.results is not None:
                 print(f"    {task_line(task, best.results, model_plan.facts[task].headline_metric)}", flush=True)
         write_status(spec, status)
     write_status(spec, status)

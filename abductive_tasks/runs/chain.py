@@ -51,11 +51,11 @@ from abductive_tasks.inputs.stages import (
 from abductive_tasks.mucr import scene_graphs
 from abductive_tasks.mucr.picks import PICKS_VARIABLE, samples_file
 from abductive_tasks.nleye import descriptions
+from abductive_tasks.runs.history import Outcome
 from abductive_tasks.runs.identity import (
     build_identity,
     cache_key,
     data_fingerprint,
-    limit_covers,
     model_key,
     task_key,
 )
@@ -86,6 +86,24 @@ def named_by_variable(kind: str, environment: Mapping[str, str]) -> tuple[str, s
 def run_reads(reads: Mapping[str, str], environment: Mapping[str, str]) -> dict[str, str]:
     """The reads (upstream task -> kind) that come from an upstream run rather than from a variable."""
     return {task: kind for task, kind in reads.items() if named_by_variable(kind, environment) is None}
+
+
+def describing(
+    describers: Mapping[str, str],
+    environments: Mapping[str, Mapping[str, str]],
+    reads_of: Callable[[str], Mapping[str, str]],
+    tasks: Iterable[str],
+) -> dict[str, list[str]]:
+    """Per model that another names as its describer (``describers``: model -> describer; ``environments``: each
+    model's run environment, by name), the upstream tasks of the descriptions ``tasks`` read that it runs for them."""
+    listed = list(tasks)
+    found: dict[str, list[str]] = {}
+    for name, describer in describers.items():
+        for task in listed:
+            for upstream, kind in run_reads(reads_of(task), environments[name]).items():
+                if kind == "descriptions" and upstream not in found.setdefault(describer, []):
+                    found[describer].append(upstream)
+    return found
 
 
 def with_upstream(
@@ -158,9 +176,10 @@ def feeds(tasks: Iterable[str], reads_of: Callable[[str], Mapping[str, str]]) ->
 # ---------------------------------------------------------------- what a reader reads, by content
 
 
-def variable_input(kind: str, upstream: str, environment: Mapping[str, str]) -> dict:
+def variable_input(kind: str, upstream: str, environment: Mapping[str, str], root: Path) -> dict:
     """What the variable naming ``kind`` gives ``upstream``'s readers, by content: the samples file of the picks
-    folder (with the results file beside it), or the named store's files."""
+    folder (with the results file beside it), or the named store's files (``root``: where derived files live,
+    :func:`~abductive_tasks.settings.cache_root` of ``environment``)."""
     name, value = named_by_variable(kind, environment) or ("", "")
     if kind == "picks":
         try:
@@ -173,12 +192,13 @@ def variable_input(kind: str, upstream: str, environment: Mapping[str, str]) -> 
             digest.update(results.read_bytes())
         return {"from": name, "file": path.name, "sha256": digest.hexdigest()}
     store = scene_graphs.STORE if kind == "graphs" else descriptions.STORE
-    return {"from": name, **store.fingerprint(value, settings.cache_root(environment))}
+    return {"from": name, **store.fingerprint(value, root)}
 
 
 def task_inputs(
     reads: Mapping[str, str],
     environment: Mapping[str, str],
+    root: Path,
     current: Callable[[str, str], str | None],
     sources: Mapping[str, str] | None = None,
 ) -> dict:
@@ -188,7 +208,7 @@ def task_inputs(
     entry = {}
     for upstream, kind in sorted(reads.items()):
         if named_by_variable(kind, environment) is not None:
-            entry[upstream] = {"kind": kind, **variable_input(kind, upstream, environment)}
+            entry[upstream] = {"kind": kind, **variable_input(kind, upstream, environment, root)}
         else:
             found = current(upstream, kind)
             entry[upstream] = {"kind": kind, "from": "run", "model": sources.get(kind, ""), "digest": found or PENDING}
@@ -196,14 +216,19 @@ def task_inputs(
 
 
 def task_entry(
-    fact, environment: Mapping[str, str], current: Callable | None = None, sources: Mapping[str, str] | None = None
+    fact,
+    environment: Mapping[str, str],
+    root: Path,
+    current: Callable | None = None,
+    sources: Mapping[str, str] | None = None,
 ) -> dict:
     """A task's part of a run identity (``fact``: its :class:`~abductive_tasks.runs.task_index.TaskFacts`): its
-    benchmark and version, and for a chained task what it reads, by content (:func:`task_inputs`;
-    ``current(upstream, kind)``: the digest of an upstream run's output now, None while there is none)."""
+    benchmark and version, and for a chained task what it reads, by content (:func:`task_inputs`; ``root``: where
+    derived files live; ``current(upstream, kind)``: the digest of an upstream run's output now, None while there is
+    none)."""
     entry = {"benchmark": fact.benchmark, "version": fact.version}
     if fact.reads:
-        entry["inputs"] = task_inputs(fact.reads, environment, current or (lambda upstream, kind: None), sources)
+        entry["inputs"] = task_inputs(fact.reads, environment, root, current or (lambda upstream, kind: None), sources)
     return entry
 
 
@@ -251,28 +276,14 @@ def run_descriptor(
 
 
 def current_output(
-    name: str,
-    identity: Mapping,
-    outcomes: Iterable,
-    upstream: str,
-    kind: str,
-    limit: int | float | None,
-    root: Path,
-    keep: bool = True,
+    name: str, identity: Mapping, run: Outcome | None, upstream: str, kind: str, root: Path, keep: bool = True
 ) -> str | None:
-    """The digest of the ``kind`` output of the best of ``outcomes`` (a model's matching runs of ``upstream``) that
-    answers ``limit``: results without disagreement, no failed requests before some, newest first (an output with
-    failed items is read: they count as missing downstream); None when there is none."""
-    usable = [
-        outcome
-        for outcome in outcomes
-        if outcome.results is not None and not outcome.disagreement and limit_covers(outcome.limit, limit)
-    ]
-    if not usable:
+    """The digest of the ``kind`` output of model ``name``'s ``run`` of ``upstream``, the one its readers read
+    (:meth:`~abductive_tasks.runs.history.Scan.answering`); None when there is none, or it gives none."""
+    if run is None:
         return None
-    best = max(usable, key=lambda outcome: (outcome.failed_requests == 0, outcome.when))
-    bound = binding(name, identity, best.limit, upstream)
-    return derive(kind, upstream, samples_beside(best.results_path, upstream), bound, root, keep)
+    bound = binding(name, identity, run.limit, upstream)
+    return derive(kind, upstream, samples_beside(run.results_path, upstream), bound, root, keep)
 
 
 def level_env(
@@ -412,7 +423,10 @@ class CommandChain:
 
     def _entry(self, runner: Runner, task: str) -> dict:
         sources = {"descriptions": self.describer.label} if self.describer else {}
-        entry = task_entry(self.task_index.facts(task), self.environment, lambda up, kind: self.given.get(up), sources)
+        root = settings.cache_root(self.environment)
+        entry = task_entry(
+            self.task_index.facts(task), self.environment, root, lambda up, kind: self.given.get(up), sources
+        )
         runner.identity["tasks"][task] = entry
         return entry
 
@@ -543,12 +557,13 @@ def command_chain(
 
     def runner(name: str, args: str, tasks: list[str]) -> Runner:
         facts = [task_index.facts(task) for task in tasks]
+        root = settings.cache_root(environment)
         choice = environment.get("ABDUCTIVE_DATA", "").strip()
         data = {bench: data_fingerprint(bench, choice) for bench in sorted({f.benchmark for f in facts if f.benchmark})}
         identity = build_identity(
             model={"route": "lmms", "backend": name, "vllm": None}, model_args=args, eval_args=rest, env={},
-            environment=environment, judge=None, tasks={fact.name: task_entry(fact, environment) for fact in facts},
-            data=data,
+            environment=environment, judge=None, data=data,
+            tasks={fact.name: task_entry(fact, environment, root) for fact in facts},
         )  # fmt: skip
         return Runner(name, args, model_name(name, parse_model_args(args)), identity)
 

@@ -8,11 +8,11 @@ damaged file is named by path, never believed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from abductive_tasks.runs.identity import limit_covers, task_key
+from abductive_tasks.runs.identity import task_key
 from abductive_tasks.runs.identity_record import (
     QUARANTINED,
     RUN_RECORD,
@@ -118,6 +118,13 @@ def ran(
     return limit, ("counts disagree: " + "; ".join(problems)) if problems else None
 
 
+def limit_covers(run_limit: int | float | None, wanted: int | float | None) -> bool:
+    """Whether a run with ``run_limit`` answers a spec asking for ``wanted`` (None: every document)."""
+    if run_limit is None or run_limit == wanted:
+        return True
+    return wanted is not None and run_limit >= 1 and wanted >= 1 and run_limit >= wanted
+
+
 @dataclass(frozen=True)
 class Outcome:
     """One earlier run's outcome for one task whose identity matches the spec's."""
@@ -164,6 +171,17 @@ class Scan:
             for outcome in self.outcomes.get(task, [])
         )
 
+    def answering(self, task: str, limit: int | float | None) -> Outcome | None:
+        """The run of ``task`` whose output its readers read for a spec with ``limit``: results without disagreement
+        that answer ``limit``, no failed requests before some, newest first (an output with failed items is read:
+        they count as missing downstream); None when there is none."""
+        usable = [
+            outcome
+            for outcome in self.outcomes.get(task, [])
+            if outcome.results is not None and not outcome.disagreement and limit_covers(outcome.limit, limit)
+        ]
+        return max(usable, key=lambda outcome: (outcome.failed_requests == 0, outcome.when), default=None)
+
     def failed_run(self, task: str) -> bool:
         """Whether a matching run ended without results for ``task``."""
         return any(outcome.results is None for outcome in self.outcomes.get(task, []))
@@ -171,10 +189,20 @@ class Scan:
 
 def task_state(scan: Scan, task: str, limit: int | float | None) -> str:
     """A pending task's state after its run: done, N failed requests, or failed."""
+    best = scan.best(task)
     if scan.done(task, limit):
         return "done"
-    best = scan.best(task)
     return f"{best.failed_requests} failed requests" if best is not None and best.failed_requests else "failed"
+
+
+def task_states(
+    model_dir: Path, identity: Mapping, tasks: Iterable[str], limit: int | float | None
+) -> dict[str, tuple[str, Outcome | None]]:
+    """Per task of ``tasks``, after a run: its state (:func:`task_state`) and the outcome a leaderboard cell shows
+    (:meth:`Scan.best`), from the runs under ``model_dir`` whose identity matches ``identity``."""
+    scan = scan_runs(model_dir, identity)
+    best = {task: scan.best(task) for task in tasks}
+    return {task: (task_state(scan, task, limit), outcome) for task, outcome in best.items()}
 
 
 def scan_runs(model_dir: Path, identity: Mapping) -> Scan:

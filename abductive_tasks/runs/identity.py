@@ -239,12 +239,13 @@ def build_identity(
     {benchmark, version}; ``data``: benchmark -> :func:`data_fingerprint`; ``secrets``: the run's collected secret
     values, hashed wherever they appear, under any name.
     """
+    scored = score_settings(environment)
     identity = {
         "schema": SCHEMA,
         "model": {**redact_mapping(dict(model)), "model_args": redact_model_args(model_args)},
         "eval_args": redact_args(eval_args),
         "env": redact_mapping({name: value for name, value in sorted(env.items()) if name != ENV_VAR}),
-        "settings": score_settings(environment),
+        "settings": scored,
         "judge": redact_mapping(dict(judge)) if judge else None,
         "versions": package_versions(),
         "tasks": {task: dict(entry) for task, entry in tasks.items()},
@@ -311,13 +312,6 @@ def model_key(identity: Mapping) -> str:
     the lmms-eval arguments but ``--limit``. A stage output is bound to it (:mod:`abductive_tasks.inputs.stages`),
     so a task reading another run's output refuses one of another model."""
     return _digest({"model": identity["model"], "eval_args": _without_limit(identity["eval_args"])})
-
-
-def limit_covers(run_limit: int | float | None, wanted: int | float | None) -> bool:
-    """Whether a run with ``run_limit`` answers a spec asking for ``wanted`` (None: every document)."""
-    if run_limit is None or run_limit == wanted:
-        return True
-    return wanted is not None and run_limit >= 1 and wanted >= 1 and run_limit >= wanted
 
 
 WEIGHTS_KEYS = ("pretrained", "model")  # --model_args entries naming a model's weights (hub id or local folder)

@@ -37,12 +37,13 @@ from abductive_tasks.runs.spec import BatchSpec, JudgeSpec, ModelSpec, SpecError
 from abductive_tasks.runs.task_index import GENERATION_ONLY_BACKENDS, TaskFacts, TaskIndex
 from abductive_tasks.runs.vllm import (
     PLACEHOLDER_API_KEY,
+    ServerPlan,
     VllmSettings,
     client_env,
     inprocess_model_args,
     judge_env,
-    serve_command,
     served_model_args,
+    server_plan,
 )
 
 HOST = "127.0.0.1"
@@ -52,21 +53,6 @@ HOST = "127.0.0.1"
 # the level's tasks and the folder made for its run.
 PORT, JUDGE_PORT = "$PORT", "$JUDGE_PORT"
 TASKS, RUN_FOLDER = "<tasks>", "<run folder>"
-
-
-@dataclass(frozen=True)
-class ServerPlan:
-    """A ``vllm serve`` process a batch starts (a served model's or the judge's), as planned: its command line holds
-    ``port_word`` where the port goes (``port``, or a free one chosen at start)."""
-
-    label: str  # who it serves, in messages: the model's name, or "judge"
-    command: tuple[str, ...]
-    port: int | None
-    port_word: str  # PORT or JUDGE_PORT
-    log: Path
-    env: dict[str, str]  # its variables over those it inherits
-    health_timeout: float  # seconds it may take to answer /health
-    secrets: tuple[str, ...]  # redacted from its log and its command line as said
 
 
 @dataclass(frozen=True)
@@ -89,6 +75,7 @@ class ModelPlan:
     levels: tuple[tuple[str, ...], ...]  # its tasks by chain level, each level one run
     sources: dict[str, str]  # kind -> the model whose runs give it (a describer)
     environment: dict[str, str]  # the inherited environment with the spec's and the model's env
+    derived_root: Path  # where derived files live (settings.cache_root of its environment): stage outputs, stores
     cache: Path  # lmms-eval's response cache for this identity: new data or settings never meet old answers
     env: dict[str, str]  # the variables its runs (evaluation and server) get over the batch's (model_env)
     eval_command: tuple[str, ...]  # one level's abductive-eval process, TASKS and RUN_FOLDER to fill in
@@ -181,8 +168,9 @@ def model_args_for(model: ModelSpec, facts: list[TaskFacts]) -> str:
     """The ``--model_args`` a model runs with; fixed by the spec's whole task list (``facts``), so resumed runs keep
     it."""
     if model.route == "vllm":
+        images = image_limit(facts)
         max_new_tokens = model.max_new_tokens or token_floor(facts)
-        return inprocess_model_args(model.vllm, image_limit(facts), max_new_tokens)
+        return inprocess_model_args(model.vllm, images, max_new_tokens)
     if model.route == "served":
         return served_model_args(model.vllm, model.model_args)
     return model.model_args
@@ -203,12 +191,16 @@ def model_identity(
     model_args: str,
     facts: list[TaskFacts],
     secrets: tuple[str, ...],
+    root: Path,
     fingerprints: dict | None = None,
 ) -> dict:
     """The identity of ``model``'s run over the tasks with ``facts``, each of its ``secrets`` (:func:`model_secrets`)
-    hashed under any name (``fingerprints``: a memo of data fingerprints by benchmark and source)."""
+    hashed under any name (``root``: where derived files live; ``fingerprints``: a memo of data fingerprints by
+    benchmark and source)."""
     fingerprints = {} if fingerprints is None else fingerprints
     env = {**spec.env, **model.env}
+    judge = _judge_description(spec.judge)
+    tasks = {fact.name: chain.task_entry(fact, {**os.environ, **env}, root) for fact in facts}
     choice = {**os.environ, **env}.get(ENV_VAR, "").strip()
     data = {}
     for benchmark in sorted({fact.benchmark for fact in facts if fact.benchmark}):
@@ -221,18 +213,11 @@ def model_identity(
         eval_args=[*spec.eval_args, *model.eval_args],
         env=env,
         environment={**os.environ, **env},
-        judge=_judge_description(spec.judge),
-        tasks={fact.name: chain.task_entry(fact, {**os.environ, **env}) for fact in facts},
+        judge=judge,
+        tasks=tasks,
         data=data,
         secrets=secrets,
     )
-
-
-def _current_output(model_plan: ModelPlan, upstream: str, kind: str, limit: int | float | None) -> str | None:
-    """The digest of ``kind`` that ``model_plan``'s best run of ``upstream`` answering ``limit`` gave."""
-    outcomes = model_plan.earlier.outcomes.get(upstream, [])
-    root = settings.cache_root(model_plan.environment)
-    return chain.current_output(model_plan.model.name, model_plan.identity, outcomes, upstream, kind, limit, root)
 
 
 def refreshed(model_plan: ModelPlan, plans: Mapping[str, ModelPlan] | None = None) -> ModelPlan:
@@ -247,18 +232,25 @@ def refreshed(model_plan: ModelPlan, plans: Mapping[str, ModelPlan] | None = Non
         for task in readers:
 
             def current(upstream: str, kind: str, working: ModelPlan = working) -> str | None:
-                source = plans.get(model_plan.sources[kind]) if kind in model_plan.sources else working
-                return None if source is None else _current_output(source, upstream, kind, model_plan.limit)
+                """The digest of ``kind`` that the run of ``upstream`` answering the limit gave: this model's, or the
+                describer's (Scan.answering)."""
+                source: ModelPlan | None = working
+                if kind in model_plan.sources:
+                    source = plans.get(model_plan.sources[kind])
+                if source is None:
+                    return None
+                run = source.earlier.answering(upstream, model_plan.limit)
+                root = source.derived_root
+                return chain.current_output(source.model.name, source.identity, run, upstream, kind, root)
 
             identity["tasks"][task] = chain.task_entry(
-                model_plan.facts[task], model_plan.environment, current, model_plan.sources
+                model_plan.facts[task], model_plan.environment, model_plan.derived_root, current, model_plan.sources
             )
         if readers:
             working = replace(working, earlier=scan_runs(model_plan.output, identity))
+    answered = [task for task in model_plan.tasks if working.earlier.done(task, model_plan.limit)]
     waiting = {task: ups for task in model_plan.tasks if (ups := chain.pending_reads(identity["tasks"][task]))}
-    done = tuple(
-        task for task in model_plan.tasks if working.earlier.done(task, model_plan.limit) and task not in waiting
-    )
+    done = tuple(task for task in answered if task not in waiting)
     return replace(working, done=done, waiting=waiting)
 
 
@@ -275,19 +267,22 @@ class LevelRun:
 def level_run(model_plan: ModelPlan, number: int, plans: Mapping[str, ModelPlan] | None = None) -> LevelRun:
     """Level ``number`` of ``model_plan``: the plan refreshed (after the level before it ran, or for what a describer
     gave), its tasks still to run, the readers whose upstream gave nothing, and the variables of its run."""
+    others = other_runs(plans)
     if number or model_plan.sources:
         model_plan = refreshed(model_plan, plans)
     tasks = [task for task in model_plan.levels[number] if task not in model_plan.done]
     waiting = {task: model_plan.waiting[task] for task in tasks if task in model_plan.waiting}
     tasks = [task for task in tasks if task not in waiting]
-    env = run_env(model_plan, tasks, plans) if model_plan.chained and tasks else {}
+    env: dict[str, str] = {}
+    if model_plan.chained and tasks:  # its stage variables (chain.level_env)
+        env = chain.level_env(model_plan.model.name, model_plan.identity, model_plan.limit, tasks, others)
     return LevelRun(model_plan, tasks, waiting, env)
 
 
-def run_env(model_plan: ModelPlan, tasks: list[str], plans: Mapping[str, ModelPlan] | None = None) -> dict[str, str]:
-    """The stage variables of a level's run over ``tasks`` (:func:`~abductive_tasks.runs.chain.level_env`)."""
-    others = {name: (other.model.name, other.identity, other.limit) for name, other in (plans or {}).items()}
-    return chain.level_env(model_plan.model.name, model_plan.identity, model_plan.limit, tasks, others)
+def other_runs(plans: Mapping[str, ModelPlan] | None) -> dict[str, tuple]:
+    """What a level's stage variables name of each model whose runs its readers may read (a describer): its (name,
+    identity, limit), by name (:func:`~abductive_tasks.runs.chain.level_env`)."""
+    return {name: (other.model.name, other.identity, other.limit) for name, other in (plans or {}).items()}
 
 
 def model_secrets(spec: BatchSpec, model: ModelSpec, model_args: str) -> tuple[str, ...]:
@@ -311,21 +306,6 @@ def _secrets(spec: BatchSpec, mappings: list, model_args: str = "", args: Sequen
     return tuple(dict.fromkeys([*spec.secrets, *found]))
 
 
-def _describing(spec: BatchSpec, facts: Mapping[str, TaskFacts], tasks: Sequence[str]) -> dict[str, list[str]]:
-    """Per model some other model names as its describer: the upstream tasks of the descriptions it reads that the
-    describer runs for it."""
-    found: dict[str, list[str]] = {}
-    for model in spec.models:
-        if not model.describer:
-            continue
-        environment = {**os.environ, **spec.env, **model.env}
-        for task in tasks:
-            for upstream, kind in chain.run_reads(facts[task].reads, environment).items():
-                if kind == "descriptions" and upstream not in found.setdefault(model.describer, []):
-                    found[model.describer].append(upstream)
-    return found
-
-
 def _model_plans(
     spec: BatchSpec, task_index: TaskIndex, only: list[str] | None, judge: JudgePlan | None
 ) -> list[ModelPlan]:
@@ -333,23 +313,31 @@ def _model_plans(
     wired to ``judge`` as well."""
     task_set = task_index.task_set(spec.tasks)
     facts, reads_of = task_set.facts, {task: fact.reads for task, fact in task_set.facts.items()}.__getitem__
-    describing = _describing(spec, facts, task_set.named)
+    describers = {model.name: model.describer for model in spec.models if model.describer}
+    environments = {model.name: {**os.environ, **spec.env, **model.env} for model in spec.models}
+    describing = chain.describing(describers, environments, reads_of, task_set.named)
     named = set(describing) | {model.describer for model in spec.models if only and model.name in only}
     plans, by_name = [], {}
     fingerprints: dict = {}
     for model in sorted(spec.models, key=lambda model: model.name not in describing):
         if only and model.name not in only and model.name not in named:
             continue
-        environment = {**os.environ, **spec.env, **model.env}
+        environment = environments[model.name]
         sources = {"descriptions": model.describer} if model.describer else {}
         wanted = chain.with_upstream([*task_set.named, *describing.get(model.name, [])], reads_of, environment, sources)
         runnable = [task for task in wanted if model.backend not in GENERATION_ONLY_BACKENDS or facts[task].generates]
+        levels = chain.levels(runnable, reads_of, environment, sources)
+        root = settings.cache_root(environment)
+        limit = requested_limit(spec, model)
         model_args = model_args_for(model, [facts[task] for task in runnable])
         secrets = model_secrets(spec, model, model_args)
-        identity = model_identity(spec, model, model_args, [facts[task] for task in runnable], secrets, fingerprints)
+        identity = model_identity(
+            spec, model, model_args, [facts[task] for task in runnable], secrets, root, fingerprints
+        )
         output = spec.output_dir / model.name
         cache = output / "cache" / cache_key(identity)
         env = model_env(model, cache)
+        arguments = eval_arguments(spec, model, model_args, cache, [TASKS], Path(RUN_FOLDER))
         server, served_env = _served_route(spec, model, [facts[task] for task in runnable], output, env, secrets, judge)
         model_plan = ModelPlan(
             model=model,
@@ -362,18 +350,14 @@ def _model_plans(
             identity=identity,
             earlier=Scan(),
             secrets=secrets,
-            limit=requested_limit(spec, model),
-            levels=tuple(map(tuple, chain.levels(runnable, reads_of, environment, sources))),
+            limit=limit,
+            levels=tuple(map(tuple, levels)),
             sources=sources,
             environment=environment,
+            derived_root=root,
             cache=cache,
             env=env,
-            eval_command=(
-                sys.executable,
-                "-m",
-                "abductive_tasks.cli",
-                *eval_arguments(spec, model, model_args, cache, [TASKS], Path(RUN_FOLDER)),
-            ),
+            eval_command=(sys.executable, "-m", "abductive_tasks.cli", *arguments),
             server=server,
             client_env=served_env,
             check_ray=model.route == "vllm" or (server is not None and spec.vllm_executable == "vllm"),
@@ -408,19 +392,24 @@ def eval_arguments(
 
 def judge_plan(spec: BatchSpec) -> JudgePlan | None:
     """The spec's judge: a served one's ``vllm serve`` line (a text-only model, so no multimodal limit), variables
-    and secrets; None without a judge."""
+    and secrets; None without a judge (one already running at a URL is only wired)."""
     judge = spec.judge
     if judge is None:
         return None
-    if judge.url:
-        return JudgePlan(None, None, judge_env(judge.url, judge.model_version, judge.api_type), False)
-    secrets = _secrets(spec, [spec.env, judge.env, judge.vllm.extra_args])
-    log, env = spec.output_dir / "judge_server.log", {**spec.env, **judge.env}
-    server = _server(spec, "judge", judge.vllm, None, (judge.port, JUDGE_PORT), log, env, secrets)
-    url = f"http://{HOST}:{judge.port or JUDGE_PORT}/v1"
-    return JudgePlan(
-        judge.vllm, server, judge_env(url, judge.vllm.name_served, judge.api_type), spec.vllm_executable == "vllm"
-    )
+    server = None
+    if not judge.url:
+        secrets = _secrets(spec, [spec.env, judge.env, judge.vllm.extra_args])
+        log, env = spec.output_dir / "judge_server.log", {**spec.env, **judge.env}
+        port = (judge.port, JUDGE_PORT)
+        server = server_plan(
+            "judge", judge.vllm, None, HOST, port, spec.vllm_executable, log, env, spec.health_timeout, secrets
+        )
+    url = judge.url or f"http://{HOST}:{judge.port or JUDGE_PORT}/v1"
+    model_version = judge.model_version if judge.url else judge.vllm.name_served
+    wired = judge_env(url, model_version, judge.api_type)
+    if server is None:
+        return JudgePlan(None, None, wired, False)
+    return JudgePlan(judge.vllm, server, wired, spec.vllm_executable == "vllm")
 
 
 def _served_route(
@@ -437,26 +426,21 @@ def _served_route(
     if model.route != "served":
         return None, {}
     log = output / "server.log"
-    server = _server(spec, model.name, model.vllm, image_limit(facts), (model.port, PORT), log, env, secrets)
+    images = image_limit(facts)
+    server = server_plan(
+        model.name,
+        model.vllm,
+        images,
+        HOST,
+        (model.port, PORT),
+        spec.vllm_executable,
+        log,
+        env,
+        spec.health_timeout,
+        secrets,
+    )
     inherited = {**os.environ, **spec.env, **(judge.client_env if judge else {}), **env}
     return server, client_env(f"http://{HOST}:{model.port or PORT}/v1", inherited)
-
-
-def _server(
-    spec: BatchSpec,
-    label: str,
-    settings: VllmSettings,
-    images: int | None,
-    port: tuple[int | None, str],
-    log: Path,
-    env: dict[str, str],
-    secrets: tuple[str, ...],
-) -> ServerPlan:
-    """The ``vllm serve`` of ``settings`` (``images`` per prompt; None: a text-only server) on ``port``: (the spec's
-    port, or None for one chosen at start; the word standing for it until then)."""
-    number, word = port
-    command = serve_command(settings, images, HOST, number or word, spec.vllm_executable)
-    return ServerPlan(label, tuple(command), number, word, log, env, spec.health_timeout, secrets)
 
 
 def model_env(model: ModelSpec, cache: Path) -> dict[str, str]:
@@ -507,7 +491,8 @@ def stage_note(model_plan: ModelPlan, tasks: list[str]) -> str:
 def stage_variables(model_plan: ModelPlan, tasks: list[str], plans: list[ModelPlan]) -> dict[str, str]:
     """The stage variables a level gets, as far as known now: an upstream output still to be made is shown by what
     makes it (``<picks of mucr_c2e from stage 1>``)."""
-    variables = run_env(model_plan, tasks, {other.model.name: other for other in plans})
+    others = other_runs({other.model.name: other for other in plans})
+    variables = chain.level_env(model_plan.model.name, model_plan.identity, model_plan.limit, tasks, others)
     given = json.loads(variables[chain.INPUTS_VARIABLE])
     for task in tasks:
         for upstream in model_plan.waiting.get(task, []):

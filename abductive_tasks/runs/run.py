@@ -14,7 +14,7 @@ import shutil
 import signal
 import subprocess
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,17 +30,10 @@ from abductive_tasks.runs.plan import (
     JudgePlan,
     LevelRun,
     ModelPlan,
-    ServerPlan,
 )
 from abductive_tasks.runs.progress import ChildProgress
 from abductive_tasks.runs.secrets import copy_redacted, handed_over, redact_text
-from abductive_tasks.runs.vllm import (
-    VllmServer,
-    child_setup,
-    free_port,
-    interrupts_held,
-    require_ray,
-)
+from abductive_tasks.runs.vllm import child_setup, interrupts_held, start_vllm
 
 
 def run_child(
@@ -90,25 +83,21 @@ def start_judge(judge: JudgePlan | None, stack: contextlib.ExitStack) -> dict[st
         return {}
     if judge.server is None:
         return judge.client_env
-    if judge.check_ray and judge.vllm is not None:
-        require_ray(judge.vllm)
-    port = serve(judge.server, os.environ, stack)
+    port = start_vllm(judge.vllm, judge.check_ray, judge.server, HOST, os.environ, stack, say)
     say(f"judge: healthy at http://{HOST}:{port}/v1")
     return {name: value.replace(JUDGE_PORT, str(port)) for name, value in judge.client_env.items()}
 
 
-def serve(server: ServerPlan, inherited: Mapping[str, str], stack: contextlib.ExitStack) -> int:
-    """Start ``server`` with its variables over ``inherited``, stopped when ``stack`` closes; its port once it answers
-    /health."""
-    port = server.port or free_port(HOST)
-    command = [str(port) if word == server.port_word else word for word in server.command]
-    say(f"{server.label}: starting {redact_text(shlex.join(command), server.secrets)}")
-    env = {**inherited, **server.env}
-    stack.enter_context(VllmServer(command, HOST, port, server.log, env, server.health_timeout, secrets=server.secrets))
-    return port
+@dataclass
+class RunFolder:
+    """One run's folder, and the record last written there: what the run is (identity, limit, tasks), its exit status
+    added when it ends."""
+
+    path: Path
+    record: IdentityRecord | None = None
 
 
-def start_run(model_plan: ModelPlan, tasks: list[str] | None = None) -> Path:
+def start_run(model_plan: ModelPlan, tasks: list[str] | None = None) -> RunFolder:
     """Make the model's response cache safe to read and create the folder of its run over ``tasks`` (default: its
     pending tasks) with its identity; returns the folder.
 
@@ -116,34 +105,33 @@ def start_run(model_plan: ModelPlan, tasks: list[str] | None = None) -> Path:
     """
     for message in make_safe(model_plan.cache, model_plan.secrets):
         say(f"{model_plan.model.name}: {message}")
-    run_dir = model_plan.output / RUNS_DIR / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.urandom(3).hex()}"
+    folder = RunFolder(model_plan.output / RUNS_DIR / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.urandom(3).hex()}")
     tasks = model_plan.pending if tasks is None else tasks
-    _write_run_record(model_plan, tasks, run_dir)
-    return run_dir
+    _write_run_record(model_plan, tasks, folder)
+    return folder
 
 
-def _write_run_record(model_plan: ModelPlan, tasks: list[str], run_dir: Path) -> None:
+def _write_run_record(model_plan: ModelPlan, tasks: list[str], folder: RunFolder) -> None:
     """The run's record: its identity, limit and tasks, before it starts."""
-    record = IdentityRecord(
+    folder.record = IdentityRecord(
         model_plan.identity, model_plan.limit, tuple(tasks), model_plan.model.name, model_plan.spec_path
     )
-    record.write(run_dir / RUN_RECORD)
+    folder.record.write(folder.path / RUN_RECORD)
 
 
-def end_run(run_dir: Path, code: int) -> int:
+def end_run(folder: RunFolder, code: int) -> int:
     """Record the run's exit status (a run that ended without results for a task is a failed run)."""
-    record = IdentityRecord.read(run_dir / RUN_RECORD)
-    IdentityRecord(**{**record.__dict__, "exit_status": code}).write(run_dir / RUN_RECORD)
+    IdentityRecord(**{**folder.record.__dict__, "exit_status": code}).write(folder.path / RUN_RECORD)
     return code
 
 
-def _record_start_failure(run_dir: Path):
+def _record_start_failure(folder: RunFolder):
     """An exit callback recording a run that could not start (server failed, executable missing) as failed
     (status -1)."""
 
     def on_exit(kind, error, trace) -> bool:
         if kind is not None and issubclass(kind, OSError | RuntimeError):
-            end_run(run_dir, -1)
+            end_run(folder, -1)
         return False
 
     return on_exit
@@ -156,9 +144,9 @@ class ModelRun:
 
     name: str
     env: dict[str, str]
-    run_dir: Path
+    folder: RunFolder
     progress: ChildProgress
-    started: bool = False  # whether a level ran in ``run_dir``
+    started: bool = False  # whether a level ran in ``folder``
 
     def level(self, level: LevelRun) -> int:
         """One level's run (:func:`~abductive_tasks.runs.plan.level_run`), in its own run folder; its exit status, 0
@@ -169,14 +157,14 @@ class ModelRun:
         if not level.tasks:
             return 0
         if self.started:
-            self.run_dir = start_run(model_plan, level.tasks)
+            self.folder = start_run(model_plan, level.tasks)
         else:  # the folder made before the server started: its record names this level's tasks
-            _write_run_record(model_plan, level.tasks, self.run_dir)
+            _write_run_record(model_plan, level.tasks, self.folder)
         self.started = True
-        words = {TASKS: ",".join(level.tasks), RUN_FOLDER: str(self.run_dir)}
+        words = {TASKS: ",".join(level.tasks), RUN_FOLDER: str(self.folder.path)}
         command = [words.get(word, word) for word in model_plan.eval_command]
         log = model_plan.output / "eval.log"
-        return end_run(self.run_dir, run_child(command, self.env | level.env, log, model_plan.secrets, self.progress))
+        return end_run(self.folder, run_child(command, self.env | level.env, log, model_plan.secrets, self.progress))
 
 
 @contextlib.contextmanager
@@ -188,19 +176,17 @@ def model_run(model_plan: ModelPlan, base_env: dict[str, str]) -> Iterator[Model
     model_plan.output.mkdir(parents=True, exist_ok=True)
     # The folder's record names every pending task until the first level starts (it then names that level's): a model
     # whose server or executable fails has every task recorded as a failed run, its later levels' readers included.
-    run_dir = start_run(model_plan, model_plan.pending)
+    folder = start_run(model_plan, model_plan.pending)
     env = {**base_env, **model_plan.env}
     with contextlib.ExitStack() as stack:
         stack.callback(scrub_cache, model_plan.cache, model_plan.secrets)  # lmms-eval stores model_args in clear
-        stack.push(_record_start_failure(run_dir))
-        if model_plan.check_ray and model.vllm is not None:
-            require_ray(model.vllm)
-        if model_plan.server is not None:
-            port = serve(model_plan.server, env, stack)
+        stack.push(_record_start_failure(folder))
+        port = start_vllm(model.vllm, model_plan.check_ray, model_plan.server, HOST, env, stack, say)
+        if port is not None:
             say(f"{model.name}: server healthy at http://{HOST}:{port}/v1")
             env.update({name: value.replace(PORT, str(port)) for name, value in model_plan.client_env.items()})
         progress = stack.enter_context(contextlib.closing(ChildProgress(model.name)))
-        running = ModelRun(model.name, env, run_dir, progress)
+        running = ModelRun(model.name, env, folder, progress)
         yield running
         if not running.started:
-            shutil.rmtree(run_dir)
+            shutil.rmtree(folder.path)

@@ -273,6 +273,65 @@ def serve_command(
     return command
 
 
+@dataclass(frozen=True)
+class ServerPlan:
+    """A ``vllm serve`` process a batch starts (a served model's or the judge's), as planned (:func:`server_plan`):
+    its command line holds ``port_word`` where the port goes (``port``, or a free one chosen at start)."""
+
+    label: str  # who it serves, in messages: the model's name, or "judge"
+    command: tuple[str, ...]
+    port: int | None
+    port_word: str  # the word standing for the port until it is known
+    log: Path
+    env: dict[str, str]  # its variables over those it inherits
+    health_timeout: float  # seconds it may take to answer /health
+    secrets: tuple[str, ...]  # redacted from its log and its command line as said
+
+
+def server_plan(
+    label: str,
+    settings: VllmSettings,
+    images: int | None,
+    host: str,
+    port: tuple[int | None, str],
+    executable: str,
+    log: Path,
+    env: dict[str, str],
+    health_timeout: float,
+    secrets: tuple[str, ...],
+) -> ServerPlan:
+    """The ``vllm serve`` of ``settings`` (``images`` per prompt; None: a text-only server) on ``port``: (the spec's
+    port, or None for one chosen at start; the word standing for it until then)."""
+    number, word = port
+    command = serve_command(settings, images, host, number or word, executable)
+    return ServerPlan(label, tuple(command), number, word, log, env, health_timeout, secrets)
+
+
+def start_vllm(
+    settings: VllmSettings | None,
+    check_ray: bool,
+    server: ServerPlan | None,
+    host: str,
+    inherited: Mapping[str, str],
+    stack: contextlib.ExitStack,
+    say: Callable[[str], None],
+) -> int | None:
+    """What a run on vLLM needs before it starts: ``ray`` where ``settings`` ask for it (``check_ray``: vLLM runs in
+    this environment), then ``server`` started with its variables over ``inherited``, stopped when ``stack`` closes
+    (``say``: where its command line is said, secrets redacted); its port once it answers /health, None without a
+    server."""
+    if check_ray and settings is not None:
+        require_ray(settings)
+    if server is None:
+        return None
+    port = server.port or free_port(host)
+    command = [str(port) if word == server.port_word else word for word in server.command]
+    say(f"{server.label}: starting {redact_text(shlex.join(command), server.secrets)}")
+    env = {**inherited, **server.env}
+    stack.enter_context(VllmServer(command, host, port, server.log, env, server.health_timeout, secrets=server.secrets))
+    return port
+
+
 def require_ray(settings: VllmSettings) -> None:
     """vLLM's Ray executor needs ``ray``, which vLLM does not install: say so before any model loads."""
     if settings.extra_args.get("distributed_executor_backend") == "ray" and importlib.util.find_spec("ray") is None:

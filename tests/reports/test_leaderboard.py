@@ -728,6 +728,7 @@ def test_a_run_that_left_items_out_is_partial_never_a_score(tmp_path):
 
 def test_a_cell_whose_descriptions_changed_since_its_run_is_stale(tmp_path, monkeypatch):
     """Re-described images after the batch: the cell is what the batch would rerun, never shown as current."""
+    from abductive_tasks import settings
     from abductive_tasks.nleye import descriptions
     from abductive_tasks.runs.chain import variable_input
 
@@ -737,7 +738,8 @@ def test_a_cell_whose_descriptions_changed_since_its_run_is_stale(tmp_path, monk
     folder.mkdir(parents=True)
     (folder / "abc.json").write_text(json.dumps({"describer": "m", "description": "a red car"}))
     current = identity()
-    read = {"kind": "descriptions", **variable_input("descriptions", "nleye_describe", dict(os.environ))}
+    root = settings.cache_root()
+    read = {"kind": "descriptions", **variable_input("descriptions", "nleye_describe", dict(os.environ), root)}
     current["tasks"]["nleye_triplet"]["inputs"] = {"nleye_describe": read}
     results = tmp_path / "results"
     IdentityRecord(current, None, TASKS, "m", "spec.yaml").write(results / "m" / SPEC_RECORD)

@@ -14,7 +14,7 @@ from lmms_eval.caching.response_cache import ResponseCache
 
 from abductive_tasks.runs import history
 from abductive_tasks.runs.cache import purge_failed_replies, repair_cache, scrub_cache
-from abductive_tasks.runs.history import failed_requests, scan_runs
+from abductive_tasks.runs.history import failed_requests, limit_covers, scan_runs
 from abductive_tasks.runs.identity import (
     FileHashes,
     build_identity,
@@ -22,7 +22,6 @@ from abductive_tasks.runs.identity import (
     data_content,
     data_fingerprint,
     hub_repo,
-    limit_covers,
     task_key,
 )
 from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, DamagedFile, IdentityRecord, quarantine
@@ -615,6 +614,7 @@ def test_secrets_in_command_line_words_are_found_and_hashed():
 
 def _spec_identity(tmp_path: Path, tasks: str, env: dict[str, str]) -> dict:
     """The identity the batch plans for one dummy model of a spec with ``tasks`` and ``env``."""
+    from abductive_tasks import settings
     from abductive_tasks.runs.plan import model_identity, model_secrets
     from abductive_tasks.runs.spec import load_spec
 
@@ -624,7 +624,8 @@ def _spec_identity(tmp_path: Path, tasks: str, env: dict[str, str]) -> dict:
     model = spec.models[0]
     facts = TaskIndex().task_set(spec.tasks).facts
     secrets = model_secrets(spec, model, model.model_args)
-    return model_identity(spec, model, model.model_args, [facts[task] for task in spec.tasks], secrets)
+    root = settings.cache_root({**os.environ, **spec.env, **model.env})
+    return model_identity(spec, model, model.model_args, [facts[task] for task in spec.tasks], secrets, root)
 
 
 def test_re_described_images_are_another_identity_for_the_described_task(tmp_path):

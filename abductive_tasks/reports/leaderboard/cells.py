@@ -189,8 +189,8 @@ class _Staleness:
                 scan = scan_runs(folder, spec.identity)
                 environment = {**os.environ, **(identity.get("env") or {})}
                 root = settings.cache_root(environment)
-                outcomes = scan.outcomes.get(upstream, [])
-                found = chain.current_output(model, spec.identity, outcomes, upstream, kind, spec.limit, root, False)
+                run = scan.answering(upstream, spec.limit)
+                found = chain.current_output(model, spec.identity, run, upstream, kind, root, False)
             self.outputs[model, upstream, kind] = found
         return self.outputs[model, upstream, kind]
 
@@ -199,6 +199,7 @@ class _Staleness:
         samples folder a variable names written again)."""
         changed = []
         environment = {**os.environ, **(identity.get("env") or {})}
+        root = settings.cache_root(environment)
         for upstream, read in (entry.get("inputs") or {}).items():
             if read.get("from") == "run":
                 if read.get("digest") in (None, chain.PENDING):
@@ -206,7 +207,7 @@ class _Staleness:
                 now = self._output_now(read.get("model") or model, upstream, read["kind"], identity)
                 if now != read["digest"]:
                     changed.append(f"{upstream} was run again (its {read['kind']} changed)")
-            elif {"kind": read["kind"], **chain.variable_input(read["kind"], upstream, environment)} != read:
+            elif {"kind": read["kind"], **chain.variable_input(read["kind"], upstream, environment, root)} != read:
                 changed.append(f"the {read['kind']} of {upstream} that {read.get('from')} names changed")
         return changed
 
