@@ -280,7 +280,7 @@ def current_output(
 ) -> str | None:
     """The digest of the ``kind`` output of model ``name``'s ``run`` of ``upstream``, the one its readers read
     (:meth:`~abductive_tasks.runs.history.Scan.answering`); None when there is none, or it gives none."""
-    if run is None:
+    if run is None or run.results_path is None:
         return None
     bound = binding(name, identity, run.limit, upstream)
     return derive(kind, upstream, samples_beside(run.results_path, upstream), bound, root, keep)
