@@ -1292,6 +1292,11 @@ REVIEW_KINDS = {
     "mucr_cue": SPEEDING,
     "dve_label": DVE_LABEL,
     "sherlock_rating": sherlock_hooks.RATING_ANSWER,
+    # round 22's review: a lettered comparison (MathVista's "____ that at x=5") and phrases ending in "to"/"as"
+    "compare_letters": Choice(
+        4, letters=True, option_texts=("larger than", "equal to", "smaller than", "none of the above")
+    ),
+    "cue_to": Choice(4, option_texts=("close to", "far from", "next to", "same as"), image_numbers=False),
 }
 
 
@@ -1303,6 +1308,7 @@ REVIEW_KINDS = {
         ("review_round19.yaml", 147),
         ("review_round20.yaml", 180),
         ("review_round21.yaml", 165),
+        ("review_round22.yaml", 81),
     ],
 )
 def test_review_replies(round_file, replies):

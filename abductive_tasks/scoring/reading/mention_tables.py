@@ -175,6 +175,9 @@ def _unlisted_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]
     )
 
 
+_VALUE_AFTER = r"[ \t]+[-+−]?\d[\d.,/]*[ \t]*(?:[.,;!?%)]|$)"  # a number the phrase compares with: "equal to 3."
+
+
 def _option_text_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
     """An option's own text quoted names it, longest first: "catch cold" is one mention, not "cold" inside it."""
     if not option_texts:
@@ -182,7 +185,9 @@ def _option_text_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, .
     texts = {option_text(option).lower(): index for index, option in enumerate(option_texts, start=1)}
     return (
         _rule(
-            rf"(?<!\w)(?<!\d[.,])(?:{alternatives(list(texts))})(?!\w|[.,]\d)",  # "8" is not in "8.5"
+            # "8" is not in "8.5"; "equal to 3." compares with a value: no quote of "equal to" (not "next to 1 dog")
+            rf"(?<!\w)(?<!\d[.,])(?:{alternatives(list(texts))})(?!\w|[.,]\d)"
+            rf"(?!(?<=\bto){_VALUE_AFTER})(?!(?<=\bthan){_VALUE_AFTER})(?!(?<=\bas){_VALUE_AFTER})",
             lambda m: texts[" ".join(m.group().lower().split())],
             Example("cue", "The cue is heavy rain.", 3),
             Example("texts", "The man is sunbathing on a beach is the more plausible hypothesis.", 2),
