@@ -106,7 +106,7 @@ def decide(
     cut_off = unfinished or _CUT_OFF.search(text) or _next_item_cut(text, mentions)
     picks, rejected = _picks(text, statements, verdicts)
     # "it's the car's speed", "Score: 10 means almost certainly true" (the scale restated)
-    picks = [pick for pick in picks if not _NOT_THE_ANSWER_AFTER.match(text, pick[1] + 2)]
+    picks = [pick for pick in picks if not _NOT_THE_ANSWER_AFTER.match(text, _after_pick(pick[1]))]
     rejected |= {index for index, mention in enumerate(mentions) if mention.denied}
     alone, headings = _standing_alone(text, mentions)
     last_alone = [pick for pick in alone if pick[1] >= corrected] if corrections else alone
@@ -218,12 +218,17 @@ _IN_AN_EXAMPLE = re.compile(r"\s+(?:in|for|of)\s+(?:the\s+)?(?:first\s+|second\s
 _EXAMPLE_NAMED = re.compile(r"\bexamples?\s*[‹«][\U000f0000-\U000ffffd][›»]", re.IGNORECASE)
 
 
+def _after_pick(position: int) -> int:
+    """Where the text after a pick starts: a pick's position is its placeholder's middle character ("«x»")."""
+    return position + 2
+
+
 def _about_an_example(text: str, position: int) -> bool:
     """Whether the sentence holding ``position`` speaks of a few-shot example before it ("In Example 1 the cause was
     shown in Option 1, ..."): what it states is that example's answer, not the reply's."""
     start = max(sentence_start(text, position), text.rfind(";", 0, position) + 1)
     # "Option 1 in Example 1 and Option 2 in Example 2 were correct; ...": the example named after the answer
-    return bool(_EXAMPLE_NAMED.search(text, start, position) or _IN_AN_EXAMPLE.match(text, position + 2))
+    return bool(_EXAMPLE_NAMED.search(text, start, position) or _IN_AN_EXAMPLE.match(text, _after_pick(position)))
 
 
 def _standing_alone(text: str, mentions: list[Mention]) -> tuple[list[Pick], set[object]]:
@@ -311,11 +316,19 @@ def _claimed_otherwise(text: str, claims: list[Pick], mentions: list[Mention], f
     )
 
 
+_WORDS_FOLLOW = re.compile(r"[ \t]*(?:one\b)?[ \t,:;]*[^\W\d_]")  # the sentence goes on after a phrase
+
+
 def _forced_without_an_answer(text: str, since: int) -> bool:
     """ "Speeding is the most likely cue ... If I had to choose one, I'd go with the officer.": a forced choice last,
     after which the reply names no answer the tables know (what it names before is not its choice)."""
     forced = list(FORCED_CHOICE.finditer(text))
-    return bool(forced) and forced[-1].start() < since <= forced[-1].end() and not _PLACEHOLDER.search(text, since)
+    return (
+        bool(forced)
+        and forced[-1].start() < since <= forced[-1].end()
+        and _WORDS_FOLLOW.match(text, since) is not None  # not "I would pick Option 2, if forced to choose."
+        and not _PLACEHOLDER.search(text, since)
+    )
 
 
 def _claimed_after_correction(

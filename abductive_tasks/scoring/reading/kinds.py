@@ -136,7 +136,7 @@ class _Reader:
 
 # what a forced choice ends on: "..., I'd go with the officer.", "If forced, the officer."
 _FORCED_HEAD = re.compile(
-    r"[\s,:]*(?:(?:i'd|i\s+would|i'll|i\s+will)\s+)?(?:(?:go\s+with|pick|choose|say|select)\s+)?the\s+(?P<head>[^\W\d_]+)"
+    r"[\s,:]*(?:one\s*,?\s*)?(?:(?:i'd|i\s+would|i'll|i\s+will)\s+)?(?:(?:go\s+with|pick|choose|say|select)\s+)?the\s+(?P<head>[^\W\d_]+)"
     r"\s*[.!]?\s*",
     re.IGNORECASE,
 )
@@ -272,10 +272,11 @@ class Choice(_Reader):
     def _forced_by_head(self, text: str) -> int | None:
         """ "... If I had to choose one, I'd go with the officer.": after a forced choice that names no option, the
         one option whose text's last word (its head: "officer" of "police officer", no other option's) it names."""
-        forced = list(FORCED_CHOICE.finditer(self.prepared(text)))
+        prepared = self.prepared(text)
+        forced = list(FORCED_CHOICE.finditer(prepared))
         if not forced:
             return None
-        chosen = _FORCED_HEAD.fullmatch(self.prepared(text)[forced[-1].end() :])
+        chosen = _FORCED_HEAD.fullmatch(prepared[forced[-1].end() :])
         heads = [option.lower().split()[-1] for option in self.option_texts]
         if chosen is None or heads.count(chosen["head"].lower()) != 1:
             return None

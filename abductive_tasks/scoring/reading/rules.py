@@ -24,7 +24,7 @@ from abductive_tasks.scoring.reading.description_rules import (
 from abductive_tasks.scoring.reading.doubt_rules import DOUBTS, HEDGES, REFUSAL_OF_THE_OTHERS, REFUSALS, SENTENCE_END
 from abductive_tasks.scoring.reading.mentions import ANY_MENTION, LIST_HEAD, NAMED_MENTION, NAMED_REF, REF
 from abductive_tasks.scoring.reading.table import Example, Rule
-from abductive_tasks.scoring.reading.text import INVENTED_TURNS
+from abductive_tasks.scoring.reading.text import FORCED, INVENTED_TURNS
 
 __all__ = [
     "verdict",
@@ -616,11 +616,7 @@ CONCESSION = _rule(
 # refusal ("None of them is a perfect match, but if I had to choose, ...") are final as a self-correction is: the
 # picks after them are the answer. (Not "In conclusion, image 1 ...": without the heading, two answers contradict.)
 _CLOSING = r"(?:overall|in\s+conclusion|conclusion|verdict|in\s+summary|summary|final)(?=\s*:)"
-_FORCED = (
-    r"if\s+(?:i|we)\s+(?:had\s+to|have\s+to|must|need\s+to|were\s+forced\s+to)\s+(?:choose|pick|answer|decide|select|give|name)"
-    r"|if\s+forced(?:\s+to\s+(?:choose|pick|answer))?|forced\s+to\s+(?:choose|pick)"
-    r"|my\s+best\s+guess(?=\s+(?:is|would\s+be)\b)"  # "I cannot determine ... My best guess is 3."
-)
+_FORCED = rf"{FORCED}|my\s+best\s+guess(?=\s+(?:is|would\s+be)\b)"  # "I cannot determine ... My best guess is 3."
 # "Final answer:" with no word of correction contradicts a statement of another answer in the sentence just before it
 # (decision._closing_contradicts); "Overall:" and "In conclusion:" outrank what came before, as a closing verdict
 CLOSING_ONLY = _rule(

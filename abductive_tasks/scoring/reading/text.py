@@ -11,6 +11,7 @@ from abductive_tasks.scoring.reading.glossary import translate
 from abductive_tasks.scoring.reading.table import Example, Rule
 
 __all__ = [
+    "FORCED",
     "FORCED_CHOICE",
     "INVENTED_TURNS",
     "REQUEST_FAILED_MARKER",
@@ -280,8 +281,9 @@ def prepare(text: str, ignore: re.Pattern | None = None, answer_words: Mapping[s
     return _spell(prepared, answer_words) if answer_words else prepared
 
 
-# a forced choice: "If I had to choose one, ...", "if forced to pick"
-FORCED_CHOICE = re.compile(
-    r"\bif\s+(?:i|we)\s+(?:had|have|were\s+forced)\s+to\s+(?:choose|pick|select|name)(?:\s+one)?\b|\bif\s+forced\b",
-    re.IGNORECASE,
+# a forced choice: "If I had to choose (one), ...", "if forced to pick"; a self-correction too (rules.SELF_CORRECTIONS)
+FORCED = (
+    r"if\s+(?:i|we)\s+(?:had\s+to|have\s+to|must|need\s+to|were\s+forced\s+to)\s+(?:choose|pick|answer|decide|select|give|name)"
+    r"|if\s+forced(?:\s+to\s+(?:choose|pick|answer))?|forced\s+to\s+(?:choose|pick)"
 )
+FORCED_CHOICE = re.compile(rf"\b(?:{FORCED})\b", re.IGNORECASE)
