@@ -1,5 +1,6 @@
 """utils/call_walk.py: a call through a field of a plan handed down (``plan.service.text(...)``) is followed, the plan
-named by a parameter, an annotated variable or a nested function's parameter."""
+named by a parameter, an annotated variable or a nested function's parameter; a function of the package handed to a
+call as a callback, with the followed value, is a call."""
 
 from __future__ import annotations
 
@@ -53,6 +54,12 @@ def chosen(plans: dict) -> str:
 
     plan: Plan = plans["a"]
     return plan.redactor.mask(name())
+
+
+def later(plan: Plan, stack) -> None:
+    stack.callback(print, plan.name)
+    stack.callback(helper, plan.name)
+    stack.push(helper)
 """
 
 
@@ -95,3 +102,10 @@ def test_an_annotated_variable_and_a_nested_functions_parameter_name_their_class
         "abductive_tasks.runner:chosen -> abductive_tasks.service:Redactor.mask as self (return)",
     ]
     assert (walk.calls, walk.returns) == (2, 1)
+
+
+def test_a_callback_handed_the_followed_value_is_a_call_and_one_handed_nothing_is_not(package):
+    graph = call_walk.Graph()
+    walk = call_walk.Walker(graph).start(*graph.definition("abductive_tasks.runner", "later"), "plan")
+    assert walk.trace == ["abductive_tasks.runner:later -> abductive_tasks.service:helper as value"]
+    assert (walk.calls, walk.returns) == (1, 0)

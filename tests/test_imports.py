@@ -214,6 +214,15 @@ def test_the_walk_sees_function_level_imports():
     assert "abductive_tasks.inputs.loading" in GRAPH["abductive_tasks.cli"]
 
 
+def test_what_reads_the_plan_never_calls_back_into_it():
+    """The batch's plan is built once (runs/plan.py) and handed down as data (runs/model_plan.py): the levels, the run,
+    the status and every service below them import no part of plan.py; only the batch, which builds it, does."""
+    importers = sorted(module for module, targets in GRAPH.items() if "abductive_tasks.runs.plan" in targets)
+    assert importers == ["abductive_tasks.runs.batch"]
+    assert "abductive_tasks.runs.model_plan" in GRAPH["abductive_tasks.runs.run"]
+    assert "abductive_tasks.runs.model_plan" in GRAPH["abductive_tasks.runs.levels"]
+
+
 PLANTED = """
 import importlib
 from importlib import import_module

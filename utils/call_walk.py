@@ -230,7 +230,7 @@ class Walker:
             (node for statement in function.body for node in ast.walk(statement) if isinstance(node, ast.Call)),
             key=lambda node: (node.lineno, node.col_offset),
         )
-        for call in calls:
+        for call in [handing for node in calls for handing in self._callbacks(module, cls, typed, node)]:
             target = self._resolve(module, cls, typed, call.func)
             if target is None:
                 continue
@@ -248,6 +248,22 @@ class Walker:
                 self.walk.trace.append(line)
             if target not in self.visited:
                 self._visit(*target, set(handed), depth + 1)
+
+    def _callbacks(
+        self, module: str, cls: str | None, typed: dict[str, tuple[str, str]], call: ast.Call
+    ) -> list[ast.Call]:
+        """The call, then one call per function of the package it is handed as a positional argument (a callback:
+        ``stack.callback(scrub, cache, secrets)``, ``pool.submit(run, plan)``), given the arguments after it and the
+        call's keywords."""
+        found = [call]
+        for index, argument in enumerate(call.args):
+            target = (
+                self._resolve(module, cls, typed, argument) if isinstance(argument, ast.Name | ast.Attribute) else None
+            )
+            if target is not None and isinstance(self.graph.node(*target), ast.FunctionDef | ast.AsyncFunctionDef):
+                handing = ast.Call(func=argument, args=call.args[index + 1 :], keywords=call.keywords)
+                found.append(ast.copy_location(handing, call))
+        return found
 
     def _handed(
         self, target: tuple[str, str], call: ast.Call, carriers: set[str]

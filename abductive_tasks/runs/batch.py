@@ -3,16 +3,17 @@
 A spec's journey, top to bottom (:func:`run_batch`):
 
 1. **spec** (:mod:`~abductive_tasks.runs.spec`): read and check the YAML;
-2. **plan** (:mod:`~abductive_tasks.runs.plan`): per model its identity
-   (:mod:`~abductive_tasks.runs.identity`), what earlier runs left (:mod:`~abductive_tasks.runs.history`),
-   what is done and what to run, with its command lines (``--print-commands`` stops here); a chained task's
-   upstream stages join its model's tasks, a level before it (:mod:`~abductive_tasks.runs.chain`);
-3. **run** (:mod:`~abductive_tasks.runs.run`): one model at a time, its response cache made safe
-   (:mod:`~abductive_tasks.runs.cache`), its server on the vLLM routes (:mod:`~abductive_tasks.runs.vllm`),
-   an ``abductive-eval`` child per level (:func:`run_levels`: the plan as each level finds it, then its run), and each
-   pending task's outcome;
-4. **record**: the spec's identity for the leaderboard (a
-   :class:`~abductive_tasks.runs.identity_record.IdentityRecord`) and ``batch_status.json``.
+2. **plan** (:mod:`~abductive_tasks.runs.plan`, built once as :mod:`~abductive_tasks.runs.model_plan`'s data): per
+   model its identity (:mod:`~abductive_tasks.runs.identity`), what earlier runs left
+   (:mod:`~abductive_tasks.runs.history`), what is done and what to run, with its command lines (``--print-commands``
+   stops here); a chained task's upstream stages join its model's tasks, a level before it
+   (:mod:`~abductive_tasks.runs.chain`);
+3. **run** (:func:`~abductive_tasks.runs.run.run_model`): one model at a time, its spec's identity for the leaderboard
+   (a :class:`~abductive_tasks.runs.identity_record.IdentityRecord`), its response cache made safe
+   (:mod:`~abductive_tasks.runs.cache`), its server on the vLLM routes (:mod:`~abductive_tasks.runs.vllm`), an
+   ``abductive-eval`` child per level (the plan as each level finds it, :mod:`~abductive_tasks.runs.levels`, then its
+   run), and each pending task's outcome;
+4. **record** (:mod:`~abductive_tasks.runs.status`): ``batch_status.json`` after each model.
 
 A model that fails is reported and the batch goes on; the exit status is 1 if any model failed or
 left failed requests.
@@ -22,24 +23,20 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import json
 import os
 import re
 import signal
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from abductive_tasks.inputs.files import open_nofollow, write_atomic
-from abductive_tasks.runs.history import task_states
-from abductive_tasks.runs.identity import model_weights
-from abductive_tasks.runs.identity_record import RUN_RECORD, SPEC_RECORD, IdentityRecord, quarantine
-from abductive_tasks.runs.plan import ModelPlan, level_run, plan, print_commands
-from abductive_tasks.runs.progress import task_line
-from abductive_tasks.runs.run import ModelRun, model_run, say, start_judge
-from abductive_tasks.runs.secrets import collect_secrets, redact_value, redacted_console
+from abductive_tasks.inputs.files import open_nofollow
+from abductive_tasks.runs.plan import plan, print_commands
+from abductive_tasks.runs.progress import say
+from abductive_tasks.runs.run import Evaluations, Interrupted, run_model
+from abductive_tasks.runs.secrets import collect_secrets, redacted_console
 from abductive_tasks.runs.spec import BatchSpec, JudgeSpec, ModelSpec, SpecError, check_environment, load_spec
+from abductive_tasks.runs.status import BatchStatus
 from abductive_tasks.runs.task_index import TaskIndex, TaskIndexError
 from abductive_tasks.runs.vllm import PRESETS
 
@@ -50,147 +47,23 @@ def run_batch(spec: BatchSpec, only: list[str] | None = None, task_index: TaskIn
     task_index = task_index or TaskIndex()
     with contextlib.ExitStack() as stack:
         stack.enter_context(batch_lock(spec.output_dir))
-        return _run_locked(spec, only, task_index, stack)
-
-
-def _run_locked(spec: BatchSpec, only: list[str] | None, task_index: TaskIndex, stack: contextlib.ExitStack) -> int:
-    whole = plan(spec, task_index, only)
-    plans, judge = whole.models, whole.judge
-    status: dict[str, dict] = {}
-    failed: list[str] = []
-    base_env = {**os.environ, **spec.env}
-    for label, why in spec.invalid.items():
-        if only and label not in only:
-            continue
-        say(f"{label}: not run: {why}")
-        status[label] = {"state": "failed", "error": why, "tasks": {}}
-        failed.append(label)
-    judge_environment: dict[str, str] | None = None
-    by_name = {model_plan.model.name: model_plan for model_plan in plans}
-    for number, model_plan in enumerate(plans, 1):
-        name, prefix = model_plan.model.name, f"[{number}/{len(plans)}] {model_plan.model.name}"
-        tasks_status = {task: "done (earlier run)" for task in model_plan.done}
-        tasks_status |= {task: "unsupported by backend" for task in model_plan.unsupported}
-        record_spec(model_plan, prefix)
-        if model_plan.unsupported:
-            say(
-                f"{prefix}: backend {model_plan.model.backend} cannot run "
-                f"{', '.join(model_plan.unsupported)} (loglikelihood); skipped"
-            )
-        if not model_plan.pending:
-            say(f"{prefix}: all {len(model_plan.tasks)} tasks done earlier; skipped")
-            status[name] = {"state": "done", "tasks": tasks_status}
-            continue
-        log_path = model_plan.output / "eval.log"
-        pending = list(model_plan.pending)  # what this batch runs (its levels refresh the plan as they go)
-        say(
-            f"{prefix}: running {', '.join(pending)} ({len(model_plan.done)} of "
-            f"{len(model_plan.tasks)} done earlier); log {log_path}"
-        )
-        started = time.monotonic()
-        try:
-            if judge_environment is None:
-                judge_environment = start_judge(judge, stack)
-            with model_run(model_plan, {**base_env, **judge_environment}) as running:
-                code = run_levels(model_plan, running, by_name)
-            error = None if code == 0 else f"abductive-eval exited with status {code}"
-        except (OSError, RuntimeError) as exception:  # server failed to start, executable missing, ...
-            error = str(exception)
-        except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the status says which model stopped, and which tasks
-            model_plan = by_name[name]
-            after = task_states(model_plan.output, model_plan.identity, pending, model_plan.limit)
-            tasks_status |= {task: "done" if state == "done" else "interrupted" for task, (state, _) in after.items()}
-            status[name] = {"state": "interrupted", "tasks": tasks_status}
-            write_status(spec, status)
-            raise
-        model_plan = by_name[name]  # the plan as the model's last level found it
-        after = task_states(model_plan.output, model_plan.identity, pending, model_plan.limit)
-        tasks_status |= {task: state for task, (state, _) in after.items()}
-        write_spec_record(model_plan)  # what its chained tasks read now, a hub model's revision now cached
-        not_done = [task for task in pending if tasks_status[task] != "done"]
-        elapsed = time.monotonic() - started
-        if error or not_done:
-            failed.append(name)
-            error = error or "not done: " + ", ".join(f"{task} ({tasks_status[task]})" for task in not_done)
-            tail = log_tail(model_plan.output / "eval.log")  # none when the model failed before its evaluation
-            say(f"{prefix}: FAILED after {elapsed:.0f} s: {error}" + (f"\n{tail}" if tail else ""))
-            status[name] = {"state": "failed", "error": error, "tasks": tasks_status}
-        else:
-            say(f"{prefix}: done in {elapsed:.0f} s ({len(pending)} tasks run)")
-            status[name] = {"state": "done", "tasks": tasks_status}
-        for task, (state, best) in after.items():
-            if state == "done" and best is not None and best.results is not None:
-                print(f"    {task_line(task, best.results, model_plan.facts[task].headline_metric)}", flush=True)
-        write_status(spec, status)
-    write_status(spec, status)
-    total = len(plans) + len([label for label in spec.invalid if not only or label in only])
-    say(f"{total - len(failed)} of {total} models complete" + (f"; failed: {', '.join(failed)}" if failed else ""))
-    return 1 if failed else 0
-
-
-def run_levels(model_plan: ModelPlan, running: ModelRun, plans: dict[str, ModelPlan]) -> int:
-    """A model's levels in turn, each run as the plan finds it then (:func:`~abductive_tasks.runs.plan.level_run`: what
-    its readers read is resolved after the level before it ran, so a reader whose upstream output is unchanged is found
-    done); the first failed run's exit status, else 0. ``plans``: every model's plan by name (a describer's), where
-    the model's plan as its last level found it is left."""
-    for number in range(len(model_plan.levels)):
-        level = level_run(model_plan, number, plans)
-        model_plan = plans[model_plan.model.name] = level.plan
-        code = running.level(level)
-        if code:
-            return code
-    return 0
-
-
-def log_tail(path: Path, lines: int = 15) -> str:
-    """The last ``lines`` of a log the batch wrote ('' when there is none, or a link stands in its place)."""
-    if not path.is_file() or path.is_symlink():
-        return ""
-    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
-
-
-def write_status(spec: BatchSpec, status: dict[str, dict]) -> None:
-    """``batch_status.json``, written whole (a full disk or a kill leaves the previous one) and never through a link
-    planted at its name; a write that fails is said in one line, the batch goes on."""
-    path = spec.output_dir / "batch_status.json"
-    try:
-        write_atomic(path, json.dumps(redact_value(status, spec.secrets), indent=2) + "\n")
-    except OSError as error:
-        say(f"cannot write {path} ({error.strerror or error}); the previous status stands")
-
-
-def write_spec_record(model_plan: ModelPlan) -> None:
-    """The spec's identity for the leaderboard, as the model's plan has it now, with the weights the model runs: written
-    again after the model's runs (a chained task's entry says what it reads; a hub model's revision is known once its
-    weights are in the local cache)."""
-    model = model_plan.model
-    weights = model_weights(model_plan.model_args, model.vllm.model if model.vllm else None)
-    spec_record = IdentityRecord(
-        identity=model_plan.identity,
-        limit=model_plan.limit,
-        tasks=model_plan.tasks,
-        model=model.name,
-        spec=model_plan.spec_path,
-        weights=weights,
-    )
-    spec_record.write(model_plan.output / SPEC_RECORD)
-
-
-def record_spec(model_plan: ModelPlan, prefix: str) -> None:
-    """Write the spec's identity for the leaderboard;
-    report, by path, what earlier runs left damaged (set aside) or failed."""
-    write_spec_record(model_plan)
-    for damaged in model_plan.earlier.damaged:
-        target = damaged.path.parent if damaged.path.name == RUN_RECORD else damaged.path
-        if target.exists():
-            say(f"{prefix}: {damaged}; set aside as {quarantine(target).name}")
-    for task in model_plan.pending:
-        for outcome in model_plan.earlier.outcomes.get(task, []):
-            if outcome.failed_requests:
-                say(
-                    f"{prefix}: {task} had {outcome.failed_requests} failed requests in {outcome.results_path}; "
-                    "run again"
-                )
+        whole = plan(spec, task_index, only)
+        status = BatchStatus(spec.output_dir, spec.secrets)
+        for label, why in spec.invalid.items():
+            if not only or label in only:
+                status.not_run(label, why)
+        evaluations = Evaluations({**os.environ, **spec.env}, whole.judge, stack)
+        by_name = {model_plan.model.name: model_plan for model_plan in whole.models}
+        for number, model_plan in enumerate(whole.models, 1):
+            prefix = f"[{number}/{len(whole.models)}] {model_plan.model.name}"
+            try:
+                status.outcomes[model_plan.model.name] = run_model(model_plan, prefix, by_name, evaluations)
+            except Interrupted as interrupted:
+                status.outcomes[model_plan.model.name] = interrupted.outcome
+                status.write()
+                raise
+            status.write()
+        return status.close()
 
 
 @contextlib.contextmanager

@@ -6,13 +6,13 @@ Each model runs as one ``abductive-eval`` subprocess per level of its chained ta
 the upstream stages a task reads first, one level after another), each writing to ``<output_dir>/<name>/runs/<run>/``;
 its response cache ``<name>/cache/<identity hash>`` (with that hash as lmms-eval's cache run id) lets a
 rerun reuse the answers an interrupted run stored, never across data or settings. A reader's identity holds what it
-reads by content (:func:`refreshed`), so an upstream stage run again makes it pending.
+reads by content (:func:`~abductive_tasks.runs.levels.refreshed`), so an upstream stage run again makes it pending.
 
-A :class:`BatchPlan` (:func:`plan`) is built once and never changed: per model a :class:`ModelPlan` with what the
-later stages need (its tasks' facts, looked up once; identity, environment, secrets, command lines and a served
-route's client variables with the words a run fills in) and the judge's :class:`JudgePlan`, so running and recording
-read fields and call nothing here. Only the batch comes back, for :func:`level_run`: the plan as each level of a
-chain finds it, after the level before it ran.
+A :class:`~abductive_tasks.runs.model_plan.BatchPlan` (:func:`plan`) is built once and never changed: per model a
+:class:`~abductive_tasks.runs.model_plan.ModelPlan` with what the later stages need (its tasks' facts, looked up once;
+identity, environment, secrets, command lines and a served route's client variables with the words a run fills in) and
+the judge's :class:`~abductive_tasks.runs.model_plan.JudgePlan`, so the levels, running and recording read fields and
+call nothing here: the plan as each level of a chain finds it is :mod:`~abductive_tasks.runs.levels`'.
 """
 
 from __future__ import annotations
@@ -22,23 +22,34 @@ import os
 import re
 import shlex
 import sys
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, replace
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict
 from pathlib import Path
 
 from abductive_tasks import settings
 from abductive_tasks.inputs.loading import ENV_VAR
 from abductive_tasks.runs import chain
-from abductive_tasks.runs.history import Scan, scan_runs
+from abductive_tasks.runs.history import Scan
 from abductive_tasks.runs.identity import build_identity, cache_key, data_fingerprint
 from abductive_tasks.runs.identity_record import RUNS_DIR
+from abductive_tasks.runs.levels import other_runs, refreshed
+from abductive_tasks.runs.model_plan import (
+    HOST,
+    JUDGE_PORT,
+    PORT,
+    RUN_FOLDER,
+    TASKS,
+    BatchPlan,
+    JudgePlan,
+    ModelPlan,
+    fill,
+)
 from abductive_tasks.runs.secrets import collect_secrets, redact_text
 from abductive_tasks.runs.spec import BatchSpec, JudgeSpec, ModelSpec, SpecError
 from abductive_tasks.runs.task_index import GENERATION_ONLY_BACKENDS, TaskFacts, TaskIndex
 from abductive_tasks.runs.vllm import (
     PLACEHOLDER_API_KEY,
     ServerPlan,
-    VllmSettings,
     client_env,
     inprocess_model_args,
     judge_env,
@@ -46,89 +57,12 @@ from abductive_tasks.runs.vllm import (
     server_plan,
 )
 
-HOST = "127.0.0.1"
-
-
-# Words the plan's command lines hold where a run fills in what is known only then: the port chosen free at start,
-# the level's tasks and the folder made for its run.
-PORT, JUDGE_PORT = "$PORT", "$JUDGE_PORT"
-TASKS, RUN_FOLDER = "<tasks>", "<run folder>"
-
-
-@dataclass(frozen=True)
-class ModelPlan:
-    """Everything a batch does for one model, built once by :func:`plan` and handed down: what it runs and reads
-    (identity, levels, what is done), the environment and secrets its runs get, and their command lines. It is never
-    changed in place: :func:`level_run` gives the plan as each level finds it."""
-
-    model: ModelSpec
-    tasks: tuple[str, ...]  # every task of the spec the backend can run
-    unsupported: tuple[str, ...]  # tasks the backend cannot run (loglikelihood on a generation-only backend)
-    done: tuple[str, ...]
-    waiting: dict[str, list[str]]  # readers -> the upstream tasks whose output they still wait for (none yet given)
-    model_args: str
-    output: Path
-    identity: dict  # what its results must be results of (abductive_tasks.runs.identity)
-    earlier: Scan  # what earlier runs with this identity left
-    secrets: tuple[str, ...]  # clear values never to be written (model_args, eval_args, env, vLLM arguments)
-    limit: int | float | None  # the --limit the run gets, wherever the spec set it (requested_limit)
-    levels: tuple[tuple[str, ...], ...]  # its tasks by chain level, each level one run
-    sources: dict[str, str]  # kind -> the model whose runs give it (a describer)
-    environment: dict[str, str]  # the inherited environment with the spec's and the model's env
-    derived_root: Path  # where derived files live (settings.cache_root of its environment): stage outputs, stores
-    cache: Path  # lmms-eval's response cache for this identity: new data or settings never meet old answers
-    env: dict[str, str]  # the variables its runs (evaluation and server) get over the batch's (model_env)
-    eval_command: tuple[str, ...]  # one level's abductive-eval process, TASKS and RUN_FOLDER to fill in
-    server: ServerPlan | None  # the served route's `vllm serve`
-    client_env: dict[str, str]  # what the served route's evaluation gets to reach it (PORT in the URL to fill in)
-    check_ray: bool  # whether vLLM runs in this environment (in process, or the default executable)
-    spec_path: str  # the spec it comes from, as run records name it
-    facts: dict[str, TaskFacts]  # of its tasks (and of what they read), looked up once
-
-    @property
-    def pending(self) -> list[str]:
-        return [task for task in self.tasks if task not in self.done]
-
-    @property
-    def pending_levels(self) -> list[list[str]]:
-        """Its pending tasks, level by level (no empty level)."""
-        found = [[task for task in level if task not in self.done] for level in self.levels]
-        return [level for level in found if level]
-
-    @property
-    def chained(self) -> bool:
-        """Whether a task of it reads another task's run: then each level's run gets the stage variables."""
-        return any("inputs" in self.identity["tasks"].get(task, {}) for task in self.tasks)
-
-
-@dataclass(frozen=True)
-class JudgePlan:
-    """The spec's judge, built once: the variables that wire lmms-eval's judge to it, and a served judge's server."""
-
-    vllm: VllmSettings | None
-    server: ServerPlan | None  # a served judge's; None for one already running at a URL
-    client_env: dict[str, str]  # what every evaluation gets (a served judge's URL holds JUDGE_PORT to fill in)
-    check_ray: bool
-
-
-@dataclass(frozen=True)
-class BatchPlan:
-    """A batch's plan, built once by :func:`plan` and handed down: every model's, and the judge's."""
-
-    models: tuple[ModelPlan, ...]
-    judge: JudgePlan | None
-
 
 def plan(spec: BatchSpec, task_index: TaskIndex, only: list[str] | None = None) -> BatchPlan:
     """The batch's plan: the judge's (:func:`judge_plan`), then per model (describers first) its tasks with the
     upstream stages they read, by level, its identity with what each reads now, and what is done."""
     judge = judge_plan(spec)
     return BatchPlan(tuple(_model_plans(spec, task_index, only, judge)), judge)
-
-
-def fill(command: Sequence[str], words: Mapping[str, str]) -> list[str]:
-    """``command`` with its placeholder words (:data:`PORT`, :data:`TASKS`, ...) replaced as ``words`` say."""
-    return [words.get(word, word) for word in command]
 
 
 def _number(text: str) -> int | float:
@@ -218,71 +152,6 @@ def model_identity(
         data=data,
         secrets=secrets,
     )
-
-
-def refreshed(model_plan: ModelPlan, plans: Mapping[str, ModelPlan] | None = None) -> ModelPlan:
-    """The plan with each chained task's identity entry filled with what it reads now, level by level (rescanning the
-    earlier runs, whose keys those entries change), then what is done. ``plans``: the other models' plans, by name,
-    for what a model reads from another (its describer)."""
-    plans = plans or {}
-    identity = {**model_plan.identity, "tasks": dict(model_plan.identity["tasks"])}
-    working = replace(model_plan, identity=identity, earlier=scan_runs(model_plan.output, identity))
-    for level in model_plan.levels:
-        readers = [task for task in level if model_plan.facts[task].reads]
-        for task in readers:
-
-            def current(upstream: str, kind: str, working: ModelPlan = working) -> str | None:
-                """The digest of ``kind`` that the run of ``upstream`` answering the limit gave: this model's, or the
-                describer's (Scan.answering)."""
-                source: ModelPlan | None = working
-                if kind in model_plan.sources:
-                    source = plans.get(model_plan.sources[kind])
-                if source is None:
-                    return None
-                run = source.earlier.answering(upstream, model_plan.limit)
-                root = source.derived_root
-                return chain.current_output(source.model.name, source.identity, run, upstream, kind, root)
-
-            identity["tasks"][task] = chain.task_entry(
-                model_plan.facts[task], model_plan.environment, model_plan.derived_root, current, model_plan.sources
-            )
-        if readers:
-            working = replace(working, earlier=scan_runs(model_plan.output, identity))
-    answered = [task for task in model_plan.tasks if working.earlier.done(task, model_plan.limit)]
-    waiting = {task: ups for task in model_plan.tasks if (ups := chain.pending_reads(identity["tasks"][task]))}
-    done = tuple(task for task in answered if task not in waiting)
-    return replace(working, done=done, waiting=waiting)
-
-
-@dataclass(frozen=True)
-class LevelRun:
-    """One level of a model's run, as the level finds it."""
-
-    plan: ModelPlan  # the model's plan now: what the levels before it made is in its readers' identity entries
-    tasks: list[str]  # what the level runs
-    waiting: dict[str, list[str]]  # readers it does not run -> the upstream tasks that gave them no output
-    env: dict[str, str]  # its stage variables (none unless the model's tasks chain)
-
-
-def level_run(model_plan: ModelPlan, number: int, plans: Mapping[str, ModelPlan] | None = None) -> LevelRun:
-    """Level ``number`` of ``model_plan``: the plan refreshed (after the level before it ran, or for what a describer
-    gave), its tasks still to run, the readers whose upstream gave nothing, and the variables of its run."""
-    others = other_runs(plans)
-    if number or model_plan.sources:
-        model_plan = refreshed(model_plan, plans)
-    tasks = [task for task in model_plan.levels[number] if task not in model_plan.done]
-    waiting = {task: model_plan.waiting[task] for task in tasks if task in model_plan.waiting}
-    tasks = [task for task in tasks if task not in waiting]
-    env: dict[str, str] = {}
-    if model_plan.chained and tasks:  # its stage variables (chain.level_env)
-        env = chain.level_env(model_plan.model.name, model_plan.identity, model_plan.limit, tasks, others)
-    return LevelRun(model_plan, tasks, waiting, env)
-
-
-def other_runs(plans: Mapping[str, ModelPlan] | None) -> dict[str, tuple]:
-    """What a level's stage variables name of each model whose runs its readers may read (a describer): its (name,
-    identity, limit), by name (:func:`~abductive_tasks.runs.chain.level_env`)."""
-    return {name: (other.model.name, other.identity, other.limit) for name, other in (plans or {}).items()}
 
 
 def model_secrets(spec: BatchSpec, model: ModelSpec, model_args: str) -> tuple[str, ...]:

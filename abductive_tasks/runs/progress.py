@@ -12,7 +12,8 @@ comes (tqdm redraws with carriage returns, so segments end at ``\\r`` or ``\\n``
 
 On a terminal one tqdm bar per model shows documents done / total, rate and ETA; elsewhere (a log
 file, CI) a plain line at each quarter. After the run, :func:`task_line` gives one line per task:
-headline metric, value and 95% interval in percent (as the end-of-run summary shows them).
+headline metric, value and 95% interval in percent (as the end-of-run summary shows them). The batch's own lines
+start with ``[batch]`` (:func:`say`).
 """
 
 from __future__ import annotations
@@ -148,3 +149,8 @@ def task_line(task: str, task_results: Mapping, headline: str) -> str:
     if isinstance(interval, Mapping) and interval.get("lower") is not None:
         bounds = f" [{shown(interval['lower'])}, {shown(interval['upper'])}]"
     return f"{task}: {headline}{' (raw)' if scale == 'raw' else ''} {shown(value)}{bounds}"
+
+
+def say(message: str) -> None:
+    """One line of the batch's own on the console."""
+    print(f"[batch] {message}", flush=True)

@@ -1,4 +1,5 @@
-"""One model's run: its response cache made safe, its server (served route), its evaluation, its outcome.
+"""One model's turn in a batch (:func:`run_model`): its spec record, its response cache made safe, its server (served
+route), its evaluation level by level, its outcome.
 
 The run's folder and identity are written before it starts, so results are never attributed to another
 run; a run that cannot start is recorded as failed. The child's output reaches ``eval.log`` with every
@@ -20,19 +21,14 @@ from pathlib import Path
 
 from abductive_tasks.inputs.files import open_nofollow
 from abductive_tasks.runs.cache import make_safe, scrub_cache
-from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, IdentityRecord
-from abductive_tasks.runs.plan import (
-    HOST,
-    JUDGE_PORT,
-    PORT,
-    RUN_FOLDER,
-    TASKS,
-    JudgePlan,
-    LevelRun,
-    ModelPlan,
-)
-from abductive_tasks.runs.progress import ChildProgress
+from abductive_tasks.runs.history import task_states
+from abductive_tasks.runs.identity import model_weights
+from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, SPEC_RECORD, IdentityRecord, quarantine
+from abductive_tasks.runs.levels import LevelRun, level_run
+from abductive_tasks.runs.model_plan import HOST, JUDGE_PORT, PORT, RUN_FOLDER, TASKS, JudgePlan, ModelPlan
+from abductive_tasks.runs.progress import ChildProgress, say, task_line
 from abductive_tasks.runs.secrets import copy_redacted, handed_over, redact_text
+from abductive_tasks.runs.status import ModelOutcome
 from abductive_tasks.runs.vllm import child_setup, interrupts_held, start_vllm
 
 
@@ -71,10 +67,6 @@ def run_child(
                     process.kill()
                     process.wait()
             raise
-
-
-def say(message: str) -> None:
-    print(f"[batch] {message}", flush=True)
 
 
 def start_judge(judge: JudgePlan | None, stack: contextlib.ExitStack) -> dict[str, str]:
@@ -149,7 +141,7 @@ class ModelRun:
     started: bool = False  # whether a level ran in ``folder``
 
     def level(self, level: LevelRun) -> int:
-        """One level's run (:func:`~abductive_tasks.runs.plan.level_run`), in its own run folder; its exit status, 0
+        """One level's run (:func:`~abductive_tasks.runs.levels.level_run`), in its own run folder; its exit status, 0
         when it has no task to run. A reader whose upstream gave nothing is not run (said in one line)."""
         model_plan = level.plan
         for task, upstream in level.waiting.items():
@@ -190,3 +182,147 @@ def model_run(model_plan: ModelPlan, base_env: dict[str, str]) -> Iterator[Model
         yield running
         if not running.started:
             shutil.rmtree(folder.path)
+
+
+def run_levels(model_plan: ModelPlan, running: ModelRun, plans: dict[str, ModelPlan]) -> int:
+    """A model's levels in turn, each run as the plan finds it then (:func:`~abductive_tasks.runs.levels.level_run`:
+    what its readers read is resolved after the level before it ran, so a reader whose upstream output is unchanged is
+    found done); the first failed run's exit status, else 0. ``plans``: every model's plan by name (a describer's),
+    where the model's plan as its last level found it is left."""
+    for number in range(len(model_plan.levels)):
+        level = level_run(model_plan, number, plans)
+        model_plan = plans[model_plan.model.name] = level.plan
+        code = running.level(level)
+        if code:
+            return code
+    return 0
+
+
+def write_spec_record(model_plan: ModelPlan) -> None:
+    """The spec's identity for the leaderboard, as the model's plan has it now, with the weights the model runs:
+    written again after the model's runs (a chained task's entry says what it reads; a hub model's revision is known
+    once its weights are in the local cache)."""
+    model = model_plan.model
+    weights = model_weights(model_plan.model_args, model.vllm.model if model.vllm else None)
+    spec_record = IdentityRecord(
+        identity=model_plan.identity,
+        limit=model_plan.limit,
+        tasks=model_plan.tasks,
+        model=model.name,
+        spec=model_plan.spec_path,
+        weights=weights,
+    )
+    spec_record.write(model_plan.output / SPEC_RECORD)
+
+
+def record_spec(model_plan: ModelPlan, prefix: str) -> None:
+    """Write the spec's identity for the leaderboard;
+    report, by path, what earlier runs left damaged (set aside) or failed."""
+    write_spec_record(model_plan)
+    for damaged in model_plan.earlier.damaged:
+        target = damaged.path.parent if damaged.path.name == RUN_RECORD else damaged.path
+        if target.exists():
+            say(f"{prefix}: {damaged}; set aside as {quarantine(target).name}")
+    for task in model_plan.pending:
+        for outcome in model_plan.earlier.outcomes.get(task, []):
+            if outcome.failed_requests:
+                say(
+                    f"{prefix}: {task} had {outcome.failed_requests} failed requests in {outcome.results_path}; "
+                    "run again"
+                )
+
+
+def log_tail(path: Path, lines: int = 15) -> str:
+    """The last ``lines`` of a log the batch wrote ('' when there is none, or a link stands in its place)."""
+    if not path.is_file() or path.is_symlink():
+        return ""
+    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+
+
+@dataclass
+class Evaluations:
+    """What every model's evaluations get: the inherited environment with the spec's (``base``), and the variables
+    that wire lmms-eval's judge to the spec's ``judge``, started (if served) when the first model runs."""
+
+    base: dict[str, str]
+    judge: JudgePlan | None
+    stack: contextlib.ExitStack  # holds the judge's server until the batch ends
+    wired: dict[str, str] | None = None
+
+    def environment(self) -> dict[str, str]:
+        if self.wired is None:
+            self.wired = start_judge(self.judge, self.stack)
+        return {**self.base, **self.wired}
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM during a model's runs, with what its tasks came to (the batch records it, then stops)."""
+
+    def __init__(self, outcome: ModelOutcome) -> None:
+        super().__init__()
+        self.outcome = outcome
+
+
+def run_model(
+    model_plan: ModelPlan, prefix: str, plans: dict[str, ModelPlan], evaluations: Evaluations
+) -> ModelOutcome:
+    """One model's turn in a batch: its spec record written, its pending tasks run level by level
+    (:func:`run_levels`), what each task came to read back, said and returned. ``plans``: every model's plan by name,
+    where the model's plan as its last level found it is left. Ctrl-C raises :class:`Interrupted`."""
+    name = model_plan.model.name
+    tasks_status = {task: "done (earlier run)" for task in model_plan.done}
+    tasks_status |= {task: "unsupported by backend" for task in model_plan.unsupported}
+    record_spec(model_plan, prefix)
+    if model_plan.unsupported:
+        say(
+            f"{prefix}: backend {model_plan.model.backend} cannot run "
+            f"{', '.join(model_plan.unsupported)} (loglikelihood); skipped"
+        )
+    if not model_plan.pending:
+        say(f"{prefix}: all {len(model_plan.tasks)} tasks done earlier; skipped")
+        return ModelOutcome("done", tasks_status)
+    pending = list(model_plan.pending)  # what this batch runs (its levels refresh the plan as they go)
+    say(
+        f"{prefix}: running {', '.join(pending)} ({len(model_plan.done)} of "
+        f"{len(model_plan.tasks)} done earlier); log {model_plan.output / 'eval.log'}"
+    )
+    started = time.monotonic()
+    try:
+        with model_run(model_plan, evaluations.environment()) as running:
+            code = run_levels(model_plan, running, plans)
+        error = None if code == 0 else f"abductive-eval exited with status {code}"
+    except (OSError, RuntimeError) as exception:  # server failed to start, executable missing, ...
+        error = str(exception)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the status says which model stopped, and which tasks
+        after = task_states(plans[name].output, plans[name].identity, pending, plans[name].limit)
+        states = {task: "done" if state == "done" else "interrupted" for task, (state, _) in after.items()}
+        raise Interrupted(ModelOutcome("interrupted", tasks_status | states)) from None
+    return _ran(plans[name], prefix, pending, tasks_status, error, time.monotonic() - started)
+
+
+def _ran(
+    model_plan: ModelPlan,
+    prefix: str,
+    pending: list[str],
+    tasks_status: dict[str, str],
+    error: str | None,
+    elapsed: float,
+) -> ModelOutcome:
+    """What a model's runs came to (``model_plan``: as its last level found it): each pending task's state read back,
+    the spec record written again, the outcome said with each done task's headline."""
+    after = task_states(model_plan.output, model_plan.identity, pending, model_plan.limit)
+    tasks_status = tasks_status | {task: state for task, (state, _) in after.items()}
+    write_spec_record(model_plan)  # what its chained tasks read now, a hub model's revision now cached
+    not_done = [task for task in pending if tasks_status[task] != "done"]
+    if error or not_done:
+        error = error or "not done: " + ", ".join(f"{task} ({tasks_status[task]})" for task in not_done)
+        tail = log_tail(model_plan.output / "eval.log")  # none when the model failed before its evaluation
+        say(f"{prefix}: FAILED after {elapsed:.0f} s: {error}" + (f"\n{tail}" if tail else ""))
+        outcome = ModelOutcome("failed", tasks_status, error)
+    else:
+        say(f"{prefix}: done in {elapsed:.0f} s ({len(pending)} tasks run)")
+        outcome = ModelOutcome("done", tasks_status)
+    for task, (state, best) in after.items():
+        if state == "done" and best is not None and best.results is not None:
+            print(f"    {task_line(task, best.results, model_plan.facts[task].headline_metric)}", flush=True)
+    return outcome

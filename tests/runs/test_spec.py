@@ -187,12 +187,12 @@ def test_batch_status_never_follows_a_link_and_survives_a_full_disk(tmp_path):
     out.mkdir()
     (out / "batch_status.json").symlink_to(victim)
     script = (
-        "import resource, signal, sys, types; from pathlib import Path; "
-        "from abductive_tasks.runs.batch import write_status; "
-        f"spec = types.SimpleNamespace(output_dir=Path({str(out)!r}), secrets=()); "
-        "write_status(spec, {'a': {'state': 'done', 'tasks': {}}}); "
+        "import resource, signal, sys; from pathlib import Path; "
+        "from abductive_tasks.runs.status import BatchStatus, ModelOutcome; "
+        f"status = BatchStatus(Path({str(out)!r}), ()); "
+        "status.outcomes['a'] = ModelOutcome('done', {}); status.write(); "
         "signal.signal(signal.SIGXFSZ, signal.SIG_IGN); resource.setrlimit(resource.RLIMIT_FSIZE, (20, 20)); "
-        "write_status(spec, {'a': {'state': 'done', 'tasks': {'x' * 100: 'done'}}})"
+        "status.outcomes['a'] = ModelOutcome('done', {'x' * 100: 'done'}); status.write()"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert victim.read_text() == "precious\n"

@@ -21,7 +21,8 @@ from lmms_eval.utils import simple_parse_args_string
 
 from abductive_tasks.runs.batch import main as batch_main
 from abductive_tasks.runs.batch import serve_main
-from abductive_tasks.runs.plan import RUN_FOLDER, TASKS, image_limit, judge_plan, plan
+from abductive_tasks.runs.model_plan import RUN_FOLDER, TASKS
+from abductive_tasks.runs.plan import image_limit, judge_plan, plan
 from abductive_tasks.runs.run import start_judge
 from abductive_tasks.runs.spec import ModelSpec, load_spec
 from abductive_tasks.runs.task_index import TaskIndex

@@ -1,0 +1,94 @@
+"""A batch's plan as data: built once by :func:`~abductive_tasks.runs.plan.plan` and handed down to the levels
+(:mod:`~abductive_tasks.runs.levels`), the run (:mod:`~abductive_tasks.runs.run`) and the batch, none of which calls
+back into the plan.
+
+Its command lines hold placeholder words where a run fills in what is known only then (:func:`fill`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from abductive_tasks.runs.history import Scan
+from abductive_tasks.runs.spec import ModelSpec
+from abductive_tasks.runs.task_index import TaskFacts
+from abductive_tasks.runs.vllm import ServerPlan, VllmSettings
+
+HOST = "127.0.0.1"
+
+
+# Words the plan's command lines hold where a run fills in what is known only then: the port chosen free at start,
+# the level's tasks and the folder made for its run.
+PORT, JUDGE_PORT = "$PORT", "$JUDGE_PORT"
+TASKS, RUN_FOLDER = "<tasks>", "<run folder>"
+
+
+@dataclass(frozen=True)
+class ModelPlan:
+    """Everything a batch does for one model, built once and handed down: what it runs and reads (identity, levels,
+    what is done), the environment and secrets its runs get, and their command lines. It is never changed in place:
+    :func:`~abductive_tasks.runs.levels.level_run` gives the plan as each level finds it."""
+
+    model: ModelSpec
+    tasks: tuple[str, ...]  # every task of the spec the backend can run
+    unsupported: tuple[str, ...]  # tasks the backend cannot run (loglikelihood on a generation-only backend)
+    done: tuple[str, ...]
+    waiting: dict[str, list[str]]  # readers -> the upstream tasks whose output they still wait for (none yet given)
+    model_args: str
+    output: Path
+    identity: dict  # what its results must be results of (abductive_tasks.runs.identity)
+    earlier: Scan  # what earlier runs with this identity left
+    secrets: tuple[str, ...]  # clear values never to be written (model_args, eval_args, env, vLLM arguments)
+    limit: int | float | None  # the --limit the run gets, wherever the spec set it (requested_limit)
+    levels: tuple[tuple[str, ...], ...]  # its tasks by chain level, each level one run
+    sources: dict[str, str]  # kind -> the model whose runs give it (a describer)
+    environment: dict[str, str]  # the inherited environment with the spec's and the model's env
+    derived_root: Path  # where derived files live (settings.cache_root of its environment): stage outputs, stores
+    cache: Path  # lmms-eval's response cache for this identity: new data or settings never meet old answers
+    env: dict[str, str]  # the variables its runs (evaluation and server) get over the batch's (model_env)
+    eval_command: tuple[str, ...]  # one level's abductive-eval process, TASKS and RUN_FOLDER to fill in
+    server: ServerPlan | None  # the served route's `vllm serve`
+    client_env: dict[str, str]  # what the served route's evaluation gets to reach it (PORT in the URL to fill in)
+    check_ray: bool  # whether vLLM runs in this environment (in process, or the default executable)
+    spec_path: str  # the spec it comes from, as run records name it
+    facts: dict[str, TaskFacts]  # of its tasks (and of what they read), looked up once
+
+    @property
+    def pending(self) -> list[str]:
+        return [task for task in self.tasks if task not in self.done]
+
+    @property
+    def pending_levels(self) -> list[list[str]]:
+        """Its pending tasks, level by level (no empty level)."""
+        found = [[task for task in level if task not in self.done] for level in self.levels]
+        return [level for level in found if level]
+
+    @property
+    def chained(self) -> bool:
+        """Whether a task of it reads another task's run: then each level's run gets the stage variables."""
+        return any("inputs" in self.identity["tasks"].get(task, {}) for task in self.tasks)
+
+
+@dataclass(frozen=True)
+class JudgePlan:
+    """The spec's judge, built once: the variables that wire lmms-eval's judge to it, and a served judge's server."""
+
+    vllm: VllmSettings | None
+    server: ServerPlan | None  # a served judge's; None for one already running at a URL
+    client_env: dict[str, str]  # what every evaluation gets (a served judge's URL holds JUDGE_PORT to fill in)
+    check_ray: bool
+
+
+@dataclass(frozen=True)
+class BatchPlan:
+    """A batch's plan, built once and handed down: every model's, and the judge's."""
+
+    models: tuple[ModelPlan, ...]
+    judge: JudgePlan | None
+
+
+def fill(command: Sequence[str], words: Mapping[str, str]) -> list[str]:
+    """``command`` with its placeholder words (:data:`PORT`, :data:`TASKS`, ...) replaced as ``words`` say."""
+    return [words.get(word, word) for word in command]
