@@ -1275,6 +1275,18 @@ LATE_ROUND_GUARDS = [
         "The most direct effect is the broken window, Option 3. Option 4 shows the effect as well.",
         None,
     ),
+    # Round 23 (batch AE): the given image named as what the effect is "of" is no option; a comparison's degree and
+    # noun (the rule examples hold the rest)
+    (23, MUCR_OPTIONS, "None of these images looks like an effect of the first one; they show unrelated scenes.", None),
+    (23, MUCR_OPTIONS, "Option 2 shows the effect of the first image: the flooded street.", 2),
+    (23, MUCR_OPTIONS, "Option 1 is a much better match than Option 4. Actually, Option 2 fits best.", 2),
+    # an option that "was the answer for Example N" is that example's
+    (
+        23,
+        MUCR_OPTIONS,
+        "Option 1 was the answer for Example 1 and Option 2 for Example 2; for the question, the cause is Option 4.",
+        4,
+    ),
 ]
 
 
@@ -1309,6 +1321,7 @@ REVIEW_KINDS = {
         ("review_round20.yaml", 180),
         ("review_round21.yaml", 165),
         ("review_round22.yaml", 81),
+        ("review_round23.yaml", 154),
     ],
 )
 def test_review_replies(round_file, replies):

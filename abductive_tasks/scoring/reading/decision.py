@@ -213,8 +213,13 @@ def _picks(text: str, statements: Sequence[Rule], verdicts: Sequence[Rule]) -> t
     return picks, rejected
 
 
-# A few-shot example named by its number: "In Example 1 the cause was shown in Option 1"
-_IN_AN_EXAMPLE = re.compile(r"\s+(?:in|for|of)\s+(?:the\s+)?(?:first\s+|second\s+)?example\b", re.IGNORECASE)
+# A few-shot example named by its number: "In Example 1 the cause was shown in Option 1", "Option 1 was the answer for
+# Example 1"
+_IN_AN_EXAMPLE = re.compile(
+    r"\s+(?:in|for|of)\s+(?:the\s+)?(?:first\s+|second\s+)?example\b"
+    r"|\s+(?:was|is)\s+(?:the\s+)?(?:answer|correct\s+(?:one|answer|option))\s+(?:in|for|of)\s+example\s*[‹«]",
+    re.IGNORECASE,
+)
 _EXAMPLE_NAMED = re.compile(r"\bexamples?\s*[‹«][\U000f0000-\U000ffffd][›»]", re.IGNORECASE)
 
 

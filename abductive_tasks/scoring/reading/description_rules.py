@@ -155,4 +155,18 @@ ROLE_CLAIMS = (
         ),
         Example("mucr", "Step 4: The most direct physical effect is the destroyed shoe, Option 3.\nFinal answer: 3", 3),
     ),
+    # "Option 1 shows a bandaged hand, which is clearly the effect of getting burned.\nFinal answer: 4": what the option
+    # shows, then its role, vouched for
+    _rule(
+        rf"{_CLAIMED}(?<!\))\s+(?:shows|depicts|represents|illustrates)\b[^.;\n«‹]{{1,80}}?,\s*which\s+is\s+"
+        r"(?:clearly|obviously|definitely|certainly)\s+the\s+(?:effect|cause|cue)\b",
+        Example(
+            "mucr",
+            "Option 1 shows a bandaged hand, which is clearly the effect of getting burned.\nFinal answer: 4",
+            None,
+        ),
+        Example(
+            "mucr", "Option 4 shows a bandaged hand, which is clearly the effect of getting burned.\nFinal answer: 4", 4
+        ),
+    ),
 )

@@ -688,13 +688,14 @@ def score_mentions(high: float) -> tuple[MentionRule, ...]:
 
 # The image a question's answer, cause or effect belongs to, named after it: "the answer for image 3 is Option 4" (a
 # few-shot prompt's question image, after its examples' images 1 and 2, which "the answer for image 2" restates), "the
-# cause of the effect in image 3 is shown in the fourth option" (the given image): never an option, and no count of the
-# images either (the first image, a count of the context, still is one)
+# cause of the effect in image 3 is shown in the fourth option", "an effect of the first one" (the given image): never
+# an option, and no count of the images either (the first image, a count of the context, still is one)
 _GIVEN_IMAGE = (
     r"(?<=\banswer )(?:for|to)\s+(?:the\s+)?(?:question\s+)?"
     r"(?:(?:third|fourth|fifth)\s+(?:image|picture)|(?:image|picture)\s*(?:[3-9]|\d\d))\b"
     r"|(?:(?<=\bof the effect )|(?<=\bof the cause ))(?:shown\s+)?in\s+"
     r"(?:the\s+)?(?:(?:second|third|fourth|fifth)\s+(?:image|picture)|(?:image|picture)\s*(?:[2-9]|\d\d))\b"
+    r"|(?:(?<=\beffect of )|(?<=\bcause of ))the\s+first\s+(?:one|image|picture)\b"
 )
 
 

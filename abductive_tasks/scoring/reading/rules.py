@@ -98,6 +98,9 @@ _MORE = (
     r"|better|best|closer|closest"
 )
 _LESS = rf"(?:less|least)\s+{_QUALITY}|worse|worst"
+# a comparison's degree and what is compared: "a much better match than", "a far worse fit than"
+_INTENSIFIER = r"(?:(?:much|far|way|significantly|considerably)\s+)?"
+_COMPARED_NOUN = r"(?:\s+(?:match|fit|explanation|choice|option|candidate|answer))?"
 _WORSE = rf"{_LESS}|implausible|unlikely|improbable|impossible|unrealistic|illogical|wrong|incorrect|not\b"
 _NEGATED_VERB = (
     r"(?:does|do|did|would|could|can|should|will)\s*(?:not|n't)\b|doesn't|isn't|cannot|can't|won't|wouldn't|"
@@ -271,14 +274,17 @@ STATEMENTS = (
         Example("nleye", "I find the rightmost panel more plausible.", 2),
         Example("nleye", "I consider image 2 to be the more plausible one.", 2),
     ),
-    # "1 is less plausible than 2"; "2 is more plausible than 1"
+    # "1 is less plausible than 2"; "2 is more plausible than 1", "Option 1 is a much better match than Option 4"
     verdict(
-        rf"{{reject}}\s*{COPULA}\s+(?:{_LESS})\s+than\s+(?:that\s+of\s+)?{_ARTICLE}{{pick}}",
+        rf"{{reject}}\s*{COPULA}\s+{_ARTICLE}{_INTENSIFIER}(?:{_LESS}){_COMPARED_NOUN}\s+than\s+(?:that\s+of\s+)?"
+        rf"{_ARTICLE}{{pick}}",
         Example("nleye", "1 is less plausible than 2.", 2),
+        Example("mucr", "Option 4 is a far worse fit than Option 1.", 1),
     ),
     verdict(
-        rf"{{pick}}\s*{COPULA}\s+{_ARTICLE}(?:{_MORE})\s+than\s+{_ARTICLE}{{reject}}",
+        rf"{{pick}}\s*{COPULA}\s+{_ARTICLE}{_INTENSIFIER}(?:{_MORE}){_COMPARED_NOUN}\s+than\s+{_ARTICLE}{{reject}}",
         Example("nleye", "2 is more plausible than 1.", 2),
+        Example("mucr", "Option 1 is a much better match than Option 4, since a ticket follows from speeding.", 1),
     ),
     # "Middle image: more plausible", "Image 2 → more plausible"
     verdict(
