@@ -71,7 +71,7 @@ PINNED = {
     "blind_batch_ac.yaml": (226, 0),  # out of pending/ with round 20 (first contact 217, 4); Q18 adjudicated
     "blind_batch_ad.yaml": (250, 0),  # out of pending/ with AE's first contact (first contact 237, 7); T16
     "blind_batch_ae.yaml": (240, 0),  # pending/: first contact of rounds 21 and 22 (236, 2); round 23
-    "blind_batch_af.yaml": (236, 2),  # pending/: first contact of round 23
+    "blind_batch_af.yaml": (238, 0),  # first contact of round 23 (236, 2); round 24
 }
 
 

@@ -1287,6 +1287,11 @@ LATE_ROUND_GUARDS = [
         "Option 1 was the answer for Example 1 and Option 2 for Example 2; for the question, the cause is Option 4.",
         4,
     ),
+    # Round 24 (batch AF, round 23's reviews): "or is it 3?" doubts only where no answer is named after the question;
+    # a vouched claim contradicts an answer given before it, unless a correction comes between
+    (24, MUCR_OPTIONS, "Answer: Option 1. Or is it 3? I think it's 1.", 1),
+    (24, MUCR_OPTIONS, "Answer: 2. Option 4 shows a lit match, which is certainly the cause of the fire.", None),
+    (24, MUCR_OPTIONS, "Option 4 shows a lit match, which is clearly the cause. Wait, no: the answer is Option 2.", 2),
 ]
 
 
@@ -1322,6 +1327,7 @@ REVIEW_KINDS = {
         ("review_round21.yaml", 165),
         ("review_round22.yaml", 81),
         ("review_round23.yaml", 154),
+        ("review_round24.yaml", 110),
     ],
 )
 def test_review_replies(round_file, replies):

@@ -19,6 +19,7 @@ from abductive_tasks.scoring.reading.rules import (
     CLAUSE_END,
     CLOSING_ONLY,
     CONCESSION,
+    CORRECTED_TO,
     DOUBTS,
     HEADINGS,
     HEDGES,
@@ -34,6 +35,7 @@ from abductive_tasks.scoring.reading.rules import (
     ROLE_NAMED,
     SELF_CORRECTIONS,
     SENTENCE_END,
+    VOUCHED_CLAIMS,
 )
 from abductive_tasks.scoring.reading.table import Rule
 from abductive_tasks.scoring.reading.text import FORCED_CHOICE, sentence_start
@@ -137,16 +139,19 @@ def decide(
     ]
     if _doubted(text, picks, since) or _refused_the_others(text, picks, since):
         return None
-    claims = _claims(text, mentions, valid)
+    claims, vouched = _claims(text, mentions, valid, ROLE_CLAIMS), _claims(text, mentions, valid, VOUCHED_CLAIMS)
     if corrections and not any(position >= since for _, position, _ in picks):
-        if (claimed := _claimed_after_correction(text, claims, mentions, valid, since)) is not None:
+        # the answer a correction turns to, where it corrects an answer given before it
+        turned = claims + vouched + (_claims(text, mentions, valid, CORRECTED_TO) if picks else [])
+        if (claimed := _claimed_after_correction(text, turned, mentions, valid, since)) is not None:
             return claimed
     if picks:
-        if _closing_contradicts(text, picks, stated + claims, mentions):
+        if _closing_contradicts(text, picks, stated + claims + vouched, mentions):
             return None
         final = _final(picks, mentions, valid, values, corrected)
         last = max((position for _, position, index in picks if mentions[index].value == final), default=0)
-        return None if _claimed_otherwise(text, claims, mentions, final, max(since, last)) else final
+        contradicted = _claimed_otherwise(text, claims, mentions, final, max(since, last))
+        return None if contradicted or _claimed_otherwise(text, vouched, mentions, final, since) else final
     if values is None or contradicted:
         return None
     if (scored := _scored_highest(text, mentions, values)) is not None:
@@ -302,11 +307,12 @@ def _closing_contradicts(text: str, picks: list[Pick], stated: list[Pick], menti
     return bool(before and after) and not before & after
 
 
-def _claims(text: str, mentions: list[Mention], valid: Callable[[object], bool]) -> list[Pick]:
-    """The answers :data:`ROLE_CLAIMS` name: never a pick, only a contradiction of one."""
+def _claims(text: str, mentions: list[Mention], valid: Callable[[object], bool], table: Sequence[Rule]) -> list[Pick]:
+    """The answers a table of claims (:data:`ROLE_CLAIMS`, :data:`VOUCHED_CLAIMS`) names: never a pick, only a
+    contradiction of one."""
     claims = [
         (True, match.start("pick"), mention_index(match["pick"]))
-        for rule in ROLE_CLAIMS
+        for rule in table
         for match in rule.pattern.finditer(text)
     ]
     return [claim for claim in claims if valid(mentions[claim[2]].value) and not mentions[claim[2]].context]

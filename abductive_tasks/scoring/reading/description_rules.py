@@ -23,7 +23,9 @@ __all__ = [
     "OWN_WORDS_DENIED",
     "ROLE_AFTER",
     "ROLE_CLAIMS",
+    "CORRECTED_TO",
     "ROLE_NAMED",
+    "VOUCHED_CLAIMS",
 ]
 
 
@@ -155,8 +157,27 @@ ROLE_CLAIMS = (
         ),
         Example("mucr", "Step 4: The most direct physical effect is the destroyed shoe, Option 3.\nFinal answer: 3", 3),
     ),
+    # "Option 2 is the cause. Lying in the sun for hours, as shown in Option 4, leads to the sunburn": what an option
+    # shows, said to bring about the given image
+    _rule(
+        rf"\bas\s+(?:shown|seen|depicted|pictured)\s+in\s+{_CLAIMED}\s*,\s*(?:leads|led|causes|caused|results|resulted)"
+        r"\s+(?:to|in)?\s*the\b",
+        Example(
+            "mucr",
+            "Option 2 is the cause. Lying in the sun for hours, as shown in Option 4, leads to the sunburn seen in the "
+            "effect image.",
+            None,
+        ),
+        Example("mucr", "Option 4 is the cause. Lying in the sun, as shown in Option 4, leads to the sunburn.", 4),
+    ),
+)
+
+# A claim of an option's role vouched for ("clearly", "obviously"): it contradicts a different answer wherever the reply
+# gives it, before the claim too, unless a self-correction comes between ("Option 4 shows a lit match ..., which is
+# certainly the cause of the forest fire. Answer: 2": the blind review of round 23)
+VOUCHED_CLAIMS = (
     # "Option 1 shows a bandaged hand, which is clearly the effect of getting burned.\nFinal answer: 4": what the option
-    # shows, then its role, vouched for
+    # shows, then its role
     _rule(
         rf"{_CLAIMED}(?<!\))\s+(?:shows|depicts|represents|illustrates)\b[^.;\n«‹]{{1,80}}?,\s*which\s+is\s+"
         r"(?:clearly|obviously|definitely|certainly)\s+the\s+(?:effect|cause|cue)\b",
@@ -168,5 +189,22 @@ ROLE_CLAIMS = (
         Example(
             "mucr", "Option 4 shows a bandaged hand, which is clearly the effect of getting burned.\nFinal answer: 4", 4
         ),
+        Example("mucr", "Option 4 shows a lit match, which is certainly the cause of the forest fire. Answer: 2", None),
+    ),
+)
+
+# The answer a self-correction turns to, where no pick follows it: an answer after a colon ending the reply ("Weakener.
+# Wait — ..., so the update actually supports it: strengthener."; AF's first contact). Read only after a correction of
+# an answer given before it (not 'Wait, the instructions say to answer with "1" or "2". The required format is: "1"').
+CORRECTED_TO = (
+    _rule(
+        rf":\s*{_CLAIMED}\s*[.!]?\s*\Z",
+        Example(
+            "label",
+            "Weakener. Wait — a child can still move while playing a game, so the update actually supports it: "
+            "strengthener.",
+            "strengthener",
+        ),
+        Example("nleye", "More plausible: image 2. Less plausible: image 1.", 2),
     ),
 )

@@ -126,6 +126,13 @@ DOUBTS = (
         rf",?\s*\bor\s+(?:maybe|perhaps|possibly)\s+(?:the\s+)?{_ANY_REF}",
         Example("cue", "The cue is the heavy rain, or perhaps the slippery floor.", None),
     ),
+    # another answer asked about after it, and no answer named after the question: "Answer: Option 2... or is it 4? I'm
+    # still undecided." (not "Answer: Option 1. Or is it 3? I think it's 1.")
+    _rule(
+        rf"\bor\s+(?:is|was|could)\s+it(?:\s+be)?\s+(?:the\s+)?{_ANY_REF}(?=\s*\?(?![\s\S]*{_ANY_REF}))",
+        Example("mucr", "Answer: Option 2... or is it 4? I'm still undecided.", None),
+        Example("mucr", "**Answer: Option 3**\n\n*...or is it Option 1?*", None),
+    ),
     # another answer offered on a condition: "Answer: 4 (police officer) – or 2 (speeding) if ..."
     _rule(
         rf"(?:[,;–—]|\s-)\s*or\s+(?:else\s+)?(?:the\s+)?{_ANY_REF}[^.;\n]{{0,40}}?\bif\b",

@@ -10,6 +10,7 @@ import re
 
 from abductive_tasks.scoring.reading.description_rules import (
     CLAUSE_END,
+    CORRECTED_TO,
     DESCRIBED_ANSWER,
     IN_PASSING,
     OWN_DESCRIPTION,
@@ -20,6 +21,7 @@ from abductive_tasks.scoring.reading.description_rules import (
     ROLE_AFTER,
     ROLE_CLAIMS,
     ROLE_NAMED,
+    VOUCHED_CLAIMS,
 )
 from abductive_tasks.scoring.reading.doubt_rules import DOUBTS, HEDGES, REFUSAL_OF_THE_OTHERS, REFUSALS, SENTENCE_END
 from abductive_tasks.scoring.reading.mentions import ANY_MENTION, LIST_HEAD, NAMED_MENTION, NAMED_REF, REF
@@ -51,7 +53,9 @@ __all__ = [
     "REFUSAL_OF_THE_OTHERS",
     "ROLE_AFTER",
     "ROLE_CLAIMS",
+    "CORRECTED_TO",
     "ROLE_NAMED",
+    "VOUCHED_CLAIMS",
     "SELF_CORRECTIONS",
     "SENTENCE_END",
     "TEXT_RULES",
