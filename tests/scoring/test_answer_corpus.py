@@ -71,7 +71,8 @@ PINNED = {
     "blind_batch_ac.yaml": (226, 0),  # out of pending/ with round 20 (first contact 217, 4); Q18 adjudicated
     "blind_batch_ad.yaml": (250, 0),  # out of pending/ with AE's first contact (first contact 237, 7); T16
     "blind_batch_ae.yaml": (240, 0),  # pending/: first contact of rounds 21 and 22 (236, 2); round 23
-    "blind_batch_af.yaml": (238, 0),  # first contact of round 23 (236, 2); round 24
+    "blind_batch_af.yaml": (238, 0),  # out of pending/ with AG's first contact (first contact 236, 2); round 24
+    "blind_batch_ag.yaml": (276, 6),  # pending/: first contact of round 24
 }
 
 
@@ -205,7 +206,7 @@ def test_every_batch_reads_exactly_as_pinned(path, corpus_report):
 def test_every_reply_is_recorded_once():
     recorded = [json.loads(line)["reply"] for line in RECORDED_READINGS.read_text(encoding="utf-8").splitlines()]
     batches = {f"{path.name}/" for path in [CORPUS, *BLIND_BATCHES, *PENDING_BATCHES]}
-    assert len(recorded) == len(set(recorded)) == 6749
+    assert len(recorded) == len(set(recorded)) == 7036
     assert {reply[: reply.index("/") + 1] for reply in recorded} == batches
 
 
