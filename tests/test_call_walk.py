@@ -74,16 +74,6 @@ def package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def test_a_method_called_through_a_plans_field_is_a_call_into_its_module(package):
-    graph = call_walk.Graph()
-    walk = call_walk.Walker(graph).start(*graph.definition("abductive_tasks.runner", "run"), "plan")
-    assert walk.trace == [
-        "abductive_tasks.runner:run -> abductive_tasks.service:helper as value",
-        "abductive_tasks.runner:run -> abductive_tasks.service:Redactor.text as self, value (return)",
-    ]
-    assert (walk.calls, walk.returns) == (2, 1)
-
-
 def test_a_field_of_self_is_followed_through_its_string_annotation(package):
     graph = call_walk.Graph()
     walker = call_walk.Walker(graph)
@@ -94,18 +84,35 @@ def test_a_field_of_self_is_followed_through_its_string_annotation(package):
     assert target == ("abductive_tasks.service", "Redactor.text")
 
 
-def test_an_annotated_variable_and_a_nested_functions_parameter_name_their_class(package):
+@pytest.mark.parametrize(
+    ("function", "parameter", "trace", "returns"),
+    [
+        # a method called through a plan's field is a call into its module
+        (
+            "run",
+            "plan",
+            [
+                "abductive_tasks.runner:run -> abductive_tasks.service:helper as value",
+                "abductive_tasks.runner:run -> abductive_tasks.service:Redactor.text as self, value (return)",
+            ],
+            1,
+        ),
+        # an annotated variable and a nested function's parameter name their class
+        (
+            "chosen",
+            "plans",
+            [
+                "abductive_tasks.runner:chosen -> abductive_tasks.service:Redactor.text as self, value",
+                "abductive_tasks.runner:chosen -> abductive_tasks.service:Redactor.mask as self (return)",
+            ],
+            1,
+        ),
+        # a callback handed the followed value is a call; one handed nothing (print, a pushed exit) is not
+        ("later", "plan", ["abductive_tasks.runner:later -> abductive_tasks.service:helper as value"], 0),
+    ],
+)
+def test_the_walk_follows_the_value_into_the_calls_that_receive_it(package, function, parameter, trace, returns):
     graph = call_walk.Graph()
-    walk = call_walk.Walker(graph).start(*graph.definition("abductive_tasks.runner", "chosen"), "plans")
-    assert walk.trace == [
-        "abductive_tasks.runner:chosen -> abductive_tasks.service:Redactor.text as self, value",
-        "abductive_tasks.runner:chosen -> abductive_tasks.service:Redactor.mask as self (return)",
-    ]
-    assert (walk.calls, walk.returns) == (2, 1)
-
-
-def test_a_callback_handed_the_followed_value_is_a_call_and_one_handed_nothing_is_not(package):
-    graph = call_walk.Graph()
-    walk = call_walk.Walker(graph).start(*graph.definition("abductive_tasks.runner", "later"), "plan")
-    assert walk.trace == ["abductive_tasks.runner:later -> abductive_tasks.service:helper as value"]
-    assert (walk.calls, walk.returns) == (1, 0)
+    walk = call_walk.Walker(graph).start(*graph.definition("abductive_tasks.runner", function), parameter)
+    assert walk.trace == trace
+    assert (walk.calls, walk.returns) == (len(trace), returns)

@@ -25,7 +25,7 @@ from abductive_tasks.runs.history import task_states
 from abductive_tasks.runs.identity import model_weights
 from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, SPEC_RECORD, IdentityRecord, quarantine
 from abductive_tasks.runs.levels import LevelRun, level_run
-from abductive_tasks.runs.model_plan import HOST, JUDGE_PORT, PORT, RUN_FOLDER, TASKS, JudgePlan, ModelPlan
+from abductive_tasks.runs.model_plan import HOST, JUDGE_PORT, PORT, RUN_FOLDER, TASKS, JudgePlan, ModelPlan, fill
 from abductive_tasks.runs.progress import ChildProgress, say, task_line
 from abductive_tasks.runs.secrets import copy_redacted, handed_over, redact_text
 from abductive_tasks.runs.status import ModelOutcome
@@ -153,8 +153,7 @@ class ModelRun:
         else:  # the folder made before the server started: its record names this level's tasks
             _write_run_record(model_plan, level.tasks, self.folder)
         self.started = True
-        words = {TASKS: ",".join(level.tasks), RUN_FOLDER: str(self.folder.path)}
-        command = [words.get(word, word) for word in model_plan.eval_command]
+        command = fill(model_plan.eval_command, {TASKS: ",".join(level.tasks), RUN_FOLDER: str(self.folder.path)})
         log = model_plan.output / "eval.log"
         return end_run(self.folder, run_child(command, self.env | level.env, log, model_plan.secrets, self.progress))
 
