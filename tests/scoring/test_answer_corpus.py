@@ -72,7 +72,7 @@ PINNED = {
     "blind_batch_ad.yaml": (250, 0),  # out of pending/ with AE's first contact (first contact 237, 7); T16
     "blind_batch_ae.yaml": (240, 0),  # pending/: first contact of rounds 21 and 22 (236, 2); round 23
     "blind_batch_af.yaml": (238, 0),  # out of pending/ with AG's first contact (first contact 236, 2); round 24
-    "blind_batch_ag.yaml": (276, 6),  # pending/: first contact of round 24
+    "blind_batch_ag.yaml": (279, 2),  # pending/: first contact of round 24 (276, 6); round 25
 }
 
 

@@ -1328,6 +1328,7 @@ REVIEW_KINDS = {
         ("review_round22.yaml", 81),
         ("review_round23.yaml", 154),
         ("review_round24.yaml", 110),
+        ("review_round25.yaml", 177),
     ],
 )
 def test_review_replies(round_file, replies):

@@ -35,6 +35,7 @@ from abductive_tasks.scoring.reading.rules import (
     ROLE_NAMED,
     SELF_CORRECTIONS,
     SENTENCE_END,
+    STATED_OTHERWISE,
     VOUCHED_CLAIMS,
 )
 from abductive_tasks.scoring.reading.table import Rule
@@ -408,8 +409,11 @@ def _the_one_named(
     alone: list[Pick],
 ) -> object | None:
     """Without a pick, the only answer the reply names and does not reject (of two options, rejecting one picks the
-    other where ``complement``), unless the reply hedges or an answer standing alone names another one ("2. heavy
-    rain", where heavy rain is phrase 1)."""
+    other where ``complement``), unless the reply hedges, states its answer in words of no option
+    (:data:`STATED_OTHERWISE`) or an answer standing alone names another one ("2. heavy rain", where heavy rain is
+    phrase 1)."""
+    if STATED_OTHERWISE.pattern.search(text):  # "The cue is the speed limit violation: the car broke the limit"
+        return None
     rejected_values = {mentions[index].value for index in rejected} & set(values)
     named_left = [mentions[mention_index(found)].value for found in _NAMED_PLACEHOLDER.findall(text)]
     named = {value for value in named_left if valid(value)} - rejected_values

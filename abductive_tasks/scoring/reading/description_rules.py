@@ -25,6 +25,7 @@ __all__ = [
     "ROLE_CLAIMS",
     "CORRECTED_TO",
     "ROLE_NAMED",
+    "STATED_OTHERWISE",
     "VOUCHED_CLAIMS",
 ]
 
@@ -107,6 +108,18 @@ OWN_WORDS_CONCEDED = _rule(
     r"(?:(?!\b(?:because|since|so|as|and)\b)[^.;!?\n,])*(?=[.;!?\n]|$)",
     Example("texts", "Probably Hypothesis 1, though he could in principle have been sunbathing on a beach.", 1),
 )
+# The answer stated in words of no option ("The cue is the speed limit violation: the car broke the limit"; AG's first
+# contact): an option text named after it explains it and answers nothing (``decision._the_one_named``); not "The answer
+# is the following: speeding", "The answer is the first of the two hypotheses", "The answer is the person enforcing the
+# law: 4" (an answer after the colon, not a clause; the blind review of round 25)
+STATED_OTHERWISE = _rule(
+    r"\b(?:cue|answer)\s+(?:is|would\s+be|must\s+be)\s+(?:the|an?)\s+"
+    r"(?!(?:following|same|latter|former|one|best|right|correct|key|obvious)\b)"
+    r"(?:(?!\b(?:first|second|third|fourth|last|other|hypothes\w*|images?|pictures?|options?|panels?|phrases?|ones?)\b)"
+    r"[^«‹.:;,!?\n]){3,60}?\s*(?=[.;!?\n]|$|:\s*(?:the|an?|it|this|that|they|he|she|its|their)\b)",
+    Example("cue", "The cue is the speed limit violation: the car broke the limit and was stopped.", None),
+)
+
 # Where a clause ends, for OWN_WORDS_DENIED
 OWN_WORDS_CLAUSE = re.compile(r"[,;:()]|\s-\s|\b(?:but|whereas|while|although|though|however|unlike)\b", re.IGNORECASE)
 
@@ -172,6 +185,9 @@ ROLE_CLAIMS = (
     ),
 )
 
+# What an option shows said to bring about, or come from, another image's ("which is what causes a ticket")
+_BRINGS_ABOUT = r"(?:causes|caused|leads\s+to|led\s+to|results\s+(?:in|from)|resulted\s+(?:in|from)|follows\s+from)\b"
+
 # A claim of an option's role vouched for ("clearly", "obviously"): it contradicts a different answer wherever the reply
 # gives it, before the claim too, unless a self-correction comes between ("Option 4 shows a lit match ..., which is
 # certainly the cause of the forest fire. Answer: 2": the blind review of round 23)
@@ -190,6 +206,40 @@ VOUCHED_CLAIMS = (
             "mucr", "Option 4 shows a bandaged hand, which is clearly the effect of getting burned.\nFinal answer: 4", 4
         ),
         Example("mucr", "Option 4 shows a lit match, which is certainly the cause of the forest fire. Answer: 2", None),
+    ),
+    # "Option 4 shows the car speeding, which is what causes a ticket." (AG's first contact): what the option shows,
+    # said to bring about the given image (not "which is not what causes it")
+    _rule(
+        rf"{_CLAIMED}(?<!\))\s+(?:shows|depicts|represents|illustrates)\b[^.;\n«‹]{{1,80}}?,\s*which\s+is\s+"
+        rf"(?:exactly\s+|precisely\s+)?what\s+{_BRINGS_ABOUT}",
+        Example(
+            "mucr",
+            "Answer: Option 3\nExplanation: The effect image shows a police officer writing a ticket; Option 4 shows "
+            "the car speeding, which is what causes a ticket.",
+            None,
+        ),
+        Example("mucr", "Answer: Option 4. Option 4 shows the car speeding, which is what causes a ticket.", 4),
+    ),
+    # "Step 3: Option 1 shows exactly that: a police officer giving the driver a ticket.\nFinal answer: 2" (AG's first
+    # contact): the option said to show what the reasoning before it expects (not "shows exactly that scene again")
+    _rule(
+        rf"{_CLAIMED}(?<!\))\s+(?:shows|depicts|illustrates)\s+(?:exactly|precisely)\s+(?:that|this|(?:that|the)\s+"
+        r"(?:cause|effect|consequence|result|outcome))\s*(?=[:.!—–]|$)",
+        Example(
+            "mucr",
+            "Step 1: The cause image shows a car speeding.\nStep 2: Speeding usually leads to being stopped by the "
+            "police.\nStep 3: Option 1 shows exactly that: a police officer giving the driver a ticket.\n"
+            "Final answer: 2",
+            None,
+        ),
+        Example("mucr", "Speeding leads to being stopped. Option 2 shows exactly that.\nFinal answer: 2", 2),
+        Example("mucr", "Answer: Option 1\nOption 4 shows exactly the cause: a car racing past the sign.", None),
+    ),
+    # "Option 4 shows exactly what causes a ticket: ..." (the blind review of round 25; not "shows exactly what the
+    # cause image shows")
+    _rule(
+        rf"{_CLAIMED}(?<!\))\s+(?:shows|depicts|illustrates)\s+(?:exactly|precisely)\s+what\s+{_BRINGS_ABOUT}",
+        Example("mucr", "Option 4 shows exactly what causes a ticket: a car speeding. Final answer: 1", None),
     ),
 )
 

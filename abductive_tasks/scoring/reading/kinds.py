@@ -576,8 +576,8 @@ class Score(_Reader):
 
     def _judgements(self, text: str, value: float) -> set[float]:
         """The ratings of the reply's own words about the inference ("this is very plausible", "barely plausible"), and
-        of a word in parentheses after the rating itself ("Score: 3 (Very plausible)"; not "It isn't a 1 (not
-        plausible at all)", which is another rating)."""
+        of a word in parentheses or after a dash following the rating itself ("Score: 3 (Very plausible)", "Score: 3 –
+        very plausible"; not "It isn't a 1 (not plausible at all)", which is another rating)."""
         words = {label: rating for label, rating in self.labels.items()}
         words |= {
             word: self.low + share * (self.high - self.low)
@@ -591,7 +591,9 @@ class Score(_Reader):
             r"(?<!\d )(?<!\d)\b(?:is|seems|appears|looks|sounds|be|was|remains)\s+"
             rf"(?:therefore\s+|thus\s+|so\s+|still\s+|only\s+)?{word}"
         )
-        in_parentheses = rf"(?<![\d.])(?P<rating>\d+(?:\.\d+)?)\s*(?:/\s*\d+\s*)?\(\s*{word}"
+        # "Score: 3 (Very plausible)", "Score: 3 – very plausible" (AG's first contact), "Score: 10: not plausible at
+        # all" (the blind review of round 25)
+        in_parentheses = rf"(?<![\d.])(?P<rating>\d+(?:\.\d+)?)\s*(?:/\s*\d+\s*)?(?:\(|[–—:]|\s-\s)\s*{word}"
         found = [*re.finditer(judged, plain(text), _FLAGS)] + [
             match for match in re.finditer(in_parentheses, plain(text), _FLAGS) if float(match["rating"]) == value
         ]

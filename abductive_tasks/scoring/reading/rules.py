@@ -21,6 +21,7 @@ from abductive_tasks.scoring.reading.description_rules import (
     ROLE_AFTER,
     ROLE_CLAIMS,
     ROLE_NAMED,
+    STATED_OTHERWISE,
     VOUCHED_CLAIMS,
 )
 from abductive_tasks.scoring.reading.doubt_rules import DOUBTS, HEDGES, REFUSAL_OF_THE_OTHERS, REFUSALS, SENTENCE_END
@@ -55,6 +56,7 @@ __all__ = [
     "ROLE_CLAIMS",
     "CORRECTED_TO",
     "ROLE_NAMED",
+    "STATED_OTHERWISE",
     "VOUCHED_CLAIMS",
     "SELF_CORRECTIONS",
     "SENTENCE_END",
