@@ -1329,6 +1329,7 @@ REVIEW_KINDS = {
         ("review_round23.yaml", 154),
         ("review_round24.yaml", 110),
         ("review_round25.yaml", 177),
+        ("review_round26.yaml", 112),
     ],
 )
 def test_review_replies(round_file, replies):

@@ -126,6 +126,13 @@ DOUBTS = (
         rf",?\s*\bor\s+(?:maybe|perhaps|possibly)\s+(?:the\s+)?{_ANY_REF}",
         Example("cue", "The cue is the heavy rain, or perhaps the slippery floor.", None),
     ),
+    # another answer offered after a doubt: "That leaves speeding. I'm not sure though; it might be the road." (the
+    # blind review of round 26)
+    _rule(
+        rf"\b(?:not\s+sure|unsure|uncertain)\b[^.;\n]{{0,20}}?[;,:.]\s*(?:it|that)\s+(?:might|could|may)\s+"
+        rf"(?:also\s+|well\s+)?be\s+(?:the\s+)?{_ANY_REF}",
+        Example("cue", "That leaves heavy rain. I'm not sure though; it might be the slippery floor.", None),
+    ),
     # another answer asked about after it, and no answer named after the question: "Answer: Option 2... or is it 4? I'm
     # still undecided." (not "Answer: Option 1. Or is it 3? I think it's 1.")
     _rule(

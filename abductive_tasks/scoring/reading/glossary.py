@@ -44,6 +44,10 @@ GLOSSARY = {  # English: the words it translates, separated by |
     "or": "hoặc",
     "also": "cũng",
     "number": "número|numero|numéro|nummer",  # "Número 2: exceso de velocidad"
+    # a self-correction's words ("Opción 3. No, en realidad es la opción 1": AH's first contact)
+    "actually": "en realidad|en fait|na verdade|in realtà",
+    "wait": "espera|espere|attendez|attends|aspetta",
+    "i'll stick with": "me quedo con|je reste sur|fico com|resto con|rimango con",  # the blind review of round 26
     "image": (
         "图片|图像|圖片|图|圖|画像|이미지|사진|그림|imagen|imagem|immagine|bild|abbildung|изображение|изображении|картинка|"
         "الصورة|छवि"

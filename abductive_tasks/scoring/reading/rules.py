@@ -416,6 +416,11 @@ VERDICTS = (
         Example("label", "It is not a strengthener.", None),
         Example("nleye", "Neither 1 nor 2.", None),
     ),
+    # "Car and road appear in both images ... That leaves speeding.": what an elimination leaves (AH's first contact)
+    verdict(
+        rf"\b(?:that|which|this)\s+leaves\s+(?:(?:only|just)\s+)?{_ARTICLE}{{pick}}(?=\s*(?:[.;!)\n]|$))",
+        Example("cue", "The slippery floor is in both images, so it explains no change. That leaves heavy rain.", 3),
+    ),
     # "Probably 2, but I'm not sure": a probable pick is a pick ("maybe 3?" is a guess, no pick)
     verdict(
         rf"\b(?:most\s+)?(?:probably|likely|clearly|definitely|obviously|certainly)\s*,?\s+{_ARTICLE}{{pick}}(?=\s*(?:[.,;!)]|\s-\s|$))",
