@@ -221,10 +221,12 @@ VOUCHED_CLAIMS = (
         Example("mucr", "Answer: Option 4. Option 4 shows the car speeding, which is what causes a ticket.", 4),
     ),
     # "Step 3: Option 1 shows exactly that: a police officer giving the driver a ticket.\nFinal answer: 2" (AG's first
-    # contact): the option said to show what the reasoning before it expects (not "shows exactly that scene again")
+    # contact), "Option 4 shows exactly what causes a ticket" (the blind review of round 25): the option said to show
+    # what the reasoning before it expects (not "shows exactly that scene again", "shows exactly what the cause image
+    # shows")
     _rule(
-        rf"{_CLAIMED}(?<!\))\s+(?:shows|depicts|illustrates)\s+(?:exactly|precisely)\s+(?:that|this|(?:that|the)\s+"
-        r"(?:cause|effect|consequence|result|outcome))\s*(?=[:.!—–]|$)",
+        rf"{_CLAIMED}(?<!\))\s+(?:shows|depicts|illustrates)\s+(?:exactly|precisely)\s+(?:(?:that|this|(?:that|the)\s+"
+        rf"(?:cause|effect|consequence|result|outcome))\s*(?=[:.!—–]|$)|what\s+{_BRINGS_ABOUT})",
         Example(
             "mucr",
             "Step 1: The cause image shows a car speeding.\nStep 2: Speeding usually leads to being stopped by the "
@@ -234,11 +236,6 @@ VOUCHED_CLAIMS = (
         ),
         Example("mucr", "Speeding leads to being stopped. Option 2 shows exactly that.\nFinal answer: 2", 2),
         Example("mucr", "Answer: Option 1\nOption 4 shows exactly the cause: a car racing past the sign.", None),
-    ),
-    # "Option 4 shows exactly what causes a ticket: ..." (the blind review of round 25; not "shows exactly what the
-    # cause image shows")
-    _rule(
-        rf"{_CLAIMED}(?<!\))\s+(?:shows|depicts|illustrates)\s+(?:exactly|precisely)\s+what\s+{_BRINGS_ABOUT}",
         Example("mucr", "Option 4 shows exactly what causes a ticket: a car speeding. Final answer: 1", None),
     ),
 )

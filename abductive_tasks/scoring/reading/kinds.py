@@ -576,8 +576,8 @@ class Score(_Reader):
 
     def _judgements(self, text: str, value: float) -> set[float]:
         """The ratings of the reply's own words about the inference ("this is very plausible", "barely plausible"), and
-        of a word in parentheses or after a dash following the rating itself ("Score: 3 (Very plausible)", "Score: 3 –
-        very plausible"; not "It isn't a 1 (not plausible at all)", which is another rating)."""
+        of a word in parentheses or after a dash or colon following the rating itself ("Score: 3 (Very plausible)",
+        "Score: 3 – very plausible"; not "It isn't a 1 (not plausible at all)", which is another rating)."""
         words = {label: rating for label, rating in self.labels.items()}
         words |= {
             word: self.low + share * (self.high - self.low)
