@@ -226,8 +226,9 @@ opened = sys.argv[1]
 path = unquote(urlsplit(opened).path)
 status = os.stat(path)
 record = {"argv": sys.argv, "mode": stat.S_IMODE(status.st_mode), "owner": status.st_uid, "text": open(path).read()}
-with open(os.environ["RECORD"], "w") as out:
+with open(os.environ["RECORD"] + ".part", "w") as out:  # renamed whole: the test never reads a half-written record
     json.dump(record, out)
+os.replace(os.environ["RECORD"] + ".part", os.environ["RECORD"])
 """
 
 
