@@ -191,9 +191,12 @@ def _sample_routes(
     builtin_results, builtin_samples = server.get_log_run_results, server.get_log_run_samples
 
     def samples_file(logs_path: str, run_id: str, task_name: str) -> Path | None:
+        """The run's samples file of ``task_name``; None when there is none, or a link places it outside the logs
+        folder (lmms-eval confines the results file, not the samples beside it)."""
         results = server._resolve_run_results_path(logs_path, run_id)
         samples = results.with_name(f"{results.name.removesuffix('_results.json')}_samples_{task_name}.jsonl")
-        return samples if results.name.endswith("_results.json") and samples.is_file() else None
+        inside = samples.resolve().is_relative_to(Path(logs_path).resolve())
+        return samples if results.name.endswith("_results.json") and samples.is_file() and inside else None
 
     async def sample_picture(run_id: str, task_name: str, doc_id: int, logs_path: str = Query("./logs/")):
         if task_name not in ours:
@@ -219,6 +222,8 @@ def _sample_routes(
         offset: int = Query(0, ge=0),
         limit: int = Query(50, ge=1, le=500),
     ):
+        if samples_file(logs_path, run_id, task_name) is None:  # none, or one outside the logs folder
+            raise HTTPException(status_code=404, detail="Samples file not found")
         page = await builtin_samples(run_id, task_name, logs_path, offset, limit)
         if task_name in ours:
             page.samples = [sample_view(task_name, line) or line for line in page.samples]

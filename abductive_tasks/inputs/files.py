@@ -200,13 +200,29 @@ def write_output(path: Path, data: bytes | str, inputs: Iterable[Path] = ()) -> 
     write_atomic(path, data)
 
 
-def write_outputs(files: Mapping[Path, bytes | str], inputs: Iterable[Path] = ()) -> None:
+def write_outputs(files: Mapping[Path, bytes | str], within: Path, inputs: Iterable[Path] = ()) -> None:
     """Write user-named outputs as one set (:func:`write_set`) once :func:`check_output` allows each of them (none is
-    written when one is refused)."""
+    written when one is refused). ``within``: the folder the user named, which holds them all; a link standing where
+    one of its sub-folders goes (``plots``) is replaced by a folder, never followed."""
     inputs = list(inputs)
     for path in files:
         check_output(path, inputs)
+    for folder in {path.parent for path in files}:
+        real_folders(within, folder)
     write_set(files)
+
+
+def real_folders(root: Path, folder: Path) -> None:
+    """Make each folder from below ``root`` down to ``folder`` a folder of its own: a link in its place is removed
+    (what it points to is left alone), a missing one is made; a file in its place is an OSError naming it. ``root``
+    is made when missing (a link there is the user's, and followed)."""
+    root.mkdir(parents=True, exist_ok=True)
+    current = root
+    for name in folder.relative_to(root).parts:
+        current = current / name
+        if current.is_symlink():
+            current.unlink()
+        current.mkdir(exist_ok=True)
 
 
 def open_nofollow(path: Path, flags: int, mode: int = 0o644) -> int:

@@ -15,6 +15,8 @@ in front of the app, refuses with 403:
   a browser restart (its session cookie gone) reaches the server, which sets the cookie again, instead of a page
   from the browser's cache whose requests are refused;
 - a launcher route (``/eval/...``);
+- a path with a ``..``, ``.`` or empty segment, as sent or decoded once more (lmms-eval's page route joins the path
+  to its own folder and serves whatever file that names; its logs routes decode a run id a second time);
 - a ``logs_path`` outside the folder given at start (a relative one is read from that folder; none means it).
 
 What it serves from the logs (runs, results, samples) has every secret it holds replaced (:func:`served_secrets`:
@@ -33,7 +35,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qsl, unquote, urlencode
 
 from abductive_tasks.runs.secrets import SHORTEST, redact_value, url_credentials, value_secrets
 
@@ -109,6 +111,8 @@ class UiGuard:
         path = scope["path"]
         if path == LAUNCHER_PREFIX or path.startswith(LAUNCHER_PREFIX + "/"):
             raise Refused("the evaluation launcher is not served: run evaluations with abductive-eval or batch")
+        if steps_out(path):
+            raise Refused("a path with a '..', '.' or empty segment is not served")
         query = [(name, value) for name, value in query if name != "token"]
         if path.startswith(LOGS_PREFIX):
             logs = [value for name, value in query if name == "logs_path"]
@@ -135,6 +139,16 @@ class UiGuard:
         if not resolved.is_relative_to(self.logs_root):
             raise Refused(f"logs_path outside the folder this ui serves ({self.logs_root})")
         return resolved
+
+
+def steps_out(path: str) -> bool:
+    """Whether a request path could name a file outside the folder a route joins it to: a ``..`` or ``.`` segment, or
+    an empty one (``//etc/passwd`` joins as an absolute path), as sent or percent-decoded once more."""
+    for form in (path, unquote(path)):
+        segments = form.split("/")[1:]
+        if any(segment in (".", "..") for segment in segments) or "" in segments[:-1]:
+            return True
+    return False
 
 
 def header_token(headers: dict[str, str]) -> str | None:

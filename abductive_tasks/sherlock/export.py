@@ -250,7 +250,9 @@ def write_submission(
     archive = out_dir / f"{FOLDERS[split]}.zip"
     try:
         write_outputs(
-            {**files, archive: archive_bytes.getvalue()}, inputs=samples_files(run_dir, tasks, model).values()
+            {**files, archive: archive_bytes.getvalue()},
+            within=out_dir,
+            inputs=samples_files(run_dir, tasks, model).values(),
         )
     except OSError as error:
         raise DataError(f"{out_dir}: cannot write the submission ({error.strerror or error})") from None

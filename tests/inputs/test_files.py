@@ -135,8 +135,29 @@ def test_an_output_that_is_an_input_of_the_command_is_refused(tmp_path):
         with pytest.raises(OSError, match=r"is an input of this command"):
             files.write_output(target, "<html>", inputs=[results])
     with pytest.raises(OSError, match=r"is an input of this command"):
-        files.write_outputs({tmp_path / "a.html": "a", results: "b"}, inputs=[results])
+        files.write_outputs({tmp_path / "a.html": "a", results: "b"}, within=tmp_path, inputs=[results])
     assert results.read_text() == '{"results": {}}' and not (tmp_path / "a.html").exists()
+
+
+def test_a_link_where_a_sub_folder_of_the_outputs_goes_is_replaced_never_written_through(tmp_path):
+    """A link planted at ``<out>/plots`` (by whoever can write the output folder) had the leaderboard write its plots
+    into the folder it pointed to; the set now replaces the link with a folder, and the folder it named is untouched."""
+    victim, out = tmp_path / "victim", tmp_path / "out"
+    victim.mkdir()
+    out.mkdir()
+    (victim / "precious.png").write_text("keep")
+    (out / "plots").symlink_to(victim)
+    (out / "deeper").symlink_to(victim)
+    files.write_outputs(
+        {out / "board.csv": "a", out / "plots" / "headline.png": "b", out / "deeper" / "x" / "y.npy": "c"}, within=out
+    )
+    assert [path.name for path in victim.iterdir()] == ["precious.png"]
+    assert not (out / "plots").is_symlink() and (out / "plots" / "headline.png").read_text() == "b"
+    assert not (out / "deeper").is_symlink() and (out / "deeper" / "x" / "y.npy").read_text() == "c"
+    (out / "taken").write_text("a file where a folder goes")
+    with pytest.raises(OSError, match="taken"):
+        files.write_outputs({out / "taken" / "z.png": "d"}, within=out)
+    assert (out / "taken").read_text() == "a file where a folder goes"
 
 
 def test_a_regular_file_a_new_path_or_a_link_to_a_file_is_replaced_whole(tmp_path):

@@ -10,6 +10,7 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +21,7 @@ from PIL import Image
 from abductive_tasks.nleye.hooks import PAIRS, TRIPLET
 from abductive_tasks.reports.leaderboard import collect, main, statistics, write_report
 from abductive_tasks.reports.leaderboard.paper import PAPER_REPORTED, REFERENCE
-from abductive_tasks.reports.leaderboard.render import headline_table
+from abductive_tasks.reports.leaderboard.render import csv_text, headline_table
 from abductive_tasks.reports.samples import samples_path
 from abductive_tasks.runs.identity import build_identity
 from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, SPEC_RECORD, IdentityRecord
@@ -399,6 +400,25 @@ def test_intervals_and_ties_with_the_best_in_the_tables(logged):
     )
 
 
+def test_a_csv_cell_a_spreadsheet_would_run_as_a_formula_reads_as_text_and_numbers_stay_numbers():
+    rows = [['=HYPERLINK("http://evil")', "-0.05", "+cmd|' /C calc'!A0", "@SUM(A1)", "-", "model-1", "12.5"]]
+    read = list(csv.reader(io.StringIO(csv_text(["a", "b", "c", "d", "e", "f", "g"], rows))))
+    inert = ['\'=HYPERLINK("http://evil")', "-0.05", "'+cmd|' /C calc'!A0", "'@SUM(A1)", "'-", "model-1", "12.5"]
+    assert read[1] == inert
+
+
+def test_a_model_folder_whose_spec_record_names_another_model_is_not_shown(tmp_path):
+    """A folder copied under another name (``=HYPERLINK(...)``, or any) was ranked as a model of its own: the spec
+    record names the model a batch wrote the folder for, and a folder of another name is left out with a note."""
+    write_spec(tmp_path, "m")
+    write_run(tmp_path, "m", "01-full", {"nleye_triplet": triplet(0.5, 0.5)})
+    shutil.copytree(tmp_path / "m", tmp_path / "copy")
+    board = collect(tmp_path, TaskIndex())
+    assert list(board.rows) == ["m"]
+    refused = f"{tmp_path / 'copy'}: not shown: its {SPEC_RECORD} is model 'm'"
+    assert any(note.startswith(refused) for note in board.notes)
+
+
 def test_long_csv_one_row_per_model_task_metric(logged):
     _, report = logged
     rows = list(csv.DictReader(report["long_csv"].open()))
@@ -660,6 +680,30 @@ def test_tables_are_written_without_matplotlib(tmp_path, monkeypatch, capsys):
         'leaderboard: plots skipped: matplotlib is not installed (pip install "abductive-tasks[report]")\n'
     )
     assert "plots skipped: matplotlib is not installed" in written["html"].read_text()
+
+
+@pytest.mark.parametrize("with_plots", [True, False], ids=["plots drawn", "matplotlib missing"])
+def test_a_plots_link_planted_in_the_output_folder_is_never_written_through_or_emptied(
+    tmp_path, monkeypatch, with_plots
+):
+    """Whoever can write the output folder planted ``leaderboard/plots`` as a link: the report wrote its plots into
+    the folder it named, and emptied that folder of every PNG when it drew none."""
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+    if not with_plots:
+        monkeypatch.setitem(sys.modules, "matplotlib", None)
+    results, victim = tmp_path / "results", tmp_path / "victim"
+    write_spec(results, "m")
+    write_run(results, "m", "01-full", {"nleye_triplet": triplet(0.5, 0.5)})
+    victim.mkdir()
+    (victim / "precious.png").write_bytes(b"keep")
+    (results / "leaderboard").mkdir()
+    (results / "leaderboard" / "plots").symlink_to(victim)
+    written = write_report(results, task_index=TaskIndex())
+    assert [path.name for path in victim.iterdir()] == ["precious.png"]
+    assert (victim / "precious.png").read_bytes() == b"keep"
+    assert written["markdown"].is_file()
+    if with_plots:
+        assert not written["plots"].is_symlink() and (written["plots"] / "headline.png").is_file()
 
 
 def test_plots_are_drawn_once_per_input_and_a_cache_entry_is_checked_before_reuse(tmp_path, monkeypatch):

@@ -212,6 +212,38 @@ def test_logs_are_served_only_from_the_folder_given_at_start(ui):
         assert [run["model_name"] for run in listed] == ["served-run"], inside
 
 
+def test_no_path_names_a_file_outside_what_the_ui_serves(ui):
+    """lmms-eval's page route joined any path to its own folder and served the file it named: with the token,
+    ``/..%2F..%2F...%2Fetc%2Fpasswd`` read any file on the machine (the cache's sealing key included)."""
+    outside = ui.outside / "not-served.txt"
+    outside.write_text("outside-file-content")
+    up = "..%2F" * 24
+    for path in (
+        f"/{up}{str(outside).lstrip('/').replace('/', '%2F')}",
+        f"/{'%252e%252e%252f' * 24}{str(outside).lstrip('/')}",
+        f"/%2F{str(outside).lstrip('/')}",
+        f"/assets/{up}{str(outside).lstrip('/').replace('/', '%2F')}",
+        "/logs/runs/ours%2F..%2F..%2Foutside%2Ftheirs%2F2026-01-01T00-00-00_results.json/results",
+    ):
+        response = ui.get(path, token=ui.token)
+        assert response.status_code == 403 and "outside-file-content" not in response.text, path
+        assert "outside-run" not in response.text, path
+    assert ui.get("/", token=ui.token).status_code == 200  # the page itself is served
+
+
+def test_a_samples_file_linked_from_outside_the_folder_is_not_served(ui):
+    """A samples file beside a run's results that is a link out of the served folder was read through the link (the
+    results file itself was confined)."""
+    planted = ui.served / "planted"
+    planted.mkdir()
+    record = {"results": {"foo": {"alias": "foo"}}, "config": {}, "model_name": "planted-run"}
+    (planted / "x_results.json").write_text(json.dumps(record))
+    (ui.outside / "outside.jsonl").write_text(json.dumps({"doc_id": 0, "leak": "outside-samples-line"}) + "\n")
+    (planted / "x_samples_foo.jsonl").symlink_to(ui.outside / "outside.jsonl")
+    response = ui.get("/logs/runs/planted%2Fx_results.json/samples/foo", token=ui.token)
+    assert response.status_code == 404 and "outside-samples-line" not in response.text
+
+
 def test_the_folder_to_serve_is_an_argument(tmp_path):
     pytest.importorskip("fastapi")
     missing = subprocess.run(

@@ -98,12 +98,14 @@ def write_report(
         )
         (staging / "leaderboard.json").write_text(json_text(board, found, origin))
         files = {out / path.relative_to(staging): path.read_bytes() for path in staging.rglob("*") if path.is_file()}
-        write_outputs(files)
+        write_outputs(files, within=out)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    for earlier in (out / "plots").glob("*.png"):  # a plot of an earlier report is no plot of this one
-        if earlier not in files:
-            earlier.unlink()
+    plots_folder = out / "plots"
+    if not plots_folder.is_symlink():  # a link planted there (no plot replaced it) is neither followed nor emptied
+        for earlier in plots_folder.glob("*.png"):  # a plot of an earlier report is no plot of this one
+            if earlier not in files:
+                earlier.unlink()
     return {
         **{kind: out / path.relative_to(staging) for kind, path in written.items()},
         "markdown": out / "leaderboard.md",
@@ -159,7 +161,8 @@ def main(argv: list[str]) -> int:
                 {
                     written["compare_csv"]: csv_text(COMPARE_COLUMNS, [dict_row(COMPARE_COLUMNS, r) for r in rows]),
                     written["compare_markdown"]: compare_markdown(rows, a, b),
-                }
+                },
+                within=written["markdown"].parent,
             )
             print(written["compare_markdown"].read_text())
     except OSError as error:

@@ -311,10 +311,16 @@ class _Collector:
                 )
             return None
         try:
-            return IdentityRecord.read(folder / SPEC_RECORD)
+            record = IdentityRecord.read(folder / SPEC_RECORD)
         except DamagedFile as error:
             self.board.notes.append(f"{error}: {folder.name} not shown; rerun its batch spec to rewrite it")
             return None
+        if record.model != folder.name:  # a batch names a model's folder after it: a copy, or a renamed folder
+            self.board.notes.append(
+                f"{folder}: not shown: its {SPEC_RECORD} is model {record.model!r}'s; fix: {_fix(record)}"
+            )
+            return None
+        return record
 
     def add_model(self, model: str, spec: IdentityRecord, scan: Scan) -> None:
         """The model's row: a cell (or a mark saying why there is none) per task of its spec."""

@@ -298,11 +298,26 @@ def long_rows(board: Leaderboard, found: Statistics) -> list[dict]:
     return rows
 
 
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what makes a spreadsheet run a cell as a formula (OWASP)
+
+
+def inert(cell: str) -> str:
+    """A CSV cell a spreadsheet would run as a formula (a model folder named ``=HYPERLINK(...)``) with ``'`` before
+    it, so it reads as text; a number (``-0.05``) is left as it is."""
+    if not cell.startswith(_FORMULA_STARTS):
+        return cell
+    try:
+        float(cell)
+    except ValueError:
+        return "'" + cell
+    return cell
+
+
 def csv_text(header: list[str], rows: list[list[str]]) -> str:
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer)
     writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerows([inert(cell) for cell in row] for row in rows)
     return buffer.getvalue()
 
 
