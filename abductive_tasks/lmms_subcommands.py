@@ -66,6 +66,7 @@ def run_subcommand(argv: list[str], task_size: Callable[[str, Any], int | None] 
 
 SampleMedia = Callable[[str, Mapping[str, Any]], "tuple[bytes, str] | None"]
 SampleView = Callable[[str, Mapping[str, Any]], "dict[str, Any] | None"]
+RunRedacted = Callable[[list, Mapping[str, Any]], list]
 
 # What the web UI's page shows by default (lmms-eval 0.7.3's bundle, served with these literals replaced): it opens on
 # View Logs at the folder the ui serves (every run under it); its Evaluate tab holds our offline demo, not lmms-eval's
@@ -122,22 +123,27 @@ def samples_first(results: Mapping[str, Any], has_samples: Callable[[str], bool]
 
 
 @functools.cache
-def ui_app(sample_media: SampleMedia, sample_view: SampleView):
+def ui_app(sample_media: SampleMedia, sample_view: SampleView, run_redacted: RunRedacted):
     """lmms-eval's web UI server (``lmms_eval.tui.server.app``, what ``lmms-eval ui`` runs in a subprocess) with our
     tasks: in its task list (0.7.3 lists only YAML under its own ``tasks/`` that loads with ``yaml.safe_load``,
     i.e. no ``!function`` tag), its task YAML preview (its own folder only) and its per-sample media route, which for
     our tasks serves ``sample_media(task, samples JSONL line)`` (lmms-eval's resolver reads the task's raw dataset:
     ours is a one-row placeholder that ``process_docs`` replaces). The Samples panel gets, for our tasks, each
     line as ``sample_view(task, line)`` (the record's fields, correct or not) and opens on a task with samples; the
-    page's defaults are ours (:data:`UI_BUNDLE_EDITS`). Other tasks keep lmms-eval's handlers. Its evaluation
-    launcher (``/eval/...``) and its CORS policy are removed. Needs fastapi."""
+    page's defaults are ours (:data:`UI_BUNDLE_EDITS`). Every task's samples page is given as
+    ``run_redacted(samples, the run's results)`` (a reply that echoes a secret of the run's settings). Other tasks
+    keep lmms-eval's handlers. Its evaluation launcher (``/eval/...``) and its CORS policy are removed. Needs
+    fastapi."""
     from lmms_eval.tui import server
 
     install()
     index = task_manager().task_index
     ours = {name: Path(info["yaml_path"]) for name, info in index.items()}
     _list_in_task_discovery(index, ours)
-    routes = [("/tasks/{task_id}/yaml", _task_yaml_route(ours)), *_sample_routes(ours, sample_media, sample_view)]
+    routes = [
+        ("/tasks/{task_id}/yaml", _task_yaml_route(ours)),
+        *_sample_routes(ours, sample_media, sample_view, run_redacted),
+    ]
     if (script := _bundle_route()) is not None:
         routes.append(script)
     _mount_in_front(server.app, routes)
@@ -179,7 +185,7 @@ def _task_yaml_route(ours: Mapping[str, Path]) -> Callable:
 
 
 def _sample_routes(
-    ours: Mapping[str, Path], sample_media: SampleMedia, sample_view: SampleView
+    ours: Mapping[str, Path], sample_media: SampleMedia, sample_view: SampleView, run_redacted: RunRedacted
 ) -> list[tuple[str, Callable]]:
     """The routes of a run's samples: each sample's picture and fields for our tasks, and the run's results with the
     tasks that logged samples first; other tasks keep lmms-eval's handlers."""
@@ -227,6 +233,7 @@ def _sample_routes(
         page = await builtin_samples(run_id, task_name, logs_path, offset, limit)
         if task_name in ours:
             page.samples = [sample_view(task_name, line) or line for line in page.samples]
+        page.samples = run_redacted(page.samples, await builtin_results(run_id, logs_path))
         return page
 
     return [

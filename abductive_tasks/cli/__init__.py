@@ -315,7 +315,9 @@ def _run_eval(argv: list[str]) -> int:
             if code or options.get("--print-commands"):
                 return code
         elif options.get("--print-commands"):
-            print(" ".join(["abductive-eval", *argv]))
+            from abductive_tasks.runs.secrets import collect_secrets, redact_text
+
+            print(redact_text(" ".join(["abductive-eval", *argv]), collect_secrets(args=argv, environment=os.environ)))
             return 0
         if args.tasks and args.tasks not in LIST_TASKS and (args.verbosity or "").upper() != "DEBUG":
             check_data(args.tasks, readers=True)  # what reads a stage's output: once the chain has run it
@@ -476,7 +478,7 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace) -> int:
     from abductive_tasks.models.arguments import ModelArgumentError
     from abductive_tasks.reports import report
     from abductive_tasks.runs import catalog, layout
-    from abductive_tasks.runs.secrets import collect_secrets, handed_secrets, redact_text
+    from abductive_tasks.runs.secrets import collect_secrets, handed_secrets, redact_text, redacted_console
 
     secrets = tuple(dict.fromkeys([*handed_secrets(), *collect_secrets(args=argv, environment=os.environ)]))
 
@@ -485,7 +487,8 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace) -> int:
 
     note = "(lmms-eval's table of our tasks is left out: see the summary below; every value is in the results JSON)"
     redact = (lambda text: redact_text(text, secrets)) if secrets else None
-    with redacting_writes(redact) if redact else contextlib.nullcontext():  # our derived files (descriptions ...)
+    # what lmms-eval and we print (log lines, tracebacks, our error line), and our derived files (descriptions ...)
+    with redacted_console(secrets), redacting_writes(redact) if redact else contextlib.nullcontext():
         finished, failures, code = compat.evaluate_cli(
             argv,
             name_runs=name_run,
@@ -496,18 +499,18 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace) -> int:
             annotate=record_provenance,
             index_builtin=not names_only_ours(args),
         )
-    if failures:
-        print(f"abductive-eval: evaluation failed: {describe(failures[0])}", file=sys.stderr)
-        return 1
-    headline = report.headline_lookup()
-    for run in finished:
-        folder = (
-            Path(args.output_path) / run["model_name_sanitized"]
-            if args.output_path and run.get("model_name_sanitized")
-            else None
-        )
-        print("\n" + report.summary(run, headline, folder))
-    return code
+        if failures:
+            print(f"abductive-eval: evaluation failed: {describe(failures[0])}", file=sys.stderr)
+            return 1
+        headline = report.headline_lookup()
+        for run in finished:
+            folder = (
+                Path(args.output_path) / run["model_name_sanitized"]
+                if args.output_path and run.get("model_name_sanitized")
+                else None
+            )
+            print("\n" + report.summary(run, headline, folder))
+        return code
 
 
 def names_only_ours(args: argparse.Namespace) -> bool:

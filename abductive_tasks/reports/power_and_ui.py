@@ -34,7 +34,7 @@ from abductive_tasks.inputs.images import image_cache_dir
 from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.reports.browse import item_of, record_of
 from abductive_tasks.reports.composites import sent_picture
-from abductive_tasks.reports.ui_guard import UiGuard, new_token
+from abductive_tasks.reports.ui_guard import UiGuard, new_token, run_redacted
 
 VERDICT_MARKS = {"correct": "✓ correct", "wrong": "✗ wrong", "unparsable": "? unparsable", "request_failed": "! failed"}
 LMMS_FIELDS = ("doc_id", "input", "target", "filtered_resps", "doc_hash")  # what the UI shows beside the badges
@@ -180,7 +180,8 @@ def ui_main(argv: list[str]) -> int:
         return 2
     token = new_token()
     pictures = functools.partial(sample_picture, roots=(args.logs,))  # images of the served runs and the data only
-    app = UiGuard(lmms_subcommands.ui_app(pictures, sample_view), token, args.port, args.logs, args.host)
+    ui = lmms_subcommands.ui_app(pictures, sample_view, run_redacted)
+    app = UiGuard(ui, token, args.port, args.logs, args.host)
     url = f"http://127.0.0.1:{args.port}/?token={token}"
     print(
         f"Serving the runs under {app.logs_root} (with the abductive-tasks tasks) to this machine's browser; "

@@ -31,7 +31,7 @@ from __future__ import annotations
 import hmac
 import json
 import secrets
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
@@ -218,6 +218,14 @@ def served_secrets(value: object) -> list[str]:
     if isinstance(value, list):
         return [found for item in value for found in served_secrets(item)]
     return url_credentials(value) if isinstance(value, str) else []
+
+
+def run_redacted(samples: list, results: Mapping[str, Any]) -> list:
+    """A samples page with every secret of its run's settings (:func:`served_secrets` of its results) replaced: a
+    reply that echoes a key it was given holds it in clear in a run written by plain lmms-eval."""
+    secrets = [secret for secret in served_secrets(results) if len(secret) >= SHORTEST]
+    redacted = redact_value(samples, secrets)
+    return redacted if isinstance(redacted, list) else samples
 
 
 async def refuse(send: Send, reason: str) -> None:

@@ -35,7 +35,13 @@ from abductive_tasks import settings
 from abductive_tasks.inputs.files import cache_key as sealing_key
 from abductive_tasks.inputs.files import file_sha256, seal_mac
 from abductive_tasks.inputs.loading import ENV_VAR, DataError, benchmark_root
-from abductive_tasks.runs.secrets import hash_values, redact_args, redact_mapping, redact_model_args
+from abductive_tasks.runs.secrets import (
+    hash_url_credentials,
+    hash_values,
+    redact_args,
+    redact_mapping,
+    redact_model_args,
+)
 
 SCHEMA = 1
 ANNOTATION_SUFFIXES = frozenset({".csv", ".json", ".jsonl", ".parquet"})
@@ -331,7 +337,8 @@ def model_weights(model_args: str, served: str | None = None, hashes: FileHashes
     if local.exists():
         return {"name": local.name, "sha256": content_digest(local, hashes)}
     revision = str(named.get("revision") or "main").strip()
-    return {"name": name, "revision": _cached_revision(name, revision) or revision}
+    # a URL's credentials (``pretrained=https://user:pass@host/...``) enter the record as their salted hash
+    return {"name": hash_url_credentials(name), "revision": _cached_revision(name, revision) or revision}
 
 
 def _cached_revision(repo: str, revision: str) -> str | None:

@@ -109,20 +109,30 @@ def redact_model_args(model_args: str) -> str:
 
 
 def hash_values(value: object, secrets: Iterable[str]) -> object:
-    """A JSON-like value with every occurrence of each secret, under any name, replaced by :func:`hash_secret` of it
-    (in each string, keys included, longest secret first): what an identity holds of a secret given under a name
-    outside the rule (``hf_auth: X`` beside ``token: X``)."""
-    ordered = sorted(set(secrets), key=len, reverse=True)
-    if not ordered:
+    """A JSON-like value with every occurrence of each secret, under any name and in any of its written forms
+    (:func:`written_forms`), replaced by :func:`hash_secret` of it (in each string, keys included, longest form first):
+    what an identity holds of a secret given under a name outside the rule (``hf_auth: X`` beside ``token: X``), or
+    escaped inside a nested value's JSON (``extra: {api_key: "pässwörd"}`` as ``p\\u00e4ssw\\u00f6rd``)."""
+    return _hashed(value, _hashed_forms(secrets))
+
+
+def _hashed_forms(secrets: Iterable[str]) -> list[tuple[str, str]]:
+    """(written form, the hash of its secret), longest form first."""
+    pairs = {form: hash_secret(secret) for secret in set(secrets) for form in written_forms([secret])}
+    return sorted(pairs.items(), key=lambda pair: len(pair[0]), reverse=True)
+
+
+def _hashed(value: object, forms: list[tuple[str, str]]) -> object:
+    if not forms:
         return value
     if isinstance(value, str):
-        for secret in ordered:
-            value = value.replace(secret, hash_secret(secret))
+        for form, hashed in forms:
+            value = value.replace(form, hashed)
         return value
     if isinstance(value, Mapping):
-        return {hash_values(key, ordered): hash_values(item, ordered) for key, item in value.items()}
+        return {_hashed(key, forms): _hashed(item, forms) for key, item in value.items()}
     if isinstance(value, list | tuple):
-        return [hash_values(item, ordered) for item in value]
+        return [_hashed(item, forms) for item in value]
     return value
 
 
@@ -152,8 +162,8 @@ def args_secrets(args: Sequence[str]) -> list[str]:
         if name is not None and is_secret_name(name):
             value = word.split("=", 1)[1] if "=" in word else (args[index + 1] if index + 1 < len(args) else "")
             found += [value] if value else []
-        elif name is None:
-            found += model_args_secrets(word)
+        else:  # a word of key=value pairs, or a flag's value written after its '=' (``--gen_kwargs=api_key=X``)
+            found += model_args_secrets(word if name is None else word.partition("=")[2])
     return found
 
 
@@ -226,10 +236,10 @@ def handed_secrets() -> tuple[str, ...]:
 def copy_redacted(
     source: BinaryIO, log: BinaryIO, secrets: Sequence[str], on_segment: Callable[[str], None] | None = None
 ) -> None:
-    """Copy a child's output into ``log`` with every secret replaced (lmms-eval prints ``model_args`` in clear,
-    vLLM its non-default arguments), segment by segment (a segment ends at a newline or at tqdm's carriage
-    return), each also given to ``on_segment`` (e.g. the batch's progress reader)."""
-    encoded = [secret.encode() for secret in sorted(set(secrets), key=len, reverse=True)]
+    """Copy a child's output into ``log`` with every secret replaced in each of its written forms (lmms-eval prints
+    ``model_args`` in clear, vLLM its non-default arguments), segment by segment (a segment ends at a newline or at
+    tqdm's carriage return), each also given to ``on_segment`` (e.g. the batch's progress reader)."""
+    encoded = [form.encode() for form in written_forms(secrets)]
     read, pending = getattr(source, "read1", source.read), b""
     while chunk := read(1 << 16):
         pending += chunk
@@ -255,11 +265,25 @@ def redact_text(text: str, secrets: Iterable[str]) -> str:
     return text
 
 
+# How a value is escaped where a secret can be written: inside a JSON string (non-ASCII kept, or escaped as \\uXXXX:
+# json.dumps's default, which nests a model's settings in model_args), inside a single-quoted shell word (shlex.quote
+# in a logged command line) and inside a Python repr (an error message naming a value).
+ESCAPES: tuple[Callable[[str], str], ...] = (
+    lambda text: json.dumps(text, ensure_ascii=False)[1:-1],
+    lambda text: json.dumps(text)[1:-1],
+    lambda text: text.replace("'", "'\"'\"'"),
+    lambda text: repr(text)[1:-1],
+)
+
+
 def written_forms(secrets: Iterable[str]) -> list[str]:
-    """Each secret as text and as it appears inside a JSON string (quotes, backslashes, control characters escaped),
-    longest first."""
-    forms = {form for secret in secrets for form in (secret, json.dumps(secret, ensure_ascii=False)[1:-1])}
-    return sorted(forms, key=len, reverse=True)
+    """Each secret as text and as each of :data:`ESCAPES` writes it, once or twice over (a JSON string inside another,
+    a JSON value in a shell word), longest first; forms under :data:`SHORTEST` characters are left out."""
+    forms = set()
+    for secret in secrets:
+        once = {escape(secret) for escape in ESCAPES}
+        forms |= {secret, *once, *(escape(form) for form in once for escape in ESCAPES)}
+    return sorted((form for form in forms if len(form) >= SHORTEST), key=len, reverse=True)
 
 
 def redact_value(value: object, secrets: Sequence[str]) -> object:

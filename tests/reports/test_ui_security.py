@@ -244,6 +244,17 @@ def test_a_samples_file_linked_from_outside_the_folder_is_not_served(ui):
     assert response.status_code == 404 and "outside-samples-line" not in response.text
 
 
+def test_a_reply_echoing_a_secret_of_its_run_is_served_redacted(ui):
+    """A run written by plain lmms-eval keeps its model_args in clear, and a reply may echo a key it was given: the
+    samples page of that run replaces the run's secrets (its results page already did)."""
+    line = {"doc_id": 0, "filtered_resps": f"1 {OLD_SECRETS[0]}", "resps": [[f"echo {OLD_SECRETS[1]}"]]}
+    (ui.served / "ours" / "2026-01-01T00-00-00_samples_echo.jsonl").write_text(json.dumps(line) + "\n")
+    response = ui.get("/logs/runs/ours%2F2026-01-01T00-00-00_results.json/samples/echo", token=ui.token)
+    assert response.status_code == 200 and response.json()["total"] == 1
+    assert not [secret for secret in OLD_SECRETS if secret in response.text]
+    assert "1 [REDACTED]" in response.text
+
+
 def test_the_folder_to_serve_is_an_argument(tmp_path):
     pytest.importorskip("fastapi")
     missing = subprocess.run(

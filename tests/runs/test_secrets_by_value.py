@@ -337,3 +337,85 @@ def test_a_secret_under_a_second_name_and_in_the_reply_is_in_no_file_of_the_batc
         assert secret not in printed.out + printed.err
     (samples,) = results.rglob("*_samples_nleye_triplet.jsonl")
     assert "1 because [REDACTED] and [REDACTED]" in samples.read_text()
+
+
+# Secrets that reach a file or a line only escaped: nested in a model's settings (json.dumps writes non-ASCII as
+# \uXXXX, and a quote escaped inside a JSON string inside another), quoted for a shell (shlex.quote splits a value
+# holding '), or written after a flag's '=' (the flag's own name is no secret's). Each is named by the tail every
+# escaped form keeps.
+ESCAPED = {
+    "NONASCII-TAIL-777": "pässwörd-NONASCII-TAIL-777",
+    "NESTEDQUOTE-TAIL-444": 'ab"cd-NESTEDQUOTE-TAIL-444',
+    "SHELLQUOTE-TAIL-888": "ab'cd-SHELLQUOTE-TAIL-888",
+    "FLAGVALUE-TAIL-321": "FLAGVALUE-TAIL-321",
+}
+
+
+def test_secret_forms_cover_json_shell_and_repr_escapes_once_and_twice():
+    from abductive_tasks.runs.secrets import hash_secret, hash_values
+
+    secret = "p'ä\"ss-FORM-TAIL"
+    nested = json.dumps({"extra": json.dumps({"api_key": secret})})  # a JSON value in a JSON string, ASCII-escaped
+    for text in (nested, f"--model_args='api_key={secret}'".replace("'", "'\"'\"'"), repr({"k": secret})):
+        assert "FORM-TAIL" in text and "FORM-TAIL" not in redact_text(text, [secret]), text
+    hashed = json.dumps(hash_values({"a": [nested]}, [secret]))
+    assert "FORM-TAIL" not in hashed and hash_secret(secret) in hashed
+    assert collect_secrets(args=["--gen_kwargs=temperature=0,api_key=FLAG-TAIL-1"]) == ("FLAG-TAIL-1",)
+    assert collect_secrets(args=["--gen_kwargs=api_key=FLAG-TAIL-2"]) == ("FLAG-TAIL-2",)
+
+
+def test_a_hub_model_named_by_a_url_with_credentials_is_recorded_with_them_hashed():
+    from abductive_tasks.runs.identity import model_weights
+    from abductive_tasks.runs.secrets import hash_secret
+
+    weights = model_weights("pretrained=https://bob:HUB-TAIL-1234@hf.invalid/model,revision=main")
+    assert weights == {"name": f"https://{hash_secret('bob:HUB-TAIL-1234')}@hf.invalid/model", "revision": "main"}
+
+
+@pytest.mark.e2e
+def test_secrets_written_only_escaped_reach_no_file_or_console_line(tmp_path, capsys, monkeypatch):
+    """A blind review found each of these in clear (escaped) in spec_identity.json, run_identity.json, the results,
+    eval.log, the cache's model fingerprint and --print-commands."""
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+    spec = {
+        "output_dir": "results",
+        "tasks": ["dve_cls"],
+        "env": {"ABDUCTIVE_DATA": "sample"},
+        "models": [
+            {
+                "name": "nested",
+                "backend": "dummy",
+                "model_args": {
+                    "response": "strengthener",
+                    "extra": {
+                        "api_key": ESCAPED["NONASCII-TAIL-777"],
+                        "inner": {"token": ESCAPED["NESTEDQUOTE-TAIL-444"]},
+                    },
+                },
+                "eval_args": ["--limit", "2"],
+            },
+            {
+                "name": "quoted",
+                "backend": "dummy",
+                "model_args": f"response=weakener,api_key={ESCAPED['SHELLQUOTE-TAIL-888']}",
+                "eval_args": ["--limit", "2", "--gen_kwargs=api_key=" + ESCAPED["FLAGVALUE-TAIL-321"]],
+            },
+        ],
+    }
+    path = tmp_path / "spec.yaml"
+    path.write_text(json.dumps(spec))
+
+    def escaped_leaks(data: bytes, where: str) -> set[tuple[str, str]]:
+        return {(tail, where) for tail in ESCAPED if tail.encode() in data}
+
+    assert batch_main([str(path), "--print-commands"]) == 0
+    printed = capsys.readouterr()
+    found = escaped_leaks((printed.out + printed.err).encode(), "console: --print-commands")
+    assert batch_main([str(path)]) == 0
+    printed = capsys.readouterr()
+    found |= escaped_leaks((printed.out + printed.err).encode(), "console: batch")
+    written = [path for folder in (tmp_path / "results", tmp_path / "cache") for path in folder.rglob("*")]
+    assert len([path for path in written if path.name.endswith("_results.json")]) == 2
+    for file in (path for path in written if path.is_file()):
+        found |= escaped_leaks(file.read_bytes(), str(file.relative_to(tmp_path)))
+    assert found == set()
