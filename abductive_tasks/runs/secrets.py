@@ -204,9 +204,14 @@ def handed_over(secrets: Sequence[str]) -> Iterator[tuple[dict[str, str], tuple[
     redacts what the batch collected, not only what its own command line and environment show (:func:`handed_secrets`).
     """
     payload = json.dumps(list(secrets)).encode()
-    if not secrets or len(payload) > HANDOFF_MAX:
+    if not secrets:
         yield {}, ()
         return
+    if len(payload) > HANDOFF_MAX:  # never started without them: it would write what only the batch knows is secret
+        raise RuntimeError(
+            f"the {len(secrets)} secrets to hand the evaluation take {len(payload)} bytes, over the {HANDOFF_MAX} a "
+            "pipe holds before it starts"
+        )
     read, write = os.pipe()
     try:
         os.write(write, payload)

@@ -419,3 +419,13 @@ def test_secrets_written_only_escaped_reach_no_file_or_console_line(tmp_path, ca
     for file in (path for path in written if path.is_file()):
         found |= escaped_leaks(file.read_bytes(), str(file.relative_to(tmp_path)))
     assert found == set()
+
+
+def test_secrets_too_many_to_hand_over_stop_the_evaluation_instead_of_going_unredacted():
+    from abductive_tasks.runs.secrets import HANDOFF_MAX, handed_over
+
+    many = [f"secret-{index:06d}-" + "x" * 40 for index in range(HANDOFF_MAX // 40)]
+    with pytest.raises(RuntimeError, match=r"over the 32768 a pipe holds"), handed_over(many):
+        pass
+    with handed_over(many[:3]) as (variables, descriptors):
+        assert list(variables) == ["ABDUCTIVE_SECRETS_FD"] and len(descriptors) == 1
