@@ -906,6 +906,18 @@ def test_a_cell_read_from_another_models_outputs_names_them_and_is_another_proto
     )
 
 
+def test_a_task_one_of_two_compared_models_did_not_run_is_said_not_run_not_other_data(tmp_path):
+    """--compare said "the two ran on different data" of a task one model's spec does not list (dp had no
+    nleye_describe of its own): it is not run."""
+    write_spec(tmp_path, "a")
+    IdentityRecord(identity(), None, ("nleye_triplet",), "b", "spec.yaml").write(tmp_path / "b" / SPEC_RECORD)
+    for model in ("a", "b"):
+        write_logged_run(tmp_path, model, triplet_records(20))
+    assert main([str(tmp_path), "--compare", "a", "b"]) == 0
+    rows = {row["task"]: row for row in csv.DictReader((tmp_path / "leaderboard" / "compare_a_vs_b.csv").open())}
+    assert rows["nleye_pairs"]["note"] == "a: not run; b: not run" and rows["nleye_triplet"]["difference"] == "0.0"
+
+
 def test_the_compare_table_labels_an_upper_bound_and_a_stage():
     """--compare printed mucr_exp_gold's difference as a plain exp_score: the gold-conditioned bound unlabelled."""
     from abductive_tasks.reports.leaderboard.render import compare_markdown

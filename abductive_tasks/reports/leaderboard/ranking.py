@@ -125,7 +125,8 @@ def compare_models(board: Leaderboard, found: Statistics, a: str, b: str) -> lis
     for task in board.tasks:
         metric = board.headline[task]
         estimate_a, estimate_b = found.estimates.get((a, task)), found.estimates.get((b, task))
-        if board.data.get(a, {}).get(task) != board.data.get(b, {}).get(task):
+        data = {board.data.get(model, {}).get(task) for model in (a, b)}
+        if None not in data and len(data) > 1:  # a task one of them did not run is said so below
             note = "not compared: the two ran on different data (their data fingerprints differ)"
             rows.append(unpaired(task, metric, note))
             continue
