@@ -31,8 +31,9 @@ TASKS = ("nleye_triplet", "nleye_pairs")
 VERSION = {task: str(TaskIndex().facts(task).version) for task in TASKS}  # the installed tasks' versions: not stale
 
 
-def identity(data_root: str = "/data/a", annotations: str = "same") -> dict:
-    return build_identity(
+def identity(data_root: str = "/data/a", annotations: str = "same", inputs: dict | None = None) -> dict:
+    """A run's identity over :data:`TASKS`; ``inputs``: what its nleye_triplet read (a chained task's entry)."""
+    built = build_identity(
         model={"route": "lmms", "backend": "dummy", "vllm": None},
         model_args="response=1",
         eval_args=[],
@@ -42,10 +43,15 @@ def identity(data_root: str = "/data/a", annotations: str = "same") -> dict:
         tasks={task: {"benchmark": "nleye", "version": VERSION[task]} for task in TASKS},
         data={"nleye": {"root": f"{data_root}/nleye", "annotations_sha256": annotations}},
     )
+    if inputs:
+        built["tasks"]["nleye_triplet"]["inputs"] = inputs
+    return built
 
 
-def write_spec(results: Path, model: str, spec_path: str = "spec.yaml", annotations: str = "same") -> None:
-    IdentityRecord(identity(annotations=annotations), None, TASKS, model, spec_path).write(
+def write_spec(
+    results: Path, model: str, spec_path: str = "spec.yaml", annotations: str = "same", inputs: dict | None = None
+) -> None:
+    IdentityRecord(identity(annotations=annotations, inputs=inputs), None, TASKS, model, spec_path).write(
         results / model / SPEC_RECORD
     )
 
@@ -60,13 +66,14 @@ def write_run(
     exit_status: int = 0,
     annotations: str = "same",
     samples: bool = True,
+    inputs: dict | None = None,
 ) -> Path:
     """One batch run folder (its identity, then lmms-eval's results file) whose results are ``run`` seconds
     old-ordered; with ``samples``, a samples file giving each task's headline, as the batch logs it (where records
     can give it: :func:`headline_records`)."""
     folder = results / model / RUNS_DIR / run
     asked = tuple(task for task in TASKS if task_results is None or task in task_results)
-    IdentityRecord(identity(data_root, annotations), limit, asked, model, "spec.yaml", exit_status).write(
+    IdentityRecord(identity(data_root, annotations, inputs), limit, asked, model, "spec.yaml", exit_status).write(
         folder / RUN_RECORD
     )
     if task_results is None:
@@ -342,7 +349,12 @@ def triplet_records(consistent: int, items: int = ITEMS) -> list[dict]:
 
 
 def write_logged_run(
-    results: Path, model: str, records: list[dict], reported: list[dict] | None = None, annotations: str = "same"
+    results: Path,
+    model: str,
+    records: list[dict],
+    reported: list[dict] | None = None,
+    annotations: str = "same",
+    inputs: dict | None = None,
 ) -> None:
     """A run's results JSON as the task's aggregation computes it (from ``reported``, default ``records``)
     and its samples JSONL."""
@@ -354,6 +366,7 @@ def write_logged_run(
         {"nleye_triplet": {"alias": "nleye_triplet", **{f"{name},none": value for name, value in values.items()}}},
         annotations=annotations,
         samples=False,
+        inputs=inputs,
     )
     lines = [
         {"doc_id": index, **{name: [name, record] for name in TRIPLET.metric_names}}
@@ -817,6 +830,113 @@ def test_an_upper_bound_column_is_labelled_and_never_averaged():
     assert average_tasks(board) == ["nleye_triplet", "nleye_pairs"]
     assert "mucr_c2e (c2e_accuracy; %, upper bound, not the paper's number)" in headline_table(board).header
     assert TaskIndex().facts("mucr_exp_gold").upper_bound
+
+
+def test_a_stage_whose_headline_is_coverage_is_shown_and_never_averaged_or_ranked_by(tmp_path):
+    """nleye_describe's described_rate is the share of images described, not a score: a model that answered every
+    question wrong and described every image ranked on it. Its column is labelled and stays, out of the average and
+    of the ranking."""
+    from abductive_tasks.reports.leaderboard.ranking import average, average_tasks, ranking
+
+    def board_of(tasks: tuple[str, ...], folder: Path):
+        for model in ("fixed", "m"):
+            IdentityRecord(identity(), None, tasks, model, "spec.yaml").write(folder / model / SPEC_RECORD)
+        board = collect(folder, TaskIndex())
+        for model, (described, score) in {"fixed": (1.0, 0.0), "m": (0.5, 0.5)}.items():
+            board.rows[model] = {"nleye_describe": {"described_rate,none": described}} | {
+                task: {f"{board.headline[task]},none": score} for task in tasks if task != "nleye_describe"
+            }
+        return board
+
+    board = board_of(("nleye_describe", "nleye_triplet_described"), tmp_path / "one")
+    assert board.stages == {"nleye_describe"} and board.tasks == ["nleye_describe", "nleye_triplet_described"]
+    assert average_tasks(board) == [] and ranking(board) == {"fixed": "2", "m": "1"}  # by the reader, not coverage
+    board = board_of(("nleye_triplet", "nleye_describe", "nleye_triplet_described"), tmp_path / "two")
+    assert average_tasks(board) == ["nleye_triplet", "nleye_triplet_described"] and average(board, "fixed") == 0.0
+    table = headline_table(board)
+    assert "average (%, 2 tasks)" in table.header
+    assert "nleye_describe (described_rate; %, stage coverage, not a score)" in table.header
+    assert board.cell("fixed", "nleye_describe") == "100.0"
+    assert (
+        TaskIndex().facts("mucr_c2e_ccot")
+        and "mucr_c2e_ccot_graph" in board_of(("mucr_c2e_ccot_graph", "mucr_c2e"), tmp_path / "graphs").stages
+    )  # CCoT's scene-graph stages alike (scene_graph_rate)
+
+
+def test_a_cell_read_from_another_models_outputs_names_them_and_is_another_protocol(tmp_path, capsys):
+    """close's cell read weak's descriptions (a describer named on purpose): it says so in every table, is compared
+    and bolded only with the cells that read the same, and its row is not averaged; strong and weak (each on its own
+    outputs) are compared as before."""
+    from abductive_tasks.runs.chain import PENDING
+
+    read = {"nleye_describe": {"kind": "descriptions", "from": "run", "model": "weak", "digest": PENDING}}
+    own = {"nleye_describe": {"kind": "descriptions", "from": "run", "model": "", "digest": PENDING}}
+    for model, consistent, inputs in (("strong", 30, own), ("close", 36, read), ("weak", 10, own)):
+        write_spec(tmp_path, model, inputs=inputs)
+        write_logged_run(tmp_path, model, triplet_records(consistent), inputs=inputs)
+    board = collect(tmp_path, TaskIndex())
+    assert [board.read_from(model, "nleye_triplet") for model in ("strong", "close", "weak")] == [
+        {},
+        {"descriptions": "weak"},
+        {},
+    ]
+    assert board.cell("close", "nleye_triplet").endswith("] (descriptions: weak)")
+    assert board.cell("strong", "nleye_triplet").endswith("]")
+    found = statistics(board)
+    assert set(found.ties["nleye_triplet"].best) == {"strong", "close"}  # each the best of its own protocol
+    assert "nleye_triplet: close read the descriptions of weak, not its own" in "\n".join(found.notes)
+    report = write_report(tmp_path, task_index=TaskIndex(), board=board, found=found)
+    pairs = {(row["a"], row["b"]) for row in csv.DictReader(report["comparisons_csv"].open())}
+    assert pairs == {("strong", "weak")}
+    rows = {row[1]: row for row in markdown_rows(report["markdown"].read_text()) if row[1] in board.rows}
+    assert rows["close"][0] == "—" and rows["close"][2].endswith("(descriptions: weak)")
+    assert [rows[model][0] for model in ("strong", "weak")] == ["1", "2"]
+    wide = {row["model"]: row for row in csv.DictReader(report["csv"].open())}
+    assert (
+        wide["close"]["nleye_triplet__read_from"] == "descriptions: weak"
+        and wide["strong"]["nleye_triplet__read_from"] == ""
+    )
+    saved = json.loads(report["json"].read_text())["cells"]
+    assert saved["close"]["nleye_triplet"]["read_from"] == {"descriptions": "weak"}
+    assert saved["strong"]["nleye_triplet"]["read_from"] == {}
+    assert main([str(tmp_path), "--compare", "close", "strong"]) == 0
+    compared = list(csv.DictReader((tmp_path / "leaderboard" / "compare_close_vs_strong.csv").open()))
+    assert compared[0]["difference"] == "" and compared[0]["note"] == (
+        "not compared: the two read different outputs (close: the descriptions of weak; strong: its own)"
+    )
+
+
+def test_a_task_one_of_two_compared_models_did_not_run_is_said_not_run_not_other_data(tmp_path):
+    """--compare said "the two ran on different data" of a task one model's spec does not list (dp had no
+    nleye_describe of its own): it is not run."""
+    write_spec(tmp_path, "a")
+    IdentityRecord(identity(), None, ("nleye_triplet",), "b", "spec.yaml").write(tmp_path / "b" / SPEC_RECORD)
+    for model in ("a", "b"):
+        write_logged_run(tmp_path, model, triplet_records(20))
+    assert main([str(tmp_path), "--compare", "a", "b"]) == 0
+    rows = {row["task"]: row for row in csv.DictReader((tmp_path / "leaderboard" / "compare_a_vs_b.csv").open())}
+    assert rows["nleye_pairs"]["note"] == "a: not run; b: not run" and rows["nleye_triplet"]["difference"] == "0.0"
+
+
+def test_the_compare_table_labels_an_upper_bound_and_a_stage():
+    """--compare printed mucr_exp_gold's difference as a plain exp_score: the gold-conditioned bound unlabelled."""
+    from abductive_tasks.reports.leaderboard.render import compare_markdown
+
+    rows = [
+        {"task": "mucr_exp_gold", "metric": "exp_score", "value_a": 6.5, "value_b": 4.0, "difference": 2.5},
+        {"task": "nleye_describe", "metric": "described_rate", "value_a": 1.0, "value_b": 0.5, "difference": 0.5},
+        {"task": "mucr_c2e", "metric": "c2e_accuracy", "value_a": 0.5, "value_b": 0.25, "difference": 0.25},
+    ]
+    caveats = {"mucr_exp_gold": "upper bound, not the paper's number", "nleye_describe": "stage coverage, not a score"}
+    table = {row[0]: row for row in markdown_rows(compare_markdown(rows, "a", "b", caveats))}
+    assert table["mucr_exp_gold"][1:5] == [
+        "exp_score (raw; upper bound, not the paper's number)",
+        "6.500",
+        "4.000",
+        "2.500",
+    ]
+    assert table["nleye_describe"][1] == "described_rate (%; stage coverage, not a score)"
+    assert table["mucr_c2e"][1] == "c2e_accuracy (%)"
 
 
 def test_a_folder_without_runs_is_said_in_one_line_and_no_report_is_written(tmp_path, capsys):

@@ -247,3 +247,57 @@ def test_batch_runs_the_levels_and_marks_a_reader_of_a_rerun_stage_stale(tmp_pat
     assert "running mucr_exp (2 of 3 done earlier)" in capsys.readouterr().out
     board = collect(results, TaskIndex())
     assert "mucr_exp" not in board.marks["random_baseline"]
+
+
+def test_a_leaderboard_of_another_describers_cells_names_them_and_averages_no_stage_coverage(tmp_path):
+    """dd answers every question with one sentence (0 on every task) and describes every image (described_rate 100):
+    it ranked 2nd on described_rate alone, and dp's cell on dd's descriptions was tied and bolded with rb's
+    self-described one, its describer said nowhere. Now the stage's column is labelled and never averaged, and a cell
+    read from another model's descriptions names them and is compared only with cells that read the same."""
+    import csv
+
+    from abductive_tasks.reports.leaderboard import write_report
+    from abductive_tasks.reports.leaderboard.ranking import average, ranking, statistics
+    from abductive_tasks.reports.leaderboard.render import headline_table
+
+    spec_path = tmp_path / "spec.yaml"
+    models = [
+        {"name": "rb", "backend": "random_baseline", "model_args": {"seed": 0}},
+        {"name": "dd", "backend": "dummy", "model_args": {"response": "A red car on a road."}},
+        {"name": "dp", "backend": "dumb_pixel", "describer": "dd"},
+    ]
+    environment = {**OFFLINE, "ABDUCTIVE_DATA": "sample", "ABDUCTIVE_CACHE": str(tmp_path / "cache")}
+    spec = {"output_dir": "results", "tasks": ["nleye_triplet_described", "mucr_c2e"], "env": environment}
+    spec_path.write_text(json.dumps(spec | {"models": models}))
+    assert batch_main([str(spec_path)]) == 0
+    results = tmp_path / "results"
+    board = collect(results, TaskIndex())
+    header = headline_table(board).header
+    assert "average (%, 2 tasks)" in header
+    assert "nleye_describe (described_rate; %, stage coverage, not a score)" in header
+    assert board.cell("dd", "nleye_describe").startswith("100.0") and average(board, "dd") == 0.0
+    assert board.read_from("dp", "nleye_triplet_described") == {"descriptions": "dd"}
+    assert board.read_from("rb", "nleye_triplet_described") == board.read_from("dd", "nleye_triplet_described") == {}
+    assert board.cell("dp", "nleye_triplet_described").endswith(" (descriptions: dd)")
+    assert average(board, "dp") is None and ranking(board)["dp"] == "—"
+    found = statistics(board)
+    ties = found.ties["nleye_triplet_described"]
+    assert "dp" in ties.best  # the best of the cells on dd's descriptions: the only one
+    assert all("dp" not in (comparison.a, comparison.b) for comparison in ties.comparisons.values())
+    written = write_report(results, task_index=TaskIndex(), board=board, found=found)
+    pairs = [
+        {row["a"], row["b"]}
+        for row in csv.DictReader(written["comparisons_csv"].open())
+        if row["task"] == "nleye_triplet_described"
+    ]
+    assert pairs == [{"rb", "dd"}]
+    wide = {row["model"]: row for row in csv.DictReader(written["csv"].open())}
+    assert [wide[model]["nleye_triplet_described__read_from"] for model in ("dd", "dp", "rb")] == [
+        "",
+        "descriptions: dd",
+        "",
+    ]
+    cells = json.loads(written["json"].read_text())["cells"]
+    assert cells["dp"]["nleye_triplet_described"]["read_from"] == {"descriptions": "dd"}
+    assert "(descriptions: dd)" in written["markdown"].read_text()
+    assert "(descriptions: dd)" in written["html"].read_text()

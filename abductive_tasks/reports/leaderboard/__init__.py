@@ -9,7 +9,8 @@ the judge's), failed, has counts that disagree (:func:`~abductive_tasks.runs.his
 missing, unreadable or give another value (``unverified``), or is stale
 (data, task or package version changed since: what the batch would rerun) shows that instead of a score; a
 full run without failed requests wins over those, then the newest. Rows on different data for a task are
-marked by data group and ranked and compared only within it. Damaged files and folders without a batch
+marked by data group, and cells that read another model's outputs (a describer's descriptions) by whose, and each
+is ranked and compared only within its group. Damaged files and folders without a batch
 identity are listed by path (notes), never read as results. The papers' own numbers are listed apart, marked
 "paper-reported", never mixed with our runs.
 
@@ -21,10 +22,11 @@ items both answered, includes 0; :mod:`abductive_tasks.reports.compare`) are mar
 
 * ``leaderboard.csv``: one row per model; per task ``<task>__<metric>`` and its ``__lower``,
   ``__upper``, ``__stderr``, ``__tied_with_best`` (true for the best too) and ``<task>__status``
-  (why a cell is not a score);
+  (why a cell is not a score), and ``<task>__read_from`` where a row read another model's outputs;
 * ``leaderboard_long.csv``: one row per model x task x metric (breakdown cells: one per label);
 * ``comparisons.csv``: per task, best - each other model (difference, interval, p-value);
-* ``leaderboard.md`` / ``.html``: rows ranked by the average of the percentage headlines, each cell in
+* ``leaderboard.md`` / ``.html``: rows ranked by the average of the percentage headlines (not an upper bound's, nor
+  a stage's coverage), each cell in
   percent (raw where labelled) [interval] at the precision the interval supports, best and tied in bold,
   chance in the header; the HTML page self-contained (plots embedded) with sortable columns;
 * ``plots/headline.png`` (percentage metrics, one axis per panel, error bars, chance lines, values),
@@ -34,7 +36,8 @@ items both answered, includes 0; :mod:`abductive_tasks.reports.compare`) are mar
 * ``leaderboard.json``: where the numbers come from (:mod:`~abductive_tasks.reports.leaderboard.provenance`: data
   sources and fingerprints, dates, package and task versions, each model's weights and judge), in full, and every
   cell. The Markdown and HTML pages say the same in a header block and a footnote; a cell on another data version
-  than most rows is marked (data B) there and hatched in the plots.
+  than most rows is marked (data B) there and hatched in the plots, and a cell on another model's outputs names them
+  (descriptions: dd).
 """
 
 from __future__ import annotations
@@ -160,7 +163,9 @@ def main(argv: list[str]) -> int:
             write_outputs(
                 {
                     written["compare_csv"]: csv_text(COMPARE_COLUMNS, [dict_row(COMPARE_COLUMNS, r) for r in rows]),
-                    written["compare_markdown"]: compare_markdown(rows, a, b),
+                    written["compare_markdown"]: compare_markdown(
+                        rows, a, b, {task: board.caveat(task) for task in board.tasks}
+                    ),
                 },
                 within=written["markdown"].parent,
             )

@@ -34,6 +34,7 @@ class Leaderboard:
     higher_is_better: dict[str, bool]  # task -> direction of its headline metric
     marks: dict[str, dict[str, str]] = field(default_factory=dict)  # model -> task -> why the cell is not a score
     upper_bounds: set[str] = field(default_factory=set)  # tasks that bound the paper's number: labelled, never averaged
+    stages: set[str] = field(default_factory=set)  # stage tasks whose headline is coverage: labelled, never averaged
     notes: list[str] = field(default_factory=list)  # what was not read, by path, and the command that fixes it
     sources: dict[str, dict[str, Path]] = field(default_factory=dict)  # model -> task -> the results file of the cell
     data: dict[str, dict[str, str]] = field(default_factory=dict)  # model -> task -> data_key of the row's data
@@ -42,6 +43,9 @@ class Leaderboard:
         default_factory=dict
     )  # model -> its batch spec record (identity, weights)
     benchmarks: dict[str, str] = field(default_factory=dict)  # task -> the benchmark whose data it reads
+    reads: dict[str, dict[str, dict[str, str]]] = field(
+        default_factory=dict
+    )  # model -> task -> kind -> whose outputs the cell read, where not the row's own (:func:`_read_from`)
 
     def data_versions(self, benchmark: str) -> dict[str, str]:
         """The data versions a benchmark's rows ran on: data key -> label ("data A": the most rows first); {} when
@@ -70,6 +74,33 @@ class Leaderboard:
     def data_group(self, model: str, task: str) -> str | None:
         """The row's data label for ``task`` when the task's rows ran on different data, else None."""
         return self.data_groups(task).get(self.data.get(model, {}).get(task))
+
+    def read_from(self, model: str, task: str) -> dict[str, str]:
+        """Whose outputs the cell read, per kind (``{"descriptions": "dd"}``), where they are not the row's own; {}
+        for a cell on its own outputs or a task that reads none."""
+        return self.reads.get(model, {}).get(task, {})
+
+    def labels(self, model: str, task: str) -> list[str]:
+        """What sets the cell apart from the task's other cells: its data version ("data B") when the task's rows ran
+        on more than one, and whose outputs it read where another's ("descriptions: dd")."""
+        group, read = self.data_group(model, task), read_text(self.read_from(model, task))
+        return [label for label in (group, read) if label]
+
+    def protocol(self, model: str, task: str) -> tuple:
+        """Cells of ``task`` with the same key are one protocol, ranked and compared together: the same data, and the
+        same outputs read (each its own, or the same other model's)."""
+        return self.data.get(model, {}).get(task), tuple(sorted(self.read_from(model, task).items()))
+
+    def main_protocol(self, model: str, task: str) -> bool:
+        """Whether the cell is on the protocol the rows are ranked by: the data most rows ran on, its own outputs
+        read."""
+        return self.data_group(model, task) in (None, "data A") and not self.read_from(model, task)
+
+    def caveat(self, task: str) -> str:
+        """What the task's column is, where not a score of the benchmark's protocol (never averaged): '' otherwise."""
+        if task in self.upper_bounds:
+            return "upper bound, not the paper's number"
+        return "stage coverage, not a score" if task in self.stages else ""
 
     def value(self, model: str, task: str, metric: str | None = None) -> float | None:
         return self.rows[model].get(task, {}).get(f"{metric or self.headline[task]},none")
@@ -119,8 +150,8 @@ class Leaderboard:
         value, lower, upper = self.shown(model, task)
         digits = precision(lower, upper, self.percent(task))
         bounds = f" [{number_text(lower, digits)}, {number_text(upper, digits)}]" if lower is not None else ""
-        group = self.data_group(model, task)
-        return number_text(value, digits) + bounds + (f" ({group})" if group else "")
+        labels = self.labels(model, task)
+        return number_text(value, digits) + bounds + (f" ({'; '.join(labels)})" if labels else "")
 
     def breakdowns(self) -> dict[tuple[str, str], dict[str, dict[str, dict]]]:
         """``{(task, metric): {model: {label: {"acc", "n", ...}}}}`` for every dict-valued metric."""
@@ -132,6 +163,12 @@ class Leaderboard:
                     if filter_ and is_breakdown(value):
                         found.setdefault((task, name), {})[model] = value
         return found
+
+
+# Stage outputs a model writes with no gold answer to score them by (NL-Eye's descriptions, CCoT's scene graphs): the
+# task writing them reports the share of units it wrote one for (described_rate, scene_graph_rate), coverage, not a
+# score; its column is shown, never averaged or ranked by. (Picks and reasonings come from scored tasks.)
+COVERAGE_KINDS = frozenset({"descriptions", "graphs"})
 
 
 def is_breakdown(value: object) -> bool:
@@ -150,6 +187,23 @@ def _mark(outcome: Outcome) -> str | None:
     reasons += ["counts disagree"] if outcome.disagreement else []
     reasons += [f"{outcome.failed_requests} failed requests"] if outcome.failed_requests else []
     return "; ".join(reasons) or None
+
+
+def _read_from(model: str, entry: dict) -> dict[str, str]:
+    """Whose outputs a chained task read, per kind, where they are not ``model``'s own (its identity entry's
+    ``inputs``, :func:`~abductive_tasks.runs.chain.task_inputs`): the model a spec names as their source (a
+    ``describer``), or what a variable names (a store, named after its describer, or a folder of picks)."""
+    found = {}
+    for read in (entry.get("inputs") or {}).values():
+        if read.get("from") == "run":
+            source = read.get("model") or model
+        elif read.get("name") == model:  # the model's own store
+            source = model
+        else:
+            source = f"{read['name']} ({read.get('from')})" if read.get("name") else str(read.get("from"))
+        if source != model:
+            found[str(read.get("kind"))] = source
+    return found
 
 
 def _fix(record: IdentityRecord) -> str:
@@ -327,10 +381,12 @@ class _Collector:
         board = self.board
         board.notes += [f"{damaged}: not read; fix: {_fix(spec)}" for damaged in scan.damaged]
         board.rows[model], board.marks[model], board.sources[model], board.data[model] = {}, {}, {}, {}
-        board.records[model] = spec
+        board.records[model], board.reads[model] = spec, {}
         for task in spec.tasks:
             self.columns += [task] if task not in self.columns else []
-            benchmark = (spec.identity["tasks"].get(task) or {}).get("benchmark")
+            entry = spec.identity["tasks"].get(task) or {}
+            benchmark = entry.get("benchmark")
+            board.reads[model][task] = _read_from(model, entry)
             board.benchmarks[task] = str(benchmark or task)
             board.data[model][task] = data_key(spec.identity["data"].get(benchmark))
             best = scan.best(task)
@@ -363,9 +419,15 @@ class _Collector:
         if estimate is not None:
             self.board.estimates[(model, task)] = estimate
 
+    def stages(self) -> set[str]:
+        """The stage tasks whose headline is coverage: those some task reads a :data:`COVERAGE_KINDS` output of."""
+        readers = (self.facts(task) for task in self.task_index.task_names)
+        return {up for found in readers if found for up, kind in found.reads.items() if kind in COVERAGE_KINDS}
+
     def finish(self) -> Leaderboard:
         """The board with its columns: our tasks, in the suite's order, then the others by name."""
         board = self.board
+        board.stages = self.stages() & set(self.columns)
         for task in self.columns:
             found = self.facts(task)
             if found is not None:
@@ -397,6 +459,11 @@ def precision(lower: float | None, upper: float | None, percent: bool = True) ->
     if not width:  # no interval, or one that is a point (every unit alike)
         return 1 if percent else 3
     return 0 if width >= 10 else 1 if width >= 1 else 2
+
+
+def read_text(read: dict[str, str]) -> str:
+    """``{"descriptions": "dd"}`` as "descriptions: dd" ('' for a cell on its own outputs)."""
+    return "; ".join(f"{kind}: {source}" for kind, source in sorted(read.items()))
 
 
 def number_text(value: float | None, digits: int) -> str:

@@ -73,10 +73,20 @@ def statistics(board: Leaderboard) -> Statistics:
                 )
                 + "); each is ranked and compared only with the rows on its own data"
             )
+        readers = [
+            model for model in board.rows if board.read_from(model, task) and board.value(model, task) is not None
+        ]
+        if readers:
+            found.notes.append(
+                f"{task}: "
+                + "; ".join(f"{model} read {_sources(board.read_from(model, task))}" for model in readers)
+                + ", not its own: a protocol of its own, compared only with the rows that read the same and never "
+                "averaged"
+            )
+        protocols = {model: board.protocol(model, task) for model in board.rows}
         merged: Ties | None = None
-        for key in groups or [None]:
-            members = [model for model in board.rows if key is None or board.data.get(model, {}).get(task) == key]
-            ties = _ties_among(board, found, task, members)
+        for key in dict.fromkeys(protocols.values()):
+            ties = _ties_among(board, found, task, [model for model in board.rows if protocols[model] == key])
             if ties is not None:
                 merged = (
                     ties if merged is None else Ties(merged.best + ties.best, merged.comparisons | ties.comparisons)
@@ -84,6 +94,11 @@ def statistics(board: Leaderboard) -> Statistics:
         if merged is not None:
             found.ties[task] = merged
     return found
+
+
+def _sources(read: dict[str, str]) -> str:
+    """``{"descriptions": "dd"}`` as "the descriptions of dd"."""
+    return " and ".join(f"the {kind} of {source}" for kind, source in sorted(read.items()))
 
 
 def _ties_among(board: Leaderboard, found: Statistics, task: str, models: list[str]) -> Ties | None:
@@ -110,9 +125,14 @@ def compare_models(board: Leaderboard, found: Statistics, a: str, b: str) -> lis
     for task in board.tasks:
         metric = board.headline[task]
         estimate_a, estimate_b = found.estimates.get((a, task)), found.estimates.get((b, task))
-        if board.data.get(a, {}).get(task) != board.data.get(b, {}).get(task):
+        data = {board.data.get(model, {}).get(task) for model in (a, b)}
+        if None not in data and len(data) > 1:  # a task one of them did not run is said so below
             note = "not compared: the two ran on different data (their data fingerprints differ)"
             rows.append(unpaired(task, metric, note))
+            continue
+        if board.read_from(a, task) != board.read_from(b, task):
+            read = "; ".join(f"{model}: {_sources(board.read_from(model, task)) or 'its own'}" for model in (a, b))
+            rows.append(unpaired(task, metric, f"not compared: the two read different outputs ({read})"))
             continue
         if estimate_a is not None and estimate_b is not None:
             rows.append(paired(task, metric, (a, estimate_a), (b, estimate_b)).as_row())
@@ -144,15 +164,20 @@ COMPARE_COLUMNS = [
 ]
 
 
+def ranked_tasks(board: Leaderboard) -> list[str]:
+    """The tasks whose headline is a score of the benchmark's protocol: not a bound on the paper's number
+    (mucr_exp_gold) nor a stage's coverage (nleye_describe's described_rate); only these are averaged or ranked by."""
+    return [task for task in board.tasks if task not in board.upper_bounds and task not in board.stages]
+
+
 def average_tasks(board: Leaderboard) -> list[str]:
-    """The tasks the average column spans: headlines that are shares of units (accuracies, 0-100%; not a signed score
-    such as Sherlock's comparison accuracy) where higher is better that some row has a score on (none when fewer
-    than 2)."""
+    """The tasks the average column spans: of :func:`ranked_tasks`, headlines that are shares of units (accuracies,
+    0-100%; not a signed score such as Sherlock's comparison accuracy) where higher is better that some row has a
+    score on (none when fewer than 2)."""
     tasks = [
         task
-        for task in board.tasks
-        if task not in board.upper_bounds  # a bound on the paper's number (mucr_exp_gold), never averaged
-        and board.percent(task)
+        for task in ranked_tasks(board)
+        if board.percent(task)
         and metric_proportion(board.headline[task], task)
         and board.higher_is_better.get(task, True)
         and any(board.shown(model, task)[0] is not None for model in board.rows)
@@ -162,27 +187,28 @@ def average_tasks(board: Leaderboard) -> list[str]:
 
 def average(board: Leaderboard, model: str) -> float | None:
     """The model's mean headline over :func:`average_tasks`, in percent; None unless it has a score on each of
-    them, on the data most rows ran on (a mean over other tasks or other data would not rank it fairly)."""
+    them, each on the main protocol (the data most rows ran on, its own outputs read: a mean over other tasks, other
+    data or another model's outputs would not rank it fairly)."""
     tasks = average_tasks(board)
     values = [board.shown(model, task)[0] for task in tasks]
-    main_data = [board.data_group(model, task) in (None, "data A") for task in tasks]
-    if not tasks or any(value is None for value in values) or not all(main_data):
+    if not tasks or any(value is None for value in values):
+        return None
+    if not all(board.main_protocol(model, task) for task in tasks):
         return None
     return sum(values) / len(values)
 
 
 def ranking(board: Leaderboard) -> dict[str, str]:
-    """Each row's rank by the average column (or, without one, the first task's headline, on its direction);
-    equal values (as printed) share a rank marked ``=``; rows without a value rank "—"."""
-    tasks = average_tasks(board)
+    """Each row's rank by the average column (or, without one, the first of :func:`ranked_tasks`' headline, on its
+    direction); equal values (as printed) share a rank marked ``=``; rows without a value rank "—"."""
+    tasks, ranked = average_tasks(board), ranked_tasks(board)
     if tasks:
         keys, higher = {model: average(board, model) for model in board.rows}, True
-    elif board.tasks:
-        task = board.tasks[0]
+    elif ranked:
+        task = ranked[0]
         higher = board.higher_is_better.get(task, True)
         keys = {
-            model: board.shown(model, task)[0] if board.data_group(model, task) in (None, "data A") else None
-            for model in board.rows
+            model: board.shown(model, task)[0] if board.main_protocol(model, task) else None for model in board.rows
         }
     else:
         return dict.fromkeys(board.rows, "—")

@@ -9,7 +9,7 @@ import csv
 import hashlib
 import io
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
@@ -23,6 +23,7 @@ from abductive_tasks.reports.leaderboard.cells import (
     is_number,
     number_text,
     precision,
+    read_text,
     status,
 )
 from abductive_tasks.reports.leaderboard.paper import PAPER_REPORTED, REFERENCE
@@ -56,9 +57,11 @@ def _plain(value: object) -> str:
     return str(value)
 
 
-def compare_markdown(rows: list[dict], a: str, b: str) -> str:
+def compare_markdown(rows: list[dict], a: str, b: str, caveats: Mapping[str, str] | None = None) -> str:
     """The paired comparison as Markdown: values, difference and interval in percent (raw where labelled), at the
-    precision the interval supports; p-values as they are."""
+    precision the interval supports; p-values as they are; a task's caveat (``caveats``: an upper bound, a stage's
+    coverage) beside its scale."""
+    caveats = caveats or {}
     header = ["task", "metric (scale)", a, b, f"{a} − {b}", "95% interval", "p", "units", "note"]
     table = []
     for row in rows:
@@ -69,10 +72,13 @@ def compare_markdown(rows: list[dict], a: str, b: str) -> str:
             for key in ("value_a", "value_b", "difference", "lower", "upper")
         }
         digits = precision(shown["lower"], shown["upper"], scale in PERCENT_FACTOR)
+        details = ["%" if scale in PERCENT_FACTOR else "raw"] + (
+            [caveats[row["task"]]] if caveats.get(row["task"]) else []
+        )
         table.append(
             [
                 row["task"],
-                f"{row['metric']} ({'%' if scale in PERCENT_FACTOR else 'raw'})",
+                f"{row['metric']} ({'; '.join(details)})",
                 *(number_text(shown[key], digits) for key in ("value_a", "value_b", "difference")),
                 f"[{number_text(shown['lower'], digits)}, {number_text(shown['upper'], digits)}]"
                 if shown["lower"] is not None
@@ -97,7 +103,7 @@ def _header(board: Leaderboard) -> list[str]:
         chance = board.chance(task)
         scale = "%" if board.percent(task) else "raw"
         details = [scale] + ([] if board.higher_is_better.get(task, True) else ["lower is better"])
-        details += ["upper bound, not the paper's number"] if task in board.upper_bounds else []
+        details += [board.caveat(task)] if board.caveat(task) else []
         if chance is not None:
             details.append(f"chance {number_text(chance * board.factor(task), 1 if board.percent(task) else 3)}")
         return f"{task} ({board.headline[task]}; {', '.join(details)})"
@@ -203,6 +209,7 @@ def reference_header_rows() -> tuple[list[str], list[list[str]]]:
 def wide_table(board: Leaderboard, found: Statistics) -> tuple[list[str], list[list[str]]]:
     """``leaderboard.csv``: one row per model, machine-friendly columns per task (see the module docstring)."""
     header = ["model"]
+    read_columns = {task for task in board.tasks for model in board.rows if board.read_from(model, task)}
     for task in board.tasks:
         base = f"{task}__{board.headline[task]}"
         header += [
@@ -213,6 +220,7 @@ def wide_table(board: Leaderboard, found: Statistics) -> tuple[list[str], list[l
             f"{base}__tied_with_best",
             f"{task}__status",
         ]
+        header += [f"{task}__read_from"] if task in read_columns else []
     rows = []
     for model in board.rows:
         row = [model]
@@ -226,6 +234,7 @@ def wide_table(board: Leaderboard, found: Statistics) -> tuple[list[str], list[l
                 found.tied(model, task),
             )
             row += [*map(_plain, values), status(board, model, task)]
+            row += [read_text(board.read_from(model, task))] if task in read_columns else []
         rows.append(row)
     return header, rows
 
@@ -336,7 +345,7 @@ def write_dicts(path: Path, columns: list[str], rows: list[dict]) -> Path:
 
 def json_text(board: Leaderboard, found: Statistics, origin: Provenance) -> str:
     """``leaderboard.json``: the provenance in full, and per model and task the cell (value and interval on the
-    results' own scale, its status, its data version)."""
+    results' own scale, its status, its data version, whose outputs it read where another model's)."""
     cells = {
         model: {
             task: {
@@ -347,6 +356,7 @@ def json_text(board: Leaderboard, found: Statistics, origin: Provenance) -> str:
                 "status": status(board, model, task),
                 "data": board.data.get(model, {}).get(task),
                 "data_label": board.data_group(model, task) or "",
+                "read_from": board.read_from(model, task),
             }
             for task in board.tasks
         }
@@ -381,7 +391,10 @@ LEGEND = (
     "(the paired 95% bootstrap interval of best − model, over the units both were scored on, includes 0; "
     "one comparison per model, no correction for multiple comparisons). "
     "Average: the mean of the accuracy headlines (shares of units; not a signed score such as Sherlock's comparison "
-    "accuracy, -100 to 100), for rows with a score on each, on the same data. "
+    "accuracy, -100 to 100; not an upper bound, nor a stage's coverage such as nleye_describe's share of images "
+    "described), for rows with a score on each, on the same data, each on its own outputs. "
+    "A cell that read another model's outputs names them, e.g. (descriptions: dd): it is another protocol, ranked "
+    "and compared only with the cells that read the same. "
     "Chance: the random-answer level the task reports."
 )
 
