@@ -286,6 +286,7 @@ STAGE_VARIABLES = ("ABDUCTIVE_RUN", "ABDUCTIVE_STAGE_INPUTS", "LMMS_CACHE_RUN_ID
 
 
 def _run_eval(argv: list[str]) -> int:
+    given = list(argv)  # what a refusal's message may echo (a URL's credentials in a variable) is redacted by it
     try:
         argv, options = own_options(argv)
         check_command_line(argv)
@@ -301,7 +302,7 @@ def _run_eval(argv: list[str]) -> int:
         if option_value(argv, "--config"):
             check_model_and_data(args.model, args.model_args, args.tasks, args.verbosity, readers=False)
     except (UsageError, HubUnreachable, DataProblem) as error:
-        return _refused(error)
+        return _refused(error, given)
     from abductive_tasks.inputs.stages import StageError
 
     chained = None
@@ -322,7 +323,7 @@ def _run_eval(argv: list[str]) -> int:
         if args.tasks and args.tasks not in LIST_TASKS and (args.verbosity or "").upper() != "DEBUG":
             check_data(args.tasks, readers=True)  # what reads a stage's output: once the chain has run it
     except (UsageError, HubUnreachable, DataProblem, StageError) as error:  # StageError: a chain not runnable as asked
-        return _refused(error)
+        return _refused(error, given)
     if args.model and args.tasks and args.tasks not in LIST_TASKS:
         argv = with_judge_threads(argv, args.tasks)
     try:
@@ -332,9 +333,15 @@ def _run_eval(argv: list[str]) -> int:
             chained.finish(say)
 
 
-def _refused(error: Exception) -> int:
-    """Say why the command was refused before its evaluation; its exit status (2: a command-line mistake, else 1)."""
-    print(f"abductive-eval: {error}", file=sys.stderr)
+def _refused(error: Exception, argv: list[str]) -> int:
+    """Say why the command was refused before its evaluation, every secret of ``argv`` and the environment
+    replaced; its exit status (2: a command-line mistake, else 1)."""
+    from abductive_tasks.runs.secrets import collect_secrets, redact_text
+
+    print(
+        f"abductive-eval: {redact_text(str(error), collect_secrets(args=argv, environment=os.environ))}",
+        file=sys.stderr,
+    )
     return 2 if isinstance(error, UsageError) else 1
 
 

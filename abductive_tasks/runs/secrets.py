@@ -78,7 +78,7 @@ def value_secrets(value: object) -> list[str]:
             found
             for key, item in value.items()
             for found in (
-                [str(item), *text_secrets(str(item))]
+                [secret for leaf in _leaves(item) for secret in (leaf, *text_secrets(leaf))]
                 if is_secret_name(str(key)) and item not in (None, "")
                 else [*text_secrets(str(key)), *value_secrets(item)]
             )
@@ -87,6 +87,17 @@ def value_secrets(value: object) -> list[str]:
         words = [str(item) for item in value if isinstance(item, str | int | float)]
         return [*args_secrets(words), *(found for item in value for found in value_secrets(item))]
     return text_secrets(value) if isinstance(value, str) else []
+
+
+def _leaves(value: object) -> list[str]:
+    """The scalar values a secret-named entry holds, each a secret: itself, or every item of a list or mapping under
+    it, however deep (``auth: {user: bob, pw: X}``, ``api_key: [X, Y]``: a list's text is written as JSON, not as
+    Python shows it)."""
+    if isinstance(value, Mapping):
+        return [leaf for item in value.values() for leaf in _leaves(item)]
+    if isinstance(value, list | tuple):
+        return [leaf for item in value for leaf in _leaves(item)]
+    return [] if value in (None, "") else [str(value)]
 
 
 def hash_url_credentials(text: str) -> str:
@@ -282,12 +293,14 @@ ESCAPES: tuple[Callable[[str], str], ...] = (
 
 
 def written_forms(secrets: Iterable[str]) -> list[str]:
-    """Each secret as text and as each of :data:`ESCAPES` writes it, once or twice over (a JSON string inside another,
-    a JSON value in a shell word), longest first; forms under :data:`SHORTEST` characters are left out."""
+    """Each secret (and each line of one of several lines) as text and as each of :data:`ESCAPES` writes it, once or
+    twice over (a JSON string inside another, a JSON value in a shell word), longest first; forms under
+    :data:`SHORTEST` characters are left out."""
     forms = set()
-    for secret in secrets:
-        once = {escape(secret) for escape in ESCAPES}
-        forms |= {secret, *once, *(escape(form) for form in once for escape in ESCAPES)}
+    for whole in secrets:  # a secret of several lines (a PEM key) also line by line: logs are written a line at a time
+        for secret in {whole, *(whole.splitlines() if "\n" in whole or "\r" in whole else ())}:
+            once = {escape(secret) for escape in ESCAPES}
+            forms |= {secret, *once, *(escape(form) for form in once for escape in ESCAPES)}
     return sorted((form for form in forms if len(form) >= SHORTEST), key=len, reverse=True)
 
 

@@ -429,3 +429,28 @@ def test_secrets_too_many_to_hand_over_stop_the_evaluation_instead_of_going_unre
         pass
     with handed_over(many[:3]) as (variables, descriptors):
         assert list(variables) == ["ABDUCTIVE_SECRETS_FD"] and len(descriptors) == 1
+
+
+def test_every_value_under_a_secret_name_is_a_secret_however_deep_and_each_line_of_one():
+    """``auth: {user: ..., pw: X}`` and ``api_key: [X, Y]`` were collected as Python shows the whole (never written
+    so), and a secret of two lines was found only whole (a log is copied a line at a time)."""
+    from abductive_tasks.runs.secrets import written_forms
+
+    spec = {"vllm_args": {"auth": {"username": "bob", "pw": "DICT-PW-1111"}, "api_key": ["LIST-1-2222", "LIST-2-3333"]}}
+    assert collect_secrets(mappings=[spec]) == ("DICT-PW-1111", "LIST-1-2222", "LIST-2-3333")
+    served = '--auth \'{"username":"bob","pw":"DICT-PW-1111"}\' --api-key \'["LIST-1-2222","LIST-2-3333"]\''
+    assert redact_text(served, collect_secrets(mappings=[spec])).count("[REDACTED]") == 3
+    pem = "LINE-ONE-aaaa1111\nLINE-TWO-bbbb2222"
+    assert {"LINE-ONE-aaaa1111", "LINE-TWO-bbbb2222", pem} <= set(written_forms([pem]))
+    assert redact_text("api_key=[REDACTED]\nLINE-TWO-bbbb2222), gen_kwargs", [pem]) == (
+        "api_key=[REDACTED]\n[REDACTED]), gen_kwargs"
+    )
+
+
+def test_a_refusal_echoing_a_variable_holding_credentials_redacts_them(monkeypatch, capsys):
+    from abductive_tasks.cli import main
+
+    monkeypatch.setenv("ABDUCTIVE_DATA", "https://u:DATA-PASS-4444@host.invalid/x")
+    assert main(["--model", "dumb_pixel", "--tasks", "nleye_triplet", "--limit", "2"]) != 0
+    printed = capsys.readouterr().err
+    assert "ABDUCTIVE_DATA=https://[REDACTED]@host.invalid/x" in printed and "DATA-PASS-4444" not in printed
