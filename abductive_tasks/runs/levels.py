@@ -16,8 +16,8 @@ from abductive_tasks.runs.model_plan import ModelPlan
 def refreshed(model_plan: ModelPlan, plans: Mapping[str, ModelPlan] | None = None) -> ModelPlan:
     """The plan with each chained task's identity entry filled with what it reads now, level by level (rescanning the
     earlier runs, whose keys those entries change), then what is done: a task whose output readers read is done only
-    when its run gives it. ``plans``: the other models' plans, by name,
-    for what a model reads from another (its describer)."""
+    when its run gives it. ``plans``: the other models' plans, by name, for what a model reads from another (its
+    describer)."""
     plans = plans or {}
     identity = {**model_plan.identity, "tasks": dict(model_plan.identity["tasks"])}
     working = replace(model_plan, identity=identity, earlier=scan_runs(model_plan.output, identity))

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from abductive_tasks import settings
 from abductive_tasks.inputs.loading import ENV_VAR
+from abductive_tasks.inputs.stages import StageError
 from abductive_tasks.runs import chain
 from abductive_tasks.runs.history import Scan
 from abductive_tasks.runs.identity import build_identity, data_fingerprint
@@ -201,6 +202,8 @@ def _model_plans(
         levels = chain.levels(runnable, reads_of, environment, sources)
         root = settings.cache_root(environment)
         limit = requested_limit(spec, model)
+        if any(kind in sources for task in runnable for kind in chain.run_reads(reads_of(task), environment).values()):
+            described_limit(model.name, limit, by_name[model.describer])
         model_args = model_args_for(model, [facts[task] for task in runnable])
         secrets = model_secrets(spec, model, model_args)
         identity = model_identity(
@@ -244,6 +247,18 @@ def _model_plans(
     if unknown:
         raise SpecError(f"unknown model names {sorted(unknown)}")
     return plans
+
+
+def described_limit(name: str, limit: int | float | None, describer: ModelPlan) -> None:
+    """Refuse model ``name`` (``limit``: its ``--limit``) reading the descriptions of ``describer`` when its runs
+    cannot give them: a reader reads the output of a run with its own ``--limit`` or none
+    (:func:`~abductive_tasks.inputs.stages.checked`)."""
+    if describer.limit not in (None, limit):
+        mine = "none" if limit is None else f"--limit {limit}"
+        raise StageError(
+            f"{name} reads the descriptions of {describer.model.name}, which runs with --limit {describer.limit}, and "
+            f"{name} with {mine}: give {describer.model.name} the same --limit, or none"
+        )
 
 
 def eval_arguments(

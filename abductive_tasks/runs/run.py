@@ -147,14 +147,14 @@ class ModelRun:
             say(f"{self.name}: {task} not run: {', '.join(upstream)} gave it no output")
         if not level.tasks:
             return 0
+        cache = model_plan.cache(level.tasks)
+        for message in make_safe(cache, model_plan.secrets):
+            say(f"{self.name}: {message}")
         if self.started:
             self.folder = start_run(model_plan, level.tasks)
         else:  # the folder made before the server started: its record names this level's tasks
             _write_run_record(model_plan, level.tasks, self.folder)
         self.started = True
-        cache = model_plan.cache(level.tasks)
-        for message in make_safe(cache, model_plan.secrets):
-            say(f"{self.name}: {message}")
         command, cache_env = model_plan.evaluation(level.tasks, str(self.folder.path), cache)
         log = model_plan.output / "eval.log"
         try:

@@ -204,6 +204,14 @@ def _picked_again(results: Path) -> None:
     record = IdentityRecord.read(copy / RUN_RECORD)
     IdentityRecord(**{**record.__dict__, "tasks": ("mucr_c2e",)}).write(copy / RUN_RECORD)
     (samples,) = copy.rglob("*_samples_mucr_c2e.jsonl")
+    _pick_otherwise(samples)
+    time.sleep(0.01)
+    for path in copy.rglob("*_results.json"):
+        path.touch()
+
+
+def _pick_otherwise(samples: Path) -> None:
+    """One wrong pick of a mucr_c2e samples file moved to another wrong option (same accuracy)."""
     lines = [json.loads(line) for line in samples.read_text().splitlines()]
     by_line = [[value[1] for value in line.values() if isinstance(value, list) and len(value) == 2 and
                 isinstance(value[1], dict)] for line in lines]  # fmt: skip
@@ -213,9 +221,6 @@ def _picked_again(results: Path) -> None:
     for record in records:
         record["prediction"] = other
     samples.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    time.sleep(0.01)
-    for path in copy.rglob("*_results.json"):
-        path.touch()
 
 
 def test_batch_runs_the_levels_and_marks_a_reader_of_a_rerun_stage_stale(tmp_path, capsys):
@@ -261,7 +266,12 @@ def test_an_upstream_stage_whose_samples_are_gone_or_damaged_runs_again(tmp_path
     assert batch_main([str(spec_path)]) == 0
     capsys.readouterr()
     (c2e,) = results.rglob("*_samples_mucr_c2e.jsonl")
+    _pick_otherwise(c2e)  # the leaderboard says what happened to what mucr_exp read
+    notes = collect(results, TaskIndex()).notes
+    assert any("mucr_exp: stale: mucr_c2e had its samples edited (its picks changed) since" in note for note in notes)
     c2e.unlink()
+    notes = collect(results, TaskIndex()).notes
+    assert any("stale: mucr_c2e gives no picks now (no run, or its samples gone or damaged)" in note for note in notes)
     (cue,) = results.rglob("*_samples_mucr_cue.jsonl")
     lines = cue.read_text().splitlines()
     cue.write_text("\n".join([lines[0].replace('"doc_digest"', '"digest"'), *lines[1:]]) + "\n")
