@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from abductive_tasks.inputs.files import open_nofollow
+from abductive_tasks.inputs.stages import StageError
 from abductive_tasks.runs.plan import plan, print_commands
 from abductive_tasks.runs.progress import say
 from abductive_tasks.runs.run import Evaluations, Interrupted, run_model
@@ -98,15 +99,16 @@ def batch_lock(output_dir: Path) -> Iterator[None]:
 
 
 def user_errors(verbosity: str, run: Callable[[], int], prog: str) -> int:
-    """``run()``, a user error (a bad spec, folder or model name) printed as one short message with status 2, a file
-    that cannot be written (a full disk) as one with status 1; the traceback only with ``--verbosity DEBUG``."""
+    """``run()``, a user error (a bad spec, folder or model name) printed as one short message with status 2, a chain
+    that cannot run as asked and a file that cannot be written (a full disk) as one with status 1; the traceback only
+    with ``--verbosity DEBUG``."""
     try:
         return run()
-    except (SpecError, TaskIndexError) as error:
+    except (SpecError, TaskIndexError, StageError) as error:
         if verbosity.upper() == "DEBUG":
             raise
         print(f"{prog}: error: {error}", file=sys.stderr)
-        return 2
+        return 1 if isinstance(error, StageError) else 2
     except OSError as error:  # a full disk or a file-size limit under the output folder: what was written stands
         if verbosity.upper() == "DEBUG":
             raise

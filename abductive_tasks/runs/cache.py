@@ -3,8 +3,8 @@ replies purged (they are asked again), secrets scrubbed (lmms-eval stores ``mode
 holding a secret not cached (:func:`scrub_cache`; the child does not store them in the first place,
 :func:`abductive_tasks.compat.evaluate_cli`).
 
-The cache lives in a folder named by :func:`~abductive_tasks.runs.identity.cache_key`, so new data never
-meets old answers (lmms-eval keys its cache on task, document index and prompt text only).
+The cache lives in a folder named by :func:`~abductive_tasks.runs.identity.cache_key`, so new data or upstream
+outputs never meet old answers (lmms-eval keys its cache on task, document index and prompt text only).
 """
 
 from __future__ import annotations

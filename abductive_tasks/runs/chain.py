@@ -286,6 +286,21 @@ def current_output(
     return derive(kind, upstream, samples_beside(run.results_path, upstream), bound, root, keep)
 
 
+def output_problem(name: str, identity: Mapping, run: Outcome | None, upstream: str, kind: str) -> str | None:
+    """Why model ``name``'s ``run`` of ``upstream`` gives its readers no ``kind`` (no such run, its samples file
+    missing, or samples giving none: edited or damaged); None when it gives one."""
+    if run is None or run.results_path is None:
+        return "no run of it has results"
+    samples = samples_beside(run.results_path, upstream)
+    if not samples.is_file():
+        return f"its samples file {samples} is missing"
+    try:
+        output_from_samples(kind, upstream, samples, binding(name, identity, run.limit, upstream))
+    except (StageError, OSError) as error:
+        return f"its samples give no {kind} ({error})"
+    return None
+
+
 def level_env(
     name: str, identity: Mapping, limit: int | float | None, tasks: Iterable[str], others: Mapping[str, tuple]
 ) -> dict[str, str]:
@@ -393,7 +408,7 @@ class CommandChain:
 
     @property
     def cache_id(self) -> str:
-        return cache_key(self.runner.identity)
+        return cache_key(self.runner.identity, self.runner.identity["tasks"])
 
     def finish(self, say: Callable[[str], None]) -> None:
         """After the last run: say where a requested upstream task's replies differ from those its readers read (the

@@ -15,8 +15,8 @@ entry also holds what it reads from another run, by content (``inputs``: :mod:`a
 :func:`model_key` names the model a stage output is bound to.
 
 A task is done, and a leaderboard cell is shown, only when a run's identity gives the same
-:func:`task_key` as the spec's (:mod:`abductive_tasks.runs.history`); the response cache lives in a
-folder named by :func:`cache_key` (:mod:`abductive_tasks.runs.cache`).
+:func:`task_key` as the spec's (:mod:`abductive_tasks.runs.history`); a run's response cache lives in a
+folder named by :func:`cache_key`, which also covers what the run's tasks read (:mod:`abductive_tasks.runs.cache`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
@@ -291,12 +291,21 @@ def task_key(identity: Mapping, task: str) -> str | None:
     )
 
 
-def cache_key(identity: Mapping) -> str:
-    """What a cached response depends on beyond lmms-eval's own key (task config, document index, prompt text):
-    model, settings, data."""
-    return _digest(
-        {**_run_settings(identity), "data": {name: data_content(print_) for name, print_ in identity["data"].items()}}
-    )
+def cache_key(identity: Mapping, tasks: Iterable[str]) -> str:
+    """What a cached response of a run of ``tasks`` depends on beyond lmms-eval's own key (task config, document
+    index, prompt text): model, settings, data, and what the chained tasks among ``tasks`` read (their ``inputs``).
+
+    A chained task's reply can hang on what no prompt text holds (MuCR's Exp is shown the picked effect as an image),
+    so a run reading other upstream outputs gets another folder. It covers the run's tasks (lmms-eval reads one cache
+    per run), not every task of the identity: a run whose tasks read nothing keeps the key of model, settings and data
+    alone, and its answers stay reusable when another task's upstream changes."""
+    payload = {
+        **_run_settings(identity),
+        "data": {name: data_content(print_) for name, print_ in identity["data"].items()},
+    }
+    entries = identity["tasks"]
+    inputs = {task: entries[task]["inputs"] for task in sorted(tasks) if "inputs" in entries.get(task, {})}
+    return _digest({**payload, "inputs": inputs} if inputs else payload)
 
 
 def _without_limit(words: Sequence[str]) -> list[str]:

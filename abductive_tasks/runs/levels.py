@@ -15,8 +15,9 @@ from abductive_tasks.runs.model_plan import ModelPlan
 
 def refreshed(model_plan: ModelPlan, plans: Mapping[str, ModelPlan] | None = None) -> ModelPlan:
     """The plan with each chained task's identity entry filled with what it reads now, level by level (rescanning the
-    earlier runs, whose keys those entries change), then what is done. ``plans``: the other models' plans, by name,
-    for what a model reads from another (its describer)."""
+    earlier runs, whose keys those entries change), then what is done: a task whose output readers read is done only
+    when its run gives it. ``plans``: the other models' plans, by name, for what a model reads from another (its
+    describer)."""
     plans = plans or {}
     identity = {**model_plan.identity, "tasks": dict(model_plan.identity["tasks"])}
     working = replace(model_plan, identity=identity, earlier=scan_runs(model_plan.output, identity))
@@ -42,9 +43,17 @@ def refreshed(model_plan: ModelPlan, plans: Mapping[str, ModelPlan] | None = Non
         if readers:
             working = replace(working, earlier=scan_runs(model_plan.output, identity))
     answered = [task for task in model_plan.tasks if working.earlier.done(task, model_plan.limit)]
+    unusable = {task: why for task in answered if task in model_plan.feeds and (why := _gives_none(working, task))}
     waiting = {task: ups for task in model_plan.tasks if (ups := chain.pending_reads(identity["tasks"][task]))}
-    done = tuple(task for task in answered if task not in waiting)
-    return replace(working, done=done, waiting=waiting)
+    done = tuple(task for task in answered if task not in waiting and task not in unusable)
+    return replace(working, done=done, waiting=waiting, unusable=unusable)
+
+
+def _gives_none(model_plan: ModelPlan, task: str) -> str | None:
+    """Why the earlier run of ``task`` that its readers would read gives them nothing (its samples missing or
+    damaged): it is not done, and runs again; None when it gives them its output."""
+    run = model_plan.earlier.answering(task, model_plan.limit)
+    return chain.output_problem(model_plan.model.name, model_plan.identity, run, task, model_plan.feeds[task])
 
 
 @dataclass(frozen=True)

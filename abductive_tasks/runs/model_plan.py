@@ -7,11 +7,12 @@ Its command lines hold placeholder words where a run fills in what is known only
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from abductive_tasks.runs.history import Scan
+from abductive_tasks.runs.identity import cache_key
 from abductive_tasks.runs.spec import ModelSpec
 from abductive_tasks.runs.task_index import TaskFacts
 from abductive_tasks.runs.vllm import ServerPlan, VllmSettings
@@ -20,9 +21,9 @@ HOST = "127.0.0.1"
 
 
 # Words the plan's command lines hold where a run fills in what is known only then: the port chosen free at start,
-# the level's tasks and the folder made for its run.
+# the level's tasks, the folder made for its run and its response cache (ModelPlan.cache).
 PORT, JUDGE_PORT = "$PORT", "$JUDGE_PORT"
-TASKS, RUN_FOLDER = "<tasks>", "<run folder>"
+TASKS, RUN_FOLDER, CACHE = "<tasks>", "<run folder>", "<cache>"
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,8 @@ class ModelPlan:
     unsupported: tuple[str, ...]  # tasks the backend cannot run (loglikelihood on a generation-only backend)
     done: tuple[str, ...]
     waiting: dict[str, list[str]]  # readers -> the upstream tasks whose output they still wait for (none yet given)
+    feeds: dict[str, str]  # its tasks whose runs readers read (its own, and those of models it describes for) -> kind
+    unusable: dict[str, str]  # of those, each whose answering run gives its readers nothing -> why (it runs again)
     model_args: str
     output: Path
     identity: dict  # what its results must be results of (abductive_tasks.runs.identity)
@@ -46,9 +49,8 @@ class ModelPlan:
     sources: dict[str, str]  # kind -> the model whose runs give it (a describer)
     environment: dict[str, str]  # the inherited environment with the spec's and the model's env
     derived_root: Path  # where derived files live (settings.cache_root of its environment): stage outputs, stores
-    cache: Path  # lmms-eval's response cache for this identity: new data or settings never meet old answers
     env: dict[str, str]  # the variables its runs (evaluation and server) get over the batch's (model_env)
-    eval_command: tuple[str, ...]  # one level's abductive-eval process, TASKS and RUN_FOLDER to fill in
+    eval_command: tuple[str, ...]  # one level's abductive-eval process, TASKS, RUN_FOLDER and CACHE to fill in
     server: ServerPlan | None  # the served route's `vllm serve`
     client_env: dict[str, str]  # what the served route's evaluation gets to reach it (PORT in the URL to fill in)
     check_ray: bool  # whether vLLM runs in this environment (in process, or the default executable)
@@ -64,6 +66,23 @@ class ModelPlan:
         """Its pending tasks, level by level (no empty level)."""
         found = [[task for task in level if task not in self.done] for level in self.levels]
         return [level for level in found if level]
+
+    def cache(self, tasks: Iterable[str]) -> Path:
+        """lmms-eval's response cache of a run of ``tasks``: a folder per identity and what those tasks read
+        (:func:`~abductive_tasks.runs.identity.cache_key`), so new data, settings or upstream outputs never meet old
+        answers."""
+        return self.output / "cache" / cache_key(self.identity, tasks)
+
+    def evaluation(self, tasks: Sequence[str], run_folder: str, cache: Path) -> tuple[list[str], dict[str, str]]:
+        """The command line of a run of ``tasks`` writing into ``run_folder`` with the response ``cache``, and the
+        variable it gets for it: lmms-eval's run id, the folder's name, so an interrupted run's shard is reopened,
+        not orphaned."""
+        command = fill(self.eval_command, {TASKS: ",".join(tasks), RUN_FOLDER: run_folder, CACHE: str(cache)})
+        return command, {"LMMS_CACHE_RUN_ID": cache.name}
+
+    def unusable_note(self, task: str) -> str:
+        """Why ``task``, done earlier, runs again (:attr:`unusable`)."""
+        return f"{task} runs again: its readers read its {self.feeds[task]}, and {self.unusable[task]}"
 
     @property
     def chained(self) -> bool:

@@ -4,9 +4,10 @@ A task is done when a run with the same identity (:mod:`abductive_tasks.runs.ide
 results without failed requests and with no smaller ``limit`` (:mod:`abductive_tasks.runs.history`).
 Each model runs as one ``abductive-eval`` subprocess per level of its chained tasks (:mod:`abductive_tasks.runs.chain`:
 the upstream stages a task reads first, one level after another), each writing to ``<output_dir>/<name>/runs/<run>/``;
-its response cache ``<name>/cache/<identity hash>`` (with that hash as lmms-eval's cache run id) lets a
-rerun reuse the answers an interrupted run stored, never across data or settings. A reader's identity holds what it
-reads by content (:func:`~abductive_tasks.runs.levels.refreshed`), so an upstream stage run again makes it pending.
+each run's response cache ``<name>/cache/<hash>`` (of the identity and what the run's tasks read; that hash is
+lmms-eval's cache run id) lets a rerun reuse the answers an interrupted run stored, never across data, settings or
+upstream outputs. A reader's identity holds what it reads by content (:func:`~abductive_tasks.runs.levels.refreshed`),
+so an upstream stage run again makes it pending.
 
 A :class:`~abductive_tasks.runs.model_plan.BatchPlan` (:func:`plan`) is built once and never changed: per model a
 :class:`~abductive_tasks.runs.model_plan.ModelPlan` with what the later stages need (its tasks' facts, looked up once;
@@ -28,12 +29,14 @@ from pathlib import Path
 
 from abductive_tasks import settings
 from abductive_tasks.inputs.loading import ENV_VAR
+from abductive_tasks.inputs.stages import StageError
 from abductive_tasks.runs import chain
 from abductive_tasks.runs.history import Scan
-from abductive_tasks.runs.identity import build_identity, cache_key, data_fingerprint
+from abductive_tasks.runs.identity import build_identity, data_fingerprint
 from abductive_tasks.runs.identity_record import RUNS_DIR
 from abductive_tasks.runs.levels import other_runs, refreshed
 from abductive_tasks.runs.model_plan import (
+    CACHE,
     HOST,
     JUDGE_PORT,
     PORT,
@@ -42,7 +45,6 @@ from abductive_tasks.runs.model_plan import (
     BatchPlan,
     JudgePlan,
     ModelPlan,
-    fill,
 )
 from abductive_tasks.runs.secrets import collect_secrets, redact_text
 from abductive_tasks.runs.spec import BatchSpec, JudgeSpec, ModelSpec, SpecError
@@ -195,18 +197,21 @@ def _model_plans(
         sources = {"descriptions": model.describer} if model.describer else {}
         wanted = chain.with_upstream([*task_set.named, *describing.get(model.name, [])], reads_of, environment, sources)
         runnable = [task for task in wanted if model.backend not in GENERATION_ONLY_BACKENDS or facts[task].generates]
+        feeds = {up: kind for task in runnable for up, kind in chain.run_reads(reads_of(task), environment).items()
+                 if kind not in sources} | dict.fromkeys(describing.get(model.name, []), "descriptions")  # fmt: skip
         levels = chain.levels(runnable, reads_of, environment, sources)
         root = settings.cache_root(environment)
         limit = requested_limit(spec, model)
+        if any(kind in sources for task in runnable for kind in chain.run_reads(reads_of(task), environment).values()):
+            described_limit(model.name, limit, by_name[model.describer])
         model_args = model_args_for(model, [facts[task] for task in runnable])
         secrets = model_secrets(spec, model, model_args)
         identity = model_identity(
             spec, model, model_args, [facts[task] for task in runnable], secrets, root, fingerprints
         )
         output = spec.output_dir / model.name
-        cache = output / "cache" / cache_key(identity)
-        env = model_env(model, cache)
-        arguments = eval_arguments(spec, model, model_args, cache, [TASKS], Path(RUN_FOLDER))
+        env = model_env(model)
+        arguments = eval_arguments(spec, model, model_args, Path(CACHE), [TASKS], Path(RUN_FOLDER))
         server, served_env = _served_route(spec, model, [facts[task] for task in runnable], output, env, secrets, judge)
         model_plan = ModelPlan(
             model=model,
@@ -214,6 +219,8 @@ def _model_plans(
             unsupported=tuple(task for task in wanted if task not in runnable),
             done=(),
             waiting={},
+            feeds=feeds,
+            unusable={},
             model_args=model_args,
             output=output,
             identity=identity,
@@ -224,7 +231,6 @@ def _model_plans(
             sources=sources,
             environment=environment,
             derived_root=root,
-            cache=cache,
             env=env,
             eval_command=(sys.executable, "-m", "abductive_tasks.cli", *arguments),
             server=server,
@@ -241,6 +247,18 @@ def _model_plans(
     if unknown:
         raise SpecError(f"unknown model names {sorted(unknown)}")
     return plans
+
+
+def described_limit(name: str, limit: int | float | None, describer: ModelPlan) -> None:
+    """Refuse model ``name`` (``limit``: its ``--limit``) reading the descriptions of ``describer`` when its runs
+    cannot give them: a reader reads the output of a run with its own ``--limit`` or none
+    (:func:`~abductive_tasks.inputs.stages.checked`)."""
+    if describer.limit not in (None, limit):
+        mine = "none" if limit is None else f"--limit {limit}"
+        raise StageError(
+            f"{name} reads the descriptions of {describer.model.name}, which runs with --limit {describer.limit}, and "
+            f"{name} with {mine}: give {describer.model.name} the same --limit, or none"
+        )
 
 
 def eval_arguments(
@@ -312,16 +330,17 @@ def _served_route(
     return server, client_env(f"http://{HOST}:{model.port or PORT}/v1", inherited)
 
 
-def model_env(model: ModelSpec, cache: Path) -> dict[str, str]:
-    """The variables one model's run (evaluation and server) gets over the batch's, with its response ``cache``."""
-    # The cache run id is the identity's hash: an interrupted run's response shard is reopened, not orphaned.
+def model_env(model: ModelSpec) -> dict[str, str]:
+    """The variables one model's run (evaluation and server) gets over the batch's (each run's response cache adds
+    its own: :meth:`~abductive_tasks.runs.model_plan.ModelPlan.evaluation`)."""
     # PYTHONSAFEPATH: `-m` would otherwise put the working directory first on sys.path, and a
     # source checkout there shadows the installed package (whose task YAML lives only in the install).
-    return {**model.env, "LMMS_CACHE_RUN_ID": cache.name, "PYTHONSAFEPATH": "1"}
+    return {**model.env, "PYTHONSAFEPATH": "1"}
 
 
-# The run folder made at start, as the printed commands show it.
-NEW_RUN = "<time>-<id>"
+# The run folder made at start, and the response cache of a level whose inputs are still to be made, as the printed
+# commands show them.
+NEW_RUN, NEW_CACHE = "<time>-<id>", "<key of what its stage gives>"
 SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|AUTH|CREDENTIAL", re.IGNORECASE)
 
 
@@ -394,6 +413,8 @@ def print_commands(spec: BatchSpec, whole: BatchPlan, job_lines: bool = True) ->
             print(
                 f"#   backend {model.backend} cannot run {', '.join(model_plan.unsupported)} (loglikelihood); skipped"
             )
+        for task in model_plan.unusable:
+            print(f"#   {model_plan.unusable_note(task)}")
         if model_plan.pending and model_plan.server is not None:
             port = model.port or PORT
             print(
@@ -408,8 +429,10 @@ def print_commands(spec: BatchSpec, whole: BatchPlan, job_lines: bool = True) ->
             if len(model_plan.levels) > 1:
                 print(f"#   stage {number}: {stage_note(model_plan, tasks)}")
             run_folder = str(model_plan.output / RUNS_DIR / NEW_RUN)
-            eval_command_line = fill(model_plan.eval_command, {TASKS: ",".join(tasks), RUN_FOLDER: run_folder})
-            level_env = env | (stage_variables(model_plan, tasks, plans) if model_plan.chained else {})
+            waits = model_plan.waiting.keys() & set(tasks)  # its cache is named by inputs still to be made
+            cache = model_plan.output / "cache" / NEW_CACHE if waits else model_plan.cache(tasks)
+            eval_command_line, cache_env = model_plan.evaluation(tasks, run_folder, cache)
+            level_env = env | cache_env | (stage_variables(model_plan, tasks, plans) if model_plan.chained else {})
             print(f"#   {shell_line(eval_command_line, level_env, model_plan.secrets)}")
         if job_lines:
             print(shlex.join(["abductive-eval", "batch", str(spec.path), "--model", model.name]))

@@ -25,7 +25,7 @@ from abductive_tasks.runs.history import task_states
 from abductive_tasks.runs.identity import model_weights
 from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, SPEC_RECORD, IdentityRecord, quarantine
 from abductive_tasks.runs.levels import LevelRun, level_run
-from abductive_tasks.runs.model_plan import HOST, JUDGE_PORT, PORT, RUN_FOLDER, TASKS, JudgePlan, ModelPlan, fill
+from abductive_tasks.runs.model_plan import HOST, JUDGE_PORT, PORT, JudgePlan, ModelPlan
 from abductive_tasks.runs.progress import ChildProgress, say, task_line
 from abductive_tasks.runs.secrets import copy_redacted, handed_over, redact_text
 from abductive_tasks.runs.status import ModelOutcome
@@ -90,13 +90,11 @@ class RunFolder:
 
 
 def start_run(model_plan: ModelPlan, tasks: list[str] | None = None) -> RunFolder:
-    """Make the model's response cache safe to read and create the folder of its run over ``tasks`` (default: its
-    pending tasks) with its identity; returns the folder.
+    """Create the folder of the model's run over ``tasks`` (default: its pending tasks) with its identity; returns
+    the folder.
 
     One folder per run, its identity written before it starts: results are never attributed to another run.
     """
-    for message in make_safe(model_plan.cache, model_plan.secrets):
-        say(f"{model_plan.model.name}: {message}")
     folder = RunFolder(model_plan.output / RUNS_DIR / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.urandom(3).hex()}")
     tasks = model_plan.pending if tasks is None else tasks
     _write_run_record(model_plan, tasks, folder)
@@ -141,28 +139,36 @@ class ModelRun:
     started: bool = False  # whether a level ran in ``folder``
 
     def level(self, level: LevelRun) -> int:
-        """One level's run (:func:`~abductive_tasks.runs.levels.level_run`), in its own run folder; its exit status, 0
-        when it has no task to run. A reader whose upstream gave nothing is not run (said in one line)."""
+        """One level's run (:func:`~abductive_tasks.runs.levels.level_run`), in its own run folder, with the response
+        cache of its tasks as they read now (:meth:`~abductive_tasks.runs.model_plan.ModelPlan.cache`); its exit
+        status, 0 when it has no task to run. A reader whose upstream gave nothing is not run (said in one line)."""
         model_plan = level.plan
         for task, upstream in level.waiting.items():
             say(f"{self.name}: {task} not run: {', '.join(upstream)} gave it no output")
         if not level.tasks:
             return 0
+        cache = model_plan.cache(level.tasks)
+        for message in make_safe(cache, model_plan.secrets):
+            say(f"{self.name}: {message}")
         if self.started:
             self.folder = start_run(model_plan, level.tasks)
         else:  # the folder made before the server started: its record names this level's tasks
             _write_run_record(model_plan, level.tasks, self.folder)
         self.started = True
-        command = fill(model_plan.eval_command, {TASKS: ",".join(level.tasks), RUN_FOLDER: str(self.folder.path)})
+        command, cache_env = model_plan.evaluation(level.tasks, str(self.folder.path), cache)
         log = model_plan.output / "eval.log"
-        return end_run(self.folder, run_child(command, self.env | level.env, log, model_plan.secrets, self.progress))
+        try:
+            code = run_child(command, self.env | cache_env | level.env, log, model_plan.secrets, self.progress)
+        finally:
+            scrub_cache(cache, model_plan.secrets)  # lmms-eval stores model_args in clear
+        return end_run(self.folder, code)
 
 
 @contextlib.contextmanager
 def model_run(model_plan: ModelPlan, base_env: dict[str, str]) -> Iterator[ModelRun]:
-    """One model's runs: its response cache made safe, the folder of its first run made, its server started on the
-    served route (stopped on exit, the cache scrubbed again); the levels then run through :meth:`ModelRun.level`. A
-    folder no level ran in is removed."""
+    """One model's runs: the folder of its first run made, its server started on the served route (stopped on exit);
+    the levels then run through :meth:`ModelRun.level`, each with its response cache made safe before and scrubbed
+    after. A folder no level ran in is removed."""
     model = model_plan.model
     model_plan.output.mkdir(parents=True, exist_ok=True)
     # The folder's record names every pending task until the first level starts (it then names that level's): a model
@@ -170,7 +176,6 @@ def model_run(model_plan: ModelPlan, base_env: dict[str, str]) -> Iterator[Model
     folder = start_run(model_plan, model_plan.pending)
     env = {**base_env, **model_plan.env}
     with contextlib.ExitStack() as stack:
-        stack.callback(scrub_cache, model_plan.cache, model_plan.secrets)  # lmms-eval stores model_args in clear
         stack.push(_record_start_failure(folder))
         port = start_vllm(model.vllm, model_plan.check_ray, model_plan.server, HOST, env, stack, say)
         if port is not None:
@@ -222,6 +227,8 @@ def record_spec(model_plan: ModelPlan, prefix: str) -> None:
         target = damaged.path.parent if damaged.path.name == RUN_RECORD else damaged.path
         if target.exists():
             say(f"{prefix}: {damaged}; set aside as {quarantine(target).name}")
+    for task in model_plan.unusable:
+        say(f"{prefix}: {model_plan.unusable_note(task)}")
     for task in model_plan.pending:
         for outcome in model_plan.earlier.outcomes.get(task, []):
             if outcome.failed_requests:

@@ -147,9 +147,9 @@ def test_batch_interrupt_resume_failure_and_leaderboard(tmp_path, capsys):
     assert "3 of 3 models complete" in capsys.readouterr().out
     assert results_files(results) == second
     (spec_plan,) = plan(spec, TaskIndex(), ["tiny-llava"]).models
-    assert (
-        spec_plan.cache / "cache.db"
-    ).exists() and spec_plan.cache.parent == results / "tiny-llava" / "cache"  # lmms-eval's, per model and identity
+    caches = {spec_plan.cache(level) for level in spec_plan.levels}  # lmms-eval's, per model, identity and inputs
+    assert len(caches) == 2 and all((cache / "cache.db").exists() for cache in caches)
+    assert {cache.parent for cache in caches} == {results / "tiny-llava" / "cache"}
 
     # 4. The leaderboard of these results: every cell comes from a `limit: 4` run (or a failed one), so none is a score.
     written = write_report(results)

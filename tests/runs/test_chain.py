@@ -144,3 +144,35 @@ def test_the_chain_of_one_command_keeps_its_arguments_and_limit(sample, tmp_path
         "mucr_cue": "<output of mucr_cue from stage 1>",
     }
     assert chain.command_chain("random_baseline", "", argv, ["mucr_c2e"], TaskIndex(), None) is None  # nothing chained
+
+
+def test_a_describer_whose_limit_its_reader_cannot_read_is_refused_in_one_line(tmp_path, sample, capsys):
+    """A reader reads the descriptions of a run with its own --limit or none: a describer limited otherwise would
+    leave it waiting forever, so the plan refuses it, naming both models and limits; a chain read as two kinds too."""
+    from abductive_tasks.runs.batch import main as batch_main
+
+    def refused(tasks: list[str], models: list[dict]) -> str:
+        path = tmp_path / "spec.yaml"
+        path.write_text(json.dumps({"tasks": tasks, "env": sample, "models": models}))
+        assert batch_main([str(path), "--print-commands"]) == 1
+        return capsys.readouterr().err
+
+    reader = {"name": "dp", "backend": "dumb_pixel", "describer": "dd"}
+    limited = {"name": "dd", "backend": "dummy", "eval_args": ["--limit", "4"]}
+    assert refused(["nleye_triplet_described"], [reader, limited]) == (
+        "abductive-eval batch: error: dp reads the descriptions of dd, which runs with --limit 4, and dp with none: "
+        "give dd the same --limit, or none\n"
+    )
+    assert "and dp with --limit 2:" in refused(["nleye_triplet_described"], [{**reader, "eval_args": ["--limit=2"]},
+                                                                             limited])  # fmt: skip
+    assert refused(["mucr_exp_cot", "mucr_c2e_cot2"], [{"name": "a", "backend": "dummy"}]) == (
+        "abductive-eval batch: error: mucr_c2e_cot is read as picks by mucr_exp_cot and as reasonings by "
+        "mucr_c2e_cot2: run those readers in separate commands\n"
+    )
+    # The same limit, or a describer without one, is read.
+    path = tmp_path / "spec.yaml"
+    for describer in ({**limited, "eval_args": []}, limited):
+        models = [{**reader, "eval_args": ["--limit", "4"]} if describer is limited else reader, describer]
+        path.write_text(json.dumps({"tasks": ["nleye_triplet_described"], "env": sample, "models": models}))
+        assert batch_main([str(path), "--print-commands"]) == 0
+    capsys.readouterr()

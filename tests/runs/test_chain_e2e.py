@@ -204,6 +204,14 @@ def _picked_again(results: Path) -> None:
     record = IdentityRecord.read(copy / RUN_RECORD)
     IdentityRecord(**{**record.__dict__, "tasks": ("mucr_c2e",)}).write(copy / RUN_RECORD)
     (samples,) = copy.rglob("*_samples_mucr_c2e.jsonl")
+    _pick_otherwise(samples)
+    time.sleep(0.01)
+    for path in copy.rglob("*_results.json"):
+        path.touch()
+
+
+def _pick_otherwise(samples: Path) -> None:
+    """One wrong pick of a mucr_c2e samples file moved to another wrong option (same accuracy)."""
     lines = [json.loads(line) for line in samples.read_text().splitlines()]
     by_line = [[value[1] for value in line.values() if isinstance(value, list) and len(value) == 2 and
                 isinstance(value[1], dict)] for line in lines]  # fmt: skip
@@ -213,9 +221,6 @@ def _picked_again(results: Path) -> None:
     for record in records:
         record["prediction"] = other
     samples.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    time.sleep(0.01)
-    for path in copy.rglob("*_results.json"):
-        path.touch()
 
 
 def test_batch_runs_the_levels_and_marks_a_reader_of_a_rerun_stage_stale(tmp_path, capsys):
@@ -247,6 +252,41 @@ def test_batch_runs_the_levels_and_marks_a_reader_of_a_rerun_stage_stale(tmp_pat
     assert "running mucr_exp (2 of 3 done earlier)" in capsys.readouterr().out
     board = collect(results, TaskIndex())
     assert "mucr_exp" not in board.marks["random_baseline"]
+    # ... and asks the model: lmms-eval keys a reply on the prompt text, which the pick (an image) is not in.
+    rerun = (results / "random_baseline" / "eval.log").read_text().rsplit("\n$ ", 1)[1]
+    assert "--tasks mucr_exp " in rerun and "ResponseCache: root=" in rerun and "cache hits" not in rerun
+
+
+def test_an_upstream_stage_whose_samples_are_gone_or_damaged_runs_again(tmp_path, capsys):
+    """A reader reads its upstream run's samples: an upstream run without them (deleted) or whose samples give no
+    picks (edited) is not done, and runs again; its replies come from the response cache, so what the reader reads is
+    unchanged and it is found done once they have run."""
+    spec_path = _spec(tmp_path)
+    results = tmp_path / "results"
+    assert batch_main([str(spec_path)]) == 0
+    capsys.readouterr()
+    (c2e,) = results.rglob("*_samples_mucr_c2e.jsonl")
+    _pick_otherwise(c2e)  # the leaderboard says what happened to what mucr_exp read
+    notes = collect(results, TaskIndex()).notes
+    assert any("mucr_exp: stale: mucr_c2e had its samples edited (its picks changed) since" in note for note in notes)
+    c2e.unlink()
+    notes = collect(results, TaskIndex()).notes
+    assert any("stale: mucr_c2e gives no picks now (no run, or its samples gone or damaged)" in note for note in notes)
+    (cue,) = results.rglob("*_samples_mucr_cue.jsonl")
+    lines = cue.read_text().splitlines()
+    cue.write_text("\n".join([lines[0].replace('"doc_digest"', '"digest"'), *lines[1:]]) + "\n")
+    assert batch_main([str(spec_path), "--print-commands"]) == 0
+    shown = capsys.readouterr().out
+    assert f"#   mucr_c2e runs again: its readers read its picks, and its samples file {c2e} is missing" in shown
+    assert "#   mucr_cue runs again: its readers read its picks, and its samples give no picks (" in shown
+    assert batch_main([str(spec_path)]) == 0
+    output = capsys.readouterr().out
+    assert f"mucr_c2e runs again: its readers read its picks, and its samples file {c2e} is missing" in output
+    assert "running mucr_c2e, mucr_cue, mucr_exp (0 of 3 done earlier)" in output  # what mucr_exp reads is unknown
+    runs = sorted((results / "random_baseline" / "runs").iterdir())
+    assert [IdentityRecord.read(run / RUN_RECORD).tasks for run in runs][-1] == ("mucr_c2e", "mucr_cue")
+    (model_plan,) = plan(load_spec(spec_path), TaskIndex()).models
+    assert not model_plan.pending and not model_plan.unusable
 
 
 def test_a_leaderboard_of_another_describers_cells_names_them_and_averages_no_stage_coverage(tmp_path):

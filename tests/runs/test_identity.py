@@ -284,8 +284,30 @@ def test_task_key_follows_what_decides_the_task_only():
         identity(model_args="api_key=another"), "mucr_c2e"
     )
     assert SECRET not in json.dumps(identity(model_args=f"api_key={SECRET}"))
-    assert cache_key(identity(nleye_data="b")) != cache_key(base) == cache_key(identity())
-    assert cache_key(identity(source="/elsewhere")) == cache_key(base)
+    tasks = base["tasks"]
+    assert cache_key(identity(nleye_data="b"), tasks) != cache_key(base, tasks) == cache_key(identity(), tasks)
+    assert cache_key(identity(source="/elsewhere"), tasks) == cache_key(base, tasks)
+
+
+def test_the_cache_key_follows_what_the_runs_tasks_read():
+    """lmms-eval keys a reply on the prompt text, and MuCR's Exp is shown its pick as an image: a run reading another
+    upstream output gets another response cache, or it is answered for the old picks."""
+
+    def reading(digest: str) -> dict:
+        read = identity()
+        read["tasks"]["mucr_exp"] = {
+            "benchmark": "mucr",
+            "version": "1.0",
+            "inputs": {"mucr_c2e": {"kind": "picks", "from": "run", "model": "", "digest": digest}},
+        }
+        return read
+
+    base, first, second = identity(), reading("a" * 64), reading("b" * 64)
+    assert cache_key(first, ["mucr_exp"]) != cache_key(second, ["mucr_exp"])
+    assert cache_key(first, ["mucr_exp", "mucr_c2e"]) != cache_key(second, ["mucr_exp", "mucr_c2e"])
+    assert cache_key(first, ["mucr_exp"]) == cache_key(reading("a" * 64), ["mucr_exp"])  # a rerun reuses its answers
+    # A run of tasks reading nothing keeps its cache whatever another task reads.
+    assert cache_key(first, ["mucr_c2e"]) == cache_key(second, ["mucr_c2e"]) == cache_key(base, ["mucr_c2e"])
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,7 @@ from lmms_eval.utils import simple_parse_args_string
 
 from abductive_tasks.runs.batch import main as batch_main
 from abductive_tasks.runs.batch import serve_main
-from abductive_tasks.runs.model_plan import RUN_FOLDER, TASKS
+from abductive_tasks.runs.model_plan import CACHE, RUN_FOLDER, TASKS
 from abductive_tasks.runs.plan import image_limit, judge_plan, plan
 from abductive_tasks.runs.run import start_judge
 from abductive_tasks.runs.spec import ModelSpec, load_spec
@@ -201,9 +201,9 @@ def test_spec_derives_image_limit_and_token_cap_from_task_metadata(tmp_path, tas
     assert big.eval_command == (
         sys.executable, "-m", "abductive_tasks.cli",
         "--model", "vllm", "--model_args", big.model_args, "--tasks", TASKS,
-        "--output_path", RUN_FOLDER, "--use_cache", str(big.cache), "--limit", "8", "--log_samples",
+        "--output_path", RUN_FOLDER, "--use_cache", CACHE, "--limit", "8", "--log_samples",
     )  # fmt: skip
-    assert big.cache.parent == tmp_path / "results" / "big" / "cache"
+    assert big.cache(big.tasks).parent == tmp_path / "results" / "big" / "cache"
     assert served.model.backend == "openai" and served.model_args == "model_version=org/served"
 
     def images(name: str) -> int:
@@ -440,7 +440,7 @@ def test_print_commands_show_what_runs_and_start_nothing(tmp_path, capsys, monke
     python = sys.executable
     plans = {model_plan.model.name: model_plan for model_plan in plan(load_spec(spec_path), TaskIndex()).models}
     run_id = {
-        name: model_plan.cache.name for name, model_plan in plans.items()
+        name: model_plan.cache(model_plan.tasks).name for name, model_plan in plans.items()
     }  # the identity's hash names the response cache
 
     def eval_args(name: str) -> str:
@@ -452,7 +452,7 @@ def test_print_commands_show_what_runs_and_start_nothing(tmp_path, capsys, monke
                 "--output_path",
                 str(run),
                 "--use_cache",
-                str(plans[name].cache),
+                str(plans[name].cache(plans[name].tasks)),
                 "--limit",
                 "2",
                 "--log_samples",
@@ -468,14 +468,14 @@ def test_print_commands_show_what_runs_and_start_nothing(tmp_path, capsys, monke
         "# a (route lmms): runs nleye_triplet (0 of 1 done earlier)",
         '#   ABDUCTIVE_DATA=sample API_TYPE=openai OPENAI_API_URL="http://127.0.0.1:$JUDGE_PORT/v1" '
         "MODEL_VERSION=org/judge-7b OPENAI_API_KEY=EMPTY "
-        f"LMMS_CACHE_RUN_ID={run_id['a']} PYTHONSAFEPATH=1 {python} -m abductive_tasks.cli --model dummy "
+        f"PYTHONSAFEPATH=1 LMMS_CACHE_RUN_ID={run_id['a']} {python} -m abductive_tasks.cli --model dummy "
         + eval_args("a"),
         f"abductive-eval batch {spec_path} --model a",
         "# q (route served): runs nleye_triplet (0 of 1 done earlier)",
         f"#   server (log {results}/q/server.log); $PORT: a free port chosen at start",
         '#   ABDUCTIVE_DATA=sample API_TYPE=openai OPENAI_API_URL="http://127.0.0.1:$JUDGE_PORT/v1" '
         "MODEL_VERSION=org/judge-7b OPENAI_API_KEY=EMPTY "
-        f"CUDA_VISIBLE_DEVICES=0,1 LMMS_CACHE_RUN_ID={run_id['q']} PYTHONSAFEPATH=1 "
+        "CUDA_VISIBLE_DEVICES=0,1 PYTHONSAFEPATH=1 "
         'vllm serve Qwen/Qwen2.5-VL-7B-Instruct --host 127.0.0.1 --port "$PORT" '
         "--served-model-name Qwen/Qwen2.5-VL-7B-Instruct --tensor-parallel-size 1 "
         '--limit-mm-per-prompt \'{"image":3,"video":0}\' --gpu-memory-utilization 0.9 --max-model-len 32768 '
@@ -483,8 +483,8 @@ def test_print_commands_show_what_runs_and_start_nothing(tmp_path, capsys, monke
         "#   evaluation, once http://127.0.0.1:$PORT/health answers 200 (the server is stopped after it)",
         '#   ABDUCTIVE_DATA=sample API_TYPE=openai OPENAI_API_URL="http://127.0.0.1:$JUDGE_PORT/v1" '
         "MODEL_VERSION=org/judge-7b OPENAI_API_KEY=EMPTY "
-        f"CUDA_VISIBLE_DEVICES=0,1 LMMS_CACHE_RUN_ID={run_id['q']} PYTHONSAFEPATH=1 "
-        'OPENAI_API_BASE="http://127.0.0.1:$PORT/v1" '
+        "CUDA_VISIBLE_DEVICES=0,1 PYTHONSAFEPATH=1 "
+        f'OPENAI_API_BASE="http://127.0.0.1:$PORT/v1" LMMS_CACHE_RUN_ID={run_id["q"]} '
         f"{python} -m abductive_tasks.cli --model openai --model_args model_version=Qwen/Qwen2.5-VL-7B-Instruct "
         + eval_args("q"),
         f"abductive-eval batch {spec_path} --model q",

@@ -227,13 +227,13 @@ class _Staleness:
         self.task_index = task_index
         self.results_dir = results_dir
         self.fingerprints: dict[tuple[str, str], dict] = {}
-        self.outputs: dict[tuple[str, str, str], str | None] = {}
+        self.outputs: dict[tuple[str, str, str], tuple[str | None, float]] = {}
 
-    def _output_now(self, model: str, upstream: str, kind: str, identity: dict) -> str | None:
+    def _output_now(self, model: str, upstream: str, kind: str, identity: dict) -> tuple[str | None, float]:
         """The digest of ``kind`` that ``model``'s best matching run of ``upstream`` gives now (what its batch would
-        hand a reader)."""
+        hand a reader; None: none), and when that run wrote its results (0: no run)."""
         if (model, upstream, kind) not in self.outputs:
-            found = None
+            found, when = None, 0.0
             folder = self.results_dir / model if self.results_dir else None
             try:
                 spec = IdentityRecord.read(folder / SPEC_RECORD) if folder is not None else None
@@ -245,12 +245,14 @@ class _Staleness:
                 root = settings.cache_root(environment)
                 run = scan.answering(upstream, spec.limit)
                 found = chain.current_output(model, spec.identity, run, upstream, kind, root, False)
-            self.outputs[model, upstream, kind] = found
+                when = run.when if run is not None else 0.0
+            self.outputs[model, upstream, kind] = found, when
         return self.outputs[model, upstream, kind]
 
-    def _inputs_changed(self, model: str, identity: dict, entry: dict) -> list[str]:
-        """What a chained task read that is no longer what it would read (an upstream stage run again, a store or
-        samples folder a variable names written again)."""
+    def _inputs_changed(self, model: str, identity: dict, entry: dict, since: float) -> list[str]:
+        """What a chained task read that is no longer what it would read (an upstream stage run again after the
+        reader's run at ``since``, or its samples edited or gone; a store or samples folder a variable names written
+        again)."""
         changed = []
         environment = {**os.environ, **(identity.get("env") or {})}
         root = settings.cache_root(environment)
@@ -258,9 +260,12 @@ class _Staleness:
             if read.get("from") == "run":
                 if read.get("digest") in (None, chain.PENDING):
                     continue
-                now = self._output_now(read.get("model") or model, upstream, read["kind"], identity)
-                if now != read["digest"]:
-                    changed.append(f"{upstream} was run again (its {read['kind']} changed)")
+                now, when = self._output_now(read.get("model") or model, upstream, read["kind"], identity)
+                if now is None:
+                    changed.append(f"{upstream} gives no {read['kind']} now (no run, or its samples gone or damaged)")
+                elif now != read["digest"]:
+                    how = "was run again" if when > since else "had its samples edited"
+                    changed.append(f"{upstream} {how} (its {read['kind']} changed)")
             elif {"kind": read["kind"], **chain.variable_input(read["kind"], upstream, environment, root)} != read:
                 changed.append(f"the {read['kind']} of {upstream} that {read.get('from')} names changed")
         return changed
@@ -274,8 +279,9 @@ class _Staleness:
             self.fingerprints[benchmark, source] = data_fingerprint(benchmark, source)
         return self.fingerprints[benchmark, source]
 
-    def why(self, identity: dict, task: str, model: str = "") -> str | None:
-        """Why ``task``'s cells of ``model`` under ``identity`` are stale (None: they are not)."""
+    def why(self, identity: dict, task: str, model: str = "", since: float = 0.0) -> str | None:
+        """Why ``task``'s cells of ``model`` under ``identity``, from a run at ``since`` (its results' modification
+        time), are stale (None: they are not)."""
         versions = self.versions
         changed = [
             f"{name} {was} → {versions.get(name)}"
@@ -289,7 +295,7 @@ class _Staleness:
             version = None
         if version is not None and entry.get("version") is not None and str(entry["version"]) != version:
             changed.append(f"{task} version {entry['version']} → {version}")
-        changed += self._inputs_changed(model, identity, entry)
+        changed += self._inputs_changed(model, identity, entry, since)
         recorded = identity["data"].get(entry.get("benchmark")) or {}
         source = recorded.get("source")
         if source and source != "hub" and "error" not in recorded:  # the hub is never fetched for a report
@@ -390,7 +396,7 @@ class _Collector:
             board.benchmarks[task] = str(benchmark or task)
             board.data[model][task] = data_key(spec.identity["data"].get(benchmark))
             best = scan.best(task)
-            stale = self.staleness.why(spec.identity, task, model) if best is not None else None
+            stale = self.staleness.why(spec.identity, task, model, best.when) if best is not None else None
             if best is None:
                 if scan.failed_run(task):
                     board.marks[model][task] = "run failed"
