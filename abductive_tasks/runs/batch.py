@@ -35,7 +35,7 @@ from abductive_tasks.inputs.stages import StageError
 from abductive_tasks.runs.plan import plan, print_commands
 from abductive_tasks.runs.progress import say
 from abductive_tasks.runs.run import Evaluations, Interrupted, run_model
-from abductive_tasks.runs.secrets import collect_secrets, redacted_console
+from abductive_tasks.runs.secrets import collect_secrets, redact_text, redacted_console
 from abductive_tasks.runs.spec import BatchSpec, JudgeSpec, ModelSpec, SpecError, check_environment, load_spec
 from abductive_tasks.runs.status import BatchStatus
 from abductive_tasks.runs.task_index import TaskIndex, TaskIndexError
@@ -298,7 +298,10 @@ def _serve(args, extra: list[str]) -> int:
         secrets=collect_secrets(args=[args.model, *extra], environment=os.environ),
     )
 
-    check_environment(dict(os.environ), spec.output_dir, "environment")
+    try:
+        check_environment(dict(os.environ), spec.output_dir, "environment")
+    except SpecError as error:  # its message may name a variable holding a URL's credentials
+        raise SpecError(redact_text(str(error), spec.secrets)) from None
     with redacted_console(spec.secrets):
         if args.print_command:
             print_commands(spec, plan(spec, TaskIndex()), job_lines=False)

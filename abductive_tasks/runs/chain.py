@@ -60,6 +60,7 @@ from abductive_tasks.runs.identity import (
     task_key,
 )
 from abductive_tasks.runs.layout import model_folder, model_name
+from abductive_tasks.runs.secrets import collect_secrets, redact_text
 
 if TYPE_CHECKING:
     from abductive_tasks.runs.task_index import TaskIndex
@@ -396,6 +397,7 @@ class CommandChain:
 
     cache: Path = Path()  # this command's response cache: the last run answers what the stages asked from it
     final_dir: Path | None = None  # where the last run writes (its model's folder under --output_path)
+    secrets: tuple[str, ...] = ()  # of the whole command line (--describer_args too) and the environment
 
     @property
     def root(self) -> Path:
@@ -499,13 +501,11 @@ class CommandChain:
     def shown(self, runner: Runner, tasks: list[str], final: list[str] | None = None) -> str:
         """The command line of a stage run (or, with ``final``, of the last run: the user's own arguments), with the
         variables it gets."""
-        from abductive_tasks.runs.secrets import collect_secrets, redact_text
-
         variables = self.variables(runner, tasks)
         folder = self.stages_dir / "<time>-<id>"
         command = final if final is not None else runner.command(tasks, folder, self.stage_args, self.cache)
         assignments = [f"{name}={shlex.quote(value)}" for name, value in variables.items()]
-        secrets = collect_secrets(args=command, environment=self.environment)
+        secrets = (*self.secrets, *collect_secrets(args=command, environment=self.environment))
         return redact_text(" ".join([*assignments, *map(shlex.quote, command)]), secrets)
 
     def run_stage(self, runner: Runner, tasks: list[str], say: Callable[[str], None]) -> int:
@@ -569,6 +569,8 @@ def command_chain(
     rest = other_args(argv)
     limit = _limit_of(argv)
     stages_dir = Path(output_path).expanduser() / "stages" if output_path else settings.cache_root() / "stages" / "runs"
+    # every secret of the command (the describer's arguments too): hashed in the identities the stage outputs hold
+    secrets = collect_secrets(model_args=describer[1] if describer else "", args=argv, environment=environment)
 
     def runner(name: str, args: str, tasks: list[str]) -> Runner:
         facts = [task_index.facts(task) for task in tasks]
@@ -578,7 +580,7 @@ def command_chain(
         identity = build_identity(
             model={"route": "lmms", "backend": name, "vllm": None}, model_args=args, eval_args=rest, env={},
             environment=environment, judge=None, data=data,
-            tasks={fact.name: task_entry(fact, environment, root) for fact in facts},
+            tasks={fact.name: task_entry(fact, environment, root) for fact in facts}, secrets=secrets,
         )  # fmt: skip
         return Runner(name, args, model_name(name, parse_model_args(args)), identity)
 
@@ -589,7 +591,8 @@ def command_chain(
         Path(output_path).expanduser() / model_folder(backend, parse_model_args(model_args)) if output_path else None
     )
     return CommandChain(main, other, task_index, requested, levels(upstream, reads_of, environment, sources), described,
-                        limit, rest, stages_dir, environment, cache=cache, final_dir=final_dir)  # fmt: skip
+                        limit, rest, stages_dir, environment, cache=cache, final_dir=final_dir,
+                        secrets=secrets)  # fmt: skip
 
 
 def command_run(backend: str, model_args: str, argv: list[str]) -> dict:
@@ -598,6 +601,7 @@ def command_run(backend: str, model_args: str, argv: list[str]) -> dict:
     identity = build_identity(
         model={"route": "lmms", "backend": backend, "vllm": None}, model_args=model_args, eval_args=other_args(argv),
         env={}, environment=os.environ, judge=None, tasks={}, data={},
+        secrets=collect_secrets(args=argv, environment=os.environ),
     )  # fmt: skip
     return run_descriptor(model_name(backend, parse_model_args(model_args)), identity, _limit_of(argv))
 

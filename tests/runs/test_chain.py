@@ -146,6 +146,27 @@ def test_the_chain_of_one_command_keeps_its_arguments_and_limit(sample, tmp_path
     assert chain.command_chain("random_baseline", "", argv, ["mucr_c2e"], TaskIndex(), None) is None  # nothing chained
 
 
+def test_the_chain_of_one_command_holds_and_shows_no_secret_of_it_or_its_describer(sample, tmp_path):
+    """Plain ``abductive-eval`` with chained tasks: the identities its stage outputs are bound to held a secret the
+    name rule misses (``base_url=...?key=X`` beside ``api_key=X``), and --print-commands showed the describer's."""
+    main_key, describer_key = "MAIN-KEY-pppp9999", "DESC-KEY-nnnn5678"
+    model_args = f"response=1,api_key={main_key},base_url=http://127.0.0.1:9/v1?key={main_key}"
+    describer_args = f"response=desc,api_key={describer_key},base_url=http://127.0.0.1:9/v1?key={describer_key}"
+    argv = ["--model", "dummy", "--model_args", model_args, "--tasks", "mucr_exp,nleye_triplet_described",
+            "--limit", "2", "--describer_args", describer_args]  # fmt: skip
+    chained = chain.command_chain(
+        "dummy", model_args, argv, ["mucr_exp", "nleye_triplet_described"], TaskIndex(), None, ("dummy", describer_args)
+    )
+    held = json.dumps([chained.runner.identity, chained.describer.identity])
+    said: list[str] = []
+    assert chained.walk(said.append, start=False) == 0
+    shown = "\n".join([*said, chained.shown(chained.runner, ["mucr_exp"], argv)])
+    assert "--describer" not in shown or "[REDACTED]" in shown
+    for secret in (main_key, describer_key):
+        assert secret not in held and secret not in shown
+    assert "ABDUCTIVE_RUN=" in shown
+
+
 def test_a_describer_whose_limit_its_reader_cannot_read_is_refused_in_one_line(tmp_path, sample, capsys):
     """A reader reads the descriptions of a run with its own --limit or none: a describer limited otherwise would
     leave it waiting forever, so the plan refuses it, naming both models and limits; a chain read as two kinds too."""

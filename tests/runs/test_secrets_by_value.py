@@ -454,3 +454,14 @@ def test_a_refusal_echoing_a_variable_holding_credentials_redacts_them(monkeypat
     assert main(["--model", "dumb_pixel", "--tasks", "nleye_triplet", "--limit", "2"]) != 0
     printed = capsys.readouterr().err
     assert "ABDUCTIVE_DATA=https://[REDACTED]@host.invalid/x" in printed and "DATA-PASS-4444" not in printed
+
+
+def test_serve_refusing_its_environment_redacts_a_variable_holding_credentials(monkeypatch, capsys, tmp_path):
+    from abductive_tasks.runs.batch import serve_main
+
+    monkeypatch.setenv("ABDUCTIVE_JUDGE_TIMEOUT", "https://u:SERVE-PW-gggg7777@h.invalid")
+    argv = ["Qwen/Qwen2.5-VL-7B-Instruct", "--tasks", "nleye_triplet", "--output_path", str(tmp_path / "o")]
+    assert serve_main([*argv, "--print-command"]) == 2
+    printed = capsys.readouterr().err
+    assert "ABDUCTIVE_JUDGE_TIMEOUT='https://[REDACTED]@h.invalid': expected a number" in printed
+    assert "SERVE-PW-gggg7777" not in printed
