@@ -22,7 +22,9 @@ and where a stage is read from another model on purpose, that model).
 **Named outputs** (:class:`NamedStore`): what the variables of plain lmms-eval name (``ABDUCTIVE_MUCR_SCENE_GRAPHS``,
 ``ABDUCTIVE_NLEYE_DESCRIBER``): per-item entries the writing stage stores while it runs,
 ``<ABDUCTIVE_CACHE>/stages/named/<kind>/<name>/<key>.json``, each with its document digest and, when ``abductive-eval``
-ran it, its run's binding; sealed as stage outputs are, so an entry edited or written by hand is not read.
+ran it, its run's binding; sealed as stage outputs are, so an entry edited or written by hand is not read: its item
+counts as missing, as does one the storing run asked (inside its ``--limit``) whose entry is gone. A name whose entries
+were stored by runs of different models is refused (:meth:`NamedStore.output`).
 
 **Reading** (:func:`checked`): an output is refused in one line when it comes from another model (unless the reading
 run names that model as the stage's source), from a ``--limit`` run that the reading run is not, or from other data (an
@@ -36,7 +38,9 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import math
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -138,6 +142,9 @@ class StageOutput:
     items: dict[str, Item]
     origin: str = field(default="", compare=False)  # where it was read from, for messages (not its content)
     name: str = field(default="", compare=False)  # the name it was stored under (a variable's), '' for a run's
+    # Items the upstream run asked whose output is not read (a named entry refused for its seal, or absent though
+    # inside the run's --limit): missing, never beyond the limit (:func:`outside_limit`).
+    unread: frozenset[str] = frozenset()
 
     def payload(self) -> bytes:
         content = {
@@ -351,19 +358,33 @@ class NamedStore:
         logger.warning(f"{message}, as is every entry like it (run the task storing these {self.kind} again)")
 
     def output(self, name: str, task: str, keys: Mapping[str, str]) -> StageOutput:
-        """The outputs stored under ``name`` for the items ``keys`` gives (item id -> key), as one stage output; one
-        whose entries were stored by different runs keeps the first binding and refuses the others' differences in
-        :func:`checked` (each entry's binding is checked)."""
-        items, bindings = {}, []
+        """The outputs stored under ``name`` for the items ``keys`` gives (item id -> key, in the order of the
+        documents of the run storing them, one per document), as one stage output. Entries stored by runs of
+        different models are refused in one line naming each run (they are not one model's); runs of one model
+        with different ``--limit`` keep every binding (``{"entries": [...]}``), each checked in :func:`checked`.
+        An item the storing run asked (the first ones its ``--limit`` keeps) whose entry is not read is
+        :attr:`~StageOutput.unread`: missing, not beyond the limit."""
+        items, bindings = {}, Counter[str]()
         for item_id, key in keys.items():
             found = self.lookup(name, key)
             if found is not None:
                 items[item_id], binding = found
-                bindings.append(binding)
-        distinct = [dict(entry) for entry in {json.dumps(b, sort_keys=True): b for b in bindings}.values()]
+                bindings[json.dumps(binding, sort_keys=True)] += 1
+        distinct = [json.loads(text) for text in bindings]
         origin = f"{self.variable}={name} ({self.folder(name)})"
+        if any(not _one_model(first, other) for first in distinct[:1] for other in distinct[1:]):
+            runs = "; ".join(
+                f"{_run_label(json.loads(text))}: {count} {'entry' if count == 1 else 'entries'}"
+                for text, count in bindings.items()
+            )
+            raise StageError(
+                f"{origin}: the {self.kind} stored under this name come from runs of different models ({runs}), not "
+                f"one model's; store them again under a new name (or remove {self.folder(name)}) and read that"
+            )
         binding = distinct[0] if len(distinct) == 1 else {"entries": distinct}
-        return StageOutput(self.kind, task, binding, items, origin, name)
+        asked = list(keys)[: _asked(binding.get("limit"), len(keys))]
+        unread = frozenset(item_id for item_id in asked if item_id not in items)
+        return StageOutput(self.kind, task, binding, items, origin, name, unread)
 
     def fingerprint(self, name: str, root: Path) -> dict:
         """What a run reading ``name``'s outputs under ``root`` reads, by content: the name, how many files and a
@@ -413,6 +434,22 @@ def _model_label(binding: Mapping) -> str:
     return str(binding.get("model") or binding.get("backend") or "an unnamed model") + (f" ({args})" if args else "")
 
 
+def _run_label(binding: Mapping) -> str:
+    """A storing run as a message names it: its model and ``--limit``; plain lmms-eval's says nothing of either."""
+    if not binding:
+        return "a run that did not say its model (plain lmms-eval)"
+    limit = binding.get("limit")
+    return _model_label(binding) + ("" if limit is None else f" --limit {limit}")
+
+
+def _asked(limit: float | None, total: int) -> int:
+    """How many of its ``total`` documents a run with ``--limit`` asks, the first ones (lmms-eval's rule: a fraction
+    below 1 of them rounded up, else that many)."""
+    if not limit:
+        return total
+    return math.ceil(total * limit) if 0 < limit < 1 else min(total, int(limit))
+
+
 _SECRET_ARG = re.compile(r"(key|token|secret|password)$", re.IGNORECASE)
 
 
@@ -421,6 +458,11 @@ def _args(text: object) -> tuple[str, ...]:
     redacted, another hashed)."""
     pairs = [part.strip().partition("=") for part in str(text or "").split(",") if part.strip()]
     return tuple(sorted(key if _SECRET_ARG.search(key) else f"{key}={value}" for key, _, value in pairs))
+
+
+def _one_model(binding: Mapping, other: Mapping) -> bool:
+    """Whether two storing runs' bindings name one model (an unknown one, plain lmms-eval's, only itself)."""
+    return (not binding and not other) or (bool(binding) and bool(other) and _same_model(binding, other))
 
 
 def _same_model(binding: Mapping, expected: Mapping) -> bool:
@@ -562,5 +604,7 @@ def without_upstream(reader: str, doc: dict, how: str, stand_ins: Sequence[dict]
 
 def outside_limit(output: StageOutput, item_id: str) -> bool:
     """Whether ``item_id`` lies outside the ``--limit`` of the run that made ``output`` (absent from a limited run's
-    output, which the reading run shares: not counted); an absent item of a full or unbound output is missing."""
-    return item_id not in output.items and output.binding.get("limit") is not None
+    output, which the reading run shares: not counted); an absent item of a full or unbound output, or one the
+    limited run asked whose output is not read (:attr:`StageOutput.unread`), is missing."""
+    absent = item_id not in output.items and item_id not in output.unread
+    return absent and output.binding.get("limit") is not None

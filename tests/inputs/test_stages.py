@@ -100,8 +100,8 @@ def test_named_outputs_are_one_file_per_key_with_their_document_and_binding(cach
     store = stages.NamedStore("graphs", "ABDUCTIVE_MUCR_SCENE_GRAPHS")
     monkeypatch.setenv("ABDUCTIVE_RUN", json.dumps(MODEL | {"limit": 6}))
     store.save("m", "key-a", "doc-a", "graph a", "parsed")
-    monkeypatch.delenv("ABDUCTIVE_RUN")
-    store.save("m", "key-b", "doc-b", "graph b", "parsed")  # plain lmms-eval: no binding
+    monkeypatch.setenv("ABDUCTIVE_RUN", json.dumps(MODEL))
+    store.save("m", "key-b", "doc-b", "graph b", "parsed")  # the same model, another run: no --limit
     output = store.output("m", "mucr_c2e_ccot_graph", {"a": "key-a", "b": "key-b", "c": "key-c"})
     assert {item: entry.value for item, entry in output.items.items()} == {"a": "graph a", "b": "graph b"}
     assert output.name == "m" and len(output.binding["entries"]) == 2
@@ -142,6 +142,51 @@ def test_a_named_output_edited_or_written_by_hand_is_not_read(cache, monkeypatch
         "counted as missing, as is every entry like it (run the task storing these descriptions again)"
     )
     assert f"no sealing key can be kept under {cache}; set ABDUCTIVE_CACHE" in no_key
+
+
+def test_a_named_entry_refused_or_gone_inside_the_limit_counts_as_missing(monkeypatch):
+    """The storing run's --limit keeps its first documents: an entry among them that is not read (its seal fails, or
+    it was deleted) is missing, counted; only the documents after them lie beyond the limit."""
+    store = stages.NamedStore("graphs", "ABDUCTIVE_MUCR_SCENE_GRAPHS")
+    keys = {item: f"key-{item}" for item in "abcde"}  # in the order of the storing run's documents
+    for limit in (3, 0.5):  # 0.5 of 5 documents: 3, rounded up as lmms-eval does
+        monkeypatch.setenv("ABDUCTIVE_RUN", json.dumps(MODEL | {"limit": limit}))
+        for item in "abc":
+            store.save(f"m{limit}", keys[item], f"doc-{item}", f"graph {item}", "parsed")
+        path = store.folder(f"m{limit}") / "key-b.json"
+        path.write_bytes(path.read_bytes().replace(b"graph b", b"graph x"))  # edited: its seal fails
+        (store.folder(f"m{limit}") / "key-c.json").unlink()  # deleted, though the run asked it
+        output = store.output(f"m{limit}", "mucr_c2e_ccot_graph", keys)
+        assert set(output.items) == {"a"} and output.unread == {"b", "c"}
+        assert [stages.outside_limit(output, item) for item in "abcde"] == [False, False, False, True, True]
+
+
+def test_a_named_store_of_two_models_runs_is_refused_naming_each_run(monkeypatch):
+    """Entries stored under one name by runs of different models are not one model's: the read is refused in one line
+    naming each run and its entries (one model's runs with different --limit stay readable: checked per binding)."""
+    store = stages.NamedStore("descriptions", "ABDUCTIVE_NLEYE_DESCRIPTIONS")
+    keys = {item: f"key-{item}" for item in "abc"}
+    monkeypatch.setenv("ABDUCTIVE_RUN", json.dumps(MODEL))
+    for item in "abc":
+        store.save("dd", keys[item], f"doc-{item}", f"by m {item}", "parsed")
+    other = {"model": "random_baseline", "backend": "random_baseline", "model_args": "", "key": "k-r", "limit": 1}
+    monkeypatch.setenv("ABDUCTIVE_RUN", json.dumps(other))
+    store.save("dd", "key-a", "doc-a", "by random_baseline", "parsed")
+    with pytest.raises(StageError) as refused:
+        store.output("dd", "nleye_describe", keys)
+    message = str(refused.value)
+    assert "\n" not in message and message.startswith(f"ABDUCTIVE_NLEYE_DESCRIPTIONS=dd ({store.folder('dd')}): ")
+    assert "come from runs of different models (random_baseline --limit 1: 1 entry; m (response=1): 2 entries)" in (
+        message
+    )
+    monkeypatch.delenv("ABDUCTIVE_RUN")
+    store.save("dd", "key-a", "doc-a", "by plain lmms-eval", "parsed")  # a run that did not say its model
+    with pytest.raises(StageError, match=r"\(a run that did not say its model \(plain lmms-eval\): 1 entry; m "):
+        store.output("dd", "nleye_describe", keys)
+    monkeypatch.setenv("ABDUCTIVE_RUN", json.dumps(MODEL | {"limit": 1}))
+    store.save("dd", "key-a", "doc-a", "by m again", "parsed")  # the same model, a --limit 1 run
+    output = store.output("dd", "nleye_describe", keys)
+    assert len(output.binding["entries"]) == 2 and output.items["a"].value == "by m again"
 
 
 def test_a_cache_that_cannot_keep_a_key_stores_nothing_and_says_what_to_set(cache, monkeypatch):

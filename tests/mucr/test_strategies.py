@@ -260,6 +260,25 @@ def test_ccot_without_graphs_is_not_computed_and_a_named_store_must_hold_some(sa
         strategies.cue_ccot_docs(None)
 
 
+def test_ccot_counts_a_graph_refused_or_gone_inside_the_limit_as_missing(sample, tmp_path, monkeypatch):
+    """The graphs a ``mucr_c2e_ccot_graph --limit 6`` run stored under a name, read with the same limit: a pair whose
+    entry was edited or deleted is counted as missing (wrong), never dropped from the pairs."""
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("ABDUCTIVE_STAGE_INPUTS", raising=False)
+    monkeypatch.setenv("ABDUCTIVE_RUN", json.dumps({"model": "dummy", "backend": "dummy", "key": "k", "limit": 6}))
+    monkeypatch.setenv("ABDUCTIVE_MUCR_SCENE_GRAPHS", "g1")
+    stage1 = list(strategies.c2e_ccot_graph_docs(None))[:6]
+    keys = [strategies.scene_graph_key("c2e", doc) for doc in stage1]
+    paths = [scene_graphs.STORE.save("g1", key, key, '{"objects": []}', "parsed") for key in keys]
+    paths[1].write_bytes(paths[1].read_bytes().replace(b'"status": "', b'"status": "x'))
+    paths[3].unlink()
+    docs = strategies.c2e_ccot_docs(None)
+    asked = [doc["item_id"] for doc in docs]
+    missing = [stand_in["item_id"] for doc in docs for stand_in in json.loads(doc["upstream_missing"])]
+    ids = [doc["item_id"] for doc in stage1]
+    assert asked == [ids[0], ids[2], ids[4], ids[5]] and missing == [ids[1], ids[3]]
+
+
 # ---------------------------------------------------------------- reading CoT-style replies (hand-written)
 
 COT_CHOICE_REPLIES = [

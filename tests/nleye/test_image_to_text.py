@@ -161,3 +161,23 @@ def test_predictor_scored_like_the_text_only_strategy(store, items):
     assert (counts["request_failed"], counts["unparsable"]) == (1, 18)
     assert values["order1_acc"] == pytest.approx(1 / 12) and values["order2_acc"] == pytest.approx(1 / 12)
     assert values["triplet_ci95"]["consistency_acc"]["units"] == 12
+
+
+def test_an_entry_refused_or_gone_inside_the_describe_limit_counts_its_item_as_missing(store, items, monkeypatch):
+    """The descriptions of an ``nleye_describe --limit 12`` run (its first 12 images: the first 4 items'), read with
+    the same limit: an item whose entry was edited or deleted is counted as missing, never dropped from the items."""
+    run = {"model": "dummy", "backend": "dummy", "model_args": "", "key": "k-dummy", "limit": 12}
+    monkeypatch.setenv("ABDUCTIVE_RUN", json.dumps(run))
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
+    monkeypatch.setenv("ABDUCTIVE_NLEYE_DESCRIPTIONS", "dd")
+    for path in hooks.describe_docs_from(items, "dd")["image_path"][:12]:
+        save("dd", path, "An image.")
+    edited = store / "dd" / f"{descriptions.image_digest(items[1]['premise_image'])}.json"
+    edited.write_bytes(edited.read_bytes().replace(b'"status": "', b'"status": "x'))
+    (store / "dd" / f"{descriptions.image_digest(items[2]['hypothesis_images'][1])}.json").unlink()
+    docs = hooks.triplet_described_docs(None)
+    asked = [doc["item_id"] for doc in docs]
+    missing = [stand_in["item_id"] for doc in docs for stand_in in json.loads(doc["upstream_missing"])]
+    first_four = [item["item_id"] for item in items.select(range(4))]
+    assert asked == [first_four[0]] * 2 + [first_four[3]] * 2
+    assert missing == [first_four[1]] * 2 + [first_four[2]] * 2  # both orders of each, counted as wrong
