@@ -158,6 +158,22 @@ def test_the_page_is_self_contained_with_thumbnails_and_filters(two_runs, tmp_pa
     }
 
 
+def test_a_folder_at_the_cache_key_or_a_link_at_a_cache_folder_is_set_aside_first(two_runs, tmp_path, capsys):
+    """A directory planted at ``<cache>/.cache_key`` made browse (and every run that seals an entry: a stage, the
+    judge) fail with IsADirectoryError; a link at ``<cache>/thumbnails`` had the thumbnails written where it
+    pointed."""
+    cache, victim = tmp_path / "cache", tmp_path / "victim"
+    (cache / ".cache_key").mkdir(parents=True)
+    victim.mkdir()
+    (cache / "thumbnails").symlink_to(victim)
+    assert main(["browse", str(two_runs[0]), "-o", str(tmp_path / "page.html")]) == 0
+    assert page_data((tmp_path / "page.html").read_text())["images"] and list(victim.iterdir()) == []
+    assert (cache / ".cache_key").is_file() and not (cache / "thumbnails").is_symlink()
+    err = capsys.readouterr().err
+    assert "was a directory where the cache's sealing key goes; moved aside" in err
+    assert f"{cache / 'thumbnails'} was a link to {victim}" in err
+
+
 def test_each_distinct_image_is_decoded_once_and_then_taken_from_the_cache(tmp_path, decoded_files):
     copy = tmp_path / "copy_of_premise.png"  # another path, the same bytes
     copy.write_bytes(Path(IMAGES[0]).read_bytes())
