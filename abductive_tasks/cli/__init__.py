@@ -5,7 +5,8 @@ registered by :mod:`abductive_tasks.compat`) and, unlike lmms-eval 0.7.3, exits 
 evaluation failed. Before lmms-eval starts it checks the options, task and model names (with a close
 match for a typo), that ``--output_path`` is writable and the data folder is there (all before lmms-eval is
 imported), the ``--model_args`` of our own models, and that a backend needing the original LLaVA package has it
-(:mod:`abductive_tasks.cli.checks`).
+(:mod:`abductive_tasks.cli.checks`). Before a run or a subcommand it makes ``ABDUCTIVE_CACHE`` safe to use
+(:func:`cache_made_ready`: what stands at the sealing key's name, links at the cache's folders).
 Each run's results go to ``<output_path>/<model folder>/``
 (:mod:`abductive_tasks.runs.layout`); at the end it prints one summary per run
 (:mod:`abductive_tasks.reports.report`) in place of lmms-eval's table for our tasks (lmms-eval prints
@@ -45,6 +46,7 @@ from abductive_tasks.cli.checks import (
     did_you_mean,
     option_value,
 )
+from abductive_tasks.inputs.files import cache_ready
 from abductive_tasks.settings import environment_restored
 
 if TYPE_CHECKING:
@@ -580,6 +582,8 @@ def _main(argv: list[str] | None = None) -> int:
         print(tasks_path())
         return 0
     if argv and argv[0] in SUBCOMMANDS:
+        if argv[0] != "tasks" and not cache_made_ready():
+            return 2
         module, function = SUBCOMMANDS[argv[0]]
         return getattr(import_module(module), function)(argv[1:])
     if not argv or argv in (["-h"], ["--help"]):
@@ -592,4 +596,19 @@ def _main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    if not cache_made_ready():
+        return 2
     return run_eval(argv)
+
+
+def cache_made_ready() -> bool:
+    """Make ``ABDUCTIVE_CACHE`` safe to use (:func:`~abductive_tasks.inputs.files.cache_ready`), saying what it
+    changed; False, after one line naming it, when it cannot be."""
+    try:
+        changed = cache_ready()
+    except OSError as error:
+        print(f"abductive-eval: {error}", file=sys.stderr)
+        return False
+    for line in changed:
+        print(f"abductive-eval: {line}", file=sys.stderr)
+    return True

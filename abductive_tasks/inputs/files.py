@@ -21,7 +21,9 @@ for speed: hashing its source again on every hit would cost what the cache saves
 bound by an HMAC-SHA256 over its content and a context naming what it was derived from (the source's
 stamp or digest). The key is 32 random bytes in ``<ABDUCTIVE_CACHE>/.cache_key``, mode 0600, created
 atomically (written under a temporary name, then hard-linked into place, so two processes agree on one
-key); a key file that is a link, not ours, or readable by others is replaced, which orphans every entry.
+key); a key file that is a link, not ours, or readable by others is replaced, which orphans every entry. Before a
+command uses the cache, :func:`cache_ready` moves aside anything else standing at the key's name (a directory, a
+FIFO) and removes a link standing where one of the cache's folders goes.
 
 Threat model: entries edited by hand or by a tool, truncated, damaged on disk, copied from another cache
 or machine, or planted by another local user who can write the cache folder but not read the key are
@@ -287,6 +289,68 @@ def cache_key(root: Path | None = None) -> bytes | None:
             return None
         key = _key_trusted(path)
     return key
+
+
+# The cache's own folders under ABDUCTIVE_CACHE (the package's modules name them: tests/inputs/test_files.py checks).
+CACHE_FOLDERS = (
+    "images",
+    "judge",
+    "leaderboard_plots",
+    "llava_converted",
+    "mucr_items",
+    "sherlock_chunks",
+    "stages",
+    "thumbnails",
+)
+
+
+def cache_ready(root: Path | None = None) -> list[str]:
+    """Make the cache under ``root`` (default ``ABDUCTIVE_CACHE``) safe to use before a command reads or writes it;
+    a line for each thing changed. Anything but a regular file or a link at the sealing key's name (a directory, on
+    which :func:`cache_key` fails, a FIFO, on which it waits for ever) is moved aside under a fresh name, never read
+    or followed; a link standing where one of the cache's own folders goes (:data:`CACHE_FOLDERS` and every folder
+    below them) is removed, what it points to left alone, so that no write goes through it. A key that cannot be
+    moved aside is an OSError naming it. Nothing is made: a missing cache stays missing."""
+    root = root or settings.cache_root()
+    changed = [note for note in [_key_moved_aside(root / KEY_NAME)] if note]
+    for link in [link for name in CACHE_FOLDERS for link in _folder_links(root / name)]:
+        target = os.readlink(link)
+        link.unlink()
+        changed.append(f"{link} was a link to {target} where a folder of the cache goes; removed, never followed")
+    return changed
+
+
+def _key_moved_aside(path: Path) -> str | None:
+    """Move what stands at the key's name aside when it is neither a regular file nor a link (:func:`cache_key`
+    replaces those when they are not trusted); what was done, or None."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    if stat.S_ISREG(mode) or stat.S_ISLNK(mode):
+        return None
+    aside = path.with_name(f"{path.name}.{secrets.token_hex(8)}.set-aside")
+    try:
+        os.rename(path, aside)
+    except OSError as error:
+        raise OSError(
+            error.errno,
+            f"{path} is {_kind(mode)} where the cache's sealing key goes and cannot be moved aside "
+            f"({error.strerror}); remove it, or set ABDUCTIVE_CACHE to a folder of your own",
+        ) from None
+    return f"{path} was {_kind(mode)} where the cache's sealing key goes; moved aside to {aside.name} (a new key made)"
+
+
+def _folder_links(top: Path) -> list[Path]:
+    """The links standing where ``top`` or a folder below it goes (a link to a folder is listed, never entered)."""
+    if top.is_symlink():
+        return [top]
+    return [
+        Path(folder) / name
+        for folder, names, _ in os.walk(top)
+        for name in names
+        if os.path.islink(os.path.join(folder, name))
+    ]
 
 
 def seal_mac(key: bytes, context: str, parts: Iterable[bytes]) -> str:

@@ -27,13 +27,13 @@ import os
 import re
 import struct
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
 from abductive_tasks.inputs.files import write_output
-from abductive_tasks.reports import composites, thumbnails
+from abductive_tasks.reports import composites, media, thumbnails
 from abductive_tasks.reports.samples import RESULTS_SUFFIX, SAMPLES_MARK, task_of
 
 PAGE_SIZE = 50  # cards the page renders at a time; more as the reader scrolls to the end
@@ -320,18 +320,27 @@ def read_items(results_path: Path) -> list[Item]:
 # ---------------------------------------------------------------- the page
 
 
-def card(row: dict, image_id: Callable[[str], int | None], sent: Mapping[composites.Composite, int]) -> dict:
+def card(
+    row: dict,
+    image_id: Callable[[str], int | None],
+    sent: Mapping[composites.Composite, int],
+    outside: Collection[str] = (),
+) -> dict:
     """What the page shows of one row: the document, its images (ids into the page's image table: the composite the
-    model was sent where ``sent`` has it, else each image), each answer."""
+    model was sent where ``sent`` has it, else each image; an image in ``outside`` with the reason it is not drawn),
+    each answer."""
     item = row["item"]
     pictured = zip(item.roles, item.images, strict=True)
-    images = [[role, Path(path).name, image_id(path)] for role, path in pictured]
+    images = [
+        [role, Path(path).name, image_id(path)] + ([media.NOT_DRAWN] if path in outside else [])
+        for role, path in pictured
+    ]
     if item.composite is not None:
         parts = ", ".join(item.roles)
         if item.composite in sent:
             images = [[f"one image sent, left to right: {parts}", f"{len(item.images)} images", sent[item.composite]]]
         else:
-            images = [[f"{role} (part {number} of the one image sent)", name, id_] for number, (role, name, id_)
+            images = [[f"{role} (part {number} of the one image sent)", *rest] for number, (role, *rest)
                       in enumerate(images, 1)]  # fmt: skip
     return {
         "task": item.task,
@@ -370,11 +379,13 @@ def link(path: str, page_folder: Path) -> str | None:
 
 @dataclass
 class Page:
-    """A written page's HTML and what its images cost: made, taken from the cache, linked; composites drawn."""
+    """A written page's HTML and what its images cost: made, taken from the cache, linked; composites drawn; the
+    images not drawn, outside the runs' and the data folders."""
 
     html: str
     images: thumbnails.Thumbnails
     composites: composites.Pictures = field(default_factory=composites.Pictures)
+    outside: list[str] = field(default_factory=list)
 
 
 def render(
@@ -386,23 +397,34 @@ def render(
     page_size: int = PAGE_SIZE,
     page_folder: Path = Path(),
     self_contained: bool = False,
+    roots: Sequence[Path] = (),
 ) -> Page:
     """The page: ``rows`` are {item: Item, answers: [Item per run], statuses: [status per run]} (one answer for a
     browse, two for a diff). The cards travel as JSON inside the page, each image once in an image table they
     point into: a thumbnail, or past the decode budget (unless ``self_contained``) a link from ``page_folder`` to
     its file. The page's script renders ``page_size`` cards at a time, more as the reader scrolls; the first
-    page's thumbnails are always made."""
+    page's thumbnails are always made. Only images inside ``roots`` (the runs' folders) and the data folders are read
+    (:mod:`abductive_tasks.reports.media`, as the ui draws them): a samples file may name any path; each other image
+    is shown as not drawn, and a composite with such a part is shown as its parts."""
     import jinja2
 
+    allowed = media.allowed_folders(roots)
+    everywhere = dict.fromkeys(path for row in rows for path in row["item"].images)
+    outside = {path: None for path in everywhere if not media.drawable(path, allowed)}  # in page order
     budget = None if self_contained else thumbnails.DECODE_BUDGET_PX
     drawn = composites.pictures(
-        (row["item"].composite for row in rows if row["item"].composite),
+        (
+            row["item"].composite
+            for row in rows
+            if row["item"].composite and outside.keys().isdisjoint(row["item"].images)
+        ),
         budget=budget,
         always=len({row["item"].composite for row in rows[:page_size] if row["item"].composite}),
     )
     apart = [row["item"] for row in rows if row["item"].composite not in drawn.uris]
-    first_page = len(dict.fromkeys(path for item in apart[:page_size] for path in item.images))
-    made = thumbnails.thumbnails((path for item in apart for path in item.images), budget=budget, always=first_page)
+    shown = [[path for path in item.images if path not in outside] for item in apart]
+    first_page = len(dict.fromkeys(path for paths in shown[:page_size] for path in paths))
+    made = thumbnails.thumbnails((path for paths in shown for path in paths), budget=budget, always=first_page)
     linked = {path: link(path, page_folder) for path in made.linked}
     images: list[str] = []
     ids: dict[str, int] = {}
@@ -418,7 +440,7 @@ def render(
         return None if uri is None else uri_id(uri)
 
     sent = {composite: uri_id(uri) for composite, uri in drawn.uris.items()}
-    cards = [card(row, image_id, sent) for row in rows]
+    cards = [card(row, image_id, sent, outside) for row in rows]
     environment = jinja2.Environment(
         loader=jinja2.PackageLoader("abductive_tasks.reports", "templates"),
         autoescape=True,
@@ -436,12 +458,15 @@ def render(
         shared=shared or {},
     )
     made.linked = [path for path in made.linked if linked[path] is not None]
-    return Page(html, made, drawn)
+    return Page(html, made, drawn, list(outside))
 
 
-def image_lines(made: thumbnails.Thumbnails, drawn: composites.Pictures | None = None) -> list[str]:
+def image_lines(
+    made: thumbnails.Thumbnails, drawn: composites.Pictures | None = None, outside: Sequence[str] = ()
+) -> list[str]:
     """What the page's images cost, for the console: embedded (made, from the cache) and linked; where some are
-    linked, that the page needs their files and what ``--self-contained`` would cost; composites drawn."""
+    linked, that the page needs their files and what ``--self-contained`` would cost; composites drawn; how many
+    images are ``outside`` the runs' and the data folders, not drawn."""
     embedded = made.decoded + made.reused
     lines = [
         f"images: {embedded:,} embedded ({made.decoded:,} made, {made.reused:,} from the cache), "
@@ -462,6 +487,11 @@ def image_lines(made: thumbnails.Thumbnails, drawn: composites.Pictures | None =
             f"  the page shows the {len(made.linked):,} linked images from their files on this machine; "
             f"--self-contained embeds them all{cost} (thumbnails are cached: a later page embeds more)"
         )
+    if outside:
+        lines.append(
+            f"  {len(outside):,} images not drawn: outside the runs' folders and the data folders (a samples file may "
+            "name any path; set ABDUCTIVE_DATA to the run's data folder to draw its images)"
+        )
     return lines
 
 
@@ -480,6 +510,7 @@ def browse_page(results_path: Path, page_folder: Path = Path(), self_contained: 
         shared=shared,
         page_folder=page_folder,
         self_contained=self_contained,
+        roots=[results_path.parent],
     )
     return page, len(items)
 
@@ -536,5 +567,8 @@ def browse_main(argv: list[str]) -> int:
     except OSError as error:
         print(f"abductive-eval browse: cannot write {args.out} ({error.strerror or error})", file=sys.stderr)
         return 1
-    print(f"{args.out}: {count} documents of {results_path}; " + "\n".join(image_lines(page.images, page.composites)))
+    print(
+        f"{args.out}: {count} documents of {results_path}; "
+        + "\n".join(image_lines(page.images, page.composites, page.outside))
+    )
     return 0

@@ -134,6 +134,7 @@ def main(argv: list[str]) -> int:
             shared=shared,
             page_folder=args.out.parent,
             self_contained=args.self_contained,
+            roots=[path_a.parent, path_b.parent],
         )
         try:
             inputs = [path for run in (path_a, path_b) for path in (run, *samples_files(run))]
@@ -141,5 +142,7 @@ def main(argv: list[str]) -> int:
         except OSError as error:
             print(f"abductive-eval diff: cannot write {args.out} ({error.strerror or error})", file=sys.stderr)
             return 1
-        print(f"{args.out}: {len(found)} documents; " + "\n".join(image_lines(page.images, page.composites)))
+        print(
+            f"{args.out}: {len(found)} documents; " + "\n".join(image_lines(page.images, page.composites, page.outside))
+        )
     return 0

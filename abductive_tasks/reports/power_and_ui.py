@@ -30,8 +30,7 @@ from typing import Any
 from PIL import Image
 
 from abductive_tasks import lmms_subcommands
-from abductive_tasks.inputs.images import image_cache_dir
-from abductive_tasks.inputs.loading import SAMPLE_ROOT
+from abductive_tasks.reports import media
 from abductive_tasks.reports.browse import item_of, record_of
 from abductive_tasks.reports.composites import sent_picture
 from abductive_tasks.reports.ui_guard import UiGuard, new_token, run_redacted
@@ -78,29 +77,17 @@ def resampled_units(task: str, loaded: Any) -> int | None:
     return None if field is None else len({doc[field] for doc in docs})
 
 
-def data_folders() -> list[Path]:
-    """Where the images a run read can live: the embedded sample, ``ABDUCTIVE_DATA`` (a path), the extracted-image
-    cache and the Hugging Face hub cache (the official sources)."""
-    from huggingface_hub import constants
-
-    from abductive_tasks import settings
-
-    choice = settings.data_source()
-    local = [Path(choice).expanduser()] if choice not in ("", "sample") else []
-    return [SAMPLE_ROOT, *local, image_cache_dir(), Path(constants.HF_HUB_CACHE)]
-
-
 def sample_picture(task: str, line: Mapping[str, Any], roots: Sequence[Path] = ()) -> tuple[bytes, str] | None:
     """The input images of one logged document (``input_media``, written by lmms-eval's evaluator) as one PNG: on a
     composite task the one image the model was sent (:mod:`abductive_tasks.reports.composites`), else side by side
     in the order the model got them; None when the sample names none, or one is gone, unreadable (a picture missing
-    a panel would misplace the others) or outside ``roots`` and the data folders (:func:`data_folders`; links
-    resolved): a samples file can name any path."""
+    a panel would misplace the others) or outside ``roots`` and the data folders
+    (:mod:`abductive_tasks.reports.media`): a samples file can name any path."""
     paths = tuple(item_of(task, line).images)
-    allowed = [Path(root).expanduser().resolve() for root in (*roots, *data_folders())]
+    allowed = media.allowed_folders(roots)
     if not paths or not all(Path(path).is_file() for path in paths):
         return None
-    if not all(any(Path(path).resolve().is_relative_to(root) for root in allowed) for path in paths):
+    if not all(media.drawable(path, allowed) for path in paths):
         return None
     try:
         picture = sent_picture(task, paths)

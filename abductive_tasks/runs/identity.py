@@ -86,7 +86,8 @@ def _walk_files(root: Path) -> Iterator[Path]:
 
 class FileHashes:
     """sha256 of files, remembered by (absolute path, size, modification time) in an SQLite table; each row sealed
-    with the cache key (:func:`~abductive_tasks.inputs.files.seal_mac`), so an edited row is hashed again."""
+    with the cache key (:func:`~abductive_tasks.inputs.files.seal_mac`), so an edited row is hashed again. A link at
+    the table's file is removed, never followed (SQLite would create and write the file it points to)."""
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or settings.cache_root() / "file_hashes.sqlite3"
@@ -94,15 +95,21 @@ class FileHashes:
         self.known: dict[tuple[str, int, int], str] = {}
         self.new: list[tuple[str, int, int, str, str]] = []
         try:
-            with sqlite3.connect(self.path) as connection:
+            with self._connect() as connection:
                 rows = connection.execute("SELECT path, size, mtime_ns, sha256, seal FROM sealed_hashes").fetchall()
             self.known = {
                 (path, size, mtime): digest
                 for path, size, mtime, digest, seal in rows
                 if self.key is not None and seal == self._seal(path, size, mtime, digest)
             }
-        except sqlite3.Error:  # no table yet, or an unreadable file: hash everything again
+        except (OSError, sqlite3.Error):  # no table yet, or an unreadable file: hash everything again
             pass
+
+    def _connect(self) -> sqlite3.Connection:
+        """The table's database; a link at its name is removed first (SQLite itself refuses one at its journal)."""
+        if self.path.is_symlink():
+            self.path.unlink()
+        return sqlite3.connect(self.path)
 
     def _seal(self, path: str, size: int, mtime: int, digest: str) -> str:
         return seal_mac(self.key, "file_hashes", [f"{path}\0{size}\0{mtime}\0{digest}".encode()])
@@ -124,7 +131,7 @@ class FileHashes:
             return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with sqlite3.connect(self.path) as connection:
+            with self._connect() as connection:
                 connection.execute(
                     "CREATE TABLE IF NOT EXISTS sealed_hashes (path TEXT, size INTEGER, mtime_ns INTEGER, "
                     "sha256 TEXT, seal TEXT, PRIMARY KEY (path, size, mtime_ns))"

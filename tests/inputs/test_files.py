@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -76,6 +77,73 @@ def test_the_sealing_key_is_private_and_a_readable_or_linked_one_is_replaced(tmp
     resealed = files.seal(b"payload", "entry")
     assert not key_file.is_symlink() and files.unseal(resealed, "entry") == b"payload"
     assert planted.read_bytes() == b"k" * 32
+
+
+@pytest.mark.parametrize("kind", ["a directory", "a FIFO"])
+def test_what_is_no_key_file_at_the_key_is_moved_aside_and_a_key_made(tmp_path, monkeypatch, kind):
+    """A directory planted at ``.cache_key`` made every sealing call raise IsADirectoryError (the run failed with a
+    traceback); a FIFO made it wait for ever."""
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path))
+    key_file = tmp_path / files.KEY_NAME
+    if kind == "a directory":
+        key_file.mkdir()
+        (key_file / "kept").write_text("theirs")
+    else:
+        os.mkfifo(key_file)
+    [line] = files.cache_ready()
+    assert f"{key_file} was {kind} where the cache's sealing key goes; moved aside" in line
+    [aside] = [path for path in tmp_path.iterdir() if path.name.endswith(".set-aside")]
+    assert (aside / "kept").read_text() == "theirs" if kind == "a directory" else stat.S_ISFIFO(aside.lstat().st_mode)
+    assert files.unseal(files.seal(b"payload", "entry"), "entry") == b"payload"
+    assert stat.S_ISREG(key_file.lstat().st_mode) and stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    assert files.cache_ready() == []
+
+
+def test_a_key_that_cannot_be_moved_aside_is_one_line_naming_it(tmp_path, monkeypatch):
+    (tmp_path / files.KEY_NAME).mkdir()
+
+    def refused(source: object, target: object) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(files.os, "rename", refused)
+    with pytest.raises(OSError, match=r"\.cache_key is a directory where the cache's sealing key goes and cannot be"):
+        files.cache_ready(tmp_path)
+
+
+def test_a_link_where_a_folder_of_the_cache_goes_is_removed_never_written_through(tmp_path, monkeypatch):
+    """A link planted at ``thumbnails/`` (or any folder below a cache folder) had cache entries written into the
+    folder it pointed to."""
+    from abductive_tasks.reports import thumbnails
+
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (tmp_path / "cache" / "judge").mkdir(parents=True)
+    (tmp_path / "cache" / "thumbnails").symlink_to(victim)
+    (tmp_path / "cache" / "judge" / "ab").symlink_to(victim)
+    changed = files.cache_ready()
+    assert changed == [
+        f"{tmp_path / 'cache' / 'judge' / 'ab'} was a link to {victim} where a folder of the cache goes; removed, "
+        "never followed",
+        f"{tmp_path / 'cache' / 'thumbnails'} was a link to {victim} where a folder of the cache goes; removed, "
+        "never followed",
+    ]
+    thumbnails.keep("ab" * 32, 160, b"jpeg")
+    assert list(victim.iterdir()) == [] and thumbnails.cached("ab" * 32, 160) == b"jpeg"
+
+
+def test_every_folder_the_package_keeps_under_the_cache_is_one_cache_ready_checks():
+    from abductive_tasks.models.llava_original import CACHE_FOLDER
+    from abductive_tasks.reports.leaderboard.render import PLOT_CACHE
+
+    package = Path(files.__file__).parents[1]
+    named = {
+        name
+        for source in package.rglob("*.py")
+        for name in re.findall(r'cache_root\(\)\)? / "([\w.]+)"', source.read_text(encoding="utf-8"))
+        if "." not in name  # a file (file_hashes.sqlite3), not a folder
+    }
+    assert named and named | {CACHE_FOLDER, PLOT_CACHE} == set(files.CACHE_FOLDERS)
 
 
 def test_file_sha256_is_the_digest_of_the_bytes_on_every_supported_python(tmp_path):

@@ -158,6 +158,22 @@ def test_the_page_is_self_contained_with_thumbnails_and_filters(two_runs, tmp_pa
     }
 
 
+def test_a_folder_at_the_cache_key_or_a_link_at_a_cache_folder_is_set_aside_first(two_runs, tmp_path, capsys):
+    """A directory planted at ``<cache>/.cache_key`` made browse (and every run that seals an entry: a stage, the
+    judge) fail with IsADirectoryError; a link at ``<cache>/thumbnails`` had the thumbnails written where it
+    pointed."""
+    cache, victim = tmp_path / "cache", tmp_path / "victim"
+    (cache / ".cache_key").mkdir(parents=True)
+    victim.mkdir()
+    (cache / "thumbnails").symlink_to(victim)
+    assert main(["browse", str(two_runs[0]), "-o", str(tmp_path / "page.html")]) == 0
+    assert page_data((tmp_path / "page.html").read_text())["images"] and list(victim.iterdir()) == []
+    assert (cache / ".cache_key").is_file() and not (cache / "thumbnails").is_symlink()
+    err = capsys.readouterr().err
+    assert "was a directory where the cache's sealing key goes; moved aside" in err
+    assert f"{cache / 'thumbnails'} was a link to {victim}" in err
+
+
 def test_each_distinct_image_is_decoded_once_and_then_taken_from_the_cache(tmp_path, decoded_files):
     copy = tmp_path / "copy_of_premise.png"  # another path, the same bytes
     copy.write_bytes(Path(IMAGES[0]).read_bytes())
@@ -212,6 +228,7 @@ def test_a_cold_build_past_the_decode_budget_decodes_what_fits_in_card_order_and
     with Image.open(IMAGES[0]) as premise:
         premise_px = premise.width * premise.height
     monkeypatch.setattr(thumbnails, "DECODE_BUDGET_PX", premise_px + 2 * 16 * 16, raising=False)
+    monkeypatch.setenv("ABDUCTIVE_DATA", str(tmp_path / "images"))  # a data folder: its images are drawn
     later = small_pngs(tmp_path / "images", 5)
     lines = [triplet_line(doc, "1", 1, "parsed") | {"input_media": [IMAGES[0]]} for doc in range(browse.PAGE_SIZE)]
     lines += [triplet_line(50 + n, "1", 1, "parsed") | {"input_media": [path]} for n, path in enumerate(later)]
@@ -311,6 +328,7 @@ def test_a_link_is_relative_percent_encoded_inert_and_points_at_its_file(tmp_pat
 
 def test_a_linked_path_that_is_no_file_shows_as_not_readable(tmp_path, monkeypatch):
     monkeypatch.setattr(thumbnails, "DECODE_BUDGET_PX", 0)
+    monkeypatch.setenv("ABDUCTIVE_DATA", str(tmp_path))
     lines = [triplet_line(doc, "1", 1, "parsed") for doc in range(browse.PAGE_SIZE)]  # the first page
     lines.append(triplet_line(50, "1", 1, "parsed") | {"input_media": [str(tmp_path), IMAGES[1] + ".gone"]})
     run = write_run(tmp_path / "run", "model-a", lines, [])
@@ -399,6 +417,40 @@ def test_a_run_without_samples_or_results_is_one_line(two_runs, tmp_path, capsys
     assert capsys.readouterr().err == f"abductive-eval show: {tmp_path / 'nothing'}: no such file or folder\n"
 
 
+def test_browse_and_diff_draw_no_image_outside_the_runs_and_the_data_folders(tmp_path, capsys):
+    """A samples file may name any path: browse embedded (and cached) a thumbnail of a picture in another folder, a
+    private one. Like the ui, a page draws only images inside the runs' folders and the data folders, links
+    resolved, and says so of each other image; a composite with such a part shows its parts."""
+    from abductive_tasks.reports import media
+
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    secret = str(Path(small_pngs(private, 1)[0]).rename(private / "secret.png"))
+    runs = []
+    for name, reply in (("a", "1"), ("b", "2")):
+        planted = triplet_line(0, reply, int(reply), "parsed") | {"input_media": [secret, IMAGES[1]]}
+        planted["consistency_acc"][1]["images"] = [secret, IMAGES[1]]
+        linked = triplet_line(1, reply, int(reply), "parsed") | {"input_media": [str(tmp_path / name / "in.png")]}
+        runs.append(write_run(tmp_path / name, f"model-{name}", [planted, linked], []))
+        (tmp_path / name / "in.png").symlink_to(secret)  # inside the run's folder, pointing out of it
+    not_drawn = [
+        [["premise", "secret.png", None, media.NOT_DRAWN], ["hypothesis 1", "hypothesis1.png", 0]],
+        [["premise", "in.png", None, media.NOT_DRAWN]],
+    ]
+    assert main(["browse", str(runs[0]), "-o", str(tmp_path / "page.html")]) == 0
+    assert [card["images"] for card in page_data((tmp_path / "page.html").read_text())["cards"]] == not_drawn
+    assert "  2 images not drawn: outside the runs' folders and the data folders" in capsys.readouterr().out
+    assert main(["diff", str(runs[0]), str(runs[1]), "-o", str(tmp_path / "diff.html")]) == 0
+    assert [card["images"] for card in page_data((tmp_path / "diff.html").read_text())["cards"]] == not_drawn
+    assert "  2 images not drawn" in capsys.readouterr().out
+    digest = hashlib.sha256(Path(secret).read_bytes()).hexdigest()
+    assert thumbnails.cached(digest, thumbnails.THUMBNAIL_PX) is None  # never read, never cached
+    combined = browse.item_of("nleye_triplet_combined", {"doc_id": 0, "input_media": [*IMAGES, secret]})
+    page = browse.render("combined", ["m"], [{"item": combined, "answers": [combined], "statuses": ["answered"]}])
+    assert page.composites.decoded == 0 and page.outside == [secret]
+    assert [image[2:] for image in page_data(page.html)["cards"][0]["images"]] == [[0], [1], [None, media.NOT_DRAWN]]
+
+
 def _declared_png(width: int, height: int) -> bytes:
     """A PNG header declaring ``width`` x ``height`` pixels, with no pixel data (a decompression bomb's header)."""
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
@@ -409,9 +461,10 @@ def _declared_png(width: int, height: int) -> bytes:
 
 
 @pytest.mark.parametrize("kind", ["30000x30000 pixels", "a FIFO"])
-def test_browse_of_a_run_with_a_bomb_or_a_fifo_image_writes_its_page(tmp_path, kind):
+def test_browse_of_a_run_with_a_bomb_or_a_fifo_image_writes_its_page(tmp_path, monkeypatch, kind):
     """Images declaring 30000 x 30000 pixels are never decoded, and a FIFO named in input_media is never opened:
     the page is written, those thumbnails left out."""
+    monkeypatch.setenv("ABDUCTIVE_DATA", str(tmp_path))  # the data folder of the browse below
     image = tmp_path / "image.png"
     if kind == "a FIFO":
         os.mkfifo(image)

@@ -192,6 +192,23 @@ def test_file_hashes_are_remembered_by_path_size_and_mtime(data_copy, tmp_path):
     assert data_fingerprint("nleye", str(data_copy), FileHashes(tmp_path / "fresh.sqlite3")) != first
 
 
+def test_a_link_at_the_file_hash_table_is_replaced_not_followed(tmp_path):
+    """A link planted at ``file_hashes.sqlite3`` made SQLite create and fill the file it pointed to, outside the
+    cache."""
+    victim = tmp_path / "victim" / "planted.db"
+    victim.parent.mkdir()
+    table = tmp_path / "cache" / "file_hashes.sqlite3"
+    table.parent.mkdir()
+    table.symlink_to(victim)
+    image = tmp_path / "image.png"
+    image.write_bytes(b"pixels")
+    hashes = FileHashes(table)
+    hashes.sha256(image)
+    hashes.save()
+    assert not victim.exists() and not table.is_symlink()
+    assert len(FileHashes(table).known) == 1
+
+
 def test_a_source_that_does_not_resolve_is_fingerprinted_by_its_error(tmp_path):
     assert data_fingerprint("nleye", str(tmp_path)) == {
         "source": str(tmp_path),
