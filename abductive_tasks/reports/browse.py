@@ -35,6 +35,8 @@ from urllib.parse import quote
 from abductive_tasks.inputs.files import write_output
 from abductive_tasks.reports import composites, media, thumbnails
 from abductive_tasks.reports.samples import RESULTS_SUFFIX, SAMPLES_MARK, task_of
+from abductive_tasks.reports.ui_guard import run_secrets
+from abductive_tasks.runs.secrets import redact_text, redact_value
 
 PAGE_SIZE = 50  # cards the page renders at a time; more as the reader scrolls to the end
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # terminal control characters (ESC among them)
@@ -299,10 +301,12 @@ def samples_files(results_path: Path) -> list[Path]:
 
 
 def read_items(results_path: Path) -> list[Item]:
-    """Every document of every task of the run, from the samples JSONL beside its results JSON."""
+    """Every document of every task of the run, from the samples JSONL beside its results JSON, with every secret of
+    the run's settings replaced (a reply echoing a key of a run written by plain lmms-eval, :func:`run_secrets`)."""
     files = samples_files(results_path)
     if not files:
         raise RunError(f"{results_path}: this run kept no samples; re-run it with them: {rerun_command(results_path)}")
+    secrets = run_secrets(read_run(results_path))
     items = []
     for path in files:
         task = task_of(path) or path.stem
@@ -311,7 +315,9 @@ def read_items(results_path: Path) -> list[Item]:
                 if not text.strip():
                     continue
                 try:
-                    items.append(item_of(task, json.loads(text)))
+                    line = json.loads(text)
+                    redacted = redact_value(line, secrets)
+                    items.append(item_of(task, redacted if isinstance(redacted, dict) else line))
                 except (json.JSONDecodeError, TypeError, ValueError) as error:
                     raise RunError(f"{path}, line {number}: not a samples line ({error})") from None
     return items
@@ -532,8 +538,9 @@ def show_main(argv: list[str]) -> int:
     except RunError as error:
         print(f"abductive-eval show: {error}", file=sys.stderr)
         return 1
-    print(printable(report.summary(run, report.headline_lookup(), results_path.parent)))
-    print(printable("\n" + "\n".join(run_lines(run, results_path))))
+    secrets = run_secrets(run)  # a run written by plain lmms-eval keeps its model_args in clear
+    print(printable(redact_text(report.summary(run, report.headline_lookup(), results_path.parent), secrets)))
+    print(printable(redact_text("\n" + "\n".join(run_lines(run, results_path)), secrets)))
     return 0
 
 

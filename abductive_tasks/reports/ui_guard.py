@@ -220,11 +220,15 @@ def served_secrets(value: object) -> list[str]:
     return url_credentials(value) if isinstance(value, str) else []
 
 
+def run_secrets(results: Mapping[str, Any]) -> list[str]:
+    """The secrets of a run's settings (:func:`served_secrets` of its results JSON) long enough to replace."""
+    return [secret for secret in served_secrets(results) if len(secret) >= SHORTEST]
+
+
 def run_redacted(samples: list, results: Mapping[str, Any]) -> list:
-    """A samples page with every secret of its run's settings (:func:`served_secrets` of its results) replaced: a
-    reply that echoes a key it was given holds it in clear in a run written by plain lmms-eval."""
-    secrets = [secret for secret in served_secrets(results) if len(secret) >= SHORTEST]
-    redacted = redact_value(samples, secrets)
+    """A samples page with every secret of its run's settings (:func:`run_secrets`) replaced: a reply that echoes a
+    key it was given holds it in clear in a run written by plain lmms-eval."""
+    redacted = redact_value(samples, run_secrets(results))
     return redacted if isinstance(redacted, list) else samples
 
 

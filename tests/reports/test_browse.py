@@ -352,6 +352,28 @@ def test_a_reply_cannot_break_out_of_the_page(tmp_path):
     assert not re.search(r"innerHTML|outerHTML|insertAdjacentHTML|document\.write", script)  # text goes in as text
 
 
+def test_a_reply_echoing_a_key_of_a_plain_lmms_eval_run_is_redacted_in_browse_diff_and_show(tmp_path, capsys):
+    """Plain lmms-eval keeps a run's model_args in clear and a reply may echo a key it was given: browse, diff and
+    show replace it, as the ui does."""
+    from abductive_tasks.reports.diff import main as diff_main
+
+    key = "ACCESS-KEY-mmmm1234"
+    runs = []
+    for name, pick in (("a", 1), ("b", 2)):
+        run = write_run(tmp_path / name, f"model-{name}", [triplet_line(0, f"{pick} {key}", pick, "parsed")], [])
+        (results,) = run.glob("*_results.json")
+        record = json.loads(results.read_text())
+        record["config"]["model_args"] = f"response=1 {key},access_key={key}"
+        results.write_text(json.dumps(record))
+        runs.append(run)
+    page = browse.browse_page(browse.find_results(runs[0]))[0].html
+    assert key not in page and page_data(page)["cards"][0]["answers"][0]["reply"] == "1 [REDACTED]"
+    assert browse.show_main([str(runs[0])]) == 0
+    assert diff_main([str(runs[0]), str(runs[1]), "-o", str(tmp_path / "diff.html")]) == 0
+    printed, diff_page = capsys.readouterr().out, (tmp_path / "diff.html").read_text()
+    assert "2 [REDACTED]" in diff_page and key not in printed and key not in diff_page
+
+
 @pytest.mark.e2e
 def test_chromium_draws_the_first_cards_then_more_and_shows_a_hostile_reply_as_text(tmp_path):
     if CHROMIUM is None:
