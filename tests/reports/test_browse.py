@@ -609,7 +609,8 @@ def test_browse_diff_and_the_ui_show_the_composite_the_model_was_sent(tmp_path, 
     monkeypatch.setattr(thumbnails, "DECODE_BUDGET_PX", 0)
     assert main(["diff", str(output), str(output), "-o", str(tmp_path / "diff.html")]) == 0  # no disagreement
     rows = [{"item": item, "answers": [item], "statuses": [item.status]} for item in items if item.task == "mucr_cue"]
-    cold = browse.render("cold", ["dumb_pixel"], rows, page_size=1)
+    # the images extracted into the first cache are no data folder of the cold one: named as the run's own
+    cold = browse.render("cold", ["dumb_pixel"], rows, page_size=1, roots=[tmp_path / "cache" / "images"])
     assert cold.composites.decoded == 1 and cold.composites.left == 11
     drawn_cards = page_data(cold.html)["cards"]
     assert [role for role, _, _ in drawn_cards[1]["images"]] == [
