@@ -274,8 +274,8 @@ def copy_redacted(
 
 
 def redact_text(text: str, secrets: Iterable[str]) -> str:
-    """``text`` with every occurrence of each secret (also as escaped inside a JSON string) replaced by
-    ``[REDACTED]`` (longest first)."""
+    """``text`` with every occurrence of each secret, in each of its written forms (:func:`written_forms`), replaced
+    by ``[REDACTED]`` (longest first)."""
     for secret in written_forms(secrets):
         text = text.replace(secret, REDACTED)
     return text
@@ -296,12 +296,18 @@ def written_forms(secrets: Iterable[str]) -> list[str]:
     """Each secret (and each line of one of several lines) as text and as each of :data:`ESCAPES` writes it, once or
     twice over (a JSON string inside another, a JSON value in a shell word), longest first; forms under
     :data:`SHORTEST` characters are left out."""
+    return list(_written_forms(tuple(secrets)))
+
+
+# redact_text runs per console line and per string of a value: the forms are made once per set of secrets
+@functools.lru_cache(maxsize=64)
+def _written_forms(secrets: tuple[str, ...]) -> tuple[str, ...]:
     forms = set()
     for whole in secrets:  # a secret of several lines (a PEM key) also line by line: logs are written a line at a time
         for secret in {whole, *(whole.splitlines() if "\n" in whole or "\r" in whole else ())}:
             once = {escape(secret) for escape in ESCAPES}
             forms |= {secret, *once, *(escape(form) for form in once for escape in ESCAPES)}
-    return sorted((form for form in forms if len(form) >= SHORTEST), key=len, reverse=True)
+    return tuple(sorted((form for form in forms if len(form) >= SHORTEST), key=len, reverse=True))
 
 
 def redact_value(value: object, secrets: Sequence[str]) -> object:
