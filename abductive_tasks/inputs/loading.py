@@ -105,6 +105,20 @@ def resolve_inside(root: Path, relative: str, where: str) -> Path:
     return candidate
 
 
+def files_under(root: Path, suffix: str) -> list[Path]:
+    """Every file under ``root`` whose name ends in ``suffix``, sorted, linked folders followed (a folder the user
+    linked in is part of the layout; each real folder is walked once, so a link loop ends)."""
+    found, walked = [], set()
+    for folder, folders, names in os.walk(root, followlinks=True):
+        real = os.path.realpath(folder)
+        if real in walked:
+            folders.clear()
+            continue
+        walked.add(real)
+        found += [Path(folder) / name for name in names if name.endswith(suffix)]
+    return sorted(found)
+
+
 class PathsInside:
     """:func:`resolve_inside` for many paths under one root, the same answers at a fraction of the cost: the root is
     resolved once, and each directory the paths pass through once (one ``lstat`` per new component, where

@@ -36,6 +36,7 @@ from abductive_tasks.inputs.loading import (
     PathsInside,
     benchmark_root,
     documents,
+    files_under,
     reading,
     resolve_columns,
     resolve_inside,
@@ -101,7 +102,7 @@ def clear_cache() -> None:
 @functools.cache
 def _load(root: Path, image_cache: Path) -> Loaded:
     """:func:`load` for one image cache."""
-    files = sorted(root.rglob("*.parquet"))
+    files = files_under(root, ".parquet")
     if not files:
         raise DataError(
             f"{root}: no parquet files (expected the {HUB_REPO} layout, e.g. data/train-00000-of-00003-<hash>.parquet)"

@@ -116,9 +116,9 @@ def load(root: Path, column_overrides: tuple[tuple[str, str], ...] = ()) -> Load
     """Read and validate ``test_set.csv`` and every image under ``root`` (once per run and column mapping;
     ``column_overrides`` map a field to exactly one column, see :func:`column_overrides`).
 
-    One item per row: ``item_id``, ``gold`` (1 or 2), the categories, the three image paths
-    (each resolved inside ``root`` and checked by ``images.check_image``), the descriptions (None unless all three
-    are present) and the gold explanation.
+    One item per row: ``item_id``, ``gold`` (1 or 2), the categories, the three image paths (each resolved inside
+    ``root/images``, which may be a link, and checked by ``images.check_image``), the descriptions (None unless all
+    three are present) and the gold explanation.
     """
     csv_path = root / CSV_NAME
     header, rows = read_csv(csv_path)
@@ -131,7 +131,7 @@ def load(root: Path, column_overrides: tuple[tuple[str, str], ...] = ()) -> Load
     columns = resolve_columns(
         header, candidates, REQUIRED, csv_path, hint=f"name a column with {COLUMNS_VARIABLE}=<field>=<column>,..."
     )
-    items, inside = [], PathsInside(root)
+    items, inside = [], PathsInside(root / "images")  # the folder the layout names: it may be a link
     seen: dict[str, int] = {}
     for line, row in rows:
         field = {name: (row[column] or "").strip() for name, column in columns.items()}
@@ -160,7 +160,7 @@ def load(root: Path, column_overrides: tuple[tuple[str, str], ...] = ()) -> Load
         if crowd is None:
             raise fail("crowd_explanations", "expected one explanation or a JSON list of strings")
         where = f"{csv_path}, line {line}, field '{columns['sample_id']}'"
-        images = [check_image(inside(f"images/{sample_id}/{name}", where), where) for name in IMAGE_NAMES]
+        images = [check_image(inside(f"{sample_id}/{name}", where), where) for name in IMAGE_NAMES]
         items.append(
             {
                 "item_id": sample_id,

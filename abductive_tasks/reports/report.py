@@ -117,6 +117,19 @@ LEGEND = {
 }
 
 
+# Why a task's headline is n/a by design (a line under the summary when one of its rows shows n/a).
+NOT_SCORED = {
+    "sherlock_test": "Sherlock's test split: n/a by design, its answer keys are private; `abductive-eval "
+    "export-sherlock` writes the scores the official leaderboard takes",
+}
+
+
+def not_scored_key(task: str) -> str | None:
+    """The :data:`NOT_SCORED` entry of ``task`` (``sherlock_retrieval_test`` -> ``sherlock_test``), if any."""
+    key = f"{task.partition('_')[0]}_{task.rpartition('_')[2]}"
+    return key if key in NOT_SCORED else None
+
+
 def _count(counts: Mapping[str, object], key: str) -> str:
     value = counts.get(key)
     return str(value) if isinstance(value, int) else "-"
@@ -253,6 +266,8 @@ def summary(
             markdown_table(HEADERS, [row.cells() for row in rows], right={2, 4, 6, 7}),
         ]
         lines += [f"  {LEGEND[metric]}" for metric in sorted({row.metric for row in rows}) if metric in LEGEND]
+        unscored = {key for row in rows if row.value is None and (key := not_scored_key(row.task))}
+        lines += [f"  {NOT_SCORED[key]}" for key in sorted(unscored)]
         for row in rows:
             failed = row.counts.get("request_failed")
             if isinstance(failed, int) and failed:

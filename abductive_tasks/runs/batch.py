@@ -145,10 +145,19 @@ def main(argv: list[str]) -> int:
         with redacted_console(spec.secrets):
             if args.print_commands:
                 print_commands(spec, plan(spec, TaskIndex(), args.only))
-                return 0
+                return _invalid_said(spec, args.only, parser.prog)
             return run_interruptible(spec, args.only)
 
     return user_errors(args.verbosity, run, parser.prog)
+
+
+def _invalid_said(spec: BatchSpec, only: list[str] | None, prog: str) -> int:
+    """After ``--print-commands``: each bad model entry said again on standard error, where a filter of the ``#``
+    lines (one command per model, ``grep -v '^#'``) does not hide it; 1 when there is one, as the batch would exit."""
+    invalid = {label: why for label, why in spec.invalid.items() if not only or label in only}
+    for label, why in invalid.items():
+        print(f"{prog}: {label}: not run: {'; '.join(redact_text(why, spec.secrets).splitlines())}", file=sys.stderr)
+    return 1 if invalid else 0
 
 
 def _raise_interrupt(signum, frame) -> None:

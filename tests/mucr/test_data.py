@@ -300,6 +300,18 @@ def test_an_image_mode_without_faithful_rgb_is_refused(data_copy):
         data.load(root)
 
 
+def test_a_linked_data_folder_is_read(v2_root, tmp_path):
+    """``data/`` kept elsewhere and linked in: "no parquet files" (the search did not enter linked folders); a link
+    loop beside it ends."""
+    expected = load_items(v2_root)
+    data.clear_cache()
+    kept = tmp_path / "kept_elsewhere"
+    shutil.move(v2_root / "data", kept)
+    (v2_root / "data").symlink_to(kept)
+    (kept / "loop").symlink_to(v2_root)
+    assert [item["item_id"] for item in load_items(v2_root)] == [item["item_id"] for item in expected]
+
+
 def test_an_image_file_symlinked_out_of_the_root_is_refused(v2_root, tmp_path):
     target = v2_root / "images" / "3_1.png"
     outside = tmp_path / "outside.png"

@@ -190,3 +190,23 @@ def test_coverage_counts_the_items_a_run_left_out():
     counts = {"documents": 8, "items_scored": 4, "items_incomplete": 0, "items_without_descriptions": 8}
     assert report.coverage(counts) == "4/12 items, 8 items without descriptions left out"
     assert report.coverage({"items_scored": 4, "items_incomplete": 1}) == "4/5 items"
+
+
+def test_a_sherlock_test_split_row_says_why_it_is_n_a():
+    """The test split's n/a rows stood with no word why (the reason was only an INFO line of the log)."""
+    unscored = {
+        "alias": "sherlock_comparison_test",
+        "comparison_acc,none": None,
+        "comparison_counts,none": {"documents": 3, "inputs_scored": 0, "inputs_incomplete": 0},
+    }
+    text = report.summary(
+        run({"sherlock_comparison_test": unscored, "sherlock_comparison": {**unscored, "alias": "val"}}),
+        {"sherlock_comparison_test": "comparison_acc", "sherlock_comparison": "comparison_acc"}.get,
+        scale=SCALES.__getitem__,
+    )
+    note = (
+        "Sherlock's test split: n/a by design, its answer keys are private; `abductive-eval export-sherlock` writes "
+        "the scores the official leaderboard takes"
+    )
+    assert [line.strip() for line in text.splitlines()].count(note) == 1
+    assert note not in report.summary(run({"sherlock_comparison": unscored}), HEADLINES.get, scale=SCALES.__getitem__)

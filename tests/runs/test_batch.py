@@ -189,6 +189,27 @@ def test_print_commands_one_per_model(tmp_path, capsys):
     assert not (tmp_path / "results").exists()  # nothing ran
 
 
+def test_print_commands_says_a_bad_model_entry_where_a_filter_of_the_comments_does_not_hide_it(tmp_path, capsys):
+    """A bad entry was only a ``#`` line and the status was 0: the documented Slurm recipe (``grep -v '^#'``)
+    dropped that model without a word."""
+    spec_path = tmp_path / "spec.yaml"
+    spec_path.write_text(
+        "tasks: [abductive]\nmodels:\n  - {name: a, backend: dummy}\n  - {name: b, backend: dummy, "
+        "modle_args: {seed: 0}}\n  - {name: c, backend: dummy, port: soon, env: [A]}\n"
+    )
+    assert main([str(spec_path), "--print-commands"]) == 1
+    printed = capsys.readouterr()
+    assert [line for line in printed.out.splitlines() if not line.startswith("#")] == [
+        f"abductive-eval batch {spec_path} --model a"
+    ]
+    assert printed.err.splitlines() == [
+        "abductive-eval batch: b: not run: models[1].modle_args: unknown key; did you mean `model_args`?",
+        "abductive-eval batch: c: not run: models[2].port: input should be a valid integer, unable to parse string "
+        "as an integer; models[2].env: input should be a valid dictionary",
+    ]
+    assert main([str(spec_path), "--print-commands", "--model", "a"]) == 0  # the bad ones not asked for
+
+
 def test_spec_errors_name_the_field(tmp_path):
     path = tmp_path / "spec.yaml"
     path.write_text("tasks: [abductive]\nmodels: []\n")

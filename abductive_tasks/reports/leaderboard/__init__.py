@@ -114,7 +114,7 @@ def write_report(
         "markdown": out / "leaderboard.md",
         "html": out / "leaderboard.html",
         "json": out / "leaderboard.json",
-        "plots": out / "plots",
+        **({"plots": out / "plots"} if plot_files else {}),  # none drawn (no matplotlib): no folder named
     }
 
 
