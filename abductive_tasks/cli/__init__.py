@@ -195,18 +195,20 @@ def say(message: str) -> None:
     print(f"[chain] {message}", flush=True)
 
 
-def plan_chain(argv: list[str], args: argparse.Namespace, options: dict) -> CommandChain | None:
+def plan_chain(argv: list[str], args: argparse.Namespace, options: dict) -> tuple[CommandChain | None, list[str]]:
     """The chain of stages the command's tasks read (:class:`~abductive_tasks.runs.chain.CommandChain`), None when no
     task reads another task's run; with no such task, ``ABDUCTIVE_RUN`` is still set when a task of the command
     reads what a variable names (checked against this run's model and limit) or is one another reads (what it stores
-    under a variable's name is bound to this run)."""
+    under a variable's name is bound to this run), and a ``--use_cache DIR`` of a task reading what a variable names
+    is keyed by what it reads (:func:`~abductive_tasks.runs.chain.command_cache`). Returns the chain and the command
+    line."""
     from abductive_tasks import compat, settings
     from abductive_tasks.inputs.stages import RUN_VARIABLE
     from abductive_tasks.runs import chain
     from abductive_tasks.runs.task_index import TaskIndex
 
     if settings.this_run():  # a stage or level of a chain a batch or an abductive-eval runs: it says what the run is
-        return None
+        return None, argv  # (and its response cache, keyed by what it reads)
     task_index = TaskIndex()
     requested = our_tasks(args.tasks)
     describer = options.get("--describer")
@@ -218,6 +220,7 @@ def plan_chain(argv: list[str], args: argparse.Namespace, options: dict) -> Comm
         task_index,
         args.output_path,
         (str(describer), str(options.get("--describer_args") or "")) if describer else None,
+        args.use_cache,
     )
     if describer and (chained is None or chained.describer is None):
         raise UsageError(
@@ -234,7 +237,25 @@ def plan_chain(argv: list[str], args: argparse.Namespace, options: dict) -> Comm
             os.environ[RUN_VARIABLE] = json.dumps(
                 chain.command_run(args.model, _model_args_text(args.model_args), argv)
             )
-    return chained
+        readers = [task for task in requested if task_index.facts(task).reads]
+        if readers and args.use_cache:
+            model_args = _model_args_text(args.model_args)
+            folder = chain.command_cache(args.model, model_args, argv, requested, task_index, args.use_cache)
+            print(f"abductive-eval: {cache_line(args.use_cache, folder, readers, argv)}", flush=True)
+            argv = chain.with_cache(argv, folder)
+    return chained, argv
+
+
+def cache_line(given: str, folder: Path, readers: list[str], argv: list[str]) -> str:
+    """The console line saying where a run whose ``readers`` read upstream outputs keeps its replies under
+    ``--use_cache given`` (``folder``), every secret of ``argv`` and the environment replaced."""
+    from abductive_tasks.runs.secrets import collect_secrets, redact_text
+
+    what = f"what {', '.join(readers)} {'reads' if len(readers) == 1 else 'read'} (upstream outputs, by content)"
+    text = f"--use_cache {given}: the replies go to {folder}, named by {what}"
+    return redact_text(
+        f"{text}; replies made for other inputs are not reused", collect_secrets(args=argv, environment=os.environ)
+    )
 
 
 def _model_args_text(model_args: object) -> str:
@@ -245,14 +266,19 @@ def _model_args_text(model_args: object) -> str:
 
 def run_chain(argv: list[str], args: argparse.Namespace, chained, print_only: bool) -> tuple[int, list[str]]:
     """Run (or, ``print_only``, show) the upstream stages; then set this process up for the last run: its stage
-    variables and the command's response cache. Returns (exit status, the last run's command line)."""
+    variables and the command's response cache (with ``--use_cache DIR``, keyed by what its tasks read, said in one
+    line). Returns (exit status, the last run's command line)."""
+    from abductive_tasks.runs.chain import with_cache
     from abductive_tasks.runs.secrets import collect_secrets, redact_text
 
     code = chained.walk(say, start=not print_only)
     if code:
         print(f"abductive-eval: a stage the tasks read failed (exit status {code}); see above", file=sys.stderr)
         return 1, argv
-    final = argv if option_value(argv, "--use_cache") else [*argv, "--use_cache", str(chained.cache)]
+    folder = chained.cache_of(chained.runner, chained.requested)
+    final = with_cache(argv, folder)
+    if chained.user_cache is not None:
+        say(cache_line(args.use_cache, folder, [task for task in chained.requested if chained.reads_of(task)], argv))
     if print_only:
         say(f"then, in this process: {chained.shown(chained.runner, chained.requested, ['abductive-eval', *final])}")
         return 0, final
@@ -310,7 +336,7 @@ def _run_eval(argv: list[str]) -> int:
     chained = None
     try:
         if args.model and args.tasks and args.tasks not in LIST_TASKS:
-            chained = plan_chain(argv, args, options)
+            chained, argv = plan_chain(argv, args, options)
         elif options:
             raise UsageError(f"{', '.join(options)}: for a run of --model over --tasks")
         if chained is not None:

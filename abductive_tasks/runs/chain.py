@@ -63,7 +63,7 @@ from abductive_tasks.runs.layout import model_folder, model_name
 from abductive_tasks.runs.secrets import collect_secrets, redact_text
 
 if TYPE_CHECKING:
-    from abductive_tasks.runs.task_index import TaskIndex
+    from abductive_tasks.runs.task_index import TaskFacts, TaskIndex
 
 # The variables that name a kind's output for plain lmms-eval runs (first set wins): with one set, nothing upstream is
 # run for that kind and the reader reads what it names.
@@ -339,15 +339,54 @@ def pending_reads(entry: Mapping) -> list[str]:
 
 # ---------------------------------------------------------------- one command: abductive-eval over chained tasks
 
+# The response cache of a run whose inputs are still to be made, as the printed commands show it.
+NEW_CACHE = "<key of what its stage gives>"
+
+
+def keyed_cache(folder: Path, identity: Mapping, tasks: Iterable[str], pending: bool = False) -> Path:
+    """The response cache a run of ``tasks`` uses when the user names ``folder`` (``--use_cache``): ``folder`` itself
+    when none of them reads an upstream output, else its sub-folder named by
+    :func:`~abductive_tasks.runs.identity.cache_key` (what they read, by content; :data:`NEW_CACHE` when that is still
+    to be made, ``pending``), as a batch's run has. lmms-eval keys a reply on the prompt text, and ``mucr_exp`` is
+    shown its pick as an image: replies made for other inputs would answer it. A ``folder`` ending ``.db`` names
+    lmms-eval's database in the folder holding it."""
+    listed = list(tasks)
+    if not any("inputs" in identity["tasks"].get(task, {}) for task in listed):
+        return folder
+    root = folder.parent if folder.name.endswith(".db") else folder
+    return root / (NEW_CACHE if pending else cache_key(identity, listed))
+
+
+def with_cache(argv: list[str], folder: Path) -> list[str]:
+    """``argv`` with ``--use_cache folder`` in place of the response cache it names (:func:`without_cache`)."""
+    return [*without_cache(argv), "--use_cache", str(folder)]
+
+
+def without_cache(argv: list[str]) -> list[str]:
+    """``argv`` without lmms-eval's response cache option however spelled: ``--use_cache``, ``-c`` or a unique prefix,
+    its value after a space or ``=``, or ``-cDIR``."""
+    kept, value_next = [], False
+    for word in argv:
+        name, equals, _ = word.partition("=")
+        if value_next:
+            value_next = False
+        elif name == "-c" or (name.startswith("--u") and "--use_cache".startswith(name)):
+            value_next = not equals
+        elif not word.startswith("-c"):
+            kept.append(word)
+    return kept
+
+
 # lmms-eval options a stage run of the command sets itself, or that do not change a reply (left out of the identity).
-OWN_OPTIONS = {"--model": True, "--model_args": True, "--tasks": True, "--output_path": True, "--use_cache": True,
-               "--log_samples": False, "--verbosity": True, "--limit": True}  # fmt: skip
+OWN_OPTIONS = {"--model": True, "--model_args": True, "--tasks": True, "--output_path": True, "--log_samples": False,
+               "--verbosity": True, "--limit": True}  # fmt: skip
 
 
 def other_args(argv: list[str]) -> list[str]:
-    """``argv`` without the options a stage run sets itself (:data:`OWN_OPTIONS`) and their values."""
+    """``argv`` without the options a stage run sets itself (:data:`OWN_OPTIONS`, the response cache however spelled:
+    :func:`without_cache`) and their values."""
     kept, skip = [], False
-    for word in argv:
+    for word in without_cache(argv):
         if skip:
             skip = False
             continue
@@ -396,6 +435,8 @@ class CommandChain:
     fresh: set[str] = field(default_factory=set)  # upstream tasks run by this command
 
     cache: Path = Path()  # this command's response cache: the last run answers what the stages asked from it
+    user_cache: Path | None = None  # the one --use_cache names instead, keyed by what a run reads (cache_of)
+    to_make: set[str] = field(default_factory=set)  # upstream tasks whose output a shown, not started, stage makes
     final_dir: Path | None = None  # where the last run writes (its model's folder under --output_path)
     secrets: tuple[str, ...] = ()  # of the whole command line (--describer_args too) and the environment
 
@@ -411,6 +452,15 @@ class CommandChain:
     @property
     def cache_id(self) -> str:
         return cache_key(self.runner.identity, self.runner.identity["tasks"])
+
+    def cache_of(self, runner: Runner, tasks: list[str]) -> Path:
+        """The response cache of a run of ``tasks`` by ``runner``: this command's own (the describer's beside it); with
+        ``--use_cache DIR``, DIR keyed by what they read (:func:`keyed_cache`; :data:`NEW_CACHE` while it is still to
+        be made)."""
+        if self.user_cache is None:
+            return self.cache if runner is self.runner else self.cache.with_name(self.cache.name + "-describer")
+        pending = any(up in self.to_make for task in tasks for up in self.reads_of(task))
+        return keyed_cache(self.user_cache, runner.identity, tasks, pending)
 
     def finish(self, say: Callable[[str], None]) -> None:
         """After the last run: say where a requested upstream task's replies differ from those its readers read (the
@@ -493,6 +543,7 @@ class CommandChain:
                     self._entry(runner, task)
                 say(f"  {self.shown(runner, to_run)}")
                 self.given |= {task: f"<output of {task} from stage {number}>" for task in to_run}
+                self.to_make |= set(to_run)
         for task in self.requested:
             if self.task_index.facts(task).reads:
                 self._entry(self.runner, task)
@@ -503,7 +554,9 @@ class CommandChain:
         variables it gets."""
         variables = self.variables(runner, tasks)
         folder = self.stages_dir / "<time>-<id>"
-        command = final if final is not None else runner.command(tasks, folder, self.stage_args, self.cache)
+        command = (
+            final if final is not None else runner.command(tasks, folder, self.stage_args, self.cache_of(runner, tasks))
+        )
         assignments = [f"{name}={shlex.quote(value)}" for name, value in variables.items()]
         secrets = (*self.secrets, *collect_secrets(args=command, environment=self.environment))
         return redact_text(" ".join([*assignments, *map(shlex.quote, command)]), secrets)
@@ -515,8 +568,8 @@ class CommandChain:
         output = self.stages_dir / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.urandom(3).hex()}"
         env = {**self.environment, **self.variables(runner, tasks), "PYTHONSAFEPATH": "1",
                "LMMS_CACHE_RUN_ID": self.cache_id}  # fmt: skip
-        cache = self.cache if runner is self.runner else self.cache.with_name(self.cache.name + "-describer")
-        code = subprocess.run(runner.command(tasks, output, self.stage_args, cache), env=env, check=False).returncode
+        command = runner.command(tasks, output, self.stage_args, self.cache_of(runner, tasks))
+        code = subprocess.run(command, env=env, check=False).returncode
         if code:
             return code
         for task in tasks:
@@ -553,9 +606,11 @@ def command_chain(
     task_index,
     output_path: str | None,
     describer: tuple[str, str] | None = None,
+    use_cache: str | None = None,
 ) -> CommandChain | None:
     """The chain of ``abductive-eval --model backend --model_args model_args --tasks requested ...`` (``argv``: the
-    whole command line); None when no requested task reads another task's run."""
+    whole command line; ``use_cache``: the response cache it names, keyed per run by :meth:`CommandChain.cache_of`);
+    None when no requested task reads another task's run."""
     environment = dict(os.environ)
     reads_of = lambda task: task_index.facts(task).reads  # noqa: E731
     sources = {"descriptions": "describer"} if describer else {}
@@ -573,15 +628,7 @@ def command_chain(
     secrets = collect_secrets(model_args=describer[1] if describer else "", args=argv, environment=environment)
 
     def runner(name: str, args: str, tasks: list[str]) -> Runner:
-        facts = [task_index.facts(task) for task in tasks]
-        root = settings.cache_root(environment)
-        choice = environment.get("ABDUCTIVE_DATA", "").strip()
-        data = {bench: data_fingerprint(bench, choice) for bench in sorted({f.benchmark for f in facts if f.benchmark})}
-        identity = build_identity(
-            model={"route": "lmms", "backend": name, "vllm": None}, model_args=args, eval_args=rest, env={},
-            environment=environment, judge=None, data=data,
-            tasks={fact.name: task_entry(fact, environment, root) for fact in facts}, secrets=secrets,
-        )  # fmt: skip
+        identity = command_identity(name, args, rest, [task_index.facts(task) for task in tasks], environment, secrets)
         return Runner(name, args, model_name(name, parse_model_args(args)), identity)
 
     main = runner(backend, model_args, [*upstream, *requested])
@@ -592,7 +639,41 @@ def command_chain(
     )
     return CommandChain(main, other, task_index, requested, levels(upstream, reads_of, environment, sources), described,
                         limit, rest, stages_dir, environment, cache=cache, final_dir=final_dir,
-                        secrets=secrets)  # fmt: skip
+                        user_cache=Path(use_cache) if use_cache else None, secrets=secrets)  # fmt: skip
+
+
+def command_identity(
+    backend: str,
+    model_args: str,
+    rest: list[str],
+    facts: Iterable[TaskFacts],
+    environment: Mapping[str, str],
+    secrets: tuple[str, ...],
+) -> dict:
+    """The identity of a command's run of the tasks ``facts`` describe (``rest``: its other lmms-eval arguments):
+    model, settings, data by content, and per task its entry, what it reads by content (:func:`task_entry`)."""
+    listed = list(facts)
+    root = settings.cache_root(environment)
+    choice = environment.get("ABDUCTIVE_DATA", "").strip()
+    data = {bench: data_fingerprint(bench, choice) for bench in sorted({f.benchmark for f in listed if f.benchmark})}
+    return build_identity(
+        model={"route": "lmms", "backend": backend, "vllm": None}, model_args=model_args, eval_args=rest, env={},
+        environment=environment, judge=None, data=data,
+        tasks={fact.name: task_entry(fact, environment, root) for fact in listed}, secrets=secrets,
+    )  # fmt: skip
+
+
+def command_cache(
+    backend: str, model_args: str, argv: list[str], requested: list[str], task_index: TaskIndex, folder: str
+) -> Path:
+    """The response cache of ``abductive-eval ... --use_cache folder`` none of whose tasks reads another task's run
+    (``argv``: the whole command line): ``folder`` keyed by what its tasks read from what a variable names
+    (:func:`keyed_cache`), ``folder`` itself when they read nothing."""
+    environment = dict(os.environ)
+    facts = [task_index.facts(task) for task in requested]
+    secrets = collect_secrets(args=argv, environment=environment)
+    identity = command_identity(backend, model_args, other_args(argv), facts, environment, secrets)
+    return keyed_cache(Path(folder), identity, requested)
 
 
 def command_run(backend: str, model_args: str, argv: list[str]) -> dict:

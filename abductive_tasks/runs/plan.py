@@ -338,9 +338,9 @@ def model_env(model: ModelSpec) -> dict[str, str]:
     return {**model.env, "PYTHONSAFEPATH": "1"}
 
 
-# The run folder made at start, and the response cache of a level whose inputs are still to be made, as the printed
-# commands show them.
-NEW_RUN, NEW_CACHE = "<time>-<id>", "<key of what its stage gives>"
+# The run folder made at start, as the printed commands show it (and the response cache of a level whose inputs are
+# still to be made: chain.NEW_CACHE).
+NEW_RUN = "<time>-<id>"
 SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|AUTH|CREDENTIAL", re.IGNORECASE)
 
 
@@ -430,7 +430,7 @@ def print_commands(spec: BatchSpec, whole: BatchPlan, job_lines: bool = True) ->
                 print(f"#   stage {number}: {stage_note(model_plan, tasks)}")
             run_folder = str(model_plan.output / RUNS_DIR / NEW_RUN)
             waits = model_plan.waiting.keys() & set(tasks)  # its cache is named by inputs still to be made
-            cache = model_plan.output / "cache" / NEW_CACHE if waits else model_plan.cache(tasks)
+            cache = model_plan.output / "cache" / chain.NEW_CACHE if waits else model_plan.cache(tasks)
             eval_command_line, cache_env = model_plan.evaluation(tasks, run_folder, cache)
             level_env = env | cache_env | (stage_variables(model_plan, tasks, plans) if model_plan.chained else {})
             print(f"#   {shell_line(eval_command_line, level_env, model_plan.secrets)}")

@@ -12,7 +12,7 @@ import pytest
 
 from abductive_tasks.mucr import data, strategies
 from abductive_tasks.runs import chain
-from abductive_tasks.runs.identity import task_key
+from abductive_tasks.runs.identity import cache_key, task_key
 from abductive_tasks.runs.task_index import TaskIndex
 
 from helpers.mucr_picks import C2E_DOCS, ITEMS, write_samples
@@ -144,6 +144,35 @@ def test_the_chain_of_one_command_keeps_its_arguments_and_limit(sample, tmp_path
         "mucr_cue": "<output of mucr_cue from stage 1>",
     }
     assert chain.command_chain("random_baseline", "", argv, ["mucr_c2e"], TaskIndex(), None) is None  # nothing chained
+
+
+def test_a_named_response_cache_is_keyed_per_run_by_what_its_tasks_read(sample, tmp_path):
+    """``abductive-eval --tasks mucr_exp -c DIR``: the stage of tasks that read nothing uses DIR as lmms-eval does, the
+    reader a sub-folder of DIR named by the batch's key of what it reads (shown as still to be made while its stage
+    is only printed), so other picks get another folder and the same picks the same one."""
+    folder = tmp_path / "responses"
+    argv = ["--model", "random_baseline", "--tasks", "mucr_exp", "-c", str(folder), "--limit", "3"]
+    chained = chain.command_chain("random_baseline", "", argv, ["mucr_exp"], TaskIndex(), None, use_cache=str(folder))
+    assert chained.stage_args == ["--limit", "3"]  # the option, however spelled, is the chain's to set per run
+    said: list[str] = []
+    assert chained.walk(said.append, start=False) == 0
+    assert said[1].endswith(f"--log_samples --use_cache {folder} --limit 3")
+    assert chained.cache_of(chained.runner, ["mucr_exp"]) == folder / chain.NEW_CACHE
+    chained.to_make.clear()
+
+    def reading(c2e: str) -> Path:
+        chained.given = {"mucr_c2e": c2e, "mucr_cue": "b" * 64}
+        chained._entry(chained.runner, "mucr_exp")
+        return chained.cache_of(chained.runner, ["mucr_exp"])
+
+    first = reading("a" * 64)
+    assert first == folder / cache_key(chained.runner.identity, ["mucr_exp"])
+    assert reading("c" * 64).parent == folder and reading("c" * 64) != first and reading("a" * 64) == first
+    identity = chained.runner.identity
+    assert chain.keyed_cache(folder / "cache.db", identity, ["mucr_exp"]) == first  # lmms-eval's database named
+    assert chain.keyed_cache(folder, identity, ["mucr_c2e", "mucr_cue"]) == folder
+    spelled = ["-c", "a", "--use_c=b", "-cc", "--use_cache", "d", "--limit", "3", "--u", "e"]
+    assert chain.with_cache(spelled, folder) == ["--limit", "3", "--use_cache", str(folder)]
 
 
 def test_the_chain_of_one_command_holds_and_shows_no_secret_of_it_or_its_describer(sample, tmp_path):

@@ -19,6 +19,7 @@ import pytest
 
 from abductive_tasks.cli import main as cli_main
 from abductive_tasks.inputs.loading import SAMPLE_ROOT
+from abductive_tasks.inputs.stages import latest, load, output_from_samples, remember, save, store_root
 from abductive_tasks.mucr import data, hooks, strategies
 from abductive_tasks.reports.leaderboard import collect
 from abductive_tasks.runs.batch import main as batch_main
@@ -160,6 +161,12 @@ def test_print_commands_show_the_chain_and_start_nothing(tmp_path, monkeypatch, 
     assert '"mucr_c2e": "<output of mucr_c2e from stage 1>"' in lines[2]
     assert "abductive-eval --model random_baseline --tasks mucr_exp --output_path" in lines[2]
     assert not out.exists() and not (tmp_path / "cache" / "stages").exists()
+    # A named response cache: the stage's own, and the reader's named by what it reads, still to be made.
+    assert cli_main([*command, "--use_cache", str(tmp_path / "responses")]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[1].endswith(f"--log_samples --use_cache {tmp_path / 'responses'}")
+    assert lines[2].startswith(f"[chain] --use_cache {tmp_path / 'responses'}: the replies go to ")
+    assert lines[3].endswith(f"--use_cache '{tmp_path / 'responses' / '<key of what its stage gives>'}'")
 
 
 def test_plain_lmms_eval_runs_the_mucr_group_with_exp_not_computed(tmp_path):
@@ -255,6 +262,84 @@ def test_batch_runs_the_levels_and_marks_a_reader_of_a_rerun_stage_stale(tmp_pat
     # ... and asks the model: lmms-eval keys a reply on the prompt text, which the pick (an image) is not in.
     rerun = (results / "random_baseline" / "eval.log").read_text().rsplit("\n$ ", 1)[1]
     assert "--tasks mucr_exp " in rerun and "ResponseCache: root=" in rerun and "cache hits" not in rerun
+
+
+def _stored_picks_otherwise(stage: Path, root: Path) -> str:
+    """A new mucr_c2e output of the stage run under ``stage`` (one wrong pick moved to another wrong option), stored
+    as the latest of its task key, as a rerun of that stage picking otherwise leaves it; its digest."""
+    (samples,) = stage.rglob("*_samples_mucr_c2e.jsonl")
+    _pick_otherwise(samples)
+    for path in (store_root(root) / "latest").glob("*.json"):
+        task_key = path.name.removesuffix("-None.json")
+        stored = load(latest(task_key, None, root) or "", root)
+        if stored.task == "mucr_c2e":
+            digest = save(output_from_samples("picks", "mucr_c2e", samples, stored.binding), root)
+            remember(task_key, None, digest, root)
+            return digest
+    raise AssertionError("no stored output of mucr_c2e")
+
+
+def _roots(done: subprocess.CompletedProcess, folder: Path) -> list[str]:
+    """The response caches lmms-eval opened in ``done``'s runs (its log line), those in ``folder`` or a sub-folder."""
+    return re.findall(rf"ResponseCache: root=({re.escape(str(folder))}(?:/[0-9a-f]{{16}})?),", done.stdout)
+
+
+def test_a_reader_named_use_cache_is_asked_again_after_its_upstream_changed(tmp_path):
+    """``abductive-eval --tasks mucr_exp --use_cache DIR`` ran its last run on DIR itself: lmms-eval keys a reply on the
+    prompt text, which mucr_exp's pick (an image) is not in, so a rerun after mucr_c2e picked otherwise was answered
+    from the replies made for the old picks (12 of 12 cache hits). Now the reader's replies go to a sub-folder of DIR
+    named by what it reads: a rerun on the same picks reuses them, one on other picks asks the model."""
+    env = {"ABDUCTIVE_CACHE": str(tmp_path / "cache")}
+    folder = tmp_path / "responses"
+    command = ["--model", "random_baseline", "--tasks", "mucr_exp", "--use_cache", str(folder), "--log_samples"]
+    first = abductive_eval(command, tmp_path / "first", env=env)
+    assert first.returncode == 0, first.stdout[-3000:] + first.stderr[-3000:]
+    assert "[chain] stage 1 (random_baseline): mucr_c2e, mucr_cue" in first.stdout
+    again = abductive_eval(command, tmp_path / "again", env=env)  # the same picks: the same replies
+    assert again.returncode == 0, again.stdout[-3000:] + again.stderr[-3000:]
+    assert "ResponseCache: 12/12 cache hits" in again.stdout
+    (stage,) = (tmp_path / "first" / "stages").glob("2*")
+    digest = _stored_picks_otherwise(stage, tmp_path / "cache")
+    rerun = abductive_eval(command, tmp_path / "rerun", env=env)
+    assert rerun.returncode == 0, rerun.stdout[-3000:] + rerun.stderr[-3000:]
+    assert f"stage 1: mucr_c2e: reusing its output of an earlier run ({digest[:12]})" in rerun.stdout
+    assert "cache hits" not in rerun.stdout + rerun.stderr  # asked again, not answered from replies to the old picks
+    # The stage reads nothing: DIR itself, as lmms-eval has it; the reader a sub-folder named by what it reads.
+    stage_cache, read_first = _roots(first, folder)
+    (read_again,), (read_now,) = _roots(again, folder), _roots(rerun, folder)
+    assert stage_cache == str(folder) and Path(read_first).parent == folder
+    assert read_again == read_first != read_now and Path(read_now).parent == folder
+    assert (
+        f"[chain] --use_cache {folder}: the replies go to {read_now}, named by what mucr_exp reads (upstream outputs, "
+        "by content); replies made for other inputs are not reused\n"
+    ) in rerun.stdout
+    assert rerun.stdout.count("--use_cache") == 2 and f"--use_cache {read_now}\n" in rerun.stdout  # the last run
+
+
+def test_a_reader_of_named_picks_is_asked_again_under_use_cache_after_they_changed(tmp_path):
+    """The same for picks a variable names (``ABDUCTIVE_MUCR_PICKS``: no chain, the run reads an earlier run's
+    samples), with the option spelled ``-c DIR``: picks edited in place were answered from DIR's replies to the old
+    ones. Tasks that read nothing keep DIR itself."""
+    picks, folder = tmp_path / "picks", tmp_path / "responses"
+    env = {"ABDUCTIVE_CACHE": str(tmp_path / "cache")}
+    upstream = abductive_eval(["--model", "random_baseline", "--tasks", "mucr_c2e,mucr_cue", "-c", str(folder),
+                               "--log_samples"], picks, env=env)  # fmt: skip
+    assert upstream.returncode == 0, upstream.stderr[-3000:]
+    command = ["--model", "random_baseline", "--tasks", "mucr_exp", "-c", str(folder)]
+    named = {**env, "ABDUCTIVE_MUCR_PICKS": str(picks)}
+    first = abductive_eval(command, tmp_path / "first", env=named)
+    assert first.returncode == 0, first.stderr[-3000:]
+    again = abductive_eval(command, tmp_path / "again", env=named)
+    assert "ResponseCache: 12/12 cache hits" in again.stdout
+    (samples,) = picks.rglob("*_samples_mucr_c2e.jsonl")
+    _pick_otherwise(samples)
+    rerun = abductive_eval(command, tmp_path / "rerun", env=named)
+    assert rerun.returncode == 0, rerun.stderr[-3000:]
+    assert "cache hits" not in rerun.stdout + rerun.stderr
+    assert _roots(upstream, folder) == [str(folder)] and "the replies go to" not in upstream.stdout
+    (read_first,), (read_again,), (read_now,) = _roots(first, folder), _roots(again, folder), _roots(rerun, folder)
+    assert read_again == read_first != read_now and Path(read_now).parent == folder
+    assert f"abductive-eval: --use_cache {folder}: the replies go to {read_first}, named by" in first.stdout
 
 
 def test_an_upstream_stage_whose_samples_are_gone_or_damaged_runs_again(tmp_path, capsys):
