@@ -31,8 +31,21 @@ ENV_VAR = "ABDUCTIVE_DATA"
 SAMPLE_ROOT = Path(__file__).resolve().parents[1] / "sample_data"
 
 
+def escaped(text: str) -> str:
+    """``text`` safe for a terminal, on one line: each character that is not printable (control characters such as
+    ESC or a line break, bidirectional overrides, lone surrogates) written as its Python escape (``\\x1b``, ``\\n``,
+    ``\\u202e``)."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
 class DataError(PermanentLoadError):
-    """Bad or missing benchmark data; the message names the file, row and field."""
+    """Bad or missing benchmark data; the message names the file, row and field. Data values reach the message as
+    they are written, so it is kept printable (:func:`escaped`) whoever formats it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(escaped(message))
 
 
 class DataUnreachable(DataError):

@@ -76,3 +76,16 @@ def test_documents_read_as_arrow_gives_them_and_derived_datasets_read_arrow_agai
     assert docs.remove_columns(["nested"])[3] == {"id": "3", "number": 1.5}
     assert docs.add_column("extra", list(range(7)))[4]["extra"] == 4
     assert docs.with_format("numpy")[0]["number"].dtype.kind == "f"
+
+
+def test_a_data_error_shows_control_characters_escaped_on_one_line():
+    """A value such as a Sherlock ``extra_info.task`` reached the terminal raw: it cleared the screen, retitled the
+    window and printed a fake verdict."""
+    value = "\x1b[2J\x1b[H\x1b]0;owned\x07\x1b[32mALL TESTS PASSED\x1b[0m\r\n\u202eevil\ud800"
+    error = DataError(f"x.json, instance 0, field 'extra_info.task': '{value}'")
+    assert str(error) == (
+        "x.json, instance 0, field 'extra_info.task': "
+        "'\\x1b[2J\\x1b[H\\x1b]0;owned\\x07\\x1b[32mALL TESTS PASSED\\x1b[0m\\r\\n\\u202eevil\\ud800'"
+    )
+    assert str(error).isprintable() and str(DataError(str(error))) == str(error)  # escaped once
+    assert str(DataError("données 中 ü, 'quoted'")) == "données 中 ü, 'quoted'"  # printable text as written

@@ -119,6 +119,14 @@ LOCALIZATION_KEY = "val_localization/val_localization_answer_key.json"
         ),
         ("comparison", COMPARISON, lambda d: d[2]["region"][0].update(left=1.5), "instance 2, field 'region\\[0\\]'"),
         ("comparison", COMPARISON, lambda d: d[0].update(inference=""), "instance 0, field 'inference'"),
+        # Printed raw, it cleared the terminal and wrote a fake verdict.
+        (
+            "comparison",
+            COMPARISON,
+            lambda d: d[0].update(extra_info={"task": "\x1b[2J\x1b]0;owned\x07\x1b[32mALL TESTS PASSED\x1b[0m\r"}),
+            "instance 0, field 'extra_info.task': '\\\\x1b\\[2J\\\\x1b\\]0;owned\\\\x07\\\\x1b\\[32mALL TESTS PASSED"
+            "\\\\x1b\\[0m\\\\r' in a comparison file$",
+        ),
         ("comparison", COMPARISON, lambda d: d[0]["image"].update(url="http://x/../.."), "escapes the data root"),
         (
             "comparison",
