@@ -9,7 +9,7 @@ import re
 import datasets
 import pytest
 
-from abductive_tasks.inputs.loading import DataError, PathsInside, documents, json_lines, resolve_inside
+from abductive_tasks.inputs.loading import DataError, PathsInside, documents, json_lines, read_csv, resolve_inside
 
 
 class OtherError(ValueError):
@@ -89,3 +89,19 @@ def test_a_data_error_shows_control_characters_escaped_on_one_line():
     )
     assert str(error).isprintable() and str(DataError(str(error))) == str(error)  # escaped once
     assert str(DataError("données 中 ü, 'quoted'")) == "données 中 ü, 'quoted'"  # printable text as written
+
+
+@pytest.mark.parametrize(
+    ("content", "line", "problem"),
+    [
+        ("a,b\n1,2\n3," + "x" * 200_000 + "\n5,6\n", 3, "field larger than field limit"),
+        ('a,b\n1,2\n3,"x' + "\nx" * 2 + "x" * 200_000 + '"\n', 5, "field larger than field limit"),
+        ("a," + "x" * 200_000 + "\n1,2\n", 1, "field larger than field limit"),
+    ],
+)
+def test_what_the_csv_module_cannot_read_names_its_line(tmp_path, content, line, problem):
+    """A field over the csv module's limit was reported without a line: ``cannot be read: Error: field larger ...``."""
+    path = tmp_path / "test_set.csv"
+    path.write_text(content)
+    with pytest.raises(DataError, match=rf"^{re.escape(str(path))}, line {line}: cannot be read: {problem}"):
+        read_csv(path)
