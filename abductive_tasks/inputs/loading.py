@@ -31,8 +31,21 @@ ENV_VAR = "ABDUCTIVE_DATA"
 SAMPLE_ROOT = Path(__file__).resolve().parents[1] / "sample_data"
 
 
+def escaped(text: str) -> str:
+    """``text`` safe for a terminal, on one line: each character that is not printable (control characters such as
+    ESC or a line break, bidirectional overrides, lone surrogates) written as its Python escape (``\\x1b``, ``\\n``,
+    ``\\u202e``)."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
 class DataError(PermanentLoadError):
-    """Bad or missing benchmark data; the message names the file, row and field."""
+    """Bad or missing benchmark data; the message names the file, row and field. Data values reach the message as
+    they are written, so it is kept printable (:func:`escaped`) whoever formats it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(escaped(message))
 
 
 class DataUnreachable(DataError):
@@ -237,20 +250,25 @@ def resolve_columns(
 
 
 def read_csv(path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
-    """Return the header and ``(line number, row)`` pairs of a CSV file; malformed rows are errors."""
+    """Return the header and ``(line number, row)`` pairs of a CSV file; malformed rows are errors, and so is what
+    the csv module cannot read (a field over its size limit, a NUL byte), naming the line it stopped on."""
     if not path.is_file():
         raise DataError(f"data file not found: {path}")
     with reading(path), path.open(newline="", encoding="utf-8-sig") as handle:
         reader = csv.DictReader(handle, restkey="\0extra", restval="\0missing")
-        header = list(reader.fieldnames or [])
-        if not header:
-            raise DataError(f"{path}: empty file, expected a header row")
         rows = []
-        for row in reader:
-            if "\0extra" in row or "\0missing" in row.values():
-                raise DataError(
-                    f"{path}, line {reader.line_num}: expected {len(header)} fields, found a different number "
-                    "(unquoted comma or truncated row?)"
-                )
-            rows.append((reader.line_num, row))
+        try:
+            header = list(reader.fieldnames or [])
+            if not header:
+                raise DataError(f"{path}: empty file, expected a header row")
+            for row in reader:
+                if "\0extra" in row or "\0missing" in row.values():
+                    raise DataError(
+                        f"{path}, line {reader.line_num}: expected {len(header)} fields, found a different number "
+                        "(unquoted comma or truncated row?)"
+                    )
+                rows.append((reader.line_num, row))
+        except csv.Error as error:
+            # DictReader's own line_num stops at the last row it returned; its csv reader's counts the failing line
+            raise DataError(f"{path}, line {reader.reader.line_num}: cannot be read: {error}") from error
     return header, rows

@@ -21,6 +21,7 @@ import functools
 import hashlib
 import json
 import random
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -75,6 +76,8 @@ STYLES = {
 N_CANDIDATES = 4  # "four potential images" / "four potential cue phrases" (Evaluation Metrics)
 LINK_ID, SEEDED = "link_id", "seeded"
 CANDIDATE_RULES = (LINK_ID, SEEDED)  # how a pair's C2E/E2C distractors were chosen (candidate_sets)
+NO_LINK_ID = "no_link_id"  # the key of Loaded.quirks: pairs without link ids (an empty cell: null, "" or "[]"; v2: all)
+PAIR_ID = re.compile(r"[\w.-]+")  # one entry of a link_id list: word characters, "." and "-"
 
 
 def load_selected() -> Loaded:
@@ -125,7 +128,10 @@ def _load(root: Path, image_cache: Path) -> Loaded:
         )
     for item, (distractors, rule) in zip(items, candidate_sets(items), strict=True):
         item["distractors"], item["candidate_rule"] = distractors, rule
-    return Loaded(", ".join(str(path) for path in files), documents(items))
+    unlinked = sum(not item["link_ids"] for item in items)
+    if unlinked:
+        logger.info(f"MuCR: {unlinked} of {len(items)} pairs without link ids (the seeded rule draws their candidates)")
+    return Loaded(", ".join(str(path) for path in files), documents(items), quirks={NO_LINK_ID: unlinked})
 
 
 def _read_file(path: Path, root: Path) -> tuple[dict[str, str], list[dict], list[list[str | None]]]:
@@ -148,7 +154,7 @@ def _read_file(path: Path, root: Path) -> tuple[dict[str, str], list[dict], list
 
 # ---------------------------------------------------------------- the per-file item cache
 
-_CACHE_FORMAT = 2  # bump when _item, its checks or the cached fields change
+_CACHE_FORMAT = 3  # bump when _item, its checks or the cached fields change
 _IMAGE_FIELDS = ("cause_image", "effect_image")
 
 
@@ -277,6 +283,15 @@ def _string_list(value: object, split_commas: bool) -> list[str]:
     return [entry for entry in map(_text, value) if entry]
 
 
+def _link_ids(value: object) -> list[str]:
+    """A ``link_id`` cell: pair ids as a list, a written list ``[a, b, c]`` or a comma list (empty: no link id).
+    An entry that is not a pair id (:data:`PAIR_ID`), e.g. ``__import__('os')`` or ``(1``, makes it unreadable."""
+    ids = _string_list(value, split_commas=True)
+    if bad := next((entry for entry in ids if not PAIR_ID.fullmatch(entry)), None):
+        raise _BadCell(f"unreadable list of pair ids {_short(value)}: {_short(bad)} is not a pair id")
+    return ids
+
+
 def _image(value: object, root: Path, where: str) -> tuple[str, str | None]:
     """The path of an image cell and its source: embedded bytes are written to the image cache (source None), a path
     is resolved inside ``root`` (source: the cell's relative path)."""
@@ -329,9 +344,7 @@ def _item(record: dict, columns: dict[str, str], root: Path, where: str) -> tupl
     ]
     item = {
         "item_id": item_id,
-        "link_ids": cell("link_id", lambda value: _string_list(value, split_commas=True))
-        if "link_id" in columns
-        else [],
+        "link_ids": cell("link_id", _link_ids) if "link_id" in columns else [],
         "cue": cue,
         "false_cues": false_cues,
         "label": label,

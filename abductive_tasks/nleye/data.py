@@ -76,6 +76,13 @@ GOLD_LABELS = {
     "h2": 2,
 }
 NO_DURATION = "unspecified"  # parallel items carry no duration (§2.2)
+TIME_DURATIONS = {
+    "short-term": "short-term",
+    "long-term": "long-term",
+    "short": "short-term",
+    "long": "long-term",
+    "": NO_DURATION,
+}  # §2.2 ("short-term", "long-term"; §1 "short or long"), spaces and underscores read as "-"
 
 
 def crowd_explanations(cell: str) -> list[str] | None:
@@ -156,6 +163,12 @@ def load(root: Path, column_overrides: tuple[tuple[str, str], ...] = ()) -> Load
         direction = field["time_direction"].lower()
         if direction not in TIME_DIRECTIONS:
             raise fail("time_direction", f"unknown direction '{direction}', expected one of {sorted(TIME_DIRECTIONS)}")
+        duration = TIME_DURATIONS.get(field["time_duration"].lower().replace(" ", "-").replace("_", "-"))
+        if duration is None:
+            raise fail(
+                "time_duration",
+                f"unknown duration '{field['time_duration']}', expected short-term, long-term or empty (none)",
+            )
         crowd = crowd_explanations(field.get("crowd_explanations", ""))
         if crowd is None:
             raise fail("crowd_explanations", "expected one explanation or a JSON list of strings")
@@ -168,7 +181,7 @@ def load(root: Path, column_overrides: tuple[tuple[str, str], ...] = ()) -> Load
                 "reasoning_category": category,
                 "domain": field["domain"],
                 "time_direction": direction,
-                "time_duration": field["time_duration"].lower() or NO_DURATION,
+                "time_duration": duration,
                 "premise_image": images[0],
                 "hypothesis_images": images[1:],
                 "descriptions": [field[name] for name in DESCRIPTIONS]

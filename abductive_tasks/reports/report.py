@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from abductive_tasks.inputs.loading import escaped
 from abductive_tasks.scoring.coverage import dropped_in
 from abductive_tasks.scoring.scales import declared_scale as metric_scale
 
@@ -217,7 +218,8 @@ def wrap_cells(head: str, cells: list[str], width: int = WIDTH, indent: str = " 
 
 
 def breakdown_lines(task: str, task_results: Mapping, scale: Callable[[str], str] = metric_scale) -> list[str]:
-    """One wrapped entry per breakdown metric, a cell per label: ``label value [lower, upper] n=N``."""
+    """One wrapped entry per breakdown metric, a cell per label: ``label value [lower, upper] n=N`` (labels come from
+    the data: shown escaped, :func:`~abductive_tasks.inputs.loading.escaped`)."""
     lines = []
     for name, value in sorted(_metrics(task_results).items()):
         if not is_breakdown(value):
@@ -226,9 +228,8 @@ def breakdown_lines(task: str, task_results: Mapping, scale: Callable[[str], str
         cells = []
         for label, cell in value.items():
             interval = _interval(cell, unit)
-            cells.append(
-                f"{label} {format_value(cell['acc'], unit)}{'' if interval == '-' else ' ' + interval} n={cell['n']}"
-            )
+            figure = f"{format_value(cell['acc'], unit)}{'' if interval == '-' else ' ' + interval}"
+            cells.append(f"{escaped(str(label))} {figure} n={cell['n']}")
         lines += wrap_cells(f"{task} {name}{' (raw)' if unit == RAW else ''}:", cells)
     return lines
 

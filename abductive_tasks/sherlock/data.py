@@ -374,8 +374,16 @@ def comparison_key(path: Path, test_ids: Iterable[str]) -> dict[str, dict]:
             isinstance(entry.get(f), str | int) for f in ("Input_iid", "candidate")
         ):
             raise _key_fail(path, test_id, f"test_id_map entry needs 'Input_iid' and 'candidate', got {entry!r}")
-        by_pair[(str(entry["Input_iid"]), str(entry["candidate"]))] = test_id
+        pair = (str(entry["Input_iid"]), str(entry["candidate"]))
+        if pair in by_pair:
+            raise _key_fail(
+                path,
+                test_id,
+                f"test_id_map maps (Input_iid '{pair[0]}', candidate '{pair[1]}') already to test_id '{by_pair[pair]}'",
+            )
+        by_pair[pair] = test_id
     key: dict[str, dict] = {}
+    annotated: dict[str, int] = {}  # Input_iid -> its annotation's index
     for number, annotation in enumerate(raw["annotations"]):
         where = f"{path}, annotations[{number}]"
         if (
@@ -385,7 +393,14 @@ def comparison_key(path: Path, test_ids: Iterable[str]) -> dict[str, dict]:
         ):
             raise DataError(f"{where}: expected an object with 'Input_iid' and a 'candidates' list")
         input_iid = str(annotation["Input_iid"])
+        if input_iid in annotated:
+            raise DataError(
+                f"{where}, field 'Input_iid': '{input_iid}' repeats annotations[{annotated[input_iid]}] (one "
+                "annotation an input: its candidates are ranked together)"
+            )
+        annotated[input_iid] = number
         candidates = annotation["candidates"]
+        positions: dict[str, int] = {}  # source_iid -> its first position among the candidates
         for position, candidate in enumerate(candidates):
             if not isinstance(candidate, dict) or "source_iid" not in candidate:
                 raise DataError(
@@ -405,6 +420,12 @@ def comparison_key(path: Path, test_ids: Iterable[str]) -> dict[str, dict]:
                     f"{where}, candidates[{position}]: no test_id maps to (Input_iid '{input_iid}', candidate "
                     f"'{source}')"
                 )
+            if source in positions:
+                raise DataError(
+                    f"{where}, candidates[{position}], field 'source_iid': candidate '{source}' repeats "
+                    f"candidates[{positions[source]}]"
+                )
+            positions[source] = position
             key[test_id] = {
                 "input_iid": input_iid,
                 "candidate": source,

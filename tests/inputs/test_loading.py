@@ -9,7 +9,7 @@ import re
 import datasets
 import pytest
 
-from abductive_tasks.inputs.loading import DataError, PathsInside, documents, json_lines, resolve_inside
+from abductive_tasks.inputs.loading import DataError, PathsInside, documents, json_lines, read_csv, resolve_inside
 
 
 class OtherError(ValueError):
@@ -76,3 +76,32 @@ def test_documents_read_as_arrow_gives_them_and_derived_datasets_read_arrow_agai
     assert docs.remove_columns(["nested"])[3] == {"id": "3", "number": 1.5}
     assert docs.add_column("extra", list(range(7)))[4]["extra"] == 4
     assert docs.with_format("numpy")[0]["number"].dtype.kind == "f"
+
+
+def test_a_data_error_shows_control_characters_escaped_on_one_line():
+    """A value such as a Sherlock ``extra_info.task`` reached the terminal raw: it cleared the screen, retitled the
+    window and printed a fake verdict."""
+    value = "\x1b[2J\x1b[H\x1b]0;owned\x07\x1b[32mALL TESTS PASSED\x1b[0m\r\n\u202eevil\ud800"
+    error = DataError(f"x.json, instance 0, field 'extra_info.task': '{value}'")
+    assert str(error) == (
+        "x.json, instance 0, field 'extra_info.task': "
+        "'\\x1b[2J\\x1b[H\\x1b]0;owned\\x07\\x1b[32mALL TESTS PASSED\\x1b[0m\\r\\n\\u202eevil\\ud800'"
+    )
+    assert str(error).isprintable() and str(DataError(str(error))) == str(error)  # escaped once
+    assert str(DataError("données 中 ü, 'quoted'")) == "données 中 ü, 'quoted'"  # printable text as written
+
+
+@pytest.mark.parametrize(
+    ("content", "line", "problem"),
+    [
+        ("a,b\n1,2\n3," + "x" * 200_000 + "\n5,6\n", 3, "field larger than field limit"),
+        ('a,b\n1,2\n3,"x' + "\nx" * 2 + "x" * 200_000 + '"\n', 5, "field larger than field limit"),
+        ("a," + "x" * 200_000 + "\n1,2\n", 1, "field larger than field limit"),
+    ],
+)
+def test_what_the_csv_module_cannot_read_names_its_line(tmp_path, content, line, problem):
+    """A field over the csv module's limit was reported without a line: ``cannot be read: Error: field larger ...``."""
+    path = tmp_path / "test_set.csv"
+    path.write_text(content)
+    with pytest.raises(DataError, match=rf"^{re.escape(str(path))}, line {line}: cannot be read: {problem}"):
+        read_csv(path)

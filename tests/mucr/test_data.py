@@ -233,6 +233,35 @@ def test_written_lists_parse_without_eval():
     assert data._string_list(None, split_commas=True) == [] and data._string_list(" ", split_commas=True) == []
 
 
+@pytest.mark.parametrize(
+    ("value", "entry"),
+    [
+        ("__import__('os')", "\"__import__('os')\""),
+        ("!!python/object/apply:x", "'!!python/object/apply:x'"),
+        ("(1,2,3)", "'(1'"),
+        ("[1, 2, 3", "'[1'"),
+    ],
+)
+def test_an_unreadable_link_id_names_file_row_and_field(data_copy, value, entry):
+    """It used to fall back to seeded distractors with no word (candidates_link_id 9 -> 8, seeded 3 -> 4)."""
+    root = data_copy / "mucr"
+    path = rewrite(root, "link_id", _set_row(3, value))
+    with pytest.raises(DataError) as error:
+        data.load(root)
+    assert f"{path}, row 4, field 'link_id': unreadable list of pair ids {value!r}: {entry} is not a pair id" in str(
+        error.value
+    )
+
+
+@pytest.mark.parametrize("value", ["", None, "[]"])
+def test_an_empty_link_id_is_no_link_id_and_counted(data_copy, value):
+    root = data_copy / "mucr"
+    rewrite(root, "link_id", _set_row(3, value))
+    loaded = data.load(root)
+    assert loaded.quirks == {data.NO_LINK_ID: 2}  # row 4 and the sample's pair 10
+    assert [item["candidate_rule"] for item in loaded.items].count(data.SEEDED) == 4
+
+
 def test_a_duplicate_id_in_a_second_file_names_both(data_copy):
     root = data_copy / "mucr"
     second = root / "data" / "test-00001-of-00001.parquet"

@@ -107,6 +107,11 @@ def test_missing_required_column_lists_columns_present(data_copy):
             lambda rows: rows.__setitem__(1, {**rows[1], "time_direction": "sideways"}),
             r"line 3, field 'time_direction'",
         ),
+        # An unknown duration became a bucket of its own in consistency_by_time_duration.
+        (
+            lambda rows: rows.__setitem__(1, {**rows[1], "time_duration": "mid-term"}),
+            r"line 3, field 'time_duration': unknown duration 'mid-term', expected short-term, long-term or empty",
+        ),
         (
             lambda rows: rows.__setitem__(0, {**rows[0], "sample_id": "../../.."}),
             r"line 2, field 'sample_id': path '../../../premise.png' escapes the data root",
@@ -118,6 +123,13 @@ def test_bad_rows_name_file_line_and_field(data_copy, edit, message):
     with pytest.raises(DataError, match=message) as error:
         load_items(data_copy / "nleye")
     assert str(path) in str(error.value)
+
+
+def test_durations_read_as_the_papers_two_or_unspecified(data_copy):
+    written = ["Short Term", "long_term", "short", "LONG", "", "short-term"]
+    rewrite_csv(data_copy, lambda rows: [{**row, "time_duration": written[n % 6]} for n, row in enumerate(rows)])
+    durations = load_items(data_copy / "nleye")["time_duration"]
+    assert durations[:6] == ["short-term", "long-term", "short-term", "long-term", "unspecified", "short-term"]
 
 
 def test_malformed_row_names_its_line(data_copy):

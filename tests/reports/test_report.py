@@ -173,6 +173,12 @@ def test_breakdown_lines_wrap_between_cells():
     assert wrapped[0].startswith("task by_label: label0 0.0 [0.0, 100.0] n=3;")
 
 
+def test_breakdown_labels_show_control_characters_escaped():
+    cells = {"\x1b[32mALL GOOD\x1b[0m": {"acc": 1.0, "n": 3, "lower": 1.0, "upper": 1.0}}
+    (line,) = report.breakdown_lines("task", {"by_label,none": cells}, scale=lambda name: "fraction")
+    assert line == "task by_label: \\x1b[32mALL GOOD\\x1b[0m 100.0 [100.0, 100.0] n=3"
+
+
 def test_markdown_table_pads_and_aligns():
     table = report.markdown_table(["a", "value"], [["x", "1.0"], ["long", "10.0"]], right={1})
     assert table.splitlines() == ["| a    | value |", "|------|------:|", "| x    |   1.0 |", "| long |  10.0 |"]

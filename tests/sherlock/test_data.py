@@ -119,6 +119,14 @@ LOCALIZATION_KEY = "val_localization/val_localization_answer_key.json"
         ),
         ("comparison", COMPARISON, lambda d: d[2]["region"][0].update(left=1.5), "instance 2, field 'region\\[0\\]'"),
         ("comparison", COMPARISON, lambda d: d[0].update(inference=""), "instance 0, field 'inference'"),
+        # Printed raw, it cleared the terminal and wrote a fake verdict.
+        (
+            "comparison",
+            COMPARISON,
+            lambda d: d[0].update(extra_info={"task": "\x1b[2J\x1b]0;owned\x07\x1b[32mALL TESTS PASSED\x1b[0m\r"}),
+            "instance 0, field 'extra_info.task': '\\\\x1b\\[2J\\\\x1b\\]0;owned\\\\x07\\\\x1b\\[32mALL TESTS PASSED"
+            "\\\\x1b\\[0m\\\\r' in a comparison file$",
+        ),
         ("comparison", COMPARISON, lambda d: d[0]["image"].update(url="http://x/../.."), "escapes the data root"),
         (
             "comparison",
@@ -143,6 +151,27 @@ LOCALIZATION_KEY = "val_localization/val_localization_answer_key.json"
             COMPARISON_KEY,
             _rating("annot1", float("inf")),
             "field 'annot1': expected a finite number, got inf",
+        ),
+        # A repeated candidate overwrote its first answer and its group size: -28.3 on 2/3 inputs, no error.
+        (
+            "comparison",
+            COMPARISON_KEY,
+            lambda d: d["annotations"][0]["candidates"].append(dict(d["annotations"][0]["candidates"][0])),
+            "annotations\\[0\\], candidates\\[5\\], field 'source_iid': candidate 'cand0' repeats candidates\\[0\\]",
+        ),
+        (
+            "comparison",
+            COMPARISON_KEY,
+            lambda d: d["annotations"].append(
+                {"Input_iid": "o3", "candidates": [d["annotations"][0]["candidates"].pop()]}
+            ),
+            "annotations\\[3\\], field 'Input_iid': 'o3' repeats annotations\\[0\\]",
+        ),
+        (
+            "comparison",
+            COMPARISON_KEY,
+            lambda d: d["test_id_map"].update({"f" * 32: {"Input_iid": "o3", "candidate": "cand0"}}),
+            "test_id 'f{32}': test_id_map maps \\(Input_iid 'o3', candidate 'cand0'\\) already to test_id",
         ),
         ("comparison", COMPARISON_KEY, _rating("annot1", "3"), "field 'annot1': expected a finite number, got '3'"),
         ("comparison", COMPARISON_KEY, _rating("annot1", True), "field 'annot1': expected a finite number, got True"),
