@@ -4,9 +4,10 @@ stands alone while those files stay where GitHub and PyPI show them.
 * ``install.md`` and ``quickstart.md``: sections of README.md (:data:`README_PAGES`);
 * ``tasks/<benchmark>.md``: each task README (``yaml_tasks/<benchmark>/README.md``).
 
-Their relative links are rewritten for the site: to a page of ``docs/``, to another generated page, or (anything
-else in the repository) left for ``mkdocs build --strict`` to refuse. The same mapping tells ``tests/test_docs.py``
-where a docs link to a generated page points in the repository.
+Relative links are rewritten for the site, in those pages and in every page of ``docs/`` (which link to the files
+themselves, so that every link also works where GitHub shows the repository): to a page of ``docs/``, to a generated
+page (a README link by the section its anchor names), or (anything else in the repository) left for
+``mkdocs build --strict`` to refuse.
 """
 
 from __future__ import annotations
@@ -37,11 +38,19 @@ def generated_sources(root: Path = ROOT) -> dict[str, str]:
     return {**dict.fromkeys(README_PAGES, "README.md"), **task_pages(root)}
 
 
-def site_target(repository_path: str, root: Path = ROOT) -> str | None:
-    """The site page a repository file is shown as: ``docs/x.md`` -> ``x.md``; a task README -> its page; None for
-    a file the site does not hold."""
+def slug(heading: str) -> str:
+    """A heading's anchor, as GitHub and mkdocs make it (lower case, punctuation dropped, spaces as dashes)."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def site_target(repository_path: str, root: Path = ROOT, anchor: str = "") -> str | None:
+    """The site page a repository file is shown as: ``docs/x.md`` -> ``x.md``; a task README -> its page; README.md
+    -> the page holding the section ``anchor`` names; None for a file (or README section) the site does not hold."""
     if repository_path.startswith("docs/"):
         return repository_path.removeprefix("docs/")
+    if repository_path == "README.md":
+        held = {slug(heading): page for page, (_, headings) in README_PAGES.items() for heading in headings}
+        return held.get(anchor)
     pages = {source: page for page, source in task_pages(root).items()}
     return pages.get(repository_path)
 
@@ -55,7 +64,7 @@ def rewrite_links(text: str, source: str, page: str, root: Path = ROOT) -> str:
         if re.match(r"[a-z]+:", target):
             return match.group(0)
         resolved = posixpath.normpath(posixpath.join(posixpath.dirname(source), target))
-        shown = site_target(resolved, root)
+        shown = site_target(resolved, root, (match.group(3) or "").removeprefix("#"))
         if shown is None:
             return match.group(0)
         relative = posixpath.relpath(shown, posixpath.dirname(page) or ".")
@@ -91,3 +100,12 @@ def on_files(files, config):
     for page in generated_sources():
         files.append(File.generated(config, page, content=page_text(page)))
     return files
+
+
+def on_page_markdown(markdown: str, page, config, files) -> str:
+    """mkdocs: a page of ``docs/`` with its links to repository files (README.md, the task READMEs) pointing to their
+    site pages."""
+    source = page.file.src_uri
+    if source in generated_sources():
+        return markdown  # already rewritten by page_text
+    return rewrite_links(markdown, f"docs/{source}", source)
