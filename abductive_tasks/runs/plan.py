@@ -116,8 +116,9 @@ def _judge_description(judge: JudgeSpec | None) -> dict | None:
     """What of the judge decides judged scores (a served judge's port and URL change from run to run)."""
     if judge is None:
         return None
-    if judge.url:
-        return {"url": judge.url, "model_version": judge.model_version, "api_type": judge.api_type}
+    if judge.url:  # its env only when it has one: the identities of endpoints without one stay as they were
+        endpoint = {"url": judge.url, "model_version": judge.model_version, "api_type": judge.api_type}
+        return endpoint | ({"env": judge.env} if judge.env else {})
     return {"vllm": asdict(judge.vllm), "api_type": judge.api_type, "env": judge.env}
 
 
@@ -279,23 +280,24 @@ def eval_arguments(
 
 def judge_plan(spec: BatchSpec) -> JudgePlan | None:
     """The spec's judge: a served one's ``vllm serve`` line (a text-only model, so no multimodal limit), variables
-    and secrets; None without a judge (one already running at a URL is only wired)."""
+    and secrets; None without a judge. One already running at a URL is only wired: every evaluation gets its ``env``
+    with the variables, its ``OPENAI_API_KEY`` the key sent."""
     judge = spec.judge
     if judge is None:
         return None
-    server = None
-    if not judge.url:
-        secrets = _secrets(spec, [spec.env, judge.env, judge.vllm.extra_args])
-        log, env = spec.output_dir / "judge_server.log", {**spec.env, **judge.env}
-        port = (judge.port, JUDGE_PORT)
-        server = server_plan(
-            "judge", judge.vllm, None, HOST, port, spec.vllm_executable, log, env, spec.health_timeout, secrets
-        )
-    url = judge.url or f"http://{HOST}:{judge.port or JUDGE_PORT}/v1"
-    model_version = judge.model_version if judge.url else judge.vllm.name_served
-    wired = judge_env(url, model_version, judge.api_type)
-    if server is None:
+    environment = {**os.environ, **spec.env, **judge.env}
+    if judge.url:
+        key = environment.get("OPENAI_API_KEY")
+        wired = judge.env | judge_env(judge.url, str(judge.model_version), judge.api_type, key)
         return JudgePlan(None, None, wired, False)
+    secrets = _secrets(spec, [spec.env, judge.env, judge.vllm.extra_args])
+    log, env = spec.output_dir / "judge_server.log", {**spec.env, **judge.env}
+    port = (judge.port, JUDGE_PORT)
+    server = server_plan(
+        "judge", judge.vllm, None, HOST, port, spec.vllm_executable, log, env, spec.health_timeout, secrets
+    )
+    url = f"http://{HOST}:{judge.port or JUDGE_PORT}/v1"
+    wired = judge_env(url, judge.vllm.name_served, judge.api_type)
     return JudgePlan(judge.vllm, server, wired, spec.vllm_executable == "vllm")
 
 

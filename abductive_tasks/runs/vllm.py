@@ -363,14 +363,15 @@ def client_env(base_url: str, environment: Mapping[str, str]) -> dict[str, str]:
     return variables
 
 
-def judge_env(base_url: str, model_version: str, api_type: str = "openai") -> dict[str, str]:
-    """Environment for lmms-eval's ``llm_judge`` to use a served judge
-    (its openai provider reads ``OPENAI_API_URL``)."""
+def judge_env(base_url: str, model_version: str, api_type: str = "openai", key: str | None = None) -> dict[str, str]:
+    """Environment for lmms-eval's ``llm_judge`` to use a judge at ``base_url`` (its openai provider reads
+    ``OPENAI_API_URL``) with ``key`` (an endpoint's ``OPENAI_API_KEY``), by default this process's ``OPENAI_API_KEY`` or
+    the placeholder."""
     return {
         "API_TYPE": api_type,
         "OPENAI_API_URL": base_url,
         "MODEL_VERSION": model_version,
-        "OPENAI_API_KEY": os.environ.get("OPENAI_API_KEY") or PLACEHOLDER_API_KEY,
+        "OPENAI_API_KEY": key or os.environ.get("OPENAI_API_KEY") or PLACEHOLDER_API_KEY,
     }
 
 
