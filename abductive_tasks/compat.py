@@ -545,6 +545,7 @@ def evaluate_cli(
     quiet: tuple[type[BaseException], ...] = (),
     annotate: Callable[[dict], None] | None = None,
     index_builtin: bool = True,
+    explain: Callable[[BaseException, str], BaseException | None] | None = None,
 ) -> tuple[list[dict], list[BaseException], int]:
     """Run lmms-eval's CLI evaluation on ``argv``; return the results of every finished run, the
     exceptions lmms-eval swallowed (0.7.3 logs them and exits 0) and the exit code it asked for.
@@ -557,7 +558,8 @@ def evaluate_cli(
     traceback from lmms-eval (``--verbosity DEBUG`` re-raises it, as lmms-eval does). ``annotate`` gets each
     run's results before lmms-eval writes them. ``index_builtin=False`` (a command naming only our tasks) has its
     task index hold our task folder and the include paths alone, not lmms-eval's ~2000 built-in tasks, whose YAML
-    lmms-eval parses on every run (``utils/bench_task_index.py``: seconds per run).
+    lmms-eval parses on every run (``utils/bench_task_index.py``: seconds per run). ``explain`` (error, ``--model``)
+    gives an error of a run in the user's terms, raised in its place (say, of a ``quiet`` type), or None.
     """
     import sys
 
@@ -572,7 +574,11 @@ def evaluate_cli(
         try:
             outcome = evaluate_single(*call_args, **call_kwargs)
         except Exception as error:
-            failures.append(error)
+            args = call_args[0] if call_args else call_kwargs.get("args")
+            explained = explain(error, str(getattr(args, "model", ""))) if explain is not None else None
+            failures.append(explained or error)
+            if explained is not None:
+                raise explained from error
             raise
         if outcome and outcome[0]:  # (results, samples); None on non-main ranks
             finished.append(outcome[0])

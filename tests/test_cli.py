@@ -186,6 +186,54 @@ def test_model_args_typo_names_the_argument_not_the_class(capsys):
     assert "'device' comes from lmms-eval's --device option" in capsys.readouterr().err
 
 
+LLAVA_HF_TAKES = (
+    "device_map, pretrained, revision, dtype, trust_remote_code, attn_implementation, chat_template, use_cache, "
+    "max_frames_num"
+)
+
+
+@pytest.mark.parametrize("form", [[], ["--force_simple"]], ids=["chat", "simple"])
+def test_an_entry_llava_hf_does_not_take_is_one_line_naming_it_and_what_it_takes(form, capsys):
+    """lmms-eval's llava_hf asserts it got no other keyword: an entry it does not take (a token meant for the hub) was
+    its traceback once the evaluation started (with a local checkpoint: "cannot load" it); now one line before
+    lmms-eval is imported, as our models say it."""
+    model_args = "pretrained=llava-hf/llava-1.5-7b-hf,hf_token=hf-abcdef123456"
+    assert cli.main(["--model", "llava_hf", "--model_args", model_args, "--tasks", "nleye_triplet", *form]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line == f"abductive-eval: llava_hf: unknown --model_args entry 'hf_token'; accepted: {LLAVA_HF_TAKES}"
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("refusal", ["assert", "signature"])
+def test_an_entry_an_lmms_eval_backend_refuses_when_built_is_one_line(refusal, tmp_path, monkeypatch, capfd):
+    """lmms-eval's own backends refuse an entry they do not take when lmms-eval builds them, after seconds: most by
+    ``assert kwargs == {}``, others by their signature (Python's TypeError). That was lmms-eval's traceback; now
+    lmms-eval's error line and ours, naming the model, the entry and what it takes (the traceback with DEBUG)."""
+    import lmms_eval.models
+    from lmms_eval.models.simple.dummy import Dummy
+
+    class Asserting(Dummy):
+        def __init__(self, response: str = "A", **kwargs) -> None:
+            assert kwargs == {}, f"Unexpected kwargs: {kwargs}"
+            super().__init__(response=response)
+
+    class Signed(Dummy):
+        def __init__(self, response: str = "A") -> None:
+            super().__init__(response=response)
+
+    built = {"assert": Asserting, "signature": Signed}[refusal]
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
+    known = lmms_eval.models.get_model
+    monkeypatch.setattr(lmms_eval.models, "get_model", lambda name, *rest: built if name == "dummy" else known(name))
+    argv = ["--model", "dummy", "--model_args", "response=1,hf_token=hf-abcdef123456", "--tasks", "nleye_triplet"]
+    assert cli.main([*argv, "--limit", "1", "--output_path", str(tmp_path / "out")]) == 1
+    captured = capfd.readouterr()
+    said = captured.out + captured.err
+    assert "Traceback" not in said and "hf-abcdef123456" not in said
+    takes = "response" if refusal == "signature" else "response, read_bytes"  # Asserting's **kwargs reach Dummy's
+    assert f"abductive-eval: evaluation failed: dummy: unknown --model_args entry 'hf_token'; accepted: {takes}" in said
+
+
 def test_our_models_check_their_arguments_when_lmms_eval_builds_them():
     from abductive_tasks.models.baselines import RandomBaseline
     from abductive_tasks.models.clip_scorer import ClipScorer
@@ -218,6 +266,7 @@ def test_refusals_answer_before_lmms_eval_or_torch_is_imported(data_copy, tmp_pa
     next((data_copy / "nleye").glob("*.csv")).write_text("x\n1\n", encoding="utf-8")
     cases = [
         (["--model", "dumb_pixel", "--model_args", "sed=1"], "dumb_pixel: unknown --model_args entry 'sed'"),
+        (["--model", "llava_hf", "--model_args", "hf_token=hf-123"], "llava_hf: unknown --model_args entry 'hf_token'"),
         (["--model", "dumb_pixel", "--model_args", "seed"], "--model_args entry 'seed' has no value"),
         (["--model", "dumb_pixel", "--model_args", "batch_size=2"], "'batch_size' comes from lmms-eval's"),
         (["--model", "llava", "--model_args", "pretrained=/no/such/llava"], "pretrained=/no/such/llava: no such"),

@@ -510,7 +510,7 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace) -> int:
     from abductive_tasks import compat
     from abductive_tasks.inputs.files import redacting_writes
     from abductive_tasks.inputs.loading import DataError
-    from abductive_tasks.models.arguments import ModelArgumentError
+    from abductive_tasks.models.arguments import ModelArgumentError, constructor_refusal
     from abductive_tasks.reports import report
     from abductive_tasks.runs import catalog, layout
     from abductive_tasks.runs.secrets import collect_secrets, handed_secrets, redact_text, redacted_console
@@ -533,6 +533,7 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace) -> int:
             quiet=(DataError, ModelArgumentError),
             annotate=record_provenance,
             index_builtin=not names_only_ours(args),
+            explain=constructor_refusal,  # an entry lmms-eval's backend refused: one line, as ours say it
         )
         if failures:
             print(f"abductive-eval: evaluation failed: {describe(failures[0])}", file=sys.stderr)

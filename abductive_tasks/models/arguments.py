@@ -5,7 +5,8 @@ argument surfaces as ``TypeError: DumbPixel.__init__() got an unexpected keyword
 naming a class the user never typed. :class:`CheckedArguments` checks the arguments first and
 raises :class:`ModelArgumentError` in the user's terms: the model name, the unknown argument
 (with a close match), and what is accepted. ``abductive-eval`` runs the same check before
-lmms-eval starts (:func:`check`).
+lmms-eval starts (:func:`check`), and says an entry the constructor of one of lmms-eval's own backends refused in the
+same words (:func:`constructor_refusal`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ import difflib
 import functools
 import importlib.util
 import inspect
+import re
 import sys
+import traceback
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -51,7 +54,6 @@ def check(model: str, cls: type, given: Iterable[str], supplied: Iterable[str] =
 
 def check_names(model: str, accepted: list[str], given: Iterable[str], supplied: Iterable[str]) -> None:
     """:func:`check` against the ``accepted`` argument names."""
-    settable = [name for name in accepted if name not in FROM_LMMS_EVAL_OPTIONS]
     supplied = set(supplied)
     for name in given:
         if name in supplied and name in FROM_LMMS_EVAL_OPTIONS:
@@ -60,11 +62,44 @@ def check_names(model: str, accepted: list[str], given: Iterable[str], supplied:
                 "of --model_args"
             )
         if name not in accepted:
-            close = difflib.get_close_matches(name, settable, n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
-            raise ModelArgumentError(
-                f"{model}: unknown --model_args entry '{name}'{hint}; accepted: {', '.join(settable) or 'none'}"
-            )
+            raise unknown_entry(model, name, accepted)
+
+
+def unknown_entry(model: str, name: str, accepted: list[str]) -> ModelArgumentError:
+    """The error for a ``--model_args`` entry ``name`` that ``model`` does not take: a close match among the
+    ``accepted`` names a user sets, and all of them."""
+    settable = [known for known in accepted if known not in FROM_LMMS_EVAL_OPTIONS]
+    close = difflib.get_close_matches(name, settable, n=1)
+    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    return ModelArgumentError(
+        f"{model}: unknown --model_args entry '{name}'{hint}; accepted: {', '.join(settable) or 'none'}"
+    )
+
+
+# Python's words for a keyword a function does not take: "Qwen2_VL.__init__() got an unexpected keyword argument 'x'"
+UNEXPECTED_KEYWORD = re.compile(r"(?P<owner>\S+)\.__init__\(\) got an unexpected keyword argument '(?P<name>[^']*)'")
+
+
+def constructor_refusal(error: BaseException, model: str) -> ModelArgumentError | None:
+    """``error``, raised while lmms-eval built ``model`` from its ``--model_args`` (in ``create_from_arg_string``),
+    as :func:`unknown_entry` when the model's constructor refused an entry: Python's ``TypeError`` for an unexpected
+    keyword of one of its classes, or lmms-eval's ``assert kwargs == {}`` (``Unexpected kwargs: {...}``) in one of
+    their ``__init__``; None for any other error. Our models refuse such entries before (:class:`CheckedArguments`)."""
+    frames = [frame for frame, _ in traceback.walk_tb(error.__traceback__)]
+    building = [frame.f_locals.get("cls") for frame in frames if frame.f_code.co_name == "create_from_arg_string"]
+    built = building[0] if building else None
+    if not isinstance(built, type):
+        return None
+    names: list[str] = []
+    match = UNEXPECTED_KEYWORD.fullmatch(str(error)) if type(error) is TypeError else None
+    if match and match["owner"] in {klass.__qualname__ for klass in built.__mro__}:
+        names = [match["name"]]
+    elif isinstance(error, AssertionError) and str(error).startswith("Unexpected kwargs"):
+        raised_in, local = frames[-1].f_code.co_name, frames[-1].f_locals
+        refused = local.get("kwargs")
+        if raised_in == "__init__" and isinstance(local.get("self"), built) and isinstance(refused, dict):
+            names = [str(name) for name in refused]
+    return unknown_entry(model, names[0], accepted_arguments(built)) if names else None
 
 
 class CheckedArguments:

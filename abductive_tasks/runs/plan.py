@@ -30,6 +30,7 @@ from pathlib import Path
 from abductive_tasks import settings
 from abductive_tasks.inputs.loading import ENV_VAR
 from abductive_tasks.inputs.stages import StageError
+from abductive_tasks.lmms_source import model_arg_entries
 from abductive_tasks.runs import chain
 from abductive_tasks.runs.history import Scan
 from abductive_tasks.runs.identity import build_identity, data_fingerprint
@@ -51,11 +52,13 @@ from abductive_tasks.runs.spec import BatchSpec, JudgeSpec, ModelSpec, SpecError
 from abductive_tasks.runs.task_index import GENERATION_ONLY_BACKENDS, TaskFacts, TaskIndex
 from abductive_tasks.runs.vllm import (
     PLACEHOLDER_API_KEY,
+    KeyClash,
     ServerPlan,
     client_env,
     inprocess_model_args,
     judge_env,
     served_model_args,
+    server_key,
     server_plan,
 )
 
@@ -116,8 +119,9 @@ def _judge_description(judge: JudgeSpec | None) -> dict | None:
     """What of the judge decides judged scores (a served judge's port and URL change from run to run)."""
     if judge is None:
         return None
-    if judge.url:
-        return {"url": judge.url, "model_version": judge.model_version, "api_type": judge.api_type}
+    if judge.url:  # its env only when it has one: the identities of endpoints without one stay as they were
+        endpoint = {"url": judge.url, "model_version": judge.model_version, "api_type": judge.api_type}
+        return endpoint | ({"env": judge.env} if judge.env else {})
     return {"vllm": asdict(judge.vllm), "api_type": judge.api_type, "env": judge.env}
 
 
@@ -279,23 +283,24 @@ def eval_arguments(
 
 def judge_plan(spec: BatchSpec) -> JudgePlan | None:
     """The spec's judge: a served one's ``vllm serve`` line (a text-only model, so no multimodal limit), variables
-    and secrets; None without a judge (one already running at a URL is only wired)."""
+    and secrets, its evaluations sending the key it requires; None without a judge. One already running at a URL is
+    only wired: every evaluation gets its ``env`` with the variables, its ``OPENAI_API_KEY`` the key sent."""
     judge = spec.judge
     if judge is None:
         return None
-    server = None
-    if not judge.url:
-        secrets = _secrets(spec, [spec.env, judge.env, judge.vllm.extra_args])
-        log, env = spec.output_dir / "judge_server.log", {**spec.env, **judge.env}
-        port = (judge.port, JUDGE_PORT)
-        server = server_plan(
-            "judge", judge.vllm, None, HOST, port, spec.vllm_executable, log, env, spec.health_timeout, secrets
-        )
-    url = judge.url or f"http://{HOST}:{judge.port or JUDGE_PORT}/v1"
-    model_version = judge.model_version if judge.url else judge.vllm.name_served
-    wired = judge_env(url, model_version, judge.api_type)
-    if server is None:
+    environment = {**os.environ, **spec.env, **judge.env}  # a served judge's server's
+    if judge.url:
+        key = environment.get("OPENAI_API_KEY")
+        wired = judge.env | judge_env(judge.url, str(judge.model_version), judge.api_type, key)
         return JudgePlan(None, None, wired, False)
+    secrets = _secrets(spec, [spec.env, judge.env, judge.vllm.extra_args])
+    log, env = spec.output_dir / "judge_server.log", {**spec.env, **judge.env}
+    port = (judge.port, JUDGE_PORT)
+    server = server_plan(
+        "judge", judge.vllm, None, HOST, port, spec.vllm_executable, log, env, spec.health_timeout, secrets
+    )
+    url = f"http://{HOST}:{judge.port or JUDGE_PORT}/v1"
+    wired = judge_env(url, judge.vllm.name_served, judge.api_type, server_key(judge.vllm, environment))
     return JudgePlan(judge.vllm, server, wired, spec.vllm_executable == "vllm")
 
 
@@ -326,8 +331,16 @@ def _served_route(
         spec.health_timeout,
         secrets,
     )
-    inherited = {**os.environ, **spec.env, **(judge.client_env if judge else {}), **env}
-    return server, client_env(f"http://{HOST}:{model.port or PORT}/v1", inherited)
+    inherited = {**os.environ, **spec.env, **(judge.client_env if judge else {}), **env}  # the server's too
+    # the key its server requires, unless the model is given one of its own (model_args api_key, read before
+    # OPENAI_API_KEY by lmms-eval's openai backend)
+    own = any(entry.partition("=")[0].strip() == "api_key" for entry in model_arg_entries(model.model_args))
+    try:
+        return server, client_env(
+            f"http://{HOST}:{model.port or PORT}/v1", inherited, None if own else server_key(model.vllm, inherited)
+        )
+    except KeyClash as clash:
+        raise SpecError(f"models[{model.name}]: {clash}") from None
 
 
 def model_env(model: ModelSpec) -> dict[str, str]:

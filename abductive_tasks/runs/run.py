@@ -262,7 +262,8 @@ class Evaluations:
 
 
 class Interrupted(KeyboardInterrupt):
-    """Ctrl-C or SIGTERM during a model's runs, with what its tasks came to (the batch records it, then stops)."""
+    """Ctrl-C or SIGTERM during a model's runs, with what its tasks came to (the batch records it, then stops): done
+    when each of them was done by then, else interrupted."""
 
     def __init__(self, outcome: ModelOutcome) -> None:
         super().__init__()
@@ -302,7 +303,8 @@ def run_model(
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the status says which model stopped, and which tasks
         after = task_states(plans[name].output, plans[name].identity, pending, plans[name].limit)
         states = {task: "done" if state == "done" else "interrupted" for task, (state, _) in after.items()}
-        raise Interrupted(ModelOutcome("interrupted", tasks_status | states)) from None
+        finished = all(state == "done" for state in states.values())  # interrupted after its last task: done
+        raise Interrupted(ModelOutcome("done" if finished else "interrupted", tasks_status | states)) from None
     return _ran(plans[name], prefix, pending, tasks_status, error, time.monotonic() - started)
 
 

@@ -340,17 +340,15 @@ class JudgeSpec:
 
     @classmethod
     def from_dict(cls, entry: dict) -> JudgeSpec:
+        """The ``judge:`` entry checked; its ``env`` is a served judge's server's, an endpoint's every evaluation's."""
         entry = _validated(JudgeEntry, entry, "judge").model_dump(exclude_unset=True)
+        env = {key: str(value) for key, value in (entry.get("env") or {}).items()}
+        api_type = entry.get("api_type", "openai")
         if entry.get("url"):
             if not entry.get("model_version"):
                 raise SpecError("judge: an endpoint `url` needs `model_version`")
-            return cls(url=entry["url"], model_version=entry["model_version"], api_type=entry.get("api_type", "openai"))
-        return cls(
-            vllm=_vllm_settings(entry, "judge"),
-            api_type=entry.get("api_type", "openai"),
-            port=entry.get("port"),
-            env={key: str(value) for key, value in (entry.get("env") or {}).items()},
-        )
+            return cls(url=entry["url"], model_version=entry["model_version"], api_type=api_type, env=env)
+        return cls(vllm=_vllm_settings(entry, "judge"), api_type=api_type, port=entry.get("port"), env=env)
 
 
 @dataclass(frozen=True)

@@ -6,10 +6,10 @@ values), ``max_model_len``, ``gpu_memory_utilization`` and a capped ``max_new_to
 0.7.3 uses the model's ``max_new_tokens`` as a floor over the task's, so the cap is the smallest
 task budget). Route 2, served: ``vllm serve MODEL --tensor-parallel-size N --limit-mm-per-prompt
 '{"image": K, "video": 0}' --generation-config vllm``, a wait for ``/health``, lmms-eval's
-``openai`` backend pointed at it through ``OPENAI_API_BASE``, and the server stopped at the end
-whatever happens (failure, Ctrl-C, SIGTERM, and SIGKILL of the batch itself: see
+``openai`` backend pointed at it through ``OPENAI_API_BASE`` with the key it requires (:func:`client_env`), and
+the server stopped at the end whatever happens (failure, Ctrl-C, SIGTERM, and SIGKILL of the batch itself: see
 :class:`VllmServer`). A judge server starts the same way (text only: no multimodal limit) and
-reaches lmms-eval's judge through ``API_TYPE``, ``OPENAI_API_URL`` and ``MODEL_VERSION``.
+reaches lmms-eval's judge through ``API_TYPE``, ``OPENAI_API_URL``, ``MODEL_VERSION`` and ``OPENAI_API_KEY``.
 
 :data:`PRESETS` holds known-good settings per model family, each citing what it follows.
 
@@ -43,9 +43,11 @@ import tenacity
 
 from abductive_tasks.inputs.files import open_nofollow
 from abductive_tasks.runs.secrets import copy_redacted, redact_text
+from abductive_tasks.settings import raw
 
 # vLLM's OpenAI-compatible server accepts any key unless started with --api-key; the openai client needs one.
 PLACEHOLDER_API_KEY = "EMPTY"
+OFF = {"0", "off", "false", "no"}  # a flag's values that turn it off (abductive_tasks.settings)
 
 
 INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
@@ -347,30 +349,56 @@ def served_model_args(settings: VllmSettings, extra: str = "") -> str:
     return ",".join(filter(None, [f"model_version={settings.name_served}", extra]))
 
 
-def client_env(base_url: str, environment: Mapping[str, str]) -> dict[str, str]:
-    """Variables for lmms-eval's ``openai`` backend to reach ``base_url`` (``http://host:port/v1``),
-    given the run's ``environment``.
+def server_key(settings: VllmSettings, environment: Mapping[str, str]) -> str | None:
+    """The API key a ``vllm serve`` of ``settings`` started in ``environment`` requires of its clients: its
+    ``api_key`` (``--api-key``, as :func:`serve_command` writes it), else the ``VLLM_API_KEY`` vLLM reads in its
+    absence; None when it requires none."""
+    value = settings.extra_args.get("api_key")
+    if value not in (None, False, ""):
+        return _arg_value(value)
+    return environment.get("VLLM_API_KEY") or None
 
-    The backend needs a non-empty ``OPENAI_API_KEY``; when we supply the placeholder and nothing
-    configures a judge (no key, no ``OPENAI_API_URL``), ``ABDUCTIVE_JUDGE=off`` keeps the
-    placeholder from passing for a GPT judge at api.openai.com.
+
+class KeyClash(ValueError):
+    """A served model's key and the judge's would have to share ``OPENAI_API_KEY``; the message holds neither."""
+
+
+def client_env(base_url: str, environment: Mapping[str, str], key: str | None = None) -> dict[str, str]:
+    """Variables for lmms-eval's ``openai`` backend to reach ``base_url`` (``http://host:port/v1``) of a server that
+    requires ``key`` (:func:`server_key`; None: any key), given the run's ``environment``.
+
+    The backend needs a non-empty ``OPENAI_API_KEY``: the server's key, else the environment's, else the placeholder.
+    The judge reads the same variable, so a server's key meeting a judge configured with another real key is a
+    :class:`KeyClash` (a judge with the placeholder, which needs no key, is sent the server's). When we supply the key
+    and nothing configures a judge (no real key, no ``OPENAI_API_URL``), ``ABDUCTIVE_JUDGE=off`` keeps it from reaching
+    a GPT judge at api.openai.com.
     """
-    if environment.get("OPENAI_API_KEY"):
-        return {"OPENAI_API_BASE": base_url}
-    variables = {"OPENAI_API_BASE": base_url, "OPENAI_API_KEY": PLACEHOLDER_API_KEY}
-    if not environment.get("OPENAI_API_URL"):
+    inherited = environment.get("OPENAI_API_KEY") or ""
+    if key is None:
+        if inherited:
+            return {"OPENAI_API_BASE": base_url}
+        key = PLACEHOLDER_API_KEY
+    elif inherited not in ("", key, PLACEHOLDER_API_KEY) and raw("ABDUCTIVE_JUDGE", environment).lower() not in OFF:
+        raise KeyClash(
+            "its server requires an API key (vllm_args api_key or VLLM_API_KEY), which its evaluation sends as "
+            "OPENAI_API_KEY, and the judge reads that variable with another key: give the judge the same key, the "
+            "model its key in model_args (api_key), or turn the judge off (ABDUCTIVE_JUDGE=off)"
+        )
+    variables = {"OPENAI_API_BASE": base_url, "OPENAI_API_KEY": key}
+    if inherited in ("", PLACEHOLDER_API_KEY) and not environment.get("OPENAI_API_URL"):
         variables["ABDUCTIVE_JUDGE"] = "off"
     return variables
 
 
-def judge_env(base_url: str, model_version: str, api_type: str = "openai") -> dict[str, str]:
-    """Environment for lmms-eval's ``llm_judge`` to use a served judge
-    (its openai provider reads ``OPENAI_API_URL``)."""
+def judge_env(base_url: str, model_version: str, api_type: str = "openai", key: str | None = None) -> dict[str, str]:
+    """Environment for lmms-eval's ``llm_judge`` to use a judge at ``base_url`` (its openai provider reads
+    ``OPENAI_API_URL``) with ``key`` (a served judge's :func:`server_key`, an endpoint's ``OPENAI_API_KEY``), by default
+    this process's ``OPENAI_API_KEY`` or the placeholder."""
     return {
         "API_TYPE": api_type,
         "OPENAI_API_URL": base_url,
         "MODEL_VERSION": model_version,
-        "OPENAI_API_KEY": os.environ.get("OPENAI_API_KEY") or PLACEHOLDER_API_KEY,
+        "OPENAI_API_KEY": key or os.environ.get("OPENAI_API_KEY") or PLACEHOLDER_API_KEY,
     }
 
 

@@ -7,7 +7,8 @@ the folder ``$FAKE_VLLM_RECORD``: ``argv.json`` (its command line and pid, on st
 ``requests.jsonl`` (one line per chat request: model, image count) and ``stopped`` (on a clean
 SIGTERM/SIGINT shutdown). ``FAKE_VLLM_REPLY`` is the answer text (default ``1``);
 ``FAKE_VLLM_FAIL=1`` makes it exit with status 3 at once, as a vLLM that cannot load would;
-``FAKE_VLLM_DELAY`` (seconds) delays every answer.
+``FAKE_VLLM_DELAY`` (seconds) delays every answer. Started with ``--api-key`` (or ``VLLM_API_KEY``), it answers 401
+to a request without that key, as vLLM does; ``unauthorized`` counts them (written on shutdown).
 ``FAKE_VLLM_WORKERS=N`` starts N worker processes first, as vLLM's engine and workers, in the
 server's process group; like a server killed mid-flight, it never stops them itself. Their pids
 are in ``workers.json``.
@@ -39,6 +40,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--served-model-name")
     parser.add_argument("--tensor-parallel-size", type=int, default=1)
     parser.add_argument("--limit-mm-per-prompt", type=json.loads, default={"image": 1})
+    parser.add_argument("--api-key", default=os.environ.get("VLLM_API_KEY") or None)
     args, _rest = parser.parse_known_args(argv)
     record = Path(os.environ["FAKE_VLLM_RECORD"])
     record.mkdir(parents=True, exist_ok=True)
@@ -74,8 +76,9 @@ def main(argv: list[str]) -> int:
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stopping.set())
     time.sleep(0.3)  # vLLM is not healthy at once: the caller must poll /health
-    with openai_stub.OpenAIStub(answer, model=args.served_model_name or args.model):
+    with openai_stub.OpenAIStub(answer, model=args.served_model_name or args.model, api_key=args.api_key) as stub:
         stopping.wait()
+    (record / "unauthorized").write_text(str(stub.unauthorized))
     (record / "stopped").write_text("ok")
     return 0
 

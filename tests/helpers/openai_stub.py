@@ -22,6 +22,9 @@ A judge at a server's pace (tests and ``utils/bench_judge.py``)::
 
 ``latency`` is added to every accepted request; a request arriving while ``max_in_flight`` are served is answered
 429 at once, is not scripted and is not in ``requests``.
+
+A server started with a key (``api_key``, as ``vllm serve --api-key``) answers 401 to a ``/v1`` request without
+``Authorization: Bearer <key>``, as vLLM's does; such a request is counted in ``unauthorized`` and not scripted.
 """
 
 from __future__ import annotations
@@ -89,8 +92,11 @@ class OpenAIStub:
         latency: float = 0.0,
         max_in_flight: int | None = None,
         retry_after: float = 1.0,
+        api_key: str | None = None,
     ) -> None:
         self.model = model
+        self.api_key = api_key
+        self.unauthorized = 0
         self.latency = latency
         self.max_in_flight = max_in_flight
         self.retry_after = retry_after
@@ -183,7 +189,18 @@ class OpenAIStub:
                 self.end_headers()
                 self.wfile.write(data)
 
+            def _authorized(self) -> bool:
+                """Whether a ``/v1`` request carries the server's key (answered 401 if not)."""
+                if stub.api_key is None or self.headers.get("Authorization") == f"Bearer {stub.api_key}":
+                    return True
+                with stub._lock:
+                    stub.unauthorized += 1
+                self._send(401, {"error": "Unauthorized"})
+                return False
+
             def do_GET(self) -> None:
+                if self.path.startswith("/v1") and not self._authorized():
+                    return
                 if self.path.rstrip("/") == "/health":
                     self._send(200, {})
                 elif self.path.rstrip("/") == "/v1/models":
@@ -196,6 +213,8 @@ class OpenAIStub:
                     self._send(404, {"error": {"message": f"no route {self.path}"}})
                     return
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                if not self._authorized():
+                    return
                 if not stub._admit():
                     error = {"message": "too many requests in flight", "type": "rate_limit_error", "code": 429}
                     self._send(429, {"error": error}, retry_after=stub.retry_after)

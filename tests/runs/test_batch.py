@@ -19,7 +19,8 @@ import pytest
 
 from abductive_tasks.reports.leaderboard import main as leaderboard_main
 from abductive_tasks.reports.leaderboard import write_report
-from abductive_tasks.runs.batch import main
+from abductive_tasks.runs import run
+from abductive_tasks.runs.batch import main, run_interruptible
 from abductive_tasks.runs.history import scan_runs
 from abductive_tasks.runs.identity import content_digest
 from abductive_tasks.runs.identity_record import IdentityRecord
@@ -472,3 +473,21 @@ def test_a_bad_model_entry_fails_alone_and_the_batch_goes_on(tmp_path, capsys):
     assert status["nul"] == {"state": "failed", "error": "models[0]: model_args holds a NUL byte", "tasks": {}}
     assert status["dumb_pixel"]["state"] == "done"
     assert leaderboard_rows(tmp_path / "results") == {"dumb_pixel": ["0.5833"]}
+
+
+def test_ctrl_c_once_a_models_tasks_are_done_records_it_done(tmp_path, monkeypatch, capsys):
+    """Ctrl-C landing after a model's last task was done (its server stopping, its cache scrubbed) recorded the model
+    as interrupted beside tasks all done; it is done, and the batch still stops as interrupted."""
+    ran = run.run_levels
+
+    def then_ctrl_c(*arguments) -> int:
+        assert ran(*arguments) == 0  # every level ran and succeeded
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(run, "run_levels", then_ctrl_c)
+    models = [*DUMB_PIXEL, {"name": "dummy", "backend": "dummy"}]
+    path = integrity_spec(tmp_path / "spec.yaml", models, limit=2)
+    assert run_interruptible(load_spec(path)) == 130
+    assert "interrupted; servers stopped" in capsys.readouterr().out
+    status = json.loads((tmp_path / "results" / "batch_status.json").read_text())
+    assert status == {"dumb_pixel": {"state": "done", "tasks": {"nleye_triplet": "done"}}}  # dummy never started

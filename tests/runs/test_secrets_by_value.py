@@ -1,6 +1,7 @@
 """Secrets are scrubbed by value wherever they land: secrets planted in a spec (secret-named ``model_args`` lmms-eval
-does not redact, URL credentials in ``model_args``, ``env`` and the judge's URL, a malformed model entry) appear in
-no file a batch, ``browse`` or ``export-sherlock`` writes, on no console line, and in nothing the ui serves."""
+does not redact, URL credentials in ``model_args``, ``env`` and the judge's URL, the judge's ``env``, a malformed model
+entry) appear in no file a batch, ``browse`` or ``export-sherlock`` writes, on no console line, and in nothing the ui
+serves."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ PLANTED = {
     "token": "tok-planted-3b5d7f9a1c2e4f6a",
     "base_url password": "pw-planted-8e0f2a4c6e8a",
     "judge url password": "jpw-planted-1a3c5e7f9b",
+    "judge env key": "jkey-planted-5f7b9d1e3a",
     "env token": "envtok-planted-6d8f0b2d4f",
     "env url password": "envpw-planted-2c4e6a8c0e",
     "malformed entry api_key": "sk-planted-bad-9a7b5c3d1e",
@@ -85,7 +87,11 @@ def planted_spec(tmp_path: Path) -> Path:
             "SERVICE_TOKEN": PLANTED["env token"],
             "MIRROR_URL": url.format(PLANTED["env url password"], "mirror"),
         },
-        "judge": {"url": url.format(PLANTED["judge url password"], "judge"), "model_version": "judge-model"},
+        "judge": {
+            "url": url.format(PLANTED["judge url password"], "judge"),
+            "model_version": "judge-model",
+            "env": {"OPENAI_API_KEY": PLANTED["judge env key"]},  # every evaluation gets it
+        },
         "models": [
             {
                 "name": "dummy-planted",
