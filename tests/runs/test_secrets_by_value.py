@@ -193,7 +193,7 @@ def test_planted_secrets_reach_no_file_console_or_page(tmp_path, capsys, monkeyp
     spec = planted_spec(tmp_path)
     results = tmp_path / "results"
 
-    assert batch_main([str(spec), "--print-commands"]) == 0
+    assert batch_main([str(spec), "--print-commands"]) == 1  # its broken entry, said on stderr too
     printed = capsys.readouterr()
     found = leaks(printed.out + printed.err, "console: batch --print-commands")
     assert batch_main([str(spec)]) == 1  # the malformed entry fails alone
