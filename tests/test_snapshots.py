@@ -107,8 +107,8 @@ def test_every_version_has_a_changelog_line_and_a_line_naming_the_task_sets_it(t
     path = generate_task_yaml.yaml_path(MANAGER, task)
     lines = generate_task_yaml.changelog((path.parent / "README.md").read_text(encoding="utf-8"))
     version = generate_task_yaml.yaml_version(path.read_text(encoding="utf-8"))
-    assert any(version in versions for _, versions in lines), (
-        f"{task}: version {version} has no changelog line in {path.parent / 'README.md'}"
+    assert any(generate_task_yaml.logs(line, task, version) for line in lines), (
+        f"{task}: version {version} has no changelog line naming it (or no task) in {path.parent / 'README.md'}"
     )
     named = generate_task_yaml.named_version(lines, task)
     assert named is None or task_snapshots.version_key(named) <= task_snapshots.version_key(version), (
@@ -129,6 +129,15 @@ def test_changelog_lines_name_tasks_before_their_version():
     text = "task: t\nmetadata:\n  max_images_per_prompt: 1\n  version: 3.5  # note\n"
     assert generate_task_yaml.yaml_version(text) == "3.5"
     assert task_snapshots.version_key("3.10") > task_snapshots.version_key("3.9")
+
+
+def test_a_changelog_line_naming_other_tasks_does_not_log_a_version_of_this_one():
+    lines = generate_task_yaml.changelog(
+        "### Changelog\n\n- `x_b` 2.4 (2026-11-29): b.\n- 1.0 / 2.3 (2026-11-22): all.\n"
+    )
+    assert [generate_task_yaml.logs(line, "x_a", "2.4") for line in lines] == [False, False]
+    assert [generate_task_yaml.logs(line, "x_b", "2.4") for line in lines] == [True, False]
+    assert [generate_task_yaml.logs(line, "x_a", "2.3") for line in lines] == [False, True]
 
 
 def test_no_recorded_digest_changed_without_a_higher_version():
@@ -157,6 +166,83 @@ def test_a_digest_rewritten_under_the_same_version_is_caught_against_history(tmp
     assert task_snapshots.unbumped_changes(tmp_path, base) == []
     path.write_text(dataclasses.replace(recorded, digest="2-cccc").text())  # another digest scheme: regenerated
     assert task_snapshots.unbumped_changes(tmp_path, base) == []
+
+
+def test_since_the_base_no_version_names_two_contents_no_scheme_change_carries_code_and_every_bump_is_logged():
+    base = task_snapshots.base_commit(ROOT)
+    if base is None:
+        pytest.skip("no git history to compare the snapshots with")
+    assert task_snapshots.reused_versions(ROOT, base) == []
+    changed = task_snapshots.scheme_changed_with(ROOT, base)
+    assert not changed, f"the digest scheme changed since {base[:12]} together with {changed}: land it alone"
+    assert task_snapshots.unlogged_bumps(ROOT, base) == []
+
+
+def _toy_history(tmp_path: Path) -> tuple[Path, str]:
+    """A git checkout whose one commit holds a snapshot of ``t`` (1.0, scheme 1), a changelog and a module."""
+    (tmp_path / "tests" / "snapshots" / "b").mkdir(parents=True)
+    (tmp_path / "yaml_tasks" / "b").mkdir(parents=True)
+    (tmp_path / "abductive_tasks").mkdir()
+    (tmp_path / "abductive_tasks" / "m.py").write_text("X = 1\n")
+    (tmp_path / "yaml_tasks" / "b" / "README.md").write_text("### Changelog\n\n- 1.0 / 1.1 (2026-11-22): first.\n")
+    _write_snapshot(tmp_path, "1.0", "1-aaaa")
+    _commit(tmp_path, "first")
+    return tmp_path, task_snapshots.git(tmp_path, "rev-parse", "HEAD") or ""
+
+
+def _write_snapshot(root: Path, version: str, digest: str) -> None:
+    snapshot = task_snapshots.Snapshot("t", version, digest, "prompt:\n  | p\n")
+    (root / "tests" / "snapshots" / "b" / "t.txt").write_text(snapshot.text())
+
+
+def _commit(root: Path, message: str) -> None:
+    if not (root / ".git").exists():
+        subprocess.run(["git", "-C", str(root), "init", "-q"], check=True)
+    subprocess.run(["git", "-C", str(root), "add", "."], check=True)
+    subprocess.run(
+        ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", message], check=True
+    )
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="no git")
+def test_a_version_an_earlier_commit_recorded_is_not_recorded_again_with_another_digest(tmp_path):
+    """The review's I: the branch had bumped 1.0 -> 1.1 in a commit; a later change regenerated (or hand-edited) under
+    1.1 passes the comparison with the base (1.0 -> 1.1 went up), not this one."""
+    root, base = _toy_history(tmp_path)
+    _write_snapshot(root, "1.1", "1-bbbb")
+    _commit(root, "bump")
+    _write_snapshot(root, "1.1", "1-cccc")
+    assert task_snapshots.unbumped_changes(root, base) == []
+    [found] = task_snapshots.reused_versions(root, base)
+    assert found.startswith("t 1.1: 1-bbbb at ") and found.endswith("1-cccc at the working tree")
+    _write_snapshot(root, "1.1", "2-dddd")  # another scheme
+    assert task_snapshots.reused_versions(root, base) == []
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="no git")
+def test_a_digest_scheme_change_carrying_a_change_of_code_is_refused(tmp_path):
+    """The review's G: raising DIGEST_SCHEME and regenerating accepted any change with no bump."""
+    root, base = _toy_history(tmp_path)
+    _write_snapshot(root, "1.0", "2-bbbb")
+    assert task_snapshots.scheme_changed_with(root, base) == []  # alone: fine
+    (root / "abductive_tasks" / "m.py").write_text("X = 2\n")
+    (root / "abductive_tasks" / "new.py").write_text("")
+    assert task_snapshots.scheme_changed_with(root, base) == ["abductive_tasks/m.py", "abductive_tasks/new.py"]
+    _write_snapshot(root, "1.0", "1-bbbb")  # same scheme: the other checks' business
+    assert task_snapshots.scheme_changed_with(root, base) == []
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="no git")
+def test_a_bump_needs_a_changelog_line_of_its_own(tmp_path):
+    """The review's H: a bump passed when an older line (or another task's) held the new version."""
+    root, base = _toy_history(tmp_path)
+    _write_snapshot(root, "1.1", "1-bbbb")
+    assert task_snapshots.unlogged_bumps(root, base) == ["t 1.0 -> 1.1: no new line in yaml_tasks/b/README.md"]
+    readme = root / "yaml_tasks" / "b" / "README.md"
+    readme.write_text(readme.read_text() + "- `u` 1.1 (2026-11-30): another task.\n")
+    assert task_snapshots.unlogged_bumps(root, base) != []
+    readme.write_text(readme.read_text() + "- `t` 1.1 (2026-11-30): t's change.\n")
+    assert task_snapshots.unlogged_bumps(root, base) == []
 
 
 # ---------------------------------------------------------------- the code digest
@@ -280,3 +366,88 @@ def test_the_canonical_form_is_pinned():
     Should a Python write it differently, this fails there, before any recorded digest could drift."""
     digest = code_digest._digest(_digest(PINNED_SOURCE))
     assert digest == "ac171f2199fee228", digest
+
+
+def _toy_reach(tmp_path: Path, monkeypatch, name: str, source: str) -> dict:
+    package = tmp_path / name
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return code_digest.CodeIndex(name).reach([(f"{name}.a", "root")])
+
+
+def test_a_module_level_statement_that_edits_a_table_is_part_of_the_table(tmp_path, monkeypatch):
+    """The review's J: ``del _GLOSSARY_WORDS["siete"]`` at module level changed a reading with no digest moving."""
+    table = "TABLE = {'siete': 7, 'ocho': 8}\n\ndef root(word):\n    return TABLE.get(word)\n"
+    plain = _toy_reach(tmp_path, monkeypatch, "toy_plain", table)
+    edits = {
+        "toy_del": "del TABLE['siete']\n",
+        "toy_loop": "for key in list(TABLE):\n    TABLE[key.upper()] = TABLE.pop(key)\n",
+        "toy_call": "TABLE.pop('siete')\n",
+        "toy_item": "TABLE['siete'] = 6\n",
+        "toy_with": "with open(__file__) as _f:\n    TABLE.clear()\n",
+    }
+    for name, edit in edits.items():
+        edited = _toy_reach(tmp_path, monkeypatch, name, table + edit)
+        assert code_digest.digest_of(edited) != code_digest.digest_of(plain), name
+
+
+def test_renaming_a_function_only_a_yaml_names_keeps_the_digest_and_renaming_what_code_calls_does_not(
+    tmp_path, monkeypatch
+):
+    """The review's false alarm: renaming a hook asked for a bump."""
+    source = "def helper(x):\n    return x + 1\n\ndef root(x):\n    return helper(x)\n"
+    before = code_digest.digest_of(_toy_reach(tmp_path, monkeypatch, "toy_hook", source))
+    hook_renamed = source.replace("def root(", "def root_renamed(") + "\nroot = root_renamed\n"
+    renamed = _toy_reach(tmp_path, monkeypatch, "toy_hook2", hook_renamed)
+    assert code_digest.digest_of({ref: d for ref, d in renamed.items() if ref[1] != "root"}) == before
+    called_renamed = source.replace("helper", "assist")
+    assert code_digest.digest_of(_toy_reach(tmp_path, monkeypatch, "toy_hook3", called_renamed)) != before
+
+
+def test_the_digest_covers_the_hooks_that_load_documents_and_build_requests(built):
+    """The review's E, A and D: what the document hooks read (the mini grid's seed, the composite's drawing, a
+    breakdown label) was outside every digest."""
+    index = code_digest.CodeIndex()
+    expected = {
+        "sherlock_retrieval_mini": ("abductive_tasks.sherlock.data", "MINI_SEED"),
+        "mucr_c2e": ("abductive_tasks.inputs.images", "compose_row"),
+        "nleye_triplet": ("abductive_tasks.nleye.data", "NO_DURATION"),
+    }
+    with task_snapshots.environment():
+        for task, ref in expected.items():
+            obj = task_snapshots.task_object(MANAGER, task)
+            assert ref in index.reach(task_snapshots.roots(index, obj, obj.config.process_results)), (task, ref)
+
+
+def test_a_dropped_document_or_a_later_documents_changed_images_change_the_digest(monkeypatch, built):
+    """The review's F and B: a hook dropping the last document, and one swapping the images of later documents,
+    passed (the snapshot wrote out the first document only)."""
+    from abductive_tasks.nleye import hooks
+
+    triplet_docs, separate = hooks.triplet_docs, hooks.doc_to_visual_separate
+    monkeypatch.setattr(hooks, "triplet_docs", lambda docs: (found := triplet_docs(docs)).select(range(len(found) - 1)))
+    with task_snapshots.environment():
+        dropped = task_snapshots.build(MANAGER, "nleye_triplet")
+    monkeypatch.setattr(hooks, "triplet_docs", triplet_docs)
+    first: list = []  # the image paths of the first document asked for (the snapshot's first document)
+
+    def swapped(doc: dict) -> list:
+        first[:] = first or [doc["image_paths"]]
+        images = separate(doc)
+        return images if doc["image_paths"] == first[0] else images[::-1]
+
+    monkeypatch.setattr(hooks, "doc_to_visual_separate", swapped)
+    with task_snapshots.environment():
+        later = task_snapshots.build(MANAGER, "nleye_triplet")
+    for changed in (dropped, later):
+        assert task_snapshots.verdict(built["nleye_triplet"], changed).action == "bump"
+    assert dropped.content["documents"] == built["nleye_triplet"].content["documents"] - 1
+    assert later.content["images"] == built["nleye_triplet"].content["images"]  # the first document is as it was
+
+
+def test_a_tasks_metadata_but_its_version_is_in_the_snapshot(built):
+    """The review's 6e: a changed ``headline_metric`` passed the version checks."""
+    assert '"headline_metric": "comparison_acc"' in built["sherlock_comparison"].body
+    assert '"version"' not in built["sherlock_comparison"].content["config"]["metadata"]

@@ -18,8 +18,12 @@ The tree is written out by :func:`canonical`, node type and fields by name, skip
 between Python 3.10 and 3.12 (``type_params``, ``kind``, ``ctx``) and merging the string pieces of f-strings, so the
 digest is the same on every supported Python and machine: no path, no line number, no ``repr`` of a live object.
 
-A definition's digest does not contain its module's name: moving code between modules (a rename of ``inputs/``, say)
-changes no task's digest; renaming what the code calls does, since the caller's tree names it.
+A definition's digest does not contain its module's name, nor a ``def``'s or ``class``'s own: moving code between
+modules (a rename of ``inputs/``, say) or renaming a hook only a YAML names changes no task's digest; renaming what
+the code calls does, since the caller's tree names it.
+
+A module-level statement that may change a name it mentions without binding it (``del X[k]``, ``X[k] = ...``, a
+loop, a call such as ``X.update(...)``) is part of the definition of every name it mentions.
 
 One table is read at run time instead: ``abductive_tasks.settings.VARIABLES`` contributes the defaults of the
 variables that change scores (their help texts are documentation).
@@ -31,6 +35,7 @@ names) are not followed; the prompt side of such code is covered by the snapshot
 from __future__ import annotations
 
 import ast
+import copy
 import hashlib
 import importlib
 import sys
@@ -151,8 +156,11 @@ class _Module:
                     self._read(block)
                 for handler in getattr(statement, "handlers", []):
                     self._read(handler.body)
-            else:
+            elif isinstance(statement, (ast.Assign, ast.AnnAssign)) and _defines_only_names(statement):
                 for name in _bound_names(statement):
+                    self._define(name, statement)
+            else:  # a statement that may change what it names (del, a loop, a call, X[k] = ...): part of each
+                for name in sorted({node.id for node in ast.walk(statement) if isinstance(node, ast.Name)}):
                     self._define(name, statement)
 
     def _define(self, name: str, node: ast.AST) -> None:
@@ -176,31 +184,27 @@ def _imported(statement: ast.Import | ast.ImportFrom, module: str, is_package: b
     return {(alias.asname or alias.name): f"{base}.{alias.name}" for alias in statement.names if alias.name != "*"}
 
 
-def _bound_names(statement: ast.stmt) -> Iterator[str]:
-    """The module-level names a statement binds or changes (``X = ...``, ``X[k] = ...``, ``X.update(...)``)."""
-    targets: list[ast.expr] = []
-    if isinstance(statement, ast.Assign):
-        targets = statement.targets
-    elif isinstance(statement, (ast.AnnAssign, ast.AugAssign)):
-        targets = [statement.target]
-    elif isinstance(statement, (ast.For, ast.AsyncFor)):
-        targets = [statement.target, *(node for node in ast.walk(statement) if isinstance(node, ast.Subscript))]
-    elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
-        targets = [statement.value.func]
+def _defines_only_names(statement: ast.Assign | ast.AnnAssign) -> bool:
+    """``X = ...``, ``X: T = ...``, ``X, Y = ...``: a statement that binds names and changes nothing else."""
+    targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+    return all(_plain_target(target) for target in targets)
+
+
+def _plain_target(target: ast.expr) -> bool:
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return all(_plain_target(element) for element in target.elts)
+    return isinstance(target, (ast.Name, ast.Starred)) and (
+        not isinstance(target, ast.Starred) or isinstance(target.value, ast.Name)
+    )
+
+
+def _bound_names(statement: ast.Assign | ast.AnnAssign) -> Iterator[str]:
+    """The names ``X = ...`` (or ``X, *Y = ...``) binds."""
+    targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
     for target in targets:
-        yield from _base_names(target)
-
-
-def _base_names(target: ast.expr) -> Iterator[str]:
-    if isinstance(target, ast.Name):
-        yield target.id
-    elif isinstance(target, (ast.Tuple, ast.List)):
-        for element in target.elts:
-            yield from _base_names(element)
-    elif isinstance(target, ast.Starred):
-        yield from _base_names(target.value)
-    elif isinstance(target, (ast.Attribute, ast.Subscript)):
-        yield from _base_names(target.value)
+        for node in ast.walk(target):
+            if isinstance(node, ast.Name):
+                yield node.id
 
 
 def _settings_defaults() -> str:
@@ -303,7 +307,7 @@ class CodeIndex:
             else:
                 module = self.module(ref[0])
                 nodes = module.definitions[ref[1]] if module else []
-                self._digests[ref] = _digest("\n".join(canonical(node) for node in nodes))
+                self._digests[ref] = _digest("\n".join(canonical(_unnamed(node)) for node in nodes))
         return self._digests[ref]
 
     def references(self, ref: Ref) -> set[Ref]:
@@ -337,6 +341,15 @@ class CodeIndex:
             if base is not None and base[1] is None:  # an attribute of a module of ours
                 return self._resolve_target(f"{base[0]}.{node.attr}")
         return None
+
+
+def _unnamed(node: ast.AST) -> ast.AST:
+    """A ``def`` or ``class`` without its own name: renaming a hook that only a YAML names changes no result (its
+    callers in the code name it, and change)."""
+    if isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
+        node = copy.copy(node)
+        node.name = ""
+    return node
 
 
 def _same_method(found: object, value: object) -> bool:

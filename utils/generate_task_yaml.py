@@ -362,6 +362,14 @@ def named_version(lines: list[tuple[list[str], list[str]]], task: str) -> str | 
     return max(versions, key=version_key) if versions else None
 
 
+def logs(line: tuple[list[str], list[str]], task: str, version: str) -> bool:
+    """Whether a changelog line records ``version`` of ``task``: it holds the version and names the task, or no
+    task (a line naming other tasks is theirs)."""
+    patterns, listed = line
+    named = not patterns or any(fnmatch.fnmatchcase(task, pattern) for pattern in patterns)
+    return named and version in listed
+
+
 def yaml_version(text: str) -> str | None:
     match = _VERSION_LINE.search(text)
     return match.group(2) if match else None

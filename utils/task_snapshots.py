@@ -3,13 +3,17 @@
 One text file per task, ``tests/snapshots/<benchmark>/<task>.txt``, holds for the first document of the shipped
 sample: the prompt exactly as lmms-eval builds the request (its ``fewshot_context``, not our hook alone), the images
 sent (their roles and sizes), the target, the generation kwargs, the answer kind, the metric list, the task's YAML as
-lmms-eval resolves it, and a summary of the code that reads and scores the reply (:mod:`code_digest`). Its
-``digest:`` line is one digest of all of that (the code by content, hook names left out, so moving or renaming a
-module changes none), and its ``version:`` line the task's ``metadata: version`` when it was written.
+lmms-eval resolves it (its metadata but the version), the number of documents and one digest of every document as
+sent (prompt, target, image pixels), and a summary of the code the results depend on: what loads the documents,
+builds the requests, reads and scores the reply (:mod:`code_digest`). Its ``digest:`` line is one digest of all of
+that (the code by content, hook names left out, so moving or renaming a module changes none), and its ``version:``
+line the task's ``metadata: version`` when it was written.
 
 :func:`verdict` says what a difference means: a digest that changed under the same version needs a version bump and
 a changelog line; anything else only a regeneration. ``python utils/generate_task_yaml.py`` writes the files and
-refuses to record a new digest under an old version; tests/test_snapshots.py fails on any difference.
+refuses to record a new digest under an old version; tests/test_snapshots.py fails on any difference, and against
+the base commit (:func:`base_commit`) on a digest changed under the same version, a version recorded with two
+digests, a bump without a changelog line of its own, or a scheme change that carries code.
 
 The documents are built by lmms-eval's own task objects from our task index (no CLI: about 10 s for every task). The
 data is a copy of the shipped sample; the few inputs the sample lacks are made here: DVE's dev split (a copy of
@@ -205,10 +209,13 @@ def build(manager: object, task: str, index: CodeIndex | None = None) -> Snapsho
     reader = obj.config.process_results
     answer = getattr(reader, "answer", None)
     kind = answer(doc) if answer else None
-    config = resolved_config(Path(manager.task_index[task]["yaml_path"]))
+    config = resolved_config(Path(manager.task_index[task]["yaml_path"]), keep_metadata=True)
+    config["metadata"] = {key: value for key, value in config.get("metadata", {}).items() if key != "version"}
     metrics = [(entry["metric"], entry.get("higher_is_better")) for entry in config.pop("metric_list", [])]
     code = index.reach(roots(index, obj, reader))
     content = {
+        "documents": len(docs),
+        "all_documents": documents_digest(obj, docs),
         "output_type": obj.OUTPUT_TYPE,
         "generation_kwargs": generation,
         "answer_kind": _kind_text(kind),
@@ -225,9 +232,29 @@ def build(manager: object, task: str, index: CodeIndex | None = None) -> Snapsho
     return Snapshot(task, version, content_digest(content), body, content)
 
 
+def documents_digest(obj: object, docs: object) -> str:
+    """One digest of every document as sent: its prompt, its target and its images (their pixels, not only their
+    sizes), in order; the first document alone is written out in the snapshot."""
+    total = hashlib.sha256()
+    for doc in docs:
+        context = obj.fewshot_context(doc, 0, None, False, False, None)
+        visuals = [_image_digest(visual) for visual in obj.doc_to_visual(doc) if visual is not None]
+        total.update(_json([context, str(obj.doc_to_target(doc)), visuals]).encode("utf-8"))
+    return total.hexdigest()[:16]
+
+
+def _image_digest(visual: object) -> str:
+    tobytes = getattr(visual, "tobytes", None)
+    if tobytes is None:
+        return f"{type(visual).__name__}:{visual}"
+    return f"{_image_text(visual)} {hashlib.sha256(tobytes()).hexdigest()[:16]}"
+
+
 # What the digests are made of: raised when :mod:`code_digest` or :func:`build` digests differently, which turns
-# every recorded digest into one to regenerate (not a change of any task).
-DIGEST_SCHEME = 1
+# every recorded digest into one to regenerate (not a change of any task). A change of the scheme lands alone: no
+# code, task YAML or pin may change with it (tests/test_snapshots.py, :func:`scheme_changed_with`), or it could
+# carry a change of results past the version checks.
+DIGEST_SCHEME = 2
 
 
 def content_digest(content: dict) -> str:
@@ -246,8 +273,18 @@ def manager_version(manager: object, task: str) -> object:
     return config.get("metadata", {}).get("version")
 
 
+# The task's hooks that build what the model is sent (process_results and the aggregations are added apart).
+HOOKS = ("process_docs", "doc_to_text", "doc_to_visual", "doc_to_target", "doc_to_choice")
+
+
 def roots(index: CodeIndex, obj: object, reader: object) -> list[tuple[str, str]]:
+    """Where the code a task's results depend on starts: its reader (and its spec), its aggregations and the hooks
+    that load its documents and build its requests."""
     roots = [index.locate(reader)]
+    for name in HOOKS:
+        hook = getattr(obj.config, name, None)
+        if callable(hook):
+            roots.append(index.locate(hook))
     spec = getattr(reader, "spec", None)
     if spec is not None:
         roots.append(index.locate(spec))
@@ -350,6 +387,7 @@ def _render(content: dict, kind: object, documents: int, config: dict, code: dic
     lines += [f"  {name} ({direction[better]})" for name, better in content["metrics"]]
     lines.append("config:")
     lines += [f"  {key}: {_json(value)}" for key, value in sorted(config.items())]
+    lines.append(f"all {documents} documents as sent (prompts, targets, image pixels): {content['all_documents']}")
     modules = by_module(code)
     lines.append(f"code: {len(code)} definitions in {len(modules)} modules, {digest_of(code)}")
     lines += [f"  {module}: {count} {digest}" for module, (count, digest) in modules.items()]
@@ -447,4 +485,74 @@ def unbumped_changes(root: Path, base: str, folder: str = "tests/snapshots") -> 
         changed = old.digest != new.digest and same_scheme(old.digest, new.digest)
         if changed and version_key(new.version) <= version_key(old.version):
             found.append(f"{new.task}: digest {old.digest} -> {new.digest}, version {old.version} -> {new.version}")
+    return found
+
+
+def _recorded_at(root: Path, commit: str | None, folder: str) -> dict[str, Snapshot]:
+    """The snapshots under ``folder`` by path: as committed at ``commit``, or in the working tree (None)."""
+    if commit is None:
+        return {
+            path.relative_to(root).as_posix(): Snapshot.parse(path.read_text(encoding="utf-8"))
+            for path in sorted((root / folder).rglob("*.txt"))
+        }
+    found = {}
+    for name in (git(root, "ls-tree", "-r", "--name-only", commit, "--", folder) or "").splitlines():
+        text = git(root, "show", f"{commit}:{name}")
+        if text:
+            found[name] = Snapshot.parse(text)
+    return found
+
+
+def reused_versions(root: Path, base: str, folder: str = "tests/snapshots") -> list[str]:
+    """Versions recorded with two digests (of one scheme) anywhere from ``base`` through each later commit to the
+    working tree: a version, once written down, names one content (a hand-edited snapshot, or a change regenerated
+    under a version an earlier commit of the branch had already recorded)."""
+    commits = [base, *reversed((git(root, "rev-list", f"{base}..HEAD") or "").split())]
+    seen: dict[tuple[str, str, str], tuple[str, str]] = {}
+    found = []
+    for commit in [*commits, None]:
+        for snapshot in _recorded_at(root, commit, folder).values():
+            key = (snapshot.task, snapshot.version, snapshot.digest.partition("-")[0])
+            where = commit[:12] if commit else "the working tree"
+            first = seen.setdefault(key, (snapshot.digest, where))
+            if first[0] != snapshot.digest:
+                found.append(
+                    f"{snapshot.task} {snapshot.version}: {first[0]} at {first[1]}, {snapshot.digest} at {where}"
+                )
+                seen[key] = (snapshot.digest, where)
+    return found
+
+
+# What a results-changing edit can touch: a digest scheme change may change none of it (see DIGEST_SCHEME).
+RESULT_SOURCES = ("abductive_tasks", "yaml_tasks", "pyproject.toml", "constraints.txt")
+
+
+def scheme_changed_with(root: Path, base: str, folder: str = "tests/snapshots") -> list[str]:
+    """When the digest scheme changed since ``base``: the files of :data:`RESULT_SOURCES` changed with it (none may
+    be: only then is every snapshot's new digest known to record no change of results)."""
+    before, now = _recorded_at(root, base, folder), _recorded_at(root, None, folder)
+    if all(same_scheme(before[name].digest, snapshot.digest) for name, snapshot in now.items() if name in before):
+        return []
+    changed = git(root, "diff", "--name-only", base, "--", *RESULT_SOURCES) or ""
+    untracked = git(root, "ls-files", "--others", "--exclude-standard", "--", *RESULT_SOURCES) or ""
+    return sorted({*changed.split(), *untracked.split()})
+
+
+def unlogged_bumps(root: Path, base: str, folder: str = "tests/snapshots") -> list[str]:
+    """Tasks whose version went up since ``base`` while no changelog line for it was added or changed: the line
+    holding the new version (naming the task, or no task) must not be one ``base`` already had."""
+    from generate_task_yaml import changelog, logs
+
+    before, now = _recorded_at(root, base, folder), _recorded_at(root, None, folder)
+    found = []
+    for name, snapshot in now.items():
+        old = before.get(name)
+        if old is None or version_key(snapshot.version) <= version_key(old.version):
+            continue
+        readme = f"yaml_tasks/{Path(name).parent.name}/README.md"
+        current = root / readme
+        lines = changelog(current.read_text(encoding="utf-8")) if current.is_file() else []
+        earlier = changelog(git(root, "show", f"{base}:{readme}") or "")
+        if not any(logs(line, snapshot.task, snapshot.version) and line not in earlier for line in lines):
+            found.append(f"{snapshot.task} {old.version} -> {snapshot.version}: no new line in {readme}")
     return found
