@@ -296,3 +296,55 @@ def test_a_registered_filter_is_built_by_name_from_both_of_lmms_evals_registries
     ensemble = filters.build_filter_ensemble("u", [["upper_for_test", {"x": 1}]])
     assert ensemble.filters[0].settings == {"x": 1}
     assert ensemble.filters[0].apply([["a", "b"]], [{}]) == [["A", "B"]]
+
+
+def test_evaluate_cli_applies_each_of_its_patches_while_lmms_eval_runs_and_restores_them(monkeypatch, capsys):
+    """What `evaluate_cli` changes in lmms-eval for the length of a run, each seen from inside a stand-in for
+    lmms-eval's `cli_evaluate`: the run's name, the table, the written and printed text, the results, the quiet
+    tracebacks, the finished runs and the exit code; everything as it was afterwards."""
+    import lmms_eval.__main__ as lmms_main
+    from lmms_eval.loggers import evaluation_tracker
+    from lmms_eval.loggers.evaluation_tracker import GeneralConfigTracker
+
+    compat.install()
+    monkeypatch.setattr(lmms_main.evaluator, "simple_evaluate", lambda: {"results": {}})
+    monkeypatch.setattr(lmms_main, "cli_evaluate_single", lambda args: ({"results": {"t": {}}}, None))
+    before = (lmms_main.make_table, evaluation_tracker.json, GeneralConfigTracker.log_experiment_args,
+              lmms_main.evaluator.simple_evaluate, lmms_main.traceback, lmms_main.cli_evaluate_single)  # fmt: skip
+    seen: dict = {}
+
+    def cli_evaluate() -> None:
+        seen["argv"] = list(sys.argv)
+        tracker = GeneralConfigTracker()
+        tracker.log_experiment_args("dummy", "pretrained=x", None, None, False)
+        seen["name"] = (tracker.model_name, tracker.model_name_sanitized)
+        seen["table"] = lmms_main.make_table({"results": {"hidden": {"a": 1}}})
+        seen["json"] = evaluation_tracker.json.dumps({"k": "SECRET"})
+        lmms_main.print("dummy (api_key=sk-abc,pretrained=x) SECRET")
+        seen["results"] = lmms_main.evaluator.simple_evaluate()
+        try:
+            raise KeyError("quiet one")
+        except KeyError:
+            lmms_main.traceback.print_exc()
+        lmms_main.cli_evaluate_single(types.SimpleNamespace(model="dummy"))
+        raise SystemExit(3)
+
+    monkeypatch.setattr(lmms_main, "cli_evaluate", cli_evaluate)
+    finished, failures, code = compat.evaluate_cli(
+        ["--model", "dummy"],
+        name_runs=lambda source, args: (f"{source}:{args['pretrained']}", "folder"),
+        hide_in_table={"hidden"},
+        table_note="nothing left",
+        redact=lambda text: text.replace("SECRET", "[R]"),
+        quiet=(KeyError,),
+        annotate=lambda results: results.setdefault("ours", 1),
+    )
+    printed = capsys.readouterr()
+    assert seen["argv"] == ["abductive-eval", "--model", "dummy"] and seen["name"] == ("dummy:x", "folder")
+    assert seen["table"] == "nothing left" and seen["json"] == '{"k": "[R]"}'
+    assert "dummy (api_key=[REDACTED],pretrained=x) [R]" in printed.out and "quiet one" not in printed.err
+    assert seen["results"] == {"results": {}, "ours": 1}
+    assert (finished, failures, code) == ([{"results": {"t": {}}}], [], 1)
+    after = (lmms_main.make_table, evaluation_tracker.json, GeneralConfigTracker.log_experiment_args,
+             lmms_main.evaluator.simple_evaluate, lmms_main.traceback, lmms_main.cli_evaluate_single)  # fmt: skip
+    assert after == before and "print" not in vars(lmms_main)
