@@ -72,6 +72,17 @@ def own_model_classes() -> dict[str, dict[str, str]]:
     return found
 
 
+@functools.cache
+def own_model_versions() -> dict[str, str]:
+    """Our backends' versions (``VERSIONS`` of :mod:`abductive_tasks.models.manifests`), read from its source without
+    importing it (importing it imports lmms-eval): ``model_id`` -> version."""
+    ours = Path(__file__).with_name("models") / "manifests.py"
+    for node in ast.parse(ours.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and [getattr(target, "id", None) for target in node.targets] == ["VERSIONS"]:
+            return {str(name): str(version) for name, version in ast.literal_eval(node.value).items()}
+    return {}
+
+
 def model_arg_entries(text: str) -> list[str]:
     """``--model_args`` split into its entries as lmms-eval 0.7.3 splits them (``simple_parse_args_string``: at
     commas outside quotes, braces and brackets), without importing it (seconds)."""

@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -217,3 +218,133 @@ def test_the_ui_media_route_finds_a_logged_sample_by_its_line_offset_and_sees_a_
     samples.write_text('{"doc_id": 1, "reply": "rewritten"}\n', encoding="utf-8")  # another size: a new index
     assert lmms_subcommands._logged_sample(samples, 1) == {"doc_id": 1, "reply": "rewritten"}
     assert lmms_subcommands._logged_sample(samples, 2) is None
+
+
+# ---------------------------------------------------------------- each patch of lmms-eval, without a run
+
+
+class _Spec(compat.OwnStderr):
+    """An owner of an aggregation whose stderr is its own, as a TaskSpec is."""
+
+    def aggregate(self, items):
+        return sum(items) / len(items)
+
+    def stderr(self, items):
+        return 0.125
+
+
+def test_our_aggregations_report_their_own_stderr_and_others_lmms_evals():
+    """What `_route_stderr` gives lmms-eval's `stderr_for_metric`, and through it `TaskOutput`'s `<metric>_stderr`."""
+    import lmms_eval.evaluator_utils as evaluator_utils
+    from lmms_eval.api.metrics import mean, mean_stderr
+
+    compat.install()
+    spec = _Spec()
+    assert evaluator_utils.stderr_for_metric(metric=spec.aggregate, bootstrap_iters=100) == spec.stderr
+    assert evaluator_utils.stderr_for_metric(metric=spec.aggregate, bootstrap_iters=0) is None
+    assert evaluator_utils.stderr_for_metric(metric=mean, bootstrap_iters=100) is mean_stderr  # lmms-eval's own
+    assert evaluator_utils.stderr_for_metric(metric=mean, bootstrap_iters=0) is None
+    assert evaluator_utils.stderr_for_metric(metric=lambda items: 0, bootstrap_iters=100) is None
+    task = types.SimpleNamespace(aggregation=lambda: {"acc": spec.aggregate, "plain": mean}, args=None)
+    output = types.SimpleNamespace(
+        task=task, agg_metrics={}, sample_metrics={("acc", "none"): [1, 0, 1, 1], ("plain", "none"): [1.0, 3.0]}
+    )
+    evaluator_utils.TaskOutput.calculate_aggregate_metric(output, bootstrap_iters=100)
+    assert output.agg_metrics["acc,none"] == 0.75 and output.agg_metrics["acc_stderr,none"] == 0.125
+    assert output.agg_metrics["plain_stderr,none"] == pytest.approx(mean_stderr([1.0, 3.0]))
+
+
+def test_a_data_error_in_lmms_evals_download_is_raised_at_once_and_other_errors_retried(monkeypatch):
+    """`_stop_retrying_data_errors`: lmms-eval's `download` retries 5 times, 2 s apart, then raises a RetryError; our
+    DataError (a PermanentLoadError) is raised itself, at once, after any transient error was retried."""
+    from lmms_eval.api import task as lmms_task
+
+    from abductive_tasks.inputs.loading import DataError
+
+    compat.install()
+    monkeypatch.setattr(lmms_task.ConfigurableTask.download.retry, "sleep", lambda seconds: None)
+    calls: list[int] = []
+
+    def download_config():  # the first thing `download` does
+        calls.append(1)
+        raise OSError("flaky network") if len(calls) == 1 else DataError("test_set.csv: missing column(s)")
+
+    monkeypatch.setattr(lmms_task, "DownloadConfig", download_config)
+    with pytest.raises(DataError, match="missing column"):
+        lmms_task.ConfigurableTask.download(object())
+    assert len(calls) == 2  # the OSError retried once, the DataError not at all
+
+
+def test_a_registered_filter_is_built_by_name_from_both_of_lmms_evals_registries(monkeypatch):
+    from lmms_eval import filters
+    from lmms_eval.api import registry
+
+    monkeypatch.setattr(filters, "FILTER_REGISTRY", dict(filters.FILTER_REGISTRY))
+    monkeypatch.setattr(registry, "FILTER_REGISTRY", dict(registry.FILTER_REGISTRY))
+
+    class Upper:
+        def __init__(self, **settings):
+            self.settings = settings
+
+        def apply(self, resps, docs):
+            return [[reply.upper() for reply in replies] for replies in resps]
+
+    assert compat.filter_registered("upper_for_test") is None
+    compat.register_filter("upper_for_test", Upper)
+    assert compat.filter_registered("upper_for_test") is Upper
+    assert registry.FILTER_REGISTRY["upper_for_test"] is Upper and filters.get_filter("upper_for_test") is Upper
+    ensemble = filters.build_filter_ensemble("u", [["upper_for_test", {"x": 1}]])
+    assert ensemble.filters[0].settings == {"x": 1}
+    assert ensemble.filters[0].apply([["a", "b"]], [{}]) == [["A", "B"]]
+
+
+def test_evaluate_cli_applies_each_of_its_patches_while_lmms_eval_runs_and_restores_them(monkeypatch, capsys):
+    """What `evaluate_cli` changes in lmms-eval for the length of a run, each seen from inside a stand-in for
+    lmms-eval's `cli_evaluate`: the run's name, the table, the written and printed text, the results, the quiet
+    tracebacks, the finished runs and the exit code; everything as it was afterwards."""
+    import lmms_eval.__main__ as lmms_main
+    from lmms_eval.loggers import evaluation_tracker
+    from lmms_eval.loggers.evaluation_tracker import GeneralConfigTracker
+
+    compat.install()
+    monkeypatch.setattr(lmms_main.evaluator, "simple_evaluate", lambda: {"results": {}})
+    monkeypatch.setattr(lmms_main, "cli_evaluate_single", lambda args: ({"results": {"t": {}}}, None))
+    before = (lmms_main.make_table, evaluation_tracker.json, GeneralConfigTracker.log_experiment_args,
+              lmms_main.evaluator.simple_evaluate, lmms_main.traceback, lmms_main.cli_evaluate_single)  # fmt: skip
+    seen: dict = {}
+
+    def cli_evaluate() -> None:
+        seen["argv"] = list(sys.argv)
+        tracker = GeneralConfigTracker()
+        tracker.log_experiment_args("dummy", "pretrained=x", None, None, False)
+        seen["name"] = (tracker.model_name, tracker.model_name_sanitized)
+        seen["table"] = lmms_main.make_table({"results": {"hidden": {"a": 1}}})
+        seen["json"] = evaluation_tracker.json.dumps({"k": "SECRET"})
+        lmms_main.print("dummy (api_key=sk-abc,pretrained=x) SECRET")
+        seen["results"] = lmms_main.evaluator.simple_evaluate()
+        try:
+            raise KeyError("quiet one")
+        except KeyError:
+            lmms_main.traceback.print_exc()
+        lmms_main.cli_evaluate_single(types.SimpleNamespace(model="dummy"))
+        raise SystemExit(3)
+
+    monkeypatch.setattr(lmms_main, "cli_evaluate", cli_evaluate)
+    finished, failures, code = compat.evaluate_cli(
+        ["--model", "dummy"],
+        name_runs=lambda source, args: (f"{source}:{args['pretrained']}", "folder"),
+        hide_in_table={"hidden"},
+        table_note="nothing left",
+        redact=lambda text: text.replace("SECRET", "[R]"),
+        quiet=(KeyError,),
+        annotate=lambda results: results.setdefault("ours", 1),
+    )
+    printed = capsys.readouterr()
+    assert seen["argv"] == ["abductive-eval", "--model", "dummy"] and seen["name"] == ("dummy:x", "folder")
+    assert seen["table"] == "nothing left" and seen["json"] == '{"k": "[R]"}'
+    assert "dummy (api_key=[REDACTED],pretrained=x) [R]" in printed.out and "quiet one" not in printed.err
+    assert seen["results"] == {"results": {}, "ours": 1}
+    assert (finished, failures, code) == ([{"results": {"t": {}}}], [], 1)
+    after = (lmms_main.make_table, evaluation_tracker.json, GeneralConfigTracker.log_experiment_args,
+             lmms_main.evaluator.simple_evaluate, lmms_main.traceback, lmms_main.cli_evaluate_single)  # fmt: skip
+    assert after == before and "print" not in vars(lmms_main)

@@ -18,7 +18,10 @@ What is declared once, by hand, and what this writes from it:
   ``mucr_<strategy>.yaml`` (versions kept as the files and changelog set them; a new file starts at 1.0);
 * the tasks themselves (prompts, reading, scoring code) are recorded in their exact-prompt snapshots,
   ``tests/snapshots/<benchmark>/<task>.txt`` (utils/task_snapshots.py). A snapshot whose digest changed under
-  the same version is not written: bump the version with a changelog line first.
+  the same version is not written: bump the version with a changelog line first;
+* the model backends this package registers declare their versions (``VERSIONS`` in
+  :mod:`abductive_tasks.models.manifests`); the code each one's classes reach is recorded in
+  ``tests/snapshots/models/<model_id>.txt`` (utils/model_snapshots.py), refused likewise under an old version.
 
 As lm-evaluation-harness does with its ``_generate_configs.py`` scripts, the copies are checked in: the YAML stays
 plain lmms-eval YAML. tests/test_task_yaml.py and tests/test_snapshots.py fail while a copy disagrees.
@@ -412,6 +415,20 @@ def snapshots(manager: object, snapshots_root: Path) -> dict[Path, tuple[object,
     return result
 
 
+def model_records(snapshots_root: Path) -> dict[Path, tuple[object, object, str]]:
+    """Every model backend's record (utils/model_snapshots.py): the record built now, the verdict on the one checked
+    in, and what to do should it need a version bump."""
+    import model_snapshots
+    import task_snapshots
+
+    result = {}
+    for model, record in model_snapshots.build_all().items():
+        verdict = task_snapshots.verdict(model_snapshots.recorded(snapshots_root, model), record)
+        message = model_snapshots.bump_message(model, record.version, verdict.reason)
+        result[model_snapshots.record_path(snapshots_root, model)] = (record, verdict, message)
+    return result
+
+
 def bump_message(task: str, yaml_file: Path, version: str, reason: str, root: Path) -> str:
     """What to do when ``task``'s results may have changed under the same version."""
     readme = yaml_file.parent / "README.md"
@@ -478,16 +495,13 @@ def main(argv: list[str] | None = None) -> int:
         changed += _apply(versions(manager), root, args.check)  # before the snapshots: they record these versions
         for files in (generated(manager), readme_tables(manager), scales(manager, root / "abductive_tasks")):
             changed += _apply(files, root, args.check)
-        for path, (snapshot, verdict) in snapshots(manager, root / "tests" / "snapshots").items():
-            task = snapshot.task
-            if verdict.action == "bump":
-                refused.append(bump_message(task, yaml_path(manager, task), snapshot.version, verdict.reason, root))
-            elif verdict.action == "regenerate":
-                changed += f"{_shown(path, root)}: {verdict.reason}\n"
-                if not args.check:
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    write_atomic(path, snapshot.text())
-                    print(f"wrote {_shown(path, root)}")
+        records = {
+            path: (snapshot, verdict, bump_message(snapshot.task, yaml_path(manager, snapshot.task),
+                                                   snapshot.version, verdict.reason, root))
+            for path, (snapshot, verdict) in snapshots(manager, root / "tests" / "snapshots").items()
+        }  # fmt: skip
+        records |= model_records(root / "tests" / "snapshots")
+        changed += _write_records(records, root, args.check, refused)
     except (LookupError, ValueError) as error:
         print(f"generate_task_yaml: {error}", file=sys.stderr)
         return 2
@@ -496,6 +510,22 @@ def main(argv: list[str] | None = None) -> int:
     for message in refused:
         print(message, file=sys.stderr)
     return 1 if refused or (args.check and changed) else 0
+
+
+def _write_records(records: dict[Path, tuple], root: Path, check: bool, refused: list[str]) -> str:
+    """Write each snapshot or model record (path -> record, verdict, bump message) that needs only a regeneration
+    unless ``check``; the message of each that needs a version bump goes to ``refused``. The differences, said."""
+    changed = ""
+    for path, (record, verdict, message) in records.items():
+        if verdict.action == "bump":
+            refused.append(message)
+        elif verdict.action == "regenerate":
+            changed += f"{_shown(path, root)}: {verdict.reason}\n"
+            if not check:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                write_atomic(path, record.text())
+                print(f"wrote {_shown(path, root)}")
+    return changed
 
 
 def _apply(files: dict[Path, tuple[str, str]], root: Path, check: bool) -> str:

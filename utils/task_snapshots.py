@@ -49,6 +49,7 @@ HEADER = (
     "# what reads and scores its reply. Written by `python utils/generate_task_yaml.py`; tests/test_snapshots.py\n"
     "# checks it.\n"
 )
+HEADERS = {"task": HEADER}  # per kind of record (utils/model_snapshots.py adds the model backends')
 SAMPLES_NAME = "20260101_000000"  # the date stamp of the samples files written for second stages
 # The environment a snapshot is built in: no judge, no network, every stage's store in a scratch folder.
 STAGE_NAMES = {
@@ -64,26 +65,29 @@ STAGE_NAMES = {
 @dataclass(frozen=True)
 class Snapshot:
     """One task's snapshot: ``body`` (every line but the version and digest), ``digest``, ``version``; ``content``:
-    what the digest is of (only for a snapshot built now)."""
+    what the digest is of (only for a snapshot built now). ``kind``: ``"model"`` for a model backend's record
+    (utils/model_snapshots.py), whose ``task`` is the backend's name."""
 
     task: str
     version: str
     digest: str
     body: str
     content: dict = field(default_factory=dict, compare=False, repr=False)
+    kind: str = "task"
 
     def text(self) -> str:
         return (
-            HEADER.format(task=self.task)
-            + f"task: {self.task}\nversion: {self.version}\ndigest: {self.digest}\n"
+            HEADERS[self.kind].format(task=self.task)
+            + f"{self.kind}: {self.task}\nversion: {self.version}\ndigest: {self.digest}\n"
             + self.body
         )
 
     @classmethod
     def parse(cls, text: str) -> Snapshot:
         lines = [line for line in text.splitlines(keepends=True) if not line.startswith("#")]
-        head = dict(line.rstrip("\n").split(": ", 1) for line in lines[:3])
-        return cls(head["task"], head["version"], head["digest"], "".join(lines[3:]))
+        (kind, name), *rest = (line.rstrip("\n").split(": ", 1) for line in lines[:3])
+        head = dict(rest)
+        return cls(name, head["version"], head["digest"], "".join(lines[3:]), kind=kind)
 
 
 # ---------------------------------------------------------------- building

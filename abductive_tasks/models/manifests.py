@@ -41,3 +41,20 @@ MANIFESTS = (
     # lmms-eval registers entry-point manifests over its built-ins (overwrite=True).
     ModelManifest(model_id="llava", simple_class_path="abductive_tasks.models.llava.Llava"),
 )
+
+# Each backend's version, as a task has its ``metadata: version``: raise it when a change to the code its classes
+# reach may change its replies or scores. tests/snapshots/models/<model_id>.txt records the version and the digest of
+# that code (written by ``python utils/generate_task_yaml.py``); tests/test_model_snapshots.py fails when the digest
+# changes under the same version. A run's identity holds it (:func:`abductive_tasks.runs.identity.backend_versions`),
+# so a bump makes cached replies and leaderboard cells of the old code stale. Read from this source without importing
+# it (:func:`abductive_tasks.lmms_source.own_model_versions`): a plain literal.
+VERSIONS = {
+    "random_baseline": "1.0",
+    "dumb_pixel": "1.0",
+    "clip_scorer": "1.0",
+    "llava_hf": "1.0",
+    "llava_hf_scorer": "1.0",
+    "dve_optimized": "1.0",
+    "nli_scorer": "1.0",
+    "llava": "1.0",
+}

@@ -1,18 +1,18 @@
 """What a batch result is a result of: a run's identity and the keys derived from it.
 
-A run's **identity** is everything that decides its numbers: the model (backend, route, vLLM
-settings, ``model_args`` with secret values hashed, :mod:`abductive_tasks.runs.secrets`), the extra
-lmms-eval arguments, the spec's and the model's ``env``, the score-changing ``ABDUCTIVE_*`` variables
-of the run's whole environment, the judge, the package and lmms-eval versions, each task's benchmark
-and ``metadata: version``, and per benchmark a **data fingerprint**: the resolved data root (what
-``ABDUCTIVE_DATA`` selects) by content: a hash of every annotation and image file's bytes under its path
-relative to the benchmark's root. Neither the root's absolute path nor the ``ABDUCTIVE_DATA`` value enters, so
-``pip install .`` vs ``pip install -e .`` or a copy of the data to another folder reuses finished work, while a
-changed image does not. File hashes are cached by (absolute path, size, modification time) in
-``<ABDUCTIVE_CACHE>/file_hashes.sqlite3`` (each row sealed), so a repeated fingerprint reads no unchanged file again.
-The ``limit`` is kept beside the identity, not in it: a full run answers a ``limit: 2`` spec too. A chained task's
-entry also holds what it reads from another run, by content (``inputs``: :mod:`abductive_tasks.runs.chain`), and
-:func:`model_key` names the model a stage output is bound to.
+A run's **identity** is everything that decides its numbers: the model (backend, route, vLLM settings,
+``model_args`` with secret values hashed, :mod:`abductive_tasks.runs.secrets`), the extra lmms-eval arguments, the
+spec's and the model's ``env``, the score-changing ``ABDUCTIVE_*`` variables of the run's whole environment, the
+judge, the package and lmms-eval versions, a backend of ours' version (:func:`backend_versions`), each task's
+benchmark and ``metadata: version``, and per benchmark a **data fingerprint**: the resolved data root (what
+``ABDUCTIVE_DATA`` selects) by content: a hash of every annotation and image file's bytes under its path relative to
+the benchmark's root. Neither the root's absolute path nor the ``ABDUCTIVE_DATA`` value enters, so ``pip install .``
+vs ``pip install -e .`` or a copy of the data to another folder reuses finished work, while a changed image does
+not. File hashes are cached by (absolute path, size, modification time) in ``<ABDUCTIVE_CACHE>/file_hashes.sqlite3``
+(each row sealed), so a repeated fingerprint reads no unchanged file again. The ``limit`` is kept beside the
+identity, not in it: a full run answers a ``limit: 2`` spec too. A chained task's entry also holds what it reads
+from another run, by content (``inputs``: :mod:`abductive_tasks.runs.chain`), and :func:`model_key` names the model
+a stage output is bound to.
 
 A task is done, and a leaderboard cell is shown, only when a run's identity gives the same
 :func:`task_key` as the spec's (:mod:`abductive_tasks.runs.history`); a run's response cache lives in a
@@ -186,6 +186,19 @@ def package_versions() -> dict[str, str]:
     return found
 
 
+BACKEND = "backend {}"  # the name a backend of ours has among an identity's versions
+
+
+def backend_versions(backend: str) -> dict[str, str]:
+    """``{"backend <name>": version}`` for a model backend of this package (versioned as tasks are:
+    :data:`abductive_tasks.models.manifests.VERSIONS`); {} for any other (lmms-eval's own backends: their identities
+    stay as they were)."""
+    from abductive_tasks.lmms_source import own_model_versions
+
+    version = own_model_versions().get(backend)
+    return {BACKEND.format(backend): version} if version else {}
+
+
 # Variables naming a model's weights or files: a local file or folder counts by content, not by path.
 MODEL_FILES = frozenset(
     {
@@ -260,7 +273,7 @@ def build_identity(
         "env": redact_mapping({name: value for name, value in sorted(env.items()) if name != ENV_VAR}),
         "settings": scored,
         "judge": redact_mapping(dict(judge)) if judge else None,
-        "versions": package_versions(),
+        "versions": {**package_versions(), **backend_versions(str(model.get("backend") or ""))},
         "tasks": {task: dict(entry) for task, entry in tasks.items()},
         "data": {benchmark: dict(fingerprint) for benchmark, fingerprint in data.items()},
     }

@@ -665,6 +665,26 @@ def test_the_leaderboard_marks_cells_the_batch_would_rerun(tmp_path, data_copy):
     assert f"old-version nleye_pairs: stale: nleye_pairs version 1.0 → {VERSION['nleye_pairs']}" in notes
 
 
+def test_a_cell_of_a_backend_of_ours_is_stale_once_its_version_went_up(monkeypatch):
+    """As the batch's plan would rerun it: a backend's VERSIONS entry is in the identity (runs.identity)."""
+    from abductive_tasks import lmms_source
+    from abductive_tasks.models.manifests import VERSIONS
+    from abductive_tasks.reports.leaderboard.cells import _Staleness
+    from abductive_tasks.runs.identity import backend_versions
+
+    staleness = _Staleness(TaskIndex())
+    ran = identity()
+    ran["model"]["backend"] = "dumb_pixel"
+    ran["versions"] |= backend_versions("dumb_pixel")
+    assert staleness.why(ran, "nleye_pairs") is None
+    older = json.loads(json.dumps(ran))
+    del older["versions"]["backend dumb_pixel"]  # recorded before backends had versions
+    monkeypatch.setattr(lmms_source, "own_model_versions", lambda: {**VERSIONS, "dumb_pixel": "9.9"})
+    assert staleness.why(ran, "nleye_pairs") == f"stale: backend dumb_pixel {VERSIONS['dumb_pixel']} → 9.9"
+    assert staleness.why(older, "nleye_pairs") == "stale: backend dumb_pixel unversioned → 9.9"
+    assert staleness.why(identity(), "nleye_pairs") is None  # lmms-eval's dummy: nothing new
+
+
 def test_rows_are_ranked_with_ties_marked(tmp_path):
     for model, triplet_value, pairs_value in (("a", 0.5, 0.5), ("b", 0.75, 0.25), ("c", 0.25, 0.25), ("d", 0.9, None)):
         write_spec(tmp_path, model)

@@ -17,11 +17,13 @@ from abductive_tasks.runs.cache import purge_failed_replies, repair_cache, scrub
 from abductive_tasks.runs.history import failed_requests, limit_covers, scan_runs
 from abductive_tasks.runs.identity import (
     FileHashes,
+    backend_versions,
     build_identity,
     cache_key,
     data_content,
     data_fingerprint,
     hub_repo,
+    package_versions,
     task_key,
 )
 from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, DamagedFile, IdentityRecord, quarantine
@@ -325,6 +327,32 @@ def test_the_cache_key_follows_what_the_runs_tasks_read():
     assert cache_key(first, ["mucr_exp"]) == cache_key(reading("a" * 64), ["mucr_exp"])  # a rerun reuses its answers
     # A run of tasks reading nothing keeps its cache whatever another task reads.
     assert cache_key(first, ["mucr_c2e"]) == cache_key(second, ["mucr_c2e"]) == cache_key(base, ["mucr_c2e"])
+
+
+def test_a_backend_of_ours_is_versioned_in_the_identity_and_a_bump_is_another_identity(monkeypatch):
+    """A backend this package registers has its version (manifests.VERSIONS) among the identity's versions, so a bump
+    changes the task and cache keys (the old replies and cells go stale); lmms-eval's own backends get nothing new."""
+    from abductive_tasks import lmms_source
+    from abductive_tasks.models.manifests import VERSIONS
+
+    def of(backend: str) -> dict:
+        return build_identity(
+            model={"route": "lmms", "backend": backend, "vllm": None}, model_args="pretrained=x", eval_args=[],
+            env={}, environment={}, judge=None, tasks={"mucr_c2e": {"benchmark": "mucr", "version": "1.0"}},
+            data={"mucr": {"annotations_sha256": "a"}},
+        )  # fmt: skip
+
+    for theirs in ("dummy", "vllm", "openai", "qwen2_vl"):
+        assert of(theirs)["versions"] == package_versions(), theirs
+    ours = of("llava_hf_scorer")
+    assert ours["versions"] == {**package_versions(), "backend llava_hf_scorer": VERSIONS["llava_hf_scorer"]}
+    assert backend_versions("llava") == {"backend llava": VERSIONS["llava"]} and backend_versions("") == {}
+    monkeypatch.setattr(lmms_source, "own_model_versions", lambda: {**VERSIONS, "llava_hf_scorer": "99.0"})
+    bumped = of("llava_hf_scorer")
+    assert bumped["versions"]["backend llava_hf_scorer"] == "99.0"
+    assert task_key(bumped, "mucr_c2e") != task_key(ours, "mucr_c2e")
+    assert cache_key(bumped, ["mucr_c2e"]) != cache_key(ours, ["mucr_c2e"])
+    assert task_key(of("dummy"), "mucr_c2e") == task_key(of("dummy"), "mucr_c2e")
 
 
 @pytest.mark.parametrize(

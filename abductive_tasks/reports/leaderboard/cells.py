@@ -16,7 +16,7 @@ from abductive_tasks.reports.plots import PERCENT_FACTOR
 from abductive_tasks.reports.samples import samples_path
 from abductive_tasks.runs import chain
 from abductive_tasks.runs.history import Outcome, Scan, scan_runs
-from abductive_tasks.runs.identity import data_content, data_fingerprint, package_versions
+from abductive_tasks.runs.identity import backend_versions, data_content, data_fingerprint, package_versions
 from abductive_tasks.runs.identity_record import SPEC_RECORD, DamagedFile, IdentityRecord
 from abductive_tasks.runs.task_index import TaskFacts, TaskIndex, TaskIndexError
 from abductive_tasks.scoring.coverage import dropped_units
@@ -220,8 +220,8 @@ def data_key(fingerprint: object) -> str:
 
 class _Staleness:
     """Whether a spec identity still describes what a batch would run now: the data behind each recorded
-    source, what a chained task read (an upstream stage's output, or what a variable named), each task's version and
-    the package versions (as the batch's plan checks them); memoised."""
+    source, what a chained task read (an upstream stage's output, or what a variable named), each task's version, the
+    package versions and a backend of ours' version (as the batch's plan checks them); memoised."""
 
     def __init__(self, task_index: TaskIndex, results_dir: Path | None = None) -> None:
         self.task_index = task_index
@@ -282,11 +282,13 @@ class _Staleness:
     def why(self, identity: dict, task: str, model: str = "", since: float = 0.0) -> str | None:
         """Why ``task``'s cells of ``model`` under ``identity``, from a run at ``since`` (its results' modification
         time), are stale (None: they are not)."""
-        versions = self.versions
+        recorded = identity.get("versions") or {}
+        versions = {**self.versions, **backend_versions(str((identity.get("model") or {}).get("backend") or ""))}
+        names = [*recorded, *(name for name in versions if name not in recorded and name not in self.versions)]
         changed = [
-            f"{name} {was} → {versions.get(name)}"
-            for name, was in (identity.get("versions") or {}).items()
-            if versions.get(name) != was
+            f"{name} {recorded.get(name, 'unversioned')} → {versions.get(name)}"
+            for name in names
+            if versions.get(name) != recorded.get(name)
         ]
         entry = identity["tasks"].get(task) or {}
         try:

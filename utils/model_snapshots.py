@@ -1,0 +1,88 @@
+"""Model backend records: per model backend this package registers, its version and the code its replies depend on.
+
+A backend (``abductive_tasks.models.manifests``: ``MANIFESTS`` and ``VERSIONS``) is versioned as a task is. One text
+file per backend, ``tests/snapshots/models/<model_id>.txt``, holds its version and the digest of every definition of
+the package reached from its classes (:mod:`code_digest`: the class, its bases of ours, what its methods call), with a
+per-module summary. :func:`task_snapshots.verdict` says what a difference means: a digest that changed under the same
+version needs a bump of the backend's ``VERSIONS`` entry (which enters a run's identity, so cached replies and
+leaderboard cells of the old code go stale); anything else only a regeneration. ``python utils/generate_task_yaml.py``
+writes the files and refuses to record a new digest under an old version; tests/test_model_snapshots.py fails on any
+difference, and tests/test_snapshots.py compares recorded digests with the branch's base commit.
+
+lmms-eval's own code, which our backends subclass, is not digested: the lmms-eval version in a run's identity stands
+for it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import task_snapshots
+from code_digest import CodeIndex, Ref, by_module, digest_of
+
+from abductive_tasks.lmms_source import own_model_classes, own_model_versions
+
+HEADER = (
+    "# Model backend record of {task}: its version and the digest of the code its classes reach. Written by\n"
+    "# `python utils/generate_task_yaml.py`; tests/test_model_snapshots.py checks it.\n"
+)
+task_snapshots.HEADERS["model"] = HEADER
+FOLDER = "models"  # under tests/snapshots
+VERSIONS_FILE = "abductive_tasks/models/manifests.py"
+
+
+def class_refs(paths: dict[str, str]) -> list[Ref]:
+    """A manifest's class paths (``simple_class_path``, ``chat_class_path``) as (module, class) definitions."""
+    refs = []
+    for key in ("simple_class_path", "chat_class_path"):
+        if paths.get(key):
+            module, _, name = paths[key].rpartition(".")
+            refs.append((module, name))
+    return refs
+
+
+def build(model: str, index: CodeIndex | None = None, version: str | None = None) -> task_snapshots.Snapshot:
+    """The record of backend ``model`` as the code (``index``: of the checkout's package by default) is now;
+    ``version``: its ``VERSIONS`` entry by default."""
+    index = index or CodeIndex()
+    refs = class_refs(own_model_classes()[model])
+    missing = [
+        f"{module}.{name}" for module, name in refs if name not in getattr(index.module(module), "definitions", {})
+    ]
+    if missing:
+        raise LookupError(f"{model}: its manifest names {missing}, which no module of the package defines")
+    code = index.reach(refs)
+    content = {"code": sorted(code.values())}
+    modules = by_module(code)
+    lines = [f"classes: {', '.join(f'{module}.{name}' for module, name in refs)}"]
+    lines.append("modules (definitions reached, their digest):")  # first: a difference names the module
+    lines += [f"  {module}: {count} {digest}" for module, (count, digest) in modules.items()]
+    lines.append(f"code: {len(code)} definitions in {len(modules)} modules, {digest_of(code)}")
+    body = "".join(line + "\n" for line in lines)
+    version = version or own_model_versions().get(model, "")
+    return task_snapshots.Snapshot(model, version, task_snapshots.content_digest(content), body, content, kind="model")
+
+
+def build_all(index: CodeIndex | None = None) -> dict[str, task_snapshots.Snapshot]:
+    """The record of every backend the manifests register."""
+    index = index or CodeIndex()
+    return {model: build(model, index) for model in sorted(own_model_classes())}
+
+
+def record_path(snapshots: Path, model: str) -> Path:
+    return snapshots / FOLDER / f"{model}.txt"
+
+
+def recorded(snapshots: Path, model: str) -> task_snapshots.Snapshot | None:
+    path = record_path(snapshots, model)
+    return task_snapshots.Snapshot.parse(path.read_text(encoding="utf-8")) if path.is_file() else None
+
+
+def bump_message(model: str, version: str, reason: str) -> str:
+    """What to do when backend ``model``'s code changed under the same version."""
+    return (
+        f"model backend {model}: the code its classes reach changed, but its version is still {version} "
+        f"({reason}).\n"
+        f"  Bump its version: raise VERSIONS[{model!r}] in {VERSIONS_FILE} (a run's identity holds it: cached "
+        "replies and leaderboard cells of the old code go stale), then run python utils/generate_task_yaml.py."
+    )
