@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import dataclasses
 import importlib.util
 import json
 import os
@@ -303,8 +304,14 @@ def server_plan(
     secrets: tuple[str, ...],
 ) -> ServerPlan:
     """The ``vllm serve`` of ``settings`` (``images`` per prompt; None: a text-only server) on ``port``: (the spec's
-    port, or None for one chosen at start; the word standing for it until then)."""
+    port, or None for one chosen at start; the word standing for it until then). Its ``api_key`` reaches the server
+    as ``VLLM_API_KEY``, which vLLM reads in the absence of ``--api-key``: a command line is public (``ps``), a
+    process's environment is not."""
     number, word = port
+    key = settings.extra_args.get("api_key")
+    if key not in (None, False, ""):
+        extra = {name: value for name, value in settings.extra_args.items() if name != "api_key"}
+        settings, env = dataclasses.replace(settings, extra_args=extra), {**env, "VLLM_API_KEY": _arg_value(key)}
     command = serve_command(settings, images, host, number or word, executable)
     return ServerPlan(label, tuple(command), number, word, log, env, health_timeout, secrets)
 

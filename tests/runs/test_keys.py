@@ -142,6 +142,8 @@ def test_a_served_models_evaluation_sends_the_key_its_server_requires(tmp_path, 
     assert q.client_env == sent and v.client_env == sent
     assert keyless.client_env == {"OPENAI_API_BASE": URL, "OPENAI_API_KEY": "EMPTY", "ABDUCTIVE_JUDGE": "off"}
     assert MODEL_KEY in q.secrets and MODEL_KEY in v.secrets
+    # the key reaches q's server in its environment, never on its command line (public: ps)
+    assert q.server.env["VLLM_API_KEY"] == MODEL_KEY and MODEL_KEY not in " ".join(q.server.command)
     assert batch_main([str(path), "--print-commands"]) == 0
     printed = capsys.readouterr().out
     assert MODEL_KEY not in printed and 'OPENAI_API_KEY="$OPENAI_API_KEY"' in printed
@@ -195,6 +197,8 @@ def test_a_served_judge_started_with_a_key_answers_the_evaluations(tmp_path):
         with urllib.request.urlopen(models, timeout=5) as response:
             assert json.loads(response.read())["data"][0]["id"] == "org/judge-7b"
     assert JUDGE_KEY not in (tmp_path / "results" / "judge_server.log").read_text()  # vLLM prints its arguments
+    argv = json.loads((record / "argv.json").read_text())["argv"]
+    assert "--api-key" not in argv and JUDGE_KEY not in " ".join(argv)  # required through VLLM_API_KEY: ps shows argv
 
 
 @pytest.mark.e2e
@@ -209,7 +213,7 @@ def test_served_model_with_a_key_is_evaluated_and_the_key_is_nowhere(tmp_path):
     run = subprocess.run(command, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-4000:]
     argv = json.loads((record / "argv.json").read_text())["argv"]
-    assert argv[argv.index("--api-key") + 1] == MODEL_KEY  # the server required it
+    assert "--api-key" not in argv and MODEL_KEY not in " ".join(argv)  # given as VLLM_API_KEY: ps shows argv
     assert (record / "unauthorized").read_text() == "0"
     assert len((record / "requests.jsonl").read_text().splitlines()) == 2  # both documents asked, with the key
     assert read_results(output / "model-7b")["nleye_triplet"]["triplet_counts,none"]["request_failed"] == 0
