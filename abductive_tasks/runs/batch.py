@@ -304,7 +304,9 @@ def _serve(args, extra: list[str]) -> int:
         if args.judge_model
         else None,
         health_timeout=args.health_timeout,
-        secrets=collect_secrets(args=[args.model, *extra], environment=os.environ),
+        secrets=collect_secrets(
+            args=[args.model, *extra, *(f"{key}={value}" for key, value in args.vllm_arg)], environment=os.environ
+        ),
     )
 
     try:

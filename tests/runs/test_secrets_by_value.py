@@ -471,3 +471,15 @@ def test_serve_refusing_its_environment_redacts_a_variable_holding_credentials(m
     printed = capsys.readouterr().err
     assert "ABDUCTIVE_JUDGE_TIMEOUT='https://[REDACTED]@h.invalid': expected a number" in printed
     assert "SERVE-PW-gggg7777" not in printed
+
+
+def test_serve_counts_a_vllm_arg_key_among_its_secrets(monkeypatch, capsys, tmp_path):
+    """``--vllm-arg api_key=K``: K is a secret of the run wherever it shows up, a refusal echoing a value included."""
+    from abductive_tasks.runs.batch import serve_main
+
+    key = "SERVE-KEY-hhhh8888"
+    monkeypatch.setenv("ABDUCTIVE_JUDGE_TIMEOUT", key)
+    argv = ["Qwen/Qwen2.5-VL-7B-Instruct", "--tasks", "nleye_triplet", "--output_path", str(tmp_path / "o")]
+    assert serve_main([*argv, "--vllm-arg", f"api_key={key}", "--print-command"]) == 2
+    printed = capsys.readouterr()
+    assert "ABDUCTIVE_JUDGE_TIMEOUT" in printed.err and key not in printed.out + printed.err
