@@ -452,6 +452,9 @@ def _checked_spec(path: Path, raw: object, secrets: tuple[str, ...]) -> BatchSpe
     env = {key: str(value) for key, value in (top.env or {}).items()}
     output_dir = (path.parent / top.output_dir).resolve()
     check_environment({**os.environ, **env}, output_dir, "env")
+    judge = JudgeSpec.from_dict(raw["judge"]) if raw.get("judge") else None
+    if judge is not None and judge.env:  # a URL judge's reach every evaluation
+        check_environment({**os.environ, **env, **judge.env}, output_dir, "judge.env")
     for model in list(models):
         try:
             check_environment({**os.environ, **env, **model.env}, output_dir, f"models[{model.name}].env")
@@ -467,7 +470,7 @@ def _checked_spec(path: Path, raw: object, secrets: tuple[str, ...]) -> BatchSpe
         env=env,
         eval_args=_checked_eval_args(top.eval_args, "eval_args"),
         vllm_executable=top.vllm_executable,
-        judge=JudgeSpec.from_dict(raw["judge"]) if raw.get("judge") else None,
+        judge=judge,
         health_timeout=top.health_timeout,
         invalid=invalid,
         secrets=secrets,

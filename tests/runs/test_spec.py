@@ -230,3 +230,17 @@ def test_a_model_name_or_env_name_ending_in_a_newline_is_refused(tmp_path):
     spec = load_spec(path)
     assert [model.name for model in spec.models] == ["a"] and len(spec.invalid) == 2
     assert "VAR" in spec_error(tmp_path, json.dumps({"tasks": ["x"], "env": {"VAR\n": "1"}, "models": []}))
+
+
+def test_a_url_judges_env_is_checked_like_the_specs(tmp_path):
+    """A URL judge's ``env`` reaches every evaluation: an unusable ``ABDUCTIVE_*`` value there is refused before
+    anything runs, naming where it was set."""
+    path = tmp_path / "spec.yaml"
+    path.write_text(
+        "judge: {url: 'http://j.invalid/v1', model_version: j, env: {ABDUCTIVE_JUDGE_TIMEOUT: soon}}\n"
+        "models: [{name: a, backend: dummy}]\ntasks: [nleye_triplet]\n"
+    )
+    with pytest.raises(SpecError, match=r"^judge\.env: ABDUCTIVE_JUDGE_TIMEOUT='soon': expected a number"):
+        load_spec(path)
+    path.write_text(path.read_text().replace("soon", "30"))
+    assert load_spec(path).judge.env == {"ABDUCTIVE_JUDGE_TIMEOUT": "30"}
