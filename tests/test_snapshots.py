@@ -143,58 +143,29 @@ def test_a_changelog_line_naming_other_tasks_does_not_log_a_version_of_this_one(
     assert [generate_task_yaml.logs(line, "x_a", "2.3") for line in lines] == [False, True]
 
 
-def test_no_recorded_digest_changed_without_a_higher_version():
-    """A snapshot edited by hand to hide a change (or written with the version left as it was) is caught against the
-    commit this work started from."""
-    base = task_snapshots.base_commit(ROOT)
-    if base is None:
-        pytest.skip("no git history to compare the snapshots with")
-    hidden = task_snapshots.unbumped_changes(ROOT, base)
-    assert not hidden, f"recorded digests changed since {base[:12]} without a higher version: {hidden}"
+def test_no_state_of_the_records_history_hides_a_change():
+    """Walking the first-parent history of tests/snapshots (and the working tree): no digest changed without a higher
+    version, no version names two contents, no scheme change carried code, every bump logged. The whole history,
+    not the last commit alone: a bad commit followed by another is still found."""
+    if task_snapshots.git(ROOT, "rev-parse", "HEAD") is None:
+        pytest.skip("no git history to walk")
+    assert task_snapshots.history_problems(ROOT) == []
 
 
-def test_a_digest_rewritten_under_the_same_version_is_caught_against_history(tmp_path):
-    if shutil.which("git") is None:
-        pytest.skip("no git")
-    recorded = task_snapshots.Snapshot("t", "1.0", "1-aaaa", "prompt:\n  | old\n")
-    path = tmp_path / "tests" / "snapshots" / "b" / "t.txt"
-    path.parent.mkdir(parents=True)
-    path.write_text(recorded.text())
-    for command in (["init", "-q"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "r"]):
-        subprocess.run(["git", "-C", str(tmp_path), *command], check=True)
-    base = task_snapshots.git(tmp_path, "rev-parse", "HEAD")
-    path.write_text(dataclasses.replace(recorded, digest="1-bbbb", body="prompt:\n  | new\n").text())
-    assert task_snapshots.unbumped_changes(tmp_path, base) == ["t: digest 1-aaaa -> 1-bbbb, version 1.0 -> 1.0"]
-    path.write_text(dataclasses.replace(recorded, digest="1-bbbb", version="1.1").text())
-    assert task_snapshots.unbumped_changes(tmp_path, base) == []
-    path.write_text(dataclasses.replace(recorded, digest="2-cccc").text())  # another digest scheme: regenerated
-    assert task_snapshots.unbumped_changes(tmp_path, base) == []
-
-
-def test_since_the_base_no_version_names_two_contents_no_scheme_change_carries_code_and_every_bump_is_logged():
-    base = task_snapshots.base_commit(ROOT)
-    if base is None:
-        pytest.skip("no git history to compare the snapshots with")
-    assert task_snapshots.reused_versions(ROOT, base) == []
-    changed = task_snapshots.scheme_changed_with(ROOT, base)
-    assert not changed, f"the digest scheme changed since {base[:12]} together with {changed}: land it alone"
-    assert task_snapshots.unlogged_bumps(ROOT, base) == []
-
-
-def _toy_history(tmp_path: Path) -> tuple[Path, str]:
-    """A git checkout whose one commit holds a snapshot of ``t`` (1.0, scheme 1), a changelog and a module."""
+def _toy_history(tmp_path: Path) -> Path:
+    """A git checkout whose one commit holds a snapshot of ``t`` (1.0, scheme 3), a changelog and a module."""
     (tmp_path / "tests" / "snapshots" / "b").mkdir(parents=True)
     (tmp_path / "yaml_tasks" / "b").mkdir(parents=True)
     (tmp_path / "abductive_tasks").mkdir()
     (tmp_path / "abductive_tasks" / "m.py").write_text("X = 1\n")
     (tmp_path / "yaml_tasks" / "b" / "README.md").write_text("### Changelog\n\n- 1.0 / 1.1 (2026-11-22): first.\n")
-    _write_snapshot(tmp_path, "1.0", "1-aaaa")
+    _write_snapshot(tmp_path, "1.0", "3-aaaa")
     _commit(tmp_path, "first")
-    return tmp_path, task_snapshots.git(tmp_path, "rev-parse", "HEAD") or ""
+    return tmp_path
 
 
-def _write_snapshot(root: Path, version: str, digest: str) -> None:
-    snapshot = task_snapshots.Snapshot("t", version, digest, "prompt:\n  | p\n")
+def _write_snapshot(root: Path, version: str, digest: str, body: str = "prompt:\n  | p\n") -> None:
+    snapshot = task_snapshots.Snapshot("t", version, digest, body)
     (root / "tests" / "snapshots" / "b" / "t.txt").write_text(snapshot.text())
 
 
@@ -207,45 +178,71 @@ def _commit(root: Path, message: str) -> None:
     )
 
 
+def _problems(root: Path) -> list[str]:
+    """The history's problems, without the commit names (they differ at each run)."""
+    return [
+        problem.split(": ", 1)[1] if " (after " in problem else problem
+        for problem in task_snapshots.history_problems(root)
+    ]
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="no git")
+def test_a_digest_rewritten_under_the_same_version_is_caught_in_any_later_commit(tmp_path):
+    """The review's second round: the checks compared HEAD^ only, so a bad commit followed by any other passed."""
+    root = _toy_history(tmp_path)
+    _write_snapshot(root, "1.0", "3-bbbb", "prompt:\n  | new\n")
+    _commit(root, "hidden")
+    (root / "abductive_tasks" / "m.py").write_text("X = 1  # later\n")
+    _commit(root, "another")
+    assert "t: digest 3-aaaa -> 3-bbbb, version 1.0 -> 1.0" in _problems(root)
+    assert any(problem.startswith("t 1.0: recorded as 3-aaaa at ") for problem in _problems(root))
+
+
 @pytest.mark.skipif(shutil.which("git") is None, reason="no git")
 def test_a_version_an_earlier_commit_recorded_is_not_recorded_again_with_another_digest(tmp_path):
-    """The review's I: the branch had bumped 1.0 -> 1.1 in a commit; a later change regenerated (or hand-edited) under
-    1.1 passes the comparison with the base (1.0 -> 1.1 went up), not this one."""
-    root, base = _toy_history(tmp_path)
-    _write_snapshot(root, "1.1", "1-bbbb")
+    """The review's I: a branch bumped 1.0 -> 1.1 in a commit; a later change regenerated (or hand-edited) under
+    1.1 passed a comparison with the base (1.0 -> 1.1 went up)."""
+    root = _toy_history(tmp_path)
+    (root / "yaml_tasks" / "b" / "README.md").write_text(
+        "### Changelog\n\n- 1.0 (2026-11-22): first.\n- 1.1 (2026-11-30): t.\n"
+    )
+    _write_snapshot(root, "1.1", "3-bbbb")
     _commit(root, "bump")
-    _write_snapshot(root, "1.1", "1-cccc")
-    assert task_snapshots.unbumped_changes(root, base) == []
-    [found] = task_snapshots.reused_versions(root, base)
-    assert found.startswith("t 1.1: 1-bbbb at ") and found.endswith("1-cccc at the working tree")
-    _write_snapshot(root, "1.1", "2-dddd")  # another scheme
-    assert task_snapshots.reused_versions(root, base) == []
+    assert _problems(root) == []
+    _write_snapshot(root, "1.1", "3-cccc")
+    [problem, reused] = _problems(root)
+    assert problem == "t: digest 3-bbbb -> 3-cccc, version 1.1 -> 1.1"
+    assert reused.startswith("t 1.1: recorded as 3-bbbb at ") and reused.endswith("3-cccc at the working tree")
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="no git")
 def test_a_digest_scheme_change_carrying_a_change_of_code_is_refused(tmp_path):
     """The review's G: raising DIGEST_SCHEME and regenerating accepted any change with no bump."""
-    root, base = _toy_history(tmp_path)
-    _write_snapshot(root, "1.0", "2-bbbb")
-    assert task_snapshots.scheme_changed_with(root, base) == []  # alone: fine
+    root = _toy_history(tmp_path)
+    _write_snapshot(root, "1.0", "4-bbbb")
+    assert _problems(root) == []  # alone: fine
     (root / "abductive_tasks" / "m.py").write_text("X = 2\n")
     (root / "abductive_tasks" / "new.py").write_text("")
-    assert task_snapshots.scheme_changed_with(root, base) == ["abductive_tasks/m.py", "abductive_tasks/new.py"]
-    _write_snapshot(root, "1.0", "1-bbbb")  # same scheme: the other checks' business
-    assert task_snapshots.scheme_changed_with(root, base) == []
+    assert _problems(root) == [
+        "the digest scheme changed together with ['abductive_tasks/m.py', 'abductive_tasks/new.py']: land a scheme "
+        "change alone"
+    ]
+    _commit(root, "scheme and code")
+    (root / "yaml_tasks" / "b" / "extra.yaml").write_text("")
+    assert len(_problems(root)) == 1  # the commit that did it, found later too
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="no git")
 def test_a_bump_needs_a_changelog_line_of_its_own(tmp_path):
     """The review's H: a bump passed when an older line (or another task's) held the new version."""
-    root, base = _toy_history(tmp_path)
-    _write_snapshot(root, "1.1", "1-bbbb")
-    assert task_snapshots.unlogged_bumps(root, base) == ["t 1.0 -> 1.1: no new line in yaml_tasks/b/README.md"]
+    root = _toy_history(tmp_path)
+    _write_snapshot(root, "1.1", "3-bbbb")
+    assert _problems(root) == ["t 1.0 -> 1.1: no new changelog line in yaml_tasks/b/README.md"]
     readme = root / "yaml_tasks" / "b" / "README.md"
     readme.write_text(readme.read_text() + "- `u` 1.1 (2026-11-30): another task.\n")
-    assert task_snapshots.unlogged_bumps(root, base) != []
+    assert _problems(root) != []
     readme.write_text(readme.read_text() + "- `t` 1.1 (2026-11-30): t's change.\n")
-    assert task_snapshots.unlogged_bumps(root, base) == []
+    assert _problems(root) == []
 
 
 # ---------------------------------------------------------------- the code digest
@@ -454,3 +451,31 @@ def test_a_tasks_metadata_but_its_version_is_in_the_snapshot(built):
     """The review's 6e: a changed ``headline_metric`` passed the version checks."""
     assert '"headline_metric": "comparison_acc"' in built["sherlock_comparison"].body
     assert '"version"' not in built["sherlock_comparison"].content["config"]["metadata"]
+
+
+def test_a_document_field_only_the_metrics_read_changes_the_digest(monkeypatch, built):
+    """The drift review's second round: a sample's category (read by a breakdown) or a human rating (read by the
+    comparison metric) changed no digest; only prompts, targets and pixels did."""
+    from abductive_tasks.nleye import hooks
+
+    triplet_docs = hooks.triplet_docs
+
+    def recategorised(docs):
+        found = triplet_docs(docs)
+        return found.map(
+            lambda doc, number: {"reasoning_category": "changed"} if number == 3 else {}, with_indices=True
+        )
+
+    monkeypatch.setattr(hooks, "triplet_docs", recategorised)
+    with task_snapshots.environment():
+        now = task_snapshots.build(MANAGER, "nleye_triplet")
+    assert now.content["prompt"] == built["nleye_triplet"].content["prompt"]
+    assert task_snapshots.verdict(built["nleye_triplet"], now).action == "bump"
+
+
+def test_the_snapshot_environment_registers_what_a_run_does():
+    """A task whose YAML names the read_answer filter (registered with our model backends) can be built."""
+    from lmms_eval import filters
+
+    with task_snapshots.environment():
+        assert "read_answer" in filters.FILTER_REGISTRY

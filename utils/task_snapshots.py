@@ -11,17 +11,9 @@ line the task's ``metadata: version`` when it was written.
 
 :func:`verdict` says what a difference means: a digest that changed under the same version needs a version bump and
 a changelog line; anything else only a regeneration. ``python utils/generate_task_yaml.py`` writes the files and
-refuses to record a new digest under an old version; tests/test_snapshots.py fails on any difference, and against
-the base commit (:func:`base_commit`) on a digest changed under the same version, a version recorded with two
-digests, a bump without a changelog line of its own, or a scheme change that carries code.
-
-The documents are built by lmms-eval's own task objects from our task index (no CLI: about 10 s for every task). The
-data is a copy of the shipped sample; the few inputs the sample lacks are made here: DVE's dev split (a copy of
-its test split), and what a second stage reads from its first (MuCR's picks and scene graphs, NL-Eye's
-descriptions; the two-step CoT's reasonings, handed on as abductive-eval hands them): every task whose documents
-cannot be built yet is retried after the documents of the others have been answered with a fixed reply (the first of
-the document's ``choices``, else "1") through their own ``process_results``, their samples written as
-``--log_samples`` writes them.
+refuses to record a new digest under an old version; tests/test_snapshots.py fails on any difference, and walking
+the first-parent git history of the records (:func:`history_problems`) on a digest changed under the same version, a
+version recorded with two digests, a bump without a changelog line of its own, or a scheme change that carries code.
 """
 
 from __future__ import annotations
@@ -97,6 +89,7 @@ class Snapshot:
 def environment() -> Iterator[Path]:
     """A scratch data root (the shipped sample, and a DVE dev split made from its test split) and stage stores,
     set in ``os.environ`` while it lasts."""
+    import abductive_tasks.models.manifests  # noqa: F401  (registers what a run has: the read_answer filter)
     from abductive_tasks.inputs.loading import SAMPLE_ROOT
 
     with tempfile.TemporaryDirectory(prefix="abductive-snapshots-") as scratch:
@@ -237,13 +230,16 @@ def build(manager: object, task: str, index: CodeIndex | None = None) -> Snapsho
 
 
 def documents_digest(obj: object, docs: object) -> str:
-    """One digest of every document as sent: its prompt, its target and its images (their pixels, not only their
-    sizes), in order; the first document alone is written out in the snapshot."""
+    """One digest of every document as sent and as scored: its prompt, its target, its images (their pixels, not only
+    their sizes) and every field of the document (what only the metrics read: a category, a human rating), in order;
+    the first document alone is written out in the snapshot. Paths are written relative to the scratch folder."""
+    scratch = str(Path(os.environ["ABDUCTIVE_DATA"]).parent)
     total = hashlib.sha256()
     for doc in docs:
         context = obj.fewshot_context(doc, 0, None, False, False, None)
         visuals = [_image_digest(visual) for visual in obj.doc_to_visual(doc) if visual is not None]
-        total.update(_json([context, str(obj.doc_to_target(doc)), visuals]).encode("utf-8"))
+        fields = _json(dict(doc)).replace(scratch, "<scratch>")
+        total.update(_json([context, str(obj.doc_to_target(doc)), visuals, fields]).encode("utf-8"))
     return total.hexdigest()[:16]
 
 
@@ -258,7 +254,7 @@ def _image_digest(visual: object) -> str:
 # every recorded digest into one to regenerate (not a change of any task). A change of the scheme lands alone: no
 # code, task YAML or pin may change with it (tests/test_snapshots.py, :func:`scheme_changed_with`), or it could
 # carry a change of results past the version checks.
-DIGEST_SCHEME = 2
+DIGEST_SCHEME = 3
 
 
 def content_digest(content: dict) -> str:
@@ -467,63 +463,87 @@ def git(root: Path, *args: str) -> str | None:
     return done.stdout.strip() if done.returncode == 0 else None
 
 
-def base_commit(root: Path) -> str | None:
-    """The commit recorded snapshots are compared with: where the branch left main, or on main the one before."""
-    head = git(root, "rev-parse", "HEAD")
-    for branch in ("main", "origin/main"):
-        base = git(root, "merge-base", "HEAD", branch)
-        if base and base != head:
-            return base
-    return git(root, "rev-parse", "HEAD^")
+@dataclass(frozen=True)
+class Recorded:
+    """A record's head as written in one state of the checkout: its name, version and digest."""
+
+    name: str
+    version: str
+    digest: str
+
+    @property
+    def scheme(self) -> str:
+        return self.digest.partition("-")[0]
 
 
-def unbumped_changes(root: Path, base: str, folder: str = "tests/snapshots") -> list[str]:
-    """The snapshots under ``root`` whose digest differs from the one recorded at commit ``base`` while their
-    version did not go up (a snapshot rewritten by hand, or regenerated past the generator's refusal)."""
-    found = []
-    for name in (git(root, "ls-tree", "-r", "--name-only", base, "--", folder) or "").splitlines():
-        before, path = git(root, "show", f"{base}:{name}"), root / name
-        if not before or not path.is_file():
-            continue
-        old, new = Snapshot.parse(before), Snapshot.parse(path.read_text(encoding="utf-8"))
-        changed = old.digest != new.digest and same_scheme(old.digest, new.digest)
-        if changed and version_key(new.version) <= version_key(old.version):
-            found.append(f"{new.task}: digest {old.digest} -> {new.digest}, version {old.version} -> {new.version}")
-    return found
+_HEAD_LINE = re.compile(r"^(task|model|version|digest): (.*)$")
 
 
-def _recorded_at(root: Path, commit: str | None, folder: str) -> dict[str, Snapshot]:
-    """The snapshots under ``folder`` by path: as committed at ``commit``, or in the working tree (None)."""
+def recorded_heads(root: Path, commit: str | None, folder: str = "tests/snapshots") -> dict[str, Recorded]:
+    """The heads of the records under ``folder`` by path: as committed at ``commit`` (one ``git grep``), or in the
+    working tree (None)."""
+    lines: list[tuple[str, str]] = []
     if commit is None:
-        return {
-            path.relative_to(root).as_posix(): Snapshot.parse(path.read_text(encoding="utf-8"))
-            for path in sorted((root / folder).rglob("*.txt"))
-        }
-    found = {}
-    for name in (git(root, "ls-tree", "-r", "--name-only", commit, "--", folder) or "").splitlines():
-        text = git(root, "show", f"{commit}:{name}")
-        if text:
-            found[name] = Snapshot.parse(text)
+        for path in sorted((root / folder).rglob("*.txt")):
+            name = path.relative_to(root).as_posix()
+            lines += [(name, line) for line in path.read_text(encoding="utf-8").splitlines()[:8]]
+    else:
+        found = git(root, "grep", "-E", "^(task|model|version|digest): ", commit, "--", folder) or ""
+        lines = [tuple(line.split(":", 2)[1:]) for line in found.splitlines()]  # type: ignore[misc]
+    fields: dict[str, dict[str, str]] = {}
+    for name, line in lines:
+        match = _HEAD_LINE.match(line)
+        if match:
+            fields.setdefault(name, {}).setdefault("name" if match[1] in ("task", "model") else match[1], match[2])
+    return {name: Recorded(**head) for name, head in fields.items() if len(head) == 3}
+
+
+def history(root: Path, folder: str = "tests/snapshots") -> list[str | None]:
+    """The states the records went through: every commit of the first-parent history that changed them (a merge
+    counts as one change, against main as it was), oldest first, then the working tree (None)."""
+    commits = git(root, "log", "--first-parent", "--reverse", "--format=%H", "--", folder)
+    return [*(commits or "").split(), None]
+
+
+def history_problems(root: Path, folder: str = "tests/snapshots") -> list[str]:
+    """What no state may do to the one before it: change a digest without raising the version
+    (:func:`unbumped_changes`), change the digest scheme together with code (:func:`scheme_changed_with`), bump a
+    task without a changelog line of its own (:func:`unlogged_bumps`); and no version may be recorded with two
+    digests of one scheme anywhere in the history (a hand-edited record, a version reused)."""
+    states = history(root, folder)
+    heads = {state: recorded_heads(root, state, folder) for state in states}
+    found: list[str] = []
+    first: dict[tuple[str, str, str], tuple[str, str]] = {}
+    for before, after in zip(states, states[1:], strict=False):
+        where = f"{_shown(after)} (after {_shown(before)})"
+        found += [f"{where}: {problem}" for problem in unbumped_changes(heads[before], heads[after])]
+        changed = scheme_changed_with(root, after, heads[before], heads[after])
+        if changed:
+            found.append(f"{where}: the digest scheme changed together with {changed}: land a scheme change alone")
+        found += [f"{where}: {problem}" for problem in unlogged_bumps(root, before, after, heads[before], heads[after])]
+    for state in states:
+        for head in heads[state].values():
+            key, here = (head.name, head.version, head.scheme), _shown(state)
+            digest, there = first.setdefault(key, (head.digest, here))
+            if digest != head.digest:
+                found.append(f"{head.name} {head.version}: recorded as {digest} at {there} and {head.digest} at {here}")
+                first[key] = (head.digest, here)
     return found
 
 
-def reused_versions(root: Path, base: str, folder: str = "tests/snapshots") -> list[str]:
-    """Versions recorded with two digests (of one scheme) anywhere from ``base`` through each later commit to the
-    working tree: a version, once written down, names one content (a hand-edited snapshot, or a change regenerated
-    under a version an earlier commit of the branch had already recorded)."""
-    commits = [base, *reversed((git(root, "rev-list", f"{base}..HEAD") or "").split())]
-    seen: dict[tuple[str, str, str], tuple[str, str]] = {}
+def _shown(state: str | None) -> str:
+    return state[:12] if state else "the working tree"
+
+
+def unbumped_changes(before: Mapping[str, Recorded], after: Mapping[str, Recorded]) -> list[str]:
+    """The records whose digest changed (in one scheme) while their version did not go up (a record rewritten by
+    hand, or regenerated past the generator's refusal)."""
     found = []
-    for commit in [*commits, None]:
-        for snapshot in _recorded_at(root, commit, folder).values():
-            key = (snapshot.task, snapshot.version, snapshot.digest.partition("-")[0])
-            where = commit[:12] if commit else "the working tree"
-            first = seen.setdefault(key, (snapshot.digest, where))
-            if first[0] != snapshot.digest:
-                found.append(
-                    f"{snapshot.task} {snapshot.version}: {first[0]} at {first[1]}, {snapshot.digest} at {where}"
-                )
-                seen[key] = (snapshot.digest, where)
+    for name, new in after.items():
+        old = before.get(name)
+        if old and old.digest != new.digest and old.scheme == new.scheme:
+            if version_key(new.version) <= version_key(old.version):
+                found.append(f"{new.name}: digest {old.digest} -> {new.digest}, version {old.version} -> {new.version}")
     return found
 
 
@@ -531,32 +551,53 @@ def reused_versions(root: Path, base: str, folder: str = "tests/snapshots") -> l
 RESULT_SOURCES = ("abductive_tasks", "yaml_tasks", "pyproject.toml", "constraints.txt")
 
 
-def scheme_changed_with(root: Path, base: str, folder: str = "tests/snapshots") -> list[str]:
-    """When the digest scheme changed since ``base``: the files of :data:`RESULT_SOURCES` changed with it (none may
-    be: only then is every snapshot's new digest known to record no change of results)."""
-    before, now = _recorded_at(root, base, folder), _recorded_at(root, None, folder)
-    if all(same_scheme(before[name].digest, snapshot.digest) for name, snapshot in now.items() if name in before):
+def scheme_changed_with(
+    root: Path, after: str | None, old: Mapping[str, Recorded], new: Mapping[str, Recorded]
+) -> list[str]:
+    """When the digest scheme changed from the records ``old`` to ``new``, those of commit ``after`` (None: the
+    working tree): the files of :data:`RESULT_SOURCES` that commit changed (the working tree: since HEAD) with it.
+    None may be: only then is every new digest known to record no change of results."""
+    if all(old[name].scheme == head.scheme for name, head in new.items() if name in old):
         return []
-    changed = git(root, "diff", "--name-only", base, "--", *RESULT_SOURCES) or ""
-    untracked = git(root, "ls-files", "--others", "--exclude-standard", "--", *RESULT_SOURCES) or ""
-    return sorted({*changed.split(), *untracked.split()})
+    changed = (
+        git(
+            root,
+            "diff",
+            "--name-only",
+            f"{after}^" if after else "HEAD",
+            *([after] if after else []),
+            "--",
+            *RESULT_SOURCES,
+        )
+        or ""
+    )
+    untracked = "" if after else git(root, "ls-files", "--others", "--exclude-standard", "--", *RESULT_SOURCES)
+    return sorted({*changed.split(), *(untracked or "").split()})
 
 
-def unlogged_bumps(root: Path, base: str, folder: str = "tests/snapshots") -> list[str]:
-    """Tasks whose version went up since ``base`` while no changelog line for it was added or changed: the line
-    holding the new version (naming the task, or no task) must not be one ``base`` already had."""
+# The changelog rule of :func:`unlogged_bumps` holds for records written from this digest scheme on (earlier bumps
+# were logged by folding versions into lines that already held them).
+LOGGED_FROM_SCHEME = 3
+
+
+def unlogged_bumps(
+    root: Path, before: str, after: str | None, old: Mapping[str, Recorded], new: Mapping[str, Recorded]
+) -> list[str]:
+    """Tasks whose version went up from state ``before`` to ``after`` (None: the working tree) while no changelog
+    line for it was added or changed: the line holding the new version (naming the task, or no task) must not be one
+    ``before`` already had. (A model backend's version has no benchmark changelog.)"""
     from generate_task_yaml import changelog, logs
 
-    before, now = _recorded_at(root, base, folder), _recorded_at(root, None, folder)
     found = []
-    for name, snapshot in now.items():
-        old = before.get(name)
-        if snapshot.kind != "task" or old is None or version_key(snapshot.version) <= version_key(old.version):
-            continue  # a model backend's version is logged where its record says (docs/contributing.md)
-        readme = f"yaml_tasks/{Path(name).parent.name}/README.md"
-        current = root / readme
-        lines = changelog(current.read_text(encoding="utf-8")) if current.is_file() else []
-        earlier = changelog(git(root, "show", f"{base}:{readme}") or "")
-        if not any(logs(line, snapshot.task, snapshot.version) and line not in earlier for line in lines):
-            found.append(f"{snapshot.task} {old.version} -> {snapshot.version}: no new line in {readme}")
+    for path, head in new.items():
+        was = old.get(path)
+        if Path(path).parent.name == "models" or was is None or int(was.scheme) < LOGGED_FROM_SCHEME:
+            continue
+        if version_key(head.version) <= version_key(was.version):
+            continue
+        readme = f"yaml_tasks/{Path(path).parent.name}/README.md"
+        text = (root / readme).read_text(encoding="utf-8") if after is None else git(root, "show", f"{after}:{readme}")
+        earlier = changelog(git(root, "show", f"{before}:{readme}") or "")
+        if not any(logs(line, head.name, head.version) and line not in earlier for line in changelog(text or "")):
+            found.append(f"{head.name} {was.version} -> {head.version}: no new changelog line in {readme}")
     return found
