@@ -107,8 +107,9 @@ def test_a_missing_record_or_a_lowered_version_is_caught(built):
 def test_a_record_reads_back_as_written(built):
     for record in built.values():
         parsed = task_snapshots.Snapshot.parse(record.text())
-        assert parsed == dataclasses.replace(record, content={}) and parsed.kind == "model"
-        assert record.text().splitlines()[2] == f"model: {record.task}"
+        kind = "harness" if record.task == model_snapshots.HARNESS else "model"
+        assert parsed == dataclasses.replace(record, content={}) and parsed.kind == kind
+        assert f"\n{kind}: {record.task}\n" in record.text()
 
 
 def test_a_manifest_naming_a_class_no_module_defines_is_an_error(monkeypatch):
@@ -116,3 +117,38 @@ def test_a_manifest_naming_a_class_no_module_defines_is_an_error(monkeypatch):
     monkeypatch.setattr(model_snapshots, "own_model_classes", lambda: classes)
     with pytest.raises(LookupError, match="ghost: its manifest names"):
         model_snapshots.build("ghost")
+
+
+def test_the_harness_record_is_what_importing_the_package_does_now(built):
+    check(model_snapshots.recorded(SNAPSHOTS, model_snapshots.HARNESS), built[model_snapshots.HARNESS])
+
+
+@pytest.mark.parametrize(
+    ("module", "edit"),
+    [
+        # the drift re-review's misses: a filter registered at import for every task, a seed function patched, a
+        # table edited through a function called at import, a module constant rebound through globals()
+        ("models/manifests.py", '\ncompat.register_filter("take_first", compat.register_filter)\n'),
+        ("mucr/variants.py", "\nfrom abductive_tasks.scoring import taskspec as _t\n_t.seed_for = lambda b, *n: b\n"),
+        ("scoring/reading/glossary.py", '\ndef _refresh():\n    _GLOSSARY_WORDS["siete"] = "6"\n\n\n_refresh()\n'),
+        ("sherlock/metrics.py", '\nglobals()["IOU_THRESHOLD"] = 0.3\n'),
+    ],
+)
+def test_what_importing_the_package_does_needs_a_package_version_bump(built, tmp_path, module, edit):
+    index = _package_copy(tmp_path)
+    path = index.root / module
+    path.write_text(path.read_text(encoding="utf-8") + edit, encoding="utf-8")
+    now = model_snapshots.build_harness(index)
+    assert task_snapshots.verdict(built[model_snapshots.HARNESS], now).action == "bump"
+    with pytest.raises(pytest.fail.Exception, match="raise version in pyproject.toml"):
+        check(built[model_snapshots.HARNESS], now)
+
+
+def test_a_patch_compat_install_applies_is_in_the_harness_record(built, tmp_path):
+    """The drift review's C, one level down: _route_stderr returning None for our metrics."""
+    index = _package_copy(tmp_path)
+    compat = index.root / "compat.py"
+    text = compat.read_text(encoding="utf-8")
+    assert "return spec.stderr if bootstrap_iters > 0 else None" in text
+    compat.write_text(text.replace("return spec.stderr if bootstrap_iters > 0 else None", "return None"))
+    assert task_snapshots.verdict(built[model_snapshots.HARNESS], model_snapshots.build_harness(index)).action == "bump"

@@ -138,11 +138,16 @@ class _Module:
     is_package: bool
     definitions: dict[str, list[ast.AST]] = field(default_factory=dict)
     imports: dict[str, str] = field(default_factory=dict)  # local name -> dotted target
+    effects: list[ast.stmt] = field(default_factory=list)  # what runs on import besides binding names
 
     @classmethod
     def parse(cls, name: str, path: Path) -> _Module:
         module = cls(name, path.name == "__init__.py")
         module._read(ast.parse(path.read_text(encoding="utf-8"), str(path)).body)
+        bound = set(module.definitions) - set(module.imports)
+        for statement in module.effects:  # part of each definition of the module it names (not of an import)
+            for name in sorted(bound & {node.id for node in ast.walk(statement) if isinstance(node, ast.Name)}):
+                module._define(name, statement)
         return module
 
     def _read(self, statements: Iterable[ast.stmt]) -> None:
@@ -151,6 +156,8 @@ class _Module:
                 self._define(statement.name, statement)
             elif isinstance(statement, (ast.Import, ast.ImportFrom)):
                 self.imports.update(_imported(statement, self.name, self.is_package))
+            elif _runs_as_script(statement) or _is_docstring(statement):
+                continue
             elif isinstance(statement, (ast.If, ast.Try)):
                 for block in (statement.body, statement.orelse, getattr(statement, "finalbody", [])):
                     self._read(block)
@@ -159,12 +166,28 @@ class _Module:
             elif isinstance(statement, (ast.Assign, ast.AnnAssign)) and _defines_only_names(statement):
                 for name in _bound_names(statement):
                     self._define(name, statement)
-            else:  # a statement that may change what it names (del, a loop, a call, X[k] = ...): part of each
-                for name in sorted({node.id for node in ast.walk(statement) if isinstance(node, ast.Name)}):
-                    self._define(name, statement)
+            else:  # a statement that may change what it names (del, a loop, a call, X[k] = ...)
+                self.effects.append(statement)
 
     def _define(self, name: str, node: ast.AST) -> None:
         self.definitions.setdefault(name, []).append(node)
+
+
+def _called(statement: ast.stmt) -> ast.AST:
+    """Of a call made for its effect, the function called; any other statement whole."""
+    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+        return statement.value.func
+    return statement
+
+
+def _runs_as_script(statement: ast.stmt) -> bool:
+    """``if __name__ == "__main__":``: what runs only when the module is run as a script."""
+    test = getattr(statement, "test", None)
+    return isinstance(statement, ast.If) and isinstance(test, ast.Compare) and "__main__" in ast.unparse(test)
+
+
+def _is_docstring(statement: ast.stmt) -> bool:
+    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
 
 
 def _imported(statement: ast.Import | ast.ImportFrom, module: str, is_package: bool) -> dict[str, str]:
@@ -310,13 +333,35 @@ class CodeIndex:
                 self._digests[ref] = _digest("\n".join(canonical(_unnamed(node)) for node in nodes))
         return self._digests[ref]
 
+    def effects(self) -> tuple[list[str], list[Ref]]:
+        """What importing the package does besides binding names (a call such as ``compat.install()``, a table
+        edited in place), in every module but ``__main__`` and script blocks: each statement's canonical text, and
+        the definitions those statements name (to follow with :meth:`reach`); of a call, what it calls (what it is
+        handed, such as a filter registered by name, counts where a task uses it)."""
+        texts: list[str] = []
+        roots: set[Ref] = set()
+        for path in sorted(self.root.rglob("*.py")):
+            parts = path.relative_to(self.root).with_suffix("").parts
+            name = ".".join([self.package, *(parts[:-1] if parts[-1] == "__init__" else parts)])
+            module = self.module(name) if parts[-1] != "__main__" else None
+            for statement in module.effects if module else []:
+                texts.append(canonical(statement))
+                roots |= self._named(module, [_called(statement)])
+        return sorted(texts), sorted(roots)
+
     def references(self, ref: Ref) -> set[Ref]:
         """The definitions of the package that the code of ``ref`` names."""
         module = self.module(ref[0])
         if module is None:
             return set()
+        found = self._named(module, module.definitions.get(ref[1], []))
+        found.discard(ref)
+        return found
+
+    def _named(self, module: _Module, nodes: list[ast.AST]) -> set[Ref]:
+        """The definitions of the package that ``nodes`` of ``module`` name."""
         found: set[Ref] = set()
-        for node in module.definitions.get(ref[1], []):
+        for node in nodes:
             local = dict(module.imports)
             for inner in ast.walk(node):
                 if isinstance(inner, (ast.Import, ast.ImportFrom)):
@@ -326,7 +371,6 @@ class CodeIndex:
                     target = self._resolve_expression(inner, module, local)
                     if target is not None and target[1] is not None:
                         found.add((target[0], target[1]))
-        found.discard(ref)
         return found
 
     def _resolve_expression(

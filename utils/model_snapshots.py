@@ -11,10 +11,16 @@ difference, and tests/test_snapshots.py compares recorded digests with the branc
 
 lmms-eval's own code, which our backends subclass, is not digested: the lmms-eval version in a run's identity stands
 for it.
+
+One more record, ``tests/snapshots/harness.txt``, is of what importing the package does besides defining names
+(:meth:`code_digest.CodeIndex.effects`: ``compat.install()``'s patches of lmms-eval, the ``read_answer`` filter
+registered, a table edited in place at import) and the code those statements reach: it changes every run, so its
+version is the package's (``pyproject.toml``), which every run's identity holds.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import task_snapshots
@@ -27,8 +33,14 @@ HEADER = (
     "# `python utils/generate_task_yaml.py`; tests/test_model_snapshots.py checks it.\n"
 )
 task_snapshots.HEADERS["model"] = HEADER
+task_snapshots.HEADERS["harness"] = (
+    "# Record of {task}: what importing the package does besides defining names, and the code it reaches; its version\n"
+    "# is the package's. Written by `python utils/generate_task_yaml.py`; tests/test_model_snapshots.py checks it.\n"
+)
 FOLDER = "models"  # under tests/snapshots
 VERSIONS_FILE = "abductive_tasks/models/manifests.py"
+HARNESS = "harness"  # the import-time effects' record: tests/snapshots/harness.txt
+PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
 
 
 def class_refs(paths: dict[str, str]) -> list[Ref]:
@@ -63,14 +75,37 @@ def build(model: str, index: CodeIndex | None = None, version: str | None = None
     return task_snapshots.Snapshot(model, version, task_snapshots.content_digest(content), body, content, kind="model")
 
 
-def build_all(index: CodeIndex | None = None) -> dict[str, task_snapshots.Snapshot]:
-    """The record of every backend the manifests register."""
+def build_harness(index: CodeIndex | None = None, version: str | None = None) -> task_snapshots.Snapshot:
+    """The record of what importing the package does (see the module's docstring); ``version``: the package's."""
     index = index or CodeIndex()
-    return {model: build(model, index) for model in sorted(own_model_classes())}
+    effects, roots = index.effects()
+    code = index.reach(roots)
+    content = {"effects": effects, "code": sorted(code.values())}
+    modules = by_module(code)
+    lines = [f"effects: {len(effects)} statements, reaching:", "modules (definitions reached, their digest):"]
+    lines += [f"  {module}: {count} {digest}" for module, (count, digest) in modules.items()]
+    lines.append(f"code: {len(code)} definitions in {len(modules)} modules, {digest_of(code)}")
+    version = version or package_version()
+    body = "".join(line + "\n" for line in lines)
+    return task_snapshots.Snapshot(HARNESS, version, task_snapshots.content_digest(content), body, content, "harness")
+
+
+def package_version() -> str:
+    """``version`` of ``[project]`` in the checkout's pyproject.toml (read without tomllib: Python 3.10 has none)."""
+    match = re.search(r'^version = "([^"]+)"', PYPROJECT.read_text(encoding="utf-8"), re.MULTILINE)
+    if match is None:
+        raise LookupError(f"{PYPROJECT}: no version line")
+    return match.group(1)
+
+
+def build_all(index: CodeIndex | None = None) -> dict[str, task_snapshots.Snapshot]:
+    """The record of every backend the manifests register, and the harness's."""
+    index = index or CodeIndex()
+    return {**{model: build(model, index) for model in sorted(own_model_classes())}, HARNESS: build_harness(index)}
 
 
 def record_path(snapshots: Path, model: str) -> Path:
-    return snapshots / FOLDER / f"{model}.txt"
+    return snapshots / f"{HARNESS}.txt" if model == HARNESS else snapshots / FOLDER / f"{model}.txt"
 
 
 def recorded(snapshots: Path, model: str) -> task_snapshots.Snapshot | None:
@@ -79,7 +114,14 @@ def recorded(snapshots: Path, model: str) -> task_snapshots.Snapshot | None:
 
 
 def bump_message(model: str, version: str, reason: str) -> str:
-    """What to do when backend ``model``'s code changed under the same version."""
+    """What to do when backend ``model``'s code (or the harness's) changed under the same version."""
+    if model == HARNESS:
+        return (
+            f"the package's import-time effects (compat.install's patches, registered filters, tables edited at "
+            f"import) or the code they reach changed, but the package's version is still {version} ({reason}).\n"
+            "  Bump it: raise version in pyproject.toml (every run's identity holds it: cached replies and leaderboard "
+            "cells of the old code go stale), reinstall, then run python utils/generate_task_yaml.py."
+        )
     return (
         f"model backend {model}: the code its classes reach changed, but its version is still {version} "
         f"({reason}).\n"

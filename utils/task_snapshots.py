@@ -254,7 +254,7 @@ def _image_digest(visual: object) -> str:
 # every recorded digest into one to regenerate (not a change of any task). A change of the scheme lands alone: no
 # code, task YAML or pin may change with it (tests/test_snapshots.py, :func:`scheme_changed_with`), or it could
 # carry a change of results past the version checks.
-DIGEST_SCHEME = 3
+DIGEST_SCHEME = 4
 
 
 def content_digest(content: dict) -> str:
@@ -285,12 +285,23 @@ def roots(index: CodeIndex, obj: object, reader: object) -> list[tuple[str, str]
         hook = getattr(obj.config, name, None)
         if callable(hook):
             roots.append(index.locate(hook))
+    for used in _filters(obj):
+        with contextlib.suppress(LookupError):  # lmms-eval's own filters count through its version
+            roots.append(index.locate(used))
     spec = getattr(reader, "spec", None)
     if spec is not None:
         roots.append(index.locate(spec))
     for aggregation in {id(function): function for function in obj.aggregation().values()}.values():
         roots.append(index.locate(aggregation))
     return roots
+
+
+def _filters(obj: object) -> list[object]:
+    """What the filters a task's ``filter_list`` names are registered as (lmms-eval's registry)."""
+    from lmms_eval import filters
+
+    named = [step.get("function") for entry in obj.config.filter_list or [] for step in entry.get("filter", [])]
+    return [filters.FILTER_REGISTRY[name] for name in named if name in filters.FILTER_REGISTRY]
 
 
 # ---------------------------------------------------------------- rendering
@@ -591,7 +602,8 @@ def unlogged_bumps(
     found = []
     for path, head in new.items():
         was = old.get(path)
-        if Path(path).parent.name == "models" or was is None or int(was.scheme) < LOGGED_FROM_SCHEME:
+        benchmark = Path(path).parent.name  # a model backend's record or the harness's has no benchmark changelog
+        if benchmark in ("models", "snapshots") or was is None or int(was.scheme) < LOGGED_FROM_SCHEME:
             continue
         if version_key(head.version) <= version_key(was.version):
             continue
