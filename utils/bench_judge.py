@@ -90,7 +90,9 @@ def nleye_case() -> Judged:
 
 
 def mucr_case() -> Judged:
+    from abductive_tasks.inputs.loading import Loaded, documents
     from abductive_tasks.mucr import hooks
+    from abductive_tasks.mucr.data import NO_LINK_ID
 
     def annotation(pair: int, writer: int) -> str:
         return (
@@ -111,7 +113,8 @@ def mucr_case() -> Judged:
         }
         for pair in range(MUCR_PAIRS)
     ]
-    docs = list(hooks.exp_docs_from(items))
+    # Synthetic pairs, their candidate sets given: none drawn by the seeded rule for want of link ids.
+    docs = list(hooks.exp_docs_from(Loaded("synthetic", documents(items), quirks={NO_LINK_ID: 0})))
     answers = [
         f"Cause image: a model sees pair {doc['item_id']}. Effect image: its result. Causal link: one led to the other."
         for doc in docs

@@ -78,6 +78,7 @@ LINK_ID, SEEDED = "link_id", "seeded"
 CANDIDATE_RULES = (LINK_ID, SEEDED)  # how a pair's C2E/E2C distractors were chosen (candidate_sets)
 NO_LINK_ID = "no_link_id"  # the key of Loaded.quirks: pairs without link ids (an empty cell: null, "" or "[]"; v2: all)
 PAIR_ID = re.compile(r"[\w.-]+")  # one entry of a link_id list: word characters, "." and "-"
+LOAD_COUNTS = (NO_LINK_ID,)  # the loader's figures every document and record carries into <level>_counts (load_counts)
 
 
 def load_selected() -> Loaded:
@@ -132,6 +133,12 @@ def _load(root: Path, image_cache: Path) -> Loaded:
     if unlinked:
         logger.info(f"MuCR: {unlinked} of {len(items)} pairs without link ids (the seeded rule draws their candidates)")
     return Loaded(", ".join(str(path) for path in files), documents(items), quirks={NO_LINK_ID: unlinked})
+
+
+def load_counts(loaded: Loaded) -> dict[str, int]:
+    """The loader's figures every document and record carries into ``<level>_counts`` (:data:`LOAD_COUNTS`):
+    ``no_link_id``, the pairs without link ids, whose C2E/E2C candidates the seeded rule drew."""
+    return {NO_LINK_ID: loaded.quirks[NO_LINK_ID]}
 
 
 def _read_file(path: Path, root: Path) -> tuple[dict[str, str], list[dict], list[list[str | None]]]:

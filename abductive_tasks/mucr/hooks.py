@@ -4,13 +4,14 @@ aggregations derive from (:mod:`abductive_tasks.scoring.taskspec`).
 Each pair becomes one document per task: C2E and E2C (image level), Cue (phrase level), Exp
 (sentence level); see the paper's "Evaluation Metrics". lmms-eval hands ``process_docs`` a one-row
 placeholder dataset (see ``yaml_tasks/mucr/_default_template_yaml``); the documents are built from
-the pairs ``ABDUCTIVE_DATA`` selects instead (``*_docs_from`` build them from given pairs).
+the pairs ``ABDUCTIVE_DATA`` selects instead (``*_docs_from`` build them from given loaded pairs). Every document
+and record carries the loader's figures (``data.load_counts``: ``no_link_id``) into ``<level>_counts``.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -27,7 +28,7 @@ from abductive_tasks.inputs.stages import (
     without_upstream,
 )
 from abductive_tasks.mucr import prompts
-from abductive_tasks.mucr.data import N_CANDIDATES, load_selected
+from abductive_tasks.mucr.data import LOAD_COUNTS, N_CANDIDATES, load_counts, load_selected
 from abductive_tasks.mucr.metrics import PICK_COUNTS, choice_outcome, exp_outcome, exp_own_outcome, split_explanation
 from abductive_tasks.mucr.picks import PICKS_VARIABLE, own_picks
 from abductive_tasks.scoring import judge
@@ -37,6 +38,8 @@ from abductive_tasks.scoring.taskspec import counting_every_item as every_item
 
 if TYPE_CHECKING:
     import datasets
+
+    from abductive_tasks.inputs.loading import Loaded
 
 # ---------------------------------------------------------------- documents (process_docs)
 
@@ -60,7 +63,7 @@ def composite_panels(task: str, images: int) -> list[str]:
     return list(PAIR_PANELS)
 
 
-def _image_choice_doc(item: dict, by_id: dict[str, dict], direction: str) -> dict:
+def _image_choice_doc(item: dict, by_id: dict[str, dict], direction: str, counts: dict[str, int]) -> dict:
     """C2E: the cause image and four candidate effect images; E2C the reverse (Eq. 1-2)."""
     query, answer = ("cause_image", "effect_image") if direction == "c2e" else ("effect_image", "cause_image")
     order = _shuffled([item["item_id"], *item["distractors"]], f"mucr:{direction}:{item['item_id']}")
@@ -78,10 +81,11 @@ def _image_choice_doc(item: dict, by_id: dict[str, dict], direction: str) -> dic
         "answer_kind": "choice",
         "choices": [str(number) for number in range(1, N_CANDIDATES + 1)],
         "candidate_images": candidates,
+        **counts,
     }
 
 
-def _cue_doc(item: dict) -> dict:
+def _cue_doc(item: dict, counts: dict[str, int]) -> dict:
     """Cue: cause and effect images and the four cue phrases, shuffled per pair (Eq. 3-4)."""
     options = _shuffled([item["cue"], *item["false_cues"]], f"mucr:cue:{item['item_id']}")
     return {
@@ -96,10 +100,11 @@ def _cue_doc(item: dict) -> dict:
         "answer_kind": "text",
         "choices": options,
         "candidate_images": [item["cause_image"], item["effect_image"]],
+        **counts,
     }
 
 
-def _exp_doc(item: dict, by_id: dict[str, dict]) -> dict:
+def _exp_doc(item: dict, by_id: dict[str, dict], counts: dict[str, int]) -> dict:
     """Exp: cause and effect images and the correct cue phrase (Eq. 5); the annotations are the references."""
     return {
         "item_id": item["item_id"],
@@ -114,46 +119,48 @@ def _exp_doc(item: dict, by_id: dict[str, dict]) -> dict:
         "answer_kind": "text",
         "choices": [by_id[pair_id]["references"][0] for pair_id in item["distractors"]],
         "candidate_images": [item["cause_image"], item["effect_image"]],
+        **counts,
     }
 
 
-def c2e_docs_from(items: Iterable[dict]) -> datasets.Dataset:
-    by_id = {item["item_id"]: item for item in items}
-    return documents([_image_choice_doc(item, by_id, "c2e") for item in by_id.values()])
+def c2e_docs_from(loaded: Loaded) -> datasets.Dataset:
+    by_id, counts = {item["item_id"]: item for item in loaded.items}, load_counts(loaded)
+    return documents([_image_choice_doc(item, by_id, "c2e", counts) for item in by_id.values()])
 
 
-def e2c_docs_from(items: Iterable[dict]) -> datasets.Dataset:
-    by_id = {item["item_id"]: item for item in items}
-    return documents([_image_choice_doc(item, by_id, "e2c") for item in by_id.values()])
+def e2c_docs_from(loaded: Loaded) -> datasets.Dataset:
+    by_id, counts = {item["item_id"]: item for item in loaded.items}, load_counts(loaded)
+    return documents([_image_choice_doc(item, by_id, "e2c", counts) for item in by_id.values()])
 
 
-def cue_docs_from(items: Iterable[dict]) -> datasets.Dataset:
-    return documents([_cue_doc(item) for item in items])
+def cue_docs_from(loaded: Loaded) -> datasets.Dataset:
+    counts = load_counts(loaded)
+    return documents([_cue_doc(item, counts) for item in loaded.items])
 
 
-def exp_docs_from(items: Iterable[dict]) -> datasets.Dataset:
-    by_id = {item["item_id"]: item for item in items}
-    return documents([_exp_doc(item, by_id) for item in by_id.values()])
+def exp_docs_from(loaded: Loaded) -> datasets.Dataset:
+    by_id, counts = {item["item_id"]: item for item in loaded.items}, load_counts(loaded)
+    return documents([_exp_doc(item, by_id, counts) for item in by_id.values()])
 
 
 def c2e_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
     """process_docs of mucr_c2e and mucr_c2e_split."""
-    return c2e_docs_from(load_selected().items)
+    return c2e_docs_from(load_selected())
 
 
 def e2c_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
     """process_docs of mucr_e2c and mucr_e2c_split."""
-    return e2c_docs_from(load_selected().items)
+    return e2c_docs_from(load_selected())
 
 
 def cue_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
     """process_docs of mucr_cue and mucr_cue_split."""
-    return cue_docs_from(load_selected().items)
+    return cue_docs_from(load_selected())
 
 
 def exp_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
     """process_docs of mucr_exp_gold and mucr_exp_gold_split (the gold effect image and cue: an upper bound)."""
-    return exp_docs_from(load_selected().items)
+    return exp_docs_from(load_selected())
 
 
 # ---------------------------------------------------------------- Exp on the model's own picks (Eq. 5)
@@ -179,23 +186,21 @@ def _pick(picks: StageOutput, item_id: str, level: str, counts: dict[str, int]) 
     return entry.value
 
 
-def _exp_stand_in(item: dict, by_id: dict[str, dict]) -> dict:
+def _exp_stand_in(item: dict, by_id: dict[str, dict], counts: dict[str, int]) -> dict:
     """What an item without a readable pick counts as: the Exp record of an unanswered question (0 on every part)."""
-    return {**_exp_doc(item, by_id), "gold_cue": item["cue"], "effect_pick": "", "effect_pick_correct": None,
+    return {**_exp_doc(item, by_id, counts), "gold_cue": item["cue"], "effect_pick": "", "effect_pick_correct": None,
             "cue_pick_correct": None}  # fmt: skip
 
 
-def exp_own_docs_from(
-    items: Iterable[dict], c2e: StageOutput, cue: StageOutput, task: str = "mucr_exp"
-) -> datasets.Dataset:
+def exp_own_docs_from(loaded: Loaded, c2e: StageOutput, cue: StageOutput, task: str = "mucr_exp") -> datasets.Dataset:
     """Exp documents on the model's own picks (Eq. 5): the cause image, the effect image the model picked in C2E
     and the cue phrase it picked in Cue (same data, same form); the references stay the true pair's annotations
     (Eq. 6-8). The picks must answer the documents built from the data loaded now (item ids, contents). An item
     whose effect or cue pick is missing, failed or unreadable is never asked (never with the gold answer): it counts
     as an unanswered question, 0 on every part, over all items (``PICK_COUNTS`` say why)."""
-    by_id = {item["item_id"]: item for item in items}
-    effect_docs = {item_id: _image_choice_doc(item, by_id, "c2e") for item_id, item in by_id.items()}
-    cue_docs = {item_id: _cue_doc(item) for item_id, item in by_id.items()}
+    by_id, load = {item["item_id"]: item for item in loaded.items}, load_counts(loaded)
+    effect_docs = {item_id: _image_choice_doc(item, by_id, "c2e", load) for item_id, item in by_id.items()}
+    cue_docs = {item_id: _cue_doc(item, load) for item_id, item in by_id.items()}
     validated(task, c2e, {item_id: choice_digest(doc) for item_id, doc in effect_docs.items()})
     validated(task, cue, {item_id: choice_digest(doc) for item_id, doc in cue_docs.items()})
     counts = dict.fromkeys(PICK_COUNTS, 0)
@@ -204,14 +209,14 @@ def exp_own_docs_from(
         if outside_limit(c2e, item_id) or outside_limit(cue, item_id):
             continue  # beyond the --limit of the stage this (equally limited) run reads: not one of its items
         effect_pick, cue_pick = _pick(c2e, item_id, "c2e", counts), _pick(cue, item_id, "cue", counts)
-        stand_in = _exp_stand_in(item, by_id)
+        stand_in = _exp_stand_in(item, by_id, load)
         if effect_pick is None or cue_pick is None:
             slots.append(Slot(item_id, [], [stand_in]))
             continue
         picked_pair = effect_docs[item_id]["candidate_ids"][effect_pick - 1]
         shown = [item["cause_image"], by_id[picked_pair]["effect_image"]]
         doc = {
-            **_exp_doc(item, by_id),
+            **_exp_doc(item, by_id, load),
             "cue": cue_docs[item_id]["options"][cue_pick - 1],
             "gold_cue": item["cue"],
             "effect_pick": picked_pair,
@@ -227,11 +232,11 @@ def exp_own_docs_from(
     return counting_every_item(slots, task, f"picks of {c2e.task} from {c2e.origin}, of {cue.task} from {cue.origin}")
 
 
-def exp_without_picks(items: Sequence[dict], task: str) -> datasets.Dataset:
+def exp_without_picks(loaded: Loaded, task: str) -> datasets.Dataset:
     """``task`` given no picks (plain lmms-eval without ``ABDUCTIVE_MUCR_PICKS``): not computed, never the gold bound
     under Exp's name (:func:`~abductive_tasks.inputs.stages.without_upstream`)."""
-    by_id = {item["item_id"]: item for item in items}
-    stand_in = _exp_stand_in(items[0], by_id) | dict.fromkeys(PICK_COUNTS, 0)
+    by_id = {item["item_id"]: item for item in loaded.items}
+    stand_in = _exp_stand_in(loaded.items[0], by_id, load_counts(loaded)) | dict.fromkeys(PICK_COUNTS, 0)
     how = (
         f"abductive-eval runs the same model's C2E and Cue first ({task} explains the model's own picks, Eq. 5), or "
         f"set {PICKS_VARIABLE}=<folder of their samples>; mucr_exp_gold is the gold-conditioned upper bound"
@@ -242,9 +247,9 @@ def exp_without_picks(items: Sequence[dict], task: str) -> datasets.Dataset:
 def exp_own_docs_of(task: str) -> datasets.Dataset:
     """The documents of the Exp task ``task`` (any form or strategy): the picks of the C2E and Cue tasks it reads
     (:func:`picks.pick_tasks`), from the run's stage inputs or ``ABDUCTIVE_MUCR_PICKS``."""
-    items = list(load_selected().items)
+    loaded = load_selected()
     picks = own_picks(task)
-    return exp_without_picks(items, task) if picks is None else exp_own_docs_from(items, *picks, task=task)
+    return exp_without_picks(loaded, task) if picks is None else exp_own_docs_from(loaded, *picks, task=task)
 
 
 def exp_own_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
@@ -363,6 +368,7 @@ def _choice_record(doc: dict, reading: Reading) -> dict:
         "prediction": reading.value,
         "correct": reading.value == doc["gold_position"],
         "images": list(doc["image_paths"]),  # every image, in prompt order (the samples' input_media keeps 4)
+        **{name: doc[name] for name in LOAD_COUNTS},
     }
 
 
@@ -378,7 +384,12 @@ def _exp_record(doc: dict, reading: Reading) -> dict:
     references = [split_explanation(reference)[0] for reference in doc["references"]]
     part_references = [[reference[k] for reference in references] for k in range(len(parts))]
     judged = judge.judge_configured()
-    record: dict = {"item_id": doc["item_id"], "judge_configured": judged, "labelled": labelled}
+    record: dict = {
+        "item_id": doc["item_id"],
+        "judge_configured": judged,
+        "labelled": labelled,
+        **{name: doc[name] for name in LOAD_COUNTS},
+    }
     scores: list[tuple[float | None, str]]
     if not judged:
         scores = [(None, judge.NOT_CONFIGURED)] * len(parts)

@@ -6,6 +6,7 @@ Choice records (C2E, E2C, Cue): ``item_id``, ``label``, ``style``, ``candidate_r
 ``gold_position``, ``prediction`` (None when unreadable or the request failed), ``correct``.
 Exp records: ``item_id``, ``judge_configured``, ``labelled`` (None for a failed request), per part
 k = 1..3 the judge score ``s<k>`` and its status ``s<k>_status``, and the offline similarity ``o<k>``.
+Every record also carries the loader's counts (``data.LOAD_COUNTS``: ``no_link_id``), reported in the counts.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from abductive_tasks.mucr.data import CANDIDATE_RULES
+from abductive_tasks.mucr.data import CANDIDATE_RULES, LOAD_COUNTS
 from abductive_tasks.scoring.judge import JUDGE_FAILED, OK, UNPARSABLE
 from abductive_tasks.scoring.stats import Estimate
 from abductive_tasks.scoring.taskspec import REQUEST_FAILED, UPSTREAM_MISSING, Outcome
@@ -28,6 +29,12 @@ PARTS = ("cause image", "effect image", "causal link")  # order of Eq. (6)-(8)
 # Part statuses that enter the means: a failed request, and an item never asked for want of its picks (Eq. 5), score
 # 0 unasked.
 SCORED = (OK, REQUEST_FAILED, UPSTREAM_MISSING)
+
+
+def load_counts_of(records: Records) -> dict[str, int]:
+    """The loader's counts (:data:`~abductive_tasks.mucr.data.LOAD_COUNTS`) every record carries: one per data
+    source, read from the first record (0 without records)."""
+    return {name: int(records[0][name]) if records else 0 for name in LOAD_COUNTS}
 
 
 # ---------------------------------------------------------------- C2E, E2C, Cue (Eq. 1-4)
@@ -45,7 +52,7 @@ def choice_outcome(level: str) -> Callable[[Records], Outcome]:
             breakdowns[f"{level}_acc_by_{field}"] = {
                 str(label): Estimate.mean(ids[labels == label], correct[labels == label]) for label in np.unique(labels)
             }
-        counts: dict[str, int | None] = {"items_scored": len(np.unique(ids))}
+        counts: dict[str, int | None] = {"items_scored": len(np.unique(ids)), **load_counts_of(records)}
         if level != "cue":  # how each pair's C2E/E2C candidate set was chosen (data.candidate_sets)
             rule_of = {record["item_id"]: record["candidate_rule"] for record in records}
             counts |= {
@@ -157,7 +164,7 @@ def exp_outcome(records: Records) -> Outcome:
         values={
             "exp_unlabelled_rate": float(np.mean([not record["labelled"] for record in answered])) if answered else None
         },
-        counts={"items_scored": len({record["item_id"] for record in records})},
+        counts={"items_scored": len({record["item_id"] for record in records}), **load_counts_of(records)},
     )
     statuses = [{record[f"s{k}_status"] for k in (1, 2, 3)} for record in records]
     if all(record["judge_configured"] for record in records):

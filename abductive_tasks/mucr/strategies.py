@@ -46,8 +46,8 @@ from abductive_tasks.inputs.stages import (
     without_upstream,
 )
 from abductive_tasks.mucr import hooks, prompts, scene_graphs
-from abductive_tasks.mucr.data import BENCHMARK, HUB_REPO, causal_groups, load
-from abductive_tasks.mucr.metrics import split_explanation
+from abductive_tasks.mucr.data import BENCHMARK, HUB_REPO, LOAD_COUNTS, causal_groups, load
+from abductive_tasks.mucr.metrics import load_counts_of, split_explanation
 from abductive_tasks.scoring.reading import AnswerKind
 from abductive_tasks.scoring.stats import Estimate
 from abductive_tasks.scoring.taskspec import PARSED, Metric, Outcome, Reading, Records, TaskSpec
@@ -113,7 +113,8 @@ def draw_shots(items: Sequence[dict], item_id: str, k: int = N_SHOTS, seed: str 
 def _shot_table(root: Path, level: str, image_cache: Path) -> dict[str, dict]:
     """Per pair of the data under ``root``: its solved example at ``level`` (``question``, ``answer``, the
     Form-1 ``image_paths`` / ``panel_labels``, in ``image_cache`` where embedded) and the ids of its shots."""
-    items = list(load(root).items)
+    loaded = load(root)
+    items = list(loaded.items)
     if level == "exp":  # a solved example: the correct cue and the first annotation, in the three labelled lines
         docs = {
             item["item_id"]: {
@@ -125,7 +126,7 @@ def _shot_table(root: Path, level: str, image_cache: Path) -> dict[str, dict]:
             for item in items
         }
     else:
-        built = {"c2e": hooks.c2e_docs_from, "e2c": hooks.e2c_docs_from, "cue": hooks.cue_docs_from}[level](items)
+        built = {"c2e": hooks.c2e_docs_from, "e2c": hooks.e2c_docs_from, "cue": hooks.cue_docs_from}[level](loaded)
         text = {
             "c2e": hooks.doc_to_text_c2e_composite,
             "e2c": hooks.doc_to_text_e2c_composite,
@@ -341,11 +342,13 @@ def _graph_record(doc: dict, reading: Reading) -> dict:
         "level": doc["ccot_level"],
         "stored": stored,
         "graph_chars": len(reading.value) if stored else 0,
+        **{name: doc[name] for name in LOAD_COUNTS},
     }
 
 
 def graph_outcome(records: Records) -> Outcome:
-    """CCoT stage 1: the share of pairs whose scene graph was drawn (pairs without picks at Exp: none)."""
+    """CCoT stage 1: the share of pairs whose scene graph was drawn (pairs without picks at Exp: none), and the
+    loader's counts."""
     stored = [record["stored"] for record in records]
     chars = [record["graph_chars"] for record in records if record["stored"]]
     return Outcome(
@@ -354,6 +357,7 @@ def graph_outcome(records: Records) -> Outcome:
             "items": len(records),
             "stored": sum(stored),
             "mean_graph_chars": round(sum(chars) / len(chars)) if chars else 0,
+            **load_counts_of(records),
         },
     )
 

@@ -9,9 +9,10 @@ from pathlib import Path
 from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.mucr import data, hooks
 
-ITEMS = data.load(SAMPLE_ROOT / "mucr").items
-C2E_DOCS = {doc["item_id"]: doc for doc in hooks.c2e_docs_from(ITEMS)}
-CUE_DOCS = {doc["item_id"]: doc for doc in hooks.cue_docs_from(ITEMS)}
+LOADED = data.load(SAMPLE_ROOT / "mucr")
+ITEMS = LOADED.items
+C2E_DOCS = {doc["item_id"]: doc for doc in hooks.c2e_docs_from(LOADED)}
+CUE_DOCS = {doc["item_id"]: doc for doc in hooks.cue_docs_from(LOADED)}
 
 
 def write_samples(folder: Path, task: str, replies: dict[str, str], name: str = "20261127_120000") -> Path:

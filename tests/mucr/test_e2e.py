@@ -24,7 +24,8 @@ from sample_generators.mucr import make_mucr_v2
 
 pytestmark = pytest.mark.e2e
 
-ITEMS = data.load(SAMPLE_ROOT / "mucr").items
+LOADED = data.load(SAMPLE_ROOT / "mucr")
+ITEMS = LOADED.items
 FORMS = ("", "_split")
 LABELLED = "Cause image: a man drives fast. Effect image: he gets a ticket. Causal link: speeding caused the ticket."
 
@@ -73,7 +74,7 @@ def test_dumb_pixel_on_both_forms_matches_the_pixels(tmp_path):
             assert count(results, task, "candidates_seeded") == 3
             assert count(results, task, "unparsable") == 0 and count(results, task, "request_failed") == 0
         # Cue: the mean corner grey of the two images picks the phrase at that quarter of the list.
-        docs = hooks.cue_docs_from(ITEMS)
+        docs = hooks.cue_docs_from(LOADED)
         picks = [
             min(int((_corner(d["image_paths"][0]) + _corner(d["image_paths"][1])) / 2 / 256 * 4), 3) + 1 for d in docs
         ]
@@ -98,11 +99,11 @@ def test_dumb_pixel_on_both_forms_matches_the_pixels(tmp_path):
 
 def test_random_baseline_on_the_v2_schema(tmp_path):
     make_mucr_v2(tmp_path / "data" / "mucr")
-    items = data.load(tmp_path / "data" / "mucr").items
+    loaded = data.load(tmp_path / "data" / "mucr")
     tasks = ("mucr_c2e", "mucr_e2c_split", "mucr_cue_split")
     results = run_cli(tmp_path, "--model", "random_baseline", "--tasks", ",".join(tasks), data=str(tmp_path / "data"))
     for task, docs in zip(
-        tasks, (hooks.c2e_docs_from(items), hooks.e2c_docs_from(items), hooks.cue_docs_from(items)), strict=True
+        tasks, (hooks.c2e_docs_from(loaded), hooks.e2c_docs_from(loaded), hooks.cue_docs_from(loaded)), strict=True
     ):
         picks = [random.Random(f"0:{task}:{doc_id}").choice(doc["choices"]) for doc_id, doc in enumerate(docs)]
         expected = (
@@ -343,7 +344,7 @@ def test_exp_explains_the_models_own_picks_in_a_second_stage(tmp_path, monkeypat
         assert main([*model, "--tasks", "mucr_exp,mucr_exp_gold", "--output_path", str(second)]) == 0
         given = [CUE_GIVEN.search(message_text(body)) for body in stub.requests]
     results = read_results(second)
-    effect_docs, cue_docs = hooks.c2e_docs_from(ITEMS), hooks.cue_docs_from(ITEMS)
+    effect_docs, cue_docs = hooks.c2e_docs_from(LOADED), hooks.cue_docs_from(LOADED)
     asked = range(12)
     right_cues = sum(cue_docs[n]["gold_position"] == 1 for n in asked)
     assert 0 < right_cues < 12

@@ -13,7 +13,7 @@ from abductive_tasks.mucr import hooks
 from abductive_tasks.scoring import judge
 from abductive_tasks.scoring.judge import JudgeResult
 
-from helpers.mucr_picks import C2E_DOCS, CUE_DOCS, ITEMS, write_samples
+from helpers.mucr_picks import C2E_DOCS, CUE_DOCS, ITEMS, LOADED, write_samples
 from helpers.specs import evaluate, script_judge
 
 BY_ID = {item["item_id"]: item for item in ITEMS}
@@ -60,7 +60,7 @@ def picks_folder(tmp_path, monkeypatch) -> Path:
 def test_a_wrong_pick_changes_the_prompt_and_the_images(picks_folder):
     hand_built_picks(picks_folder)
     docs = {doc["item_id"]: doc for doc in hooks.exp_own_docs(None)}
-    gold = {doc["item_id"]: doc for doc in hooks.exp_docs_from(ITEMS)}
+    gold = {doc["item_id"]: doc for doc in hooks.exp_docs_from(LOADED)}
     assert sorted(docs, key=int) == [str(n) for n in range(12) if n not in (2, 3)]  # 2, 3: no readable pick
     wrong_cue = CUE_DOCS["0"]["options"][_wrong(CUE_DOCS["0"]["gold_position"]) - 1]
     wrong_pair = C2E_DOCS["0"]["candidate_ids"][_wrong(C2E_DOCS["0"]["gold_position"]) - 1]
@@ -103,7 +103,7 @@ def test_a_wrong_pick_lowers_the_score_hand_computed(picks_folder, monkeypatch):
     monkeypatch.setattr(judge, "judge_configured", lambda: True)
     script_judge(monkeypatch, _cue_judge)
     own = list(hooks.exp_own_docs_split(None))
-    gold = list(hooks.exp_docs_from(ITEMS))
+    gold = list(hooks.exp_docs_from(LOADED))
     own_values = evaluate(
         hooks.EXP_OWN, hooks.process_results_exp_own, own, [_echo(hooks.doc_to_text_exp_split(d)) for d in own]
     )

@@ -18,7 +18,8 @@ from abductive_tasks.scoring.judge import JudgeResult
 
 from helpers.specs import evaluate, records, script_judge
 
-ITEMS = data.load(SAMPLE_ROOT / "mucr").items
+LOADED = data.load(SAMPLE_ROOT / "mucr")
+ITEMS = LOADED.items
 BY_ID = {item["item_id"]: item for item in ITEMS}
 YAML_ROOT = tasks_path() / "mucr"  # the installed task folder (the wheel ships yaml_tasks/ as abductive_tasks.tasks)
 FAILED = "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 429 Rate limit"
@@ -29,7 +30,7 @@ FAILED = "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 429 Rate limit"
 
 def test_image_documents_hold_the_gold_among_four_shuffled_candidates():
     for builder, answer in ((hooks.c2e_docs_from, "effect_image"), (hooks.e2c_docs_from, "cause_image")):
-        docs = builder(ITEMS)
+        docs = builder(LOADED)
         positions = [doc["gold_position"] for doc in docs]
         assert len(set(positions)) > 1  # the gold is not always in the same place
         for doc in docs:
@@ -37,11 +38,11 @@ def test_image_documents_hold_the_gold_among_four_shuffled_candidates():
             assert doc["candidate_images"] == [BY_ID[pair][answer] for pair in doc["candidate_ids"]]
             assert doc["candidate_ids"][doc["gold_position"] - 1] == doc["item_id"]
             assert doc["image_paths"][1:] == doc["candidate_images"] and len(doc["panel_labels"]) == 5
-        assert builder(ITEMS)[:] == docs[:]  # deterministic
+        assert builder(LOADED)[:] == docs[:]  # deterministic
 
 
 def test_cue_options_are_shuffled_per_item():
-    docs = hooks.cue_docs_from(ITEMS)
+    docs = hooks.cue_docs_from(LOADED)
     for doc, item in zip(docs, ITEMS, strict=True):
         assert sorted(doc["options"]) == sorted([item["cue"], *item["false_cues"]])
         assert doc["options"][doc["gold_position"] - 1] == item["cue"]
@@ -51,14 +52,14 @@ def test_cue_options_are_shuffled_per_item():
 
 
 def test_exp_documents_offer_other_pairs_annotations_to_baselines():
-    docs = hooks.exp_docs_from(ITEMS)
+    docs = hooks.exp_docs_from(LOADED)
     assert docs[0]["choices"] == [BY_ID[pair]["references"][0] for pair in BY_ID["0"]["distractors"]]
     assert BY_ID["0"]["references"][0] not in docs[0]["choices"]
     assert '"speeding"' in hooks.doc_to_text_exp_composite(docs[0])
 
 
 def test_prompts_as_the_readme_prints_them():
-    doc = hooks.c2e_docs_from(ITEMS)[0]
+    doc = hooks.c2e_docs_from(LOADED)[0]
     assert hooks.doc_to_text_c2e_split(doc) == (
         "The first image shows a cause. "
         "The next four images are candidate effect images, Option 1 to Option 4 in order. "
@@ -68,7 +69,7 @@ def test_prompts_as_the_readme_prints_them():
     assert hooks.doc_to_text_e2c_composite(doc).startswith(
         'The image shows five pictures side by side. The first, labelled "Effect image"'
     )
-    exp = hooks.exp_docs_from(ITEMS)[0]
+    exp = hooks.exp_docs_from(LOADED)[0]
     assert hooks.doc_to_text_exp_split(exp).startswith(
         "The first image shows a cause and the second image shows its effect. "
         'The cue phrase linking them is "speeding".'
@@ -79,7 +80,7 @@ def test_prompts_as_the_readme_prints_them():
 
 
 def test_composite_has_labelled_panels_and_split_keeps_images_apart():
-    doc = hooks.c2e_docs_from(ITEMS)[0]
+    doc = hooks.c2e_docs_from(LOADED)[0]
     (composite,) = hooks.doc_to_visual_composite(doc)
     panels = [load_image(path) for path in doc["image_paths"]]
     height = max(panel.height for panel in panels)
@@ -97,13 +98,13 @@ def test_each_image_is_decoded_once_on_first_use_not_at_loading(monkeypatch, tmp
     monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
     images.clear_cache()
     data.clear_cache()
-    items = data.load(SAMPLE_ROOT / "mucr").items  # loading checks every image (and rejects bad ones)
+    loaded = data.load(SAMPLE_ROOT / "mucr")  # loading checks every image (and rejects bad ones)
     assert decoded_files == []
-    for docs in (hooks.c2e_docs_from(items), hooks.e2c_docs_from(items), hooks.cue_docs_from(items)):
+    for docs in (hooks.c2e_docs_from(loaded), hooks.e2c_docs_from(loaded), hooks.cue_docs_from(loaded)):
         for doc in docs:
             hooks.doc_to_visual_split(doc)
             hooks.doc_to_visual_composite(doc)
-    assert len(decoded_files) == len(set(decoded_files)) == 2 * len(items)
+    assert len(decoded_files) == len(set(decoded_files)) == 2 * len(loaded.items)
     data.clear_cache()
 
 
@@ -130,7 +131,7 @@ def test_option_phrase_inside_a_longer_option_is_not_a_second_match():
 
 
 def test_choice_results_hand_computed():
-    docs = hooks.c2e_docs_from(ITEMS).select(range(4))
+    docs = hooks.c2e_docs_from(LOADED).select(range(4))
     golds = [doc["gold_position"] for doc in docs]
     answers = [f"{golds[0]}.", "no idea", f"Option {golds[2] % 4 + 1}", f"Answer: {golds[3]}"]
     kept = records(hooks.process_results_c2e, docs, answers)
@@ -141,6 +142,7 @@ def test_choice_results_hand_computed():
     assert values["c2e_counts"] == {
         "documents": 4,
         "items_scored": 4,
+        "no_link_id": 1,  # the sample's pair 10 (the loaded data's count, whichever documents are scored)
         "candidates_link_id": 4,
         "candidates_seeded": 0,
         "unparsable": 1,
@@ -153,7 +155,7 @@ def test_choice_results_hand_computed():
     assert values["c2e_acc_by_label"]["human"]["acc"] == 0.5 and values["c2e_acc_by_label"]["human"]["n"] == 4
     assert values["c2e_acc_by_label"]["human"]["lower"] <= 0.5 <= values["c2e_acc_by_label"]["human"]["upper"]
     assert values["c2e_ci95"]["c2e_accuracy"]["units"] == 4 and values["c2e_ci95"]["c2e_accuracy"]["chance"] == 0.25
-    everything = evaluate(hooks.C2E, hooks.process_results_c2e_split, hooks.c2e_docs_from(ITEMS), ["1"] * 12)
+    everything = evaluate(hooks.C2E, hooks.process_results_c2e_split, hooks.c2e_docs_from(LOADED), ["1"] * 12)
     assert everything["c2e_counts"]["candidates_link_id"] == 9 and everything["c2e_counts"]["candidates_seeded"] == 3
 
 
@@ -162,9 +164,9 @@ def test_choice_results_hand_computed():
 )
 def test_a_failed_request_is_never_a_choice(reply):
     for spec, process, docs in (
-        (hooks.C2E, hooks.process_results_c2e, hooks.c2e_docs_from(ITEMS)),
-        (hooks.E2C, hooks.process_results_e2c_split, hooks.e2c_docs_from(ITEMS)),
-        (hooks.CUE, hooks.process_results_cue, hooks.cue_docs_from(ITEMS)),
+        (hooks.C2E, hooks.process_results_c2e, hooks.c2e_docs_from(LOADED)),
+        (hooks.E2C, hooks.process_results_e2c_split, hooks.e2c_docs_from(LOADED)),
+        (hooks.CUE, hooks.process_results_cue, hooks.cue_docs_from(LOADED)),
     ):
         values = evaluate(spec, process, docs, [reply] * len(docs))
         assert values[spec.metrics[0].name] == 0.0  # <level>_accuracy
@@ -180,7 +182,7 @@ PART_SCORES = {
     "effect image (the second": "7/10",
     "causal link between": "Score: 9",
 }
-EXP_DOCS = hooks.exp_docs_from(ITEMS)
+EXP_DOCS = hooks.exp_docs_from(LOADED)
 
 
 def _scripted_judge(prompts_seen: list[str], fail_when: str | None = None):

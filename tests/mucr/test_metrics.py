@@ -47,6 +47,7 @@ def _choice(item_id: str, label: str, style: str, correct: bool, rule: str = "li
         "candidate_rule": rule,
         "correct": correct,
         "answer_status": status,
+        "no_link_id": 2,  # the loader's count, the same in every record of a run
     }
 
 
@@ -67,11 +68,12 @@ def test_choice_accuracy_breakdowns_counts_and_chance():
     assert by_label == {"animal": (0.5, 2), "human": (pytest.approx(1 / 3), 3)}
     by_style = {label: (cell.value, cell.n_units) for label, cell in outcome.breakdowns["c2e_acc_by_style"].items()}
     assert by_style == {"comic": (0.5, 2), "photograph": (pytest.approx(1 / 3), 3)}
-    assert outcome.counts == {"items_scored": 5, "candidates_link_id": 3, "candidates_seeded": 2}
+    assert outcome.counts == {"items_scored": 5, "no_link_id": 2, "candidates_link_id": 3, "candidates_seeded": 2}
     assert outcome.chance == {"c2e_accuracy": CHANCE} and CHANCE == 0.25
     cue = choice_outcome("cue")(records)
     assert set(cue.estimates) == {"cue_accuracy"} and cue.counts == {
-        "items_scored": 5
+        "items_scored": 5,
+        "no_link_id": 2,
     }  # no candidate sets at the phrase level
 
 
@@ -109,7 +111,13 @@ def _exp(
     o=(None, None, None),
 ) -> dict:
     statuses = (statuses,) * 3 if isinstance(statuses, str) else statuses
-    record = {"item_id": item_id, "judge_configured": judge, "labelled": labelled, "answer_status": answer}
+    record = {
+        "item_id": item_id,
+        "judge_configured": judge,
+        "labelled": labelled,
+        "answer_status": answer,
+        "no_link_id": 1,
+    }
     for k in range(3):
         record[f"s{k + 1}"], record[f"s{k + 1}_status"], record[f"o{k + 1}"] = s[k], statuses[k], o[k]
     return record
@@ -135,6 +143,7 @@ def test_exp_with_a_judge_hand_computed():
     assert outcome.estimates["exp_score"].units.tolist() == ["a", "b", "c"]
     assert outcome.counts == {
         "items_scored": 6,
+        "no_link_id": 1,
         "items_judged": 3,
         "items_judge_failed": 2,
         "items_judge_unparsable": 1,

@@ -13,7 +13,8 @@ from abductive_tasks.mucr import data, hooks, picks, prompts, scene_graphs, stra
 
 from helpers.mucr_picks import C2E_DOCS, CUE_DOCS, write_samples
 
-ITEMS = list(data.load(SAMPLE_ROOT / "mucr").items)
+LOADED = data.load(SAMPLE_ROOT / "mucr")
+ITEMS = list(LOADED.items)
 GROUP = data.causal_groups(ITEMS)
 
 
@@ -146,7 +147,7 @@ def test_ccot_stages_follow_the_authors_wording(strategy_picks):
 
 
 def test_icl_shows_two_other_pairs_with_their_gold_answers(strategy_picks):
-    cue_docs = {doc["item_id"]: doc for doc in hooks.cue_docs_from(ITEMS)}
+    cue_docs = {doc["item_id"]: doc for doc in hooks.cue_docs_from(LOADED)}
     text = strategies.doc_to_text_cue_icl(cue_docs["0"])
     shot6, shot5 = cue_docs["6"], cue_docs["5"]  # pair 0's shots (test above)
     assert text == (
@@ -155,7 +156,7 @@ def test_icl_shows_two_other_pairs_with_their_gold_answers(strategy_picks):
         f"Example 2:\n{hooks.doc_to_text_cue_composite(shot5)}\nAnswer: {shot5['gold_position']} (attack)\n\n"
         f"Question:\n{hooks.doc_to_text_cue_composite(cue_docs['0'])}"
     )
-    c2e_docs = {doc["item_id"]: doc for doc in hooks.c2e_docs_from(ITEMS)}
+    c2e_docs = {doc["item_id"]: doc for doc in hooks.c2e_docs_from(LOADED)}
     c2e = strategies.doc_to_text_c2e_icl(c2e_docs["0"])
     assert f"Answer: Option {c2e_docs['6']['gold_position']}\n\nExample 2:" in c2e
     assert c2e.endswith(
@@ -170,7 +171,7 @@ def test_icl_shows_two_other_pairs_with_their_gold_answers(strategy_picks):
 
 
 def test_mmicl_carries_the_shot_images_before_the_question(strategy_picks):
-    docs = {doc["item_id"]: doc for doc in hooks.c2e_docs_from(ITEMS)}
+    docs = {doc["item_id"]: doc for doc in hooks.c2e_docs_from(LOADED)}
     visuals = strategies.doc_to_visual_c2e_mmicl(docs["0"])
     expected = [*hooks.doc_to_visual_composite(docs["6"]), *hooks.doc_to_visual_composite(docs["5"])]
     expected += hooks.doc_to_visual_composite(docs["0"])

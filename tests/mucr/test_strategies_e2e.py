@@ -17,7 +17,8 @@ from helpers.tiny_llava import build_tiny_llava
 
 pytestmark = pytest.mark.e2e
 
-ITEMS = list(data.load(SAMPLE_ROOT / "mucr").items)
+LOADED = data.load(SAMPLE_ROOT / "mucr")
+ITEMS = list(LOADED.items)
 LEVELS = ("c2e", "e2c", "cue", "exp")
 CHOICE_LEVELS = ("c2e", "e2c", "cue")
 HEADLINE = {"c2e": "c2e_accuracy", "e2c": "e2c_accuracy", "cue": "cue_accuracy"}
@@ -70,7 +71,7 @@ def test_ccot_two_runs_store_then_use_the_scene_graphs(tmp_path, monkeypatch):
     assert len(list(scene_graphs.folder("random-0").glob("*.json"))) == 36
     # Pair 0's cue graph goes missing: the second stage does not ask that pair and counts it as wrong.
     monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
-    cue_docs = hooks.cue_docs_from(ITEMS)
+    cue_docs = hooks.cue_docs_from(LOADED)
     graph_key = strategies.scene_graph_key("cue", cue_docs[0])
     (scene_graphs.folder("random-0") / f"{graph_key}.json").unlink()
     stage2, output = run(tmp_path, monkeypatch, "answers", "--model", "random_baseline", "--tasks", "mucr_ccot")
@@ -81,7 +82,7 @@ def test_ccot_two_runs_store_then_use_the_scene_graphs(tmp_path, monkeypatch):
         assert count(stage2, f"mucr_{level}_ccot", "documents") == 12
         assert count(stage2, f"mucr_{level}_ccot", "items_missing_upstream") == 0
     # random_baseline picks from the document, seeded by task and document: the C2E accuracy by hand.
-    c2e_docs = hooks.c2e_docs_from(ITEMS)
+    c2e_docs = hooks.c2e_docs_from(LOADED)
     picks = [random.Random(f"0:mucr_c2e_ccot:{doc_id}").choice(doc["choices"]) for doc_id, doc in enumerate(c2e_docs)]
     right = sum(int(pick) == doc["gold_position"] for pick, doc in zip(picks, c2e_docs, strict=True))
     assert metric(stage2, "mucr_c2e_ccot", "c2e_accuracy") == pytest.approx(right / 12)

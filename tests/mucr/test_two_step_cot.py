@@ -21,8 +21,9 @@ from abductive_tasks.runs import chain
 from helpers.runs import OFFLINE, abductive_eval
 from helpers.specs import evaluate
 
-ITEMS = data.load(SAMPLE_ROOT / "mucr").items
-DOCS = {"c2e": hooks.c2e_docs_from(ITEMS), "e2c": hooks.e2c_docs_from(ITEMS), "cue": hooks.cue_docs_from(ITEMS)}
+LOADED = data.load(SAMPLE_ROOT / "mucr")
+ITEMS = LOADED.items
+DOCS = {"c2e": hooks.c2e_docs_from(LOADED), "e2c": hooks.e2c_docs_from(LOADED), "cue": hooks.cue_docs_from(LOADED)}
 FAILED = "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 500 Server Error"
 TRIGGER = "Therefore, the answer is"
 

@@ -100,15 +100,15 @@ def test_picks_of_another_data_version_are_refused(sample, tmp_path, monkeypatch
     false_cues[4] = [f"{cue} (revised)" for cue in false_cues[4]]
     table = table.set_column(table.schema.get_field_index("false_cue"), "false_cue", pa.array(false_cues))
     pq.write_table(table, path)
-    other_items = data.load(copy).items
-    other_cue_docs = {doc["item_id"]: doc for doc in hooks.cue_docs_from(other_items)}
+    other = data.load(copy)
+    other_cue_docs = {doc["item_id"]: doc for doc in hooks.cue_docs_from(other)}
     assert other_cue_docs["4"]["gold_position"] == CUE_DOCS["4"]["gold_position"]  # gold positions equal
     assert other_cue_docs["4"]["options"] != CUE_DOCS["4"]["options"]
     picks = tmp_path / "picks"
     write_samples(picks, "mucr_c2e", {item["item_id"]: "Option 1" for item in ITEMS})
     cue_lines = [
         {"doc_id": n, **hooks.process_results_cue(other_cue_docs[item["item_id"]], ["1"])}
-        for n, item in enumerate(other_items)
+        for n, item in enumerate(other.items)
     ]
     (picks / "20261127_120000_samples_mucr_cue.jsonl").write_text(
         "".join(json.dumps(line) + "\n" for line in cue_lines)

@@ -33,7 +33,8 @@ from helpers.runs import OFFLINE, abductive_eval, read_results
 
 pytestmark = pytest.mark.e2e
 
-ITEMS = data.load(SAMPLE_ROOT / "mucr").items
+LOADED = data.load(SAMPLE_ROOT / "mucr")
+ITEMS = LOADED.items
 CUE_GIVEN = re.compile(r'The cue phrase linking them is "([^"]+)"')
 
 
@@ -71,7 +72,7 @@ def test_mucr_exp_in_one_command_explains_the_models_own_picks_then_reuses_them(
         results = results_of(out)
         assert list(results) == ["mucr_exp"]
         # Exp of random_baseline's own picks: every cue phrase asked is the one it picked in mucr_cue.
-        cue_docs = hooks.cue_docs_from(ITEMS)
+        cue_docs = hooks.cue_docs_from(LOADED)
         picked = [random.Random(f"0:mucr_cue:{n}").choice(doc["choices"]) for n, doc in enumerate(cue_docs)]
         asked = [CUE_GIVEN.search(sample["input"])[1] for sample in samples_of(out, "mucr_exp")]
         assert asked == picked and asked != [item["cue"] for item in ITEMS]
@@ -99,7 +100,7 @@ def test_ccot_second_stage_in_one_command_and_a_limited_first_stage_refused(tmp_
     done = abductive_eval(["--model", "random_baseline", "--tasks", "mucr_c2e_ccot", "--log_samples"], out, env=env)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "[chain] stage 1 (random_baseline): mucr_c2e_ccot_graph" in done.stdout
-    c2e_docs = hooks.c2e_docs_from(ITEMS)
+    c2e_docs = hooks.c2e_docs_from(LOADED)
     stage1 = random.Random("0:mucr_c2e_ccot_graph:0").choice(c2e_docs[0]["choices"])
     first = samples_of(out, "mucr_c2e_ccot")[0]
     assert first["input"].startswith(f"Scene Graph: {stage1}. Chosen at random.\n\nUse the image and scene graph")

@@ -74,7 +74,7 @@ CASES = {
     "mucr_exp_gold": (
         mucr.EXP,
         mucr.process_results_exp,
-        lambda: mucr.exp_docs_from(mucr_data.load(SAMPLE_ROOT / "mucr").items),
+        lambda: mucr.exp_docs_from(mucr_data.load(SAMPLE_ROOT / "mucr")),
         _mucr_answers,
     ),
     "nleye_triplet": (
