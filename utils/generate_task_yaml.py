@@ -21,7 +21,9 @@ What is declared once, by hand, and what this writes from it:
   the same version is not written: bump the version with a changelog line first;
 * the model backends this package registers declare their versions (``VERSIONS`` in
   :mod:`abductive_tasks.models.manifests`); the code each one's classes reach is recorded in
-  ``tests/snapshots/models/<model_id>.txt`` (utils/model_snapshots.py), refused likewise under an old version.
+  ``tests/snapshots/models/<model_id>.txt`` (utils/model_snapshots.py), refused likewise under an old version; so
+  are what importing the package does (``tests/snapshots/harness.txt``, under the package's version) and each task
+  group's members (``tests/snapshots/groups/<group>.txt``, utils/group_snapshots.py, under its ``metadata: version``).
 
 As lm-evaluation-harness does with its ``_generate_configs.py`` scripts, the copies are checked in: the YAML stays
 plain lmms-eval YAML. tests/test_task_yaml.py and tests/test_snapshots.py fail while a copy disagrees.
@@ -429,6 +431,20 @@ def model_records(snapshots_root: Path) -> dict[Path, tuple[object, object, str]
     return result
 
 
+def group_records(snapshots_root: Path) -> dict[Path, tuple[object, object, str]]:
+    """Every group's record (utils/group_snapshots.py), as :func:`model_records`."""
+    import group_snapshots
+    import task_snapshots
+
+    result = {}
+    files = group_snapshots.group_files()
+    for group, record in group_snapshots.build_all().items():
+        verdict = task_snapshots.verdict(group_snapshots.recorded(snapshots_root, group), record)
+        message = group_snapshots.bump_message(group, record.version, verdict.reason, files[group])
+        result[group_snapshots.record_path(snapshots_root, group)] = (record, verdict, message)
+    return result
+
+
 def bump_message(task: str, yaml_file: Path, version: str, reason: str, root: Path) -> str:
     """What to do when ``task``'s results may have changed under the same version."""
     readme = yaml_file.parent / "README.md"
@@ -501,6 +517,7 @@ def main(argv: list[str] | None = None) -> int:
             for path, (snapshot, verdict) in snapshots(manager, root / "tests" / "snapshots").items()
         }  # fmt: skip
         records |= model_records(root / "tests" / "snapshots")
+        records |= group_records(root / "tests" / "snapshots")
         changed += _write_records(records, root, args.check, refused)
     except (LookupError, ValueError) as error:
         print(f"generate_task_yaml: {error}", file=sys.stderr)

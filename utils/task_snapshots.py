@@ -602,8 +602,8 @@ def unlogged_bumps(
     found = []
     for path, head in new.items():
         was = old.get(path)
-        benchmark = Path(path).parent.name  # a model backend's record or the harness's has no benchmark changelog
-        if benchmark in ("models", "snapshots") or was is None or int(was.scheme) < LOGGED_FROM_SCHEME:
+        benchmark = Path(path).parent.name  # a model backend's, a group's or the harness's record: no changelog
+        if benchmark in ("models", "groups", "snapshots") or was is None or int(was.scheme) < LOGGED_FROM_SCHEME:
             continue
         if version_key(head.version) <= version_key(was.version):
             continue
