@@ -3,7 +3,7 @@
 It serves the scripted OpenAI-compatible stub (``openai_stub.py``) on the requested port, with
 vLLM's behaviour for multi-image prompts: a request with more images than
 ``--limit-mm-per-prompt`` allows is rejected with HTTP 400. Everything observable is written to
-the folder ``$FAKE_VLLM_RECORD``: ``argv.json`` (its command line and pid, on start),
+the folder ``$FAKE_VLLM_RECORD``: ``argv.json`` (its command line, pid and whether it requires a key, on start),
 ``requests.jsonl`` (one line per chat request: model, image count) and ``stopped`` (on a clean
 SIGTERM/SIGINT shutdown). ``FAKE_VLLM_REPLY`` is the answer text (default ``1``);
 ``FAKE_VLLM_FAIL=1`` makes it exit with status 3 at once, as a vLLM that cannot load would;
@@ -44,7 +44,9 @@ def main(argv: list[str]) -> int:
     args, _rest = parser.parse_known_args(argv)
     record = Path(os.environ["FAKE_VLLM_RECORD"])
     record.mkdir(parents=True, exist_ok=True)
-    (record / "argv.json").write_text(json.dumps({"argv": argv, "pid": os.getpid()}))
+    (record / "argv.json").write_text(
+        json.dumps({"argv": argv, "pid": os.getpid(), "key_required": bool(args.api_key)})
+    )
     print(f"fake vllm: {argv}", flush=True)
     if os.environ.get("FAKE_VLLM_FAIL") == "1":
         print("fake vllm: failing at startup", flush=True)

@@ -448,8 +448,9 @@ def test_secrets_from_every_place_a_spec_holds_them_never_reach_a_file_or_the_co
     printed = capsys.readouterr().out
     assert "2 of 3 models complete; failed: in-eval-args" in printed
     assert "in-eval-args: not run: models[1].eval_args: --model_args would override what the batch sets" in printed
-    assert "[REDACTED]" in (tmp_path / "results" / "served" / "server.log").read_text()  # vLLM printed its arguments
-    assert secrets["vllm"] in (tmp_path / "record" / "argv.json").read_text()  # the server did get it
+    assert "--api-key" not in (tmp_path / "results" / "served" / "server.log").read_text()  # vLLM prints its argv
+    assert json.loads((tmp_path / "record" / "argv.json").read_text())["key_required"]  # through VLLM_API_KEY
+    assert (tmp_path / "record" / "unauthorized").read_text() == "0"  # and every request sent it
     written = [path for path in (tmp_path / "results").rglob("*") if path.is_file()]
     assert len(written) > 20
     leaks = {

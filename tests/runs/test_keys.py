@@ -214,6 +214,7 @@ def test_served_model_with_a_key_is_evaluated_and_the_key_is_nowhere(tmp_path):
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-4000:]
     argv = json.loads((record / "argv.json").read_text())["argv"]
     assert "--api-key" not in argv and MODEL_KEY not in " ".join(argv)  # given as VLLM_API_KEY: ps shows argv
+    assert json.loads((record / "argv.json").read_text())["key_required"]
     assert (record / "unauthorized").read_text() == "0"
     assert len((record / "requests.jsonl").read_text().splitlines()) == 2  # both documents asked, with the key
     assert read_results(output / "model-7b")["nleye_triplet"]["triplet_counts,none"]["request_failed"] == 0
