@@ -34,7 +34,7 @@ def built() -> dict[str, task_snapshots.Snapshot]:
 
 def recorded(task: str) -> task_snapshots.Snapshot | None:
     path = task_snapshots.snapshot_path(SNAPSHOTS, generate_task_yaml.yaml_path(MANAGER, task).parent.name, task)
-    return task_snapshots.Snapshot.parse(path.read_text(encoding="utf-8")) if path.is_file() else None
+    return task_snapshots.Snapshot.read(path)
 
 
 @pytest.mark.parametrize("task", TASKS)
@@ -481,3 +481,10 @@ def test_the_snapshot_environment_registers_what_a_run_does():
 
     with task_snapshots.environment():
         assert "read_answer" in filters.FILTER_REGISTRY
+
+
+def test_every_record_of_every_kind_is_in_the_history_checks():
+    """The harness's and the groups' records were left out of the history walk (their heads were not read)."""
+    heads = task_snapshots.recorded_heads(ROOT, None)
+    assert len(heads) == len(list(SNAPSHOTS.rglob("*.txt")))
+    assert {head.kind for head in heads.values()} == set(task_snapshots.KINDS)

@@ -411,37 +411,27 @@ def snapshots(manager: object, snapshots_root: Path) -> dict[Path, tuple[object,
     result = {}
     for task, snapshot in built.items():
         path = task_snapshots.snapshot_path(snapshots_root, yaml_path(manager, task).parent.name, task)
-        recorded = path.read_text(encoding="utf-8") if path.is_file() else None
-        parsed = task_snapshots.Snapshot.parse(recorded) if recorded else None
-        result[path] = (snapshot, task_snapshots.verdict(parsed, snapshot))
+        result[path] = (snapshot, task_snapshots.verdict(task_snapshots.Snapshot.read(path), snapshot))
     return result
 
 
-def model_records(snapshots_root: Path) -> dict[Path, tuple[object, object, str]]:
-    """Every model backend's record (utils/model_snapshots.py): the record built now, the verdict on the one checked
-    in, and what to do should it need a version bump."""
+def other_records(snapshots_root: Path) -> dict[Path, tuple[object, object, str]]:
+    """Every model backend's record and the harness's (utils/model_snapshots.py), and every group's
+    (utils/group_snapshots.py): the record built now, the verdict on the one checked in, and what to do should it
+    need a version bump."""
+    import group_snapshots
     import model_snapshots
     import task_snapshots
 
     result = {}
-    for model, record in model_snapshots.build_all().items():
-        verdict = task_snapshots.verdict(model_snapshots.recorded(snapshots_root, model), record)
-        message = model_snapshots.bump_message(model, record.version, verdict.reason)
-        result[model_snapshots.record_path(snapshots_root, model)] = (record, verdict, message)
-    return result
-
-
-def group_records(snapshots_root: Path) -> dict[Path, tuple[object, object, str]]:
-    """Every group's record (utils/group_snapshots.py), as :func:`model_records`."""
-    import group_snapshots
-    import task_snapshots
-
-    result = {}
-    files = group_snapshots.group_files()
-    for group, record in group_snapshots.build_all().items():
-        verdict = task_snapshots.verdict(group_snapshots.recorded(snapshots_root, group), record)
-        message = group_snapshots.bump_message(group, record.version, verdict.reason, files[group])
-        result[group_snapshots.record_path(snapshots_root, group)] = (record, verdict, message)
+    for kind in (model_snapshots, group_snapshots):
+        for name, record in kind.build_all().items():
+            verdict = task_snapshots.verdict(kind.recorded(snapshots_root, name), record)
+            result[kind.record_path(snapshots_root, name)] = (
+                record,
+                verdict,
+                kind.bump_message(name, record.version, verdict.reason),
+            )
     return result
 
 
@@ -516,8 +506,7 @@ def main(argv: list[str] | None = None) -> int:
                                                    snapshot.version, verdict.reason, root))
             for path, (snapshot, verdict) in snapshots(manager, root / "tests" / "snapshots").items()
         }  # fmt: skip
-        records |= model_records(root / "tests" / "snapshots")
-        records |= group_records(root / "tests" / "snapshots")
+        records |= other_records(root / "tests" / "snapshots")
         changed += _write_records(records, root, args.check, refused)
     except (LookupError, ValueError) as error:
         print(f"generate_task_yaml: {error}", file=sys.stderr)

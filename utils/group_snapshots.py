@@ -11,7 +11,6 @@ and version: tests/test_group_snapshots.py refuses it.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import task_snapshots
@@ -44,12 +43,8 @@ def build(group: str, path: Path) -> task_snapshots.Snapshot:
     metadata = dict(config.pop("metadata", None) or {})
     version = str(metadata.pop("version", ""))
     content = {**config, "metadata": metadata}
-    body = "".join(f"{key}: {_json(value)}\n" for key, value in sorted(content.items()))
+    body = "".join(f"{key}: {task_snapshots.json_text(value)}\n" for key, value in sorted(content.items()))
     return task_snapshots.Snapshot(group, version, task_snapshots.content_digest(content), body, content, "group")
-
-
-def _json(value: object) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
 
 
 def build_all(root: Path = YAML_ROOT) -> dict[str, task_snapshots.Snapshot]:
@@ -61,12 +56,12 @@ def record_path(snapshots: Path, group: str) -> Path:
 
 
 def recorded(snapshots: Path, group: str) -> task_snapshots.Snapshot | None:
-    path = record_path(snapshots, group)
-    return task_snapshots.Snapshot.parse(path.read_text(encoding="utf-8")) if path.is_file() else None
+    return task_snapshots.Snapshot.read(record_path(snapshots, group))
 
 
-def bump_message(group: str, version: str, reason: str, path: Path) -> str:
+def bump_message(group: str, version: str, reason: str) -> str:
     """What to do when ``group``'s YAML changed under the same version."""
+    path = group_files()[group]
     return (
         f"group {group}: what it runs changed, but its version is still {version} ({reason}).\n"
         f"  Bump it: raise metadata: version in {path}, then run python utils/generate_task_yaml.py."

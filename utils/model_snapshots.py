@@ -109,8 +109,7 @@ def record_path(snapshots: Path, model: str) -> Path:
 
 
 def recorded(snapshots: Path, model: str) -> task_snapshots.Snapshot | None:
-    path = record_path(snapshots, model)
-    return task_snapshots.Snapshot.parse(path.read_text(encoding="utf-8")) if path.is_file() else None
+    return task_snapshots.Snapshot.read(record_path(snapshots, model))
 
 
 def bump_message(model: str, version: str, reason: str) -> str:

@@ -75,6 +75,11 @@ class Snapshot:
         )
 
     @classmethod
+    def read(cls, path: Path) -> Snapshot | None:
+        """The record written at ``path``; None when there is none."""
+        return cls.parse(path.read_text(encoding="utf-8")) if path.is_file() else None
+
+    @classmethod
     def parse(cls, text: str) -> Snapshot:
         lines = [line for line in text.splitlines(keepends=True) if not line.startswith("#")]
         (kind, name), *rest = (line.rstrip("\n").split(": ", 1) for line in lines[:3])
@@ -238,8 +243,8 @@ def documents_digest(obj: object, docs: object) -> str:
     for doc in docs:
         context = obj.fewshot_context(doc, 0, None, False, False, None)
         visuals = [_image_digest(visual) for visual in obj.doc_to_visual(doc) if visual is not None]
-        fields = _json(dict(doc)).replace(scratch, "<scratch>")
-        total.update(_json([context, str(obj.doc_to_target(doc)), visuals, fields]).encode("utf-8"))
+        fields = json_text(dict(doc)).replace(scratch, "<scratch>")
+        total.update(json_text([context, str(obj.doc_to_target(doc)), visuals, fields]).encode("utf-8"))
     return total.hexdigest()[:16]
 
 
@@ -259,7 +264,7 @@ DIGEST_SCHEME = 4
 
 def content_digest(content: dict) -> str:
     """The digest of what determines a task's results (see :func:`build`), its scheme first."""
-    return f"{DIGEST_SCHEME}-" + hashlib.sha256(_json(content).encode("utf-8")).hexdigest()[:16]
+    return f"{DIGEST_SCHEME}-" + hashlib.sha256(json_text(content).encode("utf-8")).hexdigest()[:16]
 
 
 def same_scheme(first: str, second: str) -> bool:
@@ -372,7 +377,7 @@ def _prompt_line(line: str) -> str:
     return f"  | {line}".rstrip() if plain else f"  ~ {json.dumps(line)}"
 
 
-def _json(value: object) -> str:
+def json_text(value: object) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
 
 
@@ -380,10 +385,10 @@ def _render(content: dict, kind: object, documents: int, config: dict, code: dic
     """The snapshot's readable lines (every one but the version and digest)."""
     lines = [f"output_type: {content['output_type']}"]
     if content["generation_kwargs"] is not None:
-        lines.append(f"generation_kwargs: {_json(content['generation_kwargs'])}")
+        lines.append(f"generation_kwargs: {json_text(content['generation_kwargs'])}")
     if kind is not None:
         lines += [f"answer_kind: {content['answer_kind']}", f"answer_kind_reads: {kind.describe()}"]
-    lines += [f"document: 1 of {documents}", f"target: {_json(content['target'])}"]
+    lines += [f"document: 1 of {documents}", f"target: {json_text(content['target'])}"]
     lines.append(f"images: {len(content['images'])}")
     roles = content["roles"]
     for number, image in enumerate(content["images"], start=1):
@@ -397,7 +402,7 @@ def _render(content: dict, kind: object, documents: int, config: dict, code: dic
     direction = {True: "higher is better", False: "lower is better", None: "no direction"}
     lines += [f"  {name} ({direction[better]})" for name, better in content["metrics"]]
     lines.append("config:")
-    lines += [f"  {key}: {_json(value)}" for key, value in sorted(config.items())]
+    lines += [f"  {key}: {json_text(value)}" for key, value in sorted(config.items())]
     lines.append(f"all {documents} documents as sent (prompts, targets, image pixels): {content['all_documents']}")
     modules = by_module(code)
     lines.append(f"code: {len(code)} definitions in {len(modules)} modules, {digest_of(code)}")
@@ -476,8 +481,10 @@ def git(root: Path, *args: str) -> str | None:
 
 @dataclass(frozen=True)
 class Recorded:
-    """A record's head as written in one state of the checkout: its name, version and digest."""
+    """A record's head as written in one state of the checkout: its kind (task, model, harness, group), name,
+    version and digest."""
 
+    kind: str
     name: str
     version: str
     digest: str
@@ -487,7 +494,9 @@ class Recorded:
         return self.digest.partition("-")[0]
 
 
-_HEAD_LINE = re.compile(r"^(task|model|version|digest): (.*)$")
+KINDS = ("task", "model", "harness", "group")  # the first line of a record's head names its kind
+_HEAD = "^(task|model|harness|group|version|digest): "
+_HEAD_LINE = re.compile(_HEAD + "(.*)$")
 
 
 def recorded_heads(root: Path, commit: str | None, folder: str = "tests/snapshots") -> dict[str, Recorded]:
@@ -499,14 +508,19 @@ def recorded_heads(root: Path, commit: str | None, folder: str = "tests/snapshot
             name = path.relative_to(root).as_posix()
             lines += [(name, line) for line in path.read_text(encoding="utf-8").splitlines()[:8]]
     else:
-        found = git(root, "grep", "-E", "^(task|model|version|digest): ", commit, "--", folder) or ""
-        lines = [tuple(line.split(":", 2)[1:]) for line in found.splitlines()]  # type: ignore[misc]
+        found = git(root, "grep", "-E", _HEAD, commit, "--", folder) or ""
+        lines = [(name, line) for _, name, line in (entry.split(":", 2) for entry in found.splitlines())]
     fields: dict[str, dict[str, str]] = {}
     for name, line in lines:
         match = _HEAD_LINE.match(line)
-        if match:
-            fields.setdefault(name, {}).setdefault("name" if match[1] in ("task", "model") else match[1], match[2])
-    return {name: Recorded(**head) for name, head in fields.items() if len(head) == 3}
+        if match:  # the first of each: a group's body lists its members under "task:"
+            head = fields.setdefault(name, {})
+            if match[1] in KINDS:
+                head.setdefault("kind", match[1])
+                head.setdefault("name", match[2])
+            else:
+                head.setdefault(match[1], match[2])
+    return {name: Recorded(**head) for name, head in fields.items() if len(head) == 4}
 
 
 def history(root: Path, folder: str = "tests/snapshots") -> list[str | None]:
@@ -602,8 +616,7 @@ def unlogged_bumps(
     found = []
     for path, head in new.items():
         was = old.get(path)
-        benchmark = Path(path).parent.name  # a model backend's, a group's or the harness's record: no changelog
-        if benchmark in ("models", "groups", "snapshots") or was is None or int(was.scheme) < LOGGED_FROM_SCHEME:
+        if head.kind != "task" or was is None or int(was.scheme) < LOGGED_FROM_SCHEME:  # the others: no changelog
             continue
         if version_key(head.version) <= version_key(was.version):
             continue
