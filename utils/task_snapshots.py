@@ -481,7 +481,7 @@ def git(root: Path, *args: str) -> str | None:
 
 @dataclass(frozen=True)
 class Recorded:
-    """A record's head as written in one state of the checkout: its kind (task, model, harness, group), name,
+    """A record's head as written in one state of the checkout: its kind (task, model, harness, group, identity), name,
     version and digest."""
 
     kind: str
@@ -494,8 +494,8 @@ class Recorded:
         return self.digest.partition("-")[0]
 
 
-KINDS = ("task", "model", "harness", "group")  # the first line of a record's head names its kind
-_HEAD = "^(task|model|harness|group|version|digest): "
+KINDS = ("task", "model", "harness", "group", "identity")  # the first line of a record's head names its kind
+_HEAD = "^(task|model|harness|group|identity|version|digest): "
 _HEAD_LINE = re.compile(_HEAD + "(.*)$")
 
 
