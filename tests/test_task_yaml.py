@@ -153,6 +153,27 @@ def test_every_readme_metrics_table_is_the_one_the_specs_generate():
     )
 
 
+README_LINES = 150  # the lm-eval task README template's budget (the brief: at most 150 lines)
+
+
+def test_every_task_readme_keeps_to_the_template_and_its_line_budget():
+    """Each benchmark folder's README follows lm-eval's task template (its sections, in order) within the budget: a
+    changelog that grows past it moves older lines to the benchmark's version notes in docs/."""
+    folder = compat.tasks_path().resolve()
+    readmes = sorted(folder.glob("*/README.md"))
+    assert {readme.parent.name for readme in readmes} >= {"nleye", "mucr", "dve", "sherlock"}
+    for readme in readmes:
+        lines = readme.read_text(encoding="utf-8").splitlines()
+        assert len(lines) <= README_LINES, (
+            f"{readme.relative_to(folder.parent)}: {len(lines)} lines, over {README_LINES}"
+        )
+        if readme.parent.name == "suites":
+            continue
+        headings = [line for line in lines if line.startswith("### ")]
+        template = ["### Paper", "### Citation", "### Groups and Tasks", "### Checklist", "### Changelog"]
+        assert [line for line in headings if line in template] == template, readme.parent.name
+
+
 def test_every_metric_row_says_what_the_metric_means():
     folder = compat.tasks_path().resolve()
     empty = [
