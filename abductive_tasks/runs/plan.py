@@ -53,6 +53,7 @@ from abductive_tasks.runs.task_index import GENERATION_ONLY_BACKENDS, TaskFacts,
 from abductive_tasks.runs.vllm import (
     PLACEHOLDER_API_KEY,
     KeyClash,
+    SecretOnCommandLine,
     ServerPlan,
     client_env,
     inprocess_model_args,
@@ -296,9 +297,12 @@ def judge_plan(spec: BatchSpec) -> JudgePlan | None:
     secrets = _secrets(spec, [spec.env, judge.env, judge.vllm.extra_args])
     log, env = spec.output_dir / "judge_server.log", {**spec.env, **judge.env}
     port = (judge.port, JUDGE_PORT)
-    server = server_plan(
-        "judge", judge.vllm, None, HOST, port, spec.vllm_executable, log, env, spec.health_timeout, secrets
-    )
+    try:
+        server = server_plan(
+            "judge", judge.vllm, None, HOST, port, spec.vllm_executable, log, env, spec.health_timeout, secrets
+        )
+    except SecretOnCommandLine as refused:
+        raise SpecError(f"judge: {refused}") from None
     url = f"http://{HOST}:{judge.port or JUDGE_PORT}/v1"
     wired = judge_env(url, judge.vllm.name_served, judge.api_type, server_key(judge.vllm, environment))
     return JudgePlan(judge.vllm, server, wired, spec.vllm_executable == "vllm")
@@ -319,18 +323,21 @@ def _served_route(
         return None, {}
     log = output / "server.log"
     images = image_limit(facts)
-    server = server_plan(
-        model.name,
-        model.vllm,
-        images,
-        HOST,
-        (model.port, PORT),
-        spec.vllm_executable,
-        log,
-        env,
-        spec.health_timeout,
-        secrets,
-    )
+    try:
+        server = server_plan(
+            model.name,
+            model.vllm,
+            images,
+            HOST,
+            (model.port, PORT),
+            spec.vllm_executable,
+            log,
+            env,
+            spec.health_timeout,
+            secrets,
+        )
+    except SecretOnCommandLine as refused:
+        raise SpecError(f"models[{model.name}]: {refused}") from None
     inherited = {**os.environ, **spec.env, **(judge.client_env if judge else {}), **env}  # the server's too
     # the key its server requires, unless the model is given one of its own (model_args api_key, read before
     # OPENAI_API_KEY by lmms-eval's openai backend)

@@ -43,7 +43,7 @@ from typing import BinaryIO
 import tenacity
 
 from abductive_tasks.inputs.files import open_nofollow
-from abductive_tasks.runs.secrets import copy_redacted, redact_text
+from abductive_tasks.runs.secrets import copy_redacted, is_secret_name, redact_text
 from abductive_tasks.settings import raw
 
 # vLLM's OpenAI-compatible server accepts any key unless started with --api-key; the openai client needs one.
@@ -291,6 +291,11 @@ class ServerPlan:
     secrets: tuple[str, ...]  # redacted from its log and its command line as said
 
 
+class SecretOnCommandLine(ValueError):
+    """A secret-named vLLM argument other than ``api_key`` with a value: it would stand on ``vllm serve``'s command
+    line; the message names the argument, never its value."""
+
+
 def server_plan(
     label: str,
     settings: VllmSettings,
@@ -306,8 +311,19 @@ def server_plan(
     """The ``vllm serve`` of ``settings`` (``images`` per prompt; None: a text-only server) on ``port``: (the spec's
     port, or None for one chosen at start; the word standing for it until then). Its ``api_key`` reaches the server
     as ``VLLM_API_KEY``, which vLLM reads in the absence of ``--api-key``: a command line is public (``ps``), a
-    process's environment is not."""
+    process's environment is not. Any other secret-named argument with a value is refused
+    (:class:`SecretOnCommandLine`)."""
     number, word = port
+    shown = sorted(
+        name
+        for name, value in settings.extra_args.items()
+        if name != "api_key" and is_secret_name(name) and isinstance(value, str) and value
+    )
+    if shown:  # vLLM reads api_key from the environment; no other secret of its arguments has that road
+        raise SecretOnCommandLine(
+            f"vllm_args {', '.join(shown)}: `vllm serve` would show the value on its command line, which every user "
+            "of the machine can read (ps); give it through env instead (e.g. HF_TOKEN for hf_token)"
+        )
     key = settings.extra_args.get("api_key")
     if key not in (None, False, ""):
         extra = {name: value for name, value in settings.extra_args.items() if name != "api_key"}

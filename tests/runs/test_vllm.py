@@ -24,7 +24,7 @@ from abductive_tasks.runs.batch import serve_main
 from abductive_tasks.runs.model_plan import CACHE, RUN_FOLDER, TASKS
 from abductive_tasks.runs.plan import image_limit, judge_plan, plan
 from abductive_tasks.runs.run import start_judge
-from abductive_tasks.runs.spec import ModelSpec, load_spec
+from abductive_tasks.runs.spec import ModelSpec, SpecError, load_spec
 from abductive_tasks.runs.task_index import TaskIndex
 from abductive_tasks.runs.vllm import (
     PRESETS,
@@ -590,3 +590,27 @@ def test_serve_refuses_a_malformed_vllm_arg(value, message, capsys):
         serve_main(["m", "--tasks", "nleye_pairs", "--vllm-arg", value, "--print-command"])
     assert exit_.value.code == 2
     assert f"argument --vllm-arg: {message}" in capsys.readouterr().err
+
+
+def test_a_secret_vllm_arg_other_than_the_api_key_is_refused_never_put_on_the_command_line(tmp_path, capsys):
+    """`vllm serve` reads only its api_key from the environment (VLLM_API_KEY): any other secret-named argument with a
+    value (hf_token) would stand on its command line, which ps shows every user. The refusal names it, not its value."""
+    token = "hf_SERVE-TOKEN-iiii9999"
+    argv = ["m", "--tasks", "nleye_triplet", "--output_path", str(tmp_path), "--print-command"]
+    assert serve_main([*argv, "--vllm-arg", f"hf_token={token}"]) == 2
+    printed = capsys.readouterr()
+    assert "vllm_args hf_token: `vllm serve` would show the value on its command line" in printed.err
+    assert token not in printed.out + printed.err
+    assert serve_main([*argv, "--vllm-arg", "hf_token=true", "--vllm-arg", f"api_key={token}"]) == 0  # a flag; the key
+    assert token not in capsys.readouterr().out
+    spec = tmp_path / "spec.yaml"
+    for entry in (
+        f"judge: {{model: j, vllm_args: {{hf_token: {token}}}}}\nmodels: [{{name: a, backend: dummy}}]",
+        f"models: [{{name: s, route: served, model: m, vllm_args: {{auth_token: {token}}}}}]",
+    ):
+        spec.write_text(f"tasks: [nleye_triplet]\noutput_dir: {tmp_path / 'out'}\n{entry}\n")
+        with pytest.raises(
+            SpecError, match=r"^(judge|models\[s\]): vllm_args (hf|auth)_token: `vllm serve`"
+        ) as refused:
+            plan(load_spec(spec), TaskIndex())
+        assert token not in str(refused.value)
