@@ -75,6 +75,7 @@ PINNED = {
     "blind_batch_ag.yaml": (279, 2),  # pending/: first contact of round 24 (276, 6); round 25
     "blind_batch_ah.yaml": (368, 1),  # pending/: first contact of round 25 (367, 3); round 26
     "blind_batch_ai.yaml": (313, 1),  # pending/: first contact of round 26
+    "blind_batch_aj.yaml": (314, 2),  # pending/: first contact of round 27
 }
 
 
@@ -208,7 +209,7 @@ def test_every_batch_reads_exactly_as_pinned(path, corpus_report):
 def test_every_reply_is_recorded_once():
     recorded = [json.loads(line)["reply"] for line in RECORDED_READINGS.read_text(encoding="utf-8").splitlines()]
     batches = {f"{path.name}/" for path in [CORPUS, *BLIND_BATCHES, *PENDING_BATCHES]}
-    assert len(recorded) == len(set(recorded)) == 7747
+    assert len(recorded) == len(set(recorded)) == 8077
     assert {reply[: reply.index("/") + 1] for reply in recorded} == batches
 
 
