@@ -297,9 +297,11 @@ def _run_settings(identity: Mapping) -> dict:
 
 
 def task_key(identity: Mapping, task: str) -> str | None:
-    """What a result of ``task`` depends on, hashed; None when the identity does not cover ``task``."""
+    """What a result of ``task`` depends on, hashed; None when the identity does not cover ``task``, or is of another
+    :data:`SCHEMA` (a record written before what identifies a result changed: another identity, never a damaged one,
+    whatever parts it lacks)."""
     entry = identity["tasks"].get(task)
-    if entry is None:
+    if entry is None or identity.get("schema") != SCHEMA:
         return None
     return _digest(
         {

@@ -792,3 +792,21 @@ def test_the_weights_a_model_ran_are_named_by_content_or_by_the_revision_its_cac
     assert model_weights("model=org/model", served=None)["revision"] == "a" * 40  # lmms-eval's openai/vllm name
     assert model_weights("model=served-name", served="org/model")["revision"] == "a" * 40  # what vLLM serves
     assert model_weights("seed=3") == {} and model_weights("") == {}
+
+
+def test_a_run_recorded_under_an_earlier_schema_is_another_identity_never_a_damaged_one(tmp_path, monkeypatch):
+    """When what identifies a result changes (``SCHEMA`` raised, a part added that task keys read), the runs users
+    made before are not current, and they are not set aside as damaged either: they lack only the new part."""
+    from abductive_tasks.runs import identity as identities
+    from abductive_tasks.runs.history import scan_runs
+
+    earlier = identity()
+    write_run(tmp_path / "m", "20260101-000000-aaaaaa", earlier, {"nleye_triplet": triplet(0.5)})
+    assert scan_runs(tmp_path / "m", earlier).done("nleye_triplet", None)
+    parts = ("schema", "model", "eval_args", "env", "settings", "judge", "versions", "new_part")
+    monkeypatch.setattr(identities, "SCHEMA", identities.SCHEMA + 1)
+    monkeypatch.setattr(identities, "_run_settings", lambda found: {key: found[key] for key in parts})
+    now = {**identity(), "schema": identities.SCHEMA, "new_part": "x"}
+    scan = scan_runs(tmp_path / "m", now)
+    assert not scan.damaged and not scan.done("nleye_triplet", None) and task_key(now, "nleye_triplet") is not None
+    assert task_key(earlier, "nleye_triplet") is None
