@@ -7,10 +7,13 @@ and are imported as ``helpers.<module>`` (``pythonpath = ["tests"]`` in pyprojec
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
+from abductive_tasks.inputs import files
 from abductive_tasks.inputs.loading import SAMPLE_ROOT
 
 from helpers.runs import OFFLINE
@@ -29,6 +32,23 @@ def data_copy(tmp_path) -> Path:
     root = tmp_path / "data"
     shutil.copytree(SAMPLE_ROOT, root)
     return root
+
+
+@pytest.fixture
+def edit_code(tmp_path, monkeypatch) -> Iterator[Callable[[ModuleType], None]]:
+    """``edit_code(module)``: the module's source as a developer's edit leaves it (a copy with one line added, which
+    ``module.__file__`` names for the rest of the test), as a new process would see it (``files.source_digest``
+    forgotten)."""
+
+    def edit(module: ModuleType) -> None:
+        edited = tmp_path / "edited_code" / module.__name__ / Path(str(module.__file__)).name
+        edited.parent.mkdir(parents=True)
+        edited.write_bytes(Path(str(module.__file__)).read_bytes() + b"\n# edited\n")
+        monkeypatch.setattr(module, "__file__", str(edited))
+        files.source_digest.cache_clear()
+
+    yield edit
+    files.source_digest.cache_clear()
 
 
 def _bytes_name(source: object) -> str:

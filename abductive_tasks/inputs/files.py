@@ -31,6 +31,10 @@ refused and rebuilt. A process running as the same user can read the key and for
 well edit this package, so that is out of scope. Sealing says the entry is what this user's tool wrote
 for that source stamp; it does not re-check the source's bytes (the stamp does that, as for a run's
 file identity).
+
+**Caches of derived entries follow the code that derives them.** An entry's key or stamp holds
+:func:`source_digest` of the modules whose code builds and checks it: an edit to that code makes every entry built
+before it miss and be built again, with no hand-kept format number to forget.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ import errno
 import functools
 import hashlib
 import hmac
+import inspect
 import os
 import secrets
 import stat
@@ -46,6 +51,7 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import BinaryIO
 
 from abductive_tasks import settings
@@ -118,6 +124,19 @@ def file_sha256(path: Path) -> str:
     """The SHA-256 of a file's bytes, read a block at a time (``hashlib.file_digest`` needs Python 3.11)."""
     with open(path, "rb") as handle:
         return stream_sha256(handle)
+
+
+@functools.cache
+def source_digest(*modules: ModuleType) -> str:
+    """A SHA-256 over the names and source files of ``modules``, computed once per process: the part of a cache's
+    key or stamp that ties its entries to the code that built them. Whole files are hashed, so any edit to one of
+    them (a comment too) invalidates the entries, which costs one rebuild; none is missed."""
+    digest = hashlib.sha256()
+    for module in modules:
+        source = Path(inspect.getfile(module)).read_bytes()
+        digest.update(f"{module.__name__}\0{len(source)}\0".encode())
+        digest.update(source)
+    return digest.hexdigest()
 
 
 def stream_sha256(handle: BinaryIO) -> str:

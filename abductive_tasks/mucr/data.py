@@ -22,6 +22,7 @@ import hashlib
 import json
 import random
 import re
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -29,7 +30,9 @@ import orjson
 from loguru import logger
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.files import seal, unseal, write_atomic
+from abductive_tasks.inputs import images as images_module
+from abductive_tasks.inputs import loading as loading_module
+from abductive_tasks.inputs.files import seal, source_digest, unseal, write_atomic
 from abductive_tasks.inputs.images import check_image, image_cache_dir, intact_entry, materialise_image
 from abductive_tasks.inputs.loading import (
     DataError,
@@ -161,18 +164,26 @@ def _read_file(path: Path, root: Path) -> tuple[dict[str, str], list[dict], list
 
 # ---------------------------------------------------------------- the per-file item cache
 
-_CACHE_FORMAT = 3  # bump when _item, its checks or the cached fields change
 _IMAGE_FIELDS = ("cause_image", "effect_image")
+
+
+def _loader_code() -> str:
+    """The digest of the code that builds and checks the cached items (:func:`source_digest`): this
+    module (``_read_file``, ``_item``, the cells, the cache's own format), the image checks and writing
+    (``check_image``, ``materialise_image``, ``intact_entry``) and the loading helpers (``resolve_columns``,
+    ``resolve_inside``). The seal (``inputs.files``) is left out: a changed seal refuses every entry by itself."""
+    return source_digest(sys.modules[__name__], images_module, loading_module)
 
 
 def _cache_key(path: Path, root: Path) -> tuple[Path, list]:
     """The item cache file of one parquet file, ``<ABDUCTIVE_CACHE>/mucr_items/<sha256 of root and path>.json``,
-    and the stamp its content must carry: the loader's format and the parquet file's size and modification time
-    (the rule of a run's file identity; a rewritten or touched file is read again and its cache replaced)."""
+    and the stamp its content must carry: the loader's code (:func:`_loader_code`; an edit to it reads every file
+    again) and the parquet file's size and modification time (the rule of a run's file identity; a rewritten or
+    touched file is read again and its cache replaced)."""
     resolved = path.resolve()
     status = resolved.stat()
     name = hashlib.sha256(f"{root.resolve()}\0{resolved}".encode()).hexdigest()[:40]
-    return settings.cache_root() / "mucr_items" / f"{name}.json", [_CACHE_FORMAT, status.st_size, status.st_mtime_ns]
+    return settings.cache_root() / "mucr_items" / f"{name}.json", [_loader_code(), status.st_size, status.st_mtime_ns]
 
 
 def _file_items(path: Path, root: Path) -> tuple[str, list[dict]]:

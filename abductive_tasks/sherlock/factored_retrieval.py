@@ -25,6 +25,7 @@ import json
 import multiprocessing
 import operator
 import re
+import sys
 import zipfile
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
@@ -40,7 +41,7 @@ import orjson
 from loguru import logger
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.files import cache_key, seal_mac, write_atomic
+from abductive_tasks.inputs.files import cache_key, seal_mac, source_digest, write_atomic
 from abductive_tasks.inputs.loading import DataError, reading
 from abductive_tasks.sherlock.embeddings import decode_embeddings
 
@@ -441,7 +442,12 @@ def load_factored_chunk(instances_path: Path, answer_key_path: Path | None, chun
 
 # ---------------------------------------------------------------- the factored-chunk cache
 
-_CACHE_FORMAT = 3  # bump when FactoredChunk, the factoring or the cache key changes
+
+def _factoring_code() -> str:
+    """The digest of the code that builds the cached chunks (:func:`source_digest`): this module alone
+    (``FactoredChunk``, the factoring, the cache's own format). ``inputs.loading`` gives only ``reading`` and
+    ``DataError``, which name a failure and build nothing, so it is left out."""
+    return source_digest(sys.modules[__name__])
 
 
 def _stamp(path: Path) -> str:
@@ -451,10 +457,11 @@ def _stamp(path: Path) -> str:
 
 
 def _cache_file(instances_path: Path, answer_key_path: Path | None) -> Path:
-    """``<ABDUCTIVE_CACHE>/sherlock_chunks/<key>.npz``, the key a SHA-256 of both files' stamps (:func:`_stamp`):
-    a hit reads no source byte. The entry itself is checked by content (its seal, bound to this name) before it is
-    used, as the MuCR item cache binds its parquet file by stamp (``docs/integrity.md``)."""
-    parts = [str(_CACHE_FORMAT), _stamp(instances_path), _stamp(answer_key_path) if answer_key_path else ""]
+    """``<ABDUCTIVE_CACHE>/sherlock_chunks/<key>.npz``, the key a SHA-256 of the factoring code
+    (:func:`_factoring_code`: an edit to it factors every chunk again) and both files' stamps (:func:`_stamp`): a hit
+    reads no source byte. The entry itself is checked by content (its seal, bound to this name) before it is used, as
+    the MuCR item cache binds its parquet file by stamp (``docs/integrity.md``)."""
+    parts = [_factoring_code(), _stamp(instances_path), _stamp(answer_key_path) if answer_key_path else ""]
     key = hashlib.sha256("\n".join(parts).encode()).hexdigest()[:40]
     return settings.cache_root() / "sherlock_chunks" / f"{key}.npz"
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import stat
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -239,3 +241,21 @@ def test_a_regular_file_a_new_path_or_a_link_to_a_file_is_replaced_whole(tmp_pat
         files.write_output(tmp_path / name, "<html>")
         assert not (tmp_path / name).is_symlink() and (tmp_path / name).read_text() == "<html>"
     assert other.read_text() == "kept"
+
+
+def test_the_source_digest_follows_the_modules_source_and_is_kept_for_the_process(tmp_path, monkeypatch):
+    built, checked = ModuleType("built_here"), ModuleType("checked_here")
+    for module, source in ((built, "VALUE = 1\n"), (checked, "VALUE = 2\n")):
+        module.__file__ = str(tmp_path / f"{module.__name__}.py")
+        Path(module.__file__).write_text(source)
+    monkeypatch.setattr(files, "source_digest", functools.cache(files.source_digest.__wrapped__))  # a memo of its own
+    first = files.source_digest(built, checked)
+    assert files.source_digest(built, checked) == first and re.fullmatch(r"[0-9a-f]{64}", first)
+    assert files.source_digest(checked, built) != first and files.source_digest(built) != first
+    Path(checked.__file__).write_text("VALUE = 2  # edited\n")
+    assert files.source_digest(built, checked) == first  # computed once per process
+    files.source_digest.cache_clear()
+    assert files.source_digest(built, checked) != first
+    Path(checked.__file__).write_text("VALUE = 2\n")
+    files.source_digest.cache_clear()
+    assert files.source_digest(built, checked) == first

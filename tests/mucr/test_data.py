@@ -15,7 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 from PIL import Image
 
-from abductive_tasks.inputs import images
+from abductive_tasks.inputs import images, loading
 from abductive_tasks.inputs.images import load_image, materialise_image
 from abductive_tasks.inputs.loading import SAMPLE_ROOT, DataError
 from abductive_tasks.mucr import data
@@ -409,6 +409,37 @@ def test_a_deleted_cached_image_brings_back_the_full_read(data_copy, parquet_rea
     parquet_reads.clear()
     assert reload(root) == cold and parquet_reads == [str(root / PARQUET)] + ["image"] * 24
     assert Path(cold[5]["effect_image"]).is_file()
+
+
+@pytest.mark.parametrize("module", [data, images, loading], ids=lambda module: module.__name__)
+def test_an_edit_to_the_loaders_code_reads_every_file_again(module, data_copy, tmp_path, parquet_reads, edit_code):
+    """A warm cache built by other code (``_item``, its checks) is never reused: the parquet file is read again and
+    its entry replaced, with no format number to raise by hand."""
+    root = data_copy / "mucr"
+    cold = load_items(root)
+    (cache_file,) = cached_files(tmp_path)
+    before = cache_file.read_bytes()
+    edit_code(module)
+    parquet_reads.clear()
+    assert reload(root) == cold and parquet_reads == [str(root / PARQUET)] + ["image"] * 24
+    assert cached_files(tmp_path) == [cache_file] and cache_file.read_bytes() != before
+    parquet_reads.clear()
+    assert reload(root) == cold and parquet_reads == []
+
+
+def test_an_entry_stamped_with_the_old_format_number_is_read_again_and_rewritten(data_copy, tmp_path, parquet_reads):
+    """An entry written before the stamp held the loader's code (``[3, size, mtime]``, sealed as it was then)
+    misses, never fails."""
+    root = data_copy / "mucr"
+    cold = load_items(root)
+    (cache_file,) = cached_files(tmp_path)
+    content = json.loads(cache_file.read_bytes().split(b"\n", 1)[1])
+    current = content["stamp"]
+    content["stamp"] = [3, *current[1:]]
+    data._save(cache_file, content)
+    parquet_reads.clear()
+    assert reload(root) == cold and parquet_reads == [str(root / PARQUET)] + ["image"] * 24
+    assert json.loads(cache_file.read_bytes().split(b"\n", 1)[1])["stamp"] == current
 
 
 @pytest.fixture

@@ -319,6 +319,22 @@ def test_a_factored_chunk_is_read_from_the_cache_until_a_file_changes(tmp_path, 
         factored_retrieval.load_factored_chunk(*files, 3)
 
 
+def test_an_edit_to_the_factoring_code_factors_the_chunk_again(tmp_path, monkeypatch, edit_code):
+    """A chunk cached by other factoring code is never reused: it lands under another key and is factored again."""
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+    instances, key = chunk_files()
+    files = _chunk_file(tmp_path, instances, key)
+    first = factored_retrieval.load_factored_chunk(*files, 3)
+    before = factored_retrieval._cache_file(*files)
+    edit_code(factored_retrieval)
+    factored = []
+    real = factored_retrieval._factor_files
+    monkeypatch.setattr(factored_retrieval, "_factor_files", lambda *args: factored.append(1) or real(*args))
+    assert _same(factored_retrieval.load_factored_chunk(*files, 3), first) and factored == [1]
+    assert factored_retrieval._cache_file(*files) != before
+    assert _same(factored_retrieval.load_factored_chunk(*files, 3), first) and factored == [1]
+
+
 def test_a_valid_chunk_file_takes_the_typed_decode_only(tmp_path, monkeypatch):
     monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(factored_retrieval, "_BLOCK", 300)
