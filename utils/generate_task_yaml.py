@@ -24,8 +24,10 @@ What is declared once, by hand, and what this writes from it:
   ``tests/snapshots/models/<model_id>.txt`` (utils/model_snapshots.py), refused likewise under an old version; so
   are what importing the package does (``tests/snapshots/harness.txt``, under the package's version) and each task
   group's members (``tests/snapshots/groups/<group>.txt``, utils/group_snapshots.py, under its ``metadata: version``),
-  and what the code makes a canonical run's identity and keys (``tests/snapshots/identity.txt``,
-  utils/identity_snapshots.py, under ``SCHEMA`` of :mod:`abductive_tasks.runs.identity`).
+  what the code makes a canonical run's identity and keys (``tests/snapshots/identity.txt``,
+  utils/identity_snapshots.py, under ``SCHEMA`` of :mod:`abductive_tasks.runs.identity`), and the shape of every
+  file a canonical batch and its leaderboard write (``tests/snapshots/formats.txt``, utils/format_snapshots.py, under
+  ``EXPORT_FORMAT``).
 
 As lm-evaluation-harness does with its ``_generate_configs.py`` scripts, the copies are checked in: the YAML stays
 plain lmms-eval YAML. tests/test_task_yaml.py and tests/test_snapshots.py fail while a copy disagrees.
@@ -419,15 +421,17 @@ def snapshots(manager: object, snapshots_root: Path) -> dict[Path, tuple[object,
 
 def other_records(snapshots_root: Path) -> dict[Path, tuple[object, object, str]]:
     """Every model backend's record and the harness's (utils/model_snapshots.py), every group's
-    (utils/group_snapshots.py) and the run identity's (utils/identity_snapshots.py): the record built now, the
-    verdict on the one checked in, and what to do should it need a version bump."""
+    (utils/group_snapshots.py), the run identity's (utils/identity_snapshots.py) and the written files'
+    (utils/format_snapshots.py): the record built now, the verdict on the one checked in, and what to do should it
+    need a version bump."""
+    import format_snapshots
     import group_snapshots
     import identity_snapshots
     import model_snapshots
     import task_snapshots
 
     result = {}
-    for kind in (model_snapshots, group_snapshots, identity_snapshots):
+    for kind in (model_snapshots, group_snapshots, identity_snapshots, format_snapshots):
         for name, record in kind.build_all().items():
             verdict = task_snapshots.verdict(kind.recorded(snapshots_root, name), record)
             result[kind.record_path(snapshots_root, name)] = (

@@ -481,8 +481,8 @@ def git(root: Path, *args: str) -> str | None:
 
 @dataclass(frozen=True)
 class Recorded:
-    """A record's head as written in one state of the checkout: its kind (task, model, harness, group, identity), name,
-    version and digest."""
+    """A record's head as written in one state of the checkout: its kind (:data:`KINDS`), name, version and
+    digest."""
 
     kind: str
     name: str
@@ -494,8 +494,8 @@ class Recorded:
         return self.digest.partition("-")[0]
 
 
-KINDS = ("task", "model", "harness", "group", "identity")  # the first line of a record's head names its kind
-_HEAD = "^(task|model|harness|group|identity|version|digest): "
+KINDS = ("task", "model", "harness", "group", "identity", "formats")  # the first line of a record's head names its kind
+_HEAD = "^(task|model|harness|group|identity|formats|version|digest): "
 _HEAD_LINE = re.compile(_HEAD + "(.*)$")
 
 

@@ -343,9 +343,15 @@ def write_dicts(path: Path, columns: list[str], rows: list[dict]) -> Path:
     return write_csv_file(path, columns, [dict_row(columns, row) for row in rows])
 
 
+# The shape of the files a batch and its leaderboard write (leaderboard.json, the CSVs, run and spec records, stage
+# outputs): raised when one changes, so a consumer can tell (tests/snapshots/formats.txt, utils/format_snapshots.py).
+EXPORT_FORMAT = 1
+
+
 def json_text(board: Leaderboard, found: Statistics, origin: Provenance) -> str:
-    """``leaderboard.json``: the provenance in full, and per model and task the cell (value and interval on the
-    results' own scale, its status, its data version, whose outputs it read where another model's)."""
+    """``leaderboard.json``: its :data:`EXPORT_FORMAT`, the provenance in full, and per model and task the cell (value
+    and interval on the results' own scale, its status, its data version, whose outputs it read where another
+    model's)."""
     cells = {
         model: {
             task: {
@@ -362,7 +368,8 @@ def json_text(board: Leaderboard, found: Statistics, origin: Provenance) -> str:
         }
         for model in board.rows
     }
-    return json.dumps({"provenance": as_json(origin), "cells": cells}, indent=2, default=str) + "\n"
+    document = {"format": EXPORT_FORMAT, "provenance": as_json(origin), "cells": cells}
+    return json.dumps(document, indent=2, default=str) + "\n"
 
 
 def write_csv(board: Leaderboard, out: Path, found: Statistics | None = None) -> dict[str, Path]:
