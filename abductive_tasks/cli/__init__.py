@@ -298,8 +298,9 @@ def _names_the_data(message: str) -> bool:
     return not any(str(Path(value).expanduser()) in message for value in outputs)
 
 
-def run_eval(argv: list[str]) -> int:
-    """Check the command line, run lmms-eval's evaluation with ``argv`` and print a summary per run;
+def run_eval(argv: list[str], handed: tuple[str, ...]) -> int:
+    """Check the command line, run lmms-eval's evaluation with ``argv`` (``handed``: the secrets a batch handed this
+    process, redacted as well) and print a summary per run;
     return 0 on success, 1 on any failure, 2 for a command-line mistake found before the run. A task reading another
     task's run (MuCR's Exp on the model's picks, CCoT, NL-Eye image-to-text) has those stages run first, each as a
     child ``abductive-eval`` (:mod:`abductive_tasks.runs.chain`); ``--print-commands`` shows them, starting nothing."""
@@ -307,13 +308,13 @@ def run_eval(argv: list[str]) -> int:
 
     compat.defer_unused_imports()  # before lmms-eval is imported: what it imports and never uses waits for a use
     with environment_restored({}, also=STAGE_VARIABLES):  # set for this run only (in-process callers)
-        return _run_eval(argv)
+        return _run_eval(argv, handed)
 
 
 STAGE_VARIABLES = ("ABDUCTIVE_RUN", "ABDUCTIVE_STAGE_INPUTS", "LMMS_CACHE_RUN_ID")
 
 
-def _run_eval(argv: list[str]) -> int:
+def _run_eval(argv: list[str], handed: tuple[str, ...]) -> int:
     given = list(argv)  # what a refusal's message may echo (a URL's credentials in a variable) is redacted by it
     try:
         argv, options = own_options(argv)
@@ -355,7 +356,7 @@ def _run_eval(argv: list[str]) -> int:
     if args.model and args.tasks and args.tasks not in LIST_TASKS:
         argv = with_judge_threads(argv, args.tasks)
     try:
-        return evaluate_and_summarise(argv, args)
+        return evaluate_and_summarise(argv, args, handed)
     finally:
         if chained is not None:
             chained.finish(say)
@@ -504,18 +505,19 @@ def check_model_on_hub(model: str, model_args: object) -> None:
     check_hub_model(arguments)
 
 
-def evaluate_and_summarise(argv: list[str], args: argparse.Namespace) -> int:
-    """Run lmms-eval's evaluation (secrets redacted from what it prints and writes, runs named by our layout,
-    our tasks left out of its table) and print our summary of each finished run; 1 when a run failed."""
+def evaluate_and_summarise(argv: list[str], args: argparse.Namespace, handed: tuple[str, ...]) -> int:
+    """Run lmms-eval's evaluation (secrets redacted from what it prints and writes: those of ``argv``, the
+    environment and ``handed``; runs named by our layout, our tasks left out of its table) and print our summary of
+    each finished run; 1 when a run failed."""
     from abductive_tasks import compat
     from abductive_tasks.inputs.files import redacting_writes
     from abductive_tasks.inputs.loading import DataError
     from abductive_tasks.models.arguments import ModelArgumentError, constructor_refusal
     from abductive_tasks.reports import report
     from abductive_tasks.runs import catalog, layout
-    from abductive_tasks.runs.secrets import collect_secrets, handed_secrets, redact_text, redacted_console
+    from abductive_tasks.runs.secrets import collect_secrets, redact_text, redacted_console
 
-    secrets = tuple(dict.fromkeys([*handed_secrets(), *collect_secrets(args=argv, environment=os.environ)]))
+    secrets = tuple(dict.fromkeys([*handed, *collect_secrets(args=argv, environment=os.environ)]))
 
     def name_run(backend: str, model_args: Mapping[str, Any]) -> tuple[str, str]:
         return layout.model_name(backend, model_args), layout.model_folder(backend, model_args)
@@ -602,7 +604,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    from abductive_tasks.runs.secrets import handed_secrets, revealed_args
+
+    handed = handed_secrets()  # a batch's evaluation: its secrets, which its command line holds as placeholders
+    try:  # what is read from here on is the command line revealed (/proc/PID/cmdline keeps the placeholders)
+        argv = revealed_args(sys.argv[1:] if argv is None else argv, handed)
+    except ValueError as error:
+        print(f"abductive-eval: {error}", file=sys.stderr)
+        return 2
     if argv == ["--tasks-path"]:
         from abductive_tasks.compat import tasks_path
 
@@ -625,7 +634,7 @@ def _main(argv: list[str] | None = None) -> int:
         return 2
     if not cache_made_ready():
         return 2
-    return run_eval(argv)
+    return run_eval(argv, handed)
 
 
 def cache_made_ready() -> bool:

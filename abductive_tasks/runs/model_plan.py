@@ -7,6 +7,7 @@ Its command lines hold placeholder words where a run fills in what is known only
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,7 @@ HOST = "127.0.0.1"
 # the level's tasks, the folder made for its run and its response cache (ModelPlan.cache).
 PORT, JUDGE_PORT = "$PORT", "$JUDGE_PORT"
 TASKS, RUN_FOLDER, CACHE = "<tasks>", "<run folder>", "<cache>"
+EVAL_PROGRAM = (sys.executable, "-m", "abductive_tasks.cli")  # a level's process: abductive-eval, in this Python
 
 
 @dataclass(frozen=True)

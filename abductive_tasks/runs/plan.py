@@ -22,7 +22,6 @@ import json
 import os
 import re
 import shlex
-import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict
 from pathlib import Path
@@ -38,6 +37,7 @@ from abductive_tasks.runs.identity_record import RUNS_DIR
 from abductive_tasks.runs.levels import other_runs, refreshed
 from abductive_tasks.runs.model_plan import (
     CACHE,
+    EVAL_PROGRAM,
     HOST,
     JUDGE_PORT,
     PORT,
@@ -237,7 +237,7 @@ def _model_plans(
             environment=environment,
             derived_root=root,
             env=env,
-            eval_command=(sys.executable, "-m", "abductive_tasks.cli", *arguments),
+            eval_command=(*EVAL_PROGRAM, *arguments),
             server=server,
             client_env=served_env,
             check_ray=model.route == "vllm" or (server is not None and spec.vllm_executable == "vllm"),

@@ -25,9 +25,9 @@ from abductive_tasks.runs.history import task_states
 from abductive_tasks.runs.identity import model_weights
 from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, SPEC_RECORD, IdentityRecord, quarantine
 from abductive_tasks.runs.levels import LevelRun, level_run
-from abductive_tasks.runs.model_plan import HOST, JUDGE_PORT, PORT, JudgePlan, ModelPlan
+from abductive_tasks.runs.model_plan import EVAL_PROGRAM, HOST, JUDGE_PORT, PORT, JudgePlan, ModelPlan
 from abductive_tasks.runs.progress import ChildProgress, say, task_line
-from abductive_tasks.runs.secrets import copy_redacted, handed_over, redact_text
+from abductive_tasks.runs.secrets import concealed_args, copy_redacted, handed_over, redact_text
 from abductive_tasks.runs.status import ModelOutcome
 from abductive_tasks.runs.vllm import child_setup, interrupts_held, start_vllm
 
@@ -39,9 +39,13 @@ def run_child(
     secrets: Sequence[str] = (),
     progress: ChildProgress | None = None,
 ) -> int:
-    """Run ``command`` with output appended to ``log_path`` (``secrets`` redacted, and handed to the child through a
-    pipe, :func:`~abductive_tasks.runs.secrets.handed_over`) and read by ``progress``; on Ctrl-C or SIGTERM interrupt
-    it too, then re-raise."""
+    """Run ``command`` (:data:`~abductive_tasks.runs.model_plan.EVAL_PROGRAM` and its arguments) with output appended
+    to ``log_path`` (``secrets`` redacted, and handed to the child through a pipe,
+    :func:`~abductive_tasks.runs.secrets.handed_over`) and read by ``progress``; on Ctrl-C or SIGTERM interrupt it
+    too, then re-raise. Its command line holds a placeholder for each secret in the arguments, which its CLI reveals
+    (:func:`~abductive_tasks.runs.secrets.concealed_args`): every user of the machine may read a command line."""
+    program = len(EVAL_PROGRAM)
+    argv = [*command[:program], *concealed_args(command[program:], secrets)]
     process = None
     with os.fdopen(open_nofollow(log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT), "ab") as log:
         log.write(redact_text(f"$ {shlex.join(command)}\n", secrets).encode())
@@ -49,7 +53,7 @@ def run_child(
         try:
             with interrupts_held(), handed_over(secrets) as (handoff, descriptors):
                 process = subprocess.Popen(
-                    command,
+                    argv,
                     stdout=subprocess.PIPE,
                     stderr=subprocess.STDOUT,
                     env={**env, **handoff},

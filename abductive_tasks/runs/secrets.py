@@ -32,6 +32,11 @@ URL_USERINFO = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^/?#\s]+)@")  # up to th
 HANDOFF = "ABDUCTIVE_SECRETS_FD"  # the pipe a batch hands its child the secrets through (never argv or a file)
 HANDOFF_MAX = 1 << 15  # within a pipe's buffer, so writing it before the child starts never blocks
 SHORTEST = 4  # shorter values (placeholders such as ``x``) are left alone: replacing them would garble every line
+# A secret on a batch child's command line (which `ps` and /proc/PID/cmdline show every user) is written `<secret:N>`:
+# N numbers the written forms (written_forms) of the secrets handed over the pipe, which the child's CLI puts back
+# before reading its arguments (revealed_args). The word is reserved: an argument already holding one is refused, never
+# guessed at, so a placeholder is never taken for real text nor real text for one.
+PLACEHOLDER = re.compile(r"<secret:(\d+)>")
 
 
 @functools.cache
@@ -249,6 +254,42 @@ def handed_secrets() -> tuple[str, ...]:
     return tuple(secret for secret in found if isinstance(secret, str)) if isinstance(found, list) else ()
 
 
+def concealed_args(args: Sequence[str], secrets: Sequence[str]) -> list[str]:
+    """``args`` with each written form of each secret replaced by its :data:`PLACEHOLDER`, for a child handed
+    ``secrets`` (:func:`handed_over`) to reveal (:func:`revealed_args`). Raises RuntimeError for an argument already
+    holding a placeholder."""
+    for word in args:
+        if reserved := PLACEHOLDER.search(word):
+            raise RuntimeError(
+                f"an argument of the evaluation holds {reserved[0]}, a word reserved for the secrets a batch hands it"
+            )
+    forms = written_forms(secrets)
+    if not forms:
+        return list(args)
+    numbers = {form: number for number, form in enumerate(forms)}
+    # one pass, longest form first: a form inside a longer one, or inside a placeholder, is never replaced on its own
+    pattern = re.compile("|".join(map(re.escape, forms)))
+    return [pattern.sub(lambda match: f"<secret:{numbers[match[0]]}>", word) for word in args]
+
+
+def revealed_args(args: Sequence[str], secrets: Sequence[str]) -> list[str]:
+    """``args`` with each :data:`PLACEHOLDER` of :func:`concealed_args` replaced by the form of the handed ``secrets``
+    it stands for. Raises ValueError, naming the placeholder, for one none stands behind."""
+    forms = written_forms(secrets)
+
+    def form(match: re.Match[str]) -> str:
+        number = int(match[1])
+        if number < len(forms):
+            return forms[number]
+        handed = f"none of those handed to it is number {number}" if forms else "none was handed to it"
+        raise ValueError(
+            f"{match[0]} on the command line stands for a secret a batch hands its evaluation through a pipe, and "
+            f"{handed}: write the value itself"
+        )
+
+    return [PLACEHOLDER.sub(form, word) for word in args]
+
+
 def copy_redacted(
     source: BinaryIO, log: BinaryIO, secrets: Sequence[str], on_segment: Callable[[str], None] | None = None
 ) -> None:
@@ -294,8 +335,9 @@ ESCAPES: tuple[Callable[[str], str], ...] = (
 
 def written_forms(secrets: Iterable[str]) -> list[str]:
     """Each secret (and each line of one of several lines) as text and as each of :data:`ESCAPES` writes it, once or
-    twice over (a JSON string inside another, a JSON value in a shell word), longest first; forms under
-    :data:`SHORTEST` characters are left out."""
+    twice over (a JSON string inside another, a JSON value in a shell word), longest first, then in text order (so two
+    processes list the same secrets' forms alike: :func:`concealed_args`); forms under :data:`SHORTEST` characters are
+    left out."""
     return list(_written_forms(tuple(secrets)))
 
 
@@ -307,7 +349,7 @@ def _written_forms(secrets: tuple[str, ...]) -> tuple[str, ...]:
         for secret in {whole, *(whole.splitlines() if "\n" in whole or "\r" in whole else ())}:
             once = {escape(secret) for escape in ESCAPES}
             forms |= {secret, *once, *(escape(form) for form in once for escape in ESCAPES)}
-    return tuple(sorted((form for form in forms if len(form) >= SHORTEST), key=len, reverse=True))
+    return tuple(sorted((form for form in forms if len(form) >= SHORTEST), key=lambda form: (-len(form), form)))
 
 
 def redact_value(value: object, secrets: Sequence[str]) -> object:

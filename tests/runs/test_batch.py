@@ -463,6 +463,54 @@ def test_secrets_from_every_place_a_spec_holds_them_never_reach_a_file_or_the_co
     assert [place for place, secret in secrets.items() if secret in printed] == []
 
 
+def test_an_evaluations_command_line_holds_no_secret_and_the_evaluation_still_gets_each(tmp_path, monkeypatch, capsys):
+    """Every user of the machine reads a process's command line (`ps`, /proc/PID/cmdline): an evaluation is started
+    with a placeholder for each secret of its model_args (a key, a URL's credentials) and eval_args, and its CLI reveals
+    them from the secrets handed over a pipe. The served model's own key (its model_args) is the one its server
+    requires: no request refused says the evaluation sent the key itself, not its placeholder."""
+    from abductive_tasks.runs.model_plan import EVAL_PROGRAM
+
+    key, password, generation = "sk-own-key-1c2d3e4f5a6b7c8d", "pw-in-url-9a8b7c6d", "tok-gen-kwargs-4e5f6a7b"
+    models = [
+        {
+            "name": "served",
+            "route": "served",
+            "model": "org/m",
+            "vllm_args": {"api_key": key},
+            "model_args": {"api_key": key},
+            "env": {"FAKE_VLLM_RECORD": str(tmp_path / "record")},
+        },
+        {
+            "name": "dummy-key",
+            "backend": "dummy",
+            "model_args": {"response": "1", "api_key": SECRET, "base_url": f"https://user:{password}@h.invalid/v1"},
+            "eval_args": ["--gen_kwargs", f"temperature=0,hf_token={generation}"],
+        },
+    ]
+    path = integrity_spec(tmp_path / "spec.yaml", models, limit=2)
+    spec = json.loads(path.read_text())
+    spec["vllm_executable"] = f"{sys.executable} {Path(__file__).parents[1] / 'helpers' / 'fake_vllm.py'}"
+    path.write_text(json.dumps(spec))
+    started, popen = [], subprocess.Popen
+
+    def recorded(command, *arguments, **options):
+        if tuple(command[: len(EVAL_PROGRAM)]) == EVAL_PROGRAM:
+            started.append(list(command))
+        return popen(command, *arguments, **options)
+
+    monkeypatch.setattr(subprocess, "Popen", recorded)
+    assert main([str(path)]) == 0
+    assert "2 of 2 models complete" in capsys.readouterr().out
+    assert (tmp_path / "record" / "unauthorized").read_text() == "0"  # the served model's key reached its server
+    assert len(started) == 2 and all(re.search(r"api_key=<secret:\d+>", " ".join(words)) for words in started)
+    assert re.search(r"https://<secret:\d+>@h\.invalid", " ".join(started[1]))
+    assert [secret for secret in (key, SECRET, password, generation) if secret in repr(started)] == []
+    # lmms-eval was given each value itself (redacted as a secret where it prints it), never a placeholder
+    log = (tmp_path / "results" / "dummy-key" / "eval.log").read_text()
+    given = "dummy (response=1,api_key=[REDACTED],base_url=https://[REDACTED]@h.invalid/v1), gen_kwargs: "
+    assert f"{given}(temperature=0,hf_token=[REDACTED])" in log and "<secret:" not in log
+
+
 def test_a_bad_model_entry_fails_alone_and_the_batch_goes_on(tmp_path, capsys):
     """A NUL byte in one model's model_args used to abort the whole batch with a traceback: now it fails alone."""
     models = [{"name": "nul", "backend": "dummy", "model_args": "response=1\0"}, *DUMB_PIXEL]

@@ -437,6 +437,86 @@ def test_secrets_too_many_to_hand_over_stop_the_evaluation_instead_of_going_unre
         assert list(variables) == ["ABDUCTIVE_SECRETS_FD"] and len(descriptors) == 1
 
 
+# A stand-in for abductive-eval (three words, as EVAL_PROGRAM): it records its command line as the system shows every
+# user, and its arguments as its CLI reveals them from the secrets handed over the pipe.
+RECORDING_CHILD = """
+import json, sys
+from pathlib import Path
+from abductive_tasks.runs.secrets import handed_secrets, revealed_args
+cmdline = Path("/proc/self/cmdline").read_bytes().decode().split("\\0")[:-1]
+revealed = revealed_args(sys.argv[2:], handed_secrets())
+Path(sys.argv[1]).write_text(json.dumps({"cmdline": cmdline, "revealed": revealed}))
+"""
+
+
+def test_an_evaluations_command_line_holds_a_placeholder_for_each_secret_and_its_cli_reveals_them(tmp_path):
+    """`ps` shows every user a process's command line: an evaluation's (the plan's words: model_args with a key and a
+    URL's credentials, eval_args with a token) holds a placeholder for each secret, and the child, in another process
+    (its own hash seed), reveals the very words from the secrets handed over the pipe. The identity is the plan's, as
+    before: hashed model_args, not the command line."""
+    from abductive_tasks.runs.model_plan import EVAL_PROGRAM
+    from abductive_tasks.runs.plan import plan
+    from abductive_tasks.runs.run import run_child
+    from abductive_tasks.runs.secrets import hash_secret
+    from abductive_tasks.runs.spec import load_spec
+    from abductive_tasks.runs.task_index import TaskIndex
+
+    secrets = {"key": "sk-argv-3f4e5d6c7b8a", "password": "pw-argv-1a2b3c4d", "token": "tok-argv-9e8d7c6b"}
+    spec = {
+        "output_dir": "results",
+        "tasks": ["nleye_triplet"],
+        "env": {"ABDUCTIVE_DATA": "sample"},
+        "models": [
+            {
+                "name": "keyed",
+                "backend": "dummy",
+                "model_args": {
+                    "response": "1",
+                    "api_key": secrets["key"],
+                    "base_url": f"https://user:{secrets['password']}@h.invalid/v1",
+                },
+                "eval_args": ["--gen_kwargs", f"hf_token={secrets['token']}"],
+            }
+        ],
+    }
+    path = tmp_path / "spec.yaml"
+    path.write_text(json.dumps(spec))
+    (model_plan,) = plan(load_spec(path), TaskIndex()).models
+    assert hash_secret(secrets["key"]) in json.dumps(model_plan.identity)
+    command, _ = model_plan.evaluation(["nleye_triplet"], str(tmp_path / "run"), tmp_path / "cache")
+    words = command[len(EVAL_PROGRAM) :]
+    record = tmp_path / "record.json"
+    child = [sys.executable, "-c", RECORDING_CHILD, str(record), *words]
+    assert run_child(child, dict(os.environ), tmp_path / "eval.log", model_plan.secrets) == 0, (
+        tmp_path / "eval.log"
+    ).read_text()
+    recorded = json.loads(record.read_text())
+    assert [place for place, secret in secrets.items() if secret in " ".join(recorded["cmdline"])] == []
+    assert re.search(r"api_key=<secret:\d+>,base_url=https://<secret:\d+>@h\.invalid", " ".join(recorded["cmdline"]))
+    assert recorded["revealed"] == words
+
+
+def test_a_placeholder_none_stands_behind_is_a_one_line_refusal_never_taken_as_the_value(monkeypatch, capsys):
+    """Written by hand, or by a batch whose pipe is gone: the CLI refuses it before reading its arguments. A word
+    already holding one is refused by the batch: it could not be told from its own."""
+    from abductive_tasks.cli import main
+    from abductive_tasks.runs.secrets import HANDOFF, concealed_args
+
+    command = ["--model", "dummy", "--model_args", "response=1,api_key=<secret:0>", "--tasks", "nleye_triplet"]
+    assert main([*command, "--limit", "1"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "<secret:0> on the command line stands for a secret" in error
+    assert "none was handed to it" in error
+    read, write = os.pipe()
+    os.write(write, json.dumps(["sk-handed-5a6b7c8d"]).encode())
+    os.close(write)
+    monkeypatch.setenv(HANDOFF, str(read))
+    assert main([*command[:3], "response=1,api_key=<secret:99>", *command[4:], "--limit", "1"]) == 2
+    assert "none of those handed to it is number 99" in capsys.readouterr().err
+    with pytest.raises(RuntimeError, match="holds <secret:7>, a word reserved"):
+        concealed_args(["--gen_kwargs", "note=<secret:7>"], ["sk-handed-5a6b7c8d"])
+
+
 def test_every_value_under_a_secret_name_is_a_secret_however_deep_and_each_line_of_one():
     """``auth: {user: ..., pw: X}`` and ``api_key: [X, Y]`` were collected as Python shows the whole (never written
     so), and a secret of two lines was found only whole (a log is copied a line at a time)."""
