@@ -447,7 +447,8 @@ def bump_message(task: str, yaml_file: Path, version: str, reason: str, root: Pa
     readme = yaml_file.parent / "README.md"
     return (
         f"{task}: what determines its results changed, but its version is still {version} ({reason}).\n"
-        f"  Bump it: add a line to the changelog of {_shown(readme, root)}, e.g.\n"
+        f"  Bump it: raise the version on its family's line in the changelog of {_shown(readme, root)} and say what\n"
+        f"  changed (its entry in full goes to the version notes in docs/benchmarks/), or add a line, e.g.\n"
         f"    - `{task}` <new version> (YYYY-MM-DD): <what changed>\n"
         f"  (or set metadata: version in {_shown(yaml_file, root)} and add a changelog line for it), then run {RUN}."
     )
