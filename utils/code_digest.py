@@ -22,6 +22,10 @@ A definition's digest does not contain its module's name, nor a ``def``'s or ``c
 modules (a rename of ``inputs/``, say) or renaming a hook only a YAML names changes no task's digest; renaming what
 the code calls does, since the caller's tree names it.
 
+Nor does it contain the names a function gives its own variables (:func:`locals_renamed`: they are numbered in the
+order they first appear, in their scope): renaming a local variable changes no digest; renaming a parameter, or a
+variable into a name the function also reads from around it, does.
+
 A module-level statement that may change a name it mentions without binding it (``del X[k]``, ``X[k] = ...``, a
 loop, a call such as ``X.update(...)``) is part of the definition of every name it mentions.
 
@@ -330,7 +334,7 @@ class CodeIndex:
             else:
                 module = self.module(ref[0])
                 nodes = module.definitions[ref[1]] if module else []
-                self._digests[ref] = _digest("\n".join(canonical(_unnamed(node)) for node in nodes))
+                self._digests[ref] = _digest("\n".join(canonical(locals_renamed(_unnamed(node))) for node in nodes))
         return self._digests[ref]
 
     def effects(self) -> tuple[list[str], list[Ref]]:
@@ -385,6 +389,111 @@ class CodeIndex:
             if base is not None and base[1] is None:  # an attribute of a module of ours
                 return self._resolve_target(f"{base[0]}.{node.attr}")
         return None
+
+
+_SCOPES = (*_FUNCTIONS, ast.Lambda)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_DYNAMIC = frozenset({"locals", "vars", "eval", "exec", "globals"})  # calls that read variables by name
+
+
+def locals_renamed(node: ast.AST) -> ast.AST:
+    """A copy of ``node`` whose functions' own variables (bound in their body: not parameters, not ``global``
+    names) and comprehensions' variables are renamed ``_v0``, ``_v1``, ... in the order they first appear, each in
+    its scope and the scopes inside it (a closure): renaming a local variable changes no digest, while a change of
+    what a name refers to (a shadowed global, another global read) still does. A function holding a class, or
+    reading variables by name (``locals()``, ``eval``), keeps its own names."""
+    node = copy.deepcopy(node)
+    counter = iter(range(1 << 30))
+
+    def fresh(names: Iterable[str]) -> dict[str, str]:
+        return {name: f"_v{next(counter)}" for name in dict.fromkeys(names)}
+
+    def visit(found: ast.AST, mapping: dict[str, str]) -> None:
+        if isinstance(found, ast.Name) and found.id in mapping:
+            found.id = mapping[found.id]
+        elif isinstance(found, ast.ExceptHandler) and found.name in mapping:
+            found.name = mapping[found.name]
+        elif isinstance(found, ast.Nonlocal):
+            found.names = [mapping.get(name, name) for name in found.names]
+        if isinstance(found, _SCOPES):
+            function(found, mapping)
+        elif isinstance(found, _COMPREHENSIONS):
+            comprehension(found, mapping)
+        else:
+            for child in ast.iter_child_nodes(found):
+                visit(child, mapping)
+
+    def function(found: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, outer: dict[str, str]) -> None:
+        arguments = found.args
+        for part in [*arguments.defaults, *filter(None, arguments.kw_defaults), *getattr(found, "decorator_list", [])]:
+            visit(part, outer)
+        if isinstance(found, _FUNCTIONS) and found.name in outer:  # a nested def: its name is the scope around's
+            found.name = outer[found.name]
+        body = found.body if isinstance(found.body, list) else [found.body]
+        inside = [child for statement in body for child in _scope_nodes(statement)]
+        parameters = {
+            argument.arg
+            for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+            + [argument for argument in (arguments.vararg, arguments.kwarg) if argument is not None]
+        }
+        global_names = {name for child in inside if isinstance(child, ast.Global) for name in child.names}
+        mapping = {name: renamed for name, renamed in outer.items() if name not in parameters | global_names}
+        dynamic = any(isinstance(child, ast.ClassDef) for child in inside) or any(
+            isinstance(child, ast.Call) and isinstance(child.func, ast.Name) and child.func.id in _DYNAMIC
+            for child in inside
+        )
+        if not dynamic:
+            declared = parameters | {
+                name for child in inside if isinstance(child, ast.Global | ast.Nonlocal) for name in child.names
+            }
+            own = [name for child in inside for name in _binds(child) if name not in declared]
+            mapping |= fresh(own)
+        for statement in body:
+            visit(statement, mapping)
+
+    def comprehension(found: ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp, outer: dict[str, str]):
+        first, *rest = found.generators
+        visit(first.iter, outer)  # evaluated in the scope around
+        targets = [name.id for generator in found.generators for name in ast.walk(generator.target)
+                   if isinstance(name, ast.Name)]  # fmt: skip
+        mapping = outer | fresh(targets)
+        visit(first.target, mapping)
+        for condition in first.ifs:
+            visit(condition, mapping)
+        for generator in rest:
+            visit(generator, mapping)
+        for part in (found.key, found.value) if isinstance(found, ast.DictComp) else (found.elt,):
+            visit(part, mapping)
+
+    visit(node, {})
+    return node
+
+
+def _scope_nodes(node: ast.AST) -> Iterator[ast.AST]:
+    """``node`` and what lies in its scope: not inside a nested function, lambda or comprehension (their defaults,
+    decorators and first iterable are the scope's; a nested ``def`` binds its name here)."""
+    yield node
+    if isinstance(node, _SCOPES):
+        arguments = node.args
+        parts = [*arguments.defaults, *filter(None, arguments.kw_defaults), *getattr(node, "decorator_list", [])]
+    elif isinstance(node, _COMPREHENSIONS):
+        parts = [node.generators[0].iter]
+    else:
+        parts = list(ast.iter_child_nodes(node))
+    for part in parts:
+        yield from _scope_nodes(part)
+
+
+def _binds(node: ast.AST) -> list[str]:
+    """The names ``node`` binds in its scope (an assignment's, a loop's or a ``with``'s target, ``except ... as``,
+    a walrus, ``del``, a nested ``def``)."""
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+        return [node.id]
+    if isinstance(node, ast.ExceptHandler) and node.name:
+        return [node.name]
+    if isinstance(node, _FUNCTIONS):
+        return [node.name]
+    return []
 
 
 def _unnamed(node: ast.AST) -> ast.AST:
