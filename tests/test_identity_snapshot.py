@@ -44,7 +44,8 @@ def test_the_record_holds_no_secret_and_nothing_of_this_machine(recorded, monkey
     assert built.body == recorded.body
     assert os.environ["OPENAI_API_KEY"] == "sk-inherited-key-value"  # restored after
     assert identity_snapshots.SECRET not in built.body and "hf-canonical-token-value" not in built.body
-    assert "abductive-identity-" not in built.body and str(Path.home()) not in built.body
+    assert "abductive-identity-" not in built.body
+    assert Path.home() == Path("/") or str(Path.home()) not in built.body  # a container's HOME may be /
 
 
 def test_a_backend_version_left_out_of_the_identity_needs_a_schema_bump(recorded, monkeypatch):

@@ -298,7 +298,7 @@ def _names_the_data(message: str) -> bool:
     return not any(str(Path(value).expanduser()) in message for value in outputs)
 
 
-def run_eval(argv: list[str], handed: tuple[str, ...]) -> int:
+def run_eval(argv: list[str], handed: tuple[str, ...] = ()) -> int:
     """Check the command line, run lmms-eval's evaluation with ``argv`` (``handed``: the secrets a batch handed this
     process, redacted as well) and print a summary per run;
     return 0 on success, 1 on any failure, 2 for a command-line mistake found before the run. A task reading another

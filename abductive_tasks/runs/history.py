@@ -220,7 +220,11 @@ def scan_runs(model_dir: Path, identity: Mapping) -> Scan:
             if (run / RUN_RECORD).exists():
                 scan.damaged.append(error)
             continue  # no record yet: a run being started
-        tasks = [task for task in record.tasks if task in wanted and task_key(record.identity, task) == wanted[task]]
+        tasks = [  # no key (an identity of an earlier schema) matches nothing, another keyless one neither
+            task
+            for task in record.tasks
+            if wanted.get(task) is not None and task_key(record.identity, task) == wanted[task]
+        ]
         if not tasks:
             continue
         found: dict[str, Outcome] = {}

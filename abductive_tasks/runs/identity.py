@@ -296,12 +296,17 @@ def _run_settings(identity: Mapping) -> dict:
     return {key: identity[key] for key in ("schema", "model", "eval_args", "env", "settings", "judge", "versions")}
 
 
+def of_this_schema(identity: Mapping) -> bool:
+    """Whether ``identity`` was made under today's :data:`SCHEMA`: only then can its keys be made and compared."""
+    return identity.get("schema") == SCHEMA
+
+
 def task_key(identity: Mapping, task: str) -> str | None:
     """What a result of ``task`` depends on, hashed; None when the identity does not cover ``task``, or is of another
     :data:`SCHEMA` (a record written before what identifies a result changed: another identity, never a damaged one,
     whatever parts it lacks)."""
     entry = identity["tasks"].get(task)
-    if entry is None or identity.get("schema") != SCHEMA:
+    if entry is None or not of_this_schema(identity):
         return None
     return _digest(
         {

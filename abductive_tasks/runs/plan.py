@@ -47,7 +47,7 @@ from abductive_tasks.runs.model_plan import (
     JudgePlan,
     ModelPlan,
 )
-from abductive_tasks.runs.secrets import collect_secrets, redact_text
+from abductive_tasks.runs.secrets import collect_secrets, redact_text, reserved_word
 from abductive_tasks.runs.spec import BatchSpec, JudgeSpec, ModelSpec, SpecError
 from abductive_tasks.runs.task_index import GENERATION_ONLY_BACKENDS, TaskFacts, TaskIndex
 from abductive_tasks.runs.vllm import (
@@ -217,6 +217,8 @@ def _model_plans(
         output = spec.output_dir / model.name
         env = model_env(model)
         arguments = eval_arguments(spec, model, model_args, Path(CACHE), [TASKS], Path(RUN_FOLDER))
+        if (reserved := reserved_word(arguments)) is not None:
+            raise SpecError(f"models[{model.name}]: {reserved}")
         server, served_env = _served_route(spec, model, [facts[task] for task in runnable], output, env, secrets, judge)
         model_plan = ModelPlan(
             model=model,

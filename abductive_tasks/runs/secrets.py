@@ -254,20 +254,26 @@ def handed_secrets() -> tuple[str, ...]:
     return tuple(secret for secret in found if isinstance(secret, str)) if isinstance(found, list) else ()
 
 
+def reserved_word(args: Sequence[str]) -> str | None:
+    """Why ``args`` cannot be handed to a batch's evaluation (one holds a :data:`PLACEHOLDER`); None when they can."""
+    for word in args:
+        if reserved := PLACEHOLDER.search(word):
+            return f"an argument holds {reserved[0]}, a word reserved for the secrets a batch hands its evaluation"
+    return None
+
+
 def concealed_args(args: Sequence[str], secrets: Sequence[str]) -> list[str]:
     """``args`` with each written form of each secret replaced by its :data:`PLACEHOLDER`, for a child handed
     ``secrets`` (:func:`handed_over`) to reveal (:func:`revealed_args`). Raises RuntimeError for an argument already
-    holding a placeholder."""
-    for word in args:
-        if reserved := PLACEHOLDER.search(word):
-            raise RuntimeError(
-                f"an argument of the evaluation holds {reserved[0]}, a word reserved for the secrets a batch hands it"
-            )
+    holding a placeholder (:func:`reserved_word`; the plan refuses such a spec before anything starts)."""
+    if (reserved := reserved_word(args)) is not None:
+        raise RuntimeError(reserved)
     forms = written_forms(secrets)
     if not forms:
         return list(args)
     numbers = {form: number for number, form in enumerate(forms)}
-    # one pass, longest form first: a form inside a longer one, or inside a placeholder, is never replaced on its own
+    # one pass, longest form first where several start at one place: a form inside a longer one, or inside a
+    # placeholder, is never replaced on its own (two secrets overlapping in one word: the first met is replaced)
     pattern = re.compile("|".join(map(re.escape, forms)))
     return [pattern.sub(lambda match: f"<secret:{numbers[match[0]]}>", word) for word in args]
 

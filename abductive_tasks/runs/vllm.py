@@ -317,7 +317,7 @@ def server_plan(
     shown = sorted(
         name
         for name, value in settings.extra_args.items()
-        if name != "api_key" and is_secret_name(name) and isinstance(value, str) and value
+        if name != "api_key" and is_secret_name(name) and value not in (None, True, False, "")  # a flag is no secret
     )
     if shown:  # vLLM reads api_key from the environment; no other secret of its arguments has that road
         raise SecretOnCommandLine(

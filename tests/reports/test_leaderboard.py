@@ -432,6 +432,22 @@ def test_a_model_folder_whose_spec_record_names_another_model_is_not_shown(tmp_p
     assert any(note.startswith(refused) for note in board.notes)
 
 
+def test_a_spec_record_of_an_earlier_identity_schema_is_not_shown_and_says_so(tmp_path, monkeypatch):
+    """After what identifies a result changed (``SCHEMA`` raised), an old spec record matches no run: its row is left
+    out with a note, never filled from runs of another identity (none has a key to compare)."""
+    from abductive_tasks.runs import identity as identities
+
+    write_spec(tmp_path, "m")
+    write_run(tmp_path, "m", "01-full", {"nleye_triplet": triplet(0.5, 0.5)})
+    assert list(collect(tmp_path, TaskIndex()).rows) == ["m"]
+    monkeypatch.setattr(identities, "SCHEMA", identities.SCHEMA + 1)
+    board = collect(tmp_path, TaskIndex())
+    assert list(board.rows) == []
+    assert any(
+        f"{tmp_path / 'm'}: not shown: its {SPEC_RECORD} is of an earlier run identity" in n for n in board.notes
+    )
+
+
 def test_long_csv_one_row_per_model_task_metric(logged):
     _, report = logged
     rows = list(csv.DictReader(report["long_csv"].open()))

@@ -810,3 +810,8 @@ def test_a_run_recorded_under_an_earlier_schema_is_another_identity_never_a_dama
     scan = scan_runs(tmp_path / "m", now)
     assert not scan.damaged and not scan.done("nleye_triplet", None) and task_key(now, "nleye_triplet") is not None
     assert task_key(earlier, "nleye_triplet") is None
+    # A record of the earlier schema has no key: it matches nothing, another keyless record neither (a leaderboard
+    # reading an old spec record would otherwise show a run of any other identity).
+    other = identity(model_args="response=2", nleye_data="b")
+    write_run(tmp_path / "m", "20260101-000001-bbbbbb", other, {"nleye_triplet": triplet(0.9)})
+    assert scan_runs(tmp_path / "m", earlier).best("nleye_triplet") is None

@@ -496,7 +496,7 @@ def test_an_evaluations_command_line_holds_a_placeholder_for_each_secret_and_its
     assert recorded["revealed"] == words
 
 
-def test_a_placeholder_none_stands_behind_is_a_one_line_refusal_never_taken_as_the_value(monkeypatch, capsys):
+def test_a_placeholder_none_stands_behind_is_a_one_line_refusal_never_taken_as_the_value(monkeypatch, capsys, tmp_path):
     """Written by hand, or by a batch whose pipe is gone: the CLI refuses it before reading its arguments. A word
     already holding one is refused by the batch: it could not be told from its own."""
     from abductive_tasks.cli import main
@@ -515,6 +515,18 @@ def test_a_placeholder_none_stands_behind_is_a_one_line_refusal_never_taken_as_t
     assert "none of those handed to it is number 99" in capsys.readouterr().err
     with pytest.raises(RuntimeError, match="holds <secret:7>, a word reserved"):
         concealed_args(["--gen_kwargs", "note=<secret:7>"], ["sk-handed-5a6b7c8d"])
+    # A spec whose arguments hold one is refused when the batch is planned, before any server starts.
+    from abductive_tasks.runs.plan import plan
+    from abductive_tasks.runs.spec import SpecError, load_spec
+    from abductive_tasks.runs.task_index import TaskIndex
+
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        f"tasks: [nleye_triplet]\noutput_dir: {tmp_path / 'out'}\n"
+        "models: [{name: a, backend: dummy, eval_args: [--gen_kwargs, 'note=<secret:7>']}]\n"
+    )
+    with pytest.raises(SpecError, match=r"^models\[a\]: an argument holds <secret:7>, a word reserved"):
+        plan(load_spec(spec), TaskIndex())
 
 
 def test_every_value_under_a_secret_name_is_a_secret_however_deep_and_each_line_of_one():

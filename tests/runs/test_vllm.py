@@ -601,6 +601,8 @@ def test_a_secret_vllm_arg_other_than_the_api_key_is_refused_never_put_on_the_co
     printed = capsys.readouterr()
     assert "vllm_args hf_token: `vllm serve` would show the value on its command line" in printed.err
     assert token not in printed.out + printed.err
+    assert serve_main([*argv, "--vllm-arg", "hf_token=12345678"]) == 2  # a number is a value too
+    assert "vllm_args hf_token:" in capsys.readouterr().err
     assert serve_main([*argv, "--vllm-arg", "hf_token=true", "--vllm-arg", f"api_key={token}"]) == 0  # a flag; the key
     assert token not in capsys.readouterr().out
     spec = tmp_path / "spec.yaml"

@@ -16,7 +16,14 @@ from abductive_tasks.reports.plots import PERCENT_FACTOR
 from abductive_tasks.reports.samples import samples_path
 from abductive_tasks.runs import chain
 from abductive_tasks.runs.history import Outcome, Scan, scan_runs
-from abductive_tasks.runs.identity import backend_versions, data_content, data_fingerprint, package_versions
+from abductive_tasks.runs.identity import (
+    SCHEMA,
+    backend_versions,
+    data_content,
+    data_fingerprint,
+    of_this_schema,
+    package_versions,
+)
 from abductive_tasks.runs.identity_record import SPEC_RECORD, DamagedFile, IdentityRecord
 from abductive_tasks.runs.task_index import TaskFacts, TaskIndex, TaskIndexError
 from abductive_tasks.scoring.coverage import dropped_units
@@ -376,6 +383,12 @@ class _Collector:
             record = IdentityRecord.read(folder / SPEC_RECORD)
         except DamagedFile as error:
             self.board.notes.append(f"{error}: {folder.name} not shown; rerun its batch spec to rewrite it")
+            return None
+        if not of_this_schema(record.identity):  # what identifies a result changed since: nothing matches it
+            self.board.notes.append(
+                f"{folder}: not shown: its {SPEC_RECORD} is of an earlier run identity (schema "
+                f"{record.identity.get('schema')}, now {SCHEMA}); fix: {_fix(record)}"
+            )
             return None
         if record.model != folder.name:  # a batch names a model's folder after it: a copy, or a renamed folder
             self.board.notes.append(
