@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
 import format_snapshots
@@ -91,3 +92,37 @@ def test_a_metric_or_a_count_added_to_a_task_is_no_change_of_the_files(edited):
             "".join(json.dumps({**line, "brand_new_metric": ["brand_new_metric", {}]}) + "\n" for line in lines)
         )
     assert verdict_of(*edited).action == "ok"
+
+
+def test_what_lmms_eval_takes_from_the_machine_and_a_version_bump_are_no_change(edited):
+    """``git_hash`` is a commit where lmms-eval's install sits in a checkout or a CI sets ``GITHUB_SHA``; the
+    provenance is keyed by task and package versions, which a bump moves: neither is a change of shape."""
+    for path in (edited[0] / "base" / "runs").rglob("*_results.json"):
+        written = json.loads(path.read_text())
+        path.write_text(json.dumps({**written, "git_hash": "0123abc", "git_branch": "main"}))
+    path = edited[0] / "leaderboard" / "leaderboard.json"
+    written = json.loads(path.read_text())
+    tasks = written["provenance"]["tasks"]
+    written["provenance"]["tasks"] = {
+        task: dict.fromkeys(["99.1"], sorted(by.values())[0]) for task, by in tasks.items()
+    }
+    path.write_text(json.dumps(written))
+    assert verdict_of(*edited).action == "ok"
+
+
+def test_the_canonical_run_gets_an_environment_made_anew(monkeypatch, tmp_path):
+    """Nothing of the caller's environment (a CI's variables, a setting, a key) reaches the recorded run."""
+    seen: list[dict] = []
+
+    def run(command, cwd, env, **options):
+        seen.append(env)
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr(format_snapshots.subprocess, "run", run)
+    for name, value in {"GITHUB_SHA": "0123abc", "ABDUCTIVE_BOOTSTRAP_SEED": "7", "OPENAI_API_KEY": "sk-x1y2"}.items():
+        monkeypatch.setenv(name, value)
+    format_snapshots.run_canonical(tmp_path)
+    assert len(seen) == 2
+    for env in seen:
+        assert {"GITHUB_SHA", "ABDUCTIVE_BOOTSTRAP_SEED", "OPENAI_API_KEY"}.isdisjoint(env)
+        assert env["HOME"] == str(tmp_path / "home") and env["ABDUCTIVE_DATA"] == "sample"

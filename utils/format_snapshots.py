@@ -6,7 +6,8 @@ its results otherwise, passes every prompt, version and identity record. One tex
 ``tests/snapshots/formats.txt``, holds the shape of each file a real run writes (:func:`run_canonical`:
 ``abductive-eval batch`` of ``random_baseline`` over a chained task on the embedded sample, then ``abductive-eval
 leaderboard``): per file, its path with run names, times and hashes as words, and its shape (JSON and JSON Lines: the
-keys at every level with the type of each value; CSV: the header; anything else, and the caches but the stage store:
+keys at every level with the type of each value, tasks', metrics' and versions' names as words, and what lmms-eval
+takes from the machine, a git commit, as either; CSV: the header; anything else, and the caches but the stage store:
 that it is there). Its version is ``EXPORT_FORMAT`` of :mod:`abductive_tasks.reports.leaderboard.render`
 (``leaderboard.json`` holds it as ``format``); the lmms-eval version that wrote its files is a line of it, outside
 the digest. :func:`task_snapshots.verdict` says what a difference means: a shape that changed under the same version
@@ -62,8 +63,10 @@ def run_canonical(scratch: Path) -> tuple[Path, Path]:
     """Run the canonical batch and leaderboard in ``scratch`` as a user would (console commands, offline, the
     embedded sample); the results folder and the cache folder."""
     (scratch / "spec.yaml").write_text(SPEC, encoding="utf-8")
-    cache = scratch / "cache"
-    environment = {**os.environ, **OFFLINE, "ABDUCTIVE_CACHE": str(cache)}
+    cache, home = scratch / "cache", scratch / "home"
+    home.mkdir()
+    # An environment made anew: no inherited setting (ABDUCTIVE_*), key or CI variable reaches what is recorded.
+    environment = {"PATH": os.environ.get("PATH", ""), "HOME": str(home), **OFFLINE, "ABDUCTIVE_CACHE": str(cache)}
     command = str(Path(sys.executable).with_name("abductive-eval"))
     for arguments in (["batch", "spec.yaml"], ["leaderboard", "results"]):
         done = subprocess.run(
@@ -75,7 +78,10 @@ def run_canonical(scratch: Path) -> tuple[Path, Path]:
 
 
 TASKS = ("nleye_triplet", "mucr_c2e", "mucr_cue", "mucr_exp")  # what the spec runs (mucr_exp reads the others)
-TASK, METRIC, ITEM = "<task>", "<metric>", "<item>"
+TASK, METRIC, ITEM, VERSION = "<task>", "<metric>", "<item>", "<version>"
+VERSION_KEY = re.compile(r"\d+(?:\.\d+)+")  # a map keyed by versions (the provenance's): a bump is no change
+# What lmms-eval fills from the machine: the git commit around its install, or a CI's (GITHUB_SHA).
+MACHINE_KEYS = {"git_hash": "null|str", "git_branch": "null|str"}
 # lmms-eval's maps whose values a task declares (its config, its metrics' directions): their shape is the task's,
 # versioned with it, so only that a task has one is recorded.
 TASK_OWNED = frozenset({"configs", "higher_is_better"})
@@ -86,6 +92,8 @@ def key_word(key: str, metrics: frozenset[str]) -> str:
     ``name_stderr,none``) as ``<metric>``; others as they are."""
     if key in TASKS:
         return TASK
+    if VERSION_KEY.fullmatch(key):
+        return VERSION
     name = key.split(",")[0]
     return METRIC if name in metrics or name.removesuffix("_stderr") in metrics else key
 
@@ -105,7 +113,12 @@ def shape(value: object, metrics: frozenset[str] = frozenset(), owner: str = "")
         found: dict[str, list[object]] = {}
         for key, item in sorted(value.items()):
             word = ITEM if owner == "items" else key_word(str(key), metrics)
-            inner = type_name(item) if owner in TASK_OWNED else shape(item, metrics, METRIC if word == METRIC else key)
+            if owner in TASK_OWNED:
+                inner: object = type_name(item)
+            elif owner == "" and word in MACHINE_KEYS:
+                inner = MACHINE_KEYS[word]
+            else:
+                inner = shape(item, metrics, METRIC if word == METRIC else key)
             found.setdefault(word, []).append(inner)
         return {key: merged(items) for key, items in found.items()}
     if isinstance(value, list):
@@ -122,8 +135,12 @@ def merged(shapes: list[object]) -> object:
     if all(isinstance(item, list) for item in shapes) and shapes:
         inner = [part for item in shapes for part in item]  # type: ignore[union-attr]
         return [merged(inner)] if inner else []
-    names = sorted({json.dumps(item, sort_keys=True) if not isinstance(item, str) else item for item in shapes})
-    return "|".join(names)
+    names = {
+        name
+        for item in shapes
+        for name in (item.split("|") if isinstance(item, str) else [json.dumps(item, sort_keys=True)])
+    }
+    return "|".join(sorted(names))
 
 
 SEAL_LINE = re.compile(r"abductive-seal-v\d+ [0-9a-f]{64}\n")  # a cache entry's seal (inputs/files.py: seal)

@@ -259,7 +259,7 @@ def _image_digest(visual: object) -> str:
 # every recorded digest into one to regenerate (not a change of any task). A change of the scheme lands alone: no
 # code, task YAML or pin may change with it (tests/test_snapshots.py, :func:`scheme_changed_with`), or it could
 # carry a change of results past the version checks.
-DIGEST_SCHEME = 5  # 5: functions' own variables renamed in order (a renamed local is no change)
+DIGEST_SCHEME = 6  # 5: a function's own variables numbered; 6: the files record's versions, unions, machine keys
 
 
 def content_digest(content: dict) -> str:
