@@ -27,7 +27,7 @@ from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, SPEC_RECO
 from abductive_tasks.runs.levels import LevelRun, level_run
 from abductive_tasks.runs.model_plan import EVAL_PROGRAM, HOST, JUDGE_PORT, PORT, JudgePlan, ModelPlan
 from abductive_tasks.runs.progress import ChildProgress, say, task_line
-from abductive_tasks.runs.secrets import concealed_args, copy_redacted, handed_over, redact_text
+from abductive_tasks.runs.secrets import concealed_args, copy_redacted, handed_over, overlaps, redact_text
 from abductive_tasks.runs.status import ModelOutcome
 from abductive_tasks.runs.vllm import child_setup, interrupts_held, start_vllm
 
@@ -45,6 +45,7 @@ def run_child(
     too, then re-raise. Its command line holds a placeholder for each secret in the arguments, which its CLI reveals
     (:func:`~abductive_tasks.runs.secrets.concealed_args`): every user of the machine may read a command line."""
     program = len(EVAL_PROGRAM)
+    secrets = (*secrets, *overlaps(command[program:], secrets))  # two secrets overlapping: concealed whole
     argv = [*command[:program], *concealed_args(command[program:], secrets)]
     process = None
     with os.fdopen(open_nofollow(log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT), "ab") as log:

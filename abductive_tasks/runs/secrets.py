@@ -262,6 +262,24 @@ def reserved_word(args: Sequence[str]) -> str | None:
     return None
 
 
+def overlaps(args: Sequence[str], secrets: Sequence[str]) -> list[str]:
+    """The stretches of ``args`` where written forms of two secrets overlap (``zzabcd`` and ``abcdXYZW`` in
+    ``k=zzabcdXYZW``), each whole: handed over as secrets of their own, they are concealed whole, where replacing one
+    form would leave a piece of the other in sight."""
+    forms = written_forms(secrets)
+    found = []
+    for word in args:
+        spans = sorted((match.start(), match.end()) for form in forms for match in re.finditer(re.escape(form), word))
+        merged: list[list[int]] = []
+        for start, end in spans:
+            if merged and start < merged[-1][1]:
+                merged[-1][1] = max(end, merged[-1][1])
+            else:
+                merged.append([start, end])
+        found += [word[start:end] for start, end in merged if word[start:end] not in forms]
+    return list(dict.fromkeys(found))
+
+
 def concealed_args(args: Sequence[str], secrets: Sequence[str]) -> list[str]:
     """``args`` with each written form of each secret replaced by its :data:`PLACEHOLDER`, for a child handed
     ``secrets`` (:func:`handed_over`) to reveal (:func:`revealed_args`). Raises RuntimeError for an argument already
@@ -273,7 +291,8 @@ def concealed_args(args: Sequence[str], secrets: Sequence[str]) -> list[str]:
         return list(args)
     numbers = {form: number for number, form in enumerate(forms)}
     # one pass, longest form first where several start at one place: a form inside a longer one, or inside a
-    # placeholder, is never replaced on its own (two secrets overlapping in one word: the first met is replaced)
+    # placeholder, is never replaced on its own (two secrets overlapping in one word: their stretch, :func:`overlaps`,
+    # is handed as a secret of its own by the batch, so it is the longest form there)
     pattern = re.compile("|".join(map(re.escape, forms)))
     return [pattern.sub(lambda match: f"<secret:{numbers[match[0]]}>", word) for word in args]
 

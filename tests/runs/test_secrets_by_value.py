@@ -496,6 +496,24 @@ def test_an_evaluations_command_line_holds_a_placeholder_for_each_secret_and_its
     assert recorded["revealed"] == words
 
 
+def test_two_secrets_overlapping_in_one_argument_are_concealed_whole(tmp_path):
+    """The review's finding 6: with secrets ``zzabcd`` and ``abcdXYZW``, ``k=zzabcdXYZW`` became ``k=<secret:1>XYZW``,
+    a piece of one in sight. Their stretch is handed over as a secret of its own and concealed whole."""
+    from abductive_tasks.runs.model_plan import EVAL_PROGRAM
+    from abductive_tasks.runs.run import run_child
+
+    secrets = ("zz-first-abcd", "abcd-second-XYZW")
+    words = ["--model_args", "k=zz-first-abcd-second-XYZW,other=1", "--gen_kwargs", "t=abcd-second-XYZW"]
+    record = tmp_path / "record.json"
+    child = [*EVAL_PROGRAM[:1], "-c", RECORDING_CHILD, str(record), *words]
+    assert len(EVAL_PROGRAM) == 3
+    assert run_child(child, dict(os.environ), tmp_path / "eval.log", secrets) == 0, (tmp_path / "eval.log").read_text()
+    recorded = json.loads(record.read_text())
+    shown = " ".join(recorded["cmdline"])
+    assert "first" not in shown and "second" not in shown and "XYZW" not in shown and "zz-" not in shown, shown
+    assert recorded["revealed"] == words
+
+
 def test_a_placeholder_none_stands_behind_is_a_one_line_refusal_never_taken_as_the_value(monkeypatch, capsys, tmp_path):
     """Written by hand, or by a batch whose pipe is gone: the CLI refuses it before reading its arguments. A word
     already holding one is refused by the batch: it could not be told from its own."""
