@@ -25,6 +25,7 @@ import json
 import math
 import os
 import shutil
+import sys
 import tempfile
 import zipfile
 from collections.abc import Iterator
@@ -32,9 +33,15 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.files import file_sha256
+from abductive_tasks.inputs.files import file_sha256, source_digest
 
-FORMAT = 1  # bump when the conversion changes: older conversions are then not reused
+
+def conversion_code() -> str:
+    """The digest of this module's source (:func:`~abductive_tasks.inputs.files.source_digest`), which does the
+    conversion: an edit to it converts again, where a format number raised by hand could be forgotten."""
+    return source_digest(sys.modules[__name__])
+
+
 MANIFEST = "abductive_conversion.json"
 CACHE_FOLDER = "llava_converted"
 ARCHITECTURES = {"LlavaLlamaForCausalLM": "llama", "LlavaMistralForCausalLM": "mistral"}
@@ -248,7 +255,7 @@ def _weight_file_problem(path: Path) -> str | None:
 
 
 def cache_folder(folder: Path, config: dict, tower: Path) -> Path:
-    """``<ABDUCTIVE_CACHE>/llava_converted/<key>``: the key covers the conversion format, the checkpoint (its
+    """``<ABDUCTIVE_CACHE>/llava_converted/<key>``: the key covers the conversion's code, the checkpoint (its
     config, and each file's name, size and modification time) and the vision tower's folder and config."""
     folder = Path(folder).resolve()
     files = sorted(
@@ -257,7 +264,14 @@ def cache_folder(folder: Path, config: dict, tower: Path) -> Path:
         if path.is_file() and not any(part.startswith(".") for part in path.relative_to(folder).parts)
     )
     tower_config = (tower / "config.json").read_bytes()
-    parts = [FORMAT, str(folder), config, files, str(tower.resolve()), hashlib.sha256(tower_config).hexdigest()]
+    parts = [
+        conversion_code(),
+        str(folder),
+        config,
+        files,
+        str(tower.resolve()),
+        hashlib.sha256(tower_config).hexdigest(),
+    ]
     key = hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:40]
     return settings.cache_root() / CACHE_FOLDER / key
 
@@ -290,7 +304,7 @@ def verify(target: Path) -> str | None:
     except (OSError, ValueError) as error:
         return f"no readable {MANIFEST} ({error})"
     files = manifest.get("files") if isinstance(manifest, dict) else None
-    if manifest.get("format") != FORMAT or not isinstance(files, dict):
+    if manifest.get("format") != conversion_code() or not isinstance(files, dict):
         return f"{MANIFEST} of another format"
     if sorted(files) != _listing(target):
         return "files missing or added since the conversion"
@@ -353,8 +367,12 @@ def converted(folder: Path) -> Path:
         work = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}."))
         try:
             write_conversion(folder, config, tower, work)
-            manifest = {"format": FORMAT, "source": str(folder.resolve()), "vision_tower": str(tower)}
-            manifest["files"] = {name: file_sha256(work / name) for name in _listing(work)}
+            manifest = {
+                "format": conversion_code(),
+                "source": str(folder.resolve()),
+                "vision_tower": str(tower),
+                "files": {name: file_sha256(work / name) for name in _listing(work)},
+            }
             (work / MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
             os.replace(work, target)
         finally:

@@ -56,5 +56,5 @@ VERSIONS = {
     "llava_hf_scorer": "1.0",
     "dve_optimized": "1.0",
     "nli_scorer": "1.0",
-    "llava": "1.0",
+    "llava": "1.1",  # 1.1: its conversion cache keyed by the converting code (results unchanged)
 }

@@ -101,6 +101,16 @@ def test_a_conversion_is_reused_only_when_its_files_are_intact(original, cache, 
     assert (folder / "model.safetensors").read_bytes() == written and llava_original.verify(folder) is None
 
 
+def test_an_edit_to_the_conversion_code_converts_again(original, cache, edit_code):
+    """The converted-weights cache is keyed by the code that converts, as MuCR's and Sherlock's caches are: a format
+    number raised by hand (FORMAT until now) could be forgotten, and the old conversion reused."""
+    folder = llava_original.converted(original)
+    edit_code(llava_original)
+    again = llava_original.converted(original)
+    assert again != folder and llava_original.verify(again) is None
+    assert llava_original.verify(folder) == "abductive_conversion.json of another format"
+
+
 def test_a_vision_tower_by_hub_name_is_found_in_the_local_cache_or_refused_in_one_line(tmp_path, cache, monkeypatch):
     import huggingface_hub.constants
 
