@@ -73,9 +73,9 @@ PINNED = {
     "blind_batch_ae.yaml": (240, 0),  # pending/: first contact of rounds 21 and 22 (236, 2); round 23
     "blind_batch_af.yaml": (238, 0),  # out of pending/ with AG's first contact (first contact 236, 2); round 24
     "blind_batch_ag.yaml": (279, 2),  # pending/: first contact of round 24 (276, 6); round 25
-    "blind_batch_ah.yaml": (368, 1),  # pending/: first contact of round 25 (367, 3); round 26
+    "blind_batch_ah.yaml": (369, 1),  # pending/: first contact of round 25 (367, 3); rounds 26 and 28
     "blind_batch_ai.yaml": (313, 1),  # pending/: first contact of round 26
-    "blind_batch_aj.yaml": (314, 2),  # pending/: first contact of round 27
+    "blind_batch_aj.yaml": (316, 0),  # pending/: first contact of round 27 (314, 2); round 28
 }
 
 

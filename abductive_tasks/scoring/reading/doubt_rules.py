@@ -159,6 +159,12 @@ DOUBTS = (
         Example("nleye", "I am not sure hypothesis 1 is more plausible.", None),
         Example("nleye", "I am not sure hypothesis 1 is more plausible.\nFinal answer: 2", 2),
     ),
+    # an answer heading that names two answers: "Answer: 1 or 4." (AJ's first contact; not "Answer: not 1 or 2, but 3")
+    _rule(
+        rf"\b(?:final\s+)?answer\s*(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*(?:the\s+)?{_ANY_REF}\s*,?\s+or\s+(?:the\s+)?{_ANY_REF}",
+        Example("mucr", "Option 2 shows the effect, though Option 3 fits too. Answer: 2 or 3.", None),
+        Example("mucr", "Answer: 2 or 3. On reflection, I'll go with 3.", 3),
+    ),
     # "Both 2 and 4 could be the cue: ..."
     _rule(
         rf"\bboth\s+{_ANY_REF}\s+and\s+{_ANY_REF}\s+(?:could|might|may|can|are|seem)\b",

@@ -416,6 +416,14 @@ VERDICTS = (
         Example("label", "It is not a strengthener.", None),
         Example("nleye", "Neither 1 nor 2.", None),
     ),
+    # "Option 4 is the effect itself seen from another angle", "The police officer is part of the effect itself": the
+    # given image itself, no answer (AJ's first contact)
+    verdict(
+        rf"{{reject}}{_APPOSITIVE}\s*{COPULA}\s+(?:just\s+|merely\s+|simply\s+|only\s+)?(?:part\s+of\s+)?the\s+"
+        r"(?:effect|cause)(?:\s+image)?\s+itself\b",
+        Example("mucr", "Option 4 is the effect itself from another angle. The cause is therefore Option 3.", 3),
+        Example("cue", "The broken glass is part of the effect itself. That leaves heavy rain.", 3),
+    ),
     # "Car and road appear in both images ... That leaves speeding.": what an elimination leaves (AH's first contact)
     verdict(
         rf"\b(?:that|which|this)\s+leaves\s+(?:(?:only|just)\s+)?{_ARTICLE}{{pick}}(?=\s*(?:[.;!)\n]|$))",
