@@ -76,6 +76,7 @@ PINNED = {
     "blind_batch_ah.yaml": (369, 1),  # pending/: first contact of round 25 (367, 3); rounds 26 and 28
     "blind_batch_ai.yaml": (313, 1),  # pending/: first contact of round 26
     "blind_batch_aj.yaml": (316, 0),  # pending/: first contact of round 27 (314, 2); round 28
+    "blind_batch_ak.yaml": (325, 0),  # first contact of round 28
 }
 
 
@@ -209,7 +210,7 @@ def test_every_batch_reads_exactly_as_pinned(path, corpus_report):
 def test_every_reply_is_recorded_once():
     recorded = [json.loads(line)["reply"] for line in RECORDED_READINGS.read_text(encoding="utf-8").splitlines()]
     batches = {f"{path.name}/" for path in [CORPUS, *BLIND_BATCHES, *PENDING_BATCHES]}
-    assert len(recorded) == len(set(recorded)) == 8077
+    assert len(recorded) == len(set(recorded)) == 8411
     assert {reply[: reply.index("/") + 1] for reply in recorded} == batches
 
 
