@@ -34,6 +34,7 @@ from abductive_tasks.cli.checks import (
     HubUnreachable,
     UsageError,
     check_backend_package,
+    check_baseline_tasks,
     check_data_folder,
     check_devices,
     check_hub_model,
@@ -42,6 +43,7 @@ from abductive_tasks.cli.checks import (
     check_option_values,
     check_options,
     check_output_path,
+    check_required,
     check_tasks,
     did_you_mean,
     option_value,
@@ -117,7 +119,7 @@ for the same model and data, under <output_path>/stages/:
 Subcommands:
 {subcommands}
 
-Baseline models (no weights; they answer every task):
+Baseline models (no weights; they answer every task of ours, not other lmms-eval tasks):
 {baselines}
 Any lmms-eval backend works too, e.g. --model llava_hf --model_args pretrained=llava-hf/llava-1.5-7b-hf
 
@@ -442,6 +444,7 @@ def check_command_line(argv: list[str]) -> None:
     from abductive_tasks import lmms_source, settings
 
     check_options(argv)
+    check_required(argv)
     check_option_values(argv)
     if wrong := settings.problems():
         raise UsageError("; ".join(wrong))
@@ -454,6 +457,8 @@ def check_command_line(argv: list[str]) -> None:
     check_devices(argv)
     if tasks := option_value(argv, "--tasks"):
         check_tasks(tasks, option_value(argv, "--include_path"))
+        if model in BASELINES:
+            check_baseline_tasks(model, tasks)
     if output_path := option_value(argv, "--output_path"):
         check_output_path(output_path)
     if tasks and tasks not in LIST_TASKS:

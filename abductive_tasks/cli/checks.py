@@ -21,6 +21,10 @@ LLAVA_HINT = (
     "transformers lmms-eval 0.7.3 needs; use the Hugging Face backend: --model llava_hf --model_args "
     "pretrained=llava-hf/llava-onevision-qwen2-7b-ov-hf (or --model llava for LLaVA-1.5/1.6)"
 )
+# lmms-eval backends that import vLLM when they load (lmms_eval/models/{chat,simple}/vllm.py; whisper_vllm, aero)
+NEEDS_VLLM_PACKAGE = frozenset(
+    {"vllm", "vllm_generate", "whisper_vllm", "aero_realtime_vllm", "aero_realtime_vllm_chat"}
+)
 DEVICE_KEYS = ("device", "device_map")  # --model_args entries placing a model on a device
 LIST_TASKS = {"list", "list_groups", "list_subtasks", "list_tags"}  # lmms-eval's own listings, passed through
 
@@ -110,6 +114,46 @@ def check_options(argv: list[str]) -> None:
         if sum(option.startswith(name) for option in known) == 1:
             continue
         raise UsageError(f"unknown option '{name}'{did_you_mean(name, known)}; every option: lmms-eval eval --help")
+
+
+def given(argv: list[str], option: str) -> bool:
+    """Whether ``option`` is on the command line as argparse takes it: ``--x v``, ``--x=v``, a prefix (``--task``)."""
+    return any(
+        (name := argument.split("=", 1)[0]) == option or (len(name) > 3 and option.startswith(name))
+        for argument in argv
+    )
+
+
+def check_required(argv: list[str]) -> None:
+    """Refuse a run without ``--tasks`` or ``--model`` (unless lmms-eval's ``--config`` file may name them):
+    lmms-eval would log an error and exit 0 having run nothing, or load its default backend ``hf``."""
+    if given(argv, "--config"):
+        return
+    if not given(argv, "--tasks"):
+        raise UsageError(
+            "--tasks is required: the tasks or groups to run (abductive-eval tasks lists ours; "
+            "lmms-eval --tasks list every one)"
+        )
+    if not given(argv, "--model") and option_value(argv, "--tasks") not in LIST_TASKS:
+        raise UsageError(
+            "--model is required: the backend to evaluate (abductive-eval --help lists our baselines; "
+            "lmms-eval models every one)"
+        )
+
+
+def check_baseline_tasks(model: str, tasks: str) -> None:
+    """A baseline answers our tasks only (it reads their answer kinds): refuse another before lmms-eval starts."""
+    from abductive_tasks.runs import catalog
+
+    if tasks in LIST_TASKS:
+        return
+    ours = catalog.names()
+    others = [name for name in tasks.split(",") if name and name not in ours and "*" not in name]
+    if others:
+        raise UsageError(
+            f"{model} answers only our tasks (abductive-eval tasks), not {', '.join(repr(name) for name in others)}; "
+            "use another backend for those"
+        )
 
 
 def check_option_values(argv: list[str]) -> None:
@@ -254,8 +298,14 @@ def check_data_folder(tasks: str) -> None:
 
 
 def check_backend_package(model: str) -> None:
+    """Refuse a backend whose package is not installed, naming how to install it (not a traceback at load)."""
     if model in NEEDS_LLAVA_PACKAGE and importlib.util.find_spec("llava") is None:
         raise UsageError(LLAVA_HINT.format(model=model))
+    if model in NEEDS_VLLM_PACKAGE and importlib.util.find_spec("vllm") is None:
+        raise UsageError(
+            f"lmms-eval's '{model}' backend needs vLLM, which is not installed here: pip install "
+            "'abductive-tasks[vllm]' (docs/vllm.md)"
+        )
 
 
 def check_model(model: str, model_args: object, force_simple: bool, supplied: list[str]) -> None:

@@ -27,6 +27,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import signal
 import socket
 import subprocess
@@ -530,6 +531,11 @@ class VllmServer:
         return f"http://{self.host}:{self.port}/v1"
 
     def start(self) -> None:
+        if shutil.which(self.command[0], path=(self.env or os.environ).get("PATH")) is None:  # vLLM not installed
+            raise ServerError(
+                f"no '{self.command[0]}' command in this environment: install vLLM (pip install "
+                "'abductive-tasks[vllm]', docs/vllm.md)"
+            )
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = os.fdopen(open_nofollow(self.log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT), "ab")
         log.write(redact_text(f"$ {shlex.join(self.command)}\n", self.secrets).encode())

@@ -616,3 +616,13 @@ def test_a_secret_vllm_arg_other_than_the_api_key_is_refused_never_put_on_the_co
         ) as refused:
             plan(load_spec(spec), TaskIndex())
         assert token not in str(refused.value)
+
+
+def test_a_server_without_vllm_installed_says_how_to_install_it(tmp_path):
+    """`abductive-eval serve` where vLLM is not installed: one line naming the extra, not `[Errno 2] ... 'vllm'`."""
+    server = VllmServer(["vllm-not-installed-here"], "127.0.0.1", 1, tmp_path / "logs" / "server.log")
+    with pytest.raises(
+        ServerError, match=r"no 'vllm-not-installed-here' command .*pip install 'abductive-tasks\[vllm\]'"
+    ):
+        server.start()
+    assert not (tmp_path / "logs").exists()
