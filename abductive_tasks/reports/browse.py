@@ -34,7 +34,7 @@ from urllib.parse import quote
 
 from abductive_tasks.inputs.files import write_output
 from abductive_tasks.reports import composites, media, thumbnails
-from abductive_tasks.reports.samples import RESULTS_SUFFIX, SAMPLES_MARK, task_of
+from abductive_tasks.reports.samples import RESULTS_SUFFIX, SAMPLES_MARK, limit_text, task_of
 from abductive_tasks.reports.ui_guard import run_secrets
 from abductive_tasks.runs.secrets import redact_text, redact_value
 
@@ -289,7 +289,7 @@ def rerun_command(results_path: Path) -> str:
         f"--model_args '{model_args}'" if isinstance(model_args, str) and model_args else "",
         f"--tasks {tasks}",
         f"--output_path {typed.get('output_path') or results_path.parent.parent}",
-        f"--limit {config['limit']}" if config.get("limit") is not None else "",
+        f"--limit {limit_text(config['limit'])}" if config.get("limit") is not None else "",
         "--log_samples",
     ]
     return " ".join(part for part in parts if part)

@@ -51,6 +51,11 @@ class Samples:
         return self.spec.evaluate(self.records)
 
 
+def limit_text(limit: float) -> str:
+    """A run's ``--limit`` as typed: lmms-eval keeps it as a float (``4.0`` for ``--limit 4``)."""
+    return str(int(limit)) if float(limit).is_integer() else str(limit)
+
+
 def samples_path(results_path: Path, task: str) -> Path:
     """The samples JSONL lmms-eval writes beside ``<date>_results.json`` for ``task``."""
     results_path = Path(results_path)

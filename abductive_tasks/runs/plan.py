@@ -252,7 +252,10 @@ def _model_plans(
             plans.append(model_plan)
     unknown = set(only or ()) - {model_plan.model.name for model_plan in plans} - set(spec.invalid)
     if unknown:
-        raise SpecError(f"unknown model names {sorted(unknown)}")
+        names = sorted({model.name for model in spec.models} | set(spec.invalid))
+        raise SpecError(
+            f"--model: no model of the spec is named {', '.join(sorted(unknown))}; its models: {', '.join(names)}"
+        )
     return plans
 
 

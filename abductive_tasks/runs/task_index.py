@@ -23,6 +23,7 @@ declaring those keys.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -80,8 +81,9 @@ class TaskIndex:
 
     def _config(self, name: str) -> dict:
         if name not in self._index:
-            known = ", ".join(sorted(self._index))
-            raise TaskIndexError(f"unknown task or group {name!r}; known: {known}")
+            close = difflib.get_close_matches(name, sorted(self._index), n=3, cutoff=0.6)
+            hint = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
+            raise TaskIndexError(f"unknown task or group {name!r}{hint}; every one: abductive-eval tasks")
         if name not in self._configs:
             self._configs[name] = catalog.config(self._index[name][1])
         return self._configs[name]

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from abductive_tasks.reports import report
+from abductive_tasks.reports.samples import limit_text
 from abductive_tasks.reports.specs import metric_scale
 
 SCALES = {
@@ -104,10 +105,15 @@ def test_one_row_per_task_in_percent_with_interval_chance_coverage_and_counts(tm
     assert "consistency_acc_stderr" not in text and "triplet_ci95" not in text
 
 
+@pytest.mark.parametrize(("limit", "text"), [(5.0, "5"), (5, "5"), (0.25, "0.25"), (12.5, "12.5")])
+def test_a_limit_is_written_as_typed(limit, text):
+    assert limit_text(limit) == text
+
+
 def test_failed_requests_and_limit_are_called_out():
     results = {"nleye_triplet": nleye_triplet(request_failed=3)}
     text = report.summary(
-        run(results, config={"model": "openai", "limit": 5}, model_name="gpt-4o"),
+        run(results, config={"model": "openai", "limit": 5.0}, model_name="gpt-4o"),  # as lmms-eval stores it
         HEADLINES.get,
         scale=SCALES.__getitem__,
     )

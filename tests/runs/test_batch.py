@@ -222,6 +222,10 @@ def test_spec_errors_name_the_field(tmp_path):
     path.write_text("tasks: [no_such_task]\nmodels: [{name: a, backend: dummy}]\n")
     with pytest.raises(ValueError, match="unknown task or group 'no_such_task'"):
         plan(load_spec(path), TaskIndex())
+    path.write_text("tasks: [nleye_triplet]\nmodels: [{name: dumb_pixel, backend: dumb_pixel}, {name: b, backend: x}]")
+    with pytest.raises(ValueError) as raised:  # `batch --model dumb_pixl`: the spec's names, not a bare list
+        plan(load_spec(path), TaskIndex(), only=["dumb_pixl"])
+    assert str(raised.value) == "--model: no model of the spec is named dumb_pixl; its models: b, dumb_pixel"
 
 
 # ---------------------------------------------------------------- integrity: a leaderboard cell is the spec's or marked

@@ -47,6 +47,13 @@ def test_groups_expand_to_generation_tasks_every_backend_can_run(task_index):
 def test_unknown_names_and_groups_as_tasks_are_errors(task_index):
     with pytest.raises(TaskIndexError, match="unknown task or group 'nleye_quadruplet'"):
         task_index.expand(["nleye_quadruplet"])
+    # a spec's misspelt task gets the closest names, as the command line's does, not every name (2,000 characters)
+    with pytest.raises(TaskIndexError) as raised:
+        task_index.expand(["nleye_triplt"])
+    assert str(raised.value) == (
+        "unknown task or group 'nleye_triplt' (did you mean 'nleye_triplet' or 'nleye_triplet_cot' or "
+        "'nleye_triplet_text'?); every one: abductive-eval tasks"
+    )
     with pytest.raises(TaskIndexError, match="is a group"):
         task_index.facts("abductive")
 
