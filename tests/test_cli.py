@@ -610,3 +610,37 @@ def test_the_data_hint_names_a_layout_file_that_exists(data_copy, monkeypatch):
         cli.check_data("nleye_triplet")
     (layout,) = re.findall(r"section Data of (\S+?)\)", str(problem.value))
     assert Path(layout).is_file() and "## Data" in Path(layout).read_text()
+
+
+@pytest.mark.parametrize(
+    ("extra", "refused"),
+    [
+        (["--cache_requests", "true"], "--cache_requests true: not with our tasks (nleye_triplet): lmms-eval's"),
+        (["--cache_req=refresh"], "--cache_requests refresh: not with our tasks"),
+        (["--config", "lmms.yaml"], "--config: not with our tasks (nleye_triplet): its env (ABDUCTIVE_DATA ...)"),
+        (["--conf=lmms.yaml"], "--config: not with our tasks"),
+    ],
+)
+def test_the_request_cache_and_a_config_file_are_refused_with_our_tasks(extra, refused, capsys):
+    """lmms-eval keys its request cache by task name only: changed data or a stage's new output would be prompted
+    with the old text. A --config file's env (ABDUCTIVE_DATA ...) is set after our checks and stages ran. One line,
+    exit 2, before lmms-eval starts; abbreviations and `=` forms too."""
+    assert cli.main(["--model", "dummy", "--tasks", "nleye_triplet", *extra]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.startswith(f"abductive-eval: {refused}") and len(error.splitlines()) == 1, error
+
+
+def test_the_request_cache_and_a_config_file_are_lmms_evals_own_without_our_tasks(tmp_path):
+    """Only a run of our tasks is refused: `--cache_requests delete` only deletes; lmms-eval's tasks keep both options;
+    tasks named by the config file count when --tasks is not given."""
+    config = tmp_path / "lmms.yaml"
+    config.write_text("model: dummy\ntasks: mme\n")
+    check = cli.check_request_cache_and_config
+    check(["--model", "dummy", "--tasks", "nleye_triplet", "--cache_requests", "delete"])
+    check(["--model", "dummy", "--tasks", "mme", "--cache_requests", "true", "--config", str(config)])
+    check(["--config", str(config), "--cache_requests", "true"])
+    config.write_text("- {model: dummy, tasks: mme}\n- {model: dummy, tasks: 'mme,abductive_lite'}\n")
+    with pytest.raises(cli.UsageError, match=r"^--config: not with our tasks \(abductive_lite\)"):
+        check(["--config", str(config)])
+    with pytest.raises(cli.UsageError, match=r"^--cache_requests true: not with our tasks \(nleye_\*\)"):
+        check(["--model", "dummy", "--task", "nleye_*", "--cache_requests", "true"])

@@ -43,6 +43,7 @@ from abductive_tasks.cli.checks import (
     check_option_values,
     check_options,
     check_output_path,
+    check_request_cache_and_config,
     check_required,
     check_tasks,
     did_you_mean,
@@ -446,6 +447,7 @@ def check_command_line(argv: list[str]) -> None:
     check_options(argv)
     check_required(argv)
     check_option_values(argv)
+    check_request_cache_and_config(argv)
     if wrong := settings.problems():
         raise UsageError("; ".join(wrong))
     if model := option_value(argv, "--model"):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import fnmatch
 import importlib.util
 import re
 import tempfile
@@ -116,12 +117,75 @@ def check_options(argv: list[str]) -> None:
         raise UsageError(f"unknown option '{name}'{did_you_mean(name, known)}; every option: lmms-eval eval --help")
 
 
+def _values_of(argv: list[str], option: str, known: set[str] | None) -> list[str | None]:
+    """Every value given to ``option``: ``--x v``, ``--x=v`` or an abbreviation argparse takes for it (unique among
+    ``known``; an ambiguous one :func:`check_options` refuses), None for one without its value."""
+    values: list[str | None] = []
+    for index, argument in enumerate(argv):
+        name, equals, value = argument.partition("=")
+        if len(name) < 3 or not name.startswith("--") or not option.startswith(name):
+            continue
+        if name == option or known is None or sum(known_option.startswith(name) for known_option in known) == 1:
+            values.append(value if equals else (argv[index + 1] if index + 1 < len(argv) else None))
+    return values
+
+
+def _config_tasks(path: str | None) -> list[str]:
+    """The ``tasks`` an lmms-eval ``--config`` file names (one mapping or a list of them); [] when it cannot be read
+    (lmms-eval says why)."""
+    import yaml
+
+    try:
+        loaded = yaml.safe_load(Path(path or "").expanduser().read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return []
+    entries = loaded if isinstance(loaded, list) else [loaded]
+    tasks = [entry.get("tasks") for entry in entries if isinstance(entry, dict)]
+    listed = [name for value in tasks for name in (value if isinstance(value, list) else [value]) if name]
+    return [name for value in listed for name in str(value).split(",")]
+
+
+def check_request_cache_and_config(argv: list[str]) -> None:
+    """On a command line running any of our tasks (named by ``--tasks``, or else by the ``--config`` file), refuse
+    lmms-eval's request cache (``--cache_requests true`` or ``refresh``; ``delete`` only deletes it) and ``--config``;
+    argparse's abbreviations (``--cache_req``, ``--conf``) and ``--option=value`` included.
+
+    The request cache is keyed by task name, few-shot count and rank only (lmms_eval/api/task.py): changed data or a
+    stage's new output (descriptions, picks) would be prompted with the old text. A config file's ``env`` is set
+    inside the evaluation (``ABDUCTIVE_DATA`` ...), after our data checks and chained stages ran without it, and its
+    ``tasks`` and ``cache_requests`` pass none of these checks: the options belong on the command line."""
+    from abductive_tasks import lmms_source
+    from abductive_tasks.runs import catalog
+
+    known, ours = lmms_source.quick_eval_options(), catalog.names()
+    configs = _values_of(argv, "--config", known)
+    named = _values_of(argv, "--tasks", known)
+    tasks = [name for value in named for name in (value or "").split(",")]
+    if not named and configs:  # argparse: the last --config counts; --tasks on the command line overrides its tasks
+        tasks = _config_tasks(configs[-1])
+    running = [name for name in tasks if name.strip() and fnmatch.filter(ours, name.strip())]
+    if not running:
+        return
+    for value in _values_of(argv, "--cache_requests", known):
+        if value != "delete":
+            raise UsageError(
+                f"--cache_requests {value}: not with our tasks ({running[0]}): lmms-eval's request cache is keyed by "
+                "task name only, so changed data or a stage's new output would be prompted with the old text; leave "
+                "it out (--cache_requests delete only deletes the cache)"
+            )
+    if configs:
+        raise UsageError(
+            f"--config: not with our tasks ({running[0]}): its env (ABDUCTIVE_DATA ...) is set inside the "
+            "evaluation, after our data checks and chained stages ran without it, and its tasks and options pass "
+            "none of our checks; put the options on the command line (or in a batch spec: abductive-eval batch)"
+        )
+
+
 def given(argv: list[str], option: str) -> bool:
     """Whether ``option`` is on the command line as argparse takes it: ``--x v``, ``--x=v``, a prefix (``--task``)."""
-    return any(
-        (name := argument.split("=", 1)[0]) == option or (len(name) > 3 and option.startswith(name))
-        for argument in argv
-    )
+    from abductive_tasks import lmms_source
+
+    return bool(_values_of(argv, option, lmms_source.quick_eval_options()))
 
 
 def check_required(argv: list[str]) -> None:

@@ -36,7 +36,15 @@ from abductive_tasks.runs.plan import plan, print_commands
 from abductive_tasks.runs.progress import say
 from abductive_tasks.runs.run import Evaluations, Interrupted, run_model
 from abductive_tasks.runs.secrets import collect_secrets, redact_text, redacted_console
-from abductive_tasks.runs.spec import BatchSpec, JudgeSpec, ModelSpec, SpecError, check_environment, load_spec
+from abductive_tasks.runs.spec import (
+    LOCK_FILE,
+    BatchSpec,
+    JudgeSpec,
+    ModelSpec,
+    SpecError,
+    check_environment,
+    load_spec,
+)
 from abductive_tasks.runs.status import BatchStatus
 from abductive_tasks.runs.task_index import TaskIndex, TaskIndexError
 from abductive_tasks.runs.vllm import PRESETS
@@ -72,7 +80,7 @@ def batch_lock(output_dir: Path) -> Iterator[None]:
     """Hold ``<output_dir>/.batch.lock`` (``fcntl.flock``) while a batch runs: a second batch on the same folder
     stops at once, naming the first one's process; an output folder that cannot be written is a :class:`SpecError`.
     """
-    path = output_dir / ".batch.lock"  # opened without following a link: the pid never lands in another file
+    path = output_dir / LOCK_FILE  # opened without following a link: the pid never lands in another file
     try:
         output_dir.mkdir(parents=True, exist_ok=True)
         handle = os.fdopen(open_nofollow(path, os.O_RDWR | os.O_CREAT), "r+")

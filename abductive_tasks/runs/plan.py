@@ -48,7 +48,7 @@ from abductive_tasks.runs.model_plan import (
     ModelPlan,
 )
 from abductive_tasks.runs.secrets import collect_secrets, redact_text, reserved_word
-from abductive_tasks.runs.spec import BatchSpec, JudgeSpec, ModelSpec, SpecError
+from abductive_tasks.runs.spec import JUDGE_LOG, BatchSpec, JudgeSpec, ModelSpec, SpecError
 from abductive_tasks.runs.task_index import GENERATION_ONLY_BACKENDS, TaskFacts, TaskIndex
 from abductive_tasks.runs.vllm import (
     PLACEHOLDER_API_KEY,
@@ -300,7 +300,7 @@ def judge_plan(spec: BatchSpec) -> JudgePlan | None:
         wired = judge.env | judge_env(judge.url, str(judge.model_version), judge.api_type, key)
         return JudgePlan(None, None, wired, False)
     secrets = _secrets(spec, [spec.env, judge.env, judge.vllm.extra_args])
-    log, env = spec.output_dir / "judge_server.log", {**spec.env, **judge.env}
+    log, env = spec.output_dir / JUDGE_LOG, {**spec.env, **judge.env}
     port = (judge.port, JUDGE_PORT)
     try:
         server = server_plan(

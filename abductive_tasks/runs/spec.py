@@ -46,6 +46,7 @@ from pydantic import (
 from abductive_tasks import settings
 from abductive_tasks.inputs.loading import ENV_VAR
 from abductive_tasks.runs.secrets import collect_secrets, redact_text
+from abductive_tasks.runs.status import STATUS_FILE
 from abductive_tasks.runs.vllm import (
     VllmSettings,
     format_model_args,
@@ -54,6 +55,12 @@ from abductive_tasks.runs.vllm import (
 
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\Z")  # \Z: `$` would match before a final newline
 NAME_MAX = 100  # a folder name, with room for what lmms-eval and the batch add below it
+# What the batch writes at the top of output_dir beside the model folders (<output_dir>/<name>): no model is named so.
+# Temporary files (.batch_status.json.*.tmp) start with a dot, which no model name does.
+LOCK_FILE = ".batch.lock"
+JUDGE_LOG = "judge_server.log"
+LEADERBOARD_FOLDER = "leaderboard"  # `abductive-eval leaderboard OUTPUT_DIR` writes there by default
+BATCH_NAMES = (STATUS_FILE, LOCK_FILE, JUDGE_LOG, LEADERBOARD_FOLDER)
 VLLM_KEYS = (
     "model",
     "tensor_parallel_size",
@@ -248,19 +255,43 @@ def _validated(schema: type[_Entry], entry: object, prefix: str) -> _Entry:
 
 # What the batch decides for every run (the model's identity, its folders): eval_args may not set them again.
 RESERVED_OPTIONS = ("--model", "--model_args", "--tasks", "--output_path", "--use_cache", "--include_path")
+# lmms-eval's -c is --use_cache; its switches -w and -x may come before it in one word (-xc PATH).
+SHORT_USE_CACHE = re.compile(r"-[wx]*c")
+# lmms-eval options eval_args may not hold at all (-> why): what they change escapes the run's identity.
+REFUSED_OPTIONS = {
+    "--cache_requests": (
+        "lmms-eval's request cache is keyed by task name only, so changed data or a stage's new output would be "
+        "prompted with the old text (only `--cache_requests delete` is allowed: it deletes the cache)"
+    ),
+    "--config": (
+        "lmms-eval's config file may set model_args and env (ABDUCTIVE_DATA ...) the run's identity never sees; "
+        "a spec is the config: put the settings in the spec"
+    ),
+}
+ALLOWED_VALUES = {"--cache_requests": ("delete",)}
 
 
 def _check_eval_args(arguments: tuple[str, ...], where: str) -> None:
     """Refuse an ``eval_args`` option that would override what the batch sets, and so what the run's identity says
-    (a backend or ``model_args`` of another model); argparse's abbreviations (``--model_arg``) count too. The message
-    names the option only: its value may hold a secret."""
-    for argument in arguments:
-        option = argument.split("=", 1)[0]
-        if len(option) > 2 and option.startswith("--") and any(name.startswith(option) for name in RESERVED_OPTIONS):
+    (a backend or ``model_args`` of another model), and one whose effect the identity cannot see
+    (:data:`REFUSED_OPTIONS`); argparse's abbreviations (``--model_arg``, ``--conf``) and ``--option=value`` count
+    too. The message names the option only: its value may hold a secret."""
+    for index, argument in enumerate(arguments):
+        option, equals, value = argument.partition("=")
+        long, short = len(option) > 2 and option.startswith("--"), SHORT_USE_CACHE.match(argument)
+        if short or (long and any(name.startswith(option) for name in RESERVED_OPTIONS)):
+            spelt = f"{short[0]} (-c: --use_cache)" if short else option
             raise SpecError(
-                f"{where}: {option} would override what the batch sets ({', '.join(RESERVED_OPTIONS)}); set the "
+                f"{where}: {spelt} would override what the batch sets ({', '.join(RESERVED_OPTIONS)}); set the "
                 "model's `backend`, `model_args` or the spec's `tasks` / `output_dir` instead"
             )
+        if not long:
+            continue
+        given = value if equals else (arguments[index + 1] if index + 1 < len(arguments) else None)
+        for name, why in REFUSED_OPTIONS.items():
+            if name.startswith(option) and given not in ALLOWED_VALUES.get(name, ()):
+                spelt = option if option == name else f"{option} ({name})"
+                raise SpecError(f"{where}: {spelt} is refused: {why}")
 
 
 def _checked_eval_args(values: list | None, where: str) -> tuple[str, ...]:
@@ -308,6 +339,11 @@ class ModelSpec:
             raise SpecError(f"{where}: a model entry is a mapping (name, backend, ...), not {entry!r}")
         entry = _validated(ModelEntry, entry, where).model_dump(exclude_unset=True)
         name, route = entry["name"], entry.get("route", "lmms")
+        if name.casefold() in {taken.casefold() for taken in BATCH_NAMES}:  # casefold: a case-insensitive disk
+            raise SpecError(
+                f"{where}.name: {name!r} is what the batch writes in output_dir ({', '.join(BATCH_NAMES)}); "
+                "name the model otherwise"
+            )
         if route == "lmms" and not entry.get("backend"):
             raise SpecError(f"{where}: route lmms needs `backend` (an lmms-eval --model name)")
         if route == "lmms" and entry.get("preset"):

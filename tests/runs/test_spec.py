@@ -244,3 +244,63 @@ def test_a_url_judges_env_is_checked_like_the_specs(tmp_path):
         load_spec(path)
     path.write_text(path.read_text().replace("soon", "30"))
     assert load_spec(path).judge.env == {"ABDUCTIVE_JUDGE_TIMEOUT": "30"}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "refused"),
+    [
+        (["--cache_requests", "true"], "--cache_requests is refused: lmms-eval's request cache is keyed by task name"),
+        (["--cache_requests=refresh"], "--cache_requests is refused"),
+        (["--cache_req", "true"], "--cache_req (--cache_requests) is refused"),
+        (["--cache_requests"], "--cache_requests is refused"),
+        (["--config", "lmms.yaml"], "--config is refused: lmms-eval's config file may set model_args and env"),
+        (["--config=lmms.yaml"], "--config is refused"),
+        (["--conf", "lmms.yaml"], "--conf (--config) is refused"),
+        (["-c", "other-cache"], "-c (-c: --use_cache) would override what the batch sets"),
+        (["-xcother-cache"], "-xc (-c: --use_cache) would override what the batch sets"),
+    ],
+)
+@pytest.mark.parametrize("where", ["top", "model"])
+def test_eval_args_may_not_hold_what_the_identity_cannot_see(tmp_path, where, arguments, refused):
+    """`--cache_requests` (true, refresh) reuses prompts built from other data or another stage's output (lmms-eval
+    keys its request cache by task name only); `--config FILE` sets model_args and env the identity never sees; `-c`
+    is `--use_cache`. Refused at plan time in one line naming the option, never its value; abbreviations and `=` too."""
+    path = tmp_path / "spec.yaml"
+    listed = json.dumps(arguments)
+    top = f"eval_args: {listed}\n" if where == "top" else ""
+    model = f"  - {{name: b, backend: dummy, eval_args: {listed}}}\n" if where == "model" else ""
+    path.write_text("tasks: [nleye_triplet]\n" + top + "models:\n" + GOOD_MODEL + model)
+    if where == "top":
+        message = spec_error(tmp_path, path.read_text())
+        assert message.startswith("eval_args: ")
+    else:
+        spec = load_spec(path)
+        assert [model.name for model in spec.models] == ["a"]
+        message = spec.invalid["b"]
+        assert message.startswith("models[1].eval_args: ")
+    assert refused in message and len(message.splitlines()) == 1
+    assert not any(value in message for value in ("lmms.yaml", "other-cache", "true", "refresh"))
+
+
+@pytest.mark.parametrize("arguments", [["--cache_requests", "delete"], ["--cache_req=delete"], ["--check_integrity"]])
+def test_eval_args_may_delete_the_request_cache(tmp_path, arguments):
+    """`--cache_requests delete` only deletes lmms-eval's request cache (nothing is read from it): allowed."""
+    path = tmp_path / "spec.yaml"
+    path.write_text(f"tasks: [nleye_triplet]\neval_args: {json.dumps(arguments)}\nmodels:\n" + GOOD_MODEL)
+    assert load_spec(path).eval_args == tuple(arguments)
+
+
+@pytest.mark.parametrize("name", ["batch_status.json", "Batch_Status.JSON", "leaderboard", "judge_server.log"])
+def test_a_model_named_as_what_the_batch_writes_in_output_dir_is_refused(tmp_path, name):
+    """`<output_dir>/<name>` is the model's folder: a model named as the batch's status file, the served judge's log
+    or the leaderboard's default folder would share it (the batch stopped at `cannot write batch_status.json`)."""
+    from abductive_tasks.runs.spec import BATCH_NAMES, LOCK_FILE
+    from abductive_tasks.runs.status import STATUS_FILE
+
+    assert {STATUS_FILE, LOCK_FILE, "leaderboard", "judge_server.log"} <= set(BATCH_NAMES)
+    path = tmp_path / "spec.yaml"
+    path.write_text(f"tasks: [nleye_triplet]\nmodels:\n{GOOD_MODEL}  - {{name: {name}, backend: dummy}}\n")
+    spec = load_spec(path)
+    assert [model.name for model in spec.models] == ["a"]
+    assert spec.invalid[name].startswith(f"models[1].name: {name!r} is what the batch writes in output_dir (")
+    assert len(spec.invalid[name].splitlines()) == 1
