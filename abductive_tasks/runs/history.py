@@ -2,12 +2,14 @@
 
 Each run folder holds its :class:`~abductive_tasks.runs.identity_record.IdentityRecord`
 (``<model>/runs/<run>/run_identity.json``) beside lmms-eval's results. A task is done, and a leaderboard cell is
-shown, only when a run's identity gives the same :func:`~abductive_tasks.runs.identity.task_key` as the spec's. A
-damaged file is named by path, never believed.
+shown, only when a run's identity gives the same :func:`~abductive_tasks.runs.identity.task_key` as the spec's, and a
+results file counts only when its own ``config`` names the model the run's identity records (:func:`other_model`: one
+copied in from another model's run is a damaged file). A damaged file is named by path, never believed.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,6 +58,68 @@ def _checked_results(path: Path, raw: dict) -> dict[str, dict]:
         except ValueError as error:
             raise DamagedFile(path, f"{task}: {error}") from error
     return results
+
+
+# Where a secret stood: an identity holds its salted hash (secrets.hash_secret), a results file ``[REDACTED]``
+# (lmms-eval's own redaction and the batch child's, secrets.redact_text): each stands for any text up to the next ``,``.
+HIDDEN = re.compile(r"<secret [0-9a-f]{16}>|\[REDACTED\]")
+
+
+def same_model_args(recorded: str, written: str) -> bool:
+    """Whether a results file's ``config.model_args`` (``written``: as lmms-eval wrote it through the batch's child,
+    secret values ``[REDACTED]``) can be the ``model_args`` a run record's identity holds (``recorded``: secret values
+    as their salted hash): equal once each hidden stretch on either side stands for any text without a ``,`` (one side
+    may hide what the other shows: lmms-eval redacts an ``hf_...`` value the identity keeps, the identity hashes a
+    secret-named value under 4 characters the child leaves)."""
+    if recorded == written:
+        return True
+    return _compatible(_pattern(recorded), _pattern(written))
+
+
+def _pattern(text: str) -> tuple[str | None, ...]:
+    """``text`` as characters, each :data:`HIDDEN` stretch one ``None``."""
+    found: list[str | None] = []
+    for number, piece in enumerate(HIDDEN.split(text)):
+        found += [None] if number else []
+        found += list(piece)
+    return tuple(found)
+
+
+def _compatible(left: tuple[str | None, ...], right: tuple[str | None, ...]) -> bool:
+    """Whether some text fits both patterns (``None``: any text without a ``,``), from the ends backwards."""
+    # fits[i][j]: some text fits both left[i:] and right[j:]
+    fits = [[False] * (len(right) + 1) for _ in range(len(left) + 1)]
+    fits[len(left)][len(right)] = True
+    for i in range(len(left), -1, -1):
+        for j in range(len(right), -1, -1):
+            here, there = left[i] if i < len(left) else "", right[j] if j < len(right) else ""
+            fits[i][j] = fits[i][j] or (
+                (here is None and (fits[i + 1][j] or (j < len(right) and there != "," and fits[i][j + 1])))
+                or (there is None and (fits[i][j + 1] or (i < len(left) and here != "," and fits[i + 1][j])))
+                or (here is not None and there is not None and here != "" and here == there and fits[i + 1][j + 1])
+            )
+    return fits[0][0]
+
+
+def other_model(raw: Mapping, identity: Mapping) -> str | None:
+    """Why a results file ``raw`` is not a result of the model a run's ``identity`` records: its ``config`` (lmms-eval
+    writes the ``--model`` and ``--model_args`` the batch gave it) names another backend (``model differs``) or other
+    arguments (``model_args differ``; never their values, which may hold secrets even redacted); None when it is the
+    run's model."""
+    config = raw.get("config")
+    config = config if isinstance(config, Mapping) else {}
+    model = identity.get("model") if isinstance(identity.get("model"), Mapping) else {}
+    written = config.get("model_args", "")
+    if isinstance(written, Mapping):  # lmms-eval 0.7.3 takes a dict too (its --config file): written k=v as the batch
+        written = ",".join(f"{key}={value}" for key, value in written.items())
+    differs = []
+    if "model" not in config or config["model"] != model.get("backend"):
+        differs.append("model differs")
+    if "model_args" not in config or not same_model_args(str(model.get("model_args") or ""), str(written or "")):
+        differs.append("model_args differ")
+    if not differs:
+        return None
+    return f"results of another model than its {RUN_RECORD} records ({', '.join(differs)})"
 
 
 def _as_limit(value: object) -> int | float | None:
@@ -232,6 +296,8 @@ def scan_runs(model_dir: Path, identity: Mapping) -> Scan:
             try:
                 raw = read_json_object(path)
                 results = _checked_results(path, raw)
+                if (why := other_model(raw, record.identity)) is not None:  # copied in from another model's run
+                    raise DamagedFile(path, why)
             except DamagedFile as error:
                 scan.damaged.append(error)
                 continue

@@ -612,7 +612,8 @@ def test_the_limit_and_counts_come_from_what_lmms_eval_ran(tmp_path):
 def test_a_results_file_without_document_counts_is_not_a_score(tmp_path):
     write_spec(tmp_path, "m")
     path = write_run(tmp_path, "m", "01-full", {"nleye_triplet": triplet(7 / 12, 0.5)})
-    path.write_text(json.dumps({"results": {"nleye_triplet": triplet(7 / 12, 0.5)}}))
+    config = {"model": "dummy", "model_args": "response=1"}  # the run's model (without it: another model's file)
+    path.write_text(json.dumps({"results": {"nleye_triplet": triplet(7 / 12, 0.5)}, "config": config}))
     board = collect(tmp_path, TaskIndex())
     assert board.cell("m", "nleye_triplet") == "counts disagree"
     assert any("no document counts (`n-samples`) in the results" in note for note in board.notes)

@@ -358,6 +358,44 @@ def test_damaged_results_are_reported_and_recomputed(tmp_path, capsys):
     assert leaderboard_rows(results) == clean
 
 
+def test_results_of_another_model_in_a_run_folder_never_count(tmp_path, capsys):
+    """Another model's results copied into a model's run folder (its run record left as it was) name that model in
+    their own ``config``: set aside as the damaged are, never a cell, never a done task; the batch runs it again."""
+    models = [
+        {"name": "dp", "backend": "dumb_pixel", "model_args": {"seed": "1"}},
+        {"name": "rb", "backend": "random_baseline", "model_args": {"seed": "0"}},
+    ]
+    spec = integrity_spec(tmp_path / "spec.yaml", models)
+    results = tmp_path / "results"
+    assert main([str(spec)]) == 0
+    clean = leaderboard_rows(results)
+    assert clean["dp"] != clean["rb"]
+    (own,) = (results / "dp").rglob("*_results.json")
+    (theirs,) = (results / "rb").rglob("*_results.json")
+    for path in own.parent.iterdir():  # dp's results and samples gone, rb's in their place, a newer stamp
+        path.unlink()
+    stamp = theirs.name.removesuffix("_results.json")
+    for path in theirs.parent.iterdir():
+        (own.parent / path.name.replace(stamp, "29990101_000000")).write_bytes(path.read_bytes())
+    swapped = own.parent / "29990101_000000_results.json"
+    identity = IdentityRecord.read(results / "dp" / "spec_identity.json").identity
+    scan = scan_runs(results / "dp", identity)
+    assert scan.best("nleye_triplet") is None and not scan.done("nleye_triplet", None)  # a run without results
+    assert [str(error) for error in scan.damaged] == [
+        f"{swapped}: results of another model than its run_identity.json records (model differs, model_args differ)"
+    ]
+    assert leaderboard_rows(results)["dp"] != clean["rb"]
+    capsys.readouterr()
+    assert leaderboard_main([str(results)]) == 0
+    assert f"{swapped}: results of another model" in capsys.readouterr().out
+    assert main([str(spec), "--print-commands"]) == 0
+    assert "# dp (route lmms): runs nleye_triplet (0 of 1 done earlier)" in capsys.readouterr().out
+    assert main([str(spec)]) == 0
+    output = capsys.readouterr().out
+    assert f"{swapped}: results of another model" in output and "dp: running nleye_triplet" in output
+    assert not swapped.exists() and leaderboard_rows(results) == clean
+
+
 def test_corrupt_response_cache_is_reported_and_recomputed(tmp_path, capsys):
     spec = integrity_spec(tmp_path / "spec.yaml", DUMB_PIXEL)
     results = tmp_path / "results"

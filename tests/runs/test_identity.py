@@ -27,7 +27,14 @@ from abductive_tasks.runs.identity import (
     task_key,
 )
 from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, DamagedFile, IdentityRecord, quarantine
-from abductive_tasks.runs.secrets import hash_secret, model_args_secrets, redact_mapping, redact_model_args, redact_text
+from abductive_tasks.runs.secrets import (
+    collect_secrets,
+    hash_secret,
+    model_args_secrets,
+    redact_mapping,
+    redact_model_args,
+    redact_text,
+)
 from abductive_tasks.runs.task_index import TaskIndex, _benchmark
 
 SECRET = "sk-test-0123456789abcdefSECRET"
@@ -383,7 +390,10 @@ def write_run(
     results: dict | None,
     limit: int | None = None,
     exit_status: int | None = 0,
+    config: dict | None = None,
 ) -> Path:
+    """A run folder: its record, then (``results``) lmms-eval's results file naming the record's model in its
+    ``config`` (or ``config``: what it names instead)."""
     run = model_dir / RUNS_DIR / name
     IdentityRecord(spec_identity, limit, tuple(spec_identity["tasks"]), model_dir.name, "spec.yaml", exit_status).write(
         run / RUN_RECORD
@@ -396,9 +406,26 @@ def write_run(
                     values[key] = {**value, "documents": effective}
         n_samples = {task: {"original": 24, "effective": effective} for task in results}
         (run / f"{name}_results.json").write_text(
-            json.dumps({"results": results, "config": {"limit": limit}, "n-samples": n_samples})
+            json.dumps(
+                {
+                    "results": results,
+                    "config": {**as_lmms_eval_writes(spec_identity), "limit": limit, **(config or {})},
+                    "n-samples": n_samples,
+                }
+            )
         )
     return run
+
+
+def as_lmms_eval_writes(spec_identity: dict, model_args: str | None = None, secrets: tuple[str, ...] = ()) -> dict:
+    """The ``model`` and ``model_args`` of a results file's ``config``, as lmms-eval writes them in a batch's child:
+    ``model_args`` (clear; default: the identity's) redacted by lmms-eval, then the results JSON by the child
+    (``secrets``)."""
+    from lmms_eval.evaluator import _redact_eval_config_secrets
+
+    clear = spec_identity["model"]["model_args"] if model_args is None else model_args
+    config = _redact_eval_config_secrets({"model": spec_identity["model"]["backend"], "model_args": clear})
+    return json.loads(redact_text(json.dumps(config), secrets))
 
 
 def triplet(acc: float, failed: int = 0) -> dict:
@@ -479,6 +506,91 @@ def test_scan_reads_only_matching_runs_and_reports_damage(tmp_path):
     assert (
         only_failures.best("nleye_triplet").limit is None and only_failures.best("nleye_triplet").failed_requests == 24
     )  # a full run ranks first
+
+
+def test_results_naming_another_model_are_damaged_and_never_count(tmp_path):
+    """A results file another model's run wrote, put in this model's run folder (its record left as it was): its
+    ``config`` names another backend or other arguments, so it is a damaged file, named with the fields that differ
+    (never a value), and the task is not done; the same model's results beside it still count."""
+    model_dir, spec = tmp_path / "dummy", identity()
+    write_run(model_dir, "1-own", spec, {"nleye_triplet": triplet(0.25)})
+    other_backend = write_run(
+        model_dir, "2-other-backend", spec, {"nleye_triplet": triplet(1.0)}, config={"model": "random_baseline"}
+    )
+    other_args = write_run(
+        model_dir, "3-other-args", spec, {"nleye_triplet": triplet(1.0)}, config={"model_args": "response=2"}
+    )
+    both = write_run(
+        model_dir,
+        "4-other-model",
+        spec,
+        {"nleye_triplet": triplet(1.0)},
+        config={"model": "dumb_pixel", "model_args": "seed=1"},
+    )
+    nameless = write_run(model_dir, "5-no-model", spec, {"nleye_triplet": triplet(1.0)}, config={"model": None})
+    scan = scan_runs(model_dir, spec)
+    record = "results of another model than its run_identity.json records"
+    assert sorted(str(error) for error in scan.damaged) == [
+        f"{next(other_backend.glob('*_results.json'))}: {record} (model differs)",
+        f"{next(other_args.glob('*_results.json'))}: {record} (model_args differ)",
+        f"{next(both.glob('*_results.json'))}: {record} (model differs, model_args differ)",
+        f"{next(nameless.glob('*_results.json'))}: {record} (model differs)",
+    ]
+    # as a damaged results file: each of those runs ended without results for the task (a failed run)
+    assert [(outcome.run.name, outcome.results is None) for outcome in scan.outcomes["nleye_triplet"]] == [
+        ("1-own", False),
+        ("2-other-backend", True),
+        ("3-other-args", True),
+        ("4-other-model", True),
+        ("5-no-model", True),
+    ]
+    assert scan.best("nleye_triplet").results["consistency_acc,none"] == 0.25
+    assert scan.answering("nleye_triplet", None).run.name == "1-own"
+
+    alone = tmp_path / "alone"
+    write_run(alone, "1-other", spec, {"nleye_triplet": triplet(1.0)}, config={"model_args": "response=2"})
+    scan = scan_runs(alone, spec)
+    assert not scan.done("nleye_triplet", None) and scan.best("nleye_triplet") is None
+    assert scan.answering("nleye_triplet", None) is None and scan.failed_run("nleye_triplet")
+
+
+@pytest.mark.parametrize(
+    "model_args",
+    [
+        "response=1",
+        "",
+        f"response=1,api_key={SECRET}",
+        f"pretrained=org/m,hf_token=hf_abcdefghijklmnopqrstuvwx,auth=abc,access_key={SECRET}2,max_new_tokens=4",
+        f"response=1,base_url=https://user:{SECRET}@host/v1",
+        'response=1,limit_mm_per_prompt={"image":3}',
+    ],
+)
+def test_results_of_the_runs_own_model_count_whatever_it_hides(tmp_path, model_args):
+    """No false alarm: a run's own results, their ``model_args`` as the batch's child writes them (secret values
+    ``[REDACTED]`` by lmms-eval and by the child), match the identity holding the same ``model_args`` with secret
+    values hashed, whichever side hides more."""
+    secrets = collect_secrets(model_args)
+    spec = build_identity(
+        model={"route": "lmms", "backend": "dummy", "vllm": None},
+        model_args=model_args,
+        eval_args=[],
+        env={},
+        environment={},
+        judge=None,
+        tasks={"nleye_triplet": {"benchmark": "nleye", "version": "2.0"}},
+        data={"nleye": {"source": "/data", "annotations_sha256": "a"}},
+        secrets=secrets,
+    )
+    written = as_lmms_eval_writes(spec, model_args, secrets)
+    assert SECRET not in json.dumps([spec, written])
+    write_run(tmp_path / "m", "1", spec, {"nleye_triplet": triplet(0.5)}, config=written)
+    scan = scan_runs(tmp_path / "m", spec)
+    assert scan.damaged == [] and scan.done("nleye_triplet", None)
+    other = as_lmms_eval_writes(spec, model_args + ",seed=2", secrets)
+    write_run(tmp_path / "m", "2", spec, {"nleye_triplet": triplet(1.0)}, config=other)
+    scan = scan_runs(tmp_path / "m", spec)
+    assert [str(error).rsplit(" (", 1)[1] for error in scan.damaged] == ["model_args differ)"]
+    assert scan.best("nleye_triplet").results["consistency_acc,none"] == 0.5
 
 
 def test_set_aside_never_overwrites_and_is_never_read_again(tmp_path):
