@@ -43,7 +43,7 @@ from pydantic import (
     model_validator,
 )
 
-from abductive_tasks import settings
+from abductive_tasks import lmms_source, settings
 from abductive_tasks.inputs.loading import ENV_VAR
 from abductive_tasks.runs.secrets import collect_secrets, redact_text
 from abductive_tasks.runs.status import STATUS_FILE
@@ -294,6 +294,16 @@ def _check_eval_args(arguments: tuple[str, ...], where: str) -> None:
                 raise SpecError(f"{where}: {spelt} is refused: {why}")
 
 
+def _check_backend(backend: str, where: str) -> None:
+    """Refuse a backend lmms-eval does not know, with the closest names, when planned (``--print-commands`` too), not
+    when its evaluation starts."""
+    known = lmms_source.quick_model_names()  # None where lmms-eval's source cannot be read: its evaluation says
+    if backend and known is not None and backend not in known:
+        close = difflib.get_close_matches(backend, sorted(known), n=3, cutoff=0.6)
+        hint = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
+        raise SpecError(f"{where}.backend: unknown lmms-eval model {backend!r}{hint}; every one: lmms-eval models")
+
+
 def _checked_eval_args(values: list | None, where: str) -> tuple[str, ...]:
     arguments = tuple(str(value) for value in values or ())
     _check_eval_args(arguments, where)
@@ -346,6 +356,7 @@ class ModelSpec:
             )
         if route == "lmms" and not entry.get("backend"):
             raise SpecError(f"{where}: route lmms needs `backend` (an lmms-eval --model name)")
+        _check_backend(str(entry.get("backend") or ""), where)
         if route == "lmms" and entry.get("preset"):
             raise SpecError(f"{where}.preset: presets are vLLM settings, for route vllm or served")
         default_backend = {"lmms": "", "vllm": "vllm", "served": "openai"}[route]

@@ -304,3 +304,15 @@ def test_a_model_named_as_what_the_batch_writes_in_output_dir_is_refused(tmp_pat
     assert [model.name for model in spec.models] == ["a"]
     assert spec.invalid[name].startswith(f"models[1].name: {name!r} is what the batch writes in output_dir (")
     assert len(spec.invalid[name].splitlines()) == 1
+
+
+def test_a_misspelt_backend_is_refused_when_planned_with_the_closest_names(tmp_path):
+    """`--print-commands` printed a command for `random_basline`; only the evaluation, started later, refused it."""
+    path = tmp_path / "spec.yaml"
+    path.write_text(f"tasks: [nleye_triplet]\nmodels:\n{GOOD_MODEL}  - {{name: b, backend: random_basline}}\n")
+    spec = load_spec(path)
+    assert [model.name for model in spec.models] == ["a"]
+    assert spec.invalid["b"] == (
+        "models[1].backend: unknown lmms-eval model 'random_basline' (did you mean 'random_baseline'?); "
+        "every one: lmms-eval models"
+    )
