@@ -47,6 +47,7 @@ from abductive_tasks.inputs.stages import (
     output_from_samples,
     remember,
     save,
+    store_root,
 )
 from abductive_tasks.mucr import scene_graphs
 from abductive_tasks.mucr.picks import PICKS_VARIABLE, samples_file
@@ -528,7 +529,10 @@ class CommandChain:
                 reused = self._reusable(runner, task)
                 if reused:
                     self.given[task] = reused
-                    say(f"stage {number}: {task}: reusing its output of an earlier run ({reused[:12]})")
+                    say(
+                        f"stage {number}: {task}: reusing its output of an earlier run ({reused[:12]}, in the stage "
+                        f"store {store_root(self.root)}; ABDUCTIVE_CACHE names another)"
+                    )
                 else:
                     to_run.append(task)
             if not to_run:

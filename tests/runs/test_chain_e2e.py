@@ -303,7 +303,10 @@ def test_a_reader_named_use_cache_is_asked_again_after_its_upstream_changed(tmp_
     digest = _stored_picks_otherwise(stage, tmp_path / "cache")
     rerun = abductive_eval(command, tmp_path / "rerun", env=env)
     assert rerun.returncode == 0, rerun.stdout[-3000:] + rerun.stderr[-3000:]
-    assert f"stage 1: mucr_c2e: reusing its output of an earlier run ({digest[:12]})" in rerun.stdout
+    store = tmp_path / "cache" / "stages"  # the store named: a user's machine-wide cache is no surprise
+    assert f"stage 1: mucr_c2e: reusing its output of an earlier run ({digest[:12]}, in the stage store {store};" in (
+        rerun.stdout
+    )
     assert "cache hits" not in rerun.stdout + rerun.stderr  # asked again, not answered from replies to the old picks
     # The stage reads nothing: DIR itself, as lmms-eval has it; the reader a sub-folder named by what it reads.
     stage_cache, read_first = _roots(first, folder)
