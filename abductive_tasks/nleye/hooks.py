@@ -10,6 +10,7 @@ original and the swapped order (§4.2), the pairs tasks show the premise with ea
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -25,6 +26,7 @@ from abductive_tasks.inputs.stages import (
     content_digest,
     counting_every_item,
     outside_limit,
+    this_run,
     upstream_output,
     validated,
     without_upstream,
@@ -171,31 +173,57 @@ def _describer_label(output: StageOutput) -> str:
     return output.name or str(output.binding.get("model") or output.binding.get("backend") or "")
 
 
-def triplet_described_docs_from(items: datasets.Dataset, output: StageOutput) -> datasets.Dataset:
+def limited_items(items: datasets.Dataset, limit: int | float | None) -> tuple[datasets.Dataset, bool]:
+    """The items the first documents of ``nleye_triplet`` (two per item, lmms-eval's ``--limit``) show, and whether
+    the last of them is shown in its original order only (an odd limit)."""
+    if limit is None:
+        return items, False
+    total = 2 * len(items)  # lmms-eval's rule: a share below 1 of them rounded up, else that many
+    shown = math.ceil(total * limit) if 0 < limit < 1 else min(total, int(limit))
+    return items.select(range(math.ceil(shown / 2))), shown % 2 == 1
+
+
+def describe_limit(limit: int | float | None) -> int | None:
+    """The ``--limit`` an ``nleye_describe`` stage run gets so that it describes every image of the items a reading
+    run with ``limit`` asks (:func:`limited_items`): its documents are the distinct images in item order, so those
+    images are its first documents."""
+    if limit is None:
+        return None
+    items, _ = limited_items(load_selected().items, limit)
+    return len({descriptions.image_digest(path) for item in items for path in _paths(item)})
+
+
+def _paths(item: dict) -> list[str]:
+    return [item["premise_image"], *item["hypothesis_images"]]
+
+
+def triplet_described_docs_from(
+    items: datasets.Dataset, output: StageOutput, limit: int | float | None = None, limit_known: bool = False
+) -> datasets.Dataset:
     """Triplet documents whose descriptions are the describe stage's ``output`` (t.1), checked against the images
     loaded now. An item lacking any of its three descriptions is never asked: both its orders count as wrong, over
-    all items (``items_missing_upstream``)."""
+    all items (``items_missing_upstream``). ``limit_known``: the reading run said its ``--limit`` (``limit``), so its
+    items are those ``nleye_triplet`` with that limit shows, each counted whatever the describe run described;
+    otherwise (plain lmms-eval) an item beyond the ``--limit`` of a limited describe run is not one of its items."""
     task = "nleye_triplet_described"
-    digests = {
-        descriptions.image_digest(path): path
-        for item in items
-        for path in (item["premise_image"], *item["hypothesis_images"])
-    }
+    digests = {descriptions.image_digest(path): path for item in items for path in _paths(item)}
     validated(task, output, {digest: describe_digest(path) for digest, path in digests.items()})
     describer = _describer_label(output)
+    selected, odd = limited_items(items, limit) if limit_known else (items, False)
     slots = []
-    for item in items:
-        paths = [item["premise_image"], *item["hypothesis_images"]]
-        if any(outside_limit(output, descriptions.image_digest(path)) for path in paths):
-            continue  # beyond the --limit of the describe run this (equally limited) run reads: not one of its items
+    for index, item in enumerate(selected):
+        paths = _paths(item)
+        if not limit_known and any(outside_limit(output, descriptions.image_digest(path)) for path in paths):
+            continue  # beyond the --limit of the describe run this plain lmms-eval run reads: not one of its items
+        orders = (False,) if odd and index == len(selected) - 1 else (False, True)
         entries = [output.items.get(descriptions.image_digest(path)) for path in paths]
         texts = [None if entry is None else entry.value for entry in entries]
-        stand_ins = [_triplet_doc({**item, "descriptions": None}, swapped) for swapped in (False, True)]
+        stand_ins = [_triplet_doc({**item, "descriptions": None}, swapped) for swapped in orders]
         stand_ins = [doc | {"describer": describer} for doc in stand_ins]
         if any(text is None for text in texts):
             slots.append(Slot(item["item_id"], [], stand_ins))
         else:
-            asked = [_triplet_doc({**item, "descriptions": texts}, swapped) for swapped in (False, True)]
+            asked = [_triplet_doc({**item, "descriptions": texts}, swapped) for swapped in orders]
             slots.append(Slot(item["item_id"], [doc | {"describer": describer} for doc in asked], stand_ins))
     return counting_every_item(slots, task, f"descriptions of nleye_describe from {output.origin}")
 
@@ -223,7 +251,8 @@ def triplet_described_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
             f"{descriptions.READ_VARIABLE}=<describer> (the name an nleye_describe run stored under)"
         )
         return without_upstream("nleye_triplet_described", stand_in, how)
-    return triplet_described_docs_from(items, output)
+    run = this_run()
+    return triplet_described_docs_from(items, output, run.get("limit"), bool(run))
 
 
 def pairs_docs_from(items: datasets.Dataset) -> datasets.Dataset:

@@ -448,7 +448,13 @@ class CommandChain:
     @property
     def stage_args(self) -> list[str]:
         """The lmms-eval arguments of a stage run: the command's own, its ``--limit`` included."""
-        return [*self.rest, *(["--limit", str(self.limit)] if self.limit is not None else [])]
+        return self.args_of([])
+
+    def args_of(self, tasks: list[str]) -> list[str]:
+        """The lmms-eval arguments of a stage run of ``tasks``: the command's own, with the ``--limit`` those tasks
+        need to give what the command's readers read under its ``--limit`` (:func:`stage_limit`)."""
+        limit = stage_limit(tasks[0], self.limit) if tasks else self.limit
+        return [*self.rest, *(["--limit", str(limit)] if limit is not None else [])]
 
     @property
     def cache_id(self) -> str:
@@ -538,16 +544,17 @@ class CommandChain:
             if not to_run:
                 continue
             say(f"stage {number} ({runner.label}): {', '.join(to_run)}")
-            if start:
-                code = self.run_stage(runner, to_run, say)
-                if code:
-                    return code
-            else:
-                for task in to_run:
-                    self._entry(runner, task)
-                say(f"  {self.shown(runner, to_run)}")
-                self.given |= {task: f"<output of {task} from stage {number}>" for task in to_run}
-                self.to_make |= set(to_run)
+            for group in by_stage_limit(to_run, self.limit):  # one lmms-eval run per --limit its tasks need
+                if start:
+                    code = self.run_stage(runner, group, say)
+                    if code:
+                        return code
+                else:
+                    for task in group:
+                        self._entry(runner, task)
+                    say(f"  {self.shown(runner, group)}")
+                    self.given |= {task: f"<output of {task} from stage {number}>" for task in group}
+                    self.to_make |= set(group)
         for task in self.requested:
             if self.task_index.facts(task).reads:
                 self._entry(self.runner, task)
@@ -559,7 +566,9 @@ class CommandChain:
         variables = self.variables(runner, tasks)
         folder = self.stages_dir / "<time>-<id>"
         command = (
-            final if final is not None else runner.command(tasks, folder, self.stage_args, self.cache_of(runner, tasks))
+            final
+            if final is not None
+            else runner.command(tasks, folder, self.args_of(tasks), self.cache_of(runner, tasks))
         )
         assignments = [f"{name}={shlex.quote(value)}" for name, value in variables.items()]
         secrets = (*self.secrets, *collect_secrets(args=command, environment=self.environment))
@@ -572,7 +581,7 @@ class CommandChain:
         output = self.stages_dir / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.urandom(3).hex()}"
         env = {**self.environment, **self.variables(runner, tasks), "PYTHONSAFEPATH": "1",
                "LMMS_CACHE_RUN_ID": self.cache_id}  # fmt: skip
-        command = runner.command(tasks, output, self.stage_args, self.cache_of(runner, tasks))
+        command = runner.command(tasks, output, self.args_of(tasks), self.cache_of(runner, tasks))
         code = subprocess.run(command, env=env, check=False).returncode
         if code:
             return code
@@ -600,6 +609,27 @@ class CommandChain:
         reads = {up for task in tasks for up in self.reads_of(task)}
         inputs = {up: digest for up, digest in self.given.items() if up in reads}
         return stage_env(run_descriptor(runner.label, runner.identity, self.limit, sources), inputs)
+
+
+def stage_limit(task: str, limit: int | float | None) -> int | float | None:
+    """The lmms-eval ``--limit`` a stage run of upstream ``task`` gets when its readers run with ``limit``: ``limit``
+    itself, but where the task's documents are laid out otherwise than its readers' (``nleye_describe``: one per
+    distinct image; ``nleye_triplet_described``: two per item), the count of its first documents that answer every
+    item the readers' first ``limit`` documents show. What it gives stays bound to ``limit``, its readers' limit."""
+    if task == "nleye_describe" and limit is not None:
+        from abductive_tasks.nleye.hooks import describe_limit  # the data, loaded only for a limited NL-Eye chain
+
+        return describe_limit(limit)
+    return limit
+
+
+def by_stage_limit(tasks: list[str], limit: int | float | None) -> list[list[str]]:
+    """``tasks`` grouped by the ``--limit`` their stage run gets (:func:`stage_limit`), in order of first appearance:
+    lmms-eval gives one run's tasks one limit."""
+    groups: dict[int | float | None, list[str]] = {}
+    for task in tasks:
+        groups.setdefault(stage_limit(task, limit), []).append(task)
+    return list(groups.values())
 
 
 def command_chain(

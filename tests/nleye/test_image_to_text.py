@@ -178,6 +178,45 @@ def test_an_entry_refused_or_gone_inside_the_describe_limit_counts_its_item_as_m
     docs = hooks.triplet_described_docs(None)
     asked = [doc["item_id"] for doc in docs]
     missing = [stand_in["item_id"] for doc in docs for stand_in in json.loads(doc["upstream_missing"])]
-    first_four = [item["item_id"] for item in items.select(range(4))]
-    assert asked == [first_four[0]] * 2 + [first_four[3]] * 2
-    assert missing == [first_four[1]] * 2 + [first_four[2]] * 2  # both orders of each, counted as wrong
+    first_six = [item["item_id"] for item in items.select(range(6))]
+    assert asked == [first_six[0]] * 2 + [first_six[3]] * 2
+    # both orders of each, counted as wrong; items 5 and 6 are among the first 12 documents (two per item) that
+    # nleye_triplet --limit 12 asks, and the describe run's first 12 images lack theirs: missing, never dropped
+    assert missing == [first_six[1]] * 2 + [first_six[2]] * 2 + [first_six[4]] * 2 + [first_six[5]] * 2
+
+
+def test_a_limited_run_asks_the_items_of_nleye_triplet_with_that_limit(store, items, monkeypatch):
+    """The finding: ``--limit 4`` described the first 4 images (item 1's and one of item 2's) and the reader dropped
+    item 2 silently (1 item, ``items_missing_upstream`` 0). Its items are nleye_triplet's under the limit (2); the
+    describe stage's limit covers their images; an item whose descriptions are missing counts, with its warning."""
+    from abductive_tasks.runs import chain
+
+    run = {"model": "dummy", "backend": "dummy", "model_args": "", "key": "k-dummy", "limit": 4}
+    monkeypatch.setenv("ABDUCTIVE_RUN", json.dumps(run))
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
+    monkeypatch.setenv("ABDUCTIVE_NLEYE_DESCRIPTIONS", "dd")
+    images = list(hooks.describe_docs_from(items, "dd")["image_path"])
+    first = [item["item_id"] for item in items.select(range(3))]
+    assert hooks.describe_limit(4) == len({descriptions.image_digest(p) for i in range(2) for p in paths_of(items[i])})
+    assert hooks.describe_limit(3) == hooks.describe_limit(4) and chain.stage_limit("nleye_describe", 4) == 6
+    assert chain.stage_limit("mucr_c2e", 4) == 4 and chain.by_stage_limit(["nleye_triplet", "nleye_describe"], 4) == [
+        ["nleye_triplet"],
+        ["nleye_describe"],
+    ]
+    for path in images[: hooks.describe_limit(4)]:
+        save("dd", path, "An image.")
+    docs = hooks.triplet_described_docs(None)
+    assert [doc["item_id"] for doc in docs] == [first[0]] * 2 + [first[1]] * 2  # nleye_triplet --limit 4's items
+    assert [doc["swapped"] for doc in docs] == [False, True, False, True]
+    # Descriptions of only the first 4 images (the old stage limit): item 2 is counted as missing, not dropped.
+    for path in images[4:6]:
+        (store / "dd" / f"{descriptions.image_digest(path)}.json").unlink(missing_ok=True)
+    warnings: list[str] = []
+    handler = hooks.logger.add(lambda message: warnings.append(str(message)), level="WARNING")
+    try:
+        docs = hooks.triplet_described_docs(None)
+    finally:
+        hooks.logger.remove(handler)
+    assert [doc["item_id"] for doc in docs] == [first[0]] * 2
+    assert [stand_in["item_id"] for stand_in in json.loads(docs[1]["upstream_missing"])] == [first[1]] * 2
+    assert sum("1 of 2 items have no upstream output" in line for line in warnings) == 1
