@@ -981,9 +981,23 @@ def test_a_folder_without_runs_is_said_in_one_line_and_no_report_is_written(tmp_
     assert main([str(tmp_path)]) == 1
     (line,) = capsys.readouterr().err.splitlines()
     assert (
-        line.startswith(f"abductive-eval leaderboard: no finished run under {tmp_path}") and "nothing written" in line
+        line
+        == f"abductive-eval leaderboard: no run to rank under {tmp_path} (no readable *_results.json); nothing written"
     )
     assert not (tmp_path / "leaderboard").exists()
+
+
+def test_a_folder_of_plain_runs_is_said_to_hold_no_batch_run(tmp_path, capsys):
+    """A new user's `leaderboard results/demo` (two plain runs) said each was not shown, then "no finished run ... (no
+    readable *_results.json)", though both results were readable."""
+    run = tmp_path / "dumb_pixel-0123abcd"
+    run.mkdir()
+    (run / "20260101_000000_results.json").write_text(json.dumps({"results": {}, "config": {"model": "dumb_pixel"}}))
+    assert main([str(tmp_path)]) == 1
+    *notes, line = capsys.readouterr().err.splitlines()
+    assert notes and all(note.startswith("leaderboard: ") for note in notes)
+    expected = f"abductive-eval leaderboard: no run to rank under {tmp_path} (each run found is noted above)"
+    assert line == expected + "; nothing written"
 
 
 @pytest.mark.parametrize("kind", ["a FIFO", "a directory"])

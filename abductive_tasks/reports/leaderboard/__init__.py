@@ -141,9 +141,9 @@ def main(argv: list[str]) -> int:
     if not board.rows and not board.marks:
         for note in board.notes:
             print(f"leaderboard: {note}", file=sys.stderr)
+        why = "each run found is noted above" if board.notes else "no readable *_results.json"
         print(
-            f"abductive-eval leaderboard: no finished run under {args.results_dir} (no readable *_results.json); "
-            "nothing written",
+            f"abductive-eval leaderboard: no run to rank under {args.results_dir} ({why}); nothing written",
             file=sys.stderr,
         )
         return 1
