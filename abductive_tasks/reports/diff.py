@@ -29,6 +29,7 @@ from abductive_tasks.reports.browse import (
     samples_files,
     shared_details,
 )
+from abductive_tasks.reports.samples import RESULTS_SUFFIX
 
 REPLY_CHARS = 70
 DEFAULT_PAGE = Path("diff.html")  # -o without a page: in the folder of RUN_A's results
@@ -116,8 +117,13 @@ def main(argv: list[str]) -> int:
     except RunError as error:
         print(f"abductive-eval diff: {error}", file=sys.stderr)
         return 1
-    if label_a == label_b:
-        label_a, label_b = f"A: {label_a}", f"B: {label_b}"
+    if label_a == label_b:  # one model's two runs: named by their folders, or their results files in one folder
+        where_a, where_b = (path_a.parent.name, path_b.parent.name)
+        if where_a == where_b:
+            where_a, where_b = path_a.name.removesuffix(RESULTS_SUFFIX), path_b.name.removesuffix(RESULTS_SUFFIX)
+        if where_a == where_b:  # one run twice
+            where_a, where_b = "A", "B"
+        label_a, label_b = f"{label_a} ({where_a})", f"{label_b} ({where_b})"
     if args.out == DEFAULT_PAGE:
         args.out = path_a.parent / DEFAULT_PAGE.name
     print("\n".join(report_lines(label_a, label_b, common, found, max(args.show, 0))))

@@ -655,3 +655,17 @@ def test_pages_go_to_the_runs_folder_by_default(two_runs, capsys):
     assert main(["browse", str(a)]) == 0 and (a / "items.html").is_file()
     assert main(["diff", str(a), str(b), "-o"]) == 0 and (a / "diff.html").is_file()
     assert f"{a / 'items.html'}: 5 documents" in capsys.readouterr().out
+
+
+def test_diff_of_one_models_two_runs_names_each_by_its_folder(tmp_path, capsys):
+    """A new user's diff of two runs of one model printed `A = A: dumb_pixel, B = B: dumb_pixel`."""
+    from abductive_tasks.reports.diff import main as diff_main
+
+    lines = [triplet_line(0, "1", 1, "parsed")]
+    first = write_run(tmp_path / "dumb_pixel-0123abcd", "dumb_pixel", lines, [])
+    second = write_run(tmp_path / "dumb_pixel-4567cdef", "dumb_pixel", [triplet_line(0, "2", 1, "parsed")], [])
+    assert diff_main([str(first), str(second)]) == 0
+    heading = capsys.readouterr().out.splitlines()[0]
+    assert heading == "abductive-eval diff: A = dumb_pixel (dumb_pixel-0123abcd), B = dumb_pixel (dumb_pixel-4567cdef)"
+    assert diff_main([str(first), str(first)]) == 0  # one run twice: nothing tells them apart
+    assert capsys.readouterr().out.splitlines()[0] == "abductive-eval diff: A = dumb_pixel (A), B = dumb_pixel (B)"
