@@ -615,7 +615,7 @@ def test_the_data_hint_names_a_layout_file_that_exists(data_copy, monkeypatch):
 @pytest.mark.parametrize(
     ("extra", "refused"),
     [
-        (["--cache_requests", "true"], "--cache_requests true: not with our tasks (nleye_triplet): lmms-eval's"),
+        (["--cache_requests", "true"], "--cache_requests true: not with our tasks (nleye_triplet: ours, or not lmms"),
         (["--cache_req=refresh"], "--cache_requests refresh: not with our tasks"),
         (["--config", "lmms.yaml"], "--config: not with our tasks (nleye_triplet): its env (ABDUCTIVE_DATA ...)"),
         (["--conf=lmms.yaml"], "--config: not with our tasks"),
@@ -642,5 +642,22 @@ def test_the_request_cache_and_a_config_file_are_lmms_evals_own_without_our_task
     config.write_text("- {model: dummy, tasks: mme}\n- {model: dummy, tasks: 'mme,abductive_lite'}\n")
     with pytest.raises(cli.UsageError, match=r"^--config: not with our tasks \(abductive_lite\)"):
         check(["--config", str(config)])
-    with pytest.raises(cli.UsageError, match=r"^--cache_requests true: not with our tasks \(nleye_\*\)"):
+    with pytest.raises(cli.UsageError, match=r"^--cache_requests true: not with our tasks \(nleye_\*: ours"):
         check(["--model", "dummy", "--task", "nleye_*", "--cache_requests", "true"])
+    # a group of an --include_path, or a folder, may hold ours (the review ran nleye_triplet through `mygroup`)
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "mygroup.yaml").write_text("group: mygroup\ntask: [nleye_triplet]\n")
+    grouped = ["--model", "dummy", "--include_path", str(tmp_path / "inc"), "--cache_requests", "true"]
+    with pytest.raises(cli.UsageError, match=r"^--cache_requests true: not with our tasks \(mygroup: ours, or not"):
+        check([*grouped, "--tasks", "mygroup"])
+    with pytest.raises(cli.UsageError, match=r"^--cache_requests true: not with our tasks \(.*/inc: ours, or not"):
+        check(["--model", "dummy", "--cache_requests", "true", "--tasks", str(tmp_path / "inc")])
+
+
+def test_a_baseline_on_an_include_path_group_is_left_to_the_run(tmp_path):
+    """A group of an --include_path may hold ours only (the review's `mygroup` of nleye_triplet scored normally): only
+    a task that is surely another's (lmms-eval's own, or an --include_path task) is refused before the run."""
+    (tmp_path / "mygroup.yaml").write_text("group: mygroup\ntask: [nleye_triplet]\n")
+    cli.check_baseline_tasks("random_baseline", "mygroup", str(tmp_path))
+    with pytest.raises(cli.UsageError, match=r"^random_baseline answers only our tasks .*not 'mme'"):
+        cli.check_baseline_tasks("random_baseline", "mygroup,mme", str(tmp_path))

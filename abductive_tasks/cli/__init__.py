@@ -460,7 +460,7 @@ def check_command_line(argv: list[str]) -> None:
     if tasks := option_value(argv, "--tasks"):
         check_tasks(tasks, option_value(argv, "--include_path"))
         if model in BASELINES:
-            check_baseline_tasks(model, tasks)
+            check_baseline_tasks(model, tasks, option_value(argv, "--include_path"))
     if output_path := option_value(argv, "--output_path"):
         check_output_path(output_path)
     if tasks and tasks not in LIST_TASKS:

@@ -117,6 +117,21 @@ def check_options(argv: list[str]) -> None:
         raise UsageError(f"unknown option '{name}'{did_you_mean(name, known)}; every option: lmms-eval eval --help")
 
 
+def others_tasks(names: list[str], include_path: str | None) -> list[str]:
+    """Those of ``names`` that are surely not ours: a task, group or tag lmms-eval's own task YAMLs define (none holds
+    ours), or a task (not a group, which may hold ours) an ``--include_path`` YAML defines."""
+    from abductive_tasks import lmms_source
+
+    if not names:
+        return []
+    pattern = r"^\s*(?:{})\s*:\s*[\"']?([\w.-]+)[\"']?\s*$"
+    builtin = lmms_source.builtin_task_folder()
+    defined = set(re.findall(pattern.format("task|group|tag"), _task_yaml_text([builtin] if builtin else []), re.M))
+    if include_path:
+        defined |= set(re.findall(pattern.format("task"), _task_yaml_text([Path(include_path)]), re.M))
+    return [name for name in names if name in defined]
+
+
 def _values_of(argv: list[str], option: str, known: set[str] | None) -> list[str | None]:
     """Every value given to ``option``: ``--x v``, ``--x=v`` or an abbreviation argparse takes for it (unique among
     ``known``; an ambiguous one :func:`check_options` refuses), None for one without its value."""
@@ -163,16 +178,23 @@ def check_request_cache_and_config(argv: list[str]) -> None:
     tasks = [name for value in named for name in (value or "").split(",")]
     if not named and configs:  # argparse: the last --config counts; --tasks on the command line overrides its tasks
         tasks = _config_tasks(configs[-1])
-    running = [name for name in tasks if name.strip() and fnmatch.filter(ours, name.strip())]
+    caching = [value for value in _values_of(argv, "--cache_requests", known) if value != "delete"]
+    if not caching and not configs:
+        return
+    # ours by name or wildcard, or else any name lmms-eval's own tasks do not define: an --include_path group or a
+    # folder may hold ours
+    names = [name.strip() for name in tasks if name.strip()]
+    include_paths = _values_of(argv, "--include_path", known)
+    others = others_tasks(names, include_paths[-1] if include_paths else None)
+    running = [name for name in names if fnmatch.filter(ours, name) or name not in others]
     if not running:
         return
-    for value in _values_of(argv, "--cache_requests", known):
-        if value != "delete":
-            raise UsageError(
-                f"--cache_requests {value}: not with our tasks ({running[0]}): lmms-eval's request cache is keyed by "
-                "task name only, so changed data or a stage's new output would be prompted with the old text; leave "
-                "it out (--cache_requests delete only deletes the cache)"
-            )
+    if caching:
+        raise UsageError(
+            f"--cache_requests {caching[0]}: not with our tasks ({running[0]}: ours, or not lmms-eval's own): "
+            "lmms-eval's request cache is keyed by task name only, so changed data or a stage's new output would be "
+            "prompted with the old text; leave it out (--cache_requests delete only deletes the cache)"
+        )
     if configs:
         raise UsageError(
             f"--config: not with our tasks ({running[0]}): its env (ABDUCTIVE_DATA ...) is set inside the "
@@ -205,15 +227,16 @@ def check_required(argv: list[str]) -> None:
         )
 
 
-def check_baseline_tasks(model: str, tasks: str) -> None:
+def check_baseline_tasks(model: str, tasks: str, include_path: str | None) -> None:
     """A baseline answers our tasks only (it reads their answer kinds): refuse another before lmms-eval starts."""
     from abductive_tasks.runs import catalog
 
     if tasks in LIST_TASKS:
         return
     ours = catalog.names()
-    others = [name for name in tasks.split(",") if name and name not in ours and "*" not in name]
-    if others:
+    named = [name for name in tasks.split(",") if name and name not in ours and "*" not in name]
+    others = others_tasks(named, include_path)
+    if others:  # an --include_path group or a folder may hold ours: left to the run
         raise UsageError(
             f"{model} answers only our tasks (abductive-eval tasks), not {', '.join(repr(name) for name in others)}; "
             "use another backend for those"

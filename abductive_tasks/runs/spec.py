@@ -294,6 +294,9 @@ def _check_eval_args(arguments: tuple[str, ...], where: str) -> None:
                 raise SpecError(f"{where}: {spelt} is refused: {why}")
 
 
+PLUGINS_VARIABLE = "LMMS_EVAL_PLUGINS"  # lmms-eval imports these packages, which may register models
+
+
 def _check_backend(backend: str, where: str) -> None:
     """Refuse a backend lmms-eval does not know, with the closest names, when planned (``--print-commands`` too), not
     when its evaluation starts."""
@@ -343,7 +346,8 @@ class ModelSpec:
     describer: str = ""  # the model whose descriptions this one predicts from (NL-Eye t.1); '' = its own
 
     @classmethod
-    def from_dict(cls, entry: dict, index: int) -> ModelSpec:
+    def from_dict(cls, entry: dict, index: int, plugins: bool = False) -> ModelSpec:
+        """A model entry, checked (``plugins``: the spec's env names plugins that may register its backend)."""
         where = f"models[{index}]"
         if not isinstance(entry, dict):
             raise SpecError(f"{where}: a model entry is a mapping (name, backend, ...), not {entry!r}")
@@ -356,7 +360,8 @@ class ModelSpec:
             )
         if route == "lmms" and not entry.get("backend"):
             raise SpecError(f"{where}: route lmms needs `backend` (an lmms-eval --model name)")
-        _check_backend(str(entry.get("backend") or ""), where)
+        if not plugins and PLUGINS_VARIABLE not in (entry.get("env") or {}):  # else registered in its evaluation
+            _check_backend(str(entry.get("backend") or ""), where)
         if route == "lmms" and entry.get("preset"):
             raise SpecError(f"{where}.preset: presets are vLLM settings, for route vllm or served")
         default_backend = {"lmms": "", "vllm": "vllm", "served": "openai"}[route]
@@ -479,7 +484,7 @@ def _checked_spec(path: Path, raw: object, secrets: tuple[str, ...]) -> BatchSpe
     models, invalid = [], {}
     for index, entry in enumerate(top.models):
         try:
-            models.append(ModelSpec.from_dict(entry, index))
+            models.append(ModelSpec.from_dict(entry, index, PLUGINS_VARIABLE in (top.env or {})))
         except SpecError as error:
             invalid[_label(entry, index)] = redact_text(str(error), secrets)
     names = [model.name for model in models] + list(invalid)

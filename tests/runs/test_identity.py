@@ -14,7 +14,7 @@ from lmms_eval.caching.response_cache import ResponseCache
 
 from abductive_tasks.runs import history
 from abductive_tasks.runs.cache import purge_failed_replies, repair_cache, scrub_cache
-from abductive_tasks.runs.history import failed_requests, limit_covers, scan_runs
+from abductive_tasks.runs.history import failed_requests, limit_covers, other_model, scan_runs
 from abductive_tasks.runs.identity import (
     FileHashes,
     backend_versions,
@@ -927,3 +927,18 @@ def test_a_run_recorded_under_an_earlier_schema_is_another_identity_never_a_dama
     other = identity(model_args="response=2", nleye_data="b")
     write_run(tmp_path / "m", "20260101-000001-bbbbbb", other, {"nleye_triplet": triplet(0.9)})
     assert scan_runs(tmp_path / "m", earlier).best("nleye_triplet") is None
+
+
+@pytest.mark.parametrize(
+    ("backend", "written"),
+    [("<secret 11654b3efafa5e1b>", "[REDACTED]"), ("open<secret 11654b3efafa5e1b>", "open[REDACTED]")],
+)
+def test_a_backend_a_secret_hides_is_the_runs_own(backend, written):
+    """A secret equal to the backend's name or a part of it (`SOME_API_KEY: dummy` with backend dummy) is hashed in
+    the run record and [REDACTED] in the results: the run's own results, not another model's (the review replayed an
+    endless re-run: every batch set the results aside as another model's)."""
+    record = {"model": {"backend": backend, "model_args": ""}}
+    assert other_model({"config": {"model": written, "model_args": ""}}, record) is None
+    assert other_model({"config": {"model": "dumb_pixel", "model_args": ""}}, {"model": {"backend": "dummy"}}) == (
+        "results of another model than its run_identity.json records (model differs)"
+    )

@@ -316,3 +316,17 @@ def test_a_misspelt_backend_is_refused_when_planned_with_the_closest_names(tmp_p
         "models[1].backend: unknown lmms-eval model 'random_basline' (did you mean 'random_baseline'?); "
         "every one: lmms-eval models"
     )
+
+
+@pytest.mark.parametrize("where", ["spec", "model"])
+def test_a_backend_a_plugin_of_the_specs_env_registers_is_left_to_its_evaluation(tmp_path, where):
+    """`env: {LMMS_EVAL_PLUGINS: myplug}` registers `mymodel` in the evaluation, which gets that env; the batch's own
+    process does not see it (the review: `unknown lmms-eval model 'mymodel'`, though the same variable in the shell
+    planned it)."""
+    path = tmp_path / "spec.yaml"
+    plugins = "env: {LMMS_EVAL_PLUGINS: myplug}"
+    model = f"{{name: b, backend: mymodel, {plugins}}}" if where == "model" else "{name: b, backend: mymodel}"
+    top = f"{plugins}\n" if where == "spec" else ""
+    path.write_text(f"tasks: [nleye_triplet]\n{top}models:\n  - {model}\n")
+    spec = load_spec(path)
+    assert [model.backend for model in spec.models] == ["mymodel"] and not spec.invalid
