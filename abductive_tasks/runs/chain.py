@@ -74,6 +74,7 @@ VARIABLES = {
     "descriptions": (descriptions.READ_VARIABLE, descriptions.DESCRIBER_VARIABLE),
 }
 PENDING = "pending"
+Limit = int | float | None  # an lmms-eval --limit (None: every document)
 
 
 def named_by_variable(kind: str, environment: Mapping[str, str]) -> tuple[str, str] | None:
@@ -277,27 +278,51 @@ def run_descriptor(
     return run | ({"sources": dict(sources)} if sources else {})
 
 
+def bound_limit(run_limit: Limit, read_as: tuple[Limit, Limit] | None) -> Limit:
+    """The ``--limit`` the output of a stage run with ``run_limit`` is bound to. ``read_as``: its readers' limit and
+    the limit a stage run of the task gets for them (:func:`stage_limit`); a run with the latter, where it differs, is
+    bound to its readers' limit, as a chain's stage run is (:meth:`CommandChain.run_stage`). Otherwise the run's."""
+    if read_as is not None and run_limit is not None and run_limit == read_as[1] != read_as[0]:
+        return read_as[0]
+    return run_limit
+
+
 def current_output(
-    name: str, identity: Mapping, run: Outcome | None, upstream: str, kind: str, root: Path, keep: bool = True
+    name: str,
+    identity: Mapping,
+    run: Outcome | None,
+    upstream: str,
+    kind: str,
+    root: Path,
+    keep: bool = True,
+    read_as: tuple[Limit, Limit] | None = None,
 ) -> str | None:
     """The digest of the ``kind`` output of model ``name``'s ``run`` of ``upstream``, the one its readers read
-    (:meth:`~abductive_tasks.runs.history.Scan.answering`); None when there is none, or it gives none."""
+    (:meth:`~abductive_tasks.runs.history.Scan.answering`; ``read_as``: :func:`bound_limit`); None when there is none,
+    or it gives none."""
     if run is None or run.results_path is None:
         return None
-    bound = binding(name, identity, run.limit, upstream)
+    bound = binding(name, identity, bound_limit(run.limit, read_as), upstream)
     return derive(kind, upstream, samples_beside(run.results_path, upstream), bound, root, keep)
 
 
-def output_problem(name: str, identity: Mapping, run: Outcome | None, upstream: str, kind: str) -> str | None:
+def output_problem(
+    name: str,
+    identity: Mapping,
+    run: Outcome | None,
+    upstream: str,
+    kind: str,
+    read_as: tuple[Limit, Limit] | None = None,
+) -> str | None:
     """Why model ``name``'s ``run`` of ``upstream`` gives its readers no ``kind`` (no such run, its samples file
-    missing, or samples giving none: edited or damaged); None when it gives one."""
+    missing, or samples giving none: edited or damaged); None when it gives one (``read_as``: :func:`bound_limit`)."""
     if run is None or run.results_path is None:
         return "no run of it has results"
     samples = samples_beside(run.results_path, upstream)
     if not samples.is_file():
         return f"its samples file {samples} is missing"
     try:
-        output_from_samples(kind, upstream, samples, binding(name, identity, run.limit, upstream))
+        output_from_samples(kind, upstream, samples, binding(name, identity, bound_limit(run.limit, read_as), upstream))
     except (StageError, OSError) as error:
         return f"its samples give no {kind} ({error})"
     return None
@@ -623,13 +648,28 @@ def stage_limit(task: str, limit: int | float | None) -> int | float | None:
     return limit
 
 
-def by_stage_limit(tasks: list[str], limit: int | float | None) -> list[list[str]]:
-    """``tasks`` grouped by the ``--limit`` their stage run gets (:func:`stage_limit`), in order of first appearance:
-    lmms-eval gives one run's tasks one limit."""
+def by_stage_limit(
+    tasks: Iterable[str], limit: int | float | None, limits: Mapping[str, Limit] | None = None
+) -> list[list[str]]:
+    """``tasks`` grouped by the ``--limit`` their stage run gets (:func:`stage_limit`; ``limits``: those of the tasks
+    that get another than ``limit``, :func:`stage_limits`), in order of first appearance: lmms-eval gives one run's
+    tasks one limit."""
     groups: dict[int | float | None, list[str]] = {}
     for task in tasks:
-        groups.setdefault(stage_limit(task, limit), []).append(task)
+        groups.setdefault(stage_limit(task, limit) if limits is None else limits.get(task, limit), []).append(task)
     return list(groups.values())
+
+
+def stage_limits(tasks: Iterable[str], limit: Limit, environment: Mapping[str, str]) -> dict[str, Limit]:
+    """Of ``tasks`` (upstream tasks whose output readers read under ``limit``), each whose stage run gets another
+    ``--limit`` (:func:`stage_limit`) with that limit, as the data ``environment`` selects gives it (a batch's model
+    runs in an environment of its own)."""
+    found = {}
+    for task in tasks:
+        with settings.environment_restored(dict(environment)):
+            if (own := stage_limit(task, limit)) != limit:
+                found[task] = own
+    return found
 
 
 def command_chain(

@@ -10,7 +10,7 @@ copied in from another model's run is a damaged file). A damaged file is named b
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -261,13 +261,14 @@ def task_state(scan: Scan, task: str, limit: int | float | None) -> str:
 
 
 def task_states(
-    model_dir: Path, identity: Mapping, tasks: Iterable[str], limit: int | float | None
+    model_dir: Path, identity: Mapping, tasks: Iterable[str], limit_of: Callable[[str], int | float | None]
 ) -> dict[str, tuple[str, Outcome | None]]:
-    """Per task of ``tasks``, after a run: its state (:func:`task_state`) and the outcome a leaderboard cell shows
+    """Per task of ``tasks``, after a run: its state (:func:`task_state`, for the limit ``limit_of`` it gives the task:
+    :meth:`~abductive_tasks.runs.model_plan.ModelPlan.run_limit`) and the outcome a leaderboard cell shows
     (:meth:`Scan.best`), from the runs under ``model_dir`` whose identity matches ``identity``."""
     scan = scan_runs(model_dir, identity)
     best = {task: scan.best(task) for task in tasks}
-    return {task: (task_state(scan, task, limit), outcome) for task, outcome in best.items()}
+    return {task: (task_state(scan, task, limit_of(task)), outcome) for task, outcome in best.items()}
 
 
 def scan_runs(model_dir: Path, identity: Mapping) -> Scan:

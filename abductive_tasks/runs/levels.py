@@ -33,16 +33,18 @@ def refreshed(model_plan: ModelPlan, plans: Mapping[str, ModelPlan] | None = Non
                     source = plans.get(model_plan.sources[kind])
                 if source is None:
                     return None
-                run = source.earlier.answering(upstream, model_plan.limit)
-                root = source.derived_root
-                return chain.current_output(source.model.name, source.identity, run, upstream, kind, root)
+                run = source.earlier.answering(upstream, source.run_limit(upstream))
+                root, read_as = source.derived_root, source.read_as(upstream)
+                return chain.current_output(
+                    source.model.name, source.identity, run, upstream, kind, root, True, read_as
+                )
 
             identity["tasks"][task] = chain.task_entry(
                 model_plan.facts[task], model_plan.environment, model_plan.derived_root, current, model_plan.sources
             )
         if readers:
             working = replace(working, earlier=scan_runs(model_plan.output, identity))
-    answered = [task for task in model_plan.tasks if working.earlier.done(task, model_plan.limit)]
+    answered = [task for task in model_plan.tasks if working.earlier.done(task, model_plan.run_limit(task))]
     unusable = {task: why for task in answered if task in model_plan.feeds and (why := _gives_none(working, task))}
     waiting = {task: ups for task in model_plan.tasks if (ups := chain.pending_reads(identity["tasks"][task]))}
     done = tuple(task for task in answered if task not in waiting and task not in unusable)
@@ -52,8 +54,9 @@ def refreshed(model_plan: ModelPlan, plans: Mapping[str, ModelPlan] | None = Non
 def _gives_none(model_plan: ModelPlan, task: str) -> str | None:
     """Why the earlier run of ``task`` that its readers would read gives them nothing (its samples missing or
     damaged): it is not done, and runs again; None when it gives them its output."""
-    run = model_plan.earlier.answering(task, model_plan.limit)
-    return chain.output_problem(model_plan.model.name, model_plan.identity, run, task, model_plan.feeds[task])
+    run = model_plan.earlier.answering(task, model_plan.run_limit(task))
+    name, identity, kind = model_plan.model.name, model_plan.identity, model_plan.feeds[task]
+    return chain.output_problem(name, identity, run, task, kind, model_plan.read_as(task))
 
 
 @dataclass(frozen=True)

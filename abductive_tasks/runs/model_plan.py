@@ -47,7 +47,10 @@ class ModelPlan:
     earlier: Scan  # what earlier runs with this identity left
     secrets: tuple[str, ...]  # clear values never to be written (model_args, eval_args, env, vLLM arguments)
     limit: int | float | None  # the --limit the run gets, wherever the spec set it (requested_limit)
-    levels: tuple[tuple[str, ...], ...]  # its tasks by chain level, each level one run
+    stage_limits: dict[
+        str, int | float | None
+    ]  # its upstream tasks whose runs get another --limit (chain.stage_limits)
+    levels: tuple[tuple[str, ...], ...]  # its tasks by chain level, each level one run (split by run_limit)
     sources: dict[str, str]  # kind -> the model whose runs give it (a describer)
     environment: dict[str, str]  # the inherited environment with the spec's and the model's env
     derived_root: Path  # where derived files live (settings.cache_root of its environment): stage outputs, stores
@@ -69,6 +72,19 @@ class ModelPlan:
         found = [[task for task in level if task not in self.done] for level in self.levels]
         return [level for level in found if level]
 
+    def run_limit(self, task: str) -> int | float | None:
+        """The ``--limit`` a run of ``task`` gets, and that an earlier run of it must cover to be done: :attr:`limit`,
+        or for an upstream task laid out otherwise than its readers (``nleye_describe``) the limit that gives them what
+        they read under :attr:`limit` (:func:`~abductive_tasks.runs.chain.stage_limit`; its output is bound to
+        :attr:`limit`, :func:`~abductive_tasks.runs.chain.bound_limit`). A level's tasks share one
+        (:attr:`levels`)."""
+        return self.stage_limits.get(task, self.limit)
+
+    def read_as(self, task: str) -> tuple[int | float | None, int | float | None]:
+        """What binds the output of a run of ``task`` that its readers read: their limit, and the one its run gets
+        (:func:`~abductive_tasks.runs.chain.bound_limit`)."""
+        return self.limit, self.run_limit(task)
+
     def cache(self, tasks: Iterable[str]) -> Path:
         """lmms-eval's response cache of a run of ``tasks``: a folder per identity and what those tasks read
         (:func:`~abductive_tasks.runs.identity.cache_key`), so new data, settings or upstream outputs never meet old
@@ -80,6 +96,9 @@ class ModelPlan:
         variable it gets for it: lmms-eval's run id, the folder's name, so an interrupted run's shard is reopened,
         not orphaned."""
         command = fill(self.eval_command, {TASKS: ",".join(tasks), RUN_FOLDER: run_folder, CACHE: str(cache)})
+        limit = self.run_limit(tasks[0]) if tasks else self.limit
+        if limit != self.limit:  # a stage's own limit (run_limit) in place of the spec's, however given
+            command = [*without_limit(command), "--limit", str(limit)]
         return command, {"LMMS_CACHE_RUN_ID": cache.name}
 
     def unusable_note(self, task: str) -> str:
@@ -113,3 +132,17 @@ class BatchPlan:
 def fill(command: Sequence[str], words: Mapping[str, str]) -> list[str]:
     """``command`` with its placeholder words (:data:`PORT`, :data:`TASKS`, ...) replaced as ``words`` say."""
     return [words.get(word, word) for word in command]
+
+
+def without_limit(command: Sequence[str]) -> list[str]:
+    """``command`` without its ``--limit`` options (``--limit N`` or ``--limit=N``)."""
+    kept: list[str] = []
+    skip = False
+    for word in command:
+        if skip:
+            skip = False
+        elif word == "--limit":
+            skip = True
+        elif not word.startswith("--limit="):
+            kept.append(word)
+    return kept

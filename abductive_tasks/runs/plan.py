@@ -204,9 +204,15 @@ def _model_plans(
         runnable = [task for task in wanted if model.backend not in GENERATION_ONLY_BACKENDS or facts[task].generates]
         feeds = {up: kind for task in runnable for up, kind in chain.run_reads(reads_of(task), environment).items()
                  if kind not in sources} | dict.fromkeys(describing.get(model.name, []), "descriptions")  # fmt: skip
-        levels = chain.levels(runnable, reads_of, environment, sources)
         root = settings.cache_root(environment)
         limit = requested_limit(spec, model)
+        stage_limits = chain.stage_limits([task for task in runnable if task in feeds], limit, environment)
+        # one run per level and --limit: a stage whose run gets its own limit runs on its own (ModelPlan.run_limit)
+        levels = [
+            group
+            for level in chain.levels(runnable, reads_of, environment, sources)
+            for group in chain.by_stage_limit(level, limit, stage_limits)
+        ]
         if any(kind in sources for task in runnable for kind in chain.run_reads(reads_of(task), environment).values()):
             described_limit(model.name, limit, by_name[model.describer])
         model_args = model_args_for(model, [facts[task] for task in runnable])
@@ -234,6 +240,7 @@ def _model_plans(
             earlier=Scan(),
             secrets=secrets,
             limit=limit,
+            stage_limits=stage_limits,
             levels=tuple(map(tuple, levels)),
             sources=sources,
             environment=environment,
@@ -398,6 +405,8 @@ def stage_note(model_plan: ModelPlan, tasks: list[str]) -> str:
             source = read.get("from") if read.get("from") != "run" else (read.get("model") or "")
             by_kind.setdefault(read["kind"], []).append(upstream + (f" (of {source})" if source else ""))
         reads += [f"{task} reads the {kind} of {', '.join(ups)}" for kind, ups in by_kind.items()]
+    if tasks and (limit := model_plan.run_limit(tasks[0])) != model_plan.limit:
+        reads.append(f"--limit {limit}: what its readers read under --limit {model_plan.limit}")
     return ", ".join(tasks) + (f"; {'; '.join(reads)}" if reads else "")
 
 

@@ -108,8 +108,9 @@ def start_run(model_plan: ModelPlan, tasks: list[str] | None = None) -> RunFolde
 
 def _write_run_record(model_plan: ModelPlan, tasks: list[str], folder: RunFolder) -> None:
     """The run's record: its identity, limit and tasks, before it starts."""
+    limit = model_plan.run_limit(tasks[0]) if tasks else model_plan.limit  # what lmms-eval runs (ModelPlan.evaluation)
     folder.record = IdentityRecord(
-        model_plan.identity, model_plan.limit, tuple(tasks), model_plan.model.name, model_plan.spec_path
+        model_plan.identity, limit, tuple(tasks), model_plan.model.name, model_plan.spec_path
     )
     folder.record.write(folder.path / RUN_RECORD)
 
@@ -306,7 +307,7 @@ def run_model(
     except (OSError, RuntimeError) as exception:  # server failed to start, executable missing, ...
         error = str(exception)
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the status says which model stopped, and which tasks
-        after = task_states(plans[name].output, plans[name].identity, pending, plans[name].limit)
+        after = task_states(plans[name].output, plans[name].identity, pending, plans[name].run_limit)
         states = {task: "done" if state == "done" else "interrupted" for task, (state, _) in after.items()}
         finished = all(state == "done" for state in states.values())  # interrupted after its last task: done
         raise Interrupted(ModelOutcome("done" if finished else "interrupted", tasks_status | states)) from None
@@ -323,7 +324,7 @@ def _ran(
 ) -> ModelOutcome:
     """What a model's runs came to (``model_plan``: as its last level found it): each pending task's state read back,
     the spec record written again, the outcome said with each done task's headline."""
-    after = task_states(model_plan.output, model_plan.identity, pending, model_plan.limit)
+    after = task_states(model_plan.output, model_plan.identity, pending, model_plan.run_limit)
     tasks_status = tasks_status | {task: state for task, (state, _) in after.items()}
     write_spec_record(model_plan)  # what its chained tasks read now, a hub model's revision now cached
     not_done = [task for task in pending if tasks_status[task] != "done"]

@@ -430,3 +430,61 @@ def test_a_leaderboard_of_another_describers_cells_names_them_and_averages_no_st
     assert cells["dp"]["nleye_triplet_described"]["read_from"] == {"descriptions": "dd"}
     assert "(descriptions: dd)" in written["markdown"].read_text()
     assert "(descriptions: dd)" in written["html"].read_text()
+
+
+def _described_spec(tmp_path: Path) -> Path:
+    """NL-Eye's triplet and its image-to-text under ``limit: 4`` (the describe stage runs for the latter)."""
+    path = tmp_path / "spec.yaml"
+    path.write_text(
+        json.dumps(
+            {
+                "output_dir": str(tmp_path / "results"),
+                "tasks": ["nleye_triplet", "nleye_triplet_described"],
+                "limit": 4,
+                "env": {"ABDUCTIVE_DATA": "sample", "ABDUCTIVE_CACHE": str(tmp_path / "cache")},
+                "models": [{"name": "a", "backend": "random_baseline"}],
+            }
+        )
+    )
+    return path
+
+
+def test_a_batch_runs_the_describe_stage_on_its_own_with_the_limit_its_readers_need(tmp_path, capsys):
+    """The finding: the batch ran nleye_describe beside nleye_triplet with the spec's ``limit: 4`` (4 of the 6 images
+    nleye_triplet --limit 4's items show). It runs on its own with --limit 6, as abductive-eval's chain runs it."""
+    spec_path = _described_spec(tmp_path)
+    (model_plan,) = plan(load_spec(spec_path), TaskIndex()).models
+    assert model_plan.levels == (("nleye_triplet",), ("nleye_describe",), ("nleye_triplet_described",))
+    assert [model_plan.run_limit(task) for task in model_plan.tasks] == [4, 6, 4]
+    command, _ = model_plan.evaluation(["nleye_describe"], "run", tmp_path / "cache")
+    assert command[-2:] == ["--limit", "6"] and command.count("--limit") == 1
+    command, _ = model_plan.evaluation(["nleye_triplet"], "run", tmp_path / "cache")
+    assert command[command.index("--limit") + 1] == "4"
+    assert batch_main([str(spec_path), "--print-commands"]) == 0
+    shown = capsys.readouterr().out
+    assert "#   stage 2: nleye_describe; --limit 6: what its readers read under --limit 4" in shown
+    (line,) = [line for line in shown.splitlines() if "--tasks nleye_describe " in line]
+    assert line.endswith("--limit 6") and '"limit": 4' in line  # bound to its readers' limit, as a chain's stage
+
+
+def test_a_limited_batch_evaluates_every_item_of_nleye_triplet_described_and_a_rerun_runs_nothing(tmp_path, capsys):
+    """End to end on the sample: ``limit: 4`` evaluates nleye_triplet's 2 items, none missing its descriptions (the
+    one-command route's count); the describe run under its own limit answers the spec, so a rerun runs nothing."""
+    spec_path = _described_spec(tmp_path)
+    assert batch_main([str(spec_path)]) == 0
+    capsys.readouterr()
+    runs = sorted((tmp_path / "results" / "a" / "runs").iterdir())
+    records = [IdentityRecord.read(run / RUN_RECORD) for run in runs]
+    assert [(record.tasks, record.limit) for record in records] == [
+        (("nleye_triplet",), 4),
+        (("nleye_describe",), 6),
+        (("nleye_triplet_described",), 4),
+    ]
+    (path,) = runs[2].glob("*/*_results.json")
+    counts = json.loads(path.read_text())["results"]["nleye_triplet_described"]["triplet_counts,none"]
+    assert (counts["items_scored"], counts["items_missing_upstream"], counts["documents"]) == (2, 0, 4)
+    assert batch_main([str(spec_path)]) == 0
+    assert "all 3 tasks done earlier; skipped" in capsys.readouterr().out
+    assert len(list((tmp_path / "results" / "a" / "runs").iterdir())) == 3
+    board = collect(tmp_path / "results", TaskIndex())
+    assert board.marks["a"]["nleye_triplet_described"] == "limited (limit=4)"  # not stale: it read that describe run

@@ -11,6 +11,7 @@ from functools import cached_property
 from pathlib import Path
 
 from abductive_tasks import settings
+from abductive_tasks.inputs.loading import ENV_VAR, DataError
 from abductive_tasks.reports.compare import CompareError, Inconsistent, estimate_from_run
 from abductive_tasks.reports.plots import PERCENT_FACTOR
 from abductive_tasks.reports.samples import samples_path
@@ -29,6 +30,21 @@ from abductive_tasks.runs.task_index import TaskFacts, TaskIndex, TaskIndexError
 from abductive_tasks.scoring.coverage import dropped_units
 from abductive_tasks.scoring.scales import declared_scale as metric_scale
 from abductive_tasks.scoring.stats import Estimate
+
+
+def _stage_limit(identity: dict, upstream: str, limit: int | float | None, environment: dict) -> int | float | None:
+    """The ``--limit`` the batch gave a run of ``upstream`` whose readers ran with ``limit``
+    (:meth:`~abductive_tasks.runs.model_plan.ModelPlan.run_limit`), on the data its spec record's identity names;
+    ``limit`` when that data cannot be read now."""
+    benchmark = (identity.get("tasks", {}).get(upstream) or {}).get("benchmark")
+    data = (identity.get("data") or {}).get(benchmark)
+    source = data.get("source") if isinstance(data, dict) else None
+    if isinstance(source, str):
+        environment = {**environment, ENV_VAR: "" if source == "hub" else source}
+    try:
+        return chain.stage_limits([upstream], limit, environment).get(upstream, limit)
+    except DataError:
+        return limit
 
 
 @dataclass
@@ -250,8 +266,9 @@ class _Staleness:
                 scan = scan_runs(folder, spec.identity)
                 environment = {**os.environ, **(identity.get("env") or {})}
                 root = settings.cache_root(environment)
-                run = scan.answering(upstream, spec.limit)
-                found = chain.current_output(model, spec.identity, run, upstream, kind, root, False)
+                own = _stage_limit(spec.identity, upstream, spec.limit, environment)
+                run = scan.answering(upstream, own)  # as the batch finds it (ModelPlan.run_limit, read_as)
+                found = chain.current_output(model, spec.identity, run, upstream, kind, root, False, (spec.limit, own))
                 when = run.when if run is not None else 0.0
             self.outputs[model, upstream, kind] = found, when
         return self.outputs[model, upstream, kind]
