@@ -335,7 +335,7 @@ def cache_key(identity: Mapping, tasks: Iterable[str]) -> str:
     return _digest({**payload, "inputs": inputs} if inputs else payload)
 
 
-def _without_limit(words: Sequence[str]) -> list[str]:
+def without_limit(words: Sequence[str]) -> list[str]:
     """lmms-eval arguments without ``--limit N`` / ``--limit=N`` (the limit is kept beside the identity)."""
     kept: list[str] = []
     skip = False
@@ -353,7 +353,7 @@ def model_key(identity: Mapping) -> str:
     """The model a run's answers come from: route, backend, vLLM settings, ``model_args`` (secret values hashed) and
     the lmms-eval arguments but ``--limit``. A stage output is bound to it (:mod:`abductive_tasks.inputs.stages`),
     so a task reading another run's output refuses one of another model."""
-    return _digest({"model": identity["model"], "eval_args": _without_limit(identity["eval_args"])})
+    return _digest({"model": identity["model"], "eval_args": without_limit(identity["eval_args"])})
 
 
 WEIGHTS_KEYS = ("pretrained", "model")  # --model_args entries naming a model's weights (hub id or local folder)

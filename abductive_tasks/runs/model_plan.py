@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from abductive_tasks.runs.history import Scan
-from abductive_tasks.runs.identity import cache_key
+from abductive_tasks.runs.identity import cache_key, without_limit
 from abductive_tasks.runs.spec import ModelSpec
 from abductive_tasks.runs.task_index import TaskFacts
 from abductive_tasks.runs.vllm import ServerPlan, VllmSettings
@@ -132,17 +132,3 @@ class BatchPlan:
 def fill(command: Sequence[str], words: Mapping[str, str]) -> list[str]:
     """``command`` with its placeholder words (:data:`PORT`, :data:`TASKS`, ...) replaced as ``words`` say."""
     return [words.get(word, word) for word in command]
-
-
-def without_limit(command: Sequence[str]) -> list[str]:
-    """``command`` without its ``--limit`` options (``--limit N`` or ``--limit=N``)."""
-    kept: list[str] = []
-    skip = False
-    for word in command:
-        if skip:
-            skip = False
-        elif word == "--limit":
-            skip = True
-        elif not word.startswith("--limit="):
-            kept.append(word)
-    return kept
