@@ -278,6 +278,13 @@ def summary(
                     f"! {row.task}: {failed} of {documents} requests failed; they are never read as answers, so "
                     "this is not a clean score: rerun them."
                 )
+            judged = {key: count for key, count in row.counts.items() if key.endswith("judge_failed")}
+            for key, count in judged.items():
+                if isinstance(count, int) and count:
+                    lines.append(
+                        f"! {row.task}: the judge failed on {count} ({key}); they are not scored, so this is not a "
+                        "clean score: check the judge (docs/judge.md) and rerun them."
+                    )
     if breakdowns:
         lines += ["", "Breakdowns (percent unless raw: value [95% CI] n=units):", *("  " + line for line in breakdowns)]
     if others:

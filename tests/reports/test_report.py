@@ -110,6 +110,17 @@ def test_a_limit_is_written_as_typed(limit, text):
     assert limit_text(limit) == text
 
 
+def test_judge_failures_are_called_out_as_failed_requests_are():
+    """A judge down (`items_judge_failed: 2` in the results JSON) was a summary showing 0 failed requests and no note:
+    no different from a run with no judge configured (a new user's finding)."""
+    results = {"nleye_triplet": nleye_triplet(explanations_judge_failed=2, items_judge_failed=None)}
+    text = report.summary(run(results), HEADLINES.get, scale=SCALES.__getitem__)
+    assert [line for line in lines(text) if line.startswith("!")] == [
+        "! nleye_triplet: the judge failed on 2 (explanations_judge_failed); they are not scored, so this is not a "
+        "clean score: check the judge (docs/judge.md) and rerun them."
+    ]
+
+
 def test_failed_requests_and_limit_are_called_out():
     results = {"nleye_triplet": nleye_triplet(request_failed=3)}
     text = report.summary(
