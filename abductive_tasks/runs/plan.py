@@ -257,13 +257,18 @@ def _model_plans(
         by_name[model.name] = model_plan
         if not only or model.name in only:
             plans.append(model_plan)
+    _check_only(spec, only, plans)
+    return plans
+
+
+def _check_only(spec: BatchSpec, only: list[str] | None, plans: list[ModelPlan]) -> None:
+    """Refuse a ``--model`` name of no model of the spec, listing the spec's models."""
     unknown = set(only or ()) - {model_plan.model.name for model_plan in plans} - set(spec.invalid)
     if unknown:
         names = sorted({model.name for model in spec.models} | set(spec.invalid))
         raise SpecError(
             f"--model: no model of the spec is named {', '.join(sorted(unknown))}; its models: {', '.join(names)}"
         )
-    return plans
 
 
 def described_limit(name: str, limit: int | float | None, describer: ModelPlan) -> None:
