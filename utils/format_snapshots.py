@@ -113,6 +113,7 @@ def shape(value: object, metrics: frozenset[str] = frozenset(), owner: str = "")
         found: dict[str, list[object]] = {}
         for key, item in sorted(value.items()):
             word = ITEM if owner == "items" else key_word(str(key), metrics)
+            word = shown_path(word, metrics) if owner == "outputs" else word  # a run's sealed files, by path
             if owner in TASK_OWNED:
                 inner: object = type_name(item)
             elif owner == "" and word in MACHINE_KEYS:

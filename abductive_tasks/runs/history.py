@@ -4,16 +4,20 @@ Each run folder holds its :class:`~abductive_tasks.runs.identity_record.Identity
 (``<model>/runs/<run>/run_identity.json``) beside lmms-eval's results. A task is done, and a leaderboard cell is
 shown, only when a run's identity gives the same :func:`~abductive_tasks.runs.identity.task_key` as the spec's, and a
 results file counts only when its own ``config`` names the model the run's identity records (:func:`other_model`: one
-copied in from another model's run is a damaged file). A damaged file is named by path, never believed.
+copied in from another model's run is a damaged file). A damaged file is named by path, never believed. A task's
+results or samples file edited, deleted or added since its run ended (against the seal in the run's record:
+:func:`seal_broken`) is not believed either: the batch runs the task again.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from abductive_tasks.inputs.files import file_sha256
 from abductive_tasks.runs.identity import task_key
 from abductive_tasks.runs.identity_record import (
     QUARANTINED,
@@ -138,9 +142,14 @@ def _documents_counted(task_results: Mapping) -> int | None:
     return None
 
 
+def _samples_file(results_path: Path, task: str) -> Path:
+    """The samples JSONL lmms-eval writes beside ``results_path`` for ``task``."""
+    return results_path.with_name(f"{results_path.name.removesuffix('_results.json')}_samples_{task}.jsonl")
+
+
 def _samples_lines(results_path: Path, task: str) -> int | None:
     """Lines of the samples JSONL lmms-eval wrote beside ``results_path`` for ``task`` (None: no such file)."""
-    path = results_path.with_name(f"{results_path.name.removesuffix('_results.json')}_samples_{task}.jsonl")
+    path = _samples_file(results_path, task)
     if not path.is_file():
         return None
     with path.open("rb") as handle:
@@ -183,6 +192,27 @@ def ran(
     return limit, ("counts disagree: " + "; ".join(problems)) if problems else None
 
 
+def seal_broken(
+    record: IdentityRecord, run: Path, results_path: Path, task: str, digest: Callable[[Path], str]
+) -> str | None:
+    """Why ``task``'s results file (``results_path``) or samples file in ``run`` is not what the run left when it
+    ended, by the seal in its ``record`` (:func:`~abductive_tasks.runs.identity_record.sealed_outputs`; ``digest``
+    hashes a file); None when it is, or when the record holds no seal (a run that ended before seals were written,
+    on 2026-12-01, or one still running or killed: its counts are checked as ever)."""
+    if record.outputs is None:
+        return None
+    changed = []
+    for kind, path in (("results", results_path), ("samples", _samples_file(results_path, task))):
+        sealed = record.outputs.get(path.relative_to(run).as_posix())
+        if sealed is None and path.is_file():
+            changed.append(f"its {kind} file was added")
+        elif sealed is not None and not path.is_file():
+            changed.append(f"its {kind} file was deleted")
+        elif sealed is not None and digest(path) != sealed:
+            changed.append(f"its {kind} file was edited")
+    return ("changed since its run ended: " + ", ".join(changed)) if changed else None
+
+
 def limit_covers(run_limit: int | float | None, wanted: int | float | None) -> bool:
     """Whether a run with ``run_limit`` answers a spec asking for ``wanted`` (None: every document)."""
     if run_limit is None or run_limit == wanted:
@@ -201,6 +231,12 @@ class Outcome:
     failed_requests: int = 0
     when: float = 0.0  # results file modification time
     disagreement: str | None = None  # why the run's counts contradict its limit or each other (never a score)
+    changed: str | None = None  # how its files changed since the run ended (seal_broken; never a score)
+
+    @property
+    def doubt(self) -> str | None:
+        """Why the outcome cannot be believed (its counts disagree, its files changed); None when it can."""
+        return "; ".join(why for why in (self.disagreement, self.changed) if why) or None
 
 
 @dataclass
@@ -219,7 +255,7 @@ class Scan:
         return max(
             found,
             key=lambda outcome: (
-                outcome.limit is None and not outcome.disagreement,
+                outcome.limit is None and not outcome.doubt,
                 outcome.failed_requests == 0,
                 outcome.when,
             ),
@@ -231,7 +267,7 @@ class Scan:
         return any(
             outcome.results is not None
             and outcome.failed_requests == 0
-            and not outcome.disagreement
+            and not outcome.doubt
             and limit_covers(outcome.limit, limit)
             for outcome in self.outcomes.get(task, [])
         )
@@ -243,7 +279,7 @@ class Scan:
         usable = [
             outcome
             for outcome in self.outcomes.get(task, [])
-            if outcome.results is not None and not outcome.disagreement and limit_covers(outcome.limit, limit)
+            if outcome.results is not None and not outcome.doubt and limit_covers(outcome.limit, limit)
         ]
         return max(usable, key=lambda outcome: (outcome.failed_requests == 0, outcome.when), default=None)
 
@@ -275,6 +311,7 @@ def scan_runs(model_dir: Path, identity: Mapping) -> Scan:
     """Read every run under ``model_dir/runs`` whose identity matches ``identity`` for some task;
     never raises for bad files."""
     scan = Scan()
+    digest = functools.cache(file_sha256)
     wanted = {task: task_key(identity, task) for task in identity["tasks"]}
     runs_dir = model_dir / RUNS_DIR
     for run in sorted(runs_dir.iterdir()) if runs_dir.is_dir() else ():
@@ -307,8 +344,9 @@ def scan_runs(model_dir: Path, identity: Mapping) -> Scan:
             for task in tasks:
                 if task in results and (task not in found or found[task].when <= when):
                     limit, disagreement = ran(raw, path, task, record.limit)
+                    changed = seal_broken(record, run, path, task, digest)
                     found[task] = Outcome(
-                        run, limit, results[task], path, failed_requests(results[task]), when, disagreement
+                        run, limit, results[task], path, failed_requests(results[task]), when, disagreement, changed
                     )
         for task in tasks:
             if task in found:

@@ -1,6 +1,7 @@
 """The identity records the batch runner keeps beside results, as files: the :class:`IdentityRecord` of each run
 (``<model>/runs/<run>/run_identity.json``: its identity, limit and tasks, written before it starts, its exit status
-once it ended) and of the spec per model (``<model>/spec_identity.json``: what the leaderboard shows).
+and the seal of its outputs (:func:`sealed_outputs`) once it ended) and of the spec per model
+(``<model>/spec_identity.json``: what the leaderboard shows).
 
 The one place such a file is written and read: :mod:`~abductive_tasks.runs.run` and :mod:`~abductive_tasks.runs.batch`
 write them through :meth:`IdentityRecord.write`; :mod:`~abductive_tasks.runs.history` (what earlier runs left) and the
@@ -15,13 +16,14 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from abductive_tasks.inputs.files import write_atomic
+from abductive_tasks.inputs.files import file_sha256, write_atomic
 from abductive_tasks.runs.identity import task_key
 
 RUNS_DIR = "runs"
 RUN_RECORD = "run_identity.json"
 SPEC_RECORD = "spec_identity.json"
 QUARANTINED = ".damaged"  # suffix of a damaged file or run folder set aside by the batch runner
+SEALED = ("*_results.json", "*_samples_*.jsonl")  # what lmms-eval leaves in a run folder that readers trust
 
 
 class DamagedFile(ValueError):
@@ -65,6 +67,7 @@ class IdentityRecord:
         None  # run records: the evaluation's exit status once it ended, -1 when it could not start
     )
     weights: dict | None = None  # spec records: which weights the model ran (identity.model_weights), for reports
+    outputs: dict[str, str] | None = None  # run records, once ended: sealed_outputs (None: ended before 2026-12-01)
 
     @classmethod
     def read(cls, path: Path) -> IdentityRecord:
@@ -80,6 +83,7 @@ class IdentityRecord:
                 spec=raw["spec"],
                 exit_status=raw.get("exit_status"),
                 weights=raw.get("weights") if isinstance(raw.get("weights"), dict) else None,
+                outputs=raw.get("outputs"),
             )
             for task in record.tasks:
                 task_key(record.identity, task)
@@ -89,10 +93,23 @@ class IdentityRecord:
             isinstance(task, str) for task in record.tasks
         ):
             raise DamagedFile(path, "not a run identity record (limit or tasks of the wrong type)")
+        if record.outputs is not None and not (
+            isinstance(record.outputs, dict)
+            and all(isinstance(name, str) and isinstance(digest, str) for name, digest in record.outputs.items())
+        ):
+            raise DamagedFile(path, "not a run identity record (`outputs` is not an object of digests)")
         return record
 
     def write(self, path: Path) -> None:
         write_json_atomic(path, {**asdict(self), "tasks": list(self.tasks)})
+
+
+def sealed_outputs(run: Path) -> dict[str, str]:
+    """The seal of what a run left for its readers: the SHA-256 of each results and samples file under ``run``, by path
+    relative to it. Written into the run's record when it ends; a file edited, deleted or added since then is found
+    by :func:`~abductive_tasks.runs.history.scan_runs`, and the run's task runs again."""
+    found = {path for pattern in SEALED for path in run.rglob(pattern) if path.is_file()}
+    return {path.relative_to(run).as_posix(): file_sha256(path) for path in sorted(found)}
 
 
 def quarantine(path: Path) -> Path:

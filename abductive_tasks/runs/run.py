@@ -23,7 +23,14 @@ from abductive_tasks.inputs.files import open_nofollow
 from abductive_tasks.runs.cache import make_safe, scrub_cache
 from abductive_tasks.runs.history import task_states
 from abductive_tasks.runs.identity import model_weights
-from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, SPEC_RECORD, IdentityRecord, quarantine
+from abductive_tasks.runs.identity_record import (
+    RUN_RECORD,
+    RUNS_DIR,
+    SPEC_RECORD,
+    IdentityRecord,
+    quarantine,
+    sealed_outputs,
+)
 from abductive_tasks.runs.levels import LevelRun, level_run
 from abductive_tasks.runs.model_plan import EVAL_PROGRAM, HOST, JUDGE_PORT, PORT, JudgePlan, ModelPlan
 from abductive_tasks.runs.progress import ChildProgress, say, task_line
@@ -116,8 +123,10 @@ def _write_run_record(model_plan: ModelPlan, tasks: list[str], folder: RunFolder
 
 
 def end_run(folder: RunFolder, code: int) -> int:
-    """Record the run's exit status (a run that ended without results for a task is a failed run)."""
-    IdentityRecord(**{**folder.record.__dict__, "exit_status": code}).write(folder.path / RUN_RECORD)
+    """Record the run's exit status (a run that ended without results for a task is a failed run) and the seal of
+    its outputs (:func:`~abductive_tasks.runs.identity_record.sealed_outputs`)."""
+    ended = {**folder.record.__dict__, "exit_status": code, "outputs": sealed_outputs(folder.path)}
+    IdentityRecord(**ended).write(folder.path / RUN_RECORD)
     return code
 
 

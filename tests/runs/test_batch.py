@@ -6,9 +6,11 @@ Then the integrity cases (what is not a score): changed data, a changed data sou
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -355,6 +357,83 @@ def test_damaged_results_are_reported_and_recomputed(tmp_path, capsys):
     output = capsys.readouterr().out
     assert str(recomputed) in output and f"abductive-eval batch {spec}" in output
     assert main([str(spec)]) == 0
+    assert leaderboard_rows(results) == clean
+
+
+def sealed_run(results: Path) -> tuple[Path, Path, Path]:
+    """The only run folder under ``results``, its results file and its nleye_triplet samples file."""
+    (results_file,) = results.rglob("*_results.json")
+    samples = results_file.with_name(results_file.name.replace("_results.json", "_samples_nleye_triplet.jsonl"))
+    return results_file.parents[1], results_file, samples
+
+
+def test_a_run_edited_since_it_ended_is_run_again(tmp_path, capsys):
+    """A run's record seals the results and samples files it left when it ended. A headline typed over (the samples
+    left as they were), a samples file deleted or edited, a results file added: the cell is `changed since its run`,
+    with the command that reruns it, and the next batch runs the task again (it trusted the results' counts and left
+    the cell `unverified` until 2026-12-01)."""
+    spec = integrity_spec(tmp_path / "spec.yaml", DUMB_PIXEL)
+    results = tmp_path / "results"
+    assert main([str(spec)]) == 0
+    clean = leaderboard_rows(results)
+    run_folder, results_file, samples = sealed_run(results)
+    assert IdentityRecord.read(run_folder / "run_identity.json").outputs == {
+        path.relative_to(run_folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in (results_file, samples)
+    }
+
+    def added(results_file: Path, samples: Path) -> None:  # the run's own files again, under a later stamp
+        for path in (results_file, samples):
+            path.with_name(path.name.replace(path.name[:15], "20990101_000000")).write_bytes(path.read_bytes())
+
+    edits = {
+        "its results file was edited": lambda results_file, samples: results_file.write_text(
+            results_file.read_text().replace('"consistency_acc,none": 0.58', '"consistency_acc,none": 0.98', 1)
+        ),
+        "its samples file was deleted": lambda results_file, samples: samples.unlink(),
+        "its samples file was edited": lambda results_file, samples: samples.write_text(
+            samples.read_text().replace('"filtered_resps": "1.', '"filtered_resps": "2.', 1)
+        ),
+        "its results file was added, its samples file was added": added,
+    }
+    for why, edit in edits.items():
+        run_folder, results_file, samples = sealed_run(results)
+        edit(results_file, samples)
+        assert leaderboard_rows(results)["dumb_pixel"] == ["changed since its run"], why
+        capsys.readouterr()
+        assert leaderboard_main([str(results)]) == 0
+        assert f"nleye_triplet changed since its run ended: {why}; fix: abductive-eval batch {spec}" in (
+            capsys.readouterr().out
+        )
+        assert main([str(spec)]) == 0
+        assert "dumb_pixel: running nleye_triplet (0 of 1 done earlier)" in capsys.readouterr().out, why
+        assert leaderboard_rows(results) == clean
+        shutil.rmtree(run_folder)  # the edited run gone: the rerun's is the next edit's
+
+
+def test_a_run_recorded_without_a_seal_is_checked_as_before(tmp_path, capsys):
+    """A run that ended before runs sealed their outputs (its record has no ``outputs``) is trusted on its counts; its
+    cell, recomputed from its samples, is ``unverified`` when they are gone, and the note says how to rerun it."""
+    spec = integrity_spec(tmp_path / "spec.yaml", DUMB_PIXEL)
+    results = tmp_path / "results"
+    assert main([str(spec)]) == 0
+    clean = leaderboard_rows(results)
+    run_folder, results_file, samples = sealed_run(results)
+    record = json.loads((run_folder / "run_identity.json").read_text())
+    del record["outputs"]
+    (run_folder / "run_identity.json").write_text(json.dumps(record))
+    samples.unlink()
+    assert leaderboard_rows(results)["dumb_pixel"] == ["unverified (no samples file)"]
+    capsys.readouterr()
+    assert leaderboard_main([str(results)]) == 0
+    assert f"the cell is not shown; fix: move {run_folder} aside, then abductive-eval batch {spec}" in (
+        capsys.readouterr().out
+    )
+    assert main([str(spec)]) == 0
+    assert "dumb_pixel: all 1 tasks done earlier; skipped" in capsys.readouterr().out
+    run_folder.rename(tmp_path / "aside")
+    assert main([str(spec)]) == 0
+    assert "dumb_pixel: running nleye_triplet (0 of 1 done earlier)" in capsys.readouterr().out
     assert leaderboard_rows(results) == clean
 
 

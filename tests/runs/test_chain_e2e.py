@@ -23,7 +23,7 @@ from abductive_tasks.inputs.stages import latest, load, output_from_samples, rem
 from abductive_tasks.mucr import data, hooks, strategies
 from abductive_tasks.reports.leaderboard import collect
 from abductive_tasks.runs.batch import main as batch_main
-from abductive_tasks.runs.identity_record import RUN_RECORD, IdentityRecord
+from abductive_tasks.runs.identity_record import RUN_RECORD, IdentityRecord, sealed_outputs
 from abductive_tasks.runs.plan import plan
 from abductive_tasks.runs.spec import load_spec
 from abductive_tasks.runs.task_index import TaskIndex
@@ -209,13 +209,15 @@ def _picked_again(results: Path) -> None:
                  IdentityRecord.read(run / RUN_RECORD).tasks]  # fmt: skip
     copy = source.with_name(source.name + "-again")
     shutil.copytree(source, copy)
-    record = IdentityRecord.read(copy / RUN_RECORD)
-    IdentityRecord(**{**record.__dict__, "tasks": ("mucr_c2e",)}).write(copy / RUN_RECORD)
     (samples,) = copy.rglob("*_samples_mucr_c2e.jsonl")
     _pick_otherwise(samples)
     time.sleep(0.01)
     for path in copy.rglob("*_results.json"):
         path.touch()
+    record = IdentityRecord.read(copy / RUN_RECORD)  # sealed as the run's end seals what it left
+    IdentityRecord(**{**record.__dict__, "tasks": ("mucr_c2e",), "outputs": sealed_outputs(copy)}).write(
+        copy / RUN_RECORD
+    )
 
 
 def _pick_otherwise(samples: Path) -> None:
@@ -354,6 +356,9 @@ def test_an_upstream_stage_whose_samples_are_gone_or_damaged_runs_again(tmp_path
     results = tmp_path / "results"
     assert batch_main([str(spec_path)]) == 0
     capsys.readouterr()
+    for run in (results / "random_baseline" / "runs").iterdir():  # runs recorded before seals (2026-12-01): their
+        record = IdentityRecord.read(run / RUN_RECORD)  # readers' checks are what find this (a seal finds it first)
+        IdentityRecord(**{**record.__dict__, "outputs": None}).write(run / RUN_RECORD)
     (c2e,) = results.rglob("*_samples_mucr_c2e.jsonl")
     _pick_otherwise(c2e)  # the leaderboard says what happened to what mucr_exp read
     notes = collect(results, TaskIndex()).notes

@@ -3,6 +3,7 @@ and lmms-eval's response cache kept honest."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sqlite3
@@ -26,7 +27,14 @@ from abductive_tasks.runs.identity import (
     package_versions,
     task_key,
 )
-from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, DamagedFile, IdentityRecord, quarantine
+from abductive_tasks.runs.identity_record import (
+    RUN_RECORD,
+    RUNS_DIR,
+    DamagedFile,
+    IdentityRecord,
+    quarantine,
+    sealed_outputs,
+)
 from abductive_tasks.runs.secrets import (
     collect_secrets,
     hash_secret,
@@ -457,6 +465,58 @@ def test_damaged_results_name_the_file(tmp_path, text, reason):
         + reason.replace("(", r"\(").replace(")", r"\)").replace("?", r"\?"),
     ):
         history._checked_results(path, history.read_json_object(path))  # as scan_runs reads a results file
+
+
+SEALED_RECORD = IdentityRecord({}, None, ("t",), "m", "spec.yaml", 0)
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@pytest.mark.parametrize(
+    ("files", "outputs", "changed"),
+    [
+        ({"r_results.json": "{}", "r_samples_t.jsonl": "x"}, {"r_results.json": "{}", "r_samples_t.jsonl": "x"}, None),
+        ({"r_results.json": "{}"}, None, None),  # no seal: a run that ended before 2026-12-01, or one not ended
+        (
+            {"r_results.json": "{ }", "r_samples_t.jsonl": "x"},
+            {"r_results.json": "{}", "r_samples_t.jsonl": "x"},
+            "its results file was edited",
+        ),
+        ({"r_results.json": "{}"}, {"r_results.json": "{}", "r_samples_t.jsonl": "x"}, "its samples file was deleted"),
+        ({"r_results.json": "{}", "r_samples_t.jsonl": "x"}, {"r_results.json": "{}"}, "its samples file was added"),
+        (
+            {"r_results.json": "{}", "r_samples_t.jsonl": "y"},
+            {"r_samples_t.jsonl": "x"},
+            "its results file was added, its samples file was edited",
+        ),
+        ({"r_results.json": "{}", "r_samples_u.jsonl": "y"}, {"r_results.json": "{}"}, None),  # another task's
+    ],
+)
+def test_a_runs_files_are_held_against_the_seal_its_record_holds(tmp_path, files, outputs, changed):
+    """``outputs`` given as the contents the seal was taken of."""
+    for name, text in files.items():
+        (tmp_path / "out" / name).parent.mkdir(exist_ok=True)
+        (tmp_path / "out" / name).write_text(text)
+    seal = None if outputs is None else {f"out/{name}": sha256(text) for name, text in outputs.items()}
+    record = IdentityRecord(**{**SEALED_RECORD.__dict__, "outputs": seal})
+    reason = history.seal_broken(record, tmp_path, tmp_path / "out" / "r_results.json", "t", history.file_sha256)
+    assert reason == (None if changed is None else f"changed since its run ended: {changed}")
+
+
+def test_a_seal_is_what_the_run_left_and_a_seal_of_another_shape_is_a_damaged_record(tmp_path):
+    (tmp_path / "m").mkdir()
+    for name in ("m/d_results.json", "m/d_samples_t.jsonl", "m/notes.txt", "eval.log"):
+        (tmp_path / name).write_text(name)
+    assert sealed_outputs(tmp_path) == {name: sha256(name) for name in ("m/d_results.json", "m/d_samples_t.jsonl")}
+    for outputs in ([], {"m/d_results.json": 3}):
+        path = tmp_path / f"{type(outputs).__name__}.json"
+        spec = identity()
+        record = IdentityRecord(spec, None, tuple(spec["tasks"]), "dummy", "spec.yaml", 0)
+        path.write_text(json.dumps({**record.__dict__, "tasks": list(record.tasks), "outputs": outputs}))
+        with pytest.raises(DamagedFile, match="`outputs` is not an object of digests"):
+            IdentityRecord.read(path)
 
 
 def test_scan_reads_only_matching_runs_and_reports_damage(tmp_path):

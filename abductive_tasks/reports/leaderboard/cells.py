@@ -208,6 +208,7 @@ def _mark(outcome: Outcome) -> str | None:
     dropped = dropped_units(outcome.results or {})
     reasons += [f"partial ({', '.join(f'{count} {label}' for label, count in dropped.items())})"] if dropped else []
     reasons += ["counts disagree"] if outcome.disagreement else []
+    reasons += ["changed since its run"] if outcome.changed else []
     reasons += [f"{outcome.failed_requests} failed requests"] if outcome.failed_requests else []
     return "; ".join(reasons) or None
 
@@ -437,18 +438,19 @@ class _Collector:
                 board.notes.append(f"{model} {task}: {stale} since its run; fix: {_fix(spec)}")
             elif _mark(best):
                 board.marks[model][task] = _mark(best)
-                if best.disagreement:
-                    board.notes.append(f"{best.results_path}: {task} {best.disagreement}; fix: {_fix(spec)}")
+                if best.doubt:
+                    board.notes.append(f"{best.results_path}: {task} {best.doubt}; fix: {_fix(spec)}")
             else:
-                self.add_cell(model, task, best)
+                self.add_cell(model, task, best, _fix(spec))
 
-    def add_cell(self, model: str, task: str, best: Outcome) -> None:
-        """A scored run's cell, once its samples give its headline value (else the mark and the note why not)."""
+    def add_cell(self, model: str, task: str, best: Outcome, fix: str) -> None:
+        """A scored run's cell, once its samples give its headline value (else the mark and the note why not, with
+        ``fix``: a run whose record holds no seal is not run again by the batch until its folder is moved aside)."""
         found = self.facts(task)
         mark, note, estimate = (
             _check_value(best.results, found.headline_metric, best.results_path, task) if found else (None, None, None)
         )
-        self.board.notes += [note] if note else []
+        self.board.notes += [f"{note}; fix: move {best.run} aside, then {fix}"] if note else []
         if mark:
             self.board.marks[model][task] = mark
             return
