@@ -433,13 +433,15 @@ def warn_once(topic: str, message: str) -> None:
 
 
 def warn_not_configured(what: str) -> None:
-    """Log, once per process and ``what``, that ``what`` is not computed and how to configure a judge."""
+    """Log, once per process and ``what``, that ``what`` is not computed and why: the judge switched off
+    (``ABDUCTIVE_JUDGE=off``, the user's choice: nothing to configure), or how to configure one."""
     if _muted.get():  # the reason reads the judge configuration through lmms-eval: not looked up for a muted warning
         return
-    warn_once(
-        f"judge:{what}",
-        f"LLM judge not configured ({_current_judge()[1]}): {what} not computed; {HOW_TO_CONFIGURE}",
-    )
+    why = _current_judge()[1]
+    if settings.judge_disabled():
+        warn_once(f"judge:{what}", f"LLM judge switched off ({why}): {what} not computed")
+    else:
+        warn_once(f"judge:{what}", f"LLM judge not configured ({why}): {what} not computed; {HOW_TO_CONFIGURE}")
 
 
 def ask_judge(

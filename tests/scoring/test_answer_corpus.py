@@ -72,9 +72,9 @@ PINNED = {
     "blind_batch_ad.yaml": (250, 0),  # out of pending/ with AE's first contact (first contact 237, 7); T16
     "blind_batch_ae.yaml": (240, 0),  # pending/: first contact of rounds 21 and 22 (236, 2); round 23
     "blind_batch_af.yaml": (238, 0),  # out of pending/ with AG's first contact (first contact 236, 2); round 24
-    "blind_batch_ag.yaml": (279, 2),  # pending/: first contact of round 24 (276, 6); round 25
-    "blind_batch_ah.yaml": (369, 1),  # pending/: first contact of round 25 (367, 3); rounds 26 and 28
-    "blind_batch_ai.yaml": (313, 1),  # pending/: first contact of round 26
+    "blind_batch_ag.yaml": (281, 0),  # pending/: first contact of round 24 (276, 6); rounds 25 and 29
+    "blind_batch_ah.yaml": (370, 0),  # pending/: first contact of round 25 (367, 3); rounds 26, 28 and 29
+    "blind_batch_ai.yaml": (314, 0),  # pending/: first contact of round 26 (313, 1); round 29
     "blind_batch_aj.yaml": (316, 0),  # pending/: first contact of round 27 (314, 2); round 28
     "blind_batch_ak.yaml": (325, 0),  # first contact of round 28
 }

@@ -29,6 +29,8 @@ EXAMPLE_KINDS = {
     ),
     "mucr": mucr.FOUR_OPTIONS,  # "Option 1" to "Option 4" after a cause (effect) image
     "cue": mucr.cue_answer({"options": ["slippery floor", "birthday party", "heavy rain", "broken glass"]}),
+    # the phrases of the blind batches' cue prompts, one of them a word in -ing
+    "cue_words": mucr.cue_answer({"options": ["car", "speeding", "road", "police officer"]}),
     "letters": Choice(4, letters=True),  # a prompt that lists its options as letters
     "label": dve.LABEL,
     "rating": sherlock.RATING_ANSWER,

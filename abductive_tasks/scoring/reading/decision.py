@@ -24,6 +24,7 @@ from abductive_tasks.scoring.reading.rules import (
     HEADINGS,
     HEDGES,
     IN_PASSING,
+    NUMBERED_TEXT,
     OPTION_SCORES,
     OWN_WORDS_CLAUSE,
     OWN_WORDS_DENIED,
@@ -55,8 +56,11 @@ UNFINISHED = re.compile(
     re.IGNORECASE,
 )
 _PLACEHOLDER = re.compile(ANY_MENTION)  # a mention left in the text
-# A sentence that states no answer of its own: hedged, conditional or denied
-_HEDGED = re.compile(r"\b(?:could|might|may|if|argue|seems?|perhaps|maybe|not|unless|tempting)\b|n't\b", re.IGNORECASE)
+# A sentence that states no answer of its own: hedged, conditional or denied ("could hardly" denies another option, it
+# hedges nothing: "..., while the ball in image 2 could hardly have been wrapped into that shape")
+_HEDGED = re.compile(
+    r"\b(?:could(?!\s+hardly\b)|might|may|if|argue|seems?|perhaps|maybe|not|unless|tempting)\b|n't\b", re.IGNORECASE
+)
 # A reply opening with a named answer as a sentence of its own ("Weakener. The ...", "Option 2. The ..."; not a bare
 # number, which may number a first step: "1. Identify the effect: ...")
 _OPENING_SENTENCE = re.compile(r"\s*«(?P<answer>[\U000f0000-\U000ffffd])»\s*[.!](?=\s)")
@@ -99,6 +103,7 @@ def decide(
 
     ``values`` lists every valid answer of a choice or label (None for a score, which needs a pick).
     """
+    _numbered_otherwise(text, mentions, valid)
     text = _COLLAPSE.sub(lambda match: _collapse(match, mentions, valid, values), text)
     corrections = [match.end() for match in SELF_CORRECTIONS.pattern.finditer(text)]
     since, corrected = max(corrections, default=0), max(corrections, default=len(text))
@@ -139,6 +144,9 @@ def decide(
         if pick[2] not in rejected and not mentions[pick[2]].context and not mentions[pick[2]].passing
     ]
     if _doubted(text, picks, since) or _refused_the_others(text, picks, since):
+        return None
+    # a number its own option text contradicts (_numbered_otherwise), after the last self-correction: no answer
+    if any(mentions[index].contradicted and position >= since for _, position, index in picks):
         return None
     claims, vouched = _claims(text, mentions, valid, ROLE_CLAIMS), _claims(text, mentions, valid, VOUCHED_CLAIMS)
     if corrections and not any(position >= since for _, position, _ in picks):
@@ -199,6 +207,24 @@ def _collapse(
     if match["inner"] or match["adjacent"]:  # "4 (police officer)": one mention, named if either is
         return placeholder(mention_index(match["outer"]), named=explained[0] == "«" or match["outer"][0] == "«")
     return match.group()
+
+
+# the items of a numbered list: two or more lines opening with a number and a full stop or parenthesis
+_NUMBERED_LINE = re.compile(r"^[ \t]*[«‹][\U000f0000-\U000ffffd][»›][.)][ \t]", re.MULTILINE)
+
+
+def _numbered_otherwise(text: str, mentions: list[Mention], valid: Callable[[object], bool]) -> None:
+    """ "3. speeding — ...", where speeding is phrase 2 (:data:`NUMBERED_TEXT`): a number standing at a line's start
+    before another option's own text is contradicted by it (it names no answer, and still disagrees with a pick of
+    another); not an item of a numbered list."""
+    if len(_NUMBERED_LINE.findall(text)) > 1:
+        return
+    for match in NUMBERED_TEXT.pattern.finditer(text):
+        index = mention_index(match["pick"])
+        number, named = mentions[index], mentions[mention_index(match["text"])]
+        if not number.text and named.text and valid(number.value) and valid(named.value):
+            if number.value != named.value:
+                mentions[index] = replace(number, contradicted=True)
 
 
 def _picks(text: str, statements: Sequence[Rule], verdicts: Sequence[Rule]) -> tuple[list[Pick], set[int]]:

@@ -183,6 +183,25 @@ ROLE_CLAIMS = (
         ),
         Example("mucr", "Option 4 is the cause. Lying in the sun, as shown in Option 4, leads to the sunburn.", 4),
     ),
+    # "Option 1 shows the cause. In the effect image, the officer is issuing a ticket, which most likely resulted from
+    # the car speeding past the sign in the last picture." (AG's first contact): the given image said to come from
+    # what an option shows, the option ending the sentence
+    _rule(
+        r"\b(?:result(?:s|ed)?|comes?|came|stems?|stemmed)\s+from\s+[^.;!?\n«‹]{1,80}?\s+(?:in|on)\s+(?:the\s+)?"
+        rf"{_CLAIMED}\s*(?=[.!;\n]|$)",
+        Example(
+            "mucr",
+            "Option 1 shows the cause. The officer is issuing a ticket, which most likely resulted from the car "
+            "speeding past the sign in Option 4.",
+            None,
+        ),
+        Example(
+            "mucr",
+            "Option 4 shows the cause. The officer is issuing a ticket, which resulted from the car speeding in "
+            "Option 4.",
+            4,
+        ),
+    ),
 )
 
 # What an option shows said to bring about, or come from, another image's ("which is what causes a ticket")
@@ -237,6 +256,25 @@ VOUCHED_CLAIMS = (
         Example("mucr", "Speeding leads to being stopped. Option 2 shows exactly that.\nFinal answer: 2", 2),
         Example("mucr", "Answer: Option 1\nOption 4 shows exactly the cause: a car racing past the sign.", None),
         Example("mucr", "Option 4 shows exactly what causes a ticket: a car speeding. Final answer: 1", None),
+    ),
+    # "The wrapped present in the context image has sharp corners and flat sides, exactly like the unwrapped present in
+    # image 1, ... So the more plausible image is 2." (AG's first contact): the context said to match what an option
+    # shows exactly
+    _rule(
+        r"\bcontext\b[^.;!?\n«‹]{0,120}?\b(?:exactly|just|precisely)\s+(?:like|as\s+in)\s+(?:the\s+)?[^.;!?\n«‹]{0,60}?"
+        rf"\bin\s+{_CLAIMED}(?!\s*\))",
+        Example(
+            "nleye",
+            "The present in the context image has sharp corners, exactly like the unwrapped present in image 1, while "
+            "the ball in image 2 could hardly have been wrapped that way. So the more plausible image is 2.",
+            None,
+        ),
+        Example(
+            "nleye",
+            "The present in the context image has sharp corners, exactly like the unwrapped present in image 1. So "
+            "the more plausible image is 1.",
+            1,
+        ),
     ),
 )
 

@@ -131,6 +131,7 @@ def choice_mentions(
     }
     return (
         *_option_text_mentions(option_texts),
+        *_stem_mentions(option_texts),
         *_content_mentions(option_texts),
         *_row_mentions(n, context_images, aliases, option_texts),
         *_position_mentions(panels, panel=True),
@@ -191,6 +192,41 @@ def _option_text_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, .
             lambda m: texts[" ".join(m.group().lower().split())],
             Example("cue", "The cue is heavy rain.", 3),
             Example("texts", "The man is sunbathing on a beach is the more plausible hypothesis.", 2),
+            text=True,
+        ),
+    )
+
+
+def _stems(word: str) -> set[str]:
+    """The stem of a one-word option text ending in -ing: "speed" of "speeding", "race" of "racing", "run" of
+    "running"."""
+    if not re.fullmatch(r"[^\W\d_]{4,}ing", word):
+        return set()
+    stem = word[:-3]
+    return {stem, stem + "e", *([stem[:-1]] if stem[-1] == stem[-2] else [])}
+
+
+def _stem_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
+    """A one-word option text by its stem, stated as the cue or answer and ending its clause ("The cue is 'speed':
+    the car was going too fast", where speeding is a phrase; AI's first contact): that option, where the stem is no
+    other option's word."""
+    words = [option_text(option).lower() for option in option_texts]
+    others = {word for text in words for word in text.split()}
+    stems = {
+        stem: number
+        for number, word in enumerate(words, start=1)
+        for stem in _stems(word)
+        if len(stem) >= 4 and stem not in others
+    }
+    if not stems:
+        return ()
+    return (
+        _rule(
+            r"(?:(?<=\bcue is )|(?<=\banswer is )|(?<=\bcue: )|(?<=\banswer: ))"
+            rf"(?:{alternatives(list(stems))})(?=[ \t]*(?:[.:;,!\n]|$))",
+            lambda m: stems[m.group().lower()],
+            Example("cue_words", "The cue is 'speed': the car was going too fast.", 2),
+            Example("cue_words", "The cue is speed.", 2),
             text=True,
         ),
     )

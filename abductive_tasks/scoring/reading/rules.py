@@ -45,6 +45,7 @@ __all__ = [
     "LABEL_STATEMENTS",
     "LETTERED_LABELS",
     "LETTER_ANSWER",
+    "NUMBERED_TEXT",
     "OPTION_SCORES",
     "OWN_WORDS_CLAUSE",
     "OWN_WORDS_CONCEDED",
@@ -566,6 +567,18 @@ ALONE = (
         Example("label", "Does it strengthen the hypothesis? Weakener.", "weakener"),
         Example("cue", "The heavy rain. In the second image, the street is flooded.", 3),
     ),
+)
+
+# A number standing at a line's start before another option's text ("3. speeding — the car is going far too fast",
+# where speeding is phrase 2; AH's first contact): the number and its own explanation disagree, no answer (as "3 -
+# heavy rain"), where the text ends its phrase (not "2. The car in the first image is speeding", the text a sentence's
+# subject); not a numbered list's items (two or more lines so numbered), nor a number before its own option's text
+# (decision._numbered_otherwise)
+NUMBERED_TEXT = verdict(
+    r"^[ \t]*{pick}\.[ \t]+(?:the[ \t]+)?(?P<text>«[\U000f0000-\U000ffffd]»)(?=[ \t]*(?:[-:,;.!)\n]|$))",
+    Example("cue", "1. heavy rain: the street is flooded after the storm.", None),
+    Example("cue", "3. heavy rain: the street is flooded after the storm.", 3),
+    Example("cue", "1. heavy rain: it floods the street.\n2. So the answer is heavy rain.", 3),
 )
 
 # A label's own statement: "the update weakens the hypothesis".
