@@ -46,14 +46,12 @@ class DataProblem(Exception):
 
 
 def option_value(argv: list[str], option: str) -> str | None:
-    """The value given to ``option`` (``--x v`` or ``--x=v``; the last one wins, as in argparse)."""
-    value = None
-    for index, argument in enumerate(argv):
-        if argument == option and index + 1 < len(argv):
-            value = argv[index + 1]
-        elif argument.startswith(option + "="):
-            value = argument.split("=", 1)[1]
-    return value
+    """The value given to ``option`` as argparse takes it (:func:`_values_of`: ``--x v``, ``--x=v`` or an unambiguous
+    prefix such as ``--task`` for ``--tasks``; the last one wins), None when it is not given."""
+    from abductive_tasks import lmms_source
+
+    values = _values_of(argv, option, lmms_source.quick_eval_options())
+    return values[-1] if values else None
 
 
 def did_you_mean(name: str, candidates: set[str] | list[str]) -> str:
@@ -133,14 +131,19 @@ def others_tasks(names: list[str], include_path: str | None) -> list[str]:
 
 
 def _values_of(argv: list[str], option: str, known: set[str] | None) -> list[str | None]:
-    """Every value given to ``option``: ``--x v``, ``--x=v`` or an abbreviation argparse takes for it (unique among
-    ``known``; an ambiguous one :func:`check_options` refuses), None for one without its value."""
+    """Every value given to ``option``: ``--x v``, ``--x=v`` (``-n v``) or an abbreviation argparse takes for it
+    (unique among ``known``; an ambiguous one :func:`check_options` refuses), None for one without its value."""
     values: list[str | None] = []
     for index, argument in enumerate(argv):
         name, equals, value = argument.partition("=")
-        if len(name) < 3 or not name.startswith("--") or not option.startswith(name):
-            continue
-        if name == option or known is None or sum(known_option.startswith(name) for known_option in known) == 1:
+        abbreviated = (
+            len(name) > 2
+            and name.startswith("--")
+            and option.startswith(name)
+            and known is not None  # without lmms-eval's options, an exact name only: --model is no --model_args
+            and sum(known_option.startswith(name) for known_option in known) == 1
+        )
+        if name == option or abbreviated:
             values.append(value if equals else (argv[index + 1] if index + 1 < len(argv) else None))
     return values
 
@@ -311,7 +314,7 @@ def check_model_args_quickly(argv: list[str]) -> None:
     if not model or model not in classes or option_value(argv, "--config"):
         return
     paths = classes[model]
-    path = paths.get("chat_class_path") if "--force_simple" not in argv else None
+    path = paths.get("chat_class_path") if not given(argv, "--force_simple") else None
     declared = declared_arguments(path or paths.get("simple_class_path", ""))
     if declared is None or not declared[1]:
         return
