@@ -5,13 +5,14 @@ package and a hub model; each failure is one :class:`UsageError`, :class:`DataPr
 from __future__ import annotations
 
 import contextlib
-import difflib
 import fnmatch
 import importlib.util
 import re
 import tempfile
 from importlib import import_module
 from pathlib import Path
+
+from abductive_tasks.hints import did_you_mean
 
 # lmms-eval backends that import the original LLaVA code base (package `llava`) and fail with a
 # NameError without it; the Hugging Face backend `llava_hf` runs the llava-hf checkpoints. (`llava` itself is
@@ -54,11 +55,6 @@ def option_value(argv: list[str], option: str) -> str | None:
     return values[-1] if values else None
 
 
-def did_you_mean(name: str, candidates: set[str] | list[str]) -> str:
-    close = difflib.get_close_matches(name, sorted(candidates), n=3, cutoff=0.6)
-    return f" (did you mean {' or '.join(repr(match) for match in close)}?)" if close else ""
-
-
 def _task_yaml_text(folders: list[Path]) -> str:
     return "\n".join(
         path.read_text(encoding="utf-8", errors="replace")
@@ -66,6 +62,12 @@ def _task_yaml_text(folders: list[Path]) -> str:
         if folder.is_dir()
         for path in folder.rglob("*.yaml")
     )
+
+
+def _defined_names(text: str, keys: tuple[str, ...]) -> set[str]:
+    """The names task YAML ``text`` defines under ``keys`` (``task``, ``group``, ``tag``): a ``key: name`` line."""
+    pattern = rf"^\s*(?:{'|'.join(keys)})\s*:\s*[\"']?([\w.-]+)[\"']?\s*$"
+    return set(re.findall(pattern, text, re.MULTILINE))
 
 
 def check_tasks(value: str, include_path: str | None) -> None:
@@ -91,7 +93,7 @@ def check_tasks(value: str, include_path: str | None) -> None:
     text = _task_yaml_text(folders)
     missing = [name for name in unknown if not re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", text)]
     if missing:
-        known = ours | set(re.findall(r"^\s*(?:task|group|tag)\s*:\s*[\"']?([\w.-]+)[\"']?\s*$", text, re.MULTILINE))
+        known = ours | _defined_names(text, ("task", "group", "tag"))
         unknowns = "; ".join(f"'{name}'{did_you_mean(name, known)}" for name in missing)
         raise UsageError(
             f"unknown task {unknowns}. Our tasks: abductive-eval tasks; lmms-eval's: lmms-eval --tasks list"
@@ -122,11 +124,10 @@ def others_tasks(names: list[str], include_path: str | None) -> list[str]:
 
     if not names:
         return []
-    pattern = r"^\s*(?:{})\s*:\s*[\"']?([\w.-]+)[\"']?\s*$"
     builtin = lmms_source.builtin_task_folder()
-    defined = set(re.findall(pattern.format("task|group|tag"), _task_yaml_text([builtin] if builtin else []), re.M))
+    defined = _defined_names(_task_yaml_text([builtin] if builtin else []), ("task", "group", "tag"))
     if include_path:
-        defined |= set(re.findall(pattern.format("task"), _task_yaml_text([Path(include_path)]), re.M))
+        defined |= _defined_names(_task_yaml_text([Path(include_path)]), ("task",))
     return [name for name in names if name in defined]
 
 
