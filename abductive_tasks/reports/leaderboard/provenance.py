@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 from abductive_tasks.reports.leaderboard.cells import Leaderboard, data_key
 from abductive_tasks.runs.catalog import heading
@@ -223,6 +224,15 @@ def _record_near(results_path, name: str, levels: int) -> IdentityRecord | None:
     return None
 
 
+def run_data(run: dict, results_path: Path) -> dict:
+    """Per benchmark the data fingerprint a run recorded (with its ``source``, as ``ABDUCTIVE_DATA`` selected it):
+    from the batch's run record where the run is a batch's, else from what ``abductive-eval`` added to the results
+    JSON; {} when neither recorded it (a run of plain lmms-eval)."""
+    batch = _record_near(results_path, RUN_RECORD, 2)
+    data = (batch.identity if batch else {}).get("data") or _object_at(run, "abductive_tasks").get("data")
+    return dict(data) if isinstance(data, dict) else {}
+
+
 def run_lines(run: dict, results_path) -> list[str]:
     """What one run is a run of, for ``abductive-eval show``: its date and the package versions, the data of each
     benchmark (source and fingerprint), the task versions, the model's weights and the judge. From the batch's run
@@ -239,7 +249,7 @@ def run_lines(run: dict, results_path) -> list[str]:
     versions.setdefault("lmms-eval", lmms if lmms and not lmms.startswith("unknown") else "not recorded")
     config = _object_at(run, "config")
     model = f"{config.get('model') or '?'}" + (f" ({config['model_args']})" if config.get("model_args") else "")
-    data = identity.get("data") or ours.get("data") or {}
+    data = run_data(run, results_path)
     tasks = ", ".join(f"{task} {version}" for task, version in sorted((run.get("versions") or {}).items()))
     judge = identity.get("judge") if batch else ours.get("judge")
     lines = [
