@@ -1012,6 +1012,31 @@ def test_the_report_never_replaces_what_is_no_regular_file(tmp_path, capsys, kin
     assert sorted(path.name for path in out.iterdir()) == ["leaderboard.html"]
 
 
+def test_an_out_that_cannot_be_a_folder_is_one_line_naming_it(tmp_path, capsys):
+    """--out /dev/null (or a file, or a path through one) printed the raw errno text ([Errno 17] File exists):
+    one line naming the path and what it is, exit 2, before anything is read or written."""
+    write_spec(tmp_path, "m")
+    write_logged_run(tmp_path, "m", triplet_records(20))
+    (tmp_path / "notes.txt").write_text("mine")
+    cases = {
+        "/dev/null": "--out /dev/null: a character device, not a folder",
+        str(tmp_path / "notes.txt"): f"--out {tmp_path / 'notes.txt'}: a file, not a folder",
+        str(tmp_path / "notes.txt" / "board"): (
+            f"--out {tmp_path / 'notes.txt' / 'board'}: {tmp_path / 'notes.txt'} is a file, not a folder"
+        ),
+    }
+    for out, said in cases.items():
+        assert main([str(tmp_path), "--out", out]) == 2
+        assert capsys.readouterr().err == f"abductive-eval leaderboard: {said}; name a folder to write the report in\n"
+    assert (tmp_path / "notes.txt").read_text() == "mine" and not (tmp_path / "leaderboard").exists()
+    (tmp_path / "leaderboard").write_text("")
+    assert main([str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (
+        f"abductive-eval leaderboard: {tmp_path / 'leaderboard'} (the default --out): a file, not a folder; name a "
+        "folder to write the report in\n"
+    )
+
+
 def test_the_report_says_where_its_numbers_come_from_and_marks_another_data_version(tmp_path):
     """Header block: the dates, the package versions, each benchmark's data versions with their sources and
     fingerprints and the rows on each; footnote: task versions, each model's weights and judge; the cells on the
