@@ -23,7 +23,7 @@ from abductive_tasks.reports.leaderboard import collect, main, statistics, write
 from abductive_tasks.reports.leaderboard.paper import PAPER_REPORTED, REFERENCE
 from abductive_tasks.reports.leaderboard.render import csv_text, headline_table
 from abductive_tasks.reports.samples import samples_path
-from abductive_tasks.runs.identity import build_identity
+from abductive_tasks.runs.identity import backend_versions, build_identity
 from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, SPEC_RECORD, IdentityRecord
 from abductive_tasks.runs.task_index import TaskIndex
 
@@ -1063,23 +1063,31 @@ def test_the_report_says_where_its_numbers_come_from_and_marks_another_data_vers
         record = identity() | {"data": {"nleye": data[which]}}
         if model == "m2":
             record["judge"] = {"url": "http://127.0.0.1:9/v1", "model_version": "Qwen/Qwen2.5-72B-Instruct"}
+        if model == "m3":  # a backend of ours, versioned apart from lmms-eval (lmms-eval's dummy: with it)
+            record["model"]["backend"] = "dumb_pixel"
+            record["versions"] |= backend_versions("dumb_pixel")
         IdentityRecord(record, None, TASKS, model, "spec.yaml", weights=weights[model]).write(
             results / model / SPEC_RECORD
         )
         folder = results / model / RUNS_DIR / "20261128_101500"
         IdentityRecord(record, None, TASKS, model, "spec.yaml", 0).write(folder / RUN_RECORD)
-        path = folder / "dummy" / "20261128_101500_results.json"
+        path = folder / record["model"]["backend"] / "20261128_101500_results.json"
         path.parent.mkdir(parents=True)
         values = {"nleye_triplet": triplet(0.25, 0.5), "nleye_pairs": {"order_faithful_acc,none": 0.75}}
-        path.write_text(json.dumps(results_file(values)))
+        run = results_file(values)
+        run["config"] |= {"model": record["model"]["backend"], "model_args": record["model"]["model_args"]}
+        path.write_text(json.dumps(run))
         for task, task_values in values.items():
             write_samples(path, task, headline_records(task, task_values))
     written = write_report(results, task_index=TaskIndex())
     page, markdown = written["html"].read_text(), written["markdown"].read_text()
     key_a, key_b = data_key(data["a"]), data_key(data["b"])
     header = markdown.split("Our runs:")[0]
-    assert re.search(
-        r"Built \d{4}-\d\d-\d\d \d\d:\d\d UTC; runs 2026-11-28; abductive-tasks \S+, lmms-eval \S+\.", header
+    lmms_eval, pixel_version = identity()["versions"]["lmms-eval"], backend_versions("dumb_pixel")["backend dumb_pixel"]
+    assert re.search(  # every backend the rows ran is named: lmms-eval's dummy was left out
+        r"Built \d{4}-\d\d-\d\d \d\d:\d\d UTC; runs 2026-11-28; abductive-tasks \S+, lmms-eval \S+, "
+        + re.escape(f"backend dummy of lmms-eval {lmms_eval} (m1, m2), backend dumb_pixel {pixel_version} (m3)."),
+        header,
     )
     assert (
         f"Data, NL-Eye: data A: embedded sample, fingerprint {key_a} (1 annotation file, 36 images) — m1, m2; "
@@ -1089,7 +1097,7 @@ def test_the_report_says_where_its_numbers_come_from_and_marks_another_data_vers
     assert f"nleye_triplet {VERSION['nleye_triplet']}" in footnote
     assert "m1 (dummy: no weights; judge: none)" in footnote
     assert f"m2 (dummy: weights llava-1.5-7b-hf sha256:{'c' * 12}; judge: Qwen/Qwen2.5-72B-Instruct)" in footnote
-    assert f"m3 (dummy: weights o/m@{'d' * 12}; judge: none)" in footnote
+    assert f"m3 (dumb_pixel: weights o/m@{'d' * 12}; judge: none)" in footnote
     rows = {row[1]: row for row in markdown_rows(markdown) if row[1] in ("m1", "m2", "m3")}
     column = next(index for index, name in enumerate(markdown_rows(markdown)[0]) if name.startswith("nleye_triplet"))
     assert rows["m1"][column].endswith("(data A)") and rows["m3"][column].endswith("(data B)")

@@ -15,8 +15,10 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from abductive_tasks.lmms_source import own_model_versions
 from abductive_tasks.reports.leaderboard.cells import Leaderboard, data_key
 from abductive_tasks.runs.catalog import heading
+from abductive_tasks.runs.identity import BACKEND
 from abductive_tasks.runs.identity_record import RUN_RECORD, SPEC_RECORD, DamagedFile, IdentityRecord
 
 SHORT = 12  # hex digits of a digest shown in the tables
@@ -98,6 +100,18 @@ def _run_date(stamp: str) -> str:
         return ""
 
 
+def versions_with_backend(identity: dict) -> dict[str, object]:
+    """An identity's package versions with the backend its model ran, every one: a backend of ours as its identity
+    records it (``backend <name>``: its version, :func:`~abductive_tasks.runs.identity.backend_versions`), lmms-eval's
+    own (``dummy``, ``llava_hf``: versioned with lmms-eval, so none recorded) as ``of lmms-eval <version>``."""
+    versions = dict(identity.get("versions") or {})
+    backend = str(_object_at(identity, "model").get("backend") or "")
+    if backend and BACKEND.format(backend) not in versions:
+        ours = backend in own_model_versions()  # one of ours recorded without a version: run before they had one
+        versions[BACKEND.format(backend)] = "unversioned" if ours else f"of lmms-eval {versions.get('lmms-eval', '?')}"
+    return versions
+
+
 def provenance(board: Leaderboard, now: datetime.datetime | None = None) -> Provenance:
     """The provenance of ``board``'s rows (see the module docstring)."""
     now = now or datetime.datetime.now(datetime.timezone.utc)
@@ -105,7 +119,7 @@ def provenance(board: Leaderboard, now: datetime.datetime | None = None) -> Prov
     versions = _by_value(
         (package, str(version), model)
         for model, record in records.items()
-        for package, version in (record.identity.get("versions") or {}).items()
+        for package, version in versions_with_backend(record.identity).items()
     )
     tasks = _by_value(
         (task, str(entry.get("version")), model)
