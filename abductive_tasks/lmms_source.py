@@ -112,7 +112,12 @@ def _eval_option_calls() -> list[ast.Call] | None:
     spec = importlib.util.find_spec("lmms_eval")
     if spec is None or not spec.submodule_search_locations:
         return None
-    source = Path(list(spec.submodule_search_locations)[0]) / "__main__.py"
+    return _option_calls_in(Path(list(spec.submodule_search_locations)[0]) / "__main__.py")
+
+
+@functools.cache
+def _option_calls_in(source: Path) -> list[ast.Call] | None:
+    """:func:`_eval_option_calls` of one source file, parsed once per process (every check of an option reads it)."""
     try:
         tree = ast.parse(source.read_text(encoding="utf-8"))
     except (OSError, SyntaxError, ValueError):

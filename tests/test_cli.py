@@ -193,6 +193,41 @@ def test_a_run_without_tasks_or_model_is_a_usage_error(argv, missing, capsys):
     assert line.startswith(f"abductive-eval: {missing} is required")
 
 
+@pytest.mark.parametrize(
+    ("argv", "refused"),
+    [
+        (
+            ["--model", "dumb_pixel", "--task", "nleye_triplt"],
+            "unknown task 'nleye_triplt' (did you mean 'nleye_triplet'",
+        ),
+        (
+            ["--model", "random_baseline", "--model_arg", "sed=3", "--tasks", "nleye_triplet"],
+            "random_baseline: unknown --model_args entry 'sed' (did you mean 'seed'?); accepted: seed",
+        ),
+        (
+            ["--model", "dumb_pixel", "--tasks", "nleye_triplet", "--lim", "abc"],
+            "argument --limit: invalid float value",
+        ),
+        (["--model", "dumb_pixel", "--task=nleye_triplet"], "ABDUCTIVE_DATA={absent}: no such folder"),
+    ],
+)
+def test_an_abbreviated_option_is_checked_as_argparse_reads_it(argv, refused, monkeypatch, tmp_path):
+    """argparse (lmms-eval's parser) takes an unambiguous prefix of an option (``--task`` for ``--tasks``): every
+    check reads its value as it reads the option's (the task names, our models' arguments, values, the data folder)."""
+    monkeypatch.setenv("ABDUCTIVE_DATA", str(tmp_path / "absent"))
+    with pytest.raises((cli.UsageError, cli.DataProblem)) as refusal:
+        cli.check_command_line(argv)
+    assert refused.format(absent=tmp_path / "absent") in str(refusal.value)
+    cli.check_command_line(["--model", "dumb_pixel", "--task", "list"])  # lmms-eval's listing: no data to check
+
+
+def test_an_options_value_is_read_as_argparse_reads_it():
+    argv = ["--task", "a", "--model_arg", "seed=1", "--tasks=b", "--tas", "c", "-n", "3", "--mod", "x"]
+    assert cli.option_value(argv, "--tasks") == "c"  # the last one wins
+    assert cli.option_value(argv, "--model_args") == "seed=1" and cli.option_value(argv, "-n") == "3"
+    assert cli.option_value(argv, "--model") is None  # --mod: ambiguous (--model, --model_args), refused by argparse
+
+
 def test_lmms_eval_task_listing_needs_no_model(capsys):
     assert cli.check_required(["--tasks", "list"]) is None
 

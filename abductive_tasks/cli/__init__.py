@@ -46,9 +46,9 @@ from abductive_tasks.cli.checks import (
     check_request_cache_and_config,
     check_required,
     check_tasks,
-    did_you_mean,
     option_value,
 )
+from abductive_tasks.hints import did_you_mean
 from abductive_tasks.inputs.files import cache_ready
 from abductive_tasks.settings import environment_restored
 

@@ -5,13 +5,14 @@ package and a hub model; each failure is one :class:`UsageError`, :class:`DataPr
 from __future__ import annotations
 
 import contextlib
-import difflib
 import fnmatch
 import importlib.util
 import re
 import tempfile
 from importlib import import_module
 from pathlib import Path
+
+from abductive_tasks.hints import did_you_mean
 
 # lmms-eval backends that import the original LLaVA code base (package `llava`) and fail with a
 # NameError without it; the Hugging Face backend `llava_hf` runs the llava-hf checkpoints. (`llava` itself is
@@ -46,19 +47,12 @@ class DataProblem(Exception):
 
 
 def option_value(argv: list[str], option: str) -> str | None:
-    """The value given to ``option`` (``--x v`` or ``--x=v``; the last one wins, as in argparse)."""
-    value = None
-    for index, argument in enumerate(argv):
-        if argument == option and index + 1 < len(argv):
-            value = argv[index + 1]
-        elif argument.startswith(option + "="):
-            value = argument.split("=", 1)[1]
-    return value
+    """The value given to ``option`` as argparse takes it (:func:`_values_of`: ``--x v``, ``--x=v`` or an unambiguous
+    prefix such as ``--task`` for ``--tasks``; the last one wins), None when it is not given."""
+    from abductive_tasks import lmms_source
 
-
-def did_you_mean(name: str, candidates: set[str] | list[str]) -> str:
-    close = difflib.get_close_matches(name, sorted(candidates), n=3, cutoff=0.6)
-    return f" (did you mean {' or '.join(repr(match) for match in close)}?)" if close else ""
+    values = _values_of(argv, option, lmms_source.quick_eval_options())
+    return values[-1] if values else None
 
 
 def _task_yaml_text(folders: list[Path]) -> str:
@@ -68,6 +62,12 @@ def _task_yaml_text(folders: list[Path]) -> str:
         if folder.is_dir()
         for path in folder.rglob("*.yaml")
     )
+
+
+def _defined_names(text: str, keys: tuple[str, ...]) -> set[str]:
+    """The names task YAML ``text`` defines under ``keys`` (``task``, ``group``, ``tag``): a ``key: name`` line."""
+    pattern = rf"^\s*(?:{'|'.join(keys)})\s*:\s*[\"']?([\w.-]+)[\"']?\s*$"
+    return set(re.findall(pattern, text, re.MULTILINE))
 
 
 def check_tasks(value: str, include_path: str | None) -> None:
@@ -93,7 +93,7 @@ def check_tasks(value: str, include_path: str | None) -> None:
     text = _task_yaml_text(folders)
     missing = [name for name in unknown if not re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", text)]
     if missing:
-        known = ours | set(re.findall(r"^\s*(?:task|group|tag)\s*:\s*[\"']?([\w.-]+)[\"']?\s*$", text, re.MULTILINE))
+        known = ours | _defined_names(text, ("task", "group", "tag"))
         unknowns = "; ".join(f"'{name}'{did_you_mean(name, known)}" for name in missing)
         raise UsageError(
             f"unknown task {unknowns}. Our tasks: abductive-eval tasks; lmms-eval's: lmms-eval --tasks list"
@@ -124,23 +124,27 @@ def others_tasks(names: list[str], include_path: str | None) -> list[str]:
 
     if not names:
         return []
-    pattern = r"^\s*(?:{})\s*:\s*[\"']?([\w.-]+)[\"']?\s*$"
     builtin = lmms_source.builtin_task_folder()
-    defined = set(re.findall(pattern.format("task|group|tag"), _task_yaml_text([builtin] if builtin else []), re.M))
+    defined = _defined_names(_task_yaml_text([builtin] if builtin else []), ("task", "group", "tag"))
     if include_path:
-        defined |= set(re.findall(pattern.format("task"), _task_yaml_text([Path(include_path)]), re.M))
+        defined |= _defined_names(_task_yaml_text([Path(include_path)]), ("task",))
     return [name for name in names if name in defined]
 
 
 def _values_of(argv: list[str], option: str, known: set[str] | None) -> list[str | None]:
-    """Every value given to ``option``: ``--x v``, ``--x=v`` or an abbreviation argparse takes for it (unique among
-    ``known``; an ambiguous one :func:`check_options` refuses), None for one without its value."""
+    """Every value given to ``option``: ``--x v``, ``--x=v`` (``-n v``) or an abbreviation argparse takes for it
+    (unique among ``known``; an ambiguous one :func:`check_options` refuses), None for one without its value."""
     values: list[str | None] = []
     for index, argument in enumerate(argv):
         name, equals, value = argument.partition("=")
-        if len(name) < 3 or not name.startswith("--") or not option.startswith(name):
-            continue
-        if name == option or known is None or sum(known_option.startswith(name) for known_option in known) == 1:
+        abbreviated = (
+            len(name) > 2
+            and name.startswith("--")
+            and option.startswith(name)
+            and known is not None  # without lmms-eval's options, an exact name only: --model is no --model_args
+            and sum(known_option.startswith(name) for known_option in known) == 1
+        )
+        if name == option or abbreviated:
             values.append(value if equals else (argv[index + 1] if index + 1 < len(argv) else None))
     return values
 
@@ -311,7 +315,7 @@ def check_model_args_quickly(argv: list[str]) -> None:
     if not model or model not in classes or option_value(argv, "--config"):
         return
     paths = classes[model]
-    path = paths.get("chat_class_path") if "--force_simple" not in argv else None
+    path = paths.get("chat_class_path") if not given(argv, "--force_simple") else None
     declared = declared_arguments(path or paths.get("simple_class_path", ""))
     if declared is None or not declared[1]:
         return

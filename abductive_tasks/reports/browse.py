@@ -25,6 +25,7 @@ import binascii
 import json
 import os
 import re
+import shlex
 import struct
 import sys
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -273,17 +274,24 @@ def shared_details(items: list[Item]) -> dict[str, dict[str, str]]:
 
 
 def rerun_command(results_path: Path) -> str:
-    """The ``abductive-eval`` command that repeats a run with ``--log_samples`` (from its results JSON's config)."""
+    """The ``abductive-eval`` command that repeats a run with ``--log_samples`` (from its results JSON's config), with
+    the ``ABDUCTIVE_DATA`` the run recorded when it was not the official source; every secret of the run replaced."""
+    from abductive_tasks.reports.leaderboard.provenance import run_data
+
     try:
         run = read_run(results_path)
     except RunError:
         run = {}
+    recorded = run_data(run, results_path).values()
+    sources = {str(print_.get("source") or "hub") for print_ in recorded if isinstance(print_, dict)}
+    data = sources.pop() if len(sources) == 1 else "hub"  # hub: the official source, ABDUCTIVE_DATA unset
     config = run.get("config") or {}
     typed = config.get("resolved_cli_args") or {}  # the command line as lmms-eval read it
     groups = set(run.get("group_subtasks") or {})
     tasks = typed.get("tasks") or ",".join(task for task in run.get("results") or {} if task not in groups) or "TASKS"
     model_args = config.get("model_args")
     parts = [
+        "" if data == "hub" else f"ABDUCTIVE_DATA={shlex.quote(data)}",
         "abductive-eval",
         f"--model {config.get('model') or 'MODEL'}",
         f"--model_args '{model_args}'" if isinstance(model_args, str) and model_args else "",
@@ -292,7 +300,7 @@ def rerun_command(results_path: Path) -> str:
         f"--limit {limit_text(config['limit'])}" if config.get("limit") is not None else "",
         "--log_samples",
     ]
-    return " ".join(part for part in parts if part)
+    return redact_text(" ".join(part for part in parts if part), run_secrets(run))
 
 
 def samples_files(results_path: Path) -> list[Path]:

@@ -8,12 +8,16 @@ comes (tqdm redraws with carriage returns, so segments end at ``\\r`` or ``\\n``
 * after ``Running <type> requests``: the backend's request bar ``k/M`` (``Model Responding``,
   lmms-eval's ``Requests``, ...), counted as documents in proportion (one request per document for
   our generation tasks);
-* ``Postprocessing ... N/N``: a task's documents are all answered (backends without a bar, like the baselines).
+* ``Postprocessing ... k/N``: k of a task's documents are answered and scored (backends without a bar, like the
+  baselines and lmms-eval's ``dummy``, answer every request at once).
 
 On a terminal one tqdm bar per model shows documents done / total, rate and ETA; elsewhere (a log
-file, CI) a plain line at each quarter. After the run, :func:`task_line` gives one line per task:
-headline metric, value and 95% interval in percent (as the end-of-run summary shows them). The batch's own lines
-start with ``[batch]`` (:func:`say`).
+file, CI) a plain line each time the documents done pass another quarter of the total: at 25, 50, 75 and 100%
+where the counts come one by one (a request bar; a post-processing bar redrawn within a task), else at the count
+that passed it (a task post-processed at once, in under tqdm's 0.1 s between redraws: 67% where its first task holds
+two thirds of the documents, one line for the two quarters it passed). After the run, :func:`task_line` gives one
+line per task: headline metric, value and 95% interval in percent (as the end-of-run summary shows them). The batch's
+own lines start with ``[batch]`` (:func:`say`).
 """
 
 from __future__ import annotations
@@ -73,9 +77,9 @@ class ChildProgress:
             return
         if text.lstrip().startswith("Postprocessing"):
             self.requesting = False
+            self._advance(self.postprocessed + count)
             if count == of:
                 self.postprocessed += of
-                self._advance(self.postprocessed)
         elif self.requesting and of:
             self._advance(round(count * self.total / of) if self.total else count)
 

@@ -44,6 +44,7 @@ from pydantic import (
 )
 
 from abductive_tasks import lmms_source, settings
+from abductive_tasks.hints import did_you_mean
 from abductive_tasks.inputs.loading import ENV_VAR
 from abductive_tasks.runs.secrets import collect_secrets, redact_text
 from abductive_tasks.runs.status import STATUS_FILE
@@ -302,8 +303,7 @@ def _check_backend(backend: str, where: str) -> None:
     when its evaluation starts."""
     known = lmms_source.quick_model_names()  # None where lmms-eval's source cannot be read: its evaluation says
     if backend and known is not None and backend not in known:
-        close = difflib.get_close_matches(backend, sorted(known), n=3, cutoff=0.6)
-        hint = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
+        hint = did_you_mean(backend, known)
         raise SpecError(f"{where}.backend: unknown lmms-eval model {backend!r}{hint}; every one: lmms-eval models")
 
 

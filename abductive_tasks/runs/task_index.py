@@ -23,13 +23,13 @@ declaring those keys.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
 from abductive_tasks.compat import tasks_path
+from abductive_tasks.hints import did_you_mean
 from abductive_tasks.runs import catalog
 
 # The backends that only generate text: no loglikelihood requests (lmms-eval 0.7.3).
@@ -81,9 +81,9 @@ class TaskIndex:
 
     def _config(self, name: str) -> dict:
         if name not in self._index:
-            close = difflib.get_close_matches(name, sorted(self._index), n=3, cutoff=0.6)
-            hint = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
-            raise TaskIndexError(f"unknown task or group {name!r}{hint}; every one: abductive-eval tasks")
+            raise TaskIndexError(
+                f"unknown task or group {name!r}{did_you_mean(name, self._index)}; every one: abductive-eval tasks"
+            )
         if name not in self._configs:
             self._configs[name] = catalog.config(self._index[name][1])
         return self._configs[name]

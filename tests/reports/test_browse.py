@@ -439,6 +439,28 @@ def test_a_run_without_samples_or_results_is_one_line(two_runs, tmp_path, capsys
     assert capsys.readouterr().err == f"abductive-eval show: {tmp_path / 'nothing'}: no such file or folder\n"
 
 
+@pytest.mark.parametrize(
+    ("source", "shown"),
+    [("sample", "ABDUCTIVE_DATA=sample "), ("/data/my copies", "ABDUCTIVE_DATA='/data/my copies' ")],
+)
+def test_the_rerun_line_names_the_data_the_run_read_and_no_secret(two_runs, tmp_path, capsys, source, shown):
+    """A run on the sample or a local copy is rerun on the same data: the line sets ABDUCTIVE_DATA as the run
+    recorded it (the official source: left unset); a key in its model arguments is never shown."""
+    (results_path,) = two_runs[0].glob("*_results.json")
+    run = json.loads(results_path.read_text())
+    run["config"]["model_args"] = "api_key=sk-do-not-show-1234,seed=1"
+    run["abductive_tasks"] = {"data": {"nleye": {"source": source, "annotations_sha256": "0" * 64}}}
+    results_path.write_text(json.dumps(run))
+    for path in two_runs[0].glob("*.jsonl"):
+        path.unlink()
+    assert main(["browse", str(two_runs[0])]) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.endswith(
+        f"this run kept no samples; re-run it with them: {shown}abductive-eval --model model-a --model_args "
+        f"'api_key=[REDACTED],seed=1' --tasks nleye_triplet --output_path {tmp_path} --log_samples"
+    )
+
+
 def test_browse_and_diff_draw_no_image_outside_the_runs_and_the_data_folders(tmp_path, capsys):
     """A samples file may name any path: browse embedded (and cached) a thumbnail of a picture in another folder, a
     private one. Like the ui, a page draws only images inside the runs' folders and the data folders, links

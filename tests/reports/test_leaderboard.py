@@ -23,7 +23,7 @@ from abductive_tasks.reports.leaderboard import collect, main, statistics, write
 from abductive_tasks.reports.leaderboard.paper import PAPER_REPORTED, REFERENCE
 from abductive_tasks.reports.leaderboard.render import csv_text, headline_table
 from abductive_tasks.reports.samples import samples_path
-from abductive_tasks.runs.identity import build_identity
+from abductive_tasks.runs.identity import backend_versions, build_identity
 from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, SPEC_RECORD, IdentityRecord
 from abductive_tasks.runs.task_index import TaskIndex
 
@@ -1012,6 +1012,31 @@ def test_the_report_never_replaces_what_is_no_regular_file(tmp_path, capsys, kin
     assert sorted(path.name for path in out.iterdir()) == ["leaderboard.html"]
 
 
+def test_an_out_that_cannot_be_a_folder_is_one_line_naming_it(tmp_path, capsys):
+    """--out /dev/null (or a file, or a path through one) printed the raw errno text ([Errno 17] File exists):
+    one line naming the path and what it is, exit 2, before anything is read or written."""
+    write_spec(tmp_path, "m")
+    write_logged_run(tmp_path, "m", triplet_records(20))
+    (tmp_path / "notes.txt").write_text("mine")
+    cases = {
+        "/dev/null": "--out /dev/null: a character device, not a folder",
+        str(tmp_path / "notes.txt"): f"--out {tmp_path / 'notes.txt'}: a file, not a folder",
+        str(tmp_path / "notes.txt" / "board"): (
+            f"--out {tmp_path / 'notes.txt' / 'board'}: {tmp_path / 'notes.txt'} is a file, not a folder"
+        ),
+    }
+    for out, said in cases.items():
+        assert main([str(tmp_path), "--out", out]) == 2
+        assert capsys.readouterr().err == f"abductive-eval leaderboard: {said}; name a folder to write the report in\n"
+    assert (tmp_path / "notes.txt").read_text() == "mine" and not (tmp_path / "leaderboard").exists()
+    (tmp_path / "leaderboard").write_text("")
+    assert main([str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (
+        f"abductive-eval leaderboard: {tmp_path / 'leaderboard'} (the default --out): a file, not a folder; name a "
+        "folder to write the report in\n"
+    )
+
+
 def test_the_report_says_where_its_numbers_come_from_and_marks_another_data_version(tmp_path):
     """Header block: the dates, the package versions, each benchmark's data versions with their sources and
     fingerprints and the rows on each; footnote: task versions, each model's weights and judge; the cells on the
@@ -1038,23 +1063,31 @@ def test_the_report_says_where_its_numbers_come_from_and_marks_another_data_vers
         record = identity() | {"data": {"nleye": data[which]}}
         if model == "m2":
             record["judge"] = {"url": "http://127.0.0.1:9/v1", "model_version": "Qwen/Qwen2.5-72B-Instruct"}
+        if model == "m3":  # a backend of ours, versioned apart from lmms-eval (lmms-eval's dummy: with it)
+            record["model"]["backend"] = "dumb_pixel"
+            record["versions"] |= backend_versions("dumb_pixel")
         IdentityRecord(record, None, TASKS, model, "spec.yaml", weights=weights[model]).write(
             results / model / SPEC_RECORD
         )
         folder = results / model / RUNS_DIR / "20261128_101500"
         IdentityRecord(record, None, TASKS, model, "spec.yaml", 0).write(folder / RUN_RECORD)
-        path = folder / "dummy" / "20261128_101500_results.json"
+        path = folder / record["model"]["backend"] / "20261128_101500_results.json"
         path.parent.mkdir(parents=True)
         values = {"nleye_triplet": triplet(0.25, 0.5), "nleye_pairs": {"order_faithful_acc,none": 0.75}}
-        path.write_text(json.dumps(results_file(values)))
+        run = results_file(values)
+        run["config"] |= {"model": record["model"]["backend"], "model_args": record["model"]["model_args"]}
+        path.write_text(json.dumps(run))
         for task, task_values in values.items():
             write_samples(path, task, headline_records(task, task_values))
     written = write_report(results, task_index=TaskIndex())
     page, markdown = written["html"].read_text(), written["markdown"].read_text()
     key_a, key_b = data_key(data["a"]), data_key(data["b"])
     header = markdown.split("Our runs:")[0]
-    assert re.search(
-        r"Built \d{4}-\d\d-\d\d \d\d:\d\d UTC; runs 2026-11-28; abductive-tasks \S+, lmms-eval \S+\.", header
+    lmms_eval, pixel_version = identity()["versions"]["lmms-eval"], backend_versions("dumb_pixel")["backend dumb_pixel"]
+    assert re.search(  # every backend the rows ran is named: lmms-eval's dummy was left out
+        r"Built \d{4}-\d\d-\d\d \d\d:\d\d UTC; runs 2026-11-28; abductive-tasks \S+, lmms-eval \S+, "
+        + re.escape(f"backend dummy of lmms-eval {lmms_eval} (m1, m2), backend dumb_pixel {pixel_version} (m3)."),
+        header,
     )
     assert (
         f"Data, NL-Eye: data A: embedded sample, fingerprint {key_a} (1 annotation file, 36 images) — m1, m2; "
@@ -1064,7 +1097,7 @@ def test_the_report_says_where_its_numbers_come_from_and_marks_another_data_vers
     assert f"nleye_triplet {VERSION['nleye_triplet']}" in footnote
     assert "m1 (dummy: no weights; judge: none)" in footnote
     assert f"m2 (dummy: weights llava-1.5-7b-hf sha256:{'c' * 12}; judge: Qwen/Qwen2.5-72B-Instruct)" in footnote
-    assert f"m3 (dummy: weights o/m@{'d' * 12}; judge: none)" in footnote
+    assert f"m3 (dumb_pixel: weights o/m@{'d' * 12}; judge: none)" in footnote
     rows = {row[1]: row for row in markdown_rows(markdown) if row[1] in ("m1", "m2", "m3")}
     column = next(index for index, name in enumerate(markdown_rows(markdown)[0]) if name.startswith("nleye_triplet"))
     assert rows["m1"][column].endswith("(data A)") and rows["m3"][column].endswith("(data B)")

@@ -57,6 +57,26 @@ def test_a_backend_without_a_bar_advances_per_postprocessed_task():
     ]
 
 
+def test_a_backend_without_a_bar_prints_at_each_quarter_where_post_processing_redraws_its_bar():
+    """Post-processing slow enough for tqdm to redraw its bar gives the counts one by one: the lines fall at the
+    quarters themselves (only the tasks' ends counted before: 67% and 100% here, as for a task scored at once)."""
+    out = io.StringIO()
+    progress = ChildProgress("dumb_pixel", out, tty=False)
+    lines = segments(responding=False)
+    postprocessing = lines.index("Postprocessing:   0%|   | 0/24 [00:00<?, ?it/s]\r")
+    for segment in lines[: postprocessing + 1]:
+        progress.feed(segment)
+    for done in range(1, 24):  # redrawn within the first task, as for a slow scorer
+        progress.feed(f"Postprocessing:  {done * 100 // 24}%|#  | {done}/24 [00:0{done % 9}<00:10, 2.00it/s]\r")
+    for segment in lines[postprocessing + 1 :]:
+        progress.feed(segment)
+    assert [line.split(",")[0] for line in out.getvalue().splitlines()] == [
+        "[batch] dumb_pixel: 9/36 documents (25%)",
+        "[batch] dumb_pixel: 18/36 documents (50%)",
+        "[batch] dumb_pixel: 36/36 documents (100%)",
+    ]
+
+
 def test_one_bar_on_a_terminal():
     out = io.StringIO()
     progress = ChildProgress("tiny", out, tty=True)

@@ -42,7 +42,9 @@ items both answered, includes 0; :mod:`abductive_tasks.reports.compare`) are mar
 
 from __future__ import annotations
 
+import os
 import shutil
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -118,6 +120,35 @@ def write_report(
     }
 
 
+FOLDER_KINDS = {
+    stat.S_IFREG: "a file",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFIFO: "a FIFO",
+    stat.S_IFSOCK: "a socket",
+}  # what a path named as the report's folder may be instead
+
+
+def folder_problem(out: Path) -> str:
+    """Why the report cannot be written into the folder ``out`` ('' when it can): ``out``, or a path above it, is
+    something else than a folder (a file, a device, a FIFO, a link to one), or the folder nearest to it that exists
+    is not writable."""
+    for path in (out, *out.parents):
+        try:
+            mode = path.stat().st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # made with the report, or a path through what the parents' check names
+        except OSError as error:
+            return f"{path} cannot be looked at ({error.strerror or error})"
+        if not stat.S_ISDIR(mode):
+            kind = FOLDER_KINDS.get(stat.S_IFMT(mode), "no file")
+            return f"{'' if path == out else f'{path} is '}{kind}, not a folder"
+        if not os.access(path, os.W_OK | os.X_OK):
+            return f"{'' if path == out else f'{path}: '}a folder this user cannot write in"
+        return ""
+    return ""
+
+
 def main(argv: list[str]) -> int:
     """``abductive-eval leaderboard RESULTS_DIR [--out DIR] [--compare A B]``."""
     import argparse
@@ -137,6 +168,10 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if not args.results_dir.is_dir():
         parser.error(f"{args.results_dir} is not a folder")
+    if problem := folder_problem(args.out or args.results_dir / "leaderboard"):
+        where = f"--out {args.out}" if args.out else f"{args.results_dir / 'leaderboard'} (the default --out)"
+        print(f"abductive-eval leaderboard: {where}: {problem}; name a folder to write the report in", file=sys.stderr)
+        return 2
     board = collect(args.results_dir)
     if not board.rows and not board.marks:
         for note in board.notes:

@@ -13,9 +13,12 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
+from abductive_tasks.lmms_source import own_model_versions
 from abductive_tasks.reports.leaderboard.cells import Leaderboard, data_key
 from abductive_tasks.runs.catalog import heading
+from abductive_tasks.runs.identity import BACKEND
 from abductive_tasks.runs.identity_record import RUN_RECORD, SPEC_RECORD, DamagedFile, IdentityRecord
 
 SHORT = 12  # hex digits of a digest shown in the tables
@@ -97,6 +100,18 @@ def _run_date(stamp: str) -> str:
         return ""
 
 
+def versions_with_backend(identity: dict) -> dict[str, object]:
+    """An identity's package versions with the backend its model ran, every one: a backend of ours as its identity
+    records it (``backend <name>``: its version, :func:`~abductive_tasks.runs.identity.backend_versions`), lmms-eval's
+    own (``dummy``, ``llava_hf``: versioned with lmms-eval, so none recorded) as ``of lmms-eval <version>``."""
+    versions = dict(identity.get("versions") or {})
+    backend = str(_object_at(identity, "model").get("backend") or "")
+    if backend and BACKEND.format(backend) not in versions:
+        ours = backend in own_model_versions()  # one of ours recorded without a version: run before they had one
+        versions[BACKEND.format(backend)] = "unversioned" if ours else f"of lmms-eval {versions.get('lmms-eval', '?')}"
+    return versions
+
+
 def provenance(board: Leaderboard, now: datetime.datetime | None = None) -> Provenance:
     """The provenance of ``board``'s rows (see the module docstring)."""
     now = now or datetime.datetime.now(datetime.timezone.utc)
@@ -104,7 +119,7 @@ def provenance(board: Leaderboard, now: datetime.datetime | None = None) -> Prov
     versions = _by_value(
         (package, str(version), model)
         for model, record in records.items()
-        for package, version in (record.identity.get("versions") or {}).items()
+        for package, version in versions_with_backend(record.identity).items()
     )
     tasks = _by_value(
         (task, str(entry.get("version")), model)
@@ -223,6 +238,15 @@ def _record_near(results_path, name: str, levels: int) -> IdentityRecord | None:
     return None
 
 
+def run_data(run: dict, results_path: Path) -> dict:
+    """Per benchmark the data fingerprint a run recorded (with its ``source``, as ``ABDUCTIVE_DATA`` selected it):
+    from the batch's run record where the run is a batch's, else from what ``abductive-eval`` added to the results
+    JSON; {} when neither recorded it (a run of plain lmms-eval)."""
+    batch = _record_near(results_path, RUN_RECORD, 2)
+    data = (batch.identity if batch else {}).get("data") or _object_at(run, "abductive_tasks").get("data")
+    return dict(data) if isinstance(data, dict) else {}
+
+
 def run_lines(run: dict, results_path) -> list[str]:
     """What one run is a run of, for ``abductive-eval show``: its date and the package versions, the data of each
     benchmark (source and fingerprint), the task versions, the model's weights and the judge. From the batch's run
@@ -239,7 +263,7 @@ def run_lines(run: dict, results_path) -> list[str]:
     versions.setdefault("lmms-eval", lmms if lmms and not lmms.startswith("unknown") else "not recorded")
     config = _object_at(run, "config")
     model = f"{config.get('model') or '?'}" + (f" ({config['model_args']})" if config.get("model_args") else "")
-    data = identity.get("data") or ours.get("data") or {}
+    data = run_data(run, results_path)
     tasks = ", ".join(f"{task} {version}" for task, version in sorted((run.get("versions") or {}).items()))
     judge = identity.get("judge") if batch else ours.get("judge")
     lines = [

@@ -1,0 +1,14 @@
+"""The close-match hint of a refusal naming something unknown (a task, a model, a backend, an option, a
+subcommand): one wording wherever a name is refused, from the command line's checks to a batch spec's."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str:
+    """`` (did you mean 'a' or 'b'?)``: up to three of ``candidates`` close to ``name``, closest first; '' when none
+    is close."""
+    close = difflib.get_close_matches(name, sorted(candidates), n=3, cutoff=0.6)
+    return f" (did you mean {' or '.join(repr(match) for match in close)}?)" if close else ""
