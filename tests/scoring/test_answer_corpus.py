@@ -72,11 +72,12 @@ PINNED = {
     "blind_batch_ad.yaml": (250, 0),  # out of pending/ with AE's first contact (first contact 237, 7); T16
     "blind_batch_ae.yaml": (240, 0),  # pending/: first contact of rounds 21 and 22 (236, 2); round 23
     "blind_batch_af.yaml": (238, 0),  # out of pending/ with AG's first contact (first contact 236, 2); round 24
-    "blind_batch_ag.yaml": (281, 0),  # pending/: first contact of round 24 (276, 6); rounds 25 and 29
+    "blind_batch_ag.yaml": (281, 0),  # out of pending/ with AL's first contact (first contact 276, 6); rounds 25, 29
     "blind_batch_ah.yaml": (370, 0),  # pending/: first contact of round 25 (367, 3); rounds 26, 28 and 29
     "blind_batch_ai.yaml": (314, 0),  # pending/: first contact of round 26 (313, 1); round 29
     "blind_batch_aj.yaml": (316, 0),  # pending/: first contact of round 27 (314, 2); round 28
     "blind_batch_ak.yaml": (325, 0),  # first contact of round 28
+    "blind_batch_al.yaml": (326, 4),  # pending/: first contact of round 29
 }
 
 
@@ -210,7 +211,7 @@ def test_every_batch_reads_exactly_as_pinned(path, corpus_report):
 def test_every_reply_is_recorded_once():
     recorded = [json.loads(line)["reply"] for line in RECORDED_READINGS.read_text(encoding="utf-8").splitlines()]
     batches = {f"{path.name}/" for path in [CORPUS, *BLIND_BATCHES, *PENDING_BATCHES]}
-    assert len(recorded) == len(set(recorded)) == 8411
+    assert len(recorded) == len(set(recorded)) == 8756
     assert {reply[: reply.index("/") + 1] for reply in recorded} == batches
 
 
