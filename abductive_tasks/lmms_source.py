@@ -148,6 +148,23 @@ def quick_eval_options() -> set[str] | None:
     return options | {"-h", "--help"} if "--model" in options and "--tasks" in options else None
 
 
+def spelt_out(argument: str, known: set[str] | None) -> str:
+    """``argument`` with the option argparse reads it as written in full: ``--lim 2`` and ``--lim=2`` are ``--limit``'s
+    (an abbreviation unique among ``known``: :func:`quick_eval_options`); anything else, an exact or ambiguous name
+    and every word where ``known`` is None, as it is."""
+    name, equals, value = argument.partition("=")
+    if known is None or len(name) < 3 or not name.startswith("--") or name in known:
+        return argument
+    taken = [option for option in known if option.startswith(name)]
+    return f"{taken[0]}{equals}{value}" if len(taken) == 1 else argument
+
+
+def spelt_out_args(words: list[str] | tuple[str, ...]) -> list[str]:
+    """Each word of an lmms-eval command line :func:`spelt_out` against lmms-eval's options."""
+    known = quick_eval_options()
+    return [spelt_out(word, known) for word in words]
+
+
 def quick_eval_option_values() -> dict[str, tuple[type | None, tuple | None]]:
     """Per option of lmms-eval's ``eval`` whose value argparse checks by a plain ``int`` or ``float`` type or a list
     of ``choices``: (that type or None, the choices or None), read from the source as :func:`quick_eval_options`

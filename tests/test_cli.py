@@ -696,3 +696,15 @@ def test_a_baseline_on_an_include_path_group_is_left_to_the_run(tmp_path):
     cli.check_baseline_tasks("random_baseline", "mygroup", str(tmp_path))
     with pytest.raises(cli.UsageError, match=r"^random_baseline answers only our tasks .*not 'mme'"):
         cli.check_baseline_tasks("random_baseline", "mygroup,mme", str(tmp_path))
+
+
+def test_an_abbreviated_limit_is_the_limit_of_a_chains_every_stage(tmp_path, monkeypatch, capsys):
+    """lmms-eval's argparse reads `--lim 2` as `--limit 2`; so does the chain a task reading another's run starts:
+    each stage's run record (``ABDUCTIVE_RUN``, what binds its output to the run) says limit 2, as the last run's does
+    (they said none, while lmms-eval ran 2 documents)."""
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+    assert cli.main(["--model", "dumb_pixel", "--tasks", "mucr_exp", "--lim", "2", "--print-commands"]) == 0
+    stage, last = [line for line in capsys.readouterr().out.splitlines() if "ABDUCTIVE_RUN=" in line]
+    assert '"limit": 2' in stage and '"limit": 2' in last
+    assert stage.endswith(" --limit 2") and " --limit 2 " in last and "--lim " not in stage + last

@@ -318,10 +318,13 @@ STAGE_VARIABLES = ("ABDUCTIVE_RUN", "ABDUCTIVE_STAGE_INPUTS", "LMMS_CACHE_RUN_ID
 
 
 def _run_eval(argv: list[str], handed: tuple[str, ...]) -> int:
+    from abductive_tasks import lmms_source
+
     given = list(argv)  # what a refusal's message may echo (a URL's credentials in a variable) is redacted by it
     try:
         argv, options = own_options(argv)
         check_command_line(argv)
+        argv = lmms_source.spelt_out_args(argv)  # read by name from here on (the chain's --limit): as lmms-eval does
         if not option_value(argv, "--config"):  # else the model and tasks may come from that file: checked below
             check_model_and_data(
                 option_value(argv, "--model"),

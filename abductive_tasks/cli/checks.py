@@ -134,17 +134,13 @@ def others_tasks(names: list[str], include_path: str | None) -> list[str]:
 def _values_of(argv: list[str], option: str, known: set[str] | None) -> list[str | None]:
     """Every value given to ``option``: ``--x v``, ``--x=v`` (``-n v``) or an abbreviation argparse takes for it
     (unique among ``known``; an ambiguous one :func:`check_options` refuses), None for one without its value."""
+    from abductive_tasks import lmms_source
+
     values: list[str | None] = []
     for index, argument in enumerate(argv):
-        name, equals, value = argument.partition("=")
-        abbreviated = (
-            len(name) > 2
-            and name.startswith("--")
-            and option.startswith(name)
-            and known is not None  # without lmms-eval's options, an exact name only: --model is no --model_args
-            and sum(known_option.startswith(name) for known_option in known) == 1
-        )
-        if name == option or abbreviated:
+        # without lmms-eval's options, an exact name only: --model is no --model_args
+        name, equals, value = lmms_source.spelt_out(argument, known).partition("=")
+        if name == option:
             values.append(value if equals else (argv[index + 1] if index + 1 < len(argv) else None))
     return values
 

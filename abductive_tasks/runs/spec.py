@@ -308,9 +308,12 @@ def _check_backend(backend: str, where: str) -> None:
 
 
 def _checked_eval_args(values: list | None, where: str) -> tuple[str, ...]:
+    """The words of an ``eval_args`` list once checked (as typed: a refusal names the user's words), each option
+    argparse would take as an abbreviation written in full (:func:`~abductive_tasks.lmms_source.spelt_out`: ``--lim
+    2`` is the run's ``--limit``, which what reads the limit, the identity included, must see)."""
     arguments = tuple(str(value) for value in values or ())
     _check_eval_args(arguments, where)
-    return arguments
+    return tuple(lmms_source.spelt_out_args(arguments))
 
 
 def _model_args_string(value: str | dict | None) -> str:

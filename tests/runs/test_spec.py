@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from abductive_tasks.runs.batch import batch_lock, main
+from abductive_tasks.runs.plan import requested_limit
 from abductive_tasks.runs.spec import SpecError, load_spec
 
 GOOD_MODEL = "  - {name: a, backend: dummy}\n"
@@ -282,12 +283,42 @@ def test_eval_args_may_not_hold_what_the_identity_cannot_see(tmp_path, where, ar
     assert not any(value in message for value in ("lmms.yaml", "other-cache", "true", "refresh"))
 
 
-@pytest.mark.parametrize("arguments", [["--cache_requests", "delete"], ["--cache_req=delete"], ["--check_integrity"]])
-def test_eval_args_may_delete_the_request_cache(tmp_path, arguments):
+@pytest.mark.parametrize(
+    ("arguments", "read"),
+    [
+        (["--cache_requests", "delete"], ["--cache_requests", "delete"]),
+        (["--cache_req=delete"], ["--cache_requests=delete"]),
+        (["--check_integrity"], ["--check_integrity"]),
+    ],
+)
+def test_eval_args_may_delete_the_request_cache(tmp_path, arguments, read):
     """`--cache_requests delete` only deletes lmms-eval's request cache (nothing is read from it): allowed."""
     path = tmp_path / "spec.yaml"
     path.write_text(f"tasks: [nleye_triplet]\neval_args: {json.dumps(arguments)}\nmodels:\n" + GOOD_MODEL)
-    assert load_spec(path).eval_args == tuple(arguments)
+    assert load_spec(path).eval_args == tuple(read)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "read", "limit"),
+    [
+        (["--lim", "2"], ["--limit", "2"], 2),
+        (["--lim=3", "--gen_kw", "max_new_tokens=4"], ["--limit=3", "--gen_kwargs", "max_new_tokens=4"], 3),
+        (["--limit", "2", "--unknown_option", "x"], ["--limit", "2", "--unknown_option", "x"], 2),
+        (["--b", "2"], ["--b", "2"], None),  # --batch_size or --baseline: argparse refuses it, so does lmms-eval
+    ],
+)
+def test_an_abbreviated_option_in_eval_args_is_read_as_lmms_eval_reads_it(tmp_path, arguments, read, limit):
+    """lmms-eval's argparse takes `--lim 2` as `--limit 2`: the spec writes it in full, so the batch's limit, the
+    run's identity and its done-check see the limit lmms-eval runs (a spec with `--lim 2` ran the task again at every
+    batch, never done, as the results' limit contradicted the run's record)."""
+    path = tmp_path / "spec.yaml"
+    path.write_text(
+        f"tasks: [nleye_triplet]\nmodels:\n  - {{name: a, backend: dummy, eval_args: {json.dumps(arguments)}}}\n"
+    )
+    spec = load_spec(path)
+    (model,) = spec.models
+    assert model.eval_args == tuple(read)
+    assert requested_limit(spec, model) == limit
 
 
 @pytest.mark.parametrize("name", ["batch_status.json", "Batch_Status.JSON", "leaderboard", "judge_server.log"])
