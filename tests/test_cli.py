@@ -209,6 +209,14 @@ def test_a_run_without_tasks_or_model_is_a_usage_error(argv, missing, capsys):
             "argument --limit: invalid float value",
         ),
         (["--model", "dumb_pixel", "--task=nleye_triplet"], "ABDUCTIVE_DATA={absent}: no such folder"),
+        (  # was "unknown option" with a hint naming both: argparse says ambiguous
+            ["--model", "dumb_pixel", "--tasks", "nleye_triplet", "--log_sample"],
+            "ambiguous option: --log_sample could match --log_samples, --log_samples_suffix",
+        ),
+        (  # loguru's traceback after lmms-eval loaded (ValueError: Level 'NOPE' does not exist)
+            ["--model", "dumb_pixel", "--tasks", "nleye_triplet", "--verbos", "debug"],
+            "argument --verbosity: 'debug' is no log level (choose from TRACE, DEBUG, INFO,",
+        ),
     ],
 )
 def test_an_abbreviated_option_is_checked_as_argparse_reads_it(argv, refused, monkeypatch, tmp_path):

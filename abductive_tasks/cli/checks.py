@@ -112,8 +112,11 @@ def check_options(argv: list[str]) -> None:
         name = argument.split("=", 1)[0]
         if not name.startswith("--") or name == "--" or name in known or name in CHAIN_OPTIONS:
             continue
-        if sum(option.startswith(name) for option in known) == 1:
+        taken = sorted(option for option in known if option.startswith(name))
+        if len(taken) == 1:
             continue
+        if taken:  # argparse's words: it takes a prefix of several options for none of them
+            raise UsageError(f"ambiguous option: {name} could match {', '.join(taken)}")
         raise UsageError(f"unknown option '{name}'{did_you_mean(name, known)}; every option: lmms-eval eval --help")
 
 
@@ -243,6 +246,9 @@ def check_baseline_tasks(model: str, tasks: str, include_path: str | None) -> No
         )
 
 
+LOG_LEVELS = ("TRACE", "DEBUG", "INFO", "SUCCESS", "WARNING", "ERROR", "CRITICAL")  # loguru's, as lmms-eval sets them
+
+
 def check_option_values(argv: list[str]) -> None:
     """Refuse a value lmms-eval's ``eval`` would refuse by its type (``--limit abc``) or its choices, in argparse's
     words: one line, before lmms-eval is imported."""
@@ -260,6 +266,9 @@ def check_option_values(argv: list[str]) -> None:
         if choices is not None and value not in choices:
             allowed = ", ".join(repr(choice) for choice in choices)
             raise UsageError(f"argument {option}: invalid choice: {value!r} (choose from {allowed})")
+    verbosity = option_value(argv, "--verbosity")
+    if verbosity is not None and verbosity not in LOG_LEVELS:  # lmms-eval hands it to loguru as written: a traceback
+        raise UsageError(f"argument --verbosity: {verbosity!r} is no log level (choose from {', '.join(LOG_LEVELS)})")
 
 
 def check_devices(argv: list[str]) -> None:

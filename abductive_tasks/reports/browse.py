@@ -273,6 +273,12 @@ def shared_details(items: list[Item]) -> dict[str, dict[str, str]]:
     return shared
 
 
+def _single_quoted(text: str) -> str:
+    """``text`` in single quotes for a shell, always (``shlex.quote`` leaves ``a=b,c=d`` bare, and a secret redacted
+    after quoting, ``[REDACTED]``, would then be a glob)."""
+    return "'" + text.replace("'", "'\"'\"'") + "'"
+
+
 def rerun_command(results_path: Path) -> str:
     """The ``abductive-eval`` command that repeats a run with ``--log_samples`` (from its results JSON's config), with
     the ``ABDUCTIVE_DATA`` the run recorded when it was not the official source; every secret of the run replaced."""
@@ -293,10 +299,10 @@ def rerun_command(results_path: Path) -> str:
     parts = [
         "" if data == "hub" else f"ABDUCTIVE_DATA={shlex.quote(data)}",
         "abductive-eval",
-        f"--model {config.get('model') or 'MODEL'}",
-        f"--model_args '{model_args}'" if isinstance(model_args, str) and model_args else "",
-        f"--tasks {tasks}",
-        f"--output_path {typed.get('output_path') or results_path.parent.parent}",
+        f"--model {shlex.quote(str(config.get('model') or 'MODEL'))}",
+        f"--model_args {_single_quoted(model_args)}" if isinstance(model_args, str) and model_args else "",
+        f"--tasks {shlex.quote(str(tasks))}",
+        f"--output_path {shlex.quote(str(typed.get('output_path') or results_path.parent.parent))}",
         f"--limit {limit_text(config['limit'])}" if config.get("limit") is not None else "",
         "--log_samples",
     ]

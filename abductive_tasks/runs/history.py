@@ -142,9 +142,12 @@ def _documents_counted(task_results: Mapping) -> int | None:
     return None
 
 
+RESULTS = "_results.json"  # the end of the name of lmms-eval's results file
+
+
 def _samples_file(results_path: Path, task: str) -> Path:
     """The samples JSONL lmms-eval writes beside ``results_path`` for ``task``."""
-    return results_path.with_name(f"{results_path.name.removesuffix('_results.json')}_samples_{task}.jsonl")
+    return results_path.with_name(f"{results_path.name.removesuffix(RESULTS)}_samples_{task}.jsonl")
 
 
 def _samples_lines(results_path: Path, task: str) -> int | None:
@@ -249,13 +252,14 @@ class Scan:
     damaged: list[DamagedFile] = field(default_factory=list)  # files that cannot be trusted, by path
 
     def best(self, task: str) -> Outcome | None:
-        """The outcome a leaderboard cell shows: a full run before a limited one, no failed requests before some,
-        newest first."""
+        """The outcome a leaderboard cell shows: a full run before a limited one, one that can be believed before one
+        that cannot (:attr:`Outcome.doubt`), no failed requests before some, newest first."""
         found = [outcome for outcome in self.outcomes.get(task, []) if outcome.results is not None]
         return max(
             found,
             key=lambda outcome: (
                 outcome.limit is None and not outcome.doubt,
+                not outcome.doubt,
                 outcome.failed_requests == 0,
                 outcome.when,
             ),
@@ -286,6 +290,11 @@ class Scan:
     def failed_run(self, task: str) -> bool:
         """Whether a matching run ended without results for ``task``."""
         return any(outcome.results is None for outcome in self.outcomes.get(task, []))
+
+    def gone(self, task: str) -> Outcome | None:
+        """A matching run whose results of ``task`` are gone since it ended (:attr:`Outcome.changed` says how: its
+        sealed results file deleted); None when there is none."""
+        return next((o for o in self.outcomes.get(task, []) if o.results is None and o.changed), None)
 
 
 def task_state(scan: Scan, task: str, limit: int | float | None) -> str:
@@ -348,9 +357,11 @@ def scan_runs(model_dir: Path, identity: Mapping) -> Scan:
                     found[task] = Outcome(
                         run, limit, results[task], path, failed_requests(results[task]), when, disagreement, changed
                     )
+        deleted = [name for name in record.outputs or {} if name.endswith(RESULTS) and not (run / name).is_file()]
         for task in tasks:
             if task in found:
                 scan.outcomes.setdefault(task, []).append(found[task])
-            elif record.exit_status is not None:  # ended without results for the task
-                scan.outcomes.setdefault(task, []).append(Outcome(run, record.limit))
+            elif record.exit_status is not None:  # ended without results for the task, or they were deleted since
+                why = "changed since its run ended: its results file was deleted" if deleted else None
+                scan.outcomes.setdefault(task, []).append(Outcome(run, record.limit, changed=why))
     return scan

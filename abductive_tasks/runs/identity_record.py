@@ -40,7 +40,10 @@ def write_json_atomic(path: Path, value: object) -> None:
 
 
 def read_json_object(path: Path) -> dict:
-    """A JSON object from ``path``, or :class:`DamagedFile` saying what is wrong with it."""
+    """A JSON object from ``path``, or :class:`DamagedFile` saying what is wrong with it (a FIFO or device in a run
+    folder is never opened: reading one would wait forever)."""
+    if path.exists() and not path.is_file():
+        raise DamagedFile(path, "not a regular file")
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:

@@ -1018,8 +1018,10 @@ def test_an_out_that_cannot_be_a_folder_is_one_line_naming_it(tmp_path, capsys):
     write_spec(tmp_path, "m")
     write_logged_run(tmp_path, "m", triplet_records(20))
     (tmp_path / "notes.txt").write_text("mine")
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
     cases = {
         "/dev/null": "--out /dev/null: a character device, not a folder",
+        str(tmp_path / "dangling"): f"--out {tmp_path / 'dangling'}: a link to nothing, not a folder",
         str(tmp_path / "notes.txt"): f"--out {tmp_path / 'notes.txt'}: a file, not a folder",
         str(tmp_path / "notes.txt" / "board"): (
             f"--out {tmp_path / 'notes.txt' / 'board'}: {tmp_path / 'notes.txt'} is a file, not a folder"
@@ -1029,6 +1031,9 @@ def test_an_out_that_cannot_be_a_folder_is_one_line_naming_it(tmp_path, capsys):
         assert main([str(tmp_path), "--out", out]) == 2
         assert capsys.readouterr().err == f"abductive-eval leaderboard: {said}; name a folder to write the report in\n"
     assert (tmp_path / "notes.txt").read_text() == "mine" and not (tmp_path / "leaderboard").exists()
+    with pytest.raises(SystemExit):  # --out '' was the current folder: the report written among the user's files
+        main([str(tmp_path), "--out", ""])
+    assert "--out is empty; name a folder to write the report in" in capsys.readouterr().err
     (tmp_path / "leaderboard").write_text("")
     assert main([str(tmp_path)]) == 2
     assert capsys.readouterr().err == (

@@ -369,9 +369,9 @@ def sealed_run(results: Path) -> tuple[Path, Path, Path]:
 
 def test_a_run_edited_since_it_ended_is_run_again(tmp_path, capsys):
     """A run's record seals the results and samples files it left when it ended. A headline typed over (the samples
-    left as they were), a samples file deleted or edited, a results file added: the cell is `changed since its run`,
-    with the command that reruns it, and the next batch runs the task again (it trusted the results' counts and left
-    the cell `unverified` until 2026-12-01)."""
+    left as they were), a samples file deleted or edited, a results file added or deleted: the cell is `changed since
+    its run`, with the command that reruns it, and the next batch runs the task again (it trusted the results' counts
+    and left the cell `unverified` until 2026-12-01; a deleted results file was `run failed`)."""
     spec = integrity_spec(tmp_path / "spec.yaml", DUMB_PIXEL)
     results = tmp_path / "results"
     assert main([str(spec)]) == 0
@@ -395,6 +395,7 @@ def test_a_run_edited_since_it_ended_is_run_again(tmp_path, capsys):
             samples.read_text().replace('"filtered_resps": "1.', '"filtered_resps": "2.', 1)
         ),
         "its results file was added, its samples file was added": added,
+        "its results file was deleted": lambda results_file, samples: results_file.unlink(),
     }
     for why, edit in edits.items():
         run_folder, results_file, samples = sealed_run(results)

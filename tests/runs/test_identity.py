@@ -519,6 +519,26 @@ def test_a_seal_is_what_the_run_left_and_a_seal_of_another_shape_is_a_damaged_re
             IdentityRecord.read(path)
 
 
+def test_a_cell_shows_a_run_it_can_believe_before_a_newer_changed_one_under_a_limit_too():
+    """Two runs of a limited spec, the newer one's files changed since it ended: the older one is shown (the newer
+    one was, so the cell stayed `changed since its run` though the batch found nothing to run)."""
+    older = history.Outcome(Path("old"), 4, {"a,none": 0.5}, when=1.0)
+    newer = history.Outcome(Path("new"), 4, {"a,none": 0.9}, when=2.0, changed="changed since its run ended: ...")
+    scan = history.Scan(outcomes={"t": [older, newer]})
+    assert scan.best("t") is older and scan.done("t", 4)
+    assert history.Scan(outcomes={"t": [newer]}).best("t") is newer  # shown as changed: nothing else to show
+
+
+def test_a_results_name_that_is_no_regular_file_is_damaged_never_read(tmp_path):
+    """A FIFO named like a results file in a run folder made the batch and the leaderboard wait forever."""
+    model_dir = tmp_path / "dummy"
+    spec = identity()
+    run = write_run(model_dir, "1-full", spec, None)
+    os.mkfifo(run / "x_results.json")
+    scan = scan_runs(model_dir, spec)
+    assert [str(error) for error in scan.damaged] == [f"{run / 'x_results.json'}: not a regular file"]
+
+
 def test_scan_reads_only_matching_runs_and_reports_damage(tmp_path):
     model_dir = tmp_path / "dummy"
     spec = identity()

@@ -137,6 +137,8 @@ def folder_problem(out: Path) -> str:
         try:
             mode = path.stat().st_mode
         except (FileNotFoundError, NotADirectoryError):
+            if path.is_symlink():
+                return f"{'' if path == out else f'{path} is '}a link to nothing, not a folder"
             continue  # made with the report, or a path through what the parents' check names
         except OSError as error:
             return f"{path} cannot be looked at ({error.strerror or error})"
@@ -158,7 +160,7 @@ def main(argv: list[str]) -> int:
         description="Leaderboard (CSV, Markdown, HTML, PNG plots) from a results folder.",
     )
     parser.add_argument("results_dir", type=Path)
-    parser.add_argument("--out", type=Path, default=None, help="output folder (default: RESULTS_DIR/leaderboard)")
+    parser.add_argument("--out", default=None, help="output folder (default: RESULTS_DIR/leaderboard)")
     parser.add_argument(
         "--compare",
         nargs=2,
@@ -168,6 +170,9 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if not args.results_dir.is_dir():
         parser.error(f"{args.results_dir} is not a folder")
+    if args.out is not None and not str(args.out).strip():
+        parser.error("--out is empty; name a folder to write the report in")
+    args.out = Path(args.out) if args.out is not None else None
     if problem := folder_problem(args.out or args.results_dir / "leaderboard"):
         where = f"--out {args.out}" if args.out else f"{args.results_dir / 'leaderboard'} (the default --out)"
         print(f"abductive-eval leaderboard: {where}: {problem}; name a folder to write the report in", file=sys.stderr)

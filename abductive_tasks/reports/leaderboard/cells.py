@@ -287,7 +287,10 @@ class _Staleness:
                     continue
                 now, when = self._output_now(read.get("model") or model, upstream, read["kind"], identity)
                 if now is None:
-                    changed.append(f"{upstream} gives no {read['kind']} now (no run, or its samples gone or damaged)")
+                    changed.append(
+                        f"{upstream} gives no {read['kind']} now (no run, or its samples gone, damaged or changed "
+                        "since its run)"
+                    )
                 elif now != read["digest"]:
                     how = "was run again" if when > since else "had its samples edited"
                     changed.append(f"{upstream} {how} (its {read['kind']} changed)")
@@ -431,7 +434,10 @@ class _Collector:
             best = scan.best(task)
             stale = self.staleness.why(spec.identity, task, model, best.when) if best is not None else None
             if best is None:
-                if scan.failed_run(task):
+                if gone := scan.gone(task):
+                    board.marks[model][task] = "changed since its run"
+                    board.notes.append(f"{gone.run}: {task} {gone.changed}; fix: {_fix(spec)}")
+                elif scan.failed_run(task):
                     board.marks[model][task] = "run failed"
             elif stale:
                 board.marks[model][task] = "stale"
