@@ -61,7 +61,7 @@ PINNED = {
     "blind_batch_j.yaml": (185, 0),  # two readings adjudicated
     "blind_batch_o.yaml": (179, 0),
     "blind_batch_u.yaml": (215, 0),
-    "blind_batch_v.yaml": (213, 0),
+    "blind_batch_v.yaml": (214, 0),  # round 30
     "blind_batch_w.yaml": (210, 0),
     "blind_batch_x.yaml": (218, 0),  # out of pending/ with round 20
     "blind_batch_y.yaml": (217, 0),
@@ -77,7 +77,7 @@ PINNED = {
     "blind_batch_ai.yaml": (314, 0),  # pending/: first contact of round 26 (313, 1); round 29
     "blind_batch_aj.yaml": (316, 0),  # pending/: first contact of round 27 (314, 2); round 28
     "blind_batch_ak.yaml": (325, 0),  # first contact of round 28
-    "blind_batch_al.yaml": (326, 4),  # pending/: first contact of round 29
+    "blind_batch_al.yaml": (331, 0),  # pending/: first contact of round 29 (326, 4); round 30
 }
 
 

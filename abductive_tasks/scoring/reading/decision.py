@@ -28,9 +28,11 @@ from abductive_tasks.scoring.reading.rules import (
     OPTION_SCORES,
     OWN_WORDS_CLAUSE,
     OWN_WORDS_DENIED,
+    POSSESSIVE_TEXT,
     QUESTION,
     REFUSAL_OF_THE_OTHERS,
     REFUSALS,
+    REMAINING,
     ROLE_AFTER,
     ROLE_CLAIMS,
     ROLE_NAMED,
@@ -425,6 +427,19 @@ def _scored_highest(text: str, mentions: list[Mention], values: Sequence[object]
     return highest[0] if len(highest) == 1 else None
 
 
+def _remaining(
+    text: str, mentions: list[Mention], valid: Callable[[object], bool], values: Sequence[object]
+) -> object | None:
+    """Without a pick, the answer stated as the option an elimination leaves (:data:`REMAINING`: "So the remaining
+    candidate must be the effect"): the one option the reply never names, where it names every other and does not
+    hedge; else none."""
+    if any(hedge.pattern.search(text) for hedge in HEDGES):
+        return None
+    named = {mentions[mention_index(found)].value for found in _PLACEHOLDER.findall(text)}
+    left = [value for value in values if value not in named]
+    return left[0] if len(left) == 1 and all(valid(value) for value in named & set(values)) else None
+
+
 def _the_one_named(
     text: str,
     mentions: list[Mention],
@@ -436,9 +451,16 @@ def _the_one_named(
 ) -> object | None:
     """Without a pick, the only answer the reply names and does not reject (of two options, rejecting one picks the
     other where ``complement``), unless the reply hedges, states its answer in words of no option
-    (:data:`STATED_OTHERWISE`) or an answer standing alone names another one ("2. heavy rain", where heavy rain is
-    phrase 1)."""
+    (:data:`STATED_OTHERWISE`), names an option's own text in the possessive (:data:`POSSESSIVE_TEXT`) or an answer
+    standing alone names another one ("2. heavy rain", where heavy rain is phrase 1); an answer stated as the option an
+    elimination leaves (:data:`REMAINING`) is the one never named."""
+    if REMAINING.pattern.search(text):  # no named option is the answer: the one an elimination leaves, or none
+        return _remaining(text, mentions, valid, values)
     if STATED_OTHERWISE.pattern.search(text):  # "The cue is the speed limit violation: the car broke the limit"
+        return None
+    # an option's own text in the possessive owns what the reply names (:data:`POSSESSIVE_TEXT`: "The cue is the car's
+    # excessive speed"): it is not the answer, nor is any other option it is named with
+    if any(mentions[mention_index(found.group()[:3])].text for found in POSSESSIVE_TEXT.pattern.finditer(text)):
         return None
     rejected_values = {mentions[index].value for index in rejected} & set(values)
     named_left = [mentions[mention_index(found)].value for found in _NAMED_PLACEHOLDER.findall(text)]

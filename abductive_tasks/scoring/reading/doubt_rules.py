@@ -152,6 +152,18 @@ DOUBTS = (
         Example("mucr", "Maybe the picture second from the right shows the effect.", None),
         Example("mucr", "The third picture from the left possibly shows the effect.", None),
     ),
+    # an answer that leads only so far, before the next option is checked: "Option 3 seems the most likely so far, ...,
+    # but let's check Option 4:" (AL's first contact, cut off)
+    _rule(
+        rf"{_ANY_REF}\s+(?:seems|looks|is|appears)\b[^.;!?\n]{{0,60}}?\b(?:so\s+far|thus\s+far|for\s+now|at\s+this\s+point)\b",
+        Example(
+            "mucr",
+            "Option 1 shows a bee; Option 2 shows a lawnmower. Option 3 seems the most likely so far, since it shows "
+            "seeds floating in the air, but let's check Option 4:",
+            None,
+        ),
+        Example("mucr", "Option 3 seems the most likely so far. Option 4 shows a bee. So the answer is Option 3.", 3),
+    ),
     # a doubt whose object is the answer: "I am not sure hypothesis 1 is" (not "I don't think 1 is ...": it rejects)
     _rule(
         r"\b(?:not\s+sure|unsure|cannot\s+say|can't\s+say|doubt)\b"

@@ -108,10 +108,13 @@ def mark(text: str, rules: Sequence[MentionRule]) -> tuple[str, list[Mention]]:
 
 
 REF = r"\(?\s*[«‹](?P<{name}>[\U000f0000-\U000ffffd])[»›]\s*\)?"  # a named or bare mention, perhaps in parentheses
-# "1 and 3 are equally valid", "Option 1, Option 2, Option 3, Option 4", "Option 1, option 3 and option 4 are unrelated"
+# "1 and 3 are equally valid", "Option 1, Option 2, Option 3, Option 4", "Option 1, option 3 and option 4 are
+# unrelated", an answer and a bare number after a comma ending their line ("2, 3": AL's first contact; not "2,
+# speeding")
 LIST_HEAD = (
     r"(?!\s*,?\s*(?:and|or|&|/)\s*\(?\s*[«‹][\U000f0000-\U000ffffd][»›]"
-    r"|\s*,\s*[«‹][\U000f0000-\U000ffffd][»›]\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or)\s+)[«‹][\U000f0000-\U000ffffd][»›])"
+    r"|\s*,\s*[«‹][\U000f0000-\U000ffffd][»›]\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or)\s+)[«‹][\U000f0000-\U000ffffd][»›]"
+    r"|[ \t]*,[ \t]*‹[\U000f0000-\U000ffffd]›[ \t]*[.!]?[ \t]*(?:\n|\Z))"
 )
 NAMED_REF = r"«(?P<{name}>[\U000f0000-\U000ffffd])»"
 

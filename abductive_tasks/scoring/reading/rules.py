@@ -49,6 +49,8 @@ __all__ = [
     "OPTION_SCORES",
     "OWN_WORDS_CLAUSE",
     "OWN_WORDS_CONCEDED",
+    "POSSESSIVE_TEXT",
+    "REMAINING",
     "OWN_WORDS_DENIED",
     "QUESTION",
     "REFUSALS",
@@ -425,6 +427,22 @@ VERDICTS = (
         Example("mucr", "Option 4 is the effect itself from another angle. The cause is therefore Option 3.", 3),
         Example("cue", "The broken glass is part of the effect itself. That leaves heavy rain.", 3),
     ),
+    # "Hypothesis 1 can be ruled out, since the cat in it is black ...": an option eliminated (AL's first contact; of
+    # two hypotheses this picks the other)
+    verdict(
+        rf"{{reject}}{_APPOSITIVE}\s*(?:can|must|should|is|are|has\s+been|was)\s+(?:(?:safely|clearly|easily|already)\s+)?"
+        r"(?:be\s+)?(?:ruled\s+out|eliminated|excluded|discarded)\b",
+        Example(
+            "nleye",
+            "Hypothesis 1 can be ruled out, since the cat in it is black while the cat in the context is orange. That "
+            "leaves the other hypothesis as the more plausible one.",
+            2,
+        ),
+    ),
+    verdict(
+        rf"\b(?:rule|ruling|rules|ruled)\s+out\s+{_ARTICLE}{{reject}}",
+        Example("nleye", "We can rule out image 2: the cat in it is black.", 1),
+    ),
     # "Car and road appear in both images ... That leaves speeding.": what an elimination leaves (AH's first contact)
     verdict(
         rf"\b(?:that|which|this)\s+leaves\s+(?:(?:only|just)\s+)?{_ARTICLE}{{pick}}(?=\s*(?:[.;!)\n]|$))",
@@ -560,6 +578,9 @@ ALONE = (
         Example("mucr", "Option 3: the fire explains the smoke.", 3),
         Example("nleye", "2.", 2),
         Example("texts", "2.\nHypothesis 1, a man in a hammock, doesn't fit the rain.", 2),
+        # a pick and a bare number after a comma ending their line are a list, no pick (mentions.LIST_HEAD; AL's first
+        # contact: "2, 3")
+        Example("mucr", "2, 3\nOption 3: the melted ice cream is the effect.", 3),
     ),
     # "Strengthener?" asks, it does not answer
     verdict(
@@ -579,6 +600,38 @@ NUMBERED_TEXT = verdict(
     Example("cue", "1. heavy rain: the street is flooded after the storm.", None),
     Example("cue", "3. heavy rain: the street is flooded after the storm.", 3),
     Example("cue", "1. heavy rain: it floods the street.\n2. So the answer is heavy rain.", 3),
+)
+
+# An option's own text in the possessive owns what the reply names: without a pick, no answer ("The cue is the car's
+# excessive speed", where car and speeding are phrases: AL's first contact; as "The cue is the car's speeding" and
+# "the police officer's car", round 17's review: an option owning another's word is none of them)
+POSSESSIVE_TEXT = _rule(
+    r"«[\U000f0000-\U000ffffd]»'s\b",
+    Example("cue_words", "The cue is the car's excessive speed.", None),
+    Example("cue_words", "The cue is the police officer's radar reading.", None),
+    Example("cue_words", "The car's speed is too high. Answer: speeding", 2),
+)
+
+# The answer stated as the option an elimination leaves ("So the remaining candidate must be the effect", "By
+# elimination, the answer is the remaining option"; AL's first contact): of the options, the one the reply never names,
+# where it names every other (decision._remaining)
+REMAINING = _rule(
+    r"\b(?:is|be)\s+the\s+(?:only\s+)?(?:remaining|leftover)\s+(?:option|candidate|one|choice|image|picture)\b"
+    r"|\bthe\s+(?:only\s+)?(?:remaining|leftover)\s+(?:option|candidate|one|choice|image|picture)\s+(?:must\s+be|is)\s+"
+    r"the\s+(?:effect|cause|answer|cue)\b",
+    Example(
+        "mucr",
+        "Option 1 shows a sunny beach — not an effect. Option 2 shows a person reading — unrelated. Option 4 shows a "
+        "cat sleeping — unrelated. So the remaining candidate must be the effect.",
+        3,
+    ),
+    Example(
+        "mucr",
+        "Option 1: unrelated to the cause. Option 2: unrelated. Option 4: shows the cause again, not an effect. By "
+        "elimination, the answer is the remaining option.",
+        3,
+    ),
+    Example("mucr", "Option 1 is unrelated. So the answer is the remaining option.", None),
 )
 
 # A label's own statement: "the update weakens the hypothesis".
