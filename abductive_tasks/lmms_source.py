@@ -148,14 +148,30 @@ def quick_eval_options() -> set[str] | None:
     return options | {"-h", "--help"} if "--model" in options and "--tasks" in options else None
 
 
+# What an lmms-eval run writes in --output_path: <date>_results.json, with --log_samples <date>_samples_<task>.jsonl
+RESULTS_SUFFIX, SAMPLES_MARK = "_results.json", "_samples_"
+
+
+def samples_path(results_path: Path, task: str) -> Path:
+    """The samples JSONL lmms-eval writes beside ``<date>_results.json`` for ``task``."""
+    results_path = Path(results_path)
+    return results_path.with_name(f"{results_path.name.removesuffix(RESULTS_SUFFIX)}{SAMPLES_MARK}{task}.jsonl")
+
+
+def options_taking(name: str, known: set[str]) -> list[str]:
+    """The options of ``known`` argparse could read ``name`` as: itself when known, else each it abbreviates (one:
+    taken; several: ambiguous; none: unknown)."""
+    return [name] if name in known else sorted(option for option in known if option.startswith(name))
+
+
 def spelt_out(argument: str, known: set[str] | None) -> str:
     """``argument`` with the option argparse reads it as written in full: ``--lim 2`` and ``--lim=2`` are ``--limit``'s
     (an abbreviation unique among ``known``: :func:`quick_eval_options`); anything else, an exact or ambiguous name
     and every word where ``known`` is None, as it is."""
     name, equals, value = argument.partition("=")
-    if known is None or len(name) < 3 or not name.startswith("--") or name in known:
+    if known is None or len(name) < 3 or not name.startswith("--"):
         return argument
-    taken = [option for option in known if option.startswith(name)]
+    taken = options_taking(name, known)
     return f"{taken[0]}{equals}{value}" if len(taken) == 1 else argument
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 
 from abductive_tasks.compat import install, task_manager
-from abductive_tasks.lmms_source import tasks_path
+from abductive_tasks.lmms_source import RESULTS_SUFFIX, samples_path, tasks_path
 
 
 def run_subcommand(argv: list[str], task_size: Callable[[str, Any], int | None] | None = None) -> int:
@@ -200,9 +200,9 @@ def _sample_routes(
         """The run's samples file of ``task_name``; None when there is none, or a link places it outside the logs
         folder (lmms-eval confines the results file, not the samples beside it)."""
         results = server._resolve_run_results_path(logs_path, run_id)
-        samples = results.with_name(f"{results.name.removesuffix('_results.json')}_samples_{task_name}.jsonl")
+        samples = samples_path(results, task_name)
         inside = samples.resolve().is_relative_to(Path(logs_path).resolve())
-        return samples if results.name.endswith("_results.json") and samples.is_file() and inside else None
+        return samples if results.name.endswith(RESULTS_SUFFIX) and samples.is_file() and inside else None
 
     async def sample_picture(run_id: str, task_name: str, doc_id: int, logs_path: str = Query("./logs/")):
         if task_name not in ours:

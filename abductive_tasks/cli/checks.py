@@ -110,9 +110,9 @@ def check_options(argv: list[str]) -> None:
         return
     for argument in argv:
         name = argument.split("=", 1)[0]
-        if not name.startswith("--") or name == "--" or name in known or name in CHAIN_OPTIONS:
+        if not name.startswith("--") or name == "--" or name in CHAIN_OPTIONS:
             continue
-        taken = sorted(option for option in known if option.startswith(name))
+        taken = lmms_source.options_taking(name, known)
         if len(taken) == 1:
             continue
         if taken:  # argparse's words: it takes a prefix of several options for none of them

@@ -34,8 +34,9 @@ from pathlib import Path
 from urllib.parse import quote
 
 from abductive_tasks.inputs.files import write_output
+from abductive_tasks.lmms_source import RESULTS_SUFFIX, SAMPLES_MARK
 from abductive_tasks.reports import composites, media, thumbnails
-from abductive_tasks.reports.samples import RESULTS_SUFFIX, SAMPLES_MARK, limit_text, task_of
+from abductive_tasks.reports.samples import limit_text, task_of
 from abductive_tasks.reports.ui_guard import run_secrets
 from abductive_tasks.runs.secrets import redact_text, redact_value
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from abductive_tasks.inputs.files import write_output
+from abductive_tasks.lmms_source import RESULTS_SUFFIX
 from abductive_tasks.reports.browse import (
     SELF_CONTAINED_HELP,
     RunError,
@@ -29,7 +30,6 @@ from abductive_tasks.reports.browse import (
     samples_files,
     shared_details,
 )
-from abductive_tasks.reports.samples import RESULTS_SUFFIX
 
 REPLY_CHARS = 70
 DEFAULT_PAGE = Path("diff.html")  # -o without a page: in the folder of RUN_A's results

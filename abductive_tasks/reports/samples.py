@@ -25,12 +25,11 @@ from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
+from abductive_tasks.lmms_source import SAMPLES_MARK
+
 if TYPE_CHECKING:  # imported where used: the task specs and data loaders pull in numpy and datasets, which browse,
     # diff and show do not need
     from abductive_tasks.scoring.taskspec import Records, TaskSpec
-
-SAMPLES_MARK = "_samples_"
-RESULTS_SUFFIX = "_results.json"
 
 
 class SamplesError(ValueError):
@@ -54,12 +53,6 @@ class Samples:
 def limit_text(limit: float) -> str:
     """A run's ``--limit`` as typed: lmms-eval keeps it as a float (``4.0`` for ``--limit 4``)."""
     return str(int(limit)) if float(limit).is_integer() else str(limit)
-
-
-def samples_path(results_path: Path, task: str) -> Path:
-    """The samples JSONL lmms-eval writes beside ``<date>_results.json`` for ``task``."""
-    results_path = Path(results_path)
-    return results_path.with_name(f"{results_path.name.removesuffix(RESULTS_SUFFIX)}{SAMPLES_MARK}{task}.jsonl")
 
 
 def task_of(path: Path) -> str | None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from abductive_tasks.inputs.files import file_sha256
+from abductive_tasks.lmms_source import RESULTS_SUFFIX, samples_path
 from abductive_tasks.runs.identity import task_key
 from abductive_tasks.runs.identity_record import (
     QUARANTINED,
@@ -142,17 +143,9 @@ def _documents_counted(task_results: Mapping) -> int | None:
     return None
 
 
-RESULTS = "_results.json"  # the end of the name of lmms-eval's results file
-
-
-def _samples_file(results_path: Path, task: str) -> Path:
-    """The samples JSONL lmms-eval writes beside ``results_path`` for ``task``."""
-    return results_path.with_name(f"{results_path.name.removesuffix(RESULTS)}_samples_{task}.jsonl")
-
-
 def _samples_lines(results_path: Path, task: str) -> int | None:
     """Lines of the samples JSONL lmms-eval wrote beside ``results_path`` for ``task`` (None: no such file)."""
-    path = _samples_file(results_path, task)
+    path = samples_path(results_path, task)
     if not path.is_file():
         return None
     with path.open("rb") as handle:
@@ -205,7 +198,7 @@ def seal_broken(
     if record.outputs is None:
         return None
     changed = []
-    for kind, path in (("results", results_path), ("samples", _samples_file(results_path, task))):
+    for kind, path in (("results", results_path), ("samples", samples_path(results_path, task))):
         sealed = record.outputs.get(path.relative_to(run).as_posix())
         if sealed is None and path.is_file():
             changed.append(f"its {kind} file was added")
@@ -357,7 +350,9 @@ def scan_runs(model_dir: Path, identity: Mapping) -> Scan:
                     found[task] = Outcome(
                         run, limit, results[task], path, failed_requests(results[task]), when, disagreement, changed
                     )
-        deleted = [name for name in record.outputs or {} if name.endswith(RESULTS) and not (run / name).is_file()]
+        deleted = [
+            name for name in record.outputs or {} if name.endswith(RESULTS_SUFFIX) and not (run / name).is_file()
+        ]
         for task in tasks:
             if task in found:
                 scan.outcomes.setdefault(task, []).append(found[task])

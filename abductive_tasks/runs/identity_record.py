@@ -17,13 +17,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from abductive_tasks.inputs.files import file_sha256, write_atomic
+from abductive_tasks.lmms_source import RESULTS_SUFFIX, SAMPLES_MARK
 from abductive_tasks.runs.identity import task_key
 
 RUNS_DIR = "runs"
 RUN_RECORD = "run_identity.json"
 SPEC_RECORD = "spec_identity.json"
 QUARANTINED = ".damaged"  # suffix of a damaged file or run folder set aside by the batch runner
-SEALED = ("*_results.json", "*_samples_*.jsonl")  # what lmms-eval leaves in a run folder that readers trust
+SEALED = (f"*{RESULTS_SUFFIX}", f"*{SAMPLES_MARK}*.jsonl")  # what lmms-eval leaves in a run folder that readers trust
 
 
 class DamagedFile(ValueError):

@@ -29,11 +29,11 @@ import numpy as np
 
 from abductive_tasks.inputs.files import write_outputs
 from abductive_tasks.inputs.loading import DataError, json_value, reading
+from abductive_tasks.lmms_source import RESULTS_SUFFIX, SAMPLES_MARK
 from abductive_tasks.scoring.taskspec import REQUEST_FAILED
 from abductive_tasks.sherlock import data, factored_retrieval, localization, metrics
 
 FOLDERS = {"test": "test_set_predictions", "val": "validation_set_predictions"}
-SAMPLES_MARK, RESULTS_SUFFIX = "_samples_", "_results.json"  # lmms-eval's names: <date>_samples_<task>.jsonl
 _SAMPLES = re.compile(r".*_samples_(sherlock_[a-z0-9_]+)\.jsonl")
 
 

@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from abductive_tasks.lmms_source import samples_path
 from abductive_tasks.nleye.hooks import PAIRS, TRIPLET
 from abductive_tasks.reports.leaderboard import collect, main, statistics, write_report
 from abductive_tasks.reports.leaderboard.paper import PAPER_REPORTED, REFERENCE
 from abductive_tasks.reports.leaderboard.render import csv_text, headline_table
-from abductive_tasks.reports.samples import samples_path
 from abductive_tasks.runs.identity import backend_versions, build_identity
 from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, SPEC_RECORD, IdentityRecord
 from abductive_tasks.runs.task_index import TaskIndex

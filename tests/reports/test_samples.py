@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from abductive_tasks import compat
+from abductive_tasks.lmms_source import samples_path
 from abductive_tasks.nleye.hooks import TRIPLET_TEXT
-from abductive_tasks.reports.samples import SamplesError, read_samples, samples_path, task_of
+from abductive_tasks.reports.samples import SamplesError, read_samples, task_of
 from abductive_tasks.reports.specs import spec_of_task
 from abductive_tasks.runs.task_index import TaskIndex
 from abductive_tasks.scoring.taskspec import Metric, Outcome, TaskSpec

@@ -10,8 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from abductive_tasks.lmms_source import samples_path
 from abductive_tasks.nleye.hooks import TRIPLET
-from abductive_tasks.reports.samples import samples_path
 from abductive_tasks.runs.identity import build_identity, data_fingerprint
 from abductive_tasks.runs.identity_record import RUN_RECORD, RUNS_DIR, SPEC_RECORD, IdentityRecord
 from abductive_tasks.runs.task_index import TaskIndex

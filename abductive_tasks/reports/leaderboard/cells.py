@@ -12,9 +12,9 @@ from pathlib import Path
 
 from abductive_tasks import settings
 from abductive_tasks.inputs.loading import ENV_VAR, DataError
+from abductive_tasks.lmms_source import samples_path
 from abductive_tasks.reports.compare import CompareError, Inconsistent, estimate_from_run
 from abductive_tasks.reports.plots import PERCENT_FACTOR
-from abductive_tasks.reports.samples import samples_path
 from abductive_tasks.runs import chain
 from abductive_tasks.runs.history import Outcome, Scan, scan_runs
 from abductive_tasks.runs.identity import (

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from abductive_tasks.lmms_source import samples_path
 from abductive_tasks.reports.compare import CompareError, Ties, estimate_from_run, paired, ties_with_best
 from abductive_tasks.reports.leaderboard.cells import Leaderboard, status
-from abductive_tasks.reports.samples import samples_path
 from abductive_tasks.reports.specs import metric_proportion
 from abductive_tasks.scoring.stats import Estimate
 
