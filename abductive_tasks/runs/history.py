@@ -269,6 +269,14 @@ class Scan:
             for outcome in self.outcomes.get(task, [])
         )
 
+    def doubted(self, task: str, limit: int | float | None) -> Outcome | None:
+        """When no earlier run answered ``task`` for a spec with ``limit`` (:meth:`done`), the newest that would have
+        but cannot be believed (:attr:`Outcome.doubt`: why it runs again); None otherwise."""
+        if self.done(task, limit):
+            return None
+        found = [o for o in self.outcomes.get(task, []) if o.doubt and limit_covers(o.limit, limit)]
+        return max(found, key=lambda outcome: outcome.when, default=None)
+
     def answering(self, task: str, limit: int | float | None) -> Outcome | None:
         """The run of ``task`` whose output its readers read for a spec with ``limit``: results without disagreement
         that answer ``limit``, no failed requests before some, newest first (an output with failed items is read:

@@ -105,6 +105,11 @@ class ModelPlan:
         """Why ``task``, done earlier, runs again (:attr:`unusable`)."""
         return f"{task} runs again: its readers read its {self.feeds[task]}, and {self.unusable[task]}"
 
+    def doubt_note(self, task: str) -> str | None:
+        """Why ``task``, run earlier, runs again: its run cannot be believed (:meth:`Scan.doubted`); None otherwise."""
+        doubted = self.earlier.doubted(task, self.run_limit(task))
+        return None if doubted is None else f"{task} runs again: {doubted.doubt} (run {doubted.run})"
+
     @property
     def chained(self) -> bool:
         """Whether a task of it reads another task's run: then each level's run gets the stage variables."""

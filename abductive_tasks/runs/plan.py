@@ -454,6 +454,8 @@ def print_commands(spec: BatchSpec, whole: BatchPlan, job_lines: bool = True) ->
             )
         for task in model_plan.unusable:
             print(f"#   {model_plan.unusable_note(task)}")
+        for note in filter(None, map(model_plan.doubt_note, model_plan.pending)):
+            print(f"#   {note}")
         if model_plan.pending and model_plan.server is not None:
             port = model.port or PORT
             print(

@@ -245,6 +245,8 @@ def record_spec(model_plan: ModelPlan, prefix: str) -> None:
     for task in model_plan.unusable:
         say(f"{prefix}: {model_plan.unusable_note(task)}")
     for task in model_plan.pending:
+        if note := model_plan.doubt_note(task):
+            say(f"{prefix}: {note}")
         for outcome in model_plan.earlier.outcomes.get(task, []):
             if outcome.failed_requests:
                 say(

@@ -412,8 +412,13 @@ def test_a_run_edited_since_it_ended_is_run_again(tmp_path, capsys):
             capsys.readouterr().out
         )
         if why in rerun:
+            assert main([str(spec), "--print-commands"]) == 0
+            note = f"nleye_triplet runs again: changed since its run ended: {why} (run {run_folder})"
+            assert f"#   {note}" in capsys.readouterr().out
             assert main([str(spec)]) == 0
-            assert "dumb_pixel: running nleye_triplet (0 of 1 done earlier)" in capsys.readouterr().out, why
+            out = capsys.readouterr().out
+            assert "dumb_pixel: running nleye_triplet (0 of 1 done earlier)" in out, why
+            assert f"dumb_pixel: {note}" in out
             assert leaderboard_rows(results) == clean
             for path in list(results.rglob("*_results.json")):  # the rerun's folder gone: the next edit is the run's
                 if path.parents[1] != run_folder:
