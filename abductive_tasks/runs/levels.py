@@ -67,6 +67,7 @@ class LevelRun:
     tasks: list[str]  # what the level runs
     waiting: dict[str, list[str]]  # readers it does not run -> the upstream tasks that gave them no output
     env: dict[str, str]  # its stage variables (none unless the model's tasks chain)
+    label: str  # how the batch's lines name it: the model, and the level where it has several
 
 
 def level_run(model_plan: ModelPlan, number: int, plans: Mapping[str, ModelPlan] | None = None) -> LevelRun:
@@ -81,7 +82,9 @@ def level_run(model_plan: ModelPlan, number: int, plans: Mapping[str, ModelPlan]
     env: dict[str, str] = {}
     if model_plan.chained and tasks:  # its stage variables (chain.level_env)
         env = chain.level_env(model_plan.model.name, model_plan.identity, model_plan.limit, tasks, others)
-    return LevelRun(model_plan, tasks, waiting, env)
+    levels = len(model_plan.levels)
+    label = model_plan.model.name + (f", level {number + 1} of {levels}" if levels > 1 else "")
+    return LevelRun(model_plan, tasks, waiting, env, label)
 
 
 def other_runs(plans: Mapping[str, ModelPlan] | None) -> dict[str, tuple]:

@@ -41,9 +41,16 @@ class ChildProgress:
     """Documents done of a model's evaluation, from its output segments; drawn as one bar or quarter lines."""
 
     def __init__(self, name: str, stream: TextIO | None = None, tty: bool | None = None) -> None:
-        self.name = name
         self.stream = stream or sys.stdout
         self.tty = self.stream.isatty() if tty is None else tty
+        self.bar = None
+        self.start(name)
+
+    def start(self, name: str) -> None:
+        """Count an evaluation from nothing under ``name``: each level of a chain is an evaluation of its own (its
+        documents, quarters and bar), where the quarters of the first hid the next's."""
+        self.close()
+        self.name = name
         self.total = 0
         self.done = 0
         self.building: str | None = None

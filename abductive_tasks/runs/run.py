@@ -171,6 +171,7 @@ class ModelRun:
             _write_run_record(model_plan, level.tasks, self.folder)
         self.started = True
         command, cache_env = model_plan.evaluation(level.tasks, str(self.folder.path), cache)
+        self.progress.start(level.label)
         log = model_plan.output / "eval.log"
         try:
             code = run_child(command, self.env | cache_env | level.env, log, model_plan.secrets, self.progress)

@@ -77,6 +77,26 @@ def test_a_backend_without_a_bar_prints_at_each_quarter_where_post_processing_re
     ]
 
 
+def test_each_level_of_a_chain_counts_its_own_documents():
+    """A chain's second level added its documents to the first's total: its quarters fell below the 100% already
+    reported, and it printed no line at all."""
+    out = io.StringIO()
+    progress = ChildProgress("dumb_pixel, level 1 of 2", out, tty=False)
+    for segment in segments(responding=False):
+        progress.feed(segment)
+    progress.start("dumb_pixel, level 2 of 2")
+    for segment in segments(responding=True):
+        progress.feed(segment)
+    assert [line.rsplit(", ", 2)[0] for line in out.getvalue().splitlines()] == [
+        "[batch] dumb_pixel, level 1 of 2: 24/36 documents (67%)",
+        "[batch] dumb_pixel, level 1 of 2: 36/36 documents (100%)",
+        "[batch] dumb_pixel, level 2 of 2: 9/36 documents (25%)",
+        "[batch] dumb_pixel, level 2 of 2: 18/36 documents (50%)",
+        "[batch] dumb_pixel, level 2 of 2: 27/36 documents (75%)",
+        "[batch] dumb_pixel, level 2 of 2: 36/36 documents (100%)",
+    ]
+
+
 def test_one_bar_on_a_terminal():
     out = io.StringIO()
     progress = ChildProgress("tiny", out, tty=True)
