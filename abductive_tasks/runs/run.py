@@ -16,7 +16,7 @@ import signal
 import subprocess
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from abductive_tasks.inputs.files import open_nofollow
@@ -152,6 +152,7 @@ class ModelRun:
     folder: RunFolder
     progress: ChildProgress
     started: bool = False  # whether a level ran in ``folder``
+    ran: list[str] = field(default_factory=list)  # the tasks its levels ran (a reader found done is not among them)
 
     def level(self, level: LevelRun) -> int:
         """One level's run (:func:`~abductive_tasks.runs.levels.level_run`), in its own run folder, with the response
@@ -170,6 +171,7 @@ class ModelRun:
         else:  # the folder made before the server started: its record names this level's tasks
             _write_run_record(model_plan, level.tasks, self.folder)
         self.started = True
+        self.ran += level.tasks
         command, cache_env = model_plan.evaluation(level.tasks, str(self.folder.path), cache)
         self.progress.start(level.label)
         log = model_plan.output / "eval.log"
@@ -312,9 +314,11 @@ def run_model(
         f"{len(model_plan.tasks)} done earlier); log {model_plan.output / 'eval.log'}"
     )
     started = time.monotonic()
+    ran: list[str] = []
     try:
         with model_run(model_plan, evaluations.environment()) as running:
             code = run_levels(model_plan, running, plans)
+            ran = running.ran
         error = None if code == 0 else f"abductive-eval exited with status {code}"
     except (OSError, RuntimeError) as exception:  # server failed to start, executable missing, ...
         error = str(exception)
@@ -323,19 +327,21 @@ def run_model(
         states = {task: "done" if state == "done" else "interrupted" for task, (state, _) in after.items()}
         finished = all(state == "done" for state in states.values())  # interrupted after its last task: done
         raise Interrupted(ModelOutcome("done" if finished else "interrupted", tasks_status | states)) from None
-    return _ran(plans[name], prefix, pending, tasks_status, error, time.monotonic() - started)
+    return _ran(plans[name], prefix, pending, ran, tasks_status, error, time.monotonic() - started)
 
 
 def _ran(
     model_plan: ModelPlan,
     prefix: str,
     pending: list[str],
+    ran: list[str],
     tasks_status: dict[str, str],
     error: str | None,
     elapsed: float,
 ) -> ModelOutcome:
     """What a model's runs came to (``model_plan``: as its last level found it): each pending task's state read back,
-    the spec record written again, the outcome said with each done task's headline."""
+    the spec record written again, the outcome said with each done task's headline and how many tasks ``ran`` (a
+    reader whose upstream output came out unchanged is found done, not run)."""
     after = task_states(model_plan.output, model_plan.identity, pending, model_plan.run_limit)
     tasks_status = tasks_status | {task: state for task, (state, _) in after.items()}
     write_spec_record(model_plan)  # what its chained tasks read now, a hub model's revision now cached
@@ -346,7 +352,9 @@ def _ran(
         say(f"{prefix}: FAILED after {elapsed:.0f} s: {error}" + (f"\n{tail}" if tail else ""))
         outcome = ModelOutcome("failed", tasks_status, error)
     else:
-        say(f"{prefix}: done in {elapsed:.0f} s ({len(pending)} tasks run)")
+        reused = len(pending) - len(ran)
+        found = f", {reused} found done once their upstream ran" if reused else ""
+        say(f"{prefix}: done in {elapsed:.0f} s ({len(ran)} tasks run{found})")
         outcome = ModelOutcome("done", tasks_status)
     for task, (state, best) in after.items():
         if state == "done" and best is not None and best.results is not None:

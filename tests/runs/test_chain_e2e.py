@@ -380,6 +380,7 @@ def test_an_upstream_stage_whose_samples_are_gone_or_damaged_runs_again(tmp_path
     output = capsys.readouterr().out
     assert f"mucr_c2e runs again: its readers read its picks, and its samples file {c2e} is missing" in output
     assert "running mucr_c2e, mucr_cue, mucr_exp (0 of 3 done earlier)" in output  # what mucr_exp reads is unknown
+    assert re.search(r"random_baseline: done in \d+ s \(2 tasks run, 1 found done once their upstream ran\)", output)
     runs = sorted((results / "random_baseline" / "runs").iterdir())
     assert [IdentityRecord.read(run / RUN_RECORD).tasks for run in runs][-1] == ("mucr_c2e", "mucr_cue")
     (model_plan,) = plan(load_spec(spec_path), TaskIndex()).models
