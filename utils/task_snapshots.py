@@ -94,7 +94,9 @@ class Snapshot:
 def environment() -> Iterator[Path]:
     """A scratch data root (the shipped sample, and a DVE dev split made from its test split) and stage stores,
     set in ``os.environ`` while it lasts."""
-    import abductive_tasks.models.manifests  # noqa: F401  (registers what a run has: the read_answer filter)
+    # What a run has (the read_answer filter): lmms-eval's models load our entry point, abductive_tasks.models.manifests
+    # (imported first itself, it met lmms-eval loading it half made: 'Failed to load model entry-point manifests').
+    import lmms_eval.models  # noqa: F401
     from abductive_tasks.inputs.loading import SAMPLE_ROOT
 
     with tempfile.TemporaryDirectory(prefix="abductive-snapshots-") as scratch:
