@@ -158,6 +158,16 @@ def samples_path(results_path: Path, task: str) -> Path:
     return results_path.with_name(f"{results_path.name.removesuffix(RESULTS_SUFFIX)}{SAMPLES_MARK}{task}.jsonl")
 
 
+def results_beside(samples: Path) -> Path:
+    """The ``<date>_results.json`` lmms-eval writes beside a samples JSONL of the same run."""
+    return samples.with_name(samples.name.split(SAMPLES_MARK, 1)[0] + RESULTS_SUFFIX)
+
+
+def samples_glob(task: str) -> str:
+    """The name pattern of ``task``'s samples files, of any run (``path.glob``)."""
+    return f"*{SAMPLES_MARK}{task}.jsonl"
+
+
 def options_taking(name: str, known: set[str]) -> list[str]:
     """The options of ``known`` argparse could read ``name`` as: itself when known, else each it abbreviates (one:
     taken; several: ambiguous; none: unknown)."""

@@ -49,6 +49,7 @@ from abductive_tasks.inputs.stages import (
     save,
     store_root,
 )
+from abductive_tasks.lmms_source import results_beside, samples_glob, samples_path
 from abductive_tasks.mucr import scene_graphs
 from abductive_tasks.mucr.picks import PICKS_VARIABLE, samples_file
 from abductive_tasks.nleye import descriptions
@@ -190,7 +191,7 @@ def variable_input(kind: str, upstream: str, environment: Mapping[str, str], roo
         except Exception as error:  # noqa: BLE001 (any reason the folder gives no samples: the reader fails with it)
             return {"from": name, "error": str(error)}
         digest = hashlib.sha256(path.read_bytes())
-        results = path.with_name(path.name.split("_samples_", 1)[0] + "_results.json")
+        results = results_beside(path)
         if results.is_file():
             digest.update(results.read_bytes())
         return {"from": name, "file": path.name, "sha256": digest.hexdigest()}
@@ -253,11 +254,6 @@ def _model_of(name: str, identity: Mapping) -> dict:
     }
 
 
-def samples_beside(results_path: Path, task: str) -> Path:
-    """The samples file lmms-eval wrote beside ``results_path`` for ``task``."""
-    return results_path.with_name(f"{results_path.name.removesuffix('_results.json')}_samples_{task}.jsonl")
-
-
 def derive(kind: str, task: str, samples: Path, bound: Mapping, root: Path, keep: bool = True) -> str | None:
     """The digest of the stage output ``samples`` hold (stored under ``root`` when ``keep``); None when they give none
     (one warning: the upstream task then counts as not run)."""
@@ -303,7 +299,7 @@ def current_output(
     if run is None or run.results_path is None:
         return None
     bound = binding(name, identity, bound_limit(run.limit, read_as), upstream)
-    return derive(kind, upstream, samples_beside(run.results_path, upstream), bound, root, keep)
+    return derive(kind, upstream, samples_path(run.results_path, upstream), bound, root, keep)
 
 
 def output_problem(
@@ -318,7 +314,7 @@ def output_problem(
     missing, or samples giving none: edited or damaged); None when it gives one (``read_as``: :func:`bound_limit`)."""
     if run is None or run.results_path is None:
         return "no run of it has results"
-    samples = samples_beside(run.results_path, upstream)
+    samples = samples_path(run.results_path, upstream)
     if not samples.is_file():
         return f"its samples file {samples} is missing"
     try:
@@ -500,7 +496,7 @@ class CommandChain:
         for task in sorted(self.fresh & set(self.requested)):
             kind = next(kind for reader in self.requested for up, kind in self.reads_of(reader).items() if up == task)
             last = self.final_dir
-            samples = sorted(last.glob(f"*_samples_{task}.jsonl"), key=lambda path: path.name) if last else []
+            samples = sorted(last.glob(samples_glob(task)), key=lambda path: path.name) if last else []
             if not samples:
                 continue
             bound = binding(self.runner.label, self.runner.identity, self.limit, task)
@@ -611,7 +607,7 @@ class CommandChain:
         if code:
             return code
         for task in tasks:
-            found = sorted(output.rglob(f"*_samples_{task}.jsonl"))
+            found = sorted(output.rglob(samples_glob(task)))
             kind = self.kind_read(task)
             if not found or kind is None:
                 say(f"{task}: its run wrote no samples under {output}")

@@ -341,7 +341,7 @@ def scan_runs(model_dir: Path, identity: Mapping) -> Scan:
         if not tasks:
             continue
         found: dict[str, Outcome] = {}
-        for path in sorted(run.rglob("*_results.json")):
+        for path in sorted(run.rglob(f"*{RESULTS_SUFFIX}")):
             try:
                 raw = read_json_object(path)
                 results = _checked_results(path, raw)

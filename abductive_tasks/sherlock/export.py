@@ -29,12 +29,12 @@ import numpy as np
 
 from abductive_tasks.inputs.files import write_outputs
 from abductive_tasks.inputs.loading import DataError, json_value, reading
-from abductive_tasks.lmms_source import RESULTS_SUFFIX, SAMPLES_MARK
+from abductive_tasks.lmms_source import RESULTS_SUFFIX, SAMPLES_MARK, results_beside, samples_glob
 from abductive_tasks.scoring.taskspec import REQUEST_FAILED
 from abductive_tasks.sherlock import data, factored_retrieval, localization, metrics
 
 FOLDERS = {"test": "test_set_predictions", "val": "validation_set_predictions"}
-_SAMPLES = re.compile(r".*_samples_(sherlock_[a-z0-9_]+)\.jsonl")
+_SAMPLES = re.compile(rf".*{SAMPLES_MARK}(sherlock_[a-z0-9_]+)\.jsonl")
 
 
 def _record(sample: dict) -> dict | None:
@@ -77,8 +77,8 @@ def _run_files(run_dir: Path) -> list[Path]:
     file (``<date>_results.json``: the samples files of that date beside it)."""
     if run_dir.is_file() and run_dir.name.endswith(RESULTS_SUFFIX):
         stamp = run_dir.name.removesuffix(RESULTS_SUFFIX)
-        return sorted(run_dir.parent.glob(f"{glob.escape(stamp)}_samples_sherlock_*.jsonl"))
-    return sorted(run_dir.rglob("*_samples_sherlock_*.jsonl"))
+        return sorted(run_dir.parent.glob(f"{glob.escape(stamp)}{SAMPLES_MARK}sherlock_*.jsonl"))
+    return sorted(run_dir.rglob(samples_glob("sherlock_*")))
 
 
 def samples_files(run_dir: Path, tasks: set[str] | None = None, model: str | None = None) -> dict[str, Path]:
@@ -108,7 +108,7 @@ def samples_files(run_dir: Path, tasks: set[str] | None = None, model: str | Non
         )
     for task, paths in found.items():
         if len(paths) > 1:
-            named = ", ".join(str(path.with_name(path.name.split(SAMPLES_MARK)[0] + RESULTS_SUFFIX)) for path in paths)
+            named = ", ".join(str(results_beside(path)) for path in paths)
             raise DataError(
                 f"{run_dir}: {task} was logged by {len(paths)} runs; export one of them by its results file: {named}"
             )
@@ -134,7 +134,7 @@ def logged_records(
                     by_task.setdefault(task, []).append(_kept(record))
     if not by_task:
         raise DataError(
-            f"{run_dir}: no Sherlock {split}-split samples (*_samples_sherlock_*.jsonl)"
+            f"{run_dir}: no Sherlock {split}-split samples ({samples_glob('sherlock_*')})"
             + (f" of a model named {model}" if model else "")
             + "; run abductive-eval with --log_samples"
         )

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from abductive_tasks import settings
 from abductive_tasks.inputs.loading import ENV_VAR, DataError
-from abductive_tasks.lmms_source import samples_path
+from abductive_tasks.lmms_source import RESULTS_SUFFIX, samples_path
 from abductive_tasks.reports.compare import CompareError, Inconsistent, estimate_from_run
 from abductive_tasks.reports.plots import PERCENT_FACTOR
 from abductive_tasks.runs import chain
@@ -394,7 +394,7 @@ class _Collector:
     def spec_of(self, folder: Path) -> IdentityRecord | None:
         """The model folder's batch spec identity; None (and a note) when it has none or a damaged one."""
         if not (folder / SPEC_RECORD).exists():
-            if next(folder.rglob("*_results.json"), None):
+            if next(folder.rglob(f"*{RESULTS_SUFFIX}"), None):
                 self.board.notes.append(
                     f"{folder}: not shown: no {SPEC_RECORD} says which data and settings its results come from; "
                     "run it through `abductive-eval batch`"
