@@ -97,6 +97,7 @@ def environment() -> Iterator[Path]:
     # What a run has (the read_answer filter): lmms-eval's models load our entry point, abductive_tasks.models.manifests
     # (imported first itself, it met lmms-eval loading it half made: 'Failed to load model entry-point manifests').
     import lmms_eval.models  # noqa: F401
+
     from abductive_tasks.inputs.loading import SAMPLE_ROOT
 
     with tempfile.TemporaryDirectory(prefix="abductive-snapshots-") as scratch:
