@@ -29,6 +29,7 @@ from loguru import logger
 from abductive_tasks import settings
 from abductive_tasks.inputs.loading import DataError
 from abductive_tasks.inputs.stages import StageOutput, declared_reads, output_from_samples, upstream_output
+from abductive_tasks.lmms_source import RESULTS_SUFFIX, SAMPLES_MARK
 
 PICKS_VARIABLE = "ABDUCTIVE_MUCR_PICKS"
 
@@ -36,10 +37,10 @@ PICKS_VARIABLE = "ABDUCTIVE_MUCR_PICKS"
 def samples_file(folder: Path, task: str) -> Path:
     """The newest ``*_samples_<task>.jsonl`` below ``folder``; an error when there is none or when they lie in
     several folders (e.g. several models' runs)."""
-    found = sorted(folder.rglob(f"*_samples_{task}.jsonl"))
+    found = sorted(folder.rglob(f"*{SAMPLES_MARK}{task}.jsonl"))
     if not found:
         raise DataError(
-            f"{PICKS_VARIABLE}={folder}: no samples of {task} (*_samples_{task}.jsonl) below it; "
+            f"{PICKS_VARIABLE}={folder}: no samples of {task} (*{SAMPLES_MARK}{task}.jsonl) below it; "
             f"run {task} with --log_samples (same model, same data) first"
         )
     folders = sorted({str(path.parent) for path in found})
@@ -61,7 +62,7 @@ def _limit(value: object) -> int | float | None:
 def samples_binding(samples: Path) -> dict[str, object]:
     """The run a samples file comes from, as the results file lmms-eval wrote beside it records it (model, arguments,
     ``--limit``); {} when that file is missing or unreadable."""
-    results = samples.with_name(samples.name.split("_samples_", 1)[0] + "_results.json")
+    results = samples.with_name(samples.name.split(SAMPLES_MARK, 1)[0] + RESULTS_SUFFIX)
     try:
         config = json.loads(results.read_text(encoding="utf-8")).get("config") or {}
     except (OSError, ValueError, AttributeError):
