@@ -204,13 +204,17 @@ def json_lines(
 ) -> Iterator[tuple[int, dict]]:
     """The ``(line number, object)`` pairs of a JSON-lines file, blank lines skipped; a line that is not a JSON
     object raises ``error`` naming the file and line."""
-    for number, text in json_texts(path, encoding):
+    for number, text in json_texts(path, encoding, error):
         yield number, json_object(text, path, number, error)
 
 
-def json_texts(path: Path, encoding: str = "utf-8-sig") -> Iterator[tuple[int, str]]:
+def json_texts(
+    path: Path, encoding: str = "utf-8-sig", error: type[Exception] = DataError
+) -> Iterator[tuple[int, str]]:
     """The ``(line number, text)`` pairs of a JSON-lines file's lines that are not blank, as :func:`json_lines`
-    reads them."""
+    reads them. A FIFO or device named like one raises ``error``: reading it would wait forever."""
+    if path.exists() and not path.is_file():
+        raise error(f"{path}: not a regular file")
     with path.open(encoding=encoding) as handle:
         for number, text in enumerate(handle, start=1):
             if text.strip():

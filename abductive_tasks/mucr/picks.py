@@ -29,17 +29,18 @@ from loguru import logger
 from abductive_tasks import settings
 from abductive_tasks.inputs.loading import DataError
 from abductive_tasks.inputs.stages import StageOutput, declared_reads, output_from_samples, upstream_output
+from abductive_tasks.lmms_source import results_beside, samples_glob
 
 PICKS_VARIABLE = "ABDUCTIVE_MUCR_PICKS"
 
 
 def samples_file(folder: Path, task: str) -> Path:
-    """The newest ``*_samples_<task>.jsonl`` below ``folder``; an error when there is none or when they lie in
-    several folders (e.g. several models' runs)."""
-    found = sorted(folder.rglob(f"*_samples_{task}.jsonl"))
+    """The newest ``*_samples_<task>.jsonl`` below ``folder``; an error when there is none, when they lie in
+    several folders (e.g. several models' runs), or when it is no regular file (a FIFO is never opened)."""
+    found = sorted(folder.rglob(samples_glob(task)))
     if not found:
         raise DataError(
-            f"{PICKS_VARIABLE}={folder}: no samples of {task} (*_samples_{task}.jsonl) below it; "
+            f"{PICKS_VARIABLE}={folder}: no samples of {task} ({samples_glob(task)}) below it; "
             f"run {task} with --log_samples (same model, same data) first"
         )
     folders = sorted({str(path.parent) for path in found})
@@ -51,6 +52,8 @@ def samples_file(folder: Path, task: str) -> Path:
     newest = max(found, key=lambda path: path.name)  # lmms-eval's names start with the run's date and time
     if len(found) > 1:
         logger.info(f"{task} picks: {len(found)} samples files in {folders[0]}; reading the newest, {newest.name}")
+    if not newest.is_file():
+        raise DataError(f"{PICKS_VARIABLE}={folder}: {newest}: not a regular file")
     return newest
 
 
@@ -60,8 +63,10 @@ def _limit(value: object) -> int | float | None:
 
 def samples_binding(samples: Path) -> dict[str, object]:
     """The run a samples file comes from, as the results file lmms-eval wrote beside it records it (model, arguments,
-    ``--limit``); {} when that file is missing or unreadable."""
-    results = samples.with_name(samples.name.split("_samples_", 1)[0] + "_results.json")
+    ``--limit``); {} when that file is missing, unreadable or no regular file."""
+    results = results_beside(samples)
+    if not results.is_file():
+        return {}
     try:
         config = json.loads(results.read_text(encoding="utf-8")).get("config") or {}
     except (OSError, ValueError, AttributeError):

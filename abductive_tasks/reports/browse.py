@@ -34,6 +34,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from abductive_tasks.inputs.files import write_output
+from abductive_tasks.inputs.loading import json_texts
 from abductive_tasks.lmms_source import RESULTS_SUFFIX, SAMPLES_MARK
 from abductive_tasks.reports import composites, media, thumbnails
 from abductive_tasks.reports.samples import limit_text, task_of
@@ -91,6 +92,9 @@ def find_results(run: Path | str) -> Path:
 
 
 def read_run(results_path: Path) -> dict:
+    """The results JSON at ``results_path``; a FIFO or device named like one is never opened (it would wait)."""
+    if results_path.exists() and not results_path.is_file():
+        raise RunError(f"{results_path}: not a regular file")
     try:
         run = json.loads(results_path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as error:
@@ -325,16 +329,13 @@ def read_items(results_path: Path) -> list[Item]:
     items = []
     for path in files:
         task = task_of(path) or path.stem
-        with path.open(encoding="utf-8") as handle:
-            for number, text in enumerate(handle, 1):
-                if not text.strip():
-                    continue
-                try:
-                    line = json.loads(text)
-                    redacted = redact_value(line, secrets)
-                    items.append(item_of(task, redacted if isinstance(redacted, dict) else line))
-                except (json.JSONDecodeError, TypeError, ValueError) as error:
-                    raise RunError(f"{path}, line {number}: not a samples line ({error})") from None
+        for number, text in json_texts(path, error=RunError):
+            try:
+                line = json.loads(text)
+                redacted = redact_value(line, secrets)
+                items.append(item_of(task, redacted if isinstance(redacted, dict) else line))
+            except (json.JSONDecodeError, TypeError, ValueError) as error:
+                raise RunError(f"{path}, line {number}: not a samples line ({error})") from None
     return items
 
 

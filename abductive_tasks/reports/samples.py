@@ -117,7 +117,7 @@ def read_samples(path: Path | str, spec: TaskSpec | None = None) -> Samples:
     records: Records = []
     expected: set[str] | None = set(spec.metric_names) if spec else None
     quick = _RecordSlices(expected) if expected else None
-    for number, text in json_texts(path):
+    for number, text in json_texts(path, error=SamplesError):
         record = quick(text) if quick else None
         if record is not None:
             records.append(record)

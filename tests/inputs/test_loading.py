@@ -4,6 +4,7 @@ data root; documents read as Arrow gives them."""
 from __future__ import annotations
 
 import math
+import os
 import re
 
 import datasets
@@ -44,6 +45,15 @@ def test_json_lines_names_file_and_line_of_a_bad_line_with_the_callers_error(tmp
     with pytest.raises(DataError, match=f"^{re.escape(f'{path}, {message}')}$"):
         list(json_lines(path))
     with pytest.raises(OtherError, match="not"):
+        list(json_lines(path, OtherError))
+
+
+@pytest.mark.timeout(30)  # opening the FIFO would wait forever
+def test_a_fifo_named_like_a_json_lines_file_is_never_opened(tmp_path):
+    """A samples file of an upstream stage, a local data copy: a FIFO in its place raises the caller's error."""
+    path = tmp_path / "rows.jsonl"
+    os.mkfifo(path)
+    with pytest.raises(OtherError, match=f"^{re.escape(str(path))}: not a regular file$"):
         list(json_lines(path, OtherError))
 
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
 import pytest
 
 from abductive_tasks.inputs.loading import DataError
-from abductive_tasks.mucr import hooks
+from abductive_tasks.mucr import hooks, picks
 from abductive_tasks.scoring import judge
 from abductive_tasks.scoring.judge import JudgeResult
 
@@ -191,6 +192,26 @@ def test_picks_are_checked_by_content(picks_folder):
     hand_built_picks(picks_folder / "another-run")  # a second run's samples: which one is meant?
     with pytest.raises(DataError, match="samples of mucr_c2e in 2 folders"):
         hooks.exp_own_docs(None)
+
+
+@pytest.mark.timeout(60)  # a FIFO opened waits forever
+@pytest.mark.parametrize("fifo", ["samples", "results"])
+def test_a_fifo_among_the_picks_is_never_opened(picks_folder, fifo):
+    """A FIFO named like the newest samples file is refused, one named like the results beside it is no binding (as
+    a missing one): the Exp task and the chain's identity of the picks waited forever on either."""
+    hand_built_picks(picks_folder)
+    samples = next(picks_folder.glob("*_samples_mucr_c2e.jsonl"))
+    path = samples if fifo == "samples" else samples.with_name(samples.name.split("_samples_")[0] + "_results.json")
+    if fifo == "results":
+        path.write_text(json.dumps({"config": {"model": "m", "limit": None}}))
+        assert picks.samples_binding(samples) == {"model": "m", "backend": "m", "model_args": "", "limit": None}
+    path.unlink(missing_ok=True)
+    os.mkfifo(path)
+    if fifo == "samples":
+        with pytest.raises(DataError, match=f"{re.escape(str(path))}: not a regular file$"):
+            picks.samples_file(picks_folder, "mucr_c2e")
+    else:
+        assert picks.samples_binding(samples) == {}
 
 
 def test_the_newest_samples_of_a_folder_are_read(picks_folder):

@@ -529,6 +529,24 @@ def test_browse_of_a_run_with_a_bomb_or_a_fifo_image_writes_its_page(tmp_path, m
     assert card["images"] == [["premise", "image.png", None]]  # shown as "image not readable: image.png"
 
 
+@pytest.mark.parametrize("named", ["results", "samples_nleye_triplet", "samples_nleye_pairs"])
+def test_a_fifo_named_like_a_run_file_is_never_opened(tmp_path, named):
+    """A FIFO named like a results or samples file made ``show`` and ``browse`` wait forever (the batch and the
+    leaderboard refused it already): one line naming it, never opened."""
+    run = write_run(tmp_path / "run", "model-a", [triplet_line(0, "1", 1, "parsed")], [pairs_line(0, 7)])
+    (fifo,) = run.glob(f"{STAMP}_{named}.json*")
+    fifo.unlink()
+    os.mkfifo(fifo)
+    for command in ("show", "browse"):
+        script = f"import sys; from abductive_tasks.cli import main; sys.exit(main([{command!r}, {str(run)!r}]))"
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+        if named == "results" or command == "browse":
+            assert done.returncode == 1, (command, done.stdout)
+            assert done.stderr.splitlines() == [f"abductive-eval {command}: {fifo}: not a regular file"], command
+        else:  # show reads no samples
+            assert done.returncode == 0, done.stderr
+
+
 def test_show_never_prints_terminal_escape_sequences_from_a_results_file(tmp_path, capsys):
     run = write_run(tmp_path / "run", "model-\x1b]0;pwned\x07\x1b[2J", [triplet_line(0, "1", 1, "parsed")], [])
     assert main(["show", str(run)]) == 0

@@ -75,10 +75,10 @@ PINNED = {
     "blind_batch_ag.yaml": (281, 0),  # out of pending/ with AL's first contact (first contact 276, 6); rounds 25, 29
     "blind_batch_ah.yaml": (370, 0),  # pending/: first contact of round 25 (367, 3); rounds 26, 28 and 29
     "blind_batch_ai.yaml": (314, 0),  # pending/: first contact of round 26 (313, 1); round 29
-    "blind_batch_aj.yaml": (316, 0),  # pending/: first contact of round 27 (314, 2); round 28
+    "blind_batch_aj.yaml": (317, 0),  # pending/: first contact of round 27 (314, 2); rounds 28, 31
     "blind_batch_ak.yaml": (325, 0),  # first contact of round 28
     "blind_batch_al.yaml": (331, 0),  # pending/: first contact of round 29 (326, 4); round 30
-    "blind_batch_am.yaml": (312, 5),  # pending/: first contact of round 30
+    "blind_batch_am.yaml": (317, 0),  # pending/: first contact of round 30 (312, 5); round 31
 }
 
 

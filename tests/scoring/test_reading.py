@@ -1292,6 +1292,30 @@ LATE_ROUND_GUARDS = [
     (24, MUCR_OPTIONS, "Answer: Option 1. Or is it 3? I think it's 1.", 1),
     (24, MUCR_OPTIONS, "Answer: 2. Option 4 shows a lit match, which is certainly the cause of the fire.", None),
     (24, MUCR_OPTIONS, "Option 4 shows a lit match, which is clearly the cause. Wait, no: the answer is Option 2.", 2),
+    # Round 31 (batch AM): "X it is." settles on X, after a self-correction too; an ordinal of the options counts the
+    # options; "the first" named as the given image by its label counts the context; "I don't see how any of the
+    # options ..." refuses them all
+    (31, MUCR_OPTIONS, "The effect is Option 2. Hmm, thinking about it more, that glass is intact. Option 1 it is.", 1),
+    (31, SPEEDING, "The police officer is the cue. Actually no, he only appears in the second image. Road it is.", 3),
+    (31, UPDATE, "I first thought strengthener, but the update contradicts the claim. Weakener it is.", "weakener"),
+    (
+        31,
+        TWO_IMAGES,
+        "The second image (i.e. the first of the two hypotheses) is more plausible; the last image shows a cat.",
+        1,
+    ),
+    (31, FOUR_IMAGES, "The third picture (the second of the four candidates) shows the child crying over the toy.", 2),
+    (31, TWO_IMAGES, "Neither the first nor the second of the two hypotheses is plausible.", None),
+    (
+        31,
+        MUCR_OPTIONS,
+        "There are five pictures in a row, and the first is the cause image. Option 3, because the melted ice cream "
+        "follows from the heat.",
+        3,
+    ),
+    (31, MUCR_OPTIONS, "I do not see how any of the options follows from the first one.", None),
+    (31, TWO_IMAGES, "I can't see how any of the hypotheses fits, though the first one comes closer.", None),
+    (31, MUCR_OPTIONS, "Option 2. I don't see how any of the other options could be the effect.", 2),
 ]
 
 

@@ -89,6 +89,16 @@ REFUSALS = (
         r"(?:options|images|pictures|hypotheses|phrases|candidates|choices|panels)\b(?!\s+(?:other|except|besides|but)\b)",
         Example("mucr", "None of the options shows the effect.", None),
     ),
+    # "I don't see how any of the four images is caused by the first one": none of them, as above (AM's first contact;
+    # not "any of the other options", nor "any of the options but 3")
+    _rule(
+        r"\b(?:(?:do|does|could)\s*(?:not|n't)|can\s*not|can't|fail\s+to)\s+see\s+how\s+any\s+(?:one\s+)?of\s+(?:the\s+|these\s+)?"
+        r"(?:(?:two|four|given|candidate|listed)\s+)?"
+        r"(?:options|images|pictures|hypotheses|hypothesis|phrases|candidates|choices|panels)\b"
+        r"(?!\s+(?:other|except|besides|but|apart)\b)",
+        Example("mucr", "I don't see how any of the four pictures follows from the cause image.", None),
+        Example("nleye", "I can't see how any of the hypotheses fits the context, though image 2 comes closer.", None),
+    ),
     # "However, this option is not available in the choices", "the correct option is not provided", "125° is not an
     # option"
     _rule(

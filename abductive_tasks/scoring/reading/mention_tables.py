@@ -408,12 +408,20 @@ def _row_mentions(
 def _context_count_mentions(context_images: int) -> tuple[MentionRule, ...]:
     """The reply's count of the context image, which shows how it counts the images (no pick itself)."""
     return (
-        # "the first image (the context)", "Image 1 is the cause image"
+        # "the first image (the context)", "Image 1 is the cause image"; the first alone, as the MuCR prompts count it
+        # ("The first, labelled "Effect image", shows an effect"): "the first is the effect image" (AM's first contact)
         _rule(
-            rf"\b(?:(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+{_IMAGE_NOUN}|{_IMAGE_NOUN}\s*(?P<number>\d+))"
+            rf"\b(?:(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+{_IMAGE_NOUN}|{_IMAGE_NOUN}\s*(?P<number>\d+)"
+            r"|the\s+(?P<first>first))"
             r"(?=\s*(?:\(\s*|,?\s+(?:is|being)\s+)(?:the\s+)?(?:context|premise|(?:cause|effect)\s+image)\b)",
-            lambda m: _ordinal(m["ordinal"]) if m["ordinal"] else int(m["number"]),
+            lambda m: 1 if m["first"] else _ordinal(m["ordinal"]) if m["ordinal"] else int(m["number"]),
             Example("nleye", "The first image (the context) shows rain. The third image is more plausible.", 2),
+            Example(
+                "mucr",
+                "There are five pictures; the first is the effect image. Which one shows the cause? Option 2, since "
+                "the rain explains the puddles.",
+                2,
+            ),
             image=True,
             ordinal=True,
             context=True,
@@ -509,6 +517,18 @@ def _ordinal_mentions(n: int, option_texts: tuple[str, ...]) -> tuple[MentionRul
             lambda m: _ordinal(m["ordinal"]),
             Example("mucr", "The answer is the third of the candidate images.", 3),
             Example("nleye", "The girl holding the kite — that's the first of the two hypothesis images.", 1),
+        ),
+        # an image count explained by an ordinal of the options, in parentheses or after "i.e." ("The second image, i.e.
+        # the first of the two hypotheses, is more plausible": AM's first contact; "the fourth picture (the third of the
+        # four options)"): the options counted; not standing alone ("The third of the four options might seem right,
+        # but it is not", "Neither the first nor the second of the two hypotheses is plausible": round 17's review)
+        _rule(
+            r"(?:(?<=\bi\.e\.\s)|(?<=\bi\.e\.,\s)|(?<=\()|(?<=\(\s))"
+            rf"(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+of\s+the\s+(?:(?:two|four|\d)\s+)?"
+            r"(?:hypothes[ie]s|options|candidates|choices)\b",
+            lambda m: _ordinal(m["ordinal"]),
+            Example("nleye", "The second picture, i.e. the second of the two hypotheses, is more plausible.", 2),
+            Example("mucr", "The fourth picture (the third of the four options) shows the effect: a flood.", 3),
         ),
         _rule(
             rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+{_IMAGE_NOUN}\b",

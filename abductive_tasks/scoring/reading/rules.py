@@ -185,6 +185,15 @@ STATEMENTS = (
         r"→\s*{pick}(?=\s*(?:[.!;]|$))",
         Example("mucr", "Checked every option → 3.", 3),
     ),
+    # "Option 3 it is.", "Speeding it is.": the answer settled on, ending its sentence (AM's first contact, closing a
+    # self-correction: "Option 1 is the cause. ... On second thought, ... Option 3 it is."; not "Option 3, it is said")
+    verdict(
+        r"(?:^|(?<=[.!?;:,]\s)|(?<=[.!?;:,—–-])|(?<=\bso\s)|(?<=\bthen\s))[ \t]*(?:the\s+)?{pick}[ \t]+it\s+is"
+        r"(?=[ \t]*(?:[.!;]|$))",
+        Example("mucr", "Option 2 shows the cause. Hmm, on second thought, its car is parked. Option 4 it is.", 4),
+        Example("cue_words", "The cue is the road. Wait, the road is in both images. Speeding it is.", 2),
+        Example("mucr", "Option 1 it is.", 1),
+    ),
     # "Option 3 shows curtains on fire, which is the effect."
     verdict(
         r"{pick}[^.;\n«‹]{{0,80}}?,\s*which\s+(?:is|would\s+be)\s+the\s+"
