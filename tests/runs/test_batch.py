@@ -125,8 +125,10 @@ def test_batch_interrupt_resume_failure_and_leaderboard(tmp_path, capsys):
     assert "server.log:\n$ " in failure and "\n\n" not in failure
     assert failure.endswith("\nfake vllm: failing at startup")
     assert "[4/4] tiny-llava: done" in output
-    # Progress off a terminal: plain quarter lines read from the evaluation's own output, then one line per task.
-    assert re.search(r"^\[batch\] tiny-llava: (\d+)/\1 documents \(100%\), [\d.]+ docs/s, ETA 0:00$", output, re.M)
+    # Progress off a terminal: plain quarter lines read from the evaluation's own output, each level of the chain
+    # (the Exp tasks read the picks) counted on its own up to its 100%, then one line per task.
+    full = r"^\[batch\] tiny-llava, level (\d) of 2: (\d+)/(\d+) documents \(100%\), [\d.]+ docs/s, ETA 0:00$"
+    assert [(level, done == total) for level, done, total in re.findall(full, output, re.M)] == [("1", 1), ("2", 1)]
     assert re.search(r"^    nleye_triplet: consistency_acc [\d.]+ \[[\d.]+, [\d.]+\]$", output, re.M)
     assert "\x1b[" not in output
     assert "3 of 4 models complete; failed: broken" in output
