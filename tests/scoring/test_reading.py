@@ -1316,6 +1316,23 @@ LATE_ROUND_GUARDS = [
     (31, MUCR_OPTIONS, "I do not see how any of the options follows from the first one.", None),
     (31, TWO_IMAGES, "I can't see how any of the hypotheses fits, though the first one comes closer.", None),
     (31, MUCR_OPTIONS, "Option 2. I don't see how any of the other options could be the effect.", 2),
+    # Round 32 (batch AN): a rating a self-correction turns to; an ordinal sharing the noun of the count after "or" is a
+    # second candidate; "none of the hypotheses" refuses both; an elimination rejecting every option but one picks it
+    (32, NLEYE_PAIRS, "Rating: 8 — actually 5", 5.0),
+    (32, NLEYE_PAIRS, "Score: 2. Wait, no: make it a 3.", 3.0),
+    (32, NLEYE_PAIRS, "Score: 7. Actually 6 of the 10 details fit, which is still plausible.", 7.0),
+    (32, MUCR_OPTIONS, "My guess is either the third or the fourth picture.", None),
+    (32, FOUR_IMAGES, "I'd say either the third or the fifth picture.", None),
+    (32, MUCR_OPTIONS, "The effect is shown by either the first or the fourth option.", None),
+    (32, MUCR_OPTIONS, "Either the second or the third picture looked right at first. The answer is Option 2.", 2),
+    (32, TWO_IMAGES, "None of the hypotheses is consistent with the context, although image 1 is closer.", None),
+    (32, COMBINED, "None of the hypotheses fits; the right panel is nearer.", None),
+    (32, TWO_IMAGES, "None of the hypotheses is perfect, but if I had to choose, image 2.", 2),
+    (32, MUCR_OPTIONS, "The cause is not 2, 3 or 4.", 1),
+    (32, MUCR_OPTIONS, "It isn't Option 4, Option 1 or Option 2.", 3),
+    (32, SPEEDING, "Not car, not road, not police officer.", 2),
+    (32, MUCR_OPTIONS, "Not 1, not 2, not 3, not 4.", None),
+    (32, MUCR_OPTIONS, "Not 1 or 2; 3 or 4 might both work.", None),
 ]
 
 

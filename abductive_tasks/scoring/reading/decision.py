@@ -466,12 +466,23 @@ def _the_one_named(
     named_left = [mentions[mention_index(found)].value for found in _NAMED_PLACEHOLDER.findall(text)]
     named = {value for value in named_left if valid(value)} - rejected_values
     hedged = any(hedge.pattern.search(text) for hedge in HEDGES)
-    if not named and complement and len(values) == 2 and len(rejected_values) == 1 and not hedged:
+    # of more than two, rejecting every option but one picks that one (AN's first contact: "The answer is not 1, 2 or
+    # 3.", "Not 1, not 3, not 4."; a list denied as a whole is no hedge between its items)
+    hedged_otherwise = any(hedge.pattern.search(_NEGATED_LIST.sub(" ", text)) for hedge in HEDGES)
+    if not named and complement and len(rejected_values) == len(values) - 1 and not hedged_otherwise:
         return (set(values) - rejected_values).pop()
     standing = {mentions[index].value for _, _, index in alone} - rejected_values
     if len(named) == 1 and standing <= named and not hedged:
         return named.pop()
     return None
+
+
+# a list denied as a whole: "not 1, 2 or 3"
+_NEGATED_LIST = re.compile(
+    r"(?:\b(?:not|neither)|n't)\s+(?:the\s+)?[«‹][\U000f0000-\U000ffffd][»›]"
+    r"(?:\s*,\s*(?:the\s+)?[«‹][\U000f0000-\U000ffffd][»›])*\s*,?\s+(?:or|nor)\s+(?:the\s+)?[«‹][\U000f0000-\U000ffffd][»›]",
+    re.IGNORECASE,
+)
 
 
 def _no_option(mention: Mention, valid: Callable[[object], bool]) -> bool:

@@ -86,8 +86,12 @@ REFUSALS = (
     # "None of the options clearly shows the effect" (not "none of the other options")
     _rule(
         r"\bnone\s+of\s+(?:the\s+)?(?:(?:two|four|given|candidate|listed)\s+)?"
-        r"(?:options|images|pictures|hypotheses|phrases|candidates|choices|panels)\b(?!\s+(?:other|except|besides|but)\b)",
+        r"(?:options|images|pictures|hypotheses|hypothesis|phrases|candidates|choices|panels)\b"
+        r"(?!\s+(?:other|except|besides|but)\b)",
         Example("mucr", "None of the options shows the effect.", None),
+        # the hypotheses too, which the reading spells "hypothesis" (text.TYPO_VOCABULARY) before this table meets them
+        # (AN's first contact: "None of the hypotheses fits the context, though image 2 comes closer" read 2)
+        Example("nleye", "None of the hypotheses matches the context; the second one is a little closer.", None),
     ),
     # "I don't see how any of the four images is caused by the first one": none of them, as above (AM's first contact;
     # not "any of the other options", nor "any of the options but 3")
@@ -218,6 +222,14 @@ DOUBTS = (
     _rule(
         rf"\beither\s+{_ANY_REF}\s+or\s+{_ANY_REF}",
         Example("mucr", "Either option 2 or option 4 could be the effect.", None),
+    ),
+    # an ordinal whose noun the second one carries: "I think it's either the second or the fifth image" (AN's first
+    # contact: two candidates, where the count of the second alone read as an option)
+    _rule(
+        r"\beither\s+(?:the\s+)?(?:first|second|third|fourth|fifth|sixth|last|left|middle|right|leftmost|rightmost)"
+        rf"\s+(?:one\s+)?or\s+(?:the\s+)?{_ANY_REF}",
+        Example("mucr", "It is either the third or the fourth picture, I cannot say which.", None),
+        Example("mucr", "Either the first or the second option shows the effect. Wait, the answer is Option 1.", 1),
     ),
     # "It's difficult to say which is intended"
     _rule(

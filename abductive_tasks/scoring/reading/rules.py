@@ -536,6 +536,18 @@ VERDICTS = (
         rf"(?:\b(?:not|neither)|n't)\s+{_ARTICLE}[«‹][\U000f0000-\U000ffffd][»›]\s*,?\s+(?:or|nor|and)\s+{_ARTICLE}{{reject}}",
         Example("mucr", "Not 1 or 2; it's option 3.", 3),
     ),
+    # "not 1, 2 or 3": every item of the list, the middle ones too (AN's first contact: "The answer is not 1, 2 or 3.")
+    verdict(
+        rf"(?:\b(?:not|neither)|n't)\s+{_ARTICLE}(?:[«‹][\U000f0000-\U000ffffd][»›]\s*,\s*{_ARTICLE})+{{reject}}"
+        rf"(?=\s*,?\s+(?:or|nor|and)\s+{_ARTICLE}[«‹][\U000f0000-\U000ffffd][»›])",
+        Example("mucr", "It is not option 2, option 3 or option 4: the effect is in option 1.", 1),
+        Example("mucr", "The cause is not 4, 1 or 2.", 3),
+    ),
+    verdict(
+        rf"(?:\b(?:not|neither)|n't)\s+{_ARTICLE}(?:[«‹][\U000f0000-\U000ffffd][»›]\s*,\s*{_ARTICLE})+"
+        rf"[«‹][\U000f0000-\U000ffffd][»›]\s*,?\s+(?:or|nor|and)\s+{_ARTICLE}{{reject}}",
+        Example("mucr", "The effect is not 3, 4 or 1.", 2),
+    ),
     # "No - weakener.", "No, image 2." after a question
     verdict(
         rf"(?:^|(?<=[.!?;]))\s*no\s*[-,:]\s*(?:it's\s+|it\s+is\s+)?{_ARTICLE}{{pick}}(?=\s*(?:[.!;]|$))",

@@ -85,6 +85,15 @@ SCORE_VERDICTS = (
         r"\b(?:single\s+)?(?:number|value|score|rating)\s*[,:]\s*(?:a\s+|an\s+)?{pick}(?=\s*(?:[.,;!)]|$))",
         Example("rating", "Somewhere around 6-7; if I have to pick a single number, 7.", 7.0),
     ),
+    # a rating a self-correction turns to, ending its clause: "Score: 4 — actually 6" (AN's first contact, read 4),
+    # "Score: 8. Wait, no: 5." (not "Actually 6 of the 10 details fit", nor "Score: 9 — actually 10 is too much")
+    verdict(
+        r"(?:^|(?<=[.!?;:,→…—–-]))\s*(?:(?:no|oh|hmm)\s*,?\s+)?(?:actually|wait|correction|scratch\s+that|sorry)"
+        r"\s*[,:-]?\s*(?:no\s*[,:-]?\s*)?(?:(?:make\s+(?:it|that)|it's|it\s+is)\s+)?(?:a\s+|an\s+)?{pick}"
+        r"(?=\s*(?:[.!;)]|$)|\s+-\s)",
+        Example("rating", "Score: 3 - actually 7", 7.0),
+        Example("rating", "Rating: 9. Wait, no: 5. The hat is not his.", 5.0),
+    ),
     # "I'll lower it to 6", "raising my score to 8"
     verdict(
         r"\b(?:lower|rais|chang|revis|adjust|bump|reduc|increas|decreas|drop|mov|updat)\w*(?:\s+(?:it|this|that|my\s+(?:score|rating|answer)))?(?:\s+(?:down|up))?\s+to\s+(?:a\s+|an\s+)?{pick}",
