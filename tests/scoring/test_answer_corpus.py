@@ -80,7 +80,7 @@ PINNED = {
     "blind_batch_al.yaml": (331, 0),  # pending/: first contact of round 29 (326, 4); round 30
     "blind_batch_am.yaml": (317, 0),  # pending/: first contact of round 30 (312, 5); round 31
     "blind_batch_an.yaml": (296, 0),  # pending/: first contact of round 31 (292, 2); round 32
-    "blind_batch_ao.yaml": (292, 7),  # pending/: first contact of round 32
+    "blind_batch_ao.yaml": (298, 0),  # pending/: first contact of round 32 (292, 7); round 33
 }
 
 

@@ -1333,6 +1333,26 @@ LATE_ROUND_GUARDS = [
     (32, SPEEDING, "Not car, not road, not police officer.", 2),
     (32, MUCR_OPTIONS, "Not 1, not 2, not 3, not 4.", None),
     (32, MUCR_OPTIONS, "Not 1 or 2; 3 or 4 might both work.", None),
+    # Round 33 (batch AO): an answer heading said to depend on a condition; a range after a heading; the examples'
+    # answers on one line before the question's; an option's text as a that-clause's subject; "the first one" where a
+    # cue reply counts images; a vouched "exactly what happens after"; "the opposite of" one of two labels
+    (33, TWO_IMAGES, "Answer: 1 or 2 — it depends on the order. If the context comes first, 1 is more likely.", None),
+    (33, MUCR_OPTIONS, "Answer: 2 or 4, depending on the timing. If it rained, 2 is more likely.", None),
+    (33, MUCR_OPTIONS, "Answer: 2 or 3 — it depends. On reflection, the answer is 3.", 3),
+    (33, MUCR_OPTIONS, "Answer: 1-4", None),
+    (33, MUCR_OPTIONS, "Final answer: 2-3.", None),
+    (33, SPEEDING, "Answer: 2 - speeding", 2),
+    (33, SPEEDING, "Example 1: 3, Example 2: 4, Question: 2", 2),
+    (33, MUCR_OPTIONS, "Example 1: Option 3; Example 2: Option 1; Question: Option 4", 4),
+    (33, SPEEDING, "The cue is that the car was going too fast.", None),
+    (33, SPEEDING, "The cue is that the road was icy.", None),
+    (33, SPEEDING, "The second image. It shows the result of the first one.", None),
+    (33, SPEEDING, "The third picture, because it follows from the first one.", None),
+    (33, SPEEDING, "The second one: speeding.", 2),
+    (33, MUCR_OPTIONS, "Option 2 shows a fire, which is exactly what happens after lightning.\nFinal answer: 4", None),
+    (33, MUCR_OPTIONS, "Option 2 shows a fire, which is exactly what happens after lightning.\nFinal answer: 2", 2),
+    (33, DVE_LABEL, "The answer is the opposite of strengthener.", "weakener"),
+    (33, DVE_LABEL, "It is the opposite of a weakener.", "strengthener"),
 ]
 
 

@@ -39,6 +39,7 @@ from abductive_tasks.scoring.reading.rules import (
     SELF_CORRECTIONS,
     SENTENCE_END,
     STATED_OTHERWISE,
+    THAT_CLAUSE_SUBJECT,
     VOUCHED_CLAIMS,
 )
 from abductive_tasks.scoring.reading.table import Rule
@@ -625,6 +626,12 @@ def in_passing(mentions: list[Mention], marked: str) -> list[Mention]:
             and not ROLE_AFTER.match(marked, match.end())
         ):
             passing.add(index)
+    # the subject of a that-clause: "The cue is that the car was going too fast"
+    passing |= {
+        index
+        for match in THAT_CLAUSE_SUBJECT.pattern.finditer(marked)
+        if mentions[index := mention_index(match["subject"])].text
+    }
     return [
         Mention(None, True, passing=True) if index in passing else mention for index, mention in enumerate(mentions)
     ]

@@ -26,6 +26,7 @@ __all__ = [
     "CORRECTED_TO",
     "ROLE_NAMED",
     "STATED_OTHERWISE",
+    "THAT_CLAUSE_SUBJECT",
     "VOUCHED_CLAIMS",
 ]
 
@@ -138,6 +139,15 @@ IN_PASSING = _rule(
     r"|\b(?:effect|result|consequence|outcome)s?\b[^«‹]{0,60}?(?:\b(?:is|was|are|were)\b|:)",
     Example("cue", "The cause image shows children at a birthday party. The cue is heavy rain.", 3),
     Example("cue", "In the effect image there is broken glass.", None),
+)
+# An option's text as the subject of a that-clause, a finite verb after it: the clause, not the text, is what the reply
+# names ("The cue is that the car was going too fast": AO's first contact, read car; the speeding is what it says)
+THAT_CLAUSE_SUBJECT = _rule(
+    r"\bthat\s+(?:the\s+|a\s+|an\s+|his\s+|her\s+|their\s+)?(?P<subject>«[\U000f0000-\U000ffffd]»)\s+"
+    r"(?:was|were|is|are|had|has|got|gets|kept|keeps|did|does|went|goes|came|comes|made|makes)\b"
+    r"(?!\s+(?:the\s+)?(?:cue|link|answer|key|reason|connection)\b)",
+    Example("cue_words", "The cue is that the car was going too fast.", None),
+    Example("cue_words", "The cue is that the car was going too fast, i.e. speeding.", 2),
 )
 ROLE_NAMED = re.compile(
     r"\b(?:cue|link|linking|links|connection|connects|phrase|answer|explains?|explanation|explaining)\b"
@@ -256,6 +266,19 @@ VOUCHED_CLAIMS = (
         Example("mucr", "Speeding leads to being stopped. Option 2 shows exactly that.\nFinal answer: 2", 2),
         Example("mucr", "Answer: Option 1\nOption 4 shows exactly the cause: a car racing past the sign.", None),
         Example("mucr", "Option 4 shows exactly what causes a ticket: a car speeding. Final answer: 1", None),
+    ),
+    # "Option 1 shows him getting a speeding ticket, which is exactly what happens after speeding. ... Final answer: 3"
+    # (AO's first contact, read 3): what the option shows said to be exactly what follows the given image's
+    _rule(
+        rf"{_CLAIMED}(?<!\))\s+(?:shows|depicts|illustrates)\b[^.;\n«‹]{{1,80}}?,\s*which\s+is\s+(?:exactly|precisely)\s+"
+        r"what\s+(?:happens|follows|comes|results)\s+(?:after|from|when|next)\b",
+        Example(
+            "mucr",
+            "The cause image shows a man speeding. Option 1 shows him getting a ticket, which is exactly what happens "
+            "after speeding.\nFinal answer: 3",
+            None,
+        ),
+        Example("mucr", "Option 3 shows a ticket, which is exactly what happens after speeding.\nFinal answer: 3", 3),
     ),
     # "The wrapped present in the context image has sharp corners and flat sides, exactly like the unwrapped present in
     # image 1, ... So the more plausible image is 2." (AG's first contact): the context said to match what an option

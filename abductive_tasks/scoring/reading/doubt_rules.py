@@ -67,6 +67,8 @@ _WHICH_ANSWER = (
     rf"which\s+(?:{_ANY_REF}|(?:one|ones|of|is|was|would|could|fits|applies|answer|option|image|picture|hypothesis|label|"
     r"cue|phrase|effect|cause|candidate|panel|score|rating)\b)"
 )
+# an answer heading: "Answer:", "**Final answer:**"
+_HEADING = r"\b(?:final\s+)?answer\s*(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*"
 REFUSALS = (
     _rule(
         rf"{_CANNOT}\s+(?:\w+\s+){{0,2}}?{_DECIDE}\s+{_WHICH_ANSWER}",
@@ -111,6 +113,16 @@ REFUSALS = (
         r"(?:listed|provided|available|given)\b)",
         Example("letters", "So AC = 11.5. However, this option is not available in the choices.", None),
         Example("letters", "The correct option is not provided.", None),
+    ),
+    # an answer heading naming two answers, or none where the question's list of them is no part of the reply, said
+    # to depend on a condition: "Answer: 1 or 2 — it depends on the time direction. If ..., 1 is more likely; if ...,
+    # 2 could also work" (AO's first contact, read 1; not "Answer: 1 or 2 — it depends. On reflection, 1.")
+    _rule(
+        rf"{_HEADING}(?:(?:the\s+)?{_ANY_REF}\s*,?\s+or\s+(?:the\s+)?{_ANY_REF})?\s*(?:\*\*)?\s*(?:[-–—,;:(]\s*)+"
+        r"(?:it\s+(?:all\s+|really\s+)?depends|depending)\b",
+        Example("mucr", "Answer: 2 or 3 — it depends on the weather. If it rained, 3 fits better; if not, 2.", None),
+        Example("nleye", "Answer: 1 or 2, depending on the order. If the context comes first, 1 is more likely.", None),
+        Example("mucr", "Answer: 2 or 3 - it depends. On reflection, the answer is 3.", 3),
     ),
 )
 # "None of them can explain it" refuses too, unless the reply has stated its answer before it: then "them" are the other
@@ -190,6 +202,13 @@ DOUBTS = (
         rf"\b(?:final\s+)?answer\s*(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*(?:the\s+)?{_ANY_REF}\s*,?\s+or\s+(?:the\s+)?{_ANY_REF}",
         Example("mucr", "Option 2 shows the effect, though Option 3 fits too. Answer: 2 or 3.", None),
         Example("mucr", "Answer: 2 or 3. On reflection, I'll go with 3.", 3),
+    ),
+    # a range of options after a heading, or alone: "Answer: 1-4" (AO's first contact, read 1), "Final answer: 2-3"
+    _rule(
+        rf"(?:^|(?<=[:：])|(?<=[:：]\s))\s*(?:\*\*)?\s*(?:the\s+)?{_ANY_REF}\s*(?:-|–|—|to|through)\s*‹[\U000f0000-\U000ffffd]›(?=\s*(?:\*\*)?\s*(?:[.!;\n]|$))",
+        Example("mucr", "Answer: 1-4", None),
+        Example("mucr", "Final answer: 2-3.", None),
+        Example("mucr", "Answer: 1-4.\nOn reflection, the answer is Option 2.", 2),
     ),
     # "Both 2 and 4 could be the cue: ..."
     _rule(

@@ -36,6 +36,7 @@ from abductive_tasks.scoring.reading.rules import (
     ANSWER_LABEL,
     HEDGES,
     LABEL_CONCESSIONS,
+    LABEL_OPPOSITE,
     LABEL_STATEMENTS,
     LETTER_ANSWER,
     LETTERED_LABELS,
@@ -267,7 +268,17 @@ class Choice(_Reader):
                 may_name=tuple(option for option in may_name if self._valid(option)),
             )
 
-        return [revised(mention) for mention in mentions]
+        revised_mentions = [revised(mention) for mention in mentions]
+        if self.option_texts and not self.image_numbers and any(mention.image for mention in mentions):
+            # MuCR cue: a reply that counts the images counts them with "the first one" too ("The second image. It
+            # shows the result of the first one": AO's first contact), no phrase
+            return [
+                Mention(None, mention.named, ordinal=True, context=True)
+                if mention.ordinal and not mention.image
+                else mention
+                for mention in revised_mentions
+            ]
+        return revised_mentions
 
     def _forced_by_head(self, text: str) -> int | None:
         """ "... If I had to choose one, I'd go with the officer.": after a forced choice that names no option, the
@@ -464,10 +475,14 @@ class Label(_Reader):
         return {label: label for label in self.labels} | dict(self.aliases)
 
     def prepared(self, text: str) -> str:
-        """The reply's plain text; a lettered list of the labels restated ("A) strengthener B) weakener") names
-        nothing, and a letter of it standing as the answer ("Answer: B") is its label (:data:`LETTERED_LABELS`)."""
+        """The reply's plain text; "the opposite of" one of two labels is the other, a lettered list of the labels
+        restated ("A) strengthener B) weakener") names nothing, and a letter of it standing as the answer ("Answer: B")
+        is its label (:data:`LETTERED_LABELS`)."""
         plain = super().prepared(text)
         labels = {label.lower(): label for label in self.labels}
+        if len(self.labels) == 2:  # "the opposite of strengthener" names the other label (LABEL_OPPOSITE)
+            other = {self.labels[0].lower(): self.labels[1], self.labels[1].lower(): self.labels[0]}
+            plain = LABEL_OPPOSITE.pattern.sub(lambda match: other.get(match["label"].lower(), match.group()), plain)
         listed = [match for match in LETTERED_LABELS.pattern.finditer(plain) if match["label"].lower() in labels]
         letters = {match["letter"]: labels[match["label"].lower()] for match in listed}
         if len(listed) < 2 or len(letters) != len(listed) or len(set(letters.values())) != len(listed):

@@ -22,6 +22,7 @@ from abductive_tasks.scoring.reading.description_rules import (
     ROLE_CLAIMS,
     ROLE_NAMED,
     STATED_OTHERWISE,
+    THAT_CLAUSE_SUBJECT,
     VOUCHED_CLAIMS,
 )
 from abductive_tasks.scoring.reading.doubt_rules import DOUBTS, HEDGES, REFUSAL_OF_THE_OTHERS, REFUSALS, SENTENCE_END
@@ -42,6 +43,7 @@ __all__ = [
     "HEDGES",
     "IN_PASSING",
     "LABEL_CONCESSIONS",
+    "LABEL_OPPOSITE",
     "LABEL_STATEMENTS",
     "LETTERED_LABELS",
     "LETTER_ANSWER",
@@ -60,6 +62,7 @@ __all__ = [
     "CORRECTED_TO",
     "ROLE_NAMED",
     "STATED_OTHERWISE",
+    "THAT_CLAUSE_SUBJECT",
     "VOUCHED_CLAIMS",
     "SELF_CORRECTIONS",
     "SENTENCE_END",
@@ -679,8 +682,25 @@ ANSWER_LABEL = _rule(
     Example("letters", "A: C\nThe area of square C must be at least 11.", 3),
     flags=0,
 )
+# Of two labels, "the opposite of" one names the other: "The answer is the opposite of strengthener." (AO's first
+# contact, read strengthener). Read in the reply's text before its mentions are marked (Label.prepared); of more
+# labels, it names none.
+LABEL_OPPOSITE = _rule(
+    r"\bopposite\s+of\s+(?:an?\s+|the\s+)?(?P<label>[^\W\d_]+)\b",
+    Example("label", "The answer is the opposite of strengthener.", "weakener"),
+    Example("label", "It is the opposite of a weakener.", "strengthener"),
+)
+
 # The rules read in the reply's text before its mentions are marked, not in the marked text
-TEXT_RULES = (INVENTED_TURNS, LETTERED_LABELS, ANSWER_LABEL, OWN_DESCRIPTIONS, OWN_DESCRIPTION, DESCRIBED_ANSWER)
+TEXT_RULES = (
+    INVENTED_TURNS,
+    LETTERED_LABELS,
+    LABEL_OPPOSITE,
+    ANSWER_LABEL,
+    OWN_DESCRIPTIONS,
+    OWN_DESCRIPTION,
+    DESCRIBED_ANSWER,
+)
 # A concession names a label without choosing it: "although it might strengthen ...", "one could argue it weakens".
 LABEL_CONCESSIONS = (
     verdict(
@@ -688,7 +708,6 @@ LABEL_CONCESSIONS = (
         Example("label", "Although it might strengthen the claim at first, it is a weakener.", "weakener"),
     ),
 )
-
 # A score for each option and no pick: a person reads the option scored highest, as the prompt asks which is more
 # plausible ("Hypothesis 1: plausibility 3/10 - ...\nHypothesis 2: plausibility 8/10 - ...").
 OPTION_SCORES = verdict(

@@ -233,7 +233,7 @@ def _spell(text: str, phrases: Mapping[str, object]) -> str:
 # part; an example it restates ends at its blank line.
 INVENTED_TURNS = Rule(
     re.compile(
-        r"(?:^|(?<=[.!?] ))[ \t]*(?:(?P<example>example\s+\d+)|(?P<question>question))\b[^:\n.]{0,24}:",
+        r"(?:^|(?<=[.!?,;] ))[ \t]*(?:(?P<example>example\s+\d+)|(?P<question>question))\b[^:\n.]{0,24}:",
         re.IGNORECASE | re.MULTILINE,
     ),
     (
@@ -241,6 +241,8 @@ INVENTED_TURNS = Rule(
         Example("cue", "3 (heavy rain)\n\nQuestion:\nWhich phrase is the cue?\nAnswer: 2", 3),
         Example("mucr", "Example 1: Option 1\nExample 2: Option 2\nQuestion: Option 4", 4),
         Example("mucr", "Example 1: Option 1. Example 2: Option 2. Question: Option 4.", 4),
+        # on one line, after commas (AO's first contact: "Example 1: 3, Example 2: 4, Question: 2" read 3)
+        Example("mucr", "Example 1: 3, Example 2: 4, Question: 2", 2),
         Example("cue", "Example 3:\nWhich phrase is the cue?\nAnswer: 2\n\nAnswer to the question: 3 (heavy rain)", 3),
         Example("cue", "Example 3:\nAnswer: 3 (heavy rain)", 3),
     ),
