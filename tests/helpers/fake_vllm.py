@@ -74,12 +74,17 @@ def main(argv: list[str]) -> int:
             super().__init__((args.host, args.port), handler)
 
     openai_stub.ThreadingHTTPServer = OnRequestedPort
-    stopping = threading.Event()
+    # A stop request reaches a pipe (written by the C-level handler) rather than a Python handler that takes a lock:
+    # a second SIGTERM (the parent-death signal, then the watchdog's) arriving while ``Event.set`` held its lock
+    # deadlocked the server until the watchdog's SIGKILL, so it never wrote ``stopped``.
+    stop_read, stop_write = os.pipe()
+    os.set_blocking(stop_write, False)
+    signal.set_wakeup_fd(stop_write)
     for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stopping.set())
+        signal.signal(sig, lambda *_: None)
     time.sleep(0.3)  # vLLM is not healthy at once: the caller must poll /health
     with openai_stub.OpenAIStub(answer, model=args.served_model_name or args.model, api_key=args.api_key) as stub:
-        stopping.wait()
+        os.read(stop_read, 1)
     (record / "unauthorized").write_text(str(stub.unauthorized))
     (record / "stopped").write_text("ok")
     return 0

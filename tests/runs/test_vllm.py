@@ -259,6 +259,33 @@ def test_server_lifecycle_success_and_failure(tmp_path):
             pytest.fail("a server that died must not be entered")
 
 
+def test_the_stand_in_server_stops_cleanly_however_many_sigterms_arrive(tmp_path):
+    """A batch killed outright sends the server two SIGTERMs (the parent-death signal, then the watchdog's): a burst of
+    them must still end in a clean stop. A handler that set a ``threading.Event`` deadlocked on the second one (CI,
+    stop 62), so the SIGKILL test above failed now and then."""
+    record = tmp_path / "record"
+    port = free_port()
+    command = [*shlex.split(FAKE_VLLM), "serve", "m", "--port", str(port)]
+    process = subprocess.Popen(command, env={**os.environ, "FAKE_VLLM_RECORD": str(record)}, stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while True:  # serving: the handlers are in place
+            assert process.poll() is None and time.monotonic() < deadline
+            with contextlib.suppress(OSError), urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1):
+                break
+            time.sleep(0.1)
+        for sent in range(1000):  # 0-45 microseconds apart: some land while an earlier one is being handled
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(process.pid, signal.SIGTERM)
+            spaced = time.perf_counter()
+            while time.perf_counter() - spaced < (sent % 10) * 5e-6:
+                pass
+        assert process.wait(timeout=20) == 0 and (record / "stopped").exists()
+    finally:
+        process.kill()
+        process.wait()
+
+
 def test_a_server_that_dies_without_a_word_is_reported_with_the_command_it_ran(tmp_path):
     """The log starts with the command line, so the failure's log block is never empty."""
     silent = [sys.executable, "-c", "import sys; sys.exit(4)"]
