@@ -85,6 +85,8 @@ def main(argv: list[str]) -> int:
     time.sleep(0.3)  # vLLM is not healthy at once: the caller must poll /health
     with openai_stub.OpenAIStub(answer, model=args.served_model_name or args.model, api_key=args.api_key) as stub:
         os.read(stop_read, 1)
+        for sig in (signal.SIGTERM, signal.SIGINT):  # stopping: later ones are ignored (the interpreter's shutdown
+            signal.signal(sig, signal.SIG_IGN)  # puts back the default action of a Python handler: killed, -15)
     (record / "unauthorized").write_text(str(stub.unauthorized))
     (record / "stopped").write_text("ok")
     return 0
