@@ -180,6 +180,17 @@ def _kind(mode: int) -> str:
     return _KINDS.get(stat.S_IFMT(mode), "not a regular file")
 
 
+def not_regular(path: Path) -> str | None:
+    """Why ``path`` must not be read: ``"a FIFO, not a regular file"`` and the like where it exists and is no regular
+    file (reading a FIFO or device named like a data or run file would wait forever); None where it is one or is
+    missing."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    return None if stat.S_ISREG(mode) else f"{_kind(mode)}, not a regular file"
+
+
 def _identities(path: Path) -> set[tuple[int, int]]:
     """(device, inode) of ``path`` itself and of what it points to (a missing path: none)."""
     found = set()

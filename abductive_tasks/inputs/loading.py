@@ -23,6 +23,7 @@ import msgspec
 
 from abductive_tasks import settings
 from abductive_tasks.compat import PermanentLoadError
+from abductive_tasks.inputs.files import not_regular
 
 if TYPE_CHECKING:
     import datasets
@@ -213,8 +214,8 @@ def json_texts(
 ) -> Iterator[tuple[int, str]]:
     """The ``(line number, text)`` pairs of a JSON-lines file's lines that are not blank, as :func:`json_lines`
     reads them. A FIFO or device named like one raises ``error``: reading it would wait forever."""
-    if path.exists() and not path.is_file():
-        raise error(f"{path}: not a regular file")
+    if (reason := not_regular(path)) is not None:
+        raise error(f"{path}: {reason}")
     with path.open(encoding=encoding) as handle:
         for number, text in enumerate(handle, start=1):
             if text.strip():

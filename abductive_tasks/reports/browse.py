@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
-from abductive_tasks.inputs.files import write_output
+from abductive_tasks.inputs.files import not_regular, write_output
 from abductive_tasks.inputs.loading import json_texts
 from abductive_tasks.lmms_source import RESULTS_SUFFIX, SAMPLES_MARK
 from abductive_tasks.reports import composites, media, thumbnails
@@ -93,8 +93,8 @@ def find_results(run: Path | str) -> Path:
 
 def read_run(results_path: Path) -> dict:
     """The results JSON at ``results_path``; a FIFO or device named like one is never opened (it would wait)."""
-    if results_path.exists() and not results_path.is_file():
-        raise RunError(f"{results_path}: not a regular file")
+    if (reason := not_regular(results_path)) is not None:
+        raise RunError(f"{results_path}: {reason}")
     try:
         run = json.loads(results_path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as error:

@@ -259,3 +259,21 @@ def test_the_source_digest_follows_the_modules_source_and_is_kept_for_the_proces
     Path(checked.__file__).write_text("VALUE = 2\n")
     files.source_digest.cache_clear()
     assert files.source_digest(built, checked) == first
+
+
+def test_not_regular_says_what_a_path_is_that_must_not_be_read(tmp_path):
+    regular, fifo = tmp_path / "rows.jsonl", tmp_path / "fifo.jsonl"
+    regular.write_text("{}\n")
+    os.mkfifo(fifo)
+    (tmp_path / "folder.jsonl").mkdir()
+    (tmp_path / "link.jsonl").symlink_to(regular)
+    (tmp_path / "link_to_fifo.jsonl").symlink_to(fifo)
+    names = ("rows", "missing", "link", "fifo", "link_to_fifo", "folder")
+    assert [files.not_regular(tmp_path / f"{name}.jsonl") for name in names] == [
+        None,
+        None,
+        None,
+        "a FIFO, not a regular file",
+        "a FIFO, not a regular file",
+        "a directory, not a regular file",
+    ]

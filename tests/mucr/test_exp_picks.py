@@ -208,7 +208,7 @@ def test_a_fifo_among_the_picks_is_never_opened(picks_folder, fifo):
     path.unlink(missing_ok=True)
     os.mkfifo(path)
     if fifo == "samples":
-        with pytest.raises(DataError, match=f"{re.escape(str(path))}: not a regular file$"):
+        with pytest.raises(DataError, match=f"{re.escape(str(path))}: a FIFO, not a regular file$"):
             picks.samples_file(picks_folder, "mucr_c2e")
     else:
         assert picks.samples_binding(samples) == {}

@@ -184,7 +184,7 @@ STATEMENTS = (
     ),
     # "→ 3" ending a table or a list of checks (not an example's answer restated: "Example 1 → Option 1, ...")
     verdict(
-        r"(?<!example\s[‹«][\U000f0000-\U000ffffd][›»]\s)(?<!example\s[‹«][\U000f0000-\U000ffffd][›»])"
+        rf"(?<!example\s{ANY_MENTION}\s)(?<!example\s{ANY_MENTION})"
         r"→\s*{pick}(?=\s*(?:[.!;]|$))",
         Example("mucr", "Checked every option → 3.", 3),
     ),
@@ -536,19 +536,19 @@ VERDICTS = (
     ),
     # "not 1 or 2": the negation holds for the whole list
     verdict(
-        rf"(?:\b(?:not|neither)|n't)\s+{_ARTICLE}[«‹][\U000f0000-\U000ffffd][»›]\s*,?\s+(?:or|nor|and)\s+{_ARTICLE}{{reject}}",
+        rf"(?:\b(?:not|neither)|n't)\s+{_ARTICLE}{ANY_MENTION}\s*,?\s+(?:or|nor|and)\s+{_ARTICLE}{{reject}}",
         Example("mucr", "Not 1 or 2; it's option 3.", 3),
     ),
     # "not 1, 2 or 3": every item of the list, the middle ones too (AN's first contact: "The answer is not 1, 2 or 3.")
     verdict(
-        rf"(?:\b(?:not|neither)|n't)\s+{_ARTICLE}(?:[«‹][\U000f0000-\U000ffffd][»›]\s*,\s*{_ARTICLE})+{{reject}}"
-        rf"(?=\s*,?\s+(?:or|nor|and)\s+{_ARTICLE}[«‹][\U000f0000-\U000ffffd][»›])",
+        rf"(?:\b(?:not|neither)|n't)\s+{_ARTICLE}(?:{ANY_MENTION}\s*,\s*{_ARTICLE})+{{reject}}"
+        rf"(?=\s*,?\s+(?:or|nor|and)\s+{_ARTICLE}{ANY_MENTION})",
         Example("mucr", "It is not option 2, option 3 or option 4: the effect is in option 1.", 1),
         Example("mucr", "The cause is not 4, 1 or 2.", 3),
     ),
     verdict(
-        rf"(?:\b(?:not|neither)|n't)\s+{_ARTICLE}(?:[«‹][\U000f0000-\U000ffffd][»›]\s*,\s*{_ARTICLE})+"
-        rf"[«‹][\U000f0000-\U000ffffd][»›]\s*,?\s+(?:or|nor|and)\s+{_ARTICLE}{{reject}}",
+        rf"(?:\b(?:not|neither)|n't)\s+{_ARTICLE}(?:{ANY_MENTION}\s*,\s*{_ARTICLE})+"
+        rf"{ANY_MENTION}\s*,?\s+(?:or|nor|and)\s+{_ARTICLE}{{reject}}",
         Example("mucr", "The effect is not 3, 4 or 1.", 2),
     ),
     # "No - weakener.", "No, image 2." after a question
@@ -620,7 +620,7 @@ ALONE = (
 # subject); not a numbered list's items (two or more lines so numbered), nor a number before its own option's text
 # (decision._numbered_otherwise)
 NUMBERED_TEXT = verdict(
-    r"^[ \t]*{pick}\.[ \t]+(?:the[ \t]+)?(?P<text>«[\U000f0000-\U000ffffd]»)(?=[ \t]*(?:[-:,;.!)\n]|$))",
+    rf"^[ \t]*{{pick}}\.[ \t]+(?:the[ \t]+)?(?P<text>{NAMED_MENTION})(?=[ \t]*(?:[-:,;.!)\n]|$))",
     Example("cue", "1. heavy rain: the street is flooded after the storm.", None),
     Example("cue", "3. heavy rain: the street is flooded after the storm.", 3),
     Example("cue", "1. heavy rain: it floods the street.\n2. So the answer is heavy rain.", 3),
@@ -630,7 +630,7 @@ NUMBERED_TEXT = verdict(
 # excessive speed", where car and speeding are phrases: AL's first contact; as "The cue is the car's speeding" and
 # "the police officer's car", round 17's review: an option owning another's word is none of them)
 POSSESSIVE_TEXT = _rule(
-    r"«[\U000f0000-\U000ffffd]»'s\b",
+    rf"{NAMED_MENTION}'s\b",
     Example("cue_words", "The cue is the car's excessive speed.", None),
     Example("cue_words", "The cue is the police officer's radar reading.", None),
     Example("cue_words", "The car's speed is too high. Answer: speeding", 2),
@@ -732,7 +732,7 @@ CONCESSION = _rule(
     r"(?:^|(?<=[.!?;:]))\s*(?:although|though|even\s+though|even\s+if|while|whereas)\b[^.;,\n]*"  # sentence-initial
     r"|\b(?:at\s+first(?:\s+(?:glance|sight))?|initially)\b[^.;\n]*?(?=[.;\n]|\bbut\b|$)"
     # a condition the reply goes on to set aside: "Hypothesis 2 would be more plausible if we assume ...; however"
-    r"|[«‹][\U000f0000-\U000ffffd][»›]\s+would\s+be\s+[^.;\n]*?\bif\b[^.;\n]*",
+    rf"|{ANY_MENTION}\s+would\s+be\s+[^.;\n]*?\bif\b[^.;\n]*",
     Example("nleye", "Although image 1 seems more plausible at first, image 2 fits better.", 2),
     Example(
         "texts",
