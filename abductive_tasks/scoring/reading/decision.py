@@ -110,14 +110,14 @@ def decide(
     """
     _numbered_otherwise(text, mentions, valid)
     text = _COLLAPSE.sub(lambda match: _collapse(match, mentions, valid, values), text)
-    corrections = [match.end() for match in SELF_CORRECTIONS.pattern.finditer(text)]
+    picks, rejected = _picks(text, statements, verdicts)
+    corrections = _corrections(text, mentions, rejected)
     since, corrected = max(corrections, default=0), max(corrections, default=len(text))
     if any(rule.pattern.search(text, since) for rule in REFUSALS):
         return None
     if _forced_without_an_answer(text, since):
         return None
     cut_off = unfinished or _CUT_OFF.search(text) or _next_item_cut(text, mentions)
-    picks, rejected = _picks(text, statements, verdicts)
     # "it's the car's speed", "Score: 10 means almost certainly true" (the scale restated)
     picks = [pick for pick in picks if not _NOT_THE_ANSWER_AFTER.match(text, _after_pick(pick[1]))]
     rejected |= {index for index, mention in enumerate(mentions) if mention.denied}
@@ -232,6 +232,39 @@ def _numbered_otherwise(text: str, mentions: list[Mention], valid: Callable[[obj
                 mentions[index] = replace(number, contradicted=True)
 
 
+def _corrections(text: str, mentions: list[Mention], rejected: set[int]) -> list[int]:
+    """Where each self-correction ends (:data:`SELF_CORRECTIONS`), and where each answer heading starts that retracts
+    the one before it (:func:`_retracted_headings`)."""
+    ends = [match.end() for match in SELF_CORRECTIONS.pattern.finditer(text)]
+    return ends + _retracted_headings(text, mentions, rejected)
+
+
+# An answer heading at a line's start: "Answer: Option 3", "**Final answer:** 2"
+_ANSWER_HEADING = re.compile(
+    rf"^[ \t]*(?:\*\*)?(?:final\s+)?answer\s*(?:\*\*)?\s*:\s*(?:\*\*)?\s*(?P<pick>{ANY_MENTION})",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _retracted_headings(text: str, mentions: list[Mention], rejected: set[int]) -> list[int]:
+    """Where each answer heading starts that follows one naming another answer the text between them rejects
+    ("Answer: Option 3\nHmm, Option 3 shows the ruined cake after it came out, which is another effect, not a cause.
+    ...\nAnswer: Option 1"): the later heading corrects the earlier, as a self-correction does."""
+    headings = list(_ANSWER_HEADING.finditer(text))
+    retracted = []
+    for first, second in zip(headings, headings[1:], strict=False):
+        value = mentions[mention_index(first["pick"])].value
+        if mentions[mention_index(second["pick"])].value == value:
+            continue
+        between = _PLACEHOLDER.finditer(text, first.end(), second.start())
+        if any(
+            mention_index(found.group()) in rejected and mentions[mention_index(found.group())].value == value
+            for found in between
+        ):
+            retracted.append(second.start())
+    return retracted
+
+
 def _picks(text: str, statements: Sequence[Rule], verdicts: Sequence[Rule]) -> tuple[list[Pick], set[int]]:
     """The picks of the statement and verdict tables, and the mentions they reject. "Image 2 is more plausible?" asks;
     "Although 1 is more plausible at first glance, ..." concedes: no picks."""
@@ -281,8 +314,16 @@ def _standing_alone(text: str, mentions: list[Mention]) -> tuple[list[Pick], set
         for rule in ALONE
         for match in rule.pattern.finditer(text)
     ]
-    headings = {mentions[mention_index(match["pick"])].value for match in HEADINGS.pattern.finditer(text)}
-    return _without_labels(text, mentions, _without_list_numbers(text, mentions, alone)), headings
+    found = list(HEADINGS.pattern.finditer(text))
+    headings = {mentions[mention_index(match["pick"])].value for match in found}
+    alone = _without_labels(text, mentions, _without_list_numbers(text, mentions, alone))
+    # an answer alone on the reply's last line, after the headings of a description of every option, closes it: "1.
+    # Option 1: a woman baking bread.\n...\n4. Option 4: a smoke-filled kitchen ...\nThe effect is the burnt bread.\n4."
+    # (AP's first contact)
+    last_line = text.rfind("\n")
+    if found and alone and last_line > found[-1].end() and all(pick[1] > last_line for pick in alone):
+        headings = set()
+    return alone, headings
 
 
 def _invents_an_option(

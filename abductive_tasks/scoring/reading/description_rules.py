@@ -196,9 +196,11 @@ ROLE_CLAIMS = (
     ),
     # "Option 1 shows the cause. In the effect image, the officer is issuing a ticket, which most likely resulted from
     # the car speeding past the sign in the last picture." (AG's first contact): the given image said to come from
-    # what an option shows, the option ending the sentence
+    # what an option shows, the option ending the sentence; or said to be caused by what it shows ("Answer: 2. The
+    # broken vase on the floor was caused by the cat jumping onto the shelf, shown in Option 4.": AP's first contact)
     _rule(
-        r"\b(?:result(?:s|ed)?|comes?|came|stems?|stemmed)\s+from\s+[^.;!?\n«‹]{1,80}?\s+(?:in|on)\s+(?:the\s+)?"
+        r"\b(?:(?:result(?:s|ed)?|comes?|came|stems?|stemmed)\s+from|(?:caused|brought\s+about|triggered)\s+by)"
+        r"\s+[^.;!?\n«‹]{1,80}?(?:\s*,?\s+(?:as\s+)?(?:shown|seen|depicted|pictured))?\s+(?:in|on)\s+(?:the\s+)?"
         rf"{_CLAIMED}\s*(?=[.!;\n]|$)",
         Example(
             "mucr",
@@ -210,6 +212,16 @@ ROLE_CLAIMS = (
             "mucr",
             "Option 4 shows the cause. The officer is issuing a ticket, which resulted from the car speeding in "
             "Option 4.",
+            4,
+        ),
+        Example(
+            "mucr",
+            "Answer: 2. The broken vase on the floor was caused by the cat jumping onto the shelf, shown in Option 4.",
+            None,
+        ),
+        Example(
+            "mucr",
+            "Answer: 4. The broken vase on the floor was caused by the cat jumping onto the shelf, shown in Option 4.",
             4,
         ),
     ),

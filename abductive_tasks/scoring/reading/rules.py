@@ -34,6 +34,7 @@ __all__ = [
     "verdict",
     "ALONE",
     "ANSWER_LABEL",
+    "QUALITY_CUE",
     "CLAUSE_END",
     "CLOSING_ONLY",
     "CONCESSION",
@@ -132,6 +133,7 @@ _CUE = (
 )
 # "the more plausible image", "most likely": a cue only with "is" ("X is more plausible: because ..." states nothing)
 _QUALITY_CUE = rf"(?<!less )(?<!least )(?:(?:more|most)\s+)?{_QUALITY}(?:\s+{_CUE_NOUN})?"
+QUALITY_CUE = _QUALITY_CUE  # for closing_rules' question restated
 _ARTICLE = r"(?:(?:the|a|an)\s+)?"
 # words set off between an answer and its verb: ", showing the girl with a cast,", " - the couple cutting the cake -"
 # (a verdict pattern's part: its braces are doubled for :func:`_verdicts`)
@@ -385,7 +387,7 @@ STATEMENTS = (
 _CORRECTION_WORDS = (
     r"wait|actually|on\s+(?:second\s+thought|reflection|closer\s+(?:inspection|look))|correction|re-?reading"
     r"|looking\s+(?:closer|more\s+(?:carefully|closely))|on\s+(?:a\s+)?second\s+look|at\s+second\s+glance|(?:i'll|i\s+will|let\s+me)\s+settle(?=\s+on)"
-    r"|looking\s+again|scratch\s+that|let\s+me\s+reconsider|i\s+was\s+wrong|(?:sorry\s*,?\s+)?i\s+meant?|sorry"
+    r"|looking\s+again|scratch\s+that|let\s+me\s+reconsider|(?:let\s+me|i'll|i\s+will)\s+(?:double[-\s]?check|re-?check|check\s+again)(?=\s*[.:;,!\n])|i\s+was\s+wrong|(?:sorry\s*,?\s+)?i\s+meant?|sorry"
     r"|(?:i'll|i\s+will|let\s+me|i\s+need\s+to)\s+(?:revise|correct)(?:\s+(?:that|this|it|myself|my\s+answer))?"
     r"|thinking\s+(?:about\s+it\s+)?(?:more|again|further)|on\s+further\s+(?:thought|reflection)"
     r"|(?:revised|updated|corrected|changed|lowered|raised)(?=\s+(?:score|rating|answer|to|back)\b)|back(?=\s+to\b)"
@@ -596,7 +598,8 @@ _FIRST_STEP = (
 )
 ALONE = (
     verdict(
-        r"^[ \t]*{pick}(?=\s*(?:[.:)!,;(-]|$))"
+        # not heading a question ("3 – road? No, the road is just the setting.": AP's first contact)
+        r"^[ \t]*{pick}(?=\s*(?:[.:)!,;(-]|$))(?![^.!?\n]*\?)"
         r"(?!\s*(?:,[^,.;:!?\n«‹]{{1,80}},|\([^()\n«‹]{{1,80}}\))\s*(?:does|doesn't|did|didn't|is|isn't|was|wasn't|"
         r"has|hasn't|shows?|would|wouldn't|could|couldn't|can|can't|seems?|fails?|lacks?)\b)" + _FIRST_STEP,
         Example("mucr", "Option 3: the fire explains the smoke.", 3),
@@ -605,6 +608,19 @@ ALONE = (
         # a pick and a bare number after a comma ending their line are a list, no pick (mentions.LIST_HEAD; AL's first
         # contact: "2, 3")
         Example("mucr", "2, 3\nOption 3: the melted ice cream is the effect.", 3),
+        Example(
+            "cue_words",
+            "3 – road? No, the road is just the setting. 1 – car? It appears in both, but it is an object, not a "
+            "cause.\n2 – speeding: the car goes much too fast.",
+            2,
+        ),  # closing a description of every option (decision._standing_alone; AP's first contact)
+        Example(
+            "mucr",
+            "1. Option 1: a woman baking bread.\n2. Option 2: a loaf of bread on a shelf.\n3. Option 3: a man eating a "
+            "sandwich.\n4. Option 4: a smoke-filled kitchen with a burnt loaf in the open oven.\nThe effect is the "
+            "burnt bread.\n4.",
+            4,
+        ),
     ),
     # "Strengthener?" asks, it does not answer
     verdict(
@@ -770,5 +786,12 @@ SELF_CORRECTIONS = _rule(
     ),
     Example("mucr", "None of them is a perfect match, but if I had to choose, Option 2 is the closest.", 2),
     Example("rating", "Score: 9 — no, the cleats could belong to a visitor. Score: 6", 6.0),
+    # a check that ends its clause turns to what follows it (AP's first contact; not "let me double check Option 3")
+    Example(
+        "mucr",
+        "Answer: Option 4\nLet me double-check. Option 4 shows a man buying a new umbrella, but the first image shows "
+        "a gust of wind; the umbrella turned inside out in Option 2 is the direct effect.\nFinal answer: Option 2",
+        2,
+    ),
     flags=_FLAGS | re.MULTILINE,
 )
