@@ -177,7 +177,7 @@ _KINDS = {
 
 
 def _kind(mode: int) -> str:
-    return _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+    return _KINDS.get(stat.S_IFMT(mode), "a special file")
 
 
 def not_regular(path: Path) -> str | None:
