@@ -53,7 +53,8 @@ def samples_file(folder: Path, task: str) -> Path:
     newest = max(found, key=lambda path: path.name)  # lmms-eval's names start with the run's date and time
     if len(found) > 1:
         logger.info(f"{task} picks: {len(found)} samples files in {folders[0]}; reading the newest, {newest.name}")
-    if (reason := not_regular(newest)) is not None:
+    if not newest.is_file():  # a FIFO or device (reading one would wait), a broken link or a loop of links
+        reason = not_regular(newest) or "a broken link, not a regular file"
         raise DataError(f"{PICKS_VARIABLE}={folder}: {newest}: {reason}")
     return newest
 
