@@ -177,7 +177,41 @@ _KINDS = {
 
 
 def _kind(mode: int) -> str:
-    return _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+    return _KINDS.get(stat.S_IFMT(mode), "a special file")
+
+
+class NotRegular(OSError):
+    """A path named like a data or run file that is no regular file (a FIFO, a device, a folder): never read."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.reason = reason
+
+
+def open_regular(path: Path) -> BinaryIO:
+    """``path`` opened for reading, or :class:`NotRegular` where it is no regular file (reading a FIFO or device named
+    like a data or run file would wait forever). The file checked is the file opened: nothing swapped in is read."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)  # a FIFO opens at once
+    try:
+        mode = os.fstat(descriptor).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegular(path, f"{_kind(mode)}, not a regular file")
+        os.set_blocking(descriptor, True)
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return os.fdopen(descriptor, "rb")
+
+
+def not_regular(path: Path) -> str | None:
+    """Why ``path`` must not be read: ``"a FIFO, not a regular file"`` and the like where it exists and is no regular
+    file (reading a FIFO or device named like a data or run file would wait forever); None where it is one or is
+    missing."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    return None if stat.S_ISREG(mode) else f"{_kind(mode)}, not a regular file"
 
 
 def _identities(path: Path) -> set[tuple[int, int]]:

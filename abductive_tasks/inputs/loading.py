@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 import os
 import stat
@@ -23,6 +24,7 @@ import msgspec
 
 from abductive_tasks import settings
 from abductive_tasks.compat import PermanentLoadError
+from abductive_tasks.inputs.files import NotRegular, open_regular
 
 if TYPE_CHECKING:
     import datasets
@@ -213,9 +215,11 @@ def json_texts(
 ) -> Iterator[tuple[int, str]]:
     """The ``(line number, text)`` pairs of a JSON-lines file's lines that are not blank, as :func:`json_lines`
     reads them. A FIFO or device named like one raises ``error``: reading it would wait forever."""
-    if path.exists() and not path.is_file():
-        raise error(f"{path}: not a regular file")
-    with path.open(encoding=encoding) as handle:
+    try:
+        opened = open_regular(path)
+    except NotRegular as refused:
+        raise error(str(refused)) from None
+    with io.TextIOWrapper(opened, encoding=encoding) as handle:
         for number, text in enumerate(handle, start=1):
             if text.strip():
                 yield number, text

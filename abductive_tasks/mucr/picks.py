@@ -27,6 +27,7 @@ from pathlib import Path
 from loguru import logger
 
 from abductive_tasks import settings
+from abductive_tasks.inputs.files import not_regular
 from abductive_tasks.inputs.loading import DataError
 from abductive_tasks.inputs.stages import StageOutput, declared_reads, output_from_samples, upstream_output
 from abductive_tasks.lmms_source import results_beside, samples_glob
@@ -52,8 +53,9 @@ def samples_file(folder: Path, task: str) -> Path:
     newest = max(found, key=lambda path: path.name)  # lmms-eval's names start with the run's date and time
     if len(found) > 1:
         logger.info(f"{task} picks: {len(found)} samples files in {folders[0]}; reading the newest, {newest.name}")
-    if not newest.is_file():
-        raise DataError(f"{PICKS_VARIABLE}={folder}: {newest}: not a regular file")
+    if not newest.is_file():  # a FIFO or device (reading one would wait), a broken link or a loop of links
+        reason = not_regular(newest) or "a broken link, not a regular file"
+        raise DataError(f"{PICKS_VARIABLE}={folder}: {newest}: {reason}")
     return newest
 
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
-from abductive_tasks.inputs.files import write_output
+from abductive_tasks.inputs.files import NotRegular, open_regular, write_output
 from abductive_tasks.inputs.loading import json_texts
 from abductive_tasks.lmms_source import RESULTS_SUFFIX, SAMPLES_MARK
 from abductive_tasks.reports import composites, media, thumbnails
@@ -93,11 +93,12 @@ def find_results(run: Path | str) -> Path:
 
 def read_run(results_path: Path) -> dict:
     """The results JSON at ``results_path``; a FIFO or device named like one is never opened (it would wait)."""
-    if results_path.exists() and not results_path.is_file():
-        raise RunError(f"{results_path}: not a regular file")
     try:
-        run = json.loads(results_path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as error:
+        with open_regular(results_path) as handle:
+            run = json.loads(handle.read().decode("utf-8"))
+    except NotRegular as refused:
+        raise RunError(str(refused)) from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise RunError(f"{results_path}: not a readable results JSON ({error})") from None
     if not isinstance(run, dict) or not isinstance(run.get("results"), dict):
         raise RunError(f"{results_path}: no 'results' in it: not an lmms-eval results JSON")

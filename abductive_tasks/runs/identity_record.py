@@ -16,7 +16,7 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from abductive_tasks.inputs.files import file_sha256, write_atomic
+from abductive_tasks.inputs.files import NotRegular, file_sha256, open_regular, write_atomic
 from abductive_tasks.lmms_source import RESULTS_SUFFIX, SAMPLES_MARK
 from abductive_tasks.runs.identity import task_key
 
@@ -43,10 +43,11 @@ def write_json_atomic(path: Path, value: object) -> None:
 def read_json_object(path: Path) -> dict:
     """A JSON object from ``path``, or :class:`DamagedFile` saying what is wrong with it (a FIFO or device in a run
     folder is never opened: reading one would wait forever)."""
-    if path.exists() and not path.is_file():
-        raise DamagedFile(path, "not a regular file")
     try:
-        text = path.read_text(encoding="utf-8")
+        with open_regular(path) as handle:
+            text = handle.read().decode("utf-8")
+    except NotRegular as refused:
+        raise DamagedFile(path, refused.reason) from None
     except (OSError, UnicodeDecodeError) as error:
         raise DamagedFile(path, f"unreadable ({error})") from error
     try:

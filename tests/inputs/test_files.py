@@ -259,3 +259,50 @@ def test_the_source_digest_follows_the_modules_source_and_is_kept_for_the_proces
     Path(checked.__file__).write_text("VALUE = 2\n")
     files.source_digest.cache_clear()
     assert files.source_digest(built, checked) == first
+
+
+def test_not_regular_says_what_a_path_is_that_must_not_be_read(tmp_path):
+    regular, fifo = tmp_path / "rows.jsonl", tmp_path / "fifo.jsonl"
+    regular.write_text("{}\n")
+    os.mkfifo(fifo)
+    (tmp_path / "folder.jsonl").mkdir()
+    (tmp_path / "link.jsonl").symlink_to(regular)
+    (tmp_path / "link_to_fifo.jsonl").symlink_to(fifo)
+    names = ("rows", "missing", "link", "fifo", "link_to_fifo", "folder")
+    assert [files.not_regular(tmp_path / f"{name}.jsonl") for name in names] == [
+        None,
+        None,
+        None,
+        "a FIFO, not a regular file",
+        "a FIFO, not a regular file",
+        "a directory, not a regular file",
+    ]
+
+
+@pytest.mark.timeout(30)  # a FIFO read would wait forever
+def test_open_regular_reads_a_regular_file_and_refuses_what_is_there_when_it_opens(tmp_path, monkeypatch):
+    regular, fifo = tmp_path / "rows.jsonl", tmp_path / "fifo.jsonl"
+    regular.write_bytes(b'{"a": 1}\n')
+    os.mkfifo(fifo)
+    (tmp_path / "link.jsonl").symlink_to(regular)
+    for name in ("rows.jsonl", "link.jsonl"):
+        with files.open_regular(tmp_path / name) as handle:
+            assert handle.read() == b'{"a": 1}\n'
+    with pytest.raises(files.NotRegular, match=f"^{re.escape(str(fifo))}: a FIFO, not a regular file$"):
+        files.open_regular(fifo)
+    with pytest.raises(files.NotRegular, match="a directory, not a regular file$") as refused:
+        files.open_regular(tmp_path)
+    assert refused.value.reason == "a directory, not a regular file"
+    with pytest.raises(FileNotFoundError):
+        files.open_regular(tmp_path / "missing.jsonl")
+    # a FIFO put in the file's place after any look at it, just before it is opened: the opened file is checked
+    real_open = os.open
+
+    def swapped_then_opened(path, *args, **kwargs):
+        regular.unlink()
+        os.mkfifo(regular)
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(files.os, "open", swapped_then_opened)
+    with pytest.raises(files.NotRegular, match="a FIFO, not a regular file$"):
+        files.open_regular(regular)

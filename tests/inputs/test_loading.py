@@ -53,7 +53,7 @@ def test_a_fifo_named_like_a_json_lines_file_is_never_opened(tmp_path):
     """A samples file of an upstream stage, a local data copy: a FIFO in its place raises the caller's error."""
     path = tmp_path / "rows.jsonl"
     os.mkfifo(path)
-    with pytest.raises(OtherError, match=f"^{re.escape(str(path))}: not a regular file$"):
+    with pytest.raises(OtherError, match=f"^{re.escape(str(path))}: a FIFO, not a regular file$"):
         list(json_lines(path, OtherError))
 
 

@@ -208,10 +208,22 @@ def test_a_fifo_among_the_picks_is_never_opened(picks_folder, fifo):
     path.unlink(missing_ok=True)
     os.mkfifo(path)
     if fifo == "samples":
-        with pytest.raises(DataError, match=f"{re.escape(str(path))}: not a regular file$"):
+        with pytest.raises(DataError, match=f"{re.escape(str(path))}: a FIFO, not a regular file$"):
             picks.samples_file(picks_folder, "mucr_c2e")
     else:
         assert picks.samples_binding(samples) == {}
+
+
+@pytest.mark.parametrize("target", ["gone.jsonl", "loop.jsonl"])
+def test_a_broken_link_among_the_picks_is_refused(picks_folder, target):
+    """A link to nothing (or to itself) named like the newest samples file is refused as the picks, one line naming
+    it, as a FIFO is: the chain's identity of the picks raised FileNotFoundError on it."""
+    hand_built_picks(picks_folder)
+    samples = next(picks_folder.glob("*_samples_mucr_c2e.jsonl"))
+    samples.unlink()
+    samples.symlink_to(samples if target == "loop.jsonl" else picks_folder / target)
+    with pytest.raises(DataError, match=f"{re.escape(str(samples))}: a broken link, not a regular file$"):
+        picks.samples_file(picks_folder, "mucr_c2e")
 
 
 def test_the_newest_samples_of_a_folder_are_read(picks_folder):

@@ -542,7 +542,8 @@ def test_a_fifo_named_like_a_run_file_is_never_opened(tmp_path, named):
         done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, cwd=tmp_path)
         if named == "results" or command == "browse":
             assert done.returncode == 1, (command, done.stdout)
-            assert done.stderr.splitlines() == [f"abductive-eval {command}: {fifo}: not a regular file"], command
+            expected = f"abductive-eval {command}: {fifo}: a FIFO, not a regular file"
+            assert done.stderr.splitlines() == [expected], command
         else:  # show reads no samples
             assert done.returncode == 0, done.stderr
 

@@ -128,7 +128,9 @@ def test_batch_interrupt_resume_failure_and_leaderboard(tmp_path, capsys):
     # Progress off a terminal: plain quarter lines read from the evaluation's own output, each level of the chain
     # (the Exp tasks read the picks) counted on its own up to its 100%, then one line per task.
     full = r"^\[batch\] tiny-llava, level (\d) of 2: (\d+)/(\d+) documents \(100%\), [\d.]+ docs/s, ETA 0:00$"
-    assert [(level, done == total) for level, done, total in re.findall(full, output, re.M)] == [("1", 1), ("2", 1)]
+    levels = re.findall(full, output, re.M)
+    assert [level for level, _done, _total in levels] == ["1", "2"]
+    assert all(int(done) == int(total) > 0 for _level, done, total in levels)
     assert re.search(r"^    nleye_triplet: consistency_acc [\d.]+ \[[\d.]+, [\d.]+\]$", output, re.M)
     assert "\x1b[" not in output
     assert "3 of 4 models complete; failed: broken" in output

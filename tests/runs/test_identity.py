@@ -536,7 +536,7 @@ def test_a_results_name_that_is_no_regular_file_is_damaged_never_read(tmp_path):
     run = write_run(model_dir, "1-full", spec, None)
     os.mkfifo(run / "x_results.json")
     scan = scan_runs(model_dir, spec)
-    assert [str(error) for error in scan.damaged] == [f"{run / 'x_results.json'}: not a regular file"]
+    assert [str(error) for error in scan.damaged] == [f"{run / 'x_results.json'}: a FIFO, not a regular file"]
 
 
 def test_scan_reads_only_matching_runs_and_reports_damage(tmp_path):

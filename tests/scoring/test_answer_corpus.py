@@ -70,18 +70,18 @@ PINNED = {
     "blind_batch_ab.yaml": (225, 0),  # out of pending/ with round 20
     "blind_batch_ac.yaml": (226, 0),  # out of pending/ with round 20 (first contact 217, 4); Q18 adjudicated
     "blind_batch_ad.yaml": (250, 0),  # out of pending/ with AE's first contact (first contact 237, 7); T16
-    "blind_batch_ae.yaml": (240, 0),  # pending/: first contact of rounds 21 and 22 (236, 2); round 23
+    "blind_batch_ae.yaml": (241, 0),  # pending/: first contact of rounds 21 and 22 (236, 2); rounds 23, 34
     "blind_batch_af.yaml": (238, 0),  # out of pending/ with AG's first contact (first contact 236, 2); round 24
     "blind_batch_ag.yaml": (281, 0),  # out of pending/ with AL's first contact (first contact 276, 6); rounds 25, 29
     "blind_batch_ah.yaml": (370, 0),  # pending/: first contact of round 25 (367, 3); rounds 26, 28 and 29
     "blind_batch_ai.yaml": (314, 0),  # pending/: first contact of round 26 (313, 1); round 29
     "blind_batch_aj.yaml": (317, 0),  # pending/: first contact of round 27 (314, 2); rounds 28, 31
-    "blind_batch_ak.yaml": (325, 0),  # first contact of round 28
+    "blind_batch_ak.yaml": (326, 0),  # first contact of round 28; round 34 (the remaining one, named)
     "blind_batch_al.yaml": (331, 0),  # pending/: first contact of round 29 (326, 4); round 30
-    "blind_batch_am.yaml": (317, 0),  # pending/: first contact of round 30 (312, 5); round 31
-    "blind_batch_an.yaml": (296, 0),  # pending/: first contact of round 31 (292, 2); round 32
-    "blind_batch_ao.yaml": (298, 0),  # pending/: first contact of round 32 (292, 7); round 33
-    "blind_batch_ap.yaml": (292, 3),  # pending/: first contact of round 33
+    "blind_batch_am.yaml": (318, 0),  # pending/: first contact of round 30 (312, 5); rounds 31, 34
+    "blind_batch_an.yaml": (297, 0),  # pending/: first contact of round 31 (292, 2); rounds 32, 34
+    "blind_batch_ao.yaml": (299, 0),  # pending/: first contact of round 32 (292, 7); rounds 33, 34
+    "blind_batch_ap.yaml": (314, 0),  # pending/: first contact of round 33 (292, 3); round 34
 }
 
 

@@ -15,7 +15,7 @@ import pytest
 from abductive_tasks.dve import hooks as dve
 from abductive_tasks.mucr import hooks as mucr
 from abductive_tasks.nleye import hooks as nleye
-from abductive_tasks.scoring.reading import Choice, rules, score_rules
+from abductive_tasks.scoring.reading import Choice, closing_rules, rules, score_rules
 from abductive_tasks.scoring.reading.mentions import mark
 from abductive_tasks.scoring.reading.table import Rule
 from abductive_tasks.sherlock import hooks as sherlock
@@ -38,7 +38,7 @@ EXAMPLE_KINDS = {
 # Every rule table: (module, name) for the upper-case names of the table modules
 TABLES = [
     (module, name)
-    for module in (rules, score_rules)
+    for module in (rules, score_rules, closing_rules)
     for name in vars(module)
     if name.lstrip("_").isupper() and name != "TEXT_RULES"
 ]

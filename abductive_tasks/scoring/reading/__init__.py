@@ -3,9 +3,9 @@
 The reading policy, its rounds and how to add a rule: docs/reading.md. The modules, in the order a reply meets them:
 ``table`` (a rule and its examples); ``text`` (what of the reply is the reply, as plain text) and ``glossary`` (other
 languages); ``mentions`` (what a mention is, and marking) with ``mention_tables`` (what names an answer of each kind);
-``rules`` and ``score_rules`` (the tables of statements, verdicts, refusals and doubts); ``decision`` (the answer the
-reply commits to); ``kinds`` (Choice, Label, Score). Every rule of the tables carries the example replies it exists
-for.
+``rules``, ``closing_rules`` and ``score_rules`` (the tables of statements, verdicts, refusals and doubts);
+``decision`` (the answer the reply commits to); ``kinds`` (Choice, Label, Score). Every rule of the tables carries the
+example replies it exists for.
 
 This package's face is what the tasks use, below: code outside it imports these names from here. Inside it, each
 module's ``__all__`` is what its siblings may use; no module imports another's private names

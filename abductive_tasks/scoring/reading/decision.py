@@ -8,7 +8,9 @@ from dataclasses import replace
 
 from abductive_tasks.scoring.reading.mentions import (
     ANY_MENTION,
+    BARE_MENTION,
     CONTEXT_ALIAS,
+    MENTION_INDEX,
     NAMED_MENTION,
     Mention,
     mention_index,
@@ -66,24 +68,24 @@ _HEDGED = re.compile(
 )
 # A reply opening with a named answer as a sentence of its own ("Weakener. The ...", "Option 2. The ..."; not a bare
 # number, which may number a first step: "1. Identify the effect: ...")
-_OPENING_SENTENCE = re.compile(r"\s*«(?P<answer>[\U000f0000-\U000ffffd])»\s*[.!](?=\s)")
+_OPENING_SENTENCE = re.compile(rf"\s*«(?P<answer>{MENTION_INDEX})»\s*[.!](?=\s)")
 _NAMED_PLACEHOLDER = re.compile(NAMED_MENTION)
 # after a mention's placeholder: another thing's ("the car's speed"), what a value stands for ("10 means ...")
 _NOT_THE_ANSWER_AFTER = re.compile(r"\s*'s\b|\s+(?:means|would\s+mean|stands\s+for)\b", re.IGNORECASE)
 # A mention explained by another: "the third image (right)", "Hypothesis 1 (right image)", "3 - heavy rain".
 _COLLAPSE = re.compile(
     r"(?<!\bnot\s)(?<!\bnot\sa\s)(?<!\bnot\san\s)(?<!\bnot\sthe\s)"  # "not a strengthener - weakener" contrasts
-    r"(?P<outer>[«‹][\U000f0000-\U000ffffd][»›])(?:\s+overall|\s+(?:from|on)\s+the\s+(?:left|right))?"
-    r"(?:(?:\s*(?:(?:\(|-(?=\s*(?:i\.e\.|(?:the\s+)?[«‹][\U000f0000-\U000ffffd][»›]\s*-)))\s*(?:the\s+|i\.e\.,?\s+)?"
-    r"(?P<inner>[«‹][\U000f0000-\U000ffffd][»›])\s*[)-]"  # "Image 2 (hypothesis 1)", "Image 2 - the first hypothesis -"
-    r"|[-=]\s*(?:the\s+)?(?P<named>«[\U000f0000-\U000ffffd]»)(?=\s*(?:[.,;!)\n]|$)|\s+(?!and\b|or\b)[^\W\d_]))"
+    rf"(?P<outer>{ANY_MENTION})(?:\s+overall|\s+(?:from|on)\s+the\s+(?:left|right))?"
+    rf"(?:(?:\s*(?:(?:\(|-(?=\s*(?:i\.e\.|(?:the\s+)?{ANY_MENTION}\s*-)))\s*(?:the\s+|i\.e\.,?\s+)?"
+    rf"(?P<inner>{ANY_MENTION})\s*[)-]"  # "Image 2 (hypothesis 1)", "Image 2 - the first hypothesis -"
+    rf"|[-=]\s*(?:the\s+)?(?P<named>{NAMED_MENTION})(?=\s*(?:[.,;!)\n]|$)|\s+(?!and\b|or\b)[^\W\d_]))"
     # "3: heavy rain." explains; "2: the car is merely present" does not
-    r"|:\s*(?:the\s+)?(?P<colon>«[\U000f0000-\U000ffffd]»)(?=\s*(?:[.,;!)\n]|$))"
-    r"|\s*,\s*(?:which|that)\s+is\s+(?:the\s+)?(?P<which>«[\U000f0000-\U000ffffd]»)(?=\s*(?:[.,;!)\n]|$))"
+    rf"|:\s*(?:the\s+)?(?P<colon>{NAMED_MENTION})(?=\s*(?:[.,;!)\n]|$))"
+    rf"|\s*,\s*(?:which|that)\s+is\s+(?:the\s+)?(?P<which>{NAMED_MENTION})(?=\s*(?:[.,;!)\n]|$))"
     # "(B), the third image, shows ...": an image count set off by commas explains an option, or the other way round
-    r"|\s*,\s*(?:the\s+|i\.e\.,?\s+)?(?P<appositive>«[\U000f0000-\U000ffffd]»)\s*,)"
+    rf"|\s*,\s*(?:the\s+|i\.e\.,?\s+)?(?P<appositive>{NAMED_MENTION})\s*,)"
     # a choice and its own text side by side: "(A) The man's clothes are soaking wet"
-    r"|[ \t]+(?P<adjacent>«[\U000f0000-\U000ffffd]»))",
+    rf"|[ \t]+(?P<adjacent>{NAMED_MENTION}))",
     re.IGNORECASE,
 )
 
@@ -108,14 +110,14 @@ def decide(
     """
     _numbered_otherwise(text, mentions, valid)
     text = _COLLAPSE.sub(lambda match: _collapse(match, mentions, valid, values), text)
-    corrections = [match.end() for match in SELF_CORRECTIONS.pattern.finditer(text)]
+    picks, rejected = _picks(text, statements, verdicts)
+    corrections = _corrections(text, mentions, rejected)
     since, corrected = max(corrections, default=0), max(corrections, default=len(text))
     if any(rule.pattern.search(text, since) for rule in REFUSALS):
         return None
     if _forced_without_an_answer(text, since):
         return None
     cut_off = unfinished or _CUT_OFF.search(text) or _next_item_cut(text, mentions)
-    picks, rejected = _picks(text, statements, verdicts)
     # "it's the car's speed", "Score: 10 means almost certainly true" (the scale restated)
     picks = [pick for pick in picks if not _NOT_THE_ANSWER_AFTER.match(text, _after_pick(pick[1]))]
     rejected |= {index for index, mention in enumerate(mentions) if mention.denied}
@@ -213,7 +215,7 @@ def _collapse(
 
 
 # the items of a numbered list: two or more lines opening with a number and a full stop or parenthesis
-_NUMBERED_LINE = re.compile(r"^[ \t]*[«‹][\U000f0000-\U000ffffd][»›][.)][ \t]", re.MULTILINE)
+_NUMBERED_LINE = re.compile(rf"^[ \t]*{ANY_MENTION}[.)][ \t]", re.MULTILINE)
 
 
 def _numbered_otherwise(text: str, mentions: list[Mention], valid: Callable[[object], bool]) -> None:
@@ -228,6 +230,39 @@ def _numbered_otherwise(text: str, mentions: list[Mention], valid: Callable[[obj
         if not number.text and named.text and valid(number.value) and valid(named.value):
             if number.value != named.value:
                 mentions[index] = replace(number, contradicted=True)
+
+
+def _corrections(text: str, mentions: list[Mention], rejected: set[int]) -> list[int]:
+    """Where each self-correction ends (:data:`SELF_CORRECTIONS`), and where each answer heading starts that retracts
+    the one before it (:func:`_retracted_headings`)."""
+    ends = [match.end() for match in SELF_CORRECTIONS.pattern.finditer(text)]
+    return ends + _retracted_headings(text, mentions, rejected)
+
+
+# An answer heading at a line's start: "Answer: Option 3", "**Final answer:** 2"
+_ANSWER_HEADING = re.compile(
+    rf"^[ \t]*(?:\*\*)?(?:final\s+)?answer\s*(?:\*\*)?\s*:\s*(?:\*\*)?\s*(?P<pick>{ANY_MENTION})",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _retracted_headings(text: str, mentions: list[Mention], rejected: set[int]) -> list[int]:
+    """Where each answer heading starts that follows one naming another answer the text between them rejects
+    ("Answer: Option 3\nHmm, Option 3 shows the ruined cake after it came out, which is another effect, not a cause.
+    ...\nAnswer: Option 1"): the later heading corrects the earlier, as a self-correction does."""
+    headings = list(_ANSWER_HEADING.finditer(text))
+    retracted = []
+    for first, second in zip(headings, headings[1:], strict=False):
+        value = mentions[mention_index(first["pick"])].value
+        if mentions[mention_index(second["pick"])].value == value:
+            continue
+        between = _PLACEHOLDER.finditer(text, first.end(), second.start())
+        if any(
+            mention_index(found.group()) in rejected and mentions[mention_index(found.group())].value == value
+            for found in between
+        ):
+            retracted.append(second.start())
+    return retracted
 
 
 def _picks(text: str, statements: Sequence[Rule], verdicts: Sequence[Rule]) -> tuple[list[Pick], set[int]]:
@@ -255,7 +290,7 @@ _IN_AN_EXAMPLE = re.compile(
     r"|\s+(?:was|is)\s+(?:the\s+)?(?:answer|correct\s+(?:one|answer|option))\s+(?:in|for|of)\s+example\s*[‹«]",
     re.IGNORECASE,
 )
-_EXAMPLE_NAMED = re.compile(r"\bexamples?\s*[‹«][\U000f0000-\U000ffffd][›»]", re.IGNORECASE)
+_EXAMPLE_NAMED = re.compile(rf"\bexamples?\s*{ANY_MENTION}", re.IGNORECASE)
 
 
 def _after_pick(position: int) -> int:
@@ -279,8 +314,16 @@ def _standing_alone(text: str, mentions: list[Mention]) -> tuple[list[Pick], set
         for rule in ALONE
         for match in rule.pattern.finditer(text)
     ]
-    headings = {mentions[mention_index(match["pick"])].value for match in HEADINGS.pattern.finditer(text)}
-    return _without_labels(text, mentions, _without_list_numbers(text, mentions, alone)), headings
+    found = list(HEADINGS.pattern.finditer(text))
+    headings = {mentions[mention_index(match["pick"])].value for match in found}
+    alone = _without_labels(text, mentions, _without_list_numbers(text, mentions, alone))
+    # an answer alone on the reply's last line, after the headings of a description of every option, closes it: "1.
+    # Option 1: a woman baking bread.\n...\n4. Option 4: a smoke-filled kitchen ...\nThe effect is the burnt bread.\n4."
+    # (AP's first contact)
+    last_line = text.rfind("\n")
+    if found and alone and last_line > found[-1].end() and all(pick[1] > last_line for pick in alone):
+        headings = set()
+    return alone, headings
 
 
 def _invents_an_option(
@@ -480,8 +523,8 @@ def _the_one_named(
 
 # a list denied as a whole: "not 1, 2 or 3"
 _NEGATED_LIST = re.compile(
-    r"(?:\b(?:not|neither)|n't)\s+(?:the\s+)?[«‹][\U000f0000-\U000ffffd][»›]"
-    r"(?:\s*,\s*(?:the\s+)?[«‹][\U000f0000-\U000ffffd][»›])*\s*,?\s+(?:or|nor)\s+(?:the\s+)?[«‹][\U000f0000-\U000ffffd][»›]",
+    rf"(?:\b(?:not|neither)|n't)\s+(?:the\s+)?{ANY_MENTION}"
+    rf"(?:\s*,\s*(?:the\s+)?{ANY_MENTION})*\s*,?\s+(?:or|nor)\s+(?:the\s+)?{ANY_MENTION}",
     re.IGNORECASE,
 )
 
@@ -501,7 +544,7 @@ def _no_option(mention: Mention, valid: Callable[[object], bool]) -> bool:
 
 
 # A numbered list: bare numbers 1, 2, 3, ... heading consecutive items at the starts of lines ("1. The cause image")
-_LIST_NUMBER = re.compile(r"^[ \t]*‹[\U000f0000-\U000ffffd]›[.)][ \t]+\S", re.MULTILINE)
+_LIST_NUMBER = re.compile(rf"^[ \t]*{BARE_MENTION}[.)][ \t]+\S", re.MULTILINE)
 
 
 def _without_list_numbers(
@@ -527,7 +570,7 @@ def _names_only(text: str, opening: re.Match, mentions: list[Mention], valid: Ca
 # labelled: "4. police officer would be the agent, not the cue" (after "The answer is 2 (speeding)") speaks of option
 # 4, it does not answer with it ("4. police officer is the real cue" still does)
 _LABELLED = re.compile(
-    r"‹(?P<number>[\U000f0000-\U000ffffd])›\.[ \t]+(?:the[ \t]+)?«(?P<text>[\U000f0000-\U000ffffd])»"
+    rf"‹(?P<number>{MENTION_INDEX})›\.[ \t]+(?:the[ \t]+)?«(?P<text>{MENTION_INDEX})»"
     r"(?=[^.!?\n]*(?:\bnot\b|n't\b|\brather\s+than\b|\binstead\s+of\b))",
     re.IGNORECASE,
 )
@@ -535,7 +578,7 @@ _LABELLED = re.compile(
 
 # The options restated as a lettered list before the answer: "A) car B) speeding C) road D) police officer\nAnswer: B"
 _LETTERED_LIST = re.compile(
-    r"‹(?P<number>[\U000f0000-\U000ffffd])›[.)][ \t]*«(?P<text>[\U000f0000-\U000ffffd])»[ \t]+[A-Da-d][.)][ \t]*[«‹]"
+    rf"‹(?P<number>{MENTION_INDEX})›[.)][ \t]*«(?P<text>{MENTION_INDEX})»[ \t]+[A-Da-d][.)][ \t]*[«‹]"
 )
 
 
@@ -555,8 +598,8 @@ def _without_labels(
 
 
 # The last words of a reply: an answer's name alone after a sentence, on the same line, with no full stop
-_ENDS_ON_A_NAME = re.compile(r"[.!?][ \t]+([«‹][\U000f0000-\U000ffffd][»›])[ \t]*\Z")
-_SENTENCE_HEAD = re.compile(r"(?:^|(?<=[.!?]))\s*([«‹][\U000f0000-\U000ffffd][»›])(?=\s+[^\W\d_])", re.MULTILINE)
+_ENDS_ON_A_NAME = re.compile(rf"[.!?][ \t]+({ANY_MENTION})[ \t]*\Z")
+_SENTENCE_HEAD = re.compile(rf"(?:^|(?<=[.!?]))\s*({ANY_MENTION})(?=\s+[^\W\d_])", re.MULTILINE)
 
 
 def _next_item_cut(text: str, mentions: list[Mention]) -> bool:

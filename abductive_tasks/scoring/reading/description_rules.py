@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from abductive_tasks.scoring.reading.mentions import MENTION_INDEX, NAMED_MENTION
 from abductive_tasks.scoring.reading.table import Example, Rule
 
 __all__ = [
@@ -143,7 +144,7 @@ IN_PASSING = _rule(
 # An option's text as the subject of a that-clause, a finite verb after it: the clause, not the text, is what the reply
 # names ("The cue is that the car was going too fast": AO's first contact, read car; the speeding is what it says)
 THAT_CLAUSE_SUBJECT = _rule(
-    r"\bthat\s+(?:the\s+|a\s+|an\s+|his\s+|her\s+|their\s+)?(?P<subject>«[\U000f0000-\U000ffffd]»)\s+"
+    rf"\bthat\s+(?:the\s+|a\s+|an\s+|his\s+|her\s+|their\s+)?(?P<subject>{NAMED_MENTION})\s+"
     r"(?:was|were|is|are|had|has|got|gets|kept|keeps|did|does|went|goes|came|comes|made|makes)\b"
     r"(?!\s+(?:the\s+)?(?:cue|link|answer|key|reason|connection)\b)",
     Example("cue_words", "The cue is that the car was going too fast.", None),
@@ -162,7 +163,7 @@ ROLE_AFTER = re.compile(
 # Claims of an option's role that never pick but contradict an answer the reply gives otherwise
 # (``decision._claimed_otherwise``; as picks they read replies that name or hedge another option later: the blind
 # review of round 19)
-_CLAIMED = r"[«‹](?P<pick>[\U000f0000-\U000ffffd])[»›]"
+_CLAIMED = rf"[«‹](?P<pick>{MENTION_INDEX})[»›]"
 ROLE_CLAIMS = (
     # "2\nOption 4 shows the effect because ...": the role claimed with its reason
     _rule(
@@ -195,9 +196,11 @@ ROLE_CLAIMS = (
     ),
     # "Option 1 shows the cause. In the effect image, the officer is issuing a ticket, which most likely resulted from
     # the car speeding past the sign in the last picture." (AG's first contact): the given image said to come from
-    # what an option shows, the option ending the sentence
+    # what an option shows, the option ending the sentence; or said to be caused by what it shows ("Answer: 2. The
+    # broken vase on the floor was caused by the cat jumping onto the shelf, shown in Option 4.": AP's first contact)
     _rule(
-        r"\b(?:result(?:s|ed)?|comes?|came|stems?|stemmed)\s+from\s+[^.;!?\n«‹]{1,80}?\s+(?:in|on)\s+(?:the\s+)?"
+        r"\b(?:(?:result(?:s|ed)?|comes?|came|stems?|stemmed)\s+from|(?:caused|brought\s+about|triggered)\s+by)"
+        r"\s+[^.;!?\n«‹]{1,80}?(?:\s*,?\s+(?:as\s+)?(?:shown|seen|depicted|pictured))?\s+(?:in|on)\s+(?:the\s+)?"
         rf"{_CLAIMED}\s*(?=[.!;\n]|$)",
         Example(
             "mucr",
@@ -209,6 +212,16 @@ ROLE_CLAIMS = (
             "mucr",
             "Option 4 shows the cause. The officer is issuing a ticket, which resulted from the car speeding in "
             "Option 4.",
+            4,
+        ),
+        Example(
+            "mucr",
+            "Answer: 2. The broken vase on the floor was caused by the cat jumping onto the shelf, shown in Option 4.",
+            None,
+        ),
+        Example(
+            "mucr",
+            "Answer: 4. The broken vase on the floor was caused by the cat jumping onto the shelf, shown in Option 4.",
             4,
         ),
     ),

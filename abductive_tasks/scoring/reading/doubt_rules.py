@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from abductive_tasks.scoring.reading.mentions import ANY_MENTION
+from abductive_tasks.scoring.reading.mentions import ANY_MENTION, BARE_MENTION
 from abductive_tasks.scoring.reading.table import Example, Rule
 
 __all__ = ["DOUBTS", "HEDGES", "REFUSALS", "REFUSAL_OF_THE_OTHERS", "SENTENCE_END"]
@@ -37,7 +37,7 @@ HEDGES = (
         Example("nleye", "Image 2 shows a wet road. Not sure, though.", None),
     ),
     _rule(
-        r"(?<!\bnot )(?<!\bneither )[«‹][\U000f0000-\U000ffffd][»›]\s*,?\s+or\s+[«‹][\U000f0000-\U000ffffd][»›]",
+        rf"(?<!\bnot )(?<!\bneither ){ANY_MENTION}\s*,?\s+or\s+{ANY_MENTION}",
         Example("mucr", "Option 2 or option 3.", None),
     ),
     # "Option 3 shows the effect, maybe.", "... Or maybe Option 1"
@@ -47,7 +47,7 @@ HEDGES = (
     ),
     # "..., which is what option 3 might be showing"
     _rule(
-        r"[«‹][\U000f0000-\U000ffffd][»›]\s+(?:might|may|could)\s+(?:be\s+)?(?:show|depict|illustrat|represent)\w*",
+        rf"{ANY_MENTION}\s+(?:might|may|could)\s+(?:be\s+)?(?:show|depict|illustrat|represent)\w*",
         Example("mucr", "This could easily lead to a fire, which is what option 3 might be showing.", None),
     ),
 )
@@ -205,7 +205,7 @@ DOUBTS = (
     ),
     # a range of options after a heading, or alone: "Answer: 1-4" (AO's first contact, read 1), "Final answer: 2-3"
     _rule(
-        rf"(?:^|(?<=[:：])|(?<=[:：]\s))\s*(?:\*\*)?\s*(?:the\s+)?{_ANY_REF}\s*(?:-|–|—|to|through)\s*‹[\U000f0000-\U000ffffd]›(?=\s*(?:\*\*)?\s*(?:[.!;\n]|$))",
+        rf"(?:^|(?<=[:：])|(?<=[:：]\s))\s*(?:\*\*)?\s*(?:the\s+)?{_ANY_REF}\s*(?:-|–|—|to|through)\s*{BARE_MENTION}(?=\s*(?:\*\*)?\s*(?:[.!;\n]|$))",
         Example("mucr", "Answer: 1-4", None),
         Example("mucr", "Final answer: 2-3.", None),
         Example("mucr", "Answer: 1-4.\nOn reflection, the answer is Option 2.", 2),

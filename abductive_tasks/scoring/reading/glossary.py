@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["GLOSSARY", "translate"]
+__all__ = ["GLOSSARY", "PHRASES", "translate"]
 
 # Full-width punctuation (Chinese, Japanese) as ASCII; CJK text set apart from digits and Latin words.
 _FULL_WIDTH = str.maketrans(
@@ -152,10 +152,54 @@ def _vietnamese_opening(text: str) -> str:
 _CHINESE_POINTS = re.compile(r"(?:打|给|得|评)\s*(\d+(?:\.\d+)?)\s*分")
 
 
+# A Chinese numeral after a score noun ("评分：九", "评分：六分": score 9, score 6; AP's first contact), one numeral
+# alone
+_CHINESE_SCORE = re.compile(
+    r"(?:评分|評分|分数|得分)\s*[:：]?\s*([一二三四五六七八九十])(?:\s*分)?(?![一二三四五六七八九十百点.])"
+)
+
+
+def _chinese_score(match: re.Match[str]) -> str:
+    return f" score: {_CJK_NUMERALS[match[1]]} "
+
+
+# Answer phrases of French, Spanish and German, read before the glossary's words (whose "la", "es", "die" they hold):
+# the option an answer names by its number or ordinal after it ("la opción correcta es la 4", "la opción correcta es
+# la tercera", "la bonne réponse est donc l'option 3", "Die Ursache ist in der dritten Option zu sehen": AP's first
+# contact); an ordinal only stated as the answer or with the option noun (not "en la segunda imagen", a picture count,
+# nor "la primera" alone)
+PHRASES = {  # English: the phrases it translates, separated by |
+    "the correct answer is": (
+        "la respuesta correcta es|la bonne réponse est|la bonne reponse est|die richtige antwort ist|"
+        "a resposta correta é"
+    ),
+    "the correct option": "la opción correcta|la opcion correcta|la bonne option|die richtige option|a opção correta",
+    "the cause is": "die ursache ist",
+    "the effect is": "die wirkung ist",
+    "therefore": "donc",
+    "is ruled out": "est exclue|est exclu|queda descartada|queda descartado|ist ausgeschlossen",
+    "the first option": "la première option|la primera opción|la primera opcion|die erste option|der ersten option",
+    "is the first": "es la primera|est la première|ist die erste",
+    "the second option": "la deuxième option|la segunda opción|la segunda opcion|die zweite option|der zweiten option",
+    "is the second": "es la segunda|est la deuxième|ist die zweite",
+    "the third option": "la troisième option|la tercera opción|la tercera opcion|die dritte option|der dritten option",
+    "is the third": "es la tercera|est la troisième|ist die dritte",
+    "the fourth option": "la quatrième option|la cuarta opción|la cuarta opcion|die vierte option|der vierten option",
+    "is the fourth": "es la cuarta|est la quatrième|ist die vierte",
+}
+_PHRASE_WORDS = {phrase.lower(): english for english, phrases in PHRASES.items() for phrase in phrases.split("|")}
+_PHRASE_PATTERN = re.compile(
+    "|".join(rf"(?<!\w){re.escape(phrase)}(?!\w)" for phrase in sorted(_PHRASE_WORDS, key=len, reverse=True)),
+    re.IGNORECASE,
+)
+
+
 def translate(text: str) -> str:
     """``text`` with full-width punctuation as ASCII, CJK set apart, and the glossary's answer words in English."""
     text = _KOREAN_NUMBER.sub(r"number \1", _KOREAN_NUMBERED.sub(r"\2 \1", text))
     text = _CHINESE_POINTS.sub(r" score: \1 ", text)
+    text = _CHINESE_SCORE.sub(_chinese_score, text)
+    text = _PHRASE_PATTERN.sub(lambda match: f" {_PHRASE_WORDS[match.group().lower()]} ", text)
     text = _vietnamese_opening(text)
     text = _GLOSSARY_PATTERN.sub(
         lambda match: f" {_GLOSSARY_WORDS[match.group().lower()]} ", text.translate(_FULL_WIDTH)

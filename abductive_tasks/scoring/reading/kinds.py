@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Protocol
 
+from abductive_tasks.scoring.reading.closing_rules import CLOSING_STATEMENTS, ROLE_REJECTIONS
 from abductive_tasks.scoring.reading.decision import UNFINISHED, decide, denied, in_passing
 from abductive_tasks.scoring.reading.description_rules import DESCRIBED_ANSWER, OWN_DESCRIPTION, OWN_DESCRIPTIONS
 from abductive_tasks.scoring.reading.mention_tables import (
@@ -444,8 +445,8 @@ class Choice(_Reader):
     def mention_rules(self) -> tuple[MentionRule, ...]:
         return choice_mentions(self.n, self.aliases, self.letters, self.option_texts, self.context_images)
 
-    _statement_rules = STATEMENTS
-    _verdict_rules = VERDICTS
+    _statement_rules = (*STATEMENTS, *CLOSING_STATEMENTS)
+    _verdict_rules = (*VERDICTS, *ROLE_REJECTIONS)
     _complement = True
 
 
@@ -542,8 +543,8 @@ class Label(_Reader):
                 argued.add(stems[stem])
         return argued
 
-    _statement_rules = (*STATEMENTS, *LABEL_STATEMENTS)
-    _verdict_rules = (*VERDICTS, *LABEL_CONCESSIONS)
+    _statement_rules = (*STATEMENTS, *CLOSING_STATEMENTS, *LABEL_STATEMENTS)
+    _verdict_rules = (*VERDICTS, *ROLE_REJECTIONS, *LABEL_CONCESSIONS)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
+from abductive_tasks.scoring.reading.head_mentions import head_mentions, stem_mentions
 from abductive_tasks.scoring.reading.mentions import CONTEXT_ALIAS, MentionRule, alternatives, option_text
 from abductive_tasks.scoring.reading.rules import COPULA
 from abductive_tasks.scoring.reading.table import Example
@@ -54,6 +55,8 @@ _ORDINALS = {
     "ninth": 9,
     "tenth": 10,
 }
+_ROMANS = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6}
+_ROMAN = "(?-i:iii|ii|iv|vi|v|i|III|II|IV|VI|V|I)"
 _NUMBER = r"\d+(?![\w%°]|[.,]\d|\s*degrees?\b)"  # not a quantity: "105°", "35 degrees"
 _NUMBER_WORD = "|".join(_NUMBER_WORDS)
 _ORDINAL = "|".join(_ORDINALS) + r"|\d+(?:st|nd|rd|th)"
@@ -131,7 +134,8 @@ def choice_mentions(
     }
     return (
         *_option_text_mentions(option_texts),
-        *_stem_mentions(option_texts),
+        *stem_mentions(option_texts),
+        *head_mentions(option_texts, phrases=not sentence_options(option_texts)),
         *_content_mentions(option_texts),
         *_row_mentions(n, context_images, aliases, option_texts),
         *_position_mentions(panels, panel=True),
@@ -192,41 +196,6 @@ def _option_text_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, .
             lambda m: texts[" ".join(m.group().lower().split())],
             Example("cue", "The cue is heavy rain.", 3),
             Example("texts", "The man is sunbathing on a beach is the more plausible hypothesis.", 2),
-            text=True,
-        ),
-    )
-
-
-def _stems(word: str) -> set[str]:
-    """The stem of a one-word option text ending in -ing: "speed" of "speeding", "race" of "racing", "run" of
-    "running"."""
-    if not re.fullmatch(r"[^\W\d_]{4,}ing", word):
-        return set()
-    stem = word[:-3]
-    return {stem, stem + "e", *([stem[:-1]] if stem[-1] == stem[-2] else [])}
-
-
-def _stem_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
-    """A one-word option text by its stem, stated as the cue or answer and ending its clause ("The cue is 'speed':
-    the car was going too fast", where speeding is a phrase; AI's first contact): that option, where the stem is no
-    other option's word."""
-    words = [option_text(option).lower() for option in option_texts]
-    others = {word for text in words for word in text.split()}
-    stems = {
-        stem: number
-        for number, word in enumerate(words, start=1)
-        for stem in _stems(word)
-        if len(stem) >= 4 and stem not in others
-    }
-    if not stems:
-        return ()
-    return (
-        _rule(
-            r"(?:(?<=\bcue is )|(?<=\banswer is )|(?<=\bcue: )|(?<=\banswer: ))"
-            rf"(?:{alternatives(list(stems))})(?=[ \t]*(?:[.:;,!\n]|$))",
-            lambda m: stems[m.group().lower()],
-            Example("cue_words", "The cue is 'speed': the car was going too fast.", 2),
-            Example("cue_words", "The cue is speed.", 2),
             text=True,
         ),
     )
@@ -490,6 +459,17 @@ def _numbered_mentions(letter: str) -> tuple[MentionRule, ...]:
             numbers,
             Example("nleye", "Image 2 is more plausible.", 2),
             image=True,
+        ),
+        # a roman numeral: "Option IV", "Hypothesis II", "Answer: iii" (AP's first contact), one case throughout, ending
+        # its phrase or before the verb of its clause (not "the option I chose", nor "Answer: I think")
+        _rule(
+            rf"(?:\b{_OPTION_NOUN}[ \t]+|\banswer\s*:\s*(?=(?-i:ii|II|iv|IV|v|V)))(?P<roman>{_ROMAN})(?![\w'])"
+            r"(?=\s*(?:[.:;,!)\n—–-]|$)|\s+(?:is|was|shows|showed|depicts|seems|looks|appears|fits|makes)\b)",
+            lambda m: _ROMANS[m["roman"].lower()],
+            Example("mucr", "Option IV — the scorched frying pan is what you get after leaving the stove on high.", 4),
+            Example("mucr", "Answer: iii. The wet road explains the skid marks in the effect image.", 3),
+            Example("nleye", "Hypothesis II is more plausible. Hypothesis I shows the vase upright.", 2),
+            Example("mucr", "The option I chose first, Option I, was wrong; the answer is Option 2.", 2),
         ),
         _rule(
             rf"(?:#\s*|\bnumber\s+)(?P<label>{_NUMBER}|{_NUMBER_WORD})\b",

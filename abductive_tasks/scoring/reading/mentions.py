@@ -11,6 +11,8 @@ from abductive_tasks.scoring.reading.text import plain
 
 __all__ = [
     "ANY_MENTION",
+    "BARE_MENTION",
+    "MENTION_INDEX",
     "NAMED_MENTION",
     "CONTEXT_ALIAS",
     "LIST_HEAD",
@@ -29,8 +31,12 @@ __all__ = [
 # so that no later rule reads it as a number.
 _OPEN, _CLOSE, _BARE_OPEN, _BARE_CLOSE = "«", "»", "‹", "›"
 _INDEX_BASE = 0xF0000  # Supplementary Private Use Area-A: 65,534 mentions
-ANY_MENTION = r"[«‹][\U000f0000-\U000ffffd][»›]"  # a placeholder in a pattern
-NAMED_MENTION = r"«[\U000f0000-\U000ffffd]»"  # a named mention's placeholder in a pattern
+# In a pattern: a placeholder's index character, any placeholder, a named one, a bare one. Every rule spells a
+# placeholder with these, never the private-use range itself.
+MENTION_INDEX = r"[\U000f0000-\U000ffffd]"
+ANY_MENTION = rf"[«‹]{MENTION_INDEX}[»›]"
+NAMED_MENTION = rf"«{MENTION_INDEX}»"
+BARE_MENTION = rf"‹{MENTION_INDEX}›"
 
 
 def placeholder(index: int, named: bool = True) -> str:
@@ -107,16 +113,16 @@ def mark(text: str, rules: Sequence[MentionRule]) -> tuple[str, list[Mention]]:
     return text, mentions
 
 
-REF = r"\(?\s*[«‹](?P<{name}>[\U000f0000-\U000ffffd])[»›]\s*\)?"  # a named or bare mention, perhaps in parentheses
+REF = rf"\(?\s*[«‹](?P<{{name}}>{MENTION_INDEX})[»›]\s*\)?"  # a named or bare mention, perhaps in parentheses
 # "1 and 3 are equally valid", "Option 1, Option 2, Option 3, Option 4", "Option 1, option 3 and option 4 are
 # unrelated", an answer and a bare number after a comma ending their line ("2, 3": AL's first contact; not "2,
 # speeding")
 LIST_HEAD = (
-    r"(?!\s*,?\s*(?:and|or|&|/)\s*\(?\s*[«‹][\U000f0000-\U000ffffd][»›]"
-    r"|\s*,\s*[«‹][\U000f0000-\U000ffffd][»›]\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or)\s+)[«‹][\U000f0000-\U000ffffd][»›]"
-    r"|[ \t]*,[ \t]*‹[\U000f0000-\U000ffffd]›[ \t]*[.!]?[ \t]*(?:\n|\Z))"
+    rf"(?!\s*,?\s*(?:and|or|&|/)\s*\(?\s*{ANY_MENTION}"
+    rf"|\s*,\s*{ANY_MENTION}\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or)\s+){ANY_MENTION}"
+    rf"|[ \t]*,[ \t]*{BARE_MENTION}[ \t]*[.!]?[ \t]*(?:\n|\Z))"
 )
-NAMED_REF = r"«(?P<{name}>[\U000f0000-\U000ffffd])»"
+NAMED_REF = rf"«(?P<{{name}}>{MENTION_INDEX})»"
 
 
 def option_text(option: str) -> str:

@@ -34,6 +34,7 @@ __all__ = [
     "verdict",
     "ALONE",
     "ANSWER_LABEL",
+    "QUALITY_CUE",
     "CLAUSE_END",
     "CLOSING_ONLY",
     "CONCESSION",
@@ -132,6 +133,7 @@ _CUE = (
 )
 # "the more plausible image", "most likely": a cue only with "is" ("X is more plausible: because ..." states nothing)
 _QUALITY_CUE = rf"(?<!less )(?<!least )(?:(?:more|most)\s+)?{_QUALITY}(?:\s+{_CUE_NOUN})?"
+QUALITY_CUE = _QUALITY_CUE  # for closing_rules' question restated
 _ARTICLE = r"(?:(?:the|a|an)\s+)?"
 # words set off between an answer and its verb: ", showing the girl with a cast,", " - the couple cutting the cake -"
 # (a verdict pattern's part: its braces are doubled for :func:`_verdicts`)
@@ -184,7 +186,7 @@ STATEMENTS = (
     ),
     # "→ 3" ending a table or a list of checks (not an example's answer restated: "Example 1 → Option 1, ...")
     verdict(
-        r"(?<!example\s[‹«][\U000f0000-\U000ffffd][›»]\s)(?<!example\s[‹«][\U000f0000-\U000ffffd][›»])"
+        rf"(?<!example\s{ANY_MENTION}\s)(?<!example\s{ANY_MENTION})"
         r"→\s*{pick}(?=\s*(?:[.!;]|$))",
         Example("mucr", "Checked every option → 3.", 3),
     ),
@@ -385,7 +387,7 @@ STATEMENTS = (
 _CORRECTION_WORDS = (
     r"wait|actually|on\s+(?:second\s+thought|reflection|closer\s+(?:inspection|look))|correction|re-?reading"
     r"|looking\s+(?:closer|more\s+(?:carefully|closely))|on\s+(?:a\s+)?second\s+look|at\s+second\s+glance|(?:i'll|i\s+will|let\s+me)\s+settle(?=\s+on)"
-    r"|looking\s+again|scratch\s+that|let\s+me\s+reconsider|i\s+was\s+wrong|(?:sorry\s*,?\s+)?i\s+meant?|sorry"
+    r"|looking\s+again|scratch\s+that|let\s+me\s+reconsider|(?:let\s+me|i'll|i\s+will)\s+(?:double[-\s]?check|re-?check|check\s+again)(?=\s*[.:;,!\n])|i\s+was\s+wrong|(?:sorry\s*,?\s+)?i\s+meant?|sorry"
     r"|(?:i'll|i\s+will|let\s+me|i\s+need\s+to)\s+(?:revise|correct)(?:\s+(?:that|this|it|myself|my\s+answer))?"
     r"|thinking\s+(?:about\s+it\s+)?(?:more|again|further)|on\s+further\s+(?:thought|reflection)"
     r"|(?:revised|updated|corrected|changed|lowered|raised)(?=\s+(?:score|rating|answer|to|back)\b)|back(?=\s+to\b)"
@@ -536,19 +538,19 @@ VERDICTS = (
     ),
     # "not 1 or 2": the negation holds for the whole list
     verdict(
-        rf"(?:\b(?:not|neither)|n't)\s+{_ARTICLE}[«‹][\U000f0000-\U000ffffd][»›]\s*,?\s+(?:or|nor|and)\s+{_ARTICLE}{{reject}}",
+        rf"(?:\b(?:not|neither)|n't)\s+{_ARTICLE}{ANY_MENTION}\s*,?\s+(?:or|nor|and)\s+{_ARTICLE}{{reject}}",
         Example("mucr", "Not 1 or 2; it's option 3.", 3),
     ),
     # "not 1, 2 or 3": every item of the list, the middle ones too (AN's first contact: "The answer is not 1, 2 or 3.")
     verdict(
-        rf"(?:\b(?:not|neither)|n't)\s+{_ARTICLE}(?:[«‹][\U000f0000-\U000ffffd][»›]\s*,\s*{_ARTICLE})+{{reject}}"
-        rf"(?=\s*,?\s+(?:or|nor|and)\s+{_ARTICLE}[«‹][\U000f0000-\U000ffffd][»›])",
+        rf"(?:\b(?:not|neither)|n't)\s+{_ARTICLE}(?:{ANY_MENTION}\s*,\s*{_ARTICLE})+{{reject}}"
+        rf"(?=\s*,?\s+(?:or|nor|and)\s+{_ARTICLE}{ANY_MENTION})",
         Example("mucr", "It is not option 2, option 3 or option 4: the effect is in option 1.", 1),
         Example("mucr", "The cause is not 4, 1 or 2.", 3),
     ),
     verdict(
-        rf"(?:\b(?:not|neither)|n't)\s+{_ARTICLE}(?:[«‹][\U000f0000-\U000ffffd][»›]\s*,\s*{_ARTICLE})+"
-        rf"[«‹][\U000f0000-\U000ffffd][»›]\s*,?\s+(?:or|nor|and)\s+{_ARTICLE}{{reject}}",
+        rf"(?:\b(?:not|neither)|n't)\s+{_ARTICLE}(?:{ANY_MENTION}\s*,\s*{_ARTICLE})+"
+        rf"{ANY_MENTION}\s*,?\s+(?:or|nor|and)\s+{_ARTICLE}{{reject}}",
         Example("mucr", "The effect is not 3, 4 or 1.", 2),
     ),
     # "No - weakener.", "No, image 2." after a question
@@ -596,7 +598,8 @@ _FIRST_STEP = (
 )
 ALONE = (
     verdict(
-        r"^[ \t]*{pick}(?=\s*(?:[.:)!,;(-]|$))"
+        # not heading a question ("3 – road? No, the road is just the setting.": AP's first contact)
+        r"^[ \t]*{pick}(?=\s*(?:[.:)!,;(-]|$))(?![^.!?\n]*\?)"
         r"(?!\s*(?:,[^,.;:!?\n«‹]{{1,80}},|\([^()\n«‹]{{1,80}}\))\s*(?:does|doesn't|did|didn't|is|isn't|was|wasn't|"
         r"has|hasn't|shows?|would|wouldn't|could|couldn't|can|can't|seems?|fails?|lacks?)\b)" + _FIRST_STEP,
         Example("mucr", "Option 3: the fire explains the smoke.", 3),
@@ -605,6 +608,19 @@ ALONE = (
         # a pick and a bare number after a comma ending their line are a list, no pick (mentions.LIST_HEAD; AL's first
         # contact: "2, 3")
         Example("mucr", "2, 3\nOption 3: the melted ice cream is the effect.", 3),
+        Example(
+            "cue_words",
+            "3 – road? No, the road is just the setting. 1 – car? It appears in both, but it is an object, not a "
+            "cause.\n2 – speeding: the car goes much too fast.",
+            2,
+        ),  # closing a description of every option (decision._standing_alone; AP's first contact)
+        Example(
+            "mucr",
+            "1. Option 1: a woman baking bread.\n2. Option 2: a loaf of bread on a shelf.\n3. Option 3: a man eating a "
+            "sandwich.\n4. Option 4: a smoke-filled kitchen with a burnt loaf in the open oven.\nThe effect is the "
+            "burnt bread.\n4.",
+            4,
+        ),
     ),
     # "Strengthener?" asks, it does not answer
     verdict(
@@ -620,7 +636,7 @@ ALONE = (
 # subject); not a numbered list's items (two or more lines so numbered), nor a number before its own option's text
 # (decision._numbered_otherwise)
 NUMBERED_TEXT = verdict(
-    r"^[ \t]*{pick}\.[ \t]+(?:the[ \t]+)?(?P<text>«[\U000f0000-\U000ffffd]»)(?=[ \t]*(?:[-:,;.!)\n]|$))",
+    rf"^[ \t]*{{pick}}\.[ \t]+(?:the[ \t]+)?(?P<text>{NAMED_MENTION})(?=[ \t]*(?:[-:,;.!)\n]|$))",
     Example("cue", "1. heavy rain: the street is flooded after the storm.", None),
     Example("cue", "3. heavy rain: the street is flooded after the storm.", 3),
     Example("cue", "1. heavy rain: it floods the street.\n2. So the answer is heavy rain.", 3),
@@ -630,7 +646,7 @@ NUMBERED_TEXT = verdict(
 # excessive speed", where car and speeding are phrases: AL's first contact; as "The cue is the car's speeding" and
 # "the police officer's car", round 17's review: an option owning another's word is none of them)
 POSSESSIVE_TEXT = _rule(
-    r"«[\U000f0000-\U000ffffd]»'s\b",
+    rf"{NAMED_MENTION}'s\b",
     Example("cue_words", "The cue is the car's excessive speed.", None),
     Example("cue_words", "The cue is the police officer's radar reading.", None),
     Example("cue_words", "The car's speed is too high. Answer: speeding", 2),
@@ -732,7 +748,7 @@ CONCESSION = _rule(
     r"(?:^|(?<=[.!?;:]))\s*(?:although|though|even\s+though|even\s+if|while|whereas)\b[^.;,\n]*"  # sentence-initial
     r"|\b(?:at\s+first(?:\s+(?:glance|sight))?|initially)\b[^.;\n]*?(?=[.;\n]|\bbut\b|$)"
     # a condition the reply goes on to set aside: "Hypothesis 2 would be more plausible if we assume ...; however"
-    r"|[«‹][\U000f0000-\U000ffffd][»›]\s+would\s+be\s+[^.;\n]*?\bif\b[^.;\n]*",
+    rf"|{ANY_MENTION}\s+would\s+be\s+[^.;\n]*?\bif\b[^.;\n]*",
     Example("nleye", "Although image 1 seems more plausible at first, image 2 fits better.", 2),
     Example(
         "texts",
@@ -770,5 +786,12 @@ SELF_CORRECTIONS = _rule(
     ),
     Example("mucr", "None of them is a perfect match, but if I had to choose, Option 2 is the closest.", 2),
     Example("rating", "Score: 9 — no, the cleats could belong to a visitor. Score: 6", 6.0),
+    # a check that ends its clause turns to what follows it (AP's first contact; not "let me double check Option 3")
+    Example(
+        "mucr",
+        "Answer: Option 4\nLet me double-check. Option 4 shows a man buying a new umbrella, but the first image shows "
+        "a gust of wind; the umbrella turned inside out in Option 2 is the direct effect.\nFinal answer: Option 2",
+        2,
+    ),
     flags=_FLAGS | re.MULTILINE,
 )

@@ -1,0 +1,83 @@
+"""An option text named by one of its words: a one-word text in -ing by its stem, a phrase by its head noun, each
+stated as the cue or answer (the mention table of a choice with option texts, mention_tables.choice_mentions)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from abductive_tasks.scoring.reading.mentions import MentionRule, alternatives, option_text
+from abductive_tasks.scoring.reading.table import Example
+
+__all__ = ["head_mentions", "stem_mentions"]
+
+
+def _rule(pattern: str, value: Callable[[re.Match[str]], object], *examples: Example) -> MentionRule:
+    """A mention rule naming an option by its text's word (named, ``text``)."""
+    return MentionRule(re.compile(pattern, re.IGNORECASE), value, text=True, examples=examples)
+
+
+def _stems(word: str) -> set[str]:
+    """The stem of a one-word option text ending in -ing: "speed" of "speeding", "race" of "racing", "run" of
+    "running"."""
+    if not re.fullmatch(r"[^\W\d_]{4,}ing", word):
+        return set()
+    stem = word[:-3]
+    return {stem, stem + "e", *([stem[:-1]] if stem[-1] == stem[-2] else [])}
+
+
+def stem_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
+    """A one-word option text by its stem, stated as the cue or answer and ending its clause ("The cue is 'speed':
+    the car was going too fast", where speeding is a phrase; AI's first contact): that option, where the stem is no
+    other option's word."""
+    words = [option_text(option).lower() for option in option_texts]
+    others = {word for text in words for word in text.split()}
+    stems = {
+        stem: number
+        for number, word in enumerate(words, start=1)
+        for stem in _stems(word)
+        if len(stem) >= 4 and stem not in others
+    }
+    if not stems:
+        return ()
+    return (
+        _rule(
+            r"(?:(?<=\bcue is )|(?<=\banswer is )|(?<=\bcue: )|(?<=\banswer: ))"
+            rf"(?:{alternatives(list(stems))})(?=[ \t]*(?:[.:;,!\n]|$))",
+            lambda m: stems[m.group().lower()],
+            Example("cue_words", "The cue is 'speed': the car was going too fast.", 2),
+            Example("cue_words", "The cue is speed.", 2),
+        ),
+    )
+
+
+def head_mentions(option_texts: tuple[str, ...], phrases: bool) -> tuple[MentionRule, ...]:
+    """A phrase of two or three words by its last word, its head noun, stated as the cue or answer: the subject of
+    "is the cue" (past a relative clause: "The officer who pulls the car over is the cue", where police officer is a
+    phrase; AP's first contact) or after "the cue is the" ending its clause; that option, where the word is no other
+    option's word, and the options are ``phrases``, not sentences."""
+    if not phrases:
+        return ()
+    words = [option_text(option).lower().split() for option in option_texts]
+    heads = {
+        own[-1]: number
+        for number, own in enumerate(words, start=1)
+        if 2 <= len(own) <= 3
+        and re.fullmatch(r"[^\W\d_]{4,}", own[-1])
+        and not any(own[-1] in other for other in words if other is not own)
+    }
+    if not heads:
+        return ()
+    return (
+        _rule(
+            rf"(?:(?:^|(?<=[.!?]\s))the\s+(?P<head>{alternatives(list(heads))})"
+            r"(?=\s+(?:(?:who|that|which)\s+[^.;,!?\n]{1,80}?\s+)?(?:is|was)\s+the\s+(?:cue|answer|link|key)\b)"
+            r"|(?:(?<=\bcue is the )|(?<=\banswer is the )|(?<=\bcue: the )|(?<=\banswer: the ))"
+            rf"(?P<after>{alternatives(list(heads))})(?=[ \t]*(?:[.:;,!\n]|$)))",
+            lambda m: heads[(m["head"] or m["after"]).lower()],
+            Example(
+                "cue_words", "The officer who pulls the car over is the cue, as he connects the car to the ticket.", 4
+            ),
+            Example("cue_words", "The cue is the officer.", 4),
+        ),
+    )
