@@ -121,8 +121,9 @@ def write_set(files: Mapping[Path, bytes | str]) -> None:
 
 
 def file_sha256(path: Path) -> str:
-    """The SHA-256 of a file's bytes, read a block at a time (``hashlib.file_digest`` needs Python 3.11)."""
-    with open(path, "rb") as handle:
+    """The SHA-256 of a file's bytes, read a block at a time (``hashlib.file_digest`` needs Python 3.11), through
+    :func:`open_regular`: a FIFO or device named like the file is refused, never waited on."""
+    with open_regular(path) as handle:
         return stream_sha256(handle)
 
 
@@ -192,15 +193,29 @@ def open_regular(path: Path) -> BinaryIO:
     """``path`` opened for reading, or :class:`NotRegular` where it is no regular file (reading a FIFO or device named
     like a data or run file would wait forever). The file checked is the file opened: nothing swapped in is read."""
     descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)  # a FIFO opens at once
+    _require_regular(descriptor, path, blocking=True)
+    return os.fdopen(descriptor, "rb")
+
+
+def read_regular(path: Path) -> bytes:
+    """The bytes of the regular file ``path`` (:func:`open_regular`: a FIFO or device in its place is refused,
+    :class:`NotRegular`, never waited on)."""
+    with open_regular(path) as handle:
+        return handle.read()
+
+
+def _require_regular(descriptor: int, path: Path, blocking: bool | None = None) -> None:
+    """Raise :class:`NotRegular` (naming what it is), ``descriptor`` closed, unless it is a regular file's; set it
+    ``blocking`` where given."""
     try:
         mode = os.fstat(descriptor).st_mode
         if not stat.S_ISREG(mode):
             raise NotRegular(path, f"{_kind(mode)}, not a regular file")
-        os.set_blocking(descriptor, True)
+        if blocking is not None:
+            os.set_blocking(descriptor, blocking)
     except BaseException:
         os.close(descriptor)
         raise
-    return os.fdopen(descriptor, "rb")
 
 
 def not_regular(path: Path) -> str | None:
@@ -281,17 +296,27 @@ def real_folders(root: Path, folder: Path) -> None:
 
 
 def open_nofollow(path: Path, flags: int, mode: int = 0o644) -> int:
-    """``os.open`` that refuses a symbolic link (or anything but a regular file) at ``path``: an OSError naming it."""
+    """``os.open`` that refuses a symbolic link at ``path`` (an OSError naming it) or anything but a regular file
+    (:class:`NotRegular`, naming what it is)."""
     try:
         descriptor = os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
     except OSError as error:
         if path.is_symlink():
             raise OSError(error.errno, f"{path} is a symbolic link; refusing to follow it") from None
         raise
-    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-        os.close(descriptor)
-        raise OSError(f"{path} is not a regular file")
+    _require_regular(descriptor, path)
     return descriptor
+
+
+def read_log(path: Path) -> str:
+    """A log the batch wrote, as text; '' where there is none, or a link or no regular file (a FIFO: never waited
+    on) stands in its place."""
+    try:
+        descriptor = open_nofollow(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return ""
+    with os.fdopen(descriptor, "rb") as handle:
+        return handle.read().decode(errors="replace")
 
 
 # ---------------------------------------------------------------- sealed cache entries

@@ -50,7 +50,7 @@ import yaml
 from loguru import logger
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.files import cache_key, redacted, seal, unseal, write_atomic
+from abductive_tasks.inputs.files import cache_key, file_sha256, read_regular, redacted, seal, unseal, write_atomic
 from abductive_tasks.inputs.loading import DataError, documents, json_lines
 
 if TYPE_CHECKING:
@@ -107,7 +107,7 @@ def declared_reads(task: str) -> dict[str, str]:
 @functools.cache
 def file_digest(path: str) -> str:
     """An image (or any file) by content: BLAKE2b, 16 bytes, of its bytes."""
-    return hashlib.blake2b(Path(path).read_bytes(), digest_size=16).hexdigest()
+    return hashlib.blake2b(read_regular(Path(path)), digest_size=16).hexdigest()
 
 
 def content_digest(texts: Sequence[str], images: Sequence[str] = ()) -> str:
@@ -251,7 +251,11 @@ def save(output: StageOutput, root: Path | None = None) -> str:
     payload, digest = output.payload(), output.digest
     sealed = _sealed(payload, _context(digest), root)
     path = store_root(root) / "outputs" / f"{digest}.json"
-    if not path.is_file() or path.read_bytes() != sealed:
+    try:
+        stored = read_regular(path)
+    except OSError:  # none yet, or no regular file in its place: written over
+        stored = None
+    if stored != sealed:
         write_atomic(path, sealed)
     return digest
 
@@ -262,7 +266,7 @@ def load(digest: str, root: Path | None = None) -> StageOutput:
         raise StageError(f"{INPUTS_VARIABLE}: {digest!r} is not a stage output digest")
     path = store_root(root) / "outputs" / f"{digest}.json"
     try:
-        blob = path.read_bytes()
+        blob = read_regular(path)
     except OSError as error:
         raise StageError(f"no stage output {digest[:12]} in {path.parent} ({error.strerror or error})") from None
     payload = unseal(blob, _context(digest), root)
@@ -285,7 +289,7 @@ def latest(task_key: str, limit: int | float | None, root: Path | None = None) -
     """The digest :func:`remember` noted for ``task_key`` and ``limit`` (None: none, or one that does not check)."""
     path = store_root(root) / "latest" / f"{task_key}-{limit}.json"
     try:
-        payload = unseal(path.read_bytes(), f"abductive-stage-latest {task_key} {limit}", root)
+        payload = unseal(read_regular(path), f"abductive-stage-latest {task_key} {limit}", root)
     except OSError:
         return None
     digest = json.loads(payload).get("digest") if payload else None
@@ -329,7 +333,7 @@ class NamedStore:
         one this store wrote for that name and key (its seal does not check; said once per name, :meth:`_not_read`)."""
         path = self.folder(name) / f"{key}.json"
         try:
-            blob = path.read_bytes()
+            blob = read_regular(path)
         except FileNotFoundError:
             return None
         except OSError as error:
@@ -393,7 +397,11 @@ class NamedStore:
         folder = self.folder(name, root) if name else None
         digest, files = hashlib.sha256(), 0
         for path in sorted(folder.glob("*.json")) if folder is not None and folder.is_dir() else ():
-            digest.update(f"{path.name}\0{hashlib.sha256(path.read_bytes()).hexdigest()}\n".encode())
+            try:
+                content = file_sha256(path)
+            except OSError as error:  # unreadable, or no regular file: its reader says so when it looks it up
+                content = type(error).__name__
+            digest.update(f"{path.name}\0{content}\n".encode())
             files += 1
         return {"name": name, "files": files, "sha256": digest.hexdigest()}
 

@@ -56,5 +56,6 @@ VERSIONS = {
     "llava_hf_scorer": "1.0",
     "dve_optimized": "1.0",
     "nli_scorer": "1.0",
-    "llava": "1.1",  # 1.1: its conversion cache keyed by the converting code (results unchanged)
+    "llava": "1.2",  # 1.1: its conversion cache keyed by the converting code; 1.2: its converted files hashed only
+    # when regular (a FIFO in their place is refused, never waited on); results unchanged by either
 }

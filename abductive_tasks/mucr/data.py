@@ -32,7 +32,7 @@ from loguru import logger
 from abductive_tasks import settings
 from abductive_tasks.inputs import images as images_module
 from abductive_tasks.inputs import loading as loading_module
-from abductive_tasks.inputs.files import seal, source_digest, unseal, write_atomic
+from abductive_tasks.inputs.files import read_regular, seal, source_digest, unseal, write_atomic
 from abductive_tasks.inputs.images import check_image, image_cache_dir, intact_entry, materialise_image
 from abductive_tasks.inputs.loading import (
     DataError,
@@ -219,7 +219,7 @@ def _restore(cache_file: Path, stamp: list, root: Path) -> tuple[str, list[dict]
     (:func:`~abductive_tasks.inputs.images.intact_entry`) or failing ``check_image``, a path cell no longer resolving
     inside ``root`` to an image passing it."""
     try:
-        payload = unseal(cache_file.read_bytes(), cache_file.name)
+        payload = unseal(read_regular(cache_file), cache_file.name)
         if payload is None:
             return None
         saved = orjson.loads(payload)

@@ -27,7 +27,7 @@ from pathlib import Path
 from loguru import logger
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.files import not_regular
+from abductive_tasks.inputs.files import not_regular, read_regular
 from abductive_tasks.inputs.loading import DataError
 from abductive_tasks.inputs.stages import StageOutput, declared_reads, output_from_samples, upstream_output
 from abductive_tasks.lmms_source import results_beside, samples_glob
@@ -66,12 +66,9 @@ def _limit(value: object) -> int | float | None:
 def samples_binding(samples: Path) -> dict[str, object]:
     """The run a samples file comes from, as the results file lmms-eval wrote beside it records it (model, arguments,
     ``--limit``); {} when that file is missing, unreadable or no regular file."""
-    results = results_beside(samples)
-    if not results.is_file():
-        return {}
     try:
-        config = json.loads(results.read_text(encoding="utf-8")).get("config") or {}
-    except (OSError, ValueError, AttributeError):
+        config = json.loads(read_regular(results_beside(samples))).get("config") or {}
+    except (OSError, ValueError, AttributeError):  # NotRegular is an OSError
         return {}
     model_args = config.get("model_args")
     if isinstance(model_args, dict):

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import overload
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.files import seal, unseal, write_atomic
+from abductive_tasks.inputs.files import read_regular, seal, unseal, write_atomic
 
 THUMBNAIL_PX = 160
 JPEG_QUALITY = 70
@@ -90,9 +90,7 @@ def _context(digest: str, size: int) -> str:
 def _read(path: str) -> bytes | None:
     """The bytes of ``path`` when it is a regular file (a FIFO would block the read); None otherwise."""
     try:
-        if not Path(path).is_file():
-            return None
-        return Path(path).read_bytes()
+        return read_regular(Path(path))
     except OSError:
         return None
 
@@ -100,7 +98,7 @@ def _read(path: str) -> bytes | None:
 def cached(digest: str, size: int) -> bytes | None:
     """The cached thumbnail of the image with SHA-256 ``digest`` when its seal checks; None otherwise."""
     try:
-        blob = entry_path(digest, size).read_bytes()
+        blob = read_regular(entry_path(digest, size))
     except OSError:
         return None
     return unseal(blob, _context(digest, size))

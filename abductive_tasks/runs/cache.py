@@ -14,7 +14,7 @@ import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 
-from abductive_tasks.inputs.files import write_atomic
+from abductive_tasks.inputs.files import NotRegular, read_regular, write_atomic
 from abductive_tasks.runs.identity_record import quarantine
 from abductive_tasks.runs.secrets import redact_text, written_forms
 from abductive_tasks.scoring.reading import REQUEST_FAILED_MARKER, is_request_failure
@@ -44,7 +44,9 @@ def _database_problem(path: Path) -> str | None:
 
 def _audit_problem(path: Path) -> str | None:
     try:
-        path.read_bytes().decode("utf-8")
+        read_regular(path).decode("utf-8")
+    except NotRegular as error:  # a FIFO named like a log would be waited on for ever
+        return error.reason
     except UnicodeDecodeError as error:
         return f"not UTF-8 text ({error})"
     return None
@@ -115,7 +117,7 @@ def purge_failed_replies(cache_dir: Path) -> int:
         finally:
             connection.close()
     for path in sorted(cache_dir.rglob("*.jsonl")) if cache_dir.is_dir() else []:
-        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        lines = read_regular(path).decode("utf-8").splitlines(keepends=True)
         kept = [line for line in lines if not _is_failed_audit_line(line)]
         if len(kept) != len(lines):
             write_atomic(path, "".join(kept))  # a fixed temporary name would follow a link planted there
@@ -167,7 +169,7 @@ def scrub_cache(cache_dir: Path, secrets: Sequence[str]) -> int:
         finally:
             connection.close()
     for path in sorted(cache_dir.rglob("*.jsonl")) if cache_dir.is_dir() else []:
-        data = path.read_bytes()
+        data = read_regular(path)
         if not any(form.encode() in data for form in forms):
             continue
         lines = data.decode("utf-8", errors="replace").splitlines(keepends=True)

@@ -38,6 +38,7 @@ from loguru import logger
 
 from abductive_tasks import settings
 from abductive_tasks.compat import parse_model_args
+from abductive_tasks.inputs.files import read_regular
 from abductive_tasks.inputs.stages import (
     INPUTS_VARIABLE,
     RUN_VARIABLE,
@@ -188,12 +189,12 @@ def variable_input(kind: str, upstream: str, environment: Mapping[str, str], roo
     if kind == "picks":
         try:
             path = samples_file(Path(value).expanduser(), upstream)
+            digest = hashlib.sha256(read_regular(path))
+            results = results_beside(path)
+            if results.is_file():
+                digest.update(read_regular(results))
         except Exception as error:  # noqa: BLE001 (any reason the folder gives no samples: the reader fails with it)
             return {"from": name, "error": str(error)}
-        digest = hashlib.sha256(path.read_bytes())
-        results = results_beside(path)
-        if results.is_file():
-            digest.update(results.read_bytes())
         return {"from": name, "file": path.name, "sha256": digest.hexdigest()}
     store = scene_graphs.STORE if kind == "graphs" else descriptions.STORE
     return {"from": name, **store.fingerprint(value, root)}

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from abductive_tasks.inputs.files import file_sha256
+from abductive_tasks.inputs.files import file_sha256, open_regular
 from abductive_tasks.lmms_source import RESULTS_SUFFIX, samples_path
 from abductive_tasks.runs.identity import task_key
 from abductive_tasks.runs.identity_record import (
@@ -145,11 +145,11 @@ def _documents_counted(task_results: Mapping) -> int | None:
 
 def _samples_lines(results_path: Path, task: str) -> int | None:
     """Lines of the samples JSONL lmms-eval wrote beside ``results_path`` for ``task`` (None: no such file)."""
-    path = samples_path(results_path, task)
-    if not path.is_file():
+    try:
+        with open_regular(samples_path(results_path, task)) as handle:
+            return sum(1 for line in handle if line.strip())
+    except OSError:  # none, or no regular file in its place
         return None
-    with path.open("rb") as handle:
-        return sum(1 for line in handle if line.strip())
 
 
 def ran(
@@ -204,9 +204,17 @@ def seal_broken(
             changed.append(f"its {kind} file was added")
         elif sealed is not None and not path.is_file():
             changed.append(f"its {kind} file was deleted")
-        elif sealed is not None and digest(path) != sealed:
+        elif sealed is not None and _digest_or_none(digest, path) != sealed:
             changed.append(f"its {kind} file was edited")
     return ("changed since its run ended: " + ", ".join(changed)) if changed else None
+
+
+def _digest_or_none(digest: Callable[[Path], str], path: Path) -> str | None:
+    """``digest(path)``; None where the file cannot be read (gone, or no regular file in its place since a look)."""
+    try:
+        return digest(path)
+    except OSError:
+        return None
 
 
 def limit_covers(run_limit: int | float | None, wanted: int | float | None) -> bool:

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from abductive_tasks.inputs.files import open_nofollow
+from abductive_tasks.inputs.files import open_nofollow, read_log
 from abductive_tasks.runs.cache import make_safe, scrub_cache
 from abductive_tasks.runs.history import task_states
 from abductive_tasks.runs.identity import model_weights
@@ -260,9 +260,7 @@ def record_spec(model_plan: ModelPlan, prefix: str) -> None:
 
 def log_tail(path: Path, lines: int = 15) -> str:
     """The last ``lines`` of a log the batch wrote ('' when there is none, or a link stands in its place)."""
-    if not path.is_file() or path.is_symlink():
-        return ""
-    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    return "\n".join(read_log(path).splitlines()[-lines:])
 
 
 @dataclass

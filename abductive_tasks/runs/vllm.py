@@ -43,7 +43,7 @@ from typing import BinaryIO
 
 import tenacity
 
-from abductive_tasks.inputs.files import open_nofollow
+from abductive_tasks.inputs.files import open_nofollow, read_log
 from abductive_tasks.runs.secrets import copy_redacted, is_secret_name, redact_text
 from abductive_tasks.settings import raw
 
@@ -565,7 +565,7 @@ class VllmServer:
         (its engine core logs the root cause, e.g. its CPU backend refusing a thread binding, and the server's
         own traceback that follows it, "Engine core initialization failed. See root cause above", says
         nothing more), else the log's last ``lines``."""
-        text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+        text = read_log(self.log_path)
         first = FIRST_ERROR.search(text)
         return first.group(1) if first else "\n".join(text.splitlines()[-lines:])
 

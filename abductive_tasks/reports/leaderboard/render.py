@@ -15,7 +15,7 @@ from functools import partial
 from pathlib import Path
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.files import seal, unseal, write_atomic
+from abductive_tasks.inputs.files import read_regular, seal, unseal, write_atomic
 from abductive_tasks.reports import plots
 from abductive_tasks.reports.leaderboard.cells import (
     Leaderboard,
@@ -656,7 +656,7 @@ def cached_plots(inputs: object, out: Path, draw: Callable[[Path], list[Path]]) 
 def _cached(entry: Path, key: str) -> dict[str, bytes] | None:
     """The files of a sealed cache entry whose seal matches its content; None when absent or not to be trusted."""
     try:
-        payload = unseal(entry.read_bytes(), f"{PLOT_CACHE}:{key}")
+        payload = unseal(read_regular(entry), f"{PLOT_CACHE}:{key}")
         files = json.loads(payload) if payload is not None else None
         if not isinstance(files, dict) or not all(Path(name).name == name.strip() != "" for name in files):
             return None
