@@ -60,8 +60,9 @@ def _bytes_name(source: object) -> str:
 
 @pytest.fixture
 def decoded_files(monkeypatch) -> list[str]:
-    """Image files whose pixels PIL decodes, one entry per decode (recorded at ``ImageFile.load``; an image decoded
-    from bytes, as a checked cache entry is, by the digest of those bytes)."""
+    """Image files whose pixels PIL decodes, one entry per decode (recorded at ``ImageFile.load``, by the file's path,
+    also when it was opened first and handed over; an image decoded from bytes, as a checked cache entry is, by the
+    digest of those bytes)."""
     from PIL import ImageFile
 
     decoded: list[str] = []
@@ -69,7 +70,7 @@ def decoded_files(monkeypatch) -> list[str]:
 
     def counting(self):
         if self.tile:  # pixels still to decode (an empty tile list: already loaded)
-            decoded.append(str(self.filename) or _bytes_name(self.fp))
+            decoded.append(str(self.filename) or _bytes_name(self.fp) or getattr(self.fp, "name", ""))
         return real(self)
 
     monkeypatch.setattr(ImageFile.ImageFile, "load", counting)

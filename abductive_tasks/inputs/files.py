@@ -44,6 +44,7 @@ import functools
 import hashlib
 import hmac
 import inspect
+import io
 import os
 import secrets
 import stat
@@ -186,7 +187,7 @@ class NotRegular(OSError):
 
     def __init__(self, path: Path, reason: str) -> None:
         super().__init__(f"{path}: {reason}")
-        self.reason = reason
+        self.reason = self.strerror = reason
 
 
 def open_regular(path: Path) -> BinaryIO:
@@ -194,7 +195,9 @@ def open_regular(path: Path) -> BinaryIO:
     like a data or run file would wait forever). The file checked is the file opened: nothing swapped in is read."""
     descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)  # a FIFO opens at once
     _require_regular(descriptor, path, blocking=True)
-    return os.fdopen(descriptor, "rb")
+    raw = io.FileIO(descriptor, "rb")
+    raw.name = os.fspath(path)  # what readers name in their errors (PIL, json), as for a file opened by its path
+    return io.BufferedReader(raw)
 
 
 def read_regular(path: Path) -> bytes:
@@ -298,13 +301,15 @@ def real_folders(root: Path, folder: Path) -> None:
 def open_nofollow(path: Path, flags: int, mode: int = 0o644) -> int:
     """``os.open`` that refuses a symbolic link at ``path`` (an OSError naming it) or anything but a regular file
     (:class:`NotRegular`, naming what it is)."""
-    try:
-        descriptor = os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
+    try:  # opened without waiting: a FIFO with no other end would block the open itself
+        descriptor = os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, mode)
     except OSError as error:
         if path.is_symlink():
             raise OSError(error.errno, f"{path} is a symbolic link; refusing to follow it") from None
+        if (why := not_regular(path)) is not None:
+            raise NotRegular(path, why) from None
         raise
-    _require_regular(descriptor, path)
+    _require_regular(descriptor, path, blocking=not flags & os.O_NONBLOCK)
     return descriptor
 
 
@@ -312,7 +317,7 @@ def read_log(path: Path) -> str:
     """A log the batch wrote, as text; '' where there is none, or a link or no regular file (a FIFO: never waited
     on) stands in its place."""
     try:
-        descriptor = open_nofollow(path, os.O_RDONLY | os.O_NONBLOCK)
+        descriptor = open_nofollow(path, os.O_RDONLY)
     except OSError:
         return ""
     with os.fdopen(descriptor, "rb") as handle:
@@ -324,7 +329,7 @@ def read_log(path: Path) -> str:
 
 def _key_trusted(path: Path) -> bytes | None:
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)  # a FIFO: not waited on
     except OSError:
         return None
     with os.fdopen(descriptor, "rb") as handle:

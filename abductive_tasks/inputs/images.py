@@ -33,13 +33,13 @@ import hashlib
 import io
 import os
 import re
-import stat
 import tempfile
 import threading
 import zlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 from cachetools import LRUCache, cached
@@ -47,7 +47,7 @@ from loguru import logger
 from PIL import Image, ImageDraw, ImageFile, ImageFont, ImageStat, PngImagePlugin
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.files import stream_sha256
+from abductive_tasks.inputs.files import not_regular, open_nofollow, open_regular, stream_sha256
 from abductive_tasks.inputs.loading import DataError
 
 _GAP = 8  # white pixels between composite panels
@@ -100,7 +100,7 @@ def _strict() -> Iterator[None]:
 def _decode(path: str) -> Image.Image:
     """Decode the whole file strictly: a truncated file raises instead of being padded. An entry of the image cache is
     decoded from the bytes whose SHA-256 was checked against its name (ValueError when they differ)."""
-    source: str | io.BytesIO = path
+    source: BinaryIO
     if _is_entry(Path(path)):
         data = _entry_bytes(Path(path))
         if data is None or hashlib.sha256(data).hexdigest() != _entry_digest(Path(path)):
@@ -109,7 +109,9 @@ def _decode(path: str) -> Image.Image:
                 "to write it anew from the data"
             )
         source = io.BytesIO(data)
-    with _strict(), Image.open(source) as image:
+    else:
+        source = open_regular(Path(path))  # a FIFO put in its place since it was checked: refused, not waited on
+    with source, _strict(), Image.open(source) as image:
         _check_header(image)
         image.load()
         return to_rgb(image)
@@ -133,7 +135,7 @@ def _ends_whole(image: Image.Image, path: str) -> bool:
     end = _ENDS.get(image.format or "")
     if end is None:
         return False
-    with open(path, "rb") as handle:
+    with open_regular(Path(path)) as handle:
         handle.seek(max(0, os.fstat(handle.fileno()).st_size - len(end)))
         if handle.read() == end:
             return True
@@ -149,7 +151,7 @@ def image_size(path: str) -> tuple[int, int]:
         decoded = _cache.get(("file", path))
     if decoded is not None:
         return decoded.size
-    with Image.open(path) as image:
+    with open_regular(Path(path)) as handle, Image.open(handle) as image:
         return image.size
 
 
@@ -159,7 +161,7 @@ _PNG_HEAD = b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR"  # the signature, then the 
 def _whole_png_header(path: str) -> tuple[tuple[int, int], str] | None:
     """(size, mode) of a PNG that ends with its ``IEND`` chunk, read off its ``IHDR`` chunk as PIL reads it (CRC
     checked, PIL's mode table); None when the file is no such PNG (PIL decides)."""
-    with open(path, "rb") as handle:
+    with open_regular(Path(path)) as handle:
         head = handle.read(33)
         if len(head) < 33 or not head.startswith(_PNG_HEAD):
             return None
@@ -181,7 +183,7 @@ _JPEG_HEAD = 1 << 16  # the markers before the frame header fit here unless an A
 def _whole_jpeg_header(path: str) -> tuple[tuple[int, int], str] | None:
     """(size, mode) of a JPEG that ends with its end-of-image marker, read off its frame header by walking the marker
     segments before it as PIL does; None when the file is no such JPEG, or not plainly one (PIL decides)."""
-    with open(path, "rb") as handle:
+    with open_regular(Path(path)) as handle:
         head = handle.read(_JPEG_HEAD)
         if not head.startswith(b"\xff\xd8") or len(head) < 4:
             return None
@@ -215,6 +217,8 @@ def check_image(path: Path, where: str) -> str:
     Reads the header and, for PNG and JPEG, checks the file is whole without decoding pixels; other
     files are decoded whole now, into the cache (their later use is a cache hit). Returns the path as a string.
     """
+    if (why := not_regular(path)) is not None:
+        raise DataError(f"{where}: unusable image {path}: {why}")
     if not path.is_file():
         raise DataError(f"{where}: image file not found: {path}")
     try:
@@ -222,7 +226,7 @@ def check_image(path: Path, where: str) -> str:
         if header is not None:
             _check_size_and_mode(*header)
             return str(path)
-        with Image.open(path) as image:
+        with open_regular(path) as handle, Image.open(handle) as image:
             _check_header(image)
             whole = _ends_whole(image, str(path))
         if not whole:
@@ -308,23 +312,21 @@ def _is_entry(path: Path) -> bool:
 def _entry_bytes(path: Path) -> bytes | None:
     """The bytes of a cache entry that is a regular file (a link at its name is not followed); None otherwise."""
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        descriptor = open_nofollow(path, os.O_RDONLY)  # a FIFO is refused, never waited on
     except OSError:
         return None
     with os.fdopen(descriptor, "rb") as handle:
-        return handle.read() if stat.S_ISREG(os.fstat(handle.fileno()).st_mode) else None
+        return handle.read()
 
 
 def intact_entry(path: Path) -> bool:
     """Whether the content-addressed image file ``path`` holds the bytes its name says: a regular file (not a link)
     whose SHA-256 is its name (one read and hash of the file, ``utils/bench_image_check.py``)."""
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        descriptor = open_nofollow(path, os.O_RDONLY)  # a FIFO is refused, never waited on
     except OSError:
         return False
     with os.fdopen(descriptor, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            return False
         return stream_sha256(handle) == _entry_digest(path)
 
 

@@ -180,6 +180,8 @@ def reading(path: Path) -> Iterator[None]:
         yield
     except DataError:
         raise
+    except NotRegular as error:  # names the file and what it is
+        raise DataError(str(error)) from None
     except UnicodeDecodeError as error:
         raise DataError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from error
     except RecursionError as error:

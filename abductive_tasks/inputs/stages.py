@@ -337,7 +337,7 @@ class NamedStore:
         except FileNotFoundError:
             return None
         except OSError as error:
-            self._not_read(name, f"{path} is unreadable ({error})")
+            self._not_read(name, f"{path} is unreadable ({error.strerror or error})")
             return None
         payload = unseal(blob, self._context(name, key))
         if payload is None:

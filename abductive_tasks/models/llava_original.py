@@ -33,7 +33,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.files import file_sha256, source_digest
+from abductive_tasks.inputs.files import file_sha256, read_regular, source_digest
 
 
 def conversion_code() -> str:
@@ -300,7 +300,7 @@ def verify(target: Path) -> str | None:
     """Why the conversion in ``target`` cannot be trusted (None when every file matches the digests written with
     it, and no file is missing or extra)."""
     try:
-        manifest = json.loads((target / MANIFEST).read_text(encoding="utf-8"))
+        manifest = json.loads(read_regular(target / MANIFEST))
     except (OSError, ValueError) as error:
         return f"no readable {MANIFEST} ({error})"
     files = manifest.get("files") if isinstance(manifest, dict) else None
@@ -309,8 +309,11 @@ def verify(target: Path) -> str | None:
     if sorted(files) != _listing(target):
         return "files missing or added since the conversion"
     for name, digest in files.items():
-        if file_sha256(target / name) != digest:
-            return f"{name} changed since the conversion"
+        try:
+            if file_sha256(target / name) != digest:
+                return f"{name} changed since the conversion"
+        except OSError as error:  # gone, or no regular file in its place since the listing
+            return f"{name} unreadable ({error.strerror or error})"
     return None
 
 

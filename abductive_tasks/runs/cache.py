@@ -117,7 +117,10 @@ def purge_failed_replies(cache_dir: Path) -> int:
         finally:
             connection.close()
     for path in sorted(cache_dir.rglob("*.jsonl")) if cache_dir.is_dir() else []:
-        lines = read_regular(path).decode("utf-8").splitlines(keepends=True)
+        try:
+            lines = read_regular(path).decode("utf-8").splitlines(keepends=True)
+        except NotRegular:  # put there since repair_cache set such files aside: its next run does
+            continue
         kept = [line for line in lines if not _is_failed_audit_line(line)]
         if len(kept) != len(lines):
             write_atomic(path, "".join(kept))  # a fixed temporary name would follow a link planted there
@@ -169,7 +172,10 @@ def scrub_cache(cache_dir: Path, secrets: Sequence[str]) -> int:
         finally:
             connection.close()
     for path in sorted(cache_dir.rglob("*.jsonl")) if cache_dir.is_dir() else []:
-        data = read_regular(path)
+        try:
+            data = read_regular(path)
+        except NotRegular:  # put there since repair_cache set such files aside: its next run does
+            continue
         if not any(form.encode() in data for form in forms):
             continue
         lines = data.decode("utf-8", errors="replace").splitlines(keepends=True)

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from abductive_tasks import settings
 from abductive_tasks.inputs.files import cache_key as sealing_key
-from abductive_tasks.inputs.files import file_sha256, seal_mac
+from abductive_tasks.inputs.files import file_sha256, read_regular, seal_mac
 from abductive_tasks.inputs.loading import ENV_VAR, DataError, benchmark_root
 from abductive_tasks.runs.secrets import (
     hash_url_credentials,
@@ -385,6 +385,6 @@ def _cached_revision(repo: str, revision: str) -> str | None:
         from huggingface_hub import constants
 
         ref = Path(constants.HF_HUB_CACHE) / f"models--{repo.replace('/', '--')}" / "refs" / revision
-        return ref.read_text(encoding="utf-8").strip() or None
+        return read_regular(ref).decode("utf-8").strip() or None
     except (ImportError, OSError, UnicodeDecodeError):
         return None

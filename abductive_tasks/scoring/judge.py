@@ -57,7 +57,7 @@ import tenacity
 from loguru import logger
 
 from abductive_tasks import compat, settings
-from abductive_tasks.inputs.files import redacted, seal, unseal, write_atomic
+from abductive_tasks.inputs.files import read_regular, redacted, seal, unseal, write_atomic
 from abductive_tasks.scoring.reading import AnswerKind, is_request_failure
 
 DEFAULT_MODEL = "gpt-4o-2024-11-20"
@@ -107,7 +107,7 @@ class _ReplyCache:
         """The cached reply for ``key``, if its file is sealed for ``key`` and records the same request (guards
         against collisions, edits and damage)."""
         try:
-            payload = unseal(self._path(key).read_bytes(), key)
+            payload = unseal(read_regular(self._path(key)), key)
             stored = json.loads(payload) if payload is not None else None
         except (OSError, ValueError):
             return None

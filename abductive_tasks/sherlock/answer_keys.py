@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TypeGuard
 
+from abductive_tasks.inputs.files import read_regular
 from abductive_tasks.inputs.loading import DataError, reading
 from abductive_tasks.sherlock import factored_retrieval
 
@@ -16,7 +17,7 @@ def read_json(path: Path) -> object:
     """A JSON file (orjson, or the json module for what orjson refuses: its values and errors); unreadable,
     non-UTF-8 or broken files raise one DataError naming the file."""
     with reading(path):
-        return factored_retrieval.loads_json(path.read_bytes())
+        return factored_retrieval.loads_json(read_regular(path))
 
 
 def integer_value(value: object) -> bool:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from abductive_tasks.inputs.files import read_regular
 from abductive_tasks.inputs.loading import DataError, reading
 from abductive_tasks.sherlock.factored_retrieval import FactoredChunk, loads_json
 
@@ -107,4 +108,4 @@ def clue_chunk(root: Path, chunk: FactoredChunk, answer_key: Path) -> FactoredCh
 
 def _read(path: Path) -> object:
     with reading(path):
-        return loads_json(path.read_bytes())
+        return loads_json(read_regular(path))

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from abductive_tasks.inputs.files import write_outputs
+from abductive_tasks.inputs.files import open_regular, write_outputs
 from abductive_tasks.inputs.loading import DataError, json_value, reading
 from abductive_tasks.lmms_source import RESULTS_SUFFIX, SAMPLES_MARK, results_beside, samples_glob
 from abductive_tasks.scoring.taskspec import REQUEST_FAILED
@@ -122,7 +122,7 @@ def logged_records(
     ``run_dir`` (:func:`samples_files`)."""
     by_task: dict[str, list[dict]] = {}
     for task, path in samples_files(run_dir, tasks, model).items():
-        with reading(path), path.open("rb") as lines:  # one line at a time: a localization file is ~300 MB
+        with reading(path), open_regular(path) as lines:  # one line at a time: a localization file is ~300 MB
             for number, line in enumerate(lines, start=1):
                 record = _record(json_value(line))
                 if record is None:

@@ -41,7 +41,7 @@ import orjson
 from loguru import logger
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.files import cache_key, seal_mac, source_digest, write_atomic
+from abductive_tasks.inputs.files import cache_key, open_regular, read_regular, seal_mac, source_digest, write_atomic
 from abductive_tasks.inputs.loading import DataError, reading
 from abductive_tasks.sherlock.embeddings import decode_embeddings
 
@@ -349,7 +349,7 @@ def loads_json(text: bytes) -> object:
 
 def _read(path: Path) -> object:
     with reading(path), _without_gc():
-        return loads_json(path.read_bytes())
+        return loads_json(read_regular(path))
 
 
 class UncutPiece(Exception):
@@ -369,7 +369,7 @@ def instance_pieces(path: Path) -> Iterator[bytearray]:
     not start as a list of objects).
     """
     block = _BLOCK
-    with open(path, "rb") as handle:
+    with open_regular(path) as handle:
         first = handle.read(block)
         first_key = _FIRST_KEY.match(first)
         if first_key is None:
@@ -505,7 +505,7 @@ def _restore(path: Path, chunk: int) -> FactoredChunk | None:
     if key is None:
         return None
     try:
-        with np.load(path, allow_pickle=False) as saved:
+        with open_regular(path) as handle, np.load(handle, allow_pickle=False) as saved:
             arrays = {name: saved[name] for name in saved.files if name != "seal"}
             seal = saved["seal"].tobytes() if "seal" in saved.files else b""
         if not hmac.compare_digest(seal, seal_mac(key, path.name, _array_parts(arrays)).encode()):
@@ -536,7 +536,7 @@ def _factor_files(instances_path: Path, answer_key_path: Path | None, chunk: int
                 for piece in instance_pieces(instances_path):
                     _add_piece(factoring, piece)
             except UncutPiece:
-                instances = loads_json(instances_path.read_bytes())
+                instances = loads_json(read_regular(instances_path))
                 if not isinstance(instances, list):
                     raise DataError(f"{instances_path}: expected a non-empty JSON list of instances") from None
                 factoring = _Factoring(chunk, source)

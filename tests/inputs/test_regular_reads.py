@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from abductive_tasks.inputs import files, stages
+from abductive_tasks.inputs.loading import DataError
 from abductive_tasks.lmms_source import results_beside, samples_path
 from abductive_tasks.mucr import picks
 from abductive_tasks.nleye import descriptions
@@ -105,8 +106,108 @@ def test_a_run_file_swapped_for_a_fifo_after_its_look_reads_as_edited_not_waited
     )
 
 
-def test_the_picks_binding_reads_nothing_from_a_fifo_in_place_of_the_results_beside_them(tmp_path):
-    samples = tmp_path / "samples_mucr_c2e.jsonl"
+def seen_as_a_file(monkeypatch, *paths: Path) -> None:
+    """Any look at ``paths`` sees a regular file: a FIFO put in its place after the look, before the read."""
+    looked = Path.is_file
+    monkeypatch.setattr(Path, "is_file", lambda self: self in paths or looked(self))
+
+
+def test_run_files_swapped_for_a_fifo_after_any_look_are_read_as_nothing(tmp_path, monkeypatch):
+    samples = tmp_path / "20261201_samples_mucr_c2e.jsonl"
     samples.write_text("{}\n")
-    fifo_at(results_beside(samples))
+    results = fifo_at(results_beside(samples))
+    log = fifo_at(tmp_path / "eval.log")
+    counted = fifo_at(samples_path(tmp_path / "20261202_results.json", "t"))
+    seen_as_a_file(monkeypatch, results, log, counted)
     assert picks.samples_binding(samples) == {}
+    assert run.log_tail(log) == ""
+    assert history._samples_lines(tmp_path / "20261202_results.json", "t") is None
+    stage = stages.StageOutput("picks", "mucr_c2e", {"model": "m", "task": "mucr_c2e"}, {})
+    stored = fifo_at(stages.store_root() / "outputs" / f"{stage.digest}.json")
+    seen_as_a_file(monkeypatch, results, log, counted, stored)
+    assert stages.save(stage) == stage.digest and stages.load(stage.digest) == stage
+
+
+def test_response_cache_logs_that_are_fifos_are_passed_over_by_the_purge_and_the_scrub(tmp_path):
+    root = tmp_path / "responses"
+    fifo = fifo_at(root / "rank0.jsonl")
+    kept = '{"cache_key": "j", "response": "ok"}\n'
+    (root / "rank1.jsonl").write_text('{"cache_key": "k", "response": "s3cret"}\n' + kept)
+    assert cache.purge_failed_replies(root) == 0
+    assert cache.scrub_cache(root, ["s3cret"]) == 1
+    assert (root / "rank1.jsonl").read_text() == kept and fifo.exists()
+
+
+def test_cached_entries_judge_replies_and_images_with_a_fifo_in_their_place_are_not_read(tmp_path, cache_root):
+    from PIL import Image
+
+    from abductive_tasks.inputs import images
+    from abductive_tasks.reports import thumbnails
+    from abductive_tasks.reports.leaderboard import render
+    from abductive_tasks.scoring.judge import _ReplyCache
+    from abductive_tasks.sherlock import factored_retrieval
+
+    assert files.cache_key() is not None
+    digest = "ab" * 32
+    fifo_at(thumbnails.entry_path(digest, 64))
+    assert thumbnails.cached(digest, 64) is None
+    assert render._cached(fifo_at(tmp_path / "plots.sealed"), "key") is None
+    assert factored_retrieval._restore(fifo_at(tmp_path / "chunk.npz"), 0) is None
+    replies = _ReplyCache(tmp_path / "judge")
+    replies.put("a" * 32, {"question": "q"}, "Score: 7")
+    assert replies.get("a" * 32, {"question": "q"}) == "Score: 7"
+    fifo_at(replies._path("a" * 32))
+    assert replies.get("a" * 32, {"question": "q"}) is None
+    picture = tmp_path / "picture.png"
+    Image.new("RGB", (4, 3), "red").save(picture)
+    written = Path(images.materialise_image(picture.read_bytes()))
+    assert images.intact_entry(written) and images.image_size(str(picture)) == (4, 3)
+    fifo_at(written)
+    assert not images.intact_entry(written)
+    assert images.materialise_image(picture.read_bytes()) == str(written) and images.intact_entry(written)
+    fifo = fifo_at(tmp_path / "data" / "image.png")
+    with pytest.raises(DataError, match=f"^row 3: unusable image {re.escape(str(fifo))}: a FIFO, not a regular file$"):
+        images.check_image(fifo, "row 3")
+    with pytest.raises(files.NotRegular):
+        images.image_size(str(fifo))
+
+
+def test_sherlock_files_and_the_llava_conversion_with_a_fifo_in_their_place_are_refused_in_one_line(tmp_path):
+    from abductive_tasks.models import llava_original
+    from abductive_tasks.sherlock import answer_keys, export
+
+    fifo = fifo_at(tmp_path / "answers.json")
+    with pytest.raises(DataError, match=f"^{re.escape(str(fifo))}: a FIFO, not a regular file$"):
+        answer_keys.read_json(fifo)
+    samples = fifo_at(tmp_path / "run" / "20261201_samples_sherlock_retrieval.jsonl")
+    with pytest.raises(DataError, match=f"^{re.escape(str(samples))}: a FIFO, not a regular file$"):
+        export.logged_records(tmp_path / "run")
+    target = tmp_path / "converted"
+    fifo_at(target / llava_original.MANIFEST)
+    assert llava_original.verify(target).startswith(f"no readable {llava_original.MANIFEST} (")
+    (target / llava_original.MANIFEST).unlink()
+    (target / "weights.bin").write_bytes(b"w")
+    manifest = {
+        "format": llava_original.conversion_code(),
+        "files": {"weights.bin": files.file_sha256(target / "weights.bin")},
+    }
+    (target / llava_original.MANIFEST).write_text(json.dumps(manifest))
+    assert llava_original.verify(target) is None
+    looked = Path.is_file  # listed as a file, then a FIFO put in its place before it is hashed
+    fifo_at(target / "weights.bin")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Path, "is_file", lambda self: self.name == "weights.bin" or looked(self))
+        assert llava_original.verify(target) == "weights.bin unreadable (a FIFO, not a regular file)"
+
+
+def test_the_sealing_key_and_a_no_follow_open_never_wait_on_a_fifo(tmp_path):
+    fifo = fifo_at(tmp_path / ".cache_key")
+    assert files._key_trusted(fifo) is None
+    for flags in (os.O_WRONLY | os.O_CREAT | os.O_TRUNC, os.O_RDONLY, os.O_RDWR | os.O_CREAT):
+        with pytest.raises(files.NotRegular, match=f"^{re.escape(str(fifo))}: a FIFO, not a regular file$"):
+            files.open_nofollow(fifo, flags)
+    descriptor = files.open_nofollow(tmp_path / "new.log", os.O_WRONLY | os.O_CREAT)
+    try:
+        assert os.get_blocking(descriptor)
+    finally:
+        os.close(descriptor)

@@ -85,7 +85,9 @@ def test_loading_checks_every_image_file_without_decoding_it(monkeypatch, decode
     images.clear_cache()
     opened = []
     real_open = PIL.Image.open
-    monkeypatch.setattr(PIL.Image, "open", lambda path, *a, **k: opened.append(str(path)) or real_open(path, *a, **k))
+    monkeypatch.setattr(  # opened by path, or opened first and handed over (its name is the path)
+        PIL.Image, "open", lambda fp, *a, **k: opened.append(str(getattr(fp, "name", fp))) or real_open(fp, *a, **k)
+    )
     for task in data.TASKS:
         items(ROOT, task)
     items(ROOT, "retrieval", view="factored")
