@@ -2,18 +2,57 @@
 kinds beside rules.STATEMENTS and rules.VERDICTS (reading round 34, AP's first contact): the option an elimination
 leaves, named; a last line stating the answer under its role's heading; the answer after the question's alternatives;
 the subject of "is the cue" past its relative clause; an option said to show another role, or to be only the scene.
+Round 35 (AQ's first contact): the answer in a tag, an option that wins, the cue as the link, the prompt's request
+restated before the answer; the option ranked second and a list of options eliminated, rejected; the option an
+elimination leaves unnamed (``REMAINING``, from rules); the scores (``OPTION_SCORES``, from rules) or odds
+(``OPTION_ODDS``) given each option.
 
 Each rule carries the example replies it exists for (tests/scoring/test_rule_examples.py reads every one).
 """
 
 from __future__ import annotations
 
-from abductive_tasks.scoring.reading.rules import QUALITY_CUE, verdict
-from abductive_tasks.scoring.reading.table import Example
+import re
 
-__all__ = ["CLOSING_STATEMENTS", "ROLE_REJECTIONS"]
+from abductive_tasks.scoring.reading.rules import QUALITY_CUE, verdict
+from abductive_tasks.scoring.reading.table import Example, Rule
+
+__all__ = ["CLOSING_STATEMENTS", "OPTION_ODDS", "OPTION_SCORES", "REMAINING", "ROLE_REJECTIONS"]
 
 CLOSING_STATEMENTS = (
+    # AQ's first contact: the answer in a tag ("<answer>2</answer><explanation>...</explanation>"); "So the first
+    # hypothesis wins."; the cue as the link ("The link is speeding, option 2."); the prompt's request restated, then
+    # the answer after its colon ("Answer with the number of the phrase (1, 2, 3 or 4) first: the second phrase.")
+    verdict(
+        r"<answer>\s*{pick}\s*</answer>",
+        Example("panels", "<answer>2</answer><explanation>The left panel shows a woman at a door.</explanation>", 2),
+    ),
+    verdict(
+        r"(?:^|(?<=[.!?;:]\s)|(?<=\bso\s))(?:the\s+)?{pick}\s+(?:clearly\s+|easily\s+)?wins(?=\s*(?:[.!;]|$))",
+        Example(
+            "texts",
+            "Hypothesis 2 would require re-wrapping a ball, which is unlikely. So the first hypothesis wins.",
+            1,
+        ),
+    ),
+    verdict(
+        r"(?:^|(?<=[.!?;]\s))the\s+(?:causal\s+)?link\s+is\s+(?:the\s+)?{pick}(?=\s*(?:[.!;,]|$))",
+        Example(
+            "cue_words",
+            "Cue: police officer (4)? No — the officer is part of the effect, not the link. The link is speeding, "
+            "option 2.",
+            2,
+        ),
+    ),
+    verdict(
+        r"^[ \t]*answer\s+with\s+the\s+number\s+of\s+the\s+(?:phrase|option|image|hypothesis)\s+first\s*:\s*"
+        r"(?:the\s+)?{pick}(?=\s*(?:[.!;,]|$))",
+        Example(
+            "cue_words",
+            "Answer with the number of the phrase (1, 2, 3 or 4) first: the second phrase. The car was going too fast.",
+            2,
+        ),
+    ),
     # "The officer who pulls the car over is the cue": the subject past its relative clause (AP's first contact; what
     # the clause names is no pick)
     verdict(
@@ -29,12 +68,20 @@ CLOSING_STATEMENTS = (
     # the option an elimination leaves, named: "That leaves Option 4: the melted ice cream", "The remaining one, 3,
     # shows the muddy pitch" (AP's first contact; not "That leaves Option 3 or 4", nor where a refusal follows)
     verdict(
-        r"\b(?:that|this|which)\s+leaves\s+(?:us\s+with\s+)?(?:only\s+)?{pick}(?=\s*(?:[.:;!\n—–]|\s-\s|$))",
+        r"\b(?:that|this|which)\s+leaves\s+(?:us\s+with\s+)?(?:only\s+)?{pick}"
+        r"(?=\s*(?:[.:;!\n—–]|\s-\s|$|,\s+(?:where|which|in\s+which|showing|with)\b))",
         Example(
             "mucr",
             "Options 1 and 3 are ruled out because they show unrelated scenes, and Option 2 shows the moment before "
             "the cause. That leaves Option 4: the melted ice cream on the pavement.",
             4,
+        ),
+        # or a clause after a comma (AQ's first contact)
+        Example(
+            "mucr",
+            "Option 1 shows her buying a new car, which is unrelated. Option 3 shows her phone fully charged at home. "
+            "Option 4 shows a waiter cleaning a different table. That leaves Option 2, where she is searching her bag.",
+            2,
         ),
         Example(
             "mucr",
@@ -79,7 +126,46 @@ CLOSING_STATEMENTS = (
     ),
 )
 
+# an elimination of a list of options: "Options 1, 3 and 4 show events unrelated to the flooding; Option 2 shows ...",
+# "Options 1, 2 and 3 all show events that could only happen after the broken vase, so none of them can be the cause"
+# (AQ's first contact); every item of the list (the first, then the others), never a single option
+_ELIMINATED = (
+    r"(?=(?:(?:\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+){any_mention}){more}(?:\s+(?:all|both))?\s+(?:"
+    # unrelated, where the reply goes on to the option it keeps (not "Option 1, option 3 and option 4 are unrelated."
+    # alone, which names no answer)
+    r"(?:(?:show|depict)\s+(?:[^\W\d_]+\s+){{0,3}}?|are\s+(?:all\s+)?)(?:unrelated|irrelevant)\b[^.;\n«‹]*[;,]\s*"
+    r"(?:(?:but|while|whereas)\s+)?(?:the\s+)?{named_mention}\s+(?:shows|depicts|is)\b"
+    r"|[^.;\n«‹]*?\bso\s+(?:none\s+of\s+them\s+(?:can|could|is|are)|they\s+(?:cannot|can't|could\s+not|are\s+not))\s+"
+    r"(?:be\s+)?(?:the\s+)?(?:cause|effect|cue|answer)s?\b))"
+)
+_LATER_ITEM = r"(?:(?<=[»›] and )|(?<=[»›], and )|(?<=[»›], ))"
+
 ROLE_REJECTIONS = (
+    # the option ranked second: "Option 1 is the runner-up" (AQ's first contact: "Probably Option 3 (maybe 65%
+    # confident); Option 1 is the runner-up, since it also shows a muddy floor")
+    verdict(
+        r"{reject}\s+(?:is|would\s+be)\s+(?:the\s+|a\s+)?(?:close\s+)?(?:runner[-\s]?up|second[-\s]best)\b",
+        Example("mucr", "Probably Option 3 (maybe 65% confident); Option 1 is the runner-up, since it also fits.", 3),
+    ),
+    verdict(
+        "{reject}" + _ELIMINATED.replace("{more}", "+"),
+        Example(
+            "mucr",
+            "Options 1, 3 and 4 show events unrelated to the flooding; Option 2 shows the burst pipe under the sink.",
+            2,
+        ),
+        Example(
+            "mucr",
+            "Options 1, 2 and 3 all show events that could only happen after the broken vase, so none of them can be "
+            "the cause.",
+            4,
+        ),
+        Example("mucr", "Options 1 and 3 show unrelated scenes; Option 2 shows a pipe, Option 4 a flood.", None),
+    ),
+    verdict(
+        _LATER_ITEM + "{reject}" + _ELIMINATED.replace("{more}", "*"),
+        Example("mucr", "Option 1, Option 3 and Option 4 are unrelated; Option 2 shows the burst pipe.", 2),
+    ),
     # an option said to show another role, not the one asked ("Option 3 shows the ruined cake after it came out, which
     # is another effect, not a cause"), or to be only the scene ("the road is only the setting"): AP's first contact
     verdict(
@@ -104,4 +190,64 @@ ROLE_REJECTIONS = (
             2,
         ),
     ),
+)
+
+# The answer stated as the option an elimination leaves ("So the remaining candidate must be the effect", "By
+# elimination, the answer is the remaining option"; AL's first contact; "So it's the remaining one.", "Only the
+# remaining picture fits ...": AQ's): of the options, the one the reply never names, where it names every other
+# (decision._remaining); the answers standing alone in the elimination ("Car - present in both pictures") are no picks
+REMAINING = Rule(
+    re.compile(
+        r"\b(?:is|be|it's|that's)\s+the\s+(?:only\s+)?(?:remaining|leftover)\s+"
+        r"(?:option|candidate|one|choice|image|picture|phrase)\b"
+        r"|\bthe\s+(?:only\s+)?(?:remaining|leftover)\s+(?:option|candidate|one|choice|image|picture|phrase)\s+"
+        r"(?:(?:must\s+be|is)\s+the\s+(?:effect|cause|answer|cue)\b|fits\b)",
+        re.IGNORECASE,
+    ),
+    (
+        Example(
+            "mucr",
+            "Option 1 shows a sunny beach — not an effect. Option 2 shows a person reading — unrelated. Option 4 shows "
+            "a cat sleeping — unrelated. So the remaining candidate must be the effect.",
+            3,
+        ),
+        Example(
+            "mucr",
+            "Option 1: unrelated to the cause. Option 2: unrelated. Option 4: shows the cause again, not an effect. By "
+            "elimination, the answer is the remaining option.",
+            3,
+        ),
+        Example("mucr", "Option 1 is unrelated. So the answer is the remaining option.", None),
+        Example(
+            "cue_words",
+            "Car — present in both pictures, so it's not the link. Road — just the background. Police officer — "
+            "appears only in the effect. So it's the remaining one.",
+            2,
+        ),
+        Example("cue_words", "So it's the remaining one.", None),
+        Example(
+            "mucr",
+            "Option 1 shows a sunny beach, unrelated. Option 2 shows a birthday cake, unrelated. Option 4 shows a cat "
+            "sleeping on a sofa. Only the remaining picture fits the phone falling from the table: it shows a cracked "
+            "screen.",
+            3,
+        ),
+    ),
+)
+
+# A score for each option and no pick: a person reads the option scored highest, as the prompt asks which is more
+# plausible ("Hypothesis 1: plausibility 3/10 - ...\nHypothesis 2: plausibility 8/10 - ...").
+OPTION_SCORES = verdict(
+    r"^[ \t]*{pick}\s*[:=-]\s*(?:(?:plausibility|score|rating)\s*[:=]?\s*)?(?P<score>\d+(?:\.\d+)?)\s*/\s*10(?![\d.])",
+    Example(
+        "nleye", "Hypothesis 1: plausibility 3/10 - the dog sleeps.\nHypothesis 2: plausibility 8/10 - it tears.", 2
+    ),
+    Example("texts", "Hypothesis 1: 9/10\nHypothesis 2: 4/10", 1),
+)
+# The odds given each option, read as OPTION_SCORES (decision._scored_highest): every option once, the highest the
+# answer ("I'd estimate about 85% for the rectangular one and 15% for the ball-shaped one": AQ's first contact)
+OPTION_ODDS = verdict(
+    r"(?<![\d.])(?P<score>\d{{1,3}}(?:\.\d+)?)\s*%\s+(?:for|on)\s+(?:the\s+)?{pick}",
+    Example("texts", "I'd estimate about 85% for the soaking wet one and 15% for the sunbathing one.", 1),
+    Example("texts", "I'd estimate about 15% for hypothesis 1 and 85% for hypothesis 2.", 2),
 )

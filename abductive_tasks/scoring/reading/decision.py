@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from abductive_tasks.scoring.reading.closing_rules import OPTION_ODDS, OPTION_SCORES, REMAINING
 from abductive_tasks.scoring.reading.mentions import (
     ANY_MENTION,
     BARE_MENTION,
@@ -27,14 +28,12 @@ from abductive_tasks.scoring.reading.rules import (
     HEDGES,
     IN_PASSING,
     NUMBERED_TEXT,
-    OPTION_SCORES,
     OWN_WORDS_CLAUSE,
     OWN_WORDS_DENIED,
     POSSESSIVE_TEXT,
     QUESTION,
     REFUSAL_OF_THE_OTHERS,
     REFUSALS,
-    REMAINING,
     ROLE_AFTER,
     ROLE_CLAIMS,
     ROLE_NAMED,
@@ -76,8 +75,9 @@ _NOT_THE_ANSWER_AFTER = re.compile(r"\s*'s\b|\s+(?:means|would\s+mean|stands\s+f
 _COLLAPSE = re.compile(
     r"(?<!\bnot\s)(?<!\bnot\sa\s)(?<!\bnot\san\s)(?<!\bnot\sthe\s)"  # "not a strengthener - weakener" contrasts
     rf"(?P<outer>{ANY_MENTION})(?:\s+overall|\s+(?:from|on)\s+the\s+(?:left|right))?"
-    rf"(?:(?:\s*(?:(?:\(|-(?=\s*(?:i\.e\.|(?:the\s+)?{ANY_MENTION}\s*-)))\s*(?:the\s+|i\.e\.,?\s+)?"
-    rf"(?P<inner>{ANY_MENTION})\s*[)-]"  # "Image 2 (hypothesis 1)", "Image 2 - the first hypothesis -"
+    rf"(?:(?:\s*(?:(?:\(|-(?=\s*(?:i\.e\.|(?:the\s+)?{ANY_MENTION}\s*-)))\s*(?:the\s+|(?:i\.e\.|that\s+is),?\s+)?"
+    # "Image 2 (hypothesis 1)", "Image 2 - the first hypothesis -", "The second image (that is, the first hypothesis)"
+    rf"(?P<inner>{ANY_MENTION})\s*[)-]"
     rf"|[-=]\s*(?:the\s+)?(?P<named>{NAMED_MENTION})(?=\s*(?:[.,;!)\n]|$)|\s+(?!and\b|or\b)[^\W\d_]))"
     # "3: heavy rain." explains; "2: the car is merely present" does not
     rf"|:\s*(?:the\s+)?(?P<colon>{NAMED_MENTION})(?=\s*(?:[.,;!)\n]|$))"
@@ -308,7 +308,11 @@ def _about_an_example(text: str, position: int) -> bool:
 
 def _standing_alone(text: str, mentions: list[Mention]) -> tuple[list[Pick], set[object]]:
     """The answers standing alone (:data:`ALONE`, less a numbered list's numbers) and the values of the headings of a
-    description ("Image 1: ..."). They count when they name one valid answer: several are an enumeration."""
+    description ("Image 1: ..."). They count when they name one valid answer: several are an enumeration. An
+    elimination's options stand alone in it, no answer, where the reply closes on the one it leaves (:data:`REMAINING`:
+    "Car - present in both pictures, so it's not the link. ... So it's the remaining one."; AQ's first contact)."""
+    if REMAINING.pattern.search(text):
+        return [], set()
     alone = [
         (True, match.start("pick"), mention_index(match["pick"]))
         for rule in ALONE
@@ -442,7 +446,7 @@ def _sentence(text: str, position: int) -> str:
 def _refused_the_others(text: str, picks: list[Pick], since: int) -> bool:
     """ "none of them" after the last self-correction: a refusal, unless a statement of the answer comes between
     them (then "them" are the other options)."""
-    refused = [match.start() for match in REFUSAL_OF_THE_OTHERS.pattern.finditer(text, since)]
+    refused = [match.start() for match in REFUSAL_OF_THE_OTHERS.pattern.finditer(text, since) if not match["list"]]
     return any(not any(strong and since <= position < start for strong, position, _ in picks) for start in refused)
 
 
@@ -460,9 +464,10 @@ def _final(
 
 
 def _scored_highest(text: str, mentions: list[Mention], values: Sequence[object]) -> object | None:
-    """The option scored highest where the reply scores every option once (:data:`OPTION_SCORES`), else None."""
+    """The option scored highest where the reply scores every option once (:data:`OPTION_SCORES`, or gives each its
+    odds: :data:`OPTION_ODDS`), else None."""
     scores: dict[object, list[float]] = {}
-    for match in OPTION_SCORES.pattern.finditer(text):
+    for match in (found for rule in (OPTION_SCORES, OPTION_ODDS) for found in rule.pattern.finditer(text)):
         scores.setdefault(mentions[mention_index(match["pick"])].value, []).append(float(match["score"]))
     if set(scores) != set(values) or any(len(given) != 1 for given in scores.values()):
         return None

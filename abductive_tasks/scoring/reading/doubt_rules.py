@@ -126,10 +126,20 @@ REFUSALS = (
     ),
 )
 # "None of them can explain it" refuses too, unless the reply has stated its answer before it: then "them" are the other
-# options ("3\n\nOptions 1, 2 and 4 show a cat, a cake and a tree; none of them can explain the broken window")
+# options ("3\n\nOptions 1, 2 and 4 show a cat, a cake and a tree; none of them can explain the broken window"), or
+# its sentence opens with the list "them" stands for, eliminated (group "list": "Options 1, 2 and 3 all show events
+# that could only happen after the broken vase, so none of them can be the cause": AQ's first contact)
 REFUSAL_OF_THE_OTHERS = _rule(
+    rf"(?P<list>(?:^|(?<=\n)|(?<=[.;!?]\s)){_ANY_REF}(?:(?:\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+){_ANY_REF})+"
+    r"[^.;!?\n«‹]*?,?\s+so\s+)?"
     r"\bnone\s+of\s+them\b(?!\s+(?:other|except|besides|but)\b)",
     Example("mucr", "None of them can explain it.", None),
+    Example(
+        "mucr",
+        "Options 1, 2 and 3 all show events that could only happen after the broken vase, so none of them can be the "
+        "cause.",
+        4,
+    ),
     Example(
         "mucr", "3\n\nOptions 1, 2 and 4 show a cat, a cake and a tree; none of them can explain the broken window.", 3
     ),

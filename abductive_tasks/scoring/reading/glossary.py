@@ -23,6 +23,7 @@ GLOSSARY = {  # English: the words it translates, separated by |
         "答案|回答|答え|정답|답변|respuesta|resposta|réponse|reponse|antwort|risposta|ответ|الإجابة|الجواب|उत्तर|đáp án"
     ),
     "cue": "线索|線索|手がかり|pista|indice|hinweis",
+    "phrase": "短语|短語",  # "答案是第二个短语：超速" (AQ's first contact)
     "more plausible": "más plausible|mais plausível|plus plausible|più plausibile",
     "the": "la|el|le",
     "center": "central|centrale|zentrale|中央",
@@ -41,7 +42,7 @@ GLOSSARY = {  # English: the words it translates, separated by |
     "no": "không",
     "is wrong": "sai",
     "maybe": "có thể|có lẽ",
-    "or": "hoặc",
+    "or": "hoặc|또는|아니면|ou",  # Korean and French or (AQ's first contact: "답: 2 또는 3", "Score: 7 ou 8")
     "also": "cũng",
     "number": "número|numero|numéro|nummer",  # "Número 2: exceso de velocidad"
     # a self-correction's words ("Opción 3. No, en realidad es la opción 1": AH's first contact)
@@ -178,14 +179,36 @@ PHRASES = {  # English: the phrases it translates, separated by |
     "the effect is": "die wirkung ist",
     "therefore": "donc",
     "is ruled out": "est exclue|est exclu|queda descartada|queda descartado|ist ausgeschlossen",
-    "the first option": "la première option|la primera opción|la primera opcion|die erste option|der ersten option",
+    "the first option": (
+        "la première option|la primera opción|la primera opcion|die erste option|der ersten option|a primeira opção|"
+        "первый вариант"
+    ),
     "is the first": "es la primera|est la première|ist die erste",
-    "the second option": "la deuxième option|la segunda opción|la segunda opcion|die zweite option|der zweiten option",
+    "the second option": (
+        "la deuxième option|la segunda opción|la segunda opcion|die zweite option|der zweiten option|a segunda opção|"
+        "второй вариант"
+    ),
     "is the second": "es la segunda|est la deuxième|ist die zweite",
-    "the third option": "la troisième option|la tercera opción|la tercera opcion|die dritte option|der dritten option",
+    "the third option": (
+        "la troisième option|la tercera opción|la tercera opcion|die dritte option|der dritten option|a terceira opção|"
+        "третий вариант"
+    ),
     "is the third": "es la tercera|est la troisième|ist die dritte",
-    "the fourth option": "la quatrième option|la cuarta opción|la cuarta opcion|die vierte option|der vierten option",
+    "the fourth option": (
+        "la quatrième option|la cuarta opción|la cuarta opcion|die vierte option|der vierten option|a quarta opção|"
+        "четвёртый вариант|четвертый вариант"
+    ),
     "is the fourth": "es la cuarta|est la quatrième|ist die vierte",
+    # AQ's first contact: Portuguese ("A hipótese mais plausível é a segunda", "A terceira opção mostra o efeito"),
+    # Russian ordinals with the option noun ("Четвёртый вариант: ..."), Korean "답: 2" (not "답: 2 또는 3", or: round
+    # 20's review), a French rating heading ("Note : 7", the space before the colon French typography's; not French
+    # number words, which round 17's review guards: "Rated at sept. 6 ...", "Score: huit ou neuf")
+    "the more plausible hypothesis is the first": "a hipótese mais plausível é a primeira",
+    "the more plausible hypothesis is the second": "a hipótese mais plausível é a segunda",
+    "shows the effect": "mostra o efeito|muestra el efecto|montre l'effet",
+    "shows the cause": "mostra a causa|muestra la causa|montre la cause",
+    "answer": "답",
+    "score:": "note :",
 }
 _PHRASE_WORDS = {phrase.lower(): english for english, phrases in PHRASES.items() for phrase in phrases.split("|")}
 _PHRASE_PATTERN = re.compile(

@@ -49,11 +49,9 @@ __all__ = [
     "LETTERED_LABELS",
     "LETTER_ANSWER",
     "NUMBERED_TEXT",
-    "OPTION_SCORES",
     "OWN_WORDS_CLAUSE",
     "OWN_WORDS_CONCEDED",
     "POSSESSIVE_TEXT",
-    "REMAINING",
     "OWN_WORDS_DENIED",
     "QUESTION",
     "REFUSALS",
@@ -373,8 +371,10 @@ STATEMENTS = (
     # "the right one better matches the context", "option 2 fits best", "image 2 - the couple cutting the cake - is the
     # one that fits the wedding best", "The right image, showing the girl with a cast, better explains the crutches"
     verdict(
-        rf"{{pick}}{_APPOSITIVE}\s+(?:(?:better|best)\s+(?:match|fit|suit|explain)\w*|(?:matches|fits|suits)\s+(?:better|best))\b",
+        rf"{{pick}}{_APPOSITIVE}\s+(?:(?:better|best)\s+(?:match|fit|suit|explain)\w*|(?:matches|fits|suits)\s+"
+        rf"(?:the\s+(?:context|scene|story)\s+)?{_INTENSIFIER}(?:better|best))\b",
         Example("panels", "The right one better matches the context.", 2),
+        Example("nleye", "Hypothesis 2 fits the context far better than hypothesis 1 does.", 2),  # AQ's first contact
         Example("mucr", "Option 2 fits best.", 2),
     ),
     verdict(
@@ -385,7 +385,7 @@ STATEMENTS = (
 
 # Words that start a self-correction ("Wait,", "Actually,", "On second thought").
 _CORRECTION_WORDS = (
-    r"wait|actually|on\s+(?:second\s+thought|reflection|closer\s+(?:inspection|look))|correction|re-?reading"
+    r"wait|actually|on\s+(?:second\s+thought|reflection|closer\s+(?:inspection|look))|correction|correcting(?=\s*[:,])|re-?reading"
     r"|looking\s+(?:closer|more\s+(?:carefully|closely))|on\s+(?:a\s+)?second\s+look|at\s+second\s+glance|(?:i'll|i\s+will|let\s+me)\s+settle(?=\s+on)"
     r"|looking\s+again|scratch\s+that|let\s+me\s+reconsider|(?:let\s+me|i'll|i\s+will)\s+(?:double[-\s]?check|re-?check|check\s+again)(?=\s*[.:;,!\n])|i\s+was\s+wrong|(?:sorry\s*,?\s+)?i\s+meant?|sorry"
     r"|(?:i'll|i\s+will|let\s+me|i\s+need\s+to)\s+(?:revise|correct)(?:\s+(?:that|this|it|myself|my\s+answer))?"
@@ -509,14 +509,25 @@ VERDICTS = (
         r"^\s*\[\s\]\s*{reject}",
         Example("nleye", "[ ] Image 1\n[x] Image 2", 2),
     ),
-    # a table row of an option whose last cell is a check mark: "| 3 | A man lifting weights | ✓ |"
+    # a table row of an option whose last cell is a check mark: "| 3 | A man lifting weights | ✓ |" (or yes: "| Right |
+    # Shows the kitten asleep | Yes |"), or a line headed by the option, its description closed by a check mark
+    # ("Option 3: shards of glass on the floor ✓": AQ's first contact)
     verdict(
-        r"^\s*\|?\s*{pick}\s*\|[^\n]*\|\s*[✓✔✅☑]\s*\|?\s*$",
+        r"^\s*\|?\s*{pick}\s*(?:\|[^\n]*\|\s*(?:yes\b|[✓✔✅☑])|:[^\n«‹]*[✓✔✅☑])\s*\|?\s*$",
         Example("mucr", "| 3 | A man lifting weights | ✓ |", 3),
+        Example(
+            "panels",
+            "| Panel | Plausible? |\n|---|---|---|\n| Middle | A grown cat | No |\n| Right | Asleep | Yes |",
+            2,
+        ),
+        Example("mucr", "Option 1: the glass is intact ✗\nOption 2: a man sweeping ✗\nOption 3: shards of glass ✓", 3),
     ),
     verdict(
-        r"^\s*\|?\s*{reject}\s*\|[^\n]*\|\s*[✗✘❌☒]\s*\|?\s*$",
+        r"^\s*\|?\s*{reject}\s*(?:\|[^\n]*\|\s*(?:no\b|[✗✘❌☒])|:[^\n«‹]*[✗✘❌☒])\s*\|?\s*$",
         Example("nleye", "| 1 | A dry road | ❌ |", 2),
+        Example(
+            "mucr", "Option 1: intact ✗\nOption 2: leaves ✗\nOption 3: shards of glass\nOption 4: a match on TV ✗", 3
+        ),
     ),
     verdict(
         r"(?:^|(?<=[|]))\s*[✗✘❌☒]\s*{reject}",
@@ -652,28 +663,6 @@ POSSESSIVE_TEXT = _rule(
     Example("cue_words", "The car's speed is too high. Answer: speeding", 2),
 )
 
-# The answer stated as the option an elimination leaves ("So the remaining candidate must be the effect", "By
-# elimination, the answer is the remaining option"; AL's first contact): of the options, the one the reply never names,
-# where it names every other (decision._remaining)
-REMAINING = _rule(
-    r"\b(?:is|be)\s+the\s+(?:only\s+)?(?:remaining|leftover)\s+(?:option|candidate|one|choice|image|picture)\b"
-    r"|\bthe\s+(?:only\s+)?(?:remaining|leftover)\s+(?:option|candidate|one|choice|image|picture)\s+(?:must\s+be|is)\s+"
-    r"the\s+(?:effect|cause|answer|cue)\b",
-    Example(
-        "mucr",
-        "Option 1 shows a sunny beach — not an effect. Option 2 shows a person reading — unrelated. Option 4 shows a "
-        "cat sleeping — unrelated. So the remaining candidate must be the effect.",
-        3,
-    ),
-    Example(
-        "mucr",
-        "Option 1: unrelated to the cause. Option 2: unrelated. Option 4: shows the cause again, not an effect. By "
-        "elimination, the answer is the remaining option.",
-        3,
-    ),
-    Example("mucr", "Option 1 is unrelated. So the answer is the remaining option.", None),
-)
-
 # A label's own statement: "the update weakens the hypothesis".
 LABEL_STATEMENTS = (
     verdict(
@@ -724,15 +713,6 @@ LABEL_CONCESSIONS = (
         Example("label", "Although it might strengthen the claim at first, it is a weakener.", "weakener"),
     ),
 )
-# A score for each option and no pick: a person reads the option scored highest, as the prompt asks which is more
-# plausible ("Hypothesis 1: plausibility 3/10 - ...\nHypothesis 2: plausibility 8/10 - ...").
-OPTION_SCORES = verdict(
-    r"^[ \t]*{pick}\s*[:=-]\s*(?:(?:plausibility|score|rating)\s*[:=]?\s*)?(?P<score>\d+(?:\.\d+)?)\s*/\s*10(?![\d.])",
-    Example(
-        "nleye", "Hypothesis 1: plausibility 3/10 - the dog sleeps.\nHypothesis 2: plausibility 8/10 - it tears.", 2
-    ),
-    Example("texts", "Hypothesis 1: 9/10\nHypothesis 2: 4/10", 1),
-)
 # Headings of a description, "Image 1: a man ... Image 2: a woman ...": answers standing alone among them enumerate.
 HEADINGS = verdict(
     r"(?:^|(?<=[.!?;]))\s*{pick}\s*:",
@@ -748,13 +728,22 @@ CONCESSION = _rule(
     r"(?:^|(?<=[.!?;:]))\s*(?:although|though|even\s+though|even\s+if|while|whereas)\b[^.;,\n]*"  # sentence-initial
     r"|\b(?:at\s+first(?:\s+(?:glance|sight))?|initially)\b[^.;\n]*?(?=[.;\n]|\bbut\b|$)"
     # a condition the reply goes on to set aside: "Hypothesis 2 would be more plausible if we assume ...; however"
-    rf"|{ANY_MENTION}\s+would\s+be\s+[^.;\n]*?\bif\b[^.;\n]*",
+    rf"|{ANY_MENTION}\s+would\s+be\s+[^.;\n]*?\bif\b[^.;\n]*"
+    # what something else suggests, set aside ("The pattern in the examples suggests the next answer is Option 3, but
+    # ...": AQ's first contact)
+    r"|\bsuggests?\s+(?:that\s+)?(?:the\s+)?(?:next\s+)?answer\s+is\b[^.;\n]*?(?=,?\s*but\b)",
     Example("nleye", "Although image 1 seems more plausible at first, image 2 fits better.", 2),
     Example(
         "texts",
         "Hypothesis 2 would be more plausible if we assume the box was only packaging; however, the most "
         "straightforward reading is that the clothes are wet. So I'd go with Hypothesis 1.",
         1,
+    ),
+    Example(
+        "mucr",
+        "The pattern in the examples suggests the next answer is Option 3, but looking at image 3 the cause is clearly "
+        "Option 4, the boy kicking the ball at the window.",
+        4,
     ),
 )
 
@@ -773,7 +762,9 @@ CLOSING_ONLY = _rule(
 )
 SELF_CORRECTIONS = _rule(
     rf"(?:^|(?<=[.!?;:,\-→…—–]))\s*(?:→\s*)?(?:(?:no|oh|hmm|um|so|but|and)\s*,?\s+)?(?:{_CORRECTION_WORDS}|{_CLOSING}|{_FORCED})\b"
-    r"|(?<=[-→…—–])\s*(?:no|hmm)(?=\s*[,:;!])",  # "Score: 9 — no, the cleats could belong to a visitor. Score: 6"
+    # "Score: 9 — no, the cleats could belong to a visitor. Score: 6", "Option 1... no, ... Option 3." (AQ's first
+    # contact)
+    r"|(?:(?<=[-→…—–])|(?<=\.\.\.))\s*(?:no|hmm)(?=\s*[,:;!])",
     Example("nleye", "Image 1. Wait, image 2.", 2),
     Example("rating", "Score: 7. Revised score: 4", 4.0),
     Example("texts", "Hypothesis 2 is more plausible... → actually no: rain soaks clothes. Hypothesis 1.", 1),
@@ -786,12 +777,20 @@ SELF_CORRECTIONS = _rule(
     ),
     Example("mucr", "None of them is a perfect match, but if I had to choose, Option 2 is the closest.", 2),
     Example("rating", "Score: 9 — no, the cleats could belong to a visitor. Score: 6", 6.0),
+    Example("mucr", "Option 1... no, Option 1 shows the same moment as the cause. Option 3.", 3),
     # a check that ends its clause turns to what follows it (AP's first contact; not "let me double check Option 3")
     Example(
         "mucr",
         "Answer: Option 4\nLet me double-check. Option 4 shows a man buying a new umbrella, but the first image shows "
         "a gust of wind; the umbrella turned inside out in Option 2 is the direct effect.\nFinal answer: Option 2",
         2,
+    ),
+    # "Correcting:" turns to what follows it (AQ's first contact)
+    Example(
+        "mucr",
+        "Answer: Option 2. Hmm, Option 2 shows the aftermath, not the cause. Correcting: Option 1, the girl spilling "
+        "the juice.",
+        1,
     ),
     flags=_FLAGS | re.MULTILINE,
 )
