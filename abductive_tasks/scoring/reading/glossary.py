@@ -23,7 +23,6 @@ GLOSSARY = {  # English: the words it translates, separated by |
         "答案|回答|答え|정답|답변|respuesta|resposta|réponse|reponse|antwort|risposta|ответ|الإجابة|الجواب|उत्तर|đáp án"
     ),
     "cue": "线索|線索|手がかり|pista|indice|hinweis",
-    "phrase": "短语|短語",  # "答案是第二个短语：超速" (AQ's first contact)
     "more plausible": "más plausible|mais plausível|plus plausible|più plausibile",
     "the": "la|el|le",
     "center": "central|centrale|zentrale|中央",
@@ -42,7 +41,7 @@ GLOSSARY = {  # English: the words it translates, separated by |
     "no": "không",
     "is wrong": "sai",
     "maybe": "có thể|có lẽ",
-    "or": "hoặc|또는|아니면|ou",  # Korean and French or (AQ's first contact: "답: 2 또는 3", "Score: 7 ou 8")
+    "or": "hoặc",
     "also": "cũng",
     "number": "número|numero|numéro|nummer",  # "Número 2: exceso de velocidad"
     # a self-correction's words ("Opción 3. No, en realidad es la opción 1": AH's first contact)
@@ -170,6 +169,7 @@ def _chinese_score(match: re.Match[str]) -> str:
 # contact); an ordinal only stated as the answer or with the option noun (not "en la segunda imagen", a picture count,
 # nor "la primera" alone)
 PHRASES = {  # English: the phrases it translates, separated by |
+    "or": "또는|아니면|ou",  # Korean and French or (AQ's first contact: "답: 2 또는 3", "Score: 7 ou 8")
     "the correct answer is": (
         "la respuesta correcta es|la bonne réponse est|la bonne reponse est|die richtige antwort ist|"
         "a resposta correta é"
@@ -210,6 +210,9 @@ PHRASES = {  # English: the phrases it translates, separated by |
     "answer": "답",
     "score:": "note :",
 }
+# A Chinese noun the answer counts ("答案是第二个短语：超速", AQ's first contact: the second phrase), set apart
+_CHINESE_NOUNS = re.compile("短语|短語")
+
 _PHRASE_WORDS = {phrase.lower(): english for english, phrases in PHRASES.items() for phrase in phrases.split("|")}
 _PHRASE_PATTERN = re.compile(
     "|".join(rf"(?<!\w){re.escape(phrase)}(?!\w)" for phrase in sorted(_PHRASE_WORDS, key=len, reverse=True)),
@@ -227,4 +230,5 @@ def translate(text: str) -> str:
     text = _GLOSSARY_PATTERN.sub(
         lambda match: f" {_GLOSSARY_WORDS[match.group().lower()]} ", text.translate(_FULL_WIDTH)
     )
+    text = _CHINESE_NOUNS.sub(" phrase ", text)
     return re.sub(r"[ \t]+", " ", _CJK_BOUNDARY.sub(" ", text))
