@@ -83,7 +83,7 @@ PINNED = {
     "blind_batch_ao.yaml": (300, 0),  # pending/: first contact of round 32 (292, 7); rounds 33, 34, 35
     "blind_batch_ap.yaml": (314, 0),  # pending/: first contact of round 33 (292, 3); round 34
     "blind_batch_aq.yaml": (331, 0),  # pending/: first contact of round 34 (308, 2); round 35
-    "blind_batch_ar.yaml": (297, 5),  # pending/: first contact of round 35
+    "blind_batch_ar.yaml": (299, 3),  # pending/: first contact of round 35 (297, 5); V04, V08 adjudicated
 }
 
 
@@ -354,12 +354,14 @@ def test_each_adjudicated_reply_is_the_reply_its_annotators_read():
         for path in [*BLIND_BATCHES, *PENDING_BATCHES]
         for group in yaml.safe_load(path.read_text(encoding="utf-8"))["groups"]
     }
-    assert len({entry["id"] for entry in entries}) == len(entries) == 25 + 40 + 21 + 21  # R, P, Q and T adjudications
-    assert [sum(entry["disputed"] for entry in entries if entry["id"][0] == packet) for packet in "RPQT"] == [
+    # the R, P, Q, T and V adjudications
+    assert len({entry["id"] for entry in entries}) == len(entries) == 25 + 40 + 21 + 21 + 27
+    assert [sum(entry["disputed"] for entry in entries if entry["id"][0] == packet) for packet in "RPQTV"] == [
         5,
         18,
         1,
         1,
+        7,
     ]
     for entry in entries:
         reply = entry["reply"]
@@ -370,17 +372,18 @@ def test_each_adjudicated_reply_is_the_reply_its_annotators_read():
         ]
         kind = answer_kind(group["kind"], group["params"], group.get("prompt", ""))
         assert len(entry["readings"]) == 6
-        # R's, Q's and T's disputed replies are ones the reader read otherwise than their writers; P's are forms that
-        # writers of different batches read differently, whatever the reader reads
-        if entry["disputed"] and entry["id"][0] != "P" and entry["id"] not in READ_AS_WRITTEN_SINCE:
+        # R's, Q's and T's disputed replies are ones the reader read otherwise than their writers; P's and V's are forms
+        # that writers of different batches read differently, whatever the reader reads
+        if entry["disputed"] and entry["id"][0] not in "PV" and entry["id"] not in READ_AS_WRITTEN_SINCE:
             assert kind.read(case["answer"]) != entry["writer"], entry["id"]
         assert entry["id"] not in READ_AS_WRITTEN_SINCE or kind.read(case["answer"]) == entry["writer"], entry["id"]
 
 
 def test_adjudication_replaces_a_writers_reading_only_where_every_annotator_reads_one_other_value():
     """The four decimal ratings that I's and J's writers read as no answer (their brief called the scales integer
-    ones) are read as written by all six annotators; O's contradictory reply is read 2 by four of six, so its
-    writer's no-answer stands. Controls are never replaced, even where the annotators agree against the writer."""
+    ones) are read as written by all six annotators, as are AR's two eliminations (the option left); O's
+    contradictory reply is read 2 by four of six, so its writer's no-answer stands. Controls are never replaced, even
+    where the annotators agree against the writer."""
     replaced = {
         (path.name, group, index): reading
         for path in [*BLIND_BATCHES, *PENDING_BATCHES]
@@ -395,6 +398,8 @@ def test_adjudication_replaces_a_writers_reading_only_where_every_annotator_read
         ("blind_batch_aa.yaml", "mucr_c2e_split_aa", 5): 2,  # P39: "The second one."
         ("blind_batch_ac.yaml", "nleye_pairs_ac", 13): 7.5,  # Q18: "Score: 7.5 — ..."
         ("blind_batch_ad.yaml", "mucr_c2e_ad", 6): 4,  # T16: "The last image (...) shows the effect"
+        ("blind_batch_ar.yaml", "mucr_c2e_cot_ar", 17): 4,  # V04: "... by elimination the remaining option ..."
+        ("blind_batch_ar.yaml", "mucr_cue_split_ar", 11): 2,  # V08: "The answer is not 1, not 3, and not 4."
     }
     entries = {entry["id"]: entry for entry in yaml.safe_load(ADJUDICATION.read_text(encoding="utf-8"))["replies"]}
     assert entries["R02"]["readings"] == [None, None, 2, 2, 2, 2] and entries["R02"]["writer"] is None
@@ -409,9 +414,10 @@ def test_adjudication_replaces_a_writers_reading_only_where_every_annotator_read
             sum(entry["readings"][i] == entry["writer"] for entry in controls if entry["id"][0] == packet)
             for i in range(6)
         ]
-        for packet in "RPQT"
+        for packet in "RPQTV"
     }
     assert agreeing["R"] == [18, 18, 18, 17, 17, 17]  # round 1: R10, R22 read otherwise; round 2: R14, R18, R22
     assert agreeing["P"] == [21, 21, 21, 22, 22, 22]  # P11: "almost certainly true" with no number, null in round 1
     assert agreeing["Q"] == [20, 19, 19, 20, 20, 20]  # Q14
     assert agreeing["T"] == [20] * 6
+    assert agreeing["V"] == [19] * 6  # V23: "Score: 0" on the 1-10 scale, read 0 by all six (no answer: step 6)
