@@ -79,11 +79,11 @@ PINNED = {
     "blind_batch_ak.yaml": (327, 0),  # first contact of round 28; round 34 (the remaining one, named), round 35
     "blind_batch_al.yaml": (332, 0),  # pending/: first contact of round 29 (326, 4); rounds 30, 35
     "blind_batch_am.yaml": (320, 0),  # pending/: first contact of round 30 (312, 5); rounds 31, 34, 35
-    "blind_batch_an.yaml": (298, 0),  # pending/: first contact of round 31 (292, 2); rounds 32, 34, 36
+    "blind_batch_an.yaml": (297, 0),  # pending/: first contact of round 31 (292, 2); rounds 32, 34
     "blind_batch_ao.yaml": (300, 0),  # pending/: first contact of round 32 (292, 7); rounds 33, 34, 35
     "blind_batch_ap.yaml": (314, 0),  # pending/: first contact of round 33 (292, 3); round 34
     "blind_batch_aq.yaml": (331, 0),  # pending/: first contact of round 34 (308, 2); round 35
-    "blind_batch_ar.yaml": (319, 2),  # pending/: first contact of round 35 (297, 5); round 36
+    "blind_batch_ar.yaml": (314, 2),  # pending/: first contact of round 35 (297, 5); round 36
 }
 
 

@@ -1356,8 +1356,7 @@ LATE_ROUND_GUARDS = [
     # Round 36 (batch AR): a closing rating against the stated one; a role vouched for after the answer; the answer a
     # self-correction settles on ("I believe Option 2.", "Option 2 was right.", "Keep 2."); "however" after three dots;
     # "the actual cue"; an image count and its option after an arrow; "so this one is"; a probability for each option;
-    # a phrase and its number alone; a parenthesis in another script than the options'; Russian points; a Chinese
-    # numeral after an answer heading
+    # Russian points; a Chinese numeral after an answer heading
     (
         36,
         NLEYE_PAIRS,
@@ -1411,12 +1410,14 @@ LATE_ROUND_GUARDS = [
     (36, PRESENTS, "Plausibility: H1 = 90%, H2 = 10%.", 1),
     (36, PRESENTS, "Hypothesis 1: 7\nHypothesis 2: 3", None),  # ratings on the prompt's scale: not asked for
     (36, COMBINED, "Middle: 0.8\nRight: 0.2", 1),
-    (36, SPEEDING, "Exceso de velocidad (2).", 2),
-    (36, SPEEDING, "スピード違反（2）", 2),
+    # a phrase in another language beside its number, which no table checks against the option it names (round 14's
+    # guard, "Réponse : 3 (excès de vitesse)"), in any script
+    (36, SPEEDING, "Exceso de velocidad (2).", None),
+    (36, SPEEDING, "スピード違反（2）", None),
     (36, SPEEDING, "Car (3).", None),  # an option's own text against its number
-    (36, SPEEDING, "Ответ: 4 (полицейский)", 4),
-    (36, SPEEDING, "الجواب: 2 (السرعة الزائدة)", 2),
-    (36, SPEEDING, "Answer: ٢ (السرعة)", 2),
+    (36, SPEEDING, "Ответ: 4 (полицейский)", None),
+    (36, SPEEDING, "Ответ: 3 (полицейский)", None),
+    (36, SPEEDING, "الجواب: 2 (السرعة الزائدة)", None),
     (36, SPEEDING, "Antwort: 2 (Raserei)", None),  # a Latin phrase that is no option's text: round 14's guard
     (36, MUCR_OPTIONS, "Answer: 四", 4),
     (36, MUCR_OPTIONS, "答案：四", 4),

@@ -163,20 +163,15 @@ def choice_mentions(
     )
 
 
-_LATIN = r"[a-zA-Z\u00c0-\u024f]"  # a letter of the Latin script, the options' own
-
-
 def _unlisted_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
     """A phrase in parentheses after a number, ending the reply, that is no option's text ("Answer: 3 (attack)", copied
     from a solved example): the number's own explanation, which names another option (its words are another's) or
-    none. (Not where the reply goes on: "3 (suelo resbaladizo). La imagen ..." names the option in another language;
-    nor a phrase in another script than the Latin of the options, a translation no table can check: "Ответ: 4
-    (полицейский)", "Answer: ٢ (السرعة)", AR's first contact.)"""
+    none. (Not where the reply goes on: "3 (suelo resbaladizo). La imagen ..." names the option in another language.)"""
     if not option_texts:
         return ()
     return (
         _rule(
-            rf"(?:(?<=[»›\d]\()|(?<=[»›\d] \())(?P<phrase>{_LATIN}{{3,}}(?:[ -]{_LATIN}+){{0,2}})(?=\)\s*[.!]?\s*\Z)",
+            r"(?:(?<=[»›\d]\()|(?<=[»›\d] \())(?P<phrase>[^\W\d_]{3,}(?:[ -][^\W\d_]+){0,2})(?=\)\s*[.!]?\s*\Z)",
             lambda m: m["phrase"].lower(),
             Example("cue", "Answer: 3 (attack)", None),
             Example("cue", "Answer: 3 (the rain)", 3),

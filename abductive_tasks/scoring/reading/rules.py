@@ -316,13 +316,6 @@ STATEMENTS = (
             2,
         ),
     ),
-    # a reply that is a phrase and its number in brackets alone: the option named in the reply's words ("Exceso de
-    # velocidad (2).", "スピード違反（2）": AR's first contact)
-    verdict(
-        r"\A\s*[^\W\d_]+(?:[ \t'-][^\W\d_]+){{0,3}}\s*\(\s*{pick}\s*\)\s*[.!]?\s*\Z",
-        Example("cue_words", "Exceso de velocidad (2).", 2),
-        Example("cue_words", "スピード違反（2）", 2),
-    ),
     # "Speeding explains the link: the first image shows a car going fast ..." (AR's first contact): an option opening
     # the reply's sentence as what explains the link
     verdict(
