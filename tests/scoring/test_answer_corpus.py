@@ -74,7 +74,7 @@ PINNED = {
     "blind_batch_af.yaml": (238, 0),  # out of pending/ with AG's first contact (first contact 236, 2); round 24
     "blind_batch_ag.yaml": (281, 0),  # out of pending/ with AL's first contact (first contact 276, 6); rounds 25, 29
     "blind_batch_ah.yaml": (371, 0),  # pending/: first contact of round 25 (367, 3); rounds 26, 28, 29 and 35
-    "blind_batch_ai.yaml": (316, 0),  # pending/: first contact of round 26 (313, 1); rounds 29, 35
+    "blind_batch_ai.yaml": (317, 0),  # pending/: first contact of round 26 (313, 1); rounds 29, 35, 36
     "blind_batch_aj.yaml": (318, 0),  # pending/: first contact of round 27 (314, 2); rounds 28, 31, 35
     "blind_batch_ak.yaml": (327, 0),  # first contact of round 28; round 34 (the remaining one, named), round 35
     "blind_batch_al.yaml": (332, 0),  # pending/: first contact of round 29 (326, 4); rounds 30, 35
@@ -83,7 +83,7 @@ PINNED = {
     "blind_batch_ao.yaml": (300, 0),  # pending/: first contact of round 32 (292, 7); rounds 33, 34, 35
     "blind_batch_ap.yaml": (314, 0),  # pending/: first contact of round 33 (292, 3); round 34
     "blind_batch_aq.yaml": (331, 0),  # pending/: first contact of round 34 (308, 2); round 35
-    "blind_batch_ar.yaml": (299, 3),  # pending/: first contact of round 35 (297, 5); V04, V08 adjudicated
+    "blind_batch_ar.yaml": (316, 0),  # pending/: first contact of round 35 (297, 5); V04, V08 adjudicated; round 36
 }
 
 

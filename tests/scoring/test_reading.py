@@ -1353,6 +1353,85 @@ LATE_ROUND_GUARDS = [
     (33, MUCR_OPTIONS, "Option 2 shows a fire, which is exactly what happens after lightning.\nFinal answer: 2", 2),
     (33, DVE_LABEL, "The answer is the opposite of strengthener.", "weakener"),
     (33, DVE_LABEL, "It is the opposite of a weakener.", "strengthener"),
+    # Round 36 (batch AR): a closing rating against the stated one; a role vouched for after the answer; the answer a
+    # self-correction settles on ("I believe Option 2.", "Option 2 was right.", "Keep 2."); "however" after three dots;
+    # "the actual cue"; an image count and its option after an arrow; "so this one is"; a probability for each option;
+    # Russian points; a Chinese numeral after an answer heading
+    (
+        36,
+        NLEYE_PAIRS,
+        "Score: 3\nThe hypothesis image shows the same rectangular box opened, so overall I'd give it an 8.",
+        None,
+    ),
+    (36, NLEYE_PAIRS, "Score: 8\nThe box matches, so overall I'd give it an 8.", 8.0),
+    (36, NLEYE_PAIRS, "Очень правдоподобно — 7 баллов.", 7.0),
+    (
+        36,
+        MUCR_OPTIONS,
+        "The answer: Option 2.\nExplanation: Option 4 clearly shows the cause, with the man slipping on the ice.",
+        None,
+    ),
+    (
+        36,
+        MUCR_OPTIONS,
+        "The answer: Option 4.\nExplanation: Option 4 clearly shows the cause, with the man slipping on the ice.",
+        4,
+    ),
+    (
+        36,
+        MUCR_OPTIONS,
+        "Option 1 — wait, the graph says 1, which might just refer to the cause image itself. Re-evaluating the "
+        "pictures, I believe Option 2.",
+        2,
+    ),
+    (36, MUCR_OPTIONS, "I believe Option 2 is wrong.", None),
+    (36, MUCR_OPTIONS, "Option 2 — correction, Option 1 — no wait, Option 2 was right.", 2),
+    (
+        36,
+        SPEEDING,
+        "Answer: 2 (speeding) — wait, the effect shows a crash, so is the cue 'road'? No, speeding causes the crash. "
+        "Keep 2.",
+        2,
+    ),
+    (36, SPEEDING, "I would choose option 3... however, speeding is the real cue, so 2.", 2),
+    (36, SPEEDING, "Road (3) seems related, but speeding (2) is the actual cue.", 2),
+    (36, MUCR_OPTIONS, "Effect = Image #4 → Option 3", 3),
+    (36, MUCR_OPTIONS, "Effect = Image #2 → Option 4", None),  # image 2 is option 1 or 2, however it counts
+    (36, MUCR_OPTIONS, "The pattern so far is Option 1, then Option 2, so this one is Option 3.", 3),
+    (
+        36,
+        MUCR_OPTIONS,
+        "Estimated probabilities: Option 1 0.6, Option 2 0.1, Option 3 0.2, Option 4 0.1. I choose the option with "
+        "the highest probability.",
+        1,
+    ),
+    (36, MUCR_OPTIONS, "Option 1 0.4, Option 2 0.1, Option 3 0.4, Option 4 0.1.", None),  # no one maximum
+    (36, MUCR_OPTIONS, "Option 1 0.6, Option 2 0.1, Option 3 0.2.", None),  # not every option
+    (36, PRESENTS, "Plausibility: H1 = 90%, H2 = 10%.", 1),
+    (36, PRESENTS, "Hypothesis 1: 7\nHypothesis 2: 3", None),  # ratings on the prompt's scale: not asked for
+    (36, COMBINED, "Middle: 0.8\nRight: 0.2", 1),
+    # a phrase in another language beside its number, which no table checks against the option it names (round 14's
+    # guard, "Réponse : 3 (excès de vitesse)"), in any script
+    (36, SPEEDING, "Exceso de velocidad (2).", None),
+    (36, SPEEDING, "スピード違反（2）", None),
+    (36, SPEEDING, "Car (3).", None),  # an option's own text against its number
+    (36, SPEEDING, "Ответ: 4 (полицейский)", None),
+    (36, SPEEDING, "Ответ: 3 (полицейский)", None),
+    (36, SPEEDING, "الجواب: 2 (السرعة الزائدة)", None),
+    (36, SPEEDING, "Antwort: 2 (Raserei)", None),  # a Latin phrase that is no option's text: round 14's guard
+    (36, MUCR_OPTIONS, "Answer: 四", 4),
+    (36, MUCR_OPTIONS, "答案：四", 4),
+    (36, MUCR_OPTIONS, "答案：三个选项都不对", None),
+    (36, PRESENTS, "पहली परिकल्पना अधिक संभावित है, क्योंकि उपहार का आकार आयताकार है।", 1),
+    (36, TWO_IMAGES, "Более правдоподобна первая гипотеза: форма подарка совпадает с коробкой.", 1),
+    (36, TWO_IMAGES, "Более правдоподобна вторая гипотеза.", 2),
+    (
+        36,
+        SPEEDING,
+        "Speeding explains the link: the first image shows a car going fast and the second shows it being pulled over.",
+        2,
+    ),
+    (36, SPEEDING, "Speeding explains the link. Final answer: 4", None),
 ]
 
 

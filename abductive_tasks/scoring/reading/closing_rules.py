@@ -17,7 +17,7 @@ import re
 from abductive_tasks.scoring.reading.rules import QUALITY_CUE, verdict
 from abductive_tasks.scoring.reading.table import Example, Rule
 
-__all__ = ["CLOSING_STATEMENTS", "OPTION_ODDS", "OPTION_SCORES", "REMAINING", "ROLE_REJECTIONS"]
+__all__ = ["CLOSING_STATEMENTS", "OPTION_ODDS", "OPTION_PROBABILITIES", "OPTION_SCORES", "REMAINING", "ROLE_REJECTIONS"]
 
 CLOSING_STATEMENTS = (
     # AQ's first contact: the answer in a tag ("<answer>2</answer><explanation>...</explanation>"); "So the first
@@ -250,4 +250,20 @@ OPTION_ODDS = verdict(
     r"(?<![\d.])(?P<score>\d{{1,3}}(?:\.\d+)?)\s*%\s+(?:for|on)\s+(?:the\s+)?{pick}",
     Example("texts", "I'd estimate about 85% for the soaking wet one and 15% for the sunbathing one.", 1),
     Example("texts", "I'd estimate about 15% for hypothesis 1 and 85% for hypothesis 2.", 2),
+)
+# A probability after each option, a fraction of one or a percentage, read as OPTION_SCORES (AR's first contact:
+# "Estimated probabilities: Option 1 0.6, Option 2 0.1, Option 3 0.2, Option 4 0.1. I choose the option with the
+# highest probability.", "Plausibility: H1 = 90%, H2 = 10%.", "Middle: 0.8\nRight: 0.2"); not a rating on the
+# prompt's scale ("Hypothesis 1: 7"), which the prompt does not ask for
+OPTION_PROBABILITIES = verdict(
+    r"{pick}[ \t]*[:=]?[ \t]*(?P<score>0?\.\d+(?![\d%])|\d{{1,3}}(?:\.\d+)?[ \t]*%)(?=[ \t]*(?:[,.;)\n]|$))",
+    Example(
+        "mucr",
+        "Estimated probabilities: Option 1 0.6, Option 2 0.1, Option 3 0.2, Option 4 0.1. I choose the option with "
+        "the highest probability.",
+        1,
+    ),
+    Example("texts", "Plausibility: H1 = 90%, H2 = 10%.", 1),
+    Example("panels", "Middle: 0.8\nRight: 0.2", 1),
+    Example("mucr", "Option 1 0.4, Option 2 0.1, Option 3 0.4, Option 4 0.1.", None),
 )

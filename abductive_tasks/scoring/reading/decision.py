@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from abductive_tasks.scoring.reading.closing_rules import OPTION_ODDS, OPTION_SCORES, REMAINING
+from abductive_tasks.scoring.reading.closing_rules import OPTION_ODDS, OPTION_PROBABILITIES, OPTION_SCORES, REMAINING
 from abductive_tasks.scoring.reading.mentions import (
     ANY_MENTION,
     BARE_MENTION,
@@ -79,6 +79,8 @@ _COLLAPSE = re.compile(
     # "Image 2 (hypothesis 1)", "Image 2 - the first hypothesis -", "The second image (that is, the first hypothesis)"
     rf"(?P<inner>{ANY_MENTION})\s*[)-]"
     rf"|[-=]\s*(?:the\s+)?(?P<named>{NAMED_MENTION})(?=\s*(?:[.,;!)\n]|$)|\s+(?!and\b|or\b)[^\W\d_]))"
+    # "Effect = Image #4 → Option 3" (AR's first contact): an image count and the option it is, after an arrow
+    rf"|[ \t]*→[ \t]*(?P<arrow>{NAMED_MENTION})(?=\s*(?:[.,;!)\n]|$))"
     # "3: heavy rain." explains; "2: the car is merely present" does not
     rf"|:\s*(?:the\s+)?(?P<colon>{NAMED_MENTION})(?=\s*(?:[.,;!)\n]|$))"
     rf"|\s*,\s*(?:which|that)\s+is\s+(?:the\s+)?(?P<which>{NAMED_MENTION})(?=\s*(?:[.,;!)\n]|$))"
@@ -185,7 +187,13 @@ def _collapse(
     ("Hypothesis 1 (right image)" where right is 2, "3 - heavy rain" where heavy rain is option 1) names no answer.
     """
     explained = (
-        match["inner"] or match["named"] or match["colon"] or match["which"] or match["adjacent"] or match["appositive"]
+        match["inner"]
+        or match["named"]
+        or match["arrow"]
+        or match["colon"]
+        or match["which"]
+        or match["adjacent"]
+        or match["appositive"]
     )
     outer, inner = mentions[mention_index(match["outer"])], mentions[mention_index(explained)]
     if match["appositive"] and outer.image == inner.image:
@@ -202,6 +210,9 @@ def _collapse(
     counted_otherwise = counted_otherwise or bool(
         match["appositive"] and inner.ordinal and len(inner.may_name) == 2 and outer.value != inner.may_name[-1]
     )
+    if match["arrow"]:  # an image count the option after it explains, where the count may name it
+        named = outer.image and valid(inner.value) and inner.value in outer.may_name
+        return match["outer"][0] + explained[1] + match["outer"][-1] if named else match.group()
     explains = valid(inner.value) or counted_otherwise or inner.unlisted
     if values is not None and valid(outer.value) and not outer.image and explains:
         if inner.value != outer.value:
@@ -465,10 +476,12 @@ def _final(
 
 def _scored_highest(text: str, mentions: list[Mention], values: Sequence[object]) -> object | None:
     """The option scored highest where the reply scores every option once (:data:`OPTION_SCORES`, or gives each its
-    odds: :data:`OPTION_ODDS`), else None."""
+    odds: :data:`OPTION_ODDS`, or its probability: :data:`OPTION_PROBABILITIES`), else None."""
     scores: dict[object, list[float]] = {}
-    for match in (found for rule in (OPTION_SCORES, OPTION_ODDS) for found in rule.pattern.finditer(text)):
-        scores.setdefault(mentions[mention_index(match["pick"])].value, []).append(float(match["score"]))
+    rules = (OPTION_SCORES, OPTION_ODDS, OPTION_PROBABILITIES)
+    for match in (found for rule in rules for found in rule.pattern.finditer(text)):
+        score = match["score"].rstrip(" \t%")
+        scores.setdefault(mentions[mention_index(match["pick"])].value, []).append(float(score))
     if set(scores) != set(values) or any(len(given) != 1 for given in scores.values()):
         return None
     best = max(given[0] for given in scores.values())

@@ -173,6 +173,20 @@ ROLE_CLAIMS = (
         ),
         Example("mucr", "4\nOption 4 shows the effect because the power line fell.", 4),
     ),
+    # "The answer: Option 2.\nExplanation: Option 4 clearly shows the cause, with the man slipping on the ice." (AR's
+    # first contact, read 2): the role vouched for, ending its clause
+    _rule(
+        rf"{_CLAIMED}(?<!\))\s+(?:clearly|obviously|definitely|certainly)\s+(?:shows|depicts|represents|illustrates|is)\s+"
+        r"the\s+(?:effect|cause|cue)\s*(?=[,.;:!\n]|$)",
+        Example(
+            "mucr",
+            "The answer: Option 2.\nExplanation: Option 4 clearly shows the cause, with the man slipping on the ice.",
+            None,
+        ),
+        Example(
+            "mucr", "The answer: Option 4.\nExplanation: Option 4 clearly shows the cause, with the man slipping.", 4
+        ),
+    ),
     # "Step 4: The most direct physical effect is the destroyed shoe, Option 3.\nFinal answer: 2"
     _rule(
         rf"\b(?:effect|cause|cue|answer)\s+is\s+[^.;\n«‹]{{1,80}}?,\s*{_CLAIMED}\s*(?=[.!\n]|$)",

@@ -152,6 +152,10 @@ def _vietnamese_opening(text: str) -> str:
 _CHINESE_POINTS = re.compile(r"(?:打|给|得|评)\s*(\d+(?:\.\d+)?)\s*分")
 
 
+# Russian points given after the number ("Очень правдоподобно — 7 баллов.": AR's first contact; not "из 10", a scale)
+_RUSSIAN_POINTS = re.compile(r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s*балл(?:ов|а)?(?!\w)(?!\s*(?:из|/))", re.IGNORECASE)
+
+
 # A Chinese numeral after a score noun ("评分：九", "评分：六分": score 9, score 6; AP's first contact), one numeral
 # alone
 _CHINESE_SCORE = re.compile(
@@ -209,9 +213,22 @@ PHRASES = {  # English: the phrases it translates, separated by |
     "shows the cause": "mostra a causa|muestra la causa|montre la cause",
     "answer": "답",
     "score:": "note :",
+    # AR's first contact: Hindi and Russian ordinals with the hypothesis noun ("पहली परिकल्पना अधिक संभावित है"), the
+    # Russian answer before its verb ("Более правдоподобна первая гипотеза: ...": the first hypothesis is more
+    # plausible)
+    "the first hypothesis is more plausible": "более правдоподобна первая гипотеза",
+    "the second hypothesis is more plausible": "более правдоподобна вторая гипотеза",
+    "the first hypothesis": "पहली परिकल्पना|первая гипотеза",
+    "the second hypothesis": "दूसरी परिकल्पना|вторая гипотеза",
 }
 # A Chinese noun the answer counts ("答案是第二个短语：超速", AQ's first contact: the second phrase), set apart
 _CHINESE_NOUNS = re.compile("短语|短語")
+
+# A Chinese numeral standing alone as the answer after an answer heading ("Answer: 四", "答案：三": AR's first contact)
+_CJK_ANSWER_NUMERAL = re.compile(
+    r"(?P<head>(?<!\w)answer|答案|回答|答え)\s*[:：]\s*(?P<numeral>[一二三四五六七八九十])(?=\s*(?:[.。!！]\s*)?\Z)",
+    re.IGNORECASE,
+)
 
 _PHRASE_WORDS = {phrase.lower(): english for english, phrases in PHRASES.items() for phrase in phrases.split("|")}
 _PHRASE_PATTERN = re.compile(
@@ -224,7 +241,9 @@ def translate(text: str) -> str:
     """``text`` with full-width punctuation as ASCII, CJK set apart, and the glossary's answer words in English."""
     text = _KOREAN_NUMBER.sub(r"number \1", _KOREAN_NUMBERED.sub(r"\2 \1", text))
     text = _CHINESE_POINTS.sub(r" score: \1 ", text)
+    text = _RUSSIAN_POINTS.sub(r" score: \1 ", text)
     text = _CHINESE_SCORE.sub(_chinese_score, text)
+    text = _CJK_ANSWER_NUMERAL.sub(lambda match: f"{match['head']}: {_CJK_NUMERALS[match['numeral']]}", text)
     text = _PHRASE_PATTERN.sub(lambda match: f" {_PHRASE_WORDS[match.group().lower()]} ", text)
     text = _vietnamese_opening(text)
     text = _GLOSSARY_PATTERN.sub(

@@ -219,13 +219,15 @@ STATEMENTS = (
     # (not "image 1 is more likely to be in the morning": a property, not the answer)
     # "The second picture, the first hypothesis, is the more plausible one"
     verdict(
-        rf"{{pick}}{_APPOSITIVE}\s*[,-]?\s*{COPULA}\s+{_ARTICLE}(?:{_MORE}|correct|the\s+(?:answer|effect|cause|cue|link))\b(?!\s+to\s+(?:be|have)\b)",
+        rf"{{pick}}{_APPOSITIVE}\s*[,-]?\s*{COPULA}\s+{_ARTICLE}(?:{_MORE}|correct|the\s+(?:(?:actual|real|true)\s+)?(?:answer|effect|cause|cue|link))\b(?!\s+to\s+(?:be|have)\b)",
         Example("nleye", "2 is more plausible.", 2),
         Example("cue", "4. The police officer in the second image is the link between the car and the ticket.", 4),
         Example("mucr", "Option 3 is the most likely cause.", 3),
         Example("nleye", "Image 1 makes more sense.", 1),
         Example("panels", "The second image in the row, showing the boy with a cast, is more plausible.", None),
         Example("mucr", "Option 2 (a person dropping a glass) is the closest.", 2),
+        # "the actual cue", "the real cue" (AR's first contact)
+        Example("cue_words", "Road (3) seems related, but speeding (2) is the actual cue.", 2),
     ),
     # "..., which makes image 1 the more plausible hypothesis", "..., making image 1 the more plausible one"
     verdict(
@@ -288,6 +290,48 @@ STATEMENTS = (
         Example(
             "panels", "Image 1 is more plausible — sorry, I mean the image on the right, which is hypothesis 2.", 2
         ),
+    ),
+    # AR's first contact: the answer a self-correction settles on, ending its sentence: "... Re-evaluating the
+    # pictures, I believe Option 2." (read 1, the option it corrected), "Option 2 - correction, Option 1 - no wait,
+    # Option 2 was right.", "... No, speeding causes the crash. Keep 2."
+    verdict(
+        rf"\bI\s+(?:now\s+)?(?:believe|think)\s+(?:it's\s+|it\s+is\s+)?{_ARTICLE}{{named_pick}}(?=\s*(?:[.!]|$))",
+        Example(
+            "mucr",
+            "Option 1 - wait, the graph says 1, which might just refer to the cause image itself. Re-evaluating the "
+            "pictures, I believe Option 2.",
+            2,
+        ),
+    ),
+    verdict(
+        r"{pick}\s+(?:was|is)\s+(?:right|correct)(?:\s+after\s+all)?(?=\s*(?:[.!;]|$))",
+        Example("mucr", "Option 2 - correction, Option 1 - no wait, Option 2 was right.", 2),
+    ),
+    verdict(
+        rf"(?:^|(?<=[.!?;]))\s*keep\s+{_ARTICLE}{{pick}}(?=\s*(?:[.!]|$))",
+        Example(
+            "cue_words",
+            "Answer: 2 (speeding) - wait, the effect shows a crash, so is the cue 'road'? No, speeding causes the "
+            "crash. Keep 2.",
+            2,
+        ),
+    ),
+    # "Speeding explains the link: the first image shows a car going fast ..." (AR's first contact): an option opening
+    # the reply's sentence as what explains the link
+    verdict(
+        r"(?:^|(?<=[.!?;]))[ \t]*(?:the\s+)?{named_pick}\s+(?:best\s+|clearly\s+)?explains\s+the\s+(?:causal\s+)?"
+        r"(?:link|connection)\b",
+        Example(
+            "cue_words",
+            "Speeding explains the link: the first image shows a car going fast and the second shows it being pulled "
+            "over.",
+            2,
+        ),
+    ),
+    # "The pattern so far is Option 1, then Option 2, so this one is Option 3." (AR's first contact)
+    verdict(
+        rf"\bso\s+(?:this|that)\s+one\s+is\s+{_ARTICLE}{{named_pick}}(?=\s*(?:[.!;]|$))",
+        Example("mucr", "The pattern so far is Option 1, then Option 2, so this one is Option 3.", 3),
     ),
     # "I find the rightmost panel more plausible", "I consider image 2 (to be) the more plausible one"
     verdict(
@@ -764,7 +808,9 @@ SELF_CORRECTIONS = _rule(
     rf"(?:^|(?<=[.!?;:,\-→…—–]))\s*(?:→\s*)?(?:(?:no|oh|hmm|um|so|but|and)\s*,?\s+)?(?:{_CORRECTION_WORDS}|{_CLOSING}|{_FORCED})\b"
     # "Score: 9 — no, the cleats could belong to a visitor. Score: 6", "Option 1... no, ... Option 3." (AQ's first
     # contact)
-    r"|(?:(?<=[-→…—–])|(?<=\.\.\.))\s*(?:no|hmm)(?=\s*[,:;!])",
+    r"|(?:(?<=[-→…—–])|(?<=\.\.\.))\s*(?:no|hmm)(?=\s*[,:;!])"
+    # "I would choose option 3... however, speeding is the real cue, so 2." (AR's first contact)
+    r"|(?<=\.\.\.)\s*however(?=\s*,)",
     Example("nleye", "Image 1. Wait, image 2.", 2),
     Example("rating", "Score: 7. Revised score: 4", 4.0),
     Example("texts", "Hypothesis 2 is more plausible... → actually no: rain soaks clothes. Hypothesis 1.", 1),
@@ -778,6 +824,7 @@ SELF_CORRECTIONS = _rule(
     Example("mucr", "None of them is a perfect match, but if I had to choose, Option 2 is the closest.", 2),
     Example("rating", "Score: 9 — no, the cleats could belong to a visitor. Score: 6", 6.0),
     Example("mucr", "Option 1... no, Option 1 shows the same moment as the cause. Option 3.", 3),
+    Example("cue_words", "I would choose option 3... however, speeding is the real cue, so 2.", 2),
     # a check that ends its clause turns to what follows it (AP's first contact; not "let me double check Option 3")
     Example(
         "mucr",

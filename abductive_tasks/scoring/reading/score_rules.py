@@ -30,6 +30,18 @@ SCORE_STATEMENTS = (
             "rating", "Here is my reasoning:\n\n1. The man runs.\n2. He sits.\n3. He waits.\n\nOverall: **4**", 4.0
         ),
     ),
+    # a closing rating: "so overall I'd give it an 8" (AR's first contact: after "Score: 3", read 3; two ratings
+    # stated, no answer)
+    verdict(
+        r"\boverall\s*,?\s+(?:I'd|I\s+would|I'll|I\s+will)\s+(?:give|rate|score)\s+(?:it|this|the\s+hypothesis)\s+"
+        r"(?:a\s+|an\s+)?{pick}",
+        Example(
+            "rating",
+            "Score: 3\nThe hypothesis image shows the same rectangular box opened, so overall I'd give it an 8.",
+            None,
+        ),
+        Example("rating", "The box is the same shape, so overall I'd give it an 8.", 8.0),
+    ),
     # in the prompt's own words: "The plausibility of the hypothesis image in relation to the context is 3"
     verdict(
         r"\b(?:plausibility|score|rating)\s+(?:of|for)\s+[^.;:!?\n«‹]{{1,80}}?\s+is\s+(?:a\s+|an\s+)?{pick}",
