@@ -25,7 +25,6 @@ from abductive_tasks.scoring.judge import (
 from abductive_tasks.scoring.reading import parse_judge_label, parse_judge_score
 
 from helpers.openai_stub import Delay, Fault, OpenAIStub, message_text
-from helpers.tiny_embedder import build_tiny_embedder
 
 JUDGE_VARIABLES = CONFIG_VARIABLES
 
@@ -389,6 +388,8 @@ def test_not_configured_makes_no_request_and_warns_once(monkeypatch, tmp_path, w
 
 
 def test_offline_similarity_with_a_local_model(monkeypatch, tmp_path):
+    from helpers.tiny_embedder import build_tiny_embedder  # here: importing sentence-transformers takes seconds
+
     monkeypatch.setenv("ABDUCTIVE_SIMILARITY_MODEL", str(build_tiny_embedder(tmp_path / "embedder")))
     assert similarity_unavailable_reason() is None
     candidate = "the man slipped on the wet floor"
