@@ -84,7 +84,7 @@ PINNED = {
     "blind_batch_ap.yaml": (314, 0),  # pending/: first contact of round 33 (292, 3); round 34
     "blind_batch_aq.yaml": (331, 0),  # pending/: first contact of round 34 (308, 2); round 35
     "blind_batch_ar.yaml": (316, 0),  # pending/: first contact of round 35 (297, 5); V04, V08 adjudicated; round 36
-    "blind_batch_as.yaml": (318, 6),  # pending/: first contact of round 36
+    "blind_batch_as.yaml": (326, 1),  # pending/: first contact of round 36 (318, 6); round 37
 }
 
 

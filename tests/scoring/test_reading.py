@@ -1432,6 +1432,73 @@ LATE_ROUND_GUARDS = [
         2,
     ),
     (36, SPEEDING, "Speeding explains the link. Final answer: 4", None),
+    # Round 37 (batch AS): a reply that turns twice and ends unsure; an answer on a condition and another on the other;
+    # two sources pointing to two answers; another answer named in the reply's own doubt; an option's text and its
+    # number after a comma; what a correction says of the answer it corrects; "The effect in image 3 matches ...";
+    # "image 2 of 3"
+    (
+        37,
+        TWO_IMAGES,
+        "2 is more plausible. Wait, the context could occur after the hypotheses... Still, 2 seems less likely than 1. "
+        "So 1? Hard to say.",
+        None,
+    ),
+    (37, TWO_IMAGES, "Hard to say at first glance. Image 2 is more plausible.", 2),
+    (37, TWO_IMAGES, "Hard to say. Image 2 is more plausible.", 2),  # an answer stated after the doubt
+    (
+        37,
+        PRESENTS,
+        "Hypothesis 1 is more plausible if the context happens before; hypothesis 2 if it happens after.",
+        None,
+    ),
+    (37, MUCR_OPTIONS, "Option 2 if it rained, option 3 if the pipe burst.", None),
+    (37, MUCR_OPTIONS, "The scene graph indicates option 1, but the image suggests option 2 is the effect.", None),
+    (
+        37,
+        MUCR_OPTIONS,
+        "The pattern in the examples suggests the next answer is Option 3, but looking at image 3 the cause is "
+        "clearly Option 4, the boy kicking the ball at the window.",
+        4,
+    ),  # round 35's concession stays as it is
+    (37, DVE_LABEL, "Weakener (low confidence), though it could also be a strengthener.", None),
+    (37, DVE_LABEL, "Weakener (low confidence).", "weakener"),
+    (37, NLEYE_PAIRS, "The score is 7, but it could also be 8 given the lighting.", 7.0),  # a rating's neighbour
+    (37, SPEEDING, "Answer: 3 (road)... Actually, speeding, 2.", 2),
+    (37, SPEEDING, "Answer: 3 (road). Actually, speeding, 2.", 2),
+    (37, SPEEDING, "Answer: speeding, 3.", None),  # the text and its number disagree (read 2 before)
+    (37, MUCR_OPTIONS, "2, 3\nOption 3: the melted ice cream is the effect.", 3),  # a list's numbers stay a list
+    (
+        37,
+        MUCR_OPTIONS,
+        "The cause image shows a kettle on a stove.\nFinal answer: Option 2.\nWait, Option 2 shows the kettle itself, "
+        "which is the cause. Final answer: Option 3.",
+        3,
+    ),
+    (37, MUCR_OPTIONS, "Option 2 shows the bent wheel, so the effect is in Option 2.\nFinal answer: 3", None),
+    (
+        37,
+        MUCR_OPTIONS,
+        "Answer: Option 2\nThe effect in image 3 matches Option 2's cause, just like Example 2 where the answer was "
+        "Option 2.",
+        2,
+    ),
+    (37, MUCR_OPTIONS, "The effect is shown in Option 3.", 3),
+    (
+        37,
+        TWO_IMAGES,
+        "The first hypothesis image (image 2 of 3) is the more plausible one: the child is holding the same box, now "
+        "unwrapped.",
+        1,
+    ),
+    (37, TWO_IMAGES, "Image 3 of 3 is the more plausible one.", 2),
+    (37, TWO_IMAGES, "The first hypothesis image (image 3 of 3) is the more plausible one.", None),
+    # guards that stay as they are: the middle image's count (writers disagree), picture counts, a number explained
+    # in another language (round 36), an option's text alone in another language
+    (37, COMBINED, "Image 2 (the middle image) is more plausible, since the present is still box-shaped.", 1),
+    (37, MUCR_OPTIONS, "The second picture shows the effect of the cause image: the glass has shattered.", None),
+    (37, SPEEDING, "Respuesta: 2 (exceso de velocidad)", None),
+    (37, SPEEDING, "الإجابة: 2 (السرعة الزائدة)", None),
+    (37, SPEEDING, "答えは「スピード違反」です。", None),
 ]
 
 

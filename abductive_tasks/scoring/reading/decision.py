@@ -86,6 +86,9 @@ _COLLAPSE = re.compile(
     rf"|\s*,\s*(?:which|that)\s+is\s+(?:the\s+)?(?P<which>{NAMED_MENTION})(?=\s*(?:[.,;!)\n]|$))"
     # "(B), the third image, shows ...": an image count set off by commas explains an option, or the other way round
     rf"|\s*,\s*(?:the\s+|i\.e\.,?\s+)?(?P<appositive>{NAMED_MENTION})\s*,)"
+    # an option's text and its number after a comma, ending the line: "Actually, speeding, 2." (AS's first contact;
+    # a list head otherwise, mentions.LIST_HEAD)
+    rf"|[ \t]*,[ \t]*(?P<numbered>{BARE_MENTION})(?=[ \t]*[.!]?[ \t]*(?:\n|\Z))"
     # a choice and its own text side by side: "(A) The man's clothes are soaking wet"
     rf"|[ \t]+(?P<adjacent>{NAMED_MENTION}))",
     re.IGNORECASE,
@@ -194,8 +197,16 @@ def _collapse(
         or match["which"]
         or match["adjacent"]
         or match["appositive"]
+        or match["numbered"]
     )
     outer, inner = mentions[mention_index(match["outer"])], mentions[mention_index(explained)]
+    if match["numbered"]:  # "speeding, 2.": an option's own text and its number, one mention; contradicted by another
+        if values is None or not (outer.text and valid(outer.value) and valid(inner.value)) or inner.image:
+            return match.group()
+        if inner.value != outer.value:
+            mentions.append(Mention(None, True, contradicted=True))
+            return placeholder(len(mentions) - 1)
+        return placeholder(mention_index(match["outer"]), named=True)
     if match["appositive"] and outer.image == inner.image:
         return match.group()  # a list ("Option 1, Option 2, ..."), not an explanation
     if values is not None and inner.value == CONTEXT_ALIAS and valid(outer.value):
@@ -382,7 +393,19 @@ def _closing_contradicts(text: str, picks: list[Pick], stated: list[Pick], menti
     if closing is None or not CLOSING_ONLY.pattern.fullmatch(closing.group().strip()):
         return False
     head = text[: closing.start()].rstrip().rstrip(".!?:;")
-    earlier = max((match.end() for match in SELF_CORRECTIONS.pattern.finditer(head)), default=0)
+    turns = list(SELF_CORRECTIONS.pattern.finditer(head))
+    earlier = max((match.end() for match in turns), default=0)
+    # what an earlier word of correction says of the answer it corrects is its reason to turn from it ("Final answer:
+    # Option 2.\nWait, Option 2 shows the kettle itself, which is the cause. Final answer: Option 3.": AS's first
+    # contact), no statement against the closing
+    corrected: set[object] = set()
+    if turns and not CLOSING_ONLY.pattern.fullmatch(turns[-1].group().strip()):
+        start = turns[-2].end() if len(turns) > 1 else 0
+        corrected = {
+            mentions[index].value
+            for strong, position, index in stated
+            if strong and start <= position < turns[-1].start()
+        }
     # the unhedged statements since any earlier correction ("One could argue the middle image is more plausible.\nFinal
     # answer: 2" states nothing before its closing)
     last = sentence_start(head, len(head))  # the sentence just before the closing, an answer standing alone too
@@ -390,7 +413,7 @@ def _closing_contradicts(text: str, picks: list[Pick], stated: list[Pick], menti
         mentions[index].value
         for strong, position, index in [*stated, *(pick for pick in picks if pick[1] >= last)]
         if strong and earlier <= position < len(head) and not _HEDGED.search(_sentence(head, position))
-    }
+    } - corrected
     after = {mentions[index].value for _, position, index in picks if position >= closing.end()}
     return bool(before and after) and not before & after
 

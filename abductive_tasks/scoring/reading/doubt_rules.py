@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from abductive_tasks.scoring.reading.mentions import ANY_MENTION, BARE_MENTION
+from abductive_tasks.scoring.reading.mentions import ANY_MENTION, BARE_MENTION, NAMED_MENTION
 from abductive_tasks.scoring.reading.table import Example, Rule
 
 __all__ = ["DOUBTS", "HEDGES", "REFUSALS", "REFUSAL_OF_THE_OTHERS", "SENTENCE_END"]
@@ -264,6 +264,52 @@ DOUBTS = (
     _rule(
         rf"\b(?:hard|difficult|tough|tricky)\s+to\s+{_DECIDE}\s+{_WHICH_ANSWER}",
         Example("mucr", "Option 3, though it's difficult to say which is intended.", None),
+    ),
+    # AS's first contact: an answer on a condition and another on the other ("Hypothesis 1 is more plausible if the
+    # context happens before; hypothesis 2 if it happens after.")
+    _rule(
+        rf"{_ANY_REF}[^.;\n]{{0,60}}?\bif\b[^.;\n]*[;,]\s*(?:and\s+|but\s+|or\s+)?(?:the\s+)?{_ANY_REF}\s+if\b",
+        Example(
+            "texts",
+            "Hypothesis 1 is more plausible if the context happens before; hypothesis 2 if it happens after.",
+            None,
+        ),
+        Example("mucr", "Option 2 if it rained, option 3 if the pipe burst.", None),
+    ),
+    # two sources that point to two answers, the reply choosing neither: "The scene graph indicates option 1, but the
+    # image suggests option 2 is the effect." (AS's first contact; not "The examples suggest Option 3, but the cause is
+    # clearly Option 4", round 35's concession)
+    _rule(
+        rf"\b(?:indicates?|suggests?|points?\s+to|implies|favou?rs?)\s+(?:that\s+)?(?:the\s+)?{_ANY_REF}[^.;\n]*?,?\s*"
+        rf"\bbut\b[^.;\n]*?\b(?:indicates?|suggests?|points?\s+to|implies|favou?rs?)\s+(?:that\s+)?(?:the\s+)?{_ANY_REF}",
+        Example("mucr", "The scene graph indicates option 1, but the image suggests option 2 is the effect.", None),
+        Example(
+            "mucr",
+            "The scene graph indicates option 1, but the image suggests option 2 is the effect. Final answer: 2",
+            2,
+        ),
+    ),
+    # another answer named, the reply's own doubt: "Weakener (low confidence), though it could also be a
+    # strengthener." (AS's first contact; not a rating's neighbour in figures, "The score is 7, but it could also be 8
+    # given the lighting": 7)
+    _rule(
+        rf"\b(?:though|although|but)\s+(?:it|this|that)\s+(?:could|might|may)\s+(?:also|equally|just\s+as\s+well)\s+"
+        rf"be\s+(?:an?\s+|the\s+)?{NAMED_MENTION}",
+        Example("label", "Weakener (low confidence), though it could also be a strengthener.", None),
+        Example("mucr", "Option 3 shows the effect, though it could also be option 4.", None),
+    ),
+    # an answer left unsure, a sentence of its own after it: "... So 1? Hard to say." (AS's first contact: a reply that
+    # turns twice)
+    _rule(
+        r"(?:^|(?<=[.!?;]))\s*(?:(?:it's|it\s+is|that's|that\s+is)\s+)?(?:really\s+)?(?:hard|difficult|tough)\s+to\s+"
+        r"(?:say|tell)(?=\s*(?:[.!]|$))",
+        Example(
+            "nleye",
+            "2 is more plausible. Wait, the context could occur after the hypotheses... Still, 2 seems less likely "
+            "than 1. So 1? Hard to say.",
+            None,
+        ),
+        Example("nleye", "Hard to say. Image 2 is more plausible.", 2),
     ),
     # a conditional answer: "It depends on the timing. If ..., about 8; if ..., more like 3"
     _rule(

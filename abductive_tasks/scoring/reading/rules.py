@@ -147,7 +147,9 @@ STATEMENTS = (
     verdict(
         rf"(?<!\bis the )(?<!\bis a )\b(?:{_CUE})(?:\s+(?:to|for)\s+(?:the|this)\s+question)?"
         rf"\s*(?:is(?:\s+(?:clearly|obviously|definitely|certainly))?|(?:would|should|must)\s+be)?"
-        rf"(?:\s+(?:(?:shown|depicted|pictured|seen)\s+)?in|\s+(?:the\s+)?letter)?\s*[:=→-]?\s*{_ARTICLE}{{pick}}"
+        rf"(?:\s+(?:shown|depicted|pictured|seen)\s+in|(?P<bare_in>\s+in)|\s+(?:the\s+)?letter)?\s*[:=→-]?\s*{_ARTICLE}{{pick}}"
+        # not the subject of a verb after "in" ("The effect in image 3 matches Option 2's cause": AS's first contact)
+        r"(?(bare_in)(?!\s*(?:matches|match|shows|depicts|fits|looks|resembles|seems)\b))"
         # not an option's word owning another's: "the car's speeding"
         r"(?!\s*'s\b)",
         Example("nleye", "Answer: 2", 2),
