@@ -3,7 +3,8 @@
 Each rule (``reading.rules``: statements, verdicts, refusals, doubts; ``reading.mention_tables``: what names an answer)
 carries its examples: an example kind, the reply, and what a person reads in it. The test reads every example through
 its kind, the tasks' own answer kinds, and checks that the rule's pattern matches the reply as the rule sees it (the
-plain text for a mention rule, the reply's text for the rules read before mentions are marked (``rules.TEXT_RULES``:
+plain text for a mention rule, the reply's text for the rules read before mentions are marked
+(``form_rules.TEXT_RULES``:
 invented few-shot turns, a lettered list of the labels), the text with its mentions marked for the others), so that
 each example exercises its rule.
 """
@@ -15,7 +16,7 @@ import pytest
 from abductive_tasks.dve import hooks as dve
 from abductive_tasks.mucr import hooks as mucr
 from abductive_tasks.nleye import hooks as nleye
-from abductive_tasks.scoring.reading import Choice, closing_rules, rules, score_rules
+from abductive_tasks.scoring.reading import Choice, closing_rules, form_rules, rules, score_rules
 from abductive_tasks.scoring.reading.mentions import mark
 from abductive_tasks.scoring.reading.table import Rule
 from abductive_tasks.sherlock import hooks as sherlock
@@ -38,7 +39,7 @@ EXAMPLE_KINDS = {
 # Every rule table: (module, name) for the upper-case names of the table modules
 TABLES = [
     (module, name)
-    for module in (rules, score_rules, closing_rules)
+    for module in (rules, score_rules, closing_rules, form_rules)
     for name in vars(module)
     if name.lstrip("_").isupper() and name != "TEXT_RULES"
 ]
@@ -104,7 +105,7 @@ def test_every_rule_carries_examples():
 def test_a_rule_reads_its_examples(rule, mention, example):
     kind = EXAMPLE_KINDS[example.kind]
     plain = kind.prepared(example.reply)
-    if any(rule is text_rule for text_rule in rules.TEXT_RULES):
+    if any(rule is text_rule for text_rule in form_rules.TEXT_RULES):
         seen = example.reply
     else:
         seen = plain if mention else mark(plain, kind.mention_rules)[0]

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from abductive_tasks.scoring.reading.closing_rules import OPTION_ODDS, OPTION_PROBABILITIES, OPTION_SCORES, REMAINING
+from abductive_tasks.scoring.reading.form_rules import CONCESSION, HEADINGS, NUMBERED_TEXT, POSSESSIVE_TEXT, QUESTION
 from abductive_tasks.scoring.reading.mentions import (
     ANY_MENTION,
     BARE_MENTION,
@@ -21,17 +22,12 @@ from abductive_tasks.scoring.reading.rules import (
     ALONE,
     CLAUSE_END,
     CLOSING_ONLY,
-    CONCESSION,
     CORRECTED_TO,
     DOUBTS,
-    HEADINGS,
     HEDGES,
     IN_PASSING,
-    NUMBERED_TEXT,
     OWN_WORDS_CLAUSE,
     OWN_WORDS_DENIED,
-    POSSESSIVE_TEXT,
-    QUESTION,
     REFUSAL_OF_THE_OTHERS,
     REFUSALS,
     ROLE_AFTER,

@@ -2,7 +2,7 @@
 explanation given in another option's words, and an option's text named in passing.
 
 The option lists and described answers are read in the reply's text, before its mentions are marked
-(``rules.TEXT_RULES``), the own-words and in-passing rules in the marked reply's clauses (:class:`kinds.Choice`:
+(``form_rules.TEXT_RULES``), the own-words and in-passing rules in the marked reply's clauses (:class:`kinds.Choice`:
 ``_reason_describes_another``, ``_described_answer``, ``_explains_another``; ``decision.in_passing``).
 """
 

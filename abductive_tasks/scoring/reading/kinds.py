@@ -11,6 +11,14 @@ from typing import Protocol
 from abductive_tasks.scoring.reading.closing_rules import CLOSING_STATEMENTS, ROLE_REJECTIONS
 from abductive_tasks.scoring.reading.decision import UNFINISHED, decide, denied, in_passing
 from abductive_tasks.scoring.reading.description_rules import DESCRIBED_ANSWER, OWN_DESCRIPTION, OWN_DESCRIPTIONS
+from abductive_tasks.scoring.reading.form_rules import (
+    ANSWER_LABEL,
+    LABEL_CONCESSIONS,
+    LABEL_OPPOSITE,
+    LABEL_STATEMENTS,
+    LETTER_ANSWER,
+    LETTERED_LABELS,
+)
 from abductive_tasks.scoring.reading.mention_tables import (
     COUNTS_OPTIONS,
     HYPOTHESIS_NOUN,
@@ -34,13 +42,7 @@ from abductive_tasks.scoring.reading.mentions import (
     option_text,
 )
 from abductive_tasks.scoring.reading.rules import (
-    ANSWER_LABEL,
     HEDGES,
-    LABEL_CONCESSIONS,
-    LABEL_OPPOSITE,
-    LABEL_STATEMENTS,
-    LETTER_ANSWER,
-    LETTERED_LABELS,
     OWN_WORDS_CLAUSE,
     OWN_WORDS_CONCEDED,
     OWN_WORDS_DENIED,

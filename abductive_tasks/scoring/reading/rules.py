@@ -11,10 +11,7 @@ import re
 from abductive_tasks.scoring.reading.description_rules import (
     CLAUSE_END,
     CORRECTED_TO,
-    DESCRIBED_ANSWER,
     IN_PASSING,
-    OWN_DESCRIPTION,
-    OWN_DESCRIPTIONS,
     OWN_WORDS_CLAUSE,
     OWN_WORDS_CONCEDED,
     OWN_WORDS_DENIED,
@@ -28,32 +25,21 @@ from abductive_tasks.scoring.reading.description_rules import (
 from abductive_tasks.scoring.reading.doubt_rules import DOUBTS, HEDGES, REFUSAL_OF_THE_OTHERS, REFUSALS, SENTENCE_END
 from abductive_tasks.scoring.reading.mentions import ANY_MENTION, LIST_HEAD, NAMED_MENTION, NAMED_REF, REF
 from abductive_tasks.scoring.reading.table import Example, Rule
-from abductive_tasks.scoring.reading.text import FORCED, INVENTED_TURNS
+from abductive_tasks.scoring.reading.text import FORCED
 
 __all__ = [
     "verdict",
     "ALONE",
-    "ANSWER_LABEL",
     "QUALITY_CUE",
     "CLAUSE_END",
     "CLOSING_ONLY",
-    "CONCESSION",
     "COPULA",
     "DOUBTS",
-    "HEADINGS",
     "HEDGES",
     "IN_PASSING",
-    "LABEL_CONCESSIONS",
-    "LABEL_OPPOSITE",
-    "LABEL_STATEMENTS",
-    "LETTERED_LABELS",
-    "LETTER_ANSWER",
-    "NUMBERED_TEXT",
     "OWN_WORDS_CLAUSE",
     "OWN_WORDS_CONCEDED",
-    "POSSESSIVE_TEXT",
     "OWN_WORDS_DENIED",
-    "QUESTION",
     "REFUSALS",
     "REFUSAL_OF_THE_OTHERS",
     "ROLE_AFTER",
@@ -65,7 +51,6 @@ __all__ = [
     "VOUCHED_CLAIMS",
     "SELF_CORRECTIONS",
     "SENTENCE_END",
-    "TEXT_RULES",
     "STATEMENTS",
     "VERDICTS",
 ]
@@ -684,112 +669,6 @@ ALONE = (
         r"(?:(?<=[.!?;])|^)\s*(?:the\s+)?{pick}\s*(?=[.!;]|$)" + _FIRST_STEP,
         Example("label", "Does it strengthen the hypothesis? Weakener.", "weakener"),
         Example("cue", "The heavy rain. In the second image, the street is flooded.", 3),
-    ),
-)
-
-# A number standing at a line's start before another option's text ("3. speeding — the car is going far too fast",
-# where speeding is phrase 2; AH's first contact): the number and its own explanation disagree, no answer (as "3 -
-# heavy rain"), where the text ends its phrase (not "2. The car in the first image is speeding", the text a sentence's
-# subject); not a numbered list's items (two or more lines so numbered), nor a number before its own option's text
-# (decision._numbered_otherwise)
-NUMBERED_TEXT = verdict(
-    rf"^[ \t]*{{pick}}\.[ \t]+(?:the[ \t]+)?(?P<text>{NAMED_MENTION})(?=[ \t]*(?:[-:,;.!)\n]|$))",
-    Example("cue", "1. heavy rain: the street is flooded after the storm.", None),
-    Example("cue", "3. heavy rain: the street is flooded after the storm.", 3),
-    Example("cue", "1. heavy rain: it floods the street.\n2. So the answer is heavy rain.", 3),
-)
-
-# An option's own text in the possessive owns what the reply names: without a pick, no answer ("The cue is the car's
-# excessive speed", where car and speeding are phrases: AL's first contact; as "The cue is the car's speeding" and
-# "the police officer's car", round 17's review: an option owning another's word is none of them)
-POSSESSIVE_TEXT = _rule(
-    rf"{NAMED_MENTION}'s\b",
-    Example("cue_words", "The cue is the car's excessive speed.", None),
-    Example("cue_words", "The cue is the police officer's radar reading.", None),
-    Example("cue_words", "The car's speed is too high. Answer: speeding", 2),
-)
-
-# A label's own statement: "the update weakens the hypothesis".
-LABEL_STATEMENTS = (
-    verdict(
-        r"{named_pick}\s+(?:the|this|that|our)\s+(?:hypothesis|inference|claim|conclusion|idea|notion|assumption)\b",
-        Example("label", "The update weakens the hypothesis.", "weakener"),
-    ),
-)
-# The labels restated as a lettered list ("A) strengthener B) weakener\nAnswer: B"): the letters name the labels, where
-# a letter stands as the answer. Read in the reply's text before its mentions are marked (TEXT_RULES).
-LETTERED_LABELS = _rule(
-    r"(?:^|(?<=\s))\(?(?P<letter>[A-Z])[).:][ \t]*(?P<label>[^\W\d_]+)\b",
-    Example("label", "A) strengthener B) weakener\nAnswer: B", "weakener"),
-)
-LETTER_ANSWER = re.compile(
-    r"(?:(?<=answer:)|(?<=answer: )|(?<=answer is )|^)[ \t]*\(?(?P<letter>(?-i:[A-Z]))\)?(?=[ \t]*(?:[.!\n]|$))",
-    re.IGNORECASE | re.MULTILINE,
-)
-# A reply opening with "A:", as a question's answer is labelled ("A: C", "A: No, it is not"), where the prompt lists
-# letters: the label of the answer, not option A.
-ANSWER_LABEL = _rule(
-    r"\A\s*A\s*:[ \t]*(?=\S)",
-    Example("letters", "A: C\nThe area of square C must be at least 11.", 3),
-    flags=0,
-)
-# Of two labels, "the opposite of" one names the other: "The answer is the opposite of strengthener." (AO's first
-# contact, read strengthener). Read in the reply's text before its mentions are marked (Label.prepared); of more
-# labels, it names none.
-LABEL_OPPOSITE = _rule(
-    r"\bopposite\s+of\s+(?:an?\s+|the\s+)?(?P<label>[^\W\d_]+)\b",
-    Example("label", "The answer is the opposite of strengthener.", "weakener"),
-    Example("label", "It is the opposite of a weakener.", "strengthener"),
-)
-
-# The rules read in the reply's text before its mentions are marked, not in the marked text
-TEXT_RULES = (
-    INVENTED_TURNS,
-    LETTERED_LABELS,
-    LABEL_OPPOSITE,
-    ANSWER_LABEL,
-    OWN_DESCRIPTIONS,
-    OWN_DESCRIPTION,
-    DESCRIBED_ANSWER,
-)
-# A concession names a label without choosing it: "although it might strengthen ...", "one could argue it weakens".
-LABEL_CONCESSIONS = (
-    verdict(
-        r"\b(?:might|may|could|although|though|even\s+if)\b[^.;,\n]{{0,60}}?{reject}",
-        Example("label", "Although it might strengthen the claim at first, it is a weakener.", "weakener"),
-    ),
-)
-# Headings of a description, "Image 1: a man ... Image 2: a woman ...": answers standing alone among them enumerate.
-HEADINGS = verdict(
-    r"(?:^|(?<=[.!?;]))\s*{pick}\s*:",
-    Example("nleye", "Image 1: a man in the rain. Image 2: a man with an umbrella.", None),
-)
-QUESTION = _rule(
-    r"[^.!?\n]*\?",
-    Example("nleye", "Image 2 is more plausible? Image 1 shows the wet road.", None),
-    flags=0,
-)
-# A concession: "Although image 1 is more plausible at first glance, ...", "At first, 1 seems better, but ...".
-CONCESSION = _rule(
-    r"(?:^|(?<=[.!?;:]))\s*(?:although|though|even\s+though|even\s+if|while|whereas)\b[^.;,\n]*"  # sentence-initial
-    r"|\b(?:at\s+first(?:\s+(?:glance|sight))?|initially)\b[^.;\n]*?(?=[.;\n]|\bbut\b|$)"
-    # a condition the reply goes on to set aside: "Hypothesis 2 would be more plausible if we assume ...; however"
-    rf"|{ANY_MENTION}\s+would\s+be\s+[^.;\n]*?\bif\b[^.;\n]*"
-    # what something else suggests, set aside ("The pattern in the examples suggests the next answer is Option 3, but
-    # ...": AQ's first contact)
-    r"|\bsuggests?\s+(?:that\s+)?(?:the\s+)?(?:next\s+)?answer\s+is\b[^.;\n]*?(?=,?\s*but\b)",
-    Example("nleye", "Although image 1 seems more plausible at first, image 2 fits better.", 2),
-    Example(
-        "texts",
-        "Hypothesis 2 would be more plausible if we assume the box was only packaging; however, the most "
-        "straightforward reading is that the clothes are wet. So I'd go with Hypothesis 1.",
-        1,
-    ),
-    Example(
-        "mucr",
-        "The pattern in the examples suggests the next answer is Option 3, but looking at image 3 the cause is clearly "
-        "Option 4, the boy kicking the ball at the window.",
-        4,
     ),
 )
 
