@@ -24,7 +24,6 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-import yaml
 
 from abductive_tasks.scoring.reading import AnswerKind, Choice, Label, answer_kind, is_request_failure
 
@@ -201,7 +200,7 @@ def test_every_batch_reads_exactly_as_pinned(path, corpus_report):
     cases = read_cases(path)
     found = disagreements(cases)
     agreed, silent = report(path, cases, found, corpus_report)
-    pinned = yaml.safe_load(PINNED_READINGS.read_text(encoding="utf-8"))
+    pinned = MEASURE.load_yaml(PINNED_READINGS)
     assert path.name in PINNED and path.name in pinned, f"{path.name}: not pinned (PINNED, {PINNED_READINGS.name})"
     recorded = {(row["group"], row["answer"]): (row["person"], row["reader"]) for row in pinned[path.name]}
     now = {(group, answer): (reads, read) for group, answer, reads, read in found}
@@ -282,7 +281,7 @@ def test_every_blind_batch_has_its_first_contact_recorded():
 def test_blind_batches_exist_with_a_share_of_hard_replies():
     assert BLIND_BATCHES, "tests/shared/blind_batch_*.yaml"
     for path in [*BLIND_BATCHES, *PENDING_BATCHES]:
-        groups = yaml.safe_load(path.read_text(encoding="utf-8"))["groups"]
+        groups = MEASURE.load_yaml(path)["groups"]
         cases = [case for group in groups for case in group["cases"]]
         assert len(cases) >= 100 and sum(bool(case.get("hard")) for case in cases) >= len(cases) / 3, path.name
 
@@ -319,7 +318,7 @@ def test_the_tasks_read_replies_with_the_kinds_the_corpus_checks():
     }
     wrong = []
     for path in [*BLIND_BATCHES, *PENDING_BATCHES]:
-        for group in yaml.safe_load(path.read_text(encoding="utf-8"))["groups"]:
+        for group in MEASURE.load_yaml(path)["groups"]:
             kind, prompt = answer_kind(group["kind"], group["params"], group["prompt"]), group["prompt"]
             texts = group["params"].get("option_texts", [])
             if prompt == "nleye_triplet_text":
@@ -350,11 +349,11 @@ def test_each_adjudicated_reply_is_the_reply_its_annotators_read():
     """Every reply of the adjudication is in its batch as written (group, position and text), with the writer's
     reading the file gives; six annotators read each; the disputed ones are replies the reader reads otherwise than
     their writers."""
-    entries = yaml.safe_load(ADJUDICATION.read_text(encoding="utf-8"))["replies"]
+    entries = MEASURE.load_yaml(ADJUDICATION)["replies"]
     groups = {  # each batch read once: (batch, group name) -> group as written
         (path.name, group["name"]): group
         for path in [*BLIND_BATCHES, *PENDING_BATCHES]
-        for group in yaml.safe_load(path.read_text(encoding="utf-8"))["groups"]
+        for group in MEASURE.load_yaml(path)["groups"]
     }
     # the R, P, Q, T and V adjudications
     assert len({entry["id"] for entry in entries}) == len(entries) == 25 + 40 + 21 + 21 + 27
@@ -403,7 +402,7 @@ def test_adjudication_replaces_a_writers_reading_only_where_every_annotator_read
         ("blind_batch_ar.yaml", "mucr_c2e_cot_ar", 17): 4,  # V04: "... by elimination the remaining option ..."
         ("blind_batch_ar.yaml", "mucr_cue_split_ar", 11): 2,  # V08: "The answer is not 1, not 3, and not 4."
     }
-    entries = {entry["id"]: entry for entry in yaml.safe_load(ADJUDICATION.read_text(encoding="utf-8"))["replies"]}
+    entries = {entry["id"]: entry for entry in MEASURE.load_yaml(ADJUDICATION)["replies"]}
     assert entries["R02"]["readings"] == [None, None, 2, 2, 2, 2] and entries["R02"]["writer"] is None
     assert entries["R22"]["readings"] == [0] * 6 and not entries["R22"]["disputed"]  # a control: "Score: 0"
     # a bare picture count on MuCR ("The third picture shows the effect"): four of six annotators count the context
