@@ -59,7 +59,7 @@ PINNED = {
     "blind_batch_i.yaml": (178, 0),  # two readings adjudicated (adjudication/readings.yaml)
     "blind_batch_j.yaml": (185, 0),  # two readings adjudicated
     "blind_batch_o.yaml": (179, 0),
-    "blind_batch_u.yaml": (215, 0),
+    "blind_batch_u.yaml": (216, 0),  # round 38
     "blind_batch_v.yaml": (215, 0),  # rounds 30, 35
     "blind_batch_w.yaml": (210, 0),
     "blind_batch_x.yaml": (218, 0),  # out of pending/ with round 20
@@ -72,19 +72,19 @@ PINNED = {
     "blind_batch_ae.yaml": (242, 0),  # pending/: first contact of rounds 21 and 22 (236, 2); rounds 23, 34, 35
     "blind_batch_af.yaml": (238, 0),  # out of pending/ with AG's first contact (first contact 236, 2); round 24
     "blind_batch_ag.yaml": (281, 0),  # out of pending/ with AL's first contact (first contact 276, 6); rounds 25, 29
-    "blind_batch_ah.yaml": (371, 0),  # pending/: first contact of round 25 (367, 3); rounds 26, 28, 29 and 35
+    "blind_batch_ah.yaml": (372, 0),  # pending/: first contact of round 25 (367, 3); rounds 26, 28, 29, 35 and 38
     "blind_batch_ai.yaml": (317, 0),  # pending/: first contact of round 26 (313, 1); rounds 29, 35, 36
-    "blind_batch_aj.yaml": (318, 0),  # pending/: first contact of round 27 (314, 2); rounds 28, 31, 35
+    "blind_batch_aj.yaml": (319, 0),  # pending/: first contact of round 27 (314, 2); rounds 28, 31, 35, 38
     "blind_batch_ak.yaml": (327, 0),  # first contact of round 28; round 34 (the remaining one, named), round 35
     "blind_batch_al.yaml": (332, 0),  # pending/: first contact of round 29 (326, 4); rounds 30, 35
     "blind_batch_am.yaml": (320, 0),  # pending/: first contact of round 30 (312, 5); rounds 31, 34, 35
-    "blind_batch_an.yaml": (297, 0),  # pending/: first contact of round 31 (292, 2); rounds 32, 34
-    "blind_batch_ao.yaml": (300, 0),  # pending/: first contact of round 32 (292, 7); rounds 33, 34, 35
-    "blind_batch_ap.yaml": (314, 0),  # pending/: first contact of round 33 (292, 3); round 34
+    "blind_batch_an.yaml": (299, 0),  # pending/: first contact of round 31 (292, 2); rounds 32, 34, 38
+    "blind_batch_ao.yaml": (303, 0),  # pending/: first contact of round 32 (292, 7); rounds 33, 34, 35, 38
+    "blind_batch_ap.yaml": (317, 0),  # pending/: first contact of round 33 (292, 3); rounds 34, 38
     "blind_batch_aq.yaml": (331, 0),  # pending/: first contact of round 34 (308, 2); round 35
     "blind_batch_ar.yaml": (316, 0),  # pending/: first contact of round 35 (297, 5); V04, V08 adjudicated; round 36
     "blind_batch_as.yaml": (326, 1),  # pending/: first contact of round 36 (318, 6); round 37
-    "blind_batch_at.yaml": (301, 9),  # pending/: first contact of round 37
+    "blind_batch_at.yaml": (326, 2),  # pending/: first contact of round 37 (301, 9); round 38
 }
 
 

@@ -5,7 +5,8 @@ the subject of "is the cue" past its relative clause; an option said to show ano
 Round 35 (AQ's first contact): the answer in a tag, an option that wins, the cue as the link, the prompt's request
 restated before the answer; the option ranked second and a list of options eliminated, rejected; the option an
 elimination leaves unnamed (``REMAINING``, from rules); the scores (``OPTION_SCORES``, from rules) or odds
-(``OPTION_ODDS``) given each option.
+(``OPTION_ODDS``) given each option. Round 38 (AT's first contact): what the evidence points to as the better answer,
+the answer after what it is said to be, and the levels given each option in a table's rows (``OPTION_LEVELS``).
 
 Each rule carries the example replies it exists for (tests/scoring/test_rule_examples.py reads every one).
 """
@@ -17,9 +18,35 @@ import re
 from abductive_tasks.scoring.reading.rules import QUALITY_CUE, verdict
 from abductive_tasks.scoring.reading.table import Example, Rule
 
-__all__ = ["CLOSING_STATEMENTS", "OPTION_ODDS", "OPTION_PROBABILITIES", "OPTION_SCORES", "REMAINING", "ROLE_REJECTIONS"]
+__all__ = [
+    "CLOSING_STATEMENTS",
+    "LEVELS",
+    "OPTION_LEVELS",
+    "OPTION_ODDS",
+    "OPTION_PROBABILITIES",
+    "OPTION_SCORES",
+    "REMAINING",
+    "ROLE_REJECTIONS",
+]
 
 CLOSING_STATEMENTS = (
+    # the answer after what it is said to be: "Like in the examples, the cue is the action: 2." (AT's first contact)
+    verdict(
+        r"\bthe\s+(?:cue|answer)\s+is\s+(?:the\s+|an?\s+)[^\W\d_]+(?:\s+[^\W\d_]+)?\s*:\s*{pick}(?=\s*(?:[.!;]|$))",
+        Example("cue_words", "Like in the examples, the cue is the action: 2.", 2),
+    ),
+    # AT's first contact: what the reply's evidence points to as the better answer ("Is hypothesis 2 more plausible
+    # than hypothesis 1? No. The rectangular box points to hypothesis 1 as the better fit.")
+    verdict(
+        r"\bpoints?\s+(?:clearly\s+)?to\s+(?:the\s+)?{pick}\s+as\s+the\s+(?:better|best|likelier|likeliest|stronger|"
+        r"more\s+(?:plausible|likely)|most\s+(?:plausible|likely))\b",
+        Example(
+            "texts",
+            "Is hypothesis 2 more plausible than hypothesis 1? No. The soaking wet clothes point to hypothesis 1 as "
+            "the better fit.",
+            1,
+        ),
+    ),
     # AQ's first contact: the answer in a tag ("<answer>2</answer><explanation>...</explanation>"); "So the first
     # hypothesis wins."; the cue as the link ("The link is speeding, option 2."); the prompt's request restated, then
     # the answer after its colon ("Answer with the number of the phrase (1, 2, 3 or 4) first: the second phrase.")
@@ -266,4 +293,16 @@ OPTION_PROBABILITIES = verdict(
     Example("texts", "Plausibility: H1 = 90%, H2 = 10%.", 1),
     Example("panels", "Middle: 0.8\nRight: 0.2", 1),
     Example("mucr", "Option 1 0.4, Option 2 0.1, Option 3 0.4, Option 4 0.1.", None),
+)
+# A level of plausibility given each option in a table's rows, read as OPTION_SCORES, the levels as LEVELS rank them
+# (AT's first contact: "| Hypothesis | Plausibility |\n|---|---|\n| 1 (rectangular) | High |\n| 2 (ball-shaped) |
+# Low |")
+LEVELS = {"very low": 0.0, "low": 1.0, "medium": 2.0, "moderate": 2.0, "high": 3.0, "very high": 4.0}
+OPTION_LEVELS = verdict(
+    r"^[ \t]*\|[ \t]*(?:the\s+)?{pick}[^|\n]*\|[ \t]*(?P<score>(?:very\s+)?(?:low|high)|medium|moderate)[ \t]*\|"
+    r"[ \t]*$",
+    Example(
+        "texts", "| Hypothesis | Plausibility |\n|---|---|\n| 1 (soaking wet) | High |\n| 2 (sunbathing) | Low |", 1
+    ),
+    Example("texts", "| Hypothesis | Plausibility |\n|---|---|\n| 1 | Medium |\n| 2 | Medium |", None),
 )

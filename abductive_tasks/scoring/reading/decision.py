@@ -6,8 +6,22 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from abductive_tasks.scoring.reading.closing_rules import OPTION_ODDS, OPTION_PROBABILITIES, OPTION_SCORES, REMAINING
-from abductive_tasks.scoring.reading.form_rules import CONCESSION, HEADINGS, NUMBERED_TEXT, POSSESSIVE_TEXT, QUESTION
+from abductive_tasks.scoring.reading.closing_rules import (
+    LEVELS,
+    OPTION_LEVELS,
+    OPTION_ODDS,
+    OPTION_PROBABILITIES,
+    OPTION_SCORES,
+    REMAINING,
+)
+from abductive_tasks.scoring.reading.form_rules import (
+    CONCESSION,
+    EXPLAINED_PAIR,
+    HEADINGS,
+    NUMBERED_TEXT,
+    POSSESSIVE_TEXT,
+    QUESTION,
+)
 from abductive_tasks.scoring.reading.mentions import (
     ANY_MENTION,
     BARE_MENTION,
@@ -109,9 +123,9 @@ def decide(
 
     ``values`` lists every valid answer of a choice or label (None for a score, which needs a pick).
     """
-    _numbered_otherwise(text, mentions, valid)
-    text = _COLLAPSE.sub(lambda match: _collapse(match, mentions, valid, values), text)
+    text = _explained(text, mentions, valid, values)
     picks, rejected = _picks(text, statements, verdicts)
+    picks = _without_list_numbers(text, mentions, picks)  # "Answer:\n1. Cause image: ...\n2. Option 1: ticket"
     corrections = _corrections(text, mentions, rejected)
     since, corrected = max(corrections, default=0), max(corrections, default=len(text))
     if any(rule.pattern.search(text, since) for rule in REFUSALS):
@@ -174,6 +188,20 @@ def decide(
     if cut_off:
         return _repeated(text, mentions, valid) if not rejected else None
     return _the_one_named(text, mentions, valid, values, complement, rejected, alone)
+
+
+def _explained(
+    text: str, mentions: list[Mention], valid: Callable[[object], bool], values: Sequence[object] | None
+) -> str:
+    """``text`` with each mention explained by another as one mention (:data:`_COLLAPSE`), once the numbers their own
+    explanation contradicts are marked: a number at a line's start before another option's text
+    (:func:`_numbered_otherwise`), and the first of two numbers an answer heading names, each explained
+    (:data:`EXPLAINED_PAIR`: "Answer: 1 (car), 2 (speeding)", AT's first contact: two answers, none)."""
+    _numbered_otherwise(text, mentions, valid)
+    for match in EXPLAINED_PAIR.pattern.finditer(text):
+        index = mention_index(match["pick"])
+        mentions[index] = replace(mentions[index], contradicted=True)
+    return _COLLAPSE.sub(lambda match: _collapse(match, mentions, valid, values), text)
 
 
 def _collapse(
@@ -495,12 +523,16 @@ def _final(
 
 def _scored_highest(text: str, mentions: list[Mention], values: Sequence[object]) -> object | None:
     """The option scored highest where the reply scores every option once (:data:`OPTION_SCORES`, or gives each its
-    odds: :data:`OPTION_ODDS`, or its probability: :data:`OPTION_PROBABILITIES`), else None."""
+    odds: :data:`OPTION_ODDS`, or its probability: :data:`OPTION_PROBABILITIES`, or its level in a table's rows:
+    :data:`OPTION_LEVELS`), else None."""
     scores: dict[object, list[float]] = {}
-    rules = (OPTION_SCORES, OPTION_ODDS, OPTION_PROBABILITIES)
+    rules = (OPTION_SCORES, OPTION_ODDS, OPTION_PROBABILITIES, OPTION_LEVELS)
     for match in (found for rule in rules for found in rule.pattern.finditer(text)):
         score = match["score"].rstrip(" \t%")
-        scores.setdefault(mentions[mention_index(match["pick"])].value, []).append(float(score))
+        level = LEVELS.get(" ".join(score.lower().split()))
+        scores.setdefault(mentions[mention_index(match["pick"])].value, []).append(
+            float(score) if level is None else level
+        )
     if set(scores) != set(values) or any(len(given) != 1 for given in scores.values()):
         return None
     best = max(given[0] for given in scores.values())
@@ -584,16 +616,23 @@ def _no_option(mention: Mention, valid: Callable[[object], bool]) -> bool:
 _LIST_NUMBER = re.compile(rf"^[ \t]*{BARE_MENTION}[.)][ \t]+\S", re.MULTILINE)
 
 
+def _list_numbers(text: str, mentions: list[Mention]) -> set[int]:
+    """Where the numbers of a numbered list of two or more items counted from 1 stand ("Option 4.\n\n1. The cause image
+    shows ...\n2. Option 4 depicts ..."): they number the reasons or the options' descriptions, they are no answers (a
+    pick's position is its mention's index character)."""
+    indexes = [match.start() + match.group().index("‹") + 1 for match in _LIST_NUMBER.finditer(text)]
+    numbers = [mentions[mention_index(text[index])].value for index in indexes]
+    return set(indexes) if len(numbers) >= 2 and numbers == list(range(1, len(numbers) + 1)) else set()
+
+
 def _without_list_numbers(
     text: str, mentions: list[Mention], alone: list[tuple[bool, int, int]]
 ) -> list[tuple[bool, int, int]]:
-    """The answers standing alone, less the numbers of a numbered list of two or more items counted from 1 ("Option
-    4.\n\n1. The cause image shows ...\n2. Option 4 depicts ..."): they number the reasons, they are no answers."""
-    indexes = [match.start() + match.group().index("‹") + 1 for match in _LIST_NUMBER.finditer(text)]
-    numbers = [mentions[mention_index(text[index])].value for index in indexes]
-    if len(numbers) < 2 or numbers != list(range(1, len(numbers) + 1)):
-        return alone
-    return [pick for pick in alone if pick[1] not in indexes]  # a pick's position is its mention's index character
+    """The answers standing alone, or the picks, less the numbers of a numbered list (:func:`_list_numbers`): an
+    answer heading over a numbered list ("Answer:\n1. Cause image: a man speeding\n2. Option 1: ticket\n...": AT's
+    first contact, read 1) heads the list, and its first number is no answer."""
+    listed = _list_numbers(text, mentions)
+    return [pick for pick in alone if pick[1] not in listed]
 
 
 def _names_only(text: str, opening: re.Match, mentions: list[Mention], valid: Callable[[object], bool]) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from abductive_tasks.scoring.reading.mentions import MENTION_INDEX, NAMED_MENTION
-from abductive_tasks.scoring.reading.table import Example, Rule
+from abductive_tasks.scoring.reading.table import Example, rule
 
 __all__ = [
     "CLAUSE_END",
@@ -32,14 +32,10 @@ __all__ = [
 ]
 
 
-def _rule(pattern: str, *examples: Example) -> Rule:
-    return Rule(re.compile(pattern, re.IGNORECASE), examples)
-
-
 # The options described by the reply itself, in order ("Option 1 to Option 4 show, in order: a woman baking, a man
 # jogging, ..."): a pick whose own reason speaks of another option's description alone, and not of its own, contradicts
 # the reply's description (:meth:`Choice.read`). Read in the reply's text (TEXT_RULES).
-OWN_DESCRIPTIONS = _rule(
+OWN_DESCRIPTIONS = rule(
     r"\boptions?\s*(?:\(?1\)?)\s*(?:to|-|–|through)\s*(?:option\s*)?\(?\d\)?,?\s+(?:show|depict|contain)s?\b,?"
     r"\s*(?:(?:in\s+order|respectively|from\s+left\s+to\s+right)\s*[:,]?\s*(?P<list>[^.\n]+)"
     r"|(?P<list_before>[^.\n]+?),?\s+(?:in\s+order|respectively|from\s+left\s+to\s+right)\s*(?=[.\n]|$))",
@@ -59,7 +55,7 @@ OWN_DESCRIPTIONS = _rule(
 # An option described by the reply itself ("Option 2 shows a wet kitchen floor", "Option 1: A boy kicking a ball."),
 # and a closing answer in a description's words ("..., so the effect is the wet floor."): that option, where its
 # words are one description's alone (:meth:`Choice.read`). Read in the reply's text (TEXT_RULES).
-OWN_DESCRIPTION = _rule(
+OWN_DESCRIPTION = rule(
     r"\boption\s*\(?(?P<number>\d)\)?\s*(?::|\s(?:shows?|depicts?)\b|(?=\s+(?:an?|the)\s))"
     r"(?P<described>(?:(?!\boption\s*\(?\d)[^.\n])+)",
     Example(
@@ -69,7 +65,7 @@ OWN_DESCRIPTION = _rule(
         2,
     ),
 )
-DESCRIBED_ANSWER = _rule(
+DESCRIBED_ANSWER = rule(
     r"\b(?:so|therefore|thus|hence)\b,?\s+the\s+(?:cause|effect|answer)\s+(?:is|must\s+be|would\s+be)\s+"
     r"(?P<phrase>(?:the|an?)\s+(?!one\b|other\b|same\b)[^.\n]+)[.!]?\s*$",
     Example(
@@ -92,7 +88,7 @@ DESCRIBED_ANSWER = _rule(
 # clothes would be soaking wet", where soaking wet is hypothesis 1) contradict the answer, unless the clause denies
 # them or the sentence names the other hypothesis ("sunbathing on a beach does not fit", "Hypothesis 2 describes him
 # sunbathing"), or the reply's explanation uses the answer's own words too (Choice with sentences for options).
-OWN_WORDS_DENIED = _rule(
+OWN_WORDS_DENIED = rule(
     r"\b(?:not|no|never|neither|nor|nobody|nothing|without|instead|rather|unless|if|less|impossible|unlikely|"
     r"implausible|improbable|inconsistent|unrelated|irrelevant|odd|strange|contradict\w*|requires?|cannot)\b|n't\b"
     r"|\bmakes\s+no\s+sense\b",
@@ -103,7 +99,7 @@ OWN_WORDS_DENIED = _rule(
 # (a possibility of being, ending the sentence, with no fact stated before it nor a reason after it: not "..., though
 # a ball might be inside, which seems more likely", "though the present is ball-shaped and it might roll", "though I
 # might be wrong because the present is ball-shaped")
-OWN_WORDS_CONCEDED = _rule(
+OWN_WORDS_CONCEDED = rule(
     r"\b(?:although|though|even\s+if|admittedly|granted)\b"
     r"(?:(?!\b(?:is|are|was|were|holds?|holding|has|have|turns?|because|since|so|as|and)\b)[^.;!?\n,])*?"
     r"\b(?:could|might|may)\s+(?:(?:in\s+principle|possibly|conceivably|well|also)\s+)?(?:have\s+been|be)\b"
@@ -114,7 +110,7 @@ OWN_WORDS_CONCEDED = _rule(
 # contact): an option text named after it explains it and answers nothing (``decision._the_one_named``); not "The answer
 # is the following: speeding", "The answer is the first of the two hypotheses", "The answer is the person enforcing the
 # law: 4" (an answer after the colon, not a clause; the blind review of round 25)
-STATED_OTHERWISE = _rule(
+STATED_OTHERWISE = rule(
     r"\b(?:cue|answer)\s+(?:is|would\s+be|must\s+be)\s+(?:the|an?)\s+"
     r"(?!(?:following|same|latter|former|one|best|right|correct|key|obvious)\b)"
     r"(?:(?!\b(?:first|second|third|fourth|last|other|hypothes\w*|images?|pictures?|options?|panels?|phrases?|ones?)\b)"
@@ -132,7 +128,7 @@ OWN_WORDS_CLAUSE = re.compile(r"[,;:()]|\s-\s|\b(?:but|whereas|while|although|th
 # at ", and", ", which", ...), unless the clause names the answer's role ("the cue that explains the effect is ...",
 # "the fall caused by the slippery floor") or the text goes on to say so ("heavy rain, which explains the flood").
 CLAUSE_END = re.compile(r"[.;!?\n]|,\s+(?:and|but|so|which|while|whereas|because|since|as)\b|\s-\s", re.IGNORECASE)
-IN_PASSING = _rule(
+IN_PASSING = rule(
     r"\b(?:shows?|showing|shown|depicts?|depicting|depicted|features?|featuring|displays?|displaying|portrays?|portraying)\b"
     r"|\b(?:in|on)\s+the\s+(?:\w+\s+){0,2}?(?:image|picture|photo|panel|scene)\b|\bthere\s+(?:is|are|was|were)\b"
     r"|\bwe\s+(?:can\s+)?see\b"
@@ -143,7 +139,7 @@ IN_PASSING = _rule(
 )
 # An option's text as the subject of a that-clause, a finite verb after it: the clause, not the text, is what the reply
 # names ("The cue is that the car was going too fast": AO's first contact, read car; the speeding is what it says)
-THAT_CLAUSE_SUBJECT = _rule(
+THAT_CLAUSE_SUBJECT = rule(
     rf"\bthat\s+(?:the\s+|a\s+|an\s+|his\s+|her\s+|their\s+)?(?P<subject>{NAMED_MENTION})\s+"
     r"(?:was|were|is|are|had|has|got|gets|kept|keeps|did|does|went|goes|came|comes|made|makes)\b"
     r"(?!\s+(?:the\s+)?(?:cue|link|answer|key|reason|connection)\b)",
@@ -166,7 +162,7 @@ ROLE_AFTER = re.compile(
 _CLAIMED = rf"[«‹](?P<pick>{MENTION_INDEX})[»›]"
 ROLE_CLAIMS = (
     # "2\nOption 4 shows the effect because ...": the role claimed with its reason
-    _rule(
+    rule(
         rf"{_CLAIMED}(?<!\))\s+(?:shows|depicts|represents|illustrates|is)\s+the\s+(?:effect|cause|cue)\s+(?:because|since|as)\b",
         Example(
             "mucr", "2\nOption 4 shows the effect because the power line fell and Option 4 shows a blackout.", None
@@ -175,7 +171,7 @@ ROLE_CLAIMS = (
     ),
     # "The answer: Option 2.\nExplanation: Option 4 clearly shows the cause, with the man slipping on the ice." (AR's
     # first contact, read 2): the role vouched for, ending its clause
-    _rule(
+    rule(
         rf"{_CLAIMED}(?<!\))\s+(?:clearly|obviously|definitely|certainly)\s+(?:shows|depicts|represents|illustrates|is)\s+"
         r"the\s+(?:effect|cause|cue)\s*(?=[,.;:!\n]|$)",
         Example(
@@ -188,7 +184,7 @@ ROLE_CLAIMS = (
         ),
     ),
     # "Step 4: The most direct physical effect is the destroyed shoe, Option 3.\nFinal answer: 2"
-    _rule(
+    rule(
         rf"\b(?:effect|cause|cue|answer)\s+is\s+[^.;\n«‹]{{1,80}}?,\s*{_CLAIMED}\s*(?=[.!\n]|$)",
         Example(
             "mucr", "Step 4: The most direct physical effect is the destroyed shoe, Option 3.\nFinal answer: 2", None
@@ -197,7 +193,7 @@ ROLE_CLAIMS = (
     ),
     # "Option 2 is the cause. Lying in the sun for hours, as shown in Option 4, leads to the sunburn": what an option
     # shows, said to bring about the given image
-    _rule(
+    rule(
         rf"\bas\s+(?:shown|seen|depicted|pictured)\s+in\s+{_CLAIMED}\s*,\s*(?:leads|led|causes|caused|results|resulted)"
         r"\s+(?:to|in)?\s*the\b",
         Example(
@@ -212,7 +208,7 @@ ROLE_CLAIMS = (
     # the car speeding past the sign in the last picture." (AG's first contact): the given image said to come from
     # what an option shows, the option ending the sentence; or said to be caused by what it shows ("Answer: 2. The
     # broken vase on the floor was caused by the cat jumping onto the shelf, shown in Option 4.": AP's first contact)
-    _rule(
+    rule(
         r"\b(?:(?:result(?:s|ed)?|comes?|came|stems?|stemmed)\s+from|(?:caused|brought\s+about|triggered)\s+by)"
         r"\s+[^.;!?\n«‹]{1,80}?(?:\s*,?\s+(?:as\s+)?(?:shown|seen|depicted|pictured))?\s+(?:in|on)\s+(?:the\s+)?"
         rf"{_CLAIMED}\s*(?=[.!;\n]|$)",
@@ -250,7 +246,7 @@ _BRINGS_ABOUT = r"(?:causes|caused|leads\s+to|led\s+to|results\s+(?:in|from)|res
 VOUCHED_CLAIMS = (
     # "Option 1 shows a bandaged hand, which is clearly the effect of getting burned.\nFinal answer: 4": what the option
     # shows, then its role
-    _rule(
+    rule(
         rf"{_CLAIMED}(?<!\))\s+(?:shows|depicts|represents|illustrates)\b[^.;\n«‹]{{1,80}}?,\s*which\s+is\s+"
         r"(?:clearly|obviously|definitely|certainly)\s+the\s+(?:effect|cause|cue)\b",
         Example(
@@ -265,7 +261,7 @@ VOUCHED_CLAIMS = (
     ),
     # "Option 4 shows the car speeding, which is what causes a ticket." (AG's first contact): what the option shows,
     # said to bring about the given image (not "which is not what causes it")
-    _rule(
+    rule(
         rf"{_CLAIMED}(?<!\))\s+(?:shows|depicts|represents|illustrates)\b[^.;\n«‹]{{1,80}}?,\s*which\s+is\s+"
         rf"(?:exactly\s+|precisely\s+)?what\s+{_BRINGS_ABOUT}",
         Example(
@@ -280,7 +276,7 @@ VOUCHED_CLAIMS = (
     # contact), "Option 4 shows exactly what causes a ticket" (the blind review of round 25): the option said to show
     # what the reasoning before it expects (not "shows exactly that scene again", "shows exactly what the cause image
     # shows")
-    _rule(
+    rule(
         rf"{_CLAIMED}(?<!\))\s+(?:shows|depicts|illustrates)\s+(?:exactly|precisely)\s+(?:(?:that|this|(?:that|the)\s+"
         rf"(?:cause|effect|consequence|result|outcome))\s*(?=[:.!—–]|$)|what\s+{_BRINGS_ABOUT})",
         Example(
@@ -296,7 +292,7 @@ VOUCHED_CLAIMS = (
     ),
     # "Option 1 shows him getting a speeding ticket, which is exactly what happens after speeding. ... Final answer: 3"
     # (AO's first contact, read 3): what the option shows said to be exactly what follows the given image's
-    _rule(
+    rule(
         rf"{_CLAIMED}(?<!\))\s+(?:shows|depicts|illustrates)\b[^.;\n«‹]{{1,80}}?,\s*which\s+is\s+(?:exactly|precisely)\s+"
         r"what\s+(?:happens|follows|comes|results)\s+(?:after|from|when|next)\b",
         Example(
@@ -310,7 +306,7 @@ VOUCHED_CLAIMS = (
     # "The wrapped present in the context image has sharp corners and flat sides, exactly like the unwrapped present in
     # image 1, ... So the more plausible image is 2." (AG's first contact): the context said to match what an option
     # shows exactly
-    _rule(
+    rule(
         r"\bcontext\b[^.;!?\n«‹]{0,120}?\b(?:exactly|just|precisely)\s+(?:like|as\s+in)\s+(?:the\s+)?[^.;!?\n«‹]{0,60}?"
         rf"\bin\s+{_CLAIMED}(?!\s*\))",
         Example(
@@ -332,7 +328,7 @@ VOUCHED_CLAIMS = (
 # Wait — ..., so the update actually supports it: strengthener."; AF's first contact). Read only after a correction of
 # an answer given before it (not 'Wait, the instructions say to answer with "1" or "2". The required format is: "1"').
 CORRECTED_TO = (
-    _rule(
+    rule(
         rf":\s*{_CLAIMED}\s*[.!]?\s*\Z",
         Example(
             "label",

@@ -9,44 +9,40 @@ from __future__ import annotations
 import re
 
 from abductive_tasks.scoring.reading.mentions import ANY_MENTION, BARE_MENTION, NAMED_MENTION
-from abductive_tasks.scoring.reading.table import Example, Rule
+from abductive_tasks.scoring.reading.table import Example, rule
 
 __all__ = ["DOUBTS", "HEDGES", "REFUSALS", "REFUSAL_OF_THE_OTHERS", "SENTENCE_END"]
 
 
-def _rule(pattern: str, *examples: Example) -> Rule:
-    return Rule(re.compile(pattern, re.IGNORECASE), examples)
-
-
 # Hedges: without a pick, a reply that says these chooses nothing even if it names one option.
 HEDGES = (
-    _rule(
+    rule(
         r"\b(?:both|either)\b[^.;\n]*\b(?:could|can|plausible|possible|likely|fit|work|valid|reasonable)\b",
         Example("nleye", "Either could be plausible; image 2 shows the wet road.", None),
     ),
-    _rule(
+    rule(
         r"\bequally\b",
         Example("nleye", "Image 2 shows the wet road, but the dry road fits equally.", None),
     ),
-    _rule(
+    rule(
         r"\b(?:can\s*not|can't|unable\s+to|impossible\s+to|hard\s+to|difficult\s+to)\s+(?:tell|determine|decide|say|choose)\b",
         Example("nleye", "Image 2 shows a wet road, but it is hard to tell.", None),
     ),
-    _rule(
+    rule(
         r"\bnot\s+sure\b",
         Example("nleye", "Image 2 shows a wet road. Not sure, though.", None),
     ),
-    _rule(
+    rule(
         rf"(?<!\bnot )(?<!\bneither ){ANY_MENTION}\s*,?\s+or\s+{ANY_MENTION}",
         Example("mucr", "Option 2 or option 3.", None),
     ),
     # "Option 3 shows the effect, maybe.", "... Or maybe Option 1"
-    _rule(
+    rule(
         r"[,;]\s*(?:maybe|perhaps)\s*(?:[.!?;]|$)|\bor\s+(?:maybe|perhaps)\b",
         Example("mucr", "Option 3 shows the effect, maybe.", None),
     ),
     # "..., which is what option 3 might be showing"
-    _rule(
+    rule(
         rf"{ANY_MENTION}\s+(?:might|may|could)\s+(?:be\s+)?(?:show|depict|illustrat|represent)\w*",
         Example("mucr", "This could easily lead to a fire, which is what option 3 might be showing.", None),
     ),
@@ -70,23 +66,43 @@ _WHICH_ANSWER = (
 # an answer heading: "Answer:", "**Final answer:**"
 _HEADING = r"\b(?:final\s+)?answer\s*(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*"
 REFUSALS = (
-    _rule(
+    rule(
         rf"{_CANNOT}\s+(?:\w+\s+){{0,2}}?{_DECIDE}\s+{_WHICH_ANSWER}",
         Example("nleye", "Image 2 looks wet, but I cannot determine which is more plausible.", None),
     ),
     # "I cannot determine a single answer", "no way to pick one option"
-    _rule(
+    rule(
         rf"{_CANNOT}\s+(?:\w+\s+){{0,2}}?(?:{_DECIDE}|pick|select|give)\s+(?:a|one|the|any)\s+"
         r"(?:single\s+|clear\s+|definitive\s+|correct\s+|right\s+)?(?:answer|option|choice|image|hypothesis|cause|effect|cue)\b",
         Example("mucr", "I cannot determine a single answer.", None),
     ),
     # "I can't make out the details well enough to choose"
-    _rule(
+    rule(
         rf"{_CANNOT}\b[^.!?\n]{{0,80}}?\benough\s+to\s+(?:{_DECIDE}|pick|select|answer)\b",
         Example("nleye", "I can't make out the details well enough to choose.", None),
     ),
+    # a choice declined in so many words: "..., but honestly 2 is just as likely, so I can't pick one.", "I'll go with
+    # neither to be safe." (AT's first contact, read 1 each; not "I can't pick one without ...")
+    rule(
+        rf"{_CANNOT}\s+(?:really\s+)?(?:pick|choose|select|decide\s+on)\s+(?:just\s+)?(?:one|either(?:\s+one)?|between\s+them)"
+        r"(?=\s*(?:[.!;\n]|$))"
+        # (not "neither 1 nor 3, but 2")
+        r"|\b(?:i'll|i\s+will|i'd|i\s+would|i)\s+(?:go\s+with|choose|pick|select|opt\s+for|answer)\s+neither\b"
+        r"(?!\s*(?:the\s+)?[«‹])",
+        Example(
+            "nleye",
+            "I would say 1 is slightly more plausible, but honestly 2 is just as likely, so I can't pick one.",
+            None,
+        ),
+        Example(
+            "mucr",
+            "Option 1 (ticket) is more likely than Option 4 (crash), but both fit the scene graph. I'll go with "
+            "neither.",
+            None,
+        ),
+    ),
     # "None of the options clearly shows the effect" (not "none of the other options")
-    _rule(
+    rule(
         r"\bnone\s+of\s+(?:the\s+)?(?:(?:two|four|given|candidate|listed)\s+)?"
         r"(?:options|images|pictures|hypotheses|hypothesis|phrases|candidates|choices|panels)\b"
         r"(?!\s+(?:other|except|besides|but)\b)",
@@ -97,7 +113,7 @@ REFUSALS = (
     ),
     # "I don't see how any of the four images is caused by the first one": none of them, as above (AM's first contact;
     # not "any of the other options", nor "any of the options but 3")
-    _rule(
+    rule(
         r"\b(?:(?:do|does|could)\s*(?:not|n't)|can\s*not|can't|fail\s+to)\s+see\s+how\s+any\s+(?:one\s+)?of\s+(?:the\s+|these\s+)?"
         r"(?:(?:two|four|given|candidate|listed)\s+)?"
         r"(?:options|images|pictures|hypotheses|hypothesis|phrases|candidates|choices|panels)\b"
@@ -107,7 +123,7 @@ REFUSALS = (
     ),
     # "However, this option is not available in the choices", "the correct option is not provided", "125° is not an
     # option"
-    _rule(
+    rule(
         r"\b(?:is|are)\s+not\s+(?:(?:available|listed|given)\s+)?(?:(?:among|in|one\s+of)\s+the\s+"
         r"(?:given\s+|provided\s+|listed\s+)?(?:options|choices|answers)|an?\s+(?:option|choice)\b|"
         r"(?:listed|provided|available|given)\b)",
@@ -117,7 +133,7 @@ REFUSALS = (
     # an answer heading naming two answers, or none where the question's list of them is no part of the reply, said
     # to depend on a condition: "Answer: 1 or 2 — it depends on the time direction. If ..., 1 is more likely; if ...,
     # 2 could also work" (AO's first contact, read 1; not "Answer: 1 or 2 — it depends. On reflection, 1.")
-    _rule(
+    rule(
         rf"{_HEADING}(?:(?:the\s+)?{_ANY_REF}\s*,?\s+or\s+(?:the\s+)?{_ANY_REF})?\s*(?:\*\*)?\s*(?:[-–—,;:(]\s*)+"
         r"(?:it\s+(?:all\s+|really\s+)?depends|depending)\b",
         Example("mucr", "Answer: 2 or 3 — it depends on the weather. If it rained, 3 fits better; if not, 2.", None),
@@ -129,7 +145,7 @@ REFUSALS = (
 # options ("3\n\nOptions 1, 2 and 4 show a cat, a cake and a tree; none of them can explain the broken window"), or
 # its sentence opens with the list "them" stands for, eliminated (group "list": "Options 1, 2 and 3 all show events
 # that could only happen after the broken vase, so none of them can be the cause": AQ's first contact)
-REFUSAL_OF_THE_OTHERS = _rule(
+REFUSAL_OF_THE_OTHERS = rule(
     rf"(?P<list>(?:^|(?<=\n)|(?<=[.;!?]\s)){_ANY_REF}(?:(?:\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+){_ANY_REF})+"
     r"[^.;!?\n«‹]*?,?\s+so\s+)?"
     r"\bnone\s+of\s+them\b(?!\s+(?:other|except|besides|but)\b)",
@@ -146,43 +162,43 @@ REFUSAL_OF_THE_OTHERS = _rule(
 )
 DOUBTS = (
     # a refusal that names an image: "I can't view the fourth candidate image", "unable to compare all four options"
-    _rule(
+    rule(
         rf"{_CANNOT}\s+(?:\w+\s+){{0,2}}?(?:see|view|open|load|access|make\s+out|analy[sz]e|process|read|display)\s+"
         rf"(?:one\s+of\s+)?(?:the\s+)?{_ANY_REF}"
         rf"|{_CANNOT}\s+compare\b",
         Example("mucr", "I can't view the fourth candidate image, so I'm unable to compare all four options.", None),
     ),
     # an answer on a condition, and another otherwise: "The answer is Option 4 if the glass broke; otherwise Option 3"
-    _rule(
+    rule(
         rf"{_ANY_REF}[^.;\n]{{0,40}}?\bif\b[^.;\n]*[;,]\s*(?:otherwise|else|if\s+not)\b",
         Example("mucr", "The answer is Option 4 if the glass broke; otherwise Option 3.", None),
     ),
     # another answer offered beside it: "The cue is the car, or perhaps the speeding"
-    _rule(
+    rule(
         rf",?\s*\bor\s+(?:maybe|perhaps|possibly)\s+(?:the\s+)?{_ANY_REF}",
         Example("cue", "The cue is the heavy rain, or perhaps the slippery floor.", None),
     ),
     # another answer offered after a doubt: "That leaves speeding. I'm not sure though; it might be the road." (the
     # blind review of round 26)
-    _rule(
+    rule(
         rf"\b(?:not\s+sure|unsure|uncertain)\b[^.;\n]{{0,20}}?[;,:.]\s*(?:it|that)\s+(?:might|could|may)\s+"
         rf"(?:also\s+|well\s+)?be\s+(?:the\s+)?{_ANY_REF}",
         Example("cue", "That leaves heavy rain. I'm not sure though; it might be the slippery floor.", None),
     ),
     # another answer asked about after it, and no answer named after the question: "Answer: Option 2... or is it 4? I'm
     # still undecided." (not "Answer: Option 1. Or is it 3? I think it's 1.")
-    _rule(
+    rule(
         rf"\bor\s+(?:is|was|could)\s+it(?:\s+be)?\s+(?:the\s+)?{_ANY_REF}(?=\s*\?(?![\s\S]*{_ANY_REF}))",
         Example("mucr", "Answer: Option 2... or is it 4? I'm still undecided.", None),
         Example("mucr", "**Answer: Option 3**\n\n*...or is it Option 1?*", None),
     ),
     # another answer offered on a condition: "Answer: 4 (police officer) – or 2 (speeding) if ..."
-    _rule(
+    rule(
         rf"(?:[,;–—]|\s-)\s*or\s+(?:else\s+)?(?:the\s+)?{_ANY_REF}[^.;\n]{{0,40}}?\bif\b",
         Example("cue", "Answer: 4 (police officer) – or 2 (speeding) if the cue has to be an action.", None),
     ),
     # an answer hedged where it is named: "Maybe the second picture shows it", "Option 3 possibly shows the effect"
-    _rule(
+    rule(
         rf"(?:^|(?<=[.!?;:]))\s*(?:perhaps|maybe|possibly)\s*,?\s+(?:the\s+)?{_ANY_REF}"
         rf"|{_ANY_REF}\s+(?:perhaps|maybe|possibly|probably)\s+(?:best\s+)?(?:shows?|depicts?)\b",
         Example("mucr", "Maybe the picture second from the right shows the effect.", None),
@@ -190,7 +206,7 @@ DOUBTS = (
     ),
     # an answer that leads only so far, before the next option is checked: "Option 3 seems the most likely so far, ...,
     # but let's check Option 4:" (AL's first contact, cut off)
-    _rule(
+    rule(
         rf"{_ANY_REF}\s+(?:seems|looks|is|appears)\b[^.;!?\n]{{0,60}}?\b(?:so\s+far|thus\s+far|for\s+now|at\s+this\s+point)\b",
         Example(
             "mucr",
@@ -201,73 +217,86 @@ DOUBTS = (
         Example("mucr", "Option 3 seems the most likely so far. Option 4 shows a bee. So the answer is Option 3.", 3),
     ),
     # a doubt whose object is the answer: "I am not sure hypothesis 1 is" (not "I don't think 1 is ...": it rejects)
-    _rule(
+    rule(
         r"\b(?:not\s+sure|unsure|cannot\s+say|can't\s+say|doubt)\b"
         rf"(?:\s+(?:that|whether|if))?\s+(?:the\s+)?{_ANY_REF}",
         Example("nleye", "I am not sure hypothesis 1 is more plausible.", None),
         Example("nleye", "I am not sure hypothesis 1 is more plausible.\nFinal answer: 2", 2),
     ),
     # an answer heading that names two answers: "Answer: 1 or 4." (AJ's first contact; not "Answer: not 1 or 2, but 3")
-    _rule(
+    rule(
         rf"\b(?:final\s+)?answer\s*(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*(?:the\s+)?{_ANY_REF}\s*,?\s+or\s+(?:the\s+)?{_ANY_REF}",
         Example("mucr", "Option 2 shows the effect, though Option 3 fits too. Answer: 2 or 3.", None),
         Example("mucr", "Answer: 2 or 3. On reflection, I'll go with 3.", 3),
     ),
     # a range of options after a heading, or alone: "Answer: 1-4" (AO's first contact, read 1), "Final answer: 2-3"
-    _rule(
+    rule(
         rf"(?:^|(?<=[:：])|(?<=[:：]\s))\s*(?:\*\*)?\s*(?:the\s+)?{_ANY_REF}\s*(?:-|–|—|to|through)\s*{BARE_MENTION}(?=\s*(?:\*\*)?\s*(?:[.!;\n]|$))",
         Example("mucr", "Answer: 1-4", None),
         Example("mucr", "Final answer: 2-3.", None),
         Example("mucr", "Answer: 1-4.\nOn reflection, the answer is Option 2.", 2),
     ),
+    # another answer held possible beside the one given: "Option 3.\nHmm, Option 3 shows a parked car, ... Option 4
+    # shows the speeding car. But the ticket could also be for parking, so Option 3 is possible too." (AT's first
+    # contact, read 3; not where the reply sets it aside: "Hypothesis 1 is possible too, but the setting differs", AT's)
+    rule(
+        rf"{_ANY_REF}\s+(?:is|seems|looks|would\s+be|could\s+be|might\s+be)\s+(?:also\s+|equally\s+)?"
+        r"(?:possible|plausible|likely|valid)\s+(?:too|as\s+well)\b(?!\s*,?\s*(?:but|though|although|yet)\b)",
+        Example(
+            "mucr",
+            "Option 3.\nOption 4 shows the speeding car. But the ticket could be for parking, so Option 3 is possible "
+            "too.",
+            None,
+        ),
+    ),
     # "Both 2 and 4 could be the cue: ..."
-    _rule(
+    rule(
         rf"\bboth\s+{_ANY_REF}\s+and\s+{_ANY_REF}\s+(?:could|might|may|can|are|seem)\b",
         Example("cue", "Both 2 and 4 could be the cue: the speeding explains why the car was stopped.", None),
     ),
     # "Between 2 and 4 I'm torn"
-    _rule(
+    rule(
         r"\b(?:i'?m|i\s+am)\s+(?:really\s+|a\s+bit\s+)?torn\b",
         Example("cue", "Between 3 and 4 I'm torn: the rain explains the glass, but the glass ties them.", None),
     ),
     # a conditional answer: "Score: 3 (if the ball belongs to a child) or 8 (if it is the owner's)"
-    _rule(
+    rule(
         rf"{_ANY_REF}\s*\(\s*(?:if|when|assuming|given|unless)\b[^()]*\)\s*,?\s*(?:or|but|and|otherwise)\b",
         Example("rating", "Score: 3 (if the ball belongs to a child) or 8 (if it is the owner's)", None),
     ),
     # about the answer: "whether the update ... the hypothesis", "if image 1 is more plausible", "whether it holds"
     # (not "whether it is his car")
-    _rule(
+    rule(
         rf"{_CANNOT}\s+(?:\w+\s+){{0,2}}?{_DECIDE}\s+(?:whether|if)\b[^.!?;\n]*?"
         rf"(?:{_ANY_REF}|\b(?:hypothesis|update|inference|plausib\w*|likely|correct|right|true|holds?|better|more|less)\b)",
         Example("label", "I'm unable to judge whether the update strengthens or weakens the hypothesis.", None),
         Example("nleye", "I can't tell whether it is morning from image 1 alone. Image 2 is more plausible.", 2),
     ),
     # "Option 3 is correct, but so is Option 1"
-    _rule(
+    rule(
         rf"\bbut\s+so\s+(?:is|does|do)\s+{_ANY_REF}",
         Example("mucr", "Option 3 is correct, but so is Option 1, so I cannot decide.", None),
     ),
-    _rule(
+    rule(
         rf"\beither\s+{_ANY_REF}\s+or\s+{_ANY_REF}",
         Example("mucr", "Either option 2 or option 4 could be the effect.", None),
     ),
     # an ordinal whose noun the second one carries: "I think it's either the second or the fifth image" (AN's first
     # contact: two candidates, where the count of the second alone read as an option)
-    _rule(
+    rule(
         r"\beither\s+(?:the\s+)?(?:first|second|third|fourth|fifth|sixth|last|left|middle|right|leftmost|rightmost)"
         rf"\s+(?:one\s+)?or\s+(?:the\s+)?{_ANY_REF}",
         Example("mucr", "It is either the third or the fourth picture, I cannot say which.", None),
         Example("mucr", "Either the first or the second option shows the effect. Wait, the answer is Option 1.", 1),
     ),
     # "It's difficult to say which is intended"
-    _rule(
+    rule(
         rf"\b(?:hard|difficult|tough|tricky)\s+to\s+{_DECIDE}\s+{_WHICH_ANSWER}",
         Example("mucr", "Option 3, though it's difficult to say which is intended.", None),
     ),
     # AS's first contact: an answer on a condition and another on the other ("Hypothesis 1 is more plausible if the
     # context happens before; hypothesis 2 if it happens after.")
-    _rule(
+    rule(
         rf"{_ANY_REF}[^.;\n]{{0,60}}?\bif\b[^.;\n]*[;,]\s*(?:and\s+|but\s+|or\s+)?(?:the\s+)?{_ANY_REF}\s+if\b",
         Example(
             "texts",
@@ -279,7 +308,7 @@ DOUBTS = (
     # two sources that point to two answers, the reply choosing neither: "The scene graph indicates option 1, but the
     # image suggests option 2 is the effect." (AS's first contact; not "The examples suggest Option 3, but the cause is
     # clearly Option 4", round 35's concession)
-    _rule(
+    rule(
         rf"\b(?:indicates?|suggests?|points?\s+to|implies|favou?rs?)\s+(?:that\s+)?(?:the\s+)?{_ANY_REF}[^.;\n]*?,?\s*"
         rf"\bbut\b[^.;\n]*?\b(?:indicates?|suggests?|points?\s+to|implies|favou?rs?)\s+(?:that\s+)?(?:the\s+)?{_ANY_REF}",
         Example("mucr", "The scene graph indicates option 1, but the image suggests option 2 is the effect.", None),
@@ -292,7 +321,7 @@ DOUBTS = (
     # another answer named, the reply's own doubt: "Weakener (low confidence), though it could also be a
     # strengthener." (AS's first contact; not a rating's neighbour in figures, "The score is 7, but it could also be 8
     # given the lighting": 7)
-    _rule(
+    rule(
         rf"\b(?:though|although|but)\s+(?:it|this|that)\s+(?:could|might|may)\s+(?:also|equally|just\s+as\s+well)\s+"
         rf"be\s+(?:an?\s+|the\s+)?{NAMED_MENTION}",
         Example("label", "Weakener (low confidence), though it could also be a strengthener.", None),
@@ -300,7 +329,7 @@ DOUBTS = (
     ),
     # an answer left unsure, a sentence of its own after it: "... So 1? Hard to say." (AS's first contact: a reply that
     # turns twice)
-    _rule(
+    rule(
         r"(?:^|(?<=[.!?;]))\s*(?:(?:it's|it\s+is|that's|that\s+is)\s+)?(?:really\s+)?(?:hard|difficult|tough)\s+to\s+"
         r"(?:say|tell)(?=\s*(?:[.!]|$))",
         Example(
@@ -311,8 +340,15 @@ DOUBTS = (
         ),
         Example("nleye", "Hard to say. Image 2 is more plausible.", 2),
     ),
+    # two answers on a condition: "I'd give it a 4 or an 8, depending on whether the context comes before or after
+    # the hypothesis." (AT's first contact, read 4)
+    rule(
+        rf"{_ANY_REF}\s*,?\s+or\s+(?:an?\s+|the\s+)?{_ANY_REF}\s*,?\s*(?:[-–—(]\s*)?(?:depending|it\s+(?:all\s+|really\s+)?depends)\b",
+        Example("rating", "I'd give it a 4 or an 8, depending on whether the context comes first.", None),
+        Example("mucr", "Option 2 or Option 3, depending on the weather.", None),
+    ),
     # a conditional answer: "It depends on the timing. If ..., about 8; if ..., more like 3"
-    _rule(
+    rule(
         r"\b(?:it|that|this|the\s+(?:answer|score|rating))\s+(?:really\s+|all\s+)?depends(?:\s+(?:on|upon)\b|(?=\s*[.,:;!-]))",
         Example("rating", "It depends on the timing. If he just arrived, about 8; if not, more like 3.", None),
     ),

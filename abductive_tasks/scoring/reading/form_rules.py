@@ -12,12 +12,13 @@ import re
 from abductive_tasks.scoring.reading.description_rules import DESCRIBED_ANSWER, OWN_DESCRIPTION, OWN_DESCRIPTIONS
 from abductive_tasks.scoring.reading.mentions import ANY_MENTION, NAMED_MENTION
 from abductive_tasks.scoring.reading.rules import verdict
-from abductive_tasks.scoring.reading.table import Example, Rule
+from abductive_tasks.scoring.reading.table import Example, rule
 from abductive_tasks.scoring.reading.text import INVENTED_TURNS
 
 __all__ = [
     "ANSWER_LABEL",
     "CONCESSION",
+    "EXPLAINED_PAIR",
     "HEADINGS",
     "LABEL_CONCESSIONS",
     "LABEL_OPPOSITE",
@@ -29,10 +30,6 @@ __all__ = [
     "QUESTION",
     "TEXT_RULES",
 ]
-
-
-def _rule(pattern: str, *examples: Example, flags: int = re.IGNORECASE) -> Rule:
-    return Rule(re.compile(pattern, flags), examples)
 
 
 # A number standing at a line's start before another option's text ("3. speeding — the car is going far too fast",
@@ -47,10 +44,20 @@ NUMBERED_TEXT = verdict(
     Example("cue", "1. heavy rain: it floods the street.\n2. So the answer is heavy rain.", 3),
 )
 
+# An answer heading naming two numbers, each explained by its option's text: "Answer: 1 (car), 2 (speeding)" (AT's first
+# contact, read 1): two answers, as "Answer: 1 or 4." (the heading's first number is contradicted,
+# decision._explained_pair; not an option and its own text, "Answer: the right panel, hypothesis 2.")
+EXPLAINED_PAIR = verdict(
+    r"\b(?:final\s+)?answer\s*:\s*{pick}\s*\([^()\n]*\)\s*,\s*(?:and\s+)?{any_mention}\s*\([^()\n]*\)"
+    r"(?=\s*(?:[.!;\n]|$))",
+    Example("cue", "Answer: 1 (heavy rain), 4 (broken glass)", None),
+    Example("cue", "Answer: 1 (heavy rain), 4 (broken glass)\nOn reflection, the answer is 4.", 4),
+)
+
 # An option's own text in the possessive owns what the reply names: without a pick, no answer ("The cue is the car's
 # excessive speed", where car and speeding are phrases: AL's first contact; as "The cue is the car's speeding" and
 # "the police officer's car", round 17's review: an option owning another's word is none of them)
-POSSESSIVE_TEXT = _rule(
+POSSESSIVE_TEXT = rule(
     rf"{NAMED_MENTION}'s\b",
     Example("cue_words", "The cue is the car's excessive speed.", None),
     Example("cue_words", "The cue is the police officer's radar reading.", None),
@@ -66,7 +73,7 @@ LABEL_STATEMENTS = (
 )
 # The labels restated as a lettered list ("A) strengthener B) weakener\nAnswer: B"): the letters name the labels, where
 # a letter stands as the answer. Read in the reply's text before its mentions are marked (TEXT_RULES).
-LETTERED_LABELS = _rule(
+LETTERED_LABELS = rule(
     r"(?:^|(?<=\s))\(?(?P<letter>[A-Z])[).:][ \t]*(?P<label>[^\W\d_]+)\b",
     Example("label", "A) strengthener B) weakener\nAnswer: B", "weakener"),
 )
@@ -76,7 +83,7 @@ LETTER_ANSWER = re.compile(
 )
 # A reply opening with "A:", as a question's answer is labelled ("A: C", "A: No, it is not"), where the prompt lists
 # letters: the label of the answer, not option A.
-ANSWER_LABEL = _rule(
+ANSWER_LABEL = rule(
     r"\A\s*A\s*:[ \t]*(?=\S)",
     Example("letters", "A: C\nThe area of square C must be at least 11.", 3),
     flags=0,
@@ -84,7 +91,7 @@ ANSWER_LABEL = _rule(
 # Of two labels, "the opposite of" one names the other: "The answer is the opposite of strengthener." (AO's first
 # contact, read strengthener). Read in the reply's text before its mentions are marked (Label.prepared); of more
 # labels, it names none.
-LABEL_OPPOSITE = _rule(
+LABEL_OPPOSITE = rule(
     r"\bopposite\s+of\s+(?:an?\s+|the\s+)?(?P<label>[^\W\d_]+)\b",
     Example("label", "The answer is the opposite of strengthener.", "weakener"),
     Example("label", "It is the opposite of a weakener.", "strengthener"),
@@ -112,17 +119,20 @@ HEADINGS = verdict(
     r"(?:^|(?<=[.!?;]))\s*{pick}\s*:",
     Example("nleye", "Image 1: a man in the rain. Image 2: a man with an umbrella.", None),
 )
-QUESTION = _rule(
+QUESTION = rule(
     r"[^.!?\n]*\?",
     Example("nleye", "Image 2 is more plausible? Image 1 shows the wet road.", None),
     flags=0,
 )
 # A concession: "Although image 1 is more plausible at first glance, ...", "At first, 1 seems better, but ...".
-CONCESSION = _rule(
+CONCESSION = rule(
     r"(?:^|(?<=[.!?;:]))\s*(?:although|though|even\s+though|even\s+if|while|whereas)\b[^.;,\n]*"  # sentence-initial
     r"|\b(?:at\s+first(?:\s+(?:glance|sight))?|initially)\b[^.;\n]*?(?=[.;\n]|\bbut\b|$)"
     # a condition the reply goes on to set aside: "Hypothesis 2 would be more plausible if we assume ...; however"
-    rf"|{ANY_MENTION}\s+would\s+be\s+[^.;\n]*?\bif\b[^.;\n]*"
+    rf"|{ANY_MENTION}\s+would\s+be\s+[^.;\n]*?\bif\b[^.;\n]*?(?=,?\s+but\b|[.;\n]|$)"
+    # a statement on a condition the reply goes on to set aside: "Hypothesis 2 is more plausible than Hypothesis 1 only
+    # if the ball came in a box; otherwise Hypothesis 1." (AT's first contact)
+    rf"|{ANY_MENTION}\s+(?:is|seems|looks)\s+[^.;\n]*?\bonly\s+if\b[^.;\n]*?(?=,?\s+but\b|[.;\n]|$)"
     # what something else suggests, set aside ("The pattern in the examples suggests the next answer is Option 3, but
     # ...": AQ's first contact)
     r"|\bsuggests?\s+(?:that\s+)?(?:the\s+)?(?:next\s+)?answer\s+is\b[^.;\n]*?(?=,?\s*but\b)",
@@ -138,5 +148,14 @@ CONCESSION = _rule(
         "The pattern in the examples suggests the next answer is Option 3, but looking at image 3 the cause is clearly "
         "Option 4, the boy kicking the ball at the window.",
         4,
+    ),
+    # ... to its clause (AT's first contact: "Option 1 would be the cause if the effect were a crash, but here the
+    # effect is a ticket, so the cause is Option 4.")
+    Example("mucr", "Option 1 would be the cause if the glass broke, but it did not, so the cause is Option 4.", 4),
+    Example(
+        "texts",
+        "Hypothesis 2 is more plausible than Hypothesis 1 only if the ball came in a box; otherwise Hypothesis 1. "
+        "Overall I'd go with Hypothesis 1.",
+        1,
     ),
 )

@@ -230,6 +230,10 @@ _CJK_ANSWER_NUMERAL = re.compile(
     re.IGNORECASE,
 )
 
+# A Chinese self-correction: "不对，应该是选项1" (no, it should be option 1; AT's first contact: "Option 3 -
+# 不对，应该是选项1：..." read 3), as "Actually, it is option 1"
+_CHINESE_CORRECTION = re.compile(r"(?:不对|不是|错了)\s*[，,、]?\s*(?:应该|应当|应)是")
+
 _PHRASE_WORDS = {phrase.lower(): english for english, phrases in PHRASES.items() for phrase in phrases.split("|")}
 _PHRASE_PATTERN = re.compile(
     "|".join(rf"(?<!\w){re.escape(phrase)}(?!\w)" for phrase in sorted(_PHRASE_WORDS, key=len, reverse=True)),
@@ -244,6 +248,7 @@ def translate(text: str) -> str:
     text = _RUSSIAN_POINTS.sub(r" score: \1 ", text)
     text = _CHINESE_SCORE.sub(_chinese_score, text)
     text = _CJK_ANSWER_NUMERAL.sub(lambda match: f"{match['head']}: {_CJK_NUMERALS[match['numeral']]}", text)
+    text = _CHINESE_CORRECTION.sub("; actually, it is ", text)
     text = _PHRASE_PATTERN.sub(lambda match: f" {_PHRASE_WORDS[match.group().lower()]} ", text)
     text = _vietnamese_opening(text)
     text = _GLOSSARY_PATTERN.sub(

@@ -43,10 +43,13 @@ def stem_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
     return (
         _rule(
             r"(?:(?<=\bcue is )|(?<=\banswer is )|(?<=\bcue: )|(?<=\banswer: ))"
-            rf"(?:{alternatives(list(stems))})(?=[ \t]*(?:[.:;,!\n]|$))",
-            lambda m: stems[m.group().lower()],
+            # a degree word before it: "The cue is excessive speed: the driver goes too fast" (AT's first contact)
+            r"(?:(?:excessive|extreme|high|reckless|too\s+much)\s+)?"
+            rf"(?P<stem>{alternatives(list(stems))})(?=[ \t]*(?:[.:;,!\n]|$))",
+            lambda m: stems[m["stem"].lower()],
             Example("cue_words", "The cue is 'speed': the car was going too fast.", 2),
             Example("cue_words", "The cue is speed.", 2),
+            Example("cue_words", "The cue is excessive speed: the driver goes too fast and is then fined.", 2),
         ),
     )
 

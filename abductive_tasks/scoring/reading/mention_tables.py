@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 
 from abductive_tasks.scoring.reading.head_mentions import head_mentions, stem_mentions
 from abductive_tasks.scoring.reading.mentions import CONTEXT_ALIAS, MentionRule, alternatives, option_text
+from abductive_tasks.scoring.reading.position_mentions import position_mentions
 from abductive_tasks.scoring.reading.rules import COPULA
 from abductive_tasks.scoring.reading.table import Example
 from abductive_tasks.scoring.reading.text import sentence_start
@@ -137,6 +138,7 @@ def choice_mentions(
         *stem_mentions(option_texts),
         *head_mentions(option_texts, phrases=not sentence_options(option_texts)),
         *_content_mentions(option_texts),
+        *position_mentions(n, context_images, option_texts),
         *_row_mentions(n, context_images, aliases, option_texts),
         *_position_mentions(panels, panel=True),
         *_position_mentions(positions),
@@ -409,9 +411,12 @@ def _context_count_mentions(context_images: int) -> tuple[MentionRule, ...]:
             [
                 _rule(
                     rf"\b(?:(?:the\s+)?first\s+{_IMAGE_NOUN}|{_IMAGE_NOUN}\s*1(?!\d))"
-                    r"(?=\s*(?:\(\s*|,?\s+(?:is|being|shows|showing|depicts)\s+)(?:the\s+)?(?:cause|effect)\b)",
+                    r"(?=\s*(?:\(\s*|,?\s+(?:is|being|shows|showing|depicts)\s+)(?:the\s+)?(?:cause|effect)\b)"
+                    # "The cause (first image) shows a car speeding" (AT's first contact)
+                    rf"|(?:(?<=\bcause\s\()|(?<=\beffect\s\())(?:first\s+{_IMAGE_NOUN}|{_IMAGE_NOUN}\s*1(?!\d))(?=\s*\))",
                     lambda m: 1,
                     Example("mucr", "The first image (the cause) shows rain. The third image shows the flood.", 2),
+                    Example("mucr", "Option 1 shows the effect. The cause (first image) shows a car speeding.", 1),
                     image=True,
                     ordinal=True,
                     context=True,

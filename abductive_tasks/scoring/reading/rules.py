@@ -24,7 +24,7 @@ from abductive_tasks.scoring.reading.description_rules import (
 )
 from abductive_tasks.scoring.reading.doubt_rules import DOUBTS, HEDGES, REFUSAL_OF_THE_OTHERS, REFUSALS, SENTENCE_END
 from abductive_tasks.scoring.reading.mentions import ANY_MENTION, LIST_HEAD, NAMED_MENTION, NAMED_REF, REF
-from abductive_tasks.scoring.reading.table import Example, Rule
+from abductive_tasks.scoring.reading.table import Example, Rule, rule
 from abductive_tasks.scoring.reading.text import FORCED
 
 __all__ = [
@@ -74,10 +74,6 @@ _MENTIONS = {
 def verdict(pattern: str, *examples: Example) -> Rule:
     """A verdict or statement rule: ``pattern`` with its mentions filled in (:data:`_MENTIONS`)."""
     return Rule(re.compile(pattern.format(**_MENTIONS), _FLAGS | re.MULTILINE), examples)
-
-
-def _rule(pattern: str, *examples: Example, flags: int = _FLAGS) -> Rule:
-    return Rule(re.compile(pattern, flags), examples)
 
 
 _ADVERBS = (
@@ -206,7 +202,7 @@ STATEMENTS = (
     # (not "image 1 is more likely to be in the morning": a property, not the answer)
     # "The second picture, the first hypothesis, is the more plausible one"
     verdict(
-        rf"{{pick}}{_APPOSITIVE}\s*[,-]?\s*{COPULA}\s+{_ARTICLE}(?:{_MORE}|correct|the\s+(?:(?:actual|real|true)\s+)?(?:answer|effect|cause|cue|link))\b(?!\s+to\s+(?:be|have)\b)",
+        rf"{{pick}}{_APPOSITIVE}\s*[,-]?\s*{COPULA}\s+{_ARTICLE}(?:{_MORE}|correct|the\s+(?:(?:actual|real|true|root|underlying)\s+)?(?:answer|effect|cause|cue|link))\b(?!\s+to\s+(?:be|have)\b)",
         Example("nleye", "2 is more plausible.", 2),
         Example("cue", "4. The police officer in the second image is the link between the car and the ticket.", 4),
         Example("mucr", "Option 3 is the most likely cause.", 3),
@@ -215,6 +211,9 @@ STATEMENTS = (
         Example("mucr", "Option 2 (a person dropping a glass) is the closest.", 2),
         # "the actual cue", "the real cue" (AR's first contact)
         Example("cue_words", "Road (3) seems related, but speeding (2) is the actual cue.", 2),
+        # "the root cause" (AT's first contact: "2) speeding\n4) police officer\nBoth are relevant, but speeding is
+        # the root cause.")
+        Example("cue_words", "2) speeding\n4) police officer\nBoth are relevant, but speeding is the root cause.", 2),
     ),
     # "..., which makes image 1 the more plausible hypothesis", "..., making image 1 the more plausible one"
     verdict(
@@ -680,18 +679,20 @@ _CLOSING = r"(?:overall|in\s+conclusion|conclusion|verdict|in\s+summary|summary|
 _FORCED = rf"{FORCED}|my\s+best\s+guess(?=\s+(?:is|would\s+be)\b)"  # "I cannot determine ... My best guess is 3."
 # "Final answer:" with no word of correction contradicts a statement of another answer in the sentence just before it
 # (decision._closing_contradicts); "Overall:" and "In conclusion:" outrank what came before, as a closing verdict
-CLOSING_ONLY = _rule(
+CLOSING_ONLY = rule(
     r"(?:(?:so|thus|hence|therefore)\s*,?\s+)?(?:the\s+|my\s+)?final\s+(?:answer|choice|verdict|decision|rating|score)",
     Example("mucr", "Option 2 shows the bent wheel, so the effect is in Option 2.\nFinal answer: 3", None),
     Example("mucr", "Option 2 shows the bent wheel, so it fits best.\nFinal answer: 2", 2),
 )
-SELF_CORRECTIONS = _rule(
+SELF_CORRECTIONS = rule(
     rf"(?:^|(?<=[.!?;:,\-→…—–]))\s*(?:→\s*)?(?:(?:no|oh|hmm|um|so|but|and)\s*,?\s+)?(?:{_CORRECTION_WORDS}|{_CLOSING}|{_FORCED})\b"
     # "Score: 9 — no, the cleats could belong to a visitor. Score: 6", "Option 1... no, ... Option 3." (AQ's first
     # contact)
     r"|(?:(?<=[-→…—–])|(?<=\.\.\.))\s*(?:no|hmm)(?=\s*[,:;!])"
     # "I would choose option 3... however, speeding is the real cue, so 2." (AR's first contact)
-    r"|(?<=\.\.\.)\s*however(?=\s*,)",
+    r"|(?<=\.\.\.)\s*however(?=\s*,)"
+    # "I'd say 3, road, ... Hmm, but the road doesn't cause anything. The real cue is speeding, 2." (AT's first contact)
+    r"|(?:^|(?<=[.!?]))\s*hmm\s*,?\s+but\b",
     Example("nleye", "Image 1. Wait, image 2.", 2),
     Example("rating", "Score: 7. Revised score: 4", 4.0),
     Example("texts", "Hypothesis 2 is more plausible... → actually no: rain soaks clothes. Hypothesis 1.", 1),
@@ -706,6 +707,7 @@ SELF_CORRECTIONS = _rule(
     Example("rating", "Score: 9 — no, the cleats could belong to a visitor. Score: 6", 6.0),
     Example("mucr", "Option 1... no, Option 1 shows the same moment as the cause. Option 3.", 3),
     Example("cue_words", "I would choose option 3... however, speeding is the real cue, so 2.", 2),
+    Example("cue_words", "I'd say 3, road. Hmm, but the road doesn't cause anything. The real cue is speeding, 2.", 2),
     # a check that ends its clause turns to what follows it (AP's first contact; not "let me double check Option 3")
     Example(
         "mucr",

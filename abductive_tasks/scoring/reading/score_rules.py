@@ -61,6 +61,13 @@ SCORE_STATEMENTS = (
         r"(?:a\s+|an\s+|around\s+|about\s+)?{pick}(?=\s*(?:[.,;!)]|$))",
         Example("rating", "On a scale from 1 to 10, I would place this hypothesis at a 2.", 2.0),
     ),
+    # a rating after the scale's words it is stated with: "I would rate this as moderately plausible: 5." (AT's first
+    # contact)
+    verdict(
+        r"\b(?:rate|score|grade)\s+(?:it|this|that|the\s+hypothesis)\s+as\s+(?:[^\W\d_]+\s+){{0,2}}[^\W\d_]+\s*:\s*{pick}"
+        r"(?=\s*(?:[.!;]|$))",
+        Example("rating", "The present is hard to make out.\nI would rate this as moderately plausible: 5.", 5.0),
+    ),
     # a commitment after a range, the rating ending its clause: "around 6-7, so let's say 7", "I'll go with 6" (not
     # "Let's say 2 of the 3 clues point to rain")
     verdict(

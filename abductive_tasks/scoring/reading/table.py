@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-__all__ = ["Example", "Rule"]
+__all__ = ["Example", "Rule", "rule"]
 
 
 class Example(NamedTuple):
@@ -25,3 +25,8 @@ class Rule:
 
     pattern: re.Pattern
     examples: tuple[Example, ...]
+
+
+def rule(pattern: str, *examples: Example, flags: int = re.IGNORECASE) -> Rule:
+    """A rule of ``pattern`` compiled with ``flags``, and the example replies it exists for."""
+    return Rule(re.compile(pattern, flags), examples)

@@ -69,6 +69,11 @@ def _json_answer(text: str) -> str | None:
         ]
         if answers:
             return " - ".join(answers)
+        # the solved examples restated, then the question's answer ({"example_1": "Option 1", ..., "question":
+        # "Option 3"}: AT's first contact), as "Example 1: Option 1 ... Question: Option 3" (INVENTED_TURNS)
+        keys = {key.lower(): answer for key, answer in value.items()}
+        if isinstance(keys.get("question"), str | int) and any(key.startswith("example") for key in keys):
+            return str(keys["question"])
     return None
 
 
@@ -98,6 +103,8 @@ _PLAIN = (
         " ",
     ),  # quotes, placeholder characters
     (re.compile(r"[–—]"), "-"),
+    # a keycap opening a line heads it as a number does ("4️⃣ The car speeding ... is the cause": AT's first contact)
+    (re.compile("(?m)^([ \t]*\\d)\ufe0f?\u20e3(?=[ \t]+[^\\W\\d_])"), r"\1."),
     (re.compile("[\ufe0f\u20e3]"), ""),  # keycap emoji: 2️⃣ is 2
     (
         re.compile("[\U0001f000-\U0001faff\u2600-\u260f\u2613-\u26ff]"),

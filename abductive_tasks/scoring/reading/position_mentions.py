@@ -1,0 +1,68 @@
+"""An option named by where it stands next to the context image: the one right after it, the left or right one of the
+two hypotheses (the mention table of a choice whose options follow a context image, mention_tables.choice_mentions).
+
+Reading round 38 (AT's first contact).
+"""
+
+from __future__ import annotations
+
+import re
+
+from abductive_tasks.scoring.reading.mentions import MentionRule
+from abductive_tasks.scoring.reading.table import Example
+
+__all__ = ["position_mentions"]
+
+_IMAGE = r"(?:image|picture|panel|photo)"
+_CONTEXT = rf"(?:(?:cause|effect|first|context|premise)(?:\s+{_IMAGE})?)"
+
+
+def _rule(pattern: str, value: int, *examples: Example, context: bool = False) -> MentionRule:
+    """A mention rule naming option ``value`` by its position (named; an option, not a count of the images), or, with
+    ``context``, the reply's count of the context image (image ``value``), which shows how it counts the images."""
+    return MentionRule(
+        re.compile(pattern, re.IGNORECASE),
+        lambda _: value,
+        image=context,
+        ordinal=context,
+        context=context,
+        examples=examples,
+    )
+
+
+def position_mentions(n: int, context_images: int, option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
+    """The options named by their place beside the one context image shown before them, and the context image named
+    as the first image, what an option continues from."""
+    if context_images != 1 or option_texts:
+        return ()
+    return (
+        # the image right after the context is the first option: "The answer is the option right after the cause
+        # image", "The second picture, right after the cause image, shows the effect" (its count shown: the context
+        # is the first picture)
+        _rule(
+            rf"\b(?:the\s+)?(?:(?:second\s+)?{_IMAGE}|option|candidate|one)\s*,?\s*(?:right|immediately|directly|just)\s+"
+            rf"after\s+the\s+{_CONTEXT}\b",
+            1,
+            Example("mucr", "The answer is the option right after the cause image, which shows the flood.", 1),
+            Example("mucr", "The second picture, right after the cause image, shows the effect: the flood.", 1),
+        ),
+        # what an option continues from is the context, the first image: "I'd pick the second panel. It continues the
+        # scene from the first panel" (the second panel is the first hypothesis)
+        _rule(
+            rf"\b(?:continues|follows\s+on|picks\s+up)\s+(?:the\s+(?:scene|story|action)\s+)?from\s+the\s+first\s+{_IMAGE}\b",
+            1,
+            Example("panels", "I'd pick the second panel. It continues the scene from the first panel.", 1),
+            context=True,
+        ),
+        # of two hypotheses shown after the context, the left one is the first: "Of the two hypothesis images, the
+        # left one is more plausible"
+        *(
+            _rule(
+                rf"\bof\s+the\s+two\s+hypothes[ie]s(?:\s+{_IMAGE}s)?\s*,\s*the\s+{side}(?:\s+one|\s+{_IMAGE})?\b",
+                value,
+                Example("panels", f"Of the two hypothesis images, the {side} one is more plausible.", value),
+            )
+            for side, value in (("left", 1), ("right", 2))
+            if n == 2
+        ),
+    )
