@@ -85,6 +85,7 @@ PINNED = {
     "blind_batch_ar.yaml": (316, 0),  # pending/: first contact of round 35 (297, 5); V04, V08 adjudicated; round 36
     "blind_batch_as.yaml": (326, 1),  # pending/: first contact of round 36 (318, 6); round 37
     "blind_batch_at.yaml": (326, 2),  # pending/: first contact of round 37 (301, 9); round 38
+    "blind_batch_au.yaml": (301, 5),  # pending/: first contact of round 38
 }
 
 
@@ -218,7 +219,7 @@ def test_every_batch_reads_exactly_as_pinned(path, corpus_report):
 def test_every_reply_is_recorded_once():
     recorded = [json.loads(line)["reply"] for line in RECORDED_READINGS.read_text(encoding="utf-8").splitlines()]
     batches = {f"{path.name}/" for path in [CORPUS, *BLIND_BATCHES, *PENDING_BATCHES]}
-    assert len(recorded) == len(set(recorded)) == 11427
+    assert len(recorded) == len(set(recorded)) == 11764
     assert {reply[: reply.index("/") + 1] for reply in recorded} == batches
 
 
