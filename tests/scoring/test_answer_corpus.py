@@ -84,8 +84,8 @@ PINNED = {
     "blind_batch_aq.yaml": (331, 0),  # pending/: first contact of round 34 (308, 2); round 35
     "blind_batch_ar.yaml": (316, 0),  # pending/: first contact of round 35 (297, 5); V04, V08 adjudicated; round 36
     "blind_batch_as.yaml": (326, 1),  # pending/: first contact of round 36 (318, 6); round 37
-    "blind_batch_at.yaml": (326, 2),  # pending/: first contact of round 37 (301, 9); round 38
-    "blind_batch_au.yaml": (301, 5),  # pending/: first contact of round 38
+    "blind_batch_at.yaml": (328, 0),  # out of pending/ with W: first contact of round 37 (301, 9); round 38; W13, W26
+    "blind_batch_au.yaml": (304, 2),  # pending/: first contact of round 38 (301, 5); W09, W15, W23 adjudicated
 }
 
 
@@ -356,14 +356,15 @@ def test_each_adjudicated_reply_is_the_reply_its_annotators_read():
         for path in [*BLIND_BATCHES, *PENDING_BATCHES]
         for group in MEASURE.load_yaml(path)["groups"]
     }
-    # the R, P, Q, T and V adjudications
-    assert len({entry["id"] for entry in entries}) == len(entries) == 25 + 40 + 21 + 21 + 27
-    assert [sum(entry["disputed"] for entry in entries if entry["id"][0] == packet) for packet in "RPQTV"] == [
+    # the R, P, Q, T, V and W adjudications
+    assert len({entry["id"] for entry in entries}) == len(entries) == 25 + 40 + 21 + 21 + 27 + 26
+    assert [sum(entry["disputed"] for entry in entries if entry["id"][0] == packet) for packet in "RPQTVW"] == [
         5,
         18,
         1,
         1,
         7,
+        6,
     ]
     for entry in entries:
         reply = entry["reply"]
@@ -383,9 +384,11 @@ def test_each_adjudicated_reply_is_the_reply_its_annotators_read():
 
 def test_adjudication_replaces_a_writers_reading_only_where_every_annotator_reads_one_other_value():
     """The four decimal ratings that I's and J's writers read as no answer (their brief called the scales integer
-    ones) are read as written by all six annotators, as are AR's two eliminations (the option left); O's
-    contradictory reply is read 2 by four of six, so its writer's no-answer stands. Controls are never replaced, even
-    where the annotators agree against the writer."""
+    ones) are read as written by all six annotators, as are AR's two eliminations (the option left), AU's two decimal
+    ratings (the same brief's slip, the lead's), AT's bare `B` and `**Answer: 2**` and AU's `Option 3 (the third
+    image)`; O's contradictory reply is read 2 by four of six, and AS's `Image 2 (the middle image)` 1 by four of six,
+    so their writers' no-answers stand. Controls are never replaced, even where the annotators agree against the
+    writer."""
     replaced = {
         (path.name, group, index): reading
         for path in [*BLIND_BATCHES, *PENDING_BATCHES]
@@ -402,6 +405,11 @@ def test_adjudication_replaces_a_writers_reading_only_where_every_annotator_read
         ("blind_batch_ad.yaml", "mucr_c2e_ad", 6): 4,  # T16: "The last image (...) shows the effect"
         ("blind_batch_ar.yaml", "mucr_c2e_cot_ar", 17): 4,  # V04: "... by elimination the remaining option ..."
         ("blind_batch_ar.yaml", "mucr_cue_split_ar", 11): 2,  # V08: "The answer is not 1, not 3, and not 4."
+        ("blind_batch_at.yaml", "nleye_triplet_separate_at", 21): 2,  # W13: "**Answer: 2**\nExplanation: ..."
+        ("blind_batch_at.yaml", "nleye_triplet_text_at", 11): 2,  # W26: "B"
+        ("blind_batch_au.yaml", "nleye_pairs_au", 11): 7.5,  # W23: "Rating: 7.5. ..."
+        ("blind_batch_au.yaml", "mucr_c2e_split_au", 7): 3,  # W15: "Option 3 (the third image) shows the effect"
+        ("blind_batch_au.yaml", "sherlock_rating_au", 13): 8.5,  # W09: "Score: 8.5"
     }
     entries = {entry["id"]: entry for entry in MEASURE.load_yaml(ADJUDICATION)["replies"]}
     assert entries["R02"]["readings"] == [None, None, 2, 2, 2, 2] and entries["R02"]["writer"] is None
@@ -416,10 +424,13 @@ def test_adjudication_replaces_a_writers_reading_only_where_every_annotator_read
             sum(entry["readings"][i] == entry["writer"] for entry in controls if entry["id"][0] == packet)
             for i in range(6)
         ]
-        for packet in "RPQTV"
+        for packet in "RPQTVW"
     }
     assert agreeing["R"] == [18, 18, 18, 17, 17, 17]  # round 1: R10, R22 read otherwise; round 2: R14, R18, R22
     assert agreeing["P"] == [21, 21, 21, 22, 22, 22]  # P11: "almost certainly true" with no number, null in round 1
     assert agreeing["Q"] == [20, 19, 19, 20, 20, 20]  # Q14
     assert agreeing["T"] == [20] * 6
     assert agreeing["V"] == [19] * 6  # V23: "Score: 0" on the 1-10 scale, read 0 by all six (no answer: step 6)
+    assert agreeing["W"] == [20] * 6
+    # AS's "Image 2 (the middle image)": four of six read 1 (the images counted), two no answer: its writer's stands
+    assert entries["W24"]["readings"] == [1, None, 1, 1, 1, None] and entries["W24"]["writer"] is None
