@@ -69,7 +69,7 @@ PINNED = {
     "blind_batch_ab.yaml": (225, 0),  # out of pending/ with round 20
     "blind_batch_ac.yaml": (227, 0),  # out of pending/ with round 20 (first contact 217, 4); Q18 adjudicated; round 35
     "blind_batch_ad.yaml": (250, 0),  # out of pending/ with AE's first contact (first contact 237, 7); T16
-    "blind_batch_ae.yaml": (242, 0),  # pending/: first contact of rounds 21 and 22 (236, 2); rounds 23, 34, 35
+    "blind_batch_ae.yaml": (243, 0),  # pending/: first contact of rounds 21 and 22 (236, 2); rounds 23, 34, 35, 39
     "blind_batch_af.yaml": (238, 0),  # out of pending/ with AG's first contact (first contact 236, 2); round 24
     "blind_batch_ag.yaml": (281, 0),  # out of pending/ with AL's first contact (first contact 276, 6); rounds 25, 29
     "blind_batch_ah.yaml": (372, 0),  # pending/: first contact of round 25 (367, 3); rounds 26, 28, 29, 35 and 38
@@ -83,9 +83,9 @@ PINNED = {
     "blind_batch_ap.yaml": (317, 0),  # pending/: first contact of round 33 (292, 3); rounds 34, 38
     "blind_batch_aq.yaml": (331, 0),  # pending/: first contact of round 34 (308, 2); round 35
     "blind_batch_ar.yaml": (316, 0),  # pending/: first contact of round 35 (297, 5); V04, V08 adjudicated; round 36
-    "blind_batch_as.yaml": (326, 1),  # pending/: first contact of round 36 (318, 6); round 37
+    "blind_batch_as.yaml": (327, 1),  # pending/: first contact of round 36 (318, 6); rounds 37, 39
     "blind_batch_at.yaml": (328, 0),  # out of pending/ with W: first contact of round 37 (301, 9); round 38; W13, W26
-    "blind_batch_au.yaml": (304, 2),  # pending/: first contact of round 38 (301, 5); W09, W15, W23 adjudicated
+    "blind_batch_au.yaml": (319, 0),  # pending/: first contact of round 38 (301, 5); round 39; W09, W15, W23
 }
 
 

@@ -6,7 +6,9 @@ Round 35 (AQ's first contact): the answer in a tag, an option that wins, the cue
 restated before the answer; the option ranked second and a list of options eliminated, rejected; the option an
 elimination leaves unnamed (``REMAINING``, from rules); the scores (``OPTION_SCORES``, from rules) or odds
 (``OPTION_ODDS``) given each option. Round 38 (AT's first contact): what the evidence points to as the better answer,
-the answer after what it is said to be, and the levels given each option in a table's rows (``OPTION_LEVELS``).
+the answer after what it is said to be, and the levels given each option in a table's rows (``OPTION_LEVELS``). Round
+39 (AU's first contact): a list of options ruled out in so many words, or each described and none said to follow; a list
+called only the setting; an option said to be another role rather than the one asked.
 
 Each rule carries the example replies it exists for (tests/scoring/test_rule_examples.py reads every one).
 """
@@ -163,7 +165,21 @@ _ELIMINATED = (
     r"(?:(?:show|depict)\s+(?:[^\W\d_]+\s+){{0,3}}?|are\s+(?:all\s+)?)(?:unrelated|irrelevant)\b[^.;\n«‹]*[;,]\s*"
     r"(?:(?:but|while|whereas)\s+)?(?:the\s+)?{named_mention}\s+(?:shows|depicts|is)\b"
     r"|[^.;\n«‹]*?\bso\s+(?:none\s+of\s+them\s+(?:can|could|is|are)|they\s+(?:cannot|can't|could\s+not|are\s+not))\s+"
-    r"(?:be\s+)?(?:the\s+)?(?:cause|effect|cue|answer)s?\b))"
+    r"(?:be\s+)?(?:the\s+)?(?:cause|effect|cue|answer)s?\b"
+    # ruled out in so many words, or denied the role in a clause of their own (AU's first contact: "Options 2, 3 and 4
+    # show scenes unrelated to driving, so they can be ruled out.", "Options 1-3 show a birthday party, a library and a
+    # sunny beach, none of which could cause a flood.")
+    r"|[^.;\n«‹]*?\bso\s+(?:they|these|all\s+three)\s+(?:can|could|may|must|should)\s+(?:all\s+)?(?:safely\s+)?be\s+"
+    r"(?:ruled\s+out|eliminated|excluded|discarded|dismissed)\b"
+    r"|[^.;\n«‹]*?,\s*none\s+of\s+which\s+(?:can|could|would|is|are)\s+(?:be\s+)?(?:the\s+)?(?:cause|effect|cue|answer)"
+    r"|[^.;\n«‹]*?,\s*none\s+of\s+which\s+(?:can|could|would)\s+(?:cause|explain|lead\s+to|result\s+from|follow)\b))"
+)
+# a list of options, each described, then none of them said to follow or to be the answer (ROLE_REJECTIONS)
+_DESCRIBED_NONE = (
+    r"(?=\s+(?:shows?|depicts?)\b[^.;\n«‹]*(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?:the\s+)?{any_mention}\s+"
+    r"(?:shows?|depicts?)\b[^.;\n«‹]*){more}(?:\s*[-–—:;,]\s*|\s+)none\s+of\s+(?:these|those|which)\s+(?:follows?|"
+    r"(?:can|could|would|is|are)\s+(?:be\s+)?(?:the\s+)?(?:cause|effect|cue|answer)|(?:can|could|would)\s+"
+    r"(?:cause|explain|follow|result)|(?:causes?|explains?|results?)\b))"
 )
 _LATER_ITEM = r"(?:(?<=[»›] and )|(?<=[»›], and )|(?<=[»›], ))"
 
@@ -193,6 +209,22 @@ ROLE_REJECTIONS = (
         _LATER_ITEM + "{reject}" + _ELIMINATED.replace("{more}", "*"),
         Example("mucr", "Option 1, Option 3 and Option 4 are unrelated; Option 2 shows the burst pipe.", 2),
     ),
+    # each option of a list described, then none of them said to follow or to be the answer: "Option 1 shows a bakery,
+    # Option 3 shows a beach and Option 4 shows a classroom — none of these follows from a speeding car." (AU's first
+    # contact: the option left, 2)
+    verdict(
+        "{reject}" + _DESCRIBED_NONE.replace("{more}", "+?"),
+        Example("mucr", "Option 1 shows a bakery and Option 3 shows a beach — none of these follows the car.", None),
+    ),
+    verdict(
+        r"(?:(?<=, )|(?<= and )){reject}" + _DESCRIBED_NONE.replace("{more}", "*?"),
+        Example(
+            "mucr",
+            "Option 1 shows a bakery, Option 3 shows a beach and Option 4 shows a classroom — none of these follows "
+            "from a speeding car.",
+            2,
+        ),
+    ),
     # an option said to show another role, not the one asked ("Option 3 shows the ruined cake after it came out, which
     # is another effect, not a cause"), or to be only the scene ("the road is only the setting"): AP's first contact
     verdict(
@@ -208,14 +240,28 @@ ROLE_REJECTIONS = (
         ),
     ),
     verdict(
-        r"{reject}\s+(?:is|was)\s+(?:only|just|merely|simply)\s+(?:the|an?)\s+"
-        r"(?:setting|background|backdrop|scene|location|place|object)\b",
+        # or a list of them ("Car and road are just the setting, ...": AU's first contact)
+        r"{reject}(?=(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?:the\s+)?{any_mention})*"
+        r"\s+(?:is|was|are|were)\s+(?:only|just|merely|simply)\s+(?:the|an?)\s+"
+        r"(?:setting|background|backdrop|scene|location|place|object)s?\b)",
+        Example(
+            "cue_words",
+            "Car and road are just the setting, and the police officer is the consequence rather than the link.",
+            2,
+        ),
         Example(
             "cue_words",
             "Answer: 3\nCorrection: the road is only the setting. What links the cause to the effect is speeding.\n"
             "Answer: 2",
             2,
         ),
+    ),
+    # an option said to be another role rather than the one asked: "... and the police officer is the consequence
+    # rather than the link." (AU's first contact)
+    verdict(
+        r"{reject}\s+(?:is|was)\s+(?:the\s+|an?\s+)?(?:consequence|effect|result|outcome|cause|setting|background)\s+"
+        r"rather\s+than\s+(?:the\s+|an?\s+)?(?:link|cue|cause|effect|connection|answer)\b",
+        Example("cue_words", "The police officer is the consequence rather than the link; the cue is speeding.", 2),
     ),
 )
 

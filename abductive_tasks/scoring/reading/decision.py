@@ -42,6 +42,7 @@ from abductive_tasks.scoring.reading.rules import (
     IN_PASSING,
     OWN_WORDS_CLAUSE,
     OWN_WORDS_DENIED,
+    PROGRESSIVE_SUBJECT,
     REFUSAL_OF_THE_OTHERS,
     REFUSALS,
     ROLE_AFTER,
@@ -745,10 +746,12 @@ def in_passing(mentions: list[Mention], marked: str) -> list[Mention]:
             and not ROLE_AFTER.match(marked, match.end())
         ):
             passing.add(index)
-    # the subject of a that-clause: "The cue is that the car was going too fast"
+    # the subject of a that-clause: "The cue is that the car was going too fast"; of a sentence in the progressive: "The
+    # car was going too fast"
     passing |= {
         index
-        for match in THAT_CLAUSE_SUBJECT.pattern.finditer(marked)
+        for subject in (THAT_CLAUSE_SUBJECT, PROGRESSIVE_SUBJECT)
+        for match in subject.pattern.finditer(marked)
         if mentions[index := mention_index(match["subject"])].text
     }
     return [

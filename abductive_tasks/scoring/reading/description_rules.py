@@ -22,6 +22,7 @@ __all__ = [
     "OWN_WORDS_CLAUSE",
     "OWN_WORDS_CONCEDED",
     "OWN_WORDS_DENIED",
+    "PROGRESSIVE_SUBJECT",
     "ROLE_AFTER",
     "ROLE_CLAIMS",
     "CORRECTED_TO",
@@ -109,10 +110,13 @@ OWN_WORDS_CONCEDED = rule(
 # The answer stated in words of no option ("The cue is the speed limit violation: the car broke the limit"; AG's first
 # contact): an option text named after it explains it and answers nothing (``decision._the_one_named``); not "The answer
 # is the following: speeding", "The answer is the first of the two hypotheses", "The answer is the person enforcing the
-# law: 4" (an answer after the colon, not a clause; the blind review of round 25)
+# law: 4" (an answer after the colon, not a clause; the blind review of round 25); nor the kind of thing the answer is,
+# no answer of its own ("Not the car, not the road, and not the police officer — those are objects, while the examples
+# show the cue is an action.": AU's first contact, the option left, 2)
 STATED_OTHERWISE = rule(
     r"\b(?:cue|answer)\s+(?:is|would\s+be|must\s+be)\s+(?:the|an?)\s+"
     r"(?!(?:following|same|latter|former|one|best|right|correct|key|obvious)\b)"
+    r"(?!(?:action|object|event|activity|thing)\s*(?:[.;!?\n]|$))"
     r"(?:(?!\b(?:first|second|third|fourth|last|other|hypothes\w*|images?|pictures?|options?|panels?|phrases?|ones?)\b)"
     r"[^«‹.:;,!?\n]){3,60}?\s*(?=[.;!?\n]|$|:\s*(?:the|an?|it|this|that|they|he|she|its|their)\b)",
     Example("cue", "The cue is the speed limit violation: the car broke the limit and was stopped.", None),
@@ -145,6 +149,15 @@ THAT_CLAUSE_SUBJECT = rule(
     r"(?!\s+(?:the\s+)?(?:cue|link|answer|key|reason|connection)\b)",
     Example("cue_words", "The cue is that the car was going too fast.", None),
     Example("cue_words", "The cue is that the car was going too fast, i.e. speeding.", 2),
+)
+# An option's text as the subject of a sentence in the progressive: what the subject does, not the text, is what the
+# reply names ("The car was going too fast — that's what links the two pictures.": AU's first contact, read car; the
+# speeding is what it says; not "The car is the cue")
+PROGRESSIVE_SUBJECT = rule(
+    rf"(?:^|(?<=[.!?]\s)|(?<=\n))(?:the\s+|a\s+|an\s+|his\s+|her\s+|their\s+)?(?P<subject>{NAMED_MENTION})\s+"
+    r"(?:was|were|is|are|kept)\s+(?:still\s+|clearly\s+|just\s+)?[^\W\d_]+ing\b",
+    Example("cue_words", "The car was going too fast — that's what links the two pictures.", None),
+    Example("cue_words", "The car was going too fast. The cue is speeding.", 2),
 )
 ROLE_NAMED = re.compile(
     r"\b(?:cue|link|linking|links|connection|connects|phrase|answer|explains?|explanation|explaining)\b"

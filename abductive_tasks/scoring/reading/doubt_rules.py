@@ -160,6 +160,11 @@ REFUSAL_OF_THE_OTHERS = rule(
         "mucr", "3\n\nOptions 1, 2 and 4 show a cat, a cake and a tree; none of them can explain the broken window.", 3
     ),
 )
+# held possible beside another answer: "... is possible too", "... seems equally plausible as well"
+_HELD_POSSIBLE = (
+    r"\s+(?:is|seems|looks|would\s+be|could\s+be|might\s+be)\s+(?:also\s+|equally\s+)?"
+    r"(?:possible|plausible|likely|valid)\s+(?:too|as\s+well)\b"
+)
 DOUBTS = (
     # a refusal that names an image: "I can't view the fourth candidate image", "unable to compare all four options"
     rule(
@@ -238,16 +243,25 @@ DOUBTS = (
     ),
     # another answer held possible beside the one given: "Option 3.\nHmm, Option 3 shows a parked car, ... Option 4
     # shows the speeding car. But the ticket could also be for parking, so Option 3 is possible too." (AT's first
-    # contact, read 3; not where the reply sets it aside: "Hypothesis 1 is possible too, but the setting differs", AT's)
+    # contact, read 3; not where the reply sets it aside: "Hypothesis 1 is possible too, but the setting differs", AT's;
+    # a concession, "though Option 4 is possible too", is the next rule's)
     rule(
-        rf"{_ANY_REF}\s+(?:is|seems|looks|would\s+be|could\s+be|might\s+be)\s+(?:also\s+|equally\s+)?"
-        r"(?:possible|plausible|likely|valid)\s+(?:too|as\s+well)\b(?!\s*,?\s*(?:but|though|although|yet)\b)",
+        rf"(?<!\bthough\s)(?<!\bthough\sthe\s){_ANY_REF}{_HELD_POSSIBLE}(?!\s*,?\s*(?:but|though|although|yet)\b)",
         Example(
             "mucr",
             "Option 3.\nOption 4 shows the speeding car. But the ticket could be for parking, so Option 3 is possible "
             "too.",
             None,
         ),
+    ),
+    # the same conceded, unless its sentence ranks an answer above it: "Option 3, though Option 4 is possible too" (no
+    # answer); not "Most likely Option 3, though Option 4 is possible too." (AU's first contact, read as no answer:
+    # a lean with a doubt, 3)
+    rule(
+        r"(?:^|(?<=[.!?;\n]))(?:(?!\b(?:most|more)\s+(?:likely|plausible)\b|\bprobably\b|\blikeliest\b)[^.!?;\n])*"
+        rf"\bthough\s+(?:the\s+)?{_ANY_REF}{_HELD_POSSIBLE}",
+        Example("mucr", "Option 3, though Option 4 is possible too.", None),
+        Example("mucr", "Option 3, though Option 4 is possible too. Final answer: Option 3.", 3),
     ),
     # "Both 2 and 4 could be the cue: ..."
     rule(
@@ -304,6 +318,19 @@ DOUBTS = (
             None,
         ),
         Example("mucr", "Option 2 if it rained, option 3 if the pipe burst.", None),
+    ),
+    # the same with each condition first: "If the context happens first, Hypothesis 1 is more plausible; if it
+    # happens afterwards, Hypothesis 2 is just as likely, ..." (AU's first contact, read 1)
+    rule(
+        rf"\bif\b[^.;\n«‹]*,\s*(?:the\s+)?{_ANY_REF}[^.;\n]*[;,]\s*(?:and\s+|but\s+|or\s+)?(?:if|when)\b[^.;\n«‹]*,\s*"
+        rf"(?:the\s+)?{_ANY_REF}",
+        Example(
+            "texts",
+            "If the context happens first, Hypothesis 1 is more plausible; if it happens afterwards, Hypothesis 2 is "
+            "just as likely.",
+            None,
+        ),
+        Example("mucr", "If it rained, Option 2 shows the effect; if the pipe burst, Option 3.", None),
     ),
     # two sources that point to two answers, the reply choosing neither: "The scene graph indicates option 1, but the
     # image suggests option 2 is the effect." (AS's first contact; not "The examples suggest Option 3, but the cause is

@@ -220,6 +220,10 @@ PHRASES = {  # English: the phrases it translates, separated by |
     "the second hypothesis is more plausible": "более правдоподобна вторая гипотеза",
     "the first hypothesis": "पहली परिकल्पना|первая гипотеза",
     "the second hypothesis": "दूसरी परिकल्पना|вторая гипотеза",
+    # AU's first contact: a German answer heading ("Gewählt: 2.", chosen), Russian label verbs ("Ослабляет")
+    "answer:": "gewählt:|gewählt :",
+    "weakens": "ослабляет",
+    "strengthens": "усиливает|подкрепляет",
 }
 # A Chinese noun the answer counts ("答案是第二个短语：超速", AQ's first contact: the second phrase), set apart
 _CHINESE_NOUNS = re.compile("短语|短語")

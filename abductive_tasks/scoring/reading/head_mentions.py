@@ -74,13 +74,19 @@ def head_mentions(option_texts: tuple[str, ...], phrases: bool) -> tuple[Mention
     return (
         _rule(
             rf"(?:(?:^|(?<=[.!?]\s))the\s+(?P<head>{alternatives(list(heads))})"
-            r"(?=\s+(?:(?:who|that|which)\s+[^.;,!?\n]{1,80}?\s+)?(?:is|was)\s+the\s+(?:cue|answer|link|key)\b)"
-            r"|(?:(?<=\bcue is the )|(?<=\banswer is the )|(?<=\bcue: the )|(?<=\banswer: the ))"
-            rf"(?P<after>{alternatives(list(heads))})(?=[ \t]*(?:[.:;,!\n]|$)))",
+            r"(?=\s+(?:(?:who|that|which)\s+[^.;,!?\n]{1,80}?\s+)?(?:is|was)\s+(?:the\s+(?:cue|answer|link|key)\b|"
+            # "The officer is what connects the cause with the effect." (AU's first contact)
+            r"what\s+(?:connects|links|ties)\b))"
+            r"|(?:(?<=\bcue is the )|(?<=\banswer is the )|(?<=\bcue: the )|(?<=\banswer: the )"
+            # denied in an elimination: "Not the car, not the road, not the officer — ..." (AU's first contact)
+            r"|(?<=\bnot the ))"
+            rf"(?P<after>{alternatives(list(heads))})(?=[ \t]*(?:[.:;,!\n]|\s[-–—]|$)))",
             lambda m: heads[(m["head"] or m["after"]).lower()],
             Example(
                 "cue_words", "The officer who pulls the car over is the cue, as he connects the car to the ticket.", 4
             ),
             Example("cue_words", "The cue is the officer.", 4),
+            Example("cue_words", "Police. The officer is what connects the cause with the effect.", 4),
+            Example("cue_words", "Not the car, not the road, not the officer.", 2),
         ),
     )

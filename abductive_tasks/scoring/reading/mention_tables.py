@@ -296,13 +296,22 @@ def _position_mentions(positions: Mapping[str, int], panel: bool = False) -> tup
         if panel
         else (
             (Example("nleye", "The image on the rightmost side is more plausible.", 2),),
-            (Example("nleye", "The rightmost picture is more plausible.", 2),),
+            (
+                Example("nleye", "The rightmost picture is more plausible.", 2),
+                # the image holding the row is no option (AU's first contact, the strips of the MuCR ICL prompts)
+                Example("mucr", "The rightmost picture in image 3 shows the cause: a storm.", 4),
+            ),
             (Example("nleye", "I'd go with the latter.", 2),),
         )
     )
     return (
         _rule(rf"\b(?:on|in|at|from|to)\s+the\s+{word}\b(?:\s+{_ORDINAL_NOUN}\b)?", value, *examples[0], panel=panel),
-        _rule(rf"\b(?:the\s+)?{word}\s+{_ORDINAL_NOUN}\b", value, *examples[1], panel=panel),
+        _rule(
+            rf"\b(?:the\s+)?{word}\s+{_ORDINAL_NOUN}\b(?:\s+(?:in|of)\s+{_IMAGE_NOUN}\s*#?\s*\d\b)?",
+            value,
+            *examples[1],
+            panel=panel,
+        ),
         _rule(rf"\bthe\s+{word}\b(?!\s+(?:{_POSITION_NOT_PANEL})\b)", value, *examples[2], panel=panel),
     )
 
@@ -357,6 +366,13 @@ def _row_mentions(
             rf"(?:\s+(?:one|{_IMAGE_NOUN}))?(?P<side>(?!))?\b",
             value,
             Example("nleye", "Of the three images, the second one (the cat on the counter) is the more plausible.", 1),
+        ),
+        # "The second of the three images is the more plausible one" (AU's first contact), as above
+        _rule(
+            rf"\bthe\s+(?P<ordinal>{_ORDINAL})\s+(?:one\s+)?(?:of|out\s+of)\s+(?:all\s+)?the\s+"
+            rf"(?:{_COUNT_WORDS.get(n + context_images, '(?!)')})\s+{_IMAGE_NOUN}\b(?P<side>(?!))?",
+            value,
+            Example("nleye", "The second of the three images is the more plausible one: the box keeps its shape.", 1),
         ),
         # "image 2 of 3": the images counted, the context first, out of every image shown (AS's first contact: "The
         # first hypothesis image (image 2 of 3) is the more plausible one")

@@ -30,6 +30,13 @@ SCORE_STATEMENTS = (
             "rating", "Here is my reasoning:\n\n1. The man runs.\n2. He sits.\n3. He waits.\n\nOverall: **4**", 4.0
         ),
     ),
+    # the scale as the rating's heading, its colon left where the scale is dropped (Score._ignore): "On a 1–10 scale: 7"
+    # (AU's first contact)
+    verdict(
+        r"^[ \t]*:[ \t]*{pick}(?=[ \t]*(?:[.!]|$))",
+        Example("rating", "On a 1–10 scale: 7", 7.0),
+        Example("rating", "On a scale of 1 to 10: 4. The man is wet.", 4.0),
+    ),
     # a closing rating: "so overall I'd give it an 8" (AR's first contact: after "Score: 3", read 3; two ratings
     # stated, no answer)
     verdict(
