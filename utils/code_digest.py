@@ -255,6 +255,7 @@ class CodeIndex:
         self.root = Path(importlib.import_module(package).__file__ or "").resolve().parent
         self._modules: dict[str, _Module | None] = {}
         self._digests: dict[Ref, str] = {}
+        self._references: dict[Ref, frozenset[Ref]] = {}  # a definition's code does not change while an index lives
 
     # ------------------------------------------------------------ modules
 
@@ -353,14 +354,14 @@ class CodeIndex:
                 roots |= self._named(module, [_called(statement)])
         return sorted(texts), sorted(roots)
 
-    def references(self, ref: Ref) -> set[Ref]:
-        """The definitions of the package that the code of ``ref`` names."""
-        module = self.module(ref[0])
-        if module is None:
-            return set()
-        found = self._named(module, module.definitions.get(ref[1], []))
-        found.discard(ref)
-        return found
+    def references(self, ref: Ref) -> frozenset[Ref]:
+        """The definitions of the package that the code of ``ref`` names (found once per index: every task's
+        snapshot follows the shared reading and scoring code again)."""
+        if ref not in self._references:
+            module = self.module(ref[0])
+            found = self._named(module, module.definitions.get(ref[1], [])) if module else set()
+            self._references[ref] = frozenset(found - {ref})
+        return self._references[ref]
 
     def _named(self, module: _Module, nodes: list[ast.AST]) -> set[Ref]:
         """The definitions of the package that ``nodes`` of ``module`` name."""
