@@ -1499,6 +1499,35 @@ LATE_ROUND_GUARDS = [
     (37, SPEEDING, "Respuesta: 2 (exceso de velocidad)", None),
     (37, SPEEDING, "الإجابة: 2 (السرعة الزائدة)", None),
     (37, SPEEDING, "答えは「スピード違反」です。", None),
+    # round 40 (AV's first contact): ratings each on a condition, first; a number its parenthesis's sentence
+    # contradicts; a label for each part; "no" alone correcting a rating; an opening word, an option's or none; picture
+    # counts that show how they count; a rating's strength; Turkish and Italian answers
+    (40, NLEYE_PAIRS, "If the cat came in first, I'd rate it 7; if it came in last, only 3, as it is full.", None),
+    (40, NLEYE_PAIRS, "If it rained first, a 7; if later, maybe 2.", None),
+    (40, NLEYE_PAIRS, "If it rained first, I'd rate it 7, as the street is wet.", 7.0),  # one condition, one rating
+    (40, MUCR_OPTIONS, "Final answer: 1 (Option 4 shows the effect).", None),
+    (40, MUCR_OPTIONS, "Final answer: 4 (Option 4 shows the effect).", 4),
+    (40, DVE_LABEL, "A weakener for 'at night' and a strengthener for 'a woman'.", None),
+    (40, DVE_LABEL, "It is a strengthener for the hypothesis.", "strengthener"),
+    (40, NLEYE_PAIRS, "Rating: 9 — no, 5.", 5.0),
+    (40, NLEYE_PAIRS, "Rating: 9 — no, the hat is not his. Rating: 5", 5.0),
+    (40, SPEEDING, "Speed. It is why the officer stops the car.", 2),
+    (40, SPEEDING, "Officer. He is the one who stops the car.", 4),
+    (40, SPEEDING, "The ticket. It follows from the car going too fast.", None),  # a word of no option, not car
+    (40, SPEEDING, "Okay. The car is the cue.", 1),
+    (40, MUCR_OPTIONS, "The second image (right after the cause image) shows the flood.", 1),
+    (40, MUCR_OPTIONS, "The answer is picture number 3 of 5: the broken vase.", 2),
+    (40, MUCR_OPTIONS, "The third picture shows the effect.", None),  # a bare picture count stays unread
+    (40, NLEYE_PAIRS, "The cat matches, so it's a solid 6.", 6.0),
+    (40, MUCR_OPTIONS, "Cevap: 2. Buz eriyor.", 2),
+    (40, PRESENTS, "L'ipotesi più plausibile è la prima.", 1),
+    # policies that stay: a denied label picks no other (round 1), a hedged pick (round 16), a list called unrelated
+    # alone (round 35), a number explained in another language (round 36)
+    (40, DVE_LABEL, "It does not strengthen the hypothesis.", None),
+    (40, DVE_LABEL, "Not a weakener.", None),
+    (40, MUCR_OPTIONS, "Maybe Option 1, but it's a guess.", None),
+    (40, MUCR_OPTIONS, "Options 1, 3 and 4 show scenes unrelated to the fire.", None),
+    (40, SPEEDING, "Respuesta: 2 (exceso de velocidad)", None),
 ]
 
 

@@ -85,7 +85,7 @@ CLOSING_STATEMENTS = (
     # "The officer who pulls the car over is the cue": the subject past its relative clause (AP's first contact; what
     # the clause names is no pick)
     verdict(
-        r"(?:^|(?<=[.!?]\s))(?:the\s+)?{named_pick}\s+(?:who|that|which)\s+[^.;,!?\n]{{1,80}}?\s+(?:is|was)\s+"
+        r"(?:^|(?<=[.!?]\s))(?:the\s+)?{named_pick}\s+{relative_clause}(?:is|was)\s+"
         r"the\s+(?:cue|answer|link|cause|effect)\b",
         Example(
             "cue_words",

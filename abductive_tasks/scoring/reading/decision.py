@@ -23,6 +23,7 @@ from abductive_tasks.scoring.reading.form_rules import (
     QUESTION,
 )
 from abductive_tasks.scoring.reading.mentions import (
+    ANSWER_HEADING,
     ANY_MENTION,
     BARE_MENTION,
     CONTEXT_ALIAS,
@@ -88,7 +89,9 @@ _COLLAPSE = re.compile(
     rf"(?P<outer>{ANY_MENTION})(?:\s+overall|\s+(?:from|on)\s+the\s+(?:left|right))?"
     rf"(?:(?:\s*(?:(?:\(|-(?=\s*(?:i\.e\.|(?:the\s+)?{ANY_MENTION}\s*-)))\s*(?:the\s+|(?:i\.e\.|that\s+is),?\s+)?"
     # "Image 2 (hypothesis 1)", "Image 2 - the first hypothesis -", "The second image (that is, the first hypothesis)"
-    rf"(?P<inner>{ANY_MENTION})\s*[)-]"
+    # or the parenthesis a sentence naming it the answer's role: "Final answer: 2 (Option 3 shows the effect)." (AV's
+    # first contact, read 2: the number and its explanation disagree, no answer)
+    rf"(?P<inner>{ANY_MENTION})(?:\s+(?:shows?|depicts?|is)\s+the\s+(?:effect|cause|cue|answer))?\s*[)-]"
     rf"|[-=]\s*(?:the\s+)?(?P<named>{NAMED_MENTION})(?=\s*(?:[.,;!)\n]|$)|\s+(?!and\b|or\b)[^\W\d_]))"
     # "Effect = Image #4 → Option 3" (AR's first contact): an image count and the option it is, after an arrow
     rf"|[ \t]*→[ \t]*(?P<arrow>{NAMED_MENTION})(?=\s*(?:[.,;!)\n]|$))"
@@ -288,7 +291,7 @@ def _corrections(text: str, mentions: list[Mention], rejected: set[int]) -> list
 
 # An answer heading at a line's start: "Answer: Option 3", "**Final answer:** 2"
 _ANSWER_HEADING = re.compile(
-    rf"^[ \t]*(?:\*\*)?(?:final\s+)?answer\s*(?:\*\*)?\s*:\s*(?:\*\*)?\s*(?P<pick>{ANY_MENTION})",
+    rf"^[ \t]*(?:\*\*)?{ANSWER_HEADING}(?P<pick>{ANY_MENTION})",
     re.IGNORECASE | re.MULTILINE,
 )
 

@@ -118,8 +118,14 @@ STATED_OTHERWISE = rule(
     r"(?!(?:following|same|latter|former|one|best|right|correct|key|obvious)\b)"
     r"(?!(?:action|object|event|activity|thing)\s*(?:[.;!?\n]|$))"
     r"(?:(?!\b(?:first|second|third|fourth|last|other|hypothes\w*|images?|pictures?|options?|panels?|phrases?|ones?)\b)"
-    r"[^«‹.:;,!?\n]){3,60}?\s*(?=[.;!?\n]|$|:\s*(?:the|an?|it|this|that|they|he|she|its|their)\b)",
+    r"[^«‹.:;,!?\n]){3,60}?\s*(?=[.;!?\n]|$|:\s*(?:the|an?|it|this|that|they|he|she|its|their)\b)"
+    # or a word of no option opening the reply as a sentence of its own, as the prompts ask for the answer first ("The
+    # cop. He is what connects the fast car to the ticket.": AV's first contact, read car, a person reads police
+    # officer); not a word that answers nothing ("Okay.", "Hmm.")
+    r"|\A[ \t]*(?:(?:the|an?)\s+[^\W\d_]{2,}|(?!(?:okay|ok|sure|yes|no|well|right|alright|hmm+|so|certainly|"
+    r"understood|interesting|great|good|answer|cue|explanation|reasoning|analysis)\b)[^\W\d_]{3,})[.!](?=\s|$)",
     Example("cue", "The cue is the speed limit violation: the car broke the limit and was stopped.", None),
+    Example("cue_words", "The cop. He is what connects the fast car to the ticket.", None),
 )
 
 # Where a clause ends, for OWN_WORDS_DENIED
@@ -141,10 +147,12 @@ IN_PASSING = rule(
     Example("cue", "The cause image shows children at a birthday party. The cue is heavy rain.", 3),
     Example("cue", "In the effect image there is broken glass.", None),
 )
+# A determiner before an option's text as a subject: "the car", "his car"
+_DETERMINER = r"(?:the\s+|a\s+|an\s+|his\s+|her\s+|their\s+)?"
 # An option's text as the subject of a that-clause, a finite verb after it: the clause, not the text, is what the reply
 # names ("The cue is that the car was going too fast": AO's first contact, read car; the speeding is what it says)
 THAT_CLAUSE_SUBJECT = rule(
-    rf"\bthat\s+(?:the\s+|a\s+|an\s+|his\s+|her\s+|their\s+)?(?P<subject>{NAMED_MENTION})\s+"
+    rf"\bthat\s+{_DETERMINER}(?P<subject>{NAMED_MENTION})\s+"
     r"(?:was|were|is|are|had|has|got|gets|kept|keeps|did|does|went|goes|came|comes|made|makes)\b"
     r"(?!\s+(?:the\s+)?(?:cue|link|answer|key|reason|connection)\b)",
     Example("cue_words", "The cue is that the car was going too fast.", None),
@@ -154,7 +162,7 @@ THAT_CLAUSE_SUBJECT = rule(
 # reply names ("The car was going too fast — that's what links the two pictures.": AU's first contact, read car; the
 # speeding is what it says; not "The car is the cue")
 PROGRESSIVE_SUBJECT = rule(
-    rf"(?:^|(?<=[.!?]\s)|(?<=\n))(?:the\s+|a\s+|an\s+|his\s+|her\s+|their\s+)?(?P<subject>{NAMED_MENTION})\s+"
+    rf"(?:^|(?<=[.!?]\s)|(?<=\n)){_DETERMINER}(?P<subject>{NAMED_MENTION})\s+"
     r"(?:was|were|is|are|kept)\s+(?:still\s+|clearly\s+|just\s+)?[^\W\d_]+ing\b",
     Example("cue_words", "The car was going too fast — that's what links the two pictures.", None),
     Example("cue_words", "The car was going too fast. The cue is speeding.", 2),

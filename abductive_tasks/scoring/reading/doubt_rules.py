@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from abductive_tasks.scoring.reading.mentions import ANY_MENTION, BARE_MENTION, NAMED_MENTION
+from abductive_tasks.scoring.reading.mentions import ANSWER_HEADING, ANY_MENTION, BARE_MENTION, NAMED_MENTION
 from abductive_tasks.scoring.reading.table import Example, rule
 
 __all__ = ["DOUBTS", "HEDGES", "REFUSALS", "REFUSAL_OF_THE_OTHERS", "SENTENCE_END"]
@@ -63,8 +63,9 @@ _WHICH_ANSWER = (
     rf"which\s+(?:{_ANY_REF}|(?:one|ones|of|is|was|would|could|fits|applies|answer|option|image|picture|hypothesis|label|"
     r"cue|phrase|effect|cause|candidate|panel|score|rating)\b)"
 )
-# an answer heading: "Answer:", "**Final answer:**"
-_HEADING = r"\b(?:final\s+)?answer\s*(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*"
+# a few words between a condition and its answer: "if ..., I'd rate it 8", "if ..., only 2"
+_FEW_WORDS = r"(?:[^\W\d_][\w']*\s+){0,4}?"
+_HEADING = ANSWER_HEADING
 REFUSALS = (
     rule(
         rf"{_CANNOT}\s+(?:\w+\s+){{0,2}}?{_DECIDE}\s+{_WHICH_ANSWER}",
@@ -230,7 +231,7 @@ DOUBTS = (
     ),
     # an answer heading that names two answers: "Answer: 1 or 4." (AJ's first contact; not "Answer: not 1 or 2, but 3")
     rule(
-        rf"\b(?:final\s+)?answer\s*(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*(?:the\s+)?{_ANY_REF}\s*,?\s+or\s+(?:the\s+)?{_ANY_REF}",
+        rf"{_HEADING}(?:the\s+)?{_ANY_REF}\s*,?\s+or\s+(?:the\s+)?{_ANY_REF}",
         Example("mucr", "Option 2 shows the effect, though Option 3 fits too. Answer: 2 or 3.", None),
         Example("mucr", "Answer: 2 or 3. On reflection, I'll go with 3.", 3),
     ),
@@ -322,8 +323,8 @@ DOUBTS = (
     # the same with each condition first: "If the context happens first, Hypothesis 1 is more plausible; if it
     # happens afterwards, Hypothesis 2 is just as likely, ..." (AU's first contact, read 1)
     rule(
-        rf"\bif\b[^.;\n«‹]*,\s*(?:the\s+)?{_ANY_REF}[^.;\n]*[;,]\s*(?:and\s+|but\s+|or\s+)?(?:if|when)\b[^.;\n«‹]*,\s*"
-        rf"(?:the\s+)?{_ANY_REF}",
+        rf"\bif\b[^.;\n«‹]*,\s*{_FEW_WORDS}(?:the\s+)?{_ANY_REF}[^.;\n]*[;,]\s*(?:and\s+|but\s+|or\s+)?(?:if|when)\b"
+        rf"[^.;\n«‹]*,\s*{_FEW_WORDS}(?:the\s+)?{_ANY_REF}",
         Example(
             "texts",
             "If the context happens first, Hypothesis 1 is more plausible; if it happens afterwards, Hypothesis 2 is "
@@ -331,6 +332,11 @@ DOUBTS = (
             None,
         ),
         Example("mucr", "If it rained, Option 2 shows the effect; if the pipe burst, Option 3.", None),
+        # a rating so given, a few words before each: "If the context image comes first, I'd rate it 8; if it comes
+        # after the hypothesis image, only 2, ..." (AV's first contact, read 8)
+        Example(
+            "rating", "If he arrived first, I'd rate it 8; if he came later, only 2, as the door was locked.", None
+        ),
     ),
     # two sources that point to two answers, the reply choosing neither: "The scene graph indicates option 1, but the
     # image suggests option 2 is the effect." (AS's first contact; not "The examples suggest Option 3, but the cause is
@@ -378,5 +384,15 @@ DOUBTS = (
     rule(
         r"\b(?:it|that|this|the\s+(?:answer|score|rating))\s+(?:really\s+|all\s+)?depends(?:\s+(?:on|upon)\b|(?=\s*[.,:;!-]))",
         Example("rating", "It depends on the timing. If he just arrived, about 8; if not, more like 3.", None),
+    ),
+    # an answer for each part of what is judged: "It is a strengthener for 'moves while playing' but a weakener for
+    # 'man'." (AV's first contact, read strengthener)
+    rule(
+        rf"{_ANY_REF}\s+(?:for|regarding|as\s+to|about)\s+[^.;\n«‹]{{1,80}}?\s*,?\s+(?:but|and|while|whereas)\s+"
+        rf"(?:(?:it\s+is|it's|is)\s+)?(?:also\s+)?(?:an?\s+|the\s+)?{_ANY_REF}\s+(?:for|regarding|as\s+to|about)\b",
+        Example("label", "It is a weakener for 'outdoors' but a strengthener for 'child'.", None),
+        Example(
+            "label", "It is a weakener for 'outdoors' but a strengthener for 'child'. Overall: weakener", "weakener"
+        ),
     ),
 )

@@ -48,7 +48,7 @@ NUMBERED_TEXT = verdict(
 # contact, read 1): two answers, as "Answer: 1 or 4." (the heading's first number is contradicted,
 # decision._explained_pair; not an option and its own text, "Answer: the right panel, hypothesis 2.")
 EXPLAINED_PAIR = verdict(
-    r"\b(?:final\s+)?answer\s*:\s*{pick}\s*\([^()\n]*\)\s*,\s*(?:and\s+)?{any_mention}\s*\([^()\n]*\)"
+    r"{answer_heading}{pick}\s*\([^()\n]*\)\s*,\s*(?:and\s+)?{any_mention}\s*\([^()\n]*\)"
     r"(?=\s*(?:[.!;\n]|$))",
     Example("cue", "Answer: 1 (heavy rain), 4 (broken glass)", None),
     Example("cue", "Answer: 1 (heavy rain), 4 (broken glass)\nOn reflection, the answer is 4.", 4),

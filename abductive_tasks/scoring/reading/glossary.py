@@ -207,8 +207,13 @@ PHRASES = {  # English: the phrases it translates, separated by |
     # Russian ordinals with the option noun ("Четвёртый вариант: ..."), Korean "답: 2" (not "답: 2 또는 3", or: round
     # 20's review), a French rating heading ("Note : 7", the space before the colon French typography's; not French
     # number words, which round 17's review guards: "Rated at sept. 6 ...", "Score: huit ou neuf")
-    "the more plausible hypothesis is the first": "a hipótese mais plausível é a primeira",
-    "the more plausible hypothesis is the second": "a hipótese mais plausível é a segunda",
+    # and Italian (AV's first contact: "L'ipotesi più plausibile è la seconda, ...")
+    "the more plausible hypothesis is the first": (
+        "a hipótese mais plausível é a primeira|l'ipotesi più plausibile è la prima"
+    ),
+    "the more plausible hypothesis is the second": (
+        "a hipótese mais plausível é a segunda|l'ipotesi più plausibile è la seconda"
+    ),
     "shows the effect": "mostra o efeito|muestra el efecto|montre l'effet",
     "shows the cause": "mostra a causa|muestra la causa|montre la cause",
     "answer": "답",
@@ -221,7 +226,8 @@ PHRASES = {  # English: the phrases it translates, separated by |
     "the first hypothesis": "पहली परिकल्पना|первая гипотеза",
     "the second hypothesis": "दूसरी परिकल्पना|вторая гипотеза",
     # AU's first contact: a German answer heading ("Gewählt: 2.", chosen), Russian label verbs ("Ослабляет")
-    "answer:": "gewählt:|gewählt :",
+    # and Turkish (AV's first contact: "Cevap: 4. ...")
+    "answer:": "gewählt:|gewählt :|cevap:|cevap :",
     "weakens": "ослабляет",
     "strengthens": "усиливает|подкрепляет",
 }

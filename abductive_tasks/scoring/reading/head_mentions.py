@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from abductive_tasks.scoring.reading.mentions import MentionRule, alternatives, option_text
+from abductive_tasks.scoring.reading.mentions import RELATIVE_CLAUSE, MentionRule, alternatives, option_text
 from abductive_tasks.scoring.reading.table import Example
 
 __all__ = ["head_mentions", "stem_mentions"]
@@ -42,7 +42,9 @@ def stem_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
         return ()
     return (
         _rule(
-            r"(?:(?<=\bcue is )|(?<=\banswer is )|(?<=\bcue: )|(?<=\banswer: ))"
+            # or opening the reply as a sentence of its own: "Speed. The car in the first image is going much faster
+            # than the other vehicles." (AV's first contact, read car)
+            r"(?:(?<=\bcue is )|(?<=\banswer is )|(?<=\bcue: )|(?<=\banswer: )|\A[ \t]*)"
             # a degree word before it: "The cue is excessive speed: the driver goes too fast" (AT's first contact)
             r"(?:(?:excessive|extreme|high|reckless|too\s+much)\s+)?"
             rf"(?P<stem>{alternatives(list(stems))})(?=[ \t]*(?:[.:;,!\n]|$))",
@@ -50,6 +52,29 @@ def stem_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
             Example("cue_words", "The cue is 'speed': the car was going too fast.", 2),
             Example("cue_words", "The cue is speed.", 2),
             Example("cue_words", "The cue is excessive speed: the driver goes too fast and is then fined.", 2),
+            Example("cue_words", "Speed. The car in the first image overtakes every other car.", 2),
+        ),
+    )
+
+
+def _opening_words(words: list[list[str]]) -> tuple[MentionRule, ...]:
+    """Any word of a phrase of two or three words, no other option's, opening the reply as a sentence of its own:
+    "Police. The officer is what connects the cause with the effect." (AU's first contact; an opening word of no option
+    answers nothing the reader knows, description_rules.STATED_OTHERWISE)."""
+    own_words = {
+        word: number
+        for number, own in enumerate(words, start=1)
+        if 2 <= len(own) <= 3
+        for word in own
+        if re.fullmatch(r"[^\W\d_]{4,}", word) and not any(word in other for other in words if other is not own)
+    }
+    if not own_words:
+        return ()
+    return (
+        _rule(
+            rf"\A[ \t]*(?:the\s+)?(?P<word>{alternatives(list(own_words))})(?=[ \t]*[.!](?:\s|$))",
+            lambda m: own_words[m["word"].lower()],
+            Example("cue_words", "Police. The officer is what connects the cause with the effect.", 4),
         ),
     )
 
@@ -70,11 +95,11 @@ def head_mentions(option_texts: tuple[str, ...], phrases: bool) -> tuple[Mention
         and not any(own[-1] in other for other in words if other is not own)
     }
     if not heads:
-        return ()
-    return (
+        return _opening_words(words)
+    return _opening_words(words) + (
         _rule(
             rf"(?:(?:^|(?<=[.!?]\s))the\s+(?P<head>{alternatives(list(heads))})"
-            r"(?=\s+(?:(?:who|that|which)\s+[^.;,!?\n]{1,80}?\s+)?(?:is|was)\s+(?:the\s+(?:cue|answer|link|key)\b|"
+            rf"(?=\s+(?:{RELATIVE_CLAUSE})?(?:is|was)\s+(?:the\s+(?:cue|answer|link|key)\b|"
             # "The officer is what connects the cause with the effect." (AU's first contact)
             r"what\s+(?:connects|links|ties)\b))"
             r"|(?:(?<=\bcue is the )|(?<=\banswer is the )|(?<=\bcue: the )|(?<=\banswer: the )"

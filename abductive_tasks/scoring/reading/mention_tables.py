@@ -377,10 +377,11 @@ def _row_mentions(
         # "image 2 of 3": the images counted, the context first, out of every image shown (AS's first contact: "The
         # first hypothesis image (image 2 of 3) is the more plausible one")
         _rule(
-            rf"\b(?:{_IMAGE_NOUN})\s*#?\s*(?P<count>\d)\s+(?:of|out\s+of)\s+{n + context_images}\b",
+            rf"\b(?:{_IMAGE_NOUN})\s*(?:#|number)?\s*(?P<count>\d)\s+(?:of|out\s+of)\s+{n + context_images}\b",
             lambda m: int(m["count"]) - context_images if 0 < int(m["count"]) - context_images <= n else None,
             Example("nleye", "The first hypothesis image (image 2 of 3) is the more plausible one.", 1),
             Example("nleye", "Image 3 of 3 is the more plausible one.", 2),
+            Example("mucr", "The answer is picture number 4 of 5: the frozen lake.", 3),  # AV's first contact
         ),
         # "the third from the left among the options", "the picture second from the right", "the second-from-right
         # option"

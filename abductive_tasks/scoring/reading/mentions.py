@@ -10,6 +10,7 @@ from abductive_tasks.scoring.reading.table import Example
 from abductive_tasks.scoring.reading.text import plain
 
 __all__ = [
+    "ANSWER_HEADING",
     "ANY_MENTION",
     "BARE_MENTION",
     "MENTION_INDEX",
@@ -18,6 +19,7 @@ __all__ = [
     "LIST_HEAD",
     "NAMED_REF",
     "REF",
+    "RELATIVE_CLAUSE",
     "Mention",
     "MentionRule",
     "alternatives",
@@ -37,6 +39,10 @@ MENTION_INDEX = r"[\U000f0000-\U000ffffd]"
 ANY_MENTION = rf"[«‹]{MENTION_INDEX}[»›]"
 NAMED_MENTION = rf"«{MENTION_INDEX}»"
 BARE_MENTION = rf"‹{MENTION_INDEX}›"
+# An answer heading: "Answer:", "**Final answer:**" (the statements, doubts and decisions that read one)
+ANSWER_HEADING = r"\b(?:final\s+)?answer\s*(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*"
+# A relative clause after a subject, up to its verb: "The officer who pulls the car over is ..."
+RELATIVE_CLAUSE = r"(?:who|that|which)\s+[^.;,!?\n]{1,80}?\s+"
 
 
 def placeholder(index: int, named: bool = True) -> str:

@@ -40,11 +40,13 @@ def position_mentions(n: int, context_images: int, option_texts: tuple[str, ...]
         # image", "The second picture, right after the cause image, shows the effect" (its count shown: the context
         # is the first picture)
         _rule(
-            rf"\b(?:the\s+)?(?:(?:second\s+)?{_IMAGE}|option|candidate|one)\s*,?\s*(?:right|immediately|directly|just)\s+"
+            rf"\b(?:the\s+)?(?:(?:second\s+)?{_IMAGE}|option|candidate|one)\s*[,(]?\s*(?:right|immediately|directly|just)\s+"
             rf"after\s+the\s+{_CONTEXT}\b",
             1,
             Example("mucr", "The answer is the option right after the cause image, which shows the flood.", 1),
             Example("mucr", "The second picture, right after the cause image, shows the effect: the flood.", 1),
+            # or in parentheses (AV's first contact)
+            Example("mucr", "The second picture (right after the cause image) shows the effect: the flood.", 1),
         ),
         # what an option continues from is the context, the first image: "I'd pick the second panel. It continues the
         # scene from the first panel" (the second panel is the first hypothesis)

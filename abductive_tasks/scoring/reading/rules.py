@@ -24,7 +24,15 @@ from abductive_tasks.scoring.reading.description_rules import (
     VOUCHED_CLAIMS,
 )
 from abductive_tasks.scoring.reading.doubt_rules import DOUBTS, HEDGES, REFUSAL_OF_THE_OTHERS, REFUSALS, SENTENCE_END
-from abductive_tasks.scoring.reading.mentions import ANY_MENTION, LIST_HEAD, NAMED_MENTION, NAMED_REF, REF
+from abductive_tasks.scoring.reading.mentions import (
+    ANSWER_HEADING,
+    ANY_MENTION,
+    LIST_HEAD,
+    NAMED_MENTION,
+    NAMED_REF,
+    REF,
+    RELATIVE_CLAUSE,
+)
 from abductive_tasks.scoring.reading.table import Example, Rule, rule
 from abductive_tasks.scoring.reading.text import FORCED
 
@@ -70,6 +78,8 @@ _MENTIONS = {
     "named_pick": NAMED_REF.format(name="pick"),
     "named_mention": NAMED_MENTION,  # a named mention that is neither pick nor rejection
     "any_mention": ANY_MENTION,
+    "answer_heading": ANSWER_HEADING,
+    "relative_clause": RELATIVE_CLAUSE,
 }
 
 

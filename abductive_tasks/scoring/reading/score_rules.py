@@ -62,6 +62,12 @@ SCORE_STATEMENTS = (
         r"\b(?:score|rating)\s+of\s+{pick}",
         Example("rating", "I'd assign a score of 3.", 3.0),
     ),
+    # a rating with a word of its strength: "I'd say it's a strong 8." (AV's first contact)
+    verdict(
+        r"\b(?:it's|it\s+is|that's|that\s+is|give\s+it|gets?)\s+(?:a|an)\s+(?:strong|solid|firm|clear|weak|low|high|"
+        r"good|fair|generous|cautious)\s+{pick}(?=\s*(?:[.,;!)]|$))",
+        Example("rating", "The collar matches the dog's, so I'd say it's a solid 7.", 7.0),
+    ),
     # "I would place this hypothesis at a 2", "I'd put it at 7"
     verdict(
         r"\b(?:place|put|set|peg)\s+(?:it|this|that|the\s+hypothesis|this\s+hypothesis|this\s+inference)\s+at\s+"
@@ -114,11 +120,14 @@ SCORE_VERDICTS = (
     # a rating a self-correction turns to, ending its clause: "Score: 4 — actually 6" (AN's first contact, read 4),
     # "Score: 8. Wait, no: 5." (not "Actually 6 of the 10 details fit", nor "Score: 9 — actually 10 is too much")
     verdict(
-        r"(?:^|(?<=[.!?;:,→…—–-]))\s*(?:(?:no|oh|hmm)\s*,?\s+)?(?:actually|wait|correction|scratch\s+that|sorry)"
+        r"(?:^|(?<=[.!?;:,→…—–-]))\s*(?:(?:no|oh|hmm)\s*,?\s+)?(?:actually|wait|correction|scratch\s+that|sorry"
+        # "no" alone after a dash: "Score: 4 — no, 6." (AV's first contact, read 4)
+        r"|(?:(?<=[—–…-])|(?<=[—–…-]\s))no(?=\s*[,:]))"
         r"\s*[,:-]?\s*(?:no\s*[,:-]?\s*)?(?:(?:make\s+(?:it|that)|it's|it\s+is)\s+)?(?:a\s+|an\s+)?{pick}"
         r"(?=\s*(?:[.!;)]|$)|\s+-\s)",
         Example("rating", "Score: 3 - actually 7", 7.0),
         Example("rating", "Rating: 9. Wait, no: 5. The hat is not his.", 5.0),
+        Example("rating", "Rating: 3 — no, 7. The hat is his after all.", 7.0),
     ),
     # "I'll lower it to 6", "raising my score to 8"
     verdict(
