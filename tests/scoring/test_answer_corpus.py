@@ -87,7 +87,7 @@ PINNED = {
     "blind_batch_at.yaml": (328, 0),  # out of pending/ with W: first contact of round 37 (301, 9); round 38; W13, W26
     "blind_batch_au.yaml": (319, 0),  # pending/: first contact of round 38 (301, 5); round 39; W09, W15, W23
     "blind_batch_av.yaml": (320, 0),  # pending/: first contact of round 39 (309, 6); round 40
-    "blind_batch_aw.yaml": (308, 4),  # pending/: first contact of round 40, not fixed on
+    "blind_batch_aw.yaml": (313, 0),  # pending/: first contact of round 40 (308, 4); round 41
 }
 
 

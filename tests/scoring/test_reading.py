@@ -1528,6 +1528,28 @@ LATE_ROUND_GUARDS = [
     (40, MUCR_OPTIONS, "Maybe Option 1, but it's a guess.", None),
     (40, MUCR_OPTIONS, "Options 1, 3 and 4 show scenes unrelated to the fire.", None),
     (40, SPEEDING, "Respuesta: 2 (exceso de velocidad)", None),
+    # round 41 (AW's first contact): an option shown impossible; two options given the two roles; an option's text
+    # with another option's word before it; a role's description shown in an option before a closing it contradicts;
+    # "the one in image 3"; a Turkish role heading
+    (41, COMBINED_PANELS, "The middle image shows a scene that cannot happen. So the other one is plausible.", 2),
+    (41, TWO_IMAGES, "Image 3 depicts an event that could not happen: the glass mends itself.", 1),
+    (41, MUCR_OPTIONS, "Option 3 is the cause, and option 1 shows its effect.", None),
+    (41, MUCR_OPTIONS, "Option 2 is the effect, and the cause is option 4.", None),
+    (41, MUCR_OPTIONS, "Among the five images, image 1 is the cause and image 3 is its effect.", 2),  # the cause image
+    (41, SPEEDING, "The cue is the police car.", None),
+    (41, SPEEDING, "The cue is the red car.", 1),  # a word of no option: the car still
+    (41, MUCR_OPTIONS, "The effect: the floor is flooded, shown in option 3. Final answer: 2", None),
+    (41, MUCR_OPTIONS, "The effect is a flooded floor, shown in option 3.", 3),
+    (41, MUCR_OPTIONS, "The effect is a dead battery, shown in the fourth panel where he is. Final answer: 3", 3),
+    (41, TWO_IMAGES, "Image 2 is impossible. So the more plausible hypothesis is the one in image 3.", 2),
+    (41, TWO_IMAGES, "The more plausible hypothesis is the one shown in image 1.", 1),
+    (41, MUCR_OPTIONS, "Neden görüntüsü seçenek 2'dir.", 2),
+    # policies that stay: a bare picture count (PROTOCOL step 6), a denied label (round 1), a hedge (round 16), a number
+    # explained in another language (round 36)
+    (41, MUCR_OPTIONS, "The second image shows the effect: the man is holding a ticket.", None),
+    (41, DVE_LABEL, "It does not strengthen the hypothesis.", None),
+    (41, MUCR_OPTIONS, "Final answer: 4 (or possibly 1).", None),
+    (41, SPEEDING, "Antwort: 2 (Geschwindigkeitsüberschreitung)", None),
 ]
 
 

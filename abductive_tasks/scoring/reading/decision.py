@@ -14,6 +14,7 @@ from abductive_tasks.scoring.reading.closing_rules import (
     OPTION_SCORES,
     REMAINING,
 )
+from abductive_tasks.scoring.reading.doubt_rules import ROLES_PAIRED
 from abductive_tasks.scoring.reading.form_rules import (
     CONCESSION,
     EXPLAINED_PAIR,
@@ -134,7 +135,7 @@ def decide(
     since, corrected = max(corrections, default=0), max(corrections, default=len(text))
     if any(rule.pattern.search(text, since) for rule in REFUSALS):
         return None
-    if _forced_without_an_answer(text, since):
+    if _forced_without_an_answer(text, since) or _roles_paired(text, mentions, valid, since):
         return None
     cut_off = unfinished or _CUT_OFF.search(text) or _next_item_cut(text, mentions)
     # "it's the car's speed", "Score: 10 means almost certainly true" (the scale restated)
@@ -467,6 +468,16 @@ def _claimed_otherwise(text: str, claims: list[Pick], mentions: list[Mention], f
 
 
 _WORDS_FOLLOW = re.compile(r"[ \t]*(?:one\b)?[ \t,:;]*[^\W\d_]")  # the sentence goes on after a phrase
+
+
+def _roles_paired(text: str, mentions: list[Mention], valid: Callable[[object], bool], since: int) -> bool:
+    """Two options given the two roles in one sentence after the last self-correction (:data:`ROLES_PAIRED`), each
+    an option, neither the given image."""
+    for match in ROLES_PAIRED.pattern.finditer(text, since):
+        named = [mentions[mention_index(match[group])] for group in ("first", "second", "third") if match[group]]
+        if len(named) == 2 and all(valid(mention.value) and not mention.context for mention in named):
+            return True
+    return False
 
 
 def _forced_without_an_answer(text: str, since: int) -> bool:

@@ -11,7 +11,7 @@ import re
 from abductive_tasks.scoring.reading.mentions import ANSWER_HEADING, ANY_MENTION, BARE_MENTION, NAMED_MENTION
 from abductive_tasks.scoring.reading.table import Example, rule
 
-__all__ = ["DOUBTS", "HEDGES", "REFUSALS", "REFUSAL_OF_THE_OTHERS", "SENTENCE_END"]
+__all__ = ["DOUBTS", "HEDGES", "REFUSALS", "REFUSAL_OF_THE_OTHERS", "ROLES_PAIRED", "SENTENCE_END"]
 
 
 # Hedges: without a pick, a reply that says these chooses nothing even if it names one option.
@@ -395,4 +395,17 @@ DOUBTS = (
             "label", "It is a weakener for 'outdoors' but a strengthener for 'child'. Overall: weakener", "weakener"
         ),
     ),
+)
+
+
+# Two options given the two roles in one sentence: "Option 1 is the cause, and option 2 shows its effect." (AW's first
+# contact, read 1: the reader does not know which role the prompt asks for, so neither is the answer); not where one
+# of them is the given image's count ("Among the five images, image 1 is the cause and image 4 is its effect.": AL's,
+# read by decision.decide)
+ROLES_PAIRED = rule(
+    rf"(?P<first>{_ANY_REF})\s+(?:is|shows|depicts)\s+(?:the|its)\s+(?P<role>cause|effect)\b[^.;\n]{{0,40}}?,?\s+and\s+"
+    rf"(?:(?P<second>{_ANY_REF})\s+(?:is|shows|depicts)\s+(?:the|its)\s+|the\s+)(?!(?P=role))(?:cause|effect)\b"
+    rf"(?:\s+is\s+(?P<third>{_ANY_REF}))?",
+    Example("mucr", "Option 1 is the cause, and option 2 shows its effect.", None),
+    Example("mucr", "Option 4 is the effect, and the cause is option 1.", None),
 )

@@ -228,6 +228,10 @@ PHRASES = {  # English: the phrases it translates, separated by |
     # AU's first contact: a German answer heading ("Gewählt: 2.", chosen), Russian label verbs ("Ослабляет")
     # and Turkish (AV's first contact: "Cevap: 4. ...")
     "answer:": "gewählt:|gewählt :|cevap:|cevap :",
+    # a Turkish role heading before the option noun (AW's first contact: "Efekt görüntüsü seçenek 3'tür.", the effect
+    # image is option 3)
+    "the effect is option": "efekt görüntüsü seçenek|etki görüntüsü seçenek|sonuç görüntüsü seçenek",
+    "the cause is option": "neden görüntüsü seçenek|sebep görüntüsü seçenek",
     "weakens": "ослабляет",
     "strengthens": "усиливает|подкрепляет",
 }

@@ -6,10 +6,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from abductive_tasks.scoring.reading.mentions import RELATIVE_CLAUSE, MentionRule, alternatives, option_text
+from abductive_tasks.scoring.reading.mentions import (
+    ANY_MENTION,
+    RELATIVE_CLAUSE,
+    Mention,
+    MentionRule,
+    alternatives,
+    mention_index,
+    option_text,
+)
 from abductive_tasks.scoring.reading.table import Example
 
-__all__ = ["head_mentions", "stem_mentions"]
+__all__ = ["head_mentions", "modified_by_another", "stem_mentions"]
 
 
 def _rule(pattern: str, value: Callable[[re.Match[str]], object], *examples: Example) -> MentionRule:
@@ -115,3 +123,19 @@ def head_mentions(option_texts: tuple[str, ...], phrases: bool) -> tuple[Mention
             Example("cue_words", "Not the car, not the road, not the officer.", 2),
         ),
     )
+
+
+def modified_by_another(mentions: list[Mention], marked: str, option_texts: tuple[str, ...]) -> list[Mention]:
+    """The mentions, an option's text named with another option's word before it as naming none: "The cue is the
+    police car." (AW's first contact, read car: a thing of no option's, car being one option and police officer
+    another)."""
+    words = [set(re.findall(r"[^\W\d_]{4,}", option_text(option).lower())) for option in option_texts]
+    revised = list(mentions)
+    for found in re.finditer(rf"\b([^\W\d_]{{4,}})[ \t]+({ANY_MENTION})", marked):
+        index = mention_index(found[2])
+        mention, word = mentions[index], found[1].lower()
+        if not mention.text or not isinstance(mention.value, int) or not 1 <= mention.value <= len(words):
+            continue
+        if word not in words[mention.value - 1] and any(word in own for own in words):
+            revised[index] = Mention(None, mention.named, text=True)
+    return revised

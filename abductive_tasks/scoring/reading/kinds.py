@@ -19,6 +19,7 @@ from abductive_tasks.scoring.reading.form_rules import (
     LETTER_ANSWER,
     LETTERED_LABELS,
 )
+from abductive_tasks.scoring.reading.head_mentions import modified_by_another
 from abductive_tasks.scoring.reading.mention_tables import (
     COUNTS_OPTIONS,
     HYPOTHESIS_NOUN,
@@ -233,6 +234,7 @@ class Choice(_Reader):
             mentions = [
                 self._unlisted(mention) if mention.unlisted else mention for mention in in_passing(mentions, marked)
             ]
+            mentions = modified_by_another(mentions, marked, self.option_texts)
         if sentence_options(self.option_texts):
             mentions = denied(mentions, marked)
         images = [mention.value for mention in mentions if mention.image and isinstance(mention.value, int)]

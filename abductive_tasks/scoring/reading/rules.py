@@ -164,6 +164,16 @@ STATEMENTS = (
         ),
         Example("mucr", "The effect is the flooded street in Option 2.", 2),
     ),
+    # "The effect: he is locked out, shown in option 2.": the answer's role, what it shows, then where it is shown (AW's
+    # first contact: before a closing "Final answer: 1" it contradicts)
+    verdict(
+        r"(?:^|(?<=[.!?:;]))\s*(?:(?:so|thus|therefore|hence)\s*,?\s+)?the\s+(?:effect|cause)(?:\s*:|\s+is)\s+"
+        r"(?!not\b|no\b|neither\b|none\b)[^«‹.;:!?\n]{{1,60}}?,\s+(?:as\s+)?(?:shown|depicted|pictured|seen)\s+in\s+{pick}"
+        # ending its sentence (not "shown in the fourth panel where he is using jumper cables. Final answer: ④": AJ's)
+        r"(?=\s*(?:[.!;\n]|$))",
+        Example("mucr", "The effect: he is locked out, shown in option 2.", 2),
+        Example("mucr", "The effect: he is locked out, shown in option 2. Final answer: 1", None),
+    ),
     # "the phrase that explains the causal link is number 2, speeding": the answer alone, ending its clause (not "the
     # car on the road")
     verdict(
@@ -203,8 +213,11 @@ STATEMENTS = (
         ),
     ),
     verdict(
-        rf"\b{_QUALITY_CUE}\s*(?:is|would\s+be)\s*[:=-]?\s*{_ARTICLE}(?:one\s+)?{{pick}}",
+        rf"\b{_QUALITY_CUE}\s*(?:is|would\s+be)\s*[:=-]?\s*{_ARTICLE}(?:one\s+(?:(?:shown|depicted)\s+)?in\s+(?:the\s+)?|one\s+)?"
+        r"{pick}",
         Example("nleye", "The more plausible image is 1.", 1),
+        # "the one in image 3" (AW's first contact, counting the context image)
+        Example("nleye", "Image 2 is impossible. So the more plausible hypothesis is the one in image 3.", 2),
     ),
     verdict(
         rf"(?:^|(?<=[.!?;]))\s*(?:the\s+)?{_QUALITY_CUE}\s*[:=-]\s*{_ARTICLE}{{pick}}",
@@ -492,6 +505,18 @@ VERDICTS = (
             "nleye",
             "Hypothesis 1 can be ruled out, since the cat in it is black while the cat in the context is orange. That "
             "leaves the other hypothesis as the more plausible one.",
+            2,
+        ),
+    ),
+    # "The image in the centre depicts an outcome that cannot happen: ...": an option shown impossible (AW's first
+    # contact; of two hypotheses this picks the other)
+    verdict(
+        rf"{{reject}}{_APPOSITIVE}\s*(?:shows|depicts|describes|portrays)\s+(?:an?\s+)?(?:outcome|event|scene|situation|"
+        r"result|change)\s+(?:that|which)\s+(?:cannot|can't|could\s*not|couldn't)\s+(?:happen|occur|be\s+true)\b",
+        Example(
+            "panels",
+            "The image in the centre depicts an outcome that cannot happen: the ice grows in a warm room. Therefore "
+            "the other hypothesis is the plausible one.",
             2,
         ),
     ),
