@@ -75,7 +75,7 @@ PINNED = {
     "blind_batch_ah.yaml": (372, 0),  # pending/: first contact of round 25 (367, 3); rounds 26, 28, 29, 35 and 38
     "blind_batch_ai.yaml": (317, 0),  # pending/: first contact of round 26 (313, 1); rounds 29, 35, 36
     "blind_batch_aj.yaml": (319, 0),  # pending/: first contact of round 27 (314, 2); rounds 28, 31, 35, 38
-    "blind_batch_ak.yaml": (327, 0),  # first contact of round 28; round 34 (the remaining one, named), round 35
+    "blind_batch_ak.yaml": (328, 0),  # first contact of round 28; rounds 34 (the remaining one, named), 35, 42
     "blind_batch_al.yaml": (332, 0),  # pending/: first contact of round 29 (326, 4); rounds 30, 35
     "blind_batch_am.yaml": (320, 0),  # pending/: first contact of round 30 (312, 5); rounds 31, 34, 35
     "blind_batch_an.yaml": (299, 0),  # pending/: first contact of round 31 (292, 2); rounds 32, 34, 38
@@ -88,7 +88,7 @@ PINNED = {
     "blind_batch_au.yaml": (319, 0),  # pending/: first contact of round 38 (301, 5); round 39; W09, W15, W23
     "blind_batch_av.yaml": (320, 0),  # pending/: first contact of round 39 (309, 6); round 40
     "blind_batch_aw.yaml": (313, 0),  # pending/: first contact of round 40 (308, 4); round 41
-    "blind_batch_ax.yaml": (323, 4),  # pending/: first contact of round 41, not fixed on
+    "blind_batch_ax.yaml": (332, 0),  # pending/: first contact of round 41 (323, 4); round 42
 }
 
 

@@ -1550,6 +1550,33 @@ LATE_ROUND_GUARDS = [
     (41, DVE_LABEL, "It does not strengthen the hypothesis.", None),
     (41, MUCR_OPTIONS, "Final answer: 4 (or possibly 1).", None),
     (41, SPEEDING, "Antwort: 2 (Geschwindigkeitsüberschreitung)", None),
+    # round 42 (AX's first contact): an image count and "this first hypothesis" in its own sentence; an option ruled
+    # out by a pronoun in its sentence; a rating "more like" another; two options offered, each with its parenthesis;
+    # "Hmm, no:" correcting; "the option number is"; panels with "="; Polish and Indonesian option nouns
+    (42, TWO_IMAGES, "The third image fits better, as this second hypothesis image shows the wet street.", 2),
+    (42, TWO_IMAGES, "The second image fits, since that first hypothesis shows the wet street.", 1),
+    (
+        42,
+        TWO_IMAGES,
+        "The second image is more plausible. The first hypothesis image shows a wet street.",
+        2,
+    ),  # counts options
+    (42, TWO_IMAGES, "Hypothesis 2 would only make sense if the lamp were on, so I rule it out.", 1),
+    (42, TWO_IMAGES, "Hypothesis 2 is better than hypothesis 1, so I rule it out.", 2),  # another named between
+    (42, NLEYE_PAIRS, "Rating: 8. Wait, the dog is dry, so it's more like a 4.", 4.0),
+    (42, NLEYE_PAIRS, "It depends on the timing. If he just arrived, about 8; if not, more like 3.", None),
+    (42, MUCR_OPTIONS, "Final answer: Option 3 (the spilled milk) or Option 4 (the wet floor).", None),
+    (42, MUCR_OPTIONS, "Final answer: Option 3 (the spilled milk).", 3),
+    (42, MUCR_OPTIONS, "Answer: 4. Hmm, no: option 4 shows the cause itself. Option 2.", 2),
+    (42, MUCR_OPTIONS, "So the option number is 2.", 2),
+    (42, COMBINED_PANELS, "middle image = less plausible", 2),
+    (42, MUCR_OPTIONS, "Opsi 2", 2),
+    (42, MUCR_OPTIONS, "Przyczynę pokazuje opcja 3.", 3),
+    # policies that stay: a bare picture count (PROTOCOL step 6), a hedge (round 16), a number explained in another
+    # language (round 36)
+    (42, MUCR_OPTIONS, "The fourth picture shows the cause.", None),
+    (42, MUCR_OPTIONS, "Final answer: 2 (or possibly 3).", None),
+    (42, SPEEDING, "Respuesta: 2 (exceso de velocidad)", None),
 ]
 
 

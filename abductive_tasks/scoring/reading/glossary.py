@@ -232,6 +232,8 @@ PHRASES = {  # English: the phrases it translates, separated by |
     # image is option 3)
     "the effect is option": "efekt görüntüsü seçenek|etki görüntüsü seçenek|sonuç görüntüsü seçenek",
     "the cause is option": "neden görüntüsü seçenek|sebep görüntüsü seçenek",
+    # AX's first contact: the option noun in Polish and Indonesian ("Efekt pokazuje opcja 1 — ...", "Opsi 4")
+    "option": "opcja|opcję|opcji|opsi",
     "weakens": "ослабляет",
     "strengthens": "усиливает|подкрепляет",
 }

@@ -42,6 +42,7 @@ from abductive_tasks.scoring.reading.mentions import (
     mention_index,
     option_text,
 )
+from abductive_tasks.scoring.reading.position_mentions import counts_context_in_apposition
 from abductive_tasks.scoring.reading.rules import (
     HEDGES,
     OWN_WORDS_CLAUSE,
@@ -241,8 +242,10 @@ class Choice(_Reader):
         # "the third image" of two options, "the first image (the context)": the reply counts the context image too
         # (an image beyond all those shown, "the fourth image" of three, is invented: it shows nothing of how it counts)
         shown = self.n + self.context_images if self.context_images else None
-        counts_context = any(self.n < value <= (shown or value) for value in images) or any(
-            mention.context for mention in mentions
+        counts_context = (
+            any(self.n < value <= (shown or value) for value in images)
+            or any(mention.context for mention in mentions)
+            or (self.context_images > 0 and counts_context_in_apposition(text, self.context_images))
         )
         if not self.option_texts and not counts_context and not self.context_images:
             return mentions

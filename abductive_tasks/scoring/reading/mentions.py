@@ -125,6 +125,8 @@ REF = rf"\(?\s*[«‹](?P<{{name}}>{MENTION_INDEX})[»›]\s*\)?"  # a named or 
 # speeding")
 LIST_HEAD = (
     rf"(?!\s*,?\s*(?:and|or|&|/)\s*\(?\s*{ANY_MENTION}"
+    # "Option 1 (like Example 1) or Option 2 (like Example 2)": two offered, each with its parenthesis (AX's)
+    rf"|\s*\([^()\n]{{0,60}}\)\s*,?\s*or\s+\(?\s*{ANY_MENTION}"
     rf"|\s*,\s*{ANY_MENTION}\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or)\s+){ANY_MENTION}"
     rf"|[ \t]*,[ \t]*{BARE_MENTION}[ \t]*[.!]?[ \t]*(?:\n|\Z))"
 )

@@ -11,7 +11,7 @@ import re
 from abductive_tasks.scoring.reading.mentions import MentionRule
 from abductive_tasks.scoring.reading.table import Example
 
-__all__ = ["position_mentions"]
+__all__ = ["counts_context_in_apposition", "position_mentions"]
 
 _IMAGE = r"(?:image|picture|panel|photo)"
 _CONTEXT = rf"(?:(?:cause|effect|first|context|premise)(?:\s+{_IMAGE})?)"
@@ -67,4 +67,24 @@ def position_mentions(n: int, context_images: int, option_texts: tuple[str, ...]
             for side, value in (("left", 1), ("right", 2))
             if n == 2
         ),
+    )
+
+
+_COUNT = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
+_COUNT_WORD = "|".join(_COUNT)
+# "The second image is more plausible, as this first hypothesis image shows ...": an image count and, in its own
+# sentence, the same image called by its hypothesis count after "this" or "that" (AX's first contact)
+_SAME_IMAGE = re.compile(
+    rf"\bthe\s+(?P<image>{_COUNT_WORD})\s+{_IMAGE}\b[^.;!?\n]*?\b(?:this|that)\s+(?P<option>{_COUNT_WORD})\s+"
+    r"(?:hypothesis|option|candidate)\b",
+    re.IGNORECASE,
+)
+
+
+def counts_context_in_apposition(text: str, context_images: int) -> bool:
+    """Whether the reply calls an image it counted by its hypothesis count, the context images before it counted too
+    ("The second image ..., as this first hypothesis image ...", one context image): then it counts the context."""
+    return any(
+        _COUNT[found["image"].lower()] - context_images == _COUNT[found["option"].lower()] > 0
+        for found in _SAME_IMAGE.finditer(text)
     )

@@ -118,6 +118,7 @@ _CUE = (
     r"(?:final\s+|correct\s+|my\s+|the\s+)?(?:answer|choice|selection|prediction|verdict|label|classification|conclusion|decision)"
     r"|(?:the\s+)?number\s+of\s+the\s+(?:phrase|option|cue|answer|image|hypothesis)"
     r"|(?:correct\s+|right\s+)?(?:option|answer|choice)\s+letter"
+    r"|(?:the\s+)?(?:option|answer|choice)\s+number"  # "the option number is 3" (AX's first contact)
     r"|(?:final|overall|verdict)(?=\s*:)"
     r"|correct\s+(?:option|one|image|hypothesis|phrase|cue)"
     r"|best\s+(?:match|fit|option|choice|answer)|(?:that|which)\s+(?:best\s+(?:fits|matches)|(?:fits|matches)\s+best)|(?:effect|cause)(?:\s+of\s+the\s+\w+(?:\s+image)?)?|cue(?:\s+phrase)?"
@@ -442,6 +443,7 @@ STATEMENTS = (
 _CORRECTION_WORDS = (
     r"wait|actually|on\s+(?:second\s+thought|reflection|closer\s+(?:inspection|look))|correction|correcting(?=\s*[:,])|re-?reading"
     r"|looking\s+(?:closer|more\s+(?:carefully|closely))|on\s+(?:a\s+)?second\s+look|at\s+second\s+glance|(?:i'll|i\s+will|let\s+me)\s+settle(?=\s+on)"
+    r"|hmm+\s*,?\s+no(?=\s*[:;,])"  # "The answer is 3. Hmm, no: the road is just background. ..." (AX's)
     r"|looking\s+again|scratch\s+that|let\s+me\s+reconsider|(?:let\s+me|i'll|i\s+will)\s+(?:double[-\s]?check|re-?check|check\s+again)(?=\s*[.:;,!\n])|i\s+was\s+wrong|(?:sorry\s*,?\s+)?i\s+meant?|sorry"
     r"|(?:i'll|i\s+will|let\s+me|i\s+need\s+to)\s+(?:revise|correct)(?:\s+(?:that|this|it|myself|my\s+answer))?"
     r"|thinking\s+(?:about\s+it\s+)?(?:more|again|further)|on\s+further\s+(?:thought|reflection)"
@@ -471,8 +473,10 @@ VERDICTS = (
         Example("nleye", "Less plausible: Image 1", 2),
     ),
     verdict(
-        rf"{{reject}}\s*[:→-]\s*(?:{_LESS}|implausible|unlikely|improbable)\b",
+        rf"{{reject}}\s*[:→=-]\s*(?:{_LESS}|implausible|unlikely|improbable)\b",
         Example("panels", "Right image: less plausible", 1),
+        # with "=" (AX's first contact)
+        Example("panels", "right image = more plausible (2). middle image = less plausible (1).", 2),
     ),
     # "Image 2 is implausible", "Option 2 is not the effect", "Image 1 does not make sense"
     verdict(
@@ -517,6 +521,18 @@ VERDICTS = (
             "panels",
             "The image in the centre depicts an outcome that cannot happen: the ice grows in a warm room. Therefore "
             "the other hypothesis is the plausible one.",
+            2,
+        ),
+    ),
+    # "Hypothesis 1 would only make sense if ..., so I rule it out.": the option opening the sentence, ruled out by a
+    # pronoun in it, no other option named between (AX's first contact; of two hypotheses this picks the other)
+    verdict(
+        rf"(?:^|(?<=[.;!?]))\s*{_ARTICLE}{{reject}}(?:(?![«‹])[^.;!?\n])*?,?\s*\b(?:so|and|hence|thus|therefore)\s+"
+        r"(?:I|we)\s+(?:can\s+|must\s+|will\s+)?(?:rule|ruled)\s+it\s+out\b",
+        Example(
+            "nleye",
+            "Hypothesis 1 would only make sense if the context happened after it, but the clock in the context reads "
+            "earlier, so I rule it out. The answer is the other one.",
             2,
         ),
     ),

@@ -179,8 +179,11 @@ SCORE_VERDICTS = (
         Example("rating", "70% plausible, which corresponds to a 7 on your scale.", 7.0),
     ),
     verdict(
-        r"\b(?:around|about|roughly|approximately|maybe|perhaps|probably|so|thus|hence|therefore|say)\s*,?\s+(?:a\s+|an\s+)?{pick}(?=\s*(?:[.,;!)]|\s-\s|$))",
+        r"\b(?:around|about|roughly|approximately|maybe|perhaps|probably|so|thus|hence|therefore|say|more\s+like)\s*,?\s+"
+        r"(?:a\s+|an\s+)?{pick}(?=\s*(?:[.,;!)]|\s-\s|$))",
         Example("rating", "Around 5.", 5.0),
+        # a rating corrected to what it is "more like" (AX's first contact)
+        Example("rating", "Score: 3. Wait, reconsidering the shadow direction, it's more like a 6.", 6.0),
         Example("rating", "I'd rate this around a **6** — somewhere between moderately and very plausible.", 6.0),
     ),
     verdict(
