@@ -1527,7 +1527,7 @@ LATE_ROUND_GUARDS = [
     (40, DVE_LABEL, "Not a weakener.", None),
     (40, MUCR_OPTIONS, "Maybe Option 1, but it's a guess.", None),
     (40, MUCR_OPTIONS, "Options 1, 3 and 4 show scenes unrelated to the fire.", None),
-    (40, SPEEDING, "Respuesta: 2 (exceso de velocidad)", None),
+    (40, SPEEDING, "Ответ: 2 (превышение скорости).", None),
     # round 41 (AW's first contact): an option shown impossible; two options given the two roles; an option's text
     # with another option's word before it; a role's description shown in an option before a closing it contradicts;
     # "the one in image 3"; a Turkish role heading
@@ -1547,7 +1547,7 @@ LATE_ROUND_GUARDS = [
     # policies that stay: a bare picture count (PROTOCOL step 6), a denied label (round 1), a hedge (round 16), a number
     # explained in another language (round 36)
     (41, MUCR_OPTIONS, "The second image shows the effect: the man is holding a ticket.", None),
-    (41, DVE_LABEL, "It does not strengthen the hypothesis.", None),
+    (41, DVE_LABEL, "It does not weaken the hypothesis.", None),
     (41, MUCR_OPTIONS, "Final answer: 4 (or possibly 1).", None),
     (41, SPEEDING, "Antwort: 2 (Geschwindigkeitsüberschreitung)", None),
     # round 42 (AX's first contact): an image count and "this first hypothesis" in its own sentence; an option ruled
@@ -1576,13 +1576,19 @@ LATE_ROUND_GUARDS = [
     # language (round 36)
     (42, MUCR_OPTIONS, "The fourth picture shows the cause.", None),
     (42, MUCR_OPTIONS, "Final answer: 2 (or possibly 3).", None),
-    (42, SPEEDING, "Respuesta: 2 (exceso de velocidad)", None),
+    (42, SPEEDING, "Antwort: 4 (Polizist).", None),
 ]
 
 
 @pytest.mark.parametrize(("round_", "kind", "answer", "expected"), LATE_ROUND_GUARDS)
 def test_late_round_guards(round_, kind, answer, expected):
     assert kind.read(answer) == expected
+
+
+def test_each_late_round_guard_is_written_once():
+    """A round's guard of a standing policy takes a reply no earlier round guards (rounds 40 to 42 had copied three)."""
+    seen = [(id(kind), answer) for _round, kind, answer, _expected in LATE_ROUND_GUARDS]
+    assert len(seen) == len(set(seen)), [row for row in seen if seen.count(row) > 1]
 
 
 REVIEW_KINDS = {
