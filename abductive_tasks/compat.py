@@ -11,7 +11,8 @@ its CLI builds a ``TaskManager``. It
   (lmms-eval only bootstraps its own built-in aggregations);
 * stops lmms-eval's dataset-loading retries from repeating a :class:`PermanentLoadError` (our
   ``DataError``: bad data does not get better in 2 seconds) and lets the error itself surface, not a
-  ``RetryError``.
+  ``RetryError``;
+* has the task index, and the task YAML a run loads, parsed with libyaml (:func:`parsing_yaml_with_libyaml`).
 
 It sits at the bottom of the package with ``settings`` and :mod:`~abductive_tasks.lmms_source` (what is read
 from lmms-eval's source without importing it), the only module of ours it imports. What it needs to
@@ -176,9 +177,61 @@ def _register_task_folder() -> None:
         ours = tasks_path().resolve()
         if all(Path(path).resolve() != ours for path in paths):
             paths.append(str(ours))
-        return initialize(self, include_path=paths, include_defaults=include_defaults and _index_builtin)
+        with parsing_yaml_with_libyaml():  # the index
+            return initialize(self, include_path=paths, include_defaults=include_defaults and _index_builtin)
 
     TaskManager.initialize_tasks = initialize_with_ours
+    TaskManager.load_task_or_group = _with_libyaml(TaskManager.load_task_or_group)  # the run's tasks, in full
+    TaskManager.list_all_tasks = _with_libyaml(TaskManager.list_all_tasks)  # `--tasks list`
+
+
+def _with_libyaml(method: Callable) -> Callable:
+    """``method``, with the YAML it reads parsed by libyaml (:func:`parsing_yaml_with_libyaml`)."""
+
+    @functools.wraps(method)
+    def parsing_with_libyaml(*args: Any, **kwargs: Any) -> Any:
+        with parsing_yaml_with_libyaml():
+            return method(*args, **kwargs)
+
+    return parsing_with_libyaml
+
+
+_STRING_STREAM_NAMES = {str: "<unicode string>", bytes: "<byte string>"}  # PyYAML's reader's names for them
+
+
+def _libyaml_full_load(stream: Any) -> Any:
+    """``yaml.full_load`` with libyaml's parser: PyYAML's ``FullLoader`` constructors and resolvers (those lmms-eval
+    adds to it, ``!function``, included), read when called; the same objects. The loader keeps the stream's name, as
+    PyYAML's own reader does: lmms-eval's ``!function`` finds a hook module beside its YAML file by it."""
+    import yaml
+
+    loader = yaml.CFullLoader(stream)
+    loader.name = _STRING_STREAM_NAMES.get(type(stream)) or getattr(stream, "name", "<file>")
+    loader.yaml_constructors = yaml.FullLoader.yaml_constructors
+    loader.yaml_implicit_resolvers = yaml.FullLoader.yaml_implicit_resolvers
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
+
+
+@contextmanager
+def parsing_yaml_with_libyaml() -> Iterator[None]:
+    """lmms-eval 0.7.3 reads each task YAML with ``yaml.full_load`` (``utils.load_yaml_config``), PyYAML's parser in
+    pure Python: about 7 ms a file here, 2 of the 4 s of CPU an evaluation of the sample spends past its imports,
+    and most of the 20 s a plain ``lmms-eval`` spends indexing its ~2,000 built-in files (utils/bench_task_index.py).
+    While a task index is built, ``yaml.full_load`` parses with libyaml (where PyYAML has it) and builds the same
+    objects with the same constructors; tests/test_compat.py compares both on every task YAML."""
+    import yaml
+
+    if not getattr(yaml, "__with_libyaml__", False):
+        yield
+        return
+    pure, yaml.full_load = yaml.full_load, _libyaml_full_load
+    try:
+        yield
+    finally:
+        yaml.full_load = pure
 
 
 def _flat_paths(include_path: object) -> list[str]:
@@ -280,7 +333,8 @@ def task_config(yaml_path: str | Path, mode: str = "full") -> dict[str, Any]:
     (``mode="full"``) or left as names (``"simple"``, cheap: no hook module is imported)."""
     from lmms_eval.utils import load_yaml_config
 
-    return load_yaml_config(str(yaml_path), mode=mode)
+    with parsing_yaml_with_libyaml():
+        return load_yaml_config(str(yaml_path), mode=mode)
 
 
 def parse_eval_args(argv: list[str]) -> argparse.Namespace:

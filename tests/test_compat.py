@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
 import os
 import re
@@ -95,6 +96,53 @@ def test_an_index_of_ours_alone_resolves_each_of_our_names_as_the_whole_index_do
     assert {name: everything[name]["yaml_path"] for name in ours} == paths
 
 
+def _comparable(value: object) -> object:
+    """A parsed YAML value with each node lmms-eval's "simple" mode leaves for a ``!function`` tag as its tag and
+    text (two parses give two node objects, never equal)."""
+    import yaml
+
+    if isinstance(value, yaml.Node):
+        return ("node", value.tag, value.value)
+    if isinstance(value, dict):
+        return {key: _comparable(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_comparable(item) for item in value]
+    return value
+
+
+def test_every_task_yaml_parsed_with_libyaml_is_what_pyyamls_own_parser_builds(monkeypatch):
+    """The task index parses with libyaml (compat.parsing_yaml_with_libyaml): each of our task YAML files as
+    lmms-eval loads it for a run (include resolved, !function hooks imported) and each of lmms-eval's built-in ones
+    as its index loads them (simple mode), keys in the same order, equal to what PyYAML's pure parser builds; the
+    index and the loading of a run's tasks swap the parser in while they work, and back."""
+    import yaml
+    from lmms_eval.tasks import TaskManager
+    from lmms_eval.utils import load_yaml_config
+
+    assert yaml.__with_libyaml__  # the locked PyYAML wheel carries libyaml
+    pure = yaml.full_load
+    ours = sorted(lmms_source.tasks_path().rglob("*.yaml"))
+    builtin = sorted(Path(importlib.util.find_spec("lmms_eval").origin).with_name("tasks").rglob("*.yaml"))
+    assert len(ours) > 90 and len(builtin) > 1000
+    for paths, mode in ((ours, "full"), (builtin, "simple")):
+        expected = [repr(_comparable(load_yaml_config(str(path), mode=mode))) for path in paths]
+        with compat.parsing_yaml_with_libyaml():
+            assert yaml.full_load is not pure
+            parsed = [repr(_comparable(load_yaml_config(str(path), mode=mode))) for path in paths]
+        assert yaml.full_load is pure
+        assert parsed == expected
+    parses = []
+    libyaml = compat._libyaml_full_load
+    monkeypatch.setattr(compat, "_libyaml_full_load", lambda stream: parses.append(stream) or libyaml(stream))
+    compat.install()
+    manager = TaskManager(include_path=str(lmms_source.tasks_path()), include_defaults=False)
+    assert "nleye_triplet" in manager.task_index and len(parses) >= len(manager.task_index)
+    indexed = len(parses)
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
+    assert list(manager.load_task_or_group(["nleye_triplet"])) == ["nleye_triplet"]
+    assert len(parses) > indexed and yaml.full_load is pure  # the run's task, in full mode
+
+
 def test_a_deferred_import_runs_at_the_first_use_of_an_attribute(tmp_path, monkeypatch):
     """What abductive-eval does to lmms-eval's unused `evaluate` import, on a package of the test's own: importing it
     and asking its spec do not run it; the first attribute read does, and the real module takes its place."""
@@ -108,7 +156,6 @@ def test_a_deferred_import_runs_at_the_first_use_of_an_attribute(tmp_path, monke
     monkeypatch.setattr(compat, "DEFERRED_IMPORTS", ("slow_to_import", "not_installed_anywhere"))
     try:
         compat.defer_unused_imports()
-        import importlib.util
 
         import slow_to_import
 

@@ -39,8 +39,9 @@ class Entry:
 SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[A-Z])")  # "Eq. 1" does not end a sentence
 
 
-class _TagIgnoringLoader(yaml.SafeLoader):
-    """Reads task YAML without resolving ``!function`` tags (their values are not needed here)."""
+class _TagIgnoringLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """Reads task YAML without resolving ``!function`` tags (their values are not needed here); with libyaml's parser
+    where PyYAML has it (every process that indexes the catalog reads each of its ~100 files: 0.45 s in pure Python)."""
 
 
 _TagIgnoringLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
