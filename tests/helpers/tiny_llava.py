@@ -152,9 +152,31 @@ def _build_model(tokenizer: PreTrainedTokenizerFast) -> LlavaForConditionalGener
     return model
 
 
-def build_tiny_llava(out_dir: pathlib.Path) -> pathlib.Path:
+def answering(weights: dict[str, torch.Tensor], answer: int, eos: int) -> None:
+    """Make the Llama in ``weights`` (a state dict, edited in place) reply token ``answer``, then end its reply: its
+    layers write nothing to the residual stream (attention outputs and MLP outputs zero), so each position's logits
+    are a function of its own token alone; every token but ``answer`` embeds along one axis, which the head reads as
+    ``answer``, and ``answer`` along another, read as end of sequence. Generation then takes two steps a document
+    instead of the task's whole ``max_new_tokens`` (a random model rarely ends a reply), with images still reaching
+    the model at the prefill."""
+    generator = torch.Generator().manual_seed(3)
+    for key, value in weights.items():
+        if key.endswith(("self_attn.o_proj.weight", "mlp.down_proj.weight")):
+            value.zero_()
+        elif key.endswith(("embed_tokens.weight", "lm_head.weight")):
+            value.copy_(0.01 * torch.randn(value.shape, generator=generator))
+            if key.endswith("embed_tokens.weight"):
+                value[:, 0] += 1.0
+                value[answer, 0] -= 1.0
+                value[answer, 1] += 1.0
+            else:
+                value[answer, 0] = value[eos, 1] = 10.0
+
+
+def build_tiny_llava(out_dir: pathlib.Path, answer: str | None = None) -> pathlib.Path:
     """Build and save a tiny randomly initialised LLaVA checkpoint (model + processor) under out_dir;
-    return its path."""
+    return its path. ``answer``: a word of the tokenizer the model replies to every prompt, then ends (see
+    :func:`answering`); by default arbitrary words up to ``max_new_tokens``."""
     out_dir = pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     tokenizer = _build_tokenizer()
@@ -171,6 +193,10 @@ def build_tiny_llava(out_dir: pathlib.Path) -> pathlib.Path:
         num_additional_image_tokens=1,
         chat_template=CHAT_TEMPLATE,
     )
-    _build_model(tokenizer).save_pretrained(out_dir)
+    model = _build_model(tokenizer)
+    if answer is not None:
+        with torch.no_grad():
+            answering(dict(model.state_dict()), tokenizer.convert_tokens_to_ids(answer), tokenizer.eos_token_id)
+    model.save_pretrained(out_dir)
     processor.save_pretrained(out_dir)
     return out_dir

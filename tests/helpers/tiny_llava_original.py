@@ -23,7 +23,7 @@ from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
 
 from helpers.tiny_clip import build_tiny_clip
-from helpers.tiny_llava import CORPUS
+from helpers.tiny_llava import CORPUS, answering
 
 SPECIAL_TOKENS = {"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"}  # a Llama tokenizer: no pad
 VISION_HIDDEN = 32  # the tiny CLIP's vision width
@@ -48,9 +48,12 @@ def original_state_dict(config: LlamaConfig) -> dict[str, torch.Tensor]:
     return {key: value.detach().clone() for key, value in weights.items()}
 
 
-def build_tiny_original_llava(out_dir: pathlib.Path, tower: str | None = None) -> pathlib.Path:
+def build_tiny_original_llava(
+    out_dir: pathlib.Path, tower: str | None = None, answer: str | None = None
+) -> pathlib.Path:
     """Write the tower and the original-layout checkpoint under ``out_dir``; return the checkpoint folder.
-    ``tower``: the ``mm_vision_tower`` value (default: the tower folder's absolute path)."""
+    ``tower``: the ``mm_vision_tower`` value (default: the tower folder's absolute path); ``answer``: a word the
+    model replies to every prompt, then ends (``helpers.tiny_llava.answering``)."""
     out_dir = pathlib.Path(out_dir)
     tower_dir = build_tiny_clip(out_dir / "clip-vit-tiny")
     folder = out_dir / "llava-v1.5-tiny"
@@ -69,6 +72,8 @@ def build_tiny_original_llava(out_dir: pathlib.Path, tower: str | None = None) -
         tie_word_embeddings=False,
     )
     weights = original_state_dict(text)
+    if answer is not None:
+        answering(weights, tokenizer.convert_tokens_to_ids(answer), tokenizer.eos_token_id)
     names = sorted(weights)
     halves = {"pytorch_model-00001-of-00002.bin": names[::2], "pytorch_model-00002-of-00002.bin": names[1::2]}
     for file_name, keys in halves.items():

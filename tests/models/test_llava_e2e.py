@@ -60,9 +60,14 @@ def llava_checkpoint(request, tmp_path):
     return build_tiny_original_llava(tmp_path / "tiny-original")
 
 
-def test_the_mission_command_evaluates_llava_with_plain_lmms_eval(llava_checkpoint, tmp_path):
+@pytest.mark.parametrize("layout", ["hf", "original"])
+def test_the_mission_command_evaluates_llava_with_plain_lmms_eval(layout, tmp_path):
     """`ABDUCTIVE_DATA=sample lmms-eval --tasks nleye_triplet --model llava --model_args pretrained=<checkpoint>`
-    as typed (plus --output_path, to read the results), in a fresh process, offline, on the CPU."""
+    as typed (plus --output_path, to read the results), in a fresh process, offline, on the CPU, with the task's own
+    generation settings; the tiny LLaVA replies "1" to every prompt and ends its reply (a random one writes the
+    task's 256 new tokens for each document), so every reply is read and the score is known."""
+    build = build_tiny_llava if layout == "hf" else build_tiny_original_llava
+    llava_checkpoint = build(tmp_path / f"tiny-{layout}", answer="1")
     output = tmp_path / "out"
     command = [str(Path(sys.executable).with_name("lmms-eval")), "--tasks", "nleye_triplet", "--model", "llava"]
     command += ["--model_args", f"pretrained={llava_checkpoint}", "--output_path", str(output)]
@@ -72,7 +77,9 @@ def test_the_mission_command_evaluates_llava_with_plain_lmms_eval(llava_checkpoi
     results = read_results(output)  # lmms-eval exits 0 on failure: the results file is the verdict
     counts = metric(results, "nleye_triplet", "triplet_counts")
     assert counts["documents"] == 24 and counts["items_scored"] == 12 and counts["request_failed"] == 0
-    assert 0.0 <= metric(results, "nleye_triplet", "consistency_acc") <= 1.0
+    assert counts["unparsable"] == 0
+    # "1" in both orders of each item: never the gold in both, so never consistent.
+    assert metric(results, "nleye_triplet", "consistency_acc") == 0.0
     converted = list((tmp_path / "cache" / "llava_converted").glob("*/config.json"))
     assert len(converted) == (llava_checkpoint.name == "llava-v1.5-tiny")  # the original layout, converted once
 
