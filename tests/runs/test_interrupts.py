@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from abductive_tasks.runs import run
 from abductive_tasks.runs.vllm import INTERRUPTS, VllmServer, interrupts_held
 
 ROUNDS = 200
@@ -109,3 +110,50 @@ def test_a_held_interrupt_is_raised_on_leaving_and_handlers_are_restored(ctrl_c_
         raised = True
     assert raised
     assert signal.getsignal(signal.SIGINT) is handler
+
+
+LOSES_FIRST_CTRL_C = textwrap.dedent(
+    """
+    import signal, sys, time
+    received = []
+
+    def handler(number, frame):
+        received.append(number)
+        print(len(received), flush=True)
+        if len(received) > {lost}:
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, handler)
+    print("ready", flush=True)
+    time.sleep(60)
+    """
+)
+
+
+def _child_losing(lost: int) -> subprocess.Popen:
+    """A child whose first ``lost`` Ctrl-Cs are lost (as one landing in ``_elementtree``'s init is, where the
+    ``KeyboardInterrupt`` becomes the ``ImportError`` ElementTree falls back on); it prints each it receives."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", LOSES_FIRST_CTRL_C.format(lost=lost)], stdout=subprocess.PIPE, text=True
+    )
+    assert child.stdout.readline() == "ready\n"
+    return child
+
+
+def test_a_child_that_loses_a_ctrl_c_is_interrupted_again(monkeypatch):
+    monkeypatch.setattr(run, "INTERRUPT_EVERY_S", 0.5)
+    child = _child_losing(1)
+    started = time.monotonic()
+    run.interrupt_child(child)
+    assert child.returncode == -signal.SIGINT  # its second Ctrl-C ended it, as an uncaught KeyboardInterrupt does
+    assert child.stdout.read().split() == ["1", "2"] and time.monotonic() - started >= 0.5
+
+
+def test_a_child_that_loses_every_ctrl_c_is_killed_after_the_grace(monkeypatch):
+    monkeypatch.setattr(run, "INTERRUPT_EVERY_S", 0.3)
+    monkeypatch.setattr(run, "INTERRUPT_GRACE_S", 1.0)
+    child = _child_losing(1000)
+    run.interrupt_child(child)
+    assert child.returncode == -signal.SIGKILL
+    received = child.stdout.read().split()
+    assert 2 <= len(received) <= 4 and received == [str(number) for number in range(1, len(received) + 1)]
