@@ -215,23 +215,37 @@ def _libyaml_full_load(stream: Any) -> Any:
         loader.dispose()
 
 
+_libyaml_lock = threading.Lock()
+_libyaml_users = 0  # the parsing_yaml_with_libyaml blocks open now, in any thread
+_pure_full_load: Callable[..., Any] | None = None  # yaml.full_load as the first of them found it
+
+
 @contextmanager
 def parsing_yaml_with_libyaml() -> Iterator[None]:
     """lmms-eval 0.7.3 reads each task YAML with ``yaml.full_load`` (``utils.load_yaml_config``), PyYAML's parser in
     pure Python: about 7 ms a file here, 2 of the 4 s of CPU an evaluation of the sample spends past its imports,
     and most of the 20 s a plain ``lmms-eval`` spends indexing its ~2,000 built-in files (utils/bench_task_index.py).
-    While a task index is built, ``yaml.full_load`` parses with libyaml (where PyYAML has it) and builds the same
-    objects with the same constructors; tests/test_compat.py compares both on every task YAML."""
+    Inside this block (a ``TaskManager`` indexing, loading a run's tasks or listing them; :func:`task_config`)
+    ``yaml.full_load`` parses with libyaml (where PyYAML has it) and builds the same objects with the same
+    constructors; tests/test_compat.py compares both on every task YAML. Blocks may nest and overlap across threads:
+    the first to open swaps the parser in, the last to close restores the one the first found."""
     import yaml
 
+    global _libyaml_users, _pure_full_load
     if not getattr(yaml, "__with_libyaml__", False):
         yield
         return
-    pure, yaml.full_load = yaml.full_load, _libyaml_full_load
+    with _libyaml_lock:
+        if not _libyaml_users:
+            _pure_full_load, yaml.full_load = yaml.full_load, _libyaml_full_load
+        _libyaml_users += 1
     try:
         yield
     finally:
-        yaml.full_load = pure
+        with _libyaml_lock:
+            _libyaml_users -= 1
+            if not _libyaml_users:
+                yaml.full_load = _pure_full_load
 
 
 def _flat_paths(include_path: object) -> list[str]:

@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import types
 from pathlib import Path
 
@@ -141,6 +142,78 @@ def test_every_task_yaml_parsed_with_libyaml_is_what_pyyamls_own_parser_builds(m
     monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
     assert list(manager.load_task_or_group(["nleye_triplet"])) == ["nleye_triplet"]
     assert len(parses) > indexed and yaml.full_load is pure  # the run's task, in full mode
+
+
+HOSTILE_YAML = {  # case: the file, and what PyYAML's own parser makes of it
+    "tab indent": ("a:\n\tb: 1\n", "ScannerError"),
+    "unclosed flow": ("a: [1, 2\n", "ParserError"),
+    "bad indent": ("a:\n  b: 1\n c: 2\n", "ParserError"),
+    "NUL": ("a: b\x00c\n", "ReaderError"),
+    "two documents": ("a: 1\n---\nb: 2\n", "ComposerError"),
+    "object/apply": ("a: !!python/object/apply:os.getcwd []\n", "ConstructorError"),
+    "undeclared tag": ("a: !include other.yaml\n", "ConstructorError"),
+    "duplicate key": ("a: 1\na: 2\n", "parsed"),
+    "alias": ("x: &v [1, 2]\ny: *v\n", "parsed"),
+    "byte-order mark": ("\ufeffa: 1\n", "parsed"),
+    "empty": ("", "parsed"),
+    "YAML 1.1 scalars": ("a: yes\nb: on\nc: 0o17\nd: 1_000\ne: .inf\nf: 2001-12-14\ng: ~\n", "parsed"),
+}
+
+
+def _outcome(path: Path) -> tuple:
+    """What ``yaml.full_load`` makes of a file, as lmms-eval opens it: the object, or the error's type and where it
+    points (libyaml words some problems differently)."""
+    import yaml
+
+    try:
+        with open(path, "rb") as stream:
+            return ("parsed", repr(yaml.full_load(stream)))
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = (mark.line, mark.column) if mark else getattr(error, "position", None)
+        return (type(error).__name__, where)
+
+
+@pytest.mark.parametrize("case", HOSTILE_YAML)
+def test_malformed_and_hostile_yaml_meets_the_same_fate_with_libyaml(case, tmp_path):
+    """A broken or hostile task YAML fails with the same error at the same place, or builds the same object, whichever
+    parser reads it; neither runs ``!!python/object/apply``."""
+    path = tmp_path / "task.yaml"
+    text, fate = HOSTILE_YAML[case]
+    path.write_text(text, encoding="utf-8")
+    pure = _outcome(path)
+    assert pure[0] == fate
+    with compat.parsing_yaml_with_libyaml():
+        assert _outcome(path) == pure
+
+
+def test_overlapping_libyaml_blocks_restore_pyyamls_parser_when_the_last_closes():
+    """Blocks opened in two threads and closed out of order: libyaml parses until the last closes, which puts back the
+    parser the first found."""
+    import yaml
+
+    pure = yaml.full_load
+    first, second = compat.parsing_yaml_with_libyaml(), compat.parsing_yaml_with_libyaml()
+    first.__enter__()
+    opened = threading.Event()
+    closing = threading.Event()
+
+    def other_thread() -> None:
+        with second:
+            opened.set()
+            closing.wait(10)
+
+    thread = threading.Thread(target=other_thread)
+    thread.start()
+    assert opened.wait(10)
+    first.__exit__(None, None, None)  # the first to open closes first
+    assert yaml.full_load is compat._libyaml_full_load
+    closing.set()
+    thread.join(10)
+    assert yaml.full_load is pure
+    with compat.parsing_yaml_with_libyaml(), compat.parsing_yaml_with_libyaml():  # nested in one thread
+        assert yaml.full_load is compat._libyaml_full_load
+    assert yaml.full_load is pure
 
 
 def test_a_deferred_import_runs_at_the_first_use_of_an_attribute(tmp_path, monkeypatch):
