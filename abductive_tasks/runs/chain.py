@@ -64,6 +64,7 @@ from abductive_tasks.runs.identity import (
 )
 from abductive_tasks.runs.layout import model_folder, model_name
 from abductive_tasks.runs.secrets import collect_secrets, redact_text
+from abductive_tasks.runs.vllm import child_setup
 
 if TYPE_CHECKING:
     from abductive_tasks.runs.task_index import TaskFacts, TaskIndex
@@ -604,7 +605,7 @@ class CommandChain:
         env = {**self.environment, **self.variables(runner, tasks), "PYTHONSAFEPATH": "1",
                "LMMS_CACHE_RUN_ID": self.cache_id}  # fmt: skip
         command = runner.command(tasks, output, self.args_of(tasks), self.cache_of(runner, tasks))
-        code = subprocess.run(command, env=env, check=False).returncode
+        code = run_stage_child(command, env)
         if code:
             return code
         for task in tasks:
@@ -631,6 +632,12 @@ class CommandChain:
         reads = {up for task in tasks for up in self.reads_of(task)}
         inputs = {up: digest for up, digest in self.given.items() if up in reads}
         return stage_env(run_descriptor(runner.label, runner.identity, self.limit, sources), inputs)
+
+
+def run_stage_child(command: list[str], env: Mapping[str, str]) -> int:
+    """Run a stage's ``abductive-eval`` to its end; its exit status. It ends with this process, however this one
+    ends (:func:`~abductive_tasks.runs.vllm.child_setup`): a batch kills an evaluation that ignores its Ctrl-C."""
+    return subprocess.run(command, env=env, check=False, preexec_fn=child_setup()).returncode
 
 
 def stage_limit(task: str, limit: int | float | None) -> int | float | None:

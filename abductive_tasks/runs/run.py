@@ -14,10 +14,12 @@ import shlex
 import shutil
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 from abductive_tasks.inputs.files import open_nofollow, read_log
 from abductive_tasks.runs.cache import make_safe, scrub_cache
@@ -72,29 +74,45 @@ def run_child(
             return process.wait()
         except BaseException:
             if process is not None:
-                interrupt_child(process)
+                rest = threading.Thread(target=_copy_rest, args=(process, log, secrets), daemon=True)
+                rest.start()  # its last words reach the log, and a full pipe does not hold it up
+                try:
+                    interrupt_child(process)
+                finally:
+                    rest.join(timeout=DRAIN_S)
             raise
 
 
 INTERRUPT_EVERY_S = 2.0
 INTERRUPT_GRACE_S = 30.0
+DRAIN_S = 10.0
 
 
 def interrupt_child(process: subprocess.Popen) -> None:
     """Ctrl-C to a child, again every :data:`INTERRUPT_EVERY_S` seconds until it exits, SIGKILL after
-    :data:`INTERRUPT_GRACE_S`. One SIGINT can be lost: CPython runs the handler where the interpreter next checks, and
-    an extension module's init that fails there may report an ``ImportError`` instead (a child interrupted while
-    importing ``_elementtree`` went on and wrote its results, measured; tests/runs/test_interrupts.py)."""
+    :data:`INTERRUPT_GRACE_S`, or at once on another Ctrl-C or SIGTERM here (re-raised). One SIGINT can be lost:
+    CPython runs the handler where the interpreter next checks, and an extension module's init that fails there may
+    report an ``ImportError`` instead (a child interrupted while ``_elementtree``'s init imported ``pyexpat`` went on
+    and wrote its results; tests/runs/test_interrupts.py stands in a child that ignores its first Ctrl-C)."""
     deadline = time.monotonic() + INTERRUPT_GRACE_S
-    while (left := deadline - time.monotonic()) > 0:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=min(INTERRUPT_EVERY_S, left))
-            return
-        except subprocess.TimeoutExpired:
-            continue
-    process.kill()
-    process.wait()
+    try:
+        while (left := deadline - time.monotonic()) > 0:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=min(INTERRUPT_EVERY_S, left))
+                return
+            except subprocess.TimeoutExpired:
+                continue
+    finally:
+        if process.returncode is None:
+            process.kill()
+            process.wait()
+
+
+def _copy_rest(process: subprocess.Popen, log: BinaryIO, secrets: Sequence[str]) -> None:
+    """What an interrupted child still writes, into its log (redacted) until it ends; nothing once the log is shut."""
+    with contextlib.suppress(ValueError, OSError), process.stdout:
+        copy_redacted(process.stdout, log, secrets)
 
 
 def start_judge(judge: JudgePlan | None, stack: contextlib.ExitStack) -> dict[str, str]:

@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from abductive_tasks.mucr import data, strategies
@@ -226,3 +230,37 @@ def test_a_describer_whose_limit_its_reader_cannot_read_is_refused_in_one_line(t
         path.write_text(json.dumps({"tasks": ["nleye_triplet_described"], "env": sample, "models": models}))
         assert batch_main([str(path), "--print-commands"]) == 0
     capsys.readouterr()
+
+
+def test_a_stage_run_ends_with_the_command_that_started_it(tmp_path):
+    """A stage's child ends when the command that runs the chain dies, however it dies (SIGKILL here: what a batch
+    does to an evaluation that ignores its Ctrl-C); it is not left running on its own."""
+    pid_file = tmp_path / "stage.pid"
+    stage = [
+        sys.executable,
+        "-c",
+        f"import os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\ntime.sleep(60)",
+    ]
+    parent = subprocess.Popen(
+        [sys.executable, "-c", f"from abductive_tasks.runs import chain\nchain.run_stage_child({stage!r}, {{}})"]
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not (pid_file.exists() and pid_file.read_text()):
+            assert parent.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        stage_process = psutil.Process(int(pid_file.read_text()))
+    finally:
+        parent.kill()
+        parent.wait()
+    deadline = time.monotonic() + 10
+    while not _ended(stage_process):
+        assert time.monotonic() < deadline, "the stage run outlived the command that started it"
+        time.sleep(0.05)
+
+
+def _ended(process: psutil.Process) -> bool:
+    try:
+        return process.status() == psutil.STATUS_ZOMBIE  # exited, not yet reaped by its new parent
+    except psutil.NoSuchProcess:
+        return True

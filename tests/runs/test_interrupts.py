@@ -1,4 +1,6 @@
-"""Ctrl-C or SIGTERM while the batch starts a child is never lost, whichever thread the kernel hands it to.
+"""Ctrl-C or SIGTERM while the batch starts a child is never lost, whichever thread the kernel hands it to; an
+interrupted child is interrupted again until it ends, killed on another Ctrl-C or after the grace, and what it still
+writes reaches its log.
 
 Fault injection: a fork hook sends SIGINT to the process while ``Popen`` forks the child, with a busy thread
 that does not block the signal (a library's thread, or the server's output copier before it blocked them).
@@ -6,12 +8,15 @@ that does not block the signal (a library's thread, or the server's output copie
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
 import subprocess
 import sys
 import textwrap
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -121,6 +126,7 @@ LOSES_FIRST_CTRL_C = textwrap.dedent(
         received.append(number)
         print(len(received), flush=True)
         if len(received) > {lost}:
+            print("last words", flush=True)
             raise KeyboardInterrupt
 
     signal.signal(signal.SIGINT, handler)
@@ -130,30 +136,89 @@ LOSES_FIRST_CTRL_C = textwrap.dedent(
 )
 
 
-def _child_losing(lost: int) -> subprocess.Popen:
+def _losing(lost: int) -> list[str]:
     """A child whose first ``lost`` Ctrl-Cs are lost (as one landing in ``_elementtree``'s init is, where the
     ``KeyboardInterrupt`` becomes the ``ImportError`` ElementTree falls back on); it prints each it receives."""
-    child = subprocess.Popen(
-        [sys.executable, "-c", LOSES_FIRST_CTRL_C.format(lost=lost)], stdout=subprocess.PIPE, text=True
-    )
-    assert child.stdout.readline() == "ready\n"
-    return child
+    return [sys.executable, "-c", LOSES_FIRST_CTRL_C.format(lost=lost)]
+
+
+@contextlib.contextmanager
+def _child_losing(lost: int) -> Iterator[subprocess.Popen]:
+    """:func:`_losing` started and ready; killed if the test leaves it running."""
+    child = subprocess.Popen(_losing(lost), stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline() == "ready\n"
+        yield child
+    finally:
+        child.kill()
+        child.wait()
+        child.stdout.close()
 
 
 def test_a_child_that_loses_a_ctrl_c_is_interrupted_again(monkeypatch):
     monkeypatch.setattr(run, "INTERRUPT_EVERY_S", 0.5)
-    child = _child_losing(1)
-    started = time.monotonic()
-    run.interrupt_child(child)
-    assert child.returncode == -signal.SIGINT  # its second Ctrl-C ended it, as an uncaught KeyboardInterrupt does
-    assert child.stdout.read().split() == ["1", "2"] and time.monotonic() - started >= 0.5
+    with _child_losing(1) as child:
+        started = time.monotonic()
+        run.interrupt_child(child)
+        assert child.returncode == -signal.SIGINT  # its second Ctrl-C ended it, as an uncaught KeyboardInterrupt does
+        assert child.stdout.read().split()[:2] == ["1", "2"] and time.monotonic() - started >= 0.5
 
 
 def test_a_child_that_loses_every_ctrl_c_is_killed_after_the_grace(monkeypatch):
     monkeypatch.setattr(run, "INTERRUPT_EVERY_S", 0.3)
     monkeypatch.setattr(run, "INTERRUPT_GRACE_S", 1.0)
-    child = _child_losing(1000)
-    run.interrupt_child(child)
-    assert child.returncode == -signal.SIGKILL
-    received = child.stdout.read().split()
-    assert 2 <= len(received) <= 4 and received == [str(number) for number in range(1, len(received) + 1)]
+    with _child_losing(1000) as child:
+        sent = []
+        send = child.send_signal
+        monkeypatch.setattr(child, "send_signal", lambda number: sent.append(number) or send(number))
+        started = time.monotonic()
+        run.interrupt_child(child)
+        assert child.returncode == -signal.SIGKILL and time.monotonic() - started >= 1.0
+        *interrupts, last = sent
+        assert last == signal.SIGKILL and set(interrupts) == {signal.SIGINT}
+        assert 1 <= len(interrupts) <= 4  # each wait lasts at least its 0.3 s
+
+
+@pytest.fixture
+def ctrl_c_in(ctrl_c_delivered):
+    """``ctrl_c_in(seconds)``: a Ctrl-C to this process (KeyboardInterrupt in its main thread) that many seconds
+    from now, sent from a timer thread (SIGALRM is pytest-timeout's)."""
+    timers = []
+
+    def arm(seconds: float) -> None:
+        timers.append(threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT)))
+        timers[-1].start()
+
+    yield arm
+    for timer in timers:
+        timer.cancel()
+        timer.join()
+
+
+def test_another_ctrl_c_while_a_child_is_interrupted_kills_it_at_once(monkeypatch, ctrl_c_in):
+    monkeypatch.setattr(run, "INTERRUPT_EVERY_S", 10.0)
+    with _child_losing(1000) as child:
+        started = time.monotonic()
+        ctrl_c_in(0.5)
+        with pytest.raises(KeyboardInterrupt):
+            run.interrupt_child(child)
+        assert child.returncode == -signal.SIGKILL and time.monotonic() - started < 5
+
+
+class _ArmsOnReady:
+    """Stands in for the batch's progress reader: a Ctrl-C here once the child says it is ready."""
+
+    def __init__(self, arm) -> None:
+        self.arm = arm
+
+    def feed(self, segment: str) -> None:
+        if segment.strip() == "ready":
+            self.arm(0.05)
+
+
+def test_an_interrupted_childs_last_words_reach_its_log(tmp_path, monkeypatch, ctrl_c_in):
+    monkeypatch.setattr(run, "INTERRUPT_EVERY_S", 0.5)
+    log = tmp_path / "eval.log"
+    with pytest.raises(KeyboardInterrupt):
+        run.run_child(_losing(1), dict(os.environ), log, progress=_ArmsOnReady(ctrl_c_in))
+    assert "\nready\n1\n2\nlast words\n" in log.read_text()  # the last three written after the runner's copy was cut
