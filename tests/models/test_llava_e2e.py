@@ -52,22 +52,29 @@ def test_tiny_llava_sees_every_image(tmp_path, monkeypatch, llava_images_per_cal
     assert metric(results, "nleye_pairs", "pairs_counts")["items_scored"] == 12
 
 
-@pytest.fixture(params=["hf", "original"])
+LAYOUTS = ["hf", "original"]
+
+
+def tiny_checkpoint(layout: str, folder: Path, answer: str | None = None) -> Path:
+    """A tiny LLaVA in transformers' layout (``hf``) or the original (haotian-liu/LLaVA) one, under ``folder``;
+    ``answer``: the word it replies to every prompt, then ends (default: arbitrary words)."""
+    if layout == "hf":
+        return build_tiny_llava(folder / "tiny-llava", answer=answer)
+    return build_tiny_original_llava(folder / "tiny-original", answer=answer)
+
+
+@pytest.fixture(params=LAYOUTS)
 def llava_checkpoint(request, tmp_path):
-    """A tiny LLaVA in transformers' layout, or in the original (haotian-liu/LLaVA) layout."""
-    if request.param == "hf":
-        return build_tiny_llava(tmp_path / "tiny-llava")
-    return build_tiny_original_llava(tmp_path / "tiny-original")
+    return tiny_checkpoint(request.param, tmp_path)
 
 
-@pytest.mark.parametrize("layout", ["hf", "original"])
+@pytest.mark.parametrize("layout", LAYOUTS)
 def test_the_mission_command_evaluates_llava_with_plain_lmms_eval(layout, tmp_path):
     """`ABDUCTIVE_DATA=sample lmms-eval --tasks nleye_triplet --model llava --model_args pretrained=<checkpoint>`
     as typed (plus --output_path, to read the results), in a fresh process, offline, on the CPU, with the task's own
     generation settings; the tiny LLaVA replies "1" to every prompt and ends its reply (a random one writes the
     task's 256 new tokens for each document), so every reply is read and the score is known."""
-    build = build_tiny_llava if layout == "hf" else build_tiny_original_llava
-    llava_checkpoint = build(tmp_path / f"tiny-{layout}", answer="1")
+    llava_checkpoint = tiny_checkpoint(layout, tmp_path, answer="1")
     output = tmp_path / "out"
     command = [str(Path(sys.executable).with_name("lmms-eval")), "--tasks", "nleye_triplet", "--model", "llava"]
     command += ["--model_args", f"pretrained={llava_checkpoint}", "--output_path", str(output)]

@@ -216,9 +216,11 @@ class _ArmsOnReady:
             self.arm(0.05)
 
 
-def test_an_interrupted_childs_last_words_reach_its_log(tmp_path, monkeypatch, ctrl_c_in):
+def test_an_interrupted_childs_last_words_reach_its_log_redacted(tmp_path, monkeypatch, ctrl_c_in):
     monkeypatch.setattr(run, "INTERRUPT_EVERY_S", 0.5)
     log = tmp_path / "eval.log"
     with pytest.raises(KeyboardInterrupt):
-        run.run_child(_losing(1), dict(os.environ), log, progress=_ArmsOnReady(ctrl_c_in))
-    assert "\nready\n1\n2\nlast words\n" in log.read_text()  # the last three written after the runner's copy was cut
+        run.run_child(_losing(1), dict(os.environ), log, ["words"], progress=_ArmsOnReady(ctrl_c_in))
+    written = log.read_text()
+    assert "\nready\n1\n2\nlast [REDACTED]\n" in written  # the last three written after the runner's copy was cut
+    assert "words" not in written  # a secret in what the child still writes is redacted as in the rest of its log
