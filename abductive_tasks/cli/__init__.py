@@ -21,8 +21,9 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -69,6 +70,11 @@ SUBCOMMANDS = {
     "power": ("abductive_tasks.reports.power_and_ui", "power_main"),
     "ui": ("abductive_tasks.reports.power_and_ui", "ui_main"),
 }
+# Quick commands in Python that write files (a report's staging folder, a temporary file beside the one replaced, the
+# ui's page with its token): SIGTERM or SIGHUP ends them as an exception, so their cleanup runs (at the signals'
+# default action the process ended on the spot and left those files). Not an evaluation, a batch or serve: they keep
+# their own handling, and an evaluation's parent-death SIGTERM must end it at once, even inside a long C call.
+UNWOUND_ON_STOP = frozenset({"leaderboard", "show", "browse", "diff", "export-sherlock", "power", "ui"})
 SUBCOMMAND_HELP = {
     "tasks": "list our tasks and groups, one line each",
     "batch": "SPEC [--model NAME] [--print-commands]: many models from a leaderboard spec, resumable",
@@ -631,7 +637,8 @@ def _main(argv: list[str] | None = None) -> int:
         if argv[0] != "tasks" and not cache_made_ready():
             return 2
         module, function = SUBCOMMANDS[argv[0]]
-        return getattr(import_module(module), function)(argv[1:])
+        with stops_unwinding() if argv[0] in UNWOUND_ON_STOP else contextlib.nullcontext():
+            return getattr(import_module(module), function)(argv[1:])
     if not argv or argv in (["-h"], ["--help"]):
         print(help_text())
         return 0 if argv else 2
@@ -645,6 +652,23 @@ def _main(argv: list[str] | None = None) -> int:
     if not cache_made_ready():
         return 2
     return run_eval(argv, handed)
+
+
+@contextlib.contextmanager
+def stops_unwinding() -> Iterator[None]:
+    """Within it, SIGTERM and SIGHUP end the process as ``SystemExit(128 + signal)``, so ``finally`` and ``with``
+    blocks still clean up: at the signals' default action the process ended on the spot (uvicorn, which handles
+    SIGTERM itself, raises it again at that action once it has shut down)."""
+
+    def leave(number: int, _frame: object) -> None:
+        raise SystemExit(128 + number)
+
+    previous = {number: signal.signal(number, leave) for number in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def cache_made_ready() -> bool:

@@ -13,7 +13,6 @@ document's input images on its media route (:func:`sample_picture`); without its
 from __future__ import annotations
 
 import argparse
-import contextlib
 import functools
 import html
 import importlib.util
@@ -21,11 +20,10 @@ import io
 import json
 import logging
 import os
-import signal
 import sys
 import tempfile
 import webbrowser
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -179,28 +177,11 @@ def ui_main(argv: list[str]) -> int:
     )
     config = uvicorn.Config(app, host=args.host, port=args.port)  # configures uvicorn's loggers
     logging.getLogger("uvicorn.access").addFilter(WithoutToken(token))
-    with tempfile.TemporaryDirectory(prefix="abductive-ui-") as private, stops_unwinding():  # 0700: this user's alone
+    with tempfile.TemporaryDirectory(prefix="abductive-ui-") as private:  # 0700: this user's alone
         if not args.no_browser:
             webbrowser.open(redirect_file(Path(private), url).as_uri())
         uvicorn.Server(config).run()
     return 0
-
-
-@contextlib.contextmanager
-def stops_unwinding() -> Iterator[None]:
-    """Within it, SIGTERM and SIGHUP end the process as ``SystemExit(128 + signal)``, so the ``with`` blocks around it
-    still clean up (the folder of the token's page): uvicorn re-raises a SIGTERM it handled once it has shut down, and
-    at the signal's default action the process ended on the spot; a closed terminal's SIGHUP it does not handle."""
-
-    def leave(number: int, _frame: object) -> None:
-        raise SystemExit(128 + number)
-
-    previous = {number: signal.signal(number, leave) for number in (signal.SIGTERM, signal.SIGHUP)}
-    try:
-        yield
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
 
 
 def redirect_file(folder: Path, url: str) -> Path:

@@ -11,6 +11,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from abductive_tasks import cli
 from abductive_tasks.lmms_source import samples_path
 from abductive_tasks.nleye.hooks import PAIRS, TRIPLET
 from abductive_tasks.reports.leaderboard import collect, main, statistics, write_report
@@ -1125,3 +1127,31 @@ def test_the_report_says_where_its_numbers_come_from_and_marks_another_data_vers
         lines[2]
         == f"Model: dummy (response=1); weights llava-1.5-7b-hf sha256:{'c' * 12}; judge: Qwen/Qwen2.5-72B-Instruct"
     )
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP])
+def test_a_stop_signal_mid_report_leaves_no_staging_folder_and_the_earlier_report(tmp_path, monkeypatch, number):
+    """SIGTERM (``kill``, a scheduler) or SIGHUP (a closed terminal) while ``abductive-eval leaderboard`` writes:
+    at the signals' default action the process ended on the spot, leaving its staging folder in the report's folder
+    (one more each stop); now the command ends as ``SystemExit(128 + signal)``, removes it, keeps the earlier report
+    whole and leaves the handlers as they were."""
+    results = tmp_path / "results"
+    write_spec(results, "model-a")
+    write_run(results, "model-a", "01-run1", {"nleye_triplet": triplet(0.25, 0.5)})
+    assert cli.main(["leaderboard", str(results)]) == 0
+    out = results / "leaderboard"
+    earlier = {path: path.read_bytes() for path in out.rglob("*") if path.is_file()}
+    write_run(results, "model-a", "02-run2", {"nleye_pairs": {"order_faithful_acc,none": 0.75}})
+    before = {signal.SIGTERM: signal.getsignal(signal.SIGTERM), signal.SIGHUP: signal.getsignal(signal.SIGHUP)}
+
+    def stopped_while_writing(*args, **kwargs):
+        os.kill(os.getpid(), number)  # its handler runs before this returns
+        raise AssertionError("the signal did not stop the report")
+
+    monkeypatch.setattr("abductive_tasks.reports.leaderboard.write_csv", stopped_while_writing)
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["leaderboard", str(results)])
+    assert stop.value.code == 128 + number
+    assert not list(out.glob(".staging-*"))
+    assert {path: path.read_bytes() for path in out.rglob("*") if path.is_file()} == earlier
+    assert {signal.SIGTERM: signal.getsignal(signal.SIGTERM), signal.SIGHUP: signal.getsignal(signal.SIGHUP)} == before

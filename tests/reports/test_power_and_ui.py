@@ -6,7 +6,6 @@ import io
 import json
 import os
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -205,15 +204,3 @@ def test_ui_lists_our_tasks_and_serves_a_demo_runs_samples_with_their_images(tmp
     finally:
         server.terminate()
         server.wait(timeout=30)
-
-
-@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP])
-def test_a_stop_signal_while_serving_unwinds_and_the_handlers_are_restored_after(number):
-    """SIGTERM (``kill``, a service manager) and SIGHUP (a closed terminal) end the ui as an exception, so its token's
-    page is removed (the whole command is tested in test_ui_security); outside the block the handlers are as before."""
-    before = {signal.SIGTERM: signal.getsignal(signal.SIGTERM), signal.SIGHUP: signal.getsignal(signal.SIGHUP)}
-    with pytest.raises(SystemExit) as stopped, power_and_ui.stops_unwinding():
-        os.kill(os.getpid(), number)
-        time.sleep(5)  # the handler runs at once, between two bytecodes of this frame
-    assert stopped.value.code == 128 + number
-    assert {number: signal.getsignal(number) for number in before} == before
