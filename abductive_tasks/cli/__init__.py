@@ -658,12 +658,14 @@ def _main(argv: list[str] | None = None) -> int:
 def stops_unwinding() -> Iterator[None]:
     """Within it, SIGTERM and SIGHUP end the process as ``SystemExit(128 + signal)``, so ``finally`` and ``with``
     blocks still clean up: at the signals' default action the process ended on the spot (uvicorn, which handles
-    SIGTERM itself, raises it again at that action once it has shut down)."""
+    SIGTERM itself, raises it again at that action once it has shut down). A signal the process was started with
+    ignored (``nohup`` ignores SIGHUP) or handled stays so."""
 
     def leave(number: int, _frame: object) -> None:
         raise SystemExit(128 + number)
 
-    previous = {number: signal.signal(number, leave) for number in (signal.SIGTERM, signal.SIGHUP)}
+    defaults = [number for number in (signal.SIGTERM, signal.SIGHUP) if signal.getsignal(number) is signal.SIG_DFL]
+    previous = {number: signal.signal(number, leave) for number in defaults}
     try:
         yield
     finally:

@@ -22,6 +22,7 @@ from PIL import Image
 from abductive_tasks import cli
 from abductive_tasks.lmms_source import samples_path
 from abductive_tasks.nleye.hooks import PAIRS, TRIPLET
+from abductive_tasks.reports import leaderboard as leaderboard_package
 from abductive_tasks.reports.leaderboard import collect, main, statistics, write_report
 from abductive_tasks.reports.leaderboard.paper import PAPER_REPORTED, REFERENCE
 from abductive_tasks.reports.leaderboard.render import csv_text, headline_table
@@ -1148,10 +1149,32 @@ def test_a_stop_signal_mid_report_leaves_no_staging_folder_and_the_earlier_repor
         os.kill(os.getpid(), number)  # its handler runs before this returns
         raise AssertionError("the signal did not stop the report")
 
-    monkeypatch.setattr("abductive_tasks.reports.leaderboard.write_csv", stopped_while_writing)
+    monkeypatch.setattr(leaderboard_package, "write_csv", stopped_while_writing)
     with pytest.raises(SystemExit) as stop:
         cli.main(["leaderboard", str(results)])
     assert stop.value.code == 128 + number
     assert not list(out.glob(".staging-*"))
     assert {path: path.read_bytes() for path in out.rglob("*") if path.is_file()} == earlier
     assert {signal.SIGTERM: signal.getsignal(signal.SIGTERM), signal.SIGHUP: signal.getsignal(signal.SIGHUP)} == before
+
+
+def test_a_signal_ignored_at_start_stays_ignored(tmp_path, monkeypatch):
+    """``nohup abductive-eval ui &`` ignores SIGHUP, so that closing the terminal leaves it serving: the stop handling
+    of the quick commands takes only signals at their default action."""
+    results = tmp_path / "results"
+    write_spec(results, "model-a")
+    write_run(results, "model-a", "01-run1", {"nleye_triplet": triplet(0.25, 0.5)})
+    seen = {}
+
+    def written_with(*args, **kwargs):
+        seen.update({number: signal.getsignal(number) for number in (signal.SIGHUP, signal.SIGTERM)})
+        return real_write_csv(*args, **kwargs)
+
+    real_write_csv = leaderboard_package.write_csv
+    monkeypatch.setattr(leaderboard_package, "write_csv", written_with)
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        assert cli.main(["leaderboard", str(results)]) == 0
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+    assert seen[signal.SIGHUP] is signal.SIG_IGN and callable(seen[signal.SIGTERM])
