@@ -6,7 +6,9 @@ and are imported as ``helpers.<module>`` (``pythonpath = ["tests"]`` in pyprojec
 
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
@@ -17,6 +19,27 @@ from abductive_tasks.inputs import files
 from abductive_tasks.inputs.loading import SAMPLE_ROOT
 
 from helpers.runs import OFFLINE
+
+SUITE_CACHES = "ABDUCTIVE_SUITE_CACHES"  # set by the first process of a run (xdist's controller), inherited
+_made_here: list[Path] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The suite writes none of the caches of the machine's user (ours, and the Arrow copies ``datasets`` makes of
+    each data file lmms-eval loads): both go to one folder per run, shared by its workers and removed at its end.
+    So no run of the suite sees what an earlier one left, as on CI's fresh machine, and ``~/.cache`` stays the user's.
+    Set before anything imports ``datasets``, which reads its cache's place once."""
+    if SUITE_CACHES not in os.environ:
+        _made_here.append(Path(tempfile.mkdtemp(prefix="abductive-suite-caches-")))
+        os.environ[SUITE_CACHES] = str(_made_here[0])
+    root = Path(os.environ[SUITE_CACHES])
+    os.environ["ABDUCTIVE_CACHE"] = str(root / "abductive_tasks")
+    os.environ["HF_DATASETS_CACHE"] = str(root / "datasets")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for folder in _made_here:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)
