@@ -78,7 +78,7 @@ PINNED = {
     "blind_batch_ak.yaml": (328, 0),  # first contact of round 28; rounds 34 (the remaining one, named), 35, 42
     "blind_batch_al.yaml": (332, 0),  # pending/: first contact of round 29 (326, 4); rounds 30, 35
     "blind_batch_am.yaml": (320, 0),  # pending/: first contact of round 30 (312, 5); rounds 31, 34, 35
-    "blind_batch_an.yaml": (299, 0),  # pending/: first contact of round 31 (292, 2); rounds 32, 34, 38
+    "blind_batch_an.yaml": (300, 0),  # pending/: first contact of round 31 (292, 2); rounds 32, 34, 38, 43
     "blind_batch_ao.yaml": (303, 0),  # pending/: first contact of round 32 (292, 7); rounds 33, 34, 35, 38
     "blind_batch_ap.yaml": (317, 0),  # pending/: first contact of round 33 (292, 3); rounds 34, 38
     "blind_batch_aq.yaml": (331, 0),  # pending/: first contact of round 34 (308, 2); round 35
@@ -87,9 +87,9 @@ PINNED = {
     "blind_batch_at.yaml": (328, 0),  # out of pending/ with W: first contact of round 37 (301, 9); round 38; W13, W26
     "blind_batch_au.yaml": (319, 0),  # pending/: first contact of round 38 (301, 5); round 39; W09, W15, W23
     "blind_batch_av.yaml": (320, 0),  # pending/: first contact of round 39 (309, 6); round 40
-    "blind_batch_aw.yaml": (313, 0),  # pending/: first contact of round 40 (308, 4); round 41
+    "blind_batch_aw.yaml": (314, 0),  # pending/: first contact of round 40 (308, 4); rounds 41, 43
     "blind_batch_ax.yaml": (332, 0),  # pending/: first contact of round 41 (323, 4); round 42
-    "blind_batch_ay.yaml": (309, 4),  # pending/: first contact of round 42, not fixed on
+    "blind_batch_ay.yaml": (328, 0),  # pending/: first contact of round 42 (309, 4); round 43
 }
 
 

@@ -1577,6 +1577,95 @@ LATE_ROUND_GUARDS = [
     (42, MUCR_OPTIONS, "The fourth picture shows the cause.", None),
     (42, MUCR_OPTIONS, "Final answer: 2 (or possibly 3).", None),
     (42, SPEEDING, "Antwort: 4 (Polizist).", None),
+    # round 43 (AY's first contact): the one-sentence elimination ("Option 1, 2 or 3" one mention of a list) and "none
+    # of them" giving its reason; the less plausible in German and Romance languages; a reply cut off at the number of
+    # a list's first item; a number before another option's text as the subject of "causes"; the effect "clearly" in
+    # an option before a closing answer; the remaining option past the numbers of steps, or said to show; "Only option
+    # 1, ..., follows"; the cue before a dash; an image count after all the images shown counted; a probability with
+    # "likely"; "lean" before the answer; ordinals with the option noun in Turkish, Hindi, Polish, Indonesian,
+    # Portuguese; the Spanish option one, German "eins"; a Japanese rating in points
+    (43, MUCR_OPTIONS, "Not Option 1, 2 or 3.", 4),
+    (43, MUCR_OPTIONS, "Not options 2, 3 or 4.", 1),
+    (43, MUCR_OPTIONS, "It's not Option 1, 2 or 3, since none of them involve water.", 4),
+    (43, MUCR_OPTIONS, "It's not Option 1 or 2, since none of them involve water.", None),  # two left
+    (43, MUCR_OPTIONS, "None of them involve water.", None),
+    (43, PRESENTS, "Hypothese 2 ist weniger plausibel; die erste passt zur Form der Verpackung.", 1),
+    (43, TWO_IMAGES, "La imagen 2 es menos plausible.", 1),
+    (43, TWO_IMAGES, "L'immagine 1 è meno plausibile.", 2),
+    (43, MUCR_OPTIONS, "First, the cause image shows a woman planting seeds. Now the candidates:\n1.", None),
+    (43, MUCR_OPTIONS, "Answer:\n1.", 1),  # an answer heading, no list
+    (43, SPEEDING, "4. Speeding causes the crash in the effect image.", None),
+    (43, SPEEDING, "2. Speeding causes the crash in the effect image.", 2),
+    (43, SPEEDING, "2. The car in the first image is speeding", 2),  # the text no subject of "causes"
+    (
+        43,
+        MUCR_OPTIONS,
+        "The cause is a broken dam, so the effect is clearly the flooded village in Option 4.\nFinal answer: 1",
+        None,
+    ),
+    (43, MUCR_OPTIONS, "The cause is a broken dam, so the effect is clearly the flooded village in Option 4.", 4),
+    (
+        43,
+        MUCR_OPTIONS,
+        "Step 1: The cause is a falling tree. Step 2: Option 1 is a forest, Option 2 is a sunset, Option 4 is a "
+        "lumberjack. Step 3: Eliminate options 1, 2 and 4.\nTherefore the effect is the remaining option.",
+        3,
+    ),
+    (
+        43,
+        MUCR_OPTIONS,
+        "Options 1, 2 and 4 are all unrelated to the fire in the cause image; the remaining option shows the burnt "
+        "house.",
+        3,
+    ),
+    (43, MUCR_OPTIONS, "Options 1 and 4 are unrelated; the remaining option shows the burnt house.", None),
+    (
+        43,
+        MUCR_OPTIONS,
+        "Option 2 shows a cake, option 3 shows a broken window, option 4 shows a sunny beach. Only option 1, the wet "
+        "floor, follows from the spilled bucket.",
+        1,
+    ),
+    (43, MUCR_OPTIONS, "Only option 1 and option 2 fit.", None),
+    (43, SPEEDING, "The phrase that explains the link is the road — the icy road causes the car to skid.", 3),
+    (
+        43,
+        COMBINED_PANELS,
+        "Looking at the three panels, the second panel is the more plausible hypothesis: the man is seen drying off "
+        "with a towel after the swim shown in the first panel.",
+        1,
+    ),
+    (43, MUCR_OPTIONS, "Looking at the five pictures, the third picture shows the effect.", 2),
+    (43, TWO_IMAGES, "Looking at the three images, the first is a wrapped present. The second image fits.", None),
+    (43, PRESENTS, "Hypothesis 1: 60% likely.\nHypothesis 2: 40% likely.", 1),
+    (43, PRESENTS, "Hypothesis 1: 50% likely.\nHypothesis 2: 50% likely.", None),
+    (
+        43,
+        DVE_LABEL,
+        "Weakener? Strengthener? I'd lean strengthener, since age doesn't change whether he moves.",
+        "strengthener",
+    ),
+    (43, MUCR_OPTIONS, "Cevap: dördüncü seçenek.", 4),
+    (43, MUCR_OPTIONS, "उत्तर: तीसरा विकल्प", 3),
+    (43, MUCR_OPTIONS, "Przyczyną jest opcja druga – mężczyzna zostawił włączone żelazko.", 2),
+    (
+        43,
+        MUCR_OPTIONS,
+        "Jawabannya adalah opsi kedua karena gambar itu menunjukkan anak yang bermain di bawah hujan.",
+        2,
+    ),
+    (43, MUCR_OPTIONS, "A opção correta é a quarta, que mostra a planta murcha depois de dias sem água.", 4),
+    (43, MUCR_OPTIONS, "La causa es la opción uno: el niño lanzando la pelota hacia la ventana.", 1),
+    (43, TWO_IMAGES, "Hypothese eins ist plausibler, da der Junge den Ball schon in der Hand hält.", 1),
+    (43, NLEYE_PAIRS, "評価は7点です。仮説画像は文脈画像の少し後の場面だと考えられます。", 7.0),
+    (43, NLEYE_PAIRS, "評価は10点満点中7点", None),  # a scale, not the rating
+    # policies that stay: a bare picture count (PROTOCOL step 6), options in other words (`The cop.`), a number
+    # explained in another language (round 36), two answers with the likelier named after them (left: the reader would
+    # have to check the likelier is one of the two)
+    (43, MUCR_OPTIONS, "The second picture shows the effect: the dog is muddy after running through the puddle.", None),
+    (43, SPEEDING, "Excess speed is what links the two images.", None),
+    (43, SPEEDING, "Svaret är 4, polisen.", None),
+    (43, MUCR_OPTIONS, "Answer: 2 or 3, most likely 2.", None),
 ]
 
 

@@ -274,7 +274,9 @@ REMAINING = Rule(
         r"\b(?:is|be|it's|that's)\s+the\s+(?:only\s+)?(?:remaining|leftover)\s+"
         r"(?:option|candidate|one|choice|image|picture|phrase)\b"
         r"|\bthe\s+(?:only\s+)?(?:remaining|leftover)\s+(?:option|candidate|one|choice|image|picture|phrase)\s+"
-        r"(?:(?:must\s+be|is)\s+the\s+(?:effect|cause|answer|cue)\b|fits\b)",
+        # or what it shows, after the others eliminated ("Options 1, 2 and 4 are all unrelated to the fire in the cause
+        # image; the remaining option shows the burnt house.": AY's first contact, 3)
+        r"(?:(?:must\s+be|is)\s+the\s+(?:effect|cause|answer|cue)\b|fits\b|shows\b|depicts\b)",
         re.IGNORECASE,
     ),
     (
@@ -305,6 +307,13 @@ REMAINING = Rule(
             "screen.",
             3,
         ),
+        Example(
+            "mucr",
+            "Options 1, 2 and 4 are all unrelated to the fire in the cause image; the remaining option shows the burnt "
+            "house.",
+            3,
+        ),
+        Example("mucr", "Options 1 and 4 are unrelated; the remaining option shows the burnt house.", None),
     ),
 )
 
@@ -329,7 +338,9 @@ OPTION_ODDS = verdict(
 # highest probability.", "Plausibility: H1 = 90%, H2 = 10%.", "Middle: 0.8\nRight: 0.2"); not a rating on the
 # prompt's scale ("Hypothesis 1: 7"), which the prompt does not ask for
 OPTION_PROBABILITIES = verdict(
-    r"{pick}[ \t]*[:=]?[ \t]*(?P<score>0?\.\d+(?![\d%])|\d{{1,3}}(?:\.\d+)?[ \t]*%)(?=[ \t]*(?:[,.;)\n]|$))",
+    r"{pick}[ \t]*[:=]?[ \t]*(?P<score>0?\.\d+(?![\d%])|\d{{1,3}}(?:\.\d+)?[ \t]*%)(?=[ \t]*(?:[,.;)\n]|$)"
+    # the word of what it measures after it ("Hypothesis 1: 60% likely.": AY's first contact)
+    r"|[ \t]+(?:likely|probable|plausible)[ \t]*(?:[,.;)\n]|$))",
     Example(
         "mucr",
         "Estimated probabilities: Option 1 0.6, Option 2 0.1, Option 3 0.2, Option 4 0.1. I choose the option with "
@@ -339,6 +350,7 @@ OPTION_PROBABILITIES = verdict(
     Example("texts", "Plausibility: H1 = 90%, H2 = 10%.", 1),
     Example("panels", "Middle: 0.8\nRight: 0.2", 1),
     Example("mucr", "Option 1 0.4, Option 2 0.1, Option 3 0.4, Option 4 0.1.", None),
+    Example("texts", "Hypothesis 1: 60% likely.\nHypothesis 2: 40% likely.", 1),
 )
 # A level of plausibility given each option in a table's rows, read as OPTION_SCORES, the levels as LEVELS rank them
 # (AT's first contact: "| Hypothesis | Plausibility |\n|---|---|\n| 1 (rectangular) | High |\n| 2 (ball-shaped) |

@@ -69,7 +69,11 @@ UNFINISHED = re.compile(
     r"[.!?][ \t]+(?:(?:in|on|at|from|for|to|with|looking\s+at)\s+)?(?:the|a|an)\s+[^\W\d_]+(?:\s+[^\W\d_]+)?\s*$"
     r"|:\s*$"
     # or on a word no sentence ends on ("... and the first hypothesis shows")
-    r"|(?<=\w\s)(?-i:the|a|an|and|or|but|of|with|because|since|shows|depicts|showing|depicting)\s*$",
+    r"|(?<=\w\s)(?-i:the|a|an|and|or|but|of|with|because|since|shows|depicts|showing|depicting)\s*$"
+    # or on the first item's number of a list it announces by its plural noun ("... Now the candidates:\n1.": AY's first
+    # contact, read 1; not an answer heading: "Answer:\n1.")
+    r"|\b(?:candidates|options|choices|images|pictures|panels|phrases|hypotheses|steps)\b[^\n.:]{0,30}:[ \t]*\n"
+    r"[ \t]*1[ \t]*[.)][ \t]*$",
     re.IGNORECASE,
 )
 _PLACEHOLDER = re.compile(ANY_MENTION)  # a mention left in the text
@@ -277,7 +281,7 @@ def _numbered_otherwise(text: str, mentions: list[Mention], valid: Callable[[obj
         return
     for match in NUMBERED_TEXT.pattern.finditer(text):
         index = mention_index(match["pick"])
-        number, named = mentions[index], mentions[mention_index(match["text"])]
+        number, named = mentions[index], mentions[mention_index(match["text"] or match["subject"])]
         if not number.text and named.text and valid(number.value) and valid(named.value):
             if number.value != named.value:
                 mentions[index] = replace(number, contradicted=True)
@@ -563,9 +567,15 @@ def _remaining(
     hedge; else none."""
     if any(hedge.pattern.search(text) for hedge in HEDGES):
         return None
-    named = {mentions[mention_index(found)].value for found in _PLACEHOLDER.findall(text)}
+    # the number of a step of the reasoning names no option ("Step 3: Eliminate options 1, 2 and 4.\nTherefore the
+    # effect is the remaining option.": AY's first contact, 3)
+    named = {mentions[mention_index(found)].value for found in _PLACEHOLDER.findall(_STEP_NUMBER.sub(" ", text))}
     left = [value for value in values if value not in named]
     return left[0] if len(left) == 1 and all(valid(value) for value in named & set(values)) else None
+
+
+# a bare number after "Step" heading a step of the reasoning: "Step 3: ..."
+_STEP_NUMBER = re.compile(rf"\bstep\s+{BARE_MENTION}(?=\s*[:.)])", re.IGNORECASE)
 
 
 def _the_one_named(

@@ -145,10 +145,14 @@ REFUSALS = (
 # "None of them can explain it" refuses too, unless the reply has stated its answer before it: then "them" are the other
 # options ("3\n\nOptions 1, 2 and 4 show a cat, a cake and a tree; none of them can explain the broken window"), or
 # its sentence opens with the list "them" stands for, eliminated (group "list": "Options 1, 2 and 3 all show events
-# that could only happen after the broken vase, so none of them can be the cause": AQ's first contact)
+# that could only happen after the broken vase, so none of them can be the cause": AQ's first contact), or a list
+# denied as a whole before it, giving the reason ("It's not Option 1, 2 or 3, since none of them involve water.": AW's
+# first contact, read in round 43; the option left, 4)
 REFUSAL_OF_THE_OTHERS = rule(
-    rf"(?P<list>(?:^|(?<=\n)|(?<=[.;!?]\s)){_ANY_REF}(?:(?:\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+){_ANY_REF})+"
-    r"[^.;!?\n«‹]*?,?\s+so\s+)?"
+    rf"(?P<list>(?:(?:^|(?<=\n)|(?<=[.;!?]\s)){_ANY_REF}(?:(?:\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+){_ANY_REF})+"
+    r"[^.;!?\n«‹]*?,?\s+so\s+"
+    rf"|(?:\bnot|n't)\s+(?:the\s+)?{_ANY_REF}(?:(?:\s*,\s*(?:(?:and|or|nor)\s+)?|\s+(?:and|or|nor)\s+){_ANY_REF})+"
+    r"\s*,?\s+(?:since|because|as)\s+))?"
     r"\bnone\s+of\s+them\b(?!\s+(?:other|except|besides|but)\b)",
     Example("mucr", "None of them can explain it.", None),
     Example(
@@ -160,6 +164,7 @@ REFUSAL_OF_THE_OTHERS = rule(
     Example(
         "mucr", "3\n\nOptions 1, 2 and 4 show a cat, a cake and a tree; none of them can explain the broken window.", 3
     ),
+    Example("mucr", "It's not Option 1, 2 or 3, since none of them involve water.", 4),
 )
 # held possible beside another answer: "... is possible too", "... seems equally plausible as well"
 _HELD_POSSIBLE = (

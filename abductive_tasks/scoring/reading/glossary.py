@@ -33,7 +33,12 @@ GLOSSARY = {  # English: the words it translates, separated by |
     "no, option": "không, lựa chọn|không, phương án",
     "is not correct": "không đúng|không chính xác",
     "is not plausible": "không hợp lý",
-    "is less plausible": "kém hợp lý hơn|ít hợp lý hơn",
+    # and German, Spanish, Portuguese, French, Italian (AY's first contact: "Hypothese 2 ist weniger plausibel; ...",
+    # read 2)
+    "is less plausible": (
+        "kém hợp lý hơn|ít hợp lý hơn|ist weniger plausibel|es menos plausible|é menos plausível|est moins plausible|"
+        "è meno plausibile"
+    ),
     "not sure": "không chắc|không chắc chắn|chưa chắc",
     "cannot say": "không thể nói",
     "i don't think": "tôi không nghĩ",
@@ -103,7 +108,7 @@ GLOSSARY = {  # English: the words it translates, separated by |
 }
 # Number words of other languages, as digits ("mit sieben bewerten": rate with 7)
 _GLOSSARY_NUMBERS = {
-    "zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6, "sieben": 7, "acht": 8, "neun": 9, "zehn": 10,
+    "eins": 1, "zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6, "sieben": 7, "acht": 8, "neun": 9, "zehn": 10,
     "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8, "nueve": 9, "diez": 10,
 }  # fmt: skip
 _GLOSSARY_WORDS = {word.lower(): english for english, words in GLOSSARY.items() for word in words.split("|")}
@@ -152,6 +157,11 @@ def _vietnamese_opening(text: str) -> str:
 _CHINESE_POINTS = re.compile(r"(?:打|给|得|评)\s*(\d+(?:\.\d+)?)\s*分")
 
 
+# A Japanese rating after the topic particle, in points ("評価は7点です。": AY's first contact; not a scale:
+# "評価は10点満点中7点")
+_JAPANESE_POINTS = re.compile(r"(?:評価|スコア|点数)\s*は\s*(\d+(?:\.\d+)?)\s*点(?!\s*満点)")
+
+
 # Russian points given after the number ("Очень правдоподобно — 7 баллов.": AR's first contact; not "из 10", a scale)
 _RUSSIAN_POINTS = re.compile(r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s*балл(?:ов|а)?(?!\w)(?!\s*(?:из|/))", re.IGNORECASE)
 
@@ -183,26 +193,30 @@ PHRASES = {  # English: the phrases it translates, separated by |
     "the effect is": "die wirkung ist",
     "therefore": "donc",
     "is ruled out": "est exclue|est exclu|queda descartada|queda descartado|ist ausgeschlossen",
+    # with AY's first contact: Turkish, Hindi, Polish and Indonesian ordinals with the option noun ("Cevap: dördüncü
+    # seçenek.", "उत्तर: तीसरा विकल्प", "Przyczyną jest opcja druga", "Jawabannya adalah opsi kedua"), the Portuguese
+    # answer by its ordinal ("A opção correta é a quarta") and the Spanish and Italian option one ("la opción uno")
     "the first option": (
         "la première option|la primera opción|la primera opcion|die erste option|der ersten option|a primeira opção|"
-        "первый вариант"
+        "первый вариант|birinci seçenek|ilk seçenek|पहला विकल्प|opcja pierwsza|opcję pierwszą|opsi pertama"
     ),
-    "is the first": "es la primera|est la première|ist die erste",
+    "is the first": "es la primera|est la première|ist die erste|é a primeira",
     "the second option": (
         "la deuxième option|la segunda opción|la segunda opcion|die zweite option|der zweiten option|a segunda opção|"
-        "второй вариант"
+        "второй вариант|ikinci seçenek|दूसरा विकल्प|opcja druga|opcję drugą|opsi kedua"
     ),
-    "is the second": "es la segunda|est la deuxième|ist die zweite",
+    "is the second": "es la segunda|est la deuxième|ist die zweite|é a segunda",
     "the third option": (
         "la troisième option|la tercera opción|la tercera opcion|die dritte option|der dritten option|a terceira opção|"
-        "третий вариант"
+        "третий вариант|üçüncü seçenek|तीसरा विकल्प|opcja trzecia|opcję trzecią|opsi ketiga"
     ),
-    "is the third": "es la tercera|est la troisième|ist die dritte",
+    "is the third": "es la tercera|est la troisième|ist die dritte|é a terceira",
     "the fourth option": (
         "la quatrième option|la cuarta opción|la cuarta opcion|die vierte option|der vierten option|a quarta opção|"
-        "четвёртый вариант|четвертый вариант"
+        "четвёртый вариант|четвертый вариант|dördüncü seçenek|चौथा विकल्प|opcja czwarta|opcję czwartą|opsi keempat"
     ),
-    "is the fourth": "es la cuarta|est la quatrième|ist die vierte",
+    "is the fourth": "es la cuarta|est la quatrième|ist die vierte|é a quarta",
+    "option 1": "opción uno|opcion uno|opzione uno",
     # AQ's first contact: Portuguese ("A hipótese mais plausível é a segunda", "A terceira opção mostra o efeito"),
     # Russian ordinals with the option noun ("Четвёртый вариант: ..."), Korean "답: 2" (not "답: 2 또는 3", or: round
     # 20's review), a French rating heading ("Note : 7", the space before the colon French typography's; not French
@@ -261,6 +275,7 @@ def translate(text: str) -> str:
     """``text`` with full-width punctuation as ASCII, CJK set apart, and the glossary's answer words in English."""
     text = _KOREAN_NUMBER.sub(r"number \1", _KOREAN_NUMBERED.sub(r"\2 \1", text))
     text = _CHINESE_POINTS.sub(r" score: \1 ", text)
+    text = _JAPANESE_POINTS.sub(r" score: \1 ", text)
     text = _RUSSIAN_POINTS.sub(r" score: \1 ", text)
     text = _CHINESE_SCORE.sub(_chinese_score, text)
     text = _CJK_ANSWER_NUMERAL.sub(lambda match: f"{match['head']}: {_CJK_NUMERALS[match['numeral']]}", text)

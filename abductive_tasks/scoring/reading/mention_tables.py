@@ -359,13 +359,15 @@ def _row_mentions(
             Example("mucr", "The third picture from the left shows the effect: a soaked dog.", 2),
             Example("mucr", "The effect is the fourth picture in the row, where he is lying on the ground.", 3),
         ),
-        # "Of the three images, the second one": the images counted, the context first
+        # "Of the three images, the second one": the images counted, the context first; "Looking at the three panels,
+        # the second panel is ..." (AY's first contact, round 43)
         _rule(
-            rf"\bof\s+the\s+(?:{_COUNT_WORDS.get(n + context_images, '(?!)')})\s+{_IMAGE_NOUN}\s*,?\s+"
+            rf"\b(?:of|looking\s+at)\s+the\s+(?:{_COUNT_WORDS.get(n + context_images, '(?!)')})\s+{_IMAGE_NOUN}\s*,?\s+"
             rf"the\s+(?P<ordinal>{_ORDINAL})"
             rf"(?:\s+(?:one|{_IMAGE_NOUN}))?(?P<side>(?!))?\b",
             value,
             Example("nleye", "Of the three images, the second one (the cat on the counter) is the more plausible.", 1),
+            Example("panels", "Looking at the three panels, the second panel is the more plausible hypothesis.", 1),
         ),
         # "The second of the three images is the more plausible one" (AU's first contact), as above
         _rule(

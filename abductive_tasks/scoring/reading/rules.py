@@ -127,6 +127,8 @@ _CUE = (
 _QUALITY_CUE = rf"(?<!less )(?<!least )(?:(?:more|most)\s+)?{_QUALITY}(?:\s+{_CUE_NOUN})?"
 QUALITY_CUE = _QUALITY_CUE  # for closing_rules' question restated
 _ARTICLE = r"(?:(?:the|a|an)\s+)?"
+# between the items of a list: a comma, or the "and" that joins the items of one mention of a list ("Option 1, 2 or 3")
+_LIST_ITEM_END = r"(?:\s*,\s*|\s+and\s+)"
 # words set off between an answer and its verb: ", showing the girl with a cast,", " - the couple cutting the cake -"
 # (a verdict pattern's part: its braces are doubled for :func:`_verdicts`)
 _APPOSITIVE = (
@@ -153,10 +155,11 @@ STATEMENTS = (
         Example("letters", "The correct choice is letter D.", 4),
     ),
     # "the effect is the broken vase in Option 1": the answer's role, what it shows and where (not "the effect is not
-    # ... in Option 1")
+    # ... in Option 1"); with an adverb of certainty ("so the effect is clearly the flooded village in Option 4.", AY's
+    # first contact: before a closing "Final answer: 1" it contradicts, read 1)
     verdict(
         r"(?:^|(?<=[.!?:;,]))\s*(?:(?:so|thus|therefore|hence)\s*,?\s+)?the\s+(?:effect|cause)\s+(?:is|must\s+be)\s+"
-        r"(?!not\b|no\b|neither\b|none\b)(?:the|a|an)\s+(?!same\b)[^«‹.,;:!?\n]{{1,60}}?\s+(?:in|from)\s+{pick}",
+        r"(?:(?:clearly|obviously|definitely|certainly)\s+)?(?!not\b|no\b|neither\b|none\b)(?:the|a|an)\s+(?!same\b)[^«‹.,;:!?\n]{{1,60}}?\s+(?:in|from)\s+{pick}",
         Example(
             "mucr",
             "Option 3. Correction: looking at the scene graph relation (ball, hits, vase), the effect is the broken "
@@ -164,6 +167,12 @@ STATEMENTS = (
             1,
         ),
         Example("mucr", "The effect is the flooded street in Option 2.", 2),
+        Example("mucr", "The cause is a broken dam, so the effect is clearly the flooded village in Option 4.", 4),
+        Example(
+            "mucr",
+            "The cause is a broken dam, so the effect is clearly the flooded village in Option 4.\nFinal answer: 1",
+            None,
+        ),
     ),
     # "The effect: he is locked out, shown in option 2.": the answer's role, what it shows, then where it is shown (AW's
     # first contact: before a closing "Final answer: 1" it contradicts)
@@ -176,11 +185,13 @@ STATEMENTS = (
         Example("mucr", "The effect: he is locked out, shown in option 2. Final answer: 1", None),
     ),
     # "the phrase that explains the causal link is number 2, speeding": the answer alone, ending its clause (not "the
-    # car on the road")
+    # car on the road"), or before a dash ("The phrase that explains the link is the road — the icy road causes the
+    # car to skid.": AY's first contact, 3)
     verdict(
         r"\b(?:phrase|cue|option|one)\s+that\s+(?:best\s+)?explains\s+the\s+(?:causal\s+)?"
-        rf"(?:link|relationship|connection|change)\s+(?:is|would\s+be)\s*:?\s*{_ARTICLE}{{pick}}(?=\s*(?:[.!;,]|$))",
+        rf"(?:link|relationship|connection|change)\s+(?:is|would\s+be)\s*:?\s*{_ARTICLE}{{pick}}(?=\s*(?:[.!;,]|-\s|$))",
         Example("cue", "So the phrase that explains the causal link is number 2, speeding.", 2),
+        Example("cue_words", "The phrase that explains the link is the road — the icy road causes the car to skid.", 3),
     ),
     # "Both 1 and 2 are plausible, but 1 is slightly more so" (not "1 is unlikely, and 2 is even more so")
     verdict(
@@ -417,11 +428,14 @@ STATEMENTS = (
     ),
     # "I'd go with 2", "I choose image 1", "I lean towards 1", "it must be option 2", "I'll change my answer to 2"
     verdict(
-        rf"\b(?:choose|chose|select|pick|go\s+with|going\s+with|settle\s+on|opt\s+for|lean(?:ing)?{_ADVERBS}\s+towards?|must\s+be"
+        rf"\b(?:choose|chose|select|pick|go\s+with|going\s+with|settle\s+on|opt\s+for|lean(?:ing)?{_ADVERBS}(?:\s+towards?)?|must\s+be"
         rf"|(?:chang|switch|revis)\w*(?:\s+(?:my\s+answer|it))?\s+to"
         rf"|(?:i'd|i\s+would|i'll|i\s+will|i'm\s+going\s+to)\s+say|classif(?:y|ied)(?:\s+(?:it|this|the\s+update))?\s+as)\s*,?\s+(?:with\s+)?{_ARTICLE}{{pick}}",
         Example("nleye", "I'd go with 2.", 2),
         Example("nleye", "I lean towards 1.", 1),
+        # "lean" alone before the answer (AY's first contact, after the labels asked: "Weakener? Strengthener? I'd lean
+        # strengthener, since ...")
+        Example("label", "Weakener? Strengthener? I'd lean strengthener, since age doesn't change it.", "strengthener"),
         Example("mucr", "It must be option 2.", 2),
     ),
     # "the right one better matches the context", "option 2 fits best", "image 2 - the couple cutting the cake - is the
@@ -556,6 +570,19 @@ VERDICTS = (
         rf"\bbut\s+only\s+{_ARTICLE}{{pick}}",
         Example("mucr", "Options 2 and 4 both show water, but only option 4 shows a flood.", 4),
     ),
+    # "Only option 1, the wet floor, follows from the spilled bucket.": a sentence opening on the one option said to
+    # follow from or fit the given image, after the others described (AY's first contact)
+    verdict(
+        rf"(?:^|(?<=[.!?;:]))\s*only\s+{_ARTICLE}{{pick}}"
+        r"(?:\s*,[^,.;:!?\n«‹]{{1,60}},)?\s+"
+        r"(?:follows|fits|matches|explains|results|leads|is\s+the\s+(?:effect|cause|answer|cue))\b",
+        Example(
+            "mucr",
+            "Option 2 shows a cake, option 3 shows a broken window, option 4 shows a sunny beach. Only option 1, the "
+            "wet floor, follows from the spilled bucket.",
+            1,
+        ),
+    ),
     # a yes or no for an option (a table row, a checklist): "| 2 | Yes |", "Option 3 - yes, ...", "Option 1: ✅"
     # (a check mark without a separator on the same line: "Weakener ❌ / Strengthener ✅")
     verdict(
@@ -635,17 +662,21 @@ VERDICTS = (
         rf"(?:\b(?:not|neither)|n't)\s+{_ARTICLE}{ANY_MENTION}\s*,?\s+(?:or|nor|and)\s+{_ARTICLE}{{reject}}",
         Example("mucr", "Not 1 or 2; it's option 3.", 3),
     ),
-    # "not 1, 2 or 3": every item of the list, the middle ones too (AN's first contact: "The answer is not 1, 2 or 3.")
+    # "not 1, 2 or 3": every item of the list, the middle ones too (AN's first contact: "The answer is not 1, 2 or 3.");
+    # "Option 1, 2 or 3" is one mention of a list, its items joined by "and" (round 43: "Not Option 1, 2 or 3." read
+    # 3, the last item alone not rejected; "It's not Option 1, 2 or 3, since none of them involve water.", AW's: 4)
     verdict(
-        rf"(?:\b(?:not|neither)|n't)\s+{_ARTICLE}(?:{ANY_MENTION}\s*,\s*{_ARTICLE})+{{reject}}"
+        rf"(?:\b(?:not|neither)|n't)\s+{_ARTICLE}(?:{ANY_MENTION}{_LIST_ITEM_END}{_ARTICLE})+{{reject}}"
         rf"(?=\s*,?\s+(?:or|nor|and)\s+{_ARTICLE}{ANY_MENTION})",
         Example("mucr", "It is not option 2, option 3 or option 4: the effect is in option 1.", 1),
         Example("mucr", "The cause is not 4, 1 or 2.", 3),
     ),
     verdict(
-        rf"(?:\b(?:not|neither)|n't)\s+{_ARTICLE}(?:{ANY_MENTION}\s*,\s*{_ARTICLE})+"
+        rf"(?:\b(?:not|neither)|n't)\s+{_ARTICLE}(?:{ANY_MENTION}{_LIST_ITEM_END}{_ARTICLE})+"
         rf"{ANY_MENTION}\s*,?\s+(?:or|nor|and)\s+{_ARTICLE}{{reject}}",
         Example("mucr", "The effect is not 3, 4 or 1.", 2),
+        Example("mucr", "Not Option 1, 2 or 3.", 4),
+        Example("mucr", "It's not Option 1, 2 or 3, since none of them involve water.", 4),
     ),
     # "No - weakener.", "No, image 2." after a question
     verdict(
