@@ -1,9 +1,10 @@
 """Every rule of the reader's tables reads the example replies it exists for as a person reads them.
 
-Each rule (``reading.rules``: statements, verdicts, refusals, doubts; ``reading.mention_tables``: what names an answer)
-carries its examples: an example kind, the reply, and what a person reads in it. The test reads every example through
-its kind, the tasks' own answer kinds, and checks that the rule's pattern matches the reply as the rule sees it (the
-plain text for a mention rule, the reply's text for the rules read before mentions are marked
+Each rule (``reading.rules``: statements, verdicts; ``doubt_rules``: refusals, doubts; ``description_rules``; the tables
+of ratings, closings and forms; ``reading.mention_tables``: what names an answer) carries its examples: an example kind,
+the reply, and what a person reads in it. The test reads every example through its kind, the tasks' own answer kinds,
+and checks that the rule's pattern matches the reply as the rule sees it (the plain text for a mention rule, the reply's
+text for the rules read before mentions are marked
 (``form_rules.TEXT_RULES``:
 invented few-shot turns, a lettered list of the labels), the text with its mentions marked for the others), so that
 each example exercises its rule.
@@ -16,7 +17,15 @@ import pytest
 from abductive_tasks.dve import hooks as dve
 from abductive_tasks.mucr import hooks as mucr
 from abductive_tasks.nleye import hooks as nleye
-from abductive_tasks.scoring.reading import Choice, closing_rules, form_rules, rules, score_rules
+from abductive_tasks.scoring.reading import (
+    Choice,
+    closing_rules,
+    description_rules,
+    doubt_rules,
+    form_rules,
+    rules,
+    score_rules,
+)
 from abductive_tasks.scoring.reading.mentions import mark
 from abductive_tasks.scoring.reading.table import Rule
 from abductive_tasks.sherlock import hooks as sherlock
@@ -39,7 +48,7 @@ EXAMPLE_KINDS = {
 # Every rule table: (module, name) for the upper-case names of the table modules
 TABLES = [
     (module, name)
-    for module in (rules, score_rules, closing_rules, form_rules)
+    for module in (rules, doubt_rules, description_rules, score_rules, closing_rules, form_rules)
     for name in vars(module)
     if name.lstrip("_").isupper() and name != "TEXT_RULES"
 ]

@@ -14,7 +14,28 @@ from abductive_tasks.scoring.reading.closing_rules import (
     OPTION_SCORES,
     REMAINING,
 )
-from abductive_tasks.scoring.reading.doubt_rules import ROLES_PAIRED
+from abductive_tasks.scoring.reading.description_rules import (
+    CLAUSE_END,
+    CORRECTED_TO,
+    IN_PASSING,
+    OWN_WORDS_CLAUSE,
+    OWN_WORDS_DENIED,
+    PROGRESSIVE_SUBJECT,
+    ROLE_AFTER,
+    ROLE_CLAIMS,
+    ROLE_NAMED,
+    STATED_OTHERWISE,
+    THAT_CLAUSE_SUBJECT,
+    VOUCHED_CLAIMS,
+)
+from abductive_tasks.scoring.reading.doubt_rules import (
+    DOUBTS,
+    HEDGES,
+    REFUSAL_OF_THE_OTHERS,
+    REFUSALS,
+    ROLES_PAIRED,
+    SENTENCE_END,
+)
 from abductive_tasks.scoring.reading.form_rules import (
     CONCESSION,
     EXPLAINED_PAIR,
@@ -34,28 +55,7 @@ from abductive_tasks.scoring.reading.mentions import (
     mention_index,
     placeholder,
 )
-from abductive_tasks.scoring.reading.rules import (
-    ALONE,
-    CLAUSE_END,
-    CLOSING_ONLY,
-    CORRECTED_TO,
-    DOUBTS,
-    HEDGES,
-    IN_PASSING,
-    OWN_WORDS_CLAUSE,
-    OWN_WORDS_DENIED,
-    PROGRESSIVE_SUBJECT,
-    REFUSAL_OF_THE_OTHERS,
-    REFUSALS,
-    ROLE_AFTER,
-    ROLE_CLAIMS,
-    ROLE_NAMED,
-    SELF_CORRECTIONS,
-    SENTENCE_END,
-    STATED_OTHERWISE,
-    THAT_CLAUSE_SUBJECT,
-    VOUCHED_CLAIMS,
-)
+from abductive_tasks.scoring.reading.rules import ALONE, CLOSING_ONLY, SELF_CORRECTIONS
 from abductive_tasks.scoring.reading.table import Rule
 from abductive_tasks.scoring.reading.text import FORCED_CHOICE, sentence_start
 

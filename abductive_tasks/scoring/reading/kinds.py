@@ -10,7 +10,15 @@ from typing import Protocol
 
 from abductive_tasks.scoring.reading.closing_rules import CLOSING_STATEMENTS, ROLE_REJECTIONS
 from abductive_tasks.scoring.reading.decision import UNFINISHED, decide, denied, in_passing
-from abductive_tasks.scoring.reading.description_rules import DESCRIBED_ANSWER, OWN_DESCRIPTION, OWN_DESCRIPTIONS
+from abductive_tasks.scoring.reading.description_rules import (
+    DESCRIBED_ANSWER,
+    OWN_DESCRIPTION,
+    OWN_DESCRIPTIONS,
+    OWN_WORDS_CLAUSE,
+    OWN_WORDS_CONCEDED,
+    OWN_WORDS_DENIED,
+)
+from abductive_tasks.scoring.reading.doubt_rules import HEDGES, REFUSALS
 from abductive_tasks.scoring.reading.form_rules import (
     ANSWER_LABEL,
     LABEL_CONCESSIONS,
@@ -43,16 +51,7 @@ from abductive_tasks.scoring.reading.mentions import (
     option_text,
 )
 from abductive_tasks.scoring.reading.position_mentions import counts_context_in_apposition
-from abductive_tasks.scoring.reading.rules import (
-    HEDGES,
-    OWN_WORDS_CLAUSE,
-    OWN_WORDS_CONCEDED,
-    OWN_WORDS_DENIED,
-    REFUSALS,
-    SELF_CORRECTIONS,
-    STATEMENTS,
-    VERDICTS,
-)
+from abductive_tasks.scoring.reading.rules import SELF_CORRECTIONS, STATEMENTS, VERDICTS
 from abductive_tasks.scoring.reading.score_rules import (
     JUDGEMENT_TOLERANCE,
     JUDGEMENTS,

@@ -359,8 +359,7 @@ def _row_mentions(
             Example("mucr", "The third picture from the left shows the effect: a soaked dog.", 2),
             Example("mucr", "The effect is the fourth picture in the row, where he is lying on the ground.", 3),
         ),
-        # "Of the three images, the second one": the images counted, the context first; "Looking at the three panels,
-        # the second panel is ..." (AY's first contact, round 43)
+        # "Of the three images, the second one", "Looking at the three panels, the second panel": the context counted
         _rule(
             rf"\b(?:of|looking\s+at)\s+the\s+(?:{_COUNT_WORDS.get(n + context_images, '(?!)')})\s+{_IMAGE_NOUN}\s*,?\s+"
             rf"the\s+(?P<ordinal>{_ORDINAL})"

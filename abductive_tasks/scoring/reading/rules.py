@@ -8,22 +8,6 @@ from __future__ import annotations
 
 import re
 
-from abductive_tasks.scoring.reading.description_rules import (
-    CLAUSE_END,
-    CORRECTED_TO,
-    IN_PASSING,
-    OWN_WORDS_CLAUSE,
-    OWN_WORDS_CONCEDED,
-    OWN_WORDS_DENIED,
-    PROGRESSIVE_SUBJECT,
-    ROLE_AFTER,
-    ROLE_CLAIMS,
-    ROLE_NAMED,
-    STATED_OTHERWISE,
-    THAT_CLAUSE_SUBJECT,
-    VOUCHED_CLAIMS,
-)
-from abductive_tasks.scoring.reading.doubt_rules import DOUBTS, HEDGES, REFUSAL_OF_THE_OTHERS, REFUSALS, SENTENCE_END
 from abductive_tasks.scoring.reading.mentions import (
     ANSWER_HEADING,
     ANY_MENTION,
@@ -40,27 +24,9 @@ __all__ = [
     "verdict",
     "ALONE",
     "QUALITY_CUE",
-    "CLAUSE_END",
     "CLOSING_ONLY",
     "COPULA",
-    "DOUBTS",
-    "HEDGES",
-    "IN_PASSING",
-    "OWN_WORDS_CLAUSE",
-    "OWN_WORDS_CONCEDED",
-    "OWN_WORDS_DENIED",
-    "REFUSALS",
-    "REFUSAL_OF_THE_OTHERS",
-    "ROLE_AFTER",
-    "ROLE_CLAIMS",
-    "CORRECTED_TO",
-    "ROLE_NAMED",
-    "STATED_OTHERWISE",
-    "PROGRESSIVE_SUBJECT",
-    "THAT_CLAUSE_SUBJECT",
-    "VOUCHED_CLAIMS",
     "SELF_CORRECTIONS",
-    "SENTENCE_END",
     "STATEMENTS",
     "VERDICTS",
 ]
