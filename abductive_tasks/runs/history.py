@@ -12,6 +12,7 @@ results or samples file edited, deleted or added since its run ended (against th
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -144,16 +145,33 @@ def _documents_counted(task_results: Mapping) -> int | None:
 
 
 def _samples_lines(results_path: Path, task: str) -> int | None:
-    """Lines of the samples JSONL lmms-eval wrote beside ``results_path`` for ``task`` (None: no such file)."""
+    """Whole lines of the samples JSONL lmms-eval wrote beside ``results_path`` for ``task`` (None: no such file).
+    lmms-eval appends one JSON object and a newline per document: a last line without its newline, or no JSON, was
+    cut short by a stop and is not counted."""
+    count, last = 0, b""
     try:
         with open_regular(samples_path(results_path, task)) as handle:
-            return sum(1 for line in handle if line.strip())
+            for line in handle:
+                if line.strip():
+                    count, last = count + 1, line
     except OSError:  # none, or no regular file in its place
         return None
+    return count - 1 if last and not _whole_json_line(last) else count
+
+
+def _whole_json_line(line: bytes) -> bool:
+    """Whether ``line`` ends with its newline and holds one JSON value."""
+    if not line.endswith(b"\n"):
+        return False
+    try:
+        json.loads(line)
+    except ValueError:  # UnicodeDecodeError too: a character cut in two
+        return False
+    return True
 
 
 def ran(
-    raw: Mapping, path: Path, task: str, recorded_limit: int | float | None
+    raw: Mapping, path: Path, task: str, recorded_limit: int | float | None, ended: bool = True
 ) -> tuple[int | float | None, str | None]:
     """What lmms-eval actually ran for ``task``, from its results file ``raw`` (at ``path``) and samples:
     the limit it applied, and why its counts cannot be trusted (None when they agree).
@@ -161,7 +179,8 @@ def ran(
     The limit comes from the results' ``config`` (wherever it was set: the spec's ``limit:``, ``eval_args``,
     a model's ``eval_args``); ``n-samples`` must show every document run, and the task's ``<prefix>_counts``
     and samples file must count those documents. A limit in the run's record that the results contradict is
-    a disagreement, never believed.
+    a disagreement, never believed. lmms-eval writes the samples after the results: a run that did not end with
+    status 0 (``ended`` False: stopped, killed, or its end never recorded) and has none was stopped between the two.
     """
     config = raw.get("config") if isinstance(raw.get("config"), Mapping) else {}
     limit = _as_limit(config["limit"]) if "limit" in config else recorded_limit
@@ -183,8 +202,10 @@ def ran(
         if documents is not None and documents != effective:
             problems.append(f"scored {documents} documents, lmms-eval ran {effective}")
         lines = _samples_lines(path, task)
-        if lines is not None and lines != effective:
-            problems.append(f"its samples file holds {lines} documents, lmms-eval ran {effective}")
+        if lines is None and not ended:
+            problems.append("no samples file: its run was stopped after writing its results")
+        elif lines is not None and lines != effective:
+            problems.append(f"its samples file holds {lines} whole documents, lmms-eval ran {effective}")
     return limit, ("counts disagree: " + "; ".join(problems)) if problems else None
 
 
@@ -361,7 +382,7 @@ def scan_runs(model_dir: Path, identity: Mapping) -> Scan:
             when = path.stat().st_mtime
             for task in tasks:
                 if task in results and (task not in found or found[task].when <= when):
-                    limit, disagreement = ran(raw, path, task, record.limit)
+                    limit, disagreement = ran(raw, path, task, record.limit, record.exit_status == 0)
                     changed = seal_broken(record, run, path, task, digest)
                     found[task] = Outcome(
                         run, limit, results[task], path, failed_requests(results[task]), when, disagreement, changed

@@ -609,7 +609,7 @@ def test_the_limit_and_counts_come_from_what_lmms_eval_ran(tmp_path):
     notes = "\n".join(board.notes)
     assert f"{RUN_RECORD} says limit=None, lmms-eval ran limit=2" in notes
     assert "ran 2 of 24 documents without a limit" in notes and "scored 24 documents, lmms-eval ran 2" in notes
-    assert "its samples file holds 2 documents, lmms-eval ran 24" in notes
+    assert "its samples file holds 2 whole documents, lmms-eval ran 24" in notes
 
 
 def test_a_results_file_without_document_counts_is_not_a_score(tmp_path):

@@ -539,6 +539,48 @@ def test_a_results_name_that_is_no_regular_file_is_damaged_never_read(tmp_path):
     assert [str(error) for error in scan.damaged] == [f"{run / 'x_results.json'}: a FIFO, not a regular file"]
 
 
+@pytest.mark.parametrize("exit_status", [None, -9, 130])
+def test_a_run_stopped_between_its_results_and_its_samples_is_not_done(tmp_path, exit_status):
+    """lmms-eval writes a task's results, then its samples: a run stopped between (its record ended without status 0,
+    or its end never recorded: the batch killed) with results and no samples is run again; one that ended with 0 and
+    has none (its samples deleted since) keeps the leaderboard's ``unverified`` cell, as before. From a blind review:
+    a SIGTERM at that moment left a task ``done`` for ever."""
+    spec = identity()
+    write_run(tmp_path / "stopped", "1-stopped", spec, {"nleye_triplet": triplet(0.5)}, exit_status=exit_status)
+    write_run(tmp_path / "ended", "1-ended", spec, {"nleye_triplet": triplet(0.5)})
+    stopped, ended = scan_runs(tmp_path / "stopped", spec), scan_runs(tmp_path / "ended", spec)
+    (outcome,) = stopped.outcomes["nleye_triplet"]
+    assert outcome.disagreement == "counts disagree: no samples file: its run was stopped after writing its results"
+    assert not stopped.done("nleye_triplet", None)
+    assert ended.done("nleye_triplet", None) and ended.outcomes["nleye_triplet"][0].disagreement is None
+
+
+@pytest.mark.parametrize(
+    "last, counted",
+    [
+        (b'{"doc_id": 23}\n', 24),  # whole
+        (b'{"doc_id": 23}', 23),  # its newline never written
+        (b'{"doc_id": 2', 23),  # cut inside the JSON
+        ('{"doc_id": 23, "resps": "\u00e9"}\n'.encode()[:-3] + b"\n", 23),  # a character cut in two, then a newline
+    ],
+)
+def test_a_samples_file_cut_at_its_last_line_counts_only_whole_lines(tmp_path, last, counted):
+    """A kill while lmms-eval appends the last sample leaves a line cut short: it is no document, so the counts
+    disagree and the task is run again (it counted as the 24th before)."""
+    spec = identity()
+    run = write_run(tmp_path / "m", "1-cut", spec, {"nleye_triplet": triplet(0.5)})
+    (results,) = run.glob("*_results.json")
+    whole = b"".join(f'{{"doc_id": {index}}}\n'.encode() for index in range(23))
+    history.samples_path(results, "nleye_triplet").write_bytes(whole + last)
+    (outcome,) = scan_runs(tmp_path / "m", spec).outcomes["nleye_triplet"]
+    expected = (
+        None
+        if counted == 24
+        else f"counts disagree: its samples file holds {counted} whole documents, lmms-eval ran 24"
+    )
+    assert outcome.disagreement == expected
+
+
 def test_scan_reads_only_matching_runs_and_reports_damage(tmp_path):
     model_dir = tmp_path / "dummy"
     spec = identity()
