@@ -173,19 +173,23 @@ def _raise_interrupt(signum, frame) -> None:
 
 
 def run_interruptible(spec: BatchSpec, only: list[str] | None = None) -> int:
-    """:func:`run_batch`, with Ctrl-C (SIGINT) and a scheduler's SIGTERM stopping children and servers cleanly
-    (status 130). SIGINT interrupts even where the runner was started with it ignored (a background job of a
-    script: ``abductive-eval batch spec.yaml &``), so that ``kill -INT`` stops it as Ctrl-C does."""
-    previous_term = signal.signal(signal.SIGTERM, _raise_interrupt)
-    previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
+    """:func:`run_batch`, with Ctrl-C (SIGINT), a scheduler's SIGTERM and a closed terminal's SIGHUP stopping children
+    and servers cleanly (status 130). SIGINT interrupts even where the runner was started with it ignored (a
+    background job of a script: ``abductive-eval batch spec.yaml &``), so that ``kill -INT`` stops it as Ctrl-C does;
+    a SIGHUP ignored at start (``nohup``) stays ignored. Before SIGHUP was handled, a closed terminal killed the runner
+    at once and its evaluation by its parent-death signal, wherever it was (its response cache's merge lock held)."""
+    previous = {signal.SIGTERM: signal.signal(signal.SIGTERM, _raise_interrupt)}
+    previous[signal.SIGINT] = signal.signal(signal.SIGINT, signal.default_int_handler)
+    if signal.getsignal(signal.SIGHUP) is signal.SIG_DFL:
+        previous[signal.SIGHUP] = signal.signal(signal.SIGHUP, _raise_interrupt)
     try:
         return run_batch(spec, only)
     except KeyboardInterrupt:
         say("interrupted; servers stopped. Rerun the same command to resume.")
         return 130
     finally:
-        signal.signal(signal.SIGTERM, previous_term)
-        signal.signal(signal.SIGINT, previous_int)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def serve_main(argv: list[str]) -> int:

@@ -1,5 +1,6 @@
 """lmms-eval's response cache of a model, made safe to reuse: damaged databases set aside, failed
-replies purged (they are asked again), secrets scrubbed (lmms-eval stores ``model_args`` in clear) and replies
+replies purged (they are asked again), a merge lock of a killed run removed, secrets scrubbed (lmms-eval stores
+``model_args`` in clear) and replies
 holding a secret not cached (:func:`scrub_cache`; the child does not store them in the first place,
 :func:`abductive_tasks.compat.evaluate_cli`).
 
@@ -10,6 +11,7 @@ outputs never meet old answers (lmms-eval keys its cache on task, document index
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
@@ -52,15 +54,34 @@ def _audit_problem(path: Path) -> str | None:
     return None
 
 
+MERGE_LOCK = ".merge.lock"  # the folder lmms-eval's end-of-run merge holds (lmms_eval.caching.response_cache)
+
+
 def make_safe(cache_dir: Path, secrets: Sequence[str]) -> list[str]:
-    """Make a model's response cache safe to read before a run: damaged files set aside (:func:`repair_cache`),
-    failed replies purged (:func:`purge_failed_replies`), ``secrets`` scrubbed (:func:`scrub_cache`); one message
-    per thing done that the user should know."""
-    messages = list(repair_cache(cache_dir))
+    """Make a model's response cache safe to read before a run: merge locks of killed runs removed
+    (:func:`release_merge_locks`), damaged files set aside (:func:`repair_cache`), failed replies purged
+    (:func:`purge_failed_replies`), ``secrets`` scrubbed (:func:`scrub_cache`); one message per thing done that the
+    user should know."""
+    messages = release_merge_locks(cache_dir) + repair_cache(cache_dir)
     purged = purge_failed_replies(cache_dir)
     if purged:
         messages.append(f"{purged} failed requests removed from the response cache {cache_dir}; they are asked again")
     scrub_cache(cache_dir, secrets)
+    return messages
+
+
+def release_merge_locks(cache_dir: Path) -> list[str]:
+    """Remove the merge locks in ``cache_dir`` (one message each): lmms-eval takes one (a folder) to merge a run's
+    replies into the cache and removes it in a ``finally``, which a run killed while merging never reaches; every
+    later run then waited 60 s for it and never merged its replies. The cache is a model's in the batch's output
+    folder, whose lock the batch holds, so no running evaluation holds one."""
+    messages = []
+    for lock in sorted(cache_dir.rglob(MERGE_LOCK)) if cache_dir.is_dir() else []:
+        if lock.is_symlink() or not lock.is_dir():
+            lock.unlink()  # a link is removed, never followed
+        else:
+            shutil.rmtree(lock)
+        messages.append(f"a merge lock left by a killed run removed from the response cache: {lock}")
     return messages
 
 

@@ -52,7 +52,7 @@ PLACEHOLDER_API_KEY = "EMPTY"
 OFF = {"0", "off", "false", "no"}  # a flag's values that turn it off (abductive_tasks.settings)
 
 
-INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
+INTERRUPTS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}  # what the batch stops on (Ctrl-C, kill, a closed terminal)
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 

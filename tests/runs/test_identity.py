@@ -14,7 +14,7 @@ from lmms_eval.api.instance import Instance
 from lmms_eval.caching.response_cache import ResponseCache
 
 from abductive_tasks.runs import history
-from abductive_tasks.runs.cache import purge_failed_replies, repair_cache, scrub_cache
+from abductive_tasks.runs.cache import make_safe, purge_failed_replies, repair_cache, scrub_cache
 from abductive_tasks.runs.history import failed_requests, limit_covers, other_model, scan_runs
 from abductive_tasks.runs.identity import (
     FileHashes,
@@ -764,6 +764,26 @@ def run_cache(root: Path, model: Replies) -> list[str]:
 
 def files_holding(root: Path, text: str) -> list[str]:
     return sorted(path.name for path in root.rglob("*") if path.is_file() and text.encode() in path.read_bytes())
+
+
+def test_a_merge_lock_left_by_a_killed_run_is_removed_so_the_next_run_merges(tmp_path):
+    """lmms-eval's merge lock (a folder it removes in a ``finally``) left by a run killed while merging made every
+    later run wait 60 s and merge nothing (a blind review). Made with lmms-eval's own lock, as a kill left it."""
+    from lmms_eval.caching import response_cache
+
+    lock = tmp_path / "cache" / "key" / response_cache._LAYERED_RUNS_DIRNAME / response_cache._LAYERED_LOCK_DIRNAME
+    killed = response_cache._merge_lock(str(lock), timeout_seconds=1)
+    killed.__enter__()  # never left: the run was killed while it held the lock
+    waiting = response_cache._merge_lock(str(lock), timeout_seconds=1, poll_interval_seconds=0.1)
+    with pytest.raises(TimeoutError), waiting:
+        pass
+    assert make_safe(tmp_path / "cache", ()) == [
+        f"a merge lock left by a killed run removed from the response cache: {lock}"
+    ]
+    assert not lock.exists()
+    with response_cache._merge_lock(str(lock), timeout_seconds=1):  # the next run takes it at once
+        assert (lock / "owner.json").is_file()
+    assert make_safe(tmp_path / "cache", ()) == []
 
 
 def test_failed_replies_are_removed_from_the_cache_and_asked_again(tmp_path):

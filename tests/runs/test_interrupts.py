@@ -1,4 +1,4 @@
-"""Ctrl-C or SIGTERM while the batch starts a child is never lost, whichever thread the kernel hands it to; an
+"""Ctrl-C, SIGTERM or SIGHUP while the batch starts a child is never lost, whichever thread the kernel hands it to; an
 interrupted child is interrupted again until it ends, killed on another Ctrl-C or after the grace, and what it still
 writes reaches its log.
 
@@ -47,6 +47,7 @@ INJECTED = textwrap.dedent(
 
     os.register_at_fork(before=interrupt_at_fork)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
+    signal.signal(signal.SIGHUP, signal.default_int_handler)
     signal.signal(signal.SIGINT, signal.default_int_handler)  # as at a terminal, also when started as a background job
     log, caught = Path(sys.argv[1]), 0
     for _ in range({rounds}):
@@ -75,6 +76,11 @@ def test_ctrl_c_at_fork_is_raised_every_time(tmp_path):
 
 def test_sigterm_at_fork_is_raised_every_time(tmp_path):
     assert _caught(tmp_path, signal.SIGTERM) == ROUNDS
+
+
+def test_sighup_at_fork_is_raised_every_time(tmp_path):
+    """A closed terminal's SIGHUP, which the batch now stops on as on Ctrl-C."""
+    assert _caught(tmp_path, signal.SIGHUP) == ROUNDS
 
 
 def _blocked_signals(thread_id: int) -> set[int]:
@@ -224,3 +230,24 @@ def test_an_interrupted_childs_last_words_reach_its_log_redacted(tmp_path, monke
     written = log.read_text()
     assert "\nready\n1\n2\nlast [REDACTED]\n" in written  # the last three written after the runner's copy was cut
     assert "words" not in written  # a secret in what the child still writes is redacted as in the rest of its log
+
+
+@pytest.mark.parametrize("ignored", [False, True])
+def test_a_closed_terminals_sighup_stops_the_batch_as_ctrl_c_unless_ignored_at_start(monkeypatch, ignored):
+    """SIGHUP (a closed terminal) ended the runner at once, its evaluation by its parent-death signal wherever it was
+    (a response cache's merge lock held, no status written); now it stops the batch as Ctrl-C does (status 130).
+    Under ``nohup`` (SIGHUP ignored) the batch goes on, and the handlers are as before after it."""
+    from abductive_tasks.runs import batch
+
+    def hung_up(spec, only):
+        os.kill(os.getpid(), signal.SIGHUP)  # its handler runs before this returns
+        return 0
+
+    monkeypatch.setattr(batch, "run_batch", hung_up)
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN if ignored else signal.SIG_DFL)
+    try:
+        before = {number: signal.getsignal(number) for number in INTERRUPTS}
+        assert batch.run_interruptible(None, None) == (0 if ignored else 130)
+        assert {number: signal.getsignal(number) for number in INTERRUPTS} == before
+    finally:
+        signal.signal(signal.SIGHUP, previous)
