@@ -50,7 +50,7 @@ import secrets
 import stat
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import ModuleType
 from typing import BinaryIO
@@ -109,16 +109,32 @@ def write_atomic(path: Path, data: bytes | str, durable: bool = True) -> None:
 
 def write_set(files: Mapping[Path, bytes | str]) -> None:
     """Write several files as one set: all temporary files first, then the renames (a failure while writing
-    leaves every earlier file as it was)."""
+    leaves every earlier file as it was). An interrupt between two renames (Ctrl-C, a stop signal raised as
+    ``SystemExit``) finishes the renames before it goes on, so the set is never half old, half new."""
     written: dict[Path, str] = {}
     try:
         for path, data in files.items():
             written[path] = _write_temporary(path, _as_bytes(data))
-        for path in list(written):
-            os.replace(written.pop(path), path)
-    finally:
-        for name in written.values():
-            Path(name).unlink(missing_ok=True)
+    except BaseException:
+        _remove_temporaries(written)
+        raise
+    try:
+        for path, name in list(written.items()):
+            os.replace(name, path)
+            del written[path]
+    except OSError:  # the file system refused one: the rest cannot be trusted to follow
+        _remove_temporaries(written)
+        raise
+    except BaseException:
+        for path, name in written.items():
+            with suppress(FileNotFoundError):  # renamed already, the interrupt came before its removal
+                os.replace(name, path)
+        raise
+
+
+def _remove_temporaries(written: Mapping[Path, str]) -> None:
+    for name in written.values():
+        Path(name).unlink(missing_ok=True)
 
 
 def file_sha256(path: Path) -> str:

@@ -48,6 +48,29 @@ def test_a_set_is_replaced_only_once_every_file_is_written(tmp_path, monkeypatch
     ]
 
 
+@pytest.mark.parametrize("interrupt", [KeyboardInterrupt, SystemExit])
+def test_an_interrupt_between_two_renames_finishes_the_set(tmp_path, monkeypatch, interrupt):
+    """Ctrl-C or a stop signal (SystemExit, abductive-eval's quick commands) landing between the renames of a set left
+    a report half old, half new and the rest's temporary files removed (a blind review, by SIGTERM to
+    ``leaderboard``): the renames are finished first, then the interrupt goes on."""
+    targets = [tmp_path / name for name in ("a.csv", "b.html", "c.json")]
+    files.write_set(dict.fromkeys(targets, "old"))
+    renames = []
+    real = os.replace
+
+    def interrupted_after_the_first(source, target):
+        renames.append(target)
+        if len(renames) == 2:
+            raise interrupt()  # before the second rename, as a handler between two bytecodes
+        real(source, target)
+
+    monkeypatch.setattr(files.os, "replace", interrupted_after_the_first)
+    with pytest.raises(interrupt):
+        files.write_set(dict.fromkeys(targets, "new"))
+    assert [path.read_text() for path in targets] == ["new", "new", "new"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["a.csv", "b.html", "c.json"]
+
+
 def test_a_link_at_the_target_is_replaced_not_followed(tmp_path):
     victim = tmp_path / "victim"
     victim.write_text("keep")
