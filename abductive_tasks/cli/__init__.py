@@ -347,27 +347,28 @@ def _run_eval(argv: list[str], handed: tuple[str, ...]) -> int:
     from abductive_tasks.inputs.stages import StageError
 
     chained = None
-    try:
-        if args.model and args.tasks and args.tasks not in LIST_TASKS:
-            chained, argv = plan_chain(argv, args, options)
-        elif options:
-            raise UsageError(f"{', '.join(options)}: for a run of --model over --tasks")
-        if chained is not None:
-            code, argv = run_chain(argv, args, chained, bool(options.get("--print-commands")))
-            if code or options.get("--print-commands"):
-                return code
-        elif options.get("--print-commands"):
-            from abductive_tasks.runs.secrets import collect_secrets, redact_text
+    try:  # a chain's response cache goes however the command ends: after its stages too (a Ctrl-C among them left it)
+        try:
+            if args.model and args.tasks and args.tasks not in LIST_TASKS:
+                chained, argv = plan_chain(argv, args, options)
+            elif options:
+                raise UsageError(f"{', '.join(options)}: for a run of --model over --tasks")
+            if chained is not None:
+                code, argv = run_chain(argv, args, chained, bool(options.get("--print-commands")))
+                if code or options.get("--print-commands"):
+                    return code
+            elif options.get("--print-commands"):
+                from abductive_tasks.runs.secrets import collect_secrets, redact_text
 
-            print(redact_text(" ".join(["abductive-eval", *argv]), collect_secrets(args=argv, environment=os.environ)))
-            return 0
-        if args.tasks and args.tasks not in LIST_TASKS and (args.verbosity or "").upper() != "DEBUG":
-            check_data(args.tasks, readers=True)  # what reads a stage's output: once the chain has run it
-    except (UsageError, HubUnreachable, DataProblem, StageError) as error:  # StageError: a chain not runnable as asked
-        return _refused(error, given)
-    if args.model and args.tasks and args.tasks not in LIST_TASKS:
-        argv = with_judge_threads(argv, args.tasks)
-    try:
+                command = " ".join(["abductive-eval", *argv])
+                print(redact_text(command, collect_secrets(args=argv, environment=os.environ)))
+                return 0
+            if args.tasks and args.tasks not in LIST_TASKS and (args.verbosity or "").upper() != "DEBUG":
+                check_data(args.tasks, readers=True)  # what reads a stage's output: once the chain has run it
+        except (UsageError, HubUnreachable, DataProblem, StageError) as error:  # StageError: a chain not runnable
+            return _refused(error, given)
+        if args.model and args.tasks and args.tasks not in LIST_TASKS:
+            argv = with_judge_threads(argv, args.tasks)
         return evaluate_and_summarise(argv, args, handed)
     finally:
         if chained is not None:

@@ -264,3 +264,23 @@ def _ended(process: psutil.Process) -> bool:
         return process.status() == psutil.STATUS_ZOMBIE  # exited, not yet reaped by its new parent
     except psutil.NoSuchProcess:
         return True
+
+
+def test_a_command_stopped_among_its_stages_leaves_no_response_cache(sample, tmp_path, monkeypatch):
+    """Ctrl-C while a chained ``abductive-eval`` ran its stages left the command's response cache (the model's replies)
+    for good: it was removed only after the last run (a blind review). It goes however the command ends."""
+    from abductive_tasks import cli
+
+    made = []
+
+    def stopped(self, say, start=True):
+        self.cache.mkdir(parents=True)
+        (self.cache / "cache.db").write_bytes(b"replies")
+        made.append(self.cache)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(chain.CommandChain, "walk", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        cli.main(["--model", "random_baseline", "--tasks", "mucr_exp", "--limit", "2", "--output_path", str(tmp_path)])
+    (cache,) = made
+    assert not cache.exists()
