@@ -346,8 +346,8 @@ def _run_eval(argv: list[str], handed: tuple[str, ...]) -> int:
         return _refused(error, given)
     from abductive_tasks.inputs.stages import StageError
 
-    chained = None
-    try:  # a chain's response cache goes however the command ends: after its stages too (a Ctrl-C among them left it)
+    chained, last_ran = None, False
+    try:  # a chain's response cache goes on Ctrl-C, an error or a refusal too, also among its stages
         try:
             if args.model and args.tasks and args.tasks not in LIST_TASKS:
                 chained, argv = plan_chain(argv, args, options)
@@ -369,10 +369,12 @@ def _run_eval(argv: list[str], handed: tuple[str, ...]) -> int:
             return _refused(error, given)
         if args.model and args.tasks and args.tasks not in LIST_TASKS:
             argv = with_judge_threads(argv, args.tasks)
-        return evaluate_and_summarise(argv, args, handed)
+        code = evaluate_and_summarise(argv, args, handed)
+        last_ran = True
+        return code
     finally:
         if chained is not None:
-            chained.finish(say)
+            chained.finish(say, compare=last_ran)
 
 
 def _refused(error: Exception, argv: list[str]) -> int:
@@ -655,23 +657,39 @@ def _main(argv: list[str] | None = None) -> int:
     return run_eval(argv, handed)
 
 
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+def _leave(number: int, _frame: object) -> None:
+    raise SystemExit(128 + number)
+
+
 @contextlib.contextmanager
 def stops_unwinding() -> Iterator[None]:
     """Within it, SIGTERM and SIGHUP end the process as ``SystemExit(128 + signal)``, so ``finally`` and ``with``
     blocks still clean up: at the signals' default action the process ended on the spot (uvicorn, which handles
     SIGTERM itself, raises it again at that action once it has shut down). A signal the process was started with
-    ignored (``nohup`` ignores SIGHUP) or handled stays so."""
-
-    def leave(number: int, _frame: object) -> None:
-        raise SystemExit(128 + number)
-
-    defaults = [number for number in (signal.SIGTERM, signal.SIGHUP) if signal.getsignal(number) is signal.SIG_DFL]
-    previous = {number: signal.signal(number, leave) for number in defaults}
+    ignored (``nohup`` ignores SIGHUP) or handled stays so; a process forked meanwhile (a process pool's worker) has
+    the default action back (:func:`_default_in_forked_children`)."""
+    defaults = [number for number in STOP_SIGNALS if signal.getsignal(number) is signal.SIG_DFL]
+    previous = {number: signal.signal(number, _leave) for number in defaults}
     try:
         yield
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+
+
+def _default_in_forked_children() -> None:
+    """In a child forked inside :func:`stops_unwinding`, the stop signals at their default action again: a pool's
+    worker has no cleanup of its own, and there ``SystemExit`` would become its job's result (the pool catches it)
+    instead of ending it."""
+    for number in STOP_SIGNALS:
+        if signal.getsignal(number) is _leave:
+            signal.signal(number, signal.SIG_DFL)
+
+
+os.register_at_fork(after_in_child=_default_in_forked_children)
 
 
 def cache_made_ready() -> bool:

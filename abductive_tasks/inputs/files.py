@@ -126,9 +126,13 @@ def write_set(files: Mapping[Path, bytes | str]) -> None:
         _remove_temporaries(written)
         raise
     except BaseException:
-        for path, name in written.items():
-            with suppress(FileNotFoundError):  # renamed already, the interrupt came before its removal
-                os.replace(name, path)
+        try:
+            for path, name in list(written.items()):
+                with suppress(FileNotFoundError):  # renamed already, the interrupt came before its removal
+                    os.replace(name, path)
+                del written[path]
+        except OSError:  # one the file system refuses now: the rest's temporary files go, the interrupt goes on
+            _remove_temporaries(written)
         raise
 
 

@@ -492,12 +492,15 @@ class CommandChain:
         pending = any(up in self.to_make for task in tasks for up in self.reads_of(task))
         return keyed_cache(self.user_cache, runner.identity, tasks, pending)
 
-    def finish(self, say: Callable[[str], None]) -> None:
-        """After the last run: say where a requested upstream task's replies differ from those its readers read (the
-        backend answered again instead of from the response cache); remove this command's response cache."""
-        for task in sorted(self.fresh & set(self.requested)):
-            kind = next(kind for reader in self.requested for up, kind in self.reads_of(reader).items() if up == task)
-            last = self.final_dir
+    def finish(self, say: Callable[[str], None], compare: bool = True) -> None:
+        """However the command ended: with ``compare`` (its last run ended), say where a requested upstream task's
+        replies differ from those its readers read (the backend answered again instead of from the response cache);
+        remove this command's response cache."""
+        for task in sorted(self.fresh & set(self.requested)) if compare else ():
+            read = (kind for reader in self.requested for up, kind in self.reads_of(reader).items() if up == task)
+            kind, last = next(read, None), self.final_dir
+            if kind is None:  # read only by a stage of the chain, not by a task asked for: nothing to compare
+                continue
             samples = sorted(last.glob(samples_glob(task)), key=lambda path: path.name) if last else []
             if not samples:
                 continue

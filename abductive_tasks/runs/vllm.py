@@ -96,17 +96,19 @@ def interrupts_held():
     ``fork``'s Python hooks, where a ``KeyboardInterrupt`` is printed as "ignored" and lost. So for the
     block's duration the handlers only note the signal; on leaving, the handlers are restored and a
     noted signal is raised again, in the main thread. Threads started inside the block (the server's
-    output copier) inherit the blocked mask and never receive either signal.
+    output copier) inherit the blocked mask and never receive either signal. A signal ignored here (``nohup``'s
+    SIGHUP) is left ignored, so the child inherits that too (a noting handler would reach it as the default action).
     """
     noted: list[int] = []
-    previous = {number: signal.signal(number, lambda received, _frame: noted.append(received)) for number in INTERRUPTS}
-    signal.pthread_sigmask(signal.SIG_BLOCK, INTERRUPTS)
+    held = {number for number in INTERRUPTS if signal.getsignal(number) is not signal.SIG_IGN}
+    previous = {number: signal.signal(number, lambda received, _frame: noted.append(received)) for number in held}
+    signal.pthread_sigmask(signal.SIG_BLOCK, held)
     try:
         yield
     finally:
         for number, handler in previous.items():
             signal.signal(number, signal.SIG_DFL if handler is None else handler)  # None: a handler set outside Python
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, INTERRUPTS)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
         for number in dict.fromkeys(noted):
             signal.raise_signal(number)
 

@@ -71,6 +71,27 @@ def test_an_interrupt_between_two_renames_finishes_the_set(tmp_path, monkeypatch
     assert sorted(path.name for path in tmp_path.iterdir()) == ["a.csv", "b.html", "c.json"]
 
 
+def test_a_rename_refused_while_an_interrupt_finishes_the_set_leaves_no_temporary_file(tmp_path, monkeypatch):
+    """The file system refusing a rename while an interrupt finishes the set: the rest's temporary files go, and the
+    interrupt, not the refusal, goes on (a blind review)."""
+    targets = [tmp_path / name for name in ("a.csv", "b.html", "c.json")]
+    renames = []
+    real = os.replace
+
+    def interrupted_then_refused(source, target):
+        renames.append(target)
+        if len(renames) == 2:
+            raise KeyboardInterrupt
+        if len(renames) == 3:
+            raise PermissionError(13, "Permission denied")
+        real(source, target)
+
+    monkeypatch.setattr(files.os, "replace", interrupted_then_refused)
+    with pytest.raises(KeyboardInterrupt):
+        files.write_set(dict.fromkeys(targets, "new"))
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["a.csv"]
+
+
 def test_a_link_at_the_target_is_replaced_not_followed(tmp_path):
     victim = tmp_path / "victim"
     victim.write_text("keep")

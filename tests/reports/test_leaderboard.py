@@ -1178,3 +1178,17 @@ def test_a_signal_ignored_at_start_stays_ignored(tmp_path, monkeypatch):
     finally:
         signal.signal(signal.SIGHUP, previous)
     assert seen[signal.SIGHUP] is signal.SIG_IGN and callable(seen[signal.SIGTERM])
+
+
+def test_a_pool_worker_forked_while_a_quick_command_runs_ends_on_a_stop_signal():
+    """A worker forked inside the stop handling (``browse``'s thumbnails, ``export-sherlock``'s chunks) inherited its
+    handler, so a SIGTERM to it became its job's result (the pool catches SystemExit) and the command exited 143 in
+    silence; it dies as before, the pool breaks and the command goes on as it did then (a blind review)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    with cli.stops_unwinding(), ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
+        job = pool.submit(signal.raise_signal, signal.SIGTERM)
+        with pytest.raises(BrokenProcessPool):
+            job.result(timeout=60)

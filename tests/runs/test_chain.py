@@ -284,3 +284,22 @@ def test_a_command_stopped_among_its_stages_leaves_no_response_cache(sample, tmp
         cli.main(["--model", "random_baseline", "--tasks", "mucr_exp", "--limit", "2", "--output_path", str(tmp_path)])
     (cache,) = made
     assert not cache.exists()
+
+
+def test_the_end_of_a_command_compares_only_after_its_last_run_and_only_what_a_task_asked_for_reads(sample, tmp_path):
+    """``finish`` runs however the command ends: before its last run it compares nothing (it said "its replies in the
+    last run differ" about a run that never happened), and an upstream task asked for but read only by a stage
+    (``mucr_c2e_ccot_graph`` beside ``mucr_exp_ccot``) raised StopIteration from the command's ``finally``."""
+    tasks = ["mucr_c2e_ccot_graph", "mucr_exp_ccot"]
+    argv = ["--model", "random_baseline", "--tasks", ",".join(tasks), "--limit", "2", "--output_path", str(tmp_path)]
+    chained = chain.command_chain("random_baseline", "", argv, tasks, TaskIndex(), str(tmp_path))
+    chained.fresh = {"mucr_c2e_ccot_graph"}
+    said: list[str] = []
+    chained.cache.mkdir(parents=True)
+    chained.finish(said.append)
+    assert said == [] and not chained.cache.exists()
+    compared = []
+    chained.fresh, chained.requested = {"mucr_c2e"}, ["mucr_c2e", "mucr_exp"]
+    chained.reads_of = lambda task: compared.append(task) or {}
+    chained.finish(said.append, compare=False)
+    assert compared == [] and said == []

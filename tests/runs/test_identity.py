@@ -561,7 +561,7 @@ def test_a_run_stopped_between_its_results_and_its_samples_is_not_done(tmp_path,
         (b'{"doc_id": 23}\n', 24),  # whole
         (b'{"doc_id": 23}', 23),  # its newline never written
         (b'{"doc_id": 2', 23),  # cut inside the JSON
-        ('{"doc_id": 23, "resps": "\u00e9"}\n'.encode()[:-3] + b"\n", 23),  # a character cut in two, then a newline
+        ('{"doc_id": 23, "resps": "\u00e9"}\n'.encode()[:-4] + b"\n", 23),  # a character cut in two, then a newline
     ],
 )
 def test_a_samples_file_cut_at_its_last_line_counts_only_whole_lines(tmp_path, last, counted):

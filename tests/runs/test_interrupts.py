@@ -251,3 +251,20 @@ def test_a_closed_terminals_sighup_stops_the_batch_as_ctrl_c_unless_ignored_at_s
         assert {number: signal.getsignal(number) for number in INTERRUPTS} == before
     finally:
         signal.signal(signal.SIGHUP, previous)
+
+
+def test_a_signal_ignored_under_nohup_stays_ignored_in_the_child(tmp_path):
+    """``nohup abductive-eval batch``: the batch ignores SIGHUP, and so must its evaluation, which shares its process
+    group and gets the closed terminal's SIGHUP too; holding SIGHUP while forking put a handler in its place, which the
+    child's exec turned into the default action (a blind review: the evaluation died where the batch went on)."""
+    from abductive_tasks.runs.vllm import child_setup
+
+    script = "import signal; print(signal.getsignal(signal.SIGHUP) is signal.SIG_IGN)"
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        with interrupts_held():
+            child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, preexec_fn=child_setup())
+        assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+    assert child.communicate(timeout=60)[0].strip() == b"True"
