@@ -19,6 +19,7 @@ Subcommands come from :data:`SUBCOMMANDS`: first argument -> (module, function t
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import signal
@@ -671,6 +672,7 @@ def stops_unwinding() -> Iterator[None]:
     SIGTERM itself, raises it again at that action once it has shut down). A signal the process was started with
     ignored (``nohup`` ignores SIGHUP) or handled stays so; a process forked meanwhile (a process pool's worker) has
     the default action back (:func:`_default_in_forked_children`)."""
+    _forked_children_default()
     defaults = [number for number in STOP_SIGNALS if signal.getsignal(number) is signal.SIG_DFL]
     previous = {number: signal.signal(number, _leave) for number in defaults}
     try:
@@ -689,7 +691,10 @@ def _default_in_forked_children() -> None:
             signal.signal(number, signal.SIG_DFL)
 
 
-os.register_at_fork(after_in_child=_default_in_forked_children)
+@functools.cache
+def _forked_children_default() -> None:
+    """Register :func:`_default_in_forked_children` with ``fork``, once, when the stop handling is first used."""
+    os.register_at_fork(after_in_child=_default_in_forked_children)
 
 
 def cache_made_ready() -> bool:
