@@ -1143,19 +1143,25 @@ def test_a_stop_signal_mid_report_leaves_no_staging_folder_and_the_earlier_repor
     out = results / "leaderboard"
     earlier = {path: path.read_bytes() for path in out.rglob("*") if path.is_file()}
     write_run(results, "model-a", "02-run2", {"nleye_pairs": {"order_faithful_acc,none": 0.75}})
-    before = {signal.SIGTERM: signal.getsignal(signal.SIGTERM), signal.SIGHUP: signal.getsignal(signal.SIGHUP)}
 
     def stopped_while_writing(*args, **kwargs):
         os.kill(os.getpid(), number)  # its handler runs before this returns
         raise AssertionError("the signal did not stop the report")
 
     monkeypatch.setattr(leaderboard_package, "write_csv", stopped_while_writing)
-    with pytest.raises(SystemExit) as stop:
-        cli.main(["leaderboard", str(results)])
+    at_default = signal.signal(number, signal.SIG_DFL)  # as at a terminal (nohup or a background job ignores SIGHUP)
+    before = {signal.SIGTERM: signal.getsignal(signal.SIGTERM), signal.SIGHUP: signal.getsignal(signal.SIGHUP)}
+    try:
+        with pytest.raises(SystemExit) as stop:
+            cli.main(["leaderboard", str(results)])
+        assert {signal.SIGTERM: signal.getsignal(signal.SIGTERM), signal.SIGHUP: signal.getsignal(signal.SIGHUP)} == (
+            before
+        )
+    finally:
+        signal.signal(number, at_default)
     assert stop.value.code == 128 + number
     assert not list(out.glob(".staging-*"))
     assert {path: path.read_bytes() for path in out.rglob("*") if path.is_file()} == earlier
-    assert {signal.SIGTERM: signal.getsignal(signal.SIGTERM), signal.SIGHUP: signal.getsignal(signal.SIGHUP)} == before
 
 
 def test_a_signal_ignored_at_start_stays_ignored(tmp_path, monkeypatch):
@@ -1172,11 +1178,13 @@ def test_a_signal_ignored_at_start_stays_ignored(tmp_path, monkeypatch):
 
     real_write_csv = leaderboard_package.write_csv
     monkeypatch.setattr(leaderboard_package, "write_csv", written_with)
-    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    previous = {signal.SIGHUP: signal.signal(signal.SIGHUP, signal.SIG_IGN)}
+    previous[signal.SIGTERM] = signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
         assert cli.main(["leaderboard", str(results)]) == 0
     finally:
-        signal.signal(signal.SIGHUP, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
     assert seen[signal.SIGHUP] is signal.SIG_IGN and callable(seen[signal.SIGTERM])
 
 
@@ -1188,7 +1196,11 @@ def test_a_pool_worker_forked_while_a_quick_command_runs_ends_on_a_stop_signal()
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    with cli.stops_unwinding(), ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
-        job = pool.submit(signal.raise_signal, signal.SIGTERM)
-        with pytest.raises(BrokenProcessPool):
-            job.result(timeout=60)
+    at_default = signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        with cli.stops_unwinding(), ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
+            job = pool.submit(signal.raise_signal, signal.SIGTERM)
+            with pytest.raises(BrokenProcessPool):
+                job.result(timeout=60)
+    finally:
+        signal.signal(signal.SIGTERM, at_default)

@@ -89,7 +89,7 @@ def _blocked_signals(thread_id: int) -> set[int]:
     return {number for number in INTERRUPTS if mask >> (int(number) - 1) & 1}
 
 
-def test_the_server_output_copier_never_receives_interrupts(tmp_path):
+def test_the_server_output_copier_never_receives_interrupts(tmp_path, interrupts_delivered):
     command = [sys.executable, "-c", "import time; print('up', flush=True); time.sleep(30)"]
     server = VllmServer(command, "127.0.0.1", 1, tmp_path / "server.log", stop_timeout=5)
     try:
@@ -99,6 +99,16 @@ def test_the_server_output_copier_never_receives_interrupts(tmp_path):
         assert _blocked_signals(threading.main_thread().native_id) == set()
     finally:
         server.stop()
+
+
+@pytest.fixture
+def interrupts_delivered():
+    """Ctrl-C, SIGTERM and SIGHUP handled, as the batch has them: a suite started as a background job or under nohup
+    inherits SIGINT and SIGHUP ignored, and a signal ignored is not held (a child inherits it ignored)."""
+    previous = {number: signal.signal(number, signal.default_int_handler) for number in INTERRUPTS}
+    yield
+    for number, handler in previous.items():
+        signal.signal(number, handler)
 
 
 @pytest.fixture
