@@ -769,6 +769,8 @@ def command_run(backend: str, model_args: str, argv: list[str]) -> dict:
 
 
 def _limit_of(argv: list[str]) -> int | float | None:
+    """The command's ``--limit`` (the last one given); None for every document: none given, or -1 (lmms-eval's
+    spelling of every document)."""
     value = None
     for index, word in enumerate(argv):
         if word == "--limit" and index + 1 < len(argv):
@@ -778,4 +780,6 @@ def _limit_of(argv: list[str]) -> int | float | None:
     if value is None:
         return None
     number = float(value)
+    if number == -1:
+        return None
     return int(number) if number.is_integer() else number

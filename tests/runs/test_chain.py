@@ -150,6 +150,17 @@ def test_the_chain_of_one_command_keeps_its_arguments_and_limit(sample, tmp_path
     assert chain.command_chain("random_baseline", "", argv, ["mucr_c2e"], TaskIndex(), None) is None  # nothing chained
 
 
+def test_limit_minus_one_is_every_document_as_lmms_eval_reads_it(sample):
+    """lmms-eval reads ``--limit -1`` as every document: the chain does too. Read as a limit of -1, NL-Eye's describe
+    stage got ``--limit 0`` (the images of the first -1 items) and failed with lmms-eval's traceback, and the reader
+    was told a limit that selects no item."""
+    argv = ["--model", "random_baseline", "--tasks", "nleye_triplet_described", "--limit", "-1"]
+    chained = chain.command_chain("random_baseline", "", argv, ["nleye_triplet_described"], TaskIndex(), None)
+    assert chained.limit is None and chained.args_of(["nleye_describe"]) == []
+    run = json.loads(chained.variables(chained.runner, ["nleye_triplet_described"])["ABDUCTIVE_RUN"])
+    assert run["limit"] is None
+
+
 def test_a_named_response_cache_is_keyed_per_run_by_what_its_tasks_read(sample, tmp_path):
     """``abductive-eval --tasks mucr_exp -c DIR``: the stage of tasks that read nothing uses DIR as lmms-eval does, the
     reader a sub-folder of DIR named by the batch's key of what it reads (shown as still to be made while its stage
