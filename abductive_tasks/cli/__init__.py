@@ -418,12 +418,15 @@ DEFAULT_PROCESS_THREADS = 4  # lmms-eval 0.7.3's --process_docs_parallel
 
 
 def our_tasks(tasks: str) -> list[str]:
-    """Our tasks among a ``--tasks`` value, groups expanded."""
+    """Our tasks among a ``--tasks`` value, groups expanded; a name with wildcards (``mucr_exp*``) names each of ours
+    it matches, as lmms-eval matches it (``fnmatch``)."""
+    import fnmatch
+
     from abductive_tasks.runs import catalog
     from abductive_tasks.runs.task_index import TaskIndex
 
-    ours = catalog.names()
-    return TaskIndex().expand([name for name in tasks.split(",") if name in ours])
+    ours = sorted(catalog.names())
+    return TaskIndex().expand([found for name in tasks.split(",") for found in fnmatch.filter(ours, name)])
 
 
 def asks_judge(task: str) -> bool:

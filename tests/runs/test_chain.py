@@ -161,6 +161,19 @@ def test_limit_minus_one_is_every_document_as_lmms_eval_reads_it(sample):
     assert run["limit"] is None
 
 
+def test_a_wildcard_naming_a_chained_task_runs_its_stages_first(sample, monkeypatch, capsys):
+    """``--tasks 'mucr_exp_s*'`` runs mucr_exp_split as lmms-eval matches the pattern: its stages run first, as for the
+    name. The chain looked for our tasks by exact name only, so no stage ran and mucr_exp_split was not computed, the
+    warning saying that abductive-eval runs the picks first."""
+    from abductive_tasks.cli import main as cli_main
+
+    monkeypatch.setenv("ABDUCTIVE_JUDGE", "off")
+    assert cli_main(["--model", "random_baseline", "--tasks", "mucr_exp_s*", "--print-commands"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0] == "[chain] stage 1 (random_baseline): mucr_c2e_split, mucr_cue_split"
+    assert '"mucr_c2e_split": "<output of mucr_c2e_split from stage 1>"' in lines[-1]
+
+
 def test_a_named_response_cache_is_keyed_per_run_by_what_its_tasks_read(sample, tmp_path):
     """``abductive-eval --tasks mucr_exp -c DIR``: the stage of tasks that read nothing uses DIR as lmms-eval does, the
     reader a sub-folder of DIR named by the batch's key of what it reads (shown as still to be made while its stage
