@@ -174,6 +174,21 @@ def test_a_wildcard_naming_a_chained_task_runs_its_stages_first(sample, monkeypa
     assert '"mucr_c2e_split": "<output of mucr_c2e_split from stage 1>"' in lines[-1]
 
 
+def test_an_offset_is_refused_for_a_chained_task_in_one_line(sample, monkeypatch, capsys):
+    """``--offset 2 --limit 3`` on mucr_exp: its stage would answer items 2-4, mucr_exp's documents are those items
+    alone, and lmms-eval's offset then skipped two of them (one item asked, "1/1 items", exit 0); without a limit the
+    first items counted as missing picks and the offset skipped others. Refused before anything runs."""
+    from abductive_tasks.cli import main as cli_main
+
+    monkeypatch.setenv("ABDUCTIVE_JUDGE", "off")
+    command = ["--model", "random_baseline", "--tasks", "mucr_exp", "--limit", "3", "--print-commands"]
+    assert cli_main([*command, "--offset", "2"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("abductive-eval: --offset 2: not with mucr_exp") and error.count("\n") == 1
+    assert cli_main([*command, "--offset=0"]) == 0  # lmms-eval's default: no offset
+    capsys.readouterr()
+
+
 def test_a_named_response_cache_is_keyed_per_run_by_what_its_tasks_read(sample, tmp_path):
     """``abductive-eval --tasks mucr_exp -c DIR``: the stage of tasks that read nothing uses DIR as lmms-eval does, the
     reader a sub-folder of DIR named by the batch's key of what it reads (shown as still to be made while its stage
