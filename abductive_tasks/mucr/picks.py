@@ -60,6 +60,8 @@ def samples_file(folder: Path, task: str) -> Path:
 
 
 def _limit(value: object) -> int | float | None:
+    if value == -1:  # lmms-eval's --limit -1: every document
+        return None
     return int(value) if isinstance(value, float) and value.is_integer() else value  # type: ignore[return-value]
 
 

@@ -130,7 +130,9 @@ def other_model(raw: Mapping, identity: Mapping) -> str | None:
 
 
 def _as_limit(value: object) -> int | float | None:
-    """A ``--limit`` as lmms-eval records it (``2.0``) in the spec's terms (``2``)."""
+    """A ``--limit`` as lmms-eval records it (``2.0``) in the spec's terms (``2``; ``-1.0``, every document: None)."""
+    if value == -1:
+        return None
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value  # type: ignore[return-value]

@@ -90,7 +90,7 @@ def requested_limit(spec: BatchSpec, model: ModelSpec) -> int | float | None:
                 limit = _number(value)
             except ValueError:
                 raise SpecError(f"{model.name}: eval_args --limit {value!r} is not a number") from None
-    return limit
+    return None if limit == -1 else limit  # lmms-eval's --limit -1: every document
 
 
 def image_limit(facts: Iterable[TaskFacts]) -> int:

@@ -161,6 +161,23 @@ def test_limit_minus_one_is_every_document_as_lmms_eval_reads_it(sample):
     assert run["limit"] is None
 
 
+def test_a_batchs_limit_minus_one_is_every_document(sample, tmp_path):
+    """A model's ``eval_args: [--limit, -1]`` (lmms-eval: every document) is no limit: the describe stage got
+    ``--limit 0`` and failed, and a run lmms-eval records with limit -1.0 was a limited one, never a score."""
+    from abductive_tasks.mucr import picks
+    from abductive_tasks.runs import history
+    from abductive_tasks.runs.plan import plan
+    from abductive_tasks.runs.spec import load_spec
+
+    path = tmp_path / "spec.yaml"
+    model = {"name": "a", "backend": "dummy", "eval_args": ["--limit", "-1"]}
+    path.write_text(json.dumps({"tasks": ["nleye_triplet_described"], "env": sample, "models": [model]}))
+    (model_plan,) = plan(load_spec(path), TaskIndex()).models
+    assert model_plan.limit is None and model_plan.run_limit("nleye_describe") is None
+    assert history._as_limit(-1.0) is None and history._as_limit(2.0) == 2
+    assert picks._limit(-1.0) is None  # ABDUCTIVE_MUCR_PICKS of such a run: not refused as a limited one
+
+
 def test_a_wildcard_naming_a_chained_task_runs_its_stages_first(sample, monkeypatch, capsys):
     """``--tasks 'mucr_exp_s*'`` runs mucr_exp_split as lmms-eval matches the pattern: its stages run first, as for the
     name. The chain looked for our tasks by exact name only, so no stage ran and mucr_exp_split was not computed, the
