@@ -238,10 +238,10 @@ def plan_chain(argv: list[str], args: argparse.Namespace, options: dict) -> tupl
             "this command reads descriptions from a run (or ABDUCTIVE_NLEYE_DESCRIPTIONS names them)"
         )
     offset = option_value(argv, "--offset")
-    if chained is not None and offset is not None and int(offset):
-        readers = ", ".join(task for task in requested if task_index.facts(task).reads)
+    if chained is not None and offset is not None and offset.strip().lstrip("+0"):  # any offset but 0
+        chained_tasks = ", ".join(task for task in requested if task_index.facts(task).reads)
         raise UsageError(
-            f"--offset {offset}: not with {readers}: its stages answer the documents from the offset on, and the "
+            f"--offset {offset}: not with {chained_tasks}: its stages answer the documents from the offset on, and the "
             "offset would skip as many of the items they answered; leave it out (--limit N runs the first N)"
         )
     if describer and describer not in compat.model_names():

@@ -30,7 +30,7 @@ from abductive_tasks import settings
 from abductive_tasks.inputs.files import not_regular, read_regular
 from abductive_tasks.inputs.loading import DataError
 from abductive_tasks.inputs.stages import StageOutput, declared_reads, output_from_samples, upstream_output
-from abductive_tasks.lmms_source import results_beside, samples_glob
+from abductive_tasks.lmms_source import limit_value, results_beside, samples_glob
 
 PICKS_VARIABLE = "ABDUCTIVE_MUCR_PICKS"
 
@@ -59,12 +59,6 @@ def samples_file(folder: Path, task: str) -> Path:
     return newest
 
 
-def _limit(value: object) -> int | float | None:
-    if value == -1:  # lmms-eval's --limit -1: every document
-        return None
-    return int(value) if isinstance(value, float) and value.is_integer() else value  # type: ignore[return-value]
-
-
 def samples_binding(samples: Path) -> dict[str, object]:
     """The run a samples file comes from, as the results file lmms-eval wrote beside it records it (model, arguments,
     ``--limit``); {} when that file is missing, unreadable or no regular file."""
@@ -79,7 +73,7 @@ def samples_binding(samples: Path) -> dict[str, object]:
         "model": config.get("model"),
         "backend": config.get("model"),
         "model_args": model_args or "",
-        "limit": _limit(config.get("limit")),
+        "limit": limit_value(config.get("limit")),
     }
 
 

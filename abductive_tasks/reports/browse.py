@@ -310,6 +310,7 @@ def rerun_command(results_path: Path) -> str:
         f"--tasks {shlex.quote(str(tasks))}",
         f"--output_path {shlex.quote(str(typed.get('output_path') or results_path.parent.parent))}",
         f"--limit {limit_text(config['limit'])}" if config.get("limit") is not None else "",
+        f"--offset {shlex.quote(str(config['offset']))}" if config.get("offset") else "",
         "--log_samples",
     ]
     return redact_text(" ".join(part for part in parts if part), run_secrets(run))

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from abductive_tasks.inputs.loading import escaped
+from abductive_tasks.lmms_source import limit_value
 from abductive_tasks.reports.samples import limit_text
 from abductive_tasks.scoring.coverage import dropped_in
 from abductive_tasks.scoring.scales import declared_scale as metric_scale
@@ -258,8 +259,10 @@ def summary(
     config = run.get("config") or {}
     where = f"results in {folder}" if folder else "results not saved (no --output_path)"
     lines = [f"abductive-eval summary: {run.get('model_name') or config.get('model', '?')}, {where}"]
-    if config.get("limit") is not None:
+    if limit_value(config.get("limit")) is not None:  # -1 is lmms-eval's every document
         lines.append(f"--limit {limit_text(config['limit'])}: a partial evaluation, not a score")
+    if config.get("offset"):  # the documents before it were not asked
+        lines.append(f"--offset {config['offset']}: a partial evaluation, not a score")
     if rows:
         lines += [
             "Headline metric of each task in percent, as the papers report (raw: not a percentage); the results",

@@ -50,7 +50,7 @@ from abductive_tasks.inputs.stages import (
     save,
     store_root,
 )
-from abductive_tasks.lmms_source import results_beside, samples_glob, samples_path
+from abductive_tasks.lmms_source import limit_value, results_beside, samples_glob, samples_path
 from abductive_tasks.mucr import scene_graphs
 from abductive_tasks.mucr.picks import PICKS_VARIABLE, samples_file
 from abductive_tasks.nleye import descriptions
@@ -777,9 +777,4 @@ def _limit_of(argv: list[str]) -> int | float | None:
             value = argv[index + 1]
         elif word.startswith("--limit="):
             value = word.split("=", 1)[1]
-    if value is None:
-        return None
-    number = float(value)
-    if number == -1:
-        return None
-    return int(number) if number.is_integer() else number
+    return None if value is None else limit_value(float(value))

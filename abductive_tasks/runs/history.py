@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from abductive_tasks.inputs.files import file_sha256, open_regular
-from abductive_tasks.lmms_source import RESULTS_SUFFIX, samples_path
+from abductive_tasks.lmms_source import RESULTS_SUFFIX, limit_value, samples_path
 from abductive_tasks.runs.identity import task_key
 from abductive_tasks.runs.identity_record import (
     QUARANTINED,
@@ -129,15 +129,6 @@ def other_model(raw: Mapping, identity: Mapping) -> str | None:
     return f"results of another model than its {RUN_RECORD} records ({', '.join(differs)})"
 
 
-def _as_limit(value: object) -> int | float | None:
-    """A ``--limit`` as lmms-eval records it (``2.0``) in the spec's terms (``2``; ``-1.0``, every document: None)."""
-    if value == -1:
-        return None
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value  # type: ignore[return-value]
-
-
 def _documents_counted(task_results: Mapping) -> int | None:
     """The documents a task's own ``<prefix>_counts`` diagnostics say it scored (None when it reports none)."""
     for name, value in task_results.items():
@@ -185,7 +176,7 @@ def ran(
     status 0 (``ended`` False: stopped, killed, or its end never recorded) and has none was stopped between the two.
     """
     config = raw.get("config") if isinstance(raw.get("config"), Mapping) else {}
-    limit = _as_limit(config["limit"]) if "limit" in config else recorded_limit
+    limit = limit_value(config["limit"]) if "limit" in config else recorded_limit
     if limit is not None and not isinstance(limit, int | float):
         return recorded_limit, f"results config has limit {limit!r}, not a number"
     problems = []

@@ -29,7 +29,7 @@ from pathlib import Path
 from abductive_tasks import settings
 from abductive_tasks.inputs.loading import ENV_VAR
 from abductive_tasks.inputs.stages import StageError
-from abductive_tasks.lmms_source import model_arg_entries
+from abductive_tasks.lmms_source import limit_value, model_arg_entries
 from abductive_tasks.runs import chain
 from abductive_tasks.runs.history import Scan
 from abductive_tasks.runs.identity import build_identity, data_fingerprint
@@ -71,11 +71,6 @@ def plan(spec: BatchSpec, task_index: TaskIndex, only: list[str] | None = None) 
     return BatchPlan(tuple(_model_plans(spec, task_index, only, judge)), judge)
 
 
-def _number(text: str) -> int | float:
-    value = float(text)
-    return int(value) if value.is_integer() else value
-
-
 def requested_limit(spec: BatchSpec, model: ModelSpec) -> int | float | None:
     """The ``--limit`` a model's run gets: the spec's ``limit:``, overridden by a ``--limit`` in the spec's
     ``eval_args`` and then in the model's (they come later on the command line, and the last one wins)."""
@@ -87,10 +82,10 @@ def requested_limit(spec: BatchSpec, model: ModelSpec) -> int | float | None:
             value = words[index + 1]
         if value is not None:
             try:
-                limit = _number(value)
+                limit = float(value)
             except ValueError:
                 raise SpecError(f"{model.name}: eval_args --limit {value!r} is not a number") from None
-    return None if limit == -1 else limit  # lmms-eval's --limit -1: every document
+    return limit_value(limit)
 
 
 def image_limit(facts: Iterable[TaskFacts]) -> int:

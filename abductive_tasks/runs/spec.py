@@ -258,7 +258,8 @@ def _validated(schema: type[_Entry], entry: object, prefix: str) -> _Entry:
 RESERVED_OPTIONS = ("--model", "--model_args", "--tasks", "--output_path", "--use_cache", "--include_path")
 # lmms-eval's -c is --use_cache; its switches -w and -x may come before it in one word (-xc PATH).
 SHORT_USE_CACHE = re.compile(r"-[wx]*c")
-# lmms-eval options eval_args may not hold at all (-> why): what they change escapes the run's identity.
+# lmms-eval options eval_args may not hold (-> why): what they change escapes the run's identity, or no run they make
+# is a score.
 REFUSED_OPTIONS = {
     "--cache_requests": (
         "lmms-eval's request cache is keyed by task name only, so changed data or a stage's new output would be "
@@ -268,8 +269,12 @@ REFUSED_OPTIONS = {
         "lmms-eval's config file may set model_args and env (ABDUCTIVE_DATA ...) the run's identity never sees; "
         "a spec is the config: put the settings in the spec"
     ),
+    "--offset": (
+        "the documents before it are never asked, so no run is a score, and a chained task's stages answer the "
+        "documents from the offset on, which it skips again; `limit:` runs the first N"
+    ),
 }
-ALLOWED_VALUES = {"--cache_requests": ("delete",)}
+ALLOWED_VALUES = {"--cache_requests": ("delete",), "--offset": ("0",)}
 
 
 def _check_eval_args(arguments: tuple[str, ...], where: str) -> None:

@@ -450,6 +450,7 @@ def test_the_rerun_line_names_the_data_the_run_read_and_no_secret(two_runs, tmp_
     run = json.loads(results_path.read_text())
     run["config"]["model_args"] = "api_key=sk-do-not-show-1234,seed=1"
     run["config"]["resolved_cli_args"] = {"output_path": f"{tmp_path}/my runs"}  # quoted, as a shell needs it
+    run["config"] |= {"limit": 2.0, "offset": 3}  # the same documents asked again
     run["abductive_tasks"] = {"data": {"nleye": {"source": source, "annotations_sha256": "0" * 64}}}
     results_path.write_text(json.dumps(run))
     for path in two_runs[0].glob("*.jsonl"):
@@ -458,7 +459,8 @@ def test_the_rerun_line_names_the_data_the_run_read_and_no_secret(two_runs, tmp_
     (line,) = capsys.readouterr().err.splitlines()
     assert line.endswith(
         f"this run kept no samples; re-run it with them: {shown}abductive-eval --model model-a --model_args "
-        f"'api_key=[REDACTED],seed=1' --tasks nleye_triplet --output_path '{tmp_path}/my runs' --log_samples"
+        f"'api_key=[REDACTED],seed=1' --tasks nleye_triplet --output_path '{tmp_path}/my runs' --limit 2 --offset 3 "
+        "--log_samples"
     )
 
 

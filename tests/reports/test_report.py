@@ -140,6 +140,25 @@ def test_failed_requests_and_limit_are_called_out():
 
 
 @pytest.mark.parametrize(
+    ("config", "called_out"),
+    [
+        ({"limit": -1.0, "offset": 0}, []),  # lmms-eval's --limit -1 is every document
+        ({"limit": None, "offset": 6}, ["--offset 6: a partial evaluation, not a score"]),  # 6 documents never asked
+        (
+            {"limit": 2.0, "offset": 1},
+            ["--limit 2: a partial evaluation, not a score", "--offset 1: a partial evaluation, not a score"],
+        ),
+    ],
+)
+def test_an_offset_is_called_out_and_limit_minus_one_is_not(config, called_out):
+    results = {"nleye_triplet": nleye_triplet()}
+    text = report.summary(
+        run(results, config={"model": "openai", **config}, model_name="m"), HEADLINES.get, scale=SCALES.__getitem__
+    )
+    assert [line for line in lines(text) if line.startswith("--")] == called_out
+
+
+@pytest.mark.parametrize(
     ("counts", "shown"),
     [
         ({"documents": 24, "items_scored": 10, "items_incomplete": 2}, "10/12 items"),  # --limit cut two items apart

@@ -164,8 +164,8 @@ def test_limit_minus_one_is_every_document_as_lmms_eval_reads_it(sample):
 def test_a_batchs_limit_minus_one_is_every_document(sample, tmp_path):
     """A model's ``eval_args: [--limit, -1]`` (lmms-eval: every document) is no limit: the describe stage got
     ``--limit 0`` and failed, and a run lmms-eval records with limit -1.0 was a limited one, never a score."""
+    from abductive_tasks import lmms_source
     from abductive_tasks.mucr import picks
-    from abductive_tasks.runs import history
     from abductive_tasks.runs.plan import plan
     from abductive_tasks.runs.spec import load_spec
 
@@ -174,8 +174,11 @@ def test_a_batchs_limit_minus_one_is_every_document(sample, tmp_path):
     path.write_text(json.dumps({"tasks": ["nleye_triplet_described"], "env": sample, "models": [model]}))
     (model_plan,) = plan(load_spec(path), TaskIndex()).models
     assert model_plan.limit is None and model_plan.run_limit("nleye_describe") is None
-    assert history._as_limit(-1.0) is None and history._as_limit(2.0) == 2
-    assert picks._limit(-1.0) is None  # ABDUCTIVE_MUCR_PICKS of such a run: not refused as a limited one
+    assert lmms_source.limit_value(-1.0) is None and lmms_source.limit_value(2.0) == 2
+    samples = tmp_path / "picks" / "20261202_samples_mucr_c2e.jsonl"  # ABDUCTIVE_MUCR_PICKS of such a run
+    samples.parent.mkdir()
+    lmms_source.results_beside(samples).write_text(json.dumps({"config": {"model": "dummy", "limit": -1.0}}))
+    assert picks.samples_binding(samples)["limit"] is None  # not refused as a limited one
 
 
 def test_a_wildcard_naming_a_chained_task_runs_its_stages_first(sample, monkeypatch, capsys):

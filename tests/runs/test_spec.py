@@ -257,6 +257,8 @@ def test_a_url_judges_env_is_checked_like_the_specs(tmp_path):
         (["--config", "lmms.yaml"], "--config is refused: lmms-eval's config file may set model_args and env"),
         (["--config=lmms.yaml"], "--config is refused"),
         (["--conf", "lmms.yaml"], "--conf (--config) is refused"),
+        (["--offset", "2"], "--offset is refused: the documents before it are never asked, so no run is a score"),
+        (["--offset=1"], "--offset is refused"),
         (["-c", "other-cache"], "-c (-c: --use_cache) would override what the batch sets"),
         (["-xcother-cache"], "-xc (-c: --use_cache) would override what the batch sets"),
     ],
@@ -289,10 +291,12 @@ def test_eval_args_may_not_hold_what_the_identity_cannot_see(tmp_path, where, ar
         (["--cache_requests", "delete"], ["--cache_requests", "delete"]),
         (["--cache_req=delete"], ["--cache_requests=delete"]),
         (["--check_integrity"], ["--check_integrity"]),
+        (["--offset", "0"], ["--offset", "0"]),
     ],
 )
 def test_eval_args_may_delete_the_request_cache(tmp_path, arguments, read):
-    """`--cache_requests delete` only deletes lmms-eval's request cache (nothing is read from it): allowed."""
+    """`--cache_requests delete` only deletes lmms-eval's request cache (nothing is read from it): allowed; so is
+    `--offset 0`, lmms-eval's default."""
     path = tmp_path / "spec.yaml"
     path.write_text(f"tasks: [nleye_triplet]\neval_args: {json.dumps(arguments)}\nmodels:\n" + GOOD_MODEL)
     assert load_spec(path).eval_args == tuple(read)
