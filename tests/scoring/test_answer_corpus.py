@@ -76,8 +76,8 @@ PINNED = {
     "blind_batch_ai.yaml": (317, 0),  # pending/: first contact of round 26 (313, 1); rounds 29, 35, 36
     "blind_batch_aj.yaml": (319, 0),  # pending/: first contact of round 27 (314, 2); rounds 28, 31, 35, 38
     "blind_batch_ak.yaml": (328, 0),  # first contact of round 28; rounds 34 (the remaining one, named), 35, 42
-    "blind_batch_al.yaml": (332, 0),  # pending/: first contact of round 29 (326, 4); rounds 30, 35
-    "blind_batch_am.yaml": (320, 0),  # pending/: first contact of round 30 (312, 5); rounds 31, 34, 35
+    "blind_batch_al.yaml": (333, 0),  # pending/: first contact of round 29 (326, 4); rounds 30, 35, 44
+    "blind_batch_am.yaml": (321, 0),  # pending/: first contact of round 30 (312, 5); rounds 31, 34, 35, 44
     "blind_batch_an.yaml": (300, 0),  # pending/: first contact of round 31 (292, 2); rounds 32, 34, 38, 43
     "blind_batch_ao.yaml": (303, 0),  # pending/: first contact of round 32 (292, 7); rounds 33, 34, 35, 38
     "blind_batch_ap.yaml": (317, 0),  # pending/: first contact of round 33 (292, 3); rounds 34, 38
@@ -90,7 +90,7 @@ PINNED = {
     "blind_batch_aw.yaml": (314, 0),  # pending/: first contact of round 40 (308, 4); rounds 41, 43
     "blind_batch_ax.yaml": (332, 0),  # pending/: first contact of round 41 (323, 4); round 42
     "blind_batch_ay.yaml": (328, 0),  # pending/: first contact of round 42 (309, 4); round 43
-    "blind_batch_az.yaml": (385, 2),  # pending/: first contact of round 43, not fixed on
+    "blind_batch_az.yaml": (395, 1),  # pending/: first contact of round 43 (385, 2); round 44
 }
 
 

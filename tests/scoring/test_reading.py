@@ -1666,6 +1666,75 @@ LATE_ROUND_GUARDS = [
     (43, SPEEDING, "Excess speed is what links the two images.", None),
     (43, SPEEDING, "Svaret är 4, polisen.", None),
     (43, MUCR_OPTIONS, "Answer: 2 or 3, most likely 2.", None),
+    # round 44 (AZ's first contact): an option given the answer's role toward the given image named by the other role
+    # contradicts another answer (not the role alone, nor another thing's effect, nor the last of a list)
+    (
+        44,
+        MUCR_OPTIONS,
+        "Option 4 shows the effect of the cause image, since the tree has fallen onto the roof.\nTherefore the answer "
+        "is Option 2.",
+        None,
+    ),
+    (44, MUCR_OPTIONS, "Option 4 shows the effect of the cause image, since the tree fell.\nTherefore Option 4.", 4),
+    (44, MUCR_OPTIONS, "Option 4 shows the effect of the rain, since the tree has fallen.\nThe answer is Option 2.", 2),
+    (
+        44,
+        MUCR_OPTIONS,
+        "The question asks which of Options 1, 2, 3 and 4 shows the cause of the effect image. The cause is the sun, "
+        "depicted in Option 3.",
+        3,
+    ),
+    # Swedish, and a French rating (not Spanish or Portuguese, whose negation stands before the phrase)
+    (44, PRESENTS, "Hypotes 2 är mer rimlig eftersom barnet redan har öppnat paketet.", 2),
+    (44, PRESENTS, "Hypotes 2 är mindre rimlig.", 1),
+    (44, NLEYE_PAIRS, "Je donnerais une note de 4 : c'est peu plausible, car le cadeau n'a pas la même forme.", 4.0),
+    (44, NLEYE_PAIRS, "Je ne donnerais pas une note de 8.", None),
+    (44, NLEYE_PAIRS, "Non darei un voto di 8.", None),
+    # a rating after the scale's words, with its article (not the scale restated)
+    (44, NLEYE_PAIRS, "Between slightly plausible and moderately plausible — a 4.", 4.0),
+    (44, NLEYE_PAIRS, "Scale: moderately plausible: 5, very plausible: 7.", None),
+    (44, NLEYE_PAIRS, "Between slightly plausible and moderately plausible.", None),
+    # the other hypothesis's words in a possibility on a condition are no explanation in its words (a fact is)
+    (
+        44,
+        PRESENTS,
+        "The context can occur before or after the hypotheses. If it occurs after, the child might have re-wrapped the "
+        "ball in a box, so it's hard to say for sure. I lean towards Hypothesis 1.",
+        1,
+    ),
+    (44, PRESENTS, "If it occurs after, the child is holding the ball. I lean towards Hypothesis 1.", None),
+    # "more direct" of a cause or effect; "I'll go with" and "the cue is really" settle on an answer
+    (44, MUCR_OPTIONS, "Options 1 and 2 could both cause this effect, but Option 2 is more direct.", 2),
+    (44, MUCR_OPTIONS, "Options 1 and 2 could both cause this effect.", None),
+    (44, MUCR_OPTIONS, "Option 2 is less direct than Option 1.", 1),
+    (
+        44,
+        MUCR_OPTIONS,
+        "Option 1 seems most likely, but Option 3 could also be argued because of the wet road. I'll go with Option 3.",
+        3,
+    ),
+    (44, MUCR_OPTIONS, "Option 1 is more likely than Option 4, but both fit. I'll go with neither to be safe.", None),
+    (44, MUCR_OPTIONS, "I'll go with Option 3. Option 1 shows the effect.", None),
+    (
+        44,
+        SPEEDING,
+        "1 (car). Hmm, the car is present, but it doesn't explain the causal link; the cue is really speeding, so 2.",
+        2,
+    ),
+    (44, SPEEDING, "The cue is really speeding (2).", 2),
+    # the question's image named after "the question", and the examples' answers restated beside the question's
+    (44, MUCR_OPTIONS, "The answer to the question (image 3) is 1.", 1),
+    (44, MUCR_OPTIONS, "The answer to the question (image 2) is 1.", None),
+    (44, MUCR_OPTIONS, "Option 4 for the question. (For reference, Examples 1 and 2 were Option 1 and Option 2.)", 4),
+    (44, MUCR_OPTIONS, "Option 4 for the question. (For reference, Option 1 and Option 2 fit too.)", None),
+    (44, MUCR_OPTIONS, "Like in Example 1, the answer is the first option: the man is speeding.", 1),
+    # policies that stay: a bare image count (`Image 2` on the separate prompt, its writer's dispute: PROTOCOL step 6),
+    # an ordinal of the four candidates alone (round 31), a number explained in another language (round 36), a denied
+    # label (round 1)
+    (44, TWO_IMAGES, "Image 2 is more plausible. The present in it has the same proportions as the wrapped box.", 2),
+    (44, MUCR_OPTIONS, "The cause is in the third of the four candidates, which shows the man speeding.", None),
+    (44, SPEEDING, "Het antwoord is 4, de politieagent, omdat hij de bestuurder aanhoudt.", None),
+    (44, DVE_LABEL, "Not a strengthener.", None),
 ]
 
 

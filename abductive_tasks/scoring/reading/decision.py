@@ -346,6 +346,13 @@ _IN_AN_EXAMPLE = re.compile(
     re.IGNORECASE,
 )
 _EXAMPLE_NAMED = re.compile(rf"\bexamples?\s*{ANY_MENTION}", re.IGNORECASE)
+# The answers the few-shot examples had, as the reply restates them: "Option 4 for the question. (For reference,
+# Examples 1 and 2 were Option 1 and Option 2.)" (AZ's first contact, read as no answer)
+_EXAMPLES_ANSWERED = re.compile(
+    rf"\bexamples?\s*{ANY_MENTION}(?:\s*(?:,|and)\s*{ANY_MENTION})*\s+(?:was|were|had)\s+(?:(?:the\s+)?answers?\s+)?"
+    rf"(?P<answers>{ANY_MENTION}(?:\s*(?:,|and)\s*{ANY_MENTION})*)",
+    re.IGNORECASE,
+)
 
 
 def _after_pick(position: int) -> int:
@@ -601,7 +608,13 @@ def _the_one_named(
     if any(mentions[mention_index(found.group()[:3])].text for found in POSSESSIVE_TEXT.pattern.finditer(text)):
         return None
     rejected_values = {mentions[index].value for index in rejected} & set(values)
-    named_left = [mentions[mention_index(found)].value for found in _NAMED_PLACEHOLDER.findall(text)]
+    # not the answers the reply says the few-shot examples had (:data:`_EXAMPLES_ANSWERED`)
+    examples = [match.span("answers") for match in _EXAMPLES_ANSWERED.finditer(text)]
+    named_left = [
+        mentions[mention_index(found.group())].value
+        for found in _NAMED_PLACEHOLDER.finditer(text)
+        if not any(start <= found.start() < end for start, end in examples)
+    ]
     named = {value for value in named_left if valid(value)} - rejected_values
     hedged = any(hedge.pattern.search(text) for hedge in HEDGES)
     # of more than two, rejecting every option but one picks that one (AN's first contact: "The answer is not 1, 2 or

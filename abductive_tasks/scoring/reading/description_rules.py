@@ -104,8 +104,20 @@ OWN_WORDS_CONCEDED = rule(
     r"\b(?:although|though|even\s+if|admittedly|granted)\b"
     r"(?:(?!\b(?:is|are|was|were|holds?|holding|has|have|turns?|because|since|so|as|and)\b)[^.;!?\n,])*?"
     r"\b(?:could|might|may)\s+(?:(?:in\s+principle|possibly|conceivably|well|also)\s+)?(?:have\s+been|be)\b"
-    r"(?:(?!\b(?:because|since|so|as|and)\b)[^.;!?\n,])*(?=[.;!?\n]|$)",
+    r"(?:(?!\b(?:because|since|so|as|and)\b)[^.;!?\n,])*(?=[.;!?\n]|$)"
+    # or on a condition, a sentence opening with it: "If it occurs after, the child might have re-wrapped the ball in a
+    # box, so it's hard to say for sure. I lean towards Hypothesis 1." (AZ's first contact; not a fact after the
+    # condition: "If it occurs after, the child is holding the ball.")
+    r"|(?:^\s*|(?<=[.!?]\s)|(?<=\n))if\b[^.;!?\n,]{1,80},\s*"
+    r"(?:(?!\b(?:is|are|was|were|has|because|since|so|as|and)\b)[^.;!?\n,])*?"
+    r"\b(?:could|might|may)\s+(?:(?:possibly|conceivably|well|also)\s+)?have\s+[^\W\d_]+"
+    r"(?:(?!\b(?:because|since|so|as|and)\b)[^.;!?\n,])*(?=[.;!?\n,]|$)",
     Example("texts", "Probably Hypothesis 1, though he could in principle have been sunbathing on a beach.", 1),
+    Example(
+        "texts",
+        "If it rained later, he might have been soaking wet, so it's hard to say. I lean towards Hypothesis 2.",
+        2,
+    ),
 )
 # The answer stated in words of no option ("The cue is the speed limit violation: the car broke the limit"; AG's first
 # contact): an option text named after it explains it and answers nothing (``decision._the_one_named``); not "The answer
@@ -279,6 +291,23 @@ VOUCHED_CLAIMS = (
             "mucr", "Option 4 shows a bandaged hand, which is clearly the effect of getting burned.\nFinal answer: 4", 4
         ),
         Example("mucr", "Option 4 shows a lit match, which is certainly the cause of the forest fire. Answer: 2", None),
+    ),
+    # "Option 4 shows the effect of the cause image, since the tree has fallen onto the roof.\nTherefore the answer is
+    # Option 2." (AZ's first contact, read 2): the option given the answer's role toward the given image named by the
+    # other role, as the prompts name it, which says the role asked: it contradicts another answer wherever the reply
+    # gives it (not "Option 4 shows the effect", nor "... the effect of the rain"; the subject of a sentence, not the
+    # last of a list: "The question asks which of Options 1, 2, 3 and 4 shows the cause of the effect image.")
+    rule(
+        rf"(?:^|(?<=[.!?;:]\s)|(?<=\n)){_CLAIMED}(?<!\))\s+(?:(?:clearly|best|obviously|certainly|definitely)\s+)?"
+        r"(?:shows|depicts|represents|illustrates|is)\s+the\s+(?:effect\s+of\s+the\s+cause|cause\s+of\s+the\s+effect)\s+"
+        r"(?:image|picture)\b(?!\s*\?)",
+        Example(
+            "mucr",
+            "Option 4 shows the effect of the cause image, since the tree has fallen onto the roof.\nTherefore the "
+            "answer is Option 2.",
+            None,
+        ),
+        Example("mucr", "Option 4 shows the effect of the cause image, since the tree has fallen.\nAnswer: 4", 4),
     ),
     # "Option 4 shows the car speeding, which is what causes a ticket." (AG's first contact): what the option shows,
     # said to bring about the given image (not "which is not what causes it")

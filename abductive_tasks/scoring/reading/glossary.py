@@ -37,7 +37,7 @@ GLOSSARY = {  # English: the words it translates, separated by |
     # read 2)
     "is less plausible": (
         "kém hợp lý hơn|ít hợp lý hơn|ist weniger plausibel|es menos plausible|é menos plausível|est moins plausible|"
-        "è meno plausibile"
+        "è meno plausibile|är mindre rimlig"
     ),
     "not sure": "không chắc|không chắc chắn|chưa chắc",
     "cannot say": "không thể nói",
@@ -59,7 +59,7 @@ GLOSSARY = {  # English: the words it translates, separated by |
     ),
     "hypothesis": (
         "假设|假設|仮説|가설|hipótesis|hipotesis|hipótese|hypothèse|hypothese|ipotesi|гипотеза|الفرضية|परिकल्पना|"
-        "giả thuyết"
+        "giả thuyết|hypotes"
     ),
     "score is": "점수는|점수가|평점은",
     "score": (
@@ -78,7 +78,9 @@ GLOSSARY = {  # English: the words it translates, separated by |
         "更合理|更加合理|更可信|更有可能|更可能|es más plausible|é mais plausível|est plus plausible|ist plausibler|"
         "ist wahrscheinlicher|è più plausibile|の方が妥当|がより妥当|の方がもっともらしい|がよりもっともらしい|"
         "이 더 그럴듯|가 더 그럴듯|이 더 타당|가 더 타당|이 더 합리적|가 더 합리적|"
-        "более правдоподобна|более правдоподобен|более правдоподобно|अधिक संभावित है|अधिक प्रशंसनीय है|hợp lý hơn"
+        "более правдоподобна|более правдоподобен|более правдоподобно|अधिक संभावित है|अधिक प्रशंसनीय है|hợp lý hơn|"
+        # Swedish (AZ's first contact: "Hypotes 2 är mer rimlig eftersom ...")
+        "är mer rimlig|är rimligare|är mer sannolik"
     ),
     "is the most plausible": (
         "最合理|最有可能|es la más plausible|es el más plausible|é a mais plausível|est la plus plausible|"
@@ -232,6 +234,10 @@ PHRASES = {  # English: the phrases it translates, separated by |
     "shows the cause": "mostra a causa|muestra la causa|montre la cause",
     "answer": "답",
     "score:": "note :",
+    # a rating given in French ("Je donnerais une note de 4 : ...": AZ's first contact; the negation of French stands
+    # apart from the phrase, "Je ne donnerais pas une note de 8", where Spanish and Portuguese put it before it: "No
+    # daría una nota de 8", round 17's review)
+    "would give a score of": "donnerais une note de|je donne une note de|attribuerais une note de",
     # AR's first contact: Hindi and Russian ordinals with the hypothesis noun ("पहली परिकल्पना अधिक संभावित है"), the
     # Russian answer before its verb ("Более правдоподобна первая гипотеза: ...": the first hypothesis is more
     # plausible)

@@ -771,6 +771,7 @@ def score_mentions(high: float) -> tuple[MentionRule, ...]:
 _GIVEN_IMAGE = (
     r"(?<=\banswer )(?:for|to)\s+(?:the\s+)?(?:question\s+)?"
     r"(?:(?:third|fourth|fifth)\s+(?:image|picture)|(?:image|picture)\s*(?:[3-9]|\d\d))\b"
+    r"|(?<=\bquestion )\(\s*(?:image|picture)\s*(?:[3-9]|\d\d)\s*\)"  # "The answer to the question (image 3) is 1."
     r"|(?:(?<=\bof the effect )|(?<=\bof the cause ))(?:shown\s+)?in\s+"
     r"(?:the\s+)?(?:(?:second|third|fourth|fifth)\s+(?:image|picture)|(?:image|picture)\s*(?:[2-9]|\d\d))\b"
     r"|(?:(?<=\beffect of )|(?<=\bcause of ))the\s+first\s+(?:one|image|picture)\b"

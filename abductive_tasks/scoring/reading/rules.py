@@ -61,7 +61,7 @@ _ADVERBS = (
 COPULA = rf"(?:is|are|was|seems?|looks?|appears?|would\s+be|could\s+be|must\s+be|should\s+be|remains?|makes?){_ADVERBS}"
 _QUALITY = (
     r"(?:plausible|likely|probable|reasonable|logical|realistic|believable|sensible|consistent|coherent|fitting|"
-    r"appropriate|accurate|suitable|natural|sense)"
+    r"appropriate|accurate|suitable|natural|sense|direct)"
 )
 _MORE = (
     rf"(?:more|most)(?:\s+(?:directly|clearly|obviously|readily|naturally|strongly))?\s+{_QUALITY}"
@@ -217,6 +217,8 @@ STATEMENTS = (
         # "the root cause" (AT's first contact: "2) speeding\n4) police officer\nBoth are relevant, but speeding is
         # the root cause.")
         Example("cue_words", "2) speeding\n4) police officer\nBoth are relevant, but speeding is the root cause.", 2),
+        # "more direct", of a cause or effect (AZ's first contact, after two options held possible)
+        Example("mucr", "Options 1 and 2 could both cause this effect, but Option 2 is more direct.", 2),
     ),
     # "..., which makes image 1 the more plausible hypothesis", "..., making image 1 the more plausible one"
     verdict(
@@ -429,6 +431,13 @@ _CORRECTION_WORDS = (
     r"|thinking\s+(?:about\s+it\s+)?(?:more|again|further)|on\s+further\s+(?:thought|reflection)"
     r"|(?:revised|updated|corrected|changed|lowered|raised)(?=\s+(?:score|rating|answer|to|back)\b)|back(?=\s+to\b)"
     r"|(?:i'll|i\s+will|let\s+me)\s+(?:stay|stick)(?=\s+with\b)"
+    # the choice a reply settles on after weighing two (AZ's first contact: "Option 1 seems most likely, but Option 3
+    # could also be argued because of the wet road. I'll go with Option 3.", read as no answer), an answer after it
+    # (not "I'll go with neither to be safe.")
+    # an answer said to be "really" another (AZ's first contact: "1 (car). Hmm, the car is present, but it doesn't
+    # explain the causal link; the cue is really speeding, so 2.", read as no answer)
+    r"|(?:the\s+)?(?:cue|answer|link|cause|effect)\s+is\s+really(?=\s+(?:the\s+)?[«‹])"
+    r"|(?:i'll|i\s+will)\s+go(?=\s+with\s+(?:[^\W\d_]+\s+)?(?:[^\W\d_]+\s+)?[«‹])"
     r"|(?:(?:so|thus|hence|therefore)\s*,?\s+)?(?:the\s+|my\s+)?final\s+(?:answer|choice|verdict|decision|rating|score)"
 )
 
@@ -758,6 +767,8 @@ SELF_CORRECTIONS = rule(
     Example("mucr", "Option 1... no, Option 1 shows the same moment as the cause. Option 3.", 3),
     Example("cue_words", "I would choose option 3... however, speeding is the real cue, so 2.", 2),
     Example("cue_words", "I'd say 3, road. Hmm, but the road doesn't cause anything. The real cue is speeding, 2.", 2),
+    Example("mucr", "Option 1 seems most likely, but Option 3 could also be argued. I'll go with Option 3.", 3),
+    Example("cue_words", "1 (car). Hmm, it doesn't explain the causal link; the cue is really speeding, so 2.", 2),
     # a check that ends its clause turns to what follows it (AP's first contact; not "let me double check Option 3")
     Example(
         "mucr",

@@ -162,6 +162,14 @@ SCORE_VERDICTS = (
         r"^\s*(?:a|an)\s+{pick}",
         Example("rating", "A 5 seems fair.", 5.0),
     ),
+    # the rating after the scale's words, set off by a dash or colon, ending its sentence: "Between slightly plausible
+    # and moderately plausible — a 4." (AZ's first contact; with its article: not the scale restated, "moderately
+    # plausible: 5, very plausible: 7")
+    verdict(
+        r"\bplausib\w*(?:\s+at\s+all)?\s*[-:]\s*(?:a|an)\s+{pick}(?=\s*(?:[.!;]|$))",
+        Example("rating", "Between slightly plausible and moderately plausible — a 4.", 4.0),
+        Example("rating", "Slightly plausible: a 3. The ball could not have been wrapped that way.", 3.0),
+    ),
     verdict(
         r"\b(?:a|an)\s+{pick}\s+(?:feels|seems|sounds|looks)\s+(?:about\s+)?(?:right|fair|reasonable|appropriate|correct)",
         Example("rating", "It isn't a 1. Something like a 7 feels right: very plausible.", 7.0),
