@@ -177,13 +177,6 @@ class _Module:
         self.definitions.setdefault(name, []).append(node)
 
 
-def _called(statement: ast.stmt) -> ast.AST:
-    """Of a call made for its effect, the function called; any other statement whole."""
-    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
-        return statement.value.func
-    return statement
-
-
 def _runs_as_script(statement: ast.stmt) -> bool:
     """``if __name__ == "__main__":``: what runs only when the module is run as a script."""
     test = getattr(statement, "test", None)
@@ -341,8 +334,8 @@ class CodeIndex:
     def effects(self) -> tuple[list[str], list[Ref]]:
         """What importing the package does besides binding names (a call such as ``compat.install()``, a table
         edited in place), in every module but ``__main__`` and script blocks: each statement's canonical text, and
-        the definitions those statements name (to follow with :meth:`reach`); of a call, what it calls (what it is
-        handed, such as a filter registered by name, counts where a task uses it)."""
+        the definitions those statements name (to follow with :meth:`reach`); of a call, what it calls and what it is
+        handed (a filter registered by name runs in any task naming it, ours or not)."""
         texts: list[str] = []
         roots: set[Ref] = set()
         for path in sorted(self.root.rglob("*.py")):
@@ -351,7 +344,7 @@ class CodeIndex:
             module = self.module(name) if parts[-1] != "__main__" else None
             for statement in module.effects if module else []:
                 texts.append(canonical(statement))
-                roots |= self._named(module, [_called(statement)])
+                roots |= self._named(module, [statement])
         return sorted(texts), sorted(roots)
 
     def references(self, ref: Ref) -> frozenset[Ref]:
