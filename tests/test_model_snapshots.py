@@ -133,6 +133,9 @@ def test_the_harness_record_is_what_importing_the_package_does_now(built):
         ("mucr/variants.py", "\nfrom abductive_tasks.scoring import taskspec as _t\n_t.seed_for = lambda b, *n: b\n"),
         ("scoring/reading/glossary.py", '\ndef _refresh():\n    _GLOSSARY_WORDS["siete"] = "6"\n\n\n_refresh()\n'),
         ("sherlock/metrics.py", '\nglobals()["IOU_THRESHOLD"] = 0.3\n'),
+        # the drift review's third round: the read_answer filter's own code (how a read option becomes the filtered
+        # reply, which options abstain) was in no record; no task of ours names the filter, every user's task may
+        ("scoring/answer_filter.py", "\n\ndef _normal(text):\n    return str(text)\n"),
     ],
 )
 def test_what_importing_the_package_does_needs_a_package_version_bump(built, tmp_path, module, edit):

@@ -455,6 +455,51 @@ def test_a_module_level_statement_that_edits_a_table_is_part_of_the_table(tmp_pa
         assert code_digest.digest_of(edited) != code_digest.digest_of(plain), name
 
 
+def _toy_package(tmp_path: Path, monkeypatch, name: str, modules: dict[str, str]) -> dict:
+    package = tmp_path / name
+    package.mkdir()
+    for module, source in {"__init__": "", **modules}.items():
+        (package / f"{module}.py").write_text(source.replace("PKG", name))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return code_digest.CodeIndex(name).reach([(f"{name}.a", "root")])
+
+
+def test_what_an_imported_name_stands_for_is_part_of_the_digest(tmp_path, monkeypatch):
+    """The drift review's third round: ``from taskspec import REQUEST_FAILED as UPSTREAM_MISSING, UPSTREAM_MISSING as
+    REQUEST_FAILED`` in mucr/metrics.py changed which records a metric counts, and no digest moved (an import is no
+    definition's code, and both names were reached anyway); nor did ``from math import ceil as floor``."""
+    statuses = "FAILED = 'failed'\nMISSING = 'missing'\n"
+    root = "\n\ndef root(records):\n    return [r for r in records if r != MISSING], FAILED, floor(len(records) / 2)\n"
+    plain = _toy_package(
+        tmp_path,
+        monkeypatch,
+        "toy_imports",
+        {"b": statuses, "a": "from math import floor\nfrom PKG.b import FAILED, MISSING" + root},
+    )
+    swapped = _toy_package(
+        tmp_path,
+        monkeypatch,
+        "toy_swapped",
+        {"b": statuses, "a": "from math import floor\nfrom PKG.b import FAILED as MISSING, MISSING as FAILED" + root},
+    )
+    external = _toy_package(
+        tmp_path,
+        monkeypatch,
+        "toy_ceil",
+        {"b": statuses, "a": "from math import ceil as floor\nfrom PKG.b import FAILED, MISSING" + root},
+    )
+    moved = _toy_package(
+        tmp_path,
+        monkeypatch,
+        "toy_moved",
+        {"c": statuses, "a": "from math import floor\nfrom PKG.c import FAILED, MISSING" + root},
+    )
+    assert len(swapped) == len(plain) == 3  # the same definitions reached, each with the same code
+    assert code_digest.digest_of(swapped) != code_digest.digest_of(plain)
+    assert code_digest.digest_of(external) != code_digest.digest_of(plain)
+    assert code_digest.digest_of(moved) == code_digest.digest_of(plain)  # moving code between modules: no change
+
+
 def test_renaming_a_function_only_a_yaml_names_keeps_the_digest_and_renaming_what_code_calls_does_not(
     tmp_path, monkeypatch
 ):

@@ -20,7 +20,8 @@ digest is the same on every supported Python and machine: no path, no line numbe
 
 A definition's digest does not contain its module's name, nor a ``def``'s or ``class``'s own: moving code between
 modules (a rename of ``inputs/``, say) or renaming a hook only a YAML names changes no task's digest; renaming what
-the code calls does, since the caller's tree names it.
+the code calls does, since the caller's tree names it. What each imported name it reads stands for is part of it
+(``from m import A as B``: B is A; ``from math import ceil as floor``), by the definition's name, not its module's.
 
 Nor does it contain the names a function gives its own variables (:func:`locals_renamed`: they are numbered in the
 order they first appear, in their scope): renaming a local variable changes no digest; renaming a parameter, or a
@@ -177,13 +178,6 @@ class _Module:
         self.definitions.setdefault(name, []).append(node)
 
 
-def _called(statement: ast.stmt) -> ast.AST:
-    """Of a call made for its effect, the function called; any other statement whole."""
-    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
-        return statement.value.func
-    return statement
-
-
 def _runs_as_script(statement: ast.stmt) -> bool:
     """``if __name__ == "__main__":``: what runs only when the module is run as a script."""
     test = getattr(statement, "test", None)
@@ -335,14 +329,38 @@ class CodeIndex:
             else:
                 module = self.module(ref[0])
                 nodes = module.definitions[ref[1]] if module else []
-                self._digests[ref] = _digest("\n".join(canonical(locals_renamed(_unnamed(node))) for node in nodes))
+                text = "\n".join(canonical(locals_renamed(_unnamed(node))) for node in nodes)
+                self._digests[ref] = _digest(text + self._imports_read(module, nodes))
         return self._digests[ref]
+
+    def _imports_read(self, module: _Module | None, nodes: list[ast.AST]) -> str:
+        """What each imported name ``nodes`` read stands for (``from m import A as B``: B is A): a definition of ours
+        by its name (moving it between modules changes nothing), a module of ours as such, anything else by its dotted
+        name (``math.ceil``); '' when they read none."""
+        if module is None:
+            return ""
+        local = dict(module.imports)
+        for node in nodes:
+            for inner in ast.walk(node):
+                if isinstance(inner, (ast.Import, ast.ImportFrom)):
+                    local.update(_imported(inner, module.name, module.is_package))
+        read = {
+            inner.id
+            for node in nodes
+            for inner in _running(node)
+            if isinstance(inner, ast.Name) and inner.id in local and inner.id not in module.definitions
+        }
+        stands_for = {name: self._resolve_target(local[name]) for name in read}
+        return "".join(
+            f"\n{name}={local[name] if target is None else target[1] or '<module>'}"
+            for name, target in sorted(stands_for.items())
+        )
 
     def effects(self) -> tuple[list[str], list[Ref]]:
         """What importing the package does besides binding names (a call such as ``compat.install()``, a table
         edited in place), in every module but ``__main__`` and script blocks: each statement's canonical text, and
-        the definitions those statements name (to follow with :meth:`reach`); of a call, what it calls (what it is
-        handed, such as a filter registered by name, counts where a task uses it)."""
+        the definitions those statements name (to follow with :meth:`reach`); of a call, what it calls and what it is
+        handed (a filter registered by name runs in any task naming it, ours or not)."""
         texts: list[str] = []
         roots: set[Ref] = set()
         for path in sorted(self.root.rglob("*.py")):
@@ -351,7 +369,7 @@ class CodeIndex:
             module = self.module(name) if parts[-1] != "__main__" else None
             for statement in module.effects if module else []:
                 texts.append(canonical(statement))
-                roots |= self._named(module, [_called(statement)])
+                roots |= self._named(module, [statement])
         return sorted(texts), sorted(roots)
 
     def references(self, ref: Ref) -> frozenset[Ref]:

@@ -262,7 +262,9 @@ def _image_digest(visual: object) -> str:
 # every recorded digest into one to regenerate (not a change of any task). A change of the scheme lands alone: no
 # code, task YAML or pin may change with it (tests/test_snapshots.py, :func:`scheme_changed_with`), or it could
 # carry a change of results past the version checks.
-DIGEST_SCHEME = 6  # 5: a function's own variables numbered; 6: the files record's versions, unions, machine keys
+# 5: a function's own variables numbered; 6: the files record's versions, unions, machine keys; 7: what imported names
+# stand for
+DIGEST_SCHEME = 7
 
 
 def content_digest(content: dict) -> str:
