@@ -14,6 +14,7 @@ from abductive_tasks.scoring.reading.closing_rules import (
     OPTION_SCORES,
     REMAINING,
 )
+from abductive_tasks.scoring.reading.cut_off import Pick, cut_alone, cut_off, repeated
 from abductive_tasks.scoring.reading.description_rules import (
     CLAUSE_END,
     CORRECTED_TO,
@@ -59,33 +60,15 @@ from abductive_tasks.scoring.reading.rules import ALONE, CLOSING_ONLY, SELF_CORR
 from abductive_tasks.scoring.reading.table import Rule
 from abductive_tasks.scoring.reading.text import FORCED_CHOICE, sentence_start
 
-__all__ = ["UNFINISHED", "decide", "denied", "in_passing"]
+__all__ = ["decide", "denied", "in_passing"]
 
-# A reply cut off by the token limit: sentences, then an unfinished one. It names no answer without a pick.
-_CUT_OFF = re.compile(r"[.!?]\s.*[^\s.!?)\]|:»›]\s*$", re.DOTALL)
-# A reply ending on an article and a word after its sentences is cut off too: "... with the context. The middle"
-# or on a prepositional phrase alone ("... a cloudy sky. In the middle panel"), or on a heading ("... Option 1:")
-UNFINISHED = re.compile(
-    r"[.!?][ \t]+(?:(?:in|on|at|from|for|to|with|looking\s+at)\s+)?(?:the|a|an)\s+[^\W\d_]+(?:\s+[^\W\d_]+)?\s*$"
-    r"|:\s*$"
-    # or on a word no sentence ends on ("... and the first hypothesis shows")
-    r"|(?<=\w\s)(?-i:the|a|an|and|or|but|of|with|because|since|shows|depicts|showing|depicting)\s*$"
-    # or on the first item's number of a list it announces by its plural noun ("... Now the candidates:\n1.": AY's first
-    # contact, read 1; not an answer heading: "Answer:\n1.")
-    r"|\b(?:candidates|options|choices|images|pictures|panels|phrases|hypotheses|steps)\b[^\n.:]{0,30}:[ \t]*\n"
-    r"[ \t]*1[ \t]*[.)][ \t]*$",
-    re.IGNORECASE,
-)
 _PLACEHOLDER = re.compile(ANY_MENTION)  # a mention left in the text
+_NAMED_PLACEHOLDER = re.compile(NAMED_MENTION)
 # A sentence that states no answer of its own: hedged, conditional or denied ("could hardly" denies another option, it
 # hedges nothing: "..., while the ball in image 2 could hardly have been wrapped into that shape")
 _HEDGED = re.compile(
     r"\b(?:could(?!\s+hardly\b)|might|may|if|argue|seems?|perhaps|maybe|not|unless|tempting)\b|n't\b", re.IGNORECASE
 )
-# A reply opening with a named answer as a sentence of its own ("Weakener. The ...", "Option 2. The ..."; not a bare
-# number, which may number a first step: "1. Identify the effect: ...")
-_OPENING_SENTENCE = re.compile(rf"\s*«(?P<answer>{MENTION_INDEX})»\s*[.!](?=\s)")
-_NAMED_PLACEHOLDER = re.compile(NAMED_MENTION)
 # after a mention's placeholder: another thing's ("the car's speed"), what a value stands for ("10 means ...")
 _NOT_THE_ANSWER_AFTER = re.compile(r"\s*'s\b|\s+(?:means|would\s+mean|stands\s+for)\b", re.IGNORECASE)
 # A mention explained by another: "the third image (right)", "Hypothesis 1 (right image)", "3 - heavy rain".
@@ -114,9 +97,6 @@ _COLLAPSE = re.compile(
 )
 
 
-Pick = tuple[bool, int, int]  # (a statement of the answer, its position in the marked text, its mention's index)
-
-
 def decide(
     text: str,
     mentions: list[Mention],
@@ -141,7 +121,7 @@ def decide(
         return None
     if _forced_without_an_answer(text, since) or _roles_paired(text, mentions, valid, since):
         return None
-    cut_off = unfinished or _CUT_OFF.search(text) or _next_item_cut(text, mentions)
+    cut = cut_off(text, mentions, unfinished)
     # "it's the car's speed", "Score: 10 means almost certainly true" (the scale restated)
     picks = [pick for pick in picks if not _NOT_THE_ANSWER_AFTER.match(text, _after_pick(pick[1]))]
     rejected |= {index for index, mention in enumerate(mentions) if mention.denied}
@@ -151,17 +131,10 @@ def decide(
         return None
     contradicted = any(mentions[index].contradicted for _, _, index in last_alone)
     alone = [pick for pick in alone if valid(mentions[pick[2]].value)]
-    # the answers standing alone after a self-correction stand for the reply's; none on the unfinished last line of a
-    # reply cut off mid-sentence (the heading of a description it never finished: "Middle (hypothesis 1): Children"),
-    # but the answer the reply opens with as a sentence of its own, where nothing after it corrects it or names another
-    # answer ("Weakener. The hypothesis says a man, but the update says the person is a child, which": cut off by the
-    # token limit; not "Weakener. But it could also be a strengthener, because the")
-    if cut_off:
-        opening = _OPENING_SENTENCE.match(text)
-        stands = opening is not None and not corrections and _names_only(text, opening, mentions, valid)
-        alone = [
-            pick for pick in alone if pick[1] < text.rfind("\n") or (stands and pick[1] == opening.start("answer"))
-        ]
+    # the answers standing alone after a self-correction stand for the reply's; of a reply cut off mid-sentence, those
+    # cut_alone leaves
+    if cut:
+        alone = cut_alone(text, mentions, valid, alone, bool(corrections))
     alone = [pick for pick in alone if pick[1] >= corrected] or alone
     stated = list(picks)  # the statement and verdict tables' picks, before the answers standing alone join them
     if len({mentions[index].value for _, _, index in alone} | headings) == 1:
@@ -194,8 +167,8 @@ def decide(
         return None
     if (scored := _scored_highest(text, mentions, values)) is not None:
         return scored
-    if cut_off:
-        return _repeated(text, mentions, valid) if not rejected else None
+    if cut:
+        return repeated(text, mentions, valid) if not rejected else None
     return _the_one_named(text, mentions, valid, values, complement, rejected, alone)
 
 
@@ -673,13 +646,6 @@ def _without_list_numbers(
     return [pick for pick in alone if pick[1] not in listed]
 
 
-def _names_only(text: str, opening: re.Match, mentions: list[Mention], valid: Callable[[object], bool]) -> bool:
-    """Whether the reply names no valid answer after its opening one but that one."""
-    value = mentions[mention_index(opening["answer"])].value
-    after = (mentions[mention_index(found)].value for found in _PLACEHOLDER.findall(text, opening.end()))
-    return all(other == value or not valid(other) for other in after)
-
-
 # A number standing before its own option's text in a sentence that denies it, as an item of the options is
 # labelled: "4. police officer would be the agent, not the cue" (after "The answer is 2 (speeding)") speaks of option
 # 4, it does not answer with it ("4. police officer is the real cue" still does)
@@ -709,37 +675,6 @@ def _without_labels(
         and mentions[mention_index(match["number"])].value == mentions[mention_index(match["text"])].value
     }
     return [pick for pick in alone if pick[1] not in labels]
-
-
-# The last words of a reply: an answer's name alone after a sentence, on the same line, with no full stop
-_ENDS_ON_A_NAME = re.compile(rf"[.!?][ \t]+({ANY_MENTION})[ \t]*\Z")
-_SENTENCE_HEAD = re.compile(rf"(?:^|(?<=[.!?]))\s*({ANY_MENTION})(?=\s+[^\W\d_])", re.MULTILINE)
-
-
-def _next_item_cut(text: str, mentions: list[Mention]) -> bool:
-    """A reply that goes through the answers one sentence each ("Hypothesis 1 states ...") and stops on the next
-    one's name ("... Hypothesis 2"): cut off by the token limit, its last word is no answer."""
-    end = _ENDS_ON_A_NAME.search(text)
-    if end is None:
-        return False
-    last = mentions[mention_index(end[1])].value
-    heads = {mentions[mention_index(match[1])].value for match in _SENTENCE_HEAD.finditer(text, 0, end.start(1))}
-    return bool(heads - {last, None})
-
-
-def _repeated(text: str, mentions: list[Mention], valid: Callable[[object], bool]) -> object | None:
-    """The one answer every complete sentence of a reply cut off in a repetition loop names ("Option 3 shows the
-    effect. Option 3 shows the effect. Option 3 shows the"), else None."""
-    ended = max((match.end() for match in re.finditer(r"[.!?](?=\s)", text)), default=0)
-    sentences = [sentence for sentence in re.split(r"(?<=[.!?])\s+", text[:ended]) if sentence.strip()]
-    named = [
-        {mentions[mention_index(found)].value for found in _NAMED_PLACEHOLDER.findall(piece)}
-        for piece in [*sentences, text[ended:]]
-    ]
-    if len(sentences) < 2 or not all(named[:-1]) or any(hedge.pattern.search(text) for hedge in HEDGES):
-        return None
-    values = set().union(*named)
-    return values.pop() if len(values) == 1 and valid(next(iter(values))) else None
 
 
 # An option's words denied right after them: "..., which contradicts the box", "...? Unlikely."

@@ -9,7 +9,8 @@ from functools import cached_property
 from typing import Protocol
 
 from abductive_tasks.scoring.reading.closing_rules import CLOSING_STATEMENTS, ROLE_REJECTIONS
-from abductive_tasks.scoring.reading.decision import UNFINISHED, decide, denied, in_passing
+from abductive_tasks.scoring.reading.cut_off import UNFINISHED
+from abductive_tasks.scoring.reading.decision import decide, denied, in_passing
 from abductive_tasks.scoring.reading.description_rules import (
     DESCRIBED_ANSWER,
     OWN_DESCRIPTION,

@@ -1,0 +1,99 @@
+"""A reply cut off by the token limit: how the reader sees one, and the answers it still gives (docs/reading.md)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from abductive_tasks.scoring.reading.doubt_rules import HEDGES
+from abductive_tasks.scoring.reading.mentions import (
+    ANY_MENTION,
+    MENTION_INDEX,
+    NAMED_MENTION,
+    Mention,
+    mention_index,
+)
+
+__all__ = ["UNFINISHED", "Pick", "cut_alone", "cut_off", "repeated"]
+
+Pick = tuple[bool, int, int]  # (a statement of the answer, its position in the marked text, its mention's index)
+
+# A reply cut off by the token limit: sentences, then an unfinished one. It names no answer without a pick.
+_CUT_OFF = re.compile(r"[.!?]\s.*[^\s.!?)\]|:»›]\s*$", re.DOTALL)
+# A reply ending on an article and a word after its sentences is cut off too: "... with the context. The middle"
+# or on a prepositional phrase alone ("... a cloudy sky. In the middle panel"), or on a heading ("... Option 1:")
+UNFINISHED = re.compile(
+    r"[.!?][ \t]+(?:(?:in|on|at|from|for|to|with|looking\s+at)\s+)?(?:the|a|an)\s+[^\W\d_]+(?:\s+[^\W\d_]+)?\s*$"
+    r"|:\s*$"
+    # or on a word no sentence ends on ("... and the first hypothesis shows")
+    r"|(?<=\w\s)(?-i:the|a|an|and|or|but|of|with|because|since|shows|depicts|showing|depicting)\s*$"
+    # or on the first item's number of a list it announces by its plural noun ("... Now the candidates:\n1.": AY's first
+    # contact, read 1; not an answer heading: "Answer:\n1.")
+    r"|\b(?:candidates|options|choices|images|pictures|panels|phrases|hypotheses|steps)\b[^\n.:]{0,30}:[ \t]*\n"
+    r"[ \t]*1[ \t]*[.)][ \t]*$",
+    re.IGNORECASE,
+)
+
+_PLACEHOLDER = re.compile(ANY_MENTION)  # a mention left in the text
+# A reply opening with a named answer as a sentence of its own ("Weakener. The ...", "Option 2. The ..."; not a bare
+# number, which may number a first step: "1. Identify the effect: ...")
+_OPENING_SENTENCE = re.compile(rf"\s*«(?P<answer>{MENTION_INDEX})»\s*[.!](?=\s)")
+_NAMED_PLACEHOLDER = re.compile(NAMED_MENTION)
+
+
+def cut_off(text: str, mentions: list[Mention], unfinished: bool) -> bool:
+    """Whether the reply (``text``, marked) was cut off by the token limit: ``unfinished`` (:data:`UNFINISHED` in its
+    plain text), sentences then an unfinished one, or the next answer's name it stops on (:func:`_next_item_cut`)."""
+    return bool(unfinished or _CUT_OFF.search(text) or _next_item_cut(text, mentions))
+
+
+def cut_alone(
+    text: str, mentions: list[Mention], valid: Callable[[object], bool], alone: list[Pick], corrected: bool
+) -> list[Pick]:
+    """The answers standing alone in a reply cut off mid-sentence: none on its unfinished last line (the heading of a
+    description it never finished: "Middle (hypothesis 1): Children"), but the answer the reply opens with as a
+    sentence of its own, where nothing after it corrects it (``corrected``: a self-correction) or names another answer
+    ("Weakener. The hypothesis says a man, but the update says the person is a child, which"; not "Weakener. But it
+    could also be a strengthener, because the")."""
+    opening = _OPENING_SENTENCE.match(text)
+    stands = opening is not None and not corrected and _names_only(text, opening, mentions, valid)
+    start = opening.start("answer") if opening is not None and stands else -1
+    return [pick for pick in alone if pick[1] < text.rfind("\n") or pick[1] == start]
+
+
+def _names_only(text: str, opening: re.Match, mentions: list[Mention], valid: Callable[[object], bool]) -> bool:
+    """Whether the reply names no valid answer after its opening one but that one."""
+    value = mentions[mention_index(opening["answer"])].value
+    after = (mentions[mention_index(found)].value for found in _PLACEHOLDER.findall(text, opening.end()))
+    return all(other == value or not valid(other) for other in after)
+
+
+# The last words of a reply: an answer's name alone after a sentence, on the same line, with no full stop
+_ENDS_ON_A_NAME = re.compile(rf"[.!?][ \t]+({ANY_MENTION})[ \t]*\Z")
+_SENTENCE_HEAD = re.compile(rf"(?:^|(?<=[.!?]))\s*({ANY_MENTION})(?=\s+[^\W\d_])", re.MULTILINE)
+
+
+def _next_item_cut(text: str, mentions: list[Mention]) -> bool:
+    """A reply that goes through the answers one sentence each ("Hypothesis 1 states ...") and stops on the next
+    one's name ("... Hypothesis 2"): cut off by the token limit, its last word is no answer."""
+    end = _ENDS_ON_A_NAME.search(text)
+    if end is None:
+        return False
+    last = mentions[mention_index(end[1])].value
+    heads = {mentions[mention_index(match[1])].value for match in _SENTENCE_HEAD.finditer(text, 0, end.start(1))}
+    return bool(heads - {last, None})
+
+
+def repeated(text: str, mentions: list[Mention], valid: Callable[[object], bool]) -> object | None:
+    """The one answer every complete sentence of a reply cut off in a repetition loop names ("Option 3 shows the
+    effect. Option 3 shows the effect. Option 3 shows the"), else None."""
+    ended = max((match.end() for match in re.finditer(r"[.!?](?=\s)", text)), default=0)
+    sentences = [sentence for sentence in re.split(r"(?<=[.!?])\s+", text[:ended]) if sentence.strip()]
+    named = [
+        {mentions[mention_index(found)].value for found in _NAMED_PLACEHOLDER.findall(piece)}
+        for piece in [*sentences, text[ended:]]
+    ]
+    if len(sentences) < 2 or not all(named[:-1]) or any(hedge.pattern.search(text) for hedge in HEDGES):
+        return None
+    values = set().union(*named)
+    return values.pop() if len(values) == 1 and valid(next(iter(values))) else None
