@@ -65,7 +65,7 @@ PINNED = {
     "blind_batch_x.yaml": (218, 0),  # out of pending/ with round 20
     "blind_batch_y.yaml": (217, 0),
     "blind_batch_z.yaml": (217, 0),
-    "blind_batch_aa.yaml": (323, 0),  # out of pending/ with round 20; P39 adjudicated
+    "blind_batch_aa.yaml": (324, 0),  # out of pending/ with round 20; P39 adjudicated; round 45
     "blind_batch_ab.yaml": (225, 0),  # out of pending/ with round 20
     "blind_batch_ac.yaml": (227, 0),  # out of pending/ with round 20 (first contact 217, 4); Q18 adjudicated; round 35
     "blind_batch_ad.yaml": (250, 0),  # out of pending/ with AE's first contact (first contact 237, 7); T16
@@ -91,7 +91,7 @@ PINNED = {
     "blind_batch_ax.yaml": (332, 0),  # pending/: first contact of round 41 (323, 4); round 42
     "blind_batch_ay.yaml": (328, 0),  # pending/: first contact of round 42 (309, 4); round 43
     "blind_batch_az.yaml": (395, 1),  # pending/: first contact of round 43 (385, 2); round 44
-    "blind_batch_ba.yaml": (374, 3),  # pending/: first contact of round 44, not fixed on
+    "blind_batch_ba.yaml": (383, 2),  # pending/: first contact of round 44 (374, 3); round 45
 }
 
 

@@ -1735,6 +1735,85 @@ LATE_ROUND_GUARDS = [
     (44, MUCR_OPTIONS, "The cause is in the third of the four candidates, which shows the man speeding.", None),
     (44, SPEEDING, "Het antwoord is 4, de politieagent, omdat hij de bestuurder aanhoudt.", None),
     (44, DVE_LABEL, "Not a strengthener.", None),
+    # round 45 (BA's first contact): "let me reconsider" an option is no pick of it, and "OK 4." settles on 4
+    (
+        45,
+        MUCR_OPTIONS,
+        "<think>\nOption 4 has the car in motion with blur lines. I'd say 4. Actually let me reconsider option 2 - "
+        "older man, no. OK 4.\n</think>",
+        4,
+    ),
+    (45, MUCR_OPTIONS, "I'd say 4. Actually, let me reconsider: Option 2.", 2),
+    (45, MUCR_OPTIONS, "OK, 4 options to compare. Option 2 shows the effect.", 2),
+    # one of several yes or no cells of a table row is no verdict, its last cell is
+    (
+        45,
+        SPEEDING,
+        "| # | Phrase | In cause image | In effect image | Explains the link? |\n|---|---|---|---|---|\n| 1 | car | "
+        "yes | yes | no |\n| 2 | speeding | yes | (ticket for it) | **yes** |\n| 3 | road | yes | yes | no |\n"
+        "| 4 | police officer | no | yes | no |\n\nSo the cue is 2.",
+        2,
+    ),
+    (45, MUCR_OPTIONS, "| Option | Effect? |\n|---|---|\n| 1 | No |\n| 2 | Yes |", 2),
+    (45, MUCR_OPTIONS, "| 2 | Yes | the fire explains the smoke |", 2),
+    # a reply cut off after its opening answer: other options it only describes, the answer set off by a dash
+    (
+        45,
+        MUCR_OPTIONS,
+        "Option 1. The cause image shows a man driving his car at an excessive speed, and Option 1 shows the same man "
+        "getting a speeding ticket from a police officer. Options 2 and 3 show other drivers being pulled over, and "
+        "Option 4 shows an elderly woman",
+        1,
+    ),
+    (
+        45,
+        MUCR_OPTIONS,
+        "Option 4 - the man driving his car at excessive speed. This is the cause of the effect image, in which the "
+        "same man is given a speeding ticket by the police. The other options show a woman, an older man and",
+        4,
+    ),
+    (
+        45,
+        SPEEDING,
+        "2 - speeding. In the cause image, the man is driving his car well above the speed limit, and in the effect "
+        "image a police officer is giving him a ticket. The causal link is that the man was",
+        2,
+    ),
+    (45, MUCR_OPTIONS, "Option 1. The man is speeding. Option 4 shows the same man getting a ticket, which", None),
+    (45, MUCR_OPTIONS, "Option 1. The man is speeding. Option 4 could also show the effect, because the", None),
+    (
+        45,
+        MUCR_OPTIONS,
+        "Option 1. The man is speeding. Options 2 and 3 show other drivers, and Option 4 shows an effect",
+        None,
+    ),
+    (45, MUCR_OPTIONS, "Option 1 - the man gets a ticket. Option 4 shows the man, but wait, the", None),
+    (45, MUCR_OPTIONS, "1 - Identify the effect: the man is given a ticket. Then compare the", None),
+    (45, DVE_LABEL, "Weakener. But it might be a strengthener too, because the", None),
+    # left: the other options named in the unfinished sentence, its verb cut off
+    (
+        45,
+        SPEEDING,
+        "2. Speeding. The first image shows the driver going well over the speed limit, and as a direct result the "
+        "second image shows him being stopped and ticketed. The car and the road are",
+        None,
+    ),
+    # an answer alone on the last line after the options' headings standing alone
+    (
+        45,
+        MUCR_OPTIONS,
+        "Option 1: The same man given a ticket.\nOption 2: A woman pulled over.\nOption 3: An elderly man pulled "
+        "over.\nOption 4: An elderly woman with a ticket.\nOnly Option 1 shows the driver.\nOption 1",
+        1,
+    ),
+    (
+        45,
+        MUCR_OPTIONS,
+        "Option 1: The same man given a ticket.\nOption 2: A woman pulled over.\nOption 3: An elderly man.\nOption 4: "
+        "An elderly woman",
+        None,
+    ),
+    (45, SPEEDING, "Option 2: speeding\nExplanation: In the first image the car is going fast.", 2),
 ]
 
 

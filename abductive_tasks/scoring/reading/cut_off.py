@@ -36,8 +36,28 @@ UNFINISHED = re.compile(
 
 _PLACEHOLDER = re.compile(ANY_MENTION)  # a mention left in the text
 # A reply opening with a named answer as a sentence of its own ("Weakener. The ...", "Option 2. The ..."; not a bare
-# number, which may number a first step: "1. Identify the effect: ...")
-_OPENING_SENTENCE = re.compile(rf"\s*«(?P<answer>{MENTION_INDEX})»\s*[.!](?=\s)")
+# number, which may number a first step: "1. Identify the effect: ..."), or set off by a dash before its explanation
+# ending the sentence ("Option 4 - the man driving his car at excessive speed. ...": BA's first contact; a bare number
+# where its sentence names that option again, _named_again: "2 - speeding. ...", "1 - the man in the cause image is
+# driving at excessive speed, and Option 1 shows him getting a speeding ticket. ...")
+_OPENING_SENTENCE = re.compile(
+    rf"\s*(?:«(?P<answer>{MENTION_INDEX})»\s*[.!](?=\s)"
+    rf"|[«‹](?P<dashed>{MENTION_INDEX})[»›](?=[ \t]+-[ \t]+(?P<sentence>[^.!?\n]*)[.!]\s))"
+)
+# An option the reply goes on to describe, no other answer: the subject of "shows" or "depicts" (a list of them too),
+# its clause hedging nothing, giving it no role and no likeness to the answer ("Options 2 and 3 show other drivers
+# being pulled over, and Option 4 shows an elderly woman": BA's first contact; not "Option 4 shows an effect too",
+# "Option 4 could also show ...", "Option 4 shows the same man")
+_DESCRIBED = re.compile(
+    rf"(?P<subject>{ANY_MENTION}(?:(?:\s*,\s*|\s*,?\s+and\s+){ANY_MENTION})*)"
+    r"\s+(?:also\s+|each\s+|both\s+|all\s+)?(?:shows?|depicts?)\b(?P<clause>[^.;:!?\n«‹]*)"
+)
+_UNDESCRIBED = re.compile(
+    r"\b(?:could|might|may|perhaps|maybe|possibl\w*|probabl\w*|likel\w*|if|unless|either|or|argu\w*|tempting|effects?"
+    r"|causes?|cue|answer|consequences?|results?|outcome|reason|explain\w*|link\w*|plausibl\w*|fits?|match\w*|correct"
+    r"|right|better|best|more|most|same|instead|too|well|actually|wait)\b",
+    re.IGNORECASE,
+)
 _NAMED_PLACEHOLDER = re.compile(NAMED_MENTION)
 
 
@@ -57,15 +77,31 @@ def cut_alone(
     could also be a strengthener, because the")."""
     opening = _OPENING_SENTENCE.match(text)
     stands = opening is not None and not corrected and _names_only(text, opening, mentions, valid)
-    start = opening.start("answer") if opening is not None and stands else -1
+    start = opening.start("answer" if opening["answer"] else "dashed") if opening is not None and stands else -1
     return [pick for pick in alone if pick[1] < text.rfind("\n") or pick[1] == start]
 
 
 def _names_only(text: str, opening: re.Match, mentions: list[Mention], valid: Callable[[object], bool]) -> bool:
-    """Whether the reply names no valid answer after its opening one but that one."""
-    value = mentions[mention_index(opening["answer"])].value
-    after = (mentions[mention_index(found)].value for found in _PLACEHOLDER.findall(text, opening.end()))
-    return all(other == value or not valid(other) for other in after)
+    """Whether the reply names no valid answer after its opening one but that one, or other options only as it
+    describes them (:data:`_DESCRIBED`); a bare number opening it where its sentence names that option again."""
+    value = mentions[mention_index(opening["answer"] or opening["dashed"])].value
+    if opening["dashed"] and not mentions[mention_index(opening["dashed"])].named:
+        again = _NAMED_PLACEHOLDER.findall(opening["sentence"])
+        if value not in {mentions[mention_index(found)].value for found in again}:
+            return False
+    described = {
+        found.start()
+        for match in _DESCRIBED.finditer(text, opening.end())
+        if not _UNDESCRIBED.search(match["clause"])
+        for found in _PLACEHOLDER.finditer(text, match.start("subject"), match.end("subject"))
+    }
+    return all(
+        other == value or not valid(other) or position in described
+        for position, other in (
+            (found.start(), mentions[mention_index(found.group())].value)
+            for found in _PLACEHOLDER.finditer(text, opening.end())
+        )
+    )
 
 
 # The last words of a reply: an answer's name alone after a sentence, on the same line, with no full stop

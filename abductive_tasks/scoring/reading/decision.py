@@ -358,10 +358,16 @@ def _standing_alone(text: str, mentions: list[Mention]) -> tuple[list[Pick], set
     alone = _without_labels(text, mentions, _without_list_numbers(text, mentions, alone))
     # an answer alone on the reply's last line, after the headings of a description of every option, closes it: "1.
     # Option 1: a woman baking bread.\n...\n4. Option 4: a smoke-filled kitchen ...\nThe effect is the burnt bread.\n4."
-    # (AP's first contact)
-    last_line = text.rfind("\n")
-    if found and alone and last_line > found[-1].end() and all(pick[1] > last_line for pick in alone):
-        headings = set()
+    # (AP's first contact), headings standing alone too ("Option 1: The same man ...\n...\nOption 4: An elderly woman
+    # ...\n... only Option 1 shows that person.\nOption 1": BA's first contact)
+    last_line, heading_picks = text.rfind("\n"), {match.start("pick") for match in found}
+    if (
+        found
+        and any(pick[1] > last_line for pick in alone)
+        and last_line > found[-1].end()
+        and all(pick[1] > last_line or pick[1] in heading_picks for pick in alone)
+    ):
+        headings, alone = set(), [pick for pick in alone if pick[1] > last_line]
     return alone, headings
 
 

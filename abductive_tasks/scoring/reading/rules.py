@@ -93,6 +93,9 @@ _CUE = (
 _QUALITY_CUE = rf"(?<!less )(?<!least )(?:(?:more|most)\s+)?{_QUALITY}(?:\s+{_CUE_NOUN})?"
 QUALITY_CUE = _QUALITY_CUE  # for closing_rules' question restated
 _ARTICLE = r"(?:(?:the|a|an)\s+)?"
+# one of several yes or no cells of a table row is no verdict, its last cell is (BA's first contact: "| 1 | car | yes |
+# yes | no |" read car, where the row's last cell rejects it)
+_NOT_A_MIDDLE_CELL = r"(?![ \t]*\|[^\n]*\|[ \t]*(?:yes|no)\b)"
 # between the items of a list: a comma, or the "and" that joins the items of one mention of a list ("Option 1, 2 or 3")
 _LIST_ITEM_END = r"(?:\s*,\s*|\s+and\s+)"
 # words set off between an answer and its verb: ", showing the girl with a cast,", " - the couple cutting the cake -"
@@ -426,7 +429,7 @@ _CORRECTION_WORDS = (
     r"wait|actually|on\s+(?:second\s+thought|reflection|closer\s+(?:inspection|look))|correction|correcting(?=\s*[:,])|re-?reading"
     r"|looking\s+(?:closer|more\s+(?:carefully|closely))|on\s+(?:a\s+)?second\s+look|at\s+second\s+glance|(?:i'll|i\s+will|let\s+me)\s+settle(?=\s+on)"
     r"|hmm+\s*,?\s+no(?=\s*[:;,])"  # "The answer is 3. Hmm, no: the road is just background. ..." (AX's)
-    r"|looking\s+again|scratch\s+that|let\s+me\s+reconsider|(?:let\s+me|i'll|i\s+will)\s+(?:double[-\s]?check|re-?check|check\s+again)(?=\s*[.:;,!\n])|i\s+was\s+wrong|(?:sorry\s*,?\s+)?i\s+meant?|sorry"
+    r"|looking\s+again|scratch\s+that|let\s+me\s+reconsider(?!\s+(?:the\s+)?[«‹])|(?:let\s+me|i'll|i\s+will)\s+(?:double[-\s]?check|re-?check|check\s+again)(?=\s*[.:;,!\n])|i\s+was\s+wrong|(?:sorry\s*,?\s+)?i\s+meant?|sorry"
     r"|(?:i'll|i\s+will|let\s+me|i\s+need\s+to)\s+(?:revise|correct)(?:\s+(?:that|this|it|myself|my\s+answer))?"
     r"|thinking\s+(?:about\s+it\s+)?(?:more|again|further)|on\s+further\s+(?:thought|reflection)"
     r"|(?:revised|updated|corrected|changed|lowered|raised)(?=\s+(?:score|rating|answer|to|back)\b)|back(?=\s+to\b)"
@@ -561,14 +564,14 @@ VERDICTS = (
     # a yes or no for an option (a table row, a checklist): "| 2 | Yes |", "Option 3 - yes, ...", "Option 1: ✅"
     # (a check mark without a separator on the same line: "Weakener ❌ / Strengthener ✅")
     verdict(
-        r"{pick}(?:\s*[|:→-]\s*(?:yes|true|correct|high|higher)(?=\s*(?:[|.,;!]|\s-\s|$))"
+        rf"{{pick}}(?:\s*[|:→-]\s*(?:yes|true|correct|high|higher)(?=\s*(?:[|.,;!]|\s-\s|$)){_NOT_A_MIDDLE_CELL}"
         r"|(?:[ \t]*[|:→-])?[ \t]*(?<!\n)[✓✔✅☑])",
         Example("nleye", "| 2 | Yes |", 2),
         Example("mucr", "Option 3 - yes, the fire explains the smoke.", 3),
         Example("label", "Weakener ❌ / Strengthener ✅", "strengthener"),
     ),
     verdict(
-        r"{reject}(?:\s*[|:→-]\s*(?:no|false|incorrect|low|lower)(?=\s*(?:[|.,;!]|\s-\s|$))"
+        rf"{{reject}}(?:\s*[|:→-]\s*(?:no|false|incorrect|low|lower)(?=\s*(?:[|.,;!]|\s-\s|$)){_NOT_A_MIDDLE_CELL}"
         r"|\s*\(\s*(?:no|false|incorrect|wrong)\s*\)"
         r"|(?:[ \t]*[|:→-])?[ \t]*(?<!\n)[✗✘❌☒])",
         Example("nleye", "| 1 | No |", 2),
@@ -600,6 +603,8 @@ VERDICTS = (
     verdict(
         r"^\s*\|?\s*{pick}\s*(?:\|[^\n]*\|\s*(?:yes\b|[✓✔✅☑])|:[^\n«‹]*[✓✔✅☑])\s*\|?\s*$",
         Example("mucr", "| 3 | A man lifting weights | ✓ |", 3),
+        # a middle cell's yes no pick (_NOT_A_MIDDLE_CELL; BA's first contact)
+        Example("cue_words", "| 1 | car | yes | yes | no |\n| 2 | speeding | yes | yes |\nSo the cue is 2.", 2),
         Example(
             "panels",
             "| Panel | Plausible? |\n|---|---|---|\n| Middle | A grown cat | No |\n| Right | Asleep | Yes |",
@@ -660,9 +665,11 @@ VERDICTS = (
     ),
     # "..., so 2." / "Therefore, weakener."
     verdict(
-        rf"\b(?:so|thus|hence|therefore)\s*[,:]?\s+{_ARTICLE}{{pick}}(?=\s*(?:[.!;]|$))",
+        rf"\b(?:so|thus|hence|therefore|ok|okay)\s*[,:]?\s+{_ARTICLE}{{pick}}(?=\s*(?:[.!;]|$))",
         Example("nleye", "The road is wet, so 2.", 2),
         Example("label", "Therefore, weakener.", "weakener"),
+        # "OK 4." (BA's first contact; "let me reconsider option 2" is no pick of it: _CORRECTION_WORDS)
+        Example("mucr", "I'd say 4. Actually let me reconsider option 2 - older man, no. OK 4.", 4),
     ),
     # "it is a weakener", "it's the earthquake", "this is clearly option 2"
     verdict(
