@@ -557,6 +557,24 @@ def test_show_never_prints_terminal_escape_sequences_from_a_results_file(tmp_pat
     assert "\x1b" not in out and "\x07" not in out and "model-" in out
 
 
+def test_diff_never_prints_terminal_escape_sequences_from_a_reply_or_a_results_file(tmp_path, capsys):
+    """A generated reply is the value read (DVE's update, an explanation): printed bare where the reply ends with it."""
+    hostile = "\x1b]0;pwned\x07\x1b[2J"
+    runs = [
+        write_run(tmp_path / name, f"model-{name}{hostile}", [triplet_line(0, str(pick), pick, "parsed")], [])
+        for name, pick in (("a", 1), ("b", 2))
+    ]
+    for run in runs:  # the value read is the reply (as a generation task's record keeps it)
+        (samples,) = run.glob("*_samples_nleye_triplet.jsonl")
+        line = json.loads(samples.read_text())
+        line["filtered_resps"] = line["consistency_acc"][1]["prediction"] = f"{run.name}{hostile}"
+        line["consistency_acc"][1]["reasoning_category"] = f"physical{hostile}"
+        samples.write_text(json.dumps(line) + "\n")
+    assert main(["diff", str(runs[0]), str(runs[1])]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "model-a" in out and "read a" in out
+
+
 def test_a_closed_pipe_ends_the_output_without_a_traceback(two_runs):
     a, _ = two_runs
     command = [
