@@ -34,6 +34,7 @@ from abductive_tasks.scoring.taskspec import REQUEST_FAILED
 from abductive_tasks.sherlock import data, factored_retrieval, localization, metrics
 
 FOLDERS = {"test": "test_set_predictions", "val": "validation_set_predictions"}
+FILE_NAMES = re.compile(r"comparison|localization|retrieval_\d+")  # the leaderboard's files (without .npy)
 _SAMPLES = re.compile(rf".*{SAMPLES_MARK}(sherlock_[a-z0-9_]+)\.jsonl")
 
 
@@ -219,6 +220,8 @@ def submission_arrays(
         else:
             files = _per_pair_arrays(task, records)
         for name, array in files.items():
+            if not FILE_NAMES.fullmatch(name):  # named by the records: an edited samples file names any path
+                raise DataError(f"{task}: its records score a file {name!r}, no file of the Sherlock leaderboard")
             if name in arrays:
                 raise DataError(f"both {origin[name]} and {task} score {name}: export one of them (--tasks)")
             arrays[name], origin[name] = array, task
