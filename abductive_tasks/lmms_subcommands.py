@@ -11,10 +11,13 @@ import functools
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import orjson
 
 from abductive_tasks.compat import install, task_manager
+from abductive_tasks.inputs.files import read_regular
+from abductive_tasks.inputs.loading import json_value, nested_too_deeply
 from abductive_tasks.lmms_source import RESULTS_SUFFIX, samples_path, tasks_path
 
 
@@ -141,6 +144,7 @@ def ui_app(sample_media: SampleMedia, sample_view: SampleView, run_redacted: Run
     ours = {name: Path(info["yaml_path"]) for name, info in index.items()}
     _list_in_task_discovery(index, ours)
     routes = [
+        ("/logs/runs", _run_list_route()),
         ("/tasks/{task_id}/yaml", _task_yaml_route(ours)),
         *_sample_routes(ours, sample_media, sample_view, run_redacted),
     ]
@@ -241,6 +245,51 @@ def _sample_routes(
         ("/logs/runs/{run_id:path}/samples/{task_name}", run_samples),
         ("/logs/runs/{run_id:path}/results", run_results),
     ]
+
+
+def _run_list_route() -> Callable:
+    """lmms-eval's run list (``GET /logs/runs``), each results file read only when it is a regular file, and left out,
+    as lmms-eval leaves out one it cannot read, when it is no JSON object nested at most ``MAX_NESTING`` deep.
+    lmms-eval's handler opened every ``*_results.json`` in the server's one event loop: a FIFO named like one hung
+    every request from then on, and a file nested hundreds deep failed the whole list."""
+    from fastapi import Query
+    from lmms_eval.tui import server
+
+    def list_runs(logs_path: str = Query("./logs/")) -> list[Any]:  # a plain def: run in a worker thread
+        root = Path(logs_path).expanduser().resolve()
+        if not root.is_dir():
+            return []
+        found = (_run_summary(root, path, server.LogRunSummary) for path in root.rglob(f"*{RESULTS_SUFFIX}"))
+        return sorted((run for run in found if run is not None), key=lambda run: run.date, reverse=True)
+
+    return list_runs
+
+
+def _run_summary(root: Path, path: Path, summary: Callable[..., Any]) -> Any:
+    """A run of the run list as lmms-eval's handler makes it (a ``LogRunSummary``); None for a file it leaves out."""
+    resolved = path.resolve()
+    try:
+        run = json_value(read_regular(resolved)) if resolved.is_relative_to(root) else None
+    except (OSError, ValueError, RecursionError):  # a FIFO or device (NotRegular), unreadable, not JSON, too deep
+        return None
+    if not isinstance(run, dict) or nested_too_deeply(run):
+        return None
+    tasks = run.get("results") if isinstance(run.get("results"), dict) else {}
+    config, counts, date, model = run.get("config"), run.get("n-samples"), run.get("date"), run.get("model_name")
+    return summary(
+        run_id=quote(resolved.relative_to(root).as_posix(), safe=""),
+        model_name=str("" if model is None else model),
+        date=str(resolved.stem.removesuffix("_results") if date is None else date),
+        tasks=[str(task) for task in tasks],
+        metrics={
+            str(task): {str(name): value for name, value in values.items() if name != "alias"}
+            for task, values in tasks.items()
+            if isinstance(values, dict)
+        },
+        total_evaluation_time_seconds=run.get("total_evaluation_time_seconds"),
+        config=config if isinstance(config, dict) else {},
+        n_samples=counts if isinstance(counts, dict) else {},
+    )
 
 
 def _bundle_route() -> tuple[str, Callable] | None:

@@ -203,6 +203,22 @@ def json_value(text: str | bytes) -> object:
         return json.loads(text)
 
 
+MAX_NESTING = 100  # how deep a value we read may nest lists and objects: what we and lmms-eval write nests a few
+
+
+def nested_too_deeply(value: object, limit: int = MAX_NESTING) -> bool:
+    """Whether a decoded JSON value nests lists and objects more than ``limit`` deep, found without recursion: a
+    value nested hundreds deep decodes, then breaks every recursive walk over it (secrets, redaction, rendering)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                return True
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return False
+
+
 def json_lines(
     path: Path, error: type[Exception] = DataError, encoding: str = "utf-8-sig"
 ) -> Iterator[tuple[int, dict]]:

@@ -34,7 +34,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from abductive_tasks.inputs.files import NotRegular, open_regular, write_output
-from abductive_tasks.inputs.loading import json_texts
+from abductive_tasks.inputs.loading import MAX_NESTING, json_object, json_texts, nested_too_deeply
 from abductive_tasks.lmms_source import RESULTS_SUFFIX, SAMPLES_MARK
 from abductive_tasks.reports import composites, media, thumbnails
 from abductive_tasks.reports.samples import limit_text, task_of
@@ -100,6 +100,10 @@ def read_run(results_path: Path) -> dict:
         raise RunError(str(refused)) from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise RunError(f"{results_path}: not a readable results JSON ({error})") from None
+    except RecursionError:
+        raise RunError(f"{results_path}: not a readable results JSON (nested too deeply)") from None
+    if nested_too_deeply(run):
+        raise RunError(f"{results_path}: not a readable results JSON (nested over {MAX_NESTING} deep)")
     if not isinstance(run, dict) or not isinstance(run.get("results"), dict):
         raise RunError(f"{results_path}: no 'results' in it: not an lmms-eval results JSON")
     return run
@@ -330,14 +334,27 @@ def read_items(results_path: Path) -> list[Item]:
     secrets = run_secrets(read_run(results_path))
     items = []
     for path in files:
-        task = task_of(path) or path.stem
-        for number, text in json_texts(path, error=RunError):
-            try:
-                line = json.loads(text)
-                redacted = redact_value(line, secrets)
-                items.append(item_of(task, redacted if isinstance(redacted, dict) else line))
-            except (json.JSONDecodeError, TypeError, ValueError) as error:
-                raise RunError(f"{path}, line {number}: not a samples line ({error})") from None
+        try:
+            items += _file_items(path, secrets)
+        except UnicodeDecodeError as problem:  # decoded a block at a time: no line to name
+            raise RunError(f"{path}: not UTF-8 text ({problem.reason})") from None
+    return items
+
+
+def _file_items(path: Path, secrets: list[str]) -> list[Item]:
+    """The documents of one samples file (:func:`read_items`)."""
+    task, items = task_of(path) or path.stem, []
+    for number, text in json_texts(path, error=RunError):
+        try:
+            line = json_object(text, path, number, RunError)
+            if nested_too_deeply(line):
+                raise RunError(f"{path}, line {number}: not a samples line (nested over {MAX_NESTING} deep)")
+            redacted = redact_value(line, secrets)
+            items.append(item_of(task, redacted if isinstance(redacted, dict) else line))
+        except RunError:
+            raise
+        except (TypeError, ValueError, OverflowError, RecursionError) as error:
+            raise RunError(f"{path}, line {number}: not a samples line ({error})") from None
     return items
 
 

@@ -23,6 +23,7 @@ from abductive_tasks.reports.browse import (
     RunError,
     find_results,
     image_lines,
+    printable,
     read_items,
     read_run,
     render,
@@ -126,7 +127,7 @@ def main(argv: list[str]) -> int:
         label_a, label_b = f"{label_a} ({where_a})", f"{label_b} ({where_b})"
     if args.out == DEFAULT_PAGE:
         args.out = path_a.parent / DEFAULT_PAGE.name
-    print("\n".join(report_lines(label_a, label_b, common, found, max(args.show, 0))))
+    print(printable("\n".join(report_lines(label_a, label_b, common, found, max(args.show, 0)))))
     if args.out:
         rows = [
             {"item": pair.a, "answers": [pair.a, pair.b], "statuses": [pair.a.status, pair.b.status]} for pair in found

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -240,10 +241,11 @@ def plot_breakdown(
     colors: dict[str, str] | None = None,
     data: dict[str, str] | None = None,
 ) -> Path:
-    """``<task>__<metric>.png`` of :func:`breakdown_figure`; its path."""
+    """``<task>__<metric>.png`` of :func:`breakdown_figure` (each character of ``metric``, a results key, other than a
+    letter, digit, ``_``, ``.`` or ``-`` as ``_``: never a path or markup); its path."""
     plt = pyplot()
     figure = breakdown_figure(task, metric, by_model, scale, colors, data)
-    path = out / f"{task}__{metric}.png"
+    path = out / f"{task}__{re.sub(r'[^A-Za-z0-9_.-]', '_', metric)}.png"
     figure.savefig(path, dpi=100, bbox_inches="tight")  # the legend outside the axes included
     plt.close(figure)
     return path

@@ -34,6 +34,7 @@ from abductive_tasks.scoring.taskspec import REQUEST_FAILED
 from abductive_tasks.sherlock import data, factored_retrieval, localization, metrics
 
 FOLDERS = {"test": "test_set_predictions", "val": "validation_set_predictions"}
+FILE_NAMES = re.compile(r"comparison|localization|retrieval_\d+")  # the leaderboard's files (without .npy)
 _SAMPLES = re.compile(rf".*{SAMPLES_MARK}(sherlock_[a-z0-9_]+)\.jsonl")
 
 
@@ -201,6 +202,17 @@ def _per_pair_arrays(task: str, records: list[dict]) -> dict[str, np.ndarray]:
     return arrays
 
 
+def _task_arrays(task: str, records: list[dict], root: Path | None, allow_failed: bool) -> dict[str, np.ndarray]:
+    """One task's files (:func:`submission_arrays`)."""
+    if not allow_failed:
+        _refuse_failed_requests(task, records)
+    if "test_ids" in records[0]:
+        return _matrix_arrays(task, records)
+    if "payload" in records[0]:
+        return _embedding_arrays(records, root)
+    return _per_pair_arrays(task, records)
+
+
 def submission_arrays(
     by_task: dict[str, list[dict]], root: Path | None = None, allow_failed: bool = False
 ) -> dict[str, np.ndarray]:
@@ -210,15 +222,18 @@ def submission_arrays(
     arrays: dict[str, np.ndarray] = {}
     origin: dict[str, str] = {}
     for task, records in sorted(by_task.items()):
-        if not allow_failed:
-            _refuse_failed_requests(task, records)
-        if "test_ids" in records[0]:
-            files = _matrix_arrays(task, records)
-        elif "payload" in records[0]:
-            files = _embedding_arrays(records, root)
-        else:
-            files = _per_pair_arrays(task, records)
+        try:
+            files = _task_arrays(task, records, root, allow_failed)
+        except DataError:
+            raise
+        except (KeyError, TypeError, ValueError) as error:  # a field missing, or of another type: an edited file
+            raise DataError(
+                f"{task}: its samples hold a record that is no Sherlock record of this version "
+                f"({type(error).__name__}: {error})"
+            ) from None
         for name, array in files.items():
+            if not FILE_NAMES.fullmatch(name):  # named by the records: an edited samples file names any path
+                raise DataError(f"{task}: its records score a file {name!r}, no file of the Sherlock leaderboard")
             if name in arrays:
                 raise DataError(f"both {origin[name]} and {task} score {name}: export one of them (--tasks)")
             arrays[name], origin[name] = array, task

@@ -439,6 +439,41 @@ def test_a_run_without_samples_or_results_is_one_line(two_runs, tmp_path, capsys
     assert capsys.readouterr().err == f"abductive-eval show: {tmp_path / 'nothing'}: no such file or folder\n"
 
 
+DEEP = "[" * 600 + "]" * 600  # decodes, then breaks any recursive walk over it
+
+
+@pytest.mark.parametrize(
+    ("samples", "why"),
+    [
+        (b"[1, 2]\n", "line 1: not a JSON object (a list)"),
+        (b"null\n", "line 1: not a JSON object (a NoneType)"),
+        (b'{"doc_id": 1e400}\n', "line 1: not a samples line (cannot convert float infinity to integer)"),
+        (b'{"doc_id": 0, "x": ' + DEEP.encode() + b"}\n", "line 1: not a samples line (nested over 100 deep)"),
+        (b'{"doc_id": 0, "x": ' + b"[" * 5000 + b"]" * 5000 + b"}\n", "line 1: not a samples line (maximum recursion"),
+        (b'{"doc_id": 0}\n\xff\xfe{"doc_id": 1}\n', ": not UTF-8 text (invalid start byte)"),
+    ],
+)
+def test_a_samples_file_of_another_shape_is_one_line_naming_it(two_runs, capsys, samples, why):
+    """Valid JSON of another shape, a value nested hundreds deep or bytes that are not UTF-8 stopped browse and diff
+    with a traceback."""
+    (path,) = two_runs[0].glob("*_samples_nleye_triplet.jsonl")
+    path.write_bytes(samples)
+    for command in (["browse", str(two_runs[0])], ["diff", *map(str, two_runs)]):
+        assert main(command) == 1
+        (line,) = capsys.readouterr().err.splitlines()
+        assert line.startswith(f"abductive-eval {command[0]}: {path}") and why in line, line
+
+
+@pytest.mark.parametrize("command", ["show", "browse", "diff"])
+def test_a_results_file_nested_hundreds_deep_is_one_line_naming_it(two_runs, capsys, command):
+    (path,) = two_runs[0].glob("*_results.json")
+    for deep in (DEEP, "[" * 5000 + "]" * 5000):
+        path.write_text(json.dumps({"results": {}, "config": {"model_args": "x"}})[:-1] + f', "x": {deep}}}')
+        assert main([command, *map(str, two_runs[: 2 if command == "diff" else 1])]) == 1
+        (line,) = capsys.readouterr().err.splitlines()
+        assert line.startswith(f"abductive-eval {command}: {path}: not a readable results JSON (nested"), line
+
+
 @pytest.mark.parametrize(
     ("source", "shown"),
     [("sample", "ABDUCTIVE_DATA=sample "), ("/data/my copies", "ABDUCTIVE_DATA='/data/my copies' ")],
@@ -555,6 +590,24 @@ def test_show_never_prints_terminal_escape_sequences_from_a_results_file(tmp_pat
     assert main(["show", str(run)]) == 0
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\x07" not in out and "model-" in out
+
+
+def test_diff_never_prints_terminal_escape_sequences_from_a_reply_or_a_results_file(tmp_path, capsys):
+    """A generated reply is the value read (DVE's update, an explanation): printed bare where the reply ends with it."""
+    hostile = "\x1b]0;pwned\x07\x1b[2J"
+    runs = [
+        write_run(tmp_path / name, f"model-{name}{hostile}", [triplet_line(0, str(pick), pick, "parsed")], [])
+        for name, pick in (("a", 1), ("b", 2))
+    ]
+    for run in runs:  # the value read is the reply (as a generation task's record keeps it)
+        (samples,) = run.glob("*_samples_nleye_triplet.jsonl")
+        line = json.loads(samples.read_text())
+        line["filtered_resps"] = line["consistency_acc"][1]["prediction"] = f"{run.name}{hostile}"
+        line["consistency_acc"][1]["reasoning_category"] = f"physical{hostile}"
+        samples.write_text(json.dumps(line) + "\n")
+    assert main(["diff", str(runs[0]), str(runs[1])]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "model-a" in out and "read a" in out
 
 
 def test_a_closed_pipe_ends_the_output_without_a_traceback(two_runs):

@@ -573,6 +573,21 @@ def test_raw_html_from_a_results_file_is_escaped_in_the_markdown(tmp_path):
     assert "<b>" not in markdown and "&lt;b&gt;x&lt;/b&gt;" in markdown
 
 
+@pytest.mark.parametrize("metric", ["x](javascript:alert(1))<img src=x onerror=alert(2)>", "by/../../../../planted"])
+def test_a_breakdown_named_like_markup_or_a_path_is_drawn_under_a_plain_file_name(tmp_path, metric):
+    """A breakdown plot was named after its results key as it was: a key with markup put raw HTML and a
+    ``javascript:`` link into leaderboard.md, and one with a ``/`` failed the whole report (no such folder)."""
+    write_spec(tmp_path, "m")
+    breakdown = {"physical": {"acc": 0.5, "n": 2}}
+    write_run(tmp_path, "m", "01-full", {"nleye_triplet": {**triplet(0.5, 0.5), f"{metric},none": breakdown}})
+    written = write_report(tmp_path, task_index=TaskIndex())
+    markdown = written["markdown"].read_text()
+    assert "<img" not in markdown and "javascript:" not in markdown
+    names = [path.name for path in written["plots"].iterdir()]
+    assert all(re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.-]*\.png", name) for name in names), names
+    assert len(names) == 3 and not list(tmp_path.rglob("planted*"))
+
+
 # ---------------------------------------------------------------- what lmms-eval ran, not what a record says
 
 

@@ -256,6 +256,32 @@ def test_a_reply_echoing_a_secret_of_its_run_is_served_redacted(ui):
     assert "1 [REDACTED]" in response.text
 
 
+def test_a_fifo_or_a_deeply_nested_file_named_like_results_neither_hangs_nor_breaks_the_run_list(ui):
+    """lmms-eval's run list opened every ``*_results.json`` in the server's one event loop: a FIFO named like one hung
+    that request and every later one (the ui answered nothing until something wrote to it), and a results file nested
+    hundreds deep failed the whole list (a RecursionError, HTTP 500)."""
+    import httpx
+
+    planted = ui.served / "planted-list"
+    planted.mkdir()
+    fifo = planted / "a_results.json"
+    os.mkfifo(fifo)
+    (planted / "b_results.json").write_text('{"results": {}, "x": ' + "[" * 600 + "]" * 600 + "}")
+    try:
+        listed = httpx.get(f"{ui.base}/logs/runs", params={"token": ui.token}, timeout=20)
+        assert listed.status_code == 200 and "served-run" in [run["model_name"] for run in listed.json()]
+        assert not [run for run in listed.json() if unquote(run["run_id"]).startswith("planted-list/")]
+        assert ui.get("/health", token=ui.token).status_code == 200
+    finally:
+        try:  # a reader left waiting on the FIFO gets its end of file: the server answers the other tests
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError:
+            pass
+        for path in planted.iterdir():
+            path.unlink()
+        planted.rmdir()
+
+
 def test_the_folder_to_serve_is_an_argument(tmp_path):
     pytest.importorskip("fastapi")
     missing = subprocess.run(

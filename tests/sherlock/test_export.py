@@ -107,6 +107,56 @@ def test_export_of_the_factored_retrieval_indexes_each_chunk_by_its_instances(tm
         write_submission(tmp_path / "cut", tmp_path / "out")
 
 
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("sherlock_task", "../../planted/comparison"), ("sherlock_task", "/tmp/planted"), ("chunk", "0/../../../x")],
+)
+def test_a_record_naming_a_file_outside_the_submission_is_refused(tmp_path, capsys, field, value):
+    """The .npy a record's score goes to is named after its ``sherlock_task`` (and ``chunk``): an edited samples file
+    wrote it outside ``--out`` (``../``) and put a ``../`` entry in the zip (a zip slip for whoever unpacks it)."""
+    docs = _comparison()
+    _write_samples(
+        tmp_path / "run",
+        "sherlock_comparison",
+        hooks.process_results_comparison,
+        docs,
+        [str((-float(i), False)) for i in range(len(docs))],
+    )
+    (path,) = (tmp_path / "run").glob("*.jsonl")
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    for line in lines:
+        line["comparison_acc"][1].update({field: value} | ({"sherlock_task": "retrieval"} if field == "chunk" else {}))
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert main(["export-sherlock", str(tmp_path / "run"), "--out", str(tmp_path / "out"), "--split", "val"]) == 1
+    assert "no file of the Sherlock leaderboard" in capsys.readouterr().err
+    assert sorted(str(found.relative_to(tmp_path)) for found in tmp_path.rglob("*") if found.is_file()) == [
+        str(path.relative_to(tmp_path))
+    ]
+
+
+@pytest.mark.parametrize(
+    ("edit", "why"),
+    [
+        (lambda record: record.pop("answer_status"), "KeyError: 'answer_status'"),
+        (lambda record: record.update(plausibility="x"), "ValueError: could not convert string to float: 'x'"),
+        (lambda record: record.update(test_id=[1]), "TypeError: unhashable type: 'list'"),
+    ],
+)
+def test_a_record_of_another_shape_is_one_line_naming_its_task(tmp_path, capsys, edit, why):
+    docs = _comparison()
+    replies = [str((-float(i), False)) for i in range(len(docs))]
+    _write_samples(tmp_path / "run", "sherlock_comparison", hooks.process_results_comparison, docs, replies)
+    (path,) = (tmp_path / "run").glob("*.jsonl")
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    edit(lines[0]["comparison_acc"][1])
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert main(["export-sherlock", str(tmp_path / "run"), "--out", str(tmp_path / "out"), "--split", "val"]) == 1
+    assert capsys.readouterr().err == (
+        f"abductive-eval export-sherlock: sherlock_comparison: its samples hold a record that is no Sherlock record "
+        f"of this version ({why})\n"
+    )
+
+
 def test_export_is_an_abductive_eval_subcommand(tmp_path, capsys):
     docs = _comparison()
     _write_samples(
