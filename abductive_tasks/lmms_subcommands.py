@@ -16,8 +16,6 @@ from urllib.parse import quote
 import orjson
 
 from abductive_tasks.compat import install, task_manager
-from abductive_tasks.inputs.files import read_regular
-from abductive_tasks.inputs.loading import json_value, nested_too_deeply
 from abductive_tasks.lmms_source import RESULTS_SUFFIX, samples_path, tasks_path
 
 
@@ -70,6 +68,7 @@ def run_subcommand(argv: list[str], task_size: Callable[[str, Any], int | None] 
 SampleMedia = Callable[[str, Mapping[str, Any]], "tuple[bytes, str] | None"]
 SampleView = Callable[[str, Mapping[str, Any]], "dict[str, Any] | None"]
 RunRedacted = Callable[[list, Mapping[str, Any]], list]
+ListedRun = Callable[[Path], "dict[str, Any] | None"]
 
 # What the web UI's page shows by default (lmms-eval 0.7.3's bundle, served with these literals replaced): it opens on
 # View Logs at the folder the ui serves (every run under it); its Evaluate tab holds our offline demo, not lmms-eval's
@@ -126,7 +125,7 @@ def samples_first(results: Mapping[str, Any], has_samples: Callable[[str], bool]
 
 
 @functools.cache
-def ui_app(sample_media: SampleMedia, sample_view: SampleView, run_redacted: RunRedacted):
+def ui_app(sample_media: SampleMedia, sample_view: SampleView, run_redacted: RunRedacted, listed_run: ListedRun):
     """lmms-eval's web UI server (``lmms_eval.tui.server.app``, what ``lmms-eval ui`` runs in a subprocess) with our
     tasks: in its task list (0.7.3 lists only YAML under its own ``tasks/`` that loads with ``yaml.safe_load``,
     i.e. no ``!function`` tag), its task YAML preview (its own folder only) and its per-sample media route, which for
@@ -135,8 +134,9 @@ def ui_app(sample_media: SampleMedia, sample_view: SampleView, run_redacted: Run
     line as ``sample_view(task, line)`` (the record's fields, correct or not) and opens on a task with samples; the
     page's defaults are ours (:data:`UI_BUNDLE_EDITS`). Every task's samples page is given as
     ``run_redacted(samples, the run's results)`` (a reply that echoes a secret of the run's settings). Other tasks
-    keep lmms-eval's handlers. Its evaluation launcher (``/eval/...``) and its CORS policy are removed. Needs
-    fastapi."""
+    keep lmms-eval's handlers. The run list reads each results file as ``listed_run(path)`` (None: left out, as
+    lmms-eval leaves out a file it cannot read). Its evaluation launcher (``/eval/...``) and its CORS policy are
+    removed. Needs fastapi."""
     from lmms_eval.tui import server
 
     install()
@@ -144,7 +144,7 @@ def ui_app(sample_media: SampleMedia, sample_view: SampleView, run_redacted: Run
     ours = {name: Path(info["yaml_path"]) for name, info in index.items()}
     _list_in_task_discovery(index, ours)
     routes = [
-        ("/logs/runs", _run_list_route()),
+        ("/logs/runs", _run_list_route(listed_run)),
         ("/tasks/{task_id}/yaml", _task_yaml_route(ours)),
         *_sample_routes(ours, sample_media, sample_view, run_redacted),
     ]
@@ -247,11 +247,11 @@ def _sample_routes(
     ]
 
 
-def _run_list_route() -> Callable:
-    """lmms-eval's run list (``GET /logs/runs``), each results file read only when it is a regular file, and left out,
-    as lmms-eval leaves out one it cannot read, when it is no JSON object nested at most ``MAX_NESTING`` deep.
-    lmms-eval's handler opened every ``*_results.json`` in the server's one event loop: a FIFO named like one hung
-    every request from then on, and a file nested hundreds deep failed the whole list."""
+def _run_list_route(listed_run: ListedRun) -> Callable:
+    """lmms-eval's run list (``GET /logs/runs``), each results file inside the served folder read as ``listed_run``
+    reads it (None: left out), in a worker thread. lmms-eval's handler opened every ``*_results.json`` in the server's
+    one event loop: a FIFO named like one hung every request from then on, and a file nested hundreds deep failed the
+    whole list."""
     from fastapi import Query
     from lmms_eval.tui import server
 
@@ -259,22 +259,22 @@ def _run_list_route() -> Callable:
         root = Path(logs_path).expanduser().resolve()
         if not root.is_dir():
             return []
-        found = (_run_summary(root, path, server.LogRunSummary) for path in root.rglob(f"*{RESULTS_SUFFIX}"))
+        found = (
+            _run_summary(root, path, listed_run, server.LogRunSummary) for path in root.rglob(f"*{RESULTS_SUFFIX}")
+        )
         return sorted((run for run in found if run is not None), key=lambda run: run.date, reverse=True)
 
     return list_runs
 
 
-def _run_summary(root: Path, path: Path, summary: Callable[..., Any]) -> Any:
+def _run_summary(root: Path, path: Path, listed_run: ListedRun, summary: Callable[..., Any]) -> Any:
     """A run of the run list as lmms-eval's handler makes it (a ``LogRunSummary``); None for a file it leaves out."""
     resolved = path.resolve()
-    try:
-        run = json_value(read_regular(resolved)) if resolved.is_relative_to(root) else None
-    except (OSError, ValueError, RecursionError):  # a FIFO or device (NotRegular), unreadable, not JSON, too deep
+    run = listed_run(resolved) if resolved.is_relative_to(root) else None
+    if run is None:
         return None
-    if not isinstance(run, dict) or nested_too_deeply(run):
-        return None
-    tasks = run.get("results") if isinstance(run.get("results"), dict) else {}
+    results = run.get("results")
+    tasks: dict[str, Any] = results if isinstance(results, dict) else {}
     config, counts, date, model = run.get("config"), run.get("n-samples"), run.get("date"), run.get("model_name")
     return summary(
         run_id=quote(resolved.relative_to(root).as_posix(), safe=""),

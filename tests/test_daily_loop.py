@@ -320,7 +320,11 @@ def test_the_ui_opens_on_a_task_with_samples_shows_verdicts_record_fields_images
     # lmms-eval writes a group first in results: the Samples panel used to open on it (no samples file: HTTP 404)
     results = {"nleye": {" ": " "}, "nleye_triplet": {"consistency_acc,none": 1.0}}
     write_run(tmp_path / "logs" / "m-1", "m", {"nleye_triplet": [line]}, results)
-    client = TestClient(lmms_subcommands.ui_app(power_and_ui.sample_picture, power_and_ui.sample_view, run_redacted))
+    client = TestClient(
+        lmms_subcommands.ui_app(
+            power_and_ui.sample_picture, power_and_ui.sample_view, run_redacted, power_and_ui.listed_run
+        )
+    )
     logs = {"logs_path": str(tmp_path / "logs")}
     (run,) = client.get("/logs/runs", params=logs).json()
     shown = client.get(f"/logs/runs/{run['run_id']}/results", params=logs).json()

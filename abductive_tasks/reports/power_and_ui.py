@@ -31,7 +31,7 @@ from PIL import Image
 
 from abductive_tasks import lmms_subcommands
 from abductive_tasks.reports import media
-from abductive_tasks.reports.browse import item_of, record_of
+from abductive_tasks.reports.browse import RunError, item_of, read_run, record_of
 from abductive_tasks.reports.composites import sent_picture
 from abductive_tasks.reports.ui_guard import UiGuard, new_token, run_redacted
 
@@ -147,6 +147,15 @@ def ui_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def listed_run(results_path: Path) -> dict[str, Any] | None:
+    """A results file for the ui's run list (:func:`~abductive_tasks.reports.browse.read_run`: a regular file, a JSON
+    object nested at most ``MAX_NESTING`` deep, with results); None, left out of the list, when it is not."""
+    try:
+        return read_run(results_path)
+    except RunError:
+        return None
+
+
 def ui_main(argv: list[str]) -> int:
     """``abductive-eval ui [RESULTS_DIR] [--port N] [--host H] [--no-browser]``."""
     args = ui_parser().parse_args(argv)
@@ -167,7 +176,7 @@ def ui_main(argv: list[str]) -> int:
         return 2
     token = new_token()
     pictures = functools.partial(sample_picture, roots=(args.logs,))  # images of the served runs and the data only
-    ui = lmms_subcommands.ui_app(pictures, sample_view, run_redacted)
+    ui = lmms_subcommands.ui_app(pictures, sample_view, run_redacted, listed_run)
     app = UiGuard(ui, token, args.port, args.logs, args.host)
     url = f"http://127.0.0.1:{args.port}/?token={token}"
     print(
