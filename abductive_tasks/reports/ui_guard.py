@@ -10,7 +10,8 @@ in front of the app, refuses with 403:
 - a ``Host`` other than this server's own (``127.0.0.1:PORT``, ``localhost:PORT``, ``[::1]:PORT``);
 - an ``Origin`` other than those, and a browser request another site or port made (``Sec-Fetch-Site``);
 - a request without the token made at start (printed with the URL, as Jupyter does): given once as
-  ``?token=`` it is kept in a cookie (``HttpOnly``, ``SameSite=Strict``); scripts may send
+  ``?token=`` it is kept in a cookie (``HttpOnly``, ``SameSite=Strict``), and a browser opening that address is sent
+  on to it without the token (303), so the token leaves the address bar and the history; scripts may send
   ``Authorization: token <token>``. Every response is ``Cache-Control: no-store``: the token URL opened again after
   a browser restart (its session cookie gone) reaches the server, which sets the cookie again, instead of a page
   from the browser's cache whose requests are refused;
@@ -88,6 +89,9 @@ class UiGuard:
         if set_cookie:
             send = with_header(send, b"set-cookie", f"{self.cookie}={self.token}; Path=/; HttpOnly; SameSite=Strict")
         send = with_header(send, b"cache-control", "no-store")  # never drawn from a cache the token did not open
+        if set_cookie and scope["method"] == "GET" and navigation(scope):  # the address opened, minus the token
+            await see_other(send, without_token(scope))
+            return
         if scope["path"].startswith(LOGS_PREFIX):
             send = without_secrets(send)
         await self.app(scope, receive, send)
@@ -230,6 +234,27 @@ def run_redacted(samples: list, results: Mapping[str, Any]) -> list:
     key it was given holds it in clear in a run written by plain lmms-eval."""
     redacted = redact_value(samples, run_secrets(results))
     return redacted if isinstance(redacted, list) else samples
+
+
+def navigation(scope: Scope) -> bool:
+    """Whether a request is a browser's top-level navigation (``Sec-Fetch-Mode: navigate``), not a script's fetch."""
+    return any(name.lower() == b"sec-fetch-mode" and value == b"navigate" for name, value in scope["headers"])
+
+
+def without_token(scope: Scope) -> str:
+    """The request's path and query as the browser sent them, the ``token`` parameter left out; always a path of this
+    server (``//host`` or ``/\\host`` would send the browser elsewhere)."""
+    query = parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+    kept = urlencode([(name, value) for name, value in query if name != "token"])
+    path = (scope.get("raw_path") or scope["path"].encode()).decode("latin-1")
+    return "/" + path.lstrip("/\\") + (f"?{kept}" if kept else "")
+
+
+async def see_other(send: Send, location: str) -> None:
+    """A 303 to ``location`` (the cookie and ``Cache-Control`` headers come from ``send``'s wrappers)."""
+    headers = [(b"location", location.encode("latin-1")), (b"content-length", b"0")]
+    await send({"type": "http.response.start", "status": 303, "headers": headers})
+    await send({"type": "http.response.body", "body": b""})
 
 
 async def refuse(send: Send, reason: str) -> None:

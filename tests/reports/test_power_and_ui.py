@@ -204,3 +204,18 @@ def test_ui_lists_our_tasks_and_serves_a_demo_runs_samples_with_their_images(tmp
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+@pytest.mark.parametrize(("host", "warned"), [("127.0.0.1", False), ("::1", False), ("0.0.0.0", True)])
+def test_a_ui_bound_beyond_this_machine_says_the_token_crosses_the_network(monkeypatch, tmp_path, capsys, host, warned):
+    """``--host 0.0.0.0`` serves other machines over plain HTTP, the token in the clear: said in one line."""
+    uvicorn = pytest.importorskip("uvicorn")
+    from abductive_tasks import lmms_subcommands
+    from abductive_tasks.reports import power_and_ui
+
+    monkeypatch.setattr(lmms_subcommands, "ui_built", lambda: True)
+    monkeypatch.setattr(lmms_subcommands, "ui_app", lambda *readers: None)
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self: None)
+    assert power_and_ui.ui_main([str(tmp_path), "--no-browser", "--port", "1", "--host", host]) == 0
+    error = capsys.readouterr().err
+    assert (f"--host {host} lets other machines reach this server over plain HTTP" in error) is warned

@@ -130,6 +130,25 @@ def test_the_ui_prints_its_address_with_a_token_and_serves_whoever_holds_it(ui):
     assert ui.get("/logs/runs", headers={"Authorization": f"token {ui.token}"}).status_code == 200
 
 
+def test_a_browser_opening_the_token_address_is_sent_on_without_the_token(ui):
+    """The address printed at start, opened in a browser (a top-level navigation), answers a 303 to itself without the
+    token, with the cookie: the token leaves the address bar and the browser's history. A script's request with
+    ``?token=`` is answered as before."""
+    import httpx
+
+    navigate = {"Sec-Fetch-Mode": "navigate", "Sec-Fetch-Site": "none"}
+    opened = ui.get("/", headers=navigate, token=ui.token, view="samples")
+    assert opened.status_code == 303 and opened.headers["location"] == "/?view=samples"
+    assert "HttpOnly" in opened.headers["set-cookie"] and opened.headers["cache-control"] == "no-store"
+    assert ui.token not in opened.headers["location"] and not opened.content
+    with httpx.Client(base_url=ui.base) as browser:
+        browser.cookies.update(opened.cookies)
+        assert browser.get(opened.headers["location"], headers=navigate).status_code == 200
+    assert ui.get("//evil.example", headers=navigate, token=ui.token).status_code == 403  # never a redirect away
+    assert ui.get("/", headers=navigate, token="wrong").status_code == 403
+    assert ui.get("/logs/runs", token=ui.token).status_code == 200  # a script: no redirect
+
+
 @pytest.mark.parametrize("path", ["/", "/logs/runs", "/tasks", "/health"])
 def test_without_the_token_nothing_is_served(ui, path):
     assert ui.get(path).status_code == 403
