@@ -90,8 +90,8 @@ PINNED = {
     "blind_batch_aw.yaml": (314, 0),  # pending/: first contact of round 40 (308, 4); rounds 41, 43
     "blind_batch_ax.yaml": (332, 0),  # pending/: first contact of round 41 (323, 4); round 42
     "blind_batch_ay.yaml": (328, 0),  # pending/: first contact of round 42 (309, 4); round 43
-    "blind_batch_az.yaml": (395, 1),  # pending/: first contact of round 43 (385, 2); round 44
-    "blind_batch_ba.yaml": (383, 2),  # pending/: first contact of round 44 (374, 3); round 45
+    "blind_batch_az.yaml": (396, 0),  # out of pending/ with X22 (first contact 385, 2); round 44; X22 adjudicated
+    "blind_batch_ba.yaml": (385, 0),  # pending/: first contact of round 44 (374, 3); round 45; X02, X15 adjudicated
     "blind_batch_bb.yaml": (373, 2),  # pending/: first contact of round 45, not fixed on
 }
 
@@ -363,15 +363,16 @@ def test_each_adjudicated_reply_is_the_reply_its_annotators_read():
         for path in [*BLIND_BATCHES, *PENDING_BATCHES]
         for group in MEASURE.load_yaml(path)["groups"]
     }
-    # the R, P, Q, T, V and W adjudications
-    assert len({entry["id"] for entry in entries}) == len(entries) == 25 + 40 + 21 + 21 + 27 + 26
-    assert [sum(entry["disputed"] for entry in entries if entry["id"][0] == packet) for packet in "RPQTVW"] == [
+    # the R, P, Q, T, V, W and X adjudications
+    assert len({entry["id"] for entry in entries}) == len(entries) == 25 + 40 + 21 + 21 + 27 + 26 + 24
+    assert [sum(entry["disputed"] for entry in entries if entry["id"][0] == packet) for packet in "RPQTVWX"] == [
         5,
         18,
         1,
         1,
         7,
         6,
+        4,
     ]
     for entry in entries:
         reply = entry["reply"]
@@ -393,9 +394,10 @@ def test_adjudication_replaces_a_writers_reading_only_where_every_annotator_read
     """The four decimal ratings that I's and J's writers read as no answer (their brief called the scales integer
     ones) are read as written by all six annotators, as are AR's two eliminations (the option left), AU's two decimal
     ratings (the same brief's slip, the lead's), AT's bare `B` and `**Answer: 2**` and AU's `Option 3 (the third
-    image)`; O's contradictory reply is read 2 by four of six, and AS's `Image 2 (the middle image)` 1 by four of six,
-    so their writers' no-answers stand. Controls are never replaced, even where the annotators agree against the
-    writer."""
+    image)`, AZ's and BA's bare `Image 2 is more plausible.` and BA's `... So the cause is Option 2.`; O's
+    contradictory reply is read 2 by four of six, AS's `Image 2 (the middle image)` 1 by four of six and BB's `Image 1
+    shows a child ... Image 2 is more plausible.` 2 by five of six, so their writers' no-answers stand. Controls are
+    never replaced, even where the annotators agree against the writer."""
     replaced = {
         (path.name, group, index): reading
         for path in [*BLIND_BATCHES, *PENDING_BATCHES]
@@ -417,6 +419,9 @@ def test_adjudication_replaces_a_writers_reading_only_where_every_annotator_read
         ("blind_batch_au.yaml", "nleye_pairs_au", 11): 7.5,  # W23: "Rating: 7.5. ..."
         ("blind_batch_au.yaml", "mucr_c2e_split_au", 7): 3,  # W15: "Option 3 (the third image) shows the effect"
         ("blind_batch_au.yaml", "sherlock_rating_au", 13): 8.5,  # W09: "Score: 8.5"
+        ("blind_batch_ba.yaml", "mucr_e2c_ba", 15): 2,  # X02: "... Then again, Option 2 ... So the cause is Option 2."
+        ("blind_batch_ba.yaml", "nleye_triplet_separate_ba", 5): 2,  # X15: "Image 2 is more plausible. ..."
+        ("blind_batch_az.yaml", "nleye_triplet_separate_az", 5): 2,  # X22: "Image 2 is more plausible. ..."
     }
     entries = {entry["id"]: entry for entry in MEASURE.load_yaml(ADJUDICATION)["replies"]}
     assert entries["R02"]["readings"] == [None, None, 2, 2, 2, 2] and entries["R02"]["writer"] is None
