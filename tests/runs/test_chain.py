@@ -181,6 +181,23 @@ def test_a_batchs_limit_minus_one_is_every_document(sample, tmp_path):
     assert picks.samples_binding(samples)["limit"] is None  # not refused as a limited one
 
 
+def test_limit_zero_is_every_document_as_lmms_eval_runs_it(sample):
+    """lmms-eval 0.7.3 runs every document under ``--limit 0`` (it builds its requests with ``int(limit) if limit else
+    None``; ``stages._asked`` reads it so too). Read as a limit of 0, the chain told NL-Eye's reader a limit selecting
+    no item (its run then had no document) and a run recorded with limit 0.0 was a limited one, never a score."""
+    from abductive_tasks import lmms_source
+    from abductive_tasks.reports import report
+
+    argv = ["--model", "random_baseline", "--tasks", "nleye_triplet_described", "--limit", "0"]
+    chained = chain.command_chain("random_baseline", "", argv, ["nleye_triplet_described"], TaskIndex(), None)
+    assert chained.limit is None and chained.args_of(["nleye_describe"]) == []
+    run = json.loads(chained.variables(chained.runner, ["nleye_triplet_described"])["ABDUCTIVE_RUN"])
+    assert run["limit"] is None
+    assert lmms_source.limit_value(0.0) is None and lmms_source.limit_value(0.5) == 0.5
+    summary = report.summary({"config": {"model": "m", "limit": 0.0}, "results": {}}, lambda task: None)
+    assert "partial evaluation" not in summary
+
+
 def test_a_wildcard_naming_a_chained_task_runs_its_stages_first(sample, monkeypatch, capsys):
     """``--tasks 'mucr_exp_s*'`` runs mucr_exp_split as lmms-eval matches the pattern: its stages run first, as for the
     name. The chain looked for our tasks by exact name only, so no stage ran and mucr_exp_split was not computed, the
