@@ -226,6 +226,18 @@ def test_an_offset_is_refused_for_a_chained_task_in_one_line(sample, monkeypatch
     capsys.readouterr()
 
 
+@pytest.mark.parametrize("zero", ["-0", "0_0", " +00 "])
+def test_an_offset_lmms_eval_reads_as_zero_is_not_refused(sample, monkeypatch, capsys, zero):
+    """``--offset -0`` (or ``0_0``) is lmms-eval's offset 0 (argparse's ``int``), no offset: it was refused as one that
+    skips documents (the check stripped ``+`` and ``0`` from the left of the text)."""
+    from abductive_tasks.cli import main as cli_main
+
+    monkeypatch.setenv("ABDUCTIVE_JUDGE", "off")
+    command = ["--model", "random_baseline", "--tasks", "mucr_exp", "--limit", "3", "--print-commands"]
+    assert cli_main([*command, "--offset", zero]) == 0, capsys.readouterr().err
+    capsys.readouterr()
+
+
 def test_a_named_response_cache_is_keyed_per_run_by_what_its_tasks_read(sample, tmp_path):
     """``abductive-eval --tasks mucr_exp -c DIR``: the stage of tasks that read nothing uses DIR as lmms-eval does, the
     reader a sub-folder of DIR named by the batch's key of what it reads (shown as still to be made while its stage
