@@ -152,13 +152,15 @@ def quick_eval_options() -> set[str] | None:
 RESULTS_SUFFIX, SAMPLES_MARK = "_results.json", "_samples_"
 
 
-EVERY_DOCUMENT = -1  # lmms-eval's ``--limit -1`` (``evaluator_utils.get_sample_size``): no limit
+# lmms-eval's ``--limit -1`` (``evaluator_utils.get_sample_size``) and ``--limit 0`` (its requests are built with
+# ``int(limit) if limit else None``): no limit
+EVERY_DOCUMENT = (-1, 0)
 
 
 def limit_value(value: object) -> int | float | None:
     """A ``--limit`` as lmms-eval takes it (``2``, ``0.5``) or records it (``2.0``) in a batch's terms: a whole number
-    as an int, a share as a float, None for every document (none given, or -1)."""
-    if value == EVERY_DOCUMENT:
+    as an int, a share as a float, None for every document (none given, -1 or 0)."""
+    if value is None or (isinstance(value, int | float) and value in EVERY_DOCUMENT):
         return None
     return int(value) if isinstance(value, float) and value.is_integer() else value  # type: ignore[return-value]
 

@@ -268,8 +268,12 @@ def _run_list_route(listed_run: ListedRun) -> Callable:
 
 
 def _run_summary(root: Path, path: Path, listed_run: ListedRun, summary: Callable[..., Any]) -> Any:
-    """A run of the run list as lmms-eval's handler makes it (a ``LogRunSummary``); None for a file it leaves out."""
-    resolved = path.resolve()
+    """A run of the run list as lmms-eval's handler makes it (a ``LogRunSummary``); None for a file it leaves out (a
+    link that loops too)."""
+    try:
+        resolved = path.resolve()
+    except (OSError, RuntimeError):  # a symlink loop: RuntimeError before Python 3.13, OSError since
+        return None
     run = listed_run(resolved) if resolved.is_relative_to(root) else None
     if run is None:
         return None

@@ -92,7 +92,8 @@ def find_results(run: Path | str) -> Path:
 
 
 def read_run(results_path: Path) -> dict:
-    """The results JSON at ``results_path``; a FIFO or device named like one is never opened (it would wait)."""
+    """The results JSON at ``results_path``, an object with ``results`` (and a ``config`` that is one, if any); a FIFO
+    or device named like one is never opened (it would wait)."""
     try:
         with open_regular(results_path) as handle:
             run = json.loads(handle.read().decode("utf-8"))
@@ -106,6 +107,8 @@ def read_run(results_path: Path) -> dict:
         raise RunError(f"{results_path}: not a readable results JSON (nested over {MAX_NESTING} deep)")
     if not isinstance(run, dict) or not isinstance(run.get("results"), dict):
         raise RunError(f"{results_path}: no 'results' in it: not an lmms-eval results JSON")
+    if not isinstance(run.get("config") or {}, dict):
+        raise RunError(f"{results_path}: its config is no JSON object: not an lmms-eval results JSON")
     return run
 
 
@@ -313,7 +316,7 @@ def rerun_command(results_path: Path) -> str:
         f"--model_args {_single_quoted(model_args)}" if isinstance(model_args, str) and model_args else "",
         f"--tasks {shlex.quote(str(tasks))}",
         f"--output_path {shlex.quote(str(typed.get('output_path') or results_path.parent.parent))}",
-        f"--limit {limit_text(config['limit'])}" if config.get("limit") is not None else "",
+        f"--limit {shlex.quote(limit_text(config['limit']))}" if config.get("limit") is not None else "",
         f"--offset {shlex.quote(str(config['offset']))}" if config.get("offset") else "",
         "--log_samples",
     ]

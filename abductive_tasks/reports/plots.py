@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 import textwrap
 from collections.abc import Sequence
@@ -242,10 +243,14 @@ def plot_breakdown(
     data: dict[str, str] | None = None,
 ) -> Path:
     """``<task>__<metric>.png`` of :func:`breakdown_figure` (each character of ``metric``, a results key, other than a
-    letter, digit, ``_``, ``.`` or ``-`` as ``_``: never a path or markup); its path."""
+    letter, digit, ``_``, ``.`` or ``-`` as ``_``, and then a hash of the key: never a path or markup, nor another
+    key's file); its path."""
     plt = pyplot()
     figure = breakdown_figure(task, metric, by_model, scale, colors, data)
-    path = out / f"{task}__{re.sub(r'[^A-Za-z0-9_.-]', '_', metric)}.png"
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", metric)
+    if safe != metric:  # "per label" and "per_label" are two plots
+        safe += "-" + hashlib.blake2b(metric.encode(), digest_size=4).hexdigest()
+    path = out / f"{task}__{safe}.png"
     figure.savefig(path, dpi=100, bbox_inches="tight")  # the legend outside the axes included
     plt.close(figure)
     return path

@@ -50,9 +50,10 @@ class Samples:
         return self.spec.evaluate(self.records)
 
 
-def limit_text(limit: float) -> str:
-    """A run's ``--limit`` as typed: lmms-eval keeps it as a float (``4.0`` for ``--limit 4``)."""
-    return str(int(limit)) if float(limit).is_integer() else str(limit)
+def limit_text(limit: object) -> str:
+    """A run's ``--limit`` as typed: lmms-eval keeps it as a float (``4.0`` for ``--limit 4``); a value of another
+    type (an edited results file) as it is."""
+    return str(int(limit)) if isinstance(limit, float) and limit.is_integer() else str(limit)
 
 
 def task_of(path: Path) -> str | None:

@@ -474,6 +474,33 @@ def test_a_results_file_nested_hundreds_deep_is_one_line_naming_it(two_runs, cap
         assert line.startswith(f"abductive-eval {command}: {path}: not a readable results JSON (nested"), line
 
 
+@pytest.mark.parametrize("command", ["show", "browse", "diff"])
+def test_a_results_config_that_is_no_object_is_one_line_naming_it(two_runs, capsys, command):
+    """A results file whose ``config`` is no JSON object stopped show with a traceback (``.get`` of a list)."""
+    (path,) = two_runs[0].glob("*_results.json")
+    path.write_text(json.dumps(json.loads(path.read_text()) | {"config": [1]}))
+    assert main([command, *map(str, two_runs[: 2 if command == "diff" else 1])]) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == f"abductive-eval {command}: {path}: its config is no JSON object: not an lmms-eval results JSON"
+
+
+@pytest.mark.parametrize(
+    ("limit", "typed"), [("x; touch planted", "'x; touch planted'"), ("-1.0", "-1.0"), ([2], "'[2]'")]
+)
+def test_a_recorded_limit_that_is_no_number_is_shown_as_it_is(two_runs, capsys, limit, typed):
+    """A results ``limit`` that is no number (an edited file) reached ``float()``: show and browse's rerun line
+    stopped with a traceback; the rerun line now quotes it, as every other value it shows."""
+    (path,) = two_runs[0].glob("*_results.json")
+    run = json.loads(path.read_text())
+    path.write_text(json.dumps(run | {"config": run["config"] | {"limit": limit}}))
+    assert main(["show", str(two_runs[0])]) == 0
+    assert f"--limit {limit}: a partial evaluation, not a score" in capsys.readouterr().out
+    for samples in two_runs[0].glob("*.jsonl"):
+        samples.unlink()
+    assert main(["browse", str(two_runs[0])]) == 1
+    assert f" --limit {typed} --log_samples" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("source", "shown"),
     [("sample", "ABDUCTIVE_DATA=sample "), ("/data/my copies", "ABDUCTIVE_DATA='/data/my copies' ")],

@@ -588,6 +588,18 @@ def test_a_breakdown_named_like_markup_or_a_path_is_drawn_under_a_plain_file_nam
     assert len(names) == 3 and not list(tmp_path.rglob("planted*"))
 
 
+def test_two_breakdowns_whose_keys_differ_in_a_replaced_character_draw_two_plots(tmp_path):
+    """``per label`` and ``per_label`` (or ``per/label``) were both drawn as ``<task>__per_label.png``: the second
+    overwrote the first, and the report showed one plot for both breakdowns."""
+    write_spec(tmp_path, "m")
+    first, second = {"physical": {"acc": 0.5, "n": 2}}, {"social": {"acc": 1.0, "n": 2}}
+    results = {**triplet(0.5, 0.5), "per label,none": first, "per_label,none": second}
+    write_run(tmp_path, "m", "01-full", {"nleye_triplet": results})
+    written = write_report(tmp_path, task_index=TaskIndex())
+    names = sorted(path.name for path in written["plots"].iterdir() if path.name.startswith("nleye_triplet__per"))
+    assert len(names) == 2 and "nleye_triplet__per_label.png" in names, names
+
+
 # ---------------------------------------------------------------- what lmms-eval ran, not what a record says
 
 

@@ -181,6 +181,23 @@ def test_a_batchs_limit_minus_one_is_every_document(sample, tmp_path):
     assert picks.samples_binding(samples)["limit"] is None  # not refused as a limited one
 
 
+def test_limit_zero_is_every_document_as_lmms_eval_runs_it(sample):
+    """lmms-eval 0.7.3 runs every document under ``--limit 0`` (it builds its requests with ``int(limit) if limit else
+    None``; ``stages._asked`` reads it so too). Read as a limit of 0, the chain told NL-Eye's reader a limit selecting
+    no item (its run then had no document) and a run recorded with limit 0.0 was a limited one, never a score."""
+    from abductive_tasks import lmms_source
+    from abductive_tasks.reports import report
+
+    argv = ["--model", "random_baseline", "--tasks", "nleye_triplet_described", "--limit", "0"]
+    chained = chain.command_chain("random_baseline", "", argv, ["nleye_triplet_described"], TaskIndex(), None)
+    assert chained.limit is None and chained.args_of(["nleye_describe"]) == []
+    run = json.loads(chained.variables(chained.runner, ["nleye_triplet_described"])["ABDUCTIVE_RUN"])
+    assert run["limit"] is None
+    assert lmms_source.limit_value(0.0) is None and lmms_source.limit_value(0.5) == 0.5
+    summary = report.summary({"config": {"model": "m", "limit": 0.0}, "results": {}}, lambda task: None)
+    assert "partial evaluation" not in summary
+
+
 def test_a_wildcard_naming_a_chained_task_runs_its_stages_first(sample, monkeypatch, capsys):
     """``--tasks 'mucr_exp_s*'`` runs mucr_exp_split as lmms-eval matches the pattern: its stages run first, as for the
     name. The chain looked for our tasks by exact name only, so no stage ran and mucr_exp_split was not computed, the
@@ -206,6 +223,18 @@ def test_an_offset_is_refused_for_a_chained_task_in_one_line(sample, monkeypatch
     error = capsys.readouterr().err
     assert error.startswith("abductive-eval: --offset 2: not with mucr_exp") and error.count("\n") == 1
     assert cli_main([*command, "--offset=0"]) == 0  # lmms-eval's default: no offset
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("zero", ["-0", "0_0", " +00 "])
+def test_an_offset_lmms_eval_reads_as_zero_is_not_refused(sample, monkeypatch, capsys, zero):
+    """``--offset -0`` (or ``0_0``) is lmms-eval's offset 0 (argparse's ``int``), no offset: it was refused as one that
+    skips documents (the check stripped ``+`` and ``0`` from the left of the text)."""
+    from abductive_tasks.cli import main as cli_main
+
+    monkeypatch.setenv("ABDUCTIVE_JUDGE", "off")
+    command = ["--model", "random_baseline", "--tasks", "mucr_exp", "--limit", "3", "--print-commands"]
+    assert cli_main([*command, "--offset", zero]) == 0, capsys.readouterr().err
     capsys.readouterr()
 
 
