@@ -150,6 +150,16 @@ def ui_parser() -> argparse.ArgumentParser:
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
+def bind_warning(host: str) -> str | None:
+    """The line ``ui`` prints when it binds ``host`` beyond this machine: the token then crosses the network."""
+    if host in LOOPBACK_HOSTS:
+        return None
+    return (
+        f"abductive-eval ui: --host {host} lets other machines reach this server over plain HTTP, the token in the "
+        "clear; from another machine, prefer an SSH tunnel (ssh -L) to 127.0.0.1"
+    )
+
+
 def listed_run(results_path: Path) -> dict[str, Any] | None:
     """A results file for the ui's run list (:func:`~abductive_tasks.reports.browse.read_run`: a regular file, a JSON
     object nested at most ``MAX_NESTING`` deep, with results); None, left out of the list, when it is not."""
@@ -187,13 +197,8 @@ def ui_main(argv: list[str]) -> int:
         f"open\n    {url}\npress Ctrl+C to stop",
         flush=True,
     )
-    if args.host not in LOOPBACK_HOSTS:
-        print(
-            f"abductive-eval ui: --host {args.host} lets other machines reach this server over plain HTTP, the token "
-            "in the clear; from another machine, prefer an SSH tunnel (ssh -L) to 127.0.0.1",
-            file=sys.stderr,
-            flush=True,
-        )
+    if (warning := bind_warning(args.host)) is not None:
+        print(warning, file=sys.stderr, flush=True)
     config = uvicorn.Config(app, host=args.host, port=args.port)  # configures uvicorn's loggers
     logging.getLogger("uvicorn.access").addFilter(WithoutToken(token))
     with tempfile.TemporaryDirectory(prefix="abductive-ui-") as private:  # 0700: this user's alone
