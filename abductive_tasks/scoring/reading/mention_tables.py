@@ -119,6 +119,7 @@ def choice_mentions(
         *_content_mentions(option_texts),
         *position_mentions(n, context_images, option_texts),
         *_row_mentions(n, context_images, aliases, option_texts),
+        *_row_count_mentions(n, context_images, option_texts),
         *_position_mentions(panels, panel=True),
         *_position_mentions(positions),
         *_context_count_mentions(context_images),
@@ -339,13 +340,19 @@ def _row_mentions(
             Example("mucr", "The effect is the fourth picture in the row, where he is lying on the ground.", 3),
         ),
         # "Of the three images, the second one", "Looking at the three panels, the second panel": the context counted
+        # (and BB's first contact: "Looking at the three panels from left to right, the second panel", "In the row of
+        # five pictures, the second picture")
         _rule(
-            rf"\b(?:of|looking\s+at)\s+the\s+(?:{_COUNT_WORDS.get(n + context_images, '(?!)')})\s+{_IMAGE_NOUN}\s*,?\s+"
-            rf"the\s+(?P<ordinal>{_ORDINAL})"
+            rf"\b(?:of|looking\s+at|in)\s+the\s+(?:row\s+of\s+)?(?:{_COUNT_WORDS.get(n + context_images, '(?!)')})\s+"
+            rf"{_IMAGE_NOUN}(?:\s+from\s+left\s+to\s+right|\s+in\s+the\s+row)?\s*,?\s+the\s+(?P<ordinal>{_ORDINAL})"
             rf"(?:\s+(?:one|{_IMAGE_NOUN}))?(?P<side>(?!))?\b",
             value,
             Example("nleye", "Of the three images, the second one (the cat on the counter) is the more plausible.", 1),
             Example("panels", "Looking at the three panels, the second panel is the more plausible hypothesis.", 1),
+            Example("panels", "Looking at the three panels from left to right, the second panel is more plausible.", 1),
+            Example(
+                "mucr", "In the row of five pictures, the second picture shows an officer handing over a ticket.", 1
+            ),
         ),
         # "The second of the three images is the more plausible one" (AU's first contact), as above
         _rule(
@@ -353,15 +360,6 @@ def _row_mentions(
             rf"(?:{_COUNT_WORDS.get(n + context_images, '(?!)')})\s+{_IMAGE_NOUN}\b(?P<side>(?!))?",
             value,
             Example("nleye", "The second of the three images is the more plausible one: the box keeps its shape.", 1),
-        ),
-        # "image 2 of 3": the images counted, the context first, out of every image shown (AS's first contact: "The
-        # first hypothesis image (image 2 of 3) is the more plausible one")
-        _rule(
-            rf"\b(?:{_IMAGE_NOUN})\s*(?:#|number)?\s*(?P<count>\d)\s+(?:of|out\s+of)\s+{n + context_images}\b",
-            lambda m: int(m["count"]) - context_images if 0 < int(m["count"]) - context_images <= n else None,
-            Example("nleye", "The first hypothesis image (image 2 of 3) is the more plausible one.", 1),
-            Example("nleye", "Image 3 of 3 is the more plausible one.", 2),
-            Example("mucr", "The answer is picture number 4 of 5: the frozen lake.", 3),  # AV's first contact
         ),
         # "the third from the left among the options", "the picture second from the right", "the second-from-right
         # option"
@@ -381,15 +379,39 @@ def _row_mentions(
     )
 
 
+def _row_count_mentions(n: int, context_images: int, option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
+    """An image of the row counted out of every image shown ("image 2 of 3"), and the one furthest to the right."""
+    if not context_images or option_texts:
+        return ()
+    return (
+        # "image 2 of 3": the images counted, the context first, out of every image shown (AS's first contact: "The
+        # first hypothesis image (image 2 of 3) is the more plausible one")
+        _rule(
+            rf"\b(?:{_IMAGE_NOUN})\s*(?:#|number)?\s*(?P<count>\d)\s+(?:of|out\s+of)\s+{n + context_images}\b",
+            lambda m: int(m["count"]) - context_images if 0 < int(m["count"]) - context_images <= n else None,
+            Example("nleye", "The first hypothesis image (image 2 of 3) is the more plausible one.", 1),
+            Example("nleye", "Image 3 of 3 is the more plausible one.", 2),
+            Example("mucr", "The answer is picture number 4 of 5: the frozen lake.", 3),  # AV's first contact
+        ),
+        # "the one furthest to the right": the last option of the row (BB's first contact)
+        _rule(
+            rf"\bthe\s+(?:one|option|candidate|{_IMAGE_NOUN})\s+(?:furthest|farthest)\s+(?:to|on)\s+the\s+right\b",
+            lambda m: n,
+            Example("mucr", "The cause picture is the one furthest to the right, where the car is racing.", 4),
+        ),
+    )
+
+
 def _context_count_mentions(context_images: int) -> tuple[MentionRule, ...]:
     """The reply's count of the context image, which shows how it counts the images (no pick itself)."""
     return (
         # "the first image (the context)", "Image 1 is the cause image"; the first alone, as the MuCR prompts count it
-        # ("The first, labelled "Effect image", shows an effect"): "the first is the effect image" (AM's first contact)
+        # ("The first, labelled "Effect image", shows an effect"): "the first is the effect image" (AM's first contact),
+        # and the prompt's own layout restated, the first labelled as the given image (BB's first contact)
         _rule(
             rf"\b(?:(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+{_IMAGE_NOUN}|{_IMAGE_NOUN}\s*(?P<number>\d+)"
             r"|the\s+(?P<first>first))"
-            r"(?=\s*(?:\(\s*|,?\s+(?:is|being)\s+)(?:the\s+)?(?:context|premise|(?:cause|effect)\s+image)\b)",
+            r"(?=\s*(?:\(\s*|,?\s+(?:is|being|labell?ed|marked)\s+)(?:the\s+)?(?:context|premise|(?:cause|effect)\s+image)\b)",
             lambda m: 1 if m["first"] else _ordinal(m["ordinal"]) if m["ordinal"] else int(m["number"]),
             Example("nleye", "The first image (the context) shows rain. The third image is more plausible.", 2),
             Example(
@@ -398,6 +420,13 @@ def _context_count_mentions(context_images: int) -> tuple[MentionRule, ...]:
                 "the rain explains the puddles.",
                 2,
             ),
+            Example(
+                "mucr",
+                'Question (image 3):\nThe image shows five pictures side by side. The first, labelled "Effect image", '
+                'shows an effect. The other four, labelled "Option 1" to "Option 4", are candidate cause images.',
+                None,
+            ),
+            Example("mucr", 'The first, labelled "Cause image", shows a fire. Option 2 shows the burnt house.', 2),
             image=True,
             ordinal=True,
             context=True,
