@@ -1814,6 +1814,49 @@ LATE_ROUND_GUARDS = [
         None,
     ),
     (45, SPEEDING, "Option 2: speeding\nExplanation: In the first image the car is going fast.", 2),
+    # round 46 (BB's first contact): the prompt's own layout restated names no option, the first labelled as the given
+    # image being the reply's count of the context
+    (
+        46,
+        MUCR_OPTIONS,
+        'Question (image 3):\nThe image shows five pictures side by side. The first, labelled "Effect image", shows '
+        'an effect. The other four, labelled "Option 1" to "Option 4", are candidate cause images.',
+        None,
+    ),
+    (46, MUCR_OPTIONS, 'The first, labelled "Cause image", shows a storm. The answer is Option 3.', 3),
+    (46, MUCR_OPTIONS, "The first option, labelled Option 1, shows the flood.", 1),
+    (46, MUCR_OPTIONS, 'The first, labelled "Option 1", shows the flood.', 1),
+    # a probability per hypothesis with its reason after a dash; any tag of the answer's noun
+    (
+        46,
+        TWO_IMAGES,
+        "Hypothesis 1: 85% plausible — the box keeps its outline.\nHypothesis 2: 15% plausible — a ball would not.",
+        1,
+    ),
+    (46, TWO_IMAGES, "Hypothesis 1: 50% plausible — maybe.\nHypothesis 2: 50% plausible — maybe.", None),
+    (46, TWO_IMAGES, "Hypothesis 1: 7 — the box keeps its outline.\nHypothesis 2: 3 — a ball would not.", None),
+    (46, COMBINED, "<hypothesis>1</hypothesis><reason>box stays box</reason>", 1),
+    (46, COMBINED, "<option>2</option>", 2),
+    (46, COMBINED, "<hypothesis>1</option>", None),
+    # ratings with their own hedge or strength
+    (46, NLEYE_PAIRS, "Around 8 or so. Opening the box-shaped gift is a very natural sequence.", 8.0),
+    (46, NLEYE_PAIRS, "A solid 8. Houses and a quiet street.", 8.0),
+    (46, NLEYE_PAIRS, "Around 7 or 8.", None),
+    (46, NLEYE_PAIRS, "A solid 8 or 9.", None),
+    (46, NLEYE_PAIRS, "点数は7です (very plausible)。", 7.0),
+    (46, NLEYE_PAIRS, "点数は10点満点中7点です。", None),
+    # the images counted from left to right or in a row of all of them; the one furthest to the right
+    (46, COMBINED, "Looking at the three panels from left to right, the second panel is more plausible.", 1),
+    (46, COMBINED, "Looking at the two panels from left to right, the second panel is more plausible.", None),
+    (46, MUCR_OPTIONS, "In the row of five pictures, the second picture shows the ticket.", 1),
+    (46, MUCR_OPTIONS, "The cause picture is the one furthest to the right, where the car is racing.", 4),
+    (46, MUCR_OPTIONS, "The cause picture is the one furthest to the left, where the car is racing.", None),
+    # Russian and Chinese option nouns; an emphatic opening answer before a cut
+    (46, MUCR_OPTIONS, "Опция 4 — причина: машина превышает скорость.", 4),
+    (46, SPEEDING, '线索是"超速"（第2项）。', 2),
+    (46, SPEEDING, "第2张图里警察拦下了它。", None),
+    (46, MUCR_OPTIONS, "option 1!!! police", 1),
+    (46, MUCR_OPTIONS, "Option 1... Option 3 shows the", None),
 ]
 
 

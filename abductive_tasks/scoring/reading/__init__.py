@@ -2,7 +2,8 @@
 
 The reading policy, its rounds and how to add a rule: docs/reading.md. The modules, in the order a reply meets them:
 ``table`` (a rule and its examples); ``text`` (what of the reply is the reply, as plain text) and ``glossary`` (other
-languages); ``mentions`` (what a mention is, and marking) with ``mention_tables`` (what names an answer of each kind);
+languages); ``mentions`` (what a mention is, and marking) with ``mention_tables`` (what names an option) and
+``label_score_mentions`` (what names a label or a rating);
 ``rules``, ``form_rules``, ``closing_rules`` and ``score_rules`` (the tables of statements, verdicts, refusals and
 doubts, and of the reply's form);
 ``decision`` (the answer the reply commits to); ``kinds`` (Choice, Label, Score). Every rule of the tables carries the

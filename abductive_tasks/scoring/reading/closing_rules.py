@@ -52,9 +52,12 @@ CLOSING_STATEMENTS = (
     # AQ's first contact: the answer in a tag ("<answer>2</answer><explanation>...</explanation>"); "So the first
     # hypothesis wins."; the cue as the link ("The link is speeding, option 2."); the prompt's request restated, then
     # the answer after its colon ("Answer with the number of the phrase (1, 2, 3 or 4) first: the second phrase.")
+    # any tag of the answer's noun ("<hypothesis>1</hypothesis><reason>...</reason>": BB's first contact)
     verdict(
-        r"<answer>\s*{pick}\s*</answer>",
+        r"<(?P<tag>answer|final_answer|hypothesis|option|choice|cue|phrase)>\s*{pick}\s*</(?P=tag)>",
         Example("panels", "<answer>2</answer><explanation>The left panel shows a woman at a door.</explanation>", 2),
+        Example("panels", "<hypothesis>1</hypothesis><reason>box stays box</reason>", 1),
+        Example("panels", "<hypothesis>1</hypothesis><answer>2</answer>", None),
     ),
     verdict(
         r"(?:^|(?<=[.!?;:]\s)|(?<=\bso\s))(?:the\s+)?{pick}\s+(?:clearly\s+|easily\s+)?wins(?=\s*(?:[.!;]|$))",
@@ -340,7 +343,9 @@ OPTION_ODDS = verdict(
 OPTION_PROBABILITIES = verdict(
     r"{pick}[ \t]*[:=]?[ \t]*(?P<score>0?\.\d+(?![\d%])|\d{{1,3}}(?:\.\d+)?[ \t]*%)(?=[ \t]*(?:[,.;)\n]|$)"
     # the word of what it measures after it ("Hypothesis 1: 60% likely.": AY's first contact)
-    r"|[ \t]+(?:likely|probable|plausible)[ \t]*(?:[,.;)\n]|$))",
+    r"|[ \t]+(?:likely|probable|plausible)[ \t]*(?:[,.;)\n]|$)"
+    # its reason set off by a dash ("Hypothesis 1: 85% plausible — the unwrapped present ...": BB's first contact)
+    r"|[ \t]+(?:likely|probable|plausible)[ \t]+-[ \t])",
     Example(
         "mucr",
         "Estimated probabilities: Option 1 0.6, Option 2 0.1, Option 3 0.2, Option 4 0.1. I choose the option with "
@@ -351,6 +356,11 @@ OPTION_PROBABILITIES = verdict(
     Example("panels", "Middle: 0.8\nRight: 0.2", 1),
     Example("mucr", "Option 1 0.4, Option 2 0.1, Option 3 0.4, Option 4 0.1.", None),
     Example("texts", "Hypothesis 1: 60% likely.\nHypothesis 2: 40% likely.", 1),
+    Example(
+        "nleye",
+        "Hypothesis 1: 85% plausible — the box keeps its outline.\nHypothesis 2: 15% plausible — a ball would not.",
+        1,
+    ),
 )
 # A level of plausibility given each option in a table's rows, read as OPTION_SCORES, the levels as LEVELS rank them
 # (AT's first contact: "| Hypothesis | Plausibility |\n|---|---|\n| 1 (rectangular) | High |\n| 2 (ball-shaped) |

@@ -35,13 +35,14 @@ UNFINISHED = re.compile(
 )
 
 _PLACEHOLDER = re.compile(ANY_MENTION)  # a mention left in the text
-# A reply opening with a named answer as a sentence of its own ("Weakener. The ...", "Option 2. The ..."; not a bare
+# A reply opening with a named answer as a sentence of its own ("Weakener. The ...", "Option 2. The ...", "option 1!!!
+# police": BB's first contact; not a bare
 # number, which may number a first step: "1. Identify the effect: ..."), or set off by a dash before its explanation
 # ending the sentence ("Option 4 - the man driving his car at excessive speed. ...": BA's first contact; a bare number
 # where its sentence names that option again, _named_again: "2 - speeding. ...", "1 - the man in the cause image is
 # driving at excessive speed, and Option 1 shows him getting a speeding ticket. ...")
 _OPENING_SENTENCE = re.compile(
-    rf"\s*(?:«(?P<answer>{MENTION_INDEX})»\s*[.!](?=\s)"
+    rf"\s*(?:«(?P<answer>{MENTION_INDEX})»\s*(?:\.|!+)(?=\s)"
     rf"|[«‹](?P<dashed>{MENTION_INDEX})[»›](?=[ \t]+-[ \t]+(?P<sentence>[^.!?\n]*)[.!]\s))"
 )
 # An option the reply goes on to describe, no other answer: the subject of "shows" or "depicts" (a list of them too),

@@ -161,7 +161,8 @@ _CHINESE_POINTS = re.compile(r"(?:打|给|得|评)\s*(\d+(?:\.\d+)?)\s*分")
 
 # A Japanese rating after the topic particle, in points ("評価は7点です。": AY's first contact; not a scale:
 # "評価は10点満点中7点")
-_JAPANESE_POINTS = re.compile(r"(?:評価|スコア|点数)\s*は\s*(\d+(?:\.\d+)?)\s*点(?!\s*満点)")
+# "点数は7です" (the score is 7: BB's first contact)
+_JAPANESE_POINTS = re.compile(r"(?:評価|スコア|点数)\s*は\s*(\d+(?:\.\d+)?)\s*(?:点(?!\s*満点)|(?=です))")
 
 
 # Russian points given after the number ("Очень правдоподобно — 7 баллов.": AR's first contact; not "из 10", a scale)
@@ -253,12 +254,15 @@ PHRASES = {  # English: the phrases it translates, separated by |
     "the effect is option": "efekt görüntüsü seçenek|etki görüntüsü seçenek|sonuç görüntüsü seçenek",
     "the cause is option": "neden görüntüsü seçenek|sebep görüntüsü seçenek",
     # AX's first contact: the option noun in Polish and Indonesian ("Efekt pokazuje opcja 1 — ...", "Opsi 4")
-    "option": "opcja|opcję|opcji|opsi",
+    "option": "opcja|opcję|opcji|opsi|опция|опцию|опции",  # and Russian (BB's first contact: "Опция 4 — причина: ...")
     "weakens": "ослабляет",
     "strengthens": "усиливает|подкрепляет",
 }
 # A Chinese noun the answer counts ("答案是第二个短语：超速", AQ's first contact: the second phrase), set apart
 _CHINESE_NOUNS = re.compile("短语|短語")
+# A Chinese item number ("线索是"超速"（第2项）": the cue is speeding, item 2; BB's first contact), as "number 2" (not
+# "第2张图", the second image)
+_CHINESE_ITEM = re.compile(r"第\s*(\d+)\s*[项項号號]")
 
 # A Chinese numeral standing alone as the answer after an answer heading ("Answer: 四", "答案：三": AR's first contact)
 _CJK_ANSWER_NUMERAL = re.compile(
@@ -286,6 +290,7 @@ def translate(text: str) -> str:
     text = _CHINESE_SCORE.sub(_chinese_score, text)
     text = _CJK_ANSWER_NUMERAL.sub(lambda match: f"{match['head']}: {_CJK_NUMERALS[match['numeral']]}", text)
     text = _CHINESE_CORRECTION.sub("; actually, it is ", text)
+    text = _CHINESE_ITEM.sub(r" number \1 ", text)
     text = _PHRASE_PATTERN.sub(lambda match: f" {_PHRASE_WORDS[match.group().lower()]} ", text)
     text = _vietnamese_opening(text)
     text = _GLOSSARY_PATTERN.sub(

@@ -29,16 +29,18 @@ from abductive_tasks.scoring.reading.form_rules import (
     LETTERED_LABELS,
 )
 from abductive_tasks.scoring.reading.head_mentions import modified_by_another
-from abductive_tasks.scoring.reading.mention_tables import (
-    COUNTS_OPTIONS,
+from abductive_tasks.scoring.reading.label_score_mentions import (
     HYPOTHESIS_NOUN,
     LABEL_EFFECTS,
     LABEL_VERBS,
+    label_mentions,
+    score_mentions,
+)
+from abductive_tasks.scoring.reading.mention_tables import (
+    COUNTS_OPTIONS,
     choice_ignore,
     choice_mentions,
     distinctive_words,
-    label_mentions,
-    score_mentions,
     sentence_options,
 )
 from abductive_tasks.scoring.reading.mentions import (

@@ -1,4 +1,5 @@
-"""The mention tables: what names an answer of each kind, as rules with the example replies they exist for.
+"""The mention tables of choices: what names an option, as rules with the example replies they exist for (a label
+or a rating: label_score_mentions.py).
 
 A kind marks a reply with its table in order: the first rule whose pattern matches a span marks it. A rule's
 ``examples`` name the example kind that reads them (``Example.kind``, see docs/reading.md) and what a person reads;
@@ -11,6 +12,7 @@ import re
 from collections.abc import Callable, Mapping
 
 from abductive_tasks.scoring.reading.head_mentions import head_mentions, stem_mentions
+from abductive_tasks.scoring.reading.label_score_mentions import NUMBER_WORD, NUMBER_WORD_ALONE, NUMBER_WORDS
 from abductive_tasks.scoring.reading.mentions import CONTEXT_ALIAS, MentionRule, alternatives, option_text
 from abductive_tasks.scoring.reading.position_mentions import position_mentions
 from abductive_tasks.scoring.reading.rules import COPULA
@@ -19,31 +21,14 @@ from abductive_tasks.scoring.reading.text import sentence_start
 
 __all__ = [
     "COUNTS_OPTIONS",
-    "HYPOTHESIS_NOUN",
-    "LABEL_EFFECTS",
-    "LABEL_VERBS",
     "choice_ignore",
     "distinctive_words",
     "sentence_options",
     "choice_mentions",
-    "label_mentions",
-    "score_mentions",
 ]
 
 _FLAGS = re.IGNORECASE
 
-_NUMBER_WORDS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-}
 _ORDINALS = {
     "first": 1,
     "second": 2,
@@ -59,13 +44,7 @@ _ORDINALS = {
 _ROMANS = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6}
 _ROMAN = "(?-i:iii|ii|iv|vi|v|i|III|II|IV|VI|V|I)"
 _NUMBER = r"\d+(?![\w%°]|[.,]\d|\s*degrees?\b)"  # not a quantity: "105°", "35 degrees"
-_NUMBER_WORD = "|".join(_NUMBER_WORDS)
 _ORDINAL = "|".join(_ORDINALS) + r"|\d+(?:st|nd|rd|th)"
-# A number word standing as an answer: "Two.", "The answer is one.", "Score: five", "a six."
-# (not "the other one", "of the two images").
-_NUMBER_WORD_ALONE = (
-    rf"(?:(?m:^)|(?<=\bis )|(?<=\bbe )|(?<=\ba )|(?<=\ban )|(?<=: ))(?P<value>{_NUMBER_WORD})\b(?=\s*(?:[.!?,;)]|$))"
-)
 # Nouns that take an option number after them ("Option (3)", "choice three", "hypothesis image 2"),
 # and nouns that count images ("image 2", "the third picture"), which may count the context image too.
 _OPTION_NOUN = (
@@ -110,8 +89,8 @@ def _number(token: str) -> int:
     token = token.strip().lower()
     if token.isdigit():
         return int(token)
-    if token in _NUMBER_WORDS:
-        return _NUMBER_WORDS[token]
+    if token in NUMBER_WORDS:
+        return NUMBER_WORDS[token]
     return ord(token.upper()) - ord("A") + 1  # a letter
 
 
@@ -140,6 +119,7 @@ def choice_mentions(
         *_content_mentions(option_texts),
         *position_mentions(n, context_images, option_texts),
         *_row_mentions(n, context_images, aliases, option_texts),
+        *_row_count_mentions(n, context_images, option_texts),
         *_position_mentions(panels, panel=True),
         *_position_mentions(positions),
         *_context_count_mentions(context_images),
@@ -148,7 +128,7 @@ def choice_mentions(
         *_bare_position_mentions(positions | panels),
         *_letter_mentions(letter, letters),
         _rule(
-            _NUMBER_WORD_ALONE,
+            NUMBER_WORD_ALONE,
             lambda m: _number(m["value"]),
             Example("mucr", "Two.", 2),
             Example("nleye", "The answer is one.", 1),
@@ -360,13 +340,19 @@ def _row_mentions(
             Example("mucr", "The effect is the fourth picture in the row, where he is lying on the ground.", 3),
         ),
         # "Of the three images, the second one", "Looking at the three panels, the second panel": the context counted
+        # (and BB's first contact: "Looking at the three panels from left to right, the second panel", "In the row of
+        # five pictures, the second picture")
         _rule(
-            rf"\b(?:of|looking\s+at)\s+the\s+(?:{_COUNT_WORDS.get(n + context_images, '(?!)')})\s+{_IMAGE_NOUN}\s*,?\s+"
-            rf"the\s+(?P<ordinal>{_ORDINAL})"
+            rf"\b(?:of|looking\s+at|in)\s+the\s+(?:row\s+of\s+)?(?:{_COUNT_WORDS.get(n + context_images, '(?!)')})\s+"
+            rf"{_IMAGE_NOUN}(?:\s+from\s+left\s+to\s+right|\s+in\s+the\s+row)?\s*,?\s+the\s+(?P<ordinal>{_ORDINAL})"
             rf"(?:\s+(?:one|{_IMAGE_NOUN}))?(?P<side>(?!))?\b",
             value,
             Example("nleye", "Of the three images, the second one (the cat on the counter) is the more plausible.", 1),
             Example("panels", "Looking at the three panels, the second panel is the more plausible hypothesis.", 1),
+            Example("panels", "Looking at the three panels from left to right, the second panel is more plausible.", 1),
+            Example(
+                "mucr", "In the row of five pictures, the second picture shows an officer handing over a ticket.", 1
+            ),
         ),
         # "The second of the three images is the more plausible one" (AU's first contact), as above
         _rule(
@@ -374,15 +360,6 @@ def _row_mentions(
             rf"(?:{_COUNT_WORDS.get(n + context_images, '(?!)')})\s+{_IMAGE_NOUN}\b(?P<side>(?!))?",
             value,
             Example("nleye", "The second of the three images is the more plausible one: the box keeps its shape.", 1),
-        ),
-        # "image 2 of 3": the images counted, the context first, out of every image shown (AS's first contact: "The
-        # first hypothesis image (image 2 of 3) is the more plausible one")
-        _rule(
-            rf"\b(?:{_IMAGE_NOUN})\s*(?:#|number)?\s*(?P<count>\d)\s+(?:of|out\s+of)\s+{n + context_images}\b",
-            lambda m: int(m["count"]) - context_images if 0 < int(m["count"]) - context_images <= n else None,
-            Example("nleye", "The first hypothesis image (image 2 of 3) is the more plausible one.", 1),
-            Example("nleye", "Image 3 of 3 is the more plausible one.", 2),
-            Example("mucr", "The answer is picture number 4 of 5: the frozen lake.", 3),  # AV's first contact
         ),
         # "the third from the left among the options", "the picture second from the right", "the second-from-right
         # option"
@@ -402,15 +379,39 @@ def _row_mentions(
     )
 
 
+def _row_count_mentions(n: int, context_images: int, option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
+    """An image of the row counted out of every image shown ("image 2 of 3"), and the one furthest to the right."""
+    if not context_images or option_texts:
+        return ()
+    return (
+        # "image 2 of 3": the images counted, the context first, out of every image shown (AS's first contact: "The
+        # first hypothesis image (image 2 of 3) is the more plausible one")
+        _rule(
+            rf"\b(?:{_IMAGE_NOUN})\s*(?:#|number)?\s*(?P<count>\d)\s+(?:of|out\s+of)\s+{n + context_images}\b",
+            lambda m: int(m["count"]) - context_images if 0 < int(m["count"]) - context_images <= n else None,
+            Example("nleye", "The first hypothesis image (image 2 of 3) is the more plausible one.", 1),
+            Example("nleye", "Image 3 of 3 is the more plausible one.", 2),
+            Example("mucr", "The answer is picture number 4 of 5: the frozen lake.", 3),  # AV's first contact
+        ),
+        # "the one furthest to the right": the last option of the row (BB's first contact)
+        _rule(
+            rf"\bthe\s+(?:one|option|candidate|{_IMAGE_NOUN})\s+(?:furthest|farthest)\s+(?:to|on)\s+the\s+right\b",
+            lambda m: n,
+            Example("mucr", "The cause picture is the one furthest to the right, where the car is racing.", 4),
+        ),
+    )
+
+
 def _context_count_mentions(context_images: int) -> tuple[MentionRule, ...]:
     """The reply's count of the context image, which shows how it counts the images (no pick itself)."""
     return (
         # "the first image (the context)", "Image 1 is the cause image"; the first alone, as the MuCR prompts count it
-        # ("The first, labelled "Effect image", shows an effect"): "the first is the effect image" (AM's first contact)
+        # ("The first, labelled "Effect image", shows an effect"): "the first is the effect image" (AM's first contact),
+        # and the prompt's own layout restated, the first labelled as the given image (BB's first contact)
         _rule(
             rf"\b(?:(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+{_IMAGE_NOUN}|{_IMAGE_NOUN}\s*(?P<number>\d+)"
             r"|the\s+(?P<first>first))"
-            r"(?=\s*(?:\(\s*|,?\s+(?:is|being)\s+)(?:the\s+)?(?:context|premise|(?:cause|effect)\s+image)\b)",
+            r"(?=\s*(?:\(\s*|,?\s+(?:is|being|labell?ed|marked)\s+)(?:the\s+)?(?:context|premise|(?:cause|effect)\s+image)\b)",
             lambda m: 1 if m["first"] else _ordinal(m["ordinal"]) if m["ordinal"] else int(m["number"]),
             Example("nleye", "The first image (the context) shows rain. The third image is more plausible.", 2),
             Example(
@@ -419,6 +420,13 @@ def _context_count_mentions(context_images: int) -> tuple[MentionRule, ...]:
                 "the rain explains the puddles.",
                 2,
             ),
+            Example(
+                "mucr",
+                'Question (image 3):\nThe image shows five pictures side by side. The first, labelled "Effect image", '
+                'shows an effect. The other four, labelled "Option 1" to "Option 4", are candidate cause images.',
+                None,
+            ),
+            Example("mucr", 'The first, labelled "Cause image", shows a fire. Option 2 shows the burnt house.', 2),
             image=True,
             ordinal=True,
             context=True,
@@ -462,7 +470,7 @@ def _context_count_mentions(context_images: int) -> tuple[MentionRule, ...]:
 def _numbered_mentions(letter: str) -> tuple[MentionRule, ...]:
     """An option or image named by its number: "Option (3)", "choice three", "phrase #4", "image 2", and lists:
     "options 2 and 4", "Options 1, 3 and 4"."""
-    label = rf"{_NUMBER}|{_NUMBER_WORD}|{letter}\b(?!')"
+    label = rf"{_NUMBER}|{NUMBER_WORD}|{letter}\b(?!')"
     one = rf"(?:\(\s*(?:{label})\s*\)|(?:{label}))"
     glue = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+)"
     labels = rf"(?P<labels>{one}(?:{glue}{one})*)"
@@ -503,7 +511,7 @@ def _numbered_mentions(letter: str) -> tuple[MentionRule, ...]:
             Example("mucr", "The option I chose first, Option I, was wrong; the answer is Option 2.", 2),
         ),
         _rule(
-            rf"(?:#\s*|\bnumber\s+)(?P<label>{_NUMBER}|{_NUMBER_WORD})\b",
+            rf"(?:#\s*|\bnumber\s+)(?P<label>{_NUMBER}|{NUMBER_WORD})\b",
             lambda m: _number(m["label"]),
             Example("mucr", "The correct option is #3.", 3),
         ),
@@ -651,116 +659,6 @@ def _letter_mentions(letter: str, letters: bool) -> tuple[MentionRule, ...]:
             if letters
             else []
         ),
-    )
-
-
-# Verbs that say what a label's verb says ("supports the idea" strengthens it). They name no label, but a label whose
-# own explanation states the other label's effect with them ("weakener ... which supports the idea that ...") is
-# contradictory: no answer.
-LABEL_VERBS = {
-    "strengthen": "support|reinforce|bolster|corroborate|confirm",
-    "weaken": "undermine|contradict|refute|challenge|cast doubt on",
-}
-# Phrases that state a label's effect on the hypothesis without its verb ("makes the hypothesis more likely"); a label
-# whose explanation states the other effect with them is contradictory as with LABEL_VERBS.
-HYPOTHESIS_NOUN = (
-    r"(?:the|this|that|her|his|their|our)\s+(?:idea|notion|assumption|hypothesis|inference|claim|conclusion)\b"
-)
-LABEL_EFFECTS = {
-    "strengthen": (
-        rf"makes?\s+{HYPOTHESIS_NOUN}\s+(?:much\s+|even\s+|far\s+)?more\s+(?:likely|plausible|probable|credible)"
-        rf"|makes?\s+it\s+(?:much\s+|even\s+|far\s+)?more\s+(?:likely|plausible|probable)\s+that\s+{HYPOTHESIS_NOUN}"
-        rf"|(?:increases?|raises?)\s+the\s+(?:likelihood|probability|plausibility)\s+(?:of|that)\b"
-    ),
-    "weaken": (
-        rf"makes?\s+{HYPOTHESIS_NOUN}\s+(?:much\s+|even\s+|far\s+)?(?:less\s+(?:likely|plausible|probable|credible)"
-        r"|unlikely|implausible|improbable)"
-        rf"|makes?\s+it\s+(?:much\s+|even\s+|far\s+)?less\s+(?:likely|plausible|probable)\s+that\s+{HYPOTHESIS_NOUN}"
-        rf"|(?:decreases?|lowers?|reduces?)\s+the\s+(?:likelihood|probability|plausibility)\s+(?:of|that)\b"
-    ),
-}
-
-
-_EFFECT_EXAMPLES = {
-    "weaken": (Example("label", "The update makes the hypothesis less likely.", "weakener"),),
-    "strengthen": (Example("label", "It makes the hypothesis much more plausible.", "strengthener"),),
-}
-
-
-def label_mentions(labels: tuple[str, ...], aliases: Mapping[str, str]) -> tuple[MentionRule, ...]:
-    """The mention table of ``Label(labels, aliases)``."""
-    words = {label.lower(): label for label in labels} | {alias.lower(): label for alias, label in aliases.items()}
-    # an agent noun's verb names it too: "weakens", "weakened" name "weakener"
-    verbs = {label.lower().removesuffix("er"): label for label in labels if label.lower().endswith("er")}
-    words = {verb + ending: label for verb, label in verbs.items() for ending in ("", "s", "ed")} | words
-    # "the update makes the hypothesis less likely" names "weakener" (:data:`LABEL_EFFECTS`)
-    effects = [
-        _rule(
-            rf"(?<!not )(?<!n't )(?<!never )\b(?:{LABEL_EFFECTS[stem]})",
-            lambda m, x=label: x,
-            *_EFFECT_EXAMPLES.get(stem, ()),
-        )
-        for stem, label in verbs.items()
-        if stem.lower() in LABEL_EFFECTS
-    ]
-    return (
-        *effects,
-        _rule(
-            rf"\b(?P<word>{alternatives(list(words))})(?:s|ing)?\b",
-            lambda m: words[" ".join(m["word"].lower().split())],
-            Example("label", "Weakener.", "weakener"),
-            Example("label", "The update weakens the hypothesis.", "weakener"),
-            Example("label", "This undermines the hypothesis.", "weakener"),
-        ),
-    )
-
-
-def score_mentions(high: float) -> tuple[MentionRule, ...]:
-    """The mention table of a ``Score`` up to ``high``."""
-    number, top = r"\d+(?:\.\d+)?", re.escape(f"{high:g}")
-    high_words = [word for word, value in _NUMBER_WORDS.items() if value == high]
-    out_of = rf"(?:{'|'.join([top, *high_words])})(?!\d|\.\d)"  # "/10", "out of ten"
-    per = r"(?:/|out\s+of|sur|von|de|su|em)"  # "7 out of 10"; French, German, Spanish, Italian, Portuguese
-
-    def value(match: re.Match) -> float:
-        token = match["value"].lower()
-        return float(_NUMBER_WORDS.get(token, token))
-
-    return (
-        _rule(
-            rf"(?<![\w.])(?P<value>{number}|{_NUMBER_WORD})\s*{per}\s*{out_of}",
-            value,
-            Example("rating", "7/10", 7.0),
-            Example("rating", "I'd say seven out of ten.", 7.0),
-        ),
-        # a rating on another scale ("4 out of 5", "8/100") or below zero ("-2") is no rating of this one
-        _rule(
-            rf"(?<![\w.])(?:{number}|{_NUMBER_WORD})\s*{per}\s*(?:{number}|{_NUMBER_WORD})\b",
-            lambda m: None,
-            Example("rating", "4 out of 5", None),
-            Example("rating", "Score: 8/100", None),
-        ),
-        _rule(
-            rf"(?<![\w.-])-{number}(?![\w%/]|\.\d)",
-            lambda m: None,
-            Example("rating", "Score: -2", None),
-            named=False,
-        ),
-        # "6 or 7", "7-8", "between 6 and 7": no single rating, as naming two options chooses none
-        _rule(
-            rf"(?:\bbetween\s+{number}\s+and\s+{number}|(?<![\w.]){number}\s*(?:or|to|-)\s*{number})(?!\w|\.\d|\s*/)",
-            lambda m: None,
-            Example("rating", "Score: 6-7", None),
-            Example("rating", "I'd give it a 7 or 8.", None),
-            named=False,
-        ),
-        _rule(
-            rf"(?<![\w.]){number}(?![\w%/]|\.\d)",
-            lambda m: float(m.group()),
-            Example("rating", "Score: 6.5", 6.5),
-            named=False,
-        ),
-        _rule(_NUMBER_WORD_ALONE, value, Example("rating", "Score: five", 5.0), named=False),
     )
 
 

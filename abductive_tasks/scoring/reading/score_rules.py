@@ -158,9 +158,11 @@ SCORE_VERDICTS = (
         r"\bplausib\w*(?:\s+at\s+all)?\s*\(\s*{pick}\s*\)",
         Example("rating", "Very plausible (7)", 7.0),
     ),
+    # "A solid 8." with a word of its strength too (BB's first contact)
     verdict(
-        r"^\s*(?:a|an)\s+{pick}",
+        r"^\s*(?:a|an)\s+(?:(?:strong|solid|firm|clear|weak|low|high|good|fair|generous|cautious)\s+)?{pick}",
         Example("rating", "A 5 seems fair.", 5.0),
+        Example("rating", "A solid 8. Houses and a quiet street.", 8.0),
     ),
     # the rating after the scale's words, set off by a dash or colon, ending its sentence: "Between slightly plausible
     # and moderately plausible — a 4." (AZ's first contact; with its article: not the scale restated, "moderately
@@ -188,8 +190,12 @@ SCORE_VERDICTS = (
     ),
     verdict(
         r"\b(?:around|about|roughly|approximately|maybe|perhaps|probably|so|thus|hence|therefore|say|more\s+like)\s*,?\s+"
-        r"(?:a\s+|an\s+)?{pick}(?=\s*(?:[.,;!)]|\s-\s|$))",
+        # "around 8 or so", the rating's own hedge (BB's first contact; not "around 8 or 9", a range)
+        r"(?:a\s+|an\s+)?{pick}(?=\s*(?:[.,;!)]|\s-\s|$)|\s+or\s+so\b)",
         Example("rating", "Around 5.", 5.0),
+        Example("rating", "Around 8 or so. The box keeps its shape.", 8.0),
+        Example("rating", "I'd say around 7 or so.", 7.0),
+        Example("rating", "Around 8 or 9.", None),
         # a rating corrected to what it is "more like" (AX's first contact)
         Example("rating", "Score: 3. Wait, reconsidering the shadow direction, it's more like a 6.", 6.0),
         Example("rating", "I'd rate this around a **6** — somewhere between moderately and very plausible.", 6.0),

@@ -1,0 +1,166 @@
+"""The mention tables of labels and ratings (``Label``, ``Score``), and the number words every table reads.
+
+Moved from mention_tables.py (the choices' mention tables), which had reached the 800 lines a module may have. A
+rule's ``examples`` name the example kind that reads them and what a person reads; tests/scoring/test_rule_examples.py
+reads every example through that kind.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+
+from abductive_tasks.scoring.reading.mentions import MentionRule, alternatives
+from abductive_tasks.scoring.reading.table import Example
+
+__all__ = [
+    "HYPOTHESIS_NOUN",
+    "LABEL_EFFECTS",
+    "LABEL_VERBS",
+    "NUMBER_WORD",
+    "NUMBER_WORD_ALONE",
+    "NUMBER_WORDS",
+    "label_mentions",
+    "score_mentions",
+]
+
+_FLAGS = re.IGNORECASE
+
+NUMBER_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
+NUMBER_WORD = "|".join(NUMBER_WORDS)
+# A number word standing as an answer: "Two.", "The answer is one.", "Score: five", "a six."
+# (not "the other one", "of the two images").
+NUMBER_WORD_ALONE = (
+    rf"(?:(?m:^)|(?<=\bis )|(?<=\bbe )|(?<=\ba )|(?<=\ban )|(?<=: ))(?P<value>{NUMBER_WORD})\b(?=\s*(?:[.!?,;)]|$))"
+)
+
+
+def _rule(pattern: str, value: Callable[[re.Match], object], *examples: Example, named: bool = True) -> MentionRule:
+    """A mention rule of ``pattern`` (case-insensitive) with the example replies it exists for."""
+    return MentionRule(re.compile(pattern, _FLAGS), value, named, examples=examples)
+
+
+def _naming(label: str) -> Callable[[re.Match], object]:
+    """What a rule naming ``label`` whatever it matched reads."""
+    return lambda match: label
+
+
+# Verbs that say what a label's verb says ("supports the idea" strengthens it). They name no label, but a label whose
+# own explanation states the other label's effect with them ("weakener ... which supports the idea that ...") is
+# contradictory: no answer.
+LABEL_VERBS = {
+    "strengthen": "support|reinforce|bolster|corroborate|confirm",
+    "weaken": "undermine|contradict|refute|challenge|cast doubt on",
+}
+# Phrases that state a label's effect on the hypothesis without its verb ("makes the hypothesis more likely"); a label
+# whose explanation states the other effect with them is contradictory as with LABEL_VERBS.
+HYPOTHESIS_NOUN = (
+    r"(?:the|this|that|her|his|their|our)\s+(?:idea|notion|assumption|hypothesis|inference|claim|conclusion)\b"
+)
+LABEL_EFFECTS = {
+    "strengthen": (
+        rf"makes?\s+{HYPOTHESIS_NOUN}\s+(?:much\s+|even\s+|far\s+)?more\s+(?:likely|plausible|probable|credible)"
+        rf"|makes?\s+it\s+(?:much\s+|even\s+|far\s+)?more\s+(?:likely|plausible|probable)\s+that\s+{HYPOTHESIS_NOUN}"
+        rf"|(?:increases?|raises?)\s+the\s+(?:likelihood|probability|plausibility)\s+(?:of|that)\b"
+    ),
+    "weaken": (
+        rf"makes?\s+{HYPOTHESIS_NOUN}\s+(?:much\s+|even\s+|far\s+)?(?:less\s+(?:likely|plausible|probable|credible)"
+        r"|unlikely|implausible|improbable)"
+        rf"|makes?\s+it\s+(?:much\s+|even\s+|far\s+)?less\s+(?:likely|plausible|probable)\s+that\s+{HYPOTHESIS_NOUN}"
+        rf"|(?:decreases?|lowers?|reduces?)\s+the\s+(?:likelihood|probability|plausibility)\s+(?:of|that)\b"
+    ),
+}
+
+
+_EFFECT_EXAMPLES = {
+    "weaken": (Example("label", "The update makes the hypothesis less likely.", "weakener"),),
+    "strengthen": (Example("label", "It makes the hypothesis much more plausible.", "strengthener"),),
+}
+
+
+def label_mentions(labels: tuple[str, ...], aliases: Mapping[str, str]) -> tuple[MentionRule, ...]:
+    """The mention table of ``Label(labels, aliases)``."""
+    words = {label.lower(): label for label in labels} | {alias.lower(): label for alias, label in aliases.items()}
+    # an agent noun's verb names it too: "weakens", "weakened" name "weakener"
+    verbs = {label.lower().removesuffix("er"): label for label in labels if label.lower().endswith("er")}
+    words = {verb + ending: label for verb, label in verbs.items() for ending in ("", "s", "ed")} | words
+    # "the update makes the hypothesis less likely" names "weakener" (:data:`LABEL_EFFECTS`)
+    effects = [
+        _rule(
+            rf"(?<!not )(?<!n't )(?<!never )\b(?:{LABEL_EFFECTS[stem]})",
+            _naming(label),
+            *_EFFECT_EXAMPLES.get(stem, ()),
+        )
+        for stem, label in verbs.items()
+        if stem.lower() in LABEL_EFFECTS
+    ]
+    return (
+        *effects,
+        _rule(
+            rf"\b(?P<word>{alternatives(list(words))})(?:s|ing)?\b",
+            lambda m: words[" ".join(m["word"].lower().split())],
+            Example("label", "Weakener.", "weakener"),
+            Example("label", "The update weakens the hypothesis.", "weakener"),
+            Example("label", "This undermines the hypothesis.", "weakener"),
+        ),
+    )
+
+
+def score_mentions(high: float) -> tuple[MentionRule, ...]:
+    """The mention table of a ``Score`` up to ``high``."""
+    number, top = r"\d+(?:\.\d+)?", re.escape(f"{high:g}")
+    high_words = [word for word, value in NUMBER_WORDS.items() if value == high]
+    out_of = rf"(?:{'|'.join([top, *high_words])})(?!\d|\.\d)"  # "/10", "out of ten"
+    per = r"(?:/|out\s+of|sur|von|de|su|em)"  # "7 out of 10"; French, German, Spanish, Italian, Portuguese
+
+    def value(match: re.Match) -> float:
+        token = match["value"].lower()
+        return float(NUMBER_WORDS.get(token, token))
+
+    return (
+        _rule(
+            rf"(?<![\w.])(?P<value>{number}|{NUMBER_WORD})\s*{per}\s*{out_of}",
+            value,
+            Example("rating", "7/10", 7.0),
+            Example("rating", "I'd say seven out of ten.", 7.0),
+        ),
+        # a rating on another scale ("4 out of 5", "8/100") or below zero ("-2") is no rating of this one
+        _rule(
+            rf"(?<![\w.])(?:{number}|{NUMBER_WORD})\s*{per}\s*(?:{number}|{NUMBER_WORD})\b",
+            lambda m: None,
+            Example("rating", "4 out of 5", None),
+            Example("rating", "Score: 8/100", None),
+        ),
+        _rule(
+            rf"(?<![\w.-])-{number}(?![\w%/]|\.\d)",
+            lambda m: None,
+            Example("rating", "Score: -2", None),
+            named=False,
+        ),
+        # "6 or 7", "7-8", "between 6 and 7": no single rating, as naming two options chooses none
+        _rule(
+            rf"(?:\bbetween\s+{number}\s+and\s+{number}|(?<![\w.]){number}\s*(?:or|to|-)\s*{number})(?!\w|\.\d|\s*/)",
+            lambda m: None,
+            Example("rating", "Score: 6-7", None),
+            Example("rating", "I'd give it a 7 or 8.", None),
+            named=False,
+        ),
+        _rule(
+            rf"(?<![\w.]){number}(?![\w%/]|\.\d)",
+            lambda m: float(m.group()),
+            Example("rating", "Score: 6.5", 6.5),
+            named=False,
+        ),
+        _rule(NUMBER_WORD_ALONE, value, Example("rating", "Score: five", 5.0), named=False),
+    )
