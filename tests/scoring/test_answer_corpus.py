@@ -93,6 +93,7 @@ PINNED = {
     "blind_batch_az.yaml": (396, 0),  # out of pending/ with X22 (first contact 385, 2); round 44; X22 adjudicated
     "blind_batch_ba.yaml": (385, 0),  # pending/: first contact of round 44 (374, 3); round 45; X02, X15 adjudicated
     "blind_batch_bb.yaml": (385, 1),  # pending/: first contact of round 45 (373, 2); round 46; X18 adjudicated
+    "blind_batch_bc.yaml": (372, 2),  # pending/: first contact of round 46 (364, 10), not fixed on; Y adjudicated
 }
 
 
@@ -226,7 +227,7 @@ def test_every_batch_reads_exactly_as_pinned(path, corpus_report):
 def test_every_reply_is_recorded_once():
     recorded = [json.loads(line)["reply"] for line in RECORDED_READINGS.read_text(encoding="utf-8").splitlines()]
     batches = {f"{path.name}/" for path in [CORPUS, *BLIND_BATCHES, *PENDING_BATCHES]}
-    assert len(recorded) == len(set(recorded)) == 14376
+    assert len(recorded) == len(set(recorded)) == 14776
     assert {reply[: reply.index("/") + 1] for reply in recorded} == batches
 
 
@@ -363,9 +364,9 @@ def test_each_adjudicated_reply_is_the_reply_its_annotators_read():
         for path in [*BLIND_BATCHES, *PENDING_BATCHES]
         for group in MEASURE.load_yaml(path)["groups"]
     }
-    # the R, P, Q, T, V, W and X adjudications
-    assert len({entry["id"] for entry in entries}) == len(entries) == 25 + 40 + 21 + 21 + 27 + 26 + 24
-    assert [sum(entry["disputed"] for entry in entries if entry["id"][0] == packet) for packet in "RPQTVWX"] == [
+    # the R, P, Q, T, V, W, X and Y adjudications
+    assert len({entry["id"] for entry in entries}) == len(entries) == 25 + 40 + 21 + 21 + 27 + 26 + 24 + 28
+    assert [sum(entry["disputed"] for entry in entries if entry["id"][0] == packet) for packet in "RPQTVWXY"] == [
         5,
         18,
         1,
@@ -373,6 +374,7 @@ def test_each_adjudicated_reply_is_the_reply_its_annotators_read():
         7,
         6,
         4,
+        8,
     ]
     for entry in entries:
         reply = entry["reply"]
@@ -394,7 +396,8 @@ def test_adjudication_replaces_a_writers_reading_only_where_every_annotator_read
     """The four decimal ratings that I's and J's writers read as no answer (their brief called the scales integer
     ones) are read as written by all six annotators, as are AR's two eliminations (the option left), AU's two decimal
     ratings (the same brief's slip, the lead's), AT's bare `B` and `**Answer: 2**` and AU's `Option 3 (the third
-    image)`, AZ's and BA's bare `Image 2 is more plausible.` and BA's `... So the cause is Option 2.`; O's
+    image)`, AZ's, BA's and BC's bare `Image 2 is more plausible.`, BA's `... So the cause is Option 2.` and BC's
+    seven answers each followed by a hedge (`Option 1 (but honestly it could be Option 3).`); O's
     contradictory reply is read 2 by four of six, AS's `Image 2 (the middle image)` 1 by four of six and BB's `Image 1
     shows a child ... Image 2 is more plausible.` 2 by five of six, so their writers' no-answers stand. Controls are
     never replaced, even where the annotators agree against the writer."""
@@ -422,6 +425,19 @@ def test_adjudication_replaces_a_writers_reading_only_where_every_annotator_read
         ("blind_batch_ba.yaml", "mucr_e2c_ba", 15): 2,  # X02: "... Then again, Option 2 ... So the cause is Option 2."
         ("blind_batch_ba.yaml", "nleye_triplet_separate_ba", 5): 2,  # X15: "Image 2 is more plausible. ..."
         ("blind_batch_az.yaml", "nleye_triplet_separate_az", 5): 2,  # X22: "Image 2 is more plausible. ..."
+        **{  # Y: an answer, then "but honestly it could be ..." (the answer); Y27: "Image 2 is more plausible. ..."
+            ("blind_batch_bc.yaml", group, index): reading
+            for group, index, reading in [
+                ("dve_cls_bc", 19, "weakener"),
+                ("sherlock_rating_bc", 8, 6),
+                ("mucr_c2e_ccot_bc", 17, 1),
+                ("nleye_pairs_bc", 9, 8),
+                ("nleye_triplet_text_bc", 13, 1),
+                ("mucr_c2e_split_bc", 18, 1),
+                ("mucr_cue_split_bc", 19, 2),
+                ("nleye_triplet_separate_bc", 9, 2),
+            ]
+        },
     }
     entries = {entry["id"]: entry for entry in MEASURE.load_yaml(ADJUDICATION)["replies"]}
     assert entries["R02"]["readings"] == [None, None, 2, 2, 2, 2] and entries["R02"]["writer"] is None
