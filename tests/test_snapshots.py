@@ -500,6 +500,27 @@ def test_what_an_imported_name_stands_for_is_part_of_the_digest(tmp_path, monkey
     assert code_digest.digest_of(moved) == code_digest.digest_of(plain)  # moving code between modules: no change
 
 
+def test_two_definitions_of_one_name_swapped_by_their_imports_move_the_digest(tmp_path, monkeypatch):
+    """The review of scheme 7: ``from b import STATUS as FIRST; from c import STATUS as SECOND`` and the same with b
+    and c swapped digested alike (an imported definition was recorded by its name alone), though the program changed:
+    it is recorded with the digest of its own text."""
+    root = "\n\ndef root(records):\n    return [r for r in records if r == FIRST], SECOND\n"
+    modules = {"b": "STATUS = 'failed'\n", "c": "STATUS = 'missing'\n"}
+    plain = _toy_package(
+        tmp_path,
+        monkeypatch,
+        "toy_first",
+        {**modules, "a": "from PKG.b import STATUS as FIRST\nfrom PKG.c import STATUS as SECOND" + root},
+    )
+    swapped = _toy_package(
+        tmp_path,
+        monkeypatch,
+        "toy_second",
+        {**modules, "a": "from PKG.c import STATUS as FIRST\nfrom PKG.b import STATUS as SECOND" + root},
+    )
+    assert len(swapped) == len(plain) == 3 and code_digest.digest_of(swapped) != code_digest.digest_of(plain)
+
+
 def test_renaming_a_function_only_a_yaml_names_keeps_the_digest_and_renaming_what_code_calls_does_not(
     tmp_path, monkeypatch
 ):

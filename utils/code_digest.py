@@ -249,6 +249,7 @@ class CodeIndex:
         self.root = Path(importlib.import_module(package).__file__ or "").resolve().parent
         self._modules: dict[str, _Module | None] = {}
         self._digests: dict[Ref, str] = {}
+        self._texts: dict[Ref, str] = {}
         self._references: dict[Ref, frozenset[Ref]] = {}  # a definition's code does not change while an index lives
 
     # ------------------------------------------------------------ modules
@@ -328,15 +329,26 @@ class CodeIndex:
                 self._digests[ref] = _digest(view())
             else:
                 module = self.module(ref[0])
-                nodes = module.definitions[ref[1]] if module else []
-                text = "\n".join(canonical(locals_renamed(_unnamed(node))) for node in nodes)
-                self._digests[ref] = _digest(text + self._imports_read(module, nodes))
+                renamed = self._renamed(ref)  # a local variable named like an import is no imported name
+                self._digests[ref] = _digest(self._own_text(ref) + self._imports_read(module, renamed))
         return self._digests[ref]
+
+    def _renamed(self, ref: Ref) -> list[ast.AST]:
+        """The nodes of definition ``ref``, each unnamed and with its own variables renamed (:func:`locals_renamed`)."""
+        module = self.module(ref[0])
+        return [locals_renamed(_unnamed(node)) for node in (module.definitions.get(ref[1], []) if module else [])]
+
+    def _own_text(self, ref: Ref) -> str:
+        """The canonical text of definition ``ref`` alone, without what its imported names stand for."""
+        if ref not in self._texts:
+            self._texts[ref] = "\n".join(canonical(node) for node in self._renamed(ref))
+        return self._texts[ref]
 
     def _imports_read(self, module: _Module | None, nodes: list[ast.AST]) -> str:
         """What each imported name ``nodes`` read stands for (``from m import A as B``: B is A): a definition of ours
-        by its name (moving it between modules changes nothing), a module of ours as such, anything else by its dotted
-        name (``math.ceil``); '' when they read none."""
+        by its name and the digest of its own text (moving it between modules changes nothing; two of one name in two
+        modules are told apart), a module of ours as such, anything else by its dotted name (``math.ceil``); '' when
+        they read none."""
         if module is None:
             return ""
         local = dict(module.imports)
@@ -352,9 +364,15 @@ class CodeIndex:
         }
         stands_for = {name: self._resolve_target(local[name]) for name in read}
         return "".join(
-            f"\n{name}={local[name] if target is None else target[1] or '<module>'}"
-            for name, target in sorted(stands_for.items())
+            f"\n{name}={self._stands_for(local[name], target)}" for name, target in sorted(stands_for.items())
         )
+
+    def _stands_for(self, dotted: str, target: tuple[str, str | None] | None) -> str:
+        if target is None:
+            return dotted
+        if target[1] is None:
+            return "<module>"
+        return f"{target[1]}:{_digest(self._own_text((target[0], target[1])))}"
 
     def effects(self) -> tuple[list[str], list[Ref]]:
         """What importing the package does besides binding names (a call such as ``compat.install()``, a table
