@@ -75,7 +75,8 @@ def test_the_reviewers_edit_of_the_image_token_order_needs_a_bump_and_with_one_o
         if model not in ("llava_hf_scorer", "llava"):
             assert verdict.action == "ok", model
             continue
-        assert verdict.action == "bump" and "abductive_tasks.models.llava_scorer" in verdict.reason, model
+        # the first line that differs: llava_scorer's own, or (digest scheme 8) a module importing the edited code
+        assert verdict.action == "bump" and "abductive_tasks.models.llava" in verdict.reason, model
         with pytest.raises(
             pytest.fail.Exception, match=rf"(?s)model backend {model}: .*Bump its version: raise VERSIONS"
         ):
