@@ -92,8 +92,8 @@ PINNED = {
     "blind_batch_ay.yaml": (328, 0),  # pending/: first contact of round 42 (309, 4); round 43
     "blind_batch_az.yaml": (396, 0),  # out of pending/ with X22 (first contact 385, 2); round 44; X22 adjudicated
     "blind_batch_ba.yaml": (385, 0),  # pending/: first contact of round 44 (374, 3); round 45; X02, X15 adjudicated
-    "blind_batch_bb.yaml": (385, 1),  # pending/: first contact of round 45 (373, 2); round 46; X18 adjudicated
-    "blind_batch_bc.yaml": (372, 2),  # pending/: first contact of round 46 (364, 10), not fixed on; Y adjudicated
+    "blind_batch_bb.yaml": (386, 1),  # pending/: first contact of round 45 (373, 2); rounds 46, 47; X18 adjudicated
+    "blind_batch_bc.yaml": (390, 0),  # out of pending/ with round 47 (first contact 364, 10); Y adjudicated
 }
 
 

@@ -1857,6 +1857,54 @@ LATE_ROUND_GUARDS = [
     (46, SPEEDING, "第2张图里警察拦下了它。", None),
     (46, MUCR_OPTIONS, "option 1!!! police", 1),
     (46, MUCR_OPTIONS, "Option 1... Option 3 shows the", None),
+    # round 47 (BC's first contact): "no" alone between commas or after a dash corrects, before an answer ending its
+    # clause; a word of reconsidering that turns to doubt takes the answer back
+    (47, NLEYE_PAIRS, "9, no, 5.", 5.0),
+    (47, NLEYE_PAIRS, "Score: 9, no doubt.", 9.0),
+    (47, NLEYE_PAIRS, "9, no, 5 is too low.", 9.0),
+    (47, MUCR_OPTIONS, "3 — no, 1.", 1),
+    (47, MUCR_OPTIONS, "Option 2, no, Option 4.", 4),
+    (47, MUCR_OPTIONS, "Option 2 shows a car, no, a truck.", 2),
+    (
+        47,
+        TWO_IMAGES,
+        "1. Hmm, on reflection I'm not sure about this; the shapes are hard to make out at this resolution.",
+        None,
+    ),
+    (47, TWO_IMAGES, "Image 2 is more plausible. Thinking about it more, I'm not so sure.", None),
+    (47, TWO_IMAGES, "1. On reflection, I'm not sure about this. Final answer: 2", 2),
+    (47, TWO_IMAGES, "Image 2, I think, but I'm not sure.", 2),
+    # the Dutch, Turkish, Polish and Vietnamese answer words
+    (47, MUCR_OPTIONS, "Optie 2. De auto staat stil langs de weg.", 2),
+    (47, MUCR_OPTIONS, "Seçenek 3: araba kaza yapmış.", 3),
+    (47, MUCR_OPTIONS, "Seçenek 3 yanlış, seçenek 2 doğru.", None),
+    (47, MUCR_OPTIONS, "Lựa chọn 4: người đàn ông lái xe quá tốc độ.", 4),
+    (47, MUCR_OPTIONS, "Lựa chọn 4: sai. Lựa chọn 2: đúng.", None),
+    (47, COMBINED_PANELS, "Afbeelding 1 (midden) is het meest plausibel: het kind houdt een cadeau vast.", 1),
+    (47, COMBINED_PANELS, "Bardziej prawdopodobny jest obraz 2 (po prawej), ponieważ dziecko trzyma piłkę.", 2),
+    (47, COMBINED_PANELS, "Bardziej prawdopodobny jest obraz 1 (po lewej).", None),
+    (47, NLEYE_PAIRS, "Puan: 9. Bağlam görüntüsündeki paket dikdörtgen.", 9.0),
+    (47, NLEYE_PAIRS, "Điểm: 7", 7.0),
+    (47, NLEYE_PAIRS, "Đặc điểm 7 của hình ảnh.", None),
+    (47, SPEEDING, "Antwoord: 2 (te hard rijden).", None),
+    # a rating after a heading and a dash, the rating a range leans to
+    (47, NLEYE_PAIRS, "Answer - 10", 10.0),
+    (47, NLEYE_PAIRS, "Answer - 7 or 8", None),
+    (47, NLEYE_PAIRS, "4 or 5, leaning 5.", 5.0),
+    (47, NLEYE_PAIRS, "Score: 6 or 7, leaning 7", 7.0),
+    (47, NLEYE_PAIRS, "Score: 5 or 6, leaning 7.", None),
+    (47, NLEYE_PAIRS, "Score: 5 or 6, leaning 6 or 7.", None),
+    # "A:" before a number where no option is lettered; one number said again and again
+    (47, SPEEDING, "A: 4", 4),
+    (47, SPEEDING, "A: 4 or 2", None),
+    (47, COMBINED_PANELS, "1 1 1 1", 1),
+    (47, NLEYE_PAIRS, "8 8 8 8 8", 8.0),
+    (47, MUCR_OPTIONS, "1 1 2", None),
+    (47, MUCR_OPTIONS, "1 2 1 2", None),
+    # a cut-off reply opening with a number and its own option's text as a sentence of its own
+    (47, SPEEDING, "2. speeding. The first image shows a man driving his", 2),
+    (47, SPEEDING, "3. speeding. The first image shows a man driving his", None),
+    (47, MUCR_OPTIONS, "1. Option 1 shows a man. Option 2 shows a", None),
 ]
 
 

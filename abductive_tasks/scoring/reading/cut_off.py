@@ -40,10 +40,14 @@ _PLACEHOLDER = re.compile(ANY_MENTION)  # a mention left in the text
 # number, which may number a first step: "1. Identify the effect: ..."), or set off by a dash before its explanation
 # ending the sentence ("Option 4 - the man driving his car at excessive speed. ...": BA's first contact; a bare number
 # where its sentence names that option again, _named_again: "2 - speeding. ...", "1 - the man in the cause image is
-# driving at excessive speed, and Option 1 shows him getting a speeding ticket. ...")
+# driving at excessive speed, and Option 1 shows him getting a speeding ticket. ..."), or a bare number and a full stop
+# before its own option's text as a sentence of its own ("2. speeding. The first image shows a man driving his": BC's
+# first contact; not "1. Option 1 shows ...", a first step's)
 _OPENING_SENTENCE = re.compile(
     rf"\s*(?:«(?P<answer>{MENTION_INDEX})»\s*(?:\.|!+)(?=\s)"
-    rf"|[«‹](?P<dashed>{MENTION_INDEX})[»›](?=[ \t]+-[ \t]+(?P<sentence>[^.!?\n]*)[.!]\s))"
+    rf"|[«‹](?P<dashed>{MENTION_INDEX})[»›](?=[ \t]+-[ \t]+(?P<sentence>[^.!?\n]*)[.!]\s)"
+    rf"|‹(?P<numbered>{MENTION_INDEX})›(?=\.[ \t]+(?:the[ \t]+)?«(?P<restated>{MENTION_INDEX})»[ \t]*[.!]\s))",
+    re.IGNORECASE,
 )
 # An option the reply goes on to describe, no other answer: the subject of "shows" or "depicts" (a list of them too),
 # its clause hedging nothing, giving it no role and no likeness to the answer ("Options 2 and 3 show other drivers
@@ -78,14 +82,17 @@ def cut_alone(
     could also be a strengthener, because the")."""
     opening = _OPENING_SENTENCE.match(text)
     stands = opening is not None and not corrected and _names_only(text, opening, mentions, valid)
-    start = opening.start("answer" if opening["answer"] else "dashed") if opening is not None and stands else -1
+    group = next((name for name in ("answer", "dashed", "numbered") if opening is not None and opening[name]), "")
+    start = opening.start(group) if opening is not None and stands else -1
     return [pick for pick in alone if pick[1] < text.rfind("\n") or pick[1] == start]
 
 
 def _names_only(text: str, opening: re.Match, mentions: list[Mention], valid: Callable[[object], bool]) -> bool:
     """Whether the reply names no valid answer after its opening one but that one, or other options only as it
     describes them (:data:`_DESCRIBED`); a bare number opening it where its sentence names that option again."""
-    value = mentions[mention_index(opening["answer"] or opening["dashed"])].value
+    value = mentions[mention_index(opening["answer"] or opening["dashed"] or opening["numbered"])].value
+    if opening["numbered"] and mentions[mention_index(opening["restated"])].value != value:
+        return False
     if opening["dashed"] and not mentions[mention_index(opening["dashed"])].named:
         again = _NAMED_PLACEHOLDER.findall(opening["sentence"])
         if value not in {mentions[mention_index(found)].value for found in again}:

@@ -227,6 +227,16 @@ DOUBTS = (
         ),
         Example("mucr", "Option 3 seems the most likely so far. Option 4 shows a bee. So the answer is Option 3.", 3),
     ),
+    # a word of reconsidering that turns to doubt takes the answer back: "1. Hmm, on reflection I'm not sure about this;
+    # ..." (BC's first contact, read 1; not "Probably 2, but I'm not sure.", where no reconsidering turns from it)
+    rule(
+        # (after the word, as a doubt is looked for after the last self-correction: decision._doubted)
+        r"(?:(?<=\bthought)|(?<=\breflection)|(?<=\binspection)|(?<=\blook)|(?<=\bagain)|(?<=\bmore)|(?<=\bfurther)"
+        r"|(?<=\bactually)|(?<=\bwait))\s*,?\s+(?:i'm|i\s+am)\s+(?:now\s+)?(?:no\s+longer\s+sure|"
+        r"not\s+(?:so\s+|really\s+|entirely\s+)?(?:sure|certain|confident)|unsure|uncertain)\b",
+        Example("nleye", "1. Hmm, on reflection I'm not sure about this; the shapes are hard to make out.", None),
+        Example("nleye", "1. On reflection, I'm not sure about this. Final answer: 2", 2),
+    ),
     # a doubt whose object is the answer: "I am not sure hypothesis 1 is" (not "I don't think 1 is ...": it rejects)
     rule(
         r"\b(?:not\s+sure|unsure|cannot\s+say|can't\s+say|doubt)\b"

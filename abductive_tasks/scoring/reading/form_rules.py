@@ -17,6 +17,8 @@ from abductive_tasks.scoring.reading.text import INVENTED_TURNS
 
 __all__ = [
     "ANSWER_LABEL",
+    "NUMBER_ANSWER_LABEL",
+    "REPEATED_NUMBER",
     "CONCESSION",
     "EXPLAINED_PAIR",
     "HEADINGS",
@@ -94,6 +96,20 @@ ANSWER_LABEL = rule(
     Example("letters", "A: C\nThe area of square C must be at least 11.", 3),
     flags=0,
 )
+# ... and where it lists none, before a number: "A: 4" (BC's first contact; no option is lettered)
+NUMBER_ANSWER_LABEL = rule(
+    r"\A\s*A\s*:[ \t]*(?=\d)",
+    Example("cue_words", "A: 4", 4),
+    flags=0,
+)
+# A reply that is one number said again and again, "1 1 1 1" (BC's first contact; a loop of its answer): that number
+# once (not "1 2 1", nor "1 1 2")
+REPEATED_NUMBER = rule(
+    r"\A\s*(?P<number>\d+(?:\.\d+)?)(?:[ \t]+(?P=number)(?!\S))+\s*\Z",
+    Example("nleye", "1 1 1 1", 1),
+    Example("rating", "8 8 8 8 8", 8.0),
+    flags=0,
+)
 # Of two labels, "the opposite of" one names the other: "The answer is the opposite of strengthener." (AO's first
 # contact, read strengthener). Read in the reply's text before its mentions are marked (Label.prepared); of more
 # labels, it names none.
@@ -109,6 +125,8 @@ TEXT_RULES = (
     LETTERED_LABELS,
     LABEL_OPPOSITE,
     ANSWER_LABEL,
+    NUMBER_ANSWER_LABEL,
+    REPEATED_NUMBER,
     OWN_DESCRIPTIONS,
     OWN_DESCRIPTION,
     DESCRIBED_ANSWER,

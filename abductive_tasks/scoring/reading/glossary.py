@@ -141,18 +141,20 @@ _GLOSSARY_PATTERN = re.compile(
 # Korean counts with 번 before the noun: "2번 이미지" is "이미지 2" (image 2)
 _KOREAN_NUMBERED = re.compile(r"(\d+)\s*번\s*(이미지|사진|그림|선택지|옵션|가설)")
 _KOREAN_NUMBER = re.compile(r"(\d+)\s*[번番](?!\s*[째目])")  # "정답은 3번", "2番です" (number 2; not "2番目")
-# a Vietnamese reply opening with its option as a sentence of its own ("Lựa chọn 4. Hình ảnh ...": Option 4.), where
-# it names no other option after it; an option word elsewhere is not read ("Phương án 2 sai": option 2 is wrong)
+# a Vietnamese reply opening with its option as a sentence of its own ("Lựa chọn 4. Hình ảnh ...": Option 4.) or as its
+# heading ("Lựa chọn 4: người đàn ông ...": BC's first contact), where it names no other option after it; an option
+# word elsewhere is not read ("Phương án 2 sai": option 2 is wrong)
 _VIETNAMESE_OPTION = re.compile(r"(?:lựa chọn|phương án)\s+(\d)", re.IGNORECASE)
-_VIETNAMESE_OPENING = re.compile(r"\A(\s*)(?:lựa chọn|phương án)\s+(\d)\s*\.(?=\s|\Z)", re.IGNORECASE)
+_VIETNAMESE_OPENING = re.compile(r"\A(\s*)(?:lựa chọn|phương án)\s+(\d)\s*([.:])(?=\s|\Z)", re.IGNORECASE)
 
 
 def _vietnamese_opening(text: str) -> str:
-    """``text`` with its opening "Lựa chọn 4." as "Option 4.", where every option it names is that one."""
+    """``text`` with its opening "Lựa chọn 4." ("Lựa chọn 4:") as "Option 4." ("Option 4:"), where every option it names
+    is that one."""
     opening = _VIETNAMESE_OPENING.match(text)
     if opening is None or {match[1] for match in _VIETNAMESE_OPTION.finditer(text)} != {opening[2]}:
         return text
-    return f"{opening[1]}Option {opening[2]}.{text[opening.end() :]}"
+    return f"{opening[1]}Option {opening[2]}{opening[3]}{text[opening.end() :]}"
 
 
 # Chinese points given ("打8分", "给它打 7.5 分": score 8)
@@ -255,6 +257,18 @@ PHRASES = {  # English: the phrases it translates, separated by |
     "the cause is option": "neden görüntüsü seçenek|sebep görüntüsü seçenek",
     # AX's first contact: the option noun in Polish and Indonesian ("Efekt pokazuje opcja 1 — ...", "Opsi 4")
     "option": "opcja|opcję|opcji|opsi|опция|опцию|опции",  # and Russian (BB's first contact: "Опция 4 — причина: ...")
+    # BC's first contact: the Dutch and Turkish option nouns ("Optie 2. De auto ...", "Seçenek 3: araba ..."), the Dutch
+    # and Polish image nouns with their positions ("Afbeelding 1 (midden) is het meest plausibel", "Bardziej
+    # prawdopodobny jest obraz 2 (po prawej)"), and a Turkish and Vietnamese rating heading ("Puan: 9.", "Điểm: 7"; the
+    # colon's: "điểm" alone is also a point, a feature's "đặc điểm")
+    "option ": "optie|seçenek",
+    "image ": "afbeelding|obraz",
+    "the middle": "midden|po środku",
+    "the right": "rechts|po prawej",
+    "the left": "po lewej",
+    "is the most plausible": "is het meest plausibel|is het meest aannemelijk|jest najbardziej prawdopodobny",
+    "the more plausible is": "bardziej prawdopodobny jest|bardziej prawdopodobna jest",
+    "score: ": "puan:|puan :|điểm:|điểm :",
     "weakens": "ослабляет",
     "strengthens": "усиливает|подкрепляет",
 }

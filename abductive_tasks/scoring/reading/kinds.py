@@ -27,6 +27,8 @@ from abductive_tasks.scoring.reading.form_rules import (
     LABEL_STATEMENTS,
     LETTER_ANSWER,
     LETTERED_LABELS,
+    NUMBER_ANSWER_LABEL,
+    REPEATED_NUMBER,
 )
 from abductive_tasks.scoring.reading.head_mentions import modified_by_another
 from abductive_tasks.scoring.reading.label_score_mentions import (
@@ -121,8 +123,9 @@ class _Reader:
         return mentions
 
     def prepared(self, text: str) -> str:
-        """The reply's plain text, as the mention table reads it (:func:`text.prepare`)."""
-        return prepare(text, self._ignore, self._answer_words)
+        """The reply's plain text, as the mention table reads it (:func:`text.prepare`); a reply that is one number
+        said again and again, that number (:data:`REPEATED_NUMBER`)."""
+        return prepare(REPEATED_NUMBER.pattern.sub(r"\g<number>", text), self._ignore, self._answer_words)
 
     def read(self, text: str) -> object | None:
         """The answer a person reads in ``text``, or None (docs/reading.md)."""
@@ -195,9 +198,11 @@ class Choice(_Reader):
 
     def prepared(self, text: str) -> str:
         """The reply's plain text; where the prompt lists letters, an opening "A:" labels the answer
-        (:data:`ANSWER_LABEL`)."""
+        (:data:`ANSWER_LABEL`), and where it lists none, an opening "A:" before a number."""
         if self.letters:
             text = ANSWER_LABEL.pattern.sub("Answer: ", text)
+        else:  # "A: 4", where no option is lettered (:data:`NUMBER_ANSWER_LABEL`)
+            text = NUMBER_ANSWER_LABEL.pattern.sub("Answer: ", text)
         return super().prepared(text)
 
     @property

@@ -148,6 +148,16 @@ def score_mentions(high: float) -> tuple[MentionRule, ...]:
             Example("rating", "Score: -2", None),
             named=False,
         ),
+        # the rating of the two a range leans to: "4 or 5, leaning 5." (BC's first contact; not "Score: 3, leaning 7",
+        # nor "5 or 6, leaning 7")
+        _rule(
+            rf"(?<![\w.])(?P<low>{number})\s*(?:or|to|-)\s*(?P<high>{number})\s*,\s*(?:but\s+)?leaning\s+"
+            rf"(?:(?:towards?|to)\s+)?(?:a\s+|an\s+)?(?P<value>(?P=low)|(?P=high))(?![\w%/]|\.\d)",
+            value,
+            Example("rating", "4 or 5, leaning 5.", 5.0),
+            Example("rating", "Score: 6 or 7, leaning 7", 7.0),
+            named=False,
+        ),
         # "6 or 7", "7-8", "between 6 and 7": no single rating, as naming two options chooses none
         _rule(
             rf"(?:\bbetween\s+{number}\s+and\s+{number}|(?<![\w.]){number}\s*(?:or|to|-)\s*{number})(?!\w|\.\d|\s*/)",

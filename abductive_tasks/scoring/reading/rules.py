@@ -682,12 +682,14 @@ VERDICTS = (
         rf"\b(?:it|this|that)(?:\s+is|'s)\s+{_ARTICLE}{{pick}}(?=\s*(?:[.!;,:]|$)|\s+-\s)",
         Example("mucr", "I think it's 3.", 3),
     ),
-    # the answer a self-correction gives: "Actually, no - it's 2", "Wait, option 3", "actually, strengthener"
+    # the answer a self-correction gives: "Actually, no - it's 2", "Wait, option 3", "actually, strengthener"; or "no"
+    # alone after a dash or a comma: "3 — no, 1." (BC's first contact)
     verdict(
-        rf"\b(?:{_CORRECTION_WORDS})\s*[,:-]?\s*(?:(?:no|yes)\s*[,:-]?\s*)?(?:(?:it's|it\s+is|make\s+(?:it|that)|is)\s+)?{_ARTICLE}{{pick}}"
+        rf"(?:\b(?:{_CORRECTION_WORDS})|(?:(?<=[—–…,-])|(?<=[—–…,-]\s))no(?=\s*,))\s*[,:-]?\s*(?:(?:no|yes)\s*[,:-]?\s*)?(?:(?:it's|it\s+is|make\s+(?:it|that)|is)\s+)?{_ARTICLE}{{pick}}"
         r"(?=\s*(?:[.!;,)]|$)|\s+-\s)",
         Example("nleye", "Image 1. Actually, no - it's 2.", 2),
         Example("mucr", "Option 1. Wait, option 3.", 3),
+        Example("mucr", "3 — no, 1.", 1),
     ),
     # "which might seem to strengthen it", "could be read as a strengthener": a concession, not the verdict
     verdict(
@@ -755,6 +757,9 @@ SELF_CORRECTIONS = rule(
     # "Score: 9 — no, the cleats could belong to a visitor. Score: 6", "Option 1... no, ... Option 3." (AQ's first
     # contact)
     r"|(?:(?<=[-→…—–])|(?<=\.\.\.))\s*(?:no|hmm)(?=\s*[,:;!])"
+    # "no" alone between commas before an answer ending its clause: "9, no, 5." (BC's first contact, read 9; not
+    # "Option 2, no doubt, ...", nor "a man, no, two men")
+    rf"|(?<=,)\s*no(?=\s*,\s*(?:the\s+)?{ANY_MENTION}\s*(?:[.!;]|$))"
     # "I would choose option 3... however, speeding is the real cue, so 2." (AR's first contact)
     r"|(?<=\.\.\.)\s*however(?=\s*,)"
     # "I'd say 3, road, ... Hmm, but the road doesn't cause anything. The real cue is speeding, 2." (AT's first contact)
@@ -772,6 +777,7 @@ SELF_CORRECTIONS = rule(
     Example("mucr", "None of them is a perfect match, but if I had to choose, Option 2 is the closest.", 2),
     Example("rating", "Score: 9 — no, the cleats could belong to a visitor. Score: 6", 6.0),
     Example("mucr", "Option 1... no, Option 1 shows the same moment as the cause. Option 3.", 3),
+    Example("rating", "9, no, 5.", 5.0),
     Example("cue_words", "I would choose option 3... however, speeding is the real cue, so 2.", 2),
     Example("cue_words", "I'd say 3, road. Hmm, but the road doesn't cause anything. The real cue is speeding, 2.", 2),
     Example("mucr", "Option 1 seems most likely, but Option 3 could also be argued. I'll go with Option 3.", 3),

@@ -30,6 +30,11 @@ SCORE_STATEMENTS = (
             "rating", "Here is my reasoning:\n\n1. The man runs.\n2. He sits.\n3. He waits.\n\nOverall: **4**", 4.0
         ),
     ),
+    # a heading set off by a dash before a rating alone on its line: "Answer - 10" (BC's first contact)
+    verdict(
+        r"^[ \t]*(?:final\s+)?(?:answer|score|rating)[ \t]+[-–—][ \t]*{pick}(?=[ \t]*(?:[.!]|$))",
+        Example("rating", "Answer - 10", 10.0),
+    ),
     # the scale as the rating's heading, its colon left where the scale is dropped (Score._ignore): "On a 1–10 scale: 7"
     # (AU's first contact)
     verdict(
@@ -122,12 +127,14 @@ SCORE_VERDICTS = (
     verdict(
         r"(?:^|(?<=[.!?;:,→…—–-]))\s*(?:(?:no|oh|hmm)\s*,?\s+)?(?:actually|wait|correction|scratch\s+that|sorry"
         # "no" alone after a dash: "Score: 4 — no, 6." (AV's first contact, read 4)
-        r"|(?:(?<=[—–…-])|(?<=[—–…-]\s))no(?=\s*[,:]))"
+        # or between commas: "9, no, 5." (BC's first contact, read 9)
+        r"|(?:(?<=[—–…-])|(?<=[—–…-]\s))no(?=\s*[,:])|(?:(?<=,)|(?<=,\s))no(?=\s*,))"
         r"\s*[,:-]?\s*(?:no\s*[,:-]?\s*)?(?:(?:make\s+(?:it|that)|it's|it\s+is)\s+)?(?:a\s+|an\s+)?{pick}"
         r"(?=\s*(?:[.!;)]|$)|\s+-\s)",
         Example("rating", "Score: 3 - actually 7", 7.0),
         Example("rating", "Rating: 9. Wait, no: 5. The hat is not his.", 5.0),
         Example("rating", "Rating: 3 — no, 7. The hat is his after all.", 7.0),
+        Example("rating", "9, no, 5.", 5.0),
     ),
     # "I'll lower it to 6", "raising my score to 8"
     verdict(
