@@ -252,3 +252,16 @@ def test_a_sherlock_test_split_row_says_why_it_is_n_a():
     )
     assert [line.strip() for line in text.splitlines()].count(note) == 1
     assert note not in report.summary(run({"sherlock_comparison": unscored}), HEADLINES.get, scale=SCALES.__getitem__)
+
+
+def test_a_task_that_bounds_the_papers_number_is_said_to_be_one_in_the_summary():
+    """``mucr_exp_gold`` (Exp on the gold effect and cue) bounds the paper's Exp: the run summary says so under the
+    table, as the leaderboard labels it; ``mucr_exp`` (the model's own picks) is the paper's number."""
+    assert report.upper_bound_of("mucr_exp_gold") and report.upper_bound_of("mucr_exp_gold_split")
+    assert not report.upper_bound_of("mucr_exp") and not report.upper_bound_of("nleye_triplet")
+    results = {"nleye_triplet": nleye_triplet()}
+    bounded = report.summary(
+        run(results), HEADLINES.get, scale=SCALES.__getitem__, upper_bound={"nleye_triplet"}.__contains__
+    )
+    assert f"nleye_triplet: {report.UPPER_BOUND}" in lines(bounded)
+    assert report.UPPER_BOUND not in report.summary(run(results), HEADLINES.get, scale=SCALES.__getitem__)
