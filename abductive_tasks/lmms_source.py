@@ -165,6 +165,15 @@ def limit_value(value: object) -> int | float | None:
     return int(value) if isinstance(value, float) and value.is_integer() else value  # type: ignore[return-value]
 
 
+def skips_documents(offset: str) -> bool:
+    """Whether an ``--offset`` value skips documents as lmms-eval reads it (argparse's ``int``: ``00``, ``+0``, ``-0``
+    and ``0_0`` are 0); one that is no number too (lmms-eval refuses it)."""
+    try:
+        return int(offset) != 0
+    except ValueError:
+        return True
+
+
 def samples_path(results_path: Path, task: str) -> Path:
     """The samples JSONL lmms-eval writes beside ``<date>_results.json`` for ``task``."""
     results_path = Path(results_path)

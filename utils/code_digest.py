@@ -250,6 +250,7 @@ class CodeIndex:
         self._modules: dict[str, _Module | None] = {}
         self._digests: dict[Ref, str] = {}
         self._texts: dict[Ref, str] = {}
+        self._renamed_nodes: dict[Ref, list[ast.AST]] = {}
         self._references: dict[Ref, frozenset[Ref]] = {}  # a definition's code does not change while an index lives
 
     # ------------------------------------------------------------ modules
@@ -328,15 +329,18 @@ class CodeIndex:
             if view is not None:
                 self._digests[ref] = _digest(view())
             else:
-                module = self.module(ref[0])
-                renamed = self._renamed(ref)  # a local variable named like an import is no imported name
-                self._digests[ref] = _digest(self._own_text(ref) + self._imports_read(module, renamed))
+                imports = self._imports_read(self.module(ref[0]), self._renamed(ref))
+                self._digests[ref] = _digest(self._own_text(ref) + imports)
         return self._digests[ref]
 
     def _renamed(self, ref: Ref) -> list[ast.AST]:
-        """The nodes of definition ``ref``, each unnamed and with its own variables renamed (:func:`locals_renamed`)."""
-        module = self.module(ref[0])
-        return [locals_renamed(_unnamed(node)) for node in (module.definitions.get(ref[1], []) if module else [])]
+        """The nodes of definition ``ref``, each unnamed and with its own variables renamed (:func:`locals_renamed`),
+        made once an index (its digest and an importer's both read them)."""
+        if ref not in self._renamed_nodes:
+            module = self.module(ref[0])
+            nodes = module.definitions.get(ref[1], []) if module else []
+            self._renamed_nodes[ref] = [locals_renamed(_unnamed(node)) for node in nodes]
+        return self._renamed_nodes[ref]
 
     def _own_text(self, ref: Ref) -> str:
         """The canonical text of definition ``ref`` alone, without what its imported names stand for."""

@@ -237,6 +237,8 @@ def plan_chain(argv: list[str], args: argparse.Namespace, options: dict) -> tupl
             "--describer names the model whose descriptions nleye_triplet_described reads; no task of "
             "this command reads descriptions from a run (or ABDUCTIVE_NLEYE_DESCRIPTIONS names them)"
         )
+    from abductive_tasks.lmms_source import skips_documents
+
     offset = option_value(argv, "--offset")
     if chained is not None and offset is not None and skips_documents(offset):
         chained_tasks = ", ".join(task for task in requested if task_index.facts(task).reads)
@@ -261,15 +263,6 @@ def plan_chain(argv: list[str], args: argparse.Namespace, options: dict) -> tupl
             print(f"abductive-eval: {cache_line(args.use_cache, folder, readers, argv)}", flush=True)
             argv = chain.with_cache(argv, folder)
     return chained, argv
-
-
-def skips_documents(offset: str) -> bool:
-    """Whether an ``--offset`` value skips documents as lmms-eval reads it (argparse's ``int``: ``00``, ``+0``, ``-0``
-    and ``0_0`` are 0); one that is no number too (lmms-eval refuses it)."""
-    try:
-        return int(offset) != 0
-    except ValueError:
-        return True
 
 
 def cache_line(given: str, folder: Path, readers: list[str], argv: list[str]) -> str:

@@ -236,12 +236,22 @@ def breakdown_lines(task: str, task_results: Mapping, scale: Callable[[str], str
     return lines
 
 
+UPPER_BOUND = "an upper bound (gold-conditioned), not the paper's number; the leaderboard never ranks it"
+
+
+def upper_bound_of(task: str) -> bool:
+    """Whether our task's YAML says it bounds the paper's number (``metadata: upper_bound``, as ``mucr_exp_gold``)."""
+    from abductive_tasks.runs import catalog
+
+    return bool(catalog.metadata(task).get("upper_bound", False))
+
+
 def summary(
     run: Mapping,
     headline: Callable[[str], str | None],
     folder: Path | None = None,
     scale: Callable[[str], str] = metric_scale,
-    upper_bound: Callable[[str], bool] | None = None,
+    upper_bound: Callable[[str], bool] = upper_bound_of,
 ) -> str:
     """The end-of-run summary of an lmms-eval results dict (``results``, ``config``, ``model_name``); a task that
     bounds the paper's number (``upper_bound(task)``, default :func:`upper_bound_of`) is said to be one.
@@ -273,8 +283,7 @@ def summary(
             markdown_table(HEADERS, [row.cells() for row in rows], right={2, 4, 6, 7}),
         ]
         lines += [f"  {LEGEND[metric]}" for metric in sorted({row.metric for row in rows}) if metric in LEGEND]
-        bounding = upper_bound or upper_bound_of
-        lines += [f"  {row.task}: {UPPER_BOUND}" for row in rows if bounding(row.task)]
+        lines += [f"  {row.task}: {UPPER_BOUND}" for row in rows if upper_bound(row.task)]
         unscored = {key for row in rows if row.value is None and (key := not_scored_key(row.task))}
         lines += [f"  {NOT_SCORED[key]}" for key in sorted(unscored)]
         for row in rows:
@@ -297,16 +306,6 @@ def summary(
     if others:
         lines += ["", f"Other tasks (lmms-eval's table above): {', '.join(others)}"]
     return "\n".join(lines)
-
-
-UPPER_BOUND = "an upper bound (gold-conditioned), not the paper's number; the leaderboard never ranks it"
-
-
-def upper_bound_of(task: str) -> bool:
-    """Whether our task's YAML says it bounds the paper's number (``metadata: upper_bound``, as ``mucr_exp_gold``)."""
-    from abductive_tasks.runs import catalog
-
-    return bool(catalog.metadata(task).get("upper_bound", False))
 
 
 def headline_lookup() -> Callable[[str], str | None]:

@@ -242,12 +242,11 @@ def navigation(scope: Scope) -> bool:
 
 
 def without_token(scope: Scope) -> str:
-    """The request's path and query as the browser sent them, the ``token`` parameter left out; always a path of this
-    server (``//host`` or ``/\\host`` would send the browser elsewhere)."""
-    query = parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
-    kept = urlencode([(name, value) for name, value in query if name != "token"])
+    """The request's path and query as admitted (:meth:`UiGuard.admitted` dropped the token and encoded the query
+    again); always a path of this server (``//host`` or ``/\\host`` would send the browser elsewhere)."""
+    query = scope.get("query_string", b"").decode("latin-1")
     path = (scope.get("raw_path") or scope["path"].encode()).decode("latin-1")
-    return "/" + path.lstrip("/\\") + (f"?{kept}" if kept else "")
+    return "/" + path.lstrip("/\\") + (f"?{query}" if query else "")
 
 
 async def see_other(send: Send, location: str) -> None:

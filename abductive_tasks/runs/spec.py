@@ -24,6 +24,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -274,7 +275,11 @@ REFUSED_OPTIONS = {
         "documents from the offset on, which it skips again; `limit:` runs the first N"
     ),
 }
-ALLOWED_VALUES = {"--cache_requests": ("delete",), "--offset": ("0",)}
+# a refused option's allowed values: `--cache_requests delete` deletes the cache; an offset of 0 skips none
+ALLOWED: dict[str, Callable[[str], bool]] = {
+    "--cache_requests": lambda value: value == "delete",
+    "--offset": lambda value: not lmms_source.skips_documents(value),
+}
 
 
 def _check_eval_args(arguments: tuple[str, ...], where: str) -> None:
@@ -295,7 +300,8 @@ def _check_eval_args(arguments: tuple[str, ...], where: str) -> None:
             continue
         given = value if equals else (arguments[index + 1] if index + 1 < len(arguments) else None)
         for name, why in REFUSED_OPTIONS.items():
-            if name.startswith(option) and given not in ALLOWED_VALUES.get(name, ()):
+            allowed = ALLOWED.get(name)
+            if name.startswith(option) and not (allowed and given is not None and allowed(given)):
                 spelt = option if option == name else f"{option} ({name})"
                 raise SpecError(f"{where}: {spelt} is refused: {why}")
 

@@ -292,6 +292,11 @@ def test_eval_args_may_not_hold_what_the_identity_cannot_see(tmp_path, where, ar
         (["--cache_req=delete"], ["--cache_requests=delete"]),
         (["--check_integrity"], ["--check_integrity"]),
         (["--offset", "0"], ["--offset", "0"]),
+        (
+            ["--offset=00"],
+            ["--offset=00"],
+        ),  # lmms-eval reads 0, as a chained command does (lmms_source.skips_documents)
+        (["--offset", "-0"], ["--offset", "-0"]),
     ],
 )
 def test_eval_args_may_delete_the_request_cache(tmp_path, arguments, read):
