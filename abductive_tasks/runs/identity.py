@@ -43,7 +43,7 @@ from abductive_tasks.runs.secrets import (
     redact_model_args,
 )
 
-SCHEMA = 1
+SCHEMA = 2  # 2: the model entry names its weights by content (model_weights)
 ANNOTATION_SUFFIXES = frozenset({".csv", ".json", ".jsonl", ".parquet"})
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp", ".tif", ".tiff"})
 
@@ -266,9 +266,13 @@ def build_identity(
     values, hashed wherever they appear, under any name.
     """
     scored = score_settings(environment)
+    vllm = model.get("vllm")
+    served = str(vllm["model"]) if isinstance(vllm, Mapping) and vllm.get("model") else None
+    # the weights by content: weights replaced at the same path (or a pinned revision changed) are another identity
+    weights = model_weights(model_args, served, resolved=False)
     identity = {
         "schema": SCHEMA,
-        "model": {**redact_mapping(dict(model)), "model_args": redact_model_args(model_args)},
+        "model": {**redact_mapping(dict(model)), "model_args": redact_model_args(model_args), "weights": weights},
         "eval_args": redact_args(eval_args),
         "env": redact_mapping({name: value for name, value in sorted(env.items()) if name != ENV_VAR}),
         "settings": scored,
@@ -359,10 +363,15 @@ def model_key(identity: Mapping) -> str:
 WEIGHTS_KEYS = ("pretrained", "model")  # --model_args entries naming a model's weights (hub id or local folder)
 
 
-def model_weights(model_args: str, served: str | None = None, hashes: FileHashes | None = None) -> dict:
+def model_weights(
+    model_args: str, served: str | None = None, hashes: FileHashes | None = None, *, resolved: bool = True
+) -> dict:
     """Which weights a model ran: a local file or folder by its content (``sha256``), a hub model by the revision its
-    local cache resolved (``revision``: a commit; the one asked for when the cache has none yet); {} for a backend
-    naming no weights (our baselines). ``served``: the model a vLLM route serves (it names the weights)."""
+    local cache resolved (``revision``: a commit; the one asked for when the cache has none yet, or when not
+    ``resolved``); {} for a backend naming no weights (our baselines). ``served``: the model a vLLM route serves (it
+    names the weights). The run identity takes a hub model's revision as asked (``resolved=False``): the cache
+    resolves a branch only once lmms-eval has downloaded it, which would make the second batch of the same weights
+    another identity; a commit pinned with ``revision=`` is exact, and each run's record says the commit it ran."""
     from abductive_tasks.lmms_source import model_arg_entries
 
     named = dict(entry.split("=", 1) for entry in model_arg_entries(model_args) if "=" in entry)
@@ -374,7 +383,8 @@ def model_weights(model_args: str, served: str | None = None, hashes: FileHashes
         return {"name": local.name, "sha256": content_digest(local, hashes)}
     revision = str(named.get("revision") or "main").strip()
     # a URL's credentials (``pretrained=https://user:pass@host/...``) enter the record as their salted hash
-    return {"name": hash_url_credentials(name), "revision": _cached_revision(name, revision) or revision}
+    commit = _cached_revision(name, revision) if resolved else None
+    return {"name": hash_url_credentials(name), "revision": commit or revision}
 
 
 def _cached_revision(repo: str, revision: str) -> str | None:

@@ -71,7 +71,7 @@ class IdentityRecord:
     exit_status: int | None = (
         None  # run records: the evaluation's exit status once it ended, -1 when it could not start
     )
-    weights: dict | None = None  # spec records: which weights the model ran (identity.model_weights), for reports
+    weights: dict | None = None  # which weights the model ran (identity.model_weights): spec records, ended run records
     outputs: dict[str, str] | None = None  # run records, once ended: sealed_outputs (None: ended before 2026-12-01)
 
     @classmethod

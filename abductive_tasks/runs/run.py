@@ -156,10 +156,11 @@ def _write_run_record(model_plan: ModelPlan, tasks: list[str], folder: RunFolder
     folder.record.write(folder.path / RUN_RECORD)
 
 
-def end_run(folder: RunFolder, code: int) -> int:
-    """Record the run's exit status (a run that ended without results for a task is a failed run) and the seal of
-    its outputs (:func:`~abductive_tasks.runs.identity_record.sealed_outputs`)."""
-    ended = {**folder.record.__dict__, "exit_status": code, "outputs": sealed_outputs(folder.path)}
+def end_run(folder: RunFolder, code: int, weights: dict | None = None) -> int:
+    """Record the run's exit status (a run that ended without results for a task is a failed run), the weights it
+    ran (:func:`ran_weights`; None: it could not start) and the seal of its outputs
+    (:func:`~abductive_tasks.runs.identity_record.sealed_outputs`)."""
+    ended = {**folder.record.__dict__, "exit_status": code, "weights": weights, "outputs": sealed_outputs(folder.path)}
     IdentityRecord(**ended).write(folder.path / RUN_RECORD)
     return code
 
@@ -213,7 +214,7 @@ class ModelRun:
             code = run_child(command, self.env | cache_env | level.env, log, model_plan.secrets, self.progress)
         finally:
             scrub_cache(cache, model_plan.secrets)  # lmms-eval stores model_args in clear
-        return end_run(self.folder, code)
+        return end_run(self.folder, code, ran_weights(model_plan))
 
 
 @contextlib.contextmanager
@@ -254,12 +255,18 @@ def run_levels(model_plan: ModelPlan, running: ModelRun, plans: dict[str, ModelP
     return 0
 
 
+def ran_weights(model_plan: ModelPlan) -> dict:
+    """The weights the model runs, as they are now (:func:`~abductive_tasks.runs.identity.model_weights`: a hub
+    model's revision is the commit its local cache resolved once lmms-eval downloaded it)."""
+    model = model_plan.model
+    return model_weights(model_plan.model_args, model.vllm.model if model.vllm else None)
+
+
 def write_spec_record(model_plan: ModelPlan) -> None:
     """The spec's identity for the leaderboard, as the model's plan has it now, with the weights the model runs:
-    written again after the model's runs (a chained task's entry says what it reads; a hub model's revision is known
-    once its weights are in the local cache)."""
+    written again after the model's runs (a chained task's entry says what it reads)."""
     model = model_plan.model
-    weights = model_weights(model_plan.model_args, model.vllm.model if model.vllm else None)
+    weights = ran_weights(model_plan)
     spec_record = IdentityRecord(
         identity=model_plan.identity,
         limit=model_plan.limit,

@@ -1105,7 +1105,7 @@ def test_the_report_says_where_its_numbers_come_from_and_marks_another_data_vers
             results / model / SPEC_RECORD
         )
         folder = results / model / RUNS_DIR / "20261128_101500"
-        IdentityRecord(record, None, TASKS, model, "spec.yaml", 0).write(folder / RUN_RECORD)
+        IdentityRecord(record, None, TASKS, model, "spec.yaml", 0, weights[model]).write(folder / RUN_RECORD)
         path = folder / record["model"]["backend"] / "20261128_101500_results.json"
         path.parent.mkdir(parents=True)
         values = {"nleye_triplet": triplet(0.25, 0.5), "nleye_pairs": {"order_faithful_acc,none": 0.75}}
@@ -1155,6 +1155,13 @@ def test_the_report_says_where_its_numbers_come_from_and_marks_another_data_vers
         lines[2]
         == f"Model: dummy (response=1); weights llava-1.5-7b-hf sha256:{'c' * 12}; judge: Qwen/Qwen2.5-72B-Instruct"
     )
+    # the weights are the run's own, never the spec's of today: a run recorded without them says so
+    run_record = path.parents[1] / RUN_RECORD
+    older = IdentityRecord.read(run_record)
+    older.identity["model"].pop("weights")
+    IdentityRecord(**{**older.__dict__, "weights": None}).write(run_record)
+    lines = run_lines(json.loads(path.read_text()), path)
+    assert lines[2].startswith("Model: dummy (response=1); weights not recorded;")
 
 
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP])

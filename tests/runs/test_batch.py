@@ -145,6 +145,10 @@ def test_batch_interrupt_resume_failure_and_leaderboard(tmp_path, capsys):
         "sha256": content_digest(llava),
     }  # the weights it ran, for the leaderboard's footnote
     assert IdentityRecord.read(results / "dummy" / "spec_identity.json").weights == {}
+    for record in (results / "tiny-llava" / "runs").glob("*/run_identity.json"):  # each ended run: its own weights
+        ended = IdentityRecord.read(record)
+        ran = {"name": llava.name, "sha256": content_digest(llava)}
+        assert ended.weights == ended.identity["model"]["weights"] == ran
 
     # 3. Rerun of the good models: nothing is recomputed.
     spec = load_spec(spec_path)

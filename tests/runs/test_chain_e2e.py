@@ -94,6 +94,22 @@ def test_mucr_exp_in_one_command_explains_the_models_own_picks_then_reuses_them(
         assert results_of(tmp_path / "again")["mucr_exp"]["exp_score,none"] == pytest.approx(6.0)
 
 
+def test_a_stage_output_of_other_weights_at_the_same_path_is_not_reused(tmp_path):
+    """Weights retrained in place are another model: the first stage's graphs of the old weights are not the new
+    weights' own (review 1, F1: the run identity named the weights' path, not their content)."""
+    weights = tmp_path / "weights"
+    weights.mkdir()
+    (weights / "model.safetensors").write_bytes(b"weights one")
+    env = {"ABDUCTIVE_CACHE": str(tmp_path / "cache")}
+    command = ["--model", "dummy", "--model_args", f"response=1,pretrained={weights}", "--tasks", "mucr_c2e_ccot"]
+    for number, weights_now in enumerate((b"weights one", b"weights one", b"weights two, retrained")):
+        (weights / "model.safetensors").write_bytes(weights_now)
+        done = abductive_eval(command, tmp_path / f"out{number}", env=env)
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+        reused = "stage 1: mucr_c2e_ccot_graph: reusing its output of an earlier run" in done.stdout
+        assert reused == (number == 1), done.stdout[-3000:]
+
+
 def test_ccot_second_stage_in_one_command_and_a_limited_first_stage_refused(tmp_path):
     out = tmp_path / "out"
     env = {"ABDUCTIVE_CACHE": str(tmp_path / "cache")}

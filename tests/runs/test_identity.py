@@ -1042,6 +1042,10 @@ def test_the_weights_a_model_ran_are_named_by_content_or_by_the_revision_its_cac
     refs.mkdir(parents=True)
     (refs / "main").write_text("a" * 40)
     assert model_weights("pretrained=org/model,revision=main") == {"name": "org/model", "revision": "a" * 40}
+    # the run identity's: the revision as asked (a branch resolves only once downloaded), a pinned commit exactly
+    assert model_weights("pretrained=org/model", resolved=False) == {"name": "org/model", "revision": "main"}
+    assert model_weights("pretrained=org/model,revision=" + "b" * 40, resolved=False)["revision"] == "b" * 40
+    assert model_weights(f"pretrained={local}", resolved=False)["sha256"] == content_digest(local)
     assert model_weights("pretrained=org/model,revision=" + "b" * 40)["revision"] == "b" * 40
     assert model_weights("model=org/model", served=None)["revision"] == "a" * 40  # lmms-eval's openai/vllm name
     assert model_weights("model=served-name", served="org/model")["revision"] == "a" * 40  # what vLLM serves

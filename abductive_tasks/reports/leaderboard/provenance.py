@@ -19,7 +19,7 @@ from abductive_tasks.lmms_source import own_model_versions
 from abductive_tasks.reports.leaderboard.cells import Leaderboard, data_key
 from abductive_tasks.runs.catalog import heading
 from abductive_tasks.runs.identity import BACKEND
-from abductive_tasks.runs.identity_record import RUN_RECORD, SPEC_RECORD, DamagedFile, IdentityRecord
+from abductive_tasks.runs.identity_record import RUN_RECORD, DamagedFile, IdentityRecord
 
 SHORT = 12  # hex digits of a digest shown in the tables
 
@@ -247,6 +247,15 @@ def run_data(run: dict, results_path: Path) -> dict:
     return dict(data) if isinstance(data, dict) else {}
 
 
+def _run_weights(record: IdentityRecord) -> dict | None:
+    """The weights a batch's run ran: as its record says at its end, else as its identity names them (by content,
+    a hub model's revision as asked); None for a run recorded before either (never the spec's weights of today)."""
+    if record.weights is not None:
+        return record.weights
+    named = _object_at(record.identity, "model").get("weights")
+    return named if isinstance(named, dict) else None
+
+
 def run_lines(run: dict, results_path) -> list[str]:
     """What one run is a run of, for ``abductive-eval show``: its date and the package versions, the data of each
     benchmark (source and fingerprint), the task versions, the model's weights and the judge. From the batch's run
@@ -255,7 +264,6 @@ def run_lines(run: dict, results_path) -> list[str]:
     stamp = str(run.get("date") or results_path.name)
     ours = _object_at(run, "abductive_tasks")
     batch = _record_near(results_path, RUN_RECORD, 2)
-    spec = _record_near(results_path, SPEC_RECORD, 4)
     identity = batch.identity if batch else {}
     versions = dict(identity.get("versions") or ours.get("versions") or {})
     versions.setdefault("abductive-tasks", "not recorded")
@@ -270,7 +278,7 @@ def run_lines(run: dict, results_path) -> list[str]:
         f"Run {_run_date(stamp) or stamp}; "
         + ", ".join(f"{package} {version}" for package, version in versions.items()),
         *(_data_lines(data) or ["Data: not recorded (runs of abductive-eval record it)"]),
-        f"Model: {model}; {weights_text(spec.weights if spec else ours.get('weights'))}; judge: "
+        f"Model: {model}; {weights_text(_run_weights(batch) if batch else ours.get('weights'))}; judge: "
         + (judge_text(judge) if batch or "judge" in ours else "not recorded"),
     ]
     return lines + ([f"Task versions: {tasks}"] if tasks else [])

@@ -345,7 +345,8 @@ def write_dicts(path: Path, columns: list[str], rows: list[dict]) -> Path:
 
 # The shape of the files a batch and its leaderboard write (leaderboard.json, the CSVs, run and spec records, stage
 # outputs): raised when one changes, so a consumer can tell (tests/snapshots/formats.txt, utils/format_snapshots.py).
-EXPORT_FORMAT = 2  # 2 (2026-12-01): a run record seals its outputs once it ended (`outputs`)
+EXPORT_FORMAT = 3  # 2 (2026-12-01): a run record seals its outputs once it ended (`outputs`); 3 (2026-12-02): its
+# weights (`weights`, the identity's model entry too)
 
 
 def json_text(board: Leaderboard, found: Statistics, origin: Provenance) -> str:
