@@ -113,7 +113,52 @@ def samples_files(run_dir: Path, tasks: set[str] | None = None, model: str | Non
             raise DataError(
                 f"{run_dir}: {task} was logged by {len(paths)} runs; export one of them by its results file: {named}"
             )
+    _require_one_configuration(run_dir, sorted({results_beside(paths[0]) for paths in found.values()}))
     return {task: paths[0] for task, paths in found.items()}
+
+
+def _configuration(results: Path) -> dict | None:
+    """What decides a Sherlock score in the run of ``results`` (its ``<date>_results.json``): the model and its
+    arguments, the --limit, the package versions, the weights and the Sherlock data by content, as lmms-eval and
+    ``abductive-eval`` record them; None where the file does not say it (plain lmms-eval, or no such file)."""
+    try:
+        with reading(results), open_regular(results) as opened:
+            run = json_value(opened.read())
+    except (DataError, OSError):
+        return None
+    ours, config = (run.get("abductive_tasks"), run.get("config")) if isinstance(run, dict) else (None, None)
+    if not isinstance(ours, dict) or not isinstance(config, dict):
+        return None
+    return {
+        "model": config.get("model"),
+        "model arguments": config.get("model_args"),
+        "--limit": config.get("limit"),
+        "versions": ours.get("versions"),
+        "weights": ours.get("weights"),
+        "data": (ours.get("data") or {}).get("sherlock"),
+    }
+
+
+def _require_one_configuration(run_dir: Path, results: list[Path]) -> None:
+    """Tasks of several runs (``results``: their results files) are one submission only when each run records what
+    it ran and all ran the same (:func:`_configuration`): else a DataError naming the runs that differ."""
+    if len(results) < 2:
+        return
+    configurations = [_configuration(path) for path in results]
+    first = configurations[0]
+    for path, configuration in zip(results, configurations, strict=True):
+        if configuration is None or first is None:
+            unknown = path if configuration is None else results[0]
+            raise DataError(
+                f"{run_dir}: its Sherlock tasks come from {len(results)} runs and {unknown} does not say what it ran "
+                "(abductive-eval records it): run the tasks in one command, or export one run by its results file"
+            )
+        if configuration != first:
+            differing = next(name for name in first if first[name] != configuration[name])
+            raise DataError(
+                f"{run_dir}: its Sherlock tasks come from runs of another {differing} ({results[0]}, {path}): one "
+                "submission is one model's run; run the tasks in one command, or export one run by its results file"
+            )
 
 
 def logged_records(

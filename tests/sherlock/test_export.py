@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import zipfile
@@ -15,7 +16,7 @@ from abductive_tasks.cli import main
 from abductive_tasks.inputs.loading import SAMPLE_ROOT, DataError
 from abductive_tasks.sherlock import data, hooks
 from abductive_tasks.sherlock.embeddings import encode_embeddings
-from abductive_tasks.sherlock.export import write_submission
+from abductive_tasks.sherlock.export import samples_files, write_submission
 
 ROOT = SAMPLE_ROOT / "sherlock"
 
@@ -253,3 +254,51 @@ def test_the_export_never_replaces_what_is_not_a_regular_file(tmp_path, capsys, 
     (line,) = capsys.readouterr().err.splitlines()
     assert "cannot write" in line and "not a regular file" in line
     assert {path: os.lstat(path).st_mode for path in tmp_path.rglob("*")} == before
+
+
+def _run_of(folder: Path, stamp: str, task: str, results: dict | None) -> None:
+    """One run's files in a model folder: its samples file of ``task`` and its results file (``results``: its JSON;
+    None: no results file)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{stamp}_samples_{task}.jsonl").write_text("{}\n")
+    if results is not None:
+        (folder / f"{stamp}_results.json").write_text(json.dumps(results))
+
+
+def _results(data_sha: str = "a" * 64, limit: int | None = None, model_args: str = "seed=1") -> dict:
+    return {
+        "config": {"model": "dumb_pixel", "model_args": model_args, "limit": limit},
+        "abductive_tasks": {
+            "versions": {"abductive-tasks": "0.1.8"},
+            "weights": {},
+            "data": {"sherlock": {"annotations_sha256": data_sha}, "nleye": {"annotations_sha256": "n" * 64}},
+            "judge": None,
+        },
+    }
+
+
+@pytest.mark.parametrize(
+    ("second", "differing"),
+    [
+        (_results(data_sha="b" * 64), "data"),
+        (_results(limit=3), "--limit"),
+        (_results(model_args="seed=2"), "model arguments"),
+        (None, "does not say what it ran"),
+        ({"config": {"model": "dumb_pixel"}}, "does not say what it ran"),
+    ],
+)
+def test_tasks_of_two_runs_are_one_submission_only_when_the_runs_ran_the_same(tmp_path, second, differing):
+    """Two runs of one model into one folder (lmms-eval's <model> folder, files named by date): their tasks export
+    together only when both record the same model, arguments, --limit, versions, weights and Sherlock data (review 1,
+    F4: a comparison on the sample and a localization on other data were zipped as one submission)."""
+    folder = tmp_path / "runs" / "dumb_pixel"
+    _run_of(folder, "20261201_100000", "sherlock_comparison_test", _results())
+    _run_of(folder, "20261201_110000", "sherlock_localization_test", second)
+    with pytest.raises(DataError, match=re.escape(differing)) as refused:
+        samples_files(folder)
+    assert str(folder / "20261201_110000_results.json") in str(refused.value)  # the run that differs, named
+    # the same runs, the second recording what the first did (another benchmark's data apart): one submission
+    same = _results()
+    same["abductive_tasks"]["data"]["nleye"] = {"annotations_sha256": "m" * 64}
+    _run_of(folder, "20261201_110000", "sherlock_localization_test", same)
+    assert set(samples_files(folder)) == {"sherlock_comparison_test", "sherlock_localization_test"}
