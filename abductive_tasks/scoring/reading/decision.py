@@ -14,6 +14,7 @@ from abductive_tasks.scoring.reading.closing_rules import (
     OPTION_SCORES,
     REMAINING,
 )
+from abductive_tasks.scoring.reading.correction_rules import CLOSING_ONLY, SELF_CORRECTIONS
 from abductive_tasks.scoring.reading.cut_off import Pick, cut_alone, cut_off, repeated
 from abductive_tasks.scoring.reading.description_rules import (
     CLAUSE_END,
@@ -56,7 +57,7 @@ from abductive_tasks.scoring.reading.mentions import (
     mention_index,
     placeholder,
 )
-from abductive_tasks.scoring.reading.rules import ALONE, CLOSING_ONLY, SELF_CORRECTIONS
+from abductive_tasks.scoring.reading.rules import ALONE
 from abductive_tasks.scoring.reading.table import Rule
 from abductive_tasks.scoring.reading.text import FORCED_CHOICE, sentence_start
 

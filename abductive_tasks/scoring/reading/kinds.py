@@ -9,6 +9,7 @@ from functools import cached_property
 from typing import Protocol
 
 from abductive_tasks.scoring.reading.closing_rules import CLOSING_STATEMENTS, ROLE_REJECTIONS
+from abductive_tasks.scoring.reading.correction_rules import SELF_CORRECTIONS
 from abductive_tasks.scoring.reading.cut_off import UNFINISHED
 from abductive_tasks.scoring.reading.decision import decide, denied, in_passing
 from abductive_tasks.scoring.reading.description_rules import (
@@ -56,7 +57,7 @@ from abductive_tasks.scoring.reading.mentions import (
     option_text,
 )
 from abductive_tasks.scoring.reading.position_mentions import counts_context_in_apposition
-from abductive_tasks.scoring.reading.rules import SELF_CORRECTIONS, STATEMENTS, VERDICTS
+from abductive_tasks.scoring.reading.rules import STATEMENTS, VERDICTS
 from abductive_tasks.scoring.reading.score_rules import (
     JUDGEMENT_TOLERANCE,
     JUDGEMENTS,
