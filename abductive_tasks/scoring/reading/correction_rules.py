@@ -23,7 +23,7 @@ CORRECTION_WORDS = (
     r"wait|actually|on\s+(?:second\s+thought|reflection|closer\s+(?:inspection|look))|correction|correcting(?=\s*[:,])|re-?reading"
     r"|looking\s+(?:closer|more\s+(?:carefully|closely))|on\s+(?:a\s+)?second\s+look|at\s+second\s+glance|(?:i'll|i\s+will|let\s+me)\s+settle(?=\s+on)"
     r"|hmm+\s*,?\s+no(?=\s*[:;,])"  # "The answer is 3. Hmm, no: the road is just background. ..." (AX's)
-    r"|looking\s+again|scratch\s+that|let\s+me\s+reconsider(?!\s+(?:the\s+)?[«‹])|(?:let\s+me|i'll|i\s+will)\s+(?:double[-\s]?check|re-?check|check\s+again)(?=\s*[.:;,!\n])|i\s+was\s+wrong|(?:sorry\s*,?\s+)?i\s+meant?|sorry"
+    r"|looking\s+again|scratch\s+that|(?:hold|hang)\s+on(?=\s*[,.;:!—–-])|let\s+me\s+reconsider(?!\s+(?:the\s+)?[«‹])|(?:let\s+me|i'll|i\s+will)\s+(?:double[-\s]?check|re-?check|check\s+again)(?=\s*[.:;,!\n])|i\s+was\s+wrong|(?:sorry\s*,?\s+)?i\s+meant?|sorry"
     r"|(?:i'll|i\s+will|let\s+me|i\s+need\s+to)\s+(?:revise|correct)(?:\s+(?:that|this|it|myself|my\s+answer))?"
     r"|thinking\s+(?:about\s+it\s+)?(?:more|again|further)|on\s+further\s+(?:thought|reflection)"
     r"|(?:revised|updated|corrected|changed|lowered|raised)(?=\s+(?:score|rating|answer|to|back)\b)|back(?=\s+to\b)"
@@ -77,6 +77,8 @@ SELF_CORRECTIONS = rule(
     Example("rating", "Score: 9 — no, the cleats could belong to a visitor. Score: 6", 6.0),
     Example("mucr", "Option 1... no, Option 1 shows the same moment as the cause. Option 3.", 3),
     Example("rating", "9, no, 5.", 5.0),
+    # "hold on" set off as a word of its own (BD's first contact; not "the boy tries to hold on to the string")
+    Example("mucr", "Answer: 3 — hold on, Option 3 shows a thermometer. The effect is in Option 1. Answer: 1", 1),
     Example("cue_words", "I would choose option 3... however, speeding is the real cue, so 2.", 2),
     Example("cue_words", "I'd say 3, road. Hmm, but the road doesn't cause anything. The real cue is speeding, 2.", 2),
     Example("mucr", "Option 1 seems most likely, but Option 3 could also be argued. I'll go with Option 3.", 3),

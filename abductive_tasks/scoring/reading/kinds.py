@@ -549,9 +549,11 @@ class Label(_Reader):
                 rf"{verb.split()[0].removesuffix('e')}\w{{0,4}}" + "".join(rf"\s+{word}" for word in verb.split()[1:])
                 for verb in synonyms.split("|")
             )
-            # not denied nor conceded: "does not support the idea", "at first seems to support the idea"
+            # not denied nor conceded: "does not support the idea", "at first seems to support the idea", "could be read
+            # as supporting the hypothesis" (BD's first contact, after "Answer: weakener.")
             pattern = (
                 r"(?<!not )(?<!n't )(?<!never )(?<!to )(?<!might )(?<!may )(?<!could )"
+                r"(?<!read as )(?<!seen as )(?<!taken as )(?<!viewed as )"
                 rf"\b(?:(?:{verbs})\s+{HYPOTHESIS_NOUN}|{LABEL_EFFECTS[stem]})"
             )
             if re.search(pattern, plain(text), _FLAGS):

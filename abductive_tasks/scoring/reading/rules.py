@@ -161,6 +161,19 @@ STATEMENTS = (
         Example("cue", "So the phrase that explains the causal link is number 2, speeding.", 2),
         Example("cue_words", "The phrase that explains the link is the road — the icy road causes the car to skid.", 3),
     ),
+    # the answer's role, what it is, then the option after a colon or comma ending the clause: "The cue should be the
+    # action: 2, speeding." (BD's first contact: after "1 — car. Wait, the car is just the object.", read 1), "The cause
+    # is the long marathon effort, Option 1." (not "The cause is the rain: Option 1 shows a dry street", nor "The cause
+    # is not the rain, Option 1.")
+    verdict(
+        r"(?:^|(?<=[.!?:;]))\s*(?:(?:so|thus|therefore|hence)\s*,?\s+)?the\s+(?:effect|cause|cue(?:\s+phrase)?|answer)\s+"
+        r"(?:is|(?:must|should|would)\s+be)\s+(?!not\b|no\b|neither\b|none\b)(?:the|a|an)\s+(?!same\b)"
+        r"[^«‹.,;:!?\n]{{1,60}}?\s*[:,]\s*{pick}(?=\s*(?:[.!;,]|$))",
+        Example(
+            "cue_words", "1 — car. Wait, the car is just the object. The cue should be the action: 2, speeding.", 2
+        ),
+        Example("mucr", "The cause is the long marathon effort, Option 1.", 1),
+    ),
     # "Both 1 and 2 are plausible, but 1 is slightly more so" (not "1 is unlikely, and 2 is even more so")
     verdict(
         r"\b(?:both|either)\b[^.;\n]*\b(?:plausible|likely|possible|reasonable)\b[^.;\n]*?,?\s*but\s+{pick}\s+is\s+"
@@ -369,6 +382,27 @@ STATEMENTS = (
         Example("mucr", "The effect of the heavy rain in the cause image is Option 3.", 3),
         Example("mucr", "The effect image shows the broken vase, which is Option 3.", 3),
     ),
+    # the answer's place set against another's, ending the clause: "the effect should be the cold, shivering person in
+    # Option 4, not the fresh flowers in Option 1." (BD's first contact, after "I believe Option 1 is correct.")
+    verdict(
+        r"\b(?:in|from)\s+{pick}\s*,\s*not\s+(?:the|a|an)\s+[^«‹.,;:!?\n]{{1,60}}?\s+(?:in|from)\s+{reject}"
+        r"(?=\s*(?:[.!;]|$))",
+        Example(
+            "mucr",
+            "I believe Option 1 is correct. But the effect is the cold person in Option 4, not the flowers in "
+            "Option 1. So Option 4.",
+            4,
+        ),
+    ),
+    # what an answer shows, its place in parentheses, as what explains the context: "The kite flying in the wind
+    # (center) explains it." (BD's first contact; not "Neither the kite (center) nor the storm (right) explains it.")
+    verdict(
+        r"(?:^|(?<=[.!?;]))(?:(?!\b(?:not|no|neither|nor)\b|n't\b)[^.!?;\n«‹(]){{1,80}}\(\s*{pick}\s*\)\s+"
+        r"(?:best\s+|clearly\s+)?explains\s+(?:it|this|that|the\s+context(?:\s+image)?)(?=\s*(?:[.!;]|$))",
+        Example(
+            "panels", "The context is a kite stuck in power lines. The kite flying in the wind (center) explains it.", 1
+        ),
+    ),
     # "I find the one on the right more believable", "I consider image 2 the most plausible"
     verdict(
         rf"\bI\s+(?:find|consider|think)\s+(?:the\s+one\s+)?{{pick}}\s+(?:to\s+be\s+)?(?:the\s+)?(?:{_MORE})\b",
@@ -412,10 +446,19 @@ STATEMENTS = (
     # one that fits the wedding best", "The right image, showing the girl with a cast, better explains the crutches"
     verdict(
         rf"{{pick}}{_APPOSITIVE}\s+(?:(?:better|best)\s+(?:match|fit|suit|explain)\w*|(?:matches|fits|suits)\s+"
-        rf"(?:the\s+(?:context|scene|story)\s+)?{_INTENSIFIER}(?:better|best))\b",
+        rf"(?:the\s+(?:context|scene|story)\s+)?{_INTENSIFIER}(?:better|best)"
+        # what it explains, one noun: "Hypothesis 2 explains the injury best." (BD's first contact, after the hypotheses
+        # described as headings; not "explains the fall of the ladder best", nor "explains the injury, but not best")
+        rf"|explains\s+the\s+[^\W\d_]+\s+{_INTENSIFIER}(?:better|best)(?=\s*(?:[.!;,]|$)))\b",
         Example("panels", "The right one better matches the context.", 2),
         Example("nleye", "Hypothesis 2 fits the context far better than hypothesis 1 does.", 2),  # AQ's first contact
         Example("mucr", "Option 2 fits best.", 2),
+        Example(
+            "texts",
+            "Hypothesis 1: A man on a ladder. Hypothesis 2: A man with a sprained ankle. Context: a man with an ice "
+            "pack on his ankle. Hypothesis 2 explains the injury best.",
+            2,
+        ),
     ),
     verdict(
         rf"{{pick}}{_APPOSITIVE}\s+is\s+the\s+one\s+(?:that|which)\s+(?:(?:better|best)\s+\w+|\w+(?:\s+[^\W\d_]+){{{{0,4}}}}\s+(?:better|best))\b",
