@@ -75,11 +75,11 @@ PINNED = {
     "blind_batch_ah.yaml": (372, 0),  # pending/: first contact of round 25 (367, 3); rounds 26, 28, 29, 35 and 38
     "blind_batch_ai.yaml": (317, 0),  # pending/: first contact of round 26 (313, 1); rounds 29, 35, 36
     "blind_batch_aj.yaml": (319, 0),  # pending/: first contact of round 27 (314, 2); rounds 28, 31, 35, 38
-    "blind_batch_ak.yaml": (328, 0),  # first contact of round 28; rounds 34 (the remaining one, named), 35, 42
+    "blind_batch_ak.yaml": (330, 0),  # first contact of round 28; rounds 34 (the remaining one, named), 35, 42, 48
     "blind_batch_al.yaml": (333, 0),  # pending/: first contact of round 29 (326, 4); rounds 30, 35, 44
     "blind_batch_am.yaml": (321, 0),  # out of pending/ with round 44 (first contact 312, 5); rounds 31, 34, 35, 44
     "blind_batch_an.yaml": (300, 0),  # pending/: first contact of round 31 (292, 2); rounds 32, 34, 38, 43
-    "blind_batch_ao.yaml": (303, 0),  # pending/: first contact of round 32 (292, 7); rounds 33, 34, 35, 38
+    "blind_batch_ao.yaml": (305, 0),  # pending/: first contact of round 32 (292, 7); rounds 33, 34, 35, 38, 48
     "blind_batch_ap.yaml": (317, 0),  # pending/: first contact of round 33 (292, 3); rounds 34, 38
     "blind_batch_aq.yaml": (331, 0),  # pending/: first contact of round 34 (308, 2); round 35
     "blind_batch_ar.yaml": (316, 0),  # pending/: first contact of round 35 (297, 5); V04, V08 adjudicated; round 36
@@ -94,7 +94,7 @@ PINNED = {
     "blind_batch_ba.yaml": (385, 0),  # pending/: first contact of round 44 (374, 3); round 45; X02, X15 adjudicated
     "blind_batch_bb.yaml": (386, 1),  # pending/: first contact of round 45 (373, 2); rounds 46, 47; X18 adjudicated
     "blind_batch_bc.yaml": (390, 0),  # out of pending/ with round 47 (first contact 364, 10); Y adjudicated
-    "blind_batch_bd.yaml": (371, 4),  # pending/: first contact of round 47, not fixed on
+    "blind_batch_bd.yaml": (386, 0),  # pending/: first contact of round 47 (371, 4); round 48
 }
 
 

@@ -1905,6 +1905,89 @@ LATE_ROUND_GUARDS = [
     (47, SPEEDING, "2. speeding. The first image shows a man driving his", 2),
     (47, SPEEDING, "3. speeding. The first image shows a man driving his", None),
     (47, MUCR_OPTIONS, "1. Option 1 shows a man. Option 2 shows a", None),
+    # round 48 (BD's first contact): its four silent misreads. The answer's role, what it is, then the option after a
+    # colon or comma ending the clause; "hold on" set off as a word of correction
+    (48, SPEEDING, "1 — car. Wait, the car is just the object. The cue should be the action: 2, speeding.", 2),
+    (48, MUCR_OPTIONS, "The cause is the long marathon effort, Option 1.", 1),
+    (48, MUCR_OPTIONS, "The cause is the rain: Option 1 shows a dry street, so it is Option 3.", 3),
+    (48, MUCR_OPTIONS, "Answer: 3 — hold on, Option 3 shows a thermometer, not an effect. Answer: 1", 1),
+    (48, MUCR_OPTIONS, "Option 2: the boy tries to hold on to the string.", 2),
+    # a doubt between two answers; an answer held as plausible as the one picked; a bare rating and another after it
+    (
+        48,
+        SPEEDING,
+        "I'm not sure whether the cue is speeding or the police officer; both seem to link the images.",
+        None,
+    ),
+    (48, SPEEDING, "I'm not sure whether the cue is speeding or the road. The cue is speeding.", 2),
+    (
+        48,
+        PRESENTS,
+        "I would pick hypothesis 1 because a rectangular box usually contains a rectangular item. But a ball can also "
+        "be packed in a rectangular box to make wrapping easier, so hypothesis 2 is equally plausible.",
+        None,
+    ),
+    (
+        48,
+        PRESENTS,
+        "I would pick hypothesis 1. Hypothesis 2 is equally plausible at first glance, but the box is flat.",
+        1,
+    ),
+    (48, NLEYE_PAIRS, "On a scale of 1 to 10, I'd put this at around 5, maybe 6. The two are related.", None),
+    (48, NLEYE_PAIRS, "I'd say 4, maybe 5 at most. Score: 4", 4.0),
+    (48, NLEYE_PAIRS, "I would rate it 3, maybe 4 at most — let's say 3.", 3.0),
+    # an answer stated, then rejected by name before another is picked: the rejection takes it back
+    (
+        48,
+        MUCR_OPTIONS,
+        "Option 4 is the cause. Option 4 is wrong because a bonfire cannot make a car rusty. The rust comes from the "
+        "salty sea air in Option 2, so 2.",
+        2,
+    ),
+    (
+        48,
+        MUCR_OPTIONS,
+        "Option 3 is the effect. Option 3 is not plausible because a flooded street is not caused by a volcano. The "
+        "effect of a volcanic eruption is ash covering the houses, which is Option 1.",
+        1,
+    ),
+    (
+        48,
+        MUCR_OPTIONS,
+        "I believe Option 1 is correct. But the effect should be the cold, shivering person in Option 4, not the fresh "
+        "flowers in Option 1. So Option 4.",
+        4,
+    ),
+    (48, MUCR_OPTIONS, "Option 2 is the cause. Option 4 is wrong because it shows a bonfire. So Option 2.", 2),
+    (48, MUCR_OPTIONS, "Option 2 is the cause. Option 2 is not perfect, but Option 1 is worse. So Option 2.", 2),
+    # what explains it, best; in parentheses; in the last option before what it shows
+    (
+        48,
+        PRESENTS,
+        "Hypothesis 1: A man on a ladder cleaning gutters. Hypothesis 2: A man on the ground next to a fallen ladder. "
+        "Context: A man with an ice pack on his ankle. Hypothesis 2 explains the injury best.",
+        2,
+    ),
+    (
+        48,
+        nleye_hooks.TRIPLET_COMBINED_ANSWER,
+        "The context is a lost kite stuck in power lines. The kite flying in the wind (center) explains it.",
+        1,
+    ),
+    (48, nleye_hooks.TRIPLET_COMBINED_ANSWER, "Neither the kite (center) nor the storm (right) explains it.", None),
+    (48, MUCR_OPTIONS, "The effect is shown in the last option: a car covered in dents after the hailstorm.", 4),
+    (48, MUCR_OPTIONS, "The effect is shown in the last option: 2.", 2),
+    # a German and Portuguese rating heading; a label's other verb conceded as a reading
+    (48, NLEYE_PAIRS, "Punkte: 2. Das Kontextbild zeigt einen leeren Parkplatz in der Nacht.", 2.0),
+    (48, NLEYE_PAIRS, "Das Bild verdient 7 Punkte, vielleicht 8.", None),
+    (48, NLEYE_PAIRS, "Classificação: 9. O contexto mostra uma casa com o telhado destruído.", 9.0),
+    (
+        48,
+        DVE_LABEL,
+        "Answer: weakener. Although the update could be read as supporting the hypothesis, the",
+        "weakener",
+    ),
+    (48, DVE_LABEL, "Answer: weakener. The update supports the hypothesis.", None),
 ]
 
 

@@ -4,8 +4,8 @@ The reading policy, its rounds and how to add a rule: docs/reading.md. The modul
 ``table`` (a rule and its examples); ``text`` (what of the reply is the reply, as plain text) and ``glossary`` (other
 languages); ``mentions`` (what a mention is, and marking) with ``mention_tables`` (what names an option) and
 ``label_score_mentions`` (what names a label or a rating);
-``rules``, ``form_rules``, ``closing_rules`` and ``score_rules`` (the tables of statements, verdicts, refusals and
-doubts, and of the reply's form);
+``rules``, ``correction_rules``, ``doubt_rules``, ``form_rules``, ``closing_rules`` and ``score_rules`` (the tables of
+statements, verdicts, self-corrections, refusals and doubts, and of the reply's form);
 ``decision`` (the answer the reply commits to); ``kinds`` (Choice, Label, Score). Every rule of the tables carries the
 example replies it exists for.
 

@@ -14,6 +14,7 @@ from abductive_tasks.scoring.reading.closing_rules import (
     OPTION_SCORES,
     REMAINING,
 )
+from abductive_tasks.scoring.reading.correction_rules import CLOSING_ONLY, SELF_CORRECTIONS
 from abductive_tasks.scoring.reading.cut_off import Pick, cut_alone, cut_off, repeated
 from abductive_tasks.scoring.reading.description_rules import (
     CLAUSE_END,
@@ -56,7 +57,7 @@ from abductive_tasks.scoring.reading.mentions import (
     mention_index,
     placeholder,
 )
-from abductive_tasks.scoring.reading.rules import ALONE, CLOSING_ONLY, SELF_CORRECTIONS
+from abductive_tasks.scoring.reading.rules import ALONE
 from abductive_tasks.scoring.reading.table import Rule
 from abductive_tasks.scoring.reading.text import FORCED_CHOICE, sentence_start
 
@@ -115,7 +116,7 @@ def decide(
     text = _explained(text, mentions, valid, values)
     picks, rejected = _picks(text, statements, verdicts)
     picks = _without_list_numbers(text, mentions, picks)  # "Answer:\n1. Cause image: ...\n2. Option 1: ticket"
-    corrections = _corrections(text, mentions, rejected)
+    corrections = _corrections(text, mentions, rejected) + _taken_back(text, picks, mentions, rejected)
     since, corrected = max(corrections, default=0), max(corrections, default=len(text))
     if any(rule.pattern.search(text, since) for rule in REFUSALS):
         return None
@@ -291,6 +292,34 @@ def _retracted_headings(text: str, mentions: list[Mention], rejected: set[int]) 
         ):
             retracted.append(second.start())
     return retracted
+
+
+# a rejection that takes a stated answer back: the rejected answer opening its sentence ("Option 4 is wrong because
+# ..."), or set against the answer picked ("..., the effect should be the cold person in Option 4, not the fresh flowers
+# in Option 1"); not a reason that names it ("The unwrapped ball in image 2 cannot come from a rectangular box, making
+# image 1 the more plausible one": two answers, round 18's review)
+_TAKING_BACK = re.compile(
+    r"(?:(?:^|\n|[.!?;]\s)\s*(?:(?:but|however|so)\s*,?\s+)?(?:the\s+)?"
+    r"|,\s*not\s+(?:the|an?)\s+[^«‹.,;:!?\n]{1,60}?\s+(?:in|from)\s+)\Z",
+    re.IGNORECASE,
+)
+
+
+def _taken_back(text: str, picks: list[Pick], mentions: list[Mention], rejected: set[int]) -> list[int]:
+    """Where the reply rejects an answer it stated (:data:`_TAKING_BACK`) before it picks another and never that one
+    again ("Option 4 is the cause. Option 4 is wrong because a bonfire cannot make a car rusty. ... in Option 2, so 2.",
+    BD's first contact): the rejection takes the statement back, as a self-correction does."""
+    taken = []
+    for found in _PLACEHOLDER.finditer(text):
+        index, position = mention_index(found.group()), found.start() + 1
+        value = mentions[index].value
+        if index not in rejected or value is None or not _TAKING_BACK.search(text, 0, found.start()):
+            continue
+        before = any(strong and at < position and mentions[i].value == value for strong, at, i in picks)
+        after = {mentions[i].value for _, at, i in picks if at > position}
+        if before and after and value not in after:
+            taken.append(position)
+    return taken
 
 
 def _picks(text: str, statements: Sequence[Rule], verdicts: Sequence[Rule]) -> tuple[list[Pick], set[int]]:

@@ -166,10 +166,13 @@ REFUSAL_OF_THE_OTHERS = rule(
     ),
     Example("mucr", "It's not Option 1, 2 or 3, since none of them involve water.", 4),
 )
-# held possible beside another answer: "... is possible too", "... seems equally plausible as well"
+# held possible beside another answer: "... is possible too", "... seems equally plausible as well", or as much as
+# it, ending its clause: "... so hypothesis 2 is equally plausible." (BD's first contact: after "I would pick
+# hypothesis 1 because ...", read 1)
 _HELD_POSSIBLE = (
-    r"\s+(?:is|seems|looks|would\s+be|could\s+be|might\s+be)\s+(?:also\s+|equally\s+)?"
-    r"(?:possible|plausible|likely|valid)\s+(?:too|as\s+well)\b"
+    r"\s+(?:is|seems|looks|would\s+be|could\s+be|might\s+be)\s+(?:(?:also\s+|equally\s+)?"
+    r"(?:possible|plausible|likely|valid)\s+(?:too|as\s+well)\b|(?:just\s+as|equally)\s+(?:plausible|likely|valid)"
+    r"(?=\s*(?:[.!;]|$)))"
 )
 DOUBTS = (
     # a refusal that names an image: "I can't view the fourth candidate image", "unable to compare all four options"
@@ -237,6 +240,24 @@ DOUBTS = (
         Example("nleye", "1. Hmm, on reflection I'm not sure about this; the shapes are hard to make out.", None),
         Example("nleye", "1. On reflection, I'm not sure about this. Final answer: 2", 2),
     ),
+    # a doubt between two answers: "I'm not sure whether the cue is speeding or the police officer; both seem to link
+    # the images." (BD's first contact, read 2; unless a statement of the answer follows its sentence)
+    rule(
+        r"\b(?:not\s+sure|unsure|uncertain|undecided|can't\s+decide|cannot\s+decide)\s+(?:whether|if|between)\b"
+        rf"[^.;!?\n]{{0,60}}?{_ANY_REF}\s*,?\s+(?:or|and)\s+(?:the\s+)?{_ANY_REF}",
+        Example(
+            "cue_words", "I'm not sure whether the cue is speeding or the police officer; both link the images.", None
+        ),
+        Example("cue_words", "I'm not sure whether the cue is speeding or the road. The cue is speeding.", 2),
+    ),
+    # a bare rating and another offered after it, ending the clause: "I'd put this at around 5, maybe 6." (BD's first
+    # contact, read 5; a range, as "5 or 6"; not "3, maybe 4 at most — let's say 3", nor "I'd say 4, maybe 5 at most.
+    # Score: 4")
+    rule(
+        rf"{BARE_MENTION}\s*,\s*(?:maybe|perhaps|possibly)\s+(?:an?\s+)?{BARE_MENTION}(?=\s*(?:[.!;\n]|$))",
+        Example("rating", "On a scale of 1 to 10, I'd put this at around 5, maybe 6. The two are related.", None),
+        Example("rating", "I'd put this at around 5, maybe 6. Score: 5", 5.0),
+    ),
     # a doubt whose object is the answer: "I am not sure hypothesis 1 is" (not "I don't think 1 is ...": it rejects)
     rule(
         r"\b(?:not\s+sure|unsure|cannot\s+say|can't\s+say|doubt)\b"
@@ -267,6 +288,12 @@ DOUBTS = (
             "mucr",
             "Option 3.\nOption 4 shows the speeding car. But the ticket could be for parking, so Option 3 is possible "
             "too.",
+            None,
+        ),
+        Example(
+            "texts",
+            "I would pick hypothesis 1 because a rectangular box usually holds a rectangular item. But a ball can also "
+            "be packed in a box, so hypothesis 2 is equally plausible.",
             None,
         ),
     ),

@@ -260,7 +260,8 @@ PHRASES = {  # English: the phrases it translates, separated by |
     # BC's first contact: the Dutch and Turkish option nouns ("Optie 2. De auto ...", "Seçenek 3: araba ..."), the Dutch
     # and Polish image nouns with their positions ("Afbeelding 1 (midden) is het meest plausibel", "Bardziej
     # prawdopodobny jest obraz 2 (po prawej)"), and a Turkish and Vietnamese rating heading ("Puan: 9.", "Điểm: 7"; the
-    # colon's: "điểm" alone is also a point, a feature's "đặc điểm")
+    # colon's: "điểm" alone is also a point, a feature's "đặc điểm"); BD's: a German and Portuguese one ("Punkte: 2.",
+    # "Classificação: 9."; with the colon: "7 Punkte" are points, "classificação" a classification)
     "option ": "optie|seçenek",
     "image ": "afbeelding|obraz",
     "the middle": "midden|po środku",
@@ -268,7 +269,7 @@ PHRASES = {  # English: the phrases it translates, separated by |
     "the left": "po lewej",
     "is the most plausible": "is het meest plausibel|is het meest aannemelijk|jest najbardziej prawdopodobny",
     "the more plausible is": "bardziej prawdopodobny jest|bardziej prawdopodobna jest",
-    "score: ": "puan:|puan :|điểm:|điểm :",
+    "score: ": "puan:|puan :|điểm:|điểm :|punkte:|punkte :|classificação:|classificação :|classificacao:",
     "weakens": "ослабляет",
     "strengthens": "усиливает|подкрепляет",
 }

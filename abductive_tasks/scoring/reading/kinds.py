@@ -9,6 +9,7 @@ from functools import cached_property
 from typing import Protocol
 
 from abductive_tasks.scoring.reading.closing_rules import CLOSING_STATEMENTS, ROLE_REJECTIONS
+from abductive_tasks.scoring.reading.correction_rules import SELF_CORRECTIONS
 from abductive_tasks.scoring.reading.cut_off import UNFINISHED
 from abductive_tasks.scoring.reading.decision import decide, denied, in_passing
 from abductive_tasks.scoring.reading.description_rules import (
@@ -56,7 +57,7 @@ from abductive_tasks.scoring.reading.mentions import (
     option_text,
 )
 from abductive_tasks.scoring.reading.position_mentions import counts_context_in_apposition
-from abductive_tasks.scoring.reading.rules import SELF_CORRECTIONS, STATEMENTS, VERDICTS
+from abductive_tasks.scoring.reading.rules import STATEMENTS, VERDICTS
 from abductive_tasks.scoring.reading.score_rules import (
     JUDGEMENT_TOLERANCE,
     JUDGEMENTS,
@@ -548,9 +549,11 @@ class Label(_Reader):
                 rf"{verb.split()[0].removesuffix('e')}\w{{0,4}}" + "".join(rf"\s+{word}" for word in verb.split()[1:])
                 for verb in synonyms.split("|")
             )
-            # not denied nor conceded: "does not support the idea", "at first seems to support the idea"
+            # not denied nor conceded: "does not support the idea", "at first seems to support the idea", "could be read
+            # as supporting the hypothesis" (BD's first contact, after "Answer: weakener.")
             pattern = (
                 r"(?<!not )(?<!n't )(?<!never )(?<!to )(?<!might )(?<!may )(?<!could )"
+                r"(?<!read as )(?<!seen as )(?<!taken as )(?<!viewed as )"
                 rf"\b(?:(?:{verbs})\s+{HYPOTHESIS_NOUN}|{LABEL_EFFECTS[stem]})"
             )
             if re.search(pattern, plain(text), _FLAGS):

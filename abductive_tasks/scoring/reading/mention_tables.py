@@ -518,6 +518,28 @@ def _numbered_mentions(letter: str) -> tuple[MentionRule, ...]:
     )
 
 
+def _last_mentions(n: int, last_noun: str) -> tuple[MentionRule, ...]:
+    """The last option: "the last one", "the final option"."""
+    return (
+        # where the answer is, before a colon and what it shows: "The effect is shown in the last option: a car covered
+        # in dents" (BD's first contact; not before a number: "the last option: 2" heads it)
+        _rule(
+            rf"(?<=\bin\s)the\s+(?:last|final)\s+{last_noun}\b(?=\s*:\s*(?:a|an|the)\s)",
+            lambda m: n,
+            Example("mucr", "The effect is shown in the last option: a car covered in dents after the hailstorm.", 4),
+        ),
+        # "the last one", "the final option"; "the last image" too, unless the images are no options ("Final choice: 3"
+        # and "The final choice is 2" head an answer)
+        _rule(
+            rf"\b(?<!-)(?:(?:the\s+)?last|the\s+final)\s+{last_noun}\b"
+            r"(?!\s*[:=]|\s+(?:is|was|would\s+be)\s*:?\s*(?:(?:option|choice|image|hypothesis)\s*)?[(#]?\d)",
+            lambda m: n,
+            Example("mucr", "The last one is the cause.", 4),
+            Example("mucr", "The final option shows the wildfire.", 4),
+        ),
+    )
+
+
 def _ordinal_mentions(n: int, option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
     """Ordinals: "the third option" names an option, "the third image" counts the images shown."""
     last_noun = rf"(?!{_IMAGE_NOUN}\b){_ORDINAL_NOUN}" if option_texts else _ORDINAL_NOUN
@@ -582,15 +604,7 @@ def _ordinal_mentions(n: int, option_texts: tuple[str, ...]) -> tuple[MentionRul
             lambda m: n - 1,
             Example("mucr", "The cause is shown in the second-to-last picture, where the toy lies on the stairs.", 3),
         ),
-        # "the last one", "the final option"; "the last image" too, unless the images are no options ("Final choice: 3"
-        # and "The final choice is 2" head an answer)
-        _rule(
-            rf"\b(?<!-)(?:(?:the\s+)?last|the\s+final)\s+{last_noun}\b"
-            r"(?!\s*[:=]|\s+(?:is|was|would\s+be)\s*:?\s*(?:(?:option|choice|image|hypothesis)\s*)?[(#]?\d)",
-            lambda m: n,
-            Example("mucr", "The last one is the cause.", 4),
-            Example("mucr", "The final option shows the wildfire.", 4),
-        ),
+        *_last_mentions(n, last_noun),
         # an ordinal standing alone: "The first.", "the second, because ...", "the second is more plausible"
         _rule(
             rf"\bthe\s+(?P<ordinal>{_ORDINAL})(?=\s*(?:[.!,;)]|$)|\s+{COPULA}\b)",

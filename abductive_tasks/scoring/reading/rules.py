@@ -1,4 +1,5 @@
-"""The rule tables: statements, verdicts, refusals and doubts, as patterns over a reply's marked mentions.
+"""The rule tables: statements, verdicts and answers standing alone, as patterns over a reply's marked mentions
+(self-corrections: ``correction_rules``; refusals and doubts: ``doubt_rules``).
 
 Each rule carries the example replies it exists for (``Example``: the example kind that reads it, the reply, what a
 person reads); tests/scoring/test_rule_examples.py reads every one. Adding a rule: docs/reading.md.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from abductive_tasks.scoring.reading.correction_rules import CORRECTION_WORDS
 from abductive_tasks.scoring.reading.mentions import (
     ANSWER_HEADING,
     ANY_MENTION,
@@ -17,16 +19,13 @@ from abductive_tasks.scoring.reading.mentions import (
     REF,
     RELATIVE_CLAUSE,
 )
-from abductive_tasks.scoring.reading.table import Example, Rule, rule
-from abductive_tasks.scoring.reading.text import FORCED
+from abductive_tasks.scoring.reading.table import Example, Rule
 
 __all__ = [
     "verdict",
     "ALONE",
     "QUALITY_CUE",
-    "CLOSING_ONLY",
     "COPULA",
-    "SELF_CORRECTIONS",
     "STATEMENTS",
     "VERDICTS",
 ]
@@ -161,6 +160,19 @@ STATEMENTS = (
         rf"(?:link|relationship|connection|change)\s+(?:is|would\s+be)\s*:?\s*{_ARTICLE}{{pick}}(?=\s*(?:[.!;,]|-\s|$))",
         Example("cue", "So the phrase that explains the causal link is number 2, speeding.", 2),
         Example("cue_words", "The phrase that explains the link is the road — the icy road causes the car to skid.", 3),
+    ),
+    # the answer's role, what it is, then the option after a colon or comma ending the clause: "The cue should be the
+    # action: 2, speeding." (BD's first contact: after "1 — car. Wait, the car is just the object.", read 1), "The cause
+    # is the long marathon effort, Option 1." (not "The cause is the rain: Option 1 shows a dry street", nor "The cause
+    # is not the rain, Option 1.")
+    verdict(
+        r"(?:^|(?<=[.!?:;]))\s*(?:(?:so|thus|therefore|hence)\s*,?\s+)?the\s+(?:effect|cause|cue(?:\s+phrase)?|answer)\s+"
+        r"(?:is|(?:must|should|would)\s+be)\s+(?!not\b|no\b|neither\b|none\b)(?:the|a|an)\s+(?!same\b)"
+        r"[^«‹.,;:!?\n]{{1,60}}?\s*[:,]\s*{pick}(?=\s*(?:[.!;,]|$))",
+        Example(
+            "cue_words", "1 — car. Wait, the car is just the object. The cue should be the action: 2, speeding.", 2
+        ),
+        Example("mucr", "The cause is the long marathon effort, Option 1.", 1),
     ),
     # "Both 1 and 2 are plausible, but 1 is slightly more so" (not "1 is unlikely, and 2 is even more so")
     verdict(
@@ -370,6 +382,27 @@ STATEMENTS = (
         Example("mucr", "The effect of the heavy rain in the cause image is Option 3.", 3),
         Example("mucr", "The effect image shows the broken vase, which is Option 3.", 3),
     ),
+    # the answer's place set against another's, ending the clause: "the effect should be the cold, shivering person in
+    # Option 4, not the fresh flowers in Option 1." (BD's first contact, after "I believe Option 1 is correct.")
+    verdict(
+        r"\b(?:in|from)\s+{pick}\s*,\s*not\s+(?:the|a|an)\s+[^«‹.,;:!?\n]{{1,60}}?\s+(?:in|from)\s+{reject}"
+        r"(?=\s*(?:[.!;]|$))",
+        Example(
+            "mucr",
+            "I believe Option 1 is correct. But the effect is the cold person in Option 4, not the flowers in "
+            "Option 1. So Option 4.",
+            4,
+        ),
+    ),
+    # what an answer shows, its place in parentheses, as what explains the context: "The kite flying in the wind
+    # (center) explains it." (BD's first contact; not "Neither the kite (center) nor the storm (right) explains it.")
+    verdict(
+        r"(?:^|(?<=[.!?;]))(?:(?!\b(?:not|no|neither|nor)\b|n't\b)[^.!?;\n«‹(]){{1,80}}\(\s*{pick}\s*\)\s+"
+        r"(?:best\s+|clearly\s+)?explains\s+(?:it|this|that|the\s+context(?:\s+image)?)(?=\s*(?:[.!;]|$))",
+        Example(
+            "panels", "The context is a kite stuck in power lines. The kite flying in the wind (center) explains it.", 1
+        ),
+    ),
     # "I find the one on the right more believable", "I consider image 2 the most plausible"
     verdict(
         rf"\bI\s+(?:find|consider|think)\s+(?:the\s+one\s+)?{{pick}}\s+(?:to\s+be\s+)?(?:the\s+)?(?:{_MORE})\b",
@@ -413,35 +446,24 @@ STATEMENTS = (
     # one that fits the wedding best", "The right image, showing the girl with a cast, better explains the crutches"
     verdict(
         rf"{{pick}}{_APPOSITIVE}\s+(?:(?:better|best)\s+(?:match|fit|suit|explain)\w*|(?:matches|fits|suits)\s+"
-        rf"(?:the\s+(?:context|scene|story)\s+)?{_INTENSIFIER}(?:better|best))\b",
+        rf"(?:the\s+(?:context|scene|story)\s+)?{_INTENSIFIER}(?:better|best)"
+        # what it explains, one noun: "Hypothesis 2 explains the injury best." (BD's first contact, after the hypotheses
+        # described as headings; not "explains the fall of the ladder best", nor "explains the injury, but not best")
+        rf"|explains\s+the\s+[^\W\d_]+\s+{_INTENSIFIER}(?:better|best)(?=\s*(?:[.!;,]|$)))\b",
         Example("panels", "The right one better matches the context.", 2),
         Example("nleye", "Hypothesis 2 fits the context far better than hypothesis 1 does.", 2),  # AQ's first contact
         Example("mucr", "Option 2 fits best.", 2),
+        Example(
+            "texts",
+            "Hypothesis 1: A man on a ladder. Hypothesis 2: A man with a sprained ankle. Context: a man with an ice "
+            "pack on his ankle. Hypothesis 2 explains the injury best.",
+            2,
+        ),
     ),
     verdict(
         rf"{{pick}}{_APPOSITIVE}\s+is\s+the\s+one\s+(?:that|which)\s+(?:(?:better|best)\s+\w+|\w+(?:\s+[^\W\d_]+){{{{0,4}}}}\s+(?:better|best))\b",
         Example("nleye", "Image 2 - the couple cutting the cake - is the one that fits the wedding best.", 2),
     ),
-)
-
-# Words that start a self-correction ("Wait,", "Actually,", "On second thought").
-_CORRECTION_WORDS = (
-    r"wait|actually|on\s+(?:second\s+thought|reflection|closer\s+(?:inspection|look))|correction|correcting(?=\s*[:,])|re-?reading"
-    r"|looking\s+(?:closer|more\s+(?:carefully|closely))|on\s+(?:a\s+)?second\s+look|at\s+second\s+glance|(?:i'll|i\s+will|let\s+me)\s+settle(?=\s+on)"
-    r"|hmm+\s*,?\s+no(?=\s*[:;,])"  # "The answer is 3. Hmm, no: the road is just background. ..." (AX's)
-    r"|looking\s+again|scratch\s+that|let\s+me\s+reconsider(?!\s+(?:the\s+)?[«‹])|(?:let\s+me|i'll|i\s+will)\s+(?:double[-\s]?check|re-?check|check\s+again)(?=\s*[.:;,!\n])|i\s+was\s+wrong|(?:sorry\s*,?\s+)?i\s+meant?|sorry"
-    r"|(?:i'll|i\s+will|let\s+me|i\s+need\s+to)\s+(?:revise|correct)(?:\s+(?:that|this|it|myself|my\s+answer))?"
-    r"|thinking\s+(?:about\s+it\s+)?(?:more|again|further)|on\s+further\s+(?:thought|reflection)"
-    r"|(?:revised|updated|corrected|changed|lowered|raised)(?=\s+(?:score|rating|answer|to|back)\b)|back(?=\s+to\b)"
-    r"|(?:i'll|i\s+will|let\s+me)\s+(?:stay|stick)(?=\s+with\b)"
-    # the choice a reply settles on after weighing two (AZ's first contact: "Option 1 seems most likely, but Option 3
-    # could also be argued because of the wet road. I'll go with Option 3.", read as no answer), an answer after it
-    # (not "I'll go with neither to be safe.")
-    # an answer said to be "really" another (AZ's first contact: "1 (car). Hmm, the car is present, but it doesn't
-    # explain the causal link; the cue is really speeding, so 2.", read as no answer)
-    r"|(?:the\s+)?(?:cue|answer|link|cause|effect)\s+is\s+really(?=\s+(?:the\s+)?[«‹])"
-    r"|(?:i'll|i\s+will)\s+go(?=\s+with\s+(?:[^\W\d_]+\s+)?(?:[^\W\d_]+\s+)?[«‹])"
-    r"|(?:(?:so|thus|hence|therefore)\s*,?\s+)?(?:the\s+|my\s+)?final\s+(?:answer|choice|verdict|decision|rating|score)"
 )
 
 # Other verdicts that choose or reject an option or label.
@@ -668,7 +690,7 @@ VERDICTS = (
         rf"\b(?:so|thus|hence|therefore|ok|okay)\s*[,:]?\s+{_ARTICLE}{{pick}}(?=\s*(?:[.!;]|$))",
         Example("nleye", "The road is wet, so 2.", 2),
         Example("label", "Therefore, weakener.", "weakener"),
-        # "OK 4." (BA's first contact; "let me reconsider option 2" is no pick of it: _CORRECTION_WORDS)
+        # "OK 4." (BA's first contact; "let me reconsider option 2" is no pick of it: correction_rules.CORRECTION_WORDS)
         Example("mucr", "I'd say 4. Actually let me reconsider option 2 - older man, no. OK 4.", 4),
     ),
     # "it is a weakener", "it's the earthquake", "this is clearly option 2"
@@ -685,7 +707,7 @@ VERDICTS = (
     # the answer a self-correction gives: "Actually, no - it's 2", "Wait, option 3", "actually, strengthener"; or "no"
     # alone after a dash or a comma: "3 — no, 1." (BC's first contact)
     verdict(
-        rf"(?:\b(?:{_CORRECTION_WORDS})|(?:(?<=[—–…,-])|(?<=[—–…,-]\s))no(?=\s*,))\s*[,:-]?\s*(?:(?:no|yes)\s*[,:-]?\s*)?(?:(?:it's|it\s+is|make\s+(?:it|that)|is)\s+)?{_ARTICLE}{{pick}}"
+        rf"(?:\b(?:{CORRECTION_WORDS})|(?:(?<=[—–…,-])|(?<=[—–…,-]\s))no(?=\s*,))\s*[,:-]?\s*(?:(?:no|yes)\s*[,:-]?\s*)?(?:(?:it's|it\s+is|make\s+(?:it|that)|is)\s+)?{_ARTICLE}{{pick}}"
         r"(?=\s*(?:[.!;,)]|$)|\s+-\s)",
         Example("nleye", "Image 1. Actually, no - it's 2.", 2),
         Example("mucr", "Option 1. Wait, option 3.", 3),
@@ -737,64 +759,4 @@ ALONE = (
         Example("label", "Does it strengthen the hypothesis? Weakener.", "weakener"),
         Example("cue", "The heavy rain. In the second image, the street is flooded.", 3),
     ),
-)
-
-# A self-correction ("Wait,", "Actually,", "On second thought"): the picks after it restate the answer.
-# A closing verdict heading ("Overall: strengthener", "Verdict: 2", "In conclusion: ...") and a forced choice after a
-# refusal ("None of them is a perfect match, but if I had to choose, ...") are final as a self-correction is: the
-# picks after them are the answer. (Not "In conclusion, image 1 ...": without the heading, two answers contradict.)
-_CLOSING = r"(?:overall|in\s+conclusion|conclusion|verdict|in\s+summary|summary|final)(?=\s*:)"
-_FORCED = rf"{FORCED}|my\s+best\s+guess(?=\s+(?:is|would\s+be)\b)"  # "I cannot determine ... My best guess is 3."
-# "Final answer:" with no word of correction contradicts a statement of another answer in the sentence just before it
-# (decision._closing_contradicts); "Overall:" and "In conclusion:" outrank what came before, as a closing verdict
-CLOSING_ONLY = rule(
-    r"(?:(?:so|thus|hence|therefore)\s*,?\s+)?(?:the\s+|my\s+)?final\s+(?:answer|choice|verdict|decision|rating|score)",
-    Example("mucr", "Option 2 shows the bent wheel, so the effect is in Option 2.\nFinal answer: 3", None),
-    Example("mucr", "Option 2 shows the bent wheel, so it fits best.\nFinal answer: 2", 2),
-)
-SELF_CORRECTIONS = rule(
-    rf"(?:^|(?<=[.!?;:,\-→…—–]))\s*(?:→\s*)?(?:(?:no|oh|hmm|um|so|but|and)\s*,?\s+)?(?:{_CORRECTION_WORDS}|{_CLOSING}|{_FORCED})\b"
-    # "Score: 9 — no, the cleats could belong to a visitor. Score: 6", "Option 1... no, ... Option 3." (AQ's first
-    # contact)
-    r"|(?:(?<=[-→…—–])|(?<=\.\.\.))\s*(?:no|hmm)(?=\s*[,:;!])"
-    # "no" alone between commas before an answer ending its clause: "9, no, 5." (BC's first contact, read 9; not
-    # "Option 2, no doubt, ...", nor "a man, no, two men")
-    rf"|(?<=,)\s*no(?=\s*,\s*(?:the\s+)?{ANY_MENTION}\s*(?:[.!;]|$))"
-    # "I would choose option 3... however, speeding is the real cue, so 2." (AR's first contact)
-    r"|(?<=\.\.\.)\s*however(?=\s*,)"
-    # "I'd say 3, road, ... Hmm, but the road doesn't cause anything. The real cue is speeding, 2." (AT's first contact)
-    r"|(?:^|(?<=[.!?]))\s*hmm\s*,?\s+but\b",
-    Example("nleye", "Image 1. Wait, image 2.", 2),
-    Example("rating", "Score: 7. Revised score: 4", 4.0),
-    Example("texts", "Hypothesis 2 is more plausible... → actually no: rain soaks clothes. Hypothesis 1.", 1),
-    Example("mucr", "Option 2... no, looking closer, Option 2 shows a dog. The effect is Option 4.", 4),
-    Example(
-        "mucr", "Option 3 shows the cause... no, looking more carefully, option 3 shows the aftermath. Option 4.", 4
-    ),
-    Example(
-        "label", "The update weakens the claim that he is a man, but supports it. Overall: strengthener", "strengthener"
-    ),
-    Example("mucr", "None of them is a perfect match, but if I had to choose, Option 2 is the closest.", 2),
-    Example("rating", "Score: 9 — no, the cleats could belong to a visitor. Score: 6", 6.0),
-    Example("mucr", "Option 1... no, Option 1 shows the same moment as the cause. Option 3.", 3),
-    Example("rating", "9, no, 5.", 5.0),
-    Example("cue_words", "I would choose option 3... however, speeding is the real cue, so 2.", 2),
-    Example("cue_words", "I'd say 3, road. Hmm, but the road doesn't cause anything. The real cue is speeding, 2.", 2),
-    Example("mucr", "Option 1 seems most likely, but Option 3 could also be argued. I'll go with Option 3.", 3),
-    Example("cue_words", "1 (car). Hmm, it doesn't explain the causal link; the cue is really speeding, so 2.", 2),
-    # a check that ends its clause turns to what follows it (AP's first contact; not "let me double check Option 3")
-    Example(
-        "mucr",
-        "Answer: Option 4\nLet me double-check. Option 4 shows a man buying a new umbrella, but the first image shows "
-        "a gust of wind; the umbrella turned inside out in Option 2 is the direct effect.\nFinal answer: Option 2",
-        2,
-    ),
-    # "Correcting:" turns to what follows it (AQ's first contact)
-    Example(
-        "mucr",
-        "Answer: Option 2. Hmm, Option 2 shows the aftermath, not the cause. Correcting: Option 1, the girl spilling "
-        "the juice.",
-        1,
-    ),
-    flags=_FLAGS | re.MULTILINE,
 )

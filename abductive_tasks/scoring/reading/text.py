@@ -290,7 +290,8 @@ def prepare(text: str, ignore: re.Pattern | None = None, answer_words: Mapping[s
     return _spell(prepared, answer_words) if answer_words else prepared
 
 
-# a forced choice: "If I had to choose (one), ...", "if forced to pick"; a self-correction too (rules.SELF_CORRECTIONS)
+# a forced choice: "If I had to choose (one), ...", "if forced to pick"; a self-correction too
+# (correction_rules.SELF_CORRECTIONS)
 FORCED = (
     r"if\s+(?:i|we)\s+(?:had\s+to|have\s+to|must|need\s+to|were\s+forced\s+to)\s+(?:choose|pick|answer|decide|select|give|name)"
     r"|if\s+forced(?:\s+to\s+(?:choose|pick|answer))?|forced\s+to\s+(?:choose|pick)"

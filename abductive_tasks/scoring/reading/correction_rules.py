@@ -1,0 +1,101 @@
+"""The self-corrections: the words that turn a reply from what it said to a new answer, and the closing headings and
+forced choices that are final as a self-correction is.
+
+Each rule carries the example replies it exists for (``Example``); tests/scoring/test_rule_examples.py reads every one.
+The picks after the last self-correction are the answer (``decision``, ``kinds``); ``rules.VERDICTS`` reads a bare
+answer after a word of correction (``CORRECTION_WORDS``). Adding a rule: docs/reading.md.
+"""
+
+from __future__ import annotations
+
+import re
+
+from abductive_tasks.scoring.reading.mentions import ANY_MENTION
+from abductive_tasks.scoring.reading.table import Example, rule
+from abductive_tasks.scoring.reading.text import FORCED
+
+__all__ = ["CLOSING_ONLY", "CORRECTION_WORDS", "SELF_CORRECTIONS"]
+
+_FLAGS = re.IGNORECASE
+
+# Words that start a self-correction ("Wait,", "Actually,", "On second thought").
+CORRECTION_WORDS = (
+    r"wait|actually|on\s+(?:second\s+thought|reflection|closer\s+(?:inspection|look))|correction|correcting(?=\s*[:,])|re-?reading"
+    r"|looking\s+(?:closer|more\s+(?:carefully|closely))|on\s+(?:a\s+)?second\s+look|at\s+second\s+glance|(?:i'll|i\s+will|let\s+me)\s+settle(?=\s+on)"
+    r"|hmm+\s*,?\s+no(?=\s*[:;,])"  # "The answer is 3. Hmm, no: the road is just background. ..." (AX's)
+    r"|looking\s+again|scratch\s+that|(?:hold|hang)\s+on(?=\s*[,.;:!—–-])|let\s+me\s+reconsider(?!\s+(?:the\s+)?[«‹])|(?:let\s+me|i'll|i\s+will)\s+(?:double[-\s]?check|re-?check|check\s+again)(?=\s*[.:;,!\n])|i\s+was\s+wrong|(?:sorry\s*,?\s+)?i\s+meant?|sorry"
+    r"|(?:i'll|i\s+will|let\s+me|i\s+need\s+to)\s+(?:revise|correct)(?:\s+(?:that|this|it|myself|my\s+answer))?"
+    r"|thinking\s+(?:about\s+it\s+)?(?:more|again|further)|on\s+further\s+(?:thought|reflection)"
+    r"|(?:revised|updated|corrected|changed|lowered|raised)(?=\s+(?:score|rating|answer|to|back)\b)|back(?=\s+to\b)"
+    r"|(?:i'll|i\s+will|let\s+me)\s+(?:stay|stick)(?=\s+with\b)"
+    # the choice a reply settles on after weighing two (AZ's first contact: "Option 1 seems most likely, but Option 3
+    # could also be argued because of the wet road. I'll go with Option 3.", read as no answer), an answer after it
+    # (not "I'll go with neither to be safe.")
+    # an answer said to be "really" another (AZ's first contact: "1 (car). Hmm, the car is present, but it doesn't
+    # explain the causal link; the cue is really speeding, so 2.", read as no answer)
+    r"|(?:the\s+)?(?:cue|answer|link|cause|effect)\s+is\s+really(?=\s+(?:the\s+)?[«‹])"
+    r"|(?:i'll|i\s+will)\s+go(?=\s+with\s+(?:[^\W\d_]+\s+)?(?:[^\W\d_]+\s+)?[«‹])"
+    r"|(?:(?:so|thus|hence|therefore)\s*,?\s+)?(?:the\s+|my\s+)?final\s+(?:answer|choice|verdict|decision|rating|score)"
+)
+
+# A self-correction ("Wait,", "Actually,", "On second thought"): the picks after it restate the answer.
+# A closing verdict heading ("Overall: strengthener", "Verdict: 2", "In conclusion: ...") and a forced choice after a
+# refusal ("None of them is a perfect match, but if I had to choose, ...") are final as a self-correction is: the
+# picks after them are the answer. (Not "In conclusion, image 1 ...": without the heading, two answers contradict.)
+_CLOSING = r"(?:overall|in\s+conclusion|conclusion|verdict|in\s+summary|summary|final)(?=\s*:)"
+_FORCED = rf"{FORCED}|my\s+best\s+guess(?=\s+(?:is|would\s+be)\b)"  # "I cannot determine ... My best guess is 3."
+# "Final answer:" with no word of correction contradicts a statement of another answer in the sentence just before it
+# (decision._closing_contradicts); "Overall:" and "In conclusion:" outrank what came before, as a closing verdict
+CLOSING_ONLY = rule(
+    r"(?:(?:so|thus|hence|therefore)\s*,?\s+)?(?:the\s+|my\s+)?final\s+(?:answer|choice|verdict|decision|rating|score)",
+    Example("mucr", "Option 2 shows the bent wheel, so the effect is in Option 2.\nFinal answer: 3", None),
+    Example("mucr", "Option 2 shows the bent wheel, so it fits best.\nFinal answer: 2", 2),
+)
+SELF_CORRECTIONS = rule(
+    rf"(?:^|(?<=[.!?;:,\-→…—–]))\s*(?:→\s*)?(?:(?:no|oh|hmm|um|so|but|and)\s*,?\s+)?(?:{CORRECTION_WORDS}|{_CLOSING}|{_FORCED})\b"
+    # "Score: 9 — no, the cleats could belong to a visitor. Score: 6", "Option 1... no, ... Option 3." (AQ's first
+    # contact)
+    r"|(?:(?<=[-→…—–])|(?<=\.\.\.))\s*(?:no|hmm)(?=\s*[,:;!])"
+    # "no" alone between commas before an answer ending its clause: "9, no, 5." (BC's first contact, read 9; not
+    # "Option 2, no doubt, ...", nor "a man, no, two men")
+    rf"|(?<=,)\s*no(?=\s*,\s*(?:the\s+)?{ANY_MENTION}\s*(?:[.!;]|$))"
+    # "I would choose option 3... however, speeding is the real cue, so 2." (AR's first contact)
+    r"|(?<=\.\.\.)\s*however(?=\s*,)"
+    # "I'd say 3, road, ... Hmm, but the road doesn't cause anything. The real cue is speeding, 2." (AT's first contact)
+    r"|(?:^|(?<=[.!?]))\s*hmm\s*,?\s+but\b",
+    Example("nleye", "Image 1. Wait, image 2.", 2),
+    Example("rating", "Score: 7. Revised score: 4", 4.0),
+    Example("texts", "Hypothesis 2 is more plausible... → actually no: rain soaks clothes. Hypothesis 1.", 1),
+    Example("mucr", "Option 2... no, looking closer, Option 2 shows a dog. The effect is Option 4.", 4),
+    Example(
+        "mucr", "Option 3 shows the cause... no, looking more carefully, option 3 shows the aftermath. Option 4.", 4
+    ),
+    Example(
+        "label", "The update weakens the claim that he is a man, but supports it. Overall: strengthener", "strengthener"
+    ),
+    Example("mucr", "None of them is a perfect match, but if I had to choose, Option 2 is the closest.", 2),
+    Example("rating", "Score: 9 — no, the cleats could belong to a visitor. Score: 6", 6.0),
+    Example("mucr", "Option 1... no, Option 1 shows the same moment as the cause. Option 3.", 3),
+    Example("rating", "9, no, 5.", 5.0),
+    # "hold on" set off as a word of its own (BD's first contact; not "the boy tries to hold on to the string")
+    Example("mucr", "Answer: 3 — hold on, Option 3 shows a thermometer. The effect is in Option 1. Answer: 1", 1),
+    Example("cue_words", "I would choose option 3... however, speeding is the real cue, so 2.", 2),
+    Example("cue_words", "I'd say 3, road. Hmm, but the road doesn't cause anything. The real cue is speeding, 2.", 2),
+    Example("mucr", "Option 1 seems most likely, but Option 3 could also be argued. I'll go with Option 3.", 3),
+    Example("cue_words", "1 (car). Hmm, it doesn't explain the causal link; the cue is really speeding, so 2.", 2),
+    # a check that ends its clause turns to what follows it (AP's first contact; not "let me double check Option 3")
+    Example(
+        "mucr",
+        "Answer: Option 4\nLet me double-check. Option 4 shows a man buying a new umbrella, but the first image shows "
+        "a gust of wind; the umbrella turned inside out in Option 2 is the direct effect.\nFinal answer: Option 2",
+        2,
+    ),
+    # "Correcting:" turns to what follows it (AQ's first contact)
+    Example(
+        "mucr",
+        "Answer: Option 2. Hmm, Option 2 shows the aftermath, not the cause. Correcting: Option 1, the girl spilling "
+        "the juice.",
+        1,
+    ),
+    flags=_FLAGS | re.MULTILINE,
+)
