@@ -95,6 +95,7 @@ PINNED = {
     "blind_batch_bb.yaml": (386, 1),  # pending/: first contact of round 45 (373, 2); rounds 46, 47; X18 adjudicated
     "blind_batch_bc.yaml": (390, 0),  # out of pending/ with round 47 (first contact 364, 10); Y adjudicated
     "blind_batch_bd.yaml": (386, 0),  # pending/: first contact of round 47 (371, 4); round 48
+    "blind_batch_be.yaml": (359, 7),  # pending/: first contact of round 48 (359, 7)
 }
 
 
@@ -228,7 +229,7 @@ def test_every_batch_reads_exactly_as_pinned(path, corpus_report):
 def test_every_reply_is_recorded_once():
     recorded = [json.loads(line)["reply"] for line in RECORDED_READINGS.read_text(encoding="utf-8").splitlines()]
     batches = {f"{path.name}/" for path in [CORPUS, *BLIND_BATCHES, *PENDING_BATCHES]}
-    assert len(recorded) == len(set(recorded)) == 15176
+    assert len(recorded) == len(set(recorded)) == 15576
     assert {reply[: reply.index("/") + 1] for reply in recorded} == batches
 
 
