@@ -406,6 +406,24 @@ class NamedStore:
         return {"name": name, "files": files, "sha256": digest.hexdigest()}
 
 
+def stored_bindings(store: NamedStore, name: str, root: Path | None = None) -> list[dict]:
+    """The bindings (model, backend, arguments, key, limit) of the runs whose entries ``store`` holds under ``name``
+    in the cache at ``root``, each once ({} for entries stored outside ``abductive-eval``); an entry whose seal does not
+    check is left out, as :meth:`NamedStore.lookup` leaves it."""
+    folder = store.folder(name, root)
+    found: list[dict] = []
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
+        try:
+            payload = unseal(read_regular(path), store._context(name, path.stem), root)
+        except OSError:
+            continue
+        binding = json.loads(payload).get("binding") if payload is not None else None
+        binding = binding if isinstance(binding, dict) else {}
+        if payload is not None and binding not in found:
+            found.append(binding)
+    return found
+
+
 # ---------------------------------------------------------------- the reading run
 
 

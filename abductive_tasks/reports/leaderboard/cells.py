@@ -12,8 +12,8 @@ from functools import cached_property, partial
 from pathlib import Path
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.files import read_regular, unseal
 from abductive_tasks.inputs.loading import ENV_VAR, DataError
+from abductive_tasks.inputs.stages import stored_bindings
 from abductive_tasks.lmms_source import RESULTS_SUFFIX, samples_path
 from abductive_tasks.mucr import scene_graphs
 from abductive_tasks.nleye import descriptions
@@ -259,23 +259,9 @@ def _store_text(read: dict, bound: list[dict]) -> str:
 
 
 def store_writers(kind: str, name: str, root: Path) -> list[dict]:
-    """The bindings (model, backend, arguments, key, limit) of the runs whose entries are stored under ``name`` in
-    the ``kind`` store of the cache at ``root``, each once ({} for entries stored outside ``abductive-eval``); an entry
-    whose seal does not check is left out, as its readers leave it (:meth:`~abductive_tasks.inputs.stages.NamedStore.
-    lookup`)."""
-    store = STORES[kind]
-    folder = store.folder(name, root)
-    found: list[dict] = []
-    for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
-        try:
-            payload = unseal(read_regular(path), store._context(name, path.stem), root)
-        except OSError:
-            continue
-        binding = json.loads(payload).get("binding") if payload is not None else None
-        binding = binding if isinstance(binding, dict) else {}
-        if payload is not None and binding not in found:
-            found.append(binding)
-    return found
+    """The bindings of the runs whose entries are stored under ``name`` in the ``kind`` store of the cache at ``root``
+    (:func:`~abductive_tasks.inputs.stages.stored_bindings`)."""
+    return stored_bindings(STORES[kind], name, root)
 
 
 def protocol_settings(identity: dict) -> dict[str, str]:
