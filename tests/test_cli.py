@@ -4,6 +4,7 @@ the summary."""
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import json
 import os
 import re
@@ -14,7 +15,13 @@ from pathlib import Path
 import pytest
 
 from abductive_tasks import cli, lmms_source
-from abductive_tasks.models.arguments import ModelArgumentError, accepted_arguments, check
+from abductive_tasks.cli.checks import UsageError, check_model
+from abductive_tasks.models.arguments import (
+    ModelArgumentError,
+    accepted_arguments,
+    check,
+    required_arguments,
+)
 from abductive_tasks.runs import catalog, layout
 
 from helpers.runs import OFFLINE, abductive_eval
@@ -350,6 +357,13 @@ def test_our_models_check_their_arguments_when_lmms_eval_builds_them():
         match=r"llava_hf_scorer: unknown --model_args entry 'pretraind' \(did you mean 'pretrained'\?\)",
     ):
         check("llava_hf_scorer", LlavaHfScorer, ["pretraind"])
+    # a required entry left out, checked once lmms-eval parsed the command line too: named, not Python's "missing 1
+    # required positional argument"
+    assert required_arguments(ClipScorer) == ["pretrained"] and required_arguments(LlavaHfScorer) == []
+    for arguments in ("", {}):
+        with pytest.raises(UsageError) as refused:
+            check_model("clip_scorer", arguments, False, [])
+        assert str(refused.value) == "clip_scorer: --model_args needs pretrained=<hub id or local folder>"
 
 
 def test_refusals_answer_before_lmms_eval_or_torch_is_imported(data_copy, tmp_path):
@@ -366,6 +380,8 @@ def test_refusals_answer_before_lmms_eval_or_torch_is_imported(data_copy, tmp_pa
         (["--model", "dumb_pixel", "--cache_requests", "yes"], "argument --cache_requests: invalid choice: 'yes'"),
         (["--model", "llava_hf", "--device", "cuda:0"], "--device cuda:0: no GPU here; use cpu there"),
         (["--model", "llava_hf", "--model_args", "device_map=cuda"], "--model_args device_map=cuda: no GPU here"),
+        (["--model", "nli_scorer"], "nli_scorer: --model_args needs pretrained=<hub id or local folder>"),
+        (["--model", "dve_optimized", "--model_args", "eta=1"], "dve_optimized: --model_args needs base=<a --model"),
     ]
     code = (
         "import json, os, sys\n"
@@ -391,7 +407,8 @@ def test_refusals_answer_before_lmms_eval_or_torch_is_imported(data_copy, tmp_pa
 
 def test_arguments_read_from_source_are_those_lmms_eval_builds_with():
     """The quick check reads each of our models' arguments from the source of the class and its bases (lmms-eval's
-    included, through **kwargs): the same names, in the same order, as the classes give when imported."""
+    included, through **kwargs): the same names, in the same order, the same required ones and literal defaults, as
+    the classes give when imported."""
     from importlib import import_module
 
     from abductive_tasks.models.arguments import CheckedArguments, declared_arguments
@@ -400,7 +417,17 @@ def test_arguments_read_from_source_are_those_lmms_eval_builds_with():
         for path in paths.values():
             module, _, name = path.rpartition(".")
             cls = getattr(import_module(module), name)
-            assert declared_arguments(path) == (accepted_arguments(cls), issubclass(cls, CheckedArguments)), model
+            declared = declared_arguments(path)
+            assert declared is not None, model
+            assert declared.accepted == accepted_arguments(cls), model
+            assert declared.checked == issubclass(cls, CheckedArguments), model
+            assert declared.required == required_arguments(cls), model
+            for key, default in declared.defaults.items():  # those the source writes as a literal: the same value
+                first = next(klass for klass in cls.__mro__ if key in inspect.signature(klass.__init__).parameters)
+                assert inspect.signature(first.__init__).parameters[key].default == default, (model, key)
+    assert declared_arguments("abductive_tasks.models.nli_scorer.NliScorer").required == ["pretrained"]
+    scorer = declared_arguments("abductive_tasks.models.llava_scorer.LlavaHfScorer")  # lmms-eval's, via **kwargs
+    assert scorer is not None and scorer.defaults["pretrained"] == "llava-hf/llava-1.5-7b-hf"
     assert set(lmms_source.own_model_classes()) >= {"dumb_pixel", "random_baseline", "llava", "llava_hf"}
 
 
@@ -592,9 +619,16 @@ def test_an_unreachable_hub_model_or_dataset_is_one_line_naming_it(tmp_path):
         tmp_path / "model",
     )
     assert model.returncode == 1 and model.stderr == (
-        "abductive-eval: cannot download the model llava-hf/llava-1.5-7b-hf (pretrained=) from the Hugging Face hub "
-        "(HF_HUB_OFFLINE is set) and it is not in the local cache. Offline? Pass a local folder: "
+        "abductive-eval: cannot download the model llava-hf/llava-1.5-7b-hf (--model_args pretrained) from the Hugging "
+        "Face hub (HF_HUB_OFFLINE is set) and it is not in the local cache. Offline? Pass a local folder: "
         "--model_args pretrained=/path/to/model\n"
+    )
+    # no pretrained given: the model's default weights (lmms-eval's llava_hf's, under llava_hf_scorer) are checked
+    default = abductive_eval(["--model", "llava_hf_scorer", "--tasks", "nleye_triplet"], tmp_path / "default")
+    assert default.returncode == 1 and default.stderr == (
+        "abductive-eval: cannot download the model llava-hf/llava-1.5-7b-hf (llava_hf_scorer's default pretrained: no "
+        "--model_args pretrained given) from the Hugging Face hub (HF_HUB_OFFLINE is set) and it is not in the local "
+        "cache. Offline? Pass a local folder: --model_args pretrained=/path/to/model\n"
     )
     data = abductive_eval(["--model", "dumb_pixel", "--tasks", "nleye_triplet"], tmp_path / "data", data="")
     assert data.returncode == 1 and len(data.stderr.splitlines()) == 1

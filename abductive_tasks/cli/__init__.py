@@ -526,15 +526,23 @@ def parsed_command_line(argv: list[str]) -> argparse.Namespace:
 
 
 def check_model_on_hub(model: str, model_args: object) -> None:
-    """Raise HubUnreachable when the model's weights are neither cached nor reachable on the hub."""
+    """Raise HubUnreachable when the model's weights are neither cached nor reachable on the hub: those
+    ``--model_args`` name, else our model's default (read from its class's source, as lmms-eval loads it without
+    ``--force_simple``: :func:`~abductive_tasks.cli.checks.own_model_declared`)."""
     from abductive_tasks import compat
+    from abductive_tasks.cli.checks import HUB_MODEL_KEYS, own_model_declared
 
     arguments = model_args if isinstance(model_args, dict) else compat.parse_model_args(str(model_args or ""))
-    if model == "llava":  # ours: an original LLaVA name loads its llava-hf conversion
+    declared = own_model_declared(model, False)
+    defaults = {key: declared.defaults[key] for key in HUB_MODEL_KEYS if declared and key in declared.defaults}
+    defaulted = {key: model for key in defaults if not arguments.get(key)}
+    arguments = {**arguments, **{key: defaults[key] for key in defaulted}}
+    if model == "llava":  # ours: an original LLaVA name (its default too) loads its llava-hf conversion
         from abductive_tasks.models.llava import hub_name
 
+        defaulted = {"pretrained": model} if not arguments.get("pretrained") else defaulted
         arguments = {**arguments, "pretrained": hub_name(arguments.get("pretrained"))}
-    check_hub_model(arguments)
+    check_hub_model(arguments, defaulted)
 
 
 def evaluate_and_summarise(argv: list[str], args: argparse.Namespace, handed: tuple[str, ...]) -> int:

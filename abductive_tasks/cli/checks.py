@@ -11,8 +11,12 @@ import re
 import tempfile
 from importlib import import_module
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from abductive_tasks.hints import did_you_mean
+
+if TYPE_CHECKING:
+    from abductive_tasks.models.arguments import Declared
 
 # lmms-eval backends that import the original LLaVA code base (package `llava`) and fail with a
 # NameError without it; the Hugging Face backend `llava_hf` runs the llava-hf checkpoints. (`llava` itself is
@@ -295,12 +299,7 @@ def check_model_args_quickly(argv: list[str]) -> None:
     entry is ``name=value``; for our models, each name is one the model takes (as :func:`check_model` checks it
     after lmms-eval parsed the command line, which takes seconds). Where the source cannot tell, nothing is said."""
     from abductive_tasks import lmms_source
-    from abductive_tasks.models.arguments import (
-        FROM_LMMS_EVAL_OPTIONS,
-        ModelArgumentError,
-        check_names,
-        declared_arguments,
-    )
+    from abductive_tasks.models.arguments import FROM_LMMS_EVAL_OPTIONS, ModelArgumentError, check_names, check_required
 
     model, text = option_value(argv, "--model"), option_value(argv, "--model_args") or ""
     entries = lmms_source.model_arg_entries(text)
@@ -316,19 +315,33 @@ def check_model_args_quickly(argv: list[str]) -> None:
             and not Path(local).expanduser().exists()
         ):
             raise UsageError(f"--model_args {name}={local}: no such file or folder (a hub model is named owner/name)")
-    classes = lmms_source.own_model_classes() if lmms_source.quick_model_names() is not None else {}
-    if not model or model not in classes or option_value(argv, "--config"):
+    if not model or option_value(argv, "--config"):
         return
-    paths = classes[model]
-    path = paths.get("chat_class_path") if not given(argv, "--force_simple") else None
-    declared = declared_arguments(path or paths.get("simple_class_path", ""))
-    if declared is None or not declared[1]:
+    declared = own_model_declared(model, given(argv, "--force_simple"))
+    if declared is None or not declared.checked:
         return
     supplied = ["batch_size"] + [name for name, option in FROM_LMMS_EVAL_OPTIONS.items() if option_value(argv, option)]
+    names = [entry.split("=", 1)[0].strip() for entry in entries]
     try:
-        check_names(model, declared[0], [entry.split("=", 1)[0].strip() for entry in entries], supplied)
+        check_names(model, declared.accepted, names, supplied)
+        check_required(model, declared.required, names)
     except ModelArgumentError as error:
         raise UsageError(str(error)) from None
+
+
+def own_model_declared(model: str, force_simple: bool) -> Declared | None:
+    """The ``__init__`` arguments of our ``model``'s class lmms-eval would load, read from the source
+    (:func:`~abductive_tasks.models.arguments.declared_arguments`); None for another backend, or where the source cannot
+    tell."""
+    from abductive_tasks import lmms_source
+    from abductive_tasks.models.arguments import declared_arguments
+
+    classes = lmms_source.own_model_classes() if lmms_source.quick_model_names() is not None else {}
+    if model not in classes:
+        return None
+    paths = classes[model]
+    path = paths.get("chat_class_path") if not force_simple else None
+    return declared_arguments(path or paths.get("simple_class_path", ""))
 
 
 def check_output_path(output_path: str) -> None:
@@ -405,10 +418,16 @@ def check_backend_package(model: str) -> None:
 
 
 def check_model(model: str, model_args: object, force_simple: bool, supplied: list[str]) -> None:
-    """Refuse an unknown ``--model`` (suggesting close names) and, for our models, a ``--model_args`` they do not take
-    (``supplied``: the arguments lmms-eval passes from its own options)."""
+    """Refuse an unknown ``--model`` (suggesting close names) and, for our models, a ``--model_args`` entry they do not
+    take (``supplied``: the arguments lmms-eval passes from its own options) or one they need left out."""
     from abductive_tasks import compat
-    from abductive_tasks.models.arguments import CheckedArguments, ModelArgumentError, check
+    from abductive_tasks.models.arguments import (
+        CheckedArguments,
+        ModelArgumentError,
+        check,
+        check_required,
+        required_arguments,
+    )
 
     names = compat.model_names()
     if model not in names:
@@ -421,6 +440,7 @@ def check_model(model: str, model_args: object, force_simple: bool, supplied: li
     try:
         if issubclass(cls, CheckedArguments):
             check(model, cls, arguments, supplied)
+            check_required(model, required_arguments(cls), arguments)
         if callable(getattr(cls, "preflight", None)):  # ours over lmms-eval's (llava_hf) have one too
             cls.preflight(arguments)
     except ModelArgumentError as error:
@@ -430,9 +450,10 @@ def check_model(model: str, model_args: object, force_simple: bool, supplied: li
 HUB_MODEL_KEYS = ("pretrained",)  # model_args naming Hugging Face weights (lmms-eval's HF backends, our scorers)
 
 
-def check_hub_model(model_args: dict) -> None:
+def check_hub_model(model_args: dict, defaulted: dict[str, str] | None = None) -> None:
     """A hub model that is neither a local folder nor in the local cache must be downloadable: ask the hub once
-    (no retries) before lmms-eval starts, so an unreachable hub is one line naming the model, not a traceback."""
+    (no retries) before lmms-eval starts, so an unreachable hub is one line naming the model, not a traceback.
+    ``defaulted``: the keys of ``model_args`` that hold a model's default, not given (key -> the model's name)."""
     for key in HUB_MODEL_KEYS:
         repo = str(model_args.get(key) or "")
         if not repo or Path(repo).expanduser().exists() or repo.count("/") != 1 or repo.startswith(("/", ".", "~")):
@@ -451,7 +472,9 @@ def check_hub_model(model_args: dict) -> None:
                 continue
             except Exception as error:  # unreachable, unknown repository, gated
                 why = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        model = (defaulted or {}).get(key)
+        source = f"{model}'s default {key}: no --model_args {key} given" if model else f"--model_args {key}"
         raise HubUnreachable(
-            f"cannot download the model {repo} ({key}=) from the Hugging Face hub ({why}) and it is not in the "
-            "local cache. Offline? Pass a local folder: --model_args pretrained=/path/to/model"
+            f"cannot download the model {repo} ({source}) from the Hugging Face hub ({why}) and it is not in the "
+            f"local cache. Offline? Pass a local folder: --model_args {key}=/path/to/model"
         )

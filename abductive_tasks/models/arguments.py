@@ -1,4 +1,5 @@
-"""``--model_args`` checking for this package's backends: a typo is named, with the accepted names.
+"""``--model_args`` checking for this package's backends: a typo is named, with the accepted names, and so is a
+required entry left out.
 
 lmms-eval builds a model as ``cls(**model_args, batch_size=..., device=...)``, so a misspelt
 argument surfaces as ``TypeError: DumbPixel.__init__() got an unexpected keyword argument``,
@@ -12,6 +13,7 @@ same words (:func:`constructor_refusal`).
 from __future__ import annotations
 
 import ast
+import contextlib
 import difflib
 import functools
 import importlib.util
@@ -21,6 +23,7 @@ import sys
 import traceback
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import NamedTuple
 
 # lmms-eval passes these from its own options when set (--batch_size always: its default is 1);
 # in --model_args they then clash, and they are not listed as accepted model arguments.
@@ -50,6 +53,37 @@ def check(model: str, cls: type, given: Iterable[str], supplied: Iterable[str] =
     """Raise :class:`ModelArgumentError` for an argument ``cls`` does not take, or one lmms-eval
     ``supplied`` from its own options (``batch_size`` always)."""
     check_names(model, accepted_arguments(cls), given, supplied)
+
+
+def required_arguments(cls: type) -> list[str]:
+    """The arguments of :func:`accepted_arguments` without a default, as the first class declaring each says:
+    ``cls(...)`` fails without them. (Not checked when lmms-eval builds the model: ``abductive-eval`` checks them
+    before, :func:`check_required`, and the code our models reach stays as their recorded versions have it.)"""
+    inits = [
+        inspect.signature(vars(klass)["__init__"]).parameters
+        for klass in cls.__mro__
+        if "__init__" in vars(klass) and klass is not object
+    ]
+    empty = inspect.Parameter.empty
+    return [
+        name
+        for name in accepted_arguments(cls)
+        if next(parameters[name] for parameters in inits if name in parameters).default is empty
+    ]
+
+
+# what a required entry holds, said when it is missing
+REQUIRED_VALUES = {"pretrained": "hub id or local folder", "base": "a --model name"}
+
+
+def check_required(model: str, required: Iterable[str], given: Iterable[str]) -> None:
+    """Raise :class:`ModelArgumentError` naming the ``required`` arguments not ``given`` (lmms-eval would say
+    ``TypeError: ....__init__() missing 1 required positional argument``, naming a class the user never typed)."""
+    present = set(given)
+    missing = [name for name in required if name not in present and name not in FROM_LMMS_EVAL_OPTIONS]
+    if missing:
+        entries = " and ".join(f"{name}=<{REQUIRED_VALUES.get(name, 'value')}>" for name in missing)
+        raise ModelArgumentError(f"{model}: --model_args needs {entries}")
 
 
 def check_names(model: str, accepted: list[str], given: Iterable[str], supplied: Iterable[str]) -> None:
@@ -223,15 +257,24 @@ def _linearization(
     return merged
 
 
-def declared_arguments(class_path: str) -> tuple[list[str], bool] | None:
-    """:func:`accepted_arguments` of the class at ``module.Class``, and whether it is a :class:`CheckedArguments`,
-    read from the source of it and its bases without importing them (lmms-eval and torch take seconds to import);
-    None when the source cannot tell."""
+class Declared(NamedTuple):
+    """A model class's ``__init__`` arguments as its source declares them (:func:`declared_arguments`)."""
+
+    accepted: list[str]  # as accepted_arguments
+    checked: bool  # whether the class is a CheckedArguments
+    required: list[str]  # as required_arguments
+    defaults: dict[str, object]  # the accepted ones' defaults written as a literal (a name's value is not read)
+
+
+def declared_arguments(class_path: str) -> Declared | None:
+    """:func:`accepted_arguments`, :func:`required_arguments` and the defaults of the class at ``module.Class``, and
+    whether it is a :class:`CheckedArguments`, read from the source of it and its bases without importing them
+    (lmms-eval and torch take seconds to import); None when the source cannot tell."""
     module, _, name = class_path.rpartition(".")
     order = _linearization((module, name))
     if order is None:
         return None
-    names: list[str] = []
+    found = Declared([], (__name__, CheckedArguments.__name__) in order, [], {})
     for where, class_name in order:
         node = (_module_source(where) or ({}, {}))[0].get(class_name)
         if node is None:  # a class without __init__ of its own (abc.ABC, object)
@@ -240,12 +283,19 @@ def declared_arguments(class_path: str) -> tuple[list[str], bool] | None:
         if init is None:
             continue
         arguments = init.args
-        positional = [*arguments.posonlyargs, *arguments.args][1:]
-        names += [
-            argument.arg
-            for argument in [*positional, *arguments.kwonlyargs]
-            if argument not in arguments.posonlyargs and argument.arg not in names
-        ]
+        positional = [*arguments.posonlyargs, *arguments.args]
+        defaults = [None] * (len(positional) - len(arguments.defaults)) + list(arguments.defaults)
+        pairs = [*zip(positional, defaults, strict=True)][1:]
+        pairs += zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
+        for argument, default in pairs:
+            if argument in arguments.posonlyargs or argument.arg in found.accepted:
+                continue
+            found.accepted.append(argument.arg)
+            if default is None:
+                found.required.append(argument.arg)
+            else:
+                with contextlib.suppress(ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                    found.defaults[argument.arg] = ast.literal_eval(default)
         if arguments.kwarg is None:
             break
-    return names, (__name__, CheckedArguments.__name__) in order
+    return found

@@ -172,7 +172,10 @@ def test_offline_the_default_checkpoint_is_refused_naming_its_conversion(capsys,
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
     assert cli.main(["--model", "llava", "--tasks", "nleye_triplet"]) == 1
     (line,) = capsys.readouterr().err.strip().splitlines()
-    assert line.startswith("abductive-eval: cannot download the model llava-hf/llava-1.5-7b-hf (pretrained=)")
+    assert line.startswith(
+        "abductive-eval: cannot download the model llava-hf/llava-1.5-7b-hf (llava's default pretrained: no "
+        "--model_args pretrained given)"
+    )
 
 
 def test_an_unwritable_cache_is_refused_in_one_line_before_the_run(original, tmp_path, monkeypatch):
