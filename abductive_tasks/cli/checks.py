@@ -387,23 +387,10 @@ def check_data_folder(tasks: str) -> None:
     """With ``ABDUCTIVE_DATA`` a path, each benchmark's folder under it must exist: said at once, before the imports
     that take seconds (the loaders would say the same later)."""
     from abductive_tasks import settings
-    from abductive_tasks.compat import tasks_path
+    from abductive_tasks.inputs.loading import data_folder_problem
 
-    choice, variable = settings.data_source(), "ABDUCTIVE_DATA"
-    if choice in ("", "sample"):
-        return
-    root = Path(choice).expanduser()
-    if not root.is_dir():
-        raise DataProblem(
-            f"{variable}={choice}: no such folder. Set it to the folder holding <benchmark>/ (e.g. nleye/, mucr/), "
-            f"or {variable}=sample for the embedded sample."
-        )
-    for folder in sorted(benchmark_folders(tasks)):
-        if not (root / folder).is_dir():
-            raise DataProblem(
-                f"{variable}={choice}: no folder {root / folder} for benchmark '{folder}' (layout: section Data of "
-                f"{tasks_path() / folder / 'README.md'}), or {variable}=sample for the embedded sample."
-            )
+    if problem := data_folder_problem(settings.data_source(), benchmark_folders(tasks)):
+        raise DataProblem(problem)
 
 
 def check_backend_package(model: str) -> None:

@@ -14,7 +14,7 @@ import io
 import json
 import os
 import stat
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from abductive_tasks import settings
-from abductive_tasks.compat import PermanentLoadError
+from abductive_tasks.compat import PermanentLoadError, tasks_path
 from abductive_tasks.inputs.files import NotRegular, open_regular
 
 if TYPE_CHECKING:
@@ -97,6 +97,27 @@ def benchmark_root(benchmark: str, hub_repo: str | None, how_to_get: str = "") -
             f"{ENV_VAR}=sample."
         )
     return _hub_snapshot(benchmark, hub_repo)
+
+
+def data_folder_problem(choice: str, benchmarks: Iterable[str]) -> str | None:
+    """What makes ``ABDUCTIVE_DATA=choice`` unusable for ``benchmarks`` as :func:`benchmark_root` resolves it (a
+    path that is no folder, or one without a benchmark's folder), in one line with the fix; None when usable, the
+    sample, or unset (the hub's copy)."""
+    if choice in ("", "sample"):
+        return None
+    root = Path(choice).expanduser()
+    if not root.is_dir():
+        return (
+            f"{ENV_VAR}={choice}: no such folder. Set it to the folder holding <benchmark>/ (e.g. nleye/, mucr/), "
+            f"or {ENV_VAR}=sample for the embedded sample."
+        )
+    for benchmark in sorted(set(benchmarks)):
+        if not (root / benchmark).is_dir():
+            return (
+                f"{ENV_VAR}={choice}: no folder {root / benchmark} for benchmark '{benchmark}' (layout: section Data "
+                f"of {tasks_path() / benchmark / 'README.md'}), or {ENV_VAR}=sample for the embedded sample."
+            )
+    return None
 
 
 def _hub_snapshot(benchmark: str, hub_repo: str) -> Path:

@@ -27,7 +27,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from abductive_tasks import settings
-from abductive_tasks.inputs.loading import ENV_VAR
+from abductive_tasks.inputs.loading import ENV_VAR, data_folder_problem
 from abductive_tasks.inputs.stages import StageError
 from abductive_tasks.lmms_source import limit_value, model_arg_entries
 from abductive_tasks.runs import chain
@@ -68,7 +68,21 @@ def plan(spec: BatchSpec, task_index: TaskIndex, only: list[str] | None = None) 
     """The batch's plan: the judge's (:func:`judge_plan`), then per model (describers first) its tasks with the
     upstream stages they read, by level, its identity with what each reads now, and what is done."""
     judge = judge_plan(spec)
-    return BatchPlan(tuple(_model_plans(spec, task_index, only, judge)), judge)
+    plans = _model_plans(spec, task_index, only, judge)
+    for model_plan in plans:
+        check_data(spec, model_plan)
+    return BatchPlan(tuple(plans), judge)
+
+
+def check_data(spec: BatchSpec, model_plan: ModelPlan) -> None:
+    """Refuse, before any model loads, an ``ABDUCTIVE_DATA`` (the model's ``env``, the spec's or the inherited
+    environment's) that is no folder holding the benchmarks of the model's tasks: once, not a failed run per model."""
+    choice = settings.raw(ENV_VAR, model_plan.environment)
+    benchmarks = {fact.benchmark for fact in model_plan.facts.values() if fact.benchmark}
+    if problem := data_folder_problem(choice, benchmarks):
+        setters = ((f"models[{model_plan.model.name}].env", model_plan.model.env), ("env", spec.env))
+        where = next((label for label, env in setters if ENV_VAR in env), "environment")
+        raise SpecError(f"{where}: {problem}")
 
 
 def requested_limit(spec: BatchSpec, model: ModelSpec) -> int | float | None:

@@ -152,6 +152,37 @@ def test_an_unusable_abductive_variable_is_named_before_any_model_loads(tmp_path
             load_spec(path)
 
 
+@pytest.mark.parametrize("where", ["spec", "environment", "model"])
+def test_a_data_folder_that_is_not_there_is_refused_once_before_any_model_loads(tmp_path, monkeypatch, capsys, where):
+    """`env: {ABDUCTIVE_DATA: samples}` (a typo of `sample`) started every model, each failing with the same line, all
+    recorded failed (exit 1); now the plan refuses it once, as a misspelt task (exit 2), with --print-commands too."""
+    monkeypatch.chdir(tmp_path)  # a relative folder is the batch's working directory's, as its evaluations read it
+    (tmp_path / "empty").mkdir()
+    value, env, model = "samples", "", ""
+    if where == "spec":
+        env = f"env: {{ABDUCTIVE_DATA: {value}}}\n"
+    elif where == "environment":
+        monkeypatch.setenv("ABDUCTIVE_DATA", value)
+    else:  # a folder without the benchmark's folder: named too
+        value = str(tmp_path / "empty")
+        model = f"  - {{name: b, backend: dummy, env: {{ABDUCTIVE_DATA: {value}}}}}\n"
+    path = tmp_path / "spec.yaml"
+    path.write_text("tasks: [nleye_triplet]\n" + env + "models:\n" + GOOD_MODEL + model)
+    label = {"spec": "env", "environment": "environment", "model": "models[b].env"}[where]
+    problem = (
+        f"ABDUCTIVE_DATA={value}: no such folder. Set it to the folder holding <benchmark>/ (e.g. nleye/, mucr/), "
+        "or ABDUCTIVE_DATA=sample for the embedded sample."
+        if where != "model"
+        else f"ABDUCTIVE_DATA={value}: no folder {tmp_path / 'empty' / 'nleye'} for benchmark 'nleye' (layout: "
+    )
+    for extra in ([], ["--print-commands"]):
+        assert main([str(path), *extra]) == 2
+        printed = capsys.readouterr()
+        (line,) = printed.err.splitlines()
+        assert line.startswith(f"abductive-eval batch: error: {label}: {problem}") and printed.out == ""
+    assert not (tmp_path / "results" / "a").exists()  # no model started
+
+
 def test_a_direct_run_with_an_unusable_variable_stops_before_lmms_eval(monkeypatch, capsys):
     from abductive_tasks.cli import main as cli_main
 
