@@ -20,6 +20,7 @@ import io
 import json
 import logging
 import os
+import socket
 import sys
 import tempfile
 import webbrowser
@@ -187,6 +188,15 @@ def ui_main(argv: list[str]) -> int:
     if not args.logs.is_dir():
         print(f"abductive-eval ui: {args.logs} is not a folder", file=sys.stderr)
         return 2
+    try:
+        listening = listening_socket(args.host, args.port)
+    except OSError as error:  # uvicorn would log its own "[Errno 98] ... address already in use" and exit 3
+        print(
+            f"abductive-eval ui: cannot listen on port {args.port} of {args.host} ({error.strerror or error}); "
+            "pick another: --port N",
+            file=sys.stderr,
+        )
+        return 2
     token = new_token()
     pictures = functools.partial(sample_picture, roots=(args.logs,))  # images of the served runs and the data only
     ui = lmms_subcommands.ui_app(pictures, sample_view, run_redacted, listed_run)
@@ -201,11 +211,24 @@ def ui_main(argv: list[str]) -> int:
         print(warning, file=sys.stderr, flush=True)
     config = uvicorn.Config(app, host=args.host, port=args.port)  # configures uvicorn's loggers
     logging.getLogger("uvicorn.access").addFilter(WithoutToken(token))
-    with tempfile.TemporaryDirectory(prefix="abductive-ui-") as private:  # 0700: this user's alone
+    with listening, tempfile.TemporaryDirectory(prefix="abductive-ui-") as private:  # 0700: this user's alone
         if not args.no_browser:
             webbrowser.open(redirect_file(Path(private), url).as_uri())
-        uvicorn.Server(config).run()
+        uvicorn.Server(config).run(sockets=[listening])
     return 0
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host``:``port`` as uvicorn binds one (IPv6 for a host with ``:``), for its server to
+    serve on; OSError when it cannot be (the port in use)."""
+    listening = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    try:
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind((host, port))
+    except OSError:
+        listening.close()
+        raise
+    return listening
 
 
 def redirect_file(folder: Path, url: str) -> Path:

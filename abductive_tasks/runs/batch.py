@@ -185,11 +185,18 @@ def run_interruptible(spec: BatchSpec, only: list[str] | None = None) -> int:
     try:
         return run_batch(spec, only)
     except KeyboardInterrupt:
-        say("interrupted; servers stopped. Rerun the same command to resume.")
+        stopped = "servers" if serves(spec, only) else "evaluations"
+        say(f"interrupted; {stopped} stopped. Rerun the same command to resume.")
         return 130
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+
+
+def serves(spec: BatchSpec, only: list[str] | None = None) -> bool:
+    """Whether the batch starts a server: a served judge, or a model (of ``only``) on the served route."""
+    judged = spec.judge is not None and spec.judge.url is None
+    return judged or any(model.route == "served" for model in spec.models if not only or model.name in only)
 
 
 def serve_main(argv: list[str]) -> int:

@@ -95,6 +95,22 @@ def test_ui_without_fastapi_says_what_to_install_in_one_line(monkeypatch, capsys
     )
 
 
+def test_ui_on_a_port_in_use_is_one_line_of_ours_naming_the_port(tmp_path, capsys):
+    """uvicorn logged ``ERROR: [Errno 98] ... address already in use`` and exited 3; now one line, exit 2."""
+    pytest.importorskip("fastapi")
+    pytest.importorskip("uvicorn")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["ui", "--no-browser", "--port", str(port), str(tmp_path)]) == 2
+    printed = capsys.readouterr()
+    assert printed.out == "" and printed.err == (
+        f"abductive-eval ui: cannot listen on port {port} of 127.0.0.1 (Address already in use); pick another: "
+        "--port N\n"
+    )
+
+
 @pytest.mark.e2e
 @pytest.mark.parametrize(
     "command",
