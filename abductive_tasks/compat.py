@@ -43,6 +43,7 @@ import importlib
 import importlib.util
 import inspect
 import re
+import signal
 import sys
 import threading
 import types
@@ -604,6 +605,40 @@ def _annotated_results(annotate: Callable[[dict], None]) -> Iterator[None]:
         lmms_main.evaluator.simple_evaluate = builtin
 
 
+@contextmanager
+def _results_written_whole(lmms_main: types.ModuleType) -> Iterator[None]:
+    """A Ctrl-C while lmms-eval writes a run's files (from ``save_results_aggregated`` to the end of the run, its
+    samples included) lands once they are written, as ``KeyboardInterrupt``: cut there, it left a results file cut
+    short, or results without their samples. Only where Ctrl-C raises (not ignored), in the main thread."""
+    from lmms_eval.loggers.evaluation_tracker import EvaluationTracker
+
+    save, run = EvaluationTracker.save_results_aggregated, lmms_main.cli_evaluate_single
+    held: list[int] = []
+    restore: list[Any] = []
+
+    def holding(self: Any, *args: Any, **kwargs: Any) -> Any:
+        main = threading.current_thread() is threading.main_thread()
+        if not restore and main and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            restore.append(signal.signal(signal.SIGINT, lambda number, _frame: held.append(number)))
+        return save(self, *args, **kwargs)
+
+    def running(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return run(*args, **kwargs)
+        finally:
+            if restore:
+                signal.signal(signal.SIGINT, restore.pop())
+                if held:
+                    held.clear()
+                    raise KeyboardInterrupt
+
+    EvaluationTracker.save_results_aggregated, lmms_main.cli_evaluate_single = holding, running
+    try:
+        yield
+    finally:
+        EvaluationTracker.save_results_aggregated, lmms_main.cli_evaluate_single = save, run
+
+
 def evaluate_cli(
     argv: list[str],
     name_runs: RunNamer | None = None,
@@ -627,7 +662,8 @@ def evaluate_cli(
     run's results before lmms-eval writes them. ``index_builtin=False`` (a command naming only our tasks) has its
     task index hold our task folder and the include paths alone, not lmms-eval's ~2000 built-in tasks, whose YAML
     lmms-eval parses on every run (``utils/bench_task_index.py``: seconds per run). ``explain`` (error, ``--model``)
-    gives an error of a run in the user's terms, raised in its place (say, of a ``quiet`` type), or None.
+    gives an error of a run in the user's terms, raised in its place (say, of a ``quiet`` type), or None. A Ctrl-C
+    while lmms-eval writes a run's files lands once they are written (:func:`_results_written_whole`).
     """
     import sys
 
@@ -665,6 +701,7 @@ def evaluate_cli(
             _colour_only_on_a_terminal(lmms_main.eval_logger),
             _no_traceback_for(lmms_main, quiet),
             indexing_builtin(index_builtin),
+            _results_written_whole(lmms_main),
         ):
             lmms_main.cli_evaluate()
     except SystemExit as exit_:

@@ -636,11 +636,37 @@ def record_provenance(results: dict) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command (``argv``: ``sys.argv[1:]`` when None). Ctrl-C is one line, status 130 (:func:`interrupted`); as
+    the command (``argv`` None), another Ctrl-C then ends the process at once, and one after its end (Python shutting
+    down) is ignored: neither prints a traceback."""
     try:
-        return _main(argv)
+        code = _main(argv)
     except BrokenPipeError:  # `abductive-eval ... | head`: the reader left; nothing more to print, no traceback
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except KeyboardInterrupt:
+        if argv is None:
+            signal.signal(signal.SIGINT, lambda _number, _frame: os._exit(130))
+        if (option_value(sys.argv[1:] if argv is None else argv, "--verbosity") or "").upper() == "DEBUG":
+            raise
+        return interrupted()
+    if argv is None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return code
+
+
+INTERRUPTED = "interrupted; a run it did not finish wrote no results. Rerun the same command to run it again."
+
+
+def interrupted() -> int:
+    """After Ctrl-C: one line (none from a stage or level a chain or batch runs: the command that started it says
+    it), exit status 130. lmms-eval writes a run's files whole before it takes a Ctrl-C
+    (:func:`~abductive_tasks.compat.evaluate_cli`)."""
+    from abductive_tasks import settings
+
+    if not settings.this_run():
+        print(f"abductive-eval: {INTERRUPTED}", file=sys.stderr, flush=True)
+    return 130
 
 
 def _main(argv: list[str] | None = None) -> int:

@@ -26,6 +26,7 @@ import json
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -64,7 +65,7 @@ from abductive_tasks.runs.identity import (
 )
 from abductive_tasks.runs.layout import model_folder, model_name
 from abductive_tasks.runs.secrets import collect_secrets, redact_text
-from abductive_tasks.runs.vllm import child_setup
+from abductive_tasks.runs.vllm import child_setup, interrupts_held
 
 if TYPE_CHECKING:
     from abductive_tasks.runs.task_index import TaskFacts, TaskIndex
@@ -637,10 +638,29 @@ class CommandChain:
         return stage_env(run_descriptor(runner.label, runner.identity, self.limit, sources), inputs)
 
 
+STAGE_GRACE_S = (2.0, 30.0)  # an interrupted stage run's time to end on the Ctrl-C it got, then on ours
+
+
 def run_stage_child(command: list[str], env: Mapping[str, str]) -> int:
-    """Run a stage's ``abductive-eval`` to its end; its exit status. It ends with this process, however this one
-    ends (:func:`~abductive_tasks.runs.vllm.child_setup`): a batch kills an evaluation that ignores its Ctrl-C."""
-    return subprocess.run(command, env=env, check=False, preexec_fn=child_setup()).returncode
+    """Run a stage's ``abductive-eval`` to its end; its exit status. It ends with this process (``child_setup``). On
+    Ctrl-C it is waited for (at a terminal it got the same one), then interrupted, :data:`STAGE_GRACE_S`; then killed,
+    at once on another Ctrl-C (``subprocess.run`` killed it after 0.25 s, whatever it was writing)."""
+    with interrupts_held():
+        process = subprocess.Popen(command, env=env, preexec_fn=child_setup())
+    try:
+        return process.wait()
+    except BaseException:
+        try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=STAGE_GRACE_S[0])
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.send_signal(signal.SIGINT)  # when still running: not at a terminal, or its Ctrl-C was lost
+                process.wait(timeout=STAGE_GRACE_S[1])
+        finally:
+            if process.returncode is None:
+                process.kill()
+                process.wait()
+        raise
 
 
 def stage_limit(task: str, limit: int | float | None) -> int | float | None:

@@ -9,6 +9,7 @@ that does not block the signal (a library's thread, or the server's output copie
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -18,6 +19,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -260,7 +262,8 @@ def test_a_closed_terminals_sighup_stops_the_batch_as_ctrl_c_unless_ignored_at_s
     previous = signal.signal(signal.SIGHUP, signal.SIG_IGN if ignored else signal.SIG_DFL)
     try:
         before = {number: signal.getsignal(number) for number in INTERRUPTS}
-        assert batch.run_interruptible(None, None) == (0 if ignored else 130)
+        spec = SimpleNamespace(judge=None, models=())  # nothing served
+        assert batch.run_interruptible(spec, None) == (0 if ignored else 130)
         assert {number: signal.getsignal(number) for number in INTERRUPTS} == before
     finally:
         signal.signal(signal.SIGHUP, previous)
@@ -281,3 +284,78 @@ def test_a_signal_ignored_under_nohup_stays_ignored_in_the_child(tmp_path):
     finally:
         signal.signal(signal.SIGHUP, previous)
     assert child.communicate(timeout=60)[0].strip() == b"True"
+
+
+def test_a_ctrl_c_while_lmms_eval_writes_lands_once_the_runs_files_are_written(tmp_path, monkeypatch, ctrl_c_delivered):
+    """A Ctrl-C landing while lmms-eval wrote a run's results left them cut short, or without their samples: it now
+    lands once the run's files are written (as KeyboardInterrupt), and Ctrl-C is as before after it."""
+    from lmms_eval.loggers.evaluation_tracker import EvaluationTracker
+
+    from abductive_tasks import compat
+
+    results, samples = tmp_path / "results.json", tmp_path / "samples.jsonl"
+
+    def save(self, **kwargs) -> None:
+        signal.raise_signal(signal.SIGINT)  # Ctrl-C as lmms-eval starts writing: its handler runs at once
+        results.write_text('{"results": {}}')
+
+    def evaluate_single(args):
+        EvaluationTracker.save_results_aggregated(None, results={})
+        samples.write_text('{"doc_id": 0}\n')
+        return {"results": {}}, None
+
+    monkeypatch.setattr(EvaluationTracker, "save_results_aggregated", save)
+    lmms_main = SimpleNamespace(cli_evaluate_single=evaluate_single)
+    with pytest.raises(KeyboardInterrupt), compat._results_written_whole(lmms_main):
+        lmms_main.cli_evaluate_single(None)
+    assert results.read_text() == '{"results": {}}' and samples.read_text() == '{"doc_id": 0}\n'
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert lmms_main.cli_evaluate_single is evaluate_single and EvaluationTracker.save_results_aggregated is save
+
+
+def _at_a_terminal() -> None:
+    """A child's Ctrl-C as at a terminal, whatever this suite was started with (a background job or ``nohup`` leaves
+    SIGINT or SIGHUP ignored, and an ignored signal stays ignored across exec)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("when", ["starting", "stage"])
+def test_ctrl_c_on_a_single_run_is_one_line_and_status_130(tmp_path, when):
+    """Ctrl-C to ``abductive-eval``'s process group (a terminal's) while it imports torch or while a chain stage runs
+    (its child gets it too) ended it by the signal (status -2) with one or two KeyboardInterrupt tracebacks; now one
+    line, status 130, and no results of the run it did not finish. A late signal: the stage runs for seconds."""
+    from helpers.runs import OFFLINE
+
+    output = tmp_path / "out"
+    command = [str(Path(sys.executable).with_name("abductive-eval")), "--model", "dumb_pixel", "--tasks",
+               "nleye_triplet,mucr_exp", "--output_path", str(output)]  # fmt: skip
+    environment = {**os.environ, **OFFLINE, "ABDUCTIVE_DATA": "sample"}
+    child = subprocess.Popen(
+        command, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True, preexec_fn=_at_a_terminal,
+    )  # fmt: skip
+    try:
+        said = ""
+        if when == "starting":
+            time.sleep(1.0)
+        else:
+            while "[chain] stage 1" not in said and child.poll() is None:
+                said += child.stdout.readline()
+            time.sleep(1.0)
+        os.killpg(child.pid, signal.SIGINT)
+        said += child.communicate(timeout=120)[0]
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGKILL)
+    assert child.returncode == 130, said[-3000:]
+    assert "Traceback" not in said and "KeyboardInterrupt" not in said
+    interrupted = [line for line in said.splitlines() if "interrupted" in line]
+    assert interrupted == [
+        "abductive-eval: interrupted; a run it did not finish wrote no results. Rerun the same command to run it again."
+    ]
+    own = [path for path in output.rglob("*_results.json") if "stages" not in path.relative_to(output).parts]
+    assert own == []
+    for path in output.rglob("*_results.json"):  # a stage that finished: its results whole
+        json.loads(path.read_text())
