@@ -299,9 +299,10 @@ def record_spec(model_plan: ModelPlan, prefix: str) -> None:
                 )
 
 
-def log_tail(path: Path, lines: int = 15) -> str:
-    """The last ``lines`` of a log the batch wrote ('' when there is none, or a link stands in its place)."""
-    return "\n".join(read_log(path).splitlines()[-lines:])
+def log_tail(path: Path, lines: int = 15, since: int = 0) -> str:
+    """The last ``lines`` of what a log the batch wrote holds past its first ``since`` characters (what an earlier
+    attempt had written): '' when there is none, or a link stands in its place."""
+    return "\n".join(read_log(path)[since:].splitlines()[-lines:])
 
 
 @dataclass
@@ -352,7 +353,7 @@ def run_model(
         f"{prefix}: running {', '.join(pending)} ({len(model_plan.done)} of "
         f"{len(model_plan.tasks)} done earlier); log {model_plan.output / 'eval.log'}"
     )
-    started = time.monotonic()
+    started, logged = time.monotonic(), len(read_log(model_plan.output / "eval.log"))  # earlier attempts' lines
     ran: list[str] = []
     try:
         with model_run(model_plan, evaluations.environment()) as running:
@@ -366,7 +367,7 @@ def run_model(
         states = {task: "done" if state == "done" else "interrupted" for task, (state, _) in after.items()}
         finished = all(state == "done" for state in states.values())  # interrupted after its last task: done
         raise Interrupted(ModelOutcome("done" if finished else "interrupted", tasks_status | states)) from None
-    return _ran(plans[name], prefix, pending, ran, tasks_status, error, time.monotonic() - started)
+    return _ran(plans[name], prefix, pending, ran, tasks_status, error, time.monotonic() - started, logged)
 
 
 def _ran(
@@ -377,23 +378,25 @@ def _ran(
     tasks_status: dict[str, str],
     error: str | None,
     elapsed: float,
+    logged: int = 0,
 ) -> ModelOutcome:
     """What a model's runs came to (``model_plan``: as its last level found it): each pending task's state read back,
     the spec record written again, the outcome said with each done task's headline and how many tasks ``ran`` (a
-    reader whose upstream output came out unchanged is found done, not run)."""
+    reader whose upstream output came out unchanged is found done, not run); a failure with the end of what this
+    attempt logged (``logged``: the length of the log before it)."""
     after = task_states(model_plan.output, model_plan.identity, pending, model_plan.run_limit)
     tasks_status = tasks_status | {task: state for task, (state, _) in after.items()}
     write_spec_record(model_plan)  # what its chained tasks read now, a hub model's revision now cached
     not_done = [task for task in pending if tasks_status[task] != "done"]
     if error or not_done:
         error = error or "not done: " + ", ".join(f"{task} ({tasks_status[task]})" for task in not_done)
-        tail = log_tail(model_plan.output / "eval.log")  # none when the model failed before its evaluation
+        tail = log_tail(model_plan.output / "eval.log", since=logged)  # none: it failed before its evaluation
         say(f"{prefix}: FAILED after {elapsed:.0f} s: {error}" + (f"\n{tail}" if tail else ""))
         outcome = ModelOutcome("failed", tasks_status, error)
     else:
         reused = len(pending) - len(ran)
         found = f", {reused} found done once their upstream ran" if reused else ""
-        say(f"{prefix}: done in {elapsed:.0f} s ({len(ran)} tasks run{found})")
+        say(f"{prefix}: done in {elapsed:.0f} s ({len(ran)} task{'' if len(ran) == 1 else 's'} run{found})")
         outcome = ModelOutcome("done", tasks_status)
     for task, (state, best) in after.items():
         if state == "done" and best is not None and best.results is not None:

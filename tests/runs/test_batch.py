@@ -686,3 +686,33 @@ def test_ctrl_c_once_a_models_tasks_are_done_records_it_done(tmp_path, monkeypat
     assert "servers" not in output
     status = json.loads((tmp_path / "results" / "batch_status.json").read_text())
     assert status == {"dumb_pixel": {"state": "done", "tasks": {"nleye_triplet": "done"}}}  # dummy never started
+
+
+def test_a_failure_shows_the_end_of_its_own_attempt_only(tmp_path):
+    """eval.log keeps every attempt (appended): the failure of the second shows its own command and error, not the
+    first attempt's lines above them (a fresh user's walk found two `$ ...` lines in one failure)."""
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        "output_dir: out\ntasks: [nleye_pairs]\nenv: {ABDUCTIVE_DATA: sample}\n"
+        "models:\n  - {name: bad, backend: random_baseline, model_args: {bogus: '2'}}\n"
+    )
+    command = [str(Path(sys.executable).with_name("abductive-eval")), "batch", str(spec)]
+    for _attempt in (1, 2):
+        done = subprocess.run(command, cwd=tmp_path, env={**os.environ, **OFFLINE}, capture_output=True, text=True)
+        assert done.returncode == 1, done.stdout + done.stderr
+        failure = done.stdout.split("bad: FAILED", 1)[1].split("\n[batch] ", 1)[0]
+        assert failure.count("\n$ ") == 1, failure
+        assert failure.rstrip().endswith("unknown --model_args entry 'bogus'; accepted: seed")
+    assert (tmp_path / "out" / "bad" / "eval.log").read_text().count("\n") >= 4  # both attempts kept in the log
+    spec.write_text(spec.read_text().replace("{bogus: '2'}", "{seed: 2}"))
+    done = subprocess.run(command, cwd=tmp_path, env={**os.environ, **OFFLINE}, capture_output=True, text=True)
+    assert re.search(r"bad: done in \d+ s \(1 task run\)\n", done.stdout), done.stdout
+
+
+def test_the_log_tail_is_what_an_attempt_added(tmp_path):
+    log = tmp_path / "eval.log"
+    log.write_text("$ first\nold one\nold two\n")
+    logged = len(log.read_text())
+    assert run.log_tail(log, since=logged) == ""  # failed before writing anything: no earlier attempt's lines
+    log.write_text(log.read_text() + "$ second\nnew\n")
+    assert run.log_tail(log, since=logged) == "$ second\nnew" and run.log_tail(log, lines=2) == "$ second\nnew"
