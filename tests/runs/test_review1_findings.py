@@ -1,11 +1,10 @@
-"""REVIEW-1 FINDINGS: each test reproduces one finding of review 1 (provenance of the numbers a user sees).
+"""Review 1's findings (the provenance of the numbers a user sees), one test each, end to end on the sample; each
+failed before its fix (603dbfe) and guards it now:
 
-Every test here FAILS on main as of 603dbfe and should pass once its finding is fixed; one test per finding:
-
-* F1 ``test_review1_f1_local_weights_replaced_at_the_same_path_are_another_identity``
-* F2 ``test_review1_f2_a_store_named_like_the_row_but_written_by_another_model_is_not_its_own``
-* F3 ``test_review1_f3_a_reader_cell_is_stale_when_its_upstream_task_version_changed``
-* F4 ``test_review1_f4_export_refuses_tasks_of_runs_on_different_data``
+* F1 ``test_review1_f1_local_weights_replaced_at_the_same_path_are_another_identity`` (runs/identity.build_identity)
+* F2 ``test_review1_f2_a_store_named_like_the_row_but_written_by_another_model_is_not_its_own`` (leaderboard cells)
+* F3 ``test_review1_f3_a_reader_cell_is_stale_when_its_upstream_task_version_changed`` (leaderboard staleness)
+* F4 ``test_review1_f4_export_refuses_tasks_of_runs_on_different_data`` (sherlock/export)
 """
 
 from __future__ import annotations
