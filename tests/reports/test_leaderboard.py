@@ -34,8 +34,11 @@ TASKS = ("nleye_triplet", "nleye_pairs")
 VERSION = {task: str(TaskIndex().facts(task).version) for task in TASKS}  # the installed tasks' versions: not stale
 
 
-def identity(data_root: str = "/data/a", annotations: str = "same", inputs: dict | None = None) -> dict:
-    """A run's identity over :data:`TASKS`; ``inputs``: what its nleye_triplet read (a chained task's entry)."""
+def identity(
+    data_root: str = "/data/a", annotations: str = "same", inputs: dict | None = None, changes: dict | None = None
+) -> dict:
+    """A run's identity over :data:`TASKS`; ``inputs``: what its nleye_triplet read (a chained task's entry);
+    ``changes``: top-level parts replaced (``settings``, ``judge``)."""
     built = build_identity(
         model={"route": "lmms", "backend": "dummy", "vllm": None},
         model_args="response=1",
@@ -48,15 +51,20 @@ def identity(data_root: str = "/data/a", annotations: str = "same", inputs: dict
     )
     if inputs:
         built["tasks"]["nleye_triplet"]["inputs"] = inputs
-    return built
+    return built | (changes or {})
 
 
 def write_spec(
-    results: Path, model: str, spec_path: str = "spec.yaml", annotations: str = "same", inputs: dict | None = None
+    results: Path,
+    model: str,
+    spec_path: str = "spec.yaml",
+    annotations: str = "same",
+    inputs: dict | None = None,
+    changes: dict | None = None,
 ) -> None:
-    IdentityRecord(identity(annotations=annotations, inputs=inputs), None, TASKS, model, spec_path).write(
-        results / model / SPEC_RECORD
-    )
+    IdentityRecord(
+        identity(annotations=annotations, inputs=inputs, changes=changes), None, TASKS, model, spec_path
+    ).write(results / model / SPEC_RECORD)
 
 
 def write_run(
@@ -70,15 +78,16 @@ def write_run(
     annotations: str = "same",
     samples: bool = True,
     inputs: dict | None = None,
+    changes: dict | None = None,
 ) -> Path:
     """One batch run folder (its identity, then lmms-eval's results file) whose results are ``run`` seconds
     old-ordered; with ``samples``, a samples file giving each task's headline, as the batch logs it (where records
     can give it: :func:`headline_records`)."""
     folder = results / model / RUNS_DIR / run
     asked = tuple(task for task in TASKS if task_results is None or task in task_results)
-    IdentityRecord(identity(data_root, annotations, inputs), limit, asked, model, "spec.yaml", exit_status).write(
-        folder / RUN_RECORD
-    )
+    IdentityRecord(
+        identity(data_root, annotations, inputs, changes), limit, asked, model, "spec.yaml", exit_status
+    ).write(folder / RUN_RECORD)
     if task_results is None:
         return folder
     path = folder / "dummy" / f"{run}_results.json"
@@ -358,6 +367,7 @@ def write_logged_run(
     reported: list[dict] | None = None,
     annotations: str = "same",
     inputs: dict | None = None,
+    changes: dict | None = None,
 ) -> None:
     """A run's results JSON as the task's aggregation computes it (from ``reported``, default ``records``)
     and its samples JSONL."""
@@ -370,6 +380,7 @@ def write_logged_run(
         annotations=annotations,
         samples=False,
         inputs=inputs,
+        changes=changes,
     )
     lines = [
         {"doc_id": index, **{name: [name, record] for name in TRIPLET.metric_names}}
@@ -674,6 +685,53 @@ def test_rows_on_different_data_are_never_ranked_or_compared_together(tmp_path, 
     assert rows[0]["difference"] == "" and "different data" in rows[0]["note"]
 
 
+def test_rows_with_other_score_settings_are_labelled_and_never_ranked_or_compared_together(tmp_path, capsys):
+    """F5 of review 1: quick's intervals come from 20 resamples, judged's judged answers from a judge (and its
+    description-store variable is no setting of its own: what it reads is said as read_from); each is labelled with
+    its settings group in every table, ranked and compared only within it, and the header says what each group ran."""
+    quick = {"settings": {"ABDUCTIVE_BOOTSTRAP": "20"}}
+    judged = {"settings": {"ABDUCTIVE_NLEYE_DESCRIPTIONS": "x"}, "judge": {"url": "http://j/v1", "model_version": "J"}}
+    plain = {"settings": {"ABDUCTIVE_NLEYE_DESCRIBER": "strong"}}  # names what a reader reads: the defaults still
+    for model, consistent, changes in (("strong", 30, plain), ("close", 28, None), ("quick", 36, quick)):
+        write_spec(tmp_path, model, changes=changes)
+        write_logged_run(tmp_path, model, triplet_records(consistent), changes=changes)
+    write_spec(tmp_path, "judged", changes=judged)
+    write_logged_run(tmp_path, "judged", triplet_records(20), changes=judged)
+    board = collect(tmp_path, TaskIndex())
+    labels = [
+        board.cell(model, "nleye_triplet").rsplit(" (", 1)[-1] for model in ("strong", "close", "quick", "judged")
+    ]
+    assert labels == ["settings A)", "settings A)", "settings C)", "settings B)"]  # a tie: the first row's first
+    found = statistics(board)
+    assert set(found.ties["nleye_triplet"].best) == {"strong", "quick", "judged"}  # each the best of its own group
+    assert (
+        "Rows ran with different score settings or judges (settings A: close, strong; settings B: judged; settings C: "
+        "quick): each is ranked and compared only with the rows of its own settings, as the header says" in found.notes
+    )
+    report = write_report(tmp_path, task_index=TaskIndex(), board=board, found=found)
+    pairs = {(row["a"], row["b"]) for row in csv.DictReader(report["comparisons_csv"].open())}
+    assert pairs == {("strong", "close")}
+    markdown = report["markdown"].read_text()
+    rows = {row[1]: row for row in markdown_rows(markdown) if row[1] in board.rows}
+    assert [rows[model][0] for model in ("strong", "close", "quick", "judged")] == ["1", "2", "—", "—"]
+    assert (
+        "Score settings: settings A: defaults, judge none — close, strong; settings B: defaults, judge J — judged; "
+        "settings C: ABDUCTIVE_BOOTSTRAP=20, judge none — quick." in markdown
+    )
+    saved = json.loads(report["json"].read_text())
+    assert saved["cells"]["quick"]["nleye_triplet"]["settings_label"] == "settings C"
+    assert [(entry["label"], entry["settings"], entry["models"]) for entry in saved["provenance"]["settings"]] == [
+        ("settings A", {}, ["close", "strong"]),
+        ("settings B", {}, ["judged"]),
+        ("settings C", {"ABDUCTIVE_BOOTSTRAP": "20"}, ["quick"]),
+    ]
+    assert main([str(tmp_path), "--compare", "quick", "strong"]) == 0
+    compared = list(csv.DictReader((tmp_path / "leaderboard" / "compare_quick_vs_strong.csv").open()))
+    assert compared[0]["difference"] == "" and compared[0]["note"] == (
+        "not compared: the two ran with different score settings or judges (as the header says)"
+    )
+
+
 def test_the_leaderboard_marks_cells_the_batch_would_rerun(tmp_path, data_copy):
     """Data changed (same ABDUCTIVE_DATA, other content) or a task's version changed since the run: stale."""
     from abductive_tasks.runs.identity import data_fingerprint
@@ -874,7 +932,10 @@ def test_a_cell_whose_descriptions_changed_since_its_run_is_stale(tmp_path, monk
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps(results_file({"nleye_triplet": triplet(0.5, 0.5)})))
     write_samples(path, "nleye_triplet", headline_records("nleye_triplet", triplet(0.5, 0.5)))
-    assert collect(results, TaskIndex()).cell("m", "nleye_triplet") == "50.0"
+    # named like the row, but no entry of it is bound to m's model (written by hand, unsealed): not m's own
+    assert (
+        collect(results, TaskIndex()).cell("m", "nleye_triplet") == "50.0 (descriptions: m (ABDUCTIVE_NLEYE_DESCRIBER))"
+    )
     (folder / "abc.json").write_text(json.dumps({"describer": "m", "description": "a blue car"}))
     board = collect(results, TaskIndex())
     assert board.cell("m", "nleye_triplet") == "stale"
@@ -1135,13 +1196,27 @@ def test_the_report_says_where_its_numbers_come_from_and_marks_another_data_vers
     assert f"m3 (dumb_pixel: weights o/m@{'d' * 12}; judge: none)" in footnote
     rows = {row[1]: row for row in markdown_rows(markdown) if row[1] in ("m1", "m2", "m3")}
     column = next(index for index, name in enumerate(markdown_rows(markdown)[0]) if name.startswith("nleye_triplet"))
-    assert rows["m1"][column].endswith("(data A)") and rows["m3"][column].endswith("(data B)")
+    # m2's judge is another protocol (settings B: the fewest rows; a tie goes to the first row, m1)
+    assert [rows[model][column].split(" ", 1)[1] for model in ("m1", "m2", "m3")] == [
+        "(data A; settings A)",
+        "(data A; settings B)",
+        "(data B; settings A)",
+    ]
+    assert (
+        "Score settings: settings A: defaults, judge none — m1, m3; "
+        "settings B: defaults, judge Qwen/Qwen2.5-72B-Instruct — m2." in header
+    )
     assert key_a in page and key_b in page and "(data B)" in page and f"data B: {copy}" in page
     board = collect(results, TaskIndex())
     bars = {bar.model: bar.data for bar in headline_panels(board, statistics(board))[0].bars}
     assert bars == {"m1": "data A", "m2": "data A", "m3": "data B"}
     saved = json.loads(written["json"].read_text())
     assert saved["cells"]["m3"]["nleye_triplet"]["data_label"] == "data B"
+    assert [saved["cells"][model]["nleye_triplet"]["settings_label"] for model in ("m1", "m2", "m3")] == [
+        "settings A",
+        "settings B",
+        "settings A",
+    ]
     (version_b,) = [entry for entry in saved["provenance"]["data"]["nleye"] if entry["label"] == "data B"]
     assert version_b["hashes"] == {name: data["b"][name] for name in ("annotations_sha256", "images_sha256")}
     assert version_b["models"] == ["m3"] and saved["provenance"]["runs"] == ["2026-11-28", "2026-11-28"]

@@ -6,13 +6,17 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 
 from abductive_tasks import settings
+from abductive_tasks.inputs.files import read_regular, unseal
 from abductive_tasks.inputs.loading import ENV_VAR, DataError
 from abductive_tasks.lmms_source import RESULTS_SUFFIX, samples_path
+from abductive_tasks.mucr import scene_graphs
+from abductive_tasks.nleye import descriptions
 from abductive_tasks.reports.compare import CompareError, Inconsistent, estimate_from_run
 from abductive_tasks.reports.plots import PERCENT_FACTOR
 from abductive_tasks.runs import chain
@@ -22,6 +26,7 @@ from abductive_tasks.runs.identity import (
     backend_versions,
     data_content,
     data_fingerprint,
+    model_key,
     of_this_schema,
     package_versions,
 )
@@ -69,6 +74,7 @@ class Leaderboard:
     reads: dict[str, dict[str, dict[str, str]]] = field(
         default_factory=dict
     )  # model -> task -> kind -> whose outputs the cell read, where not the row's own (:func:`_read_from`)
+    settings: dict[str, str] = field(default_factory=dict)  # model -> settings_key of its score settings and judge
 
     def data_versions(self, benchmark: str) -> dict[str, str]:
         """The data versions a benchmark's rows ran on: data key -> label ("data A": the most rows first); {} when
@@ -79,11 +85,17 @@ class Leaderboard:
             )
             for model in self.rows
         ]
-        counts = {key: keys.count(key) for key in keys if key is not None}
-        if len(counts) < 2:
-            return {}
-        ordered = sorted(counts, key=lambda key: (-counts[key], keys.index(key)))
-        return {key: f"data {chr(ord('A') + index)}" for index, key in enumerate(ordered)}
+        return lettered(keys, "data")
+
+    def settings_versions(self) -> dict[str, str]:
+        """The score settings the rows ran with (:func:`settings_key`): key -> label ("settings A": the most rows
+        first); {} when every row ran with the same."""
+        return lettered([self.settings.get(model) for model in self.rows], "settings")
+
+    def settings_group(self, model: str) -> str | None:
+        """The row's settings label when the rows ran with different score settings or judges, else None. Rows of
+        different groups are never ranked or compared together."""
+        return self.settings_versions().get(self.settings.get(model, ""))
 
     def data_groups(self, task: str) -> dict[str, str]:
         """The data versions of ``task``'s rows when its benchmark's rows ran on more than one (labels as
@@ -105,19 +117,22 @@ class Leaderboard:
 
     def labels(self, model: str, task: str) -> list[str]:
         """What sets the cell apart from the task's other cells: its data version ("data B") when the task's rows ran
-        on more than one, and whose outputs it read where another's ("descriptions: dd")."""
-        group, read = self.data_group(model, task), read_text(self.read_from(model, task))
-        return [label for label in (group, read) if label]
+        on more than one, its score settings ("settings B") when the rows ran with more than one, and whose outputs
+        it read where another's ("descriptions: dd")."""
+        group, setup = self.data_group(model, task), self.settings_group(model)
+        return [label for label in (group, setup, read_text(self.read_from(model, task))) if label]
 
     def protocol(self, model: str, task: str) -> tuple:
-        """Cells of ``task`` with the same key are one protocol, ranked and compared together: the same data, and the
-        same outputs read (each its own, or the same other model's)."""
-        return self.data.get(model, {}).get(task), tuple(sorted(self.read_from(model, task).items()))
+        """Cells of ``task`` with the same key are one protocol, ranked and compared together: the same data, the
+        same score settings and judge, and the same outputs read (each its own, or the same other model's)."""
+        read = tuple(sorted(self.read_from(model, task).items()))
+        return self.data.get(model, {}).get(task), self.settings.get(model), read
 
     def main_protocol(self, model: str, task: str) -> bool:
-        """Whether the cell is on the protocol the rows are ranked by: the data most rows ran on, its own outputs
-        read."""
-        return self.data_group(model, task) in (None, "data A") and not self.read_from(model, task)
+        """Whether the cell is on the protocol the rows are ranked by: the data and the score settings most rows ran
+        with, its own outputs read."""
+        first = self.data_group(model, task) in (None, "data A") and self.settings_group(model) in (None, "settings A")
+        return first and not self.read_from(model, task)
 
     def caveat(self, task: str) -> str:
         """What the task's column is, where not a score of the benchmark's protocol (never averaged): '' otherwise."""
@@ -192,6 +207,8 @@ class Leaderboard:
 # task writing them reports the share of units it wrote one for (described_rate, scene_graph_rate), coverage, not a
 # score; its column is shown, never averaged or ranked by. (Picks and reasonings come from scored tasks.)
 COVERAGE_KINDS = frozenset({"descriptions", "graphs"})
+STORES = {"descriptions": descriptions.STORE, "graphs": scene_graphs.STORE}  # the named stores a variable can name
+STAGE_VARIABLES = frozenset(name for names in chain.VARIABLES.values() for name in names)  # naming what is read
 
 
 def is_breakdown(value: object) -> bool:
@@ -213,21 +230,75 @@ def _mark(outcome: Outcome) -> str | None:
     return "; ".join(reasons) or None
 
 
-def _read_from(model: str, entry: dict) -> dict[str, str]:
+def _read_from(model: str, entry: dict, key: str, writers: Callable[[dict], list[dict]]) -> dict[str, str]:
     """Whose outputs a chained task read, per kind, where they are not ``model``'s own (its identity entry's
     ``inputs``, :func:`~abductive_tasks.runs.chain.task_inputs`): the model a spec names as their source (a
-    ``describer``), or what a variable names (a store, named after its describer, or a folder of picks)."""
+    ``describer``), or what a variable names (a folder of picks, or a store: the row's own only when every entry
+    ``writers(read)`` finds in it is bound to the row's model, whatever the store's name; ``key``: the row's
+    :func:`~abductive_tasks.runs.identity.model_key`)."""
     found = {}
     for read in (entry.get("inputs") or {}).values():
         if read.get("from") == "run":
             source = read.get("model") or model
-        elif read.get("name") == model:  # the model's own store
-            source = model
+        elif read.get("name"):
+            bound = writers(read)
+            own = bool(bound) and all(binding.get("key") == key for binding in bound)
+            source = model if own else _store_text(read, bound)
         else:
-            source = f"{read['name']} ({read.get('from')})" if read.get("name") else str(read.get("from"))
+            source = str(read.get("from"))
         if source != model:
             found[str(read.get("kind"))] = source
     return found
+
+
+def _store_text(read: dict, bound: list[dict]) -> str:
+    """A store another model wrote, as a cell names it: ``dp (ABDUCTIVE_NLEYE_DESCRIPTIONS, by random_baseline)``, the
+    models its entries are bound to (none named: stored by runs that recorded none)."""
+    models = sorted({str(binding["model"]) for binding in bound if binding.get("model")})
+    return f"{read['name']} ({read.get('from')}" + (f", by {', '.join(models)}" if models else "") + ")"
+
+
+def store_writers(kind: str, name: str, root: Path) -> list[dict]:
+    """The bindings (model, backend, arguments, key, limit) of the runs whose entries are stored under ``name`` in
+    the ``kind`` store of the cache at ``root``, each once ({} for entries stored outside ``abductive-eval``); an entry
+    whose seal does not check is left out, as its readers leave it (:meth:`~abductive_tasks.inputs.stages.NamedStore.
+    lookup`)."""
+    store = STORES[kind]
+    folder = store.folder(name, root)
+    found: list[dict] = []
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
+        try:
+            payload = unseal(read_regular(path), store._context(name, path.stem), root)
+        except OSError:
+            continue
+        binding = json.loads(payload).get("binding") if payload is not None else None
+        binding = binding if isinstance(binding, dict) else {}
+        if payload is not None and binding not in found:
+            found.append(binding)
+    return found
+
+
+def protocol_settings(identity: dict) -> dict[str, str]:
+    """The score settings a row ran with: its identity's score-changing variables
+    (:func:`~abductive_tasks.runs.identity.score_settings`) but those naming what a reader reads (:func:`_read_from`
+    says that)."""
+    return {name: value for name, value in (identity.get("settings") or {}).items() if name not in STAGE_VARIABLES}
+
+
+def settings_key(identity: dict) -> str:
+    """A short name for a row's :func:`protocol_settings` and judge: rows with different ones are other protocols."""
+    payload = {"settings": protocol_settings(identity), "judge": identity.get("judge")}
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+
+def lettered(keys: list[str | None], word: str) -> dict[str, str]:
+    """``keys`` (one a row; None: none) as labels ``"<word> A"`` (the most rows), ``"<word> B"``, ... (ties: the
+    first row first); {} when there are fewer than two."""
+    counts = {key: keys.count(key) for key in keys if key is not None}
+    if len(counts) < 2:
+        return {}
+    ordered = sorted(counts, key=lambda key: (-counts[key], keys.index(key)))
+    return {key: f"{word} {chr(ord('A') + index)}" for index, key in enumerate(ordered)}
 
 
 def _fix(record: IdentityRecord) -> str:
@@ -244,27 +315,50 @@ def data_key(fingerprint: object) -> str:
 
 class _Staleness:
     """Whether a spec identity still describes what a batch would run now: the data behind each recorded
-    source, what a chained task read (an upstream stage's output, or what a variable named), each task's version, the
-    package versions and a backend of ours' version (as the batch's plan checks them); memoised."""
+    source, what a chained task read (an upstream stage's output, or what a variable named, and whether that upstream
+    is stale itself), each task's version, the package versions and a backend of ours' version (as the batch's plan
+    checks them); memoised."""
 
     def __init__(self, task_index: TaskIndex, results_dir: Path | None = None) -> None:
         self.task_index = task_index
         self.results_dir = results_dir
         self.fingerprints: dict[tuple[str, str], dict] = {}
         self.outputs: dict[tuple[str, str, str], tuple[str | None, float]] = {}
+        self.records: dict[str, IdentityRecord | None] = {}
+        self.stores: dict[tuple[str, str, Path], list[dict]] = {}
+
+    def record(self, model: str) -> IdentityRecord | None:
+        """The batch spec record of the results folder's model ``model`` (None: no such folder, or no readable record
+        of this schema)."""
+        if model not in self.records:
+            found = None
+            if self.results_dir is not None and model and Path(model).name == model:
+                try:
+                    found = IdentityRecord.read(self.results_dir / model / SPEC_RECORD)
+                except (DamagedFile, OSError):
+                    found = None
+            self.records[model] = found if found is not None and of_this_schema(found.identity) else None
+        return self.records[model]
+
+    def writers(self, read: dict, identity: dict) -> list[dict]:
+        """The bindings of the runs that stored the entries of the store a reader's ``read`` names
+        (:func:`store_writers`, in the cache of the row's environment); [] for another kind."""
+        root = settings.cache_root({**os.environ, **(identity.get("env") or {})})
+        kind, name = str(read.get("kind")), str(read.get("name") or "")
+        if kind not in STORES or not name:
+            return []
+        if (kind, name, root) not in self.stores:
+            self.stores[kind, name, root] = store_writers(kind, name, root)
+        return self.stores[kind, name, root]
 
     def _output_now(self, model: str, upstream: str, kind: str, identity: dict) -> tuple[str | None, float]:
         """The digest of ``kind`` that ``model``'s best matching run of ``upstream`` gives now (what its batch would
         hand a reader; None: none), and when that run wrote its results (0: no run)."""
         if (model, upstream, kind) not in self.outputs:
             found, when = None, 0.0
-            folder = self.results_dir / model if self.results_dir else None
-            try:
-                spec = IdentityRecord.read(folder / SPEC_RECORD) if folder is not None else None
-            except DamagedFile:
-                spec = None
-            if spec is not None:
-                scan = scan_runs(folder, spec.identity)
+            spec = self.record(model)
+            if spec is not None and self.results_dir is not None:
+                scan = scan_runs(self.results_dir / model, spec.identity)
                 environment = {**os.environ, **(identity.get("env") or {})}
                 root = settings.cache_root(environment)
                 own = _stage_limit(spec.identity, upstream, spec.limit, environment)
@@ -273,6 +367,34 @@ class _Staleness:
                 when = run.when if run is not None else 0.0
             self.outputs[model, upstream, kind] = found, when
         return self.outputs[model, upstream, kind]
+
+    def _upstream_of(self, model: str, identity: dict, upstream: str, read: dict) -> tuple[str, dict] | None:
+        """The row whose run of ``upstream`` gave what a reader of ``model`` read (its name and spec identity): the
+        model itself or the describer a spec names, for a read from a run; for a store a variable names, the row named
+        like it whose model its entries are bound to. None when no row of the results folder is, or its identity does
+        not cover ``upstream``."""
+        name = str(read.get("model") or model) if read.get("from") == "run" else str(read.get("name") or "")
+        spec = self.record(name)
+        if read.get("from") != "run":
+            bound = self.writers(read, identity) if spec is not None else []
+            if spec is None or not bound or any(binding.get("key") != model_key(spec.identity) for binding in bound):
+                return None
+        found = identity if name == model else spec.identity if spec is not None else None
+        return (name, found) if found is not None and upstream in (found.get("tasks") or {}) else None
+
+    def _upstream_stale(self, model: str, identity: dict, entry: dict, since: float, known: list[str]) -> list[str]:
+        """Each upstream a chained task read that is stale itself (what the batch would run again, its readers after
+        it), with why, but for the reasons ``known`` already gives (the same package versions)."""
+        stale = []
+        for upstream, read in (entry.get("inputs") or {}).items():
+            found = self._upstream_of(model, identity, upstream, read)
+            if found is None:
+                continue
+            reasons = [reason for reason in self.reasons(found[1], upstream, found[0], since) if reason not in known]
+            if reasons:
+                whose = "" if found[0] == model else f" of {found[0]}"
+                stale.append(f"{upstream}{whose}, whose {read.get('kind')} it read, is stale ({', '.join(reasons)})")
+        return stale
 
     def _inputs_changed(self, model: str, identity: dict, entry: dict, since: float) -> list[str]:
         """What a chained task read that is no longer what it would read (an upstream stage run again after the
@@ -310,6 +432,11 @@ class _Staleness:
     def why(self, identity: dict, task: str, model: str = "", since: float = 0.0) -> str | None:
         """Why ``task``'s cells of ``model`` under ``identity``, from a run at ``since`` (its results' modification
         time), are stale (None: they are not)."""
+        changed = self.reasons(identity, task, model, since)
+        return ("stale: " + ", ".join(changed)) if changed else None
+
+    def reasons(self, identity: dict, task: str, model: str, since: float) -> list[str]:
+        """What changed since the run of :meth:`why`, each reason in a few words ([]: nothing)."""
         recorded = identity.get("versions") or {}
         versions = {**self.versions, **backend_versions(str((identity.get("model") or {}).get("backend") or ""))}
         names = [*recorded, *(name for name in versions if name not in recorded and name not in self.versions)]
@@ -332,7 +459,7 @@ class _Staleness:
             now = self._fingerprint(entry["benchmark"], source)
             if data_key(now) != data_key(recorded):
                 changed.append(f"the data at {source} changed")
-        return ("stale: " + ", ".join(changed)) if changed else None
+        return changed + self._upstream_stale(model, identity, entry, since, changed)
 
 
 def is_number(value: object) -> bool:
@@ -424,11 +551,12 @@ class _Collector:
         board.notes += [f"{damaged}: not read; fix: {_fix(spec)}" for damaged in scan.damaged]
         board.rows[model], board.marks[model], board.sources[model], board.data[model] = {}, {}, {}, {}
         board.records[model], board.reads[model] = spec, {}
+        board.settings[model], identity, own = settings_key(spec.identity), spec.identity, model_key(spec.identity)
         for task in spec.tasks:
             self.columns += [task] if task not in self.columns else []
             entry = spec.identity["tasks"].get(task) or {}
             benchmark = entry.get("benchmark")
-            board.reads[model][task] = _read_from(model, entry)
+            board.reads[model][task] = _read_from(model, entry, own, partial(self.staleness.writers, identity=identity))
             board.benchmarks[task] = str(benchmark or task)
             board.data[model][task] = data_key(spec.identity["data"].get(benchmark))
             best = scan.best(task)

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from abductive_tasks.lmms_source import own_model_versions
-from abductive_tasks.reports.leaderboard.cells import Leaderboard, data_key
+from abductive_tasks.reports.leaderboard.cells import Leaderboard, data_key, protocol_settings, settings_key
 from abductive_tasks.runs.catalog import heading
 from abductive_tasks.runs.identity import BACKEND
 from abductive_tasks.runs.identity_record import RUN_RECORD, DamagedFile, IdentityRecord
@@ -37,6 +37,22 @@ class DataVersion:
 
 
 @dataclass
+class SettingsVersion:
+    """One set of score settings the rows ran with (:func:`~.cells.settings_key`): the score-changing variables set
+    (:func:`~.cells.protocol_settings`), the judge, and the rows."""
+
+    label: str  # "settings A" (the most rows), "settings B", ...; "" when every row ran with it
+    settings: dict[str, str]
+    judge: str
+    models: list[str]
+
+    def text(self) -> str:
+        """``ABDUCTIVE_BOOTSTRAP=20, judge none``; ``defaults`` for no variable set."""
+        chosen = ", ".join(f"{name}={value}" for name, value in self.settings.items()) or "defaults"
+        return f"{chosen}, judge {self.judge}"
+
+
+@dataclass
 class Provenance:
     """What a leaderboard is a leaderboard of."""
 
@@ -46,6 +62,7 @@ class Provenance:
     tasks: dict[str, dict[str, list[str]]]  # task -> version -> models
     data: dict[str, list[DataVersion]]  # benchmark -> its data versions
     models: dict[str, dict[str, str]]  # model -> backend, weights, judge
+    settings: list[SettingsVersion] = field(default_factory=list)  # the score settings and judges the rows ran with
 
 
 def _by_value(pairs: Iterable[tuple[str, str, str]]) -> dict[str, dict[str, list[str]]]:
@@ -163,7 +180,22 @@ def provenance(board: Leaderboard, now: datetime.datetime | None = None) -> Prov
         tasks=tasks,
         data=data,
         models=models,
+        settings=settings_versions(board, records),
     )
+
+
+def settings_versions(board: Leaderboard, records: dict[str, IdentityRecord]) -> list[SettingsVersion]:
+    """The score settings and judges ``board``'s rows ran with, each once with its rows, labelled as the cells are
+    (:meth:`~.cells.Leaderboard.settings_versions`)."""
+    labels = board.settings_versions()
+    seen: dict[str, SettingsVersion] = {}
+    for model, record in records.items():
+        key = settings_key(record.identity)
+        if key not in seen:
+            judge = judge_text(record.identity.get("judge"))
+            seen[key] = SettingsVersion(labels.get(key, ""), protocol_settings(record.identity), judge, [])
+        seen[key].models.append(model)
+    return sorted(seen.values(), key=lambda version: version.label)
 
 
 def _versions_text(by_version: dict[str, list[str]], everyone: int) -> str:
@@ -190,6 +222,9 @@ def header_lines(found: Provenance, rows: int) -> list[str]:
             for version in versions
         ]
         lines.append(f"Data, {heading(benchmark)}: " + "; ".join(described) + ".")
+    if any(version.label for version in found.settings):
+        described = [f"{version.label}: {version.text()} — {', '.join(version.models)}" for version in found.settings]
+        lines.append("Score settings: " + "; ".join(described) + ".")
     return lines
 
 
@@ -205,6 +240,12 @@ def footnote_lines(found: Provenance) -> list[str]:
         lines.append(
             "A cell marked (data B) or later ran on another data version than (data A), as the header says: it is "
             "ranked and compared only with the rows on its own data."
+        )
+    if any(version.label for version in found.settings):
+        lines.append(
+            "A cell marked (settings B) or later ran with other score settings or another judge than (settings A), as "
+            "the header says: it is ranked and compared only with the rows of its own settings, and its row is not "
+            "ranked."
         )
     return [line for line in lines if line]
 

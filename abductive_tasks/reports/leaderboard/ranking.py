@@ -31,7 +31,7 @@ class Statistics:
 
 def statistics(board: Leaderboard) -> Statistics:
     """Headline Estimates from every scored cell's samples JSONL (checked against the reported value by
-    :func:`collect`), and ties with the best, within each group of rows on the same data."""
+    :func:`collect`), and ties with the best, within each protocol's rows (:meth:`Leaderboard.protocol`)."""
     found = Statistics()
     unlogged = set()  # cells whose run wrote no samples file
     for model in board.rows:
@@ -62,6 +62,7 @@ def statistics(board: Leaderboard) -> Statistics:
             f"{task}: {', '.join(models)} not compared with the best: {found.problems[(models[0], task)]}"
             for task, models in models_of.items()
         ]
+    found.notes += settings_notes(board)
     for task in board.tasks:
         groups = board.data_groups(task)
         if len(groups) > 1:
@@ -96,6 +97,22 @@ def statistics(board: Leaderboard) -> Statistics:
     return found
 
 
+def settings_notes(board: Leaderboard) -> list[str]:
+    """The note saying the rows ran with different score settings or judges, each group's rows named; [] when they
+    all ran with the same."""
+    groups = board.settings_versions()
+    if not groups:
+        return []
+    named = "; ".join(
+        f"{label}: {', '.join(model for model in board.rows if board.settings_group(model) == label)}"
+        for label in groups.values()
+    )
+    return [
+        f"Rows ran with different score settings or judges ({named}): each is ranked and compared only with the rows "
+        "of its own settings, as the header says"
+    ]
+
+
 def _sources(read: dict[str, str]) -> str:
     """``{"descriptions": "dd"}`` as "the descriptions of dd"."""
     return " and ".join(f"the {kind} of {source}" for kind, source in sorted(read.items()))
@@ -128,6 +145,10 @@ def compare_models(board: Leaderboard, found: Statistics, a: str, b: str) -> lis
         data = {board.data.get(model, {}).get(task) for model in (a, b)}
         if None not in data and len(data) > 1:  # a task one of them did not run is said so below
             note = "not compared: the two ran on different data (their data fingerprints differ)"
+            rows.append(unpaired(task, metric, note))
+            continue
+        if board.settings.get(a) != board.settings.get(b):
+            note = "not compared: the two ran with different score settings or judges (as the header says)"
             rows.append(unpaired(task, metric, note))
             continue
         if board.read_from(a, task) != board.read_from(b, task):

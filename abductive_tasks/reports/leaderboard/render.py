@@ -346,13 +346,14 @@ def write_dicts(path: Path, columns: list[str], rows: list[dict]) -> Path:
 # The shape of the files a batch and its leaderboard write (leaderboard.json, the CSVs, run and spec records, stage
 # outputs): raised when one changes, so a consumer can tell (tests/snapshots/formats.txt, utils/format_snapshots.py).
 EXPORT_FORMAT = 3  # 2 (2026-12-01): a run record seals its outputs once it ended (`outputs`); 3 (2026-12-02): its
-# weights (`weights`, the identity's model entry too)
+# weights (`weights`, the identity's model entry too), and leaderboard.json says the score settings and judge of each
+# cell (`settings_label`) and of the rows (`provenance.settings`)
 
 
 def json_text(board: Leaderboard, found: Statistics, origin: Provenance) -> str:
     """``leaderboard.json``: its :data:`EXPORT_FORMAT`, the provenance in full, and per model and task the cell (value
-    and interval on the results' own scale, its status, its data version, whose outputs it read where another
-    model's)."""
+    and interval on the results' own scale, its status, its data version and score settings, whose outputs it read
+    where another model's)."""
     cells = {
         model: {
             task: {
@@ -363,6 +364,7 @@ def json_text(board: Leaderboard, found: Statistics, origin: Provenance) -> str:
                 "status": status(board, model, task),
                 "data": board.data.get(model, {}).get(task),
                 "data_label": board.data_group(model, task) or "",
+                "settings_label": board.settings_group(model) or "",
                 "read_from": board.read_from(model, task),
             }
             for task in board.tasks
@@ -400,9 +402,10 @@ LEGEND = (
     "one comparison per model, no correction for multiple comparisons). "
     "Average: the mean of the accuracy headlines (shares of units; not a signed score such as Sherlock's comparison "
     "accuracy, -100 to 100; not an upper bound, nor a stage's coverage such as nleye_describe's share of images "
-    "described), for rows with a score on each, on the same data, each on its own outputs. "
-    "A cell that read another model's outputs names them, e.g. (descriptions: dd): it is another protocol, ranked "
-    "and compared only with the cells that read the same. "
+    "described), for rows with a score on each, on the same data and score settings, each on its own outputs. "
+    "A cell that read another model's outputs names them, e.g. (descriptions: dd), and one that ran with other score "
+    "settings or another judge than most rows says so, (settings B): each is another protocol, ranked and compared "
+    "only with the cells that read the same, with the same settings. "
     "Chance: the random-answer level the task reports."
 )
 
