@@ -95,7 +95,7 @@ PINNED = {
     "blind_batch_bb.yaml": (386, 1),  # pending/: first contact of round 45 (373, 2); rounds 46, 47; X18 adjudicated
     "blind_batch_bc.yaml": (390, 0),  # out of pending/ with round 47 (first contact 364, 10); Y adjudicated
     "blind_batch_bd.yaml": (386, 0),  # pending/: first contact of round 47 (371, 4); round 48
-    "blind_batch_be.yaml": (359, 7),  # pending/: first contact of round 48 (359, 7)
+    "blind_batch_be.yaml": (374, 0),  # pending/: first contact of round 48 (359, 7); round 49
 }
 
 

@@ -1988,6 +1988,113 @@ LATE_ROUND_GUARDS = [
         "weakener",
     ),
     (48, DVE_LABEL, "Answer: weakener. The update supports the hypothesis.", None),
+    # round 49 (BE's first contact): its seven silent misreads. The answer's role, what it is set off, then where it is
+    # ("is in"); an option called the given image again, taken back after "Hmm,"
+    (
+        49,
+        MUCR_OPTIONS,
+        "1. No wait, Option 1 just repeats the cause image. The effect — the spilled paint on the floor — is in "
+        "Option 3.",
+        3,
+    ),
+    (49, MUCR_OPTIONS, "The effect, the overflowing bathtub, is in Option 2.", 2),
+    (49, MUCR_OPTIONS, "The effect is in Option 2 or Option 4.", None),
+    (
+        49,
+        MUCR_OPTIONS,
+        "Option 1 shows the effect. Hmm, Option 1 is actually identical to the cause image; the effect, the "
+        "overflowing bathtub, is in Option 2.",
+        2,
+    ),
+    (
+        49,
+        MUCR_OPTIONS,
+        "Option 4 is identical to the cause image except for the broken window, so it is the effect.",
+        4,
+    ),
+    (
+        49,
+        MUCR_OPTIONS,
+        "Option 4 shows the effect image again, and option 2 shows the cause: the boy kicking the ball toward the "
+        "window.",
+        2,
+    ),
+    (49, MUCR_OPTIONS, "Option 4 shows the effect, and option 2 shows the cause.", None),
+    (
+        49,
+        MUCR_OPTIONS,
+        "Option 2 shows the effect. Hmm, Option 2 is a strong candidate; the flooded street is in Option 2.",
+        2,
+    ),
+    # what the answer shows said to be an option, closing the reply after a correction
+    (49, MUCR_OPTIONS, "Option 3 — sorry, I counted the cause image. The stained tablecloth is Option 2.", 2),
+    (49, MUCR_OPTIONS, "Option 3 shows the effect. The stained tablecloth is Option 2.", 3),
+    # "nein," and "non," correct; a correction that turns to a number explained in other words takes the answer back,
+    # the number unread (round 36); "no," after an ellipsis
+    (
+        49,
+        SPEEDING,
+        "Die Antwort ist 4 (Polizist)... nein, 2 (zu schnelles Fahren), weil der Polizist nur die Folge ist.",
+        None,
+    ),
+    (49, SPEEDING, "Die Antwort ist 4 (Polizist)... nein, 2 (zu schnelles Fahren). Final answer: 2", 2),
+    (49, SPEEDING, "Answer: 4 (police officer)... no, 2 (speeding), because the officer is only the effect.", 2),
+    # answers taken back into doubt
+    (
+        49,
+        TWO_IMAGES,
+        "Hypothesis 2 seems more plausible at first, because the ice cream cone in it is dripping. On second thought, "
+        "I can't be sure of that: the sun isn't visible in the context image, so I don't want to commit to either one.",
+        None,
+    ),
+    (49, TWO_IMAGES, "Image 2. On second thought, I can't be sure of that. Final answer: 1", 1),
+    (49, TWO_IMAGES, "Image 2, though I can't be sure.", 2),
+    (
+        49,
+        SPEEDING,
+        "Option 3, road. Hmm, no: the road appears in both images but doesn't explain anything. I'm not sure what the "
+        "link is.",
+        None,
+    ),
+    (49, SPEEDING, "I wasn't sure what the link is at first. The cue is speeding.", 2),
+    # a scene graph alone names no answer; its answer key and an answer after it do
+    (
+        49,
+        MUCR_OPTIONS,
+        '{"objects": [{"id": 1, "name": "cause image: boy flying a kite"}, {"id": 2, "name": "option 3: kite caught '
+        'in a tree"}], "relationships": [[1, "leads to", 2]]}',
+        None,
+    ),
+    (49, MUCR_OPTIONS, '{"objects": [{"id": 1, "name": "boy"}, {"id": 2, "name": "window"}], "answer": 3}', 3),
+    (
+        49,
+        MUCR_OPTIONS,
+        'Option 3 shows the effect: {"objects": ["kite", "tree"], "relationships": [["kite", "caught in", "tree"]]}',
+        3,
+    ),
+    # Russian, Italian, Greek, Indonesian and Hebrew answer words; a German rating given; a Chinese comparison
+    (
+        49,
+        COMBINED_PANELS,
+        "Правое изображение более правдоподобно: на левом изображении мужчина разбивает яйца в миску.",
+        2,
+    ),
+    (49, COMBINED_PANELS, "L'immagine a destra è più plausibile perché mostra il bambino con il gesso.", 2),
+    (49, COMBINED_PANELS, "L'immagine a sinistra mostra il bambino che cade.", None),
+    (49, PRESENTS, "Η υπόθεση 2 είναι πιο εύλογη, επειδή ο σκύλος κρατά ένα λουρί.", 2),
+    (49, MUCR_OPTIONS, "Jawaban: pilihan 1. Gambar akibat menunjukkan jalanan yang licin.", 1),
+    (49, MUCR_OPTIONS, "Επιλογή 2: στην εικόνα του αποτελέσματος ένας άνδρας είναι μούσκεμα.", 2),
+    (49, MUCR_OPTIONS, "התשובה היא אפשרות 4: בתמונת התוצאה רואים ילד עם ברך שרוטה.", 4),
+    (
+        49,
+        NLEYE_PAIRS,
+        "Ich würde eine 7 vergeben (sehr plausibel): Auf dem Kontextbild backt eine Frau Plätzchen.",
+        7.0,
+    ),
+    (49, NLEYE_PAIRS, "Ich würde keine 7 vergeben.", None),
+    (49, TWO_IMAGES, "答案：2。\n解释：第二张假设图片显示气球爆了，这比第一张假设图片（气球自己飞上天空）更合理。", 2),
+    (49, TWO_IMAGES, "图片2比图片1更合理。", 2),
+    (49, TWO_IMAGES, "图片1比图片2更合理。答案：2", None),
 ]
 
 

@@ -14,7 +14,7 @@ from abductive_tasks.scoring.reading.mentions import ANY_MENTION
 from abductive_tasks.scoring.reading.table import Example, rule
 from abductive_tasks.scoring.reading.text import FORCED
 
-__all__ = ["CLOSING_ONLY", "CORRECTION_WORDS", "SELF_CORRECTIONS"]
+__all__ = ["CLOSING_ONLY", "CORRECTION_WORDS", "SELF_CORRECTIONS", "TURNED_TO_UNREAD"]
 
 _FLAGS = re.IGNORECASE
 
@@ -98,4 +98,18 @@ SELF_CORRECTIONS = rule(
         1,
     ),
     flags=_FLAGS | re.MULTILINE,
+)
+
+# The answer a self-correction turns to, a number explained by words that name no option, where nothing after it
+# picks: "Die Antwort ist 4 (Polizist)... nein, 2 (zu schnelles Fahren), weil ..." (BE's first contact, read 4). The
+# correction takes the answer before it back, and the number it turns to stays unread, as any number explained in
+# another language (round 36): no answer (decision.decide; not "... no, 2 (speeding).", the option's own text).
+TURNED_TO_UNREAD = rule(
+    rf"\s*[,:;-]?\s*(?:(?:it's|it\s+is)\s+)?{ANY_MENTION}\s*\((?![^()\n]*[«‹])[^()\n]+\)",
+    Example(
+        "cue_words",
+        "Die Antwort ist 4 (Polizist)... nein, 2 (zu schnelles Fahren), weil der Polizist nur die Folge ist.",
+        None,
+    ),
+    Example("cue_words", "Die Antwort ist 4 (Polizist)... nein, 2 (zu schnelles Fahren). Final answer: 2", 2),
 )

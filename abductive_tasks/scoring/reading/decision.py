@@ -14,7 +14,7 @@ from abductive_tasks.scoring.reading.closing_rules import (
     OPTION_SCORES,
     REMAINING,
 )
-from abductive_tasks.scoring.reading.correction_rules import CLOSING_ONLY, SELF_CORRECTIONS
+from abductive_tasks.scoring.reading.correction_rules import CLOSING_ONLY, SELF_CORRECTIONS, TURNED_TO_UNREAD
 from abductive_tasks.scoring.reading.cut_off import Pick, cut_alone, cut_off, repeated
 from abductive_tasks.scoring.reading.description_rules import (
     CLAUSE_END,
@@ -45,6 +45,7 @@ from abductive_tasks.scoring.reading.form_rules import (
     NUMBERED_TEXT,
     POSSESSIVE_TEXT,
     QUESTION,
+    SCENE_GRAPH,
 )
 from abductive_tasks.scoring.reading.mentions import (
     ANSWER_HEADING,
@@ -121,6 +122,9 @@ def decide(
     if any(rule.pattern.search(text, since) for rule in REFUSALS):
         return None
     if _forced_without_an_answer(text, since) or _roles_paired(text, mentions, valid, since):
+        return None
+    # the correction turns to a number its own words explain, unread (TURNED_TO_UNREAD), and nothing after it picks
+    if corrections and TURNED_TO_UNREAD.pattern.match(text, since) and not any(at >= since for _, at, _ in picks):
         return None
     cut = cut_off(text, mentions, unfinished)
     # "it's the car's speed", "Score: 10 means almost certainly true" (the scale restated)
@@ -297,9 +301,10 @@ def _retracted_headings(text: str, mentions: list[Mention], rejected: set[int]) 
 # a rejection that takes a stated answer back: the rejected answer opening its sentence ("Option 4 is wrong because
 # ..."), or set against the answer picked ("..., the effect should be the cold person in Option 4, not the fresh flowers
 # in Option 1"); not a reason that names it ("The unwrapped ball in image 2 cannot come from a rectangular box, making
-# image 1 the more plausible one": two answers, round 18's review)
+# image 1 the more plausible one": two answers, round 18's review); after a word of doubt too ("Hmm, Option 1 is
+# actually identical to the cause image; ...": BE's first contact)
 _TAKING_BACK = re.compile(
-    r"(?:(?:^|\n|[.!?;]\s)\s*(?:(?:but|however|so)\s*,?\s+)?(?:the\s+)?"
+    r"(?:(?:^|\n|[.!?;]\s)\s*(?:(?:but|however|so|hmm+|oh)\s*,?\s+)?(?:the\s+)?"
     r"|,\s*not\s+(?:the|an?)\s+[^«‹.,;:!?\n]{1,60}?\s+(?:in|from)\s+)\Z",
     re.IGNORECASE,
 )
@@ -610,6 +615,8 @@ def _the_one_named(
     if REMAINING.pattern.search(text):  # no named option is the answer: the one an elimination leaves, or none
         return _remaining(text, mentions, valid, values)
     if STATED_OTHERWISE.pattern.search(text):  # "The cue is the speed limit violation: the car broke the limit"
+        return None
+    if SCENE_GRAPH.pattern.match(text):  # a scene graph alone: the options it names are its nodes
         return None
     # an option's own text in the possessive owns what the reply names (:data:`POSSESSIVE_TEXT`: "The cue is the car's
     # excessive speed"): it is not the answer, nor is any other option it is named with

@@ -388,4 +388,12 @@ CORRECTED_TO = (
         ),
         Example("nleye", "More plausible: image 2. Less plausible: image 1.", 2),
     ),
+    # what the answer shows, said to be an option in a sentence closing the reply: "Option 3 — sorry, I counted the
+    # cause image. The stained tablecloth is Option 2." (BE's first contact, read 3; not "Option 3 — sorry, the
+    # stained tablecloth is Option 2, and the effect is Option 3.", which names the first again)
+    rule(
+        rf"(?:^|(?<=[.!?]\s))the\s+[^«‹.,;:!?\n]{{1,60}}?\s+is\s+{_CLAIMED}\s*[.!]?\s*\Z",
+        Example("mucr", "Option 3 — sorry, I counted the cause image. The stained tablecloth is Option 2.", 2),
+        Example("mucr", "Option 3 shows the effect. The stained tablecloth is Option 2.", 3),
+    ),
 )

@@ -235,10 +235,32 @@ DOUBTS = (
     rule(
         # (after the word, as a doubt is looked for after the last self-correction: decision._doubted)
         r"(?:(?<=\bthought)|(?<=\breflection)|(?<=\binspection)|(?<=\blook)|(?<=\bagain)|(?<=\bmore)|(?<=\bfurther)"
-        r"|(?<=\bactually)|(?<=\bwait))\s*,?\s+(?:i'm|i\s+am)\s+(?:now\s+)?(?:no\s+longer\s+sure|"
-        r"not\s+(?:so\s+|really\s+|entirely\s+)?(?:sure|certain|confident)|unsure|uncertain)\b",
+        r"|(?<=\bactually)|(?<=\bwait))\s*,?\s+(?:(?:i'm|i\s+am)\s+(?:now\s+)?(?:no\s+longer\s+sure|"
+        r"not\s+(?:so\s+|really\s+|entirely\s+)?(?:sure|certain|confident)|unsure|uncertain)"
+        # "On second thought, I can't be sure of that: ..." (BE's first contact, read 2)
+        r"|i\s+(?:can't|cannot|can\s+not)\s+(?:really\s+)?be\s+(?:sure|certain))\b",
         Example("nleye", "1. Hmm, on reflection I'm not sure about this; the shapes are hard to make out.", None),
         Example("nleye", "1. On reflection, I'm not sure about this. Final answer: 2", 2),
+        Example(
+            "nleye",
+            "Hypothesis 2 seems more plausible at first, because the cone in it is dripping. On second thought, I "
+            "can't be sure of that: the sun isn't visible, so I don't want to commit to either one.",
+            None,
+        ),
+    ),
+    # the answer's role said to be unknown: "Option 3, road. Hmm, no: the road appears in both images. I'm not sure
+    # what the link is." (BE's first contact, read 3; unless a statement of the answer follows its sentence: "I'm not
+    # sure what the link is. The cue is speeding.")
+    rule(
+        r"\b(?:not\s+sure|unsure|uncertain|no\s+idea)\s+(?:what|which)\s+(?:the\s+)?(?:causal\s+)?"
+        r"(?:link|cue|connection|answer|cause|effect)\s+(?:is|would\s+be|might\s+be)(?=\s*(?:[.!;\n]|$))",
+        Example(
+            "cue_words",
+            "Option 3, road. Hmm, no: the road appears in both images but doesn't explain anything. I'm not sure what "
+            "the link is.",
+            None,
+        ),
+        Example("cue_words", "I'm not sure what the link is. The cue is speeding.", 2),
     ),
     # a doubt between two answers: "I'm not sure whether the cue is speeding or the police officer; both seem to link
     # the images." (BD's first contact, read 2; unless a statement of the answer follows its sentence)
@@ -443,9 +465,11 @@ DOUBTS = (
 # Two options given the two roles in one sentence: "Option 1 is the cause, and option 2 shows its effect." (AW's first
 # contact, read 1: the reader does not know which role the prompt asks for, so neither is the answer); not where one
 # of them is the given image's count ("Among the five images, image 1 is the cause and image 4 is its effect.": AL's,
-# read by decision.decide)
+# read by decision.decide), nor where the first shows the given image by its role ("Option 4 shows the effect image
+# again, and option 2 shows the cause: ...": BE's first contact, unread)
 ROLES_PAIRED = rule(
-    rf"(?P<first>{_ANY_REF})\s+(?:is|shows|depicts)\s+(?:the|its)\s+(?P<role>cause|effect)\b[^.;\n]{{0,40}}?,?\s+and\s+"
+    rf"(?P<first>{_ANY_REF})\s+(?:is|shows|depicts)\s+(?:the|its)\s+(?P<role>cause|effect)\b(?!\s+(?:image|picture)\b)"
+    rf"[^.;\n]{{0,40}}?,?\s+and\s+"
     rf"(?:(?P<second>{_ANY_REF})\s+(?:is|shows|depicts)\s+(?:the|its)\s+|the\s+)(?!(?P=role))(?:cause|effect)\b"
     rf"(?:\s+is\s+(?P<third>{_ANY_REF}))?",
     Example("mucr", "Option 1 is the cause, and option 2 shows its effect.", None),

@@ -19,6 +19,7 @@ __all__ = [
     "ANSWER_LABEL",
     "NUMBER_ANSWER_LABEL",
     "REPEATED_NUMBER",
+    "SCENE_GRAPH",
     "CONCESSION",
     "EXPLAINED_PAIR",
     "HEADINGS",
@@ -182,4 +183,20 @@ CONCESSION = rule(
         "Overall I'd go with Hypothesis 1.",
         1,
     ),
+)
+
+# A reply that is a scene graph and nothing else (the MuCR chain-of-thought prompts ask for one before the answer): the
+# options it names are its nodes, no answer ('{"objects": [..., {"id": 2, "name": "option 3: kite caught in a tree"}],
+# "relationships": [[1, "leads to", 2]]}': BE's first contact, read 3; decision._the_one_named). Its answer key is read
+# as a statement ('{"objects": [...], "answer": 3}'), as is an answer after it.
+SCENE_GRAPH = rule(
+    r"\A\s*(?:scene\s+graph\s*:?\s*)?\{\s*(?:objects|nodes|entities|relationships|relations)\s*:[^{}]*"
+    r"(?:\{[^{}]*\}[^{}]*)*\}\s*\Z",
+    Example(
+        "mucr",
+        '{"objects": [{"id": 1, "name": "cause image: boy flying a kite"}, {"id": 2, "name": "option 3: kite caught '
+        'in a tree"}], "relationships": [[1, "leads to", 2]]}',
+        None,
+    ),
+    Example("mucr", '{"objects": [{"id": 1, "name": "boy"}, {"id": 2, "name": "window"}], "answer": 3}', 3),
 )

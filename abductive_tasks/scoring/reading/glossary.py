@@ -171,6 +171,17 @@ _JAPANESE_POINTS = re.compile(r"(?:評価|スコア|点数)\s*は\s*(\d+(?:\.\d+
 _RUSSIAN_POINTS = re.compile(r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s*балл(?:ов|а)?(?!\w)(?!\s*(?:из|/))", re.IGNORECASE)
 
 
+# A German rating given ("Ich würde eine 7 vergeben (sehr plausibel): ...": BE's first contact; not "keine 7", a rating
+# refused)
+_GERMAN_POINTS = re.compile(r"\bwürde\s+(?:eine|ein)\s+(\d+(?:[.,]\d+)?)\s+vergeben\b", re.IGNORECASE)
+
+
+# A Chinese comparison, the one compared first: "图片2比图片1更合理" (image 2 is more plausible than image 1),
+# "这比第一张假设图片（...）更合理" (this is more plausible than the first hypothesis image: BE's first contact, read
+# as a pick of the first after "答案：2。")
+_CHINESE_COMPARED = re.compile(r"比\s*([^，。,.;；!?！？\n]{1,60}?)\s*(?:更加|更)(?:合理|可信|有可能|可能)")
+
+
 # A Chinese numeral after a score noun ("评分：九", "评分：六分": score 9, score 6; AP's first contact), one numeral
 # alone
 _CHINESE_SCORE = re.compile(
@@ -262,7 +273,7 @@ PHRASES = {  # English: the phrases it translates, separated by |
     # prawdopodobny jest obraz 2 (po prawej)"), and a Turkish and Vietnamese rating heading ("Puan: 9.", "Điểm: 7"; the
     # colon's: "điểm" alone is also a point, a feature's "đặc điểm"); BD's: a German and Portuguese one ("Punkte: 2.",
     # "Classificação: 9."; with the colon: "7 Punkte" are points, "classificação" a classification)
-    "option ": "optie|seçenek",
+    "option ": "optie|seçenek|επιλογή|επιλογής|pilihan|אפשרות",  # and BE's Greek, Indonesian and Hebrew
     "image ": "afbeelding|obraz",
     "the middle": "midden|po środku",
     "the right": "rechts|po prawej",
@@ -270,6 +281,19 @@ PHRASES = {  # English: the phrases it translates, separated by |
     "is the most plausible": "is het meest plausibel|is het meest aannemelijk|jest najbardziej prawdopodobny",
     "the more plausible is": "bardziej prawdopodobny jest|bardziej prawdopodobna jest",
     "score: ": "puan:|puan :|điểm:|điểm :|punkte:|punkte :|classificação:|classificação :|classificacao:",
+    # BE's first contact: the Russian and Italian panel positions ("Правое изображение более правдоподобно", "L'immagine
+    # a destra è più plausibile"), the Greek, Indonesian and Hebrew answer and option nouns ("Η υπόθεση 2 είναι πιο
+    # εύλογη", "Jawaban: pilihan 1.", "Επιλογή 2:", "התשובה היא אפשרות 4")
+    "the right ": "правое|правом|правая|правой|правый|a destra",
+    "the left ": "левое|левом|левая|левой|левый|a sinistra",
+    "the middle ": "среднее|среднем|средняя|средней|средний|al centro",
+    "hypothesis ": "υπόθεση|υπόθεσης",
+    "is more plausible ": "είναι πιο εύλογη|είναι πιο πιθανή|είναι πιο λογική",
+    "answer ": "jawaban|απάντηση",
+    "the answer is ": "התשובה היא|jawabannya adalah",
+    # a German and French "no" correcting the answer before it ("Die Antwort ist 4 (Polizist)... nein, 2 (...)": BE's
+    # first contact, read 4), with its comma (the Italian negation "non" takes none: "non è plausibile")
+    "no,": "nein,|non,",
     "weakens": "ослабляет",
     "strengthens": "усиливает|подкрепляет",
 }
@@ -302,6 +326,8 @@ def translate(text: str) -> str:
     text = _CHINESE_POINTS.sub(r" score: \1 ", text)
     text = _JAPANESE_POINTS.sub(r" score: \1 ", text)
     text = _RUSSIAN_POINTS.sub(r" score: \1 ", text)
+    text = _GERMAN_POINTS.sub(r" would give it a \1 ", text)
+    text = _CHINESE_COMPARED.sub(r" is more plausible than \1 ", text)
     text = _CHINESE_SCORE.sub(_chinese_score, text)
     text = _CJK_ANSWER_NUMERAL.sub(lambda match: f"{match['head']}: {_CJK_NUMERALS[match['numeral']]}", text)
     text = _CHINESE_CORRECTION.sub("; actually, it is ", text)

@@ -375,12 +375,20 @@ STATEMENTS = (
     ),
     # the answer's role, then its option: "The effect of the heavy rain in the cause image is Option 3", "The cause is
     # the child throwing the ball shown in Option 1, ...", "The effect image shows the broken vase, which is Option 3."
-    # (not "the effect could be in option 2 or 4", "the cause is not in option 1")
+    # (not "the effect could be in option 2 or 4", "the cause is not in option 1"); or where it is: "The effect — the
+    # spilled paint on the floor — is in Option 3." (BE's first contact, after "1. No wait, Option 1 just repeats the
+    # cause image.", read 1; not "The effect is in Option 2 or 4")
     verdict(
         r"\b(?:effect|cause|cue)\b(?:(?!\b(?:could|might|may|perhaps|possibly|if|not|no|or|n't)\b)[^.;:?!\n]){{0,100}}?"
-        rf"(?:\bis|\b(?:shown|depicted|pictured|seen)\s+in|,\s*which\s+is)\s+{_ARTICLE}{{named_pick}}(?=\s*(?:[.!;,:]|$))",
+        rf"(?:\bis(?:\s+in)?|\b(?:shown|depicted|pictured|seen)\s+in|,\s*which\s+is)\s+{_ARTICLE}{{named_pick}}"
+        r"(?=\s*(?:[.!;,:]|$))",
         Example("mucr", "The effect of the heavy rain in the cause image is Option 3.", 3),
         Example("mucr", "The effect image shows the broken vase, which is Option 3.", 3),
+        Example(
+            "mucr",
+            "1. No wait, Option 1 just repeats the cause image. The effect — the spilled paint — is in Option 3.",
+            3,
+        ),
     ),
     # the answer's place set against another's, ending the clause: "the effect should be the cold, shivering person in
     # Option 4, not the fresh flowers in Option 1." (BD's first contact, after "I believe Option 1 is correct.")
@@ -513,6 +521,23 @@ VERDICTS = (
         r"(?:effect|cause)(?:\s+image)?\s+itself\b",
         Example("mucr", "Option 4 is the effect itself from another angle. The cause is therefore Option 3.", 3),
         Example("cue", "The broken glass is part of the effect itself. That leaves heavy rain.", 3),
+    ),
+    # "Option 1 just repeats the cause image", "Option 1 is actually identical to the cause image", "Option 4 shows the
+    # effect image again": the given image again, no answer (BE's first contact: after "Option 1 shows the effect. Hmm,
+    # ...", read 1; not "Option 1 is identical to the cause image except for the broken window", how the two differ)
+    verdict(
+        rf"{{reject}}{_APPOSITIVE}\s*(?:just\s+|merely\s+|simply\s+|only\s+)?(?:{COPULA}\s+(?:just\s+|merely\s+|simply\s+)?"
+        r"(?:identical\s+to|the\s+same\s+as)|repeats|duplicates|(?P<again>shows|depicts))\s+the\s+(?:effect|cause|given)\s+"
+        r"(?:image|picture)\b(?(again)\s+(?:again|once\s+more)\b|(?!\s*(?:,\s*)?(?:except|but|apart|save)\b))",
+        Example(
+            "mucr",
+            "Option 1 shows the effect. Hmm, Option 1 is actually identical to the cause image; the effect, the "
+            "overflowing bathtub, is in Option 2.",
+            2,
+        ),
+        Example(
+            "mucr", "Option 4 shows the effect image again, and option 2 shows the cause: the boy kicking the ball.", 2
+        ),
     ),
     # "Hypothesis 1 can be ruled out, since the cat in it is black ...": an option eliminated (AL's first contact; of
     # two hypotheses this picks the other)
@@ -707,11 +732,13 @@ VERDICTS = (
     # the answer a self-correction gives: "Actually, no - it's 2", "Wait, option 3", "actually, strengthener"; or "no"
     # alone after a dash or a comma: "3 — no, 1." (BC's first contact)
     verdict(
-        rf"(?:\b(?:{CORRECTION_WORDS})|(?:(?<=[—–…,-])|(?<=[—–…,-]\s))no(?=\s*,))\s*[,:-]?\s*(?:(?:no|yes)\s*[,:-]?\s*)?(?:(?:it's|it\s+is|make\s+(?:it|that)|is)\s+)?{_ARTICLE}{{pick}}"
+        rf"(?:\b(?:{CORRECTION_WORDS})|(?:(?<=[—–…,-])|(?<=[—–…,-]\s)|(?<=\.\.\.)|(?<=\.\.\.\s))no(?=\s*,))\s*[,:-]?\s*(?:(?:no|yes)\s*[,:-]?\s*)?(?:(?:it's|it\s+is|make\s+(?:it|that)|is)\s+)?{_ARTICLE}{{pick}}"
         r"(?=\s*(?:[.!;,)]|$)|\s+-\s)",
         Example("nleye", "Image 1. Actually, no - it's 2.", 2),
         Example("mucr", "Option 1. Wait, option 3.", 3),
         Example("mucr", "3 — no, 1.", 1),
+        # after an ellipsis (BE's first contact, in German: "Die Antwort ist 4 (Polizist)... nein, 2 (...), weil ...")
+        Example("cue_words", "Answer: 4... no, 2, because the officer is only the effect.", 2),
     ),
     # "which might seem to strengthen it", "could be read as a strengthener": a concession, not the verdict
     verdict(
