@@ -96,6 +96,7 @@ PINNED = {
     "blind_batch_bc.yaml": (390, 0),  # out of pending/ with round 47 (first contact 364, 10); Y adjudicated
     "blind_batch_bd.yaml": (386, 0),  # pending/: first contact of round 47 (371, 4); round 48
     "blind_batch_be.yaml": (374, 0),  # pending/: first contact of round 48 (359, 7); round 49
+    "blind_batch_bf.yaml": (368, 2),  # pending/: first contact of round 49 (368, 2)
 }
 
 
@@ -229,7 +230,7 @@ def test_every_batch_reads_exactly_as_pinned(path, corpus_report):
 def test_every_reply_is_recorded_once():
     recorded = [json.loads(line)["reply"] for line in RECORDED_READINGS.read_text(encoding="utf-8").splitlines()]
     batches = {f"{path.name}/" for path in [CORPUS, *BLIND_BATCHES, *PENDING_BATCHES]}
-    assert len(recorded) == len(set(recorded)) == 15576
+    assert len(recorded) == len(set(recorded)) == 15976
     assert {reply[: reply.index("/") + 1] for reply in recorded} == batches
 
 
