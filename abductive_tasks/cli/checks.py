@@ -321,10 +321,10 @@ def check_model_args_quickly(argv: list[str]) -> None:
     if declared is None or not declared.checked:
         return
     supplied = ["batch_size"] + [name for name, option in FROM_LMMS_EVAL_OPTIONS.items() if option_value(argv, option)]
-    names = [entry.split("=", 1)[0].strip() for entry in entries]
+    values = {name.strip(): value for name, _, value in (entry.partition("=") for entry in entries)}
     try:
-        check_names(model, declared.accepted, names, supplied)
-        check_required(model, declared.required, names)
+        check_names(model, declared.accepted, list(values), supplied)
+        check_required(model, declared.required, values)
     except ModelArgumentError as error:
         raise UsageError(str(error)) from None
 

@@ -319,3 +319,11 @@ def read_csv(path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
             # DictReader's own line_num stops at the last row it returned; its csv reader's counts the failing line
             raise DataError(f"{path}, line {reader.reader.line_num}: cannot be read: {error}") from error
     return header, rows
+
+
+def data_content(fingerprint: object) -> object:
+    """What a data fingerprint says the data is, wherever it lives: its ``source`` (and a ``root``, which older
+    identities recorded) left out, so a copy of the data in another folder or install mode keys the same."""
+    if not isinstance(fingerprint, Mapping):
+        return fingerprint
+    return {key: value for key, value in fingerprint.items() if key not in ("root", "source")}

@@ -76,10 +76,11 @@ def required_arguments(cls: type) -> list[str]:
 REQUIRED_VALUES = {"pretrained": "hub id or local folder", "base": "a --model name"}
 
 
-def check_required(model: str, required: Iterable[str], given: Iterable[str]) -> None:
-    """Raise :class:`ModelArgumentError` naming the ``required`` arguments not ``given`` (lmms-eval would say
-    ``TypeError: ....__init__() missing 1 required positional argument``, naming a class the user never typed)."""
-    present = set(given)
+def check_required(model: str, required: Iterable[str], given: Mapping[str, object]) -> None:
+    """Raise :class:`ModelArgumentError` naming the ``required`` arguments not ``given`` (name -> value) or given empty
+    (``pretrained=$MODEL`` with ``MODEL`` unset); lmms-eval would say ``TypeError: ....__init__() missing 1 required
+    positional argument`` or fail deep in a loader, naming a class the user never typed."""
+    present = {name for name, value in given.items() if value is not None and str(value).strip().strip("\"'")}
     missing = [name for name in required if name not in present and name not in FROM_LMMS_EVAL_OPTIONS]
     if missing:
         entries = " and ".join(f"{name}=<{REQUIRED_VALUES.get(name, 'value')}>" for name in missing)

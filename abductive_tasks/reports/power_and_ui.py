@@ -190,10 +190,10 @@ def ui_main(argv: list[str]) -> int:
         return 2
     try:
         listening = listening_socket(args.host, args.port)
-    except OSError as error:  # uvicorn would log its own "[Errno 98] ... address already in use" and exit 3
+    except (OSError, OverflowError) as error:  # uvicorn: "[Errno 98] ... address already in use", exit 3
+        why = "not a port: 1 to 65535" if isinstance(error, OverflowError) else error.strerror or error
         print(
-            f"abductive-eval ui: cannot listen on port {args.port} of {args.host} ({error.strerror or error}); "
-            "pick another: --port N",
+            f"abductive-eval ui: cannot listen on port {args.port} of {args.host} ({why}); pick another: --port N",
             file=sys.stderr,
         )
         return 2
@@ -220,7 +220,7 @@ def ui_main(argv: list[str]) -> int:
 
 def listening_socket(host: str, port: int) -> socket.socket:
     """A TCP socket bound to ``host``:``port`` as uvicorn binds one (IPv6 for a host with ``:``), for its server to
-    serve on; OSError when it cannot be (the port in use)."""
+    serve on; OSError when it cannot be (the port in use), OverflowError for a number that is no port."""
     listening = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     try:
         listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

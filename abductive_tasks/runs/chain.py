@@ -231,8 +231,7 @@ def task_entry(
 ) -> dict:
     """A task's part of a run identity (``fact``: its :class:`~abductive_tasks.runs.task_index.TaskFacts`): its
     benchmark and version, and for a chained task what it reads, by content (:func:`task_inputs`; ``root``: where
-    derived files live; ``current(upstream, kind)``: the digest of an upstream run's output now, None while there is
-    none)."""
+    derived files live; ``current(upstream, kind)``: the digest of an upstream run's output now, None while none)."""
     entry = {"benchmark": fact.benchmark, "version": fact.version}
     if fact.reads:
         entry["inputs"] = task_inputs(fact.reads, environment, root, current or (lambda upstream, kind: None), sources)
@@ -486,8 +485,7 @@ class CommandChain:
 
     def cache_of(self, runner: Runner, tasks: list[str]) -> Path:
         """The response cache of a run of ``tasks`` by ``runner``: this command's own (the describer's beside it); with
-        ``--use_cache DIR``, DIR keyed by what they read (:func:`keyed_cache`; :data:`NEW_CACHE` while it is still to
-        be made)."""
+        ``--use_cache DIR``, DIR keyed by what they read (:func:`keyed_cache`; :data:`NEW_CACHE` till it is made)."""
         if self.user_cache is None:
             return self.cache if runner is self.runner else self.cache.with_name(self.cache.name + "-describer")
         pending = any(up in self.to_make for task in tasks for up in self.reads_of(task))
@@ -551,8 +549,7 @@ class CommandChain:
     def walk(self, say: Callable[[str], None], start: bool = True) -> int:
         """The stages in order (the describer's first): each upstream task reused when an earlier output with its
         identity is complete, else run (``start``) or shown with its command line (not ``start``: an output still to
-        be made is shown by what makes it). Then the requested tasks' identity entries; 0, or the failing exit
-        status."""
+        be made is shown by what makes it). Then the requested tasks' identity entries; 0, or the failing status."""
         order = [(self.describer, self.described)] if self.describer and self.described else []
         order += [(self.runner, level) for level in self.levels]
         for number, (runner, level) in enumerate(order, 1):
@@ -645,11 +642,14 @@ def run_stage_child(command: list[str], env: Mapping[str, str]) -> int:
     """Run a stage's ``abductive-eval`` to its end; its exit status. It ends with this process (``child_setup``). On
     Ctrl-C it is waited for (at a terminal it got the same one), then interrupted, :data:`STAGE_GRACE_S`; then killed,
     at once on another Ctrl-C (``subprocess.run`` killed it after 0.25 s, whatever it was writing)."""
-    with interrupts_held():
-        process = subprocess.Popen(command, env=env, preexec_fn=child_setup())
+    process = None
     try:
+        with interrupts_held():  # a Ctrl-C held while it starts is raised here, the child then stopped as below
+            process = subprocess.Popen(command, env=env, preexec_fn=child_setup())
         return process.wait()
     except BaseException:
+        if process is None:
+            raise
         try:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(timeout=STAGE_GRACE_S[0])

@@ -34,7 +34,7 @@ from pathlib import Path
 from abductive_tasks import settings
 from abductive_tasks.inputs.files import cache_key as sealing_key
 from abductive_tasks.inputs.files import file_sha256, read_regular, seal_mac
-from abductive_tasks.inputs.loading import ENV_VAR, DataError, benchmark_root
+from abductive_tasks.inputs.loading import ENV_VAR, DataError, benchmark_root, data_content
 from abductive_tasks.runs.secrets import (
     hash_url_credentials,
     hash_values,
@@ -44,6 +44,7 @@ from abductive_tasks.runs.secrets import (
 )
 
 SCHEMA = 2  # 2: the model entry names its weights by content (model_weights)
+FILE_HASHES = "file_hashes.sqlite3"  # under the cache root (settings.cache_root)
 ANNOTATION_SUFFIXES = frozenset({".csv", ".json", ".jsonl", ".parquet"})
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp", ".tif", ".tiff"})
 
@@ -90,7 +91,7 @@ class FileHashes:
     the table's file is removed, never followed (SQLite would create and write the file it points to)."""
 
     def __init__(self, path: Path | None = None) -> None:
-        self.path = path or settings.cache_root() / "file_hashes.sqlite3"
+        self.path = path or settings.cache_root() / FILE_HASHES
         self.key = sealing_key(self.path.parent)
         self.known: dict[tuple[str, int, int], str] = {}
         self.new: list[tuple[str, int, int, str, str]] = []
@@ -269,7 +270,8 @@ def build_identity(
     vllm = model.get("vllm")
     served = str(vllm["model"]) if isinstance(vllm, Mapping) and vllm.get("model") else None
     # the weights by content: weights replaced at the same path (or a pinned revision changed) are another identity
-    weights = model_weights(model_args, served, resolved=False)
+    hashes = FileHashes(settings.cache_root(environment) / FILE_HASHES)  # the table the run's own process keeps
+    weights = model_weights(model_args, served, hashes, resolved=False)
     identity = {
         "schema": SCHEMA,
         "model": {**redact_mapping(dict(model)), "model_args": redact_model_args(model_args), "weights": weights},
@@ -282,14 +284,6 @@ def build_identity(
         "data": {benchmark: dict(fingerprint) for benchmark, fingerprint in data.items()},
     }
     return hash_values(identity, secrets)
-
-
-def data_content(fingerprint: object) -> object:
-    """What a data fingerprint says the data is, wherever it lives: its ``source`` (and a ``root``, which older
-    identities recorded) left out, so a copy of the data in another folder or install mode keys the same."""
-    if not isinstance(fingerprint, Mapping):
-        return fingerprint
-    return {key: value for key, value in fingerprint.items() if key not in ("root", "source")}
 
 
 def _digest(payload: object) -> str:
@@ -364,14 +358,20 @@ WEIGHTS_KEYS = ("pretrained", "model")  # --model_args entries naming a model's 
 
 
 def model_weights(
-    model_args: str, served: str | None = None, hashes: FileHashes | None = None, *, resolved: bool = True
+    model_args: str,
+    served: str | None = None,
+    hashes: FileHashes | None = None,
+    *,
+    resolved: bool = True,
+    environment: Mapping[str, str] | None = None,
 ) -> dict:
     """Which weights a model ran: a local file or folder by its content (``sha256``), a hub model by the revision its
     local cache resolved (``revision``: a commit; the one asked for when the cache has none yet, or when not
     ``resolved``); {} for a backend naming no weights (our baselines). ``served``: the model a vLLM route serves (it
     names the weights). The run identity takes a hub model's revision as asked (``resolved=False``): the cache
     resolves a branch only once lmms-eval has downloaded it, which would make the second batch of the same weights
-    another identity; a commit pinned with ``revision=`` is exact, and each run's record says the commit it ran."""
+    another identity; a commit pinned with ``revision=`` is exact, and each run's record says the commit it ran.
+    ``environment``: the run's, whose Hugging Face cache resolves the revision (default: this process's)."""
     from abductive_tasks.lmms_source import model_arg_entries
 
     named = dict(entry.split("=", 1) for entry in model_arg_entries(model_args) if "=" in entry)
@@ -383,18 +383,29 @@ def model_weights(
         return {"name": local.name, "sha256": content_digest(local, hashes)}
     revision = str(named.get("revision") or "main").strip()
     # a URL's credentials (``pretrained=https://user:pass@host/...``) enter the record as their salted hash
-    commit = _cached_revision(name, revision) if resolved else None
+    commit = _cached_revision(name, revision, environment) if resolved else None
     return {"name": hash_url_credentials(name), "revision": commit or revision}
 
 
-def _cached_revision(repo: str, revision: str) -> str | None:
-    """The commit the local Hugging Face cache resolved ``revision`` of model ``repo`` to (None: not cached)."""
+def hub_cache(environment: Mapping[str, str] | None = None) -> Path:
+    """The Hugging Face hub cache a process with ``environment`` uses (huggingface_hub's own rule: ``HF_HUB_CACHE``,
+    ``HUGGINGFACE_HUB_CACHE``, ``HF_HOME/hub``, ``XDG_CACHE_HOME/huggingface/hub``); this process's when None."""
+    if environment is None:
+        from huggingface_hub import constants
+
+        return Path(constants.HF_HUB_CACHE)
+    home = environment.get("HF_HOME") or str(Path(environment.get("XDG_CACHE_HOME") or "~/.cache") / "huggingface")
+    found = environment.get("HF_HUB_CACHE") or environment.get("HUGGINGFACE_HUB_CACHE") or str(Path(home) / "hub")
+    return Path(found).expanduser()
+
+
+def _cached_revision(repo: str, revision: str, environment: Mapping[str, str] | None = None) -> str | None:
+    """The commit the Hugging Face cache of ``environment`` (:func:`hub_cache`) resolved ``revision`` of model
+    ``repo`` to (None: not cached)."""
     if len(revision) == 40 and all(char in "0123456789abcdef" for char in revision):
         return revision
     try:
-        from huggingface_hub import constants
-
-        ref = Path(constants.HF_HUB_CACHE) / f"models--{repo.replace('/', '--')}" / "refs" / revision
+        ref = hub_cache(environment) / f"models--{repo.replace('/', '--')}" / "refs" / revision
         return read_regular(ref).decode("utf-8").strip() or None
     except (ImportError, OSError, UnicodeDecodeError):
         return None

@@ -24,7 +24,7 @@ from typing import BinaryIO
 from abductive_tasks.inputs.files import open_nofollow, read_log
 from abductive_tasks.runs.cache import make_safe, scrub_cache
 from abductive_tasks.runs.history import task_states
-from abductive_tasks.runs.identity import model_weights
+from abductive_tasks.runs.identity import FILE_HASHES, FileHashes, model_weights
 from abductive_tasks.runs.identity_record import (
     RUN_RECORD,
     RUNS_DIR,
@@ -257,9 +257,11 @@ def run_levels(model_plan: ModelPlan, running: ModelRun, plans: dict[str, ModelP
 
 def ran_weights(model_plan: ModelPlan) -> dict:
     """The weights the model runs, as they are now (:func:`~abductive_tasks.runs.identity.model_weights`: a hub
-    model's revision is the commit its local cache resolved once lmms-eval downloaded it)."""
+    model's revision is the commit the cache its runs use resolved once lmms-eval downloaded it)."""
     model = model_plan.model
-    return model_weights(model_plan.model_args, model.vllm.model if model.vllm else None)
+    served = model.vllm.model if model.vllm else None
+    hashes = FileHashes(model_plan.derived_root / FILE_HASHES)  # the table its evaluation's own process keeps
+    return model_weights(model_plan.model_args, served, hashes, environment=model_plan.environment)
 
 
 def write_spec_record(model_plan: ModelPlan) -> None:

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from abductive_tasks.inputs.files import open_regular, write_outputs
-from abductive_tasks.inputs.loading import DataError, json_value, reading
+from abductive_tasks.inputs.loading import DataError, data_content, json_value, reading
 from abductive_tasks.lmms_source import RESULTS_SUFFIX, SAMPLES_MARK, results_beside, samples_glob
 from abductive_tasks.scoring.taskspec import REQUEST_FAILED
 from abductive_tasks.sherlock import data, factored_retrieval, localization, metrics
@@ -135,7 +135,7 @@ def _configuration(results: Path) -> dict | None:
         "--limit": config.get("limit"),
         "versions": ours.get("versions"),
         "weights": ours.get("weights"),
-        "data": (ours.get("data") or {}).get("sherlock"),
+        "data": data_content((ours.get("data") or {}).get("sherlock")),  # where the data lives apart
     }
 
 
