@@ -24,9 +24,9 @@ from abductive_tasks.runs.history import Outcome, Scan, scan_runs
 from abductive_tasks.runs.identity import (
     SCHEMA,
     backend_versions,
+    bound_to_model,
     data_content,
     data_fingerprint,
-    model_key,
     of_this_schema,
     package_versions,
 )
@@ -230,19 +230,19 @@ def _mark(outcome: Outcome) -> str | None:
     return "; ".join(reasons) or None
 
 
-def _read_from(model: str, entry: dict, key: str, writers: Callable[[dict], list[dict]]) -> dict[str, str]:
+def _read_from(model: str, identity: dict, entry: dict, writers: Callable[[dict], list[dict]]) -> dict[str, str]:
     """Whose outputs a chained task read, per kind, where they are not ``model``'s own (its identity entry's
     ``inputs``, :func:`~abductive_tasks.runs.chain.task_inputs`): the model a spec names as their source (a
     ``describer``), or what a variable names (a folder of picks, or a store: the row's own only when every entry
-    ``writers(read)`` finds in it is bound to the row's model, whatever the store's name; ``key``: the row's
-    :func:`~abductive_tasks.runs.identity.model_key`)."""
+    ``writers(read)`` finds in it is bound to the model of the row's ``identity``, whatever the store's name and the
+    lmms-eval arguments its writer ran with: :func:`~abductive_tasks.runs.identity.bound_to_model`)."""
     found = {}
     for read in (entry.get("inputs") or {}).values():
         if read.get("from") == "run":
             source = read.get("model") or model
         elif read.get("name"):
             bound = writers(read)
-            own = bool(bound) and all(binding.get("key") == key for binding in bound)
+            own = bool(bound) and all(bound_to_model(binding, identity) for binding in bound)
             source = model if own else _store_text(read, bound)
         else:
             source = str(read.get("from"))
@@ -363,7 +363,7 @@ class _Staleness:
         spec = self.record(name)
         if read.get("from") != "run":
             bound = self.writers(read, identity) if spec is not None else []
-            if spec is None or not bound or any(binding.get("key") != model_key(spec.identity) for binding in bound):
+            if spec is None or not bound or not all(bound_to_model(binding, spec.identity) for binding in bound):
                 return None
         found = identity if name == model else spec.identity if spec is not None else None
         return (name, found) if found is not None and upstream in (found.get("tasks") or {}) else None
@@ -537,12 +537,14 @@ class _Collector:
         board.notes += [f"{damaged}: not read; fix: {_fix(spec)}" for damaged in scan.damaged]
         board.rows[model], board.marks[model], board.sources[model], board.data[model] = {}, {}, {}, {}
         board.records[model], board.reads[model] = spec, {}
-        board.settings[model], identity, own = settings_key(spec.identity), spec.identity, model_key(spec.identity)
+        board.settings[model], identity = settings_key(spec.identity), spec.identity
         for task in spec.tasks:
             self.columns += [task] if task not in self.columns else []
             entry = spec.identity["tasks"].get(task) or {}
             benchmark = entry.get("benchmark")
-            board.reads[model][task] = _read_from(model, entry, own, partial(self.staleness.writers, identity=identity))
+            board.reads[model][task] = _read_from(
+                model, identity, entry, partial(self.staleness.writers, identity=identity)
+            )
             board.benchmarks[task] = str(benchmark or task)
             board.data[model][task] = data_key(spec.identity["data"].get(benchmark))
             best = scan.best(task)
