@@ -21,6 +21,7 @@ class Variable:
     default: str
     help: str
     changes_scores: bool = True  # False: where files go or how fast, never a number (left out of a run's identity)
+    benchmarks: tuple[str, ...] = ()  # the benchmarks whose scores it can change (abductive_tasks.<benchmark>); (): all
 
 
 VARIABLES: dict[str, Variable] = {
@@ -51,30 +52,35 @@ VARIABLES: dict[str, Variable] = {
             "ABDUCTIVE_NLEYE_COLUMNS",
             "",
             "NL-Eye column overrides, e.g. 'gold_label=label,gold_explanation=explanation'",
+            benchmarks=("nleye",),
         ),
         Variable(
             "ABDUCTIVE_NLEYE_DESCRIBER",
             "",
             "NL-Eye image-to-text, plain lmms-eval: a name nleye_describe also stores its descriptions under "
             "(e.g. the describing model's name)",
+            benchmarks=("nleye",),
         ),
         Variable(
             "ABDUCTIVE_NLEYE_DESCRIPTIONS",
             "",
             "NL-Eye image-to-text: the describer whose stored descriptions nleye_triplet_described reads "
             "(default: ABDUCTIVE_NLEYE_DESCRIBER; unset: abductive-eval runs nleye_describe first)",
+            benchmarks=("nleye",),
         ),
         Variable(
             "ABDUCTIVE_MUCR_SCENE_GRAPHS",
             "",
             "MuCR CCoT, plain lmms-eval: the name mucr_<level>_ccot_graph also stores its scene graphs under and "
             "mucr_<level>_ccot reads them back by (unset: abductive-eval runs the graph stage first)",
+            benchmarks=("mucr",),
         ),
         Variable(
             "ABDUCTIVE_MUCR_PICKS",
             "",
             "MuCR Exp (Eq. 5), plain lmms-eval: the folder holding the same model's mucr_c2e and mucr_cue samples "
             "(--log_samples) whose picks mucr_exp explains (unset: abductive-eval runs them first)",
+            benchmarks=("mucr",),
         ),
         Variable(
             "ABDUCTIVE_STAGE_INPUTS",
@@ -118,6 +124,7 @@ VARIABLES: dict[str, Variable] = {
             "ABDUCTIVE_SIMILARITY_MODEL",
             "",
             "local sentence-transformers folder for the offline similarity (MuCR exp without a judge)",
+            benchmarks=("mucr",),
         ),
         # DVE model-based metrics: unset = the default from the local Hugging Face cache only (never downloaded);
         # a hub id the user sets may be downloaded; a local folder or file; 'off' skips the metric.
@@ -125,27 +132,37 @@ VARIABLES: dict[str, Variable] = {
             "ABDUCTIVE_BERTSCORE_MODEL",
             "roberta-large",
             "DVE BERTScore model (hub id: downloads; local folder; 'off'; unset: local cache only)",
+            benchmarks=("dve",),
         ),
-        Variable("ABDUCTIVE_BERTSCORE_LAYERS", "", "DVE BERTScore layer (default: bert-score's choice for the model)"),
+        Variable(
+            "ABDUCTIVE_BERTSCORE_LAYERS",
+            "",
+            "DVE BERTScore layer (default: bert-score's choice for the model)",
+            benchmarks=("dve",),
+        ),
         Variable(
             "ABDUCTIVE_CLIP_MODEL",
             "openai/clip-vit-base-patch32",
             "DVE CLIPScore model (hub id: downloads; local folder; 'off'; unset: local cache only)",
+            benchmarks=("dve",),
         ),
         Variable(
             "ABDUCTIVE_DVE_EVALUATOR",
             "skywalkerzhang19/DVE_evaluator",
             "DVE evaluator weights (hub repo: downloads; local .pth; 'off'; unset: local cache only)",
+            benchmarks=("dve",),
         ),
         Variable(
             "ABDUCTIVE_DVE_EVALUATOR_TEXT",
             "google-bert/bert-large-uncased",
             "DVE evaluator text backbone config and tokenizer (hub id or local folder)",
+            benchmarks=("dve",),
         ),
         Variable(
             "ABDUCTIVE_DVE_EVALUATOR_RESNET",
             "resnet50",
             "DVE evaluator image backbone: a torchvision ResNet name or 'basic|bottleneck:n1,n2,n3,n4'",
+            benchmarks=("dve",),
         ),
         Variable(
             "ABDUCTIVE_WORKERS",

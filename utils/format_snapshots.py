@@ -67,6 +67,8 @@ def run_canonical(scratch: Path) -> tuple[Path, Path]:
     home.mkdir()
     # An environment made anew: no inherited setting (ABDUCTIVE_*), key or CI variable reaches what is recorded.
     environment = {"PATH": os.environ.get("PATH", ""), "HOME": str(home), **OFFLINE, "ABDUCTIVE_CACHE": str(cache)}
+    # the checkout's own package where PYTHONPATH names one (a worktree beside an installed copy), not the installed
+    environment |= {"PYTHONPATH": os.environ["PYTHONPATH"]} if os.environ.get("PYTHONPATH") else {}
     command = str(Path(sys.executable).with_name("abductive-eval"))
     for arguments in (["batch", "spec.yaml"], ["leaderboard", "results"]):
         done = subprocess.run(

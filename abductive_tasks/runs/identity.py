@@ -12,7 +12,7 @@ not. File hashes are cached by (absolute path, size, modification time) in ``<AB
 (each row sealed), so a repeated fingerprint reads no unchanged file again. The ``limit`` is kept beside the
 identity, not in it: a full run answers a ``limit: 2`` spec too. A chained task's entry also holds what it reads
 from another run, by content (``inputs``: :mod:`abductive_tasks.runs.chain`), and :func:`model_key` names the model
-a stage output is bound to.
+a stage output is bound to (:func:`bound_to_model` tells whether a binding names a run's model).
 
 A task is done, and a leaderboard cell is shown, only when a run's identity gives the same
 :func:`task_key` as the spec's (:mod:`abductive_tasks.runs.history`); a run's response cache lives in a
@@ -352,6 +352,22 @@ def model_key(identity: Mapping) -> str:
     the lmms-eval arguments but ``--limit``. A stage output is bound to it (:mod:`abductive_tasks.inputs.stages`),
     so a task reading another run's output refuses one of another model."""
     return _digest({"model": identity["model"], "eval_args": without_limit(identity["eval_args"])})
+
+
+def bound_to_model(binding: Mapping, identity: Mapping) -> bool:
+    """Whether a stage output's ``binding`` (:mod:`abductive_tasks.inputs.stages`: model, backend, model_args, key)
+    names the model of ``identity``, whatever lmms-eval arguments either run had (``--batch_size``, ``--seed``: they
+    enter :func:`model_key`, not the model): its key, or the same backend and ``model_args`` (secret values hashed as
+    the identity hashes them; a route's vLLM settings are in them) naming the same weights. Weights a local file or
+    folder holds count by content, which a binding does not say: only the key tells those."""
+    if binding.get("key") == model_key(identity):
+        return True
+    model = identity.get("model") or {}
+    weights = model.get("weights") or {}
+    if "sha256" in weights or binding.get("backend") != model.get("backend"):
+        return False
+    written = str(binding.get("model_args") or "")
+    return written == (model.get("model_args") or "") and model_weights(written, resolved=False) == weights
 
 
 WEIGHTS_KEYS = ("pretrained", "model")  # --model_args entries naming a model's weights (hub id or local folder)

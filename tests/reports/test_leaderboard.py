@@ -705,8 +705,9 @@ def test_rows_with_other_score_settings_are_labelled_and_never_ranked_or_compare
     found = statistics(board)
     assert set(found.ties["nleye_triplet"].best) == {"strong", "quick", "judged"}  # each the best of its own group
     assert (
-        "Rows ran with different score settings or judges (settings A: close, strong; settings B: judged; settings C: "
-        "quick): each is ranked and compared only with the rows of its own settings, as the header says" in found.notes
+        "NL-Eye: rows ran with different score settings or judges (settings A: close, strong; settings B: judged; "
+        "settings C: quick): each is ranked and compared only with the rows of its own settings, as the header says"
+        in found.notes
     )
     report = write_report(tmp_path, task_index=TaskIndex(), board=board, found=found)
     pairs = {(row["a"], row["b"]) for row in csv.DictReader(report["comparisons_csv"].open())}
@@ -715,12 +716,14 @@ def test_rows_with_other_score_settings_are_labelled_and_never_ranked_or_compare
     rows = {row[1]: row for row in markdown_rows(markdown) if row[1] in board.rows}
     assert [rows[model][0] for model in ("strong", "close", "quick", "judged")] == ["1", "2", "—", "—"]
     assert (
-        "Score settings: settings A: defaults, judge none — close, strong; settings B: defaults, judge J — judged; "
-        "settings C: ABDUCTIVE_BOOTSTRAP=20, judge none — quick." in markdown
+        "Score settings, NL-Eye: settings A: defaults, judge none — close, strong; "
+        "settings B: defaults, judge J — judged; settings C: ABDUCTIVE_BOOTSTRAP=20, judge none — quick." in markdown
     )
     saved = json.loads(report["json"].read_text())
     assert saved["cells"]["quick"]["nleye_triplet"]["settings_label"] == "settings C"
-    assert [(entry["label"], entry["settings"], entry["models"]) for entry in saved["provenance"]["settings"]] == [
+    assert [
+        (entry["label"], entry["settings"], entry["models"]) for entry in saved["provenance"]["settings"]["nleye"]
+    ] == [
         ("settings A", {}, ["close", "strong"]),
         ("settings B", {}, ["judged"]),
         ("settings C", {"ABDUCTIVE_BOOTSTRAP": "20"}, ["quick"]),
@@ -1203,7 +1206,7 @@ def test_the_report_says_where_its_numbers_come_from_and_marks_another_data_vers
         "(data B; settings A)",
     ]
     assert (
-        "Score settings: settings A: defaults, judge none — m1, m3; "
+        "Score settings, NL-Eye: settings A: defaults, judge none — m1, m3; "
         "settings B: defaults, judge Qwen/Qwen2.5-72B-Instruct — m2." in header
     )
     assert key_a in page and key_b in page and "(data B)" in page and f"data B: {copy}" in page

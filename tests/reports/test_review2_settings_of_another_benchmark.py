@@ -29,3 +29,16 @@ def test_review2_a_setting_of_another_benchmark_does_not_split_a_tasks_rows(tmp_
     assert board.value("b", "nleye_triplet") is not None
     assert board.labels("b", "nleye_triplet") == []  # today: ["settings B"]
     assert board.main_protocol("b", "nleye_triplet")  # today: False, the row is not ranked
+
+
+def test_a_benchmarks_own_variables_and_the_judge_still_split_its_cells():
+    """The case the review's test leaves: the variable splits the benchmark it applies to (DVE), a variable no
+    declaration assigns and the judge split every benchmark."""
+    from abductive_tasks.reports.leaderboard.cells import protocol_settings, settings_key
+
+    resnet = {"settings": {"ABDUCTIVE_DVE_EVALUATOR_RESNET": "resnet18", "ABDUCTIVE_BOOTSTRAP": "20"}}
+    assert protocol_settings(resnet, "dve") == resnet["settings"]
+    assert protocol_settings(resnet, "nleye") == {"ABDUCTIVE_BOOTSTRAP": "20"}
+    assert protocol_settings({"settings": {"ABDUCTIVE_UNDECLARED": "1"}}, "nleye") == {"ABDUCTIVE_UNDECLARED": "1"}
+    assert settings_key({"settings": {}, "judge": {"model_version": "J"}}, "sherlock") != settings_key({}, "sherlock")
+    assert settings_key(resnet, "dve") != settings_key({}, "dve")

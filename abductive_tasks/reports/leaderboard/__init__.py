@@ -10,7 +10,8 @@ missing, unreadable or give another value (``unverified``), or is stale
 (data, task or package version changed since, or that of an upstream stage it read: what the batch would rerun)
 shows that instead of a score; a
 full run without failed requests wins over those, then the newest. Rows on different data for a task are
-marked by data group, rows with different score settings or judges by settings group, and cells that read another
+marked by data group, a benchmark's rows with different score settings (those that can change its scores) or judges by
+settings group, and cells that read another
 model's outputs (a describer's descriptions, a store another model's runs wrote) by whose, and each is ranked and
 compared only within its group. Damaged files and folders without a batch
 identity are listed by path (notes), never read as results. The papers' own numbers are listed apart, marked
@@ -38,8 +39,8 @@ items both answered, includes 0; :mod:`abductive_tasks.reports.compare`) are mar
 * ``leaderboard.json``: where the numbers come from (:mod:`~abductive_tasks.reports.leaderboard.provenance`: data
   sources and fingerprints, dates, package and task versions, each model's weights and judge), in full, and every
   cell. The Markdown and HTML pages say the same in a header block and a footnote; a cell on another data version
-  than most rows is marked (data B) there and hatched in the plots, a row with other score settings or another judge
-  (settings B), and a cell on another model's outputs names them (descriptions: dd).
+  than most rows is marked (data B) there and hatched in the plots, a cell with other score settings of its benchmark or
+  another judge (settings B), and a cell on another model's outputs names them (descriptions: dd).
 """
 
 from __future__ import annotations

@@ -24,9 +24,9 @@ from abductive_tasks.runs.history import Outcome, Scan, scan_runs
 from abductive_tasks.runs.identity import (
     SCHEMA,
     backend_versions,
+    bound_to_model,
     data_content,
     data_fingerprint,
-    model_key,
     of_this_schema,
     package_versions,
 )
@@ -74,7 +74,9 @@ class Leaderboard:
     reads: dict[str, dict[str, dict[str, str]]] = field(
         default_factory=dict
     )  # model -> task -> kind -> whose outputs the cell read, where not the row's own (:func:`_read_from`)
-    settings: dict[str, str] = field(default_factory=dict)  # model -> settings_key of its score settings and judge
+    settings: dict[str, dict[str, str]] = field(
+        default_factory=dict
+    )  # model -> benchmark -> settings_key of the score settings and judge its cells of that benchmark ran with
 
     def data_versions(self, benchmark: str) -> dict[str, str]:
         """The data versions a benchmark's rows ran on: data key -> label ("data A": the most rows first); {} when
@@ -87,15 +89,19 @@ class Leaderboard:
         ]
         return lettered(keys, "data")
 
-    def settings_versions(self) -> dict[str, str]:
-        """The score settings the rows ran with (:func:`settings_key`): key -> label ("settings A": the most rows
-        first); {} when every row ran with the same."""
-        return lettered([self.settings.get(model) for model in self.rows], "settings")
+    def settings_versions(self, benchmark: str) -> dict[str, str]:
+        """The score settings a benchmark's rows ran with (:func:`settings_key`: those that can change its scores):
+        key -> label ("settings A": the most rows first); {} when every row ran with the same."""
+        return lettered([self.settings.get(model, {}).get(benchmark) for model in self.rows], "settings")
 
-    def settings_group(self, model: str) -> str | None:
-        """The row's settings label when the rows ran with different score settings or judges, else None. Rows of
-        different groups are never ranked or compared together."""
-        return self.settings_versions().get(self.settings.get(model, ""))
+    def settings_of(self, model: str, task: str) -> str | None:
+        """The :func:`settings_key` of the row's cells of ``task``'s benchmark (None: the row ran none)."""
+        return self.settings.get(model, {}).get(self.benchmarks.get(task, task))
+
+    def settings_group(self, model: str, task: str) -> str | None:
+        """The cell's settings label when ``task``'s benchmark's rows ran with different score settings or judges,
+        else None. Cells of different groups are never ranked or compared together."""
+        return self.settings_versions(self.benchmarks.get(task, task)).get(self.settings_of(model, task) or "")
 
     def data_groups(self, task: str) -> dict[str, str]:
         """The data versions of ``task``'s rows when its benchmark's rows ran on more than one (labels as
@@ -117,21 +123,22 @@ class Leaderboard:
 
     def labels(self, model: str, task: str) -> list[str]:
         """What sets the cell apart from the task's other cells: its data version ("data B") when the task's rows ran
-        on more than one, its score settings ("settings B") when the rows ran with more than one, and whose outputs
-        it read where another's ("descriptions: dd")."""
-        group, setup = self.data_group(model, task), self.settings_group(model)
+        on more than one, its score settings ("settings B") when the benchmark's rows ran with more than one, and whose
+        outputs it read where another's ("descriptions: dd")."""
+        group, setup = self.data_group(model, task), self.settings_group(model, task)
         return [label for label in (group, setup, read_text(self.read_from(model, task))) if label]
 
     def protocol(self, model: str, task: str) -> tuple:
         """Cells of ``task`` with the same key are one protocol, ranked and compared together: the same data, the
         same score settings and judge, and the same outputs read (each its own, or the same other model's)."""
         read = tuple(sorted(self.read_from(model, task).items()))
-        return self.data.get(model, {}).get(task), self.settings.get(model), read
+        return self.data.get(model, {}).get(task), self.settings_of(model, task), read
 
     def main_protocol(self, model: str, task: str) -> bool:
         """Whether the cell is on the protocol the rows are ranked by: the data and the score settings most rows ran
         with, its own outputs read."""
-        first = self.data_group(model, task) in (None, "data A") and self.settings_group(model) in (None, "settings A")
+        setup = self.settings_group(model, task)
+        first = self.data_group(model, task) in (None, "data A") and setup in (None, "settings A")
         return first and not self.read_from(model, task)
 
     def caveat(self, task: str) -> str:
@@ -230,19 +237,19 @@ def _mark(outcome: Outcome) -> str | None:
     return "; ".join(reasons) or None
 
 
-def _read_from(model: str, entry: dict, key: str, writers: Callable[[dict], list[dict]]) -> dict[str, str]:
+def _read_from(model: str, identity: dict, entry: dict, writers: Callable[[dict], list[dict]]) -> dict[str, str]:
     """Whose outputs a chained task read, per kind, where they are not ``model``'s own (its identity entry's
     ``inputs``, :func:`~abductive_tasks.runs.chain.task_inputs`): the model a spec names as their source (a
     ``describer``), or what a variable names (a folder of picks, or a store: the row's own only when every entry
-    ``writers(read)`` finds in it is bound to the row's model, whatever the store's name; ``key``: the row's
-    :func:`~abductive_tasks.runs.identity.model_key`)."""
+    ``writers(read)`` finds in it is bound to the model of the row's ``identity``, whatever the store's name and the
+    lmms-eval arguments its writer ran with: :func:`~abductive_tasks.runs.identity.bound_to_model`)."""
     found = {}
     for read in (entry.get("inputs") or {}).values():
         if read.get("from") == "run":
             source = read.get("model") or model
         elif read.get("name"):
             bound = writers(read)
-            own = bool(bound) and all(binding.get("key") == key for binding in bound)
+            own = bool(bound) and all(bound_to_model(binding, identity) for binding in bound)
             source = model if own else _store_text(read, bound)
         else:
             source = str(read.get("from"))
@@ -264,16 +271,29 @@ def store_writers(kind: str, name: str, root: Path) -> list[dict]:
     return stored_bindings(STORES[kind], name, root)
 
 
-def protocol_settings(identity: dict) -> dict[str, str]:
-    """The score settings a row ran with: its identity's score-changing variables
-    (:func:`~abductive_tasks.runs.identity.score_settings`) but those naming what a reader reads (:func:`_read_from`
-    says that)."""
-    return {name: value for name, value in (identity.get("settings") or {}).items() if name not in STAGE_VARIABLES}
+def protocol_settings(identity: dict, benchmark: str) -> dict[str, str]:
+    """The score settings a row's cells of ``benchmark`` ran with: its identity's score-changing variables
+    (:func:`~abductive_tasks.runs.identity.score_settings`) that can change that benchmark's scores (each variable's
+    ``benchmarks``, :data:`abductive_tasks.settings.VARIABLES`; one not declared there counts for every benchmark) but
+    those naming what a reader reads (:func:`_read_from` says that)."""
+    return {
+        name: value
+        for name, value in (identity.get("settings") or {}).items()
+        if name not in STAGE_VARIABLES and benchmark in (_applies(name) or (benchmark,))
+    }
 
 
-def settings_key(identity: dict) -> str:
-    """A short name for a row's :func:`protocol_settings` and judge: rows with different ones are other protocols."""
-    payload = {"settings": protocol_settings(identity), "judge": identity.get("judge")}
+def _applies(name: str) -> tuple[str, ...]:
+    """The benchmarks variable ``name`` can change the scores of (): every benchmark, or a variable not declared."""
+    declared = settings.VARIABLES.get(name)
+    return declared.benchmarks if declared is not None else ()
+
+
+def settings_key(identity: dict, benchmark: str) -> str:
+    """A short name for a row's :func:`protocol_settings` of ``benchmark`` and its judge (which can read any task's
+    answers, ABDUCTIVE_JUDGE_EXTRACT, and its task facts do not say which tasks it judges): cells with different ones
+    are other protocols."""
+    payload = {"settings": protocol_settings(identity, benchmark), "judge": identity.get("judge")}
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:12]
 
 
@@ -363,7 +383,7 @@ class _Staleness:
         spec = self.record(name)
         if read.get("from") != "run":
             bound = self.writers(read, identity) if spec is not None else []
-            if spec is None or not bound or any(binding.get("key") != model_key(spec.identity) for binding in bound):
+            if spec is None or not bound or not all(bound_to_model(binding, spec.identity) for binding in bound):
                 return None
         found = identity if name == model else spec.identity if spec is not None else None
         return (name, found) if found is not None and upstream in (found.get("tasks") or {}) else None
@@ -537,13 +557,16 @@ class _Collector:
         board.notes += [f"{damaged}: not read; fix: {_fix(spec)}" for damaged in scan.damaged]
         board.rows[model], board.marks[model], board.sources[model], board.data[model] = {}, {}, {}, {}
         board.records[model], board.reads[model] = spec, {}
-        board.settings[model], identity, own = settings_key(spec.identity), spec.identity, model_key(spec.identity)
+        board.settings[model], identity = {}, spec.identity
         for task in spec.tasks:
             self.columns += [task] if task not in self.columns else []
             entry = spec.identity["tasks"].get(task) or {}
             benchmark = entry.get("benchmark")
-            board.reads[model][task] = _read_from(model, entry, own, partial(self.staleness.writers, identity=identity))
+            board.reads[model][task] = _read_from(
+                model, identity, entry, partial(self.staleness.writers, identity=identity)
+            )
             board.benchmarks[task] = str(benchmark or task)
+            board.settings[model][board.benchmarks[task]] = settings_key(identity, board.benchmarks[task])
             board.data[model][task] = data_key(spec.identity["data"].get(benchmark))
             best = scan.best(task)
             stale = self.staleness.why(spec.identity, task, model, best.when) if best is not None else None

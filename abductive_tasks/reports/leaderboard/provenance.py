@@ -62,7 +62,9 @@ class Provenance:
     tasks: dict[str, dict[str, list[str]]]  # task -> version -> models
     data: dict[str, list[DataVersion]]  # benchmark -> its data versions
     models: dict[str, dict[str, str]]  # model -> backend, weights, judge
-    settings: list[SettingsVersion] = field(default_factory=list)  # the score settings and judges the rows ran with
+    settings: dict[str, list[SettingsVersion]] = field(
+        default_factory=dict
+    )  # benchmark -> the score settings (those that can change its scores) and judges its rows ran with
 
 
 def _by_value(pairs: Iterable[tuple[str, str, str]]) -> dict[str, dict[str, list[str]]]:
@@ -184,18 +186,24 @@ def provenance(board: Leaderboard, now: datetime.datetime | None = None) -> Prov
     )
 
 
-def settings_versions(board: Leaderboard, records: dict[str, IdentityRecord]) -> list[SettingsVersion]:
-    """The score settings and judges ``board``'s rows ran with, each once with its rows, labelled as the cells are
-    (:meth:`~.cells.Leaderboard.settings_versions`)."""
-    labels = board.settings_versions()
-    seen: dict[str, SettingsVersion] = {}
-    for model, record in records.items():
-        key = settings_key(record.identity)
-        if key not in seen:
-            judge = judge_text(record.identity.get("judge"))
-            seen[key] = SettingsVersion(labels.get(key, ""), protocol_settings(record.identity), judge, [])
-        seen[key].models.append(model)
-    return sorted(seen.values(), key=lambda version: version.label)
+def settings_versions(board: Leaderboard, records: dict[str, IdentityRecord]) -> dict[str, list[SettingsVersion]]:
+    """Per benchmark, the score settings (those that can change its scores) and judges its rows ran with, each once
+    with its rows, labelled as the cells are (:meth:`~.cells.Leaderboard.settings_versions`)."""
+    found = {}
+    for benchmark in dict.fromkeys(board.benchmarks[task] for task in board.tasks if task in board.benchmarks):
+        labels = board.settings_versions(benchmark)
+        seen: dict[str, SettingsVersion] = {}
+        for model, record in records.items():
+            if benchmark not in board.settings.get(model, {}):
+                continue
+            key = settings_key(record.identity, benchmark)
+            if key not in seen:
+                judge = judge_text(record.identity.get("judge"))
+                chosen = protocol_settings(record.identity, benchmark)
+                seen[key] = SettingsVersion(labels.get(key, ""), chosen, judge, [])
+            seen[key].models.append(model)
+        found[benchmark] = sorted(seen.values(), key=lambda version: version.label)
+    return found
 
 
 def _versions_text(by_version: dict[str, list[str]], everyone: int) -> str:
@@ -222,9 +230,10 @@ def header_lines(found: Provenance, rows: int) -> list[str]:
             for version in versions
         ]
         lines.append(f"Data, {heading(benchmark)}: " + "; ".join(described) + ".")
-    if any(version.label for version in found.settings):
-        described = [f"{version.label}: {version.text()} — {', '.join(version.models)}" for version in found.settings]
-        lines.append("Score settings: " + "; ".join(described) + ".")
+    for benchmark, sets in found.settings.items():
+        if any(each.label for each in sets):
+            listed = [f"{each.label}: {each.text()} — {', '.join(each.models)}" for each in sets]
+            lines.append(f"Score settings, {heading(benchmark)}: " + "; ".join(listed) + ".")
     return lines
 
 
@@ -241,11 +250,11 @@ def footnote_lines(found: Provenance) -> list[str]:
             "A cell marked (data B) or later ran on another data version than (data A), as the header says: it is "
             "ranked and compared only with the rows on its own data."
         )
-    if any(version.label for version in found.settings):
+    if any(version.label for versions in found.settings.values() for version in versions):
         lines.append(
-            "A cell marked (settings B) or later ran with other score settings or another judge than (settings A), as "
-            "the header says: it is ranked and compared only with the rows of its own settings, and its row is not "
-            "ranked."
+            "A cell marked (settings B) or later ran with other score settings (those that can change its benchmark's "
+            "scores) or another judge than (settings A), as the header says: it is ranked and compared only with the "
+            "rows of its own settings, and its row is not ranked."
         )
     return [line for line in lines if line]
 

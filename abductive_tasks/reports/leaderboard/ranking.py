@@ -9,6 +9,7 @@ from abductive_tasks.lmms_source import samples_path
 from abductive_tasks.reports.compare import CompareError, Ties, estimate_from_run, paired, ties_with_best
 from abductive_tasks.reports.leaderboard.cells import Leaderboard, status
 from abductive_tasks.reports.specs import metric_proportion
+from abductive_tasks.runs.catalog import heading
 from abductive_tasks.scoring.stats import Estimate
 
 # ---------------------------------------------------------------- paired statistics from the samples
@@ -98,19 +99,25 @@ def statistics(board: Leaderboard) -> Statistics:
 
 
 def settings_notes(board: Leaderboard) -> list[str]:
-    """The note saying the rows ran with different score settings or judges, each group's rows named; [] when they
-    all ran with the same."""
-    groups = board.settings_versions()
-    if not groups:
-        return []
-    named = "; ".join(
-        f"{label}: {', '.join(model for model in board.rows if board.settings_group(model) == label)}"
-        for label in groups.values()
-    )
-    return [
-        f"Rows ran with different score settings or judges ({named}): each is ranked and compared only with the rows "
-        "of its own settings, as the header says"
-    ]
+    """Per benchmark, the note saying its rows ran with different score settings or judges (those that can change its
+    scores), each group's rows named; [] when each benchmark's rows all ran with the same."""
+    notes = []
+    for benchmark in dict.fromkeys(board.benchmarks[task] for task in board.tasks if task in board.benchmarks):
+        groups = board.settings_versions(benchmark)
+        rows = {
+            label: [m for m in board.rows if groups.get(board.settings[m].get(benchmark, "")) == label]
+            for label in groups.values()
+        }
+        named = "; ".join(f"{label}: {', '.join(models)}" for label, models in rows.items())
+        notes += (
+            [
+                f"{heading(benchmark)}: rows ran with different score settings or judges ({named}): each is ranked and "
+                "compared only with the rows of its own settings, as the header says"
+            ]
+            if groups
+            else []
+        )
+    return notes
 
 
 def _sources(read: dict[str, str]) -> str:
@@ -147,7 +154,7 @@ def compare_models(board: Leaderboard, found: Statistics, a: str, b: str) -> lis
             note = "not compared: the two ran on different data (their data fingerprints differ)"
             rows.append(unpaired(task, metric, note))
             continue
-        if board.settings.get(a) != board.settings.get(b):
+        if board.settings_of(a, task) != board.settings_of(b, task):
             note = "not compared: the two ran with different score settings or judges (as the header says)"
             rows.append(unpaired(task, metric, note))
             continue

@@ -345,9 +345,10 @@ def write_dicts(path: Path, columns: list[str], rows: list[dict]) -> Path:
 
 # The shape of the files a batch and its leaderboard write (leaderboard.json, the CSVs, run and spec records, stage
 # outputs): raised when one changes, so a consumer can tell (tests/snapshots/formats.txt, utils/format_snapshots.py).
-EXPORT_FORMAT = 4  # 2 (2026-12-01): a run record seals its outputs once it ended (`outputs`); 3 (2026-12-02): its
+EXPORT_FORMAT = 5  # 2 (2026-12-01): a run record seals its outputs once it ended (`outputs`); 3 (2026-12-02): its
 # weights (`weights`, the identity's model entry too); 4 (2026-12-02): leaderboard.json says the score settings and
-# judge of each cell (`settings_label`) and of the rows (`provenance.settings`)
+# judge of each cell (`settings_label`) and of the rows (`provenance.settings`); 5 (2026-12-02): per benchmark
+# (`provenance.settings`: benchmark -> its settings sets, each the variables that can change its scores)
 
 
 def json_text(board: Leaderboard, found: Statistics, origin: Provenance) -> str:
@@ -364,7 +365,7 @@ def json_text(board: Leaderboard, found: Statistics, origin: Provenance) -> str:
                 "status": status(board, model, task),
                 "data": board.data.get(model, {}).get(task),
                 "data_label": board.data_group(model, task) or "",
-                "settings_label": board.settings_group(model) or "",
+                "settings_label": board.settings_group(model, task) or "",
                 "read_from": board.read_from(model, task),
             }
             for task in board.tasks
