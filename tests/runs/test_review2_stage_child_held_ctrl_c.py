@@ -26,8 +26,13 @@ def test_review2_a_ctrl_c_held_while_a_stage_starts_still_ends_the_stage(monkeyp
 
     monkeypatch.setattr(subprocess, "Popen", popen_then_ctrl_c)
     monkeypatch.setattr(chain, "STAGE_GRACE_S", (0.1, 0.1))
-    with pytest.raises(KeyboardInterrupt):
-        chain.run_stage_child([sys.executable, "-c", "import time; time.sleep(60)"], {})
+    # Ctrl-C as at a terminal: under nohup or as a background job SIGINT is inherited ignored, and rightly not held
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            chain.run_stage_child([sys.executable, "-c", "import time; time.sleep(60)"], {})
+    finally:
+        signal.signal(signal.SIGINT, previous)
     (process,) = started
     try:
         assert process.poll() is not None, "the stage child runs on after the command took its Ctrl-C"
