@@ -28,6 +28,21 @@ def abductive_eval(
     return subprocess.run(command, capture_output=True, text=True, env=environment, cwd=output.parent, timeout=600)
 
 
+def cli_done(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
+    """``abductive-eval ARGS`` in this Python (``python -m abductive_tasks.cli``), offline, in ``cwd``, with ``env``
+    over the inherited environment; asserts it exited 0 and returns what it printed."""
+    done = subprocess.run(
+        [sys.executable, "-m", "abductive_tasks.cli", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **OFFLINE, **env},
+        cwd=cwd,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return done
+
+
 def _own(output: Path, pattern: str) -> list[Path]:
     """Files matching ``pattern`` under ``output``, not those of the upstream stages a chained run ran first
     (``<output>/stages/``)."""

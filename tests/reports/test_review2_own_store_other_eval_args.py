@@ -7,19 +7,7 @@ base (main 63cc1216)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
-from helpers.runs import OFFLINE
-
-
-def _cli(args, env, cwd):
-    done = subprocess.run(
-        [sys.executable, "-m", "abductive_tasks.cli", *args],
-        capture_output=True, text=True, env={**os.environ, **OFFLINE, **env}, cwd=cwd, timeout=600,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+from helpers.runs import cli_done
 
 
 def test_review2_a_rows_own_describer_run_with_another_batch_size_is_its_own(tmp_path, monkeypatch):
@@ -27,12 +15,12 @@ def test_review2_a_rows_own_describer_run_with_another_batch_size_is_its_own(tmp
 
     env = {"ABDUCTIVE_DATA": "sample", "ABDUCTIVE_CACHE": str(tmp_path / "cache")}
     describe = ["--model", "dumb_pixel", "--tasks", "nleye_describe", "--batch_size", "1"]
-    _cli(describe, {**env, "ABDUCTIVE_NLEYE_DESCRIBER": "dp"}, tmp_path)
+    cli_done(describe, {**env, "ABDUCTIVE_NLEYE_DESCRIBER": "dp"}, tmp_path)
     (tmp_path / "spec.yaml").write_text(
         "output_dir: out\ntasks: [nleye_triplet_described]\nenv: {ABDUCTIVE_DATA: sample}\n"
         "models:\n  - {name: dp, backend: dumb_pixel, env: {ABDUCTIVE_NLEYE_DESCRIPTIONS: dp}}\n"
     )
-    _cli(["batch", "spec.yaml"], env, tmp_path)
+    cli_done(["batch", "spec.yaml"], env, tmp_path)
     monkeypatch.setenv("ABDUCTIVE_CACHE", env["ABDUCTIVE_CACHE"])
     board = collect(tmp_path / "out")
     assert board.value("dp", "nleye_triplet_described") is not None

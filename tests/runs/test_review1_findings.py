@@ -13,8 +13,6 @@ import dataclasses
 import json
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,22 +22,7 @@ from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.runs.identity import task_key
 from abductive_tasks.runs.task_index import TaskIndex
 
-from helpers.runs import OFFLINE
-
-
-def _cli(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
-    """``abductive-eval ARGS`` in this Python (the checkout on PYTHONPATH), offline."""
-    environment = {**os.environ, **OFFLINE, **env}
-    done = subprocess.run(
-        [sys.executable, "-m", "abductive_tasks.cli", *args],
-        capture_output=True,
-        text=True,
-        env=environment,
-        cwd=cwd,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    return done
+from helpers.runs import cli_done
 
 
 def _identity(tmp_path: Path, model_args: dict, env: dict) -> dict:
@@ -84,7 +67,7 @@ def test_review1_f2_a_store_named_like_the_row_but_written_by_another_model_is_n
 
     cache = tmp_path / "cache"
     env = {"ABDUCTIVE_DATA": "sample", "ABDUCTIVE_CACHE": str(cache)}
-    _cli(
+    cli_done(
         ["--model", "random_baseline", "--tasks", "nleye_describe", "--output_path", str(tmp_path / "plain")],
         {**env, "ABDUCTIVE_NLEYE_DESCRIBER": "dp"},
         tmp_path,
@@ -94,7 +77,7 @@ def test_review1_f2_a_store_named_like_the_row_but_written_by_another_model_is_n
         "output_dir: out\ntasks: [nleye_triplet_described]\nenv: {ABDUCTIVE_DATA: sample}\n"
         "models:\n  - {name: dp, backend: dumb_pixel, env: {ABDUCTIVE_NLEYE_DESCRIPTIONS: dp}}\n"
     )
-    _cli(["batch", str(spec)], env, tmp_path)
+    cli_done(["batch", str(spec)], env, tmp_path)
     os.environ["ABDUCTIVE_CACHE"], saved = str(cache), os.environ.get("ABDUCTIVE_CACHE")
     try:
         board = collect(tmp_path / "out")
@@ -119,7 +102,7 @@ def test_review1_f3_a_reader_cell_is_stale_when_its_upstream_task_version_change
         "output_dir: out\ntasks: [nleye_triplet_described]\nenv: {ABDUCTIVE_DATA: sample}\n"
         "models:\n  - {name: self, backend: dumb_pixel}\n"
     )
-    _cli(["batch", str(spec)], env, tmp_path)
+    cli_done(["batch", str(spec)], env, tmp_path)
     monkeypatch.setenv("ABDUCTIVE_CACHE", str(cache))
     index = TaskIndex()
     real = index.facts
@@ -151,8 +134,8 @@ def test_review1_f4_export_refuses_tasks_of_runs_on_different_data(tmp_path):
     out = tmp_path / "out"
     env = {"ABDUCTIVE_CACHE": str(tmp_path / "cache")}
     common = ["--model", "dumb_pixel", "--output_path", str(out), "--log_samples"]
-    _cli([*common, "--tasks", "sherlock_comparison_test"], {**env, "ABDUCTIVE_DATA": "sample"}, tmp_path)
-    _cli([*common, "--tasks", "sherlock_localization_test"], {**env, "ABDUCTIVE_DATA": str(other)}, tmp_path)
+    cli_done([*common, "--tasks", "sherlock_comparison_test"], {**env, "ABDUCTIVE_DATA": "sample"}, tmp_path)
+    cli_done([*common, "--tasks", "sherlock_localization_test"], {**env, "ABDUCTIVE_DATA": str(other)}, tmp_path)
     (folder,) = [path for path in out.iterdir() if path.name.startswith("dumb_pixel-")]
     fingerprints = {
         json.dumps(json.loads(path.read_text())["abductive_tasks"]["data"]["sherlock"], sort_keys=True)

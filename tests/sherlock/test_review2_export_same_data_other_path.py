@@ -4,28 +4,16 @@ absolute path, are refused as "runs of another data". Fails on review-2's base (
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 from abductive_tasks.sherlock.export import samples_files
 
-from helpers.runs import OFFLINE
-
-
-def _cli(args, env, cwd):
-    done = subprocess.run(
-        [sys.executable, "-m", "abductive_tasks.cli", *args],
-        capture_output=True, text=True, env={**os.environ, **OFFLINE, **env}, cwd=cwd, timeout=600,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+from helpers.runs import cli_done
 
 
 def test_review2_export_accepts_runs_on_the_same_data_named_by_another_path(tmp_path, data_copy):
     out = tmp_path / "out"
     common = ["--model", "dumb_pixel", "--output_path", str(out), "--log_samples"]
-    _cli([*common, "--tasks", "sherlock_comparison_test"], {"ABDUCTIVE_DATA": "data"}, tmp_path)  # relative
-    _cli([*common, "--tasks", "sherlock_localization_test"], {"ABDUCTIVE_DATA": str(data_copy)}, tmp_path)
+    cli_done([*common, "--tasks", "sherlock_comparison_test"], {"ABDUCTIVE_DATA": "data"}, tmp_path)  # relative
+    cli_done([*common, "--tasks", "sherlock_localization_test"], {"ABDUCTIVE_DATA": str(data_copy)}, tmp_path)
     (folder,) = [path for path in out.iterdir() if path.name.startswith("dumb_pixel-")]
     found = samples_files(folder)  # raises DataError "runs of another data" today: same bytes, other spelling
     assert set(found) == {"sherlock_comparison_test", "sherlock_localization_test"}
