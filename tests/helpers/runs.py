@@ -68,3 +68,21 @@ def count(results: dict, task: str, key: str):
     """One entry of the task's diagnostics dict (``<prefix>_counts``: documents, items scored, unparsable ...)."""
     (counts,) = [value for name, value in results[task].items() if name.endswith("_counts,none")]
     return counts[key]
+
+
+def spec_identity(tmp_path: Path, tasks: str, env: dict[str, str], model_args: dict | None = None) -> dict:
+    """The identity the batch plans for one dummy model (``model_args``) of a spec with ``tasks`` and ``env``."""
+    from abductive_tasks import settings
+    from abductive_tasks.runs.plan import model_identity, model_secrets
+    from abductive_tasks.runs.spec import load_spec
+    from abductive_tasks.runs.task_index import TaskIndex
+
+    path = tmp_path / "spec.yaml"
+    arguments = f", model_args: {json.dumps(model_args)}" if model_args else ""
+    path.write_text(f"tasks: [{tasks}]\nenv: {json.dumps(env)}\nmodels:\n  - {{name: a, backend: dummy{arguments}}}\n")
+    spec = load_spec(path)
+    model = spec.models[0]
+    facts = TaskIndex().task_set(spec.tasks).facts
+    secrets = model_secrets(spec, model, model.model_args)
+    root = settings.cache_root({**os.environ, **spec.env, **model.env})
+    return model_identity(spec, model, model.model_args, [facts[task] for task in spec.tasks], secrets, root)

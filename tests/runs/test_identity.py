@@ -45,6 +45,8 @@ from abductive_tasks.runs.secrets import (
 )
 from abductive_tasks.runs.task_index import TaskIndex, _benchmark
 
+from helpers.runs import spec_identity
+
 SECRET = "sk-test-0123456789abcdefSECRET"
 FAILED = "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 429 Rate limit reached"
 
@@ -933,22 +935,6 @@ def test_secrets_in_command_line_words_are_found_and_hashed():
     )  # fmt: skip
 
 
-def _spec_identity(tmp_path: Path, tasks: str, env: dict[str, str]) -> dict:
-    """The identity the batch plans for one dummy model of a spec with ``tasks`` and ``env``."""
-    from abductive_tasks import settings
-    from abductive_tasks.runs.plan import model_identity, model_secrets
-    from abductive_tasks.runs.spec import load_spec
-
-    path = tmp_path / "spec.yaml"
-    path.write_text(f"tasks: [{tasks}]\nenv: {json.dumps(env)}\nmodels:\n  - {{name: a, backend: dummy}}\n")
-    spec = load_spec(path)
-    model = spec.models[0]
-    facts = TaskIndex().task_set(spec.tasks).facts
-    secrets = model_secrets(spec, model, model.model_args)
-    root = settings.cache_root({**os.environ, **spec.env, **model.env})
-    return model_identity(spec, model, model.model_args, [facts[task] for task in spec.tasks], secrets, root)
-
-
 def test_re_described_images_are_another_identity_for_the_described_task(tmp_path):
     """Re-describing under the same describer name changes what nleye_triplet_described reads: its task key changes
     (the batch runs it again), while nleye_triplet's stays."""
@@ -958,9 +944,9 @@ def test_re_described_images_are_another_identity_for_the_described_task(tmp_pat
     folder = descriptions.describer_folder("m", tmp_path / "cache")
     folder.mkdir(parents=True)
     (folder / "abc.json").write_text(json.dumps({"describer": "m", "description": "a red car"}))
-    before = _spec_identity(tmp_path, "nleye_triplet_described, nleye_triplet", env)
+    before = spec_identity(tmp_path, "nleye_triplet_described, nleye_triplet", env)
     (folder / "abc.json").write_text(json.dumps({"describer": "m", "description": "a blue car"}))
-    after = _spec_identity(tmp_path, "nleye_triplet_described, nleye_triplet", env)
+    after = spec_identity(tmp_path, "nleye_triplet_described, nleye_triplet", env)
     assert task_key(before, "nleye_triplet_described") != task_key(after, "nleye_triplet_described")
     assert task_key(before, "nleye_triplet") == task_key(after, "nleye_triplet")
     read = after["tasks"]["nleye_triplet_described"]["inputs"]["nleye_describe"]
@@ -976,10 +962,10 @@ def test_evaluator_weights_replaced_at_the_same_path_are_another_identity(tmp_pa
     weights = tmp_path / "evaluator.pth"
     weights.write_bytes(b"weights one")
     env = {"ABDUCTIVE_DVE_EVALUATOR": str(weights), "ABDUCTIVE_DATA": "sample"}
-    before = _spec_identity(tmp_path, "dve_gen", env)
+    before = spec_identity(tmp_path, "dve_gen", env)
     weights.write_bytes(b"weights two")
     os.utime(weights, ns=(1, 1_000_000_000))  # another modification time, as a replaced file has
-    after = _spec_identity(tmp_path, "dve_gen", env)
+    after = spec_identity(tmp_path, "dve_gen", env)
     assert task_key(before, "dve_gen") != task_key(after, "dve_gen")
     assert after["settings"]["ABDUCTIVE_DVE_EVALUATOR"].startswith(f"{weights}@sha256:")
 

@@ -13,34 +13,14 @@ import dataclasses
 import json
 import os
 import shutil
-from pathlib import Path
 
 import pytest
 
-from abductive_tasks import settings
 from abductive_tasks.inputs.loading import SAMPLE_ROOT
 from abductive_tasks.runs.identity import task_key
 from abductive_tasks.runs.task_index import TaskIndex
 
-from helpers.runs import cli_done
-
-
-def _identity(tmp_path: Path, model_args: dict, env: dict) -> dict:
-    from abductive_tasks.runs.plan import model_identity, model_secrets
-    from abductive_tasks.runs.spec import load_spec
-
-    path = tmp_path / "spec.yaml"
-    path.write_text(
-        "tasks: [nleye_triplet]\n"
-        f"env: {json.dumps(env)}\n"
-        f"models:\n  - {{name: a, backend: dummy, model_args: {json.dumps(model_args)}}}\n"
-    )
-    spec = load_spec(path)
-    model = spec.models[0]
-    facts = TaskIndex().task_set(spec.tasks).facts
-    secrets = model_secrets(spec, model, model.model_args)
-    root = settings.cache_root({**os.environ, **spec.env, **model.env})
-    return model_identity(spec, model, model.model_args, [facts[task] for task in spec.tasks], secrets, root)
+from helpers.runs import cli_done, spec_identity
 
 
 def test_review1_f1_local_weights_replaced_at_the_same_path_are_another_identity(tmp_path):
@@ -52,10 +32,10 @@ def test_review1_f1_local_weights_replaced_at_the_same_path_are_another_identity
     weights.mkdir()
     (weights / "model.safetensors").write_bytes(b"weights one")
     env = {"ABDUCTIVE_DATA": "sample", "ABDUCTIVE_CACHE": str(tmp_path / "cache")}
-    before = _identity(tmp_path, {"response": "1", "pretrained": str(weights)}, env)
+    before = spec_identity(tmp_path, "nleye_triplet", env, {"response": "1", "pretrained": str(weights)})
     (weights / "model.safetensors").write_bytes(b"weights two, retrained")
     os.utime(weights / "model.safetensors", ns=(1, 1_000_000_000))
-    after = _identity(tmp_path, {"response": "1", "pretrained": str(weights)}, env)
+    after = spec_identity(tmp_path, "nleye_triplet", env, {"response": "1", "pretrained": str(weights)})
     assert task_key(before, "nleye_triplet") != task_key(after, "nleye_triplet")
 
 
