@@ -470,6 +470,7 @@ def test_long_csv_one_row_per_model_task_metric(logged):
         "model": "weak", "task": "nleye_triplet", "metric": "consistency_acc", "label": "", "headline": "true",
         "value": "0.25", "lower": "", "upper": "", "stderr": "", "units": "40", "resamples": "1000", "chance": "0.25",
         "scale": "fraction", "higher_is_better": "true", "tied_with_best": "false", "status": "",
+        "data": "", "settings": "", "read_from": "",
     }  # fmt: skip
     assert float(headline["lower"]) < 0.25 < float(headline["upper"])
     cells = {
@@ -677,6 +678,20 @@ def test_rows_on_different_data_are_never_ranked_or_compared_together(tmp_path, 
     report = write_report(tmp_path, task_index=TaskIndex(), board=board, found=found)
     pairs = {(row["a"], row["b"]) for row in csv.DictReader(report["comparisons_csv"].open())}
     assert pairs == {("strong", "close")}
+    wide = {row["model"]: row for row in csv.DictReader(report["csv"].open())}
+    assert [wide[model]["nleye_triplet__data"] for model in ("strong", "close", "flipped")] == ["data A"] * 2 + [
+        "data B"
+    ]
+    assert {key: value for key, value in wide["flipped"].items() if key.endswith(("__data", "__settings"))} == {
+        "nleye_triplet__data": "data B",
+        "nleye_pairs__data": "data B",  # the benchmark's data: one version for all its tasks
+    }
+    long = [row for row in csv.DictReader(report["long_csv"].open()) if row["task"] == "nleye_triplet"]
+    assert {(row["model"], row["data"], row["settings"]) for row in long} == {
+        ("strong", "data A", ""),
+        ("close", "data A", ""),
+        ("flipped", "data B", ""),
+    }
     assert "nleye_triplet: rows ran on different data (data A: close, strong; data B: flipped)" in "\n".join(
         found.notes
     )
@@ -712,6 +727,27 @@ def test_rows_with_other_score_settings_are_labelled_and_never_ranked_or_compare
     report = write_report(tmp_path, task_index=TaskIndex(), board=board, found=found)
     pairs = {(row["a"], row["b"]) for row in csv.DictReader(report["comparisons_csv"].open())}
     assert pairs == {("strong", "close")}
+    wide = {row["model"]: row for row in csv.DictReader(report["csv"].open())}  # the CSVs say the groups too
+    assert [wide[model]["nleye_triplet__settings"] for model in ("strong", "close", "quick", "judged")] == [
+        "settings A",
+        "settings A",
+        "settings C",
+        "settings B",
+    ]
+    assert "nleye_triplet__data" not in wide["strong"]
+    long = {
+        (row["model"], row["metric"]): row
+        for row in csv.DictReader(report["long_csv"].open())
+        if row["task"] == "nleye_triplet" and not row["label"]
+    }
+    headline = board.headline["nleye_triplet"]
+    assert [long[model, headline]["settings"] for model in ("strong", "close", "quick", "judged")] == [
+        "settings A",
+        "settings A",
+        "settings C",
+        "settings B",
+    ]
+    assert {row["data"] for row in long.values()} == {""}
     markdown = report["markdown"].read_text()
     rows = {row[1]: row for row in markdown_rows(markdown) if row[1] in board.rows}
     assert [rows[model][0] for model in ("strong", "close", "quick", "judged")] == ["1", "2", "—", "—"]

@@ -25,8 +25,11 @@ items both answered, includes 0; :mod:`abductive_tasks.reports.compare`) are mar
 
 * ``leaderboard.csv``: one row per model; per task ``<task>__<metric>`` and its ``__lower``,
   ``__upper``, ``__stderr``, ``__tied_with_best`` (true for the best too) and ``<task>__status``
-  (why a cell is not a score), and ``<task>__read_from`` where a row read another model's outputs;
-* ``leaderboard_long.csv``: one row per model x task x metric (breakdown cells: one per label);
+  (why a cell is not a score); ``<task>__data`` and ``<task>__settings`` (the cell's group, "data B", "settings B")
+  where the task's rows ran on more than one data version or score settings, and ``<task>__read_from`` where a row
+  read another model's outputs;
+* ``leaderboard_long.csv``: one row per model x task x metric (breakdown cells: one per label), with the cell's
+  ``data``, ``settings`` and ``read_from`` (empty where all rows ran the same);
 * ``comparisons.csv``: per task, best - each other model (difference, interval, p-value);
 * ``leaderboard.md`` / ``.html``: rows ranked by the average of the percentage headlines (not an upper bound's, nor
   a stage's coverage), each cell in

@@ -210,6 +210,8 @@ def wide_table(board: Leaderboard, found: Statistics) -> tuple[list[str], list[l
     """``leaderboard.csv``: one row per model, machine-friendly columns per task (see the module docstring)."""
     header = ["model"]
     read_columns = {task for task in board.tasks for model in board.rows if board.read_from(model, task)}
+    data_columns = {task for task in board.tasks if board.data_groups(task)}
+    settings_columns = {task for task in board.tasks if board.settings_versions(board.benchmarks.get(task, task))}
     for task in board.tasks:
         base = f"{task}__{board.headline[task]}"
         header += [
@@ -220,6 +222,8 @@ def wide_table(board: Leaderboard, found: Statistics) -> tuple[list[str], list[l
             f"{base}__tied_with_best",
             f"{task}__status",
         ]
+        header += [f"{task}__data"] if task in data_columns else []
+        header += [f"{task}__settings"] if task in settings_columns else []
         header += [f"{task}__read_from"] if task in read_columns else []
     rows = []
     for model in board.rows:
@@ -234,6 +238,8 @@ def wide_table(board: Leaderboard, found: Statistics) -> tuple[list[str], list[l
                 found.tied(model, task),
             )
             row += [*map(_plain, values), status(board, model, task)]
+            row += [board.data_group(model, task) or ""] if task in data_columns else []
+            row += [board.settings_group(model, task) or ""] if task in settings_columns else []
             row += [read_text(board.read_from(model, task))] if task in read_columns else []
         rows.append(row)
     return header, rows
@@ -241,7 +247,7 @@ def wide_table(board: Leaderboard, found: Statistics) -> tuple[list[str], list[l
 
 LONG_COLUMNS = (
     "model task metric label headline value lower upper stderr units resamples chance scale higher_is_better "
-    "tied_with_best status"
+    "tied_with_best status data settings read_from"
 ).split()
 
 
@@ -253,6 +259,11 @@ def long_rows(board: Leaderboard, found: Statistics) -> list[dict]:
         for task in board.tasks:
             headline = board.headline[task]
             why = status(board, model, task)
+            labels = {
+                "data": board.data_group(model, task) or "",
+                "settings": board.settings_group(model, task) or "",
+                "read_from": read_text(board.read_from(model, task)),
+            }
             if task not in board.rows[model]:
                 rows.append(
                     {
@@ -262,6 +273,7 @@ def long_rows(board: Leaderboard, found: Statistics) -> list[dict]:
                         "headline": True,
                         "scale": metric_scale(headline, "unknown"),
                         "status": why,
+                        **labels,
                     }
                 )
                 continue
@@ -276,6 +288,7 @@ def long_rows(board: Leaderboard, found: Statistics) -> list[dict]:
                     "metric": name,
                     "headline": name == headline,
                     "scale": metric_scale(name, "unknown"),
+                    **labels,
                 }
                 base["higher_is_better"] = None if info is None else info.higher_is_better
                 if is_breakdown(value):
@@ -345,10 +358,12 @@ def write_dicts(path: Path, columns: list[str], rows: list[dict]) -> Path:
 
 # The shape of the files a batch and its leaderboard write (leaderboard.json, the CSVs, run and spec records, stage
 # outputs): raised when one changes, so a consumer can tell (tests/snapshots/formats.txt, utils/format_snapshots.py).
-EXPORT_FORMAT = 5  # 2 (2026-12-01): a run record seals its outputs once it ended (`outputs`); 3 (2026-12-02): its
+EXPORT_FORMAT = 6  # 2 (2026-12-01): a run record seals its outputs once it ended (`outputs`); 3 (2026-12-02): its
 # weights (`weights`, the identity's model entry too); 4 (2026-12-02): leaderboard.json says the score settings and
 # judge of each cell (`settings_label`) and of the rows (`provenance.settings`); 5 (2026-12-02): per benchmark
-# (`provenance.settings`: benchmark -> its settings sets, each the variables that can change its scores)
+# (`provenance.settings`: benchmark -> its settings sets, each the variables that can change its scores); 6
+# (2026-12-02): the CSVs say each cell's data and settings group (`<task>__data`, `<task>__settings`; the long one's
+# `data`, `settings`, `read_from`)
 
 
 def json_text(board: Leaderboard, found: Statistics, origin: Provenance) -> str:
