@@ -333,15 +333,28 @@ def open_nofollow(path: Path, flags: int, mode: int = 0o644) -> int:
     return descriptor
 
 
-def read_log(path: Path) -> str:
-    """A log the batch wrote, as text; '' where there is none, or a link or no regular file (a FIFO: never waited
-    on) stands in its place."""
+def read_log(path: Path, start: int = 0) -> str:
+    """A log the batch wrote, as text from its byte ``start`` on (:func:`log_size` of an earlier moment); '' where
+    there is none, or a link or no regular file (a FIFO: never waited on) stands in its place."""
     try:
         descriptor = open_nofollow(path, os.O_RDONLY)
     except OSError:
         return ""
     with os.fdopen(descriptor, "rb") as handle:
+        handle.seek(start)
         return handle.read().decode(errors="replace")
+
+
+def log_size(path: Path) -> int:
+    """The bytes a log the batch wrote holds now, without reading it; 0 where :func:`read_log` reads nothing."""
+    try:
+        descriptor = open_nofollow(path, os.O_RDONLY)
+    except OSError:
+        return 0
+    try:
+        return os.fstat(descriptor).st_size
+    finally:
+        os.close(descriptor)
 
 
 # ---------------------------------------------------------------- sealed cache entries

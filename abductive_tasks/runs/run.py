@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from abductive_tasks.inputs.files import open_nofollow, read_log
+from abductive_tasks.inputs.files import log_size, open_nofollow, read_log
 from abductive_tasks.runs.cache import make_safe, scrub_cache
 from abductive_tasks.runs.history import task_states
 from abductive_tasks.runs.identity import FILE_HASHES, FileHashes, model_weights
@@ -302,9 +302,10 @@ def record_spec(model_plan: ModelPlan, prefix: str) -> None:
 
 
 def log_tail(path: Path, lines: int = 15, since: int = 0) -> str:
-    """The last ``lines`` of what a log the batch wrote holds past its first ``since`` characters (what an earlier
-    attempt had written): '' when there is none, or a link stands in its place."""
-    return "\n".join(read_log(path)[since:].splitlines()[-lines:])
+    """The last ``lines`` of what a log the batch wrote holds past its first ``since`` bytes (what an earlier
+    attempt had written, :func:`~abductive_tasks.inputs.files.log_size`): '' when there is none, or a link stands in
+    its place."""
+    return "\n".join(read_log(path, since).splitlines()[-lines:])
 
 
 @dataclass
@@ -355,7 +356,7 @@ def run_model(
         f"{prefix}: running {', '.join(pending)} ({len(model_plan.done)} of "
         f"{len(model_plan.tasks)} done earlier); log {model_plan.output / 'eval.log'}"
     )
-    started, logged = time.monotonic(), len(read_log(model_plan.output / "eval.log"))  # earlier attempts' lines
+    started, logged = time.monotonic(), log_size(model_plan.output / "eval.log")  # earlier attempts' lines
     ran: list[str] = []
     try:
         with model_run(model_plan, evaluations.environment()) as running:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from abductive_tasks.inputs import files
 from abductive_tasks.reports.leaderboard import main as leaderboard_main
 from abductive_tasks.reports.leaderboard import write_report
 from abductive_tasks.runs import run
@@ -711,8 +712,9 @@ def test_a_failure_shows_the_end_of_its_own_attempt_only(tmp_path):
 
 def test_the_log_tail_is_what_an_attempt_added(tmp_path):
     log = tmp_path / "eval.log"
-    log.write_text("$ first\nold one\nold two\n")
-    logged = len(log.read_text())
+    log.write_text("$ first\nold one: réponse illisible\nold two: 回答なし\n")  # fewer characters than bytes
+    logged = files.log_size(log)  # measured without reading it
     assert run.log_tail(log, since=logged) == ""  # failed before writing anything: no earlier attempt's lines
     log.write_text(log.read_text() + "$ second\nnew\n")
     assert run.log_tail(log, since=logged) == "$ second\nnew" and run.log_tail(log, lines=2) == "$ second\nnew"
+    assert files.log_size(tmp_path / "missing.log") == 0 and run.log_tail(tmp_path / "missing.log") == ""
