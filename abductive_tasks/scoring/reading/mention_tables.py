@@ -15,9 +15,9 @@ from abductive_tasks.scoring.reading.head_mentions import head_mentions, stem_me
 from abductive_tasks.scoring.reading.label_score_mentions import NUMBER_WORD, NUMBER_WORD_ALONE, NUMBER_WORDS
 from abductive_tasks.scoring.reading.mentions import CONTEXT_ALIAS, MentionRule, alternatives, option_text
 from abductive_tasks.scoring.reading.position_mentions import position_mentions
-from abductive_tasks.scoring.reading.rules import COPULA
 from abductive_tasks.scoring.reading.table import Example
 from abductive_tasks.scoring.reading.text import sentence_start
+from abductive_tasks.scoring.reading.verdict_patterns import COPULA
 
 __all__ = [
     "COUNTS_OPTIONS",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from abductive_tasks.scoring.reading.rules import verdict
 from abductive_tasks.scoring.reading.table import Example
+from abductive_tasks.scoring.reading.verdict_patterns import verdict
 
 __all__ = ["JUDGEMENTS", "JUDGEMENT_TOLERANCE", "SCORE_STATEMENTS", "SCORE_VERDICTS", "SHARED_HEAD"]
 
