@@ -508,6 +508,8 @@ def _the_one_named(
         if not any(start <= found.start() < end for start, end in examples)
     ]
     named = {value for value in named_left if valid(value)} - rejected_values
+    if _named_at_odds(text, mentions):
+        return None
     hedged = any(hedge.pattern.search(text) for hedge in HEDGES)
     # of more than two, rejecting every option but one picks that one (AN's first contact: "The answer is not 1, 2 or
     # 3.", "Not 1, not 3, not 4."; a list denied as a whole is no hedge between its items)
@@ -518,6 +520,24 @@ def _the_one_named(
     if len(named) == 1 and standing <= named and not hedged:
         return named.pop()
     return None
+
+
+def _named_at_odds(text: str, mentions: list[Mention]) -> bool:
+    """Whether a sentence of the reply opens on two options' own texts side by side, as one mention at odds with itself
+    (``mention_marks.explained``: "Car speeding on the road.", where car and speeding are two options; BF's first
+    contact, read road, the one other option named): it names more than one answer, so none is the one it names (not
+    a description in passing: "The phrase that best explains the change in the speeding car is road.", round 17's
+    review)."""
+    return any(
+        mentions[index].text and mentions[index].contradicted and mentions[index].value is None
+        for index in map(mention_index, _SENTENCE_OPENING_MENTION.findall(text))
+    )
+
+
+# a named mention opening a sentence, after its article at most
+_SENTENCE_OPENING_MENTION = re.compile(
+    rf"(?:^|(?<=[.!?])\s)\s*(?:the\s+)?({NAMED_MENTION})", re.IGNORECASE | re.MULTILINE
+)
 
 
 # a list denied as a whole: "not 1, 2 or 3"

@@ -48,7 +48,9 @@ _COLLAPSE = re.compile(
     rf"|[ \t]*→[ \t]*(?P<arrow>{NAMED_MENTION})(?=\s*(?:[.,;!)\n]|$))"
     # "3: heavy rain." explains; "2: the car is merely present" does not
     rf"|:\s*(?:the\s+)?(?P<colon>{NAMED_MENTION})(?=\s*(?:[.,;!)\n]|$))"
-    rf"|\s*,\s*(?:which|that)\s+is\s+(?:the\s+)?(?P<which>{NAMED_MENTION})(?=\s*(?:[.,;!)\n]|$))"
+    # ", which is Option 3", ", i.e. Option 3" ("So the effect is the fourth picture, i.e. Option 3.": BF's first
+    # contact)
+    rf"|\s*,\s*(?:(?:which|that)\s+is|i\.e\.,?)\s+(?:the\s+)?(?P<which>{NAMED_MENTION})(?=\s*(?:[.,;!)\n]|$))"
     # "(B), the third image, shows ...": an image count set off by commas explains an option, or the other way round
     rf"|\s*,\s*(?:the\s+|i\.e\.,?\s+)?(?P<appositive>{NAMED_MENTION})\s*,)"
     # an option's text and its number after a comma, ending the line: "Actually, speeding, 2." (AS's first contact;
@@ -120,8 +122,8 @@ def _collapse(
         return match["outer"][0] + explained[1] + match["outer"][-1] if named else match.group()
     explains = valid(inner.value) or counted_otherwise or inner.unlisted
     if values is not None and valid(outer.value) and not outer.image and explains:
-        if inner.value != outer.value:
-            mentions.append(Mention(None, True, contradicted=True))
+        if inner.value != outer.value:  # two options' own texts side by side are two answers named as one
+            mentions.append(Mention(None, True, text=outer.text and inner.text, contradicted=True))
             return placeholder(len(mentions) - 1)
     if (match["inner"] or match["which"]) and valid(inner.value) and (outer.image or not valid(outer.value)):
         return match["outer"][0] + explained[1] + match["outer"][-1]  # named as the outer mention is

@@ -245,6 +245,13 @@ def _content_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
             Example("texts", "The soaking wet one: it is raining.", 1),
             text=True,
         ),
+        # the whole reply, without an article: "ball-shaped present" (BF's first contact)
+        _rule(
+            rf"\A\s*(?:(?:{alternatives(shared)})\s+)?(?:{'|'.join(named)})\s*[.!]?\s*\Z",
+            value,
+            Example("texts", "Sunbathing one.", 2),
+            text=True,
+        ),
         # with "a"/"an", only inside a statement or verdict ("The more plausible hypothesis is that he holds a soaking
         # wet coat"): a description in passing ("They applied a thin layer of wax") names nothing
         _rule(

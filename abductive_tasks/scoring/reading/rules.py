@@ -160,6 +160,11 @@ STATEMENTS = (
         # "more direct", of a cause or effect (AZ's first contact, after two options held possible)
         Example("mucr", "Options 1 and 2 could both cause this effect, but Option 2 is more direct.", 2),
     ),
+    # "Option 3 comes closest" (BF's first contact, after no option held a perfect match)
+    verdict(
+        rf"{{pick}}{APPOSITIVE}\s+(?:comes|came|gets)\s+(?:the\s+)?(?:closest|nearest)\b",
+        Example("mucr", "None of the options is a perfect match, but Option 3 comes closest: a waxy puddle.", 3),
+    ),
     # "..., which makes image 1 the more plausible hypothesis", "..., making image 1 the more plausible one"
     verdict(
         rf"\bmak(?:es?|ing)\s+{ARTICLE}{{pick}}\s+{ARTICLE}(?:{MORE})\b",
@@ -225,14 +230,18 @@ STATEMENTS = (
     # AR's first contact: the answer a self-correction settles on, ending its sentence: "... Re-evaluating the
     # pictures, I believe Option 2." (read 1, the option it corrected), "Option 2 - correction, Option 1 - no wait,
     # Option 2 was right.", "... No, speeding causes the crash. Keep 2."
+    # and before its reason: "Option 3? Option 1? I think Option 1, because the overflowing bathtub explains ..." (BF's
+    # first contact)
     verdict(
-        rf"\bI\s+(?:now\s+)?(?:believe|think)\s+(?:it's\s+|it\s+is\s+)?{ARTICLE}{{named_pick}}(?=\s*(?:[.!]|$))",
+        rf"\bI\s+(?:now\s+)?(?:believe|think)\s+(?:it's\s+|it\s+is\s+)?{ARTICLE}{{named_pick}}"
+        r"(?=\s*(?:[.!]|$)|\s*,\s*(?:because|since|as|given)\b)",
         Example(
             "mucr",
             "Option 1 - wait, the graph says 1, which might just refer to the cause image itself. Re-evaluating the "
             "pictures, I believe Option 2.",
             2,
         ),
+        Example("mucr", "Option 3? Option 1? I think Option 1, because the bathtub explains the dripping ceiling.", 1),
     ),
     verdict(
         r"{pick}\s+(?:was|is)\s+(?:right|correct)(?:\s+after\s+all)?(?=\s*(?:[.!;]|$))",
@@ -380,12 +389,21 @@ STATEMENTS = (
     verdict(
         rf"{{pick}}{APPOSITIVE}\s+(?:(?:better|best)\s+(?:match|fit|suit|explain)\w*|(?:matches|fits|suits)\s+"
         rf"(?:the\s+(?:context|scene|story)\s+)?{INTENSIFIER}(?:better|best)"
+        # what it fits, a noun or two, ending the clause: "... but hypothesis 1 fits the box shape better." (BF's first
+        # contact, after both held possible; not "fits the box shape better than the ball does")
+        rf"|(?:matches|fits|suits)\s+the\s+[^\W\d_]+(?:\s+[^\W\d_]+)?\s+{INTENSIFIER}(?:better|best)(?=\s*(?:[.!;,]|$))"
         # what it explains, one noun: "Hypothesis 2 explains the injury best." (BD's first contact, after the hypotheses
         # described as headings; not "explains the fall of the ladder best", nor "explains the injury, but not best")
         rf"|explains\s+the\s+[^\W\d_]+\s+{INTENSIFIER}(?:better|best)(?=\s*(?:[.!;,]|$)))\b",
         Example("panels", "The right one better matches the context.", 2),
         Example("nleye", "Hypothesis 2 fits the context far better than hypothesis 1 does.", 2),  # AQ's first contact
         Example("mucr", "Option 2 fits best.", 2),
+        Example(
+            "texts",
+            "Both hypotheses are possible, since the context can occur before or after them, but hypothesis 1 fits the "
+            "box shape better.",
+            1,
+        ),
         Example(
             "texts",
             "Hypothesis 1: A man on a ladder. Hypothesis 2: A man with a sprained ankle. Context: a man with an ice "

@@ -26,6 +26,12 @@ from abductive_tasks.scoring.reading.verdict_patterns import (
 
 __all__ = ["VERDICTS"]
 
+# "it", "this" or "that" as a preposition's object, no subject: "a swing hanging from it is ..."
+_NOT_AN_OBJECT = "".join(
+    rf"(?<!\b{preposition}\s)"
+    for preposition in ("from", "on", "in", "of", "to", "with", "at", "by", "under", "behind", "into", "onto", "about")
+)
+
 # Other verdicts that choose or reject an option or label.
 VERDICTS = (
     # "..., exactly as described in Hypothesis 1": the reply credits that one (a pick that differs contradicts it)
@@ -146,6 +152,30 @@ VERDICTS = (
     verdict(
         rf"\bbut\s+only\s+{ARTICLE}{{pick}}",
         Example("mucr", "Options 2 and 4 both show water, but only option 4 shows a flood.", 4),
+    ),
+    # the subject said to continue the context directly: "The first hypothesis, where the present is rectangular,
+    # directly continues the context, while a ball-shaped gift" (BD's first contact, cut off; not "which directly
+    # follows", a relative clause of what came before it)
+    verdict(
+        rf"{{pick}}{APPOSITIVE}\s+(?:directly|naturally)\s+(?:continues|follows(?:\s+(?:from|on\s+from))?)\s+the\s+"
+        r"context\b",
+        Example(
+            "texts",
+            "The context can occur before or after the hypotheses. The first hypothesis, where the man is soaked, "
+            "directly continues the context, while a sunny",
+            1,
+        ),
+    ),
+    # the cue said to link the two images' things: "The phrase 'speeding' (option 2) links the car in the cause image to
+    # the police officer in the effect image." (BE's first contact)
+    verdict(
+        rf"{{pick}}{APPOSITIVE}\s+(?:links|connects)\s+(?:the\s+)?[^.;:!?\n]{{{{1,80}}}}?\s+(?:to|with|and)\s+",
+        Example(
+            "cue_words",
+            "The phrase 'speeding' (option 2) links the car in the cause image to the police officer in the effect "
+            "image.",
+            2,
+        ),
     ),
     # "Only option 1, the wet floor, follows from the spilled bucket.": a sentence opening on the one option said to
     # follow from or fit the given image, after the others described (AY's first contact)
@@ -270,15 +300,17 @@ VERDICTS = (
         # "OK 4." (BA's first contact; "let me reconsider option 2" is no pick of it: correction_rules.CORRECTION_WORDS)
         Example("mucr", "I'd say 4. Actually let me reconsider option 2 - older man, no. OK 4.", 4),
     ),
-    # "it is a weakener", "it's the earthquake", "this is clearly option 2"
+    # "it is a weakener", "it's the earthquake", "this is clearly option 2" (not "it" after a preposition: "The panel
+    # showing a tree with a swing hanging from it is the fourth picture.", BF's first contact)
     verdict(
-        rf"\b(?:it|this|that)(?:\s+is|'s)(?:\s+(?:clearly|definitely|probably|actually))?\s+{ARTICLE}{{named_pick}}",
+        rf"{_NOT_AN_OBJECT}\b(?:it|this|that)(?:\s+is|'s)(?:\s+(?:clearly|definitely|probably|actually))?\s+{ARTICLE}"
+        r"{named_pick}",
         Example("label", "It is a weakener.", "weakener"),
         Example("mucr", "This is clearly option 2.", 2),
     ),
     # "I think it's 3.", "It's 4 - the dog ..."
     verdict(
-        rf"\b(?:it|this|that)(?:\s+is|'s)\s+{ARTICLE}{{pick}}(?=\s*(?:[.!;,:]|$)|\s+-\s)",
+        rf"{_NOT_AN_OBJECT}\b(?:it|this|that)(?:\s+is|'s)\s+{ARTICLE}{{pick}}(?=\s*(?:[.!;,:]|$)|\s+-\s)",
         Example("mucr", "I think it's 3.", 3),
     ),
     # the answer a self-correction gives: "Actually, no - it's 2", "Wait, option 3", "actually, strengthener"; or "no"
