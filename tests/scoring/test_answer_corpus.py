@@ -69,7 +69,7 @@ PINNED = {
     "blind_batch_ab.yaml": (225, 0),  # out of pending/ with round 20
     "blind_batch_ac.yaml": (227, 0),  # out of pending/ with round 20 (first contact 217, 4); Q18 adjudicated; round 35
     "blind_batch_ad.yaml": (250, 0),  # out of pending/ with AE's first contact (first contact 237, 7); T16
-    "blind_batch_ae.yaml": (243, 0),  # pending/: first contact of rounds 21 and 22 (236, 2); rounds 23, 34, 35, 39
+    "blind_batch_ae.yaml": (244, 0),  # pending/: first contact of rounds 21 and 22 (236, 2); rounds 23, 34, 35, 39, 50
     "blind_batch_af.yaml": (238, 0),  # out of pending/ with AG's first contact (first contact 236, 2); round 24
     "blind_batch_ag.yaml": (281, 0),  # out of pending/ with AL's first contact (first contact 276, 6); rounds 25, 29
     "blind_batch_ah.yaml": (372, 0),  # pending/: first contact of round 25 (367, 3); rounds 26, 28, 29, 35 and 38
@@ -78,7 +78,7 @@ PINNED = {
     "blind_batch_ak.yaml": (330, 0),  # first contact of round 28; rounds 34 (the remaining one, named), 35, 42, 48
     "blind_batch_al.yaml": (333, 0),  # pending/: first contact of round 29 (326, 4); rounds 30, 35, 44
     "blind_batch_am.yaml": (321, 0),  # out of pending/ with round 44 (first contact 312, 5); rounds 31, 34, 35, 44
-    "blind_batch_an.yaml": (300, 0),  # pending/: first contact of round 31 (292, 2); rounds 32, 34, 38, 43
+    "blind_batch_an.yaml": (301, 0),  # pending/: first contact of round 31 (292, 2); rounds 32, 34, 38, 43, 50
     "blind_batch_ao.yaml": (305, 0),  # pending/: first contact of round 32 (292, 7); rounds 33, 34, 35, 38, 48
     "blind_batch_ap.yaml": (317, 0),  # pending/: first contact of round 33 (292, 3); rounds 34, 38
     "blind_batch_aq.yaml": (331, 0),  # pending/: first contact of round 34 (308, 2); round 35
@@ -94,9 +94,9 @@ PINNED = {
     "blind_batch_ba.yaml": (385, 0),  # pending/: first contact of round 44 (374, 3); round 45; X02, X15 adjudicated
     "blind_batch_bb.yaml": (386, 1),  # pending/: first contact of round 45 (373, 2); rounds 46, 47; X18 adjudicated
     "blind_batch_bc.yaml": (390, 0),  # out of pending/ with round 47 (first contact 364, 10); Y adjudicated
-    "blind_batch_bd.yaml": (386, 0),  # pending/: first contact of round 47 (371, 4); round 48
-    "blind_batch_be.yaml": (374, 0),  # pending/: first contact of round 48 (359, 7); round 49
-    "blind_batch_bf.yaml": (368, 2),  # pending/: first contact of round 49 (368, 2)
+    "blind_batch_bd.yaml": (387, 0),  # pending/: first contact of round 47 (371, 4); rounds 48, 50
+    "blind_batch_be.yaml": (379, 0),  # pending/: first contact of round 48 (359, 7); rounds 49, 50
+    "blind_batch_bf.yaml": (385, 0),  # pending/: first contact of round 49 (368, 2); round 50
 }
 
 

@@ -2095,6 +2095,109 @@ LATE_ROUND_GUARDS = [
     (49, TWO_IMAGES, "答案：2。\n解释：第二张假设图片显示气球爆了，这比第一张假设图片（气球自己飞上天空）更合理。", 2),
     (49, TWO_IMAGES, "图片2比图片1更合理。", 2),
     (49, TWO_IMAGES, "图片1比图片2更合理。答案：2", None),
+    # round 50 (BF's first contact): its two silent misreads. A rating's decimal comma is its decimal point (not a
+    # list's comma, nor one before a space)
+    (50, NLEYE_PAIRS, "Bewertung: 6,5 – die Hypothese zeigt denselben Jungen mit einem Pflaster am Knie.", 6.5),
+    (50, NLEYE_PAIRS, "Score: 6,5/10", 6.5),
+    (50, NLEYE_PAIRS, "Scores: 6,7,8", None),
+    (50, NLEYE_PAIRS, "Score: 7, 8", None),
+    # two options' own texts side by side are two answers named as one: the one other option named is not the answer
+    (50, SPEEDING, "Car speeding on the road.", None),
+    (50, SPEEDING, "Speeding car.", None),
+    (50, SPEEDING, "The road.", 3),
+    (
+        50,
+        MUCR_OPTIONS,
+        "**Option 3** — The first image shows a wilted houseplant. Option 3 shows the same plant in a dry pot.",
+        3,
+    ),
+    # a range and the rating settled on right after it; a hedged rating with its article before a colon
+    (50, NLEYE_PAIRS, "Score: 8 or 9 — I'll say 8.", 8.0),
+    (50, NLEYE_PAIRS, "Score: 8 or 9 — I'll say 7.", None),
+    (50, NLEYE_PAIRS, "Very plausible, about an 8: the fisherman is holding the same rod and a fish.", 8.0),
+    (50, NLEYE_PAIRS, "About 8: the fisherman is holding the same rod.", None),
+    # answer words of other languages
+    (50, TWO_IMAGES, "Более правдоподобна гипотеза 2: на изображении гипотезы 2 он держит пойманную рыбу.", 2),
+    (50, PRESENTS, "Hipotez 2 daha makul: kadın şemsiyesini açtı.", 2),
+    (50, PRESENTS, "Hipotez 2 daha makul değil.", 1),  # not more plausible: the other, as in English
+    (50, PRESENTS, "Daha makul olan 1. hipotezdir, çünkü hediye dikdörtgen bir kutu şeklinde paketlenmiş.", 1),
+    (50, MUCR_OPTIONS, "Doğru cevap 2. seçenek: sonuç görüntüsünde yanmış bir kek var.", 2),
+    (50, MUCR_OPTIONS, "ตัวเลือกที่ 4 ภาพสาเหตุแสดงเด็กกำลังรดน้ำต้นไม้ทุกวัน", 4),
+    (50, MUCR_OPTIONS, "Варіант 2: на першому зображенні дитина залишає іграшки на сходах.", 2),
+    (50, MUCR_OPTIONS, "Alternativ 3 visar effekten: mannen som glömde paraplyet är genomblöt.", 3),
+    (
+        50,
+        MUCR_OPTIONS,
+        "選択肢1はファストフード店、選択肢4はゴールテープの場面です。\nしたがって、最終的な答えは選択肢4です。",
+        4,
+    ),
+    (50, DVE_LABEL, "يُضعف الفرضية", "weakener"),
+    (50, NLEYE_PAIRS, "Βαθμολογία: 6", 6.0),
+    # a hypothesis said to fit what it names better, ending the clause, after both held possible
+    (
+        50,
+        PRESENTS,
+        "Both hypotheses are possible, since the context can occur before or after them, but hypothesis 1 fits the box "
+        "shape better.",
+        1,
+    ),
+    # a refusal qualified before a choice in its own sentence is no refusal; "comes closest"
+    (
+        50,
+        MUCR_OPTIONS,
+        "None of the options is a perfect match, but Option 3 comes closest: Option 3 shows a waxy puddle.",
+        3,
+    ),
+    (50, MUCR_OPTIONS, "None of the options is a perfect match.", None),
+    (50, MUCR_OPTIONS, "None of the options shows the effect, but Option 3 comes closest.", None),
+    (
+        50,
+        SPEEDING,
+        "None of the phrases fit perfectly, since the link is a traffic violation, but 'speeding' is the closest.",
+        2,
+    ),
+    (
+        50,
+        MUCR_OPTIONS,
+        "I cannot fully determine the cause from this image, but Option 2 (the open window) seems most likely.",
+        2,
+    ),
+    (50, MUCR_OPTIONS, "I cannot determine the cause from this image, but Option 2 seems most likely.", None),
+    # "I think" and the answer before its reason
+    (
+        50,
+        MUCR_OPTIONS,
+        "Option 3? Option 1? I think Option 1, because the overflowing bathtub explains the dripping.",
+        1,
+    ),
+    (50, MUCR_OPTIONS, "I think Option 1 shows a bathtub. Option 3 is the cause.", 3),
+    # "i.e." explains a picture count; "it" after a preposition is no subject
+    (
+        50,
+        MUCR_OPTIONS,
+        "The panel showing a tree with a swing hanging from it is the fourth picture.\nSo the effect is the fourth "
+        "picture, i.e. Option 3.",
+        3,
+    ),
+    (50, MUCR_OPTIONS, "So the effect is the fourth picture, i.e. Option 3, the tree.", 3),
+    # the subject said to continue the context directly, before a cut
+    (
+        50,
+        PRESENTS,
+        "The context can occur before or after the hypotheses. The first hypothesis, where the present is rectangular, "
+        "directly continues the context, while a ball-shaped gift",
+        1,
+    ),
+    # the cue said to link the things of the two images
+    (
+        50,
+        SPEEDING,
+        "The phrase 'speeding' (option 2) links the car in the cause image to the police officer in the effect image.",
+        2,
+    ),
+    # a hypothesis named by its own words alone, the whole reply
+    (50, PRESENTS, "ball-shaped present", 2),
+    (50, PRESENTS, "ball-shaped present, maybe", None),
 ]
 
 

@@ -1,12 +1,12 @@
 """Every rule of the reader's tables reads the example replies it exists for as a person reads them.
 
-Each rule (``reading.rules``: statements, verdicts; ``correction_rules``: self-corrections; ``doubt_rules``: refusals,
-doubts; ``description_rules``; the tables of ratings, closings and forms; ``reading.mention_tables``: what names an
-answer) carries its examples: an example kind, the reply, and what a person reads in it. The test reads every example
-through its kind, the tasks' own answer kinds, and checks that the rule's pattern matches the reply as the rule sees it
-(the plain text for a mention rule, the reply's text for the rules read before mentions are marked
-(``form_rules.TEXT_RULES``: invented few-shot turns, a lettered list of the labels), the text with its mentions marked
-for the others), so that each example exercises its rule.
+Each rule (``reading.rules``: statements; ``verdict_rules``: verdicts; ``correction_rules``: self-corrections;
+``doubt_rules``: refusals, doubts; ``description_rules``; the tables of ratings, closings and forms;
+``reading.mention_tables``: what names an answer) carries its examples: an example kind, the reply, and what a person
+reads in it. The test reads every example through its kind, the tasks' own answer kinds, and checks that the rule's
+pattern matches the reply as the rule sees it (the plain text for a mention rule, the reply's text for the rules read
+before mentions are marked (``form_rules.TEXT_RULES``: invented few-shot turns, a lettered list of the labels), the text
+with its mentions marked for the others), so that each example exercises its rule.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from abductive_tasks.scoring.reading import (
     form_rules,
     rules,
     score_rules,
+    verdict_rules,
 )
 from abductive_tasks.scoring.reading.mentions import mark
 from abductive_tasks.scoring.reading.table import Rule
@@ -48,7 +49,16 @@ EXAMPLE_KINDS = {
 # Every rule table: (module, name) for the upper-case names of the table modules
 TABLES = [
     (module, name)
-    for module in (rules, correction_rules, doubt_rules, description_rules, score_rules, closing_rules, form_rules)
+    for module in (
+        rules,
+        verdict_rules,
+        correction_rules,
+        doubt_rules,
+        description_rules,
+        score_rules,
+        closing_rules,
+        form_rules,
+    )
     for name in vars(module)
     if name.lstrip("_").isupper() and name != "TEXT_RULES"
 ]

@@ -1,13 +1,13 @@
 """The statements of an answer a reply closes on, and the rejections of an option's role, read by the choice and label
-kinds beside rules.STATEMENTS and rules.VERDICTS (reading round 34, AP's first contact): the option an elimination
-leaves, named; a last line stating the answer under its role's heading; the answer after the question's alternatives;
-the subject of "is the cue" past its relative clause; an option said to show another role, or to be only the scene.
-Round 35 (AQ's first contact): the answer in a tag, an option that wins, the cue as the link, the prompt's request
-restated before the answer; the option ranked second and a list of options eliminated, rejected; the option an
+kinds beside rules.STATEMENTS and verdict_rules.VERDICTS (reading round 34, AP's first contact): the option an
+elimination leaves, named; a last line stating the answer under its role's heading; the answer after the question's
+alternatives; the subject of "is the cue" past its relative clause; an option said to show another role, or to be only
+the scene. Round 35 (AQ's first contact): the answer in a tag, an option that wins, the cue as the link, the prompt's
+request restated before the answer; the option ranked second and a list of options eliminated, rejected; the option an
 elimination leaves unnamed (``REMAINING``, from rules); the scores (``OPTION_SCORES``, from rules) or odds
 (``OPTION_ODDS``) given each option. Round 38 (AT's first contact): what the evidence points to as the better answer,
-the answer after what it is said to be, and the levels given each option in a table's rows (``OPTION_LEVELS``). Round
-39 (AU's first contact): a list of options ruled out in so many words, or each described and none said to follow; a list
+the answer after what it is said to be, and the levels given each option in a table's rows (``OPTION_LEVELS``). Round 39
+(AU's first contact): a list of options ruled out in so many words, or each described and none said to follow; a list
 called only the setting; an option said to be another role rather than the one asked.
 
 Each rule carries the example replies it exists for (tests/scoring/test_rule_examples.py reads every one).
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 
-from abductive_tasks.scoring.reading.rules import QUALITY_CUE, verdict
 from abductive_tasks.scoring.reading.table import Example, Rule
+from abductive_tasks.scoring.reading.verdict_patterns import QUALITY_CUE, verdict
 
 __all__ = [
     "CLOSING_STATEMENTS",

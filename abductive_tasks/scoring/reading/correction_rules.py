@@ -2,8 +2,8 @@
 forced choices that are final as a self-correction is.
 
 Each rule carries the example replies it exists for (``Example``); tests/scoring/test_rule_examples.py reads every one.
-The picks after the last self-correction are the answer (``decision``, ``kinds``); ``rules.VERDICTS`` reads a bare
-answer after a word of correction (``CORRECTION_WORDS``). Adding a rule: docs/reading.md.
+The picks after the last self-correction are the answer (``decision``, ``kinds``); ``verdict_rules.VERDICTS`` reads a
+bare answer after a word of correction (``CORRECTION_WORDS``). Adding a rule: docs/reading.md.
 """
 
 from __future__ import annotations

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 from abductive_tasks.scoring.reading.closing_rules import (
     LEVELS,
@@ -17,17 +16,9 @@ from abductive_tasks.scoring.reading.closing_rules import (
 from abductive_tasks.scoring.reading.correction_rules import CLOSING_ONLY, SELF_CORRECTIONS, TURNED_TO_UNREAD
 from abductive_tasks.scoring.reading.cut_off import Pick, cut_alone, cut_off, repeated
 from abductive_tasks.scoring.reading.description_rules import (
-    CLAUSE_END,
     CORRECTED_TO,
-    IN_PASSING,
-    OWN_WORDS_CLAUSE,
-    OWN_WORDS_DENIED,
-    PROGRESSIVE_SUBJECT,
-    ROLE_AFTER,
     ROLE_CLAIMS,
-    ROLE_NAMED,
     STATED_OTHERWISE,
-    THAT_CLAUSE_SUBJECT,
     VOUCHED_CLAIMS,
 )
 from abductive_tasks.scoring.reading.doubt_rules import (
@@ -40,13 +31,12 @@ from abductive_tasks.scoring.reading.doubt_rules import (
 )
 from abductive_tasks.scoring.reading.form_rules import (
     CONCESSION,
-    EXPLAINED_PAIR,
     HEADINGS,
-    NUMBERED_TEXT,
     POSSESSIVE_TEXT,
     QUESTION,
     SCENE_GRAPH,
 )
+from abductive_tasks.scoring.reading.mention_marks import explained
 from abductive_tasks.scoring.reading.mentions import (
     ANSWER_HEADING,
     ANY_MENTION,
@@ -56,13 +46,12 @@ from abductive_tasks.scoring.reading.mentions import (
     NAMED_MENTION,
     Mention,
     mention_index,
-    placeholder,
 )
 from abductive_tasks.scoring.reading.rules import ALONE
 from abductive_tasks.scoring.reading.table import Rule
 from abductive_tasks.scoring.reading.text import FORCED_CHOICE, sentence_start
 
-__all__ = ["decide", "denied", "in_passing"]
+__all__ = ["decide"]
 
 _PLACEHOLDER = re.compile(ANY_MENTION)  # a mention left in the text
 _NAMED_PLACEHOLDER = re.compile(NAMED_MENTION)
@@ -73,30 +62,6 @@ _HEDGED = re.compile(
 )
 # after a mention's placeholder: another thing's ("the car's speed"), what a value stands for ("10 means ...")
 _NOT_THE_ANSWER_AFTER = re.compile(r"\s*'s\b|\s+(?:means|would\s+mean|stands\s+for)\b", re.IGNORECASE)
-# A mention explained by another: "the third image (right)", "Hypothesis 1 (right image)", "3 - heavy rain".
-_COLLAPSE = re.compile(
-    r"(?<!\bnot\s)(?<!\bnot\sa\s)(?<!\bnot\san\s)(?<!\bnot\sthe\s)"  # "not a strengthener - weakener" contrasts
-    rf"(?P<outer>{ANY_MENTION})(?:\s+overall|\s+(?:from|on)\s+the\s+(?:left|right))?"
-    rf"(?:(?:\s*(?:(?:\(|-(?=\s*(?:i\.e\.|(?:the\s+)?{ANY_MENTION}\s*-)))\s*(?:the\s+|(?:i\.e\.|that\s+is),?\s+)?"
-    # "Image 2 (hypothesis 1)", "Image 2 - the first hypothesis -", "The second image (that is, the first hypothesis)"
-    # or the parenthesis a sentence naming it the answer's role: "Final answer: 2 (Option 3 shows the effect)." (AV's
-    # first contact, read 2: the number and its explanation disagree, no answer)
-    rf"(?P<inner>{ANY_MENTION})(?:\s+(?:shows?|depicts?|is)\s+the\s+(?:effect|cause|cue|answer))?\s*[)-]"
-    rf"|[-=]\s*(?:the\s+)?(?P<named>{NAMED_MENTION})(?=\s*(?:[.,;!)\n]|$)|\s+(?!and\b|or\b)[^\W\d_]))"
-    # "Effect = Image #4 → Option 3" (AR's first contact): an image count and the option it is, after an arrow
-    rf"|[ \t]*→[ \t]*(?P<arrow>{NAMED_MENTION})(?=\s*(?:[.,;!)\n]|$))"
-    # "3: heavy rain." explains; "2: the car is merely present" does not
-    rf"|:\s*(?:the\s+)?(?P<colon>{NAMED_MENTION})(?=\s*(?:[.,;!)\n]|$))"
-    rf"|\s*,\s*(?:which|that)\s+is\s+(?:the\s+)?(?P<which>{NAMED_MENTION})(?=\s*(?:[.,;!)\n]|$))"
-    # "(B), the third image, shows ...": an image count set off by commas explains an option, or the other way round
-    rf"|\s*,\s*(?:the\s+|i\.e\.,?\s+)?(?P<appositive>{NAMED_MENTION})\s*,)"
-    # an option's text and its number after a comma, ending the line: "Actually, speeding, 2." (AS's first contact;
-    # a list head otherwise, mentions.LIST_HEAD)
-    rf"|[ \t]*,[ \t]*(?P<numbered>{BARE_MENTION})(?=[ \t]*[.!]?[ \t]*(?:\n|\Z))"
-    # a choice and its own text side by side: "(A) The man's clothes are soaking wet"
-    rf"|[ \t]+(?P<adjacent>{NAMED_MENTION}))",
-    re.IGNORECASE,
-)
 
 
 def decide(
@@ -114,7 +79,7 @@ def decide(
 
     ``values`` lists every valid answer of a choice or label (None for a score, which needs a pick).
     """
-    text = _explained(text, mentions, valid, values)
+    text = explained(text, mentions, valid, values)
     picks, rejected = _picks(text, statements, verdicts)
     picks = _without_list_numbers(text, mentions, picks)  # "Answer:\n1. Cause image: ...\n2. Option 1: ticket"
     corrections = _corrections(text, mentions, rejected) + _taken_back(text, picks, mentions, rejected)
@@ -175,94 +140,6 @@ def decide(
     if cut:
         return repeated(text, mentions, valid) if not rejected else None
     return _the_one_named(text, mentions, valid, values, complement, rejected, alone)
-
-
-def _explained(
-    text: str, mentions: list[Mention], valid: Callable[[object], bool], values: Sequence[object] | None
-) -> str:
-    """``text`` with each mention explained by another as one mention (:data:`_COLLAPSE`), once the numbers their own
-    explanation contradicts are marked: a number at a line's start before another option's text
-    (:func:`_numbered_otherwise`), and the first of two numbers an answer heading names, each explained
-    (:data:`EXPLAINED_PAIR`: "Answer: 1 (car), 2 (speeding)", AT's first contact: two answers, none)."""
-    _numbered_otherwise(text, mentions, valid)
-    for match in EXPLAINED_PAIR.pattern.finditer(text):
-        index = mention_index(match["pick"])
-        mentions[index] = replace(mentions[index], contradicted=True)
-    return _COLLAPSE.sub(lambda match: _collapse(match, mentions, valid, values), text)
-
-
-def _collapse(
-    match: re.Match, mentions: list[Mention], valid: Callable[[object], bool], values: Sequence[object] | None
-) -> str:
-    """A mention explained by another, as one mention (:data:`_COLLAPSE`).
-
-    "the third image (right)", "the second image (Option 1)": the parenthesis names the answer when the outer mention
-    is not valid or counts images (which may count the context image too). A number its own explanation contradicts
-    ("Hypothesis 1 (right image)" where right is 2, "3 - heavy rain" where heavy rain is option 1) names no answer.
-    """
-    explained = (
-        match["inner"]
-        or match["named"]
-        or match["arrow"]
-        or match["colon"]
-        or match["which"]
-        or match["adjacent"]
-        or match["appositive"]
-        or match["numbered"]
-    )
-    outer, inner = mentions[mention_index(match["outer"])], mentions[mention_index(explained)]
-    if match["numbered"]:  # "speeding, 2.": an option's own text and its number, one mention; contradicted by another
-        if values is None or not (outer.text and valid(outer.value) and valid(inner.value)) or inner.image:
-            return match.group()
-        if inner.value != outer.value:
-            mentions.append(Mention(None, True, contradicted=True))
-            return placeholder(len(mentions) - 1)
-        return placeholder(mention_index(match["outer"]), named=True)
-    if match["appositive"] and outer.image == inner.image:
-        return match.group()  # a list ("Option 1, Option 2, ..."), not an explanation
-    if values is not None and inner.value == CONTEXT_ALIAS and valid(outer.value):
-        mentions.append(
-            Mention(None, True, contradicted=True)
-        )  # "Image 1 (the left one)", where the left panel is the context
-        return placeholder(len(mentions) - 1)
-    # "Option 2 (the fourth image)": a count of the images that names another option however it counts
-    counted_otherwise = inner.image and inner.value is None and inner.may_name and outer.value not in inner.may_name
-    # "Option 2, the second image, shows ...": an option and its image set off side by side count the images as the
-    # prompt does, the context first (the second image is Option 1)
-    counted_otherwise = counted_otherwise or bool(
-        match["appositive"] and inner.ordinal and len(inner.may_name) == 2 and outer.value != inner.may_name[-1]
-    )
-    if match["arrow"]:  # an image count the option after it explains, where the count may name it
-        named = outer.image and valid(inner.value) and inner.value in outer.may_name
-        return match["outer"][0] + explained[1] + match["outer"][-1] if named else match.group()
-    explains = valid(inner.value) or counted_otherwise or inner.unlisted
-    if values is not None and valid(outer.value) and not outer.image and explains:
-        if inner.value != outer.value:
-            mentions.append(Mention(None, True, contradicted=True))
-            return placeholder(len(mentions) - 1)
-    if (match["inner"] or match["which"]) and valid(inner.value) and (outer.image or not valid(outer.value)):
-        return match["outer"][0] + explained[1] + match["outer"][-1]  # named as the outer mention is
-    if match["inner"] or match["adjacent"]:  # "4 (police officer)": one mention, named if either is
-        return placeholder(mention_index(match["outer"]), named=explained[0] == "«" or match["outer"][0] == "«")
-    return match.group()
-
-
-# the items of a numbered list: two or more lines opening with a number and a full stop or parenthesis
-_NUMBERED_LINE = re.compile(rf"^[ \t]*{ANY_MENTION}[.)][ \t]", re.MULTILINE)
-
-
-def _numbered_otherwise(text: str, mentions: list[Mention], valid: Callable[[object], bool]) -> None:
-    """ "3. speeding — ...", where speeding is phrase 2 (:data:`NUMBERED_TEXT`): a number standing at a line's start
-    before another option's own text is contradicted by it (it names no answer, and still disagrees with a pick of
-    another); not an item of a numbered list."""
-    if len(_NUMBERED_LINE.findall(text)) > 1:
-        return
-    for match in NUMBERED_TEXT.pattern.finditer(text):
-        index = mention_index(match["pick"])
-        number, named = mentions[index], mentions[mention_index(match["text"] or match["subject"])]
-        if not number.text and named.text and valid(number.value) and valid(named.value):
-            if number.value != named.value:
-                mentions[index] = replace(number, contradicted=True)
 
 
 def _corrections(text: str, mentions: list[Mention], rejected: set[int]) -> list[int]:
@@ -631,6 +508,8 @@ def _the_one_named(
         if not any(start <= found.start() < end for start, end in examples)
     ]
     named = {value for value in named_left if valid(value)} - rejected_values
+    if _named_at_odds(text, mentions):
+        return None
     hedged = any(hedge.pattern.search(text) for hedge in HEDGES)
     # of more than two, rejecting every option but one picks that one (AN's first contact: "The answer is not 1, 2 or
     # 3.", "Not 1, not 3, not 4."; a list denied as a whole is no hedge between its items)
@@ -641,6 +520,24 @@ def _the_one_named(
     if len(named) == 1 and standing <= named and not hedged:
         return named.pop()
     return None
+
+
+def _named_at_odds(text: str, mentions: list[Mention]) -> bool:
+    """Whether a sentence of the reply opens on two options' own texts side by side, as one mention at odds with itself
+    (``mention_marks.explained``: "Car speeding on the road.", where car and speeding are two options; BF's first
+    contact, read road, the one other option named): it names more than one answer, so none is the one it names (not
+    a description in passing: "The phrase that best explains the change in the speeding car is road.", round 17's
+    review)."""
+    return any(
+        mentions[index].text and mentions[index].contradicted and mentions[index].value is None
+        for index in map(mention_index, _SENTENCE_OPENING_MENTION.findall(text))
+    )
+
+
+# a named mention opening a sentence, after its article at most
+_SENTENCE_OPENING_MENTION = re.compile(
+    rf"(?:^|(?<=[.!?])\s)\s*(?:the\s+)?({NAMED_MENTION})", re.IGNORECASE | re.MULTILINE
+)
 
 
 # a list denied as a whole: "not 1, 2 or 3"
@@ -717,57 +614,3 @@ def _without_labels(
         and mentions[mention_index(match["number"])].value == mentions[mention_index(match["text"])].value
     }
     return [pick for pick in alone if pick[1] not in labels]
-
-
-# An option's words denied right after them: "..., which contradicts the box", "...? Unlikely."
-_DENIED_AFTER = re.compile(
-    r"\s*(?:,\s*(?:which|but\s+that|and\s+that)\s+(?:\w+\s+){0,2}?|\?\s*|\s*[-—–]\s*)"
-    r"(?:contradict\w*|(?:is\s+|seems\s+)?(?:unlikely|implausible|impossible|wrong|inconsistent)|does\s*n[o']t|makes\s+no)",
-    re.IGNORECASE,
-)
-
-
-# Where the clause of a denial ends: a sentence's end, or where OWN_WORDS_CLAUSE ends one
-_DENIAL_CLAUSE = re.compile(rf"[.!?\n]|{OWN_WORDS_CLAUSE.pattern}", re.IGNORECASE)
-
-
-def denied(mentions: list[Mention], marked: str) -> list[Mention]:
-    """The mentions with the option texts their own clause denies (:data:`OWN_WORDS_DENIED` before them: "The child is
-    not holding the ball-shaped present", "It would be strange for him to hold the ball-shaped present"; or right
-    after them: "..., which contradicts the box") rejected."""
-    found = set()
-    for match in _PLACEHOLDER.finditer(marked):
-        index = mention_index(match.group())
-        start = max((end.end() for end in _DENIAL_CLAUSE.finditer(marked, 0, match.start())), default=0)
-        before, after = marked[start : match.start()], marked[match.end() :]
-        if mentions[index].text and (OWN_WORDS_DENIED.pattern.search(before) or _DENIED_AFTER.match(after)):
-            found.add(index)
-    return [replace(mention, denied=True) if index in found else mention for index, mention in enumerate(mentions)]
-
-
-def in_passing(mentions: list[Mention], marked: str) -> list[Mention]:
-    """The mentions with the option texts named in passing (see :data:`IN_PASSING`) naming nothing."""
-    passing = set()
-    for match in _PLACEHOLDER.finditer(marked):
-        index = mention_index(match.group())
-        if not mentions[index].text:
-            continue
-        start = max((end.end() for end in CLAUSE_END.finditer(marked, 0, match.start())), default=0)
-        clause = marked[start : match.start()]
-        if (
-            IN_PASSING.pattern.search(clause)
-            and not ROLE_NAMED.search(clause)
-            and not ROLE_AFTER.match(marked, match.end())
-        ):
-            passing.add(index)
-    # the subject of a that-clause: "The cue is that the car was going too fast"; of a sentence in the progressive: "The
-    # car was going too fast"
-    passing |= {
-        index
-        for subject in (THAT_CLAUSE_SUBJECT, PROGRESSIVE_SUBJECT)
-        for match in subject.pattern.finditer(marked)
-        if mentions[index := mention_index(match["subject"])].text
-    }
-    return [
-        Mention(None, True, passing=True) if index in passing else mention for index, mention in enumerate(mentions)
-    ]

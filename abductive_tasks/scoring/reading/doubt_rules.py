@@ -63,6 +63,11 @@ _WHICH_ANSWER = (
     rf"which\s+(?:{_ANY_REF}|(?:one|ones|of|is|was|would|could|fits|applies|answer|option|image|picture|hypothesis|label|"
     r"cue|phrase|effect|cause|candidate|panel|score|rating)\b)"
 )
+# a refusal qualified (fully, with certainty), before a choice in its own sentence after "but": no refusal
+_NOT_QUALIFIED_BEFORE_A_CHOICE = (
+    r"(?![^.;:!?\n]*?\b(?:fully|definitively|completely|entirely|conclusively|with\s+certainty|for\s+certain|for\s+sure)\b"
+    r"[^.;:!?\n]*?,?\s+but\s+[^.;:!?\n]*?[«‹])"
+)
 # a few words between a condition and its answer: "if ..., I'd rate it 8", "if ..., only 2"
 _FEW_WORDS = r"(?:[^\W\d_][\w']*\s+){0,4}?"
 _HEADING = ANSWER_HEADING
@@ -71,11 +76,14 @@ REFUSALS = (
         rf"{_CANNOT}\s+(?:\w+\s+){{0,2}}?{_DECIDE}\s+{_WHICH_ANSWER}",
         Example("nleye", "Image 2 looks wet, but I cannot determine which is more plausible.", None),
     ),
-    # "I cannot determine a single answer", "no way to pick one option"
+    # "I cannot determine a single answer", "no way to pick one option" (not qualified, before a choice the sentence
+    # goes on to: "I cannot fully determine the cause from this image, but Option 2 (...) seems most likely.", BE's
+    # first contact)
     rule(
-        rf"{_CANNOT}\s+(?:\w+\s+){{0,2}}?(?:{_DECIDE}|pick|select|give)\s+(?:a|one|the|any)\s+"
+        rf"{_CANNOT}\s+{_NOT_QUALIFIED_BEFORE_A_CHOICE}(?:\w+\s+){{0,2}}?(?:{_DECIDE}|pick|select|give)\s+(?:a|one|the|any)\s+"
         r"(?:single\s+|clear\s+|definitive\s+|correct\s+|right\s+)?(?:answer|option|choice|image|hypothesis|cause|effect|cue)\b",
         Example("mucr", "I cannot determine a single answer.", None),
+        Example("mucr", "I cannot determine the cause with certainty, and Option 2 seems most likely.", None),
     ),
     # "I can't make out the details well enough to choose"
     rule(
@@ -102,11 +110,15 @@ REFUSALS = (
             None,
         ),
     ),
-    # "None of the options clearly shows the effect" (not "none of the other options")
+    # "None of the options clearly shows the effect" (not "none of the other options"; nor where none is perfect and
+    # the sentence goes on to one: "None of the options is a perfect match, but Option 3 comes closest: ...", BF's first
+    # contact)
     rule(
         r"\bnone\s+of\s+(?:the\s+)?(?:(?:two|four|given|candidate|listed)\s+)?"
         r"(?:options|images|pictures|hypotheses|hypothesis|phrases|candidates|choices|panels)\b"
-        r"(?!\s+(?:other|except|besides|but)\b)",
+        r"(?!\s+(?:other|except|besides|but)\b)"
+        r"(?!\s+(?:(?:is|are|seems?|looks?)\s+(?:a\s+|an\s+)?(?:perfect|exact|ideal)\b|(?:fits?|matches?|works?)\s+"
+        r"(?:perfectly|exactly)\b)[^.;:!?\n]*?,?\s+but\s+[^.;:!?\n]*?[«‹])",
         Example("mucr", "None of the options shows the effect.", None),
         # the hypotheses too, which the reading spells "hypothesis" (text.TYPO_VOCABULARY) before this table meets them
         # (AN's first contact: "None of the hypotheses fits the context, though image 2 comes closer" read 2)

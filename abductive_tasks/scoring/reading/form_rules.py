@@ -1,8 +1,8 @@
 """The rule tables of a reply's form: an option's text after a number or owned by another's, labels stated or lettered,
 answer headings, a question answered in passing, and a concession before the answer.
 
-Beside :mod:`~abductive_tasks.scoring.reading.rules` (the statements, verdicts, refusals and doubts), whose ``verdict``
-they are built with; each rule carries the example replies it exists for (``Example``), as there.
+Beside :mod:`~abductive_tasks.scoring.reading.rules` (the statements) and ``verdict_rules`` (the verdicts), built with
+``verdict_patterns.verdict`` as they are; each rule carries the example replies it exists for (``Example``), as there.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import re
 
 from abductive_tasks.scoring.reading.description_rules import DESCRIBED_ANSWER, OWN_DESCRIPTION, OWN_DESCRIPTIONS
 from abductive_tasks.scoring.reading.mentions import ANY_MENTION, NAMED_MENTION
-from abductive_tasks.scoring.reading.rules import verdict
 from abductive_tasks.scoring.reading.table import Example, rule
 from abductive_tasks.scoring.reading.text import INVENTED_TURNS
+from abductive_tasks.scoring.reading.verdict_patterns import verdict
 
 __all__ = [
     "ANSWER_LABEL",

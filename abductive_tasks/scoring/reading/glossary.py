@@ -26,7 +26,10 @@ GLOSSARY = {  # English: the words it translates, separated by |
     "more plausible": "más plausible|mais plausível|plus plausible|più plausibile",
     "the": "la|el|le",
     "center": "central|centrale|zentrale|中央",
-    "option": "选项|選項|選択肢|オプション|선택지|옵션|opción|opcion|opção|opcao|opzione|вариант|варианте|الخيار|विकल्प",
+    "option": (
+        "选项|選項|選択肢|オプション|선택지|옵션|opción|opcion|opção|opcao|opzione|вариант|варианте|الخيار|विकल्प|"
+        "варіант|варіанті"  # and Ukrainian (BF's first contact: "Варіант 2: на першому зображенні ...")
+    ),
     # Vietnamese only where the answer is stated ("Đáp án: Lựa chọn 2"; an option named alone is not read), with the
     # words that revise or doubt it ("Đáp án: Lựa chọn 4? Không chắc": not sure)
     "answer: option": "đáp án: lựa chọn|đáp án: phương án",
@@ -59,12 +62,12 @@ GLOSSARY = {  # English: the words it translates, separated by |
     ),
     "hypothesis": (
         "假设|假設|仮説|가설|hipótesis|hipotesis|hipótese|hypothèse|hypothese|ipotesi|гипотеза|الفرضية|परिकल्पना|"
-        "giả thuyết|hypotes"
+        "giả thuyết|hypotes|hipotez"
     ),
     "score is": "점수는|점수가|평점은",
     "score": (
         "评分|評分|分数|得分|打分|评级|スコア|評価|점수|평점|puntuación|puntuacion|puntaje|calificación|pontuação|pontuacao|nota|"
-        "bewertung|punktzahl|punteggio|оценка|балл|الدرجة|التقييم|स्कोर|अंक"
+        "bewertung|punktzahl|punteggio|оценка|балл|الدرجة|التقييم|स्कोर|अंक|βαθμολογία"
     ),
     "plausibility": "plausibilität|plausibilidad|plausibilité|plausibilidade|合理性|可信度",
     "rate": "bewerten|bewerte|califico|calificaría|daría|darei|donnerais",
@@ -73,6 +76,9 @@ GLOSSARY = {  # English: the words it translates, separated by |
     "think": "认为|我觉得",
     "the more plausible is": "更合理的是|更合理的一个是|更可能的是|最合理的是|より妥当なのは|よりもっともらしいのは",
     "the correct answer is": "正确答案是|正確答案是",
+    # the Japanese answer before its topic particle ("最終的な答えは選択肢4です": the final answer is option 4;
+    # BF's first contact)
+    "the answer is": "答えは|回答は|正解は",
     "is correct": "正确|正確",
     "is more plausible": (
         "更合理|更加合理|更可信|更有可能|更可能|es más plausible|é mais plausível|est plus plausible|ist plausibler|"
@@ -90,8 +96,11 @@ GLOSSARY = {  # English: the words it translates, separated by |
     "the right": "右边的|右边|右側の|右の|오른쪽|de la derecha|da direita|de droite|rechte",
     "the middle": "中间的|中间|中央の|真ん中の|가운데|del medio|del centro|do meio|du milieu|du centre|mittlere",
     "the left": "左边的|左边|左側の|左の|왼쪽|de la izquierda|da esquerda|de gauche|linke",
-    "strengthens": "加强|增强|强化|強化|支持|강화|fortalece|refuerza|reforça|renforce|stärkt|rafforza",
-    "weakens": "削弱|减弱|弱化|弱める|약화|debilita|enfraquece|affaiblit|schwächt|indebolisce",
+    "strengthens": (
+        "加强|增强|强化|強化|支持|강화|fortalece|refuerza|reforça|renforce|stärkt|rafforza|"
+        "يُعزز|يعزز|تُعزز|تعزز|يُقوي|يقوي|تُقوي|تقوي"  # and Arabic (BF's first contact: "يُضعف الفرضية", weakens it)
+    ),
+    "weakens": "削弱|减弱|弱化|弱める|약화|debilita|enfraquece|affaiblit|schwächt|indebolisce|يُضعف|يضعف|تُضعف|تضعف",
     "strengthener": "fortalecedor|fortalecedora|reforzador|renforçateur|verstärker|rafforzativo",
     "weakener": "debilitador|debilitadora|affaiblisseur|abschwächer|indebolente",
     # Arabic puts the ordinal after its noun: "الفرضية الأولى" is "the first hypothesis"
@@ -169,6 +178,27 @@ _JAPANESE_POINTS = re.compile(r"(?:評価|スコア|点数)\s*は\s*(\d+(?:\.\d+
 
 # Russian points given after the number ("Очень правдоподобно — 7 баллов.": AR's first contact; not "из 10", a scale)
 _RUSSIAN_POINTS = re.compile(r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s*балл(?:ов|а)?(?!\w)(?!\s*(?:из|/))", re.IGNORECASE)
+
+
+# A Russian comparison before what it compares, the noun and its number after it ("Более правдоподобна гипотеза 2: ...":
+# hypothesis 2 is more plausible; BF's first contact), in the order the glossary reads
+_RUSSIAN_INVERTED = re.compile(
+    r"(?<!\w)более\s+правдоподобн(?:а|ен|о|ее|ая|ый|ое)\s+(гипотеза|изображение|картинка|вариант)\s+(\d+)(?!\w)",
+    re.IGNORECASE,
+)
+# A Turkish comparison, its copula implicit ("Hipotez 2 daha makul: ...": hypothesis 2 is more plausible; BF's first
+# contact; "daha makul değil", not more plausible), or heading the answer ("Daha makul olan 1. hipotezdir": the more
+# plausible one is hypothesis 1; BE's first contact)
+_TURKISH_MORE = re.compile(
+    r"(?<!\w)daha\s+(?:makul|mantıklı|olası|akla\s+yatkın)(?:dır|dir)?(?!\w)"
+    r"(?:(?P<which>\s+olan(?!\w))|(?P<not>\s+değil(?:dir)?(?!\w)))?",
+    re.IGNORECASE,
+)
+_TURKISH_COMPARISONS = {"which": " the more plausible is ", "not": " is not more plausible "}
+# A Turkish ordinal, the number and its full stop before the noun ("2. seçenek": the second option, "1. hipotezdir": is
+# the first hypothesis; BE's first contact), as the noun and its number; not an item's number before a numbered noun
+# ("1. Seçenek 1: ...")
+_TURKISH_ORDINAL = re.compile(r"(?<![\w.])(\d)\.\s*(seçenek|hipotez)\w*(?!\w)(?!\s*\d)", re.IGNORECASE)
 
 
 # A German rating given ("Ich würde eine 7 vergeben (sehr plausibel): ...": BE's first contact; not "keine 7", a rating
@@ -262,6 +292,7 @@ PHRASES = {  # English: the phrases it translates, separated by |
     # AU's first contact: a German answer heading ("Gewählt: 2.", chosen), Russian label verbs ("Ослабляет")
     # and Turkish (AV's first contact: "Cevap: 4. ...")
     "answer:": "gewählt:|gewählt :|cevap:|cevap :",
+    "the correct answer is ": "doğru cevap|doğru yanıt",  # BE's first contact: "Doğru cevap 2. seçenek: ..."
     # a Turkish role heading before the option noun (AW's first contact: "Efekt görüntüsü seçenek 3'tür.", the effect
     # image is option 3)
     "the effect is option": "efekt görüntüsü seçenek|etki görüntüsü seçenek|sonuç görüntüsü seçenek",
@@ -274,6 +305,12 @@ PHRASES = {  # English: the phrases it translates, separated by |
     # colon's: "điểm" alone is also a point, a feature's "đặc điểm"); BD's: a German and Portuguese one ("Punkte: 2.",
     # "Classificação: 9."; with the colon: "7 Punkte" are points, "classificação" a classification)
     "option ": "optie|seçenek|επιλογή|επιλογής|pilihan|אפשרות",  # and BE's Greek, Indonesian and Hebrew
+    # BF's first contact: the Swedish and Thai option nouns and the Swedish roles shown ("Alternativ 3 visar effekten:
+    # ...", "ตัวเลือกที่ 4 ..."), the Greek rating heading ("Βαθμολογία: 6"), Arabic label verbs, the Japanese answer
+    # (GLOSSARY), the Turkish and the inverted Russian comparison (_TURKISH_MORE, _RUSSIAN_INVERTED)
+    "option  ": "alternativ|ตัวเลือกที่",
+    "shows the effect ": "visar effekten",
+    "shows the cause ": "visar orsaken",
     "image ": "afbeelding|obraz",
     "the middle": "midden|po środku",
     "the right": "rechts|po prawej",
@@ -328,6 +365,9 @@ def translate(text: str) -> str:
     text = _RUSSIAN_POINTS.sub(r" score: \1 ", text)
     text = _GERMAN_POINTS.sub(r" would give it a \1 ", text)
     text = _CHINESE_COMPARED.sub(r" is more plausible than \1 ", text)
+    text = _RUSSIAN_INVERTED.sub(r"\1 \2 более правдоподобна", text)
+    text = _TURKISH_ORDINAL.sub(r" \2 \1 ", text)
+    text = _TURKISH_MORE.sub(lambda match: _TURKISH_COMPARISONS.get(str(match.lastgroup), " is more plausible "), text)
     text = _CHINESE_SCORE.sub(_chinese_score, text)
     text = _CJK_ANSWER_NUMERAL.sub(lambda match: f"{match['head']}: {_CJK_NUMERALS[match['numeral']]}", text)
     text = _CHINESE_CORRECTION.sub("; actually, it is ", text)

@@ -11,7 +11,7 @@ from typing import Protocol
 from abductive_tasks.scoring.reading.closing_rules import CLOSING_STATEMENTS, ROLE_REJECTIONS
 from abductive_tasks.scoring.reading.correction_rules import SELF_CORRECTIONS
 from abductive_tasks.scoring.reading.cut_off import UNFINISHED
-from abductive_tasks.scoring.reading.decision import decide, denied, in_passing
+from abductive_tasks.scoring.reading.decision import decide
 from abductive_tasks.scoring.reading.description_rules import (
     DESCRIBED_ANSWER,
     OWN_DESCRIPTION,
@@ -39,6 +39,7 @@ from abductive_tasks.scoring.reading.label_score_mentions import (
     label_mentions,
     score_mentions,
 )
+from abductive_tasks.scoring.reading.mention_marks import denied, in_passing
 from abductive_tasks.scoring.reading.mention_tables import (
     COUNTS_OPTIONS,
     choice_ignore,
@@ -57,7 +58,7 @@ from abductive_tasks.scoring.reading.mentions import (
     option_text,
 )
 from abductive_tasks.scoring.reading.position_mentions import counts_context_in_apposition
-from abductive_tasks.scoring.reading.rules import STATEMENTS, VERDICTS
+from abductive_tasks.scoring.reading.rules import STATEMENTS
 from abductive_tasks.scoring.reading.score_rules import (
     JUDGEMENT_TOLERANCE,
     JUDGEMENTS,
@@ -74,6 +75,7 @@ from abductive_tasks.scoring.reading.text import (
     prepare,
     sentence_start,
 )
+from abductive_tasks.scoring.reading.verdict_rules import VERDICTS
 
 __all__ = ["AnswerKind", "Choice", "Label", "Score", "answer_kind", "parse_judge_label", "parse_judge_score"]
 

@@ -119,13 +119,15 @@ def label_mentions(labels: tuple[str, ...], aliases: Mapping[str, str]) -> tuple
 
 def score_mentions(high: float) -> tuple[MentionRule, ...]:
     """The mention table of a ``Score`` up to ``high``."""
-    number, top = r"\d+(?:\.\d+)?", re.escape(f"{high:g}")
+    # a decimal comma ("Bewertung: 6,5": BF's first contact, read 6) is the decimal point; not a list's ("6,7,8"), nor
+    # a thousands separator's ("1,000")
+    number, top = r"(?:(?<![\d,])\d+,\d(?![\d,])|\d+(?:\.\d+)?)", re.escape(f"{high:g}")
     high_words = [word for word, value in NUMBER_WORDS.items() if value == high]
     out_of = rf"(?:{'|'.join([top, *high_words])})(?!\d|\.\d)"  # "/10", "out of ten"
     per = r"(?:/|out\s+of|sur|von|de|su|em)"  # "7 out of 10"; French, German, Spanish, Italian, Portuguese
 
     def value(match: re.Match) -> float:
-        token = match["value"].lower()
+        token = match["value"].lower().replace(",", ".")
         return float(NUMBER_WORDS.get(token, token))
 
     return (
@@ -149,13 +151,17 @@ def score_mentions(high: float) -> tuple[MentionRule, ...]:
             named=False,
         ),
         # the rating of the two a range leans to: "4 or 5, leaning 5." (BC's first contact; not "Score: 3, leaning 7",
-        # nor "5 or 6, leaning 7")
+        # nor "5 or 6, leaning 7"), or settles on right after a dash: "Score: 8 or 9 — I'll say 8." (BF's first contact;
+        # after a comma, SCORE_STATEMENTS reads it: "around 6-7, so let's say 7")
         _rule(
-            rf"(?<![\w.])(?P<low>{number})\s*(?:or|to|-)\s*(?P<high>{number})\s*,\s*(?:but\s+)?leaning\s+"
-            rf"(?:(?:towards?|to)\s+)?(?:a\s+|an\s+)?(?P<value>(?P=low)|(?P=high))(?![\w%/]|\.\d)",
+            rf"(?<![\w.])(?P<low>{number})\s*(?:or|to|-)\s*(?P<high>{number})\s*(?:,\s*(?:but\s+)?leaning\s+"
+            r"(?:(?:towards?|to)\s+)?|\s[;—–-]\s*(?:so\s+)?(?:I'?ll|I\s+will|let'?s|let\s+us)\s+(?:just\s+)?"
+            r"(?:say|go\s+with|settle\s+on)\s+)"
+            rf"(?:a\s+|an\s+)?(?P<value>(?P=low)|(?P=high))(?![\w%/]|\.\d)",
             value,
             Example("rating", "4 or 5, leaning 5.", 5.0),
             Example("rating", "Score: 6 or 7, leaning 7", 7.0),
+            Example("rating", "Score: 8 or 9 — I'll say 8.", 8.0),
             named=False,
         ),
         # "6 or 7", "7-8", "between 6 and 7": no single rating, as naming two options chooses none
@@ -168,8 +174,9 @@ def score_mentions(high: float) -> tuple[MentionRule, ...]:
         ),
         _rule(
             rf"(?<![\w.]){number}(?![\w%/]|\.\d)",
-            lambda m: float(m.group()),
+            lambda m: float(m.group().replace(",", ".")),
             Example("rating", "Score: 6.5", 6.5),
+            Example("rating", "Bewertung: 6,5 – die Hypothese passt zum Kontextbild.", 6.5),
             named=False,
         ),
         _rule(NUMBER_WORD_ALONE, value, Example("rating", "Score: five", 5.0), named=False),

@@ -15,9 +15,9 @@ from abductive_tasks.scoring.reading.head_mentions import head_mentions, stem_me
 from abductive_tasks.scoring.reading.label_score_mentions import NUMBER_WORD, NUMBER_WORD_ALONE, NUMBER_WORDS
 from abductive_tasks.scoring.reading.mentions import CONTEXT_ALIAS, MentionRule, alternatives, option_text
 from abductive_tasks.scoring.reading.position_mentions import position_mentions
-from abductive_tasks.scoring.reading.rules import COPULA
 from abductive_tasks.scoring.reading.table import Example
 from abductive_tasks.scoring.reading.text import sentence_start
+from abductive_tasks.scoring.reading.verdict_patterns import COPULA
 
 __all__ = [
     "COUNTS_OPTIONS",
@@ -243,6 +243,13 @@ def _content_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
             value,
             Example("texts", "The sunbathing one, since the rain may stop by the afternoon.", 2),
             Example("texts", "The soaking wet one: it is raining.", 1),
+            text=True,
+        ),
+        # the whole reply, without an article: "ball-shaped present" (BF's first contact)
+        _rule(
+            rf"\A\s*(?:(?:{alternatives(shared)})\s+)?(?:{'|'.join(named)})\s*[.!]?\s*\Z",
+            value,
+            Example("texts", "Sunbathing one.", 2),
             text=True,
         ),
         # with "a"/"an", only inside a statement or verdict ("The more plausible hypothesis is that he holds a soaking

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from abductive_tasks.scoring.reading.rules import verdict
 from abductive_tasks.scoring.reading.table import Example
+from abductive_tasks.scoring.reading.verdict_patterns import verdict
 
 __all__ = ["JUDGEMENTS", "JUDGEMENT_TOLERANCE", "SCORE_STATEMENTS", "SCORE_VERDICTS", "SHARED_HEAD"]
 
@@ -206,6 +206,12 @@ SCORE_VERDICTS = (
         # a rating corrected to what it is "more like" (AX's first contact)
         Example("rating", "Score: 3. Wait, reconsidering the shadow direction, it's more like a 6.", 6.0),
         Example("rating", "I'd rate this around a **6** — somewhere between moderately and very plausible.", 6.0),
+    ),
+    # the rating with its article and hedge before a colon that explains it: "Very plausible, about an 8: the fisherman
+    # ..." (BF's first contact; without the article, "about 8:" may head a list's item)
+    verdict(
+        r"\b(?:around|about|roughly|approximately)\s+(?:a|an)\s+{pick}(?=\s*:)",
+        Example("rating", "Very plausible, about an 8: the fisherman holds the same rod and a fish.", 8.0),
     ),
     verdict(
         r"\b(?:it|this|that)(?:\s+is|'s|\s+would\s+be|\s+deserves)\s+(?:at\s+(?:least|most)\s+)?(?:a|an)\s+{pick}",
