@@ -94,9 +94,10 @@ PINNED = {
     "blind_batch_ba.yaml": (385, 0),  # pending/: first contact of round 44 (374, 3); round 45; X02, X15 adjudicated
     "blind_batch_bb.yaml": (386, 1),  # pending/: first contact of round 45 (373, 2); rounds 46, 47; X18 adjudicated
     "blind_batch_bc.yaml": (390, 0),  # out of pending/ with round 47 (first contact 364, 10); Y adjudicated
-    "blind_batch_bd.yaml": (387, 0),  # pending/: first contact of round 47 (371, 4); rounds 48, 50
+    "blind_batch_bd.yaml": (387, 0),  # out of pending/ with round 50 (first contact of round 47: 371, 4); round 48
     "blind_batch_be.yaml": (379, 0),  # pending/: first contact of round 48 (359, 7); rounds 49, 50
     "blind_batch_bf.yaml": (385, 0),  # pending/: first contact of round 49 (368, 2); round 50
+    "blind_batch_bg.yaml": (378, 1),  # pending/: first contact of round 50 (378, 1)
 }
 
 
@@ -230,7 +231,7 @@ def test_every_batch_reads_exactly_as_pinned(path, corpus_report):
 def test_every_reply_is_recorded_once():
     recorded = [json.loads(line)["reply"] for line in RECORDED_READINGS.read_text(encoding="utf-8").splitlines()]
     batches = {f"{path.name}/" for path in [CORPUS, *BLIND_BATCHES, *PENDING_BATCHES]}
-    assert len(recorded) == len(set(recorded)) == 15976
+    assert len(recorded) == len(set(recorded)) == 16376
     assert {reply[: reply.index("/") + 1] for reply in recorded} == batches
 
 
