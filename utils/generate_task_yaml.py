@@ -448,7 +448,8 @@ def bump_message(task: str, yaml_file: Path, version: str, reason: str, root: Pa
     return (
         f"{task}: what determines its results changed, but its version is still {version} ({reason}).\n"
         f"  Bump it: raise the version on its family's line in the changelog of {_shown(readme, root)} and say what\n"
-        f"  changed (its entry in full goes to the version notes in docs/benchmarks/), or add a line, e.g.\n"
+        f"  changed (a change the line cannot say in full also gets an entry in the version notes of\n"
+        f"  docs/benchmarks/), or add a line, e.g.\n"
         f"    - `{task}` <new version> (YYYY-MM-DD): <what changed>\n"
         f"  (or set metadata: version in {_shown(yaml_file, root)} and add a changelog line for it), then run {RUN}."
     )

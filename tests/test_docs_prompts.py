@@ -1,0 +1,128 @@
+"""No page quotes a prompt that is no longer the prompt: every quote in README.md, docs/ and the task READMEs (a code
+span or a line of a fenced block) that reads like one of the prompts of a benchmark's ``prompts.py`` is that prompt's
+text verbatim, but where the prompt has a placeholder (``{premise}``) or the quote elides (``...``, ``<premise>``).
+
+A prompt changed with its version bumped passes every snapshot test; the guide that quotes it would go on quoting
+the old words unseen (the contributor walk of 2026-12-02 changed one word of ``PROMPT_TRIPLET_TEXT``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), *sorted((ROOT / "yaml_tasks").glob("*/README.md"))]
+BENCHMARKS = ("nleye", "mucr", "dve", "sherlock")
+MIN_WORDS = 6  # a shorter quote ("more plausible – 1 or 2") is a phrase, not a quote of the prompt
+PROMPT_WORDS = 3  # a prompt this short or longer may be quoted
+LOOKS_ALIKE = 0.8  # a quote this alike to the part of a prompt it lies over is read as a quote of it
+# words and marks; a prompt's placeholder and a quote's elision are one token each
+PROMPT_TOKENS = re.compile(r"\{[^{}]*\}|\w+|[^\w\s]")
+QUOTE_TOKENS = re.compile(r"\.\.\.|…|<[^<>]*>|\[[^\[\]]*\]|\w+|[^\w\s]")
+ELISION = re.compile(r"\.\.\.|…|<[^<>]*>|\[[^\[\]]*\]")
+
+
+def benchmark_prompts() -> dict[str, str]:
+    """Every module-level text constant of three words or more of each benchmark's ``prompts.py``: name -> text."""
+    prompts = {}
+    for benchmark in BENCHMARKS:
+        module = importlib.import_module(f"abductive_tasks.{benchmark}.prompts")
+        for name, value in vars(module).items():
+            if name.isupper() and isinstance(value, str) and len(value.split()) >= PROMPT_WORDS:
+                prompts[f"{benchmark}.prompts.{name}"] = value
+    return prompts
+
+
+def quotes(page: Path) -> list[tuple[int, str]]:
+    """(line number, text) of each code span of six words or more, and of each such line of a fenced block."""
+    found, fenced = [], False
+    for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+            continue
+        texts = [line.strip()] if fenced else re.findall(r"`([^`\n]+)`", line)
+        found += [(number, text) for text in texts if len(text.split()) >= MIN_WORDS]
+    return found
+
+
+def differences(quote: str, prompt: str) -> tuple[float, list[str]]:
+    """How alike ``quote`` and the part of ``prompt`` it lies over are (difflib's ratio over their words and marks,
+    elisions and placeholders left out), and where it departs from it, word by word, other than at a placeholder of
+    the prompt or an elision of the quote: each difference as ``'quoted' != 'prompt'`` ([] for a faithful quote)."""
+    said, written = QUOTE_TOKENS.findall(quote), PROMPT_TOKENS.findall(prompt)
+    blocks = [block for block in difflib.SequenceMatcher(None, said, written, autojunk=False).get_matching_blocks()]
+    blocks = [block for block in blocks if block.size]
+    if not blocks:
+        return 0.0, [f"{quote!r} != {prompt!r}"]
+    first, last = blocks[0], blocks[-1]
+    quoted = written[max(0, first.b - first.a) : last.b + last.size + (len(said) - last.a - last.size)]
+    found, same, spared = [], 0, 0
+    for tag, a1, a2, b1, b2 in difflib.SequenceMatcher(None, said, quoted, autojunk=False).get_opcodes():
+        elided = a2 > a1 and all(ELISION.fullmatch(token) for token in said[a1:a2])
+        held = b2 > b1 and all(token.startswith("{") for token in quoted[b1:b2])  # a value in a placeholder's place
+        same += a2 - a1 if tag == "equal" else 0
+        spared += (a2 - a1 + b2 - b1) if tag != "equal" and (elided or held) else 0
+        if tag != "equal" and not elided and not held:
+            found.append(f"{' '.join(said[a1:a2])!r} != {' '.join(quoted[b1:b2])!r}")
+    compared = len(said) + len(quoted) - spared  # what an elision or a placeholder stands for is not compared
+    return 2 * same / max(compared, 1), found
+
+
+def stale_quotes(pages: list[Path], prompts: dict[str, str]) -> list[str]:
+    """Each quote of ``pages`` that reads like a prompt but is not it: ``page:line: name: differences``."""
+    stale = []
+    for page in pages:
+        for number, quote in quotes(page):
+            if any(quote in text for text in prompts.values()):
+                continue
+            for name, text in prompts.items():
+                share, found = differences(quote, text)
+                if share >= LOOKS_ALIKE and found:
+                    stale.append(f"{page.relative_to(ROOT)}:{number}: {name}: {'; '.join(found[:3])}")
+    return stale
+
+
+def test_every_prompt_the_pages_quote_is_the_prompt():
+    prompts = benchmark_prompts()
+    assert len(prompts) >= 20
+    assert not stale_quotes(PAGES, prompts), "pages quoting a prompt that is not the prompt (quote it as it is now)"
+
+
+def test_quotes_are_found_where_the_guides_give_the_prompts():
+    """The check reads the pages' prompt tables: each benchmark guide quotes some prompt of its own verbatim."""
+    prompts = benchmark_prompts()
+    for benchmark in ("nleye", "mucr", "dve"):
+        page = ROOT / "docs" / "benchmarks" / f"{benchmark}.md"
+        own = [text for name, text in prompts.items() if name.startswith(f"{benchmark}.")]
+        assert any(quote in text for _, quote in quotes(page) for text in own), benchmark
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (("plausible?", "likely?"), "'plausible' != 'likely'"),  # one word of the prompt changed, the page not
+        (("hypotheses.", "hypotheses first."), "'' != 'first'"),
+    ],
+)
+def test_a_word_changed_in_a_prompt_makes_its_quote_stale(change, expected):
+    prompts = benchmark_prompts()
+    name = "nleye.prompts.PROMPT_TRIPLET_TEXT"
+    assert change[0] in prompts[name]
+    changed = {key: text.replace(*change) for key, text in prompts.items()}  # and the prompts built from it
+    stale = [line for line in stale_quotes([ROOT / "docs" / "benchmarks" / "nleye.md"], changed) if name in line]
+    assert stale and all(expected in line for line in stale), stale
+
+
+def test_placeholders_and_elisions_are_no_difference():
+    prompt = "Images 1 and 2 belong to two solved examples; image {query} belongs to the question."
+    filled = "Images 1 and 2 belong to two solved examples; image 3 belongs to the question."
+    assert differences(filled, prompt) == (1.0, [])
+    assert differences("Images 1 and 2 belong to two solved examples, ...", prompt)[1] == ["', ...' != '; image'"]
+    assert differences("Images 1 and 2 belong to two solved examples; ...", prompt) == (1.0, [])
+    assert differences("Images 1 and 2 belong to three solved examples; ...", prompt) == (0.9, ["'three' != 'two'"])
+    assert differences("Images <a> and 2 belong to two solved examples; image 3 belongs", prompt)[1] == []
