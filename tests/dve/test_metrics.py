@@ -400,3 +400,20 @@ def test_missing_weights_are_reported_with_the_reason(monkeypatch, tmp_path):
     monkeypatch.setenv(evaluator.WEIGHTS_ENV, "off")
     with pytest.raises(evaluator.EvaluatorUnavailable, match="disabled by ABDUCTIVE_DVE_EVALUATOR=off"):
         evaluator.configured_scorer()
+
+
+def test_rouge_l_takes_the_best_reference_wherever_it_stands():
+    """Table 3 scores each update against its reference updates: the best F over all of them (rouge-score's
+    score_multi), so the references' order does not matter. Same case as above, the best reference last:
+    "a dog is hunting" F = 0.6, "the cat" F = 0.25."""
+    scores = metrics.rouge_l(
+        ["The dog is a hunting dog.", "The dog is a hunting dog."],
+        [["the cat", "a dog is hunting"], ["a dog is hunting", "the cat"]],
+    )
+    assert scores == pytest.approx([0.6, 0.6])
+
+
+def test_rouge_l_does_not_stem():
+    """The documented kernel: ROUGE-L without stemming (rouge-score's default), so "dogs"/"dog" and "run"/"runs" do
+    not match: pred "the dogs run" vs ref "the dog runs": LCS "the" = 1, P = R = 1/3, F = 1/3 (stemmed: 1.0)."""
+    assert metrics.rouge_l(["The dogs run"], [["the dog runs"]]) == pytest.approx([1 / 3])

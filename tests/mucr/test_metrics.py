@@ -172,3 +172,22 @@ def test_exp_without_a_judge_uses_the_offline_similarity():
 def test_exp_when_every_request_failed_has_no_unlabelled_rate():
     outcome = exp_outcome([_exp("a", (0, 0, 0), REQUEST_FAILED, labelled=None, answer=REQUEST_FAILED)])
     assert outcome.values["exp_unlabelled_rate"] is None and outcome.estimates["exp_score"].value == 0.0
+
+
+def test_split_explanation_never_starts_the_effect_part_at_the_first_sentence():
+    """An unlabelled answer is read in the annotations' order (paper, Exp: cause image, effect image, causal link):
+    the effect part starts at the first *later* sentence naming the second/effect image, so a first sentence that
+    names it stays the cause part (S1, Eq. 6) and the cause part is never empty."""
+    text = (
+        "In the second image the street is flooded. "
+        "The next image shows water in the road. "
+        "The heavy rain caused the flood."
+    )
+    assert split_explanation(text) == (
+        (
+            "In the second image the street is flooded.",
+            "The next image shows water in the road.",
+            "The heavy rain caused the flood.",
+        ),
+        False,
+    )

@@ -226,3 +226,15 @@ def test_explanations_judged_end_to_end_and_cached_on_rerun(tmp_path, data_copy)
         "Context: A family decorates a pine tree" in text for text in rerun_requests
     )
     assert metric(read_results(tmp_path / "again"), "nleye_triplet", "explanation_valid_rate") == pytest.approx(5 / 9)
+
+
+def test_an_item_right_in_both_orders_is_judged_on_its_original_orders_explanation():
+    """Table 10: one explanation per item; when both orders are right, the original order's (explained_items), so
+    the rate does not depend on which document came first. Item x: original valid, swapped invalid -> 1/1;
+    item y: original invalid, swapped valid -> 0/1."""
+    valid, invalid = ("ok", True), ("ok", False)
+    only_x = [_record("x", *invalid, swapped=True), _record("x", *valid)]
+    assert _explanations(only_x)[0] == 1.0
+    only_y = [_record("y", *valid, swapped=True), _record("y", *invalid)]
+    assert _explanations(only_y)[0] == 0.0
+    assert _explanations(list(reversed(only_x)))[0] == 1.0  # document order is no cue

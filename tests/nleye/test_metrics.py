@@ -2,7 +2,13 @@
 
 import pytest
 
-from abductive_tasks.nleye.metrics import consistency_outcomes, pair_scores, rank_estimates
+from abductive_tasks.nleye.metrics import (
+    consistency_outcomes,
+    pair_scores,
+    pairs_outcome,
+    rank_estimates,
+    triplet_outcome,
+)
 
 
 def test_order_faithful_ties_and_unparsable_are_wrong():
@@ -63,3 +69,22 @@ def test_consistency_with_no_complete_item_is_none():
     outcomes = consistency_outcomes(["a"], [1], [True])
     assert outcomes.accuracy is None
     assert outcomes.incomplete == 1
+
+
+def test_pairs_chance_is_two_uniform_ratings_strictly_ordered():
+    """§4.1 / A.3: order-faithful accuracy counts an item right only when the gold hypothesis is rated strictly
+    higher; a random scorer rates both uniformly on Table 6's 1-10 scale, so chance is P(gold > distractor) = 45/100
+    (ties, 10/100, are wrong), not 1/2."""
+    by_hand = sum(gold > distractor for gold in range(1, 11) for distractor in range(1, 11)) / 100
+    categories = {"reasoning_category": "social", "time_direction": "forward", "time_duration": "short-term"}
+    records = [
+        {"item_id": "a", "is_gold": True, "rating": 8, **categories},
+        {"item_id": "a", "is_gold": False, "rating": 3, **categories},
+    ]
+    outcome = pairs_outcome(records)
+    assert by_hand == 0.45
+    assert outcome.chance["order_faithful_acc"] == pytest.approx(by_hand)
+    # the triplet setup (A.3 consistency): right in both orders by chance with probability 1/2 * 1/2
+    triplet = [{"item_id": "a", "gold_position": position, "correct": True, **categories} for position in (1, 2)]
+    chance = triplet_outcome(triplet, explanations=False).chance
+    assert chance == {"consistency_acc": 0.25, "order1_acc": 0.5, "order2_acc": 0.5}

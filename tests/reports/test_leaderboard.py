@@ -1352,3 +1352,39 @@ def test_a_pool_worker_forked_while_a_quick_command_runs_ends_on_a_stop_signal()
                 job.result(timeout=60)
     finally:
         signal.signal(signal.SIGTERM, at_default)
+
+
+def test_the_average_spans_shares_of_units_on_the_main_protocol_and_ranks_ties_as_printed():
+    """ranking.average_tasks / average / ranking by hand. Sherlock's comparison_acc is a signed score (-100..100 %),
+    not a share of units: never averaged. b's mean (1/12 and 11/12) is 49.99999999999999 in floating point, a's 50.0:
+    equal as printed (50.0), so they share a rank. A cell on another model's outputs is its own protocol: its row gets
+    no average and no rank."""
+    from abductive_tasks.reports.leaderboard.cells import Leaderboard
+    from abductive_tasks.reports.leaderboard.ranking import average, average_tasks, ranking
+
+    headline = {
+        "nleye_triplet": "consistency_acc",
+        "nleye_pairs": "order_faithful_acc",
+        "sherlock_comparison": "comparison_acc",
+    }
+    scores = {"a": (0.5, 0.5, -40.0), "b": (1 / 12, 11 / 12, 10.0), "c": (0.75, 0.75, 0.0)}
+    rows = {
+        model: {task: {f"{metric},none": value} for (task, metric), value in zip(headline.items(), values, strict=True)}
+        for model, values in scores.items()
+    }
+    board = Leaderboard(rows, list(headline), headline, dict.fromkeys(headline, True))
+    assert average_tasks(board) == ["nleye_triplet", "nleye_pairs"]
+    assert (average(board, "a"), average(board, "c")) == (50.0, 75.0)
+    assert average(board, "b") == pytest.approx(50.0) and average(board, "b") != 50.0
+    assert ranking(board) == {"a": "2=", "b": "2=", "c": "1"}
+    board.reads = {"c": {"nleye_pairs": {"descriptions": "dd"}}}
+    assert average(board, "c") is None
+    assert ranking(board) == {"a": "1=", "b": "1=", "c": "—"}
+
+
+def test_cell_precision_steps_at_10_and_1_points():
+    """cells.precision: no decimal from an interval 10 points wide, one from 1 point, else two."""
+    from abductive_tasks.reports.leaderboard.cells import precision
+
+    assert [precision(0.0, width) for width in (10.0, 9.99, 1.0, 0.99)] == [0, 1, 1, 2]
+    assert (precision(None, None), precision(5.0, 5.0), precision(None, None, percent=False)) == (1, 1, 3)

@@ -265,3 +265,17 @@ def test_a_task_that_bounds_the_papers_number_is_said_to_be_one_in_the_summary()
     )
     assert f"nleye_triplet: {report.UPPER_BOUND}" in lines(bounded)
     assert report.UPPER_BOUND not in report.summary(run(results), HEADLINES.get, scale=SCALES.__getitem__)
+
+
+def test_left_out_counts_of_earlier_versions_are_named_and_a_zero_is_full_coverage():
+    """Results of the versions that left items out (MuCR Exp 4.x ``items_without_picks``, strategy tasks 1.x
+    ``items_without_scene_graph``, NL-Eye 1.x ``items_without_descriptions``) still read as partial; a count of 0 (a
+    full run of those versions) leaves nothing out."""
+    from abductive_tasks.scoring.coverage import dropped_in, dropped_units
+
+    counts = {"items_scored": 9, "items_without_picks": 3, "items_without_scene_graph": 2}
+    assert dropped_in(counts) == {"items without picks": 3, "items without scene graphs": 2}
+    assert dropped_units({"exp_counts,none": counts, "exp_s1,none": 4.5}) == dropped_in(counts)
+    full = {"items_scored": 4, "items_incomplete": 0, "items_without_descriptions": 0, "items_without_picks": 0}
+    assert dropped_in(full) == {} and dropped_units({"triplet_counts,none": full}) == {}
+    assert report.coverage(full) == "4/4 items"

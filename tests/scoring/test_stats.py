@@ -160,3 +160,25 @@ def test_many_pairs_give_what_each_pair_drawn_alone_gives():
     assert [result.units for result in found] == [60, 60, 45, 60, 1, 3]
     assert found[0].lower is not None and found[4].lower is None and found[5].difference is None
     assert paired_difference(leader, others[2], 400, 21) == found[2]
+
+
+def test_stderr_is_the_sample_standard_deviation_of_the_replicates():
+    """The module's definition: ``stderr`` is the standard deviation of the replicates, with B - 1 in the
+    denominator (Efron & Tibshirani's bootstrap standard error); few replicates make the divisor visible."""
+    estimate = Estimate.mean([str(i) for i in range(8)], [1, 0, 0, 1, 1, 0, 1, 1])
+    replicates = estimate.replicates(5, 3)
+    assert len(set(replicates.tolist())) > 1  # not a point: the divisor matters
+    mean = replicates.mean()
+    by_hand = np.sqrt(((replicates - mean) ** 2).sum() / (5 - 1))
+    assert interval(estimate, 5, 3).stderr == pytest.approx(by_hand, rel=1e-12)
+
+
+def test_replicates_that_leave_the_metric_undefined_are_left_out_of_the_interval():
+    """A resample drawing only units with a zero denominator leaves the metric undefined (NaN): it is dropped, not
+    allowed to turn the whole interval into None. Unit a: 1 of 1 right; b, c: no rows in the denominator."""
+    estimate = Estimate(np.array(["a", "b", "c"]), np.array([[1.0, 1.0], [0.0, 0.0], [0.0, 0.0]]))
+    assert estimate.value == 1.0
+    replicates = estimate.replicates(200, 0)
+    assert np.isnan(replicates).any() and (replicates[np.isfinite(replicates)] == 1.0).all()
+    result = interval(estimate, 200, 0)
+    assert (result.lower, result.upper, result.stderr) == (1.0, 1.0, 0.0)
