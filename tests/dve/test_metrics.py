@@ -197,6 +197,34 @@ def test_per_goal_lexical_metrics_without_any_model(monkeypatch, gen_docs):
     assert values["dve_gen_ci95"]["dve_rouge_l_all"]["units"] == 2  # resampled by premise-hypothesis pair
 
 
+def test_bleu4_weakener_by_hand(monkeypatch, gen_docs):
+    # DVE Table 3, "Weaker" rows, BLEU column: corpus BLEU-4 (Papineni et al. 2002) over the weakeners only.
+    for variable in (metrics.BERTSCORE_ENV, metrics.CLIP_ENV, evaluator.WEIGHTS_ENV):
+        monkeypatch.setenv(variable, "off")
+    docs = gen_docs.select(range(6))  # pairs 1-3, strengthener then weakener
+    assert docs["goal"] == ["strengthener", "weakener"] * 3
+    predictions = [
+        "The player is in his thirties.",
+        "The young male is a child.",  # pair 1's first reference exactly: 7 tokens, 7/6/5/4 n-grams matched
+        "cats sleep",
+        "The ball bounces twice.",  # "The ball bounces twice ." vs "The ball bounces once .": 4/5, 2/4, 1/3, 0/2
+        "The woman is holding a chef's knife.",
+        "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 500",  # no n-gram; its closest reference length (7) still counts
+    ]
+    values = _gen(docs, predictions)
+    # Summed over the weakeners: precisions 11/12, 8/10, 6/8, 4/6; hypothesis length 7 + 5 + 0 = 12, reference length
+    # 7 + 5 + 7 = 19 (the closest reference of each): brevity penalty exp(1 - 19/12).
+    expected = np.exp(1 - 19 / 12) * (11 / 12 * 8 / 10 * 6 / 8 * 4 / 6) ** 0.25
+    assert values["dve_bleu4_weakener"] == pytest.approx(expected) == pytest.approx(0.434240, abs=1e-6)
+    # The strengtheners (one exact, one sharing nothing, one exact) score otherwise: a goal mixed up shows.
+    assert values["dve_bleu4_strengthener"] == pytest.approx(0.708975, abs=1e-6)
+    assert values["dve_bleu4_all"] == corpus_bleu4(
+        ["" if "FAILED" in p else p for p in predictions], docs["references"]
+    )
+    assert values["dve_gen_ci95"]["dve_bleu4_weakener"]["units"] == 3  # resampled by pair
+    assert values["dve_gen_counts"]["request_failed"] == 1
+
+
 class FixedScorer:
     """Stands in for the evaluator: a fixed strength score per text."""
 
@@ -231,6 +259,40 @@ def test_evaluator_means_and_success_against_the_caption(monkeypatch, gen_docs):
         values["dve_gen_ci95"]["dve_evaluator_strengthener"]["units"] == 2
         and values["dve_gen_ci95"]["dve_success_all"]["units"] == 3
     )
+
+
+def test_human_success_strengthener_by_hand(monkeypatch):
+    # DVE "Generation Task": the human row scored by the evaluator (Eq. 6), and, as dve_success_*, each human update
+    # checked against its pair's premise caption (the ordering the pairwise contrastive loss, Eq. 7, trains):
+    # a strengthener succeeds when it scores strictly above the caption; ties fail.
+    monkeypatch.setenv(metrics.BERTSCORE_ENV, "off")
+    monkeypatch.setenv(metrics.CLIP_ENV, "off")
+    docs = list(hooks.human_docs_from(data.load(SAMPLE_ROOT / "dve", "test")))[:8]  # pairs 1 and 2, 4 updates each
+    scores = {doc["premise"]: 0.0 for doc in docs}  # every caption scores 0
+    strengtheners = {
+        "The player is in his thirties.": 2.0,  # pair 1: above, success
+        "He is a grown man, sweating, chasing the ball.": 0.0,  # pair 1: tie, fails
+        "The dog is a hunting dog.": -1.0,  # pair 2: below, fails
+        "A rabbit darts into the bushes, just ahead of the dog.": 3.0,  # pair 2: above, success
+    }
+    weakeners = {
+        "The young male is a child.": -2.0,  # pair 1: below, success
+        'The "man" is actually a 12-year-old boy, and he plays on the school team.': 1.0,  # pair 1: above, fails
+        "The ball bounces once.": -1.0,  # pair 2: success
+        "There is a ball bouncing away from the dog.": -3.0,  # pair 2: success
+    }
+    assert {doc["update"]: doc["update_type"] for doc in docs} == dict.fromkeys(strengtheners, "strengthener") | (
+        dict.fromkeys(weakeners, "weakener")
+    )
+    monkeypatch.setattr(evaluator, "configured_scorer", lambda: FixedScorer(scores | strengtheners | weakeners))
+    values = evaluate(hooks.HUMAN, hooks.process_results_human, docs, ["not read"] * len(docs))
+    # 1 of 2 strengtheners per pair: 2/4, the same in every resample of the two pairs
+    assert values["dve_human_success_strengthener"] == 0.5
+    interval = values["dve_human_ci95"]["dve_human_success_strengthener"]
+    assert (interval["lower"], interval["upper"], interval["units"]) == (0.5, 0.5, 2)
+    # The weakeners (3/4) and both goals pooled (5/8) differ: a goal mixed up, or ties counted, shows.
+    assert values["dve_human_success_weakener"] == 0.75 and values["dve_human_success_all"] == 0.625
+    assert values["dve_human_evaluator_strengthener"] == pytest.approx((2.0 + 0.0 - 1.0 + 3.0) / 4)
 
 
 def test_model_metrics_with_tiny_local_models(monkeypatch, tiny_env, gen_docs):

@@ -1,11 +1,14 @@
 """MuCR metric kernels on hand-computed cases:
-choice accuracy and breakdowns, explanation parts, S1-S3 and Exp (Eq. 6-9)."""
+choice accuracy and breakdowns, explanation parts, S1-S3 and Exp (Eq. 6-9); the E2C and cue-phrase style breakdowns
+through the tasks' process_results and aggregation."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from abductive_tasks.inputs.loading import SAMPLE_ROOT
+from abductive_tasks.mucr import data, hooks
 from abductive_tasks.mucr.metrics import (
     CHANCE,
     choice_outcome,
@@ -16,6 +19,10 @@ from abductive_tasks.mucr.metrics import (
 )
 from abductive_tasks.scoring.judge import JUDGE_FAILED, NOT_CONFIGURED, OK, UNPARSABLE
 from abductive_tasks.scoring.taskspec import PARSED, REQUEST_FAILED
+
+from helpers.specs import evaluate
+
+LOADED = data.load(SAMPLE_ROOT / "mucr")
 
 
 def test_split_explanation_labelled_and_by_sentences():
@@ -75,6 +82,59 @@ def test_choice_accuracy_breakdowns_counts_and_chance():
         "items_scored": 5,
         "no_link_id": 2,
     }  # no candidate sets at the phrase level
+
+
+def _cells(breakdown: dict) -> dict:
+    return {label: (cell["acc"], cell["n"], cell["lower"], cell["upper"]) for label, cell in breakdown.items()}
+
+
+# The sample's pairs 0-7 (category, style): 0 human photograph, 1 human photograph, 2 human comic, 3 human comic,
+# 4 animal photograph, 5 animal photograph, 6 animal comic, 7 animal photograph.
+
+
+def test_e2c_acc_by_style_by_hand():
+    # MuCR §4 "Category and Style Impact", Figure 9 (style): image-level E2C accuracy (Eq. 4) per image style.
+    # Right: pairs 0, 2, 3, 6; wrong: 1, 4, 7 (another option) and 5 (unreadable).
+    # comic: pairs 2, 3, 6 -> 3/3; photograph: pairs 0, 1, 4, 5, 7 -> 1/5 (by category it would be human 3/4,
+    # animal 1/4). Intervals: a draw of 5 photograph pairs holds 3 or more right ones with probability 5.8%,
+    # 4 or more 0.7%: upper bound 3/5.
+    docs = hooks.e2c_docs_from(LOADED).select(range(8))
+    assert [(doc["label"], doc["style"]) for doc in docs][:3] == [
+        ("human", "photograph"),
+        ("human", "photograph"),
+        ("human", "comic"),
+    ]
+    gold = [doc["gold_position"] for doc in docs]
+    answers = [f"Answer: {gold[i]}" if i in (0, 2, 3, 6) else f"Answer: {gold[i] % 4 + 1}" for i in range(8)]
+    answers[5] = "none of them"
+    values = evaluate(hooks.E2C, hooks.process_results_e2c, docs, answers)
+    assert values["e2c_accuracy"] == 0.5 and values["e2c_counts"]["unparsable"] == 1
+    assert _cells(values["e2c_acc_by_style"]) == {
+        "comic": (1.0, 3, 1.0, 1.0),
+        "photograph": (0.2, 5, 0.0, 0.6),
+    }
+    assert {label: cell["acc"] for label, cell in values["e2c_acc_by_label"].items()} == {"animal": 0.25, "human": 0.75}
+
+
+def test_cue_acc_by_style_by_hand():
+    # MuCR §4 "Category and Style Impact", Figure 9 (style): phrase-level cue accuracy per image style.
+    # Answers name an option's phrase: right for pairs 1, 4, 5, 7, another option for 2, 3, 6, none readable for 0.
+    # photograph: pairs 0, 1, 4, 5, 7 -> 4/5; comic: pairs 2, 3, 6 -> 0/3 (by category: human 1/4, animal 3/4).
+    # Intervals: a draw of 5 photograph pairs holds 2 or fewer right ones with probability 5.8%, 1 or fewer 0.7%:
+    # lower bound 2/5.
+    docs = hooks.cue_docs_from(LOADED).select(range(8))
+    answers = []
+    for i, doc in enumerate(docs):
+        options, gold = doc["options"], doc["gold_position"]
+        answers.append(f"The cue is {options[gold - 1] if i in (1, 4, 5, 7) else options[gold % 4]}.")
+    answers[0] = "I cannot tell."
+    values = evaluate(hooks.CUE, hooks.process_results_cue, docs, answers)
+    assert values["cue_accuracy"] == 0.5 and values["cue_counts"]["unparsable"] == 1
+    assert _cells(values["cue_acc_by_style"]) == {
+        "comic": (0.0, 3, 0.0, 0.0),
+        "photograph": (0.8, 5, 0.4, 1.0),
+    }
+    assert {label: cell["acc"] for label, cell in values["cue_acc_by_label"].items()} == {"animal": 0.75, "human": 0.25}
 
 
 def test_choice_outcome_without_records_is_undefined_not_zero():
