@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import importlib
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -21,10 +22,17 @@ BENCHMARKS = ("nleye", "mucr", "dve", "sherlock")
 MIN_WORDS = 6  # a shorter quote ("more plausible – 1 or 2") is a phrase, not a quote of the prompt
 PROMPT_WORDS = 3  # a prompt this short or longer may be quoted
 LOOKS_ALIKE = 0.8  # a quote this alike to the part of a prompt it lies over is read as a quote of it
-# words and marks; a prompt's placeholder and a quote's elision are one token each
-PROMPT_TOKENS = re.compile(r"\{[^{}]*\}|\w+|[^\w\s]")
-QUOTE_TOKENS = re.compile(r"\.\.\.|…|<[^<>]*>|\[[^\[\]]*\]|\w+|[^\w\s]")
-ELISION = re.compile(r"\.\.\.|…|<[^<>]*>|\[[^\[\]]*\]")
+# words and marks; a placeholder (`{premise}`), an angle or square bracket group and an ellipsis are one token each
+TOKENS = re.compile(r"\{[^{}]*\}|\.\.\.|…|<[^<>]*>|\[[^\[\]]*\]|\w+|[^\w\s]")
+ELISION = re.compile(r"\.\.\.|…|<[^<>]*>|\[[^\[\]]*\]")  # in a quote: what it leaves out, or a value
+
+
+@dataclass
+class Quote:
+    """A code span, or a whole fenced block, of a page: its text and the line each of its tokens stands on."""
+
+    text: str
+    lines: list[int]  # per token of TOKENS.findall(text)
 
 
 def benchmark_prompts() -> dict[str, str]:
@@ -38,52 +46,87 @@ def benchmark_prompts() -> dict[str, str]:
     return prompts
 
 
-def quotes(page: Path) -> list[tuple[int, str]]:
-    """(line number, text) of each code span of six words or more, and of each such line of a fenced block."""
-    found, fenced = [], False
+def quotes(page: Path) -> list[Quote]:
+    """Each code span of six words or more of ``page``, and each fenced block as one quote (a prompt quoted whole,
+    its lines together)."""
+    found: list[Quote] = []
+    block: list[tuple[int, str]] | None = None
     for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
         if line.lstrip().startswith("```"):
-            fenced = not fenced
-            continue
-        texts = [line.strip()] if fenced else re.findall(r"`([^`\n]+)`", line)
-        found += [(number, text) for text in texts if len(text.split()) >= MIN_WORDS]
-    return found
+            if block is not None:
+                found.append(_quote(block))
+            block = [] if block is None else None
+        elif block is not None:
+            block.append((number, line))
+        else:
+            found += [_quote([(number, text)]) for text in re.findall(r"`([^`\n]+)`", line)]
+    return [quote for quote in found if len(quote.text.split()) >= MIN_WORDS]
 
 
-def differences(quote: str, prompt: str) -> tuple[float, list[str]]:
-    """How alike ``quote`` and the part of ``prompt`` it lies over are (difflib's ratio over their words and marks,
-    elisions and placeholders left out), and where it departs from it, word by word, other than at a placeholder of
-    the prompt or an elision of the quote: each difference as ``'quoted' != 'prompt'`` ([] for a faithful quote)."""
-    said, written = QUOTE_TOKENS.findall(quote), PROMPT_TOKENS.findall(prompt)
+def _quote(lines: list[tuple[int, str]]) -> Quote:
+    return Quote(
+        "\n".join(text for _, text in lines),
+        [number for number, text in lines for _ in TOKENS.findall(text)],
+    )
+
+
+def _allowed(said: list[str], written: list[str]) -> bool:
+    """Whether quoted tokens ``said`` may stand where the prompt has ``written``: a value in a placeholder's place,
+    or an elision of the quote over the prompt's own words (never over a bracket group of the prompt's)."""
+    if written and all(token.startswith("{") for token in written):
+        return True
+    return (
+        bool(said)
+        and all(ELISION.fullmatch(token) for token in said)
+        and not any(ELISION.fullmatch(token) for token in written)
+    )
+
+
+def _compare(said: list[str], quoted: list[str]) -> tuple[float, list[tuple[int, str]]]:
+    """difflib's ratio of ``said`` to ``quoted`` (what an allowed difference covers left out) and each other
+    difference: (index of its first quoted token, ``'quoted' != 'prompt'``)."""
+    found, same, spared = [], 0, 0
+    for tag, a1, a2, b1, b2 in difflib.SequenceMatcher(None, said, quoted, autojunk=False).get_opcodes():
+        if tag == "equal":
+            same += a2 - a1
+        elif _allowed(said[a1:a2], quoted[b1:b2]):
+            spared += a2 - a1 + b2 - b1
+        else:
+            found.append((min(a1, len(said) - 1), f"{' '.join(said[a1:a2])!r} != {' '.join(quoted[b1:b2])!r}"))
+    return 2 * same / max(len(said) + len(quoted) - spared, 1), found
+
+
+def differences(quote: str, prompt: str) -> tuple[float, list[tuple[int, str]]]:
+    """How alike ``quote`` and the part of ``prompt`` it lies over are (difflib's ratio over their tokens, what a
+    placeholder or an elision covers left out), and where it departs from it other than there: (token index,
+    ``'quoted' != 'prompt'``) each. The part is the best of two alignments: from the quote's first matching words
+    to its last (a placeholder may stand for many lines), and a window of the quote's own length at any place its
+    words match (a word of the quote that recurs far off must not stretch the part)."""
+    said, written = TOKENS.findall(quote), TOKENS.findall(prompt)
     blocks = [block for block in difflib.SequenceMatcher(None, said, written, autojunk=False).get_matching_blocks()]
     blocks = [block for block in blocks if block.size]
     if not blocks:
-        return 0.0, [f"{quote!r} != {prompt!r}"]
+        return 0.0, [(0, f"{quote!r} != {prompt!r}")]
     first, last = blocks[0], blocks[-1]
-    quoted = written[max(0, first.b - first.a) : last.b + last.size + (len(said) - last.a - last.size)]
-    found, same, spared = [], 0, 0
-    for tag, a1, a2, b1, b2 in difflib.SequenceMatcher(None, said, quoted, autojunk=False).get_opcodes():
-        elided = a2 > a1 and all(ELISION.fullmatch(token) for token in said[a1:a2])
-        held = b2 > b1 and all(token.startswith("{") for token in quoted[b1:b2])  # a value in a placeholder's place
-        same += a2 - a1 if tag == "equal" else 0
-        spared += (a2 - a1 + b2 - b1) if tag != "equal" and (elided or held) else 0
-        if tag != "equal" and not elided and not held:
-            found.append(f"{' '.join(said[a1:a2])!r} != {' '.join(quoted[b1:b2])!r}")
-    compared = len(said) + len(quoted) - spared  # what an elision or a placeholder stands for is not compared
-    return 2 * same / max(compared, 1), found
+    spans = [(max(0, first.b - first.a), last.b + last.size + len(said) - last.a - last.size)]
+    spans += [(max(0, block.b - block.a), max(0, block.b - block.a) + len(said)) for block in blocks]
+    return max((_compare(said, written[low:high]) for low, high in spans), key=lambda result: result[0])
 
 
 def stale_quotes(pages: list[Path], prompts: dict[str, str]) -> list[str]:
-    """Each quote of ``pages`` that reads like a prompt but is not it: ``page:line: name: differences``."""
+    """Each quote of ``pages`` that reads like a prompt but is not it: ``page:line: name: differences`` (the line of
+    its first difference)."""
     stale = []
     for page in pages:
-        for number, quote in quotes(page):
-            if any(quote in text for text in prompts.values()):
+        for quote in quotes(page):
+            if any(quote.text in text for text in prompts.values()):
                 continue
             for name, text in prompts.items():
-                share, found = differences(quote, text)
+                share, found = differences(quote.text, text)
                 if share >= LOOKS_ALIKE and found:
-                    stale.append(f"{page.relative_to(ROOT)}:{number}: {name}: {'; '.join(found[:3])}")
+                    line = quote.lines[found[0][0]]
+                    said = "; ".join(difference for _, difference in found[:3])
+                    stale.append(f"{page.relative_to(ROOT)}:{line}: {name}: {said}")
     return stale
 
 
@@ -94,12 +137,13 @@ def test_every_prompt_the_pages_quote_is_the_prompt():
 
 
 def test_quotes_are_found_where_the_guides_give_the_prompts():
-    """The check reads the pages' prompt tables: each benchmark guide quotes some prompt of its own verbatim."""
+    """The check reads the pages' prompts: each benchmark guide quotes some prompt of its own faithfully."""
     prompts = benchmark_prompts()
     for benchmark in ("nleye", "mucr", "dve"):
         page = ROOT / "docs" / "benchmarks" / f"{benchmark}.md"
         own = [text for name, text in prompts.items() if name.startswith(f"{benchmark}.")]
-        assert any(quote in text for _, quote in quotes(page) for text in own), benchmark
+        alike = [differences(quote.text, text) for quote in quotes(page) for text in own]
+        assert any(share >= LOOKS_ALIKE and not found for share, found in alike), benchmark
 
 
 @pytest.mark.parametrize(
@@ -122,9 +166,12 @@ def test_placeholders_and_elisions_are_no_difference():
     prompt = "Images 1 and 2 belong to two solved examples; image {query} belongs to the question."
     filled = "Images 1 and 2 belong to two solved examples; image 3 belongs to the question."
     assert differences(filled, prompt) == (1.0, [])
-    assert differences("Images 1 and 2 belong to two solved examples, ...", prompt)[1] == ["', ...' != '; image'"]
+    assert differences("Images 1 and 2 belong to two solved examples, ...", prompt)[1] == [(9, "', ...' != '; image'")]
     assert differences("Images 1 and 2 belong to two solved examples; ...", prompt) == (1.0, [])
-    assert differences("Images 1 and 2 belong to three solved examples; ...", prompt) == (0.9, ["'three' != 'two'"])
+    assert differences("Images 1 and 2 belong to three solved examples; ...", prompt) == (
+        0.9,
+        [(6, "'three' != 'two'")],
+    )
     assert differences("Images <a> and 2 belong to two solved examples; image 3 belongs", prompt)[1] == []
 
 
@@ -165,7 +212,6 @@ def _line_of(page: Path, text: str, occurrence: int = 1) -> int:
         ("mucr.md", 'Reply with "Score: <number>" only.', 1, ("<number>", "<integer>"), ""),
     ],
 )
-@pytest.mark.xfail(strict=True, reason="review: a one-word change of a quoted prompt that the check does not flag")
 def test_a_one_word_change_of_a_quoted_prompt_is_always_flagged(page, quoted, occurrence, change, changed_in):
     path = ROOT / "docs" / "benchmarks" / page
     prompts = benchmark_prompts()
