@@ -2212,14 +2212,6 @@ def test_each_late_round_guard_is_written_once():
     assert len(seen) == len(set(seen)), [row for row in seen if seen.count(row) > 1]
 
 
-def _review(reason: str):
-    return pytest.mark.xfail(strict=True, reason=f"review: {reason}")
-
-
-_NEGATION = "round 50's glossary words read without the negation before them"
-_BUT = "round 50's qualified refusal is lifted by any option named after 'but', chosen or not"
-
-
 # Round 50's blind review: replies a person reads as no answer, or as another value, that round 50's rules read as a
 # value (each read None, or the person's value, before round 50). ``expected``: what a person reads (a tuple: the
 # readings a person would accept).
@@ -2228,69 +2220,40 @@ _BUT = "round 50's qualified refusal is lifted by any option named after 'but', 
     [
         # Arabic label verbs without their "لا" (not): "does not weaken the hypothesis, but strengthens it" read as the
         # opposite label (the English reply reads strengthener), "this does not weaken the hypothesis" as weakener
-        pytest.param(DVE_LABEL, "الدليل الجديد لا يضعف الفرضية، بل يعززها.", "strengthener", marks=_review(_NEGATION)),
-        pytest.param(DVE_LABEL, "التحديث لا يُضعف الفرضية بل يقويها.", "strengthener", marks=_review(_NEGATION)),
-        pytest.param(DVE_LABEL, "هذا لا يُضعف الفرضية.", None, marks=_review(_NEGATION)),
+        (DVE_LABEL, "الدليل الجديد لا يضعف الفرضية، بل يعززها.", "strengthener"),
+        (DVE_LABEL, "التحديث لا يُضعف الفرضية بل يقويها.", "strengthener"),
+        (DVE_LABEL, "هذا لا يُضعف الفرضية.", None),
         # the Thai option noun after "is not" ("The answer is not option 4")
-        pytest.param(MUCR_OPTIONS, "คำตอบไม่ใช่ตัวเลือกที่ 4", None, marks=_review(_NEGATION)),
+        (MUCR_OPTIONS, "คำตอบไม่ใช่ตัวเลือกที่ 4", None),
         # the Japanese answer particle before "not option 4 but option 2"
-        pytest.param(MUCR_OPTIONS, "答えは選択肢4ではなく、選択肢2です。", 2, marks=_review(_NEGATION)),
+        (MUCR_OPTIONS, "答えは選択肢4ではなく、選択肢2です。", 2),
         # Turkish "the correct answer is not option 2"
-        pytest.param(MUCR_OPTIONS, "Doğru cevap 2. seçenek değil.", None, marks=_review(_NEGATION)),
+        (MUCR_OPTIONS, "Doğru cevap 2. seçenek değil.", None),
         # a qualified refusal, then an option described, not chosen, after "but"
-        pytest.param(
-            MUCR_OPTIONS,
-            "None of the options fits perfectly, but option 2 shows a bathtub, which is irrelevant.",
-            None,
-            marks=_review(_BUT),
-        ),
-        pytest.param(
-            MUCR_OPTIONS, "None of the options is an exact match, but Option 1 shows rain.", None, marks=_review(_BUT)
-        ),
-        pytest.param(
-            MUCR_OPTIONS,
-            "I cannot fully determine the cause, but Option 2 shows an open window.",
-            None,
-            marks=_review(_BUT),
-        ),
-        pytest.param(
+        (MUCR_OPTIONS, "None of the options fits perfectly, but option 2 shows a bathtub, which is irrelevant.", None),
+        (MUCR_OPTIONS, "None of the options is an exact match, but Option 1 shows rain.", None),
+        (MUCR_OPTIONS, "I cannot fully determine the cause, but Option 2 shows an open window.", None),
+        (
             MUCR_OPTIONS,
             "None of the options is a perfect match, but Option 3 comes closest, though Option 2 also comes close. "
             "I can't choose.",
             None,
-            marks=_review(_BUT),
         ),
         # a list of two ratings read as one decimal comma (the rule's own guard: "Scores: 6,7,8" reads none)
-        pytest.param(NLEYE_PAIRS, "Scores: 6,7", None, marks=_review("a two-item list read as a decimal comma (6.7)")),
+        (NLEYE_PAIRS, "Scores: 6,7", None),
         # the hedged rating before a colon, after a refusal, the colon opening a condition
-        pytest.param(
-            NLEYE_PAIRS,
-            "I can't give a single rating. Maybe about an 8: if the man is the fisherman.",
-            None,
-            marks=_review("'about an 8:' read after a refusal, before a condition"),
-        ),
+        (NLEYE_PAIRS, "I can't give a single rating. Maybe about an 8: if the man is the fisherman.", None),
         # ", i.e. Option 3," collapses the count into a pick the refusal after it no longer sees
-        pytest.param(
-            MUCR_OPTIONS,
-            "The fourth picture, i.e. Option 3, is blurry, so I cannot decide.",
-            None,
-            marks=_review("', i.e. <option>,' read as a pick before 'I cannot decide'"),
-        ),
+        (MUCR_OPTIONS, "The fourth picture, i.e. Option 3, is blurry, so I cannot decide.", None),
         # "links ... to/and": a cue said to link only superficially, the other one chosen
-        pytest.param(
+        (
             SPEEDING,
             "'Car' (option 1) links the cause and effect images superficially, but 'speeding' (option 2) explains the "
             "ticket.",
             (2, None),
-            marks=_review("round 50's 'links ... to' verdict reads the cue the reply turns away from"),
         ),
         # "fits the <noun> better" inside a condition the reply cannot settle
-        pytest.param(
-            PRESENTS,
-            "If hypothesis 1 fits the box shape better, then it is the answer, but I cannot tell.",
-            None,
-            marks=_review("round 50's 'fits the <noun> better' read inside an if-clause"),
-        ),
+        (PRESENTS, "If hypothesis 1 fits the box shape better, then it is the answer, but I cannot tell.", None),
     ],
 )
 def test_round_50_review_no_silent_misread(kind, answer, expected):
@@ -2314,7 +2277,6 @@ def test_round_50_review_no_silent_misread(kind, answer, expected):
         (TWO_IMAGES, "2. hipotez, 1. hipotezden daha makul.", 2),
     ],
 )
-@pytest.mark.xfail(strict=True, reason="review: read before round 50, unread since")
 def test_round_50_review_readings_kept(kind, answer, expected):
     assert kind.read(answer) == expected
 

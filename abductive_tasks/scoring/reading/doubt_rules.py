@@ -63,10 +63,20 @@ _WHICH_ANSWER = (
     rf"which\s+(?:{_ANY_REF}|(?:one|ones|of|is|was|would|could|fits|applies|answer|option|image|picture|hypothesis|label|"
     r"cue|phrase|effect|cause|candidate|panel|score|rating)\b)"
 )
+# the option after "but" chosen by a statement ending its clause ("..., but Option 3 comes closest: ...", "..., but
+# Option 2 (...) seems most likely."), not merely named or described ("..., but option 2 shows a bathtub", "..., but
+# Option 3 comes closest, though Option 2 also comes close. I can't choose.": round 50's review)
+_CHOSEN_AFTER_BUT = (
+    r",?\s+but\s+[^.;:!?\n«‹]*?" + ANY_MENTION + r"(?:\s*\([^()\n]{1,80}\))?\s+"
+    r"(?:(?:comes|came|gets)\s+(?:the\s+)?(?:closest|nearest)"
+    r"|(?:seems|looks|appears|is)\s+(?:the\s+)?(?:most\s+(?:likely|plausible)|likeliest|closest|best)"
+    r"|is\s+(?:the\s+)?answer)"
+    r"(?=\s*(?:[.:!\n—–]|$))"
+)
 # a refusal qualified (fully, with certainty), before a choice in its own sentence after "but": no refusal
 _NOT_QUALIFIED_BEFORE_A_CHOICE = (
     r"(?![^.;:!?\n]*?\b(?:fully|definitively|completely|entirely|conclusively|with\s+certainty|for\s+certain|for\s+sure)\b"
-    r"[^.;:!?\n]*?,?\s+but\s+[^.;:!?\n]*?[«‹])"
+    r"[^.;:!?\n]*?" + _CHOSEN_AFTER_BUT + ")"
 )
 # a few words between a condition and its answer: "if ..., I'd rate it 8", "if ..., only 2"
 _FEW_WORDS = r"(?:[^\W\d_][\w']*\s+){0,4}?"
@@ -118,7 +128,7 @@ REFUSALS = (
         r"(?:options|images|pictures|hypotheses|hypothesis|phrases|candidates|choices|panels)\b"
         r"(?!\s+(?:other|except|besides|but)\b)"
         r"(?!\s+(?:(?:is|are|seems?|looks?)\s+(?:a\s+|an\s+)?(?:perfect|exact|ideal)\b|(?:fits?|matches?|works?)\s+"
-        r"(?:perfectly|exactly)\b)[^.;:!?\n]*?,?\s+but\s+[^.;:!?\n]*?[«‹])",
+        r"(?:perfectly|exactly)\b)[^.;:!?\n]*?" + _CHOSEN_AFTER_BUT + ")",
         Example("mucr", "None of the options shows the effect.", None),
         # the hypotheses too, which the reading spells "hypothesis" (text.TYPO_VOCABULARY) before this table meets them
         # (AN's first contact: "None of the hypotheses fits the context, though image 2 comes closer" read 2)

@@ -200,6 +200,41 @@ _TURKISH_COMPARISONS = {"which": " the more plausible is ", "not": " is not more
 # ("1. Seçenek 1: ...")
 _TURKISH_ORDINAL = re.compile(r"(?<![\w.])(\d)\.\s*(seçenek|hipotez)\w*(?!\w)(?!\s*\d)", re.IGNORECASE)
 
+# Round 50's review: the negation of the languages round 50 read answer words of, before or after those words, so that
+# no answer word is read without it
+# a Turkish ordinal denied after it ("Doğru cevap 2. seçenek değil.": the correct answer is not option 2), and an
+# ordinal compared to one in the ablative ("2. hipotez, 1. hipotezden daha makul.": hypothesis 2 is more plausible than
+# hypothesis 1)
+_TURKISH_ORDINAL_DENIED = re.compile(r"(?<![\w.])(\d)\.\s*(seçenek|hipotez)\w*\s+değil(?:dir)?(?!\w)", re.IGNORECASE)
+_TURKISH_ORDINAL_COMPARED = re.compile(
+    r"(?<![\w.])(\d)\.\s*(seçenek|hipotez)\w*\s*,?\s*(\d)\.\s*(?:seçenek|hipotez)(?:den|dan|ten|tan)\s+"
+    r"daha\s+(?:makul|mantıklı|olası)(?:dır|dir)?(?!\w)(?!\s+değil)",
+    re.IGNORECASE,
+)
+# the Japanese "not" after an option, put before it ("答えは選択肢4ではなく、選択肢2です": the answer is not option 4
+# but option 2)
+_JAPANESE_DENIED = re.compile(r"(選択肢|オプション|仮説)\s*(\d+)\s*(?:では|じゃ)(?:なく(?:て)?|ない|ありません)")
+# the Thai "is not", "not" ("คำตอบไม่ใช่ตัวเลือกที่ 4": the answer is not option 4; Thai sets no spaces between words)
+_THAI_NOT = re.compile(r"ไม่ใช่|ไม่(?=\s*ตัวเลือก)")
+# an Arabic label verb denied ("لا يُضعف الفرضية": does not weaken the hypothesis), and the one "but rather" goes on to
+# ("بل يعززها": but strengthens it)
+_ARABIC_WEAKENS = "يُضعف|يضعف|تُضعف|تضعف"
+_ARABIC_STRENGTHENS = "يُعزز|يعزز|تُعزز|تعزز|يُقوي|يقوي|تُقوي|تقوي"
+_ARABIC_DENIED = re.compile(
+    rf"(?<!\w)(?:لا|لن|لم|ليس)\s+(?:(?P<weakens>{_ARABIC_WEAKENS})|(?P<strengthens>{_ARABIC_STRENGTHENS}))(?:ها|ه)?(?!\w)"
+)
+_ARABIC_RATHER = re.compile(
+    rf"(?<!\w)(?:بل|وإنما|بل\s+إنه)\s+(?:(?P<weakens>{_ARABIC_WEAKENS})|(?P<strengthens>{_ARABIC_STRENGTHENS}))(?:ها|ه)?(?!\w)"
+)
+
+
+def _arabic_denied(match: re.Match[str]) -> str:
+    return " does not weaken " if match["weakens"] else " does not strengthen "
+
+
+def _arabic_rather(match: re.Match[str]) -> str:
+    return " but weakens it " if match["weakens"] else " but strengthens it "
+
 
 # A German rating given ("Ich würde eine 7 vergeben (sehr plausibel): ...": BE's first contact; not "keine 7", a rating
 # refused)
@@ -366,7 +401,13 @@ def translate(text: str) -> str:
     text = _GERMAN_POINTS.sub(r" would give it a \1 ", text)
     text = _CHINESE_COMPARED.sub(r" is more plausible than \1 ", text)
     text = _RUSSIAN_INVERTED.sub(r"\1 \2 более правдоподобна", text)
+    text = _TURKISH_ORDINAL_DENIED.sub(r" not \2 \1 ", text)
+    text = _TURKISH_ORDINAL_COMPARED.sub(r" \2 \1 is more plausible than \2 \3 ", text)
     text = _TURKISH_ORDINAL.sub(r" \2 \1 ", text)
+    text = _JAPANESE_DENIED.sub(r" not \1\2 ", text)
+    text = _THAI_NOT.sub(" is not ", text)
+    text = _ARABIC_DENIED.sub(_arabic_denied, text)
+    text = _ARABIC_RATHER.sub(_arabic_rather, text)
     text = _TURKISH_MORE.sub(lambda match: _TURKISH_COMPARISONS.get(str(match.lastgroup), " is more plausible "), text)
     text = _CHINESE_SCORE.sub(_chinese_score, text)
     text = _CJK_ANSWER_NUMERAL.sub(lambda match: f"{match['head']}: {_CJK_NUMERALS[match['numeral']]}", text)

@@ -119,9 +119,14 @@ def label_mentions(labels: tuple[str, ...], aliases: Mapping[str, str]) -> tuple
 
 def score_mentions(high: float) -> tuple[MentionRule, ...]:
     """The mention table of a ``Score`` up to ``high``."""
-    # a decimal comma ("Bewertung: 6,5": BF's first contact, read 6) is the decimal point; not a list's ("6,7,8"), nor
-    # a thousands separator's ("1,000")
-    number, top = r"(?:(?<![\d,])\d+,\d(?![\d,])|\d+(?:\.\d+)?)", re.escape(f"{high:g}")
+    # a decimal comma ("Bewertung: 6,5": BF's first contact, read 6) is the decimal point of a single rating right after
+    # its heading; not a list's ("6,7,8", "Scores: 6,7": round 50's review), nor a thousands separator's ("1,000"), nor
+    # two ratings the reply cannot decide between ("Score: 6,7 - I can't decide")
+    single = "|".join(
+        rf"(?<=\b{re.escape(heading)})" for heading in ("score:", "score: ", "score :", "score : ", "score:** ")
+    )
+    decimal_comma = rf"(?:{single})(?<![\d,])\d+,\d(?![\d,])(?![^.\n]*\b(?:decide|between)\b)"
+    number, top = rf"(?:{decimal_comma}|\d+(?:\.\d+)?)", re.escape(f"{high:g}")
     high_words = [word for word, value in NUMBER_WORDS.items() if value == high]
     out_of = rf"(?:{'|'.join([top, *high_words])})(?!\d|\.\d)"  # "/10", "out of ten"
     per = r"(?:/|out\s+of|sur|von|de|su|em)"  # "7 out of 10"; French, German, Spanish, Italian, Portuguese

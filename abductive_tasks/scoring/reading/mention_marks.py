@@ -35,6 +35,8 @@ __all__ = ["denied", "explained", "in_passing"]
 
 _PLACEHOLDER = re.compile(ANY_MENTION)  # a mention left in the text
 # A mention explained by another: "the third image (right)", "Hypothesis 1 (right image)", "3 - heavy rain".
+# a sentence that cannot decide: "... so I cannot decide."
+_CANNOT_DECIDE = r"(?:\b(?:cannot|can\s+not|unable\s+to)|n't)\s+(?:decide|tell|determine|choose|say)\b"
 _COLLAPSE = re.compile(
     r"(?<!\bnot\s)(?<!\bnot\sa\s)(?<!\bnot\san\s)(?<!\bnot\sthe\s)"  # "not a strengthener - weakener" contrasts
     rf"(?P<outer>{ANY_MENTION})(?:\s+overall|\s+(?:from|on)\s+the\s+(?:left|right))?"
@@ -49,8 +51,10 @@ _COLLAPSE = re.compile(
     # "3: heavy rain." explains; "2: the car is merely present" does not
     rf"|:\s*(?:the\s+)?(?P<colon>{NAMED_MENTION})(?=\s*(?:[.,;!)\n]|$))"
     # ", which is Option 3", ", i.e. Option 3" ("So the effect is the fourth picture, i.e. Option 3.": BF's first
-    # contact)
-    rf"|\s*,\s*(?:(?:which|that)\s+is|i\.e\.,?)\s+(?:the\s+)?(?P<which>{NAMED_MENTION})(?=\s*(?:[.,;!)\n]|$))"
+    # contact; not where its sentence cannot decide: ", i.e. Option 3, is blurry, so I cannot decide.", round 50's
+    # review)
+    rf"|\s*,\s*(?:(?:which|that)\s+is|i\.e\.,?(?![^.!?\n]*{_CANNOT_DECIDE}))"
+    rf"\s+(?:the\s+)?(?P<which>{NAMED_MENTION})(?=\s*(?:[.,;!)\n]|$))"
     # "(B), the third image, shows ...": an image count set off by commas explains an option, or the other way round
     rf"|\s*,\s*(?:the\s+|i\.e\.,?\s+)?(?P<appositive>{NAMED_MENTION})\s*,)"
     # an option's text and its number after a comma, ending the line: "Actually, speeding, 2." (AS's first contact;

@@ -160,9 +160,11 @@ STATEMENTS = (
         # "more direct", of a cause or effect (AZ's first contact, after two options held possible)
         Example("mucr", "Options 1 and 2 could both cause this effect, but Option 2 is more direct.", 2),
     ),
-    # "Option 3 comes closest" (BF's first contact, after no option held a perfect match)
+    # "Option 3 comes closest" (BF's first contact, after no option held a perfect match; not before the answer its
+    # clause goes on to after "but": "Option 3 comes closest visually, but Option 1 is the actual effect.", round 50's
+    # review)
     verdict(
-        rf"{{pick}}{APPOSITIVE}\s+(?:comes|came|gets)\s+(?:the\s+)?(?:closest|nearest)\b",
+        rf"{{pick}}{APPOSITIVE}\s+(?:comes|came|gets)\s+(?:the\s+)?(?:closest|nearest)\b(?![^.;!?\n]*\bbut\b)",
         Example("mucr", "None of the options is a perfect match, but Option 3 comes closest: a waxy puddle.", 3),
     ),
     # "..., which makes image 1 the more plausible hypothesis", "..., making image 1 the more plausible one"
@@ -231,10 +233,10 @@ STATEMENTS = (
     # pictures, I believe Option 2." (read 1, the option it corrected), "Option 2 - correction, Option 1 - no wait,
     # Option 2 was right.", "... No, speeding causes the crash. Keep 2."
     # and before its reason: "Option 3? Option 1? I think Option 1, because the overflowing bathtub explains ..." (BF's
-    # first contact)
+    # first contact; not before an answer heading: "I think Option 1, because ...\nAnswer: 3", round 50's review)
     verdict(
         rf"\bI\s+(?:now\s+)?(?:believe|think)\s+(?:it's\s+|it\s+is\s+)?{ARTICLE}{{named_pick}}"
-        r"(?=\s*(?:[.!]|$)|\s*,\s*(?:because|since|as|given)\b)",
+        r"(?=\s*(?:[.!]|$)|\s*,\s*(?:because|since|as|given)\b(?![\s\S]*{answer_heading}))",
         Example(
             "mucr",
             "Option 1 - wait, the graph says 1, which might just refer to the cause image itself. Re-evaluating the "
@@ -389,9 +391,6 @@ STATEMENTS = (
     verdict(
         rf"{{pick}}{APPOSITIVE}\s+(?:(?:better|best)\s+(?:match|fit|suit|explain)\w*|(?:matches|fits|suits)\s+"
         rf"(?:the\s+(?:context|scene|story)\s+)?{INTENSIFIER}(?:better|best)"
-        # what it fits, a noun or two, ending the clause: "... but hypothesis 1 fits the box shape better." (BF's first
-        # contact, after both held possible; not "fits the box shape better than the ball does")
-        rf"|(?:matches|fits|suits)\s+the\s+[^\W\d_]+(?:\s+[^\W\d_]+)?\s+{INTENSIFIER}(?:better|best)(?=\s*(?:[.!;,]|$))"
         # what it explains, one noun: "Hypothesis 2 explains the injury best." (BD's first contact, after the hypotheses
         # described as headings; not "explains the fall of the ladder best", nor "explains the injury, but not best")
         rf"|explains\s+the\s+[^\W\d_]+\s+{INTENSIFIER}(?:better|best)(?=\s*(?:[.!;,]|$)))\b",
@@ -400,15 +399,22 @@ STATEMENTS = (
         Example("mucr", "Option 2 fits best.", 2),
         Example(
             "texts",
-            "Both hypotheses are possible, since the context can occur before or after them, but hypothesis 1 fits the "
-            "box shape better.",
-            1,
-        ),
-        Example(
-            "texts",
             "Hypothesis 1: A man on a ladder. Hypothesis 2: A man with a sprained ankle. Context: a man with an ice "
             "pack on his ankle. Hypothesis 2 explains the injury best.",
             2,
+        ),
+    ),
+    # what it fits, a noun or two, ending the sentence: "... but hypothesis 1 fits the box shape better." (BF's first
+    # contact, after both held possible; not "fits the box shape better than the ball does", nor before "but" another
+    # answer, nor a condition: "If hypothesis 1 fits the box shape better, then ...", round 50's review)
+    verdict(
+        rf"(?<!\bif\s)(?<!\bwhether\s)(?<!\bunless\s){{pick}}{APPOSITIVE}\s+(?:matches|fits|suits)\s+the\s+[^\W\d_]+"
+        rf"(?:\s+[^\W\d_]+)?\s+{INTENSIFIER}(?:better|best)(?=\s*(?:[.!;]|$))",
+        Example(
+            "texts",
+            "Both hypotheses are possible, since the context can occur before or after them, but hypothesis 1 fits the "
+            "box shape better.",
+            1,
         ),
     ),
     verdict(

@@ -209,8 +209,11 @@ SCORE_VERDICTS = (
     ),
     # the rating with its article and hedge before a colon that explains it: "Very plausible, about an 8: the fisherman
     # ..." (BF's first contact; without the article, "about 8:" may head a list's item)
+    # (not denied, "Not about an 8: more like a 3.", nor before a condition, "I can't give a single rating. Maybe about
+    # an 8: if the man is ...": round 50's review)
     verdict(
-        r"\b(?:around|about|roughly|approximately)\s+(?:a|an)\s+{pick}(?=\s*:)",
+        r"(?<!\bnot\s)(?<![^\W\d_]n't\s)\b(?:around|about|roughly|approximately)\s+(?:a|an)\s+{pick}"
+        r"(?=\s*:(?!\s*(?:if|when|unless|assuming|provided|only\s+if)\b))",
         Example("rating", "Very plausible, about an 8: the fisherman holds the same rod and a fish.", 8.0),
     ),
     verdict(

@@ -155,10 +155,10 @@ VERDICTS = (
     ),
     # the subject said to continue the context directly: "The first hypothesis, where the present is rectangular,
     # directly continues the context, while a ball-shaped gift" (BD's first contact, cut off; not "which directly
-    # follows", a relative clause of what came before it)
+    # follows", a relative clause of what came before it, nor before "but" another answer, round 50's review)
     verdict(
         rf"{{pick}}{APPOSITIVE}\s+(?:directly|naturally)\s+(?:continues|follows(?:\s+(?:from|on\s+from))?)\s+the\s+"
-        r"context\b",
+        r"context\b(?![^.;!?\n]*\bbut\b)",
         Example(
             "texts",
             "The context can occur before or after the hypotheses. The first hypothesis, where the man is soaked, "
@@ -167,9 +167,12 @@ VERDICTS = (
         ),
     ),
     # the cue said to link the two images' things: "The phrase 'speeding' (option 2) links the car in the cause image to
-    # the police officer in the effect image." (BE's first contact)
+    # the police officer in the effect image." (BE's first contact; not a link denied or qualified, "links nothing to",
+    # "links ... superficially, but 'speeding' (option 2) explains ...", round 50's review)
     verdict(
-        rf"{{pick}}{APPOSITIVE}\s+(?:links|connects)\s+(?:the\s+)?[^.;:!?\n]{{{{1,80}}}}?\s+(?:to|with|and)\s+",
+        rf"{{pick}}{APPOSITIVE}\s+(?:links|connects)\s+(?!(?:nothing|no|neither|none)\b)"
+        r"(?![^.;:!?\n]*\b(?:superficially|loosely|weakly|partly|partially|only|but|though|although|while|whereas)\b)"
+        r"(?:the\s+)?[^.;:!?\n]{{1,80}}?\s+(?:to|with|and)\s+",
         Example(
             "cue_words",
             "The phrase 'speeding' (option 2) links the car in the cause image to the police officer in the effect "
