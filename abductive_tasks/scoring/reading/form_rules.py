@@ -55,7 +55,7 @@ NUMBERED_TEXT = verdict(
 
 # An answer heading naming two numbers, each explained by its option's text: "Answer: 1 (car), 2 (speeding)" (AT's first
 # contact, read 1): two answers, as "Answer: 1 or 4." (the heading's first number is contradicted,
-# decision._explained_pair; not an option and its own text, "Answer: the right panel, hypothesis 2.")
+# mention_marks.explained; not an option and its own text, "Answer: the right panel, hypothesis 2.")
 EXPLAINED_PAIR = verdict(
     r"{answer_heading}{pick}\s*\([^()\n]*\)\s*,\s*(?:and\s+)?{any_mention}\s*\([^()\n]*\)"
     r"(?=\s*(?:[.!;\n]|$))",
