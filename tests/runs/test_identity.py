@@ -1074,3 +1074,49 @@ def test_a_backend_a_secret_hides_is_the_runs_own(backend, written):
     assert other_model({"config": {"model": "dumb_pixel", "model_args": ""}}, {"model": {"backend": "dummy"}}) == (
         "results of another model than its run_identity.json records (model differs)"
     )
+
+
+# ---------------------------------------------------------------- review (mutation): parts each key must follow
+
+
+def _keyed(tmp_path, **changes) -> dict:
+    """An identity as :func:`identity` builds it, with any part replaced (the keyword names the argument)."""
+    arguments = {
+        "model": {"route": "lmms", "backend": "dummy", "vllm": None},
+        "model_args": "response=1",
+        "eval_args": [],
+        "env": {},
+        "environment": {"ABDUCTIVE_CACHE": str(tmp_path / "cache")},
+        "judge": None,
+        "tasks": {"mucr_c2e": {"benchmark": "mucr", "version": "1.0"}},
+        "data": {"mucr": {"source": "/data", "annotations_sha256": "a"}},
+    }
+    return build_identity(**{**arguments, **changes})
+
+
+def test_model_weights_replaced_at_the_same_path_are_another_task_key(tmp_path):
+    """The weights a local ``pretrained=`` folder holds enter the identity by content, so a leaderboard cell of the
+    old weights is not shown as current once the folder holds others."""
+    weights = tmp_path / "tiny-llava"
+    weights.mkdir()
+    (weights / "model.safetensors").write_bytes(b"weights one")
+    before = _keyed(tmp_path, model_args=f"pretrained={weights}")
+    (weights / "model.safetensors").write_bytes(b"other weights two")
+    after = _keyed(tmp_path, model_args=f"pretrained={weights}")
+    assert before["model"]["weights"]["sha256"] != after["model"]["weights"]["sha256"]
+    assert task_key(before, "mucr_c2e") != task_key(after, "mucr_c2e")
+    assert cache_key(before, ["mucr_c2e"]) != cache_key(after, ["mucr_c2e"])
+
+
+def test_the_judge_the_spec_env_and_the_versions_each_change_the_task_key(tmp_path, monkeypatch):
+    base = task_key(_keyed(tmp_path), "mucr_c2e")
+    judged = {"model": "gpt-4o-mini", "base_url": "http://judge"}
+    assert task_key(_keyed(tmp_path, judge=judged), "mucr_c2e") != base
+    assert task_key(_keyed(tmp_path, judge={**judged, "model": "gpt-4o"}), "mucr_c2e") != task_key(
+        _keyed(tmp_path, judge=judged), "mucr_c2e"
+    )
+    assert task_key(_keyed(tmp_path, env={"SOME_SETTING": "1"}), "mucr_c2e") != base
+    from abductive_tasks.runs import identity as identity_module
+
+    monkeypatch.setattr(identity_module, "package_versions", lambda: {"abductive-tasks": "0.0.1", "lmms-eval": "9"})
+    assert task_key(_keyed(tmp_path), "mucr_c2e") != base

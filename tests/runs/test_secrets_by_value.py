@@ -593,3 +593,26 @@ def test_serve_counts_a_vllm_arg_key_among_its_secrets(monkeypatch, capsys, tmp_
     assert serve_main([*argv, "--vllm-arg", f"api_key={key}", "--print-command"]) == 2
     printed = capsys.readouterr()
     assert "ABDUCTIVE_JUDGE_TIMEOUT" in printed.err and key not in printed.out + printed.err
+
+
+def test_an_inherited_secret_of_eight_characters_or_more_is_collected_and_a_shorter_flag_is_not():
+    """review (mutation): the judge's key in the environment is a secret from 8 characters on (shorter values under a
+    secret name are flags such as ``true``), so a short real key is still kept out of every file and line."""
+    environment = {"OPENAI_API_KEY": "sk-12345", "JUDGE_TOKEN": "sk-short-9ab", "USE_AUTH": "true", "PATH": "/bin"}
+    found = collect_secrets(environment=environment)
+    assert "sk-12345" in found and "sk-short-9ab" in found
+    assert "true" not in found and "/bin" not in found
+
+
+def test_a_redacted_console_replaces_a_secret_in_each_line_written():
+    """review (mutation): what this process prints inside :func:`redacted_console` never holds a secret."""
+    import io
+
+    from abductive_tasks.runs.secrets import RedactingStream
+
+    sink = io.StringIO()
+    stream = RedactingStream(sink, ["CONSOLE-SECRET-42"])
+    stream.write("key CONSOLE-SEC")
+    stream.write("RET-42 used\nand CONSOLE-SECRET-42 again")
+    stream.flush()
+    assert "CONSOLE-SECRET-42" not in sink.getvalue() and sink.getvalue().count("[REDACTED]") == 2
