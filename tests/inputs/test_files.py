@@ -104,6 +104,20 @@ def test_a_link_at_the_target_is_replaced_not_followed(tmp_path):
     assert victim.read_text() == "keep"
 
 
+def test_a_seal_is_held_against_every_character_of_its_mac(tmp_path, monkeypatch):
+    """A seal differing from the right one in any single hex digit, the last included, is refused (a check of a
+    prefix only, the second mutation review's m15, passed every test)."""
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path))
+    sealed = files.seal(b"payload", "entry")
+    head, payload = sealed.split(b"\n", 1)
+    mac = head[-files._MAC_HEX :]
+    assert len(mac) == files._MAC_HEX and files.unseal(sealed, "entry") == b"payload"
+    for position in (0, 8, files._MAC_HEX // 2, files._MAC_HEX - 1):
+        other = b"0" if mac[position : position + 1] != b"0" else b"1"
+        forged = head[: -files._MAC_HEX] + mac[:position] + other + mac[position + 1 :]
+        assert files.unseal(forged + b"\n" + payload, "entry") is None, position
+
+
 def test_the_sealing_key_is_private_and_a_readable_or_linked_one_is_replaced(tmp_path, monkeypatch):
     monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path))
     sealed = files.seal(b"payload", "entry")

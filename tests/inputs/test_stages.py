@@ -48,6 +48,16 @@ def test_outputs_are_read_back_by_content_digest_and_refused_when_edited(cache):
     assert stages.latest("task-key", None) == digest and stages.latest("task-key", 6) is None
 
 
+def test_a_sealed_output_under_a_name_not_its_content_digest_is_refused(cache):
+    """The seal says who wrote an entry, the name what it holds: another output sealed under this name (as a
+    writer's mistake would) is not read for it (the second mutation review's m20 passed without this check)."""
+    other, named = picks(a=2), picks(a=1)
+    path = cache / "stages" / "outputs" / f"{stages.save(named)}.json"
+    path.write_bytes(files.seal(other.payload(), f"abductive-stage-output {named.digest}", cache))
+    with pytest.raises(StageError, match="damaged or not written by this tool"):
+        stages.load(named.digest)
+
+
 def test_an_output_of_another_model_or_a_limited_run_is_refused_in_one_line():
     run = dict(MODEL)
     assert stages.checked("mucr_exp", picks(a=1), run).items["a"].value == 1
