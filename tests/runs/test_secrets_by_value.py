@@ -616,3 +616,29 @@ def test_a_redacted_console_replaces_a_secret_in_each_line_written():
     stream.write("RET-42 used\nand CONSOLE-SECRET-42 again")
     stream.flush()
     assert "CONSOLE-SECRET-42" not in sink.getvalue() and sink.getvalue().count("[REDACTED]") == 2
+
+
+def test_a_child_output_ending_without_a_newline_is_copied_redacted_too():
+    """The output's last segment, written when the child ends without a newline (a traceback cut short), is redacted
+    like every other (the second mutation review's m30: its redaction dropped, every test passed)."""
+    import io
+
+    from abductive_tasks.runs.secrets import copy_redacted
+
+    secret = "sk-live-0123456789abcdef"
+    log = io.BytesIO()
+    copy_redacted(io.BytesIO(f"loading model\rkey={secret}\nfailed with key={secret}".encode()), log, [secret])
+    assert log.getvalue() == b"loading model\rkey=[REDACTED]\nfailed with key=[REDACTED]"
+
+
+def test_model_args_keep_no_url_credentials_in_clear():
+    """A server URL with a user and password in ``model_args`` (under a name no secret rule knows) is named by a hash
+    of its credentials, however the rest of the identity is redacted (m32 of the second mutation review)."""
+    from abductive_tasks.runs.secrets import hash_secret, redact_model_args
+
+    redacted = redact_model_args("model=m,base_url=http://alice:s3cret-pw@judge.local:8000/v1,api_key=sk-0123456789")
+    assert "alice" not in redacted and "s3cret-pw" not in redacted and "sk-0123456789" not in redacted
+    assert redacted == (
+        f"model=m,base_url=http://{hash_secret('alice:s3cret-pw')}@judge.local:8000/v1,"
+        f"api_key={hash_secret('sk-0123456789')}"
+    )
