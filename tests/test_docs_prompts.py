@@ -117,11 +117,15 @@ def stale_quotes(pages: list[Path], prompts: dict[str, str]) -> list[str]:
     """Each quote of ``pages`` that reads like a prompt but is not it: ``page:line: name: differences`` (the line of
     its first difference)."""
     stale = []
+    vocabulary = {name: set(TOKENS.findall(text)) for name, text in prompts.items()}
     for page in pages:
         for quote in quotes(page):
             if any(quote.text in text for text in prompts.values()):
                 continue
+            words = {token for token in TOKENS.findall(quote.text) if not ELISION.fullmatch(token)}
             for name, text in prompts.items():
+                if len(words & vocabulary[name]) < len(words) / 2:  # far below LOOKS_ALIKE: not worth aligning
+                    continue
                 share, found = differences(quote.text, text)
                 if share >= LOOKS_ALIKE and found:
                     line = quote.lines[found[0][0]]
