@@ -7,6 +7,8 @@
   ``<ESC>]0;...<BEL>`` in one, and browse, diff (the path they print) and the leaderboard (its notes) sent the escape
   sequences to the terminal, as show and diff already refuse to for a results file's text (fixed: ``printable``).
 - A planted folder named ``[x](javascript:...)`` put a ``javascript:`` link in leaderboard.md's notes (xfail).
+- An image inside the run's folder swapped for a link to a private picture between ``media.drawable``'s check and the
+  thumbnail's read is read, embedded and cached (xfail; the ui's media route checks and reads the same way).
 """
 
 from __future__ import annotations
@@ -96,3 +98,41 @@ def test_review3_a_planted_folder_named_like_a_link_is_no_link_in_the_markdown(t
 def test_review3_the_fixed_label_keeps_a_plain_name(tmp_path):
     run = write_run(tmp_path / "run", "llava-hf/llava-1.5-7b-hf", [triplet_line(0, "1", 1, "parsed")], [])
     assert browse.run_label(browse.read_run(browse.find_results(Path(run)))) == "llava-hf/llava-1.5-7b-hf"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="media.drawable checks where a path resolves, then the thumbnail reads the path again: an image of the "
+    "run's folder swapped for a link out of it in between (another user who can write the folder) is read, its "
+    "thumbnail embedded and cached; the file opened is never checked against the allowed folders",
+)
+def test_review3_an_image_swapped_for_a_link_after_its_check_is_not_drawn(tmp_path, monkeypatch):
+    import hashlib
+
+    from reports.test_browse import small_pngs
+
+    from abductive_tasks.reports import media, thumbnails
+
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    secret = Path(small_pngs(private, 1, side=24)[0])
+    run = write_run(tmp_path / "run", "model", [triplet_line(0, "1", 1, "parsed")], [])
+    inside = Path(small_pngs(run / "images", 1)[0])
+    (samples,) = run.glob("*_samples_nleye_triplet.jsonl")
+    line = json.loads(samples.read_text())
+    line["input_media"] = line["consistency_acc"][1]["images"] = [str(inside)]
+    samples.write_text(json.dumps(line) + "\n")
+    checked = media.drawable
+
+    def drawable_then_swapped(path, allowed):  # the race, made certain: the swap lands right after the check
+        answer = checked(path, allowed)
+        if Path(path) == inside and not inside.is_symlink():
+            inside.unlink()
+            inside.symlink_to(secret)
+        return answer
+
+    monkeypatch.setattr(media, "drawable", drawable_then_swapped)
+    page, _ = browse.browse_page(browse.find_results(run))
+    digest = hashlib.sha256(secret.read_bytes()).hexdigest()
+    assert thumbnails.cached(digest, thumbnails.THUMBNAIL_PX) is None  # the private picture never read
+    assert page.images.decoded == 0
