@@ -549,6 +549,8 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace, handed: tu
     """Run lmms-eval's evaluation (secrets redacted from what it prints and writes: those of ``argv``, the
     environment and ``handed``; runs named by our layout, our tasks left out of its table) and print our summary of
     each finished run; 1 when a run failed."""
+    import traceback
+
     from abductive_tasks import compat
     from abductive_tasks.inputs.files import redacting_writes
     from abductive_tasks.inputs.loading import DataError
@@ -566,17 +568,21 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace, handed: tu
     redact = (lambda text: redact_text(text, secrets)) if secrets else None
     # what lmms-eval and we print (log lines, tracebacks, our error line), and our derived files (descriptions ...)
     with redacted_console(secrets), redacting_writes(redact) if redact else contextlib.nullcontext():
-        finished, failures, code = compat.evaluate_cli(
-            argv,
-            name_runs=name_run,
-            hide_in_table=catalog.names(),
-            table_note=note,
-            redact=redact,
-            quiet=(DataError, ModelArgumentError),
-            annotate=record_provenance,
-            index_builtin=not names_only_ours(args),
-            explain=constructor_refusal,  # an entry lmms-eval's backend refused: one line, as ours say it
-        )
+        try:
+            finished, failures, code = compat.evaluate_cli(
+                argv,
+                name_runs=name_run,
+                hide_in_table=catalog.names(),
+                table_note=note,
+                redact=redact,
+                quiet=(DataError, ModelArgumentError),
+                annotate=record_provenance,
+                index_builtin=not names_only_ours(args),
+                explain=constructor_refusal,  # an entry lmms-eval's backend refused: one line, as ours say it
+            )
+        except Exception:  # --verbosity DEBUG: lmms-eval raises it again; its traceback printed here, redacted
+            traceback.print_exc()  # (Python would print it once the console is no longer redacted)
+            return 1
         if failures:
             print(f"abductive-eval: evaluation failed: {describe(failures[0])}", file=sys.stderr)
             return 1

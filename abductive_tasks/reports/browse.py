@@ -113,7 +113,10 @@ def read_run(results_path: Path) -> dict:
 
 
 def run_label(run: Mapping) -> str:
-    return str(run.get("model_name") or (run.get("config") or {}).get("model") or "?")
+    """The model a run names (``model_name``), every secret of its settings replaced: plain lmms-eval names a run by
+    its ``pretrained=`` (or ``model=`` ...) value as given, a URL's credentials included."""
+    label = str(run.get("model_name") or (run.get("config") or {}).get("model") or "?")
+    return redact_text(label, run_secrets(run))
 
 
 # ---------------------------------------------------------------- items
@@ -574,7 +577,7 @@ def show_main(argv: list[str]) -> int:
         results_path = find_results(args.run)
         run = read_run(results_path)
     except RunError as error:
-        print(f"abductive-eval show: {error}", file=sys.stderr)
+        print(printable(f"abductive-eval show: {error}"), file=sys.stderr)
         return 1
     secrets = run_secrets(run)  # a run written by plain lmms-eval keeps its model_args in clear
     print(printable(redact_text(report.summary(run, report.headline_lookup(), results_path.parent), secrets)))
@@ -605,15 +608,17 @@ def browse_main(argv: list[str]) -> int:
         args.out = args.out or results_path.parent / "items.html"
         page, count = browse_page(results_path, args.out.parent, args.self_contained)
     except RunError as error:
-        print(f"abductive-eval browse: {error}", file=sys.stderr)
+        print(printable(f"abductive-eval browse: {error}"), file=sys.stderr)
         return 1
     try:
         write_output(args.out, page.html, inputs=[results_path, *samples_files(results_path)])
     except OSError as error:
-        print(f"abductive-eval browse: cannot write {args.out} ({error.strerror or error})", file=sys.stderr)
+        print(printable(f"abductive-eval browse: cannot write {args.out} ({error.strerror or error})"), file=sys.stderr)
         return 1
     print(
-        f"{args.out}: {count} documents of {results_path}; "
-        + "\n".join(image_lines(page.images, page.composites, page.outside))
+        printable(
+            f"{args.out}: {count} documents of {results_path}; "
+            + "\n".join(image_lines(page.images, page.composites, page.outside))
+        )
     )
     return 0

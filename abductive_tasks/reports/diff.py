@@ -116,7 +116,7 @@ def main(argv: list[str]) -> int:
         shared = shared_details(items_a + items_b)
         common, found = disagreements(items_a, items_b)
     except RunError as error:
-        print(f"abductive-eval diff: {error}", file=sys.stderr)
+        print(printable(f"abductive-eval diff: {error}"), file=sys.stderr)
         return 1
     if label_a == label_b:  # one model's two runs: named by their folders, or their results files in one folder
         where_a, where_b = (path_a.parent.name, path_b.parent.name)
@@ -147,9 +147,9 @@ def main(argv: list[str]) -> int:
             inputs = [path for run in (path_a, path_b) for path in (run, *samples_files(run))]
             write_output(args.out, page.html, inputs=inputs)
         except OSError as error:
-            print(f"abductive-eval diff: cannot write {args.out} ({error.strerror or error})", file=sys.stderr)
+            why = error.strerror or error
+            print(printable(f"abductive-eval diff: cannot write {args.out} ({why})"), file=sys.stderr)
             return 1
-        print(
-            f"{args.out}: {len(found)} documents; " + "\n".join(image_lines(page.images, page.composites, page.outside))
-        )
+        lines = image_lines(page.images, page.composites, page.outside)
+        print(printable(f"{args.out}: {len(found)} documents; " + "\n".join(lines)))
     return 0

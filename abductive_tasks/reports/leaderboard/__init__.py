@@ -161,6 +161,8 @@ def main(argv: list[str]) -> int:
     """``abductive-eval leaderboard RESULTS_DIR [--out DIR] [--compare A B]``."""
     import argparse
 
+    from abductive_tasks.reports.browse import printable  # a planted folder's name holds no escape sequence
+
     parser = argparse.ArgumentParser(
         prog="abductive-eval leaderboard",
         description="Leaderboard (CSV, Markdown, HTML, PNG plots) from a results folder.",
@@ -186,7 +188,7 @@ def main(argv: list[str]) -> int:
     board = collect(args.results_dir)
     if not board.rows and not board.marks:
         for note in board.notes:
-            print(f"leaderboard: {note}", file=sys.stderr)
+            print(printable(f"leaderboard: {note}"), file=sys.stderr)
         why = "each run found is noted above" if board.notes else "no readable *_results.json"
         print(
             f"abductive-eval leaderboard: no run to rank under {args.results_dir} ({why}); nothing written",
@@ -200,7 +202,7 @@ def main(argv: list[str]) -> int:
     origin = provenance(board)
     try:
         written = write_report(args.results_dir, args.out, board=board, found=found, origin=origin)
-        print(console_summary(board, found, origin))
+        print(printable(console_summary(board, found, origin)))
         if args.compare:
             a, b = args.compare
             rows = compare_models(board, found, a, b)
@@ -215,7 +217,7 @@ def main(argv: list[str]) -> int:
                 },
                 within=written["markdown"].parent,
             )
-            print(written["compare_markdown"].read_text())
+            print(printable(written["compare_markdown"].read_text()))
     except OSError as error:
         print(
             f"abductive-eval leaderboard: cannot write {error.filename or 'the report'} ({error.strerror or error}); "
@@ -224,5 +226,5 @@ def main(argv: list[str]) -> int:
         )
         return 1
     for kind, path in written.items():
-        print(f"{kind}: {path}")
+        print(printable(f"{kind}: {path}"))
     return 0
