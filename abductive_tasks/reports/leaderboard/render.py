@@ -162,8 +162,11 @@ class Table:
 
 
 def markdown_text(text: str) -> str:
-    """``text`` as literal Markdown text: raw HTML a results file might carry, and table bars, are escaped."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+    """``text`` as literal Markdown text: raw HTML a results file might carry, table bars, and the joints of a link
+    (``](`` and ``][``: a planted folder's name in a note is no link; an interval's ``[33, 83]`` stays as it is) are
+    escaped; a line break is a space (it would start a link definition or a block of its own)."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+    return " ".join(text.splitlines()).replace("](", "]\\(").replace("][", "]\\[")
 
 
 def headline_table(board: Leaderboard, found: Statistics | None = None) -> Table:
