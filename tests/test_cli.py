@@ -503,6 +503,30 @@ def test_model_name_and_folder():
     assert "/" not in layout.model_folder("x", {"pretrained": "../../etc"})
 
 
+def test_a_runs_folder_hashes_what_its_tasks_read():
+    """A run of tasks reading other runs' outputs gets a folder of its own per input (by content); a run reading
+    nothing keeps the folder it always had (pinned above)."""
+    picks = {"mucr_exp": {"mucr_c2e": {"kind": "picks", "from": "run", "model": "", "digest": "a" * 64}}}
+    other = {"mucr_exp": {"mucr_c2e": {"kind": "picks", "from": "run", "model": "", "digest": "b" * 64}}}
+    assert layout.model_folder("dumb_pixel", {}, {}) == layout.model_folder("dumb_pixel", {}) == "dumb_pixel-bbab07ed"
+    with_picks = layout.model_folder("dumb_pixel", {}, picks)
+    assert with_picks.startswith("dumb_pixel-") and with_picks != "dumb_pixel-bbab07ed"
+    assert layout.model_folder("dumb_pixel", {}, other) not in (with_picks, "dumb_pixel-bbab07ed")
+    assert layout.model_folder("dumb_pixel", {}, dict(picks)) == with_picks
+
+
+def test_unclean_tasks_count_the_models_and_the_judges_failed_requests():
+    from abductive_tasks.runs.reads import unclean_tasks
+
+    runs = [
+        {"results": {"mucr_exp": {"exp_counts,none": {"request_failed": 0, "items_judge_failed": 3}, "alias": "x"}}},
+        {"results": {"nleye_triplet": {"triplet_counts,none": {"request_failed": 2}}, "dve_cls": {"c,none": {}}}},
+        {"results": {"mucr_c2e": {"c2e_counts,none": {"request_failed": 0, "explanations_judge_failed": None}}}},
+    ]
+    assert unclean_tasks(runs) == ["mucr_exp (3)", "nleye_triplet (2)"]
+    assert unclean_tasks([{}]) == []
+
+
 def test_secrets_never_reach_the_folder_name():
     with_key = layout.model_folder("openai", {"model_version": "gpt-4o", "api_key": "sk-SECRET-1"})
     rotated = layout.model_folder("openai", {"model_version": "gpt-4o", "api_key": "sk-SECRET-2"})
@@ -750,3 +774,33 @@ def test_an_abbreviated_limit_is_the_limit_of_a_chains_every_stage(tmp_path, mon
     stage, last = [line for line in capsys.readouterr().out.splitlines() if "ABDUCTIVE_RUN=" in line]
     assert '"limit": 2' in stage and '"limit": 2' in last
     assert stage.endswith(" --limit 2") and " --limit 2 " in last and "--lim " not in stage + last
+
+
+@pytest.mark.e2e
+def test_a_run_whose_judge_failed_exits_1_and_its_files_are_stamped_in_utc(tmp_path):
+    """A judge that cannot be reached leaves Exp's scores unclean: the run exits 1 naming the task and the count, as
+    a batch counts it (the walk: a single run exited 0). lmms-eval stamps its files in UTC+8 by default; ours in UTC."""
+    import datetime
+
+    env = {
+        "ABDUCTIVE_CACHE": str(tmp_path / "cache"),
+        "OPENAI_API_KEY": "sk-test-123456789",
+        "OPENAI_API_URL": "http://127.0.0.1:9/v1",  # nothing listens: every judge request fails
+        "ABDUCTIVE_JUDGE_RETRIES": "0",
+        "ABDUCTIVE_JUDGE": "on",
+        "API_TYPE": "openai",
+        "MODEL_VERSION": "gpt-4o",
+    }
+    before = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0, tzinfo=None)
+    done = abductive_eval(
+        ["--model", "random_baseline", "--tasks", "mucr_exp", "--limit", "3"], tmp_path / "out", env=env
+    )
+    after = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+    assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
+    assert done.stderr.rstrip().splitlines()[-1] == (
+        "abductive-eval: failed requests (the model's or the judge's) in mucr_exp (3): not clean scores (see the "
+        "summary); rerun them"
+    )
+    (results,) = (tmp_path / "out").glob("random_baseline-*/*_results.json")
+    stamp = datetime.datetime.strptime(results.name[:15], "%Y%m%d_%H%M%S")
+    assert before <= stamp <= after

@@ -337,6 +337,8 @@ def _run_eval(argv: list[str], handed: tuple[str, ...]) -> int:
     from abductive_tasks import lmms_source
 
     given = list(argv)  # what a refusal's message may echo (a URL's credentials in a variable) is redacted by it
+    # a batch's or a chain's run (they name its response cache's run, and count its failed requests themselves)
+    counted_above = bool(os.environ.get("LMMS_CACHE_RUN_ID"))
     try:
         argv, options = own_options(argv)
         check_command_line(argv)
@@ -377,14 +379,24 @@ def _run_eval(argv: list[str], handed: tuple[str, ...]) -> int:
                 check_data(args.tasks, readers=True)  # what reads a stage's output: once the chain has run it
         except (UsageError, HubUnreachable, DataProblem, StageError) as error:  # StageError: a chain not runnable
             return _refused(error, given)
+        reads: dict[str, dict] = {}
         if args.model and args.tasks and args.tasks not in LIST_TASKS:
             argv = with_judge_threads(argv, args.tasks)
-        code = evaluate_and_summarise(argv, args, handed)
+            from abductive_tasks.runs.reads import reading_inputs
+            from abductive_tasks.runs.task_index import TaskIndex
+
+            reads = reading_inputs(our_tasks(args.tasks), TaskIndex())  # the stages' outputs, once the chain ran
+        code = evaluate_and_summarise(argv, args, handed, reads, unclean_fails=not counted_above)
         last_ran = True
         return code
     finally:
         if chained is not None:
-            chained.finish(say, compare=last_ran)
+            from abductive_tasks.runs.reads import run_folder
+
+            folder = (
+                run_folder(args.output_path, args.model, _model_args_text(args.model_args), reads) if last_ran else None
+            )
+            chained.finish(say, compare=last_ran, final_dir=folder)
 
 
 def _refused(error: Exception, argv: list[str]) -> int:
@@ -545,10 +557,19 @@ def check_model_on_hub(model: str, model_args: object) -> None:
     check_hub_model(arguments, defaulted)
 
 
-def evaluate_and_summarise(argv: list[str], args: argparse.Namespace, handed: tuple[str, ...]) -> int:
+def evaluate_and_summarise(
+    argv: list[str],
+    args: argparse.Namespace,
+    handed: tuple[str, ...],
+    reads: Mapping[str, dict] | None = None,
+    unclean_fails: bool = True,
+) -> int:
     """Run lmms-eval's evaluation (secrets redacted from what it prints and writes: those of ``argv``, the
-    environment and ``handed``; runs named by our layout, our tasks left out of its table) and print our summary of
-    each finished run; 1 when a run failed."""
+    environment and ``handed``; runs named by our layout and by what their tasks read, ``reads``, which their results
+    record; our tasks left out of its table; its files stamped in UTC unless ``--timezone`` names another: lmms-eval's
+    default is UTC+8) and print our summary of each finished run; 1 when a run failed, or, ``unclean_fails`` (not a
+    batch's or chain's run: they count them), when a task's requests failed, the model's or the judge's (no clean
+    score)."""
     import traceback
 
     from abductive_tasks import compat
@@ -557,12 +578,13 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace, handed: tu
     from abductive_tasks.models.arguments import ModelArgumentError, constructor_refusal
     from abductive_tasks.reports import report
     from abductive_tasks.runs import catalog, layout
+    from abductive_tasks.runs.reads import unclean_tasks
     from abductive_tasks.runs.secrets import collect_secrets, redact_text, redacted_console
 
     secrets = tuple(dict.fromkeys([*handed, *collect_secrets(args=argv, environment=os.environ)]))
 
     def name_run(backend: str, model_args: Mapping[str, Any]) -> tuple[str, str]:
-        return layout.model_name(backend, model_args), layout.model_folder(backend, model_args)
+        return layout.model_name(backend, model_args), layout.model_folder(backend, model_args, reads)
 
     note = "(lmms-eval's table of our tasks is left out: see the summary below; every value is in the results JSON)"
     redact = (lambda text: redact_text(text, secrets)) if secrets else None
@@ -570,13 +592,13 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace, handed: tu
     with redacted_console(secrets), redacting_writes(redact) if redact else contextlib.nullcontext():
         try:
             finished, failures, code = compat.evaluate_cli(
-                argv,
+                argv if option_value(argv, "--timezone") else [*argv, "--timezone", "UTC"],  # lmms-eval's: UTC+8
                 name_runs=name_run,
                 hide_in_table=catalog.names(),
                 table_note=note,
                 redact=redact,
                 quiet=(DataError, ModelArgumentError),
-                annotate=record_provenance,
+                annotate=lambda results: record_provenance(results, reads or {}),
                 index_builtin=not names_only_ours(args),
                 explain=constructor_refusal,  # an entry lmms-eval's backend refused: one line, as ours say it
             )
@@ -594,6 +616,13 @@ def evaluate_and_summarise(argv: list[str], args: argparse.Namespace, handed: tu
                 else None
             )
             print("\n" + report.summary(run, headline, folder))
+        if unclean_fails and (failed := unclean_tasks(finished)):
+            print(
+                f"abductive-eval: failed requests (the model's or the judge's) in {', '.join(failed)}: not clean "
+                "scores (see the summary); rerun them",
+                file=sys.stderr,
+            )
+            return 1
         return code
 
 
@@ -609,12 +638,13 @@ def names_only_ours(args: argparse.Namespace) -> bool:
 PROVENANCE_KEY = "abductive_tasks"  # what abductive-eval adds to lmms-eval's results JSON
 
 
-def record_provenance(results: dict) -> None:
+def record_provenance(results: dict, reads: Mapping[str, dict]) -> None:
     """Add to a run's results what they are results of beyond lmms-eval's own record (its date, lmms-eval version,
     task versions, model arguments): our package version, per benchmark of our tasks the data by content
     (:func:`~abductive_tasks.runs.identity.data_fingerprint` of what ``ABDUCTIVE_DATA`` selects: a file read once
-    is not hashed again), the model's weights (:func:`~abductive_tasks.runs.identity.model_weights`) and the judge.
-    ``abductive-eval show`` prints them."""
+    is not hashed again), the model's weights (:func:`~abductive_tasks.runs.identity.model_weights`), the judge, and
+    per chained task what it read from other runs, by content (``reads``: :func:`~abductive_tasks.runs.reads.
+    reading_inputs`). ``abductive-eval show`` prints them."""
     from abductive_tasks import settings
     from abductive_tasks.runs import catalog
     from abductive_tasks.runs.identity import data_fingerprint, model_weights, package_versions
@@ -639,6 +669,8 @@ def record_provenance(results: dict) -> None:
         "weights": model_weights(model_args) if isinstance(model_args, str) else None,
         "judge": judge_description(),
     }
+    if inputs := {task: reads[task] for task in results.get("results") or {} if task in reads}:
+        results[PROVENANCE_KEY]["inputs"] = inputs
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -63,7 +63,7 @@ from abductive_tasks.runs.identity import (
     model_key,
     task_key,
 )
-from abductive_tasks.runs.layout import model_folder, model_name
+from abductive_tasks.runs.layout import model_name
 from abductive_tasks.runs.secrets import collect_secrets, redact_text
 from abductive_tasks.runs.vllm import child_setup, interrupts_held
 
@@ -461,7 +461,6 @@ class CommandChain:
     cache: Path = Path()  # this command's response cache: the last run answers what the stages asked from it
     user_cache: Path | None = None  # the one --use_cache names instead, keyed by what a run reads (cache_of)
     to_make: set[str] = field(default_factory=set)  # upstream tasks whose output a shown, not started, stage makes
-    final_dir: Path | None = None  # where the last run writes (its model's folder under --output_path)
     secrets: tuple[str, ...] = ()  # of the whole command line (--describer_args too) and the environment
 
     @property
@@ -491,13 +490,13 @@ class CommandChain:
         pending = any(up in self.to_make for task in tasks for up in self.reads_of(task))
         return keyed_cache(self.user_cache, runner.identity, tasks, pending)
 
-    def finish(self, say: Callable[[str], None], compare: bool = True) -> None:
-        """However the command ended: with ``compare`` (its last run ended), say where a requested upstream task's
-        replies differ from those its readers read (the backend answered again instead of from the response cache);
-        remove this command's response cache."""
+    def finish(self, say: Callable[[str], None], compare: bool = True, final_dir: Path | None = None) -> None:
+        """However the command ended: with ``compare`` (its last run ended, writing into ``final_dir``), say where a
+        requested upstream task's replies differ from those its readers read (the backend answered again instead of
+        from the response cache); remove this command's response cache."""
         for task in sorted(self.fresh & set(self.requested)) if compare else ():
             read = (kind for reader in self.requested for up, kind in self.reads_of(reader).items() if up == task)
-            kind, last = next(read, None), self.final_dir
+            kind, last = next(read, None), final_dir
             if kind is None:  # read only by a stage of the chain, not by a task asked for: nothing to compare
                 continue
             samples = sorted(last.glob(samples_glob(task)), key=lambda path: path.name) if last else []
@@ -735,11 +734,8 @@ def command_chain(
     main = runner(backend, model_args, [*upstream, *requested])
     other = runner(describer[0], describer[1], described) if describer and described else None
     cache = stages_dir / f"responses-{time.strftime('%Y%m%d-%H%M%S')}-{os.urandom(3).hex()}"
-    final_dir = (
-        Path(output_path).expanduser() / model_folder(backend, parse_model_args(model_args)) if output_path else None
-    )
     return CommandChain(main, other, task_index, requested, levels(upstream, reads_of, environment, sources), described,
-                        limit, rest, stages_dir, environment, cache=cache, final_dir=final_dir,
+                        limit, rest, stages_dir, environment, cache=cache,
                         user_cache=Path(use_cache) if use_cache else None, secrets=secrets)  # fmt: skip
 
 

@@ -9,7 +9,10 @@ folder and cannot be told apart. ``abductive-eval`` names it instead (through
 * ``model_name``: lmms-eval's choice when it has one (e.g. ``llava-hf/llava-1.5-7b-hf``), else the backend;
 * the folder: that name made path-safe, then ``-`` and 8 hex digits of a hash of the backend and
   every ``model_args`` entry (order-insensitive), e.g. ``llava-hf__llava-1.5-7b-hf-1c9a0f3e``, so
-  two configurations of one model never share a folder and a rerun of one configuration reuses its own.
+  two configurations of one model never share a folder and a rerun of one configuration reuses its own; a run of
+  tasks reading another run's output (MuCR's Exp on the model's picks, CCoT, NL-Eye's image-to-text) hashes what they
+  read too, by content (:func:`abductive_tasks.runs.reads.reading_inputs`), so a run on other picks or another
+  describer's descriptions gets a folder of its own.
 
 Secret-valued arguments (:func:`abductive_tasks.runs.secrets.is_secret_name`: names ending in ``key``,
 ``token``, ``secret``, ``password``, ``auth`` ...) enter neither: only their names are hashed, so the folder
@@ -44,19 +47,22 @@ def model_name(backend: str, model_args: Mapping[str, object]) -> str:
     return backend
 
 
-def args_digest(backend: str, model_args: Mapping[str, object]) -> str:
-    """8 hex digits identifying the backend and its arguments; secret values (and URL credentials) are left out."""
+def args_digest(backend: str, model_args: Mapping[str, object], reads: Mapping[str, object] | None = None) -> str:
+    """8 hex digits identifying the backend and its arguments, and ``reads`` (what the run's tasks read from other
+    runs, by content) where there are any; secret values (and URL credentials) are left out."""
     canonical = {
         str(key): "<secret>" if is_secret_name(str(key)) else USERINFO.sub("<secret>@", str(value))
         for key, value in model_args.items()
     }
-    payload = json.dumps({"backend": backend, "model_args": canonical}, sort_keys=True)
+    payload = json.dumps({"backend": backend, "model_args": canonical} | ({"reads": reads} if reads else {}),
+                         sort_keys=True)  # fmt: skip
     return hashlib.sha256(payload.encode()).hexdigest()[:8]
 
 
-def model_folder(backend: str, model_args: Mapping[str, object]) -> str:
-    """``<path-safe model name>-<args digest>``: the folder under ``--output_path`` holding this model's runs."""
+def model_folder(backend: str, model_args: Mapping[str, object], reads: Mapping[str, object] | None = None) -> str:
+    """``<path-safe model name>-<digest>``: the folder under ``--output_path`` holding this model's runs
+    (:func:`args_digest`: of its arguments and what its tasks read)."""
     name = model_name(backend, model_args).rstrip("/")
     parts = [part for part in name.split("/") if part]
     safe = UNSAFE.sub("_", "__".join(parts[-2:])).strip("._-")[:MAX_NAME] or UNSAFE.sub("_", backend)
-    return f"{safe}-{args_digest(backend, model_args)}"
+    return f"{safe}-{args_digest(backend, model_args, reads)}"

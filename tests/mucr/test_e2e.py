@@ -38,11 +38,11 @@ def run_cli(tmp_path: Path, *args: str, data: str = "sample") -> dict:
     return read_results(tmp_path / "out")
 
 
-def run_in_process(tmp_path: Path, monkeypatch, *args: str, data: str = "sample") -> dict:
-    """The same command in this process (saves the lmms-eval import; monkeypatches apply)."""
+def run_in_process(tmp_path: Path, monkeypatch, *args: str, data: str = "sample", status: int = 0) -> dict:
+    """The same command in this process (saves the lmms-eval import; monkeypatches apply); it exits ``status``."""
     monkeypatch.setenv("ABDUCTIVE_DATA", data)
     output = tmp_path / "out"
-    assert main([*args, "--output_path", str(output)]) == 0
+    assert main([*args, "--output_path", str(output)]) == status
     return read_results(output)
 
 
@@ -188,6 +188,7 @@ def test_exp_judged_by_a_scripted_openai_server(tmp_path, monkeypatch):
             f"response={LABELLED}",
             "--tasks",
             "mucr_exp_gold,mucr_exp_gold_split",
+            status=1,  # the judge failed on one pair of each task: no clean score
         )
     # 36 distinct questions (12 pairs x 3 parts); the second task reads the 35 answered ones from the
     # cache; the fox pair's link question fails twice (one retry) in each task and is not cached.
@@ -257,7 +258,9 @@ def test_failed_requests_score_nothing_on_every_task(tmp_path):
             tmp_path / "out",
             env=env,
         )
-    assert completed.returncode == 0, completed.stdout[-3000:] + completed.stderr[-3000:]
+    assert completed.returncode == 1, completed.stdout[-3000:] + completed.stderr[-3000:]  # no clean score
+    last = completed.stderr.rstrip().splitlines()[-1]
+    assert last.startswith("abductive-eval: failed requests (the model's or the judge's) in mucr_c2e (12), ")
     results = read_results(tmp_path / "out")
     assert stub.requests == []  # nothing to judge: a failed request scores 0 on every part unasked
     for level in ("c2e", "e2c", "cue", "exp"):

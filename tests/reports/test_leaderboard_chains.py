@@ -104,3 +104,26 @@ def test_mucr_exp_is_stale_once_the_c2e_stage_whose_picks_it_read_changed_versio
         f"base mucr_exp: stale: mucr_c2e, whose picks it read, is stale (mucr_c2e version {version} → {version}.1) "
         "since its run" in "\n".join(board.notes)
     )
+
+
+def test_the_reads_lines_say_what_each_chained_task_read_by_content():
+    """``abductive-eval show``'s ``Reads`` lines: a stage output by its digest (the describer named on purpose), a
+    variable's samples or store by their SHA-256, nothing given, or why what a variable names is unusable."""
+    from abductive_tasks.reports.leaderboard.provenance import input_lines
+
+    inputs = {
+        "nleye_triplet_described": {
+            "nleye_describe": {"kind": "descriptions", "from": "run", "model": "dumb_pixel", "digest": "c" * 64}
+        },
+        "mucr_exp": {
+            "mucr_c2e": {"kind": "picks", "from": "ABDUCTIVE_MUCR_PICKS", "file": "x.jsonl", "sha256": "d" * 64},
+            "mucr_cue": {"kind": "picks", "from": "run", "model": "", "digest": "pending"},
+        },
+        "mucr_exp_ccot": {"mucr_c2e_ccot": {"kind": "picks", "from": "ABDUCTIVE_MUCR_PICKS", "error": "no samples"}},
+    }
+    assert input_lines(inputs) == [
+        f"Reads, mucr_exp: picks of mucr_c2e {'d' * 12} (from ABDUCTIVE_MUCR_PICKS); picks of mucr_cue: none given",
+        "Reads, mucr_exp_ccot: picks of mucr_c2e_ccot: unusable (no samples)",
+        f"Reads, nleye_triplet_described: descriptions of nleye_describe {'c' * 12} (from dumb_pixel)",
+    ]
+    assert input_lines({}) == []

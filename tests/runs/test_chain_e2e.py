@@ -86,6 +86,14 @@ def test_mucr_exp_in_one_command_explains_the_models_own_picks_then_reuses_them(
             "mucr_cue.jsonl",
         }
         assert not list((out / "stages").glob("responses-*"))  # the command's response cache is gone
+        # The results say which picks Exp explained, by content: the stage outputs the chain stored.
+        (results_path,) = out.glob("*/*_results.json")
+        inputs = json.loads(results_path.read_text())["abductive_tasks"]["inputs"]
+        assert list(inputs) == ["mucr_exp"] and sorted(inputs["mucr_exp"]) == ["mucr_c2e", "mucr_cue"]
+        for upstream, entry in inputs["mucr_exp"].items():
+            assert (entry["kind"], entry["from"], entry["model"]) == ("picks", "run", "")
+            stored = load(entry["digest"], tmp_path / "cache")
+            assert (stored.task, stored.kind, stored.binding["model"]) == (upstream, "picks", "random_baseline")
         # The same command again: the picks of the earlier run have this identity, so no stage runs.
         again = abductive_eval(["--model", "random_baseline", "--tasks", "mucr_exp"], tmp_path / "again", env=env)
         assert again.returncode == 0, again.stdout[-3000:] + again.stderr[-3000:]
@@ -162,6 +170,45 @@ def test_described_predictions_read_the_named_describer(tmp_path, monkeypatch, c
     wrong = ["--model", "random_baseline", "--tasks", "mucr_c2e", "--describer", "dumb_pixel"]
     assert cli_main([*wrong, "--output_path", str(tmp_path / "w")]) == 2
     assert "--describer names the model whose descriptions" in capsys.readouterr().err
+
+
+def test_a_chained_run_is_named_and_recorded_by_what_it_read(tmp_path):
+    """Image-to-text on another describer's descriptions, then on the model's own, into one ``--output_path``: two
+    folders (the walk: both runs landed in one folder, and neither results file named its describer), each results
+    file saying which descriptions it read, by content, and ``show`` printing it."""
+    out = tmp_path / "out"
+    env = {"ABDUCTIVE_CACHE": str(tmp_path / "cache")}
+    base = ["--model", "random_baseline", "--tasks", "nleye_triplet_described", "--limit", "2", "--log_samples"]
+    for command in ([*base, "--describer", "dumb_pixel"], base):
+        done = abductive_eval(command, out, env=env)
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    folders = sorted(path.parent for path in out.glob("random_baseline-*/*_results.json"))
+    assert len(folders) == 2
+    read = {}
+    for folder in folders:
+        (results_path,) = folder.glob("*_results.json")
+        (entry,) = json.loads(results_path.read_text())["abductive_tasks"]["inputs"]["nleye_triplet_described"].values()
+        stored = load(entry["digest"], tmp_path / "cache")
+        assert (entry["kind"], entry["from"], stored.task, stored.kind) == (
+            "descriptions",
+            "run",
+            "nleye_describe",
+            "descriptions",
+        )
+        assert entry["model"] == ("dumb_pixel" if stored.binding["model"] == "dumb_pixel" else "")
+        read[stored.binding["model"]] = entry["digest"]
+    assert sorted(read) == ["dumb_pixel", "random_baseline"]
+    for folder in folders:
+        done = subprocess.run(
+            [sys.executable, "-m", "abductive_tasks.cli", "show", str(folder)],
+            capture_output=True, text=True, env={**os.environ, **OFFLINE, **env}, timeout=600,
+        )  # fmt: skip
+        (line,) = [line for line in done.stdout.splitlines() if line.startswith("Reads, ")]
+        describer = "dumb_pixel" if "from dumb_pixel" in line else "random_baseline"
+        assert line == (
+            f"Reads, nleye_triplet_described: descriptions of nleye_describe {read[describer][:12]}"
+            + (" (from dumb_pixel)" if describer == "dumb_pixel" else "")
+        )
 
 
 def test_print_commands_show_the_chain_and_start_nothing(tmp_path, monkeypatch, capsys):

@@ -331,4 +331,30 @@ def run_lines(run: dict, results_path) -> list[str]:
         f"Model: {model}; {weights_text(_run_weights(batch) if batch else ours.get('weights'))}; judge: "
         + (judge_text(judge) if batch or "judge" in ours else "not recorded"),
     ]
-    return lines + ([f"Task versions: {tasks}"] if tasks else [])
+    tasks_read = _object_at(identity, "tasks") if batch else {}
+    inputs = {
+        task: entry["inputs"] for task, entry in tasks_read.items() if isinstance(entry, dict) and entry.get("inputs")
+    }
+    return lines + ([f"Task versions: {tasks}"] if tasks else []) + input_lines(inputs or _object_at(ours, "inputs"))
+
+
+def input_lines(inputs: dict) -> list[str]:
+    """What each chained task of a run read from other runs, by content (a run record's ``tasks.<task>.inputs``, or
+    what ``abductive-eval`` added to the results JSON): ``Reads, mucr_exp: picks of mucr_c2e <digest>``, the model
+    named on purpose (a describer) or the variable named, or why nothing was read."""
+    lines = []
+    for task, reads in sorted(inputs.items()):
+        parts = []
+        for upstream, entry in sorted(reads.items()) if isinstance(reads, dict) else ():
+            entry = entry if isinstance(entry, dict) else {}
+            digest = str(entry.get("digest") or entry.get("sha256") or "")
+            what = f"{entry.get('kind', '?')} of {upstream}"
+            if entry.get("error"):
+                parts.append(f"{what}: unusable ({entry['error']})")
+            elif digest in ("", "pending"):
+                parts.append(f"{what}: none given")
+            else:
+                source = entry.get("model") or ("" if entry.get("from") == "run" else entry.get("from"))
+                parts.append(f"{what} {digest[:SHORT]}" + (f" (from {source})" if source else ""))
+        lines.append(f"Reads, {task}: " + "; ".join(parts))
+    return lines
