@@ -30,6 +30,11 @@ __all__ = [
     "STATEMENTS",
 ]
 
+# A thing an option names, the subject of words the answer's number follows after a colon ending the clause: "the car
+# going too fast: 2" (BG's first contact) names no option by the thing, the number does (a pattern part of the rules
+# below, filled in by ``verdict``)
+_SUBJECT_OF_A_NUMBER = r"(?![ \t]*[^\W\d_]+(?:[ \t]+[^\W\d_]+){{0,4}}[ \t]*:[ \t]*{any_mention})"
+
 # Statements of the answer: "Answer: 2", "the more plausible image is 1", "The correct option is #3",
 # "Effect: Option 4", "the cause of the effect image is 2", "### Answer\nImage 1", "More plausible: Image 2".
 STATEMENTS = (
@@ -40,7 +45,7 @@ STATEMENTS = (
         # not the subject of a verb after "in" ("The effect in image 3 matches Option 2's cause": AS's first contact)
         r"(?(bare_in)(?!\s*(?:matches|match|shows|depicts|fits|looks|resembles|seems)\b))"
         # not an option's word owning another's: "the car's speeding"
-        r"(?!\s*'s\b)",
+        r"(?!\s*'s\b)" + _SUBJECT_OF_A_NUMBER,
         Example("nleye", "Answer: 2", 2),
         Example("mucr", "Effect: Option 4", 4),
         Example("nleye", "### Answer\nImage 1", 1),
@@ -98,6 +103,21 @@ STATEMENTS = (
             "cue_words", "1 — car. Wait, the car is just the object. The cue should be the action: 2, speeding.", 2
         ),
         Example("mucr", "The cause is the long marathon effort, Option 1.", 1),
+    ),
+    # the answer's role, then a thing an option names and what it does, then the option after a colon ending the
+    # clause: "... so the link must be the car going too fast: 2." (BG's first contact, read 1, the car: the thing is
+    # the subject of words the number follows, _SUBJECT_OF_A_NUMBER; not "the link must be the car going too fast: 2
+    # or 3", nor "It must be the car.", the thing alone)
+    verdict(
+        r"(?:^|(?<=[.!?:;,]))\s*(?:(?:so|thus|therefore|hence)\s*,?\s+)?"
+        r"(?:the\s+(?:effect|cause|cue(?:\s+phrase)?|link|answer)|it)\s+(?:is|(?:must|should|would)\s+be)\s+"
+        r"(?:the|a|an)\s+{named_mention}(?:[ \t]+[^\W\d_]+){{1,5}}[ \t]*:[ \t]*{pick}"
+        r"(?=\s*(?:[.!;]|$))",
+        Example(
+            "cue_words",
+            "The police officer only appears in the effect image, so the link must be the car going too fast: 2.",
+            2,
+        ),
     ),
     # "Both 1 and 2 are plausible, but 1 is slightly more so" (not "1 is unlikely, and 2 is even more so")
     verdict(
@@ -378,7 +398,10 @@ STATEMENTS = (
     verdict(
         rf"\b(?:choose|chose|select|pick|go\s+with|going\s+with|settle\s+on|opt\s+for|lean(?:ing)?{ADVERBS}(?:\s+towards?)?|must\s+be"
         rf"|(?:chang|switch|revis)\w*(?:\s+(?:my\s+answer|it))?\s+to"
-        rf"|(?:i'd|i\s+would|i'll|i\s+will|i'm\s+going\s+to)\s+say|classif(?:y|ied)(?:\s+(?:it|this|the\s+update))?\s+as)\s*,?\s+(?:with\s+)?{ARTICLE}{{pick}}",
+        rf"|(?:i'd|i\s+would|i'll|i\s+will|i'm\s+going\s+to)\s+say|classif(?:y|ied)(?:\s+(?:it|this|the\s+update))?\s+as)\s*,?\s+(?:with\s+)?{ARTICLE}{{pick}}"
+        # not the subject of words its number follows: "the link must be the car going too fast: 2." (BG's first
+        # contact, read 1)
+        + _SUBJECT_OF_A_NUMBER,
         Example("nleye", "I'd go with 2.", 2),
         Example("nleye", "I lean towards 1.", 1),
         # "lean" alone before the answer (AY's first contact, after the labels asked: "Weakener? Strengthener? I'd lean
