@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from abductive_tasks.mucr import hooks as mucr_hooks
+from abductive_tasks.nleye import hooks as nleye_hooks
+from abductive_tasks.scoring.reading import Choice
 
 SPEEDING = mucr_hooks.cue_answer({"options": ["car", "speeding", "road", "police officer"]})
 
@@ -24,3 +26,35 @@ SPEEDING = mucr_hooks.cue_answer({"options": ["car", "speeding", "road", "police
 )
 def test_a_thing_an_option_names_is_the_subject_of_the_number_after_it(answer, expected):
     assert SPEEDING.read(answer) == expected
+
+
+MUCR_OPTIONS = Choice(4, context_images=1, image_numbers=False)
+COMBINED = nleye_hooks.TRIPLET_COMBINED_ANSWER
+TWO_IMAGES = nleye_hooks.TRIPLET_ANSWER
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("Answer: Option 2\nHowever, on further inspection, Option 2 shows the cause again; the effect is Option 4.", 4),
+        ("Option 1. On further inspection, Option 3 fits better.", 3),
+        # counter-case: restated after it, the answer stands
+        ("Option 2 is the effect. On further inspection, Option 2 shows the broken vase clearly.", 2),
+    ],
+)
+def test_on_further_inspection_corrects(answer, expected):
+    assert MUCR_OPTIONS.read(answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("kind", "answer", "expected"),
+    [
+        (COMBINED, "Both are plausible, but the right one more so, since the paint came from the ladder.", 2),
+        (TWO_IMAGES, "Both hypotheses are possible, but hypothesis 1 more so.", 1),
+        # counter-cases: the other comparison, and a list after "but"
+        (TWO_IMAGES, "Both are plausible, but 1 less so.", None),
+        (TWO_IMAGES, "Both are plausible, but 1 and 2 more so than the context suggests.", None),
+    ],
+)
+def test_both_plausible_but_one_more_so_without_its_verb(kind, answer, expected):
+    assert kind.read(answer) == expected

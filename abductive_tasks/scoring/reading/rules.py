@@ -119,11 +119,16 @@ STATEMENTS = (
             2,
         ),
     ),
-    # "Both 1 and 2 are plausible, but 1 is slightly more so" (not "1 is unlikely, and 2 is even more so")
+    # "Both 1 and 2 are plausible, but 1 is slightly more so" (not "1 is unlikely, and 2 is even more so"); the verb
+    # left out ("Both are plausible, but the right one more so, since ...": BG's first contact; not "..., but 1 less
+    # so", nor "..., but 1 and 2 more so than ...")
     verdict(
-        r"\b(?:both|either)\b[^.;\n]*\b(?:plausible|likely|possible|reasonable)\b[^.;\n]*?,?\s*but\s+{pick}\s+is\s+"
+        r"\b(?:both|either)\b[^.;\n]*\b(?:plausible|likely|possible|reasonable)\b[^.;\n]*?,?\s*but\s+{pick}\s+(?:is\s+)?"
         r"(?:slightly\s+|somewhat\s+|a\s+bit\s+|much\s+|far\s+|even\s+)?more\s+so\b",
         Example("nleye", "Both 1 and 2 are plausible, but 1 is slightly more so because of the sun.", 1),
+        Example(
+            "panels", "Both are plausible, but the right one more so, since the paint would come from the ladder.", 2
+        ),
     ),
     # "→ 3" ending a table or a list of checks (not an example's answer restated: "Example 1 → Option 1, ...")
     verdict(
