@@ -36,7 +36,7 @@ TWO_IMAGES = nleye_hooks.TRIPLET_ANSWER
 @pytest.mark.parametrize(
     ("answer", "expected"),
     [
-        ("Answer: Option 2\nHowever, on further inspection, Option 2 shows the cause again; the effect is Option 4.", 4),
+        ("Answer: Option 2\nHowever, on further inspection, Option 2 shows him before. The effect is Option 4.", 4),
         ("Option 1. On further inspection, Option 3 fits better.", 3),
         # counter-case: restated after it, the answer stands
         ("Option 2 is the effect. On further inspection, Option 2 shows the broken vase clearly.", 2),
