@@ -58,3 +58,17 @@ def test_on_further_inspection_corrects(answer, expected):
 )
 def test_both_plausible_but_one_more_so_without_its_verb(kind, answer, expected):
     assert kind.read(answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("The cause in image 3 is Option 4: the open window let the rain soak the sofa.", 4),
+        ("The effect in image 3 is option 2.", 2),
+        # counter-cases: a verb after the picture, the answer's place named alone
+        ("The effect in image 3 matches Option 2's cause, just like Example 2 where the answer was Option 2.", 2),
+        ("The cause in Option 3 is the rain.", 3),
+    ],
+)
+def test_the_answer_after_the_picture_the_prompt_gives_the_question(answer, expected):
+    assert MUCR_OPTIONS.read(answer) == expected

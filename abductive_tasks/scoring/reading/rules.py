@@ -42,8 +42,11 @@ STATEMENTS = (
         rf"(?<!\bis the )(?<!\bis a )\b(?:{ANSWER_CUE})(?:\s+(?:to|for)\s+(?:the|this)\s+question)?"
         rf"\s*(?:is(?:\s+(?:clearly|obviously|definitely|certainly))?|(?:would|should|must)\s+be)?"
         rf"(?:\s+(?:shown|depicted|pictured|seen)\s+in|(?P<bare_in>\s+in)|\s+(?:the\s+)?letter)?\s*[:=→-]?\s*{ARTICLE}{{pick}}"
-        # not the subject of a verb after "in" ("The effect in image 3 matches Option 2's cause": AS's first contact)
-        r"(?(bare_in)(?!\s*(?:matches|match|shows|depicts|fits|looks|resembles|seems)\b))"
+        # not the subject of a verb after "in" ("The effect in image 3 matches Option 2's cause": AS's first contact),
+        # nor where the answer is in the picture the prompt gives the question ("The cause in image 3 is Option 4: ...",
+        # BG's first contact, read as no answer: the answer is the option after "is")
+        r"(?(bare_in)(?!\s*(?:matches|match|shows|depicts|fits|looks|resembles|seems)\b)"
+        r"(?!\s*is\s+(?:the\s+)?{named_mention}))"
         # not an option's word owning another's: "the car's speeding"
         r"(?!\s*'s\b)" + _SUBJECT_OF_A_NUMBER,
         Example("nleye", "Answer: 2", 2),
@@ -344,6 +347,9 @@ STATEMENTS = (
         rf"(?:\bis(?:\s+in)?|\b(?:shown|depicted|pictured|seen)\s+in|,\s*which\s+is)\s+{ARTICLE}{{named_pick}}"
         r"(?=\s*(?:[.!;,:]|$))",
         Example("mucr", "The effect of the heavy rain in the cause image is Option 3.", 3),
+        # the role in the picture the prompt gives the question, then its option (BG's first contact: STATEMENTS[0] no
+        # longer picks the picture)
+        Example("mucr", "The cause in image 3 is Option 4: the open window let the rain soak the sofa.", 4),
         Example("mucr", "The effect image shows the broken vase, which is Option 3.", 3),
         Example(
             "mucr",
