@@ -72,3 +72,26 @@ def test_both_plausible_but_one_more_so_without_its_verb(kind, answer, expected)
 )
 def test_the_answer_after_the_picture_the_prompt_gives_the_question(answer, expected):
     assert MUCR_OPTIONS.read(answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("kind", "answer", "expected"),
+    [
+        (TWO_IMAGES, "Je dirais la 2, même si la 1 n'est pas impossible : le contexte montre une tente effondrée.", 2),
+        (TWO_IMAGES, "Hypothese 2 passt besser zum Kontextbild: dort liegt ein umgefallener Mülleimer.", 2),
+        (TWO_IMAGES, "สมมติฐานที่ 1 มีความเป็นไปได้มากกว่า เพราะมีแก้วแตกอยู่บนพื้น", 1),
+        (SPEEDING, "Odpowiedź: 2. Pierwsze zdjęcie pokazuje samochód jadący za szybko.", 2),
+        (SPEEDING, "Het antwoord is 4, de politieagent.", 4),
+        (MUCR_OPTIONS, "Paso 3: la comida se estropea.\nPor lo tanto, la respuesta final es la opción 3.", 3),
+        # counter-cases: the French pick denied, the German and Thai comparisons denied or turned, a number explained in
+        # another language ending the reply (round 36)
+        (TWO_IMAGES, "Je ne dirais pas la 2.", None),
+        (TWO_IMAGES, "Hypothese 2 passt nicht besser.", 1),
+        (TWO_IMAGES, "สมมติฐานที่ 1 ไม่มีความเป็นไปได้มากกว่า", 2),
+        (TWO_IMAGES, "สมมติฐานที่ 1 มีความเป็นไปได้น้อยกว่า", 2),
+        (SPEEDING, "Odpowiedź: 3 (zbyt szybka jazda).", None),
+        (SPEEDING, "Antwoord: 4 (weg).", None),
+    ],
+)
+def test_answer_words_of_other_languages(kind, answer, expected):
+    assert kind.read(answer) == expected
