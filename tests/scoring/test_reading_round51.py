@@ -95,3 +95,28 @@ def test_the_answer_after_the_picture_the_prompt_gives_the_question(answer, expe
 )
 def test_answer_words_of_other_languages(kind, answer, expected):
     assert kind.read(answer) == expected
+
+
+PRESENTS = nleye_hooks.triplet_text_answer(
+    {
+        "shown_descriptions": [
+            "A child sits on the floor, holding an unwrapped rectangular present.",
+            "A child sits on the floor, holding an unwrapped ball-shaped present.",
+        ]
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("It is more plausible that the unwrapped present is rectangular, not ball-shaped.", 1),
+        ("It is more plausible that the present is ball-shaped.", 2),
+        # counter-cases: the two offered, a description of the context, the other predicate denied
+        ("It is more plausible that the present is rectangular or ball-shaped.", None),
+        ("The present is rectangular.", None),
+        ("It is more plausible that the present is not rectangular.", None),
+    ],
+)
+def test_a_hypothesis_own_word_said_of_its_noun_in_what_is_more_plausible(answer, expected):
+    assert PRESENTS.read(answer) == expected
