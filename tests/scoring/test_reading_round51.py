@@ -120,3 +120,18 @@ PRESENTS = nleye_hooks.triplet_text_answer(
 )
 def test_a_hypothesis_own_word_said_of_its_noun_in_what_is_more_plausible(answer, expected):
     assert PRESENTS.read(answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("| | Image 1 | Image 2 |\n|---|---|---|\n| Fit | ✗ | ✓ |\n| Overall plausibility | Low | High |", 2),
+        ("| | Image 1 | Image 2 |\n|---|---|---|\n| Overall | Very high | Medium |", 1),
+        # counter-cases: levels that tie, a row of another criterion, a level missing
+        ("| | Image 1 | Image 2 |\n|---|---|---|\n| Overall | High | High |", None),
+        ("| | Image 1 | Image 2 |\n|---|---|---|\n| Matches weather | Low | High |", None),
+        ("| | Image 1 | Image 2 |\n|---|---|---|\n| Overall | Low |", None),
+    ],
+)
+def test_levels_in_the_columns_of_the_options(answer, expected):
+    assert TWO_IMAGES.read(answer) == expected
