@@ -373,9 +373,9 @@ PHRASES = {  # English: the phrases it translates, separated by |
     # Kontextbild: ...", fits better; not "passt nicht besser"), a Thai one with its hypothesis noun
     # ("สมมติฐานที่ 1 มีความเป็นไปได้มากกว่า ...", hypothesis 1 is more likely),
     # its negation and the other comparison ("ไม่มีความเป็นไปได้มากกว่า", "มีความเป็นไปได้น้อยกว่า"),
-    # the Polish and Dutch answer nouns ("Odpowiedź: 2. ...", "Antwoord: 3 (weg). De gladde weg ...";
-    # "Antwoord: 4 (weg)." ending the reply stays unread, round 36) and the Spanish final answer ("Por lo tanto, la
-    # respuesta final es la opción 3.")
+    # the Polish answer noun ("Odpowiedź: 2. ..."; not the Dutch "Antwoord: 3 (weg)", a number explained in another
+    # language, which round 36 leaves unread, as round 44's and 47's guards keep) and the Spanish final answer ("Por lo
+    # tanto, la respuesta final es la opción 3.")
     "i would say": "je dirais",
     "even if": "même si",
     "fits better": "passt besser",
@@ -385,7 +385,7 @@ PHRASES = {  # English: the phrases it translates, separated by |
     "is more plausible  ": "มีความเป็นไปได้มากกว่า",
     "is not more plausible": "ไม่มีความเป็นไปได้มากกว่า",
     "is less plausible ": "มีความเป็นไปได้น้อยกว่า",
-    "answer  ": "odpowiedź|antwoord",
+    "answer  ": "odpowiedź",
     "the final answer is": "la respuesta final es|la réponse finale est|a resposta final é",
 }
 # A Chinese noun the answer counts ("答案是第二个短语：超速", AQ's first contact: the second phrase), set apart

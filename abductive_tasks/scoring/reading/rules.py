@@ -39,14 +39,15 @@ _SUBJECT_OF_A_NUMBER = r"(?![ \t]*[^\W\d_]+(?:[ \t]+[^\W\d_]+){{0,4}}[ \t]*:[ \t
 # "Effect: Option 4", "the cause of the effect image is 2", "### Answer\nImage 1", "More plausible: Image 2".
 STATEMENTS = (
     verdict(
-        rf"(?<!\bis the )(?<!\bis a )\b(?:{ANSWER_CUE})(?:\s+(?:to|for)\s+(?:the|this)\s+question)?"
+        # not the role in a picture, then "is" and an option: "The cause in image 3 is Option 4: ..." (BG's first
+        # contact, on the multi-image prompt whose image 3 is the question's: the option after "is" is the answer; not
+        # "The cause of the effect in image 1 is Option 1", round 17's review)
+        r"(?<!\bis the )(?<!\bis a )\b(?!(?:effect|cause)\s+in\s+{any_mention}\s+is\s+(?:the\s+)?{named_mention})"
+        rf"(?:{ANSWER_CUE})(?:\s+(?:to|for)\s+(?:the|this)\s+question)?"
         rf"\s*(?:is(?:\s+(?:clearly|obviously|definitely|certainly))?|(?:would|should|must)\s+be)?"
         rf"(?:\s+(?:shown|depicted|pictured|seen)\s+in|(?P<bare_in>\s+in)|\s+(?:the\s+)?letter)?\s*[:=→-]?\s*{ARTICLE}{{pick}}"
-        # not the subject of a verb after "in" ("The effect in image 3 matches Option 2's cause": AS's first contact),
-        # nor where the answer is in the picture the prompt gives the question ("The cause in image 3 is Option 4: ...",
-        # BG's first contact, read as no answer: the answer is the option after "is")
-        r"(?(bare_in)(?!\s*(?:matches|match|shows|depicts|fits|looks|resembles|seems)\b)"
-        r"(?!\s*is\s+(?:the\s+)?{named_mention}))"
+        # not the subject of a verb after "in" ("The effect in image 3 matches Option 2's cause": AS's first contact)
+        r"(?(bare_in)(?!\s*(?:matches|match|shows|depicts|fits|looks|resembles|seems)\b))"
         # not an option's word owning another's: "the car's speeding"
         r"(?!\s*'s\b)" + _SUBJECT_OF_A_NUMBER,
         Example("nleye", "Answer: 2", 2),
