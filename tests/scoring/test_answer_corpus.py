@@ -80,7 +80,7 @@ PINNED = {
     "blind_batch_am.yaml": (321, 0),  # out of pending/ with round 44 (first contact 312, 5); rounds 31, 34, 35, 44
     "blind_batch_an.yaml": (301, 0),  # pending/: first contact of round 31 (292, 2); rounds 32, 34, 38, 43, 50
     "blind_batch_ao.yaml": (305, 0),  # pending/: first contact of round 32 (292, 7); rounds 33, 34, 35, 38, 48
-    "blind_batch_ap.yaml": (317, 0),  # pending/: first contact of round 33 (292, 3); rounds 34, 38
+    "blind_batch_ap.yaml": (318, 0),  # pending/: first contact of round 33 (292, 3); rounds 34, 38, 51
     "blind_batch_aq.yaml": (331, 0),  # pending/: first contact of round 34 (308, 2); round 35
     "blind_batch_ar.yaml": (316, 0),  # pending/: first contact of round 35 (297, 5); V04, V08 adjudicated; round 36
     "blind_batch_as.yaml": (327, 1),  # pending/: first contact of round 36 (318, 6); rounds 37, 39
@@ -96,8 +96,8 @@ PINNED = {
     "blind_batch_bc.yaml": (390, 0),  # out of pending/ with round 47 (first contact 364, 10); Y adjudicated
     "blind_batch_bd.yaml": (387, 0),  # out of pending/ with round 50 (first contact of round 47: 371, 4); round 48
     "blind_batch_be.yaml": (379, 0),  # pending/: first contact of round 48 (359, 7); rounds 49, 50
-    "blind_batch_bf.yaml": (385, 0),  # pending/: first contact of round 49 (368, 2); round 50
-    "blind_batch_bg.yaml": (378, 1),  # pending/: first contact of round 50 (378, 1)
+    "blind_batch_bf.yaml": (386, 0),  # pending/: first contact of round 49 (368, 2); rounds 50, 51
+    "blind_batch_bg.yaml": (388, 0),  # pending/: first contact of round 50 (378, 1); round 51
 }
 
 

@@ -38,6 +38,15 @@ EXAMPLE_KINDS = {
     "texts": nleye.triplet_text_answer(
         {"shown_descriptions": ["The man's clothes are soaking wet.", "The man is sunbathing on a beach."]}
     ),
+    # two hypotheses told apart by an adjective of one noun (NL-Eye's shipped sample)
+    "presents": nleye.triplet_text_answer(
+        {
+            "shown_descriptions": [
+                "A child sits on the floor, holding an unwrapped rectangular present.",
+                "A child sits on the floor, holding an unwrapped ball-shaped present.",
+            ]
+        }
+    ),
     "mucr": mucr.FOUR_OPTIONS,  # "Option 1" to "Option 4" after a cause (effect) image
     "cue": mucr.cue_answer({"options": ["slippery floor", "birthday party", "heavy rain", "broken glass"]}),
     # the phrases of the blind batches' cue prompts, one of them a word in -ing

@@ -23,6 +23,7 @@ from abductive_tasks.scoring.reading.verdict_patterns import QUALITY_CUE, verdic
 __all__ = [
     "CLOSING_STATEMENTS",
     "LEVELS",
+    "LEVEL_COLUMNS",
     "OPTION_LEVELS",
     "OPTION_ODDS",
     "OPTION_PROBABILITIES",
@@ -373,4 +374,20 @@ OPTION_LEVELS = verdict(
         "texts", "| Hypothesis | Plausibility |\n|---|---|\n| 1 (soaking wet) | High |\n| 2 (sunbathing) | Low |", 1
     ),
     Example("texts", "| Hypothesis | Plausibility |\n|---|---|\n| 1 | Medium |\n| 2 | Medium |", None),
+)
+# The same levels in a table whose columns are the options, in its row of the overall plausibility (BG's first contact:
+# "| | Hypothesis 1 | Hypothesis 2 |\n|---|---|---|\n| Matches weather | ✗ | ✓ |\n| Overall plausibility | Low | High
+# |"): the options its header names, a level each in that row (decision._scored_highest; not a row of another
+# criterion, "| Matches weather | Low | High |", nor levels that tie)
+LEVEL_COLUMNS = verdict(
+    r"^[ \t]*\|[^|\n]*\|(?P<heads>(?:[ \t]*(?:the\s+)?{any_mention}[ \t]*\|)+)[ \t]*\n(?:[ \t]*\|[^\n]*\n)*?"
+    r"[ \t]*\|[ \t]*(?:overall\s+)?(?:plausibility|verdict|overall)[ \t]*\|"
+    r"(?P<levels>(?:[ \t]*(?:(?:very\s+)?(?:low|high)|medium|moderate)[ \t]*\|)+)[ \t]*$",
+    Example(
+        "nleye",
+        "| | Hypothesis 1 | Hypothesis 2 |\n|---|---|---|\n| Matches weather | ✗ | ✓ |\n"
+        "| Overall plausibility | Low | High |",
+        2,
+    ),
+    Example("nleye", "| | Image 1 | Image 2 |\n|---|---|---|\n| Overall | High | High |", None),
 )

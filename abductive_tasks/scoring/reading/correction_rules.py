@@ -25,7 +25,7 @@ CORRECTION_WORDS = (
     r"|hmm+\s*,?\s+no(?=\s*[:;,])"  # "The answer is 3. Hmm, no: the road is just background. ..." (AX's)
     r"|looking\s+again|scratch\s+that|(?:hold|hang)\s+on(?=\s*[,.;:!—–-])|let\s+me\s+reconsider(?!\s+(?:the\s+)?[«‹])|(?:let\s+me|i'll|i\s+will)\s+(?:double[-\s]?check|re-?check|check\s+again)(?=\s*[.:;,!\n])|i\s+was\s+wrong|(?:sorry\s*,?\s+)?i\s+meant?|sorry"
     r"|(?:i'll|i\s+will|let\s+me|i\s+need\s+to)\s+(?:revise|correct)(?:\s+(?:that|this|it|myself|my\s+answer))?"
-    r"|thinking\s+(?:about\s+it\s+)?(?:more|again|further)|on\s+further\s+(?:thought|reflection)"
+    r"|thinking\s+(?:about\s+it\s+)?(?:more|again|further)|on\s+further\s+(?:thought|reflection|inspection)"
     r"|(?:revised|updated|corrected|changed|lowered|raised)(?=\s+(?:score|rating|answer|to|back)\b)|back(?=\s+to\b)"
     r"|(?:i'll|i\s+will|let\s+me)\s+(?:stay|stick)(?=\s+with\b)"
     # the choice a reply settles on after weighing two (AZ's first contact: "Option 1 seems most likely, but Option 3
@@ -76,6 +76,8 @@ SELF_CORRECTIONS = rule(
     Example("mucr", "None of them is a perfect match, but if I had to choose, Option 2 is the closest.", 2),
     Example("rating", "Score: 9 — no, the cleats could belong to a visitor. Score: 6", 6.0),
     Example("mucr", "Option 1... no, Option 1 shows the same moment as the cause. Option 3.", 3),
+    # "on further inspection" as "on closer inspection" (BG's first contact: after "Answer: Option 2", no answer)
+    Example("mucr", "Answer: Option 2\nHowever, on further inspection, Option 2 shows the cause again. Answer: 4.", 4),
     Example("rating", "9, no, 5.", 5.0),
     # "hold on" set off as a word of its own (BD's first contact; not "the boy tries to hold on to the string")
     Example("mucr", "Answer: 3 — hold on, Option 3 shows a thermometer. The effect is in Option 1. Answer: 1", 1),

@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from abductive_tasks.scoring.reading.closing_rules import (
+    LEVEL_COLUMNS,
     LEVELS,
     OPTION_LEVELS,
     OPTION_ODDS,
@@ -440,15 +441,18 @@ def _final(
 def _scored_highest(text: str, mentions: list[Mention], values: Sequence[object]) -> object | None:
     """The option scored highest where the reply scores every option once (:data:`OPTION_SCORES`, or gives each its
     odds: :data:`OPTION_ODDS`, or its probability: :data:`OPTION_PROBABILITIES`, or its level in a table's rows:
-    :data:`OPTION_LEVELS`), else None."""
+    :data:`OPTION_LEVELS`; in its columns: :data:`LEVEL_COLUMNS`), else None."""
     scores: dict[object, list[float]] = {}
     rules = (OPTION_SCORES, OPTION_ODDS, OPTION_PROBABILITIES, OPTION_LEVELS)
-    for match in (found for rule in rules for found in rule.pattern.finditer(text)):
-        score = match["score"].rstrip(" \t%")
+    given = [(match["pick"], match["score"]) for rule in rules for match in rule.pattern.finditer(text)]
+    for match in LEVEL_COLUMNS.pattern.finditer(text):
+        heads = re.findall(ANY_MENTION, match["heads"])
+        levels = [cell.strip() for cell in match["levels"].split("|")[:-1]]
+        given += list(zip(heads, levels, strict=True)) if len(heads) == len(levels) else []
+    for pick, score in given:
+        score = score.rstrip(" \t%")
         level = LEVELS.get(" ".join(score.lower().split()))
-        scores.setdefault(mentions[mention_index(match["pick"])].value, []).append(
-            float(score) if level is None else level
-        )
+        scores.setdefault(mentions[mention_index(pick)].value, []).append(float(score) if level is None else level)
     if set(scores) != set(values) or any(len(given) != 1 for given in scores.values()):
         return None
     best = max(given[0] for given in scores.values())

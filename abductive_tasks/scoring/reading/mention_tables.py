@@ -217,16 +217,16 @@ def _content_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
     whole text)."""
     if not sentence_options(option_texts):
         return ()
-    named = []
+    named, predicated = [], []
     for number, (text, own) in enumerate(zip(option_texts, distinctive_words(option_texts), strict=True), start=1):
         words = re.findall(_TEXT_WORD, text.lower())
-        heads = {"one", "option", "hypothesis", "scenario", "version"} | {
-            words[index + 1]
-            for index, word in enumerate(words[:-1])
-            if word in own and words[index + 1] not in _STOPWORDS
-        }
+        nouns = {words[index + 1] for index, word in enumerate(words[:-1]) if word in own} - _STOPWORDS
+        heads = {"one", "option", "hypothesis", "scenario", "version"} | nouns
         if own:
             named.append(rf"(?P<option{number}>(?:{alternatives(own)})\s+(?:{alternatives(sorted(heads))}))")
+        if own and nouns:
+            own_words = alternatives(own)
+            predicated.append(rf"(?P<option{number}>(?:{alternatives(sorted(nouns))})\s+(?:is|was)\s+(?:{own_words}))")
     if not named:
         return ()
     own_words = {word for words in distinctive_words(option_texts) for word in words}
@@ -260,6 +260,16 @@ def _content_mentions(option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
             Example("texts", "The more plausible one is that he is a sunbathing one.", 2),
             text=True,
             named=False,
+        ),
+        # what a hypothesis's own word says of its noun, in what the reply holds more plausible ("It is more plausible
+        # that the unwrapped present is rectangular, not ball-shaped.": BF's first contact; not the two offered: "...
+        # that the present is rectangular or ball-shaped", nor a description: "The present is rectangular.")
+        _rule(
+            rf"(?<=\bplausible\sthat\s)the\s+(?:(?:{alternatives(shared)})\s+)?(?:{'|'.join(predicated)})\b"
+            r"(?!\s*,?\s*(?:or|and)\b)",
+            value,
+            Example("presents", "It is more plausible that the unwrapped present is rectangular, not ball-shaped.", 1),
+            text=True,
         ),
     )
 

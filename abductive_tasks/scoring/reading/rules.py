@@ -30,17 +30,26 @@ __all__ = [
     "STATEMENTS",
 ]
 
+# A thing an option names, the subject of words the answer's number follows after a colon ending the clause: "the car
+# going too fast: 2" (BG's first contact) names no option by the thing, the number does (a pattern part of the rules
+# below, filled in by ``verdict``)
+_SUBJECT_OF_A_NUMBER = r"(?![ \t]*[^\W\d_]+(?:[ \t]+[^\W\d_]+){{0,4}}[ \t]*:[ \t]*{any_mention})"
+
 # Statements of the answer: "Answer: 2", "the more plausible image is 1", "The correct option is #3",
 # "Effect: Option 4", "the cause of the effect image is 2", "### Answer\nImage 1", "More plausible: Image 2".
 STATEMENTS = (
     verdict(
-        rf"(?<!\bis the )(?<!\bis a )\b(?:{ANSWER_CUE})(?:\s+(?:to|for)\s+(?:the|this)\s+question)?"
+        # not the role in a picture, then "is" and an option: "The cause in image 3 is Option 4: ..." (BG's first
+        # contact, on the multi-image prompt whose image 3 is the question's: the option after "is" is the answer; not
+        # "The cause of the effect in image 1 is Option 1", round 17's review)
+        r"(?<!\bis the )(?<!\bis a )\b(?!(?:effect|cause)\s+in\s+{any_mention}\s+is\s+(?:the\s+)?{named_mention})"
+        rf"(?:{ANSWER_CUE})(?:\s+(?:to|for)\s+(?:the|this)\s+question)?"
         rf"\s*(?:is(?:\s+(?:clearly|obviously|definitely|certainly))?|(?:would|should|must)\s+be)?"
         rf"(?:\s+(?:shown|depicted|pictured|seen)\s+in|(?P<bare_in>\s+in)|\s+(?:the\s+)?letter)?\s*[:=→-]?\s*{ARTICLE}{{pick}}"
         # not the subject of a verb after "in" ("The effect in image 3 matches Option 2's cause": AS's first contact)
         r"(?(bare_in)(?!\s*(?:matches|match|shows|depicts|fits|looks|resembles|seems)\b))"
         # not an option's word owning another's: "the car's speeding"
-        r"(?!\s*'s\b)",
+        r"(?!\s*'s\b)" + _SUBJECT_OF_A_NUMBER,
         Example("nleye", "Answer: 2", 2),
         Example("mucr", "Effect: Option 4", 4),
         Example("nleye", "### Answer\nImage 1", 1),
@@ -99,11 +108,31 @@ STATEMENTS = (
         ),
         Example("mucr", "The cause is the long marathon effort, Option 1.", 1),
     ),
-    # "Both 1 and 2 are plausible, but 1 is slightly more so" (not "1 is unlikely, and 2 is even more so")
+    # the answer's role, then a thing an option names and what it does, then the option after a colon ending the
+    # clause: "... so the link must be the car going too fast: 2." (BG's first contact, read 1, the car: the thing is
+    # the subject of words the number follows, _SUBJECT_OF_A_NUMBER; not "the link must be the car going too fast: 2
+    # or 3", nor "It must be the car.", the thing alone)
     verdict(
-        r"\b(?:both|either)\b[^.;\n]*\b(?:plausible|likely|possible|reasonable)\b[^.;\n]*?,?\s*but\s+{pick}\s+is\s+"
+        r"(?:^|(?<=[.!?:;,]))\s*(?:(?:so|thus|therefore|hence)\s*,?\s+)?"
+        r"(?:the\s+(?:effect|cause|cue(?:\s+phrase)?|link|answer)|it)\s+(?:is|(?:must|should|would)\s+be)\s+"
+        r"(?:the|a|an)\s+{named_mention}(?:[ \t]+[^\W\d_]+){{1,5}}[ \t]*:[ \t]*{pick}"
+        r"(?=\s*(?:[.!;]|$))",
+        Example(
+            "cue_words",
+            "The police officer only appears in the effect image, so the link must be the car going too fast: 2.",
+            2,
+        ),
+    ),
+    # "Both 1 and 2 are plausible, but 1 is slightly more so" (not "1 is unlikely, and 2 is even more so"); the verb
+    # left out ("Both are plausible, but the right one more so, since ...": BG's first contact; not "..., but 1 less
+    # so", nor "..., but 1 and 2 more so than ...")
+    verdict(
+        r"\b(?:both|either)\b[^.;\n]*\b(?:plausible|likely|possible|reasonable)\b[^.;\n]*?,?\s*but\s+{pick}\s+(?:is\s+)?"
         r"(?:slightly\s+|somewhat\s+|a\s+bit\s+|much\s+|far\s+|even\s+)?more\s+so\b",
         Example("nleye", "Both 1 and 2 are plausible, but 1 is slightly more so because of the sun.", 1),
+        Example(
+            "panels", "Both are plausible, but the right one more so, since the paint would come from the ladder.", 2
+        ),
     ),
     # "→ 3" ending a table or a list of checks (not an example's answer restated: "Example 1 → Option 1, ...")
     verdict(
@@ -319,6 +348,9 @@ STATEMENTS = (
         rf"(?:\bis(?:\s+in)?|\b(?:shown|depicted|pictured|seen)\s+in|,\s*which\s+is)\s+{ARTICLE}{{named_pick}}"
         r"(?=\s*(?:[.!;,:]|$))",
         Example("mucr", "The effect of the heavy rain in the cause image is Option 3.", 3),
+        # the role in the picture the prompt gives the question, then its option (BG's first contact: STATEMENTS[0] no
+        # longer picks the picture)
+        Example("mucr", "The cause in image 3 is Option 4: the open window let the rain soak the sofa.", 4),
         Example("mucr", "The effect image shows the broken vase, which is Option 3.", 3),
         Example(
             "mucr",
@@ -378,7 +410,10 @@ STATEMENTS = (
     verdict(
         rf"\b(?:choose|chose|select|pick|go\s+with|going\s+with|settle\s+on|opt\s+for|lean(?:ing)?{ADVERBS}(?:\s+towards?)?|must\s+be"
         rf"|(?:chang|switch|revis)\w*(?:\s+(?:my\s+answer|it))?\s+to"
-        rf"|(?:i'd|i\s+would|i'll|i\s+will|i'm\s+going\s+to)\s+say|classif(?:y|ied)(?:\s+(?:it|this|the\s+update))?\s+as)\s*,?\s+(?:with\s+)?{ARTICLE}{{pick}}",
+        rf"|(?:i'd|i\s+would|i'll|i\s+will|i'm\s+going\s+to)\s+say|classif(?:y|ied)(?:\s+(?:it|this|the\s+update))?\s+as)\s*,?\s+(?:with\s+)?{ARTICLE}{{pick}}"
+        # not the subject of words its number follows: "the link must be the car going too fast: 2." (BG's first
+        # contact, read 1)
+        + _SUBJECT_OF_A_NUMBER,
         Example("nleye", "I'd go with 2.", 2),
         Example("nleye", "I lean towards 1.", 1),
         # "lean" alone before the answer (AY's first contact, after the labels asked: "Weakener? Strengthener? I'd lean

@@ -11,7 +11,8 @@ __all__ = ["Example", "Rule", "rule"]
 
 class Example(NamedTuple):
     """A reply a rule exists for, and what a person reads in it, read through the example kind named ``kind`` (the
-    kinds of tests/scoring/test_rule_examples.py: nleye, panels, texts, mucr, cue, letters, label, rating)."""
+    kinds of tests/scoring/test_rule_examples.py: nleye, panels, texts, presents, mucr, cue, cue_words, letters, label,
+    rating)."""
 
     kind: str
     reply: str
