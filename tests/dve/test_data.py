@@ -240,3 +240,22 @@ def test_each_image_file_is_decoded_once_on_first_use_not_at_loading(decoded_fil
         for doc in docs:
             hooks.doc_to_visual(doc)
     assert len(decoded_files) == len(set(decoded_files)) == 5
+
+
+def test_a_pair_id_recurring_with_other_texts_names_another_pair(data_copy):
+    # Lines 4 and 5 keep the tennis pair's SNLIPairId with another hypothesis: a second pair, named "/2"
+    root = rewrite(data_copy, lambda rows: [rows[line - 1].__setitem__(4, "A boy holds a racket") for line in (4, 5)])
+    items = data.load(root, "test").items
+    tennis = "6556870225.jpg#3r1n"
+    assert items["pair_id"][:4] == [tennis, tennis, f"{tennis}/2", f"{tennis}/2"]
+    assert len(set(items["pair_id"])) == 7
+
+
+def test_the_csv_is_read_where_the_jsonl_release_lies_beside_it(data_copy):
+    root = data_copy / "dve"
+    csv_bytes = (root / "DVE_test.csv").read_bytes()
+    jsonl = as_jsonl(root)
+    jsonl.write_text(jsonl.read_text().splitlines()[0] + "\n")  # one row: not what the CSV holds
+    (root / "DVE_test.csv").write_bytes(csv_bytes)
+    loaded = data.load(root, "test")
+    assert loaded.source == str(root / "DVE_test.csv") and len(loaded.items) == 17

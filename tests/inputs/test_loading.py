@@ -10,7 +10,15 @@ import re
 import datasets
 import pytest
 
-from abductive_tasks.inputs.loading import DataError, PathsInside, documents, json_lines, read_csv, resolve_inside
+from abductive_tasks.inputs.loading import (
+    DataError,
+    PathsInside,
+    documents,
+    json_lines,
+    read_csv,
+    resolve_columns,
+    resolve_inside,
+)
 
 
 class OtherError(ValueError):
@@ -115,3 +123,10 @@ def test_what_the_csv_module_cannot_read_names_its_line(tmp_path, content, line,
     path.write_text(content)
     with pytest.raises(DataError, match=rf"^{re.escape(str(path))}, line {line}: cannot be read: {problem}"):
         read_csv(path)
+
+
+def test_columns_resolve_to_the_first_accepted_name_the_header_holds(tmp_path):
+    # NL-Eye accepts "gold_label", then "label": a file holding both is read from "gold_label"
+    mapping = {"gold": ("gold_label", "label", "answer"), "note": ("note",), "id": ("id",)}
+    columns = resolve_columns(["answer", "label", "id", "gold_label"], mapping, {"gold", "id"}, tmp_path / "f.csv")
+    assert columns == {"gold": "gold_label", "id": "id"}

@@ -213,3 +213,46 @@ def test_a_cache_that_cannot_keep_a_key_stores_nothing_and_says_what_to_set(cach
 def test_what_each_chained_task_reads_is_declared_in_its_yaml():
     assert stages.declared_reads("mucr_exp_split") == {"mucr_c2e_split": "picks", "mucr_cue_split": "picks"}
     assert stages.declared_reads("mucr_c2e") == {} and stages.declared_reads("no_such_task") == {}
+
+
+def test_a_document_digest_keeps_its_parts_apart():
+    # texts as shown, each part length-prefixed: a line break moved from one text to the next is another document
+    assert stages.content_digest(["ab", "c"]) != stages.content_digest(["a", "bc"])
+    assert stages.content_digest(["1", "2"]) != stages.content_digest(["12"])
+
+
+def test_an_item_twice_in_one_upstream_output_is_refused():
+    record = {"item_id": "a", "doc_digest": "doc-a", "prediction": 1, "answer_status": "parsed"}
+    with pytest.raises(StageError, match=r"^line 2: item 'a' appears twice$"):
+        stages.output_from_records("picks", "mucr_c2e", [("line 1", record), ("line 2", record)], {})
+
+
+def test_an_output_of_a_run_with_another_limit_is_refused():
+    run = {**MODEL, "limit": 4}
+    with pytest.raises(StageError, match="come from a --limit 6 run, and this run has --limit 4; rerun mucr_c2e"):
+        stages.checked("mucr_exp", picks({**MODEL, "limit": 6}, a=1), run)
+
+
+def test_a_binding_without_a_key_is_matched_by_backend_and_arguments_against_a_run_with_one():
+    # a samples folder's results file names no model key; the run reading it has one: backend and arguments decide
+    legacy = {"model": "dummy", "backend": "dummy", "model_args": "api_key=[REDACTED],response=1", "limit": None}
+    run = {**MODEL, "model_args": "response=1,api_key=<s>"}
+    assert stages.checked("x", picks(legacy, a=1), run).items["a"].value == 1
+    with pytest.raises(StageError, match="come from model dummy"):
+        stages.checked("x", picks({**legacy, "model_args": "response=2"}, a=1), run)
+
+
+def test_a_given_output_of_another_upstream_task_is_refused(monkeypatch):
+    digest = stages.save(picks(a=1))  # picks of mucr_c2e
+    monkeypatch.setenv("ABDUCTIVE_STAGE_INPUTS", json.dumps({"mucr_cue": digest}))
+    with pytest.raises(StageError, match=r"holds picks of mucr_c2e, not picks of mucr_cue"):
+        stages.upstream_output("mucr_exp", "mucr_cue", "picks", lambda: None)
+
+
+def test_a_named_entry_stored_without_a_value_is_missing(cache):
+    store = stages.NamedStore("graphs", "ABDUCTIVE_MUCR_SCENE_GRAPHS")
+    store.save("m", "key-a", "doc-a", "graph a", "parsed")
+    store.save("m", "key-b", "doc-b", "  \n", "parsed")  # an unreadable reply stored as it was
+    assert store.lookup("m", "key-b") is None
+    output = store.output("m", "mucr_c2e_ccot_graph", {"a": "key-a", "b": "key-b"})
+    assert list(output.items) == ["a"]

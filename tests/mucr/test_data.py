@@ -597,3 +597,23 @@ def test_a_cache_entry_pointing_an_image_outside_its_cache_is_rebuilt(data_copy,
     parquet_reads.clear()
     assert reload(root) == cold and parquet_reads[0] == str(root / PARQUET)
     assert reload(root)[0]["cause_image"] != str(outside)
+
+
+def test_a_link_id_naming_the_pair_itself_or_one_pair_twice_is_not_its_candidate_set():
+    pairs = [
+        _pair("a", "human", ["a", "b", "c"]),  # itself among its three
+        _pair("b", "human", ["c", "c", "d"]),  # one pair twice
+        _pair("c", "human", []),
+        _pair("d", "human", []),
+        _pair("e", "human", []),
+    ]
+    sets = dict(zip("abcde", data.candidate_sets(pairs), strict=True))
+    assert sets["a"][1] == "seeded" and "a" not in sets["a"][0]
+    assert sets["b"][1] == "seeded" and len(set(sets["b"][0])) == 3
+
+
+def test_pairs_linked_through_a_common_pair_are_one_causal_group():
+    # a and c both name b, nobody names a or c: one group through b
+    pairs = [_pair("a", "human", ["b"]), _pair("b", "human", []), _pair("c", "human", ["b"]), _pair("d", "human", [])]
+    groups = data.causal_groups(pairs)
+    assert groups["a"] == groups["b"] == groups["c"] != groups["d"]

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from abductive_tasks.inputs.loading import DataError
+from abductive_tasks.inputs.stages import Item, StageOutput
 from abductive_tasks.mucr import hooks, picks
 from abductive_tasks.scoring import judge
 from abductive_tasks.scoring.judge import JudgeResult
@@ -233,3 +234,26 @@ def test_the_newest_samples_of_a_folder_are_read(picks_folder):
     docs = hooks.exp_own_docs(None)
     assert [doc["item_id"] for doc in docs if not doc["effect_pick_correct"]] == []
     assert (docs[0]["c2e_picks_missing"], docs[0]["cue_picks_unreadable"]) == (0, 1)  # only item 3's unreadable cue
+
+
+def _picks_of(task: str, docs: dict, asked: list[str], limit: int) -> StageOutput:
+    """The gold picks of the ``asked`` pairs, as a run of ``task`` with ``--limit limit`` gives them."""
+    items = {item: Item(hooks.choice_digest(docs[item]), docs[item]["gold_position"], "parsed") for item in asked}
+    return StageOutput("picks", task, {"model": "m", "limit": limit}, items)
+
+
+def test_a_pair_beyond_the_limit_of_either_stage_is_not_one_of_the_items():
+    # C2E run with --limit 2, Cue with --limit 3: the pairs both asked are the first two; pair 2 is none of them
+    c2e = _picks_of("mucr_c2e", C2E_DOCS, ["0", "1"], 2)
+    cue = _picks_of("mucr_cue", CUE_DOCS, ["0", "1", "2"], 3)
+    docs = hooks.exp_own_docs_from(LOADED, c2e, cue)
+    assert [doc["item_id"] for doc in docs] == ["0", "1"]
+    assert [json.loads(doc["upstream_missing"]) for doc in docs] == [[], []]
+    assert docs[0]["c2e_picks_missing"] == 0
+
+
+def test_a_pick_is_bound_to_where_the_gold_answer_was_shown():
+    # the same images and options with the gold answer elsewhere is another question: a pick of it is not read back
+    for doc in (C2E_DOCS["0"], CUE_DOCS["0"]):
+        moved = doc | {"gold_position": doc["gold_position"] % 4 + 1}
+        assert hooks.choice_digest(moved) != hooks.choice_digest(doc)

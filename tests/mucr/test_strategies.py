@@ -8,7 +8,8 @@ import random
 import numpy as np
 import pytest
 
-from abductive_tasks.inputs.loading import SAMPLE_ROOT, DataError
+from abductive_tasks.inputs.loading import SAMPLE_ROOT, DataError, documents
+from abductive_tasks.inputs.stages import MISSING_FIELD, Item, StageError, StageOutput, save
 from abductive_tasks.mucr import data, hooks, picks, prompts, scene_graphs, strategies
 
 from helpers.mucr_picks import C2E_DOCS, CUE_DOCS, write_samples
@@ -364,3 +365,46 @@ def test_a_cot_explanation_is_read_from_its_labelled_lines():
         "The man receives a speeding ticket from a police officer.",
         "Speeding got him caught, so he was fined.",
     )
+
+
+def test_shots_skip_the_causal_group_beyond_the_candidate_set():
+    # a-b one causal group with b outside a's options (a seeded set): b is no shot of a, so only f and g are left
+    items = [
+        _item("a", ["b"], ["c", "d", "e"]),
+        _item("b", [], ["c", "d", "e"]),
+        *(_item(other, [], ["a", "b", "c"]) for other in "cdefg"),
+    ]
+    assert sorted(strategies.draw_shots(items, "a")) == ["f", "g"]
+    with pytest.raises(DataError, match="MuCR pair a: 2 pairs outside its causal group, 3 in-context shots needed"):
+        strategies.draw_shots(items, "a", k=3)
+
+
+def test_scene_graphs_of_other_documents_are_refused(sample, monkeypatch):
+    keys = {doc["item_id"]: strategies.scene_graph_key("c2e", doc) for doc in hooks.c2e_docs_from(LOADED)}
+    items = {item: Item(key, f"graph of pair {item}", "parsed") for item, key in keys.items()}
+    failed = {"5": Item(keys["5"], None, "request_failed")}  # pair 5's graph request failed: not asked, wrong
+    graphs = StageOutput("graphs", "mucr_c2e_ccot_graph", {}, items | failed)
+    monkeypatch.setenv("ABDUCTIVE_STAGE_INPUTS", json.dumps({"mucr_c2e_ccot_graph": save(graphs)}))
+    docs = strategies.c2e_ccot_docs(None)
+    assert [doc["item_id"] for doc in docs] == [item for item in keys if item != "5"]
+    assert [doc["scene_graph"] for doc in docs] == [f"graph of pair {doc['item_id']}" for doc in docs]
+    assert [stand_in["item_id"] for doc in docs for stand_in in json.loads(doc["upstream_missing"])] == ["5"]
+    tampered = StageOutput("graphs", "mucr_c2e_ccot_graph", {}, items | {"3": items["4"]})  # answered pair 4's
+    monkeypatch.setenv("ABDUCTIVE_STAGE_INPUTS", json.dumps({"mucr_c2e_ccot_graph": save(tampered)}))
+    with pytest.raises(StageError, match=r"mucr_c2e_ccot: .* documents of items \['3'\] differ"):
+        strategies.c2e_ccot_docs(None)
+
+
+def test_a_scene_graph_is_keyed_by_every_image_its_question_shows():
+    # the same cause image with the options in another order is another question: its graph is not read back
+    doc = dict(hooks.c2e_docs_from(LOADED)[0])
+    reordered = doc | {"image_paths": [doc["image_paths"][0], *reversed(doc["image_paths"][1:])]}
+    assert strategies.scene_graph_key("c2e", reordered) != strategies.scene_graph_key("c2e", doc)
+
+
+def test_fields_a_stage_adds_reach_the_stand_ins_its_documents_carry():
+    # CCoT stage 1 over Exp: a pair without picks is a stand-in, scored with the same record (its ccot_level too)
+    docs = documents([{"item_id": "1", MISSING_FIELD: json.dumps([{"item_id": "0"}])}])
+    (doc,) = strategies._with_fields(docs, {"ccot_level": "exp", "scene_graphs": ""})
+    assert doc["ccot_level"] == "exp"
+    assert json.loads(doc[MISSING_FIELD]) == [{"item_id": "0", "ccot_level": "exp", "scene_graphs": ""}]

@@ -241,3 +241,19 @@ def test_non_utf8_csv_names_the_file(data_copy):
     path.write_bytes(path.read_bytes().replace(b"kitchen", b"k\xe9tchen", 1))
     with pytest.raises(DataError, match=r"test_set.csv: not UTF-8 text"):
         load_items(data_copy / "nleye")
+
+
+@pytest.mark.parametrize(
+    ("label", "gold"),
+    [("1", 1), ("2", 2), ("Hypothesis 1", 1), ("Hypothesis 2", 2), ("hypothesis2", 2), ("H1", 1), ("h2", 2)],
+)
+def test_every_gold_label_spelling_reads_as_its_hypothesis(data_copy, label, gold):
+    rewrite_csv(data_copy, lambda rows: [rows[0] | {"gold_label": label}, *rows[1:]])
+    assert load_items(data_copy / "nleye")[0]["gold"] == gold
+
+
+def test_each_image_of_an_item_is_read_from_its_own_file():
+    for item in load_items(SAMPLE_ROOT / "nleye"):
+        paths = [Path(item["premise_image"]), *map(Path, item["hypothesis_images"])]
+        assert [path.name for path in paths] == ["premise.png", "hypothesis1.png", "hypothesis2.png"]
+        assert {path.parent.name for path in paths} == {item["item_id"]}

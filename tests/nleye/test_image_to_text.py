@@ -220,3 +220,14 @@ def test_a_limited_run_asks_the_items_of_nleye_triplet_with_that_limit(store, it
     assert [doc["item_id"] for doc in docs] == [first[0]] * 2
     assert [stand_in["item_id"] for stand_in in json.loads(docs[1]["upstream_missing"])] == [first[1]] * 2
     assert sum("1 of 2 items have no upstream output" in line for line in warnings) == 1
+
+
+def test_an_odd_limit_asks_the_last_of_its_items_in_the_original_order_only(store, items):
+    """nleye_triplet --limit 3 asks item 1 in both orders and item 2 in the original order: so does the reader."""
+    for item in items.select(range(2)):
+        for path in paths_of(item):
+            save("dd", path, "An image.")
+    output = stored("dd", items.select(range(2)))
+    docs = hooks.triplet_described_docs_from(items, output, limit=3, limit_known=True)
+    first, second = items[0]["item_id"], items[1]["item_id"]
+    assert [(doc["item_id"], doc["swapped"]) for doc in docs] == [(first, False), (first, True), (second, False)]

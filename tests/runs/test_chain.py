@@ -14,6 +14,7 @@ from pathlib import Path
 import psutil
 import pytest
 
+from abductive_tasks.lmms_source import results_beside
 from abductive_tasks.mucr import data, strategies
 from abductive_tasks.runs import chain
 from abductive_tasks.runs.identity import cache_key, task_key
@@ -395,3 +396,44 @@ def test_the_end_of_a_command_compares_only_after_its_last_run_and_only_what_a_t
     chained.reads_of = lambda task: compared.append(task) or {}
     chained.finish(said.append, compare=False)
     assert compared == [] and said == []
+
+
+def test_a_level_run_is_given_the_digests_of_the_upstream_runs_that_gave_one_only():
+    digest = "ab" * 32
+    reader = {
+        "inputs": {
+            "mucr_c2e": {"kind": "picks", "from": "run", "model": "", "digest": chain.PENDING},
+            "mucr_cue": {"kind": "picks", "from": "run", "model": "", "digest": digest},
+        }
+    }
+    named = {"inputs": {"mucr_c2e_ccot_graph": {"kind": "graphs", "from": "ABDUCTIVE_MUCR_SCENE_GRAPHS", "files": 2}}}
+    assert chain.given([reader, named, {}]) == {"mucr_cue": digest}
+    assert chain.pending_reads(reader) == ["mucr_c2e"] and chain.pending_reads(named) == []
+
+
+def test_a_picks_variable_is_read_by_its_samples_and_the_results_beside_them(tmp_path):
+    # the results file says the run's model and --limit, which the picks are checked by: another one is another input
+    samples = write_samples(tmp_path / "picks", "mucr_c2e", {"0": "Option 1"})
+    env = {"ABDUCTIVE_MUCR_PICKS": str(tmp_path / "picks")}
+    alone = chain.variable_input("picks", "mucr_c2e", env, tmp_path)
+    results_beside(samples).write_text(json.dumps({"config": {"model": "m", "limit": None}}))
+    full = chain.variable_input("picks", "mucr_c2e", env, tmp_path)
+    results_beside(samples).write_text(json.dumps({"config": {"model": "m", "limit": 4}}))
+    limited = chain.variable_input("picks", "mucr_c2e", env, tmp_path)
+    assert alone["file"] == samples.name and len({alone["sha256"], full["sha256"], limited["sha256"]}) == 3
+
+
+def test_a_read_from_another_model_on_purpose_names_that_model(tmp_path):
+    entry = chain.task_inputs(
+        {"nleye_describe": "descriptions"}, {}, tmp_path, lambda upstream, kind: None, {"descriptions": "describer"}
+    )
+    assert entry == {
+        "nleye_describe": {"kind": "descriptions", "from": "run", "model": "describer", "digest": chain.PENDING}
+    }
+
+
+def test_a_stage_output_is_bound_to_the_limit_of_the_run_that_made_it(tmp_path, sample):
+    identity = spec_identity(tmp_path, "mucr_c2e", sample)
+    bound = chain.binding("a", identity, 4, "mucr_c2e")
+    assert (bound["model"], bound["limit"], bound["task"]) == ("a", 4, "mucr_c2e")
+    assert bound["task_key"] == task_key(identity, "mucr_c2e")

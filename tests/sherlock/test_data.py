@@ -6,6 +6,7 @@ import json
 import math
 from pathlib import Path
 
+import numpy as np
 import PIL.Image
 import pytest
 
@@ -332,3 +333,13 @@ def test_the_fast_and_the_checked_reading_give_the_same_factored_localization(mo
     data.load.cache_clear()
     checked = items(ROOT, "localization", view="factored").to_list()
     assert json.dumps(checked) == json.dumps(fast) and len(fast) == 3
+
+
+def test_each_chunks_mini_grid_is_drawn_with_its_own_seed():
+    # the seeded choice of chunk c uses seed MINI_SEED + c: chunks holding the same instance ids draw other rows
+    ids = [f"i{number:02d}" for number in range(12)]
+    key = {f"t{number}": (image, image) for number, image in enumerate(ids)}
+    drawn = [data.mini_rows(key, chunk, 4) for chunk in range(4)]
+    assert len({frozenset(rows) for rows in drawn}) > 1
+    expected = np.random.default_rng(data.MINI_SEED + 3).choice(len(ids), size=4, replace=False)
+    assert drawn[3] == {ids[index] for index in expected}
