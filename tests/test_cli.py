@@ -525,6 +525,10 @@ def test_unclean_tasks_count_the_models_and_the_judges_failed_requests():
     ]
     assert unclean_tasks(runs) == ["mucr_exp (3)", "nleye_triplet (2)"]
     assert unclean_tasks([{}]) == []
+    # a run's results in this process (not read back from JSON) may key a breakdown by a number
+    assert unclean_tasks([{"results": {"sherlock_comparison": {"by_n,none": {2: 0.5, "request_failed": 1}}}}]) == [
+        "sherlock_comparison (1)"
+    ]
 
 
 def test_secrets_never_reach_the_folder_name():

@@ -44,7 +44,7 @@ def failed_requests(task_results: Mapping) -> int:
         if not isinstance(value, Mapping):
             continue
         for key, count in value.items():
-            if key != "request_failed" and not (key.endswith("judge_failed") and count is not None):
+            if key != "request_failed" and not (str(key).endswith("judge_failed") and count is not None):
                 continue
             if isinstance(count, bool) or not isinstance(count, int | float) or count < 0 or count != int(count):
                 raise ValueError(f"{name}: {key} is {count!r}, not a count")

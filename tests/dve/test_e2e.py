@@ -31,9 +31,10 @@ MODELS_OFF = {metrics.BERTSCORE_ENV: "off", metrics.CLIP_ENV: "off", evaluator.W
 COMPUTED = ("bertscore_computed", "clipscore_computed", "evaluator_computed")
 
 
-def run_ok(tmp_path, *args: str, env: dict | None = None, data: str = "sample") -> tuple[dict, str]:
+def run_ok(tmp_path, *args: str, env: dict | None = None, data: str = "sample", status: int = 0) -> tuple[dict, str]:
+    """``abductive-eval ARGS`` into ``tmp_path/out``, exiting ``status`` (1: requests failed, no clean score)."""
     completed = abductive_eval(list(args), tmp_path / "out", data=data, env=env)
-    assert completed.returncode == 0, completed.stdout[-3000:] + completed.stderr[-3000:]
+    assert completed.returncode == status, completed.stdout[-3000:] + completed.stderr[-3000:]
     return read_results(tmp_path / "out"), completed.stdout + completed.stderr
 
 
@@ -218,6 +219,7 @@ def test_failed_requests_on_every_task_and_split(tmp_path, data_copy):
         "dve,dve_dev",
         env=env,
         data=str(data_copy),
+        status=1,  # every request failed: no clean score
     )
     documents = {"dve_cls": 17, "dve_gen": 11, "dve_cls_dev": 8, "dve_gen_dev": 4}
     for task, n in documents.items():

@@ -103,8 +103,22 @@ def test_served_model_with_a_failed_request_mid_loop(tmp_path, critic_env, monke
         monkeypatch.setenv("OPENAI_API_KEY", "EMPTY")
         output = tmp_path / "out"
         model_args = f'base=openai,base_args="model_version=stub,max_retries=1,retry_backoff_s=0",eta={ETA}'
-        assert main(["--model", "dve_optimized", "--model_args", model_args, "--tasks", "dve_gen", "--log_samples",
-                     "--output_path", str(output)]) == 0  # fmt: skip
+        assert (
+            main(
+                [
+                    "--model",
+                    "dve_optimized",
+                    "--model_args",
+                    model_args,
+                    "--tasks",
+                    "dve_gen",
+                    "--log_samples",
+                    "--output_path",
+                    str(output),
+                ]
+            )
+            == 1
+        )  # fmt: skip  (a failed request: no clean score)
         texts = [message_text(body) for body in stub.requests]
     traces = traces_of(output)
     check_stopping_rule(traces)
