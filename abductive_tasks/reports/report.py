@@ -85,17 +85,10 @@ def is_breakdown(value: object) -> bool:
 BARE_UNITS = ("pairs", "gt_images")  # DVE's premise-hypothesis pairs; Sherlock localization's images (gt boxes)
 
 
-def coverage(counts: Mapping[str, object], scored_any: bool = True) -> str:
+def coverage(counts: Mapping[str, object]) -> str:
     """Units scored of units present, in the unit the task's interval resamples (NL-Eye and MuCR items, DVE pairs,
     Sherlock inputs, images or chunks): ``<unit>_scored`` and ``<unit>_incomplete`` (and items the run left out,
-    :func:`~abductive_tasks.scoring.coverage.dropped_in`, named), else a bare unit count, else documents. Not
-    ``scored_any`` (the headline is n/a: no judge, no evaluator, a private answer key): none of them, ``0/12 items``."""
-    text = _coverage(counts)
-    scored, slash, rest = text.partition("/")
-    return f"0/{rest}" if slash and not scored_any and scored.isdigit() else text
-
-
-def _coverage(counts: Mapping[str, object]) -> str:
+    :func:`~abductive_tasks.scoring.coverage.dropped_in`, named), else a bare unit count, else documents."""
     scored_keys = sorted((key for key in counts if key.endswith("_scored")), key=lambda key: key != "items_scored")
     for key in scored_keys:
         unit, scored = key.removesuffix("_scored"), counts[key]
@@ -124,10 +117,6 @@ LEGEND = {
     "comparison_acc": "Sherlock comparison_acc: pairwise agreement with the annotators' ratings rescaled so that "
     "chance is 0 and full agreement 100 (-100 to 100; below 0: worse than chance)",
     "exp_score": "MuCR exp_score: the LLM judge's mean 0-10 score of the explanations (raw, not a percentage)",
-    "described_rate": "nleye_describe described_rate: a stage, not a score: the share of documents it described "
-    "(what nleye_triplet_described reads)",
-    "scene_graph_rate": "CCoT scene_graph_rate: a stage, not a score: the share of documents it drew a scene graph "
-    "of (what its second stage reads)",
 }
 
 
@@ -169,7 +158,7 @@ class Row:
             format_value(self.value, self.scale),
             _interval(self.interval, self.scale),
             format_value(chance, self.scale) if chance is not None else "-",
-            coverage(self.counts, scored_any=self.value is not None),
+            coverage(self.counts),
             _count(self.counts, "unparsable"),
             _count(self.counts, "request_failed"),
         ]

