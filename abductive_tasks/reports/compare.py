@@ -153,9 +153,7 @@ class Ties:
 
 
 def ties_with_best(task: str, metric: str, estimates: dict[str, Estimate], higher_is_better: bool) -> Ties | None:
-    """The best model on ``metric`` (ties in value: all of them) and each other model's difference to it: to the
-    first of the best by name, so a model tied in value with it has its row too (a difference of 0; comparisons.csv
-    then lists every task a second model ran).
+    """The best model on ``metric`` (ties in value: all of them) and each other model's difference to it.
 
     ``estimates``: the models with a value; None when there is none.
     """
@@ -166,6 +164,6 @@ def ties_with_best(task: str, metric: str, estimates: dict[str, Estimate], highe
     top = pick(estimate.value for estimate in scored.values())
     best = sorted(model for model, estimate in scored.items() if estimate.value == top)
     leader = best[0]
-    others = {model: estimate for model, estimate in sorted(scored.items()) if model != leader}
+    others = {model: estimate for model, estimate in sorted(scored.items()) if model not in best}
     comparisons = paired_with_each(task, metric, (leader, scored[leader]), others)
     return Ties(best, comparisons)

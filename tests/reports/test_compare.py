@@ -96,17 +96,6 @@ def test_ties_with_the_best_in_either_direction(models):
     assert ties_with_best("t", "consistency_acc", {}, higher_is_better=True) is None
 
 
-def test_a_model_tied_in_value_with_the_best_has_its_comparison_row(models):
-    """The walk: two models scoring the same had no row in comparisons.csv (only models below the best had one)."""
-    twin = models["better"][::-1].copy()  # the same count right, on other items
-    estimates = {"a": consistency(models["better"]), "b": consistency(twin), "c": consistency(models["base"])}
-    assert estimates["a"].value == estimates["b"].value
-    ties = ties_with_best("t", "consistency_acc", estimates, higher_is_better=True)
-    assert ties.best == ["a", "b"] and set(ties.comparisons) == {"b", "c"}
-    assert ties.comparisons["b"].result.difference == pytest.approx(0.0) and ties.tied("b") is True
-    assert ties.comparisons["c"].a == "a" and ties.comparisons["c"].result.difference == pytest.approx(28 / 350)
-
-
 def test_a_run_must_reproduce_its_reported_value(tmp_path, models):
     records = triplet_records(models["base"])
     path = tmp_path / "20260101_000000_samples_nleye_triplet_text.jsonl"
