@@ -84,32 +84,56 @@ def is_breakdown(value: object) -> bool:
 
 BARE_UNITS = ("pairs", "gt_images")  # DVE's premise-hypothesis pairs; Sherlock localization's images (gt boxes)
 
+# Rows the benchmark's protocol leaves out before any unit is formed (DVE's loader, as the paper does): never in the
+# units present, said beside the coverage so that "6/6 pairs" does not read as every row of the data.
+EXCLUDED_ROWS = {
+    "impossible_excluded": "impossible rows excluded",  # DVE: the annotators found no update possible
+    "empty_text_excluded": "rows without text excluded",  # DVE: an empty premise, hypothesis or update
+}
 
-def coverage(counts: Mapping[str, object]) -> str:
-    """Units scored of units present, in the unit the task's interval resamples (NL-Eye and MuCR items, DVE pairs,
-    Sherlock inputs, images or chunks): ``<unit>_scored`` and ``<unit>_incomplete`` (and items the run left out,
-    :func:`~abductive_tasks.scoring.coverage.dropped_in`, named), else a bare unit count, else documents."""
+
+def _units(counts: Mapping[str, object]) -> tuple[int, int | None, str, dict[str, int]] | None:
+    """(scored, present (None when unknown), unit, {label: count} left out) in the unit the task's interval
+    resamples: ``<unit>_scored`` and ``<unit>_incomplete`` (and items the run left out,
+    :func:`~abductive_tasks.scoring.coverage.dropped_in`), else a bare unit count, else documents; None: no count."""
     scored_keys = sorted((key for key in counts if key.endswith("_scored")), key=lambda key: key != "items_scored")
     for key in scored_keys:
         unit, scored = key.removesuffix("_scored"), counts[key]
         if isinstance(scored, int):
             incomplete = counts.get(f"{unit}_incomplete", 0)
             if not isinstance(incomplete, int):
-                return f"{scored} {unit}"
+                return scored, None, unit, {}
             dropped = dropped_in(counts) if unit == "items" else {}
-            left_out = "".join(f", {count} {label} left out" for label, count in dropped.items())
-            return f"{scored}/{scored + incomplete + sum(dropped.values())} {unit}{left_out}"
+            return scored, scored + incomplete + sum(dropped.values()), unit, dropped
     for key in BARE_UNITS:
-        if isinstance(counts.get(key), int):
+        if isinstance(units := counts.get(key), int):
             unit = key.removeprefix("gt_")
             incomplete = counts.get(f"{unit}_incomplete", 0)
-            return (
-                f"{counts[key]}/{counts[key] + incomplete} {unit}"
-                if isinstance(incomplete, int)
-                else f"{counts[key]} {unit}"
-            )
+            return units, units + incomplete if isinstance(incomplete, int) else None, unit, {}
     documents = counts.get("documents")
-    return f"{documents} documents" if isinstance(documents, int) else "-"
+    return (documents, None, "documents", {}) if isinstance(documents, int) else None
+
+
+def coverage(counts: Mapping[str, object], scored: bool = True) -> str:
+    """Units scored of units present, in the unit the task's interval resamples (NL-Eye and MuCR items, DVE pairs,
+    Sherlock inputs, images or chunks; :func:`_units`), items the run left out named, and rows the protocol excluded
+    (:data:`EXCLUDED_ROWS`). ``scored=False`` (the headline was not computed: no judge, no evaluator): none of them was
+    scored, ``0/<present> <unit> (not scored)``, whatever the counts say reached the metric."""
+    found = _units(counts)
+    if found is None:
+        return "-" if scored else "not scored"
+    units, present, unit, dropped = found
+    excluded = "".join(
+        f", {count} {label}"
+        for key, label in EXCLUDED_ROWS.items()
+        if isinstance(count := counts.get(key), int) and not isinstance(count, bool) and count > 0
+    )
+    if not scored:
+        return f"0/{units if present is None else present} {unit} (not scored){excluded}"
+    if present is None or unit == "documents":
+        return f"{units} {unit}{excluded}"
+    left_out = "".join(f", {count} {label} left out" for label, count in dropped.items())
+    return f"{units}/{present} {unit}{left_out}{excluded}"
 
 
 # What a value means where it is not an accuracy (a line under the summary when the table shows the metric).
@@ -158,7 +182,7 @@ class Row:
             format_value(self.value, self.scale),
             _interval(self.interval, self.scale),
             format_value(chance, self.scale) if chance is not None else "-",
-            coverage(self.counts),
+            coverage(self.counts, scored=format_value(self.value, self.scale) != "n/a"),
             _count(self.counts, "unparsable"),
             _count(self.counts, "request_failed"),
         ]

@@ -86,7 +86,7 @@ def test_one_row_per_task_in_percent_with_interval_chance_coverage_and_counts(tm
         "JSON keeps each paper's scale. Coverage: units scored/present, in the unit the 95% CI resamples.",
         "",
         "| task | headline metric | value | 95% CI | chance | coverage | unparsable | failed requests |",
-        "| mucr_exp | exp_score (raw) | n/a | - | - | 12/12 items | - | - |",  # not computed (no judge); a 0-10 score
+        "| mucr_exp | exp_score (raw) | n/a | - | - | 0/12 items (not scored) | - | - |",  # no judge; a 0-10 score
         "| nleye_triplet | consistency_acc | 58.3 | [33.3, 83.3] | 25.0 | 12/12 items | 1 | 0 |",  # 7/12, x100
         "| sherlock_comparison | comparison_acc | 6.1 | - | - | - | - | - |",  # already a percentage: as is
         # a legend line for each metric shown that is not an accuracy
@@ -163,7 +163,12 @@ def test_an_offset_is_called_out_and_limit_minus_one_is_not(config, called_out):
     [
         ({"documents": 24, "items_scored": 10, "items_incomplete": 2}, "10/12 items"),  # --limit cut two items apart
         ({"documents": 12, "items_offline_scored": 3, "items_scored": 12}, "12/12 items"),  # items_scored preferred
-        ({"documents": 17, "pairs": 6, "impossible_excluded": 4}, "6/6 pairs"),  # DVE: its resampling unit
+        # DVE: its resampling unit, and the rows its protocol leaves out before pairs are formed
+        ({"documents": 17, "pairs": 6, "impossible_excluded": 4}, "6/6 pairs, 4 impossible rows excluded"),
+        (
+            {"documents": 17, "pairs": 6, "impossible_excluded": 0, "empty_text_excluded": 2},
+            "6/6 pairs, 2 rows without text excluded",
+        ),
         ({"documents": 40, "gt_images": 3, "auto_images": 3, "images_incomplete": 1}, "3/4 images"),
         ({"documents": 40, "images_scored": 3, "images_incomplete": 0}, "3/3 images"),
         ({"documents": 7}, "7 documents"),
@@ -279,3 +284,27 @@ def test_left_out_counts_of_earlier_versions_are_named_and_a_zero_is_full_covera
     full = {"items_scored": 4, "items_incomplete": 0, "items_without_descriptions": 0, "items_without_picks": 0}
     assert dropped_in(full) == {} and dropped_units({"triplet_counts,none": full}) == {}
     assert report.coverage(full) == "4/4 items"
+
+
+@pytest.mark.parametrize(
+    ("counts", "shown"),
+    [
+        # MuCR Exp without a judge: every item reached the metric, none was scored (read "12/12 items" before)
+        ({"documents": 12, "items_scored": 12, "items_judged": 0}, "0/12 items (not scored)"),
+        # DVE generation / human evaluation without the evaluator (read "6/6 pairs" before)
+        ({"documents": 11, "pairs": 6, "impossible_excluded": 4}, "0/6 pairs (not scored), 4 impossible rows excluded"),
+        ({"documents": 7}, "0/7 documents (not scored)"),
+        ({}, "not scored"),
+    ],
+)
+def test_coverage_of_a_headline_not_computed_is_none_scored(counts, shown):
+    assert report.coverage(counts, scored=False) == shown
+
+
+def test_a_row_whose_headline_was_not_computed_shows_none_scored():
+    """``docs/results.md``: coverage is units scored of those present; a row showing n/a scored none of them."""
+    results = {"dve_gen": {"dve_success_all,none": None, "dve_gen_counts,none": {"documents": 11, "pairs": 6}}}
+    (row,) = [
+        line for line in lines(report.summary(run(results), {"dve_gen": "dve_success_all"}.get)) if "dve_gen" in line
+    ]
+    assert row == "| dve_gen | dve_success_all | n/a | - | - | 0/6 pairs (not scored) | - | - |"
