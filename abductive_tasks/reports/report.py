@@ -18,7 +18,7 @@ declaration. The results JSON keeps every value on its paper's own scale.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from abductive_tasks.inputs.loading import escaped
@@ -172,10 +172,11 @@ class Row:
     value: object
     interval: Mapping | None
     counts: Mapping[str, object]
+    stage: bool = False  # a stage whose headline is coverage (:func:`stage_of`), not a score
 
     def cells(self) -> list[str]:
         chance = (self.interval or {}).get("chance")
-        unit = " (raw)" if self.scale == RAW else ""
+        unit = " (raw)" if self.scale == RAW else " (stage coverage)" if self.stage else ""
         return [
             self.task,
             self.metric + unit,
@@ -263,6 +264,20 @@ def breakdown_lines(task: str, task_results: Mapping, scale: Callable[[str], str
 UPPER_BOUND = "an upper bound (gold-conditioned), not the paper's number; the leaderboard never ranks it"
 
 
+STAGE = (
+    "stage coverage, not a score: the share of documents the stage answered (its outputs are what a later task "
+    "reads); never averaged or ranked by"
+)
+
+
+def stage_of(task: str) -> bool:
+    """Whether our task is a stage whose headline is coverage (``nleye_describe``, ``mucr_*_ccot_graph``:
+    :func:`abductive_tasks.runs.catalog.coverage_stages`)."""
+    from abductive_tasks.runs import catalog
+
+    return task in catalog.coverage_stages()
+
+
 def upper_bound_of(task: str) -> bool:
     """Whether our task's YAML says it bounds the paper's number (``metadata: upper_bound``, as ``mucr_exp_gold``)."""
     from abductive_tasks.runs import catalog
@@ -276,9 +291,11 @@ def summary(
     folder: Path | None = None,
     scale: Callable[[str], str] = metric_scale,
     upper_bound: Callable[[str], bool] = upper_bound_of,
+    stage: Callable[[str], bool] = stage_of,
 ) -> str:
     """The end-of-run summary of an lmms-eval results dict (``results``, ``config``, ``model_name``); a task that
-    bounds the paper's number (``upper_bound(task)``, default :func:`upper_bound_of`) is said to be one.
+    bounds the paper's number (``upper_bound(task)``, default :func:`upper_bound_of`) is said to be one, and so is a
+    stage whose headline is coverage (``stage(task)``, default :func:`stage_of`).
 
     ``headline(task)``: the task's headline metric, None for a task that is not ours (listed apart).
     """
@@ -290,7 +307,7 @@ def summary(
             if any(key.partition(",")[1] for key in results[task]):  # a task with metrics, not a group header
                 others.append(task)
             continue
-        rows.append(task_row(task, results[task], metric, scale))
+        rows.append(replace(task_row(task, results[task], metric, scale), stage=stage(task)))
         breakdowns += breakdown_lines(task, results[task], scale)
     config = run.get("config") or {}
     where = f"results in {folder}" if folder else "results not saved (no --output_path)"
@@ -308,6 +325,7 @@ def summary(
         ]
         lines += [f"  {LEGEND[metric]}" for metric in sorted({row.metric for row in rows}) if metric in LEGEND]
         lines += [f"  {row.task}: {UPPER_BOUND}" for row in rows if upper_bound(row.task)]
+        lines += [f"  {row.task} {row.metric}: {STAGE}" for row in rows if row.stage]
         unscored = {key for row in rows if row.value is None and (key := not_scored_key(row.task))}
         lines += [f"  {NOT_SCORED[key]}" for key in sorted(unscored)]
         for row in rows:

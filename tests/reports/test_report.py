@@ -308,3 +308,25 @@ def test_a_row_whose_headline_was_not_computed_shows_none_scored():
         line for line in lines(report.summary(run(results), {"dve_gen": "dve_success_all"}.get)) if "dve_gen" in line
     ]
     assert row == "| dve_gen | dve_success_all | n/a | - | - | 0/6 pairs (not scored) | - | - |"
+
+
+def test_a_stage_row_says_its_value_is_coverage_not_a_score():
+    """``nleye_describe`` and the CCoT graph stages showed "100.0 [100.0, 100.0]" like a score, with no word that it is
+    the share of documents answered (``docs/results.md``: such a stage has no score; the leaderboard labels it)."""
+    assert report.stage_of("nleye_describe") and report.stage_of("mucr_c2e_ccot_graph")
+    assert report.stage_of("mucr_exp_ccot_graph") and not report.stage_of("nleye_triplet")
+    described = {
+        "described_rate,none": 1.0,
+        "describe_counts,none": {"documents": 36, "unparsable": 0, "request_failed": 0},
+        "describe_ci95,none": {"described_rate": {"lower": 1.0, "upper": 1.0}},
+    }
+    results = {"nleye_describe": described, "nleye_triplet": nleye_triplet()}
+    headlines = {"nleye_describe": "described_rate", **HEADLINES}
+    shown = lines(report.summary(run(results), headlines.get, scale=lambda name: "fraction"))
+    assert (
+        "| nleye_describe | described_rate (stage coverage) | 100.0 | [100.0, 100.0] | - | 36 documents | 0 | 0 |"
+        in (shown)
+    )
+    assert f"nleye_describe described_rate: {report.STAGE}" in shown
+    assert "| nleye_triplet | consistency_acc | 58.3 | [33.3, 83.3] | 25.0 | 12/12 items | 1 | 0 |" in shown
+    assert sum(report.STAGE in line for line in shown) == 1

@@ -20,6 +20,7 @@ from abductive_tasks.nleye import descriptions
 from abductive_tasks.reports.compare import CompareError, Inconsistent, estimate_from_run
 from abductive_tasks.reports.plots import PERCENT_FACTOR
 from abductive_tasks.runs import chain
+from abductive_tasks.runs.catalog import COVERAGE_KINDS
 from abductive_tasks.runs.history import Outcome, Scan, scan_runs
 from abductive_tasks.runs.identity import (
     SCHEMA,
@@ -210,10 +211,6 @@ class Leaderboard:
         return found
 
 
-# Stage outputs a model writes with no gold answer to score them by (NL-Eye's descriptions, CCoT's scene graphs): the
-# task writing them reports the share of units it wrote one for (described_rate, scene_graph_rate), coverage, not a
-# score; its column is shown, never averaged or ranked by. (Picks and reasonings come from scored tasks.)
-COVERAGE_KINDS = frozenset({"descriptions", "graphs"})
 STORES = {"descriptions": descriptions.STORE, "graphs": scene_graphs.STORE}  # the named stores a variable can name
 STAGE_VARIABLES = frozenset(name for names in chain.VARIABLES.values() for name in names)  # naming what is read
 
