@@ -358,12 +358,13 @@ def write_dicts(path: Path, columns: list[str], rows: list[dict]) -> Path:
 
 # The shape of the files a batch and its leaderboard write (leaderboard.json, the CSVs, run and spec records, stage
 # outputs): raised when one changes, so a consumer can tell (tests/snapshots/formats.txt, utils/format_snapshots.py).
-EXPORT_FORMAT = 6  # 2 (2026-12-01): a run record seals its outputs once it ended (`outputs`); 3 (2026-12-02): its
+EXPORT_FORMAT = 7  # 2 (2026-12-01): a run record seals its outputs once it ended (`outputs`); 3 (2026-12-02): its
 # weights (`weights`, the identity's model entry too); 4 (2026-12-02): leaderboard.json says the score settings and
 # judge of each cell (`settings_label`) and of the rows (`provenance.settings`); 5 (2026-12-02): per benchmark
 # (`provenance.settings`: benchmark -> its settings sets, each the variables that can change its scores); 6
 # (2026-12-02): the CSVs say each cell's data and settings group (`<task>__data`, `<task>__settings`; the long one's
-# `data`, `settings`, `read_from`)
+# `data`, `settings`, `read_from`); 7 (2026-12-03): a spec record names the tasks the spec asked for (`asked`; the rest
+# ran only as their upstream stages)
 
 
 def json_text(board: Leaderboard, found: Statistics, origin: Provenance) -> str:
@@ -418,7 +419,9 @@ LEGEND = (
     "one comparison per model, no correction for multiple comparisons). "
     "Average: the mean of the accuracy headlines (shares of units; not a signed score such as Sherlock's comparison "
     "accuracy, -100 to 100; not an upper bound, nor a stage's coverage such as nleye_describe's share of images "
-    "described), for rows with a score on each, on the same data and score settings, each on its own outputs. "
+    "described, nor a task the spec did not ask for, run only as an asked task's upstream, such as mucr_cue for "
+    "mucr_exp: shown, labelled so), for rows with a score on each, on the same data and score settings, each on its "
+    "own outputs. "
     "A cell that read another model's outputs names them, e.g. (descriptions: dd), and one that ran with other score "
     "settings or another judge than most rows says so, (settings B): each is another protocol, ranked and compared "
     "only with the cells that read the same, with the same settings. "
@@ -498,6 +501,19 @@ TABLE_MACRO = """{% macro table(content, css_class) -%}
 {%- endmacro %}"""
 
 
+def averaged_text(board: Leaderboard) -> str:
+    """Which tasks the average column spans here, and the columns shown but not asked by the spec."""
+    averaged = average_tasks(board)
+    spans = f"Averaged ({len(averaged)} tasks): {', '.join(averaged)}." if averaged else "No average column here."
+    upstream = [task for task in board.tasks if task in board.upstream_only]
+    return spans + (f" Not asked by the spec, run as upstream only: {', '.join(upstream)}." if upstream else "")
+
+
+def legend(board: Leaderboard) -> str:
+    """:data:`LEGEND` and :func:`averaged_text`."""
+    return f"{LEGEND} {averaged_text(board)}"
+
+
 def markdown(
     board: Leaderboard,
     plot_files: list[Path],
@@ -514,7 +530,7 @@ def markdown(
         "",
         "Our runs: one row per model, each task's headline metric (`metadata.headline_metric`).",
         "",
-        LEGEND,
+        legend(board),
         "",
         headline_table(board, found).markdown(),
         "",
@@ -546,6 +562,7 @@ def console_summary(board: Leaderboard, found: Statistics, origin: Provenance) -
             *header_lines(origin, len(board.rows)),
             "",
             headline_table(board, found).markdown(),
+            averaged_text(board),
             "",
             *(["Not shown or to read with care:", *(f"- {note}" for note in notes), ""] if notes else []),
             "The legend, footnote (task versions, each model's weights and judge) and plots: leaderboard.md, .html",
@@ -573,7 +590,7 @@ def html_page(
     environment = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
     template = environment.from_string(TABLE_MACRO + HTML_TEMPLATE)
     return template.render(
-        legend=LEGEND.replace("**Bold**", "Bold"),
+        legend=legend(board).replace("**Bold**", "Bold"),
         ours=headline_table(board, found),
         reference=reference,
         notes=[*board.notes, *found.notes],
