@@ -214,6 +214,29 @@ def test_csv_one_row_per_model_with_headline_metrics(report):
     ]
 
 
+def test_the_exports_say_the_rank_the_average_the_tasks_averaged_and_each_columns_scale(report):
+    """The CSV and JSON held no rank or average (only the Markdown and HTML did), and the wide CSV mixed fractions with
+    Sherlock's 0-100 values without saying which. model-b has no nleye_pairs score: no average, no rank."""
+    rows = {row["model"]: row for row in csv.DictReader(report["csv"].open())}
+    assert [rows["model-a"][key] for key in ("rank", "average_percent", "average_tasks")] == [
+        "1",
+        "50.0",
+        "nleye_triplet nleye_pairs",
+    ]
+    assert [rows["model-b"][key] for key in ("rank", "average_percent")] == ["—", ""]
+    assert rows["model-a"]["nleye_triplet__scale"] == rows["model-b"]["nleye_pairs__scale"] == "fraction"
+    saved = json.loads(report["json"].read_text())
+    assert saved["ranking"] == {
+        "average_tasks": ["nleye_triplet", "nleye_pairs"],
+        "upstream_only": [],
+        "rows": {
+            "model-a": {"rank": "1", "average_percent": 50.0},
+            "model-b": {"rank": "—", "average_percent": None},
+        },
+    }
+    assert saved["cells"]["model-a"]["nleye_triplet"]["scale"] == "fraction"
+
+
 @pytest.fixture(scope="module")
 def board(tmp_path_factory):
     """Every way a results file may not be a score, one model folder each."""

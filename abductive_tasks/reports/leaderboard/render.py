@@ -206,9 +206,18 @@ def reference_header_rows() -> tuple[list[str], list[list[str]]]:
     ]
 
 
+def standing(board: Leaderboard) -> dict[str, tuple[str, float | None]]:
+    """Each row's rank (as the tables print it) and average (percent; None where the row has none), by model."""
+    ranks, averaged = ranking(board), bool(average_tasks(board))
+    return {model: (ranks[model], average(board, model) if averaged else None) for model in board.rows}
+
+
 def wide_table(board: Leaderboard, found: Statistics) -> tuple[list[str], list[list[str]]]:
-    """``leaderboard.csv``: one row per model, machine-friendly columns per task (see the module docstring)."""
-    header = ["model"]
+    """``leaderboard.csv``: one row per model, machine-friendly columns per task (see the module docstring): its rank
+    and average (percent) as the tables give them and the tasks averaged, then per task the headline on its results'
+    own scale, named in ``<task>__scale`` (``fraction``, ``percent``, ``raw``)."""
+    header = ["model", "rank", "average_percent", "average_tasks"]
+    rank_of, averaged = standing(board), " ".join(average_tasks(board))
     read_columns = {task for task in board.tasks for model in board.rows if board.read_from(model, task)}
     data_columns = {task for task in board.tasks if board.data_groups(task)}
     settings_columns = {task for task in board.tasks if board.settings_versions(board.benchmarks.get(task, task))}
@@ -220,6 +229,7 @@ def wide_table(board: Leaderboard, found: Statistics) -> tuple[list[str], list[l
             f"{base}__upper",
             f"{base}__stderr",
             f"{base}__tied_with_best",
+            f"{task}__scale",
             f"{task}__status",
         ]
         header += [f"{task}__data"] if task in data_columns else []
@@ -227,7 +237,7 @@ def wide_table(board: Leaderboard, found: Statistics) -> tuple[list[str], list[l
         header += [f"{task}__read_from"] if task in read_columns else []
     rows = []
     for model in board.rows:
-        row = [model]
+        row = [model, rank_of[model][0], _plain(rank_of[model][1]), averaged]
         for task in board.tasks:
             entry = board.interval(model, task)
             values = (
@@ -237,7 +247,7 @@ def wide_table(board: Leaderboard, found: Statistics) -> tuple[list[str], list[l
                 entry.get("stderr"),
                 found.tied(model, task),
             )
-            row += [*map(_plain, values), status(board, model, task)]
+            row += [*map(_plain, values), metric_scale(board.headline[task], "unknown"), status(board, model, task)]
             row += [board.data_group(model, task) or ""] if task in data_columns else []
             row += [board.settings_group(model, task) or ""] if task in settings_columns else []
             row += [read_text(board.read_from(model, task))] if task in read_columns else []
@@ -358,23 +368,27 @@ def write_dicts(path: Path, columns: list[str], rows: list[dict]) -> Path:
 
 # The shape of the files a batch and its leaderboard write (leaderboard.json, the CSVs, run and spec records, stage
 # outputs): raised when one changes, so a consumer can tell (tests/snapshots/formats.txt, utils/format_snapshots.py).
-EXPORT_FORMAT = 7  # 2 (2026-12-01): a run record seals its outputs once it ended (`outputs`); 3 (2026-12-02): its
+EXPORT_FORMAT = 8  # 2 (2026-12-01): a run record seals its outputs once it ended (`outputs`); 3 (2026-12-02): its
 # weights (`weights`, the identity's model entry too); 4 (2026-12-02): leaderboard.json says the score settings and
 # judge of each cell (`settings_label`) and of the rows (`provenance.settings`); 5 (2026-12-02): per benchmark
 # (`provenance.settings`: benchmark -> its settings sets, each the variables that can change its scores); 6
 # (2026-12-02): the CSVs say each cell's data and settings group (`<task>__data`, `<task>__settings`; the long one's
 # `data`, `settings`, `read_from`); 7 (2026-12-03): a spec record names the tasks the spec asked for (`asked`; the rest
-# ran only as their upstream stages)
+# ran only as their upstream stages); 8 (2026-12-03): the exports say what the tables say: leaderboard.csv each row's
+# `rank`, `average_percent` and `average_tasks` and each task's `<task>__scale`, leaderboard.json `ranking` and each
+# cell's `scale`
 
 
 def json_text(board: Leaderboard, found: Statistics, origin: Provenance) -> str:
-    """``leaderboard.json``: its :data:`EXPORT_FORMAT`, the provenance in full, and per model and task the cell (value
-    and interval on the results' own scale, its status, its data version and score settings, whose outputs it read
+    """``leaderboard.json``: its :data:`EXPORT_FORMAT`, the provenance in full, the ranking (each row's rank and
+    average, the tasks averaged, those run only as upstream) and per model and task the cell (value and interval on the
+    results' own scale, named in ``scale``, its status, its data version and score settings, whose outputs it read
     where another model's)."""
     cells = {
         model: {
             task: {
                 "metric": board.headline[task],
+                "scale": metric_scale(board.headline[task], "unknown"),
                 "value": board.value(model, task),
                 **{key: board.interval(model, task).get(key) for key in ("lower", "upper", "stderr")},
                 "tied_with_best": found.tied(model, task),
@@ -388,7 +402,9 @@ def json_text(board: Leaderboard, found: Statistics, origin: Provenance) -> str:
         }
         for model in board.rows
     }
-    document = {"format": EXPORT_FORMAT, "provenance": as_json(origin), "cells": cells}
+    ranks = {model: {"rank": rank, "average_percent": mean} for model, (rank, mean) in standing(board).items()}
+    ranked = {"average_tasks": average_tasks(board), "upstream_only": sorted(board.upstream_only), "rows": ranks}
+    document = {"format": EXPORT_FORMAT, "provenance": as_json(origin), "ranking": ranked, "cells": cells}
     return json.dumps(document, indent=2, default=str) + "\n"
 
 
