@@ -261,6 +261,31 @@ def breakdown_lines(task: str, task_results: Mapping, scale: Callable[[str], str
     return lines
 
 
+def detail_lines(
+    task: str, task_results: Mapping, headline: str, scale: Callable[[str], str] = metric_scale
+) -> list[str]:
+    """What the table leaves out of a task, as ``show`` prints it: each scalar metric but the headline, with its 95%
+    interval where the task's ``<prefix>_ci95`` has one, then every entry of its ``<prefix>_counts``."""
+    metrics = _metrics(task_results)
+    intervals, counts = _suffixed(metrics, "_ci95"), _suffixed(metrics, "_counts")
+    cells = []
+    for name, value in sorted(metrics.items()):
+        if name == headline or isinstance(value, dict) or name.endswith(("_ci95", "_counts")):
+            continue
+        unit = scale(name)
+        interval = _interval(intervals.get(name), unit)
+        shown_value = format_value(value, unit) + ("" if interval == "-" else " " + interval)
+        cells.append(f"{name}{' (raw)' if unit == RAW else ''} {shown_value}")
+    lines = wrap_cells(f"{task}:", cells) if cells else []
+    if counts:
+        lines += wrap_cells(f"{task} counts:", [f"{key} {escaped(str(value))}" for key, value in counts.items()])
+    return lines
+
+
+DETAILS = [
+    "Other metrics (percent unless raw: value [95% CI]) and counts. In the results JSON, results.<task>: each key",
+    "with lmms-eval's filter suffix: <metric>,none; intervals in <prefix>_ci95,none, counts in <prefix>_counts,none.",
+]
 UPPER_BOUND = "an upper bound (gold-conditioned), not the paper's number; the leaderboard never ranks it"
 
 
@@ -292,15 +317,17 @@ def summary(
     scale: Callable[[str], str] = metric_scale,
     upper_bound: Callable[[str], bool] = upper_bound_of,
     stage: Callable[[str], bool] = stage_of,
+    details: bool = False,
 ) -> str:
     """The end-of-run summary of an lmms-eval results dict (``results``, ``config``, ``model_name``); a task that
     bounds the paper's number (``upper_bound(task)``, default :func:`upper_bound_of`) is said to be one, and so is a
-    stage whose headline is coverage (``stage(task)``, default :func:`stage_of`).
+    stage whose headline is coverage (``stage(task)``, default :func:`stage_of`). ``details`` (``show``): each task's
+    other metrics with their intervals and its counts (:func:`detail_lines`) follow the breakdowns.
 
     ``headline(task)``: the task's headline metric, None for a task that is not ours (listed apart).
     """
     results = run.get("results", {})
-    rows, breakdowns, others = [], [], []
+    rows, breakdowns, others, extra = [], [], [], []
     for task in sorted(results):
         metric = headline(task)
         if metric is None:
@@ -309,6 +336,7 @@ def summary(
             continue
         rows.append(replace(task_row(task, results[task], metric, scale), stage=stage(task)))
         breakdowns += breakdown_lines(task, results[task], scale)
+        extra += detail_lines(task, results[task], metric, scale) if details else []
     config = run.get("config") or {}
     where = f"results in {folder}" if folder else "results not saved (no --output_path)"
     lines = [f"abductive-eval summary: {run.get('model_name') or config.get('model', '?')}, {where}"]
@@ -345,6 +373,8 @@ def summary(
                     )
     if breakdowns:
         lines += ["", "Breakdowns (percent unless raw: value [95% CI] n=units):", *("  " + line for line in breakdowns)]
+    if extra:
+        lines += ["", *DETAILS, *("  " + line for line in extra)]
     if others:
         lines += ["", f"Other tasks (lmms-eval's table above): {', '.join(others)}"]
     return "\n".join(lines)

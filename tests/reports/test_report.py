@@ -330,3 +330,22 @@ def test_a_stage_row_says_its_value_is_coverage_not_a_score():
     assert f"nleye_describe described_rate: {report.STAGE}" in shown
     assert "| nleye_triplet | consistency_acc | 58.3 | [33.3, 83.3] | 25.0 | 12/12 items | 1 | 0 |" in shown
     assert sum(report.STAGE in line for line in shown) == 1
+
+
+def test_show_prints_each_tasks_other_metrics_with_their_intervals_and_its_counts():
+    """docs/running.md: `show` prints the intervals and counts compactly; it printed the headline's interval only
+    (order1_acc's, DVE's impossible_excluded were in the JSON alone). The end-of-run summary stays as it was."""
+    results = {"nleye_triplet": nleye_triplet()}
+    results["nleye_triplet"]["order1_acc,none"] = 0.5
+    results["nleye_triplet"]["triplet_ci95,none"]["order1_acc"] = {"lower": 0.25, "upper": 0.75}
+    scales = {**SCALES, "order1_acc": "fraction"}.__getitem__
+    text = report.summary(run(results), HEADLINES.get, scale=scales, details=True)
+    shown = lines(text)
+    at = shown.index(" ".join(report.DETAILS[0].split()))
+    assert shown[at : at + 5] == [
+        *(" ".join(line.split()) for line in report.DETAILS),
+        "nleye_triplet: order1_acc 50.0 [25.0, 75.0]",
+        "nleye_triplet counts: documents 24; items_scored 12; items_incomplete 0; unparsable 1;",
+        "request_failed 0",
+    ]
+    assert report.DETAILS[0] not in report.summary(run(results), HEADLINES.get, scale=scales)
