@@ -252,12 +252,15 @@ def _first(records: list[dict], field: str) -> int:
 # ---------------------------------------------------------------- dve_gen
 
 
-def _computed(family: str, compute: Callable[[], np.ndarray | tuple]) -> np.ndarray | tuple | None:
-    """The family's per-document values, or None when its model is unavailable (one log line says why)."""
+def _computed(
+    family: str, compute: Callable[[], np.ndarray | tuple], task: str = "dve_gen"
+) -> np.ndarray | tuple | None:
+    """The family's per-document values, or None when its model is unavailable (one log line, naming ``task``, says
+    why)."""
     try:
         return compute()
     except MetricUnavailable as error:
-        report_not_computed(family, str(error))
+        report_not_computed(family, str(error), task)
         return None
 
 
@@ -326,7 +329,7 @@ def human_outcome(records: list[dict]) -> Outcome:
     -4.5412) and their success rate against the premise caption, resampled by pair. The reply is not read."""
     pairs = np.array([r["pair_id"] for r in records], dtype=str)
     types = np.array([r["update_type"] for r in records], dtype=str)
-    strength = _computed("evaluator", lambda: _human_strength(records))
+    strength = _computed("evaluator", lambda: _human_strength(records), "dve_human")
     passed = None if strength is None else success(types, *strength)
     outcome = Outcome(
         counts={

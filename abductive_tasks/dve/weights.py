@@ -86,6 +86,7 @@ def resolve(model: Source, may_download: bool | None = None, what: str = "weight
         ) from None
 
 
-def report_not_computed(family: str, reason: str) -> None:
-    """The one log line per family and reason saying why the family is not computed."""
-    warn_once(f"dve:{family}:{reason}", f"dve_gen: {family} not computed: {reason}")
+def report_not_computed(family: str, reason: str, task: str = "dve_gen") -> None:
+    """The one log line per task, family and reason saying why the family is not computed (``task``: the tasks it is
+    said of, ``dve_gen`` for generation and its dev split, ``dve_human`` for the human updates)."""
+    warn_once(f"dve:{task}:{family}:{reason}", f"{task}: {family} not computed: {reason}")

@@ -580,7 +580,8 @@ def show_main(argv: list[str]) -> int:
         print(printable(f"abductive-eval show: {error}"), file=sys.stderr)
         return 1
     secrets = run_secrets(run)  # a run written by plain lmms-eval keeps its model_args in clear
-    print(printable(redact_text(report.summary(run, report.headline_lookup(), results_path.parent), secrets)))
+    shown = report.summary(run, report.headline_lookup(), results_path.parent, details=True)
+    print(printable(redact_text(shown, secrets)))
     print(printable(redact_text("\n" + "\n".join(run_lines(run, results_path)), secrets)))
     return 0
 

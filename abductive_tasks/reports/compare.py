@@ -153,7 +153,9 @@ class Ties:
 
 
 def ties_with_best(task: str, metric: str, estimates: dict[str, Estimate], higher_is_better: bool) -> Ties | None:
-    """The best model on ``metric`` (ties in value: all of them) and each other model's difference to it.
+    """The best model on ``metric`` (ties in value: all of them) and each other model's difference to it: the first
+    best's difference to every other model, those sharing its value included (a difference of 0, ``comparisons.csv``
+    lists them, as ``--compare`` does).
 
     ``estimates``: the models with a value; None when there is none.
     """
@@ -164,6 +166,6 @@ def ties_with_best(task: str, metric: str, estimates: dict[str, Estimate], highe
     top = pick(estimate.value for estimate in scored.values())
     best = sorted(model for model, estimate in scored.items() if estimate.value == top)
     leader = best[0]
-    others = {model: estimate for model, estimate in sorted(scored.items()) if model not in best}
+    others = {model: estimate for model, estimate in sorted(scored.items()) if model != leader}
     comparisons = paired_with_each(task, metric, (leader, scored[leader]), others)
     return Ties(best, comparisons)

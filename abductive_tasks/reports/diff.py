@@ -57,6 +57,16 @@ def disagreements(items_a: list, items_b: list) -> tuple[dict[str, int], list[Di
     return dict(common), found
 
 
+def one_sided(items_a: list, items_b: list) -> list[str]:
+    """One line per run holding tasks the other has not: they are not compared (the tasks in common are)."""
+    tasks_a, tasks_b = {item.task for item in items_a}, {item.task for item in items_b}
+    return [
+        f"only in {name} (not compared): {', '.join(sorted(only))}"
+        for name, only in (("A", tasks_a - tasks_b), ("B", tasks_b - tasks_a))
+        if only
+    ]
+
+
 def _short(text: str) -> str:
     text = " ".join(text.split())
     return text if len(text) <= REPLY_CHARS else text[: REPLY_CHARS - 3] + "..."
@@ -127,7 +137,8 @@ def main(argv: list[str]) -> int:
         label_a, label_b = f"{label_a} ({where_a})", f"{label_b} ({where_b})"
     if args.out == DEFAULT_PAGE:
         args.out = path_a.parent / DEFAULT_PAGE.name
-    print(printable("\n".join(report_lines(label_a, label_b, common, found, max(args.show, 0)))))
+    lines = report_lines(label_a, label_b, common, found, max(args.show, 0))
+    print(printable("\n".join([lines[0], *one_sided(items_a, items_b), *lines[1:]])))
     if args.out:
         rows = [
             {"item": pair.a, "answers": [pair.a, pair.b], "statuses": [pair.a.status, pair.b.status]} for pair in found

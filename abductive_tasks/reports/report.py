@@ -18,7 +18,7 @@ declaration. The results JSON keeps every value on its paper's own scale.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from abductive_tasks.inputs.loading import escaped
@@ -84,32 +84,56 @@ def is_breakdown(value: object) -> bool:
 
 BARE_UNITS = ("pairs", "gt_images")  # DVE's premise-hypothesis pairs; Sherlock localization's images (gt boxes)
 
+# Rows the benchmark's protocol leaves out before any unit is formed (DVE's loader, as the paper does): never in the
+# units present, said beside the coverage so that "6/6 pairs" does not read as every row of the data.
+EXCLUDED_ROWS = {
+    "impossible_excluded": "impossible rows excluded",  # DVE: the annotators found no update possible
+    "empty_text_excluded": "rows without text excluded",  # DVE: an empty premise, hypothesis or update
+}
 
-def coverage(counts: Mapping[str, object]) -> str:
-    """Units scored of units present, in the unit the task's interval resamples (NL-Eye and MuCR items, DVE pairs,
-    Sherlock inputs, images or chunks): ``<unit>_scored`` and ``<unit>_incomplete`` (and items the run left out,
-    :func:`~abductive_tasks.scoring.coverage.dropped_in`, named), else a bare unit count, else documents."""
+
+def _units(counts: Mapping[str, object]) -> tuple[int, int | None, str, dict[str, int]] | None:
+    """(scored, present (None when unknown), unit, {label: count} left out) in the unit the task's interval
+    resamples: ``<unit>_scored`` and ``<unit>_incomplete`` (and items the run left out,
+    :func:`~abductive_tasks.scoring.coverage.dropped_in`), else a bare unit count, else documents; None: no count."""
     scored_keys = sorted((key for key in counts if key.endswith("_scored")), key=lambda key: key != "items_scored")
     for key in scored_keys:
         unit, scored = key.removesuffix("_scored"), counts[key]
         if isinstance(scored, int):
             incomplete = counts.get(f"{unit}_incomplete", 0)
             if not isinstance(incomplete, int):
-                return f"{scored} {unit}"
+                return scored, None, unit, {}
             dropped = dropped_in(counts) if unit == "items" else {}
-            left_out = "".join(f", {count} {label} left out" for label, count in dropped.items())
-            return f"{scored}/{scored + incomplete + sum(dropped.values())} {unit}{left_out}"
+            return scored, scored + incomplete + sum(dropped.values()), unit, dropped
     for key in BARE_UNITS:
-        if isinstance(counts.get(key), int):
+        if isinstance(units := counts.get(key), int):
             unit = key.removeprefix("gt_")
             incomplete = counts.get(f"{unit}_incomplete", 0)
-            return (
-                f"{counts[key]}/{counts[key] + incomplete} {unit}"
-                if isinstance(incomplete, int)
-                else f"{counts[key]} {unit}"
-            )
+            return units, units + incomplete if isinstance(incomplete, int) else None, unit, {}
     documents = counts.get("documents")
-    return f"{documents} documents" if isinstance(documents, int) else "-"
+    return (documents, None, "documents", {}) if isinstance(documents, int) else None
+
+
+def coverage(counts: Mapping[str, object], scored: bool = True) -> str:
+    """Units scored of units present, in the unit the task's interval resamples (NL-Eye and MuCR items, DVE pairs,
+    Sherlock inputs, images or chunks; :func:`_units`), items the run left out named, and rows the protocol excluded
+    (:data:`EXCLUDED_ROWS`). ``scored=False`` (the headline was not computed: no judge, no evaluator): none of them was
+    scored, ``0/<present> <unit> (not scored)``, whatever the counts say reached the metric."""
+    found = _units(counts)
+    if found is None:
+        return "-" if scored else "not scored"
+    units, present, unit, dropped = found
+    excluded = "".join(
+        f", {count} {label}"
+        for key, label in EXCLUDED_ROWS.items()
+        if isinstance(count := counts.get(key), int) and not isinstance(count, bool) and count > 0
+    )
+    if not scored:
+        return f"0/{units if present is None else present} {unit} (not scored){excluded}"
+    if present is None or unit == "documents":
+        return f"{units} {unit}{excluded}"
+    left_out = "".join(f", {count} {label} left out" for label, count in dropped.items())
+    return f"{units}/{present} {unit}{left_out}{excluded}"
 
 
 # What a value means where it is not an accuracy (a line under the summary when the table shows the metric).
@@ -148,17 +172,18 @@ class Row:
     value: object
     interval: Mapping | None
     counts: Mapping[str, object]
+    stage: bool = False  # a stage whose headline is coverage (:func:`stage_of`), not a score
 
     def cells(self) -> list[str]:
         chance = (self.interval or {}).get("chance")
-        unit = " (raw)" if self.scale == RAW else ""
+        unit = " (raw)" if self.scale == RAW else " (stage coverage)" if self.stage else ""
         return [
             self.task,
             self.metric + unit,
             format_value(self.value, self.scale),
             _interval(self.interval, self.scale),
             format_value(chance, self.scale) if chance is not None else "-",
-            coverage(self.counts),
+            coverage(self.counts, scored=format_value(self.value, self.scale) != "n/a"),
             _count(self.counts, "unparsable"),
             _count(self.counts, "request_failed"),
         ]
@@ -236,7 +261,46 @@ def breakdown_lines(task: str, task_results: Mapping, scale: Callable[[str], str
     return lines
 
 
+def detail_lines(
+    task: str, task_results: Mapping, headline: str, scale: Callable[[str], str] = metric_scale
+) -> list[str]:
+    """What the table leaves out of a task, as ``show`` prints it: each scalar metric but the headline, with its 95%
+    interval where the task's ``<prefix>_ci95`` has one, then every entry of its ``<prefix>_counts``."""
+    metrics = _metrics(task_results)
+    intervals, counts = _suffixed(metrics, "_ci95"), _suffixed(metrics, "_counts")
+    cells = []
+    for name, value in sorted(metrics.items()):
+        if name == headline or isinstance(value, dict) or name.endswith(("_ci95", "_counts")):
+            continue
+        unit = scale(name)
+        interval = _interval(intervals.get(name), unit)
+        shown_value = format_value(value, unit) + ("" if interval == "-" else " " + interval)
+        cells.append(f"{name}{' (raw)' if unit == RAW else ''} {shown_value}")
+    lines = wrap_cells(f"{task}:", cells) if cells else []
+    if counts:
+        lines += wrap_cells(f"{task} counts:", [f"{key} {escaped(str(value))}" for key, value in counts.items()])
+    return lines
+
+
+DETAILS = [
+    "Other metrics (percent unless raw: value [95% CI]) and counts. In the results JSON, results.<task>: each key",
+    "with lmms-eval's filter suffix: <metric>,none; intervals in <prefix>_ci95,none, counts in <prefix>_counts,none.",
+]
 UPPER_BOUND = "an upper bound (gold-conditioned), not the paper's number; the leaderboard never ranks it"
+
+
+STAGE = (
+    "stage coverage, not a score: the share of documents the stage answered (its outputs are what a later task "
+    "reads); never averaged or ranked by"
+)
+
+
+def stage_of(task: str) -> bool:
+    """Whether our task is a stage whose headline is coverage (``nleye_describe``, ``mucr_*_ccot_graph``:
+    :func:`abductive_tasks.runs.catalog.coverage_stages`)."""
+    from abductive_tasks.runs import catalog
+
+    return task in catalog.coverage_stages()
 
 
 def upper_bound_of(task: str) -> bool:
@@ -252,22 +316,27 @@ def summary(
     folder: Path | None = None,
     scale: Callable[[str], str] = metric_scale,
     upper_bound: Callable[[str], bool] = upper_bound_of,
+    stage: Callable[[str], bool] = stage_of,
+    details: bool = False,
 ) -> str:
     """The end-of-run summary of an lmms-eval results dict (``results``, ``config``, ``model_name``); a task that
-    bounds the paper's number (``upper_bound(task)``, default :func:`upper_bound_of`) is said to be one.
+    bounds the paper's number (``upper_bound(task)``, default :func:`upper_bound_of`) is said to be one, and so is a
+    stage whose headline is coverage (``stage(task)``, default :func:`stage_of`). ``details`` (``show``): each task's
+    other metrics with their intervals and its counts (:func:`detail_lines`) follow the breakdowns.
 
     ``headline(task)``: the task's headline metric, None for a task that is not ours (listed apart).
     """
     results = run.get("results", {})
-    rows, breakdowns, others = [], [], []
+    rows, breakdowns, others, extra = [], [], [], []
     for task in sorted(results):
         metric = headline(task)
         if metric is None:
             if any(key.partition(",")[1] for key in results[task]):  # a task with metrics, not a group header
                 others.append(task)
             continue
-        rows.append(task_row(task, results[task], metric, scale))
+        rows.append(replace(task_row(task, results[task], metric, scale), stage=stage(task)))
         breakdowns += breakdown_lines(task, results[task], scale)
+        extra += detail_lines(task, results[task], metric, scale) if details else []
     config = run.get("config") or {}
     where = f"results in {folder}" if folder else "results not saved (no --output_path)"
     lines = [f"abductive-eval summary: {run.get('model_name') or config.get('model', '?')}, {where}"]
@@ -284,6 +353,7 @@ def summary(
         ]
         lines += [f"  {LEGEND[metric]}" for metric in sorted({row.metric for row in rows}) if metric in LEGEND]
         lines += [f"  {row.task}: {UPPER_BOUND}" for row in rows if upper_bound(row.task)]
+        lines += [f"  {row.task} {row.metric}: {STAGE}" for row in rows if row.stage]
         unscored = {key for row in rows if row.value is None and (key := not_scored_key(row.task))}
         lines += [f"  {NOT_SCORED[key]}" for key in sorted(unscored)]
         for row in rows:
@@ -303,6 +373,8 @@ def summary(
                     )
     if breakdowns:
         lines += ["", "Breakdowns (percent unless raw: value [95% CI] n=units):", *("  " + line for line in breakdowns)]
+    if extra:
+        lines += ["", *DETAILS, *("  " + line for line in extra)]
     if others:
         lines += ["", f"Other tasks (lmms-eval's table above): {', '.join(others)}"]
     return "\n".join(lines)

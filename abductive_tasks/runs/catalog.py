@@ -163,6 +163,24 @@ def metadata(task: str, root: Path | None = None) -> dict:
     return found if isinstance(found, dict) else {}
 
 
+# Stage outputs a model writes with no gold answer to score them by (NL-Eye's descriptions, CCoT's scene graphs): the
+# task writing them reports the share of units it wrote one for (described_rate, scene_graph_rate), coverage, not a
+# score; the summary and the leaderboard say so, and never average or rank by it. (Picks and reasonings come from
+# scored tasks.)
+COVERAGE_KINDS = frozenset({"descriptions", "graphs"})
+
+
+@functools.cache
+def coverage_stages() -> frozenset[str]:
+    """Our stage tasks whose headline is coverage: those a task of ours reads a :data:`COVERAGE_KINDS` output of
+    (its ``metadata: reads``)."""
+    found = set()
+    for entry in entries():
+        reads = metadata(entry.name).get("reads") if entry.kind == "task" else None
+        found |= {up for up, kind in (reads or {}).items() if kind in COVERAGE_KINDS}
+    return frozenset(found)
+
+
 def names() -> set[str]:
     """The names of all our tasks and groups."""
     return {entry.name for entry in entries()}

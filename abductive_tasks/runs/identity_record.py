@@ -73,6 +73,8 @@ class IdentityRecord:
     )
     weights: dict | None = None  # which weights the model ran (identity.model_weights): spec records, ended run records
     outputs: dict[str, str] | None = None  # run records, once ended: sealed_outputs (None: ended before 2026-12-01)
+    asked: tuple[str, ...] | None = None  # spec records: of ``tasks``, those the spec names (the rest run only as
+    # upstream stages of those); None: every task asked (written before 2026-12-03, or a run record)
 
     @classmethod
     def read(cls, path: Path) -> IdentityRecord:
@@ -89,13 +91,14 @@ class IdentityRecord:
                 exit_status=raw.get("exit_status"),
                 weights=raw.get("weights") if isinstance(raw.get("weights"), dict) else None,
                 outputs=raw.get("outputs"),
+                asked=tuple(raw["asked"]) if isinstance(raw.get("asked"), list) else None,
             )
             for task in record.tasks:
                 task_key(record.identity, task)
         except (KeyError, TypeError, AttributeError) as error:
             raise DamagedFile(path, f"not a run identity record ({type(error).__name__}: {error})") from error
         if not (record.limit is None or isinstance(record.limit, int | float)) or not all(
-            isinstance(task, str) for task in record.tasks
+            isinstance(task, str) for task in (*record.tasks, *(record.asked or ()))
         ):
             raise DamagedFile(path, "not a run identity record (limit or tasks of the wrong type)")
         if record.outputs is not None and not (
@@ -106,7 +109,8 @@ class IdentityRecord:
         return record
 
     def write(self, path: Path) -> None:
-        write_json_atomic(path, {**asdict(self), "tasks": list(self.tasks)})
+        fields = {**asdict(self), "tasks": list(self.tasks), "asked": list(self.asked or ())}
+        write_json_atomic(path, fields if self.asked is not None else {k: v for k, v in fields.items() if k != "asked"})
 
 
 def sealed_outputs(run: Path) -> dict[str, str]:

@@ -61,6 +61,7 @@ class ModelPlan:
     check_ray: bool  # whether vLLM runs in this environment (in process, or the default executable)
     spec_path: str  # the spec it comes from, as run records name it
     facts: dict[str, TaskFacts]  # of its tasks (and of what they read), looked up once
+    asked: tuple[str, ...] = ()  # of its tasks, those the spec names (groups expanded); the rest are upstream stages
 
     @property
     def pending(self) -> list[str]:

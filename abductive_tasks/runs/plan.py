@@ -261,6 +261,7 @@ def _model_plans(
             check_ray=model.route == "vllm" or (server is not None and spec.vllm_executable == "vllm"),
             spec_path=str(spec.path),
             facts={task: facts[task] for task in wanted},
+            asked=tuple(task for task in runnable if task in task_set.named),
         )
         model_plan = refreshed(model_plan, by_name)
         by_name[model.name] = model_plan

@@ -276,6 +276,7 @@ def write_spec_record(model_plan: ModelPlan) -> None:
         model=model.name,
         spec=model_plan.spec_path,
         weights=weights,
+        asked=model_plan.asked,
     )
     spec_record.write(model_plan.output / SPEC_RECORD)
 

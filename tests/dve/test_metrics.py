@@ -449,6 +449,16 @@ def test_missing_optional_packages_mean_not_computed(monkeypatch, gen_docs, warn
     ) in lines
 
 
+def test_an_evaluator_not_computed_for_dve_human_is_said_of_dve_human(monkeypatch, tmp_path, warnings_logged):
+    """Running dve_human alone logged "dve_gen: evaluator not computed: ...", naming a task that was not run."""
+    monkeypatch.setenv(evaluator.WEIGHTS_ENV, str(tmp_path / "weights.pth"))
+    docs = list(hooks.human_docs_from(data.load(SAMPLE_ROOT / "dve", "test")))[:4]
+    values = evaluate(hooks.HUMAN, hooks.process_results_human, docs, ["not read"] * len(docs))
+    assert values["dve_human_counts"]["evaluator_computed"] is False
+    said = [line for line in warnings_logged if "evaluator not computed" in line]
+    assert said and all(line.startswith("dve_human: evaluator not computed: ") for line in said)
+
+
 def test_missing_weights_are_reported_with_the_reason(monkeypatch, tmp_path):
     monkeypatch.setenv(metrics.BERTSCORE_ENV, str(tmp_path / "no-such-model"))
     with pytest.raises(

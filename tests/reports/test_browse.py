@@ -418,7 +418,7 @@ def test_show_prints_the_summary_of_a_past_run(two_runs, capsys):
     assert main(["show", str(two_runs[0])]) == 0
     run = json.loads((two_runs[0] / f"{STAMP}_results.json").read_text())
     summary, _, provenance = capsys.readouterr().out.rpartition("\n\nRun ")
-    assert summary + "\n" == report.summary(run, report.headline_lookup(), two_runs[0]) + "\n"
+    assert summary + "\n" == report.summary(run, report.headline_lookup(), two_runs[0], details=True) + "\n"
     assert provenance.splitlines() == [  # a run written by hand: what abductive-eval and lmms-eval record is absent
         "2026-01-01; abductive-tasks not recorded, lmms-eval not recorded",
         "Data: not recorded (runs of abductive-eval record it)",

@@ -96,6 +96,17 @@ def test_ties_with_the_best_in_either_direction(models):
     assert ties_with_best("t", "consistency_acc", {}, higher_is_better=True) is None
 
 
+def test_models_sharing_the_best_value_are_compared_too(models):
+    """Two models with the same best value (mucr_c2e: 25 vs 25) had no comparison, so comparisons.csv dropped the task
+    without a word while ``--compare`` listed it with p = 1.0: the first best is compared with each other model."""
+    estimates = {"a": consistency(models["base"]), "b": consistency(models["base"]), "c": consistency(models["other"])}
+    ties = ties_with_best("t", "consistency_acc", estimates, higher_is_better=True)
+    assert ties.best == ["a", "b"] and set(ties.comparisons) == {"b", "c"}
+    equal = ties.comparisons["b"]
+    assert (equal.a, equal.result.difference, equal.result.p_value, equal.tied) == ("a", 0, 1.0, True)
+    assert ties.tied("b") is True
+
+
 def test_a_run_must_reproduce_its_reported_value(tmp_path, models):
     records = triplet_records(models["base"])
     path = tmp_path / "20260101_000000_samples_nleye_triplet_text.jsonl"

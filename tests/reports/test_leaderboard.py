@@ -214,6 +214,29 @@ def test_csv_one_row_per_model_with_headline_metrics(report):
     ]
 
 
+def test_the_exports_say_the_rank_the_average_the_tasks_averaged_and_each_columns_scale(report):
+    """The CSV and JSON held no rank or average (only the Markdown and HTML did), and the wide CSV mixed fractions with
+    Sherlock's 0-100 values without saying which. model-b has no nleye_pairs score: no average, no rank."""
+    rows = {row["model"]: row for row in csv.DictReader(report["csv"].open())}
+    assert [rows["model-a"][key] for key in ("rank", "average_percent", "average_tasks")] == [
+        "1",
+        "50.0",
+        "nleye_triplet nleye_pairs",
+    ]
+    assert [rows["model-b"][key] for key in ("rank", "average_percent")] == ["—", ""]
+    assert rows["model-a"]["nleye_triplet__scale"] == rows["model-b"]["nleye_pairs__scale"] == "fraction"
+    saved = json.loads(report["json"].read_text())
+    assert saved["ranking"] == {
+        "average_tasks": ["nleye_triplet", "nleye_pairs"],
+        "upstream_only": [],
+        "rows": {
+            "model-a": {"rank": "1", "average_percent": 50.0},
+            "model-b": {"rank": "—", "average_percent": None},
+        },
+    }
+    assert saved["cells"]["model-a"]["nleye_triplet"]["scale"] == "fraction"
+
+
 @pytest.fixture(scope="module")
 def board(tmp_path_factory):
     """Every way a results file may not be a score, one model folder each."""
@@ -1388,3 +1411,53 @@ def test_cell_precision_steps_at_10_and_1_points():
 
     assert [precision(0.0, width) for width in (10.0, 9.99, 1.0, 0.99)] == [0, 1, 1, 2]
     assert (precision(None, None), precision(5.0, 5.0), precision(None, None, percent=False)) == (1, 1, 3)
+
+
+def test_a_task_run_only_as_an_asked_tasks_upstream_is_shown_labelled_and_never_averaged(tmp_path, sample_spec):
+    """A spec asking for mucr_c2e, mucr_e2c and mucr_exp: the batch runs mucr_cue too (mucr_exp reads its picks). It
+    was averaged as if asked (the walk: 42.3 instead of 48.6); now its column is shown, labelled, and left out of the
+    average, and the legend lists the tasks averaged. A spec record written before `asked` asked for all its tasks."""
+    from abductive_tasks.reports.leaderboard.ranking import average, average_tasks
+    from abductive_tasks.reports.leaderboard.render import legend
+
+    asked, tasks = ("mucr_c2e", "mucr_e2c", "mucr_exp"), ("mucr_c2e", "mucr_e2c", "mucr_cue", "mucr_exp")
+    assert sample_spec(",".join(asked)).asked == asked  # what the batch records: the spec's tasks, not its stages
+    assert set(sample_spec(",".join(asked)).tasks) == set(tasks)
+
+    def board_of(folder: Path, asked_tasks: tuple[str, ...] | None):
+        IdentityRecord(identity(), None, tasks, "m", "spec.yaml", asked=asked_tasks).write(folder / "m" / SPEC_RECORD)
+        assert IdentityRecord.read(folder / "m" / SPEC_RECORD).asked == asked_tasks
+        board = collect(folder, TaskIndex())
+        scores = {"mucr_c2e": 0.5, "mucr_e2c": 0.5, "mucr_cue": 0.0, "mucr_exp": None}
+        board.rows["m"] = {task: {f"{board.headline[task]},none": value} for task, value in scores.items()}
+        return board
+
+    board = board_of(tmp_path / "new", asked)
+    assert board.upstream_only == {"mucr_cue"} and average_tasks(board) == ["mucr_c2e", "mucr_e2c"]
+    assert average(board, "m") == 50.0
+    header = headline_table(board).header
+    assert "mucr_cue (cue_accuracy; %, upstream only, not asked by the spec)" in header
+    assert "average (%, 2 tasks)" in header
+    assert legend(board).endswith(
+        "Averaged (2 tasks): mucr_c2e, mucr_e2c. Not asked by the spec, run as upstream only: mucr_cue."
+    )
+    old = board_of(tmp_path / "old", None)
+    assert old.upstream_only == set() and average_tasks(old) == ["mucr_c2e", "mucr_e2c", "mucr_cue"]
+
+
+@pytest.fixture
+def sample_spec(tmp_path, monkeypatch):
+    """The plan of one dummy model of a spec naming ``tasks`` (comma-separated) on the sample data."""
+    from abductive_tasks.runs.plan import plan
+    from abductive_tasks.runs.spec import load_spec
+
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+
+    def planned(tasks: str):
+        path = tmp_path / "spec.yaml"
+        path.write_text(json.dumps({"tasks": tasks.split(","), "models": [{"name": "a", "backend": "dummy"}]}))
+        (model_plan,) = plan(load_spec(path), TaskIndex()).models
+        return model_plan
+
+    return planned

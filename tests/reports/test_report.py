@@ -86,7 +86,7 @@ def test_one_row_per_task_in_percent_with_interval_chance_coverage_and_counts(tm
         "JSON keeps each paper's scale. Coverage: units scored/present, in the unit the 95% CI resamples.",
         "",
         "| task | headline metric | value | 95% CI | chance | coverage | unparsable | failed requests |",
-        "| mucr_exp | exp_score (raw) | n/a | - | - | 12/12 items | - | - |",  # not computed (no judge); a 0-10 score
+        "| mucr_exp | exp_score (raw) | n/a | - | - | 0/12 items (not scored) | - | - |",  # no judge; a 0-10 score
         "| nleye_triplet | consistency_acc | 58.3 | [33.3, 83.3] | 25.0 | 12/12 items | 1 | 0 |",  # 7/12, x100
         "| sherlock_comparison | comparison_acc | 6.1 | - | - | - | - | - |",  # already a percentage: as is
         # a legend line for each metric shown that is not an accuracy
@@ -163,7 +163,12 @@ def test_an_offset_is_called_out_and_limit_minus_one_is_not(config, called_out):
     [
         ({"documents": 24, "items_scored": 10, "items_incomplete": 2}, "10/12 items"),  # --limit cut two items apart
         ({"documents": 12, "items_offline_scored": 3, "items_scored": 12}, "12/12 items"),  # items_scored preferred
-        ({"documents": 17, "pairs": 6, "impossible_excluded": 4}, "6/6 pairs"),  # DVE: its resampling unit
+        # DVE: its resampling unit, and the rows its protocol leaves out before pairs are formed
+        ({"documents": 17, "pairs": 6, "impossible_excluded": 4}, "6/6 pairs, 4 impossible rows excluded"),
+        (
+            {"documents": 17, "pairs": 6, "impossible_excluded": 0, "empty_text_excluded": 2},
+            "6/6 pairs, 2 rows without text excluded",
+        ),
         ({"documents": 40, "gt_images": 3, "auto_images": 3, "images_incomplete": 1}, "3/4 images"),
         ({"documents": 40, "images_scored": 3, "images_incomplete": 0}, "3/3 images"),
         ({"documents": 7}, "7 documents"),
@@ -279,3 +284,68 @@ def test_left_out_counts_of_earlier_versions_are_named_and_a_zero_is_full_covera
     full = {"items_scored": 4, "items_incomplete": 0, "items_without_descriptions": 0, "items_without_picks": 0}
     assert dropped_in(full) == {} and dropped_units({"triplet_counts,none": full}) == {}
     assert report.coverage(full) == "4/4 items"
+
+
+@pytest.mark.parametrize(
+    ("counts", "shown"),
+    [
+        # MuCR Exp without a judge: every item reached the metric, none was scored (read "12/12 items" before)
+        ({"documents": 12, "items_scored": 12, "items_judged": 0}, "0/12 items (not scored)"),
+        # DVE generation / human evaluation without the evaluator (read "6/6 pairs" before)
+        ({"documents": 11, "pairs": 6, "impossible_excluded": 4}, "0/6 pairs (not scored), 4 impossible rows excluded"),
+        ({"documents": 7}, "0/7 documents (not scored)"),
+        ({}, "not scored"),
+    ],
+)
+def test_coverage_of_a_headline_not_computed_is_none_scored(counts, shown):
+    assert report.coverage(counts, scored=False) == shown
+
+
+def test_a_row_whose_headline_was_not_computed_shows_none_scored():
+    """``docs/results.md``: coverage is units scored of those present; a row showing n/a scored none of them."""
+    results = {"dve_gen": {"dve_success_all,none": None, "dve_gen_counts,none": {"documents": 11, "pairs": 6}}}
+    (row,) = [
+        line for line in lines(report.summary(run(results), {"dve_gen": "dve_success_all"}.get)) if "dve_gen" in line
+    ]
+    assert row == "| dve_gen | dve_success_all | n/a | - | - | 0/6 pairs (not scored) | - | - |"
+
+
+def test_a_stage_row_says_its_value_is_coverage_not_a_score():
+    """``nleye_describe`` and the CCoT graph stages showed "100.0 [100.0, 100.0]" like a score, with no word that it is
+    the share of documents answered (``docs/results.md``: such a stage has no score; the leaderboard labels it)."""
+    assert report.stage_of("nleye_describe") and report.stage_of("mucr_c2e_ccot_graph")
+    assert report.stage_of("mucr_exp_ccot_graph") and not report.stage_of("nleye_triplet")
+    described = {
+        "described_rate,none": 1.0,
+        "describe_counts,none": {"documents": 36, "unparsable": 0, "request_failed": 0},
+        "describe_ci95,none": {"described_rate": {"lower": 1.0, "upper": 1.0}},
+    }
+    results = {"nleye_describe": described, "nleye_triplet": nleye_triplet()}
+    headlines = {"nleye_describe": "described_rate", **HEADLINES}
+    shown = lines(report.summary(run(results), headlines.get, scale=lambda name: "fraction"))
+    assert (
+        "| nleye_describe | described_rate (stage coverage) | 100.0 | [100.0, 100.0] | - | 36 documents | 0 | 0 |"
+        in (shown)
+    )
+    assert f"nleye_describe described_rate: {report.STAGE}" in shown
+    assert "| nleye_triplet | consistency_acc | 58.3 | [33.3, 83.3] | 25.0 | 12/12 items | 1 | 0 |" in shown
+    assert sum(report.STAGE in line for line in shown) == 1
+
+
+def test_show_prints_each_tasks_other_metrics_with_their_intervals_and_its_counts():
+    """docs/running.md: `show` prints the intervals and counts compactly; it printed the headline's interval only
+    (order1_acc's, DVE's impossible_excluded were in the JSON alone). The end-of-run summary stays as it was."""
+    results = {"nleye_triplet": nleye_triplet()}
+    results["nleye_triplet"]["order1_acc,none"] = 0.5
+    results["nleye_triplet"]["triplet_ci95,none"]["order1_acc"] = {"lower": 0.25, "upper": 0.75}
+    scales = {**SCALES, "order1_acc": "fraction"}.__getitem__
+    text = report.summary(run(results), HEADLINES.get, scale=scales, details=True)
+    shown = lines(text)
+    at = shown.index(" ".join(report.DETAILS[0].split()))
+    assert shown[at : at + 5] == [
+        *(" ".join(line.split()) for line in report.DETAILS),
+        "nleye_triplet: order1_acc 50.0 [25.0, 75.0]",
+        "nleye_triplet counts: documents 24; items_scored 12; items_incomplete 0; unparsable 1;",
+        "request_failed 0",
+    ]
+    assert report.DETAILS[0] not in report.summary(run(results), HEADLINES.get, scale=scales)

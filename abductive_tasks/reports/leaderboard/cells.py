@@ -20,6 +20,7 @@ from abductive_tasks.nleye import descriptions
 from abductive_tasks.reports.compare import CompareError, Inconsistent, estimate_from_run
 from abductive_tasks.reports.plots import PERCENT_FACTOR
 from abductive_tasks.runs import chain
+from abductive_tasks.runs.catalog import COVERAGE_KINDS
 from abductive_tasks.runs.history import Outcome, Scan, scan_runs
 from abductive_tasks.runs.identity import (
     SCHEMA,
@@ -63,6 +64,8 @@ class Leaderboard:
     marks: dict[str, dict[str, str]] = field(default_factory=dict)  # model -> task -> why the cell is not a score
     upper_bounds: set[str] = field(default_factory=set)  # tasks that bound the paper's number: labelled, never averaged
     stages: set[str] = field(default_factory=set)  # stage tasks whose headline is coverage: labelled, never averaged
+    upstream_only: set[str] = field(default_factory=set)  # run only as another's upstream, asked by no row's spec:
+    # shown, labelled, never averaged or ranked by
     notes: list[str] = field(default_factory=list)  # what was not read, by path, and the command that fixes it
     sources: dict[str, dict[str, Path]] = field(default_factory=dict)  # model -> task -> the results file of the cell
     data: dict[str, dict[str, str]] = field(default_factory=dict)  # model -> task -> data_key of the row's data
@@ -145,7 +148,9 @@ class Leaderboard:
         """What the task's column is, where not a score of the benchmark's protocol (never averaged): '' otherwise."""
         if task in self.upper_bounds:
             return "upper bound, not the paper's number"
-        return "stage coverage, not a score" if task in self.stages else ""
+        if task in self.stages:
+            return "stage coverage, not a score"
+        return UPSTREAM_ONLY if task in self.upstream_only else ""
 
     def value(self, model: str, task: str, metric: str | None = None) -> float | None:
         return self.rows[model].get(task, {}).get(f"{metric or self.headline[task]},none")
@@ -210,10 +215,9 @@ class Leaderboard:
         return found
 
 
-# Stage outputs a model writes with no gold answer to score them by (NL-Eye's descriptions, CCoT's scene graphs): the
-# task writing them reports the share of units it wrote one for (described_rate, scene_graph_rate), coverage, not a
-# score; its column is shown, never averaged or ranked by. (Picks and reasonings come from scored tasks.)
-COVERAGE_KINDS = frozenset({"descriptions", "graphs"})
+# The caveat of a column no row's spec asked for: the batch ran it only because an asked task reads its outputs
+# (mucr_cue for mucr_exp). Real runs of the model, shown; not averaged, as the spec did not ask for them.
+UPSTREAM_ONLY = "upstream only, not asked by the spec"
 STORES = {"descriptions": descriptions.STORE, "graphs": scene_graphs.STORE}  # the named stores a variable can name
 STAGE_VARIABLES = frozenset(name for names in chain.VARIABLES.values() for name in names)  # naming what is read
 
@@ -607,10 +611,18 @@ class _Collector:
         readers = (self.facts(task) for task in self.task_index.task_names)
         return {up for found in readers if found for up, kind in found.reads.items() if kind in COVERAGE_KINDS}
 
+    def upstream_only(self) -> set[str]:
+        """The columns no row's spec asked for: run only because a task asked reads their outputs (a spec record
+        without ``asked``, written before it, asked for all its tasks)."""
+        records = self.board.records.values()
+        asked = {task for record in records for task in (record.tasks if record.asked is None else record.asked)}
+        return {task for task in self.columns if task not in asked and any(task in record.tasks for record in records)}
+
     def finish(self) -> Leaderboard:
         """The board with its columns: our tasks, in the suite's order, then the others by name."""
         board = self.board
         board.stages = self.stages() & set(self.columns)
+        board.upstream_only = self.upstream_only()
         for task in self.columns:
             found = self.facts(task)
             if found is not None:

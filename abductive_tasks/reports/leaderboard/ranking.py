@@ -194,8 +194,10 @@ COMPARE_COLUMNS = [
 
 def ranked_tasks(board: Leaderboard) -> list[str]:
     """The tasks whose headline is a score of the benchmark's protocol: not a bound on the paper's number
-    (mucr_exp_gold) nor a stage's coverage (nleye_describe's described_rate); only these are averaged or ranked by."""
-    return [task for task in board.tasks if task not in board.upper_bounds and task not in board.stages]
+    (mucr_exp_gold) nor a stage's coverage (nleye_describe's described_rate), and asked by the spec (not run only as
+    another task's upstream, :attr:`~Leaderboard.upstream_only`); only these are averaged or ranked by."""
+    left_out = board.upper_bounds | board.stages | board.upstream_only
+    return [task for task in board.tasks if task not in left_out]
 
 
 def average_tasks(board: Leaderboard) -> list[str]:

@@ -209,9 +209,18 @@ def reference_header_rows() -> tuple[list[str], list[list[str]]]:
     ]
 
 
+def standing(board: Leaderboard) -> dict[str, tuple[str, float | None]]:
+    """Each row's rank (as the tables print it) and average (percent; None where the row has none), by model."""
+    ranks, averaged = ranking(board), bool(average_tasks(board))
+    return {model: (ranks[model], average(board, model) if averaged else None) for model in board.rows}
+
+
 def wide_table(board: Leaderboard, found: Statistics) -> tuple[list[str], list[list[str]]]:
-    """``leaderboard.csv``: one row per model, machine-friendly columns per task (see the module docstring)."""
-    header = ["model"]
+    """``leaderboard.csv``: one row per model, machine-friendly columns per task (see the module docstring): its rank
+    and average (percent) as the tables give them and the tasks averaged, then per task the headline on its results'
+    own scale, named in ``<task>__scale`` (``fraction``, ``percent``, ``raw``)."""
+    header = ["model", "rank", "average_percent", "average_tasks"]
+    rank_of, averaged = standing(board), " ".join(average_tasks(board))
     read_columns = {task for task in board.tasks for model in board.rows if board.read_from(model, task)}
     data_columns = {task for task in board.tasks if board.data_groups(task)}
     settings_columns = {task for task in board.tasks if board.settings_versions(board.benchmarks.get(task, task))}
@@ -223,6 +232,7 @@ def wide_table(board: Leaderboard, found: Statistics) -> tuple[list[str], list[l
             f"{base}__upper",
             f"{base}__stderr",
             f"{base}__tied_with_best",
+            f"{task}__scale",
             f"{task}__status",
         ]
         header += [f"{task}__data"] if task in data_columns else []
@@ -230,7 +240,7 @@ def wide_table(board: Leaderboard, found: Statistics) -> tuple[list[str], list[l
         header += [f"{task}__read_from"] if task in read_columns else []
     rows = []
     for model in board.rows:
-        row = [model]
+        row = [model, rank_of[model][0], _plain(rank_of[model][1]), averaged]
         for task in board.tasks:
             entry = board.interval(model, task)
             values = (
@@ -240,7 +250,7 @@ def wide_table(board: Leaderboard, found: Statistics) -> tuple[list[str], list[l
                 entry.get("stderr"),
                 found.tied(model, task),
             )
-            row += [*map(_plain, values), status(board, model, task)]
+            row += [*map(_plain, values), metric_scale(board.headline[task], "unknown"), status(board, model, task)]
             row += [board.data_group(model, task) or ""] if task in data_columns else []
             row += [board.settings_group(model, task) or ""] if task in settings_columns else []
             row += [read_text(board.read_from(model, task))] if task in read_columns else []
@@ -361,23 +371,28 @@ def write_dicts(path: Path, columns: list[str], rows: list[dict]) -> Path:
 
 # The shape of the files a batch and its leaderboard write (leaderboard.json, the CSVs, run and spec records, stage
 # outputs): raised when one changes, so a consumer can tell (tests/snapshots/formats.txt, utils/format_snapshots.py).
-EXPORT_FORMAT = 7  # 2 (2026-12-01): a run record seals its outputs once it ended (`outputs`); 3 (2026-12-02): its
+EXPORT_FORMAT = 9  # 2 (2026-12-01): a run record seals its outputs once it ended (`outputs`); 3 (2026-12-02): its
 # weights (`weights`, the identity's model entry too); 4 (2026-12-02): leaderboard.json says the score settings and
 # judge of each cell (`settings_label`) and of the rows (`provenance.settings`); 5 (2026-12-02): per benchmark
 # (`provenance.settings`: benchmark -> its settings sets, each the variables that can change its scores); 6
 # (2026-12-02): the CSVs say each cell's data and settings group (`<task>__data`, `<task>__settings`; the long one's
-# `data`, `settings`, `read_from`); 7 (2026-12-02): a results file of abductive-eval says what its chained tasks read
+# `data`, `settings`, `read_from`); 7 (2026-12-02): a spec record names the tasks the spec asked for (`asked`; the
+# rest ran only as their upstream stages); 8 (2026-12-02): the exports say what the tables say: leaderboard.csv each
+# row's `rank`, `average_percent` and `average_tasks` and each task's `<task>__scale`, leaderboard.json `ranking` and
+# each cell's `scale`; 9 (2026-12-02): a results file of abductive-eval says what its chained tasks read
 # (`abductive_tasks.inputs`)
 
 
 def json_text(board: Leaderboard, found: Statistics, origin: Provenance) -> str:
-    """``leaderboard.json``: its :data:`EXPORT_FORMAT`, the provenance in full, and per model and task the cell (value
-    and interval on the results' own scale, its status, its data version and score settings, whose outputs it read
+    """``leaderboard.json``: its :data:`EXPORT_FORMAT`, the provenance in full, the ranking (each row's rank and
+    average, the tasks averaged, those run only as upstream) and per model and task the cell (value and interval on the
+    results' own scale, named in ``scale``, its status, its data version and score settings, whose outputs it read
     where another model's)."""
     cells = {
         model: {
             task: {
                 "metric": board.headline[task],
+                "scale": metric_scale(board.headline[task], "unknown"),
                 "value": board.value(model, task),
                 **{key: board.interval(model, task).get(key) for key in ("lower", "upper", "stderr")},
                 "tied_with_best": found.tied(model, task),
@@ -391,7 +406,9 @@ def json_text(board: Leaderboard, found: Statistics, origin: Provenance) -> str:
         }
         for model in board.rows
     }
-    document = {"format": EXPORT_FORMAT, "provenance": as_json(origin), "cells": cells}
+    ranks = {model: {"rank": rank, "average_percent": mean} for model, (rank, mean) in standing(board).items()}
+    ranked = {"average_tasks": average_tasks(board), "upstream_only": sorted(board.upstream_only), "rows": ranks}
+    document = {"format": EXPORT_FORMAT, "provenance": as_json(origin), "ranking": ranked, "cells": cells}
     return json.dumps(document, indent=2, default=str) + "\n"
 
 
@@ -422,7 +439,9 @@ LEGEND = (
     "one comparison per model, no correction for multiple comparisons). "
     "Average: the mean of the accuracy headlines (shares of units; not a signed score such as Sherlock's comparison "
     "accuracy, -100 to 100; not an upper bound, nor a stage's coverage such as nleye_describe's share of images "
-    "described), for rows with a score on each, on the same data and score settings, each on its own outputs. "
+    "described, nor a task the spec did not ask for, run only as an asked task's upstream, such as mucr_cue for "
+    "mucr_exp: shown, labelled so), for rows with a score on each, on the same data and score settings, each on its "
+    "own outputs. "
     "A cell that read another model's outputs names them, e.g. (descriptions: dd), and one that ran with other score "
     "settings or another judge than most rows says so, (settings B): each is another protocol, ranked and compared "
     "only with the cells that read the same, with the same settings. "
@@ -502,6 +521,19 @@ TABLE_MACRO = """{% macro table(content, css_class) -%}
 {%- endmacro %}"""
 
 
+def averaged_text(board: Leaderboard) -> str:
+    """Which tasks the average column spans here, and the columns shown but not asked by the spec."""
+    averaged = average_tasks(board)
+    spans = f"Averaged ({len(averaged)} tasks): {', '.join(averaged)}." if averaged else "No average column here."
+    upstream = [task for task in board.tasks if task in board.upstream_only]
+    return spans + (f" Not asked by the spec, run as upstream only: {', '.join(upstream)}." if upstream else "")
+
+
+def legend(board: Leaderboard) -> str:
+    """:data:`LEGEND` and :func:`averaged_text`."""
+    return f"{LEGEND} {averaged_text(board)}"
+
+
 def markdown(
     board: Leaderboard,
     plot_files: list[Path],
@@ -518,7 +550,7 @@ def markdown(
         "",
         "Our runs: one row per model, each task's headline metric (`metadata.headline_metric`).",
         "",
-        LEGEND,
+        legend(board),
         "",
         headline_table(board, found).markdown(),
         "",
@@ -550,6 +582,7 @@ def console_summary(board: Leaderboard, found: Statistics, origin: Provenance) -
             *header_lines(origin, len(board.rows)),
             "",
             headline_table(board, found).markdown(),
+            averaged_text(board),
             "",
             *(["Not shown or to read with care:", *(f"- {note}" for note in notes), ""] if notes else []),
             "The legend, footnote (task versions, each model's weights and judge) and plots: leaderboard.md, .html",
@@ -577,7 +610,7 @@ def html_page(
     environment = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
     template = environment.from_string(TABLE_MACRO + HTML_TEMPLATE)
     return template.render(
-        legend=LEGEND.replace("**Bold**", "Bold"),
+        legend=legend(board).replace("**Bold**", "Bold"),
         ours=headline_table(board, found),
         reference=reference,
         notes=[*board.notes, *found.notes],
