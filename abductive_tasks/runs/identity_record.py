@@ -74,7 +74,7 @@ class IdentityRecord:
     weights: dict | None = None  # which weights the model ran (identity.model_weights): spec records, ended run records
     outputs: dict[str, str] | None = None  # run records, once ended: sealed_outputs (None: ended before 2026-12-01)
     asked: tuple[str, ...] | None = None  # spec records: of ``tasks``, those the spec names (the rest run only as
-    # upstream stages of those); None: every task asked (written before 2026-12-03, or a run record)
+    # upstream stages of those); None: every task asked (written before 0.1.12, or a run record)
 
     @classmethod
     def read(cls, path: Path) -> IdentityRecord:
