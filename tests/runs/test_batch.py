@@ -165,7 +165,13 @@ def test_batch_interrupt_resume_failure_and_leaderboard(tmp_path, capsys):
 
     # 4. The leaderboard of these results: every cell comes from a `limit: 4` run (or a failed one), so none is a score.
     written = write_report(results)
-    assert next(csv.reader(written["csv"].open()))[:2] == ["model", "nleye_triplet__consistency_acc"]
+    assert next(csv.reader(written["csv"].open()))[:5] == [
+        "model",
+        "rank",
+        "average_percent",
+        "average_tasks",
+        "nleye_triplet__consistency_acc",
+    ]
     rows = leaderboard_rows(results)
     assert list(rows) == ["broken", "dumb_pixel", "dummy", "tiny-llava"]
     assert {cell for model, cells in rows.items() if model != "broken" for cell in cells} == {"limited (limit=4)"}
@@ -266,10 +272,9 @@ def leaderboard_rows(results: Path) -> dict[str, list[str]]:
     """``leaderboard.csv`` as {model: per task its headline value (4 decimals), or the status standing in its place}."""
     with write_report(results)["csv"].open() as handle:
         header, *rows = csv.reader(handle)
-    # per task: value, lower, upper, stderr, tied_with_best, status
-    return {
-        row[0]: [row[column + 5] or f"{float(row[column]):.4f}" for column in range(1, len(header), 6)] for row in rows
-    }
+    # per task: `<task>__<headline>`, its __lower, __upper, __stderr, __tied_with_best, then __scale, __status
+    statuses = [index for index, name in enumerate(header) if name.endswith("__status")]
+    return {row[0]: [row[index] or f"{float(row[index - 6]):.4f}" for index in statuses] for row in rows}
 
 
 def last_run_log(output: Path) -> str:
