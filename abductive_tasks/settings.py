@@ -94,6 +94,13 @@ VARIABLES: dict[str, Variable] = {
             "set by abductive-eval and batch: the run's model and --limit (JSON), checked against what it reads",
             changes_scores=False,
         ),
+        Variable(
+            "ABDUCTIVE_COUNTED_ABOVE",
+            "",
+            "set by abductive-eval for a chain's stage runs and by batch for its runs: the failed requests of the run "
+            "are counted by that command (its last line names them), so the run itself exits as lmms-eval does",
+            changes_scores=False,
+        ),
         Variable("ABDUCTIVE_JUDGE", "on", "'off' disables the LLM judge even when OPENAI_API_KEY is set"),
         Variable(
             "ABDUCTIVE_JUDGE_CACHE",
@@ -279,6 +286,14 @@ def stage_inputs() -> str:
 def this_run(environment: Mapping[str, str] | None = None) -> str:
     """``ABDUCTIVE_RUN`` as set ('' when unset; in ``environment``, default: this process's)."""
     return raw("ABDUCTIVE_RUN", environment)
+
+
+COUNTED_ABOVE = "ABDUCTIVE_COUNTED_ABOVE"  # its value "1": a chain or batch counts the run's failed requests
+
+
+def counted_above() -> bool:
+    """Whether a command above this run (a chain, a batch: :data:`COUNTED_ABOVE`) counts its failed requests."""
+    return raw(COUNTED_ABOVE) == "1"
 
 
 def judge_disabled() -> bool:

@@ -811,12 +811,6 @@ def test_a_run_whose_judge_failed_exits_1_and_its_files_are_stamped_in_utc(tmp_p
 
 
 @pytest.mark.e2e
-@pytest.mark.xfail(
-    strict=True,
-    reason="review-diff2: a run counts its failed requests only when LMMS_CACHE_RUN_ID is unset on entry, and that is "
-    "lmms-eval's own variable (its response cache's run id, which a user resuming a run sets): a top-level run given "
-    "it exits 0 with every request failed; a variable of ours, set by the batch and the chain, would tell them apart",
-)
 def test_a_run_given_lmms_evals_cache_run_id_by_its_user_still_exits_1_on_failed_requests(tmp_path):
     failure = "response=[LMMS_EVAL_REQUEST_FAILED after 3 retries] 429 Rate limit"
     done = abductive_eval(

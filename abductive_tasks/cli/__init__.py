@@ -52,7 +52,7 @@ from abductive_tasks.cli.checks import (
 )
 from abductive_tasks.hints import did_you_mean
 from abductive_tasks.inputs.files import cache_ready
-from abductive_tasks.settings import environment_restored
+from abductive_tasks.settings import counted_above, environment_restored
 
 if TYPE_CHECKING:
     import argparse
@@ -337,8 +337,7 @@ def _run_eval(argv: list[str], handed: tuple[str, ...]) -> int:
     from abductive_tasks import lmms_source
 
     given = list(argv)  # what a refusal's message may echo (a URL's credentials in a variable) is redacted by it
-    # a batch's or a chain's run (they name its response cache's run, and count its failed requests themselves)
-    counted_above = bool(os.environ.get("LMMS_CACHE_RUN_ID"))
+    above = counted_above()  # a batch's or a chain's run: they count its failed requests
     try:
         argv, options = own_options(argv)
         check_command_line(argv)
@@ -357,6 +356,7 @@ def _run_eval(argv: list[str], handed: tuple[str, ...]) -> int:
     except (UsageError, HubUnreachable, DataProblem) as error:
         return _refused(error, given)
     from abductive_tasks.inputs.stages import StageError
+    from abductive_tasks.runs.identity_record import DamagedFile
 
     chained, last_ran = None, False
     try:  # a chain's response cache goes on Ctrl-C, an error or a refusal too, also among its stages
@@ -377,7 +377,7 @@ def _run_eval(argv: list[str], handed: tuple[str, ...]) -> int:
                 return 0
             if args.tasks and args.tasks not in LIST_TASKS and (args.verbosity or "").upper() != "DEBUG":
                 check_data(args.tasks, readers=True)  # what reads a stage's output: once the chain has run it
-        except (UsageError, HubUnreachable, DataProblem, StageError) as error:  # StageError: a chain not runnable
+        except (UsageError, HubUnreachable, DataProblem, StageError, DamagedFile) as error:  # a chain not runnable
             return _refused(error, given)
         reads: dict[str, dict] = {}
         if args.model and args.tasks and args.tasks not in LIST_TASKS:
@@ -386,7 +386,8 @@ def _run_eval(argv: list[str], handed: tuple[str, ...]) -> int:
             from abductive_tasks.runs.task_index import TaskIndex
 
             reads = reading_inputs(our_tasks(args.tasks), TaskIndex())  # the stages' outputs, once the chain ran
-        code = evaluate_and_summarise(argv, args, handed, reads, unclean_fails=not counted_above)
+        stage_failed = chained.failed if chained is not None else {}
+        code = evaluate_and_summarise(argv, args, handed, reads, unclean_fails=not above, stage_failed=stage_failed)
         last_ran = True
         return code
     finally:
@@ -563,13 +564,14 @@ def evaluate_and_summarise(
     handed: tuple[str, ...],
     reads: Mapping[str, dict] | None = None,
     unclean_fails: bool = True,
+    stage_failed: Mapping[str, int] | None = None,
 ) -> int:
     """Run lmms-eval's evaluation (secrets redacted from what it prints and writes: those of ``argv``, the
     environment and ``handed``; runs named by our layout and by what their tasks read, ``reads``, which their results
     record; our tasks left out of its table; its files stamped in UTC unless ``--timezone`` names another: lmms-eval's
-    default is UTC+8) and print our summary of each finished run; 1 when a run failed, or, ``unclean_fails`` (not a
-    batch's or chain's run: they count them), when a task's requests failed, the model's or the judge's (no clean
-    score)."""
+    default is UTC+8) and print our summary of each finished run; 1 when a run failed, or when a task's requests
+    failed, the model's or the judge's (no clean score), in the run or in the chain's stage runs (``stage_failed``,
+    upstream task -> count); not ``unclean_fails``: a batch's or chain's run, whose failed requests they count."""
     import traceback
 
     from abductive_tasks import compat
@@ -578,13 +580,13 @@ def evaluate_and_summarise(
     from abductive_tasks.models.arguments import ModelArgumentError, constructor_refusal
     from abductive_tasks.reports import report
     from abductive_tasks.runs import catalog, layout
-    from abductive_tasks.runs.reads import unclean_tasks
+    from abductive_tasks.runs.reads import folder_name, unclean_tasks
     from abductive_tasks.runs.secrets import collect_secrets, redact_text, redacted_console
 
     secrets = tuple(dict.fromkeys([*handed, *collect_secrets(args=argv, environment=os.environ)]))
 
     def name_run(backend: str, model_args: Mapping[str, Any]) -> tuple[str, str]:
-        return layout.model_name(backend, model_args), layout.model_folder(backend, model_args, reads)
+        return layout.model_name(backend, model_args), folder_name(backend, model_args, reads or {})
 
     note = "(lmms-eval's table of our tasks is left out: see the summary below; every value is in the results JSON)"
     redact = (lambda text: redact_text(text, secrets)) if secrets else None
@@ -616,7 +618,8 @@ def evaluate_and_summarise(
                 else None
             )
             print("\n" + report.summary(run, headline, folder))
-        if unclean_fails and (failed := unclean_tasks(finished)):
+        failed = [f"{task} ({count}, in its stage run)" for task, count in (stage_failed or {}).items()]
+        if unclean_fails and (failed := [*failed, *unclean_tasks(finished)]):
             print(
                 f"abductive-eval: failed requests (the model's or the judge's) in {', '.join(failed)}: not clean "
                 "scores (see the summary); rerun them",

@@ -152,13 +152,23 @@ class StageOutput:
             "kind": self.kind,
             "task": self.task,
             "binding": self.binding,
-            "items": {item_id: [item.doc, item.value, item.status] for item_id, item in sorted(self.items.items())},
+            "items": self._items(),
         }
         return json.dumps(content, sort_keys=True, ensure_ascii=True, separators=(",", ":")).encode()
+
+    def _items(self) -> dict[str, list]:
+        return {item_id: [item.doc, item.value, item.status] for item_id, item in sorted(self.items.items())}
 
     @property
     def digest(self) -> str:
         return hashlib.sha256(self.payload()).hexdigest()
+
+    @property
+    def read_digest(self) -> str:
+        """What its readers read, by content: kind, task, ``--limit`` and items, not whose run gave them (the binding's
+        model arguments and keys hash secret values: a rotated key changes those, never this)."""
+        content = {"kind": self.kind, "task": self.task, "limit": self.binding.get("limit"), "items": self._items()}
+        return hashlib.sha256(json.dumps(content, sort_keys=True, ensure_ascii=True).encode()).hexdigest()
 
     @property
     def failed(self) -> int:
@@ -583,10 +593,14 @@ class Slot:
     stand_ins: list[dict]
 
 
-def counting_every_item(slots: Sequence[Slot], reader: str, why_none: str) -> datasets.Dataset:
+def counting_every_item(
+    slots: Sequence[Slot], reader: str, why_none: str, blank: Mapping[str, object] | None = None
+) -> datasets.Dataset:
     """The documents of ``slots``: each asked document carries the stand-ins of the items without upstream output
     just before it (the last one also those after it) as JSON in :data:`MISSING_FIELD`, so ``--limit`` keeps the
-    stand-ins among the items it keeps and every item is counted. No asked document at all is an error."""
+    stand-ins among the items it keeps and every item is counted. Where no item has its upstream output, one stand-in
+    question carries them all, with ``blank``: the fields the reader's prompt takes from the upstream output, empty.
+    No item at all is an error."""
     rows: list[dict] = []
     pending: list[dict] = []
     for slot in slots:
@@ -601,7 +615,7 @@ def counting_every_item(slots: Sequence[Slot], reader: str, why_none: str) -> da
         if not stand_ins:
             raise StageError(f"{reader}: no item to count ({why_none})")
         how = f"every item counts as unanswered ({why_none})"
-        return without_upstream(reader, stand_ins[0], how, stand_ins)
+        return without_upstream(reader, stand_ins[0] | dict(blank or {}), how, stand_ins)
     if pending:
         rows[-1][MISSING_FIELD] = json.dumps(json.loads(rows[-1][MISSING_FIELD]) + pending)
     missing = sum(not slot.docs for slot in slots)

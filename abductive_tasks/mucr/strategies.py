@@ -262,7 +262,7 @@ def _answer_docs(level: str) -> Callable[[datasets.Dataset], datasets.Dataset]:
         for slot in slots:
             entry = graphs.items.get(slot.item_id) if slot.docs else None
             slot.docs = [] if entry is None or entry.value is None else [slot.docs[0] | {"scene_graph": entry.value}]
-        return counting_every_item(slots, task, f"scene graphs of {upstream} from {graphs.origin}")
+        return counting_every_item(slots, task, f"scene graphs of {upstream} from {graphs.origin}", {"scene_graph": ""})
 
     return process_docs
 
@@ -294,7 +294,7 @@ def _reasoning_docs(level: str) -> Callable[[datasets.Dataset], datasets.Dataset
         for slot in slots:
             entry = reasonings.items.get(slot.item_id)
             slot.docs = [] if entry is None or entry.value is None else [slot.docs[0] | {"reasoning": entry.value}]
-        return counting_every_item(slots, task, f"reasonings of {upstream} from {reasonings.origin}")
+        return counting_every_item(slots, task, f"reasonings of {upstream} from {reasonings.origin}", {"reasoning": ""})
 
     return process_docs
 

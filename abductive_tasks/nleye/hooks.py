@@ -225,7 +225,8 @@ def triplet_described_docs_from(
         else:
             asked = [_triplet_doc({**item, "descriptions": texts}, swapped) for swapped in orders]
             slots.append(Slot(item["item_id"], [doc | {"describer": describer} for doc in asked], stand_ins))
-    return counting_every_item(slots, task, f"descriptions of nleye_describe from {output.origin}")
+    why_none = f"descriptions of nleye_describe from {output.origin}"
+    return counting_every_item(slots, task, why_none, {"shown_descriptions": ["", ""]})
 
 
 def describe_docs(placeholder: datasets.Dataset) -> datasets.Dataset:

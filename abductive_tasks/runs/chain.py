@@ -55,7 +55,7 @@ from abductive_tasks.lmms_source import limit_value, results_beside, samples_glo
 from abductive_tasks.mucr import scene_graphs
 from abductive_tasks.mucr.picks import PICKS_VARIABLE, samples_file
 from abductive_tasks.nleye import descriptions
-from abductive_tasks.runs.history import Outcome
+from abductive_tasks.runs.history import Outcome, failed_in
 from abductive_tasks.runs.identity import (
     build_identity,
     cache_key,
@@ -457,6 +457,7 @@ class CommandChain:
     environment: dict[str, str]
     given: dict[str, str] = field(default_factory=dict)  # upstream task -> the digest its readers read
     fresh: set[str] = field(default_factory=set)  # upstream tasks run by this command
+    failed: dict[str, int] = field(default_factory=dict)  # upstream task -> failed requests of its stage run
 
     cache: Path = Path()  # this command's response cache: the last run answers what the stages asked from it
     user_cache: Path | None = None  # the one --use_cache names instead, keyed by what a run reads (cache_of)
@@ -598,12 +599,13 @@ class CommandChain:
         return redact_text(" ".join([*assignments, *map(shlex.quote, command)]), secrets)
 
     def run_stage(self, runner: Runner, tasks: list[str], say: Callable[[str], None]) -> int:
-        """One stage run: the child ``abductive-eval``, then each task's output stored and noted; its exit status."""
+        """One stage run: the child ``abductive-eval``, then each task's output stored and noted, and its failed
+        requests counted (:attr:`failed`: the child leaves them to this command); its exit status."""
         for task in tasks:
             self._entry(runner, task)
         output = self.stages_dir / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.urandom(3).hex()}"
         env = {**self.environment, **self.variables(runner, tasks), "PYTHONSAFEPATH": "1",
-               "LMMS_CACHE_RUN_ID": self.cache_id}  # fmt: skip
+               "LMMS_CACHE_RUN_ID": self.cache_id, settings.COUNTED_ABOVE: "1"}  # fmt: skip
         command = runner.command(tasks, output, self.args_of(tasks), self.cache_of(runner, tasks))
         code = run_stage_child(command, env)
         if code:
@@ -618,6 +620,8 @@ class CommandChain:
             digest = derive(kind, task, found[-1], bound, self.root)
             if digest is None:
                 return 1
+            if failed := failed_in(results_beside(found[-1]), task):  # its readers count those items as the paper does
+                self.failed[task] = failed
             remember(bound["task_key"], self.limit, digest, self.root)
             self.given[task] = digest
             self.fresh.add(task)

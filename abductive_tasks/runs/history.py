@@ -66,6 +66,12 @@ def _checked_results(path: Path, raw: dict) -> dict[str, dict]:
     return results
 
 
+def failed_in(results_path: Path, task: str) -> int:
+    """The failed requests, the model's and the judge's, that ``task``'s results in ``results_path`` report
+    (:func:`failed_requests`; 0 when they hold no results of ``task``); :class:`DamagedFile` when it cannot be read."""
+    return failed_requests(_checked_results(results_path, read_json_object(results_path)).get(task) or {})
+
+
 # Where a secret stood: an identity holds its salted hash (secrets.hash_secret), a results file ``[REDACTED]``
 # (lmms-eval's own redaction and the batch child's, secrets.redact_text): each stands for any text up to the next ``,``.
 HIDDEN = re.compile(r"<secret [0-9a-f]{16}>|\[REDACTED\]")

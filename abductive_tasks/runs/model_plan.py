@@ -17,6 +17,7 @@ from abductive_tasks.runs.identity import cache_key, without_limit
 from abductive_tasks.runs.spec import ModelSpec
 from abductive_tasks.runs.task_index import TaskFacts
 from abductive_tasks.runs.vllm import ServerPlan, VllmSettings
+from abductive_tasks.settings import COUNTED_ABOVE
 
 HOST = "127.0.0.1"
 
@@ -94,13 +95,13 @@ class ModelPlan:
 
     def evaluation(self, tasks: Sequence[str], run_folder: str, cache: Path) -> tuple[list[str], dict[str, str]]:
         """The command line of a run of ``tasks`` writing into ``run_folder`` with the response ``cache``, and the
-        variable it gets for it: lmms-eval's run id, the folder's name, so an interrupted run's shard is reopened,
-        not orphaned."""
+        variables it gets for it: lmms-eval's run id, the folder's name, so an interrupted run's shard is reopened,
+        not orphaned; and :data:`~abductive_tasks.settings.COUNTED_ABOVE`, as the batch counts its failed requests."""
         command = fill(self.eval_command, {TASKS: ",".join(tasks), RUN_FOLDER: run_folder, CACHE: str(cache)})
         limit = self.run_limit(tasks[0]) if tasks else self.limit
         if limit != self.limit:  # a stage's own limit (run_limit) in place of the spec's, however given
             command = [*without_limit(command), "--limit", str(limit)]
-        return command, {"LMMS_CACHE_RUN_ID": cache.name}
+        return command, {"LMMS_CACHE_RUN_ID": cache.name, COUNTED_ABOVE: "1"}
 
     def unusable_note(self, task: str) -> str:
         """Why ``task``, done earlier, runs again (:attr:`unusable`)."""

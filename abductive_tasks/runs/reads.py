@@ -13,7 +13,7 @@ from pathlib import Path
 
 from abductive_tasks import settings
 from abductive_tasks.compat import parse_model_args
-from abductive_tasks.inputs.stages import given_inputs, this_run
+from abductive_tasks.inputs.stages import StageError, given_inputs, load, this_run
 from abductive_tasks.runs.chain import task_inputs
 from abductive_tasks.runs.history import failed_requests
 from abductive_tasks.runs.layout import model_folder
@@ -35,12 +35,31 @@ def reading_inputs(tasks: Iterable[str], task_index: TaskIndex) -> dict[str, dic
     return found
 
 
-def run_folder(output_path: str | None, backend: str, model_args: str, reads: Mapping[str, object]) -> Path | None:
+def run_folder(output_path: str | None, backend: str, model_args: str, reads: Mapping[str, dict]) -> Path | None:
     """The folder under ``output_path`` a run of ``backend`` with ``model_args`` writes into (None without one): its
-    model's configuration and what its tasks read (:func:`~abductive_tasks.runs.layout.model_folder`)."""
+    model's configuration and what its tasks read (:func:`folder_name`)."""
     if not output_path:
         return None
-    return Path(output_path).expanduser() / model_folder(backend, parse_model_args(model_args), reads)
+    return Path(output_path).expanduser() / folder_name(backend, parse_model_args(model_args), reads)
+
+
+def folder_name(backend: str, model_args: Mapping[str, object], reads: Mapping[str, dict]) -> str:
+    """The name of the folder of a run of ``backend`` with ``model_args`` whose tasks read ``reads``
+    (:func:`reading_inputs`): :func:`~abductive_tasks.runs.layout.model_folder`, a stage output hashed by what it
+    holds (:attr:`~abductive_tasks.inputs.stages.StageOutput.read_digest`), as no secret may enter a folder name, not
+    even hashed, and its digest hashes the model's key."""
+    root = settings.cache_root()
+
+    def by_content(read: dict) -> dict:
+        if read.get("from") != "run":
+            return read
+        try:
+            return read | {"digest": load(str(read.get("digest")), root).read_digest}
+        except StageError:  # none stored (pending): its digest names nothing secret
+            return read
+
+    held = {task: {up: by_content(read) for up, read in entry.items()} for task, entry in reads.items()}
+    return model_folder(backend, model_args, held)
 
 
 def unclean_tasks(finished: Iterable[Mapping]) -> list[str]:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 
@@ -256,3 +257,15 @@ def test_a_named_entry_stored_without_a_value_is_missing(cache):
     assert store.lookup("m", "key-b") is None
     output = store.output("m", "mucr_c2e_ccot_graph", {"a": "key-a", "b": "key-b"})
     assert list(output.items) == ["a"]
+
+
+def test_what_readers_read_is_hashed_apart_from_whose_run_gave_it():
+    hashed_key = {**MODEL, "task": "mucr_c2e", "model_args": "api_key=<secret 1111>", "key": "k-1", "task_key": "t-1"}
+    rotated = {**hashed_key, "model_args": "api_key=<secret 2222>", "key": "k-2", "task_key": "t-2"}
+    first, second = picks(hashed_key, a=1, b=2), picks(rotated, a=1, b=2)
+    assert first.digest != second.digest and first.read_digest == second.read_digest
+    assert picks(hashed_key, a=1, b=3).read_digest != first.read_digest  # another pick
+    assert picks({**hashed_key, "limit": 2}, a=1, b=2).read_digest != first.read_digest  # another --limit
+    items = {"a": ["doc-a", 1, "parsed"], "b": ["doc-b", 2, "parsed"]}
+    content = {"items": items, "kind": "picks", "limit": None, "task": "mucr_c2e"}
+    assert first.read_digest == hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()

@@ -578,12 +578,6 @@ def test_the_last_runs_replies_are_compared_in_the_folder_named_by_what_it_read(
     assert "mucr_c2e: its replies in the last run differ from the picks its readers read" in printed.out + printed.err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="review-diff2: a chain's stage run counts none of its failed requests (LMMS_CACHE_RUN_ID is set for it) "
-    "and the chain counts none either: every request of the stage failed, Exp explained no pick, and the command "
-    "exits 0",
-)
 def test_a_command_whose_stage_requests_failed_exits_1(tmp_path):
     failure = "response=[LMMS_EVAL_REQUEST_FAILED after 3 retries] 429 Rate limit"
     done = abductive_eval(
@@ -596,12 +590,44 @@ def test_a_command_whose_stage_requests_failed_exits_1(tmp_path):
     assert "mucr_c2e" in done.stderr.rstrip().splitlines()[-1]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="review-diff2: the folder hashes the stage outputs' digests, and a stage output's binding holds the model's "
-    "arguments with secret values hashed: a rotated api_key (same model, same replies) moves a chained run to another "
-    "folder, against runs/layout.py and docs/results.md (secrets never enter the folder name, not even hashed)",
+FAILING = "response=[LMMS_EVAL_REQUEST_FAILED after 3 retries] 429 Rate limit"
+
+
+@pytest.mark.parametrize(
+    ("reader", "upstream", "extra"),
+    [
+        ("mucr_c2e_ccot", "mucr_c2e_ccot_graph", []),
+        ("mucr_e2c_cot2", "mucr_e2c_cot", []),
+        ("nleye_triplet_described", "nleye_describe", ["--describer", "dummy", "--describer_args", FAILING]),
+    ],
 )
+def test_a_reader_whose_stage_requests_all_failed_counts_every_item_and_exits_1(tmp_path, reader, upstream, extra):
+    done = abductive_eval(
+        ["--model", "dummy", "--model_args", FAILING, "--tasks", reader, "--limit", "2", "--log_samples", *extra],
+        tmp_path / "out",
+        env={"ABDUCTIVE_CACHE": str(tmp_path / "cache")},
+    )
+    assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "Traceback" not in done.stderr and "evaluation failed" not in done.stderr
+    last = done.stderr.rstrip().splitlines()[-1]
+    assert last.startswith(f"abductive-eval: failed requests (the model's or the judge's) in {upstream} (")
+    assert ", in its stage run)" in last and last.endswith(": not clean scores (see the summary); rerun them")
+    assert f"{reader}: no item has its upstream output: every item counts as unanswered" in done.stdout + done.stderr
+    (results,) = (path for path in (tmp_path / "out").rglob("*_results.json") if "stages" not in path.parts)
+    values = json.loads(results.read_text())["results"][reader].values()
+    counts = next(value for value in values if isinstance(value, dict) and "items_missing_upstream" in value)
+    assert counts["items_missing_upstream"] >= 1 and counts["request_failed"] == 0, counts  # none asked, all counted
+
+
+def test_a_stage_child_leaves_its_failed_requests_to_the_chain_above(tmp_path):
+    command = ["--model", "dummy", "--model_args", FAILING, "--tasks", "dve_cls", "--limit", "2"]
+    env = {"ABDUCTIVE_CACHE": str(tmp_path / "cache")}
+    alone = abductive_eval(command, tmp_path / "alone", env=env)
+    counted = abductive_eval(command, tmp_path / "counted", env=env | {"ABDUCTIVE_COUNTED_ABOVE": "1"})
+    assert (alone.returncode, counted.returncode) == (1, 0), counted.stderr[-3000:]
+    assert "failed requests" in alone.stderr.rstrip().splitlines()[-1]
+
+
 def test_a_rotated_key_keeps_a_chained_runs_folder(tmp_path):
     out = tmp_path / "out"
     for key in ("sk-rotated-AAAA1111bbbb", "sk-rotated-CCCC3333dddd"):

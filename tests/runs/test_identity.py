@@ -15,7 +15,7 @@ from lmms_eval.caching.response_cache import ResponseCache
 
 from abductive_tasks.runs import history
 from abductive_tasks.runs.cache import make_safe, purge_failed_replies, repair_cache, scrub_cache
-from abductive_tasks.runs.history import failed_requests, limit_covers, other_model, scan_runs
+from abductive_tasks.runs.history import failed_in, failed_requests, limit_covers, other_model, scan_runs
 from abductive_tasks.runs.identity import (
     FileHashes,
     backend_versions,
@@ -83,6 +83,16 @@ FAILED = "[LMMS_EVAL_REQUEST_FAILED after 3 retries] 429 Rate limit reached"
 )
 def test_failed_requests_sums_every_diagnostics_dict(task_results, expected):
     assert failed_requests(task_results) == expected
+
+
+def test_failed_in_reads_one_tasks_counts_from_a_results_file_and_names_a_damaged_one(tmp_path):
+    path = tmp_path / "r_results.json"
+    results = {"mucr_c2e": {"c2e_counts,none": {"request_failed": 2, "exp_judge_failed": 1}}, "dve_cls": {}}
+    path.write_text(json.dumps({"results": results}))
+    assert (failed_in(path, "mucr_c2e"), failed_in(path, "dve_cls"), failed_in(path, "mucr_cue")) == (3, 0, 0)
+    path.write_text('{"results": {"mucr_c2e": {"c2e_counts,none": {"request_failed": -1}}}}')
+    with pytest.raises(DamagedFile, match=r"r_results\.json: mucr_c2e: c2e_counts,none: request_failed is -1, not a"):
+        failed_in(path, "mucr_c2e")
 
 
 def test_a_judge_failing_every_request_leaves_the_task_not_done(tmp_path):

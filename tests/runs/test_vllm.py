@@ -498,8 +498,8 @@ def test_print_commands_show_what_runs_and_start_nothing(tmp_path, capsys, monke
         "# a (route lmms): runs nleye_triplet (0 of 1 done earlier)",
         '#   ABDUCTIVE_DATA=sample API_TYPE=openai OPENAI_API_URL="http://127.0.0.1:$JUDGE_PORT/v1" '
         "MODEL_VERSION=org/judge-7b OPENAI_API_KEY=EMPTY "
-        f"PYTHONSAFEPATH=1 LMMS_CACHE_RUN_ID={run_id['a']} {python} -m abductive_tasks.cli --model dummy "
-        + eval_args("a"),
+        f"PYTHONSAFEPATH=1 LMMS_CACHE_RUN_ID={run_id['a']} ABDUCTIVE_COUNTED_ABOVE=1 {python} -m abductive_tasks.cli "
+        "--model dummy " + eval_args("a"),
         f"abductive-eval batch {spec_path} --model a",
         "# q (route served): runs nleye_triplet (0 of 1 done earlier)",
         f"#   server (log {results}/q/server.log); $PORT: a free port chosen at start",
@@ -514,7 +514,7 @@ def test_print_commands_show_what_runs_and_start_nothing(tmp_path, capsys, monke
         '#   ABDUCTIVE_DATA=sample API_TYPE=openai OPENAI_API_URL="http://127.0.0.1:$JUDGE_PORT/v1" '
         "MODEL_VERSION=org/judge-7b OPENAI_API_KEY=EMPTY "
         "CUDA_VISIBLE_DEVICES=0,1 PYTHONSAFEPATH=1 "
-        f'OPENAI_API_BASE="http://127.0.0.1:$PORT/v1" LMMS_CACHE_RUN_ID={run_id["q"]} '
+        f'OPENAI_API_BASE="http://127.0.0.1:$PORT/v1" LMMS_CACHE_RUN_ID={run_id["q"]} ABDUCTIVE_COUNTED_ABOVE=1 '
         f"{python} -m abductive_tasks.cli --model openai --model_args model_version=Qwen/Qwen2.5-VL-7B-Instruct "
         + eval_args("q"),
         f"abductive-eval batch {spec_path} --model q",
