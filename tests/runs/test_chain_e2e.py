@@ -131,6 +131,15 @@ def test_ccot_second_stage_in_one_command_and_a_limited_first_stage_refused(tmp_
     picks = [random.Random(f"0:mucr_c2e_ccot:{n}").choice(doc["choices"]) for n, doc in enumerate(c2e_docs)]
     right = sum(int(pick) == doc["gold_position"] for pick, doc in zip(picks, c2e_docs, strict=True))
     assert results_of(out)["mucr_c2e_ccot"]["c2e_accuracy,none"] == pytest.approx(right / 12)
+    # What the second stage read, recorded by content in its results and shown (as Exp's picks, NL-Eye's descriptions).
+    (results_path,) = out.glob("*/*_results.json")
+    (read,) = json.loads(results_path.read_text())["abductive_tasks"]["inputs"]["mucr_c2e_ccot"].values()
+    graphs = load(read["digest"], tmp_path / "cache")
+    assert (read["kind"], read["from"], graphs.kind, graphs.task) == ("graphs", "run", "graphs", "mucr_c2e_ccot_graph")
+    assert len(graphs.items) == 12 and f"{stage1}. Chosen at random." in {item.value for item in graphs.items.values()}
+    show = [sys.executable, "-m", "abductive_tasks.cli", "show", str(results_path.parent)]
+    shown = subprocess.run(show, capture_output=True, text=True, env={**os.environ, **OFFLINE, **env}, timeout=600)
+    assert f"Reads, mucr_c2e_ccot: graphs of mucr_c2e_ccot_graph {read['digest'][:12]}" in shown.stdout.splitlines()
     # Graphs stored under a name by a --limit 6 run (abductive-eval binds them to it) are refused by a full run.
     named = {**env, "ABDUCTIVE_MUCR_SCENE_GRAPHS": "m"}
     limited = abductive_eval(["--model", "random_baseline", "--tasks", "mucr_c2e_ccot_graph", "--limit", "6"],
