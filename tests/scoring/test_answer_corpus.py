@@ -98,7 +98,7 @@ PINNED = {
     "blind_batch_be.yaml": (379, 0),  # pending/: first contact of round 48 (359, 7); rounds 49, 50
     "blind_batch_bf.yaml": (386, 0),  # pending/: first contact of round 49 (368, 2); rounds 50, 51
     "blind_batch_bg.yaml": (388, 0),  # pending/: first contact of round 50 (378, 1); round 51
-    "blind_batch_bh.yaml": (377, 2),  # pending/: first contact of round 51
+    "blind_batch_bh.yaml": (390, 0),  # pending/: first contact of round 51 (377, 2); round 52
 }
 
 

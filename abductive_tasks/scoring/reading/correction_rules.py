@@ -35,6 +35,11 @@ CORRECTION_WORDS = (
     # explain the causal link; the cue is really speeding, so 2.", read as no answer)
     r"|(?:the\s+)?(?:cue|answer|link|cause|effect)\s+is\s+really(?=\s+(?:the\s+)?[«‹])"
     r"|(?:i'll|i\s+will)\s+go(?=\s+with\s+(?:[^\W\d_]+\s+)?(?:[^\W\d_]+\s+)?[«‹])"
+    # the answer a reply says it settles on, opening its clause: "Score: 5 or 6. The highlighted woman holds a
+    # briefcase, but the background is a park. I'll say 6." (BH's first contact, a range before it)
+    # (a sentence of its own: after a dash, the range's rating rule reads only one of its two, "Score: 8 or 9 — I'll say
+    # 7." reading none, round 50's review)
+    r"|(?:(?<=[.!?]\s)|(?<=\n)|(?<![\s\S]))(?:i'll|i\s+will|let'?s|let\s+us)\s+(?:just\s+)?say(?=\s+(?:an?\s+)?[«‹])"
     r"|(?:(?:so|thus|hence|therefore)\s*,?\s+)?(?:the\s+|my\s+)?final\s+(?:answer|choice|verdict|decision|rating|score)"
 )
 
@@ -84,6 +89,11 @@ SELF_CORRECTIONS = rule(
     Example("cue_words", "I would choose option 3... however, speeding is the real cue, so 2.", 2),
     Example("cue_words", "I'd say 3, road. Hmm, but the road doesn't cause anything. The real cue is speeding, 2.", 2),
     Example("mucr", "Option 1 seems most likely, but Option 3 could also be argued. I'll go with Option 3.", 3),
+    Example(
+        "rating",
+        "Score: 5 or 6. The highlighted woman holds a briefcase, but the background is a park. I'll say 6.",
+        6.0,
+    ),
     Example("cue_words", "1 (car). Hmm, it doesn't explain the causal link; the cue is really speeding, so 2.", 2),
     # a check that ends its clause turns to what follows it (AP's first contact; not "let me double check Option 3")
     Example(

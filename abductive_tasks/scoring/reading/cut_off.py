@@ -113,8 +113,10 @@ def _names_only(text: str, opening: re.Match, mentions: list[Mention], valid: Ca
 
 
 # The last words of a reply: an answer's name alone after a sentence, on the same line, with no full stop
-_ENDS_ON_A_NAME = re.compile(rf"[.!?][ \t]+({ANY_MENTION})[ \t]*\Z")
-_SENTENCE_HEAD = re.compile(rf"(?:^|(?<=[.!?]))\s*({ANY_MENTION})(?=\s+[^\W\d_])", re.MULTILINE)
+# (or after a semicolon, in a reply that goes through them a clause each: "... Option 1 shows a puppy with paper in its
+# mouth; Option 2 shows a girl writing at a desk; Option 3": BH's first contact, read 3)
+_ENDS_ON_A_NAME = re.compile(rf"[.!?;][ \t]+({ANY_MENTION})[ \t]*\Z")
+_SENTENCE_HEAD = re.compile(rf"(?:^|(?<=[.!?;]))\s*({ANY_MENTION})(?=\s+[^\W\d_])", re.MULTILINE)
 
 
 def _next_item_cut(text: str, mentions: list[Mention]) -> bool:

@@ -70,6 +70,8 @@ _CHOSEN_AFTER_BUT = (
     r",?\s+but\s+[^.;:!?\n«‹]*?" + ANY_MENTION + r"(?:\s*\([^()\n]{1,80}\))?\s+"
     r"(?:(?:comes|came|gets)\s+(?:the\s+)?(?:closest|nearest)"
     r"|(?:seems|looks|appears|is)\s+(?:the\s+)?(?:most\s+(?:likely|plausible)|likeliest|closest|best)"
+    # with its noun: "..., but option 2 (...) is the closest cause." (BH's first contact)
+    r"(?:\s+(?:cause|effect|match|fit|one|option|answer|candidate))?"
     r"|is\s+(?:the\s+)?answer)"
     r"(?=\s*(?:[.:!\n—–]|$))"
 )
@@ -309,9 +311,30 @@ DOUBTS = (
         Example("nleye", "I am not sure hypothesis 1 is more plausible.", None),
         Example("nleye", "I am not sure hypothesis 1 is more plausible.\nFinal answer: 2", 2),
     ),
-    # an answer heading that names two answers: "Answer: 1 or 4." (AJ's first contact; not "Answer: not 1 or 2, but 3")
+    # the answer said to be one of two: "I believe it's option 1 or option 3: ... both option 1 (...) and option 3 (...)
+    # fit." (BH's first contact, read 1; unless a statement of the answer follows its sentence; not "It's not 1 or 3")
     rule(
-        rf"{_HEADING}(?:the\s+)?{_ANY_REF}\s*,?\s+or\s+(?:the\s+)?{_ANY_REF}",
+        r"\b(?:it|the\s+(?:answer|cause|effect|cue|link))\s*(?:'s|\s+is|\s+(?:must|would|should)\s+be)\s+"
+        # (without a comma: "The effect is the second option from the right, or the third option from the left." names
+        # one option twice, round 18's review)
+        rf"(?:either\s+)?(?:the\s+)?{_ANY_REF}\s+or\s+(?:the\s+)?{_ANY_REF}(?!\s*\?)"
+        # (not where "but" goes on to one of them: "I think the answer is 1 or 2, but more likely 2, because ...", AL's)
+        r"(?!\s*,?\s+but\b)",
+        Example(
+            "mucr",
+            "I believe it's option 1 or option 3: the cause image shows a baker forgetting bread in the oven, and both "
+            "option 1 (black smoke from the oven) and option 3 (a burnt loaf) fit.",
+            None,
+        ),
+        Example("mucr", "It's option 1 or option 3. Looking closer, the answer is option 3.", 3),
+    ),
+    # an answer heading that names two answers: "Answer: 1 or 4." (AJ's first contact; not "Answer: not 1 or 2, but 3")
+    # (nor before the one settled on after a dash: "Answer: 2 or 4 (speeding / police officer) – I'll pick 2, since
+    # ...", BH's first contact, as round 50's "Score: 8 or 9 — I'll say 8.")
+    rule(
+        rf"{_HEADING}(?:the\s+)?{_ANY_REF}\s*,?\s+or\s+(?:the\s+)?{_ANY_REF}"
+        r"(?![^.;!?\n]*?\s[—–-]\s*(?:so\s+)?(?:I'?ll|I\s+will|let'?s|let\s+us)\s+(?:just\s+)?"
+        rf"(?:say|pick|choose|go\s+with|settle\s+on)\s+(?:the\s+)?{_ANY_REF})",
         Example("mucr", "Option 2 shows the effect, though Option 3 fits too. Answer: 2 or 3.", None),
         Example("mucr", "Answer: 2 or 3. On reflection, I'll go with 3.", 3),
     ),

@@ -387,6 +387,9 @@ PHRASES = {  # English: the phrases it translates, separated by |
     "is less plausible ": "มีความเป็นไปได้น้อยกว่า",
     "answer  ": "odpowiedź",
     "the final answer is": "la respuesta final es|la réponse finale est|a resposta final é",
+    # BH's first contact: the Hebrew and Thai rating headings ("ציון: 2. ...", "คะแนน: 4"; with the colon, as the
+    # Turkish and Vietnamese ones)
+    "score:  ": "ציון:|ציון :|คะแนน:|คะแนน :",
 }
 # A Chinese noun the answer counts ("答案是第二个短语：超速", AQ's first contact: the second phrase), set apart
 _CHINESE_NOUNS = re.compile("短语|短語")

@@ -148,6 +148,14 @@ class _Reader:
         )
 
 
+# A label's definition, its clause: "a strengthener would make the hypothesis more likely", "a weakener is an update
+# that ..." (the label as a kind of update, not the reply's verdict on this one)
+LABEL_DEFINITION = (
+    r"(?:^|(?<=[.!?;:]))\s*(?:an?\s+)(?:{labels})\s+(?:would|will|means|is\s+(?:an?\s+)?(?:update|one|something|"
+    r"information|evidence)\s+that)\b[^.;!?\n]*?(?=\s*(?:[.;!?\n]|,?\s+but\b|$))"
+)
+
+
 # what a forced choice ends on: "..., I'd go with the officer.", "If forced, the officer."
 _FORCED_HEAD = re.compile(
     r"[\s,:]*(?:one\s*,?\s*)?(?:(?:i'd|i\s+would|i'll|i\s+will)\s+)?(?:(?:go\s+with|pick|choose|say|select)\s+)?the\s+(?P<head>[^\W\d_]+)"
@@ -543,6 +551,10 @@ class Label(_Reader):
         """The labels the reply's words state by the verbs of :data:`LABEL_VERBS` ("supports the hypothesis")."""
         stems = {label.lower().removesuffix("er"): label for label in self.labels if label.lower().endswith("er")}
         argued = set()
+        # a label's definition argues nothing: "A strengthener would make the hypothesis more likely. Here the update
+        # makes it less likely, so it is a weakener." (BH's first contact; LABEL_DEFINITION)
+        label_words = alternatives(list(self.labels))
+        defined = re.sub(LABEL_DEFINITION.format(labels=label_words), " ", plain(text), flags=_FLAGS)
         for stem, synonyms in LABEL_VERBS.items():
             if stem not in stems:
                 continue
@@ -558,7 +570,7 @@ class Label(_Reader):
                 r"(?<!read as )(?<!seen as )(?<!taken as )(?<!viewed as )"
                 rf"\b(?:(?:{verbs})\s+{HYPOTHESIS_NOUN}|{LABEL_EFFECTS[stem]})"
             )
-            if re.search(pattern, plain(text), _FLAGS):
+            if re.search(pattern, defined, _FLAGS):
                 argued.add(stems[stem])
         return argued
 

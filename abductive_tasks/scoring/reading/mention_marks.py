@@ -66,6 +66,10 @@ _COLLAPSE = re.compile(
 )
 
 
+# words after a mention that make it a sentence's subject: "the car in the first picture is going ..."
+_SUBJECT_AFTER = re.compile(r"\s+(?!and\b|or\b)[^\W\d_]+\b[^.;!?\n]*?\b(?:is|are|was|were|goes|drives)\b")
+
+
 def explained(
     text: str, mentions: list[Mention], valid: Callable[[object], bool], values: Sequence[object] | None
 ) -> str:
@@ -124,6 +128,10 @@ def _collapse(
     if match["arrow"]:  # an image count the option after it explains, where the count may name it
         named = outer.image and valid(inner.value) and inner.value in outer.may_name
         return match["outer"][0] + explained[1] + match["outer"][-1] if named else match.group()
+    # an option's own text set off by a dash, then a sentence whose subject is another's: "Speeding – the car in the
+    # first picture is going much too fast ..." (BH's first contact): no explanation of the first, which stands alone
+    if match["named"] and outer.text and inner.text and _SUBJECT_AFTER.match(match.string, match.end()):
+        return match.group()
     explains = valid(inner.value) or counted_otherwise or inner.unlisted
     if values is not None and valid(outer.value) and not outer.image and explains:
         if inner.value != outer.value:  # two options' own texts side by side are two answers named as one

@@ -42,7 +42,10 @@ STATEMENTS = (
         # not the role in a picture, then "is" and an option: "The cause in image 3 is Option 4: ..." (BG's first
         # contact, on the multi-image prompt whose image 3 is the question's: the option after "is" is the answer; not
         # "The cause of the effect in image 1 is Option 1", round 17's review)
-        r"(?<!\bis the )(?<!\bis a )\b(?!(?:effect|cause)\s+in\s+{any_mention}\s+is\s+(?:the\s+)?{named_mention})"
+        # nor the pair "cause and effect" before a colon ("the cue is the action that links cause and effect: the car in
+        # the left picture is speeding ...": BH's first contact, after "2 (speeding).", read as no answer)
+        r"(?<!\bis the )(?<!\bis a )(?<!\bcause and )(?<!\beffect and )"
+        r"\b(?!(?:effect|cause)\s+in\s+{any_mention}\s+is\s+(?:the\s+)?{named_mention})"
         rf"(?:{ANSWER_CUE})(?:\s+(?:to|for)\s+(?:the|this)\s+question)?"
         rf"\s*(?:is(?:\s+(?:clearly|obviously|definitely|certainly))?|(?:would|should|must)\s+be)?"
         rf"(?:\s+(?:shown|depicted|pictured|seen)\s+in|(?P<bare_in>\s+in)|\s+(?:the\s+)?letter)?\s*[:=→-]?\s*{ARTICLE}{{pick}}"
@@ -123,6 +126,32 @@ STATEMENTS = (
             2,
         ),
     ),
+    # the answer a weighing settles on, ending its clause: "Option 2 or Option 4; both could cause the spilled flour
+    # ... On balance Option 4, because the small handprints are in the flour." (BH's first contact, after two options
+    # named; not "On balance Option 4 shows more flour.", nor "On balance, Option 4 or Option 2.")
+    verdict(
+        r"(?:^|(?<=[.!?;:]))\s*(?:(?:so|but|and)\s*,?\s+)?(?:on\s+balance|all\s+things\s+considered|all\s+in\s+all|"
+        r"on\s+the\s+whole)\s*,?\s+(?:the\s+)?{pick}(?=\s*(?:[.!;,]|$))(?!\s*,?\s+or\b)",
+        Example(
+            "mucr",
+            "Option 2 or Option 4; both could cause the spilled flour on the floor. On balance Option 4, because the "
+            "small handprints are in the flour.",
+            4,
+        ),
+    ),
+    # the choice a reply goes with, said by what it shows, then its option after a comma ending the clause: "If I had
+    # to pick, I'd go with the doorbell, option 3." (BH's first contact, after "the cause could be the mail carrier
+    # (option 2) or the doorbell ringing (option 3)"; not "I'd go with the doorbell, option 3 or 2.")
+    verdict(
+        r"\b(?:i'd|i\s+would|i'll|i\s+will)\s+(?:go\s+with|pick|choose|select|opt\s+for)\s+(?:the|a|an)\s+"
+        r"[^\W\d_]+(?:[ \t]+[^\W\d_]+){{0,3}}[ \t]*,[ \t]*{named_pick}(?=\s*(?:[.!;]|$))",
+        Example(
+            "mucr",
+            "The cause could be the mail carrier (option 2) or the doorbell ringing (option 3). If I had to pick, I'd "
+            "go with the doorbell, option 3.",
+            3,
+        ),
+    ),
     # "Both 1 and 2 are plausible, but 1 is slightly more so" (not "1 is unlikely, and 2 is even more so"); the verb
     # left out ("Both are plausible, but the right one more so, since ...": BG's first contact; not "..., but 1 less
     # so", nor "..., but 1 and 2 more so than ...")
@@ -174,13 +203,20 @@ STATEMENTS = (
     # (not "image 1 is more likely to be in the morning": a property, not the answer)
     # "The second picture, the first hypothesis, is the more plausible one"
     verdict(
-        rf"{{pick}}{APPOSITIVE}\s*[,-]?\s*{COPULA}\s+{ARTICLE}(?:{MORE}|correct|the\s+(?:(?:actual|real|true|root|underlying)\s+)?(?:answer|effect|cause|cue|link))\b(?!\s+to\s+(?:be|have)\b)",
+        rf"{{pick}}{APPOSITIVE}\s*[,-]?\s*{COPULA}\s+{ARTICLE}(?:{MORE}|correct|the\s+(?:(?:actual|real|true|root|underlying|direct|immediate)\s+)?(?:answer|effect|cause|cue|link))\b(?!\s+to\s+(?:be|have)\b)",
         Example("nleye", "2 is more plausible.", 2),
         Example("cue", "4. The police officer in the second image is the link between the car and the ticket.", 4),
         Example("mucr", "Option 3 is the most likely cause.", 3),
         Example("nleye", "Image 1 makes more sense.", 1),
         Example("panels", "The second image in the row, showing the boy with a cast, is more plausible.", None),
         Example("mucr", "Option 2 (a person dropping a glass) is the closest.", 2),
+        # after a refusal qualified, "is the closest cause" (doubt_rules._CHOSEN_AFTER_BUT; BH's first contact)
+        Example(
+            "mucr",
+            "None of the options is a perfect match for the effect image, a rainbow over a field, but option 2 (the "
+            "sun breaking through after a rain shower) is the closest cause.",
+            2,
+        ),
         # "the actual cue", "the real cue" (AR's first contact)
         Example("cue_words", "Road (3) seems related, but speeding (2) is the actual cue.", 2),
         # "the root cause" (AT's first contact: "2) speeding\n4) police officer\nBoth are relevant, but speeding is
@@ -188,6 +224,15 @@ STATEMENTS = (
         Example("cue_words", "2) speeding\n4) police officer\nBoth are relevant, but speeding is the root cause.", 2),
         # "more direct", of a cause or effect (AZ's first contact, after two options held possible)
         Example("mucr", "Options 1 and 2 could both cause this effect, but Option 2 is more direct.", 2),
+        # "the direct effect" (BH's first contact, after two options said to show damage: "Options 2 and 4 both show
+        # damage after the cyclone in the cause image, but 4 (the uprooted palm trees along the shore) is the direct
+        # effect; 2 is the clean-up afterwards.")
+        Example(
+            "mucr",
+            "Options 2 and 4 both show damage after the cyclone, but 4 (the uprooted palm trees) is the direct effect; "
+            "2 is the clean-up afterwards.",
+            4,
+        ),
     ),
     # "Option 3 comes closest" (BF's first contact, after no option held a perfect match; not before the answer its
     # clause goes on to after "but": "Option 3 comes closest visually, but Option 1 is the actual effect.", round 50's
@@ -415,6 +460,13 @@ STATEMENTS = (
         # contact, read 1)
         + _SUBJECT_OF_A_NUMBER,
         Example("nleye", "I'd go with 2.", 2),
+        # after an answer heading naming two, the one picked after a dash (doubt_rules.DOUBTS; BH's first contact)
+        Example(
+            "cue_words",
+            "Answer: 2 or 4 (speeding / police officer) – I'll pick 2, since the officer only appears because of the "
+            "speeding.",
+            2,
+        ),
         Example("nleye", "I lean towards 1.", 1),
         # "lean" alone before the answer (AY's first contact, after the labels asked: "Weakener? Strengthener? I'd lean
         # strengthener, since ...")
@@ -473,6 +525,13 @@ ALONE = (
         Example("mucr", "Option 3: the fire explains the smoke.", 3),
         Example("nleye", "2.", 2),
         Example("texts", "2.\nHypothesis 1, a man in a hammock, doesn't fit the rain.", 2),
+        # the pair "cause and effect" before a colon heads no answer after it (STATEMENTS; BH's first contact)
+        Example(
+            "cue",
+            "2 (speeding). Like the examples, the cue is the action that links cause and effect: the car in the left "
+            "picture is speeding.",
+            2,
+        ),
         # a pick and a bare number after a comma ending their line are a list, no pick (mentions.LIST_HEAD; AL's first
         # contact: "2, 3")
         Example("mucr", "2, 3\nOption 3: the melted ice cream is the effect.", 3),
