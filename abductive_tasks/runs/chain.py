@@ -457,7 +457,7 @@ class CommandChain:
     environment: dict[str, str]
     given: dict[str, str] = field(default_factory=dict)  # upstream task -> the digest its readers read
     fresh: set[str] = field(default_factory=set)  # upstream tasks run by this command
-    failed: dict[str, int] = field(default_factory=dict)  # upstream task -> failed requests of its stage run
+    failed: dict[str, int] = field(default_factory=dict)  # upstream task not asked for -> its stage's failed requests
 
     cache: Path = Path()  # this command's response cache: the last run answers what the stages asked from it
     user_cache: Path | None = None  # the one --use_cache names instead, keyed by what a run reads (cache_of)
@@ -620,8 +620,8 @@ class CommandChain:
             digest = derive(kind, task, found[-1], bound, self.root)
             if digest is None:
                 return 1
-            if failed := failed_in(results_beside(found[-1]), task):  # its readers count those items as the paper does
-                self.failed[task] = failed
+            if task not in self.requested and (failed := failed_in(results_beside(found[-1]), task)):  # else the last
+                self.failed[task] = failed  # run's results count them; its readers count those items as the paper does
             remember(bound["task_key"], self.limit, digest, self.root)
             self.given[task] = digest
             self.fresh.add(task)
