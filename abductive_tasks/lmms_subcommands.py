@@ -8,6 +8,7 @@ registers our tasks); every internal of lmms-eval's ``cli`` and ``tui`` it relie
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -88,6 +89,8 @@ UI_BUNDLE_EDITS = (
     ('T.useState("DEBUG")', 'T.useState("INFO")'),
     ('placeholder:"cuda:0"', 'placeholder:"cpu"'),
     ('wp="./logs/"', 'wp="./"'),  # View Logs opens on the folder the ui serves (`ui RESULTS_DIR`)
+    ('const mo=""', 'const mo="."'),  # the page's requests go below its own path (the ui's root: ui_guard.py)
+    ('const tt=""', 'const tt="."'),
     (
         'u.jsxs("div",{className:"space-y-2",children:[u.jsxs("div",{children:[u.jsx("div",'
         '{className:"text-[10px] uppercase tracking-wider text-neutral-400 mb-1",children:"Input"})',
@@ -132,7 +135,8 @@ def ui_app(sample_media: SampleMedia, sample_view: SampleView, run_redacted: Run
     our tasks serves ``sample_media(task, samples JSONL line)`` (lmms-eval's resolver reads the task's raw dataset:
     ours is a one-row placeholder that ``process_docs`` replaces). The Samples panel gets, for our tasks, each
     line as ``sample_view(task, line)`` (the record's fields, correct or not) and opens on a task with samples; the
-    page's defaults are ours (:data:`UI_BUNDLE_EDITS`). Every task's samples page is given as
+    page's defaults are ours (:data:`UI_BUNDLE_EDITS`), and the page names its files and makes its requests relative
+    to its own path (:func:`page_index`), the ui's root (``ui_guard.py``). Every task's samples page is given as
     ``run_redacted(samples, the run's results)`` (a reply that echoes a secret of the run's settings). Other tasks
     keep lmms-eval's handlers. The run list reads each results file as ``listed_run(path)`` (None: left out, as
     lmms-eval leaves out a file it cannot read). Its evaluation launcher (``/eval/...``) and its CORS policy are
@@ -150,6 +154,7 @@ def ui_app(sample_media: SampleMedia, sample_view: SampleView, run_redacted: Run
     ]
     if (script := _bundle_route()) is not None:
         routes.append(script)
+    routes.append(("/", _index_route()))
     _mount_in_front(server.app, routes)
     _without_launcher_or_cors(server.app)
     return server.app
@@ -311,6 +316,25 @@ def _bundle_route() -> tuple[str, Callable] | None:
         return Response(text, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
     return f"/assets/{name}", script
+
+
+def page_index(html: str) -> str:
+    """The page's ``index.html`` with its own files (``/assets/...``, ``/favicon.svg``) named relative to the page,
+    so that they are fetched below the path it is served under (the ui's root: ``ui_guard.py``)."""
+    return re.sub(r'\b(src|href)="/(?=[^/])', r'\1="./', html)
+
+
+def _index_route() -> Callable:
+    """The page itself (:func:`page_index` of lmms-eval's ``index.html``)."""
+    from fastapi.responses import HTMLResponse
+    from lmms_eval.tui import server
+
+    html = page_index((server.STATIC_DIR / "index.html").read_text(encoding="utf-8"))
+
+    async def index() -> HTMLResponse:
+        return HTMLResponse(html)
+
+    return index
 
 
 def _mount_in_front(app: Any, routes: list[tuple[str, Callable]]) -> None:

@@ -344,7 +344,7 @@ def test_the_ui_opens_on_a_task_with_samples_shows_verdicts_record_fields_images
     }
     picture = client.get(f"/logs/runs/{run['run_id']}/samples/nleye_triplet/media/0", params=logs)
     assert picture.status_code == 200 and picture.headers["content-type"] == "image/png"
-    bundle = re.search(r'src="(/assets/index-[^"]+\.js)"', client.get("/").text).group(1)
+    bundle = re.search(r'src="\.(/assets/index-[^"]+\.js)"', client.get("/").text).group(1)  # below the page
     script = client.get(bundle).text
     for old, new in lmms_subcommands.UI_BUNDLE_EDITS:
         assert old not in script and new in script

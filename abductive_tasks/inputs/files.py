@@ -220,6 +220,30 @@ def open_regular(path: Path) -> BinaryIO:
     return io.BufferedReader(raw)
 
 
+def open_resolved(path: Path) -> BinaryIO:
+    """The regular file at ``path``, an absolute path without links (:meth:`Path.resolve`'s), opened for reading
+    without following a link anywhere on it: each folder from the top down is opened in the one above it, and the file
+    in the last, all with ``O_NOFOLLOW``. A folder or the file swapped for a link since ``path`` was resolved (and
+    checked) is refused (an OSError), never followed; what is opened is the file at ``path``, a FIFO or device refused
+    as :func:`open_regular` refuses one."""
+    if not path.is_absolute():
+        raise OSError(errno.EINVAL, f"{path}: not an absolute path")
+    folder = os.open(path.anchor, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        for name in path.parts[1:-1]:
+            inner = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder)
+            os.close(folder)
+            folder = inner
+        flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC  # a FIFO opens at once
+        descriptor = os.open(path.name, flags, dir_fd=folder)
+    finally:
+        os.close(folder)
+    _require_regular(descriptor, path, blocking=True)
+    raw = io.FileIO(descriptor, "rb")
+    raw.name = os.fspath(path)
+    return io.BufferedReader(raw)
+
+
 def read_regular(path: Path) -> bytes:
     """The bytes of the regular file ``path`` (:func:`open_regular`: a FIFO or device in its place is refused,
     :class:`NotRegular`, never waited on)."""

@@ -471,7 +471,8 @@ def render(
     apart = [row["item"] for row in rows if row["item"].composite not in drawn.uris]
     shown = [[path for path in item.images if path not in outside] for item in apart]
     first_page = len(dict.fromkeys(path for paths in shown[:page_size] for path in paths))
-    made = thumbnails.thumbnails((path for paths in shown for path in paths), budget=budget, always=first_page)
+    wanted = (path for paths in shown for path in paths)
+    made = thumbnails.thumbnails(wanted, budget=budget, always=first_page, allowed=allowed)  # checked as read
     linked = {path: link(path, page_folder) for path in made.linked}
     images: list[str] = []
     ids: dict[str, int] = {}

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from abductive_tasks.inputs.files import open_resolved
 from abductive_tasks.inputs.images import image_cache_dir
 from abductive_tasks.inputs.loading import SAMPLE_ROOT
 
@@ -30,11 +31,32 @@ def allowed_folders(roots: Sequence[Path] = ()) -> list[Path]:
     return [Path(root).expanduser().resolve() for root in (*roots, *data_folders())]
 
 
-def drawable(path: str | Path, allowed: Sequence[Path]) -> bool:
-    """Whether the image ``path`` lies inside one of the ``allowed`` folders (:func:`allowed_folders`) once its links
-    are resolved."""
+def resolved_inside(path: str | Path, allowed: Sequence[Path]) -> Path | None:
+    """The image ``path`` with its links resolved when it lies inside one of the ``allowed`` folders
+    (:func:`allowed_folders`); None otherwise."""
     try:
         resolved = Path(path).resolve()
     except (OSError, ValueError):  # a link loop, a NUL in the name
-        return False
-    return any(resolved.is_relative_to(folder) for folder in allowed)
+        return None
+    return resolved if any(resolved.is_relative_to(folder) for folder in allowed) else None
+
+
+def drawable(path: str | Path, allowed: Sequence[Path]) -> bool:
+    """Whether the image ``path`` lies inside one of the ``allowed`` folders once its links are resolved (what the
+    page says of it; what is read is :func:`read_drawable`'s)."""
+    return resolved_inside(path, allowed) is not None
+
+
+def read_drawable(path: str | Path, allowed: Sequence[Path]) -> bytes | None:
+    """The bytes of the image ``path`` when it lies inside one of the ``allowed`` folders, read from the file checked:
+    its resolved path is opened with no link followed on the way (:func:`~abductive_tasks.inputs.files.open_resolved`),
+    so a file or folder swapped for a link out of them after the check is refused, never read; None when it is
+    outside, gone or no regular file."""
+    resolved = resolved_inside(path, allowed)
+    if resolved is None:
+        return None
+    try:
+        with open_resolved(resolved) as handle:
+            return handle.read()
+    except OSError:
+        return None

@@ -7,7 +7,7 @@ same code in process after registering them: ``power`` is lmms-eval's subcommand
 web UI app (``lmms_eval.tui.server``, which ``lmms-eval ui`` starts as a ``uvicorn`` subprocess, where nothing of
 ours would be loaded) with our tasks in its task list and YAML preview, and, for the samples of our runs, the
 document's input images on its media route (:func:`sample_picture`); without its launcher, behind
-:class:`~abductive_tasks.reports.ui_guard.UiGuard` (own host and origin, a per-start token, one logs folder).
+:class:`~abductive_tasks.reports.ui_guard.UiGuard` (own host and origin, a per-start root and token, one logs folder).
 """
 
 from __future__ import annotations
@@ -201,7 +201,7 @@ def ui_main(argv: list[str]) -> int:
     pictures = functools.partial(sample_picture, roots=(args.logs,))  # images of the served runs and the data only
     ui = lmms_subcommands.ui_app(pictures, sample_view, run_redacted, listed_run)
     app = UiGuard(ui, token, args.port, args.logs, args.host)
-    url = f"http://127.0.0.1:{args.port}/?token={token}"
+    url = app.address()
     print(
         f"Serving the runs under {app.logs_root} (with the abductive-tasks tasks) to this machine's browser; "
         f"open\n    {url}\npress Ctrl+C to stop",

@@ -26,7 +26,7 @@ import io
 import os
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing
@@ -36,6 +36,7 @@ from typing import overload
 
 from abductive_tasks import settings
 from abductive_tasks.inputs.files import read_regular, seal, unseal, write_atomic
+from abductive_tasks.reports import media
 
 THUMBNAIL_PX = 160
 JPEG_QUALITY = 70
@@ -87,8 +88,12 @@ def _context(digest: str, size: int) -> str:
     return f"thumbnail {size} {digest}"
 
 
-def _read(path: str) -> bytes | None:
-    """The bytes of ``path`` when it is a regular file (a FIFO would block the read); None otherwise."""
+def _read(path: str, allowed: Sequence[Path] | None) -> bytes | None:
+    """The bytes of ``path`` when it is a regular file (a FIFO would block the read) inside one of the ``allowed``
+    folders, checked on the file read (:func:`~abductive_tasks.reports.media.read_drawable`; None: anywhere); None
+    otherwise."""
+    if allowed is not None:
+        return media.read_drawable(path, allowed)
     try:
         return read_regular(Path(path))
     except OSError:
@@ -119,8 +124,8 @@ def decode_cost(data: bytes, size: int = THUMBNAIL_PX) -> int:
         return 0
 
 
-def _see(path: str, size: int) -> _Seen:
-    data = _read(path)
+def _see(path: str, size: int, allowed: Sequence[Path] | None) -> _Seen:
+    data = _read(path, allowed)
     if data is None:
         return _Seen(None)
     digest = hashlib.sha256(data).hexdigest()
@@ -148,9 +153,10 @@ def make(data: bytes, size: int = THUMBNAIL_PX) -> bytes | None:
     return buffer.getvalue()
 
 
-def make_and_keep(path: str, size: int) -> tuple[str | None, bytes | None]:
-    """Read ``path``, make its thumbnail and cache it under the digest of the bytes read: (digest, JPEG)."""
-    data = _read(path)
+def make_and_keep(path: str, size: int, allowed: Sequence[Path] | None) -> tuple[str | None, bytes | None]:
+    """Read ``path`` (:func:`_read`), make its thumbnail and cache it under the digest of the bytes read: (digest,
+    JPEG)."""
+    data = _read(path, allowed)
     if data is None:
         return None, None
     digest = hashlib.sha256(data).hexdigest()
@@ -180,11 +186,11 @@ def data_uri(thumbnail: bytes | None) -> str | None:
     return None if thumbnail is None else URI_PREFIX + base64.b64encode(thumbnail).decode()
 
 
-def _see_all(paths: list[str], size: int) -> list[_Seen]:
-    return [_see(path, size) for path in paths]
+def _see_all(paths: list[str], size: int, allowed: Sequence[Path] | None) -> list[_Seen]:
+    return [_see(path, size, allowed) for path in paths]
 
 
-def _in_order(paths: list[str], size: int) -> Iterator[tuple[str, _Seen]]:
+def _in_order(paths: list[str], size: int, allowed: Sequence[Path] | None) -> Iterator[tuple[str, _Seen]]:
     """Each path with what :func:`_see` finds, in order, read and hashed on threads in batches of
     :data:`READ_BATCH`, at most :data:`READ_AHEAD` ahead of the caller; what is still queued when the caller stops
     is never read."""
@@ -197,7 +203,7 @@ def _in_order(paths: list[str], size: int) -> Iterator[tuple[str, _Seen]]:
             while start < len(paths) and (len(pending) + 1) * batch <= max(READ_AHEAD, batch):
                 chunk = paths[start : start + batch]
                 start += batch
-                pending.append((chunk, threads.submit(_see_all, chunk, size)))
+                pending.append((chunk, threads.submit(_see_all, chunk, size, allowed)))
             if not pending:
                 return
             chunk, seen = pending.popleft()
@@ -206,33 +212,41 @@ def _in_order(paths: list[str], size: int) -> Iterator[tuple[str, _Seen]]:
         threads.shutdown(wait=True, cancel_futures=True)
 
 
-def _make_all(sources: list[str], size: int) -> list[tuple[str | None, bytes | None]]:
+def _make_all(sources: list[str], size: int, allowed: Sequence[Path] | None) -> list[tuple[str | None, bytes | None]]:
     """:func:`make_and_keep` of each source, on a process pool when there are enough of them."""
     cores = min(workers(), len(sources))
     if cores > 1 and len(sources) >= POOL_FROM:
         try:
             with ProcessPoolExecutor(max_workers=cores) as pool:
-                return list(pool.map(make_and_keep, sources, [size] * len(sources), chunksize=16))
+                return list(
+                    pool.map(make_and_keep, sources, [size] * len(sources), [allowed] * len(sources), chunksize=16)
+                )
         except (OSError, BrokenProcessPool):  # no worker processes to be had (limits, memory): made here
             pass
-    return [make_and_keep(source, size) for source in sources]
+    return [make_and_keep(source, size, allowed) for source in sources]
 
 
 def thumbnails(
-    paths: Iterable[str], size: int = THUMBNAIL_PX, budget: int | None = None, always: int = 0
+    paths: Iterable[str],
+    size: int = THUMBNAIL_PX,
+    budget: int | None = None,
+    always: int = 0,
+    allowed: Sequence[Path] | None = None,
 ) -> Thumbnails:
     """The thumbnail of every path in ``paths`` (in the order the page shows them): each distinct content decoded
     at most once, none when cached. With a ``budget`` (pixels), new thumbnails are made while their decoded pixels
     stay within it, the first ``always`` distinct paths whatever it costs; the walk stops at the first path past
     it, and that path and every later one are left in :attr:`Thumbnails.linked` (the later ones never read, even
-    where their thumbnail is cached)."""
+    where their thumbnail is cached). With ``allowed`` (:func:`~abductive_tasks.reports.media.allowed_folders`), a
+    path is read only from a file inside those folders, checked on the file read (:func:`_read`); any other is not
+    readable (None)."""
     distinct = list(dict.fromkeys(paths))
     digests: dict[str, str | None] = {}
     made: dict[str, bytes | None] = {}
     to_make: dict[str, str] = {}  # digest -> one path with that content
     result = Thumbnails()
     spent = 0
-    with closing(_in_order(distinct, size)) as walk:  # stopping early stops the reading
+    with closing(_in_order(distinct, size, allowed)) as walk:  # stopping early stops the reading
         for index, (path, seen) in enumerate(walk):
             digest = seen.digest
             if digest is not None and digest not in made and digest not in to_make:
@@ -249,7 +263,7 @@ def thumbnails(
     result.decoded_px = spent
     if to_make:
         start = time.perf_counter()
-        outcomes = _make_all(list(to_make.values()), size)
+        outcomes = _make_all(list(to_make.values()), size, allowed)
         result.making_s = time.perf_counter() - start
         for (expected, source), (digest, thumbnail) in zip(to_make.items(), outcomes, strict=True):
             result.decoded += digest is not None

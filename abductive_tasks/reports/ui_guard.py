@@ -9,12 +9,17 @@ in front of the app, refuses with 403:
 
 - a ``Host`` other than this server's own (``127.0.0.1:PORT``, ``localhost:PORT``, ``[::1]:PORT``);
 - an ``Origin`` other than those, and a browser request another site or port made (``Sec-Fetch-Site``);
+- a path outside the ui's root, a random path made at start (:func:`new_root`, 128 bits) that the page is served
+  under (the app sees the path below it);
 - a request without the token made at start (printed with the URL, as Jupyter does): given once as
-  ``?token=`` it is kept in a cookie (``HttpOnly``, ``SameSite=Strict``), and a browser opening that address is sent
-  on to it without the token (303), so the token leaves the address bar and the history; scripts may send
-  ``Authorization: token <token>``. Every response is ``Cache-Control: no-store``: the token URL opened again after
-  a browser restart (its session cookie gone) reaches the server, which sets the cookie again, instead of a page
-  from the browser's cache whose requests are refused;
+  ``?token=`` it is kept in a cookie (``HttpOnly``, ``SameSite=Strict``, ``Path`` the root), and a browser opening
+  that address is sent on to it without the token (303), so the token leaves the address bar and the history;
+  scripts may send ``Authorization: token <token>``. A browser sends a cookie to every port of its host (RFC 6265,
+  section 8.5) but only to the paths under its ``Path`` (section 5.1.4): a server another local user runs on another
+  port of 127.0.0.1 gets the cookie only for a request under the root, which it cannot know, so it never learns the
+  token (nor the root: every response says ``Referrer-Policy: same-origin``). Every response is ``Cache-Control:
+  no-store``: the token URL opened again after a browser restart (its session cookie gone) reaches the server, which
+  sets the cookie again, instead of a page from the browser's cache whose requests are refused;
 - a launcher route (``/eval/...``);
 - a path with a ``..``, ``.`` or empty segment, as sent or decoded once more (lmms-eval's page route joins the path
   to its own folder and serves whatever file that names; its logs routes decode a run id a second time);
@@ -33,7 +38,6 @@ import hmac
 import json
 import secrets
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
-from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlencode
@@ -57,6 +61,11 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+def new_root() -> str:
+    """A per-start path the ui is served under (``/`` and 128 random bits, URL-safe): its cookie's ``Path``."""
+    return "/" + secrets.token_urlsafe(16)
+
+
 class Refused(Exception):
     """A request the ui does not serve; the message says why."""
 
@@ -65,14 +74,22 @@ class UiGuard:
     """An ASGI middleware: only requests from this ui's own page (or a client holding the token), to this server's
     own address, reach ``app``; ``logs_path`` is kept inside ``logs_root``."""
 
-    def __init__(self, app: App, token: str, port: int, logs_root: Path, host: str | None = None) -> None:
+    def __init__(
+        self, app: App, token: str, port: int, logs_root: Path, host: str | None = None, root: str | None = None
+    ) -> None:
         self.app = app
         self.token = token
+        self.port = port
+        self.root = root or new_root()  # the cookie goes only to paths under it: never to another port's server
         self.logs_root = logs_root.expanduser().resolve()
         self.cookie = f"abductive_ui_token_{port}"  # cookies are shared across ports: one per server
         names = [*LOOPBACK_NAMES, *([host] if host and host not in ("0.0.0.0", "::", *LOOPBACK_NAMES) else [])]
         self.hosts = frozenset(f"{name}:{port}".lower() for name in names)
         self.origins = frozenset(f"http://{host}" for host in self.hosts)
+
+    def address(self) -> str:
+        """The address to open: this server's root with the token."""
+        return f"http://127.0.0.1:{self.port}{self.root}/?token={self.token}"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -87,10 +104,12 @@ class UiGuard:
             await refuse(send, str(refusal))
             return
         if set_cookie:
-            send = with_header(send, b"set-cookie", f"{self.cookie}={self.token}; Path=/; HttpOnly; SameSite=Strict")
+            cookie = f"{self.cookie}={self.token}; Path={self.root}; HttpOnly; SameSite=Strict"
+            send = with_header(send, b"set-cookie", cookie)
         send = with_header(send, b"cache-control", "no-store")  # never drawn from a cache the token did not open
+        send = with_header(send, b"referrer-policy", "same-origin")  # the root never leaves in a Referer
         if set_cookie and scope["method"] == "GET" and navigation(scope):  # the address opened, minus the token
-            await see_other(send, without_token(scope))
+            await see_other(send, self.root + without_token(scope))
             return
         if scope["path"].startswith(LOGS_PREFIX):
             send = without_secrets(send)
@@ -107,12 +126,13 @@ class UiGuard:
             raise Refused("cross-origin request refused")
         if headers.get("sec-fetch-site", "none") not in TRUSTED_FETCH_SITES:
             raise Refused("cross-site request refused")
+        path, raw_path = self.below_root(scope)
         query = parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
         given = [value for name, value in query if name == "token"]
         from_query = bool(given) and all(self.matches(value) for value in given)
-        if not (from_query or self.matches(self.cookie_token(headers)) or self.matches(header_token(headers))):
+        held = [*cookie_values(headers.get("cookie", ""), self.cookie), header_token(headers)]
+        if not (from_query or any(self.matches(value) for value in held)):
             raise Refused("token required: open the address abductive-eval ui printed at start (…/?token=…)")
-        path = scope["path"]
         if path == LAUNCHER_PREFIX or path.startswith(LAUNCHER_PREFIX + "/"):
             raise Refused("the evaluation launcher is not served: run evaluations with abductive-eval or batch")
         if steps_out(path):
@@ -122,19 +142,20 @@ class UiGuard:
             logs = [value for name, value in query if name == "logs_path"]
             query = [(name, value) for name, value in query if name != "logs_path"]
             query.append(("logs_path", str(self.logs_path(logs[-1] if logs else ""))))
-        return {**scope, "query_string": urlencode(query).encode("latin-1")}, from_query
+        admitted = {**scope, "path": path, "raw_path": raw_path, "query_string": urlencode(query).encode("latin-1")}
+        return admitted, from_query
 
     def matches(self, value: str | None) -> bool:
         return bool(value) and hmac.compare_digest(value.encode(), self.token.encode())
 
-    def cookie_token(self, headers: dict[str, str]) -> str | None:
-        cookies = SimpleCookie()
-        try:
-            cookies.load(headers.get("cookie", ""))
-        except Exception:  # a malformed Cookie header holds no token of ours
-            return None
-        morsel = cookies.get(self.cookie)
-        return morsel.value if morsel is not None else None
+    def below_root(self, scope: Scope) -> tuple[str, bytes]:
+        """The request's path and raw path below the root (the app's paths); :class:`Refused` outside it."""
+        root = self.root + "/"
+        path = scope["path"]
+        raw_path = scope.get("raw_path") or path.encode("latin-1")
+        if not (path.startswith(root) and raw_path.startswith(root.encode("latin-1"))):
+            raise Refused("not served: open the address abductive-eval ui printed at start (…/?token=…)")
+        return path[len(self.root) :], raw_path[len(self.root) :]
 
     def logs_path(self, given: str) -> Path:
         """``given`` (relative: to the logs root; empty: the root) resolved, refused outside the root."""
@@ -153,6 +174,13 @@ def steps_out(path: str) -> bool:
         if any(segment in (".", "..") for segment in segments) or "" in segments[:-1]:
             return True
     return False
+
+
+def cookie_values(header: str, name: str) -> list[str]:
+    """Every value a ``Cookie`` header gives ``name``: a browser sends a cookie of the same name set by another port's
+    server (for a wider path) beside ours, and one that does not match must not hide ours."""
+    pairs = (part.strip().partition("=") for part in header.split(";"))
+    return [value.strip().strip('"') for key, _, value in pairs if key.strip() == name]
 
 
 def header_token(headers: dict[str, str]) -> str | None:
@@ -242,8 +270,8 @@ def navigation(scope: Scope) -> bool:
 
 
 def without_token(scope: Scope) -> str:
-    """The request's path and query as admitted (:meth:`UiGuard.admitted` dropped the token and encoded the query
-    again); always a path of this server (``//host`` or ``/\\host`` would send the browser elsewhere)."""
+    """The request's path below the root and query as admitted (:meth:`UiGuard.admitted` dropped the token and
+    encoded the query again); always a path (``//host`` or ``/\\host`` would send the browser elsewhere)."""
     query = scope.get("query_string", b"").decode("latin-1")
     path = (scope.get("raw_path") or scope["path"].encode()).decode("latin-1")
     return "/" + path.lstrip("/\\") + (f"?{query}" if query else "")

@@ -275,7 +275,7 @@ def test_the_walk_stops_at_the_budget_cached_thumbnails_cost_nothing_and_the_fir
     a, b, c, d = small_pngs(tmp_path, 4)  # 256 pixels each
     read: list[str] = []
     real_read = thumbnails._read
-    monkeypatch.setattr(thumbnails, "_read", lambda path: read.append(path) or real_read(path))
+    monkeypatch.setattr(thumbnails, "_read", lambda path, allowed: read.append(path) or real_read(path, allowed))
     monkeypatch.setattr(thumbnails, "READ_AHEAD", 1)
     assert thumbnails.thumbnails([c]).decoded == 1  # c's thumbnail is cached from here on
     read.clear()

@@ -171,12 +171,12 @@ def test_ui_lists_our_tasks_and_serves_a_demo_runs_samples_with_their_images(tmp
         stderr=subprocess.STDOUT,
         text=True,
     )
-    base = f"http://127.0.0.1:{port}"
     try:
         printed = ""
         while "token=" not in printed and server.poll() is None:
             printed += server.stdout.readline()
-        token = re.search(r"token=([\w-]+)", printed)[1]  # the address it prints at start, as Jupyter does
+        root, token = re.search(r"(/[\w-]+)/\?token=([\w-]+)", printed).groups()  # printed at start, as Jupyter does
+        base = f"http://127.0.0.1:{port}{root}"  # the ui is served below its root
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and server.poll() is None:
             try:

@@ -9,7 +9,8 @@
 - A planted folder named ``[x](javascript:...)`` put a ``javascript:`` link in leaderboard.md's notes (fixed:
   ``markdown_text`` escapes a link's joints).
 - An image inside the run's folder swapped for a link to a private picture between ``media.drawable``'s check and the
-  thumbnail's read is read, embedded and cached (xfail; the ui's media route checks and reads the same way).
+  thumbnail's read was read, embedded and cached (fixed: ``media.read_drawable`` reads the file it checked, opened
+  with no link followed on its resolved path).
 """
 
 from __future__ import annotations
@@ -96,12 +97,6 @@ def test_review3_the_fixed_label_keeps_a_plain_name(tmp_path):
     assert browse.run_label(browse.read_run(browse.find_results(Path(run)))) == "llava-hf/llava-1.5-7b-hf"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="media.drawable checks where a path resolves, then the thumbnail reads the path again: an image of the "
-    "run's folder swapped for a link out of it in between (another user who can write the folder) is read, its "
-    "thumbnail embedded and cached; the file opened is never checked against the allowed folders",
-)
 def test_review3_an_image_swapped_for_a_link_after_its_check_is_not_drawn(tmp_path, monkeypatch):
     import hashlib
 
@@ -132,6 +127,37 @@ def test_review3_an_image_swapped_for_a_link_after_its_check_is_not_drawn(tmp_pa
     digest = hashlib.sha256(secret.read_bytes()).hexdigest()
     assert thumbnails.cached(digest, thumbnails.THUMBNAIL_PX) is None  # the private picture never read
     assert page.images.decoded == 0
+
+
+@pytest.mark.parametrize("swapped", ["file", "folder"])
+def test_an_image_or_its_folder_swapped_for_a_link_after_the_resolve_is_not_read(tmp_path, monkeypatch, swapped):
+    """What :func:`media.read_drawable` opens is the file at the path it checked: the image, or a folder on its way,
+    swapped for a link out of the allowed folders between the check and the open is refused, never followed."""
+    from abductive_tasks.reports import media
+
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    (private / "a.png").write_bytes(b"private picture")
+    run = tmp_path / "run"
+    (run / "images").mkdir(parents=True)
+    inside = run / "images" / "a.png"
+    inside.write_bytes(b"the run's picture")
+    allowed = media.allowed_folders([run])
+    assert media.read_drawable(inside, allowed) == b"the run's picture"
+    checked = media.resolved_inside
+
+    def checked_then_swapped(path, folders):  # the race, made certain: the swap lands right after the check
+        answer = checked(path, folders)
+        if swapped == "file":
+            inside.unlink()
+            inside.symlink_to(private / "a.png")
+        else:
+            (run / "images").rename(run / "moved")
+            (run / "images").symlink_to(private)
+        return answer
+
+    monkeypatch.setattr(media, "resolved_inside", checked_then_swapped)
+    assert media.read_drawable(inside, allowed) is None
 
 
 def test_markdown_text_leaves_no_link_nor_definition_and_keeps_intervals():

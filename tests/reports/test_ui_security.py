@@ -75,11 +75,12 @@ class Ui:
             text=True,
         )
         threading.Thread(target=lambda: self.output.extend(self.process.stdout), daemon=True).start()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.token = self.wait_for_token()
+        self.origin = f"http://127.0.0.1:{self.port}"
+        self.base, self.token = self.wait_for_address()
 
-    def wait_for_token(self) -> str:
-        """The token of the address the ui printed at start (empty if it printed none), once the server answers."""
+    def wait_for_address(self) -> tuple[str, str]:
+        """The root (``http://127.0.0.1:PORT/<root>``) and token of the address the ui printed at start, once the
+        server answers."""
         import httpx
 
         deadline = time.monotonic() + 180
@@ -87,9 +88,10 @@ class Ui:
             urls = re.findall(r"http://[^\s;]+", "".join(self.output))
             if urls:
                 token = parse_qs(urlsplit(urls[0]).query).get("token", [""])[0]
+                base = self.origin + urlsplit(urls[0]).path.rstrip("/")
                 try:
-                    if httpx.get(f"{self.base}/health", params={"token": token}).status_code == 200:
-                        return token
+                    if httpx.get(f"{base}/health", params={"token": token}).status_code == 200:
+                        return base, token
                 except httpx.TransportError:
                     pass
             time.sleep(0.5)
@@ -117,12 +119,12 @@ def ui(tmp_path_factory) -> Ui:
 def test_the_ui_prints_its_address_with_a_token_and_serves_whoever_holds_it(ui):
     import httpx
 
-    assert len(ui.token) >= 32
-    assert f"http://127.0.0.1:{ui.port}/?token={ui.token}" in "".join(ui.output)
+    assert len(ui.token) >= 32 and len(ui.base) > len(ui.origin) + 20  # the root: a random path
+    assert f"{ui.base}/?token={ui.token}" in "".join(ui.output)
     first = ui.get("/logs/runs", token=ui.token)
     assert first.status_code == 200 and [run["model_name"] for run in first.json()] == ["served-run"]
     cookie = first.headers["set-cookie"]
-    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and f"Path={urlsplit(ui.base).path};" in cookie
     with httpx.Client(base_url=ui.base) as browser:  # the page's later requests carry the cookie, not the token
         browser.cookies.update(first.cookies)
         assert browser.get("/logs/runs").status_code == 200
@@ -138,10 +140,10 @@ def test_a_browser_opening_the_token_address_is_sent_on_without_the_token(ui):
 
     navigate = {"Sec-Fetch-Mode": "navigate", "Sec-Fetch-Site": "none"}
     opened = ui.get("/", headers=navigate, token=ui.token, view="samples")
-    assert opened.status_code == 303 and opened.headers["location"] == "/?view=samples"
+    assert opened.status_code == 303 and opened.headers["location"] == f"{urlsplit(ui.base).path}/?view=samples"
     assert "HttpOnly" in opened.headers["set-cookie"] and opened.headers["cache-control"] == "no-store"
     assert ui.token not in opened.headers["location"] and not opened.content
-    with httpx.Client(base_url=ui.base) as browser:
+    with httpx.Client(base_url=ui.origin) as browser:
         browser.cookies.update(opened.cookies)
         assert browser.get(opened.headers["location"], headers=navigate).status_code == 200
     assert ui.get("//evil.example", headers=navigate, token=ui.token).status_code == 403  # never a redirect away
@@ -160,7 +162,7 @@ def test_the_launcher_is_refused_and_runs_no_command(ui):
     import httpx
 
     request = {"model": "dummy", "tasks": ["nleye_triplet"], "env_setup": f"touch {ui.marker}; exit 0"}
-    own_page = {"Origin": ui.base, "Sec-Fetch-Site": "same-origin"}
+    own_page = {"Origin": ui.origin, "Sec-Fetch-Site": "same-origin"}
     started = httpx.post(f"{ui.base}/eval/start", params={"token": ui.token}, json=request, headers=own_page)
     job = started.json().get("job_id", "none") if started.status_code == 200 else "none"
     streamed = ui.get(f"/eval/{job}/stream", token=ui.token)
@@ -351,8 +353,8 @@ def test_the_browser_gets_no_token_on_its_command_line_and_no_log_line_holds_it(
         token = re.search(r"token=([\w-]+)", opened["text"])[1]
         assert not [word for word in opened["argv"] if token in word]
         assert opened["mode"] == 0o600 and opened["owner"] == os.getuid()
-        assert f"http://127.0.0.1:{port}/?token={token}" in opened["text"]
-        base = f"http://127.0.0.1:{port}"
+        root = re.search(rf"http://127\.0\.0\.1:{port}(/[\w-]{{20,}})/\?token={token}", opened["text"])[1]
+        base = f"http://127.0.0.1:{port}{root}"
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -367,7 +369,7 @@ def test_the_browser_gets_no_token_on_its_command_line_and_no_log_line_holds_it(
         process.terminate()
         process.wait(timeout=30)
     printed = "".join(output)
-    assert printed.count(token) == 1 and "GET /logs/runs" in printed  # the access log is there, without the token
+    assert printed.count(token) == 1 and f"GET {root}/logs/runs" in printed  # the access log, without the token
     # Stopped by SIGTERM (as a service manager or ``kill`` stops it), it removes the page that holds the token and its
     # folder: uvicorn re-raised the signal at its default action after its shutdown, which ended the process before
     # its temporary folder was removed (one folder, with the token's page, left in the temporary directory a stop).
@@ -470,20 +472,81 @@ def test_a_page_of_another_origin_cannot_launch_or_read_in_chromium(ui, chromium
 
 def test_a_rebound_host_name_is_refused_in_chromium_and_the_own_address_served(ui, chromium, tmp_path):
     rebound = chromium(
-        f"http://rebind.test:{ui.port}/logs/runs?token={ui.token}",
+        f"http://rebind.test:{ui.port}{urlsplit(ui.base).path}/logs/runs?token={ui.token}",
         tmp_path / "profile",
         "--host-resolver-rules=MAP rebind.test 127.0.0.1",
     )
     assert "Host not allowed" in rebound and "served-run" not in rebound
-    own = chromium(f"http://127.0.0.1:{ui.port}/logs/runs?token={ui.token}", tmp_path / "profile-own")
+    own = chromium(f"{ui.base}/logs/runs?token={ui.token}", tmp_path / "profile-own")
     assert "served-run" in own  # the browser reaches the ui: the refusal above is the ui's
 
 
 def test_the_token_address_opens_the_page_again_after_a_browser_restart(ui, chromium, tmp_path):
     """After a browser restart (its session cookie gone, its disk cache kept) the token URL opened a blank page from
     the browser's cache: the page is drawn both times."""
-    url = f"http://127.0.0.1:{ui.port}/?token={ui.token}"
+    url = f"{ui.base}/?token={ui.token}"
     profile = tmp_path / "profile"
     for launch in ("first", "after a restart"):
         dom = chromium(url, profile, "--virtual-time-budget=5000")
         assert "View Logs" in dom, (launch, dom[-1500:])
+
+
+class CookieRecorder(http.server.BaseHTTPRequestHandler):
+    """Another local server: records the ``Cookie`` header of every request, by path."""
+
+    seen: list[tuple[str, str]] = []
+
+    def do_GET(self) -> None:
+        self.seen.append((self.path, self.headers.get("Cookie", "")))
+        self.send_response(200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+def test_chromium_sends_the_ui_cookie_to_another_port_only_below_the_root(ui, chromium, tmp_path):
+    """REVIEW-3: Chromium sent the ui's cookie (``Path=/``) with every request to every port of 127.0.0.1. The cookie's
+    ``Path`` is now the ui's random root: opened in the same browser, another port's pages get no token; the same
+    port's server asked for the root (which it cannot know) would."""
+    import httpx
+
+    recorder = type("Recorder", (CookieRecorder,), {"seen": []})
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), recorder)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    other_base, root = f"http://127.0.0.1:{other.server_address[1]}", urlsplit(ui.base).path
+    profile = tmp_path / "profile"
+    browser = subprocess.Popen(
+        [str(CHROMIUM), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--remote-debugging-port=0", "about:blank"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not (profile / "DevToolsActivePort").exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        devtools = f"http://127.0.0.1:{(profile / 'DevToolsActivePort').read_text().split()[0]}"
+
+        def open_tab(url: str) -> None:  # as the user opens an address: a navigation the browser starts
+            httpx.put(f"{devtools}/json/new?{url}", timeout=30).raise_for_status()
+
+        open_tab(f"{ui.base}/?token={ui.token}")
+        while time.monotonic() < deadline and not [seen for seen in recorder.seen if ui.token in seen[1]]:
+            open_tab(f"{other_base}{root}/probe")  # the root, which another user's server cannot know
+            time.sleep(1)
+        for path in ("/", "/logs/runs", "/favicon.ico"):
+            open_tab(other_base + path)
+        while time.monotonic() < deadline and len({path for path, _ in recorder.seen} - {f"{root}/probe"}) < 3:
+            time.sleep(0.2)
+    finally:
+        browser.terminate()
+        browser.wait(timeout=30)
+        other.shutdown()
+        other.server_close()
+    below = [cookie for path, cookie in recorder.seen if path.startswith(root + "/")]
+    elsewhere = {path: cookie for path, cookie in recorder.seen if not path.startswith(root + "/")}
+    assert below and ui.token in below[-1], recorder.seen  # the browser holds the cookie and sends it below the root
+    assert set(elsewhere) >= {"/", "/logs/runs", "/favicon.ico"} and not [
+        path for path, cookie in elsewhere.items() if ui.token in cookie
+    ], elsewhere
