@@ -12,3 +12,8 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     is close."""
     close = difflib.get_close_matches(name, sorted(candidates), n=3, cutoff=0.6)
     return f" (did you mean {' or '.join(repr(match) for match in close)}?)" if close else ""
+
+
+# What a refusal of an unknown name ends with: the command that lists every accepted name.
+LIST_MODELS = "`abductive-eval models` lists every one"
+LIST_TASKS = "`abductive-eval tasks` lists every one"

@@ -10,7 +10,10 @@ import functools
 import importlib.util
 import os
 import re
+import sys
 from pathlib import Path
+
+MODEL_TABLES = ("AVAILABLE_SIMPLE_MODELS", "AVAILABLE_CHAT_TEMPLATE_MODELS", "MODEL_ALIASES")  # lmms_eval.models
 
 
 def tasks_path() -> Path:
@@ -34,7 +37,7 @@ def quick_model_names() -> set[str] | None:
     if plugins or os.environ.get("LMMS_EVAL_PLUGINS") or spec is None or not spec.submodule_search_locations:
         return None
     source = Path(list(spec.submodule_search_locations)[0]) / "models" / "__init__.py"
-    tables = {"AVAILABLE_SIMPLE_MODELS", "AVAILABLE_CHAT_TEMPLATE_MODELS", "MODEL_ALIASES"}
+    tables = set(MODEL_TABLES)
     names: set[str] = set()
     try:
         for node in ast.parse(source.read_text(encoding="utf-8")).body:
@@ -70,6 +73,57 @@ def own_model_classes() -> dict[str, dict[str, str]]:
             if "model_id" in given:
                 found[given.pop("model_id")] = given
     return found
+
+
+def models_main(argv: list[str]) -> int:
+    """``abductive-eval models``: every name ``--model`` accepts, one a line, ours marked (lmms-eval 0.7.3's own
+    ``lmms-eval models`` lists neither its aliases nor the models of plugins such as ours)."""
+    if argv and argv[0] in ("-h", "--help"):
+        print(
+            "usage: abductive-eval models\n\n"
+            "Lists every name --model accepts: lmms-eval's backends and aliases, and ours."
+        )
+        return 0
+    if argv:
+        print(f"abductive-eval models: takes no arguments (got {' '.join(argv)})", file=sys.stderr)
+        return 2
+    names = quick_model_names()
+    if names is None:  # another package registers models: lmms-eval's registry holds them (an import of seconds)
+        from abductive_tasks.compat import model_names
+
+        names = set(model_names())
+    ours = own_model_classes()
+    for name in sorted(names):
+        print(f"{name:<32} abductive-tasks" if name in ours else name)
+    return 0
+
+
+@functools.cache
+def model_class_paths(backend: str) -> tuple[str, ...]:
+    """The classes lmms-eval may load for ``--model backend`` (``module.Class``: chat and simple, as
+    ``--force_simple`` picks), read without importing it: ours from our manifests, which lmms-eval loads over its
+    own, else its built-in tables and aliases; () where the source cannot tell."""
+    if backend in (ours := own_model_classes()):
+        return tuple(path for path in ours[backend].values() if path)
+    spec = importlib.util.find_spec("lmms_eval")
+    if spec is None or not spec.submodule_search_locations:
+        return ()
+    source = Path(list(spec.submodule_search_locations)[0]) / "models" / "__init__.py"
+    tables: dict[str, dict] = {}
+    try:
+        for node in ast.parse(source.read_text(encoding="utf-8")).body:
+            if not isinstance(node, ast.Assign | ast.AnnAssign):  # `NAME = {...}` or `NAME: type = {...}`
+                continue
+            target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+            if isinstance(target, ast.Name) and target.id in MODEL_TABLES and node.value is not None:
+                tables[target.id] = ast.literal_eval(node.value)
+    except (OSError, SyntaxError, ValueError):
+        return ()
+    aliases = tables.get("MODEL_ALIASES", {})
+    name = next((name for name, spelt in aliases.items() if backend in spelt), backend)
+    kinds = (("chat", "AVAILABLE_CHAT_TEMPLATE_MODELS"), ("simple", "AVAILABLE_SIMPLE_MODELS"))
+    found = [(kind, tables.get(table, {}).get(name)) for kind, table in kinds]
+    return tuple(cls if "." in cls else f"lmms_eval.models.{kind}.{name}.{cls}" for kind, cls in found if cls)
 
 
 @functools.cache

@@ -22,7 +22,7 @@ from abductive_tasks.models.arguments import (
     check,
     required_arguments,
 )
-from abductive_tasks.runs import catalog, layout
+from abductive_tasks.runs import catalog, layout, reads
 
 from helpers.runs import OFFLINE, abductive_eval
 
@@ -501,6 +501,26 @@ def test_model_name_and_folder():
     )  # last two parts, path-safe
     assert layout.model_folder("llava_hf", {"pretrained": "../.."}).startswith("llava_hf-")  # nothing left: the backend
     assert "/" not in layout.model_folder("x", {"pretrained": "../../etc"})
+
+
+def test_an_argument_given_its_default_is_the_run_that_leaves_it_out():
+    """The walk: `seed: 0`, random_baseline's default, hashed to another folder than no seed. A value equal to what
+    the backend's class declares (ours and lmms-eval's, read from their source; lmms-eval's CLI adds no default to
+    `model_args`) is left out of the digest; any other value, a bool for a number, or an unknown backend still count."""
+    assert layout.model_folder("random_baseline", {"seed": 0}) == layout.model_folder("random_baseline", {})
+    assert layout.model_folder("dumb_pixel", {"seed": 0}) == "dumb_pixel-bbab07ed"  # pinned above
+    assert layout.model_folder("random_baseline", {"seed": 0.0}) == layout.model_folder("random_baseline", {})
+    assert layout.model_folder("random_baseline", {"seed": 1}) != layout.model_folder("random_baseline", {})
+    assert layout.model_folder("random_baseline", {"seed": False}) != layout.model_folder("random_baseline", {})
+    assert layout.declared_defaults("openai_compatible")["timeout"] == 10  # an lmms-eval backend, by its alias
+    assert layout.model_folder("openai_compatible", {"timeout": 10}) == layout.model_folder("openai_compatible", {})
+    assert layout.model_folder("openai_compatible", {"timeout": 11}) != layout.model_folder("openai_compatible", {})
+    assert layout.declared_defaults("no_such_backend") == {}
+    assert layout.model_folder("no_such_backend", {"seed": 0}) != layout.model_folder("no_such_backend", {})
+    # the command line and a batch spec both reach the digest through lmms-eval's parse of `--model_args`
+    assert reads.run_folder("out", "random_baseline", "seed=0", {}) == reads.run_folder(
+        "out", "random_baseline", "", {}
+    )
 
 
 def test_a_runs_folder_hashes_what_its_tasks_read():

@@ -50,7 +50,7 @@ from abductive_tasks.cli.checks import (
     check_tasks,
     option_value,
 )
-from abductive_tasks.hints import did_you_mean
+from abductive_tasks.hints import LIST_MODELS, did_you_mean
 from abductive_tasks.inputs.files import cache_ready
 from abductive_tasks.settings import counted_above, environment_restored
 
@@ -68,6 +68,7 @@ SUBCOMMANDS = {
     "diff": ("abductive_tasks.reports.diff", "main"),
     "export-sherlock": ("abductive_tasks.sherlock.export", "main"),
     "tasks": ("abductive_tasks.runs.catalog", "main"),
+    "models": ("abductive_tasks.lmms_source", "models_main"),
     "power": ("abductive_tasks.reports.power_and_ui", "power_main"),
     "ui": ("abductive_tasks.reports.power_and_ui", "ui_main"),
 }
@@ -78,6 +79,7 @@ SUBCOMMANDS = {
 UNWOUND_ON_STOP = frozenset({"leaderboard", "show", "browse", "diff", "export-sherlock", "power", "ui"})
 SUBCOMMAND_HELP = {
     "tasks": "list our tasks and groups, one line each",
+    "models": "list every name --model accepts (lmms-eval's backends and aliases, ours marked)",
     "batch": "SPEC [--model NAME] [--print-commands]: many models from a leaderboard spec, resumable",
     "serve": "MODEL --tasks ... [--tensor-parallel-size N]: one model through `vllm serve`, stopped at the end",
     "leaderboard": "RESULTS_DIR: CSV, Markdown, HTML and PNG plots of finished runs",
@@ -492,7 +494,7 @@ def check_command_line(argv: list[str]) -> None:
         check_backend_package(model)
         known = lmms_source.quick_model_names()  # as fast as the task check: lmms-eval is not imported yet
         if known is not None and model not in known:
-            raise UsageError(f"unknown model '{model}'{did_you_mean(model, known)}; every backend: lmms-eval models")
+            raise UsageError(f"unknown model '{model}'{did_you_mean(model, known)}; {LIST_MODELS}")
     check_model_args_quickly(argv)
     check_devices(argv)
     if tasks := option_value(argv, "--tasks"):

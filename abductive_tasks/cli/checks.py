@@ -13,7 +13,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from abductive_tasks.hints import did_you_mean
+from abductive_tasks.hints import LIST_MODELS, did_you_mean
 
 if TYPE_CHECKING:
     from abductive_tasks.models.arguments import Declared
@@ -229,8 +229,7 @@ def check_required(argv: list[str]) -> None:
         )
     if not given(argv, "--model") and option_value(argv, "--tasks") not in LIST_TASKS:
         raise UsageError(
-            "--model is required: the backend to evaluate (abductive-eval --help lists our baselines; "
-            "lmms-eval models every one)"
+            f"--model is required: the backend to evaluate (abductive-eval --help lists our baselines; {LIST_MODELS})"
         )
 
 
@@ -418,7 +417,7 @@ def check_model(model: str, model_args: object, force_simple: bool, supplied: li
 
     names = compat.model_names()
     if model not in names:
-        raise UsageError(f"unknown model '{model}'{did_you_mean(model, names)}; every backend: lmms-eval models")
+        raise UsageError(f"unknown model '{model}'{did_you_mean(model, names)}; {LIST_MODELS}")
     module, _, name = compat.model_class_path(model, force_simple).rpartition(".")
     if not module.startswith("abductive_tasks."):
         return

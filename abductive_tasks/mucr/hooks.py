@@ -29,7 +29,14 @@ from abductive_tasks.inputs.stages import (
 )
 from abductive_tasks.mucr import prompts
 from abductive_tasks.mucr.data import LOAD_COUNTS, N_CANDIDATES, load_counts, load_selected
-from abductive_tasks.mucr.metrics import PICK_COUNTS, choice_outcome, exp_outcome, exp_own_outcome, split_explanation
+from abductive_tasks.mucr.metrics import (
+    OFFLINE_METRICS,
+    PICK_COUNTS,
+    choice_outcome,
+    exp_outcome,
+    exp_own_outcome,
+    split_explanation,
+)
 from abductive_tasks.mucr.picks import PICKS_VARIABLE, own_picks
 from abductive_tasks.scoring import judge
 from abductive_tasks.scoring.reading import Choice, parse_judge_score
@@ -351,7 +358,7 @@ def _offline_part(candidate: str, references: Sequence[str]) -> float | None:
     """The offline similarity; an empty part scores 0 where the similarity model is there (None where it is not)."""
     if not candidate:
         return 0.0 if judge.similarity_unavailable_reason() is None else None
-    return judge.offline_similarity(candidate, references)
+    return judge.offline_similarity(candidate, references, OFFLINE_METRICS)
 
 
 # ---------------------------------------------------------------- task specs

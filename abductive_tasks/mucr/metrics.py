@@ -29,6 +29,7 @@ PARTS = ("cause image", "effect image", "causal link")  # order of Eq. (6)-(8)
 # Part statuses that enter the means: a failed request, and an item never asked for want of its picks (Eq. 5), score
 # 0 unasked.
 SCORED = (OK, REQUEST_FAILED, UPSTREAM_MISSING)
+OFFLINE_METRICS = "MuCR exp_offline_* (offline similarity)"  # S1-S3 and Exp without a judge, in the warnings
 
 
 def load_counts_of(records: Records) -> dict[str, int]:
@@ -173,7 +174,7 @@ def exp_outcome(records: Records) -> Outcome:
     else:
         from abductive_tasks.scoring.judge import warn_not_configured
 
-        warn_not_configured("MuCR S1/S2/S3/Exp (exp_offline_* instead)")
+        warn_not_configured("MuCR S1/S2/S3/Exp", offline=OFFLINE_METRICS)
         judged = []
         outcome.values |= {name: None for name in ("exp_s1", "exp_s2", "exp_s3", "exp_score")}
     outcome.counts |= {

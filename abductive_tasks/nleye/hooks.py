@@ -15,8 +15,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from loguru import logger
-
 from abductive_tasks import settings
 from abductive_tasks.inputs.images import compose_row, load_image
 from abductive_tasks.inputs.loading import DataError, documents
@@ -34,7 +32,7 @@ from abductive_tasks.inputs.stages import (
 from abductive_tasks.nleye import descriptions, prompts
 from abductive_tasks.nleye.data import COLUMNS, DESCRIPTIONS, load_selected
 from abductive_tasks.nleye.metrics import NO_REFERENCE, describe_outcome, pairs_outcome, triplet_outcome
-from abductive_tasks.scoring.judge import OK, ask_judge, judge_configured
+from abductive_tasks.scoring.judge import OK, ask_judge, judge_configured, warn_once
 from abductive_tasks.scoring.reading import CONTEXT_ALIAS, Choice, Score, parse_judge_label
 from abductive_tasks.scoring.taskspec import PARSED, Metric, Outcome, Reading, Records, TaskSpec
 from abductive_tasks.scoring.taskspec import counting_every_item as every_item
@@ -292,11 +290,12 @@ def naturalness_docs_from(items: datasets.Dataset) -> datasets.Dataset:
             f"nleye_triplet_naturalness: none of the {len(listed)} sample ids Appendix D.2.2 lists is in the data "
             f"({', '.join(missing)})"
         )
-    if missing:
-        logger.warning(
+    if missing:  # once per process: abductive-eval's data check and lmms-eval both build the documents
+        message = (
             f"nleye_triplet_naturalness: {len(missing)} of the {len(listed)} sample ids Appendix D.2.2 lists are not "
             f"in the data: {', '.join(missing)}"
         )
+        warn_once(message, message)
     return triplet_docs_from(found, subset_ids_listed=len(listed), subset_ids_missing=len(missing))
 
 

@@ -8,7 +8,8 @@ folder and cannot be told apart. ``abductive-eval`` names it instead (through
 
 * ``model_name``: lmms-eval's choice when it has one (e.g. ``llava-hf/llava-1.5-7b-hf``), else the backend;
 * the folder: that name made path-safe, then ``-`` and 8 hex digits of a hash of the backend and
-  every ``model_args`` entry (order-insensitive), e.g. ``llava-hf__llava-1.5-7b-hf-1c9a0f3e``, so
+  every ``model_args`` entry (order-insensitive; one given its default is left out), e.g.
+  ``llava-hf__llava-1.5-7b-hf-1c9a0f3e``, so
   two configurations of one model never share a folder and a rerun of one configuration reuses its own; a run of
   tasks reading another run's output (MuCR's Exp on the model's picks, CCoT, NL-Eye's image-to-text) hashes what they
   read too, by content (:func:`abductive_tasks.runs.reads.reading_inputs`), so a run on other picks or another
@@ -26,6 +27,7 @@ import json
 import re
 from collections.abc import Mapping
 
+from abductive_tasks import lmms_source
 from abductive_tasks.runs.secrets import is_secret_name
 
 # lmms-eval's GeneralConfigTracker._get_model_name order: peft and delta come with pretrained and name the tuned model.
@@ -47,12 +49,41 @@ def model_name(backend: str, model_args: Mapping[str, object]) -> str:
     return backend
 
 
+def declared_defaults(backend: str) -> dict[str, object]:
+    """The ``model_args`` defaults of ``backend``: those its classes' ``__init__`` declare as literals, where every
+    class lmms-eval may load for it (chat and simple) declares the same; {} where the source cannot tell.
+
+    lmms-eval 0.7.3 adds no default of its own to ``model_args``: its CLI passes ``--batch_size`` (default 1),
+    ``--max_batch_size`` and ``--device`` (default None, then not passed) beside them, so the class's default is
+    the true one."""
+    from abductive_tasks.models.arguments import declared_arguments
+
+    found = [declared_arguments(path) for path in lmms_source.model_class_paths(backend)]
+    if not found or any(declared is None for declared in found):
+        return {}
+    first, *others = [declared.defaults for declared in found if declared is not None]
+    return {key: value for key, value in first.items() if all(key in other and other[key] == value for other in others)}
+
+
+def _is_default(value: object, default: object) -> bool:
+    """Whether a ``model_args`` value (as lmms-eval parses it: ``0`` an int, ``true`` a bool) is ``default``: equal,
+    and a bool only to a bool (``1`` is not ``True``)."""
+    return (
+        isinstance(value, bool) == isinstance(default, bool)
+        and type(value) in (type(default), int, float)
+        and value == default
+    )
+
+
 def args_digest(backend: str, model_args: Mapping[str, object], reads: Mapping[str, object] | None = None) -> str:
     """8 hex digits identifying the backend and its arguments, and ``reads`` (what the run's tasks read from other
-    runs, by content) where there are any; secret values (and URL credentials) are left out."""
+    runs, by content) where there are any; secret values (and URL credentials) are left out, and so is an argument
+    given its default (:func:`declared_defaults`): giving it is the run that leaves it out."""
+    defaults = declared_defaults(backend)
     canonical = {
         str(key): "<secret>" if is_secret_name(str(key)) else USERINFO.sub("<secret>@", str(value))
         for key, value in model_args.items()
+        if not (key in defaults and _is_default(value, defaults[key]))
     }
     payload = json.dumps({"backend": backend, "model_args": canonical} | ({"reads": reads} if reads else {}),
                          sort_keys=True)  # fmt: skip

@@ -45,7 +45,7 @@ from pydantic import (
 )
 
 from abductive_tasks import lmms_source, settings
-from abductive_tasks.hints import did_you_mean
+from abductive_tasks.hints import LIST_MODELS, did_you_mean
 from abductive_tasks.inputs.loading import ENV_VAR
 from abductive_tasks.runs.secrets import collect_secrets, redact_text
 from abductive_tasks.runs.status import STATUS_FILE
@@ -315,7 +315,7 @@ def _check_backend(backend: str, where: str) -> None:
     known = lmms_source.quick_model_names()  # None where lmms-eval's source cannot be read: its evaluation says
     if backend and known is not None and backend not in known:
         hint = did_you_mean(backend, known)
-        raise SpecError(f"{where}.backend: unknown lmms-eval model {backend!r}{hint}; every one: lmms-eval models")
+        raise SpecError(f"{where}.backend: unknown lmms-eval model {backend!r}{hint}; {LIST_MODELS}")
 
 
 def _checked_eval_args(values: list | None, where: str) -> tuple[str, ...]:

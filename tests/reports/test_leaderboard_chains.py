@@ -127,3 +127,33 @@ def test_the_reads_lines_say_what_each_chained_task_read_by_content():
         f"Reads, nleye_triplet_described: descriptions of nleye_describe {'c' * 12} (from dumb_pixel)",
     ]
     assert input_lines({}) == []
+
+
+def test_a_malformed_or_empty_reads_entry_is_said_so_not_shown_blank_or_as_a_digest():
+    """The walk: ``show`` printed ``Reads, mucr_exp:`` and nothing more for a malformed inputs entry, and the digest of
+    no bytes (e3b0c44298fc) for a named store holding nothing. Each line now says what is malformed, or that nothing
+    was stored."""
+    import hashlib
+
+    from abductive_tasks.reports.leaderboard.provenance import input_lines
+
+    empty_store = {"kind": "descriptions", "from": "ABDUCTIVE_NLEYE_DESCRIPTIONS", "name": "gone", "files": 0}
+    inputs = {
+        "a_list": ["picks"],
+        "b_empty": {},
+        "c_text": {"mucr_c2e": "picks"},
+        "d_no_kind": {"mucr_c2e": {"digest": "d" * 64}},
+        "e_blank_digest": {"mucr_c2e": {"kind": "picks", "from": "run", "digest": ""}},
+        "f_empty_store": {"nleye_describe": {**empty_store, "sha256": hashlib.sha256().hexdigest()}},
+    }
+    assert input_lines(inputs) == [
+        "Reads, a_list: malformed record (list ['picks']; expected upstream task -> what it read)",
+        "Reads, b_empty: malformed record (dict {}; expected upstream task -> what it read)",
+        "Reads, c_text: mucr_c2e: malformed entry (str 'picks'; expected its kind and digest)",
+        "Reads, d_no_kind: mucr_c2e: malformed entry (dict {'digest': '"
+        + "d" * 45
+        + "...; expected its kind and digest)",
+        "Reads, e_blank_digest: picks of mucr_c2e: malformed entry (digest str ''; expected hex digits)",
+        "Reads, f_empty_store: descriptions of nleye_describe: none stored under 'gone' (from "
+        "ABDUCTIVE_NLEYE_DESCRIPTIONS)",
+    ]

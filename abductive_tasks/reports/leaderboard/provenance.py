@@ -11,6 +11,7 @@ digest, a hub model's revision) and the judge; the dates of the runs behind the 
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -18,10 +19,12 @@ from pathlib import Path
 from abductive_tasks.lmms_source import own_model_versions
 from abductive_tasks.reports.leaderboard.cells import Leaderboard, data_key, protocol_settings, settings_key
 from abductive_tasks.runs.catalog import heading
+from abductive_tasks.runs.chain import PENDING
 from abductive_tasks.runs.identity import BACKEND
 from abductive_tasks.runs.identity_record import RUN_RECORD, DamagedFile, IdentityRecord
 
 SHORT = 12  # hex digits of a digest shown in the tables
+DIGEST = re.compile(r"[0-9a-f]{12,}")  # a stage output's or a variable's digest as recorded (hex, 12 digits or more)
 
 
 @dataclass
@@ -341,20 +344,37 @@ def run_lines(run: dict, results_path) -> list[str]:
 def input_lines(inputs: dict) -> list[str]:
     """What each chained task of a run read from other runs, by content (a run record's ``tasks.<task>.inputs``, or
     what ``abductive-eval`` added to the results JSON): ``Reads, mucr_exp: picks of mucr_c2e <digest>``, the model
-    named on purpose (a describer) or the variable named, or why nothing was read."""
+    named on purpose (a describer) or the variable named, why nothing was read, or what of the record is malformed."""
     lines = []
     for task, reads in sorted(inputs.items()):
-        parts = []
-        for upstream, entry in sorted(reads.items()) if isinstance(reads, dict) else ():
-            entry = entry if isinstance(entry, dict) else {}
-            digest = str(entry.get("digest") or entry.get("sha256") or "")
-            what = f"{entry.get('kind', '?')} of {upstream}"
-            if entry.get("error"):
-                parts.append(f"{what}: unusable ({entry['error']})")
-            elif digest in ("", "pending"):
-                parts.append(f"{what}: none given")
-            else:
-                source = entry.get("model") or ("" if entry.get("from") == "run" else entry.get("from"))
-                parts.append(f"{what} {digest[:SHORT]}" + (f" (from {source})" if source else ""))
-        lines.append(f"Reads, {task}: " + "; ".join(parts))
+        if not isinstance(reads, dict) or not reads:
+            lines.append(f"Reads, {task}: malformed record ({_shown(reads)}; expected upstream task -> what it read)")
+        else:
+            lines.append(
+                f"Reads, {task}: " + "; ".join(_read(upstream, entry) for upstream, entry in sorted(reads.items()))
+            )
     return lines
+
+
+def _read(upstream: str, entry: object) -> str:
+    """What a chained task read from ``upstream`` (:func:`~abductive_tasks.runs.chain.task_inputs`' ``entry``)."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("kind"), str) or not entry["kind"]:
+        return f"{upstream}: malformed entry ({_shown(entry)}; expected its kind and digest)"
+    what = f"{entry['kind']} of {upstream}"
+    if entry.get("error"):
+        return f"{what}: unusable ({entry['error']})"
+    if entry.get("files") == 0:  # a store a variable names, holding nothing: its digest is that of no bytes
+        return f"{what}: none stored under {entry.get('name')!r} (from {entry.get('from')})"
+    digest = entry.get("digest", entry.get("sha256"))
+    if digest == PENDING:
+        return f"{what}: none given"
+    if not isinstance(digest, str) or not DIGEST.fullmatch(digest):
+        return f"{what}: malformed entry (digest {_shown(digest)}; expected hex digits)"
+    source = entry.get("model") or ("" if entry.get("from") == "run" else entry.get("from"))
+    return f"{what} {digest[:SHORT]}" + (f" (from {source})" if source else "")
+
+
+def _shown(value: object) -> str:
+    """A malformed value as a message shows it: its type and up to 60 characters."""
+    text = repr(value)
+    return f"{type(value).__name__} {text if len(text) <= 60 else text[:57] + '...'}"
