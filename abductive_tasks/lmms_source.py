@@ -10,7 +10,6 @@ import functools
 import importlib.util
 import os
 import re
-import sys
 from pathlib import Path
 
 MODEL_TABLES = ("AVAILABLE_SIMPLE_MODELS", "AVAILABLE_CHAT_TEMPLATE_MODELS", "MODEL_ALIASES")  # lmms_eval.models
@@ -73,29 +72,6 @@ def own_model_classes() -> dict[str, dict[str, str]]:
             if "model_id" in given:
                 found[given.pop("model_id")] = given
     return found
-
-
-def models_main(argv: list[str]) -> int:
-    """``abductive-eval models``: every name ``--model`` accepts, one a line, ours marked (lmms-eval 0.7.3's own
-    ``lmms-eval models`` lists neither its aliases nor the models of plugins such as ours)."""
-    if argv and argv[0] in ("-h", "--help"):
-        print(
-            "usage: abductive-eval models\n\n"
-            "Lists every name --model accepts: lmms-eval's backends and aliases, and ours."
-        )
-        return 0
-    if argv:
-        print(f"abductive-eval models: takes no arguments (got {' '.join(argv)})", file=sys.stderr)
-        return 2
-    names = quick_model_names()
-    if names is None:  # another package registers models: lmms-eval's registry holds them (an import of seconds)
-        from abductive_tasks.compat import model_names
-
-        names = set(model_names())
-    ours = own_model_classes()
-    for name in sorted(names):
-        print(f"{name:<32} abductive-tasks" if name in ours else name)
-    return 0
 
 
 @functools.cache

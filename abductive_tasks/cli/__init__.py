@@ -68,7 +68,7 @@ SUBCOMMANDS = {
     "diff": ("abductive_tasks.reports.diff", "main"),
     "export-sherlock": ("abductive_tasks.sherlock.export", "main"),
     "tasks": ("abductive_tasks.runs.catalog", "main"),
-    "models": ("abductive_tasks.lmms_source", "models_main"),
+    "models": ("abductive_tasks.cli.checks", "models_main"),
     "power": ("abductive_tasks.reports.power_and_ui", "power_main"),
     "ui": ("abductive_tasks.reports.power_and_ui", "ui_main"),
 }

@@ -8,6 +8,7 @@ import contextlib
 import fnmatch
 import importlib.util
 import re
+import sys
 import tempfile
 from importlib import import_module
 from pathlib import Path
@@ -464,3 +465,28 @@ def check_hub_model(model_args: dict, defaulted: dict[str, str] | None = None) -
             f"cannot download the model {repo} ({source}) from the Hugging Face hub ({why}) and it is not in the "
             f"local cache. Offline? Pass a local folder: --model_args {key}=/path/to/model"
         )
+
+
+def models_main(argv: list[str]) -> int:
+    """``abductive-eval models``: every name ``--model`` accepts, one a line, ours marked (lmms-eval 0.7.3's own
+    ``lmms-eval models`` lists neither its aliases nor the models of plugins such as ours)."""
+    if argv and argv[0] in ("-h", "--help"):
+        print(
+            "usage: abductive-eval models\n\n"
+            "Lists every name --model accepts: lmms-eval's backends and aliases, and ours."
+        )
+        return 0
+    if argv:
+        print(f"abductive-eval models: takes no arguments (got {' '.join(argv)})", file=sys.stderr)
+        return 2
+    from abductive_tasks import lmms_source
+
+    names = lmms_source.quick_model_names()
+    if names is None:  # another package registers models: lmms-eval's registry holds them (an import of seconds)
+        from abductive_tasks.compat import model_names
+
+        names = set(model_names())
+    ours = lmms_source.own_model_classes()
+    for name in sorted(names):
+        print(f"{name:<32} abductive-tasks" if name in ours else name)
+    return 0

@@ -52,7 +52,6 @@ from loguru import logger
 from abductive_tasks import settings
 from abductive_tasks.inputs.files import cache_key, file_sha256, read_regular, redacted, seal, unseal, write_atomic
 from abductive_tasks.inputs.loading import DataError, documents, json_lines
-from abductive_tasks.scoring.judge import warn_once
 
 if TYPE_CHECKING:
     import datasets
@@ -517,11 +516,10 @@ def checked(reader: str, output: StageOutput, run: Mapping, named_on_purpose: bo
     the run does not share. A binding or run that is unknown (plain lmms-eval) is not checked (one warning)."""
     bindings = output.binding.get("entries", [output.binding]) if output.binding else []
     if not run or not any(bindings):
-        message = (
+        logger.warning(
             f"{reader}: the {output.kind} of {output.task} ({output.origin}) are read without a check of the model and "
             "--limit that produced them (run through abductive-eval to have them checked)"
         )
-        warn_once(message, message)
         return output
     expected = (run.get("sources") or {}).get(output.task) or run
     for binding in bindings:
@@ -622,11 +620,10 @@ def counting_every_item(
         rows[-1][MISSING_FIELD] = json.dumps(json.loads(rows[-1][MISSING_FIELD]) + pending)
     missing = sum(not slot.docs for slot in slots)
     if missing:
-        message = (
+        logger.warning(
             f"{reader}: {missing} of {len(slots)} items have no upstream output ({why_none}); they are not asked and "
             "count as the paper counts them (0, or wrong): see items_missing_upstream"
         )
-        warn_once(message, message)
     return documents(rows)
 
 
@@ -636,14 +633,12 @@ def without_upstream(reader: str, doc: dict, how: str, stand_ins: Sequence[dict]
     variable), every metric is not computed; given an upstream output without one usable item, the ``stand_ins`` of
     every item are carried and scored as unanswered (0, or wrong)."""
     if stand_ins:
-        message = f"{reader}: no item has its upstream output: {how}"
-        warn_once(message, message)
+        logger.warning(f"{reader}: no item has its upstream output: {how}")
     else:
-        message = (
+        logger.warning(
             f"{reader}: no upstream output given, so it is not computed in this run (its one stand-in question is "
             f"not scored); {how}"
         )
-        warn_once(message, message)
     return documents([doc | {MISSING_FIELD: json.dumps(list(stand_ins)), NO_UPSTREAM_FIELD: True}])
 
 

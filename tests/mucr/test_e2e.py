@@ -120,7 +120,7 @@ def test_random_baseline_on_the_v2_schema(tmp_path):
 
 def test_dummy_answers_every_task_offline_similarity_in_process(tmp_path, monkeypatch):
     parts = {"a man drives fast.": 0.2, "he gets a ticket.": 0.4, "speeding caused the ticket.": 0.8}
-    monkeypatch.setattr(judge, "offline_similarity", lambda candidate, references: parts[candidate])
+    monkeypatch.setattr(judge, "offline_similarity", lambda candidate, references, what: parts[candidate])
     results = run_in_process(
         tmp_path, monkeypatch, "--model", "dummy", "--model_args", f"response={LABELLED}", "--tasks",
         "mucr,mucr_exp_gold,mucr_exp_gold_split",

@@ -279,7 +279,7 @@ def test_a_failed_exp_request_scores_zero_without_asking_the_judge(monkeypatch):
 def test_exp_without_judge_reports_offline_similarity(monkeypatch):
     seen = []
 
-    def similarity(candidate, references):
+    def similarity(candidate, references, what):
         seen.append(references)
         return {"a man drives fast.": 0.2, "he gets a ticket.": 0.4, "speeding caused the ticket.": 0.8}[candidate]
 
@@ -300,7 +300,7 @@ def test_a_failed_exp_request_without_judge_scores_zero_only_where_the_similarit
 ):
     # Answered parts score 0.5 in both cases (stubbed);
     # a failed request's empty parts score 0 only when the model is there.
-    monkeypatch.setattr(judge, "offline_similarity", lambda candidate, references: 0.5)
+    monkeypatch.setattr(judge, "offline_similarity", lambda candidate, references, what: 0.5)
     monkeypatch.setattr(judge, "similarity_unavailable_reason", lambda: unavailable)
     values = evaluate(hooks.EXP, hooks.process_results_exp, EXP_DOCS, [FAILED] * 6 + [LABELLED] * 6)
     assert values["exp_counts"]["items_offline_scored"] == scored and values["exp_counts"]["request_failed"] == 6

@@ -9,6 +9,7 @@ import shutil
 import datasets
 import PIL.Image
 import pytest
+from loguru import logger
 
 from abductive_tasks.inputs.loading import SAMPLE_ROOT, DataError
 from abductive_tasks.nleye import data, descriptions, hooks, prompts
@@ -212,11 +213,11 @@ def test_a_limited_run_asks_the_items_of_nleye_triplet_with_that_limit(store, it
     for path in images[4:6]:
         (store / "dd" / f"{descriptions.image_digest(path)}.json").unlink(missing_ok=True)
     warnings: list[str] = []
-    handler = hooks.logger.add(lambda message: warnings.append(str(message)), level="WARNING")
+    handler = logger.add(lambda message: warnings.append(str(message)), level="WARNING")
     try:
         docs = hooks.triplet_described_docs(None)
     finally:
-        hooks.logger.remove(handler)
+        logger.remove(handler)
     assert [doc["item_id"] for doc in docs] == [first[0]] * 2
     assert [stand_in["item_id"] for stand_in in json.loads(docs[1]["upstream_missing"])] == [first[1]] * 2
     assert sum("1 of 2 items have no upstream output" in line for line in warnings) == 1
