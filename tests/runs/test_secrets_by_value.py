@@ -156,10 +156,10 @@ def served_by_the_ui(results: Path) -> list[tuple[str, str]]:
     try:
         deadline, token = time.monotonic() + 180, None
         while time.monotonic() < deadline and server.poll() is None and token is None:
-            found = re.search(r"token=([\w-]+)", "".join(output))
+            found = re.search(r"(/[\w-]+)/\?token=([\w-]+)", "".join(output))  # the ui is served below its root
             try:
-                if found and httpx.get(f"{base}/health", params={"token": found[1]}).status_code == 200:
-                    token = found[1]
+                if found and httpx.get(f"{base}{found[1]}/health", params={"token": found[2]}).status_code == 200:
+                    base, token = base + found[1], found[2]
             except httpx.TransportError:
                 pass
             time.sleep(0.5)
