@@ -111,6 +111,16 @@ def _decode(path: str) -> Image.Image:
         source = io.BytesIO(data)
     else:
         source = open_regular(Path(path))  # a FIFO put in its place since it was checked: refused, not waited on
+    return _decode_from(source)
+
+
+def decode_bytes(data: bytes) -> Image.Image:
+    """An image's bytes decoded as :func:`load_image` decodes its file (strictly, its header checked, as RGB): what
+    a page draws from bytes it read once (:mod:`abductive_tasks.reports.composites`)."""
+    return _decode_from(io.BytesIO(data))
+
+
+def _decode_from(source: BinaryIO) -> Image.Image:
     with source, _strict(), Image.open(source) as image:
         _check_header(image)
         image.load()
@@ -242,7 +252,11 @@ def compose_row(paths: Sequence[str]) -> Image.Image:
 
     The common height is the tallest image's; panels are separated by a white gap.
     """
-    images = [load_image(path) for path in paths]
+    return row_of([load_image(path) for path in paths])
+
+
+def row_of(images: Sequence[Image.Image]) -> Image.Image:
+    """:func:`compose_row` of decoded images."""
     height = max(image.height for image in images)
     scaled = [
         image if image.height == height else image.resize((round(image.width * height / image.height), height))
@@ -265,8 +279,19 @@ def compose_labelled(paths: Sequence[str], labels: Sequence[str]) -> Image.Image
     """
     if len(paths) != len(labels):
         raise ValueError(f"compose_labelled: {len(paths)} images but {len(labels)} labels")
-    row = compose_row(tuple(paths))
-    widths = [round(image.width * row.height / image.height) for image in (load_image(path) for path in paths)]
+    return _captioned(compose_row(tuple(paths)), [load_image(path) for path in paths], labels)
+
+
+def labelled_row_of(images: Sequence[Image.Image], labels: Sequence[str]) -> Image.Image:
+    """:func:`compose_labelled` of decoded images."""
+    if len(images) != len(labels):
+        raise ValueError(f"compose_labelled: {len(images)} images but {len(labels)} labels")
+    return _captioned(row_of(images), images, labels)
+
+
+def _captioned(row: Image.Image, images: Sequence[Image.Image], labels: Sequence[str]) -> Image.Image:
+    """``row`` (the ``images`` side by side) under a caption strip naming each panel."""
+    widths = [round(image.width * row.height / image.height) for image in images]
     font_size = max(12, row.height // 10)
     font = ImageFont.load_default(size=font_size)
     strip = font_size + font_size // 2

@@ -465,6 +465,7 @@ def render(
             for row in rows
             if row["item"].composite and outside.keys().isdisjoint(row["item"].images)
         ),
+        allowed,
         budget=budget,
         always=len({row["item"].composite for row in rows[:page_size] if row["item"].composite}),
     )

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from abductive_tasks.reports import thumbnails
+from abductive_tasks.reports import media, thumbnails
 from abductive_tasks.runs import catalog
 
 # doc_to_visual hooks that send one composite of the document's images, and how each draws it.
@@ -40,20 +40,25 @@ class Composite:
     parts: tuple[str, ...]
     captions: tuple[str, ...] = ()
 
-    def draw(self):
-        """The composite as the task's hook draws it (a PIL image)."""
-        from abductive_tasks.inputs.images import compose_labelled, compose_row
+    def read(self, allowed: Sequence[Path]) -> tuple[bytes, ...] | None:
+        """Its parts' bytes, each read once from the file checked inside the ``allowed`` folders
+        (:func:`~abductive_tasks.reports.media.read_drawable`: a part swapped for a link out of them, or for a FIFO,
+        is refused, never followed or waited on); None when a part is outside, gone or no regular file."""
+        parts = [media.read_drawable(part, allowed) for part in self.parts]
+        return None if any(part is None for part in parts) else tuple(part for part in parts if part is not None)
 
-        return compose_labelled(self.parts, self.captions) if self.captions else compose_row(self.parts)
+    def draw(self, parts: Sequence[bytes]):
+        """The composite as the task's hook draws it (a PIL image), from its parts' bytes (:meth:`read`)."""
+        from abductive_tasks.inputs.images import decode_bytes, labelled_row_of, row_of
 
-    def digest(self) -> str | None:
-        """What names its thumbnail: how it is drawn and its parts' bytes (None when a part is not readable)."""
+        images = [decode_bytes(part) for part in parts]
+        return labelled_row_of(images, self.captions) if self.captions else row_of(images)
+
+    def digest(self, parts: Sequence[bytes]) -> str:
+        """What names its thumbnail: how it is drawn and its parts' bytes (:meth:`read`)."""
         digest = hashlib.sha256(b"composite\0" + "\0".join(self.captions).encode() + b"\0")
-        for part in self.parts:
-            try:
-                digest.update(hashlib.sha256(Path(part).read_bytes()).digest())
-            except OSError:
-                return None
+        for part in parts:
+            digest.update(hashlib.sha256(part).digest())
         return digest.hexdigest()
 
 
@@ -80,25 +85,26 @@ def composite_of(task: str, images: Sequence[str]) -> Composite | None:
     return Composite(tuple(images))
 
 
-def _parts_pixels(composite: Composite) -> int:
-    from abductive_tasks.inputs.images import image_size
+def _parts_pixels(parts: Sequence[bytes]) -> int:
+    from PIL import Image
 
     total = 0
-    for part in composite.parts:
+    for part in parts:
         try:
-            width, height = image_size(part)
-        except (OSError, ValueError):
+            with Image.open(io.BytesIO(part)) as image:
+                width, height = image.size
+        except (OSError, ValueError, Image.DecompressionBombError):
             return 0
         total += width * height
     return total
 
 
-def _thumbnail(composite: Composite, digest: str, size: int) -> bytes | None:
+def _thumbnail(composite: Composite, parts: Sequence[bytes], digest: str, size: int) -> bytes | None:
     """Draw the composite and make its thumbnail (at most ``size`` pixels high, each panel about as wide), cached."""
     from PIL import Image
 
     try:
-        small = composite.draw().copy()
+        small = composite.draw(parts).copy()
     except (OSError, ValueError, Image.DecompressionBombError):  # unreadable (our DataError is a ValueError)
         return None
     small.thumbnail((size * len(composite.parts), size))
@@ -121,40 +127,43 @@ class Pictures:
 
 def pictures(
     composites: Iterable[Composite],
+    allowed: Sequence[Path],
     size: int = thumbnails.THUMBNAIL_PX,
     budget: int | None = None,
     always: int = 0,
 ) -> Pictures:
-    """The thumbnail of each composite (in page order), cached ones at no cost; new ones while the pixels of their
-    parts stay within ``budget`` (None: all), the first ``always`` whatever it costs."""
+    """The thumbnail of each composite (in page order) whose parts lie inside the ``allowed`` folders
+    (:meth:`Composite.read`), cached ones at no decoding cost; new ones while the pixels of their parts stay within
+    ``budget`` (None: all), the first ``always`` whatever it costs."""
     found = Pictures()
     spent = 0
     for index, composite in enumerate(dict.fromkeys(composites)):
-        digest = composite.digest()
-        if digest is None:
+        parts = composite.read(allowed)
+        if parts is None:
             continue
+        digest = composite.digest(parts)
         made = thumbnails.cached(digest, size)
         if made is not None:
             found.reused += 1
         else:
-            cost = _parts_pixels(composite)
+            cost = _parts_pixels(parts)
             if budget is not None and index >= always and spent + cost > budget:
                 found.left += 1
                 continue
             spent += cost
-            made = _thumbnail(composite, digest, size)
+            made = _thumbnail(composite, parts, digest, size)
             found.decoded += made is not None
         if made is not None:
             found.uris[composite] = thumbnails.data_uri(made)
     return found
 
 
-def sent_picture(task: str, images: Sequence[str]):
-    """What the model was sent as one picture (a PIL image): the task's composite, else the images side by side;
-    None when the document names no image."""
-    from abductive_tasks.inputs.images import compose_row
-
+def sent_picture(task: str, images: Sequence[str], allowed: Sequence[Path]):
+    """What the model was sent as one picture (a PIL image): the task's composite, else the images side by side,
+    each image read once from the file checked inside the ``allowed`` folders (:meth:`Composite.read`); None when
+    the document names no image or one is outside, gone or no regular file."""
     if not images:
         return None
-    composite = composite_of(task, images)
-    return composite.draw() if composite else compose_row(tuple(images))
+    composite = composite_of(task, images) or Composite(tuple(images))
+    parts = composite.read(allowed)
+    return None if parts is None else composite.draw(parts)

@@ -85,14 +85,11 @@ def sample_picture(task: str, line: Mapping[str, Any], roots: Sequence[Path] = (
     a panel would misplace the others) or outside ``roots`` and the data folders
     (:mod:`abductive_tasks.reports.media`): a samples file can name any path."""
     paths = tuple(item_of(task, line).images)
-    allowed = media.allowed_folders(roots)
-    if not paths or not all(Path(path).is_file() for path in paths):
-        return None
-    if not all(media.drawable(path, allowed) for path in paths):
-        return None
     try:
-        picture = sent_picture(task, paths)
+        picture = sent_picture(task, paths, media.allowed_folders(roots))  # each image read once, where checked
     except (OSError, ValueError, Image.DecompressionBombError):  # unreadable (our DataError is a ValueError)
+        return None
+    if picture is None:
         return None
     buffer = io.BytesIO()
     picture.save(buffer, format="PNG")

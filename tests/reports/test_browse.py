@@ -688,7 +688,7 @@ def test_browse_diff_and_the_ui_show_the_composite_the_model_was_sent(tmp_path, 
     functions: pixel for pixel what its doc_to_visual hook returns; separate-image tasks show their images apart."""
     from importlib import import_module
 
-    from abductive_tasks.reports import composites
+    from abductive_tasks.reports import composites, media
     from abductive_tasks.reports.power_and_ui import sample_picture, sample_view
     from abductive_tasks.runs import catalog
 
@@ -711,7 +711,7 @@ def test_browse_diff_and_the_ui_show_the_composite_the_model_was_sent(tmp_path, 
         assert ours and all(item.composite is not None for item in ours)
         for item in ours[:4]:
             (sent,) = hook(task, "doc_to_visual")(docs[item.doc_id])
-            drawn = item.composite.draw()
+            drawn = item.composite.draw(item.composite.read(media.allowed_folders([output])))
             assert drawn.size == sent.size and drawn.tobytes() == sent.tobytes(), (task, item.doc_id)
     assert all(item.composite is None for item in items if item.task in ("mucr_c2e_split", "nleye_triplet"))
 
@@ -727,7 +727,8 @@ def test_browse_diff_and_the_ui_show_the_composite_the_model_was_sent(tmp_path, 
     assert [role for role, _, _ in cards["mucr_c2e_split", 0]["images"]][:2] == ["cause", "option 1"]
 
     # past the budget a composite document shows its parts, each saying so; a cached composite costs nothing
-    found = composites.pictures([item.composite for item in items if item.composite], budget=0)
+    allowed = media.allowed_folders([output])
+    found = composites.pictures([item.composite for item in items if item.composite], allowed, budget=0)
     assert found.reused == 84 and found.left == 0 and found.decoded == 0
     monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cold"))
     monkeypatch.setattr(thumbnails, "DECODE_BUDGET_PX", 0)
