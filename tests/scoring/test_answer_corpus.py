@@ -99,7 +99,7 @@ PINNED = {
     "blind_batch_bf.yaml": (386, 0),  # pending/: first contact of round 49 (368, 2); rounds 50, 51
     "blind_batch_bg.yaml": (388, 0),  # pending/: first contact of round 50 (378, 1); round 51
     "blind_batch_bh.yaml": (390, 0),  # pending/: first contact of round 51 (377, 2); round 52
-    "blind_batch_bi.yaml": (393, 2),  # pending/: first contact of round 52, not fixed on
+    "blind_batch_bi.yaml": (400, 0),  # pending/: first contact of round 52 (393, 2); round 53
 }
 
 

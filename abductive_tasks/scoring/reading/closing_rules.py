@@ -68,12 +68,22 @@ CLOSING_STATEMENTS = (
             1,
         ),
     ),
+    # (or opening the clause after "but", its number in parentheses or a colon after it: "The car (1) is present in
+    # both images, but the causal link is the speeding (2): going too fast leads to the traffic stop." (BI's first
+    # contact; not "..., but the link is the speeding (2) or the road (3).", tests/scoring/test_reading_round53.py))
     verdict(
-        r"(?:^|(?<=[.!?;]\s))the\s+(?:causal\s+)?link\s+is\s+(?:the\s+)?{pick}(?=\s*(?:[.!;,]|$))",
+        r"(?:^|(?<=[.!?;]\s)|(?<=,\sbut\s))the\s+(?:causal\s+)?link\s+is\s+(?:the\s+)?{pick}"
+        r"(?=(?:\s*\(\s*{any_mention}\s*\))?\s*(?:[.!;,:]|$))",
         Example(
             "cue_words",
             "Cue: police officer (4)? No — the officer is part of the effect, not the link. The link is speeding, "
             "option 2.",
+            2,
+        ),
+        Example(
+            "cue_words",
+            "The car (1) is present in both images, but the causal link is the speeding (2): going too fast leads to "
+            "the traffic stop.",
             2,
         ),
     ),

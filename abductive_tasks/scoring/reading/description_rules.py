@@ -16,6 +16,7 @@ from abductive_tasks.scoring.reading.table import Example, rule
 __all__ = [
     "CLAUSE_END",
     "DESCRIBED_ANSWER",
+    "DESCRIBED_ONE",
     "IN_PASSING",
     "OWN_DESCRIPTION",
     "OWN_DESCRIPTIONS",
@@ -56,9 +57,11 @@ OWN_DESCRIPTIONS = rule(
 # An option described by the reply itself ("Option 2 shows a wet kitchen floor", "Option 1: A boy kicking a ball."),
 # and a closing answer in a description's words ("..., so the effect is the wet floor."): that option, where its
 # words are one description's alone (:meth:`Choice.read`). Read in the reply's text (TEXT_RULES).
+# (a hypothesis too: "Hypothesis 1 shows a woman holding a set of car keys ...; hypothesis 2 shows ...", BI's first
+# contact)
 OWN_DESCRIPTION = rule(
-    r"\boption\s*\(?(?P<number>\d)\)?\s*(?::|\s(?:shows?|depicts?)\b|(?=\s+(?:an?|the)\s))"
-    r"(?P<described>(?:(?!\boption\s*\(?\d)[^.\n])+)",
+    r"\b(?:option|hypothesis)\s*\(?(?P<number>\d)\)?\s*(?::|\s(?:shows?|depicts?)\b|(?=\s+(?:an?|the)\s))"
+    r"(?P<described>(?:(?!\b(?:option|hypothesis)\s*\(?\d)[^.\n])+)",
     Example(
         "mucr",
         "Option 3 shows a person holding an umbrella, and Option 2 shows a wet kitchen floor with a puddle under the "
@@ -80,6 +83,26 @@ DESCRIBED_ANSWER = rule(
         "mucr",
         "Option 1: A boy kicking a ball.\nOption 2: A dog chasing a ball.\nOption 3: A cat sleeping.\nOption 4: A "
         "thunderstorm.\nThe vase lies next to a ball, so the cause is the ball.",
+        None,
+    ),
+)
+# ... and the one the reply holds more plausible, named by what it shows, in the closing sentence: "Hypothesis 1 shows
+# a woman holding a set of car keys next to an open car door; hypothesis 2 shows the same woman locked out, ... The one
+# where she is holding the keys is more plausible, because she needs them to drive." (BI's first contact)
+DESCRIBED_ONE = rule(
+    r"(?:^|(?<=[.!?]\s)|(?<=\n))the\s+one\s+(?:where|in\s+which|that\s+shows|showing|with)\s+"
+    r"(?P<phrase>[^.\n]+?)\s+(?:is|seems|looks)\s+(?:the\s+)?more\s+(?:plausible|likely)\b[^.\n]*[.!]?\s*$",
+    Example(
+        "nleye",
+        "Hypothesis 1 shows a woman holding a set of car keys next to an open car door; hypothesis 2 shows the same "
+        "woman locked out, peering through the car window. The one where she is holding the keys is more plausible, "
+        "because she needs them to drive.",
+        1,
+    ),
+    Example(
+        "nleye",
+        "Hypothesis 1 shows a woman holding car keys; hypothesis 2 shows her holding a phone. The one where she is "
+        "holding something is more plausible.",
         None,
     ),
 )

@@ -46,6 +46,15 @@ HEDGES = (
         rf"{ANY_MENTION}\s+(?:might|may|could)\s+(?:be\s+)?(?:show|depict|illustrat|represent)\w*",
         Example("mucr", "This could easily lead to a fire, which is what option 3 might be showing.", None),
     ),
+    # the reply's own refusal, an answer named in its reason: "I'm not able to use the scene graph because it only
+    # contains the number 1." (BI's first contact, read 1; not "I cannot tell for sure since both images are dark, but
+    # I'd go with 3", where "but" goes on to a pick, nor a refusal to be sure)
+    rule(
+        r"\bI(?:(?:'m|\s+am)\s+(?:not\s+able|unable)\s+to|\s+(?:can\s*not|can't|could\s*not|couldn't))\s+(?!be\b)"
+        r"(?=\w)[^.;!?\n«‹]*?\b(?:because|since|as)\b(?:(?!\bbut\b)[^.;!?\n])*?" + ANY_MENTION,
+        Example("mucr", "I'm not able to use the scene graph because it only contains the number 1.", None),
+        Example("nleye", "I can't compare them, since image 2 did not load.", None),
+    ),
 )
 
 # After the last self-correction, a refusal to choose gives no answer whatever the reply picks elsewhere

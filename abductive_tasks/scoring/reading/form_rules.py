@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import re
 
-from abductive_tasks.scoring.reading.description_rules import DESCRIBED_ANSWER, OWN_DESCRIPTION, OWN_DESCRIPTIONS
+from abductive_tasks.scoring.reading.description_rules import (
+    DESCRIBED_ANSWER,
+    DESCRIBED_ONE,
+    OWN_DESCRIPTION,
+    OWN_DESCRIPTIONS,
+)
 from abductive_tasks.scoring.reading.mentions import ANY_MENTION, NAMED_MENTION
 from abductive_tasks.scoring.reading.table import Example, rule
 from abductive_tasks.scoring.reading.text import INVENTED_TURNS
@@ -131,6 +136,7 @@ TEXT_RULES = (
     OWN_DESCRIPTIONS,
     OWN_DESCRIPTION,
     DESCRIBED_ANSWER,
+    DESCRIBED_ONE,
 )
 # A concession names a label without choosing it: "although it might strengthen ...", "one could argue it weakens".
 LABEL_CONCESSIONS = (

@@ -14,6 +14,7 @@ from abductive_tasks.scoring.reading.cut_off import UNFINISHED
 from abductive_tasks.scoring.reading.decision import decide
 from abductive_tasks.scoring.reading.description_rules import (
     DESCRIBED_ANSWER,
+    DESCRIBED_ONE,
     OWN_DESCRIPTION,
     OWN_DESCRIPTIONS,
     OWN_WORDS_CLAUSE,
@@ -57,7 +58,10 @@ from abductive_tasks.scoring.reading.mentions import (
     mention_index,
     option_text,
 )
-from abductive_tasks.scoring.reading.position_mentions import counts_context_in_apposition
+from abductive_tasks.scoring.reading.position_mentions import (
+    counts_context_in_apposition,
+    counts_options_against_context,
+)
 from abductive_tasks.scoring.reading.rules import STATEMENTS
 from abductive_tasks.scoring.reading.score_rules import (
     JUDGEMENT_TOLERANCE,
@@ -269,7 +273,9 @@ class Choice(_Reader):
             return mentions
         # "The second image is more plausible. The first hypothesis image shows ...": a reply that counts the
         # hypotheses counts the options with its ordinals
-        if self.image_numbers and not self.option_texts and not counts_context and COUNTS_OPTIONS.search(text):
+        # (or holds its first image up against the context: "The first image ... doesn't connect to the context")
+        counts_options = COUNTS_OPTIONS.search(text) or counts_options_against_context(text)
+        if self.image_numbers and not self.option_texts and not counts_context and counts_options:
             return mentions
         numbered = self.image_numbers and not self.option_texts and not self._counts_panels(marked, mentions)
         shift = self.context_images if counts_context and not self.option_texts else None
@@ -358,7 +364,7 @@ class Choice(_Reader):
         the wet floor". Words its own sentence gives the cause or effect image name nothing; the option sharing the
         most others, alone."""
         reply = plain(text)
-        closing = DESCRIBED_ANSWER.pattern.search(reply)
+        closing = DESCRIBED_ANSWER.pattern.search(reply) or DESCRIBED_ONE.pattern.search(reply)
         if not closing or any(rule.pattern.search(reply) for rule in (*REFUSALS, *HEDGES)):
             return None
         described: dict[int, set[str]] = {}
@@ -457,13 +463,17 @@ class Choice(_Reader):
 
     def _unlisted(self, mention: Mention) -> Mention:
         """A phrase in parentheses that is no option's text, as the one option whose text shares a word with it ("the
-        rain" is "heavy rain"), else naming none."""
+        rain" is "heavy rain"), or where several do, the one whose own words (no other's it shares) it shares ("(ball-
+        shaped present)" of a rectangular and a ball-shaped present: BI's first contact); else naming none."""
         words = {word for word in re.findall(r"[^\W\d_]{4,}", str(mention.value).lower())}
-        sharing = [
-            number
-            for number, option in enumerate(self.option_texts, start=1)
-            if words & set(re.findall(r"[^\W\d_]{4,}", option.lower()))
-        ]
+        shared = [words & set(re.findall(r"[^\W\d_]{4,}", option.lower())) for option in self.option_texts]
+        sharing = [number for number, common in enumerate(shared, start=1) if common]
+        if len(sharing) > 1:
+            sharing = [
+                number
+                for number, common in enumerate(shared, start=1)
+                if common - set().union(*(other for other in shared if other is not common))
+            ]
         return Mention(sharing[0] if len(sharing) == 1 else None, True, unlisted=True)
 
     @cached_property

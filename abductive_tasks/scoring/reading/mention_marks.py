@@ -45,7 +45,8 @@ _COLLAPSE = re.compile(
     # or the parenthesis a sentence naming it the answer's role: "Final answer: 2 (Option 3 shows the effect)." (AV's
     # first contact, read 2: the number and its explanation disagree, no answer)
     rf"(?P<inner>{ANY_MENTION})(?:\s+(?:shows?|depicts?|is)\s+the\s+(?:effect|cause|cue|answer))?\s*[)-]"
-    rf"|[-=]\s*(?:the\s+)?(?P<named>{NAMED_MENTION})(?=\s*(?:[.,;!)\n]|$)|\s+(?!and\b|or\b)[^\W\d_]))"
+    # (or before its own parenthesis: "Hypothesis 1 – the second hypothesis (the ball)." names two; BI's round)
+    rf"|[-=]\s*(?:the\s+)?(?P<named>{NAMED_MENTION})(?=\s*(?:[.,;!)\n(]|$)|\s+(?!and\b|or\b)[^\W\d_]))"
     # "Effect = Image #4 → Option 3" (AR's first contact): an image count and the option it is, after an arrow
     rf"|[ \t]*→[ \t]*(?P<arrow>{NAMED_MENTION})(?=\s*(?:[.,;!)\n]|$))"
     # "3: heavy rain." explains; "2: the car is merely present" does not

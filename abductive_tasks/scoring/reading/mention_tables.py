@@ -420,13 +420,25 @@ def _row_count_mentions(n: int, context_images: int, option_texts: tuple[str, ..
 
 
 def _context_count_mentions(context_images: int) -> tuple[MentionRule, ...]:
-    """The reply's count of the context image, which shows how it counts the images (no pick itself)."""
+    """The reply's count of the context image, which shows how it counts the images (no pick itself). Where the
+    prompt shows context images before the options, only a count among them: "The cause image is the second picture"
+    on MuCR's e2c prompt names the answer's role by a picture count (BI's first contact), no context image."""
+    # the ordinals and numbers of the context images (any, where the prompt shows none before the options)
+    ordinal = (
+        "|".join(
+            [word for word, value in _ORDINALS.items() if value <= context_images]
+            + [rf"[1-{context_images}](?:st|nd|rd|th)"]
+        )
+        if 0 < context_images < 10
+        else _ORDINAL
+    )
+    number = rf"[1-{context_images}](?!\d)" if 0 < context_images < 10 else r"\d+"
     return (
         # "the first image (the context)", "Image 1 is the cause image"; the first alone, as the MuCR prompts count it
         # ("The first, labelled "Effect image", shows an effect"): "the first is the effect image" (AM's first contact),
         # and the prompt's own layout restated, the first labelled as the given image (BB's first contact)
         _rule(
-            rf"\b(?:(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+{_IMAGE_NOUN}|{_IMAGE_NOUN}\s*(?P<number>\d+)"
+            rf"\b(?:(?:the\s+)?(?P<ordinal>{ordinal})\s+{_IMAGE_NOUN}|{_IMAGE_NOUN}\s*(?P<number>{number})"
             r"|the\s+(?P<first>first))"
             r"(?=\s*(?:\(\s*|,?\s+(?:is|being|labell?ed|marked)\s+)(?:the\s+)?(?:context|premise|(?:cause|effect)\s+image)\b)",
             lambda m: 1 if m["first"] else _ordinal(m["ordinal"]) if m["ordinal"] else int(m["number"]),
@@ -472,7 +484,7 @@ def _context_count_mentions(context_images: int) -> tuple[MentionRule, ...]:
         # image, i.e. the first picture", "the cause image is the first image"
         _rule(
             r"\b(?:context|premise|(?:cause|effect)\s+image)(?:\s+(?:image|panel|picture))?"
-            rf"\s*(?:\(\s*|,\s*|\s+(?:is|being)\s+)(?:i\.e\.,?\s+)?(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+{_IMAGE_NOUN}\b",
+            rf"\s*(?:\(\s*|,\s*|\s+(?:is|being)\s+)(?:i\.e\.,?\s+)?(?:the\s+)?(?P<ordinal>{ordinal})\s+{_IMAGE_NOUN}\b",
             lambda m: _ordinal(m["ordinal"]),
             Example(
                 "nleye", "The context (first image in the row) shows a storm. The second image is more plausible.", 1
@@ -659,13 +671,16 @@ def _letter_mentions(letter: str, letters: bool) -> tuple[MentionRule, ...]:
         # "B. The child", "C — the image of ..." (a description after the dash; not "B — no wait, C"), "D" alone on the
         # first line or as the whole reply
         _rule(
-            rf"\A\s*{letter}(?=[.)]\s|[ \t]*\n|[.)]?\s*\Z|[ \t]*(?:[—–]|\s-)[ \t]*(?:the|an?|this|that)\s)",
+            rf"\A\s*{letter}(?=[.)]\s|[ \t]*\n|[.)]?\s*\Z|[ \t]*(?:[—–]|\s-)[ \t]*(?:(?:the|an?|this|that)\s|[«‹]))",
             lambda m: _number(m.group()),
             Example("mucr", "B. The child dropped the glass, which explains the shards.", 2),
             Example("mucr", "D\nThe wet road follows from the rain.", 4),
             Example("mucr", "D", 4),
             Example("mucr", "D.", 4),
             Example("mucr", "C — the image of the boy crying and holding his scraped knee.", 3),
+            # or another name of the option after the dash: "B – the second hypothesis (ball-shaped present)." (BI's
+            # first contact)
+            Example("presents", "B – the second hypothesis (ball-shaped present).", 2),
             named=False,
         ),
         _rule(

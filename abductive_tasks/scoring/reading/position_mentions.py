@@ -11,7 +11,7 @@ import re
 from abductive_tasks.scoring.reading.mentions import MentionRule
 from abductive_tasks.scoring.reading.table import Example
 
-__all__ = ["counts_context_in_apposition", "position_mentions"]
+__all__ = ["counts_context_in_apposition", "counts_options_against_context", "position_mentions"]
 
 _IMAGE = r"(?:image|picture|panel|photo)"
 _CONTEXT = rf"(?:(?:cause|effect|first|context|premise)(?:\s+{_IMAGE})?)"
@@ -88,3 +88,22 @@ def counts_context_in_apposition(text: str, context_images: int) -> bool:
         _COUNT[found["image"].lower()] - context_images == _COUNT[found["option"].lower()] > 0
         for found in _SAME_IMAGE.finditer(text)
     )
+
+
+# "The context shows a fisherman casting a line ... The first image shows him asleep in bed, which doesn't connect to
+# the context." (BI's first contact): the first image held up against the context is no context image, so the reply
+# counts the options with its image counts ("The second image is more plausible": the second hypothesis); not "The
+# first image shows the context", nor "The first image is the context, and the second image fits the context"
+_FIRST_AGAINST_CONTEXT = re.compile(
+    rf"\bthe\s+first\s+{_IMAGE}\b(?:(?!\bcontext\b|\b(?:second|third|other|next)\s+{_IMAGE}\b)[^.;!?\n])*?"
+    r"\b(?:fit|fits|match|matches|connect|connects|relate|relates|follow|follows|explain|explains|contradict|"
+    r"contradicts|align|aligns|agree|agrees|link|links|consistent|inconsistent|compatible|incompatible)\b"
+    r"(?:\s+(?:well|better|at\s+all|directly|naturally|logically))?\s+(?:with|to|from)?\s*the\s+context\b",
+    re.IGNORECASE,
+)
+
+
+def counts_options_against_context(text: str) -> bool:
+    """Whether the reply holds its first image up against the context (it fits, matches or connects to it, or not):
+    then that image is no context image, and the reply counts the options."""
+    return bool(_FIRST_AGAINST_CONTEXT.search(text))
