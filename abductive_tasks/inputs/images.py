@@ -111,17 +111,16 @@ def _decode(path: str) -> Image.Image:
         source = io.BytesIO(data)
     else:
         source = open_regular(Path(path))  # a FIFO put in its place since it was checked: refused, not waited on
-    return _decode_from(source)
+    with source, _strict(), Image.open(source) as image:
+        _check_header(image)
+        image.load()
+        return to_rgb(image)
 
 
 def decode_bytes(data: bytes) -> Image.Image:
     """An image's bytes decoded as :func:`load_image` decodes its file (strictly, its header checked, as RGB): what
     a page draws from bytes it read once (:mod:`abductive_tasks.reports.composites`)."""
-    return _decode_from(io.BytesIO(data))
-
-
-def _decode_from(source: BinaryIO) -> Image.Image:
-    with source, _strict(), Image.open(source) as image:
+    with _strict(), Image.open(io.BytesIO(data)) as image:
         _check_header(image)
         image.load()
         return to_rgb(image)
