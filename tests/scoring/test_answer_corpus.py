@@ -74,33 +74,33 @@ PINNED = {
     "blind_batch_ag.yaml": (281, 0),  # out of pending/ with AL's first contact (first contact 276, 6); rounds 25, 29
     "blind_batch_ah.yaml": (372, 0),  # pending/: first contact of round 25 (367, 3); rounds 26, 28, 29, 35 and 38
     "blind_batch_ai.yaml": (317, 0),  # pending/: first contact of round 26 (313, 1); rounds 29, 35, 36
-    "blind_batch_aj.yaml": (319, 0),  # pending/: first contact of round 27 (314, 2); rounds 28, 31, 35, 38
+    "blind_batch_aj.yaml": (320, 0),  # pending/: first contact of round 27 (314, 2); rounds 28, 31, 35, 38, 54
     "blind_batch_ak.yaml": (330, 0),  # first contact of round 28; rounds 34 (the remaining one, named), 35, 42, 48
-    "blind_batch_al.yaml": (333, 0),  # pending/: first contact of round 29 (326, 4); rounds 30, 35, 44
-    "blind_batch_am.yaml": (321, 0),  # out of pending/ with round 44 (first contact 312, 5); rounds 31, 34, 35, 44
-    "blind_batch_an.yaml": (301, 0),  # pending/: first contact of round 31 (292, 2); rounds 32, 34, 38, 43, 50
-    "blind_batch_ao.yaml": (305, 0),  # pending/: first contact of round 32 (292, 7); rounds 33, 34, 35, 38, 48
+    "blind_batch_al.yaml": (335, 0),  # pending/: first contact of round 29 (326, 4); rounds 30, 35, 44, 54
+    "blind_batch_am.yaml": (323, 0),  # out of pending/ with round 44 (first contact 312, 5); rounds 31, 34, 35, 44, 54
+    "blind_batch_an.yaml": (302, 0),  # pending/: first contact of round 31 (292, 2); rounds 32, 34, 38, 43, 50, 54
+    "blind_batch_ao.yaml": (306, 0),  # pending/: first contact of round 32 (292, 7); rounds 33, 34, 35, 38, 48, 54
     "blind_batch_ap.yaml": (318, 0),  # pending/: first contact of round 33 (292, 3); rounds 34, 38, 51
     "blind_batch_aq.yaml": (331, 0),  # pending/: first contact of round 34 (308, 2); round 35
     "blind_batch_ar.yaml": (316, 0),  # pending/: first contact of round 35 (297, 5); V04, V08 adjudicated; round 36
     "blind_batch_as.yaml": (327, 1),  # pending/: first contact of round 36 (318, 6); rounds 37, 39
     "blind_batch_at.yaml": (328, 0),  # out of pending/ with W: first contact of round 37 (301, 9); round 38; W13, W26
     "blind_batch_au.yaml": (319, 0),  # pending/: first contact of round 38 (301, 5); round 39; W09, W15, W23
-    "blind_batch_av.yaml": (320, 0),  # pending/: first contact of round 39 (309, 6); round 40
+    "blind_batch_av.yaml": (321, 0),  # pending/: first contact of round 39 (309, 6); rounds 40, 54
     "blind_batch_aw.yaml": (314, 0),  # pending/: first contact of round 40 (308, 4); rounds 41, 43
     "blind_batch_ax.yaml": (332, 0),  # pending/: first contact of round 41 (323, 4); round 42
     "blind_batch_ay.yaml": (328, 0),  # pending/: first contact of round 42 (309, 4); round 43
     "blind_batch_az.yaml": (396, 0),  # out of pending/ with X22 (first contact 385, 2); round 44; X22 adjudicated
-    "blind_batch_ba.yaml": (385, 0),  # pending/: first contact of round 44 (374, 3); round 45; X02, X15 adjudicated
+    "blind_batch_ba.yaml": (386, 0),  # pending/: first contact of round 44 (374, 3); rounds 45, 54; X02, X15 adj.
     "blind_batch_bb.yaml": (386, 1),  # pending/: first contact of round 45 (373, 2); rounds 46, 47; X18 adjudicated
     "blind_batch_bc.yaml": (390, 0),  # out of pending/ with round 47 (first contact 364, 10); Y adjudicated
     "blind_batch_bd.yaml": (387, 0),  # out of pending/ with round 50 (first contact of round 47: 371, 4); round 48
     "blind_batch_be.yaml": (379, 0),  # pending/: first contact of round 48 (359, 7); rounds 49, 50
     "blind_batch_bf.yaml": (386, 0),  # pending/: first contact of round 49 (368, 2); rounds 50, 51
     "blind_batch_bg.yaml": (388, 0),  # pending/: first contact of round 50 (378, 1); round 51
-    "blind_batch_bh.yaml": (390, 0),  # pending/: first contact of round 51 (377, 2); round 52
+    "blind_batch_bh.yaml": (391, 0),  # pending/: first contact of round 51 (377, 2); rounds 52, 54
     "blind_batch_bi.yaml": (400, 0),  # pending/: first contact of round 52 (393, 2); round 53
-    "blind_batch_bj.yaml": (386, 1),  # pending/: first contact of round 53, not fixed on
+    "blind_batch_bj.yaml": (395, 0),  # pending/: first contact of round 53 (386, 1); round 54
 }
 
 

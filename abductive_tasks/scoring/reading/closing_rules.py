@@ -376,14 +376,39 @@ OPTION_PROBABILITIES = verdict(
 # A level of plausibility given each option in a table's rows, read as OPTION_SCORES, the levels as LEVELS rank them
 # (AT's first contact: "| Hypothesis | Plausibility |\n|---|---|\n| 1 (rectangular) | High |\n| 2 (ball-shaped) |
 # Low |")
-LEVELS = {"very low": 0.0, "low": 1.0, "medium": 2.0, "moderate": 2.0, "high": 3.0, "very high": 4.0}
+# (and "Likely"/"Unlikely", a reason after a dash: "| 4 | Likely – a squirrel chewing through the attic wiring |", the
+# other rows "Unlikely – ...", BJ's first contact, unread; not two rows "Likely")
+LEVELS = {
+    "very low": 0.0,
+    "low": 1.0,
+    "medium": 2.0,
+    "moderate": 2.0,
+    "high": 3.0,
+    "very high": 4.0,
+    "very unlikely": 0.0,
+    "unlikely": 1.0,
+    "likely": 3.0,
+    "very likely": 4.0,
+}
 OPTION_LEVELS = verdict(
-    r"^[ \t]*\|[ \t]*(?:the\s+)?{pick}[^|\n]*\|[ \t]*(?P<score>(?:very\s+)?(?:low|high)|medium|moderate)[ \t]*\|"
-    r"[ \t]*$",
+    r"^[ \t]*\|[ \t]*(?:the\s+)?{pick}[^|\n]*\|[ \t]*"
+    r"(?P<score>(?:very\s+)?(?:low|high|likely|unlikely)|medium|moderate)(?:[ \t]+-[ \t][^|\n]*)?[ \t]*\|[ \t]*$",
     Example(
         "texts", "| Hypothesis | Plausibility |\n|---|---|\n| 1 (soaking wet) | High |\n| 2 (sunbathing) | Low |", 1
     ),
     Example("texts", "| Hypothesis | Plausibility |\n|---|---|\n| 1 | Medium |\n| 2 | Medium |", None),
+    Example(
+        "mucr",
+        "| Option | Cause? |\n|---|---|\n| 1 | Unlikely – an office |\n| 2 | Unlikely – a picnic |\n"
+        "| 3 | Unlikely – a lot |\n| 4 | Likely – a squirrel chewing the wiring |",
+        4,
+    ),
+    Example(
+        "mucr",
+        "| Option | Cause? |\n|---|---|\n| 1 | Likely – an office |\n| 2 | Unlikely – a picnic |\n"
+        "| 3 | Unlikely – a lot |\n| 4 | Likely – a squirrel chewing the wiring |",
+        None,
+    ),
 )
 # The same levels in a table whose columns are the options, in its row of the overall plausibility (BG's first contact:
 # "| | Hypothesis 1 | Hypothesis 2 |\n|---|---|---|\n| Matches weather | ✗ | ✓ |\n| Overall plausibility | Low | High

@@ -22,7 +22,10 @@ _FLAGS = re.IGNORECASE
 CORRECTION_WORDS = (
     r"wait|actually|on\s+(?:second\s+thought|reflection|closer\s+(?:inspection|look))|correction|correcting(?=\s*[:,])|re-?reading"
     r"|looking\s+(?:closer|more\s+(?:carefully|closely))|on\s+(?:a\s+)?second\s+look|at\s+second\s+glance|(?:i'll|i\s+will|i'd|i\s+would|let\s+me)\s+settle(?=\s+on)"
-    r"|hmm+\s*,?\s+no(?=\s*[:;,])"  # "The answer is 3. Hmm, no: the road is just background. ..." (AX's)
+    r"|hmm+\s*,?\s+no(?=\s*[:;,-])"  # "The answer is 3. Hmm, no: the road is just background. ..." (AX's)
+    # a first thought set aside: "At first I thought the road was the link, ... so the real cue is speeding: 2."; "Hmm,"
+    # opening a sentence of second thoughts (BJ's first contact, each after an opening bare number, unread)
+    r"|(?:at\s+first|initially)\s*,?\s+I\s+(?:thought|assumed|considered)|hmm+(?=\s*,)"
     r"|looking\s+again|scratch\s+that|(?:hold|hang)\s+on(?=\s*[,.;:!—–-])|let\s+me\s+reconsider(?!\s+(?:the\s+)?[«‹])|(?:let\s+me|i'll|i\s+will)\s+(?:double[-\s]?check|re-?check|check\s+again)(?=\s*[.:;,!\n])|i\s+was\s+wrong|(?:sorry\s*,?\s+)?i\s+meant?|sorry"
     r"|(?:i'll|i\s+will|let\s+me|i\s+need\s+to)\s+(?:revise|correct)(?:\s+(?:that|this|it|myself|my\s+answer))?"
     r"|thinking\s+(?:about\s+it\s+)?(?:more|again|further)|on\s+further\s+(?:thought|reflection|inspection)"

@@ -14,6 +14,18 @@ from abductive_tasks.scoring.reading.table import Example, rule
 __all__ = ["DOUBTS", "HEDGES", "REFUSALS", "REFUSAL_OF_THE_OTHERS", "ROLES_PAIRED", "SENTENCE_END"]
 
 
+# the option after "but" chosen by a statement ending its clause ("..., but Option 3 comes closest: ...", "..., but
+# Option 2 (...) seems most likely."), not merely named or described ("..., but option 2 shows a bathtub", "..., but
+# Option 3 comes closest, though Option 2 also comes close. I can't choose.": round 50's review)
+_CHOSEN_AFTER_BUT = (
+    r",?\s+but\s+[^.;:!?\n«‹]*?" + ANY_MENTION + r"(?:\s*\([^()\n]{1,80}\))?\s+"
+    r"(?:(?:comes|came|gets)\s+(?:the\s+)?(?:closest|nearest)"
+    r"|(?:seems|looks|appears|is)\s+(?:the\s+)?(?:most\s+(?:likely|plausible)|likeliest|closest|best)"
+    # with its noun: "..., but option 2 (...) is the closest cause." (BH's first contact)
+    r"(?:\s+(?:cause|effect|match|fit|one|option|answer|candidate))?"
+    r"|is\s+(?:the\s+)?answer)"
+    r"(?=\s*(?:[.:!\n—–]|$))"
+)
 # Hedges: without a pick, a reply that says these chooses nothing even if it names one option.
 HEDGES = (
     rule(
@@ -55,6 +67,20 @@ HEDGES = (
         Example("mucr", "I'm not able to use the scene graph because it only contains the number 1.", None),
         Example("nleye", "I can't compare them, since image 2 did not load.", None),
     ),
+    # "neither" of the answers said to fit, as "none of the options" is: "Neither hypothesis follows from the context.
+    # ... while the first hypothesis shows a beach volleyball game and the second ..." (BJ's first contact, read 1); not
+    # "neither X nor Y" (verdict_rules: "Neither the car nor the road is the link; it's speeding."), nor where the
+    # sentence goes on to a choice after "but" ("Neither hypothesis is perfect, but hypothesis 2 comes closest."), nor
+    # where it does not open its sentence ("Not Option 1 and not Option 2: neither shows anything that would lead to
+    # ...", the options it rejects)
+    rule(
+        r"(?:(?<![\s\S])|(?<=[.!?\n])|(?<=[.!?]\s))\s*neither\s+(?:one\b|(?:of\s+(?:the\s+|these\s+)?(?:(?:two|four|given|candidate|listed)\s+)?)?"
+        r"(?:options?|images?|pictures?|hypotheses|hypothesis|phrases?|candidates?|choices?|panels?|scenarios?)\b"
+        r"|of\s+them\b|(?=(?:is|seems|looks|fits|follows|matches|works|makes|explains|shows)\b))"
+        r"(?![^.;:!?\n]*\bnor\b)(?![^.;:!?\n]*?" + _CHOSEN_AFTER_BUT + ")",
+        Example("nleye", "Neither hypothesis follows from the context; the first hypothesis shows a beach game.", None),
+        Example("nleye", "Neither of the two images fits the context, though image 2 is a party.", None),
+    ),
 )
 
 # After the last self-correction, a refusal to choose gives no answer whatever the reply picks elsewhere
@@ -71,18 +97,6 @@ SENTENCE_END = re.compile(r"[.!?;\n]|,?\s+but\b|$", re.IGNORECASE)
 _WHICH_ANSWER = (
     rf"which\s+(?:{_ANY_REF}|(?:one|ones|of|is|was|would|could|fits|applies|answer|option|image|picture|hypothesis|label|"
     r"cue|phrase|effect|cause|candidate|panel|score|rating)\b)"
-)
-# the option after "but" chosen by a statement ending its clause ("..., but Option 3 comes closest: ...", "..., but
-# Option 2 (...) seems most likely."), not merely named or described ("..., but option 2 shows a bathtub", "..., but
-# Option 3 comes closest, though Option 2 also comes close. I can't choose.": round 50's review)
-_CHOSEN_AFTER_BUT = (
-    r",?\s+but\s+[^.;:!?\n«‹]*?" + ANY_MENTION + r"(?:\s*\([^()\n]{1,80}\))?\s+"
-    r"(?:(?:comes|came|gets)\s+(?:the\s+)?(?:closest|nearest)"
-    r"|(?:seems|looks|appears|is)\s+(?:the\s+)?(?:most\s+(?:likely|plausible)|likeliest|closest|best)"
-    # with its noun: "..., but option 2 (...) is the closest cause." (BH's first contact)
-    r"(?:\s+(?:cause|effect|match|fit|one|option|answer|candidate))?"
-    r"|is\s+(?:the\s+)?answer)"
-    r"(?=\s*(?:[.:!\n—–]|$))"
 )
 # a refusal qualified (fully, with certainty), before a choice in its own sentence after "but": no refusal
 _NOT_QUALIFIED_BEFORE_A_CHOICE = (

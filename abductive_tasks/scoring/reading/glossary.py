@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["GLOSSARY", "PHRASES", "translate"]
+__all__ = ["GLOSSARY", "PHRASES", "in_another_language", "translate"]
 
 # Full-width punctuation (Chinese, Japanese) as ASCII; CJK text set apart from digits and Latin words.
 _FULL_WIDTH = str.maketrans(
@@ -442,3 +442,22 @@ def translate(text: str) -> str:
     )
     text = _CHINESE_NOUNS.sub(" phrase ", text)
     return re.sub(r"[ \t]+", " ", _CJK_BOUNDARY.sub(" ", text))
+
+
+# Words of Spanish, Portuguese, French, Italian and German prose that English does not use, and English words those
+# languages do not: a clause with two of the first and none of the second is in another language, whose cognates
+# ("cajas rectangulares") say nothing of an English option text's words (kinds.Choice._explains_another: "La hipótesis
+# 2 es más plausible: muchos juguetes redondos, como pelotas, se venden en cajas rectangulares.", BJ's first contact)
+_FOREIGN_WORDS = frozenset(
+    (
+        "como muchos muchas se en los las del una unos que son por para con es está están pero muy ils des les une "
+        "dans pour sont est avec und der die das ist mit ein eine nicht sind sono della il di che per uma não são em os"
+    ).split()
+)
+_ENGLISH_WORDS = frozenset("the is are and of with that this it its was were would could".split())
+
+
+def in_another_language(clause: str) -> bool:
+    """Whether ``clause`` is written in another language than English (:data:`_FOREIGN_WORDS`)."""
+    words = re.findall(r"[^\W\d_]+", clause.lower())
+    return sum(word in _FOREIGN_WORDS for word in words) >= 2 and not any(word in _ENGLISH_WORDS for word in words)

@@ -32,6 +32,7 @@ from abductive_tasks.scoring.reading.form_rules import (
     NUMBER_ANSWER_LABEL,
     REPEATED_NUMBER,
 )
+from abductive_tasks.scoring.reading.glossary import in_another_language
 from abductive_tasks.scoring.reading.head_mentions import modified_by_another
 from abductive_tasks.scoring.reading.label_score_mentions import (
     HYPOTHESIS_NOUN,
@@ -449,6 +450,8 @@ class Choice(_Reader):
             if any(self._valid(other) and other != value for other in named):
                 continue  # the sentence is about another hypothesis it names by number, not in its words
             for clause in OWN_WORDS_CLAUSE.split(OWN_WORDS_CONCEDED.pattern.sub(" ", sentence)):
+                if in_another_language(clause):  # its cognates name no option's words ("cajas rectangulares")
+                    continue
                 others = [own for number, own in enumerate(stems, start=1) if number != value]
                 quoted = {mentions[mention_index(found)].value for found in re.findall(ANY_MENTION, clause)}
                 # the other's words, or its whole text after the last self-correction ("The child is holding the

@@ -103,7 +103,21 @@ _FIRST_AGAINST_CONTEXT = re.compile(
 )
 
 
+# the context shown by its role and the first image showing something else, no third image counted: "The context shows a
+# teenager blowing out candles ..., and the second image shows the same teenager unwrapping a gift ... The first image
+# shows her sitting alone in an empty classroom." (BJ's first contact, unread); not "The first image shows the context"
+_CONTEXT_SHOWN = re.compile(r"\bthe\s+context(?:\s+image)?\s+shows\b", re.IGNORECASE)
+_FIRST_SHOWS_ANOTHER = re.compile(
+    rf"\bthe\s+first\s+{_IMAGE}\s+shows\s+(?!(?:the\s+)?(?:same\s+)?(?:context|scene\s+of\s+the\s+context)\b)",
+    re.IGNORECASE,
+)
+_THIRD_IMAGE = re.compile(rf"\b(?:third|fourth|last)\s+{_IMAGE}\b|\b{_IMAGE}\s*3\b", re.IGNORECASE)
+
+
 def counts_options_against_context(text: str) -> bool:
-    """Whether the reply holds its first image up against the context (it fits, matches or connects to it, or not):
-    then that image is no context image, and the reply counts the options."""
-    return bool(_FIRST_AGAINST_CONTEXT.search(text))
+    """Whether the reply holds its first image up against the context (it fits, matches or connects to it, or not),
+    or shows the context by its role and its first image showing something else, counting no third image: then that
+    image is no context image, and the reply counts the options."""
+    if _FIRST_AGAINST_CONTEXT.search(text):
+        return True
+    return bool(_CONTEXT_SHOWN.search(text) and _FIRST_SHOWS_ANOTHER.search(text) and not _THIRD_IMAGE.search(text))

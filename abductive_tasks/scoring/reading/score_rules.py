@@ -179,6 +179,14 @@ SCORE_VERDICTS = (
         Example("rating", "Between slightly plausible and moderately plausible — a 4.", 4.0),
         Example("rating", "Slightly plausible: a 3. The ball could not have been wrapped that way.", 3.0),
     ),
+    # without the article where the scale's words open the reply, a dash before the rating: "Moderately plausible – 5.
+    # The context shows ..." (BJ's first contact, unread; not the scale restated, "Moderately plausible - 5, very
+    # plausible - 7", nor after a colon, "Slightly plausible: 3 ..." heading the scale's list)
+    verdict(
+        r"(?<![\s\S])\s*(?:[^\W\d_]+\s+){{0,2}}?plausib\w*(?:\s+at\s+all)?\s+-\s+{pick}(?=\s*(?:[.!;]|$))",
+        Example("rating", "Moderately plausible – 5. He might have caught the frog, but not with the rod.", 5.0),
+        Example("rating", "Very plausible - 8.", 8.0),
+    ),
     verdict(
         r"\b(?:a|an)\s+{pick}\s+(?:feels|seems|sounds|looks)\s+(?:about\s+)?(?:right|fair|reasonable|appropriate|correct)",
         Example("rating", "It isn't a 1. Something like a 7 feels right: very plausible.", 7.0),

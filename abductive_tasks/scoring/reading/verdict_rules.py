@@ -52,6 +52,15 @@ VERDICTS = (
         rf"\b(?:{LESS}|implausible|unlikely|improbable)\s*:\s*{ARTICLE}{{reject}}",
         Example("nleye", "Less plausible: Image 1", 2),
     ),
+    # the answer's role said of the other: "The less plausible one is hypothesis 1." (BJ's first contact, unread; of two
+    # hypotheses, the other; not "the less plausible detail is the hat")
+    verdict(
+        rf"\bthe\s+(?:{LESS})(?:\s+(?:one|image|hypothesis|option|choice|picture|scenario|candidate|panel))?"
+        rf"(?:\s+of\s+the\s+(?:two|four)(?:\s+(?:images|hypotheses|options|pictures))?)?\s+{COPULA}\s+{ARTICLE}{{reject}}",
+        Example("nleye", "The less plausible one is hypothesis 1. Hypothesis 2, with the short cut, matches.", 2),
+        Example("nleye", "The least likely of the two is image 2.", 1),
+        Example("mucr", "The less plausible one is Option 1.", None),
+    ),
     verdict(
         rf"{{reject}}\s*[:→=-]\s*(?:{LESS}|implausible|unlikely|improbable)\b",
         Example("panels", "Right image: less plausible", 1),
