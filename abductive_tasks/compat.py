@@ -23,7 +23,8 @@ The other internals: loglikelihood results reach ``process_results`` stringified
 (:func:`loglikelihood_value`); the YAML hook behind a request's visual (:func:`visual_hook`); the task index and
 YAML loading (:func:`task_manager`,
 :func:`task_config`); the model registry and ``--model_args`` parsing (:func:`model_names`,
-:func:`model_class_path`, :func:`parse_model_args`); the evaluation entry point the ``abductive-eval`` command wraps
+:func:`model_class_path`, :func:`model_registry`: ours loaded again where lmms-eval's load of them failed,
+:func:`parse_model_args`); the evaluation entry point the ``abductive-eval`` command wraps
 (:func:`evaluate_cli`, with its results-folder naming and table filter; :func:`parse_eval_args`
 for the checks before it); the filter registry a task's ``filter_list`` names filters from
 (:func:`register_filter`: our reader as the ``read_answer`` filter; lmms-eval's own multiple-choice filter for
@@ -52,7 +53,7 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
-from abductive_tasks.lmms_source import own_task_names, tasks_path
+from abductive_tasks.lmms_source import own_model_classes, own_task_names, tasks_path
 
 _installed = False
 _index_builtin = True  # whether TaskManagers index lmms-eval's built-in tasks (evaluate_cli's index_builtin)
@@ -373,18 +374,54 @@ def parse_model_args(text: str) -> dict[str, Any]:
     return simple_parse_args_string(text or "")
 
 
+class OwnModelsMissing(RuntimeError):
+    """Our models are not in lmms-eval's model registry, and loading its entry points again did not add them."""
+
+
+def model_registry() -> Any:
+    """lmms-eval's model registry (``MODEL_REGISTRY_V2``) with our models in it. lmms-eval loads its
+    ``lmms_eval.models`` entry points (ours: :mod:`abductive_tasks.models.manifests`) once, when its models are first
+    imported, and a failure there is only a logged warning that leaves them all out for the rest of the process:
+    then they are loaded again here, with lmms-eval's own loader. Raises :class:`OwnModelsMissing`, one line saying
+    why, when that fails too."""
+    from lmms_eval.models import MODEL_REGISTRY_V2 as registry
+
+    if not _own_models_missing(registry):
+        return registry
+    try:
+        registry.load_entrypoint_manifests(overwrite=True)  # as lmms-eval does: ours over its built-ins
+    except Exception as error:
+        raise OwnModelsMissing(
+            f"our models are missing from lmms-eval's registry: loading its lmms_eval.models entry points failed: "
+            f"{type(error).__name__}: {error}"
+        ) from error
+    missing = _own_models_missing(registry)
+    if missing:
+        raise OwnModelsMissing(
+            f"our models ({', '.join(missing)}) are missing from lmms-eval's registry: abductive-tasks's "
+            "lmms_eval.models entry point is not installed (pip install -e . where the package is)"
+        )
+    return registry
+
+
+def _own_models_missing(registry: Any) -> list[str]:
+    """Our models (read from our manifests' source) that ``registry`` lacks, or resolves to another class."""
+    known = set(registry.list_canonical_model_ids())
+    return [
+        model
+        for model, paths in own_model_classes().items()
+        if model not in known or any(getattr(registry.get_manifest(model), key) != path for key, path in paths.items())
+    ]
+
+
 def model_names() -> list[str]:
     """Every name ``--model`` accepts (built-in backends, aliases and entry-point plugins such as ours)."""
-    from lmms_eval.models import MODEL_REGISTRY_V2
-
-    return MODEL_REGISTRY_V2.list_model_names()
+    return model_registry().list_model_names()
 
 
 def model_class_path(name: str, force_simple: bool = False) -> str:
     """The ``module.Class`` lmms-eval would load for ``--model name`` (without importing it)."""
-    from lmms_eval.models import MODEL_REGISTRY_V2
-
-    return MODEL_REGISTRY_V2.resolve(name, force_simple=force_simple).class_path
+    return model_registry().resolve(name, force_simple=force_simple).class_path
 
 
 # (backend name, parsed model_args) -> (model_name, results folder name)

@@ -468,3 +468,63 @@ def test_evaluate_cli_applies_each_of_its_patches_while_lmms_eval_runs_and_resto
     after = (lmms_main.make_table, evaluation_tracker.json, GeneralConfigTracker.log_experiment_args,
              lmms_main.evaluator.simple_evaluate, lmms_main.traceback, lmms_main.cli_evaluate_single)  # fmt: skip
     assert after == before and "print" not in vars(lmms_main)
+
+
+# ---------------------------------------------------------------- our models in lmms-eval's registry
+
+
+def test_our_manifests_imported_before_lmms_evals_models_still_register_our_models():
+    """Importing our manifests first (a test reading VERSIONS) imports lmms-eval's models, which load their entry
+    points, ours half run: it had no MANIFESTS yet, lmms-eval logged 'Failed to load model entry-point manifests' and
+    our models were missing for the rest of the process (three test_cli tests failed after tests/runs/test_identity.py
+    in one pytest worker: unknown model 'dumb_pixel')."""
+    code = (
+        "from abductive_tasks.models.manifests import VERSIONS\n"
+        "from lmms_eval.models import MODEL_REGISTRY_V2 as registry\n"
+        "print(sorted(set(VERSIONS) - set(registry.list_model_names())), registry.resolve('llava').class_path)\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, **OFFLINE})
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.splitlines()[-1] == "[] abductive_tasks.models.llava.Llava"
+    assert "Failed to load" not in ran.stdout + ran.stderr
+
+
+@pytest.fixture
+def registry_without_ours(monkeypatch):
+    """lmms-eval's model registry as a failed load of its entry points leaves it: its built-in backends alone."""
+    import lmms_eval.models
+    from lmms_eval.models.registry_v2 import ModelRegistryV2
+
+    registry = ModelRegistryV2()
+    for manifest in lmms_eval.models._build_builtin_manifests():
+        registry.register_manifest(manifest)
+    monkeypatch.setattr(lmms_eval.models, "MODEL_REGISTRY_V2", registry)
+    return registry
+
+
+def test_our_models_missing_from_lmms_evals_registry_are_loaded_again(registry_without_ours):
+    assert "dumb_pixel" not in registry_without_ours.list_model_names()
+    assert "dumb_pixel" in compat.model_names() and "dumb_pixel" in registry_without_ours.list_model_names()
+    assert compat.model_class_path("llava_hf") == "abductive_tasks.models.llava_hf.LlavaHfChat"  # ours over its own
+
+
+def test_our_models_failing_to_load_are_one_line_saying_why(registry_without_ours, monkeypatch, capsys):
+    from abductive_tasks import cli
+
+    def fail(*args, **kwargs):
+        raise ImportError("cannot import name 'x' from 'y'")
+
+    monkeypatch.setattr(registry_without_ours, "load_entrypoint_manifests", fail)
+    with pytest.raises(compat.OwnModelsMissing) as missing:
+        compat.model_names()
+    assert str(missing.value) == (
+        "our models are missing from lmms-eval's registry: loading its lmms_eval.models entry points failed: "
+        "ImportError: cannot import name 'x' from 'y'"
+    )
+    monkeypatch.setattr(registry_without_ours, "load_entrypoint_manifests", lambda *args, **kwargs: None)
+    with pytest.raises(compat.OwnModelsMissing, match=r"our models \(random_baseline, dumb_pixel, .*not installed"):
+        compat.model_class_path("dumb_pixel")
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
+    assert cli.main(["--model", "dumb_pixel", "--tasks", "nleye_triplet", "--limit", "1"]) == 1
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("abductive-eval: our models (random_baseline, dumb_pixel, ")

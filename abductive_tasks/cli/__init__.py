@@ -336,7 +336,7 @@ STAGE_VARIABLES = ("ABDUCTIVE_RUN", "ABDUCTIVE_STAGE_INPUTS", "LMMS_CACHE_RUN_ID
 
 
 def _run_eval(argv: list[str], handed: tuple[str, ...]) -> int:
-    from abductive_tasks import lmms_source
+    from abductive_tasks import compat, lmms_source
 
     given = list(argv)  # what a refusal's message may echo (a URL's credentials in a variable) is redacted by it
     above = counted_above()  # a batch's or a chain's run: they count its failed requests
@@ -355,7 +355,7 @@ def _run_eval(argv: list[str], handed: tuple[str, ...]) -> int:
         args = parsed_command_line(argv)
         if option_value(argv, "--config"):
             check_model_and_data(args.model, args.model_args, args.tasks, args.verbosity, readers=False)
-    except (UsageError, HubUnreachable, DataProblem) as error:
+    except (UsageError, HubUnreachable, DataProblem, compat.OwnModelsMissing) as error:
         return _refused(error, given)
     from abductive_tasks.inputs.stages import StageError
     from abductive_tasks.runs.identity_record import DamagedFile
@@ -379,8 +379,8 @@ def _run_eval(argv: list[str], handed: tuple[str, ...]) -> int:
                 return 0
             if args.tasks and args.tasks not in LIST_TASKS and (args.verbosity or "").upper() != "DEBUG":
                 check_data(args.tasks, readers=True)  # what reads a stage's output: once the chain has run it
-        except (UsageError, HubUnreachable, DataProblem, StageError, DamagedFile) as error:  # a chain not runnable
-            return _refused(error, given)
+        except (UsageError, HubUnreachable, DataProblem, StageError, DamagedFile, compat.OwnModelsMissing) as error:
+            return _refused(error, given)  # a chain not runnable, or our models not in lmms-eval's registry
         reads: dict[str, dict] = {}
         if args.model and args.tasks and args.tasks not in LIST_TASKS:
             argv = with_judge_threads(argv, args.tasks)

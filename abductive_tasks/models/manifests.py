@@ -4,13 +4,22 @@ This module is the entry point's target, not the package ``__init__``: lmms-eval
 points while ``lmms_eval.models`` initialises, which can happen in the middle of importing
 ``abductive_tasks.models.<backend>``; a package ``__init__`` importing lmms-eval would then be
 only half initialised and our models would silently be missing from the registry.
+
+Imported first itself (a test or a script reading :data:`VERSIONS`), this module imports lmms-eval's models, which
+load their entry points, this one half run: they find the empty :data:`MANIFESTS` below, and this module registers its
+models at its end instead (:func:`abductive_tasks.compat.model_registry` adds them again wherever that failed).
 """
 
+import sys
 from typing import Any
 
-from lmms_eval.models.registry_v2 import ModelManifest
-
 from abductive_tasks import compat
+
+# What lmms-eval's models read if they load this module half run (the next import starts them when it runs first):
+# nothing, and no error that would stop them loading the entry points after ours. The end of this module adds ours.
+MANIFESTS: "tuple[ModelManifest, ...]" = ()
+
+from lmms_eval.models.registry_v2 import ModelManifest  # noqa: E402
 
 compat.install()  # our task folder and statistics, before lmms-eval builds its TaskManager
 
@@ -41,6 +50,11 @@ MANIFESTS = (
     # lmms-eval registers entry-point manifests over its built-ins (overwrite=True).
     ModelManifest(model_id="llava", simple_class_path="abductive_tasks.models.llava.Llava"),
 )
+
+_lmms_models = sys.modules["lmms_eval.models"]
+if hasattr(_lmms_models, "MODEL_REGISTRY_V2"):  # they finished loading while this module was half run: ours now
+    for _manifest in MANIFESTS:
+        _lmms_models.MODEL_REGISTRY_V2.register_manifest(_manifest, overwrite=True)  # as lmms-eval does: over its own
 
 # Each backend's version, as a task has its ``metadata: version``: raise it when a change to the code its classes
 # reach may change its replies or scores. tests/snapshots/models/<model_id>.txt records the version and the digest of
