@@ -74,7 +74,7 @@ PINNED = {
     "blind_batch_ag.yaml": (281, 0),  # out of pending/ with AL's first contact (first contact 276, 6); rounds 25, 29
     "blind_batch_ah.yaml": (372, 0),  # pending/: first contact of round 25 (367, 3); rounds 26, 28, 29, 35 and 38
     "blind_batch_ai.yaml": (317, 0),  # pending/: first contact of round 26 (313, 1); rounds 29, 35, 36
-    "blind_batch_aj.yaml": (320, 0),  # pending/: first contact of round 27 (314, 2); rounds 28, 31, 35, 38, 54
+    "blind_batch_aj.yaml": (321, 0),  # pending/: first contact of round 27 (314, 2); rounds 28, 31, 35, 38, 54, 55
     "blind_batch_ak.yaml": (330, 0),  # first contact of round 28; rounds 34 (the remaining one, named), 35, 42, 48
     "blind_batch_al.yaml": (335, 0),  # pending/: first contact of round 29 (326, 4); rounds 30, 35, 44, 54
     "blind_batch_am.yaml": (323, 0),  # out of pending/ with round 44 (first contact 312, 5); rounds 31, 34, 35, 44, 54
@@ -101,7 +101,7 @@ PINNED = {
     "blind_batch_bh.yaml": (391, 0),  # pending/: first contact of round 51 (377, 2); rounds 52, 54
     "blind_batch_bi.yaml": (400, 0),  # out of pending/ with round 53 (first contact of round 52: 393, 2)
     "blind_batch_bj.yaml": (395, 0),  # out of pending/ with round 54 (first contact of round 53: 386, 1)
-    "blind_batch_bk.yaml": (393, 2),  # pending/: first contact of round 54, not fixed on
+    "blind_batch_bk.yaml": (397, 1),  # pending/: first contact of round 54 (393, 2); round 55
 }
 
 

@@ -581,6 +581,19 @@ def _ordinal_mentions(n: int, option_texts: tuple[str, ...]) -> tuple[MentionRul
             Example("cue", "The second one, the birthday party.", 2),
             ordinal=True,
         ),
+        # and a place counted alone, the image's noun left out: "he measures the speed in the first picture and writes
+        # the ticket in the second" (BK's first contact, unread: "the second" read as option 2)
+        _rule(
+            rf"(?<=\bin\s)the\s+(?P<ordinal>{_ORDINAL})(?=\s*(?:[.!,;)]|$))",
+            lambda m: _ordinal(m["ordinal"]),
+            Example(
+                "cue_words",
+                "The police officer (4) links the two: he measures the speed in the first picture and writes the "
+                "ticket in the second.",
+                4,
+            ),
+            ordinal=True,
+        ),
     )
     return (
         *(counted_one if option_texts else ()),

@@ -62,8 +62,12 @@ STATEMENTS = (
     # "the effect is the broken vase in Option 1": the answer's role, what it shows and where (not "the effect is not
     # ... in Option 1"); with an adverb of certainty ("so the effect is clearly the flooded village in Option 4.", AY's
     # first contact: before a closing "Final answer: 1" it contradicts, read 1)
+    # (the role with a word of its directness: "so the most direct effect is the wet dog in option 3", BK's first
+    # contact, after a list of every option, unread; not "the least likely effect", "the indirect effect")
     verdict(
-        r"(?:^|(?<=[.!?:;,]))\s*(?:(?:so|thus|therefore|hence)\s*,?\s+)?the\s+(?:effect|cause)\s+(?:is|must\s+be)\s+"
+        r"(?:^|(?<=[.!?:;,]))\s*(?:(?:so|thus|therefore|hence)\s*,?\s+)?the\s+"
+        r"(?:(?:most\s+)?(?:direct|immediate|likely|obvious|probable)\s+|(?:actual|real|true)\s+)?(?:effect|cause)\s+"
+        r"(?:is|must\s+be)\s+"
         r"(?:(?:clearly|obviously|definitely|certainly)\s+)?(?!not\b|no\b|neither\b|none\b)(?:the|a|an)\s+(?!same\b)[^«‹.,;:!?\n]{{1,60}}?\s+(?:in|from)\s+{pick}",
         Example(
             "mucr",
@@ -77,6 +81,12 @@ STATEMENTS = (
             "mucr",
             "The cause is a broken dam, so the effect is clearly the flooded village in Option 4.\nFinal answer: 1",
             None,
+        ),
+        Example(
+            "mucr",
+            "Option 1 shows a sunny day, option 3 shows a wet dog. The cause image shows a downpour, so the most "
+            "direct effect is the wet dog in option 3.",
+            3,
         ),
     ),
     # "The effect: he is locked out, shown in option 2.": the answer's role, what it shows, then where it is shown (AW's
@@ -269,6 +279,20 @@ STATEMENTS = (
         rf"\b(?:more|most)\s+{QUALITY}\s+(?:hypothesis|scenario|one|option|explanation)\s+is\s+"
         r"(?:that|the\s+one\s+(?:where|in\s+which))\s+[^.;«‹\n]{{0,60}}?{pick}",
         Example("texts", "The more plausible hypothesis is that the man is a sunbathing one.", 2),
+    ),
+    # ... the one it shows by what it shows, then named after "which is", ending its clause: "The more plausible
+    # hypothesis is the one showing the farmer harvesting the wheat, which is hypothesis 2. ... Hypothesis 1 shows seeds
+    # being planted, ..." (BK's first contact, unread; not "..., which is not hypothesis 1", nor "..., which is
+    # hypothesis 2 or 1", nor the less plausible one)
+    verdict(
+        rf"\b{QUALITY_CUE}\s+(?:is|would\s+be)\s+the\s+one\s+(?:showing|that\s+shows|where|in\s+which|with)\s+"
+        r"[^.;!?\n«‹]{{1,80}}?,\s*(?:which|that)\s+(?:is|would\s+be)\s+(?:shown\s+in\s+)?{pick}(?=\s*(?:[.!;,]|$))",
+        Example(
+            "nleye",
+            "The more plausible hypothesis is the one showing the farmer harvesting the wheat, which is hypothesis 2. "
+            "Hypothesis 1 shows seeds being planted, which is too early in the season.",
+            2,
+        ),
     ),
     # "Therefore, Option 3 shows the effect.", "Option 1 shows the effect: ...", where nothing after it in the reply
     # hedges it or names another answer beside it (not "Option 3 shows the effect, perhaps", "..., but so does

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from abductive_tasks.scoring.reading.correction_rules import CORRECTION_WORDS
 from abductive_tasks.scoring.reading.table import Example
 from abductive_tasks.scoring.reading.verdict_patterns import verdict
 
@@ -135,6 +136,19 @@ SCORE_VERDICTS = (
         Example("rating", "Rating: 9. Wait, no: 5. The hat is not his.", 5.0),
         Example("rating", "Rating: 3 — no, 7. The hat is his after all.", 7.0),
         Example("rating", "9, no, 5.", 5.0),
+    ),
+    # ... and after the correction's reason, the scale's words and a dash before the rating ending its sentence: "I
+    # would rate it a 7. Actually, since the nail is visible in both images, it's almost certain — 9." (BK's first
+    # contact, read 7; not a number that goes on after the dash, "... almost certain - 9 of 10 would agree", nor without
+    # a word of correction opening the sentence: "The nail is visible, so it's almost certain - 9.")
+    verdict(
+        rf"(?:^|(?<=[.!?]\s)|(?<=\n))(?:(?:no|oh|hmm)\s*,?\s+)?(?:{CORRECTION_WORDS})\b[^.;!?\n«‹]{{{{0,120}}}}?"
+        r"\b(?:plausib\w*|likely|certain|probable)\s+-\s+{pick}(?=\s*(?:[.!]|$))",
+        Example(
+            "rating",
+            "I would rate it a 7. Actually, since the nail is visible in both images, it's almost certain — 9.",
+            9.0,
+        ),
     ),
     # "I'll lower it to 6", "raising my score to 8"
     verdict(
