@@ -569,12 +569,11 @@ def _last_mentions(n: int, last_noun: str) -> tuple[MentionRule, ...]:
     )
 
 
-def _ordinal_mentions(n: int, option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
-    """Ordinals: "the third option" names an option, "the third image" counts the images shown."""
-    last_noun = rf"(?!{_IMAGE_NOUN}\b){_ORDINAL_NOUN}" if option_texts else _ORDINAL_NOUN
+def _counted_ones() -> tuple[MentionRule, ...]:
+    """Where the options are phrases, an ordinal without its image noun that counts the pictures."""
     # where the options are phrases, "the first one" is counted in order: the images, where the reply counts them
     # (Choice._revise; AO's first contact: "The second image. It shows the result of the first one")
-    counted_one = (
+    return (
         _rule(
             rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+ones?\b",
             lambda m: _ordinal(m["ordinal"]),
@@ -595,8 +594,13 @@ def _ordinal_mentions(n: int, option_texts: tuple[str, ...]) -> tuple[MentionRul
             ordinal=True,
         ),
     )
+
+
+def _ordinal_mentions(n: int, option_texts: tuple[str, ...]) -> tuple[MentionRule, ...]:
+    """Ordinals: "the third option" names an option, "the third image" counts the images shown."""
+    last_noun = rf"(?!{_IMAGE_NOUN}\b){_ORDINAL_NOUN}" if option_texts else _ORDINAL_NOUN
     return (
-        *(counted_one if option_texts else ()),
+        *(_counted_ones() if option_texts else ()),
         # "the third option", "the second hypothesis image", "the first one"
         _rule(
             rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+(?!{_IMAGE_NOUN}\b){_ORDINAL_NOUN}\b",
