@@ -8,6 +8,7 @@ registers our tasks); every internal of lmms-eval's ``cli`` and ``tui`` it relie
 from __future__ import annotations
 
 import functools
+import os
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -17,6 +18,7 @@ from urllib.parse import quote
 import orjson
 
 from abductive_tasks.compat import install, task_manager
+from abductive_tasks.inputs.files import open_resolved
 from abductive_tasks.lmms_source import RESULTS_SUFFIX, samples_path, tasks_path
 
 
@@ -206,11 +208,12 @@ def _sample_routes(
     builtin_results, builtin_samples = server.get_log_run_results, server.get_log_run_samples
 
     def samples_file(logs_path: str, run_id: str, task_name: str) -> Path | None:
-        """The run's samples file of ``task_name``; None when there is none, or a link places it outside the logs
-        folder (lmms-eval confines the results file, not the samples beside it)."""
+        """The run's samples file of ``task_name``, resolved; None when there is none, or a link places it outside
+        the logs folder (lmms-eval confines the results file, not the samples beside it). Ours read the resolved path
+        with no link followed (:func:`_logged_sample`): a link swapped in after this check is refused, not read."""
         results = server._resolve_run_results_path(logs_path, run_id)
-        samples = samples_path(results, task_name)
-        inside = samples.resolve().is_relative_to(Path(logs_path).resolve())
+        samples = samples_path(results, task_name).resolve()
+        inside = samples.is_relative_to(Path(logs_path).resolve())
         return samples if results.name.endswith(RESULTS_SUFFIX) and samples.is_file() and inside else None
 
     async def sample_picture(run_id: str, task_name: str, doc_id: int, logs_path: str = Query("./logs/")):
@@ -219,7 +222,10 @@ def _sample_routes(
         samples = samples_file(logs_path, run_id, task_name)
         if samples is None:
             raise HTTPException(status_code=404, detail="Samples file not found")
-        line = _logged_sample(samples, doc_id)
+        try:
+            line = _logged_sample(samples, doc_id)
+        except OSError:  # swapped for a link, a FIFO or removed since the check
+            raise HTTPException(status_code=404, detail="Samples file not found") from None
         picture = sample_media(task_name, line) if line is not None else None
         if picture is None:
             raise HTTPException(status_code=404, detail="No image found for this sample")
@@ -361,13 +367,15 @@ def _launcher_route(route: object) -> bool:
 
 
 def _logged_sample(path: Path, doc_id: int) -> dict | None:
-    """The logged sample of ``doc_id`` in a samples file, read at its line's offset (the file is scanned once per
-    version, not once per request: a localization samples file runs to gigabytes)."""
-    stat = path.stat()
-    offset = _doc_offsets(str(path), stat.st_size, stat.st_mtime_ns).get(doc_id)
-    if offset is None:
-        return None
-    with path.open("rb") as handle:
+    """The logged sample of ``doc_id`` in a samples file at ``path`` (absolute, resolved), read at its line's offset
+    (the file is scanned once per version, not once per request: a localization samples file runs to gigabytes).
+    Opened with no link followed (:func:`~abductive_tasks.inputs.files.open_resolved`), so the file read is the one
+    checked: a link swapped in since is an OSError."""
+    with open_resolved(path) as handle:
+        stat = os.fstat(handle.fileno())
+        offset = _doc_offsets(str(path), stat.st_size, stat.st_mtime_ns).get(doc_id)
+        if offset is None:
+            return None
         handle.seek(offset)
         return orjson.loads(handle.readline())
 
@@ -378,7 +386,7 @@ def _doc_offsets(path: str, size: int, mtime_ns: int) -> dict[int, int]:
     the first line of a ``doc_id`` wins, blank and unreadable lines are skipped, as lmms-eval's samples route does."""
     offsets: dict[int, int] = {}
     offset = 0
-    with open(path, "rb") as lines:
+    with open_resolved(Path(path)) as lines:
         for line in lines:
             try:
                 value = orjson.loads(line) if line.strip() else None

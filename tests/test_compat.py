@@ -340,6 +340,28 @@ def test_the_ui_media_route_finds_a_logged_sample_by_its_line_offset_and_sees_a_
     assert lmms_subcommands._logged_sample(samples, 2) is None
 
 
+def test_a_samples_file_swapped_for_a_link_after_the_route_checked_it_is_refused_not_read(tmp_path):
+    """The route checks the resolved samples file is inside the logs folder, then reads it: a link put in its place
+    (or in place of a folder above it) between the two is refused, never followed to the file outside."""
+    logs, outside = tmp_path.resolve() / "logs", tmp_path.resolve() / "outside"
+    (logs / "run").mkdir(parents=True)
+    outside.mkdir()
+    (outside / "x_samples_t.jsonl").write_text('{"doc_id": 0, "leak": "outside-line"}\n', encoding="utf-8")
+    samples = logs / "run" / "x_samples_t.jsonl"
+    samples.write_text('{"doc_id": 0, "reply": "inside"}\n', encoding="utf-8")
+    assert lmms_subcommands._logged_sample(samples, 0) == {"doc_id": 0, "reply": "inside"}  # as checked
+
+    samples.unlink()
+    samples.symlink_to(outside / "x_samples_t.jsonl")  # the swap, after the check
+    with pytest.raises(OSError, match="symbolic link|Too many levels"):
+        lmms_subcommands._logged_sample(samples, 0)
+    samples.unlink()
+    (logs / "run").rmdir()
+    (logs / "run").symlink_to(outside, target_is_directory=True)  # a folder above it swapped
+    with pytest.raises(OSError):
+        lmms_subcommands._logged_sample(samples, 0)
+
+
 # ---------------------------------------------------------------- each patch of lmms-eval, without a run
 
 

@@ -18,13 +18,15 @@ PACKAGE = Path(abductive_tasks.__file__).parent
 # Bottom to top; a module may import its own layer and the layers before it.
 LAYERS = (
     # tasks: the YAML folder, a package with no code once installed; exports: how a benchmark exposes its hooks
-    ("settings", "hints", "lmms_source", "compat", "lmms_subcommands", "exports", "tasks"),
+    ("settings", "hints", "lmms_source", "compat", "exports", "tasks"),
     ("inputs",),
     ("scoring",),
     ("nleye", "mucr", "dve", "sherlock"),
     ("models",),
     ("runs",),
-    ("reports",),
+    # lmms_subcommands: lmms-eval's power subcommand and web UI, served for the reports (it reads samples files
+    # through inputs.files, no link followed)
+    ("reports", "lmms_subcommands"),
     ("cli",),
 )
 LEVEL = {part: level for level, parts in enumerate(LAYERS) for part in parts}
