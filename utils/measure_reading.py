@@ -16,7 +16,7 @@ many replies with no answer it reads as a value.
 ``--record`` writes every disagreement of the batches to the file the corpus test pins them with
 (tests/scoring/test_answer_corpus.py), after a change to reading that moved them on purpose.
 ``--readings`` writes every reply's reading and status (read, unread, request_failed), which
-tests/scoring/test_corpus_identity.py checks every reply against: a change of code that moves no reading on
+tests/scoring/test_answer_corpus.py checks every reply against: a change of code that moves no reading on
 purpose (a refactoring) keeps them all.
 """
 
