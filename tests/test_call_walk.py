@@ -116,3 +116,9 @@ def test_the_walk_follows_the_value_into_the_calls_that_receive_it(package, func
     walk = call_walk.Walker(graph).start(*graph.definition("abductive_tasks.runner", function), parameter)
     assert walk.trace == trace
     assert (walk.calls, walk.returns) == (len(trace), returns)
+    assert walk.floor == 0  # one module pair: its calls merged into one would return to nothing
+
+
+def test_the_floor_is_the_module_pairs_less_the_modules_they_enter():
+    walk = call_walk.Walk(pairs={("a", "files"), ("b", "files"), ("c", "files"), ("a", "b"), ("a", "c")})
+    assert walk.floor == 5 - 3  # files entered from a, b and c: two returns whatever each calls

@@ -12,7 +12,10 @@ when it has one).
 Not followed: methods of objects whose class the code never names, properties, ``getattr``.
 
 Each call from one module into another is counted; it is a *return* when the walk had entered that module before
-(it left it to get where it is). The report gives both totals, the modules entered and how often each was.
+(it left it to get where it is). The report gives both totals, the modules entered and how often each was, and the
+*floor*: the fewest returns any code with the same module pairs (caller module, called module) could make, each
+pair's calls merged into one: the pairs less the modules they enter. Below it only fewer pairs go (a module calling
+no longer into another, or two modules merged).
 
     python utils/call_walk.py                       # from run_batch
     python utils/call_walk.py abductive_tasks.reports.leaderboard.cells:collect --trace
@@ -161,6 +164,12 @@ class Walk:
     returns: int = 0  # of which into a module entered before
     entries: Counter = field(default_factory=Counter)
     trace: list[str] = field(default_factory=list)
+    pairs: set[tuple[str, str]] = field(default_factory=set)  # (caller module, called module)
+
+    @property
+    def floor(self) -> int:
+        """The fewest returns these module pairs allow: one call per pair, the first into each module no return."""
+        return len(self.pairs) - len({called for _, called in self.pairs})
 
 
 def _mentions(expression: ast.AST | None, carriers: set[str]) -> bool:
@@ -243,6 +252,7 @@ class Walker:
                 returning = target[0] in self.walk.entries
                 self.walk.returns += returning
                 self.walk.entries[target[0]] += 1
+                self.walk.pairs.add((module, target[0]))
                 mark = " (return)" if returning else ""
                 line = f"{'  ' * depth}{module}:{qualified} -> {target[0]}:{target[1]} as {', '.join(handed)}{mark}"
                 self.walk.trace.append(line)
@@ -368,6 +378,7 @@ def main(argv: list[str]) -> int:
     if args.trace:
         print("\n".join(walk.trace))
     print(f"from {args.start}: {walk.calls} calls between {len(walk.entries)} modules, {walk.returns} returns")
+    print(f"floor: {len(walk.pairs)} module pairs, so at least {walk.floor} returns with one call per pair")
     for name, count in walk.entries.most_common():
         print(f"  {count:3d}  {name}")
     return 0
