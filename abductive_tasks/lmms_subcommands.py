@@ -8,6 +8,7 @@ registers our tasks); every internal of lmms-eval's ``cli`` and ``tui`` it relie
 from __future__ import annotations
 
 import functools
+import json
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -199,13 +200,14 @@ def _sample_routes(
     ours: Mapping[str, Path], sample_media: SampleMedia, sample_view: SampleView, run_redacted: RunRedacted
 ) -> list[tuple[str, Callable]]:
     """The routes of a run's samples: each sample's picture and fields for our tasks, and the run's results with the
-    tasks that logged samples first; other tasks keep lmms-eval's handlers."""
+    tasks that logged samples first; other tasks' pictures keep lmms-eval's handler. The results and samples files are
+    read as checked (:func:`_run_results`, :func:`_samples_page`): lmms-eval's handlers resolve and confine a path, then
+    open it again, following a link swapped in between."""
     from fastapi import HTTPException, Query
     from fastapi.responses import Response
     from lmms_eval.tui import server
 
     builtin_media = server.get_log_run_sample_media
-    builtin_results, builtin_samples = server.get_log_run_results, server.get_log_run_samples
 
     def samples_file(logs_path: str, run_id: str, task_name: str) -> Path | None:
         """The run's samples file of ``task_name``, resolved; None when there is none, or a link places it outside
@@ -232,24 +234,30 @@ def _sample_routes(
         content, media_type = picture
         return Response(content, media_type=media_type, headers={"Cache-Control": "public, max-age=3600"})
 
-    async def run_results(run_id: str, logs_path: str = Query("./logs/")) -> dict[str, Any]:
-        results = await builtin_results(run_id, logs_path)
+    def run_results(run_id: str, logs_path: str = Query("./logs/")) -> dict[str, Any]:  # a worker thread's
+        results = _checked_results(logs_path, run_id)
         return samples_first(results, lambda task: samples_file(logs_path, run_id, task) is not None)
 
-    async def run_samples(
+    def run_samples(  # a plain def: a samples file runs to gigabytes, read in a worker thread
         run_id: str,
         task_name: str,
         logs_path: str = Query("./logs/"),
         offset: int = Query(0, ge=0),
         limit: int = Query(50, ge=1, le=500),
-    ):
-        if samples_file(logs_path, run_id, task_name) is None:  # none, or one outside the logs folder
+    ) -> Any:  # lmms-eval's LogSamplesResponse
+        if "/" in task_name or "\\" in task_name:
+            raise HTTPException(status_code=400, detail="Invalid task name")
+        samples = samples_file(logs_path, run_id, task_name)
+        if samples is None:  # none, or one outside the logs folder
             raise HTTPException(status_code=404, detail="Samples file not found")
-        page = await builtin_samples(run_id, task_name, logs_path, offset, limit)
+        try:
+            lines, total = _samples_page(samples, offset, limit)
+        except OSError:  # swapped for a link, a FIFO or removed since the check
+            raise HTTPException(status_code=404, detail="Samples file not found") from None
         if task_name in ours:
-            page.samples = [sample_view(task_name, line) or line for line in page.samples]
-        page.samples = run_redacted(page.samples, await builtin_results(run_id, logs_path))
-        return page
+            lines = [sample_view(task_name, line) or line for line in lines]
+        lines = run_redacted(lines, _checked_results(logs_path, run_id))
+        return server.LogSamplesResponse(samples=lines, total=total, offset=offset, limit=limit)
 
     return [
         ("/logs/runs/{run_id:path}/samples/{task_name}/media/{doc_id}", sample_picture),
@@ -364,6 +372,56 @@ def _without_launcher_or_cors(app: Any) -> None:
 def _launcher_route(route: object) -> bool:
     path = str(getattr(route, "path", ""))
     return path == "/eval" or path.startswith("/eval/")
+
+
+def _checked_results(logs_path: str, run_id: str) -> dict[str, Any]:
+    """The run's results, read from the file lmms-eval's check resolves inside the logs folder (:func:`_run_results`);
+    HTTP 404 when there is none or it was swapped since, 500 when it holds no JSON object (as lmms-eval answers)."""
+    from fastapi import HTTPException
+    from lmms_eval.tui import server
+
+    path = server._resolve_run_results_path(logs_path, run_id)
+    if not path.name.endswith(RESULTS_SUFFIX) or not path.is_file():
+        raise HTTPException(status_code=404, detail="Run results not found")
+    try:
+        return _run_results(path)
+    except OSError:  # swapped for a link, a FIFO or removed since the check
+        raise HTTPException(status_code=404, detail="Run results not found") from None
+    except ValueError as invalid:
+        raise HTTPException(status_code=500, detail=f"Run results {invalid}") from None
+
+
+def _run_results(path: Path) -> dict[str, Any]:
+    """The results file at ``path`` (absolute, resolved), opened with no link followed
+    (:func:`~abductive_tasks.inputs.files.open_resolved`): a link, FIFO or device swapped in since the check is an
+    OSError; a ValueError when it holds no JSON object."""
+    with open_resolved(path) as handle:
+        try:
+            results = json.load(handle)
+        except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested too deep to parse
+            raise ValueError("JSON is invalid") from None
+    if not isinstance(results, dict):
+        raise ValueError("must be a JSON object")
+    return results
+
+
+def _samples_page(path: Path, offset: int, limit: int) -> tuple[list[dict], int]:
+    """``limit`` logged samples from the ``offset``-th, and how many the file holds, of the samples file at ``path``
+    (absolute, resolved; opened as :func:`_run_results` opens one). As lmms-eval's samples route counts them: blank
+    lines, lines that are no JSON (or no UTF-8) and JSON that is no object are skipped."""
+    page: list[dict] = []
+    total = 0
+    with open_resolved(path) as lines:
+        for line in lines:
+            try:
+                sample = json.loads(line) if line.strip() else None
+            except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested too deep to parse
+                continue
+            if isinstance(sample, dict):
+                if total >= offset and len(page) < limit:
+                    page.append(sample)
+                total += 1
+    return page, total
 
 
 def _logged_sample(path: Path, doc_id: int) -> dict | None:

@@ -362,6 +362,63 @@ def test_a_samples_file_swapped_for_a_link_after_the_route_checked_it_is_refused
         lmms_subcommands._logged_sample(samples, 0)
 
 
+def test_the_samples_page_counts_and_pages_a_file_as_lmms_evals_route_does(tmp_path):
+    """Our samples page (read from the file checked) gives what lmms-eval 0.7.3's own handler gives for the same file:
+    blank lines, lines that are no JSON and JSON that is no object skipped, ``total`` the objects counted."""
+    import asyncio
+
+    from lmms_eval.tui import server
+
+    logs = tmp_path.resolve() / "logs"
+    logs.mkdir()
+    (logs / "x_results.json").write_text('{"results": {}}', encoding="utf-8")
+    lines = ['{"doc_id": 0}', "", "not json", "[1]", '{"doc_id": 1, "v": NaN}', "  ", '{"doc_id": 2}', '"s"', "{}"]
+    samples = logs / "x_samples_t.jsonl"
+    samples.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for offset, limit in ((0, 50), (0, 2), (1, 2), (3, 1), (4, 5), (9, 3)):
+        theirs = asyncio.run(server.get_log_run_samples("x_results.json", "t", str(logs), offset, limit))
+        ours, total = lmms_subcommands._samples_page(samples, offset, limit)
+        assert (json.dumps(ours), total) == (json.dumps(theirs.samples), theirs.total), (offset, limit)
+    assert lmms_subcommands._samples_page(samples, 1, 2)[1] == 4  # hand-counted: doc 0, doc 1, doc 2, {}
+    # a line that is no UTF-8 is skipped too (lmms-eval's handler fails the whole page: HTTP 500)
+    samples.write_bytes(b'{"doc_id": 0}\n{"doc_id": "\xff"}\n{"doc_id": 3}\n')
+    assert lmms_subcommands._samples_page(samples, 0, 50) == ([{"doc_id": 0}, {"doc_id": 3}], 2)
+
+
+def test_a_results_or_samples_file_swapped_after_the_check_is_refused_and_a_bad_results_file_named(tmp_path):
+    """The results and samples pages read the resolved file with no link followed: a link swapped in for it (to a
+    file outside the logs folder) or a FIFO is an OSError (HTTP 404), never read; results that are no JSON object a
+    ValueError (HTTP 500), as lmms-eval's handler answers."""
+    logs, outside = tmp_path.resolve() / "logs", tmp_path.resolve() / "outside"
+    logs.mkdir()
+    outside.mkdir()
+    (outside / "leak.json").write_text('{"leak": "outside-results"}', encoding="utf-8")
+    results, samples = logs / "x_results.json", logs / "x_samples_t.jsonl"
+    results.write_text('{"results": {"t": {}}}', encoding="utf-8")
+    samples.write_text('{"doc_id": 0}\n', encoding="utf-8")
+    assert lmms_subcommands._run_results(results) == {"results": {"t": {}}}
+    assert lmms_subcommands._samples_page(samples, 0, 50) == ([{"doc_id": 0}], 1)
+    for path in (results, samples):
+        path.unlink()
+        path.symlink_to(outside / "leak.json")
+    with pytest.raises(OSError, match="symbolic link|Too many levels"):
+        lmms_subcommands._run_results(results)
+    with pytest.raises(OSError, match="symbolic link|Too many levels"):
+        lmms_subcommands._samples_page(samples, 0, 50)
+    for path in (results, samples):
+        path.unlink()
+        os.mkfifo(path)  # nothing ever writes to it: opened blocking, it would hang the request
+    with pytest.raises(OSError):
+        lmms_subcommands._run_results(results)
+    with pytest.raises(OSError):
+        lmms_subcommands._samples_page(samples, 0, 50)
+    results.unlink()
+    for text, why in (("{", "JSON is invalid"), ("[1]", "must be a JSON object"), ("[" * 100000, "JSON is invalid")):
+        results.write_text(text, encoding="utf-8")
+        with pytest.raises(ValueError, match=why):
+            lmms_subcommands._run_results(results)
+
+
 # ---------------------------------------------------------------- each patch of lmms-eval, without a run
 
 
