@@ -906,6 +906,47 @@ def test_a_plots_link_planted_in_the_output_folder_is_never_written_through_or_e
         assert not written["plots"].is_symlink() and (written["plots"] / "headline.png").is_file()
 
 
+def test_a_link_planted_as_the_default_report_folder_is_refused_not_written_through(tmp_path, monkeypatch, capsys):
+    """Whoever can write the results folder planted ``leaderboard`` itself as a link: the report was written into the
+    folder it named, and that folder's ``plots/*.png`` removed. The default folder is refused, in one line, exit 2,
+    and nothing of the link's target is touched; a folder the user names with ``--out`` may be a link (theirs)."""
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+    results, victim = tmp_path / "results", tmp_path / "victim"
+    write_spec(results, "m")
+    write_run(results, "m", "01-full", {"nleye_triplet": triplet(0.5, 0.5)})
+    (victim / "plots").mkdir(parents=True)
+    (victim / "plots" / "precious.png").write_bytes(b"keep")
+    (victim / "leaderboard.html").write_text("victim's own page")
+    (results / "leaderboard").symlink_to(victim)
+    assert main([str(results)]) == 2
+    assert capsys.readouterr().err == (
+        f"abductive-eval leaderboard: {results / 'leaderboard'} (the default --out): a link, not followed (it may "
+        "have been planted in the results folder); remove it, or name --out; name a folder to write the report in\n"
+    )
+    with pytest.raises(OSError, match="a link, not followed"):
+        write_report(results, task_index=TaskIndex())
+    assert sorted(str(path.relative_to(victim)) for path in victim.rglob("*")) == [
+        "leaderboard.html",
+        "plots",
+        "plots/precious.png",
+    ]
+    assert (victim / "leaderboard.html").read_text() == "victim's own page"
+    assert main([str(results), "--out", str(results / "leaderboard")]) == 0  # named by the user: written there
+    assert (victim / "leaderboard.md").is_file()
+
+
+def test_a_planted_model_name_reaches_the_compare_error_without_terminal_escapes(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+    name = "m\x1b]0;pwned\x07\x1b[2J"
+    write_spec(tmp_path, name)
+    write_run(tmp_path, name, "01-full", {"nleye_triplet": triplet(0.5, 0.5)})
+    with pytest.raises(SystemExit):
+        main([str(tmp_path), "--compare", "a", "b"])
+    said = capsys.readouterr().err
+    assert "--compare: no model ['a', 'b']" in said and "\x1b" not in said and "\x07" not in said
+    assert "m\N{REPLACEMENT CHARACTER}]0;pwned" in said
+
+
 def test_plots_are_drawn_once_per_input_and_a_cache_entry_is_checked_before_reuse(tmp_path, monkeypatch):
     from abductive_tasks.reports import plots
 

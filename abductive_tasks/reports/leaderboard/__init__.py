@@ -48,6 +48,7 @@ items both answered, includes 0; :mod:`abductive_tasks.reports.compare`) are mar
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import stat
@@ -88,6 +89,8 @@ def write_report(
     a full disk or a file-size limit leaves the previous complete report; plots of the earlier report that this one
     has not are removed after."""
     results_dir = Path(results_dir)
+    if out is None and (problem := default_folder_problem(results_dir / "leaderboard")):
+        raise OSError(errno.ELOOP, problem, str(results_dir / "leaderboard"))
     out = Path(out or results_dir / "leaderboard")
     board = board or collect(results_dir, task_index)
     found = found or statistics(board)
@@ -157,6 +160,16 @@ def folder_problem(out: Path) -> str:
     return ""
 
 
+def default_folder_problem(default: Path) -> str:
+    """Why the report cannot go to its default folder ``<results_dir>/leaderboard`` ('' when it can): a link there,
+    which whoever can write the results folder may have planted, is not followed (the report would be written, and
+    the earlier plots removed, wherever it points); else :func:`folder_problem`'s. A folder named with ``--out`` is
+    the user's, a link included."""
+    if default.is_symlink():
+        return "a link, not followed (it may have been planted in the results folder); remove it, or name --out"
+    return folder_problem(default)
+
+
 def main(argv: list[str]) -> int:
     """``abductive-eval leaderboard RESULTS_DIR [--out DIR] [--compare A B]``."""
     import argparse
@@ -181,7 +194,7 @@ def main(argv: list[str]) -> int:
     if args.out is not None and not str(args.out).strip():
         parser.error("--out is empty; name a folder to write the report in")
     args.out = Path(args.out) if args.out is not None else None
-    if problem := folder_problem(args.out or args.results_dir / "leaderboard"):
+    if problem := (folder_problem(args.out) if args.out else default_folder_problem(args.results_dir / "leaderboard")):
         where = f"--out {args.out}" if args.out else f"{args.results_dir / 'leaderboard'} (the default --out)"
         print(f"abductive-eval leaderboard: {where}: {problem}; name a folder to write the report in", file=sys.stderr)
         return 2
@@ -197,7 +210,7 @@ def main(argv: list[str]) -> int:
         return 1
     unknown = [model for model in args.compare or () if model not in board.rows]
     if unknown:
-        parser.error(f"--compare: no model {unknown} in {args.results_dir}; models: {', '.join(board.rows)}")
+        parser.error(printable(f"--compare: no model {unknown} in {args.results_dir}; models: {', '.join(board.rows)}"))
     found = statistics(board)
     origin = provenance(board)
     try:
