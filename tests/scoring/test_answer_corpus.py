@@ -102,7 +102,7 @@ PINNED = {
     "blind_batch_bi.yaml": (400, 0),  # out of pending/ with round 53 (first contact of round 52: 393, 2)
     "blind_batch_bj.yaml": (395, 0),  # out of pending/ with round 54 (first contact of round 53: 386, 1)
     "blind_batch_bk.yaml": (397, 1),  # pending/: first contact of round 54 (393, 2); round 55
-    "blind_batch_bl.yaml": (392, 3),  # pending/: first contact of round 55 (392, 3)
+    "blind_batch_bl.yaml": (400, 0),  # pending/: first contact of round 55 (392, 3); round 56
 }
 
 

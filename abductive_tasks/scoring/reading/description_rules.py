@@ -291,6 +291,28 @@ ROLE_CLAIMS = (
             4,
         ),
     ),
+    # "Option 1 is the cause, since the third option shows the lightning storm that knocked out the power." (BL's first
+    # contact, read 1): the reason given for the answer's role is what another option shows doing something, a claim
+    # of that option (not what it shows said otherwise: "..., since Option 3 shows a storm that is not near the
+    # house", "..., since Option 3 shows the same storm that hit the town", nor the role's own picture, "..., since
+    # Option 3 shows the effect")
+    rule(
+        r"\b(?:effect|cause|cue|answer|one)\s*,?\s+(?:since|because|as)\s+(?:the\s+)?"
+        rf"{_CLAIMED}(?<!\))\s+(?:clearly\s+)?(?:shows|depicts|illustrates)\s+(?:the|a|an)\s+"
+        r"(?!(?:same|effect|cause|result|aftermath|consequence|outcome|context|given)\b)[^.;!?\n«‹]{1,60}?\s+"
+        r"(?:that|which)\s+(?!(?:is|are|was|were|has|have|had|does|do|did|would|could|might|may|can|will|should|"
+        r"seems?|looks?)\b)[^\W\d_]+\b(?![^.;!?\n]*\b(?:not|never|no)\b|[^.;!?\n]*n't\b)",
+        Example(
+            "mucr",
+            "Option 1 is the cause, since the third option shows the lightning storm that knocked out the power.",
+            None,
+        ),
+        Example(
+            "mucr",
+            "Option 3 is the cause, since the third option shows the lightning storm that knocked out the power.",
+            3,
+        ),
+    ),
 )
 
 # What an option shows said to bring about, or come from, another image's ("which is what causes a ticket")

@@ -91,7 +91,13 @@ HEDGES = (
 _DECIDE = r"(?:determine|tell|judge|decide|say|choose|assess|know)"
 _CANNOT = r"\b(?:can\s*not|can't|could\s*not|couldn't|unable\s+to|impossible\s+to|not\s+possible\s+to|no\s+way\s+to)"
 _ANY_REF = ANY_MENTION
-SENTENCE_END = re.compile(r"[.!?;\n]|,?\s+but\b|$", re.IGNORECASE)
+# (and a dash before the answer settled on: "It's either 2 or 4, hard to tell from these small pictures — I'll say 2,
+# because ..." (BL's first contact, unread), as an answer heading's two answers, "Answer: 2 or 4 ... – I'll pick 2")
+SENTENCE_END = re.compile(
+    r"[.!?;\n]|,?\s+but\b|\s[—–-](?=\s*(?:so\s+)?(?:I'?ll|I\s+will|let'?s|let\s+us)\s+(?:just\s+)?"
+    r"(?:say|pick|choose|go\s+with|settle\s+on)\b)|$",
+    re.IGNORECASE,
+)
 # "which" of the answers: "which is more plausible", "which one", "which of the two", "which label applies"
 # (not "which details matter")
 _WHICH_ANSWER = (

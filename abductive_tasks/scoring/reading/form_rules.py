@@ -46,16 +46,19 @@ __all__ = [
 # subject); not a numbered list's items (two or more lines so numbered), nor a number before its own option's text
 # (decision._numbered_otherwise); or where the text, with no article, is the subject said to cause or explain what
 # the images show ("4. Speeding causes the crash in the effect image.", where speeding is phrase 2: AY's first contact,
-# read 4; not "2. The car in the first image is speeding")
+# read 4; not "2. The car in the first image is speeding"), or said to be what does so ("3. Speeding is what explains
+# why the car was pulled over.", BL's first contact, read 3)
 NUMBERED_TEXT = verdict(
     rf"^[ \t]*{{pick}}\.[ \t]+(?:(?:the[ \t]+)?(?P<text>{NAMED_MENTION})(?=[ \t]*(?:[-:,;.!)\n]|$))"
-    rf"|(?P<subject>{NAMED_MENTION})(?=[ \t]+(?:causes|caused|explains|explained|leads[ \t]+to|led[ \t]+to|links|"
-    r"connects|is[ \t]+the[ \t]+(?:cue|cause|link|answer))\b))",
+    rf"|(?P<subject>{NAMED_MENTION})(?=[ \t]+(?:is[ \t]+what[ \t]+)?(?:causes|caused|explains|explained|"
+    r"leads[ \t]+to|led[ \t]+to|links|connects)\b|[ \t]+is[ \t]+the[ \t]+(?:cue|cause|link|answer)\b))",
     Example("cue", "1. heavy rain: the street is flooded after the storm.", None),
     Example("cue", "3. heavy rain: the street is flooded after the storm.", 3),
     Example("cue", "1. heavy rain: it floods the street.\n2. So the answer is heavy rain.", 3),
     Example("cue_words", "4. Speeding causes the crash in the effect image.", None),
     Example("cue_words", "2. Speeding causes the crash in the effect image.", 2),
+    Example("cue_words", "3. Speeding is what explains why the car was pulled over.", None),
+    Example("cue_words", "2. Speeding is what explains why the car was pulled over.", 2),
 )
 
 # An answer heading naming two numbers, each explained by its option's text: "Answer: 1 (car), 2 (speeding)" (AT's first

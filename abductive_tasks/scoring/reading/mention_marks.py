@@ -44,7 +44,10 @@ _COLLAPSE = re.compile(
     # "Image 2 (hypothesis 1)", "Image 2 - the first hypothesis -", "The second image (that is, the first hypothesis)"
     # or the parenthesis a sentence naming it the answer's role: "Final answer: 2 (Option 3 shows the effect)." (AV's
     # first contact, read 2: the number and its explanation disagree, no answer)
-    rf"(?P<inner>{ANY_MENTION})(?:\s+(?:shows?|depicts?|is)\s+the\s+(?:effect|cause|cue|answer))?\s*[)-]"
+    rf"(?P<inner>{ANY_MENTION})(?:\s+(?:shows?|depicts?|is)\s+the\s+(?:effect|cause|cue|answer))?"
+    # (or its words after a comma, naming no other: "Answer: Option 1 (the fourth option, a cigarette dropped on dry
+    # grass)", BL's first contact, read 1: the number and its count disagree, no answer)
+    r"\s*(?:[)-]|,[^()«‹\n]{1,100}\))"
     # (or before its own parenthesis: "Hypothesis 1 – the second hypothesis (the ball)." names two; BI's round)
     rf"|[-=]\s*(?:the\s+)?(?P<named>{NAMED_MENTION})(?=\s*(?:[.,;!)\n(]|$)|\s+(?!and\b|or\b)[^\W\d_]))"
     # "Effect = Image #4 → Option 3" (AR's first contact): an image count and the option it is, after an arrow

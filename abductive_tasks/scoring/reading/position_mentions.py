@@ -106,9 +106,11 @@ _FIRST_AGAINST_CONTEXT = re.compile(
 # the context shown by its role and the first image showing something else, no third image counted: "The context shows a
 # teenager blowing out candles ..., and the second image shows the same teenager unwrapping a gift ... The first image
 # shows her sitting alone in an empty classroom." (BJ's first contact, unread); not "The first image shows the context"
+# (the image's noun left out too: "The context shows a man jogging ..., and the second image shows him stretching ...,
+# while the first shows him asleep in bed.", BL's first contact, unread)
 _CONTEXT_SHOWN = re.compile(r"\bthe\s+context(?:\s+image)?\s+shows\b", re.IGNORECASE)
 _FIRST_SHOWS_ANOTHER = re.compile(
-    rf"\bthe\s+first\s+{_IMAGE}\s+shows\s+(?!(?:the\s+)?(?:same\s+)?(?:context|scene\s+of\s+the\s+context)\b)",
+    rf"\bthe\s+first(?:\s+{_IMAGE}|\s+one)?\s+shows\s+(?!(?:the\s+)?(?:same\s+)?(?:context|scene\s+of\s+the\s+context)\b)",
     re.IGNORECASE,
 )
 _THIRD_IMAGE = re.compile(rf"\b(?:third|fourth|last)\s+{_IMAGE}\b|\b{_IMAGE}\s*3\b", re.IGNORECASE)

@@ -35,6 +35,13 @@ __all__ = [
 # below, filled in by ``verdict``)
 _SUBJECT_OF_A_NUMBER = r"(?![ \t]*[^\W\d_]+(?:[ \t]+[^\W\d_]+){{0,4}}[ \t]*:[ \t]*{any_mention})"
 
+# the answer's role, or "the one", that the reply would pick, ending its clause: "the effect I would pick", "the cause
+# I'd choose" (not on a condition: "the cause I'd choose if ...")
+_ONE_I_PICK = (
+    r"the\s+(?:effect|cause|cue|answer|one|option|choice)\s+(?:that\s+)?(?:i'd|i\s+would|i'll|i\s+will)\s+"
+    r"(?:pick|choose|select|go\s+with)(?=\s*(?:[.!;,]|$))(?!\s*,?\s*(?:if|unless|but|though)\b)"
+)
+
 # Statements of the answer: "Answer: 2", "the more plausible image is 1", "The correct option is #3",
 # "Effect: Option 4", "the cause of the effect image is 2", "### Answer\nImage 1", "More plausible: Image 2".
 STATEMENTS = (
@@ -213,7 +220,7 @@ STATEMENTS = (
     # (not "image 1 is more likely to be in the morning": a property, not the answer)
     # "The second picture, the first hypothesis, is the more plausible one"
     verdict(
-        rf"{{pick}}{APPOSITIVE}\s*[,-]?\s*{COPULA}\s+{ARTICLE}(?:{MORE}|correct|the\s+(?:(?:actual|real|true|root|underlying|direct|immediate)\s+)?(?:answer|effect|cause|cue|link))\b(?!\s+to\s+(?:be|have)\b)",
+        rf"{{pick}}{APPOSITIVE}\s*[,-]?\s*{COPULA}\s+{ARTICLE}(?:{MORE}|(?<=\bthe\s)(?:more|most)\s+immediate|correct|the\s+(?:(?:actual|real|true|root|underlying|direct|immediate)\s+)?(?:answer|effect|cause|cue|link))\b(?!\s+to\s+(?:be|have)\b)",
         Example("nleye", "2 is more plausible.", 2),
         Example("cue", "4. The police officer in the second image is the link between the car and the ticket.", 4),
         Example("mucr", "Option 3 is the most likely cause.", 3),
@@ -243,6 +250,16 @@ STATEMENTS = (
             "2 is the clean-up afterwards.",
             4,
         ),
+        # "the more immediate one", of a cause or effect (BL's first contact, after two options held possible: "Option
+        # 3 or Option 4 — both could be effects of the snowfall. If I have to pick, the buried car in Option 4 is the
+        # more immediate one."; with its article: not "Option 2 seems more immediate, while Option 3 is a later
+        # consequence. ... both seem valid effects", S's, no answer)
+        Example(
+            "mucr",
+            "Option 3 or Option 4 — both could be effects of the snowfall. If I have to pick, the buried car in Option "
+            "4 is the more immediate one.",
+            4,
+        ),
     ),
     # "Option 3 comes closest" (BF's first contact, after no option held a perfect match; not before the answer its
     # clause goes on to after "but": "Option 3 comes closest visually, but Option 1 is the actual effect.", round 50's
@@ -256,6 +273,31 @@ STATEMENTS = (
         rf"\bmak(?:es?|ing)\s+{ARTICLE}{{pick}}\s+{ARTICLE}(?:{MORE})\b",
         Example("nleye", "Image 1 shows him training, which makes image 1 the more plausible hypothesis.", 1),
         Example("nleye", "In image 1 the glass lies shattered, making image 1 the more plausible one.", 1),
+    ),
+    # ... or the one the reply would pick: "Pesticide use is known to harm pollinators, which makes Option 2 the effect
+    # I would pick." (BL's first contact, after a list of every option, unread; not "..., which would make Option 2
+    # the effect I would pick", nor "... the effect I would pick if the bees were visible")
+    verdict(
+        rf"\bmak(?:es|ing)\s+{ARTICLE}{{pick}}\s+{_ONE_I_PICK}",
+        Example(
+            "mucr",
+            "Option 1 shows a supermarket; Option 2 shows dead bees. Pesticide harms pollinators, which makes Option 2 "
+            "the effect I would pick.",
+            2,
+        ),
+    ),
+    # ... or what an option shows, then "that's the one I'd choose" after a dash: "Option 2 shows an open window during
+    # a snowstorm, which would make the room freezing — that's the cause I'd choose." (BL's first contact, unread; not
+    # "... — that's the cause I'd choose if the window were open")
+    verdict(
+        r"(?:^|(?<=[.!?;:]\s)|(?<=\n)){pick}\s+(?:shows|depicts|illustrates)\b[^.;!?\n«‹]{{1,160}}?\s[—–-]\s*"
+        rf"(?:that's|that\s+is|this\s+is|it's)\s+{_ONE_I_PICK}",
+        Example(
+            "mucr",
+            "Option 1 shows a heater being installed. Option 2 shows an open window during a snowstorm, which would "
+            "make the room freezing — that's the cause I'd choose. Option 3 shows a hot cup of tea.",
+            2,
+        ),
     ),
     # "the closest is Option 4", "the best match would be 2"
     verdict(
