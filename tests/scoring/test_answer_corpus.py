@@ -101,7 +101,7 @@ PINNED = {
     "blind_batch_bh.yaml": (391, 0),  # pending/: first contact of round 51 (377, 2); rounds 52, 54
     "blind_batch_bi.yaml": (400, 0),  # out of pending/ with round 53 (first contact of round 52: 393, 2)
     "blind_batch_bj.yaml": (395, 0),  # out of pending/ with round 54 (first contact of round 53: 386, 1)
-    "blind_batch_bk.yaml": (397, 1),  # pending/: first contact of round 54 (393, 2); round 55
+    "blind_batch_bk.yaml": (399, 0),  # out of pending/ after adjudication Z (first contact of round 54: 393, 2)
     "blind_batch_bl.yaml": (400, 0),  # pending/: first contact of round 55 (392, 3); round 56
 }
 
@@ -373,9 +373,9 @@ def test_each_adjudicated_reply_is_the_reply_its_annotators_read():
         for path in [*BLIND_BATCHES, *PENDING_BATCHES]
         for group in MEASURE.load_yaml(path)["groups"]
     }
-    # the R, P, Q, T, V, W, X and Y adjudications
-    assert len({entry["id"] for entry in entries}) == len(entries) == 25 + 40 + 21 + 21 + 27 + 26 + 24 + 28
-    assert [sum(entry["disputed"] for entry in entries if entry["id"][0] == packet) for packet in "RPQTVWXY"] == [
+    # the R, P, Q, T, V, W, X, Y and Z adjudications
+    assert len({entry["id"] for entry in entries}) == len(entries) == 25 + 40 + 21 + 21 + 27 + 26 + 24 + 28 + 24
+    assert [sum(entry["disputed"] for entry in entries if entry["id"][0] == packet) for packet in "RPQTVWXYZ"] == [
         5,
         18,
         1,
@@ -384,6 +384,7 @@ def test_each_adjudicated_reply_is_the_reply_its_annotators_read():
         6,
         4,
         8,
+        4,
     ]
     for entry in entries:
         reply = entry["reply"]
@@ -394,9 +395,9 @@ def test_each_adjudicated_reply_is_the_reply_its_annotators_read():
         ]
         kind = answer_kind(group["kind"], group["params"], group.get("prompt", ""))
         assert len(entry["readings"]) == 6
-        # R's, Q's and T's disputed replies are ones the reader read otherwise than their writers; P's and V's are forms
-        # that writers of different batches read differently, whatever the reader reads
-        if entry["disputed"] and entry["id"][0] not in "PV" and entry["id"] not in READ_AS_WRITTEN_SINCE:
+        # R's, Q's and T's disputed replies are ones the reader read otherwise than their writers; P's, V's and Z's are
+        # forms that writers of different batches read differently, whatever the reader reads
+        if entry["disputed"] and entry["id"][0] not in "PVZ" and entry["id"] not in READ_AS_WRITTEN_SINCE:
             assert kind.read(case["answer"]) != entry["writer"], entry["id"]
         assert entry["id"] not in READ_AS_WRITTEN_SINCE or kind.read(case["answer"]) == entry["writer"], entry["id"]
 
@@ -406,7 +407,8 @@ def test_adjudication_replaces_a_writers_reading_only_where_every_annotator_read
     ones) are read as written by all six annotators, as are AR's two eliminations (the option left), AU's two decimal
     ratings (the same brief's slip, the lead's), AT's bare `B` and `**Answer: 2**` and AU's `Option 3 (the third
     image)`, AZ's, BA's and BC's bare `Image 2 is more plausible.`, BA's `... So the cause is Option 2.` and BC's
-    seven answers each followed by a hedge (`Option 1 (but honestly it could be Option 3).`); O's
+    seven answers each followed by a hedge (`Option 1 (but honestly it could be Option 3).`), BK's bare `weak` and AS's
+    `Weakener (low confidence), though it could also be a strengthener.` (weakener); O's
     contradictory reply is read 2 by four of six, AS's `Image 2 (the middle image)` 1 by four of six and BB's `Image 1
     shows a child ... Image 2 is more plausible.` 2 by five of six, so their writers' no-answers stand. Controls are
     never replaced, even where the annotators agree against the writer."""
@@ -447,6 +449,8 @@ def test_adjudication_replaces_a_writers_reading_only_where_every_annotator_read
                 ("nleye_triplet_separate_bc", 9, 2),
             ]
         },
+        ("blind_batch_bk.yaml", "dve_cls_bk", 15): "weakener",  # Z19: "weak"
+        ("blind_batch_as.yaml", "dve_cls_as", 17): "weakener",  # Z11: "Weakener (low confidence), though it could ..."
     }
     entries = {entry["id"]: entry for entry in MEASURE.load_yaml(ADJUDICATION)["replies"]}
     assert entries["R02"]["readings"] == [None, None, 2, 2, 2, 2] and entries["R02"]["writer"] is None
@@ -461,7 +465,7 @@ def test_adjudication_replaces_a_writers_reading_only_where_every_annotator_read
             sum(entry["readings"][i] == entry["writer"] for entry in controls if entry["id"][0] == packet)
             for i in range(6)
         ]
-        for packet in "RPQTVW"
+        for packet in "RPQTVWZ"
     }
     assert agreeing["R"] == [18, 18, 18, 17, 17, 17]  # round 1: R10, R22 read otherwise; round 2: R14, R18, R22
     assert agreeing["P"] == [21, 21, 21, 22, 22, 22]  # P11: "almost certainly true" with no number, null in round 1
@@ -469,5 +473,6 @@ def test_adjudication_replaces_a_writers_reading_only_where_every_annotator_read
     assert agreeing["T"] == [20] * 6
     assert agreeing["V"] == [19] * 6  # V23: "Score: 0" on the 1-10 scale, read 0 by all six (no answer: step 6)
     assert agreeing["W"] == [20] * 6
+    assert agreeing["Z"] == [20] * 6
     # AS's "Image 2 (the middle image)": four of six read 1 (the images counted), two no answer: its writer's stands
     assert entries["W24"]["readings"] == [1, None, 1, 1, 1, None] and entries["W24"]["writer"] is None

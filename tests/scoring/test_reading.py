@@ -1460,7 +1460,8 @@ LATE_ROUND_GUARDS = [
         "clearly Option 4, the boy kicking the ball at the window.",
         4,
     ),  # round 35's concession stays as it is
-    (37, DVE_LABEL, "Weakener (low confidence), though it could also be a strengthener.", None),
+    # read as no answer until the adjudication Z, whose six annotators all read the label the reply names first
+    (37, DVE_LABEL, "Weakener (low confidence), though it could also be a strengthener.", "weakener"),
     (37, DVE_LABEL, "Weakener (low confidence).", "weakener"),
     (37, NLEYE_PAIRS, "The score is 7, but it could also be 8 given the lighting.", 7.0),  # a rating's neighbour
     (37, SPEEDING, "Answer: 3 (road)... Actually, speeding, 2.", 2),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from abductive_tasks.scoring.reading.mentions import ANSWER_HEADING, ANY_MENTION, BARE_MENTION, NAMED_MENTION
+from abductive_tasks.scoring.reading.mentions import ANSWER_HEADING, ANY_MENTION, BARE_MENTION
 from abductive_tasks.scoring.reading.table import Example, rule
 
 __all__ = ["DOUBTS", "HEDGES", "REFUSALS", "REFUSAL_OF_THE_OTHERS", "ROLES_PAIRED", "SENTENCE_END"]
@@ -488,15 +488,6 @@ DOUBTS = (
             "The scene graph indicates option 1, but the image suggests option 2 is the effect. Final answer: 2",
             2,
         ),
-    ),
-    # another answer named, the reply's own doubt: "Weakener (low confidence), though it could also be a
-    # strengthener." (AS's first contact; not a rating's neighbour in figures, "The score is 7, but it could also be 8
-    # given the lighting": 7)
-    rule(
-        rf"\b(?:though|although|but)\s+(?:it|this|that)\s+(?:could|might|may)\s+(?:also|equally|just\s+as\s+well)\s+"
-        rf"be\s+(?:an?\s+|the\s+)?{NAMED_MENTION}",
-        Example("label", "Weakener (low confidence), though it could also be a strengthener.", None),
-        Example("mucr", "Option 3 shows the effect, though it could also be option 4.", None),
     ),
     # an answer left unsure, a sentence of its own after it: "... So 1? Hard to say." (AS's first contact: a reply that
     # turns twice)
