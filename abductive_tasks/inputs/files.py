@@ -5,7 +5,8 @@ target: a kill, a full disk or a file-size limit leaves the previous file (or no
 and a symbolic link at the target is replaced, never followed. :func:`write_set` does the same for files
 that belong together (a leaderboard's CSV, HTML, Markdown and plots): every temporary file is written
 before the first rename, so a failure while writing leaves the previous set whole. :func:`open_nofollow`
-opens a lock or log file without following a link planted at its name.
+opens a lock or log file without following a link planted at its name; :func:`open_in` and :func:`write_atomic_in`
+read and replace a file in a folder already opened with no link followed (lmms-eval's response cache).
 
 **Model text in derived files.** Files derived from a model's replies (NL-Eye descriptions, MuCR scene graphs, the
 judge's cache) pass their text through :func:`redacted`, which replaces the secrets the evaluation knows
@@ -242,6 +243,37 @@ def open_resolved(path: Path) -> BinaryIO:
     raw = io.FileIO(descriptor, "rb")
     raw.name = os.fspath(path)
     return io.BufferedReader(raw)
+
+
+def open_in(folder: int, name: str, path: Path) -> BinaryIO:
+    """The regular file ``name`` in the folder open as ``folder`` (``path``: what errors name it), opened for reading
+    with no link followed: a link there is an OSError (``ELOOP``), never followed, a FIFO or device
+    :class:`NotRegular`, never waited on. The file checked is the file read."""
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC  # a FIFO opens at once
+    descriptor = os.open(name, flags, dir_fd=folder)
+    _require_regular(descriptor, path, blocking=True)
+    raw = io.FileIO(descriptor, "rb")
+    raw.name = os.fspath(path)
+    return io.BufferedReader(raw)
+
+
+def write_atomic_in(folder: int, name: str, data: bytes | str) -> None:
+    """:func:`write_atomic` within the folder open as ``folder``: a temporary file made there (a fresh name, no link
+    followed), then renamed over ``name`` in the same folder, so a folder swapped for a link since it was opened is
+    never written through, and a link at ``name`` is replaced, never followed."""
+    temporary = f".{name}.{secrets.token_hex(8)}.tmp"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    descriptor = os.open(temporary, flags, 0o644 & ~_umask(), dir_fd=folder)
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(_as_bytes(data))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
+    except BaseException:
+        with suppress(FileNotFoundError):
+            os.unlink(temporary, dir_fd=folder)
+        raise
 
 
 def read_regular(path: Path) -> bytes:

@@ -198,8 +198,8 @@ class ModelRun:
             say(f"{self.name}: {task} not run: {', '.join(upstream)} gave it no output")
         if not level.tasks:
             return 0
-        cache = model_plan.cache(level.tasks)
-        for message in make_safe(cache, model_plan.secrets):
+        cache = model_plan.cache(level.tasks)  # a link there or inside moved aside, never followed (make_safe)
+        for message in make_safe(cache, model_plan.secrets, within=model_plan.output):
             say(f"{self.name}: {message}")
         if self.started:
             self.folder = start_run(model_plan, level.tasks)
@@ -213,7 +213,7 @@ class ModelRun:
         try:
             code = run_child(command, self.env | cache_env | level.env, log, model_plan.secrets, self.progress)
         finally:
-            scrub_cache(cache, model_plan.secrets)  # lmms-eval stores model_args in clear
+            scrub_cache(cache, model_plan.secrets, within=model_plan.output)  # lmms-eval stores model_args in clear
         return end_run(self.folder, code, ran_weights(model_plan))
 
 

@@ -521,6 +521,26 @@ def test_corrupt_response_cache_is_reported_and_recomputed(tmp_path, capsys):
     assert leaderboard_rows(results) == clean
 
 
+def test_a_link_planted_as_the_response_cache_is_moved_aside_and_its_target_left_alone(tmp_path, capsys):
+    """A link planted where a model's response cache goes (another user can write the output folder): the level moves
+    it aside, never entering it (its make_safe renamed, purged and scrubbed in the target; lmms-eval then wrote the
+    run's cache there), and runs with a cache of its own."""
+    spec = integrity_spec(tmp_path / "spec.yaml", DUMB_PIXEL)
+    results = tmp_path / "results"
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "notes.db").write_bytes(b"the user's own file, not a database")
+    (results / "dumb_pixel").mkdir(parents=True)
+    (results / "dumb_pixel" / "cache").symlink_to(victim, target_is_directory=True)
+    assert main([str(spec)]) == 0
+    output = capsys.readouterr().out
+    assert f"{results / 'dumb_pixel' / 'cache'} was a link to {victim} where the response cache goes" in output
+    assert [path.name for path in victim.iterdir()] == ["notes.db"]
+    assert (victim / "notes.db").read_bytes() == b"the user's own file, not a database"
+    assert (results / "dumb_pixel" / "cache.set-aside").is_symlink()
+    assert list((results / "dumb_pixel" / "cache").rglob("cache.db"))  # the run's own cache
+
+
 def test_failed_requests_leave_a_task_not_done_and_are_asked_again(tmp_path, capsys):
     failing = [
         {

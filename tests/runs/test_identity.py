@@ -904,6 +904,135 @@ def test_a_cache_database_lmms_eval_cannot_merge_into_fails_it(tmp_path):
         run_cache(root, Replies({0: "1", 1: "1", 2: "1"}))
 
 
+def tree(top: Path) -> dict[str, bytes | None]:
+    """What ``top`` holds: each file's bytes, each folder (None), by path below it; links as they stand."""
+    return {str(path.relative_to(top)): None if path.is_dir() else path.read_bytes() for path in top.rglob("*")}
+
+
+def victim_folder(top: Path) -> Path:
+    """Another user's project, shaped like a response cache: a file named like a database (not one), audit logs with
+    a secret, a failed reply, text that is no UTF-8, a merge lock."""
+    (top / "runs" / "run" / ".merge.lock").mkdir(parents=True)
+    (top / "runs" / "run" / ".merge.lock" / "owner.json").write_text("{}")
+    (top / "notes.db").write_bytes(b"not sqlite, the user's own file")
+    (top / "runs" / "run" / "latin1.jsonl").write_bytes(b"caf\xe9\n")
+    failed = json.dumps({"cache_key": "f", "response": json.dumps(FAILED)})
+    (top / "runs" / "run" / "rank_0.audit.jsonl").write_text(f'{{"k": "{SECRET}"}}\n{failed}\n{{"k": "keep"}}\n')
+    return top
+
+
+def test_a_regular_response_cache_is_made_safe_as_before(tmp_path):
+    """The cache of a run, no link in it: failed replies purged, replies holding a secret and the secret in the model
+    fingerprint scrubbed, in place; the other replies are hits."""
+    model = tmp_path / "results" / "m"
+    root = model / "cache" / "key"
+    run_cache(root, Replies({0: "1", 1: FAILED, 2: f"2, said {SECRET}"}))
+    assert files_holding(root, SECRET) == ["cache.audit.jsonl", "cache.db", "rank_0.audit.jsonl", "rank_0.db"]
+    assert make_safe(root, [SECRET]) == [
+        f"1 failed requests removed from the response cache {root}; they are asked again"
+    ]
+    assert files_holding(root, SECRET) == [] and files_holding(root, "LMMS_EVAL_REQUEST_FAILED") == []
+    assert sorted(path.name for path in (model / "cache").iterdir()) == ["key"]  # nothing set aside
+    again = Replies({0: "x", 1: "2", 2: "2"})
+    assert run_cache(root, again) == ["1", "2", "2"] and again.asked == [1, 2]
+    assert make_safe(root, [SECRET]) == []
+
+
+def test_an_audit_log_that_is_a_link_is_never_read_nor_replaced(tmp_path):
+    """A link planted as an audit log (``cache/<hash>/x.audit.jsonl -> ~/.env``) was read and written back as a
+    regular file: the user's private file's lines, less those holding a secret, in a file every user could read (a
+    blind review). It is left as it is, said, and the cache folder holding it set aside; its own files scrubbed."""
+    victim = tmp_path / "home" / ".env"
+    victim.parent.mkdir()
+    victim.write_text(f"OPENAI_API_KEY={SECRET}\nAWS_SECRET_ACCESS_KEY=AKIA-PRIVATE-XYZ\n")
+    victim.chmod(0o600)
+    cache = tmp_path / "out" / "m" / "cache" / "abc"
+    cache.mkdir(parents=True)
+    (cache / "x.audit.jsonl").symlink_to(victim)
+    (cache / "rank_0.audit.jsonl").write_text(f'{{"k": "{SECRET}"}}\n{{"k": "keep"}}\n')
+    assert make_safe(cache, [SECRET]) == [
+        f"{cache / 'x.audit.jsonl'} is a link to {victim} in the response cache: left as it is, never followed",
+        f"the response cache {cache} holds links (lmms-eval would follow them): set aside as abc.set-aside; its "
+        "replies are asked again",
+    ]
+    assert victim.read_text() == f"OPENAI_API_KEY={SECRET}\nAWS_SECRET_ACCESS_KEY=AKIA-PRIVATE-XYZ\n"
+    assert victim.stat().st_mode & 0o777 == 0o600
+    aside = cache.with_name("abc.set-aside")
+    assert not cache.exists() and os.readlink(aside / "x.audit.jsonl") == str(victim)
+    assert (aside / "rank_0.audit.jsonl").read_text() == '{"k": "keep"}\n'
+
+
+@pytest.mark.parametrize("link_at", ["cache", "cache/key"])
+def test_a_response_cache_folder_that_is_a_link_is_moved_aside_never_entered(tmp_path, link_at):
+    """A link planted where the model's response cache goes (the cache folder, or the folder of its runs' caches):
+    databases were set aside as damaged, secret lines deleted and merge locks removed in what it points to, and the
+    run would write its cache there (a blind review). The link is moved aside before the run, nothing in its target
+    read or changed; the run makes the cache anew. Planted again while the run runs: its scrub enters nothing."""
+    victim = victim_folder(tmp_path / "victim_project")
+    before = tree(victim)
+    model = tmp_path / "results" / "gem"
+    cache = model / "cache" / "key"
+    link = model / link_at
+    link.parent.mkdir(parents=True)
+    link.symlink_to(victim, target_is_directory=True)
+    within = {"within": model} if link_at == "cache" else {}  # a link at the cache folder: its parent is the default
+    assert make_safe(cache, [SECRET], **within) == [
+        f"{link} was a link to {victim} where the response cache goes: moved aside as {link.name}.set-aside, never "
+        "followed; the cache is made anew and its replies asked again"
+    ]
+    assert tree(victim) == before and not link.exists()
+    assert os.readlink(link.with_name(f"{link.name}.set-aside")) == str(victim)
+    link.symlink_to(victim, target_is_directory=True)
+    assert scrub_cache(cache, [SECRET], within=model) == 0 and purge_failed_replies(cache, within=model) == 0
+    assert repair_cache(cache, within=model) == [] and tree(victim) == before
+
+
+def test_a_folder_or_file_in_the_cache_that_is_a_link_is_never_entered(tmp_path):
+    """A link inside the cache (here its ``runs`` folder, and a database) is listed, never entered: no lock removed,
+    no file set aside, read or rewritten in what it points to; the cache's own files are scrubbed, then the folder set
+    aside (lmms-eval, which opens its files by name, would follow the links)."""
+    victim = victim_folder(tmp_path / "victim_project")
+    before = tree(victim)
+    root = tmp_path / "cache"
+    root.mkdir()
+    (root / "runs").symlink_to(victim / "runs", target_is_directory=True)
+    (root / "cache.db").symlink_to(victim / "notes.db")
+    (root / "cache.audit.jsonl").write_text(f'{{"cache_key": "s", "response": "{SECRET}"}}\n{{"k": "keep"}}\n')
+    assert purge_failed_replies(root) == 0 and repair_cache(root) == [] and tree(victim) == before
+    assert scrub_cache(root, [SECRET]) == 1 and tree(victim) == before
+    (root / "cache.audit.jsonl").write_text(f'{{"cache_key": "s", "response": "{SECRET}"}}\n{{"k": "keep"}}\n')
+    assert make_safe(root, [SECRET]) == [
+        f"{root / 'cache.db'} is a link to {victim / 'notes.db'} in the response cache: left as it is, never followed",
+        f"{root / 'runs'} is a link to {victim / 'runs'} in the response cache: left as it is, never followed",
+        f"the response cache {root} holds links (lmms-eval would follow them): set aside as cache.set-aside; its "
+        "replies are asked again",
+    ]
+    assert tree(victim) == before and not root.exists()
+    assert (tmp_path / "cache.set-aside" / "cache.audit.jsonl").read_text() == '{"k": "keep"}\n'
+
+
+def test_an_audit_log_swapped_for_a_link_after_its_listing_is_not_followed(tmp_path, monkeypatch):
+    """The log is read from the descriptor checked: a link put in its place between the listing and the read is
+    neither read nor replaced."""
+    from abductive_tasks.inputs import files
+    from abductive_tasks.runs import cache
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text(f"{SECRET}\nmine\n")
+    root = tmp_path / "cache"
+    root.mkdir()
+    (root / "rank_0.audit.jsonl").write_text(f'{{"k": "{SECRET}"}}\n')
+
+    def swapped_then_opened(folder: int, name: str, path: Path):
+        os.unlink(name, dir_fd=folder)
+        os.symlink(victim, name, dir_fd=folder)
+        return files.open_in(folder, name, path)
+
+    monkeypatch.setattr(cache, "open_in", swapped_then_opened)
+    assert scrub_cache(root, [SECRET]) == 0
+    assert victim.read_text() == f"{SECRET}\nmine\n" and os.readlink(root / "rank_0.audit.jsonl") == str(victim)
+
+
 def test_the_requested_limit_is_read_wherever_the_spec_sets_it(tmp_path):
     """`limit:`, then `--limit` in the spec's eval_args, then in the model's: the last one on the command line wins."""
     from abductive_tasks.runs.plan import requested_limit
