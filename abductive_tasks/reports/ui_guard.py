@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlencode
 
-from abductive_tasks.runs.secrets import SHORTEST, redact_value, url_credentials, value_secrets
+from abductive_tasks.runs.secrets import SHORTEST, redact_value, url_secrets, value_secrets
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -240,7 +240,8 @@ RUN_SETTINGS = ("config", "model_args")  # where a results file keeps what the r
 
 def served_secrets(value: object) -> list[str]:
     """The secrets in a JSON value the ui serves: those of a run's ``config`` and of every ``model_args`` entry (a
-    mapping or a ``key=value,...`` string), and the credentials of every URL."""
+    mapping or a ``key=value,...`` string, a URL's secrets inside a value included), and the secrets of every URL
+    (credentials, secret-named query parameters)."""
     if isinstance(value, dict):
         return [
             found
@@ -249,7 +250,7 @@ def served_secrets(value: object) -> list[str]:
         ]
     if isinstance(value, list):
         return [found for item in value for found in served_secrets(item)]
-    return url_credentials(value) if isinstance(value, str) else []
+    return url_secrets(value) if isinstance(value, str) else []
 
 
 def run_secrets(results: Mapping[str, Any]) -> list[str]:

@@ -36,7 +36,7 @@ from abductive_tasks.inputs.files import cache_key as sealing_key
 from abductive_tasks.inputs.files import file_sha256, read_regular, seal_mac
 from abductive_tasks.inputs.loading import ENV_VAR, DataError, benchmark_root, data_content
 from abductive_tasks.runs.secrets import (
-    hash_url_credentials,
+    hash_url_secrets,
     hash_values,
     redact_args,
     redact_mapping,
@@ -398,9 +398,9 @@ def model_weights(
     if local.exists():
         return {"name": local.name, "sha256": content_digest(local, hashes)}
     revision = str(named.get("revision") or "main").strip()
-    # a URL's credentials (``pretrained=https://user:pass@host/...``) enter the record as their salted hash
+    # a URL's secrets (``pretrained=https://user:pass@host/...``, ``...?token=X``) enter the record as their salted hash
     commit = _cached_revision(name, revision, environment) if resolved else None
-    return {"name": hash_url_credentials(name), "revision": commit or revision}
+    return {"name": hash_url_secrets(name), "revision": commit or revision}
 
 
 def hub_cache(environment: Mapping[str, str] | None = None) -> Path:

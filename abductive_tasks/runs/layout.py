@@ -17,7 +17,9 @@ folder and cannot be told apart. ``abductive-eval`` names it instead (through
 
 Secret-valued arguments (:func:`abductive_tasks.runs.secrets.is_secret_name`: names ending in ``key``,
 ``token``, ``secret``, ``password``, ``auth`` ...) enter neither: only their names are hashed, so the folder
-name neither shows a secret, not even hashed, nor changes when a key is rotated.
+name neither shows a secret, not even hashed, nor changes when a key is rotated. Nor do the secrets of a URL an
+argument holds (:func:`abductive_tasks.runs.secrets.url_secrets`: its credentials, its secret-named query parameters,
+``pretrained=https://h/m?token=X``): each is ``<secret>`` in the name and in the hash.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import re
 from collections.abc import Mapping
 
 from abductive_tasks import lmms_source
-from abductive_tasks.runs.secrets import is_secret_name
+from abductive_tasks.runs.secrets import is_secret_name, url_secrets_replaced
 
 # lmms-eval's GeneralConfigTracker._get_model_name order: peft and delta come with pretrained and name the tuned model.
 NAME_KEYS = ("peft", "delta", "pretrained", "model", "model_version", "model_name", "model_id", "path", "engine")
@@ -37,15 +39,22 @@ MAX_NAME = 80
 
 
 USERINFO = re.compile(r"(?<=://)[^/?#\s]+@")  # a URL's credentials (``https://user:pass@host``)
+SECRET = "<secret>"  # what a folder's name and hash hold of a secret
+
+
+def without_url_secrets(value: str, credentials: str) -> str:
+    """``value`` with each URL's credentials replaced by ``credentials`` (``""``: the name drops them), then its other
+    secrets (a secret-named query parameter's value) by :data:`SECRET`."""
+    return url_secrets_replaced(USERINFO.sub(credentials, value), lambda _: SECRET)
 
 
 def model_name(backend: str, model_args: Mapping[str, object]) -> str:
-    """The name a run is recorded under: the first model-naming argument's value (a URL without its credentials),
-    else the backend."""
+    """The name a run is recorded under: the first model-naming argument's value (a URL without its credentials, a
+    secret-named query parameter's value ``<secret>``), else the backend."""
     for key in NAME_KEYS:
         value = model_args.get(key)
         if value not in (None, "") and not is_secret_name(key):
-            return USERINFO.sub("", str(value))
+            return without_url_secrets(str(value), "")
     return backend
 
 
@@ -77,11 +86,12 @@ def _is_default(value: object, default: object) -> bool:
 
 def args_digest(backend: str, model_args: Mapping[str, object], reads: Mapping[str, object] | None = None) -> str:
     """8 hex digits identifying the backend and its arguments, and ``reads`` (what the run's tasks read from other
-    runs, by content) where there are any; secret values (and URL credentials) are left out, and so is an argument
-    given its default (:func:`declared_defaults`): giving it is the run that leaves it out."""
+    runs, by content) where there are any; secret values (and a URL's credentials and secret-named query parameters)
+    are left out, and so is an argument given its default (:func:`declared_defaults`): giving it is the run that
+    leaves it out."""
     defaults = declared_defaults(backend)
     canonical = {
-        str(key): "<secret>" if is_secret_name(str(key)) else USERINFO.sub("<secret>@", str(value))
+        str(key): SECRET if is_secret_name(str(key)) else without_url_secrets(str(value), f"{SECRET}@")
         for key, value in model_args.items()
         if not (key in defaults and _is_default(value, defaults[key]))
     }

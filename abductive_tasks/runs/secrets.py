@@ -1,8 +1,10 @@
 """Secret values in what a run is given: recognised by name and in URLs, hashed for identities, redacted from text.
 
 Secrets are the values of keys ending in ``key``, ``token``, ``secret``, ``password``, ``passwd``, ``passphrase``,
-``auth`` or ``credential(s)`` (a superset of what lmms-eval redacts), and the credentials of a URL
-(``https://user:pass@host``: ``user:pass`` and ``pass``; ``https://token@host``: ``token``), wherever they appear.
+``auth``, ``credential(s)``, ``sig`` or ``signature`` (a superset of what lmms-eval redacts), and the credentials of a
+URL (``https://user:pass@host``: ``user:pass`` and ``pass``; ``https://token@host``: ``token``), wherever they appear:
+a URL given as the value of a ``key=value`` pair (``base_url=https://h/v1?key=X``, ``pretrained=https://u:p@h/m``) is
+read as a bare URL is, its secret-named query parameters and its credentials (:func:`url_secrets`).
 They are collected once, by value, and replaced wherever they would be written or printed, under any name; they
 enter a run's identity only as a slow salted hash. Values under 4 characters are left alone (replacing ``x`` would
 garble every line); so are the inherited environment's secret-named values under 8 (flags such as ``true``).
@@ -23,12 +25,15 @@ from urllib.parse import unquote
 
 from abductive_tasks import settings
 
-SECRET_NAME = re.compile(r"(key|token|secret|password|passwd|passphrase|auth|credentials?)\Z", re.IGNORECASE)
+SECRET_NAME = re.compile(
+    r"(key|token|secret|password|passwd|passphrase|auth|credentials?|sig|signature)\Z", re.IGNORECASE
+)
 MODEL_ARG = re.compile(r"(^|,)(\s*)([^=,\s]+)=([^,]*)")
 ASSIGNMENT = re.compile(r"(?:^|[\s,;&?(])([\w.-]+)=([^\s,;&)]+)")  # `api_key=X` anywhere in a text
 SEGMENT_END = re.compile(rb"(?<=[\r\n])")  # split after a newline or a carriage return, keeping it
 REDACTED = "[REDACTED]"
 URL_USERINFO = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^/?#\s]+)@")  # up to the authority's last @, as URL parsers
+URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S*")  # a URL and what follows it up to a space: read by text_secrets
 HANDOFF = "ABDUCTIVE_SECRETS_FD"  # the pipe a batch hands its child the secrets through (never argv or a file)
 HANDOFF_MAX = 1 << 15  # within a pipe's buffer, so writing it before the child starts never blocks
 SHORTEST = 4  # shorter values (placeholders such as ``x``) are left alone: replacing them would garble every line
@@ -52,8 +57,12 @@ def is_secret_name(name: str) -> bool:
 
 
 def model_args_secrets(model_args: str) -> list[str]:
-    """The clear values of secret-named ``key=value`` pairs in a ``--model_args`` string."""
-    return [match[4] for match in MODEL_ARG.finditer(model_args) if is_secret_name(match[3]) and match[4]]
+    """The clear values of secret-named ``key=value`` pairs in a ``--model_args`` string, and the secrets of a URL
+    any other pair's value holds (:func:`url_secrets`: ``base_url=https://h/v1?key=X`` -> ``X``)."""
+    found = []
+    for match in MODEL_ARG.finditer(model_args):
+        found += ([match[4]] if match[4] else []) if is_secret_name(match[3]) else url_secrets(match[4])
+    return found
 
 
 def url_credentials(text: str) -> list[str]:
@@ -68,10 +77,27 @@ def url_credentials(text: str) -> list[str]:
 
 
 def text_secrets(text: str) -> list[str]:
-    """The secrets a string holds by itself: secret-named ``key=value`` pairs (``model_args`` or free text) and
-    URL credentials."""
-    assigned = [match[2] for match in ASSIGNMENT.finditer(text) if is_secret_name(match[1])]
-    return [*model_args_secrets(text), *assigned, *url_credentials(text)]
+    """The secrets a string holds by itself: secret-named ``key=value`` pairs (``model_args`` or free text, a URL's
+    query parameters among them: ``https://h/m?token=X``), URL credentials, and the secrets of a URL another pair's
+    value holds (``model=https://h/m?token=X``: :func:`url_secrets`)."""
+    return [*model_args_secrets(text), *_assigned_secrets(text), *url_credentials(text)]
+
+
+def _assigned_secrets(text: str) -> list[str]:
+    """The values of secret-named ``name=value`` assignments anywhere in ``text`` (after a space, ``,``, ``;``,
+    ``&``, ``?`` or ``(``: a URL's query parameters too), and the secrets of a URL another assignment's value holds."""
+    found = []
+    for match in ASSIGNMENT.finditer(text):
+        found += [match[2]] if is_secret_name(match[1]) else url_secrets(match[2])
+    return found
+
+
+def url_secrets(text: str) -> list[str]:
+    """The secrets of each URL in ``text`` (from its scheme up to a space), as :func:`text_secrets` finds them in a
+    bare URL: its secret-named query parameters (``?key=X``, ``&sig=X``: each value up to the next ``&``) and its
+    credentials; [] for a text holding no URL. Through it, what reads a ``key=value`` pair's value finds the secrets of
+    a URL nested in ``model_args`` (``base_url=https://h/v1?key=X``)."""
+    return [secret for url in URL.findall(text) for secret in (*_assigned_secrets(url), *url_credentials(url))]
 
 
 def value_secrets(value: object) -> list[str]:
@@ -110,18 +136,36 @@ def hash_url_credentials(text: str) -> str:
     return URL_USERINFO.sub(lambda match: match[0].replace(match[1], hash_secret(match[1])), text)
 
 
-def redact_model_args(model_args: str) -> str:
-    """``model_args`` with each secret value (and URL credentials) replaced by :func:`hash_secret` of it."""
-    return hash_url_credentials(
-        MODEL_ARG.sub(
-            lambda match: (
-                match[0]
-                if not (is_secret_name(match[3]) and match[4])
-                else f"{match[1]}{match[2]}{match[3]}={hash_secret(match[4])}"
-            ),
-            model_args,
-        )
+def url_secrets_replaced(text: str, stand_in: Callable[[str], str], also: Iterable[str] = ()) -> str:
+    """``text`` with the secrets of each URL in it (:func:`url_secrets`) replaced by ``stand_in`` of each: the
+    credentials where they stand (the whole userinfo, whatever its length), every other such secret of
+    :data:`SHORTEST` characters or more (a secret-named query parameter's value) and each of ``also`` by value. One
+    pass over ``text``, as it was given, longest value first: a stand-in is never read again (a hash is no value)."""
+    credentials = set(url_credentials(text))
+    others = {secret for secret in url_secrets(text) if secret not in credentials and len(secret) >= SHORTEST}
+    values = sorted({*others, *(secret for secret in also if secret)}, key=len, reverse=True)
+    pattern = re.compile("|".join([URL_USERINFO.pattern, *map(re.escape, values)]))
+    return pattern.sub(
+        lambda match: stand_in(match[0]) if match[1] is None else match[0].replace(match[1], stand_in(match[1])), text
     )
+
+
+def hash_url_secrets(text: str) -> str:
+    """``text`` with the secrets of each URL in it (its credentials, its secret-named query parameters) replaced by
+    :func:`hash_secret` of each (:func:`url_secrets_replaced`)."""
+    return url_secrets_replaced(text, hash_secret)
+
+
+def redact_model_args(model_args: str) -> str:
+    """``model_args`` with each secret value replaced by :func:`hash_secret` of it: a secret-named pair's value, and
+    the secrets of a URL another pair's value holds (credentials, secret-named query parameters); then the credentials
+    of a URL outside any pair."""
+
+    def pair(match: re.Match[str]) -> str:
+        value = hash_secret(match[4]) if is_secret_name(match[3]) and match[4] else hash_url_secrets(match[4])
+        return f"{match[1]}{match[2]}{match[3]}={value}"
+
+    return hash_url_credentials(MODEL_ARG.sub(pair, model_args))
 
 
 def hash_values(value: object, secrets: Iterable[str]) -> object:
@@ -153,8 +197,8 @@ def _hashed(value: object, forms: list[tuple[str, str]]) -> object:
 
 
 def redact_mapping(values: object) -> object:
-    """A JSON-like value with every secret-named mapping entry, and URL credentials in any string, hashed
-    (recursively)."""
+    """A JSON-like value with every secret-named mapping entry, and each URL's secrets (credentials, secret-named
+    query parameters) in any string, hashed (recursively)."""
     if isinstance(values, Mapping):
         return {
             key: hash_secret(str(item)) if is_secret_name(str(key)) and item not in (None, "") else redact_mapping(item)
@@ -162,7 +206,7 @@ def redact_mapping(values: object) -> object:
         }
     if isinstance(values, list | tuple):
         return [redact_mapping(item) for item in values]
-    return hash_url_credentials(values) if isinstance(values, str) else values
+    return hash_url_secrets(values) if isinstance(values, str) else values
 
 
 def _flag_name(word: str) -> str | None:
@@ -184,15 +228,10 @@ def args_secrets(args: Sequence[str]) -> list[str]:
 
 
 def redact_args(args: Sequence[str]) -> list[str]:
-    """Command-line words with each secret of :func:`args_secrets` (and URL credentials) replaced by
+    """Command-line words with each secret of :func:`args_secrets` (and each URL's secrets) replaced by
     :func:`hash_secret` of it."""
-    secrets = sorted(set(args_secrets(args)), key=len, reverse=True)
-    redacted = []
-    for word in args:
-        for secret in secrets:
-            word = word.replace(secret, hash_secret(secret))
-        redacted.append(hash_url_credentials(word))
-    return redacted
+    secrets = args_secrets(args)
+    return [url_secrets_replaced(word, hash_secret, also=secrets) for word in args]
 
 
 def collect_secrets(
@@ -203,14 +242,15 @@ def collect_secrets(
 ) -> tuple[str, ...]:
     """Every clear secret a run is given, from every place a spec can hold one: ``model_args``, command-line
     words (``eval_args``), mappings (``env``, ``vllm_args``, a whole spec as read) and the inherited environment's
-    secret-named variables, with the credentials of any URL among them. Values under 4 characters (placeholders
-    such as ``x``; 8 for the inherited environment's secret-named variables, where flags such as ``true`` sit) are
-    left alone: replacing them would garble every line of a log."""
+    secret-named variables, with the secrets of any URL among them (its credentials, its secret-named query
+    parameters; a URL given as a ``key=value`` pair's value too: :func:`url_secrets`). Values under 4 characters
+    (placeholders such as ``x``; 8 for the inherited environment's secret-named variables, where flags such as
+    ``true`` sit) are left alone: replacing them would garble every line of a log."""
     found = [*text_secrets(model_args), *value_secrets(list(args))]
     found += [secret for mapping in mappings for secret in value_secrets(mapping)]
     environment = environment or {}
     inherited = [str(value) for name, value in environment.items() if is_secret_name(name) and len(value) >= 8]
-    inherited += [secret for value in environment.values() for secret in url_credentials(value)]
+    inherited += [secret for value in environment.values() for secret in url_secrets(value)]
     return tuple(secret for secret in dict.fromkeys([*found, *inherited]) if len(secret) >= SHORTEST)
 
 

@@ -1,7 +1,7 @@
 """Secrets are scrubbed by value wherever they land: secrets planted in a spec (secret-named ``model_args`` lmms-eval
-does not redact, URL credentials in ``model_args``, ``env`` and the judge's URL, the judge's ``env``, a malformed model
-entry) appear in no file a batch, ``browse`` or ``export-sherlock`` writes, on no console line, and in nothing the ui
-serves."""
+does not redact, URL credentials in ``model_args``, ``env`` and the judge's URL, a URL's query key inside a
+``model_args`` string, the judge's ``env``, a malformed model entry) appear in no file a batch, ``browse`` or
+``export-sherlock`` writes, on no console line, and in nothing the ui serves."""
 
 from __future__ import annotations
 
@@ -35,6 +35,8 @@ PLANTED = {
     "env token": "envtok-planted-6d8f0b2d4f",
     "env url password": "envpw-planted-2c4e6a8c0e",
     "malformed entry api_key": "sk-planted-bad-9a7b5c3d1e",
+    "url query key": "AIzaSyPLANTED4d6f8a0c2e4b",
+    "model url token": "hf_plantedUrlToken5b7d9f1",
 }
 TASKS = ["nleye_triplet", "sherlock_comparison_rating"]
 ABDUCTIVE_EVAL = str(Path(sys.executable).with_name("abductive-eval"))
@@ -106,6 +108,11 @@ def planted_spec(tmp_path: Path) -> Path:
             },
             {"name": "random_baseline", "backend": "random_baseline"},
             {"name": "dumb_pixel", "backend": "dumb_pixel"},
+            {  # a URL's query key inside a model_args string, read as one value before
+                "name": "dummy-url",
+                "backend": "dummy",
+                "model_args": f"response=1,base_url=https://gen.example/v1beta?key={PLANTED['url query key']}",
+            },
             f"broken api_key={PLANTED['malformed entry api_key']}",
         ],
     }
@@ -120,8 +127,10 @@ def leaks(text: str | bytes, where: str) -> set[tuple[str, str]]:
 
 
 def file_leaks(folder: Path, root: Path) -> set[tuple[str, str]]:
+    """Every secret in a file under ``folder``, or in a file's or folder's name (a run folder named by a URL)."""
     found = set()
     for path in folder.rglob("*"):
+        found |= leaks(str(path.relative_to(root)), f"name: {path.relative_to(root)}")
         if path.is_file():
             found |= leaks(path.read_bytes(), str(path.relative_to(root)))
             if path.suffix == ".zip":
@@ -202,29 +211,32 @@ def test_planted_secrets_reach_no_file_console_or_page(tmp_path, capsys, monkeyp
     found |= file_leaks(results, tmp_path) | file_leaks(tmp_path / "cache", tmp_path)
     assert found == set(), "a batch wrote or printed a secret"
 
-    assert "3 of 4 models complete; failed: models[3]" in printed.out
+    assert "4 of 5 models complete; failed: models[4]" in printed.out
     status = json.loads((results / "batch_status.json").read_text())
-    assert status["models[3]"]["state"] == "failed" and "[REDACTED]" in status["models[3]"]["error"]
+    assert status["models[4]"]["state"] == "failed" and "[REDACTED]" in status["models[4]"]["error"]
     (recorded,) = (results / "dummy-planted").rglob("*_results.json")
     model_args = json.loads(recorded.read_text())["config"]["model_args"]
     assert "access_key=[REDACTED]" in model_args and "base_url=https://[REDACTED]@api.invalid/v1" in model_args
+    (recorded,) = (results / "dummy-url").rglob("*_results.json")
+    model_args = json.loads(recorded.read_text())["config"]["model_args"]
+    assert "base_url=https://gen.example/v1beta?key=[REDACTED]" in model_args
     assert len(list(results.rglob("*"))) > 30
 
     pages = tmp_path / "pages"
     pages.mkdir()
-    for model in ("dummy-planted", "random_baseline", "dumb_pixel"):
+    for model in ("dummy-planted", "random_baseline", "dumb_pixel", "dummy-url"):
         for task_results in (results / model).rglob("*_results.json"):
             assert browse_main([str(task_results), "-o", str(pages / f"{model}.html")]) == 0
     (sherlock_run,) = {path.parent for path in (results / "dummy-planted").rglob("*_samples_sherlock_*.jsonl")}
     assert export_main([str(sherlock_run), "--out", str(tmp_path / "export"), "--split", "val"]) == 0
     printed = capsys.readouterr()
-    assert list((tmp_path / "export").glob("*.zip")) and len(list(pages.glob("*.html"))) == 3
+    assert list((tmp_path / "export").glob("*.zip")) and len(list(pages.glob("*.html"))) == 4
     found = leaks(printed.out + printed.err, "console: browse, export-sherlock")
     found |= file_leaks(pages, tmp_path) | file_leaks(tmp_path / "export", tmp_path)
     assert found == set(), "browse or export-sherlock wrote or printed a secret"
 
     served = served_by_the_ui(results)
-    assert len(served) >= 2 + 3 * len(TASKS)
+    assert len(served) >= 2 + 4 * len(TASKS)
     assert {leak for where, text in served for leak in leaks(text, f"ui: {where}")} == set()
 
 
@@ -275,7 +287,10 @@ def test_print_commands_show_a_variable_holding_a_secret_by_reference():
 def test_abductive_eval_alone_writes_and_prints_no_secret_it_was_given(tmp_path):
     """Not only under a batch: secrets on the command line and in the environment are scrubbed from the results
     and samples files and the console."""
-    model_args = f"response=1,access_key={PLANTED['access_key']},base_url=https://u:{PLANTED['base_url password']}@h.x"
+    model_args = (
+        f"response=1,access_key={PLANTED['access_key']},base_url=https://u:{PLANTED['base_url password']}@h.x,"
+        f"model=https://h.x/m?token={PLANTED['model url token']}"  # names the run's folder
+    )
     output = tmp_path / "out"
     run = abductive_eval(
         ["--model", "dummy", "--model_args", model_args, "--tasks", "nleye_triplet", "--log_samples"],
@@ -642,3 +657,96 @@ def test_model_args_keep_no_url_credentials_in_clear():
         f"model=m,base_url=http://{hash_secret('alice:s3cret-pw')}@judge.local:8000/v1,"
         f"api_key={hash_secret('sk-0123456789')}"
     )
+
+
+# ---------------------------------------------------------------- a URL's secrets inside a value
+
+QUERY_KEY = "AIzaSyLEAK0123456789"
+
+
+def test_a_secret_query_parameter_of_a_url_nested_in_model_args_is_collected():
+    """``base_url=https://...?key=X`` was read as one assignment, its value the whole URL: X, a query parameter the
+    bare URL's reading finds, was never collected (the reviewer's case)."""
+    from abductive_tasks.runs.secrets import model_args_secrets, text_secrets
+
+    assert collect_secrets(model_args=f"base_url=https://g.example/v1beta?key={QUERY_KEY}") == (QUERY_KEY,)
+    assert "hf_abcdef123456" in text_secrets("response=1,model=https://h/m?token=hf_abcdef123456")
+    assert model_args_secrets(f"response=1,base_url=https://g.example/v1beta?key={QUERY_KEY}") == [QUERY_KEY]
+
+
+def test_a_password_in_a_url_nested_in_model_args_is_among_its_model_args_secrets():
+    """``model_args_secrets`` (what a command-line word's pairs hold: ``args_secrets``, ``redact_args``) reads a URL
+    value's credentials as :func:`url_credentials` reads a bare URL's."""
+    from abductive_tasks.runs.secrets import args_secrets, model_args_secrets
+
+    model_args = "response=1,base_url=https://bob:pw-nested-4321@h.invalid/v1"
+    assert set(model_args_secrets(model_args)) == {"bob:pw-nested-4321", "pw-nested-4321"}
+    assert "pw-nested-4321" in args_secrets(["--model_args", model_args])
+
+
+def test_each_pair_holding_a_url_gives_its_secrets_and_a_value_with_no_url_is_left_alone():
+    """Several pairs, each URL's secret its first query parameter (``&name=X`` further on was already found);
+    ``sig`` (a signed URL's signature) is a secret name; values with no URL hold no secret, not even ``a:b@c``."""
+    model_args = (
+        "response=1,note=a:b@c,model=org/m,"
+        "base_url=https://a.example/v1?key=k-first-1234,"
+        "mirror=https://b.example/x?access_token=at-second-5678&revision=main,"
+        "weights=https://c.example/m.bin?sig=sig-third-9012"
+    )
+    assert collect_secrets(model_args=model_args) == ("k-first-1234", "at-second-5678", "sig-third-9012")
+    assert collect_secrets(model_args="response=1,note=a:b@c,model=org/m,path=/data/m?x") == ()
+
+
+def test_a_non_secret_query_parameter_is_not_collected_beside_a_secret_one():
+    assert collect_secrets(model_args="pretrained=https://h.example/m?token=tok-9876543&revision=main") == (
+        "tok-9876543",
+    )
+    assert collect_secrets(model_args="pretrained=https://h.example/m?revision=main&page=2") == ()
+
+
+def test_a_url_secret_is_collected_from_eval_args_a_spec_and_the_inherited_environment():
+    eval_args = ["--model_args", f"response=1,base_url=https://g.example/v1?key={QUERY_KEY}"]
+    assert collect_secrets(args=eval_args) == (QUERY_KEY,)
+    spec = {"models": [{"model_args": f"response=1,base_url=https://g.example/v1?api_key={QUERY_KEY}"}]}
+    assert QUERY_KEY in value_secrets(spec)
+    environment = {"HF_ENDPOINT": f"https://mirror.invalid/hub?token={QUERY_KEY}", "PATH": "/bin"}
+    assert collect_secrets(environment=environment) == (QUERY_KEY,)
+
+
+def test_what_the_ui_browse_and_show_replace_holds_a_url_secret_nested_in_a_runs_settings():
+    from abductive_tasks.reports.ui_guard import run_secrets
+
+    results = {
+        "config": {"model": "dummy", "model_args": f"response=1,base_url=https://g.example/v1?key={QUERY_KEY}"},
+        "model_name": f"https://h.example/m?token={QUERY_KEY}-2",
+    }
+    assert {QUERY_KEY, f"{QUERY_KEY}-2"} <= set(run_secrets(results))
+
+
+def test_identities_hash_a_url_secret_nested_in_model_args_eval_args_and_env():
+    from abductive_tasks.runs.secrets import hash_secret, redact_args, redact_mapping, redact_model_args
+
+    model_args = f"response=1,base_url=https://g.example/v1?key={QUERY_KEY}&revision=main,api_key=sk-0123456789"
+    assert redact_model_args(model_args) == (
+        f"response=1,base_url=https://g.example/v1?key={hash_secret(QUERY_KEY)}&revision=main,"
+        f"api_key={hash_secret('sk-0123456789')}"
+    )
+    assert redact_args(["--model_args", model_args]) == ["--model_args", redact_model_args(model_args)]
+    assert redact_mapping({"HF_ENDPOINT": f"https://mirror.invalid/?token={QUERY_KEY}"}) == {
+        "HF_ENDPOINT": f"https://mirror.invalid/?token={hash_secret(QUERY_KEY)}"
+    }
+
+
+def test_a_run_folder_named_by_a_url_holds_none_of_its_secrets():
+    """The folder (and ``model_name``) of ``pretrained=https://h/m?token=X``: the token is ``<secret>`` in the name
+    and in its hash, as a secret-named argument is, so rotating it keeps the folder."""
+    from abductive_tasks.runs import layout
+
+    folder = layout.model_folder("dummy", {"pretrained": "https://h.example/m?token=hf_abcdef123456&revision=main"})
+    rotated = layout.model_folder("dummy", {"pretrained": "https://h.example/m?token=hf_rotated98765&revision=main"})
+    assert "abcdef123456" not in folder and folder == rotated and folder.startswith("h.example__m_token_secret_rev")
+    assert layout.model_name("dummy", {"model": "https://u:pw-1234@h.example/m?key=k-12345678"}) == (
+        "https://h.example/m?key=<secret>"
+    )
+    other = layout.model_folder("dummy", {"pretrained": "https://h.example/m?token=hf_abcdef123456&revision=dev"})
+    assert other != folder
