@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import base64
 import binascii
+import glob
 import json
 import os
 import re
@@ -327,8 +328,10 @@ def rerun_command(results_path: Path) -> str:
 
 
 def samples_files(results_path: Path) -> list[Path]:
+    """The samples files of the run whose results are ``results_path`` (its name's ``*``, ``?`` or ``[`` matching only
+    itself: a run named so drew other runs' samples in)."""
     stamp = results_path.name.removesuffix(RESULTS_SUFFIX)
-    return sorted(results_path.parent.glob(f"{stamp}{SAMPLES_MARK}*.jsonl"))
+    return sorted(results_path.parent.glob(f"{glob.escape(stamp)}{SAMPLES_MARK}*.jsonl"))
 
 
 def read_items(results_path: Path) -> list[Item]:

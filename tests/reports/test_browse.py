@@ -106,6 +106,18 @@ def two_runs(tmp_path) -> tuple[Path, Path]:
     return a, b
 
 
+def test_a_run_named_with_glob_characters_reads_only_its_own_samples(tmp_path):
+    """The samples beside a results file were found by a glob of its name: a run named ``a*`` (or ``a[b]``) drew in
+    every other run's samples whose name the pattern matched."""
+    for stamp in ("a*", "a[b]", "a?"):
+        folder = tmp_path / stamp.strip("*[]?")
+        folder.mkdir(exist_ok=True)
+        results = folder / f"{stamp}_results.json"
+        for name in (stamp, "ab", "abc", "a"):
+            (folder / f"{name}_samples_t.jsonl").write_text("{}\n")
+        assert browse.samples_files(results) == [folder / f"{stamp}_samples_t.jsonl"], stamp
+
+
 def test_items_say_how_each_reply_was_read(two_runs):
     items = browse.read_items(browse.find_results(two_runs[0]))
     assert [(item.task, item.doc_id, item.status, item.read, item.category) for item in items] == [
