@@ -59,7 +59,7 @@ def is_secret_name(name: str) -> bool:
 def model_args_secrets(model_args: str) -> list[str]:
     """The clear values of secret-named ``key=value`` pairs in a ``--model_args`` string, and the secrets of a URL
     any other pair's value holds (:func:`url_secrets`: ``base_url=https://h/v1?key=X`` -> ``X``)."""
-    found = []
+    found: list[str] = []
     for match in MODEL_ARG.finditer(model_args):
         found += ([match[4]] if match[4] else []) if is_secret_name(match[3]) else url_secrets(match[4])
     return found
@@ -86,7 +86,7 @@ def text_secrets(text: str) -> list[str]:
 def _assigned_secrets(text: str) -> list[str]:
     """The values of secret-named ``name=value`` assignments anywhere in ``text`` (after a space, ``,``, ``;``,
     ``&``, ``?`` or ``(``: a URL's query parameters too), and the secrets of a URL another assignment's value holds."""
-    found = []
+    found: list[str] = []
     for match in ASSIGNMENT.finditer(text):
         found += [match[2]] if is_secret_name(match[1]) else url_secrets(match[2])
     return found
