@@ -103,7 +103,7 @@ PINNED = {
     "blind_batch_bj.yaml": (395, 0),  # out of pending/ with round 54 (first contact of round 53: 386, 1)
     "blind_batch_bk.yaml": (399, 0),  # out of pending/ after adjudication Z (first contact of round 54: 393, 2)
     "blind_batch_bl.yaml": (400, 0),  # out of pending/ with round 56 (first contact of round 55: 392, 3)
-    "blind_batch_bm.yaml": (388, 4),  # pending/: first contact of round 56 (388, 4)
+    "blind_batch_bm.yaml": (397, 0),  # pending/: first contact of round 56 (388, 4); round 57
 }
 
 

@@ -38,6 +38,10 @@ CORRECTION_WORDS = (
     # explain the causal link; the cue is really speeding, so 2.", read as no answer)
     r"|(?:the\s+)?(?:cue|answer|link|cause|effect)\s+is\s+really(?=\s+(?:the\s+)?[«‹])"
     r"|(?:i'll|i\s+will)\s+go(?=\s+with\s+(?:[^\W\d_]+\s+)?(?:[^\W\d_]+\s+)?[«‹])"
+    # the answer a reply gives "instead" of one it stated: "..., so the question's answer should be Option 3. But ...
+    # only Option 4 shows the bike hitting a curb, so I'll answer Option 4 instead of following the pattern." (BM's
+    # first contact, unread)
+    r"|(?:i'll|i\s+will)\s+(?:answer|pick|choose|say)(?=\s+(?:the\s+)?[«‹].[»›]\s+instead\b)"
     # the answer a reply says it settles on, opening its clause: "Score: 5 or 6. The highlighted woman holds a
     # briefcase, but the background is a park. I'll say 6." (BH's first contact, a range before it)
     # (a sentence of its own: after a dash, the range's rating rule reads only one of its two, "Score: 8 or 9 — I'll say

@@ -23,6 +23,7 @@ __all__ = [
     "OWN_WORDS_CLAUSE",
     "OWN_WORDS_CONCEDED",
     "OWN_WORDS_DENIED",
+    "PARTICIPLE_SUBJECT",
     "PROGRESSIVE_SUBJECT",
     "ROLE_AFTER",
     "ROLE_CLAIMS",
@@ -202,6 +203,16 @@ PROGRESSIVE_SUBJECT = rule(
     Example("cue_words", "The car was going too fast — that's what links the two pictures.", None),
     Example("cue_words", "The car was going too fast. The cue is speeding.", 2),
 )
+# ... or of a participle after "is" or "was", what it does going on after it: "the real cause is the car going too fast
+# in the first image. The cue is 2." (BM's first contact, unread: the speeding is what it says; not "The cue is the
+# car.", nor a noun in -ing, "the car parking lot")
+PARTICIPLE_SUBJECT = rule(
+    rf"\b(?:is|was)\s+{_DETERMINER}(?P<subject>{NAMED_MENTION})\s+"
+    r"(?!(?:thing|something|nothing|anything|everything|morning|evening|building|ceiling|ring|king|wing|string|"
+    r"parking|painting|clothing|being)\b)[^\W\d_]{2,}ing\s+(?!(?:is|was|are|were|and|or)\b)[^\W\d_]",
+    Example("cue_words", "The real cause is the car going too fast in the first image. The cue is 2.", 2),
+    Example("cue_words", "The real cause is the car going too fast in the first image. The cue is the car.", 1),
+)
 ROLE_NAMED = re.compile(
     r"\b(?:cue|link|linking|links|connection|connects|phrase|answer|explains?|explanation|explaining)\b"
     r"|\b(?:caused|explained|triggered)\s+by\b|\b(?:due|owing|thanks)\s+to\b|\bbecause\s+of\b",
@@ -312,6 +323,16 @@ ROLE_CLAIMS = (
             "Option 3 is the cause, since the third option shows the lightning storm that knocked out the power.",
             3,
         ),
+    ),
+    # "Based on the scene graph (1), Option 1 is the answer. However, the image suggests Option 3 as well, since ..."
+    # (BM's first contact, read 1): another option conceded beside the answer after "however" or "but", a claim of
+    # that option (not "... as well as ...", nor set aside after it: "..., but Option 3 shows only a small flame")
+    rule(
+        r"\b(?:however|but|yet)\s*,?\s+(?:[^.;!?\n«‹]{0,60}?\s)?(?:suggests|supports|points\s+to|indicates|fits|"
+        rf"favou?rs)\s+(?:the\s+)?{_CLAIMED}\s+(?:as\s+well|too)\b(?!\s+as\b)"
+        r"(?!\s*,?\s*(?:but|though|although|yet)\b)",
+        Example("mucr", "Option 1 is the answer. However, the image suggests Option 3 as well, since both fit.", None),
+        Example("mucr", "Option 1 is the answer. However, the image suggests Option 1 as well, since it fits.", 1),
     ),
 )
 

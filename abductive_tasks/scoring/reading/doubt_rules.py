@@ -367,6 +367,17 @@ DOUBTS = (
         Example("mucr", "Option 2 shows the effect, though Option 3 fits too. Answer: 2 or 3.", None),
         Example("mucr", "Answer: 2 or 3. On reflection, I'll go with 3.", 3),
     ),
+    # a closing answer heading that names two answers, ending its clause: "The answer is 3. ... so Option 1 is an effect
+    # too. Final answer: 3 and 1" (BM's first contact, read 3: the closing, a self-correction, begins where the rule
+    # above is no longer looked for; not "Final answer: 3 and 1 is wrong, so 3", nor "Final answer: 2 or 4 — I'll pick
+    # 2")
+    rule(
+        rf"(?<=\banswer)\s*(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*(?:the\s+)?{_ANY_REF}\s*,?\s+(?:and|or|&)\s+(?:the\s+)?"
+        rf"{_ANY_REF}(?=\s*(?:\*\*)?\s*(?:[.!;\n]|$))",
+        Example("mucr", "The answer is 3. So Option 1 is an effect too. Final answer: 3 and 1", None),
+        Example("mucr", "The answer is 3. Final answer: 3 or 1.", None),
+        Example("mucr", "The answer is 3. Final answer: 3 and 1. On reflection, the answer is 3.", 3),
+    ),
     # a range of options after a heading, or alone: "Answer: 1-4" (AO's first contact, read 1), "Final answer: 2-3"
     rule(
         rf"(?:^|(?<=[:：])|(?<=[:：]\s))\s*(?:\*\*)?\s*(?:the\s+)?{_ANY_REF}\s*(?:-|–|—|to|through)\s*{BARE_MENTION}(?=\s*(?:\*\*)?\s*(?:[.!;\n]|$))",

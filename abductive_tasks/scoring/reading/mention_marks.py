@@ -15,6 +15,7 @@ from abductive_tasks.scoring.reading.description_rules import (
     IN_PASSING,
     OWN_WORDS_CLAUSE,
     OWN_WORDS_DENIED,
+    PARTICIPLE_SUBJECT,
     PROGRESSIVE_SUBJECT,
     ROLE_AFTER,
     ROLE_NAMED,
@@ -45,6 +46,9 @@ _COLLAPSE = re.compile(
     # or the parenthesis a sentence naming it the answer's role: "Final answer: 2 (Option 3 shows the effect)." (AV's
     # first contact, read 2: the number and its explanation disagree, no answer)
     rf"(?P<inner>{ANY_MENTION})(?:\s+(?:shows?|depicts?|is)\s+the\s+(?:effect|cause|cue|answer))?"
+    # (or by the image's own numbering: "Option 2 (Option 4 in the image) shows the effect", "Option 3 (the first option
+    # in the image)", BM's first contact, read 2 and 3: the two disagree, no answer)
+    r"(?:\s+(?:in|on)\s+the\s+(?:image|picture|grid|figure|panel)s?)?"
     # (or its words after a comma, naming no other: "Answer: Option 1 (the fourth option, a cigarette dropped on dry
     # grass)", BL's first contact, read 1: the number and its count disagree, no answer)
     r"\s*(?:[)-]|,[^()«‹\n]{1,100}\))"
@@ -208,10 +212,10 @@ def in_passing(mentions: list[Mention], marked: str) -> list[Mention]:
         ):
             passing.add(index)
     # the subject of a that-clause: "The cue is that the car was going too fast"; of a sentence in the progressive: "The
-    # car was going too fast"
+    # car was going too fast"; of a participle after "is": "the real cause is the car going too fast"
     passing |= {
         index
-        for subject in (THAT_CLAUSE_SUBJECT, PROGRESSIVE_SUBJECT)
+        for subject in (THAT_CLAUSE_SUBJECT, PROGRESSIVE_SUBJECT, PARTICIPLE_SUBJECT)
         for match in subject.pattern.finditer(marked)
         if mentions[index := mention_index(match["subject"])].text
     }

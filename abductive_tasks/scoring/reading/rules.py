@@ -53,6 +53,10 @@ STATEMENTS = (
         # the left picture is speeding ...": BH's first contact, after "2 (speeding).", read as no answer)
         r"(?<!\bis the )(?<!\bis a )(?<!\bcause and )(?<!\beffect and )"
         r"\b(?!(?:effect|cause)\s+in\s+{any_mention}\s+is\s+(?:the\s+)?{named_mention})"
+        # nor the role an option is said to show, then a colon and a sentence whose subject is another image ("Option 1
+        # shows the effect: the first image shows a man hammering a nail ...", BM's first contact, unread: what follows
+        # the colon explains, it does not name the answer)
+        r"(?!(?<=\bshows\sthe\s)(?:effect|cause|cue)\s*:\s*(?:the\s+)?{any_mention}\s+(?:shows|depicts|illustrates)\b)"
         rf"(?:{ANSWER_CUE})(?:\s+(?:to|for)\s+(?:the|this)\s+question)?"
         rf"\s*(?:is(?:\s+(?:clearly|obviously|definitely|certainly))?|(?:would|should|must)\s+be)?"
         rf"(?:\s+(?:shown|depicted|pictured|seen)\s+in|(?P<bare_in>\s+in)|\s+(?:the\s+)?letter)?\s*[:=→-]?\s*{ARTICLE}{{pick}}"
@@ -384,6 +388,13 @@ STATEMENTS = (
             2,
         ),
         Example("mucr", "Option 3? Option 1? I think Option 1, because the bathtub explains the dripping ceiling.", 1),
+    ),
+    # ... or a bare number so, opening the reply and ending its sentence: "I think 2. The context shows a mountain
+    # climber at the base camp, and 2 shows him at the summit with a flag; ..." (BM's first contact, unread; not "I
+    # think 2 of them fit.", nor "I think 2, or maybe 1.")
+    verdict(
+        r"\AI\s+(?:think|believe)\s+{pick}(?=\s*[.!](?:\s|$))",
+        Example("nleye", "I think 2. The context shows a climber at the base camp, and 2 shows him at the summit.", 2),
     ),
     verdict(
         r"{pick}\s+(?:was|is)\s+(?:right|correct)(?:\s+after\s+all)?(?=\s*(?:[.!;]|$))",

@@ -74,11 +74,14 @@ SCORE_STATEMENTS = (
         r"good|fair|generous|cautious)\s+{pick}(?=\s*(?:[.,;!)]|$))",
         Example("rating", "The collar matches the dog's, so I'd say it's a solid 7.", 7.0),
     ),
-    # "I would place this hypothesis at a 2", "I'd put it at 7"
+    # "I would place this hypothesis at a 2", "I'd put it at 7" (on the scale too: "I would put this at 6 on the scale,
+    # since it's reasonably likely but not guaranteed.", BM's first contact, unread; not "... at 6 on the scale of
+    # someone who ...")
     verdict(
         r"\b(?:place|put|set|peg)\s+(?:it|this|that|the\s+hypothesis|this\s+hypothesis|this\s+inference)\s+at\s+"
-        r"(?:a\s+|an\s+|around\s+|about\s+)?{pick}(?=\s*(?:[.,;!)]|$))",
+        r"(?:a\s+|an\s+|around\s+|about\s+)?{pick}(?:\s+on\s+(?:the|this|our)\s+scale)?(?=\s*(?:[.,;!)]|$))",
         Example("rating", "On a scale from 1 to 10, I would place this hypothesis at a 2.", 2.0),
+        Example("rating", "I would put this at 6 on the scale, since it's reasonably likely but not guaranteed.", 6.0),
     ),
     # a rating after the scale's words it is stated with: "I would rate this as moderately plausible: 5." (AT's first
     # contact)
