@@ -235,14 +235,9 @@ def open_resolved(path: Path) -> BinaryIO:
             inner = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder)
             os.close(folder)
             folder = inner
-        flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC  # a FIFO opens at once
-        descriptor = os.open(path.name, flags, dir_fd=folder)
+        return open_in(folder, path.name, path)
     finally:
         os.close(folder)
-    _require_regular(descriptor, path, blocking=True)
-    raw = io.FileIO(descriptor, "rb")
-    raw.name = os.fspath(path)
-    return io.BufferedReader(raw)
 
 
 def open_in(folder: int, name: str, path: Path) -> BinaryIO:
