@@ -50,7 +50,7 @@ import os
 import secrets
 import stat
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import ModuleType
@@ -223,21 +223,37 @@ def open_regular(path: Path) -> BinaryIO:
 
 def open_resolved(path: Path) -> BinaryIO:
     """The regular file at ``path``, an absolute path without links (:meth:`Path.resolve`'s), opened for reading
-    without following a link anywhere on it: each folder from the top down is opened in the one above it, and the file
-    in the last, all with ``O_NOFOLLOW``. A folder or the file swapped for a link since ``path`` was resolved (and
-    checked) is refused (an OSError), never followed; what is opened is the file at ``path``, a FIFO or device refused
-    as :func:`open_regular` refuses one."""
+    without following a link anywhere on it: each folder from the top down is opened in the one above it
+    (:func:`open_folder`), and the file in the last, all with ``O_NOFOLLOW``. A folder or the file swapped for a link
+    since ``path`` was resolved (and checked) is refused (an OSError), never followed; what is opened is the file at
+    ``path``, a FIFO or device refused as :func:`open_regular` refuses one."""
     if not path.is_absolute():
         raise OSError(errno.EINVAL, f"{path}: not an absolute path")
-    folder = os.open(path.anchor, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    folder = open_folder(Path(path.anchor), path.parts[1:-1])
     try:
-        for name in path.parts[1:-1]:
-            inner = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder)
-            os.close(folder)
-            folder = inner
         return open_in(folder, path.name, path)
     finally:
         os.close(folder)
+
+
+FOLDER_NO_LINK = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+"""``os.open`` flags for a folder opened with no link followed (a link there is an OSError, never followed)."""
+
+
+def open_folder(top: Path, names: Sequence[str]) -> int:
+    """The folder ``top / names[0] / ...`` open as a descriptor (the caller closes it): ``top`` opened as it is, then
+    each of ``names`` in the folder above it with no link followed, so a link or no folder on the way is an OSError
+    (``ENOTDIR`` on Linux, ``ELOOP`` elsewhere), never followed."""
+    folder = os.open(top, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        for name in names:
+            inner = os.open(name, FOLDER_NO_LINK, dir_fd=folder)
+            os.close(folder)
+            folder = inner
+    except BaseException:
+        os.close(folder)
+        raise
+    return folder
 
 
 def open_in(folder: int, name: str, path: Path) -> BinaryIO:

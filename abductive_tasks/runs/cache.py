@@ -26,12 +26,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from abductive_tasks.inputs.files import NotRegular, open_in, write_atomic_in
+from abductive_tasks.inputs.files import FOLDER_NO_LINK, NotRegular, open_folder, open_in, write_atomic_in
 from abductive_tasks.runs.identity_record import QUARANTINED
 from abductive_tasks.runs.secrets import redact_text, written_forms
 from abductive_tasks.scoring.reading import REQUEST_FAILED_MARKER, is_request_failure
 
-_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 SET_ASIDE = ".set-aside"  # suffix of a link, or a cache folder holding one, moved out of the run's way
 COMPANIONS = ("-wal", "-shm", "-journal")  # the files SQLite keeps beside a database, opened by their names
 
@@ -59,23 +58,13 @@ def _is_link(folder: int, name: str) -> bool:
 
 
 def _open_cache(cache_dir: Path, within: Path | None) -> int | None:
-    """``cache_dir`` opened from ``within`` (default: its parent) down, each folder in the one above with no link
-    followed; None where it or a folder on the way is missing, a link or no folder."""
+    """``cache_dir`` opened from ``within`` (default: its parent) down with no link followed (:func:`open_folder`);
+    None where it or a folder on the way is missing, a link or no folder."""
     within = cache_dir.parent if within is None else within
     try:
-        folder = os.open(within, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        return open_folder(within, cache_dir.relative_to(within).parts)
     except OSError:
         return None
-    for name in cache_dir.relative_to(within).parts:
-        try:
-            inner = os.open(name, _FOLDER, dir_fd=folder)
-        except OSError:
-            inner = None
-        os.close(folder)
-        if inner is None:
-            return None
-        folder = inner
-    return folder
 
 
 def _walk(cache_dir: Path, within: Path | None = None) -> Iterator[_Folder]:
@@ -104,7 +93,7 @@ def _walk_open(path: Path, fd: int) -> Iterator[_Folder]:
         yield folder
         for name in folder.folders:
             try:
-                inner = os.open(name, _FOLDER, dir_fd=fd)
+                inner = os.open(name, FOLDER_NO_LINK, dir_fd=fd)
             except OSError:  # removed since (a merge lock), or swapped for a link: not entered
                 continue
             yield from _walk_open(path / name, inner)
@@ -164,7 +153,7 @@ def _links_moved_aside(cache_dir: Path, within: Path) -> list[str]:
                     "followed; the cache is made anew and its replies asked again"
                 ]
             try:
-                inner = os.open(name, _FOLDER, dir_fd=folder)
+                inner = os.open(name, FOLDER_NO_LINK, dir_fd=folder)
             except OSError:  # missing (made by the run) or no folder (the run fails on it)
                 return []
             os.close(folder)
@@ -306,7 +295,7 @@ def _remove_tree(parent: int, name: str) -> None:
     above with no link followed (a link inside is removed, never entered; ``shutil.rmtree`` takes no folder
     descriptor before Python 3.11)."""
     try:
-        folder = os.open(name, _FOLDER, dir_fd=parent)
+        folder = os.open(name, FOLDER_NO_LINK, dir_fd=parent)
     except OSError as error:
         if error.errno in (errno.ELOOP, errno.ENOTDIR):  # swapped for a link or a file since: the name removed
             os.unlink(name, dir_fd=parent)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import re
@@ -364,3 +365,30 @@ def test_open_regular_reads_a_regular_file_and_refuses_what_is_there_when_it_ope
     monkeypatch.setattr(files.os, "open", swapped_then_opened)
     with pytest.raises(files.NotRegular, match="a FIFO, not a regular file$"):
         files.open_regular(regular)
+
+
+def test_open_folder_and_open_resolved_follow_no_link_below_the_top(tmp_path):
+    (tmp_path / "real" / "inner").mkdir(parents=True)
+    (tmp_path / "real" / "inner" / "data.json").write_text("{}")
+    (tmp_path / "linked").symlink_to(tmp_path / "real")
+    (tmp_path / "real" / "plain").write_text("a file")
+    top = tmp_path / "top-link"
+    top.symlink_to(tmp_path)  # the top is the caller's, opened as it is
+
+    folder = files.open_folder(top, ("real", "inner"))
+    try:
+        assert sorted(os.listdir(folder)) == ["data.json"]
+    finally:
+        os.close(folder)
+    with pytest.raises(OSError) as linked:
+        files.open_folder(tmp_path, ("linked", "inner"))
+    assert linked.value.errno in (errno.ELOOP, errno.ENOTDIR)  # Linux answers ENOTDIR to a linked folder
+    with pytest.raises(OSError) as plain:
+        files.open_folder(tmp_path, ("real", "plain"))
+    assert plain.value.errno == errno.ENOTDIR
+
+    with files.open_resolved(tmp_path / "real" / "inner" / "data.json") as handle:
+        assert handle.read() == b"{}"
+    with pytest.raises(OSError) as through_link:
+        files.open_resolved(tmp_path / "linked" / "inner" / "data.json")
+    assert through_link.value.errno in (errno.ELOOP, errno.ENOTDIR)
