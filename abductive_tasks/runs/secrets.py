@@ -25,8 +25,9 @@ from urllib.parse import unquote
 
 from abductive_tasks import settings
 
-SECRET_NAME = re.compile(
-    r"(key|token|secret|password|passwd|passphrase|auth|credentials?|sig|signature)\Z", re.IGNORECASE
+SECRET_NAME = re.compile(  # matched by their endings: `api_key`, `HF_TOKEN`, `proxy_authorization`, `session_cookie`
+    r"(key|token|secret|password|passwd|passphrase|auth|authorization|cookie|credentials?|sig|signature)\Z",
+    re.IGNORECASE,
 )
 MODEL_ARG = re.compile(r"(^|,)(\s*)([^=,\s]+)=([^,]*)")
 ASSIGNMENT = re.compile(r"(?:^|[\s,;&?(])([\w.-]+)=([^\s,;&)]+)")  # `api_key=X` anywhere in a text

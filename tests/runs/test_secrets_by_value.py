@@ -750,3 +750,13 @@ def test_a_run_folder_named_by_a_url_holds_none_of_its_secrets():
     )
     other = layout.model_folder("dummy", {"pretrained": "https://h.example/m?token=hf_abcdef123456&revision=dev"})
     assert other != folder
+
+
+def test_header_style_names_are_secret_names_and_a_count_of_tokens_is_not():
+    """``authorization`` and ``cookie`` (a header's value handed as a model arg or a variable) are secret names, as
+    ``auth`` was; ``max_new_tokens`` ends in no secret name."""
+    model_args = "response=1,authorization=Bearer-hdr-24681357,session_cookie=ck-13572468,max_new_tokens=64"
+    assert collect_secrets(model_args=model_args) == ("Bearer-hdr-24681357", "ck-13572468")
+    environment = {"PROXY_AUTHORIZATION": "Basic-env-97531864", "PATH": "/bin"}
+    assert collect_secrets(environment=environment) == ("Basic-env-97531864",)
+    assert collect_secrets(model_args="pretrained=https://h.example/m?authorization=q-86420975") == ("q-86420975",)
