@@ -5,6 +5,9 @@
   :func:`abductive_tasks.reports.specs.metric_info`), one bar per model with its 95% interval as an
   error bar, the value printed above it (bold: the best model and those statistically tied with
   it), and the task's chance level (the random-answer expectation the task reports) as a dashed line.
+  A panel's title says its caveat as the tables do; a task that bounds the paper's number
+  (``mucr_exp_gold``: an upper bound, gold-conditioned) is drawn apart: after the others, on a grey
+  background, its bars pale and cross-hatched, its values never bold.
 * ``headline_raw.png``: the same for headline metrics that are not percentages (e.g. a mean
   rank), each panel on its own axis.
 * ``<task>__<metric>.png``: a breakdown (``{label: {"acc", "n", "lower", "upper"}}``) as grouped
@@ -48,6 +51,8 @@ class Panel:
     higher_is_better: bool = True
     chance: float | None = None
     bars: list[Bar] = field(default_factory=list)
+    upper_bound: bool = False  # bounds the paper's number (mucr_exp_gold): drawn apart, no value bold as best
+    caveat: str = ""  # what the column is where not a score of the benchmark's protocol, as the tables label it
 
     @property
     def percent(self) -> bool:
@@ -93,11 +98,16 @@ def _draw_panel(axes, panel: Panel, colors: dict[str, str], unit: str) -> None:
     lower = np.array([_scaled(bar.lower, factor) for bar in panel.bars])
     upper = np.array([_scaled(bar.upper, factor) for bar in panel.bars])
     bar_colors = [colors[bar.model] for bar in panel.bars]
-    drawn = axes.bar(positions, np.nan_to_num(values), color=bar_colors, alpha=0.85)
+    drawn = axes.bar(positions, np.nan_to_num(values), color=bar_colors, alpha=0.35 if panel.upper_bound else 0.85)
+    if panel.upper_bound:  # not the paper's number: apart from the scores beside it
+        axes.set_facecolor(UPPER_BOUND_BACKGROUND)
     for patch, bar in zip(drawn, panel.bars, strict=True):  # another data version: hatched, and said under the bar
         if bar.data and bar.data != "data A":
             patch.set_hatch(DATA_HATCHES[(ord(bar.data[-1]) - ord("B")) % len(DATA_HATCHES)])
             patch.set_edgecolor("black")
+        elif panel.upper_bound:
+            patch.set_hatch(UPPER_BOUND_HATCH)
+            patch.set_edgecolor("dimgray")
     # a thick tick at each value: a 0 bar is seen, not taken for a missing one
     axes.scatter(positions, values, marker="_", s=300, linewidths=3, color=bar_colors, zorder=3)
     has_interval = ~(np.isnan(lower) | np.isnan(upper) | np.isnan(values))
@@ -131,7 +141,7 @@ def _draw_panel(axes, panel: Panel, colors: dict[str, str], unit: str) -> None:
             continue
         below = value < 0  # a negative bar: its label below the interval
         anchor = np.nanmin([value, low]) if below else np.nanmax([value, high])
-        weight = "bold" if bar.best_or_tied else "normal"
+        weight = "bold" if bar.best_or_tied and not panel.upper_bound else "normal"  # a bound is no best score
         offset, align = ((0, -2), "top") if below else ((0, 2), "bottom")
         text = _label(value, percent=bool(unit))
         axes.annotate(
@@ -148,7 +158,9 @@ def _draw_panel(axes, panel: Panel, colors: dict[str, str], unit: str) -> None:
     axes.set_xticks(positions, names, rotation=30, ha="right", fontsize=8)
     details = [] if panel.higher_is_better else ["lower is better"]
     details += [] if panel.chance is None else [f"chance {_label(panel.chance * factor, percent=bool(unit))}{unit}"]
-    axes.set_title(f"{panel.task}\n{panel.metric}" + (f" ({', '.join(details)})" if details else ""), fontsize=9)
+    title = f"{panel.task}\n{panel.metric}" + (f" ({', '.join(details)})" if details else "")
+    title += f"\n{panel.caveat}" if panel.caveat else ""
+    axes.set_title(title, fontsize=9, style="italic" if panel.upper_bound else "normal")
     axes.axhline(0, color="black", linewidth=0.6)
 
 
@@ -175,6 +187,9 @@ CAPTION = (
 )
 DATA_CAPTION = "; hatched, (data B) and later: another data version than (data A), not comparable with it"
 DATA_HATCHES = ("//", "xx", "..", "\\\\")
+UPPER_BOUND_CAPTION = "; grey panel, pale cross-hatched bars: an upper bound, not the paper's number (never bold)"
+UPPER_BOUND_HATCH = "++"  # none of DATA_HATCHES
+UPPER_BOUND_BACKGROUND = "#ececec"
 
 
 def _percent_limits(panels: Sequence[Panel]) -> tuple[float, float]:
@@ -194,11 +209,12 @@ def _percent_limits(panels: Sequence[Panel]) -> tuple[float, float]:
 
 def headline_figures(panels: Sequence[Panel]) -> dict[str, object]:
     """The figures of :func:`plot_headlines`, by file stem:
-    ``headline`` (percentages, one shared axis), ``headline_raw``."""
+    ``headline`` (percentages, one shared axis), ``headline_raw``; in each, the panels of upper bounds last."""
     plt = pyplot()
     colors = model_colors([bar.model for panel in panels for bar in panel.bars])
     figures = {}
     with_values = [panel for panel in panels if any(bar.value is not None for bar in panel.bars)]
+    with_values.sort(key=lambda panel: panel.upper_bound)  # upper bounds after the scores: apart, not beside them
     for name, chosen, percent in (
         ("headline", [p for p in with_values if p.percent], True),
         ("headline_raw", [p for p in with_values if not p.percent], False),
@@ -216,6 +232,7 @@ def headline_figures(panels: Sequence[Panel]) -> dict[str, object]:
                 panel_axes.set_ylabel("raw value", fontsize=8)
         title = "headline metrics, percent" if percent else "headline metrics that are not percentages (own scales)"
         caption = CAPTION + (DATA_CAPTION if any(bar.data for panel in chosen for bar in panel.bars) else "")
+        caption += UPPER_BOUND_CAPTION if any(panel.upper_bound for panel in chosen) else ""
         figure.suptitle(title + "\n" + textwrap.fill(caption, width=int(figure.get_figwidth() * 16)), fontsize=8)
         figure.tight_layout()
         figures[name] = figure

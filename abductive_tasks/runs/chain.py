@@ -494,8 +494,10 @@ class CommandChain:
     def finish(self, say: Callable[[str], None], compare: bool = True, final_dir: Path | None = None) -> None:
         """However the command ended: with ``compare`` (its last run ended, writing into ``final_dir``), say where a
         requested upstream task's replies differ from those its readers read (the backend answered again instead of
-        from the response cache); remove this command's response cache."""
-        for task in sorted(self.fresh & set(self.requested)) if compare else ():
+        from the response cache); remove this command's response cache. A task the describer ran for the readers
+        (``--describer``) is not compared: the last run's replies are the model's own, by design another model's than
+        those its readers read."""
+        for task in sorted(self.fresh & (set(self.requested) - set(self.described))) if compare else ():
             read = (kind for reader in self.requested for up, kind in self.reads_of(reader).items() if up == task)
             kind, last = next(read, None), final_dir
             if kind is None:  # read only by a stage of the chain, not by a task asked for: nothing to compare

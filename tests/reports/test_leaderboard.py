@@ -229,6 +229,7 @@ def test_the_exports_say_the_rank_the_average_the_tasks_averaged_and_each_column
     assert saved["ranking"] == {
         "average_tasks": ["nleye_triplet", "nleye_pairs"],
         "upstream_only": [],
+        "upper_bounds": [],
         "rows": {
             "model-a": {"rank": "1", "average_percent": 50.0},
             "model-b": {"rank": "—", "average_percent": None},
@@ -492,8 +493,8 @@ def test_long_csv_one_row_per_model_task_metric(logged):
     assert headline | {"lower": "", "upper": "", "stderr": ""} == {
         "model": "weak", "task": "nleye_triplet", "metric": "consistency_acc", "label": "", "headline": "true",
         "value": "0.25", "lower": "", "upper": "", "stderr": "", "units": "40", "resamples": "1000", "chance": "0.25",
-        "scale": "fraction", "higher_is_better": "true", "tied_with_best": "false", "status": "",
-        "data": "", "settings": "", "read_from": "",
+        "scale": "fraction", "higher_is_better": "true", "upper_bound": "false", "tied_with_best": "false",
+        "status": "", "data": "", "settings": "", "read_from": "",
     }  # fmt: skip
     assert float(headline["lower"]) < 0.25 < float(headline["upper"])
     cells = {
@@ -1061,6 +1062,65 @@ def test_an_upper_bound_column_is_labelled_and_never_averaged():
     assert average_tasks(board) == ["nleye_triplet", "nleye_pairs"]
     assert "mucr_c2e (c2e_accuracy; %, upper bound, not the paper's number)" in headline_table(board).header
     assert TaskIndex().facts("mucr_exp_gold").upper_bound
+
+
+def upper_bound_board(results: Path):
+    """Two rows of mucr_exp (the paper's Exp, on the model's own picks) and mucr_exp_gold (on the gold effect and
+    cue: an upper bound), each cell with its samples' estimate: a is best on both."""
+    from abductive_tasks.scoring.stats import Estimate
+
+    tasks = ("mucr_exp", "mucr_exp_gold")
+    for model in ("a", "b"):
+        IdentityRecord(identity(), None, tasks, model, "spec.yaml").write(results / model / SPEC_RECORD)
+    board = collect(results, TaskIndex())
+    scores = {"a": {"mucr_exp": [6, 7, 8, 9], "mucr_exp_gold": [9, 9, 9, 10]}, "b": {"mucr_exp": [2, 3, 4, 5]}}
+    scores["b"]["mucr_exp_gold"] = [1, 2, 2, 3]
+    for model, by_task in scores.items():
+        board.rows[model] = {task: {"exp_score,none": sum(values) / len(values)} for task, values in by_task.items()}
+        board.sources[model] = {task: results / model / "results.json" for task in by_task}
+        for task, values in by_task.items():
+            board.estimates[(model, task)] = Estimate.mean([f"item{n}" for n in range(len(values))], values)
+    return board
+
+
+def test_every_export_and_the_plots_data_flag_an_upper_bound_as_the_tables_do(tmp_path):
+    """The tables labelled mucr_exp_gold "upper bound, not the paper's number", but leaderboard.csv,
+    leaderboard_long.csv, comparisons.csv, --compare's CSV and leaderboard.json had no such flag, and the plot drew it
+    beside mucr_exp, its best value bold. Each now says so from the one source the tables read (the YAML's
+    ``upper_bound``), and the plot's panel is marked apart."""
+    from abductive_tasks.reports.leaderboard.ranking import COMPARE_COLUMNS, compare_models
+    from abductive_tasks.reports.leaderboard.render import dict_row, headline_panels
+
+    results = tmp_path / "results"
+    board = upper_bound_board(results)
+    assert board.tasks == ["mucr_exp", "mucr_exp_gold"] and board.upper_bounds == {"mucr_exp_gold"}
+    flag = {"mucr_exp": False, "mucr_exp_gold": True}
+    found = statistics(board)
+    assert found.tied("a", "mucr_exp_gold") and found.tied("b", "mucr_exp_gold") is False  # a is its best
+    assert "mucr_exp_gold (exp_score; raw, upper bound, not the paper's number)" in headline_table(board, found).header
+    report = write_report(results, task_index=TaskIndex(), board=board, found=found)
+    for row in csv.DictReader(report["csv"].open()):
+        assert {task: row[f"{task}__upper_bound"] for task in flag} == {"mucr_exp": "false", "mucr_exp_gold": "true"}
+    long = list(csv.DictReader(report["long_csv"].open()))
+    assert {(row["task"], row["upper_bound"]) for row in long} == {("mucr_exp", "false"), ("mucr_exp_gold", "true")}
+    compared = list(csv.DictReader(report["comparisons_csv"].open()))
+    assert sorted((row["task"], row["b"], row["upper_bound"]) for row in compared) == [
+        ("mucr_exp", "b", "false"),
+        ("mucr_exp_gold", "b", "true"),
+    ]
+    saved = json.loads(report["json"].read_text())
+    assert saved["ranking"]["upper_bounds"] == ["mucr_exp_gold"]
+    assert {task: saved["cells"][model][task]["upper_bound"] for model in ("a", "b") for task in flag} == flag
+    rows = compare_models(board, found, "a", "b")
+    assert {row["task"]: row["upper_bound"] for row in rows} == flag
+    written = list(csv.DictReader(io.StringIO(csv_text(COMPARE_COLUMNS, [dict_row(COMPARE_COLUMNS, r) for r in rows]))))
+    assert {row["task"]: row["upper_bound"] for row in written} == {"mucr_exp": "false", "mucr_exp_gold": "true"}
+    # the plot's data: mucr_exp_gold's panel is an upper bound, labelled as the tables label it (drawn apart, never
+    # bold: tests/reports/test_plots.py); mucr_exp's is the paper's number
+    panels = {panel.task: panel for panel in headline_panels(board, found)}
+    assert panels["mucr_exp_gold"].upper_bound and panels["mucr_exp_gold"].caveat == board.caveat("mucr_exp_gold")
+    assert board.caveat("mucr_exp_gold") == "upper bound, not the paper's number"
+    assert not panels["mucr_exp"].upper_bound and panels["mucr_exp"].caveat == ""
 
 
 def test_a_stage_whose_headline_is_coverage_is_shown_and_never_averaged_or_ranked_by(tmp_path):

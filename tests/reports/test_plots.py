@@ -114,3 +114,26 @@ def test_files_are_pngs(tmp_path):
     for path in written:
         with Image.open(path) as image:
             assert image.format == "PNG" and image.size[0] >= 300
+
+
+def test_an_upper_bound_is_drawn_apart_labelled_and_never_bold():
+    """headline_raw.png drew mucr_exp_gold (gold-conditioned: an upper bound, not the paper's number) beside mucr_exp
+    like any score, its best value bold. Now its panel comes after the scores, labelled, hatched, no value bold."""
+    import matplotlib.pyplot as plt
+
+    bars = [Bar("a", 9.25, 8.5, 10.0, True), Bar("b", 2.0, 1.0, 3.0, False)]
+    caveat = "upper bound, not the paper's number"
+    gold = Panel("mucr_exp_gold", "exp_score", "raw", bars=bars, upper_bound=True, caveat=caveat)
+    own = Panel("mucr_exp", "exp_score", "raw", bars=[Bar("a", 7.5, 6.5, 8.5, True), Bar("b", 3.5, 2.5, 4.5, False)])
+    figures = headline_figures([gold, own])
+    assert list(figures) == ["headline_raw"]
+    first, second = panels_of(figures["headline_raw"])
+    assert first.get_title().split("\n") == ["mucr_exp", "exp_score"]  # the paper's number first
+    assert second.get_title().split("\n") == ["mucr_exp_gold", "exp_score", caveat]
+    assert {text.get_text(): text.get_fontweight() for text in first.texts} == {"7.5": "bold", "3.5": "normal"}
+    assert {text.get_text(): text.get_fontweight() for text in second.texts} == {"9.25": "normal", "2": "normal"}
+    assert [patch.get_hatch() for patch in second.patches] == ["++", "++"]
+    assert [patch.get_hatch() for patch in first.patches] == [None, None]
+    assert "an upper bound, not the paper's number" in figures["headline_raw"]._suptitle.get_text()
+    for figure in figures.values():
+        plt.close(figure)

@@ -587,6 +587,23 @@ def test_the_last_runs_replies_are_compared_in_the_folder_named_by_what_it_read(
     assert "mucr_c2e: its replies in the last run differ from the picks its readers read" in printed.out + printed.err
 
 
+def test_the_describers_descriptions_are_not_taken_for_the_models_replies_answered_again(tmp_path, monkeypatch, capsys):
+    """``--tasks nleye_triplet_described,nleye_describe --describer dumb_pixel``: the readers read dumb_pixel's
+    descriptions and the last run's nleye_describe is random_baseline's own, by design; finish compared the two and
+    said the backend had answered again rather than from the response cache."""
+    for name, value in {**OFFLINE, "ABDUCTIVE_DATA": "sample", "ABDUCTIVE_CACHE": str(tmp_path / "cache")}.items():
+        monkeypatch.setenv(name, value)
+    out = tmp_path / "out"
+    tasks = "nleye_triplet_described,nleye_describe"
+    command = ["--model", "random_baseline", "--tasks", tasks, "--describer", "dumb_pixel", "--limit", "4"]
+    assert cli_main([*command, "--log_samples", "--output_path", str(out)]) == 0
+    printed = capsys.readouterr()
+    said = printed.out + printed.err
+    assert "[chain] stage 1 (dumb_pixel): nleye_describe" in said
+    assert list(out.glob("random_baseline-*/*_samples_nleye_describe.jsonl"))  # compared before: its replies logged
+    assert "differ from the descriptions its readers read" not in said and "answered again" not in said
+
+
 def test_a_command_whose_stage_requests_failed_exits_1(tmp_path):
     failure = "response=[LMMS_EVAL_REQUEST_FAILED after 3 retries] 429 Rate limit"
     done = abductive_eval(

@@ -144,10 +144,15 @@ class Leaderboard:
         first = self.data_group(model, task) in (None, "data A") and setup in (None, "settings A")
         return first and not self.read_from(model, task)
 
+    def upper_bound(self, task: str) -> bool:
+        """Whether the task bounds the paper's number (its YAML's ``metadata: upper_bound``, as ``mucr_exp_gold``):
+        what every table, export and plot says of its column."""
+        return task in self.upper_bounds
+
     def caveat(self, task: str) -> str:
         """What the task's column is, where not a score of the benchmark's protocol (never averaged): '' otherwise."""
-        if task in self.upper_bounds:
-            return "upper bound, not the paper's number"
+        if self.upper_bound(task):
+            return UPPER_BOUND
         if task in self.stages:
             return "stage coverage, not a score"
         return UPSTREAM_ONLY if task in self.upstream_only else ""
@@ -218,6 +223,9 @@ class Leaderboard:
 # The caveat of a column no row's spec asked for: the batch ran it only because an asked task reads its outputs
 # (mucr_cue for mucr_exp). Real runs of the model, shown; not averaged, as the spec did not ask for them.
 UPSTREAM_ONLY = "upstream only, not asked by the spec"
+# The caveat of a task that bounds the paper's number (Leaderboard.upper_bound): mucr_exp_gold, on the gold effect and
+# cue where the paper's Exp explains the model's own picks (mucr_exp).
+UPPER_BOUND = "upper bound, not the paper's number"
 STORES = {"descriptions": descriptions.STORE, "graphs": scene_graphs.STORE}  # the named stores a variable can name
 STAGE_VARIABLES = frozenset(name for names in chain.VARIABLES.values() for name in names)  # naming what is read
 

@@ -138,7 +138,8 @@ def _ties_among(board: Leaderboard, found: Statistics, task: str, models: list[s
 
 
 def compare_models(board: Leaderboard, found: Statistics, a: str, b: str) -> list[dict]:
-    """Per task, ``a - b`` on the headline metric with its paired interval and p-value, or a note saying why not."""
+    """Per task, ``a - b`` on the headline metric with its paired interval and p-value, or a note saying why not;
+    ``upper_bound``: whether the task bounds the paper's number (:meth:`~Leaderboard.upper_bound`)."""
 
     def unpaired(task: str, metric: str, note: str) -> dict:
         """A row for a task the two models cannot be compared on, with the reason."""
@@ -171,12 +172,13 @@ def compare_models(board: Leaderboard, found: Statistics, a: str, b: str) -> lis
             if (model, task) not in found.estimates
         ]
         rows.append(unpaired(task, metric, "; ".join(why)))
-    return rows
+    return [{**row, "upper_bound": board.upper_bound(row["task"])} for row in rows]
 
 
 COMPARE_COLUMNS = [
     "task",
     "metric",
+    "upper_bound",  # the task bounds the paper's number (mucr_exp_gold), as the tables label it: never averaged
     "a",
     "b",
     "value_a",
