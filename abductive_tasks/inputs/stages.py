@@ -27,7 +27,9 @@ counts as missing, as does one the storing run asked (inside its ``--limit``) wh
 were stored by runs of different models is refused (:meth:`NamedStore.output`).
 
 **Reading** (:func:`checked`): an output is refused in one line when it comes from another model (unless the reading
-run names that model as the stage's source), from a ``--limit`` run that the reading run is not, or from other data (an
+run names that model as the stage's source), from a run whose model cannot be established while the reading run's can
+(``abductive-eval``: picks without the results file beside their samples, graphs stored by plain lmms-eval; unless a
+variable names the source on purpose), from a ``--limit`` run that the reading run is not, or from other data (an
 item id the data loaded now lacks, or a document that differs from the one built now). An item whose output is missing,
 failed or unreadable is never asked: it is scored as the paper counts it (0, or wrong) through a stand-in document
 attached to a neighbouring asked one (:func:`counting_every_item`; :mod:`abductive_tasks.scoring.taskspec`).
@@ -145,6 +147,9 @@ class StageOutput:
     # Items the upstream run asked whose output is not read (a named entry refused for its seal, or absent though
     # inside the run's --limit): missing, never beyond the limit (:func:`outside_limit`).
     unread: frozenset[str] = frozenset()
+    # Why ``binding`` is {} (its run's model cannot be established: no results file beside the samples, a named store's
+    # entries stored by plain lmms-eval), one clause for messages (:func:`checked`); '' when the binding is known.
+    unbound: str = field(default="", compare=False)
 
     def payload(self) -> bytes:
         content = {
@@ -398,7 +403,8 @@ class NamedStore:
         binding = distinct[0] if len(distinct) == 1 else {"entries": distinct}
         asked = list(keys)[: _asked(binding.get("limit"), len(keys))]
         unread = frozenset(item_id for item_id in asked if item_id not in items)
-        return StageOutput(self.kind, task, binding, items, origin, name, unread)
+        unbound = "" if binding else f"they were stored by {_run_label({})}"
+        return StageOutput(self.kind, task, binding, items, origin, name, unread, unbound)
 
     def fingerprint(self, name: str, root: Path) -> dict:
         """What a run reading ``name``'s outputs under ``root`` reads, by content: the name, how many files and a
@@ -513,21 +519,38 @@ def _same_model(binding: Mapping, expected: Mapping) -> bool:
 def checked(reader: str, output: StageOutput, run: Mapping, named_on_purpose: bool = False) -> StageOutput:
     """``output`` once its binding fits the reading ``run`` (:func:`this_run`): the same model (or the model the run
     names as this stage's source; any model when ``named_on_purpose``: a variable names the source) and no ``--limit``
-    the run does not share. A binding or run that is unknown (plain lmms-eval) is not checked (one warning)."""
-    bindings = output.binding.get("entries", [output.binding]) if output.binding else []
-    if not run or not any(bindings):
-        logger.warning(
-            f"{reader}: the {output.kind} of {output.task} ({output.origin}) are read without a check of the model and "
-            "--limit that produced them (run through abductive-eval to have them checked)"
-        )
+    the run does not share. An output whose model cannot be established (no binding: :attr:`StageOutput.unbound` says
+    why) is refused in one line under ``abductive-eval``, as another model's is, unless named on purpose (then read,
+    one warning: only its ``--limit`` goes unchecked). Under plain lmms-eval (no ``run``) nothing can be checked: one
+    warning saying why."""
+    bindings = [binding for binding in output.binding.get("entries", [output.binding]) if binding]
+    where = f"the {output.kind} of {output.task} in {output.origin}"
+    unbound = output.unbound or "they do not say which run produced them"
+    if not run:
+        unchecked = "--limit" if named_on_purpose else "model and --limit"
+        unknown = f"plain lmms-eval does not say this run's {unchecked}"
+        why = f"{unknown} (abductive-eval does, and checks them)"
+        if not bindings:
+            why = f"{unbound}, and {unknown}" + ("" if named_on_purpose else " (abductive-eval refuses them)")
+        logger.warning(f"{reader}: {where} are read without a check of the {unchecked} that produced them: {why}")
         return output
     expected = (run.get("sources") or {}).get(output.task) or run
+    if not bindings:
+        if not named_on_purpose:
+            raise StageError(
+                f"{reader}: {where} cannot be checked against this run's model, {_model_label(expected)}: {unbound}; "
+                f"run {output.task} for this model through abductive-eval (it runs it itself when no variable names "
+                "another run)"
+            )
+        logger.warning(
+            f"{reader}: {where} are read as the variable names them, without a check of the --limit that produced "
+            f"them: {unbound} (an item they lack counts as missing)"
+        )
+        return output
     for binding in bindings:
-        if not binding:
-            continue
         if not named_on_purpose and not _same_model(binding, expected):
             raise StageError(
-                f"{reader}: the {output.kind} of {output.task} in {output.origin} come from model "
+                f"{reader}: {where} come from model "
                 f"{_model_label(binding)}, this run's is {_model_label(expected)}; run {output.task} for this model "
                 "(abductive-eval does, when no variable names another run)"
             )
@@ -535,7 +558,7 @@ def checked(reader: str, output: StageOutput, run: Mapping, named_on_purpose: bo
         if limit is not None and limit != run.get("limit"):
             now = "has no --limit" if run.get("limit") is None else f"has --limit {run['limit']}"
             raise StageError(
-                f"{reader}: the {output.kind} of {output.task} in {output.origin} come from a --limit {limit} run, and "
+                f"{reader}: {where} come from a --limit {limit} run, and "
                 f"this run {now}; rerun {output.task} without --limit"
             )
     return output

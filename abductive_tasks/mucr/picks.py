@@ -11,7 +11,8 @@ The picks are, in this order:
 1. the stage outputs ``abductive-eval`` / the batch runner hand the run (they run C2E and Cue first, same model,
    same data, bound to that run);
 2. ``ABDUCTIVE_MUCR_PICKS=<folder>``: the samples of an earlier run (``--log_samples``), ``*_samples_<task>.jsonl``
-   below it, bound by the results file beside them (its ``config``: model, arguments, ``--limit``).
+   below it, bound by the results file beside them (its ``config``: model, arguments, ``--limit``); without one that
+   names a model, ``abductive-eval`` refuses them (their model cannot be established) and plain lmms-eval warns.
 
 Each record names its item, the digest of the document it answered (:func:`hooks.choice_digest`: images by content,
 options as shown) and the option picked (None when the request failed or the reply gave none); the Exp task checks
@@ -20,6 +21,7 @@ every item against the documents built from the data loaded now, and the binding
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from pathlib import Path
@@ -61,20 +63,35 @@ def samples_file(folder: Path, task: str) -> Path:
 
 def samples_binding(samples: Path) -> dict[str, object]:
     """The run a samples file comes from, as the results file lmms-eval wrote beside it records it (model, arguments,
-    ``--limit``); {} when that file is missing, unreadable or no regular file."""
+    ``--limit``); {} when that file is missing, unreadable, no regular file or names no model (:func:`samples_run`)."""
+    return samples_run(samples)[0]
+
+
+def samples_run(samples: Path) -> tuple[dict[str, object], str]:
+    """:func:`samples_binding` and, where it is {}, why, one clause naming the results file and what is missing (the
+    picks' model cannot be established: ``abductive-eval`` refuses them, :func:`~abductive_tasks.inputs.stages.
+    checked`); '' when the binding is known."""
+    results = results_beside(samples)
     try:
-        config = json.loads(read_regular(results_beside(samples))).get("config") or {}
-    except (OSError, ValueError, AttributeError):  # NotRegular is an OSError
-        return {}
+        config = json.loads(read_regular(results)).get("config")
+    except FileNotFoundError:
+        return {}, f"no results file lies beside them ({results} is missing)"
+    except OSError as error:  # NotRegular is an OSError
+        return {}, f"the results file beside them ({results}) is unreadable ({error.strerror or error})"
+    except (ValueError, AttributeError):
+        return {}, f"the results file beside them ({results}) is not a JSON object lmms-eval wrote"
+    if not isinstance(config, dict) or not config.get("model"):
+        return {}, f"the results file beside them ({results}) names no model (no config.model)"
     model_args = config.get("model_args")
     if isinstance(model_args, dict):
         model_args = ",".join(f"{key}={value}" for key, value in model_args.items())
-    return {
+    binding = {
         "model": config.get("model"),
         "backend": config.get("model"),
         "model_args": model_args or "",
         "limit": limit_value(config.get("limit")),
     }
+    return binding, ""
 
 
 def pick_tasks(asking: str) -> tuple[str, str]:
@@ -97,7 +114,8 @@ def _from_folder(task: str) -> StageOutput | None:
     if not root.is_dir():
         raise DataError(f"{PICKS_VARIABLE}={folder}: not a folder")
     path = samples_file(root, task)
-    return output_from_samples("picks", task, path, samples_binding(path))
+    binding, unbound = samples_run(path)
+    return dataclasses.replace(output_from_samples("picks", task, path, binding), unbound=unbound)
 
 
 def own_picks(asking: str) -> tuple[StageOutput, StageOutput] | None:

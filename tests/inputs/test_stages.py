@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -198,6 +199,55 @@ def test_a_named_store_of_two_models_runs_is_refused_naming_each_run(monkeypatch
     store.save("dd", "key-a", "doc-a", "by m again", "parsed")  # the same model, a --limit 1 run
     output = store.output("dd", "nleye_describe", keys)
     assert len(output.binding["entries"]) == 2 and output.items["a"].value == "by m again"
+
+
+def test_a_named_store_of_plain_lmms_eval_is_refused_under_abductive_eval_unless_named_on_purpose(monkeypatch):
+    """Entries stored by plain lmms-eval say no model: under abductive-eval, scene graphs (this run's model's own
+    stage) are refused in one line as another model's are (they were read with a warning telling to run through
+    abductive-eval, which it was); descriptions, whose describer the variable names on purpose, are read with one
+    warning that their --limit is not checked. Plain lmms-eval reads either with one warning saying why."""
+    from loguru import logger
+
+    keys = {item: f"key-{item}" for item in "ab"}
+    graphs = stages.NamedStore("graphs", "ABDUCTIVE_MUCR_SCENE_GRAPHS")
+    described = stages.NamedStore("descriptions", "ABDUCTIVE_NLEYE_DESCRIPTIONS")
+    for item in "ab":
+        graphs.save("g", keys[item], f"doc-{item}", f"graph {item}", "parsed")
+        described.save("d", keys[item], f"doc-{item}", f"text {item}", "parsed")
+    graph_output = graphs.output("g", "mucr_c2e_ccot_graph", keys)
+    text_output = described.output("d", "nleye_describe", keys)
+    why = "they were stored by a run that did not say its model (plain lmms-eval)"
+    assert graph_output.binding == {} and graph_output.unbound == why
+    graph_origin, text_origin = f"ABDUCTIVE_MUCR_SCENE_GRAPHS=g ({graphs.folder('g')})", text_output.origin
+    expected = (
+        f"mucr_c2e_ccot: the graphs of mucr_c2e_ccot_graph in {graph_origin} cannot be checked against this run's "
+        f"model, m (response=1): {why}; run mucr_c2e_ccot_graph for this model through abductive-eval (it runs it "
+        "itself when no variable names another run)"
+    )
+    with pytest.raises(StageError, match=f"^{re.escape(expected)}$"):
+        stages.checked("mucr_c2e_ccot", graph_output, MODEL)
+    messages: list[str] = []
+    sink = logger.add(lambda message: messages.append(message.record["message"]), level="WARNING")
+    try:
+        assert stages.checked("nleye_triplet_described", text_output, MODEL, named_on_purpose=True) is text_output
+        assert stages.checked("mucr_c2e_ccot", graph_output, {}) is graph_output
+        assert stages.checked("nleye_triplet_described", text_output, {}, named_on_purpose=True) is text_output
+        bound = dataclasses.replace(picks(a=1), origin="x_samples_mucr_c2e.jsonl")
+        assert stages.checked("mucr_exp", bound, {}) is bound
+    finally:
+        logger.remove(sink)
+    assert messages == [
+        f"nleye_triplet_described: the descriptions of nleye_describe in {text_origin} are read as the variable names "
+        f"them, without a check of the --limit that produced them: {why} (an item they lack counts as missing)",
+        f"mucr_c2e_ccot: the graphs of mucr_c2e_ccot_graph in {graph_origin} are read without a check of the model and "
+        f"--limit that produced them: {why}, and plain lmms-eval does not say this run's model and --limit "
+        "(abductive-eval refuses them)",
+        f"nleye_triplet_described: the descriptions of nleye_describe in {text_origin} are read without a check of the "
+        f"--limit that produced them: {why}, and plain lmms-eval does not say this run's --limit",
+        "mucr_exp: the picks of mucr_c2e in x_samples_mucr_c2e.jsonl are read without a check of the model and "
+        "--limit that produced them: plain lmms-eval does not say this run's model and --limit (abductive-eval does, "
+        "and checks them)",
+    ]
 
 
 def test_a_cache_that_cannot_keep_a_key_stores_nothing_and_says_what_to_set(cache, monkeypatch):

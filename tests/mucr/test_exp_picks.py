@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from abductive_tasks.inputs.loading import DataError
-from abductive_tasks.inputs.stages import Item, StageOutput
+from abductive_tasks.inputs.stages import Item, StageError, StageOutput
+from abductive_tasks.lmms_source import results_beside
 from abductive_tasks.mucr import hooks, picks
 from abductive_tasks.scoring import judge
 from abductive_tasks.scoring.judge import JudgeResult
@@ -213,6 +214,75 @@ def test_a_fifo_among_the_picks_is_never_opened(picks_folder, fifo):
             picks.samples_file(picks_folder, "mucr_c2e")
     else:
         assert picks.samples_binding(samples) == {}
+
+
+RUN = {"model": "m", "backend": "m", "model_args": "", "key": "k-m", "limit": None}  # what abductive-eval says
+UNBOUND = {  # the results file beside the picks' samples -> why their model cannot be established
+    "missing": (None, "no results file lies beside them ({results} is missing)"),
+    "not JSON": ("{not json", "the results file beside them ({results}) is not a JSON object lmms-eval wrote"),
+    "a list": ("[]", "the results file beside them ({results}) is not a JSON object lmms-eval wrote"),
+    "no config": ('{"results": {}}', "the results file beside them ({results}) names no model (no config.model)"),
+    "no model": (
+        '{"config": {"model_args": "", "limit": null}}',
+        "the results file beside them ({results}) names no model (no config.model)",
+    ),
+}
+
+
+@pytest.mark.parametrize("state", sorted(UNBOUND))
+def test_picks_whose_model_cannot_be_established_are_refused_under_abductive_eval(
+    picks_folder, monkeypatch, caplog_loguru, state
+):
+    """The results file beside the picks' samples is what says whose picks they are. With it gone, damaged or naming
+    no model, abductive-eval (``ABDUCTIVE_RUN`` set: a batch's level too) refuses them in one line naming the file and
+    what is missing, as another model's picks; it read them with one warning telling to run through abductive-eval
+    (which it was), and a batch reported another model's picks' Exp as this model's. Plain lmms-eval, which cannot
+    know its model, reads them with one warning saying why nothing is checked."""
+    content, why = UNBOUND[state]
+    monkeypatch.delenv("ABDUCTIVE_RUN", raising=False)
+    monkeypatch.delenv("ABDUCTIVE_STAGE_INPUTS", raising=False)
+    hand_built_picks(picks_folder)
+    samples = next(picks_folder.glob("*_samples_mucr_c2e.jsonl"))
+    results = results_beside(samples)
+    if content is not None:
+        results.write_text(content)
+    why = why.format(results=results)
+    assert picks.samples_run(samples) == ({}, why)
+    assert len(hooks.exp_own_docs(None)) == 10  # plain lmms-eval: read, with one warning per picks file
+    assert (
+        f"mucr_exp: the picks of mucr_c2e in {samples} are read without a check of the model and --limit that produced "
+        f"them: {why}, and plain lmms-eval does not say this run's model and --limit (abductive-eval refuses them)"
+    ) in caplog_loguru.text
+    assert "have them checked" not in caplog_loguru.text
+    monkeypatch.setenv("ABDUCTIVE_RUN", json.dumps(RUN))
+    with pytest.raises(StageError) as refused:
+        hooks.exp_own_docs(None)
+    assert str(refused.value) == (
+        f"mucr_exp: the picks of mucr_c2e in {samples} cannot be checked against this run's model, m: {why}; run "
+        "mucr_c2e for this model through abductive-eval (it runs it itself when no variable names another run)"
+    )
+
+
+def test_picks_whose_results_file_names_the_model_are_checked_or_warned_of_as_unchecked(
+    picks_folder, monkeypatch, caplog_loguru
+):
+    """With the results file beside them, the picks are this run's under abductive-eval (read, no warning) and read
+    under plain lmms-eval with a warning that says it is the run's model that is unknown."""
+    monkeypatch.delenv("ABDUCTIVE_RUN", raising=False)
+    monkeypatch.delenv("ABDUCTIVE_STAGE_INPUTS", raising=False)
+    hand_built_picks(picks_folder)
+    samples = next(picks_folder.glob("*_samples_mucr_c2e.jsonl"))
+    results_beside(samples).write_text(json.dumps({"config": {"model": "m", "model_args": "", "limit": None}}))
+    assert picks.samples_run(samples) == ({"model": "m", "backend": "m", "model_args": "", "limit": None}, "")
+    assert len(hooks.exp_own_docs(None)) == 10
+    assert (
+        f"mucr_exp: the picks of mucr_c2e in {samples} are read without a check of the model and --limit that produced "
+        "them: plain lmms-eval does not say this run's model and --limit (abductive-eval does, and checks them)"
+    ) in caplog_loguru.text
+    caplog_loguru.text = ""
+    monkeypatch.setenv("ABDUCTIVE_RUN", json.dumps(RUN))
+    assert len(hooks.exp_own_docs(None)) == 10
+    assert "mucr_exp: the picks of" not in caplog_loguru.text
 
 
 @pytest.mark.parametrize("target", ["gone.jsonl", "loop.jsonl"])

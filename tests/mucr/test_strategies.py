@@ -281,6 +281,25 @@ def test_ccot_counts_a_graph_refused_or_gone_inside_the_limit_as_missing(sample,
     assert asked == [ids[0], ids[2], ids[4], ids[5]] and missing == [ids[1], ids[3]]
 
 
+def test_ccot_refuses_graphs_stored_by_plain_lmms_eval_under_abductive_eval(sample, tmp_path, monkeypatch):
+    """Graphs stored under a name by plain lmms-eval say no model: abductive-eval (a batch's level too) cannot tell
+    they are this model's and refuses them in one line; it read them with a warning telling to run through
+    abductive-eval, which it was. Plain lmms-eval reads them with one warning saying why nothing is checked."""
+    monkeypatch.setenv("ABDUCTIVE_MUCR_SCENE_GRAPHS", "plain")
+    for doc in strategies.c2e_ccot_graph_docs(None):  # stage 1 under plain lmms-eval: no ABDUCTIVE_RUN
+        strategies.process_results_ccot_graph(doc, ['{"objects": ["car"]}'])
+    assert len(strategies.c2e_ccot_docs(None)) == 12
+    monkeypatch.setenv("ABDUCTIVE_RUN", json.dumps({"model": "dummy", "backend": "dummy", "key": "k", "limit": None}))
+    with pytest.raises(StageError) as refused:
+        strategies.c2e_ccot_docs(None)
+    assert str(refused.value) == (
+        f"mucr_c2e_ccot: the graphs of mucr_c2e_ccot_graph in ABDUCTIVE_MUCR_SCENE_GRAPHS=plain "
+        f"({scene_graphs.folder('plain')}) cannot be checked against this run's model, dummy: they were stored by a "
+        "run that did not say its model (plain lmms-eval); run mucr_c2e_ccot_graph for this model through "
+        "abductive-eval (it runs it itself when no variable names another run)"
+    )
+
+
 # ---------------------------------------------------------------- reading CoT-style replies (hand-written)
 
 COT_CHOICE_REPLIES = [

@@ -137,3 +137,30 @@ def test_another_models_picks_are_refused_in_one_line(tmp_path):
     assert "mucr_exp: the picks of mucr_c2e in " in line
     assert "come from model dumb_pixel, this run's is random_baseline" in line
     assert not list((tmp_path / "exp").rglob("*_results.json"))
+
+
+@pytest.mark.e2e
+def test_picks_whose_results_file_is_gone_are_refused_in_one_line(tmp_path):
+    """The review's reproducer: dumb_pixel's picks with the results file beside them moved away. ``mucr_exp`` for
+    random_baseline read them (exit 0, one warning, 12 pairs scored on another model's picks); abductive-eval cannot
+    establish whose picks they are, so it refuses them in one line naming the samples and the results file missing."""
+    picks = abductive_eval(
+        ["--model", "dumb_pixel", "--tasks", "mucr_c2e,mucr_cue", "--log_samples"], tmp_path / "picks"
+    )
+    assert picks.returncode == 0, picks.stderr[-2000:]
+    (results,) = (tmp_path / "picks").rglob("*_results.json")
+    results.rename(tmp_path / "results.json.bak")
+    (samples,) = (tmp_path / "picks").rglob("*_samples_mucr_c2e.jsonl")
+    explained = abductive_eval(
+        ["--model", "random_baseline", "--tasks", "mucr_exp", "--log_samples"],
+        tmp_path / "exp",
+        env={"ABDUCTIVE_MUCR_PICKS": str(tmp_path / "picks"), "ABDUCTIVE_CACHE": str(tmp_path / "cache")},
+    )
+    assert explained.returncode == 1, explained.stdout[-2000:]
+    (line,) = explained.stderr.strip().splitlines()
+    assert line == (
+        f"abductive-eval: mucr_exp: the picks of mucr_c2e in {samples} cannot be checked against this run's model, "
+        f"random_baseline: no results file lies beside them ({results} is missing); run mucr_c2e for this model "
+        "through abductive-eval (it runs it itself when no variable names another run)"
+    )
+    assert not list((tmp_path / "exp").rglob("*_results.json"))

@@ -223,6 +223,33 @@ def test_a_limited_run_asks_the_items_of_nleye_triplet_with_that_limit(store, it
     assert sum("1 of 2 items have no upstream output" in line for line in warnings) == 1
 
 
+def test_descriptions_stored_by_plain_lmms_eval_are_read_under_abductive_eval_as_named(store, items, monkeypatch):
+    """The describer is named on purpose, so descriptions stored by plain lmms-eval (no model, no --limit said) are
+    read under abductive-eval as graphs or picks of an unknown run are not: one warning that their --limit goes
+    unchecked (an item they lack counts as missing), not the advice to run through abductive-eval it was run under."""
+    for item in items.select(range(2)):  # stored with no ABDUCTIVE_RUN: plain lmms-eval
+        for path in paths_of(item):
+            save("dd", path, "An image.")
+    monkeypatch.setenv("ABDUCTIVE_RUN", json.dumps({"model": "p", "backend": "p", "key": "k-p", "limit": None}))
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
+    monkeypatch.setenv("ABDUCTIVE_NLEYE_DESCRIPTIONS", "dd")
+    warnings: list[str] = []
+    handler = logger.add(lambda message: warnings.append(message.record["message"]), level="WARNING")
+    try:
+        docs = hooks.triplet_described_docs(None)
+    finally:
+        logger.remove(handler)
+    assert [doc["item_id"] for doc in docs] == [item["item_id"] for item in items.select(range(2)) for _ in "ab"]
+    assert sum(len(json.loads(doc["upstream_missing"])) for doc in docs) == 2 * (len(items) - 2)  # counted, wrong
+    (unchecked,) = [line for line in warnings if "without a check" in line]
+    assert unchecked == (
+        "nleye_triplet_described: the descriptions of nleye_describe in ABDUCTIVE_NLEYE_DESCRIPTIONS=dd "
+        f"({descriptions.describer_folder('dd')}) are read as the variable names them, without a check of the --limit "
+        "that produced them: they were stored by a run that did not say its model (plain lmms-eval) (an item they "
+        "lack counts as missing)"
+    )
+
+
 def test_an_odd_limit_asks_the_last_of_its_items_in_the_original_order_only(store, items):
     """nleye_triplet --limit 3 asks item 1 in both orders and item 2 in the original order: so does the reader."""
     for item in items.select(range(2)):
