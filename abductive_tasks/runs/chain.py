@@ -21,6 +21,7 @@ The run of a level gets ``ABDUCTIVE_STAGE_INPUTS`` (upstream task -> digest) and
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -55,7 +56,7 @@ from abductive_tasks.lmms_source import limit_value, results_beside, samples_glo
 from abductive_tasks.mucr import scene_graphs
 from abductive_tasks.mucr.picks import PICKS_VARIABLE, samples_file
 from abductive_tasks.nleye import descriptions
-from abductive_tasks.runs.history import Outcome, failed_in
+from abductive_tasks.runs.history import Outcome, Scan, failed_in
 from abductive_tasks.runs.identity import (
     build_identity,
     cache_key,
@@ -283,6 +284,36 @@ def bound_limit(run_limit: Limit, read_as: tuple[Limit, Limit] | None) -> Limit:
     if read_as is not None and run_limit is not None and run_limit == read_as[1] != read_as[0]:
         return read_as[0]
     return run_limit
+
+
+def readable(run_limit: Limit, read_as: tuple[Limit, Limit]) -> bool:
+    """Whether readers with ``read_as`` (their limit, and the one a stage run of the task gets for them:
+    :func:`bound_limit`) accept the output of a run with ``run_limit``: bound to no ``--limit`` or to theirs, as
+    :func:`~abductive_tasks.inputs.stages.checked` requires. A run with a larger limit answers their limit as a score
+    (:func:`~abductive_tasks.runs.history.limit_covers`), not as their input."""
+    bound = bound_limit(run_limit, read_as)
+    return bound is None or bound == read_as[0]
+
+
+def answering(scan: Scan, task: str, read_as: tuple[Limit, Limit]) -> Outcome | None:
+    """The earlier run of upstream ``task`` in ``scan`` whose output its readers read (``read_as``: their limit and
+    its run's, :func:`bound_limit`): the newest that answers its run's limit and that they accept (:func:`readable`);
+    None when there is none, and it runs again for them."""
+    return scan.answering(task, read_as[1], functools.partial(readable, read_as=read_as))
+
+
+def refused(scan: Scan, task: str, kind: str, read_as: tuple[Limit, Limit]) -> str | None:
+    """Why no earlier run of ``task`` in ``scan`` gives its readers (``read_as``) their ``kind`` when one answers its
+    run's limit but they refuse its output (:func:`readable`: a run with a larger ``--limit``); None otherwise."""
+    if answering(scan, task, read_as) is not None:
+        return None
+    run = scan.answering(task, read_as[1])
+    if run is None:
+        return None
+    return (
+        f"its run {run.run} has --limit {run.limit}; its readers, with --limit {read_as[0]}, read the {kind} of a run "
+        f"with --limit {read_as[1]}, or of one without"
+    )
 
 
 def current_output(

@@ -305,14 +305,20 @@ class Scan:
         found = [o for o in self.outcomes.get(task, []) if o.doubt and limit_covers(o.limit, limit)]
         return max(found, key=lambda outcome: outcome.when, default=None)
 
-    def answering(self, task: str, limit: int | float | None) -> Outcome | None:
+    def answering(
+        self, task: str, limit: int | float | None, readable: Callable[[int | float | None], bool] | None = None
+    ) -> Outcome | None:
         """The run of ``task`` whose output its readers read for a spec with ``limit``: results without disagreement
-        that answer ``limit``, no failed requests before some, newest first (an output with failed items is read:
-        they count as missing downstream); None when there is none."""
+        that answer ``limit`` (and, with ``readable``, whose limit it accepts: one its readers do not refuse,
+        :func:`~abductive_tasks.runs.chain.answering`), no failed requests before some, newest first (an output with
+        failed items is read: they count as missing downstream); None when there is none."""
         usable = [
             outcome
             for outcome in self.outcomes.get(task, [])
-            if outcome.results is not None and not outcome.doubt and limit_covers(outcome.limit, limit)
+            if outcome.results is not None
+            and not outcome.doubt
+            and limit_covers(outcome.limit, limit)
+            and (readable is None or readable(outcome.limit))
         ]
         return max(usable, key=lambda outcome: (outcome.failed_requests == 0, outcome.when), default=None)
 

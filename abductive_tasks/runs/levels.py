@@ -26,15 +26,15 @@ def refreshed(model_plan: ModelPlan, plans: Mapping[str, ModelPlan] | None = Non
         for task in readers:
 
             def current(upstream: str, kind: str, working: ModelPlan = working) -> str | None:
-                """The digest of ``kind`` that the run of ``upstream`` answering the limit gave: this model's, or the
-                describer's (Scan.answering)."""
+                """The digest of ``kind`` that the run of ``upstream`` answering the limit gave, one whose limit its
+                readers accept: this model's, or the describer's (chain.answering)."""
                 source: ModelPlan | None = working
                 if kind in model_plan.sources:
                     source = plans.get(model_plan.sources[kind])
                 if source is None:
                     return None
-                run = source.earlier.answering(upstream, source.run_limit(upstream))
                 root, read_as = source.derived_root, source.read_as(upstream)
+                run = chain.answering(source.earlier, upstream, read_as)
                 return chain.current_output(
                     source.model.name, source.identity, run, upstream, kind, root, True, read_as
                 )
@@ -53,10 +53,14 @@ def refreshed(model_plan: ModelPlan, plans: Mapping[str, ModelPlan] | None = Non
 
 def _gives_none(model_plan: ModelPlan, task: str) -> str | None:
     """Why the earlier run of ``task`` that its readers would read gives them nothing (its samples missing or
-    damaged): it is not done, and runs again; None when it gives them its output."""
-    run = model_plan.earlier.answering(task, model_plan.run_limit(task))
+    damaged, or its output bound to a ``--limit`` they refuse: :func:`~abductive_tasks.runs.chain.readable`): it is
+    not done, and runs again (with their limit); None when it gives them its output."""
     name, identity, kind = model_plan.model.name, model_plan.identity, model_plan.feeds[task]
-    return chain.output_problem(name, identity, run, task, kind, model_plan.read_as(task))
+    read_as = model_plan.read_as(task)
+    if (refused := chain.refused(model_plan.earlier, task, kind, read_as)) is not None:
+        return refused
+    run = chain.answering(model_plan.earlier, task, read_as)
+    return chain.output_problem(name, identity, run, task, kind, read_as)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """A batch's plan: per model what is done, what to run and with which command lines, starting nothing.
 
 A task is done when a run with the same identity (:mod:`abductive_tasks.runs.identity`) has its
-results without failed requests and with no smaller ``limit`` (:mod:`abductive_tasks.runs.history`).
+results without failed requests and with no smaller ``limit`` (:mod:`abductive_tasks.runs.history`); an upstream stage
+only when its readers accept its run's output, bound to its limit (:func:`~abductive_tasks.runs.levels.refreshed`).
 Each model runs as one ``abductive-eval`` subprocess per level of its chained tasks (:mod:`abductive_tasks.runs.chain`:
 the upstream stages a task reads first, one level after another), each writing to ``<output_dir>/<name>/runs/<run>/``;
 each run's response cache ``<name>/cache/<hash>`` (of the identity and what the run's tasks read; that hash is

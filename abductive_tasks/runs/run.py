@@ -33,7 +33,7 @@ from abductive_tasks.runs.identity_record import (
     quarantine,
     sealed_outputs,
 )
-from abductive_tasks.runs.levels import LevelRun, level_run
+from abductive_tasks.runs.levels import LevelRun, level_run, refreshed
 from abductive_tasks.runs.model_plan import EVAL_PROGRAM, HOST, JUDGE_PORT, PORT, JudgePlan, ModelPlan
 from abductive_tasks.runs.progress import ChildProgress, say, task_line
 from abductive_tasks.runs.secrets import concealed_args, copy_redacted, handed_over, overlaps, redact_text
@@ -245,11 +245,15 @@ def run_levels(model_plan: ModelPlan, running: ModelRun, plans: dict[str, ModelP
     """A model's levels in turn, each run as the plan finds it then (:func:`~abductive_tasks.runs.levels.level_run`:
     what its readers read is resolved after the level before it ran, so a reader whose upstream output is unchanged is
     found done); the first failed run's exit status, else 0. ``plans``: every model's plan by name (a describer's),
-    where the model's plan as its last level found it is left."""
+    where the model's plan as its runs left it is left: refreshed after a level that ran, so the models that read its
+    runs (a describer's readers) find them, even those of its last level."""
+    name = model_plan.model.name
     for number in range(len(model_plan.levels)):
         level = level_run(model_plan, number, plans)
-        model_plan = plans[model_plan.model.name] = level.plan
+        model_plan = plans[name] = level.plan
         code = running.level(level)
+        if level.tasks:
+            plans[name] = refreshed(level.plan, plans)
         if code:
             return code
     return 0

@@ -380,7 +380,7 @@ class _Staleness:
                 environment = {**os.environ, **(identity.get("env") or {})}
                 root = settings.cache_root(environment)
                 own = _stage_limit(spec.identity, upstream, spec.limit, environment)
-                run = scan.answering(upstream, own)  # as the batch finds it (ModelPlan.run_limit, read_as)
+                run = chain.answering(scan, upstream, (spec.limit, own))  # as the batch finds it (run_limit, read_as)
                 found = chain.current_output(model, spec.identity, run, upstream, kind, root, False, (spec.limit, own))
                 when = run.when if run is not None else 0.0
             self.outputs[model, upstream, kind] = found, when
