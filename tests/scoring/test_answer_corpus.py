@@ -87,7 +87,7 @@ PINNED = {
     "blind_batch_at.yaml": (328, 0),  # out of pending/ with W: first contact of round 37 (301, 9); round 38; W13, W26
     "blind_batch_au.yaml": (319, 0),  # pending/: first contact of round 38 (301, 5); round 39; W09, W15, W23
     "blind_batch_av.yaml": (321, 0),  # pending/: first contact of round 39 (309, 6); rounds 40, 54
-    "blind_batch_aw.yaml": (314, 0),  # pending/: first contact of round 40 (308, 4); rounds 41, 43
+    "blind_batch_aw.yaml": (315, 0),  # pending/: first contact of round 40 (308, 4); rounds 41, 43, 58
     "blind_batch_ax.yaml": (332, 0),  # pending/: first contact of round 41 (323, 4); round 42
     "blind_batch_ay.yaml": (328, 0),  # pending/: first contact of round 42 (309, 4); round 43
     "blind_batch_az.yaml": (396, 0),  # out of pending/ with X22 (first contact 385, 2); round 44; X22 adjudicated
@@ -104,7 +104,7 @@ PINNED = {
     "blind_batch_bk.yaml": (399, 0),  # out of pending/ after adjudication Z (first contact of round 54: 393, 2)
     "blind_batch_bl.yaml": (400, 0),  # out of pending/ with round 56 (first contact of round 55: 392, 3)
     "blind_batch_bm.yaml": (397, 0),  # out of pending/ with round 57 (first contact of round 56: 388, 4)
-    "blind_batch_bn.yaml": (388, 3),  # pending/: first contact of round 57 (388, 3)
+    "blind_batch_bn.yaml": (397, 0),  # pending/: first contact of round 57 (388, 3); round 58
 }
 
 

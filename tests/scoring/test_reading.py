@@ -1545,11 +1545,12 @@ LATE_ROUND_GUARDS = [
     (41, TWO_IMAGES, "Image 2 is impossible. So the more plausible hypothesis is the one in image 3.", 2),
     (41, TWO_IMAGES, "The more plausible hypothesis is the one shown in image 1.", 1),
     (41, MUCR_OPTIONS, "Neden görüntüsü seçenek 2'dir.", 2),
-    # policies that stay: a bare picture count (PROTOCOL step 6), a denied label (round 1), a hedge (round 16), a number
-    # explained in another language (round 36)
+    # policies that stay: a bare picture count (PROTOCOL step 6), a denied label (round 1), a number explained in
+    # another language (round 36); a hedge in parentheses just after the answer, round 16's no answer, reads the answer
+    # since round 58, as the adjudication Y read "Option 1 (but honestly it could be Option 3)." (AW's writer reads 4)
     (41, MUCR_OPTIONS, "The second image shows the effect: the man is holding a ticket.", None),
     (41, DVE_LABEL, "It does not weaken the hypothesis.", None),
-    (41, MUCR_OPTIONS, "Final answer: 4 (or possibly 1).", None),
+    (41, MUCR_OPTIONS, "Final answer: 4 (or possibly 1).", 4),
     (41, SPEEDING, "Antwort: 2 (Geschwindigkeitsüberschreitung)", None),
     # round 42 (AX's first contact): an image count and "this first hypothesis" in its own sentence; an option ruled
     # out by a pronoun in its sentence; a rating "more like" another; two options offered, each with its parenthesis;
@@ -1573,10 +1574,10 @@ LATE_ROUND_GUARDS = [
     (42, COMBINED_PANELS, "middle image = less plausible", 2),
     (42, MUCR_OPTIONS, "Opsi 2", 2),
     (42, MUCR_OPTIONS, "Przyczynę pokazuje opcja 3.", 3),
-    # policies that stay: a bare picture count (PROTOCOL step 6), a hedge (round 16), a number explained in another
-    # language (round 36)
+    # policies that stay: a bare picture count (PROTOCOL step 6), a number explained in another language (round 36); a
+    # hedge in parentheses just after the answer reads the answer since round 58 (the adjudication Y's convention)
     (42, MUCR_OPTIONS, "The fourth picture shows the cause.", None),
-    (42, MUCR_OPTIONS, "Final answer: 2 (or possibly 3).", None),
+    (42, MUCR_OPTIONS, "Final answer: 2 (or possibly 3).", 2),
     (42, SPEEDING, "Antwort: 4 (Polizist).", None),
     # round 43 (AY's first contact): the one-sentence elimination ("Option 1, 2 or 3" one mention of a list) and "none
     # of them" giving its reason; the less plausible in German and Romance languages; a reply cut off at the number of

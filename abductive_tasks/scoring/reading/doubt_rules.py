@@ -240,9 +240,13 @@ DOUBTS = (
         rf"{_ANY_REF}[^.;\n]{{0,40}}?\bif\b[^.;\n]*[;,]\s*(?:otherwise|else|if\s+not)\b",
         Example("mucr", "The answer is Option 4 if the glass broke; otherwise Option 3.", None),
     ),
-    # another answer offered beside it: "The cue is the car, or perhaps the speeding"
+    # another answer offered beside it: "The cue is the car, or perhaps the speeding" (not a hedge in parentheses just
+    # after the answer, which reads the answer as the adjudication Y read "Option 1 (but honestly it could be Option
+    # 3)": "Answer: 1 (or possibly 2, if the spilled milk came from the cat rather than the child).", BN's first
+    # contact, unread)
     rule(
-        rf",?\s*\bor\s+(?:maybe|perhaps|possibly)\s+(?:the\s+)?{_ANY_REF}",
+        r",?\s*(?<![»›]\()(?<![»›]\s\()(?<![»›]\(\s)(?<![»›]\s\(\s)"
+        rf"\bor\s+(?:maybe|perhaps|possibly)\s+(?:the\s+)?{_ANY_REF}",
         Example("cue", "The cue is the heavy rain, or perhaps the slippery floor.", None),
     ),
     # another answer offered after a doubt: "That leaves speeding. I'm not sure though; it might be the road." (the
@@ -413,6 +417,24 @@ DOUBTS = (
         Example("mucr", "Option 3, though Option 4 is possible too.", None),
         Example("mucr", "Option 3, though Option 4 is possible too. Final answer: Option 3.", 3),
     ),
+    # the same said of what another answer explains or fits, as well as the answer does: "Hypothesis 1 is more
+    # plausible. Actually, on reflection, hypothesis 2 explains the open window just as well. ..." (BN's first contact,
+    # read 1; not denied, "hypothesis 2 does not explain it just as well", nor conceded, "though hypothesis 2 fits it
+    # equally well", nor "just as well as ...", a comparison going on)
+    rule(
+        rf"(?<!\bthough\s)(?<!\bthough\sthe\s){_ANY_REF}\s+(?:also\s+)?"
+        r"(?:explains|fits|matches|accounts\s+for|works\s+for)\b"
+        r"(?:(?!\b(?:not|never|hardly|but)\b|n't\b)[^.;!?\n«‹]){0,80}?\s(?:just\s+as|equally)\s+well"
+        r"(?=\s*(?:[.!;]|$))",
+        Example(
+            "nleye",
+            "Hypothesis 1 is more plausible. Actually, on reflection, hypothesis 2 explains the open window just as "
+            "well. Both explanations work, really.",
+            None,
+        ),
+        Example("nleye", "Hypothesis 1 is more plausible, and hypothesis 2 fits it equally well.", None),
+        Example("nleye", "Hypothesis 2 explains the open window just as well. Final answer: hypothesis 1", 1),
+    ),
     # "Both 2 and 4 could be the cue: ..."
     rule(
         rf"\bboth\s+{_ANY_REF}\s+and\s+{_ANY_REF}\s+(?:could|might|may|can|are|seem)\b",
@@ -502,9 +524,15 @@ DOUBTS = (
     ),
     # an answer left unsure, a sentence of its own after it: "... So 1? Hard to say." (AS's first contact: a reply that
     # turns twice)
+    # (or with both said to work after a comma, ending its sentence: "... No, I think the first is more plausible. Hard
+    # to say, both work." BN's first contact, read 1; not "Hard to say, both work, but 1 is better."; "hypotheses" is
+    # spelt "hypothesis" before the table meets it: text.TYPO_VOCABULARY)
     rule(
         r"(?:^|(?<=[.!?;]))\s*(?:(?:it's|it\s+is|that's|that\s+is)\s+)?(?:really\s+)?(?:hard|difficult|tough)\s+to\s+"
-        r"(?:say|tell)(?=\s*(?:[.!]|$))",
+        r"(?:say|tell)(?=\s*(?:[.!]|$)|\s*,\s*both\s+"
+        r"(?:(?:explanations|hypotheses|hypothesis|options|images|answers|ones|of\s+them)\s+)?"
+        r"(?:(?:could|can|might|would)\s+)?"
+        r"(?:work|fit|(?:are|seem)\s+(?:equally\s+)?(?:plausible|possible|valid|likely))(?=\s*(?:[.!]|$)))",
         Example(
             "nleye",
             "2 is more plausible. Wait, the context could occur after the hypotheses... Still, 2 seems less likely "
@@ -512,6 +540,12 @@ DOUBTS = (
             None,
         ),
         Example("nleye", "Hard to say. Image 2 is more plausible.", 2),
+        Example(
+            "presents",
+            "Most plausible: the child holding an unwrapped ball-shaped present (hypothesis 2)? No, I think the first "
+            "is more plausible. Hard to say, both work.",
+            None,
+        ),
     ),
     # two answers on a condition: "I'd give it a 4 or an 8, depending on whether the context comes before or after
     # the hypothesis." (AT's first contact, read 4)

@@ -390,6 +390,11 @@ PHRASES = {  # English: the phrases it translates, separated by |
     # BH's first contact: the Hebrew and Thai rating headings ("ציון: 2. ...", "คะแนน: 4"; with the colon, as the
     # Turkish and Vietnamese ones)
     "score:  ": "ציון:|ציון :|คะแนน:|คะแนน :",
+    # BN's first contact: the Indonesian and Polish rating headings ("Skor: 9. Gambar konteks ...", "Ocena: 8. Obraz
+    # hipotezy ..."; with the colon, as the others: "ocena" alone is also an assessment) and a Dutch rating given ("Ik
+    # geef het een 5 (redelijk plausibel): ...", I give it a 5; not "Ik geef het geen 5", none)
+    "score:   ": "skor:|skor :|ocena:|ocena :",
+    "i give it a": "ik geef het een|ik geef dit een",
 }
 # A Chinese noun the answer counts ("答案是第二个短语：超速", AQ's first contact: the second phrase), set apart
 _CHINESE_NOUNS = re.compile("短语|短語")

@@ -83,6 +83,15 @@ LABEL_EFFECTS = {
 }
 
 
+# The adjective of a label's verb, the reply's one word: "Strong" names "strengthener" as a bare "weak" names
+# "weakener" (the adjudication Z, Z01-Z24; "weak" is read before, as the label's first letters: text._spell); BN's first
+# contact, "Strong" unread; not in a sentence ("Strong evidence against it."), nor asked ("Strong?")
+_LABEL_ADJECTIVES = {"strengthen": "strong"}
+_ADJECTIVE_EXAMPLES = {
+    "strengthen": (Example("label", "Strong", "strengthener"), Example("label", "Strong.", "strengthener")),
+}
+
+
 _EFFECT_EXAMPLES = {
     "weaken": (Example("label", "The update makes the hypothesis less likely.", "weakener"),),
     "strengthen": (Example("label", "It makes the hypothesis much more plausible.", "strengthener"),),
@@ -105,8 +114,18 @@ def label_mentions(labels: tuple[str, ...], aliases: Mapping[str, str]) -> tuple
         for stem, label in verbs.items()
         if stem.lower() in LABEL_EFFECTS
     ]
+    adjectives = [
+        _rule(
+            rf"\A\s*{_LABEL_ADJECTIVES[stem]}(?=\s*[.!]?\s*\Z)",
+            _naming(label),
+            *_ADJECTIVE_EXAMPLES.get(stem, ()),
+        )
+        for stem, label in verbs.items()
+        if stem.lower() in _LABEL_ADJECTIVES
+    ]
     return (
         *effects,
+        *adjectives,
         _rule(
             rf"\b(?P<word>{alternatives(list(words))})(?:s|ing)?\b",
             lambda m: words[" ".join(m["word"].lower().split())],

@@ -310,10 +310,21 @@ STATEMENTS = (
         Example("mucr", "None fits perfectly. If I must choose, the closest is Option 4.", 4),
     ),
     # the answer named, then referred to: "The middle panel shows a boy with a bandage. This is the more plausible one."
+    # (or after "so" in its own sentence: "Answer: 1. The hypothesis 2 image clearly shows what happened just before the
+    # context (the boy slipping on the icy step), so it is the more plausible one.", BN's first contact, read 1: two
+    # answers; not where another option is named between them, "Image 1 shows a cat and image 2 a dog, so it is ...")
     verdict(
-        r"(?:^|(?<=[.!?]\s))(?:the\s+)?{named_pick}[^.!?\n«‹]{{0,200}}[.!?]\s+(?:this|it|that)(?:\s+is|'s)\s+"
+        r"(?:^|(?<=[.!?]\s))(?:the\s+)?{named_pick}[^.!?\n«‹]{{0,200}}"
+        r"(?:[.!?]\s+|,\s*(?:and\s+)?(?:so|thus|hence|therefore)\s+)(?:this|it|that)(?:\s+is|'s)\s+"
         rf"(?:the\s+)?(?:{MORE})\s+(?:one|option|hypothesis|image|panel|answer)\b",
         Example("panels", "The middle panel shows a boy with a bandage. This is the more plausible one.", 1),
+        Example(
+            "nleye",
+            "Answer: 1. The hypothesis 2 image clearly shows what happened just before the context (the boy slipping "
+            "on the icy step), so it is the more plausible one.",
+            None,
+        ),
+        Example("nleye", "Hypothesis 2 shows the boy slipping on the icy step, so it is the more plausible one.", 2),
     ),
     # a cue named in another language, then its number: "线索是「超速」（2）" (the cue is "speeding" (2))
     verdict(
@@ -481,15 +492,24 @@ STATEMENTS = (
         ),
     ),
     # the answer's place set against another's, ending the clause: "the effect should be the cold, shivering person in
-    # Option 4, not the fresh flowers in Option 1." (BD's first contact, after "I believe Option 1 is correct.")
+    # Option 4, not the fresh flowers in Option 1." (BD's first contact, after "I believe Option 1 is correct."); or
+    # before its reason after a comma: "The effect (a man with a black eye) is caused by the boxing match in Option 1,
+    # not the bar fight in Option 3, because he is wearing boxing gloves in both images." (BN's first contact, unread;
+    # not "..., not the bar fight in Option 3, or in Option 2")
     verdict(
         r"\b(?:in|from)\s+{pick}\s*,\s*not\s+(?:the|a|an)\s+[^«‹.,;:!?\n]{{1,60}}?\s+(?:in|from)\s+{reject}"
-        r"(?=\s*(?:[.!;]|$))",
+        r"(?=\s*(?:[.!;]|$|,\s*(?:because|since|as|given\s+that)\b))",
         Example(
             "mucr",
             "I believe Option 1 is correct. But the effect is the cold person in Option 4, not the flowers in "
             "Option 1. So Option 4.",
             4,
+        ),
+        Example(
+            "mucr",
+            "The effect (a man with a black eye) is caused by the boxing match in Option 1, not the bar fight in "
+            "Option 3, because he is wearing boxing gloves in both images.",
+            1,
         ),
     ),
     # what an answer shows, its place in parentheses, as what explains the context: "The kite flying in the wind
