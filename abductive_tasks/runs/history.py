@@ -310,8 +310,8 @@ class Scan:
     ) -> Outcome | None:
         """The run of ``task`` whose output its readers read for a spec with ``limit``: results without disagreement
         that answer ``limit`` (and, with ``readable``, whose limit it accepts: one its readers do not refuse,
-        :func:`~abductive_tasks.runs.chain.answering`), no failed requests before some, newest first (an output with
-        failed items is read: they count as missing downstream); None when there is none."""
+        :func:`~abductive_tasks.runs.stage_limits.answering`), no failed requests before some, newest first (an
+        output with failed items is read: they count as missing downstream); None when there is none."""
         usable = [
             outcome
             for outcome in self.outcomes.get(task, [])

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from abductive_tasks.runs import chain
+from abductive_tasks.runs import chain, stage_limits
 from abductive_tasks.runs.history import scan_runs
 from abductive_tasks.runs.model_plan import ModelPlan
 
@@ -27,14 +27,14 @@ def refreshed(model_plan: ModelPlan, plans: Mapping[str, ModelPlan] | None = Non
 
             def current(upstream: str, kind: str, working: ModelPlan = working) -> str | None:
                 """The digest of ``kind`` that the run of ``upstream`` answering the limit gave, one whose limit its
-                readers accept: this model's, or the describer's (chain.answering)."""
+                readers accept: this model's, or the describer's (stage_limits.answering)."""
                 source: ModelPlan | None = working
                 if kind in model_plan.sources:
                     source = plans.get(model_plan.sources[kind])
                 if source is None:
                     return None
                 root, read_as = source.derived_root, source.read_as(upstream)
-                run = chain.answering(source.earlier, upstream, read_as)
+                run = stage_limits.answering(source.earlier, upstream, read_as)
                 return chain.current_output(
                     source.model.name, source.identity, run, upstream, kind, root, True, read_as
                 )
@@ -53,13 +53,13 @@ def refreshed(model_plan: ModelPlan, plans: Mapping[str, ModelPlan] | None = Non
 
 def _gives_none(model_plan: ModelPlan, task: str) -> str | None:
     """Why the earlier run of ``task`` that its readers would read gives them nothing (its samples missing or
-    damaged, or its output bound to a ``--limit`` they refuse: :func:`~abductive_tasks.runs.chain.readable`): it is
-    not done, and runs again (with their limit); None when it gives them its output."""
+    damaged, or its output bound to a ``--limit`` they refuse: :func:`~abductive_tasks.runs.stage_limits.readable`):
+    it is not done, and runs again (with their limit); None when it gives them its output."""
     name, identity, kind = model_plan.model.name, model_plan.identity, model_plan.feeds[task]
     read_as = model_plan.read_as(task)
-    if (refused := chain.refused(model_plan.earlier, task, kind, read_as)) is not None:
+    if (refused := stage_limits.refused(model_plan.earlier, task, kind, read_as)) is not None:
         return refused
-    run = chain.answering(model_plan.earlier, task, read_as)
+    run = stage_limits.answering(model_plan.earlier, task, read_as)
     return chain.output_problem(name, identity, run, task, kind, read_as)
 
 

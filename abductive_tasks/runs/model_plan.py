@@ -50,7 +50,7 @@ class ModelPlan:
     limit: int | float | None  # the --limit the run gets, wherever the spec set it (requested_limit)
     stage_limits: dict[
         str, int | float | None
-    ]  # its upstream tasks whose runs get another --limit (chain.stage_limits)
+    ]  # its upstream tasks whose runs get another --limit (stage_limits.stage_limits)
     levels: tuple[tuple[str, ...], ...]  # its tasks by chain level, each level one run (split by run_limit)
     sources: dict[str, str]  # kind -> the model whose runs give it (a describer)
     environment: dict[str, str]  # the inherited environment with the spec's and the model's env
@@ -77,14 +77,14 @@ class ModelPlan:
     def run_limit(self, task: str) -> int | float | None:
         """The ``--limit`` a run of ``task`` gets, and that an earlier run of it must cover to be done: :attr:`limit`,
         or for an upstream task laid out otherwise than its readers (``nleye_describe``) the limit that gives them what
-        they read under :attr:`limit` (:func:`~abductive_tasks.runs.chain.stage_limit`; its output is bound to
-        :attr:`limit`, :func:`~abductive_tasks.runs.chain.bound_limit`). A level's tasks share one
+        they read under :attr:`limit` (:func:`~abductive_tasks.runs.stage_limits.stage_limit`; its output is bound to
+        :attr:`limit`, :func:`~abductive_tasks.runs.stage_limits.bound_limit`). A level's tasks share one
         (:attr:`levels`)."""
         return self.stage_limits.get(task, self.limit)
 
     def read_as(self, task: str) -> tuple[int | float | None, int | float | None]:
         """What binds the output of a run of ``task`` that its readers read: their limit, and the one its run gets
-        (:func:`~abductive_tasks.runs.chain.bound_limit`)."""
+        (:func:`~abductive_tasks.runs.stage_limits.bound_limit`)."""
         return self.limit, self.run_limit(task)
 
     def cache(self, tasks: Iterable[str]) -> Path:

@@ -50,6 +50,8 @@ from abductive_tasks.runs.model_plan import (
 )
 from abductive_tasks.runs.secrets import collect_secrets, redact_text, reserved_word
 from abductive_tasks.runs.spec import JUDGE_LOG, BatchSpec, JudgeSpec, ModelSpec, SpecError
+from abductive_tasks.runs.stage_limits import by_stage_limit
+from abductive_tasks.runs.stage_limits import stage_limits as stage_limits_of
 from abductive_tasks.runs.task_index import GENERATION_ONLY_BACKENDS, TaskFacts, TaskIndex
 from abductive_tasks.runs.vllm import (
     PLACEHOLDER_API_KEY,
@@ -216,12 +218,12 @@ def _model_plans(
                  if kind not in sources} | dict.fromkeys(describing.get(model.name, []), "descriptions")  # fmt: skip
         root = settings.cache_root(environment)
         limit = requested_limit(spec, model)
-        stage_limits = chain.stage_limits([task for task in runnable if task in feeds], limit, environment)
+        stage_limits = stage_limits_of([task for task in runnable if task in feeds], limit, environment)
         # one run per level and --limit: a stage whose run gets its own limit runs on its own (ModelPlan.run_limit)
         levels = [
             group
             for level in chain.levels(runnable, reads_of, environment, sources)
-            for group in chain.by_stage_limit(level, limit, stage_limits)
+            for group in by_stage_limit(level, limit, stage_limits)
         ]
         if any(kind in sources for task in runnable for kind in chain.run_reads(reads_of(task), environment).values()):
             described_limit(model.name, limit, by_name[model.describer])

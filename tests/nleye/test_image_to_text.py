@@ -190,7 +190,7 @@ def test_a_limited_run_asks_the_items_of_nleye_triplet_with_that_limit(store, it
     """The finding: ``--limit 4`` described the first 4 images (item 1's and one of item 2's) and the reader dropped
     item 2 silently (1 item, ``items_missing_upstream`` 0). Its items are nleye_triplet's under the limit (2); the
     describe stage's limit covers their images; an item whose descriptions are missing counts, with its warning."""
-    from abductive_tasks.runs import chain
+    from abductive_tasks.runs import stage_limits
 
     run = {"model": "dummy", "backend": "dummy", "model_args": "", "key": "k-dummy", "limit": 4}
     monkeypatch.setenv("ABDUCTIVE_RUN", json.dumps(run))
@@ -199,11 +199,10 @@ def test_a_limited_run_asks_the_items_of_nleye_triplet_with_that_limit(store, it
     images = list(hooks.describe_docs_from(items, "dd")["image_path"])
     first = [item["item_id"] for item in items.select(range(3))]
     assert hooks.describe_limit(4) == len({descriptions.image_digest(p) for i in range(2) for p in paths_of(items[i])})
-    assert hooks.describe_limit(3) == hooks.describe_limit(4) and chain.stage_limit("nleye_describe", 4) == 6
-    assert chain.stage_limit("mucr_c2e", 4) == 4 and chain.by_stage_limit(["nleye_triplet", "nleye_describe"], 4) == [
-        ["nleye_triplet"],
-        ["nleye_describe"],
-    ]
+    assert hooks.describe_limit(3) == hooks.describe_limit(4) and stage_limits.stage_limit("nleye_describe", 4) == 6
+    assert stage_limits.stage_limit("mucr_c2e", 4) == 4
+    grouped = stage_limits.by_stage_limit(["nleye_triplet", "nleye_describe"], 4)
+    assert grouped == [["nleye_triplet"], ["nleye_describe"]]
     for path in images[: hooks.describe_limit(4)]:
         save("dd", path, "An image.")
     docs = hooks.triplet_described_docs(None)

@@ -4,7 +4,7 @@ before its fix and guards it now:
 * ``test_a_stage_run_with_a_larger_limit_runs_again_for_readers_with_a_smaller_one``: an upstream stage's run under a
   larger ``limit:`` answers a smaller one as a score (``history.limit_covers``), but its output is bound to its own
   limit, which the readers refuse (``inputs.stages.checked``); the batch counted it done for them, and every rerun
-  failed the reader (``levels._gives_none`` and ``chain.answering`` now plan it to run again, with their limit).
+  failed the reader (``levels._gives_none`` and ``stage_limits.answering`` now plan it to run again, with their limit).
 * ``test_a_describer_whose_tasks_sit_in_one_level_gives_its_reader_what_it_ran``: the describer's plan was left as
   its one level found it before running (``run.run_levels``), so its reader, later in the same batch, found no
   descriptions and failed; a second batch succeeded.

@@ -19,7 +19,7 @@ from abductive_tasks.mucr import scene_graphs
 from abductive_tasks.nleye import descriptions
 from abductive_tasks.reports.compare import CompareError, Inconsistent, estimate_from_run
 from abductive_tasks.reports.plots import PERCENT_FACTOR
-from abductive_tasks.runs import chain
+from abductive_tasks.runs import chain, stage_limits
 from abductive_tasks.runs.catalog import COVERAGE_KINDS
 from abductive_tasks.runs.history import Outcome, Scan, scan_runs
 from abductive_tasks.runs.identity import (
@@ -48,7 +48,7 @@ def _stage_limit(identity: dict, upstream: str, limit: int | float | None, envir
     if isinstance(source, str):
         environment = {**environment, ENV_VAR: "" if source == "hub" else source}
     try:
-        return chain.stage_limits([upstream], limit, environment).get(upstream, limit)
+        return stage_limits.stage_limits([upstream], limit, environment).get(upstream, limit)
     except DataError:
         return limit
 
@@ -380,7 +380,7 @@ class _Staleness:
                 environment = {**os.environ, **(identity.get("env") or {})}
                 root = settings.cache_root(environment)
                 own = _stage_limit(spec.identity, upstream, spec.limit, environment)
-                run = chain.answering(scan, upstream, (spec.limit, own))  # as the batch finds it (run_limit, read_as)
+                run = stage_limits.answering(scan, upstream, (spec.limit, own))  # as the batch finds it
                 found = chain.current_output(model, spec.identity, run, upstream, kind, root, False, (spec.limit, own))
                 when = run.when if run is not None else 0.0
             self.outputs[model, upstream, kind] = found, when
