@@ -272,9 +272,13 @@ def leaderboard_rows(results: Path) -> dict[str, list[str]]:
     """``leaderboard.csv`` as {model: per task its headline value (4 decimals), or the status standing in its place}."""
     with write_report(results)["csv"].open() as handle:
         header, *rows = csv.reader(handle)
-    # per task: `<task>__<headline>`, its __lower, __upper, __stderr, __tied_with_best, then __scale, __status
+    # per task: `<task>__<headline>` first, then its interval, scale, flags and `<task>__status`
     statuses = [index for index, name in enumerate(header) if name.endswith("__status")]
-    return {row[0]: [row[index] or f"{float(row[index - 6]):.4f}" for index in statuses] for row in rows}
+    headlines = {
+        index: next(column for column, name in enumerate(header) if name.startswith(header[index][: -len("status")]))
+        for index in statuses
+    }
+    return {row[0]: [row[index] or f"{float(row[headlines[index]]):.4f}" for index in statuses] for row in rows}
 
 
 def last_run_log(output: Path) -> str:
