@@ -61,16 +61,11 @@ def samples_file(folder: Path, task: str) -> Path:
     return newest
 
 
-def samples_binding(samples: Path) -> dict[str, object]:
-    """The run a samples file comes from, as the results file lmms-eval wrote beside it records it (model, arguments,
-    ``--limit``); {} when that file is missing, unreadable, no regular file or names no model (:func:`samples_run`)."""
-    return samples_run(samples)[0]
-
-
 def samples_run(samples: Path) -> tuple[dict[str, object], str]:
-    """:func:`samples_binding` and, where it is {}, why, one clause naming the results file and what is missing (the
-    picks' model cannot be established: ``abductive-eval`` refuses them, :func:`~abductive_tasks.inputs.stages.
-    checked`); '' when the binding is known."""
+    """The run a samples file comes from, as the results file lmms-eval wrote beside it records it (model, arguments,
+    ``--limit``) with '', or {} when that file is missing, unreadable, no regular file or names no model, and why: one
+    clause naming the results file and what is missing (the picks' model cannot be established: ``abductive-eval``
+    refuses them, :func:`~abductive_tasks.inputs.stages.checked`)."""
     results = results_beside(samples)
     try:
         config = json.loads(read_regular(results)).get("config")

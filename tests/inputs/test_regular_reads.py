@@ -119,7 +119,7 @@ def test_run_files_swapped_for_a_fifo_after_any_look_are_read_as_nothing(tmp_pat
     log = fifo_at(tmp_path / "eval.log")
     counted = fifo_at(samples_path(tmp_path / "20261202_results.json", "t"))
     seen_as_a_file(monkeypatch, results, log, counted)
-    assert picks.samples_binding(samples) == {}
+    assert picks.samples_run(samples)[0] == {}
     assert run.log_tail(log) == ""
     assert history._samples_lines(tmp_path / "20261202_results.json", "t") is None
     stage = stages.StageOutput("picks", "mucr_c2e", {"model": "m", "task": "mucr_c2e"}, {})

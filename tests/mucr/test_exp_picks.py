@@ -206,14 +206,14 @@ def test_a_fifo_among_the_picks_is_never_opened(picks_folder, fifo):
     path = samples if fifo == "samples" else samples.with_name(samples.name.split("_samples_")[0] + "_results.json")
     if fifo == "results":
         path.write_text(json.dumps({"config": {"model": "m", "limit": None}}))
-        assert picks.samples_binding(samples) == {"model": "m", "backend": "m", "model_args": "", "limit": None}
+        assert picks.samples_run(samples)[0] == {"model": "m", "backend": "m", "model_args": "", "limit": None}
     path.unlink(missing_ok=True)
     os.mkfifo(path)
     if fifo == "samples":
         with pytest.raises(DataError, match=f"{re.escape(str(path))}: a FIFO, not a regular file$"):
             picks.samples_file(picks_folder, "mucr_c2e")
     else:
-        assert picks.samples_binding(samples) == {}
+        assert picks.samples_run(samples)[0] == {}
 
 
 RUN = {"model": "m", "backend": "m", "model_args": "", "key": "k-m", "limit": None}  # what abductive-eval says

@@ -179,7 +179,7 @@ def test_a_batchs_limit_minus_one_is_every_document(sample, tmp_path):
     samples = tmp_path / "picks" / "20261202_samples_mucr_c2e.jsonl"  # ABDUCTIVE_MUCR_PICKS of such a run
     samples.parent.mkdir()
     lmms_source.results_beside(samples).write_text(json.dumps({"config": {"model": "dummy", "limit": -1.0}}))
-    assert picks.samples_binding(samples)["limit"] is None  # not refused as a limited one
+    assert picks.samples_run(samples)[0]["limit"] is None  # not refused as a limited one
 
 
 def test_limit_zero_is_every_document_as_lmms_eval_runs_it(sample):
