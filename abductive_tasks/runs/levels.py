@@ -57,9 +57,9 @@ def _gives_none(model_plan: ModelPlan, task: str) -> str | None:
     it is not done, and runs again (with their limit); None when it gives them its output."""
     name, identity, kind = model_plan.model.name, model_plan.identity, model_plan.feeds[task]
     read_as = model_plan.read_as(task)
-    if (refused := stage_limits.refused(model_plan.earlier, task, kind, read_as)) is not None:
-        return refused
     run = stage_limits.answering(model_plan.earlier, task, read_as)
+    if run is None and (refused := stage_limits.refused(model_plan.earlier, task, kind, read_as)) is not None:
+        return refused
     return chain.output_problem(name, identity, run, task, kind, read_as)
 
 

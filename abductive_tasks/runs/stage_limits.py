@@ -45,10 +45,9 @@ def answering(scan: Scan, task: str, read_as: tuple[Limit, Limit]) -> Outcome | 
 
 
 def refused(scan: Scan, task: str, kind: str, read_as: tuple[Limit, Limit]) -> str | None:
-    """Why no earlier run of ``task`` in ``scan`` gives its readers (``read_as``) their ``kind`` when one answers its
-    run's limit but they refuse its output (:func:`readable`: a run with a larger ``--limit``); None otherwise."""
-    if answering(scan, task, read_as) is not None:
-        return None
+    """Where no earlier run of ``task`` in ``scan`` gives its readers (``read_as``) their ``kind`` (:func:`answering`
+    found none), why, when one answers its run's limit but they refuse its output (:func:`readable`: a run with a
+    larger ``--limit``); None otherwise."""
     run = scan.answering(task, read_as[1])
     if run is None:
         return None
