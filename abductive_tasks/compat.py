@@ -20,8 +20,8 @@ recognise of ours is declared here and subclassed above (:class:`PermanentLoadEr
 :class:`OwnStderr`).
 
 The other internals: loglikelihood results reach ``process_results`` stringified
-(:func:`loglikelihood_value`); the YAML hook behind a request's visual (:func:`visual_hook`); the task index and
-YAML loading (:func:`task_manager`,
+(:func:`loglikelihood_value`); the YAML hook behind a request's visual (:func:`visual_hook`) and its task's image limit
+(:func:`images_per_prompt`); the task index and YAML loading (:func:`task_manager`,
 :func:`task_config`); the model registry and ``--model_args`` parsing (:func:`model_names`,
 :func:`model_class_path`, :func:`model_registry`: ours loaded again where lmms-eval's load of them failed,
 :func:`parse_model_args`); the evaluation entry point the ``abductive-eval`` command wraps
@@ -334,6 +334,14 @@ def visual_hook(doc_to_visual: Callable) -> Callable:
     ``task.config.doc_to_visual``. Any other callable is returned as it is."""
     hook = getattr(getattr(getattr(doc_to_visual, "__self__", None), "config", None), "doc_to_visual", None)
     return hook if callable(hook) else doc_to_visual
+
+
+def images_per_prompt(doc_to_visual: Callable) -> int | None:
+    """The ``max_images_per_prompt`` of the task metadata behind the callable a request carries (lmms-eval 0.7.3's
+    bound ``Task.doc_to_visual``, as in :func:`visual_hook`); None when it declares none."""
+    metadata = getattr(getattr(getattr(doc_to_visual, "__self__", None), "config", None), "metadata", None)
+    images = metadata.get("max_images_per_prompt") if isinstance(metadata, dict) else None
+    return None if images is None else int(images)
 
 
 def task_manager(include_path: str | Path | None = None, include_defaults: bool = False):

@@ -5,20 +5,22 @@ that it got no other keyword, a traceback), and a damaged local checkpoint named
 :class:`~abductive_tasks.models.llava.LoadsInOneLine` while loading).
 
 Registered over lmms-eval's own ``llava_hf`` (entry-point models are registered after the built-ins, with
-overwrite), in both of its forms: the chat class (the default) and the simple one (``--force_simple``). Nothing
-else changes.
+overwrite), in both of its forms: the chat class (the default) and the simple one (``--force_simple``). Both answer
+a task without images, which lmms-eval 0.7.3's fail (the chat form: :class:`ImagesOrNone`; the simple one:
+:class:`~abductive_tasks.models.text_only.AnswersTextOnly`). Nothing else changes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from lmms_eval.models.chat.llava_hf import LlavaHf as _ChatLlavaHf
-from lmms_eval.models.simple.llava_hf import LlavaHf as _SimpleLlavaHf
 
 from abductive_tasks.models.arguments import CheckedArguments
 from abductive_tasks.models.devices import DevicesAsTyped
 from abductive_tasks.models.llava import LoadsInOneLine, checked_folder
+from abductive_tasks.models.text_only import AnswersTextOnly
 
 
 class CheckedCheckpoint(CheckedArguments, LoadsInOneLine):
@@ -30,9 +32,30 @@ class CheckedCheckpoint(CheckedArguments, LoadsInOneLine):
         checked_folder(cls.model_id, arguments.get("pretrained"))
 
 
-class LlavaHf(CheckedCheckpoint, DevicesAsTyped, _SimpleLlavaHf):
-    """lmms-eval's simple ``llava_hf``."""
+class ImagesOrNone:
+    """A processor called with ``images=None`` where it is given none: lmms-eval 0.7.3's chat ``llava_hf`` passes a
+    request without images ``images=[]``, and transformers 5's image processor then indexes ``images[0]``
+    (``IndexError``: the whole run stops). Anything else is the processor's own."""
+
+    def __init__(self, processor: Any) -> None:
+        self.processor = processor
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(kwargs.get("images"), list) and not kwargs["images"]:
+            kwargs["images"] = None
+        return self.processor(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.processor, name)
+
+
+class LlavaHf(CheckedCheckpoint, DevicesAsTyped, AnswersTextOnly):
+    """lmms-eval's simple ``llava_hf``, answering tasks without images."""
 
 
 class LlavaHfChat(CheckedCheckpoint, DevicesAsTyped, _ChatLlavaHf):
-    """lmms-eval's chat ``llava_hf``."""
+    """lmms-eval's chat ``llava_hf``, its processor given no empty image list (:class:`ImagesOrNone`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._image_processor = ImagesOrNone(self._image_processor)  # type: ignore[has-type]  # llava_hf sets it

@@ -3,7 +3,8 @@
 lmms-eval 0.7.3's simple ``llava_hf`` scores a continuation by tokenising the context
 *without* its images, which transformers 5 rejects (the prompt holds ``<image>`` tokens but no
 pixels). This subclass keeps everything else of ``llava_hf`` (loading, generation, model
-arguments) and replaces ``loglikelihood``: the prompt (``<image>`` tokens prepended, the
+arguments; a task without images is answered: :mod:`~abductive_tasks.models.text_only`) and replaces
+``loglikelihood``: the prompt (``<image>`` tokens prepended, the
 checkpoint's chat template with the generation prompt) goes through the processor *with* the
 request's images; the continuation's tokens are appended; one forward pass gives their
 log-probabilities.
@@ -20,16 +21,16 @@ from __future__ import annotations
 
 import torch
 from lmms_eval.api.instance import Instance
-from lmms_eval.models.simple.llava_hf import DEFAULT_IMAGE_TOKEN, VICUNA_CHAT_TEMPLATE
-from lmms_eval.models.simple.llava_hf import LlavaHf as _SimpleLlavaHf
+from lmms_eval.models.simple.llava_hf import DEFAULT_IMAGE_TOKEN
 
 from abductive_tasks.models.arguments import CheckedArguments
 from abductive_tasks.models.devices import DevicesAsTyped
+from abductive_tasks.models.text_only import AnswersTextOnly
 
 SCORE_MODES = ("mean", "sum")
 
 
-class LlavaHfScorer(CheckedArguments, DevicesAsTyped, _SimpleLlavaHf):
+class LlavaHfScorer(CheckedArguments, DevicesAsTyped, AnswersTextOnly):
     """``llava_hf`` (simple) whose loglikelihood passes the images through the processor."""
 
     model_id = "llava_hf_scorer"
@@ -47,10 +48,7 @@ class LlavaHfScorer(CheckedArguments, DevicesAsTyped, _SimpleLlavaHf):
         image_token = getattr(self._image_processor, "image_token", DEFAULT_IMAGE_TOKEN)
         if images and image_token not in context:
             context = f"{' '.join([image_token] * images)}\n{context}"
-        template = self.chat_template or self.tokenizer.chat_template or VICUNA_CHAT_TEMPLATE
-        return self.tokenizer.apply_chat_template(
-            [{"role": "user", "content": context}], chat_template=template, tokenize=False, add_generation_prompt=True
-        )
+        return self._render(context)
 
     def _encode(self, request: Instance) -> dict:
         """Token ids of prompt + continuation, the continuation's length, and the processor's image tensors."""

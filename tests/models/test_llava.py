@@ -202,7 +202,7 @@ def test_the_device_as_typed_is_the_device_map(monkeypatch, given, gpu, processe
     """What reaches llava_hf (no GPU here: its constructor is replaced by a recorder)."""
     import accelerate
 
-    from abductive_tasks.models import llava_scorer
+    from abductive_tasks.models import text_only
 
     received = {}
 
@@ -210,7 +210,7 @@ def test_the_device_as_typed_is_the_device_map(monkeypatch, given, gpu, processe
         received.update(kwargs)
         self.chat_template = kwargs.get("chat_template", "")  # what llava_hf sets; a template: no probe
 
-    monkeypatch.setattr(llava_scorer._SimpleLlavaHf, "__init__", record)  # lmms-eval's llava_hf
+    monkeypatch.setattr(text_only._SimpleLlavaHf, "__init__", record)  # lmms-eval's llava_hf
     monkeypatch.setattr(torch.cuda, "is_available", lambda: gpu)
     monkeypatch.setattr(accelerate, "PartialState", lambda: SimpleNamespace(num_processes=processes))
     Llava(pretrained="llava-hf/llava-1.5-7b-hf", **given)
