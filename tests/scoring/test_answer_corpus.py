@@ -79,7 +79,7 @@ PINNED = {
     "blind_batch_al.yaml": (335, 0),  # pending/: first contact of round 29 (326, 4); rounds 30, 35, 44, 54
     "blind_batch_am.yaml": (323, 0),  # out of pending/ with round 44 (first contact 312, 5); rounds 31, 34, 35, 44, 54
     "blind_batch_an.yaml": (302, 0),  # pending/: first contact of round 31 (292, 2); rounds 32, 34, 38, 43, 50, 54
-    "blind_batch_ao.yaml": (306, 0),  # pending/: first contact of round 32 (292, 7); rounds 33, 34, 35, 38, 48, 54
+    "blind_batch_ao.yaml": (307, 0),  # pending/: first contact of round 32 (292, 7); rounds 33, 34, 35, 38, 48, 54, 59
     "blind_batch_ap.yaml": (318, 0),  # pending/: first contact of round 33 (292, 3); rounds 34, 38, 51
     "blind_batch_aq.yaml": (331, 0),  # pending/: first contact of round 34 (308, 2); round 35
     "blind_batch_ar.yaml": (316, 0),  # pending/: first contact of round 35 (297, 5); V04, V08 adjudicated; round 36
@@ -95,7 +95,7 @@ PINNED = {
     "blind_batch_bb.yaml": (386, 1),  # pending/: first contact of round 45 (373, 2); rounds 46, 47; X18 adjudicated
     "blind_batch_bc.yaml": (390, 0),  # out of pending/ with round 47 (first contact 364, 10); Y adjudicated
     "blind_batch_bd.yaml": (387, 0),  # out of pending/ with round 50 (first contact of round 47: 371, 4); round 48
-    "blind_batch_be.yaml": (379, 0),  # pending/: first contact of round 48 (359, 7); rounds 49, 50
+    "blind_batch_be.yaml": (380, 0),  # pending/: first contact of round 48 (359, 7); rounds 49, 50, 59
     "blind_batch_bf.yaml": (386, 0),  # pending/: first contact of round 49 (368, 2); rounds 50, 51
     "blind_batch_bg.yaml": (388, 0),  # pending/: first contact of round 50 (378, 1); round 51
     "blind_batch_bh.yaml": (391, 0),  # pending/: first contact of round 51 (377, 2); rounds 52, 54
@@ -105,7 +105,7 @@ PINNED = {
     "blind_batch_bl.yaml": (400, 0),  # out of pending/ with round 56 (first contact of round 55: 392, 3)
     "blind_batch_bm.yaml": (397, 0),  # out of pending/ with round 57 (first contact of round 56: 388, 4)
     "blind_batch_bn.yaml": (397, 0),  # out of pending/ with round 58 (first contact of round 57: 388, 3)
-    "blind_batch_bo.yaml": (384, 1),  # pending/: first contact of round 58 (384, 1)
+    "blind_batch_bo.yaml": (396, 0),  # pending/: first contact of round 58 (384, 1); round 59
 }
 
 

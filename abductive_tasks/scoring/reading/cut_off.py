@@ -93,7 +93,9 @@ def _names_only(text: str, opening: re.Match, mentions: list[Mention], valid: Ca
     value = mentions[mention_index(opening["answer"] or opening["dashed"] or opening["numbered"])].value
     if opening["numbered"] and mentions[mention_index(opening["restated"])].value != value:
         return False
-    if opening["dashed"] and not mentions[mention_index(opening["dashed"])].named:
+    # (a bare number but 1, a list's first: "3 - the kid kicked the ball straight toward the vase on the shelf. The
+    # other options (a cat sleeping on a rug, a woman reading, a": BO's first contact, unread)
+    if opening["dashed"] and not mentions[mention_index(opening["dashed"])].named and value == 1:
         again = _NAMED_PLACEHOLDER.findall(opening["sentence"])
         if value not in {mentions[mention_index(found)].value for found in again}:
             return False

@@ -231,6 +231,7 @@ _IN_AN_EXAMPLE = re.compile(
     re.IGNORECASE,
 )
 _EXAMPLE_NAMED = re.compile(rf"\bexamples?\s*{ANY_MENTION}", re.IGNORECASE)
+_CLAUSE_TURN = re.compile(r"\bbut\b", re.IGNORECASE)  # a clause of its own after it (_about_an_example)
 # The answers the few-shot examples had, as the reply restates them: "Option 4 for the question. (For reference,
 # Examples 1 and 2 were Option 1 and Option 2.)" (AZ's first contact, read as no answer)
 _EXAMPLES_ANSWERED = re.compile(
@@ -247,8 +248,11 @@ def _after_pick(position: int) -> int:
 
 def _about_an_example(text: str, position: int) -> bool:
     """Whether the sentence holding ``position`` speaks of a few-shot example before it ("In Example 1 the cause was
-    shown in Option 1, ..."): what it states is that example's answer, not the reply's."""
+    shown in Option 1, ..."): what it states is that example's answer, not the reply's. A clause after "but" speaks of
+    its own ("In Example 1 the answer was Option 1 and in Example 2 it was Option 2, but for image 3 the cause is
+    Option 3: ...": BO's first contact, unread; not "..., but in Example 2 it was Option 2")."""
     start = max(sentence_start(text, position), text.rfind(";", 0, position) + 1)
+    start = max((turn.end() for turn in _CLAUSE_TURN.finditer(text, start, position)), default=start)
     # "Option 1 in Example 1 and Option 2 in Example 2 were correct; ...": the example named after the answer
     return bool(_EXAMPLE_NAMED.search(text, start, position) or _IN_AN_EXAMPLE.match(text, _after_pick(position)))
 

@@ -302,6 +302,28 @@ ROLE_CLAIMS = (
             4,
         ),
     ),
+    # ... or what the given image brings about, said after "which is what" to be what an option shows, ending the
+    # sentence: "Option 3 shows the effect. The overflowing bathroom sink in the cause image leads to water stains
+    # spreading on the ceiling of the room below, which is what Option 1 shows." (BO's first contact, read 3; not
+    # "which is not what Option 1 shows", nor "which is what Option 1 might show", nor "..., which is what Option 1
+    # shows too, but ...")
+    rule(
+        r"\b(?:(?:leads?|led)\s+to|(?:results?|resulted)\s+(?:in|from)|causes|caused|produces|produced"
+        r"|(?:comes?|came|stems?|stemmed)\s+from)\s+[^.;!?\n«‹]{1,120}?,\s*which\s+is\s+(?:exactly\s+|precisely\s+)?"
+        rf"what\s+{_CLAIMED}(?<!\))\s+(?:clearly\s+)?(?:shows|depicts|illustrates)\s*(?=[.!;\n]|$)",
+        Example(
+            "mucr",
+            "Option 3 shows the effect. The overflowing bathroom sink in the cause image leads to water stains "
+            "spreading on the ceiling of the room below, which is what Option 1 shows.",
+            None,
+        ),
+        Example(
+            "mucr",
+            "Option 1 shows the effect. The overflowing sink leads to water stains on the ceiling below, which is "
+            "what Option 1 shows.",
+            1,
+        ),
+    ),
     # "Option 1 is the cause, since the third option shows the lightning storm that knocked out the power." (BL's first
     # contact, read 1): the reason given for the answer's role is what another option shows doing something, a claim
     # of that option (not what it shows said otherwise: "..., since Option 3 shows a storm that is not near the

@@ -239,6 +239,12 @@ def _arabic_rather(match: re.Match[str]) -> str:
 # A German rating given ("Ich würde eine 7 vergeben (sehr plausibel): ...": BE's first contact; not "keine 7", a rating
 # refused)
 _GERMAN_POINTS = re.compile(r"\bwürde\s+(?:eine|ein)\s+(\d+(?:[.,]\d+)?)\s+vergeben\b", re.IGNORECASE)
+# A Turkish rating given, the number before its verb ("Bu hipotezi 3 olarak değerlendiriyorum (biraz makul).": I rate
+# this hypothesis as 3; BO's first contact; not "3 olarak değerlendirmiyorum", I do not rate it 3)
+_TURKISH_RATED = re.compile(
+    r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s+olarak\s+(?:değerlendiriyorum|değerlendiririm|puanlıyorum|puanlarım)(?!\w)",
+    re.IGNORECASE,
+)
 
 
 # A Chinese comparison, the one compared first: "图片2比图片1更合理" (image 2 is more plausible than image 1),
@@ -395,6 +401,11 @@ PHRASES = {  # English: the phrases it translates, separated by |
     # geef het een 5 (redelijk plausibel): ...", I give it a 5; not "Ik geef het geen 5", none)
     "score:   ": "skor:|skor :|ocena:|ocena :",
     "i give it a": "ik geef het een|ik geef dit een",
+    # BO's first contact: the French panel positions after "à" ("L'image 2 (à droite) est la plus plausible : ...", the
+    # image on the right; "de droite" is read already), and a Turkish rating given (_TURKISH_RATED)
+    "the right  ": "à droite",
+    "the left  ": "à gauche",
+    "the middle  ": "au milieu|au centre",
 }
 # A Chinese noun the answer counts ("答案是第二个短语：超速", AQ's first contact: the second phrase), set apart
 _CHINESE_NOUNS = re.compile("短语|短語")
@@ -426,6 +437,7 @@ def translate(text: str) -> str:
     text = _JAPANESE_POINTS.sub(r" score: \1 ", text)
     text = _RUSSIAN_POINTS.sub(r" score: \1 ", text)
     text = _GERMAN_POINTS.sub(r" would give it a \1 ", text)
+    text = _TURKISH_RATED.sub(r" would give it a \1 ", text)
     text = _CHINESE_COMPARED.sub(r" is more plausible than \1 ", text)
     text = _RUSSIAN_INVERTED.sub(r"\1 \2 более правдоподобна", text)
     text = _TURKISH_ORDINAL_DENIED.sub(r" not \2 \1 ", text)

@@ -551,11 +551,14 @@ def _last_mentions(n: int, last_noun: str) -> tuple[MentionRule, ...]:
     """The last option: "the last one", "the final option"."""
     return (
         # where the answer is, before a colon and what it shows: "The effect is shown in the last option: a car covered
-        # in dents" (BD's first contact; not before a number: "the last option: 2" heads it)
+        # in dents" (BD's first contact; not before a number: "the last option: 2" heads it); the answer itself too
+        # ("The last image: the broken eggs on the kitchen floor ...", "The cause in image 3 is the last option: a pan
+        # left unattended ...": BO's first contact, unread)
         _rule(
-            rf"(?<=\bin\s)the\s+(?:last|final)\s+{last_noun}\b(?=\s*:\s*(?:a|an|the)\s)",
+            rf"\bthe\s+(?:last|final)\s+{last_noun}\b(?=\s*:\s*(?:a|an|the)\s)",
             lambda m: n,
             Example("mucr", "The effect is shown in the last option: a car covered in dents after the hailstorm.", 4),
+            Example("mucr", "The last image: the broken eggs on the kitchen floor after the bag tore open.", 4),
         ),
         # "the last one", "the final option"; "the last image" too, unless the images are no options ("Final choice: 3"
         # and "The final choice is 2" head an answer)

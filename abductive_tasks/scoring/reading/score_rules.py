@@ -241,6 +241,19 @@ SCORE_VERDICTS = (
         r"(?=\s*:(?!\s*(?:if|when|unless|assuming|provided|only\s+if)\b))",
         Example("rating", "Very plausible, about an 8: the fisherman holds the same rod and a fish.", 8.0),
     ),
+    # ... or said, "I'd say" before it: "Hard to judge given how tiny the hypothesis image is, but I'd tentatively say
+    # 4: the context shows someone carrying a ladder ..." (BO's first contact, unread; not denied, "I wouldn't say 4:
+    # ...", nor before a condition, "I'd say 4: if ...")
+    verdict(
+        r"\b(?:I'd|I\s+would)\s+(?:(?:tentatively|cautiously|probably|perhaps|maybe)\s+)?say\s+(?:a\s+|an\s+)?{pick}"
+        r"(?=\s*:(?!\s*(?:if|when|unless|assuming|provided|only\s+if)\b))",
+        Example(
+            "rating",
+            "Hard to judge given how tiny the hypothesis image is, but I'd tentatively say 4: the context shows "
+            "someone carrying a ladder into a house.",
+            4.0,
+        ),
+    ),
     verdict(
         r"\b(?:it|this|that)(?:\s+is|'s|\s+would\s+be|\s+deserves)\s+(?:at\s+(?:least|most)\s+)?(?:a|an)\s+{pick}",
         Example("rating", "This is a 9.", 9.0),

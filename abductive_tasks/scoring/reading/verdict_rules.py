@@ -152,10 +152,20 @@ VERDICTS = (
         Example("cue", "The slippery floor is in both images, so it explains no change. That leaves heavy rain.", 3),
     ),
     # "Probably 2, but I'm not sure": a probable pick is a pick ("maybe 3?" is a guess, no pick)
+    # (before a parenthesis too: "Most likely Option 4 (possibly Option 2). ...", BO's first contact, unread: a hedge in
+    # parentheses after the answer, as the adjudication Y read "Option 1 (but honestly it could be Option 3).")
     verdict(
-        rf"\b(?:most\s+)?(?:probably|likely|clearly|definitely|obviously|certainly)\s*,?\s+{ARTICLE}{{pick}}(?=\s*(?:[.,;!)]|\s-\s|$))",
+        rf"\b(?:most\s+)?(?:probably|likely|clearly|definitely|obviously|certainly)\s*,?\s+{ARTICLE}{{pick}}"
+        r"(?=\s*(?:[.,;!)(]|\s-\s|$))",
         Example("nleye", "Probably 2, but I'm not sure.", 2),
         Example("texts", "Which is more plausible, 1 or 2? Clearly 1 — rain leads to wet clothes.", 1),
+        Example("mucr", "Most likely Option 4 (possibly Option 2). Option 4 shows a hard tackle.", 4),
+    ),
+    # ... or after it, ending its clause: "Option 4 most likely, but Option 1 is close." (BO's first contact, unread;
+    # not "Option 4 most likely, or Option 1.", nor "Option 4 most likely shows ...")
+    verdict(
+        r"{pick}\s*,?\s+most\s+(?:likely|probably)(?=\s*(?:[.,;!]|\s-\s|$))(?!\s*,?\s*or\b)",
+        Example("mucr", "Option 4 most likely, but Option 1 is close. The cause shows a kid in the leaves.", 4),
     ),
     # "options 2 and 4 both show water, but only option 4 ..."
     verdict(
@@ -264,14 +274,28 @@ VERDICTS = (
         r"(?:^|(?<=[|]))\s*[✗✘❌☒]\s*{reject}",
         Example("nleye", "❌ Image 1", 2),
     ),
-    # a ranking: "2 > 1", "1 < 2"
+    # a ranking: "2 > 1", "1 < 2"; of a chain, its head ("speeding (2) > police officer (4) > car (1) > road (3)": BO's
+    # first contact, unread, read as two picks)
     verdict(
-        r"{pick}\s*>\s*{reject}",
+        r"(?<!>)(?<!>\s){pick}\s*>\s*{reject}",
         Example("nleye", "2 > 1", 2),
+        Example("cue_words", "speeding (2) > police officer (4) > car (1) > road (3)", 2),
     ),
     verdict(
-        r"{reject}\s*<\s*{pick}",
+        r"{reject}\s*<\s*{pick}(?!\s*<)",
         Example("nleye", "1 < 2", 2),
+        Example("cue_words", "road (3) < car (1) < police officer (4) < speeding (2)", 2),
+    ),
+    # an option given the cause's or the effect's role, the reply going on in its sentence to name the cue, the answer
+    # the cue prompt asks for: "Speeding is the cause, the police officer is the effect, and the cue... is speeding. 2."
+    # (BO's first contact, unread: read as picks of 2 and 4; not "The police officer is the effect." alone, nor "...,
+    # and the cue that links them is unclear")
+    verdict(
+        r"{reject}\s+is\s+the\s+(?:cause|effect)\b"
+        r"(?=[^.;!?\n]*?\bthe\s+cue\s*(?:\.{{2,}}|…)?\s*(?:is|would\s+be|must\s+be)\s+(?:the\s+)?{any_mention})",
+        Example(
+            "cue_words", "Speeding is the cause, the police officer is the effect, and the cue... is speeding. 2.", 2
+        ),
     ),
     # "I would not pick image 2", "I wouldn't choose option 1", "never go with 3": a choice declined
     verdict(
