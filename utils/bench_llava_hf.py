@@ -13,16 +13,17 @@ product is unchanged): each request costs the prefill of its prompt and images p
 request takes, so our share is at its largest. ``--full-tasks`` then runs some tasks again with the end of reply made
 unreachable, so that each reply runs its task's whole ``max_new_tokens``, the most a request takes.
 
-Each task runs twice (after one uncounted warm-up task) through lmms-eval's ``simple_evaluate`` on the one loaded
-model, with the task's own documents, prompts, images, generation kwargs, ``process_results`` and aggregations
-(intervals included): its first run in the process pays its benchmark's one-time costs (modules imported, data loaded
-and cached), whose wall and our seconds are printed beside the second run's row. Printed per task: requests, images
-and prompt tokens per request, generated tokens, the run's wall time, the model calls' time (``generate_until`` /
-``loglikelihood``, exact), and the wall time split by where the main thread was: a sampler thread reads its stack
-every millisecond and charges the interval to the innermost frame of ours (``abductive_tasks``), lmms-eval's or the
-model stack's (torch, transformers, accelerate, tokenizers, safetensors); frames of other libraries (PIL, datasets,
-numpy) are charged to their caller. "ours per request" is our share of the wall time divided by the requests. Not a
-test: the figures depend on the machine.
+Each task runs twice through lmms-eval's ``simple_evaluate`` on the one loaded model, with the task's own documents,
+prompts, images, generation kwargs, ``process_results`` and aggregations (intervals included): its first run in the
+process pays its benchmark's one-time costs (modules imported, data loaded and cached; the first task's also the
+process's: CUDA's start, lmms-eval's lazy imports), whose wall and our seconds are printed beside the second run's
+row. Printed per task: requests, images and prompt tokens per request, generated tokens, the run's wall time, the
+model calls' time (``generate_until`` / ``loglikelihood``, exact), and the wall time split by where the main thread
+was: a sampler thread reads its stack every millisecond (the interpreter's switch interval lowered to 0.1 ms
+meanwhile, so that it runs on time) and charges the interval to the innermost frame of ours (``abductive_tasks``),
+lmms-eval's or the model stack's (torch, transformers, accelerate, tokenizers, safetensors); frames of other libraries
+(PIL, datasets, numpy) are charged to their caller. "ours per request" is our share of the wall time divided by the
+requests. Not a test: the figures depend on the machine.
 """
 
 from __future__ import annotations
@@ -249,6 +250,7 @@ class StackSampler:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._kind_of: dict[str, str] = {}
+        self._switch = sys.getswitchinterval()
 
     def _kind(self, frame: FrameType | None) -> str:
         while frame is not None:
@@ -272,11 +274,18 @@ class StackSampler:
             last = now
 
     def __enter__(self) -> StackSampler:
+        # The sampler thread runs when the main thread lets go of the GIL, which it does at every call that releases
+        # it (torch, I/O) and otherwise once per switch interval (5 ms): at that default the thread would wake mostly
+        # inside such calls and charge the Python work before them (our hooks) to them. At a tenth of its tick the
+        # thread gets the GIL within 0.1 ms wherever the main thread is.
+        self._switch = sys.getswitchinterval()
+        sys.setswitchinterval(self.interval / 10)
         self._thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
+        sys.setswitchinterval(self._switch)
         self._thread.join()
 
 
@@ -394,9 +403,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     calls = ModelCalls(lm)
     manager = compat.task_manager()
     with StackSampler() as sampler:
-        run_task(args.tasks[0], lm, manager, 1)  # warm-up: CUDA kernels, lazy imports (not counted)
         for label, tasks in (("tasks", args.tasks), ("full", args.full_tasks)):
-            if label == "full":
+            if label == "full" and tasks:
                 tokenizer = lm.tokenizer
                 never_end(lm.model, tokenizer.convert_tokens_to_ids(REPLY), tokenizer.eos_token_id)
             for task in tasks:

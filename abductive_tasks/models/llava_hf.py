@@ -35,10 +35,10 @@ class CheckedCheckpoint(CheckedArguments, LoadsInOneLine):
 class ImagesOrNone:
     """A processor called with ``images=None`` where it is given none: lmms-eval 0.7.3's chat ``llava_hf`` passes a
     request without images ``images=[]``, and transformers 5's image processor then indexes ``images[0]``
-    (``IndexError``: the whole run stops). Anything else is the processor's own."""
+    (``IndexError``: the whole run stops). Anything else is the processor's own: attributes read and set on it."""
 
     def __init__(self, processor: Any) -> None:
-        self.processor = processor
+        object.__setattr__(self, "processor", processor)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if isinstance(kwargs.get("images"), list) and not kwargs["images"]:
@@ -46,7 +46,12 @@ class ImagesOrNone:
         return self.processor(*args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
+        if name == "processor":  # not set yet (a copy or an unpickling in progress): no lookup through itself
+            raise AttributeError(name)
         return getattr(self.processor, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self.processor, name, value)
 
 
 class LlavaHf(CheckedCheckpoint, DevicesAsTyped, AnswersTextOnly):

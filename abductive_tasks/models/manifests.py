@@ -66,11 +66,13 @@ VERSIONS = {
     "random_baseline": "1.0",
     "dumb_pixel": "1.1",  # 1.1: the images it reads opened only when regular (results unchanged)
     "clip_scorer": "1.1",  # 1.1: the images it reads opened only when regular (results unchanged)
-    "llava_hf": "1.1",  # 1.1: a text-only task (max_images_per_prompt: 0) answered; lmms-eval's failed it
-    "llava_hf_scorer": "1.1",  # 1.1: likewise
+    "llava_hf": "1.2",  # 1.1: a task without images (max_images_per_prompt: 0) answered; lmms-eval's failed it
+    # (chat: the whole run) or, in its simple form after an image request, answered it from that request's prompt and
+    # images; 1.2: any request without images (another's task too), its processor copyable
+    "llava_hf_scorer": "1.2",  # 1.1, 1.2: likewise
     "dve_optimized": "1.1",  # 1.1: the images it reads opened only when regular (results unchanged)
     "nli_scorer": "1.0",
-    "llava": "1.3",  # 1.1: its conversion cache keyed by the converting code; 1.2: its converted files hashed only
-    # when regular (a FIFO in their place is refused, never waited on); results unchanged by either; 1.3: a text-only
-    # task (max_images_per_prompt: 0) answered, where lmms-eval's simple llava_hf failed every request
+    "llava": "1.4",  # 1.1: its conversion cache keyed by the converting code; 1.2: its converted files hashed only
+    # when regular (a FIFO in their place is refused, never waited on); results unchanged by either; 1.3, 1.4: a request
+    # without images answered, as llava_hf 1.1, 1.2
 }

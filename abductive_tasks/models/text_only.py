@@ -1,12 +1,14 @@
-"""lmms-eval's simple ``llava_hf``, answering the requests of a task that shows no image.
+"""lmms-eval's simple ``llava_hf``, answering the requests that show no image.
 
 lmms-eval 0.7.3's simple ``llava_hf.generate_until`` gives a request without images the task type "text" and never
-builds the model's inputs for it: every such request fails (its reply is ``""``, an error in the log), e.g. all of
-``nleye_triplet_text`` and ``nleye_triplet_described``. :class:`AnswersTextOnly` answers the requests of a task
-whose metadata says ``max_images_per_prompt: 0`` itself, known without decoding an image
-(:func:`~abductive_tasks.compat.images_per_prompt`), as the simple form answers the others: the same prompt (its
-chat template choice, no image token), its generation defaults, ``until`` taken out of the generation kwargs and
-not applied (the simple form does the same). Every other request goes to lmms-eval's code as before.
+builds the model's inputs for it: such a request fails (its reply is ``""``, an error in the log), or, after an image
+request in the same call, is answered from that request's inputs (its prompt and images: a wrong reply, scored, with
+no error), e.g. ``nleye_triplet_text`` in ``--tasks nleye``. :class:`AnswersTextOnly` answers every request without
+images itself, as the simple form answers the others: the same prompt (its chat template choice, no image token), its
+generation defaults, ``until`` taken out of the generation kwargs and not applied (the simple form does the same).
+A request of a task whose metadata says ``max_images_per_prompt`` (ours) is told without decoding an image
+(:func:`~abductive_tasks.compat.images_per_prompt`); another task's request is told by its visuals (its
+``doc_to_visual`` then runs once more). Every request with images goes to lmms-eval's code as before.
 """
 
 from __future__ import annotations
@@ -56,9 +58,18 @@ class AnswersTextOnly(_SimpleLlavaHf):
             return ""
         return self.tokenizer.batch_decode(output[:, inputs["input_ids"].shape[-1] :], skip_special_tokens=True)[0]
 
+    def _shows_no_image(self, request: Instance) -> bool:
+        """Whether ``request`` has no image: its task's ``max_images_per_prompt`` is 0, or, where its task declares
+        none, its visuals are empty."""
+        _context, _gen_kwargs, doc_to_visual, doc_id, task, split = request.args
+        images = images_per_prompt(doc_to_visual)
+        if images is not None:
+            return images == 0
+        return not self.flatten([doc_to_visual(self.task_dict[task][split][doc_id])])
+
     def generate_until(self, requests: list[Instance]) -> list[str]:
-        """Replies in request order: a task without images answered here, the rest by lmms-eval's simple form."""
-        text_only = [images_per_prompt(request.args[2]) == 0 for request in requests]
+        """Replies in request order: a request without images answered here, the rest by lmms-eval's simple form."""
+        text_only = [self._shows_no_image(request) for request in requests]
         others = [request for request, text in zip(requests, text_only, strict=True) if not text]
         replies = iter(super().generate_until(others) if others else [])
         return [

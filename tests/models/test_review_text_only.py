@@ -1,5 +1,5 @@
-"""Review of the text-only LLaVA change (c95ec86d) and of utils/bench_llava_hf.py (3f61be06, a52e447b): defects found,
-each a strict xfail until it is fixed."""
+"""Review of the text-only LLaVA change (c95ec86d) and of utils/bench_llava_hf.py (3f61be06, a52e447b): each test is
+a defect the review found (strict xfails at 1b8d2397), fixed since."""
 
 from __future__ import annotations
 
@@ -75,36 +75,26 @@ def evaluate(model: list[str], checkpoint: Path, tasks: str, limit: int, output:
     return main(arguments)
 
 
-TEXT_ONLY_BY_METADATA = (
-    "medium: the simple forms (llava, llava_hf --force_simple, llava_hf_scorer) answer a text-only task only when its "
-    "metadata says max_images_per_prompt: 0; an --include_path task without it still fails every request (lmms-eval's "
-    "NameError on `inputs`), while the chat llava_hf answers it"
-)
-
-
 @pytest.mark.e2e
-@pytest.mark.xfail(strict=True, reason=TEXT_ONLY_BY_METADATA)
 def test_llava_answers_an_own_text_only_task_without_max_images_per_prompt(
     answering_llava, own_text_task, tmp_path, monkeypatch
 ):
+    """Was (medium: the simple forms (llava, llava_hf --force_simple, llava_hf_scorer) answer a text-only task only
+    when its metadata says max_images_per_prompt: 0; an --include_path task without it still fails every request
+    (lmms-eval's NameError on `inputs`), while the chat llava_hf answers it)."""
     monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
     output = tmp_path / "out"
     assert evaluate(["--model", "llava"], answering_llava, "own_text", 2, output, own_text_task) == 0
     assert [sample["filtered_resps"] for sample in read_samples(output, "own_text")] == ["1", "1"]
 
 
-STALE_INPUTS = (
-    "medium: mixed in one call with an image task, an --include_path text-only task without max_images_per_prompt "
-    "goes to lmms-eval's simple llava_hf, which generates from the previous request's inputs (its images and prompt): "
-    "a wrong reply scored as an answer, no error, no failed request"
-)
-
-
 @pytest.mark.e2e
-@pytest.mark.xfail(strict=True, reason=STALE_INPUTS)
 def test_simple_llava_hf_never_answers_an_own_text_only_request_from_another_requests_images(
     answering_llava, own_text_task, tmp_path, monkeypatch, llava_images_per_call
 ):
+    """Was (medium: mixed in one call with an image task, an --include_path text-only task without
+    max_images_per_prompt goes to lmms-eval's simple llava_hf, which generates from the previous request's inputs
+    (its images and prompt): a wrong reply scored as an answer, no error, no failed request)."""
     monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
     output = tmp_path / "out"
     model = ["--model", "llava_hf", "--force_simple"]
@@ -112,11 +102,6 @@ def test_simple_llava_hf_never_answers_an_own_text_only_request_from_another_req
     assert llava_images_per_call == [2]  # nleye_pairs' two images, once; none for own_text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="low: the chat llava_hf's processor (ImagesOrNone) cannot be copied or pickled: its __getattr__ reads "
-    "self.processor before __init__ ran (RecursionError); lmms-eval's LlavaProcessor could",
-)
 def test_the_chat_llava_hf_processor_can_be_copied_and_pickled(answering_llava):
     from abductive_tasks import compat
 
@@ -165,12 +150,6 @@ def wait(seconds):
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="medium: bench_llava_hf's StackSampler charges pure-Python work (our hooks) that ends in a call releasing "
-    "the GIL (torch, I/O) to that call: the sampler thread gets the GIL there, not at its 1 ms tick (the switch "
-    "interval is 5 ms), so 'ours %' and 'ours ms / request' (docs/performance/overhead.md) are understated",
-)
 def test_the_bench_sampler_charges_python_work_to_its_own_frames(tmp_path):
     ours = loaded(tmp_path / "ours" / "work.py", PYTHON_WORK)
     model = loaded(tmp_path / "model" / "work.py", RELEASING_WORK)
@@ -191,11 +170,6 @@ def test_the_bench_sampler_charges_python_work_to_its_own_frames(tmp_path):
     assert sampled_share > 0.6 * true_share, (true_share, dict(charged))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="low: bench_llava_hf's warm-up runs the first task (limit 1) before it is measured, so that task's "
-    "'first run' (docstring: pays its benchmark's one-time costs; the docs' table) is its second in the process",
-)
 def test_the_bench_first_run_of_each_task_is_its_first_in_the_process(tmp_path, monkeypatch):
     import lmms_eval.models
 
