@@ -72,7 +72,7 @@ PINNED = {
     "blind_batch_ae.yaml": (244, 0),  # pending/: first contact of rounds 21 and 22 (236, 2); rounds 23, 34, 35, 39, 50
     "blind_batch_af.yaml": (238, 0),  # out of pending/ with AG's first contact (first contact 236, 2); round 24
     "blind_batch_ag.yaml": (281, 0),  # out of pending/ with AL's first contact (first contact 276, 6); rounds 25, 29
-    "blind_batch_ah.yaml": (372, 0),  # pending/: first contact of round 25 (367, 3); rounds 26, 28, 29, 35 and 38
+    "blind_batch_ah.yaml": (373, 0),  # pending/: first contact of round 25 (367, 3); rounds 26, 28, 29, 35, 38 and 60
     "blind_batch_ai.yaml": (317, 0),  # pending/: first contact of round 26 (313, 1); rounds 29, 35, 36
     "blind_batch_aj.yaml": (321, 0),  # pending/: first contact of round 27 (314, 2); rounds 28, 31, 35, 38, 54, 55
     "blind_batch_ak.yaml": (330, 0),  # first contact of round 28; rounds 34 (the remaining one, named), 35, 42, 48
@@ -88,7 +88,7 @@ PINNED = {
     "blind_batch_au.yaml": (319, 0),  # pending/: first contact of round 38 (301, 5); round 39; W09, W15, W23
     "blind_batch_av.yaml": (321, 0),  # pending/: first contact of round 39 (309, 6); rounds 40, 54
     "blind_batch_aw.yaml": (315, 0),  # pending/: first contact of round 40 (308, 4); rounds 41, 43, 58
-    "blind_batch_ax.yaml": (332, 0),  # pending/: first contact of round 41 (323, 4); round 42
+    "blind_batch_ax.yaml": (333, 0),  # pending/: first contact of round 41 (323, 4); rounds 42, 60
     "blind_batch_ay.yaml": (328, 0),  # pending/: first contact of round 42 (309, 4); round 43
     "blind_batch_az.yaml": (396, 0),  # out of pending/ with X22 (first contact 385, 2); round 44; X22 adjudicated
     "blind_batch_ba.yaml": (386, 0),  # pending/: first contact of round 44 (374, 3); rounds 45, 54; X02, X15 adj.
@@ -106,7 +106,7 @@ PINNED = {
     "blind_batch_bm.yaml": (397, 0),  # out of pending/ with round 57 (first contact of round 56: 388, 4)
     "blind_batch_bn.yaml": (397, 0),  # out of pending/ with round 58 (first contact of round 57: 388, 3)
     "blind_batch_bo.yaml": (396, 0),  # out of pending/ with round 59 (first contact of round 58: 384, 1)
-    "blind_batch_bp.yaml": (384, 3),  # pending/: first contact of round 59 (384, 3)
+    "blind_batch_bp.yaml": (397, 0),  # pending/: first contact of round 59 (384, 3); round 60
 }
 
 

@@ -66,8 +66,9 @@ CLOSING_ONLY = rule(
 SELF_CORRECTIONS = rule(
     rf"(?:^|(?<=[.!?;:,\-→…—–]))\s*(?:→\s*)?(?:(?:no|oh|hmm|um|so|but|and)\s*,?\s+)?(?:{CORRECTION_WORDS}|{_CLOSING}|{_FORCED})\b"
     # "Score: 9 — no, the cleats could belong to a visitor. Score: 6", "Option 1... no, ... Option 3." (AQ's first
-    # contact)
-    r"|(?:(?<=[-→…—–])|(?<=\.\.\.))\s*(?:no|hmm)(?=\s*[,:;!])"
+    # contact); before a dash too: "On balance, I'll go with (4)... no — the ranger sign is preventive, not an effect of
+    # this specific fire. Final answer: 1" (BP's first contact, unread: the closing read against the 4 it corrects)
+    r"|(?:(?<=[-→…—–])|(?<=\.\.\.))\s*(?:no|hmm)(?=\s*[,:;!]|\s+[-—–]\s)"
     # "no" alone between commas before an answer ending its clause: "9, no, 5." (BC's first contact, read 9; not
     # "Option 2, no doubt, ...", nor "a man, no, two men")
     rf"|(?<=,)\s*no(?=\s*,\s*(?:the\s+)?{ANY_MENTION}\s*(?:[.!;]|$))"
@@ -88,6 +89,7 @@ SELF_CORRECTIONS = rule(
     Example("mucr", "None of them is a perfect match, but if I had to choose, Option 2 is the closest.", 2),
     Example("rating", "Score: 9 — no, the cleats could belong to a visitor. Score: 6", 6.0),
     Example("mucr", "Option 1... no, Option 1 shows the same moment as the cause. Option 3.", 3),
+    Example("mucr", "I'll go with Option 4... no - Option 4 shows a sign, not an effect. Final answer: 1", 1),
     # "on further inspection" as "on closer inspection" (BG's first contact: after "Answer: Option 2", no answer)
     Example("mucr", "Answer: Option 2\nHowever, on further inspection, Option 2 shows the cause again. Answer: 4.", 4),
     Example("rating", "9, no, 5.", 5.0),

@@ -64,6 +64,10 @@ _UNDESCRIBED = re.compile(
     re.IGNORECASE,
 )
 _NAMED_PLACEHOLDER = re.compile(NAMED_MENTION)
+# A concession opening a sentence, its clause complete before a comma: what it names is set aside, no other answer
+# ("Weakener. Although the update could support the idea of a competition, the fact that": BP's first contact, unread;
+# not "Weakener. But it could also be a strengthener, because the")
+_CONCEDED = re.compile(r"(?:^|(?<=[.!?;]))\s*(?:although|though|even\s+though|even\s+if)\b[^.;,!?\n]*,", re.IGNORECASE)
 
 
 def cut_off(text: str, mentions: list[Mention], unfinished: bool) -> bool:
@@ -89,7 +93,8 @@ def cut_alone(
 
 def _names_only(text: str, opening: re.Match, mentions: list[Mention], valid: Callable[[object], bool]) -> bool:
     """Whether the reply names no valid answer after its opening one but that one, or other options only as it
-    describes them (:data:`_DESCRIBED`); a bare number opening it where its sentence names that option again."""
+    describes them (:data:`_DESCRIBED`) or concedes them (:data:`_CONCEDED`); a bare number opening it where its
+    sentence names that option again."""
     value = mentions[mention_index(opening["answer"] or opening["dashed"] or opening["numbered"])].value
     if opening["numbered"] and mentions[mention_index(opening["restated"])].value != value:
         return False
@@ -105,8 +110,13 @@ def _names_only(text: str, opening: re.Match, mentions: list[Mention], valid: Ca
         if not _UNDESCRIBED.search(match["clause"])
         for found in _PLACEHOLDER.finditer(text, match.start("subject"), match.end("subject"))
     }
+    conceded = {
+        found.start()
+        for match in _CONCEDED.finditer(text, opening.end())
+        for found in _PLACEHOLDER.finditer(text, match.start(), match.end())
+    }
     return all(
-        other == value or not valid(other) or position in described
+        other == value or not valid(other) or position in described or position in conceded
         for position, other in (
             (found.start(), mentions[mention_index(found.group())].value)
             for found in _PLACEHOLDER.finditer(text, opening.end())

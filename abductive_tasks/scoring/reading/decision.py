@@ -27,6 +27,7 @@ from abductive_tasks.scoring.reading.doubt_rules import (
     HEDGES,
     REFUSAL_OF_THE_OTHERS,
     REFUSALS,
+    ROLE_DENIED,
     ROLES_PAIRED,
     SENTENCE_END,
 )
@@ -131,6 +132,8 @@ def decide(
         if _closing_contradicts(text, picks, stated + claims + vouched, mentions):
             return None
         final = _final(picks, mentions, valid, values, corrected)
+        if _role_denied(text, picks, mentions, final, since):
+            return None
         last = max((position for _, position, index in picks if mentions[index].value == final), default=0)
         contradicted = _claimed_otherwise(text, claims, mentions, final, max(since, last))
         return None if contradicted or _claimed_otherwise(text, vouched, mentions, final, since) else final
@@ -374,6 +377,26 @@ def _claimed_otherwise(text: str, claims: list[Pick], mentions: list[Mention], f
 
 
 _WORDS_FOLLOW = re.compile(r"[ \t]*(?:one\b)?[ \t,:;]*[^\W\d_]")  # the sentence goes on after a phrase
+
+
+def _role_denied(text: str, picks: list[Pick], mentions: list[Mention], final: object, since: int) -> bool:
+    """ "The cause is Option 4, showing a hailstorm. Option 4 is not the cause. ...": the answer denied the role a
+    statement of it gave it before (:data:`ROLE_DENIED`), after the last self-correction, and nothing picked after the
+    denial: the reply takes back the only answer it gave."""
+    for match in ROLE_DENIED.pattern.finditer(text, since):
+        if final is None or mentions[mention_index(match["denied"])].value != final:
+            continue
+        if any(position > match.start() for _, position, _ in picks):
+            continue  # an answer picked after it (_taken_back)
+        role = re.compile(rf"\b{match['role']}\b", re.IGNORECASE)
+        stated = [
+            position
+            for strong, position, index in picks
+            if strong and position < match.start() and mentions[index].value == final
+        ]
+        if any(role.search(_sentence(text, position)) for position in stated):
+            return True
+    return False
 
 
 def _roles_paired(text: str, mentions: list[Mention], valid: Callable[[object], bool], since: int) -> bool:

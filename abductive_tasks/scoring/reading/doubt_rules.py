@@ -11,7 +11,7 @@ import re
 from abductive_tasks.scoring.reading.mentions import ANSWER_HEADING, ANY_MENTION, BARE_MENTION
 from abductive_tasks.scoring.reading.table import Example, rule
 
-__all__ = ["DOUBTS", "HEDGES", "REFUSALS", "REFUSAL_OF_THE_OTHERS", "ROLES_PAIRED", "SENTENCE_END"]
+__all__ = ["DOUBTS", "HEDGES", "REFUSALS", "REFUSAL_OF_THE_OTHERS", "ROLES_PAIRED", "ROLE_DENIED", "SENTENCE_END"]
 
 
 # the option after "but" chosen by a statement ending its clause ("..., but Option 3 comes closest: ...", "..., but
@@ -88,7 +88,8 @@ HEDGES = (
 # of the answer follows it ("I'm unable to judge whether the update strengthens or weakens it", "Either option 2 or
 # option 4 could be the effect"; but "I can't tell whether it is morning from image 1 alone. Image 2 is more
 # plausible." answers 2).
-_DECIDE = r"(?:determine|tell|judge|decide|say|choose|assess|know)"
+# ("identify": "I can't identify the causal cue; the first image is too dark ...", BP's first contact, read 1)
+_DECIDE = r"(?:determine|tell|judge|decide|say|choose|assess|know|identify)"
 _CANNOT = r"\b(?:can\s*not|can't|could\s*not|couldn't|unable\s+to|impossible\s+to|not\s+possible\s+to|no\s+way\s+to)"
 _ANY_REF = ANY_MENTION
 # (and a dash before the answer settled on: "It's either 2 or 4, hard to tell from these small pictures — I'll say 2,
@@ -104,9 +105,10 @@ _WHICH_ANSWER = (
     rf"which\s+(?:{_ANY_REF}|(?:one|ones|of|is|was|would|could|fits|applies|answer|option|image|picture|hypothesis|label|"
     r"cue|phrase|effect|cause|candidate|panel|score|rating)\b)"
 )
-# a refusal qualified (fully, with certainty), before a choice in its own sentence after "but": no refusal
+# a refusal qualified (fully, clearly, with certainty), before a choice in its own sentence after "but": no refusal
 _NOT_QUALIFIED_BEFORE_A_CHOICE = (
-    r"(?![^.;:!?\n]*?\b(?:fully|definitively|completely|entirely|conclusively|with\s+certainty|for\s+certain|for\s+sure)\b"
+    r"(?![^.;:!?\n]*?\b(?:fully|definitively|completely|entirely|conclusively|clearly|with\s+certainty|for\s+certain|"
+    r"for\s+sure)\b"
     r"[^.;:!?\n]*?" + _CHOSEN_AFTER_BUT + ")"
 )
 # a few words between a condition and its answer: "if ..., I'd rate it 8", "if ..., only 2"
@@ -119,12 +121,16 @@ REFUSALS = (
     ),
     # "I cannot determine a single answer", "no way to pick one option" (not qualified, before a choice the sentence
     # goes on to: "I cannot fully determine the cause from this image, but Option 2 (...) seems most likely.", BE's
-    # first contact)
+    # first contact); "I can't identify the causal cue; the first image is too dark to see what the car is doing." (BP's
+    # first contact, read 1: the car named in the reason; not the given image, "I can't identify the cause image's
+    # details")
     rule(
         rf"{_CANNOT}\s+{_NOT_QUALIFIED_BEFORE_A_CHOICE}(?:\w+\s+){{0,2}}?(?:{_DECIDE}|pick|select|give)\s+(?:a|one|the|any)\s+"
-        r"(?:single\s+|clear\s+|definitive\s+|correct\s+|right\s+)?(?:answer|option|choice|image|hypothesis|cause|effect|cue)\b",
+        r"(?:single\s+|clear\s+|definitive\s+|correct\s+|right\s+|causal\s+)?"
+        r"(?:answer|option|choice|image|hypothesis|cause|effect|cue)\b(?!\s*(?:image|picture|'s)\b)",
         Example("mucr", "I cannot determine a single answer.", None),
         Example("mucr", "I cannot determine the cause with certainty, and Option 2 seems most likely.", None),
+        Example("cue", "I can't identify the causal cue; the first image is too dark to see the heavy rain.", None),
     ),
     # "I can't make out the details well enough to choose"
     rule(
@@ -547,6 +553,20 @@ DOUBTS = (
             None,
         ),
     ),
+    # a toss-up, a sentence of its own: "I think the answer is 1. Hmm, however the time of day in the right image
+    # matches the context better ..., so maybe 2 is more plausible. It's really a toss-up." (BP's first contact, read
+    # 2; unless a statement of the answer follows its sentence: "It's a toss-up, but I'd go with 2.")
+    rule(
+        r"(?:^|(?<=[.!?;]))\s*(?:(?:it's|it\s+is|that's|that\s+is|this\s+is)\s+)?(?:really\s+|honestly\s+|just\s+)?"
+        r"(?:a\s+)?(?:toss-?\s?up|coin\s+(?:flip|toss))(?=\s*(?:[.!]|$))",
+        Example(
+            "panels",
+            "I think the answer is 1. Hmm, however the right image matches the context better, so maybe 2 is more "
+            "plausible. It's really a toss-up.",
+            None,
+        ),
+        Example("nleye", "It's a toss-up. On balance, image 2 is more plausible.", 2),
+    ),
     # two answers on a condition: "I'd give it a 4 or an 8, depending on whether the context comes before or after
     # the hypothesis." (AT's first contact, read 4)
     rule(
@@ -584,4 +604,17 @@ ROLES_PAIRED = rule(
     rf"(?:\s+is\s+(?P<third>{_ANY_REF}))?",
     Example("mucr", "Option 1 is the cause, and option 2 shows its effect.", None),
     Example("mucr", "Option 4 is the effect, and the cause is option 1.", None),
+)
+
+
+# An answer denied its role in a sentence of its own: "The cause is Option 4, showing a hailstorm. Option 4 is not the
+# cause. The effect is a dented car roof." (BP's first contact, read 4). Where the reply stated that answer in that role
+# before it and picks nothing after it, it takes back the only answer it gave: no answer (decision.decide; not "Option 4
+# is not the effect" after "The cause is Option 4", another role, nor "Option 4 is not the cause, Option 2 is", nor "...
+# not the cause of the flood", nor where it picks an answer after it: decision._taken_back)
+ROLE_DENIED = rule(
+    rf"(?:^|(?<=[.!?;]))\s*(?:the\s+)?(?P<denied>{_ANY_REF})\s+(?:is|was)\s+not\s+(?:the|a|an)\s+"
+    r"(?P<role>cause|effect|answer|cue)(?=\s*(?:[.!;\n]|$))",
+    Example("mucr", "The cause is Option 4, showing a hailstorm. Option 4 is not the cause. The roof is dented.", None),
+    Example("mucr", "The cause is Option 4, showing a hailstorm. Option 4 is not the effect.", 4),
 )

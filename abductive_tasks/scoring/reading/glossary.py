@@ -328,8 +328,16 @@ PHRASES = {  # English: the phrases it translates, separated by |
     # plausible)
     "the first hypothesis is more plausible": "более правдоподобна первая гипотеза",
     "the second hypothesis is more plausible": "более правдоподобна вторая гипотеза",
-    "the first hypothesis": "पहली परिकल्पना|первая гипотеза",
-    "the second hypothesis": "दूसरी परिकल्पना|вторая гипотеза",
+    # and BP's: the German, Spanish, French, Italian and Portuguese ones ("Die erste Hypothese ist plausibler, da ...",
+    # the first hypothesis is more plausible; unread)
+    "the first hypothesis": (
+        "पहली परिकल्पना|первая гипотеза|die erste hypothese|der ersten hypothese|la primera hipótesis|"
+        "la première hypothèse|la prima ipotesi|a primeira hipótese"
+    ),
+    "the second hypothesis": (
+        "दूसरी परिकल्पना|вторая гипотеза|die zweite hypothese|der zweiten hypothese|la segunda hipótesis|"
+        "la deuxième hypothèse|la seconda ipotesi|a segunda hipótese"
+    ),
     # AU's first contact: a German answer heading ("Gewählt: 2.", chosen), Russian label verbs ("Ослабляет")
     # and Turkish (AV's first contact: "Cevap: 4. ...")
     "answer:": "gewählt:|gewählt :|cevap:|cevap :",
@@ -389,7 +397,12 @@ PHRASES = {  # English: the phrases it translates, separated by |
     "does not fit better": "passt nicht besser",
     "hypothesis  ": "สมมติฐานที่",
     "is more plausible  ": "มีความเป็นไปได้มากกว่า",
-    "is not more plausible": "ไม่มีความเป็นไปได้มากกว่า",
+    # (and the comparison denied in the languages round 60 reads the ordinals of: "Die erste Hypothese ist nicht
+    # plausibler", "La primera hipótesis no es más plausible", not more plausible, as round 50's review asks)
+    "is not more plausible": (
+        "ไม่มีความเป็นไปได้มากกว่า|ist nicht plausibler|ist nicht wahrscheinlicher|no es más plausible|"
+        "n'est pas plus plausible|não é mais plausível|non è più plausibile"
+    ),
     "is less plausible ": "มีความเป็นไปได้น้อยกว่า",
     "answer  ": "odpowiedź",
     "the final answer is": "la respuesta final es|la réponse finale est|a resposta final é",
@@ -406,6 +419,9 @@ PHRASES = {  # English: the phrases it translates, separated by |
     "the right  ": "à droite",
     "the left  ": "à gauche",
     "the middle  ": "au milieu|au centre",
+    # BP's first contact: the Dutch closing heading ("... Stap 3: Een bevroren stoep leidt tot uitglijden. Eindantwoord:
+    # 1", final answer; unread; "Antwoord: 3 (weg)" stays a number explained in another language, round 36's)
+    "final answer": "eindantwoord",
 }
 # A Chinese noun the answer counts ("答案是第二个短语：超速", AQ's first contact: the second phrase), set apart
 _CHINESE_NOUNS = re.compile("短语|短語")
@@ -471,7 +487,9 @@ _FOREIGN_WORDS = frozenset(
         "dans pour sont est avec und der die das ist mit ein eine nicht sind sono della il di che per uma não são em os"
     ).split()
 )
-_ENGLISH_WORDS = frozenset("the is are and of with that this it its was were would could".split())
+# (not "the" and "is", which the glossary writes for those languages' articles and copulas: "el regalo con forma de
+# pelota podría venir dentro de una caja rectangular" is "the regalo ...", BP's first contact, unread)
+_ENGLISH_WORDS = frozenset("are and of with that this it its was were would could".split())
 
 
 def in_another_language(clause: str) -> bool:

@@ -676,9 +676,13 @@ class Score(_Reader):
         # any scale restated in parentheses, two or more numbers with their words: "Score (1 = not plausible, 10 = ...)"
         entry = r"\d+(?:\.\d+)?\s*[:=]\s*[^()\d,;]{2,60}"
         restated = rf"\(\s*{entry}(?:\s*[,;]\s*{entry})+\s*\)|"
+        # even odds, no rating ("Score: 5. ... so the inference "this is a delivery vehicle" is 50/50.": BP's first
+        # contact, unread, read as a rating on another scale)
+        odds = r"(?<![\w./])(?:50\s*/\s*50|fifty[\s-]fifty)(?![\w/]|\.\d)|"
         return re.compile(
             listing
             + restated
+            + odds
             + rf"\(?\s*(?:(?:on|using|in)\s+)?(?:(?:a|the)\s+)?(?:(?:scale|range)\s+(?:of\s+|from\s+)?)?(?:from\s+)?"
             rf"(?<![\d.]){low}\s*(?:-|to)\s*{high}(?!\d|\.\d)(?:\s*(?:point\s+)?(?:scale|range))?\s*\)?"
             rf"|\bbetween\s+{low}\s+and\s+{high}(?!\d|\.\d)",

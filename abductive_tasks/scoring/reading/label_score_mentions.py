@@ -68,14 +68,19 @@ LABEL_VERBS = {
 HYPOTHESIS_NOUN = (
     r"(?:the|this|that|her|his|their|our)\s+(?:idea|notion|assumption|hypothesis|inference|claim|conclusion)\b"
 )
+# (the hypothesis with what it says in a that-clause: "A strong update: the woman holding a diploma makes the hypothesis
+# that she just graduated more likely.", BP's first contact, unread)
+_WHAT_IT_SAYS = r"(?:\s+that\s+[^.;:!?\n]{1,80}?)?"
 LABEL_EFFECTS = {
     "strengthen": (
-        rf"makes?\s+{HYPOTHESIS_NOUN}\s+(?:much\s+|even\s+|far\s+)?more\s+(?:likely|plausible|probable|credible)"
+        rf"makes?\s+{HYPOTHESIS_NOUN}{_WHAT_IT_SAYS}\s+(?:much\s+|even\s+|far\s+)?more\s+"
+        r"(?:likely|plausible|probable|credible)"
         rf"|makes?\s+it\s+(?:much\s+|even\s+|far\s+)?more\s+(?:likely|plausible|probable)\s+that\s+{HYPOTHESIS_NOUN}"
         rf"|(?:increases?|raises?)\s+the\s+(?:likelihood|probability|plausibility)\s+(?:of|that)\b"
     ),
     "weaken": (
-        rf"makes?\s+{HYPOTHESIS_NOUN}\s+(?:much\s+|even\s+|far\s+)?(?:less\s+(?:likely|plausible|probable|credible)"
+        rf"makes?\s+{HYPOTHESIS_NOUN}{_WHAT_IT_SAYS}\s+(?:much\s+|even\s+|far\s+)?"
+        r"(?:less\s+(?:likely|plausible|probable|credible)"
         r"|unlikely|implausible|improbable)"
         rf"|makes?\s+it\s+(?:much\s+|even\s+|far\s+)?less\s+(?:likely|plausible|probable)\s+that\s+{HYPOTHESIS_NOUN}"
         rf"|(?:decreases?|lowers?|reduces?)\s+the\s+(?:likelihood|probability|plausibility)\s+(?:of|that)\b"
@@ -94,7 +99,10 @@ _ADJECTIVE_EXAMPLES = {
 
 _EFFECT_EXAMPLES = {
     "weaken": (Example("label", "The update makes the hypothesis less likely.", "weakener"),),
-    "strengthen": (Example("label", "It makes the hypothesis much more plausible.", "strengthener"),),
+    "strengthen": (
+        Example("label", "It makes the hypothesis much more plausible.", "strengthener"),
+        Example("label", "A strong update: it makes the hypothesis that she graduated more likely.", "strengthener"),
+    ),
 }
 
 

@@ -389,9 +389,15 @@ STATEMENTS = (
     # Option 2 was right.", "... No, speeding causes the crash. Keep 2."
     # and before its reason: "Option 3? Option 1? I think Option 1, because the overflowing bathtub explains ..." (BF's
     # first contact; not before an answer heading: "I think Option 1, because ...\nAnswer: 3", round 50's review)
+    # or before another held possible after "but", ending its clause: "I think Option 1, but Option 4 is also
+    # possible — ..." (BP's first contact, unread: a hedge beside the answer, as the adjudication Y reads "Option 1 (but
+    # honestly it could be Option 3)."; not "..., but Option 4 is equally plausible", a tie, nor "..., but Option 4 is
+    # possible if ...")
     verdict(
         rf"\bI\s+(?:now\s+)?(?:believe|think)\s+(?:it's\s+|it\s+is\s+)?{ARTICLE}{{named_pick}}"
-        r"(?=\s*(?:[.!]|$)|\s*,\s*(?:because|since|as|given)\b(?![\s\S]*{answer_heading}))",
+        r"(?=\s*(?:[.!]|$)|\s*,\s*(?:because|since|as|given)\b(?![\s\S]*{answer_heading})"
+        r"|\s*,\s*but\s+(?:the\s+)?{any_mention}\s+(?:is|seems)\s+(?:also\s+)?(?:possible|plausible)"
+        r"(?=\s*(?:[.!;]|\s-\s|$)))",
         Example(
             "mucr",
             "Option 1 - wait, the graph says 1, which might just refer to the cause image itself. Re-evaluating the "
@@ -399,6 +405,7 @@ STATEMENTS = (
             2,
         ),
         Example("mucr", "Option 3? Option 1? I think Option 1, because the bathtub explains the dripping ceiling.", 1),
+        Example("mucr", "I think Option 1, but Option 4 is also possible - Option 1 shows a paint-stained carpet.", 1),
     ),
     # ... or a bare number so, opening the reply and ending its sentence: "I think 2. The context shows a mountain
     # climber at the base camp, and 2 shows him at the summit with a flag; ..." (BM's first contact, unread; not "I

@@ -161,11 +161,41 @@ VERDICTS = (
         Example("texts", "Which is more plausible, 1 or 2? Clearly 1 — rain leads to wet clothes.", 1),
         Example("mucr", "Most likely Option 4 (possibly Option 2). Option 4 shows a hard tackle.", 4),
     ),
+    # ... or an answer opening the reply before its own low confidence, after "although" or "though": "The hypothesis in
+    # the middle, although I'm not fully confident — the right one could also work if ..." (BP's first contact, unread:
+    # the answer, as the adjudications Y and Z read "Weakener (low confidence), though it could also be a
+    # strengthener."; not "..., although I'm not sure it fits", a doubt of what follows)
+    verdict(
+        r"\A\s*(?:the\s+(?:hypothesis|image|picture|option|one|panel)\s+)?{pick}\s*,\s*(?:al)?though\s+"
+        r"(?:I'm|I\s+am)\s+not\s+(?:fully\s+|entirely\s+|completely\s+|totally\s+|100%\s+)?(?:sure|confident|certain)"
+        r"(?=\s*(?:[.,;!]|\s-\s|$))",
+        Example(
+            "panels",
+            "The hypothesis in the middle, although I'm not fully confident - the right one could also work if the "
+            "context shows the aftermath.",
+            1,
+        ),
+    ),
     # ... or after it, ending its clause: "Option 4 most likely, but Option 1 is close." (BO's first contact, unread;
     # not "Option 4 most likely, or Option 1.", nor "Option 4 most likely shows ...")
     verdict(
         r"{pick}\s*,?\s+most\s+(?:likely|probably)(?=\s*(?:[.,;!]|\s-\s|$))(?!\s*,?\s*or\b)",
         Example("mucr", "Option 4 most likely, but Option 1 is close. The cause shows a kid in the leaves.", 4),
+    ),
+    # the effect image (or the change) said to be explained by an option, opening the sentence and ending the clause:
+    # "The second image is explained by the police officer (4), who pulled over the car from the first image." (BP's
+    # first contact, unread; not "... is partly explained by ...", nor "... is not explained by ...", nor "... by the
+    # police officer or the speeding")
+    verdict(
+        r"(?:^|(?<=[.!?;]))\s*(?:{any_mention}|the\s+(?:effect|change)(?:\s+(?:image|picture))?)\s+(?:is|was)\s+"
+        rf"(?:best\s+|mainly\s+|fully\s+|directly\s+|clearly\s+)?explained\s+by\s+{ARTICLE}{{named_pick}}"
+        r"(?:\s*\([^()\n]{{1,40}}\))?(?=\s*(?:[.,;!:]|$))",
+        Example(
+            "cue_words",
+            "The second image is explained by the police officer (4), who pulled over the car from the first image.",
+            4,
+        ),
+        Example("cue_words", "The effect image is explained by the speeding, not the road.", 2),
     ),
     # "options 2 and 4 both show water, but only option 4 ..."
     verdict(
