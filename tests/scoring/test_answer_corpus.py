@@ -107,7 +107,7 @@ PINNED = {
     "blind_batch_bn.yaml": (397, 0),  # out of pending/ with round 58 (first contact of round 57: 388, 3)
     "blind_batch_bo.yaml": (396, 0),  # out of pending/ with round 59 (first contact of round 58: 384, 1)
     "blind_batch_bp.yaml": (397, 0),  # out of pending/ with round 60 (first contact of round 59: 384, 3)
-    "blind_batch_bq.yaml": (389, 1),  # pending/: first contact of round 60 (389, 1)
+    "blind_batch_bq.yaml": (396, 0),  # pending/: first contact of round 60 (389, 1); after round 61
 }
 
 

@@ -25,8 +25,9 @@ _CUT_OFF = re.compile(r"[.!?]\s.*[^\s.!?)\]|:»›]\s*$", re.DOTALL)
 UNFINISHED = re.compile(
     r"[.!?][ \t]+(?:(?:in|on|at|from|for|to|with|looking\s+at)\s+)?(?:the|a|an)\s+[^\W\d_]+(?:\s+[^\W\d_]+)?\s*$"
     r"|:\s*$"
-    # or on a word no sentence ends on ("... and the first hypothesis shows")
-    r"|(?<=\w\s)(?-i:the|a|an|and|or|but|of|with|because|since|shows|depicts|showing|depicting)\s*$"
+    # or on a word no sentence ends on ("... and the first hypothesis shows"; a copula: "The first image shows a car on
+    # a long, empty road at sunset, and in the second image the same car is", BQ's first contact, read 1)
+    r"|(?<=\w\s)(?-i:the|a|an|and|or|but|of|with|because|since|shows|depicts|showing|depicting|is|are|was|were)\s*$"
     # or on the first item's number of a list it announces by its plural noun ("... Now the candidates:\n1.": AY's first
     # contact, read 1; not an answer heading: "Answer:\n1.")
     r"|\b(?:candidates|options|choices|images|pictures|panels|phrases|hypotheses|steps)\b[^\n.:]{0,30}:[ \t]*\n"

@@ -154,7 +154,13 @@ _KOREAN_NUMBER = re.compile(r"(\d+)\s*[번番](?!\s*[째目])")  # "정답은 3�
 # heading ("Lựa chọn 4: người đàn ông ...": BC's first contact), where it names no other option after it; an option
 # word elsewhere is not read ("Phương án 2 sai": option 2 is wrong)
 _VIETNAMESE_OPTION = re.compile(r"(?:lựa chọn|phương án)\s+(\d)", re.IGNORECASE)
-_VIETNAMESE_OPENING = re.compile(r"\A(\s*)(?:lựa chọn|phương án)\s+(\d)\s*([.:])(?=\s|\Z)", re.IGNORECASE)
+# (or given its role before the colon: "Phương án 3 là kết quả: hình nguyên nhân cho thấy ...", option 3 is the effect;
+# BQ's first contact, unread)
+_VIETNAMESE_OPENING = re.compile(
+    r"\A(\s*)(?:lựa chọn|phương án)\s+(\d)(?:\s+là\s+(?P<role>kết quả|hệ quả|nguyên nhân))?\s*([.:])(?=\s|\Z)",
+    re.IGNORECASE,
+)
+_VIETNAMESE_ROLES = {"kết quả": " is the effect", "hệ quả": " is the effect", "nguyên nhân": " is the cause"}
 
 
 def _vietnamese_opening(text: str) -> str:
@@ -163,8 +169,18 @@ def _vietnamese_opening(text: str) -> str:
     opening = _VIETNAMESE_OPENING.match(text)
     if opening is None or {match[1] for match in _VIETNAMESE_OPTION.finditer(text)} != {opening[2]}:
         return text
-    return f"{opening[1]}Option {opening[2]}{opening[3]}{text[opening.end() :]}"
+    role = _VIETNAMESE_ROLES[opening["role"].lower()] if opening["role"] else ""
+    return f"{opening[1]}Option {opening[2]}{role}{opening[4]}{text[opening.end() :]}"
 
+
+# A Japanese ordinal, the number and its counter before the noun ("2つ目の仮説画像の方が妥当です": the second hypothesis
+# image is more plausible; BQ's first contact, unread; "3番目の選択肢", the third option), as the English ordinal
+_JAPANESE_ORDINAL = re.compile(r"(?<![\d.])([1-4])\s*(?:つ目|番目)\s*の?")
+_ORDINALS = ("first", "second", "third", "fourth")
+
+# A Hindi rating given, the number and its points before the verb ("मैं इसे 4 अंक दूंगा, क्योंकि ...": I will give it 4
+# points; BQ's first contact, unread; not "4 अंक नहीं दूंगा", I will not give it 4, nor "10 में से", out of 10)
+_HINDI_POINTS = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s*अंक\s+(?:दूंगा|दूँगा|दूंगी|दूँगी|देता\s+हूं|देता\s+हूँ|देती\s+हूं|देती\s+हूँ)")
 
 # Chinese points given ("打8分", "给它打 7.5 分": score 8)
 _CHINESE_POINTS = re.compile(r"(?:打|给|得|评)\s*(\d+(?:\.\d+)?)\s*分")
@@ -452,6 +468,8 @@ def translate(text: str) -> str:
     text = _CHINESE_POINTS.sub(r" score: \1 ", text)
     text = _JAPANESE_POINTS.sub(r" score: \1 ", text)
     text = _RUSSIAN_POINTS.sub(r" score: \1 ", text)
+    text = _HINDI_POINTS.sub(r" would give it a \1 ", text)
+    text = _JAPANESE_ORDINAL.sub(lambda match: f" the {_ORDINALS[int(match[1]) - 1]} ", text)
     text = _GERMAN_POINTS.sub(r" would give it a \1 ", text)
     text = _TURKISH_RATED.sub(r" would give it a \1 ", text)
     text = _CHINESE_COMPARED.sub(r" is more plausible than \1 ", text)

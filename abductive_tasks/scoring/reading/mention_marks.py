@@ -64,7 +64,9 @@ _COLLAPSE = re.compile(
     rf"|\s*,\s*(?:(?:which|that)\s+is|i\.e\.,?(?![^.!?\n]*{_CANNOT_DECIDE}))"
     rf"\s+(?:the\s+)?(?P<which>{NAMED_MENTION})(?=\s*(?:[.,;!)\n]|$))"
     # "(B), the third image, shows ...": an image count set off by commas explains an option, or the other way round
-    rf"|\s*,\s*(?:the\s+|i\.e\.,?\s+)?(?P<appositive>{NAMED_MENTION})\s*,)"
+    # (or "with" its own text: "The second hypothesis, with the ball-shaped present, is less consistent ...", BQ's
+    # first contact)
+    rf"|\s*,\s*(?:the\s+|i\.e\.,?\s+|with\s+(?:the\s+)?)?(?P<appositive>{NAMED_MENTION})\s*,)"
     # an option's text and its number after a comma, ending the line: "Actually, speeding, 2." (AS's first contact;
     # a list head otherwise, mentions.LIST_HEAD)
     rf"|[ \t]*,[ \t]*(?P<numbered>{BARE_MENTION})(?=[ \t]*[.!]?[ \t]*(?:\n|\Z))"
@@ -74,6 +76,12 @@ _COLLAPSE = re.compile(
 )
 
 
+# a verb after an appositive, its subject the mention before it: "The second hypothesis, with the ball-shaped present,
+# is less consistent ..."
+_VERB_AFTER = re.compile(
+    r"\s*(?:is|are|was|were|seems?|looks?|appears?|fits?|matches|makes?|would|could|does|doesn't|isn't)\b",
+    re.IGNORECASE,
+)
 # words after a mention that make it a sentence's subject: "the car in the first picture is going ..."
 _SUBJECT_AFTER = re.compile(r"\s+(?!and\b|or\b)[^\W\d_]+\b[^.;!?\n]*?\b(?:is|are|was|were|goes|drives)\b")
 
@@ -118,6 +126,19 @@ def _collapse(
         if inner.value != outer.value:
             mentions.append(Mention(None, True, contradicted=True))
             return placeholder(len(mentions) - 1)
+        return placeholder(mention_index(match["outer"]), named=True)
+    if (
+        match["appositive"]
+        and inner.text
+        and not (outer.text or outer.image)
+        and inner.value == outer.value
+        and valid(outer.value)
+        and _VERB_AFTER.match(match.string, match.end())
+    ):
+        # an option's own text set off by commas between its number and its verb, one mention: "The second hypothesis,
+        # with the ball-shaped present, is less consistent with the wrapping; the first is more plausible." (BQ's first
+        # contact, unread: the number read alone beside "the first is more plausible"; not "Option 2, speeding, though
+        # the police officer (4) is also part of the story.", BN's)
         return placeholder(mention_index(match["outer"]), named=True)
     if match["appositive"] and outer.image == inner.image:
         return match.group()  # a list ("Option 1, Option 2, ..."), not an explanation

@@ -33,6 +33,10 @@ _NOT_AN_OBJECT = "".join(
 )
 
 # Other verdicts that choose or reject an option or label.
+# a ranked item's own phrase, words before its number in parentheses: "... > ball-shaped present (Hypothesis 2)" (not a
+# function's value, "f'(2) < f'(5)", a public reply's)
+_RANKED_PHRASE = r"(?:[^\W\d_]{{2,}}[^()<>«‹\n.;:!?]{{0,60}}?\s(?=\(\s*[«‹]))?"
+
 VERDICTS = (
     # "..., exactly as described in Hypothesis 1": the reply credits that one (a pick that differs contradicts it)
     verdict(
@@ -80,6 +84,12 @@ VERDICTS = (
         rf"(?:\b(?:not|neither|nor|rather\s+than|instead\s+of)|n't)\s+{ARTICLE}{{reject}}",
         Example("label", "It is not a strengthener.", None),
         Example("nleye", "Neither 1 nor 2.", None),
+    ),
+    # an answer denied after another ("..., and neither is the road", "nor is the road": BQ's first contact, unread: "2
+    # — speeding. The car isn't the cue by itself, since it appears in both images, and neither is the road; ...")
+    verdict(
+        rf"\b(?:neither|nor)\s+(?:is|was|are|were|does|do)\s+{ARTICLE}{{reject}}",
+        Example("cue", "3 — heavy rain. The slippery floor isn't the cue, and neither is the broken glass.", 3),
     ),
     # "Option 4 is the effect itself seen from another angle", "The police officer is part of the effect itself": the
     # given image itself, no answer (AJ's first contact)
@@ -305,16 +315,19 @@ VERDICTS = (
         Example("nleye", "❌ Image 1", 2),
     ),
     # a ranking: "2 > 1", "1 < 2"; of a chain, its head ("speeding (2) > police officer (4) > car (1) > road (3)": BO's
-    # first contact, unread, read as two picks)
+    # first contact, unread, read as two picks); each item a phrase and its number in parentheses ("Rectangular present
+    # (Hypothesis 1) > ball-shaped present (Hypothesis 2)": BQ's first contact, unread)
     verdict(
-        r"(?<!>)(?<!>\s){pick}\s*>\s*{reject}",
+        rf"(?<!>)(?<!>\s){{pick}}\s*>\s*{_RANKED_PHRASE}{{reject}}",
         Example("nleye", "2 > 1", 2),
         Example("cue_words", "speeding (2) > police officer (4) > car (1) > road (3)", 2),
+        Example("nleye", "Wet street (Image 2) > dry street (Image 1)", 2),
     ),
     verdict(
-        r"{reject}\s*<\s*{pick}(?!\s*<)",
+        rf"{{reject}}\s*<\s*{_RANKED_PHRASE}{{pick}}(?!\s*<)",
         Example("nleye", "1 < 2", 2),
         Example("cue_words", "road (3) < car (1) < police officer (4) < speeding (2)", 2),
+        Example("nleye", "dry street (Image 1) < wet street (Image 2)", 2),
     ),
     # an option given the cause's or the effect's role, the reply going on in its sentence to name the cue, the answer
     # the cue prompt asks for: "Speeding is the cause, the police officer is the effect, and the cue... is speeding. 2."
