@@ -22,8 +22,9 @@ model calls' time (``generate_until`` / ``loglikelihood``, exact), and the wall 
 was: a sampler thread reads its stack every millisecond (the interpreter's switch interval lowered to 0.1 ms
 meanwhile, so that it runs on time) and charges the interval to the innermost frame of ours (``abductive_tasks``),
 lmms-eval's or the model stack's (torch, transformers, accelerate, tokenizers, safetensors); frames of other libraries
-(PIL, datasets, numpy) are charged to their caller. "ours per request" is our share of the wall time divided by the
-requests. Not a test: the figures depend on the machine.
+(PIL, datasets, numpy) are charged to their caller. The thread needs a free core: where every core is busy the OS runs
+it more often while the main thread waits, so take the figures on an otherwise idle machine. "ours per request" is our
+share of the wall time divided by the requests. Not a test: the figures depend on the machine.
 """
 
 from __future__ import annotations
