@@ -38,11 +38,12 @@ import tempfile
 import threading
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 from typing import Any
+
+from abductive_tasks.settings import environment_restored
 
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "ABDUCTIVE_JUDGE": "off"}
 TASKS = (
@@ -340,20 +341,6 @@ class ModelCalls:
         return counted
 
 
-@contextmanager
-def environment(values: dict[str, str]) -> Iterator[None]:
-    saved = {name: os.environ.get(name) for name in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-
-
 def run_task(task: str, lm: Any, manager: Any, limit: int | None) -> dict[str, Any]:
     """One task through lmms-eval's ``simple_evaluate`` on the loaded model; its headline values and counts."""
     from lmms_eval.evaluator import simple_evaluate
@@ -489,7 +476,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--full-limit", type=int, default=2)
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
-    with environment({**OFFLINE, "ABDUCTIVE_DATA": os.environ.get("ABDUCTIVE_DATA", "sample")}):
+    with environment_restored({**OFFLINE, "ABDUCTIVE_DATA": os.environ.get("ABDUCTIVE_DATA", "sample")}):
         figures = measure(args)
     print(json.dumps({key: figures[key] for key in figures if key not in ("tasks", "full")}))
     print(table(figures))
