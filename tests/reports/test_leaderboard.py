@@ -230,6 +230,7 @@ def test_the_exports_say_the_rank_the_average_the_tasks_averaged_and_each_column
         "average_tasks": ["nleye_triplet", "nleye_pairs"],
         "upstream_only": [],
         "upper_bounds": [],
+        "stages": [],
         "rows": {
             "model-a": {"rank": "1", "average_percent": 50.0},
             "model-b": {"rank": "—", "average_percent": None},
@@ -493,8 +494,8 @@ def test_long_csv_one_row_per_model_task_metric(logged):
     assert headline | {"lower": "", "upper": "", "stderr": ""} == {
         "model": "weak", "task": "nleye_triplet", "metric": "consistency_acc", "label": "", "headline": "true",
         "value": "0.25", "lower": "", "upper": "", "stderr": "", "units": "40", "resamples": "1000", "chance": "0.25",
-        "scale": "fraction", "higher_is_better": "true", "upper_bound": "false", "tied_with_best": "false",
-        "status": "", "data": "", "settings": "", "read_from": "",
+        "scale": "fraction", "higher_is_better": "true", "upper_bound": "false", "caveat": "",
+        "tied_with_best": "false", "status": "", "data": "", "settings": "", "read_from": "",
     }  # fmt: skip
     assert float(headline["lower"]) < 0.25 < float(headline["upper"])
     cells = {
@@ -1113,6 +1114,10 @@ def test_every_export_and_the_plots_data_flag_an_upper_bound_as_the_tables_do(tm
     assert {task: saved["cells"][model][task]["upper_bound"] for model in ("a", "b") for task in flag} == flag
     rows = compare_models(board, found, "a", "b")
     assert {row["task"]: row["upper_bound"] for row in rows} == flag
+    caveat = {"mucr_exp": "", "mucr_exp_gold": "upper bound, not the paper's number"}  # each export's text too
+    assert {row["task"]: row["caveat"] for row in rows} == caveat
+    assert {task: saved["cells"]["a"][task]["caveat"] for task in flag} == caveat
+    assert {(row["task"], row["caveat"]) for row in compared} == set(caveat.items())
     written = list(csv.DictReader(io.StringIO(csv_text(COMPARE_COLUMNS, [dict_row(COMPARE_COLUMNS, r) for r in rows]))))
     assert {row["task"]: row["upper_bound"] for row in written} == {"mucr_exp": "false", "mucr_exp_gold": "true"}
     # the plot's data: mucr_exp_gold's panel is an upper bound, labelled as the tables label it (drawn apart, never
@@ -1148,6 +1153,14 @@ def test_a_stage_whose_headline_is_coverage_is_shown_and_never_averaged_or_ranke
     assert "average (%, 2 tasks)" in table.header
     assert "nleye_describe (described_rate; %, stage coverage, not a score)" in table.header
     assert board.cell("fixed", "nleye_describe") == "100.0"
+    report = write_report(tmp_path / "two", task_index=TaskIndex(), board=board)  # the exports label it as the table
+    stage = {"nleye_triplet": "", "nleye_describe": "stage coverage, not a score", "nleye_triplet_described": ""}
+    for row in csv.DictReader(report["csv"].open()):
+        assert {task: row[f"{task}__caveat"] for task in stage} == stage
+    assert {(row["task"], row["caveat"]) for row in csv.DictReader(report["long_csv"].open())} == set(stage.items())
+    saved = json.loads(report["json"].read_text())
+    assert saved["ranking"]["stages"] == ["nleye_describe"] and saved["ranking"]["upper_bounds"] == []
+    assert {task: saved["cells"]["m"][task]["caveat"] for task in stage} == stage
     assert (
         TaskIndex().facts("mucr_c2e_ccot")
         and "mucr_c2e_ccot_graph" in board_of(("mucr_c2e_ccot_graph", "mucr_c2e"), tmp_path / "graphs").stages

@@ -25,12 +25,14 @@ items both answered, includes 0; :mod:`abductive_tasks.reports.compare`) are mar
 
 * ``leaderboard.csv``: one row per model; per task ``<task>__<metric>`` and its ``__lower``,
   ``__upper``, ``__stderr``, ``__tied_with_best`` (true for the best too), ``<task>__upper_bound`` (the task bounds
-  the paper's number, as the tables label it) and ``<task>__status`` (why a cell is not a score); ``<task>__data``
+  the paper's number), ``<task>__caveat`` (what the column is where not a score: an upper bound, a stage's coverage,
+  upstream only; as the tables label it) and ``<task>__status`` (why a cell is not a score); ``<task>__data``
   and ``<task>__settings`` (the cell's group, "data B", "settings B") where the task's rows ran on more than one data
   version or score settings, and ``<task>__read_from`` where a row read another model's outputs;
 * ``leaderboard_long.csv``: one row per model x task x metric (breakdown cells: one per label), with the cell's
-  ``data``, ``settings`` and ``read_from`` (empty where all rows ran the same) and ``upper_bound``;
-* ``comparisons.csv``: per task, best - each other model (difference, interval, p-value), and ``upper_bound``;
+  ``data``, ``settings`` and ``read_from`` (empty where all rows ran the same), ``upper_bound`` and ``caveat``;
+* ``comparisons.csv``: per task, best - each other model (difference, interval, p-value), ``upper_bound`` and
+  ``caveat``;
 * ``leaderboard.md`` / ``.html``: rows ranked by the average of the percentage headlines (not an upper bound's, nor
   a stage's coverage), each cell in
   percent (raw where labelled) [interval] at the precision the interval supports, best and tied in bold,
@@ -41,7 +43,8 @@ items both answered, includes 0; :mod:`abductive_tasks.reports.compare`) are mar
 * ``paper_reported.csv``;
 * ``leaderboard.json``: where the numbers come from (:mod:`~abductive_tasks.reports.leaderboard.provenance`: data
   sources and fingerprints, dates, package and task versions, each model's weights and judge), in full, the ranking
-  (the tasks averaged, those run only as upstream, the upper bounds) and every cell (with ``upper_bound``). The
+  (the tasks averaged, those run only as upstream, the upper bounds, the stages) and every cell (with ``upper_bound``
+  and ``caveat``). The
   Markdown and HTML pages say the same in a header block and a footnote; a cell on another data version than most
   rows is marked (data B) there and hatched in the plots, a cell with other score settings of its benchmark or
   another judge (settings B), and a cell on another model's outputs names them (descriptions: dd).

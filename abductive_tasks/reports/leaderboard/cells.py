@@ -154,7 +154,7 @@ class Leaderboard:
         if self.upper_bound(task):
             return UPPER_BOUND
         if task in self.stages:
-            return "stage coverage, not a score"
+            return STAGE_COVERAGE
         return UPSTREAM_ONLY if task in self.upstream_only else ""
 
     def value(self, model: str, task: str, metric: str | None = None) -> float | None:
@@ -226,6 +226,9 @@ UPSTREAM_ONLY = "upstream only, not asked by the spec"
 # The caveat of a task that bounds the paper's number (Leaderboard.upper_bound): mucr_exp_gold, on the gold effect and
 # cue where the paper's Exp explains the model's own picks (mucr_exp).
 UPPER_BOUND = "upper bound, not the paper's number"
+# The caveat of a stage whose headline is its coverage (nleye_describe's described_rate, the CCoT graph stages'
+# scene_graph_rate): the share of documents the stage answered, not right answers.
+STAGE_COVERAGE = "stage coverage, not a score"
 STORES = {"descriptions": descriptions.STORE, "graphs": scene_graphs.STORE}  # the named stores a variable can name
 STAGE_VARIABLES = frozenset(name for names in chain.VARIABLES.values() for name in names)  # naming what is read
 

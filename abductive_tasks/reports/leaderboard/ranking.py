@@ -139,7 +139,8 @@ def _ties_among(board: Leaderboard, found: Statistics, task: str, models: list[s
 
 def compare_models(board: Leaderboard, found: Statistics, a: str, b: str) -> list[dict]:
     """Per task, ``a - b`` on the headline metric with its paired interval and p-value, or a note saying why not;
-    ``upper_bound``: whether the task bounds the paper's number (:meth:`~Leaderboard.upper_bound`)."""
+    ``upper_bound``: whether the task bounds the paper's number (:meth:`~Leaderboard.upper_bound`); ``caveat``: what
+    the column is where not a score of the benchmark's protocol (:meth:`~Leaderboard.caveat`)."""
 
     def unpaired(task: str, metric: str, note: str) -> dict:
         """A row for a task the two models cannot be compared on, with the reason."""
@@ -172,13 +173,20 @@ def compare_models(board: Leaderboard, found: Statistics, a: str, b: str) -> lis
             if (model, task) not in found.estimates
         ]
         rows.append(unpaired(task, metric, "; ".join(why)))
-    return [{**row, "upper_bound": board.upper_bound(row["task"])} for row in rows]
+    return [{**row, **flags(board, row["task"])} for row in rows]
+
+
+def flags(board: Leaderboard, task: str) -> dict[str, bool | str]:
+    """What every export says of a task's column, as the tables label it: ``upper_bound`` (it bounds the paper's
+    number) and ``caveat`` (an upper bound, a stage's coverage or upstream only; '' for a score of the protocol)."""
+    return {"upper_bound": board.upper_bound(task), "caveat": board.caveat(task)}
 
 
 COMPARE_COLUMNS = [
     "task",
     "metric",
     "upper_bound",  # the task bounds the paper's number (mucr_exp_gold), as the tables label it: never averaged
+    "caveat",  # what the column is where not a score of the protocol, as the tables label it: never averaged
     "a",
     "b",
     "value_a",

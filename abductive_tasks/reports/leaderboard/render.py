@@ -34,7 +34,14 @@ from abductive_tasks.reports.leaderboard.provenance import (
     header_lines,
     provenance,
 )
-from abductive_tasks.reports.leaderboard.ranking import COMPARE_COLUMNS, Statistics, average, average_tasks, ranking
+from abductive_tasks.reports.leaderboard.ranking import (
+    COMPARE_COLUMNS,
+    Statistics,
+    average,
+    average_tasks,
+    flags,
+    ranking,
+)
 from abductive_tasks.reports.plots import PERCENT_FACTOR
 from abductive_tasks.reports.specs import task_metric
 from abductive_tasks.scoring.scales import declared_scale as metric_scale
@@ -218,8 +225,10 @@ def standing(board: Leaderboard) -> dict[str, tuple[str, float | None]]:
 def wide_table(board: Leaderboard, found: Statistics) -> tuple[list[str], list[list[str]]]:
     """``leaderboard.csv``: one row per model, machine-friendly columns per task (see the module docstring): its rank
     and average (percent) as the tables give them and the tasks averaged, then per task the headline on its results'
-    own scale, named in ``<task>__scale`` (``fraction``, ``percent``, ``raw``), and ``<task>__upper_bound``: whether the
-    task bounds the paper's number (:attr:`~Leaderboard.upper_bounds`, never averaged), as the tables label it."""
+    own scale, named in ``<task>__scale`` (``fraction``, ``percent``, ``raw``), ``<task>__upper_bound``: whether the
+    task bounds the paper's number (:attr:`~Leaderboard.upper_bounds`, never averaged), and ``<task>__caveat``: what
+    the column is where not a score of the protocol (an upper bound, a stage's coverage, upstream only), as the tables
+    label it."""
     header = ["model", "rank", "average_percent", "average_tasks"]
     rank_of, averaged = standing(board), " ".join(average_tasks(board))
     read_columns = {task for task in board.tasks for model in board.rows if board.read_from(model, task)}
@@ -235,6 +244,7 @@ def wide_table(board: Leaderboard, found: Statistics) -> tuple[list[str], list[l
             f"{base}__tied_with_best",
             f"{task}__scale",
             f"{task}__upper_bound",
+            f"{task}__caveat",
             f"{task}__status",
         ]
         header += [f"{task}__data"] if task in data_columns else []
@@ -253,7 +263,7 @@ def wide_table(board: Leaderboard, found: Statistics) -> tuple[list[str], list[l
                 found.tied(model, task),
             )
             row += [*map(_plain, values), metric_scale(board.headline[task], "unknown")]
-            row += [_plain(board.upper_bound(task)), status(board, model, task)]
+            row += [_plain(board.upper_bound(task)), board.caveat(task), status(board, model, task)]
             row += [board.data_group(model, task) or ""] if task in data_columns else []
             row += [board.settings_group(model, task) or ""] if task in settings_columns else []
             row += [read_text(board.read_from(model, task))] if task in read_columns else []
@@ -263,13 +273,13 @@ def wide_table(board: Leaderboard, found: Statistics) -> tuple[list[str], list[l
 
 LONG_COLUMNS = (
     "model task metric label headline value lower upper stderr units resamples chance scale higher_is_better "
-    "upper_bound tied_with_best status data settings read_from"
+    "upper_bound caveat tied_with_best status data settings read_from"
 ).split()
 
 
 def long_rows(board: Leaderboard, found: Statistics) -> list[dict]:
     """``leaderboard_long.csv``: one row per model x task x metric (a breakdown: one per label),
-    numbers at full precision; ``upper_bound``: whether the task bounds the paper's number (as the tables label it)."""
+    numbers at full precision; ``upper_bound`` and ``caveat``: what the column is, as the tables label it."""
     rows = []
     for model in board.rows:
         for task in board.tasks:
@@ -279,7 +289,7 @@ def long_rows(board: Leaderboard, found: Statistics) -> list[dict]:
                 "data": board.data_group(model, task) or "",
                 "settings": board.settings_group(model, task) or "",
                 "read_from": read_text(board.read_from(model, task)),
-                "upper_bound": board.upper_bound(task),
+                **flags(board, task),
             }
             if task not in board.rows[model]:
                 rows.append(
@@ -375,7 +385,7 @@ def write_dicts(path: Path, columns: list[str], rows: list[dict]) -> Path:
 
 # The shape of the files a batch and its leaderboard write (leaderboard.json, the CSVs, run and spec records, stage
 # outputs): raised when one changes, so a consumer can tell (tests/snapshots/formats.txt, utils/format_snapshots.py).
-EXPORT_FORMAT = 10  # 2 (2026-12-01): a run record seals its outputs once it ended (`outputs`); 3 (2026-12-02): its
+EXPORT_FORMAT = 11  # 2 (2026-12-01): a run record seals its outputs once it ended (`outputs`); 3 (2026-12-02): its
 # weights (`weights`, the identity's model entry too); 4 (2026-12-02): leaderboard.json says the score settings and
 # judge of each cell (`settings_label`) and of the rows (`provenance.settings`); 5 (2026-12-02): per benchmark
 # (`provenance.settings`: benchmark -> its settings sets, each the variables that can change its scores); 6
@@ -386,21 +396,24 @@ EXPORT_FORMAT = 10  # 2 (2026-12-01): a run record seals its outputs once it end
 # each cell's `scale`; 9 (2026-12-02): a results file of abductive-eval says what its chained tasks read
 # (`abductive_tasks.inputs`); 10 (2026-12-04): the exports flag a task that bounds the paper's number, as the tables
 # label it (`upper_bound`: leaderboard.csv's `<task>__upper_bound`, the long CSV's and the comparison CSVs' column,
-# each leaderboard.json cell's field and `ranking.upper_bounds`)
+# each leaderboard.json cell's field and `ranking.upper_bounds`); 11 (2026-12-04): they say each column's caveat as the
+# tables do (`caveat`: an upper bound, a stage's coverage, upstream only; leaderboard.csv's `<task>__caveat`, the long
+# CSV's and the comparison CSVs' column, each leaderboard.json cell's field) and list the stages (`ranking.stages`)
 
 
 def json_text(board: Leaderboard, found: Statistics, origin: Provenance) -> str:
     """``leaderboard.json``: its :data:`EXPORT_FORMAT`, the provenance in full, the ranking (each row's rank and
-    average, the tasks averaged, those run only as upstream, those that bound the paper's number: ``upper_bounds``) and
-    per model and task the cell (value and interval on the results' own scale, named in ``scale``, whether its task is
-    an upper bound, ``upper_bound``, its status, its data version and score settings, whose outputs it read where
-    another model's)."""
+    average, the tasks averaged, those run only as upstream, those that bound the paper's number: ``upper_bounds``,
+    the stages whose headline is their coverage: ``stages``) and per model and task the cell (value and interval on
+    the results' own scale, named in ``scale``, whether its task is an upper bound, ``upper_bound``, what it is where
+    not a score, ``caveat``, its status, its data version and score settings, whose outputs it read where another
+    model's)."""
     cells = {
         model: {
             task: {
                 "metric": board.headline[task],
                 "scale": metric_scale(board.headline[task], "unknown"),
-                "upper_bound": board.upper_bound(task),
+                **flags(board, task),
                 "value": board.value(model, task),
                 **{key: board.interval(model, task).get(key) for key in ("lower", "upper", "stderr")},
                 "tied_with_best": found.tied(model, task),
@@ -419,6 +432,7 @@ def json_text(board: Leaderboard, found: Statistics, origin: Provenance) -> str:
         "average_tasks": average_tasks(board),
         "upstream_only": sorted(board.upstream_only),
         "upper_bounds": [task for task in board.tasks if board.upper_bound(task)],
+        "stages": [task for task in board.tasks if task in board.stages],
         "rows": ranks,
     }
     document = {"format": EXPORT_FORMAT, "provenance": as_json(origin), "ranking": ranked, "cells": cells}
@@ -429,7 +443,7 @@ def write_csv(board: Leaderboard, out: Path, found: Statistics | None = None) ->
     """``leaderboard.csv``, ``leaderboard_long.csv``, ``comparisons.csv`` and ``paper_reported.csv``."""
     found = found or Statistics()
     comparisons = [
-        {**comparison.as_row(), "upper_bound": board.upper_bound(task)}
+        {**comparison.as_row(), **flags(board, task)}
         for task in board.tasks
         if task in found.ties
         for comparison in found.ties[task].comparisons.values()
