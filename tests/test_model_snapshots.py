@@ -145,7 +145,7 @@ def test_what_importing_the_package_does_needs_a_package_version_bump(built, tmp
     path.write_text(path.read_text(encoding="utf-8") + edit, encoding="utf-8")
     now = model_snapshots.build_harness(index)
     assert task_snapshots.verdict(built[model_snapshots.HARNESS], now).action == "bump"
-    with pytest.raises(pytest.fail.Exception, match="raise version in pyproject.toml"):
+    with pytest.raises(pytest.fail.Exception, match="raise __version__ in abductive_tasks/__init__.py"):
         check(built[model_snapshots.HARNESS], now)
 
 

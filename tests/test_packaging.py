@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+import abductive_tasks
+
 REPO = Path(__file__).resolve().parents[1]
 TASKS = {
     "nleye_triplet",
@@ -85,6 +87,7 @@ def test_wheel_metadata_names_the_license_authors_urls_and_python_versions(wheel
     assert tested and {f"Programming Language :: Python :: {version}" for version in tested} <= set(classifiers)
     assert metadata["Requires-Python"] == f">={min(tested, key=lambda v: int(v.split('.')[1]))}"
     assert not [c for c in classifiers if c.startswith("License ::")]  # PEP 639: the expression says it
+    assert metadata["Version"] == abductive_tasks.__version__  # pyproject.toml reads the package's one version
 
 
 def test_installed_wheel_lists_tasks_and_models(wheel, tmp_path):

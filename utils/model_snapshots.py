@@ -15,7 +15,8 @@ for it.
 One more record, ``tests/snapshots/harness.txt``, is of what importing the package does besides defining names
 (:meth:`code_digest.CodeIndex.effects`: ``compat.install()``'s patches of lmms-eval, the ``read_answer`` filter
 registered, a table edited in place at import) and the code those statements reach: it changes every run, so its
-version is the package's (``pyproject.toml``), which every run's identity holds.
+version is the package's (``__version__`` in ``abductive_tasks/__init__.py``, which pyproject.toml reads), which every
+run's identity holds.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ task_snapshots.HEADERS["harness"] = (
 FOLDER = "models"  # under tests/snapshots
 VERSIONS_FILE = "abductive_tasks/models/manifests.py"
 HARNESS = "harness"  # the import-time effects' record: tests/snapshots/harness.txt
-PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
+PACKAGE_INIT = Path(__file__).resolve().parents[1] / "abductive_tasks" / "__init__.py"
 
 
 def class_refs(paths: dict[str, str]) -> list[Ref]:
@@ -91,10 +92,11 @@ def build_harness(index: CodeIndex | None = None, version: str | None = None) ->
 
 
 def package_version() -> str:
-    """``version`` of ``[project]`` in the checkout's pyproject.toml (read without tomllib: Python 3.10 has none)."""
-    match = re.search(r'^version = "([^"]+)"', PYPROJECT.read_text(encoding="utf-8"), re.MULTILINE)
+    """``__version__`` in the checkout's ``abductive_tasks/__init__.py``: the package's version (pyproject.toml's
+    ``version`` is read from it), read from the file, not from an installed package's metadata."""
+    match = re.search(r'^__version__ = "([^"]+)"', PACKAGE_INIT.read_text(encoding="utf-8"), re.MULTILINE)
     if match is None:
-        raise LookupError(f"{PYPROJECT}: no version line")
+        raise LookupError(f"{PACKAGE_INIT}: no __version__ line")
     return match.group(1)
 
 
@@ -118,8 +120,8 @@ def bump_message(model: str, version: str, reason: str) -> str:
         return (
             f"the package's import-time effects (compat.install's patches, registered filters, tables edited at "
             f"import) or the code they reach changed, but the package's version is still {version} ({reason}).\n"
-            "  Bump it: raise version in pyproject.toml (every run's identity holds it: cached replies and leaderboard "
-            "cells of the old code go stale), reinstall, then run python utils/generate_task_yaml.py."
+            "  Bump it: raise __version__ in abductive_tasks/__init__.py (every run's identity holds it: cached "
+            "replies and leaderboard cells of the old code go stale), then run python utils/generate_task_yaml.py."
         )
     return (
         f"model backend {model}: the code its classes reach changed, but its version is still {version} "

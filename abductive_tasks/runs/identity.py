@@ -31,6 +31,7 @@ from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+import abductive_tasks
 from abductive_tasks import settings
 from abductive_tasks.inputs.files import cache_key as sealing_key
 from abductive_tasks.inputs.files import file_sha256, read_regular, seal_mac
@@ -178,13 +179,13 @@ def data_fingerprint(benchmark: str, choice: str, hashes: FileHashes | None = No
 
 
 def package_versions() -> dict[str, str]:
-    found = {}
-    for name in ("abductive-tasks", "lmms-eval"):
-        try:
-            found[name] = version(name)
-        except PackageNotFoundError:
-            found[name] = "unknown"
-    return found
+    """The versions of the code that runs: ours from the package itself (an editable install's metadata keeps the
+    version it was installed at, however the checkout moved since), lmms-eval's from its installed metadata."""
+    try:
+        harness = version("lmms-eval")
+    except PackageNotFoundError:
+        harness = "unknown"
+    return {"abductive-tasks": abductive_tasks.__version__, "lmms-eval": harness}
 
 
 BACKEND = "backend {}"  # the name a backend of ours has among an identity's versions

@@ -382,6 +382,19 @@ def test_a_backend_of_ours_is_versioned_in_the_identity_and_a_bump_is_another_id
     assert task_key(of("dummy"), "mucr_c2e") == task_key(of("dummy"), "mucr_c2e")
 
 
+def test_the_identity_holds_the_version_of_the_code_that_runs_not_a_stale_installs(monkeypatch):
+    """An editable install's metadata keeps the version it was installed at (this checkout's venv said 0.1.19 at
+    0.1.23): results of new code were identified, cached and labelled as the old version's. Ours now comes from the
+    package itself; lmms-eval's still from its installed metadata."""
+    import abductive_tasks
+    from abductive_tasks.runs import identity as identity_module
+
+    installed = {"abductive-tasks": "0.1.19", "lmms-eval": "0.7.3"}
+    monkeypatch.setattr(identity_module, "version", installed.__getitem__)
+    assert package_versions() == {"abductive-tasks": abductive_tasks.__version__, "lmms-eval": "0.7.3"}
+    assert abductive_tasks.__version__ != "0.1.19"
+
+
 @pytest.mark.parametrize(
     ("run_limit", "wanted", "covers"),
     [
