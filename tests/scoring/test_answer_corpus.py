@@ -107,7 +107,8 @@ PINNED = {
     "blind_batch_bn.yaml": (397, 0),  # out of pending/ with round 58 (first contact of round 57: 388, 3)
     "blind_batch_bo.yaml": (396, 0),  # out of pending/ with round 59 (first contact of round 58: 384, 1)
     "blind_batch_bp.yaml": (397, 0),  # out of pending/ with round 60 (first contact of round 59: 384, 3)
-    "blind_batch_bq.yaml": (396, 0),  # pending/: first contact of round 60 (389, 1); after round 61
+    "blind_batch_bq.yaml": (396, 0),  # out of pending/ with BR's first contact (first contact of round 60: 389, 1); 61
+    "blind_batch_br.yaml": (379, 3),  # pending/: first contact of round 61 (379, 3)
 }
 
 
@@ -241,7 +242,7 @@ def test_every_batch_reads_exactly_as_pinned(path, corpus_report):
 def test_every_reply_is_recorded_once():
     recorded = [json.loads(line)["reply"] for line in RECORDED_READINGS.read_text(encoding="utf-8").splitlines()]
     batches = {f"{path.name}/" for path in [CORPUS, *BLIND_BATCHES, *PENDING_BATCHES]}
-    assert len(recorded) == len(set(recorded)) == 20376
+    assert len(recorded) == len(set(recorded)) == 20776
     assert {reply[: reply.index("/") + 1] for reply in recorded} == batches
 
 
