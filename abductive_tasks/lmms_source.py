@@ -182,9 +182,32 @@ def quick_eval_options() -> set[str] | None:
 RESULTS_SUFFIX, SAMPLES_MARK = "_results.json", "_samples_"
 
 
-# lmms-eval's ``--limit -1`` (``evaluator_utils.get_sample_size``) and ``--limit 0`` (its requests are built with
-# ``int(limit) if limit else None``): no limit
+# lmms-eval's ``--limit -1`` (``evaluator_utils.get_sample_size``): no limit. A run under ``--limit 0`` never has
+# results (:func:`limit_problem`): a recorded 0 is read the same, as no limit of documents.
 EVERY_DOCUMENT = (-1, 0)
+
+
+def limit_problem(value: float) -> str | None:
+    """Why a ``--limit`` does not run as asked under lmms-eval 0.7.3 (abductive-eval and a batch refuse it), None for
+    -1 and a whole number of documents. 0 runs none: ``get_sample_size`` gives 0 and ``build_all_requests`` slices
+    its requests to ``[:0]``, so the run fails. A share (``0.5``) is taken of the first task only: ``evaluate``
+    assigns the count back to ``limit`` in its task loop, so every later task, a chain's stages too, runs that many
+    documents. A count with a fraction (``2.5``) is cut to its whole part; below 0, only -1 is taken."""
+    if value == 0:
+        return (
+            "lmms-eval 0.7.3 runs no document under it and the run fails; leave --limit out, or give -1, for every "
+            "document"
+        )
+    if value < 0 and value != -1:
+        return "lmms-eval 0.7.3 takes no limit below 0 but -1 (every document)"
+    if 0 < value < 1:
+        return (
+            "lmms-eval 0.7.3 takes a share of the first task only and runs as many documents of every other task "
+            "(its task loop keeps the first task's count); give a number of documents, --limit N"
+        )
+    if value > 0 and not float(value).is_integer():
+        return "a number of documents is a whole number (lmms-eval 0.7.3 would cut it to its whole part)"
+    return None
 
 
 def limit_value(value: object) -> int | float | None:

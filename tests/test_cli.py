@@ -377,6 +377,11 @@ def test_refusals_answer_before_lmms_eval_or_torch_is_imported(data_copy, tmp_pa
         (["--model", "dumb_pixel", "--model_args", "batch_size=2"], "'batch_size' comes from lmms-eval's"),
         (["--model", "llava", "--model_args", "pretrained=/no/such/llava"], "pretrained=/no/such/llava: no such"),
         (["--model", "dumb_pixel", "--limit", "abc"], "argument --limit: invalid float value: 'abc'"),
+        # lmms-eval 0.7.3 ran no document under 0 (a traceback) and took a share of the first task only
+        (["--model", "dumb_pixel", "--limit", "0"], "--limit 0: lmms-eval 0.7.3 runs no document under it"),
+        (["--model", "dumb_pixel", "--limit=0.5"], "--limit 0.5: lmms-eval 0.7.3 takes a share of the first task only"),
+        (["--model", "dumb_pixel", "--limit", "2.5"], "--limit 2.5: a number of documents is a whole number"),
+        (["--model", "dumb_pixel", "--limit", "-2"], "--limit -2: lmms-eval 0.7.3 takes no limit below 0 but -1"),
         (["--model", "dumb_pixel", "--cache_requests", "yes"], "argument --cache_requests: invalid choice: 'yes'"),
         (["--model", "llava_hf", "--device", "cuda:0"], "--device cuda:0: no GPU here; use cpu there"),
         (["--model", "llava_hf", "--model_args", "device_map=cuda"], "--model_args device_map=cuda: no GPU here"),

@@ -255,7 +255,8 @@ LOG_LEVELS = ("TRACE", "DEBUG", "INFO", "SUCCESS", "WARNING", "ERROR", "CRITICAL
 
 def check_option_values(argv: list[str]) -> None:
     """Refuse a value lmms-eval's ``eval`` would refuse by its type (``--limit abc``) or its choices, in argparse's
-    words: one line, before lmms-eval is imported."""
+    words, and a ``--limit`` it would not run as asked (:func:`~abductive_tasks.lmms_source.limit_problem`): one line,
+    before lmms-eval is imported."""
     from abductive_tasks import lmms_source
 
     for option, (kind, choices) in lmms_source.quick_eval_option_values().items():
@@ -270,6 +271,9 @@ def check_option_values(argv: list[str]) -> None:
         if choices is not None and value not in choices:
             allowed = ", ".join(repr(choice) for choice in choices)
             raise UsageError(f"argument {option}: invalid choice: {value!r} (choose from {allowed})")
+    limit = option_value(argv, "--limit")
+    if limit is not None and (why := lmms_source.limit_problem(float(limit))):
+        raise UsageError(f"--limit {limit}: {why}")
     verbosity = option_value(argv, "--verbosity")
     if verbosity is not None and verbosity not in LOG_LEVELS:  # lmms-eval hands it to loguru as written: a traceback
         raise UsageError(f"argument --verbosity: {verbosity!r} is no log level (choose from {', '.join(LOG_LEVELS)})")

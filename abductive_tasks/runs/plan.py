@@ -30,7 +30,7 @@ from pathlib import Path
 from abductive_tasks import settings
 from abductive_tasks.inputs.loading import ENV_VAR, data_folder_problem
 from abductive_tasks.inputs.stages import StageError
-from abductive_tasks.lmms_source import limit_value, model_arg_entries
+from abductive_tasks.lmms_source import limit_problem, limit_value, model_arg_entries
 from abductive_tasks.runs import chain
 from abductive_tasks.runs.history import Scan
 from abductive_tasks.runs.identity import build_identity, data_fingerprint
@@ -102,6 +102,8 @@ def requested_limit(spec: BatchSpec, model: ModelSpec) -> int | float | None:
                 limit = float(value)
             except ValueError:
                 raise SpecError(f"{model.name}: eval_args --limit {value!r} is not a number") from None
+            if why := limit_problem(limit):
+                raise SpecError(f"{model.name}: eval_args --limit {value}: {why}")
     return limit_value(limit)
 
 

@@ -181,6 +181,13 @@ class SpecFile(_Entry):
     def _variable_names(cls, env: dict | None) -> dict | None:
         return _env_names(env)
 
+    @field_validator("limit")
+    @classmethod
+    def _runs_as_asked(cls, limit: float | None) -> float | None:
+        if limit is not None and (why := lmms_source.limit_problem(limit)):
+            raise ValueError(why.replace("--limit", "`limit:`"))
+        return limit
+
     @model_validator(mode="before")
     @classmethod
     def _refuse_nul(cls, data: object) -> object:  # models: checked one by one

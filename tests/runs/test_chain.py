@@ -182,10 +182,10 @@ def test_a_batchs_limit_minus_one_is_every_document(sample, tmp_path):
     assert picks.samples_run(samples)[0]["limit"] is None  # not refused as a limited one
 
 
-def test_limit_zero_is_every_document_as_lmms_eval_runs_it(sample):
-    """lmms-eval 0.7.3 runs every document under ``--limit 0`` (it builds its requests with ``int(limit) if limit else
-    None``; ``stages._asked`` reads it so too). Read as a limit of 0, the chain told NL-Eye's reader a limit selecting
-    no item (its run then had no document) and a run recorded with limit 0.0 was a limited one, never a score."""
+def test_limit_zero_is_read_as_no_limit_of_documents(sample):
+    """A recorded ``--limit 0`` is read as no limit of documents (``stages._asked`` reads it so too): read as a limit
+    of 0, the chain told NL-Eye's reader a limit selecting no item. No run under it has results: lmms-eval 0.7.3
+    slices its requests to none and fails, and abductive-eval refuses it (tests/test_cli.py)."""
     from abductive_tasks import lmms_source
     from abductive_tasks.reports import report
 

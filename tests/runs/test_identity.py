@@ -1054,13 +1054,20 @@ def test_the_requested_limit_is_read_wherever_the_spec_sets_it(tmp_path):
     path = tmp_path / "spec.yaml"
     path.write_text(
         "tasks: [nleye_triplet]\nlimit: 5\neval_args: ['--limit', '2']\nmodels:\n"
-        "  - {name: a, backend: dummy}\n  - {name: b, backend: dummy, eval_args: ['--limit=0.5']}\n"
+        "  - {name: a, backend: dummy}\n  - {name: b, backend: dummy, eval_args: ['--limit=3']}\n"
         "  - {name: c, backend: dummy, eval_args: ['--limit', 'two']}\n"
+        "  - {name: d, backend: dummy, eval_args: ['--limit=0.5']}\n"
     )
     spec = load_spec(path)
-    assert [requested_limit(spec, model) for model in spec.models[:2]] == [2, 0.5]
+    assert [requested_limit(spec, model) for model in spec.models[:2]] == [2, 3]
     with pytest.raises(SpecError, match="c: eval_args --limit 'two' is not a number"):
         requested_limit(spec, spec.models[2])
+    # a share: lmms-eval 0.7.3 takes it of the first task only (its task loop keeps that task's count)
+    with pytest.raises(SpecError, match="d: eval_args --limit 0.5: lmms-eval 0.7.3 takes a share of the first task"):
+        requested_limit(spec, spec.models[3])
+    path.write_text("tasks: [nleye_triplet]\nlimit: 0.25\nmodels:\n  - {name: a, backend: dummy}\n")
+    with pytest.raises(SpecError, match="limit: .*takes a share of the first task only.*`limit:` N"):
+        load_spec(path)
 
 
 def test_secrets_in_command_line_words_are_found_and_hashed():
