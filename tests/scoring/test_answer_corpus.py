@@ -55,7 +55,7 @@ PINNED = {
     "blind_batch_p.yaml": (189, 0),
     "blind_batch_q.yaml": (350, 0),
     "blind_batch_s.yaml": (113, 0),
-    "blind_batch_t.yaml": (248, 0),
+    "blind_batch_t.yaml": (249, 0),  # round 62
     "blind_batch_i.yaml": (178, 0),  # two readings adjudicated (adjudication/readings.yaml)
     "blind_batch_j.yaml": (185, 0),  # two readings adjudicated
     "blind_batch_o.yaml": (179, 0),
@@ -83,11 +83,11 @@ PINNED = {
     "blind_batch_ap.yaml": (318, 0),  # pending/: first contact of round 33 (292, 3); rounds 34, 38, 51
     "blind_batch_aq.yaml": (331, 0),  # pending/: first contact of round 34 (308, 2); round 35
     "blind_batch_ar.yaml": (316, 0),  # pending/: first contact of round 35 (297, 5); V04, V08 adjudicated; round 36
-    "blind_batch_as.yaml": (327, 1),  # pending/: first contact of round 36 (318, 6); rounds 37, 39
+    "blind_batch_as.yaml": (328, 1),  # pending/: first contact of round 36 (318, 6); rounds 37, 39, 62
     "blind_batch_at.yaml": (328, 0),  # out of pending/ with W: first contact of round 37 (301, 9); round 38; W13, W26
     "blind_batch_au.yaml": (319, 0),  # pending/: first contact of round 38 (301, 5); round 39; W09, W15, W23
     "blind_batch_av.yaml": (321, 0),  # pending/: first contact of round 39 (309, 6); rounds 40, 54
-    "blind_batch_aw.yaml": (315, 0),  # pending/: first contact of round 40 (308, 4); rounds 41, 43, 58
+    "blind_batch_aw.yaml": (316, 0),  # pending/: first contact of round 40 (308, 4); rounds 41, 43, 58, 62
     "blind_batch_ax.yaml": (333, 0),  # pending/: first contact of round 41 (323, 4); rounds 42, 60
     "blind_batch_ay.yaml": (328, 0),  # pending/: first contact of round 42 (309, 4); round 43
     "blind_batch_az.yaml": (396, 0),  # out of pending/ with X22 (first contact 385, 2); round 44; X22 adjudicated
@@ -108,7 +108,7 @@ PINNED = {
     "blind_batch_bo.yaml": (396, 0),  # out of pending/ with round 59 (first contact of round 58: 384, 1)
     "blind_batch_bp.yaml": (397, 0),  # out of pending/ with round 60 (first contact of round 59: 384, 3)
     "blind_batch_bq.yaml": (396, 0),  # out of pending/ with BR's first contact (first contact of round 60: 389, 1); 61
-    "blind_batch_br.yaml": (379, 3),  # pending/: first contact of round 61 (379, 3)
+    "blind_batch_br.yaml": (393, 0),  # pending/: first contact of round 61 (379, 3); round 62
 }
 
 

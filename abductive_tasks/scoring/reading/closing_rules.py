@@ -42,7 +42,10 @@ CLOSING_STATEMENTS = (
     # than hypothesis 1? No. The rectangular box points to hypothesis 1 as the better fit.")
     verdict(
         r"\bpoints?\s+(?:clearly\s+)?to\s+(?:the\s+)?{pick}\s+as\s+the\s+(?:better|best|likelier|likeliest|stronger|"
-        r"more\s+(?:plausible|likely)|most\s+(?:plausible|likely))\b",
+        r"more\s+(?:plausible|likely)|most\s+(?:plausible|likely)"
+        # or as the role asked, ending the clause ("The step-by-step analysis points to Option 3 as the effect.": BR's
+        # first contact, after every option described, unread; not "as the effect of the cause image's rain")
+        r"|(?:effect|cause|cue|answer)(?=\s*(?:[.!;,]|$)))\b",
         Example(
             "texts",
             "Is hypothesis 2 more plausible than hypothesis 1? No. The soaking wet clothes point to hypothesis 1 as "
@@ -287,7 +290,11 @@ REMAINING = Rule(
     re.compile(
         r"\b(?:is|be|it's|that's)\s+the\s+(?:only\s+)?(?:remaining|leftover)\s+"
         r"(?:option|candidate|one|choice|image|picture|phrase)\b"
-        r"|\bthe\s+(?:only\s+)?(?:remaining|leftover)\s+(?:option|candidate|one|choice|image|picture|phrase)\s+"
+        r"|\bthe\s+(?:only\s+)?(?:remaining|leftover)\s+(?:option|candidate|one|choice|image|picture|phrase)\s*"
+        # (what it shows set off by commas before its verb: "Option 1 does not show the cause; neither does option 2 or
+        # option 4. The remaining candidate, showing a toddler with a permanent marker, is the cause of the scribbles on
+        # the wall.": BR's first contact, unread)
+        r"(?:,\s*(?:showing|depicting|with)\s+[^,.;:!?\n«‹]{1,100},\s*|\s)"
         # or what it shows, after the others eliminated ("Options 1, 2 and 4 are all unrelated to the fire in the cause
         # image; the remaining option shows the burnt house.": AY's first contact, 3)
         r"(?:(?:must\s+be|is)\s+the\s+(?:effect|cause|answer|cue)\b|fits\b|shows\b|depicts\b)",

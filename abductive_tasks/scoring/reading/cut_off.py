@@ -28,6 +28,15 @@ UNFINISHED = re.compile(
     # or on a word no sentence ends on ("... and the first hypothesis shows"; a copula: "The first image shows a car on
     # a long, empty road at sunset, and in the second image the same car is", BQ's first contact, read 1)
     r"|(?<=\w\s)(?-i:the|a|an|and|or|but|of|with|because|since|shows|depicts|showing|depicting|is|are|was|were)\s*$"
+    # or on the subject of a sentence its verb never came for: an option after a phrase that turns to the options ("3.
+    # Looking at the options, Option 1": BR's first contact, read 1; not "Looking at the options, Option 1 fits.", nor
+    # with its full stop, "..., Option 1."), or a noun phrase after one that sets a scene in an image ("In the first
+    # image, a blue car": BR's first contact, read 1 on the cue prompt; not "In the first image, a blue car speeds.")
+    r"|(?:^|[.!?:]\s|\n)[ \t]*(?:\d+[.)][ \t]*)?(?:looking\s+at|considering|comparing|examining|reviewing|going\s+"
+    r"through|turning\s+to)\s+(?:the|all|these|those|each\s+of\s+the)\s+(?:\w+\s+)?(?:options|choices|candidates)"
+    r"[ \t]*,[ \t]*(?:option|choice|candidate)[ \t]*\d+[ \t]*$"
+    r"|(?:^|[.!?]\s|\n)[ \t]*(?:in|on)\s+the\s+(?:first|second|third|fourth|cause|effect|left|right|middle|last)\s+"
+    r"(?:image|picture|panel|photo)[ \t]*,[ \t]*(?:the|a|an)\s+[^\W\d_]+(?:\s+[^\W\d_]+)?[ \t]*$"
     # or on the first item's number of a list it announces by its plural noun ("... Now the candidates:\n1.": AY's first
     # contact, read 1; not an answer heading: "Answer:\n1.")
     r"|\b(?:candidates|options|choices|images|pictures|panels|phrases|hypotheses|steps)\b[^\n.:]{0,30}:[ \t]*\n"

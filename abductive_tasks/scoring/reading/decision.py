@@ -287,6 +287,17 @@ def _standing_alone(text: str, mentions: list[Mention]) -> tuple[list[Pick], set
         and all(pick[1] > last_line or pick[1] in heading_picks for pick in alone)
     ):
         headings, alone = set(), [pick for pick in alone if pick[1] > last_line]
+    # ... and one alone on its first line, before them, opens it: "2\nOption 1: a sunny beach - unrelated.\nOption 2: a
+    # sunburned person - direct effect of the cause ...\nOption 3: an umbrella.\nOption 4: a swimming pool." (BR's
+    # first contact, unread)
+    first_line = text.find("\n")
+    if (
+        found
+        and any(pick[1] < first_line for pick in alone)
+        and first_line < found[0].start()
+        and all(pick[1] < first_line or pick[1] in heading_picks for pick in alone)
+    ):
+        headings, alone = set(), [pick for pick in alone if pick[1] < first_line]
     return alone, headings
 
 

@@ -71,7 +71,9 @@ OWN_DESCRIPTION = rule(
     ),
 )
 DESCRIBED_ANSWER = rule(
-    r"\b(?:so|therefore|thus|hence)\b,?\s+the\s+(?:cause|effect|answer)\s+(?:is|must\s+be|would\s+be)\s+"
+    # (or as the reply's last sentence of its own: "... Option 1 shows someone making a sandwich, Option 2 shows a
+    # toaster with its dial turned to maximum, ... The cause is the toaster set too high.": BR's first contact, unread)
+    r"(?:\b(?:so|therefore|thus|hence)\b,?\s+|(?<=[.!?]\s)|(?<=\n))the\s+(?:cause|effect|answer)\s+(?:is|must\s+be|would\s+be)\s+"
     r"(?P<phrase>(?:the|an?)\s+(?!one\b|other\b|same\b)[^.\n]+)[.!]?\s*$",
     Example(
         "mucr",
@@ -85,6 +87,13 @@ DESCRIBED_ANSWER = rule(
         "Option 1: A boy kicking a ball.\nOption 2: A dog chasing a ball.\nOption 3: A cat sleeping.\nOption 4: A "
         "thunderstorm.\nThe vase lies next to a ball, so the cause is the ball.",
         None,
+    ),
+    Example(
+        "mucr",
+        "Looking at the effect image, the toast is burnt black. Option 1 shows someone making a sandwich, Option 2 "
+        "shows a toaster with its dial turned to maximum, Option 3 shows a loaf of bread, and Option 4 shows a butter "
+        "dish. The cause is the toaster set too high.",
+        2,
     ),
 )
 # ... and the one the reply holds more plausible, named by what it shows, in the closing sentence: "Hypothesis 1 shows

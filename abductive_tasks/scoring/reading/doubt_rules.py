@@ -44,8 +44,11 @@ HEDGES = (
         r"\bnot\s+sure\b",
         Example("nleye", "Image 2 shows a wet road. Not sure, though.", None),
     ),
+    # (not two denied together after "neither does" or "nor does": "Option 1 does not show the cause; neither does
+    # option 2 or option 4. The remaining candidate, ..., is the cause ...", BR's first contact, unread; verdict_rules)
     rule(
-        rf"(?<!\bnot )(?<!\bneither ){ANY_MENTION}\s*,?\s+or\s+{ANY_MENTION}",
+        rf"(?<!\bnot )(?<!\bneither )(?<!\bneither does )(?<!\bnor does )(?<!\bneither do )(?<!\bnor do )"
+        rf"{ANY_MENTION}\s*,?\s+or\s+{ANY_MENTION}",
         Example("mucr", "Option 2 or option 3.", None),
     ),
     # "Option 3 shows the effect, maybe.", "... Or maybe Option 1"

@@ -190,6 +190,10 @@ _CHINESE_POINTS = re.compile(r"(?:打|给|得|评)\s*(\d+(?:\.\d+)?)\s*分")
 # "評価は10点満点中7点")
 # "点数は7です" (the score is 7: BB's first contact)
 _JAPANESE_POINTS = re.compile(r"(?:評価|スコア|点数)\s*は\s*(\d+(?:\.\d+)?)\s*(?:点(?!\s*満点)|(?=です))")
+# ... or in parentheses alone after the judgement it rates ("妥当性はかなり高いと思います（7点）。...": I think
+# the plausibility is quite high (7 points); BR's first contact, unread; not "（10点満点中7点）", a scale, nor
+# "（7点以上）")
+_JAPANESE_POINTS_SET_OFF = re.compile(r"[（(]\s*(\d+(?:\.\d+)?)\s*点\s*[）)]")
 
 
 # Russian points given after the number ("Очень правдоподобно — 7 баллов.": AR's first contact; not "из 10", a scale)
@@ -467,6 +471,7 @@ def translate(text: str) -> str:
     text = _KOREAN_NUMBER.sub(r"number \1", _KOREAN_NUMBERED.sub(r"\2 \1", text))
     text = _CHINESE_POINTS.sub(r" score: \1 ", text)
     text = _JAPANESE_POINTS.sub(r" score: \1 ", text)
+    text = _JAPANESE_POINTS_SET_OFF.sub(r" (score: \1) ", text)
     text = _RUSSIAN_POINTS.sub(r" score: \1 ", text)
     text = _HINDI_POINTS.sub(r" would give it a \1 ", text)
     text = _JAPANESE_ORDINAL.sub(lambda match: f" the {_ORDINALS[int(match[1]) - 1]} ", text)

@@ -70,6 +70,7 @@ from abductive_tasks.scoring.reading.score_rules import (
     SCORE_STATEMENTS,
     SCORE_VERDICTS,
     SHARED_HEAD,
+    settled_label,
 )
 from abductive_tasks.scoring.reading.table import Rule
 from abductive_tasks.scoring.reading.text import (
@@ -622,6 +623,8 @@ class Score(_Reader):
             return None if any(abs(value - rating) > tolerance for rating in judged) else value
         if not self.labels or re.search(r"\d", text):
             return None
+        if (settled := settled_label(plain(text), self.labels)) is not None:
+            return settled
         words = " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
         words = SHARED_HEAD.sub(r"\g<first> \g<head> \g<glue> \g<second> \g<head>", words)
         found = [label for label in self.labels if re.search(rf"(?<!\w){re.escape(label)}(?!\w)", words)]

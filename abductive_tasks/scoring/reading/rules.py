@@ -278,6 +278,21 @@ STATEMENTS = (
         Example("nleye", "Image 1 shows him training, which makes image 1 the more plausible hypothesis.", 1),
         Example("nleye", "In image 1 the glass lies shattered, making image 1 the more plausible one.", 1),
     ),
+    # ... or the thing an option shows, then "makes it" the more plausible one: "... and the plumber arriving with a
+    # toolbox in hypothesis 2 makes it the more plausible scenario, ..." (BR's first contact, after "Answer: 1.", read
+    # 1: two answers; not "makes it less plausible", nor an option named before its own verb, "Hypothesis 2 shows a
+    # plumber, which makes it ...", another rule's)
+    verdict(
+        rf"(?:\b(?:in|of|from)\s+){{pick}}\s+mak(?:es|ing)\s+(?:it|this|that)\s+{ARTICLE}(?:{MORE})\s+"
+        r"(?:one|option|hypothesis|image|panel|answer|scenario|explanation|choice)\b",
+        Example("nleye", "The plumber with a toolbox in hypothesis 2 makes it the more plausible scenario.", 2),
+        Example(
+            "nleye",
+            "Answer: 1. The context shows a leaking pipe under a sink, and the plumber arriving with a toolbox in "
+            "hypothesis 2 makes it the more plausible scenario, whereas hypothesis 1 shows a newly renovated kitchen.",
+            None,
+        ),
+    ),
     # ... or the one the reply would pick: "Pesticide use is known to harm pollinators, which makes Option 2 the effect
     # I would pick." (BL's first contact, after a list of every option, unread; not "..., which would make Option 2
     # the effect I would pick", nor "... the effect I would pick if the bees were visible")
@@ -559,11 +574,22 @@ STATEMENTS = (
     verdict(
         rf"\b(?:choose|chose|select|pick|go\s+with|going\s+with|settle\s+on|opt\s+for|lean(?:ing)?{ADVERBS}(?:\s+towards?)?|must\s+be"
         rf"|(?:chang|switch|revis)\w*(?:\s+(?:my\s+answer|it))?\s+to"
-        rf"|(?:i'd|i\s+would|i'll|i\s+will|i'm\s+going\s+to)\s+say|classif(?:y|ied)(?:\s+(?:it|this|the\s+update))?\s+as)\s*,?\s+(?:with\s+)?{ARTICLE}{{pick}}"
+        rf"|(?:i'd|i\s+would|i'll|i\s+will|i'm\s+going\s+to)\s+(?:still\s+)?(?:say|guess)|classif(?:y|ied)(?:\s+(?:it|this|the\s+update))?\s+as)\s*,?\s+(?:with\s+)?{ARTICLE}{{pick}}"
         # not the subject of words its number follows: "the link must be the car going too fast: 2." (BG's first
         # contact, read 1)
         + _SUBJECT_OF_A_NUMBER,
         Example("nleye", "I'd go with 2.", 2),
+        # "I'd guess" an answer, and "I'd still say" one after a refusal: "It's hard to say, but I'd guess 2. The
+        # context shows ..." and "Neither of the hypothesis images seems right to me - ... If forced to, I'd still say
+        # the right one, since ..." (BR's first contact, unread: a guess given is an answer, as "I would guess Option
+        # 1, though I'm not confident" read; not "maybe 2?", nor "I'd guess 2 or 1")
+        Example("nleye", "It's hard to say, but I'd guess 2. The context shows people holding umbrellas.", 2),
+        Example(
+            "panels",
+            "Neither seems right - the middle shows a car wash and the right shows a garage. If forced to, I'd still "
+            "say the right one.",
+            2,
+        ),
         # after an answer heading naming two, the one picked after a dash (doubt_rules.DOUBTS; BH's first contact)
         Example(
             "cue_words",

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from abductive_tasks.scoring.reading.correction_rules import CORRECTION_WORDS
+from abductive_tasks.scoring.reading.mentions import alternatives
 from abductive_tasks.scoring.reading.table import Example
 from abductive_tasks.scoring.reading.verdict_patterns import verdict
 
-__all__ = ["JUDGEMENTS", "JUDGEMENT_TOLERANCE", "SCORE_STATEMENTS", "SCORE_VERDICTS", "SHARED_HEAD"]
+__all__ = ["JUDGEMENTS", "JUDGEMENT_TOLERANCE", "SCORE_STATEMENTS", "SCORE_VERDICTS", "SHARED_HEAD", "settled_label"]
 
 # A score's statements: "7/10", "Score: 7", "Rating = 7.5", "The score is 7", "a score of 3".
 SCORE_STATEMENTS = (
@@ -283,3 +285,26 @@ JUDGEMENT_TOLERANCE = 0.4
 SHARED_HEAD = re.compile(
     r"\b(?P<first>[a-z]+)\s+(?P<glue>and|or|to)\s+(?P<second>[a-z]+)\s+(?P<head>plausible|likely|probable)\b"
 )
+
+
+# The scale's word the reply settles on, ending its clause: "Somewhere between slightly and moderately plausible - I'll
+# go with moderately plausible. The hypothesis shows a dog digging, ..." (BR's first contact, unread: a range, then the
+# one of its words given, as "Somewhere between 4 and 6. I'll go with 5." reads 5; not "I'll go with moderately
+# plausible, maybe very plausible", nor another named after it, "... I'll go with moderately plausible. Or very
+# plausible.")
+_SETTLED = (
+    r"\b(?:i'll|i\s+will|i'd|i\s+would)\s+(?:go\s+with|say|pick|choose|settle\s+on)\s+(?P<label>{labels})"
+    r"(?=\s*(?:[.;!]|$))"
+)
+
+
+def settled_label(text: str, labels: Mapping[str, float]) -> float | None:
+    """The rating of the one scale word (``labels``, lower case, to their ratings) that ``text`` (plain) settles on
+    (:data:`_SETTLED`), else None."""
+    words = alternatives(list(labels))
+    found = [*re.finditer(_SETTLED.format(labels=words), text, re.IGNORECASE)]
+    settled = {labels[" ".join(match["label"].lower().split())] for match in found}
+    # the last word the reply names ("... I'll go with moderately plausible. Or very plausible." settles on none)
+    if len(settled) != 1 or re.search(rf"(?<!\w)(?:{words})(?!\w)", text[found[-1].end() :], re.IGNORECASE):
+        return None
+    return settled.pop()

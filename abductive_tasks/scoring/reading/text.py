@@ -165,6 +165,7 @@ TYPO_MIN_PREFIX = 4
 # Words of the statement tables read through typos too ("hypothsis 1 is more plasuible")
 TYPO_VOCABULARY = ("hypothesis", "plausible")
 _WORD = re.compile(r"[^\W\d_]+")
+_COMPOUND = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")  # a word, or words joined by hyphens ("ball-shaped")
 
 
 def _edits(first: str, second: str) -> int:
@@ -201,15 +202,21 @@ def _spell(text: str, phrases: Mapping[str, object]) -> str:
     alias "strengthened", which name one label; it is written as the closest)."""
     words = list(_WORD.finditer(text))
     alone = len(words) == 1 and not re.sub(r"[\s.!]", "", text[: words[0].start()] + text[words[0].end() :])
-    if alone:  # a reply of one word of one answer phrase alone: "slippery" for "slippery floor"
-        typed = words[0].group().lower()
+    # a reply of one word of one answer phrase alone: "slippery" for "slippery floor"; a hyphenated one too
+    # ("Ball-shaped." for "... holding an unwrapped ball-shaped present.": BR's first contact, unread)
+    single = [match for match in _COMPOUND.finditer(text) if match.group()]
+    if len(single) == 1 and not re.sub(r"[\s.!]", "", text[: single[0].start()] + text[single[0].end() :]):
+        typed = single[0].group().lower()
         holding = [
             phrase
             for phrase in phrases
-            if any(len(part) >= TYPO_MIN_LENGTH and _close(typed, part, True) for part in phrase.lower().split())
+            if any(
+                len(part) >= TYPO_MIN_LENGTH and (_close(typed, part, True) if "-" not in typed else typed == part)
+                for part in phrase.lower().split()
+            )
         ]
         if len({phrases[phrase] for phrase in holding}) == 1 and len((phrase := holding[0]).split()) > 1:
-            return text[: words[0].start()] + phrase + text[words[0].end() :]
+            return text[: single[0].start()] + phrase + text[single[0].end() :]
     pieces, done, start = [], 0, 0
     while start < len(words):
         candidates: dict[str, int] = {}  # phrase: edits

@@ -91,6 +91,12 @@ VERDICTS = (
         rf"\b(?:neither|nor)\s+(?:is|was|are|were|does|do)\s+{ARTICLE}{{reject}}",
         Example("cue", "3 — heavy rain. The slippery floor isn't the cue, and neither is the broken glass.", 3),
     ),
+    # ... and the one after "or" there ("Option 1 does not show the cause; neither does option 2 or option 4.": BR's
+    # first contact, both denied, no answer; before "The remaining candidate, ..., is the cause", read 3)
+    verdict(
+        rf"\b(?:neither|nor)\s+(?:is|was|are|were|does|do)\s+{ARTICLE}{{any_mention}}\s*,?\s+or\s+{ARTICLE}{{reject}}",
+        Example("mucr", "Option 1 does not show the cause; neither does option 2 or option 4.", 3),
+    ),
     # "Option 4 is the effect itself seen from another angle", "The police officer is part of the effect itself": the
     # given image itself, no answer (AJ's first contact)
     verdict(
@@ -340,6 +346,19 @@ VERDICTS = (
             "cue_words", "Speeding is the cause, the police officer is the effect, and the cue... is speeding. 2.", 2
         ),
     ),
+    # ... or the role before the option, the cue named in its sentence or the next: "The cause is a car, and the effect
+    # is a police officer writing a ticket. The cue is speeding." (BR's first contact, unread: read as picks of 1 and 4;
+    # not "The cause is a car." alone, nor "..., and the cue is unclear.")
+    verdict(
+        r"\bthe\s+(?:cause|effect)\s+is\s+(?:the\s+|an?\s+)?{reject}"
+        r"(?=[^.;!?\n]*?(?:[.;]\s+[^.;!?\n]*?)?\bthe\s+cue\s*(?:\.{{2,}}|…)?\s*(?:is|would\s+be|must\s+be)\s+"
+        r"(?:the\s+)?{any_mention})",
+        Example(
+            "cue_words",
+            "The cause is a car, and the effect is a police officer writing a ticket. The cue is speeding.",
+            2,
+        ),
+    ),
     # "I would not pick image 2", "I wouldn't choose option 1", "never go with 3": a choice declined
     verdict(
         r"(?:\b(?:not|never)|n't)\s+(?:choose|chose|select|pick|go\s+with|opt\s+for)\s+(?:the\s+)?{reject}",
@@ -372,9 +391,20 @@ VERDICTS = (
         Example("label", "Does the update strengthen it? No - weakener.", "weakener"),
     ),
     # "..., so 2." / "Therefore, weakener."
+    # (or before what it shows set off by a comma, ending the sentence: "So neither Option 1 nor Option 3 fits, and
+    # Option 2 shows the opposite. Hence Option 4, the kitchen covered in a white cloud of flour.", BR's first contact,
+    # unread; not before a clause, "Hence Option 4, the kitchen is covered ...", nor another option, "..., or Option 2")
     verdict(
-        rf"\b(?:so|thus|hence|therefore|ok|okay)\s*[,:]?\s+{ARTICLE}{{pick}}(?=\s*(?:[.!;]|$))",
+        rf"\b(?:so|thus|hence|therefore|ok|okay)\s*[,:]?\s+{ARTICLE}{{pick}}(?=\s*(?:[.!;]|$)"
+        r"|\s*,\s*(?:the|an?)\s+(?:(?!\b(?:is|are|was|were|would|could|might|may|seems?|not|but|or)\b)[^.;:!?\n«‹])+"
+        r"[.!](?:\s|$))",
         Example("nleye", "The road is wet, so 2.", 2),
+        Example(
+            "mucr",
+            "So neither Option 1 nor Option 3 fits, and Option 2 shows the opposite. Hence Option 4, the kitchen "
+            "covered in a white cloud of flour.",
+            4,
+        ),
         Example("label", "Therefore, weakener.", "weakener"),
         # "OK 4." (BA's first contact; "let me reconsider option 2" is no pick of it: correction_rules.CORRECTION_WORDS)
         Example("mucr", "I'd say 4. Actually let me reconsider option 2 - older man, no. OK 4.", 4),
