@@ -312,11 +312,12 @@ def run_chain(argv: list[str], args: argparse.Namespace, chained, print_only: bo
 
 def _names_the_data(message: str) -> bool:
     """Whether a loader's error is about the data, not about an earlier run's output that a task reads (the samples
-    under ``ABDUCTIVE_MUCR_PICKS``), which no data layout fixes."""
+    under ``ABDUCTIVE_MUCR_PICKS``, a stage's named store: NL-Eye's descriptions), which no data layout fixes."""
     from abductive_tasks import settings
+    from abductive_tasks.inputs.stages import store_root
 
-    outputs = [value for value in (settings.mucr_picks(),) if value]
-    return not any(str(Path(value).expanduser()) in message for value in outputs)
+    outputs = [str(Path(value).expanduser()) for value in (settings.mucr_picks(),) if value]
+    return not any(output in message for output in [*outputs, str(store_root() / "named")])
 
 
 def run_eval(argv: list[str], handed: tuple[str, ...] = ()) -> int:

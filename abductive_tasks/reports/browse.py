@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
+from abductive_tasks.hints import counted
 from abductive_tasks.inputs.files import NotRegular, open_regular, write_output
 from abductive_tasks.inputs.loading import MAX_NESTING, json_object, json_texts, nested_too_deeply
 from abductive_tasks.lmms_source import RESULTS_SUFFIX, SAMPLES_MARK
@@ -541,8 +542,9 @@ def image_lines(
         )
     if outside:
         lines.append(
-            f"  {len(outside):,} images not drawn: outside the runs' folders and the data folders (a samples file may "
-            "name any path; set ABDUCTIVE_DATA to the run's data folder to draw its images)"
+            f"  {len(outside):,} image{'' if len(outside) == 1 else 's'} not drawn: outside the runs' folders and the "
+            "data folders (a samples file may name any path; set ABDUCTIVE_DATA to the run's data folder to draw its "
+            "images)"
         )
     return lines
 
@@ -555,7 +557,7 @@ def browse_page(results_path: Path, page_folder: Path = Path(), self_contained: 
     rows = [{"item": item, "answers": [item], "statuses": [item.status]} for item in items]
     label = run_label(run)
     page = render(
-        f"{label}: {len(items)} documents",
+        f"{label}: {counted(len(items), 'document')}",
         [label],
         rows,
         note=str(results_path),
@@ -623,7 +625,7 @@ def browse_main(argv: list[str]) -> int:
         return 1
     print(
         printable(
-            f"{args.out}: {count} documents of {results_path}; "
+            f"{args.out}: {counted(count, 'document')} of {results_path}; "
             + "\n".join(image_lines(page.images, page.composites, page.outside))
         )
     )

@@ -732,7 +732,7 @@ def test_a_failure_shows_the_end_of_its_own_attempt_only(tmp_path):
         assert done.returncode == 1, done.stdout + done.stderr
         failure = done.stdout.split("bad: FAILED", 1)[1].split("\n[batch] ", 1)[0]
         assert failure.count("\n$ ") == 1, failure
-        assert failure.rstrip().endswith("unknown --model_args entry 'bogus'; accepted: seed")
+        assert failure.rstrip().endswith("unknown --model_args entry 'bogus'; accepted: seed, device")
     assert (tmp_path / "out" / "bad" / "eval.log").read_text().count("\n") >= 4  # both attempts kept in the log
     spec.write_text(spec.read_text().replace("{bogus: '2'}", "{seed: 2}"))
     done = subprocess.run(command, cwd=tmp_path, env={**os.environ, **OFFLINE}, capture_output=True, text=True)
