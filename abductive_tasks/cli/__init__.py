@@ -306,7 +306,7 @@ def run_chain(argv: list[str], args: argparse.Namespace, chained, print_only: bo
     os.environ.update(chained.variables(chained.runner, chained.requested))
     os.environ["LMMS_CACHE_RUN_ID"] = chained.cache_id
     secrets = collect_secrets(args=argv, environment=os.environ)
-    say(redact_text(f"last run: {' '.join(final)}", secrets))
+    say(redact_text(f"last run: {' '.join(final if chained.user_cache else argv)}", secrets))  # own cache: gone at end
     return 0, final
 
 
@@ -704,12 +704,12 @@ INTERRUPTED = "interrupted; a run it did not finish wrote no results. Rerun the 
 
 def interrupted() -> int:
     """After Ctrl-C: one line (none from a stage or level a chain or batch runs: the command that started it says
-    it), exit status 130. lmms-eval writes a run's files whole before it takes a Ctrl-C
-    (:func:`~abductive_tasks.compat.evaluate_cli`)."""
+    it), exit status 130, on a line of its own at a terminal (its ``^C`` lands on a progress bar's line). lmms-eval
+    writes a run's files whole before it takes a Ctrl-C (:func:`~abductive_tasks.compat.evaluate_cli`)."""
     from abductive_tasks import settings
 
     if not settings.this_run():
-        print(f"abductive-eval: {INTERRUPTED}", file=sys.stderr, flush=True)
+        print(("\n" if sys.stderr.isatty() else "") + f"abductive-eval: {INTERRUPTED}", file=sys.stderr, flush=True)
     return 130
 
 
