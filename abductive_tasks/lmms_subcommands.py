@@ -7,6 +7,7 @@ registers our tasks); every internal of lmms-eval's ``cli`` and ``tui`` it relie
 
 from __future__ import annotations
 
+import argparse
 import functools
 import json
 import os
@@ -23,17 +24,19 @@ from abductive_tasks.inputs.files import open_resolved
 from abductive_tasks.lmms_source import RESULTS_SUFFIX, samples_path, tasks_path
 
 
-def run_subcommand(argv: list[str], task_size: Callable[[str, Any], int | None] | None = None) -> int:
+def run_subcommand(
+    argv: list[str], task_size: Callable[[str, Any], int | None] | None = None, prog: str = "abductive-eval"
+) -> int:
     """``lmms-eval <argv>`` (a subcommand such as ``power``) in process, with our tasks registered: lmms-eval 0.7.3
     loads model entry points only for an evaluation, so its ``power`` and ``tasks`` subcommands never see ours.
-    ``task_size(name, task)``: the sample size ``power`` gives a task (None: its documents, lmms-eval's count)."""
+    ``task_size(name, task)``: the sample size ``power`` gives a task (None: its documents, lmms-eval's count);
+    ``prog``: the command its usage and help name."""
     import sys
 
-    from lmms_eval.cli import power_utils
-    from lmms_eval.cli.dispatch import main as lmms_main
+    from lmms_eval.cli import dispatch, power_utils
 
     install()
-    builtin = power_utils.collect_task_sizes
+    builtin, build_parser = power_utils.collect_task_sizes, dispatch._build_parser
 
     @functools.wraps(builtin)
     def collect_task_sizes(tasks_arg, *args, **kwargs):  # the tasks it loads, seen as it loads them
@@ -57,15 +60,24 @@ def run_subcommand(argv: list[str], task_size: Callable[[str, Any], int | None] 
             sizes[name] = size or sizes[name]
         return sizes
 
-    power_utils.collect_task_sizes = collect_task_sizes
-    saved, sys.argv = sys.argv, ["lmms-eval", *argv]
+    def parser_named_ours() -> argparse.ArgumentParser:  # its usage and help say `abductive-eval power`
+        parser = build_parser()
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for command in action.choices.values():
+                    command.prog = command.prog.replace(parser.prog, prog, 1)
+        parser.prog = prog
+        return parser
+
+    power_utils.collect_task_sizes, dispatch._build_parser = collect_task_sizes, parser_named_ours
+    saved, sys.argv = sys.argv, [prog, *argv]
     try:
-        lmms_main()
+        dispatch.main()
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else 0 if exit_.code is None else 1
     finally:
         sys.argv = saved
-        power_utils.collect_task_sizes = builtin
+        power_utils.collect_task_sizes, dispatch._build_parser = builtin, build_parser
     return 0
 
 

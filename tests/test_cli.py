@@ -209,7 +209,7 @@ def test_a_run_without_tasks_or_model_is_a_usage_error(argv, missing, capsys):
         ),
         (
             ["--model", "random_baseline", "--model_arg", "sed=3", "--tasks", "nleye_triplet"],
-            "random_baseline: unknown --model_args entry 'sed' (did you mean 'seed'?); accepted: seed",
+            "random_baseline: unknown --model_args entry 'sed' (did you mean 'seed'?); accepted: seed, device",
         ),
         (
             ["--model", "dumb_pixel", "--tasks", "nleye_triplet", "--lim", "abc"],
@@ -274,7 +274,8 @@ def test_model_args_typo_names_the_argument_not_the_class(capsys):
     error = capsys.readouterr().err
     assert (
         error.strip()
-        == "abductive-eval: random_baseline: unknown --model_args entry 'sed' (did you mean 'seed'?); accepted: seed"
+        == "abductive-eval: random_baseline: unknown --model_args entry 'sed' (did you mean 'seed'?); accepted: seed, "
+        "device"
     )
     assert cli.main(["--model", "dumb_pixel", "--model_args", "batch_size=4", "--tasks", "nleye_triplet"]) == 2
     assert "'batch_size' comes from lmms-eval's --batch_size option" in capsys.readouterr().err
@@ -299,7 +300,23 @@ def test_an_entry_llava_hf_does_not_take_is_one_line_naming_it_and_what_it_takes
     model_args = "pretrained=llava-hf/llava-1.5-7b-hf,hf_token=hf-abcdef123456"
     assert cli.main(["--model", "llava_hf", "--model_args", model_args, "--tasks", "nleye_triplet", *form]) == 2
     (line,) = capsys.readouterr().err.strip().splitlines()
-    assert line == f"abductive-eval: llava_hf: unknown --model_args entry 'hf_token'; accepted: {LLAVA_HF_TAKES}"
+    assert (
+        line == f"abductive-eval: llava_hf: unknown --model_args entry 'hf_token'; accepted: device, {LLAVA_HF_TAKES}"
+    )
+
+
+@pytest.mark.parametrize(("options", "named"), [([], "device, "), (["--device", "cpu"], "")])
+def test_a_typo_of_device_suggests_device_where_it_is_accepted(options, named, capsys):
+    """`device` in --model_args is accepted and checked while --device is not given: the list left it out and
+    `devce` was answered `did you mean 'device_map'?`."""
+    argv = ["--model", "llava_hf", "--model_args", "pretrained=x/y,devce=cpu", "--tasks", "nleye_triplet", *options]
+    assert cli.main(argv) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    hint = "device" if named else "device_map"
+    assert line == (
+        f"abductive-eval: llava_hf: unknown --model_args entry 'devce' (did you mean '{hint}'?); accepted: "
+        f"{named}{LLAVA_HF_TAKES}"
+    )
 
 
 @pytest.mark.e2e
@@ -548,11 +565,11 @@ def test_unclean_tasks_count_the_models_and_the_judges_failed_requests():
         {"results": {"nleye_triplet": {"triplet_counts,none": {"request_failed": 2}}, "dve_cls": {"c,none": {}}}},
         {"results": {"mucr_c2e": {"c2e_counts,none": {"request_failed": 0, "explanations_judge_failed": None}}}},
     ]
-    assert unclean_tasks(runs) == ["mucr_exp (3)", "nleye_triplet (2)"]
+    assert unclean_tasks(runs) == ["mucr_exp (3 judge failures)", "nleye_triplet (2 failed requests)"]
     assert unclean_tasks([{}]) == []
     # a run's results in this process (not read back from JSON) may key a breakdown by a number
     assert unclean_tasks([{"results": {"sherlock_comparison": {"by_n,none": {2: 0.5, "request_failed": 1}}}}]) == [
-        "sherlock_comparison (1)"
+        "sherlock_comparison (1 failed request)"
     ]
 
 
@@ -732,6 +749,19 @@ def test_a_damaged_picks_file_is_named_without_the_data_layout_hint(tmp_path, mo
     assert str(picks) in message.splitlines()[0] and "Fix the data" not in message and "README" not in message
 
 
+def test_a_missing_stage_output_is_named_without_the_data_layout_hint(monkeypatch):
+    """No descriptions stored under the describer ABDUCTIVE_NLEYE_DESCRIPTIONS names: the data is fine (the sample),
+    the stage has not run; the second line told to fix the data's layout or to set ABDUCTIVE_DATA=sample, set."""
+    monkeypatch.setenv("ABDUCTIVE_DATA", "sample")
+    monkeypatch.setenv("ABDUCTIVE_NLEYE_DESCRIPTIONS", "nosuchname")
+    with pytest.raises(cli.DataProblem) as problem:
+        cli.check_data("nleye_triplet_described")
+    first, *rest = str(problem.value).splitlines()
+    assert first.startswith("nleye_triplet_described: no description by describer 'nosuchname' in ")
+    assert first.endswith("; run nleye_describe with ABDUCTIVE_NLEYE_DESCRIBER=nosuchname first")
+    assert rest == ["Full traceback: --verbosity DEBUG."]
+
+
 def test_the_data_hint_names_a_layout_file_that_exists(data_copy, monkeypatch):
     csv = next((data_copy / "nleye").glob("*.csv"))
     csv.write_text("x\n1\n", encoding="utf-8")
@@ -827,8 +857,8 @@ def test_a_run_whose_judge_failed_exits_1_and_its_files_are_stamped_in_utc(tmp_p
     after = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
     assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
     assert done.stderr.rstrip().splitlines()[-1] == (
-        "abductive-eval: failed requests (the model's or the judge's) in mucr_exp (3): not clean scores (see the "
-        "summary); rerun them"
+        "abductive-eval: failed requests (the model's or the judge's) in mucr_exp (3 judge failures): not clean scores "
+        "(see the summary); rerun them"
     )
     (results,) = (tmp_path / "out").glob("random_baseline-*/*_results.json")
     stamp = datetime.datetime.strptime(results.name[:15], "%Y%m%d_%H%M%S")

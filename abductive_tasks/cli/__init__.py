@@ -306,17 +306,18 @@ def run_chain(argv: list[str], args: argparse.Namespace, chained, print_only: bo
     os.environ.update(chained.variables(chained.runner, chained.requested))
     os.environ["LMMS_CACHE_RUN_ID"] = chained.cache_id
     secrets = collect_secrets(args=argv, environment=os.environ)
-    say(redact_text(f"last run: {' '.join(final)}", secrets))
+    say(redact_text(f"last run: {' '.join(final if chained.user_cache else argv)}", secrets))  # own cache: gone at end
     return 0, final
 
 
 def _names_the_data(message: str) -> bool:
     """Whether a loader's error is about the data, not about an earlier run's output that a task reads (the samples
-    under ``ABDUCTIVE_MUCR_PICKS``), which no data layout fixes."""
+    under ``ABDUCTIVE_MUCR_PICKS``, a stage's named store: NL-Eye's descriptions), which no data layout fixes."""
     from abductive_tasks import settings
+    from abductive_tasks.inputs.stages import store_root
 
-    outputs = [value for value in (settings.mucr_picks(),) if value]
-    return not any(str(Path(value).expanduser()) in message for value in outputs)
+    outputs = [str(Path(value).expanduser()) for value in (settings.mucr_picks(),) if value]
+    return not any(output in message for output in [*outputs, str(store_root() / "named")])
 
 
 def run_eval(argv: list[str], handed: tuple[str, ...] = ()) -> int:
@@ -703,12 +704,12 @@ INTERRUPTED = "interrupted; a run it did not finish wrote no results. Rerun the 
 
 def interrupted() -> int:
     """After Ctrl-C: one line (none from a stage or level a chain or batch runs: the command that started it says
-    it), exit status 130. lmms-eval writes a run's files whole before it takes a Ctrl-C
-    (:func:`~abductive_tasks.compat.evaluate_cli`)."""
+    it), exit status 130, on a line of its own at a terminal (its ``^C`` lands on a progress bar's line). lmms-eval
+    writes a run's files whole before it takes a Ctrl-C (:func:`~abductive_tasks.compat.evaluate_cli`)."""
     from abductive_tasks import settings
 
     if not settings.this_run():
-        print(f"abductive-eval: {INTERRUPTED}", file=sys.stderr, flush=True)
+        print(("\n" if sys.stderr.isatty() else "") + f"abductive-eval: {INTERRUPTED}", file=sys.stderr, flush=True)
     return 130
 
 

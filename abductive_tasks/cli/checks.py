@@ -303,7 +303,7 @@ def check_model_args_quickly(argv: list[str]) -> None:
     entry is ``name=value``; for our models, each name is one the model takes (as :func:`check_model` checks it
     after lmms-eval parsed the command line, which takes seconds). Where the source cannot tell, nothing is said."""
     from abductive_tasks import lmms_source
-    from abductive_tasks.models.arguments import FROM_LMMS_EVAL_OPTIONS, ModelArgumentError, check_names, check_required
+    from abductive_tasks.models.arguments import FROM_LMMS_EVAL_OPTIONS, ModelArgumentError, check_required, check_typed
 
     model, text = option_value(argv, "--model"), option_value(argv, "--model_args") or ""
     entries = lmms_source.model_arg_entries(text)
@@ -327,7 +327,7 @@ def check_model_args_quickly(argv: list[str]) -> None:
     supplied = ["batch_size"] + [name for name, option in FROM_LMMS_EVAL_OPTIONS.items() if option_value(argv, option)]
     values = {name.strip(): value for name, _, value in (entry.partition("=") for entry in entries)}
     try:
-        check_names(model, declared.accepted, list(values), supplied)
+        check_typed(model, declared.accepted, list(values), supplied)
         check_required(model, declared.required, values)
     except ModelArgumentError as error:
         raise UsageError(str(error)) from None
@@ -415,8 +415,9 @@ def check_model(model: str, model_args: object, force_simple: bool, supplied: li
     from abductive_tasks.models.arguments import (
         CheckedArguments,
         ModelArgumentError,
-        check,
+        accepted_arguments,
         check_required,
+        check_typed,
         required_arguments,
     )
 
@@ -430,7 +431,7 @@ def check_model(model: str, model_args: object, force_simple: bool, supplied: li
     arguments = model_args if isinstance(model_args, dict) else compat.parse_model_args(str(model_args or ""))
     try:
         if issubclass(cls, CheckedArguments):
-            check(model, cls, arguments, supplied)
+            check_typed(model, accepted_arguments(cls), arguments, supplied)
             check_required(model, required_arguments(cls), arguments)
         if callable(getattr(cls, "preflight", None)):  # ours over lmms-eval's (llava_hf) have one too
             cls.preflight(arguments)

@@ -111,6 +111,24 @@ def unknown_entry(model: str, name: str, accepted: list[str]) -> ModelArgumentEr
     )
 
 
+def check_typed(model: str, accepted: list[str], given: Iterable[str], supplied: Iterable[str]) -> None:
+    """:func:`check_names` as ``abductive-eval`` checks the command line, before lmms-eval builds the model: an unknown
+    name's error lists (and suggests among) the names a user sets there, ``device`` too while ``--device`` is not
+    given (:func:`unknown_entry` leaves it out: the model's own check, in its recorded code, has no command line to
+    tell); the batch sizes are lmms-eval's options."""
+    supplied = set(supplied)
+    for name in given:
+        if name not in accepted and not (name in supplied and name in FROM_LMMS_EVAL_OPTIONS):
+            hidden = supplied | (FROM_LMMS_EVAL_OPTIONS.keys() - {"device"})
+            settable = [known for known in accepted if known not in hidden]
+            close = difflib.get_close_matches(name, settable, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise ModelArgumentError(
+                f"{model}: unknown --model_args entry '{name}'{hint}; accepted: {', '.join(settable) or 'none'}"
+            )
+        check_names(model, accepted, [name], supplied)  # a name lmms-eval's option also sets: its own error
+
+
 # Python's words for a keyword a function does not take: "Qwen2_VL.__init__() got an unexpected keyword argument 'x'"
 UNEXPECTED_KEYWORD = re.compile(r"(?P<owner>\S+)\.__init__\(\) got an unexpected keyword argument '(?P<name>[^']*)'")
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
+from abductive_tasks.hints import counted
 from abductive_tasks.inputs.files import NotRegular, open_regular, write_output
 from abductive_tasks.inputs.loading import MAX_NESTING, json_object, json_texts, nested_too_deeply
 from abductive_tasks.lmms_source import RESULTS_SUFFIX, SAMPLES_MARK
@@ -81,15 +82,34 @@ class RunError(ValueError):
 
 def find_results(run: Path | str) -> Path:
     """The results JSON ``run`` names: the file itself, or the newest ``*_results.json`` under a folder."""
+    return results_under(run)[-1]
+
+
+def results_under(run: Path | str) -> list[Path]:
+    """The results JSONs ``run`` names, oldest first: the file itself, or every ``*_results.json`` under a folder."""
     run = Path(run)
     if run.is_file():
-        return run
+        return [run]
     if not run.is_dir():
         raise RunError(f"{run}: no such file or folder")
     found = sorted(run.rglob(f"*{RESULTS_SUFFIX}"), key=lambda path: (path.stat().st_mtime_ns, path.name))
     if not found:
         raise RunError(f"{run}: no *{RESULTS_SUFFIX} under it (a finished run writes one)")
-    return found[-1]
+    return found
+
+
+def which_shown(run: Path, found: list[Path]) -> str | None:
+    """For a folder holding several results files (a batch's or a demo's, several models' runs): one line saying how
+    many, which one is shown and how to show another (by its run's folder, or by its file where that folder holds a
+    newer one); None for one."""
+    if len(found) < 2:
+        return None
+    other = found[-2]
+    named = other.parent if [path for path in found if path.parent == other.parent][-1] == other else other
+    return (
+        f"{run} holds {len(found)} results files; shown: the newest, {found[-1]}; show another by its run's folder "
+        f"or results file, e.g. abductive-eval show {named}"
+    )
 
 
 def read_run(results_path: Path) -> dict:
@@ -298,8 +318,9 @@ def _single_quoted(text: str) -> str:
 
 def rerun_command(results_path: Path) -> str:
     """The ``abductive-eval`` command that repeats a run with ``--log_samples`` (from its results JSON's config), with
-    the ``ABDUCTIVE_DATA`` the run recorded when it was not the official source; every secret of the run replaced."""
-    from abductive_tasks.reports.leaderboard.provenance import run_data
+    the ``ABDUCTIVE_DATA`` the run recorded when it was not the official source and the other ``ABDUCTIVE_*`` settings
+    a batch's run recorded; every secret of the run replaced."""
+    from abductive_tasks.reports.leaderboard.provenance import run_data, run_settings
 
     try:
         run = read_run(results_path)
@@ -315,6 +336,7 @@ def rerun_command(results_path: Path) -> str:
     model_args = config.get("model_args")
     parts = [
         "" if data == "hub" else f"ABDUCTIVE_DATA={shlex.quote(data)}",
+        *(f"{name}={shlex.quote(value)}" for name, value in run_settings(results_path).items()),
         "abductive-eval",
         f"--model {shlex.quote(str(config.get('model') or 'MODEL'))}",
         f"--model_args {_single_quoted(model_args)}" if isinstance(model_args, str) and model_args else "",
@@ -541,8 +563,9 @@ def image_lines(
         )
     if outside:
         lines.append(
-            f"  {len(outside):,} images not drawn: outside the runs' folders and the data folders (a samples file may "
-            "name any path; set ABDUCTIVE_DATA to the run's data folder to draw its images)"
+            f"  {len(outside):,} image{'' if len(outside) == 1 else 's'} not drawn: outside the runs' folders and the "
+            "data folders (a samples file may name any path; set ABDUCTIVE_DATA to the run's data folder to draw its "
+            "images)"
         )
     return lines
 
@@ -555,7 +578,7 @@ def browse_page(results_path: Path, page_folder: Path = Path(), self_contained: 
     rows = [{"item": item, "answers": [item], "statuses": [item.status]} for item in items]
     label = run_label(run)
     page = render(
-        f"{label}: {len(items)} documents",
+        f"{label}: {counted(len(items), 'document')}",
         [label],
         rows,
         note=str(results_path),
@@ -579,11 +602,14 @@ def show_main(argv: list[str]) -> int:
     parser.add_argument("run", type=Path, help="a results JSON, or a folder (its newest results JSON)")
     args = parser.parse_args(argv)
     try:
-        results_path = find_results(args.run)
+        found = results_under(args.run)
+        results_path = found[-1]
         run = read_run(results_path)
     except RunError as error:
         print(printable(f"abductive-eval show: {error}"), file=sys.stderr)
         return 1
+    if several := which_shown(args.run, found):
+        print(printable(several) + "\n")
     secrets = run_secrets(run)  # a run written by plain lmms-eval keeps its model_args in clear
     shown = report.summary(run, report.headline_lookup(), results_path.parent, details=True)
     print(printable(redact_text(shown, secrets)))
@@ -623,7 +649,7 @@ def browse_main(argv: list[str]) -> int:
         return 1
     print(
         printable(
-            f"{args.out}: {count} documents of {results_path}; "
+            f"{args.out}: {counted(count, 'document')} of {results_path}; "
             + "\n".join(image_lines(page.images, page.composites, page.outside))
         )
     )

@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from abductive_tasks.hints import counted
 from abductive_tasks.inputs.files import write_output
 from abductive_tasks.lmms_source import RESULTS_SUFFIX
 from abductive_tasks.reports.browse import (
@@ -162,5 +163,5 @@ def main(argv: list[str]) -> int:
             print(printable(f"abductive-eval diff: cannot write {args.out} ({why})"), file=sys.stderr)
             return 1
         lines = image_lines(page.images, page.composites, page.outside)
-        print(printable(f"{args.out}: {len(found)} documents; " + "\n".join(lines)))
+        print(printable(f"{args.out}: {counted(len(found), 'document')}; " + "\n".join(lines)))
     return 0

@@ -278,8 +278,15 @@ def detail_lines(
         cells.append(f"{name}{' (raw)' if unit == RAW else ''} {shown_value}")
     lines = wrap_cells(f"{task}:", cells) if cells else []
     if counts:
-        lines += wrap_cells(f"{task} counts:", [f"{key} {escaped(str(value))}" for key, value in counts.items()])
+        lines += wrap_cells(f"{task} counts:", [f"{key} {count_text(key, value)}" for key, value in counts.items()])
     return lines
+
+
+def count_text(key: str, value: object) -> str:
+    """A count as ``show`` prints it: None (nothing asked: no judge, no trace) in words, not as ``None``."""
+    if value is None:
+        return "not judged" if "judg" in key else "not computed"
+    return escaped(str(value))
 
 
 DETAILS = [

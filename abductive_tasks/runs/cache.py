@@ -26,6 +26,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from abductive_tasks.hints import counted
 from abductive_tasks.inputs.files import FOLDER_NO_LINK, NotRegular, open_folder, open_in, write_atomic_in
 from abductive_tasks.runs.identity_record import QUARANTINED
 from abductive_tasks.runs.secrets import redact_text, written_forms
@@ -251,7 +252,9 @@ def make_safe(cache_dir: Path, secrets: Sequence[str], within: Path | None = Non
     messages = release_merge_locks(cache_dir, within) + repair_cache(cache_dir, within)
     purged = purge_failed_replies(cache_dir, within)
     if purged:
-        messages.append(f"{purged} failed requests removed from the response cache {cache_dir}; they are asked again")
+        messages.append(
+            f"{counted(purged, 'failed request')} removed from the response cache {cache_dir}; they are asked again"
+        )
     scrub_cache(cache_dir, secrets, within)
     return messages
 

@@ -23,6 +23,7 @@ from pathlib import Path
 import yaml
 
 from abductive_tasks.compat import tasks_path
+from abductive_tasks.hints import counted
 
 
 @dataclass(frozen=True)
@@ -209,7 +210,7 @@ def render(listed: tuple[Entry, ...] | None = None) -> str:
         if entry.folder != folder:
             folder = entry.folder
             lines += ["", f"{heading(folder)}:"]
-        label = f"group, {len(entry.members)} tasks: " if entry.kind == "group" else ""
+        label = f"group, {counted(len(entry.members), 'task')}: " if entry.kind == "group" else ""
         lines.append(f"  {entry.name:<{width}}{label}{entry.description}")
     return "\n".join(lines)
 

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from abductive_tasks.hints import counted
 from abductive_tasks.inputs.files import file_sha256, open_regular
 from abductive_tasks.lmms_source import RESULTS_SUFFIX, limit_value, samples_path
 from abductive_tasks.runs.identity import task_key
@@ -39,7 +40,13 @@ def failed_requests(task_results: Mapping) -> int:
     (judged tasks add e.g. ``explanations_judge_failed``; None when no judge was asked); a count that is not a whole
     number is an error (the results cannot be trusted).
     """
-    total = 0
+    return sum(failure_counts(task_results))
+
+
+def failure_counts(task_results: Mapping) -> tuple[int, int]:
+    """The model's failed requests (``request_failed``) and the judge's failures (every ``*judge_failed`` count) a
+    task's results report (:func:`failed_requests` adds them up)."""
+    model = judge = 0
     for name, value in task_results.items():
         if not isinstance(value, Mapping):
             continue
@@ -48,8 +55,19 @@ def failed_requests(task_results: Mapping) -> int:
                 continue
             if isinstance(count, bool) or not isinstance(count, int | float) or count < 0 or count != int(count):
                 raise ValueError(f"{name}: {key} is {count!r}, not a count")
-            total += int(count)
-    return total
+            if key == "request_failed":
+                model += int(count)
+            else:
+                judge += int(count)
+    return model, judge
+
+
+def failures_text(task_results: Mapping) -> str:
+    """A task's failed requests as the summary tells them apart: ``1 failed request`` (the model's: its table's
+    column), ``2 judge failures`` (its ``! ... the judge failed on`` line), or both; '' when there is none."""
+    model, judge = failure_counts(task_results)
+    parts = [counted(model, "failed request")] if model else []
+    return ", ".join(parts + ([counted(judge, "judge failure")] if judge else []))
 
 
 def _checked_results(path: Path, raw: dict) -> dict[str, dict]:
@@ -199,7 +217,7 @@ def ran(
             problems.append(f"ran {effective} of {original} documents without a limit")
         documents = _documents_counted(raw["results"][task])
         if documents is not None and documents != effective:
-            problems.append(f"scored {documents} documents, lmms-eval ran {effective}")
+            problems.append(f"scored {counted(documents, 'document')}, lmms-eval ran {effective}")
         lines = _samples_lines(path, task)
         if lines is None and not ended:
             problems.append("no samples file: its run was stopped after writing its results")
@@ -333,11 +351,13 @@ class Scan:
 
 
 def task_state(scan: Scan, task: str, limit: int | float | None) -> str:
-    """A pending task's state after its run: done, N failed requests, or failed."""
+    """A pending task's state after its run: done, its failures (:func:`failures_text`), or failed."""
     best = scan.best(task)
     if scan.done(task, limit):
         return "done"
-    return f"{best.failed_requests} failed requests" if best is not None and best.failed_requests else "failed"
+    if best is None or not best.failed_requests:
+        return "failed"
+    return failures_text(best.results or {}) or "failed"
 
 
 def task_states(

@@ -15,7 +15,7 @@ from abductive_tasks import settings
 from abductive_tasks.compat import parse_model_args
 from abductive_tasks.inputs.stages import StageError, given_inputs, load, this_run
 from abductive_tasks.runs.chain import task_inputs
-from abductive_tasks.runs.history import failed_requests
+from abductive_tasks.runs.history import failures_text
 from abductive_tasks.runs.layout import model_folder
 from abductive_tasks.runs.task_index import TaskIndex
 
@@ -64,11 +64,12 @@ def folder_name(backend: str, model_args: Mapping[str, object], reads: Mapping[s
 
 def unclean_tasks(finished: Iterable[Mapping]) -> list[str]:
     """The tasks of ``finished`` runs' results with failed requests, the model's or the judge's, as a batch counts
-    them (:func:`~abductive_tasks.runs.history.failed_requests`), each as ``task (N)``."""
+    them (:func:`~abductive_tasks.runs.history.failed_requests`), each as ``task (2 failed requests)``, the judge's
+    told apart (:func:`~abductive_tasks.runs.history.failures_text`)."""
     counts = [
-        (task, failed_requests(results))
+        (task, failures_text(results))
         for run in finished
         for task, results in (run.get("results") or {}).items()
         if isinstance(results, Mapping)
     ]
-    return [f"{task} ({count})" for task, count in counts if count]
+    return [f"{task} ({failures})" for task, failures in counts if failures]

@@ -23,7 +23,7 @@ from typing import BinaryIO
 
 from abductive_tasks.inputs.files import log_size, open_nofollow, read_log
 from abductive_tasks.runs.cache import make_safe, scrub_cache
-from abductive_tasks.runs.history import task_states
+from abductive_tasks.runs.history import failures_text, task_states
 from abductive_tasks.runs.identity import FILE_HASHES, FileHashes, model_weights
 from abductive_tasks.runs.identity_record import (
     RUN_RECORD,
@@ -300,10 +300,7 @@ def record_spec(model_plan: ModelPlan, prefix: str) -> None:
             say(f"{prefix}: {note}")
         for outcome in model_plan.earlier.outcomes.get(task, []):
             if outcome.failed_requests:
-                say(
-                    f"{prefix}: {task} had {outcome.failed_requests} failed requests in {outcome.results_path}; "
-                    "run again"
-                )
+                say(f"{prefix}: {task} had {failures_text(outcome.results or {})} in {outcome.results_path}; run again")
 
 
 def log_tail(path: Path, lines: int = 15, since: int = 0) -> str:
@@ -354,7 +351,8 @@ def run_model(
             f"{', '.join(model_plan.unsupported)} (loglikelihood); skipped"
         )
     if not model_plan.pending:
-        say(f"{prefix}: all {len(model_plan.tasks)} tasks done earlier; skipped")
+        done = f"all {len(model_plan.tasks)} tasks" if len(model_plan.tasks) > 1 else "its task"
+        say(f"{prefix}: {done} done earlier; skipped")
         return ModelOutcome("done", tasks_status)
     pending = list(model_plan.pending)  # what this batch runs (its levels refresh the plan as they go)
     say(

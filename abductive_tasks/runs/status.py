@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from abductive_tasks.hints import counted
 from abductive_tasks.inputs.files import write_atomic
 from abductive_tasks.runs.progress import say
 from abductive_tasks.runs.secrets import redact_value
@@ -56,5 +57,8 @@ class BatchStatus:
         self.write()
         failed = [name for name, outcome in self.outcomes.items() if outcome.state != "done"]
         total = len(self.outcomes)
-        say(f"{total - len(failed)} of {total} models complete" + (f"; failed: {', '.join(failed)}" if failed else ""))
+        say(
+            f"{total - len(failed)} of {counted(total, 'model')} complete"
+            + (f"; failed: {', '.join(failed)}" if failed else "")
+        )
         return 1 if failed else 0

@@ -166,7 +166,10 @@ def logged_records(
 ) -> dict[str, list[dict]]:
     """Each Sherlock task's ``process_results`` records on ``split``, read from the samples files of one run under
     ``run_dir`` (:func:`samples_files`)."""
+    if not run_dir.exists():
+        raise DataError(f"{run_dir}: no such file or folder")
     by_task: dict[str, list[dict]] = {}
+    other_splits: set[str] = set()
     for task, path in samples_files(run_dir, tasks, model).items():
         with reading(path), open_regular(path) as lines:  # one line at a time: a localization file is ~300 MB
             for number, line in enumerate(lines, start=1):
@@ -178,13 +181,24 @@ def logged_records(
                     )
                 if record["split"] == split:
                     by_task.setdefault(task, []).append(_kept(record))
+                else:
+                    other_splits.add(str(record["split"]))
     if not by_task:
         raise DataError(
             f"{run_dir}: no Sherlock {split}-split samples ({samples_glob('sherlock_*')})"
             + (f" of a model named {model}" if model else "")
-            + "; run abductive-eval with --log_samples"
+            + _how_to_get(split, other_splits)
         )
     return by_task
+
+
+def _how_to_get(split: str, logged: set[str]) -> str:
+    """What to do when a run logged no ``split`` samples: export the split it logged, or run that split's tasks."""
+    if logged:
+        other = sorted(logged)[0]
+        return f"; it holds {other}-split samples: export them with --split {other}"
+    tasks = "the test-split tasks (e.g. --tasks sherlock_test)" if split == "test" else "the Sherlock tasks"
+    return f"; run abductive-eval on {tasks} with --log_samples"
 
 
 def _refuse_failed_requests(task: str, records: list[dict]) -> None:

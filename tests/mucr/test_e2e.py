@@ -260,7 +260,9 @@ def test_failed_requests_score_nothing_on_every_task(tmp_path):
         )
     assert completed.returncode == 1, completed.stdout[-3000:] + completed.stderr[-3000:]  # no clean score
     last = completed.stderr.rstrip().splitlines()[-1]
-    assert last.startswith("abductive-eval: failed requests (the model's or the judge's) in mucr_c2e (12), ")
+    assert last.startswith(
+        "abductive-eval: failed requests (the model's or the judge's) in mucr_c2e (12 failed requests), "
+    )
     results = read_results(tmp_path / "out")
     assert stub.requests == []  # nothing to judge: a failed request scores 0 on every part unasked
     for level in ("c2e", "e2c", "cue", "exp"):

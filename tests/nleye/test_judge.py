@@ -193,8 +193,8 @@ def test_explanations_judged_end_to_end_and_cached_on_rerun(tmp_path, data_copy)
         )
         assert first.returncode == 1, first.stdout[-3000:] + first.stderr[-3000:]  # item 11's judge failed
         assert first.stderr.rstrip().splitlines()[-1] == (
-            "abductive-eval: failed requests (the model's or the judge's) in nleye_triplet (1), nleye_triplet_combined "
-            "(1): not clean scores (see the summary); rerun them"
+            "abductive-eval: failed requests (the model's or the judge's) in nleye_triplet (1 judge failure), "
+            "nleye_triplet_combined (1 judge failure): not clean scores (see the summary); rerun them"
         )
         first_requests = [message_text(body) for body in stub.requests]
         again = abductive_eval(

@@ -438,6 +438,23 @@ def test_show_prints_the_summary_of_a_past_run(two_runs, capsys):
     ]
 
 
+def test_show_of_a_folder_of_several_runs_says_which_it_shows(two_runs, tmp_path, capsys):
+    """A batch's or a demo's results folder holds several models' runs: show printed the newest alone, silently."""
+    import os
+
+    newest = two_runs[1] / f"{STAMP}_results.json"
+    os.utime(newest, ns=(2_000_000_000_000_000_000, 2_000_000_000_000_000_000))
+    assert main(["show", str(tmp_path)]) == 0
+    first, blank, summary = capsys.readouterr().out.splitlines()[:3]
+    assert first == (
+        f"{tmp_path} holds 2 results files; shown: the newest, {newest}; show another by its run's folder or results "
+        f"file, e.g. abductive-eval show {two_runs[0]}"
+    )
+    assert blank == "" and summary.startswith("abductive-eval summary: model-b")
+    assert main(["show", str(two_runs[0])]) == 0
+    assert capsys.readouterr().out.startswith("abductive-eval summary: model-a")  # one run: no such line
+
+
 def test_a_run_without_samples_or_results_is_one_line(two_runs, tmp_path, capsys):
     for path in two_runs[0].glob("*.jsonl"):
         path.unlink()
@@ -535,6 +552,27 @@ def test_the_rerun_line_names_the_data_the_run_read_and_no_secret(two_runs, tmp_
         f"this run kept no samples; re-run it with them: {shown}abductive-eval --model model-a --model_args "
         f"'api_key=[REDACTED],seed=1' --tasks nleye_triplet --output_path '{tmp_path}/my runs' --limit 2 --offset 3 "
         "--log_samples"
+    )
+
+
+def test_the_rerun_line_of_a_batch_run_sets_the_settings_it_recorded(two_runs, capsys):
+    """A batch's run records its score-changing ABDUCTIVE_* settings in its identity: the rerun line sets them too (a
+    local file's path, not its digest), with the data; following it without them ran other settings."""
+    from abductive_tasks.runs.identity_record import RUN_RECORD, IdentityRecord
+
+    settings = {"ABDUCTIVE_JUDGE_EXTRACT": "1", "ABDUCTIVE_NLEYE_COLUMNS": "gold_label=label", "ABDUCTIVE_X": "a b"}
+    settings["ABDUCTIVE_DVE_EVALUATOR"] = "/w/e.pt@sha256:" + "0" * 64
+    data = {"nleye": {"source": "sample", "annotations_sha256": "0" * 64}}
+    IdentityRecord({"settings": settings, "data": data}, None, (), "model-a", "spec.yaml", 0).write(
+        two_runs[0] / RUN_RECORD
+    )
+    for path in two_runs[0].glob("*.jsonl"):
+        path.unlink()
+    assert main(["browse", str(two_runs[0])]) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.split("re-run it with them: ")[1].startswith(
+        "ABDUCTIVE_DATA=sample ABDUCTIVE_DVE_EVALUATOR=/w/e.pt ABDUCTIVE_JUDGE_EXTRACT=1 "
+        "ABDUCTIVE_NLEYE_COLUMNS=gold_label=label ABDUCTIVE_X='a b' abductive-eval --model model-a "
     )
 
 
@@ -768,7 +806,7 @@ def test_browse_diff_and_the_ui_show_the_composite_the_model_was_sent(tmp_path, 
     )
     assert shown[-4:] == [
         f"Data, MuCR: embedded sample, fingerprint {data_key(data_fingerprint('mucr', 'sample'))} "
-        "(1 annotation file, 0 images)",
+        "(1 annotation file, images inside it)",  # the sample's parquet holds them: it said 0 images
         f"Data, NL-Eye: embedded sample, fingerprint {data_key(data_fingerprint('nleye', 'sample'))} "
         "(1 annotation file, 36 images)",
         "Model: dumb_pixel; no weights; judge: none",

@@ -140,6 +140,12 @@ def test_power_gives_our_tasks_sizes(command):
         assert sizes == [("dve_cls", "17"), ("nleye_triplet", "24")]  # plain lmms-eval counts documents
 
 
+def test_power_help_names_abductive_eval(capsys):
+    """`abductive-eval power --help` said `usage: lmms-eval power`."""
+    assert main(["power", "--help"]) == 0
+    assert capsys.readouterr().out.startswith("usage: abductive-eval power [-h]")
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

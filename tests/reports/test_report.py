@@ -349,3 +349,27 @@ def test_show_prints_each_tasks_other_metrics_with_their_intervals_and_its_count
         "request_failed 0",
     ]
     assert report.DETAILS[0] not in report.summary(run(results), HEADLINES.get, scale=scales)
+
+
+def test_show_says_not_judged_where_no_judge_was_asked():
+    """Counts a run without a judge leaves None were printed `explanations_judged None`."""
+    results = {
+        "consistency_acc,none": 0.5,
+        "triplet_counts,none": {"documents": 24, "explanations_judged": None, "optimized": None, "unparsable": 0},
+    }
+    lines = report.detail_lines("nleye_triplet", results, "consistency_acc")
+    assert " ".join(line.strip() for line in lines) == (
+        "nleye_triplet counts: documents 24; explanations_judged not judged; optimized not computed; unparsable 0"
+    )
+
+
+def test_the_data_line_says_where_embedded_images_are():
+    """The MuCR sample's parquet holds its images: show said `(1 annotation file, 0 images)`."""
+    from abductive_tasks.reports.leaderboard.provenance import _data_lines
+
+    embedded = {"source": "sample", "annotations_sha256": "0" * 64, "annotation_files": 1, "image_files": 0}
+    files = {**embedded, "annotation_files": 2, "image_files": 36}
+    lines = _data_lines({"mucr": embedded, "nleye": files})
+    assert lines[0].endswith("(1 annotation file, images inside it)") and lines[1].endswith(
+        "(2 annotation files, 36 images)"
+    )

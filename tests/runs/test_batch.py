@@ -309,7 +309,7 @@ def test_changed_data_is_recomputed_never_served_from_the_cache(tmp_path, data_c
         integrity_spec(spec, DUMB_PIXEL, data=str(data_copy))
         capsys.readouterr()
         assert main([str(spec)]) == 0
-        assert "dumb_pixel: all 1 tasks done earlier; skipped" in capsys.readouterr().out
+        assert "dumb_pixel: its task done earlier; skipped" in capsys.readouterr().out
         assert leaderboard_rows(results)["dumb_pixel"] == on_sample
 
     # New images behind the same document index: NL-Eye's prompt text is the same for every item,
@@ -348,7 +348,7 @@ def test_api_key_in_model_args_no_rerun_and_never_in_clear(tmp_path, capsys):
     assert main([str(spec)]) == 0
     assert main([str(spec)]) == 0
     output = capsys.readouterr().out
-    assert "[2/2] dummy-key: all 1 tasks done earlier; skipped" in output
+    assert "[2/2] dummy-key: its task done earlier; skipped" in output
     rows = leaderboard_rows(results)
     assert rows["dummy-key"] == rows["dummy"] == ["0.0000"]
     assert SECRET not in output
@@ -462,7 +462,7 @@ def test_a_run_recorded_without_a_seal_is_checked_as_before(tmp_path, capsys):
         capsys.readouterr().out
     )
     assert main([str(spec)]) == 0
-    assert "dumb_pixel: all 1 tasks done earlier; skipped" in capsys.readouterr().out
+    assert "dumb_pixel: its task done earlier; skipped" in capsys.readouterr().out
     run_folder.rename(tmp_path / "aside")
     assert main([str(spec)]) == 0
     assert "dumb_pixel: running nleye_triplet (0 of 1 done earlier)" in capsys.readouterr().out
@@ -585,7 +585,7 @@ def test_a_limit_in_eval_args_is_a_smoke_run_never_a_score(tmp_path, capsys):
     results = tmp_path / "results"
     assert leaderboard_rows(results) == {"spec-limit": ["limited (limit=2)"], "model-limit": ["limited (limit=3)"]}
     assert main([str(path)]) == 0  # the smoke runs answer the smoke spec: nothing reruns
-    assert "all 1 tasks done earlier; skipped" in capsys.readouterr().out
+    assert "its task done earlier; skipped" in capsys.readouterr().out
     # the limit erased from a run's record by hand is not believed: the results say what ran
     (record,) = (results / "spec-limit" / "runs").glob("*/run_identity.json")
     record.write_text(json.dumps({**json.loads(record.read_text()), "limit": None}))
@@ -732,7 +732,7 @@ def test_a_failure_shows_the_end_of_its_own_attempt_only(tmp_path):
         assert done.returncode == 1, done.stdout + done.stderr
         failure = done.stdout.split("bad: FAILED", 1)[1].split("\n[batch] ", 1)[0]
         assert failure.count("\n$ ") == 1, failure
-        assert failure.rstrip().endswith("unknown --model_args entry 'bogus'; accepted: seed")
+        assert failure.rstrip().endswith("unknown --model_args entry 'bogus'; accepted: seed, device")
     assert (tmp_path / "out" / "bad" / "eval.log").read_text().count("\n") >= 4  # both attempts kept in the log
     spec.write_text(spec.read_text().replace("{bogus: '2'}", "{seed: 2}"))
     done = subprocess.run(command, cwd=tmp_path, env={**os.environ, **OFFLINE}, capture_output=True, text=True)

@@ -15,7 +15,15 @@ from lmms_eval.caching.response_cache import ResponseCache
 
 from abductive_tasks.runs import history
 from abductive_tasks.runs.cache import make_safe, purge_failed_replies, repair_cache, scrub_cache
-from abductive_tasks.runs.history import failed_in, failed_requests, limit_covers, other_model, scan_runs
+from abductive_tasks.runs.history import (
+    failed_in,
+    failed_requests,
+    failures_text,
+    limit_covers,
+    other_model,
+    scan_runs,
+    task_state,
+)
 from abductive_tasks.runs.identity import (
     FileHashes,
     backend_versions,
@@ -106,6 +114,26 @@ def test_a_judge_failing_every_request_leaves_the_task_not_done(tmp_path):
         "explanations_judge_failed": 24}}})  # fmt: skip
     scan = scan_runs(model_dir, identity())
     assert not scan.done("nleye_triplet", None) and scan.best("nleye_triplet").failed_requests == 24
+    assert task_state(scan, "nleye_triplet", None) == "24 judge failures"  # as the run's summary names them
+
+
+@pytest.mark.parametrize(
+    ("counts", "text"),
+    [
+        ({"request_failed": 1}, "1 failed request"),
+        ({"request_failed": 0, "items_judge_failed": 2}, "2 judge failures"),  # the summary's table said 0 failed
+        (
+            {"request_failed": 2, "items_judge_failed": 1, "explanations_judge_failed": None},
+            "2 failed requests, 1 judge failure",
+        ),
+        ({"request_failed": 0, "explanations_judge_failed": None}, ""),
+    ],
+)
+def test_failures_are_told_as_the_summary_tells_them(counts, text):
+    """A batch said `mucr_exp (2 failed requests)` where the run's summary table counted 0 failed requests and a
+    line below said the judge failed on 2: the model's failed requests and the judge's failures are told apart, and
+    one is singular."""
+    assert failures_text({"exp_counts,none": counts}) == text
 
 
 @pytest.mark.parametrize("count", ["3", -1, 2.5, True, None])
@@ -942,7 +970,7 @@ def test_a_regular_response_cache_is_made_safe_as_before(tmp_path):
     run_cache(root, Replies({0: "1", 1: FAILED, 2: f"2, said {SECRET}"}))
     assert files_holding(root, SECRET) == ["cache.audit.jsonl", "cache.db", "rank_0.audit.jsonl", "rank_0.db"]
     assert make_safe(root, [SECRET]) == [
-        f"1 failed requests removed from the response cache {root}; they are asked again"
+        f"1 failed request removed from the response cache {root}; they are asked again"
     ]
     assert files_holding(root, SECRET) == [] and files_holding(root, "LMMS_EVAL_REQUEST_FAILED") == []
     assert sorted(path.name for path in (model / "cache").iterdir()) == ["key"]  # nothing set aside

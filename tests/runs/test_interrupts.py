@@ -359,3 +359,22 @@ def test_ctrl_c_on_a_single_run_is_one_line_and_status_130(tmp_path, when):
     assert own == []
     for path in output.rglob("*_results.json"):  # a stage that finished: its results whole
         json.loads(path.read_text())
+
+
+@pytest.mark.parametrize("terminal", [False, True])
+def test_the_interrupt_line_ends_its_line_and_starts_one_at_a_terminal(terminal, monkeypatch):
+    """At a terminal the ^C is echoed after a progress bar's text (no newline): the line stood glued to it; the line
+    ends with its newline in both cases."""
+    import io
+
+    from abductive_tasks import cli
+
+    class Stream(io.StringIO):
+        def isatty(self) -> bool:
+            return terminal
+
+    stream = Stream()
+    monkeypatch.setattr(sys, "stderr", stream)
+    monkeypatch.delenv("ABDUCTIVE_RUN", raising=False)
+    assert cli.interrupted() == 130
+    assert stream.getvalue() == ("\n" if terminal else "") + f"abductive-eval: {cli.INTERRUPTED}\n"

@@ -27,5 +27,5 @@ def test_a_batch_whose_models_are_all_done_closes_with_0(tmp_path, capsys):
     status = BatchStatus(tmp_path, ())
     status.outcomes["a"] = ModelOutcome("done", {})
     assert status.close() == 0
-    assert capsys.readouterr().out == "[batch] 1 of 1 models complete\n"
+    assert capsys.readouterr().out == "[batch] 1 of 1 model complete\n"  # singular
     assert json.loads((tmp_path / STATUS_FILE).read_text()) == {"a": {"state": "done", "tasks": {}}}

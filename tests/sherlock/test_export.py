@@ -170,7 +170,19 @@ def test_export_is_an_abductive_eval_subcommand(tmp_path, capsys):
     assert main(["export-sherlock", str(tmp_path / "run"), "--out", str(tmp_path / "out"), "--split", "val"]) == 0
     assert capsys.readouterr().out.strip() == str(tmp_path / "out" / "validation_set_predictions.zip")
     assert main(["export-sherlock", str(tmp_path / "run"), "--out", str(tmp_path / "out")]) == 1
-    assert "no Sherlock test-split samples" in capsys.readouterr().err
+    assert capsys.readouterr().err == (  # the run's val samples: the hint to rerun with --log_samples did not apply
+        f"abductive-eval export-sherlock: {tmp_path / 'run'}: no Sherlock test-split samples "
+        "(*_samples_sherlock_*.jsonl); it holds val-split samples: export them with --split val\n"
+    )
+    (tmp_path / "empty").mkdir()
+    assert main(["export-sherlock", str(tmp_path / "empty"), "--out", str(tmp_path / "out")]) == 1
+    assert capsys.readouterr().err.endswith(
+        "; run abductive-eval on the test-split tasks (e.g. --tasks sherlock_test) with --log_samples\n"
+    )
+    assert main(["export-sherlock", str(tmp_path / "nonexist"), "--out", str(tmp_path / "out")]) == 1
+    assert (
+        capsys.readouterr().err == f"abductive-eval export-sherlock: {tmp_path / 'nonexist'}: no such file or folder\n"
+    )
 
 
 def _two_models(run_dir: Path) -> None:

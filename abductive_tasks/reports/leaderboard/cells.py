@@ -21,7 +21,7 @@ from abductive_tasks.reports.compare import CompareError, Inconsistent, estimate
 from abductive_tasks.reports.plots import PERCENT_FACTOR
 from abductive_tasks.runs import chain, stage_limits
 from abductive_tasks.runs.catalog import COVERAGE_KINDS
-from abductive_tasks.runs.history import Outcome, Scan, scan_runs
+from abductive_tasks.runs.history import Outcome, Scan, failures_text, scan_runs
 from abductive_tasks.runs.identity import (
     SCHEMA,
     backend_versions,
@@ -248,7 +248,7 @@ def _mark(outcome: Outcome) -> str | None:
     reasons += [f"partial ({', '.join(f'{count} {label}' for label, count in dropped.items())})"] if dropped else []
     reasons += ["counts disagree"] if outcome.disagreement else []
     reasons += ["changed since its run"] if outcome.changed else []
-    reasons += [f"{outcome.failed_requests} failed requests"] if outcome.failed_requests else []
+    reasons += [failures_text(outcome.results or {})] if outcome.failed_requests and outcome.results else []
     return "; ".join(reasons) or None
 
 

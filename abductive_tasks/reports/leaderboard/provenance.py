@@ -87,7 +87,10 @@ def _files(fingerprint: dict) -> str:
     if "error" in fingerprint:
         return f"unusable: {fingerprint['error']}"
     annotations, images = fingerprint.get("annotation_files", 0), fingerprint.get("image_files", 0)
-    return f"{annotations} annotation file{'s' * (annotations != 1)}, {images} image{'s' * (images != 1)}"
+    files = f"{annotations} annotation file{'s' * (annotations != 1)}"
+    if not images and annotations:  # MuCR's parquet files (the hub's, the sample's) hold their images
+        return f"{files}, images inside {'it' if annotations == 1 else 'them'}"
+    return f"{files}, {images} image{'s' * (images != 1)}"
 
 
 def weights_text(weights: dict | None) -> str:
@@ -298,6 +301,21 @@ def run_data(run: dict, results_path: Path) -> dict:
     batch = _record_near(results_path, RUN_RECORD, 2)
     data = (batch.identity if batch else {}).get("data") or _object_at(run, "abductive_tasks").get("data")
     return dict(data) if isinstance(data, dict) else {}
+
+
+def run_settings(results_path: Path) -> dict[str, str]:
+    """The score-changing ``ABDUCTIVE_*`` settings (``ABDUCTIVE_DATA`` aside: :func:`run_data`) a batch's run recorded
+    in its identity, a local file's path without its content digest; {} for a run that is not a batch's (the results
+    JSON of ``abductive-eval`` records the data, no other setting)."""
+    batch = _record_near(results_path, RUN_RECORD, 2)
+    recorded = (batch.identity if batch else {}).get("settings")
+    if not isinstance(recorded, dict):
+        return {}
+    return {
+        str(name): str(value).partition("@sha256:")[0]
+        for name, value in sorted(recorded.items())
+        if str(name).startswith("ABDUCTIVE_") and value is not None
+    }
 
 
 def _run_weights(record: IdentityRecord) -> dict | None:

@@ -15,6 +15,7 @@ from functools import partial
 from pathlib import Path
 
 from abductive_tasks import settings
+from abductive_tasks.hints import counted
 from abductive_tasks.inputs.files import read_regular, seal, unseal, write_atomic
 from abductive_tasks.reports import plots
 from abductive_tasks.reports.leaderboard.cells import (
@@ -116,7 +117,7 @@ def _header(board: Leaderboard) -> list[str]:
         return f"{task} ({board.headline[task]}; {', '.join(details)})"
 
     averaged = average_tasks(board)
-    average = [f"average (%, {len(averaged)} tasks)"] if averaged else []
+    average = [f"average (%, {counted(len(averaged), 'task')})"] if averaged else []
     return ["rank", "model", *average, *(title(task) for task in board.tasks)]
 
 
@@ -551,7 +552,11 @@ TABLE_MACRO = """{% macro table(content, css_class) -%}
 def averaged_text(board: Leaderboard) -> str:
     """Which tasks the average column spans here, and the columns shown but not asked by the spec."""
     averaged = average_tasks(board)
-    spans = f"Averaged ({len(averaged)} tasks): {', '.join(averaged)}." if averaged else "No average column here."
+    spans = (
+        f"Averaged ({counted(len(averaged), 'task')}): {', '.join(averaged)}."
+        if averaged
+        else "No average column here."
+    )
     upstream = [task for task in board.tasks if task in board.upstream_only]
     return spans + (f" Not asked by the spec, run as upstream only: {', '.join(upstream)}." if upstream else "")
 
