@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import functools
 import importlib.util
+import math
 import os
 import re
 from pathlib import Path
@@ -192,7 +193,10 @@ def limit_problem(value: float) -> str | None:
     -1 and a whole number of documents. 0 runs none: ``get_sample_size`` gives 0 and ``build_all_requests`` slices
     its requests to ``[:0]``, so the run fails. A share (``0.5``) is taken of the first task only: ``evaluate``
     assigns the count back to ``limit`` in its task loop, so every later task, a chain's stages too, runs that many
-    documents. A count with a fraction (``2.5``) is cut to its whole part; below 0, only -1 is taken."""
+    documents. A count with a fraction (``2.5``) is cut to its whole part; below 0, only -1 is taken; ``nan`` and
+    ``inf`` fail in ``int``."""
+    if not math.isfinite(value):
+        return "a number of documents is a finite number (lmms-eval 0.7.3 fails on it)"
     if value == 0:
         return (
             "lmms-eval 0.7.3 runs no document under it and the run fails; leave --limit out, or give -1, for every "

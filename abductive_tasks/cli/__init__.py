@@ -567,7 +567,7 @@ def evaluate_and_summarise(
     handed: tuple[str, ...],
     reads: Mapping[str, dict] | None = None,
     unclean_fails: bool = True,
-    stage_failed: Mapping[str, int] | None = None,
+    stage_failed: Mapping[str, str] | None = None,
 ) -> int:
     """Run lmms-eval's evaluation (secrets redacted from what it prints and writes: those of ``argv``, the
     environment and ``handed``; runs named by our layout and by what their tasks read, ``reads``, which their results
@@ -621,7 +621,7 @@ def evaluate_and_summarise(
                 else None
             )
             print("\n" + report.summary(run, headline, folder))
-        failed = [f"{task} ({count}, in its stage run)" for task, count in (stage_failed or {}).items()]
+        failed = [f"{task} ({told}, in its stage run)" for task, told in (stage_failed or {}).items()]
         if unclean_fails and (failed := [*failed, *unclean_tasks(finished)]):
             print(
                 f"abductive-eval: failed requests (the model's or the judge's) in {', '.join(failed)}: not clean "

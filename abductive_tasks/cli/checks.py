@@ -272,8 +272,13 @@ def check_option_values(argv: list[str]) -> None:
             allowed = ", ".join(repr(choice) for choice in choices)
             raise UsageError(f"argument {option}: invalid choice: {value!r} (choose from {allowed})")
     limit = option_value(argv, "--limit")
-    if limit is not None and (why := lmms_source.limit_problem(float(limit))):
-        raise UsageError(f"--limit {limit}: {why}")
+    if limit is not None:
+        try:
+            number = float(limit)
+        except ValueError:  # lmms-eval's source read otherwise than expected: not type-checked above
+            raise UsageError(f"argument --limit: invalid float value: {limit!r}") from None
+        if why := lmms_source.limit_problem(number):
+            raise UsageError(f"--limit {limit}: {why}")
     verbosity = option_value(argv, "--verbosity")
     if verbosity is not None and verbosity not in LOG_LEVELS:  # lmms-eval hands it to loguru as written: a traceback
         raise UsageError(f"argument --verbosity: {verbosity!r} is no log level (choose from {', '.join(LOG_LEVELS)})")

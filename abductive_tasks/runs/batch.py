@@ -219,7 +219,7 @@ def serve_main(argv: list[str]) -> int:
     parser.add_argument("--max-model-len", type=int)
     parser.add_argument("--gpu-memory-utilization", type=float, default=0.9)
     parser.add_argument("--port", type=int)
-    parser.add_argument("--limit", type=_positive, help="documents per task (a count, or a share below 1)")
+    parser.add_argument("--limit", type=_document_limit, help="documents per task (a number of them; -1: every one)")
     parser.add_argument("--backend", default="openai", choices=["openai", "async_openai"])
     parser.add_argument("--vllm-executable", default="vllm")
     parser.add_argument("--health-timeout", type=_positive, default=1800.0, help="seconds to wait for the server")
@@ -281,6 +281,22 @@ def _positive(text: str) -> float:
         value = float("nan")
     if not value > 0:
         raise argparse.ArgumentTypeError(f"a number above 0, not {text!r}")
+    return value
+
+
+def _document_limit(text: str) -> float:
+    """An argparse type: a ``--limit`` lmms-eval 0.7.3 runs as asked
+    (:func:`~abductive_tasks.lmms_source.limit_problem`)."""
+    import argparse
+
+    from abductive_tasks.lmms_source import limit_problem
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of documents, not {text!r}") from None
+    if why := limit_problem(value):
+        raise argparse.ArgumentTypeError(why)
     return value
 
 

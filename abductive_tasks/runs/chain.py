@@ -55,7 +55,7 @@ from abductive_tasks.lmms_source import limit_value, results_beside, samples_glo
 from abductive_tasks.mucr import scene_graphs
 from abductive_tasks.mucr.picks import PICKS_VARIABLE, samples_file
 from abductive_tasks.nleye import descriptions
-from abductive_tasks.runs.history import Outcome, failed_in
+from abductive_tasks.runs.history import Outcome, failures_in
 from abductive_tasks.runs.identity import (
     build_identity,
     cache_key,
@@ -448,7 +448,7 @@ class CommandChain:
     environment: dict[str, str]
     given: dict[str, str] = field(default_factory=dict)  # upstream task -> the digest its readers read
     fresh: set[str] = field(default_factory=set)  # upstream tasks run by this command
-    failed: dict[str, int] = field(default_factory=dict)  # upstream task not asked for -> its stage's failed requests
+    failed: dict[str, str] = field(default_factory=dict)  # upstream task not asked for -> its stage's failures, told
 
     cache: Path = Path()  # this command's response cache: the last run answers what the stages asked from it
     user_cache: Path | None = None  # the one --use_cache names instead, keyed by what a run reads (cache_of)
@@ -613,7 +613,7 @@ class CommandChain:
             digest = derive(kind, task, found[-1], bound, self.root)
             if digest is None:
                 return 1
-            if task not in self.requested and (failed := failed_in(results_beside(found[-1]), task)):  # else the last
+            if task not in self.requested and (failed := failures_in(results_beside(found[-1]), task)):  # else the last
                 self.failed[task] = failed  # run's results count them; its readers count those items as the paper does
             remember(bound["task_key"], self.limit, digest, self.root)
             self.given[task] = digest

@@ -84,10 +84,11 @@ def _checked_results(path: Path, raw: dict) -> dict[str, dict]:
     return results
 
 
-def failed_in(results_path: Path, task: str) -> int:
-    """The failed requests, the model's and the judge's, that ``task``'s results in ``results_path`` report
-    (:func:`failed_requests`; 0 when they hold no results of ``task``); :class:`DamagedFile` when it cannot be read."""
-    return failed_requests(_checked_results(results_path, read_json_object(results_path)).get(task) or {})
+def failures_in(results_path: Path, task: str) -> str:
+    """The failed requests, the model's and the judge's, that ``task``'s results in ``results_path`` report, told
+    apart as the summary tells them (:func:`failures_text`; '' when there is none, or no results of ``task``);
+    :class:`DamagedFile` when it cannot be read."""
+    return failures_text(_checked_results(results_path, read_json_object(results_path)).get(task) or {})
 
 
 # Where a secret stood: an identity holds its salted hash (secrets.hash_secret), a results file ``[REDACTED]``

@@ -562,6 +562,7 @@ def test_the_rerun_line_of_a_batch_run_sets_the_settings_it_recorded(two_runs, c
 
     settings = {"ABDUCTIVE_JUDGE_EXTRACT": "1", "ABDUCTIVE_NLEYE_COLUMNS": "gold_label=label", "ABDUCTIVE_X": "a b"}
     settings["ABDUCTIVE_DVE_EVALUATOR"] = "/w/e.pt@sha256:" + "0" * 64
+    settings["ABDUCTIVE_JUDGE_URL"] = "http://user:<secret 0123456789abcdef>@judge:8000"  # held as its hash: left out
     data = {"nleye": {"source": "sample", "annotations_sha256": "0" * 64}}
     IdentityRecord({"settings": settings, "data": data}, None, (), "model-a", "spec.yaml", 0).write(
         two_runs[0] / RUN_RECORD
@@ -574,6 +575,7 @@ def test_the_rerun_line_of_a_batch_run_sets_the_settings_it_recorded(two_runs, c
         "ABDUCTIVE_DATA=sample ABDUCTIVE_DVE_EVALUATOR=/w/e.pt ABDUCTIVE_JUDGE_EXTRACT=1 "
         "ABDUCTIVE_NLEYE_COLUMNS=gold_label=label ABDUCTIVE_X='a b' abductive-eval --model model-a "
     )
+    assert "secret" not in line and "ABDUCTIVE_JUDGE_URL" not in line
 
 
 def test_browse_and_diff_draw_no_image_outside_the_runs_and_the_data_folders(tmp_path, capsys):

@@ -369,7 +369,8 @@ def test_the_data_line_says_where_embedded_images_are():
 
     embedded = {"source": "sample", "annotations_sha256": "0" * 64, "annotation_files": 1, "image_files": 0}
     files = {**embedded, "annotation_files": 2, "image_files": 36}
-    lines = _data_lines({"mucr": embedded, "nleye": files})
+    lines = _data_lines({"mucr": embedded, "nleye": files, "dve": embedded})
     assert lines[0].endswith("(1 annotation file, images inside it)") and lines[1].endswith(
         "(2 annotation files, 36 images)"
     )
+    assert lines[2].endswith("(1 annotation file, 0 images)")  # another's missing images are not hidden

@@ -3,6 +3,7 @@ and lmms-eval's response cache kept honest."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -16,8 +17,8 @@ from lmms_eval.caching.response_cache import ResponseCache
 from abductive_tasks.runs import history
 from abductive_tasks.runs.cache import make_safe, purge_failed_replies, repair_cache, scrub_cache
 from abductive_tasks.runs.history import (
-    failed_in,
     failed_requests,
+    failures_in,
     failures_text,
     limit_covers,
     other_model,
@@ -93,14 +94,16 @@ def test_failed_requests_sums_every_diagnostics_dict(task_results, expected):
     assert failed_requests(task_results) == expected
 
 
-def test_failed_in_reads_one_tasks_counts_from_a_results_file_and_names_a_damaged_one(tmp_path):
+def test_failures_in_reads_one_tasks_counts_from_a_results_file_and_names_a_damaged_one(tmp_path):
+    """A chain's stage run's failures, told apart as the summary tells them (the command's last line said "3")."""
     path = tmp_path / "r_results.json"
     results = {"mucr_c2e": {"c2e_counts,none": {"request_failed": 2, "exp_judge_failed": 1}}, "dve_cls": {}}
     path.write_text(json.dumps({"results": results}))
-    assert (failed_in(path, "mucr_c2e"), failed_in(path, "dve_cls"), failed_in(path, "mucr_cue")) == (3, 0, 0)
+    told = (failures_in(path, "mucr_c2e"), failures_in(path, "dve_cls"), failures_in(path, "mucr_cue"))
+    assert told == ("2 failed requests, 1 judge failure", "", "")
     path.write_text('{"results": {"mucr_c2e": {"c2e_counts,none": {"request_failed": -1}}}}')
     with pytest.raises(DamagedFile, match=r"r_results\.json: mucr_c2e: c2e_counts,none: request_failed is -1, not a"):
-        failed_in(path, "mucr_c2e")
+        failures_in(path, "mucr_c2e")
 
 
 def test_a_judge_failing_every_request_leaves_the_task_not_done(tmp_path):
@@ -1096,6 +1099,9 @@ def test_the_requested_limit_is_read_wherever_the_spec_sets_it(tmp_path):
     path.write_text("tasks: [nleye_triplet]\nlimit: 0.25\nmodels:\n  - {name: a, backend: dummy}\n")
     with pytest.raises(SpecError, match="limit: .*takes a share of the first task only.*`limit:` N"):
         load_spec(path)
+    built = dataclasses.replace(spec, limit=float("inf"))  # a spec built in code (serve's) is checked too
+    with pytest.raises(SpecError, match="limit inf: a number of documents is a finite number"):
+        requested_limit(built, spec.models[0])
 
 
 def test_secrets_in_command_line_words_are_found_and_hashed():

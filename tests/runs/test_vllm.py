@@ -584,12 +584,29 @@ def test_serve_refuses_a_bad_setting_in_one_line(args, message, capsys):
     assert err.startswith(f"abductive-eval serve: error: {message}")
 
 
-@pytest.mark.parametrize("flag", ["--limit", "--health-timeout"])
-def test_serve_takes_only_positive_limits_and_timeouts(flag, capsys):
+def test_serve_takes_only_positive_timeouts(capsys):
     with pytest.raises(SystemExit) as exit_:
-        serve_main(["m", "--tasks", "nleye_pairs", flag, "-5", "--print-command"])
+        serve_main(["m", "--tasks", "nleye_pairs", "--health-timeout", "-5", "--print-command"])
     assert exit_.value.code == 2
-    assert f"argument {flag}: a number above 0, not '-5'" in capsys.readouterr().err
+    assert "argument --health-timeout: a number above 0, not '-5'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("limit", "why"),
+    [
+        ("-5", "lmms-eval 0.7.3 takes no limit below 0 but -1"),
+        ("0.5", "lmms-eval 0.7.3 takes a share of the first task only"),  # planned, then refused by its child
+        ("nan", "a number of documents is a finite number"),
+        ("two", "a number of documents, not 'two'"),
+    ],
+)
+def test_serve_refuses_a_limit_lmms_eval_does_not_run_as_asked_before_any_server(limit, why, capsys):
+    """serve's spec is built in code, past the spec file's check: `--limit 0.5` was planned, a server started and
+    waited for, then the evaluation refused it."""
+    with pytest.raises(SystemExit) as exit_:
+        serve_main(["m", "--tasks", "nleye_pairs,dve_cls", "--limit", limit, "--print-command"])
+    assert exit_.value.code == 2
+    assert f"argument --limit: {why}" in capsys.readouterr().err
 
 
 def test_serve_vllm_args_are_spec_vllm_args(tmp_path, capsys):

@@ -20,6 +20,7 @@ from abductive_tasks.lmms_source import own_model_versions
 from abductive_tasks.reports.leaderboard.cells import Leaderboard, data_key, protocol_settings, settings_key
 from abductive_tasks.runs.catalog import heading
 from abductive_tasks.runs.chain import PENDING
+from abductive_tasks.runs.history import HIDDEN
 from abductive_tasks.runs.identity import BACKEND
 from abductive_tasks.runs.identity_record import RUN_RECORD, DamagedFile, IdentityRecord
 
@@ -83,12 +84,15 @@ def _source(fingerprint: dict) -> str:
     return "embedded sample" if source == "sample" else "official source (hub)" if source == "hub" else source
 
 
-def _files(fingerprint: dict) -> str:
+IMAGES_INSIDE = frozenset({"mucr"})  # benchmarks whose annotation files hold their images (MuCR's parquet files)
+
+
+def _files(fingerprint: dict, benchmark: str) -> str:
     if "error" in fingerprint:
         return f"unusable: {fingerprint['error']}"
     annotations, images = fingerprint.get("annotation_files", 0), fingerprint.get("image_files", 0)
     files = f"{annotations} annotation file{'s' * (annotations != 1)}"
-    if not images and annotations:  # MuCR's parquet files (the hub's, the sample's) hold their images
+    if not images and annotations and benchmark in IMAGES_INSIDE:  # another's 0 images: missing ones, said so
         return f"{files}, images inside {'it' if annotations == 1 else 'them'}"
     return f"{files}, {images} image{'s' * (images != 1)}"
 
@@ -167,7 +171,8 @@ def provenance(board: Leaderboard, now: datetime.datetime | None = None) -> Prov
                     for name in ("annotations_sha256", "images_sha256")
                     if name in fingerprint
                 }
-                seen[key] = DataVersion(labels.get(key, ""), _source(fingerprint), key, _files(fingerprint), [], hashes)
+                files = _files(fingerprint, benchmark)
+                seen[key] = DataVersion(labels.get(key, ""), _source(fingerprint), key, files, [], hashes)
             seen[key].models.append(model)
         data[benchmark] = sorted(seen.values(), key=lambda version: version.label)
     dates = sorted(
@@ -276,7 +281,7 @@ def as_json(found: Provenance) -> dict:
 
 def _data_lines(fingerprints: dict) -> list[str]:
     return [
-        f"Data, {heading(benchmark)}: {_source(print_)}, fingerprint {data_key(print_)} ({_files(print_)})"
+        f"Data, {heading(benchmark)}: {_source(print_)}, fingerprint {data_key(print_)} ({_files(print_, benchmark)})"
         for benchmark, print_ in fingerprints.items()
         if isinstance(print_, dict)
     ]
@@ -306,7 +311,8 @@ def run_data(run: dict, results_path: Path) -> dict:
 def run_settings(results_path: Path) -> dict[str, str]:
     """The score-changing ``ABDUCTIVE_*`` settings (``ABDUCTIVE_DATA`` aside: :func:`run_data`) a batch's run recorded
     in its identity, a local file's path without its content digest; {} for a run that is not a batch's (the results
-    JSON of ``abductive-eval`` records the data, no other setting)."""
+    JSON of ``abductive-eval`` records the data, no other setting). A value the identity holds as a secret's hash is
+    left out: no command can set it."""
     batch = _record_near(results_path, RUN_RECORD, 2)
     recorded = (batch.identity if batch else {}).get("settings")
     if not isinstance(recorded, dict):
@@ -314,7 +320,7 @@ def run_settings(results_path: Path) -> dict[str, str]:
     return {
         str(name): str(value).partition("@sha256:")[0]
         for name, value in sorted(recorded.items())
-        if str(name).startswith("ABDUCTIVE_") and value is not None
+        if str(name).startswith("ABDUCTIVE_") and value is not None and not HIDDEN.search(str(value))
     }
 
 
