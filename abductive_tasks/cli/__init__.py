@@ -50,6 +50,7 @@ from abductive_tasks.cli.checks import (
     check_tasks,
     option_value,
 )
+from abductive_tasks.cli.interrupts import interrupted, interrupts_raised_again
 from abductive_tasks.hints import LIST_MODELS, did_you_mean
 from abductive_tasks.inputs.files import cache_ready
 from abductive_tasks.settings import counted_above, environment_restored
@@ -684,7 +685,8 @@ def main(argv: list[str] | None = None) -> int:
     the command (``argv`` None), another Ctrl-C then ends the process at once, and one after its end (Python shutting
     down) is ignored: neither prints a traceback."""
     try:
-        code = _main(argv)
+        with interrupts_raised_again():
+            code = _main(argv)
     except BrokenPipeError:  # `abductive-eval ... | head`: the reader left; nothing more to print, no traceback
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
@@ -697,20 +699,6 @@ def main(argv: list[str] | None = None) -> int:
     if argv is None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     return code
-
-
-INTERRUPTED = "interrupted; a run it did not finish wrote no results. Rerun the same command to run it again."
-
-
-def interrupted() -> int:
-    """After Ctrl-C: one line (none from a stage or level a chain or batch runs: the command that started it says
-    it), exit status 130, on a line of its own at a terminal (its ``^C`` lands on a progress bar's line). lmms-eval
-    writes a run's files whole before it takes a Ctrl-C (:func:`~abductive_tasks.compat.evaluate_cli`)."""
-    from abductive_tasks import settings
-
-    if not settings.this_run():
-        print(("\n" if sys.stderr.isatty() else "") + f"abductive-eval: {INTERRUPTED}", file=sys.stderr, flush=True)
-    return 130
 
 
 def _main(argv: list[str] | None = None) -> int:

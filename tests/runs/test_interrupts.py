@@ -367,7 +367,7 @@ def test_the_interrupt_line_ends_its_line_and_starts_one_at_a_terminal(terminal,
     ends with its newline in both cases."""
     import io
 
-    from abductive_tasks import cli
+    from abductive_tasks.cli import interrupts
 
     class Stream(io.StringIO):
         def isatty(self) -> bool:
@@ -376,5 +376,23 @@ def test_the_interrupt_line_ends_its_line_and_starts_one_at_a_terminal(terminal,
     stream = Stream()
     monkeypatch.setattr(sys, "stderr", stream)
     monkeypatch.delenv("ABDUCTIVE_RUN", raising=False)
-    assert cli.interrupted() == 130
-    assert stream.getvalue() == ("\n" if terminal else "") + f"abductive-eval: {cli.INTERRUPTED}\n"
+    assert interrupts.interrupted() == 130
+    assert stream.getvalue() == ("\n" if terminal else "") + f"abductive-eval: {interrupts.INTERRUPTED}\n"
+
+
+def test_a_ctrl_c_python_could_not_raise_is_raised_again_in_the_main_thread(capsys):
+    """ci-run59: Ctrl-C reached a chain stage's child in an import lock's weakref callback, where Python prints
+    "Exception ignored in: ..." with a KeyboardInterrupt traceback and drops it. An object whose ``__del__`` is
+    interrupted is the same case: the interrupt now ends the command from the main thread, and nothing is printed."""
+    from abductive_tasks.cli.interrupts import interrupts_raised_again
+
+    class Interrupted:
+        def __del__(self) -> None:
+            raise KeyboardInterrupt
+
+    before = sys.unraisablehook
+    with pytest.raises(KeyboardInterrupt), interrupts_raised_again():
+        Interrupted()  # garbage at once: its __del__'s KeyboardInterrupt goes to sys.unraisablehook
+        for _ in range(100):
+            time.sleep(0.01)  # the main thread's next instructions: raised here
+    assert sys.unraisablehook is before and "Exception ignored" not in capsys.readouterr().err
