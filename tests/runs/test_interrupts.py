@@ -391,8 +391,12 @@ def test_a_ctrl_c_python_could_not_raise_is_raised_again_in_the_main_thread(caps
             raise KeyboardInterrupt
 
     before = sys.unraisablehook
-    with pytest.raises(KeyboardInterrupt), interrupts_raised_again():
-        Interrupted()  # garbage at once: its __del__'s KeyboardInterrupt goes to sys.unraisablehook
-        for _ in range(100):
-            time.sleep(0.01)  # the main thread's next instructions: raised here
+    handler = signal.signal(signal.SIGINT, signal.default_int_handler)  # a command's (an xdist worker ignores it)
+    try:
+        with pytest.raises(KeyboardInterrupt), interrupts_raised_again():
+            Interrupted()  # garbage at once: its __del__'s KeyboardInterrupt goes to sys.unraisablehook
+            for _ in range(100):
+                time.sleep(0.01)  # the main thread's next instructions: raised here
+    finally:
+        signal.signal(signal.SIGINT, handler)
     assert sys.unraisablehook is before and "Exception ignored" not in capsys.readouterr().err
