@@ -91,9 +91,7 @@ def check_data(spec: BatchSpec, model_plan: ModelPlan) -> None:
 def requested_limit(spec: BatchSpec, model: ModelSpec) -> int | float | None:
     """The ``--limit`` a model's run gets: the spec's ``limit:``, overridden by a ``--limit`` in the spec's
     ``eval_args`` and then in the model's (they come later on the command line, and the last one wins)."""
-    limit = spec.limit
-    if limit is not None and (why := limit_problem(limit)):  # a spec built by `serve` as a file's is checked
-        raise SpecError(f"limit {limit:g}: {why}")
+    limit = spec.limit  # checked when the spec was built (BatchSpec)
     words = [*spec.eval_args, *model.eval_args]
     for index, word in enumerate(words):
         value = word.split("=", 1)[1] if word.startswith("--limit=") else None

@@ -181,13 +181,6 @@ class SpecFile(_Entry):
     def _variable_names(cls, env: dict | None) -> dict | None:
         return _env_names(env)
 
-    @field_validator("limit")
-    @classmethod
-    def _runs_as_asked(cls, limit: float | None) -> float | None:
-        if limit is not None and (why := lmms_source.limit_problem(limit)):
-            raise ValueError(why.replace("--limit", "`limit:`"))
-        return limit
-
     @model_validator(mode="before")
     @classmethod
     def _refuse_nul(cls, data: object) -> object:  # models: checked one by one
@@ -440,6 +433,12 @@ class BatchSpec:
     # every clear secret of the spec as written (malformed entries included) and of the inherited environment,
     # collected once: never written or printed by the batch (abductive_tasks.runs.secrets)
     secrets: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        """A ``limit`` lmms-eval 0.7.3 would not run as asked is refused however the spec was built (a file's, or
+        ``serve``'s in code)."""
+        if self.limit is not None and (why := lmms_source.limit_problem(self.limit)):
+            raise SpecError(f"`limit: {self.limit:g}`: {why.replace('--limit', '`limit:`')}")
 
 
 def _label(entry: object, index: int) -> str:
