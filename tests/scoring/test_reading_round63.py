@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from abductive_tasks.dve import hooks as dve_hooks
 from abductive_tasks.scoring.reading import Choice
 
 MUCR_OPTIONS = Choice(4, context_images=1, image_numbers=False)
+LABELS = dve_hooks.LABEL
 
 
 @pytest.mark.parametrize(
@@ -32,3 +34,61 @@ MUCR_OPTIONS = Choice(4, context_images=1, image_numbers=False)
 )
 def test_a_reply_cut_off_inside_a_json_object(answer, expected):
     assert MUCR_OPTIONS.read(answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("option 3 shows the effect of the first image", 3),
+        ("Option 2 shows the effect of the cause image", 2),
+        # counter-cases: cut off on the word itself; the context set aside, the reply still cut off before it
+        ("option 3 shows the effect of the", None),
+        ("Looking at the options, Option 1", None),
+        ("The first image shows a storm, and in the second image the old oak is", None),
+    ],
+)
+def test_a_reply_ending_on_what_the_reader_sets_aside(answer, expected):
+    assert MUCR_OPTIONS.read(answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        (
+            "The second image — the first of the four options — shows the effect: right after the lightning strike "
+            "in the first image, it shows the old oak split in half.",
+            1,
+        ),
+        ("The fourth picture - the third of the four options - shows the effect.", 3),
+        # counter-cases: standing alone, or after a dash but no image count
+        ("The third of the four options might seem right, but it is not.", None),
+        ("The effect - the first of the four options - is wrong.", None),
+    ],
+)
+def test_an_image_count_explained_by_an_ordinal_of_the_options_after_a_dash(answer, expected):
+    assert MUCR_OPTIONS.read(answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("kind", "answer", "expected"),
+    [
+        (
+            LABELS,
+            "Weakener, though it could also be read as a strengthener if the couple were celebrating an anniversary "
+            "at the",
+            "weakener",
+        ),
+        (LABELS, "Weakener, although the update says the", "weakener"),
+        (MUCR_OPTIONS, "Option 2, though Option 3 is also possible if the", 2),
+        # counter-cases: "but", no concession; a sentence after the concession; two answers opening it; a clause
+        # after a semicolon
+        (LABELS, "Weakener, but it could also be a strengthener, because the", None),
+        (LABELS, "Weakener, though it could also be a strengthener. Actually, a strengthener, because the", "strengthener"),
+        (LABELS, "Weakener, though it could also be a strengthener. The update says the", None),
+        (LABELS, "Weakener or strengthener, though the", None),
+        (LABELS, "Weakener, though maybe a strengthener; the update says the", None),
+        (MUCR_OPTIONS, "Option 2 or 3, though the", None),
+    ],
+)
+def test_an_opening_answer_before_a_concession_cut_off(kind, answer, expected):
+    assert kind.read(answer) == expected
