@@ -92,3 +92,35 @@ def test_an_image_count_explained_by_an_ordinal_of_the_options_after_a_dash(answ
 )
 def test_an_opening_answer_before_a_concession_cut_off(kind, answer, expected):
     assert kind.read(answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        (
+            "The cause image shows a child throwing bread to ducks at a pond. The most natural effect is the ducks "
+            "crowding around the child, which appears in Option 4. Options 1–3 show unrelated scenes.",
+            4,
+        ),
+        # counter-cases: no role given; "too" after it; a hedge; a denial; two options
+        ("The cause image shows a dog, which appears in Option 4. Options 1–3 show unrelated scenes.", None),
+        (
+            "The effect is the ducks crowding around the child, which appears in Option 4 too. Options 1–3 show "
+            "unrelated scenes.",
+            None,
+        ),
+        (
+            "The effect is the ducks crowding around the child, which might appear in Option 4. Options 1–3 show "
+            "unrelated scenes.",
+            None,
+        ),
+        (
+            "The effect is not the ducks crowding around the child, which appears in Option 4. Options 1–3 show "
+            "unrelated scenes.",
+            None,
+        ),
+        ("The effect is the ducks crowding, which appears in Option 4 or 2. Options 1 and 3 show unrelated scenes.", None),
+    ],
+)
+def test_the_answers_role_then_which_option_it_appears_in(answer, expected):
+    assert MUCR_OPTIONS.read(answer) == expected
