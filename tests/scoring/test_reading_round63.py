@@ -6,10 +6,12 @@ from __future__ import annotations
 import pytest
 
 from abductive_tasks.dve import hooks as dve_hooks
+from abductive_tasks.mucr import hooks as mucr_hooks
 from abductive_tasks.scoring.reading import Choice
 
 MUCR_OPTIONS = Choice(4, context_images=1, image_numbers=False)
 LABELS = dve_hooks.LABEL
+SPEEDING = mucr_hooks.cue_answer({"options": ["car", "speeding", "road", "police officer"]})
 
 
 @pytest.mark.parametrize(
@@ -123,4 +125,55 @@ def test_an_opening_answer_before_a_concession_cut_off(kind, answer, expected):
     ],
 )
 def test_the_answers_role_then_which_option_it_appears_in(answer, expected):
+    assert MUCR_OPTIONS.read(answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        (
+            "The answer is 'speeding' – the car going far too fast on a curve (cause) leads to the crash into the "
+            "guardrail (effect). 'Car' and 'road' are just the setting, and there's no police officer in either image.",
+            2,
+        ),
+        ("Speeding - the car going too fast leads to the crash.", 2),
+        # counter-cases: another option's text after the dash, no verb it is the subject of
+        ("The answer is speeding - the car going far too fast.", None),
+        ("Speeding - the road leading to the town.", None),
+        ("Speeding - the car.", None),
+    ],
+)
+def test_an_options_text_after_a_dash_as_the_subject_of_leads(answer, expected):
+    assert SPEEDING.read(answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        (
+            "Option 3: the effect image shows a man coughing in a smoky living room, and Option 3 shows a fire in the "
+            "fireplace with the chimney flue closed. This would fill the room with smoke and cause",
+            3,
+        ),
+        # counter-cases: a heading its sentence names no more; another option in its sentence; another option after
+        # it; the option named again in another sentence
+        ("Option 1: a sunny beach, unrelated to the", None),
+        (
+            "Option 1: the effect image shows a man coughing, and Option 2 shows a fire in the fireplace. This would "
+            "fill the room with smoke and cause",
+            None,
+        ),
+        (
+            "Option 3: the effect image shows a man coughing, and Option 3 shows a fire. Option 1 shows a fire too, "
+            "which",
+            None,
+        ),
+        (
+            "Option 3: the effect image shows a man coughing. Option 3 shows a fire in the fireplace, which would fill "
+            "the",
+            None,
+        ),
+    ],
+)
+def test_an_opening_option_before_a_colon_named_again_in_its_sentence(answer, expected):
     assert MUCR_OPTIONS.read(answer) == expected
