@@ -82,10 +82,14 @@ def test_an_image_count_explained_by_an_ordinal_of_the_options_after_a_dash(answ
         ),
         (LABELS, "Weakener, although the update says the", "weakener"),
         (MUCR_OPTIONS, "Option 2, though Option 3 is also possible if the", 2),
-        # counter-cases: "but", no concession; a sentence after the concession; two answers opening it; a clause
-        # after a semicolon
+        # counter-cases: "but", no concession; a correction or a sentence after the concession; two answers opening
+        # it; a clause after a semicolon
         (LABELS, "Weakener, but it could also be a strengthener, because the", None),
-        (LABELS, "Weakener, though it could also be a strengthener. Actually, a strengthener, because the", "strengthener"),
+        (
+            LABELS,
+            "Weakener, though it could also be a strengthener. Actually, a strengthener, because the",
+            "strengthener",
+        ),
         (LABELS, "Weakener, though it could also be a strengthener. The update says the", None),
         (LABELS, "Weakener or strengthener, though the", None),
         (LABELS, "Weakener, though maybe a strengthener; the update says the", None),
@@ -121,7 +125,10 @@ def test_an_opening_answer_before_a_concession_cut_off(kind, answer, expected):
             "unrelated scenes.",
             None,
         ),
-        ("The effect is the ducks crowding, which appears in Option 4 or 2. Options 1 and 3 show unrelated scenes.", None),
+        (
+            "The effect is the ducks crowding, which appears in Option 4 or 2. Options 1 and 3 show unrelated scenes.",
+            None,
+        ),
     ],
 )
 def test_the_answers_role_then_which_option_it_appears_in(answer, expected):
