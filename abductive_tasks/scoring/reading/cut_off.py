@@ -56,7 +56,17 @@ _PLACEHOLDER = re.compile(ANY_MENTION)  # a mention left in the text
 _OPENING_SENTENCE = re.compile(
     rf"\s*(?:«(?P<answer>{MENTION_INDEX})»\s*(?:\.|!+)(?=\s)"
     rf"|[«‹](?P<dashed>{MENTION_INDEX})[»›](?=[ \t]+-[ \t]+(?P<sentence>[^.!?\n]*)[.!]\s)"
-    rf"|‹(?P<numbered>{MENTION_INDEX})›(?=\.[ \t]+(?:the[ \t]+)?«(?P<restated>{MENTION_INDEX})»[ \t]*[.!]\s))",
+    rf"|‹(?P<numbered>{MENTION_INDEX})›(?=\.[ \t]+(?:the[ \t]+)?«(?P<restated>{MENTION_INDEX})»[ \t]*[.!]\s)"
+    # or set off by a comma before a concession the reply was cut off inside, what it concedes no other answer given
+    # ("Weakener, though it could also be read as a strengthener if the couple were celebrating an anniversary at the":
+    # BS's first contact, unread, as BO's whole "Weakener, although it could also be read as a strengthener if ..."
+    # reads; not "Weakener, but it could also be a strengthener, because the", nor a sentence after the concession)
+    rf"|«(?P<conceding>{MENTION_INDEX})»[ \t]*,(?=[ \t]*(?:though|although|even[ \t]+though)\b[^.;:!?\n]*\Z)"
+    # or before a colon, its sentence naming that option again as what shows ("Option 3: the effect image shows a man
+    # coughing in a smoky living room, and Option 3 shows a fire in the fireplace ... This would fill the room with
+    # smoke and cause": BS's first contact, unread; not a heading whose sentence names it no more, "Option 1: a sunny
+    # beach, unrelated to the")
+    rf"|«(?P<headed>{MENTION_INDEX})»[ \t]*:(?=[^.!?\n]*?«(?P<shown>{MENTION_INDEX})»[ \t]+(?:shows|depicts)\b))",
     re.IGNORECASE,
 )
 # An option the reply goes on to describe, no other answer: the subject of "shows" or "depicts" (a list of them too),
@@ -96,7 +106,14 @@ def cut_alone(
     could also be a strengthener, because the")."""
     opening = _OPENING_SENTENCE.match(text)
     stands = opening is not None and not corrected and _names_only(text, opening, mentions, valid)
-    group = next((name for name in ("answer", "dashed", "numbered") if opening is not None and opening[name]), "")
+    group = next(
+        (
+            name
+            for name in ("answer", "dashed", "numbered", "conceding", "headed")
+            if opening is not None and opening[name]
+        ),
+        "",
+    )
     start = opening.start(group) if opening is not None and stands else -1
     return [pick for pick in alone if pick[1] < text.rfind("\n") or pick[1] == start]
 
@@ -105,8 +122,14 @@ def _names_only(text: str, opening: re.Match, mentions: list[Mention], valid: Ca
     """Whether the reply names no valid answer after its opening one but that one, or other options only as it
     describes them (:data:`_DESCRIBED`) or concedes them (:data:`_CONCEDED`); a bare number opening it where its
     sentence names that option again."""
-    value = mentions[mention_index(opening["answer"] or opening["dashed"] or opening["numbered"])].value
+    if opening["conceding"]:  # every other answer it names lies in the concession, the reply's last clause
+        return True
+    value = mentions[
+        mention_index(opening["answer"] or opening["dashed"] or opening["numbered"] or opening["headed"])
+    ].value
     if opening["numbered"] and mentions[mention_index(opening["restated"])].value != value:
+        return False
+    if opening["headed"] and mentions[mention_index(opening["shown"])].value != value:
         return False
     # (a bare number but 1, a list's first: "3 - the kid kicked the ball straight toward the vase on the shelf. The
     # other options (a cat sleeping on a rug, a woman reading, a": BO's first contact, unread)

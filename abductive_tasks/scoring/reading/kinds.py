@@ -150,8 +150,17 @@ class _Reader:
             self._valid,
             self._values,
             self._complement,
-            bool(UNFINISHED.search(plain)),
+            self._unfinished(text, plain),
         )
+
+    def _unfinished(self, text: str, plain: str) -> bool:
+        """Whether the reply's plain text ends unfinished (:data:`UNFINISHED`), as written: not on the word before
+        what the reader sets aside (``_ignore``), which ends it ("option 3 shows the effect of the first image",
+        the cause image after "the effect of": BS's first contact, unread)."""
+        if not UNFINISHED.search(plain) or self._ignore is None:
+            return bool(UNFINISHED.search(plain))
+        kept = prepare(REPEATED_NUMBER.pattern.sub(r"\g<number>", text), None, self._answer_words)
+        return bool(UNFINISHED.search(kept))
 
 
 # A label's definition, its clause: "a strengthener would make the hypothesis more likely", "a weakener is an update

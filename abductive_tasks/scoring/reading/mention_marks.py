@@ -82,8 +82,12 @@ _VERB_AFTER = re.compile(
     r"\s*(?:is|are|was|were|seems?|looks?|appears?|fits?|matches|makes?|would|could|does|doesn't|isn't)\b",
     re.IGNORECASE,
 )
-# words after a mention that make it a sentence's subject: "the car in the first picture is going ..."
-_SUBJECT_AFTER = re.compile(r"\s+(?!and\b|or\b)[^\W\d_]+\b[^.;!?\n]*?\b(?:is|are|was|were|goes|drives)\b")
+# words after a mention that make it a sentence's subject: "the car in the first picture is going ..." (or "leads to"
+# what follows from it: "The answer is 'speeding' – the car going far too fast on a curve (cause) leads to the crash
+# into the guardrail (effect).": BS's first contact, unread, read as two options side by side)
+_SUBJECT_AFTER = re.compile(
+    r"\s+(?!and\b|or\b)[^\W\d_]+\b[^.;!?\n]*?\b(?:is|are|was|were|goes|drives|leads|led|causes|caused)\b"
+)
 
 
 def explained(

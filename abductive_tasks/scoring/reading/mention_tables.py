@@ -622,14 +622,18 @@ def _ordinal_mentions(n: int, option_texts: tuple[str, ...]) -> tuple[MentionRul
         # an image count explained by an ordinal of the options, in parentheses or after "i.e." ("The second image, i.e.
         # the first of the two hypotheses, is more plausible": AM's first contact; "the fourth picture (the third of the
         # four options)"): the options counted; not standing alone ("The third of the four options might seem right,
-        # but it is not", "Neither the first nor the second of the two hypotheses is plausible": round 17's review)
+        # but it is not", "Neither the first nor the second of the two hypotheses is plausible": round 17's review);
+        # or set off by a dash after the image count ("The second image — the first of the four options — shows the
+        # effect: ...": BS's first contact, unread)
         _rule(
-            r"(?:(?<=\bi\.e\.\s)|(?<=\bi\.e\.,\s)|(?<=\()|(?<=\(\s))"
+            r"(?:(?<=\bi\.e\.\s)|(?<=\bi\.e\.,\s)|(?<=\()|(?<=\(\s)"
+            r"|(?<=\bimage\s-\s)|(?<=\bpicture\s-\s)|(?<=\bphoto\s-\s)|(?<=\bpanel\s-\s))"
             rf"(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+of\s+the\s+(?:(?:two|four|\d)\s+)?"
             r"(?:hypothes[ie]s|options|candidates|choices)\b",
             lambda m: _ordinal(m["ordinal"]),
             Example("nleye", "The second picture, i.e. the second of the two hypotheses, is more plausible.", 2),
             Example("mucr", "The fourth picture (the third of the four options) shows the effect: a flood.", 3),
+            Example("mucr", "The second image - the first of the four options - shows the effect: a split oak.", 1),
         ),
         _rule(
             rf"\b(?:the\s+)?(?P<ordinal>{_ORDINAL})\s+{_IMAGE_NOUN}\b",

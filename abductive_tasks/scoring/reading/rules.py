@@ -513,6 +513,20 @@ STATEMENTS = (
             3,
         ),
     ),
+    # the answer's role given what it shows, then the option it appears in, after "which", ending the clause: "The most
+    # natural effect is the ducks crowding around the child, which appears in Option 4. Options 1-3 show unrelated
+    # scenes." (BS's first contact, unread; not "The cause image shows a dog, which appears in Option 2.", nor "...,
+    # which appears in Option 4 too", nor "..., which might appear in Option 4")
+    verdict(
+        r"\b(?:effect|cause|cue)\s+(?:is|would\s+be)\s+(?!not\b|no\b)[^.;:!?\n«‹]{{1,80}}?,\s*which\s+"
+        r"(?:appears|is\s+shown|is\s+seen|can\s+be\s+seen)\s+in\s+{named_pick}(?=\s*(?:[.!;]|$))",
+        Example(
+            "mucr",
+            "The most natural effect is the ducks crowding around the child, which appears in Option 4. Options 1-3 "
+            "show unrelated scenes.",
+            4,
+        ),
+    ),
     # the answer's place set against another's, ending the clause: "the effect should be the cold, shivering person in
     # Option 4, not the fresh flowers in Option 1." (BD's first contact, after "I believe Option 1 is correct."); or
     # before its reason after a comma: "The effect (a man with a black eye) is caused by the boxing match in Option 1,

@@ -77,6 +77,44 @@ def _json_answer(text: str) -> str | None:
     return None
 
 
+# A key and its value, complete (a comma or a closing brace after it), in a JSON object the reply was cut off inside
+_KEY_VALUE = re.compile(r'"(?P<key>[^"\\]*)"\s*:\s*(?P<value>"[^"\\]*"|-?\d+(?:\.\d+)?)\s*[,}]')
+
+
+def _unclosed_json(text: str) -> int | None:
+    """Where the JSON object opens that the reply was cut off inside (``{"`` never closed), else None."""
+    opened: list[int] = []
+    quoted = escaped = False
+    for position, char in enumerate(text):
+        if quoted:
+            escaped, quoted = char == "\\" and not escaped, quoted and (char != '"' or escaped)
+        elif char == '"':
+            quoted = True
+        elif char == "{":
+            opened.append(position)
+        elif char == "}" and opened:
+            opened.pop()
+    return opened[0] if opened and re.match(r'\{\s*"', text[opened[0] :]) else None
+
+
+def _cut_json(text: str) -> str:
+    """A reply cut off inside a JSON object, without the object, which names no answer but the values its answer keys
+    already gave, complete, as a statement (``{"option": 3, "reason": "The effect shows`` is "Answer: 3"): its other
+    keys and values name the options it goes through (``{"scene_graph": {"cause": {...}, "option_1": {"objects":
+    ["fire truck"``, BS's first contact, read 1), a key numbering one no answer (``"option_1"``)."""
+    start = _unclosed_json(text)
+    if start is None:
+        return text
+    answers = [
+        match["value"].strip('"')
+        for match in _KEY_VALUE.finditer(text, start)
+        if _ANSWER_KEY.search(match["key"])
+        and not _EXPLANATION_KEY.search(match["key"])
+        and not re.search(r"\d", match["key"])
+    ]
+    return text[:start] + (f" Answer: {' - '.join(answers)}." if answers else "")
+
+
 _PLAIN = (
     # a LaTeX box is a statement of the answer, its math delimiters and text commands no text: "$$\boxed{4}$$",
     # "\[\boxed{\text{Option 3}}\]" is "Answer: Option 3"
@@ -291,7 +329,7 @@ def prepare(text: str, ignore: re.Pattern | None = None, answer_words: Mapping[s
     text = answer if answer.strip() or "</think>" not in text.lower() else text
     json_answer = _json_answer(text)
     # a JSON answer is a statement of the answer: {"choice": "B"} reads as "Answer: B"
-    prepared = plain(translate(f"Answer: {json_answer}" if json_answer is not None else text))
+    prepared = plain(translate(f"Answer: {json_answer}" if json_answer is not None else _cut_json(text)))
     if ignore is not None:
         prepared = ignore.sub(" ", prepared)
     return _spell(prepared, answer_words) if answer_words else prepared
