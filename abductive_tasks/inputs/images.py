@@ -29,6 +29,7 @@ greyscale is scaled to 8 bits (PIL's own conversion clips it to white); an RGB i
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import os
@@ -274,7 +275,8 @@ def row_of(images: Sequence[Image.Image]) -> Image.Image:
 def compose_labelled(paths: Sequence[str], labels: Sequence[str]) -> Image.Image:
     """``compose_row`` with a white caption strip above each panel naming it (``labels[i]`` over ``paths[i]``).
 
-    The caption is black text centred over its panel, sized to a tenth of the row height (at least 12 px).
+    The caption is black text centred over its panel, sized to a tenth of the row height (at least 12 px), smaller
+    where a caption would be wider than its panel (:func:`_caption_size`).
     """
     if len(paths) != len(labels):
         raise ValueError(f"compose_labelled: {len(paths)} images but {len(labels)} labels")
@@ -291,9 +293,9 @@ def labelled_row_of(images: Sequence[Image.Image], labels: Sequence[str]) -> Ima
 def _captioned(row: Image.Image, images: Sequence[Image.Image], labels: Sequence[str]) -> Image.Image:
     """``row`` (the ``images`` side by side) under a caption strip naming each panel."""
     widths = [round(image.width * row.height / image.height) for image in images]
-    font_size = max(12, row.height // 10)
-    font = ImageFont.load_default(size=font_size)
-    strip = font_size + font_size // 2
+    nominal = max(12, row.height // 10)
+    font = _caption_font(_caption_size(nominal, widths, labels))
+    strip = nominal + nominal // 2
     canvas = Image.new("RGB", (row.width, row.height + strip), "white")
     canvas.paste(row, (0, strip))
     draw = ImageDraw.Draw(canvas)
@@ -303,6 +305,26 @@ def _captioned(row: Image.Image, images: Sequence[Image.Image], labels: Sequence
         left += width + _GAP
     return canvas
 
+
+
+_SMALLEST_CAPTION = 6  # px: below it a caption is unreadable anyway; it may then overlap its neighbours
+
+
+@functools.cache
+def _caption_font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=size)
+
+
+def _caption_size(nominal: int, widths: Sequence[int], labels: Sequence[str]) -> int:
+    """The largest font size up to ``nominal`` at which every caption fits its panel (``widths``), one size for the
+    row: on small panels (the shipped sample's) the nominal size drew ``Option 4`` wider than its panel, into the gap
+    and the next caption."""
+    size = nominal
+    while size > _SMALLEST_CAPTION and any(
+        _caption_font(size).getlength(label) > width for width, label in zip(widths, labels, strict=True)
+    ):
+        size -= 1
+    return size
 
 # Encoded image formats by their first bytes: the cached file's suffix, so that tools that know an image by its name
 # (lmms-eval's logged ``input_media``, the run browser) find it.

@@ -152,3 +152,37 @@ def test_a_jpeg_header_is_read_as_pil_reads_it_without_decoding(tmp_path, decode
     assert images._whole_jpeg_header(str(path)) in (expected, None)
     assert (images._whole_jpeg_header(str(path)) is None) == ("exif" in options)
     assert images.check_image(path, "row 12") == str(path) and decoded_files == []
+
+
+def _gap_columns(widths: list[int]) -> list[int]:
+    """The x of every column of the white gaps between panels of ``widths`` in a composite row."""
+    columns, left = [], 0
+    for width in widths[:-1]:
+        left += width
+        columns += range(left, left + images._GAP)
+        left += images._GAP
+    return columns
+
+
+@pytest.mark.parametrize("width", [40, 59, 400])
+def test_a_caption_stays_over_its_panel_on_small_and_large_panels(width):
+    panels = [Image.new("RGB", (width, 50), "gray"), Image.new("RGB", (width, 50), "gray")]
+    composite = images.labelled_row_of(panels, ["Effect image", "Option 4"])
+    nominal = 12  # a tenth of the row height, at least 12 px
+    strip_height = composite.height - 50
+    assert strip_height == nominal + nominal // 2  # the strip keeps its height: the composite's size is unchanged
+    strip = composite.crop((0, 0, composite.width, strip_height)).convert("L")
+    assert all(strip.getpixel((x, y)) == 255 for x in _gap_columns([width, width]) for y in range(strip_height))
+    for left in (0, width + images._GAP):  # each caption is drawn, dark on white, over its own panel
+        assert strip.crop((left, 0, left + width, strip_height)).getextrema()[0] < 100
+
+
+def test_the_caption_size_is_the_largest_at_which_every_caption_fits():
+    labels = ["Cause image", "Option 1"]
+    assert images._caption_size(102, [1024, 1024], labels) == 102  # a full-size MuCR pair: the nominal size
+    size = images._caption_size(12, [45, 45], labels)
+    assert size < 12
+    assert images._caption_font(size).getlength("Cause image") <= 45 < images._caption_font(size + 1).getlength(
+        "Cause image"
+    )
+    assert images._caption_size(12, [5, 5], labels) == images._SMALLEST_CAPTION  # never below it
