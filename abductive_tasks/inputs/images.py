@@ -306,7 +306,6 @@ def _captioned(row: Image.Image, images: Sequence[Image.Image], labels: Sequence
     return canvas
 
 
-
 _SMALLEST_CAPTION = 6  # px: below it a caption is unreadable anyway; it may then overlap its neighbours
 
 
@@ -325,6 +324,7 @@ def _caption_size(nominal: int, widths: Sequence[int], labels: Sequence[str]) ->
     ):
         size -= 1
     return size
+
 
 # Encoded image formats by their first bytes: the cached file's suffix, so that tools that know an image by its name
 # (lmms-eval's logged ``input_media``, the run browser) find it.

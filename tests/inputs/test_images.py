@@ -182,7 +182,9 @@ def test_the_caption_size_is_the_largest_at_which_every_caption_fits():
     assert images._caption_size(102, [1024, 1024], labels) == 102  # a full-size MuCR pair: the nominal size
     size = images._caption_size(12, [45, 45], labels)
     assert size < 12
-    assert images._caption_font(size).getlength("Cause image") <= 45 < images._caption_font(size + 1).getlength(
-        "Cause image"
+    assert (
+        images._caption_font(size).getlength("Cause image")
+        <= 45
+        < images._caption_font(size + 1).getlength("Cause image")
     )
     assert images._caption_size(12, [5, 5], labels) == images._SMALLEST_CAPTION  # never below it
