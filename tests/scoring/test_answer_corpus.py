@@ -109,7 +109,8 @@ PINNED = {
     "blind_batch_bp.yaml": (397, 0),  # out of pending/ with round 60 (first contact of round 59: 384, 3)
     "blind_batch_bq.yaml": (396, 0),  # out of pending/ with BR's first contact (first contact of round 60: 389, 1); 61
     "blind_batch_br.yaml": (393, 0),  # out of pending/ with BS's first contact (first contact of round 61: 379, 3); 62
-    "blind_batch_bs.yaml": (392, 0),  # pending/: first contact of round 62 (385, 1); round 63
+    "blind_batch_bs.yaml": (392, 0),  # out of pending/ with BT's first contact (first contact of round 62: 385, 1); 63
+    "blind_batch_bt.yaml": (389, 1),  # pending/: first contact of round 63 (389, 1)
 }
 
 
@@ -243,7 +244,7 @@ def test_every_batch_reads_exactly_as_pinned(path, corpus_report):
 def test_every_reply_is_recorded_once():
     recorded = [json.loads(line)["reply"] for line in RECORDED_READINGS.read_text(encoding="utf-8").splitlines()]
     batches = {f"{path.name}/" for path in [CORPUS, *BLIND_BATCHES, *PENDING_BATCHES]}
-    assert len(recorded) == len(set(recorded)) == 21176
+    assert len(recorded) == len(set(recorded)) == 21576
     assert {reply[: reply.index("/") + 1] for reply in recorded} == batches
 
 
