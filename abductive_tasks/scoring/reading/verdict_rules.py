@@ -9,7 +9,7 @@ rule: docs/reading.md.
 
 from __future__ import annotations
 
-from abductive_tasks.scoring.reading.correction_rules import CORRECTION_WORDS
+from abductive_tasks.scoring.reading.correction_rules import CORRECTION_WORDS, FIRST_THOUGHT_SET_ASIDE
 from abductive_tasks.scoring.reading.mentions import ANY_MENTION
 from abductive_tasks.scoring.reading.table import Example
 from abductive_tasks.scoring.reading.verdict_patterns import (
@@ -51,10 +51,15 @@ VERDICTS = (
         ),
         Example("texts", "Hypothesis 1 is more plausible: he is soaked, exactly as described in Hypothesis 1.", 1),
     ),
-    # "Less plausible: Image 1", "Right image: less plausible"
+    # "Less plausible: Image 1", "Right image: less plausible": a heading opens its line or sentence (not the
+    # predicate of a clause: "..., but the update that the street is dry makes rain unlikely: weakener.", BT's first
+    # contact, read strengthener, the label after the colon rejected)
     verdict(
-        rf"\b(?:{LESS}|implausible|unlikely|improbable)\s*:\s*{ARTICLE}{{reject}}",
+        r"(?:^|(?<=[.!?;|])|(?<=\*\*))[ \t]*(?:[-*•][ \t]+)?(?:\*\*)?"
+        rf"(?:{LESS}|implausible|unlikely|improbable)\s*:\s*{ARTICLE}{{reject}}",
         Example("nleye", "Less plausible: Image 1", 2),
+        Example("nleye", "More plausible: image 2. Less plausible: image 1.", 2),
+        Example("label", "The update makes rain unlikely: weakener.", "weakener"),
     ),
     # the answer's role said of the other: "The less plausible one is hypothesis 1." (BJ's first contact, unread; of two
     # hypotheses, the other; not "the less plausible detail is the hat")
@@ -432,6 +437,20 @@ VERDICTS = (
         Example("mucr", "3 — no, 1.", 1),
         # after an ellipsis (BE's first contact, in German: "Die Antwort ist 4 (Polizist)... nein, 2 (...), weil ...")
         Example("cue_words", "Answer: 4... no, 2, because the officer is only the effect.", 2),
+    ),
+    # the answer closing a sentence that opens on a first thought set aside, after a colon: "I initially thought
+    # strengthener, but the update that the street is dry makes rain unlikely: weakener." (BT's first contact, read
+    # strengthener; correction_rules.FIRST_THOUGHT_SET_ASIDE). Not an answer the colon does not close
+    # the sentence on ("...: weakener, or maybe strengthener."), nor a first thought kept ("..., and ...: weakener.")
+    verdict(
+        FIRST_THOUGHT_SET_ASIDE.replace("(?P<thought>", "(?:")
+        + rf"[^.;:!?\n«‹]{{{{1,160}}}}:\s*{ARTICLE}{{pick}}(?=\s*(?:[.!]|$))",
+        Example(
+            "label",
+            "I initially thought strengthener, but the update that the street is dry makes rain unlikely: weakener.",
+            "weakener",
+        ),
+        Example("label", "I initially thought strengthener, but the street is dry: weakener, or maybe not.", None),
     ),
     # "which might seem to strengthen it", "could be read as a strengthener": a concession, not the verdict
     verdict(
