@@ -235,7 +235,9 @@ def _picks(text: str, statements: Sequence[Rule], verdicts: Sequence[Rule]) -> t
 # Example 1"
 _IN_AN_EXAMPLE = re.compile(
     r"\s+(?:in|for|of)\s+(?:the\s+)?(?:first\s+|second\s+)?example\b"
-    r"|\s+(?:was|is)\s+(?:the\s+)?(?:answer|correct\s+(?:one|answer|option))\s+(?:in|for|of)\s+example\s*[‹«]",
+    r"|\s+(?:was|is)\s+(?:the\s+)?(?:answer|correct\s+(?:one|answer|option))\s+(?:in|for|of|to)\s+"
+    # "option 2 was the answer to the second example" (BT's first contact, after "Answer: Option 2. No wait,", unread)
+    r"(?:example\s*[‹«]|the\s+(?:first|second|third|previous|last)\s+example\b)",
     re.IGNORECASE,
 )
 _EXAMPLE_NAMED = re.compile(rf"\bexamples?\s*{ANY_MENTION}", re.IGNORECASE)

@@ -59,7 +59,6 @@ VERDICTS = (
         rf"(?:{LESS}|implausible|unlikely|improbable)\s*:\s*{ARTICLE}{{reject}}",
         Example("nleye", "Less plausible: Image 1", 2),
         Example("nleye", "More plausible: image 2. Less plausible: image 1.", 2),
-        Example("label", "The update makes rain unlikely: weakener.", "weakener"),
     ),
     # the answer's role said of the other: "The less plausible one is hypothesis 1." (BJ's first contact, unread; of two
     # hypotheses, the other; not "the less plausible detail is the hat")
@@ -422,6 +421,28 @@ VERDICTS = (
         Example("label", "It is a weakener.", "weakener"),
         Example("mucr", "This is clearly option 2.", 2),
     ),
+    # "I think X" before a concession of another, set off by a comma (BT's first contact: 'I think "police officer",
+    # though "speeding" is also a strong candidate.', unread); the concession names no answer (not "..., though
+    # speeding is more likely.", a statement of the other, nor "..., but ...")
+    verdict(
+        r"\bI\s+think\s+{pick}(?=\s*,\s*(?:though|although|even\s+though)\b[^.;!?\n«‹]*[«‹])",
+        Example("cue_words", 'I think "police officer", though "speeding" is also a strong candidate.', 4),
+        Example("cue_words", "I think police officer, though speeding is more likely.", None),
+    ),
+    # a heading and what it heads, then "This is less plausible": the heading's answer rejected (BT's first contact:
+    # "Hypothesis 2: A child sits on the floor, holding an unwrapped ball-shaped present. This is less plausible
+    # because the wrapping shows a box shape. So Hypothesis 1 is the answer.", unread: the heading stood alone)
+    verdict(
+        r"(?:^|(?<=[.!?]\s)|(?<=\n))[ \t]*(?:\*\*)?{reject}(?:\*\*)?\s*:[^.!?\n«‹]*{any_mention}?[^.!?\n«‹]*[.!]\s+"
+        rf"(?:this|that|it)\s+(?:is|seems|looks)\s+(?:much\s+|far\s+)?(?:{LESS}|implausible|unlikely|improbable)\b",
+        Example(
+            "presents",
+            "Hypothesis 2: A child sits on the floor, holding an unwrapped ball-shaped present. This is less plausible "
+            "because the wrapping shows a box shape. So Hypothesis 1 is the answer.",
+            1,
+        ),
+        Example("presents", "Hypothesis 2: the ball-shaped present. This is less plausible.", 1),
+    ),
     # "I think it's 3.", "It's 4 - the dog ..."
     verdict(
         rf"{_NOT_AN_OBJECT}\b(?:it|this|that)(?:\s+is|'s)\s+{ARTICLE}{{pick}}(?=\s*(?:[.!;,:]|$)|\s+-\s)",
@@ -450,7 +471,6 @@ VERDICTS = (
             "I initially thought strengthener, but the update that the street is dry makes rain unlikely: weakener.",
             "weakener",
         ),
-        Example("label", "I initially thought strengthener, but the street is dry: weakener, or maybe not.", None),
     ),
     # "which might seem to strengthen it", "could be read as a strengthener": a concession, not the verdict
     verdict(
