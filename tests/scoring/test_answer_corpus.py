@@ -110,7 +110,7 @@ PINNED = {
     "blind_batch_bq.yaml": (396, 0),  # out of pending/ with BR's first contact (first contact of round 60: 389, 1); 61
     "blind_batch_br.yaml": (393, 0),  # out of pending/ with BS's first contact (first contact of round 61: 379, 3); 62
     "blind_batch_bs.yaml": (392, 0),  # out of pending/ with BT's first contact (first contact of round 62: 385, 1); 63
-    "blind_batch_bt.yaml": (389, 1),  # pending/: first contact of round 63 (389, 1)
+    "blind_batch_bt.yaml": (395, 0),  # pending/: first contact of round 63 (389, 1); round 64
 }
 
 

@@ -14,7 +14,14 @@ from abductive_tasks.scoring.reading.mentions import ANY_MENTION
 from abductive_tasks.scoring.reading.table import Example, rule
 from abductive_tasks.scoring.reading.text import FORCED
 
-__all__ = ["CLOSING_ONLY", "CORRECTION_WORDS", "SELF_CORRECTIONS", "TURNED_TO_UNREAD"]
+__all__ = [
+    "CLOSING_ONLY",
+    "CORRECTION_WORDS",
+    "FIRST_THOUGHT",
+    "FIRST_THOUGHT_SET_ASIDE",
+    "SELF_CORRECTIONS",
+    "TURNED_TO_UNREAD",
+]
 
 _FLAGS = re.IGNORECASE
 
@@ -118,6 +125,22 @@ SELF_CORRECTIONS = rule(
         "the juice.",
         1,
     ),
+    flags=_FLAGS | re.MULTILINE,
+)
+
+# A first thought the reply sets aside, opening its sentence: "I initially thought strengthener, but ...", "At first I
+# thought it was Option 2, but ..." (BT's first contact: "I initially thought strengthener, but the update that the
+# street is dry makes rain unlikely: weakener.", read strengthener). The answer thought (``thought``) is no answer the
+# reply names (decision._the_one_named); the one closing the sentence after a colon is (verdict_rules.VERDICTS).
+FIRST_THOUGHT_SET_ASIDE = (
+    r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:I\s+(?:initially|first|originally)|(?:at\s+first|initially|originally)\s*,?\s+I)"
+    r"\s+(?:thought|assumed|considered|guessed|said)\s+(?:(?:it|this)\s+(?:was|is|would\s+be)\s+)?"
+    rf"(?:(?:the|a|an)\s+)?(?P<thought>{ANY_MENTION})\s*,?\s+but\b"
+)
+FIRST_THOUGHT = rule(
+    FIRST_THOUGHT_SET_ASIDE,
+    Example("label", "I initially thought strengthener, but the update says the street is dry.", None),
+    Example("label", "At first I thought it was a strengthener, but the street is dry: weakener.", "weakener"),
     flags=_FLAGS | re.MULTILINE,
 )
 

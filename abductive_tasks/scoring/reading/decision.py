@@ -14,7 +14,12 @@ from abductive_tasks.scoring.reading.closing_rules import (
     OPTION_SCORES,
     REMAINING,
 )
-from abductive_tasks.scoring.reading.correction_rules import CLOSING_ONLY, SELF_CORRECTIONS, TURNED_TO_UNREAD
+from abductive_tasks.scoring.reading.correction_rules import (
+    CLOSING_ONLY,
+    FIRST_THOUGHT,
+    SELF_CORRECTIONS,
+    TURNED_TO_UNREAD,
+)
 from abductive_tasks.scoring.reading.cut_off import Pick, cut_alone, cut_off, repeated
 from abductive_tasks.scoring.reading.description_rules import (
     CORRECTED_TO,
@@ -230,7 +235,9 @@ def _picks(text: str, statements: Sequence[Rule], verdicts: Sequence[Rule]) -> t
 # Example 1"
 _IN_AN_EXAMPLE = re.compile(
     r"\s+(?:in|for|of)\s+(?:the\s+)?(?:first\s+|second\s+)?example\b"
-    r"|\s+(?:was|is)\s+(?:the\s+)?(?:answer|correct\s+(?:one|answer|option))\s+(?:in|for|of)\s+example\s*[‹«]",
+    r"|\s+(?:was|is)\s+(?:the\s+)?(?:answer|correct\s+(?:one|answer|option))\s+(?:in|for|of|to)\s+"
+    # "option 2 was the answer to the second example" (BT's first contact, after "Answer: Option 2. No wait,", unread)
+    r"(?:example\s*[‹«]|the\s+(?:first|second|third|previous|last)\s+example\b)",
     re.IGNORECASE,
 )
 _EXAMPLE_NAMED = re.compile(rf"\bexamples?\s*{ANY_MENTION}", re.IGNORECASE)
@@ -544,6 +551,8 @@ def _the_one_named(
     rejected_values = {mentions[index].value for index in rejected} & set(values)
     # not the answers the reply says the few-shot examples had (:data:`_EXAMPLES_ANSWERED`)
     examples = [match.span("answers") for match in _EXAMPLES_ANSWERED.finditer(text)]
+    # nor a first thought the reply sets aside (:data:`FIRST_THOUGHT`: "I initially thought strengthener, but ...")
+    examples += [match.span("thought") for match in FIRST_THOUGHT.pattern.finditer(text)]
     named_left = [
         mentions[mention_index(found.group())].value
         for found in _NAMED_PLACEHOLDER.finditer(text)

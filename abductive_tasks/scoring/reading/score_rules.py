@@ -93,9 +93,11 @@ SCORE_STATEMENTS = (
         Example("rating", "The present is hard to make out.\nI would rate this as moderately plausible: 5.", 5.0),
     ),
     # a commitment after a range, the rating ending its clause: "around 6-7, so let's say 7", "I'll go with 6" (not
-    # "Let's say 2 of the 3 clues point to rain")
+    # "Let's say 2 of the 3 clues point to rain"); "I'd go with 5" (BT's first contact: "Hard to say without knowing
+    # whether ..., but I'd go with 5.", unread)
     verdict(
-        r"\b(?:let'?s|let\s+us|I'?ll|I\s+will)\s+(?:just\s+)?(?:say|go\s+with|settle\s+on)\s+(?:a\s+|an\s+)?{pick}"
+        r"\b(?:(?:let'?s|let\s+us|I'?ll|I\s+will)\s+(?:just\s+)?(?:say|go\s+with|settle\s+on)"
+        r"|(?:I'd|I\s+would)\s+(?:just\s+)?(?:go\s+with|settle\s+on))\s+(?:a\s+|an\s+)?{pick}"
         r"(?=\s*(?:[.,;!)]|$))",
         Example("rating", "I'd rate it around 6-7, so let's say 7.", 7.0),
         Example("rating", "Somewhere between 4 and 6. I'll go with 5.", 5.0),

@@ -75,6 +75,8 @@ QUALITY = (
 MORE = (
     rf"(?:more|most)(?:\s+(?:directly|clearly|obviously|readily|naturally|strongly))?\s+{QUALITY}"
     r"|better|best|closer|closest"
+    # "the safer bet" (BT's first contact: "Neither is certain, ..., but Hypothesis 1 is the safer bet.", unread)
+    r"|(?:safer|safest)(?=\s+bet\b)"
 )
 LESS = rf"(?:less|least)\s+{QUALITY}|worse|worst"
 # a comparison's degree and what is compared: "a much better match than", "a far worse fit than"

@@ -9,7 +9,7 @@ rule: docs/reading.md.
 
 from __future__ import annotations
 
-from abductive_tasks.scoring.reading.correction_rules import CORRECTION_WORDS
+from abductive_tasks.scoring.reading.correction_rules import CORRECTION_WORDS, FIRST_THOUGHT_SET_ASIDE
 from abductive_tasks.scoring.reading.mentions import ANY_MENTION
 from abductive_tasks.scoring.reading.table import Example
 from abductive_tasks.scoring.reading.verdict_patterns import (
@@ -51,10 +51,14 @@ VERDICTS = (
         ),
         Example("texts", "Hypothesis 1 is more plausible: he is soaked, exactly as described in Hypothesis 1.", 1),
     ),
-    # "Less plausible: Image 1", "Right image: less plausible"
+    # "Less plausible: Image 1", "Right image: less plausible": a heading opens its line or sentence (not the
+    # predicate of a clause: "..., but the update that the street is dry makes rain unlikely: weakener.", BT's first
+    # contact, read strengthener, the label after the colon rejected)
     verdict(
-        rf"\b(?:{LESS}|implausible|unlikely|improbable)\s*:\s*{ARTICLE}{{reject}}",
+        r"(?:^|(?<=[.!?;|])|(?<=\*\*))[ \t]*(?:[-*•][ \t]+)?(?:\*\*)?"
+        rf"(?:{LESS}|implausible|unlikely|improbable)\s*:\s*{ARTICLE}{{reject}}",
         Example("nleye", "Less plausible: Image 1", 2),
+        Example("nleye", "More plausible: image 2. Less plausible: image 1.", 2),
     ),
     # the answer's role said of the other: "The less plausible one is hypothesis 1." (BJ's first contact, unread; of two
     # hypotheses, the other; not "the less plausible detail is the hat")
@@ -417,6 +421,28 @@ VERDICTS = (
         Example("label", "It is a weakener.", "weakener"),
         Example("mucr", "This is clearly option 2.", 2),
     ),
+    # "I think X" before a concession of another, set off by a comma (BT's first contact: 'I think "police officer",
+    # though "speeding" is also a strong candidate.', unread); the concession names no answer (not "..., though
+    # speeding is more likely.", a statement of the other, nor "..., but ...")
+    verdict(
+        r"\bI\s+think\s+{pick}(?=\s*,\s*(?:though|although|even\s+though)\b[^.;!?\n«‹]*[«‹])",
+        Example("cue_words", 'I think "police officer", though "speeding" is also a strong candidate.', 4),
+        Example("cue_words", "I think police officer, though speeding is more likely.", None),
+    ),
+    # a heading and what it heads, then "This is less plausible": the heading's answer rejected (BT's first contact:
+    # "Hypothesis 2: A child sits on the floor, holding an unwrapped ball-shaped present. This is less plausible
+    # because the wrapping shows a box shape. So Hypothesis 1 is the answer.", unread: the heading stood alone)
+    verdict(
+        r"(?:^|(?<=[.!?]\s)|(?<=\n))[ \t]*(?:\*\*)?{reject}(?:\*\*)?\s*:[^.!?\n«‹]*{any_mention}?[^.!?\n«‹]*[.!]\s+"
+        rf"(?:this|that|it)\s+(?:is|seems|looks)\s+(?:much\s+|far\s+)?(?:{LESS}|implausible|unlikely|improbable)\b",
+        Example(
+            "presents",
+            "Hypothesis 2: A child sits on the floor, holding an unwrapped ball-shaped present. This is less plausible "
+            "because the wrapping shows a box shape. So Hypothesis 1 is the answer.",
+            1,
+        ),
+        Example("presents", "Hypothesis 2: the ball-shaped present. This is less plausible.", 1),
+    ),
     # "I think it's 3.", "It's 4 - the dog ..."
     verdict(
         rf"{_NOT_AN_OBJECT}\b(?:it|this|that)(?:\s+is|'s)\s+{ARTICLE}{{pick}}(?=\s*(?:[.!;,:]|$)|\s+-\s)",
@@ -432,6 +458,19 @@ VERDICTS = (
         Example("mucr", "3 — no, 1.", 1),
         # after an ellipsis (BE's first contact, in German: "Die Antwort ist 4 (Polizist)... nein, 2 (...), weil ...")
         Example("cue_words", "Answer: 4... no, 2, because the officer is only the effect.", 2),
+    ),
+    # the answer closing a sentence that opens on a first thought set aside, after a colon: "I initially thought
+    # strengthener, but the update that the street is dry makes rain unlikely: weakener." (BT's first contact, read
+    # strengthener; correction_rules.FIRST_THOUGHT_SET_ASIDE). Not an answer the colon does not close
+    # the sentence on ("...: weakener, or maybe strengthener."), nor a first thought kept ("..., and ...: weakener.")
+    verdict(
+        FIRST_THOUGHT_SET_ASIDE.replace("(?P<thought>", "(?:")
+        + rf"[^.;:!?\n«‹]{{{{1,160}}}}:\s*{ARTICLE}{{pick}}(?=\s*(?:[.!]|$))",
+        Example(
+            "label",
+            "I initially thought strengthener, but the update that the street is dry makes rain unlikely: weakener.",
+            "weakener",
+        ),
     ),
     # "which might seem to strengthen it", "could be read as a strengthener": a concession, not the verdict
     verdict(
