@@ -32,7 +32,7 @@ from pathlib import Path
 
 import yaml
 
-from abductive_tasks.scoring.reading import AnswerKind, Score, answer_kind, is_request_failure
+from abductive_tasks.scoring.reading import AnswerKind, Choice, Score, answer_kind, is_request_failure
 
 ADJUDICATION = Path(__file__).resolve().parents[1] / "tests" / "shared" / "adjudication" / "readings.yaml"
 RECORD_HEADER = (
@@ -74,14 +74,14 @@ def adjudicated(batch: str) -> dict[tuple[str, int, str], object]:
 
 
 def outside_the_scale(kind: AnswerKind, reading: object) -> bool:
-    """Whether ``reading`` is a rating outside the scale of ``kind`` (``Score: 12`` of 1 to 10): no person's reading of
-    the task's answer (tests/shared/PROTOCOL.md, step 6), however a writer wrote it down."""
-    return (
-        isinstance(kind, Score)
-        and isinstance(reading, int | float)
-        and not isinstance(reading, bool)
-        and not kind.low <= reading <= kind.high
-    )
+    """Whether ``reading`` is a rating outside the scale of ``kind`` (``Score: 12`` of 1 to 10), or a number that is no
+    option of a choice (BU's writer wrote 0 for `The left image`, the context's panel): no person's reading of the
+    task's answer (tests/shared/PROTOCOL.md, step 6), however a writer wrote it down."""
+    if not isinstance(reading, int | float) or isinstance(reading, bool):
+        return False
+    if isinstance(kind, Choice):
+        return not 1 <= reading <= kind.n
+    return isinstance(kind, Score) and not kind.low <= reading <= kind.high
 
 
 def cases(path: Path) -> list[tuple[str, int, AnswerKind, str, object, bool]]:

@@ -110,7 +110,8 @@ PINNED = {
     "blind_batch_bq.yaml": (396, 0),  # out of pending/ with BR's first contact (first contact of round 60: 389, 1); 61
     "blind_batch_br.yaml": (393, 0),  # out of pending/ with BS's first contact (first contact of round 61: 379, 3); 62
     "blind_batch_bs.yaml": (392, 0),  # out of pending/ with BT's first contact (first contact of round 62: 385, 1); 63
-    "blind_batch_bt.yaml": (395, 0),  # pending/: first contact of round 63 (389, 1); round 64
+    "blind_batch_bt.yaml": (395, 0),  # out of pending/ with BU's first contact (first contact of round 63: 389, 1); 64
+    "blind_batch_bu.yaml": (385, 4),  # pending/: first contact of round 64 (384, 4; the context's 0 as no answer: 385)
 }
 
 
@@ -163,9 +164,10 @@ def valid(kind: AnswerKind, reads: object) -> bool:
 
 
 # Ratings outside the scale that a batch's writer read as written (W's and X's writers were asked for the rating "as
-# written"): no person's reading of the task's answer (PROTOCOL.md, step 6), measured as no answer
-# (utils/measure_reading.py), as every other writer reads such replies
+# written"), and BU's 0 for the context's panel on the combined triplet: no person's reading of the task's answer
+# (PROTOCOL.md, step 6), measured as no answer (utils/measure_reading.py), as every other writer reads such replies
 OUT_OF_SCALE_AS_WRITTEN = {
+    ("blind_batch_bu.yaml", "nleye_triplet_combined_bu", 0),
     ("blind_batch_w.yaml", "nleye_pairs_w", 12),
     ("blind_batch_w.yaml", "sherlock_rating_w", 11),
     ("blind_batch_x.yaml", "nleye_pairs_x", 12),
@@ -244,7 +246,7 @@ def test_every_batch_reads_exactly_as_pinned(path, corpus_report):
 def test_every_reply_is_recorded_once():
     recorded = [json.loads(line)["reply"] for line in RECORDED_READINGS.read_text(encoding="utf-8").splitlines()]
     batches = {f"{path.name}/" for path in [CORPUS, *BLIND_BATCHES, *PENDING_BATCHES]}
-    assert len(recorded) == len(set(recorded)) == 21576
+    assert len(recorded) == len(set(recorded)) == 21976
     assert {reply[: reply.index("/") + 1] for reply in recorded} == batches
 
 
