@@ -27,7 +27,7 @@ _FLAGS = re.IGNORECASE
 
 # Words that start a self-correction ("Wait,", "Actually,", "On second thought").
 CORRECTION_WORDS = (
-    r"wait|actually|on\s+(?:second\s+thought|reflection|closer\s+(?:inspection|look))|correction|correcting(?=\s*[:,])|re-?reading"
+    r"wait|actually|on\s+(?:second\s+thought|reflection|(?:a\s+)?closer\s+(?:inspection|look))|correction|correcting(?=\s*[:,])|re-?reading"
     r"|looking\s+(?:closer|more\s+(?:carefully|closely))|on\s+(?:a\s+)?second\s+look|at\s+second\s+glance|(?:i'll|i\s+will|i'd|i\s+would|let\s+me)\s+settle(?=\s+on)"
     r"|hmm+\s*,?\s+no(?=\s*[:;,-])"  # "The answer is 3. Hmm, no: the road is just background. ..." (AX's)
     # a first thought set aside: "At first I thought the road was the link, ... so the real cue is speeding: 2."; "Hmm,"
