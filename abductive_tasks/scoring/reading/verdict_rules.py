@@ -389,6 +389,15 @@ VERDICTS = (
         Example("mucr", "Not Option 1, 2 or 3.", 4),
         Example("mucr", "It's not Option 1, 2 or 3, since none of them involve water.", 4),
     ),
+    # an answer asked as a question of its own, then answered no: "Strengthens? No — the update says the players are
+    # seated on the bench, so it weakens." (BU's first contact, unread: both labels named); not answered yes
+    # ("Strengthens? Yes — ..."), nor a question that goes on ("Strengthens the claim? ...")
+    verdict(
+        r"(?:^|(?<=[.!?;]\s)|(?<=\n))[ \t]*{reject}[ \t]*\?[ \t]*no\b",
+        Example(
+            "label", "Strengthens? No — the update says the players are seated on the bench, so it weakens.", "weakener"
+        ),
+    ),
     # "No - weakener.", "No, image 2." after a question
     verdict(
         rf"(?:^|(?<=[.!?;]))\s*no\s*[-,:]\s*(?:it's\s+|it\s+is\s+)?{ARTICLE}{{pick}}(?=\s*(?:[.!;]|$))",
@@ -412,6 +421,20 @@ VERDICTS = (
         Example("label", "Therefore, weakener.", "weakener"),
         # "OK 4." (BA's first contact; "let me reconsider option 2" is no pick of it: correction_rules.CORRECTION_WORDS)
         Example("mucr", "I'd say 4. Actually let me reconsider option 2 - older man, no. OK 4.", 4),
+    ),
+    # the option an elimination leaves: "... Option 4 shows a sunny clubhouse terrace. That leaves Option 3, a broken
+    # window." (BU's first contact, unread); ending its sentence or before what it shows set off by a comma (not before
+    # a clause, "That leaves Option 3, which is unrelated too.", nor two, "That leaves Option 3 and Option 4.")
+    verdict(
+        rf"\b(?:that|this|which)\s+leaves(?:\s+us\s+with)?\s+(?:(?:only|just)\s+)?{ARTICLE}{{pick}}(?=\s*(?:[.!;]|$)"
+        r"|\s*,\s*(?:the|an?)\s+(?:(?!\b(?:is|are|was|were|would|could|might|may|seems?|not|but|or)\b)[^.;:!?\n«‹])+"
+        r"[.!](?:\s|$))",
+        Example(
+            "mucr",
+            "Option 1 shows a golf trophy, which is unrelated. Option 2 shows a golfer on a putting green, also "
+            "unrelated. Option 4 shows a sunny clubhouse terrace. That leaves Option 3, a broken window.",
+            3,
+        ),
     ),
     # "it is a weakener", "it's the earthquake", "this is clearly option 2" (not "it" after a preposition: "The panel
     # showing a tree with a swing hanging from it is the fourth picture.", BF's first contact)
