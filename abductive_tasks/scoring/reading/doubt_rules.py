@@ -173,7 +173,6 @@ REFUSALS = (
         r"(?!\s+(?:(?:is|are|seems?|looks?)\s+(?:a\s+|an\s+)?(?:perfect|exact|ideal)\b|(?:fits?|matches?|works?)\s+"
         r"(?:perfectly|exactly)\b)[^.;:!?\n]*?" + _CHOSEN_AFTER_BUT + ")",
         Example("mucr", "None of the options shows the effect.", None),
-        Example("mucr", "Option 1 seems closest, though none of the options is a perfect match.", 1),
         Example("mucr", "Option 1 seems closest, though none of the options shows the effect.", None),
         # the hypotheses too, which the reading spells "hypothesis" (text.TYPO_VOCABULARY) before this table meets them
         # (AN's first contact: "None of the hypotheses fits the context, though image 2 comes closer" read 2)
@@ -376,7 +375,6 @@ DOUBTS = (
             None,
         ),
         Example("mucr", "It's option 1 or option 3. Looking closer, the answer is option 3.", 3),
-        Example("mucr", "The answer is 2 or 4, most likely 4, since the tomato plants are in the cause image.", 4),
     ),
     # an answer heading that names two answers: "Answer: 1 or 4." (AJ's first contact; not "Answer: not 1 or 2, but 3")
     # (nor before the one settled on after a dash: "Answer: 2 or 4 (speeding / police officer) – I'll pick 2, since

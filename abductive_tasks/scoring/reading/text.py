@@ -118,7 +118,8 @@ def _cut_json(text: str) -> str:
 # The option sections of a scene graph in plain lines: each a heading ("Scene graph for Option 1:") and lines of its
 # objects, relations and attributes ("- objects: paint can, brush")
 _SCENE_GRAPH_OPTIONS = re.compile(
-    r"^[ \t]*(?:[#*]+[ \t]*)?scene[ \t]+graph[ \t]+(?:for|of)[ \t]+(?:the[ \t]+)?(?:option|choice)[ \t]*\d+[ \t*]*:[ \t*]*"
+    r"^[ \t]*(?:[#*]+[ \t]*)?scene[ \t]+graph[ \t]+(?:for|of)[ \t]+(?:the[ \t]+)?(?:option|choice)[ \t]*\d+"
+    r"[ \t*]*:[ \t*]*"
     r"(?:\n[ \t]*(?:[-*•][ \t]*)?(?:scene[ \t]+graph[ \t]+(?:for|of)[ \t]+(?:the[ \t]+)?(?:option|choice)[ \t]*\d+"
     r"|objects|relations|relationships|attributes|nodes|edges)[ \t*]*:[^\n.!?]*|\n[ \t]*)*\Z",
     re.IGNORECASE | re.MULTILINE,
@@ -350,7 +351,8 @@ def prepare(text: str, ignore: re.Pattern | None = None, answer_words: Mapping[s
     text = answer if answer.strip() or "</think>" not in text.lower() else text
     json_answer = _json_answer(text)
     # a JSON answer is a statement of the answer: {"choice": "B"} reads as "Answer: B"
-    prepared = plain(translate(f"Answer: {json_answer}" if json_answer is not None else _cut_scene_graph(_cut_json(text))))
+    cut = _cut_scene_graph(_cut_json(text))
+    prepared = plain(translate(f"Answer: {json_answer}" if json_answer is not None else cut))
     if ignore is not None:
         prepared = ignore.sub(" ", prepared)
     return _spell(prepared, answer_words) if answer_words else prepared

@@ -495,8 +495,8 @@ VERDICTS = (
         r"(?=\s*(?:[.!]|$))",
         Example(
             "mucr",
-            "Option 2 is the effect. Actually, on a closer look, Option 4 shows the wilted plant, which follows from the "
-            "cause image of a plant left in a dark closet — Option 4.",
+            "Option 2 is the effect. Actually, on a closer look, Option 4 shows the wilted plant, which follows from "
+            "the cause image of a plant left in a dark closet — Option 4.",
             4,
         ),
     ),
@@ -506,7 +506,8 @@ VERDICTS = (
     # no — speeding is less specific."), nor one with another option ("... is more specific than road (3).")
     verdict(
         rf"\b(?:(?:actually|wait|hmm+)\s*,?\s+no|no\s*,?\s+wait)\s*[,:;-]\s*{ARTICLE}{{pick}}"
-        rf"\s+(?:is|'s|seems|fits)\s+(?:(?:much|far|even|a|the)\s+)*(?:more|better|closer)\b(?![^.;!?\n«‹]*[«‹])",
+        rf"(?:\s*\([^()\n]{{{{1,80}}}}\))?\s+(?:is|'s|seems|fits)\s+(?:(?:much|far|even|a|the)\s+)*(?:more|better|closer)\b"
+        r"(?![^.;!?\n«‹]*[«‹])",
         Example("cue_words", "I'd go with car (1), actually no — speeding (2) is more specific to the causal link.", 2),
     ),
     # the answer closing a sentence that opens on a first thought set aside, after a colon: "I initially thought
