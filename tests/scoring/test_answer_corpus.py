@@ -73,7 +73,7 @@ PINNED = {
     "blind_batch_af.yaml": (238, 0),  # out of pending/ with AG's first contact (first contact 236, 2); round 24
     "blind_batch_ag.yaml": (281, 0),  # out of pending/ with AL's first contact (first contact 276, 6); rounds 25, 29
     "blind_batch_ah.yaml": (373, 0),  # pending/: first contact of round 25 (367, 3); rounds 26, 28, 29, 35, 38 and 60
-    "blind_batch_ai.yaml": (317, 0),  # pending/: first contact of round 26 (313, 1); rounds 29, 35, 36
+    "blind_batch_ai.yaml": (318, 0),  # pending/: first contact of round 26 (313, 1); rounds 29, 35, 36, 65
     "blind_batch_aj.yaml": (321, 0),  # pending/: first contact of round 27 (314, 2); rounds 28, 31, 35, 38, 54, 55
     "blind_batch_ak.yaml": (330, 0),  # first contact of round 28; rounds 34 (the remaining one, named), 35, 42, 48
     "blind_batch_al.yaml": (335, 0),  # pending/: first contact of round 29 (326, 4); rounds 30, 35, 44, 54
@@ -111,7 +111,7 @@ PINNED = {
     "blind_batch_br.yaml": (393, 0),  # out of pending/ with BS's first contact (first contact of round 61: 379, 3); 62
     "blind_batch_bs.yaml": (392, 0),  # out of pending/ with BT's first contact (first contact of round 62: 385, 1); 63
     "blind_batch_bt.yaml": (395, 0),  # out of pending/ with BU's first contact (first contact of round 63: 389, 1); 64
-    "blind_batch_bu.yaml": (385, 4),  # pending/: first contact of round 64 (384, 4; the context's 0 as no answer: 385)
+    "blind_batch_bu.yaml": (396, 0),  # pending/: first contact of round 64 (384, 4; the context's 0 as none: 385); 65
 }
 
 

@@ -27,7 +27,7 @@ _FLAGS = re.IGNORECASE
 
 # Words that start a self-correction ("Wait,", "Actually,", "On second thought").
 CORRECTION_WORDS = (
-    r"wait|actually|on\s+(?:second\s+thought|reflection|closer\s+(?:inspection|look))|correction|correcting(?=\s*[:,])|re-?reading"
+    r"wait|actually|on\s+(?:second\s+thought|reflection|(?:a\s+)?closer\s+(?:inspection|look))|correction|correcting(?=\s*[:,])|re-?reading"
     r"|looking\s+(?:closer|more\s+(?:carefully|closely))|on\s+(?:a\s+)?second\s+look|at\s+second\s+glance|(?:i'll|i\s+will|i'd|i\s+would|let\s+me)\s+settle(?=\s+on)"
     r"|hmm+\s*,?\s+no(?=\s*[:;,-])"  # "The answer is 3. Hmm, no: the road is just background. ..." (AX's)
     # a first thought set aside: "At first I thought the road was the link, ... so the real cue is speeding: 2."; "Hmm,"
@@ -78,7 +78,9 @@ SELF_CORRECTIONS = rule(
     r"|(?:(?<=[-→…—–])|(?<=\.\.\.))\s*(?:no|hmm)(?=\s*[,:;!]|\s+[-—–]\s)"
     # "no" alone between commas before an answer ending its clause: "9, no, 5." (BC's first contact, read 9; not
     # "Option 2, no doubt, ...", nor "a man, no, two men")
-    rf"|(?<=,)\s*no(?=\s*,\s*(?:the\s+)?{ANY_MENTION}\s*(?:[.!;]|$))"
+    # (or before a dash and what the answer shows: "Option 3, no, Option 2 – the toddler knocking over the paint can
+    # explains the blue footprints in the effect image.", BU's first contact, unread)
+    rf"|(?<=,)\s*no(?=\s*,\s*(?:the\s+)?{ANY_MENTION}\s*(?:[.!;]|$|[—–-]\s))"
     # "I would choose option 3... however, speeding is the real cue, so 2." (AR's first contact)
     r"|(?<=\.\.\.)\s*however(?=\s*,)"
     # "I'd say 3, road, ... Hmm, but the road doesn't cause anything. The real cue is speeding, 2." (AT's first contact)
@@ -100,6 +102,7 @@ SELF_CORRECTIONS = rule(
     # "on further inspection" as "on closer inspection" (BG's first contact: after "Answer: Option 2", no answer)
     Example("mucr", "Answer: Option 2\nHowever, on further inspection, Option 2 shows the cause again. Answer: 4.", 4),
     Example("rating", "9, no, 5.", 5.0),
+    Example("mucr", "Option 3, no, Option 2 – the toddler knocking over the paint can explains the footprints.", 2),
     # "hold on" set off as a word of its own (BD's first contact; not "the boy tries to hold on to the string")
     Example("mucr", "Answer: 3 — hold on, Option 3 shows a thermometer. The effect is in Option 1. Answer: 1", 1),
     Example("cue_words", "I would choose option 3... however, speeding is the real cue, so 2.", 2),

@@ -66,7 +66,14 @@ _OPENING_SENTENCE = re.compile(
     # coughing in a smoky living room, and Option 3 shows a fire in the fireplace ... This would fill the room with
     # smoke and cause": BS's first contact, unread; not a heading whose sentence names it no more, "Option 1: a sunny
     # beach, unrelated to the")
-    rf"|«(?P<headed>{MENTION_INDEX})»[ \t]*:(?=[^.!?\n]*?«(?P<shown>{MENTION_INDEX})»[ \t]+(?:shows|depicts)\b))",
+    rf"|«(?P<headed>{MENTION_INDEX})»[ \t]*:(?=[^.!?\n]*?«(?P<shown>{MENTION_INDEX})»[ \t]+(?:shows|depicts)\b)"
+    # or a label before a colon or an opening parenthesis, the reply cut off in the one sentence it heads, which names
+    # no answer and hedges or turns nothing ("Weakener: the update says the woman is holding a closed umbrella, which
+    # makes it less likely that she is", "Strengthener (the update that the field is covered in fresh snow makes
+    # sledding much more likely, since the": BU's first contact, unread; not "Weakener: at first glance, but", nor
+    # "Option 1: a sunny beach, unrelated to the", a heading of an option: _names_only)
+    rf"|«(?P<labelled>{MENTION_INDEX})»[ \t]*[:(](?=[^.;!?\n«‹]*\Z)"
+    r"(?![^\n]*\b(?:but|however|though|although|if|might|may|could|whether|unless|or|maybe|perhaps)\b))",
     re.IGNORECASE,
 )
 # An option the reply goes on to describe, no other answer: the subject of "shows" or "depicts" (a list of them too),
@@ -109,7 +116,7 @@ def cut_alone(
     group = next(
         (
             name
-            for name in ("answer", "dashed", "numbered", "conceding", "headed")
+            for name in ("answer", "dashed", "numbered", "conceding", "headed", "labelled")
             if opening is not None and opening[name]
         ),
         "",
@@ -124,6 +131,8 @@ def _names_only(text: str, opening: re.Match, mentions: list[Mention], valid: Ca
     sentence names that option again."""
     if opening["conceding"]:  # every other answer it names lies in the concession, the reply's last clause
         return True
+    if opening["labelled"]:  # a label, which no other answer follows in the sentence it heads: no option's heading
+        return isinstance(mentions[mention_index(opening["labelled"])].value, str)
     value = mentions[
         mention_index(opening["answer"] or opening["dashed"] or opening["numbered"] or opening["headed"])
     ].value

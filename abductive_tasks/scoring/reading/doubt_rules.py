@@ -162,14 +162,18 @@ REFUSALS = (
     ),
     # "None of the options clearly shows the effect" (not "none of the other options"; nor where none is perfect and
     # the sentence goes on to one: "None of the options is a perfect match, but Option 3 comes closest: ...", BF's first
-    # contact)
+    # contact), nor conceded after "though" where none is perfect ("Option 1 seems closest, though none of the options
+    # is a perfect match for the spilled bag of marbles.": BU's first contact, unread)
     rule(
+        r"(?:(?<!\bthough\s)(?<!\balthough\s)|(?!none\s+of\s+(?:the\s+)?\w+\s+(?:is|are|seems?)\s+(?:a\s+|an\s+)?"
+        r"(?:perfect|exact|ideal)\b))"
         r"\bnone\s+of\s+(?:the\s+)?(?:(?:two|four|given|candidate|listed)\s+)?"
         r"(?:options|images|pictures|hypotheses|hypothesis|phrases|candidates|choices|panels)\b"
         r"(?!\s+(?:other|except|besides|but)\b)"
         r"(?!\s+(?:(?:is|are|seems?|looks?)\s+(?:a\s+|an\s+)?(?:perfect|exact|ideal)\b|(?:fits?|matches?|works?)\s+"
         r"(?:perfectly|exactly)\b)[^.;:!?\n]*?" + _CHOSEN_AFTER_BUT + ")",
         Example("mucr", "None of the options shows the effect.", None),
+        Example("mucr", "Option 1 seems closest, though none of the options shows the effect.", None),
         # the hypotheses too, which the reading spells "hypothesis" (text.TYPO_VOCABULARY) before this table meets them
         # (AN's first contact: "None of the hypotheses fits the context, though image 2 comes closer" read 2)
         Example("nleye", "None of the hypotheses matches the context; the second one is a little closer.", None),
@@ -361,7 +365,9 @@ DOUBTS = (
         # one option twice, round 18's review)
         rf"(?:either\s+)?(?:the\s+)?{_ANY_REF}\s+or\s+(?:the\s+)?{_ANY_REF}(?!\s*\?)"
         # (not where "but" goes on to one of them: "I think the answer is 1 or 2, but more likely 2, because ...", AL's)
-        r"(?!\s*,?\s+but\b)",
+        # nor before the likelier of them set off by a comma: "The answer is 2 or 4, most likely 4, since ...", BU's
+        # first contact)
+        rf"(?!\s*,?\s+but\b|\s*,\s*(?:(?:most|more)\s+likely|probably)\s+(?:the\s+)?{_ANY_REF})",
         Example(
             "mucr",
             "I believe it's option 1 or option 3: the cause image shows a baker forgetting bread in the oven, and both "

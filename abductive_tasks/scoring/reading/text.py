@@ -115,6 +115,28 @@ def _cut_json(text: str) -> str:
     return text[:start] + (f" Answer: {' - '.join(answers)}." if answers else "")
 
 
+# The option sections of a scene graph in plain lines: each a heading ("Scene graph for Option 1:") and lines of its
+# objects, relations and attributes ("- objects: paint can, brush")
+_SCENE_GRAPH_OPTIONS = re.compile(
+    r"^[ \t]*(?:[#*]+[ \t]*)?scene[ \t]+graph[ \t]+(?:for|of)[ \t]+(?:the[ \t]+)?(?:option|choice)[ \t]*\d+"
+    r"[ \t*]*:[ \t*]*"
+    r"(?:\n[ \t]*(?:[-*•][ \t]*)?(?:scene[ \t]+graph[ \t]+(?:for|of)[ \t]+(?:the[ \t]+)?(?:option|choice)[ \t]*\d+"
+    r"|objects|relations|relationships|attributes|nodes|edges)[ \t*]*:[^\n.!?]*|\n[ \t]*)*\Z",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _cut_scene_graph(text: str) -> str:
+    """A reply cut off inside a scene graph's option sections in plain lines, without them: they go through the
+    options and name no answer (``Scene graph for Option 1:\n- objects: paint can,``, BU's first contact, read 1), as
+    a scene graph cut off inside a JSON object's option key does (:func:`_cut_json`); not a reply that ends a sentence
+    or names an answer after them."""
+    if re.search(r"[.!?)\]]\s*\Z", text):
+        return text
+    found = _SCENE_GRAPH_OPTIONS.search(text)
+    return text[: found.start()] if found else text
+
+
 _PLAIN = (
     # a LaTeX box is a statement of the answer, its math delimiters and text commands no text: "$$\boxed{4}$$",
     # "\[\boxed{\text{Option 3}}\]" is "Answer: Option 3"
@@ -329,7 +351,8 @@ def prepare(text: str, ignore: re.Pattern | None = None, answer_words: Mapping[s
     text = answer if answer.strip() or "</think>" not in text.lower() else text
     json_answer = _json_answer(text)
     # a JSON answer is a statement of the answer: {"choice": "B"} reads as "Answer: B"
-    prepared = plain(translate(f"Answer: {json_answer}" if json_answer is not None else _cut_json(text)))
+    cut = _cut_scene_graph(_cut_json(text))
+    prepared = plain(translate(f"Answer: {json_answer}" if json_answer is not None else cut))
     if ignore is not None:
         prepared = ignore.sub(" ", prepared)
     return _spell(prepared, answer_words) if answer_words else prepared

@@ -389,6 +389,15 @@ VERDICTS = (
         Example("mucr", "Not Option 1, 2 or 3.", 4),
         Example("mucr", "It's not Option 1, 2 or 3, since none of them involve water.", 4),
     ),
+    # an answer asked as a question of its own, then answered no: "Strengthens? No — the update says the players are
+    # seated on the bench, so it weakens." (BU's first contact, unread: both labels named); not answered yes
+    # ("Strengthens? Yes — ..."), nor a question that goes on ("Strengthens the claim? ...")
+    verdict(
+        r"(?:^|(?<=[.!?;]\s)|(?<=\n))[ \t]*{reject}[ \t]*\?[ \t]*no\b",
+        Example(
+            "label", "Strengthens? No — the update says the players are seated on the bench, so it weakens.", "weakener"
+        ),
+    ),
     # "No - weakener.", "No, image 2." after a question
     verdict(
         rf"(?:^|(?<=[.!?;]))\s*no\s*[-,:]\s*(?:it's\s+|it\s+is\s+)?{ARTICLE}{{pick}}(?=\s*(?:[.!;]|$))",
@@ -412,6 +421,20 @@ VERDICTS = (
         Example("label", "Therefore, weakener.", "weakener"),
         # "OK 4." (BA's first contact; "let me reconsider option 2" is no pick of it: correction_rules.CORRECTION_WORDS)
         Example("mucr", "I'd say 4. Actually let me reconsider option 2 - older man, no. OK 4.", 4),
+    ),
+    # the option an elimination leaves: "... Option 4 shows a sunny clubhouse terrace. That leaves Option 3, a broken
+    # window." (BU's first contact, unread); ending its sentence or before what it shows set off by a comma (not before
+    # a clause, "That leaves Option 3, which is unrelated too.", nor two, "That leaves Option 3 and Option 4.")
+    verdict(
+        rf"\b(?:that|this|which)\s+leaves(?:\s+us\s+with)?\s+(?:(?:only|just)\s+)?{ARTICLE}{{pick}}(?=\s*(?:[.!;]|$)"
+        r"|\s*,\s*(?:the|an?)\s+(?:(?!\b(?:is|are|was|were|would|could|might|may|seems?|not|but|or)\b)[^.;:!?\n«‹])+"
+        r"[.!](?:\s|$))",
+        Example(
+            "mucr",
+            "Option 1 shows a golf trophy, which is unrelated. Option 2 shows a golfer on a putting green, also "
+            "unrelated. Option 4 shows a sunny clubhouse terrace. That leaves Option 3, a broken window.",
+            3,
+        ),
     ),
     # "it is a weakener", "it's the earthquake", "this is clearly option 2" (not "it" after a preposition: "The panel
     # showing a tree with a swing hanging from it is the fourth picture.", BF's first contact)
@@ -451,13 +474,41 @@ VERDICTS = (
     # the answer a self-correction gives: "Actually, no - it's 2", "Wait, option 3", "actually, strengthener"; or "no"
     # alone after a dash or a comma: "3 — no, 1." (BC's first contact)
     verdict(
-        rf"(?:\b(?:{CORRECTION_WORDS})|(?:(?<=[—–…,-])|(?<=[—–…,-]\s)|(?<=\.\.\.)|(?<=\.\.\.\s))no(?=\s*,))\s*[,:-]?\s*(?:(?:no|yes)\s*[,:-]?\s*)?(?:(?:it's|it\s+is|make\s+(?:it|that)|is)\s+)?{ARTICLE}{{pick}}"
+        rf"(?:\b(?:{CORRECTION_WORDS})|(?:(?<=[—–…,-])|(?<=[—–…,-]\s)|(?<=\.\.\.)|(?<=\.\.\.\s))no(?=\s*,))\s*[,:-]?\s*(?:(?:no|yes)\s*[,:-]?\s*)?(?:(?:it's|it\s+is|make\s+(?:it|that)|is)\s+)?{ARTICLE}"
+        # a panel named by its position after "the one" or "the image" ("The middle one, no wait — the one on the
+        # right.": BU's first contact, read 1, the answer corrected)
+        r"(?:(?<=the\s)(?:one|image|picture|panel|photo)\s+)?{pick}"
         r"(?=\s*(?:[.!;,)]|$)|\s+-\s)",
         Example("nleye", "Image 1. Actually, no - it's 2.", 2),
         Example("mucr", "Option 1. Wait, option 3.", 3),
         Example("mucr", "3 — no, 1.", 1),
+        Example("panels", "The middle one, no wait — the one on the right.", 2),
         # after an ellipsis (BE's first contact, in German: "Die Antwort ist 4 (Polizist)... nein, 2 (...), weil ...")
         Example("cue_words", "Answer: 4... no, 2, because the officer is only the effect.", 2),
+    ),
+    # the answer closing the sentence a self-correction opens, after a dash ("Option 2 is the effect. Actually, on a
+    # closer look, Option 4 shows the wilted plant, which follows from the cause image of a plant left in a dark closet
+    # — Option 4.": BU's first contact, read 2, the answer corrected); not an answer the sentence goes on after ("... —
+    # Option 4 or Option 1."), nor a dash in a sentence no correction opens
+    verdict(
+        rf"(?:^|(?<=[.!?]\s))(?:(?:no|oh|hmm|but|so)\s*,?\s+)?(?:{CORRECTION_WORDS})\b[^.!?\n]*?\s-\s*{ARTICLE}{{pick}}"
+        r"(?=\s*(?:[.!]|$))",
+        Example(
+            "mucr",
+            "Option 2 is the effect. Actually, on a closer look, Option 4 shows the wilted plant, which follows from "
+            "the cause image of a plant left in a dark closet — Option 4.",
+            4,
+        ),
+    ),
+    # the answer a self-correction that says no turns to, the subject of a comparison ("I'd go with car (1), actually no
+    # — speeding (2) is more specific to the causal link.": BU's first contact, read 1, the answer said no to); not
+    # without the no ("Option 2. Wait, Option 4 is more likely the cause."), nor a comparison against it ("..., actually
+    # no — speeding is less specific."), nor one with another option ("... is more specific than road (3).")
+    verdict(
+        rf"\b(?:(?:actually|wait|hmm+)\s*,?\s+no|no\s*,?\s+wait)\s*[,:;-]\s*{ARTICLE}{{pick}}"
+        rf"(?:\s*\([^()\n]{{{{1,80}}}}\))?\s+(?:is|'s|seems|fits)\s+(?:(?:much|far|even|a|the)\s+)*(?:more|better|closer)\b"
+        r"(?![^.;!?\n«‹]*[«‹])",
+        Example("cue_words", "I'd go with car (1), actually no — speeding (2) is more specific to the causal link.", 2),
     ),
     # the answer closing a sentence that opens on a first thought set aside, after a colon: "I initially thought
     # strengthener, but the update that the street is dry makes rain unlikely: weakener." (BT's first contact, read
