@@ -610,11 +610,35 @@ def show_main(argv: list[str]) -> int:
         return 1
     if several := which_shown(args.run, found):
         print(printable(several) + "\n")
+    for line in changed_since_run(results_path, run["results"]):
+        print(printable(line), file=sys.stderr)
     secrets = run_secrets(run)  # a run written by plain lmms-eval keeps its model_args in clear
     shown = report.summary(run, report.headline_lookup(), results_path.parent, details=True)
     print(printable(redact_text(shown, secrets)))
     print(printable(redact_text("\n" + "\n".join(run_lines(run, results_path)), secrets)))
     return 0
+
+
+def changed_since_run(results_path: Path, tasks: Collection[str]) -> list[str]:
+    """A line for each of ``tasks`` whose results or samples file changed since its batch run ended, by the seal of
+    its run record (``<run>/run_identity.json``, the results' folder's parent; :func:`~abductive_tasks.runs.history.
+    seal_broken`): the values shown are then not what the run wrote. None for a run no batch recorded."""
+    from abductive_tasks.inputs.files import file_sha256
+    from abductive_tasks.runs.history import seal_broken
+    from abductive_tasks.runs.identity_record import RUN_RECORD, DamagedFile, IdentityRecord
+
+    run = results_path.parents[1]
+    if not (run / RUN_RECORD).is_file():
+        return []
+    try:
+        record = IdentityRecord.read(run / RUN_RECORD)
+    except DamagedFile as error:
+        return [f"abductive-eval show: {error}: what follows is not checked against the run's seal"]
+    return [
+        f"abductive-eval show: {task} {why} ({run}): its values below are not what the run wrote"
+        for task in sorted(tasks)
+        if (why := seal_broken(record, run, results_path, task, file_sha256))
+    ]
 
 
 def printable(text: str) -> str:

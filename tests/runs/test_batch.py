@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from abductive_tasks.inputs import files
+from abductive_tasks.reports.browse import show_main
 from abductive_tasks.reports.leaderboard import main as leaderboard_main
 from abductive_tasks.reports.leaderboard import write_report
 from abductive_tasks.runs import run
@@ -747,3 +748,31 @@ def test_the_log_tail_is_what_an_attempt_added(tmp_path):
     log.write_text(log.read_text() + "$ second\nnew\n")
     assert run.log_tail(log, since=logged) == "$ second\nnew" and run.log_tail(log, lines=2) == "$ second\nnew"
     assert files.log_size(tmp_path / "missing.log") == 0 and run.log_tail(tmp_path / "missing.log") == ""
+
+
+def test_an_edited_run_is_told_where_an_older_limited_run_is_shown(tmp_path, capsys):
+    """A limited run, then a full one, whose results file is then edited: the cell shows the intact limited run as
+    `limited`, and a note names the edited run and its fix (the note was left out wherever another run was shown, so
+    the edit went unreported)."""
+    limited = integrity_spec(tmp_path / "limited.yaml", DUMB_PIXEL, limit=2)
+    spec = integrity_spec(tmp_path / "spec.yaml", DUMB_PIXEL)
+    results = tmp_path / "results"
+    assert main([str(limited)]) == 0
+    assert main([str(spec)]) == 0
+    full = max(results.rglob("*_results.json"), key=lambda path: path.stat().st_mtime)
+    text = full.read_text()
+    assert '"consistency_acc,none": 0.58' in text
+    full.write_text(text.replace('"consistency_acc,none": 0.58', '"consistency_acc,none": 0.98', 1))
+    assert leaderboard_rows(results)["dumb_pixel"] == ["limited (limit=2)"]
+    capsys.readouterr()
+    assert leaderboard_main([str(results)]) == 0
+    note = f"{full.parents[1]}: nleye_triplet changed since its run ended: its results file was edited; fix: "
+    assert note in capsys.readouterr().out
+    assert show_main([str(full)]) == 0  # show says so too, before the edited value
+    shown = capsys.readouterr()
+    assert "| consistency_acc |  98.3 |" in shown.out and shown.err == (
+        "abductive-eval show: nleye_triplet changed since its run ended: its results file was edited "
+        f"({full.parents[1]}): its values below are not what the run wrote\n"
+    )
+    (intact,) = [path for path in results.rglob("*_results.json") if path != full]
+    assert show_main([str(intact)]) == 0 and capsys.readouterr().err == ""

@@ -585,10 +585,12 @@ class _Collector:
             board.data[model][task] = data_key(spec.identity["data"].get(benchmark))
             best = scan.best(task)
             stale = self.staleness.why(spec.identity, task, model, best.when) if best is not None else None
+            # every run changed since it ended is told, also where another (an older limited one) is shown
+            changed = [other for other in scan.outcomes.get(task, []) if other.changed and other is not best]
+            board.notes += [f"{other.run}: {task} {other.changed}; fix: {_fix(spec)}" for other in changed]
             if best is None:
-                if gone := scan.gone(task):
+                if scan.gone(task):
                     board.marks[model][task] = "changed since its run"
-                    board.notes.append(f"{gone.run}: {task} {gone.changed}; fix: {_fix(spec)}")
                 elif scan.failed_run(task):
                     board.marks[model][task] = "run failed"
             elif stale:
