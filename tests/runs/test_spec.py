@@ -278,6 +278,21 @@ def test_a_url_judges_env_is_checked_like_the_specs(tmp_path):
     assert load_spec(path).judge.env == {"ABDUCTIVE_JUDGE_TIMEOUT": "30"}
 
 
+def test_a_judge_url_with_a_query_string_is_refused_in_one_line(tmp_path):
+    """lmms-eval's judge appends ``chat/completions`` after a URL's query string (a blind walkthrough's fake server
+    received ``/v1/?key=...chat/completions``): refused, without echoing the key."""
+    path = tmp_path / "spec.yaml"
+    path.write_text(
+        "judge: {url: 'http://127.0.0.1:9/v1?key=jkey-SECRET', model_version: j}\n"
+        "models: [{name: a, backend: dummy}]\ntasks: [nleye_triplet]\n"
+    )
+    with pytest.raises(SpecError, match=r"^judge\.url: a query string or fragment is not kept") as refused:
+        load_spec(path)
+    assert "jkey-SECRET" not in str(refused.value) and "\n" not in str(refused.value)
+    path.write_text(path.read_text().replace("?key=jkey-SECRET", ""))
+    assert load_spec(path).judge.url == "http://127.0.0.1:9/v1"
+
+
 @pytest.mark.parametrize(
     ("arguments", "refused"),
     [
