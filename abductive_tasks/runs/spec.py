@@ -151,7 +151,7 @@ class ModelEntry(_VllmEntry):
     @classmethod
     def _folder_safe(cls, name: str) -> str:
         if not NAME_PATTERN.match(name):
-            raise ValueError(f"{name!r} must be a folder-safe name (letters, digits, . _ -)")
+            raise ValueError(f"{name!r} must be a folder-safe name (letters, digits, . _ -; a letter or digit first)")
         return name
 
 

@@ -416,3 +416,14 @@ def test_a_backend_a_plugin_of_the_specs_env_registers_is_left_to_its_evaluation
     path.write_text(f"tasks: [nleye_triplet]\n{top}models:\n  - {model}\n")
     spec = load_spec(path)
     assert [model.backend for model in spec.models] == ["mymodel"] and not spec.invalid
+
+
+@pytest.mark.parametrize("name", ["-x", ".hidden", "_x"])
+def test_a_model_name_that_does_not_start_with_a_letter_or_digit_is_refused_saying_so(tmp_path, name):
+    """`-x` was refused in words that allowed `-` (a blind walkthrough): the message says what must come first."""
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps({"tasks": ["nleye_triplet"], "models": [{"name": name, "backend": "dummy"}]}))
+    assert load_spec(path).invalid == {
+        "models[0]": f"models[0].name: {name!r} must be a folder-safe name (letters, digits, . _ -; a letter or digit "
+        "first)"
+    }
