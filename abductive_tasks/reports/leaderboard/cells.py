@@ -561,7 +561,8 @@ class _Collector:
             return None
         if record.model != folder.name:  # a batch names a model's folder after it: a copy, or a renamed folder
             self.board.notes.append(
-                f"{folder}: not shown: its {SPEC_RECORD} is model {record.model!r}'s; fix: {_fix(record)}"
+                f"{folder}: not shown: its {SPEC_RECORD} is the record of model {record.model!r} (a copy, or a "
+                f"renamed folder); fix: name the folder {record.model!r}, or move it out of the results folder"
             )
             return None
         return record
