@@ -522,8 +522,9 @@ class CommandChain:
         runner.identity["tasks"][task] = entry
         return entry
 
-    def _reusable(self, runner: Runner, task: str) -> str | None:
-        """The digest of an earlier output of ``task`` with this identity, complete and answering this limit."""
+    def _reusable(self, runner: Runner, task: str, say: Callable[[str], None]) -> str | None:
+        """The digest of an earlier output of ``task`` with this identity, complete and answering this limit; one
+        stored but refused (edited, damaged) is told with ``say``, and the task runs again."""
         if task in self.requested:
             return None
         key = task_key(runner.identity, task)
@@ -533,7 +534,8 @@ class CommandChain:
             digest = latest(key, limit, self.root)
             try:
                 output = load(digest, self.root) if digest else None
-            except StageError:
+            except StageError as error:
+                say(f"{task}: its earlier output is not reused: {error}; it runs again")
                 output = None
             if output is not None and not output.failed and output.kind == self.kind_read(task):
                 return digest
@@ -549,7 +551,7 @@ class CommandChain:
             to_run = []
             for task in level:
                 self._entry(runner, task)
-                reused = self._reusable(runner, task)
+                reused = self._reusable(runner, task, say)
                 if reused:
                     self.given[task] = reused
                     say(

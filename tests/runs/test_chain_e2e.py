@@ -667,3 +667,24 @@ def test_a_rotated_key_keeps_a_chained_runs_folder(tmp_path):
         )
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert len({path.parent for path in out.glob("dummy-*/*_results.json")}) == 1
+
+
+def test_an_edited_stage_output_is_not_reused_and_says_so(tmp_path):
+    """A stored stage output whose bytes changed (one pick typed over) was derived again in silence, though the
+    integrity table says refused in one line (a blind walkthrough): the chain says it is not reused, and why."""
+    env = {"ABDUCTIVE_CACHE": str(tmp_path / "cache")}
+    command = ["--model", "random_baseline", "--tasks", "mucr_exp", "--limit", "2", "--log_samples"]
+    first = abductive_eval(command, tmp_path / "first", env=env)
+    assert first.returncode == 0, first.stdout[-3000:] + first.stderr[-3000:]
+    again = abductive_eval(command, tmp_path / "again", env=env)
+    assert "[chain] stage 1: mucr_c2e: reusing its output of an earlier run" in again.stdout
+    (prefix,) = re.findall(r"stage 1: mucr_c2e: reusing its output of an earlier run \(([0-9a-f]{12}),", again.stdout)
+    (stored,) = (store_root(tmp_path / "cache") / "outputs").glob(f"{prefix}*.json")
+    stored.write_bytes(stored.read_bytes().replace(b'"limit":2', b'"limit":3', 1))
+    rerun = abductive_eval(command, tmp_path / "rerun", env=env)
+    assert rerun.returncode == 0, rerun.stdout[-3000:] + rerun.stderr[-3000:]
+    assert (
+        f"[chain] mucr_c2e: its earlier output is not reused: {stored}: damaged or not written by this tool (its seal "
+        "or digest does not check); not read; it runs again\n"
+    ) in rerun.stdout
+    assert "[chain] stage 1 (random_baseline): mucr_c2e\n" in rerun.stdout
