@@ -307,7 +307,7 @@ def test_the_roles_before_the_cue_in_the_next_sentence(answer, expected):
             "efecto tiene un accidente.",
         ),
         (SPEEDING, "Đáp án: 4 (cảnh sát)"),
-        (RATING, "Score: 5, maybe 6."),
+        # ("Score: 5, maybe 6.", left unread here, reads 5 since round 66: tests/scoring/test_reading_round66.py)
     ],
 )
 def test_left_unread(kind, answer):

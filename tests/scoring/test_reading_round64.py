@@ -121,9 +121,9 @@ def test_the_safer_bet(answer, expected):
             5.0,
         ),
         ("I would go with 6.", 6.0),
-        # counter-cases: a range, a second rating after it, a denial, a condition
+        # counter-cases: a range, a denial, a condition ("I'd go with 5, maybe 6.", a second rating offered after it,
+        # reads 5 since round 66, as every writer of the form reads it: tests/scoring/test_reading_round66.py)
         ("I'd go with 5 or 6.", None),
-        ("I'd go with 5, maybe 6.", None),
         ("I wouldn't go with 5.", None),
         ("I'd go with 5 if the boots were clean.", None),
     ],

@@ -37,6 +37,11 @@ UNFINISHED = re.compile(
     r"[ \t]*,[ \t]*(?:option|choice|candidate)[ \t]*\d+[ \t]*$"
     r"|(?:^|[.!?]\s|\n)[ \t]*(?:in|on)\s+the\s+(?:first|second|third|fourth|cause|effect|left|right|middle|last)\s+"
     r"(?:image|picture|panel|photo)[ \t]*,[ \t]*(?:the|a|an)\s+[^\W\d_]+(?:\s+[^\W\d_]+)?[ \t]*$"
+    # or in the one sentence after an answer heading that describes the given image, never ended ("Answer: The cause
+    # image shows a car weaving between lanes on a wet": BV's first contact, read 1 on the cue prompt; not "Answer: The
+    # cause image shows a car weaving between lanes on a wet road.", nor a sentence after it)
+    r"|(?:^|\n)[ \t]*(?:final[ \t]+)?answer[ \t]*:[ \t]*(?:in[ \t]+)?the[ \t]+"
+    r"(?:first|cause|effect|given|context)[ \t]+(?:image|picture|panel|photo)\b[^.!?\n:;]*[^\W\d_][ \t]*$"
     # or on the first item's number of a list it announces by its plural noun ("... Now the candidates:\n1.": AY's first
     # contact, read 1; not an answer heading: "Answer:\n1.")
     r"|\b(?:candidates|options|choices|images|pictures|panels|phrases|hypotheses|steps)\b[^\n.:]{0,30}:[ \t]*\n"

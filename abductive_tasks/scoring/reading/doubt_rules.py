@@ -342,13 +342,16 @@ DOUBTS = (
         ),
         Example("cue_words", "I'm not sure whether the cue is speeding or the road. The cue is speeding.", 2),
     ),
-    # a bare rating and another offered after it, ending the clause: "I'd put this at around 5, maybe 6." (BD's first
-    # contact, read 5; a range, as "5 or 6"; not "3, maybe 4 at most — let's say 3", nor "I'd say 4, maybe 5 at most.
-    # Score: 4")
+    # an approximate rating and another offered after it, ending the clause: "I'd put this at around 5, maybe 6." (BD's
+    # first contact, read 5; a range, as "5 or 6"; not "3, maybe 4 at most — let's say 3", nor "I'd say 4, maybe 5 at
+    # most. Score: 4"). A rating given as such, then another offered (`Score: 3, maybe 4.`, BV's first contact and
+    # every other writer of the form: BO, BP, BR, BS, BT), keeps the first, as `Option 2, maybe Option 4` does
     rule(
+        r"\b(?:around|about|roughly|approximately|somewhere\s+(?:around|near))\s+"
         rf"{BARE_MENTION}\s*,\s*(?:maybe|perhaps|possibly)\s+(?:an?\s+)?{BARE_MENTION}(?=\s*(?:[.!;\n]|$))",
         Example("rating", "On a scale of 1 to 10, I'd put this at around 5, maybe 6. The two are related.", None),
         Example("rating", "I'd put this at around 5, maybe 6. Score: 5", 5.0),
+        Example("rating", "I'd say roughly 7, perhaps 8.", None),
     ),
     # a doubt whose object is the answer: "I am not sure hypothesis 1 is" (not "I don't think 1 is ...": it rejects)
     rule(

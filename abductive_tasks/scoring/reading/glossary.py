@@ -442,6 +442,21 @@ PHRASES = {  # English: the phrases it translates, separated by |
     # BP's first contact: the Dutch closing heading ("... Stap 3: Een bevroren stoep leidt tot uitglijden. Eindantwoord:
     # 1", final answer; unread; "Antwoord: 3 (weg)" stays a number explained in another language, round 36's)
     "final answer": "eindantwoord",
+    # BV's first contact: the Indonesian image noun before its number and comparison ("Gambar 2 lebih masuk akal.",
+    # image 2 is more plausible; its negation, "tidak lebih masuk akal", not), as "Bild 2", "imagen 2"; and the Swedish
+    # label verbs ("Förstärker hypotesen.", strengthens the hypothesis; "försvagar", weakens; not "förstärker inte",
+    # does not strengthen), as the German "stärkt"
+    "image   ": "gambar",
+    "is not more plausible ": "tidak lebih masuk akal",
+    "is more plausible   ": "lebih masuk akal",
+    "strengthens  ": "förstärker",
+    "weakens  ": "försvagar",
+    "does not strengthen": "förstärker inte",
+    "does not weaken": "försvagar inte",
+    # and a Spanish rating given ("Le daría un 3 (ligeramente plausible).", I would give it a 3; not "No le daría un
+    # 3", I would not)
+    "would give it a": "le daría un|le daría una|le daria un|le daria una",
+    "not a": "no le daría un|no le daría una|no le daria un|no le daria una",
 }
 # A Chinese noun the answer counts ("答案是第二个短语：超速", AQ's first contact: the second phrase), set apart
 _CHINESE_NOUNS = re.compile("短语|短語")

@@ -59,7 +59,10 @@ STATEMENTS = (
         r"(?!(?<=\bshows\sthe\s)(?:effect|cause|cue)\s*:\s*(?:the\s+)?{any_mention}\s+(?:shows|depicts|illustrates)\b)"
         rf"(?:{ANSWER_CUE})(?:\s+(?:to|for)\s+(?:the|this)\s+question)?"
         rf"\s*(?:is(?:\s+(?:clearly|obviously|definitely|certainly))?|(?:would|should|must)\s+be)?"
-        rf"(?:\s+(?:shown|depicted|pictured|seen)\s+in|(?P<bare_in>\s+in)|\s+(?:the\s+)?letter)?\s*[:=→-]?\s*{ARTICLE}{{pick}}"
+        rf"(?:\s+(?:shown|depicted|pictured|seen)\s+in|(?P<bare_in>\s+in)|\s+(?:the\s+)?letter"
+        # "is best represented by" (BV's first contact: "The effect is best represented by Option 2." after every
+        # option described, unread; not "is not best represented by", nor "by Option 2 or Option 4")
+        rf"|(?<=\bis)\s+(?:best\s+)?(?:represented|shown|depicted|illustrated|captured)\s+by)?\s*[:=→-]?\s*{ARTICLE}{{pick}}"
         # not the subject of a verb after "in" ("The effect in image 3 matches Option 2's cause": AS's first contact)
         r"(?(bare_in)(?!\s*(?:matches|match|shows|depicts|fits|looks|resembles|seems)\b))"
         # not an option's word owning another's: "the car's speeding"
@@ -69,6 +72,7 @@ STATEMENTS = (
         Example("nleye", "### Answer\nImage 1", 1),
         Example("letters", "The correct option letter is B. The given information is ...", 2),
         Example("letters", "The correct choice is letter D.", 4),
+        Example("mucr", "The effect is best represented by Option 2.", 2),
     ),
     # "the effect is the broken vase in Option 1": the answer's role, what it shows and where (not "the effect is not
     # ... in Option 1"); with an adverb of certainty ("so the effect is clearly the flooded village in Option 4.", AY's
@@ -224,8 +228,12 @@ STATEMENTS = (
     # (not "image 1 is more likely to be in the morning": a property, not the answer)
     # "The second picture, the first hypothesis, is the more plausible one"
     verdict(
-        rf"{{pick}}{APPOSITIVE}\s*[,-]?\s*{COPULA}\s+{ARTICLE}(?:{MORE}|(?<=\bthe\s)(?:more|most)\s+immediate|correct|the\s+(?:(?:actual|real|true|root|underlying|direct|immediate)\s+)?(?:answer|effect|cause|cue|link))\b(?!\s+to\s+(?:be|have)\b)",
+        rf"{{pick}}{APPOSITIVE}\s*[,-]?\s*{COPULA}\s+{ARTICLE}(?:{MORE}|(?<=\bthe\s)(?:more|most)\s+immediate|correct|the\s+(?:(?:actual|real|true|root|underlying|direct|immediate)\s+)?(?:answer|effect|cause|cue|link)|(?<=\bis\s)what\s+(?:caused|causes|led\s+to|leads\s+to))\b(?!\s+to\s+(?:be|have)\b)",
         Example("nleye", "2 is more plausible.", 2),
+        # "is what caused": the answer's role said by its verb (BV's first contact: "The cause is Option 2. Looking at
+        # the options, Option 3 — the man leaving his keys on the kitchen table — is what caused him to be locked out
+        # in the effect image.", two answers, read 2; not "Option 3 is not what caused ...")
+        Example("mucr", "Option 3 is what caused him to be locked out in the effect image.", 3),
         Example("cue", "4. The police officer in the second image is the link between the car and the ticket.", 4),
         Example("mucr", "Option 3 is the most likely cause.", 3),
         Example("nleye", "Image 1 makes more sense.", 1),
@@ -290,6 +298,23 @@ STATEMENTS = (
             "nleye",
             "Answer: 1. The context shows a leaking pipe under a sink, and the plumber arriving with a toolbox in "
             "hypothesis 2 makes it the more plausible scenario, whereas hypothesis 1 shows a newly renovated kitchen.",
+            None,
+        ),
+    ),
+    # ... or a clause set in an option, what it shows there said to fit the context: "Hypothesis 1 is more plausible: in
+    # the right image the boy is holding his report card with a big smile, which fits the context of him studying late
+    # into the night." (BV's first contact on the combined image, read 1: the right image is hypothesis 2, two answers;
+    # not "which does not fit the context", nor "which fits the context less well", nor "but")
+    verdict(
+        # (the mention marked with its "in": «in the right image»)
+        r"(?:^|(?<=[.!?:;]))\s*(?:in\s+)?{pick}\s*,?\s+(?:the|a|an|he|she|they|we|you)\s+[^.;!?\n«‹]{{1,100}}?,\s*"
+        r"which\s+(?:fits|matches|suits)\s+the\s+context\b"
+        r"(?![^.;!?\n]*\b(?:less|worse|poorly|not|but|though|although)\b)",
+        Example("panels", "In the right image the boy is holding his report card, which fits the context.", 2),
+        Example(
+            "panels",
+            "Hypothesis 1 is more plausible: in the right image the boy is holding his report card with a big smile, "
+            "which fits the context of him studying late into the night.",
             None,
         ),
     ),
