@@ -1101,7 +1101,12 @@ def test_every_export_and_the_plots_data_flag_an_upper_bound_as_the_tables_do(tm
     flag = {"mucr_exp": False, "mucr_exp_gold": True}
     found = statistics(board)
     assert found.tied("a", "mucr_exp_gold") and found.tied("b", "mucr_exp_gold") is False  # a is its best
-    assert "mucr_exp_gold (exp_score; raw, upper bound, not the paper's number)" in headline_table(board, found).header
+    table = headline_table(board, found)
+    assert "mucr_exp_gold (exp_score; raw, upper bound, not the paper's number)" in table.header
+    # never bold in the table either (a walkthrough found a's mucr_exp_gold bold, though mucr.md says never bold)
+    column = {task: next(n for n, head in enumerate(table.header) if head.startswith(f"{task} (")) for task in flag}
+    assert [strong[column["mucr_exp_gold"]] for strong in table.bold] == [False, False]
+    assert sorted(strong[column["mucr_exp"]] for strong in table.bold) == [False, True]  # the paper's number: its best
     report = write_report(results, task_index=TaskIndex(), board=board, found=found)
     for row in csv.DictReader(report["csv"].open()):
         assert {task: row[f"{task}__upper_bound"] for task in flag} == {"mucr_exp": "false", "mucr_exp_gold": "true"}
@@ -1136,6 +1141,7 @@ def test_a_stage_whose_headline_is_coverage_is_shown_and_never_averaged_or_ranke
     question wrong and described every image ranked on it. Its column is labelled and stays, out of the average and
     of the ranking."""
     from abductive_tasks.reports.leaderboard.ranking import average, average_tasks, ranking
+    from abductive_tasks.reports.leaderboard.render import headline_panels
 
     def board_of(tasks: tuple[str, ...], folder: Path):
         for model in ("fixed", "m"):
@@ -1155,6 +1161,12 @@ def test_a_stage_whose_headline_is_coverage_is_shown_and_never_averaged_or_ranke
     table = headline_table(board)
     assert "average (%, 2 tasks)" in table.header
     assert "nleye_describe (described_rate; %, stage coverage, not a score)" in table.header
+    assert not board.bold_best("nleye_describe") and board.bold_best("nleye_triplet")  # a coverage has no best model
+    assert {panel.task: panel.bold_best for panel in headline_panels(board, statistics(board))} == {
+        "nleye_triplet": True,
+        "nleye_describe": False,
+        "nleye_triplet_described": True,
+    }
     assert board.cell("fixed", "nleye_describe") == "100.0"
     report = write_report(tmp_path / "two", task_index=TaskIndex(), board=board)  # the exports label it as the table
     stage = {"nleye_triplet": "", "nleye_describe": "stage coverage, not a score", "nleye_triplet_described": ""}

@@ -157,6 +157,11 @@ class Leaderboard:
             return STAGE_COVERAGE
         return UPSTREAM_ONLY if task in self.upstream_only else ""
 
+    def bold_best(self, task: str) -> bool:
+        """Whether the task's best value and those tied with it are shown bold: not for an upper bound nor a stage's
+        coverage, which are no scores of the protocol (a best there is no best model)."""
+        return self.caveat(task) not in (UPPER_BOUND, STAGE_COVERAGE)
+
     def value(self, model: str, task: str, metric: str | None = None) -> float | None:
         return self.rows[model].get(task, {}).get(f"{metric or self.headline[task]},none")
 

@@ -179,7 +179,7 @@ def markdown_text(text: str) -> str:
 
 def headline_table(board: Leaderboard, found: Statistics | None = None) -> Table:
     """The headline table, rows in rank order: rank, model, the average where meaningful, each task's cell;
-    the best of each task and those tied with it bold."""
+    the best of each task and those tied with it bold (not in a column of an upper bound or a stage's coverage)."""
     found = found or Statistics()
     ranks = ranking(board)
 
@@ -197,7 +197,8 @@ def headline_table(board: Leaderboard, found: Statistics | None = None) -> Table
         for task in board.tasks:
             row.append(board.cell(model, task))
             key.append(None if board.marks.get(model, {}).get(task) else board.shown(model, task)[0])
-            strong.append(bool(found.tied(model, task)) and not board.marks.get(model, {}).get(task))
+            marked = board.marks.get(model, {}).get(task)
+            strong.append(bool(found.tied(model, task)) and not marked and board.bold_best(task))
         rows.append(row)
         keys.append(key)
         bold.append(strong)
@@ -661,7 +662,7 @@ def html_page(
 
 def headline_panels(board: Leaderboard, found: Statistics) -> list[plots.Panel]:
     """One panel per task: every model's headline value, interval and tie mark; the task's chance level, its caveat
-    (:meth:`~Leaderboard.caveat`) and whether it bounds the paper's number (drawn apart, never bold as best)."""
+    (:meth:`~Leaderboard.caveat`), whether it bounds the paper's number (drawn apart) and whether its best is bold."""
     panels = []
     for task in board.tasks:
         metric = board.headline[task]
@@ -689,6 +690,7 @@ def headline_panels(board: Leaderboard, found: Statistics) -> list[plots.Panel]:
                 bars,
                 upper_bound=board.upper_bound(task),
                 caveat=board.caveat(task),
+                bold_best=board.bold_best(task),
             )
         )
     return panels
