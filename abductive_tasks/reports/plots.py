@@ -4,7 +4,8 @@
   y-axis in percent ("fraction" metrics x100, "percent" ones as they are; see
   :func:`abductive_tasks.reports.specs.metric_info`), one bar per model with its 95% interval as an
   error bar, the value printed above it (bold: the best model and those statistically tied with
-  it, not for a stage's coverage nor an upper bound), and the task's chance level (the random-answer expectation the task reports) as a dashed line.
+  it, not for a stage's coverage nor an upper bound), and the task's chance level (the random-answer
+  expectation the task reports) as a dashed line.
   A panel's title says its caveat as the tables do; a task that bounds the paper's number
   (``mucr_exp_gold``: an upper bound, gold-conditioned) is drawn apart: after the others, on a grey
   background, its bars pale and cross-hatched, its values never bold.

@@ -122,6 +122,7 @@ def test_a_wrong_pick_lowers_the_score_hand_computed(picks_folder, monkeypatch):
     assert own_values["exp_score"] < gold_values["exp_score"]
     counts = own_values["exp_counts"]
     assert (counts["documents"], counts["items_judged"], counts["items_scored"]) == (10, 12, 12)
+    assert counts["items_judge_asked"] == 10
     assert counts["items_missing_upstream"] == 2
     assert {name: counts[name] for name in (*hooks.PICK_COUNTS, "items_effect_pick_wrong", "items_cue_pick_wrong")} == {
         "c2e_picks_missing": 1,
