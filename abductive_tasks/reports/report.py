@@ -121,8 +121,9 @@ def _units(counts: Mapping[str, object]) -> tuple[int, int | None, str, dict[str
 def coverage(counts: Mapping[str, object], scored: bool = True) -> str:
     """Units scored of units present, in the unit the task's interval resamples (NL-Eye and MuCR items, DVE pairs,
     Sherlock inputs, images or chunks; :func:`_units`), items the run left out named, rows the protocol excluded
-    (:data:`EXCLUDED_ROWS`) and units counted unasked (:data:`UNASKED_UNITS`). ``scored=False`` (the headline was not computed: no judge, no evaluator): none of them was
-    scored, ``0/<present> <unit> (not scored)``, whatever the counts say reached the metric."""
+    (:data:`EXCLUDED_ROWS`) and units counted unasked (:data:`UNASKED_UNITS`). ``scored=False`` (the headline was
+    not computed: no judge, no evaluator): none of them was scored, ``0/<present> <unit> (not scored)``, whatever the
+    counts say reached the metric."""
     found = _units(counts)
     if found is None:
         return "-" if scored else "not scored"

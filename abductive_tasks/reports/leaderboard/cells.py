@@ -32,7 +32,7 @@ from abductive_tasks.runs.identity import (
     package_versions,
 )
 from abductive_tasks.runs.identity_record import SPEC_RECORD, DamagedFile, IdentityRecord
-from abductive_tasks.runs.task_index import TaskFacts, TaskIndex, TaskIndexError
+from abductive_tasks.runs.task_index import UPPER_BOUND_LABEL, TaskFacts, TaskIndex, TaskIndexError
 from abductive_tasks.scoring.coverage import dropped_units
 from abductive_tasks.scoring.scales import declared_scale as metric_scale
 from abductive_tasks.scoring.stats import Estimate
@@ -230,7 +230,7 @@ class Leaderboard:
 UPSTREAM_ONLY = "upstream only, not asked by the spec"
 # The caveat of a task that bounds the paper's number (Leaderboard.upper_bound): mucr_exp_gold, on the gold effect and
 # cue where the paper's Exp explains the model's own picks (mucr_exp).
-UPPER_BOUND = "upper bound, not the paper's number"
+UPPER_BOUND = UPPER_BOUND_LABEL
 # The caveat of a stage whose headline is its coverage (nleye_describe's described_rate, the CCoT graph stages'
 # scene_graph_rate): the share of documents the stage answered, not right answers.
 STAGE_COVERAGE = "stage coverage, not a score"
