@@ -321,6 +321,18 @@ def judge_concurrency() -> int:
     return max(1, _number("ABDUCTIVE_JUDGE_CONCURRENCY", int))
 
 
+def judge_url_problem(url: str | None) -> str | None:
+    """Why ``url`` cannot be the judge's base URL (``OPENAI_API_URL``, a spec's judge ``url``), None when it can:
+    lmms-eval 0.7.3's judge hands it to the OpenAI client as its base URL, which appends ``chat/completions`` after a
+    query string or fragment (``/v1/?key=Xchat/completions``). The URL is never repeated (its query may hold a key)."""
+    if url and ("?" in url or "#" in url):
+        return (
+            "a query string or fragment is not kept by lmms-eval 0.7.3's judge (its client appends chat/completions "
+            "after it); give the base URL alone, and the key as OPENAI_API_KEY"
+        )
+    return None
+
+
 def judge_extraction() -> bool:
     return _flag("ABDUCTIVE_JUDGE_EXTRACT")
 
