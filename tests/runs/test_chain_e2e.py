@@ -413,7 +413,7 @@ def test_a_reader_named_use_cache_is_asked_again_after_its_upstream_changed(tmp_
 def test_a_reader_of_named_picks_is_asked_again_under_use_cache_after_they_changed(tmp_path):
     """The same for picks a variable names (``ABDUCTIVE_MUCR_PICKS``: no chain, the run reads an earlier run's
     samples), with the option spelled ``-c DIR``: picks edited in place were answered from DIR's replies to the old
-    ones. Tasks that read nothing keep DIR itself."""
+    ones. Tasks that read nothing keep DIR itself. Picks edited under results that record them are refused."""
     picks, folder = tmp_path / "picks", tmp_path / "responses"
     env = {"ABDUCTIVE_CACHE": str(tmp_path / "cache")}
     upstream = abductive_eval(["--model", "random_baseline", "--tasks", "mucr_c2e,mucr_cue", "-c", str(folder),
@@ -427,7 +427,15 @@ def test_a_reader_of_named_picks_is_asked_again_under_use_cache_after_they_chang
     assert "ResponseCache: 12/12 cache hits" in again.stdout
     (samples,) = picks.rglob("*_samples_mucr_c2e.jsonl")
     _pick_otherwise(samples)
+    # abductive-eval's results record what the samples gave: picks edited in place are refused, in one line
+    refused = abductive_eval(command, tmp_path / "refused", env=named)
+    assert refused.returncode != 0 and f"{samples} is not what its run wrote" in refused.stdout + refused.stderr
+    (results,) = picks.rglob("*_results.json")  # as plain lmms-eval's would: no record of what the samples gave
+    written = json.loads(results.read_text())
+    del written["abductive_tasks"]["samples_records"]
+    results.write_text(json.dumps(written))
     rerun = abductive_eval(command, tmp_path / "rerun", env=named)
+    assert "their run recorded nothing of what they were" in rerun.stdout + rerun.stderr
     assert rerun.returncode == 0, rerun.stderr[-3000:]
     assert "cache hits" not in rerun.stdout + rerun.stderr
     assert _roots(upstream, folder) == [str(folder)] and "the replies go to" not in upstream.stdout
