@@ -252,6 +252,7 @@ def board(tmp_path_factory):
         "crashed",
         "damaged-newest",
         "damaged-spec",
+        "damaged-record",
     ):
         write_spec(results, model, spec_path=str(results / "spec.yaml"))
     (results / "spec.yaml").write_text("{}")
@@ -275,6 +276,8 @@ def board(tmp_path_factory):
     truncated = write_run(results, "damaged-newest", "02-full", {"nleye_triplet": triplet(0.1, 0.5)})
     truncated.write_text(truncated.read_text()[:120])
     (results / "damaged-spec" / SPEC_RECORD).write_text("[]")
+    write_run(results, "damaged-record", "01-full", {"nleye_triplet": triplet(7 / 12, 0.5)})
+    (results / "damaged-record" / RUNS_DIR / "01-full" / RUN_RECORD).write_text("{")  # truncated
     write_results_without_identity = results / "plain" / "dummy" / "20260101_results.json"
     write_results_without_identity.parent.mkdir(parents=True)
     write_results_without_identity.write_text(json.dumps({"results": {"nleye_triplet": triplet(1.0, 1.0)}}))
@@ -287,6 +290,7 @@ def test_cells_come_only_from_the_spec_identity_and_marks_stand_for_non_scores(b
         "clean": ["58.3", "50.0"],  # percent; one decimal without an interval
         "crashed": ["run failed", "run failed"],
         "damaged-newest": ["58.3", "—"],
+        "damaged-record": ["run record damaged", "—"],  # was "not run": its results are there, its record unread
         "failed-requests": ["3 failed requests", "—"],
         "other-data": ["58.3", "—"],
         "smoke-beside-full": ["58.3", "—"],
@@ -308,6 +312,7 @@ def test_what_is_not_read_is_named_with_the_fix(board, capsys):
         and f"fix: abductive-eval batch {results / 'spec.yaml'} --model damaged-newest" in notes
     )
     assert f"{results / 'damaged-spec' / SPEC_RECORD}: not a JSON object (a list): damaged-spec not shown" in notes
+    assert f"{results / 'damaged-record' / RUNS_DIR / '01-full' / RUN_RECORD}: not valid JSON, truncated?" in notes
     assert f"{results / 'plain'}: not shown: no {SPEC_RECORD}" in notes
     assert main([str(results)]) == 0
     printed = capsys.readouterr().out

@@ -599,6 +599,8 @@ class _Collector:
                     board.marks[model][task] = "changed since its run"
                 elif scan.failed_run(task):
                     board.marks[model][task] = "run failed"
+                elif task in scan.unread:  # its note names the record: not read
+                    board.marks[model][task] = "run record damaged"
             elif stale:
                 board.marks[model][task] = "stale"
                 board.notes.append(f"{model} {task}: {stale} since its run; fix: {_fix(spec)}")
