@@ -333,6 +333,23 @@ def judge_url_problem(url: str | None) -> str | None:
     return None
 
 
+DEFAULT_JUDGE_MODEL = "gpt-4o-2024-11-20"  # lmms-eval's default judge, MODEL_VERSION unset
+
+
+def environment_judge(environment: Mapping[str, str]) -> dict | None:
+    """The judge ``environment`` configures through lmms-eval's variables, as a run's identity names it: provider,
+    model and base URL (never the key); None where it configures none (``ABDUCTIVE_JUDGE=off``; the openai provider
+    without ``OPENAI_API_KEY`` or with a base URL it cannot use: :func:`judge_url_problem`)."""
+    if raw("ABDUCTIVE_JUDGE", environment).lower() in {"", "0", "off", "false", "no"}:
+        return None
+    api_type = environment.get("API_TYPE", "").strip().lower() or "openai"
+    url = environment.get("OPENAI_API_URL", "").strip()
+    if api_type == "openai" and (not environment.get("OPENAI_API_KEY") or judge_url_problem(url)):
+        return None
+    model = environment.get("MODEL_VERSION", "").strip() or DEFAULT_JUDGE_MODEL
+    return {"api_type": api_type, "model_version": model, "url": url or None}
+
+
 def judge_extraction() -> bool:
     return _flag("ABDUCTIVE_JUDGE_EXTRACT")
 

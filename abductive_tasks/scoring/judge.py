@@ -60,7 +60,7 @@ from abductive_tasks import compat, settings
 from abductive_tasks.inputs.files import read_regular, redacted, seal, unseal, write_atomic
 from abductive_tasks.scoring.reading import AnswerKind, is_request_failure
 
-DEFAULT_MODEL = "gpt-4o-2024-11-20"
+DEFAULT_MODEL = settings.DEFAULT_JUDGE_MODEL
 CONFIG_VARIABLES = (
     "API_TYPE",
     "MODEL_VERSION",
