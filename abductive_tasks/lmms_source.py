@@ -181,6 +181,8 @@ def quick_eval_options() -> set[str] | None:
 
 # What an lmms-eval run writes in --output_path: <date>_results.json, with --log_samples <date>_samples_<task>.jsonl
 RESULTS_SUFFIX, SAMPLES_MARK = "_results.json", "_samples_"
+PROVENANCE_KEY = "abductive_tasks"  # what abductive-eval adds to lmms-eval's results JSON
+RECORDS_KEY = "samples_records"  # under it, per task: what its samples give readers (stages.records_digest)
 
 
 # lmms-eval's ``--limit -1`` (``evaluator_utils.get_sample_size``): no limit. A run under ``--limit 0`` never has

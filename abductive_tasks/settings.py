@@ -321,6 +321,35 @@ def judge_concurrency() -> int:
     return max(1, _number("ABDUCTIVE_JUDGE_CONCURRENCY", int))
 
 
+def judge_url_problem(url: str | None) -> str | None:
+    """Why ``url`` cannot be the judge's base URL (``OPENAI_API_URL``, a spec's judge ``url``), None when it can:
+    lmms-eval 0.7.3's judge hands it to the OpenAI client as its base URL, which appends ``chat/completions`` after a
+    query string or fragment (``/v1/?key=Xchat/completions``). The URL is never repeated (its query may hold a key)."""
+    if url and ("?" in url or "#" in url):
+        return (
+            "a query string or fragment is not kept by lmms-eval 0.7.3's judge (its client appends chat/completions "
+            "after it); give the base URL alone, and the key as OPENAI_API_KEY"
+        )
+    return None
+
+
+DEFAULT_JUDGE_MODEL = "gpt-4o-2024-11-20"  # lmms-eval's default judge, MODEL_VERSION unset
+
+
+def environment_judge(environment: Mapping[str, str]) -> dict | None:
+    """The judge ``environment`` configures through lmms-eval's variables, as a run's identity names it: provider,
+    model and base URL (never the key); None where it configures none (``ABDUCTIVE_JUDGE=off``; the openai provider
+    without ``OPENAI_API_KEY`` or with a base URL it cannot use: :func:`judge_url_problem`)."""
+    if raw("ABDUCTIVE_JUDGE", environment).lower() in {"", "0", "off", "false", "no"}:
+        return None
+    api_type = environment.get("API_TYPE", "").strip().lower() or "openai"
+    url = environment.get("OPENAI_API_URL", "").strip()
+    if api_type == "openai" and (not environment.get("OPENAI_API_KEY") or judge_url_problem(url)):
+        return None
+    model = environment.get("MODEL_VERSION", "").strip() or DEFAULT_JUDGE_MODEL
+    return {"api_type": api_type, "model_version": model, "url": url or None}
+
+
 def judge_extraction() -> bool:
     return _flag("ABDUCTIVE_JUDGE_EXTRACT")
 

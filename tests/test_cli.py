@@ -201,6 +201,24 @@ def test_a_run_without_tasks_or_model_is_a_usage_error(argv, missing, capsys):
 
 
 @pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--tasks", "nleye_triplet,"], "--tasks 'nleye_triplet,': an empty task name (a comma too many?)"),
+        (["--tasks", "nleye_triplet,,nleye_pairs"], "--tasks 'nleye_triplet,,nleye_pairs': an empty task name"),
+        (["--tasks", ""], "--tasks '': an empty task name"),
+        (["--tasks", "nleye_triplet", "--log_samples"], "--log_samples needs --output_path: the folder its results"),
+        (["--tasks", "nleye_triplet", "--predict_only"], "--predict_only needs --output_path"),
+    ],
+)
+def test_what_lmms_eval_refuses_with_a_traceback_is_one_line_before_it_starts(argv, said, capsys):
+    """A walkthrough's `--tasks nleye_triplet,` and `--log_samples` without `--output_path` printed lmms-eval's
+    traceback (``ValueError: Tasks not found: .``) and exited 1; a user error is one line, status 2."""
+    assert cli.main(["--model", "random_baseline", *argv]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(f"abductive-eval: {said}")
+
+
+@pytest.mark.parametrize(
     ("argv", "refused"),
     [
         (

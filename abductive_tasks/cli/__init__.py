@@ -642,17 +642,18 @@ def names_only_ours(args: argparse.Namespace) -> bool:
     return bool(named) and args.include_path is None and named <= catalog.names()
 
 
-PROVENANCE_KEY = "abductive_tasks"  # what abductive-eval adds to lmms-eval's results JSON
-
-
 def record_provenance(results: dict, reads: Mapping[str, dict]) -> None:
     """Add to a run's results what they are results of beyond lmms-eval's own record (its date, lmms-eval version,
     task versions, model arguments): our package version, per benchmark of our tasks the data by content
     (:func:`~abductive_tasks.runs.identity.data_fingerprint` of what ``ABDUCTIVE_DATA`` selects: a file read once
     is not hashed again), the model's weights (:func:`~abductive_tasks.runs.identity.model_weights`), the judge, and
     per chained task what it read from other runs, by content (``reads``: :func:`~abductive_tasks.runs.reads.
-    reading_inputs`). ``abductive-eval show`` prints them."""
+    reading_inputs`), and per task a later run may read (``--log_samples``) what its samples give it, by content
+    (:func:`~abductive_tasks.inputs.stages.records_digest`: a reader of them checks it). ``abductive-eval show`` prints
+    them."""
     from abductive_tasks import settings
+    from abductive_tasks.inputs.stages import records_digest
+    from abductive_tasks.lmms_source import PROVENANCE_KEY, RECORDS_KEY
     from abductive_tasks.runs import catalog
     from abductive_tasks.runs.identity import data_fingerprint, model_weights, package_versions
     from abductive_tasks.runs.task_index import TaskIndex, TaskIndexError
@@ -678,6 +679,10 @@ def record_provenance(results: dict, reads: Mapping[str, dict]) -> None:
     }
     if inputs := {task: reads[task] for task in results.get("results") or {} if task in reads}:
         results[PROVENANCE_KEY]["inputs"] = inputs
+    samples = results.get("samples")
+    by_task = sorted(samples.items()) if isinstance(samples, dict) else []
+    if records := {task: digest for task, lines in by_task if (digest := records_digest(lines))}:
+        results[PROVENANCE_KEY][RECORDS_KEY] = records
 
 
 def main(argv: list[str] | None = None) -> int:

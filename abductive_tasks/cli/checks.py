@@ -220,7 +220,8 @@ def given(argv: list[str], option: str) -> bool:
 
 def check_required(argv: list[str]) -> None:
     """Refuse a run without ``--tasks`` or ``--model`` (unless lmms-eval's ``--config`` file may name them):
-    lmms-eval would log an error and exit 0 having run nothing, or load its default backend ``hf``."""
+    lmms-eval would log an error and exit 0 having run nothing, or load its default backend ``hf``; an empty task name
+    (``--tasks a,``) and ``--log_samples`` without ``--output_path``, which lmms-eval refuses with a traceback."""
     if given(argv, "--config"):
         return
     if not given(argv, "--tasks"):
@@ -228,10 +229,18 @@ def check_required(argv: list[str]) -> None:
             "--tasks is required: the tasks or groups to run (abductive-eval tasks lists ours; "
             "lmms-eval --tasks list every one)"
         )
-    if not given(argv, "--model") and option_value(argv, "--tasks") not in LIST_TASKS:
+    tasks = option_value(argv, "--tasks")
+    if tasks is not None and not all(name.strip() for name in tasks.split(",")):  # lmms-eval: "Tasks not found: ."
+        raise UsageError(
+            f"--tasks {tasks!r}: an empty task name (a comma too many?); name tasks and groups separated by commas"
+        )
+    if not given(argv, "--model") and tasks not in LIST_TASKS:
         raise UsageError(
             f"--model is required: the backend to evaluate (abductive-eval --help lists our baselines; {LIST_MODELS})"
         )
+    for option in ("--log_samples", "--predict_only"):  # lmms-eval raises ValueError after seconds, a traceback
+        if given(argv, option) and not option_value(argv, "--output_path"):
+            raise UsageError(f"{option} needs --output_path: the folder its results and samples files go to")
 
 
 def check_baseline_tasks(model: str, tasks: str, include_path: str | None) -> None:

@@ -244,7 +244,7 @@ GEN = TaskSpec(
         *_parts("clipscore"),  # Table 3 CLIPScore
         Metric("dve_evaluator_strengthener", scale="raw"),  # Table 3 "Ours": mean strength score, higher is better
         Metric("dve_evaluator_weakener", higher_is_better=False, scale="raw"),  # Table 3 "Ours": lower is better
-        *_parts("success"),  # evaluator score beyond the premise caption's (ties fail)
+        *_parts("success"),  # ours, not in Table 3: evaluator score beyond the premise caption's (ties fail)
         # Reward-driven update optimization (dve_optimized model only; None otherwise)
         Metric("dve_opt_rounds_mean", higher_is_better=None, scale="raw"),  # generations per item, 1 to 1 + M
         Metric("dve_opt_refined_share", higher_is_better=None),  # items refined at least once

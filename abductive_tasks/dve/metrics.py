@@ -202,8 +202,9 @@ def evaluator_scores(images: Sequence[Image.Image], hypotheses: Sequence[str], t
 
 
 def success(goals: np.ndarray, update: np.ndarray, caption: np.ndarray) -> np.ndarray:
-    """The authors' per-update check: above the caption's score for a strengthener, below it for a weakener;
-    ties fail."""
+    """The per-update check the authors' evaluator code reports as its accuracy on human updates: above the
+    caption's score for a strengthener, below it for a weakener; ties fail. The paper prints no such rate (Table 3
+    gives the mean scores); ``dve_success_*`` is ours."""
     return np.where(goals == "strengthener", update > caption, update < caption)
 
 
@@ -265,7 +266,8 @@ def _computed(
 
 
 def gen_outcome(records: list[dict]) -> Outcome:
-    """Table 3 per goal and over both goals, the evaluator's strength means and success rate, resampled by pair.
+    """Table 3's metrics per goal (and, ours, over both goals), the evaluator's strength means (Table 3 "Ours") and
+    our success rate, resampled by pair.
 
     A document without an answer (failed request) has no update: it scores 0 on ROUGE-L, BERTScore
     and CLIPScore, adds no n-gram to BLEU-4 (its references still count in the brevity penalty),

@@ -225,6 +225,20 @@ def output_from_records(
     return StageOutput(kind, task, dict(binding), items, origin)
 
 
+def records_digest(lines: Iterable[dict]) -> str | None:
+    """What a run's samples give a later reader, by content, in any order: each line's record (item, document digest,
+    the values of every kind) with its reply; None when no line carries a stage record (a task nothing reads).
+    ``abductive-eval`` records it in the run's results as lmms-eval hands them over (``samples_records``), and a
+    reader of the samples a variable names compares (:func:`~abductive_tasks.mucr.picks.samples_sealed`)."""
+    entries = []
+    for line in lines:
+        record = _record_of(line)
+        if record is not None and "doc_digest" in record:
+            entry = [record, _reply_of(line, record)]
+            entries.append(json.dumps(entry, sort_keys=True, ensure_ascii=True, default=str))
+    return hashlib.sha256("\n".join(sorted(entries)).encode()).hexdigest() if entries else None
+
+
 def output_from_samples(kind: str, task: str, path: Path, binding: Mapping) -> StageOutput:
     """The stage output of ``task`` that a samples file lmms-eval wrote (``--log_samples``) holds."""
 
@@ -292,23 +306,49 @@ def load(digest: str, root: Path | None = None) -> StageOutput:
     return StageOutput(raw["kind"], raw["task"], raw["binding"], items, str(path))
 
 
-def remember(task_key: str, limit: int | float | None, digest: str, root: Path | None = None) -> None:
-    """Note ``digest`` as the latest output of the upstream run whose task key is ``task_key`` (sealed)."""
-    payload = json.dumps({"task_key": task_key, "limit": limit, "digest": digest}, sort_keys=True).encode()
+def remember(
+    task_key: str, limit: int | float | None, digest: str, root: Path | None = None, samples: Path | None = None
+) -> None:
+    """Note ``digest`` as the latest output of the upstream run whose task key is ``task_key`` (sealed), and the
+    ``samples`` file it was derived from (:func:`noted_samples`)."""
+    noted = {"task_key": task_key, "limit": limit, "digest": digest} | ({"samples": str(samples)} if samples else {})
+    payload = json.dumps(noted, sort_keys=True).encode()
     sealed = seal(payload, f"abductive-stage-latest {task_key} {limit}", root)
     if sealed is not None:
         write_atomic(store_root(root) / "latest" / f"{task_key}-{limit}.json", sealed)
 
 
-def latest(task_key: str, limit: int | float | None, root: Path | None = None) -> str | None:
-    """The digest :func:`remember` noted for ``task_key`` and ``limit`` (None: none, or one that does not check)."""
+def _noted(task_key: str, limit: int | float | None, root: Path | None) -> dict:
+    """What :func:`remember` noted for ``task_key`` and ``limit``; {} when nothing, or nothing that checks."""
     path = store_root(root) / "latest" / f"{task_key}-{limit}.json"
     try:
         payload = unseal(read_regular(path), f"abductive-stage-latest {task_key} {limit}", root)
     except OSError:
-        return None
-    digest = json.loads(payload).get("digest") if payload else None
+        return {}
+    noted = json.loads(payload) if payload else {}
+    return noted if isinstance(noted, dict) else {}
+
+
+def latest(task_key: str, limit: int | float | None, root: Path | None = None) -> str | None:
+    """The digest :func:`remember` noted for ``task_key`` and ``limit`` (None: none, or one that does not check)."""
+    digest = _noted(task_key, limit, root).get("digest")
     return digest if isinstance(digest, str) and _DIGEST.fullmatch(digest) else None
+
+
+def noted_samples(task_key: str, limit: int | float | None, root: Path | None = None) -> Path | None:
+    """The samples file the latest output of ``task_key`` and ``limit`` was derived from (None: not noted)."""
+    samples = _noted(task_key, limit, root).get("samples")
+    return Path(samples) if isinstance(samples, str) and samples else None
+
+
+def differs_from(output: StageOutput, samples: Path) -> bool:
+    """Whether ``samples`` (still there) no longer give ``output``'s items: edited, or damaged, after its run."""
+    if not samples.is_file():
+        return False
+    try:
+        return output_from_samples(output.kind, output.task, samples, {}).items != output.items
+    except (DataError, OSError):
+        return True
 
 
 # ---------------------------------------------------------------- named outputs (the variables of plain lmms-eval)

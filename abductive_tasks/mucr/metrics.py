@@ -168,7 +168,8 @@ def exp_outcome(records: Records) -> Outcome:
         counts={"items_scored": len({record["item_id"] for record in records}), **load_counts_of(records)},
     )
     statuses = [{record[f"s{k}_status"] for k in (1, 2, 3)} for record in records]
-    if all(record["judge_configured"] for record in records):
+    configured = all(record["judge_configured"] for record in records)
+    if configured:
         judged = [record for record, seen in zip(records, statuses, strict=True) if seen <= set(SCORED)]
         outcome.estimates |= part_estimates("exp_", [record["item_id"] for record in judged], _scores(judged, "s"))
     else:
@@ -179,6 +180,7 @@ def exp_outcome(records: Records) -> Outcome:
         outcome.values |= {name: None for name in ("exp_s1", "exp_s2", "exp_s3", "exp_score")}
     outcome.counts |= {
         "items_judged": len(judged),  # the pairs S1-S3 and Exp average over (failed requests included, at 0)
+        "items_judge_asked": len(answered) if configured else 0,  # the pairs whose explanation went to the judge
         "items_judge_failed": sum(JUDGE_FAILED in seen for seen in statuses),
         "items_judge_unparsable": sum(UNPARSABLE in seen and JUDGE_FAILED not in seen for seen in statuses),
     }

@@ -12,7 +12,9 @@ The picks are, in this order:
    same data, bound to that run);
 2. ``ABDUCTIVE_MUCR_PICKS=<folder>``: the samples of an earlier run (``--log_samples``), ``*_samples_<task>.jsonl``
    below it, bound by the results file beside them (its ``config``: model, arguments, ``--limit``); without one that
-   names a model, ``abductive-eval`` refuses them (their model cannot be established) and plain lmms-eval warns.
+   names a model, ``abductive-eval`` refuses them (their model cannot be established) and plain lmms-eval warns;
+   picks that differ from what the results file records of them (``abductive-eval`` records it) are refused
+   (:func:`samples_sealed`).
 
 Each record names its item, the digest of the document it answered (:func:`hooks.choice_digest`: images by content,
 options as shown) and the option picked (None when the request failed or the reply gave none); the Exp task checks
@@ -30,9 +32,15 @@ from loguru import logger
 
 from abductive_tasks import settings
 from abductive_tasks.inputs.files import not_regular, read_regular
-from abductive_tasks.inputs.loading import DataError
-from abductive_tasks.inputs.stages import StageOutput, declared_reads, output_from_samples, upstream_output
-from abductive_tasks.lmms_source import limit_value, results_beside, samples_glob
+from abductive_tasks.inputs.loading import DataError, json_lines
+from abductive_tasks.inputs.stages import (
+    StageOutput,
+    declared_reads,
+    output_from_samples,
+    records_digest,
+    upstream_output,
+)
+from abductive_tasks.lmms_source import PROVENANCE_KEY, RECORDS_KEY, limit_value, results_beside, samples_glob
 
 PICKS_VARIABLE = "ABDUCTIVE_MUCR_PICKS"
 
@@ -89,6 +97,32 @@ def samples_run(samples: Path) -> tuple[dict[str, object], str]:
     return binding, ""
 
 
+def samples_sealed(samples: Path, task: str) -> None:
+    """Refuse picks that are not what their run wrote: the results file beside them, written by ``abductive-eval``,
+    records what its samples of ``task`` gave (``samples_records``), and these give otherwise (edited, or another
+    run's samples put beside it). Where it records nothing (a plain lmms-eval run, or abductive-tasks before 0.1.28),
+    one warning: an edit cannot be seen. What is wrong with the results file itself :func:`samples_run` says."""
+    try:
+        results = json.loads(read_regular(results_beside(samples)))
+        recorded = results[PROVENANCE_KEY][RECORDS_KEY][task] if isinstance(results, dict) else None
+    except (OSError, ValueError):
+        return
+    except (KeyError, TypeError):
+        recorded = None
+    if not isinstance(recorded, str):
+        logger.warning(
+            f"{task} picks in {samples}: their run recorded nothing of what they were (written by plain lmms-eval, or "
+            "by abductive-tasks before 0.1.28), so an edit to them cannot be seen; abductive-eval records it"
+        )
+        return
+    if records_digest(line for _, line in json_lines(samples)) != recorded:
+        raise DataError(
+            f"{PICKS_VARIABLE}: {samples} is not what its run wrote (the results file beside it records the picks "
+            f"of {task} by content, and these differ: edited, or another run's samples); name the folder of the run "
+            f"that wrote them, or run {task} again"
+        )
+
+
 def pick_tasks(asking: str) -> tuple[str, str]:
     """The C2E and Cue tasks whose picks the Exp task ``asking`` explains, as its YAML declares them (``reads``),
     e.g. ``mucr_exp_cot`` -> ``mucr_c2e_cot``, ``mucr_cue_cot``; CCoT's scene-graph stage ``mucr_exp_ccot_graph``
@@ -110,6 +144,7 @@ def _from_folder(task: str) -> StageOutput | None:
         raise DataError(f"{PICKS_VARIABLE}={folder}: not a folder")
     path = samples_file(root, task)
     binding, unbound = samples_run(path)
+    samples_sealed(path, task)
     return dataclasses.replace(output_from_samples("picks", task, path, binding), unbound=unbound)
 
 

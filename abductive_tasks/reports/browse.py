@@ -561,11 +561,17 @@ def image_lines(
             f"  the page shows the {len(made.linked):,} linked images from their files on this machine; "
             f"--self-contained embeds them all{cost} (thumbnails are cached: a later page embeds more)"
         )
-    if outside:
+    absent = [path for path in outside if not os.path.lexists(path)]
+    if here := len(outside) - len(absent):
         lines.append(
-            f"  {len(outside):,} image{'' if len(outside) == 1 else 's'} not drawn: outside the runs' folders and the "
+            f"  {here:,} image{'' if here == 1 else 's'} not drawn: outside the runs' folders and the "
             "data folders (a samples file may name any path; set ABDUCTIVE_DATA to the run's data folder to draw its "
             "images)"
+        )
+    if absent:  # a run copied from another machine names the paths it read there
+        lines.append(
+            f"  {len(absent):,} image{'' if len(absent) == 1 else 's'} not drawn: no such file on this machine (a run "
+            "copied from another machine names the paths it read there); browse it where it ran, or run it here"
         )
     return lines
 

@@ -4,7 +4,8 @@
   y-axis in percent ("fraction" metrics x100, "percent" ones as they are; see
   :func:`abductive_tasks.reports.specs.metric_info`), one bar per model with its 95% interval as an
   error bar, the value printed above it (bold: the best model and those statistically tied with
-  it), and the task's chance level (the random-answer expectation the task reports) as a dashed line.
+  it, not for a stage's coverage nor an upper bound), and the task's chance level (the random-answer
+  expectation the task reports) as a dashed line.
   A panel's title says its caveat as the tables do; a task that bounds the paper's number
   (``mucr_exp_gold``: an upper bound, gold-conditioned) is drawn apart: after the others, on a grey
   background, its bars pale and cross-hatched, its values never bold.
@@ -53,6 +54,7 @@ class Panel:
     bars: list[Bar] = field(default_factory=list)
     upper_bound: bool = False  # bounds the paper's number (mucr_exp_gold): drawn apart, no value bold as best
     caveat: str = ""  # what the column is where not a score of the benchmark's protocol, as the tables label it
+    bold_best: bool = True  # the best value and those tied with it bold: not an upper bound's nor a stage's coverage
 
     @property
     def percent(self) -> bool:
@@ -141,7 +143,8 @@ def _draw_panel(axes, panel: Panel, colors: dict[str, str], unit: str) -> None:
             continue
         below = value < 0  # a negative bar: its label below the interval
         anchor = np.nanmin([value, low]) if below else np.nanmax([value, high])
-        weight = "bold" if bar.best_or_tied and not panel.upper_bound else "normal"  # a bound is no best score
+        best = bar.best_or_tied and panel.bold_best and not panel.upper_bound  # a bound or a coverage: no best score
+        weight = "bold" if best else "normal"
         offset, align = ((0, -2), "top") if below else ((0, 2), "bottom")
         text = _label(value, percent=bool(unit))
         axes.annotate(

@@ -57,7 +57,8 @@ def power_main(argv: list[str]) -> int:
     code = lmms_subcommands.run_subcommand(["power", *argv], task_size=resampled_units)
     print(
         "abductive-tasks: n counts each of our tasks' resampling units (NL-Eye and MuCR items, DVE premise-hypothesis "
-        "pairs), which its intervals and paired comparisons resample, not its documents"
+        "pairs, Sherlock's inputs, images or chunks), which its intervals and paired comparisons resample, not its "
+        "documents"
     )
     return code
 
@@ -66,8 +67,8 @@ UNIT_FIELDS = ("pair_id", "item_id")  # the document field naming a task's resam
 
 
 def resampled_units(task: str, loaded: Any) -> int | None:
-    """The units a task of ours resamples (distinct ``pair_id``, else ``item_id``, of its documents); None for
-    another task, or one whose documents name neither."""
+    """The units a task of ours resamples (distinct ``pair_id``, else ``item_id``, of its documents; Sherlock's:
+    :func:`sherlock_units`); None for another task, or one whose documents name none."""
     from abductive_tasks.runs import catalog
 
     docs = getattr(loaded, "eval_docs", None)
@@ -75,7 +76,19 @@ def resampled_units(task: str, loaded: Any) -> int | None:
         return None
     columns = set(getattr(docs, "column_names", None) or docs[0])
     field = next((name for name in UNIT_FIELDS if name in columns), None)
-    return None if field is None else len({doc[field] for doc in docs})
+    if field is not None:
+        return len({doc[field] for doc in docs})
+    return sherlock_units(docs) if task.startswith("sherlock_") else None
+
+
+def sherlock_units(docs: Any) -> int | None:
+    """Sherlock's resampling units among ``docs`` (§4): comparison's inputs (``group``), localization's images (the
+    image part of its ``image|route`` groups; one document may carry several), retrieval's chunks (``chunk``)."""
+    columns = set(getattr(docs, "column_names", None) or docs[0])
+    if "group" in columns:
+        groups = [group for value in docs["group"] for group in (value if isinstance(value, list) else [value])]
+        return len({str(group).split("|", 1)[0] for group in groups if group != ""})
+    return len({str(chunk) for chunk in docs["chunk"]}) if "chunk" in columns else None
 
 
 def sample_picture(task: str, line: Mapping[str, Any], roots: Sequence[Path] = ()) -> tuple[bytes, str] | None:

@@ -91,6 +91,10 @@ EXCLUDED_ROWS = {
     "empty_text_excluded": "rows without text excluded",  # DVE: an empty premise, hypothesis or update
 }
 
+# Units the protocol counts although they were never asked (a chained task's items without their upstream output, at
+# 0 or wrong, as the paper counts them): said beside the coverage so that "12/12 items" does not read as all answered.
+UNASKED_UNITS = {"items_missing_upstream": "not asked (no upstream output), scored as unanswered"}
+
 
 def _units(counts: Mapping[str, object]) -> tuple[int, int | None, str, dict[str, int]] | None:
     """(scored, present (None when unknown), unit, {label: count} left out) in the unit the task's interval
@@ -116,16 +120,17 @@ def _units(counts: Mapping[str, object]) -> tuple[int, int | None, str, dict[str
 
 def coverage(counts: Mapping[str, object], scored: bool = True) -> str:
     """Units scored of units present, in the unit the task's interval resamples (NL-Eye and MuCR items, DVE pairs,
-    Sherlock inputs, images or chunks; :func:`_units`), items the run left out named, and rows the protocol excluded
-    (:data:`EXCLUDED_ROWS`). ``scored=False`` (the headline was not computed: no judge, no evaluator): none of them was
-    scored, ``0/<present> <unit> (not scored)``, whatever the counts say reached the metric."""
+    Sherlock inputs, images or chunks; :func:`_units`), items the run left out named, rows the protocol excluded
+    (:data:`EXCLUDED_ROWS`) and units counted unasked (:data:`UNASKED_UNITS`). ``scored=False`` (the headline was
+    not computed: no judge, no evaluator): none of them was scored, ``0/<present> <unit> (not scored)``, whatever the
+    counts say reached the metric."""
     found = _units(counts)
     if found is None:
         return "-" if scored else "not scored"
     units, present, unit, dropped = found
     excluded = "".join(
         f", {count} {label}"
-        for key, label in EXCLUDED_ROWS.items()
+        for key, label in (EXCLUDED_ROWS | UNASKED_UNITS).items()
         if isinstance(count := counts.get(key), int) and not isinstance(count, bool) and count > 0
     )
     if not scored:

@@ -149,7 +149,12 @@ def main(argv: list[str]) -> int:
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
 
     def run() -> int:
-        spec = load_spec(args.spec)
+        try:
+            spec = load_spec(args.spec)
+        except SpecError as error:  # each message names the spec file (some named the field alone)
+            message = str(error)
+            named = any(str(path) in message for path in (args.spec, args.spec.resolve()))
+            raise SpecError(message if named else f"{args.spec}: {message}") from None
         with redacted_console(spec.secrets):
             if args.print_commands:
                 print_commands(spec, plan(spec, TaskIndex(), args.only))

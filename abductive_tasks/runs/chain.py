@@ -44,8 +44,10 @@ from abductive_tasks.inputs.stages import (
     INPUTS_VARIABLE,
     RUN_VARIABLE,
     StageError,
+    differs_from,
     latest,
     load,
+    noted_samples,
     output_from_samples,
     remember,
     save,
@@ -538,6 +540,12 @@ class CommandChain:
                 say(f"{task}: its earlier output is not reused: {error}; it runs again")
                 output = None
             if output is not None and not output.failed and output.kind == self.kind_read(task):
+                samples = noted_samples(key, limit, self.root)
+                if digest and samples is not None and differs_from(output, samples):
+                    say(
+                        f"{task}: its samples {samples} no longer give the output its run gave (edited after it?): "
+                        f"that output, stored when the run ended ({digest[:12]}), is read, not the file"
+                    )
                 return digest
         return None
 
@@ -617,7 +625,7 @@ class CommandChain:
                 return 1
             if task not in self.requested and (failed := failures_in(results_beside(found[-1]), task)):  # else the last
                 self.failed[task] = failed  # run's results count them; its readers count those items as the paper does
-            remember(bound["task_key"], self.limit, digest, self.root)
+            remember(bound["task_key"], self.limit, digest, self.root, samples=found[-1].absolute())
             self.given[task] = digest
             self.fresh.add(task)
         return 0

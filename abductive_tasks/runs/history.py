@@ -20,7 +20,7 @@ from pathlib import Path
 
 from abductive_tasks.hints import counted
 from abductive_tasks.inputs.files import file_sha256, open_regular
-from abductive_tasks.lmms_source import RESULTS_SUFFIX, limit_value, samples_path
+from abductive_tasks.lmms_source import RESULTS_SUFFIX, SAMPLES_MARK, limit_value, samples_path
 from abductive_tasks.runs.identity import task_key
 from abductive_tasks.runs.identity_record import (
     QUARANTINED,
@@ -290,6 +290,8 @@ class Scan:
         default_factory=dict
     )  # task -> matching outcomes (with results or failed)
     damaged: list[DamagedFile] = field(default_factory=list)  # files that cannot be trusted, by path
+    # task -> the run folders whose record is damaged (not read) though their files name the task: not "not run"
+    unread: dict[str, list[Path]] = field(default_factory=dict)
 
     def best(self, task: str) -> Outcome | None:
         """The outcome a leaderboard cell shows: a full run before a limited one, one that can be believed before one
@@ -372,6 +374,21 @@ def task_states(
     return {task: (task_state(scan, task, limit_of(task)), outcome) for task, outcome in best.items()}
 
 
+def tasks_named(run: Path) -> set[str]:
+    """The tasks a run folder's files name (samples files by name, results files by their ``results`` keys), read
+    only to say what a run whose record is damaged held, never believed."""
+    named = {
+        path.name.split(SAMPLES_MARK, 1)[1].removesuffix(".jsonl") for path in run.rglob(f"*{SAMPLES_MARK}*.jsonl")
+    }
+    for path in run.rglob(f"*{RESULTS_SUFFIX}"):
+        try:
+            results = read_json_object(path).get("results")
+        except DamagedFile:
+            continue
+        named |= set(results) if isinstance(results, dict) else set()
+    return named
+
+
 def scan_runs(model_dir: Path, identity: Mapping) -> Scan:
     """Read every run under ``model_dir/runs`` whose identity matches ``identity`` for some task;
     never raises for bad files."""
@@ -387,6 +404,8 @@ def scan_runs(model_dir: Path, identity: Mapping) -> Scan:
         except DamagedFile as error:
             if (run / RUN_RECORD).exists():
                 scan.damaged.append(error)
+                for task in tasks_named(run):
+                    scan.unread.setdefault(task, []).append(run)
             continue  # no record yet: a run being started
         tasks = [  # no key (an identity of an earlier schema) matches nothing, another keyless one neither
             task

@@ -23,7 +23,7 @@ import json
 import os
 import re
 import shlex
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
 
@@ -130,10 +130,12 @@ def model_args_for(model: ModelSpec, facts: list[TaskFacts]) -> str:
     return model.model_args
 
 
-def _judge_description(judge: JudgeSpec | None) -> dict | None:
-    """What of the judge decides judged scores (a served judge's port and URL change from run to run)."""
+def _judge_description(judge: JudgeSpec | None, environment: Mapping[str, str]) -> dict | None:
+    """What of the judge decides judged scores (a served judge's port and URL change from run to run); without a
+    spec's judge, the one the run's ``environment`` configures (:func:`~abductive_tasks.settings.environment_judge`:
+    a walkthrough's spec `env` judge was recorded as none, and rows of two judges compared as one setting)."""
     if judge is None:
-        return None
+        return settings.environment_judge(environment)
     if judge.url:  # its env only when it has one: the identities of endpoints without one stay as they were
         endpoint = {"url": judge.url, "model_version": judge.model_version, "api_type": judge.api_type}
         return endpoint | ({"env": judge.env} if judge.env else {})
@@ -154,7 +156,7 @@ def model_identity(
     benchmark and source)."""
     fingerprints = {} if fingerprints is None else fingerprints
     env = {**spec.env, **model.env}
-    judge = _judge_description(spec.judge)
+    judge = _judge_description(spec.judge, {**os.environ, **env})
     tasks = {fact.name: chain.task_entry(fact, {**os.environ, **env}, root) for fact in facts}
     choice = {**os.environ, **env}.get(ENV_VAR, "").strip()
     data = {}

@@ -29,6 +29,7 @@ import time
 from collections.abc import Mapping
 from typing import TextIO
 
+from abductive_tasks.runs.task_index import UPPER_BOUND_LABEL
 from abductive_tasks.scoring.scales import declared_scale as metric_scale
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -141,8 +142,9 @@ class ChildProgress:
             self.bar.close()
 
 
-def task_line(task: str, task_results: Mapping, headline: str) -> str:
-    """``task: metric value [lower, upper]``, in percent for a fraction (as the summary shows it), else raw."""
+def task_line(task: str, task_results: Mapping, headline: str, upper_bound: bool = False) -> str:
+    """``task: metric value [lower, upper]``, in percent for a fraction (as the summary shows it), else raw; a task
+    that bounds the paper's number (``mucr_exp_gold``) says so, as the summary and the leaderboard do."""
     scale = metric_scale(headline)
     value = task_results.get(f"{headline},none")
     interval = next(
@@ -159,7 +161,8 @@ def task_line(task: str, task_results: Mapping, headline: str) -> str:
     bounds = ""
     if isinstance(interval, Mapping) and interval.get("lower") is not None:
         bounds = f" [{shown(interval['lower'])}, {shown(interval['upper'])}]"
-    return f"{task}: {headline}{' (raw)' if scale == 'raw' else ''} {shown(value)}{bounds}"
+    label = f" ({UPPER_BOUND_LABEL})" if upper_bound else ""
+    return f"{task}: {headline}{' (raw)' if scale == 'raw' else ''} {shown(value)}{bounds}{label}"
 
 
 def say(message: str) -> None:

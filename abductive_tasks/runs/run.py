@@ -406,5 +406,6 @@ def _ran(
         outcome = ModelOutcome("done", tasks_status)
     for task, (state, best) in after.items():
         if state == "done" and best is not None and best.results is not None:
-            print(f"    {task_line(task, best.results, model_plan.facts[task].headline_metric)}", flush=True)
+            facts = model_plan.facts[task]
+            print(f"    {task_line(task, best.results, facts.headline_metric, facts.upper_bound)}", flush=True)
     return outcome

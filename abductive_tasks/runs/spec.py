@@ -165,13 +165,10 @@ class JudgeEntry(_VllmEntry):
     @field_validator("url")
     @classmethod
     def _base_url(cls, url: str | None) -> str | None:
-        """lmms-eval 0.7.3's judge hands ``url`` to the OpenAI client as its base URL, which appends
-        ``chat/completions`` after a query string (``/v1/?key=Xchat/completions``): refused, the key has its place."""
-        if url is not None and ("?" in url or "#" in url):
-            raise ValueError(
-                "a query string or fragment is not kept by lmms-eval 0.7.3's judge (its client appends "
-                "chat/completions after it); give the base URL alone, and the key as OPENAI_API_KEY in the judge's env"
-            )
+        """A base URL lmms-eval 0.7.3's judge keeps (:func:`~abductive_tasks.settings.judge_url_problem`): refused
+        otherwise, the key has its place."""
+        if problem := settings.judge_url_problem(url):
+            raise ValueError(f"{problem} in the judge's env")
         return url
 
 

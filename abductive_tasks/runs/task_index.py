@@ -40,6 +40,9 @@ class TaskIndexError(ValueError):
     """A task or group name that does not resolve, or a task missing the metadata the tooling reads."""
 
 
+UPPER_BOUND_LABEL = "upper bound, not the paper's number"  # how the batch and the leaderboard label such a task
+
+
 @dataclass(frozen=True)
 class TaskFacts:
     """The per-task facts the batch tooling and the leaderboard use."""

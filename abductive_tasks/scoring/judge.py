@@ -60,7 +60,7 @@ from abductive_tasks import compat, settings
 from abductive_tasks.inputs.files import read_regular, redacted, seal, unseal, write_atomic
 from abductive_tasks.scoring.reading import AnswerKind, is_request_failure
 
-DEFAULT_MODEL = "gpt-4o-2024-11-20"
+DEFAULT_MODEL = settings.DEFAULT_JUDGE_MODEL
 CONFIG_VARIABLES = (
     "API_TYPE",
     "MODEL_VERSION",
@@ -373,6 +373,8 @@ def _build_judge() -> tuple[_Judge | None, str]:
     config = compat.judge_config(model_name=os.environ.get("MODEL_VERSION") or DEFAULT_MODEL, timeout=timeout)
     if api_type == "openai" and not os.environ.get("OPENAI_API_KEY"):
         return None, "OPENAI_API_KEY is not set"
+    if api_type == "openai" and (problem := settings.judge_url_problem(os.environ.get("OPENAI_API_URL"))):
+        return None, f"OPENAI_API_URL: {problem}"  # every request would go to another path
     try:
         provider = compat.judge_provider(api_type, config)
     except Exception as error:  # unknown API_TYPE, or the provider's client rejects its configuration

@@ -319,3 +319,42 @@ def test_what_readers_read_is_hashed_apart_from_whose_run_gave_it():
     items = {"a": ["doc-a", 1, "parsed"], "b": ["doc-b", 2, "parsed"]}
     content = {"items": items, "kind": "picks", "limit": None, "task": "mucr_c2e"}
     assert first.read_digest == hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
+
+
+def _line(item: str, pick: int | None, reply: str = "Option 1") -> dict:
+    record = {"item_id": item, "doc_digest": f"doc-{item}", "prediction": pick, "answer_status": "parsed"}
+    return {"doc_id": int(item), "filtered_resps": [reply], "mucr_c2e_accuracy": ["mucr_c2e_accuracy", record]}
+
+
+def test_the_records_digest_is_what_the_samples_give_in_any_order():
+    """What abductive-eval records of a run's samples (its results' ``samples_records``): the same lines in another
+    order give it; another pick, another reply, or a line more do not; samples without a stage record give None."""
+    lines = [_line("1", 2), _line("2", 4), _line("3", None, "I cannot tell.")]
+    digest = stages.records_digest(lines)
+    assert digest is not None and len(digest) == 64
+    assert stages.records_digest(reversed(lines)) == digest
+    assert stages.records_digest(json.loads(json.dumps(lines))) == digest  # as the samples file reads back
+    assert stages.records_digest([_line("1", 3), *lines[1:]]) != digest  # one pick typed over
+    assert stages.records_digest([_line("1", 2, "Option 2"), *lines[1:]]) != digest  # the reply
+    assert stages.records_digest([*lines, _line("4", 1)]) != digest
+    without = [{"doc_id": 0, "acc": ["acc", {"item_id": "1", "prediction": 2}]}]  # no document digest: nothing reads it
+    assert stages.records_digest(without) is None and stages.records_digest([]) is None
+
+
+def test_the_samples_an_output_was_derived_from_are_noted_and_compared(cache, tmp_path):
+    """The chain notes which samples file a stored output came from, so a reuse can tell a file edited since."""
+    samples = tmp_path / "20261204_samples_mucr_c2e.jsonl"
+    samples.write_text("".join(json.dumps(line) + "\n" for line in [_line("1", 2), _line("2", 4)]))
+    output = stages.output_from_samples("picks", "mucr_c2e", samples, MODEL)
+    digest = stages.save(output)
+    stages.remember("task-key", None, digest, samples=samples)
+    assert stages.latest("task-key", None) == digest and stages.noted_samples("task-key", None) == samples
+    stages.remember("other-key", None, digest)
+    assert stages.noted_samples("other-key", None) is None  # noted without one (as before 0.1.28)
+    assert not stages.differs_from(output, samples)
+    samples.write_text(samples.read_text().replace('"prediction": 4', '"prediction": 1'))
+    assert stages.differs_from(output, samples)
+    samples.write_text("not json\n")
+    assert stages.differs_from(output, samples)  # damaged: gives nothing
+    samples.unlink()
+    assert not stages.differs_from(output, samples)  # gone: nothing visible says otherwise

@@ -280,6 +280,8 @@ def test_failed_requests_score_nothing_on_every_task(tmp_path):
                 own = f"mucr_exp{suffix}"
                 assert (count(results, own, "documents"), count(results, own, "items_missing_upstream")) == (1, 12)
                 assert count(results, own, "c2e_picks_failed") == count(results, own, "items_judged") == 12
+                assert count(results, own, "items_judge_asked") == 0  # no explanation reached the judge
+                assert count(results, task, "items_judge_asked") == 0  # every request failed: nothing to judge
                 assert [metric(results, own, name) for name in ("exp_s1", "exp_s2", "exp_s3", "exp_score")] == [0.0] * 4
             else:
                 assert metric(results, task, f"{level}_accuracy") == 0.0

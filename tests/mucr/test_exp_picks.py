@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from abductive_tasks.inputs.loading import DataError
-from abductive_tasks.inputs.stages import Item, StageError, StageOutput
+from abductive_tasks.inputs.stages import Item, StageError, StageOutput, records_digest
 from abductive_tasks.lmms_source import results_beside
 from abductive_tasks.mucr import hooks, picks
 from abductive_tasks.scoring import judge
@@ -122,6 +122,7 @@ def test_a_wrong_pick_lowers_the_score_hand_computed(picks_folder, monkeypatch):
     assert own_values["exp_score"] < gold_values["exp_score"]
     counts = own_values["exp_counts"]
     assert (counts["documents"], counts["items_judged"], counts["items_scored"]) == (10, 12, 12)
+    assert counts["items_judge_asked"] == 10
     assert counts["items_missing_upstream"] == 2
     assert {name: counts[name] for name in (*hooks.PICK_COUNTS, "items_effect_pick_wrong", "items_cue_pick_wrong")} == {
         "c2e_picks_missing": 1,
@@ -327,3 +328,38 @@ def test_a_pick_is_bound_to_where_the_gold_answer_was_shown():
     for doc in (C2E_DOCS["0"], CUE_DOCS["0"]):
         moved = doc | {"gold_position": doc["gold_position"] % 4 + 1}
         assert hooks.choice_digest(moved) != hooks.choice_digest(doc)
+
+
+def test_picks_that_differ_from_what_their_run_recorded_are_refused(picks_folder, monkeypatch, caplog_loguru):
+    """abductive-eval records in a run's results what its samples give (``samples_records``). Picks typed over (every
+    pick made right) or another run's samples put beside those results are refused in one line naming the file;
+    results that record nothing (plain lmms-eval's) read them with one warning that an edit cannot be seen. A blind
+    walkthrough had hand-edited picks read and scored as the model's own, in silence."""
+    monkeypatch.setenv("ABDUCTIVE_RUN", json.dumps(RUN))
+    monkeypatch.delenv("ABDUCTIVE_STAGE_INPUTS", raising=False)
+    hand_built_picks(picks_folder)
+    c2e, cue = (next(picks_folder.glob(f"*_samples_{task}.jsonl")) for task in ("mucr_c2e", "mucr_cue"))
+    recorded = {
+        task: records_digest(json.loads(line) for line in path.read_text().splitlines())
+        for task, path in (("mucr_c2e", c2e), ("mucr_cue", cue))
+    }
+    config = {"model": "m", "model_args": "", "limit": None}
+    results_beside(c2e).write_text(json.dumps({"config": config, "abductive_tasks": {"samples_records": recorded}}))
+    assert len(hooks.exp_own_docs(None)) == 10
+    assert "recorded nothing" not in caplog_loguru.text
+    c2e.write_text("".join(reversed(c2e.read_text().splitlines(keepends=True))))  # the same picks in another order
+    assert len(hooks.exp_own_docs(None)) == 10
+    write_samples(picks_folder, "mucr_c2e", {item: f"Option {C2E_DOCS[item]['gold_position']}" for item in BY_ID})
+    with pytest.raises(DataError) as refused:
+        hooks.exp_own_docs(None)
+    assert str(refused.value) == (
+        f"ABDUCTIVE_MUCR_PICKS: {c2e} is not what its run wrote (the results file beside it records the picks of "
+        "mucr_c2e by content, and these differ: edited, or another run's samples); name the folder of the run that "
+        "wrote them, or run mucr_c2e again"
+    )
+    results_beside(c2e).write_text(json.dumps({"config": config}))  # plain lmms-eval's results record nothing
+    assert len(hooks.exp_own_docs(None)) == 11  # every pick right but item 3's unreadable cue
+    assert (
+        f"mucr_c2e picks in {c2e}: their run recorded nothing of what they were (written by plain lmms-eval, or by "
+        "abductive-tasks before 0.1.28), so an edit to them cannot be seen; abductive-eval records it"
+    ) in caplog_loguru.text

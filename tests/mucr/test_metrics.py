@@ -205,6 +205,7 @@ def test_exp_with_a_judge_hand_computed():
         "items_scored": 6,
         "no_link_id": 1,
         "items_judged": 3,
+        "items_judge_asked": 5,  # the five answers; the failed request asks the judge nothing
         "items_judge_failed": 2,
         "items_judge_unparsable": 1,
         "items_offline_scored": 0,
@@ -226,6 +227,7 @@ def test_exp_without_a_judge_uses_the_offline_similarity():
     assert outcome.estimates["exp_offline_s1"].value == pytest.approx(0.1)
     assert outcome.estimates["exp_offline_score"].value == pytest.approx((0.25 * 0.2 + 0.25 * 0.4 + 0.5 * 0.8) / 2)
     assert outcome.counts["items_judged"] == 0 and outcome.counts["items_offline_scored"] == 2
+    assert outcome.counts["items_judge_asked"] == 0  # no judge
     assert outcome.values["exp_unlabelled_rate"] == 0.0
 
 

@@ -62,6 +62,7 @@ def test_three_of_twelve_failed_picks_count_as_zero_over_twelve(sample, monkeypa
     assert values["exp_s3"] == pytest.approx((4 + 8 * 6) / 12)
     counts = values["exp_counts"]
     assert (counts["documents"], counts["items_judged"], counts["items_missing_upstream"]) == (9, 12, 3)
+    assert counts["items_judge_asked"] == 9  # the three without picks are counted at 0, never sent to the judge
     assert (counts["c2e_picks_failed"], counts["c2e_picks_missing"], counts["cue_picks_failed"]) == (3, 0, 0)
 
 

@@ -612,6 +612,22 @@ def test_browse_and_diff_draw_no_image_outside_the_runs_and_the_data_folders(tmp
     assert [image[2:] for image in page_data(page.html)["cards"][0]["images"]] == [[0], [1], [None, media.NOT_DRAWN]]
 
 
+def test_images_of_a_run_copied_from_another_machine_are_said_missing_not_outside(tmp_path, capsys):
+    """A run copied from another machine names the paths it read there: the page told to set ABDUCTIVE_DATA, which
+    cannot draw them (a walkthrough of a copied MuCR run). It says they are not on this machine."""
+    elsewhere = "/home/someone-else/.cache/abductive/images/0f/0f3a.png"
+    line = triplet_line(0, "1", 1, "parsed") | {"input_media": [elsewhere, IMAGES[1]]}
+    line["consistency_acc"][1]["images"] = [elsewhere, IMAGES[1]]
+    run = write_run(tmp_path / "copied", "model-a", [line], [])
+    assert main(["browse", str(run), "-o", str(tmp_path / "page.html")]) == 0
+    printed = capsys.readouterr().out
+    assert (
+        "  1 image not drawn: no such file on this machine (a run copied from another machine names the paths it "
+        "read there); browse it where it ran, or run it here"
+    ) in printed
+    assert "set ABDUCTIVE_DATA" not in printed
+
+
 def _declared_png(width: int, height: int) -> bytes:
     """A PNG header declaring ``width`` x ``height`` pixels, with no pixel data (a decompression bomb's header)."""
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)

@@ -252,6 +252,7 @@ def board(tmp_path_factory):
         "crashed",
         "damaged-newest",
         "damaged-spec",
+        "damaged-record",
     ):
         write_spec(results, model, spec_path=str(results / "spec.yaml"))
     (results / "spec.yaml").write_text("{}")
@@ -275,6 +276,8 @@ def board(tmp_path_factory):
     truncated = write_run(results, "damaged-newest", "02-full", {"nleye_triplet": triplet(0.1, 0.5)})
     truncated.write_text(truncated.read_text()[:120])
     (results / "damaged-spec" / SPEC_RECORD).write_text("[]")
+    write_run(results, "damaged-record", "01-full", {"nleye_triplet": triplet(7 / 12, 0.5)})
+    (results / "damaged-record" / RUNS_DIR / "01-full" / RUN_RECORD).write_text("{")  # truncated
     write_results_without_identity = results / "plain" / "dummy" / "20260101_results.json"
     write_results_without_identity.parent.mkdir(parents=True)
     write_results_without_identity.write_text(json.dumps({"results": {"nleye_triplet": triplet(1.0, 1.0)}}))
@@ -287,6 +290,7 @@ def test_cells_come_only_from_the_spec_identity_and_marks_stand_for_non_scores(b
         "clean": ["58.3", "50.0"],  # percent; one decimal without an interval
         "crashed": ["run failed", "run failed"],
         "damaged-newest": ["58.3", "—"],
+        "damaged-record": ["run record damaged", "—"],  # was "not run": its results are there, its record unread
         "failed-requests": ["3 failed requests", "—"],
         "other-data": ["58.3", "—"],
         "smoke-beside-full": ["58.3", "—"],
@@ -308,6 +312,7 @@ def test_what_is_not_read_is_named_with_the_fix(board, capsys):
         and f"fix: abductive-eval batch {results / 'spec.yaml'} --model damaged-newest" in notes
     )
     assert f"{results / 'damaged-spec' / SPEC_RECORD}: not a JSON object (a list): damaged-spec not shown" in notes
+    assert f"{results / 'damaged-record' / RUNS_DIR / '01-full' / RUN_RECORD}: not valid JSON, truncated?" in notes
     assert f"{results / 'plain'}: not shown: no {SPEC_RECORD}" in notes
     assert main([str(results)]) == 0
     printed = capsys.readouterr().out
@@ -1100,27 +1105,33 @@ def test_every_export_and_the_plots_data_flag_an_upper_bound_as_the_tables_do(tm
     assert board.tasks == ["mucr_exp", "mucr_exp_gold"] and board.upper_bounds == {"mucr_exp_gold"}
     flag = {"mucr_exp": False, "mucr_exp_gold": True}
     found = statistics(board)
-    assert found.tied("a", "mucr_exp_gold") and found.tied("b", "mucr_exp_gold") is False  # a is its best
-    assert "mucr_exp_gold (exp_score; raw, upper bound, not the paper's number)" in headline_table(board, found).header
+    # a bound has no best model: no tie computed, none exported, none bold (a walkthrough's CSV named a "best")
+    assert found.tied("a", "mucr_exp_gold") is None and found.tied("b", "mucr_exp_gold") is None
+    assert found.tied("a", "mucr_exp") is not None
+    table = headline_table(board, found)
+    assert "mucr_exp_gold (exp_score; raw, upper bound, not the paper's number)" in table.header
+    # never bold in the table either (a walkthrough found a's mucr_exp_gold bold, though mucr.md says never bold)
+    column = {task: next(n for n, head in enumerate(table.header) if head.startswith(f"{task} (")) for task in flag}
+    assert [strong[column["mucr_exp_gold"]] for strong in table.bold] == [False, False]
+    assert sorted(strong[column["mucr_exp"]] for strong in table.bold) == [False, True]  # the paper's number: its best
     report = write_report(results, task_index=TaskIndex(), board=board, found=found)
     for row in csv.DictReader(report["csv"].open()):
         assert {task: row[f"{task}__upper_bound"] for task in flag} == {"mucr_exp": "false", "mucr_exp_gold": "true"}
     long = list(csv.DictReader(report["long_csv"].open()))
     assert {(row["task"], row["upper_bound"]) for row in long} == {("mucr_exp", "false"), ("mucr_exp_gold", "true")}
     compared = list(csv.DictReader(report["comparisons_csv"].open()))
-    assert sorted((row["task"], row["b"], row["upper_bound"]) for row in compared) == [
-        ("mucr_exp", "b", "false"),
-        ("mucr_exp_gold", "b", "true"),
-    ]
+    # each compared with the best of its column: a bound has none (--compare's rows below still flag it)
+    assert sorted((row["task"], row["b"], row["upper_bound"]) for row in compared) == [("mucr_exp", "b", "false")]
     saved = json.loads(report["json"].read_text())
     assert saved["ranking"]["upper_bounds"] == ["mucr_exp_gold"]
     assert {task: saved["cells"][model][task]["upper_bound"] for model in ("a", "b") for task in flag} == flag
+    assert {saved["cells"][model]["mucr_exp_gold"]["tied_with_best"] for model in ("a", "b")} == {None}
     rows = compare_models(board, found, "a", "b")
     assert {row["task"]: row["upper_bound"] for row in rows} == flag
     caveat = {"mucr_exp": "", "mucr_exp_gold": "upper bound, not the paper's number"}  # each export's text too
     assert {row["task"]: row["caveat"] for row in rows} == caveat
     assert {task: saved["cells"]["a"][task]["caveat"] for task in flag} == caveat
-    assert {(row["task"], row["caveat"]) for row in compared} == set(caveat.items())
+    assert {(row["task"], row["caveat"]) for row in compared} == {("mucr_exp", "")}
     written = list(csv.DictReader(io.StringIO(csv_text(COMPARE_COLUMNS, [dict_row(COMPARE_COLUMNS, r) for r in rows]))))
     assert {row["task"]: row["upper_bound"] for row in written} == {"mucr_exp": "false", "mucr_exp_gold": "true"}
     # the plot's data: mucr_exp_gold's panel is an upper bound, labelled as the tables label it (drawn apart, never
@@ -1136,6 +1147,7 @@ def test_a_stage_whose_headline_is_coverage_is_shown_and_never_averaged_or_ranke
     question wrong and described every image ranked on it. Its column is labelled and stays, out of the average and
     of the ranking."""
     from abductive_tasks.reports.leaderboard.ranking import average, average_tasks, ranking
+    from abductive_tasks.reports.leaderboard.render import headline_panels
 
     def board_of(tasks: tuple[str, ...], folder: Path):
         for model in ("fixed", "m"):
@@ -1155,6 +1167,12 @@ def test_a_stage_whose_headline_is_coverage_is_shown_and_never_averaged_or_ranke
     table = headline_table(board)
     assert "average (%, 2 tasks)" in table.header
     assert "nleye_describe (described_rate; %, stage coverage, not a score)" in table.header
+    assert not board.bold_best("nleye_describe") and board.bold_best("nleye_triplet")  # a coverage has no best model
+    assert {panel.task: panel.bold_best for panel in headline_panels(board, statistics(board))} == {
+        "nleye_triplet": True,
+        "nleye_describe": False,
+        "nleye_triplet_described": True,
+    }
     assert board.cell("fixed", "nleye_describe") == "100.0"
     report = write_report(tmp_path / "two", task_index=TaskIndex(), board=board)  # the exports label it as the table
     stage = {"nleye_triplet": "", "nleye_describe": "stage coverage, not a score", "nleye_triplet_described": ""}

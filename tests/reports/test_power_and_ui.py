@@ -111,6 +111,9 @@ def test_ui_on_a_port_in_use_is_one_line_of_ours_naming_the_port(tmp_path, capsy
     )
 
 
+SHERLOCK = "sherlock_comparison,sherlock_localization_pairs,sherlock_retrieval"
+
+
 @pytest.mark.e2e
 @pytest.mark.parametrize(
     "command",
@@ -122,7 +125,7 @@ def test_ui_on_a_port_in_use_is_one_line_of_ours_naming_the_port(tmp_path, capsy
 )
 def test_power_gives_our_tasks_sizes(command):
     completed = subprocess.run(
-        [*command, "--tasks", "nleye_triplet,dve_cls"],
+        [*command, "--tasks", f"nleye_triplet,dve_cls,{SHERLOCK}"],
         capture_output=True,
         text=True,
         env={**os.environ, **OFFLINE, "ABDUCTIVE_DATA": "sample"},
@@ -132,12 +135,25 @@ def test_power_gives_our_tasks_sizes(command):
     sizes = re.findall(r"^  (\w+):\n    Sample size: +n = (\d+)$", completed.stdout, re.M)
     assert "Unresolved task names" not in completed.stdout
     if command[0] == ABDUCTIVE_EVAL:
-        # the units the metrics resample (12 NL-Eye items of 24 documents, 6 DVE pairs of 17), said in one line
-        assert sizes == [("dve_cls", "6"), ("nleye_triplet", "12")]
+        # the units the metrics resample (12 NL-Eye items of 24 documents, 6 DVE pairs of 17; Sherlock's 3 inputs of
+        # 12, 3 images of 40, 2 chunks of 7: a walkthrough found Sherlock counted in documents), said in one line
+        assert sizes == [
+            ("dve_cls", "6"),
+            ("nleye_triplet", "12"),
+            ("sherlock_comparison", "3"),
+            ("sherlock_localization_pairs", "3"),
+            ("sherlock_retrieval", "2"),
+        ]
         assert completed.stdout.rstrip().splitlines()[-1].startswith("abductive-tasks: n counts each of our tasks'")
         assert "DEBUG" not in completed.stderr  # --verbosity WARNING (its default) holds
     else:
-        assert sizes == [("dve_cls", "17"), ("nleye_triplet", "24")]  # plain lmms-eval counts documents
+        assert sizes == [  # plain lmms-eval counts documents
+            ("dve_cls", "17"),
+            ("nleye_triplet", "24"),
+            ("sherlock_comparison", "12"),
+            ("sherlock_localization_pairs", "40"),
+            ("sherlock_retrieval", "7"),
+        ]
 
 
 def test_power_help_names_abductive_eval(capsys):
@@ -240,3 +256,16 @@ def test_a_ui_bound_beyond_this_machine_says_the_token_crosses_the_network(host,
         f"abductive-eval ui: --host {host} lets other machines reach this server over plain HTTP, the token in the "
         "clear; from another machine, prefer an SSH tunnel (ssh -L) to 127.0.0.1"
     )
+
+
+def test_sherlock_units_are_inputs_images_and_chunks():
+    """Comparison's inputs, localization's images (a document may carry several groups, one per route), retrieval's
+    chunks; a document of no unit (the test split's, ``group`` '') counts none."""
+    import datasets
+
+    from abductive_tasks.reports.power_and_ui import sherlock_units
+
+    comparison = datasets.Dataset.from_dict({"group": ["o1", "o1", "o2", ""], "chunk": [0, 0, 0, 0]})
+    localization = datasets.Dataset.from_dict({"group": [["a.jpg|gt", "a.jpg|auto"], ["b.jpg|gt"], ["a.jpg|gt"]]})
+    retrieval = datasets.Dataset.from_dict({"chunk": [0, 0, 1, 2, 2]})
+    assert [sherlock_units(docs) for docs in (comparison, localization, retrieval)] == [2, 2, 3]

@@ -284,6 +284,9 @@ def test_left_out_counts_of_earlier_versions_are_named_and_a_zero_is_full_covera
     full = {"items_scored": 4, "items_incomplete": 0, "items_without_descriptions": 0, "items_without_picks": 0}
     assert dropped_in(full) == {} and dropped_units({"triplet_counts,none": full}) == {}
     assert report.coverage(full) == "4/4 items"
+    # a chained task's items without their upstream output count (at 0) and are said (a walkthrough read "12/12")
+    unasked = {"documents": 11, "items_scored": 12, "items_missing_upstream": 1}
+    assert report.coverage(unasked) == "12/12 items, 1 not asked (no upstream output), scored as unanswered"
 
 
 @pytest.mark.parametrize(

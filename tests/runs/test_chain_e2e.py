@@ -19,7 +19,15 @@ import pytest
 
 from abductive_tasks.cli import main as cli_main
 from abductive_tasks.inputs.loading import SAMPLE_ROOT
-from abductive_tasks.inputs.stages import latest, load, output_from_samples, remember, save, store_root
+from abductive_tasks.inputs.stages import (
+    latest,
+    load,
+    output_from_samples,
+    records_digest,
+    remember,
+    save,
+    store_root,
+)
 from abductive_tasks.mucr import data, hooks, strategies
 from abductive_tasks.reports.leaderboard import collect
 from abductive_tasks.runs.batch import main as batch_main
@@ -86,6 +94,14 @@ def test_mucr_exp_in_one_command_explains_the_models_own_picks_then_reuses_them(
             "mucr_cue.jsonl",
         }
         assert not list((out / "stages").glob("responses-*"))  # the command's response cache is gone
+        # Its results record what each stage's samples give a later reader, by content, as the files read back.
+        (stage_results,) = stage.rglob("*_results.json")
+        recorded = json.loads(stage_results.read_text())["abductive_tasks"]["samples_records"]
+        assert recorded == {
+            task: records_digest(json.loads(line) for line in path.read_text().splitlines())
+            for task in ("mucr_c2e", "mucr_cue")
+            for path in stage.rglob(f"*_samples_{task}.jsonl")
+        }
         # The results say which picks Exp explained, by content: the stage outputs the chain stored.
         (results_path,) = out.glob("*/*_results.json")
         inputs = json.loads(results_path.read_text())["abductive_tasks"]["inputs"]
@@ -397,7 +413,7 @@ def test_a_reader_named_use_cache_is_asked_again_after_its_upstream_changed(tmp_
 def test_a_reader_of_named_picks_is_asked_again_under_use_cache_after_they_changed(tmp_path):
     """The same for picks a variable names (``ABDUCTIVE_MUCR_PICKS``: no chain, the run reads an earlier run's
     samples), with the option spelled ``-c DIR``: picks edited in place were answered from DIR's replies to the old
-    ones. Tasks that read nothing keep DIR itself."""
+    ones. Tasks that read nothing keep DIR itself. Picks edited under results that record them are refused."""
     picks, folder = tmp_path / "picks", tmp_path / "responses"
     env = {"ABDUCTIVE_CACHE": str(tmp_path / "cache")}
     upstream = abductive_eval(["--model", "random_baseline", "--tasks", "mucr_c2e,mucr_cue", "-c", str(folder),
@@ -411,7 +427,15 @@ def test_a_reader_of_named_picks_is_asked_again_under_use_cache_after_they_chang
     assert "ResponseCache: 12/12 cache hits" in again.stdout
     (samples,) = picks.rglob("*_samples_mucr_c2e.jsonl")
     _pick_otherwise(samples)
+    # abductive-eval's results record what the samples gave: picks edited in place are refused, in one line
+    refused = abductive_eval(command, tmp_path / "refused", env=named)
+    assert refused.returncode != 0 and f"{samples} is not what its run wrote" in refused.stdout + refused.stderr
+    (results,) = picks.rglob("*_results.json")  # as plain lmms-eval's would: no record of what the samples gave
+    written = json.loads(results.read_text())
+    del written["abductive_tasks"]["samples_records"]
+    results.write_text(json.dumps(written))
     rerun = abductive_eval(command, tmp_path / "rerun", env=named)
+    assert "their run recorded nothing of what they were" in rerun.stdout + rerun.stderr
     assert rerun.returncode == 0, rerun.stderr[-3000:]
     assert "cache hits" not in rerun.stdout + rerun.stderr
     assert _roots(upstream, folder) == [str(folder)] and "the replies go to" not in upstream.stdout
@@ -671,13 +695,22 @@ def test_a_rotated_key_keeps_a_chained_runs_folder(tmp_path):
 
 def test_an_edited_stage_output_is_not_reused_and_says_so(tmp_path):
     """A stored stage output whose bytes changed (one pick typed over) was derived again in silence, though the
-    integrity table says refused in one line (a blind walkthrough): the chain says it is not reused, and why."""
+    integrity table says refused in one line (a blind walkthrough): the chain says it is not reused, and why. A stage's
+    samples file edited since its run is not read; the reuse says so (a walkthrough's edit went unmentioned)."""
     env = {"ABDUCTIVE_CACHE": str(tmp_path / "cache")}
     command = ["--model", "random_baseline", "--tasks", "mucr_exp", "--limit", "2", "--log_samples"]
     first = abductive_eval(command, tmp_path / "first", env=env)
     assert first.returncode == 0, first.stdout[-3000:] + first.stderr[-3000:]
+    (samples,) = (tmp_path / "first" / "stages").rglob("*_samples_mucr_c2e.jsonl")
+    typed_over = re.sub(r'"prediction": (\d)', lambda m: f'"prediction": {int(m[1]) % 4 + 1}', samples.read_text())
+    samples.write_text(typed_over)  # every pick typed over
     again = abductive_eval(command, tmp_path / "again", env=env)
     assert "[chain] stage 1: mucr_c2e: reusing its output of an earlier run" in again.stdout
+    assert (
+        f"[chain] mucr_c2e: its samples {samples.absolute()} no longer give the output its run gave (edited after "
+        "it?): that output, stored when the run ended ("
+    ) in again.stdout
+    assert "[chain] mucr_cue: its samples" not in again.stdout
     (prefix,) = re.findall(r"stage 1: mucr_c2e: reusing its output of an earlier run \(([0-9a-f]{12}),", again.stdout)
     (stored,) = (store_root(tmp_path / "cache") / "outputs").glob(f"{prefix}*.json")
     stored.write_bytes(stored.read_bytes().replace(b'"limit":2', b'"limit":3', 1))

@@ -221,3 +221,30 @@ def test_served_model_with_a_key_is_evaluated_and_the_key_is_nowhere(tmp_path):
     assert MODEL_KEY not in run.stdout + run.stderr
     leaks = [path for path in output.rglob("*") if path.is_file() and MODEL_KEY.encode() in path.read_bytes()]
     assert leaks == []
+
+
+def test_a_judge_the_environment_configures_is_in_the_identity_its_key_never(tmp_path, task_index, monkeypatch):
+    """A judge set through the spec's ``env`` (or the inherited environment) judged the run, yet its identity, the
+    leaderboard's footnote and ``show`` said "judge: none", so rows of two judges were compared as one setting (a
+    walkthrough). The identity names it as the spec's judge is named: provider, model, base URL, never the key."""
+    from abductive_tasks.runs.identity import task_key
+
+    monkeypatch.delenv("ABDUCTIVE_JUDGE", raising=False)  # the suite's default is off
+
+    def identity_of(env: str) -> dict:
+        path = write(tmp_path, f"env: {{{env}}}\nmodels: [{{name: a, backend: dummy}}]\n")
+        (model,) = plan(load_spec(path), task_index).models
+        return model.identity
+
+    keyed = identity_of(f"OPENAI_API_KEY: {JUDGE_KEY}")
+    assert keyed["judge"] == {"api_type": "openai", "model_version": "gpt-4o-2024-11-20", "url": None}
+    assert JUDGE_KEY not in json.dumps(keyed)
+    other = identity_of(f"OPENAI_API_KEY: {JUDGE_KEY}, MODEL_VERSION: judge-b, OPENAI_API_URL: 'http://j:8/v1'")
+    assert other["judge"] == {"api_type": "openai", "model_version": "judge-b", "url": "http://j:8/v1"}
+    assert task_key(other, "nleye_triplet") != task_key(keyed, "nleye_triplet")  # another judge: another setting
+    assert identity_of(f"OPENAI_API_KEY: {JUDGE_KEY}, ABDUCTIVE_JUDGE: 'off'")["judge"] is None
+    assert identity_of("ABDUCTIVE_BOOTSTRAP: 20")["judge"] is None  # no key: no judge, as the run finds none
+    assert identity_of(f"OPENAI_API_KEY: {JUDGE_KEY}, OPENAI_API_URL: 'http://j/v1?k=1'")["judge"] is None
+    monkeypatch.setenv("OPENAI_API_KEY", JUDGE_KEY)  # inherited, not the spec's
+    monkeypatch.setenv("MODEL_VERSION", "judge-c")
+    assert identity_of("ABDUCTIVE_BOOTSTRAP: 20")["judge"]["model_version"] == "judge-c"

@@ -116,3 +116,5 @@ def test_task_line_is_the_summary_headline_and_interval():
     }
     assert task_line("nleye_triplet", results, "consistency_acc") == "nleye_triplet: consistency_acc 58.3 [33.3, 83.3]"
     assert task_line("mucr_exp", {"exp_score,none": None}, "exp_score") == "mucr_exp: exp_score (raw) n/a"
+    gold = task_line("mucr_exp_gold", {"exp_score,none": 6.25}, "exp_score", upper_bound=True)
+    assert gold == "mucr_exp_gold: exp_score (raw) 6.25 (upper bound, not the paper's number)"  # said, as the summary

@@ -73,9 +73,9 @@ def test_user_errors_are_short_without_a_traceback_unless_debug(tmp_path, capsys
     path = tmp_path / "spec.yaml"
     path.write_text("tasks: [x]\nmodels:\n" + GOOD_MODEL + "limit: two\n")
     assert main([str(path), "--print-commands"]) == 2
-    assert (
-        capsys.readouterr().err
-        == "abductive-eval batch: error: limit: input should be a valid number, unable to parse string as a number\n"
+    assert capsys.readouterr().err == (  # the spec file named (a walkthrough's message named the field alone)
+        f"abductive-eval batch: error: {path}: limit: input should be a valid number, unable to parse string as a "
+        "number\n"
     )
     with pytest.raises(SpecError):
         main([str(path), "--print-commands", "--verbosity", "DEBUG"])

@@ -461,3 +461,22 @@ def test_a_judge_request_or_reply_holding_a_secret_is_not_cached(tmp_path, monke
     assert cache.get("a" * 32, {"question": "q", "answer": "the key is sk-echoed-123456"}) is None
     assert cache.get("b" * 32, {"question": "q", "answer": "an answer"}) == "Score: 7"
     assert not [path for path in tmp_path.rglob("*") if path.is_file() and b"sk-echoed" in path.read_bytes()]
+
+
+@pytest.mark.parametrize("suffix", ["?api-key=sk-query-secret", "#frag"])
+def test_a_judge_url_with_a_query_or_fragment_is_no_judge_and_says_why(monkeypatch, tmp_path, warnings, suffix):
+    """lmms-eval 0.7.3's judge appends chat/completions after a query string (``/v1/?api-key=Xchat/completions``):
+    a batch spec refused such a url, a direct run sent every request to that path (a walkthrough). Now no judge is
+    configured, one warning says why, and the url (its query may hold a key) is never repeated."""
+    with OpenAIStub(["Score: 5"]) as stub:
+        use_stub(monkeypatch, stub, tmp_path / "cache")
+        monkeypatch.setenv("OPENAI_API_URL", stub.url + suffix)
+        assert not judge_configured()
+        assert ask_judge("Rate me", score).status == "not_configured" and stub.requests == []
+        judge._warned.clear()
+        warn_not_configured("url metric")
+    (line,) = [message for message in warnings if "url metric" in message]
+    assert "LLM judge not configured (OPENAI_API_URL: a query string or fragment is not kept by lmms-eval 0.7.3's " in (
+        line
+    )
+    assert suffix not in line and stub.url not in line

@@ -32,7 +32,7 @@ from abductive_tasks.runs.identity import (
     package_versions,
 )
 from abductive_tasks.runs.identity_record import SPEC_RECORD, DamagedFile, IdentityRecord
-from abductive_tasks.runs.task_index import TaskFacts, TaskIndex, TaskIndexError
+from abductive_tasks.runs.task_index import UPPER_BOUND_LABEL, TaskFacts, TaskIndex, TaskIndexError
 from abductive_tasks.scoring.coverage import dropped_units
 from abductive_tasks.scoring.scales import declared_scale as metric_scale
 from abductive_tasks.scoring.stats import Estimate
@@ -157,6 +157,11 @@ class Leaderboard:
             return STAGE_COVERAGE
         return UPSTREAM_ONLY if task in self.upstream_only else ""
 
+    def bold_best(self, task: str) -> bool:
+        """Whether the task's best value and those tied with it are shown bold: not for an upper bound nor a stage's
+        coverage, which are no scores of the protocol (a best there is no best model)."""
+        return self.caveat(task) not in (UPPER_BOUND, STAGE_COVERAGE)
+
     def value(self, model: str, task: str, metric: str | None = None) -> float | None:
         return self.rows[model].get(task, {}).get(f"{metric or self.headline[task]},none")
 
@@ -225,7 +230,7 @@ class Leaderboard:
 UPSTREAM_ONLY = "upstream only, not asked by the spec"
 # The caveat of a task that bounds the paper's number (Leaderboard.upper_bound): mucr_exp_gold, on the gold effect and
 # cue where the paper's Exp explains the model's own picks (mucr_exp).
-UPPER_BOUND = "upper bound, not the paper's number"
+UPPER_BOUND = UPPER_BOUND_LABEL
 # The caveat of a stage whose headline is its coverage (nleye_describe's described_rate, the CCoT graph stages'
 # scene_graph_rate): the share of documents the stage answered, not right answers.
 STAGE_COVERAGE = "stage coverage, not a score"
@@ -594,6 +599,8 @@ class _Collector:
                     board.marks[model][task] = "changed since its run"
                 elif scan.failed_run(task):
                     board.marks[model][task] = "run failed"
+                elif task in scan.unread:  # its note names the record: not read
+                    board.marks[model][task] = "run record damaged"
             elif stale:
                 board.marks[model][task] = "stale"
                 board.notes.append(f"{model} {task}: {stale} since its run; fix: {_fix(spec)}")

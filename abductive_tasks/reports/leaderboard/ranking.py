@@ -93,7 +93,7 @@ def statistics(board: Leaderboard) -> Statistics:
                 merged = (
                     ties if merged is None else Ties(merged.best + ties.best, merged.comparisons | ties.comparisons)
                 )
-        if merged is not None:
+        if merged is not None and board.bold_best(task):  # an upper bound's or a coverage's best is no best model
             found.ties[task] = merged
     return found
 

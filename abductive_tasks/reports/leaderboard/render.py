@@ -179,7 +179,7 @@ def markdown_text(text: str) -> str:
 
 def headline_table(board: Leaderboard, found: Statistics | None = None) -> Table:
     """The headline table, rows in rank order: rank, model, the average where meaningful, each task's cell;
-    the best of each task and those tied with it bold."""
+    the best of each task and those tied with it bold (not in a column of an upper bound or a stage's coverage)."""
     found = found or Statistics()
     ranks = ranking(board)
 
@@ -197,7 +197,8 @@ def headline_table(board: Leaderboard, found: Statistics | None = None) -> Table
         for task in board.tasks:
             row.append(board.cell(model, task))
             key.append(None if board.marks.get(model, {}).get(task) else board.shown(model, task)[0])
-            strong.append(bool(found.tied(model, task)) and not board.marks.get(model, {}).get(task))
+            marked = board.marks.get(model, {}).get(task)
+            strong.append(bool(found.tied(model, task)) and not marked and board.bold_best(task))
         rows.append(row)
         keys.append(key)
         bold.append(strong)
@@ -386,7 +387,7 @@ def write_dicts(path: Path, columns: list[str], rows: list[dict]) -> Path:
 
 # The shape of the files a batch and its leaderboard write (leaderboard.json, the CSVs, run and spec records, stage
 # outputs): raised when one changes, so a consumer can tell (tests/snapshots/formats.txt, utils/format_snapshots.py).
-EXPORT_FORMAT = 11  # 2 (2026-12-01): a run record seals its outputs once it ended (`outputs`); 3 (2026-12-02): its
+EXPORT_FORMAT = 12  # 2 (2026-12-01): a run record seals its outputs once it ended (`outputs`); 3 (2026-12-02): its
 # weights (`weights`, the identity's model entry too); 4 (2026-12-02): leaderboard.json says the score settings and
 # judge of each cell (`settings_label`) and of the rows (`provenance.settings`); 5 (2026-12-02): per benchmark
 # (`provenance.settings`: benchmark -> its settings sets, each the variables that can change its scores); 6
@@ -400,6 +401,8 @@ EXPORT_FORMAT = 11  # 2 (2026-12-01): a run record seals its outputs once it end
 # each leaderboard.json cell's field and `ranking.upper_bounds`); 11 (2026-12-04): they say each column's caveat as the
 # tables do (`caveat`: an upper bound, a stage's coverage, upstream only; leaderboard.csv's `<task>__caveat`, the long
 # CSV's and the comparison CSVs' column, each leaderboard.json cell's field) and list the stages (`ranking.stages`)
+# 12 (2026-12-04): a results file of abductive-eval says what each stage task's samples give a later reader, by
+# content (`abductive_tasks.samples_records`), so a reader of them through a variable can tell an edit
 
 
 def json_text(board: Leaderboard, found: Statistics, origin: Provenance) -> str:
@@ -659,7 +662,7 @@ def html_page(
 
 def headline_panels(board: Leaderboard, found: Statistics) -> list[plots.Panel]:
     """One panel per task: every model's headline value, interval and tie mark; the task's chance level, its caveat
-    (:meth:`~Leaderboard.caveat`) and whether it bounds the paper's number (drawn apart, never bold as best)."""
+    (:meth:`~Leaderboard.caveat`), whether it bounds the paper's number (drawn apart) and whether its best is bold."""
     panels = []
     for task in board.tasks:
         metric = board.headline[task]
@@ -687,6 +690,7 @@ def headline_panels(board: Leaderboard, found: Statistics) -> list[plots.Panel]:
                 bars,
                 upper_bound=board.upper_bound(task),
                 caveat=board.caveat(task),
+                bold_best=board.bold_best(task),
             )
         )
     return panels
