@@ -1596,3 +1596,22 @@ def sample_spec(tmp_path, monkeypatch):
         return model_plan
 
     return planned
+
+
+def test_the_fix_for_a_copied_results_folder_names_the_output_dir_to_set(tmp_path):
+    """A copy of a batch's results folder: its notes said to rerun the spec, which writes to the original and finds
+    everything done there, so the copy stayed as it was (a walkthrough). The fix now says the output_dir to set."""
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("tasks: [nleye_triplet]\noutput_dir: original\nmodels: [{name: m, backend: random_baseline}]\n")
+    for folder in (tmp_path / "original", tmp_path / "copy"):
+        write_spec(folder, "m", spec_path=str(spec))
+        write_run(folder, "m", "01-full", {"nleye_triplet": triplet(7 / 12, 0.5)})
+        (folder / "m" / RUNS_DIR / "01-full" / RUN_RECORD).write_text("{")  # damaged: a note with its fix
+    command = f"abductive-eval batch {spec} --model m"
+    (copied,) = [note for note in collect(tmp_path / "copy", TaskIndex()).notes if "fix:" in note]
+    assert copied.endswith(
+        f"fix: {command}, its `output_dir` set to {tmp_path / 'copy'} (it writes to {tmp_path / 'original'}: this "
+        "folder is a copy)"
+    )
+    (original,) = [note for note in collect(tmp_path / "original", TaskIndex()).notes if "fix:" in note]
+    assert original.endswith(f"fix: {command}")

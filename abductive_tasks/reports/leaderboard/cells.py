@@ -3,6 +3,7 @@ identity, checked against its samples and for staleness, or marked with why it i
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -327,11 +328,27 @@ def lettered(keys: list[str | None], word: str) -> dict[str, str]:
     return {key: f"{word} {chr(ord('A') + index)}" for index, key in enumerate(ordered)}
 
 
-def _fix(record: IdentityRecord) -> str:
-    """The command that recomputes a model's results."""
-    if Path(record.spec).is_file():
-        return f"abductive-eval batch {record.spec} --model {record.model}"
-    return f"rerun the `abductive-eval serve` command that wrote {record.model}"
+def _fix(record: IdentityRecord, results_dir: Path | None = None) -> str:
+    """The command that recomputes a model's results; where the spec writes to another folder than ``results_dir``
+    (the folder shown is a copy), the spec's ``output_dir`` to set: the spec as it is reruns the original."""
+    if not Path(record.spec).is_file():
+        return f"rerun the `abductive-eval serve` command that wrote {record.model}"
+    command = f"abductive-eval batch {record.spec} --model {record.model}"
+    writes_to = _spec_output(record.spec)
+    if results_dir is None or writes_to is None or writes_to == results_dir.resolve():
+        return command
+    return f"{command}, its `output_dir` set to {results_dir} (it writes to {writes_to}: this folder is a copy)"
+
+
+@functools.cache
+def _spec_output(spec: str) -> Path | None:
+    """The folder a batch spec writes to (its ``output_dir``, resolved); None when the spec cannot be read now."""
+    from abductive_tasks.runs.spec import SpecError, load_spec
+
+    try:
+        return load_spec(spec).output_dir.resolve()
+    except (SpecError, OSError):
+        return None
 
 
 def data_key(fingerprint: object) -> str:
@@ -561,7 +578,7 @@ class _Collector:
         if not of_this_schema(record.identity):  # what identifies a result changed since: nothing matches it
             self.board.notes.append(
                 f"{folder}: not shown: its {SPEC_RECORD} is of an earlier run identity (schema "
-                f"{record.identity.get('schema')}, now {SCHEMA}); fix: {_fix(record)}"
+                f"{record.identity.get('schema')}, now {SCHEMA}); fix: {_fix(record, folder.parent)}"
             )
             return None
         if record.model != folder.name:  # a batch names a model's folder after it: a copy, or a renamed folder
@@ -574,8 +591,8 @@ class _Collector:
 
     def add_model(self, model: str, spec: IdentityRecord, scan: Scan) -> None:
         """The model's row: a cell (or a mark saying why there is none) per task of its spec."""
-        board = self.board
-        board.notes += [f"{damaged}: not read; fix: {_fix(spec)}" for damaged in scan.damaged]
+        board, fix = self.board, _fix(spec, self.staleness.results_dir)
+        board.notes += [f"{damaged}: not read; fix: {fix}" for damaged in scan.damaged]
         board.rows[model], board.marks[model], board.sources[model], board.data[model] = {}, {}, {}, {}
         board.records[model], board.reads[model] = spec, {}
         board.settings[model], identity = {}, spec.identity
@@ -593,7 +610,7 @@ class _Collector:
             stale = self.staleness.why(spec.identity, task, model, best.when) if best is not None else None
             # every run changed since it ended is told, also where another (an older limited one) is shown
             changed = [other for other in scan.outcomes.get(task, []) if other.changed and other is not best]
-            board.notes += [f"{other.run}: {task} {other.changed}; fix: {_fix(spec)}" for other in changed]
+            board.notes += [f"{other.run}: {task} {other.changed}; fix: {fix}" for other in changed]
             if best is None:
                 if scan.gone(task):
                     board.marks[model][task] = "changed since its run"
@@ -603,13 +620,13 @@ class _Collector:
                     board.marks[model][task] = "run record damaged"
             elif stale:
                 board.marks[model][task] = "stale"
-                board.notes.append(f"{model} {task}: {stale} since its run; fix: {_fix(spec)}")
+                board.notes.append(f"{model} {task}: {stale} since its run; fix: {fix}")
             elif _mark(best):
                 board.marks[model][task] = _mark(best)
                 if best.doubt:
-                    board.notes.append(f"{best.results_path}: {task} {best.doubt}; fix: {_fix(spec)}")
+                    board.notes.append(f"{best.results_path}: {task} {best.doubt}; fix: {fix}")
             else:
-                self.add_cell(model, task, best, _fix(spec))
+                self.add_cell(model, task, best, fix)
 
     def add_cell(self, model: str, task: str, best: Outcome, fix: str) -> None:
         """A scored run's cell, once its samples give its headline value (else the mark and the note why not, with
