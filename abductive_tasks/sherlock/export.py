@@ -310,7 +310,8 @@ def write_submission(
 ) -> Path:
     """Write ``<folder>/<file>.npy`` and ``<folder>.zip`` under ``out_dir`` from ``split``'s scores in the run under
     ``run_dir`` (of ``model``, when it holds several); return the zip. The files are written as one set: an
-    interruption leaves the previous export whole."""
+    interruption leaves the previous export whole; a leaderboard file of an earlier export this one lacks is removed
+    from the folder, so the folder holds what the zip holds."""
     arrays = submission_arrays(logged_records(run_dir, split, tasks, model), root, allow_failed)
     folder = out_dir / FOLDERS[split]
     files: dict[Path, bytes] = {}
@@ -330,7 +331,18 @@ def write_submission(
         )
     except OSError as error:
         raise DataError(f"{out_dir}: cannot write the submission ({error.strerror or error})") from None
+    for stale in sorted(folder.glob("*.npy")):  # an earlier export's file this one lacks: never left beside it
+        if FILE_NAMES.fullmatch(stale.stem) and stale not in files:
+            stale.unlink()
     return archive
+
+
+def missing_kinds(archive: Path) -> list[str]:
+    """The leaderboard's task files (comparison, localization, retrieval) a submission zip lacks: the leaderboard
+    scores all three, so a zip without one is a partial submission."""
+    with zipfile.ZipFile(archive) as bundle:
+        kinds = {Path(name).stem.partition("_")[0] for name in bundle.namelist()}
+    return [kind for kind in ("comparison", "localization", "retrieval") if kind not in kinds]
 
 
 USAGE = """Write the Sherlock leaderboard submission from a run's logged scores.
@@ -391,4 +403,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"abductive-eval export-sherlock: {error}", file=sys.stderr)
         return 1
     print(archive)
+    if missing := missing_kinds(archive):
+        print(
+            f"abductive-eval export-sherlock: a partial submission: no {', '.join(missing)} scores (the leaderboard "
+            "scores comparison, localization and retrieval; export a run of all three for a full one)",
+            file=sys.stderr,
+        )
     return 0

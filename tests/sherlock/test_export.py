@@ -314,3 +314,23 @@ def test_tasks_of_two_runs_are_one_submission_only_when_the_runs_ran_the_same(tm
     same["abductive_tasks"]["data"]["nleye"] = {"annotations_sha256": "m" * 64}
     _run_of(folder, "20261201_110000", "sherlock_localization_test", same)
     assert set(samples_files(folder)) == {"sherlock_comparison_test", "sherlock_localization_test"}
+
+
+def test_a_partial_export_leaves_no_earlier_file_beside_it_and_says_it_is_partial(tmp_path, capsys):
+    """A walkthrough exported all three, then comparison alone into the same folder: the zip held comparison only
+    and the folder still held the earlier localization and retrieval files, with no word that it was partial."""
+    from abductive_tasks.sherlock.export import main as export_main
+
+    docs = _comparison()
+    replies = [str((float(index), False)) for index, _ in enumerate(docs)]
+    _write_samples(tmp_path / "run", "sherlock_comparison", hooks.process_results_comparison, docs, replies)
+    folder = tmp_path / "out" / "validation_set_predictions"
+    folder.mkdir(parents=True)
+    for name in ("localization.npy", "retrieval_0.npy", "notes.npy"):  # an earlier export's; a file of the user's
+        np.save(folder / name, np.zeros(2, dtype=np.float32))
+    assert export_main([str(tmp_path / "run"), "--out", str(tmp_path / "out"), "--split", "val"]) == 0
+    assert sorted(path.name for path in folder.iterdir()) == ["comparison.npy", "notes.npy"]
+    assert capsys.readouterr().err == (
+        "abductive-eval export-sherlock: a partial submission: no localization, retrieval scores (the leaderboard "
+        "scores comparison, localization and retrieval; export a run of all three for a full one)\n"
+    )
