@@ -129,6 +129,23 @@ def _run_date(stamp: str) -> str:
         return ""
 
 
+LMMS_DEFAULT_TIMEZONE = "Asia/Singapore"  # lmms-eval 0.7.3's --timezone default (UTC+8): plain runs' file times
+
+
+def run_time(stamp: str, timezone: str | None) -> str:
+    """``2026-12-04 20:28 UTC`` from lmms-eval's ``20261205_042800`` written in ``timezone`` (its ``--timezone``;
+    plain lmms-eval's default is UTC+8, abductive-eval's UTC): a date read as written was a day off; '' when the
+    stamp or the time zone cannot be read."""
+    import zoneinfo
+
+    try:
+        written = datetime.datetime.strptime(stamp[:15], "%Y%m%d_%H%M%S")
+        zone = zoneinfo.ZoneInfo(timezone or LMMS_DEFAULT_TIMEZONE)
+    except (ValueError, zoneinfo.ZoneInfoNotFoundError):
+        return ""
+    return written.replace(tzinfo=zone).astimezone(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
 def versions_with_backend(identity: dict) -> dict[str, object]:
     """An identity's package versions with the backend its model ran, every one: a backend of ours as its identity
     records it (``backend <name>``: its version, :func:`~abductive_tasks.runs.identity.backend_versions`), lmms-eval's
@@ -351,8 +368,9 @@ def run_lines(run: dict, results_path) -> list[str]:
     data = run_data(run, results_path)
     tasks = ", ".join(f"{task} {version}" for task, version in sorted((run.get("versions") or {}).items()))
     judge = identity.get("judge") if batch else ours.get("judge")
+    timezone = _object_at(config, "resolved_cli_args").get("timezone")
     lines = [
-        f"Run {_run_date(stamp) or stamp}; "
+        f"Run {run_time(stamp, str(timezone) if timezone else None) or _run_date(stamp) or stamp}; "
         + ", ".join(f"{package} {version}" for package, version in versions.items()),
         *(_data_lines(data) or ["Data: not recorded (runs of abductive-eval record it)"]),
         f"Model: {model}; {weights_text(_run_weights(batch) if batch else ours.get('weights'))}; judge: "
