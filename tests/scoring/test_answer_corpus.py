@@ -112,7 +112,8 @@ PINNED = {
     "blind_batch_bs.yaml": (394, 0),  # out of pending/ with BT's first contact (first contact of round 62: 385, 1); 66
     "blind_batch_bt.yaml": (396, 0),  # out of pending/ with BU's first contact (first contact of round 63: 389, 1); 66
     "blind_batch_bu.yaml": (396, 0),  # out of pending/ with BV's first contact (first contact of round 64: 384, 4); 65
-    "blind_batch_bv.yaml": (395, 0),  # pending/: first contact of round 65 (387, 3); round 66
+    "blind_batch_bv.yaml": (395, 0),  # out of pending/ with BW's first contact (first contact of round 65: 387, 3); 66
+    "blind_batch_bw.yaml": (391, 4),  # pending/: first contact of round 66 (391, 4)
 }
 
 
@@ -247,7 +248,7 @@ def test_every_batch_reads_exactly_as_pinned(path, corpus_report):
 def test_every_reply_is_recorded_once():
     recorded = [json.loads(line)["reply"] for line in RECORDED_READINGS.read_text(encoding="utf-8").splitlines()]
     batches = {f"{path.name}/" for path in [CORPUS, *BLIND_BATCHES, *PENDING_BATCHES]}
-    assert len(recorded) == len(set(recorded)) == 22376
+    assert len(recorded) == len(set(recorded)) == 22776
     assert {reply[: reply.index("/") + 1] for reply in recorded} == batches
 
 
