@@ -367,11 +367,20 @@ def is_set(name: str) -> bool:
     return bool(os.environ.get(name, "").strip())
 
 
+OFF_WORDS = {"off", "none", "0", "false", "no"}  # a model-backed metric's source turned off
+
+
 def model_source(name: str) -> str | None:
     """A model-backed metric's source (hub id, folder or file);
     None when set to 'off' (or 'none', '0', 'false', 'no')."""
     value = raw(name)
-    return None if value.lower() in {"off", "none", "0", "false", "no"} else value
+    return None if value.lower() in OFF_WORDS else value
+
+
+def written_as_path(name: str) -> bool:
+    """Whether a model source is written as a path, whether or not it exists (a hub id is ``name`` or
+    ``owner/name``): such a source is loaded from there, never looked up on the hub."""
+    return name.startswith(("/", ".", "~")) or name.count("/") > 1 or "\\" in name or name.endswith(".pth")
 
 
 def workers(files: int) -> int:
@@ -403,6 +412,14 @@ def _check_columns(value: str) -> str | None:
     return None
 
 
+def _check_model_path(value: str) -> str | None:
+    """A model source written as a path that does not exist: an error before anything loads (a typo gave a warning
+    and a run without the metric)."""
+    if value.lower() in OFF_WORDS or not written_as_path(value) or Path(value).expanduser().exists():
+        return None
+    return "no such file or folder (a path is loaded from there, never looked up on the hub; 'off' skips the metric)"
+
+
 def _check_flag(value: str) -> str | None:
     return None if value.lower() in _FLAGS else "expected on or off (1/0, true/false, yes/no)"
 
@@ -420,6 +437,16 @@ _CHECKS = {
     "ABDUCTIVE_WORKERS": _check_number(int, 1),
     "ABDUCTIVE_BOOTSTRAP": _check_number(int, 0),
     "ABDUCTIVE_BOOTSTRAP_SEED": _check_number(int, 0),
+    **dict.fromkeys(
+        (
+            "ABDUCTIVE_SIMILARITY_MODEL",
+            "ABDUCTIVE_BERTSCORE_MODEL",
+            "ABDUCTIVE_CLIP_MODEL",
+            "ABDUCTIVE_DVE_EVALUATOR",
+            "ABDUCTIVE_DVE_EVALUATOR_TEXT",
+        ),
+        _check_model_path,
+    ),
 }
 
 

@@ -48,10 +48,14 @@ class Source:
     @property
     def is_path(self) -> bool:
         """Written as a path (a hub id is ``name`` or ``owner/name``), whether or not it exists."""
-        return self.is_local or self.name.startswith(("/", ".", "~")) or self.name.count("/") > 1 or "\\" in self.name
+        return self.is_local or settings.written_as_path(self.name)
 
     def how_to_get(self, what: str = "weights") -> str:
-        return f"Set {self.variable} to a local folder or file, or a hub id to allow the download (off: skip)."
+        """How to get the model: a local copy, or a hub id named (the default itself too: unset never downloads)."""
+        return (
+            f"Set {self.variable} to a local folder or file, or to a hub id to allow the download "
+            f"({self.variable}={self.name} downloads this one); {self.variable}=off skips it."
+        )
 
 
 def source(variable: str) -> Source | None:

@@ -427,3 +427,24 @@ def test_a_model_name_that_does_not_start_with_a_letter_or_digit_is_refused_sayi
         "models[0]": f"models[0].name: {name!r} must be a folder-safe name (letters, digits, . _ -; a letter or digit "
         "first)"
     }
+
+
+@pytest.mark.parametrize("variable", ["ABDUCTIVE_DVE_EVALUATOR", "ABDUCTIVE_BERTSCORE_MODEL", "ABDUCTIVE_CLIP_MODEL"])
+def test_a_model_path_that_does_not_exist_stops_a_run_before_anything_loads(variable, tmp_path, monkeypatch, capsys):
+    """docs/benchmarks/dve.md: a path that does not exist is an error, never a hub lookup. A walkthrough's typo in
+    ABDUCTIVE_DVE_EVALUATOR gave one warning, exit 0 and a run without its headline. A hub id, a path that exists and
+    'off' pass."""
+    from abductive_tasks import settings
+    from abductive_tasks.cli import main as cli_main
+
+    missing = str(tmp_path / "nonexist.pth")
+    monkeypatch.setenv(variable, missing)
+    monkeypatch.setitem(sys.modules, "lmms_eval", None)  # stopped before lmms-eval is imported
+    assert cli_main(["--model", "dumb_pixel", "--tasks", "dve_gen"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"abductive-eval: {variable}={missing!r}: no such file or folder (a path is loaded from there, never looked up "
+        "on the hub; 'off' skips the metric)"
+    )
+    for usable in ("owner/model", str(tmp_path), "off"):
+        assert settings.problems({variable: usable}) == []
+    assert settings.problems({variable: "./typo"}) and settings.problems({variable: "weights.pth"})
