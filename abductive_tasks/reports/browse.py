@@ -268,6 +268,10 @@ def item_of(task: str, line: Mapping) -> Item:
     if not images and isinstance(record.get("image_path"), str):
         images = [record["image_path"]]
     reading = None if read_key is None else record[read_key]
+    reply = line.get("filtered_resps", line.get("resps"))
+    # a free-text task's record keeps no value read off the reply (MuCR's Exp is judged on the reply itself): diff
+    # compares the reply (it compared nothing, and two runs' different explanations read as the same)
+    decides = json.dumps(reading) if reading is not None else "" if read_key is not None else json.dumps(_text(reply))
     return Item(
         task=task,
         doc_id=int(line.get("doc_id", -1)),
@@ -275,7 +279,7 @@ def item_of(task: str, line: Mapping) -> Item:
         category=str(record[category_key]) if category_key else "",
         status=verdict(record),
         read=describe_reading(reading),
-        reply=describe_reply(_text(line.get("filtered_resps", line.get("resps")))),
+        reply=describe_reply(_text(reply)),
         prompt=_text(line.get("input")),
         target=_text(line.get("target")),
         images=images,
@@ -285,7 +289,7 @@ def item_of(task: str, line: Mapping) -> Item:
             if key not in shown and key != "image_path" and value not in (None, "", [])
         },
         roles=image_roles(task, len(images)),
-        decides="" if reading is None else json.dumps(reading),
+        decides=decides,
         composite=composites.composite_of(task, images),
     )
 

@@ -2,7 +2,8 @@
 
 Documents are matched by task and lmms-eval ``doc_id`` (and must have the same gold answer: the same data).
 Two runs disagree on a document when the reading its metric is computed from differs (the value read from the
-reply, in full: a choice, a rating, a plausibility, Sherlock's embeddings or score matrix) or its status does
+reply, in full: a choice, a rating, a plausibility, Sherlock's embeddings or score matrix; for a task judged on the
+reply itself, MuCR's Exp, the reply) or its status does
 (correct, wrong, unparsable, request_failed; see :mod:`abductive_tasks.reports.browse`). The console
 gets per task the count of disagreements and, for tasks with a per-document verdict, who was right;
 ``-o page.html`` writes them as the browser's page, both replies side by side.

@@ -819,7 +819,8 @@ def test_browse_diff_and_the_ui_show_the_composite_the_model_was_sent(tmp_path, 
     shown = capsys.readouterr().out.splitlines()
     versions = package_versions()
     assert re.fullmatch(
-        rf"Run \d{{4}}-\d\d-\d\d; abductive-tasks {versions['abductive-tasks']}, lmms-eval {versions['lmms-eval']}",
+        rf"Run \d{{4}}-\d\d-\d\d \d\d:\d\d UTC; abductive-tasks {versions['abductive-tasks']}, "
+        rf"lmms-eval {versions['lmms-eval']}",
         shown[-5],
     )
     assert shown[-4:] == [
@@ -862,3 +863,17 @@ def test_diff_of_one_models_two_runs_names_each_by_its_folder(tmp_path, capsys):
     assert heading == "abductive-eval diff: A = dumb_pixel (dumb_pixel-0123abcd), B = dumb_pixel (dumb_pixel-4567cdef)"
     assert diff_main([str(first), str(first)]) == 0  # one run twice: nothing tells them apart
     assert capsys.readouterr().out.splitlines()[0] == "abductive-eval diff: A = dumb_pixel (A), B = dumb_pixel (B)"
+
+
+def test_diff_compares_the_replies_of_a_task_judged_on_the_reply_itself():
+    """MuCR's Exp keeps no value read off the reply: a walkthrough's diff said `mucr_exp: 0 of 12 documents differ`
+    for two models whose explanations (and judge scores) differed. The reply is what such a task is judged on."""
+
+    def exp_line(reply: str) -> dict:
+        record = {"item_id": "3", "answer_status": "parsed", "s1": 5, "s2": 5, "s3": 5, "labelled": True}
+        return {"doc_id": 0, "target": "", "filtered_resps": [reply], "exp_score": ["exp_score", record]}
+
+    same, other = (browse.item_of("mucr_exp", exp_line(reply)) for reply in ("Cause: rain.", "Cause: wind."))
+    common, found = disagreements([same], [other])
+    assert common == {"mucr_exp": 1} and len(found) == 1
+    assert disagreements([same], [browse.item_of("mucr_exp", exp_line("Cause: rain."))])[1] == []

@@ -1622,9 +1622,10 @@ def test_show_says_when_a_run_ran_in_utc_whatever_zone_lmms_eval_wrote_its_time_
     made at 2026-12-04 20:28 UTC (a walkthrough). The time is read in the run's own zone and said in UTC."""
     from abductive_tasks.reports.leaderboard.provenance import run_lines, run_time
 
-    assert run_time("20261205_042800", None) == "2026-12-04 20:28 UTC"  # lmms-eval's default, UTC+8
+    assert run_time("20261205_042800", "Asia/Singapore") == "2026-12-04 20:28 UTC"  # lmms-eval's default, UTC+8
+    assert run_time("20261205_042800", None) == ""  # no zone recorded: the date as written
     assert run_time("20261204_202800", "UTC") == "2026-12-04 20:28 UTC"  # abductive-eval's
     assert run_time("20261204_152800", "America/New_York") == "2026-12-04 20:28 UTC"
-    assert run_time("results", None) == "" and run_time("20261204_202800", "Nowhere/Else") == ""
+    assert run_time("results", "UTC") == "" and run_time("20261204_202800", "Nowhere/Else") == ""
     plain = {"date": "20261205_042800", "config": {"resolved_cli_args": {"timezone": "Asia/Singapore"}}}
     assert run_lines(plain, Path("20261205_042800_results.json"))[0].startswith("Run 2026-12-04 20:28 UTC; ")

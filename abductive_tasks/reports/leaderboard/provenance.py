@@ -129,18 +129,17 @@ def _run_date(stamp: str) -> str:
         return ""
 
 
-LMMS_DEFAULT_TIMEZONE = "Asia/Singapore"  # lmms-eval 0.7.3's --timezone default (UTC+8): plain runs' file times
-
-
 def run_time(stamp: str, timezone: str | None) -> str:
-    """``2026-12-04 20:28 UTC`` from lmms-eval's ``20261205_042800`` written in ``timezone`` (its ``--timezone``;
-    plain lmms-eval's default is UTC+8, abductive-eval's UTC): a date read as written was a day off; '' when the
-    stamp or the time zone cannot be read."""
+    """``2026-12-04 20:28 UTC`` from lmms-eval's ``20261205_042800`` written in ``timezone`` (its ``--timezone``, which
+    lmms-eval 0.7.3 records; plain lmms-eval's default is UTC+8, abductive-eval's UTC): a date read as written was a
+    day off; '' when the stamp cannot be read or no time zone is recorded (the date is then shown as written)."""
     import zoneinfo
 
+    if not timezone:
+        return ""
     try:
         written = datetime.datetime.strptime(stamp[:15], "%Y%m%d_%H%M%S")
-        zone = zoneinfo.ZoneInfo(timezone or LMMS_DEFAULT_TIMEZONE)
+        zone = zoneinfo.ZoneInfo(timezone)
     except (ValueError, zoneinfo.ZoneInfoNotFoundError):
         return ""
     return written.replace(tzinfo=zone).astimezone(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
