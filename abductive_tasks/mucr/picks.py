@@ -26,6 +26,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import re
 from pathlib import Path
 
 from loguru import logger
@@ -104,11 +105,18 @@ def samples_sealed(samples: Path, task: str) -> None:
     one warning: an edit cannot be seen. What is wrong with the results file itself :func:`samples_run` says."""
     try:
         results = json.loads(read_regular(results_beside(samples)))
-        recorded = results[PROVENANCE_KEY][RECORDS_KEY][task] if isinstance(results, dict) else None
+        ours = results.get(PROVENANCE_KEY) if isinstance(results, dict) else None
     except (OSError, ValueError):
         return
-    except (KeyError, TypeError):
-        recorded = None
+    ours = ours if isinstance(ours, dict) else {}
+    records = ours.get(RECORDS_KEY)
+    recorded = records.get(task) if isinstance(records, dict) else None
+    if not isinstance(recorded, str) and _records_written_by(ours.get("versions")):
+        raise DataError(
+            f"{PICKS_VARIABLE}: {samples}: the results file beside it was written by abductive-tasks "
+            f"{ours['versions']['abductive-tasks']}, which records what the samples of {task} give, and holds no "
+            "such record (removed?); run it again"
+        )
     if not isinstance(recorded, str):
         logger.warning(
             f"{task} picks in {samples}: their run recorded nothing of what they were (written by plain lmms-eval, or "
@@ -121,6 +129,14 @@ def samples_sealed(samples: Path, task: str) -> None:
             f"of {task} by content, and these differ: edited, or another run's samples); name the folder of the run "
             f"that wrote them, or run {task} again"
         )
+
+
+def _records_written_by(versions: object) -> bool:
+    """Whether ``versions`` (a results file's ``abductive_tasks.versions``) name an abductive-tasks that records what
+    the samples give (0.1.28 on)."""
+    written = versions.get("abductive-tasks") if isinstance(versions, dict) else None
+    numbers = re.findall(r"\d+", written.split("+")[0]) if isinstance(written, str) else []
+    return len(numbers) >= 3 and tuple(int(number) for number in numbers[:3]) >= (0, 1, 28)
 
 
 def pick_tasks(asking: str) -> tuple[str, str]:

@@ -357,6 +357,10 @@ def test_picks_that_differ_from_what_their_run_recorded_are_refused(picks_folder
         "mucr_c2e by content, and these differ: edited, or another run's samples); name the folder of the run that "
         "wrote them, or run mucr_c2e again"
     )
+    removed = {"config": config, "abductive_tasks": {"versions": {"abductive-tasks": "0.1.28"}}}
+    results_beside(c2e).write_text(json.dumps(removed))  # the record removed from results of a version that writes it
+    with pytest.raises(DataError, match=r"written by abductive-tasks 0\.1\.28, which records what the samples of "):
+        hooks.exp_own_docs(None)
     results_beside(c2e).write_text(json.dumps({"config": config}))  # plain lmms-eval's results record nothing
     assert len(hooks.exp_own_docs(None)) == 11  # every pick right but item 3's unreadable cue
     assert (

@@ -430,9 +430,9 @@ def test_a_reader_of_named_picks_is_asked_again_under_use_cache_after_they_chang
     # abductive-eval's results record what the samples gave: picks edited in place are refused, in one line
     refused = abductive_eval(command, tmp_path / "refused", env=named)
     assert refused.returncode != 0 and f"{samples} is not what its run wrote" in refused.stdout + refused.stderr
-    (results,) = picks.rglob("*_results.json")  # as plain lmms-eval's would: no record of what the samples gave
+    (results,) = picks.rglob("*_results.json")  # as plain lmms-eval's would be: nothing of ours in them
     written = json.loads(results.read_text())
-    del written["abductive_tasks"]["samples_records"]
+    del written["abductive_tasks"]
     results.write_text(json.dumps(written))
     rerun = abductive_eval(command, tmp_path / "rerun", env=named)
     assert "their run recorded nothing of what they were" in rerun.stdout + rerun.stderr
