@@ -1110,6 +1110,9 @@ def test_every_export_and_the_plots_data_flag_an_upper_bound_as_the_tables_do(tm
     assert found.tied("a", "mucr_exp") is not None
     table = headline_table(board, found)
     assert "mucr_exp_gold (exp_score; raw, upper bound, not the paper's number)" in table.header
+    from abductive_tasks.reports.leaderboard.render import legend
+
+    assert legend(board).endswith(" Ranked by mucr_exp (no average column).")  # named (a walkthrough's "first task")
     # never bold in the table either (a walkthrough found a's mucr_exp_gold bold, though mucr.md says never bold)
     column = {task: next(n for n, head in enumerate(table.header) if head.startswith(f"{task} (")) for task in flag}
     assert [strong[column["mucr_exp_gold"]] for strong in table.bold] == [False, False]

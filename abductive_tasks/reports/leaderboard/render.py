@@ -41,6 +41,7 @@ from abductive_tasks.reports.leaderboard.ranking import (
     average,
     average_tasks,
     flags,
+    ranked_tasks,
     ranking,
 )
 from abductive_tasks.reports.plots import PERCENT_FACTOR
@@ -461,7 +462,8 @@ def write_csv(board: Leaderboard, out: Path, found: Statistics | None = None) ->
 
 
 LEGEND = (
-    "Rows ranked by the average column (or, without one, by the first task); equal ranks are marked =. "
+    "Rows ranked by the average column (or, without one, by the first task ranked by: see below); equal ranks are "
+    "marked =. "
     "Each cell: the headline value in percent (raw where the header says so), "
     "[95% bootstrap interval over the benchmark's units: NL-Eye/MuCR item, DVE pair, Sherlock image or chunk], "
     "printed to the precision the interval supports. "
@@ -565,8 +567,11 @@ def averaged_text(board: Leaderboard) -> str:
 
 
 def legend(board: Leaderboard) -> str:
-    """:data:`LEGEND` and :func:`averaged_text`."""
-    return f"{LEGEND} {averaged_text(board)}"
+    """:data:`LEGEND` and :func:`averaged_text`; without an average column, the task the rows are ranked by (a
+    walkthrough's legend said "the first task" where the first column shown was an upstream one, not ranked by)."""
+    ranked = ranked_tasks(board)
+    by = "" if average_tasks(board) or not ranked else f" Ranked by {ranked[0]} (no average column)."
+    return f"{LEGEND} {averaged_text(board)}{by}"
 
 
 def markdown(
