@@ -98,6 +98,9 @@ def samples_run(samples: Path) -> tuple[dict[str, object], str]:
     return binding, ""
 
 
+_SAID_UNSEALED: set[Path] = set()  # samples files whose "recorded nothing" warning this process gave
+
+
 def samples_sealed(samples: Path, task: str) -> None:
     """Refuse picks that are not what their run wrote: the results file beside them, written by ``abductive-eval``,
     records what its samples of ``task`` gave (``samples_records``), and these give otherwise (edited, or another
@@ -118,10 +121,12 @@ def samples_sealed(samples: Path, task: str) -> None:
             "such record (removed?); run it again"
         )
     if not isinstance(recorded, str):
-        logger.warning(
-            f"{task} picks in {samples}: their run recorded nothing of what they were (written by plain lmms-eval, or "
-            "by abductive-tasks before 0.1.28), so an edit to them cannot be seen; abductive-eval records it"
-        )
+        if samples not in _SAID_UNSEALED:  # once per file: the documents are built more than once
+            _SAID_UNSEALED.add(samples)
+            logger.warning(
+                f"{task} picks in {samples}: their run recorded nothing of what they were (written by plain lmms-eval, "
+                "or by abductive-tasks before 0.1.28), so an edit to them cannot be seen; abductive-eval records it"
+            )
         return
     if records_digest(line for _, line in json_lines(samples)) != recorded:
         raise DataError(

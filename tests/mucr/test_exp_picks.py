@@ -363,6 +363,8 @@ def test_picks_that_differ_from_what_their_run_recorded_are_refused(picks_folder
         hooks.exp_own_docs(None)
     results_beside(c2e).write_text(json.dumps({"config": config}))  # plain lmms-eval's results record nothing
     assert len(hooks.exp_own_docs(None)) == 11  # every pick right but item 3's unreadable cue
+    assert len(hooks.exp_own_docs(None)) == 11  # the documents built again (as lmms-eval does): said once per file
+    assert caplog_loguru.text.count(f"mucr_c2e picks in {c2e}: their run recorded nothing") == 1
     assert (
         f"mucr_c2e picks in {c2e}: their run recorded nothing of what they were (written by plain lmms-eval, or by "
         "abductive-tasks before 0.1.28), so an edit to them cannot be seen; abductive-eval records it"
