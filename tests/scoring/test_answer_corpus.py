@@ -73,7 +73,7 @@ PINNED = {
     "blind_batch_af.yaml": (238, 0),  # out of pending/ with AG's first contact (first contact 236, 2); round 24
     "blind_batch_ag.yaml": (281, 0),  # out of pending/ with AL's first contact (first contact 276, 6); rounds 25, 29
     "blind_batch_ah.yaml": (373, 0),  # pending/: first contact of round 25 (367, 3); rounds 26, 28, 29, 35, 38 and 60
-    "blind_batch_ai.yaml": (318, 0),  # pending/: first contact of round 26 (313, 1); rounds 29, 35, 36, 65
+    "blind_batch_ai.yaml": (319, 0),  # pending/: first contact of round 26 (313, 1); rounds 29, 35, 36, 65, 67
     "blind_batch_aj.yaml": (321, 0),  # pending/: first contact of round 27 (314, 2); rounds 28, 31, 35, 38, 54, 55
     "blind_batch_ak.yaml": (330, 0),  # first contact of round 28; rounds 34 (the remaining one, named), 35, 42, 48
     "blind_batch_al.yaml": (335, 0),  # pending/: first contact of round 29 (326, 4); rounds 30, 35, 44, 54
@@ -87,8 +87,8 @@ PINNED = {
     "blind_batch_at.yaml": (328, 0),  # out of pending/ with W: first contact of round 37 (301, 9); round 38; W13, W26
     "blind_batch_au.yaml": (319, 0),  # pending/: first contact of round 38 (301, 5); round 39; W09, W15, W23
     "blind_batch_av.yaml": (321, 0),  # pending/: first contact of round 39 (309, 6); rounds 40, 54
-    "blind_batch_aw.yaml": (316, 0),  # pending/: first contact of round 40 (308, 4); rounds 41, 43, 58, 62
-    "blind_batch_ax.yaml": (333, 0),  # pending/: first contact of round 41 (323, 4); rounds 42, 60
+    "blind_batch_aw.yaml": (317, 0),  # pending/: first contact of round 40 (308, 4); rounds 41, 43, 58, 62, 67
+    "blind_batch_ax.yaml": (334, 0),  # pending/: first contact of round 41 (323, 4); rounds 42, 60, 67
     "blind_batch_ay.yaml": (328, 0),  # pending/: first contact of round 42 (309, 4); round 43
     "blind_batch_az.yaml": (396, 0),  # out of pending/ with X22 (first contact 385, 2); round 44; X22 adjudicated
     "blind_batch_ba.yaml": (386, 0),  # pending/: first contact of round 44 (374, 3); rounds 45, 54; X02, X15 adj.
@@ -113,7 +113,7 @@ PINNED = {
     "blind_batch_bt.yaml": (396, 0),  # out of pending/ with BU's first contact (first contact of round 63: 389, 1); 66
     "blind_batch_bu.yaml": (396, 0),  # out of pending/ with BV's first contact (first contact of round 64: 384, 4); 65
     "blind_batch_bv.yaml": (395, 0),  # out of pending/ with BW's first contact (first contact of round 65: 387, 3); 66
-    "blind_batch_bw.yaml": (391, 4),  # pending/: first contact of round 66 (391, 4)
+    "blind_batch_bw.yaml": (398, 0),  # pending/: first contact of round 66 (391, 4); 67
 }
 
 

@@ -206,11 +206,21 @@ THAT_CLAUSE_SUBJECT = rule(
 # An option's text as the subject of a sentence in the progressive: what the subject does, not the text, is what the
 # reply names ("The car was going too fast — that's what links the two pictures.": AU's first contact, read car; the
 # speeding is what it says; not "The car is the cue")
+# (also after a dash, with the image it is in: "The second phrase — the car in the first image is going well over the
+# limit, and the second image shows the result." on the cue prompt, BW's first contact, unread; not "The car in the
+# first image is the cue")
 PROGRESSIVE_SUBJECT = rule(
-    rf"(?:^|(?<=[.!?]\s)|(?<=\n)){_DETERMINER}(?P<subject>{NAMED_MENTION})\s+"
+    rf"(?:^|(?<=[.!?]\s)|(?<=\n)|(?<=\s-\s)){_DETERMINER}(?P<subject>{NAMED_MENTION})"
+    rf"(?:\s+in\s+{NAMED_MENTION})?\s+"
     r"(?:was|were|is|are|kept)\s+(?:still\s+|clearly\s+|just\s+)?[^\W\d_]+ing\b",
     Example("cue_words", "The car was going too fast — that's what links the two pictures.", None),
     Example("cue_words", "The car was going too fast. The cue is speeding.", 2),
+    Example(
+        "cue_words",
+        "The second phrase — the car in the first image is going well over the limit, and the second image shows the "
+        "result.",
+        2,
+    ),
 )
 # ... or of a participle after "is" or "was", what it does going on after it: "the real cause is the car going too fast
 # in the first image. The cue is 2." (BM's first contact, unread: the speeding is what it says; not "The cue is the

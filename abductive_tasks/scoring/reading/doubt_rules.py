@@ -453,6 +453,14 @@ DOUBTS = (
         Example("nleye", "Hypothesis 1 is more plausible, and hypothesis 2 fits it equally well.", None),
         Example("nleye", "Hypothesis 2 explains the open window just as well. Final answer: hypothesis 1", 1),
     ),
+    # an answer said to be the role "also", in addition to another (BW's first contact: "Option 2 is the cause. Looking
+    # closer, Option 4 is also the cause.", read 4; not "Option 4 is not also the cause", nor "Option 2 is also the
+    # correct answer" of the option stated)
+    rule(
+        rf"{_ANY_REF}\s+(?:is|was)\s+also\s+(?:the|an?)\s+"
+        r"(?:cause|effect|cue)(?=\s*(?:[.;!\n]|,?\s+(?:too|as\s+well)\b|$))",
+        Example("mucr", "Option 2 is the cause. Looking closer, Option 4 is also the cause.", None),
+    ),
     # "Both 2 and 4 could be the cue: ..."
     rule(
         rf"\bboth\s+{_ANY_REF}\s+and\s+{_ANY_REF}\s+(?:could|might|may|can|are|seem)\b",

@@ -457,6 +457,9 @@ PHRASES = {  # English: the phrases it translates, separated by |
     # 3", I would not)
     "would give it a": "le daría un|le daría una|le daria un|le daria una",
     "not a": "no le daría un|no le daría una|no le daria un|no le daria una",
+    # BW's first contact: the French image noun with its elided article ("Je dirais l'image 1 : ... L'image 2 (elle fait
+    # du yoga) n'a aucun lien.", I would say the image 1; unread: "dirais l'" said no pick), as "la 2" reads
+    "the image": "l'image|l'immagine",
 }
 # A Chinese noun the answer counts ("答案是第二个短语：超速", AQ's first contact: the second phrase), set apart
 _CHINESE_NOUNS = re.compile("短语|短語")

@@ -596,6 +596,15 @@ def _counted_ones() -> tuple[MentionRule, ...]:
             ),
             ordinal=True,
         ),
+        # or after "and", closing its clause or a reply cut off: "The first image shows a car driving fast on a
+        # highway, and the second" (BW's first contact, cut off before a phrase, read 2; where the reply counts no
+        # image, "the second" stays the second phrase: "Speeding, and the second")
+        _rule(
+            rf"(?<=\band\s)the\s+(?P<ordinal>{_ORDINAL})(?=\s*(?:[.!,;)]|$))",
+            lambda m: _ordinal(m["ordinal"]),
+            Example("cue", "The first image shows a car driving fast on a highway, and the second", None),
+            ordinal=True,
+        ),
     )
 
 
@@ -663,6 +672,14 @@ def _ordinal_mentions(n: int, option_texts: tuple[str, ...]) -> tuple[MentionRul
             rf"\bthe\s+(?P<ordinal>{_ORDINAL})(?=\s*(?:[.!,;)]|$)|\s+{COPULA}\b)",
             lambda m: _ordinal(m["ordinal"]),
             Example("nleye", "The first.", 1),
+        ),
+        # ... and after "is", before the colon of its reason: "L'ipotesi più plausibile è la seconda: il bambino ..."
+        # (BW's first contact, the more plausible hypothesis is the second; unread; not a heading, "The second: a
+        # ball", nor "is the second image")
+        _rule(
+            rf"(?<=\bis\s)the\s+(?P<ordinal>{_ORDINAL})(?=\s*:)",
+            lambda m: _ordinal(m["ordinal"]),
+            Example("presents", "The more plausible hypothesis is the second: the child may have got a ball.", 2),
         ),
     )
 

@@ -124,7 +124,9 @@ REF = rf"\(?\s*[«‹](?P<{{name}}>{MENTION_INDEX})[»›]\s*\)?"  # a named or 
 # unrelated", an answer and a bare number after a comma ending their line ("2, 3": AL's first contact; not "2,
 # speeding")
 LIST_HEAD = (
-    rf"(?!\s*,?\s*(?:and|or|&|/)\s*\(?\s*{ANY_MENTION}"
+    # (the second with its article: "I'd give it a 3 or a 4.", "I would say the image 1 or the image 2.", each read at
+    # its first before round 67)
+    rf"(?!\s*,?\s*(?:and|or(?:\s+(?:an?|the)(?=\s))?|&|/)\s*\(?\s*{ANY_MENTION}"
     # "Option 1 (like Example 1) or Option 2 (like Example 2)": two offered, each with its parenthesis (AX's)
     rf"|\s*\([^()\n]{{0,60}}\)\s*,?\s*or\s+\(?\s*{ANY_MENTION}"
     rf"|\s*,\s*{ANY_MENTION}\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or)\s+){ANY_MENTION}"

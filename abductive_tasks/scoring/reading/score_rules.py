@@ -137,9 +137,15 @@ SCORE_VERDICTS = (
         # "no" alone after a dash: "Score: 4 — no, 6." (AV's first contact, read 4)
         # or between commas: "9, no, 5." (BC's first contact, read 9)
         r"|(?:(?<=[—–…-])|(?<=[—–…-]\s))no(?=\s*[,:])|(?:(?<=,)|(?<=,\s))no(?=\s*,))"
-        r"\s*[,:-]?\s*(?:no\s*[,:-]?\s*)?(?:(?:make\s+(?:it|that)|it's|it\s+is)\s+)?(?:a\s+|an\s+)?{pick}"
+        r"\s*[,:-]?\s*(?:no\s*[,:-]?\s*)?"
+        # the correction's reason set off by commas before the rating: "Score: 6 — wait, given the snow on the
+        # rooftops, 8." (BW's first contact, read 6; not a reason without the correction, "Score: 6 — given the snow
+        # on the rooftops, 8 would be too high.")
+        r"(?:(?:given|since|because|considering|seeing)\b[^.;!?\n«‹,]{{0,80}},\s*)?"
+        r"(?:(?:make\s+(?:it|that)|it's|it\s+is)\s+)?(?:a\s+|an\s+)?{pick}"
         r"(?=\s*(?:[.!;)]|$)|\s+-\s)",
         Example("rating", "Score: 3 - actually 7", 7.0),
+        Example("rating", "Score: 6 — wait, given the snow on the rooftops, 8.", 8.0),
         Example("rating", "Rating: 9. Wait, no: 5. The hat is not his.", 5.0),
         Example("rating", "Rating: 3 — no, 7. The hat is his after all.", 7.0),
         Example("rating", "9, no, 5.", 5.0),
@@ -262,9 +268,14 @@ SCORE_VERDICTS = (
         r"\b(?:it|this|that)(?:\s+is|'s|\s+would\s+be|\s+deserves)\s+(?:at\s+(?:least|most)\s+)?(?:a|an)\s+{pick}",
         Example("rating", "This is a 9.", 9.0),
     ),
+    # (or a giving of it negated: "I would not give it a 3." reads no rating, as the Spanish "No le daría un 3" does;
+    # not "I'd give it a 3, not a 4", nor the rating given after it: "I wouldn't give it a 3; I'd give it a 7.")
     verdict(
-        r"(?:\bnot|n't)\s+(?:be\s+)?(?:(?:close|near)\s+to\s+|anywhere\s+near\s+)?(?:a\s+|an\s+)?{reject}",
+        r"(?:\bnot|n't)\s+(?:be\s+)?(?:(?:give|rate|score|assign)\s+(?:it|this|that|the\s+hypothesis)\s+)?"
+        r"(?:(?:close|near)\s+to\s+|anywhere\s+near\s+)?(?:a\s+|an\s+)?{reject}",
         Example("rating", "Not a 10. I'd give it a 9.", 9.0),
+        Example("rating", "I would not give it a 3.", None),
+        Example("rating", "I wouldn't give it a 3; I'd give it a 7.", 7.0),
         Example("rating", "The hypothesis isn't a 1, and it isn't a 10 either. I'd say it lands at a 5.", 5.0),
     ),
 )

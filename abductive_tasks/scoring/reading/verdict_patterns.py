@@ -45,7 +45,11 @@ _FLAGS = re.IGNORECASE
 
 # A verdict pattern's mentions: {pick} and {reject} any mention, {named_pick} a named one; a pick heads no list ("I
 # would say 1 and 3 are equally valid" picks neither)
-_LIST_TAIL = r"(?<![»›] and )(?<![»›] or )(?<![»›], and )(?<![»›], or )(?<![»›] & )(?<![»›] and \()"
+_LIST_TAIL = (
+    r"(?<![»›] and )(?<![»›] or )(?<![»›], and )(?<![»›], or )(?<![»›] & )(?<![»›] and \()"
+    # with the second's article (round 67: "A 4 or a 5 seems about right", BM's, no answer)
+    r"(?<![»›] or a )(?<![»›] or an )(?<![»›] or the )"
+)
 _MENTIONS = {
     # nor ends one ("Both Option 2 and Option 4 could be the cause")
     "pick": REF.format(name="pick").replace("[«‹]", _LIST_TAIL + "[«‹]", 1) + LIST_HEAD,

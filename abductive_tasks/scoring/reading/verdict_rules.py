@@ -56,9 +56,19 @@ VERDICTS = (
     # contact, read strengthener, the label after the colon rejected)
     verdict(
         r"(?:^|(?<=[.!?;|])|(?<=\*\*))[ \t]*(?:[-*•][ \t]+)?(?:\*\*)?"
-        rf"(?:{LESS}|implausible|unlikely|improbable)\s*:\s*{ARTICLE}{{reject}}",
+        rf"(?:{LESS}|implausible|unlikely|improbable)\s*:\s*{ARTICLE}"
+        # or the option named by its content, after "the one with" or "the one where" (BW's first contact: "**More
+        # plausible:** the one where the unwrapped present is rectangular.\n**Less plausible:** the one with the
+        # ball-shaped present." on the text triplet, read 2; not another sentence after the heading's)
+        r"(?:one\s+(?:with|where|in\s+which|showing|that\s+shows)\b[^.;!?\n«‹]{{0,80}}?)?{reject}",
         Example("nleye", "Less plausible: Image 1", 2),
         Example("nleye", "More plausible: image 2. Less plausible: image 1.", 2),
+        Example(
+            "presents",
+            "More plausible: the one where the unwrapped present is rectangular.\nLess plausible: the one with the "
+            "ball-shaped present.",
+            1,
+        ),
     ),
     # the answer's role said of the other: "The less plausible one is hypothesis 1." (BJ's first contact, unread; of two
     # hypotheses, the other; not "the less plausible detail is the hat")
