@@ -70,7 +70,8 @@ VERSIONS = {
     # (chat: the whole run) or, in its simple form after an image request, answered it from that request's prompt and
     # images; 1.2: any request without images (another's task too), its processor copyable
     "llava_hf_scorer": "1.2",  # 1.1, 1.2: likewise
-    "dve_optimized": "1.1",  # 1.1: the images it reads opened only when regular (results unchanged)
+    "dve_optimized": "1.2",  # 1.1: the images it reads opened only when regular; 1.2: the metric models' code (a
+    # path that does not exist refused first, the not-computed line); results unchanged by either
     "nli_scorer": "1.0",
     "llava": "1.4",  # 1.1: its conversion cache keyed by the converting code; 1.2: its converted files hashed only
     # when regular (a FIFO in their place is refused, never waited on); results unchanged by either; 1.3, 1.4: a request
