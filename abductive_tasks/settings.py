@@ -220,8 +220,11 @@ def _number(name: str, kind: type = float):
         raise ValueError(f"{name}={value!r}: expected a {kind.__name__}") from None
 
 
-def _flag(name: str) -> bool:
-    return raw(name).lower() not in {"", "0", "off", "false", "no"}
+_OFF_FLAG = {"", "0", "off", "false", "no"}  # a flag's values that turn it off
+
+
+def _flag(name: str, environment: Mapping[str, str] | None = None) -> bool:
+    return raw(name, environment).lower() not in _OFF_FLAG
 
 
 def data_source() -> str:
@@ -336,18 +339,35 @@ def judge_url_problem(url: str | None) -> str | None:
 DEFAULT_JUDGE_MODEL = "gpt-4o-2024-11-20"  # lmms-eval's default judge, MODEL_VERSION unset
 
 
+def judge_api_type(environment: Mapping[str, str]) -> str:
+    """lmms-eval's judge provider (``API_TYPE``, default ``openai``)."""
+    return environment.get("API_TYPE", "").strip().lower() or "openai"
+
+
+def judge_problem(environment: Mapping[str, str]) -> str | None:
+    """Why ``environment`` configures no judge through lmms-eval's variables (``ABDUCTIVE_JUDGE=off``; the openai
+    provider without ``OPENAI_API_KEY`` or with a base URL it cannot use: :func:`judge_url_problem`); None when it
+    configures one. The run's judge (:mod:`~abductive_tasks.scoring.judge`) and a run's identity
+    (:func:`environment_judge`) read it alike, so they never disagree on whether there is a judge."""
+    if not _flag("ABDUCTIVE_JUDGE", environment):
+        return "ABDUCTIVE_JUDGE=off"
+    if judge_api_type(environment) != "openai":
+        return None
+    if not environment.get("OPENAI_API_KEY"):
+        return "OPENAI_API_KEY is not set"
+    if problem := judge_url_problem(environment.get("OPENAI_API_URL", "").strip()):
+        return f"OPENAI_API_URL: {problem}"  # every request would go to another path
+    return None
+
+
 def environment_judge(environment: Mapping[str, str]) -> dict | None:
-    """The judge ``environment`` configures through lmms-eval's variables, as a run's identity names it: provider,
-    model and base URL (never the key); None where it configures none (``ABDUCTIVE_JUDGE=off``; the openai provider
-    without ``OPENAI_API_KEY`` or with a base URL it cannot use: :func:`judge_url_problem`)."""
-    if raw("ABDUCTIVE_JUDGE", environment).lower() in {"", "0", "off", "false", "no"}:
+    """The judge ``environment`` configures, as a run's identity names it: provider, model and base URL (never the
+    key); None where it configures none (:func:`judge_problem`)."""
+    if judge_problem(environment):
         return None
-    api_type = environment.get("API_TYPE", "").strip().lower() or "openai"
     url = environment.get("OPENAI_API_URL", "").strip()
-    if api_type == "openai" and (not environment.get("OPENAI_API_KEY") or judge_url_problem(url)):
-        return None
     model = environment.get("MODEL_VERSION", "").strip() or DEFAULT_JUDGE_MODEL
-    return {"api_type": api_type, "model_version": model, "url": url or None}
+    return {"api_type": judge_api_type(environment), "model_version": model, "url": url or None}
 
 
 def judge_extraction() -> bool:

@@ -364,17 +364,13 @@ def _current_judge() -> tuple[_Judge | None, str]:
 
 
 def _build_judge() -> tuple[_Judge | None, str]:
-    if settings.judge_disabled():
-        return None, "ABDUCTIVE_JUDGE=off"
-    api_type = os.environ.get("API_TYPE", "openai").strip().lower() or "openai"
+    if problem := settings.judge_problem(os.environ):
+        return None, problem
+    api_type = settings.judge_api_type(os.environ)
     retries, backoff, timeout = settings.judge_retries(), settings.judge_backoff(), settings.judge_timeout()
     concurrency = settings.judge_concurrency()
     # num_retries=1: the provider makes one attempt per call and _Judge retries with backoff.
     config = compat.judge_config(model_name=os.environ.get("MODEL_VERSION") or DEFAULT_MODEL, timeout=timeout)
-    if api_type == "openai" and not os.environ.get("OPENAI_API_KEY"):
-        return None, "OPENAI_API_KEY is not set"
-    if api_type == "openai" and (problem := settings.judge_url_problem(os.environ.get("OPENAI_API_URL"))):
-        return None, f"OPENAI_API_URL: {problem}"  # every request would go to another path
     try:
         provider = compat.judge_provider(api_type, config)
     except Exception as error:  # unknown API_TYPE, or the provider's client rejects its configuration
@@ -402,7 +398,7 @@ def judge_description() -> dict | None:
     if not judge_configured():
         return None
     return {
-        "api_type": os.environ.get("API_TYPE", "openai").strip().lower() or "openai",
+        "api_type": settings.judge_api_type(os.environ),
         "model_version": os.environ.get("MODEL_VERSION") or DEFAULT_MODEL,
     }
 
