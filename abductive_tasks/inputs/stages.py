@@ -239,11 +239,14 @@ def records_digest(lines: Iterable[dict]) -> str | None:
     return hashlib.sha256("\n".join(sorted(entries)).encode()).hexdigest() if entries else None
 
 
-def output_from_samples(kind: str, task: str, path: Path, binding: Mapping) -> StageOutput:
-    """The stage output of ``task`` that a samples file lmms-eval wrote (``--log_samples``) holds."""
+def output_from_samples(
+    kind: str, task: str, path: Path, binding: Mapping, lines: Iterable[tuple[int, dict]] | None = None
+) -> StageOutput:
+    """The stage output of ``task`` that a samples file lmms-eval wrote (``--log_samples``) holds; ``lines``: its
+    numbered lines where the caller read them already."""
 
     def records() -> Iterator[tuple[str, dict]]:
-        for number, line in json_lines(path):
+        for number, line in json_lines(path) if lines is None else lines:
             record = _record_of(line)
             if record is None:
                 raise StageError(f"{path}, line {number}: no [metric, record] value; not a samples file of {task}")

@@ -75,17 +75,31 @@ def samples_run(samples: Path) -> tuple[dict[str, object], str]:
     ``--limit``) with '', or {} when that file is missing, unreadable, no regular file or names no model, and why: one
     clause naming the results file and what is missing (the picks' model cannot be established: ``abductive-eval``
     refuses them, :func:`~abductive_tasks.inputs.stages.checked`)."""
+    return _run_recorded(results_beside(samples), *_results_read(samples))
+
+
+def _results_read(samples: Path) -> tuple[object, str]:
+    """What the results file beside ``samples`` holds (JSON), with '', or None and why it cannot be read."""
     results = results_beside(samples)
     try:
-        config = json.loads(read_regular(results)).get("config")
+        return json.loads(read_regular(results)), ""
     except FileNotFoundError:
-        return {}, f"no results file lies beside them ({results} is missing)"
+        return None, f"no results file lies beside them ({results} is missing)"
     except OSError as error:  # NotRegular is an OSError
-        return {}, f"the results file beside them ({results}) is unreadable ({error.strerror or error})"
-    except (ValueError, AttributeError):
-        return {}, f"the results file beside them ({results}) is not a JSON object lmms-eval wrote"
+        return None, f"the results file beside them ({results}) is unreadable ({error.strerror or error})"
+    except ValueError:
+        return None, f"the results file beside them ({results}) is not a JSON object lmms-eval wrote"
+
+
+def _run_recorded(results_path: Path, results: object, unread: str) -> tuple[dict[str, object], str]:
+    """:func:`samples_run` of a results file already read (``results``, or None and why: ``unread``)."""
+    if unread:
+        return {}, unread
+    if not isinstance(results, dict):
+        return {}, f"the results file beside them ({results_path}) is not a JSON object lmms-eval wrote"
+    config = results.get("config")
     if not isinstance(config, dict) or not config.get("model"):
-        return {}, f"the results file beside them ({results}) names no model (no config.model)"
+        return {}, f"the results file beside them ({results_path}) names no model (no config.model)"
     model_args = config.get("model_args")
     if isinstance(model_args, dict):
         model_args = ",".join(f"{key}={value}" for key, value in model_args.items())
@@ -101,16 +115,15 @@ def samples_run(samples: Path) -> tuple[dict[str, object], str]:
 _SAID_UNSEALED: set[Path] = set()  # samples files whose "recorded nothing" warning this process gave
 
 
-def samples_sealed(samples: Path, task: str) -> None:
+def samples_sealed(samples: Path, task: str, results: object, lines: list[tuple[int, dict]]) -> None:
     """Refuse picks that are not what their run wrote: the results file beside them, written by ``abductive-eval``,
     records what its samples of ``task`` gave (``samples_records``), and these give otherwise (edited, or another
     run's samples put beside it). Where it records nothing (a plain lmms-eval run, or abductive-tasks before 0.1.28),
-    one warning: an edit cannot be seen. What is wrong with the results file itself :func:`samples_run` says."""
-    try:
-        results = json.loads(read_regular(results_beside(samples)))
-        ours = results.get(PROVENANCE_KEY) if isinstance(results, dict) else None
-    except (OSError, ValueError):
+    one warning: an edit cannot be seen. ``results``: what the results file holds (None where it cannot be read: what
+    is wrong with it :func:`samples_run` says); ``lines``: the samples file's numbered lines."""
+    if results is None:
         return
+    ours = results.get(PROVENANCE_KEY) if isinstance(results, dict) else None
     ours = ours if isinstance(ours, dict) else {}
     records = ours.get(RECORDS_KEY)
     recorded = records.get(task) if isinstance(records, dict) else None
@@ -128,7 +141,7 @@ def samples_sealed(samples: Path, task: str) -> None:
                 "or by abductive-tasks before 0.1.28), so an edit to them cannot be seen; abductive-eval records it"
             )
         return
-    if records_digest(line for _, line in json_lines(samples)) != recorded:
+    if records_digest(line for _, line in lines) != recorded:
         raise DataError(
             f"{PICKS_VARIABLE}: {samples} is not what its run wrote (the results file beside it records the picks "
             f"of {task} by content, and these differ: edited, or another run's samples); name the folder of the run "
@@ -164,9 +177,11 @@ def _from_folder(task: str) -> StageOutput | None:
     if not root.is_dir():
         raise DataError(f"{PICKS_VARIABLE}={folder}: not a folder")
     path = samples_file(root, task)
-    binding, unbound = samples_run(path)
-    samples_sealed(path, task)
-    return dataclasses.replace(output_from_samples("picks", task, path, binding), unbound=unbound)
+    results, unread = _results_read(path)  # each file read once
+    binding, unbound = _run_recorded(results_beside(path), results, unread)
+    lines = list(json_lines(path))
+    samples_sealed(path, task, results, lines)
+    return dataclasses.replace(output_from_samples("picks", task, path, binding, lines), unbound=unbound)
 
 
 def own_picks(asking: str) -> tuple[StageOutput, StageOutput] | None:

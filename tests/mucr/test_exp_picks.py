@@ -369,3 +369,36 @@ def test_picks_that_differ_from_what_their_run_recorded_are_refused(picks_folder
         f"mucr_c2e picks in {c2e}: their run recorded nothing of what they were (written by plain lmms-eval, or by "
         "abductive-tasks before 0.1.28), so an edit to them cannot be seen; abductive-eval records it"
     ) in caplog_loguru.text
+
+
+def test_picks_named_by_the_variable_read_each_file_once(picks_folder, monkeypatch):
+    """The results file beside the picks and the picks' samples file are each opened once: the binding, the check
+    against what the run recorded and the stage output share what was read (each was read twice)."""
+    from abductive_tasks.inputs import files, loading
+
+    hand_built_picks(picks_folder)
+    samples = next(picks_folder.glob("*_samples_mucr_c2e.jsonl"))
+    lines = [json.loads(line) for line in samples.read_text().splitlines()]
+    results_beside(samples).write_text(
+        json.dumps(
+            {
+                "config": {"model": "m", "model_args": "", "limit": None},
+                "abductive_tasks": {
+                    "versions": {"abductive-tasks": "0.1.30"},
+                    "samples_records": {"mucr_c2e": records_digest(lines)},
+                },
+            }
+        )
+    )
+    opened: list[str] = []
+    open_regular = files.open_regular
+
+    def counting(path):
+        opened.append(Path(path).name)
+        return open_regular(path)
+
+    monkeypatch.setattr(files, "open_regular", counting)
+    monkeypatch.setattr(loading, "open_regular", counting)
+    output = picks._from_folder("mucr_c2e")
+    assert output is not None and output.binding["model"] == "m"
+    assert sorted(opened) == sorted([samples.name, results_beside(samples).name])
