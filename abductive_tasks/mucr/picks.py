@@ -115,7 +115,7 @@ def _run_recorded(results_path: Path, results: object, unread: str) -> tuple[dic
 _SAID_UNSEALED: set[Path] = set()  # samples files whose "recorded nothing" warning this process gave
 
 
-def samples_sealed(samples: Path, task: str, results: object, lines: list[tuple[int, dict]]) -> None:
+def samples_sealed(samples: Path, task: str, results: object, lines: list[tuple[int, dict[str, object]]]) -> None:
     """Refuse picks that are not what their run wrote: the results file beside them, written by ``abductive-eval``,
     records what its samples of ``task`` gave (``samples_records``), and these give otherwise (edited, or another
     run's samples put beside it). Where it records nothing (a plain lmms-eval run, or abductive-tasks before 0.1.28),
