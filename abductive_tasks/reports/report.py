@@ -98,8 +98,13 @@ UNASKED_UNITS = {"items_missing_upstream": "not asked (no upstream output), scor
 
 def _units(counts: Mapping[str, object]) -> tuple[int, int | None, str, dict[str, int]] | None:
     """(scored, present (None when unknown), unit, {label: count} left out) in the unit the task's interval
-    resamples: ``<unit>_scored`` and ``<unit>_incomplete`` (and items the run left out,
-    :func:`~abductive_tasks.scoring.coverage.dropped_in`), else a bare unit count, else documents; None: no count."""
+    resamples: MuCR Exp's ``items_judged`` of ``items_scored``, else ``<unit>_scored`` and ``<unit>_incomplete`` (and
+    items the run left out, :func:`~abductive_tasks.scoring.coverage.dropped_in`), else a bare unit count, else
+    documents; None: no count."""
+    judged, pairs = counts.get("items_judged"), counts.get("items_scored")
+    if isinstance(judged, int) and isinstance(pairs, int):  # MuCR Exp: the judge's means run over the pairs judged
+        dropped = dropped_in(counts)
+        return judged, pairs + sum(dropped.values()), "items", dropped
     scored_keys = sorted((key for key in counts if key.endswith("_scored")), key=lambda key: key != "items_scored")
     for key in scored_keys:
         unit, scored = key.removesuffix("_scored"), counts[key]

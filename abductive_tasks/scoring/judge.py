@@ -444,7 +444,13 @@ def warn_not_configured(what: str, offline: str = "") -> None:
         message = f"LLM judge not configured ({why}): {what} not computed; {HOW_TO_CONFIGURE}"
     if offline:
         missing = similarity_unavailable_reason()
-        message += f"; {offline} not computed either: {missing}" if missing else f"; {offline} computed instead"
+        if not missing:
+            message += f"; {offline} computed instead"
+        else:
+            with _warned_guard:  # said once: by offline_similarity (a line above) or here, then not by it
+                said = f"similarity:{missing}" in _warned
+                _warned.add(f"similarity:{missing}")
+            message += f"; {offline} not computed either" + (", as said above" if said else f": {missing}")
     warn_once(f"judge:{what}", message)
 
 

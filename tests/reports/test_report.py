@@ -163,6 +163,12 @@ def test_an_offset_is_called_out_and_limit_minus_one_is_not(config, called_out):
     [
         ({"documents": 24, "items_scored": 10, "items_incomplete": 2}, "10/12 items"),  # --limit cut two items apart
         ({"documents": 12, "items_offline_scored": 3, "items_scored": 12}, "12/12 items"),  # items_scored preferred
+        # MuCR Exp: its judged means run over the pairs judged (one judge failure read "4/4 items" before)
+        ({"documents": 4, "items_scored": 4, "items_judged": 3, "items_judge_failed": 1}, "3/4 items"),
+        (
+            {"documents": 11, "items_scored": 12, "items_judged": 12, "items_missing_upstream": 1},
+            "12/12 items, 1 not asked (no upstream output), scored as unanswered",
+        ),  # fmt: skip
         # DVE: its resampling unit, and the rows its protocol leaves out before pairs are formed
         ({"documents": 17, "pairs": 6, "impossible_excluded": 4}, "6/6 pairs, 4 impossible rows excluded"),
         (

