@@ -646,7 +646,8 @@ def record_provenance(results: dict, reads: Mapping[str, dict]) -> None:
     """Add to a run's results what they are results of beyond lmms-eval's own record (its date, lmms-eval version,
     task versions, model arguments): our package version, per benchmark of our tasks the data by content
     (:func:`~abductive_tasks.runs.identity.data_fingerprint` of what ``ABDUCTIVE_DATA`` selects: a file read once
-    is not hashed again), the model's weights (:func:`~abductive_tasks.runs.identity.model_weights`), the judge, and
+    is not hashed again), the model's weights (:func:`~abductive_tasks.runs.identity.model_weights`), the judge, the
+    score-changing settings (:func:`~abductive_tasks.runs.identity.score_settings`), and
     per chained task what it read from other runs, by content (``reads``: :func:`~abductive_tasks.runs.reads.
     reading_inputs`), and per task a later run may read (``--log_samples``) what its samples give it, by content
     (:func:`~abductive_tasks.inputs.stages.records_digest`: a reader of them checks it). ``abductive-eval show`` prints
@@ -655,7 +656,7 @@ def record_provenance(results: dict, reads: Mapping[str, dict]) -> None:
     from abductive_tasks.inputs.stages import records_digest
     from abductive_tasks.lmms_source import PROVENANCE_KEY, RECORDS_KEY
     from abductive_tasks.runs import catalog
-    from abductive_tasks.runs.identity import data_fingerprint, model_weights, package_versions
+    from abductive_tasks.runs.identity import data_fingerprint, model_weights, package_versions, score_settings
     from abductive_tasks.runs.task_index import TaskIndex, TaskIndexError
     from abductive_tasks.scoring.judge import judge_description
 
@@ -676,6 +677,7 @@ def record_provenance(results: dict, reads: Mapping[str, dict]) -> None:
         "data": {name: data_fingerprint(name, settings.data_source()) for name in sorted(benchmarks)},
         "weights": model_weights(model_args) if isinstance(model_args, str) else None,
         "judge": judge_description(),
+        "settings": score_settings(os.environ),  # as a batch's identity records them: a rerun repeats them
     }
     if inputs := {task: reads[task] for task in results.get("results") or {} if task in reads}:
         results[PROVENANCE_KEY]["inputs"] = inputs

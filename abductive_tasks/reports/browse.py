@@ -322,8 +322,8 @@ def _single_quoted(text: str) -> str:
 
 def rerun_command(results_path: Path) -> str:
     """The ``abductive-eval`` command that repeats a run with ``--log_samples`` (from its results JSON's config), with
-    the ``ABDUCTIVE_DATA`` the run recorded when it was not the official source and the other ``ABDUCTIVE_*`` settings
-    a batch's run recorded; every secret of the run replaced."""
+    the ``ABDUCTIVE_DATA`` the run recorded when it was not the official source and the other score-changing
+    ``ABDUCTIVE_*`` settings it recorded (``ABDUCTIVE_MUCR_PICKS`` ...); every secret of the run replaced."""
     from abductive_tasks.reports.leaderboard.provenance import run_data, run_settings
 
     try:
@@ -340,7 +340,7 @@ def rerun_command(results_path: Path) -> str:
     model_args = config.get("model_args")
     parts = [
         "" if data == "hub" else f"ABDUCTIVE_DATA={shlex.quote(data)}",
-        *(f"{name}={shlex.quote(value)}" for name, value in run_settings(results_path).items()),
+        *(f"{name}={shlex.quote(value)}" for name, value in run_settings(run, results_path).items()),
         "abductive-eval",
         f"--model {shlex.quote(str(config.get('model') or 'MODEL'))}",
         f"--model_args {_single_quoted(model_args)}" if isinstance(model_args, str) and model_args else "",

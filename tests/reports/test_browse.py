@@ -578,6 +578,29 @@ def test_the_rerun_line_of_a_batch_run_sets_the_settings_it_recorded(two_runs, c
     assert "secret" not in line and "ABDUCTIVE_JUDGE_URL" not in line
 
 
+def test_the_rerun_line_and_show_of_an_abductive_eval_run_set_the_settings_it_recorded(two_runs, capsys):
+    """abductive-eval's results record the run's score-changing ABDUCTIVE_* settings (0.1.30 on): the rerun line sets
+    them (it left out the picks folder ABDUCTIVE_MUCR_PICKS named, so the rerun explained other picks) and show says
+    them; a value held as a secret's hash is left out."""
+    (results_path,) = two_runs[0].glob("*_results.json")
+    run = json.loads(results_path.read_text())
+    run["abductive_tasks"] = {
+        "data": {"nleye": {"source": "sample", "annotations_sha256": "0" * 64}},
+        "settings": {"ABDUCTIVE_MUCR_PICKS": "/runs/my picks", "ABDUCTIVE_JUDGE_URL": "[REDACTED]"},
+    }
+    results_path.write_text(json.dumps(run))
+    assert main(["show", str(results_path)]) == 0
+    assert "\nSettings: ABDUCTIVE_MUCR_PICKS=/runs/my picks\n" in capsys.readouterr().out
+    for path in two_runs[0].glob("*.jsonl"):
+        path.unlink()
+    assert main(["browse", str(two_runs[0])]) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.split("re-run it with them: ")[1].startswith(
+        "ABDUCTIVE_DATA=sample ABDUCTIVE_MUCR_PICKS='/runs/my picks' abductive-eval --model model-a "
+    )
+    assert "JUDGE_URL" not in line
+
+
 def test_browse_and_diff_draw_no_image_outside_the_runs_and_the_data_folders(tmp_path, capsys):
     """A samples file may name any path: browse embedded (and cached) a thumbnail of a picture in another folder, a
     private one. Like the ui, a page draws only images inside the runs' folders and the data folders, links
@@ -821,15 +844,16 @@ def test_browse_diff_and_the_ui_show_the_composite_the_model_was_sent(tmp_path, 
     assert re.fullmatch(
         rf"Run \d{{4}}-\d\d-\d\d \d\d:\d\d UTC; abductive-tasks {versions['abductive-tasks']}, "
         rf"lmms-eval {versions['lmms-eval']}",
-        shown[-5],
+        shown[-6],
     )
-    assert shown[-4:] == [
+    assert shown[-5:] == [
         f"Data, MuCR: embedded sample, fingerprint {data_key(data_fingerprint('mucr', 'sample'))} "
         "(1 annotation file, images inside it)",  # the sample's parquet holds them: it said 0 images
         f"Data, NL-Eye: embedded sample, fingerprint {data_key(data_fingerprint('nleye', 'sample'))} "
         "(1 annotation file, 36 images)",
         "Model: dumb_pixel; no weights; judge: none",
         "Task versions: " + ", ".join(f"{task} {catalog.metadata(task)['version']}" for task in sorted(tasks)),
+        "Settings: ABDUCTIVE_JUDGE=off",  # the score-changing settings the run had (the suite's: no judge)
     ]
 
     # the ui's media route and badges, in the environment of the run (its extracted images are in its cache)

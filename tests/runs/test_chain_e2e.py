@@ -29,6 +29,7 @@ from abductive_tasks.inputs.stages import (
     store_root,
 )
 from abductive_tasks.mucr import data, hooks, strategies
+from abductive_tasks.reports.browse import rerun_command
 from abductive_tasks.reports.leaderboard import collect
 from abductive_tasks.runs.batch import main as batch_main
 from abductive_tasks.runs.identity_record import RUN_RECORD, IdentityRecord, sealed_outputs
@@ -423,6 +424,9 @@ def test_a_reader_of_named_picks_is_asked_again_under_use_cache_after_they_chang
     named = {**env, "ABDUCTIVE_MUCR_PICKS": str(picks)}
     first = abductive_eval(command, tmp_path / "first", env=named)
     assert first.returncode == 0, first.stderr[-3000:]
+    (first_results,) = (tmp_path / "first").rglob("*_results.json")  # the variable recorded: a rerun names it
+    assert json.loads(first_results.read_text())["abductive_tasks"]["settings"]["ABDUCTIVE_MUCR_PICKS"] == str(picks)
+    assert f"ABDUCTIVE_MUCR_PICKS={picks} abductive-eval --model random_baseline " in rerun_command(first_results)
     again = abductive_eval(command, tmp_path / "again", env=named)
     assert "ResponseCache: 12/12 cache hits" in again.stdout
     (samples,) = picks.rglob("*_samples_mucr_c2e.jsonl")

@@ -324,13 +324,13 @@ def run_data(run: dict, results_path: Path) -> dict:
     return dict(data) if isinstance(data, dict) else {}
 
 
-def run_settings(results_path: Path) -> dict[str, str]:
-    """The score-changing ``ABDUCTIVE_*`` settings (``ABDUCTIVE_DATA`` aside: :func:`run_data`) a batch's run recorded
-    in its identity, a local file's path without its content digest; {} for a run that is not a batch's (the results
-    JSON of ``abductive-eval`` records the data, no other setting). A value the identity holds as a secret's hash is
-    left out: no command can set it."""
+def run_settings(run: dict, results_path: Path) -> dict[str, str]:
+    """The score-changing ``ABDUCTIVE_*`` settings (``ABDUCTIVE_DATA`` aside: :func:`run_data`) a run recorded: a
+    batch's in its identity, else what ``abductive-eval`` added to the results JSON (0.1.30 on); a local file's path
+    without its content digest; {} when neither recorded any. A value held as a secret's hash is left out: no command
+    can set it."""
     batch = _record_near(results_path, RUN_RECORD, 2)
-    recorded = (batch.identity if batch else {}).get("settings")
+    recorded = (batch.identity if batch else {}).get("settings") or _object_at(run, "abductive_tasks").get("settings")
     if not isinstance(recorded, dict):
         return {}
     return {
@@ -351,7 +351,8 @@ def _run_weights(record: IdentityRecord) -> dict | None:
 
 def run_lines(run: dict, results_path) -> list[str]:
     """What one run is a run of, for ``abductive-eval show``: its date and the package versions, the data of each
-    benchmark (source and fingerprint), the task versions, the model's weights and the judge. From the batch's run
+    benchmark (source and fingerprint), the model's weights and the judge, the task versions, the score-changing
+    settings and what chained tasks read. From the batch's run
     record where the run is a batch's, else from what ``abductive-eval`` added to the results JSON; lmms-eval's own
     record (date, its version, task versions, model arguments) for the rest."""
     stamp = str(run.get("date") or results_path.name)
@@ -379,7 +380,13 @@ def run_lines(run: dict, results_path) -> list[str]:
     inputs = {
         task: entry["inputs"] for task, entry in tasks_read.items() if isinstance(entry, dict) and entry.get("inputs")
     }
-    return lines + ([f"Task versions: {tasks}"] if tasks else []) + input_lines(inputs or _object_at(ours, "inputs"))
+    chosen = run_settings(run, results_path)
+    return (
+        lines
+        + ([f"Task versions: {tasks}"] if tasks else [])
+        + ([f"Settings: {', '.join(f'{name}={value}' for name, value in chosen.items())}"] if chosen else [])
+        + input_lines(inputs or _object_at(ours, "inputs"))
+    )
 
 
 def input_lines(inputs: dict) -> list[str]:

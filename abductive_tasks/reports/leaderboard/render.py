@@ -388,7 +388,7 @@ def write_dicts(path: Path, columns: list[str], rows: list[dict]) -> Path:
 
 # The shape of the files a batch and its leaderboard write (leaderboard.json, the CSVs, run and spec records, stage
 # outputs): raised when one changes, so a consumer can tell (tests/snapshots/formats.txt, utils/format_snapshots.py).
-EXPORT_FORMAT = 12  # 2 (2026-12-01): a run record seals its outputs once it ended (`outputs`); 3 (2026-12-02): its
+EXPORT_FORMAT = 13  # 2 (2026-12-01): a run record seals its outputs once it ended (`outputs`); 3 (2026-12-02): its
 # weights (`weights`, the identity's model entry too); 4 (2026-12-02): leaderboard.json says the score settings and
 # judge of each cell (`settings_label`) and of the rows (`provenance.settings`); 5 (2026-12-02): per benchmark
 # (`provenance.settings`: benchmark -> its settings sets, each the variables that can change its scores); 6
@@ -403,7 +403,8 @@ EXPORT_FORMAT = 12  # 2 (2026-12-01): a run record seals its outputs once it end
 # tables do (`caveat`: an upper bound, a stage's coverage, upstream only; leaderboard.csv's `<task>__caveat`, the long
 # CSV's and the comparison CSVs' column, each leaderboard.json cell's field) and list the stages (`ranking.stages`)
 # 12 (2026-12-04): a results file of abductive-eval says what each stage task's samples give a later reader, by
-# content (`abductive_tasks.samples_records`), so a reader of them through a variable can tell an edit
+# content (`abductive_tasks.samples_records`), so a reader of them through a variable can tell an edit; 13
+# (2026-12-04): and the run's score-changing ABDUCTIVE_* settings (`abductive_tasks.settings`), as a batch's identity
 
 
 def json_text(board: Leaderboard, found: Statistics, origin: Provenance) -> str:
