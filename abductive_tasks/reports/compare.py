@@ -26,6 +26,9 @@ from abductive_tasks.scoring.judge import not_computed_warnings_muted
 from abductive_tasks.scoring.stats import Estimate, PairedDifference, paired_differences, seed_for
 
 TOLERANCE = 1e-9  # relative: a recomputed value must equal the reported one up to float noise
+# Below this many common units a paired bootstrap says little: n units resample into few distinct differences (two
+# units that differ alike give every replicate the same difference, p = 1 / (resamples + 1)).
+FEW_UNITS = 20
 
 
 class CompareError(ValueError):
@@ -84,13 +87,20 @@ class Paired:
 
     @property
     def note(self) -> str:
-        """What a reader must know about the units compared ('' when both models covered the same)."""
+        """What a reader must know about the units compared ('' when both models covered the same, enough of them)."""
         common = self.result.units
-        if common == self.units_a == self.units_b:
-            return ""
-        return (
-            f"difference on the {common} units both were scored on ({self.a}: {self.units_a}, {self.b}: {self.units_b})"
-        )
+        notes = []
+        if common != self.units_a or common != self.units_b:
+            notes.append(
+                f"difference on the {common} units both were scored on ({self.a}: {self.units_a}, {self.b}: "
+                f"{self.units_b})"
+            )
+        if self.result.p_value is not None and common < FEW_UNITS:
+            notes.append(
+                f"only {common} units: their resamples take few values, so the interval and p-value are not to be "
+                "trusted (2 units that differ alike give the smallest p there is)"
+            )
+        return "; ".join(notes)
 
     def as_row(self) -> dict:
         return {

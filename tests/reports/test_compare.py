@@ -57,6 +57,24 @@ def test_a_planted_difference_is_detected(models):
     assert gap.result.units == 350 and gap.note == ""
 
 
+def test_a_difference_on_few_units_says_its_interval_and_p_value_are_not_to_be_trusted(models):
+    """Two items that differ alike gave p 0.001 and an interval excluding 0, shown as they are: the note says so."""
+    right, wrong = Estimate.mean(["a", "b"], [1.0, 1.0]), Estimate.mean(["a", "b"], [0.0, 0.0])
+    gap = paired("nleye_triplet_text", "consistency_acc", ("x", right), ("y", wrong))
+    assert gap.result.units == 2 and gap.result.p_value == 1 / (gap.result.resamples + 1)
+    assert gap.note == (
+        "only 2 units: their resamples take few values, so the interval and p-value are not to be trusted (2 units "
+        "that differ alike give the smallest p there is)"
+    )
+    many = paired(
+        "nleye_triplet_text",
+        "consistency_acc",
+        ("better", consistency(models["better"])),
+        ("base", consistency(models["base"])),
+    )
+    assert many.result.units == 350 and many.note == ""
+
+
 def test_a_null_difference_is_not(models):
     gap = paired(
         "nleye_triplet_text",
