@@ -246,10 +246,18 @@ def describe_reply(reply: str) -> str:
         return reply
 
 
+NOT_SENT = " (not sent: this task sends the model text only)"
+
+
 def image_roles(task: str, count: int) -> list[str]:
-    """What each of a document's ``count`` images is, by task; "image N" where the task is not in the table."""
+    """What each of a document's ``count`` images is, by task; "image N" where the task is not in the table. A task
+    that sends no image (``metadata: max_images_per_prompt: 0``: NL-Eye's text and described triplets) shows them
+    as the document's, :data:`NOT_SENT` (lmms-eval's ``input_media`` lists a document's images, sent or not)."""
+    from abductive_tasks.runs import catalog
+
     roles = next((roles for prefix, roles in IMAGE_ROLES if task.startswith(prefix)), ())
-    return [roles[index] if index < len(roles) else f"image {index + 1}" for index in range(count)]
+    suffix = NOT_SENT if catalog.metadata(task).get("max_images_per_prompt") == 0 else ""
+    return [(roles[index] if index < len(roles) else f"image {index + 1}") + suffix for index in range(count)]
 
 
 def item_of(task: str, line: Mapping) -> Item:

@@ -901,3 +901,14 @@ def test_diff_compares_the_replies_of_a_task_judged_on_the_reply_itself():
     common, found = disagreements([same], [other])
     assert common == {"mucr_exp": 1} and len(found) == 1
     assert disagreements([same], [browse.item_of("mucr_exp", exp_line("Cause: rain."))])[1] == []
+
+
+def test_the_images_of_a_task_that_sends_text_only_are_said_to_be_not_sent():
+    """NL-Eye's text and described triplets send the model no image, yet lmms-eval's input_media lists the document's
+    three: the cards drew them as the premise and hypotheses the model saw."""
+    assert browse.image_roles("nleye_triplet_text", 3) == [
+        f"{role}{browse.NOT_SENT}" for role in ("premise", "hypothesis 1", "hypothesis 2")
+    ]
+    assert browse.image_roles("nleye_triplet_described", 1) == [f"premise{browse.NOT_SENT}"]
+    assert browse.NOT_SENT == " (not sent: this task sends the model text only)"
+    assert browse.image_roles("nleye_triplet", 3) == ["premise", "hypothesis 1", "hypothesis 2"]
