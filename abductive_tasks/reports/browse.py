@@ -70,7 +70,7 @@ IMAGE_ROLES = (
     ("mucr_e2c", ("effect", "option 1", "option 2", "option 3", "option 4")),
     ("mucr_", ("cause", "effect")),
     ("dve_", ("premise image",)),
-    ("sherlock_", ("image",)),
+    ("sherlock_", ("image as stored (the model saw it with the task's regions drawn on it)",)),
 )
 SIGNIFICANT = 4  # digits a number read from a reply is shown with (the comparison keeps every digit)
 _LOGLIKELIHOOD = re.compile(r"\(\s*(-?[\d.eE+-]+|'[^']*')\s*,\s*(True|False)\s*\)")

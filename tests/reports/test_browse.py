@@ -912,3 +912,11 @@ def test_the_images_of_a_task_that_sends_text_only_are_said_to_be_not_sent():
     assert browse.image_roles("nleye_triplet_described", 1) == [f"premise{browse.NOT_SENT}"]
     assert browse.NOT_SENT == " (not sent: this task sends the model text only)"
     assert browse.image_roles("nleye_triplet", 3) == ["premise", "hypothesis 1", "hypothesis 2"]
+
+
+def test_a_sherlock_image_is_said_to_be_shown_as_stored_not_as_sent():
+    """Sherlock's tasks send the image with regions drawn on it (the clue's highlighted, or the candidate boxes); the
+    card shows the stored image, and said only "image"."""
+    assert browse.image_roles("sherlock_retrieval_mini_rating", 1) == [
+        "image as stored (the model saw it with the task's regions drawn on it)"
+    ]
