@@ -52,6 +52,7 @@ from abductive_tasks.runs.status import STATUS_FILE
 from abductive_tasks.runs.vllm import (
     VllmSettings,
     format_model_args,
+    model_args_problem,
     with_preset,
 )
 
@@ -146,6 +147,14 @@ class ModelEntry(_VllmEntry):
     max_new_tokens: PositiveInt | None = None
     eval_args: list[Scalar] | None = None
     describer: str | None = None  # NL-Eye image-to-text (t.1): another model of the spec describes for this one
+
+    @field_validator("model_args")
+    @classmethod
+    def _read_back_as_given(cls, model_args: str | dict[str, Any] | None) -> str | dict[str, Any] | None:
+        """Refuse a mapping lmms-eval would read otherwise (``{response: "1,extra=zz"}`` ran with two entries)."""
+        if isinstance(model_args, dict) and (problem := model_args_problem(model_args)):
+            raise ValueError(problem)
+        return model_args
 
     @field_validator("name")
     @classmethod

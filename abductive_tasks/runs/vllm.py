@@ -44,6 +44,7 @@ from typing import BinaryIO
 import tenacity
 
 from abductive_tasks.inputs.files import open_nofollow, read_log
+from abductive_tasks.lmms_source import model_arg_entries
 from abductive_tasks.runs.secrets import copy_redacted, is_secret_name, redact_text
 from abductive_tasks.settings import raw
 
@@ -214,7 +215,28 @@ def _arg_value(value: object) -> str:
 
 def format_model_args(args: Mapping[str, object]) -> str:
     """``key=value,...`` as lmms-eval's ``--model_args`` takes it (dicts and lists as compact JSON; None left out)."""
-    return ",".join(f"{key}={_arg_value(value)}" for key, value in args.items() if value is not None)
+    return ",".join(_model_arg_entries(args))
+
+
+def _model_arg_entries(args: Mapping[str, object]) -> list[str]:
+    return [f"{key}={_arg_value(value)}" for key, value in args.items() if value is not None]
+
+
+def model_args_problem(args: Mapping[str, object]) -> str | None:
+    """Why lmms-eval 0.7.3 would not read :func:`format_model_args` of ``args`` back as these entries (it splits at
+    commas outside quotes, braces and brackets, and a quote hides every comma up to its closing one): the first
+    entry misread, by its key, and how many entries it would read, nothing of a value (one may be a secret); None
+    when it reads them as given."""
+    entries = _model_arg_entries(args)
+    read = model_arg_entries(",".join(entries))
+    if read == entries:
+        return None
+    first = next(entry for index, entry in enumerate(entries) if index >= len(read) or read[index] != entry)
+    return (
+        f"the value of {first.partition('=')[0]!r} holds a comma or a quote that lmms-eval 0.7.3's --model_args "
+        f"splits or joins at (it would read {len(read)} entries of the {len(entries)} given): no --model_args gives "
+        "it as one value"
+    )
 
 
 def inprocess_model_args(settings: VllmSettings, image_limit: int, max_new_tokens: int) -> str:

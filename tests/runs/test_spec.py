@@ -448,3 +448,37 @@ def test_a_model_path_that_does_not_exist_stops_a_run_before_anything_loads(vari
     for usable in ("owner/model", str(tmp_path), "off"):
         assert settings.problems({variable: usable}) == []
     assert settings.problems({variable: "./typo"}) and settings.problems({variable: "weights.pth"})
+
+
+@pytest.mark.parametrize(
+    ("model_args", "counts"),
+    [
+        ('{response: "1,extra=zz"}', "2 entries of the 1 given"),  # an entry smuggled in: the run got two
+        ('{seed: "0,pretrained=../../../etc/passwd"}', "2 entries of the 1 given"),
+        ('{response: "Yes, the update weakens it"}', "2 entries of the 1 given"),  # failed at run time
+        ('{response: "it\'s", seed: 1}', "1 entries of the 2 given"),  # a quote hid the comma: seed read in it
+    ],
+)
+def test_a_model_args_value_lmms_eval_would_read_otherwise_fails_its_entry_naming_the_key(tmp_path, model_args, counts):
+    """A mapping is one entry per key; lmms-eval 0.7.3 splits --model_args at commas outside quotes, braces and
+    brackets, so a value with a comma (or an unmatched quote) reached the run as other entries. The entry fails alone,
+    naming the key and the keys lmms-eval would read, never the value (it may be a secret)."""
+    path = tmp_path / "spec.yaml"
+    path.write_text(f"tasks: [x]\nmodels:\n{GOOD_MODEL}  - {{name: b, backend: dummy, model_args: {model_args}}}\n")
+    spec = load_spec(path)
+    assert [model.name for model in spec.models] == ["a"]
+    key = model_args.split(":")[0].strip("{")
+    assert (
+        f"the value of {key!r} holds a comma or a quote that lmms-eval 0.7.3's --model_args splits or joins at (it "
+        f"would read {counts}): no --model_args gives it as one value"
+    ) in spec.invalid["b"]
+    assert not {"zz", "passwd", "weakens", "it's"} & set(spec.invalid["b"].replace("(", " ").split())
+
+
+def test_model_args_values_lmms_eval_reads_as_given_pass(tmp_path):
+    """JSON in braces or brackets keeps its commas under lmms-eval's split: such values, and plain ones, pass."""
+    path = tmp_path / "spec.yaml"
+    path.write_text(
+        "tasks: [x]\nmodels:\n  - {name: a, backend: dummy, model_args: {response: 'Yes', extra: {k: 1, j: [1, 2]}}}\n"
+    )
+    assert [model.model_args for model in load_spec(path).models] == ['response=Yes,extra={"k":1,"j":[1,2]}']
