@@ -342,7 +342,20 @@ def _checked_eval_args(values: list | None, where: str) -> tuple[str, ...]:
     2`` is the run's ``--limit``, which what reads the limit, the identity included, must see)."""
     arguments = tuple(str(value) for value in values or ())
     _check_eval_args(arguments, where)
-    return tuple(lmms_source.spelt_out_args(arguments))
+    spelt = tuple(lmms_source.spelt_out_args(arguments))
+    for index, word in enumerate(spelt):  # a --limit lmms-eval would not run as asked: this entry fails, not the batch
+        given = word.partition("=")[2] if word.startswith("--limit=") else None
+        if word == "--limit" and index + 1 < len(spelt):
+            given = spelt[index + 1]
+        if given is None:
+            continue
+        try:
+            problem = lmms_source.limit_problem(float(given))
+        except ValueError:
+            problem = "not a number"
+        if problem:
+            raise SpecError(f"{where}: --limit {given}: {problem}")
+    return spelt
 
 
 def _model_args_string(value: str | dict | None) -> str:

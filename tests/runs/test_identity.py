@@ -1090,12 +1090,18 @@ def test_the_requested_limit_is_read_wherever_the_spec_sets_it(tmp_path):
         "  - {name: d, backend: dummy, eval_args: ['--limit=0.5']}\n"
     )
     spec = load_spec(path)
-    assert [requested_limit(spec, model) for model in spec.models[:2]] == [2, 3]
-    with pytest.raises(SpecError, match="c: eval_args --limit 'two' is not a number"):
-        requested_limit(spec, spec.models[2])
-    # a share: lmms-eval 0.7.3 takes it of the first task only (its task loop keeps that task's count)
-    with pytest.raises(SpecError, match="d: eval_args --limit 0.5: lmms-eval 0.7.3 takes a share of the first task"):
-        requested_limit(spec, spec.models[3])
+    assert [requested_limit(spec, model) for model in spec.models] == [2, 3]
+    # an entry's unusable --limit fails it alone (it stopped the whole batch, exit 2), when the spec is read
+    assert spec.invalid == {
+        "c": "models[2].eval_args: --limit two: not a number",
+        # a share: lmms-eval 0.7.3 takes it of the first task only (its task loop keeps that task's count)
+        "d": "models[3].eval_args: --limit 0.5: lmms-eval 0.7.3 takes a share of the first task only and runs as many "
+        "documents of every other task (its task loop keeps the first task's count); give a number of documents, "
+        "--limit N",
+    }
+    path.write_text("tasks: [nleye_triplet]\neval_args: ['--lim', '-5']\nmodels:\n  - {name: a, backend: dummy}\n")
+    with pytest.raises(SpecError, match=r"^eval_args: --limit -5: lmms-eval 0.7.3 takes no limit below 0 but -1"):
+        load_spec(path)  # the spec's own: every model's, so the spec
     path.write_text("tasks: [nleye_triplet]\nlimit: 0.25\nmodels:\n  - {name: a, backend: dummy}\n")
     with pytest.raises(SpecError, match=r"`limit: 0.25`: .*takes a share of the first task only.*`limit:` N"):
         load_spec(path)
