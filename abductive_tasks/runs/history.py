@@ -439,6 +439,12 @@ def scan_runs(model_dir: Path, identity: Mapping) -> Scan:
             if task in found:
                 scan.outcomes.setdefault(task, []).append(found[task])
             elif record.exit_status is not None:  # ended without results for the task, or they were deleted since
-                why = "changed since its run ended: its results file was deleted" if deleted else None
+                gone = "set aside as damaged" if any(_set_aside(run / name) for name in deleted) else "deleted"
+                why = f"changed since its run ended: its results file was {gone}" if deleted else None
                 scan.outcomes.setdefault(task, []).append(Outcome(run, record.limit, changed=why))
     return scan
+
+
+def _set_aside(path: Path) -> bool:
+    """Whether the batch set the file at ``path`` aside as damaged (``<name>[.N].damaged`` beside it)."""
+    return any(other.name.startswith(f"{path.name}.") for other in path.parent.glob(f"*{QUARANTINED}"))

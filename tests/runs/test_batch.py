@@ -439,6 +439,11 @@ def test_a_run_edited_since_it_ended_is_run_again(tmp_path, capsys):
             assert "dumb_pixel: running nleye_triplet (0 of 1 done earlier)" in out, why
             assert f"dumb_pixel: {note}" in out
             assert leaderboard_rows(results) == clean
+            assert leaderboard_main([str(results)]) == 0  # the rerun shown: the edited run's fix is to move it aside
+            assert (
+                f"{run_folder}: nleye_triplet changed since its run ended: {why}; fix: move {run_folder} aside "
+                "(a later run is shown)"
+            ) in capsys.readouterr().out
             for path in list(results.rglob("*_results.json")):  # the rerun's folder gone: the next edit is the run's
                 if path.parents[1] != run_folder:
                     shutil.rmtree(path.parents[1])
@@ -506,6 +511,34 @@ def test_results_of_another_model_in_a_run_folder_never_count(tmp_path, capsys):
     output = capsys.readouterr().out
     assert f"{swapped}: results of another model" in output and "dp: running nleye_triplet" in output
     assert not swapped.exists() and leaderboard_rows(results) == clean
+    assert leaderboard_main([str(results)]) == 0  # the run it replaced: its own results deleted, a later run shown
+    assert (
+        f"{own.parents[1]}: nleye_triplet changed since its run ended: its results file was deleted; fix: move "
+        f"{own.parents[1]} aside (a later run is shown)"
+    ) in capsys.readouterr().out
+
+
+def test_results_of_another_model_written_over_a_runs_own_are_said_to_be_set_aside(tmp_path, capsys):
+    """Another model's results written over a run's own (same name): the batch sets them aside as damaged and runs
+    the task again; the leaderboard said the run's results file was deleted, and to run the batch (which it had)."""
+    models = [
+        {"name": "dp", "backend": "dumb_pixel", "model_args": {"seed": "1"}},
+        {"name": "rb", "backend": "random_baseline", "model_args": {"seed": "0"}},
+    ]
+    spec = integrity_spec(tmp_path / "spec.yaml", models)
+    results = tmp_path / "results"
+    assert main([str(spec)]) == 0
+    (own,) = (results / "dp").rglob("*_results.json")
+    (theirs,) = (results / "rb").rglob("*_results.json")
+    own.write_bytes(theirs.read_bytes())
+    assert main([str(spec)]) == 0
+    assert own.with_name(own.name + ".damaged").is_file() and not own.exists()
+    capsys.readouterr()
+    assert leaderboard_main([str(results)]) == 0
+    assert (
+        f"{own.parents[1]}: nleye_triplet changed since its run ended: its results file was set aside as damaged; "
+        f"fix: move {own.parents[1]} aside (a later run is shown)"
+    ) in capsys.readouterr().out
 
 
 def test_corrupt_response_cache_is_reported_and_recomputed(tmp_path, capsys):

@@ -610,7 +610,11 @@ class _Collector:
             stale = self.staleness.why(spec.identity, task, model, best.when) if best is not None else None
             # every run changed since it ended is told, also where another (an older limited one) is shown
             changed = [other for other in scan.outcomes.get(task, []) if other.changed and other is not best]
-            board.notes += [f"{other.run}: {task} {other.changed}; fix: {fix}" for other in changed]
+            board.notes += [
+                f"{other.run}: {task} {other.changed}; fix: "
+                + (f"move {other.run} aside (a later run is shown)" if best and best.when > other.when else fix)
+                for other in changed  # a later run shown: the batch ran it again already (its fix held nothing more)
+            ]
             if best is None:
                 if scan.gone(task):
                     board.marks[model][task] = "changed since its run"
