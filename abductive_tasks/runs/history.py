@@ -292,6 +292,8 @@ class Scan:
     damaged: list[DamagedFile] = field(default_factory=list)  # files that cannot be trusted, by path
     # task -> the run folders whose record is damaged (not read) though their files name the task: not "not run"
     unread: dict[str, list[Path]] = field(default_factory=dict)
+    # run folders recorded as another model's (copied in): never read, said (a note each)
+    foreign: list[str] = field(default_factory=list)
 
     def best(self, task: str) -> Outcome | None:
         """The outcome a leaderboard cell shows: a full run before a limited one, one that can be believed before one
@@ -407,6 +409,12 @@ def scan_runs(model_dir: Path, identity: Mapping) -> Scan:
                 for task in tasks_named(run):
                     scan.unread.setdefault(task, []).append(run)
             continue  # no record yet: a run being started
+        if record.model != model_dir.name:
+            scan.foreign.append(
+                f"{run}: a run of model {record.model!r}, not {model_dir.name!r} (copied in?): not read; fix: move it "
+                f"out of {runs_dir}"
+            )
+            continue
         tasks = [  # no key (an identity of an earlier schema) matches nothing, another keyless one neither
             task
             for task in record.tasks

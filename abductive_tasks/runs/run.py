@@ -293,6 +293,8 @@ def record_spec(model_plan: ModelPlan, prefix: str) -> None:
         target = damaged.path.parent if damaged.path.name == RUN_RECORD else damaged.path
         if target.exists():
             say(f"{prefix}: {damaged}; set aside as {quarantine(target).name}")
+    for foreign in model_plan.earlier.foreign:
+        say(f"{prefix}: {foreign}")
     for task in model_plan.unusable:
         say(f"{prefix}: {model_plan.unusable_note(task)}")
     for task in model_plan.pending:

@@ -809,3 +809,26 @@ def test_an_edited_run_is_told_where_an_older_limited_run_is_shown(tmp_path, cap
     )
     (intact,) = [path for path in results.rglob("*_results.json") if path != full]
     assert show_main([str(intact)]) == 0 and capsys.readouterr().err == ""
+
+
+def test_a_run_folder_of_another_model_copied_into_a_models_runs_is_said_and_never_read(tmp_path, capsys):
+    """Another model's whole run folder copied into a model's runs/: never mixed in (its identity is another), but
+    it was nowhere said; the batch and the leaderboard now name it, and how to clear it."""
+    models = [
+        {"name": "dp", "backend": "dumb_pixel", "model_args": {"seed": "1"}},
+        {"name": "rb", "backend": "random_baseline", "model_args": {"seed": "0"}},
+    ]
+    spec = integrity_spec(tmp_path / "spec.yaml", models)
+    results = tmp_path / "results"
+    assert main([str(spec)]) == 0
+    clean = leaderboard_rows(results)
+    (theirs,) = (results / "rb" / "runs").iterdir()
+    planted = results / "dp" / "runs" / "20991231-000000-aaaaaa"
+    shutil.copytree(theirs, planted)
+    note = f"{planted}: a run of model 'rb', not 'dp' (copied in?): not read; fix: move it out of {planted.parent}"
+    capsys.readouterr()
+    assert leaderboard_main([str(results)]) == 0
+    assert note in capsys.readouterr().out and leaderboard_rows(results) == clean
+    assert main([str(spec)]) == 0
+    output = capsys.readouterr().out
+    assert f"[batch] [1/2] dp: {note}\n" in output and "dp: its task done earlier; skipped" in output

@@ -592,7 +592,7 @@ class _Collector:
     def add_model(self, model: str, spec: IdentityRecord, scan: Scan) -> None:
         """The model's row: a cell (or a mark saying why there is none) per task of its spec."""
         board, fix = self.board, _fix(spec, self.staleness.results_dir)
-        board.notes += [f"{damaged}: not read; fix: {fix}" for damaged in scan.damaged]
+        board.notes += [f"{damaged}: not read; fix: {fix}" for damaged in scan.damaged] + scan.foreign
         board.rows[model], board.marks[model], board.sources[model], board.data[model] = {}, {}, {}, {}
         board.records[model], board.reads[model] = spec, {}
         board.settings[model], identity = {}, spec.identity
