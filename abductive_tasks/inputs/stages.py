@@ -288,6 +288,11 @@ def save(output: StageOutput, root: Path | None = None) -> str:
     except OSError:  # none yet, or no regular file in its place: written over
         stored = None
     if stored != sealed:
+        if stored is not None or path.is_symlink() or path.exists():  # edited, damaged or replaced since it was stored
+            logger.warning(
+                f"{path}: damaged or not written by this tool (its seal or digest does not check); not read, written "
+                "again from the run's samples"
+            )
         write_atomic(path, sealed)
     return digest
 

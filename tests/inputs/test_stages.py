@@ -50,6 +50,23 @@ def test_outputs_are_read_back_by_content_digest_and_refused_when_edited(cache):
     assert stages.latest("task-key", None) == digest and stages.latest("task-key", 6) is None
 
 
+def test_an_output_stored_again_over_an_edited_file_says_so(cache, monkeypatch):
+    """The batch derives a stage output again from its run's samples and stores it: an edited file in its place was
+    written over in silence (a walkthrough's tampered pick), against the integrity page's "refused in one line"."""
+    warned: list[str] = []
+    monkeypatch.setattr(stages.logger, "warning", warned.append)
+    output = picks(a=1, b=2)
+    digest = stages.save(output)
+    assert stages.save(output) == digest and warned == []  # intact: nothing said
+    path = cache / "stages" / "outputs" / f"{digest}.json"
+    path.write_bytes(path.read_bytes().replace(b'"doc-a"', b'"doc-x"'))
+    assert stages.save(output) == digest and stages.load(digest) == output
+    assert warned == [
+        f"{path}: damaged or not written by this tool (its seal or digest does not check); not read, written again "
+        "from the run's samples"
+    ]
+
+
 def test_a_sealed_output_under_a_name_not_its_content_digest_is_refused(cache):
     """The seal says who wrote an entry, the name what it holds: another output sealed under this name (as a
     writer's mistake would) is not read for it (the second mutation review's m20 passed without this check)."""
