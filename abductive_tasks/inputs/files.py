@@ -521,7 +521,10 @@ def _key_moved_aside(path: Path) -> str | None:
             f"{path} is {_kind(mode)} where the cache's sealing key goes and cannot be moved aside "
             f"({error.strerror}); remove it, or set ABDUCTIVE_CACHE to a folder of your own",
         ) from None
-    return f"{path} was {_kind(mode)} where the cache's sealing key goes; moved aside to {aside.name} (a new key made)"
+    return (
+        f"{path} was {_kind(mode)} where the cache's sealing key goes; moved aside to {aside.name} (a new key is made "
+        "when one is next needed)"
+    )
 
 
 def _folder_links(top: Path) -> list[Path]:

@@ -153,6 +153,8 @@ def test_what_is_no_key_file_at_the_key_is_moved_aside_and_a_key_made(tmp_path, 
         os.mkfifo(key_file)
     [line] = files.cache_ready()
     assert f"{key_file} was {kind} where the cache's sealing key goes; moved aside" in line
+    assert line.endswith(".set-aside (a new key is made when one is next needed)")  # said "made": none was yet
+    assert not key_file.exists()
     [aside] = [path for path in tmp_path.iterdir() if path.name.endswith(".set-aside")]
     assert (aside / "kept").read_text() == "theirs" if kind == "a directory" else stat.S_ISFIFO(aside.lstat().st_mode)
     assert files.unseal(files.seal(b"payload", "entry"), "entry") == b"payload"
