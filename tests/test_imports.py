@@ -18,7 +18,7 @@ PACKAGE = Path(abductive_tasks.__file__).parent
 # Bottom to top; a module may import its own layer and the layers before it.
 LAYERS = (
     # tasks: the YAML folder, a package with no code once installed; exports: how a benchmark exposes its hooks
-    ("settings", "hints", "lmms_source", "compat", "exports", "tasks"),
+    ("settings", "hints", "lmms_source", "compat", "exports", "redaction", "tasks"),
     ("inputs",),
     ("scoring",),
     ("nleye", "mucr", "dve", "sherlock"),

@@ -97,10 +97,10 @@ def _keys(identity: Mapping) -> dict:
 def identities() -> dict[str, object]:
     """What the code makes of the canonical inputs (see the module's docstring), by line name."""
     from abductive_tasks import settings
+    from abductive_tasks.redaction import collect_secrets
     from abductive_tasks.runs.chain import command_identity
     from abductive_tasks.runs.identity import score_settings
     from abductive_tasks.runs.plan import plan
-    from abductive_tasks.runs.secrets import collect_secrets
     from abductive_tasks.runs.spec import load_spec
     from abductive_tasks.runs.task_index import TaskIndex
 

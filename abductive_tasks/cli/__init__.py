@@ -271,7 +271,7 @@ def plan_chain(argv: list[str], args: argparse.Namespace, options: dict) -> tupl
 def cache_line(given: str, folder: Path, readers: list[str], argv: list[str]) -> str:
     """The console line saying where a run whose ``readers`` read upstream outputs keeps its replies under
     ``--use_cache given`` (``folder``), every secret of ``argv`` and the environment replaced."""
-    from abductive_tasks.runs.secrets import collect_secrets, redact_text
+    from abductive_tasks.redaction import collect_secrets, redact_text
 
     what = f"what {', '.join(readers)} {'reads' if len(readers) == 1 else 'read'} (upstream outputs, by content)"
     text = f"--use_cache {given}: the replies go to {folder}, named by {what}"
@@ -290,8 +290,8 @@ def run_chain(argv: list[str], args: argparse.Namespace, chained, print_only: bo
     """Run (or, ``print_only``, show) the upstream stages; then set this process up for the last run: its stage
     variables and the command's response cache (with ``--use_cache DIR``, keyed by what its tasks read, said in one
     line). Returns (exit status, the last run's command line)."""
+    from abductive_tasks.redaction import collect_secrets, redact_text
     from abductive_tasks.runs.chain import with_cache
-    from abductive_tasks.runs.secrets import collect_secrets, redact_text
 
     code = chained.walk(say, start=not print_only)
     if code:
@@ -374,7 +374,7 @@ def _run_eval(argv: list[str], handed: tuple[str, ...]) -> int:
                 if code or options.get("--print-commands"):
                     return code
             elif options.get("--print-commands"):
-                from abductive_tasks.runs.secrets import collect_secrets, redact_text
+                from abductive_tasks.redaction import collect_secrets, redact_text
 
                 command = " ".join(["abductive-eval", *argv])
                 print(redact_text(command, collect_secrets(args=argv, environment=os.environ)))
@@ -407,7 +407,7 @@ def _run_eval(argv: list[str], handed: tuple[str, ...]) -> int:
 def _refused(error: Exception, argv: list[str]) -> int:
     """Say why the command was refused before its evaluation, every secret of ``argv`` and the environment
     replaced; its exit status (2: a command-line mistake, else 1)."""
-    from abductive_tasks.runs.secrets import collect_secrets, redact_text
+    from abductive_tasks.redaction import collect_secrets, redact_text
 
     print(
         f"abductive-eval: {redact_text(str(error), collect_secrets(args=argv, environment=os.environ))}",
@@ -582,10 +582,10 @@ def evaluate_and_summarise(
     from abductive_tasks.inputs.files import redacting_writes
     from abductive_tasks.inputs.loading import DataError
     from abductive_tasks.models.arguments import ModelArgumentError, constructor_refusal
+    from abductive_tasks.redaction import collect_secrets, redact_text, redacted_console
     from abductive_tasks.reports import report
     from abductive_tasks.runs import catalog, layout
     from abductive_tasks.runs.reads import folder_name, unclean_tasks
-    from abductive_tasks.runs.secrets import collect_secrets, redact_text, redacted_console
 
     secrets = tuple(dict.fromkeys([*handed, *collect_secrets(args=argv, environment=os.environ)]))
 
@@ -709,7 +709,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None = None) -> int:
-    from abductive_tasks.runs.secrets import handed_secrets, revealed_args
+    from abductive_tasks.redaction import handed_secrets, revealed_args
 
     handed = handed_secrets()  # a batch's evaluation: its secrets, which its command line holds as placeholders
     try:  # what is read from here on is the command line revealed (/proc/PID/cmdline keeps the placeholders)

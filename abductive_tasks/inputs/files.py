@@ -57,6 +57,7 @@ from types import ModuleType
 from typing import BinaryIO
 
 from abductive_tasks import settings
+from abductive_tasks.redaction import collect_secrets, redact_text
 
 KEY_NAME = ".cache_key"
 _SEAL_TAG = b"abductive-seal-v1 "
@@ -184,10 +185,20 @@ def redacting_writes(redact: Callable[[str], str]) -> Iterator[None]:
 
 
 def redacted(text: str) -> str:
-    """``text`` as a derived file may hold it: every secret the running evaluation knows replaced."""
+    """``text`` as a derived file may hold it: every secret the running evaluation knows replaced (``abductive-eval``
+    installs them, :func:`redacting_writes`); under plain lmms-eval, which hands us none, the secrets of the process
+    environment (secret-named variables such as ``OPENAI_API_KEY``, URL credentials: :func:`_environment_secrets`)."""
+    if not _REDACTIONS:
+        return redact_text(text, _environment_secrets(tuple(sorted(os.environ.items()))))
     for redact in _REDACTIONS:
         text = redact(text)
     return text
+
+
+@functools.lru_cache(maxsize=4)
+def _environment_secrets(environment: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    """The secrets :func:`~abductive_tasks.redaction.collect_secrets` finds in an environment (as sorted items)."""
+    return collect_secrets(environment=dict(environment))
 
 
 _KINDS = {

@@ -38,10 +38,10 @@ from abductive_tasks.hints import counted
 from abductive_tasks.inputs.files import NotRegular, open_regular, write_output
 from abductive_tasks.inputs.loading import MAX_NESTING, json_object, json_texts, nested_too_deeply
 from abductive_tasks.lmms_source import RESULTS_SUFFIX, SAMPLES_MARK
+from abductive_tasks.redaction import redact_text, redact_value
 from abductive_tasks.reports import composites, media, thumbnails
 from abductive_tasks.reports.samples import limit_text, task_of
 from abductive_tasks.reports.ui_guard import run_secrets
-from abductive_tasks.runs.secrets import redact_text, redact_value
 
 PAGE_SIZE = 50  # cards the page renders at a time; more as the reader scrolls to the end
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # terminal control characters (ESC among them)

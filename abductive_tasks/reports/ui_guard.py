@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlencode
 
-from abductive_tasks.runs.secrets import SHORTEST, redact_value, url_secrets, value_secrets
+from abductive_tasks.redaction import SHORTEST, redact_value, url_secrets, value_secrets
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

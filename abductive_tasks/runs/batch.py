@@ -32,10 +32,10 @@ from pathlib import Path
 
 from abductive_tasks.inputs.files import open_nofollow
 from abductive_tasks.inputs.stages import StageError
+from abductive_tasks.redaction import collect_secrets, redact_text, redacted_console
 from abductive_tasks.runs.plan import plan, print_commands
 from abductive_tasks.runs.progress import say
 from abductive_tasks.runs.run import Evaluations, Interrupted, run_model
-from abductive_tasks.runs.secrets import collect_secrets, redact_text, redacted_console
 from abductive_tasks.runs.spec import (
     LOCK_FILE,
     BatchSpec,

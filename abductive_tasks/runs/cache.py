@@ -28,8 +28,8 @@ from pathlib import Path
 
 from abductive_tasks.hints import counted
 from abductive_tasks.inputs.files import FOLDER_NO_LINK, NotRegular, open_folder, open_in, write_atomic_in
+from abductive_tasks.redaction import redact_text, written_forms
 from abductive_tasks.runs.identity_record import QUARANTINED
-from abductive_tasks.runs.secrets import redact_text, written_forms
 from abductive_tasks.scoring.reading import REQUEST_FAILED_MARKER, is_request_failure
 
 SET_ASIDE = ".set-aside"  # suffix of a link, or a cache folder holding one, moved out of the run's way

@@ -57,6 +57,7 @@ from abductive_tasks.lmms_source import limit_value, results_beside, samples_glo
 from abductive_tasks.mucr import scene_graphs
 from abductive_tasks.mucr.picks import PICKS_VARIABLE, samples_file
 from abductive_tasks.nleye import descriptions
+from abductive_tasks.redaction import collect_secrets, redact_text
 from abductive_tasks.runs.history import Outcome, failures_in
 from abductive_tasks.runs.identity import (
     build_identity,
@@ -66,7 +67,6 @@ from abductive_tasks.runs.identity import (
     task_key,
 )
 from abductive_tasks.runs.layout import model_name
-from abductive_tasks.runs.secrets import collect_secrets, redact_text
 from abductive_tasks.runs.stage_limits import Limit, bound_limit, by_stage_limit, stage_limit
 from abductive_tasks.runs.vllm import child_setup, interrupts_held
 

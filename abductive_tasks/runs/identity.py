@@ -1,7 +1,7 @@
 """What a batch result is a result of: a run's identity and the keys derived from it.
 
 A run's **identity** is everything that decides its numbers: the model (backend, route, vLLM settings,
-``model_args`` with secret values hashed, :mod:`abductive_tasks.runs.secrets`), the extra lmms-eval arguments, the
+``model_args`` with secret values hashed, :mod:`abductive_tasks.redaction`), the extra lmms-eval arguments, the
 spec's and the model's ``env``, the score-changing ``ABDUCTIVE_*`` variables of the run's whole environment, the
 judge, the package and lmms-eval versions, a backend of ours' version (:func:`backend_versions`), each task's
 benchmark and ``metadata: version``, and per benchmark a **data fingerprint**: the resolved data root (what
@@ -36,7 +36,7 @@ from abductive_tasks import settings
 from abductive_tasks.inputs.files import cache_key as sealing_key
 from abductive_tasks.inputs.files import file_sha256, read_regular, seal_mac
 from abductive_tasks.inputs.loading import ENV_VAR, DataError, benchmark_root, data_content
-from abductive_tasks.runs.secrets import (
+from abductive_tasks.redaction import (
     hash_url_secrets,
     hash_values,
     redact_args,

@@ -15,10 +15,10 @@ folder and cannot be told apart. ``abductive-eval`` names it instead (through
   read too, by content (:func:`abductive_tasks.runs.reads.reading_inputs`), so a run on other picks or another
   describer's descriptions gets a folder of its own.
 
-Secret-valued arguments (:func:`abductive_tasks.runs.secrets.is_secret_name`: names ending in ``key``,
+Secret-valued arguments (:func:`abductive_tasks.redaction.is_secret_name`: names ending in ``key``,
 ``token``, ``secret``, ``password``, ``auth`` ...) enter neither: only their names are hashed, so the folder
 name neither shows a secret, not even hashed, nor changes when a key is rotated. Nor do the secrets of a URL an
-argument holds (:func:`abductive_tasks.runs.secrets.url_secrets`: its credentials, its secret-named query parameters,
+argument holds (:func:`abductive_tasks.redaction.url_secrets`: its credentials, its secret-named query parameters,
 ``pretrained=https://h/m?token=X``): each is ``<secret>`` in the name and in the hash.
 """
 
@@ -30,7 +30,7 @@ import re
 from collections.abc import Mapping
 
 from abductive_tasks import lmms_source
-from abductive_tasks.runs.secrets import is_secret_name, url_secrets_replaced
+from abductive_tasks.redaction import is_secret_name, url_secrets_replaced
 
 # lmms-eval's GeneralConfigTracker._get_model_name order: peft and delta come with pretrained and name the tuned model.
 NAME_KEYS = ("peft", "delta", "pretrained", "model", "model_version", "model_name", "model_id", "path", "engine")

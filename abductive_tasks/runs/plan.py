@@ -31,6 +31,7 @@ from abductive_tasks import settings
 from abductive_tasks.inputs.loading import ENV_VAR, data_folder_problem
 from abductive_tasks.inputs.stages import StageError
 from abductive_tasks.lmms_source import limit_value, model_arg_entries
+from abductive_tasks.redaction import collect_secrets, redact_text, reserved_word
 from abductive_tasks.runs import chain
 from abductive_tasks.runs.history import Scan
 from abductive_tasks.runs.identity import build_identity, data_fingerprint
@@ -48,7 +49,6 @@ from abductive_tasks.runs.model_plan import (
     JudgePlan,
     ModelPlan,
 )
-from abductive_tasks.runs.secrets import collect_secrets, redact_text, reserved_word
 from abductive_tasks.runs.spec import JUDGE_LOG, BatchSpec, JudgeSpec, ModelSpec, SpecError
 from abductive_tasks.runs.stage_limits import by_stage_limit
 from abductive_tasks.runs.stage_limits import stage_limits as stage_limits_of
@@ -173,7 +173,7 @@ def model_identity(
 
 
 def model_secrets(spec: BatchSpec, model: ModelSpec, model_args: str) -> tuple[str, ...]:
-    """Clear secret values a model's run receives (:func:`~abductive_tasks.runs.secrets.collect_secrets`):
+    """Clear secret values a model's run receives (:func:`~abductive_tasks.redaction.collect_secrets`):
     never written to its log, cache, identity, server log or console line."""
     judge = spec.judge
     mappings = [

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from abductive_tasks.inputs.files import log_size, open_nofollow, read_log
+from abductive_tasks.redaction import concealed_args, copy_redacted, handed_over, overlaps, redact_text
 from abductive_tasks.runs.cache import make_safe, scrub_cache
 from abductive_tasks.runs.history import failures_text, task_states
 from abductive_tasks.runs.identity import FILE_HASHES, FileHashes, model_weights
@@ -36,7 +37,6 @@ from abductive_tasks.runs.identity_record import (
 from abductive_tasks.runs.levels import LevelRun, level_run, refreshed
 from abductive_tasks.runs.model_plan import EVAL_PROGRAM, HOST, JUDGE_PORT, PORT, JudgePlan, ModelPlan
 from abductive_tasks.runs.progress import ChildProgress, say, task_line
-from abductive_tasks.runs.secrets import concealed_args, copy_redacted, handed_over, overlaps, redact_text
 from abductive_tasks.runs.status import ModelOutcome
 from abductive_tasks.runs.vllm import child_setup, interrupts_held, start_vllm
 
@@ -50,9 +50,9 @@ def run_child(
 ) -> int:
     """Run ``command`` (:data:`~abductive_tasks.runs.model_plan.EVAL_PROGRAM` and its arguments) with output appended
     to ``log_path`` (``secrets`` redacted, and handed to the child through a pipe,
-    :func:`~abductive_tasks.runs.secrets.handed_over`) and read by ``progress``; on Ctrl-C or SIGTERM interrupt it
+    :func:`~abductive_tasks.redaction.handed_over`) and read by ``progress``; on Ctrl-C or SIGTERM interrupt it
     too, then re-raise. Its command line holds a placeholder for each secret in the arguments, which its CLI reveals
-    (:func:`~abductive_tasks.runs.secrets.concealed_args`): every user of the machine may read a command line."""
+    (:func:`~abductive_tasks.redaction.concealed_args`): every user of the machine may read a command line."""
     program = len(EVAL_PROGRAM)
     secrets = (*secrets, *overlaps(command[program:], secrets))  # two secrets overlapping: concealed whole
     argv = [*command[:program], *concealed_args(command[program:], secrets)]

@@ -47,7 +47,7 @@ from pydantic import (
 from abductive_tasks import lmms_source, settings
 from abductive_tasks.hints import LIST_MODELS, did_you_mean
 from abductive_tasks.inputs.loading import ENV_VAR
-from abductive_tasks.runs.secrets import collect_secrets, redact_text
+from abductive_tasks.redaction import collect_secrets, redact_text
 from abductive_tasks.runs.status import STATUS_FILE
 from abductive_tasks.runs.vllm import (
     VllmSettings,
@@ -462,7 +462,7 @@ class BatchSpec:
     health_timeout: float = 1800.0
     invalid: dict[str, str] = field(default_factory=dict)  # model entries that cannot run: label -> why
     # every clear secret of the spec as written (malformed entries included) and of the inherited environment,
-    # collected once: never written or printed by the batch (abductive_tasks.runs.secrets)
+    # collected once: never written or printed by the batch (abductive_tasks.redaction)
     secrets: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:

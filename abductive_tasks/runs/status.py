@@ -9,8 +9,8 @@ from pathlib import Path
 
 from abductive_tasks.hints import counted
 from abductive_tasks.inputs.files import write_atomic
+from abductive_tasks.redaction import redact_value
 from abductive_tasks.runs.progress import say
-from abductive_tasks.runs.secrets import redact_value
 
 STATUS_FILE = "batch_status.json"
 

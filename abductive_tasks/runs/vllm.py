@@ -45,7 +45,7 @@ import tenacity
 
 from abductive_tasks.inputs.files import open_nofollow, read_log
 from abductive_tasks.lmms_source import model_arg_entries
-from abductive_tasks.runs.secrets import copy_redacted, is_secret_name, redact_text
+from abductive_tasks.redaction import copy_redacted, is_secret_name, redact_text
 from abductive_tasks.settings import raw
 
 # vLLM's OpenAI-compatible server accepts any key unless started with --api-key; the openai client needs one.

@@ -14,6 +14,14 @@ import pytest
 from lmms_eval.api.instance import Instance
 from lmms_eval.caching.response_cache import ResponseCache
 
+from abductive_tasks.redaction import (
+    collect_secrets,
+    hash_secret,
+    model_args_secrets,
+    redact_mapping,
+    redact_model_args,
+    redact_text,
+)
 from abductive_tasks.runs import history
 from abductive_tasks.runs.cache import make_safe, purge_failed_replies, repair_cache, scrub_cache
 from abductive_tasks.runs.history import (
@@ -43,14 +51,6 @@ from abductive_tasks.runs.identity_record import (
     IdentityRecord,
     quarantine,
     sealed_outputs,
-)
-from abductive_tasks.runs.secrets import (
-    collect_secrets,
-    hash_secret,
-    model_args_secrets,
-    redact_mapping,
-    redact_model_args,
-    redact_text,
 )
 from abductive_tasks.runs.task_index import TaskIndex, _benchmark
 
@@ -895,7 +895,7 @@ def test_the_evaluation_caches_no_reply_holding_a_secret_in_the_first_place(tmp_
     """What abductive-eval's lmms-eval writes while it runs: no reply holding a secret, in the database or the audit
     log, and the model fingerprint (``model_args``) redacted; the cache keys stay lmms-eval's own."""
     from abductive_tasks.compat import caching_without_secrets
-    from abductive_tasks.runs.secrets import redact_text
+    from abductive_tasks.redaction import redact_text
 
     root = tmp_path / "cache"
     with caching_without_secrets(lambda text: redact_text(text, [SECRET])):
@@ -1110,7 +1110,7 @@ def test_the_requested_limit_is_read_wherever_the_spec_sets_it(tmp_path):
 
 
 def test_secrets_in_command_line_words_are_found_and_hashed():
-    from abductive_tasks.runs.secrets import args_secrets, collect_secrets, hash_secret, redact_args
+    from abductive_tasks.redaction import args_secrets, collect_secrets, hash_secret, redact_args
 
     words = ["--model_args", "response=1,api_key=sk-abcdef", "--hf_token=hf_123456", "--api_key", "sk-zyxwvu", "-v"]
     assert args_secrets(words) == ["sk-abcdef", "hf_123456", "sk-zyxwvu"]

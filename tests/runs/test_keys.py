@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from abductive_tasks.redaction import hash_secret
 from abductive_tasks.runs.batch import main as batch_main
 from abductive_tasks.runs.plan import judge_plan, plan
 from abductive_tasks.runs.run import Evaluations, start_judge, write_spec_record
-from abductive_tasks.runs.secrets import hash_secret
 from abductive_tasks.runs.spec import SpecError, load_spec
 from abductive_tasks.runs.task_index import TaskIndex
 

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from abductive_tasks.nleye import descriptions
+from abductive_tasks.redaction import collect_secrets, redact_text, url_credentials, value_secrets
 from abductive_tasks.reports.browse import browse_main
 from abductive_tasks.runs.batch import main as batch_main
-from abductive_tasks.runs.secrets import collect_secrets, redact_text, url_credentials, value_secrets
 from abductive_tasks.sherlock.export import main as export_main
 
 from helpers.runs import OFFLINE, abductive_eval
@@ -243,8 +243,8 @@ def test_planted_secrets_reach_no_file_console_or_page(tmp_path, capsys, monkeyp
 def test_an_identity_holds_a_secret_under_no_name_in_clear(tmp_path):
     """``token: X`` marks X secret; the same X under ``hf_auth`` (outside the name rule), in a URL-less ``env`` value
     or in ``eval_args`` is hashed too, so ``spec_identity.json`` and ``run_identity.json`` never hold it."""
+    from abductive_tasks.redaction import hash_secret
     from abductive_tasks.runs.plan import plan
-    from abductive_tasks.runs.secrets import hash_secret
     from abductive_tasks.runs.spec import load_spec
     from abductive_tasks.runs.task_index import TaskIndex
 
@@ -373,7 +373,7 @@ ESCAPED = {
 
 
 def test_secret_forms_cover_json_shell_and_repr_escapes_once_and_twice():
-    from abductive_tasks.runs.secrets import hash_secret, hash_values
+    from abductive_tasks.redaction import hash_secret, hash_values
 
     secret = "p'ä\"ss-FORM-TAIL"
     nested = json.dumps({"extra": json.dumps({"api_key": secret})})  # a JSON value in a JSON string, ASCII-escaped
@@ -386,8 +386,8 @@ def test_secret_forms_cover_json_shell_and_repr_escapes_once_and_twice():
 
 
 def test_a_hub_model_named_by_a_url_with_credentials_is_recorded_with_them_hashed():
+    from abductive_tasks.redaction import hash_secret
     from abductive_tasks.runs.identity import model_weights
-    from abductive_tasks.runs.secrets import hash_secret
 
     weights = model_weights("pretrained=https://bob:HUB-TAIL-1234@hf.invalid/model,revision=main")
     assert weights == {"name": f"https://{hash_secret('bob:HUB-TAIL-1234')}@hf.invalid/model", "revision": "main"}
@@ -443,7 +443,7 @@ def test_secrets_written_only_escaped_reach_no_file_or_console_line(tmp_path, ca
 
 
 def test_secrets_too_many_to_hand_over_stop_the_evaluation_instead_of_going_unredacted():
-    from abductive_tasks.runs.secrets import HANDOFF_MAX, handed_over
+    from abductive_tasks.redaction import HANDOFF_MAX, handed_over
 
     many = [f"secret-{index:06d}-" + "x" * 40 for index in range(HANDOFF_MAX // 40)]
     with pytest.raises(RuntimeError, match=r"over the 32768 a pipe holds"), handed_over(many):
@@ -457,7 +457,7 @@ def test_secrets_too_many_to_hand_over_stop_the_evaluation_instead_of_going_unre
 RECORDING_CHILD = """
 import json, sys
 from pathlib import Path
-from abductive_tasks.runs.secrets import handed_secrets, revealed_args
+from abductive_tasks.redaction import handed_secrets, revealed_args
 cmdline = Path("/proc/self/cmdline").read_bytes().decode().split("\\0")[:-1]
 revealed = revealed_args(sys.argv[2:], handed_secrets())
 Path(sys.argv[1]).write_text(json.dumps({"cmdline": cmdline, "revealed": revealed}))
@@ -469,10 +469,10 @@ def test_an_evaluations_command_line_holds_a_placeholder_for_each_secret_and_its
     URL's credentials, eval_args with a token) holds a placeholder for each secret, and the child, in another process
     (its own hash seed), reveals the very words from the secrets handed over the pipe. The identity is the plan's, as
     before: hashed model_args, not the command line."""
+    from abductive_tasks.redaction import hash_secret
     from abductive_tasks.runs.model_plan import EVAL_PROGRAM
     from abductive_tasks.runs.plan import plan
     from abductive_tasks.runs.run import run_child
-    from abductive_tasks.runs.secrets import hash_secret
     from abductive_tasks.runs.spec import load_spec
     from abductive_tasks.runs.task_index import TaskIndex
 
@@ -533,7 +533,7 @@ def test_a_placeholder_none_stands_behind_is_a_one_line_refusal_never_taken_as_t
     """Written by hand, or by a batch whose pipe is gone: the CLI refuses it before reading its arguments. A word
     already holding one is refused by the batch: it could not be told from its own."""
     from abductive_tasks.cli import main
-    from abductive_tasks.runs.secrets import HANDOFF, concealed_args
+    from abductive_tasks.redaction import HANDOFF, concealed_args
 
     command = ["--model", "dummy", "--model_args", "response=1,api_key=<secret:0>", "--tasks", "nleye_triplet"]
     assert main([*command, "--limit", "1"]) == 2
@@ -565,7 +565,7 @@ def test_a_placeholder_none_stands_behind_is_a_one_line_refusal_never_taken_as_t
 def test_every_value_under_a_secret_name_is_a_secret_however_deep_and_each_line_of_one():
     """``auth: {user: ..., pw: X}`` and ``api_key: [X, Y]`` were collected as Python shows the whole (never written
     so), and a secret of two lines was found only whole (a log is copied a line at a time)."""
-    from abductive_tasks.runs.secrets import written_forms
+    from abductive_tasks.redaction import written_forms
 
     spec = {"vllm_args": {"auth": {"username": "bob", "pw": "DICT-PW-1111"}, "api_key": ["LIST-1-2222", "LIST-2-3333"]}}
     assert collect_secrets(mappings=[spec]) == ("DICT-PW-1111", "LIST-1-2222", "LIST-2-3333")
@@ -623,7 +623,7 @@ def test_a_redacted_console_replaces_a_secret_in_each_line_written():
     """review (mutation): what this process prints inside :func:`redacted_console` never holds a secret."""
     import io
 
-    from abductive_tasks.runs.secrets import RedactingStream
+    from abductive_tasks.redaction import RedactingStream
 
     sink = io.StringIO()
     stream = RedactingStream(sink, ["CONSOLE-SECRET-42"])
@@ -638,7 +638,7 @@ def test_a_child_output_ending_without_a_newline_is_copied_redacted_too():
     like every other (the second mutation review's m30: its redaction dropped, every test passed)."""
     import io
 
-    from abductive_tasks.runs.secrets import copy_redacted
+    from abductive_tasks.redaction import copy_redacted
 
     secret = "sk-live-0123456789abcdef"
     log = io.BytesIO()
@@ -649,7 +649,7 @@ def test_a_child_output_ending_without_a_newline_is_copied_redacted_too():
 def test_model_args_keep_no_url_credentials_in_clear():
     """A server URL with a user and password in ``model_args`` (under a name no secret rule knows) is named by a hash
     of its credentials, however the rest of the identity is redacted (m32 of the second mutation review)."""
-    from abductive_tasks.runs.secrets import hash_secret, redact_model_args
+    from abductive_tasks.redaction import hash_secret, redact_model_args
 
     redacted = redact_model_args("model=m,base_url=http://alice:s3cret-pw@judge.local:8000/v1,api_key=sk-0123456789")
     assert "alice" not in redacted and "s3cret-pw" not in redacted and "sk-0123456789" not in redacted
@@ -667,7 +667,7 @@ QUERY_KEY = "AIzaSyLEAK0123456789"
 def test_a_secret_query_parameter_of_a_url_nested_in_model_args_is_collected():
     """``base_url=https://...?key=X`` was read as one assignment, its value the whole URL: X, a query parameter the
     bare URL's reading finds, was never collected (the reviewer's case)."""
-    from abductive_tasks.runs.secrets import model_args_secrets, text_secrets
+    from abductive_tasks.redaction import model_args_secrets, text_secrets
 
     assert collect_secrets(model_args=f"base_url=https://g.example/v1beta?key={QUERY_KEY}") == (QUERY_KEY,)
     assert "hf_abcdef123456" in text_secrets("response=1,model=https://h/m?token=hf_abcdef123456")
@@ -677,7 +677,7 @@ def test_a_secret_query_parameter_of_a_url_nested_in_model_args_is_collected():
 def test_a_password_in_a_url_nested_in_model_args_is_among_its_model_args_secrets():
     """``model_args_secrets`` (what a command-line word's pairs hold: ``args_secrets``, ``redact_args``) reads a URL
     value's credentials as :func:`url_credentials` reads a bare URL's."""
-    from abductive_tasks.runs.secrets import args_secrets, model_args_secrets
+    from abductive_tasks.redaction import args_secrets, model_args_secrets
 
     model_args = "response=1,base_url=https://bob:pw-nested-4321@h.invalid/v1"
     assert set(model_args_secrets(model_args)) == {"bob:pw-nested-4321", "pw-nested-4321"}
@@ -724,7 +724,7 @@ def test_what_the_ui_browse_and_show_replace_holds_a_url_secret_nested_in_a_runs
 
 
 def test_identities_hash_a_url_secret_nested_in_model_args_eval_args_and_env():
-    from abductive_tasks.runs.secrets import hash_secret, redact_args, redact_mapping, redact_model_args
+    from abductive_tasks.redaction import hash_secret, redact_args, redact_mapping, redact_model_args
 
     model_args = f"response=1,base_url=https://g.example/v1?key={QUERY_KEY}&revision=main,api_key=sk-0123456789"
     assert redact_model_args(model_args) == (

@@ -473,7 +473,7 @@ def test_a_judge_request_or_reply_holding_a_secret_is_not_cached(tmp_path, monke
     """The judge's cache stores the model's reply and the judge's: one that echoes a secret the evaluation knows is
     not written (it is asked again), the others are."""
     from abductive_tasks.inputs.files import redacting_writes
-    from abductive_tasks.runs.secrets import redact_text
+    from abductive_tasks.redaction import redact_text
     from abductive_tasks.scoring.judge import _ReplyCache
 
     monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
@@ -484,6 +484,23 @@ def test_a_judge_request_or_reply_holding_a_secret_is_not_cached(tmp_path, monke
     assert cache.get("a" * 32, {"question": "q", "answer": "the key is sk-echoed-123456"}) is None
     assert cache.get("b" * 32, {"question": "q", "answer": "an answer"}) == "Score: 7"
     assert not [path for path in tmp_path.rglob("*") if path.is_file() and b"sk-echoed" in path.read_bytes()]
+
+
+def test_under_plain_lmms_eval_a_judge_reply_echoing_an_environment_key_is_not_cached(tmp_path, monkeypatch):
+    """Plain lmms-eval hands the plugin no secret (abductive-eval installs the run's): a reply echoing the judge's
+    OPENAI_API_KEY was written into the judge's cache in clear. The process environment's secrets are redacted."""
+    from abductive_tasks.inputs.files import redacted
+    from abductive_tasks.scoring.judge import _ReplyCache
+
+    monkeypatch.setenv("ABDUCTIVE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-plain-env-secret-42")
+    assert redacted("the key is sk-plain-env-secret-42.") == "the key is [REDACTED]."
+    cache = _ReplyCache(tmp_path / "judge")
+    cache.put("a" * 32, {"question": "q", "answer": "the key is sk-plain-env-secret-42"}, "Score: 3")
+    cache.put("b" * 32, {"question": "q", "answer": "an answer"}, "Score: 7")
+    assert cache.get("a" * 32, {"question": "q", "answer": "the key is sk-plain-env-secret-42"}) is None
+    assert cache.get("b" * 32, {"question": "q", "answer": "an answer"}) == "Score: 7"
+    assert not [path for path in tmp_path.rglob("*") if path.is_file() and b"sk-plain-env" in path.read_bytes()]
 
 
 @pytest.mark.parametrize("suffix", ["?api-key=sk-query-secret", "#frag"])
