@@ -114,7 +114,7 @@ PINNED = {
     "blind_batch_bu.yaml": (396, 0),  # out of pending/ with BV's first contact (first contact of round 64: 384, 4); 65
     "blind_batch_bv.yaml": (395, 0),  # out of pending/ with BW's first contact (first contact of round 65: 387, 3); 66
     "blind_batch_bw.yaml": (398, 0),  # out of pending/ with BX's first contact (first contact of round 66: 391, 4); 67
-    "blind_batch_bx.yaml": (388, 2),  # pending/: first contact of round 67 (388, 2)
+    "blind_batch_bx.yaml": (396, 0),  # pending/: first contact of round 67 (388, 2); round 68
 }
 
 

@@ -33,7 +33,9 @@ CORRECTION_WORDS = (
     # a first thought set aside: "At first I thought the road was the link, ... so the real cue is speeding: 2."; "Hmm,"
     # opening a sentence of second thoughts (BJ's first contact, each after an opening bare number, unread)
     r"|(?:at\s+first|initially)\s*,?\s+I\s+(?:thought|assumed|considered)|hmm+(?=\s*,)"
-    r"|looking\s+again|scratch\s+that|(?:hold|hang)\s+on(?=\s*[,.;:!—–-])|let\s+me\s+reconsider(?!\s+(?:the\s+)?[«‹])|(?:let\s+me|i'll|i\s+will)\s+(?:double[-\s]?check|re-?check|check\s+again)(?=\s*[.:;,!\n])|i\s+was\s+wrong|(?:sorry\s*,?\s+)?i\s+meant?|sorry"
+    # (or at what it looks at: "Based on the image, the answer is Option 1. However, looking at it again, Option 1 shows
+    # the same person before the accident, so the correct effect is Option 3.", BX's first contact, unread)
+    r"|looking\s+(?:at\s+(?:it|them|this|that|these|the\s+(?:images?|pictures?|options?))\s+)?again|scratch\s+that|(?:hold|hang)\s+on(?=\s*[,.;:!—–-])|let\s+me\s+reconsider(?!\s+(?:the\s+)?[«‹])|(?:let\s+me|i'll|i\s+will)\s+(?:double[-\s]?check|re-?check|check\s+again)(?=\s*[.:;,!\n])|i\s+was\s+wrong|(?:sorry\s*,?\s+)?i\s+meant?|sorry"
     r"|(?:i'll|i\s+will|let\s+me|i\s+need\s+to)\s+(?:revise|correct)(?:\s+(?:that|this|it|myself|my\s+answer))?"
     r"|thinking\s+(?:about\s+it\s+)?(?:more|again|further)|on\s+further\s+(?:thought|reflection|inspection)"
     r"|(?:revised|updated|corrected|changed|lowered|raised)(?=\s+(?:score|rating|answer|to|back)\b)|back(?=\s+to\b)"
@@ -98,6 +100,12 @@ SELF_CORRECTIONS = rule(
     Example("mucr", "None of them is a perfect match, but if I had to choose, Option 2 is the closest.", 2),
     Example("rating", "Score: 9 — no, the cleats could belong to a visitor. Score: 6", 6.0),
     Example("mucr", "Option 1... no, Option 1 shows the same moment as the cause. Option 3.", 3),
+    Example(
+        "mucr",
+        "Based on the image, the answer is Option 1. However, looking at it again, Option 1 shows the same person "
+        "before the accident, so the correct effect is Option 3.",
+        3,
+    ),
     Example("mucr", "I'll go with Option 4... no - Option 4 shows a sign, not an effect. Final answer: 1", 1),
     # "on further inspection" as "on closer inspection" (BG's first contact: after "Answer: Option 2", no answer)
     Example("mucr", "Answer: Option 2\nHowever, on further inspection, Option 2 shows the cause again. Answer: 4.", 4),

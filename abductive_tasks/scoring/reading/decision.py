@@ -242,6 +242,9 @@ _IN_AN_EXAMPLE = re.compile(
 )
 _EXAMPLE_NAMED = re.compile(rf"\bexamples?\s*{ANY_MENTION}", re.IGNORECASE)
 _CLAUSE_TURN = re.compile(r"\bbut\b", re.IGNORECASE)  # a clause of its own after it (_about_an_example)
+_FOR_THE_QUESTION = re.compile(
+    r"\s+(?:for|to|in)\s+(?:the|this)\s+(?:actual\s+|real\s+|new\s+)?question\b", re.IGNORECASE
+)
 # The answers the few-shot examples had, as the reply restates them: "Option 4 for the question. (For reference,
 # Examples 1 and 2 were Option 1 and Option 2.)" (AZ's first contact, read as no answer)
 _EXAMPLES_ANSWERED = re.compile(
@@ -261,6 +264,8 @@ def _about_an_example(text: str, position: int) -> bool:
     shown in Option 1, ..."): what it states is that example's answer, not the reply's. A clause after "but" speaks of
     its own ("In Example 1 the answer was Option 1 and in Example 2 it was Option 2, but for image 3 the cause is
     Option 3: ...": BO's first contact, unread; not "..., but in Example 2 it was Option 2")."""
+    if _FOR_THE_QUESTION.match(text, _after_pick(position)):  # "..., Option 2 for Example 2, and Option 3 for the
+        return False  # question." (BX's first contact): the question's own answer after the examples'
     start = max(sentence_start(text, position), text.rfind(";", 0, position) + 1)
     start = max((turn.end() for turn in _CLAUSE_TURN.finditer(text, start, position)), default=start)
     # "Option 1 in Example 1 and Option 2 in Example 2 were correct; ...": the example named after the answer

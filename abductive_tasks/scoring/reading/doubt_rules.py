@@ -535,6 +535,22 @@ DOUBTS = (
             "rating", "If he arrived first, I'd rate it 8; if he came later, only 2, as the door was locked.", None
         ),
     ),
+    # ... or each condition a case heading its own sentence with a colon, the answer after it, the other case's
+    # sentence cut off or answering otherwise: "If the context happens before: the child unwraps the rectangular box →
+    # hypothesis 1. If the context happens after: the child could have been holding either present and then wrapped
+    # it again, so" (BX's first contact, read 1; not one case alone, "If the context happens before: ... → hypothesis
+    # 1.", nor an answer stated after the cases)
+    rule(
+        rf"(?:^|(?<=[.!?;\n]))\s*(?:if|when)\b[^.;:\n«‹]*:\s*[^.;\n«‹]{{0,100}}?{_ANY_REF}[^.;\n]*[.;]\s*"
+        r"(?:and\s+|but\s+)?(?:if|when)\b[^.;:\n«‹]*[:,]",
+        Example(
+            "presents",
+            "If the context happens before: the child unwraps the rectangular box → hypothesis 1. If the context "
+            "happens after: the child could have been holding either present and then wrapped it again, so",
+            None,
+        ),
+        Example("mucr", "If it rained: Option 2. If the pipe burst: Option 3. Overall, Option 3 is the effect.", 3),
+    ),
     # two sources that point to two answers, the reply choosing neither: "The scene graph indicates option 1, but the
     # image suggests option 2 is the effect." (AS's first contact; not "The examples suggest Option 3, but the cause is
     # clearly Option 4", round 35's concession)

@@ -87,6 +87,20 @@ LABEL_STATEMENTS = (
         r"{named_pick}\s+(?:the|this|that|our)\s+(?:hypothesis|inference|claim|conclusion|idea|notion|assumption)\b",
         Example("label", "The update weakens the hypothesis.", "weakener"),
     ),
+    # the update the subject of a label's effect on the hypothesis ("makes the hypothesis less likely": its mention
+    # holds the hypothesis), ending its sentence or before its reason, the reason cut off: "The update makes the
+    # hypothesis less likely, since a toddler would not typically be driving the" (BX's first contact, unread; not on a
+    # condition, "If the update makes the hypothesis less likely, ...", nor "whether", nor a verb going on: "Both. The
+    # update strengthens one part of the hypothesis (...) but weakens another (...)", BP's, no answer; nor "..., but")
+    verdict(
+        r"(?<!\bif\s)(?<!\bwhether\s)\b(?:the|this)\s+update\s+{named_pick}"
+        r"(?=\s*(?:[.;!]|$|,\s*(?:since|because|as|given)\b))",
+        Example(
+            "label",
+            "The update makes the hypothesis less likely, since a toddler would not typically be driving the",
+            "weakener",
+        ),
+    ),
 )
 # The labels restated as a lettered list ("A) strengthener B) weakener\nAnswer: B"): the letters name the labels, where
 # a letter stands as the answer. Read in the reply's text before its mentions are marked (TEXT_RULES).

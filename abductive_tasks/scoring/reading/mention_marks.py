@@ -24,7 +24,6 @@ from abductive_tasks.scoring.reading.description_rules import (
 from abductive_tasks.scoring.reading.form_rules import EXPLAINED_PAIR, NUMBERED_TEXT
 from abductive_tasks.scoring.reading.mentions import (
     ANY_MENTION,
-    BARE_MENTION,
     CONTEXT_ALIAS,
     NAMED_MENTION,
     Mention,
@@ -68,8 +67,8 @@ _COLLAPSE = re.compile(
     # first contact)
     rf"|\s*,\s*(?:the\s+|i\.e\.,?\s+|with\s+(?:the\s+)?)?(?P<appositive>{NAMED_MENTION})\s*,)"
     # an option's text and its number after a comma, ending the line: "Actually, speeding, 2." (AS's first contact;
-    # a list head otherwise, mentions.LIST_HEAD)
-    rf"|[ \t]*,[ \t]*(?P<numbered>{BARE_MENTION})(?=[ \t]*[.!]?[ \t]*(?:\n|\Z))"
+    # a list head otherwise, mentions.LIST_HEAD); or two options named by their numbers: "Option 4, Option 2" (BX's)
+    rf"|[ \t]*,[ \t]*(?P<numbered>{ANY_MENTION})(?=[ \t]*[.!]?[ \t]*(?:\n|\Z))"
     # a choice and its own text side by side: "(A) The man's clothes are soaking wet"
     rf"|[ \t]+(?P<adjacent>{NAMED_MENTION}))",
     re.IGNORECASE,
@@ -124,6 +123,14 @@ def _collapse(
         or match["numbered"]
     )
     outer, inner = mentions[mention_index(match["outer"])], mentions[mention_index(explained)]
+    if match["numbered"] and inner.named:
+        # two options named by their numbers side by side, ending their line, and nothing else: "Option 4, Option 2"
+        # (BX's first contact, read 4) lists two answers, none (a list of bare numbers is mentions.LIST_HEAD's: "2, 3")
+        listed = values is not None and not (outer.text or inner.text or outer.image or inner.image)
+        if listed and outer.named and valid(outer.value) and valid(inner.value) and inner.value != outer.value:
+            mentions.append(Mention(None, True, contradicted=True))
+            return placeholder(len(mentions) - 1)
+        return match.group()
     if match["numbered"]:  # "speeding, 2.": an option's own text and its number, one mention; contradicted by another
         if values is None or not (outer.text and valid(outer.value) and valid(inner.value)) or inner.image:
             return match.group()

@@ -73,6 +73,12 @@ STATEMENTS = (
         Example("letters", "The correct option letter is B. The given information is ...", 2),
         Example("letters", "The correct choice is letter D.", 4),
         Example("mucr", "The effect is best represented by Option 2.", 2),
+        Example(
+            "cue_words",
+            "Example 1's answer was attack and Example 2's answer was attack. For the question: 2 (speeding) — the "
+            "car in the cause image is moving very fast and the effect shows the crash.",
+            2,
+        ),
     ),
     # "the effect is the broken vase in Option 1": the answer's role, what it shows and where (not "the effect is not
     # ... in Option 1"); with an adverb of certainty ("so the effect is clearly the flooded village in Option 4.", AY's
@@ -102,6 +108,19 @@ STATEMENTS = (
             "Option 1 shows a sunny day, option 3 shows a wet dog. The cause image shows a downpour, so the most "
             "direct effect is the wet dog in option 3.",
             3,
+        ),
+    ),
+    # the answer alone closing the reply after a clause of reason before its comma: "Middle image: a man with a sunburn.
+    # Right image: a man with a cast on his leg. Since the left image shows him lying at the beach all day, 1." (BX's
+    # first contact, unread: the panels' headings before it; not a condition, "If he lay at the beach all day, 1.", nor
+    # with a sentence after it)
+    verdict(
+        r"(?:^|(?<=[.!?:;]))\s*(?:since|because|as|given\s+that)\s+[^.;:!?\n]{{1,120}}?,\s*{pick}(?=[ \t]*[.!]?\s*\Z)",
+        Example(
+            "panels",
+            "Middle image: a man with a sunburn. Right image: a man with a cast on his leg. Since the left image shows "
+            "him lying at the beach all day, 1.",
+            1,
         ),
     ),
     # "The effect: he is locked out, shown in option 2.": the answer's role, what it shows, then where it is shown (AW's
@@ -535,6 +554,20 @@ STATEMENTS = (
         Example(
             "mucr",
             "1. No wait, Option 1 just repeats the cause image. The effect — the spilled paint — is in Option 3.",
+            3,
+        ),
+    ),
+    # an option given for the question, ending its clause, just after the examples' answers restated ("Following the
+    # examples, the answer is Option 1 for Example 1, Option 2 for Example 2, and Option 3 for the question.": BX's
+    # first contact, unread; not without them, round 44's "Option 4 for the question. (For reference, Option 1 and
+    # Option 2 fit too.)", no answer, nor two offered, "Option 2 or Option 3 for the question.")
+    verdict(
+        r"\bexamples?\s*[«‹].[»›]\s*(?:,\s*(?:and\s+)?|and\s+){named_pick}\s+(?:for|to|in)\s+(?:the|this)\s+"
+        r"(?:actual\s+|real\s+|new\s+)?question(?=\s*(?:[.!;]|$))",
+        Example(
+            "mucr",
+            "Following the examples, the answer is Option 1 for Example 1, Option 2 for Example 2, and Option 3 for "
+            "the question.",
             3,
         ),
     ),

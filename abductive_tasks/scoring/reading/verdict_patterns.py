@@ -101,6 +101,9 @@ ANSWER_CUE = (
     r"|(?:correct\s+|right\s+)?(?:option|answer|choice)\s+letter"
     r"|(?:the\s+)?(?:option|answer|choice)\s+number"  # "the option number is 3" (AX's first contact)
     r"|(?:final|overall|verdict)(?=\s*:)"
+    # the question's own answer after the examples' ("Example 1's answer was attack and Example 2's answer was attack.
+    # For the question: 2 (speeding) — ...": BX's first contact, unread)
+    r"|for\s+(?:the|this)\s+(?:actual\s+|real\s+|new\s+)?question(?=\s*:)"
     r"|correct\s+(?:option|one|image|hypothesis|phrase|cue)"
     r"|best\s+(?:match|fit|option|choice|answer)|(?:that|which)\s+(?:best\s+(?:fits|matches)|(?:fits|matches)\s+best)|(?:effect|cause)(?:\s+of\s+the\s+\w+(?:\s+image)?)?|cue(?:\s+phrase)?"
 )

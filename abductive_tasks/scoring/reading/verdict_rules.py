@@ -282,12 +282,16 @@ VERDICTS = (
         Example("label", "Weakener ❌ / Strengthener ✅", "strengthener"),
     ),
     verdict(
-        rf"{{reject}}(?:\s*[|:→-]\s*(?:no|false|incorrect|low|lower)(?=\s*(?:[|.,;!]|\s-\s|$)){NOT_A_MIDDLE_CELL}"
+        rf"{{reject}}(?:\s*[|:→-]\s*(?:no|false|incorrect|low|lower|unrelated)(?=\s*(?:[|.,;!]|\s-\s|$)){NOT_A_MIDDLE_CELL}"
         r"|\s*\(\s*(?:no|false|incorrect|wrong)\s*\)"
         r"|(?:[ \t]*[|:→-])?[ \t]*(?<!\n)[✗✘❌☒])",
         Example("nleye", "| 1 | No |", 2),
         Example("mucr", "Option 1 (no), Option 2 (no), Option 3 (yes - the bathtub), Option 4 (no). Answer: 3", 3),
         Example("mucr", "| 2 | No – a waiting room |\n| 3 | Yes – the candy explains the toothache |", 3),
+        # (or called unrelated, the row left giving its option a role: BX's first contact, unread; not every row
+        # unrelated)
+        Example("mucr", "| 1 | unrelated |\n| 2 | unrelated |\n| 3 | effect: flooded basement |\n| 4 | unrelated |", 3),
+        Example("mucr", "| 1 | unrelated |\n| 2 | unrelated |\n| 3 | unrelated |\n| 4 | unrelated |", None),
     ),
     # a list item marked as the choice: "2. speeding ← this one"
     verdict(
