@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from loguru import logger
+
 from abductive_tasks.inputs.images import compose_labelled, load_image
 from abductive_tasks.inputs.loading import documents
 from abductive_tasks.inputs.stages import (
@@ -24,6 +26,7 @@ from abductive_tasks.inputs.stages import (
     content_digest,
     counting_every_item,
     outside_limit,
+    this_run,
     validated,
     without_upstream,
 )
@@ -210,11 +213,14 @@ def exp_own_docs_from(loaded: Loaded, c2e: StageOutput, cue: StageOutput, task: 
     cue_docs = {item_id: _cue_doc(item, load) for item_id, item in by_id.items()}
     validated(task, c2e, {item_id: choice_digest(doc) for item_id, doc in effect_docs.items()})
     validated(task, cue, {item_id: choice_digest(doc) for item_id, doc in cue_docs.items()})
-    counts = dict.fromkeys(PICK_COUNTS, 0)
+    counts, plain = dict.fromkeys(PICK_COUNTS, 0), not this_run()
     slots = []
     for item_id, item in by_id.items():
         if outside_limit(c2e, item_id) or outside_limit(cue, item_id):
-            continue  # beyond the --limit of the stage this (equally limited) run reads: not one of its items
+            # beyond the --limit of the picks' run: not one of this (equally limited) run's items under abductive-eval,
+            # which refuses any other --limit; plain lmms-eval says none, so they are counted as left out
+            counts["items_without_picks"] += plain
+            continue
         effect_pick, cue_pick = _pick(c2e, item_id, "c2e", counts), _pick(cue, item_id, "cue", counts)
         stand_in = _exp_stand_in(item, by_id, load)
         if effect_pick is None or cue_pick is None:
@@ -233,6 +239,13 @@ def exp_own_docs_from(loaded: Loaded, c2e: StageOutput, cue: StageOutput, task: 
             "candidate_images": shown,
         }
         slots.append(Slot(item_id, [doc], [stand_in]))
+    if left_out := counts["items_without_picks"]:
+        limits = sorted({str(output.binding.get("limit")) for output in (c2e, cue) if output.binding.get("limit")})
+        logger.warning(
+            f"{task}: {left_out} of {len(by_id)} items lie beyond the --limit {' and '.join(limits)} of the run whose "
+            "picks are read: left out, not scored (items_without_picks; the run is partial). Run this task with that "
+            "--limit too, or give the picks of a run without --limit"
+        )
     for slot in slots:
         slot.docs = [doc | counts for doc in slot.docs]
         slot.stand_ins = [doc | counts for doc in slot.stand_ins]

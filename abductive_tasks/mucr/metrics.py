@@ -199,6 +199,8 @@ def exp_outcome(records: Records) -> Outcome:
 
 # Counted in every Exp-on-own-picks document: why items were not asked (their effect or cue pick is missing from the
 # C2E / Cue run, its request failed, or its reply gave no option); each such item scores 0 (items_missing_upstream).
+# items_without_picks: items beyond the --limit of the picks' run read under plain lmms-eval, which does not say its
+# own --limit: left out, not scored, and said (the run is partial: scoring.coverage.DROPPED_COUNTS).
 PICK_COUNTS = (
     "c2e_picks_missing",
     "c2e_picks_failed",
@@ -206,6 +208,7 @@ PICK_COUNTS = (
     "cue_picks_missing",
     "cue_picks_failed",
     "cue_picks_unreadable",
+    "items_without_picks",
 )
 
 

@@ -61,9 +61,14 @@ def samples_file(folder: Path, task: str) -> Path:
             f"{PICKS_VARIABLE}={folder}: samples of {task} in {len(folders)} folders ({', '.join(folders[:3])}); "
             "name the folder of the one run whose picks are to be explained"
         )
-    newest = max(found, key=lambda path: path.name)  # lmms-eval's names start with the run's date and time
+    # lmms-eval's names start with the run's date and time in its --timezone (UTC+8 unless given; abductive-eval's
+    # UTC): runs of different time zones in one folder do not sort by name, so the newest is the last written
+    newest = max(found, key=lambda path: (path.lstat().st_mtime_ns, path.name))
     if len(found) > 1:
-        logger.info(f"{task} picks: {len(found)} samples files in {folders[0]}; reading the newest, {newest.name}")
+        logger.warning(
+            f"{task} picks: {len(found)} samples files in {folders[0]}; reading the one written last, {newest.name} "
+            "(name the folder of one run to choose another)"
+        )
     if not newest.is_file():  # a FIFO or device (reading one would wait), a broken link or a loop of links
         reason = not_regular(newest) or "a broken link, not a regular file"
         raise DataError(f"{PICKS_VARIABLE}={folder}: {newest}: {reason}")

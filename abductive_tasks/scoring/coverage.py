@@ -9,7 +9,7 @@ from collections.abc import Mapping
 # a run with any is partial, as a limited one is.
 DROPPED_COUNTS = {
     "items_without_descriptions": "items without descriptions",  # NL-Eye described: no stored description
-    "items_without_picks": "items without picks",  # MuCR Exp (Eq. 5): no readable C2E or Cue pick
+    "items_without_picks": "items without picks",  # MuCR Exp (Eq. 5): beyond the --limit of the picks' run
     "items_without_scene_graph": "items without scene graphs",  # MuCR CCoT stage 2: no stored graph
 }
 

@@ -131,6 +131,7 @@ def test_a_wrong_pick_lowers_the_score_hand_computed(picks_folder, monkeypatch):
         "cue_picks_missing": 0,
         "cue_picks_failed": 0,
         "cue_picks_unreadable": 1,
+        "items_without_picks": 0,
         "items_effect_pick_wrong": 1,
         "items_cue_pick_wrong": 1,
     }
@@ -148,6 +149,7 @@ def test_missing_picks_are_counted_never_filled_with_gold(picks_folder):
         "cue_picks_missing": 0,
         "cue_picks_failed": 0,
         "cue_picks_unreadable": 0,
+        "items_without_picks": 0,  # an unlimited picks run: every pair is one of the items
     }
     stand_ins = json.loads(docs[0]["upstream_missing"])  # every other item, counted as unanswered (0), never asked
     assert sorted(doc["item_id"] for doc in stand_ins) == sorted(item for item in BY_ID if item != "1")
@@ -323,6 +325,31 @@ def test_a_pair_beyond_the_limit_of_either_stage_is_not_one_of_the_items():
     assert docs[0]["c2e_picks_missing"] == 0
 
 
+def test_pairs_beyond_the_picks_limit_are_said_to_be_left_out_under_plain_lmms_eval(monkeypatch, caplog_loguru):
+    """Plain lmms-eval does not say its --limit: picks of a --limit 4 run read by a run without one asked 4 of the 12
+    pairs, and show called it 4/4 items, in silence (a walkthrough). The pairs beyond the picks' limit are counted as
+    left out (``items_without_picks``: the run is partial) and said; abductive-eval, which refuses another --limit,
+    counts none."""
+    from abductive_tasks.reports import report
+    from abductive_tasks.scoring.coverage import dropped_in
+
+    c2e = _picks_of("mucr_c2e", C2E_DOCS, ["0", "1", "2", "3"], 4)
+    cue = _picks_of("mucr_cue", CUE_DOCS, ["0", "1", "2", "3"], 4)
+    monkeypatch.delenv("ABDUCTIVE_RUN", raising=False)
+    docs = hooks.exp_own_docs_from(LOADED, c2e, cue)
+    assert [doc["item_id"] for doc in docs] == ["0", "1", "2", "3"] and docs[0]["items_without_picks"] == 8
+    assert (
+        "mucr_exp: 8 of 12 items lie beyond the --limit 4 of the run whose picks are read: left out, not scored "
+        "(items_without_picks; the run is partial). Run this task with that --limit too, or give the picks of a run "
+        "without --limit"
+    ) in caplog_loguru.text
+    counts = {"documents": 4, "items_scored": 4, "items_judged": 4, "items_without_picks": 8}
+    assert dropped_in(counts) == {"items without picks": 8}
+    assert report.coverage(counts) == "4/12 items, 8 items without picks left out"
+    monkeypatch.setenv("ABDUCTIVE_RUN", json.dumps({**RUN, "limit": 4}))
+    assert hooks.exp_own_docs_from(LOADED, c2e, cue)[0]["items_without_picks"] == 0
+
+
 def test_a_pick_is_bound_to_where_the_gold_answer_was_shown():
     # the same images and options with the gold answer elsewhere is another question: a pick of it is not read back
     for doc in (C2E_DOCS["0"], CUE_DOCS["0"]):
@@ -402,3 +429,16 @@ def test_picks_named_by_the_variable_read_each_file_once(picks_folder, monkeypat
     output = picks._from_folder("mucr_c2e")
     assert output is not None and output.binding["model"] == "m"
     assert sorted(opened) == sorted([samples.name, results_beside(samples).name])
+
+
+def test_of_several_runs_in_the_picks_folder_the_one_written_last_is_read_and_said(picks_folder, caplog_loguru):
+    """lmms-eval names samples by the time in its --timezone (UTC+8 unless given; abductive-eval's UTC): an older
+    --limit run named in UTC+8 sorted after a newer full one named in UTC, and was read in silence (a walkthrough)."""
+    older = write_samples(picks_folder, "mucr_c2e", {"0": "Option 1"}, name="20261205_075300")
+    newer = write_samples(picks_folder, "mucr_c2e", {"0": "Option 2"}, name="20261204_235300")
+    os.utime(older, ns=(1_000_000_000, 1_000_000_000))
+    assert picks.samples_file(picks_folder, "mucr_c2e") == newer
+    assert (
+        f"mucr_c2e picks: 2 samples files in {picks_folder}; reading the one written last, {newer.name} (name the "
+        "folder of one run to choose another)"
+    ) in caplog_loguru.text
