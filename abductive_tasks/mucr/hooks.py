@@ -243,8 +243,8 @@ def exp_own_docs_from(loaded: Loaded, c2e: StageOutput, cue: StageOutput, task: 
         limits = sorted({str(output.binding.get("limit")) for output in (c2e, cue) if output.binding.get("limit")})
         logger.warning(
             f"{task}: {left_out} of {len(by_id)} items lie beyond the --limit {' and '.join(limits)} of the run whose "
-            "picks are read: left out, not scored (items_without_picks; the run is partial). Run this task with that "
-            "--limit too, or give the picks of a run without --limit"
+            "picks are read: left out, not scored (items_without_picks: the run is partial, as one with that --limit "
+            "is); give the picks of a run without --limit to score every item"
         )
     for slot in slots:
         slot.docs = [doc | counts for doc in slot.docs]

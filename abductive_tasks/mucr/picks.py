@@ -180,7 +180,7 @@ def _from_folder(task: str) -> StageOutput | None:
         return None
     root = Path(folder).expanduser()
     if not root.is_dir():
-        raise DataError(f"{PICKS_VARIABLE}={folder}: not a folder")
+        raise DataError(f"{PICKS_VARIABLE}={folder}: " + ("not a folder" if root.exists() else "no such folder"))
     path = samples_file(root, task)
     results, unread = _results_read(path)  # each file read once
     binding, unbound = _run_recorded(results_beside(path), results, unread)

@@ -173,8 +173,12 @@ def test_without_picks_it_is_not_computed_never_the_gold_bound(monkeypatch, capl
 
 
 def test_picks_are_checked_by_content(picks_folder):
-    with pytest.raises(DataError, match="picks: not a folder"):
+    with pytest.raises(DataError, match="picks: no such folder$"):  # said "not a folder" of a path that is none
         hooks.exp_own_docs(None)
+    picks_folder.write_text("a file")
+    with pytest.raises(DataError, match="picks: not a folder$"):
+        hooks.exp_own_docs(None)
+    picks_folder.unlink()
     picks_folder.mkdir()
     with pytest.raises(DataError, match="no samples of mucr_c2e .* run mucr_c2e with --log_samples"):
         hooks.exp_own_docs(None)
@@ -340,8 +344,8 @@ def test_pairs_beyond_the_picks_limit_are_said_to_be_left_out_under_plain_lmms_e
     assert [doc["item_id"] for doc in docs] == ["0", "1", "2", "3"] and docs[0]["items_without_picks"] == 8
     assert (
         "mucr_exp: 8 of 12 items lie beyond the --limit 4 of the run whose picks are read: left out, not scored "
-        "(items_without_picks; the run is partial). Run this task with that --limit too, or give the picks of a run "
-        "without --limit"
+        "(items_without_picks: the run is partial, as one with that --limit is); give the picks of a run without "
+        "--limit to score every item"
     ) in caplog_loguru.text
     counts = {"documents": 4, "items_scored": 4, "items_judged": 4, "items_without_picks": 8}
     assert dropped_in(counts) == {"items without picks": 8}
