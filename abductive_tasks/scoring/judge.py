@@ -441,7 +441,8 @@ def warn_not_configured(what: str, offline: str = "") -> None:
     if settings.judge_disabled():
         message = f"LLM judge switched off ({why}): {what} not computed"
     else:
-        message = f"LLM judge not configured ({why}): {what} not computed; {HOW_TO_CONFIGURE}"
+        how = HOW_TO_CONFIGURE if why.startswith("OPENAI_API_KEY") else "see docs/judge.md"  # a key set, its URL not
+        message = f"LLM judge not configured ({why}): {what} not computed; {how}"
     if offline:
         missing = similarity_unavailable_reason()
         if not missing:

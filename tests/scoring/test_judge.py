@@ -520,3 +520,4 @@ def test_a_judge_url_with_a_query_or_fragment_is_no_judge_and_says_why(monkeypat
         line
     )
     assert suffix not in line and stub.url not in line
+    assert line.endswith("url metric not computed; see docs/judge.md")  # the key is set: it said "set OPENAI_API_KEY"
