@@ -115,7 +115,7 @@ PINNED = {
     "blind_batch_bv.yaml": (395, 0),  # out of pending/ with BW's first contact (first contact of round 65: 387, 3); 66
     "blind_batch_bw.yaml": (398, 0),  # out of pending/ with BX's first contact (first contact of round 66: 391, 4); 67
     "blind_batch_bx.yaml": (396, 0),  # out of pending/ with BY's first contact (first contact of round 67: 388, 2); 68
-    "blind_batch_by.yaml": (388, 1),  # pending/: first contact of round 68 (388, 1)
+    "blind_batch_by.yaml": (393, 0),  # pending/: first contact of round 68 (388, 1); round 69
 }
 
 

@@ -112,7 +112,11 @@ def decide(
     # cut_alone leaves
     if cut:
         alone = cut_alone(text, mentions, valid, alone, bool(corrections))
-    alone = [pick for pick in alone if pick[1] >= corrected] or alone
+    # (else those before it, less an answer the reply rejects after it: "Option 4. Hmm, actually Option 4 is unrelated;
+    # ... points to Option 2, the broken cup.", BY's first contact, read 4)
+    alone = [pick for pick in alone if pick[1] >= corrected] or [
+        pick for pick in alone if mentions[pick[2]].value not in _rejected_since(text, mentions, rejected, corrected)
+    ]
     stated = list(picks)  # the statement and verdict tables' picks, before the answers standing alone join them
     if len({mentions[index].value for _, _, index in alone} | headings) == 1:
         picks += alone
@@ -252,6 +256,15 @@ _EXAMPLES_ANSWERED = re.compile(
     rf"(?P<answers>{ANY_MENTION}(?:\s*(?:,|and)\s*{ANY_MENTION})*)",
     re.IGNORECASE,
 )
+
+
+def _rejected_since(text: str, mentions: list[Mention], rejected: set[int], since: int) -> set[object]:
+    """The values of the answers the reply rejects after ``since`` (its last self-correction)."""
+    return {
+        mentions[mention_index(found.group())].value
+        for found in _PLACEHOLDER.finditer(text, since)
+        if mention_index(found.group()) in rejected
+    }
 
 
 def _after_pick(position: int) -> int:

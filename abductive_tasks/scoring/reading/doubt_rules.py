@@ -56,6 +56,15 @@ HEDGES = (
         r"[,;]\s*(?:maybe|perhaps)\s*(?:[.!?;]|$)|\bor\s+(?:maybe|perhaps)\b",
         Example("mucr", "Option 3 shows the effect, maybe.", None),
     ),
+    # an answer the reply would not say, ending its clause: "I would not say image 1." (round 69, no batch's: read 1;
+    # the French "Je ne dirais pas l'image 1.", glossary.PHRASES; not "I would not say image 1; image 2 is more
+    # plausible.", a pick after it, nor "I would say image 1.")
+    rule(
+        r"\b(?:I(?:\s+would|'d)\s+not\s+say|I\s+wouldn't\s+say)\s+(?:that\s+)?(?:(?:the|an?)\s+)?"
+        rf"{ANY_MENTION}\s*(?:[.;,!\n]|$)",
+        Example("nleye", "I would not say image 1.", None),
+        Example("nleye", "I would not say image 1; image 2 is more plausible.", 2),
+    ),
     # "..., which is what option 3 might be showing"
     rule(
         rf"{ANY_MENTION}\s+(?:might|may|could)\s+(?:be\s+)?(?:show|depict|illustrat|represent)\w*",

@@ -411,6 +411,9 @@ PHRASES = {  # English: the phrases it translates, separated by |
     # language, which round 36 leaves unread, as round 44's and 47's guards keep) and the Spanish final answer ("Por lo
     # tanto, la respuesta final es la opción 3.")
     "i would say": "je dirais",
+    # (and denied, as the English: "Je ne dirais pas l'image 1.", I would not say the image 1; round 69, no batch's:
+    # read 1; doubt_rules.HEDGES)
+    "i would not say": "je ne dirais pas",
     "even if": "même si",
     "fits better": "passt besser",
     "fits best": "passt am besten",
@@ -439,6 +442,11 @@ PHRASES = {  # English: the phrases it translates, separated by |
     "the right  ": "à droite",
     "the left  ": "à gauche",
     "the middle  ": "au milieu|au centre",
+    # BY's first contact: the Turkish panel positions with their image noun ("Sağdaki görüntü daha makul: ...", the
+    # image on the right is more plausible; unread; _TURKISH_MORE reads the comparison)
+    "the right image": "sağdaki görüntü|sağdaki resim",
+    "the left image": "soldaki görüntü|soldaki resim",
+    "the middle image": "ortadaki görüntü|ortadaki resim",
     # BP's first contact: the Dutch closing heading ("... Stap 3: Een bevroren stoep leidt tot uitglijden. Eindantwoord:
     # 1", final answer; unread; "Antwoord: 3 (weg)" stays a number explained in another language, round 36's)
     "final answer": "eindantwoord",

@@ -299,6 +299,18 @@ STATEMENTS = (
         rf"{{pick}}{APPOSITIVE}\s+(?:comes|came|gets)\s+(?:the\s+)?(?:closest|nearest)\b(?![^.;!?\n]*\bbut\b)",
         Example("mucr", "None of the options is a perfect match, but Option 3 comes closest: a waxy puddle.", 3),
     ),
+    # ... or "wins" the comparison, and what tips it to an answer after a colon closing the reply: "Equally plausible at
+    # first sight, but on balance hypothesis 1 wins: the muddy boots ..." and "Equally plausible at first glance, ...,
+    # but the rectangular box in the context tips it: 1." (BY's first contact, unread after "equally"; not "Hypothesis 1
+    # wins at first sight, but hypothesis 2 fits better.", nor "... tips it: 1 or 2.")
+    verdict(
+        rf"{{pick}}{APPOSITIVE}\s+(?:wins|won)\b(?![^.;!?\n]*\bbut\b)",
+        Example("nleye", "Equally plausible at first sight, but on balance hypothesis 1 wins: the boots match.", 1),
+    ),
+    verdict(
+        r"\btips\s+(?:it|the\s+(?:balance|scales))\s*:\s*{pick}(?=\s*[.!]?\s*$)",
+        Example("texts", "Equally plausible at first glance, but the box in the context tips it: 1.", 1),
+    ),
     # "..., which makes image 1 the more plausible hypothesis", "..., making image 1 the more plausible one"
     verdict(
         rf"\bmak(?:es?|ing)\s+{ARTICLE}{{pick}}\s+{ARTICLE}(?:{MORE})\b",
@@ -753,8 +765,12 @@ ALONE = (
     ),
     # "Strengthener?" asks, it does not answer
     verdict(
-        r"(?:(?<=[.!?;])|^)\s*(?:the\s+)?{pick}\s*(?=[.!;]|$)" + _FIRST_STEP,
+        # (after "So" too, with the option's own text after a comma: "1. Car — actually, the car itself isn't the cue;
+        # ... So 2, speeding.", BY's first contact, unread; not "So 2 or 4.")
+        r"(?:(?<=[.!?;])|^)\s*(?:(?:so|thus|hence|therefore)\s*,?\s+)?(?:the\s+)?{pick}(?:\s*,\s*«.»)?\s*(?=[.!;]|$)"
+        + _FIRST_STEP,
         Example("label", "Does it strengthen the hypothesis? Weakener.", "weakener"),
         Example("cue", "The heavy rain. In the second image, the street is flooded.", 3),
+        Example("cue_words", "1. Car — actually, the car itself isn't the cue. So 2, speeding.", 2),
     ),
 )

@@ -86,7 +86,12 @@ LESS = rf"(?:less|least)\s+{QUALITY}|worse|worst"
 # a comparison's degree and what is compared: "a much better match than", "a far worse fit than"
 INTENSIFIER = r"(?:(?:much|far|way|significantly|considerably)\s+)?"
 COMPARED_NOUN = r"(?:\s+(?:match|fit|explanation|choice|option|candidate|answer))?"
-WORSE = rf"{LESS}|implausible|unlikely|improbable|impossible|unrealistic|illogical|wrong|incorrect|not\b"
+# (or called unrelated to the question: "Option 4. Hmm, actually Option 4 is unrelated; ... points to Option 2, the
+# broken cup.", BY's first contact, read 4)
+WORSE = (
+    rf"{LESS}|implausible|unlikely|improbable|impossible|unrealistic|illogical|wrong|incorrect|not\b"
+    r"|unrelated|irrelevant"
+)
 NEGATED_VERB = (
     r"(?:does|do|did|would|could|can|should|will)\s*(?:not|n't)\b|doesn't|isn't|cannot|can't|won't|wouldn't|"
     r"contradicts?\b|conflicts?\s+with"

@@ -93,6 +93,12 @@ VERDICTS = (
         Example("mucr", "Option 2 is not the effect.", None),
         Example("nleye", "Image 1 does not make sense.", 2),
     ),
+    # an option left out (round 65's guard "Option 1 is unrelated. That leaves Option 3 out.", none, once round 69 read
+    # "is unrelated" as a rejection: not "That leaves Option 3, a broken window.", 3)
+    verdict(
+        r"\bleaves?\s+{reject}\s+out\b",
+        Example("mucr", "Option 1 is unrelated. That leaves Option 3 out.", None),
+    ),
     # "not a strengthener", "neither 1 nor 2", "rather than 1", "instead of 1", "doesn't strengthen"
     verdict(
         rf"(?:\b(?:not|neither|nor|rather\s+than|instead\s+of)|n't)\s+{ARTICLE}{{reject}}",
