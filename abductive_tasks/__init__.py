@@ -1,3 +1,3 @@
 """Visual abductive and causal reasoning benchmarks as lmms-eval tasks."""
 
-__version__ = "0.1.29"
+__version__ = "0.1.30"

@@ -112,11 +112,7 @@ def decide(
     # cut_alone leaves
     if cut:
         alone = cut_alone(text, mentions, valid, alone, bool(corrections))
-    # (else those before it, less an answer the reply rejects after it: "Option 4. Hmm, actually Option 4 is unrelated;
-    # ... points to Option 2, the broken cup.", BY's first contact, read 4)
-    alone = [pick for pick in alone if pick[1] >= corrected] or [
-        pick for pick in alone if mentions[pick[2]].value not in _rejected_since(text, mentions, rejected, corrected)
-    ]
+    alone = _alone_after(text, mentions, alone, rejected, corrected)
     stated = list(picks)  # the statement and verdict tables' picks, before the answers standing alone join them
     if len({mentions[index].value for _, _, index in alone} | headings) == 1:
         picks += alone
@@ -258,13 +254,18 @@ _EXAMPLES_ANSWERED = re.compile(
 )
 
 
-def _rejected_since(text: str, mentions: list[Mention], rejected: set[int], since: int) -> set[object]:
-    """The values of the answers the reply rejects after ``since`` (its last self-correction)."""
-    return {
+def _alone_after(text: str, mentions: list[Mention], alone: list[Pick], rejected: set[int], since: int) -> list[Pick]:
+    """The answers standing alone after ``since`` (the last self-correction), else those before it less an answer the
+    reply rejects after it ("Option 4. Hmm, actually Option 4 is unrelated; ... points to Option 2, the broken cup.",
+    BY's first contact, read 4)."""
+    if after := [pick for pick in alone if pick[1] >= since]:
+        return after
+    rejected_since = {
         mentions[mention_index(found.group())].value
         for found in _PLACEHOLDER.finditer(text, since)
         if mention_index(found.group()) in rejected
     }
+    return [pick for pick in alone if mentions[pick[2]].value not in rejected_since]
 
 
 def _after_pick(position: int) -> int:
