@@ -75,36 +75,26 @@ def samples_file(folder: Path, task: str) -> Path:
     return newest
 
 
-def samples_run(samples: Path) -> tuple[dict[str, object], str]:
+def samples_run(samples: Path) -> tuple[dict[str, object], str, dict[str, object] | None]:
     """The run a samples file comes from, as the results file lmms-eval wrote beside it records it (model, arguments,
     ``--limit``) with '', or {} when that file is missing, unreadable, no regular file or names no model, and why: one
     clause naming the results file and what is missing (the picks' model cannot be established: ``abductive-eval``
-    refuses them, :func:`~abductive_tasks.inputs.stages.checked`)."""
-    return _run_recorded(results_beside(samples), *_results_read(samples))
-
-
-def _results_read(samples: Path) -> tuple[object, str]:
-    """What the results file beside ``samples`` holds (JSON), with '', or None and why it cannot be read."""
-    results = results_beside(samples)
+    refuses them, :func:`~abductive_tasks.inputs.stages.checked`); and what the results file holds (None where it is
+    no JSON object), which :func:`samples_sealed` checks the picks against: the file is read once."""
+    path = results_beside(samples)
     try:
-        return json.loads(read_regular(results)), ""
+        results = json.loads(read_regular(path))
     except FileNotFoundError:
-        return None, f"no results file lies beside them ({results} is missing)"
+        return {}, f"no results file lies beside them ({path} is missing)", None
     except OSError as error:  # NotRegular is an OSError
-        return None, f"the results file beside them ({results}) is unreadable ({error.strerror or error})"
+        return {}, f"the results file beside them ({path}) is unreadable ({error.strerror or error})", None
     except ValueError:
-        return None, f"the results file beside them ({results}) is not a JSON object lmms-eval wrote"
-
-
-def _run_recorded(results_path: Path, results: object, unread: str) -> tuple[dict[str, object], str]:
-    """:func:`samples_run` of a results file already read (``results``, or None and why: ``unread``)."""
-    if unread:
-        return {}, unread
+        results = None
     if not isinstance(results, dict):
-        return {}, f"the results file beside them ({results_path}) is not a JSON object lmms-eval wrote"
+        return {}, f"the results file beside them ({path}) is not a JSON object lmms-eval wrote", None
     config = results.get("config")
     if not isinstance(config, dict) or not config.get("model"):
-        return {}, f"the results file beside them ({results_path}) names no model (no config.model)"
+        return {}, f"the results file beside them ({path}) names no model (no config.model)", results
     model_args = config.get("model_args")
     if isinstance(model_args, dict):
         model_args = ",".join(f"{key}={value}" for key, value in model_args.items())
@@ -114,13 +104,15 @@ def _run_recorded(results_path: Path, results: object, unread: str) -> tuple[dic
         "model_args": model_args or "",
         "limit": limit_value(config.get("limit")),
     }
-    return binding, ""
+    return binding, "", results
 
 
 _SAID_UNSEALED: set[Path] = set()  # samples files whose "recorded nothing" warning this process gave
 
 
-def samples_sealed(samples: Path, task: str, results: object, lines: list[tuple[int, dict[str, object]]]) -> None:
+def samples_sealed(
+    samples: Path, task: str, results: dict[str, object] | None, lines: list[tuple[int, dict[str, object]]]
+) -> None:
     """Refuse picks that are not what their run wrote: the results file beside them, written by ``abductive-eval``,
     records what its samples of ``task`` gave (``samples_records``), and these give otherwise (edited, or another
     run's samples put beside it). Where it records nothing (a plain lmms-eval run, or abductive-tasks before 0.1.28),
@@ -128,7 +120,7 @@ def samples_sealed(samples: Path, task: str, results: object, lines: list[tuple[
     is wrong with it :func:`samples_run` says); ``lines``: the samples file's numbered lines."""
     if results is None:
         return
-    ours = results.get(PROVENANCE_KEY) if isinstance(results, dict) else None
+    ours = results.get(PROVENANCE_KEY)
     ours = ours if isinstance(ours, dict) else {}
     records = ours.get(RECORDS_KEY)
     recorded = records.get(task) if isinstance(records, dict) else None
@@ -182,9 +174,8 @@ def _from_folder(task: str) -> StageOutput | None:
     if not root.is_dir():
         raise DataError(f"{PICKS_VARIABLE}={folder}: " + ("not a folder" if root.exists() else "no such folder"))
     path = samples_file(root, task)
-    results, unread = _results_read(path)  # each file read once
-    binding, unbound = _run_recorded(results_beside(path), results, unread)
-    lines = list(json_lines(path))
+    binding, unbound, results = samples_run(path)
+    lines = list(json_lines(path))  # read once: checked against the results, then the stage output
     samples_sealed(path, task, results, lines)
     return dataclasses.replace(output_from_samples("picks", task, path, binding, lines), unbound=unbound)
 

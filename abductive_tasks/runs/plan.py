@@ -49,7 +49,7 @@ from abductive_tasks.runs.model_plan import (
     JudgePlan,
     ModelPlan,
 )
-from abductive_tasks.runs.spec import JUDGE_LOG, BatchSpec, JudgeSpec, ModelSpec, SpecError
+from abductive_tasks.runs.spec import JUDGE_LOG, BatchSpec, JudgeSpec, ModelSpec, SpecError, limits_given
 from abductive_tasks.runs.stage_limits import by_stage_limit
 from abductive_tasks.runs.stage_limits import stage_limits as stage_limits_of
 from abductive_tasks.runs.task_index import GENERATION_ONLY_BACKENDS, TaskFacts, TaskIndex
@@ -91,15 +91,8 @@ def check_data(spec: BatchSpec, model_plan: ModelPlan) -> None:
 def requested_limit(spec: BatchSpec, model: ModelSpec) -> int | float | None:
     """The ``--limit`` a model's run gets: the spec's ``limit:``, overridden by a ``--limit`` in the spec's
     ``eval_args`` and then in the model's (they come later on the command line, and the last one wins)."""
-    limit = spec.limit  # each checked when the spec was built (BatchSpec, its and the models' eval_args)
-    words = [*spec.eval_args, *model.eval_args]
-    for index, word in enumerate(words):
-        value = word.split("=", 1)[1] if word.startswith("--limit=") else None
-        if word == "--limit" and index + 1 < len(words):
-            value = words[index + 1]
-        if value is not None:
-            limit = float(value)
-    return limit_value(limit)
+    given = limits_given([*spec.eval_args, *model.eval_args])  # each checked when the spec was built
+    return limit_value(float(given[-1]) if given else spec.limit)
 
 
 def image_limit(facts: Iterable[TaskFacts]) -> int:

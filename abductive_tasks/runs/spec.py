@@ -24,7 +24,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -336,6 +336,15 @@ def _check_backend(backend: str, where: str) -> None:
         raise SpecError(f"{where}.backend: unknown lmms-eval model {backend!r}{hint}; {LIST_MODELS}")
 
 
+def limits_given(words: Sequence[str]) -> list[str]:
+    """The values of every ``--limit`` among command-line ``words`` (spelt out), in order: the last one counts."""
+    return [
+        word.partition("=")[2] if word.startswith("--limit=") else words[index + 1]
+        for index, word in enumerate(words)
+        if word.startswith("--limit=") or (word == "--limit" and index + 1 < len(words))
+    ]
+
+
 def _checked_eval_args(values: list | None, where: str) -> tuple[str, ...]:
     """The words of an ``eval_args`` list once checked (as typed: a refusal names the user's words), each option
     argparse would take as an abbreviation written in full (:func:`~abductive_tasks.lmms_source.spelt_out`: ``--lim
@@ -343,12 +352,7 @@ def _checked_eval_args(values: list | None, where: str) -> tuple[str, ...]:
     arguments = tuple(str(value) for value in values or ())
     _check_eval_args(arguments, where)
     spelt = tuple(lmms_source.spelt_out_args(arguments))
-    for index, word in enumerate(spelt):  # a --limit lmms-eval would not run as asked: this entry fails, not the batch
-        given = word.partition("=")[2] if word.startswith("--limit=") else None
-        if word == "--limit" and index + 1 < len(spelt):
-            given = spelt[index + 1]
-        if given is None:
-            continue
+    for given in limits_given(spelt):  # a --limit lmms-eval would not run as asked: this entry fails, not the batch
         try:
             problem = lmms_source.limit_problem(float(given))
         except ValueError:

@@ -254,7 +254,7 @@ def test_picks_whose_model_cannot_be_established_are_refused_under_abductive_eva
     if content is not None:
         results.write_text(content)
     why = why.format(results=results)
-    assert picks.samples_run(samples) == ({}, why)
+    assert picks.samples_run(samples)[:2] == ({}, why)
     assert len(hooks.exp_own_docs(None)) == 10  # plain lmms-eval: read, with one warning per picks file
     assert (
         f"mucr_exp: the picks of mucr_c2e in {samples} are read without a check of the model and --limit that produced "
@@ -280,7 +280,7 @@ def test_picks_whose_results_file_names_the_model_are_checked_or_warned_of_as_un
     hand_built_picks(picks_folder)
     samples = next(picks_folder.glob("*_samples_mucr_c2e.jsonl"))
     results_beside(samples).write_text(json.dumps({"config": {"model": "m", "model_args": "", "limit": None}}))
-    assert picks.samples_run(samples) == ({"model": "m", "backend": "m", "model_args": "", "limit": None}, "")
+    assert picks.samples_run(samples)[:2] == ({"model": "m", "backend": "m", "model_args": "", "limit": None}, "")
     assert len(hooks.exp_own_docs(None)) == 10
     assert (
         f"mucr_exp: the picks of mucr_c2e in {samples} are read without a check of the model and --limit that produced "

@@ -475,14 +475,17 @@ def test_a_run_recorded_without_a_seal_is_checked_as_before(tmp_path, capsys):
     assert leaderboard_rows(results) == clean
 
 
+# two models whose results differ on the sample (a copy of one's into the other's folder is told by its config)
+TWO_MODELS = [
+    {"name": "dp", "backend": "dumb_pixel", "model_args": {"seed": "1"}},
+    {"name": "rb", "backend": "random_baseline", "model_args": {"seed": "0"}},
+]
+
+
 def test_results_of_another_model_in_a_run_folder_never_count(tmp_path, capsys):
     """Another model's results copied into a model's run folder (its run record left as it was) name that model in
     their own ``config``: set aside as the damaged are, never a cell, never a done task; the batch runs it again."""
-    models = [
-        {"name": "dp", "backend": "dumb_pixel", "model_args": {"seed": "1"}},
-        {"name": "rb", "backend": "random_baseline", "model_args": {"seed": "0"}},
-    ]
-    spec = integrity_spec(tmp_path / "spec.yaml", models)
+    spec = integrity_spec(tmp_path / "spec.yaml", TWO_MODELS)
     results = tmp_path / "results"
     assert main([str(spec)]) == 0
     clean = leaderboard_rows(results)
@@ -521,11 +524,7 @@ def test_results_of_another_model_in_a_run_folder_never_count(tmp_path, capsys):
 def test_results_of_another_model_written_over_a_runs_own_are_said_to_be_set_aside(tmp_path, capsys):
     """Another model's results written over a run's own (same name): the batch sets them aside as damaged and runs
     the task again; the leaderboard said the run's results file was deleted, and to run the batch (which it had)."""
-    models = [
-        {"name": "dp", "backend": "dumb_pixel", "model_args": {"seed": "1"}},
-        {"name": "rb", "backend": "random_baseline", "model_args": {"seed": "0"}},
-    ]
-    spec = integrity_spec(tmp_path / "spec.yaml", models)
+    spec = integrity_spec(tmp_path / "spec.yaml", TWO_MODELS)
     results = tmp_path / "results"
     assert main([str(spec)]) == 0
     (own,) = (results / "dp").rglob("*_results.json")
@@ -814,11 +813,7 @@ def test_an_edited_run_is_told_where_an_older_limited_run_is_shown(tmp_path, cap
 def test_a_run_folder_of_another_model_copied_into_a_models_runs_is_said_and_never_read(tmp_path, capsys):
     """Another model's whole run folder copied into a model's runs/: never mixed in (its identity is another), but
     it was nowhere said; the batch and the leaderboard now name it, and how to clear it."""
-    models = [
-        {"name": "dp", "backend": "dumb_pixel", "model_args": {"seed": "1"}},
-        {"name": "rb", "backend": "random_baseline", "model_args": {"seed": "0"}},
-    ]
-    spec = integrity_spec(tmp_path / "spec.yaml", models)
+    spec = integrity_spec(tmp_path / "spec.yaml", TWO_MODELS)
     results = tmp_path / "results"
     assert main([str(spec)]) == 0
     clean = leaderboard_rows(results)
